@@ -1,0 +1,100 @@
+//! Command-line definitions for every subcommand. Parsing only: no behaviour here.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+use rust_decimal::Decimal;
+
+#[derive(Debug, Parser)]
+#[command(name = "gpumeter", version, about, long_about = None)]
+pub struct Cli {
+    /// Run on simulated GPUs and a simulated cloud: no GPU, account or config needed.
+    #[arg(long, global = true)]
+    pub demo: bool,
+
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Pre-rental budget: on-demand, monthly and spot side by side, with the break-even point.
+    Estimate(Box<EstimateArgs>),
+    /// Bundled and user price sheets.
+    #[command(subcommand)]
+    Pricing(PricingCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PricingCommand {
+    /// List the bundled sheets and their SKUs.
+    List,
+    /// Show every price for one SKU.
+    Show {
+        sku: String,
+        /// Only look in this bundled sheet (by id, such as aws-us-east-1).
+        #[arg(long)]
+        provider: Option<String>,
+        /// Look in this user sheet instead of the bundled ones.
+        #[arg(long)]
+        sheet: Option<PathBuf>,
+    },
+    /// Check a sheet; on error print file, line, column and what was expected (exit 2).
+    Validate { file: PathBuf },
+}
+
+#[derive(Debug, Args)]
+pub struct EstimateArgs {
+    /// A bundled sheet by id (see `gpumeter pricing list`).
+    #[arg(long, conflicts_with = "sheet")]
+    pub provider: Option<String>,
+    /// A user price sheet (TOML).
+    #[arg(long)]
+    pub sheet: Option<PathBuf>,
+    /// The SKU to price from the sheet.
+    #[arg(long)]
+    pub sku: Option<String>,
+    /// How many instances of the SKU.
+    #[arg(long, default_value_t = 1)]
+    pub instances: u32,
+
+    /// Inline on-demand price per GPU-hour (instead of a sheet).
+    #[arg(long)]
+    pub rate: Option<Decimal>,
+    /// Inline subscription price per GPU per month (30 days).
+    #[arg(long)]
+    pub monthly: Option<Decimal>,
+    /// Inline spot price per GPU-hour.
+    #[arg(long)]
+    pub spot_rate: Option<Decimal>,
+    /// Currency of the inline prices (ISO code, such as USD or CNY).
+    #[arg(long)]
+    pub currency: Option<String>,
+    /// GPUs the inline prices are multiplied by.
+    #[arg(long, default_value_t = 1)]
+    pub gpus: u32,
+
+    /// Hours of use per day, 0 to 24.
+    #[arg(long)]
+    pub hours_per_day: Decimal,
+    /// Days in the plan.
+    #[arg(long)]
+    pub days: Decimal,
+
+    /// Egress over the whole plan, in GB.
+    #[arg(long)]
+    pub egress_gb: Option<Decimal>,
+    /// Price per GB of egress (overrides the sheet).
+    #[arg(long)]
+    pub egress_rate: Option<Decimal>,
+    /// Storage kept for the whole plan, in GB.
+    #[arg(long)]
+    pub storage_gb: Option<Decimal>,
+    /// Price per GB-month of storage (overrides the sheet).
+    #[arg(long)]
+    pub storage_rate: Option<Decimal>,
+
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}

@@ -1,0 +1,55 @@
+//! The edge between the command line and the core: each subcommand reads its inputs, calls the
+//! pure core and prints. Errors become a one-line message and an exit status.
+
+use std::fmt;
+use std::process::ExitCode;
+
+use crate::cli::{Cli, Command};
+
+pub mod estimate;
+pub mod pricing;
+
+/// Exit status for bad input: a malformed sheet, a bad flag, an unknown SKU.
+pub const EXIT_BAD_INPUT: u8 = 2;
+
+/// A command that could not do its work: the message is printed on one line to stderr.
+#[derive(Debug)]
+pub struct Failure {
+    pub code: u8,
+    pub message: String,
+}
+
+impl Failure {
+    pub fn bad_input(message: impl Into<String>) -> Self {
+        Failure {
+            code: EXIT_BAD_INPUT,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+pub type CommandResult = Result<ExitCode, Failure>;
+
+/// Runs a parsed command line and turns its outcome into an exit status.
+pub fn run(cli: Cli) -> ExitCode {
+    let result = match cli.command {
+        Some(Command::Estimate(args)) => estimate::run(&args),
+        Some(Command::Pricing(cmd)) => pricing::run(&cmd),
+        None => Err(Failure::bad_input(
+            "the cockpit is not built yet; try `gpumeter estimate --help`",
+        )),
+    };
+    match result {
+        Ok(code) => code,
+        Err(failure) => {
+            eprintln!("gpumeter: {failure}");
+            ExitCode::from(failure.code)
+        }
+    }
+}

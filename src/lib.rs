@@ -1,0 +1,9 @@
+//! gpumeter: a terminal cockpit for rented GPUs.
+//!
+//! The pure core (`money`, `pricing`, `meter`) takes time and usage as arguments and does no
+//! I/O; the edges (`commands`, telemetry sources, the terminal) feed it and print it.
+
+pub mod cli;
+pub mod commands;
+pub mod money;
+pub mod pricing;

@@ -1,0 +1,238 @@
+//! Money and rates over `rust_decimal`, always tagged with an ISO 4217 currency code.
+//!
+//! There is no `f64` in money. Adding or comparing amounts in two currencies is an error,
+//! never a silent sum. Rounding happens only where a bill rounds ([`Money::round_cents`]).
+
+use std::fmt;
+use std::str::FromStr;
+
+use rust_decimal::{Decimal, RoundingStrategy};
+use serde::{Deserialize, Serialize};
+
+/// An ISO 4217 currency code: three ASCII capital letters, such as `USD` or `CNY`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Currency([u8; 3]);
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not a currency code: expected three capital letters such as USD or CNY")]
+pub struct BadCurrency(pub String);
+
+impl Currency {
+    pub const USD: Currency = Currency(*b"USD");
+    pub const CNY: Currency = Currency(*b"CNY");
+
+    pub fn as_str(&self) -> &str {
+        // The constructor only admits ASCII capitals, so this cannot fail.
+        std::str::from_utf8(&self.0).unwrap_or("???")
+    }
+}
+
+impl FromStr for Currency {
+    type Err = BadCurrency;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bytes = s.as_bytes();
+        if bytes.len() == 3 && bytes.iter().all(u8::is_ascii_uppercase) {
+            Ok(Currency([bytes[0], bytes[1], bytes[2]]))
+        } else {
+            Err(BadCurrency(s.to_string()))
+        }
+    }
+}
+
+impl fmt::Display for Currency {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for Currency {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for Currency {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Currency {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// Two amounts in different currencies met in one operation.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("cannot combine {left} with {right}: amounts in two currencies")]
+pub struct CurrencyMismatch {
+    pub left: Currency,
+    pub right: Currency,
+}
+
+/// An exact amount of money in one currency.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Money {
+    pub amount: Decimal,
+    pub currency: Currency,
+}
+
+impl Money {
+    pub fn new(amount: Decimal, currency: Currency) -> Self {
+        Money { amount, currency }
+    }
+
+    pub fn zero(currency: Currency) -> Self {
+        Money::new(Decimal::ZERO, currency)
+    }
+
+    pub fn is_zero(&self) -> bool {
+        self.amount.is_zero()
+    }
+
+    fn same_currency(&self, other: &Money) -> Result<(), CurrencyMismatch> {
+        if self.currency == other.currency {
+            Ok(())
+        } else {
+            Err(CurrencyMismatch {
+                left: self.currency,
+                right: other.currency,
+            })
+        }
+    }
+
+    pub fn checked_add(self, other: Money) -> Result<Money, CurrencyMismatch> {
+        self.same_currency(&other)?;
+        Ok(Money::new(self.amount + other.amount, self.currency))
+    }
+
+    pub fn checked_sub(self, other: Money) -> Result<Money, CurrencyMismatch> {
+        self.same_currency(&other)?;
+        Ok(Money::new(self.amount - other.amount, self.currency))
+    }
+
+    /// Compares two amounts; an error when their currencies differ.
+    pub fn checked_cmp(&self, other: &Money) -> Result<std::cmp::Ordering, CurrencyMismatch> {
+        self.same_currency(other)?;
+        Ok(self.amount.cmp(&other.amount))
+    }
+
+    /// Multiplies by a plain quantity (hours, GiB, a count). The currency is kept.
+    #[must_use]
+    pub fn times(self, quantity: Decimal) -> Money {
+        Money::new(self.amount * quantity, self.currency)
+    }
+
+    /// Rounds half away from zero to the cent, as a bill line does.
+    #[must_use]
+    pub fn round_cents(self) -> Money {
+        Money::new(
+            self.amount
+                .round_dp_with_strategy(2, RoundingStrategy::MidpointAwayFromZero),
+            self.currency,
+        )
+    }
+
+    /// The amount rounded to the cent, as a string with exactly two decimals (`"12.50"`).
+    pub fn cents_string(&self) -> String {
+        let mut rounded = self.round_cents().amount;
+        rounded.rescale(2);
+        rounded.to_string()
+    }
+
+    /// Sums amounts that must all be in `currency`.
+    pub fn sum<I: IntoIterator<Item = Money>>(
+        currency: Currency,
+        items: I,
+    ) -> Result<Money, CurrencyMismatch> {
+        items
+            .into_iter()
+            .try_fold(Money::zero(currency), Money::checked_add)
+    }
+}
+
+impl fmt::Display for Money {
+    /// `12.50 USD`: rounded to the cent for people; the exact amount stays in `amount`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.cents_string(), self.currency)
+    }
+}
+
+impl fmt::Debug for Money {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.amount, self.currency)
+    }
+}
+
+/// A price per unit of time or quantity, such as 2.50 USD per hour. Kept apart from
+/// [`Money`] so that a rate cannot be added to an amount by mistake.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Rate {
+    pub per_unit: Money,
+}
+
+impl Rate {
+    pub fn new(amount: Decimal, currency: Currency) -> Self {
+        Rate {
+            per_unit: Money::new(amount, currency),
+        }
+    }
+
+    pub fn currency(&self) -> Currency {
+        self.per_unit.currency
+    }
+
+    /// The cost of `units` of whatever this rate is priced in.
+    pub fn cost(&self, units: Decimal) -> Money {
+        self.per_unit.times(units)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rust_decimal::dec;
+
+    #[test]
+    fn currency_codes_are_three_capitals() {
+        assert_eq!("USD".parse::<Currency>().unwrap(), Currency::USD);
+        assert!("usd".parse::<Currency>().is_err());
+        assert!("US".parse::<Currency>().is_err());
+        assert!("USDT".parse::<Currency>().is_err());
+    }
+
+    #[test]
+    fn adding_two_currencies_is_an_error() {
+        let a = Money::new(dec!(1.00), Currency::USD);
+        let b = Money::new(dec!(1.00), Currency::CNY);
+        let err = a.checked_add(b).unwrap_err();
+        assert_eq!(err.left, Currency::USD);
+        assert_eq!(err.right, Currency::CNY);
+        assert!(a.checked_cmp(&b).is_err());
+        assert!(Money::sum(Currency::USD, [a, b]).is_err());
+    }
+
+    #[test]
+    fn sums_are_exact() {
+        let tenth = Money::new(dec!(0.1), Currency::USD);
+        let total = Money::sum(Currency::USD, std::iter::repeat_n(tenth, 10)).unwrap();
+        assert_eq!(total.amount, dec!(1.0));
+    }
+
+    #[test]
+    fn rounds_half_away_from_zero_to_cents() {
+        assert_eq!(Money::new(dec!(2.345), Currency::USD).cents_string(), "2.35");
+        assert_eq!(Money::new(dec!(2.344), Currency::USD).cents_string(), "2.34");
+        assert_eq!(Money::new(dec!(2000), Currency::CNY).cents_string(), "2000.00");
+        assert_eq!(Money::new(dec!(2.5), Currency::CNY).to_string(), "2.50 CNY");
+    }
+
+    #[test]
+    fn rate_cost_keeps_currency() {
+        let rate = Rate::new(dec!(25), Currency::CNY);
+        let cost = rate.cost(dec!(80));
+        assert_eq!(cost, Money::new(dec!(2000), Currency::CNY));
+    }
+}
