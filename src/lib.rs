@@ -5,5 +5,6 @@
 
 pub mod cli;
 pub mod commands;
+pub mod meter;
 pub mod money;
 pub mod pricing;

@@ -1,0 +1,272 @@
+//! Accrual: what an instance and its resources have cost from creation up to an instant.
+//!
+//! Pure: the instant is an argument. Every line sums whole seconds per price first and divides
+//! once at the end, so cutting an interval anywhere gives exactly the same amount.
+
+use jiff::Timestamp;
+use rust_decimal::Decimal;
+
+use super::breakdown::Breakdown;
+use super::lifecycle::{InstanceState, Interval};
+use super::usage::{ComputeTerms, Resource, ResourceKind, Usage};
+use crate::pricing::Sheet;
+
+const SECONDS_PER_HOUR: i64 = 3600;
+
+/// The meter's reading at one instant.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Accrual {
+    /// The exact cost so far.
+    pub accrued: Breakdown,
+    /// What the provider bills so far, each run of compute rounded up to the billing step and
+    /// the minimum. Never less than `accrued`.
+    pub billed: Breakdown,
+    /// How fast each line grows now, per hour.
+    pub burn_per_hour: Breakdown,
+    /// Resources the sheet has no price for: counted as zero, and listed so the UI can say so.
+    pub unpriced: Vec<String>,
+}
+
+/// Prices `usage` under `sheet` from the instance's creation up to `at`.
+pub fn accrue(sheet: &Sheet, usage: &Usage, at: Timestamp) -> Accrual {
+    let intervals = usage.lifecycle.intervals_until(at);
+    let mut accrued = Breakdown::zero(sheet.currency);
+    let mut burn = Breakdown::zero(sheet.currency);
+    let mut unpriced = Vec::new();
+
+    let compute = compute_cost(sheet, usage.terms, &intervals);
+    accrued.compute = compute.accrued;
+    burn.compute = compute.burn_per_hour;
+
+    let bandwidth = super::bandwidth::bandwidth_cost(sheet, usage, &intervals, at);
+    accrued.bandwidth = bandwidth.accrued;
+    burn.bandwidth = bandwidth.burn_per_hour;
+
+    let state_now = usage.lifecycle.state_at(at);
+    for resource in &usage.resources {
+        let end = resource_end(resource, usage, at);
+        match price_resource(sheet, resource, &intervals, end, at, state_now) {
+            Some((line, amount, per_hour)) => {
+                *line_mut(&mut accrued, line) += amount;
+                *line_mut(&mut burn, line) += per_hour;
+            }
+            None => unpriced.push(format!("{} {}", resource.kind.label(), resource.id)),
+        }
+    }
+
+    let extras = instance_extras(sheet, usage, &intervals, at);
+    accrued.extras += extras.accrued;
+    burn.extras += extras.burn_per_hour;
+
+    let mut billed = accrued;
+    billed.compute = compute.billed;
+    Accrual {
+        accrued,
+        billed,
+        burn_per_hour: burn,
+        unpriced,
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Line {
+    Storage,
+    Extras,
+}
+
+fn line_mut(b: &mut Breakdown, line: Line) -> &mut Decimal {
+    match line {
+        Line::Storage => &mut b.storage,
+        Line::Extras => &mut b.extras,
+    }
+}
+
+pub(crate) struct LineCost {
+    pub accrued: Decimal,
+    pub billed: Decimal,
+    pub burn_per_hour: Decimal,
+}
+
+fn compute_cost(sheet: &Sheet, terms: ComputeTerms, intervals: &[Interval]) -> LineCost {
+    let per_hour = match terms {
+        ComputeTerms::Committed { amount } => {
+            return LineCost {
+                accrued: amount,
+                billed: amount,
+                burn_per_hour: Decimal::ZERO,
+            };
+        }
+        ComputeTerms::Hourly { per_hour } => per_hour,
+    };
+    let share = sheet.billing.stop_policy.compute_share();
+    let step = i64::from(sheet.billing.step_seconds.max(1));
+    let minimum = i64::from(sheet.billing.minimum_seconds);
+    let (mut running, mut stopped, mut billed_running, mut billed_stopped) = (0, 0, 0, 0);
+    for iv in intervals {
+        match iv.state {
+            InstanceState::Running => {
+                running += iv.seconds();
+                billed_running += round_up(iv.seconds(), step).max(minimum);
+            }
+            InstanceState::Stopped => {
+                stopped += iv.seconds();
+                billed_stopped += round_up(iv.seconds(), step);
+            }
+            InstanceState::Released => {}
+        }
+    }
+    // Multiply before dividing: seconds / 3600 alone is rarely a finite decimal.
+    let cost = |running: i64, stopped: i64| {
+        per_hour * (Decimal::from(running) + share * Decimal::from(stopped))
+            / Decimal::from(SECONDS_PER_HOUR)
+    };
+    let burn_share = match intervals.last().map(|iv| iv.state) {
+        Some(InstanceState::Running) => Decimal::ONE,
+        Some(InstanceState::Stopped) => share,
+        Some(InstanceState::Released) | None => Decimal::ZERO,
+    };
+    LineCost {
+        accrued: cost(running, stopped),
+        billed: cost(billed_running, billed_stopped),
+        burn_per_hour: per_hour * burn_share,
+    }
+}
+
+fn round_up(seconds: i64, step: i64) -> i64 {
+    (seconds + step - 1) / step * step
+}
+
+/// Where a resource stops billing, as seen at `at`.
+fn resource_end(resource: &Resource, usage: &Usage, at: Timestamp) -> i64 {
+    let mut end = at.as_second();
+    if let Some(deleted) = resource.deleted {
+        end = end.min(deleted.as_second());
+    }
+    if resource.deleted_with_instance
+        && let Some(released) = usage.lifecycle.released_at(at)
+    {
+        end = end.min(released.as_second());
+    }
+    end
+}
+
+/// Seconds of `[from, to)` spent in each instance state; time outside the instance's life
+/// (before creation or after release) counts as released.
+fn seconds_by_state(intervals: &[Interval], from: i64, to: i64) -> [i64; 3] {
+    let mut out = [0i64; 3];
+    let mut covered = 0;
+    for iv in intervals {
+        let overlap = (iv.end.min(to) - iv.start.max(from)).max(0);
+        covered += overlap;
+        out[iv.state as usize] += overlap;
+    }
+    out[InstanceState::Released as usize] += (to - from).max(0) - covered;
+    out
+}
+
+/// (line, accrued, burn per hour) for one resource, or `None` when the sheet lacks its price.
+fn price_resource(
+    sheet: &Sheet,
+    r: &Resource,
+    intervals: &[Interval],
+    end: i64,
+    at: Timestamp,
+    state_now: Option<InstanceState>,
+) -> Option<(Line, Decimal, Decimal)> {
+    let start = r.created.as_second();
+    let [running, stopped, gone] = seconds_by_state(intervals, start, end);
+    let alive_now = start <= at.as_second() && end == at.as_second();
+    let month_seconds = Decimal::from(i64::from(sheet.billing.month_hours) * SECONDS_PER_HOUR);
+    let hour = Decimal::from(SECONDS_PER_HOUR);
+    let per_month_storage = |price: Decimal, price_stopped: Decimal| {
+        let weighted =
+            price * Decimal::from(running + gone) + price_stopped * Decimal::from(stopped);
+        let burn = if state_now == Some(InstanceState::Stopped) {
+            price_stopped
+        } else {
+            price
+        };
+        (
+            r.size_gib * weighted / month_seconds,
+            r.size_gib * burn * hour / month_seconds,
+        )
+    };
+    let (line, (amount, burn)) = match r.kind {
+        ResourceKind::SystemDisk | ResourceKind::DataDisk => {
+            let class = r.class.as_deref().unwrap_or("default");
+            let price = sheet.storage.disk.get(class)?;
+            let stopped_price = price.when_stopped.unwrap_or(price.per_gib_month);
+            (
+                Line::Storage,
+                per_month_storage(price.per_gib_month, stopped_price),
+            )
+        }
+        ResourceKind::Snapshot => {
+            let p = sheet.storage.snapshot?;
+            (Line::Storage, per_month_storage(p, p))
+        }
+        ResourceKind::Image => {
+            let p = sheet.storage.image?;
+            (Line::Storage, per_month_storage(p, p))
+        }
+        ResourceKind::NetworkVolume => {
+            let p = sheet.storage.network_volume?;
+            (Line::Storage, per_month_storage(p, p))
+        }
+        ResourceKind::PublicIp => {
+            let attached = sheet.extras.public_ip_attached_per_hour?;
+            let idle = sheet.extras.public_ip_idle_per_hour.unwrap_or(attached);
+            let amount =
+                (attached * Decimal::from(running) + idle * Decimal::from(stopped + gone)) / hour;
+            let burn = if state_now == Some(InstanceState::Running) {
+                attached
+            } else {
+                idle
+            };
+            (Line::Extras, (amount, burn))
+        }
+        ResourceKind::LoadBalancer => {
+            let p = sheet.extras.load_balancer_per_hour?;
+            (
+                Line::Extras,
+                (p * Decimal::from(running + stopped + gone) / hour, p),
+            )
+        }
+    };
+    Some((line, amount, if alive_now { burn } else { Decimal::ZERO }))
+}
+
+/// Licences, boot fees and fixed bandwidth: extras tied to the instance itself.
+fn instance_extras(
+    sheet: &Sheet,
+    usage: &Usage,
+    intervals: &[Interval],
+    at: Timestamp,
+) -> LineCost {
+    let hour = Decimal::from(SECONDS_PER_HOUR);
+    let running: i64 = intervals
+        .iter()
+        .filter(|iv| iv.state == InstanceState::Running)
+        .map(Interval::seconds)
+        .sum();
+    let running_now = intervals
+        .last()
+        .is_some_and(|iv| iv.state == InstanceState::Running);
+    let mut cost = LineCost {
+        accrued: Decimal::ZERO,
+        billed: Decimal::ZERO,
+        burn_per_hour: Decimal::ZERO,
+    };
+    if let (Some(price), true) = (sheet.extras.license_per_hour, usage.licenses > 0) {
+        let per_hour = price * Decimal::from(usage.licenses);
+        cost.accrued += per_hour * Decimal::from(running) / hour;
+        if running_now {
+            cost.burn_per_hour += per_hour;
+        }
+    }
+    if let Some(fee) = sheet.extras.boot_fee {
+        cost.accrued += fee * Decimal::from(usage.lifecycle.starts_until(at));
+    }
+    cost.billed = cost.accrued;
+    cost
+}

@@ -1,0 +1,26 @@
+//! The cost engine. Pure: time, usage and prices are arguments; nothing here reads the clock,
+//! the network, the disk or the terminal.
+//!
+//! - [`lifecycle`]: an instance's states over time, cut into intervals.
+//! - [`usage`]: what is priced (compute terms, traffic, linked resources).
+//! - [`accrue`](mod@accrue): cost so far, billed so far and burn rate at an instant.
+//! - [`project`](mod@project): the cost at a later instant; what outlives a release.
+//! - [`estimate`](mod@estimate): a plan priced in each billing mode, with the break-even point.
+
+pub mod accrue;
+mod bandwidth;
+pub mod breakdown;
+pub mod estimate;
+pub mod lifecycle;
+pub mod project;
+pub mod usage;
+
+pub use accrue::{Accrual, accrue};
+pub use bandwidth::BURN_WINDOW_SECONDS;
+pub use breakdown::{Breakdown, CentsBreakdown};
+pub use lifecycle::{InstanceState, Interval, Lifecycle};
+pub use project::{Leftover, leftover_monthly_total, leftovers, monthly_after_release, project};
+pub use usage::{BillingMode, ComputeTerms, NoPrice, Resource, ResourceKind, Traffic, Usage};
+
+#[cfg(test)]
+mod tests;
