@@ -5,6 +5,7 @@
 
 pub mod cli;
 pub mod commands;
+pub mod config;
 pub mod meter;
 pub mod money;
 pub mod pricing;

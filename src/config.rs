@@ -1,0 +1,315 @@
+//! The config file: `config.toml` in the user config directory, or `--config PATH`.
+//!
+//! Every section and key is optional; a missing file means all defaults. Unknown keys and bad
+//! values are errors that name the file, line, column and key. `config.sample.toml` at the
+//! repository root documents every key, and a test keeps it complete.
+//!
+//! Loaders take explicit paths, so nothing here reads the environment except
+//! [`Config::default_path`].
+
+mod locate;
+mod values;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rust_decimal::Decimal;
+use serde::Deserialize;
+
+use crate::money::{Currency, Money};
+
+pub use locate::line_col;
+pub use values::{CudaVersion, SheetRef, parse_duration};
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// Remove every destructive action (release, stop, snapshot-clean) from the cockpit.
+    pub read_only: bool,
+    pub instance: InstanceConfig,
+    pub pricing: PricingConfig,
+    pub budget: BudgetConfig,
+    pub deadline: DeadlineConfig,
+    pub ui: UiConfig,
+    pub telemetry: TelemetryConfig,
+}
+
+/// The cloud the instance lives in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ProviderKind {
+    Demo,
+    Aws,
+    Alibaba,
+    Tencent,
+    Lambda,
+    Runpod,
+    Vast,
+    /// A user-supplied command stands in for a provider API.
+    Command,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct InstanceConfig {
+    pub provider: Option<ProviderKind>,
+    pub id: Option<String>,
+    pub region: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BillingMode {
+    #[default]
+    OnDemand,
+    Spot,
+    Monthly,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PricingConfig {
+    /// A bundled sheet id, or a sheet file (relative to the config file's directory).
+    pub sheet: Option<SheetRef>,
+    pub sku: Option<String>,
+    pub billing: BillingMode,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BudgetConfig {
+    /// The currency of the amounts; the price sheet's when unset.
+    pub currency: Option<Currency>,
+    #[serde(deserialize_with = "values::opt_amount")]
+    pub per_instance: Option<Decimal>,
+    #[serde(deserialize_with = "values::opt_amount")]
+    pub per_month: Option<Decimal>,
+}
+
+impl BudgetConfig {
+    /// The budget for this instance's life, in the configured currency or `fallback`.
+    pub fn instance_limit(&self, fallback: Currency) -> Option<Money> {
+        self.per_instance
+            .map(|a| Money::new(a, self.currency.unwrap_or(fallback)))
+    }
+
+    /// The budget per calendar month, in the configured currency or `fallback`.
+    pub fn month_limit(&self, fallback: Currency) -> Option<Money> {
+        self.per_month
+            .map(|a| Money::new(a, self.currency.unwrap_or(fallback)))
+    }
+}
+
+/// What happens when the release countdown reaches zero (after the grace period).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OnExpiry {
+    #[default]
+    Alert,
+    Stop,
+    Release,
+}
+
+/// When the instance is due for release.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Release {
+    /// This long after the cockpit (or watchdog) starts.
+    In(Duration),
+    /// The next time the local clock shows this time.
+    At(jiff::civil::Time),
+}
+
+pub const DEFAULT_GRACE: Duration = Duration::from_secs(5 * 60);
+pub const DEFAULT_EXTEND_STEP: Duration = Duration::from_secs(60 * 60);
+pub const DEFAULT_REFRESH: Duration = Duration::from_secs(1);
+/// Faster polling than this costs more CPU than it tells.
+pub const MIN_REFRESH: Duration = Duration::from_millis(100);
+
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DeadlineConfig {
+    #[serde(deserialize_with = "values::opt_positive_duration")]
+    pub release_in: Option<Duration>,
+    #[serde(deserialize_with = "values::opt_clock_time")]
+    pub release_at: Option<jiff::civil::Time>,
+    pub on_expiry: OnExpiry,
+    /// Time between the alert at zero and the stop or release.
+    #[serde(deserialize_with = "values::duration")]
+    pub grace: Duration,
+    /// How much `e` adds to the deadline.
+    #[serde(deserialize_with = "values::positive_duration")]
+    pub extend_step: Duration,
+}
+
+impl Default for DeadlineConfig {
+    fn default() -> Self {
+        DeadlineConfig {
+            release_in: None,
+            release_at: None,
+            on_expiry: OnExpiry::default(),
+            grace: DEFAULT_GRACE,
+            extend_step: DEFAULT_EXTEND_STEP,
+        }
+    }
+}
+
+impl DeadlineConfig {
+    /// The configured deadline, if any. Loading rejects a file that sets both forms.
+    pub fn release(&self) -> Option<Release> {
+        self.release_in
+            .map(Release::In)
+            .or(self.release_at.map(Release::At))
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct UiConfig {
+    /// A built-in theme name or a theme file (relative to the config file's directory).
+    pub theme: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TelemetryConfig {
+    #[serde(deserialize_with = "values::positive_duration")]
+    pub refresh: Duration,
+    /// Network interfaces whose traffic counts as metered egress; empty means all but
+    /// loopback.
+    pub metered_interfaces: Vec<String>,
+    /// The CUDA version the job needs; the cockpit warns when the driver is older.
+    pub cuda_required: Option<CudaVersion>,
+}
+
+impl Default for TelemetryConfig {
+    fn default() -> Self {
+        TelemetryConfig {
+            refresh: DEFAULT_REFRESH,
+            metered_interfaces: Vec::new(),
+            cuda_required: None,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read config file {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}:{line}:{column}: {}{message}", key_prefix(.key.as_deref()))]
+    Invalid {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        /// The dotted key at fault, such as `deadline.release_in`, when it can be told.
+        key: Option<String>,
+        message: String,
+    },
+}
+
+fn key_prefix(key: Option<&str>) -> String {
+    key.map(|k| format!("{k}: ")).unwrap_or_default()
+}
+
+impl Config {
+    /// `config.toml` in the user config directory (`$XDG_CONFIG_HOME/gpumeter` on Linux);
+    /// `None` when there is no home directory.
+    pub fn default_path() -> Option<PathBuf> {
+        directories::ProjectDirs::from("", "", "gpumeter")
+            .map(|dirs| dirs.config_dir().join("config.toml"))
+    }
+
+    /// Loads `explicit` (which must exist), else the default path (which may be missing).
+    /// Returns the config and the file it came from, `None` when defaults were used.
+    pub fn load(explicit: Option<&Path>) -> Result<(Config, Option<PathBuf>), ConfigError> {
+        match explicit {
+            Some(path) => Ok((Config::from_file(path)?, Some(path.to_path_buf()))),
+            None => match Config::default_path() {
+                Some(path) => match Config::from_file_if_exists(&path)? {
+                    Some(config) => Ok((config, Some(path))),
+                    None => Ok((Config::default(), None)),
+                },
+                None => Ok((Config::default(), None)),
+            },
+        }
+    }
+
+    /// Reads and checks a config file that must exist.
+    pub fn from_file(path: &Path) -> Result<Config, ConfigError> {
+        let src = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Config::parse(&src, path)
+    }
+
+    /// Like [`Config::from_file`], but a missing file is `Ok(None)`.
+    pub fn from_file_if_exists(path: &Path) -> Result<Option<Config>, ConfigError> {
+        match Config::from_file(path) {
+            Err(ConfigError::Read { source, .. })
+                if source.kind() == std::io::ErrorKind::NotFound =>
+            {
+                Ok(None)
+            }
+            other => other.map(Some),
+        }
+    }
+
+    /// Parses config text. `path` names the file in errors and anchors relative paths in it.
+    pub fn parse(src: &str, path: &Path) -> Result<Config, ConfigError> {
+        let invalid = |span: Option<std::ops::Range<usize>>, key: Option<String>, message| {
+            let (line, column) = span.map_or((1, 1), |s| line_col(src, s.start));
+            ConfigError::Invalid {
+                path: path.to_path_buf(),
+                line,
+                column,
+                key,
+                message,
+            }
+        };
+        let mut config: Config = toml::from_str(src).map_err(|err| {
+            let key = err.span().and_then(|s| locate::key_at(src, s.start));
+            invalid(err.span(), key, err.message().to_string())
+        })?;
+        if config.deadline.release_in.is_some() && config.deadline.release_at.is_some() {
+            return Err(invalid(
+                locate::key_span(src, &["deadline", "release_at"]),
+                Some("deadline.release_at".into()),
+                "set release_in or release_at, not both".into(),
+            ));
+        }
+        if config.telemetry.refresh < MIN_REFRESH {
+            return Err(invalid(
+                locate::key_span(src, &["telemetry", "refresh"]),
+                Some("telemetry.refresh".into()),
+                format!(
+                    "{:?} is too fast: refresh at most every 100ms",
+                    config.telemetry.refresh
+                ),
+            ));
+        }
+        config.anchor_paths(path.parent().unwrap_or(Path::new("")));
+        Ok(config)
+    }
+
+    /// Relative file paths in the config mean relative to the config file, not to wherever
+    /// the program happens to be started.
+    fn anchor_paths(&mut self, dir: &Path) {
+        if let Some(SheetRef::File(sheet)) = &mut self.pricing.sheet
+            && sheet.is_relative()
+        {
+            *sheet = dir.join(&*sheet);
+        }
+        if let Some(theme) = &mut self.ui.theme
+            && values::looks_like_path(theme)
+            && Path::new(theme).is_relative()
+        {
+            *theme = dir.join(&*theme).display().to_string();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

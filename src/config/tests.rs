@@ -1,0 +1,364 @@
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rust_decimal::dec;
+
+use super::*;
+
+const SAMPLE: &str = include_str!("../../config.sample.toml");
+
+fn parse(src: &str) -> Result<Config, ConfigError> {
+    Config::parse(src, Path::new("cfg/config.toml"))
+}
+
+fn invalid(src: &str) -> (usize, usize, Option<String>, String) {
+    match parse(src) {
+        Err(ConfigError::Invalid {
+            line,
+            column,
+            key,
+            message,
+            ..
+        }) => (line, column, key, message),
+        other => panic!("expected an invalid-config error, got {other:?}"),
+    }
+}
+
+/// A fresh directory of its own under the system temp dir.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("gpumeter-config-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn empty_file_is_all_defaults() {
+    let config = parse("").unwrap();
+    assert_eq!(config, Config::default());
+    assert_eq!(config.deadline.extend_step, Duration::from_secs(3600));
+    assert_eq!(config.deadline.grace, Duration::from_secs(300));
+    assert_eq!(config.deadline.on_expiry, OnExpiry::Alert);
+    assert_eq!(config.telemetry.refresh, Duration::from_secs(1));
+    assert_eq!(config.pricing.billing, BillingMode::OnDemand);
+    assert!(!config.read_only);
+    assert_eq!(config.deadline.release(), None);
+}
+
+#[test]
+fn reads_every_section() {
+    let config = parse(
+        r#"
+read_only = true
+[instance]
+provider = "alibaba"
+id = "i-bp1"
+region = "cn-hangzhou"
+[pricing]
+sheet = "alibaba-cn-hangzhou"
+sku = "ecs.gn7i-c8g1.2xlarge"
+billing = "spot"
+[budget]
+currency = "CNY"
+per_instance = "99.90"
+per_month = 2000
+[deadline]
+release_at = "18:30"
+on_expiry = "release"
+grace = "90s"
+extend_step = "45m"
+[ui]
+theme = "light"
+[telemetry]
+refresh = "1500ms"
+metered_interfaces = ["eth0", "eth1"]
+cuda_required = "12.4"
+"#,
+    )
+    .unwrap();
+    assert!(config.read_only);
+    assert_eq!(config.instance.provider, Some(ProviderKind::Alibaba));
+    assert_eq!(config.instance.id.as_deref(), Some("i-bp1"));
+    assert_eq!(
+        config.pricing.sheet,
+        Some(SheetRef::Bundled("alibaba-cn-hangzhou".into()))
+    );
+    assert_eq!(config.pricing.billing, BillingMode::Spot);
+    assert_eq!(
+        config.budget.instance_limit(Currency::USD),
+        Some(Money::new(dec!(99.90), Currency::CNY))
+    );
+    assert_eq!(config.budget.per_month, Some(dec!(2000)));
+    assert_eq!(
+        config.deadline.release(),
+        Some(Release::At(jiff::civil::time(18, 30, 0, 0)))
+    );
+    assert_eq!(config.deadline.on_expiry, OnExpiry::Release);
+    assert_eq!(config.deadline.grace, Duration::from_secs(90));
+    assert_eq!(config.deadline.extend_step, Duration::from_secs(45 * 60));
+    assert_eq!(config.ui.theme.as_deref(), Some("light"));
+    assert_eq!(config.telemetry.refresh, Duration::from_millis(1500));
+    assert_eq!(config.telemetry.metered_interfaces, ["eth0", "eth1"]);
+    assert_eq!(
+        config.telemetry.cuda_required,
+        Some(CudaVersion {
+            major: 12,
+            minor: 4
+        })
+    );
+}
+
+#[test]
+fn budget_currency_falls_back_to_the_sheets() {
+    let config = parse("[budget]\nper_month = \"400\"\n").unwrap();
+    assert_eq!(
+        config.budget.month_limit(Currency::USD),
+        Some(Money::new(dec!(400), Currency::USD))
+    );
+    assert_eq!(config.budget.instance_limit(Currency::USD), None);
+}
+
+#[test]
+fn durations_use_the_friendly_format() {
+    for (text, secs) in [
+        ("8h", 8 * 3600),
+        ("90s", 90),
+        ("45m", 2700),
+        ("1h30m", 5400),
+    ] {
+        assert_eq!(
+            parse_duration(text),
+            Ok(Duration::from_secs(secs)),
+            "{text}"
+        );
+    }
+    assert!(parse_duration("8x").is_err());
+    assert!(parse_duration("-5m").is_err());
+    let config = parse("[deadline]\nrelease_in = \"8h\"\n").unwrap();
+    assert_eq!(
+        config.deadline.release(),
+        Some(Release::In(Duration::from_secs(8 * 3600)))
+    );
+}
+
+#[test]
+fn unknown_key_names_file_line_column_and_key() {
+    let err = parse("[deadline]\non_expiry = \"stop\"\nreleas_in = \"8h\"\n").unwrap_err();
+    let text = err.to_string();
+    assert!(
+        text.starts_with("cfg/config.toml:3:1: deadline.releas_in: unknown field `releas_in`"),
+        "{text}"
+    );
+}
+
+#[test]
+fn unknown_section_is_an_error() {
+    let (line, column, key, message) = invalid("read_only = false\n[webhooks]\nurl = \"x\"\n");
+    assert_eq!((line, column), (2, 2));
+    assert_eq!(key.as_deref(), Some("webhooks"));
+    assert!(message.contains("unknown field `webhooks`"), "{message}");
+}
+
+#[test]
+fn bad_values_point_at_the_value() {
+    let (line, column, key, message) = invalid("[deadline]\nrelease_in = \"8x\"\n");
+    assert_eq!((line, column), (2, 14));
+    assert_eq!(key.as_deref(), Some("deadline.release_in"));
+    assert!(message.contains("`8x` is not a duration"), "{message}");
+
+    let (_, _, key, message) = invalid("[pricing]\nbilling = \"weekly\"\n");
+    assert_eq!(key.as_deref(), Some("pricing.billing"));
+    assert!(message.contains("weekly"), "{message}");
+
+    let (_, _, key, _) = invalid("[instance]\nprovider = \"gcp\"\n");
+    assert_eq!(key.as_deref(), Some("instance.provider"));
+
+    let (_, _, key, _) = invalid("[telemetry]\ncuda_required = \"twelve\"\n");
+    assert_eq!(key.as_deref(), Some("telemetry.cuda_required"));
+
+    let (_, _, key, _) = invalid("[deadline]\nrelease_at = \"25:00\"\n");
+    assert_eq!(key.as_deref(), Some("deadline.release_at"));
+
+    let (_, _, key, _) = invalid("[budget]\ncurrency = \"usd\"\n");
+    assert_eq!(key.as_deref(), Some("budget.currency"));
+}
+
+#[test]
+fn money_is_never_a_float_and_never_negative_or_zero() {
+    let (line, column, key, message) = invalid("[budget]\nper_instance = 12.5\n");
+    assert_eq!((line, column), (2, 16));
+    assert_eq!(key.as_deref(), Some("budget.per_instance"));
+    assert!(message.contains("not floats"), "{message}");
+    assert!(parse("[budget]\nper_month = \"-3\"\n").is_err());
+    assert!(parse("[budget]\nper_month = 0\n").is_err());
+    assert!(parse("[budget]\nper_month = \"ten\"\n").is_err());
+}
+
+#[test]
+fn zero_steps_and_too_fast_refresh_are_refused() {
+    let (_, _, key, _) = invalid("[deadline]\nextend_step = \"0s\"\n");
+    assert_eq!(key.as_deref(), Some("deadline.extend_step"));
+    let (line, column, key, _) = invalid("[telemetry]\nrefresh = \"10ms\"\n");
+    assert_eq!(
+        (line, column, key.as_deref()),
+        (2, 1, Some("telemetry.refresh"))
+    );
+    assert_eq!(
+        parse("[deadline]\ngrace = \"0s\"\n")
+            .unwrap()
+            .deadline
+            .grace,
+        Duration::ZERO
+    );
+}
+
+#[test]
+fn release_in_and_release_at_exclude_each_other() {
+    let (line, column, key, _) =
+        invalid("[deadline]\nrelease_in = \"8h\"\nrelease_at = \"18:30\"\n");
+    assert_eq!((line, column), (3, 1));
+    assert_eq!(key.as_deref(), Some("deadline.release_at"));
+}
+
+#[test]
+fn relative_files_are_taken_from_the_config_directory() {
+    let config =
+        parse("[pricing]\nsheet = \"sheets/mine.toml\"\n[ui]\ntheme = \"t.toml\"\n").unwrap();
+    assert_eq!(
+        config.pricing.sheet,
+        Some(SheetRef::File(Path::new("cfg").join("sheets/mine.toml")))
+    );
+    assert_eq!(
+        config.ui.theme,
+        Some(Path::new("cfg").join("t.toml").display().to_string())
+    );
+    let named = parse("[ui]\ntheme = \"high-contrast\"\n").unwrap();
+    assert_eq!(named.ui.theme.as_deref(), Some("high-contrast"));
+}
+
+#[test]
+fn missing_default_file_is_normal_but_missing_explicit_file_is_not() {
+    let dir = temp_dir("missing");
+    let path = dir.join("config.toml");
+    assert!(Config::from_file_if_exists(&path).unwrap().is_none());
+    let err = Config::load(Some(&path)).unwrap_err();
+    assert!(matches!(err, ConfigError::Read { .. }), "{err:?}");
+    assert!(err.to_string().contains("config.toml"), "{err}");
+}
+
+#[test]
+fn loads_an_explicit_file() {
+    let dir = temp_dir("explicit");
+    let path = dir.join("config.toml");
+    std::fs::write(&path, "[instance]\nprovider = \"demo\"\n").unwrap();
+    let (config, from) = Config::load(Some(&path)).unwrap();
+    assert_eq!(config.instance.provider, Some(ProviderKind::Demo));
+    assert_eq!(from, Some(path));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn cuda_versions_compare_numerically() {
+    let v = |s: &str| s.parse::<CudaVersion>().unwrap();
+    assert!(v("12.10") > v("12.4"));
+    assert_eq!(
+        v("12"),
+        CudaVersion {
+            major: 12,
+            minor: 0
+        }
+    );
+    assert_eq!(v("11.8").to_string(), "11.8");
+    assert!("12.x".parse::<CudaVersion>().is_err());
+}
+
+/// The sample with every `# key = value` line uncommented.
+fn sample_uncommented() -> String {
+    SAMPLE
+        .lines()
+        .map(|line| {
+            let body = line.strip_prefix("# ").unwrap_or(line);
+            let is_setting = body.split_once(" = ").is_some_and(|(k, _)| {
+                !k.is_empty() && k.chars().all(|c| c.is_ascii_lowercase() || c == '_')
+            });
+            if is_setting { body } else { line }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The schema's keys, read from serde itself: a probe key in a `deny_unknown_fields` table
+/// makes serde list that table's fields, and a probe inside a field tells tables from values.
+/// This way a new field cannot be forgotten by the test as well as by the sample.
+fn schema_keys(prefix: &str, out: &mut BTreeSet<String>) {
+    let header = if prefix.is_empty() {
+        String::new()
+    } else {
+        format!("[{prefix}]\n")
+    };
+    let err = toml::from_str::<Config>(&format!("{header}__probe__ = 0\n")).unwrap_err();
+    let message = err.message();
+    assert!(
+        message.starts_with("unknown field `__probe__`"),
+        "{message}"
+    );
+    let expected = message.split_once("expected").unwrap().1;
+    for field in expected.split('`').skip(1).step_by(2) {
+        let path = if prefix.is_empty() {
+            field.to_string()
+        } else {
+            format!("{prefix}.{field}")
+        };
+        let nested = toml::from_str::<Config>(&format!("[{path}]\n__probe__ = 0\n")).unwrap_err();
+        if nested.message().starts_with("unknown field `__probe__`") {
+            schema_keys(&path, out);
+        } else {
+            out.insert(path);
+        }
+    }
+}
+
+fn table_keys(table: &toml::Table, prefix: &str, out: &mut BTreeSet<String>) {
+    for (key, value) in table {
+        let path = if prefix.is_empty() {
+            key.clone()
+        } else {
+            format!("{prefix}.{key}")
+        };
+        match value {
+            toml::Value::Table(inner) => table_keys(inner, &path, out),
+            _ => {
+                out.insert(path);
+            }
+        }
+    }
+}
+
+#[test]
+fn sample_parses_as_shipped_and_uncommented() {
+    assert_eq!(parse(SAMPLE).unwrap(), Config::default());
+    let full = sample_uncommented();
+    // Both deadline forms are shown; as a whole file they would exclude each other.
+    let one_deadline: String = full
+        .lines()
+        .filter(|l| !l.starts_with("release_at"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let config = parse(&one_deadline).unwrap();
+    assert_eq!(config.instance.provider, Some(ProviderKind::Aws));
+    assert_eq!(config.deadline.extend_step, DEFAULT_EXTEND_STEP);
+    toml::from_str::<Config>(&full).unwrap();
+}
+
+#[test]
+fn sample_mentions_every_key() {
+    let mut schema = BTreeSet::new();
+    schema_keys("", &mut schema);
+    assert!(schema.contains("deadline.release_in"), "{schema:?}");
+    assert!(schema.len() > 15, "{schema:?}");
+    let table: toml::Table = toml::from_str(&sample_uncommented()).unwrap();
+    let mut sample = BTreeSet::new();
+    table_keys(&table, "", &mut sample);
+    assert_eq!(schema, sample, "config.sample.toml and Config disagree");
+}

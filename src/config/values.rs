@@ -1,0 +1,158 @@
+//! Deserializers for the config's value types: durations, money amounts, CUDA versions and
+//! sheet references. Each error says what to write instead.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::str::FromStr;
+use std::time::Duration;
+
+use jiff::SignedDuration;
+use rust_decimal::Decimal;
+use serde::Deserialize;
+use serde::de::{self, Deserializer, Visitor};
+
+/// Parses `"8h"`, `"45m"`, `"90s"`, `"1h30m"` (or ISO 8601 `"PT8H"`) into a duration of zero
+/// or more.
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let signed: SignedDuration = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a duration: write it like 8h, 45m, 90s or 1h30m"))?;
+    Duration::try_from(signed)
+        .map_err(|_| format!("`{s}` is negative: a duration must be 0 or more"))
+}
+
+fn positive(s: &str) -> Result<Duration, String> {
+    let d = parse_duration(s)?;
+    if d.is_zero() {
+        Err(format!(
+            "`{s}` is zero: this duration must be more than zero"
+        ))
+    } else {
+        Ok(d)
+    }
+}
+
+pub fn duration<'de, D: Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
+    parse_duration(&String::deserialize(d)?).map_err(de::Error::custom)
+}
+
+pub fn positive_duration<'de, D: Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
+    positive(&String::deserialize(d)?).map_err(de::Error::custom)
+}
+
+pub fn opt_positive_duration<'de, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Option<Duration>, D::Error> {
+    positive(&String::deserialize(d)?)
+        .map(Some)
+        .map_err(de::Error::custom)
+}
+
+/// A clock time such as `"18:30"` or `"06:05:30"`.
+pub fn opt_clock_time<'de, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Option<jiff::civil::Time>, D::Error> {
+    let s = String::deserialize(d)?;
+    s.trim()
+        .parse()
+        .map(Some)
+        .map_err(|_| de::Error::custom(format!("`{s}` is not a clock time: write it like 18:30")))
+}
+
+/// A money amount above zero: a decimal string (`"12.50"`) or an integer. Floats are refused
+/// because `0.1` in binary is not 0.1, and a budget must be exact to the cent.
+pub fn opt_amount<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Decimal>, D::Error> {
+    struct AmountVisitor;
+    impl Visitor<'_> for AmountVisitor {
+        type Value = Decimal;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("an amount as a string such as \"12.50\", or an integer")
+        }
+        fn visit_str<E: de::Error>(self, s: &str) -> Result<Decimal, E> {
+            Decimal::from_str(s.trim())
+                .map_err(|_| E::custom(format!("`{s}` is not an amount: write it like \"12.50\"")))
+        }
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<Decimal, E> {
+            Ok(Decimal::from(v))
+        }
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<Decimal, E> {
+            Ok(Decimal::from(v))
+        }
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<Decimal, E> {
+            Err(E::custom(format!(
+                "write amounts as strings (\"{v}\") or integers, not floats, so they stay exact"
+            )))
+        }
+    }
+    let amount = d.deserialize_any(AmountVisitor)?;
+    if amount <= Decimal::ZERO {
+        return Err(de::Error::custom(format!(
+            "`{amount}` is not above zero: a budget must be more than zero"
+        )));
+    }
+    Ok(Some(amount))
+}
+
+/// A CUDA version such as 12.4; `12` means 12.0. Ordered, so it can be compared with what
+/// the driver supports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct CudaVersion {
+    pub major: u32,
+    pub minor: u32,
+}
+
+impl FromStr for CudaVersion {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bad = || format!("`{s}` is not a CUDA version: write it like \"12.4\"");
+        let (major, minor) = s.trim().split_once('.').unwrap_or((s.trim(), "0"));
+        Ok(CudaVersion {
+            major: major.parse().map_err(|_| bad())?,
+            minor: minor.parse().map_err(|_| bad())?,
+        })
+    }
+}
+
+impl fmt::Display for CudaVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}", self.major, self.minor)
+    }
+}
+
+impl<'de> Deserialize<'de> for CudaVersion {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        String::deserialize(d)?.parse().map_err(de::Error::custom)
+    }
+}
+
+/// Which price sheet to use: a bundled one by id, or a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SheetRef {
+    Bundled(String),
+    File(PathBuf),
+}
+
+/// A value names a file, rather than something built in, when it has a path separator or
+/// ends in `.toml`.
+pub fn looks_like_path(s: &str) -> bool {
+    let toml_ext = std::path::Path::new(s)
+        .extension()
+        .is_some_and(|ext| ext.eq_ignore_ascii_case("toml"));
+    toml_ext || s.contains('/') || s.contains(std::path::MAIN_SEPARATOR)
+}
+
+impl<'de> Deserialize<'de> for SheetRef {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        if s.trim().is_empty() {
+            Err(de::Error::custom(
+                "the sheet is empty: name a bundled sheet or a file",
+            ))
+        } else if looks_like_path(&s) {
+            Ok(SheetRef::File(PathBuf::from(s)))
+        } else {
+            Ok(SheetRef::Bundled(s))
+        }
+    }
+}
