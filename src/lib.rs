@@ -9,3 +9,4 @@ pub mod config;
 pub mod meter;
 pub mod money;
 pub mod pricing;
+pub mod ui;
