@@ -12,6 +12,18 @@ pub struct Cli {
     #[arg(long, global = true)]
     pub demo: bool,
 
+    /// Config file [default: config.toml in the user config directory].
+    #[arg(long, global = true, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+
+    /// Colour theme: dark, light, high-contrast, or a theme file.
+    #[arg(long, global = true, value_name = "NAME|FILE")]
+    pub theme: Option<String>,
+
+    /// No colours (also when the NO_COLOR environment variable is set).
+    #[arg(long, global = true)]
+    pub no_color: bool,
+
     #[command(subcommand)]
     pub command: Option<Command>,
 }
