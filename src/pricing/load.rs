@@ -1,0 +1,61 @@
+//! Loading a sheet from TOML text or a file: parse, find the base sheet, resolve.
+
+use std::path::Path;
+
+use super::bundled::bundled;
+use super::error::{ErrorKind, SheetError, Source};
+use super::raw::RawSheet;
+use super::resolve::resolve;
+use super::sheet::Sheet;
+use super::values::Values;
+
+/// Loads a sheet from its text; `source_name` names it in errors (usually its path). A sheet
+/// may `extends` any bundled sheet.
+pub fn load_str(source_name: &str, text: &str) -> Result<Sheet, SheetError> {
+    load_with(source_name, text, bundled())
+}
+
+/// Loads a sheet from a file; errors name the file as given.
+pub fn load_file(path: &Path) -> Result<Sheet, SheetError> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| SheetError {
+        source_name: name.clone(),
+        location: None,
+        kind: ErrorKind::Io,
+        message: format!("cannot read the price sheet: {e}"),
+    })?;
+    load_str(&name, &text)
+}
+
+/// Loads a sheet whose `extends` may name any of `bases`.
+pub(crate) fn load_with(
+    source_name: &str,
+    text: &str,
+    bases: &[Sheet],
+) -> Result<Sheet, SheetError> {
+    let src = Source {
+        name: source_name,
+        text,
+    };
+    let raw: RawSheet = toml::from_str(text).map_err(|e| src.toml_error(&e))?;
+    let values = Values { src };
+    let base = match &raw.extends {
+        None => None,
+        Some(target) => {
+            let found = bases.iter().find(|s| s.id == *target.get_ref());
+            Some(found.ok_or_else(|| {
+                let known: Vec<String> = bases.iter().map(|s| format!("`{}`", s.id)).collect();
+                values.error(
+                    target.span(),
+                    ErrorKind::UnknownExtends,
+                    format!(
+                        "unknown sheet `{}` in `extends`, expected one of {}",
+                        target.get_ref(),
+                        known.join(", ")
+                    ),
+                )
+            })?)
+        }
+    };
+    resolve(&values, &raw, base)
+}

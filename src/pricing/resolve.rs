@@ -1,0 +1,358 @@
+//! From a raw sheet (and the sheet it extends, if any) to a complete [`Sheet`].
+//!
+//! Every key takes the value the user's file states, else the base sheet's, else a default
+//! or a missing-key error. Values are checked only where the user's file states them, so every
+//! error points into the user's file: a base sheet is already valid.
+
+use std::ops::Range;
+use std::path::Path;
+
+use rust_decimal::Decimal;
+use toml::Spanned;
+
+use super::error::{ErrorKind, SheetError};
+use super::raw::{RawBilling, RawDisk, RawExtras, RawNetwork, RawSheet, RawStorage};
+use super::sheet::{
+    Billing, DEFAULT_MONTH_HOURS, DataUnit, DiskPrice, Extras, Network, Sheet, Storage,
+};
+use super::sku;
+use super::values::Values;
+
+pub(crate) fn resolve(
+    v: &Values,
+    raw: &RawSheet,
+    base: Option<&Sheet>,
+) -> Result<Sheet, SheetError> {
+    let id = match &raw.id {
+        Some(id) => v.text(id, "id")?,
+        None => file_stem(v.src.name).ok_or_else(|| v.missing(None, "id", "a sheet id"))?,
+    };
+    let provider = stated_or(
+        raw.provider.as_ref().map(|p| v.text(p, "provider")),
+        base.map(|b| b.provider.clone()),
+    )?
+    .ok_or_else(|| v.missing(None, "provider", "the provider name, such as \"aws\""))?;
+    let region = stated_or(
+        raw.region.as_ref().map(|r| v.text(r, "region")),
+        base.and_then(|b| b.region.clone()),
+    )?;
+    let currency = match (&raw.currency, base) {
+        (Some(stated), Some(base)) => {
+            let currency = v.currency(stated)?;
+            if currency != base.currency {
+                return Err(v.error(
+                    stated.span(),
+                    ErrorKind::CurrencyChanged,
+                    format!(
+                        "`currency` is {currency} but `{}` prices in {}; expected {} (a sheet \
+                         that extends another keeps its currency)",
+                        base.id, base.currency, base.currency
+                    ),
+                ));
+            }
+            currency
+        }
+        (Some(stated), None) => v.currency(stated)?,
+        (None, Some(base)) => base.currency,
+        (None, None) => {
+            return Err(v.missing(
+                None,
+                "currency",
+                "a currency code such as \"USD\" or \"CNY\"",
+            ));
+        }
+    };
+    let as_of = stated_or(raw.as_of.as_ref().map(|d| v.date(d)), base.map(|b| b.as_of))?
+        .ok_or_else(|| {
+            v.missing(
+                None,
+                "as_of",
+                "the date the prices were read, such as 2026-01-21",
+            )
+        })?;
+    let source = stated_or(
+        raw.source.as_ref().map(|s| v.text(s, "source")),
+        base.map(|b| b.source.clone()),
+    )?
+    .ok_or_else(|| {
+        v.missing(
+            None,
+            "source",
+            "where the prices come from (a URL or a repository)",
+        )
+    })?;
+
+    let billing_raw = raw.billing.as_ref();
+    let billing = billing(v, billing_raw, base.map(|b| &b.billing))?;
+    let unit_price = billing_raw
+        .map(|b| {
+            v.opt_price(
+                &b.get_ref().compute_unit_price,
+                "billing.compute_unit_price",
+            )
+        })
+        .transpose()?
+        .flatten();
+    let skus = sku::resolve(v, &raw.sku, base.map_or(&[], |b| &b.skus), unit_price)?;
+    Ok(Sheet {
+        id,
+        provider,
+        region,
+        currency,
+        as_of,
+        source,
+        billing,
+        skus,
+        network: network(v, raw.network.as_ref(), base)?,
+        storage: storage(v, raw.storage.as_ref(), base.map(|b| &b.storage))?,
+        extras: extras(v, raw.extras.as_ref(), base.map(|b| &b.extras))?,
+    })
+}
+
+/// The stated value if any (checked), else the inherited one.
+fn stated_or<T>(
+    stated: Option<Result<T, SheetError>>,
+    inherited: Option<T>,
+) -> Result<Option<T>, SheetError> {
+    Ok(stated.transpose()?.or(inherited))
+}
+
+fn file_stem(name: &str) -> Option<String> {
+    let stem = Path::new(name).file_stem()?.to_str()?;
+    (!stem.is_empty()).then(|| stem.to_string())
+}
+
+fn span_of<T>(table: Option<&Spanned<T>>) -> Option<Range<usize>> {
+    table.map(Spanned::span)
+}
+
+fn billing(
+    v: &Values,
+    raw: Option<&Spanned<RawBilling>>,
+    base: Option<&Billing>,
+) -> Result<Billing, SheetError> {
+    let span = span_of(raw);
+    let empty = RawBilling::default();
+    let r = raw.map_or(&empty, Spanned::get_ref);
+    let step_seconds = stated_or(
+        r.step_seconds
+            .as_ref()
+            .map(|s| v.positive(s, "billing.step_seconds")),
+        base.map(|b| b.step_seconds),
+    )?
+    .ok_or_else(|| {
+        v.missing(
+            span.clone(),
+            "billing.step_seconds",
+            "the billing step in seconds (1, 60 or 3600)",
+        )
+    })?;
+    let minimum_seconds = stated_or(
+        r.minimum_seconds.as_ref().map(|s| Ok(*s.get_ref())),
+        base.map(|b| b.minimum_seconds),
+    )?
+    .ok_or_else(|| {
+        v.missing(
+            span.clone(),
+            "billing.minimum_seconds",
+            "the minimum billed duration in seconds (0 for none)",
+        )
+    })?;
+    let stop_policy = stated_or(
+        r.stop_policy.as_ref().map(|p| v.stop_policy(p)),
+        base.map(|b| b.stop_policy),
+    )?
+    .ok_or_else(|| {
+        v.missing(
+            span.clone(),
+            "billing.stop_policy",
+            "\"keep-charging\", \"stop-charging\" or a fraction from 0 to 1",
+        )
+    })?;
+    let month_hours = stated_or(
+        r.month_hours
+            .as_ref()
+            .map(|h| v.positive(h, "billing.month_hours")),
+        base.map(|b| b.month_hours),
+    )?
+    .unwrap_or(DEFAULT_MONTH_HOURS);
+    Ok(Billing {
+        step_seconds,
+        minimum_seconds,
+        stop_policy,
+        month_hours,
+    })
+}
+
+fn network(
+    v: &Values,
+    raw: Option<&Spanned<RawNetwork>>,
+    base_sheet: Option<&Sheet>,
+) -> Result<Network, SheetError> {
+    let span = span_of(raw);
+    let empty = RawNetwork::default();
+    let r = raw.map_or(&empty, Spanned::get_ref);
+    let base = base_sheet.map(|b| &b.network);
+    let unit = match (&r.unit, base_sheet) {
+        (Some(stated), Some(sheet)) => {
+            let unit = v.unit(stated)?;
+            if unit != sheet.network.unit {
+                return Err(v.error(
+                    stated.span(),
+                    ErrorKind::BadValue,
+                    format!(
+                        "`network.unit` is \"{}\" but `{}` prices data per {}; expected \"{}\" \
+                         (a sheet that extends another keeps its data unit)",
+                        unit.as_str(),
+                        sheet.id,
+                        sheet.network.unit.as_str(),
+                        sheet.network.unit.as_str()
+                    ),
+                ));
+            }
+            unit
+        }
+        (Some(stated), None) => v.unit(stated)?,
+        (None, _) => base.map_or(DataUnit::GiB, |b| b.unit),
+    };
+    let egress_per_unit = stated_or(
+        r.egress_per_unit
+            .as_ref()
+            .map(|p| v.price(p, "network.egress_per_unit")),
+        base.map(|b| b.egress_per_unit),
+    )?
+    .ok_or_else(|| {
+        v.missing(
+            span,
+            "network.egress_per_unit",
+            "the price per GiB (or GB) sent to the internet; 0 where egress is free",
+        )
+    })?;
+    let ingress_per_unit = stated_or(
+        r.ingress_per_unit
+            .as_ref()
+            .map(|p| v.price(p, "network.ingress_per_unit")),
+        base.map(|b| b.ingress_per_unit),
+    )?
+    .unwrap_or(Decimal::ZERO);
+    let free_egress_per_month = stated_or(
+        r.free_egress_per_month
+            .as_ref()
+            .map(|q| v.quantity(q, "network.free_egress_per_month")),
+        base.map(|b| b.free_egress_per_month),
+    )?
+    .unwrap_or(Decimal::ZERO);
+    let fixed_bandwidth_per_mbps_month = v
+        .opt_price(
+            &r.fixed_bandwidth_per_mbps_month,
+            "network.fixed_bandwidth_per_mbps_month",
+        )?
+        .or(base.and_then(|b| b.fixed_bandwidth_per_mbps_month));
+    Ok(Network {
+        unit,
+        egress_per_unit,
+        ingress_per_unit,
+        free_egress_per_month,
+        fixed_bandwidth_per_mbps_month,
+    })
+}
+
+fn storage(
+    v: &Values,
+    raw: Option<&Spanned<RawStorage>>,
+    base: Option<&Storage>,
+) -> Result<Storage, SheetError> {
+    let empty = RawStorage::default();
+    let r = raw.map_or(&empty, Spanned::get_ref);
+    let mut disk = base.map(|b| b.disk.clone()).unwrap_or_default();
+    for (class, price) in r.disk.iter().flatten() {
+        let name = class.get_ref().clone();
+        let merged = disk_price(v, class, price, disk.get(&name))?;
+        disk.insert(name, merged);
+    }
+    let inherit = |f: fn(&Storage) -> Option<Decimal>| base.and_then(f);
+    Ok(Storage {
+        disk,
+        snapshot: v
+            .opt_price(&r.snapshot_per_gib_month, "storage.snapshot_per_gib_month")?
+            .or(inherit(|s| s.snapshot)),
+        image: v
+            .opt_price(&r.image_per_gib_month, "storage.image_per_gib_month")?
+            .or(inherit(|s| s.image)),
+        network_volume: v
+            .opt_price(
+                &r.network_volume_per_gib_month,
+                "storage.network_volume_per_gib_month",
+            )?
+            .or(inherit(|s| s.network_volume)),
+    })
+}
+
+fn disk_price(
+    v: &Values,
+    class: &Spanned<String>,
+    raw: &Spanned<RawDisk>,
+    base: Option<&DiskPrice>,
+) -> Result<DiskPrice, SheetError> {
+    let key = format!("storage.disk.{}", class.get_ref());
+    match raw.get_ref() {
+        RawDisk::Flat(number) => {
+            let per_gib_month = v.price(&Spanned::new(raw.span(), number.clone()), &key)?;
+            Ok(DiskPrice {
+                per_gib_month,
+                when_stopped: base.and_then(|b| b.when_stopped),
+            })
+        }
+        RawDisk::Split(table) => {
+            let per_gib_month = stated_or(
+                v.opt_price(&table.per_gib_month, &format!("{key}.per_gib_month"))
+                    .transpose(),
+                base.map(|b| b.per_gib_month),
+            )?
+            .ok_or_else(|| {
+                v.missing(
+                    Some(raw.span()),
+                    &format!("{key}.per_gib_month"),
+                    "the price per GiB-month of this disk class",
+                )
+            })?;
+            let when_stopped = v
+                .opt_price(&table.when_stopped, &format!("{key}.when_stopped"))?
+                .or(base.and_then(|b| b.when_stopped));
+            Ok(DiskPrice {
+                per_gib_month,
+                when_stopped,
+            })
+        }
+    }
+}
+
+fn extras(
+    v: &Values,
+    raw: Option<&Spanned<RawExtras>>,
+    base: Option<&Extras>,
+) -> Result<Extras, SheetError> {
+    let empty = RawExtras::default();
+    let r = raw.map_or(&empty, Spanned::get_ref);
+    let inherit = |f: fn(&Extras) -> Option<Decimal>| base.and_then(f);
+    Ok(Extras {
+        public_ip_attached_per_hour: v
+            .opt_price(
+                &r.public_ip_attached_per_hour,
+                "extras.public_ip_attached_per_hour",
+            )?
+            .or(inherit(|e| e.public_ip_attached_per_hour)),
+        public_ip_idle_per_hour: v
+            .opt_price(&r.public_ip_idle_per_hour, "extras.public_ip_idle_per_hour")?
+            .or(inherit(|e| e.public_ip_idle_per_hour)),
+        load_balancer_per_hour: v
+            .opt_price(&r.load_balancer_per_hour, "extras.load_balancer_per_hour")?
+            .or(inherit(|e| e.load_balancer_per_hour)),
+        license_per_hour: v
+            .opt_price(&r.license_per_hour, "extras.license_per_hour")?
+            .or(inherit(|e| e.license_per_hour)),
+        boot_fee: v
+            .opt_price(&r.boot_fee, "extras.boot_fee")?
+            .or(inherit(|e| e.boot_fee)),
+    })
+}

@@ -1,0 +1,200 @@
+//! The `[[sku]]` entries: checked, then merged by name onto the SKUs of the base sheet.
+//!
+//! A user SKU whose name (case-insensitive) matches an inherited one overrides only the
+//! fields it states; any other SKU is new and must be complete.
+
+use std::ops::Range;
+
+use rust_decimal::Decimal;
+use toml::Spanned;
+
+use super::error::{ErrorKind, Location, SheetError};
+use super::raw::RawSku;
+use super::sheet::{ComputeUnits, Sku};
+use super::values::Values;
+
+/// The fields one `[[sku]]` entry states, checked.
+struct Stated {
+    gpu_model: Option<String>,
+    gpu_count: Option<u32>,
+    gpu_memory_gib: Option<Decimal>,
+    on_demand_per_hour: Option<Decimal>,
+    spot_per_hour: Option<Decimal>,
+    monthly: Option<Decimal>,
+    units_per_hour: Option<Decimal>,
+    unit_price: Option<Decimal>,
+}
+
+/// `sheet_unit_price` is `billing.compute_unit_price` as the user's file states it: the
+/// default for this file's SKUs, and a new price for inherited compute-unit SKUs.
+pub(crate) fn resolve(
+    v: &Values,
+    raw: &[Spanned<RawSku>],
+    base: &[Sku],
+    sheet_unit_price: Option<Decimal>,
+) -> Result<Vec<Sku>, SheetError> {
+    let names = names(v, raw)?;
+    let mut skus = base.to_vec();
+    if let Some(price) = sheet_unit_price {
+        for units in skus.iter_mut().filter_map(|s| s.compute_units.as_mut()) {
+            units.unit_price = price;
+        }
+    }
+    for (entry, name) in raw.iter().zip(names) {
+        let stated = stated(v, entry.get_ref())?;
+        let span = entry.span();
+        if let Some(existing) = skus.iter_mut().find(|s| s.name.eq_ignore_ascii_case(&name)) {
+            override_fields(v, span, stated, existing, sheet_unit_price)?;
+        } else {
+            skus.push(new_sku(v, span, name, stated, sheet_unit_price)?);
+        }
+    }
+    Ok(skus)
+}
+
+/// Every entry's name, with duplicates (case-insensitive) rejected.
+fn names(v: &Values, raw: &[Spanned<RawSku>]) -> Result<Vec<String>, SheetError> {
+    let mut seen: Vec<(String, Range<usize>)> = Vec::with_capacity(raw.len());
+    for entry in raw {
+        let Some(name_value) = &entry.get_ref().name else {
+            return Err(v.missing(
+                Some(entry.span()),
+                "name",
+                "the SKU's name, such as \"g5.xlarge\"",
+            ));
+        };
+        let name = v.text(name_value, "name")?;
+        if let Some((_, first)) = seen.iter().find(|(n, _)| n.eq_ignore_ascii_case(&name)) {
+            let Location { line, .. } = Location::of_offset(v.src.text, first.start);
+            return Err(v.error(
+                name_value.span(),
+                ErrorKind::DuplicateSku,
+                format!("SKU `{name}` is listed twice (first on line {line}), expected each SKU name once"),
+            ));
+        }
+        seen.push((name, name_value.span()));
+    }
+    Ok(seen.into_iter().map(|(name, _)| name).collect())
+}
+
+fn stated(v: &Values, raw: &RawSku) -> Result<Stated, SheetError> {
+    Ok(Stated {
+        gpu_model: raw
+            .gpu_model
+            .as_ref()
+            .map(|m| v.text(m, "gpu_model"))
+            .transpose()?,
+        gpu_count: raw
+            .gpu_count
+            .as_ref()
+            .map(|c| v.positive(c, "gpu_count"))
+            .transpose()?,
+        gpu_memory_gib: v.opt_quantity(&raw.gpu_memory_gib, "gpu_memory_gib")?,
+        on_demand_per_hour: v.opt_price(&raw.on_demand_per_hour, "on_demand_per_hour")?,
+        spot_per_hour: v.opt_price(&raw.spot_per_hour, "spot_per_hour")?,
+        monthly: v.opt_price(&raw.monthly, "monthly")?,
+        units_per_hour: v.opt_quantity(&raw.compute_units_per_hour, "compute_units_per_hour")?,
+        unit_price: v.opt_price(&raw.compute_unit_price, "compute_unit_price")?,
+    })
+}
+
+fn override_fields(
+    v: &Values,
+    span: Range<usize>,
+    stated: Stated,
+    sku: &mut Sku,
+    sheet_unit_price: Option<Decimal>,
+) -> Result<(), SheetError> {
+    sku.compute_units = compute_units(v, span, &stated, sku.compute_units, sheet_unit_price)?;
+    if let Some(model) = stated.gpu_model {
+        sku.gpu_model = model;
+    }
+    sku.gpu_count = stated.gpu_count.unwrap_or(sku.gpu_count);
+    sku.gpu_memory_gib = stated.gpu_memory_gib.unwrap_or(sku.gpu_memory_gib);
+    sku.on_demand_per_hour = stated.on_demand_per_hour.or(sku.on_demand_per_hour);
+    sku.spot_per_hour = stated.spot_per_hour.or(sku.spot_per_hour);
+    sku.monthly = stated.monthly.or(sku.monthly);
+    Ok(())
+}
+
+fn new_sku(
+    v: &Values,
+    span: Range<usize>,
+    name: String,
+    stated: Stated,
+    sheet_unit_price: Option<Decimal>,
+) -> Result<Sku, SheetError> {
+    let missing = |key: &str, expected: &str| {
+        v.missing(
+            Some(span.clone()),
+            key,
+            &format!("{expected} for new SKU `{name}`"),
+        )
+    };
+    let compute_units = compute_units(v, span.clone(), &stated, None, sheet_unit_price)?;
+    let sku = Sku {
+        gpu_model: stated
+            .gpu_model
+            .ok_or_else(|| missing("gpu_model", "the GPU model"))?,
+        gpu_count: stated
+            .gpu_count
+            .ok_or_else(|| missing("gpu_count", "the number of GPUs"))?,
+        gpu_memory_gib: stated
+            .gpu_memory_gib
+            .ok_or_else(|| missing("gpu_memory_gib", "the memory per GPU in GiB"))?,
+        on_demand_per_hour: stated.on_demand_per_hour,
+        spot_per_hour: stated.spot_per_hour,
+        monthly: stated.monthly,
+        compute_units,
+        name,
+    };
+    let priced = sku.on_demand_per_hour.is_some()
+        || sku.spot_per_hour.is_some()
+        || sku.monthly.is_some()
+        || sku.compute_units.is_some();
+    if !priced {
+        return Err(v.error(
+            span,
+            ErrorKind::NoPrice,
+            format!(
+                "SKU `{}` has no price, expected at least one of `on_demand_per_hour`, \
+                 `spot_per_hour`, `monthly` or `compute_units_per_hour`",
+                sku.name
+            ),
+        ));
+    }
+    Ok(sku)
+}
+
+fn compute_units(
+    v: &Values,
+    span: Range<usize>,
+    stated: &Stated,
+    inherited: Option<ComputeUnits>,
+    sheet_unit_price: Option<Decimal>,
+) -> Result<Option<ComputeUnits>, SheetError> {
+    let units = stated
+        .units_per_hour
+        .or(inherited.map(|c| c.units_per_hour));
+    let price = stated
+        .unit_price
+        .or(inherited.map(|c| c.unit_price))
+        .or(sheet_unit_price);
+    match (units, price) {
+        (Some(units_per_hour), Some(unit_price)) => Ok(Some(ComputeUnits {
+            units_per_hour,
+            unit_price,
+        })),
+        (Some(_), None) => Err(v.missing(
+            Some(span),
+            "compute_unit_price",
+            "the price of one compute unit, in this SKU or in [billing]",
+        )),
+        (None, _) if stated.unit_price.is_some() => Err(v.missing(
+            Some(span),
+            "compute_units_per_hour",
+            "the units this SKU uses per hour, since it states `compute_unit_price`",
+        )),
+        (None, _) => Ok(None),
+    }
+}
