@@ -35,6 +35,8 @@ pub enum Command {
     /// Bundled and user price sheets.
     #[command(subcommand)]
     Pricing(PricingCommand),
+    /// One snapshot of the GPUs, the host and what you paid for against what you got.
+    Status(Box<StatusArgs>),
 }
 
 #[derive(Debug, Subcommand)]
@@ -56,6 +58,7 @@ pub enum PricingCommand {
 }
 
 #[derive(Debug, Args)]
+#[command(allow_negative_numbers = true)]
 pub struct EstimateArgs {
     /// A bundled sheet by id (see `gpumeter pricing list`).
     #[arg(long, conflicts_with = "sheet")]
@@ -109,4 +112,40 @@ pub struct EstimateArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct StatusArgs {
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// The SKU you rent, to compare with the GPUs NVML reports.
+    #[arg(long)]
+    pub sku: Option<String>,
+    /// Look the SKU up in this bundled sheet (by id, such as aws-us-east-1).
+    #[arg(long, conflicts_with = "sheet")]
+    pub provider: Option<String>,
+    /// Look the SKU up in this user sheet.
+    #[arg(long)]
+    pub sheet: Option<PathBuf>,
+    /// The CUDA version your job needs, such as 12.4; older drivers are reported.
+    #[arg(long, value_name = "VERSION")]
+    pub require_cuda: Option<crate::telemetry::CudaVersion>,
+
+    /// With --demo: a bundled scenario (training, idle, cpu-bound, memory-leak, egress-burst) or
+    /// a scenario file ending in .toml [default: training].
+    #[arg(long, value_name = "NAME|FILE")]
+    pub scenario: Option<String>,
+    /// With --demo: how many GPUs, 1 to 8 [default: 1].
+    #[arg(long)]
+    pub gpus: Option<u32>,
+    /// With --demo: the GPU model as NVML names it [default: NVIDIA A100-SXM4-80GB].
+    #[arg(long)]
+    pub gpu_model: Option<String>,
+    /// With --demo: the simulator's seed [default: 42].
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// With --demo: seconds since the simulated start [default: 600].
+    #[arg(long, value_name = "SECONDS")]
+    pub at: Option<u64>,
 }

@@ -119,7 +119,7 @@ pub enum Release {
     At(jiff::civil::Time),
 }
 
-pub const DEFAULT_GRACE: Duration = Duration::from_secs(5 * 60);
+pub const DEFAULT_GRACE: Duration = Duration::from_secs(2 * 60);
 pub const DEFAULT_EXTEND_STEP: Duration = Duration::from_secs(60 * 60);
 pub const DEFAULT_REFRESH: Duration = Duration::from_secs(1);
 /// Faster polling than this costs more CPU than it tells.

@@ -8,6 +8,7 @@ use crate::cli::{Cli, Command};
 
 pub mod estimate;
 pub mod pricing;
+pub mod status;
 
 /// Exit status for bad input: a malformed sheet, a bad flag, an unknown SKU.
 pub const EXIT_BAD_INPUT: u8 = 2;
@@ -36,11 +37,24 @@ impl fmt::Display for Failure {
 
 pub type CommandResult = Result<ExitCode, Failure>;
 
+/// The sheet named by `--provider ID` (bundled) or `--sheet FILE`, if either was given.
+/// A sheet older than [`crate::pricing::sheet::STALE_AFTER_DAYS`] prints a warning.
+pub fn load_sheet_for(
+    provider: Option<&str>,
+    file: Option<&std::path::Path>,
+) -> Result<Option<crate::pricing::Sheet>, Failure> {
+    match (provider, file) {
+        (None, None) => Ok(None),
+        _ => Err(Failure::bad_input("price sheets are not loadable yet")),
+    }
+}
+
 /// Runs a parsed command line and turns its outcome into an exit status.
 pub fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Some(Command::Estimate(args)) => estimate::run(&args),
         Some(Command::Pricing(cmd)) => pricing::run(&cmd),
+        Some(Command::Status(args)) => status::run(&args, cli.demo),
         None => Err(Failure::bad_input(
             "the cockpit is not built yet; try `gpumeter estimate --help`",
         )),

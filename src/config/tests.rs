@@ -38,7 +38,7 @@ fn empty_file_is_all_defaults() {
     let config = parse("").unwrap();
     assert_eq!(config, Config::default());
     assert_eq!(config.deadline.extend_step, Duration::from_secs(3600));
-    assert_eq!(config.deadline.grace, Duration::from_secs(300));
+    assert_eq!(config.deadline.grace, Duration::from_secs(120));
     assert_eq!(config.deadline.on_expiry, OnExpiry::Alert);
     assert_eq!(config.telemetry.refresh, Duration::from_secs(1));
     assert_eq!(config.pricing.billing, BillingMode::OnDemand);

@@ -3,13 +3,13 @@
 
 use jiff::Timestamp;
 use rust_decimal::Decimal;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::lifecycle::Lifecycle;
 use crate::pricing::{Sheet, Sku};
 
 /// How the instance's compute is bought.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BillingMode {
     OnDemand,
@@ -100,7 +100,7 @@ pub struct Traffic {
 }
 
 /// A billable thing linked to the instance.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
 #[serde(rename_all = "snake_case")]
 pub enum ResourceKind {
     SystemDisk,

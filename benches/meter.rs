@@ -1,0 +1,139 @@
+//! The cost engine over a month of history: a state change every ten minutes, a traffic sample
+//! every minute and a handful of linked resources, priced at the month's end.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use gpumeter::meter::{
+    ComputeTerms, InstanceState, Lifecycle, Resource, ResourceKind, Traffic, Usage, accrue,
+};
+use gpumeter::money::Currency;
+use gpumeter::pricing::{
+    Billing, DataUnit, DiskPrice, Extras, Network, Sheet, StopPolicy, Storage,
+};
+use jiff::Timestamp;
+use rust_decimal::dec;
+
+const MONTH: i64 = 30 * 86_400;
+
+fn ts(s: i64) -> Timestamp {
+    Timestamp::from_second(s).unwrap()
+}
+
+fn sheet() -> Sheet {
+    let mut disk = std::collections::BTreeMap::new();
+    disk.insert(
+        "gp3".to_string(),
+        DiskPrice {
+            per_gib_month: dec!(0.08),
+            when_stopped: None,
+        },
+    );
+    Sheet {
+        id: "bench".into(),
+        provider: "aws".into(),
+        region: None,
+        currency: Currency::USD,
+        as_of: jiff::civil::date(2026, 11, 1),
+        source: "bench".into(),
+        billing: Billing {
+            step_seconds: 1,
+            minimum_seconds: 60,
+            stop_policy: StopPolicy::StopCharging,
+            month_hours: 730,
+        },
+        skus: vec![],
+        network: Network {
+            unit: DataUnit::GB,
+            egress_per_unit: dec!(0.09),
+            ingress_per_unit: dec!(0),
+            free_egress_per_month: dec!(100),
+            fixed_bandwidth_per_mbps_month: None,
+        },
+        storage: Storage {
+            disk,
+            snapshot: Some(dec!(0.05)),
+            image: Some(dec!(0.05)),
+            network_volume: None,
+        },
+        extras: Extras {
+            public_ip_attached_per_hour: Some(dec!(0.005)),
+            public_ip_idle_per_hour: Some(dec!(0.005)),
+            load_balancer_per_hour: Some(dec!(0.0225)),
+            license_per_hour: None,
+            boot_fee: None,
+        },
+    }
+}
+
+fn month_of_usage() -> Usage {
+    let mut life = Lifecycle::new(ts(0), InstanceState::Running);
+    for (i, t) in (600..MONTH).step_by(600).enumerate() {
+        let state = if i % 2 == 0 {
+            InstanceState::Stopped
+        } else {
+            InstanceState::Running
+        };
+        life.push(ts(t), state);
+    }
+    let mut usage = Usage::new(
+        life,
+        ComputeTerms::Hourly {
+            per_hour: dec!(32.7726),
+        },
+    );
+    usage.traffic = (60..MONTH)
+        .step_by(60)
+        .map(|t| Traffic {
+            at: ts(t),
+            egress_bytes: 250_000_000,
+            ingress_bytes: 1_000_000_000,
+        })
+        .collect();
+    let kinds = [
+        (ResourceKind::SystemDisk, 200),
+        (ResourceKind::DataDisk, 2000),
+        (ResourceKind::Snapshot, 200),
+        (ResourceKind::Snapshot, 2000),
+        (ResourceKind::Image, 200),
+        (ResourceKind::PublicIp, 0),
+        (ResourceKind::LoadBalancer, 0),
+    ];
+    usage.resources = kinds
+        .iter()
+        .enumerate()
+        .map(|(i, (kind, size))| Resource {
+            id: format!("r{i}"),
+            kind: *kind,
+            class: Some("gp3".into()),
+            size_gib: (*size).into(),
+            created: ts(0),
+            deleted: None,
+            deleted_with_instance: i == 0,
+        })
+        .collect();
+    usage
+}
+
+fn bench_accrue(c: &mut Criterion) {
+    let sheet = sheet();
+    let usage = month_of_usage();
+    c.bench_function(
+        "accrue a month (4320 intervals, 43200 traffic samples, 7 resources)",
+        |b| {
+            b.iter(|| accrue(black_box(&sheet), black_box(&usage), black_box(ts(MONTH))));
+        },
+    );
+    let live = Usage::new(
+        Lifecycle::new(ts(0), InstanceState::Running),
+        ComputeTerms::Hourly {
+            per_hour: dec!(32.7726),
+        },
+    );
+    c.bench_function("accrue one running instance (a cockpit tick)", |b| {
+        b.iter(|| accrue(black_box(&sheet), black_box(&live), black_box(ts(MONTH))));
+    });
+}
+
+criterion_group!(benches, bench_accrue);
+criterion_main!(benches);

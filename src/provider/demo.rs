@@ -1,0 +1,380 @@
+//! The demo cloud: one simulated instance with the leftovers that surprise renters (a data disk
+//! that survives release, snapshots, a custom image, an elastic IP, a load balancer).
+//!
+//! Its state lives in a small JSON file in the data directory, so the cockpit, the CLI commands
+//! and the watchdog, each its own process, see the same cloud. Writes go to a temporary file
+//! that is renamed over the old one, so a reader never sees half a file.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use jiff::{SignedDuration, Timestamp};
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+
+use super::{
+    Action, ActionReport, Capabilities, HeldDeadline, InstanceInfo, Inventory, LinkedResource,
+    Provider, ProviderError,
+};
+use crate::meter::{BillingMode, InstanceState, ResourceKind};
+
+/// The file name of the demo cloud's state inside the data directory.
+pub const STATE_FILE: &str = "demo-cloud.json";
+/// The bundled sheet and SKU that price the demo instance.
+pub const DEMO_SHEET: &str = "aws-us-east-1";
+pub const DEMO_SKU: &str = "p4de.24xlarge";
+
+pub type Clock = Arc<dyn Fn() -> Timestamp + Send + Sync>;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DemoState {
+    pub instance: InstanceInfo,
+    pub resources: Vec<LinkedResource>,
+    pub deadline: Option<HeldDeadline>,
+}
+
+pub struct DemoCloud {
+    path: PathBuf,
+    clock: Clock,
+    delay: Duration,
+    failing: Vec<String>,
+}
+
+fn resource(
+    id: &str,
+    name: &str,
+    kind: ResourceKind,
+    size: u32,
+    state: &str,
+    created: Timestamp,
+    with_instance: bool,
+) -> LinkedResource {
+    LinkedResource {
+        id: id.into(),
+        name: name.into(),
+        kind,
+        class: kind.is_disk().then(|| "gp3".to_string()),
+        size_gib: Decimal::from(size),
+        state: state.into(),
+        created,
+        deleted_with_instance: with_instance,
+    }
+}
+
+impl DemoState {
+    /// A fresh cloud whose instance was created 3 h 20 min before `now`.
+    pub fn fresh(now: Timestamp) -> Self {
+        let ago = |minutes: i64| now - SignedDuration::from_mins(minutes);
+        let created = ago(200);
+        use ResourceKind as K;
+        DemoState {
+            instance: InstanceInfo {
+                id: "i-0demo4a100f00d".into(),
+                name: "llm-finetune".into(),
+                provider: "demo".into(),
+                region: Some("us-east-1".into()),
+                sku: DEMO_SKU.into(),
+                mode: BillingMode::OnDemand,
+                state: InstanceState::Running,
+                created,
+                live_price_per_hour: None,
+                history: vec![(created, InstanceState::Running)],
+            },
+            resources: vec![
+                resource(
+                    "vol-0root",
+                    "root",
+                    K::SystemDisk,
+                    200,
+                    "in-use",
+                    created,
+                    true,
+                ),
+                resource(
+                    "vol-0data",
+                    "datasets",
+                    K::DataDisk,
+                    2000,
+                    "in-use",
+                    created,
+                    false,
+                ),
+                resource(
+                    "snap-0a",
+                    "nightly-1",
+                    K::Snapshot,
+                    200,
+                    "completed",
+                    ago(60 * 50),
+                    false,
+                ),
+                resource(
+                    "snap-0b",
+                    "nightly-2",
+                    K::Snapshot,
+                    200,
+                    "completed",
+                    ago(60 * 26),
+                    false,
+                ),
+                resource(
+                    "snap-0c",
+                    "pre-upgrade",
+                    K::Snapshot,
+                    2000,
+                    "completed",
+                    ago(90),
+                    false,
+                ),
+                resource(
+                    "ami-0train",
+                    "train-image",
+                    K::Image,
+                    200,
+                    "available",
+                    ago(60 * 72),
+                    false,
+                ),
+                resource(
+                    "eipalloc-0d",
+                    "203.0.113.7",
+                    K::PublicIp,
+                    0,
+                    "associated",
+                    created,
+                    false,
+                ),
+                resource(
+                    "lb-0api",
+                    "inference-lb",
+                    K::LoadBalancer,
+                    0,
+                    "active",
+                    created,
+                    false,
+                ),
+            ],
+            deadline: None,
+        }
+    }
+}
+
+impl DemoCloud {
+    /// The demo cloud stored in `data_dir`, reading time from `clock`.
+    pub fn new(data_dir: &Path, clock: Clock) -> Self {
+        DemoCloud {
+            path: data_dir.join(STATE_FILE),
+            clock,
+            delay: Duration::from_millis(1200),
+            failing: Vec::new(),
+        }
+    }
+
+    /// How long each simulated action takes.
+    #[must_use]
+    pub fn with_delay(mut self, delay: Duration) -> Self {
+        self.delay = delay;
+        self
+    }
+
+    /// Actions (by label, such as `release`) that the provider will refuse, to show the error path.
+    #[must_use]
+    pub fn failing(mut self, actions: Vec<String>) -> Self {
+        self.failing = actions;
+        self
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Starts the demo cloud afresh (`--reset`).
+    pub fn reset(&self) -> Result<DemoState, ProviderError> {
+        let state = DemoState::fresh((self.clock)());
+        self.save(&state)?;
+        Ok(state)
+    }
+
+    /// The stored state, created fresh on first use.
+    pub fn load(&self) -> Result<DemoState, ProviderError> {
+        match std::fs::read_to_string(&self.path) {
+            Ok(text) => serde_json::from_str(&text).map_err(|e| {
+                ProviderError::State(format!(
+                    "{} is not a demo cloud ({e}); start afresh with `gpumeter --demo --reset`",
+                    self.path.display()
+                ))
+            }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => self.reset(),
+            Err(e) => Err(ProviderError::State(format!(
+                "{}: {e}",
+                self.path.display()
+            ))),
+        }
+    }
+
+    fn save(&self, state: &DemoState) -> Result<(), ProviderError> {
+        let io = |e: std::io::Error| ProviderError::State(format!("{}: {e}", self.path.display()));
+        if let Some(dir) = self.path.parent() {
+            std::fs::create_dir_all(dir).map_err(io)?;
+        }
+        let tmp = self
+            .path
+            .with_extension(format!("tmp{}", std::process::id()));
+        let text =
+            serde_json::to_string_pretty(state).map_err(|e| ProviderError::State(e.to_string()))?;
+        std::fs::write(&tmp, text).map_err(io)?;
+        std::fs::rename(&tmp, &self.path).map_err(io)
+    }
+
+    fn apply(&self, state: &mut DemoState, action: &Action, now: Timestamp) -> String {
+        match action {
+            Action::Release => {
+                if state.instance.state == InstanceState::Released {
+                    return "already released".into();
+                }
+                state.instance.state = InstanceState::Released;
+                state.instance.history.push((now, InstanceState::Released));
+                state.resources.retain(|r| !r.deleted_with_instance);
+                for r in &mut state.resources {
+                    if r.kind.is_disk() {
+                        "available".clone_into(&mut r.state);
+                    } else if r.kind == ResourceKind::PublicIp {
+                        "unassociated".clone_into(&mut r.state);
+                    }
+                }
+                state.deadline = None;
+                "released".into()
+            }
+            Action::Stop => {
+                if state.instance.state != InstanceState::Running {
+                    return format!("not running ({:?})", state.instance.state).to_lowercase();
+                }
+                state.instance.state = InstanceState::Stopped;
+                state.instance.history.push((now, InstanceState::Stopped));
+                "stopped".into()
+            }
+            Action::SnapshotClean {
+                keep,
+                final_snapshot,
+            } => snapshot_clean(state, *keep, *final_snapshot, now),
+            Action::SetDeadline { at } => {
+                state.deadline = at.map(|at| HeldDeadline { at });
+                at.map_or_else(
+                    || "deadline cancelled".into(),
+                    |at| format!("deadline {at}"),
+                )
+            }
+        }
+    }
+
+    fn verify(state: &DemoState, action: &Action, before_snapshots: usize) -> bool {
+        match action {
+            Action::Release => state.instance.state == InstanceState::Released,
+            Action::Stop => state.instance.state == InstanceState::Stopped,
+            Action::SnapshotClean { keep, .. } => {
+                snapshots(state).len() <= (*keep).max(1)
+                    || snapshots(state).len() < before_snapshots
+            }
+            Action::SetDeadline { at } => state.deadline.map(|d| d.at) == *at,
+        }
+    }
+}
+
+fn snapshots(state: &DemoState) -> Vec<&LinkedResource> {
+    state
+        .resources
+        .iter()
+        .filter(|r| r.kind == ResourceKind::Snapshot)
+        .collect()
+}
+
+fn snapshot_clean(
+    state: &mut DemoState,
+    keep: usize,
+    final_snapshot: bool,
+    now: Timestamp,
+) -> String {
+    if final_snapshot {
+        let size = state
+            .resources
+            .iter()
+            .find(|r| r.kind == ResourceKind::SystemDisk)
+            .map_or(Decimal::ZERO, |r| r.size_gib);
+        state.resources.push(LinkedResource {
+            id: format!("snap-final{}", now.as_second()),
+            name: "final".into(),
+            kind: ResourceKind::Snapshot,
+            class: None,
+            size_gib: size,
+            state: "completed".into(),
+            created: now,
+            deleted_with_instance: false,
+        });
+    }
+    let mut snaps: Vec<(Timestamp, String)> = snapshots(state)
+        .iter()
+        .map(|r| (r.created, r.id.clone()))
+        .collect();
+    snaps.sort_by_key(|s| std::cmp::Reverse(s.0));
+    let doomed: Vec<String> = snaps.into_iter().skip(keep).map(|(_, id)| id).collect();
+    state.resources.retain(|r| !doomed.contains(&r.id));
+    format!("deleted {} snapshot(s), kept {keep}", doomed.len())
+}
+
+#[async_trait]
+impl Provider for DemoCloud {
+    fn name(&self) -> &'static str {
+        "demo"
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            stop: true,
+            snapshots: true,
+            deadline: true,
+        }
+    }
+
+    fn plan(&self, action: &Action) -> Vec<String> {
+        let target = self
+            .load()
+            .map_or_else(|_| "the demo instance".into(), |s| s.instance.id);
+        vec![
+            format!("demo: {} {target}", action.label()),
+            format!("demo: read back {target}"),
+        ]
+    }
+
+    async fn inventory(&self) -> Result<Inventory, ProviderError> {
+        let state = self.load()?;
+        Ok(Inventory {
+            instance: Some(state.instance),
+            resources: state.resources,
+            deadline: state.deadline,
+        })
+    }
+
+    async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
+        tokio::time::sleep(self.delay).await;
+        if self.failing.iter().any(|f| f == action.label()) {
+            return Err(ProviderError::Failed(format!(
+                "demo: the provider refused to {}: InternalError (injected failure)",
+                action.label()
+            )));
+        }
+        let mut state = self.load()?;
+        let before = snapshots(&state).len();
+        let said = self.apply(&mut state, action, (self.clock)());
+        self.save(&state)?;
+        let read_back = self.load()?;
+        let confirmed = Self::verify(&read_back, action, before);
+        Ok(ActionReport {
+            action: action.clone(),
+            confirmed,
+            summary: format!("{}: {said}", read_back.instance.id),
+            calls: self.plan(action),
+        })
+    }
+}
