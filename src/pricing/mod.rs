@@ -6,6 +6,7 @@
 
 mod bundled;
 mod decimal;
+mod describe;
 mod error;
 mod load;
 mod raw;
@@ -16,6 +17,7 @@ mod values;
 
 pub use bundled::{bundled, bundled_sheet, find_sku, load_bundled};
 pub use decimal::MAX_EXACT_FLOAT_DIGITS;
+pub use describe::{sheet_heading, sku_details, sku_lines, stale_warning};
 pub use error::{ErrorKind, Location, SheetError};
 pub use load::{load_file, load_str};
 pub use sheet::{
