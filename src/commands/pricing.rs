@@ -1,5 +1,5 @@
-//! `gpumeter pricing list | show | validate`, and the sheet lookup other commands share.
-//! Only this edge reads the clock (for the stale-sheet warning).
+//! `gpumeter pricing list | show | validate`. Only this edge reads the clock (for the
+//! stale-sheet warning).
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -24,23 +24,6 @@ pub fn run(cmd: &PricingCommand) -> CommandResult {
         } => show(sku, provider.as_deref(), sheet.as_deref(), today),
         PricingCommand::Validate { file } => validate(file, today),
     }
-}
-
-/// The sheet named by `--provider ID` (bundled) or `--sheet FILE`, if either was given, with
-/// the stale warning printed to stderr. For `estimate` and any command that takes a sheet.
-pub fn sheet_for(provider: Option<&str>, file: Option<&Path>) -> Result<Option<Sheet>, Failure> {
-    let sheet = match (provider, file) {
-        (None, None) => return Ok(None),
-        (Some(_), Some(_)) => {
-            return Err(Failure::bad_input(
-                "--provider and --sheet both name a price sheet; give one",
-            ));
-        }
-        (Some(id), None) => bundled(id)?.clone(),
-        (None, Some(path)) => load(path)?,
-    };
-    warn_if_stale(&sheet, today());
-    Ok(Some(sheet))
 }
 
 fn today() -> Date {
