@@ -205,3 +205,102 @@ fn bad_flags_get_a_one_line_error_naming_the_flag() {
         "--rate",
     );
 }
+
+#[test]
+fn a_bundled_sheet_prices_per_instance_times_instances() {
+    let v = json(&[
+        "estimate",
+        "--provider",
+        "lambda",
+        "--sku",
+        "gpu_1x_a100",
+        "--instances",
+        "2",
+        "--hours-per-day",
+        "10",
+        "--days",
+        "3",
+        "--json",
+    ]);
+    // 2 instances x 1.99 USD x 30 h.
+    assert_eq!(v["currency"], "USD");
+    assert_eq!(v["sku"], "gpu_1x_a100");
+    assert_eq!(v["plan"]["gpus"], 2);
+    assert_eq!(v["modes"]["on_demand"]["compute"], "119.40");
+}
+
+#[test]
+fn a_user_sheet_extending_a_bundled_one_overrides_only_its_keys() {
+    let dir = std::env::temp_dir().join(format!("gpumeter-estimate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("mine.toml");
+    std::fs::write(
+        &path,
+        "extends = \"lambda\"\nid = \"my-lambda\"\n\n[[sku]]\nname = \"gpu_1x_a100\"\non_demand_per_hour = \"1.50\"\nmonthly = \"900\"\n",
+    )
+    .unwrap();
+    let v = json(&[
+        "estimate",
+        "--sheet",
+        path.to_str().unwrap(),
+        "--sku",
+        "gpu_1x_a100",
+        "--hours-per-day",
+        "10",
+        "--days",
+        "3",
+        "--json",
+    ]);
+    assert_eq!(v["modes"]["on_demand"]["compute"], "45.00");
+    assert_eq!(v["modes"]["monthly"]["compute"], "900.00");
+    assert_eq!(v["break_even_hours_per_month"], "600.00");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn an_unknown_sku_or_sheet_is_a_one_line_error() {
+    fails_naming(
+        &[
+            "estimate",
+            "--provider",
+            "lambda",
+            "--sku",
+            "gpu_9x_nope",
+            "--hours-per-day",
+            "1",
+            "--days",
+            "1",
+        ],
+        "--sku",
+    );
+    fails_naming(
+        &[
+            "estimate",
+            "--provider",
+            "nowhere",
+            "--sku",
+            "x",
+            "--hours-per-day",
+            "1",
+            "--days",
+            "1",
+        ],
+        "--provider",
+    );
+    fails_naming(
+        &[
+            "estimate",
+            "--provider",
+            "lambda",
+            "--rate",
+            "3",
+            "--sku",
+            "gpu_1x_a100",
+            "--hours-per-day",
+            "1",
+            "--days",
+            "1",
+        ],
+        "--rate",
+    );
+}

@@ -43,10 +43,33 @@ pub fn load_sheet_for(
     provider: Option<&str>,
     file: Option<&std::path::Path>,
 ) -> Result<Option<crate::pricing::Sheet>, Failure> {
-    match (provider, file) {
-        (None, None) => Ok(None),
-        _ => Err(Failure::bad_input("price sheets are not loadable yet")),
+    let sheet = match (provider, file) {
+        (None, None) => return Ok(None),
+        (_, Some(path)) => {
+            crate::pricing::load_file(path).map_err(|e| Failure::bad_input(e.to_string()))?
+        }
+        (Some(id), None) => crate::pricing::bundled_sheet(id).cloned().ok_or_else(|| {
+            let ids: Vec<&str> = crate::pricing::bundled()
+                .iter()
+                .map(|s| s.id.as_str())
+                .collect();
+            Failure::bad_input(format!(
+                "--provider: no bundled sheet `{id}`; the bundled sheets are {}",
+                ids.join(", ")
+            ))
+        })?,
+    };
+    if let Some(warning) = crate::pricing::stale_warning(&sheet, today()) {
+        eprintln!("gpumeter: {warning}");
     }
+    Ok(Some(sheet))
+}
+
+/// Today's date in the local time zone: the edge is the only place that reads the clock.
+pub fn today() -> jiff::civil::Date {
+    jiff::Timestamp::now()
+        .to_zoned_datetime(jiff::tz::TimeZone::system())
+        .date()
 }
 
 /// Runs a parsed command line and turns its outcome into an exit status.

@@ -82,11 +82,15 @@ fn from_sheet(args: &EstimateArgs, sheet: &Sheet) -> Result<Priced, Failure> {
     })
 }
 
-/// The disk price to use when the user gives storage but no rate: the sheet's only disk class.
+/// The storage price to use when the user gives storage but no rate: the sheet's only disk
+/// class, or its network volume price when it prices no disks (Lambda's file systems).
 fn sheet_disk_price(sheet: &Sheet) -> Result<Decimal, Failure> {
     let mut classes = sheet.storage.disk.iter();
     match (classes.next(), classes.next()) {
         (Some((_, price)), None) => Ok(price.per_gib_month),
+        (None, _) if sheet.storage.network_volume.is_some() => {
+            Ok(sheet.storage.network_volume.unwrap_or_default())
+        }
         (None, _) => Err(Failure::bad_input(format!(
             "--storage-rate is needed: sheet `{}` has no disk price",
             sheet.id

@@ -1,0 +1,143 @@
+//! The short human table `gpumeter status` prints without `--json`. Unavailable readings show as
+//! `n/a`, never as zero.
+
+use std::fmt::{Display, Write as _};
+
+use super::StatusReport;
+use crate::telemetry::{GpuSample, HostSample, Metric};
+
+pub(super) fn render(report: &StatusReport) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "gpumeter status  {}  ({})", report.time, report.source);
+    if let Some(why) = &report.gpu_error {
+        let _ = writeln!(out, "GPU   none: {why}");
+    }
+    if !report.gpus.is_empty() {
+        let _ = writeln!(
+            out,
+            "{:<3} {:<24} {:>5} {:>5} {:>17} {:>11} {:>5} {:>5}",
+            "GPU", "NAME", "UTIL", "LOAD", "MEM MiB", "POWER W", "TEMP", "PROCS"
+        );
+        for gpu in &report.gpus {
+            out.push_str(&gpu_row(gpu));
+        }
+    }
+    if let Some(driver) = &report.driver {
+        let _ = writeln!(
+            out,
+            "driver {}, CUDA {}",
+            na(&driver.driver_version),
+            na(&driver.cuda_version)
+        );
+    }
+    out.push_str(&host_lines(&report.host));
+    if !report.findings.is_empty() {
+        out.push_str("findings\n");
+        for f in &report.findings {
+            let severity = format!("{:?}", f.severity).to_lowercase();
+            let _ = writeln!(out, "  {severity:<8} {}", f.message);
+        }
+    }
+    out
+}
+
+fn gpu_row(gpu: &GpuSample) -> String {
+    let name = gpu
+        .name
+        .value()
+        .map_or("n/a", |n| n.strip_prefix("NVIDIA ").unwrap_or(n));
+    let mem = format!("{} / {}", na(&gpu.mem_used_mib), na(&gpu.mem_total_mib));
+    let power = format!(
+        "{} / {}",
+        na(&gpu.power_w.map(|w| format!("{w:.0}"))),
+        na(&gpu.power_limit_w.map(|w| format!("{w:.0}")))
+    );
+    let procs = gpu.processes.as_ref().map(Vec::len);
+    format!(
+        "{:<3} {:<24} {:>5} {:>5} {:>17} {:>11} {:>5} {:>5}\n",
+        gpu.index,
+        truncate(name, 24),
+        na(&gpu.util_pct.map(|u| format!("{u}%"))),
+        na(&gpu.power_weighted_load_pct.map(|l| format!("{l:.0}%"))),
+        mem,
+        power,
+        na(&gpu.temp_c.map(|t| format!("{t}C"))),
+        na(&procs),
+    )
+}
+
+fn host_lines(host: &HostSample) -> String {
+    let mut out = String::new();
+    let cores = host.cpu_per_core_pct.as_ref().map(Vec::len);
+    let load = host.load_avg.map(|l| format!("{:.2}", l.one));
+    let mem = host.mem.map(|m| {
+        format!(
+            "{:.1} / {:.1} GiB used",
+            gib_of_mib(m.total_mib.saturating_sub(m.available_mib)),
+            gib_of_mib(m.total_mib)
+        )
+    });
+    let _ = writeln!(
+        out,
+        "host  CPU {} of {} cores, load {}, memory {}",
+        na(&host.cpu_pct.map(|c| format!("{c:.0}%"))),
+        na(&cores),
+        na(&load),
+        na(&mem)
+    );
+    for n in &host.net {
+        let _ = writeln!(
+            out,
+            "net   {:<10} out {} ({}/s)  in {} ({}/s)",
+            n.name,
+            bytes(n.tx_bytes),
+            na(&n.tx_bytes_per_s.map(|r| bytes_f(r))),
+            bytes(n.rx_bytes),
+            na(&n.rx_bytes_per_s.map(|r| bytes_f(r))),
+        );
+    }
+    for d in &host.disks {
+        let _ = writeln!(
+            out,
+            "disk  {:<10} {} of {} used, {} free",
+            d.mount,
+            bytes(d.used_bytes),
+            bytes(d.total_bytes),
+            bytes(d.avail_bytes)
+        );
+    }
+    out
+}
+
+fn na<T: Display>(m: &Metric<T>) -> String {
+    m.value()
+        .map_or_else(|| "n/a".to_owned(), ToString::to_string)
+}
+
+fn truncate(s: &str, width: usize) -> String {
+    if s.chars().count() <= width {
+        return s.to_owned();
+    }
+    let mut t: String = s.chars().take(width - 1).collect();
+    t.push('…');
+    t
+}
+
+fn gib_of_mib(mib: u64) -> f64 {
+    crate::telemetry::metric::u64_to_f64(mib) / 1024.0
+}
+
+fn bytes(b: u64) -> String {
+    bytes_f(crate::telemetry::metric::u64_to_f64(b))
+}
+
+fn bytes_f(b: f64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = b;
+    let mut unit = 0;
+    while v >= 1024.0 && unit < UNITS.len() - 1 {
+        v /= 1024.0;
+        unit += 1;
+    }
+    format!("{v:.1} {}", UNITS[unit])
+}
