@@ -9,4 +9,5 @@ pub mod config;
 pub mod meter;
 pub mod money;
 pub mod pricing;
+pub mod telemetry;
 pub mod ui;

@@ -1,0 +1,333 @@
+//! What you paid for against what you got: the SKU from the price sheet against what NVML
+//! reports, the driver's CUDA against the CUDA you need, and a job that runs on the CPU while the
+//! GPUs you pay for sit idle. Pure functions over samples and history.
+
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use rust_decimal::prelude::ToPrimitive;
+use serde::Serialize;
+
+use super::history::TelemetryHistory;
+use super::metric::{Metric, u64_to_f64};
+use super::sample::{CudaVersion, DriverInfo, GpuReading, GpuRound, GpuSample, Virtualization};
+use crate::pricing::Sku;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Info,
+    Warning,
+    /// You are paying for something you do not have, or the job cannot run as intended.
+    Critical,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    pub severity: Severity,
+    /// Stable identifier for scripts: `gpu_model_mismatch`, `gpu_count_short`, ...
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl Finding {
+    fn new(severity: Severity, code: &'static str, message: String) -> Self {
+        Finding {
+            severity,
+            code,
+            message,
+        }
+    }
+}
+
+/// NVML reports a card as usable when it has at least this share of the memory the SKU states
+/// (drivers reserve some: a T4 sold as 16 GB shows 15 GiB).
+const MEMORY_TOLERANCE: f64 = 0.9;
+
+/// Compares the SKU the user rents with the GPUs NVML reports. Most severe first.
+pub fn compare_sku(sku: &Sku, reading: &GpuReading) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let paid = format!("{} × {}", sku.gpu_count, sku.gpu_model);
+    let seen = u32::try_from(reading.gpus.len()).unwrap_or(u32::MAX);
+    if seen < sku.gpu_count {
+        out.push(Finding::new(
+            Severity::Critical,
+            "gpu_count_short",
+            format!("paying for {paid}, NVML reports {seen} GPU{}", plural(seen)),
+        ));
+    } else if seen > sku.gpu_count {
+        out.push(Finding::new(
+            Severity::Info,
+            "gpu_count_extra",
+            format!("paying for {paid}, NVML reports {seen} GPUs"),
+        ));
+    }
+    for (name, indices) in group(&reading.gpus, |g| g.name.value().cloned()) {
+        if !model_matches(&sku.gpu_model, &name) {
+            out.push(Finding::new(
+                Severity::Critical,
+                "gpu_model_mismatch",
+                format!(
+                    "paying for {paid}, NVML reports {}{}",
+                    short_name(&name),
+                    on(&indices)
+                ),
+            ));
+        }
+    }
+    let promised_gib = sku.gpu_memory_gib.to_f64().unwrap_or(0.0);
+    for (mib, indices) in group(&reading.gpus, |g| g.mem_total_mib.get()) {
+        let gib = u64_to_f64(mib) / 1024.0;
+        if promised_gib > 0.0 && gib < promised_gib * MEMORY_TOLERANCE {
+            out.push(Finding::new(
+                Severity::Critical,
+                "gpu_memory_short",
+                format!(
+                    "the SKU promises {promised_gib} GiB per GPU, NVML reports {gib:.1} GiB{}",
+                    on(&indices)
+                ),
+            ));
+        }
+    }
+    for gpu in &reading.gpus {
+        out.extend(slice_finding(gpu));
+    }
+    out.sort_by_key(|f| std::cmp::Reverse(f.severity));
+    out
+}
+
+/// A MIG slice or a vGPU where the SKU sells whole cards.
+fn slice_finding(gpu: &GpuSample) -> Option<Finding> {
+    let i = gpu.index;
+    if let Metric::Value(mig) = &gpu.mig
+        && mig.enabled
+    {
+        let mut message =
+            format!("GPU {i} runs in MIG mode: processes get a slice, not the whole card");
+        if !mig.instance_mem_total_mib.is_empty() {
+            let sizes: Vec<String> = mig
+                .instance_mem_total_mib
+                .iter()
+                .map(|m| format!("{:.0} GiB", u64_to_f64(*m) / 1024.0))
+                .collect();
+            let _ = write!(
+                message,
+                " ({} instance{}: {})",
+                sizes.len(),
+                plural(u32::try_from(sizes.len()).unwrap_or(2)),
+                sizes.join(", ")
+            );
+        }
+        return Some(Finding::new(Severity::Critical, "gpu_mig_slice", message));
+    }
+    (gpu.virtualization.get() == Some(Virtualization::Vgpu)).then(|| {
+        Finding::new(
+            Severity::Warning,
+            "gpu_vgpu",
+            format!("GPU {i} is a vGPU: a hypervisor's share of a card, not the whole card"),
+        )
+    })
+}
+
+/// The driver must support at least the CUDA version the user needs.
+pub fn check_cuda(required: CudaVersion, driver: &DriverInfo) -> Option<Finding> {
+    match driver.cuda_version {
+        Metric::Value(have) if have < required => Some(Finding::new(
+            Severity::Critical,
+            "cuda_too_old",
+            format!(
+                "the driver supports CUDA up to {have}, you need {required}: update the driver or choose an image with a newer one"
+            ),
+        )),
+        Metric::Value(_) => None,
+        Metric::Unavailable(why) => Some(Finding::new(
+            Severity::Warning,
+            "cuda_unknown",
+            format!("cannot read the driver's CUDA version ({why}); you need {required}"),
+        )),
+    }
+}
+
+/// When the GPUs count as idle while the CPU counts as saturated.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CpuBoundRule {
+    pub window: Duration,
+    /// Every GPU's utilisation stays at or below this for the whole window.
+    pub gpu_idle_max_pct: f64,
+    /// The host's mean CPU over the window is at least this.
+    pub cpu_busy_min_pct: f64,
+}
+
+impl Default for CpuBoundRule {
+    fn default() -> Self {
+        CpuBoundRule {
+            window: Duration::from_secs(300),
+            gpu_idle_max_pct: 5.0,
+            cpu_busy_min_pct: 90.0,
+        }
+    }
+}
+
+/// GPUs idle while the CPU is saturated for the whole window: the job may be running on the CPU.
+/// A window with any failed reading, or not yet full, finds nothing.
+pub fn cpu_bound(
+    history: &TelemetryHistory,
+    now: Duration,
+    rule: &CpuBoundRule,
+) -> Option<Finding> {
+    if history.gpus().is_empty() {
+        return None;
+    }
+    let cpu = history.host().cpu_pct.window(now, rule.window);
+    if !cpu.is_complete(rule.window) || cpu.mean? < rule.cpu_busy_min_pct {
+        return None;
+    }
+    let mut busiest: f64 = 0.0;
+    for gpu in history.gpus() {
+        let util = gpu.util_pct.window(now, rule.window);
+        if !util.is_complete(rule.window) || util.max? > rule.gpu_idle_max_pct {
+            return None;
+        }
+        busiest = busiest.max(util.max?);
+    }
+    Some(Finding::new(
+        Severity::Warning,
+        "cpu_bound",
+        format!(
+            "GPUs idle (at most {busiest:.0} % utilisation) while the CPU averaged {:.0} % for {} min: the job may be running on the CPU",
+            cpu.mean?,
+            rule.window.as_secs() / 60
+        ),
+    ))
+}
+
+/// What the user expects of this machine; every part is optional.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Expectations<'a> {
+    /// The SKU they pay for, from the price sheet.
+    pub sku: Option<&'a Sku>,
+    /// The CUDA version their job needs.
+    pub cuda: Option<CudaVersion>,
+    pub cpu_bound: CpuBoundRule,
+}
+
+/// Every finding for one moment: the latest GPU round against the expectations, and the
+/// history (up to `now`) against the CPU-bound rule. Most severe first.
+pub fn assess(
+    expect: &Expectations<'_>,
+    round: &GpuRound,
+    history: &TelemetryHistory,
+    now: Duration,
+) -> Vec<Finding> {
+    let mut out = Vec::new();
+    match (round, expect.sku) {
+        (Ok(reading), sku) => {
+            if let Some(sku) = sku {
+                out.extend(compare_sku(sku, reading));
+            }
+            if let Some(cuda) = expect.cuda {
+                out.extend(check_cuda(cuda, &reading.driver));
+            }
+        }
+        (Err(why), Some(sku)) => out.push(Finding::new(
+            Severity::Critical,
+            "gpu_unreadable",
+            format!(
+                "paying for {} × {}, but no GPU can be read: {why}",
+                sku.gpu_count, sku.gpu_model
+            ),
+        )),
+        (Err(_), None) => {}
+    }
+    out.extend(cpu_bound(history, now, &expect.cpu_bound));
+    out.sort_by_key(|f| std::cmp::Reverse(f.severity));
+    out
+}
+
+/// Tolerant model-name matching: "A100 80GB" matches "NVIDIA A100-SXM4-80GB". Every model token
+/// the sheet names must appear in NVML's name; form factor (SXM, PCIe, NVL) and memory size must
+/// agree where both names state them.
+pub fn model_matches(paid: &str, reported: &str) -> bool {
+    let p = ModelKey::parse(paid);
+    let r = ModelKey::parse(reported);
+    let agree = |a: &Option<String>, b: &Option<String>| a.is_none() || b.is_none() || a == b;
+    !p.tokens.is_empty()
+        && p.tokens.iter().all(|t| r.tokens.contains(t))
+        && agree(&p.form, &r.form)
+        && agree(&p.memory, &r.memory)
+}
+
+#[derive(Debug, Default)]
+struct ModelKey {
+    tokens: Vec<String>,
+    form: Option<String>,
+    memory: Option<String>,
+}
+
+impl ModelKey {
+    fn parse(name: &str) -> Self {
+        const NOISE: [&str; 6] = ["NVIDIA", "TESLA", "GEFORCE", "QUADRO", "GPU", "GENERATION"];
+        let upper = name.to_ascii_uppercase();
+        let words: Vec<&str> = upper
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .collect();
+        let mut key = ModelKey::default();
+        let mut i = 0;
+        while i < words.len() {
+            let w = words[i];
+            i += 1;
+            let digits = w.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+            let unit = &w[digits.len()..];
+            if !digits.is_empty()
+                && digits.bytes().all(|b| b.is_ascii_digit())
+                && matches!(unit, "GB" | "GIB")
+            {
+                key.memory.get_or_insert_with(|| digits.to_owned());
+            } else if w.bytes().all(|b| b.is_ascii_digit())
+                && matches!(words.get(i), Some(&("GB" | "GIB")))
+            {
+                key.memory.get_or_insert_with(|| w.to_owned());
+                i += 1;
+            } else if w.starts_with("SXM") || w == "PCIE" || w == "NVL" {
+                key.form.get_or_insert_with(|| {
+                    w.trim_end_matches(|c: char| c.is_ascii_digit()).to_owned()
+                });
+            } else if w.starts_with("HBM") || w.starts_with("GDDR") || NOISE.contains(&w) {
+                // Memory technology and brand words say nothing the model token does not.
+            } else {
+                key.tokens.push(w.to_owned());
+            }
+        }
+        key
+    }
+}
+
+/// GPUs grouped by a key, in index order; GPUs without the key are left out.
+fn group<K: PartialEq>(
+    gpus: &[GpuSample],
+    key: impl Fn(&GpuSample) -> Option<K>,
+) -> Vec<(K, Vec<u32>)> {
+    let mut groups: Vec<(K, Vec<u32>)> = Vec::new();
+    for gpu in gpus {
+        let Some(k) = key(gpu) else { continue };
+        match groups.iter_mut().find(|(g, _)| *g == k) {
+            Some((_, indices)) => indices.push(gpu.index),
+            None => groups.push((k, vec![gpu.index])),
+        }
+    }
+    groups
+}
+
+fn short_name(name: &str) -> &str {
+    name.strip_prefix("NVIDIA ").unwrap_or(name)
+}
+
+fn on(indices: &[u32]) -> String {
+    let list: Vec<String> = indices.iter().map(u32::to_string).collect();
+    format!(" (GPU {})", list.join(", "))
+}
+
+fn plural(n: u32) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}

@@ -1,0 +1,44 @@
+//! Live telemetry: what the GPUs and the host are doing, read cheaply, never on the async
+//! runtime, and honest about what could not be read.
+//!
+//! - [`sample`]: the plain data every source produces ([`GpuSample`], [`HostSample`], ...).
+//!   Each reading that can fail is a [`Metric`]: a value or an [`Unavailable`] reason.
+//! - [`source`]: the [`GpuSource`] and [`HostSource`] traits; [`nvml`], [`host`] and [`sim`]
+//!   implement them.
+//! - [`sampler`]: one task per source, sending [`Telemetry`] events over tokio mpsc.
+//! - [`history`]: bounded rings per metric and window statistics.
+//! - [`findings`]: what you paid for against what you got.
+
+pub mod findings;
+pub mod history;
+pub mod host;
+pub mod metric;
+pub mod nvml;
+mod procfs;
+mod procinfo;
+pub mod sample;
+pub mod sampler;
+pub mod scenario;
+pub mod sim;
+mod sim_host;
+pub mod source;
+
+pub use findings::{
+    CpuBoundRule, Expectations, Finding, Severity, assess, check_cuda, compare_sku, cpu_bound,
+    model_matches,
+};
+pub use history::{GpuSeries, HistoryConfig, HostSeries, Series, TelemetryHistory, WindowStats};
+pub use host::{HostConfig, HostReader};
+pub use metric::{Metric, Unavailability, Unavailable};
+pub use nvml::{NvmlConfig, NvmlSource};
+pub use sample::{
+    CudaVersion, DiskUsage, DriverInfo, GpuProcess, GpuReading, GpuRound, GpuSample,
+    GpuUnavailable, GpuUnavailableKind, HostSample, LoadAvg, Memory, MigInfo, NetInterface,
+    ProcessKind, Virtualization, power_weighted_load,
+};
+pub use sampler::{
+    SamplerConfig, SamplerHandle, Stamped, Telemetry, spawn_gpu_sampler, spawn_host_sampler,
+};
+pub use scenario::{Scenario, ScenarioError};
+pub use sim::{SimConfig, Simulator};
+pub use source::{GpuSource, HostSource};

@@ -1,0 +1,325 @@
+//! A deterministic simulator of 1–8 GPUs and their host, driven by a [`Scenario`]. It backs
+//! `--demo` and the tests.
+//!
+//! Every reading is a pure function of (seed, scenario, model, t): the simulator keeps no
+//! state between reads and never reads a clock, so the same seed and `t` give the same sample and
+//! tests can ask for t = 3 h without waiting. Noise comes from splitmix64 hashed over
+//! (seed, stream, whole second): a few lines, stateless, so no `rand` dependency is needed.
+
+use std::time::Duration;
+
+use super::metric::{Metric, Unavailable, f64_to_u64};
+use super::sample::{
+    DriverInfo, GpuProcess, GpuReading, GpuRound, GpuSample, MigInfo, ProcessKind, Virtualization,
+    power_weighted_load,
+};
+use super::scenario::Scenario;
+use super::source::GpuSource;
+
+/// The most GPUs one simulated machine has.
+pub const MAX_SIM_GPUS: u32 = 8;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct SimConfig {
+    pub seed: u64,
+    /// As NVML names it, such as "NVIDIA A100-SXM4-80GB". Unknown names get a generic profile.
+    pub gpu_model: String,
+    pub gpu_count: u32,
+    pub scenario: Scenario,
+}
+
+impl SimConfig {
+    pub fn new(scenario: Scenario) -> Self {
+        SimConfig {
+            seed: 42,
+            gpu_model: "NVIDIA A100-SXM4-80GB".to_owned(),
+            gpu_count: 1,
+            scenario,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[error("the simulator runs 1 to {MAX_SIM_GPUS} GPUs, not {0}")]
+pub struct GpuCountError(pub u32);
+
+/// What a model looks like to NVML when idle and at full load.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct ModelProfile {
+    pub mem_total_mib: u64,
+    pub idle_w: f64,
+    pub limit_w: f64,
+    pub sm_clock_max_mhz: u32,
+    pub mem_clock_mhz: u32,
+    /// Data-centre cards are passively cooled: NVML reports no fan.
+    pub has_fan: bool,
+    pub mig_capable: bool,
+    pub compute_capability: &'static str,
+}
+
+/// Profiles for the common rental models; matched by a substring of the NVML name.
+const PROFILES: [(&str, ModelProfile); 7] = [
+    (
+        "A100-SXM4-80GB",
+        profile(81_920, 62.0, 400.0, 1410, 1593, false, true, "8.0"),
+    ),
+    (
+        "A100-SXM4-40GB",
+        profile(40_960, 55.0, 400.0, 1410, 1215, false, true, "8.0"),
+    ),
+    (
+        "H100 80GB HBM3",
+        profile(81_559, 72.0, 700.0, 1980, 2619, false, true, "9.0"),
+    ),
+    (
+        "L4",
+        profile(23_034, 16.0, 72.0, 2040, 6251, false, false, "8.9"),
+    ),
+    (
+        "A10G",
+        profile(23_028, 25.0, 300.0, 1710, 6251, true, false, "8.6"),
+    ),
+    (
+        "RTX 4090",
+        profile(24_564, 20.0, 450.0, 2520, 10_501, true, false, "8.9"),
+    ),
+    (
+        "T4",
+        profile(15_360, 10.0, 70.0, 1590, 5001, false, false, "7.5"),
+    ),
+];
+
+const GENERIC: ModelProfile = profile(24_576, 30.0, 300.0, 1800, 5000, true, false, "8.0");
+
+#[expect(clippy::too_many_arguments, reason = "a table row")]
+const fn profile(
+    mem_total_mib: u64,
+    idle_w: f64,
+    limit_w: f64,
+    sm_clock_max_mhz: u32,
+    mem_clock_mhz: u32,
+    has_fan: bool,
+    mig_capable: bool,
+    compute_capability: &'static str,
+) -> ModelProfile {
+    ModelProfile {
+        mem_total_mib,
+        idle_w,
+        limit_w,
+        sm_clock_max_mhz,
+        mem_clock_mhz,
+        has_fan,
+        mig_capable,
+        compute_capability,
+    }
+}
+
+pub(crate) fn model_profile(name: &str) -> ModelProfile {
+    PROFILES
+        .iter()
+        .find(|(key, _)| name.contains(key))
+        .map_or(GENERIC, |(_, p)| *p)
+}
+
+/// splitmix64's output function: a good 64-bit mix in a few lines.
+fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Noise channels, so that utilisation and temperature are not the same random number.
+#[derive(Clone, Copy)]
+pub(super) enum Stream {
+    Util = 1,
+    Power,
+    Temp,
+    Pcie,
+    Cpu,
+    Core,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Simulator {
+    config: SimConfig,
+    profile: ModelProfile,
+}
+
+impl Simulator {
+    pub fn new(config: SimConfig) -> Result<Self, GpuCountError> {
+        if !(1..=MAX_SIM_GPUS).contains(&config.gpu_count) {
+            return Err(GpuCountError(config.gpu_count));
+        }
+        let profile = model_profile(&config.gpu_model);
+        Ok(Simulator { config, profile })
+    }
+
+    pub fn config(&self) -> &SimConfig {
+        &self.config
+    }
+
+    /// Uniform in [0, 1), a pure function of the seed, the stream, the unit and the second.
+    pub(super) fn noise(&self, stream: Stream, unit: u32, at: Duration) -> f64 {
+        let key = (u64::from(unit) << 8) | stream as u64;
+        let h = splitmix64(self.config.seed ^ splitmix64(key ^ splitmix64(at.as_secs())));
+        // 52 random mantissa bits under exponent 0 give [1, 2).
+        f64::from_bits(0x3FF0_0000_0000_0000 | (h >> 12)) - 1.0
+    }
+
+    /// Centred noise in [-amplitude, amplitude).
+    pub(super) fn jitter(&self, stream: Stream, unit: u32, at: Duration, amplitude: f64) -> f64 {
+        (self.noise(stream, unit, at) * 2.0 - 1.0) * amplitude
+    }
+
+    /// Every GPU at `at` seconds after the start.
+    pub fn gpus_at(&self, at: Duration) -> GpuReading {
+        let driver = &self.config.scenario.driver;
+        GpuReading {
+            driver: DriverInfo {
+                driver_version: Metric::Value(driver.version.clone()),
+                cuda_version: self
+                    .config
+                    .scenario
+                    .driver_cuda()
+                    .map_or(Metric::Unavailable(Unavailable::Unsupported), Metric::Value),
+            },
+            gpus: (0..self.config.gpu_count)
+                .map(|i| self.gpu_at(i, at))
+                .collect(),
+        }
+    }
+
+    fn util_at(&self, index: u32, at: Duration) -> f64 {
+        let g = &self.config.scenario.gpu;
+        let secs = at.as_secs();
+        // Dips close each cycle, so a run starts busy.
+        let in_dip = g.dip_every_s > 0
+            && secs % u64::from(g.dip_every_s)
+                >= u64::from(g.dip_every_s.saturating_sub(g.dip_length_s));
+        let base = if in_dip { g.dip_util_pct } else { g.util_pct };
+        (base + self.jitter(Stream::Util, index, at, g.util_jitter_pct)).clamp(0.0, 100.0)
+    }
+
+    fn mem_used_mib(&self, at: Duration) -> u64 {
+        let g = &self.config.scenario.gpu;
+        let total = self.profile.mem_total_mib;
+        let start = crate::telemetry::metric::u64_to_f64(total) * g.mem_used_fraction;
+        let leaked = g.mem_leak_mib_per_min * at.as_secs_f64() / 60.0;
+        f64_to_u64(start + leaked).min(total)
+    }
+
+    /// The mean power over the scenario's dip cycle, for the energy counter.
+    fn mean_power_w(&self) -> f64 {
+        let g = &self.config.scenario.gpu;
+        let dip_share = if g.dip_every_s > 0 {
+            (f64::from(g.dip_length_s) / f64::from(g.dip_every_s)).min(1.0)
+        } else {
+            0.0
+        };
+        let util = g.util_pct * (1.0 - dip_share) + g.dip_util_pct * dip_share;
+        self.power_for(util, 0.5)
+    }
+
+    fn power_for(&self, util_pct: f64, noise: f64) -> f64 {
+        let p = self.profile;
+        p.idle_w + (p.limit_w - p.idle_w) * util_pct / 100.0 * (0.85 + 0.1 * noise)
+    }
+
+    fn gpu_at(&self, index: u32, at: Duration) -> GpuSample {
+        let p = self.profile;
+        let util = self.util_at(index, at);
+        let util_pct = Metric::Value(pct(util));
+        let power_w = Metric::Value(self.power_for(util, self.noise(Stream::Power, index, at)));
+        let power_limit_w = Metric::Value(p.limit_w);
+        let mem_used = self.mem_used_mib(at);
+        // The driver loaded some hours before the instance was handed over.
+        let energy_start = 3_600.0 * p.idle_w * (1.0 + f64::from(index));
+        let busy = util > 5.0;
+        let pcie = |dir: u32| {
+            let n = self.noise(Stream::Pcie, index * 2 + dir, at);
+            pct(util) * 120 + f64_to_u32(n * 400.0)
+        };
+        GpuSample {
+            index,
+            name: Metric::Value(self.config.gpu_model.clone()),
+            uuid: Metric::Value(format!(
+                "GPU-5eed{:04x}-0000-4000-8000-{index:012}",
+                self.config.seed & 0xffff
+            )),
+            pci_bus_id: Metric::Value(format!("00000000:{:02X}:00.0", 0x10 + index * 0x10)),
+            power_weighted_load_pct: power_weighted_load(&util_pct, &power_w, &power_limit_w),
+            util_pct,
+            mem_util_pct: Metric::Value(pct(util * 0.6)),
+            mem_used_mib: Metric::Value(mem_used),
+            mem_total_mib: Metric::Value(p.mem_total_mib),
+            power_w,
+            power_limit_w,
+            energy_j: Metric::Value(energy_start + self.mean_power_w() * at.as_secs_f64()),
+            temp_c: Metric::Value(pct(32.0
+                + util * 0.5
+                + self.jitter(Stream::Temp, index, at, 1.5))),
+            sm_clock_mhz: Metric::Value(if busy { p.sm_clock_max_mhz } else { 210 }),
+            mem_clock_mhz: Metric::Value(p.mem_clock_mhz),
+            fan_pct: if p.has_fan {
+                Metric::Value(pct(30.0 + util * 0.5))
+            } else {
+                Metric::Unavailable(Unavailable::Unsupported)
+            },
+            pcie_tx_kib_s: Metric::Value(pcie(0)),
+            pcie_rx_kib_s: Metric::Value(pcie(1)),
+            mig: if p.mig_capable {
+                Metric::Value(MigInfo {
+                    enabled: false,
+                    instance_mem_total_mib: Vec::new(),
+                })
+            } else {
+                Metric::Unavailable(Unavailable::Unsupported)
+            },
+            virtualization: Metric::Value(Virtualization::Passthrough),
+            compute_capability: Metric::Value(p.compute_capability.to_owned()),
+            processes: Metric::Value(self.processes(index, mem_used)),
+        }
+    }
+
+    fn processes(&self, index: u32, mem_used_mib: u64) -> Vec<GpuProcess> {
+        let g = &self.config.scenario.gpu;
+        let count = g.processes;
+        if count == 0 {
+            return Vec::new();
+        }
+        // The CUDA context itself takes some memory; the rest is split between the processes.
+        let share = mem_used_mib.saturating_sub(500) / u64::from(count);
+        let name = g
+            .process_cmdline
+            .split_whitespace()
+            .next()
+            .and_then(|exe| exe.rsplit('/').next())
+            .map(str::to_owned);
+        (0..count)
+            .map(|k| GpuProcess {
+                pid: 4200 + index * 64 + k,
+                kind: ProcessKind::Compute,
+                used_mem_mib: Metric::Value(share),
+                name: name.clone(),
+                cmdline: Some(g.process_cmdline.clone()),
+                user: Some(g.process_user.clone()),
+            })
+            .collect()
+    }
+}
+
+impl GpuSource for Simulator {
+    fn read(&mut self, at: Duration) -> GpuRound {
+        Ok(self.gpus_at(at))
+    }
+}
+
+/// A percentage (or any small non-negative quantity) as a whole number.
+pub(crate) fn pct(x: f64) -> u32 {
+    f64_to_u32(x)
+}
+
+fn f64_to_u32(x: f64) -> u32 {
+    u32::try_from(f64_to_u64(x)).unwrap_or(u32::MAX)
+}
