@@ -91,9 +91,9 @@ fn host_lines(host: &HostSample) -> String {
             "net   {:<10} out {} ({}/s)  in {} ({}/s)",
             n.name,
             bytes(n.tx_bytes),
-            na(&n.tx_bytes_per_s.map(|r| bytes_f(r))),
+            na(&n.tx_bytes_per_s.map(bytes_f)),
             bytes(n.rx_bytes),
-            na(&n.rx_bytes_per_s.map(|r| bytes_f(r))),
+            na(&n.rx_bytes_per_s.map(bytes_f)),
         );
     }
     for d in &host.disks {
