@@ -371,3 +371,17 @@ fn bundled_prices_match_their_sources() {
     assert_eq!(found[0].0.id, "aws-us-east-1");
     assert!(pricing::find_sku("g5.xlarge", Some("lambda")).is_empty());
 }
+
+#[test]
+fn the_documented_examples_load() {
+    let readme = std::fs::read_to_string("pricing/README.md").unwrap();
+    let blocks: Vec<&str> = readme
+        .split("```toml\n")
+        .skip(1)
+        .map(|rest| rest.split("```").next().unwrap())
+        .collect();
+    assert_eq!(blocks.len(), 2);
+    for block in blocks {
+        load_str("pricing/README.md", block).unwrap_or_else(|e| panic!("{e}"));
+    }
+}
