@@ -6,9 +6,9 @@ use std::process::ExitCode;
 
 use jiff::civil::Date;
 
-use super::{CommandResult, Failure};
+use super::{CommandResult, Failure, today};
 use crate::cli::PricingCommand;
-use crate::pricing::{self, Sheet};
+use crate::pricing::{self, Sheet, Sku};
 
 pub fn run(cmd: &PricingCommand) -> CommandResult {
     let today = today();
@@ -24,10 +24,6 @@ pub fn run(cmd: &PricingCommand) -> CommandResult {
         } => show(sku, provider.as_deref(), sheet.as_deref(), today),
         PricingCommand::Validate { file } => validate(file, today),
     }
-}
-
-fn today() -> Date {
-    jiff::ZonedDateTime::now().date()
 }
 
 fn warn_if_stale(sheet: &Sheet, today: Date) {
@@ -65,7 +61,7 @@ fn list(today: Date) {
 
 fn show(sku: &str, provider: Option<&str>, file: Option<&Path>, today: Date) -> CommandResult {
     let owned;
-    let sheets: Vec<&Sheet> = match (provider, file) {
+    let found: Vec<(&Sheet, &Sku)> = match (provider, file) {
         (Some(_), Some(_)) => {
             return Err(Failure::bad_input(
                 "--provider and --sheet both name a price sheet; give one",
@@ -73,15 +69,14 @@ fn show(sku: &str, provider: Option<&str>, file: Option<&Path>, today: Date) -> 
         }
         (None, Some(path)) => {
             owned = load(path)?;
-            vec![&owned]
+            owned.sku(sku).map(|s| (&owned, s)).into_iter().collect()
         }
-        (Some(id), None) => vec![bundled(id)?],
-        (None, None) => pricing::bundled().iter().collect(),
+        (Some(id), None) => {
+            bundled(id)?;
+            pricing::find_sku(sku, Some(id))
+        }
+        (None, None) => pricing::find_sku(sku, None),
     };
-    let found: Vec<_> = sheets
-        .iter()
-        .filter_map(|sheet| sheet.sku(sku).map(|s| (*sheet, s)))
-        .collect();
     if found.is_empty() {
         let place = match (provider, file) {
             (Some(id), _) => format!("sheet `{id}`"),
