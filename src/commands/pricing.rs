@@ -6,23 +6,22 @@ use std::process::ExitCode;
 
 use jiff::civil::Date;
 
-use super::{CommandResult, Failure, today};
+use super::{CommandResult, Failure, load_sheet_for, today};
 use crate::cli::PricingCommand;
 use crate::pricing::{self, Sheet, Sku};
 
 pub fn run(cmd: &PricingCommand) -> CommandResult {
-    let today = today();
     match cmd {
         PricingCommand::List => {
-            list(today);
+            list(today());
             Ok(ExitCode::SUCCESS)
         }
         PricingCommand::Show {
             sku,
             provider,
             sheet,
-        } => show(sku, provider.as_deref(), sheet.as_deref(), today),
-        PricingCommand::Validate { file } => validate(file, today),
+        } => show(sku, provider.as_deref(), sheet.as_deref()),
+        PricingCommand::Validate { file } => validate(file),
     }
 }
 
@@ -30,20 +29,6 @@ fn warn_if_stale(sheet: &Sheet, today: Date) {
     if let Some(warning) = pricing::stale_warning(sheet, today) {
         eprintln!("gpumeter: {warning}");
     }
-}
-
-fn bundled(id: &str) -> Result<&'static Sheet, Failure> {
-    pricing::bundled_sheet(id).ok_or_else(|| {
-        let known: Vec<&str> = pricing::bundled().iter().map(|s| s.id.as_str()).collect();
-        Failure::bad_input(format!(
-            "--provider: no bundled sheet `{id}`; the bundled sheets are {}",
-            known.join(", ")
-        ))
-    })
-}
-
-fn load(path: &Path) -> Result<Sheet, Failure> {
-    pricing::load_file(path).map_err(|e| Failure::bad_input(e.to_string()))
 }
 
 fn list(today: Date) {
@@ -59,23 +44,23 @@ fn list(today: Date) {
     }
 }
 
-fn show(sku: &str, provider: Option<&str>, file: Option<&Path>, today: Date) -> CommandResult {
-    let owned;
-    let found: Vec<(&Sheet, &Sku)> = match (provider, file) {
-        (Some(_), Some(_)) => {
-            return Err(Failure::bad_input(
-                "--provider and --sheet both name a price sheet; give one",
-            ));
+/// One named sheet (`--provider` or `--sheet`, warned about by the loader if stale), or else
+/// every bundled sheet that has the SKU.
+fn show(sku: &str, provider: Option<&str>, file: Option<&Path>) -> CommandResult {
+    if provider.is_some() && file.is_some() {
+        return Err(Failure::bad_input(
+            "--provider and --sheet both name a price sheet; give one",
+        ));
+    }
+    let named = load_sheet_for(provider, file)?;
+    let found: Vec<(&Sheet, &Sku)> = if let Some(sheet) = &named {
+        sheet.sku(sku).map(|s| (sheet, s)).into_iter().collect()
+    } else {
+        let found = pricing::find_sku(sku, None);
+        for (sheet, _) in &found {
+            warn_if_stale(sheet, today());
         }
-        (None, Some(path)) => {
-            owned = load(path)?;
-            owned.sku(sku).map(|s| (&owned, s)).into_iter().collect()
-        }
-        (Some(id), None) => {
-            bundled(id)?;
-            pricing::find_sku(sku, Some(id))
-        }
-        (None, None) => pricing::find_sku(sku, None),
+        found
     };
     if found.is_empty() {
         let place = match (provider, file) {
@@ -93,14 +78,13 @@ fn show(sku: &str, provider: Option<&str>, file: Option<&Path>, today: Date) -> 
         }
         println!("{}", found_sku.name);
         print!("{}", pricing::sku_details(sheet, found_sku));
-        warn_if_stale(sheet, today);
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn validate(file: &Path, today: Date) -> CommandResult {
-    let sheet = load(file)?;
-    println!("{}: ok, {}", file.display(), pricing::sheet_heading(&sheet));
-    warn_if_stale(&sheet, today);
+fn validate(file: &Path) -> CommandResult {
+    if let Some(sheet) = load_sheet_for(None, Some(file))? {
+        println!("{}: ok, {}", file.display(), pricing::sheet_heading(&sheet));
+    }
     Ok(ExitCode::SUCCESS)
 }
