@@ -248,6 +248,13 @@ fn out_of_range_values() {
         22,
         "expected a number",
     );
+    assert_error(
+        &edit("egress_per_unit = 0.09", "egress_per_unit = 1e300"),
+        ErrorKind::BadNumber,
+        20,
+        19,
+        "is 1e300, expected a number no larger than 1000000000000",
+    );
 }
 
 #[test]

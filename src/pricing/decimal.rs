@@ -10,13 +10,16 @@
 //! to quote it.
 
 use std::fmt;
-use std::str::FromStr;
 
 use rust_decimal::Decimal;
 use serde::de::{self, Deserialize, Deserializer, Visitor};
 
 /// The most significant digits a TOML float may have; see the module docs.
 pub const MAX_EXACT_FLOAT_DIGITS: usize = 15;
+
+/// No price or quantity in a sheet is this large; the bound keeps every product the meter
+/// forms (a price times hours times a count) far inside `Decimal`'s range.
+pub const MAX_MAGNITUDE: Decimal = rust_decimal::dec!(1_000_000_000_000);
 
 /// A number as the TOML file states it, before any checking.
 #[derive(Debug, Clone, PartialEq)]
@@ -33,6 +36,8 @@ pub(crate) enum NumberError {
     NotADecimal,
     /// `inf` or `nan`.
     NotFinite,
+    /// Larger than [`MAX_MAGNITUDE`], or more decimal places than a `Decimal` holds (28).
+    OutOfRange,
     /// A float with more significant digits than an `f64` keeps.
     Inexact { digits: usize },
 }
@@ -41,11 +46,15 @@ impl RawNumber {
     /// The exact decimal. `literal` is the value's source text when known: a float literal
     /// with too many digits is caught from it even when its `f64` happens to print short.
     pub fn to_decimal(&self, literal: Option<&str>) -> Result<Decimal, NumberError> {
-        match self {
+        let value = match self {
             RawNumber::Text(text) => parse_plain_decimal(text),
             RawNumber::Integer(n) => Ok(Decimal::from(*n)),
             RawNumber::Float(f) => float_to_decimal(*f, literal),
+        }?;
+        if value.abs() > MAX_MAGNITUDE {
+            return Err(NumberError::OutOfRange);
         }
+        Ok(value)
     }
 
     /// The value as the user wrote it, for messages.
@@ -67,7 +76,7 @@ fn parse_plain_decimal(text: &str) -> Result<Decimal, NumberError> {
     if whole.is_empty() || !all_digits(whole) || !all_digits(fraction) || text.ends_with('.') {
         return Err(NumberError::NotADecimal);
     }
-    Decimal::from_str_exact(text).map_err(|_| NumberError::NotADecimal)
+    Decimal::from_str_exact(text).map_err(|_| NumberError::OutOfRange)
 }
 
 fn float_to_decimal(value: f64, literal: Option<&str>) -> Result<Decimal, NumberError> {
@@ -79,7 +88,7 @@ fn float_to_decimal(value: f64, literal: Option<&str>) -> Result<Decimal, Number
     if digits > MAX_EXACT_FLOAT_DIGITS {
         return Err(NumberError::Inexact { digits });
     }
-    Decimal::from_str(&shortest).map_err(|_| NumberError::NotADecimal)
+    Decimal::from_str_exact(&shortest).map_err(|_| NumberError::OutOfRange)
 }
 
 /// Significant digits of a decimal or TOML float literal (`"0.000150"` has 2). Leading and
@@ -139,7 +148,7 @@ mod tests {
         assert_eq!(float(0.1).unwrap() + float(0.2).unwrap(), dec!(0.3));
         assert_eq!(float(21.957_642), Ok(dec!(21.957642)));
         assert_eq!(float(0.000_000_1), Ok(dec!(0.0000001)));
-        assert_eq!(float(1e20), Ok(dec!(100000000000000000000)));
+        assert_eq!(float(1e12), Ok(MAX_MAGNITUDE));
         assert_eq!(float(123_456_789.012_345), Ok(dec!(123456789.012345)));
     }
 
@@ -153,6 +162,8 @@ mod tests {
             Err(NumberError::Inexact { digits: 19 })
         );
         assert_eq!(float(f64::NAN), Err(NumberError::NotFinite));
+        assert_eq!(float(1e-30), Err(NumberError::OutOfRange));
+        assert_eq!(float(1e300), Err(NumberError::OutOfRange));
         assert_eq!(float(f64::INFINITY), Err(NumberError::NotFinite));
     }
 
@@ -162,6 +173,11 @@ mod tests {
         assert_eq!(text("0.09"), Ok(dec!(0.09)));
         assert_eq!(text("-1.5"), Ok(dec!(-1.5)));
         assert_eq!(text("7"), Ok(dec!(7)));
+        assert_eq!(text("1000000000000.1"), Err(NumberError::OutOfRange));
+        assert_eq!(
+            RawNumber::Integer(i64::MAX).to_decimal(None),
+            Err(NumberError::OutOfRange)
+        );
         for bad in [
             "", "-", ".5", "5.", "1e3", "1_000", " 1", "0,09", "+1", "abc", "1.2.3",
         ] {

@@ -7,7 +7,7 @@ use jiff::civil::Date;
 use rust_decimal::Decimal;
 use toml::Spanned;
 
-use super::decimal::{MAX_EXACT_FLOAT_DIGITS, NumberError, RawNumber};
+use super::decimal::{MAX_EXACT_FLOAT_DIGITS, MAX_MAGNITUDE, NumberError, RawNumber};
 use super::error::{ErrorKind, SheetError, Source};
 use super::raw::Num;
 use super::sheet::{DataUnit, StopPolicy};
@@ -35,18 +35,25 @@ impl Values<'_> {
     pub fn decimal(&self, value: &Spanned<RawNumber>, key: &str) -> Result<Decimal, SheetError> {
         let literal = self.src.snippet(value.span());
         value.get_ref().to_decimal(literal).map_err(|e| {
-            let written = value.get_ref().as_written();
+            let written = literal.map_or_else(|| value.get_ref().as_written(), str::to_string);
             let (kind, message) = match e {
                 NumberError::NotADecimal => (
                     ErrorKind::BadNumber,
                     format!("`{key}` is {written}, expected a number such as 0.09 or \"0.09\""),
+                ),
+                NumberError::OutOfRange => (
+                    ErrorKind::BadNumber,
+                    format!(
+                        "`{key}` is {written}, expected a number no larger than {MAX_MAGNITUDE} \
+                         with at most 28 decimal places"
+                    ),
                 ),
                 NumberError::NotFinite => (
                     ErrorKind::BadNumber,
                     format!("`{key}` is {written}, expected a finite number"),
                 ),
                 NumberError::Inexact { digits } => {
-                    let text = literal.unwrap_or(&written);
+                    let text = &written;
                     (
                         ErrorKind::InexactFloat,
                         format!(
