@@ -3,11 +3,13 @@
 //! The pure core (`money`, `pricing`, `meter`) takes time and usage as arguments and does no
 //! I/O; the edges (`commands`, telemetry sources, the terminal) feed it and print it.
 
+pub mod app;
 pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod meter;
 pub mod money;
 pub mod pricing;
+pub mod provider;
 pub mod telemetry;
 pub mod ui;

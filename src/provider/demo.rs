@@ -66,9 +66,9 @@ fn resource(
 impl DemoState {
     /// A fresh cloud whose instance was created 3 h 20 min before `now`.
     pub fn fresh(now: Timestamp) -> Self {
+        use ResourceKind as K;
         let ago = |minutes: i64| now - SignedDuration::from_mins(minutes);
         let created = ago(200);
-        use ResourceKind as K;
         DemoState {
             instance: InstanceInfo {
                 id: "i-0demo4a100f00d".into(),
@@ -228,7 +228,7 @@ impl DemoCloud {
         std::fs::rename(&tmp, &self.path).map_err(io)
     }
 
-    fn apply(&self, state: &mut DemoState, action: &Action, now: Timestamp) -> String {
+    fn apply(state: &mut DemoState, action: &Action, now: Timestamp) -> String {
         match action {
             Action::Release => {
                 if state.instance.state == InstanceState::Released {
@@ -366,7 +366,7 @@ impl Provider for DemoCloud {
         }
         let mut state = self.load()?;
         let before = snapshots(&state).len();
-        let said = self.apply(&mut state, action, (self.clock)());
+        let said = Self::apply(&mut state, action, (self.clock)());
         self.save(&state)?;
         let read_back = self.load()?;
         let confirmed = Self::verify(&read_back, action, before);

@@ -1,0 +1,129 @@
+//! The confirmation a destructive key opens: the target, what it costs per hour, what the action
+//! deletes and what survives with its monthly cost. "Cancel" is the default choice.
+
+use rust_decimal::Decimal;
+
+use super::state::App;
+use crate::meter::{ResourceKind, monthly_after_release};
+use crate::money::{Currency, Money};
+use crate::provider::{Action, LinkedResource};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Choice {
+    Cancel,
+    Confirm,
+}
+
+/// One line of the dialog: a resource and its monthly cost (`None` when unpriced).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfirmLine {
+    pub label: String,
+    pub monthly: Option<Decimal>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Confirm {
+    pub action: Action,
+    pub title: String,
+    /// The instance the action targets: id and name.
+    pub target: String,
+    /// What the instance costs per hour now, all lines together.
+    pub cost_per_hour: Option<Money>,
+    pub deleted: Vec<ConfirmLine>,
+    pub survivors: Vec<ConfirmLine>,
+    pub currency: Option<Currency>,
+    /// What happens to billing, in one or two sentences.
+    pub note: String,
+    pub choice: Choice,
+}
+
+impl Confirm {
+    pub fn survivors_monthly(&self) -> Decimal {
+        self.survivors.iter().filter_map(|l| l.monthly).sum()
+    }
+
+    /// The dialog for `action` as things stand in `app`.
+    pub fn for_action(app: &App, action: Action) -> Confirm {
+        let inventory = app.cloud.inventory.as_ref();
+        let resources: &[LinkedResource] = inventory.map_or(&[], |i| i.resources.as_slice());
+        let target = inventory.and_then(|i| i.instance.as_ref()).map_or_else(
+            || "the instance".to_string(),
+            |i| format!("{} ({})", i.id, i.name),
+        );
+        let pricing = app.spend.pricing.as_ref();
+        let monthly = |r: &LinkedResource| {
+            pricing.and_then(|p| monthly_after_release(&p.sheet, &r.to_meter()))
+        };
+        let line = |r: &LinkedResource| ConfirmLine {
+            label: describe(r),
+            monthly: monthly(r),
+        };
+        let (deleted, survivors, title, note): (Vec<_>, Vec<_>, _, String) = match &action {
+            Action::Release => (
+                resources.iter().filter(|r| r.deleted_with_instance).map(line).collect(),
+                resources.iter().filter(|r| !r.deleted_with_instance).map(line).collect(),
+                "Release the instance",
+                "Compute stops billing for good. What survives keeps billing every month until you delete it.".into(),
+            ),
+            Action::Stop => (
+                Vec::new(),
+                resources.iter().map(line).collect(),
+                "Stop the instance",
+                stop_note(app),
+            ),
+            Action::SnapshotClean { keep, .. } => {
+                let mut snaps: Vec<&LinkedResource> =
+                    resources.iter().filter(|r| r.kind == ResourceKind::Snapshot).collect();
+                snaps.sort_by_key(|r| std::cmp::Reverse(r.created));
+                (
+                    snaps.iter().skip(*keep).map(|r| line(r)).collect(),
+                    snaps.iter().take(*keep).map(|r| line(r)).collect(),
+                    "Delete old snapshots",
+                    format!("Keeps the newest {keep} snapshot(s); the rest are deleted for good."),
+                )
+            }
+            Action::SetDeadline { .. } => (Vec::new(), Vec::new(), "Set the deadline", String::new()),
+        };
+        Confirm {
+            title: title.into(),
+            target,
+            cost_per_hour: app
+                .spend
+                .reading
+                .as_ref()
+                .map(|r| r.accrual.burn_per_hour.total()),
+            deleted,
+            survivors,
+            currency: pricing.map(|p| p.sheet.currency),
+            note,
+            choice: Choice::Cancel,
+            action,
+        }
+    }
+}
+
+fn stop_note(app: &App) -> String {
+    let Some(pricing) = app.spend.pricing.as_ref() else {
+        return "Whether a stopped instance bills compute depends on the provider.".into();
+    };
+    let share = pricing.sheet.billing.stop_policy.compute_share();
+    if share.is_zero() {
+        "Compute stops billing; disks, snapshots and IPs keep billing while it is stopped.".into()
+    } else if share == Decimal::ONE {
+        format!(
+            "{} keeps billing compute while the instance is stopped: release it to stop paying.",
+            pricing.sheet.provider
+        )
+    } else {
+        format!("A stopped instance still bills {share} of compute, plus disks and IPs.")
+    }
+}
+
+fn describe(r: &LinkedResource) -> String {
+    let size = if r.size_gib.is_zero() {
+        String::new()
+    } else {
+        format!(" {} GiB", r.size_gib.normalize())
+    };
+    format!("{} {} ({}){size}", r.kind.label(), r.id, r.name)
+}

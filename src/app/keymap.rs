@@ -1,0 +1,232 @@
+//! Every key the cockpit knows, in one table. The help overlay is generated from it, so the
+//! two cannot drift; `--read-only` drops the destructive rows entirely.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+/// What a key asks for, before the current mode decides what it means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Command {
+    Quit,
+    Help,
+    Close,
+    FocusNext,
+    FocusPrev,
+    Up,
+    Down,
+    Left,
+    Right,
+    Processes,
+    Extend,
+    ExtendPrompt,
+    Release,
+    Stop,
+    SnapshotClean,
+    RetryGpu,
+    Confirm,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Key {
+    Char(char),
+    Ctrl(char),
+    Esc,
+    Tab,
+    BackTab,
+    Up,
+    Down,
+    Left,
+    Right,
+}
+
+impl Key {
+    pub fn label(self) -> String {
+        match self {
+            Key::Char(c) => c.to_string(),
+            Key::Ctrl(c) => format!("Ctrl-{}", c.to_ascii_uppercase()),
+            Key::Esc => "Esc".into(),
+            Key::Tab => "Tab".into(),
+            Key::BackTab => "Shift-Tab".into(),
+            Key::Up => "↑".into(),
+            Key::Down => "↓".into(),
+            Key::Left => "←".into(),
+            Key::Right => "→".into(),
+        }
+    }
+
+    fn matches(self, event: &KeyEvent) -> bool {
+        let ctrl = event.modifiers.contains(KeyModifiers::CONTROL);
+        match (self, event.code) {
+            (Key::Char(c), KeyCode::Char(got)) => !ctrl && c == got,
+            (Key::Ctrl(c), KeyCode::Char(got)) => ctrl && got.eq_ignore_ascii_case(&c),
+            (Key::Esc, KeyCode::Esc)
+            | (Key::Tab, KeyCode::Tab)
+            | (Key::BackTab, KeyCode::BackTab)
+            | (Key::Up, KeyCode::Up)
+            | (Key::Down, KeyCode::Down)
+            | (Key::Left, KeyCode::Left)
+            | (Key::Right, KeyCode::Right) => true,
+            _ => false,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Binding {
+    pub keys: &'static [Key],
+    pub command: Command,
+    pub description: &'static str,
+    /// Opens a confirmation and changes the cloud: absent under `--read-only`.
+    pub destructive: bool,
+}
+
+const fn bind(keys: &'static [Key], command: Command, description: &'static str) -> Binding {
+    Binding {
+        keys,
+        command,
+        description,
+        destructive: false,
+    }
+}
+
+const fn danger(keys: &'static [Key], command: Command, description: &'static str) -> Binding {
+    Binding {
+        keys,
+        command,
+        description,
+        destructive: true,
+    }
+}
+
+pub const BINDINGS: &[Binding] = &[
+    bind(&[Key::Char('?')], Command::Help, "show or hide this help"),
+    bind(
+        &[Key::Char('q'), Key::Ctrl('c')],
+        Command::Quit,
+        "quit (the instance keeps running)",
+    ),
+    bind(&[Key::Esc], Command::Close, "close a dialog"),
+    bind(
+        &[Key::Tab, Key::BackTab],
+        Command::FocusNext,
+        "move focus between panels",
+    ),
+    bind(
+        &[Key::Up, Key::Char('k')],
+        Command::Up,
+        "select the previous row",
+    ),
+    bind(
+        &[Key::Down, Key::Char('j')],
+        Command::Down,
+        "select the next row",
+    ),
+    bind(
+        &[Key::Left, Key::Char('h')],
+        Command::Left,
+        "previous panel / dialog choice",
+    ),
+    bind(
+        &[Key::Right, Key::Char('l')],
+        Command::Right,
+        "next panel / dialog choice",
+    ),
+    bind(&[Key::Char('p')], Command::Processes, "show GPU processes"),
+    bind(
+        &[Key::Char('e')],
+        Command::Extend,
+        "extend the deadline by the configured step",
+    ),
+    bind(
+        &[Key::Char('E')],
+        Command::ExtendPrompt,
+        "extend the deadline by a duration you type",
+    ),
+    bind(
+        &[Key::Char('r')],
+        Command::RetryGpu,
+        "retry reading the GPUs (NVML)",
+    ),
+    danger(&[Key::Char('R')], Command::Release, "release the instance"),
+    danger(&[Key::Char('S')], Command::Stop, "stop the instance"),
+    danger(
+        &[Key::Char('C')],
+        Command::SnapshotClean,
+        "delete old snapshots",
+    ),
+    bind(
+        &[Key::Char('y')],
+        Command::Confirm,
+        "confirm the open dialog",
+    ),
+];
+
+/// The bindings in force: all of them, or without the destructive ones under `--read-only`.
+pub fn bindings(read_only: bool) -> impl Iterator<Item = &'static Binding> {
+    BINDINGS
+        .iter()
+        .filter(move |b| !(read_only && b.destructive))
+}
+
+/// The command a key press asks for, if any binding in force has that key.
+pub fn command_for(event: &KeyEvent, read_only: bool) -> Option<Command> {
+    let command = bindings(read_only)
+        .find(|b| b.keys.iter().any(|k| k.matches(event)))
+        .map(|b| b.command)?;
+    // Shift-Tab shares a row with Tab in the help, but moves the other way.
+    Some(if event.code == KeyCode::BackTab {
+        Command::FocusPrev
+    } else {
+        command
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(code: KeyCode) -> KeyEvent {
+        KeyEvent::new(code, KeyModifiers::NONE)
+    }
+
+    #[test]
+    fn letters_are_case_sensitive_and_ctrl_c_quits() {
+        assert_eq!(
+            command_for(&key(KeyCode::Char('e')), false),
+            Some(Command::Extend)
+        );
+        assert_eq!(
+            command_for(&key(KeyCode::Char('E')), false),
+            Some(Command::ExtendPrompt)
+        );
+        let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+        assert_eq!(command_for(&ctrl_c, false), Some(Command::Quit));
+        assert_eq!(command_for(&key(KeyCode::Char('c')), false), None);
+        assert_eq!(
+            command_for(&key(KeyCode::BackTab), false),
+            Some(Command::FocusPrev)
+        );
+    }
+
+    #[test]
+    fn read_only_removes_every_destructive_key() {
+        for b in BINDINGS.iter().filter(|b| b.destructive) {
+            for k in b.keys {
+                let Key::Char(c) = k else { continue };
+                assert_eq!(command_for(&key(KeyCode::Char(*c)), true), None, "{c}");
+                assert!(command_for(&key(KeyCode::Char(*c)), false).is_some(), "{c}");
+            }
+        }
+        assert!(bindings(true).all(|b| !b.destructive));
+    }
+
+    #[test]
+    fn no_key_is_bound_twice() {
+        let all: Vec<Key> = BINDINGS
+            .iter()
+            .flat_map(|b| b.keys.iter().copied())
+            .collect();
+        for (i, k) in all.iter().enumerate() {
+            assert!(!all[i + 1..].contains(k), "{k:?} bound twice");
+        }
+    }
+}

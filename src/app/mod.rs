@@ -1,0 +1,17 @@
+//! The cockpit's core: state, events, the key table and `update`. Pure; the event loop in
+//! [`run`](crate::cockpit) feeds it and draws it.
+
+pub mod confirm;
+pub mod deadline;
+pub mod fixture;
+pub mod keymap;
+pub mod spend;
+pub mod state;
+pub mod update;
+
+pub use confirm::{Choice, Confirm, ConfirmLine};
+pub use deadline::{Deadline, format_remaining};
+pub use keymap::{BINDINGS, Binding, Command, Key, bindings, command_for};
+pub use spend::{PriceSource, Pricing, Spend, SpendReading};
+pub use state::{App, CloudView, Level, LogEntry, Mode, Panel, Settings, TelemetryView};
+pub use update::{Effect, Event, update};

@@ -1,0 +1,186 @@
+//! The cost side of the cockpit: the sheet and SKU that price the instance, the traffic and
+//! resources seen so far, and the meter's latest reading. Recomputed on each tick, never in a
+//! draw call.
+
+use jiff::tz::TimeZone;
+use jiff::{SignedDuration, Timestamp};
+use rust_decimal::Decimal;
+
+use crate::meter::{
+    Accrual, BillingMode, Breakdown, ComputeTerms, InstanceState, Leftover, Lifecycle, Resource,
+    Traffic, Usage, accrue, leftover_monthly_total, leftovers, project,
+};
+use crate::money::Money;
+use crate::pricing::{Sheet, Sku};
+use crate::provider::Inventory;
+
+/// Traffic samples newer than this stay one per sample; older ones merge per hour.
+const FINE_TRAFFIC: SignedDuration = SignedDuration::from_hours(1);
+
+/// Where the compute price comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PriceSource {
+    Sheet(String),
+    /// The provider's API reported the price.
+    Live,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pricing {
+    pub sheet: Sheet,
+    pub sku: Sku,
+    pub mode: BillingMode,
+    pub terms: ComputeTerms,
+    pub source: PriceSource,
+}
+
+/// The meter's reading with what the cockpit shows beside it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpendReading {
+    pub accrual: Accrual,
+    /// Accrued cost at the deadline if every line keeps its burn rate.
+    pub at_deadline: Option<Breakdown>,
+    /// Accrued cost at local midnight if every line keeps its burn rate.
+    pub at_end_of_day: Breakdown,
+    pub leftovers: Vec<Leftover>,
+    pub leftover_monthly: Decimal,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Spend {
+    /// `None` when no sheet prices the instance: the meter says so instead of guessing.
+    pub pricing: Option<Pricing>,
+    pub budget: Option<Money>,
+    pub time_zone: TimeZone,
+    traffic: Vec<Traffic>,
+    last_tx_total: Option<u64>,
+    last_rx_total: Option<u64>,
+    /// Every resource seen in an inventory; ones that vanished keep their deletion time, so
+    /// what they cost stays counted.
+    resources: Vec<Resource>,
+    pub reading: Option<SpendReading>,
+}
+
+impl Spend {
+    pub fn new(pricing: Option<Pricing>, budget: Option<Money>, time_zone: TimeZone) -> Self {
+        Spend {
+            pricing,
+            budget,
+            time_zone,
+            traffic: Vec::new(),
+            last_tx_total: None,
+            last_rx_total: None,
+            resources: Vec::new(),
+            reading: None,
+        }
+    }
+
+    /// Records the byte counters of the metered interfaces. A counter that went down (a
+    /// reboot, a new interface) restarts from its new value.
+    pub fn record_bytes(&mut self, at: Timestamp, tx_total: u64, rx_total: u64) {
+        let delta = |last: Option<u64>, now: u64| match last {
+            Some(last) if now >= last => now - last,
+            Some(_) => now,
+            None => 0,
+        };
+        let traffic = Traffic {
+            at,
+            egress_bytes: delta(self.last_tx_total, tx_total),
+            ingress_bytes: delta(self.last_rx_total, rx_total),
+        };
+        self.last_tx_total = Some(tx_total);
+        self.last_rx_total = Some(rx_total);
+        if traffic.egress_bytes > 0 || traffic.ingress_bytes > 0 {
+            self.traffic.push(traffic);
+            self.coalesce(at);
+        }
+    }
+
+    /// Keeps the traffic log short: samples older than an hour merge into one per hour.
+    fn coalesce(&mut self, now: Timestamp) {
+        let cutoff = now.as_second() - FINE_TRAFFIC.as_secs();
+        let mut merged: Vec<Traffic> = Vec::with_capacity(self.traffic.len());
+        for t in self.traffic.drain(..) {
+            let hour = t.at.as_second().div_euclid(3600);
+            match merged.last_mut() {
+                Some(last)
+                    if t.at.as_second() < cutoff
+                        && last.at.as_second() < cutoff
+                        && last.at.as_second().div_euclid(3600) == hour =>
+                {
+                    last.egress_bytes = last.egress_bytes.saturating_add(t.egress_bytes);
+                    last.ingress_bytes = last.ingress_bytes.saturating_add(t.ingress_bytes);
+                }
+                _ => merged.push(t),
+            }
+        }
+        self.traffic = merged;
+    }
+
+    pub fn traffic_len(&self) -> usize {
+        self.traffic.len()
+    }
+
+    /// Merges a fresh inventory into the resources seen so far.
+    pub fn record_inventory(&mut self, inventory: &Inventory, now: Timestamp) {
+        for r in &inventory.resources {
+            if !self.resources.iter().any(|k| k.id == r.id) {
+                self.resources.push(r.to_meter());
+            }
+        }
+        for known in &mut self.resources {
+            let listed = inventory.resources.iter().any(|r| r.id == known.id);
+            if !listed && known.deleted.is_none() {
+                known.deleted = Some(now);
+            }
+        }
+    }
+
+    /// Recomputes the reading for `now`; without pricing or an instance there is none.
+    pub fn recompute(
+        &mut self,
+        inventory: Option<&Inventory>,
+        now: Timestamp,
+        deadline: Option<Timestamp>,
+    ) {
+        let (Some(pricing), Some(instance)) =
+            (&self.pricing, inventory.and_then(|i| i.instance.as_ref()))
+        else {
+            self.reading = None;
+            return;
+        };
+        let lifecycle = Lifecycle::from_changes(instance.history.clone())
+            .unwrap_or_else(|| Lifecycle::new(instance.created, InstanceState::Running));
+        let mut usage = Usage::new(lifecycle, pricing.terms);
+        usage.traffic.clone_from(&self.traffic);
+        usage.resources.clone_from(&self.resources);
+        let accrual = accrue(&pricing.sheet, &usage, now);
+        let end_of_day = end_of_local_day(now, &self.time_zone);
+        let live: Vec<Resource> = self
+            .resources
+            .iter()
+            .filter(|r| r.deleted.is_none())
+            .cloned()
+            .collect();
+        let left = leftovers(&pricing.sheet, &live, now);
+        self.reading = Some(SpendReading {
+            at_deadline: deadline.map(|d| project(&accrual, now, d)),
+            at_end_of_day: project(&accrual, now, end_of_day),
+            leftover_monthly: leftover_monthly_total(&left),
+            leftovers: left,
+            accrual,
+        });
+    }
+}
+
+/// The next local midnight after `now`.
+pub fn end_of_local_day(now: Timestamp, tz: &TimeZone) -> Timestamp {
+    let date = tz.to_datetime(now).date();
+    date.tomorrow()
+        .ok()
+        .and_then(|d| {
+            tz.to_timestamp(d.to_datetime(jiff::civil::Time::midnight()))
+                .ok()
+        })
+        .unwrap_or(now)
+}

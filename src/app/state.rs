@@ -1,0 +1,186 @@
+//! The cockpit's whole state: plain data that `update` changes and the UI only reads.
+
+use std::collections::VecDeque;
+
+use jiff::{SignedDuration, Timestamp};
+
+use super::confirm::Confirm;
+use super::deadline::Deadline;
+use super::spend::Spend;
+use crate::provider::{Action, Capabilities, Inventory};
+use crate::telemetry::{
+    CudaVersion, Finding, GpuRound, HistoryConfig, HostSample, TelemetryHistory,
+};
+
+/// The most alert and event lines kept; older ones fall off.
+pub const EVENT_LOG_LEN: usize = 200;
+
+/// Which panel has the keyboard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Panel {
+    Gpus,
+    Cost,
+    Resources,
+    Events,
+}
+
+impl Panel {
+    pub const ORDER: [Panel; 4] = [Panel::Gpus, Panel::Cost, Panel::Resources, Panel::Events];
+
+    #[must_use]
+    pub fn next(self) -> Panel {
+        let i = Panel::ORDER.iter().position(|p| *p == self).unwrap_or(0);
+        Panel::ORDER[(i + 1) % Panel::ORDER.len()]
+    }
+
+    #[must_use]
+    pub fn prev(self) -> Panel {
+        let i = Panel::ORDER.iter().position(|p| *p == self).unwrap_or(0);
+        Panel::ORDER[(i + Panel::ORDER.len() - 1) % Panel::ORDER.len()]
+    }
+}
+
+/// What has the screen: the main view or an overlay on top of it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Mode {
+    Main,
+    Help,
+    Confirm(Confirm),
+    /// Typing a duration for `E` (extend by ...).
+    Prompt {
+        input: String,
+        error: Option<String>,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Level {
+    Info,
+    Warn,
+    Error,
+    /// An action the provider confirmed.
+    Done,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogEntry {
+    pub at: Timestamp,
+    pub level: Level,
+    pub text: String,
+}
+
+/// The provider as the cockpit sees it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CloudView {
+    pub provider: String,
+    pub capabilities: Capabilities,
+    /// The latest inventory; `None` until the first one arrives.
+    pub inventory: Option<Inventory>,
+    /// Why the latest inventory could not be read, if it could not.
+    pub error: Option<String>,
+    /// The action in flight and when it started: the screen shows its progress.
+    pub running: Option<(Action, Timestamp)>,
+}
+
+/// What the GPUs and the host are doing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TelemetryView {
+    pub gpus: Option<GpuRound>,
+    pub host: Option<HostSample>,
+    pub history: TelemetryHistory,
+    pub findings: Vec<Finding>,
+}
+
+impl TelemetryView {
+    pub fn new(history: HistoryConfig) -> Self {
+        TelemetryView {
+            gpus: None,
+            host: None,
+            history: TelemetryHistory::new(history),
+            findings: Vec::new(),
+        }
+    }
+}
+
+/// Settings the cockpit starts with (from flags and the config file).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    pub read_only: bool,
+    /// What `e` adds to the deadline.
+    pub extend_step: SignedDuration,
+    /// Snapshots `C` keeps (newest first).
+    pub keep_snapshots: usize,
+    /// The CUDA version the user's job needs, checked against the driver.
+    pub cuda_required: Option<CudaVersion>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            read_only: false,
+            extend_step: SignedDuration::from_hours(1),
+            keep_snapshots: 1,
+            cuda_required: None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "independent flags: a view toggle and what the event loop owes the terminal"
+)]
+pub struct App {
+    /// The latest clock tick: every derived number is computed for this instant.
+    pub now: Timestamp,
+    pub settings: Settings,
+    pub mode: Mode,
+    pub focus: Panel,
+    pub show_processes: bool,
+    pub selected_gpu: usize,
+    pub selected_resource: usize,
+    pub telemetry: TelemetryView,
+    pub cloud: CloudView,
+    pub spend: Spend,
+    pub deadline: Option<Deadline>,
+    pub events: VecDeque<LogEntry>,
+    /// Something changed since the last frame.
+    pub dirty: bool,
+    /// Ring the terminal bell with the next frame (a warning fired).
+    pub bell: bool,
+    pub quit: bool,
+}
+
+impl App {
+    pub fn new(now: Timestamp, settings: Settings, cloud: CloudView, spend: Spend) -> Self {
+        App {
+            now,
+            settings,
+            mode: Mode::Main,
+            focus: Panel::Gpus,
+            show_processes: false,
+            selected_gpu: 0,
+            selected_resource: 0,
+            telemetry: TelemetryView::new(HistoryConfig::default()),
+            cloud,
+            spend,
+            deadline: None,
+            events: VecDeque::new(),
+            dirty: true,
+            bell: false,
+            quit: false,
+        }
+    }
+
+    pub fn log(&mut self, level: Level, text: impl Into<String>) {
+        if self.events.len() == EVENT_LOG_LEN {
+            self.events.pop_front();
+        }
+        self.events.push_back(LogEntry {
+            at: self.now,
+            level,
+            text: text.into(),
+        });
+        self.dirty = true;
+    }
+}

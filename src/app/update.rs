@@ -1,0 +1,357 @@
+//! `update`: the only place the cockpit's state changes. Pure: it takes an event (a key, a
+//! clock tick, a sample, a provider answer) and returns the effects to run at the edge.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use jiff::{SignedDuration, Timestamp};
+
+use super::confirm::{Choice, Confirm};
+use super::deadline::{Countdown, Deadline};
+use super::keymap::{Command, command_for};
+use super::state::{App, Level, Mode};
+use crate::config::OnExpiry;
+use crate::provider::{Action, ActionReport, Inventory};
+use crate::telemetry::{CpuBoundRule, Expectations, Telemetry, assess};
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    Key(KeyEvent),
+    /// The clock, read at the edge once a second.
+    Tick(Timestamp),
+    Telemetry(Telemetry),
+    Inventory(Result<Inventory, String>),
+    ActionDone {
+        action: Action,
+        result: Result<ActionReport, String>,
+    },
+    Resize,
+}
+
+impl From<Telemetry> for Event {
+    fn from(t: Telemetry) -> Self {
+        Event::Telemetry(t)
+    }
+}
+
+/// Work for the edges: provider calls and sampler requests.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    Perform(Action),
+    RefreshInventory,
+    RetryGpu,
+}
+
+pub fn update(app: &mut App, event: Event) -> Vec<Effect> {
+    match event {
+        Event::Key(key) if key.kind != KeyEventKind::Release => on_key(app, &key),
+        Event::Key(_) => Vec::new(),
+        Event::Tick(now) => {
+            on_tick(app, now);
+            Vec::new()
+        }
+        Event::Telemetry(t) => {
+            on_telemetry(app, t);
+            Vec::new()
+        }
+        Event::Inventory(result) => {
+            on_inventory(app, result);
+            Vec::new()
+        }
+        Event::ActionDone { action, result } => on_action_done(app, &action, result),
+        Event::Resize => {
+            app.dirty = true;
+            Vec::new()
+        }
+    }
+}
+
+fn on_key(app: &mut App, key: &KeyEvent) -> Vec<Effect> {
+    app.dirty = true;
+    let ctrl_c = key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c');
+    if ctrl_c {
+        app.quit = true;
+        return Vec::new();
+    }
+    match app.mode.clone() {
+        Mode::Help => {
+            if matches!(
+                command_for(key, app.settings.read_only),
+                Some(Command::Help | Command::Close | Command::Quit)
+            ) {
+                app.mode = Mode::Main;
+            }
+            Vec::new()
+        }
+        Mode::Confirm(confirm) => on_confirm_key(app, confirm, key),
+        Mode::Prompt { input, .. } => on_prompt_key(app, input, key),
+        Mode::Main => match command_for(key, app.settings.read_only) {
+            Some(command) => on_command(app, command),
+            None => Vec::new(),
+        },
+    }
+}
+
+fn on_command(app: &mut App, command: Command) -> Vec<Effect> {
+    match command {
+        Command::Quit => app.quit = true,
+        Command::Help => app.mode = Mode::Help,
+        Command::Close | Command::Confirm => {}
+        Command::FocusNext | Command::Right => app.focus = app.focus.next(),
+        Command::FocusPrev | Command::Left => app.focus = app.focus.prev(),
+        Command::Up => move_selection(app, -1),
+        Command::Down => move_selection(app, 1),
+        Command::Processes => app.show_processes = !app.show_processes,
+        Command::Extend => return extend(app, app.settings.extend_step),
+        Command::ExtendPrompt => {
+            app.mode = Mode::Prompt {
+                input: String::new(),
+                error: None,
+            };
+        }
+        Command::RetryGpu => {
+            app.log(Level::Info, "retrying NVML");
+            return vec![Effect::RetryGpu];
+        }
+        Command::Release => open_confirm(app, Action::Release),
+        Command::Stop => open_confirm(app, Action::Stop),
+        Command::SnapshotClean => open_confirm(
+            app,
+            Action::SnapshotClean {
+                keep: app.settings.keep_snapshots,
+                final_snapshot: false,
+            },
+        ),
+    }
+    Vec::new()
+}
+
+fn move_selection(app: &mut App, by: isize) {
+    let (selected, len) = match app.focus {
+        super::state::Panel::Resources => (
+            &mut app.selected_resource,
+            app.cloud
+                .inventory
+                .as_ref()
+                .map_or(0, |i| i.resources.len()),
+        ),
+        _ => (
+            &mut app.selected_gpu,
+            match &app.telemetry.gpus {
+                Some(Ok(r)) => r.gpus.len(),
+                _ => 0,
+            },
+        ),
+    };
+    if len > 0 {
+        *selected = selected.saturating_add_signed(by).min(len - 1);
+    }
+}
+
+fn open_confirm(app: &mut App, action: Action) {
+    if let Some((running, _)) = &app.cloud.running {
+        let text = format!("wait: {} is still running", running.label());
+        app.log(Level::Warn, text);
+        return;
+    }
+    let caps = app.cloud.capabilities;
+    let unsupported = match action {
+        Action::Stop => !caps.stop,
+        Action::SnapshotClean { .. } => !caps.snapshots,
+        _ => false,
+    };
+    if unsupported {
+        let text = format!("{} cannot {}", app.cloud.provider, action.label());
+        app.log(Level::Warn, text);
+        return;
+    }
+    app.mode = Mode::Confirm(Confirm::for_action(app, action));
+}
+
+fn on_confirm_key(app: &mut App, mut confirm: Confirm, key: &KeyEvent) -> Vec<Effect> {
+    let command = command_for(key, app.settings.read_only);
+    let chosen = match (key.code, command) {
+        (KeyCode::Char('y'), _) => Some(Choice::Confirm),
+        (KeyCode::Char('n'), _) | (_, Some(Command::Close | Command::Quit)) => Some(Choice::Cancel),
+        (KeyCode::Enter, _) => Some(confirm.choice),
+        (_, Some(Command::Left | Command::Right | Command::FocusNext | Command::FocusPrev)) => {
+            confirm.choice = match confirm.choice {
+                Choice::Cancel => Choice::Confirm,
+                Choice::Confirm => Choice::Cancel,
+            };
+            app.mode = Mode::Confirm(confirm);
+            return Vec::new();
+        }
+        _ => None,
+    };
+    match chosen {
+        Some(Choice::Confirm) => {
+            app.mode = Mode::Main;
+            let action = confirm.action;
+            let text = format!("{}: sent to {}", action.label(), app.cloud.provider);
+            app.log(Level::Info, text);
+            app.cloud.running = Some((action.clone(), app.now));
+            vec![Effect::Perform(action)]
+        }
+        Some(Choice::Cancel) => {
+            app.mode = Mode::Main;
+            let text = format!("{}: cancelled", confirm.action.label());
+            app.log(Level::Info, text);
+            Vec::new()
+        }
+        None => Vec::new(),
+    }
+}
+
+fn on_prompt_key(app: &mut App, mut input: String, key: &KeyEvent) -> Vec<Effect> {
+    match key.code {
+        KeyCode::Esc => app.mode = Mode::Main,
+        KeyCode::Enter => match input.trim().parse::<SignedDuration>() {
+            Ok(by) if by > SignedDuration::ZERO => {
+                app.mode = Mode::Main;
+                return extend(app, by);
+            }
+            _ => {
+                app.mode = Mode::Prompt {
+                    error: Some(format!("`{input}` is not a duration: try 45m, 2h or 1h30m")),
+                    input,
+                };
+            }
+        },
+        KeyCode::Backspace => {
+            input.pop();
+            app.mode = Mode::Prompt { input, error: None };
+        }
+        KeyCode::Char(c) if !c.is_control() && input.len() < 32 => {
+            input.push(c);
+            app.mode = Mode::Prompt { input, error: None };
+        }
+        _ => {}
+    }
+    Vec::new()
+}
+
+fn extend(app: &mut App, by: SignedDuration) -> Vec<Effect> {
+    let now = app.now;
+    let deadline = app
+        .deadline
+        .get_or_insert_with(|| Deadline::new(now, OnExpiry::Alert, now));
+    deadline.extend(by, now);
+    let at = deadline.at;
+    let local = at.to_zoned_datetime(app.spend.time_zone.clone());
+    let text = format!("deadline extended by {by:#} to {}", local.strftime("%H:%M"));
+    app.log(Level::Info, text);
+    if app.cloud.capabilities.deadline && !app.settings.read_only {
+        vec![Effect::Perform(Action::SetDeadline { at: Some(at) })]
+    } else {
+        Vec::new()
+    }
+}
+
+fn on_tick(app: &mut App, now: Timestamp) {
+    if now.as_second() != app.now.as_second() {
+        app.dirty = true;
+    }
+    app.now = now;
+    if let Some(deadline) = app.deadline.as_mut() {
+        let on_expiry = deadline.on_expiry;
+        for said in deadline.tick(now) {
+            let text = match said {
+                Countdown::Warn(minutes) => format!(
+                    "{minutes} minute{} left before the deadline",
+                    if minutes == 1 { "" } else { "s" }
+                ),
+                Countdown::Expired => {
+                    format!("deadline reached: on expiry → {on_expiry:?}").to_lowercase()
+                }
+            };
+            app.bell = true;
+            app.log(Level::Warn, text);
+        }
+    }
+    let deadline = app.deadline.map(|d| d.at);
+    app.spend
+        .recompute(app.cloud.inventory.as_ref(), now, deadline);
+}
+
+fn on_telemetry(app: &mut App, t: Telemetry) {
+    app.dirty = true;
+    match t {
+        Telemetry::Gpu(sample) => {
+            app.telemetry.history.record_gpus(sample.at, &sample.value);
+            let expect = Expectations {
+                sku: app.spend.pricing.as_ref().map(|p| &p.sku),
+                cuda: app.settings.cuda_required,
+                cpu_bound: CpuBoundRule::default(),
+            };
+            app.telemetry.findings =
+                assess(&expect, &sample.value, &app.telemetry.history, sample.at);
+            app.telemetry.gpus = Some(sample.value);
+        }
+        Telemetry::Host(sample) => {
+            app.telemetry.history.record_host(sample.at, &sample.value);
+            let rx: u64 = sample.value.net.iter().map(|n| n.rx_bytes).sum();
+            app.spend
+                .record_bytes(sample.time, sample.value.tx_bytes_total(), rx);
+            app.telemetry.host = Some(sample.value);
+        }
+    }
+}
+
+fn on_inventory(app: &mut App, result: Result<Inventory, String>) {
+    app.dirty = true;
+    match result {
+        Ok(inventory) => {
+            app.spend.record_inventory(&inventory, app.now);
+            if let Some(held) = inventory.deadline {
+                let now = app.now;
+                let d = app
+                    .deadline
+                    .get_or_insert_with(|| Deadline::new(held.at, OnExpiry::Alert, now));
+                if d.at != held.at {
+                    *d = Deadline::new(held.at, d.on_expiry, now);
+                }
+                d.held_by_provider = true;
+            } else if let Some(d) = app.deadline.as_mut() {
+                d.held_by_provider = false;
+            }
+            app.cloud.inventory = Some(inventory);
+            app.cloud.error = None;
+            let deadline = app.deadline.map(|d| d.at);
+            app.spend
+                .recompute(app.cloud.inventory.as_ref(), app.now, deadline);
+        }
+        Err(e) => app.cloud.error = Some(e),
+    }
+}
+
+fn on_action_done(
+    app: &mut App,
+    action: &Action,
+    result: Result<ActionReport, String>,
+) -> Vec<Effect> {
+    if app.cloud.running.as_ref().is_some_and(|(a, _)| a == action) {
+        app.cloud.running = None;
+    }
+    match result {
+        Ok(report) if report.confirmed => {
+            let text = format!(
+                "{}: done, the provider reports {}",
+                action.label(),
+                report.summary
+            );
+            app.log(Level::Done, text);
+        }
+        Ok(report) => {
+            let text = format!(
+                "{}: NOT confirmed, the provider reports {}",
+                action.label(),
+                report.summary
+            );
+            app.log(Level::Error, text);
+        }
+        Err(e) => {
+            let text = format!("{} failed: {e}", action.label());
+            app.log(Level::Error, text);
+        }
+    }
+    vec![Effect::RefreshInventory]
+}
