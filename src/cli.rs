@@ -24,8 +24,42 @@ pub struct Cli {
     #[arg(long, global = true)]
     pub no_color: bool,
 
+    /// Where the ledger and the demo cloud's state live [default: the user data directory].
+    #[arg(long, global = true, env = "GPUMETER_DATA_DIR", value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+
+    /// Hide every destructive key and refuse destructive commands.
+    #[arg(long, global = true)]
+    pub read_only: bool,
+
+    #[command(flatten)]
+    pub cockpit: CockpitArgs,
+
     #[command(subcommand)]
     pub command: Option<Command>,
+}
+
+/// Options of the cockpit itself (`gpumeter` with no subcommand).
+#[derive(Debug, Args)]
+pub struct CockpitArgs {
+    /// With --demo: start the demo cloud afresh.
+    #[arg(long)]
+    pub reset: bool,
+    /// With --demo: the telemetry scenario (training, idle, cpu-bound, memory-leak, egress-burst).
+    #[arg(long, value_name = "NAME|FILE", default_value = "training")]
+    pub scenario: String,
+    /// With --demo: how many simulated GPUs, 1 to 8.
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    pub gpus: u32,
+    /// Release deadline this long from now (8h, 45m, 90s, 1h30m); overrides the config.
+    #[arg(long, value_name = "DURATION", conflicts_with = "release_at")]
+    pub release_in: Option<String>,
+    /// Release deadline at the next local clock time (18:30); overrides the config.
+    #[arg(long, value_name = "HH:MM")]
+    pub release_at: Option<String>,
+    /// What happens at the deadline: alert, stop or release.
+    #[arg(long, value_name = "POLICY")]
+    pub on_expiry: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -37,6 +71,43 @@ pub enum Command {
     Pricing(PricingCommand),
     /// One snapshot of the GPUs, the host and what you paid for against what you got.
     Status(Box<StatusArgs>),
+    /// What would keep billing after a release (exit 3 if anything would, 0 if nothing).
+    Checklist {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Release (terminate) the instance; what survives keeps billing.
+    Release(ActionArgs),
+    /// Stop the instance; disks (and on some providers compute) keep billing.
+    Stop(ActionArgs),
+    /// Delete snapshots beyond the newest N.
+    SnapshotClean {
+        /// How many of the newest snapshots to keep.
+        #[arg(long, default_value_t = 1)]
+        keep: usize,
+        /// Take a snapshot of the system disk first.
+        #[arg(long)]
+        final_snapshot: bool,
+        #[command(flatten)]
+        common: ActionArgs,
+    },
+    /// Move the release deadline later (8h, 45m, 90s, 1h30m).
+    Extend {
+        duration: String,
+        #[command(flatten)]
+        common: ActionArgs,
+    },
+}
+
+/// What every destructive command takes.
+#[derive(Debug, Args, Clone, Copy)]
+pub struct ActionArgs {
+    /// Print the exact calls it would make, and what would happen, without making them.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Do not ask: needed when there is no terminal to ask on.
+    #[arg(long)]
+    pub yes: bool,
 }
 
 #[derive(Debug, Subcommand)]

@@ -3,10 +3,11 @@
 
 use rust_decimal::Decimal;
 
+use super::spend::Pricing;
 use super::state::App;
 use crate::meter::{ResourceKind, monthly_after_release};
 use crate::money::{Currency, Money};
-use crate::provider::{Action, LinkedResource};
+use crate::provider::{Action, Inventory, LinkedResource};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Choice {
@@ -42,15 +43,64 @@ impl Confirm {
         self.survivors.iter().filter_map(|l| l.monthly).sum()
     }
 
+    /// The dialog as plain lines, for the command line's prompt and `--dry-run`.
+    pub fn summary_lines(&self) -> Vec<String> {
+        let money = |d: Option<Decimal>| match (d, self.currency) {
+            (Some(d), Some(c)) => Money::new(d, c).to_string(),
+            _ => "price unknown".into(),
+        };
+        let mut out = vec![format!("{}: {}", self.title, self.target)];
+        if let Some(cost) = self.cost_per_hour {
+            out.push(format!("  costs now: {cost} per hour"));
+        }
+        if !self.deleted.is_empty() {
+            out.push("  deleted:".into());
+            out.extend(self.deleted.iter().map(|l| format!("    {}", l.label)));
+        }
+        if !self.survivors.is_empty() {
+            out.push("  keeps billing afterwards:".into());
+            out.extend(self.survivors.iter().map(|l| match l.monthly {
+                Some(_) => format!("    {}  {}/month", l.label, money(l.monthly)),
+                None => format!("    {}  price unknown", l.label),
+            }));
+            out.push(format!(
+                "  total after: {}/month",
+                money(Some(self.survivors_monthly()))
+            ));
+        }
+        if !self.note.is_empty() {
+            out.push(format!("  {}", self.note));
+        }
+        out
+    }
+
     /// The dialog for `action` as things stand in `app`.
     pub fn for_action(app: &App, action: Action) -> Confirm {
-        let inventory = app.cloud.inventory.as_ref();
+        let burn = app
+            .spend
+            .reading
+            .as_ref()
+            .map(|r| r.accrual.burn_per_hour.total());
+        Confirm::build(
+            action,
+            app.cloud.inventory.as_ref(),
+            app.spend.pricing.as_ref(),
+            burn,
+        )
+    }
+
+    /// The same summary from its parts, for the command line's confirmation prompt.
+    pub fn build(
+        action: Action,
+        inventory: Option<&Inventory>,
+        pricing: Option<&Pricing>,
+        cost_per_hour: Option<Money>,
+    ) -> Confirm {
         let resources: &[LinkedResource] = inventory.map_or(&[], |i| i.resources.as_slice());
         let target = inventory.and_then(|i| i.instance.as_ref()).map_or_else(
             || "the instance".to_string(),
             |i| format!("{} ({})", i.id, i.name),
         );
-        let pricing = app.spend.pricing.as_ref();
         let monthly = |r: &LinkedResource| {
             pricing.and_then(|p| monthly_after_release(&p.sheet, &r.to_meter()))
         };
@@ -69,7 +119,7 @@ impl Confirm {
                 Vec::new(),
                 resources.iter().map(line).collect(),
                 "Stop the instance",
-                stop_note(app),
+                stop_note(pricing),
             ),
             Action::SnapshotClean { keep, .. } => {
                 let mut snaps: Vec<&LinkedResource> =
@@ -87,11 +137,7 @@ impl Confirm {
         Confirm {
             title: title.into(),
             target,
-            cost_per_hour: app
-                .spend
-                .reading
-                .as_ref()
-                .map(|r| r.accrual.burn_per_hour.total()),
+            cost_per_hour,
             deleted,
             survivors,
             currency: pricing.map(|p| p.sheet.currency),
@@ -102,8 +148,8 @@ impl Confirm {
     }
 }
 
-fn stop_note(app: &App) -> String {
-    let Some(pricing) = app.spend.pricing.as_ref() else {
+fn stop_note(pricing: Option<&Pricing>) -> String {
+    let Some(pricing) = pricing else {
         return "Whether a stopped instance bills compute depends on the provider.".into();
     };
     let share = pricing.sheet.billing.stop_policy.compute_share();

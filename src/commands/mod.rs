@@ -5,13 +5,35 @@ use std::fmt;
 use std::process::ExitCode;
 
 use crate::cli::{Cli, Command};
+use crate::provider::Action;
 
+pub mod actions;
+pub mod checklist;
+pub mod context;
 pub mod estimate;
 pub mod pricing;
 pub mod status;
 
-/// Exit status for bad input: a malformed sheet, a bad flag, an unknown SKU.
+/// Exit status for bad input: a malformed sheet, a bad flag, an unknown SKU, a refusal.
 pub const EXIT_BAD_INPUT: u8 = 2;
+/// Exit status when the provider did not do (or did not confirm) what was asked.
+pub const EXIT_FAILED: u8 = 1;
+
+/// Prints to stdout; a reader that went away (`| head`) ends the output quietly, not in a panic.
+pub fn emit(text: &str) {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{text}").and_then(|()| out.flush());
+}
+
+/// Runs one provider call to completion on a small runtime of its own.
+pub fn block_on<F: std::future::Future>(future: F) -> Result<F::Output, Failure> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::failed(format!("cannot start the runtime: {e}")))?;
+    Ok(runtime.block_on(future))
+}
 
 /// A command that could not do its work: the message is printed on one line to stderr.
 #[derive(Debug)]
@@ -24,6 +46,14 @@ impl Failure {
     pub fn bad_input(message: impl Into<String>) -> Self {
         Failure {
             code: EXIT_BAD_INPUT,
+            message: message.into(),
+        }
+    }
+
+    /// The provider or the system did not do what was asked.
+    pub fn failed(message: impl Into<String>) -> Self {
+        Failure {
+            code: EXIT_FAILED,
             message: message.into(),
         }
     }
@@ -73,14 +103,29 @@ pub fn today() -> jiff::civil::Date {
 }
 
 /// Runs a parsed command line and turns its outcome into an exit status.
-pub fn run(cli: Cli) -> ExitCode {
-    let result = match cli.command {
-        Some(Command::Estimate(args)) => estimate::run(&args),
-        Some(Command::Pricing(cmd)) => pricing::run(&cmd),
-        Some(Command::Status(args)) => status::run(&args, cli.demo),
-        None => Err(Failure::bad_input(
-            "the cockpit is not built yet; try `gpumeter estimate --help`",
-        )),
+pub fn run(cli: &Cli) -> ExitCode {
+    let result = match &cli.command {
+        Some(Command::Estimate(args)) => estimate::run(args),
+        Some(Command::Pricing(cmd)) => pricing::run(cmd),
+        Some(Command::Status(args)) => status::run(args, cli.demo),
+        Some(Command::Checklist { json }) => checklist::run(cli, *json),
+        Some(Command::Release(args)) => actions::run(cli, &Action::Release, *args),
+        Some(Command::Stop(args)) => actions::run(cli, &Action::Stop, *args),
+        Some(Command::SnapshotClean {
+            keep,
+            final_snapshot,
+            common,
+        }) => actions::run(
+            cli,
+            &Action::SnapshotClean {
+                keep: *keep,
+                final_snapshot: *final_snapshot,
+            },
+            *common,
+        ),
+        Some(Command::Extend { duration, common }) => actions::extend_action(cli, duration)
+            .and_then(|action| actions::run(cli, &action, *common)),
+        None => Err(Failure::bad_input("the cockpit is being wired up")),
     };
     match result {
         Ok(code) => code,

@@ -199,7 +199,7 @@ fn live_report(expect: &Expectations<'_>) -> StatusReport {
     let started = Instant::now();
     let mut host = HostReader::new(HostConfig::default());
     host.read(Duration::ZERO);
-    let mut nvml = NvmlSource::init(NvmlConfig::default());
+    let mut nvml = NvmlSource::new(NvmlConfig::default());
     let round = nvml.read(started.elapsed());
     // NVML's own reads usually take most of the window already.
     std::thread::sleep(RATE_WINDOW.saturating_sub(started.elapsed()));

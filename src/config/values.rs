@@ -94,31 +94,8 @@ pub fn opt_amount<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Decimal>, D:
     Ok(Some(amount))
 }
 
-/// A CUDA version such as 12.4; `12` means 12.0. Ordered, so it can be compared with what
-/// the driver supports.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct CudaVersion {
-    pub major: u32,
-    pub minor: u32,
-}
-
-impl FromStr for CudaVersion {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let bad = || format!("`{s}` is not a CUDA version: write it like \"12.4\"");
-        let (major, minor) = s.trim().split_once('.').unwrap_or((s.trim(), "0"));
-        Ok(CudaVersion {
-            major: major.parse().map_err(|_| bad())?,
-            minor: minor.parse().map_err(|_| bad())?,
-        })
-    }
-}
-
-impl fmt::Display for CudaVersion {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}.{}", self.major, self.minor)
-    }
-}
+/// The CUDA version a job needs, compared with what the driver supports; written "12.4".
+pub use crate::telemetry::CudaVersion;
 
 impl<'de> Deserialize<'de> for CudaVersion {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {

@@ -1,0 +1,162 @@
+//! The cockpit's event loop: the only place that waits. Sources (samplers, the provider, the
+//! terminal, the clock) send [`Event`]s over one channel; `update` changes the state; the screen
+//! is drawn only when something changed, once per burst of events.
+
+use std::io::Write as _;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crossterm::event::{Event as TermEvent, EventStream};
+use futures_util::StreamExt as _;
+use jiff::Timestamp;
+use ratatui::DefaultTerminal;
+use tokio::sync::{Notify, mpsc};
+use tokio::time::MissedTickBehavior;
+
+use crate::app::{App, Effect, Event, update};
+use crate::provider::Provider;
+use crate::telemetry::{
+    GpuSource, HostSource, SamplerConfig, SamplerHandle, spawn_gpu_sampler, spawn_host_sampler,
+};
+use crate::ui::theme::Theme;
+
+/// How often the clock ticks: the countdown shows seconds.
+pub const TICK_INTERVAL: Duration = Duration::from_secs(1);
+/// How often the provider's inventory is read again when nothing asked for it.
+pub const INVENTORY_INTERVAL: Duration = Duration::from_secs(30);
+/// Events queued between the sources and `update`; a slow terminal makes sources wait, not grow.
+const QUEUE: usize = 256;
+
+/// The sources a cockpit reads from.
+pub struct Sources<G, H> {
+    pub gpu: G,
+    pub host: H,
+    pub sampling: SamplerConfig,
+    pub provider: Arc<dyn Provider>,
+}
+
+/// Runs the cockpit until the user quits. The terminal is set up and restored by the caller.
+pub async fn run<G, H>(
+    terminal: &mut DefaultTerminal,
+    mut app: App,
+    sources: Sources<G, H>,
+    theme: &Theme,
+) -> std::io::Result<App>
+where
+    G: GpuSource + 'static,
+    H: HostSource + 'static,
+{
+    let (tx, mut rx) = mpsc::channel::<Event>(QUEUE);
+    let gpu_sampler = spawn_gpu_sampler(sources.gpu, sources.sampling, tx.clone())?;
+    let host_sampler = spawn_host_sampler(sources.host, sources.sampling, tx.clone())?;
+    let refresh = Arc::new(Notify::new());
+    let inventory_task = spawn_inventory(Arc::clone(&sources.provider), Arc::clone(&refresh), tx.clone());
+    let terminal_task = spawn_terminal_events(tx.clone());
+    let clock_task = spawn_clock(tx.clone());
+
+    terminal.draw(|frame| crate::ui::render(frame, &app, theme))?;
+    app.dirty = false;
+    while let Some(event) = rx.recv().await {
+        let mut effects = update(&mut app, event);
+        // Take whatever else is already queued before drawing: one frame per burst.
+        while let Ok(event) = rx.try_recv() {
+            effects.extend(update(&mut app, event));
+        }
+        for effect in effects {
+            run_effect(effect, &sources.provider, &refresh, &gpu_sampler, &tx);
+        }
+        if app.quit {
+            break;
+        }
+        if app.dirty {
+            if std::mem::take(&mut app.bell) {
+                ring_bell();
+            }
+            terminal.draw(|frame| crate::ui::render(frame, &app, theme))?;
+            app.dirty = false;
+        }
+    }
+    for task in [inventory_task, terminal_task, clock_task] {
+        task.abort();
+    }
+    gpu_sampler.shutdown().await;
+    host_sampler.shutdown().await;
+    Ok(app)
+}
+
+fn ring_bell() {
+    let mut out = std::io::stdout();
+    // A bell that cannot be written is not worth failing the cockpit for.
+    let _ = out.write_all(b"\x07").and_then(|()| out.flush());
+}
+
+fn run_effect(
+    effect: Effect,
+    provider: &Arc<dyn Provider>,
+    refresh: &Arc<Notify>,
+    gpu_sampler: &SamplerHandle,
+    tx: &mpsc::Sender<Event>,
+) {
+    match effect {
+        Effect::RefreshInventory => refresh.notify_one(),
+        Effect::RetryGpu => gpu_sampler.request_retry(),
+        Effect::Perform(action) => {
+            let provider = Arc::clone(provider);
+            let tx = tx.clone();
+            tokio::spawn(async move {
+                let result = provider.perform(&action).await.map_err(|e| e.to_string());
+                let _ = tx.send(Event::ActionDone { action, result }).await;
+            });
+        }
+    }
+}
+
+fn spawn_inventory(
+    provider: Arc<dyn Provider>,
+    refresh: Arc<Notify>,
+    tx: mpsc::Sender<Event>,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(INVENTORY_INTERVAL);
+        every.set_missed_tick_behavior(MissedTickBehavior::Skip);
+        loop {
+            tokio::select! {
+                _ = every.tick() => {}
+                () = refresh.notified() => {}
+            }
+            let result = provider.inventory().await.map_err(|e| e.to_string());
+            if tx.send(Event::Inventory(result)).await.is_err() {
+                break;
+            }
+        }
+    })
+}
+
+fn spawn_terminal_events(tx: mpsc::Sender<Event>) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut stream = EventStream::new();
+        while let Some(Ok(event)) = stream.next().await {
+            let event = match event {
+                TermEvent::Key(key) => Event::Key(key),
+                TermEvent::Resize(..) => Event::Resize,
+                _ => continue,
+            };
+            if tx.send(event).await.is_err() {
+                break;
+            }
+        }
+    })
+}
+
+fn spawn_clock(tx: mpsc::Sender<Event>) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(TICK_INTERVAL);
+        every.set_missed_tick_behavior(MissedTickBehavior::Skip);
+        loop {
+            every.tick().await;
+            if tx.send(Event::Tick(Timestamp::now())).await.is_err() {
+                break;
+            }
+        }
+    })
+}

@@ -1,0 +1,127 @@
+//! `gpumeter release | stop | snapshot-clean | extend`: say what will happen, ask (or take
+//! `--yes`), act through the provider, and report what the provider says afterwards.
+
+use std::io::{BufRead as _, IsTerminal as _, Write as _};
+use std::process::ExitCode;
+
+use jiff::{SignedDuration, Timestamp};
+
+use super::context::Context;
+use super::{CommandResult, Failure, emit};
+use crate::app::Confirm;
+use crate::cli::{ActionArgs, Cli};
+use crate::meter::{Lifecycle, Usage, accrue};
+use crate::provider::{Action, Inventory};
+
+pub fn run(cli: &Cli, action: &Action, args: ActionArgs) -> CommandResult {
+    let ctx = Context::load(cli)?;
+    if ctx.read_only {
+        return Err(Failure::bad_input(format!(
+            "refusing to {}: read-only mode (--read-only or read_only in the config)",
+            action.label()
+        )));
+    }
+    let provider = ctx.provider()?;
+    let pricing = ctx.pricing()?;
+    let inventory = super::block_on(provider.inventory())?
+        .map_err(|e| Failure::failed(format!("{}: {e}", provider.name())))?;
+    let confirm = Confirm::build(
+        action.clone(),
+        Some(&inventory),
+        pricing.as_ref(),
+        burn_now(&inventory, pricing.as_ref()),
+    );
+    if args.dry_run {
+        let mut lines = vec!["dry run: nothing is changed. It would call:".to_string()];
+        lines.extend(provider.plan(action).iter().map(|c| format!("  {c}")));
+        lines.extend(confirm.summary_lines());
+        emit(&lines.join("\n"));
+        return Ok(ExitCode::SUCCESS);
+    }
+    if !args.yes {
+        ask(&confirm)?;
+    }
+    let report = super::block_on(provider.perform(action))?
+        .map_err(|e| Failure::failed(format!("{} failed: {e}", action.label())))?;
+    if report.confirmed {
+        emit(&format!(
+            "{}: done; the provider reports {}",
+            action.label(),
+            report.summary
+        ));
+        Ok(ExitCode::SUCCESS)
+    } else {
+        Err(Failure::failed(format!(
+            "{}: NOT confirmed; the provider reports {}",
+            action.label(),
+            report.summary
+        )))
+    }
+}
+
+/// The deadline `by` later than the one the provider holds (or than now, when it holds none).
+pub fn extend_action(cli: &Cli, by: &str) -> Result<Action, Failure> {
+    let by = crate::config::parse_duration(by)
+        .map_err(|e| Failure::bad_input(format!("DURATION: {e}")))?;
+    let by =
+        SignedDuration::try_from(by).map_err(|e| Failure::bad_input(format!("DURATION: {e}")))?;
+    let ctx = Context::load(cli)?;
+    let provider = ctx.provider()?;
+    if !provider.capabilities().deadline {
+        return Err(Failure::bad_input(format!(
+            "{} cannot hold a deadline itself",
+            provider.name()
+        )));
+    }
+    let inventory = super::block_on(provider.inventory())?
+        .map_err(|e| Failure::failed(format!("{}: {e}", provider.name())))?;
+    let now = Timestamp::now();
+    let base = inventory.deadline.map_or(now, |d| d.at.max(now));
+    Ok(Action::SetDeadline {
+        at: Some(base.saturating_add(by).unwrap_or(base)),
+    })
+}
+
+fn burn_now(
+    inventory: &Inventory,
+    pricing: Option<&crate::app::Pricing>,
+) -> Option<crate::money::Money> {
+    let (pricing, instance) = (pricing?, inventory.instance.as_ref()?);
+    let life = Lifecycle::from_changes(instance.history.clone())?;
+    let mut usage = Usage::new(life, pricing.terms);
+    usage.resources = inventory
+        .resources
+        .iter()
+        .map(crate::provider::LinkedResource::to_meter)
+        .collect();
+    Some(
+        accrue(&pricing.sheet, &usage, Timestamp::now())
+            .burn_per_hour
+            .total(),
+    )
+}
+
+fn ask(confirm: &Confirm) -> Result<(), Failure> {
+    let label = confirm.action.label();
+    if !std::io::stdin().is_terminal() {
+        return Err(Failure::bad_input(format!(
+            "refusing to {label} without confirmation: no terminal to ask on; pass --yes"
+        )));
+    }
+    let mut err = std::io::stderr();
+    for line in confirm.summary_lines() {
+        let _ = writeln!(err, "{line}");
+    }
+    let _ = write!(err, "{label}? [y/N] ");
+    let _ = err.flush();
+    let mut answer = String::new();
+    std::io::stdin()
+        .lock()
+        .read_line(&mut answer)
+        .map_err(|e| Failure::bad_input(format!("cannot read the answer: {e}")))?;
+    if matches!(answer.trim(), "y" | "Y" | "yes") {
+        Ok(())
+    } else {
+        Err(Failure::bad_input(format!("{label}: cancelled")))
+    }
+}

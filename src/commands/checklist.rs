@@ -1,0 +1,133 @@
+//! `gpumeter checklist`: what would keep billing after a release, and what it costs a month.
+//! Exit 3 when anything would, so scripts can refuse to walk away from a billing leftover.
+
+use std::process::ExitCode;
+
+use rust_decimal::Decimal;
+use serde::Serialize;
+
+use super::context::Context;
+use super::{CommandResult, Failure, emit};
+use crate::cli::Cli;
+use crate::meter::{InstanceState, ResourceKind, monthly_after_release};
+use crate::provider::Inventory;
+
+/// Exit status when something would keep billing after a release.
+pub const EXIT_LEFTOVERS: u8 = 3;
+
+#[derive(Debug, Serialize)]
+struct Item {
+    kind: ResourceKind,
+    id: String,
+    name: String,
+    size_gib: Decimal,
+    state: String,
+    /// `null` when the sheet has no price for it.
+    monthly_cost: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct Checklist {
+    instance: Option<String>,
+    instance_state: Option<InstanceState>,
+    currency: Option<String>,
+    would_keep_billing: Vec<Item>,
+    leftover_monthly_cost: Option<String>,
+}
+
+pub fn run(cli: &Cli, json: bool) -> CommandResult {
+    let ctx = Context::load(cli)?;
+    let provider = ctx.provider()?;
+    let pricing = ctx.pricing()?;
+    let inventory = super::block_on(provider.inventory())?
+        .map_err(|e| Failure::failed(format!("{}: {e}", provider.name())))?;
+    let list = checklist(&inventory, pricing.as_ref().map(|p| &p.sheet));
+    if json {
+        emit(&serde_json::to_string_pretty(&list).unwrap_or_default());
+    } else {
+        emit(&render(&list));
+    }
+    Ok(if list.would_keep_billing.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(EXIT_LEFTOVERS)
+    })
+}
+
+fn checklist(inventory: &Inventory, sheet: Option<&crate::pricing::Sheet>) -> Checklist {
+    let currency = sheet.map(|s| s.currency);
+    let cents = |d: Decimal| {
+        crate::money::Money::new(d, currency.unwrap_or(crate::money::Currency::USD)).cents_string()
+    };
+    let items: Vec<Item> = inventory
+        .resources
+        .iter()
+        .filter(|r| !r.deleted_with_instance)
+        .map(|r| Item {
+            kind: r.kind,
+            id: r.id.clone(),
+            name: r.name.clone(),
+            size_gib: r.size_gib,
+            state: r.state.clone(),
+            monthly_cost: sheet
+                .and_then(|s| monthly_after_release(s, &r.to_meter()))
+                .map(cents),
+        })
+        .collect();
+    let total: Option<Decimal> = sheet.map(|s| {
+        inventory
+            .resources
+            .iter()
+            .filter(|r| !r.deleted_with_instance)
+            .filter_map(|r| monthly_after_release(s, &r.to_meter()))
+            .sum()
+    });
+    Checklist {
+        instance: inventory.instance.as_ref().map(|i| i.id.clone()),
+        instance_state: inventory.instance.as_ref().map(|i| i.state),
+        currency: currency.map(|c| c.to_string()),
+        would_keep_billing: items,
+        leftover_monthly_cost: total.map(cents),
+    }
+}
+
+fn render(list: &Checklist) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    let released = list.instance_state == Some(InstanceState::Released);
+    let heading = match (&list.instance, released) {
+        (Some(id), false) => format!("After releasing {id}, these keep billing:"),
+        (Some(id), true) => format!("{id} is released; these are still billing:"),
+        (None, _) => "Still billing:".into(),
+    };
+    if list.would_keep_billing.is_empty() {
+        let _ = writeln!(out, "Nothing would keep billing after a release.");
+        return out;
+    }
+    let _ = writeln!(out, "{heading}");
+    let cur = list.currency.as_deref().unwrap_or("");
+    for item in &list.would_keep_billing {
+        let size = if item.size_gib.is_zero() {
+            String::new()
+        } else {
+            format!("{} GiB", item.size_gib.normalize())
+        };
+        let cost = item.monthly_cost.as_deref().map_or_else(
+            || "price unknown".to_string(),
+            |c| format!("{c} {cur}/month"),
+        );
+        let _ = writeln!(
+            out,
+            "  [ ] {:<15} {:<16} {:<14} {:>9}  {:<11} {cost}",
+            item.kind.label(),
+            item.id,
+            item.name,
+            size,
+            item.state
+        );
+    }
+    if let Some(total) = &list.leftover_monthly_cost {
+        let _ = writeln!(out, "Total that keeps billing: {total} {cur}/month");
+    }
+    out
+}

@@ -1,0 +1,157 @@
+//! `gpumeter` with no subcommand: set up the sources, the terminal and the state, run the
+//! cockpit, and restore the terminal on every way out.
+
+use std::io::IsTerminal as _;
+use std::process::ExitCode;
+
+use jiff::tz::TimeZone;
+use jiff::{SignedDuration, Timestamp};
+
+use super::context::Context;
+use super::{CommandResult, Failure};
+use crate::app::{App, CloudView, Deadline, Settings, Spend};
+use crate::cli::{Cli, CockpitArgs};
+use crate::cockpit::{Sources, run};
+use crate::config::{OnExpiry, Release};
+use crate::telemetry::{
+    HostConfig, HostReader, NvmlConfig, NvmlSource, SamplerConfig, Scenario, SimConfig, Simulator,
+};
+use crate::ui::theme::{Theme, no_color_requested};
+
+pub fn run_cockpit(cli: &Cli) -> CommandResult {
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+        return Err(Failure::bad_input(
+            "the cockpit needs a terminal; for scripts use `gpumeter status --json`",
+        ));
+    }
+    let ctx = Context::load(cli)?;
+    let provider = ctx.provider()?;
+    if ctx.demo && cli.cockpit.reset {
+        ctx.demo_cloud()
+            .reset()
+            .map_err(|e| Failure::bad_input(e.to_string()))?;
+    }
+    let now = Timestamp::now();
+    let time_zone = TimeZone::system();
+    let pricing = ctx.pricing()?;
+    let budget = pricing
+        .as_ref()
+        .and_then(|p| ctx.config.budget.instance_limit(p.sheet.currency));
+    let settings = Settings {
+        read_only: ctx.read_only,
+        extend_step: SignedDuration::try_from(ctx.config.deadline.extend_step)
+            .unwrap_or(SignedDuration::from_hours(1)),
+        keep_snapshots: 1,
+        cuda_required: ctx.config.telemetry.cuda_required,
+    };
+    let cloud = CloudView {
+        provider: provider.name().to_string(),
+        capabilities: provider.capabilities(),
+        inventory: None,
+        error: None,
+        running: None,
+    };
+    let mut app = App::new(now, settings, cloud, Spend::new(pricing, budget, time_zone.clone()));
+    app.deadline = deadline(&cli.cockpit, &ctx, now, &time_zone)?;
+
+    let (theme, warning) = Theme::resolve(
+        cli.theme.as_deref().or(ctx.config.ui.theme.as_deref()),
+        no_color_requested(cli.no_color, std::env::var_os("NO_COLOR").as_deref()),
+    );
+    if let Some(warning) = warning {
+        app.log(crate::app::Level::Warn, warning.to_string());
+    }
+    let sampling = SamplerConfig {
+        interval: ctx.config.telemetry.refresh,
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::bad_input(format!("cannot start the runtime: {e}")))?;
+    let mut terminal = ratatui::try_init()
+        .map_err(|e| Failure::bad_input(format!("cannot set up the terminal: {e}")))?;
+    let result = if ctx.demo {
+        let sim = || simulator(&cli.cockpit);
+        match (sim(), sim()) {
+            (Ok(gpu), Ok(host)) => runtime.block_on(run(
+                &mut terminal,
+                app,
+                Sources { gpu, host, sampling, provider },
+                &theme,
+            )),
+            (Err(e), _) | (_, Err(e)) => {
+                ratatui::restore();
+                return Err(e);
+            }
+        }
+    } else {
+        let metered = &ctx.config.telemetry.metered_interfaces;
+        let host = HostReader::new(HostConfig {
+            metered_interfaces: (!metered.is_empty()).then(|| metered.clone()),
+            ..HostConfig::default()
+        });
+        let gpu = NvmlSource::init(NvmlConfig::default());
+        runtime.block_on(run(&mut terminal, app, Sources { gpu, host, sampling, provider }, &theme))
+    };
+    // Restore before reporting anything, so the message lands on the normal screen.
+    ratatui::restore();
+    result.map_err(|e| Failure::bad_input(format!("the terminal failed: {e}")))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn simulator(args: &CockpitArgs) -> Result<Simulator, Failure> {
+    let scenario = Scenario::resolve(&args.scenario)
+        .map_err(|e| Failure::bad_input(format!("--scenario: {e}")))?;
+    let mut config = SimConfig::new(scenario);
+    config.gpu_count = args.gpus;
+    Simulator::new(config).map_err(|e| Failure::bad_input(format!("--gpus: {e}")))
+}
+
+/// The deadline from `--release-in`/`--release-at`, else the config; `None` when neither says.
+fn deadline(
+    args: &CockpitArgs,
+    ctx: &Context,
+    now: Timestamp,
+    tz: &TimeZone,
+) -> Result<Option<Deadline>, Failure> {
+    let on_expiry = match args.on_expiry.as_deref() {
+        None => ctx.config.deadline.on_expiry,
+        Some("alert") => OnExpiry::Alert,
+        Some("stop") => OnExpiry::Stop,
+        Some("release") => OnExpiry::Release,
+        Some(other) => {
+            return Err(Failure::bad_input(format!(
+                "--on-expiry: `{other}` is not one of alert, stop, release"
+            )));
+        }
+    };
+    let release = if let Some(text) = &args.release_in {
+        Some(Release::In(
+            crate::config::parse_duration(text).map_err(|e| Failure::bad_input(format!("--release-in: {e}")))?,
+        ))
+    } else if let Some(text) = &args.release_at {
+        let time: jiff::civil::Time = text.parse().map_err(|_| {
+            Failure::bad_input(format!("--release-at: `{text}` is not a clock time such as 18:30"))
+        })?;
+        Some(Release::At(time))
+    } else {
+        ctx.config.deadline.release()
+    };
+    let at = match release {
+        None => return Ok(None),
+        Some(Release::In(d)) => now + SignedDuration::try_from(d).unwrap_or(SignedDuration::ZERO),
+        Some(Release::At(time)) => next_clock_time(now, time, tz),
+    };
+    Ok(Some(Deadline::new(at, on_expiry, now)))
+}
+
+/// The next instant the local clock shows `time`: today if still ahead, else tomorrow.
+pub fn next_clock_time(now: Timestamp, time: jiff::civil::Time, tz: &TimeZone) -> Timestamp {
+    let today = tz.to_datetime(now).date();
+    let at = |date: jiff::civil::Date| tz.to_timestamp(date.to_datetime(time)).ok();
+    match at(today) {
+        Some(t) if t > now => t,
+        _ => today.tomorrow().ok().and_then(at).unwrap_or(now),
+    }
+}

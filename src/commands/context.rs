@@ -1,0 +1,125 @@
+//! What every command that touches an instance needs: the config, the data directory, the
+//! provider adapter and the pricing of the instance. Built once at the edge from flags and the
+//! config file.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use jiff::Timestamp;
+
+use super::Failure;
+use crate::app::fixture::demo_pricing;
+use crate::app::{PriceSource, Pricing};
+use crate::cli::Cli;
+use crate::config::{Config, ProviderKind, SheetRef};
+use crate::meter::{BillingMode, ComputeTerms};
+use crate::provider::demo::DemoCloud;
+use crate::provider::{Provider, none::NoProvider};
+
+/// Actions the demo cloud refuses, comma-separated (`release,stop`): shows the error path.
+pub const DEMO_FAIL_ENV: &str = "GPUMETER_DEMO_FAIL";
+/// How long a demo action takes, in milliseconds.
+pub const DEMO_DELAY_ENV: &str = "GPUMETER_DEMO_DELAY_MS";
+
+pub struct Context {
+    pub config: Config,
+    pub data_dir: PathBuf,
+    pub demo: bool,
+    pub read_only: bool,
+}
+
+impl Context {
+    pub fn load(cli: &Cli) -> Result<Self, Failure> {
+        let (config, _) =
+            Config::load(cli.config.as_deref()).map_err(|e| Failure::bad_input(e.to_string()))?;
+        let data_dir = match &cli.data_dir {
+            Some(dir) => dir.clone(),
+            None => directories::ProjectDirs::from("", "", "gpumeter")
+                .map(|d| d.data_dir().to_path_buf())
+                .ok_or_else(|| {
+                    Failure::bad_input(
+                        "no home directory to keep data in: pass --data-dir DIR or set GPUMETER_DATA_DIR",
+                    )
+                })?,
+        };
+        let demo = cli.demo || config.instance.provider == Some(ProviderKind::Demo);
+        Ok(Context {
+            read_only: cli.read_only || config.read_only,
+            config,
+            data_dir,
+            demo,
+        })
+    }
+
+    /// The provider adapter the flags and config select.
+    pub fn provider(&self) -> Result<Arc<dyn Provider>, Failure> {
+        if self.demo {
+            return Ok(Arc::new(self.demo_cloud()));
+        }
+        match self.config.instance.provider {
+            None => Ok(Arc::new(NoProvider::new(
+                "no provider configured: set [instance] provider in the config, or try --demo",
+            ))),
+            Some(kind) => Ok(Arc::new(NoProvider::new(format!(
+                "the {kind:?} adapter is not available in this build yet"
+            )))),
+        }
+    }
+
+    pub fn demo_cloud(&self) -> DemoCloud {
+        let failing = std::env::var(DEMO_FAIL_ENV)
+            .map(|v| {
+                v.split(',')
+                    .map(|s| s.trim().to_string())
+                    .filter(|s| !s.is_empty())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let delay = std::env::var(DEMO_DELAY_ENV)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .map_or(
+                std::time::Duration::from_millis(1200),
+                std::time::Duration::from_millis,
+            );
+        DemoCloud::new(&self.data_dir, Arc::new(Timestamp::now))
+            .with_delay(delay)
+            .failing(failing)
+    }
+
+    /// How the instance is priced: the demo's sheet, or the config's sheet and SKU.
+    pub fn pricing(&self) -> Result<Option<Pricing>, Failure> {
+        if self.demo {
+            return Ok(demo_pricing());
+        }
+        let cfg = &self.config.pricing;
+        let (Some(sheet_ref), Some(sku_name)) = (&cfg.sheet, &cfg.sku) else {
+            return Ok(None);
+        };
+        let sheet = match sheet_ref {
+            SheetRef::Bundled(id) => super::load_sheet_for(Some(id), None)?,
+            SheetRef::File(path) => super::load_sheet_for(None, Some(path))?,
+        }
+        .ok_or_else(|| Failure::bad_input("no price sheet"))?;
+        let sku = sheet.sku(sku_name).cloned().ok_or_else(|| {
+            Failure::bad_input(format!(
+                "config: SKU `{sku_name}` is not in sheet `{}`",
+                sheet.id
+            ))
+        })?;
+        let mode = match cfg.billing {
+            crate::config::BillingMode::OnDemand => BillingMode::OnDemand,
+            crate::config::BillingMode::Spot => BillingMode::Spot,
+            crate::config::BillingMode::Monthly => BillingMode::Monthly,
+        };
+        let terms = ComputeTerms::from_sheet(&sheet, &sku, mode, 1)
+            .map_err(|e| Failure::bad_input(format!("config: {e}")))?;
+        Ok(Some(Pricing {
+            source: PriceSource::Sheet(sheet.id.clone()),
+            sheet,
+            sku,
+            mode,
+            terms,
+        }))
+    }
+}

@@ -1,0 +1,45 @@
+//! The provider when none is configured: telemetry still works, the cloud side says why not.
+
+use async_trait::async_trait;
+
+use super::{Action, ActionReport, Capabilities, Inventory, Provider, ProviderError};
+
+pub struct NoProvider {
+    why: String,
+}
+
+impl NoProvider {
+    pub fn new(why: impl Into<String>) -> Self {
+        NoProvider { why: why.into() }
+    }
+}
+
+#[async_trait]
+impl Provider for NoProvider {
+    fn name(&self) -> &'static str {
+        "none"
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            stop: false,
+            snapshots: false,
+            deadline: false,
+        }
+    }
+
+    fn plan(&self, _action: &Action) -> Vec<String> {
+        Vec::new()
+    }
+
+    async fn inventory(&self) -> Result<Inventory, ProviderError> {
+        Err(ProviderError::State(self.why.clone()))
+    }
+
+    async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
+        Err(ProviderError::Unsupported {
+            provider: "no provider".into(),
+            what: format!("{} ({})", action.label(), self.why),
+        })
+    }
+}

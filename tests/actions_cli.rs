@@ -1,0 +1,178 @@
+//! The checklist and the destructive commands against the demo cloud, run as a user runs them.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+struct Cloud {
+    dir: PathBuf,
+}
+
+impl Cloud {
+    fn new(name: &str) -> Self {
+        let dir =
+            std::env::temp_dir().join(format!("gpumeter-actions-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Cloud { dir }
+    }
+
+    fn run(&self, args: &[&str], env: &[(&str, &str)]) -> Output {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_gpumeter"));
+        cmd.args(args)
+            .arg("--demo")
+            .env("GPUMETER_DATA_DIR", &self.dir)
+            .env("GPUMETER_DEMO_DELAY_MS", "0")
+            .env_remove("GPUMETER_DEMO_FAIL")
+            .stdin(Stdio::null());
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        cmd.output().unwrap()
+    }
+
+    fn state(&self) -> Value {
+        let text = std::fs::read_to_string(self.dir.join("demo-cloud.json")).unwrap();
+        serde_json::from_str(&text).unwrap()
+    }
+
+    fn path(&self) -> &Path {
+        &self.dir
+    }
+}
+
+impl Drop for Cloud {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn checklist_lists_survivors_with_monthly_cost_and_exits_3() {
+    let cloud = Cloud::new("checklist");
+    let out = cloud.run(&["checklist", "--json"], &[]);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let items = v["would_keep_billing"].as_array().unwrap();
+    let ids: Vec<&str> = items.iter().map(|i| i["id"].as_str().unwrap()).collect();
+    assert!(
+        ids.contains(&"vol-0data") && !ids.contains(&"vol-0root"),
+        "{ids:?}"
+    );
+    let data = items.iter().find(|i| i["id"] == "vol-0data").unwrap();
+    // 2000 GiB of gp3 at 0.08 per GiB-month.
+    assert_eq!(data["monthly_cost"], "160.00");
+    assert_eq!(v["currency"], "USD");
+    assert!(cloud.path().join("demo-cloud.json").exists());
+}
+
+#[test]
+fn release_without_a_terminal_or_yes_is_refused_and_changes_nothing() {
+    let cloud = Cloud::new("refuse");
+    let out = cloud.run(&["release"], &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--yes"), "{}", stderr(&out));
+    assert_eq!(cloud.state()["instance"]["state"], "running");
+}
+
+#[test]
+fn dry_run_prints_the_calls_and_changes_nothing() {
+    let cloud = Cloud::new("dry");
+    let out = cloud.run(&["release", "--dry-run"], &[]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(text.contains("demo: release i-0demo4a100f00d"), "{text}");
+    assert!(
+        text.contains("keeps billing afterwards") && text.contains("160.00 USD/month"),
+        "{text}"
+    );
+    assert_eq!(cloud.state()["instance"]["state"], "running");
+}
+
+#[test]
+fn release_with_yes_is_read_back_and_survivors_remain() {
+    let cloud = Cloud::new("release");
+    let out = cloud.run(&["release", "--yes"], &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("released"));
+    let state = cloud.state();
+    assert_eq!(state["instance"]["state"], "released");
+    let ids: Vec<&str> = state["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    assert!(
+        !ids.contains(&"vol-0root") && ids.contains(&"vol-0data"),
+        "{ids:?}"
+    );
+    let again = cloud.run(&["release", "--yes"], &[]);
+    assert!(again.status.success());
+    assert!(
+        stdout(&again).contains("already released"),
+        "{}",
+        stdout(&again)
+    );
+}
+
+#[test]
+fn a_refused_action_exits_1_and_leaves_the_state_as_the_provider_reports_it() {
+    let cloud = Cloud::new("fail");
+    let out = cloud.run(&["stop", "--yes"], &[("GPUMETER_DEMO_FAIL", "stop")]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("refused to stop"), "{}", stderr(&out));
+    assert_eq!(cloud.state()["instance"]["state"], "running");
+}
+
+#[test]
+fn snapshot_clean_keeps_the_newest_and_extend_moves_the_held_deadline() {
+    let cloud = Cloud::new("snap");
+    let out = cloud.run(&["snapshot-clean", "--keep", "1", "--yes"], &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let snaps: Vec<String> = cloud.state()["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["kind"] == "snapshot")
+        .map(|r| r["id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(snaps, vec!["snap-0c".to_string()]);
+
+    let out = cloud.run(&["extend", "2h", "--yes"], &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let first = cloud.state()["deadline"]["at"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let out = cloud.run(&["extend", "30m", "--yes"], &[]);
+    assert!(out.status.success());
+    let second: jiff::Timestamp = cloud.state()["deadline"]["at"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let first: jiff::Timestamp = first.parse().unwrap();
+    assert_eq!(second.duration_since(first).as_secs(), 30 * 60);
+}
+
+#[test]
+fn read_only_refuses_destructive_commands() {
+    let cloud = Cloud::new("ro");
+    let out = cloud.run(&["release", "--yes", "--read-only"], &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("read-only"));
+    assert!(
+        !cloud.path().join("demo-cloud.json").exists(),
+        "nothing touched"
+    );
+}
