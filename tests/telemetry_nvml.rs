@@ -3,7 +3,10 @@
 
 use std::time::Duration;
 
-use gpumeter::telemetry::{GpuSource, GpuUnavailableKind, NvmlConfig, NvmlSource};
+use gpumeter::telemetry::{
+    GpuSource, GpuUnavailableKind, NvmlConfig, NvmlSource, SamplerConfig, Telemetry,
+    spawn_gpu_sampler,
+};
 
 fn library_present() -> bool {
     [
@@ -18,18 +21,19 @@ fn library_present() -> bool {
 
 #[test]
 fn without_the_library_every_read_reports_why_and_nothing_is_reloaded() {
-    let mut nvml = NvmlSource::init(NvmlConfig::default());
-    let Some(why) = nvml.init_error().cloned() else {
+    let mut nvml = NvmlSource::new(NvmlConfig::default());
+    assert_eq!(nvml.init_attempts(), 0, "making the source loads nothing");
+    let Err(why) = nvml.read(Duration::ZERO) else {
         // NVML started: the other test covers this machine.
         return;
     };
+    assert_eq!(nvml.init_error(), Some(&why));
     if !library_present() {
         assert_eq!(why.kind, GpuUnavailableKind::LibraryNotFound, "{why}");
         assert!(why.to_string().contains("libnvidia-ml.so.1"), "{why}");
     }
-    for t in 0..50 {
-        let round = nvml.read(Duration::from_secs(t));
-        assert_eq!(round, Err(why.clone()));
+    for t in 1..50 {
+        assert_eq!(nvml.read(Duration::from_secs(t)), Err(why.clone()));
     }
     assert_eq!(
         nvml.init_attempts(),
@@ -39,17 +43,15 @@ fn without_the_library_every_read_reports_why_and_nothing_is_reloaded() {
     nvml.retry();
     assert_eq!(nvml.init_attempts(), 2);
     assert!(nvml.read(Duration::ZERO).is_err());
+    assert_eq!(nvml.init_attempts(), 2);
 }
 
 #[test]
 fn with_a_driver_every_gpu_has_a_name_and_memory() {
-    let mut nvml = NvmlSource::init(NvmlConfig::default());
-    if nvml.init_error().is_some() {
+    let mut nvml = NvmlSource::new(NvmlConfig::default());
+    let Ok(reading) = nvml.read(Duration::ZERO) else {
         return;
-    }
-    let reading = nvml
-        .read(Duration::ZERO)
-        .expect("NVML started, so a round reads");
+    };
     for gpu in &reading.gpus {
         assert!(gpu.name.is_value(), "GPU {}: {:?}", gpu.index, gpu.name);
         assert!(
@@ -60,4 +62,25 @@ fn with_a_driver_every_gpu_has_a_name_and_memory() {
     }
     nvml.retry();
     assert_eq!(nvml.init_attempts(), 1, "retry after success does nothing");
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_sampler_reports_a_missing_driver_every_round() {
+    let (tx, mut rx) = tokio::sync::mpsc::channel::<Telemetry>(2);
+    let nvml = NvmlSource::new(NvmlConfig::default());
+    let handle = spawn_gpu_sampler(nvml, SamplerConfig::default(), tx).unwrap();
+    for _ in 0..3 {
+        let Some(Telemetry::Gpu(round)) = rx.recv().await else {
+            panic!("expected a GPU round");
+        };
+        if round.value.is_ok() {
+            return;
+        }
+        if !library_present() {
+            let why = round.value.unwrap_err();
+            assert_eq!(why.kind, GpuUnavailableKind::LibraryNotFound);
+        }
+    }
+    drop(rx);
+    handle.shutdown().await;
 }

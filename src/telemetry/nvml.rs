@@ -1,9 +1,10 @@
 //! The real GPUs, through NVML (nvml-wrapper loads libnvidia-ml.so.1 at run time).
 //!
-//! NVML is started once, when the source is made, and owned by it; the source lives on the
-//! sampler's own thread. A failure to start is kept with its reason and returned every round
-//! without touching the library again, until [`GpuSource::retry`] asks for another attempt:
-//! loading the library every tick would reload all its symbols each second.
+//! NVML is started once, by the first read, and owned by the source; the source lives on the
+//! sampler's own thread, so even loading the library happens off the async runtime. A failure to
+//! start is kept with its reason and returned every round without touching the library again,
+//! until [`GpuSource::retry`] asks for another attempt: loading the library every tick would
+//! reload all its symbols each second.
 
 use std::time::Duration;
 
@@ -36,6 +37,7 @@ impl Default for NvmlConfig {
 }
 
 enum State {
+    NotStarted,
     Ready {
         // Boxed: the library's symbol table is some 12 KB.
         nvml: Box<Nvml>,
@@ -56,25 +58,26 @@ pub struct NvmlSource {
 }
 
 impl NvmlSource {
-    /// Starts NVML once. Never fails: a failure is remembered and reported by every read.
-    pub fn init(config: NvmlConfig) -> Self {
+    /// A source that starts NVML on its first read. Cheap: nothing is loaded here.
+    pub fn new(config: NvmlConfig) -> Self {
         NvmlSource {
             config,
-            state: start(),
-            init_attempts: 1,
+            state: State::NotStarted,
+            init_attempts: 0,
             procs: ProcTable::system(),
         }
     }
 
-    /// Why NVML could not start, if it could not.
+    /// Why NVML could not start, if it was tried and could not.
     pub fn init_error(&self) -> Option<&GpuUnavailable> {
         match &self.state {
-            State::Ready { .. } => None,
+            State::NotStarted | State::Ready { .. } => None,
             State::Failed { why, .. } => Some(why),
         }
     }
 
-    /// How many times the library has been loaded: once, plus once per retry after a failure.
+    /// How many times the library has been loaded: once by the first read, plus once per retry
+    /// after a failure.
     pub fn init_attempts(&self) -> u32 {
         self.init_attempts
     }
@@ -82,9 +85,19 @@ impl NvmlSource {
 
 impl GpuSource for NvmlSource {
     fn read(&mut self, _at: Duration) -> GpuRound {
+        if matches!(self.state, State::NotStarted) {
+            self.state = start();
+            self.init_attempts += 1;
+        }
         let (nvml, driver) = match &self.state {
             State::Ready { nvml, driver } => (nvml, driver),
             State::Failed { why, .. } => return Err(why.clone()),
+            State::NotStarted => {
+                return Err(GpuUnavailable {
+                    kind: GpuUnavailableKind::Other,
+                    detail: "NVML was not started".to_owned(),
+                });
+            }
         };
         let count = nvml.device_count().map_err(|e| classify(&e))?;
         let gpus: Vec<GpuSample> = (0..count)
@@ -107,7 +120,7 @@ impl GpuSource for NvmlSource {
     }
 
     fn retry(&mut self) {
-        if matches!(self.state, State::Failed { .. }) {
+        if matches!(self.state, State::NotStarted | State::Failed { .. }) {
             self.state = start();
             self.init_attempts += 1;
         }
