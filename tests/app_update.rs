@@ -1,26 +1,301 @@
-//! `update` for every key, on the demo fixture.
+//! `update` for every key and every provider answer, on the demo fixture.
 
 use std::time::Duration;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use gpumeter::app::fixture::demo_app;
-use gpumeter::app::{App, Effect, Event, Mode, update};
+use gpumeter::app::{App, Choice, Effect, Event, Level, Mode, Panel, update};
+use gpumeter::provider::{Action, ActionReport};
+use jiff::SignedDuration;
+use rust_decimal::Decimal;
 
 fn app() -> App {
     demo_app(Duration::from_secs(3 * 3600))
 }
 
+fn press(app: &mut App, code: KeyCode) -> Vec<Effect> {
+    update(app, Event::Key(KeyEvent::new(code, KeyModifiers::NONE)))
+}
+
+fn ch(app: &mut App, c: char) -> Vec<Effect> {
+    press(app, KeyCode::Char(c))
+}
+
+fn last_log(app: &App) -> (Level, String) {
+    let e = app.events.back().expect("a log line");
+    (e.level, e.text.clone())
+}
+
 #[test]
-fn the_fixture_has_a_reading() {
+fn the_fixture_has_a_reading_and_leftovers() {
     let app = app();
     let r = app.spend.reading.as_ref().expect("a reading");
-    assert!(r.accrual.accrued.compute > rust_decimal::Decimal::ZERO);
-    assert!(!r.leftovers.is_empty());
+    assert!(r.accrual.accrued.compute > Decimal::ZERO);
+    assert!(r.leftover_monthly > Decimal::ZERO);
     assert!(matches!(app.mode, Mode::Main));
-    let _ = (
-        KeyEvent::new(KeyCode::Char('q'), KeyModifiers::NONE),
-        Effect::RetryGpu,
-        Event::Resize,
-        update,
+}
+
+#[test]
+fn question_mark_toggles_help_and_esc_closes_it() {
+    let mut app = app();
+    ch(&mut app, '?');
+    assert_eq!(app.mode, Mode::Help);
+    ch(&mut app, '?');
+    assert_eq!(app.mode, Mode::Main);
+    ch(&mut app, '?');
+    press(&mut app, KeyCode::Esc);
+    assert_eq!(app.mode, Mode::Main);
+    assert!(!app.quit, "q or Esc in help closes help, not the cockpit");
+}
+
+#[test]
+fn q_and_ctrl_c_quit() {
+    let mut app = app();
+    ch(&mut app, 'q');
+    assert!(app.quit);
+    let mut app = self::app();
+    ch(&mut app, 'R');
+    update(
+        &mut app,
+        Event::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)),
+    );
+    assert!(app.quit, "Ctrl-C quits even from a dialog");
+}
+
+#[test]
+fn tab_arrows_and_hjkl_move_focus_and_selection() {
+    let mut app = app();
+    assert_eq!(app.focus, Panel::Gpus);
+    press(&mut app, KeyCode::Tab);
+    assert_eq!(app.focus, Panel::Cost);
+    press(&mut app, KeyCode::BackTab);
+    assert_eq!(app.focus, Panel::Gpus);
+    ch(&mut app, 'l');
+    assert_eq!(app.focus, Panel::Cost);
+    press(&mut app, KeyCode::Left);
+    ch(&mut app, 'h');
+    assert_eq!(app.focus, Panel::Events);
+    press(&mut app, KeyCode::Right);
+    assert_eq!(app.focus, Panel::Gpus);
+    ch(&mut app, 'j');
+    press(&mut app, KeyCode::Down);
+    assert_eq!(app.selected_gpu, 2);
+    ch(&mut app, 'k');
+    press(&mut app, KeyCode::Up);
+    press(&mut app, KeyCode::Up);
+    assert_eq!(app.selected_gpu, 0, "selection stops at the top");
+    for _ in 0..20 {
+        ch(&mut app, 'j');
+    }
+    assert_eq!(app.selected_gpu, 7, "and at the last GPU");
+    app.focus = Panel::Resources;
+    ch(&mut app, 'j');
+    assert_eq!(app.selected_resource, 1);
+}
+
+#[test]
+fn p_toggles_the_process_view() {
+    let mut app = app();
+    ch(&mut app, 'p');
+    assert!(app.show_processes);
+    ch(&mut app, 'p');
+    assert!(!app.show_processes);
+}
+
+#[test]
+fn e_extends_the_deadline_by_the_step_and_asks_the_provider_to_hold_it() {
+    let mut app = app();
+    let before = app.deadline.unwrap().at;
+    let effects = ch(&mut app, 'e');
+    let after = app.deadline.unwrap().at;
+    assert_eq!(after.duration_since(before), SignedDuration::from_hours(1));
+    assert_eq!(
+        effects,
+        vec![Effect::Perform(Action::SetDeadline { at: Some(after) })]
+    );
+    assert!(last_log(&app).1.contains("extended"));
+}
+
+#[test]
+fn capital_e_asks_for_a_duration_and_rejects_nonsense() {
+    let mut app = app();
+    let before = app.deadline.unwrap().at;
+    ch(&mut app, 'E');
+    for c in "soon".chars() {
+        ch(&mut app, c);
+    }
+    press(&mut app, KeyCode::Enter);
+    let Mode::Prompt { error, .. } = &app.mode else {
+        panic!("still prompting")
+    };
+    assert!(error.as_deref().unwrap().contains("not a duration"));
+    for _ in 0..4 {
+        press(&mut app, KeyCode::Backspace);
+    }
+    for c in "45m".chars() {
+        ch(&mut app, c);
+    }
+    let effects = press(&mut app, KeyCode::Enter);
+    assert_eq!(app.mode, Mode::Main);
+    assert_eq!(
+        app.deadline.unwrap().at.duration_since(before),
+        SignedDuration::from_mins(45)
+    );
+    assert_eq!(effects.len(), 1);
+    ch(&mut app, 'E');
+    press(&mut app, KeyCode::Esc);
+    assert_eq!(app.mode, Mode::Main);
+}
+
+#[test]
+fn r_retries_nvml() {
+    let mut app = app();
+    assert_eq!(ch(&mut app, 'r'), vec![Effect::RetryGpu]);
+}
+
+#[test]
+fn capital_r_opens_a_release_confirmation_with_cancel_as_default() {
+    let mut app = app();
+    assert!(ch(&mut app, 'R').is_empty());
+    let Mode::Confirm(c) = &app.mode else {
+        panic!("a dialog")
+    };
+    assert_eq!(c.action, Action::Release);
+    assert_eq!(c.choice, Choice::Cancel);
+    assert!(c.target.contains("i-0demo4a100f00d"));
+    assert!(c.deleted.iter().any(|l| l.label.contains("vol-0root")));
+    assert!(c.survivors.iter().any(|l| l.label.contains("vol-0data")));
+    assert!(c.cost_per_hour.is_some());
+    // Enter takes the default: cancel.
+    assert!(press(&mut app, KeyCode::Enter).is_empty());
+    assert_eq!(app.mode, Mode::Main);
+    assert!(last_log(&app).1.contains("cancelled"));
+}
+
+#[test]
+fn y_confirms_and_sends_the_action_once() {
+    let mut app = app();
+    ch(&mut app, 'R');
+    let effects = ch(&mut app, 'y');
+    assert_eq!(effects, vec![Effect::Perform(Action::Release)]);
+    assert!(app.cloud.running.is_some());
+    // A second destructive key while one runs does not open another dialog.
+    ch(&mut app, 'S');
+    assert_eq!(app.mode, Mode::Main);
+    assert!(last_log(&app).1.contains("still running"));
+}
+
+#[test]
+fn arrows_move_the_dialog_choice_and_n_or_esc_cancel() {
+    let mut app = app();
+    ch(&mut app, 'S');
+    press(&mut app, KeyCode::Right);
+    let Mode::Confirm(c) = &app.mode else {
+        panic!("a dialog")
+    };
+    assert_eq!(c.choice, Choice::Confirm);
+    assert_eq!(c.action, Action::Stop);
+    assert_eq!(
+        press(&mut app, KeyCode::Enter),
+        vec![Effect::Perform(Action::Stop)]
+    );
+
+    let mut app = self::app();
+    ch(&mut app, 'C');
+    let Mode::Confirm(c) = &app.mode else {
+        panic!("a dialog")
+    };
+    assert!(matches!(c.action, Action::SnapshotClean { keep: 1, .. }));
+    assert_eq!(c.deleted.len(), 2, "the two older snapshots");
+    ch(&mut app, 'n');
+    assert_eq!(app.mode, Mode::Main);
+    ch(&mut app, 'C');
+    press(&mut app, KeyCode::Esc);
+    assert_eq!(app.mode, Mode::Main);
+}
+
+#[test]
+fn read_only_has_no_destructive_keys() {
+    let mut app = app();
+    app.settings.read_only = true;
+    for c in ['R', 'S', 'C'] {
+        assert!(ch(&mut app, c).is_empty());
+        assert_eq!(app.mode, Mode::Main, "{c}");
+    }
+    assert!(
+        ch(&mut app, 'e').is_empty(),
+        "extends locally, changes nothing at the provider"
+    );
+}
+
+#[test]
+fn a_confirmed_action_is_done_and_an_unconfirmed_one_is_not() {
+    let mut app = app();
+    ch(&mut app, 'R');
+    ch(&mut app, 'y');
+    let report = |confirmed| ActionReport {
+        action: Action::Release,
+        confirmed,
+        summary: "i-0demo4a100f00d: released".into(),
+        calls: vec![],
+    };
+    let effects = update(
+        &mut app,
+        Event::ActionDone {
+            action: Action::Release,
+            result: Ok(report(true)),
+        },
+    );
+    assert_eq!(effects, vec![Effect::RefreshInventory]);
+    assert!(app.cloud.running.is_none());
+    assert_eq!(last_log(&app).0, Level::Done);
+
+    update(
+        &mut app,
+        Event::ActionDone {
+            action: Action::Release,
+            result: Ok(report(false)),
+        },
+    );
+    let (level, text) = last_log(&app);
+    assert_eq!(level, Level::Error);
+    assert!(text.contains("NOT confirmed"));
+
+    update(
+        &mut app,
+        Event::ActionDone {
+            action: Action::Release,
+            result: Err("Throttling".into()),
+        },
+    );
+    let (level, text) = last_log(&app);
+    assert_eq!(level, Level::Error);
+    assert!(text.contains("failed: Throttling"));
+}
+
+#[test]
+fn ticks_warn_at_30_10_and_1_minutes_and_ring_the_bell() {
+    let mut app = app();
+    let at = app.deadline.unwrap().at;
+    app.bell = false;
+    update(&mut app, Event::Tick(at - SignedDuration::from_mins(30)));
+    assert!(app.bell);
+    assert!(last_log(&app).1.contains("30 minutes left"));
+    update(&mut app, Event::Tick(at - SignedDuration::from_mins(10)));
+    assert!(last_log(&app).1.contains("10 minutes left"));
+    update(&mut app, Event::Tick(at - SignedDuration::from_secs(59)));
+    assert!(last_log(&app).1.contains("1 minute left"));
+    update(&mut app, Event::Tick(at));
+    assert!(last_log(&app).1.contains("deadline reached"));
+}
+
+#[test]
+fn an_inventory_error_is_kept_and_shown_not_fatal() {
+    let mut app = app();
+    update(&mut app, Event::Inventory(Err("provider timed out".into())));
+    assert_eq!(app.cloud.error.as_deref(), Some("provider timed out"));
+    assert!(
+        app.cloud.inventory.is_some(),
+        "the last good inventory stays"
     );
 }
