@@ -116,25 +116,12 @@ fn resolve_sku(args: &StatusArgs) -> Result<Option<Sku>, Failure> {
             _ => Err(Failure::bad_input("--provider and --sheet need --sku")),
         };
     };
-    if let Some(path) = &args.sheet {
-        let sheet = pricing::load_file(path).map_err(|e| Failure::bad_input(e.to_string()))?;
+    if let Some(sheet) = super::load_sheet_for(args.provider.as_deref(), args.sheet.as_deref())? {
         return sheet
             .sku(name)
             .cloned()
             .map(Some)
-            .ok_or_else(|| Failure::bad_input(format!("no SKU `{name}` in {}", path.display())));
-    }
-    if let Some(id) = &args.provider {
-        let sheet = pricing::bundled_sheet(id).ok_or_else(|| {
-            Failure::bad_input(format!(
-                "no bundled sheet `{id}` (see `gpumeter pricing list`)"
-            ))
-        })?;
-        return sheet
-            .sku(name)
-            .cloned()
-            .map(Some)
-            .ok_or_else(|| Failure::bad_input(format!("no SKU `{name}` in sheet {id}")));
+            .ok_or_else(|| Failure::bad_input(format!("no SKU `{name}` in sheet {}", sheet.id)));
     }
     let found = pricing::find_sku(name, None);
     let Some((_, first)) = found.first() else {

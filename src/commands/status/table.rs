@@ -35,7 +35,7 @@ pub(super) fn render(report: &StatusReport) -> String {
         out.push_str("findings\n");
         for f in &report.findings {
             let severity = format!("{:?}", f.severity).to_lowercase();
-            let _ = writeln!(out, "  {severity:<8} {}", f.message);
+            let _ = writeln!(out, "  {severity:<8}  {}", f.message);
         }
     }
     out
