@@ -223,9 +223,18 @@ mod tests {
 
     #[test]
     fn rounds_half_away_from_zero_to_cents() {
-        assert_eq!(Money::new(dec!(2.345), Currency::USD).cents_string(), "2.35");
-        assert_eq!(Money::new(dec!(2.344), Currency::USD).cents_string(), "2.34");
-        assert_eq!(Money::new(dec!(2000), Currency::CNY).cents_string(), "2000.00");
+        assert_eq!(
+            Money::new(dec!(2.345), Currency::USD).cents_string(),
+            "2.35"
+        );
+        assert_eq!(
+            Money::new(dec!(2.344), Currency::USD).cents_string(),
+            "2.34"
+        );
+        assert_eq!(
+            Money::new(dec!(2000), Currency::CNY).cents_string(),
+            "2000.00"
+        );
         assert_eq!(Money::new(dec!(2.5), Currency::CNY).to_string(), "2.50 CNY");
     }
 
