@@ -51,7 +51,12 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
         error: None,
         running: None,
     };
-    let mut app = App::new(now, settings, cloud, Spend::new(pricing, budget, time_zone.clone()));
+    let mut app = App::new(
+        now,
+        settings,
+        cloud,
+        Spend::new(pricing, budget, time_zone.clone()),
+    );
     app.deadline = deadline(&cli.cockpit, &ctx, now, &time_zone)?;
 
     let (theme, warning) = Theme::resolve(
@@ -77,7 +82,12 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
             (Ok(gpu), Ok(host)) => runtime.block_on(run(
                 &mut terminal,
                 app,
-                Sources { gpu, host, sampling, provider },
+                Sources {
+                    gpu,
+                    host,
+                    sampling,
+                    provider,
+                },
                 &theme,
             )),
             (Err(e), _) | (_, Err(e)) => {
@@ -91,8 +101,18 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
             metered_interfaces: (!metered.is_empty()).then(|| metered.clone()),
             ..HostConfig::default()
         });
-        let gpu = NvmlSource::init(NvmlConfig::default());
-        runtime.block_on(run(&mut terminal, app, Sources { gpu, host, sampling, provider }, &theme))
+        let gpu = NvmlSource::new(NvmlConfig::default());
+        runtime.block_on(run(
+            &mut terminal,
+            app,
+            Sources {
+                gpu,
+                host,
+                sampling,
+                provider,
+            },
+            &theme,
+        ))
     };
     // Restore before reporting anything, so the message lands on the normal screen.
     ratatui::restore();
@@ -127,12 +147,14 @@ fn deadline(
         }
     };
     let release = if let Some(text) = &args.release_in {
-        Some(Release::In(
-            crate::config::parse_duration(text).map_err(|e| Failure::bad_input(format!("--release-in: {e}")))?,
-        ))
+        Some(Release::In(crate::config::parse_duration(text).map_err(
+            |e| Failure::bad_input(format!("--release-in: {e}")),
+        )?))
     } else if let Some(text) = &args.release_at {
         let time: jiff::civil::Time = text.parse().map_err(|_| {
-            Failure::bad_input(format!("--release-at: `{text}` is not a clock time such as 18:30"))
+            Failure::bad_input(format!(
+                "--release-at: `{text}` is not a clock time such as 18:30"
+            ))
         })?;
         Some(Release::At(time))
     } else {

@@ -107,7 +107,7 @@ pub fn run(cli: &Cli) -> ExitCode {
     let result = match &cli.command {
         Some(Command::Estimate(args)) => estimate::run(args),
         Some(Command::Pricing(cmd)) => pricing::run(cmd),
-        Some(Command::Status(args)) => status::run(args, cli.demo),
+        Some(Command::Status(args)) => status::run(args, cli),
         Some(Command::Checklist { json }) => checklist::run(cli, *json),
         Some(Command::Release(args)) => actions::run(cli, &Action::Release, *args),
         Some(Command::Stop(args)) => actions::run(cli, &Action::Stop, *args),

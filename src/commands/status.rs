@@ -9,7 +9,7 @@ use jiff::Timestamp;
 use serde::{Serialize, Serializer};
 
 use super::{CommandResult, Failure};
-use crate::cli::StatusArgs;
+use crate::cli::{Cli, StatusArgs};
 use crate::pricing::{self, Sku};
 use crate::telemetry::{
     DriverInfo, Expectations, Finding, GpuRound, GpuSample, GpuSource, HistoryConfig, HostConfig,
@@ -17,6 +17,7 @@ use crate::telemetry::{
     TelemetryHistory, Unavailability, assess,
 };
 
+pub mod cloud;
 mod table;
 
 /// The `status --json` document. Later sections (cost, deadline, resources) are added here.
@@ -35,6 +36,9 @@ pub struct StatusReport {
     #[serde(serialize_with = "with_reasons")]
     pub host: HostSample,
     pub findings: Vec<Finding>,
+    /// The instance, its cost, the deadline and the leftovers, from the provider.
+    #[serde(flatten)]
+    pub cloud: cloud::CloudJson,
 }
 
 impl StatusReport {
@@ -63,11 +67,13 @@ impl StatusReport {
             gpu_error,
             host,
             findings,
+            cloud: cloud::CloudJson::default(),
         }
     }
 }
 
-pub fn run(args: &StatusArgs, demo: bool) -> CommandResult {
+pub fn run(args: &StatusArgs, cli: &Cli) -> CommandResult {
+    let demo = cli.demo;
     if !demo {
         refuse_demo_only(args)?;
     }
@@ -77,17 +83,19 @@ pub fn run(args: &StatusArgs, demo: bool) -> CommandResult {
         cuda: args.require_cuda,
         ..Expectations::default()
     };
-    let report = if demo {
+    let mut report = if demo {
         demo_report(args, &expect)?
     } else {
         live_report(&expect)
     };
+    let ctx = super::context::Context::load(cli)?;
+    report.cloud = cloud::read(&ctx, report.time)?;
     if args.json {
         let text = serde_json::to_string_pretty(&report)
             .map_err(|e| Failure::bad_input(format!("cannot write JSON: {e}")))?;
-        println!("{text}");
+        super::emit(&text);
     } else {
-        print!("{}", table::render(&report));
+        super::emit(table::render(&report).trim_end());
     }
     Ok(ExitCode::SUCCESS)
 }

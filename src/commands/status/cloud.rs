@@ -1,0 +1,155 @@
+//! The cloud half of `status --json`: the instance, its cost so far, the deadline and what
+//! would keep billing after a release. Absent (null) when no provider is configured.
+
+use jiff::Timestamp;
+use jiff::tz::TimeZone;
+use serde::Serialize;
+
+use crate::app::{PriceSource, Spend};
+use crate::commands::context::Context;
+use crate::commands::{Failure, block_on};
+use crate::meter::{InstanceState, ResourceKind};
+use crate::money::{Currency, Money};
+use crate::provider::Inventory;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct InstanceJson {
+    pub id: String,
+    pub name: String,
+    pub provider: String,
+    pub sku: String,
+    pub state: InstanceState,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CostJson {
+    pub currency: Currency,
+    pub compute: String,
+    pub bandwidth: String,
+    pub storage: String,
+    pub extras: String,
+    pub total: String,
+    /// What the provider bills so far, after the billing step and minimum.
+    pub billed: String,
+    pub burn_per_hour: String,
+    /// `sheet:<id>` or `live`.
+    pub price_source: String,
+    /// Resources the sheet has no price for (counted as zero).
+    pub unpriced: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct DeadlineJson {
+    pub at: String,
+    pub remaining_s: i64,
+    pub on_expiry: &'static str,
+    pub held_by_provider: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ResourceJson {
+    pub kind: ResourceKind,
+    pub id: String,
+    pub size_gib: String,
+    pub survives_release: bool,
+    /// `null` when the sheet has no price for it.
+    pub monthly_cost_after_release: Option<String>,
+}
+
+/// Every cloud field of the report; each is `null` when it cannot be known.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct CloudJson {
+    pub instance: Option<InstanceJson>,
+    pub cost: Option<CostJson>,
+    pub deadline: Option<DeadlineJson>,
+    pub resources: Option<Vec<ResourceJson>>,
+    pub leftover_monthly_cost: Option<String>,
+    /// Why the cloud side could not be read, or `null`.
+    pub cloud_error: Option<String>,
+}
+
+/// Reads the provider once and prices what it reports at `now`.
+pub fn read(ctx: &Context, now: Timestamp) -> Result<CloudJson, Failure> {
+    let provider = ctx.provider()?;
+    let inventory = match block_on(provider.inventory())? {
+        Ok(inventory) => inventory,
+        Err(e) => {
+            return Ok(CloudJson {
+                cloud_error: Some(e.to_string()),
+                ..CloudJson::default()
+            });
+        }
+    };
+    let pricing = ctx.pricing()?;
+    Ok(describe(
+        &inventory,
+        Spend::new(pricing, None, TimeZone::UTC),
+        now,
+    ))
+}
+
+pub fn describe(inventory: &Inventory, mut spend: Spend, now: Timestamp) -> CloudJson {
+    spend.record_inventory(inventory, now);
+    let deadline_at = inventory.deadline.map(|d| d.at);
+    spend.recompute(Some(inventory), now, deadline_at);
+    let currency = spend.pricing.as_ref().map(|p| p.sheet.currency);
+    let cents = |d| currency.map(|c| Money::new(d, c).cents_string());
+    let cost = match (&spend.pricing, &spend.reading) {
+        (Some(pricing), Some(reading)) => {
+            let [compute, bandwidth, storage, extras, total] =
+                reading.accrual.accrued.to_cents().map(|d| d.to_string());
+            Some(CostJson {
+                currency: pricing.sheet.currency,
+                compute,
+                bandwidth,
+                storage,
+                extras,
+                total,
+                billed: reading.accrual.billed.total().cents_string(),
+                burn_per_hour: reading.accrual.burn_per_hour.total().cents_string(),
+                price_source: match &pricing.source {
+                    PriceSource::Sheet(id) => format!("sheet:{id}"),
+                    PriceSource::Live => "live".into(),
+                },
+                unpriced: reading.accrual.unpriced.clone(),
+            })
+        }
+        _ => None,
+    };
+    let sheet = spend.pricing.as_ref().map(|p| &p.sheet);
+    let resources: Vec<ResourceJson> = inventory
+        .resources
+        .iter()
+        .map(|r| ResourceJson {
+            kind: r.kind,
+            id: r.id.clone(),
+            size_gib: r.size_gib.normalize().to_string(),
+            survives_release: !r.deleted_with_instance,
+            monthly_cost_after_release: sheet
+                .and_then(|s| crate::meter::monthly_after_release(s, &r.to_meter()))
+                .and_then(cents),
+        })
+        .collect();
+    CloudJson {
+        instance: inventory.instance.as_ref().map(|i| InstanceJson {
+            id: i.id.clone(),
+            name: i.name.clone(),
+            provider: i.provider.clone(),
+            sku: i.sku.clone(),
+            state: i.state,
+        }),
+        cost,
+        deadline: inventory.deadline.map(|d| DeadlineJson {
+            at: d.at.to_string(),
+            remaining_s: d.at.duration_since(now).as_secs(),
+            on_expiry: "release",
+            held_by_provider: true,
+        }),
+        resources: Some(resources),
+        leftover_monthly_cost: spend
+            .reading
+            .as_ref()
+            .and_then(|r| cents(r.leftover_monthly)),
+        cloud_error: None,
+    }
+}

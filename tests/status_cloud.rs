@@ -1,0 +1,102 @@
+//! The cloud half of `status --json` on the demo cloud: instance, cost, resources, leftovers.
+
+use std::process::Command;
+
+use serde_json::Value;
+
+fn status(dir: &std::path::Path, extra: &[&str]) -> Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_gpumeter"))
+        .args(["status", "--demo", "--json", "--gpus", "2"])
+        .args(extra)
+        .env("GPUMETER_DATA_DIR", dir)
+        .env("GPUMETER_DEMO_DELAY_MS", "0")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn dec(v: &Value) -> rust_decimal::Decimal {
+    v.as_str()
+        .expect("money is a decimal string")
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn status_reports_the_instance_its_cost_and_what_survives_release() {
+    let dir = std::env::temp_dir().join(format!("gpumeter-status-cloud-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let v = status(&dir, &[]);
+    assert_eq!(v["instance"]["id"], "i-0demo4a100f00d");
+    assert_eq!(v["instance"]["state"], "running");
+    assert_eq!(v["instance"]["sku"], "p4de.24xlarge");
+    let cost = &v["cost"];
+    assert_eq!(cost["currency"], "USD");
+    let parts = ["compute", "bandwidth", "storage", "extras"].map(|k| dec(&cost[k]));
+    assert_eq!(
+        parts.iter().sum::<rust_decimal::Decimal>(),
+        dec(&cost["total"])
+    );
+    // p4de.24xlarge at 27.44705 per hour for the demo's 3 h 20 min, within a minute of slack.
+    let compute = dec(&cost["compute"]);
+    assert!(
+        compute >= "91.49".parse().unwrap() && compute < "92.00".parse().unwrap(),
+        "{compute}"
+    );
+    assert!(dec(&cost["billed"]) >= dec(&cost["total"]));
+    assert_eq!(cost["price_source"], "sheet:aws-us-east-1");
+    let resources = v["resources"].as_array().unwrap();
+    let root = resources.iter().find(|r| r["id"] == "vol-0root").unwrap();
+    assert_eq!(root["survives_release"], false);
+    let data = resources.iter().find(|r| r["id"] == "vol-0data").unwrap();
+    assert_eq!(data["survives_release"], true);
+    assert_eq!(data["monthly_cost_after_release"], "160.00");
+    assert_eq!(v["leftover_monthly_cost"], "293.65");
+    assert!(v["deadline"].is_null());
+
+    let out = Command::new(env!("CARGO_BIN_EXE_gpumeter"))
+        .args(["extend", "90m", "--yes", "--demo"])
+        .env("GPUMETER_DATA_DIR", &dir)
+        .env("GPUMETER_DEMO_DELAY_MS", "0")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v = status(&dir, &[]);
+    let left = v["deadline"]["remaining_s"].as_i64().unwrap();
+    assert!((90 * 60 - 60..=90 * 60).contains(&left), "{left}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn without_a_provider_the_cloud_fields_are_null_with_a_reason() {
+    let dir = std::env::temp_dir().join(format!("gpumeter-status-none-{}", std::process::id()));
+    let out = Command::new(env!("CARGO_BIN_EXE_gpumeter"))
+        .args(["status", "--json", "--config", "/nonexistent-dir/none.toml"])
+        .env("GPUMETER_DATA_DIR", &dir)
+        .output()
+        .unwrap();
+    // An explicit config path that does not exist is an error naming it.
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("none.toml"));
+
+    let out = Command::new(env!("CARGO_BIN_EXE_gpumeter"))
+        .args(["status", "--json"])
+        .env("GPUMETER_DATA_DIR", &dir)
+        .env("XDG_CONFIG_HOME", &dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["instance"].is_null() && v["cost"].is_null());
+    assert!(
+        v["cloud_error"]
+            .as_str()
+            .unwrap()
+            .contains("no provider configured")
+    );
+}
