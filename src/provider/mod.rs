@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::meter::{BillingMode, InstanceState, Resource, ResourceKind};
 
 pub mod demo;
+pub mod http;
 pub mod none;
 
 /// The instance the cockpit watches, as the provider describes it.

@@ -1,0 +1,200 @@
+//! HTTP for every provider adapter: rustls, a timeout on every call, and retries with
+//! exponential backoff and full jitter, but only for calls that are safe to repeat (reads, and
+//! writes that carry the provider's idempotency token).
+//!
+//! Requests are built afresh for each attempt, since signatures carry a timestamp.
+
+use std::sync::OnceLock;
+use std::time::Duration;
+
+/// How patient a provider call is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HttpPolicy {
+    /// The whole call, connect to last byte.
+    pub timeout: Duration,
+    pub connect_timeout: Duration,
+    /// Attempts after the first, for calls that may be repeated.
+    pub retries: u32,
+    pub backoff_base: Duration,
+    pub backoff_max: Duration,
+}
+
+impl Default for HttpPolicy {
+    fn default() -> Self {
+        HttpPolicy {
+            timeout: Duration::from_secs(20),
+            connect_timeout: Duration::from_secs(5),
+            retries: 4,
+            backoff_base: Duration::from_millis(250),
+            backoff_max: Duration::from_secs(8),
+        }
+    }
+}
+
+/// Whether a call may be sent again after a failure that leaves its effect unknown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Repeat {
+    /// A read, or a write with an idempotency token: repeating it cannot do anything twice.
+    Safe,
+    /// A write without a token: sent once, whatever happens.
+    Once,
+}
+
+/// A response with its body read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpResponse {
+    pub status: u16,
+    pub body: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HttpError {
+    #[error("timed out after {0:?}")]
+    Timeout(Duration),
+    #[error("cannot connect: {0}")]
+    Connect(String),
+    #[error("request failed: {0}")]
+    Other(String),
+}
+
+/// What to do with an answer: keep it, or (if the call may repeat) try again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    Done,
+    /// Throttled or a server error: worth another try after a pause.
+    Transient,
+}
+
+/// The usual reading of a status: 429 and 5xx are transient, everything else is an answer.
+pub fn by_status(response: &HttpResponse) -> Verdict {
+    if response.status == 429 || (500..600).contains(&response.status) {
+        Verdict::Transient
+    } else {
+        Verdict::Done
+    }
+}
+
+pub struct Http {
+    client: reqwest::Client,
+    policy: HttpPolicy,
+}
+
+/// rustls with the ring provider, installed once for the process.
+fn install_crypto() {
+    static INSTALLED: OnceLock<()> = OnceLock::new();
+    INSTALLED.get_or_init(|| {
+        // Another part of the process may have installed one already; either is fine.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    });
+}
+
+impl Http {
+    pub fn new(policy: HttpPolicy) -> Result<Http, HttpError> {
+        install_crypto();
+        let client = reqwest::Client::builder()
+            .timeout(policy.timeout)
+            .connect_timeout(policy.connect_timeout)
+            .user_agent(concat!("gpumeter/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| HttpError::Other(e.to_string()))?;
+        Ok(Http { client, policy })
+    }
+
+    pub fn client(&self) -> &reqwest::Client {
+        &self.client
+    }
+
+    /// Sends the request `build` makes, retrying transient failures when `repeat` allows.
+    /// `judge` reads provider-specific throttling (some answer 200 or 400 with a code).
+    pub async fn call<B, J>(
+        &self,
+        repeat: Repeat,
+        build: B,
+        judge: J,
+    ) -> Result<HttpResponse, HttpError>
+    where
+        B: Fn(&reqwest::Client) -> reqwest::RequestBuilder,
+        J: Fn(&HttpResponse) -> Verdict,
+    {
+        let attempts = match repeat {
+            Repeat::Safe => self.policy.retries + 1,
+            Repeat::Once => 1,
+        };
+        let mut last = HttpError::Other("no attempt made".into());
+        for attempt in 0..attempts {
+            if attempt > 0 {
+                tokio::time::sleep(backoff(attempt, &self.policy, fastrand::f64())).await;
+            }
+            match self.send_once(build(&self.client)).await {
+                Ok(response) if judge(&response) == Verdict::Done => return Ok(response),
+                Ok(response) if attempt + 1 == attempts => return Ok(response),
+                Ok(_) => {}
+                Err(e) => last = e,
+            }
+        }
+        Err(last)
+    }
+
+    async fn send_once(&self, request: reqwest::RequestBuilder) -> Result<HttpResponse, HttpError> {
+        let classify = |e: reqwest::Error| {
+            if e.is_timeout() {
+                HttpError::Timeout(self.policy.timeout)
+            } else if e.is_connect() {
+                HttpError::Connect(without_url(&e))
+            } else {
+                HttpError::Other(without_url(&e))
+            }
+        };
+        let response = request.send().await.map_err(classify)?;
+        let status = response.status().as_u16();
+        let body = response.text().await.map_err(classify)?;
+        Ok(HttpResponse { status, body })
+    }
+}
+
+/// reqwest's messages include the URL, and query-signed URLs carry credentials: drop it.
+fn without_url(e: &reqwest::Error) -> String {
+    let mut text = e.to_string();
+    if let Some(url) = e.url() {
+        text = text.replace(url.as_str(), "<url>");
+    }
+    text
+}
+
+/// Full jitter: a uniform pause in `[0, min(max, base * 2^attempt))`; `unit` is in `[0, 1)`.
+pub fn backoff(attempt: u32, policy: &HttpPolicy, unit: f64) -> Duration {
+    let ceiling = policy
+        .backoff_base
+        .saturating_mul(1u32.checked_shl(attempt).unwrap_or(u32::MAX))
+        .min(policy.backoff_max);
+    ceiling.mul_f64(unit.clamp(0.0, 1.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_grows_exponentially_up_to_the_cap() {
+        let p = HttpPolicy::default();
+        assert_eq!(
+            backoff(1, &p, 0.999_999),
+            Duration::from_millis(500).mul_f64(0.999_999)
+        );
+        assert_eq!(backoff(3, &p, 0.5), Duration::from_millis(1000));
+        assert_eq!(backoff(30, &p, 1.0), p.backoff_max);
+        assert_eq!(backoff(2, &p, 0.0), Duration::ZERO);
+    }
+
+    #[test]
+    fn throttling_and_server_errors_are_transient() {
+        let r = |status| HttpResponse {
+            status,
+            body: String::new(),
+        };
+        assert_eq!(by_status(&r(429)), Verdict::Transient);
+        assert_eq!(by_status(&r(503)), Verdict::Transient);
+        assert_eq!(by_status(&r(400)), Verdict::Done);
+        assert_eq!(by_status(&r(200)), Verdict::Done);
+    }
+}
