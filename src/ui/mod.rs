@@ -1,1 +1,178 @@
+//! The cockpit screen. This file holds only the top-level layout; each panel draws itself in
+//! its own file, and [`render`] is pure: it reads the state (time included) and draws it.
+//!
+//! Wide, from 120×32, in columns:
+//!
+//! ```text
+//!  demo │ i-0demo4a100f00d │ llm-finetune │ p4de.24xlarge │ on-demand │ 27.45 USD/h │ … ? help
+//! ┌ GPUs 8× A100-SXM4-80GB · driver · CUDA ── p processes ┐┌ Release ──────────── e +1h ┐
+//! │  0 A100-SXM4-80GB  80°C 349/400W  util ████▋ 96% load ││     █▀▀ █  █▀▀ █▀█ █▀█      │
+//! │    SM 1410 MHz  fan n/a           mem  ███▌  82% 65.6 ││  at 16:15 UTC · kept locally │
+//! │  … one or two lines per GPU …                         │└──────────────────────────────┘
+//! │ host  CPU 27%  load 8.71  RAM …  net ↑ … ↓ …          │┌ Cost ─────────────────── USD ┐
+//! │ GPU 0 util ━━ load ━━  (history chart)                ││ compute, bandwidth, storage, │
+//! └ ✓ got the 8 × A100 80GB you pay for ──────────────────┘│ extras, total, billed, …     │
+//! ┌ Linked resources ───────────────────────────────── 7 ┐└──────────────────────────────┘
+//! │ ✓ system disk vol-0root root 200 GiB in-use deleted — │┌ Events ──────────────────────┐
+//! │ ! data disk   vol-0data …                    160.00   ││ 14:00:00 · demo cloud ready  │
+//! └ keeps billing after release: 293.65 USD/month ────────┘└──────────────────────────────┘
+//!  ? help  Tab focus  j/k select  p processes  e +1h  E extend by…  R release …  q quit
+//! ```
+//!
+//! At 80×24 the same panels stack, abbreviated: GPUs on top (two per line when there are
+//! many), then cost beside the countdown, then resources beside the events. Below 60×16 only
+//! a line saying how large the terminal needs to be is drawn. Overlays (help, the confirm
+//! dialog, the `E` prompt) draw over either layout.
+
+pub mod bars;
+pub mod bigdigits;
+pub mod confirm;
+pub mod cost;
+pub mod countdown;
+pub mod events;
+pub mod footer;
+pub mod gpu_chart;
+pub mod gpu_rows;
+pub mod gpus;
+pub mod header;
+pub mod help;
+pub mod processes;
+pub mod prompt;
+pub mod resources;
+pub mod text;
 pub mod theme;
+
+use ratatui::Frame;
+use ratatui::layout::{Alignment, Constraint, Layout, Rect};
+use ratatui::text::Line;
+use ratatui::widgets::{Paragraph, Wrap};
+
+use crate::app::{App, Mode, Panel};
+use theme::{Role, Theme};
+
+/// Below this the screen only says how large it needs to be.
+pub const MIN_WIDTH: u16 = 60;
+pub const MIN_HEIGHT: u16 = 16;
+/// From this size the panels sit in columns.
+pub const WIDE_WIDTH: u16 = 120;
+pub const WIDE_HEIGHT: u16 = 32;
+
+/// Draws the whole screen for `app`. Pure: no I/O, no clock (time is `app.now`).
+pub fn render(frame: &mut Frame, app: &App, theme: &Theme) {
+    let area = frame.area();
+    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        render_too_small(frame, area, theme);
+        return;
+    }
+    if area.width >= WIDE_WIDTH && area.height >= WIDE_HEIGHT {
+        render_wide(frame, area, app, theme);
+    } else {
+        render_compact(frame, area, app, theme);
+    }
+    match &app.mode {
+        Mode::Main => {}
+        Mode::Help => help::render_help(frame, area, app, theme),
+        Mode::Confirm(c) => confirm::render_confirm(frame, area, c, theme),
+        Mode::Prompt { input, error } => {
+            prompt::render_prompt(frame, area, app, input, error.as_deref(), theme);
+        }
+    }
+}
+
+fn render_too_small(frame: &mut Frame, area: Rect, theme: &Theme) {
+    let text = format!(
+        "gpumeter needs at least {MIN_WIDTH}×{MIN_HEIGHT} (now {}×{})",
+        area.width, area.height
+    );
+    let middle = Rect {
+        y: area.y + area.height.saturating_sub(1) / 2,
+        height: area.height.min(2),
+        ..area
+    };
+    frame.render_widget(
+        Paragraph::new(Line::styled(text, theme.style(Role::AlertWarn)))
+            .alignment(Alignment::Center)
+            .wrap(Wrap { trim: true }),
+        middle,
+    );
+}
+
+fn resource_count(app: &App) -> u16 {
+    let n = app
+        .cloud
+        .inventory
+        .as_ref()
+        .map_or(0, |i| i.resources.len());
+    text::to_u16(n)
+}
+
+fn render_wide(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+    let [header, body, footer] = area.layout(&Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Fill(1),
+        Constraint::Length(1),
+    ]));
+    let right_w = (area.width * 7 / 20).clamp(52, 60);
+    let [left, right] = body.layout(&Layout::horizontal([
+        Constraint::Fill(1),
+        Constraint::Length(right_w),
+    ]));
+    let resources_h = (resource_count(app) + 3).clamp(5, 14);
+    let [gpus, resources] = left.layout(&Layout::vertical([
+        Constraint::Fill(1),
+        Constraint::Length(resources_h),
+    ]));
+    let release_h = if app.deadline.is_some() { 9 } else { 3 };
+    let [release, cost, events] = right.layout(&Layout::vertical([
+        Constraint::Length(release_h),
+        Constraint::Length(16),
+        Constraint::Fill(1),
+    ]));
+    header::render_header(frame, header, app, theme);
+    gpus::render_gpus(frame, gpus, app, theme, app.focus == Panel::Gpus);
+    resources::render_resources(frame, resources, app, theme, app.focus == Panel::Resources);
+    countdown::render_countdown(frame, release, app, theme);
+    cost::render_cost(frame, cost, app, theme, app.focus == Panel::Cost);
+    events::render_events(frame, events, app, theme, app.focus == Panel::Events);
+    footer::render_footer(frame, footer, app, theme);
+}
+
+fn render_compact(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+    let [header, body] = area.layout(&Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Fill(1),
+    ]));
+    // Heights by hand, so the squeeze at the minimum size is chosen, not solved: the GPU rows
+    // keep three rows, the resources and events give way first, then cost and countdown.
+    let avail = body.height;
+    let band = 7;
+    let bottom = if app.show_processes {
+        0
+    } else {
+        (resource_count(app) + 2).clamp(5, 10)
+    };
+    let gpu_h = avail.saturating_sub(band + bottom).max(3);
+    let bottom = if app.show_processes {
+        0
+    } else {
+        avail.saturating_sub(band + gpu_h).max(3).min(bottom)
+    };
+    let band = avail.saturating_sub(gpu_h + bottom);
+    let [gpus, middle, lower] = body.layout(&Layout::vertical([
+        Constraint::Length(gpu_h),
+        Constraint::Length(band),
+        Constraint::Length(bottom),
+    ]));
+    let side = (area.width * 2 / 5).clamp(27, 40);
+    let columns = Layout::horizontal([Constraint::Fill(1), Constraint::Length(side)]);
+    let [cost, release] = middle.layout(&columns);
+    let [resources, events] = lower.layout(&columns);
+    header::render_header(frame, header, app, theme);
+    gpus::render_gpus(frame, gpus, app, theme, app.focus == Panel::Gpus);
+    cost::render_cost(frame, cost, app, theme, app.focus == Panel::Cost);
+    countdown::render_countdown(frame, release, app, theme);
+    if bottom > 0 {
+        resources::render_resources(frame, resources, app, theme, app.focus == Panel::Resources);
+        events::render_events(frame, events, app, theme, app.focus == Panel::Events);
+    }
+}

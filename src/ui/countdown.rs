@@ -1,0 +1,143 @@
+//! The release countdown: time left in large digits, the deadline as a local clock time, what
+//! happens at zero and who holds the deadline. Its colour warns under 30, 10 and 1 minutes.
+
+use jiff::SignedDuration;
+use ratatui::Frame;
+use ratatui::layout::{Alignment, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Padding, Paragraph};
+
+use super::bigdigits::{self, Size};
+use super::text::{local_time, short_duration, to_u16};
+use super::theme::{Role, Theme};
+use crate::app::{App, Deadline, format_remaining};
+use crate::config::OnExpiry;
+
+/// The countdown's style for `left`: calm, warning under 30 minutes, urgent under 10, and
+/// urgent and reversed in the last minute and once overdue.
+pub fn countdown_style(left: SignedDuration, theme: &Theme) -> Style {
+    let minutes = |m: i64| SignedDuration::from_mins(m);
+    if left <= minutes(1) {
+        theme
+            .style(Role::CountdownUrgent)
+            .add_modifier(Modifier::REVERSED)
+    } else if left <= minutes(10) {
+        theme.style(Role::CountdownUrgent)
+    } else if left <= minutes(30) {
+        theme.style(Role::CountdownWarn)
+    } else {
+        theme.style(Role::Countdown)
+    }
+}
+
+pub fn render_countdown(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+    let step = short_duration(app.settings.extend_step);
+    let mut block = Block::bordered()
+        .border_style(theme.border(false))
+        .padding(Padding::horizontal(1))
+        .title(Span::styled(" Release ", theme.style(Role::Title)))
+        .title(
+            Line::from(vec![
+                Span::styled(" e", theme.style(Role::HelpKey)),
+                Span::styled(format!(" +{step} "), theme.style(Role::TextDim)),
+            ])
+            .alignment(Alignment::Right),
+        );
+    if let Some(d) = &app.deadline {
+        block = block.title_bottom(held_title(d, theme));
+    }
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let Some(deadline) = app.deadline.as_ref() else {
+        let line = Line::from(vec![
+            Span::styled("no deadline — press ", theme.style(Role::TextDim)),
+            Span::styled("e", theme.style(Role::HelpKey)),
+            Span::styled(" to set one", theme.style(Role::TextDim)),
+        ]);
+        frame.render_widget(Paragraph::new(line), inner);
+        return;
+    };
+    let left = deadline.remaining(app.now);
+    let style = countdown_style(left, theme);
+    let info = info_lines(app, deadline, usize::from(inner.width), theme);
+    let clock = format_remaining(left);
+    let free = usize::from(inner.height).saturating_sub(info.len());
+    let fits = |size: Size, rows: usize| {
+        free >= rows
+            && bigdigits::width(&clock, size).is_some_and(|w| w <= usize::from(inner.width))
+    };
+    let size = if fits(Size::Large, 5) {
+        Some(Size::Large)
+    } else if fits(Size::Small, 3) {
+        Some(Size::Small)
+    } else {
+        None
+    };
+    let mut lines: Vec<Line<'static>> =
+        if let Some(rows) = size.and_then(|s| bigdigits::render(&clock, s)) {
+            rows.into_iter()
+                .map(|r| Line::styled(r, style).alignment(Alignment::Center))
+                .collect()
+        } else {
+            let mut l = Line::from(vec![Span::styled(
+                clock,
+                style.add_modifier(Modifier::BOLD),
+            )]);
+            if left <= SignedDuration::ZERO {
+                l.push_span(Span::styled(" overdue", style));
+            }
+            vec![l]
+        };
+    // Spare rows go above the digits, so the block sits in the middle.
+    let spare = usize::from(inner.height).saturating_sub(lines.len() + info.len());
+    let mut padded = vec![Line::raw(""); spare / 2];
+    padded.append(&mut lines);
+    padded.extend(info);
+    let text_area = Rect {
+        height: inner.height.min(to_u16(padded.len())),
+        ..inner
+    };
+    frame.render_widget(Paragraph::new(padded), text_area);
+}
+
+fn info_lines(app: &App, d: &Deadline, w: usize, theme: &Theme) -> Vec<Line<'static>> {
+    let dim = theme.style(Role::TextDim);
+    let wide = w >= 40;
+    let at = local_time(d.at, app.now, &app.spend.time_zone);
+    let (what, role) = match (d.on_expiry, wide) {
+        (OnExpiry::Alert, true) => ("alert only, billing goes on", Role::Text),
+        (OnExpiry::Alert, false) => ("alert only", Role::Text),
+        (OnExpiry::Stop, true) => ("stop the instance", Role::AlertWarn),
+        (OnExpiry::Stop, false) => ("stop", Role::AlertWarn),
+        (OnExpiry::Release, true) => ("release the instance", Role::AlertWarn),
+        (OnExpiry::Release, false) => ("release", Role::AlertWarn),
+    };
+    let align = if wide {
+        Alignment::Center
+    } else {
+        Alignment::Left
+    };
+    vec![
+        Line::from(vec![
+            Span::styled("deadline ", dim),
+            Span::styled(at, theme.style(Role::Text)),
+        ])
+        .alignment(align),
+        Line::from(vec![
+            Span::styled("at zero: ", dim),
+            Span::styled(what, theme.style(role)),
+        ])
+        .alignment(align),
+    ]
+}
+
+/// Who holds the deadline, for the bottom border: the provider (it fires even if this machine
+/// is gone) or only this side.
+fn held_title(d: &Deadline, theme: &Theme) -> Line<'static> {
+    if d.held_by_provider {
+        Line::styled(" ✓ held by the provider ", theme.style(Role::ActionOk))
+    } else {
+        Line::styled(" not held by the provider ", theme.style(Role::TextDim))
+    }
+}

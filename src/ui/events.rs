@@ -1,0 +1,103 @@
+//! The alerts and events log: the latest entries, newest at the bottom, styled by level, and
+//! the action in flight with a spinner and the time it has taken so far.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Padding, Paragraph};
+
+use super::text::{clock, short_duration, width, wrap};
+use super::theme::{Role, Theme};
+use crate::app::{App, Level};
+
+const SPINNER: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+/// The action in flight as `⠹ release 3s`, turning once a second with the clock.
+pub fn progress(app: &App) -> Option<String> {
+    let (action, since) = app.cloud.running.as_ref()?;
+    let elapsed = app.now.duration_since(*since);
+    let turn = usize::try_from(elapsed.as_secs().max(0)).unwrap_or(0) % SPINNER.len();
+    Some(format!(
+        "{} {} {}",
+        SPINNER[turn],
+        action.label(),
+        short_duration(elapsed)
+    ))
+}
+
+fn look(level: Level) -> (&'static str, Role, Role) {
+    match level {
+        Level::Info => ("·", Role::AlertInfo, Role::Text),
+        Level::Warn => ("!", Role::AlertWarn, Role::AlertWarn),
+        Level::Error => ("✗", Role::ActionFailed, Role::ActionFailed),
+        Level::Done => ("✓", Role::ActionOk, Role::ActionOk),
+    }
+}
+
+pub fn render_events(frame: &mut Frame, area: Rect, app: &App, theme: &Theme, focused: bool) {
+    let block = Block::bordered()
+        .border_style(theme.border(focused))
+        .padding(Padding::horizontal(1))
+        .title(Span::styled(" Events ", theme.style(Role::Title)));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let (w, h) = (usize::from(inner.width), usize::from(inner.height));
+    if w == 0 || h == 0 {
+        return;
+    }
+    let mut tail: Vec<Line<'static>> = Vec::new();
+    if let Some(p) = progress(app) {
+        let text = format!("{p} · waiting for {}", app.cloud.provider);
+        tail.extend(
+            wrap(&text, w)
+                .into_iter()
+                .map(|l| Line::styled(l, theme.style(Role::AlertWarn))),
+        );
+        tail.truncate(h);
+    }
+    let room = h.saturating_sub(tail.len());
+    let seconds = w >= 50;
+    let mut lines: Vec<Line<'static>> = Vec::new();
+    for entry in app.events.iter().rev() {
+        if lines.len() >= room {
+            break;
+        }
+        let (marker, marker_role, text_role) = look(entry.level);
+        let mut time = clock(entry.at, &app.spend.time_zone);
+        if !seconds {
+            time.truncate(5);
+        }
+        let prefix = format!("{time} {marker} ");
+        let indent = width(&prefix);
+        let wrapped = wrap(&entry.text, w.saturating_sub(indent).max(8));
+        let mut entry_lines: Vec<Line<'static>> = wrapped
+            .into_iter()
+            .enumerate()
+            .map(|(i, part)| {
+                let lead = if i == 0 {
+                    vec![
+                        Span::styled(time.clone(), theme.style(Role::TextDim)),
+                        Span::raw(" "),
+                        Span::styled(marker, theme.style(marker_role)),
+                        Span::raw(" "),
+                    ]
+                } else {
+                    vec![Span::raw(" ".repeat(indent))]
+                };
+                let mut spans = lead;
+                spans.push(Span::styled(part, theme.style(text_role)));
+                Line::from(spans)
+            })
+            .collect();
+        // Keep the start of an entry that does not fit whole, at the top of the panel.
+        let keep = room - lines.len();
+        entry_lines.truncate(keep.max(1));
+        entry_lines.extend(lines);
+        lines = entry_lines;
+    }
+    if lines.is_empty() && tail.is_empty() {
+        lines.push(Line::styled("nothing yet", theme.style(Role::TextDim)));
+    }
+    lines.extend(tail);
+    frame.render_widget(Paragraph::new(lines), inner);
+}

@@ -1,0 +1,69 @@
+//! The key hints along the bottom of a wide screen. The keys come from the key table, so a key
+//! that changes, or that `--read-only` removes, changes here too.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use super::text::{short_duration, width};
+use super::theme::{Role, Theme};
+use crate::app::{App, Command, Key, bindings};
+
+/// The hints shown, in order: the commands whose keys are listed, and what to call them.
+const HINTS: &[(&[Command], &str)] = &[
+    (&[Command::Help], "help"),
+    (&[Command::FocusNext], "focus"),
+    (&[Command::Down, Command::Up], "select"),
+    (&[Command::Processes], "processes"),
+    (&[Command::Extend], "extend"),
+    (&[Command::ExtendPrompt], "extend by…"),
+    (&[Command::Release], "release"),
+    (&[Command::Stop], "stop"),
+    (&[Command::SnapshotClean], "clean snapshots"),
+    (&[Command::Quit], "quit"),
+];
+
+/// The key to show for a command: its letter if it has one, else its first key.
+fn key_for(command: Command, read_only: bool) -> Option<String> {
+    let b = bindings(read_only).find(|b| b.command == command)?;
+    let key = b
+        .keys
+        .iter()
+        .find(|k| matches!(k, Key::Char(_)))
+        .or(b.keys.first())?;
+    Some(key.label())
+}
+
+pub fn render_footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+    let read_only = app.settings.read_only;
+    let max = usize::from(area.width);
+    let mut spans = vec![Span::raw(" ")];
+    let mut used = 1;
+    for (commands, label) in HINTS {
+        let keys: Vec<String> = commands
+            .iter()
+            .filter_map(|c| key_for(*c, read_only))
+            .collect();
+        if keys.is_empty() {
+            continue;
+        }
+        let label = if commands == &[Command::Extend] {
+            format!("+{}", short_duration(app.settings.extend_step))
+        } else {
+            (*label).to_string()
+        };
+        let keys = keys.join("/");
+        let w = width(&keys) + 1 + width(&label) + 2;
+        if used + w > max {
+            break;
+        }
+        used += w;
+        spans.push(Span::styled(keys, theme.style(Role::HelpKey)));
+        spans.push(Span::styled(
+            format!(" {label}  "),
+            theme.style(Role::TextDim),
+        ));
+    }
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}

@@ -1,0 +1,350 @@
+//! The GPU panel: one row (or two, or half) per GPU as room allows, the host beneath, what
+//! you paid for against what you got, and the selected GPU's history where space is left.
+//! Without a GPU it says why and how to retry; `p` swaps in the process view.
+
+use ratatui::Frame;
+use ratatui::layout::{Alignment, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Padding, Paragraph};
+
+use super::gpu_chart::render_gpu_chart;
+use super::gpu_rows::{Density, GpuView, fits, gpu_lines, pair};
+use super::processes::render_processes;
+use super::text::{gpu_model, metric, to_u16, truncate, wrap};
+use super::theme::{Role, Theme};
+use crate::app::App;
+use crate::telemetry::metric::u64_to_f64;
+use crate::telemetry::{Finding, GpuReading, GpuUnavailable, HostSample, Metric, Severity};
+
+/// Rows the chart needs to be worth drawing.
+const CHART_MIN_ROWS: usize = 6;
+
+pub fn render_gpus(frame: &mut Frame, area: Rect, app: &App, theme: &Theme, focused: bool) {
+    let mut block = Block::bordered()
+        .border_style(theme.border(focused))
+        .padding(Padding::horizontal(1))
+        .title(title(app, usize::from(area.width), theme));
+    if let Some(Ok(_)) = &app.telemetry.gpus {
+        let hint = if app.show_processes {
+            " hide processes "
+        } else {
+            " processes "
+        };
+        block = block.title(
+            Line::from(vec![
+                Span::styled(" p", theme.style(Role::HelpKey)),
+                Span::styled(hint, theme.style(Role::TextDim)),
+            ])
+            .alignment(Alignment::Right),
+        );
+        if let Some(line) = findings_title(app, theme) {
+            block = block.title_bottom(line);
+        }
+    }
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    match &app.telemetry.gpus {
+        None => frame.render_widget(
+            Paragraph::new(Line::styled(
+                "waiting for the first sample…",
+                theme.style(Role::TextDim),
+            )),
+            inner,
+        ),
+        Some(Err(e)) => render_no_gpu(frame, inner, e, theme),
+        Some(Ok(r)) if r.gpus.is_empty() => {
+            let e = GpuUnavailable {
+                kind: crate::telemetry::GpuUnavailableKind::Other,
+                detail: "NVML started but reports no GPU".into(),
+            };
+            render_no_gpu(frame, inner, &e, theme);
+        }
+        Some(Ok(r)) => render_reading(frame, inner, app, r, theme, focused),
+    }
+}
+
+fn title(app: &App, w: usize, theme: &Theme) -> Line<'static> {
+    let mut spans = vec![Span::styled(" GPUs ", theme.style(Role::Title))];
+    if let Some(Ok(r)) = &app.telemetry.gpus
+        && let Some(first) = r.gpus.first()
+    {
+        let dim = theme.style(Role::TextDim);
+        let same = r.gpus.iter().all(|g| g.name == first.name);
+        let model = match (first.name.value(), same) {
+            (Some(n), true) => format!("{}× {}", r.gpus.len(), gpu_model(n)),
+            _ => format!("{} GPUs", r.gpus.len()),
+        };
+        spans.push(Span::styled(model, theme.style(Role::Text)));
+        if w < 72 {
+            spans.push(Span::raw(" "));
+            return Line::from(spans);
+        }
+        spans.push(Span::styled(" · driver ", dim));
+        spans.push(metric(&r.driver.driver_version, theme, dim, Clone::clone));
+        spans.push(Span::styled(" · CUDA ", dim));
+        spans.push(metric(
+            &r.driver.cuda_version,
+            theme,
+            dim,
+            ToString::to_string,
+        ));
+        spans.push(Span::raw(" "));
+    }
+    Line::from(spans)
+}
+
+fn severity_role(s: Severity) -> Role {
+    match s {
+        Severity::Info => Role::AlertInfo,
+        Severity::Warning => Role::AlertWarn,
+        Severity::Critical => Role::AlertError,
+    }
+}
+
+/// Paid for against got, in one line for the bottom border.
+fn findings_title(app: &App, theme: &Theme) -> Option<Line<'static>> {
+    let findings = &app.telemetry.findings;
+    match findings.first() {
+        None => {
+            let sku = &app.spend.pricing.as_ref()?.sku;
+            Some(Line::styled(
+                format!(
+                    " ✓ got the {} × {} you pay for ",
+                    sku.gpu_count, sku.gpu_model
+                ),
+                theme.style(Role::ActionOk),
+            ))
+        }
+        Some(f) => {
+            let more = if findings.len() > 1 {
+                format!(" (+{} more)", findings.len() - 1)
+            } else {
+                String::new()
+            };
+            Some(Line::styled(
+                format!(" ! {}{more} ", f.message),
+                theme.style(severity_role(f.severity)),
+            ))
+        }
+    }
+}
+
+fn render_no_gpu(frame: &mut Frame, area: Rect, e: &GpuUnavailable, theme: &Theme) {
+    let w = usize::from(area.width);
+    let dim = theme.style(Role::TextDim);
+    let mut lines: Vec<Line<'static>> = wrap(&format!("no NVIDIA GPU: {}", e.kind), w)
+        .into_iter()
+        .map(|l| Line::styled(l, theme.style(Role::AlertError)))
+        .collect();
+    lines.extend(wrap(&e.detail, w).into_iter().map(|l| Line::styled(l, dim)));
+    lines.push(Line::from(vec![
+        Span::styled("press ", dim),
+        Span::styled("r", theme.style(Role::HelpKey)),
+        Span::styled(" to retry", dim),
+    ]));
+    lines.push(Line::styled(
+        truncate("the cost meter, countdown and checklist keep working", w),
+        dim,
+    ));
+    frame.render_widget(Paragraph::new(lines), area);
+}
+
+/// The densest layout that shows every GPU in `h` rows, or the roomiest that fits the width
+/// when none does (the rows then scroll to the selected GPU).
+fn choose(n: usize, w: usize, h: usize) -> (Density, usize) {
+    let rows = |d: Density| match d {
+        Density::Double => 2 * n,
+        Density::Single => n,
+        Density::Half => n.div_ceil(2),
+    };
+    for d in [Density::Double, Density::Single, Density::Half] {
+        if fits(d, w) && rows(d) <= h {
+            return (d, rows(d));
+        }
+    }
+    let d = if fits(Density::Half, w) && !fits(Density::Single, w) {
+        Density::Half
+    } else {
+        Density::Single
+    };
+    (d, rows(d).min(h))
+}
+
+fn render_reading(
+    frame: &mut Frame,
+    area: Rect,
+    app: &App,
+    reading: &GpuReading,
+    theme: &Theme,
+    focused: bool,
+) {
+    let (w, h) = (usize::from(area.width), usize::from(area.height));
+    let n = reading.gpus.len();
+    // The process view keeps at least a few rows; the GPU rows give way to it.
+    let gpu_room = if app.show_processes {
+        h.saturating_sub(4 + n.min(4))
+    } else {
+        h
+    };
+    let (density, rows) = choose(n, w, gpu_room);
+    let rows = if app.show_processes && gpu_room == 0 {
+        0
+    } else {
+        rows
+    };
+    let lines = gpu_block(app, reading, density, rows, w, theme, focused);
+    let used = to_u16(lines.len());
+    frame.render_widget(
+        Paragraph::new(lines),
+        Rect {
+            height: used.min(area.height),
+            ..area
+        },
+    );
+    let rest = Rect {
+        y: area.y + used.min(area.height),
+        height: area.height.saturating_sub(used),
+        ..area
+    };
+    if app.show_processes {
+        render_processes(frame, rest, reading, theme);
+        return;
+    }
+    let mut extra: Vec<Line<'static>> = Vec::new();
+    if let Some(host) = &app.telemetry.host {
+        extra.push(host_line(host, theme));
+    }
+    if app.telemetry.findings.len() > 1 {
+        extra.extend(findings_lines(&app.telemetry.findings, w, theme));
+    }
+    extra.truncate(usize::from(rest.height));
+    let extra_h = to_u16(extra.len());
+    frame.render_widget(Paragraph::new(extra), rest);
+    let chart = Rect {
+        y: rest.y + extra_h + 1,
+        height: rest.height.saturating_sub(extra_h + 1),
+        ..rest
+    };
+    if usize::from(chart.height) >= CHART_MIN_ROWS {
+        let selected = reading.gpus.get(app.selected_gpu).map(|g| g.index);
+        let series = app
+            .telemetry
+            .history
+            .gpus()
+            .iter()
+            .find(|s| Some(s.index) == selected);
+        if let Some(series) = series {
+            render_gpu_chart(frame, chart, series, theme);
+        }
+    }
+}
+
+/// The GPU rows, scrolled so the selected GPU is among the `rows` shown.
+fn gpu_block(
+    app: &App,
+    reading: &GpuReading,
+    density: Density,
+    rows: usize,
+    w: usize,
+    theme: &Theme,
+    focused: bool,
+) -> Vec<Line<'static>> {
+    let per_row = if density == Density::Half { 2 } else { 1 };
+    let lines_per = if density == Density::Double { 2 } else { 1 };
+    let visible = (rows / lines_per).max(usize::from(rows > 0)) * per_row;
+    let selected = app.selected_gpu.min(reading.gpus.len().saturating_sub(1));
+    let start = (selected / per_row * per_row).saturating_sub(visible.saturating_sub(per_row));
+    let half = w.saturating_sub(1) / 2;
+    let cell_w = if density == Density::Half { half } else { w };
+    let view = |i: usize| {
+        let gpu = &reading.gpus[i];
+        let history = app
+            .telemetry
+            .history
+            .gpus()
+            .iter()
+            .find(|s| s.index == gpu.index);
+        let v = GpuView {
+            gpu,
+            history: history.map(|s| &s.util_pct),
+            selected: focused && i == selected,
+        };
+        gpu_lines(&v, density, cell_w, theme)
+    };
+    let end = (start + visible).min(reading.gpus.len());
+    let mut out = Vec::new();
+    let mut i = start;
+    while i < end {
+        if density == Density::Half {
+            let left = view(i).remove(0);
+            let right = (i + 1 < end).then(|| view(i + 1).remove(0));
+            out.push(pair(left, right, half));
+            i += 2;
+        } else {
+            out.extend(view(i));
+            i += 1;
+        }
+    }
+    out
+}
+
+fn findings_lines(findings: &[Finding], w: usize, theme: &Theme) -> Vec<Line<'static>> {
+    findings
+        .iter()
+        .map(|f| {
+            Line::styled(
+                truncate(&format!("! {}", f.message), w),
+                theme.style(severity_role(f.severity)),
+            )
+        })
+        .collect()
+}
+
+/// `1.2 MiB/s`: a byte rate in binary units.
+fn rate(bytes_per_s: f64) -> String {
+    let units = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = bytes_per_s.max(0.0);
+    let mut unit = 0;
+    while v >= 1024.0 && unit < units.len() - 1 {
+        v /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{v:.0} B/s")
+    } else {
+        format!("{v:.1} {}/s", units[unit])
+    }
+}
+
+fn host_line(host: &HostSample, theme: &Theme) -> Line<'static> {
+    let dim = theme.style(Role::TextDim);
+    let text = theme.style(Role::Text);
+    let rx = host
+        .net
+        .iter()
+        .map(|n| n.rx_bytes_per_s)
+        .try_fold(0.0, |acc, r| r.get().map(|v| acc + v));
+    let rx: Metric<f64> = rx.map_or(
+        Metric::Unavailable(crate::telemetry::Unavailable::Pending),
+        Metric::Value,
+    );
+    Line::from(vec![
+        Span::styled("host  CPU ", dim),
+        metric(&host.cpu_pct, theme, text, |c| format!("{c:.0}%")),
+        Span::styled("  load ", dim),
+        metric(&host.load_avg, theme, text, |l| format!("{:.2}", l.one)),
+        Span::styled("  RAM ", dim),
+        metric(&host.mem, theme, text, |m| {
+            let used = m.total_mib.saturating_sub(m.available_mib);
+            format!(
+                "{:.1}/{:.1} GiB",
+                u64_to_f64(used) / 1024.0,
+                u64_to_f64(m.total_mib) / 1024.0
+            )
+        }),
+        Span::styled("  net ↑ ", dim),
+        metric(&host.tx_bytes_per_s(), theme, text, |v| rate(*v)),
+        Span::styled(" ↓ ", dim),
+        metric(&rx, theme, text, |v| rate(*v)),
+    ])
+}

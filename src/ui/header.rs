@@ -1,0 +1,171 @@
+//! The header line: which instance this is, what it costs per hour and where that price comes
+//! from, how long it has been up and in what state. Segments drop by priority when the line is
+//! narrow, so 80 columns keep what matters.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use super::events::progress;
+use super::text::{amount, short_duration, width};
+use super::theme::{Role, Theme};
+use crate::app::{App, PriceSource};
+use crate::meter::{ComputeTerms, InstanceState};
+
+/// A piece of the header and how much it matters: 0 stays longest.
+struct Segment {
+    priority: u8,
+    spans: Vec<Span<'static>>,
+}
+
+fn seg(priority: u8, spans: Vec<Span<'static>>) -> Segment {
+    Segment { priority, spans }
+}
+
+pub fn render_header(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+    let left = segments(app, theme);
+    let right = right_segment(app, theme);
+    let line = fit(left, right, usize::from(area.width), theme);
+    frame.render_widget(Paragraph::new(line), area);
+}
+
+fn segments(app: &App, theme: &Theme) -> Vec<Segment> {
+    let head = theme.style(Role::Header);
+    let dim = theme.style(Role::TextDim);
+    let text = theme.style(Role::Text);
+    let instance = app
+        .cloud
+        .inventory
+        .as_ref()
+        .and_then(|i| i.instance.as_ref());
+    let pricing = app.spend.pricing.as_ref();
+    let mut out = vec![
+        seg(6, vec![Span::styled("gpumeter", head)]),
+        seg(0, vec![Span::styled(app.cloud.provider.clone(), head)]),
+    ];
+    match instance {
+        Some(i) => {
+            out.push(seg(0, vec![Span::styled(i.id.clone(), head)]));
+            out.push(seg(3, vec![Span::styled(i.name.clone(), text)]));
+            out.push(seg(1, vec![Span::styled(i.sku.clone(), text)]));
+        }
+        None if app.cloud.inventory.is_some() => {
+            out.push(seg(
+                0,
+                vec![Span::styled("no instance", theme.style(Role::AlertWarn))],
+            ));
+        }
+        None => out.push(seg(0, vec![Span::styled("reading the provider…", dim)])),
+    }
+    if let Some(p) = pricing {
+        let rate = match p.terms {
+            ComputeTerms::Hourly { per_hour } => {
+                format!("{} {}/h", amount(per_hour), p.sheet.currency)
+            }
+            ComputeTerms::Committed { amount: a } => {
+                format!("{} {} committed", amount(a), p.sheet.currency)
+            }
+        };
+        out.push(seg(
+            0,
+            vec![
+                Span::styled(rate, theme.style(Role::CostOk)),
+                Span::styled(format!(" {}", p.mode.label()), text),
+            ],
+        ));
+        let source = match &p.source {
+            PriceSource::Sheet(id) => format!("sheet {id}"),
+            PriceSource::Live => "live price".to_string(),
+        };
+        out.push(seg(4, vec![Span::styled(source, dim)]));
+    } else {
+        out.push(seg(
+            0,
+            vec![Span::styled("unpriced", theme.style(Role::AlertWarn))],
+        ));
+    }
+    if let Some(i) = instance {
+        if i.state == InstanceState::Running {
+            let up = short_duration(app.now.duration_since(i.created));
+            out.push(seg(
+                2,
+                vec![Span::styled("up ", dim), Span::styled(up, text)],
+            ));
+        }
+        let (label, role) = match i.state {
+            InstanceState::Running => ("running", Role::ActionOk),
+            InstanceState::Stopped => ("stopped", Role::AlertWarn),
+            InstanceState::Released => ("released", Role::TextDim),
+        };
+        out.push(seg(1, vec![Span::styled(label, theme.style(role))]));
+    }
+    if app.settings.read_only {
+        out.push(seg(
+            1,
+            vec![Span::styled("read-only", theme.style(Role::AlertInfo))],
+        ));
+    }
+    out
+}
+
+fn right_segment(app: &App, theme: &Theme) -> Segment {
+    match progress(app) {
+        Some(p) => seg(0, vec![Span::styled(p, theme.style(Role::AlertWarn))]),
+        None => seg(
+            5,
+            vec![
+                Span::styled("?", theme.style(Role::HelpKey)),
+                Span::styled(" help", theme.style(Role::TextDim)),
+            ],
+        ),
+    }
+}
+
+/// Between segments when everything fits, and when the line is tight.
+const SEPARATOR: &str = " │ ";
+const TIGHT: &str = "  ";
+
+/// Drops the least important segments until the line fits `max` columns, then right-aligns
+/// the right segment in what is left.
+fn fit(mut left: Vec<Segment>, right: Segment, max: usize, theme: &Theme) -> Line<'static> {
+    let seg_width = |s: &Segment| s.spans.iter().map(Span::width).sum::<usize>();
+    let total = |segs: &[Segment], sep: &str| {
+        segs.iter().map(seg_width).sum::<usize>() + width(sep) * segs.len().saturating_sub(1) + 1
+    };
+    let mut right = Some(right);
+    let roomy = total(&left, SEPARATOR) + right.as_ref().map_or(0, |r| seg_width(r) + 2) <= max;
+    let sep = if roomy { SEPARATOR } else { TIGHT };
+    loop {
+        let right_w = right.as_ref().map_or(0, |r| seg_width(r) + 2);
+        if total(&left, sep) + right_w <= max {
+            break;
+        }
+        let worst_left = left.iter().map(|s| s.priority).max();
+        let right_p = right.as_ref().map(|r| r.priority);
+        match (worst_left, right_p) {
+            (Some(l), Some(r)) if r >= l => right = None,
+            (Some(l), _) if left.len() > 1 => {
+                if let Some(i) = left.iter().rposition(|s| s.priority == l) {
+                    left.remove(i);
+                }
+            }
+            (_, Some(_)) => right = None,
+            _ => break,
+        }
+    }
+    let used = total(&left, sep);
+    let mut spans = vec![Span::raw(" ")];
+    for (i, s) in left.into_iter().enumerate() {
+        if i > 0 {
+            spans.push(Span::styled(sep, theme.style(Role::Border)));
+        }
+        spans.extend(s.spans);
+    }
+    if let Some(r) = right {
+        let w = seg_width(&r);
+        spans.push(Span::raw(" ".repeat(max.saturating_sub(used + w + 1))));
+        spans.extend(r.spans);
+    }
+    Line::from(spans)
+}

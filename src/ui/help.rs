@@ -1,0 +1,76 @@
+//! The help overlay, generated from the key table so the two cannot drift. Under
+//! `--read-only` the destructive keys are not listed, because they do nothing.
+
+use ratatui::Frame;
+use ratatui::layout::{Alignment, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph};
+
+use super::text::{centered, to_u16, width};
+use super::theme::{Role, Theme};
+use crate::app::{App, Binding, Key, bindings};
+
+fn keys_label(b: &Binding) -> String {
+    b.keys
+        .iter()
+        .map(|k| k.label())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+pub fn render_help(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+    let read_only = app.settings.read_only;
+    let rows: Vec<&Binding> = bindings(read_only).collect();
+    let key_w = rows
+        .iter()
+        .map(|b| width(&keys_label(b)))
+        .max()
+        .unwrap_or(0);
+    let mut lines: Vec<Line<'static>> = rows
+        .iter()
+        .map(|b| {
+            let mut spans = vec![
+                Span::styled(
+                    format!(" {:key_w$}  ", keys_label(b)),
+                    theme.style(Role::HelpKey),
+                ),
+                Span::styled(b.description, theme.style(Role::Text)),
+            ];
+            if b.destructive {
+                spans.push(Span::styled(" (asks first)", theme.style(Role::TextDim)));
+            }
+            Line::from(spans)
+        })
+        .collect();
+    lines.push(Line::raw(""));
+    if read_only {
+        lines.push(Line::styled(
+            " read-only: the keys that change the cloud are off",
+            theme.style(Role::AlertInfo),
+        ));
+    } else {
+        lines.push(Line::styled(
+            format!(
+                " capital letters change the cloud and ask first; {} confirms",
+                Key::Char('y').label()
+            ),
+            theme.style(Role::TextDim),
+        ));
+    }
+    let content_w = lines.iter().map(Line::width).max().unwrap_or(0) + 2;
+    let popup = centered(area, to_u16(content_w + 2), to_u16(lines.len() + 2));
+    let block = Block::bordered()
+        .border_style(theme.style(Role::DialogBorder))
+        .title(Span::styled(" Keys ", theme.style(Role::Title)))
+        .title_bottom(
+            Line::from(vec![
+                Span::styled(" Esc", theme.style(Role::HelpKey)),
+                Span::styled(" or ", theme.style(Role::TextDim)),
+                Span::styled("?", theme.style(Role::HelpKey)),
+                Span::styled(" closes ", theme.style(Role::TextDim)),
+            ])
+            .alignment(Alignment::Right),
+        );
+    frame.render_widget(Clear, popup);
+    frame.render_widget(Paragraph::new(lines).block(block), popup);
+}

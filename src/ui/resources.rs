@@ -1,0 +1,257 @@
+//! The linked-resources checklist: everything billed with the instance, whether it goes away
+//! with it, and what each survivor costs per month after release. The total that keeps billing
+//! sits in the bottom border in the leftover warning style.
+
+use ratatui::Frame;
+use ratatui::layout::{Alignment, Constraint, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Cell, Padding, Paragraph, Row, Table, TableState};
+
+use super::text::{amount, truncate, width};
+use super::theme::{Role, Theme};
+use crate::app::App;
+use crate::meter::ResourceKind;
+use crate::provider::LinkedResource;
+
+/// The columns in display order, with how much each matters (0 is always shown).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Col {
+    Mark,
+    Kind,
+    Id,
+    Name,
+    Size,
+    State,
+    Fate,
+    Monthly,
+}
+
+const COLUMNS: [(Col, u8, &str); 8] = [
+    (Col::Mark, 0, ""),
+    (Col::Kind, 0, "kind"),
+    (Col::Id, 0, "id"),
+    (Col::Name, 4, "name"),
+    (Col::Size, 1, "size"),
+    (Col::State, 3, "state"),
+    (Col::Fate, 2, "on release"),
+    (Col::Monthly, 0, "/month"),
+];
+
+fn kind_label(kind: ResourceKind, short: bool) -> &'static str {
+    match (kind, short) {
+        (ResourceKind::SystemDisk, true) => "root disk",
+        (ResourceKind::LoadBalancer, true) => "load bal.",
+        (ResourceKind::NetworkVolume, true) => "net volume",
+        (k, _) => k.label(),
+    }
+}
+
+pub fn render_resources(frame: &mut Frame, area: Rect, app: &App, theme: &Theme, focused: bool) {
+    let resources: &[LinkedResource] = app
+        .cloud
+        .inventory
+        .as_ref()
+        .map_or(&[], |i| i.resources.as_slice());
+    let mut block = Block::bordered()
+        .border_style(theme.border(focused))
+        .padding(Padding::horizontal(1))
+        .title(Span::styled(" Linked resources ", theme.style(Role::Title)));
+    if !resources.is_empty() {
+        block = block.title(
+            Line::styled(format!(" {} ", resources.len()), theme.style(Role::TextDim))
+                .alignment(Alignment::Right),
+        );
+    }
+    if let Some(total) = leftover_title(app, usize::from(area.width), theme) {
+        block = block.title_bottom(total);
+    }
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let mut table_area = inner;
+    if let Some(err) = &app.cloud.error {
+        let line = Line::styled(
+            truncate(&format!("✗ provider: {err}"), usize::from(inner.width)),
+            theme.style(Role::AlertError),
+        );
+        frame.render_widget(Paragraph::new(line), inner);
+        table_area.y = table_area.y.saturating_add(1);
+        table_area.height = table_area.height.saturating_sub(1);
+    }
+    if resources.is_empty() {
+        let text = if app.cloud.inventory.is_none() {
+            "reading the provider…"
+        } else {
+            "no linked resources"
+        };
+        frame.render_widget(
+            Paragraph::new(Line::styled(text, theme.style(Role::TextDim))),
+            table_area,
+        );
+        return;
+    }
+    render_table(frame, table_area, app, resources, theme, focused);
+}
+
+fn render_table(
+    frame: &mut Frame,
+    area: Rect,
+    app: &App,
+    resources: &[LinkedResource],
+    theme: &Theme,
+    focused: bool,
+) {
+    let short = area.width < 60;
+    let cells: Vec<Vec<(String, Style)>> = resources
+        .iter()
+        .map(|r| row_cells(app, r, short, theme))
+        .collect();
+    // Room for the header only when the panel is tall enough to list every row under it.
+    let header = usize::from(area.height) > resources.len();
+    let widths: Vec<usize> = COLUMNS
+        .iter()
+        .enumerate()
+        .map(|(i, (_, _, title))| {
+            let content = cells.iter().map(|c| width(&c[i].0)).max().unwrap_or(0);
+            content.max(if header { width(title) } else { 0 })
+        })
+        .collect();
+    let shown = pick_columns(&widths, usize::from(area.width));
+    let constraints: Vec<Constraint> = shown
+        .iter()
+        .map(|&i| Constraint::Length(super::text::to_u16(widths[i])))
+        .collect();
+    let rows: Vec<Row> = cells
+        .into_iter()
+        .map(|c| {
+            Row::new(shown.iter().map(|&i| {
+                let (text, style) = c[i].clone();
+                let cell = if matches!(COLUMNS[i].0, Col::Size | Col::Monthly) {
+                    Line::styled(text, style).alignment(Alignment::Right)
+                } else {
+                    Line::styled(text, style)
+                };
+                Cell::from(cell)
+            }))
+        })
+        .collect();
+    let mut table = Table::new(rows, constraints)
+        .column_spacing(1)
+        .row_highlight_style(theme.style(Role::Selected));
+    if header {
+        table = table.header(
+            Row::new(shown.iter().map(|&i| {
+                let line = Line::from(COLUMNS[i].2);
+                Cell::from(if matches!(COLUMNS[i].0, Col::Size | Col::Monthly) {
+                    line.alignment(Alignment::Right)
+                } else {
+                    line
+                })
+            }))
+            .style(theme.style(Role::TextDim)),
+        );
+    }
+    let mut state = TableState::default();
+    if focused {
+        state.select(Some(app.selected_resource.min(resources.len() - 1)));
+    }
+    frame.render_stateful_widget(table, area, &mut state);
+}
+
+/// The columns to show: every column of priority 0, then the others by priority while the
+/// width allows, in display order.
+fn pick_columns(widths: &[usize], max: usize) -> Vec<usize> {
+    let mut shown: Vec<usize> = (0..COLUMNS.len()).filter(|&i| COLUMNS[i].1 == 0).collect();
+    let used = |shown: &[usize]| shown.iter().map(|&i| widths[i] + 1).sum::<usize>();
+    for priority in 1..=4 {
+        for i in (0..COLUMNS.len()).filter(|&i| COLUMNS[i].1 == priority) {
+            if used(&shown) + widths[i] <= max {
+                shown.push(i);
+            }
+        }
+    }
+    shown.sort_unstable();
+    shown
+}
+
+fn row_cells(app: &App, r: &LinkedResource, short: bool, theme: &Theme) -> Vec<(String, Style)> {
+    let text = theme.style(Role::Text);
+    let dim = theme.style(Role::TextDim);
+    let warn = theme.style(Role::LeftoverWarning);
+    let size = if r.size_gib.is_zero() {
+        ("—".to_string(), dim)
+    } else {
+        (format!("{} GiB", r.size_gib.normalize()), text)
+    };
+    let (mark, fate, monthly) = if r.deleted_with_instance {
+        (
+            ("✓".to_string(), theme.style(Role::ActionOk)),
+            ("deleted".to_string(), dim),
+            ("—".to_string(), dim),
+        )
+    } else {
+        let monthly = app
+            .spend
+            .reading
+            .as_ref()
+            .and_then(|reading| reading.leftovers.iter().find(|l| l.id == r.id))
+            .map_or_else(
+                || ("no price".to_string(), theme.style(Role::AlertWarn)),
+                |l| match l.monthly {
+                    Some(m) => (amount(m), text),
+                    None => ("no price".to_string(), theme.style(Role::AlertWarn)),
+                },
+            );
+        (
+            ("!".to_string(), warn),
+            ("survives".to_string(), warn),
+            monthly,
+        )
+    };
+    vec![
+        mark,
+        (kind_label(r.kind, short).to_string(), text),
+        (r.id.clone(), text),
+        (r.name.clone(), dim),
+        size,
+        (r.state.clone(), dim),
+        fate,
+        monthly,
+    ]
+}
+
+/// "keeps billing after release: 293.65 USD/month", for the bottom border.
+fn leftover_title(app: &App, w: usize, theme: &Theme) -> Option<Line<'static>> {
+    let reading = app.spend.reading.as_ref()?;
+    let currency = app.spend.pricing.as_ref()?.sheet.currency;
+    let unpriced = reading
+        .leftovers
+        .iter()
+        .filter(|l| l.monthly.is_none())
+        .count();
+    if reading.leftovers.is_empty() {
+        return Some(Line::styled(
+            " nothing keeps billing after release ",
+            theme.style(Role::ActionOk),
+        ));
+    }
+    let total = amount(reading.leftover_monthly);
+    let long = format!(" keeps billing after release: {total} {currency}/month ");
+    let extra = if unpriced > 0 {
+        format!("+ {unpriced} unpriced ")
+    } else {
+        String::new()
+    };
+    // Two border corners and a rule character either side stay visible.
+    let text = if width(&long) + width(&extra) + 4 <= w {
+        long
+    } else {
+        format!(" after release: {total} {currency}/mo ")
+    };
+    let fits_extra = width(&text) + width(&extra) + 4 <= w;
+    let mut spans = vec![Span::styled(text, theme.style(Role::LeftoverWarning))];
+    if !extra.is_empty() && fits_extra {
+        spans.push(Span::styled(extra, theme.style(Role::AlertWarn)));
+    }
+    Some(Line::from(spans))
+}

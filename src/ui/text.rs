@@ -1,0 +1,205 @@
+//! Small formatting helpers the panels share: money, "n/a", clock times, widths, truncation.
+//! Formatting only: every number shown comes from the state already computed.
+
+use jiff::tz::TimeZone;
+use jiff::{SignedDuration, Timestamp};
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::Span;
+use rust_decimal::Decimal;
+
+use super::theme::{Role, Theme};
+use crate::telemetry::Metric;
+use crate::telemetry::metric::u64_to_f64;
+
+/// An amount as `12.34`: two decimals, no currency (the panel title names it).
+pub fn amount(d: Decimal) -> String {
+    let mut d = d.round_dp_with_strategy(2, rust_decimal::RoundingStrategy::MidpointAwayFromZero);
+    d.rescale(2);
+    d.to_string()
+}
+
+/// "n/a" in the theme's style for a reading that is missing.
+pub fn na(theme: &Theme) -> Span<'static> {
+    Span::styled("n/a", theme.style(Role::NA))
+}
+
+/// A metric formatted by `show`, or "n/a" when it has no value: never a silent zero.
+pub fn metric<T>(
+    m: &Metric<T>,
+    theme: &Theme,
+    style: Style,
+    show: impl FnOnce(&T) -> String,
+) -> Span<'static> {
+    match m.value() {
+        Some(v) => Span::styled(show(v), style),
+        None => na(theme),
+    }
+}
+
+/// A metric right-aligned in `width` columns, or "n/a" right-aligned the same way.
+pub fn metric_right<T>(
+    m: &Metric<T>,
+    width: usize,
+    theme: &Theme,
+    style: Style,
+    show: impl FnOnce(&T) -> String,
+) -> Span<'static> {
+    match m.value() {
+        Some(v) => Span::styled(format!("{:>width$}", show(v)), style),
+        None => Span::styled(format!("{:>width$}", "n/a"), theme.style(Role::NA)),
+    }
+}
+
+/// `14:05:09` in `tz`.
+pub fn clock(at: Timestamp, tz: &TimeZone) -> String {
+    at.to_zoned_datetime(tz.clone())
+        .strftime("%H:%M:%S")
+        .to_string()
+}
+
+/// `16:15 UTC`, with the weekday and date in front when it is not on `now`'s day.
+pub fn local_time(at: Timestamp, now: Timestamp, tz: &TimeZone) -> String {
+    let zoned = at.to_zoned_datetime(tz.clone());
+    let same_day = zoned.date() == now.to_zoned_datetime(tz.clone()).date();
+    if same_day {
+        zoned.strftime("%H:%M %Z").to_string()
+    } else {
+        zoned.strftime("%a %-d %b %H:%M %Z").to_string()
+    }
+}
+
+/// `3h20m`, `12m`, `45s`, `2d4h`: an elapsed time in at most two units.
+pub fn short_duration(d: SignedDuration) -> String {
+    let s = d.as_secs().unsigned_abs();
+    let (days, hours, minutes) = (s / 86_400, s / 3600 % 24, s / 60 % 60);
+    if days > 0 {
+        format!("{days}d{hours}h")
+    } else if hours > 0 && minutes == 0 {
+        format!("{hours}h")
+    } else if hours > 0 {
+        format!("{hours}h{minutes:02}m")
+    } else if minutes > 0 && s.is_multiple_of(60) {
+        format!("{minutes}m")
+    } else if minutes > 0 {
+        format!("{minutes}m{:02}s", s % 60)
+    } else {
+        format!("{s}s")
+    }
+}
+
+/// Display width of a string, as the terminal draws it.
+pub fn width(s: &str) -> usize {
+    Span::raw(s).width()
+}
+
+/// `s` cut to `max` columns, ending in "…" when it was cut.
+pub fn truncate(s: &str, max: usize) -> String {
+    if width(s) <= max {
+        return s.to_string();
+    }
+    if max == 0 {
+        return String::new();
+    }
+    let mut out = String::new();
+    for c in s.chars() {
+        if width(&out) + width(c.encode_utf8(&mut [0; 4])) + 1 > max {
+            break;
+        }
+        out.push(c);
+    }
+    out.push('…');
+    out
+}
+
+/// Splits `text` into lines of at most `max` columns, at spaces where it can.
+pub fn wrap(text: &str, max: usize) -> Vec<String> {
+    let max = max.max(1);
+    let mut lines = Vec::new();
+    let mut current = String::new();
+    for word in text.split(' ') {
+        let mut word = word.to_string();
+        loop {
+            let sep = usize::from(!current.is_empty());
+            if width(&current) + sep + width(&word) <= max {
+                if sep == 1 {
+                    current.push(' ');
+                }
+                current.push_str(&word);
+                break;
+            }
+            if !current.is_empty() {
+                lines.push(std::mem::take(&mut current));
+                continue;
+            }
+            // A word longer than the line: cut it.
+            let head: String = word.chars().take(max).collect();
+            let rest: String = word.chars().skip(max).collect();
+            lines.push(head);
+            if rest.is_empty() {
+                break;
+            }
+            word = rest;
+        }
+    }
+    if !current.is_empty() || lines.is_empty() {
+        lines.push(current);
+    }
+    lines
+}
+
+/// A `u16` from a count, saturating.
+pub fn to_u16(n: usize) -> u16 {
+    u16::try_from(n).unwrap_or(u16::MAX)
+}
+
+/// A rectangle of at most `w`×`h` centred in `area`.
+pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
+    let w = w.min(area.width);
+    let h = h.min(area.height);
+    Rect {
+        x: area.x + (area.width - w) / 2,
+        y: area.y + (area.height - h) / 2,
+        width: w,
+        height: h,
+    }
+}
+
+/// The GPU's model without the vendor prefix NVML puts in front.
+pub fn gpu_model(name: &str) -> &str {
+    name.strip_prefix("NVIDIA ").unwrap_or(name)
+}
+
+/// MiB as GiB with one decimal.
+pub fn gib(mib: u64) -> String {
+    format!("{:.1}", u64_to_f64(mib) / 1024.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn truncation_and_wrapping_respect_widths() {
+        assert_eq!(truncate("abcdef", 4), "abc…");
+        assert_eq!(truncate("abc", 4), "abc");
+        assert_eq!(truncate("abc", 0), "");
+        assert_eq!(wrap("one two three", 7), vec!["one two", "three"]);
+        assert_eq!(wrap("abcdefghij", 4), vec!["abcd", "efgh", "ij"]);
+        assert_eq!(wrap("", 4), vec![""]);
+    }
+
+    #[test]
+    fn amounts_have_two_decimals() {
+        assert_eq!(amount(Decimal::new(12345, 3)), "12.35");
+        assert_eq!(amount(Decimal::from(3)), "3.00");
+    }
+
+    #[test]
+    fn short_durations_use_two_units() {
+        assert_eq!(short_duration(SignedDuration::from_secs(12_000)), "3h20m");
+        assert_eq!(short_duration(SignedDuration::from_secs(65)), "1m05s");
+        assert_eq!(short_duration(SignedDuration::from_secs(200_000)), "2d7h");
+        assert_eq!(short_duration(SignedDuration::from_hours(1)), "1h");
+    }
+}
