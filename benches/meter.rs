@@ -4,13 +4,11 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use gpumeter::meter::fixture::example_sheet;
 use gpumeter::meter::{
     ComputeTerms, InstanceState, Lifecycle, Resource, ResourceKind, Traffic, Usage, accrue,
 };
-use gpumeter::money::Currency;
-use gpumeter::pricing::{
-    Billing, DataUnit, DiskPrice, Extras, Network, Sheet, StopPolicy, Storage,
-};
+use gpumeter::pricing::Sheet;
 use jiff::Timestamp;
 use rust_decimal::dec;
 
@@ -21,49 +19,9 @@ fn ts(s: i64) -> Timestamp {
 }
 
 fn sheet() -> Sheet {
-    let mut disk = std::collections::BTreeMap::new();
-    disk.insert(
-        "gp3".to_string(),
-        DiskPrice {
-            per_gib_month: dec!(0.08),
-            when_stopped: None,
-        },
-    );
-    Sheet {
-        id: "bench".into(),
-        provider: "aws".into(),
-        region: None,
-        currency: Currency::USD,
-        as_of: jiff::civil::date(2026, 11, 1),
-        source: "bench".into(),
-        billing: Billing {
-            step_seconds: 1,
-            minimum_seconds: 60,
-            stop_policy: StopPolicy::StopCharging,
-            month_hours: 730,
-        },
-        skus: vec![],
-        network: Network {
-            unit: DataUnit::GB,
-            egress_per_unit: dec!(0.09),
-            ingress_per_unit: dec!(0),
-            free_egress_per_month: dec!(100),
-            fixed_bandwidth_per_mbps_month: None,
-        },
-        storage: Storage {
-            disk,
-            snapshot: Some(dec!(0.05)),
-            image: Some(dec!(0.05)),
-            network_volume: None,
-        },
-        extras: Extras {
-            public_ip_attached_per_hour: Some(dec!(0.005)),
-            public_ip_idle_per_hour: Some(dec!(0.005)),
-            load_balancer_per_hour: Some(dec!(0.0225)),
-            license_per_hour: None,
-            boot_fee: None,
-        },
-    }
+    let mut sheet = example_sheet();
+    sheet.billing.minimum_seconds = 60;
+    sheet
 }
 
 fn month_of_usage() -> Usage {
@@ -105,7 +63,7 @@ fn month_of_usage() -> Usage {
         .map(|(i, (kind, size))| Resource {
             id: format!("r{i}"),
             kind: *kind,
-            class: Some("gp3".into()),
+            class: Some("ssd".into()),
             size_gib: (*size).into(),
             created: ts(0),
             deleted: None,

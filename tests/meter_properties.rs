@@ -1,16 +1,11 @@
 //! Properties of the cost engine over random lifecycles, resources and traffic.
 
-use std::collections::BTreeMap;
-
+use gpumeter::meter::fixture::example_sheet;
 use gpumeter::meter::{
     ComputeTerms, InstanceState, Lifecycle, Resource, ResourceKind, Traffic, Usage, accrue,
 };
-use gpumeter::money::Currency;
-use gpumeter::pricing::{
-    Billing, DataUnit, DiskPrice, Extras, Network, Sheet, StopPolicy, Storage,
-};
+use gpumeter::pricing::{Sheet, StopPolicy};
 use jiff::Timestamp;
-use jiff::civil::date;
 use proptest::prelude::*;
 use rust_decimal::{Decimal, dec};
 
@@ -19,49 +14,14 @@ fn ts(s: i64) -> Timestamp {
 }
 
 fn sheet(step: u32, minimum: u32, stop_policy: StopPolicy) -> Sheet {
-    let mut disk = BTreeMap::new();
-    disk.insert(
-        "ssd".to_string(),
-        DiskPrice {
-            per_gib_month: dec!(0.08),
-            when_stopped: Some(dec!(0.2)),
-        },
-    );
-    Sheet {
-        id: "prop".into(),
-        provider: "prop".into(),
-        region: None,
-        currency: Currency::USD,
-        as_of: date(2026, 11, 1),
-        source: "generated".into(),
-        billing: Billing {
-            step_seconds: step,
-            minimum_seconds: minimum,
-            stop_policy,
-            month_hours: 730,
-        },
-        skus: vec![],
-        network: Network {
-            unit: DataUnit::GiB,
-            egress_per_unit: dec!(0.09),
-            ingress_per_unit: dec!(0.01),
-            free_egress_per_month: dec!(100),
-            fixed_bandwidth_per_mbps_month: Some(dec!(3.3)),
-        },
-        storage: Storage {
-            disk,
-            snapshot: Some(dec!(0.05)),
-            image: Some(dec!(0.05)),
-            network_volume: Some(dec!(0.07)),
-        },
-        extras: Extras {
-            public_ip_attached_per_hour: Some(dec!(0.005)),
-            public_ip_idle_per_hour: Some(dec!(0.01)),
-            load_balancer_per_hour: Some(dec!(0.0225)),
-            license_per_hour: Some(dec!(0.31)),
-            boot_fee: Some(dec!(0.07)),
-        },
-    }
+    let mut sheet = example_sheet();
+    sheet.billing.step_seconds = step;
+    sheet.billing.minimum_seconds = minimum;
+    sheet.billing.stop_policy = stop_policy;
+    // Price ingress too, so splitting traffic samples is checked on both directions.
+    sheet.network.ingress_per_unit = dec!(0.01);
+    sheet.storage.network_volume = Some(dec!(0.07));
+    sheet
 }
 
 fn state() -> impl Strategy<Value = InstanceState> {
@@ -100,7 +60,7 @@ fn resource() -> impl Strategy<Value = Resource> {
         .prop_map(|(kind, size, created, deleted, with_instance)| Resource {
             id: format!("{kind:?}-{size}"),
             kind,
-            class: Some("ssd".into()),
+            class: Some("volume".into()),
             size_gib: Decimal::from(size),
             created: ts(created),
             deleted: deleted.map(|d| ts(created + d)),

@@ -11,6 +11,7 @@ pub mod accrue;
 mod bandwidth;
 pub mod breakdown;
 pub mod estimate;
+pub mod fixture;
 pub mod lifecycle;
 pub mod project;
 pub mod usage;

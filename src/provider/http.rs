@@ -181,7 +181,7 @@ mod tests {
             backoff(1, &p, 0.999_999),
             Duration::from_millis(500).mul_f64(0.999_999)
         );
-        assert_eq!(backoff(3, &p, 0.5), Duration::from_millis(1000));
+        assert_eq!(backoff(3, &p, 0.5), Duration::from_secs(1));
         assert_eq!(backoff(30, &p, 1.0), p.backoff_max);
         assert_eq!(backoff(2, &p, 0.0), Duration::ZERO);
     }
