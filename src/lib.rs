@@ -5,6 +5,7 @@
 
 pub mod app;
 pub mod cli;
+pub mod cockpit;
 pub mod commands;
 pub mod config;
 pub mod meter;

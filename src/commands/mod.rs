@@ -9,6 +9,7 @@ use crate::provider::Action;
 
 pub mod actions;
 pub mod checklist;
+pub mod cockpit;
 pub mod context;
 pub mod estimate;
 pub mod pricing;
@@ -125,7 +126,7 @@ pub fn run(cli: &Cli) -> ExitCode {
         ),
         Some(Command::Extend { duration, common }) => actions::extend_action(cli, duration)
             .and_then(|action| actions::run(cli, &action, *common)),
-        None => Err(Failure::bad_input("the cockpit is being wired up")),
+        None => cockpit::run_cockpit(cli),
     };
     match result {
         Ok(code) => code,
