@@ -14,7 +14,8 @@ use crate::cli::{Cli, CockpitArgs};
 use crate::cockpit::{Sources, run};
 use crate::config::{OnExpiry, Release};
 use crate::telemetry::{
-    HostConfig, HostReader, NvmlConfig, NvmlSource, SamplerConfig, Scenario, SimConfig, Simulator,
+    GpuSource, HostConfig, HostReader, HostSource, NvmlConfig, NvmlSource, SamplerConfig, Scenario,
+    SimConfig, Simulator,
 };
 use crate::ui::theme::{Theme, no_color_requested};
 
@@ -69,41 +70,10 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
     let sampling = SamplerConfig {
         interval: ctx.config.telemetry.refresh,
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .map_err(|e| Failure::bad_input(format!("cannot start the runtime: {e}")))?;
-    let mut terminal = ratatui::try_init()
-        .map_err(|e| Failure::bad_input(format!("cannot set up the terminal: {e}")))?;
-    let result = if ctx.demo {
-        let sim = || simulator(&cli.cockpit);
-        match (sim(), sim()) {
-            (Ok(gpu), Ok(host)) => runtime.block_on(run(
-                &mut terminal,
-                app,
-                Sources {
-                    gpu,
-                    host,
-                    sampling,
-                    provider,
-                },
-                &theme,
-            )),
-            (Err(e), _) | (_, Err(e)) => {
-                ratatui::restore();
-                return Err(e);
-            }
-        }
-    } else {
-        let metered = &ctx.config.telemetry.metered_interfaces;
-        let host = HostReader::new(HostConfig {
-            metered_interfaces: (!metered.is_empty()).then(|| metered.clone()),
-            ..HostConfig::default()
-        });
-        let gpu = NvmlSource::new(NvmlConfig::default());
-        runtime.block_on(run(
-            &mut terminal,
+    if ctx.demo {
+        let gpu = simulator(&cli.cockpit)?;
+        let host = gpu.clone();
+        drive(
             app,
             Sources {
                 gpu,
@@ -112,11 +82,44 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
                 provider,
             },
             &theme,
-        ))
-    };
+        )
+    } else {
+        let metered = &ctx.config.telemetry.metered_interfaces;
+        let host = HostReader::new(HostConfig {
+            metered_interfaces: (!metered.is_empty()).then(|| metered.clone()),
+            ..HostConfig::default()
+        });
+        let gpu = NvmlSource::new(NvmlConfig::default());
+        drive(
+            app,
+            Sources {
+                gpu,
+                host,
+                sampling,
+                provider,
+            },
+            &theme,
+        )
+    }
+}
+
+/// Takes the terminal, runs the cockpit, and gives the terminal back on every way out.
+fn drive<G, H>(app: App, sources: Sources<G, H>, theme: &Theme) -> CommandResult
+where
+    G: GpuSource + 'static,
+    H: HostSource + 'static,
+{
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::failed(format!("cannot start the runtime: {e}")))?;
+    let mut terminal = ratatui::try_init()
+        .map_err(|e| Failure::failed(format!("cannot set up the terminal: {e}")))?;
+    let result = runtime.block_on(run(&mut terminal, app, sources, theme));
     // Restore before reporting anything, so the message lands on the normal screen.
     ratatui::restore();
-    result.map_err(|e| Failure::bad_input(format!("the terminal failed: {e}")))?;
+    result.map_err(|e| Failure::failed(format!("the terminal failed: {e}")))?;
     Ok(ExitCode::SUCCESS)
 }
 
