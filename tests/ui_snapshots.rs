@@ -203,3 +203,23 @@ fn cancel_is_the_highlighted_default_in_the_confirm_dialog() {
         Theme::default().style(Role::Selected).bg.expect("a colour")
     );
 }
+
+#[test]
+fn main_screen_at_the_wide_threshold_120x32() {
+    insta::assert_snapshot!(draw(&app(), 120, 32).backend());
+}
+
+#[test]
+fn budget_nearly_spent_and_the_last_minutes() {
+    let mut app = app();
+    app.spend.budget = Some(gpumeter::money::Money::new(
+        rust_decimal::Decimal::from(100),
+        gpumeter::money::Currency::USD,
+    ));
+    if let Some(d) = app.deadline.as_mut() {
+        d.at = app.now + SignedDuration::from_secs(45);
+        d.on_expiry = gpumeter::config::OnExpiry::Release;
+        d.held_by_provider = true;
+    }
+    insta::assert_snapshot!(draw(&app, 100, 30).backend());
+}

@@ -11,6 +11,7 @@ use ratatui::widgets::{Block, Clear, Paragraph};
 use super::text::{amount, centered, to_u16, truncate, width, wrap};
 use super::theme::{Role, Theme};
 use crate::app::{Choice, Confirm, ConfirmLine};
+use crate::provider::Action;
 
 /// The widest the dialog grows.
 const MAX_WIDTH: usize = 76;
@@ -116,10 +117,14 @@ fn lists(c: &Confirm, currency: &str, w: usize, room: usize, theme: &Theme) -> V
         shown[i] -= 1;
     }
     let mut out = Vec::new();
-    for (i, title) in ["will be deleted", "survives and keeps billing"]
-        .iter()
-        .enumerate()
-    {
+    let (kept, total_label) = match c.action {
+        Action::Stop => ("keeps billing while stopped", "  total while stopped"),
+        Action::SnapshotClean { .. } => ("kept, and keeps billing", "  total kept"),
+        Action::Release | Action::SetDeadline { .. } => {
+            ("survives and keeps billing", "  total after release")
+        }
+    };
+    for (i, title) in ["will be deleted", kept].iter().enumerate() {
         if items[i].is_empty() {
             continue;
         }
@@ -145,7 +150,7 @@ fn lists(c: &Confirm, currency: &str, w: usize, room: usize, theme: &Theme) -> V
         }
         if i == 1 {
             let total = format!("{}{currency}", amount(c.survivors_monthly()));
-            let label = "  total after release";
+            let label = total_label;
             out.push(Line::from(vec![
                 Span::styled(label, warn),
                 Span::raw(" ".repeat(w.saturating_sub(width(label) + width(&total)))),

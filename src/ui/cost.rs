@@ -20,8 +20,8 @@ use crate::app::{App, Pricing, SpendReading};
 use crate::meter::{Breakdown, ComputeTerms};
 use crate::money::Money;
 
-/// Below this inner width the summary goes beside the table.
-const STACKED_FROM: usize = 50;
+/// The summary goes under the table from this inner size, beside it below.
+const STACKED_FROM: (usize, usize) = (50, 11);
 
 /// The meter as strings and styles, ready to lay out.
 struct Meter {
@@ -69,7 +69,7 @@ pub fn render_cost(frame: &mut Frame, area: Rect, app: &App, theme: &Theme, focu
         )],
         (Some(p), Some(r)) => {
             let meter = meter(app, p, r, theme);
-            let (lines, left_out) = if w >= STACKED_FROM {
+            let (lines, left_out) = if w >= STACKED_FROM.0 && h >= STACKED_FROM.1 {
                 stacked(&meter, w, h, theme)
             } else {
                 side_by_side(&meter, w, h, theme)
@@ -153,14 +153,9 @@ fn meter(app: &App, pricing: &Pricing, reading: &SpendReading, theme: &Theme) ->
     if let (Some(b), Some(d)) = (&reading.at_deadline, &app.deadline) {
         let (value, style) = projected(b);
         let at = local_time(d.at, app.now, &app.spend.time_zone);
-        let hm = at
-            .split(' ')
-            .find(|p| p.contains(':'))
-            .unwrap_or("")
-            .to_string();
         projections.push((
             format!("at deadline {at}"),
-            format!("at {hm}"),
+            "deadline".to_string(),
             value,
             style,
         ));
@@ -178,6 +173,7 @@ fn meter(app: &App, pricing: &Pricing, reading: &SpendReading, theme: &Theme) ->
         budget: budget.map(|b| Budget {
             fraction,
             text: match fraction {
+                Some(f) if f >= 10.0 => format!(">999% of {}", amount(b.amount)),
                 Some(f) => format!("{:.0}% of {}", f * 100.0, amount(b.amount)),
                 None => format!("budget in {}, meter in {}", b.currency, spent.currency),
             },
@@ -224,7 +220,14 @@ fn stacked(
 ) -> (Vec<Line<'static>>, Option<Line<'static>>) {
     let dim = theme.style(Role::TextDim);
     let text = theme.style(Role::Text);
-    let col = 10;
+    let widest = m
+        .lines
+        .iter()
+        .flat_map(|l| [width(&l.1), width(&l.2)])
+        .chain([width(&m.total), width(&m.burn), width(&m.billed)])
+        .max()
+        .unwrap_or(0);
+    let col = (widest + 2).max(10);
     let row = |label: &str, a: String, b: String, style: Style, b_style: Style| {
         Line::from(vec![
             Span::styled(format!("{label:<11}"), dim),

@@ -55,7 +55,10 @@ pub fn render_countdown(frame: &mut Frame, area: Rect, app: &App, theme: &Theme)
             Span::styled("e", theme.style(Role::HelpKey)),
             Span::styled(" to set one", theme.style(Role::TextDim)),
         ]);
-        frame.render_widget(Paragraph::new(line), inner);
+        frame.render_widget(
+            Paragraph::new(line).wrap(ratatui::widgets::Wrap { trim: true }),
+            inner,
+        );
         return;
     };
     let left = deadline.remaining(app.now);
@@ -80,14 +83,7 @@ pub fn render_countdown(frame: &mut Frame, area: Rect, app: &App, theme: &Theme)
                 .map(|r| Line::styled(r, style).alignment(Alignment::Center))
                 .collect()
         } else {
-            let mut l = Line::from(vec![Span::styled(
-                clock,
-                style.add_modifier(Modifier::BOLD),
-            )]);
-            if left <= SignedDuration::ZERO {
-                l.push_span(Span::styled(" overdue", style));
-            }
-            vec![l]
+            vec![Line::styled(clock, style.add_modifier(Modifier::BOLD))]
         };
     // Spare rows go above the digits, so the block sits in the middle.
     let spare = usize::from(inner.height).saturating_sub(lines.len() + info.len());
@@ -125,7 +121,11 @@ fn info_lines(app: &App, d: &Deadline, w: usize, theme: &Theme) -> Vec<Line<'sta
         ])
         .alignment(align),
         Line::from(vec![
-            Span::styled("at zero: ", dim),
+            if d.remaining(app.now) <= SignedDuration::ZERO {
+                Span::styled("overdue: ", theme.style(Role::CountdownUrgent))
+            } else {
+                Span::styled("at zero: ", dim)
+            },
             Span::styled(what, theme.style(role)),
         ])
         .alignment(align),

@@ -14,7 +14,9 @@ use super::text::{gpu_model, metric, to_u16, truncate, wrap};
 use super::theme::{Role, Theme};
 use crate::app::App;
 use crate::telemetry::metric::u64_to_f64;
-use crate::telemetry::{Finding, GpuReading, GpuUnavailable, HostSample, Metric, Severity};
+use crate::telemetry::{
+    Finding, GpuReading, GpuUnavailable, HostSample, Metric, Severity, Unavailable,
+};
 
 /// Rows the chart needs to be worth drawing.
 const CHART_MIN_ROWS: usize = 6;
@@ -106,7 +108,16 @@ fn findings_title(app: &App, theme: &Theme) -> Option<Line<'static>> {
     let findings = &app.telemetry.findings;
     match findings.first() {
         None => {
+            // Claim a match only when every GPU the SKU promises was read and named.
             let sku = &app.spend.pricing.as_ref()?.sku;
+            let Some(Ok(reading)) = &app.telemetry.gpus else {
+                return None;
+            };
+            let all_named = reading.gpus.iter().all(|g| g.name.is_value());
+            let count = u32::try_from(reading.gpus.len()).unwrap_or(u32::MAX);
+            if count != sku.gpu_count || !all_named {
+                return None;
+            }
             Some(Line::styled(
                 format!(
                     " ✓ got the {} × {} you pay for ",
@@ -162,7 +173,7 @@ fn choose(n: usize, w: usize, h: usize) -> (Density, usize) {
             return (d, rows(d));
         }
     }
-    let d = if fits(Density::Half, w) && !fits(Density::Single, w) {
+    let d = if fits(Density::Half, w) {
         Density::Half
     } else {
         Density::Single
@@ -212,7 +223,7 @@ fn render_reading(
     }
     let mut extra: Vec<Line<'static>> = Vec::new();
     if let Some(host) = &app.telemetry.host {
-        extra.push(host_line(host, theme));
+        extra.push(host_line(host, w, theme));
     }
     if app.telemetry.findings.len() > 1 {
         extra.extend(findings_lines(&app.telemetry.findings, w, theme));
@@ -316,7 +327,8 @@ fn rate(bytes_per_s: f64) -> String {
     }
 }
 
-fn host_line(host: &HostSample, theme: &Theme) -> Line<'static> {
+/// The host in one line: CPU, load, memory and network, as many as fit in `w`.
+fn host_line(host: &HostSample, w: usize, theme: &Theme) -> Line<'static> {
     let dim = theme.style(Role::TextDim);
     let text = theme.style(Role::Text);
     let rx = host
@@ -324,27 +336,43 @@ fn host_line(host: &HostSample, theme: &Theme) -> Line<'static> {
         .iter()
         .map(|n| n.rx_bytes_per_s)
         .try_fold(0.0, |acc, r| r.get().map(|v| acc + v));
-    let rx: Metric<f64> = rx.map_or(
-        Metric::Unavailable(crate::telemetry::Unavailable::Pending),
-        Metric::Value,
-    );
-    Line::from(vec![
-        Span::styled("host  CPU ", dim),
-        metric(&host.cpu_pct, theme, text, |c| format!("{c:.0}%")),
-        Span::styled("  load ", dim),
-        metric(&host.load_avg, theme, text, |l| format!("{:.2}", l.one)),
-        Span::styled("  RAM ", dim),
-        metric(&host.mem, theme, text, |m| {
-            let used = m.total_mib.saturating_sub(m.available_mib);
-            format!(
-                "{:.1}/{:.1} GiB",
-                u64_to_f64(used) / 1024.0,
-                u64_to_f64(m.total_mib) / 1024.0
-            )
-        }),
-        Span::styled("  net ↑ ", dim),
-        metric(&host.tx_bytes_per_s(), theme, text, |v| rate(*v)),
-        Span::styled(" ↓ ", dim),
-        metric(&rx, theme, text, |v| rate(*v)),
-    ])
+    let rx: Metric<f64> = rx.map_or(Metric::Unavailable(Unavailable::Pending), Metric::Value);
+    let parts: Vec<Vec<Span<'static>>> = vec![
+        vec![
+            Span::styled("host  CPU ", dim),
+            metric(&host.cpu_pct, theme, text, |c| format!("{c:.0}%")),
+        ],
+        vec![
+            Span::styled("  load ", dim),
+            metric(&host.load_avg, theme, text, |l| format!("{:.2}", l.one)),
+        ],
+        vec![
+            Span::styled("  RAM ", dim),
+            metric(&host.mem, theme, text, |m| {
+                let used = m.total_mib.saturating_sub(m.available_mib);
+                format!(
+                    "{:.1}/{:.1} GiB",
+                    u64_to_f64(used) / 1024.0,
+                    u64_to_f64(m.total_mib) / 1024.0
+                )
+            }),
+        ],
+        vec![
+            Span::styled("  net ↑ ", dim),
+            metric(&host.tx_bytes_per_s(), theme, text, |v| rate(*v)),
+            Span::styled(" ↓ ", dim),
+            metric(&rx, theme, text, |v| rate(*v)),
+        ],
+    ];
+    let mut spans = Vec::new();
+    let mut used = 0;
+    for part in parts {
+        let pw: usize = part.iter().map(Span::width).sum();
+        if used + pw > w {
+            break;
+        }
+        used += pw;
+        spans.extend(part);
+    }
+    Line::from(spans)
 }

@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::events::progress;
-use super::text::{amount, short_duration, width};
+use super::text::{amount, short_duration, truncate, width};
 use super::theme::{Role, Theme};
 use crate::app::{App, PriceSource};
 use crate::meter::{ComputeTerms, InstanceState};
@@ -19,7 +19,14 @@ struct Segment {
     spans: Vec<Span<'static>>,
 }
 
+/// The widest any one piece of text in the header gets.
+const MAX_PART: usize = 40;
+
 fn seg(priority: u8, spans: Vec<Span<'static>>) -> Segment {
+    let spans = spans
+        .into_iter()
+        .map(|s| Span::styled(truncate(&s.content, MAX_PART), s.style))
+        .collect();
     Segment { priority, spans }
 }
 

@@ -181,7 +181,7 @@ fn row_cells(app: &App, r: &LinkedResource, short: bool, theme: &Theme) -> Vec<(
     let size = if r.size_gib.is_zero() {
         ("—".to_string(), dim)
     } else {
-        (format!("{} GiB", r.size_gib.normalize()), text)
+        (format!("{} GiB", r.size_gib.round_dp(1).normalize()), text)
     };
     let (mark, fate, monthly) = if r.deleted_with_instance {
         (
@@ -222,6 +222,12 @@ fn row_cells(app: &App, r: &LinkedResource, short: bool, theme: &Theme) -> Vec<(
 
 /// "keeps billing after release: 293.65 USD/month", for the bottom border.
 fn leftover_title(app: &App, w: usize, theme: &Theme) -> Option<Line<'static>> {
+    if app.spend.pricing.is_none() {
+        return Some(Line::styled(
+            " no price sheet: what survives is not totalled ",
+            theme.style(Role::AlertWarn),
+        ));
+    }
     let reading = app.spend.reading.as_ref()?;
     let currency = app.spend.pricing.as_ref()?.sheet.currency;
     let unpriced = reading

@@ -58,15 +58,18 @@ pub fn clock(at: Timestamp, tz: &TimeZone) -> String {
         .to_string()
 }
 
-/// `16:15 UTC`, with the weekday and date in front when it is not on `now`'s day.
+/// `16:15 UTC` on `now`'s day, `Sat 08:00 UTC` within a week of it, else `27 Apr 2038 06:00
+/// UTC`.
 pub fn local_time(at: Timestamp, now: Timestamp, tz: &TimeZone) -> String {
     let zoned = at.to_zoned_datetime(tz.clone());
-    let same_day = zoned.date() == now.to_zoned_datetime(tz.clone()).date();
-    if same_day {
-        zoned.strftime("%H:%M %Z").to_string()
-    } else {
-        zoned.strftime("%a %-d %b %H:%M %Z").to_string()
-    }
+    let today = now.to_zoned_datetime(tz.clone()).date();
+    let days = (zoned.date() - today).get_days().abs();
+    let format = match days {
+        0 => "%H:%M %Z",
+        1..=6 => "%a %H:%M %Z",
+        _ => "%-d %b %Y %H:%M %Z",
+    };
+    zoned.strftime(format).to_string()
 }
 
 /// `3h20m`, `12m`, `45s`, `2d4h`: an elapsed time in at most two units.
