@@ -1,0 +1,226 @@
+//! Release, stop and snapshot-clean on EC2, each followed by a read-back: the outcome is
+//! `(confirmed, what EC2 says now)`, and `confirmed` comes only from the read-back.
+//!
+//! TerminateInstances, StopInstances and DeleteSnapshot are idempotent at EC2 (a repeat finds the
+//! work done, or answers NotFound, which counts as done), so they are sent as safe to retry.
+//! CreateSnapshot has no ClientToken: it is sent once, tagged with a random token, and after a
+//! failure that leaves the outcome unknown the tag tells whether it was made.
+
+use std::fmt::Write as _;
+
+use super::fetch::{Session, filter, instance_param, owned_by_self};
+use super::inventory::{Seen, state};
+use super::query::Ec2Error;
+use super::xml;
+use crate::meter::InstanceState;
+use crate::provider::http::Repeat;
+
+pub type Outcome = (bool, String);
+
+/// The tag key that marks a snapshot this adapter asked for.
+pub const TOKEN_TAG: &str = "gpumeter-token";
+
+fn state_of(instance: Option<&xml::Instance>) -> Option<(&str, InstanceState)> {
+    let i = instance?;
+    Some((i.state.as_str(), state(&i.state)?))
+}
+
+async fn read_back(s: &mut Session<'_>, id: &str, want: InstanceState, done: &str) -> Outcome {
+    match s.instance(id).await {
+        Ok(None) if want == InstanceState::Released => {
+            (true, format!("{done}; EC2 no longer lists it"))
+        }
+        Ok(None) => (false, "EC2 no longer lists the instance".into()),
+        Ok(Some(i)) => match state(&i.state) {
+            Some(now) if now == want => (true, format!("{done}; EC2 reads back `{}`", i.state)),
+            _ => (false, format!("EC2 reads back `{}`", i.state)),
+        },
+        Err(e) => (false, format!("{done}, but the read-back failed: {e}")),
+    }
+}
+
+pub async fn release(s: &mut Session<'_>, id: &str) -> Result<Outcome, Ec2Error> {
+    let before = s.instance(id).await?;
+    match state_of(before.as_ref()) {
+        None if before.is_none() => {
+            return Ok((
+                true,
+                "already released: EC2 does not know the instance".into(),
+            ));
+        }
+        Some((name, InstanceState::Released)) => {
+            return Ok((true, format!("already released (`{name}`)")));
+        }
+        _ => {}
+    }
+    match s
+        .call("TerminateInstances", &instance_param(id), Repeat::Safe)
+        .await
+    {
+        Ok(body) => xml::parse_answer(&body, "TerminateInstances")
+            .map(|_| ())
+            .map_err(|m| Ec2Error::malformed("TerminateInstances", &m))?,
+        Err(e) if e.code() == Some("InvalidInstanceID.NotFound") => {
+            return Ok((
+                true,
+                "already released: EC2 does not know the instance".into(),
+            ));
+        }
+        Err(e) => return Err(e),
+    }
+    Ok(read_back(
+        s,
+        id,
+        InstanceState::Released,
+        "TerminateInstances accepted",
+    )
+    .await)
+}
+
+pub async fn stop(s: &mut Session<'_>, id: &str) -> Result<Outcome, Ec2Error> {
+    let before = s.instance(id).await?;
+    match state_of(before.as_ref()) {
+        None => {
+            return Ok((
+                false,
+                "EC2 does not know the instance; nothing to stop".into(),
+            ));
+        }
+        Some((name, InstanceState::Stopped)) => {
+            return Ok((true, format!("already stopped (`{name}`)")));
+        }
+        Some((name, InstanceState::Released)) => {
+            return Ok((false, format!("is released (`{name}`); nothing to stop")));
+        }
+        Some((_, InstanceState::Running)) => {}
+    }
+    let body = s
+        .call("StopInstances", &instance_param(id), Repeat::Safe)
+        .await?;
+    xml::parse_answer(&body, "StopInstances")
+        .map_err(|m| Ec2Error::malformed("StopInstances", &m))?;
+    Ok(read_back(s, id, InstanceState::Stopped, "StopInstances accepted").await)
+}
+
+fn token() -> String {
+    format!("{:016x}{:016x}", fastrand::u64(..), fastrand::u64(..))
+}
+
+/// CreateSnapshot of `volume`, sent once; after an unknown outcome the tag is looked up.
+async fn final_snapshot(s: &mut Session<'_>, volume: &str) -> Result<String, Ec2Error> {
+    let token = token();
+    let params = vec![
+        ("VolumeId".to_string(), volume.to_string()),
+        ("Description".into(), "gpumeter final snapshot".into()),
+        ("TagSpecification.1.ResourceType".into(), "snapshot".into()),
+        ("TagSpecification.1.Tag.1.Key".into(), TOKEN_TAG.into()),
+        ("TagSpecification.1.Tag.1.Value".into(), token.clone()),
+    ];
+    let missing = || Ec2Error::Malformed {
+        action: "CreateSnapshot".into(),
+        what: "no snapshotId in the answer".into(),
+    };
+    match s.call("CreateSnapshot", &params, Repeat::Once).await {
+        Ok(body) => {
+            let doc = xml::parse_answer(&body, "CreateSnapshot")
+                .map_err(|m| Ec2Error::malformed("CreateSnapshot", &m))?;
+            xml::created_snapshot(&doc).ok_or_else(missing)
+        }
+        Err(e @ Ec2Error::Http { .. }) => {
+            let tag = format!("tag:{TOKEN_TAG}");
+            let found = s
+                .list(
+                    "DescribeSnapshots",
+                    &owned_by_self(filter(&tag, &[&token])),
+                    xml::snapshots,
+                )
+                .await?;
+            found.into_iter().next().map(|snap| snap.id).ok_or(e)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Keeps the newest `keep` of the instance's snapshots (a final one counts, and is always kept),
+/// deletes the rest, and reads the snapshots back.
+pub async fn snapshot_clean(
+    s: &mut Session<'_>,
+    seen: &Seen,
+    keep: usize,
+    take_final: bool,
+) -> Result<Outcome, Ec2Error> {
+    let mut newest_first: Vec<String> = seen.cleanable().into_iter().map(|(_, id)| id).collect();
+    let made = if take_final {
+        let volume = seen.root_volume().ok_or_else(|| Ec2Error::Malformed {
+            action: "CreateSnapshot".into(),
+            what: "the instance has no root volume to snapshot".into(),
+        })?;
+        let id = final_snapshot(s, volume).await?;
+        newest_first.insert(0, id.clone());
+        Some(id)
+    } else {
+        None
+    };
+    let keep = if take_final { keep.max(1) } else { keep };
+    let doomed: Vec<String> = newest_first.iter().skip(keep).cloned().collect();
+    let mut refused = Vec::new();
+    for id in &doomed {
+        let params = vec![("SnapshotId".to_string(), id.clone())];
+        match s.call("DeleteSnapshot", &params, Repeat::Safe).await {
+            Ok(_) => {}
+            Err(e) if e.code() == Some("InvalidSnapshot.NotFound") => {}
+            Err(e) => refused.push(e.to_string()),
+        }
+    }
+    let mut check: Vec<&str> = doomed.iter().map(String::as_str).collect();
+    check.extend(made.as_deref());
+    if check.is_empty() {
+        return Ok((
+            true,
+            format!("nothing to delete; {} snapshot(s) kept", newest_first.len()),
+        ));
+    }
+    let left = match s
+        .list(
+            "DescribeSnapshots",
+            &owned_by_self(filter("snapshot-id", &check)),
+            xml::snapshots,
+        )
+        .await
+    {
+        Ok(left) => left,
+        Err(e) => {
+            return Ok((
+                false,
+                format!("deletions sent, but the read-back failed: {e}"),
+            ));
+        }
+    };
+    let still: Vec<&str> = doomed
+        .iter()
+        .filter(|d| left.iter().any(|l| &l.id == *d))
+        .map(String::as_str)
+        .collect();
+    let final_ok = made
+        .as_ref()
+        .is_none_or(|m| left.iter().any(|l| &l.id == m));
+    let mut summary = format!(
+        "deleted {} snapshot(s), kept {}",
+        doomed.len() - still.len(),
+        newest_first.len() - doomed.len()
+    );
+    if let Some(m) = &made {
+        let _ = write!(
+            summary,
+            "; final snapshot {m}{}",
+            if final_ok { "" } else { " NOT found" }
+        );
+    }
+    if !still.is_empty() {
+        let _ = write!(summary, "; still listed: {}", still.join(", "));
+    }
+    if let Some(first) = refused.first() {
+        let _ = write!(summary, "; refused: {first}");
+    }
+    Ok((still.is_empty() && final_ok, summary))
+}

@@ -1,0 +1,194 @@
+//! The EC2 reads behind an inventory, made through a [`Session`] that records every call.
+
+use roxmltree::Document;
+
+use super::inventory::Seen;
+use super::known::Known;
+use super::query::{Ec2, Ec2Error, Params, describe_call};
+use super::xml;
+use crate::provider::http::Repeat;
+
+/// At most this many pages of one listing; a renter's account never needs more.
+const MAX_PAGES: usize = 20;
+
+/// A run of EC2 calls, remembered in order for the report.
+pub struct Session<'a> {
+    pub ec2: &'a Ec2,
+    pub calls: Vec<String>,
+}
+
+fn p(k: impl Into<String>, v: impl Into<String>) -> (String, String) {
+    (k.into(), v.into())
+}
+
+/// `Filter.1.Name=name` with `Filter.1.Value.N` for each value.
+pub fn filter(name: &str, values: &[&str]) -> Params {
+    let mut out = vec![p("Filter.1.Name", name)];
+    for (n, v) in values.iter().enumerate() {
+        out.push(p(format!("Filter.1.Value.{}", n + 1), *v));
+    }
+    out
+}
+
+pub fn instance_param(id: &str) -> Params {
+    vec![p("InstanceId.1", id)]
+}
+
+pub fn owned_by_self(mut params: Params) -> Params {
+    params.insert(0, p("Owner.1", "self"));
+    params
+}
+
+impl<'a> Session<'a> {
+    pub fn new(ec2: &'a Ec2) -> Self {
+        Session {
+            ec2,
+            calls: Vec::new(),
+        }
+    }
+
+    pub async fn call(
+        &mut self,
+        action: &str,
+        params: &[(String, String)],
+        repeat: Repeat,
+    ) -> Result<String, Ec2Error> {
+        self.calls.push(describe_call(action, params));
+        self.ec2.call(action, params, repeat).await
+    }
+
+    /// A read, following `nextToken` across pages; `read` picks the items from each page.
+    pub async fn list<T>(
+        &mut self,
+        action: &str,
+        params: &[(String, String)],
+        read: fn(&Document<'_>) -> Vec<T>,
+    ) -> Result<Vec<T>, Ec2Error> {
+        let mut out = Vec::new();
+        let mut page_params = params.to_vec();
+        for _ in 0..MAX_PAGES {
+            let body = self.call(action, &page_params, Repeat::Safe).await?;
+            let doc =
+                xml::parse_answer(&body, action).map_err(|m| Ec2Error::malformed(action, &m))?;
+            out.extend(read(&doc));
+            match xml::next_token(&doc) {
+                Some(token) => {
+                    page_params = params.to_vec();
+                    page_params.push(p("NextToken", token));
+                }
+                None => break,
+            }
+        }
+        Ok(out)
+    }
+
+    /// The instance as EC2 describes it; `None` when EC2 does not know the id.
+    pub async fn instance(&mut self, id: &str) -> Result<Option<xml::Instance>, Ec2Error> {
+        match self
+            .list("DescribeInstances", &instance_param(id), xml::instances)
+            .await
+        {
+            Ok(found) => Ok(found.into_iter().find(|i| i.id == id)),
+            Err(e) if e.code() == Some("InvalidInstanceID.NotFound") => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Every resource linked to instance `id` now, or remembered in `known` from before.
+    pub async fn seen(&mut self, id: &str, known: &Known) -> Result<Seen, Ec2Error> {
+        let instance = self.instance(id).await?;
+        let mut volumes = self
+            .list(
+                "DescribeVolumes",
+                &filter("attachment.instance-id", &[id]),
+                xml::volumes,
+            )
+            .await?;
+        let mut volume_ids: Vec<String> = known.volumes.iter().cloned().collect();
+        if let Some(i) = &instance {
+            volume_ids.extend(i.block_devices.iter().map(|(_, v, _)| v.clone()));
+        }
+        volume_ids.sort();
+        volume_ids.dedup();
+        let missing: Vec<&str> = volume_ids
+            .iter()
+            .map(String::as_str)
+            .filter(|v| !volumes.iter().any(|have| have.id == *v))
+            .collect();
+        if !missing.is_empty() {
+            let more = self
+                .list(
+                    "DescribeVolumes",
+                    &filter("volume-id", &missing),
+                    xml::volumes,
+                )
+                .await?;
+            volumes.extend(more);
+        }
+        volume_ids.extend(volumes.iter().map(|v| v.id.clone()));
+        volume_ids.sort();
+        volume_ids.dedup();
+        let snapshots = if volume_ids.is_empty() {
+            Vec::new()
+        } else {
+            let ids: Vec<&str> = volume_ids.iter().map(String::as_str).collect();
+            self.list(
+                "DescribeSnapshots",
+                &owned_by_self(filter("volume-id", &ids)),
+                xml::snapshots,
+            )
+            .await?
+        };
+        let images = self
+            .list("DescribeImages", &owned_by_self(Vec::new()), xml::images)
+            .await?
+            .into_iter()
+            .filter(|image| {
+                known.images.contains(&image.id)
+                    || image.snapshots.iter().any(|(snap, _)| {
+                        snap.as_ref()
+                            .is_some_and(|s| snapshots.iter().any(|have| &have.id == s))
+                    })
+            })
+            .collect();
+        let addresses = self.addresses(id, known).await?;
+        Ok(Seen {
+            instance,
+            volumes,
+            snapshots,
+            images,
+            addresses,
+        })
+    }
+
+    async fn addresses(&mut self, id: &str, known: &Known) -> Result<Vec<xml::Address>, Ec2Error> {
+        let mut addresses = self
+            .list(
+                "DescribeAddresses",
+                &filter("instance-id", &[id]),
+                xml::addresses,
+            )
+            .await?;
+        let missing: Vec<&str> = known
+            .allocations
+            .iter()
+            .map(String::as_str)
+            .filter(|a| {
+                !addresses
+                    .iter()
+                    .any(|have| have.allocation_id.as_deref() == Some(*a))
+            })
+            .collect();
+        if !missing.is_empty() {
+            let more = self
+                .list(
+                    "DescribeAddresses",
+                    &filter("allocation-id", &missing),
+                    xml::addresses,
+                )
+                .await?;
+            addresses.extend(more);
+        }
+        Ok(addresses)
+    }
+}

@@ -1,0 +1,112 @@
+//! The instance metadata service, IMDSv2: a session token from `PUT /latest/api/token`, then
+//! `GET /latest/meta-data/<path>` with it. Tells the instance id and the spot interruption
+//! notice (`spot/instance-action`: 404 until AWS schedules the interruption).
+
+use std::time::Duration;
+
+use serde::Deserialize;
+
+use crate::provider::ProviderError;
+use crate::provider::http::{Http, HttpPolicy, Repeat, by_status};
+
+pub const DEFAULT_ENDPOINT: &str = "http://169.254.169.254";
+const TOKEN_TTL_SECONDS: &str = "21600";
+
+/// The metadata service is on the instance itself: answer fast or not at all.
+pub fn policy() -> HttpPolicy {
+    HttpPolicy {
+        timeout: Duration::from_secs(2),
+        connect_timeout: Duration::from_secs(1),
+        retries: 1,
+        backoff_base: Duration::from_millis(100),
+        backoff_max: Duration::from_millis(200),
+    }
+}
+
+/// A scheduled spot interruption: `terminate`, `stop` or `hibernate` at `time`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct SpotNotice {
+    pub action: String,
+    pub time: jiff::Timestamp,
+}
+
+pub struct Imds {
+    http: Http,
+    endpoint: String,
+}
+
+impl Imds {
+    pub fn new(endpoint: &str, policy: HttpPolicy) -> Result<Self, ProviderError> {
+        Ok(Imds {
+            http: Http::new(policy).map_err(|e| ProviderError::State(e.to_string()))?,
+            endpoint: endpoint.trim_end_matches('/').to_string(),
+        })
+    }
+
+    fn unreachable(&self, what: &str, why: &str) -> ProviderError {
+        ProviderError::State(format!(
+            "the instance metadata service at {} did not tell the {what} ({why}); \
+             pass --instance ID or set [instance] id in the config",
+            self.endpoint
+        ))
+    }
+
+    async fn token(&self) -> Result<String, ProviderError> {
+        let url = format!("{}/latest/api/token", self.endpoint);
+        let r = self
+            .http
+            .call(
+                Repeat::Safe,
+                |c| {
+                    c.put(&url)
+                        .header("x-aws-ec2-metadata-token-ttl-seconds", TOKEN_TTL_SECONDS)
+                },
+                by_status,
+            )
+            .await
+            .map_err(|e| self.unreachable("session token", &e.to_string()))?;
+        match r.status {
+            200 if !r.body.trim().is_empty() => Ok(r.body.trim().to_string()),
+            status => Err(self.unreachable("session token", &format!("HTTP {status}"))),
+        }
+    }
+
+    /// `GET /latest/meta-data/<path>`: `Ok(None)` on 404.
+    async fn get(&self, token: &str, path: &str) -> Result<Option<String>, ProviderError> {
+        let url = format!("{}/latest/meta-data/{path}", self.endpoint);
+        let r = self
+            .http
+            .call(
+                Repeat::Safe,
+                |c| c.get(&url).header("x-aws-ec2-metadata-token", token),
+                by_status,
+            )
+            .await
+            .map_err(|e| self.unreachable(path, &e.to_string()))?;
+        match r.status {
+            200 => Ok(Some(r.body.trim().to_string())),
+            404 => Ok(None),
+            status => Err(self.unreachable(path, &format!("HTTP {status}"))),
+        }
+    }
+
+    /// This instance's id.
+    pub async fn instance_id(&self) -> Result<String, ProviderError> {
+        let token = self.token().await?;
+        self.get(&token, "instance-id")
+            .await?
+            .filter(|id| !id.is_empty())
+            .ok_or_else(|| self.unreachable("instance id", "HTTP 404"))
+    }
+
+    /// The spot interruption notice, `None` while there is none.
+    pub async fn spot_notice(&self) -> Result<Option<SpotNotice>, ProviderError> {
+        let token = self.token().await?;
+        match self.get(&token, "spot/instance-action").await? {
+            None => Ok(None),
+            Some(body) => serde_json::from_str(&body).map(Some).map_err(|e| {
+                ProviderError::State(format!("unreadable spot instance-action notice: {e}"))
+            }),
+        }
+    }
+}

@@ -1,0 +1,228 @@
+//! Turns what EC2 answered into the trait's [`Inventory`]: pure, so it is tested on plain data.
+//!
+//! Linked to an instance are: the volumes attached to it (or seen attached before), the snapshots
+//! of those volumes, the images it owns built from those snapshots, and the elastic IPs
+//! associated with it (or seen associated before). A snapshot behind an image is billed as the
+//! image and listed only there.
+
+use std::collections::BTreeSet;
+
+use jiff::Timestamp;
+use rust_decimal::Decimal;
+
+use super::known::Known;
+use super::xml::{Address, Image, Instance, Snapshot, Volume};
+use crate::meter::{BillingMode, InstanceState, ResourceKind};
+use crate::provider::{InstanceInfo, Inventory, LinkedResource};
+
+/// Everything EC2 said about one instance in one inventory round.
+#[derive(Debug, Clone, Default)]
+pub struct Seen {
+    pub instance: Option<Instance>,
+    pub volumes: Vec<Volume>,
+    pub snapshots: Vec<Snapshot>,
+    pub images: Vec<Image>,
+    pub addresses: Vec<Address>,
+}
+
+/// EC2's instance state names, as the meter sees them; `None` for a name EC2 never used.
+pub fn state(name: &str) -> Option<InstanceState> {
+    match name {
+        "pending" | "running" => Some(InstanceState::Running),
+        "stopping" | "stopped" => Some(InstanceState::Stopped),
+        "shutting-down" | "terminated" => Some(InstanceState::Released),
+        _ => None,
+    }
+}
+
+/// An EC2 time (`2026-01-02T03:04:05.000Z`); `None` when it cannot be read.
+pub fn time(text: Option<&str>) -> Option<Timestamp> {
+    let text = text?;
+    text.parse()
+        .ok()
+        .or_else(|| format!("{text}Z").parse().ok())
+}
+
+impl Seen {
+    /// Snapshot ids that back one of the images.
+    fn behind_images(&self) -> BTreeSet<&str> {
+        self.images
+            .iter()
+            .flat_map(|i| i.snapshots.iter().filter_map(|(id, _)| id.as_deref()))
+            .collect()
+    }
+
+    /// The snapshots snapshot-clean may delete (not those behind an image), newest first.
+    pub fn cleanable(&self) -> Vec<(Timestamp, String)> {
+        let behind = self.behind_images();
+        let mut snaps: Vec<(Timestamp, String)> = self
+            .snapshots
+            .iter()
+            .filter(|s| !behind.contains(s.id.as_str()))
+            .map(|s| {
+                (
+                    time(s.start_time.as_deref()).unwrap_or(Timestamp::UNIX_EPOCH),
+                    s.id.clone(),
+                )
+            })
+            .collect();
+        snaps.sort_by(|a, b| b.cmp(a));
+        snaps
+    }
+
+    /// The root volume, for a final snapshot.
+    pub fn root_volume(&self) -> Option<&str> {
+        let i = self.instance.as_ref()?;
+        let root = i.root_device.as_deref();
+        i.block_devices
+            .iter()
+            .find(|(dev, _, _)| Some(dev.as_str()) == root)
+            .or(i.block_devices.first())
+            .map(|(_, vol, _)| vol.as_str())
+    }
+
+    /// Adds every linked id to `known`.
+    pub fn remember(&self, known: &mut Known) {
+        known
+            .volumes
+            .extend(self.volumes.iter().map(|v| v.id.clone()));
+        if let Some(i) = &self.instance {
+            known
+                .volumes
+                .extend(i.block_devices.iter().map(|(_, v, _)| v.clone()));
+        }
+        known
+            .images
+            .extend(self.images.iter().map(|i| i.id.clone()));
+        known.allocations.extend(
+            self.addresses
+                .iter()
+                .filter_map(|a| a.allocation_id.clone()),
+        );
+    }
+}
+
+fn info(i: &Instance, region: &str, known: &Known, now: Timestamp) -> Result<InstanceInfo, String> {
+    let created = time(i.launch_time.as_deref())
+        .ok_or_else(|| format!("instance {} has no readable launchTime", i.id))?;
+    let now_state = state(&i.state)
+        .ok_or_else(|| format!("instance {} is in an unknown state `{}`", i.id, i.state))?;
+    let mut history = vec![(created, InstanceState::Running)];
+    history.extend(known.transitions.iter().filter(|(at, _)| *at > created));
+    if history.last().map(|h| h.1) != Some(now_state) {
+        history.push((created.max(now), now_state));
+    }
+    Ok(InstanceInfo {
+        id: i.id.clone(),
+        name: i.name.clone().unwrap_or_else(|| i.id.clone()),
+        provider: "aws".into(),
+        region: Some(region.to_string()),
+        sku: i.instance_type.clone(),
+        mode: if i.lifecycle.as_deref() == Some("spot") {
+            BillingMode::Spot
+        } else {
+            BillingMode::OnDemand
+        },
+        state: now_state,
+        created,
+        live_price_per_hour: None,
+        history,
+    })
+}
+
+/// The inventory of instance `id` from what EC2 said at `now`; `Err` names an unreadable field.
+pub fn assemble(
+    id: &str,
+    region: &str,
+    seen: &Seen,
+    known: &Known,
+    now: Timestamp,
+) -> Result<Inventory, String> {
+    let instance = seen
+        .instance
+        .as_ref()
+        .map(|i| info(i, region, known, now))
+        .transpose()?;
+    let fallback = instance.as_ref().map_or(now, |i| i.created);
+    let when = |t: Option<&str>| time(t).unwrap_or(fallback);
+    let root = seen.root_volume().map(str::to_string);
+    let mut resources = Vec::new();
+    for v in &seen.volumes {
+        let attached = v.attachments.iter().find(|(inst, _, _)| inst == id);
+        let deleted_with_instance = attached.is_some_and(|a| a.2);
+        resources.push(LinkedResource {
+            id: v.id.clone(),
+            name: v
+                .name
+                .clone()
+                .or_else(|| attached.map(|a| a.1.clone()))
+                .unwrap_or_else(|| v.id.clone()),
+            kind: if root.as_deref() == Some(v.id.as_str()) {
+                ResourceKind::SystemDisk
+            } else {
+                ResourceKind::DataDisk
+            },
+            class: Some(v.volume_type.clone().unwrap_or_else(|| "standard".into())),
+            size_gib: Decimal::from(v.size_gib),
+            state: v.status.clone(),
+            created: when(v.create_time.as_deref()),
+            deleted_with_instance,
+        });
+    }
+    let behind = seen.behind_images();
+    for s in seen
+        .snapshots
+        .iter()
+        .filter(|s| !behind.contains(s.id.as_str()))
+    {
+        resources.push(LinkedResource {
+            id: s.id.clone(),
+            name: s.description.clone().unwrap_or_else(|| s.id.clone()),
+            kind: ResourceKind::Snapshot,
+            class: None,
+            size_gib: Decimal::from(s.size_gib),
+            state: s.status.clone(),
+            created: when(s.start_time.as_deref()),
+            deleted_with_instance: false,
+        });
+    }
+    for i in &seen.images {
+        resources.push(LinkedResource {
+            id: i.id.clone(),
+            name: i.name.clone().unwrap_or_else(|| i.id.clone()),
+            kind: ResourceKind::Image,
+            class: None,
+            size_gib: Decimal::from(i.snapshots.iter().map(|s| s.1).sum::<u64>()),
+            state: i.state.clone(),
+            created: when(i.creation_date.as_deref()),
+            deleted_with_instance: false,
+        });
+    }
+    for a in &seen.addresses {
+        let associated = a.instance_id.is_some() || a.association_id.is_some();
+        resources.push(LinkedResource {
+            id: a
+                .allocation_id
+                .clone()
+                .unwrap_or_else(|| a.public_ip.clone()),
+            name: a.public_ip.clone(),
+            kind: ResourceKind::PublicIp,
+            class: None,
+            size_gib: Decimal::ZERO,
+            state: if associated {
+                "associated"
+            } else {
+                "unassociated"
+            }
+            .into(),
+            // DescribeAddresses tells no allocation time.
+            created: fallback,
+            deleted_with_instance: false,
+        });
+    }
+    Ok(Inventory {
+        instance,
+        resources,
+        deadline: None,
+    })
+}

@@ -1,0 +1,84 @@
+//! What the adapter has seen linked to an instance, kept in a small file in the data directory.
+//!
+//! EC2 forgets the links when an instance terminates: its surviving data volume shows no
+//! attachment, its elastic IP no instance. So every id seen linked is remembered, and read
+//! again after the release, which is when the leftovers matter most.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use jiff::Timestamp;
+use serde::{Deserialize, Serialize};
+
+use crate::meter::InstanceState;
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Known {
+    pub volumes: BTreeSet<String>,
+    pub images: BTreeSet<String>,
+    pub allocations: BTreeSet<String>,
+    /// State changes the adapter saw, oldest first.
+    pub transitions: Vec<(Timestamp, InstanceState)>,
+}
+
+impl Known {
+    /// Records `state` at `now` if it differs from the last state seen.
+    pub fn saw_state(&mut self, state: InstanceState, now: Timestamp) {
+        if self.transitions.last().map(|t| t.1) != Some(state) {
+            self.transitions.push((now, state));
+        }
+    }
+}
+
+/// The memory file for `instance` in `dir`; ids are reduced to safe file-name characters.
+pub fn path(dir: &Path, instance: &str) -> PathBuf {
+    let safe: String = instance
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+        .collect();
+    dir.join(format!("aws-{safe}.json"))
+}
+
+/// The remembered links; nothing (not an error) when there is no file or it cannot be read.
+pub fn load(path: &Path) -> Known {
+    std::fs::read_to_string(path)
+        .ok()
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or_default()
+}
+
+/// Writes `known` through a temporary file renamed over the old one. Failing to remember is
+/// not worth failing the inventory for; the caller may ignore the error.
+pub fn save(path: &Path, known: &Known) -> std::io::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    let text = serde_json::to_string_pretty(known).map_err(std::io::Error::other)?;
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn remembers_across_loads_and_survives_a_bad_file() {
+        let dir = std::env::temp_dir().join(format!("gpumeter-known-{}", std::process::id()));
+        let p = path(&dir, "i-0abc/../x");
+        assert!(p.ends_with("aws-i-0abcx.json"));
+        let mut k = Known::default();
+        k.volumes.insert("vol-1".into());
+        let t = Timestamp::UNIX_EPOCH;
+        k.saw_state(InstanceState::Running, t);
+        k.saw_state(InstanceState::Running, t);
+        assert_eq!(k.transitions.len(), 1);
+        save(&p, &k).unwrap();
+        assert_eq!(load(&p), k);
+        std::fs::write(&p, "{ not json").unwrap();
+        assert_eq!(load(&p), Known::default());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,281 @@
+//! AWS EC2 through its Query API (2016-11-15), signed with SigV4 ([`sigv4`]), answers read with
+//! roxmltree ([`xml`]). The instance comes from the flags or config, else from the instance
+//! metadata service ([`imds`], IMDSv2). EC2 holds no release deadline, so that capability is off.
+//!
+//! Settings come from the standard AWS variables ([`credentials`]); secrets never reach an error,
+//! a report or a `Debug` output.
+
+pub mod actions;
+pub mod credentials;
+pub mod fetch;
+pub mod imds;
+pub mod inventory;
+pub mod known;
+pub mod query;
+pub mod sigv4;
+pub mod xml;
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use async_trait::async_trait;
+use jiff::Timestamp;
+
+use self::credentials::AwsSettings;
+use self::fetch::{Session, filter, instance_param, owned_by_self};
+use self::imds::{Imds, SpotNotice};
+use self::known::Known;
+use self::query::{Ec2, describe_call};
+use super::http::HttpPolicy;
+use super::{Action, ActionReport, Capabilities, Inventory, Provider, ProviderError};
+
+/// What the last inventory saw, so `--dry-run` can name the exact ids it would touch.
+#[derive(Debug, Clone, Default)]
+struct Last {
+    instance: Option<String>,
+    root_volume: Option<String>,
+    /// Deletable snapshots, newest first.
+    cleanable: Vec<String>,
+}
+
+pub struct Aws {
+    settings: AwsSettings,
+    ec2: Result<Ec2, ProviderError>,
+    imds: Option<Imds>,
+    memory: Option<PathBuf>,
+    last: Mutex<Last>,
+}
+
+impl Aws {
+    pub fn new(settings: AwsSettings) -> Self {
+        Self::with_policy(settings, HttpPolicy::default(), imds::policy())
+    }
+
+    /// With the given patience for EC2 and for the metadata service (tests shorten both).
+    pub fn with_policy(settings: AwsSettings, ec2: HttpPolicy, imds: HttpPolicy) -> Self {
+        let client = match (&settings.credentials, &settings.region, &settings.endpoint) {
+            (Err(e), _, _) | (_, Err(e), _) => Err(e.clone()),
+            (Ok(creds), Ok(region), Some(endpoint)) => {
+                Ec2::new(endpoint, region, creds.clone(), ec2)
+            }
+            (Ok(_), Ok(_), None) => Err(ProviderError::MissingCredential(credentials::ENDPOINT)),
+        };
+        let imds = settings
+            .imds_endpoint
+            .as_deref()
+            .and_then(|e| Imds::new(e, imds).ok());
+        Aws {
+            settings,
+            ec2: client,
+            imds,
+            memory: None,
+            last: Mutex::new(Last::default()),
+        }
+    }
+
+    /// Remembers linked resources in `dir`, so they are found again after the release.
+    #[must_use]
+    pub fn remembering(mut self, dir: &Path) -> Self {
+        self.memory = Some(dir.to_path_buf());
+        self
+    }
+
+    fn ec2(&self) -> Result<&Ec2, ProviderError> {
+        self.ec2.as_ref().map_err(Clone::clone)
+    }
+
+    fn region(&self) -> &str {
+        self.settings.region.as_deref().unwrap_or("")
+    }
+
+    fn imds(&self) -> Result<&Imds, ProviderError> {
+        self.imds.as_ref().ok_or_else(|| {
+            ProviderError::State(
+                "no instance: pass --instance ID or set [instance] id in the config \
+                 (the metadata service is disabled)"
+                    .into(),
+            )
+        })
+    }
+
+    /// The instance to act on: the configured one, else this machine's, from IMDS.
+    pub async fn instance_id(&self) -> Result<String, ProviderError> {
+        if let Some(id) = &self.settings.instance_id {
+            return Ok(id.clone());
+        }
+        if let Some(id) = self.last().instance {
+            return Ok(id);
+        }
+        let id = self.imds()?.instance_id().await?;
+        self.update_last(|l| l.instance = Some(id.clone()));
+        Ok(id)
+    }
+
+    /// The spot interruption notice from IMDS; `None` while there is none.
+    pub async fn spot_notice(&self) -> Result<Option<SpotNotice>, ProviderError> {
+        self.imds()?.spot_notice().await
+    }
+
+    fn last(&self) -> Last {
+        self.last.lock().map(|l| l.clone()).unwrap_or_default()
+    }
+
+    fn update_last(&self, f: impl FnOnce(&mut Last)) {
+        if let Ok(mut last) = self.last.lock() {
+            f(&mut last);
+        }
+    }
+
+    fn known(&self, id: &str) -> Known {
+        self.memory
+            .as_deref()
+            .map(|dir| known::load(&known::path(dir, id)))
+            .unwrap_or_default()
+    }
+
+    fn remember(&self, id: &str, known: &Known) {
+        if let Some(dir) = &self.memory {
+            // Not remembering only costs the leftovers' discovery after a release.
+            let _ = known::save(&known::path(dir, id), known);
+        }
+    }
+
+    fn secret_free(&self, e: impl std::fmt::Display) -> String {
+        let text = e.to_string();
+        match &self.settings.credentials {
+            Ok(creds) => creds.redact(&text),
+            Err(_) => text,
+        }
+    }
+}
+
+#[async_trait]
+impl Provider for Aws {
+    fn name(&self) -> &'static str {
+        "aws"
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            stop: true,
+            snapshots: true,
+            deadline: false,
+        }
+    }
+
+    fn plan(&self, action: &Action) -> Vec<String> {
+        let last = self.last();
+        let id = self
+            .settings
+            .instance_id
+            .clone()
+            .or_else(|| last.instance.clone())
+            .unwrap_or_else(|| "<this instance, from the metadata service>".into());
+        let describe = describe_call("DescribeInstances", &instance_param(&id));
+        match action {
+            Action::Release => vec![
+                describe.clone(),
+                describe_call("TerminateInstances", &instance_param(&id)),
+                format!("{describe}   (read back)"),
+            ],
+            Action::Stop => vec![
+                describe.clone(),
+                describe_call("StopInstances", &instance_param(&id)),
+                format!("{describe}   (read back)"),
+            ],
+            Action::SnapshotClean {
+                keep,
+                final_snapshot,
+            } => plan_clean(&last, *keep, *final_snapshot),
+            Action::SetDeadline { .. } => Vec::new(),
+        }
+    }
+
+    async fn inventory(&self) -> Result<Inventory, ProviderError> {
+        let ec2 = self.ec2()?;
+        let id = self.instance_id().await?;
+        let mut known = self.known(&id);
+        let mut session = Session::new(ec2);
+        let seen = session.seen(&id, &known).await?;
+        let now = Timestamp::now();
+        seen.remember(&mut known);
+        if let Some(s) = seen
+            .instance
+            .as_ref()
+            .and_then(|i| inventory::state(&i.state))
+        {
+            known.saw_state(s, now);
+        }
+        self.remember(&id, &known);
+        self.update_last(|l| {
+            l.instance = Some(id.clone());
+            l.root_volume = seen.root_volume().map(str::to_string);
+            l.cleanable = seen.cleanable().into_iter().map(|(_, s)| s).collect();
+        });
+        inventory::assemble(&id, self.region(), &seen, &known, now)
+            .map_err(|e| ProviderError::State(format!("aws: {e}")))
+    }
+
+    async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
+        let ec2 = self.ec2()?;
+        let id = self.instance_id().await?;
+        let mut session = Session::new(ec2);
+        let outcome = match action {
+            Action::Release => actions::release(&mut session, &id).await,
+            Action::Stop => actions::stop(&mut session, &id).await,
+            Action::SnapshotClean {
+                keep,
+                final_snapshot,
+            } => {
+                let known = self.known(&id);
+                match session.seen(&id, &known).await {
+                    Ok(seen) => {
+                        actions::snapshot_clean(&mut session, &seen, *keep, *final_snapshot).await
+                    }
+                    Err(e) => Err(e),
+                }
+            }
+            Action::SetDeadline { .. } => {
+                return Err(ProviderError::Unsupported {
+                    provider: "aws".into(),
+                    what: "hold a release deadline (EC2 has no instance deadline)".into(),
+                });
+            }
+        };
+        let (confirmed, summary) =
+            outcome.map_err(|e| ProviderError::Failed(self.secret_free(e)))?;
+        Ok(ActionReport {
+            action: action.clone(),
+            confirmed,
+            summary: format!("{id}: {}", self.secret_free(summary)),
+            calls: session.calls,
+        })
+    }
+}
+
+fn plan_clean(last: &Last, keep: usize, take_final: bool) -> Vec<String> {
+    let mut calls = Vec::new();
+    let mut newest_first = last.cleanable.clone();
+    if take_final {
+        let volume = last.root_volume.as_deref().unwrap_or("<the root volume>");
+        calls.push(format!(
+            "ec2 CreateSnapshot VolumeId={volume} Description=gpumeter final snapshot"
+        ));
+        newest_first.insert(0, "<the final snapshot>".into());
+    }
+    let keep = if take_final { keep.max(1) } else { keep };
+    let doomed: Vec<&str> = newest_first.iter().skip(keep).map(String::as_str).collect();
+    for id in &doomed {
+        calls.push(format!("ec2 DeleteSnapshot SnapshotId={id}"));
+    }
+    if !doomed.is_empty() {
+        calls.push(format!(
+            "{}   (read back)",
+            describe_call(
+                "DescribeSnapshots",
+                &owned_by_self(filter("snapshot-id", &doomed))
+            )
+        ));
+    }
+    calls
+}

@@ -1,0 +1,305 @@
+//! EC2's XML answers, read with roxmltree into plain structs. Elements are matched by local
+//! name, so the namespace (which moto and EC2 spell slightly differently) does not matter.
+//! Lists are `<xxxSet><item>…</item></xxxSet>`.
+
+use roxmltree::{Document, Node};
+
+/// A malformed answer: what could not be read, never the body itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Malformed(pub String);
+
+pub fn parse(body: &str) -> Result<Document<'_>, Malformed> {
+    Document::parse(body).map_err(|e| Malformed(format!("not XML ({e})")))
+}
+
+/// `body` parsed, if its root element is `<{action}Response>` as EC2's answers are.
+pub fn parse_answer<'i>(body: &'i str, action: &str) -> Result<Document<'i>, Malformed> {
+    let doc = parse(body)?;
+    let root = doc.root_element().tag_name().name();
+    if root.strip_suffix("Response") == Some(action) {
+        Ok(doc)
+    } else {
+        Err(Malformed(format!(
+            "expected <{action}Response>, got <{root}>"
+        )))
+    }
+}
+
+fn child<'a, 'i>(node: Node<'a, 'i>, name: &str) -> Option<Node<'a, 'i>> {
+    node.children()
+        .find(|c| c.is_element() && c.tag_name().name() == name)
+}
+
+/// The text of the child element `name`, trimmed; `None` when absent or empty.
+pub fn text<'a>(node: Node<'a, '_>, name: &str) -> Option<&'a str> {
+    child(node, name)
+        .and_then(|c| c.text())
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+}
+
+fn owned(node: Node<'_, '_>, name: &str) -> Option<String> {
+    text(node, name).map(str::to_string)
+}
+
+/// The `<item>` elements of the list `set` under `node`.
+pub fn items<'a, 'i>(node: Node<'a, 'i>, set: &str) -> impl Iterator<Item = Node<'a, 'i>> {
+    child(node, set)
+        .into_iter()
+        .flat_map(|s| s.children())
+        .filter(|c| c.is_element() && c.tag_name().name() == "item")
+}
+
+/// `Code` and `Message` of the first `<Error>` anywhere in an error answer.
+pub fn error(body: &str) -> Option<(String, String)> {
+    let doc = Document::parse(body).ok()?;
+    let err = doc
+        .descendants()
+        .find(|n| n.is_element() && n.tag_name().name() == "Error")?;
+    Some((
+        owned(err, "Code")?,
+        owned(err, "Message").unwrap_or_default(),
+    ))
+}
+
+/// The answer's `nextToken`, when there is another page.
+pub fn next_token(doc: &Document<'_>) -> Option<String> {
+    owned(doc.root_element(), "nextToken")
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Instance {
+    pub id: String,
+    pub instance_type: String,
+    pub state: String,
+    pub launch_time: Option<String>,
+    /// `spot` or `scheduled`; absent for on-demand.
+    pub lifecycle: Option<String>,
+    pub root_device: Option<String>,
+    pub name: Option<String>,
+    pub availability_zone: Option<String>,
+    /// Device name, volume id, delete on termination.
+    pub block_devices: Vec<(String, String, bool)>,
+}
+
+fn tag(node: Node<'_, '_>, key: &str) -> Option<String> {
+    items(node, "tagSet")
+        .find(|t| text(*t, "key") == Some(key))
+        .and_then(|t| owned(t, "value"))
+}
+
+fn flag(node: Node<'_, '_>, name: &str) -> bool {
+    text(node, name).is_some_and(|t| t.eq_ignore_ascii_case("true"))
+}
+
+pub fn instances(doc: &Document<'_>) -> Vec<Instance> {
+    items(doc.root_element(), "reservationSet")
+        .flat_map(|r| items(r, "instancesSet"))
+        .filter_map(|i| {
+            Some(Instance {
+                id: owned(i, "instanceId")?,
+                instance_type: owned(i, "instanceType").unwrap_or_default(),
+                state: child(i, "instanceState")
+                    .and_then(|s| owned(s, "name"))
+                    .unwrap_or_default(),
+                launch_time: owned(i, "launchTime"),
+                lifecycle: owned(i, "instanceLifecycle"),
+                root_device: owned(i, "rootDeviceName"),
+                name: tag(i, "Name"),
+                availability_zone: child(i, "placement").and_then(|p| owned(p, "availabilityZone")),
+                block_devices: items(i, "blockDeviceMapping")
+                    .filter_map(|b| {
+                        let ebs = child(b, "ebs")?;
+                        Some((
+                            owned(b, "deviceName").unwrap_or_default(),
+                            owned(ebs, "volumeId")?,
+                            flag(ebs, "deleteOnTermination"),
+                        ))
+                    })
+                    .collect(),
+            })
+        })
+        .collect()
+}
+
+/// `instancesSet` of TerminateInstances / StopInstances: id, previous state, current state.
+pub fn state_changes(doc: &Document<'_>) -> Vec<(String, String, String)> {
+    let name = |i: Node<'_, '_>, set: &str| {
+        child(i, set)
+            .and_then(|s| owned(s, "name"))
+            .unwrap_or_default()
+    };
+    items(doc.root_element(), "instancesSet")
+        .filter_map(|i| {
+            Some((
+                owned(i, "instanceId")?,
+                name(i, "previousState"),
+                name(i, "currentState"),
+            ))
+        })
+        .collect()
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Volume {
+    pub id: String,
+    pub size_gib: u64,
+    pub volume_type: Option<String>,
+    pub status: String,
+    pub create_time: Option<String>,
+    pub name: Option<String>,
+    /// Instance id, device, delete on termination.
+    pub attachments: Vec<(String, String, bool)>,
+}
+
+pub fn volumes(doc: &Document<'_>) -> Vec<Volume> {
+    items(doc.root_element(), "volumeSet")
+        .filter_map(|v| {
+            Some(Volume {
+                id: owned(v, "volumeId")?,
+                size_gib: text(v, "size").and_then(|s| s.parse().ok()).unwrap_or(0),
+                volume_type: owned(v, "volumeType"),
+                status: owned(v, "status").unwrap_or_default(),
+                create_time: owned(v, "createTime"),
+                name: tag(v, "Name"),
+                attachments: items(v, "attachmentSet")
+                    .filter_map(|a| {
+                        Some((
+                            owned(a, "instanceId")?,
+                            owned(a, "device").unwrap_or_default(),
+                            flag(a, "deleteOnTermination"),
+                        ))
+                    })
+                    .collect(),
+            })
+        })
+        .collect()
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Snapshot {
+    pub id: String,
+    pub volume_id: Option<String>,
+    pub status: String,
+    pub start_time: Option<String>,
+    pub size_gib: u64,
+    pub description: Option<String>,
+}
+
+pub fn snapshots(doc: &Document<'_>) -> Vec<Snapshot> {
+    items(doc.root_element(), "snapshotSet")
+        .filter_map(|s| {
+            Some(Snapshot {
+                id: owned(s, "snapshotId")?,
+                volume_id: owned(s, "volumeId"),
+                status: owned(s, "status").unwrap_or_default(),
+                start_time: owned(s, "startTime"),
+                size_gib: text(s, "volumeSize")
+                    .and_then(|t| t.parse().ok())
+                    .unwrap_or(0),
+                description: owned(s, "description").or_else(|| tag(s, "Name")),
+            })
+        })
+        .collect()
+}
+
+/// `snapshotId` of a CreateSnapshot answer.
+pub fn created_snapshot(doc: &Document<'_>) -> Option<String> {
+    owned(doc.root_element(), "snapshotId")
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Image {
+    pub id: String,
+    pub name: Option<String>,
+    pub state: String,
+    pub creation_date: Option<String>,
+    /// Snapshot id and size of each EBS block device.
+    pub snapshots: Vec<(Option<String>, u64)>,
+}
+
+pub fn images(doc: &Document<'_>) -> Vec<Image> {
+    items(doc.root_element(), "imagesSet")
+        .filter_map(|i| {
+            Some(Image {
+                id: owned(i, "imageId")?,
+                name: owned(i, "name"),
+                state: owned(i, "imageState").unwrap_or_default(),
+                creation_date: owned(i, "creationDate"),
+                snapshots: items(i, "blockDeviceMapping")
+                    .filter_map(|b| child(b, "ebs"))
+                    .map(|e| {
+                        (
+                            owned(e, "snapshotId"),
+                            text(e, "volumeSize")
+                                .and_then(|t| t.parse().ok())
+                                .unwrap_or(0),
+                        )
+                    })
+                    .collect(),
+            })
+        })
+        .collect()
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Address {
+    pub public_ip: String,
+    pub allocation_id: Option<String>,
+    pub instance_id: Option<String>,
+    pub association_id: Option<String>,
+}
+
+pub fn addresses(doc: &Document<'_>) -> Vec<Address> {
+    items(doc.root_element(), "addressesSet")
+        .filter_map(|a| {
+            Some(Address {
+                public_ip: owned(a, "publicIp")?,
+                allocation_id: owned(a, "allocationId"),
+                instance_id: owned(a, "instanceId"),
+                association_id: owned(a, "associationId"),
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const INSTANCES: &str = r#"<DescribeInstancesResponse xmlns="http://ec2.amazonaws.com/doc/2016-11-15/">
+      <reservationSet><item><instancesSet><item>
+        <instanceId>i-1</instanceId><instanceType>g5.xlarge</instanceType>
+        <instanceState><code>16</code><name>running</name></instanceState>
+        <launchTime>2026-01-02T03:04:05.000Z</launchTime>
+        <instanceLifecycle>spot</instanceLifecycle><rootDeviceName>/dev/xvda</rootDeviceName>
+        <tagSet><item><key>Name</key><value>train</value></item></tagSet>
+        <blockDeviceMapping><item><deviceName>/dev/xvda</deviceName>
+          <ebs><volumeId>vol-1</volumeId><deleteOnTermination>true</deleteOnTermination></ebs>
+        </item></blockDeviceMapping>
+      </item></instancesSet></item></reservationSet>
+    </DescribeInstancesResponse>"#;
+
+    #[test]
+    fn reads_an_instance() {
+        let doc = parse(INSTANCES).unwrap();
+        let i = &instances(&doc)[0];
+        assert_eq!(i.id, "i-1");
+        assert_eq!(i.state, "running");
+        assert_eq!(i.lifecycle.as_deref(), Some("spot"));
+        assert_eq!(i.name.as_deref(), Some("train"));
+        assert_eq!(
+            i.block_devices,
+            vec![("/dev/xvda".into(), "vol-1".into(), true)]
+        );
+    }
+
+    #[test]
+    fn reads_an_error_and_rejects_garbage() {
+        let body = "<Response><Errors><Error><Code>AuthFailure</Code><Message>no</Message>\
+                    </Error></Errors><RequestID>r</RequestID></Response>";
+        assert_eq!(error(body), Some(("AuthFailure".into(), "no".into())));
+        assert!(parse("<DescribeInstancesResponse><reservationSet>").is_err());
+        assert_eq!(error("not xml"), None);
+    }
+}
