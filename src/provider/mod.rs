@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::meter::{BillingMode, InstanceState, Resource, ResourceKind};
 
+pub mod alibaba;
 pub mod aws;
 pub mod demo;
 pub mod http;

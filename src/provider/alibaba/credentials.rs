@@ -1,0 +1,281 @@
+//! Where the Alibaba adapter gets its credentials, region and endpoints.
+//!
+//! Everything is read once, at the edge, into an [`AlibabaEnv`] snapshot, so the rest of the
+//! adapter (and every test) works from plain values and never touches the process environment.
+//! Secrets live in [`Secret`], whose `Debug` prints no part of them.
+
+use std::fmt;
+
+use crate::provider::ProviderError;
+
+pub const ACCESS_KEY_ID_ENV: &str = "ALIBABA_CLOUD_ACCESS_KEY_ID";
+pub const ACCESS_KEY_SECRET_ENV: &str = "ALIBABA_CLOUD_ACCESS_KEY_SECRET";
+/// An STS token, for temporary credentials.
+pub const SECURITY_TOKEN_ENV: &str = "ALIBABA_CLOUD_SECURITY_TOKEN";
+pub const REGION_ENV: &str = "ALIBABA_CLOUD_REGION_ID";
+/// One base URL (`http://127.0.0.1:8080`) that replaces the ECS, VPC and SLB endpoints: for tests
+/// and private gateways.
+pub const ENDPOINT_ENV: &str = "GPUMETER_ALIBABA_ENDPOINT";
+/// The base URL of the instance metadata service, `http://100.100.100.200` unless set.
+pub const METADATA_ENV: &str = "GPUMETER_ALIBABA_METADATA";
+pub const DEFAULT_METADATA: &str = "http://100.100.100.200";
+
+/// A value that must never be printed.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(value: impl Into<String>) -> Self {
+        Secret(value.into())
+    }
+
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Secret(<redacted>)")
+    }
+}
+
+/// The environment as the adapter needs it, read once.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct AlibabaEnv {
+    pub access_key_id: Option<String>,
+    pub access_key_secret: Option<Secret>,
+    pub security_token: Option<Secret>,
+    pub region_id: Option<String>,
+    pub endpoint: Option<String>,
+    pub metadata: Option<String>,
+}
+
+impl AlibabaEnv {
+    /// Reads the process environment: call this only at the edge (`main`, the command context).
+    pub fn from_process() -> Self {
+        Self::from_lookup(|name| std::env::var(name).ok())
+    }
+
+    /// Reads through `lookup`; an empty value counts as unset.
+    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Self {
+        let get = |name: &str| lookup(name).filter(|v| !v.trim().is_empty());
+        AlibabaEnv {
+            access_key_id: get(ACCESS_KEY_ID_ENV),
+            access_key_secret: get(ACCESS_KEY_SECRET_ENV).map(Secret),
+            security_token: get(SECURITY_TOKEN_ENV).map(Secret),
+            region_id: get(REGION_ENV),
+            endpoint: get(ENDPOINT_ENV),
+            metadata: get(METADATA_ENV),
+        }
+    }
+}
+
+impl fmt::Debug for AlibabaEnv {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AlibabaEnv")
+            .field(
+                "access_key_id",
+                &self.access_key_id.as_deref().map(redact_id),
+            )
+            .field("access_key_secret", &self.access_key_secret)
+            .field("security_token", &self.security_token)
+            .field("region_id", &self.region_id)
+            .field("endpoint", &self.endpoint)
+            .field("metadata", &self.metadata)
+            .finish()
+    }
+}
+
+/// The first four characters of an AccessKey id, then asterisks: enough to tell keys apart.
+pub fn redact_id(id: &str) -> String {
+    let head: String = id.chars().take(4).collect();
+    format!("{head}****")
+}
+
+#[derive(Clone, PartialEq, Eq)]
+pub struct Credentials {
+    pub access_key_id: String,
+    pub secret: Secret,
+    pub security_token: Option<Secret>,
+}
+
+impl fmt::Debug for Credentials {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Credentials")
+            .field("access_key_id", &redact_id(&self.access_key_id))
+            .field("secret", &self.secret)
+            .field("security_token", &self.security_token)
+            .finish()
+    }
+}
+
+/// The base URLs of the three products the adapter calls.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Endpoints {
+    pub ecs: String,
+    pub vpc: String,
+    pub slb: String,
+}
+
+impl Endpoints {
+    /// The regional endpoints (`https://ecs.cn-hangzhou.aliyuncs.com/`).
+    pub fn regional(region: &str) -> Self {
+        let host = |product: &str| format!("https://{product}.{region}.aliyuncs.com/");
+        Endpoints {
+            ecs: host("ecs"),
+            vpc: host("vpc"),
+            slb: host("slb"),
+        }
+    }
+
+    /// One base URL for all three.
+    pub fn single(base: &str) -> Result<Self, ProviderError> {
+        let base = base.trim();
+        if !(base.starts_with("https://") || base.starts_with("http://")) {
+            return Err(ProviderError::State(format!(
+                "{ENDPOINT_ENV} must be an http:// or https:// URL, not `{base}`"
+            )));
+        }
+        let base = format!("{}/", base.trim_end_matches('/'));
+        Ok(Endpoints {
+            ecs: base.clone(),
+            vpc: base.clone(),
+            slb: base,
+        })
+    }
+}
+
+/// Everything the adapter needs to make calls.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Settings {
+    pub credentials: Credentials,
+    pub region: String,
+    pub endpoints: Endpoints,
+    /// The instance, when `--instance` or the config names it; otherwise the metadata service.
+    pub instance_id: Option<String>,
+    pub metadata: String,
+}
+
+impl Settings {
+    /// Settings from the environment snapshot and the config's (or flags') instance and region.
+    /// The config's region wins over `ALIBABA_CLOUD_REGION_ID`.
+    pub fn resolve(
+        env: &AlibabaEnv,
+        instance_id: Option<&str>,
+        region: Option<&str>,
+    ) -> Result<Settings, ProviderError> {
+        let access_key_id = env
+            .access_key_id
+            .clone()
+            .ok_or(ProviderError::MissingCredential(ACCESS_KEY_ID_ENV))?;
+        let secret = env
+            .access_key_secret
+            .clone()
+            .ok_or(ProviderError::MissingCredential(ACCESS_KEY_SECRET_ENV))?;
+        let region = region
+            .map(str::to_string)
+            .or_else(|| env.region_id.clone())
+            .ok_or(ProviderError::MissingCredential(REGION_ENV))?;
+        let endpoints = match &env.endpoint {
+            Some(base) => Endpoints::single(base)?,
+            None => Endpoints::regional(&region),
+        };
+        Ok(Settings {
+            credentials: Credentials {
+                access_key_id,
+                secret,
+                security_token: env.security_token.clone(),
+            },
+            region,
+            endpoints,
+            instance_id: instance_id
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_string),
+            metadata: env
+                .metadata
+                .clone()
+                .unwrap_or_else(|| DEFAULT_METADATA.to_string()),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(pairs: &[(&str, &str)]) -> AlibabaEnv {
+        let pairs: Vec<(String, String)> = pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
+            .collect();
+        AlibabaEnv::from_lookup(|name| {
+            pairs
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.clone())
+        })
+    }
+
+    const FULL: &[(&str, &str)] = &[
+        (ACCESS_KEY_ID_ENV, "LTAI5tExampleKeyId"),
+        (ACCESS_KEY_SECRET_ENV, "very-secret-value-42"),
+        (SECURITY_TOKEN_ENV, "sts-token-value-43"),
+        (REGION_ENV, "cn-hangzhou"),
+    ];
+
+    #[test]
+    fn each_missing_credential_names_its_variable() {
+        let missing = |skip: &str| {
+            let pairs: Vec<_> = FULL.iter().copied().filter(|(k, _)| *k != skip).collect();
+            Settings::resolve(&env(&pairs), None, None).unwrap_err()
+        };
+        assert_eq!(
+            missing(ACCESS_KEY_ID_ENV),
+            ProviderError::MissingCredential(ACCESS_KEY_ID_ENV)
+        );
+        assert_eq!(
+            missing(ACCESS_KEY_SECRET_ENV),
+            ProviderError::MissingCredential(ACCESS_KEY_SECRET_ENV)
+        );
+        assert_eq!(
+            missing(REGION_ENV),
+            ProviderError::MissingCredential(REGION_ENV)
+        );
+        assert!(missing(REGION_ENV).to_string().contains(REGION_ENV));
+        let empty = env(&[(ACCESS_KEY_ID_ENV, "  ")]);
+        assert_eq!(empty.access_key_id, None);
+    }
+
+    #[test]
+    fn debug_output_never_shows_secrets() {
+        let e = env(FULL);
+        let s = Settings::resolve(&e, Some("i-1"), None).unwrap();
+        for text in [format!("{e:?}"), format!("{s:?}"), format!("{s:#?}")] {
+            assert!(!text.contains("very-secret-value-42"), "{text}");
+            assert!(!text.contains("sts-token-value-43"), "{text}");
+            assert!(!text.contains("LTAI5tExampleKeyId"), "{text}");
+            assert!(text.contains("LTAI****"), "{text}");
+        }
+    }
+
+    #[test]
+    fn endpoints_are_regional_unless_overridden() {
+        let s = Settings::resolve(&env(FULL), None, Some("ap-southeast-1")).unwrap();
+        assert_eq!(s.region, "ap-southeast-1");
+        assert_eq!(s.endpoints.ecs, "https://ecs.ap-southeast-1.aliyuncs.com/");
+        assert_eq!(s.endpoints.slb, "https://slb.ap-southeast-1.aliyuncs.com/");
+        assert_eq!(s.metadata, DEFAULT_METADATA);
+        let mut pairs = FULL.to_vec();
+        pairs.push((ENDPOINT_ENV, "http://127.0.0.1:9/"));
+        let s = Settings::resolve(&env(&pairs), None, None).unwrap();
+        assert_eq!(s.endpoints.vpc, "http://127.0.0.1:9/");
+        pairs.push((ENDPOINT_ENV, "ftp://x"));
+        let bad = AlibabaEnv {
+            endpoint: Some("ftp://x".into()),
+            ..env(FULL)
+        };
+        assert!(Settings::resolve(&bad, None, None).is_err());
+    }
+}

@@ -1,0 +1,207 @@
+//! Alibaba Cloud ECS (API 2014-05-26), with VPC for elastic IPs and SLB for load balancers.
+//!
+//! Calls are RPC style, signed with ACS3-HMAC-SHA256 ([`sign`]), sent through the shared
+//! [`Http`](crate::provider::http::Http) layer ([`rpc`]). Every action reads the instance back
+//! and reports what DescribeInstances says; stop reads back `StoppedMode` too, because the
+//! provider silently falls back from StopCharging to KeepCharging.
+
+mod actions;
+pub mod credentials;
+mod inventory;
+pub mod metadata;
+pub mod model;
+pub mod rpc;
+pub mod sign;
+mod snapshots;
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use async_trait::async_trait;
+use jiff::Timestamp;
+
+pub use credentials::{AlibabaEnv, Settings};
+
+use super::http::HttpPolicy;
+use super::{Action, ActionReport, Capabilities, Inventory, Provider, ProviderError};
+use metadata::Metadata;
+use rpc::Client;
+
+pub type Clock = Arc<dyn Fn() -> Timestamp + Send + Sync>;
+
+/// How long an action waits for the provider to show its effect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Readback {
+    pub attempts: u32,
+    pub interval: Duration,
+}
+
+impl Default for Readback {
+    fn default() -> Self {
+        Readback {
+            attempts: 40,
+            interval: Duration::from_secs(3),
+        }
+    }
+}
+
+/// StopInstance's billing mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StoppedMode {
+    /// Economical mode: compute stops billing; disks, EIPs and snapshots go on.
+    StopCharging,
+    /// Standard mode: everything goes on billing.
+    KeepCharging,
+}
+
+impl StoppedMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StoppedMode::StopCharging => "StopCharging",
+            StoppedMode::KeepCharging => "KeepCharging",
+        }
+    }
+}
+
+/// What the adapter saw linked to the instance, so it can still find the leftovers once the
+/// instance is gone, and so `--dry-run` can name the exact snapshots it would delete.
+#[derive(Debug, Clone, Default)]
+struct Known {
+    /// Ids of every linked resource seen with the instance.
+    linked: HashSet<String>,
+    /// The instance's snapshots, newest first.
+    snapshots: Vec<(Timestamp, String)>,
+    /// Snapshot id → the custom image that uses it (such a snapshot cannot be deleted).
+    image_snapshots: HashMap<String, String>,
+    system_disk: Option<String>,
+}
+
+pub struct AlibabaCloud {
+    rpc: Client,
+    metadata: Metadata,
+    configured_instance: Option<String>,
+    instance: tokio::sync::OnceCell<String>,
+    readback: Readback,
+    stopped_mode: StoppedMode,
+    clock: Clock,
+    known: Mutex<Known>,
+}
+
+impl AlibabaCloud {
+    pub fn new(settings: Settings, policy: HttpPolicy) -> Result<Self, ProviderError> {
+        let Settings {
+            credentials,
+            region,
+            endpoints,
+            instance_id,
+            metadata,
+        } = settings;
+        Ok(AlibabaCloud {
+            rpc: Client::new(credentials, region, endpoints, policy)?,
+            metadata: Metadata::new(&metadata)?,
+            configured_instance: instance_id,
+            instance: tokio::sync::OnceCell::new(),
+            readback: Readback::default(),
+            stopped_mode: StoppedMode::StopCharging,
+            clock: Arc::new(Timestamp::now),
+            known: Mutex::new(Known::default()),
+        })
+    }
+
+    /// The adapter for `env`, the instance and the region from the config or flags.
+    pub fn from_env(
+        env: &AlibabaEnv,
+        instance: Option<&str>,
+        region: Option<&str>,
+    ) -> Result<Self, ProviderError> {
+        Self::new(
+            Settings::resolve(env, instance, region)?,
+            HttpPolicy::default(),
+        )
+    }
+
+    #[must_use]
+    pub fn with_readback(mut self, readback: Readback) -> Self {
+        self.readback = readback;
+        self
+    }
+
+    #[must_use]
+    pub fn with_clock(mut self, clock: Clock) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// The mode `stop` asks for (StopCharging unless set).
+    #[must_use]
+    pub fn with_stopped_mode(mut self, mode: StoppedMode) -> Self {
+        self.stopped_mode = mode;
+        self
+    }
+
+    pub fn region(&self) -> &str {
+        self.rpc.region()
+    }
+
+    /// The instance: from the config or flags, else from the metadata service (asked once).
+    pub async fn instance_id(&self) -> Result<String, ProviderError> {
+        if let Some(id) = &self.configured_instance {
+            return Ok(id.clone());
+        }
+        self.instance
+            .get_or_try_init(|| self.metadata.instance_id())
+            .await
+            .cloned()
+    }
+
+    /// When the provider will reclaim this spot instance, if it has said so.
+    pub async fn spot_notice(&self) -> Result<Option<Timestamp>, ProviderError> {
+        self.metadata.spot_termination().await
+    }
+
+    /// The instance id for a plan, without asking anyone.
+    fn planned_instance(&self) -> String {
+        self.configured_instance
+            .clone()
+            .or_else(|| self.instance.get().cloned())
+            .unwrap_or_else(|| "<the instance the metadata service names>".into())
+    }
+
+    fn known(&self) -> Known {
+        self.known.lock().map(|k| k.clone()).unwrap_or_default()
+    }
+
+    fn remember(&self, update: impl FnOnce(&mut Known)) {
+        if let Ok(mut known) = self.known.lock() {
+            update(&mut known);
+        }
+    }
+}
+
+#[async_trait]
+impl Provider for AlibabaCloud {
+    fn name(&self) -> &'static str {
+        "alibaba"
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            stop: true,
+            snapshots: true,
+            deadline: true,
+        }
+    }
+
+    fn plan(&self, action: &Action) -> Vec<String> {
+        self.plan_calls(action)
+    }
+
+    async fn inventory(&self) -> Result<Inventory, ProviderError> {
+        self.read_inventory().await
+    }
+
+    async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
+        self.run_action(action).await
+    }
+}

@@ -1,0 +1,332 @@
+//! One signed RPC call: the business parameters in the query string, an empty body, and the V3
+//! headers (`x-acs-action`, `x-acs-version`, `x-acs-date`, `x-acs-signature-nonce`,
+//! `x-acs-content-sha256`, `Authorization`). Each attempt is signed afresh with a new nonce and
+//! date. Error replies (`{"Code","Message","RequestId"}`) become [`RpcError`]s.
+
+use std::fmt::Write as _;
+
+use jiff::Timestamp;
+use serde::de::DeserializeOwned;
+
+use super::credentials::{ACCESS_KEY_ID_ENV, ACCESS_KEY_SECRET_ENV, Credentials, Endpoints};
+use super::model::ErrorReply;
+use super::sign;
+use crate::provider::ProviderError;
+use crate::provider::http::{Http, HttpError, HttpPolicy, HttpResponse, Repeat, Verdict};
+
+/// The three products the adapter calls, each with its own API version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Product {
+    Ecs,
+    Vpc,
+    Slb,
+}
+
+impl Product {
+    pub fn version(self) -> &'static str {
+        match self {
+            Product::Ecs => "2014-05-26",
+            Product::Vpc => "2016-04-28",
+            Product::Slb => "2014-05-15",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Product::Ecs => "ecs",
+            Product::Vpc => "vpc",
+            Product::Slb => "slb",
+        }
+    }
+}
+
+/// What went wrong with one call. Never carries a secret or a signature.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RpcError {
+    #[error("{action}: {source}")]
+    Transport {
+        action: &'static str,
+        source: HttpError,
+    },
+    #[error(
+        "Alibaba Cloud rejected the credentials ({code}): check {ACCESS_KEY_ID_ENV} and {ACCESS_KEY_SECRET_ENV}"
+    )]
+    Auth { code: String },
+    #[error("{action}: {code}: {message} (HTTP {status}, RequestId {request_id})")]
+    Api {
+        action: &'static str,
+        status: u16,
+        code: String,
+        message: String,
+        request_id: String,
+    },
+    #[error("{action}: the reply is not the documented JSON ({detail})")]
+    Malformed {
+        action: &'static str,
+        detail: String,
+    },
+}
+
+impl RpcError {
+    pub fn code(&self) -> Option<&str> {
+        match self {
+            RpcError::Api { code, .. } | RpcError::Auth { code } => Some(code),
+            _ => None,
+        }
+    }
+
+    /// `InvalidInstanceId.NotFound`, `InvalidSnapshotId.NotFound` and the like.
+    pub fn is_not_found(&self) -> bool {
+        self.code().is_some_and(|c| c.ends_with("NotFound"))
+    }
+}
+
+impl From<RpcError> for ProviderError {
+    fn from(e: RpcError) -> Self {
+        ProviderError::Failed(e.to_string())
+    }
+}
+
+/// Throttling, `ServiceUnavailable`, 429 and 5xx are worth another try; the rest is an answer.
+pub fn judge(response: &HttpResponse) -> Verdict {
+    if response.status == 429 || response.status >= 500 {
+        return Verdict::Transient;
+    }
+    if response.status >= 400 {
+        let code = serde_json::from_str::<ErrorReply>(&response.body)
+            .map(|e| e.code)
+            .unwrap_or_default();
+        if code.starts_with("Throttling") || code == "ServiceUnavailable" {
+            return Verdict::Transient;
+        }
+    }
+    Verdict::Done
+}
+
+fn is_auth_code(code: &str) -> bool {
+    [
+        "InvalidAccessKeyId",
+        "SignatureDoesNotMatch",
+        "IncompleteSignature",
+        "InvalidSecurityToken",
+    ]
+    .iter()
+    .any(|prefix| code.starts_with(prefix))
+}
+
+/// One line naming a call, as `--dry-run` prints it and the report lists it.
+pub fn describe(product: Product, action: &str, params: &[(&str, String)]) -> String {
+    let mut line = format!("{} {action}", product.label());
+    for (k, v) in params {
+        let _ = write!(line, " {k}={v}");
+    }
+    line
+}
+
+pub struct Client {
+    http: Http,
+    credentials: Credentials,
+    region: String,
+    endpoints: Endpoints,
+}
+
+impl Client {
+    pub fn new(
+        credentials: Credentials,
+        region: String,
+        endpoints: Endpoints,
+        policy: HttpPolicy,
+    ) -> Result<Self, ProviderError> {
+        let http = Http::new(policy).map_err(|e| ProviderError::State(e.to_string()))?;
+        Ok(Client {
+            http,
+            credentials,
+            region,
+            endpoints,
+        })
+    }
+
+    pub fn region(&self) -> &str {
+        &self.region
+    }
+
+    /// Calls `action` with `params` (RegionId is added) and reads the reply as `T`. Every call
+    /// the adapter makes is safe to repeat: reads, CreateSnapshot with its ClientToken, and
+    /// writes whose repeat cannot do more (a second delete answers NotFound).
+    pub async fn call<T: DeserializeOwned>(
+        &self,
+        product: Product,
+        action: &'static str,
+        params: &[(&str, String)],
+    ) -> Result<T, RpcError> {
+        let mut query: Vec<(String, String)> = vec![("RegionId".into(), self.region.clone())];
+        query.extend(params.iter().map(|(k, v)| ((*k).to_string(), v.clone())));
+        let base = match product {
+            Product::Ecs => &self.endpoints.ecs,
+            Product::Vpc => &self.endpoints.vpc,
+            Product::Slb => &self.endpoints.slb,
+        };
+        let url = format!("{base}?{}", sign::canonical_query(&query));
+        let host = host_of(&url);
+        let response = self
+            .http
+            .call(
+                Repeat::Safe,
+                |client| self.build(client, &url, &host, product, action, &query),
+                judge,
+            )
+            .await
+            .map_err(|source| RpcError::Transport { action, source })?;
+        if response.status == 200 {
+            return serde_json::from_str(&response.body).map_err(|e| RpcError::Malformed {
+                action,
+                detail: e.to_string(),
+            });
+        }
+        let Ok(reply) = serde_json::from_str::<ErrorReply>(&response.body) else {
+            return Err(RpcError::Malformed {
+                action,
+                detail: format!("HTTP {} without an error code", response.status),
+            });
+        };
+        if reply.code.is_empty() {
+            return Err(RpcError::Malformed {
+                action,
+                detail: format!("HTTP {} without an error code", response.status),
+            });
+        }
+        if is_auth_code(&reply.code) {
+            return Err(RpcError::Auth { code: reply.code });
+        }
+        Err(RpcError::Api {
+            action,
+            status: response.status,
+            code: reply.code,
+            message: reply.message,
+            request_id: reply.request_id,
+        })
+    }
+
+    fn build(
+        &self,
+        client: &reqwest::Client,
+        url: &str,
+        host: &str,
+        product: Product,
+        action: &str,
+        query: &[(String, String)],
+    ) -> reqwest::RequestBuilder {
+        let payload_hash = sign::sha256_hex(b"");
+        let mut headers: Vec<(String, String)> = vec![
+            ("host".into(), host.to_string()),
+            ("x-acs-action".into(), action.to_string()),
+            ("x-acs-version".into(), product.version().to_string()),
+            (
+                "x-acs-date".into(),
+                Timestamp::now().strftime("%Y-%m-%dT%H:%M:%SZ").to_string(),
+            ),
+            ("x-acs-signature-nonce".into(), nonce()),
+            ("x-acs-content-sha256".into(), payload_hash.clone()),
+        ];
+        if let Some(token) = &self.credentials.security_token {
+            headers.push(("x-acs-security-token".into(), token.expose().to_string()));
+        }
+        let (canonical, signed) = sign::canonical_request(&sign::Signable {
+            method: "POST",
+            query,
+            headers: &headers,
+            payload_hash: &payload_hash,
+        });
+        let signature = sign::signature(
+            self.credentials.secret.expose(),
+            &sign::string_to_sign(&canonical),
+        );
+        let mut request = client.post(url);
+        for (name, value) in headers.iter().filter(|(n, _)| n != "host") {
+            request = request.header(name.as_str(), value.as_str());
+        }
+        request.header(
+            "authorization",
+            sign::authorization(&self.credentials.access_key_id, &signed, &signature),
+        )
+    }
+}
+
+/// The `host` header the client will send: the host, and the port when it is not the default.
+fn host_of(url: &str) -> String {
+    reqwest::Url::parse(url).map_or_else(
+        |_| String::new(),
+        |u| {
+            let host = u.host_str().unwrap_or_default().to_string();
+            match u.port() {
+                Some(port) => format!("{host}:{port}"),
+                None => host,
+            }
+        },
+    )
+}
+
+/// 32 random hex digits, new for every attempt.
+pub fn nonce() -> String {
+    format!("{:016x}{:016x}", fastrand::u64(..), fastrand::u64(..))
+}
+
+/// An idempotency token for CreateSnapshot (at most 64 ASCII characters).
+pub fn client_token() -> String {
+    format!("gpumeter-{}", nonce())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn response(status: u16, body: &str) -> HttpResponse {
+        HttpResponse {
+            status,
+            body: body.into(),
+        }
+    }
+
+    #[test]
+    fn throttling_codes_and_server_errors_are_transient() {
+        let throttled = r#"{"Code":"Throttling.User","Message":"flow control","RequestId":"r"}"#;
+        assert_eq!(judge(&response(400, throttled)), Verdict::Transient);
+        let plain = r#"{"Code":"Throttling","RequestId":"r"}"#;
+        assert_eq!(judge(&response(403, plain)), Verdict::Transient);
+        let unavailable = r#"{"Code":"ServiceUnavailable","RequestId":"r"}"#;
+        assert_eq!(judge(&response(400, unavailable)), Verdict::Transient);
+        assert_eq!(judge(&response(500, "")), Verdict::Transient);
+        assert_eq!(judge(&response(429, "")), Verdict::Transient);
+        let missing = r#"{"Code":"InvalidInstanceId.NotFound","RequestId":"r"}"#;
+        assert_eq!(judge(&response(404, missing)), Verdict::Done);
+        assert_eq!(judge(&response(200, "{}")), Verdict::Done);
+    }
+
+    #[test]
+    fn hosts_keep_a_non_default_port() {
+        assert_eq!(host_of("http://127.0.0.1:8080/?a=b"), "127.0.0.1:8080");
+        assert_eq!(
+            host_of("https://ecs.cn-hangzhou.aliyuncs.com/?a=b"),
+            "ecs.cn-hangzhou.aliyuncs.com"
+        );
+    }
+
+    #[test]
+    fn auth_errors_name_the_variables_and_nothing_else() {
+        let e = RpcError::Auth {
+            code: "InvalidAccessKeyId.NotFound".into(),
+        };
+        let text = e.to_string();
+        assert!(text.contains(ACCESS_KEY_ID_ENV) && text.contains("InvalidAccessKeyId"));
+        assert!(is_auth_code("SignatureDoesNotMatch"));
+        assert!(!is_auth_code("Throttling.User"));
+        let nf = RpcError::Api {
+            action: "DeleteInstance",
+            status: 404,
+            code: "InvalidInstanceId.NotFound".into(),
+            message: String::new(),
+            request_id: String::new(),
+        };
+        assert!(nf.is_not_found());
+    }
+}

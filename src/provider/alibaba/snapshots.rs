@@ -1,0 +1,161 @@
+//! snapshot-clean: optionally a final snapshot of the system disk, then delete every snapshot
+//! beyond the newest `keep`, except those a custom image still uses. Read back by id.
+
+use std::fmt::Write as _;
+
+use super::AlibabaCloud;
+use super::inventory::json_ids;
+use super::model::{Ack, CreatedSnapshot};
+use super::rpc::{Product, client_token};
+use crate::provider::ProviderError;
+
+impl AlibabaCloud {
+    pub(super) async fn snapshot_clean(
+        &self,
+        keep: usize,
+        final_snapshot: bool,
+    ) -> Result<(bool, String, Vec<String>), ProviderError> {
+        self.read_inventory().await?;
+        let mut calls = Vec::new();
+        let mut final_id = None;
+        if final_snapshot {
+            match self.final_snapshot(&mut calls).await? {
+                Ok(id) => final_id = Some(id),
+                Err(why) => return Ok((false, why, calls)),
+            }
+            self.read_inventory().await?;
+        }
+        let known = self.known();
+        let mut order: Vec<String> = known.snapshots.iter().map(|(_, id)| id.clone()).collect();
+        let keep = if let Some(f) = &final_id {
+            order.retain(|id| id != f);
+            order.insert(0, f.clone());
+            keep.max(1)
+        } else {
+            keep
+        };
+        let (protected, doomed): (Vec<String>, Vec<String>) = order
+            .iter()
+            .skip(keep)
+            .cloned()
+            .partition(|id| known.image_snapshots.contains_key(id));
+        let mut failures = Vec::new();
+        for snap in &doomed {
+            let params = [("SnapshotId", snap.clone())];
+            calls.push(self.line(Product::Ecs, "DeleteSnapshot", &params));
+            match self
+                .rpc
+                .call::<Ack>(Product::Ecs, "DeleteSnapshot", &params)
+                .await
+            {
+                Ok(_) => {}
+                Err(e) if e.is_not_found() => {}
+                Err(e) => failures.push(e.to_string()),
+            }
+        }
+        let mut note = String::new();
+        for snap in &protected {
+            if let Some(image) = known.image_snapshots.get(snap) {
+                let _ = write!(note, "; kept {snap}: image {image} uses it");
+            }
+        }
+        if doomed.is_empty() {
+            let kept = order.len().min(keep);
+            return Ok((
+                true,
+                format!("nothing to delete: kept the newest {kept} snapshot(s){note}"),
+                calls,
+            ));
+        }
+        let params = [(
+            "SnapshotIds",
+            json_ids(&doomed.iter().map(String::as_str).collect::<Vec<_>>()),
+        )];
+        calls.push(self.line(Product::Ecs, "DescribeSnapshots", &params) + " (read back)");
+        let remaining = match self.snapshots(&params).await {
+            Ok(list) => list,
+            Err(_) if failures.len() == doomed.len() => {
+                return Err(ProviderError::Failed(failures.join("; ")));
+            }
+            Err(e) => {
+                return Ok((
+                    false,
+                    format!(
+                        "DeleteSnapshot was sent for {} snapshot(s), but reading them back failed ({e})",
+                        doomed.len()
+                    ),
+                    calls,
+                ));
+            }
+        };
+        let left: Vec<&str> = remaining
+            .iter()
+            .map(|s| s.snapshot_id.as_str())
+            .filter(|id| doomed.iter().any(|d| d == id))
+            .collect();
+        let deleted = doomed.len() - left.len();
+        let mut summary = format!(
+            "deleted {deleted} snapshot(s), kept the newest {}",
+            order.len().min(keep)
+        );
+        if let Some(f) = &final_id {
+            let _ = write!(summary, " (final snapshot {f})");
+        }
+        if !left.is_empty() {
+            let _ = write!(summary, "; still there: {}", left.join(", "));
+            if !failures.is_empty() {
+                let _ = write!(summary, " ({})", failures.join("; "));
+            }
+        }
+        summary.push_str(&note);
+        Ok((left.is_empty(), summary, calls))
+    }
+
+    /// Takes a snapshot of the system disk and waits until it is accomplished. The outer error
+    /// is a failure to call; the inner one says why nothing will be deleted.
+    async fn final_snapshot(
+        &self,
+        calls: &mut Vec<String>,
+    ) -> Result<Result<String, String>, ProviderError> {
+        let Some(disk) = self.known().system_disk else {
+            return Ok(Err(
+                "no system disk to snapshot (is the instance gone?); no snapshot deleted".into(),
+            ));
+        };
+        let params = [
+            ("DiskId", disk),
+            ("SnapshotName", "gpumeter-final".to_string()),
+            ("ClientToken", client_token()),
+        ];
+        calls.push(self.line(Product::Ecs, "CreateSnapshot", &params));
+        let created: CreatedSnapshot = self
+            .rpc
+            .call(Product::Ecs, "CreateSnapshot", &params)
+            .await
+            .map_err(|e| ProviderError::Failed(format!("final snapshot: {e}")))?;
+        let id = created.snapshot_id;
+        let filter = [("SnapshotIds", json_ids(&[&id]))];
+        calls.push(self.line(Product::Ecs, "DescribeSnapshots", &filter) + " (until accomplished)");
+        let mut status = String::from("not listed");
+        for attempt in 0..self.readback.attempts.max(1) {
+            if attempt > 0 {
+                tokio::time::sleep(self.readback.interval).await;
+            }
+            if let Ok(list) = self.snapshots(&filter).await
+                && let Some(s) = list.iter().find(|s| s.snapshot_id == id)
+            {
+                status.clone_from(&s.status);
+            }
+            if status == "accomplished" || status == "failed" {
+                break;
+            }
+        }
+        Ok(if status == "accomplished" {
+            Ok(id)
+        } else {
+            Err(format!(
+                "the final snapshot {id} is {status}; no snapshot deleted"
+            ))
+        })
+    }
+}
