@@ -8,6 +8,7 @@ pub mod cli;
 pub mod cockpit;
 pub mod commands;
 pub mod config;
+pub mod ledger;
 pub mod meter;
 pub mod money;
 pub mod pricing;

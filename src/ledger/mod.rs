@@ -1,0 +1,40 @@
+//! The spend ledger: SQLite history that survives crashes, shared guard state, and the
+//! queries behind `gpumeter report`.
+//!
+//! - [`store`]: opening the file (WAL, busy timeout, migrations, clear errors).
+//! - [`schema`]: the tables as versioned forward migrations.
+//! - [`insert`]: sessions, minute buckets, events and inventories, a batch per transaction.
+//! - [`aggregate`]: 1-second samples into minute buckets.
+//! - [`write`]: [`LedgerWriter`], a thread that owns the ledger and batches writes.
+//! - [`guard`]: deadline, policy, snooze and the watchdog's heartbeat, one row per instance.
+//! - [`retention`]: minute buckets roll up into hours after 30 days.
+//! - [`query`] and [`report`]: rows read for a time range, and the pure report over them.
+
+pub mod amount;
+pub mod error;
+pub mod guard;
+pub mod insert;
+pub mod record;
+pub mod schema;
+pub mod store;
+
+use std::path::{Path, PathBuf};
+
+pub use error::LedgerError;
+pub use guard::{Change, Claim, GuardPolicy, GuardState, Watchdog};
+pub use insert::Batch;
+pub use record::{
+    ActionRecord, EventId, EventKind, EventRecord, GpuMinute, Level, MinuteBucket, Outcome,
+    SessionId, SessionStart,
+};
+pub use store::{DEFAULT_BUSY_TIMEOUT, Ledger, OpenOptions};
+
+/// The ledger's file in `data_dir`. The demo keeps its own, so simulated spend never mixes
+/// with a real history.
+pub fn path_in(data_dir: &Path, demo: bool) -> PathBuf {
+    data_dir.join(if demo {
+        "demo-ledger.sqlite"
+    } else {
+        "ledger.sqlite"
+    })
+}

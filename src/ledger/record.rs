@@ -1,0 +1,182 @@
+//! What the ledger records: plain data, built by the cockpit or the watchdog and handed to
+//! [`Ledger`](super::Ledger) or [`LedgerWriter`](super::LedgerWriter).
+
+use jiff::Timestamp;
+use rust_decimal::Decimal;
+use serde::Serialize;
+
+use crate::meter::{BillingMode, Breakdown};
+use crate::money::Currency;
+use crate::provider::{Action, ActionReport, ProviderError};
+
+/// A session: one run of the cockpit (or watchdog) watching one instance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct SessionId(pub i64);
+
+/// An event's row id, known once its transaction committed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct EventId(pub i64);
+
+/// How a session starts: the instance and how it is priced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionStart {
+    pub instance: String,
+    pub provider: String,
+    pub sku: String,
+    pub mode: BillingMode,
+    /// The compute price per hour; `None` when nothing prices the instance.
+    pub rate_per_hour: Option<Decimal>,
+    pub currency: Currency,
+    pub at: Timestamp,
+}
+
+/// What the GPUs did in one bucket, over all GPUs and samples.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct GpuMinute {
+    /// GPU readings that had a utilisation (GPUs × samples).
+    pub util_samples: u32,
+    pub util_mean_pct: Option<f64>,
+    pub util_max_pct: Option<f64>,
+    /// GPU readings that had a power draw.
+    pub power_samples: u32,
+    /// Mean draw per GPU, in watts.
+    pub power_mean_w: Option<f64>,
+    /// Energy used by all GPUs together, in joules.
+    pub energy_j: f64,
+}
+
+/// One minute of one session.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MinuteBucket {
+    pub session: SessionId,
+    /// The minute's start; the ledger floors it to the whole minute.
+    pub start: Timestamp,
+    /// What accrued during this minute, per line.
+    pub cost: Breakdown,
+    /// The idle rule held for this minute: its whole cost counts as idle spend.
+    pub idle: bool,
+    pub gpu: GpuMinute,
+    /// Metered bytes sent during this minute.
+    pub egress_bytes: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EventKind {
+    /// A warning the guards raised (deadline, idle, budget, spot notice).
+    Alert,
+    /// A request to the provider and what came of it.
+    Action,
+    /// Anything else worth keeping.
+    Note,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Level {
+    Info,
+    Warn,
+    Error,
+}
+
+/// What came of an action, as the provider's read-back says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    Confirmed,
+    /// The call returned, but the read-back does not show it took effect.
+    Unconfirmed,
+    /// The provider refused or could not be reached.
+    Failed,
+}
+
+/// An action: what was asked (intent), the provider's answer and how it ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActionRecord {
+    /// `release`, `stop`, `snapshot-clean`, `set deadline`.
+    pub intent: String,
+    /// The full request as JSON (`{"action":"snapshot_clean","keep":1,...}`).
+    pub request: String,
+    pub answer: String,
+    pub outcome: Outcome,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EventRecord {
+    pub at: Timestamp,
+    pub session: Option<SessionId>,
+    pub instance: Option<String>,
+    pub kind: EventKind,
+    pub level: Level,
+    pub text: String,
+    pub action: Option<ActionRecord>,
+}
+
+impl EventRecord {
+    pub fn alert(at: Timestamp, level: Level, text: impl Into<String>) -> Self {
+        EventRecord {
+            at,
+            session: None,
+            instance: None,
+            kind: EventKind::Alert,
+            level,
+            text: text.into(),
+            action: None,
+        }
+    }
+
+    pub fn note(at: Timestamp, text: impl Into<String>) -> Self {
+        EventRecord {
+            kind: EventKind::Note,
+            ..EventRecord::alert(at, Level::Info, text)
+        }
+    }
+
+    /// An action and the provider's answer: its report, or the error it gave.
+    pub fn action(
+        at: Timestamp,
+        action: &Action,
+        result: &Result<ActionReport, ProviderError>,
+    ) -> Self {
+        let (answer, outcome) = match result {
+            Ok(report) if report.confirmed => (report.summary.clone(), Outcome::Confirmed),
+            Ok(report) => (report.summary.clone(), Outcome::Unconfirmed),
+            Err(e) => (e.to_string(), Outcome::Failed),
+        };
+        let level = match outcome {
+            Outcome::Confirmed => Level::Info,
+            Outcome::Unconfirmed => Level::Warn,
+            Outcome::Failed => Level::Error,
+        };
+        EventRecord {
+            at,
+            session: None,
+            instance: None,
+            kind: EventKind::Action,
+            level,
+            text: format!("{}: {answer}", action.label()),
+            action: Some(ActionRecord {
+                intent: action.label().to_string(),
+                request: serde_json::to_string(action).unwrap_or_default(),
+                answer,
+                outcome,
+            }),
+        }
+    }
+
+    /// Ties the event to a session and its instance.
+    #[must_use]
+    pub fn in_session(mut self, session: SessionId, instance: impl Into<String>) -> Self {
+        self.session = Some(session);
+        self.instance = Some(instance.into());
+        self
+    }
+}
+
+/// The snake-case name a value serialises to, as stored in text columns.
+pub(crate) fn word<T: Serialize>(value: &T) -> String {
+    serde_json::to_value(value)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}

@@ -1,0 +1,124 @@
+//! The ledger's tables, as forward migrations. `PRAGMA user_version` holds how many have run;
+//! `PRAGMA application_id` marks the file as a gpumeter ledger. A migration is never edited once
+//! released: a change is a new entry at the end.
+//!
+//! Amounts that are summed (costs) are integer nano-units of the session's currency (10⁻⁹), so
+//! SQLite sums them exactly and a rollup cannot drift; see [`super::amount`]. A price that is
+//! never summed (the session's rate) is kept as exact decimal text. Times are Unix seconds.
+
+use rusqlite::Transaction;
+
+/// "gpuM" in ASCII: marks the file as a gpumeter ledger.
+pub const APPLICATION_ID: i64 = 0x6770_754d;
+
+/// Each entry moves the schema one version forward; the version is the number applied.
+const MIGRATIONS: &[&str] = &[
+    // 1: sessions, buckets, events, resources seen, guard state.
+    "
+    CREATE TABLE sessions (
+        id        INTEGER PRIMARY KEY,
+        instance  TEXT NOT NULL,
+        provider  TEXT NOT NULL,
+        sku       TEXT NOT NULL,
+        mode      TEXT NOT NULL,
+        rate      TEXT,
+        currency  TEXT NOT NULL,
+        started   INTEGER NOT NULL,
+        ended     INTEGER,
+        last_seen INTEGER NOT NULL
+    );
+    CREATE INDEX sessions_instance ON sessions (instance);
+
+    CREATE TABLE buckets (
+        start         INTEGER NOT NULL,
+        session       INTEGER NOT NULL REFERENCES sessions (id),
+        span          INTEGER NOT NULL,
+        compute       INTEGER NOT NULL,
+        bandwidth     INTEGER NOT NULL,
+        storage       INTEGER NOT NULL,
+        extras        INTEGER NOT NULL,
+        idle_cost     INTEGER NOT NULL,
+        idle_minutes  INTEGER NOT NULL,
+        util_samples  INTEGER NOT NULL,
+        util_mean     REAL,
+        util_max      REAL,
+        power_samples INTEGER NOT NULL,
+        power_mean    REAL,
+        energy_j      REAL NOT NULL,
+        egress_bytes  INTEGER NOT NULL,
+        PRIMARY KEY (start, session)
+    ) WITHOUT ROWID;
+
+    CREATE TABLE events (
+        id       INTEGER PRIMARY KEY,
+        session  INTEGER REFERENCES sessions (id),
+        instance TEXT,
+        at       INTEGER NOT NULL,
+        kind     TEXT NOT NULL,
+        level    TEXT NOT NULL,
+        text     TEXT NOT NULL,
+        intent   TEXT,
+        request  TEXT,
+        answer   TEXT,
+        outcome  TEXT
+    );
+    CREATE INDEX events_at ON events (at);
+
+    CREATE TABLE instances (
+        id         TEXT PRIMARY KEY,
+        provider   TEXT NOT NULL,
+        sku        TEXT,
+        state      TEXT NOT NULL,
+        first_seen INTEGER NOT NULL,
+        last_seen  INTEGER NOT NULL,
+        released   INTEGER
+    ) WITHOUT ROWID;
+
+    CREATE TABLE resources (
+        instance              TEXT NOT NULL,
+        id                    TEXT NOT NULL,
+        kind                  TEXT NOT NULL,
+        name                  TEXT NOT NULL,
+        class                 TEXT,
+        size_gib              TEXT NOT NULL,
+        state                 TEXT NOT NULL,
+        deleted_with_instance INTEGER NOT NULL,
+        created               INTEGER NOT NULL,
+        first_seen            INTEGER NOT NULL,
+        last_seen             INTEGER NOT NULL,
+        gone                  INTEGER,
+        PRIMARY KEY (instance, id)
+    ) WITHOUT ROWID;
+
+    CREATE TABLE guard (
+        instance         TEXT PRIMARY KEY,
+        deadline         INTEGER,
+        on_expiry        TEXT NOT NULL,
+        grace_s          INTEGER NOT NULL,
+        provider_held    INTEGER,
+        snooze_until     INTEGER,
+        watchdog_pid     INTEGER,
+        heartbeat        INTEGER,
+        revision         INTEGER NOT NULL,
+        updated          INTEGER NOT NULL,
+        updated_by       TEXT NOT NULL
+    ) WITHOUT ROWID;
+    ",
+];
+
+/// The schema version this build writes and reads.
+pub fn current_version() -> i64 {
+    i64::try_from(MIGRATIONS.len()).unwrap_or(i64::MAX)
+}
+
+/// Runs the migrations after `from`, inside the caller's (immediate) transaction, and records
+/// the new version and the application id.
+pub fn migrate(tx: &Transaction<'_>, from: i64) -> rusqlite::Result<()> {
+    let start = usize::try_from(from.max(0)).unwrap_or(usize::MAX);
+    for sql in MIGRATIONS.iter().skip(start) {
+        tx.execute_batch(sql)?;
+    }
+    tx.pragma_update(None, "application_id", APPLICATION_ID)?;
+    tx.pragma_update(None, "user_version", current_version())?;
+    Ok(())
+}

@@ -1,0 +1,209 @@
+//! Opening the ledger file: WAL mode, a busy timeout, migrations forward, and a clear error
+//! (never an overwrite) for a file that is locked, read-only, damaged, foreign or newer.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rusqlite::{Connection, OpenFlags, TransactionBehavior};
+
+use super::error::LedgerError;
+use super::schema::{APPLICATION_ID, current_version, migrate};
+
+/// How long a write waits for another process's transaction before giving up as busy.
+pub const DEFAULT_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OpenOptions {
+    pub busy_timeout: Duration,
+    /// Open for reading only: no file is created, nothing is migrated or written.
+    pub read_only: bool,
+}
+
+impl Default for OpenOptions {
+    fn default() -> Self {
+        OpenOptions {
+            busy_timeout: DEFAULT_BUSY_TIMEOUT,
+            read_only: false,
+        }
+    }
+}
+
+/// An open ledger: one SQLite connection. `Send`, not `Sync`: keep it on one thread (the
+/// [`LedgerWriter`](super::LedgerWriter) thread, or a blocking task), never on the render path.
+pub struct Ledger {
+    pub(crate) conn: Connection,
+    pub(crate) path: PathBuf,
+    pub(crate) busy_timeout: Duration,
+}
+
+impl std::fmt::Debug for Ledger {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ledger")
+            .field("path", &self.path)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Ledger {
+    /// Opens (or creates) the ledger at `path` for writing, migrating it to this build's schema.
+    pub fn open(path: impl AsRef<Path>) -> Result<Ledger, LedgerError> {
+        Ledger::open_with(path, OpenOptions::default())
+    }
+
+    /// Opens an existing ledger for reading only (`gpumeter report`).
+    pub fn open_read_only(path: impl AsRef<Path>) -> Result<Ledger, LedgerError> {
+        Ledger::open_with(
+            path,
+            OpenOptions {
+                read_only: true,
+                ..OpenOptions::default()
+            },
+        )
+    }
+
+    pub fn open_with(path: impl AsRef<Path>, options: OpenOptions) -> Result<Ledger, LedgerError> {
+        let path = path.as_ref().to_path_buf();
+        let io = |source| LedgerError::Io {
+            path: path.clone(),
+            source,
+        };
+        if options.read_only {
+            std::fs::metadata(&path).map_err(io)?;
+        } else {
+            refuse_read_only_file(&path)?;
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir).map_err(io)?;
+            }
+        }
+        let flags = if options.read_only {
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX
+        } else {
+            OpenFlags::SQLITE_OPEN_READ_WRITE
+                | OpenFlags::SQLITE_OPEN_CREATE
+                | OpenFlags::SQLITE_OPEN_NO_MUTEX
+        };
+        let sql = |e| LedgerError::from_sqlite(&path, options.busy_timeout, e);
+        let conn = Connection::open_with_flags(&path, flags).map_err(sql)?;
+        conn.busy_timeout(options.busy_timeout).map_err(sql)?;
+        let mut ledger = Ledger {
+            conn,
+            path: path.clone(),
+            busy_timeout: options.busy_timeout,
+        };
+        let version = ledger.check_file()?;
+        if !options.read_only {
+            if ledger.conn.is_readonly("main").map_err(sql)? {
+                return Err(LedgerError::ReadOnly { path });
+            }
+            ledger.prepare_for_writing(version)?;
+        }
+        Ok(ledger)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The schema version in the file (0 for a new, empty file).
+    pub fn schema_version(&self) -> Result<i64, LedgerError> {
+        self.conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .map_err(|e| self.err(e))
+    }
+
+    /// SQLite's own check of every page: `"ok"` when the file is sound.
+    pub fn integrity_check(&self) -> Result<String, LedgerError> {
+        self.conn
+            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+            .map_err(|e| self.err(e))
+    }
+
+    pub(crate) fn err(&self, e: rusqlite::Error) -> LedgerError {
+        LedgerError::from_sqlite(&self.path, self.busy_timeout, e)
+    }
+
+    /// Reads the header and the schema: damaged, foreign and newer files stop here, before
+    /// anything is written. Returns the schema version.
+    fn check_file(&self) -> Result<i64, LedgerError> {
+        let app_id: i64 = self
+            .conn
+            .pragma_query_value(None, "application_id", |r| r.get(0))
+            .map_err(|e| self.err(e))?;
+        let version = self.schema_version()?;
+        let tables: i64 = self
+            .conn
+            .query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get(0))
+            .map_err(|e| self.err(e))?;
+        let foreign = if app_id == 0 {
+            tables > 0 || version != 0
+        } else {
+            app_id != APPLICATION_ID
+        };
+        if foreign {
+            return Err(LedgerError::NotALedger {
+                path: self.path.clone(),
+            });
+        }
+        if version > current_version() {
+            return Err(LedgerError::NewerSchema {
+                path: self.path.clone(),
+                found: version,
+                known: current_version(),
+            });
+        }
+        Ok(version)
+    }
+
+    fn prepare_for_writing(&mut self, version: i64) -> Result<(), LedgerError> {
+        let mode: String = self
+            .conn
+            .pragma_update_and_check(None, "journal_mode", "wal", |r| r.get(0))
+            .map_err(|e| self.err(e))?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            return Err(LedgerError::BadValue {
+                path: self.path.clone(),
+                detail: format!("SQLite refused WAL mode (journal mode is {mode})"),
+            });
+        }
+        // WAL with NORMAL sync: a killed process never loses a committed transaction and never
+        // corrupts the file; only a power cut may undo the last commits.
+        self.conn
+            .execute_batch("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")
+            .map_err(|e| self.err(e))?;
+        if version == current_version() {
+            return Ok(());
+        }
+        let path = self.path.clone();
+        let timeout = self.busy_timeout;
+        let sql = |e| LedgerError::from_sqlite(&path, timeout, e);
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(sql)?;
+        // Another process may have migrated while this one waited for the lock.
+        let now: i64 = tx
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .map_err(sql)?;
+        if now > current_version() {
+            return Err(LedgerError::NewerSchema {
+                path,
+                found: now,
+                known: current_version(),
+            });
+        }
+        if now < current_version() {
+            migrate(&tx, now).map_err(sql)?;
+        }
+        tx.commit().map_err(sql)
+    }
+}
+
+/// A file the user made read-only is not written, even by a process that could (root).
+fn refuse_read_only_file(path: &Path) -> Result<(), LedgerError> {
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.permissions().readonly() => Err(LedgerError::ReadOnly {
+            path: path.to_path_buf(),
+        }),
+        _ => Ok(()),
+    }
+}
