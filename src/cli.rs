@@ -35,6 +35,10 @@ pub struct Cli {
     #[command(flatten)]
     pub cockpit: CockpitArgs,
 
+    /// The cloud instance, for the cockpit and every command (before the subcommand's name).
+    #[command(flatten)]
+    pub target: TargetArgs,
+
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -75,6 +79,8 @@ pub enum Command {
     Checklist {
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        target: TargetArgs,
     },
     /// Release (terminate) the instance; what survives keeps billing.
     Release(ActionArgs),
@@ -100,7 +106,7 @@ pub enum Command {
 }
 
 /// What every destructive command takes.
-#[derive(Debug, Args, Clone, Copy)]
+#[derive(Debug, Args, Clone)]
 pub struct ActionArgs {
     /// Print the exact calls it would make, and what would happen, without making them.
     #[arg(long)]
@@ -108,6 +114,56 @@ pub struct ActionArgs {
     /// Do not ask: needed when there is no terminal to ask on.
     #[arg(long)]
     pub yes: bool,
+    #[command(flatten)]
+    pub target: TargetArgs,
+}
+
+/// Which cloud instance to watch or act on; each flag overrides `[instance]` in the config.
+/// (`status`, `estimate` and `pricing show` have a `--provider` of their own that names a price
+/// sheet: for them, give these flags before the subcommand, `gpumeter --provider aws status`.)
+#[derive(Debug, Args, Clone, Default)]
+pub struct TargetArgs {
+    /// The provider's API to use: aws, alibaba, or demo (the same as --demo).
+    #[arg(long = "provider", id = "cloud", value_name = "aws|alibaba|demo", value_parser = parse_cloud)]
+    pub cloud: Option<crate::config::ProviderKind>,
+    /// The instance id [default: the config's, else this machine's, from the metadata service].
+    #[arg(long, value_name = "ID")]
+    pub instance: Option<String>,
+    /// The provider's region [default: the config's, else the provider's variable, AWS_REGION].
+    #[arg(long, value_name = "REGION")]
+    pub region: Option<String>,
+}
+
+fn parse_cloud(text: &str) -> Result<crate::config::ProviderKind, String> {
+    use crate::config::ProviderKind as K;
+    match text {
+        "aws" => Ok(K::Aws),
+        "alibaba" => Ok(K::Alibaba),
+        "demo" => Ok(K::Demo),
+        _ => Err(format!("`{text}` is not one of aws, alibaba, demo")),
+    }
+}
+
+impl Cli {
+    /// The instance the command line names: the subcommand's flags first, then those given
+    /// before it.
+    pub fn target(&self) -> TargetArgs {
+        let top = &self.target;
+        let sub = match &self.command {
+            Some(Command::Checklist { target, .. }) => Some(target),
+            Some(Command::Release(a) | Command::Stop(a)) => Some(&a.target),
+            Some(Command::SnapshotClean { common, .. } | Command::Extend { common, .. }) => {
+                Some(&common.target)
+            }
+            _ => None,
+        };
+        let sub = sub.cloned().unwrap_or_default();
+        TargetArgs {
+            cloud: sub.cloud.or(top.cloud),
+            instance: sub.instance.or_else(|| top.instance.clone()),
+            region: sub.region.or_else(|| top.region.clone()),
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]

@@ -13,7 +13,7 @@ use crate::cli::{ActionArgs, Cli};
 use crate::meter::{Lifecycle, Usage, accrue};
 use crate::provider::{Action, Inventory};
 
-pub fn run(cli: &Cli, action: &Action, args: ActionArgs) -> CommandResult {
+pub fn run(cli: &Cli, action: &Action, args: &ActionArgs) -> CommandResult {
     let ctx = Context::load(cli)?;
     if ctx.read_only {
         return Err(Failure::bad_input(format!(
@@ -22,9 +22,9 @@ pub fn run(cli: &Cli, action: &Action, args: ActionArgs) -> CommandResult {
         )));
     }
     let provider = ctx.provider()?;
-    let pricing = ctx.pricing()?;
     let inventory = super::block_on(provider.inventory())?
         .map_err(|e| Failure::failed(format!("{}: {e}", provider.name())))?;
+    let pricing = ctx.pricing_for(inventory.instance.as_ref())?;
     let confirm = Confirm::build(
         action.clone(),
         Some(&inventory),

@@ -38,9 +38,9 @@ struct Checklist {
 pub fn run(cli: &Cli, json: bool) -> CommandResult {
     let ctx = Context::load(cli)?;
     let provider = ctx.provider()?;
-    let pricing = ctx.pricing()?;
     let inventory = super::block_on(provider.inventory())?
         .map_err(|e| Failure::failed(format!("{}: {e}", provider.name())))?;
+    let pricing = ctx.pricing_for(inventory.instance.as_ref())?;
     let list = checklist(&inventory, pricing.as_ref().map(|p| &p.sheet));
     if json {
         emit(&serde_json::to_string_pretty(&list).unwrap_or_default());

@@ -34,7 +34,7 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
     }
     let now = Timestamp::now();
     let time_zone = TimeZone::system();
-    let pricing = ctx.pricing()?;
+    let pricing = ctx.pricing_with(provider.as_ref())?;
     let budget = pricing
         .as_ref()
         .and_then(|p| ctx.config.budget.instance_limit(p.sheet.currency));

@@ -13,8 +13,10 @@ use crate::app::{PriceSource, Pricing};
 use crate::cli::Cli;
 use crate::config::{Config, ProviderKind, SheetRef};
 use crate::meter::{BillingMode, ComputeTerms};
+use crate::provider::aws::Aws;
+use crate::provider::aws::credentials::{AwsEnv, AwsSettings};
 use crate::provider::demo::DemoCloud;
-use crate::provider::{Provider, none::NoProvider};
+use crate::provider::{InstanceInfo, Provider, none::NoProvider};
 
 /// Actions the demo cloud refuses, comma-separated (`release,stop`): shows the error path.
 pub const DEMO_FAIL_ENV: &str = "GPUMETER_DEMO_FAIL";
@@ -30,8 +32,14 @@ pub struct Context {
 
 impl Context {
     pub fn load(cli: &Cli) -> Result<Self, Failure> {
-        let (config, _) =
+        let (mut config, _) =
             Config::load(cli.config.as_deref()).map_err(|e| Failure::bad_input(e.to_string()))?;
+        // `--provider`, `--instance` and `--region` override `[instance]` in the config.
+        let target = cli.target();
+        let instance = &mut config.instance;
+        instance.provider = target.cloud.or(instance.provider);
+        instance.id = target.instance.or_else(|| instance.id.take());
+        instance.region = target.region.or_else(|| instance.region.take());
         let data_dir = match &cli.data_dir {
             Some(dir) => dir.clone(),
             None => directories::ProjectDirs::from("", "", "gpumeter")
@@ -60,10 +68,25 @@ impl Context {
             None => Ok(Arc::new(NoProvider::new(
                 "no provider configured: set [instance] provider in the config, or try --demo",
             ))),
+            Some(ProviderKind::Aws) => Ok(Arc::new(self.aws())),
+            Some(ProviderKind::Alibaba) => Ok(Arc::new(NoProvider::new(
+                "the Alibaba adapter is not available in this build yet",
+            ))),
             Some(kind) => Ok(Arc::new(NoProvider::new(format!(
                 "the {kind:?} adapter is not available in this build yet"
             )))),
         }
+    }
+
+    /// The AWS adapter, set up from the AWS environment variables and `[instance]`.
+    pub fn aws(&self) -> Aws {
+        let instance = &self.config.instance;
+        let settings = AwsSettings::resolve(
+            &AwsEnv::from_process(),
+            instance.id.clone(),
+            instance.region.clone(),
+        );
+        Aws::new(settings).remembering(&self.data_dir)
     }
 
     pub fn demo_cloud(&self) -> DemoCloud {
@@ -89,13 +112,52 @@ impl Context {
 
     /// How the instance is priced: the demo's sheet, or the config's sheet and SKU.
     pub fn pricing(&self) -> Result<Option<Pricing>, Failure> {
+        self.pricing_for(None)
+    }
+
+    /// The pricing when the provider has not been read yet (the cockpit's start): when the config
+    /// names no SKU, one inventory read tells the instance type.
+    pub fn pricing_with(&self, provider: &dyn Provider) -> Result<Option<Pricing>, Failure> {
+        if self.demo || self.config.pricing.sku.is_some() || self.config.instance.provider.is_none()
+        {
+            return self.pricing();
+        }
+        let inventory = super::block_on(provider.inventory())?.ok();
+        self.pricing_for(inventory.and_then(|i| i.instance).as_ref())
+    }
+
+    /// Like [`Context::pricing`], but what the config leaves out comes from the provider:
+    /// the provider's bundled sheet (`aws-us-east-1` for AWS) and the instance's own type and
+    /// billing mode. A derived SKU the sheet lacks means no pricing, with a warning, not an error.
+    pub fn pricing_for(&self, instance: Option<&InstanceInfo>) -> Result<Option<Pricing>, Failure> {
         if self.demo {
             return Ok(demo_pricing());
         }
         let cfg = &self.config.pricing;
-        let (Some(sheet_ref), Some(sku_name)) = (&cfg.sheet, &cfg.sku) else {
+        let provider_sheet = match self.config.instance.provider {
+            Some(ProviderKind::Aws) => Some(SheetRef::Bundled("aws-us-east-1".into())),
+            _ => None,
+        };
+        let derived = instance.filter(|_| cfg.sku.is_none());
+        let sheet_ref = cfg.sheet.clone().or(provider_sheet);
+        let sku_name = cfg.sku.clone().or_else(|| derived.map(|i| i.sku.clone()));
+        let (Some(sheet_ref), Some(sku_name)) = (&sheet_ref, &sku_name) else {
             return Ok(None);
         };
+        if let Some(instance) = derived {
+            return Ok(Self::priced(sheet_ref, sku_name, instance.mode)
+                .map_err(|e| eprintln!("gpumeter: {e}; costs are not shown"))
+                .ok());
+        }
+        let mode = match cfg.billing {
+            crate::config::BillingMode::OnDemand => BillingMode::OnDemand,
+            crate::config::BillingMode::Spot => BillingMode::Spot,
+            crate::config::BillingMode::Monthly => BillingMode::Monthly,
+        };
+        Self::priced(sheet_ref, sku_name, mode).map(Some)
+    }
+
+    fn priced(sheet_ref: &SheetRef, sku_name: &str, mode: BillingMode) -> Result<Pricing, Failure> {
         let sheet = match sheet_ref {
             SheetRef::Bundled(id) => super::load_sheet_for(Some(id), None)?,
             SheetRef::File(path) => super::load_sheet_for(None, Some(path))?,
@@ -107,19 +169,14 @@ impl Context {
                 sheet.id
             ))
         })?;
-        let mode = match cfg.billing {
-            crate::config::BillingMode::OnDemand => BillingMode::OnDemand,
-            crate::config::BillingMode::Spot => BillingMode::Spot,
-            crate::config::BillingMode::Monthly => BillingMode::Monthly,
-        };
         let terms = ComputeTerms::from_sheet(&sheet, &sku, mode, 1)
             .map_err(|e| Failure::bad_input(format!("config: {e}")))?;
-        Ok(Some(Pricing {
+        Ok(Pricing {
             source: PriceSource::Sheet(sheet.id.clone()),
             sheet,
             sku,
             mode,
             terms,
-        }))
+        })
     }
 }

@@ -109,9 +109,9 @@ pub fn run(cli: &Cli) -> ExitCode {
         Some(Command::Estimate(args)) => estimate::run(args),
         Some(Command::Pricing(cmd)) => pricing::run(cmd),
         Some(Command::Status(args)) => status::run(args, cli),
-        Some(Command::Checklist { json }) => checklist::run(cli, *json),
-        Some(Command::Release(args)) => actions::run(cli, &Action::Release, *args),
-        Some(Command::Stop(args)) => actions::run(cli, &Action::Stop, *args),
+        Some(Command::Checklist { json, .. }) => checklist::run(cli, *json),
+        Some(Command::Release(args)) => actions::run(cli, &Action::Release, args),
+        Some(Command::Stop(args)) => actions::run(cli, &Action::Stop, args),
         Some(Command::SnapshotClean {
             keep,
             final_snapshot,
@@ -122,10 +122,10 @@ pub fn run(cli: &Cli) -> ExitCode {
                 keep: *keep,
                 final_snapshot: *final_snapshot,
             },
-            *common,
+            common,
         ),
         Some(Command::Extend { duration, common }) => actions::extend_action(cli, duration)
-            .and_then(|action| actions::run(cli, &action, *common)),
+            .and_then(|action| actions::run(cli, &action, common)),
         None => cockpit::run_cockpit(cli),
     };
     match result {

@@ -80,7 +80,7 @@ pub fn read(ctx: &Context, now: Timestamp) -> Result<CloudJson, Failure> {
             });
         }
     };
-    let pricing = ctx.pricing()?;
+    let pricing = ctx.pricing_for(inventory.instance.as_ref())?;
     Ok(describe(
         &inventory,
         Spend::new(pricing, None, TimeZone::UTC),

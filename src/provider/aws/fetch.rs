@@ -145,6 +145,7 @@ impl<'a> Session<'a> {
             .into_iter()
             .filter(|image| {
                 known.images.contains(&image.id)
+                    || image.source_instance.as_deref() == Some(id)
                     || image.snapshots.iter().any(|(snap, _)| {
                         snap.as_ref()
                             .is_some_and(|s| snapshots.iter().any(|have| &have.id == s))

@@ -1,7 +1,8 @@
 //! Turns what EC2 answered into the trait's [`Inventory`]: pure, so it is tested on plain data.
 //!
 //! Linked to an instance are: the volumes attached to it (or seen attached before), the snapshots
-//! of those volumes, the images it owns built from those snapshots, and the elastic IPs
+//! of those volumes, the owned images made from it (`sourceInstanceId`) or from those snapshots,
+//! and the elastic IPs
 //! associated with it (or seen associated before). A snapshot behind an image is billed as the
 //! image and listed only there.
 

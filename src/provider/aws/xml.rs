@@ -214,6 +214,8 @@ pub struct Image {
     pub name: Option<String>,
     pub state: String,
     pub creation_date: Option<String>,
+    /// The instance CreateImage made it from.
+    pub source_instance: Option<String>,
     /// Snapshot id and size of each EBS block device.
     pub snapshots: Vec<(Option<String>, u64)>,
 }
@@ -226,6 +228,7 @@ pub fn images(doc: &Document<'_>) -> Vec<Image> {
                 name: owned(i, "name"),
                 state: owned(i, "imageState").unwrap_or_default(),
                 creation_date: owned(i, "creationDate"),
+                source_instance: owned(i, "sourceInstanceId"),
                 snapshots: items(i, "blockDeviceMapping")
                     .filter_map(|b| child(b, "ebs"))
                     .map(|e| {
