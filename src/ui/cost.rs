@@ -13,8 +13,8 @@ use ratatui::widgets::{Block, Padding, Paragraph};
 use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
 
-use super::bars::gauge;
-use super::text::{amount, local_time, short_duration, truncate, width, wrap};
+use super::cost_layout;
+use super::text::{amount, local_time, short_duration, wrap};
 use super::theme::{Role, Theme};
 use crate::app::{App, Pricing, SpendReading};
 use crate::meter::{Breakdown, ComputeTerms};
@@ -24,25 +24,25 @@ use crate::money::Money;
 const STACKED_FROM: (usize, usize) = (50, 11);
 
 /// The meter as strings and styles, ready to lay out.
-struct Meter {
+pub(super) struct Meter {
     /// The four lines: label, so far, per hour.
-    lines: [(&'static str, String, String); 4],
-    total: String,
-    burn: String,
-    total_style: Style,
-    billed: String,
+    pub(super) lines: [(&'static str, String, String); 4],
+    pub(super) total: String,
+    pub(super) burn: String,
+    pub(super) total_style: Style,
+    pub(super) billed: String,
     /// "per second", "per minute, min 1h", ...
-    step: String,
+    pub(super) step: String,
     /// (long label, short label, value, style) for the deadline and midnight.
-    projections: Vec<(String, String, String, Style)>,
-    budget: Option<Budget>,
-    unpriced: Vec<String>,
+    pub(super) projections: Vec<(String, String, String, Style)>,
+    pub(super) budget: Option<Budget>,
+    pub(super) unpriced: Vec<String>,
 }
 
-struct Budget {
-    fraction: Option<f64>,
-    text: String,
-    style: Style,
+pub(super) struct Budget {
+    pub(super) fraction: Option<f64>,
+    pub(super) text: String,
+    pub(super) style: Style,
 }
 
 pub fn render_cost(frame: &mut Frame, area: Rect, app: &App, theme: &Theme, focused: bool) {
@@ -70,9 +70,9 @@ pub fn render_cost(frame: &mut Frame, area: Rect, app: &App, theme: &Theme, focu
         (Some(p), Some(r)) => {
             let meter = meter(app, p, r, theme);
             let (lines, left_out) = if w >= STACKED_FROM.0 && h >= STACKED_FROM.1 {
-                stacked(&meter, w, h, theme)
+                cost_layout::stacked(&meter, w, h, theme)
             } else {
-                side_by_side(&meter, w, h, theme)
+                cost_layout::side_by_side(&meter, w, h, theme)
             };
             if let Some(note) = left_out {
                 block = block.title_bottom(note);
@@ -185,229 +185,4 @@ fn meter(app: &App, pricing: &Pricing, reading: &SpendReading, theme: &Theme) ->
         }),
         unpriced: reading.accrual.unpriced.clone(),
     }
-}
-
-fn pad_between(left: Vec<Span<'static>>, right: Span<'static>, w: usize) -> Line<'static> {
-    let used: usize = left.iter().map(Span::width).sum::<usize>() + right.width();
-    let mut spans = left;
-    spans.push(Span::raw(" ".repeat(w.saturating_sub(used).max(1))));
-    spans.push(right);
-    Line::from(spans)
-}
-
-fn budget_line(b: &Budget, w: usize, theme: &Theme) -> Line<'static> {
-    let mut spans = vec![Span::styled("budget ", theme.style(Role::TextDim))];
-    if let Some(f) = b.fraction {
-        let bar_w = w.saturating_sub(8 + width(&b.text)).min(30);
-        spans.extend(gauge(f, bar_w, theme));
-        spans.push(Span::raw(" "));
-    }
-    spans.push(Span::styled(b.text.clone(), b.style));
-    Line::from(spans)
-}
-
-fn unpriced_line(m: &Meter, w: usize, theme: &Theme) -> Line<'static> {
-    let text = format!("! unpriced, counted as 0: {}", m.unpriced.join(", "));
-    Line::styled(truncate(&text, w), theme.style(Role::AlertWarn))
-}
-
-/// Wide: the table, the total and billed under a rule, then projections, budget, unpriced.
-fn stacked(
-    m: &Meter,
-    w: usize,
-    h: usize,
-    theme: &Theme,
-) -> (Vec<Line<'static>>, Option<Line<'static>>) {
-    let dim = theme.style(Role::TextDim);
-    let text = theme.style(Role::Text);
-    let widest = m
-        .lines
-        .iter()
-        .flat_map(|l| [width(&l.1), width(&l.2)])
-        .chain([width(&m.total), width(&m.burn), width(&m.billed)])
-        .max()
-        .unwrap_or(0);
-    let col = (widest + 2).max(10);
-    let row = |label: &str, a: String, b: String, style: Style, b_style: Style| {
-        Line::from(vec![
-            Span::styled(format!("{label:<11}"), dim),
-            Span::styled(format!("{a:>col$}"), style),
-            Span::styled(format!("{b:>col$}"), b_style),
-        ])
-    };
-    let mut out = vec![row("", "so far".into(), "per hour".into(), dim, dim)];
-    for (label, so_far, per_hour) in &m.lines {
-        out.push(row(label, so_far.clone(), per_hour.clone(), text, text));
-    }
-    out.push(Line::styled(
-        "─".repeat(11 + 2 * col),
-        theme.style(Role::Border),
-    ));
-    out.push(row(
-        "total",
-        m.total.clone(),
-        m.burn.clone(),
-        m.total_style,
-        m.total_style,
-    ));
-    let mut billed = row("billed", m.billed.clone(), String::new(), text, text);
-    let note_w = w.saturating_sub(billed.width() + 2);
-    billed.push_span(Span::styled(
-        format!("  {}", truncate(&m.step, note_w)),
-        dim,
-    ));
-    out.push(billed);
-    let table_w = 11 + 2 * col;
-    let mut tail: Vec<Line<'static>> = m
-        .projections
-        .iter()
-        .map(|(long, _, value, style)| {
-            pad_between(
-                vec![Span::styled(long.clone(), dim)],
-                Span::styled(value.clone(), *style),
-                table_w,
-            )
-        })
-        .collect();
-    if let Some(b) = &m.budget {
-        tail.push(budget_line(b, w, theme));
-    }
-    if !m.unpriced.is_empty() {
-        tail.push(unpriced_line(m, w, theme));
-    }
-    if h > out.len() + tail.len() {
-        out.push(Line::raw(""));
-    }
-    out.extend(tail);
-    (out, None)
-}
-
-/// Narrow: the four lines on the left, total, burn, billed and projections on the right; the
-/// budget and the unpriced note below when there is room, else in the bottom border.
-fn side_by_side(
-    m: &Meter,
-    w: usize,
-    h: usize,
-    theme: &Theme,
-) -> (Vec<Line<'static>>, Option<Line<'static>>) {
-    let dim = theme.style(Role::TextDim);
-    let text = theme.style(Role::Text);
-    let so_w = m
-        .lines
-        .iter()
-        .map(|l| width(&l.1))
-        .chain([6])
-        .max()
-        .unwrap_or(6);
-    let rate_w = m
-        .lines
-        .iter()
-        .map(|l| width(&l.2))
-        .chain([2])
-        .max()
-        .unwrap_or(2);
-    let left: Vec<Vec<Span<'static>>> = std::iter::once(vec![Span::styled(
-        format!("{:9} {:>so_w$} {:>rate_w$}", "", "so far", "/h"),
-        dim,
-    )])
-    .chain(m.lines.iter().map(|(label, so_far, per_hour)| {
-        vec![
-            Span::styled(format!("{label:9} "), dim),
-            Span::styled(format!("{so_far:>so_w$} {per_hour:>rate_w$}"), text),
-        ]
-    }))
-    .collect();
-    let left_w = 9 + 1 + so_w + 1 + rate_w;
-    let right_w = w.saturating_sub(left_w + 3);
-    if right_w < 16 {
-        return narrow(m, (so_w, rate_w), h, theme);
-    }
-    let mut right = vec![
-        pad_between(
-            vec![Span::styled("total", dim)],
-            Span::styled(m.total.clone(), m.total_style),
-            right_w,
-        ),
-        pad_between(
-            vec![Span::styled("burn", dim)],
-            Span::styled(format!("{}/h", m.burn), m.total_style),
-            right_w,
-        ),
-        pad_between(
-            vec![Span::styled("billed", dim)],
-            Span::styled(m.billed.clone(), text),
-            right_w,
-        ),
-    ];
-    for (_, short, value, style) in &m.projections {
-        right.push(pad_between(
-            vec![Span::styled(short.clone(), dim)],
-            Span::styled(value.clone(), *style),
-            right_w,
-        ));
-    }
-    let mut out: Vec<Line<'static>> = (0..left.len().max(right.len()))
-        .map(|i| {
-            let mut spans = left.get(i).cloned().unwrap_or_default();
-            let used: usize = spans.iter().map(Span::width).sum();
-            spans.push(Span::raw(" ".repeat(left_w.saturating_sub(used) + 1)));
-            spans.push(Span::styled("│ ", theme.style(Role::Border)));
-            if let Some(r) = right.get(i) {
-                spans.extend(r.spans.clone());
-            }
-            Line::from(spans)
-        })
-        .collect();
-    let mut border: Vec<Span<'static>> = Vec::new();
-    if let Some(b) = &m.budget {
-        if out.len() < h {
-            out.push(budget_line(b, w, theme));
-        } else {
-            border.push(Span::styled(format!(" budget {} ", b.text), b.style));
-        }
-    }
-    if !m.unpriced.is_empty() {
-        if out.len() < h {
-            out.push(unpriced_line(m, w, theme));
-        } else {
-            border.push(Span::styled(
-                format!(" ! {} unpriced ", m.unpriced.len()),
-                theme.style(Role::AlertWarn),
-            ));
-        }
-    }
-    let note = (!border.is_empty()).then(|| Line::from(border));
-    (out, note)
-}
-
-/// Narrowest: the four lines and the total with its rate; billed and the projections below
-/// while rows last; what does not fit is named in the bottom border.
-fn narrow(
-    m: &Meter,
-    (so_w, rate_w): (usize, usize),
-    h: usize,
-    theme: &Theme,
-) -> (Vec<Line<'static>>, Option<Line<'static>>) {
-    let dim = theme.style(Role::TextDim);
-    let text = theme.style(Role::Text);
-    let row = |label: &str, a: &str, b: &str, style: Style| {
-        Line::from(vec![
-            Span::styled(format!("{label:9} "), dim),
-            Span::styled(format!("{a:>so_w$} {b:>rate_w$}"), style),
-        ])
-    };
-    let mut out: Vec<Line<'static>> = m.lines.iter().map(|(l, a, b)| row(l, a, b, text)).collect();
-    out.push(row("total", &m.total, &m.burn, m.total_style));
-    out.push(row("billed", &m.billed, "", text));
-    for (_, short, value, style) in &m.projections {
-        out.push(row(short, value, "", *style));
-    }
-    out.truncate(h.max(5));
-    let note = (!m.unpriced.is_empty()).then(|| {
-        Line::styled(
-            format!(" ! {} unpriced ", m.unpriced.len()),
-            theme.style(Role::AlertWarn),
-        )
-    });
-    (out, note)
 }

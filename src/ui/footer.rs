@@ -67,3 +67,31 @@ pub fn render_footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
+
+/// " ? help " at the right end of `row` (a bottom border on compact screens, which have no
+/// footer), one column in from the corner, where the border is bare.
+pub fn render_help_hint(frame: &mut Frame, row: Rect, app: &App, theme: &Theme) {
+    let Some(key) = key_for(Command::Help, app.settings.read_only) else {
+        return;
+    };
+    let spans = vec![
+        Span::raw(" "),
+        Span::styled(key.clone(), theme.style(Role::HelpKey)),
+        Span::styled(" help ", theme.style(Role::TextDim)),
+    ];
+    let w = super::text::to_u16(width(&key) + 7);
+    if row.width < w + 2 {
+        return;
+    }
+    let area = Rect {
+        x: row.x + row.width - w - 1,
+        width: w,
+        height: 1,
+        ..row
+    };
+    let buffer = frame.buffer_mut();
+    let bare = (area.left()..area.right()).all(|x| buffer[(x, area.y)].symbol() == "─");
+    if bare {
+        frame.render_widget(Paragraph::new(Line::from(spans)), area);
+    }
+}

@@ -1,33 +1,68 @@
 //! The cockpit screen. This file holds only the top-level layout; each panel draws itself in
 //! its own file, and [`render`] is pure: it reads the state (time included) and draws it.
 //!
-//! Wide, from 120×32, in columns:
+//! Wide, from 120×32, in columns (a sketch; `tests/snapshots` holds real captures):
 //!
 //! ```text
-//!  demo │ i-0demo4a100f00d │ llm-finetune │ p4de.24xlarge │ on-demand │ 27.45 USD/h │ … ? help
-//! ┌ GPUs 8× A100-SXM4-80GB · driver · CUDA ── p processes ┐┌ Release ──────────── e +1h ┐
-//! │  0 A100-SXM4-80GB  80°C 349/400W  util ████▋ 96% load ││     █▀▀ █  █▀▀ █▀█ █▀█      │
-//! │    SM 1410 MHz  fan n/a           mem  ███▌  82% 65.6 ││  at 16:15 UTC · kept locally │
-//! │  … one or two lines per GPU …                         │└──────────────────────────────┘
-//! │ host  CPU 27%  load 8.71  RAM …  net ↑ … ↓ …          │┌ Cost ─────────────────── USD ┐
-//! │ GPU 0 util ━━ load ━━  (history chart)                ││ compute, bandwidth, storage, │
-//! └ ✓ got the 8 × A100 80GB you pay for ──────────────────┘│ extras, total, billed, …     │
-//! ┌ Linked resources ───────────────────────────────── 7 ┐└──────────────────────────────┘
-//! │ ✓ system disk vol-0root root 200 GiB in-use deleted — │┌ Events ──────────────────────┐
-//! │ ! data disk   vol-0data …                    160.00   ││ 14:00:00 · demo cloud ready  │
-//! └ keeps billing after release: 293.65 USD/month ────────┘└──────────────────────────────┘
+//!  gpumeter │ demo │ i-0demo4a100f00d │ llm-finetune │ p4de.24xlarge │ 27.45 USD/h …
+//! ┌ GPUs 8× A100-SXM4-80GB · driver · CUDA ─ p processes ┐┌ Release ────────── e +1h ┐
+//! │  0 A100-SXM4-80GB  80°C 349/400W util ███▌ 96% ld 84%││  ▀▀█ ▄ ▀█  █▀▀ ▄ █▀█ █▀█ │
+//! │    SM 1410 MHz fan n/a        mem  ██▊· 82% 65.6/80.0││  large digits, 2:15:00   │
+//! │  … two lines a GPU; one, or half, when narrower      ││  deadline 16:15 UTC      │
+//! │ host  CPU 27%  load 8.71  RAM 24.0/256.0 GiB  net ↑↓ ││ at zero: alert only, …   │
+//! │                                                      │└ not held by the provider ┘
+//! │ GPU 0 · last 10m: util and load sparklines           │┌ Cost ─────────────── USD ┐
+//! │ (with p: GPU, PID, USER, GPU MEM, COMMAND instead)   ││        so far  per hour  │
+//! │                                                      ││ compute, bandwidth,      │
+//! │                                                      ││ storage, extras; total;  │
+//! └ ✓ got the 8 × A100 80GB you pay for ─────────────────┘│ billed; at deadline; by  │
+//! ┌ Linked resources ───────────────────────────────── 8 ┐│ midnight; budget gauge   │
+//! │ ✓ system disk vol-0root  200 GiB deleted         —   │└──────────────────────────┘
+//! │ ! data disk   vol-0data 2000 GiB survives   160.00   │┌ Events ──────────────────┐
+//! │ … a row per resource; j/k selects when focused       ││ 14:00:00 ! 3 snapshots…  │
+//! └ keeps billing after release: 293.65 USD/month ───────┘└──────────────────────────┘
 //!  ? help  Tab focus  j/k select  p processes  e +1h  E extend by…  R release …  q quit
 //! ```
 //!
 //! At 80×24 the same panels stack, abbreviated: GPUs on top (two per line when there are
-//! many), then cost beside the countdown, then resources beside the events. Below 60×16 only
-//! a line saying how large the terminal needs to be is drawn. Overlays (help, the confirm
-//! dialog, the `E` prompt) draw over either layout.
+//! many), then cost beside the countdown, then resources beside the events; the resources and
+//! events give way to the process view when `p` is on:
+//!
+//! ```text
+//!  demo  i-0demo4a100f00d  p4de.24xlarge  27.45 USD/h on-demand  up 3h20m  running
+//! ┌ GPUs 8× A100-SXM4-80GB · driver 550.54.15 · CUDA 12.4 ────────── p processes ┐
+//! │  0 █████████▋ 96% ld 84% mem 82% 80°C  1 █████████▊ 98% ld 91% mem 82% 81°C  │
+//! │  2 █████████▉ 99% ld 87% mem 82% 81°C  3 █████████▊ 97% ld 85% mem 82% 79°C  │
+//! │  4 █████████▋ 96% ld 88% mem 82% 81°C  5 █████████▌ 95% ld 80% mem 82% 80°C  │
+//! │  6 █████████▌ 95% ld 84% mem 82% 79°C  7 █████████▎ 93% ld 80% mem 82% 79°C  │
+//! └ ✓ got the 8 × A100 80GB you pay for ─────────────────────────────────────────┘
+//! ┌ Cost ─────────────────────────────────── USD ┐┌ Release ────────────── e +1h ┐
+//! │           so far    /h │ total         94.54 ││    ▀▀█ ▄ ▀█  █▀▀ ▄ █▀█ █▀█   │
+//! │ compute    91.49 27.45 │ burn        27.87/h ││    █▀▀ ▄  █  ▀▀█ ▄ █ █ █ █   │
+//! │ bandwidth   0.00  0.00 │ billed        94.54 ││    ▀▀▀   ▀▀▀ ▀▀▀   ▀▀▀ ▀▀▀   │
+//! │ storage     3.03  0.42 │ deadline     157.25 ││ deadline 16:15 UTC           │
+//! │ extras      0.02  0.00 │ midnight     373.26 ││ at zero: alert only          │
+//! └ ! 1 unpriced ────────────────────────────────┘└ not held by the provider ────┘
+//! ┌ Linked resources ───────────────────────── 8 ┐┌ Events ──────────────────────┐
+//! │ ✓ root disk vol-0root    200 GiB        —    ││ 14:00 · demo cloud ready:    │
+//! │ ! data disk vol-0data   2000 GiB   160.00    ││         i-0demo4a100f00d     │
+//! │ ! snapshot  snap-0a      200 GiB    10.00    ││         (llm-finetune)       │
+//! │ ! snapshot  snap-0b      200 GiB    10.00    ││ 14:00 ! 3 snapshots and a    │
+//! │ ! snapshot  snap-0c     2000 GiB   100.00    ││         2000 GiB disk will   │
+//! │ ! image     ami-0train   200 GiB    10.00    ││         outlive a release    │
+//! │ ! public IP eipalloc-0d        —     3.65    ││                              │
+//! │ ! load bal. lb-0api            — no price    ││                              │
+//! └ after release: 293.65 USD/mo + 1 unpriced ───┘└──────────────────────────────┘
+//! ```
+//!
+//! Below 60×16 only a line saying how large the terminal needs to be is drawn. Overlays (help,
+//! the confirm dialog, the `E` prompt) draw over either layout.
 
 pub mod bars;
 pub mod bigdigits;
 pub mod confirm;
 pub mod cost;
+pub mod cost_layout;
 pub mod countdown;
 pub mod events;
 pub mod footer;
@@ -36,6 +71,7 @@ pub mod gpu_rows;
 pub mod gpus;
 pub mod header;
 pub mod help;
+pub mod host;
 pub mod processes;
 pub mod prompt;
 pub mod resources;
@@ -175,4 +211,11 @@ fn render_compact(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         resources::render_resources(frame, resources, app, theme, app.focus == Panel::Resources);
         events::render_events(frame, events, app, theme, app.focus == Panel::Events);
     }
+    // No footer here: the help key sits in the last bottom border.
+    let last = Rect {
+        y: area.bottom().saturating_sub(1),
+        height: 1,
+        ..area
+    };
+    footer::render_help_hint(frame, last, app, theme);
 }
