@@ -221,5 +221,42 @@ fn budget_nearly_spent_and_the_last_minutes() {
         d.on_expiry = gpumeter::config::OnExpiry::Release;
         d.held_by_provider = true;
     }
-    insta::assert_snapshot!(draw(&app, 100, 30).backend());
+    let terminal = draw(&app, 100, 30);
+    let buffer = terminal.backend().buffer();
+    let theme = Theme::default();
+    // 94.54 of a 100.00 budget: the total is in the warning style.
+    let (x, y) = find(buffer, "total").expect("the total row");
+    let (vx, _) = find(buffer, "94.54").expect("the total");
+    assert!(vx > x);
+    assert_eq!(
+        buffer[(vx, y)].fg,
+        theme.style(Role::CostWarn).fg.expect("a colour")
+    );
+    // 45 seconds left: the digits are urgent and reversed.
+    let (x, y) = find(buffer, "█▀█").expect("the countdown digits");
+    let urgent = theme.style(Role::CountdownUrgent);
+    assert_eq!(buffer[(x, y)].fg, urgent.fg.expect("a colour"));
+    assert!(
+        buffer[(x, y)]
+            .modifier
+            .contains(ratatui::style::Modifier::REVERSED)
+    );
+    insta::assert_snapshot!(terminal.backend());
+}
+
+#[test]
+fn without_colours_the_selection_and_focus_still_show() {
+    let app = app();
+    let theme = Theme::default().without_colors();
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).expect("a test terminal");
+    terminal
+        .draw(|frame| render(frame, &app, &theme))
+        .expect("drawing never fails on a test backend");
+    let buffer = terminal.backend().buffer();
+    // GPU 0 is selected in the focused GPU panel: its index is drawn reversed.
+    let (x, y) = find(buffer, " 0 █").expect("GPU 0's row");
+    let cell = &buffer[(x + 1, y)];
+    assert_eq!(cell.symbol(), "0");
+    assert!(cell.modifier.contains(ratatui::style::Modifier::REVERSED));
+    assert_eq!(cell.fg, ratatui::style::Color::Reset);
 }

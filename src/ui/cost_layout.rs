@@ -185,7 +185,13 @@ pub(super) fn side_by_side(
         if out.len() < h {
             out.push(budget_line(b, w, theme));
         } else {
-            border.push(Span::styled(format!(" budget {} ", b.text), b.style));
+            // A short gauge still fits in the border.
+            border.push(Span::styled(" budget ", theme.style(Role::TextDim)));
+            if let Some(f) = b.fraction {
+                border.extend(gauge(f, 8, theme));
+                border.push(Span::raw(" "));
+            }
+            border.push(Span::styled(format!("{} ", b.text), b.style));
         }
     }
     if !m.unpriced.is_empty() {
