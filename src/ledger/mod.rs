@@ -10,24 +10,33 @@
 //! - [`retention`]: minute buckets roll up into hours after 30 days.
 //! - [`query`] and [`report`]: rows read for a time range, and the pure report over them.
 
+pub mod aggregate;
 pub mod amount;
 pub mod error;
 pub mod guard;
 pub mod insert;
+pub mod query;
 pub mod record;
+pub mod report;
+pub mod retention;
 pub mod schema;
 pub mod store;
+pub mod write;
 
 use std::path::{Path, PathBuf};
 
+pub use aggregate::{GpuPoint, MinuteAggregator, Tick};
 pub use error::LedgerError;
 pub use guard::{Change, Claim, GuardPolicy, GuardState, Watchdog};
 pub use insert::Batch;
+pub use query::ReportRows;
 pub use record::{
     ActionRecord, EventId, EventKind, EventRecord, GpuMinute, Level, MinuteBucket, Outcome,
     SessionId, SessionStart,
 };
+pub use retention::{Compacted, Retention};
 pub use store::{DEFAULT_BUSY_TIMEOUT, Ledger, OpenOptions};
+pub use write::{LedgerWriter, Notice};
 
 /// The ledger's file in `data_dir`. The demo keeps its own, so simulated spend never mixes
 /// with a real history.

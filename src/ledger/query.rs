@@ -1,0 +1,251 @@
+//! Reading the rows a report needs for a time range. Costs are summed by SQLite per session
+//! and quarter hour (integers, so exactly): a month of minutes comes back as a few thousand
+//! rows. Quarter hours, because every time zone's offset is a whole number of them, so a local
+//! day is made of whole quarter hours.
+
+use jiff::Timestamp;
+use rusqlite::{Row, params};
+
+use super::amount::from_nanos;
+use super::error::LedgerError;
+use super::store::Ledger;
+use crate::meter::Breakdown;
+use crate::money::Currency;
+
+/// How finely the report's rows are summed, in seconds.
+pub const SLICE_SECONDS: i64 = 15 * 60;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionRow {
+    pub id: i64,
+    pub instance: String,
+    pub provider: String,
+    pub sku: String,
+    pub mode: String,
+    pub rate: Option<String>,
+    pub currency: Currency,
+    pub started: Timestamp,
+    /// When it was closed, or else the end of its last minute (a crash).
+    pub ended: Timestamp,
+    pub open: bool,
+}
+
+/// Sums over one session and one slice of time.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SliceRow {
+    pub session: i64,
+    pub start: Timestamp,
+    /// Nano-units per line: compute, bandwidth, storage, extras.
+    pub cost: [i64; 4],
+    pub idle_cost: i64,
+    pub idle_minutes: i64,
+    pub util_samples: i64,
+    /// Sum of utilisation over its samples (mean × samples).
+    pub util_sum: f64,
+    pub util_max: Option<f64>,
+    pub energy_j: f64,
+    pub egress_bytes: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActionRow {
+    pub at: Timestamp,
+    pub instance: Option<String>,
+    pub intent: String,
+    pub request: Option<String>,
+    pub answer: Option<String>,
+    pub outcome: Option<String>,
+}
+
+/// A resource of a released instance that was never seen to go.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeftoverRow {
+    pub instance: String,
+    pub released: Timestamp,
+    pub id: String,
+    pub kind: String,
+    pub name: String,
+    pub class: Option<String>,
+    pub size_gib: String,
+    pub state: String,
+    pub created: Timestamp,
+    pub last_seen: Timestamp,
+}
+
+/// Everything a report reads, for `[since, until)`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ReportRows {
+    pub sessions: Vec<SessionRow>,
+    pub slices: Vec<SliceRow>,
+    pub actions: Vec<ActionRow>,
+    pub alerts: usize,
+    pub leftovers: Vec<LeftoverRow>,
+}
+
+fn ts(seconds: i64) -> Timestamp {
+    Timestamp::from_second(seconds).unwrap_or(Timestamp::UNIX_EPOCH)
+}
+
+impl Ledger {
+    /// The rows of `[since, until)`. An empty ledger (never written) reads as no rows.
+    pub fn report_rows(
+        &self,
+        since: Timestamp,
+        until: Timestamp,
+    ) -> Result<ReportRows, LedgerError> {
+        if self.schema_version()? == 0 {
+            return Ok(ReportRows::default());
+        }
+        let (from, to) = (since.as_second(), until.as_second());
+        let e = |e| self.err(e);
+        let mut rows = ReportRows {
+            sessions: self.select(
+                "SELECT id, instance, provider, sku, mode, rate, currency, started,
+                        coalesce(ended, last_seen), ended IS NULL
+                 FROM sessions WHERE started < ?2 AND coalesce(ended, last_seen) >= ?1
+                 ORDER BY started, id",
+                params![from, to],
+                session_row,
+            )?,
+            slices: self.select(
+                "SELECT session, start - start % ?3, sum(compute), sum(bandwidth), sum(storage),
+                        sum(extras), sum(idle_cost), sum(idle_minutes), sum(util_samples),
+                        total(util_mean * util_samples), max(util_max), total(energy_j),
+                        sum(egress_bytes)
+                 FROM buckets WHERE start >= ?1 AND start < ?2
+                 GROUP BY session, start - start % ?3 ORDER BY 2, 1",
+                params![from, to, SLICE_SECONDS],
+                slice_row,
+            )?,
+            actions: self.select(
+                "SELECT at, instance, coalesce(intent, ''), request, answer, outcome
+                 FROM events WHERE kind = 'action' AND at >= ?1 AND at < ?2 ORDER BY at, id",
+                params![from, to],
+                |r| {
+                    Ok(ActionRow {
+                        at: ts(r.get(0)?),
+                        instance: r.get(1)?,
+                        intent: r.get(2)?,
+                        request: r.get(3)?,
+                        answer: r.get(4)?,
+                        outcome: r.get(5)?,
+                    })
+                },
+            )?,
+            alerts: 0,
+            leftovers: self.select(
+                "SELECT r.instance, i.released, r.id, r.kind, r.name, r.class, r.size_gib,
+                        r.state, r.created, r.last_seen
+                 FROM resources r JOIN instances i ON i.id = r.instance
+                 WHERE i.released IS NOT NULL AND i.released < ?1 AND r.gone IS NULL
+                   AND r.first_seen < ?1
+                   AND (r.deleted_with_instance = 0 OR r.last_seen > i.released)
+                 ORDER BY i.released, r.instance, r.id",
+                params![to],
+                leftover_row,
+            )?,
+        };
+        rows.alerts = self
+            .conn
+            .query_row(
+                "SELECT count(*) FROM events WHERE kind = 'alert' AND at >= ?1 AND at < ?2",
+                params![from, to],
+                |r| r.get::<_, i64>(0),
+            )
+            .map(|n| usize::try_from(n).unwrap_or(0))
+            .map_err(e)?;
+        Ok(rows)
+    }
+
+    /// What the ledger holds for `instance` over all its sessions: the baseline a new
+    /// session's [`MinuteAggregator`](super::MinuteAggregator) starts from. `None` when no
+    /// session of it was recorded in `currency`.
+    pub fn recorded_cost(
+        &self,
+        instance: &str,
+        currency: Currency,
+    ) -> Result<Option<Breakdown>, LedgerError> {
+        let sums: Option<[i64; 4]> = self
+            .conn
+            .query_row(
+                "SELECT count(DISTINCT s.id), coalesce(sum(b.compute), 0),
+                        coalesce(sum(b.bandwidth), 0), coalesce(sum(b.storage), 0),
+                        coalesce(sum(b.extras), 0)
+                 FROM sessions s LEFT JOIN buckets b ON b.session = s.id
+                 WHERE s.instance = ?1 AND s.currency = ?2",
+                params![instance, currency.as_str()],
+                |r| {
+                    let n: i64 = r.get(0)?;
+                    Ok((n > 0).then_some([r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?]))
+                },
+            )
+            .map_err(|e| self.err(e))?;
+        Ok(sums.map(|[c, b, s, x]| Breakdown {
+            currency,
+            compute: from_nanos(c),
+            bandwidth: from_nanos(b),
+            storage: from_nanos(s),
+            extras: from_nanos(x),
+        }))
+    }
+
+    fn select<T>(
+        &self,
+        sql: &str,
+        params: impl rusqlite::Params,
+        map: impl FnMut(&Row<'_>) -> rusqlite::Result<T>,
+    ) -> Result<Vec<T>, LedgerError> {
+        let mut stmt = self.conn.prepare_cached(sql).map_err(|e| self.err(e))?;
+        stmt.query_map(params, map)
+            .and_then(Iterator::collect)
+            .map_err(|e| self.err(e))
+    }
+}
+
+fn session_row(r: &Row<'_>) -> rusqlite::Result<SessionRow> {
+    let currency: String = r.get(6)?;
+    Ok(SessionRow {
+        id: r.get(0)?,
+        instance: r.get(1)?,
+        provider: r.get(2)?,
+        sku: r.get(3)?,
+        mode: r.get(4)?,
+        rate: r.get(5)?,
+        currency: currency.parse().map_err(|e: crate::money::BadCurrency| {
+            rusqlite::Error::FromSqlConversionFailure(6, rusqlite::types::Type::Text, e.into())
+        })?,
+        started: ts(r.get(7)?),
+        ended: ts(r.get(8)?),
+        open: r.get(9)?,
+    })
+}
+
+fn slice_row(r: &Row<'_>) -> rusqlite::Result<SliceRow> {
+    Ok(SliceRow {
+        session: r.get(0)?,
+        start: ts(r.get(1)?),
+        cost: [r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?],
+        idle_cost: r.get(6)?,
+        idle_minutes: r.get(7)?,
+        util_samples: r.get(8)?,
+        util_sum: r.get(9)?,
+        util_max: r.get(10)?,
+        energy_j: r.get(11)?,
+        egress_bytes: r.get(12)?,
+    })
+}
+
+fn leftover_row(r: &Row<'_>) -> rusqlite::Result<LeftoverRow> {
+    Ok(LeftoverRow {
+        instance: r.get(0)?,
+        released: ts(r.get(1)?),
+        id: r.get(2)?,
+        kind: r.get(3)?,
+        name: r.get(4)?,
+        class: r.get(5)?,
+        size_gib: r.get(6)?,
+        state: r.get(7)?,
+        created: ts(r.get(8)?),
+        last_seen: ts(r.get(9)?),
+    })
+}
