@@ -150,7 +150,15 @@ pub fn assemble(
     let mut resources = Vec::new();
     for v in &seen.volumes {
         let attached = v.attachments.iter().find(|(inst, _, _)| inst == id);
-        let deleted_with_instance = attached.is_some_and(|a| a.2);
+        // The instance's block device mapping is the authority; the volume's attachment says
+        // the same on EC2 (moto leaves it out).
+        let mapped = seen.instance.as_ref().and_then(|i| {
+            i.block_devices
+                .iter()
+                .find(|(_, vol, _)| *vol == v.id)
+                .map(|b| b.2)
+        });
+        let deleted_with_instance = mapped.unwrap_or_else(|| attached.is_some_and(|a| a.2));
         resources.push(LinkedResource {
             id: v.id.clone(),
             name: v

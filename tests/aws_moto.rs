@@ -1,0 +1,399 @@
+//! The AWS adapter against moto, a real EC2 peer on loopback: a scenario built with signed Query
+//! calls (an instance whose root volume goes with it, a data volume that survives, three
+//! snapshots, an image, an elastic IP), then inventory, checklist, snapshot-clean, stop, release
+//! and the leftovers after release, through the library and through the `gpumeter` binary.
+//!
+//! moto comes from scripts/test, which installs `moto[server]` into `.venv`. Without it the test
+//! is skipped, except under CI, where it fails.
+
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use gpumeter::meter::{InstanceState, ResourceKind};
+use gpumeter::provider::aws::Aws;
+use gpumeter::provider::aws::credentials::{AwsEnv, AwsSettings, Credentials};
+use gpumeter::provider::aws::query::Ec2;
+use gpumeter::provider::http::{HttpPolicy, Repeat};
+use gpumeter::provider::{Action, Provider};
+use serde_json::Value;
+
+const SECRET: &str = "moto-secret-that-must-never-show-9f2c";
+
+/// A moto server on a free loopback port, stopped when dropped.
+struct Moto {
+    child: Child,
+    url: String,
+}
+
+impl Drop for Moto {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn moto() -> Option<Moto> {
+    let bin = Path::new(env!("CARGO_MANIFEST_DIR")).join(".venv/bin/moto_server");
+    if !bin.exists() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "moto is not installed at .venv/bin/moto_server: run scripts/test, which installs it"
+        );
+        eprintln!("skipping: moto is not installed (scripts/test installs it into .venv)");
+        return None;
+    }
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let child = Command::new(bin)
+        .args(["-H", "127.0.0.1", "-p", &port.to_string()])
+        .env("MOTO_EC2_LOAD_DEFAULT_AMIS", "false")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("moto_server starts");
+    let moto = Moto {
+        child,
+        url: format!("http://127.0.0.1:{port}"),
+    };
+    let start = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "moto did not answer"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    Some(moto)
+}
+
+fn rt() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+fn policy() -> HttpPolicy {
+    HttpPolicy {
+        timeout: Duration::from_secs(10),
+        connect_timeout: Duration::from_secs(2),
+        retries: 2,
+        backoff_base: Duration::from_millis(20),
+        backoff_max: Duration::from_millis(100),
+    }
+}
+
+fn env(url: &str) -> AwsEnv {
+    AwsEnv::from_pairs([
+        ("AWS_ACCESS_KEY_ID", "AKIDMOTOTEST"),
+        ("AWS_SECRET_ACCESS_KEY", SECRET),
+        ("AWS_REGION", "us-east-1"),
+        ("AWS_ENDPOINT_URL", url),
+        ("AWS_EC2_METADATA_SERVICE_ENDPOINT", url),
+    ])
+}
+
+/// The first `<tag>` text in `body`.
+fn grab(body: &str, tag: &str) -> String {
+    let open = format!("<{tag}>");
+    let start = body
+        .find(&open)
+        .unwrap_or_else(|| panic!("no <{tag}> in {body}"))
+        + open.len();
+    let end = body[start..].find('<').unwrap() + start;
+    body[start..end].to_string()
+}
+
+struct Scenario {
+    instance: String,
+    root: String,
+    data: String,
+    snapshots: Vec<String>,
+    image: String,
+    allocation: String,
+}
+
+async fn call(ec2: &Ec2, action: &str, params: &[(&str, &str)]) -> String {
+    let params: Vec<(String, String)> = params
+        .iter()
+        .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
+        .collect();
+    ec2.call(action, &params, Repeat::Once)
+        .await
+        .unwrap_or_else(|e| panic!("{action}: {e}"))
+}
+
+async fn build(ec2: &Ec2) -> Scenario {
+    let run = call(
+        ec2,
+        "RunInstances",
+        &[
+            ("ImageId", "ami-12345678"),
+            ("MinCount", "1"),
+            ("MaxCount", "1"),
+            ("InstanceType", "g5.xlarge"),
+            ("BlockDeviceMapping.1.DeviceName", "/dev/sda1"),
+            ("BlockDeviceMapping.1.Ebs.VolumeSize", "100"),
+            ("BlockDeviceMapping.1.Ebs.VolumeType", "gp3"),
+            ("BlockDeviceMapping.1.Ebs.DeleteOnTermination", "true"),
+        ],
+    )
+    .await;
+    let instance = grab(&run, "instanceId");
+    let zone = grab(&run, "availabilityZone");
+    let root = grab(&run, "volumeId");
+    let vol = call(
+        ec2,
+        "CreateVolume",
+        &[
+            ("AvailabilityZone", &zone),
+            ("Size", "500"),
+            ("VolumeType", "gp3"),
+        ],
+    )
+    .await;
+    let data = grab(&vol, "volumeId");
+    let attach = [
+        ("VolumeId", data.as_str()),
+        ("InstanceId", instance.as_str()),
+        ("Device", "/dev/sdf"),
+    ];
+    call(ec2, "AttachVolume", &attach).await;
+    let mut snapshots = Vec::new();
+    for n in 0..3 {
+        if n > 0 {
+            // Start times have one-second resolution: keep "newest" unambiguous.
+            tokio::time::sleep(Duration::from_millis(1100)).await;
+        }
+        let snap = call(ec2, "CreateSnapshot", &[("VolumeId", &data)]).await;
+        snapshots.push(grab(&snap, "snapshotId"));
+    }
+    let image = call(
+        ec2,
+        "CreateImage",
+        &[("InstanceId", &instance), ("Name", "train-image")],
+    )
+    .await;
+    let eip = call(ec2, "AllocateAddress", &[("Domain", "vpc")]).await;
+    let allocation = grab(&eip, "allocationId");
+    let assoc = [
+        ("AllocationId", allocation.as_str()),
+        ("InstanceId", instance.as_str()),
+    ];
+    call(ec2, "AssociateAddress", &assoc).await;
+    Scenario {
+        instance,
+        root,
+        data,
+        snapshots,
+        image: grab(&image, "imageId"),
+        allocation,
+    }
+}
+
+struct Cli {
+    url: String,
+    dir: PathBuf,
+    seen: String,
+}
+
+impl Cli {
+    fn run(&mut self, args: &[String]) -> Output {
+        let config = self.dir.join("config.toml");
+        let out = Command::new(env!("CARGO_BIN_EXE_gpumeter"))
+            .args(args)
+            .arg("--config")
+            .arg(&config)
+            .env("GPUMETER_DATA_DIR", &self.dir)
+            .env("AWS_ACCESS_KEY_ID", "AKIDMOTOTEST")
+            .env("AWS_SECRET_ACCESS_KEY", SECRET)
+            .env("AWS_ENDPOINT_URL", &self.url)
+            .env("AWS_EC2_METADATA_DISABLED", "true")
+            .env_remove("AWS_ENDPOINT_URL_EC2")
+            .env_remove("AWS_SESSION_TOKEN")
+            .env_remove("AWS_REGION")
+            .env_remove("AWS_DEFAULT_REGION")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        self.seen.push_str(&String::from_utf8_lossy(&out.stdout));
+        self.seen.push_str(&String::from_utf8_lossy(&out.stderr));
+        out
+    }
+
+    fn json(&mut self, args: &[String]) -> (i32, Value) {
+        let out = self.run(args);
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let value = serde_json::from_str(&text)
+            .unwrap_or_else(|e| panic!("{e}: {text} {}", String::from_utf8_lossy(&out.stderr)));
+        (out.status.code().unwrap_or(-1), value)
+    }
+}
+
+fn listed<'a>(list: &'a Value, id: &str) -> Option<&'a Value> {
+    list["would_keep_billing"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["id"] == id)
+}
+
+#[test]
+fn inventory_checklist_clean_stop_release_and_leftovers_against_moto() {
+    let Some(moto) = moto() else { return };
+    let dir = std::env::temp_dir().join(format!("gpumeter-aws-moto-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("config.toml"), "").unwrap();
+    let rt = rt();
+    let creds = Credentials::from_env(&env(&moto.url)).unwrap();
+    let ec2 = Ec2::new(&moto.url, "us-east-1", creds, policy()).unwrap();
+    let s = rt.block_on(build(&ec2));
+
+    // The library sees the instance and everything linked to it.
+    let settings = AwsSettings::resolve(&env(&moto.url), Some(s.instance.clone()), None);
+    let aws = Aws::with_policy(settings, policy(), policy()).remembering(&dir);
+    let inv = rt.block_on(aws.inventory()).unwrap();
+    let i = inv.instance.as_ref().unwrap();
+    assert_eq!(
+        (i.sku.as_str(), i.state, i.provider.as_str()),
+        ("g5.xlarge", InstanceState::Running, "aws")
+    );
+    let find = |id: &str| inv.resources.iter().find(|r| r.id == id).unwrap();
+    let root = find(&s.root);
+    assert_eq!(root.kind, ResourceKind::SystemDisk);
+    assert!(root.deleted_with_instance);
+    let data = find(&s.data);
+    assert_eq!(
+        (data.kind, data.class.as_deref(), data.deleted_with_instance),
+        (ResourceKind::DataDisk, Some("gp3"), false)
+    );
+    assert_eq!(data.size_gib, 500.into());
+    for snap in &s.snapshots {
+        assert_eq!(find(snap).kind, ResourceKind::Snapshot);
+    }
+    assert_eq!(find(&s.image).kind, ResourceKind::Image);
+    assert_eq!(find(&s.allocation).kind, ResourceKind::PublicIp);
+
+    // The metadata service names the instance when nothing else does (moto serves `i-fake`).
+    let no_id = Aws::with_policy(
+        AwsSettings::resolve(&env(&moto.url), None, None),
+        policy(),
+        policy(),
+    );
+    assert_eq!(rt.block_on(no_id.instance_id()).unwrap(), "i-fake");
+
+    let mut cli = Cli {
+        url: moto.url.clone(),
+        dir: dir.clone(),
+        seen: String::new(),
+    };
+    let target = [
+        "--provider",
+        "aws",
+        "--instance",
+        s.instance.as_str(),
+        "--region",
+        "us-east-1",
+    ];
+    let with = |cmd: &[&'static str]| -> Vec<String> {
+        cmd.iter()
+            .chain(&target)
+            .map(|s| (*s).to_string())
+            .collect()
+    };
+
+    // Checklist: exit 3, the survivors priced from the aws-us-east-1 sheet, the root disk not.
+    let (code, list) = cli.json(&with(&["checklist", "--json"]));
+    assert_eq!(code, 3, "{list}");
+    assert!(
+        listed(&list, &s.root).is_none(),
+        "the root volume goes with the instance"
+    );
+    assert_eq!(listed(&list, &s.data).unwrap()["monthly_cost"], "40.00");
+    assert_eq!(
+        listed(&list, &s.snapshots[0]).unwrap()["monthly_cost"],
+        "25.00"
+    );
+    assert_eq!(
+        listed(&list, &s.allocation).unwrap()["monthly_cost"],
+        "3.65"
+    );
+    assert!(listed(&list, &s.image).unwrap()["monthly_cost"].is_string());
+
+    // Snapshot-clean: the dry run names the exact deletions; the real one keeps the newest.
+    let dry = cli.run(&with(&["snapshot-clean", "--keep", "1", "--dry-run"]));
+    let text = String::from_utf8_lossy(&dry.stdout).into_owned();
+    assert!(dry.status.success(), "{text}");
+    for old in &s.snapshots[..2] {
+        assert!(
+            text.contains(&format!("ec2 DeleteSnapshot SnapshotId={old}")),
+            "{text}"
+        );
+    }
+    let out = cli.run(&with(&["snapshot-clean", "--keep", "1", "--yes"]));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let inv = rt.block_on(aws.inventory()).unwrap();
+    let snaps: Vec<&str> = inv
+        .resources
+        .iter()
+        .filter(|r| r.kind == ResourceKind::Snapshot)
+        .map(|r| r.id.as_str())
+        .collect();
+    assert_eq!(snaps, vec![s.snapshots[2].as_str()]);
+
+    // Stop, read back.
+    let report = rt.block_on(aws.perform(&Action::Stop)).unwrap();
+    assert!(report.confirmed, "{report:?}");
+
+    // Release through the binary: confirmed by the read-back.
+    let out = cli.run(&with(&["release", "--yes"]));
+    let said = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{said} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(said.contains("release: done"), "{said}");
+    let back = rt.block_on(call(
+        &ec2,
+        "DescribeInstances",
+        &[("InstanceId.1", &s.instance)],
+    ));
+    assert_eq!(grab(&back, "name"), "terminated");
+
+    // After the release the leftovers are still found, and still exit 3.
+    let (code, list) = cli.json(&with(&["checklist", "--json"]));
+    assert_eq!(code, 3, "{list}");
+    assert_eq!(list["instance_state"], "released");
+    assert_eq!(listed(&list, &s.data).unwrap()["state"], "available");
+    for id in [&s.snapshots[2], &s.image, &s.allocation] {
+        assert!(listed(&list, id).is_some(), "{id} missing from {list}");
+    }
+    assert!(listed(&list, &s.snapshots[0]).is_none());
+
+    // Releasing again says so and is not an error.
+    let out = cli.run(&with(&["release", "--yes"]));
+    let said = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success() && said.contains("already released"),
+        "{said}"
+    );
+
+    let memory: String = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| std::fs::read_to_string(e.ok()?.path()).ok())
+        .collect();
+    assert!(!cli.seen.contains(SECRET) && !memory.contains(SECRET));
+    assert!(!format!("{report:?}").contains(SECRET));
+    let _ = std::fs::remove_dir_all(&dir);
+}
