@@ -75,9 +75,10 @@ impl RpcError {
         }
     }
 
-    /// `InvalidInstanceId.NotFound`, `InvalidSnapshotId.NotFound` and the like.
+    /// `InvalidInstanceId.NotFound`, `InvalidSnapshotId.NotFound` and the like; never an auth
+    /// error, though `InvalidAccessKeyId.NotFound` ends the same way.
     pub fn is_not_found(&self) -> bool {
-        self.code().is_some_and(|c| c.ends_with("NotFound"))
+        matches!(self, RpcError::Api { code, .. } if code.ends_with("NotFound"))
     }
 }
 
@@ -328,5 +329,12 @@ mod tests {
             request_id: String::new(),
         };
         assert!(nf.is_not_found());
+        let key = RpcError::Auth {
+            code: "InvalidAccessKeyId.NotFound".into(),
+        };
+        assert!(
+            !key.is_not_found(),
+            "a missing key is not a missing instance"
+        );
     }
 }
