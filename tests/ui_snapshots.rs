@@ -260,3 +260,24 @@ fn without_colours_the_selection_and_focus_still_show() {
     assert!(cell.modifier.contains(ratatui::style::Modifier::REVERSED));
     assert_eq!(cell.fg, ratatui::style::Color::Reset);
 }
+
+#[test]
+fn after_release_the_survivors_stay_listed_with_their_monthly_cost() {
+    let mut app = app();
+    let mut inventory = app.cloud.inventory.clone().expect("the demo inventory");
+    if let Some(i) = inventory.instance.as_mut() {
+        i.state = gpumeter::meter::InstanceState::Released;
+        i.history
+            .push((app.now, gpumeter::meter::InstanceState::Released));
+    }
+    inventory.resources.retain(|r| !r.deleted_with_instance);
+    gpumeter::app::update(&mut app, gpumeter::app::Event::Inventory(Ok(inventory)));
+    app.log(
+        Level::Done,
+        "release: done, the provider reports the instance released",
+    );
+    let terminal = draw(&app, 80, 24);
+    let screen = terminal.backend().to_string();
+    assert!(screen.contains("160.00") && screen.contains("vol-0data"));
+    insta::assert_snapshot!(terminal.backend());
+}

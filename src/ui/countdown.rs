@@ -13,6 +13,7 @@ use super::text::{local_time, short_duration, to_u16};
 use super::theme::{Role, Theme};
 use crate::app::{App, Deadline, format_remaining};
 use crate::config::OnExpiry;
+use crate::meter::InstanceState;
 
 /// The countdown's style for `left`: calm, warning under 30 minutes, urgent under 10, and
 /// urgent and reversed in the last minute and once overdue.
@@ -44,11 +45,29 @@ pub fn render_countdown(frame: &mut Frame, area: Rect, app: &App, theme: &Theme)
             ])
             .alignment(Alignment::Right),
         );
-    if let Some(d) = &app.deadline {
+    let released = released_at(app);
+    if let (Some(d), None) = (&app.deadline, released) {
         block = block.title_bottom(held_title(d, theme));
     }
     let inner = block.inner(area);
     frame.render_widget(block, area);
+    if let Some(at) = released {
+        let lines = vec![
+            Line::styled(
+                format!(
+                    "released at {}",
+                    local_time(at, app.now, &app.spend.time_zone)
+                ),
+                theme.style(Role::ActionOk),
+            ),
+            Line::styled("nothing left to count down", theme.style(Role::TextDim)),
+        ];
+        frame.render_widget(
+            Paragraph::new(lines).wrap(ratatui::widgets::Wrap { trim: true }),
+            inner,
+        );
+        return;
+    }
     let Some(deadline) = app.deadline.as_ref() else {
         let line = Line::from(vec![
             Span::styled("no deadline — press ", theme.style(Role::TextDim)),
@@ -140,4 +159,19 @@ fn held_title(d: &Deadline, theme: &Theme) -> Line<'static> {
     } else {
         Line::styled(" not held by the provider ", theme.style(Role::TextDim))
     }
+}
+
+/// When the instance was released, if it has been.
+fn released_at(app: &App) -> Option<jiff::Timestamp> {
+    let instance = app.cloud.inventory.as_ref()?.instance.as_ref()?;
+    if instance.state != InstanceState::Released {
+        return None;
+    }
+    let at = instance
+        .history
+        .iter()
+        .rev()
+        .find(|(_, s)| *s == InstanceState::Released)
+        .map_or(app.now, |(at, _)| *at);
+    Some(at)
 }
