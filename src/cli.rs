@@ -103,6 +103,27 @@ pub enum Command {
         #[command(flatten)]
         common: ActionArgs,
     },
+    /// Spend history from the ledger: per day and component, idle spend, energy, actions,
+    /// what still bills after a release.
+    Report(ReportArgs),
+}
+
+/// `gpumeter report`: the window and the output format.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// Start: a span back from now (7d, 36h, 90m), a date (2026-05-01), a local time
+    /// (2026-05-01 18:30) or an RFC 3339 instant.
+    #[arg(long, value_name = "WHEN", default_value = "7d")]
+    pub since: String,
+    /// End, in the same forms [default: now].
+    #[arg(long, value_name = "WHEN")]
+    pub until: Option<String>,
+    /// Print JSON instead of a table.
+    #[arg(long, conflicts_with = "csv")]
+    pub json: bool,
+    /// Print CSV (one row per day and currency) for spreadsheets.
+    #[arg(long)]
+    pub csv: bool,
 }
 
 /// What every destructive command takes.

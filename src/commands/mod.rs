@@ -13,6 +13,7 @@ pub mod cockpit;
 pub mod context;
 pub mod estimate;
 pub mod pricing;
+pub mod report;
 pub mod status;
 
 /// Exit status for bad input: a malformed sheet, a bad flag, an unknown SKU, a refusal.
@@ -126,6 +127,7 @@ pub fn run(cli: &Cli) -> ExitCode {
         ),
         Some(Command::Extend { duration, common }) => actions::extend_action(cli, duration)
             .and_then(|action| actions::run(cli, &action, common)),
+        Some(Command::Report(args)) => report::run(cli, args),
         None => cockpit::run_cockpit(cli),
     };
     match result {

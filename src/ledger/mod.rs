@@ -12,6 +12,7 @@
 
 pub mod aggregate;
 pub mod amount;
+pub mod demo;
 pub mod error;
 pub mod guard;
 pub mod insert;

@@ -1,0 +1,81 @@
+//! `gpumeter report`: spend history from the ledger, per day and per component, idle spend,
+//! energy, actions, what still bills after a release, and instances that overlapped.
+
+mod json;
+mod table;
+pub mod window;
+
+use std::process::ExitCode;
+
+use jiff::Timestamp;
+use jiff::tz::TimeZone;
+
+use super::context::Context;
+use super::{CommandResult, Failure, emit};
+use crate::cli::{Cli, ReportArgs};
+use crate::ledger::query::LeftoverRow;
+use crate::ledger::{self, Ledger, report};
+use crate::meter::{Resource, ResourceKind, monthly_after_release};
+use crate::money::Money;
+use crate::pricing::Sheet;
+
+pub fn run(cli: &Cli, args: &ReportArgs) -> CommandResult {
+    let ctx = Context::load(cli)?;
+    let now = Timestamp::now();
+    let tz = TimeZone::system();
+    let since = window::parse_bound(&args.since, now, &tz)
+        .map_err(|e| Failure::bad_input(format!("--since: {e}")))?;
+    let until = match &args.until {
+        Some(text) => window::parse_bound(text, now, &tz)
+            .map_err(|e| Failure::bad_input(format!("--until: {e}")))?,
+        None => now,
+    };
+    if since >= until {
+        return Err(Failure::bad_input(format!(
+            "--since ({since}) must be before --until ({until})"
+        )));
+    }
+    let path = ledger::path_in(&ctx.data_dir, ctx.demo);
+    if ctx.demo && !path.exists() {
+        let mut fresh = Ledger::open(&path).map_err(|e| Failure::failed(e.to_string()))?;
+        ledger::demo::seed(&mut fresh, now).map_err(|e| Failure::failed(e.to_string()))?;
+    }
+    if !path.exists() {
+        return Err(Failure::failed(format!(
+            "no spend history yet: {} does not exist (the cockpit records it while it runs; \
+             try `gpumeter report --demo`)",
+            path.display()
+        )));
+    }
+    let ledger = Ledger::open_read_only(&path).map_err(|e| Failure::failed(e.to_string()))?;
+    let rows = ledger
+        .report_rows(since, until)
+        .map_err(|e| Failure::failed(e.to_string()))?;
+    let sheet = ctx.pricing().ok().flatten().map(|p| p.sheet);
+    let price = |row: &LeftoverRow| sheet.as_ref().and_then(|s| monthly_cost(s, row));
+    let report = report::build(&rows, since, until, &tz, &price);
+    if args.json {
+        emit(&serde_json::to_string_pretty(&json::shape(&report, &tz)).unwrap_or_default());
+    } else if args.csv {
+        emit(table::csv(&report).trim_end());
+    } else {
+        emit(table::text(&report, &tz).trim_end());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What a leftover costs a month under `sheet`, where the sheet prices its kind.
+fn monthly_cost(sheet: &Sheet, row: &LeftoverRow) -> Option<Money> {
+    let kind: ResourceKind =
+        serde_json::from_value(serde_json::Value::String(row.kind.clone())).ok()?;
+    let resource = Resource {
+        id: row.id.clone(),
+        kind,
+        class: row.class.clone(),
+        size_gib: row.size_gib.parse().ok()?,
+        created: row.created,
+        deleted: None,
+        deleted_with_instance: false,
+    };
+    monthly_after_release(sheet, &resource).map(|m| Money::new(m, sheet.currency))
+}

@@ -1,0 +1,165 @@
+//! A made-up week for `gpumeter report --demo`: a training instance that idles every night and
+//! was released yesterday with snapshots, an image, a data disk and an IP still billing, and a
+//! spot instance that overlapped it. Written through the public API, so it is what the cockpit
+//! would have recorded.
+
+use jiff::{SignedDuration, Timestamp};
+use rust_decimal::{Decimal, dec};
+
+use super::error::LedgerError;
+use super::insert::Batch;
+use super::record::{EventRecord, GpuMinute, Level, MinuteBucket, SessionId, SessionStart};
+use super::store::Ledger;
+use crate::meter::{BillingMode, Breakdown, InstanceState};
+use crate::money::Currency;
+use crate::provider::demo::{DEMO_SKU, DemoState};
+use crate::provider::{Action, ActionReport, Inventory};
+
+const TRAINING: &str = "i-0demo4a100f00d";
+const SPOT: &str = "i-0demo8spot5eed";
+
+/// Fills an empty ledger with six days of history ending at `now`.
+pub fn seed(ledger: &mut Ledger, now: Timestamp) -> Result<(), LedgerError> {
+    let start = floor_minute(now - SignedDuration::from_hours(6 * 24));
+    let released = floor_minute(now - SignedDuration::from_hours(24));
+    let spot_start = released - SignedDuration::from_hours(12);
+
+    let training = session(ledger, TRAINING, BillingMode::OnDemand, dec!(40.96), start)?;
+    let mut batch = minutes(training, start, released, dec!(40.96), true);
+    let state = DemoState::fresh(released);
+    batch.inventories.push((
+        training,
+        Inventory {
+            instance: Some(state.instance.clone()),
+            resources: state.resources.clone(),
+            deadline: None,
+        },
+        start,
+    ));
+    let mut gone = state.instance;
+    gone.state = InstanceState::Released;
+    let survivors = state
+        .resources
+        .into_iter()
+        .filter(|r| !r.deleted_with_instance && r.id != "lb-0api")
+        .map(|mut r| {
+            if r.state == "in-use" || r.state == "associated" {
+                r.state = "available".into();
+            }
+            r
+        })
+        .collect();
+    batch.inventories.push((
+        training,
+        Inventory {
+            instance: Some(gone),
+            resources: survivors,
+            deadline: None,
+        },
+        released,
+    ));
+    for day in 0..5 {
+        let at = start + SignedDuration::from_hours(24 * day + 14);
+        let text = "idle: all GPUs below 3% for 30 minutes";
+        batch
+            .events
+            .push(EventRecord::alert(at, Level::Warn, text).in_session(training, TRAINING));
+    }
+    let clean = Action::SnapshotClean {
+        keep: 1,
+        final_snapshot: false,
+    };
+    batch.events.push(action(
+        training,
+        released - SignedDuration::from_mins(30),
+        &clean,
+    ));
+    batch
+        .events
+        .push(action(training, released, &Action::Release));
+    ledger.write(&batch)?;
+    ledger.end_session(training, released)?;
+
+    let spot = session(ledger, SPOT, BillingMode::Spot, dec!(16.00), spot_start)?;
+    ledger.write(&minutes(
+        spot,
+        spot_start,
+        floor_minute(now),
+        dec!(16.00),
+        false,
+    ))?;
+    Ok(())
+}
+
+fn session(
+    ledger: &mut Ledger,
+    instance: &str,
+    mode: BillingMode,
+    rate: Decimal,
+    at: Timestamp,
+) -> Result<SessionId, LedgerError> {
+    ledger.start_session(&SessionStart {
+        instance: instance.into(),
+        provider: "demo".into(),
+        sku: DEMO_SKU.into(),
+        mode,
+        rate_per_hour: Some(rate),
+        currency: Currency::USD,
+        at,
+    })
+}
+
+/// One bucket a minute; with `nights`, the hours from 02:00 to 08:00 UTC are idle.
+fn minutes(
+    session: SessionId,
+    from: Timestamp,
+    to: Timestamp,
+    rate: Decimal,
+    nights: bool,
+) -> Batch {
+    let mut batch = Batch::default();
+    let mut at = from;
+    while at < to {
+        let hour = at.as_second().rem_euclid(86_400) / 3600;
+        let idle = nights && (2..8).contains(&hour);
+        let util = if idle { 0.0 } else { 93.0 };
+        let power = if idle { 62.0 } else { 380.0 };
+        batch.minutes.push(MinuteBucket {
+            session,
+            start: at,
+            cost: Breakdown {
+                currency: Currency::USD,
+                compute: rate / dec!(60),
+                bandwidth: if idle { Decimal::ZERO } else { dec!(0.0015) },
+                storage: dec!(0.0037),
+                extras: dec!(0.0001),
+            },
+            idle,
+            gpu: GpuMinute {
+                util_samples: 480,
+                util_mean_pct: Some(util),
+                util_max_pct: Some(if idle { 0.0 } else { 100.0 }),
+                power_samples: 480,
+                power_mean_w: Some(power),
+                energy_j: power * 8.0 * 60.0,
+            },
+            egress_bytes: if idle { 0 } else { 16 << 20 },
+        });
+        at += SignedDuration::from_mins(1);
+    }
+    batch
+}
+
+fn action(session: SessionId, at: Timestamp, action: &Action) -> EventRecord {
+    let report = ActionReport {
+        action: action.clone(),
+        confirmed: true,
+        summary: format!("{} confirmed by the provider's read-back", action.label()),
+        calls: Vec::new(),
+    };
+    EventRecord::action(at, action, &Ok(report)).in_session(session, TRAINING)
+}
+
+fn floor_minute(t: Timestamp) -> Timestamp {
+    Timestamp::from_second(t.as_second().div_euclid(60) * 60).unwrap_or(t)
+}
