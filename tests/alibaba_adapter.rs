@@ -116,8 +116,7 @@ async fn a_wrong_secret_fails_the_signature_check_and_says_what_to_fix() {
         "GPUMETER_ALIBABA_ENDPOINT" => Some(url.clone()),
         _ => None,
     });
-    let err = peer
-        .adapter_with(&env, Some(INSTANCE))
+    let err = Peer::adapter_with(&env, Some(INSTANCE))
         .inventory()
         .await
         .unwrap_err();

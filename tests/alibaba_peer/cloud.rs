@@ -146,7 +146,7 @@ impl Cloud {
             "DescribeSnapshots" => ok(self.describe_snapshots(p)),
             "CreateSnapshot" => self.create_snapshot(p),
             "DeleteSnapshot" => self.delete_snapshot(p),
-            "DescribeImages" => ok(self.describe_images(p)),
+            "DescribeImages" => ok(Self::describe_images(p)),
             "DescribeEipAddresses" => ok(self.describe_eips(p)),
             "DescribeLoadBalancers" => ok(self.describe_lbs(p)),
             _ => err(400, "InvalidAction.NotFound", "no such action"),
@@ -378,7 +378,7 @@ impl Cloud {
         ok(json!({}))
     }
 
-    fn describe_images(&self, p: &Params) -> Value {
+    fn describe_images(p: &Params) -> Value {
         let mine = p.get("ImageOwnerAlias").map(String::as_str) == Some("self");
         let statuses = p
             .get("Status")

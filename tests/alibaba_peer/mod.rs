@@ -85,7 +85,7 @@ impl Peer {
         std::thread::spawn(move || {
             for stream in listener.incoming().flatten() {
                 let shared = Arc::clone(&for_thread);
-                std::thread::spawn(move || serve(stream, &shared));
+                std::thread::spawn(move || serve(&stream, &shared));
             }
         });
         Peer { port, shared }
@@ -149,10 +149,10 @@ impl Peer {
 
     /// The adapter, quick to give up: 300 ms per call, two retries, five read-backs.
     pub fn adapter(&self, instance: Option<&str>) -> AlibabaCloud {
-        self.adapter_with(&self.env(), instance)
+        Self::adapter_with(&self.env(), instance)
     }
 
-    pub fn adapter_with(&self, env: &AlibabaEnv, instance: Option<&str>) -> AlibabaCloud {
+    pub fn adapter_with(env: &AlibabaEnv, instance: Option<&str>) -> AlibabaCloud {
         let policy = HttpPolicy {
             timeout: Duration::from_millis(300),
             connect_timeout: Duration::from_millis(300),
@@ -228,13 +228,13 @@ fn error(code: &str, message: &str) -> String {
         .to_string()
 }
 
-fn serve(stream: TcpStream, shared: &Mutex<Shared>) {
-    let Some(request) = read_request(&stream) else {
+fn serve(stream: &TcpStream, shared: &Mutex<Shared>) {
+    let Some(request) = read_request(stream) else {
         return;
     };
     if request.path.starts_with("/latest/") {
         let (status, body) = metadata(&request, &lock(shared).cloud);
-        return respond(&stream, status, &body);
+        return respond(stream, status, &body);
     }
     let checked = {
         let mut s = lock(shared);
@@ -242,7 +242,7 @@ fn serve(stream: TcpStream, shared: &Mutex<Shared>) {
     };
     let (action, params) = match checked {
         Ok(ok) => ok,
-        Err((status, code)) => return respond(&stream, status, &error(&code, "rejected")),
+        Err((status, code)) => return respond(stream, status, &error(&code, "rejected")),
     };
     let fault = {
         let mut s = lock(shared);
@@ -254,18 +254,18 @@ fn serve(stream: TcpStream, shared: &Mutex<Shared>) {
     };
     match fault {
         Some(Fault::Throttle) => respond(
-            &stream,
+            stream,
             400,
             &error(
                 "Throttling.User",
                 "Request was denied due to user flow control.",
             ),
         ),
-        Some(Fault::ServerError) => respond(&stream, 500, &error("InternalError", "oops")),
+        Some(Fault::ServerError) => respond(stream, 500, &error("InternalError", "oops")),
         Some(Fault::Hang) => std::thread::sleep(Duration::from_secs(3)),
-        Some(Fault::Malformed) => respond(&stream, 200, "{\"RequestId\": \"r\", \"Instan"),
+        Some(Fault::Malformed) => respond(stream, 200, "{\"RequestId\": \"r\", \"Instan"),
         Some(Fault::RejectKey) => respond(
-            &stream,
+            stream,
             404,
             &error(
                 "InvalidAccessKeyId.NotFound",
@@ -274,7 +274,7 @@ fn serve(stream: TcpStream, shared: &Mutex<Shared>) {
         ),
         None => {
             let (status, body): (u16, Value) = lock(shared).cloud.handle(&action, &params);
-            respond(&stream, status, &body.to_string());
+            respond(stream, status, &body.to_string());
         }
     }
 }

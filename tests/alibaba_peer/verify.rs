@@ -4,6 +4,7 @@
 //! fresh nonce, and the API version of each product.
 
 use std::collections::{BTreeMap, HashSet};
+use std::fmt::Write as _;
 
 use hmac::{Hmac, Mac as _};
 use sha2::{Digest as _, Sha256};
@@ -121,7 +122,7 @@ pub fn check(
     let mut canonical_headers = String::new();
     for name in &names {
         let value = header(name).ok_or_else(|| reject(400, "IncompleteSignature"))?;
-        canonical_headers.push_str(&format!("{name}:{}\n", value.trim()));
+        let _ = writeln!(canonical_headers, "{name}:{}", value.trim());
     }
     let mut params = BTreeMap::new();
     let mut encoded: Vec<(String, String)> = Vec::new();
