@@ -32,6 +32,8 @@ pub struct Config {
     pub deadline: DeadlineConfig,
     pub ui: UiConfig,
     pub telemetry: TelemetryConfig,
+    /// The `command` provider: argument vectors that act through a CLI.
+    pub command: CommandConfig,
 }
 
 /// The cloud the instance lives in.
@@ -187,6 +189,38 @@ impl Default for TelemetryConfig {
             refresh: DEFAULT_REFRESH,
             metered_interfaces: Vec::new(),
             cuda_required: None,
+        }
+    }
+}
+
+/// Argument vectors for the `command` provider (no shell: write `sh -c` yourself to get one).
+/// Placeholders: `{instance}` in each; `{keep}` in `snapshot_clean`; `{deadline}` (RFC 3339 UTC)
+/// and `{duration}` (whole seconds from now) in `extend`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CommandConfig {
+    pub release: Option<Vec<String>>,
+    pub stop: Option<Vec<String>>,
+    pub snapshot_clean: Option<Vec<String>>,
+    pub extend: Option<Vec<String>>,
+    /// Prints the inventory as JSON (the schema is in the README).
+    pub inventory: Option<Vec<String>>,
+    /// How long any of them may run before it is killed.
+    #[serde(deserialize_with = "values::positive_duration")]
+    pub timeout: Duration,
+}
+
+pub const DEFAULT_COMMAND_TIMEOUT: Duration = Duration::from_secs(120);
+
+impl Default for CommandConfig {
+    fn default() -> Self {
+        CommandConfig {
+            release: None,
+            stop: None,
+            snapshot_clean: None,
+            extend: None,
+            inventory: None,
+            timeout: DEFAULT_COMMAND_TIMEOUT,
         }
     }
 }
