@@ -34,7 +34,8 @@ pub fn accrue(sheet: &Sheet, usage: &Usage, at: Timestamp) -> Accrual {
     let mut burn = Breakdown::zero(sheet.currency);
     let mut unpriced = Vec::new();
 
-    let compute = compute_cost(sheet, usage.terms, &intervals);
+    let state_now = usage.lifecycle.state_at(at);
+    let compute = compute_cost(sheet, usage.terms, &intervals, state_now);
     accrued.compute = compute.accrued;
     burn.compute = compute.burn_per_hour;
 
@@ -42,7 +43,6 @@ pub fn accrue(sheet: &Sheet, usage: &Usage, at: Timestamp) -> Accrual {
     accrued.bandwidth = bandwidth.accrued;
     burn.bandwidth = bandwidth.burn_per_hour;
 
-    let state_now = usage.lifecycle.state_at(at);
     for resource in &usage.resources {
         let end = resource_end(resource, usage, at);
         match price_resource(sheet, resource, &intervals, end, at, state_now) {
@@ -87,7 +87,12 @@ pub(crate) struct LineCost {
     pub burn_per_hour: Decimal,
 }
 
-fn compute_cost(sheet: &Sheet, terms: ComputeTerms, intervals: &[Interval]) -> LineCost {
+fn compute_cost(
+    sheet: &Sheet,
+    terms: ComputeTerms,
+    intervals: &[Interval],
+    state_now: Option<InstanceState>,
+) -> LineCost {
     let per_hour = match terms {
         ComputeTerms::Committed { amount } => {
             return LineCost {
@@ -120,7 +125,7 @@ fn compute_cost(sheet: &Sheet, terms: ComputeTerms, intervals: &[Interval]) -> L
         per_hour * (Decimal::from(running) + share * Decimal::from(stopped))
             / Decimal::from(SECONDS_PER_HOUR)
     };
-    let burn_share = match intervals.last().map(|iv| iv.state) {
+    let burn_share = match state_now {
         Some(InstanceState::Running) => Decimal::ONE,
         Some(InstanceState::Stopped) => share,
         Some(InstanceState::Released) | None => Decimal::ZERO,
@@ -249,9 +254,7 @@ fn instance_extras(
         .filter(|iv| iv.state == InstanceState::Running)
         .map(Interval::seconds)
         .sum();
-    let running_now = intervals
-        .last()
-        .is_some_and(|iv| iv.state == InstanceState::Running);
+    let running_now = usage.lifecycle.state_at(at) == Some(InstanceState::Running);
     let mut cost = LineCost {
         accrued: Decimal::ZERO,
         billed: Decimal::ZERO,

@@ -73,9 +73,10 @@ pub(crate) fn bandwidth_cost(
             .sum();
         let month_seconds = Decimal::from(i64::from(sheet.billing.month_hours) * 3600);
         accrued += mbps * price * Decimal::from(existing) / month_seconds;
-        if intervals
-            .last()
-            .is_some_and(|iv| iv.state != InstanceState::Released)
+        if usage
+            .lifecycle
+            .state_at(at)
+            .is_some_and(|s| s != InstanceState::Released)
         {
             burn += mbps * price * Decimal::from(3600) / month_seconds;
         }

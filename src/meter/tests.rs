@@ -301,3 +301,17 @@ fn projection_extends_the_burn_rate() {
     assert_eq!(p.compute, dec!(10.80));
     assert_eq!(project(&r, ts(3600), ts(0)).compute, dec!(3.60));
 }
+
+#[test]
+fn at_the_second_of_release_nothing_of_the_instance_burns_any_more() {
+    let mut life = running_from(0);
+    life.push(ts(3600), InstanceState::Released);
+    let mut usage = Usage::new(life, hourly(dec!(3.60)));
+    usage.licenses = 1;
+    usage.fixed_bandwidth_mbps = Some(dec!(10));
+    let r = accrue(&sheet(), &usage, ts(3600));
+    assert_eq!(r.accrued.compute, dec!(3.60));
+    assert_eq!(r.burn_per_hour.compute, dec!(0));
+    assert_eq!(r.burn_per_hour.bandwidth, dec!(0));
+    assert_eq!(r.burn_per_hour.extras, dec!(0));
+}
