@@ -16,7 +16,7 @@ use gpumeter::provider::aws::Aws;
 use gpumeter::provider::aws::credentials::{AwsEnv, AwsSettings, Credentials};
 use gpumeter::provider::aws::query::Ec2;
 use gpumeter::provider::http::{HttpPolicy, Repeat};
-use gpumeter::provider::{Action, Provider};
+use gpumeter::provider::{Action, Inventory, Provider};
 use serde_json::Value;
 
 const SECRET: &str = "moto-secret-that-must-never-show-9f2c";
@@ -243,22 +243,40 @@ fn listed<'a>(list: &'a Value, id: &str) -> Option<&'a Value> {
         .find(|i| i["id"] == id)
 }
 
-#[test]
-fn inventory_checklist_clean_stop_release_and_leftovers_against_moto() {
-    let Some(moto) = moto() else { return };
-    let dir = std::env::temp_dir().join(format!("gpumeter-aws-moto-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("config.toml"), "").unwrap();
-    let rt = rt();
-    let creds = Credentials::from_env(&env(&moto.url)).unwrap();
-    let ec2 = Ec2::new(&moto.url, "us-east-1", creds, policy()).unwrap();
-    let s = rt.block_on(build(&ec2));
+/// Checklist: exit 3, the survivors priced from the aws-us-east-1 sheet, the root disk not.
+fn check_checklist(cli: &mut Cli, args: &[String], s: &Scenario) {
+    let (code, list) = cli.json(args);
+    assert_eq!(code, 3, "{list}");
+    assert!(
+        listed(&list, &s.root).is_none(),
+        "the root volume goes with the instance"
+    );
+    assert_eq!(listed(&list, &s.data).unwrap()["monthly_cost"], "40.00");
+    assert_eq!(
+        listed(&list, &s.snapshots[0]).unwrap()["monthly_cost"],
+        "25.00"
+    );
+    assert_eq!(
+        listed(&list, &s.allocation).unwrap()["monthly_cost"],
+        "3.65"
+    );
+    assert!(listed(&list, &s.image).unwrap()["monthly_cost"].is_string());
+}
 
-    // The library sees the instance and everything linked to it.
-    let settings = AwsSettings::resolve(&env(&moto.url), Some(s.instance.clone()), None);
-    let aws = Aws::with_policy(settings, policy(), policy()).remembering(&dir);
-    let inv = rt.block_on(aws.inventory()).unwrap();
+/// After the release the leftovers are still found (the data volume now `available`).
+fn check_leftovers(cli: &mut Cli, args: &[String], s: &Scenario) {
+    let (code, list) = cli.json(args);
+    assert_eq!(code, 3, "{list}");
+    assert_eq!(list["instance_state"], "released");
+    assert_eq!(listed(&list, &s.data).unwrap()["state"], "available");
+    for id in [&s.snapshots[2], &s.image, &s.allocation] {
+        assert!(listed(&list, id).is_some(), "{id} missing from {list}");
+    }
+    assert!(listed(&list, &s.snapshots[0]).is_none());
+}
+
+/// The library's inventory: the instance and everything linked to it, each of the right kind.
+fn check_inventory(inv: &Inventory, s: &Scenario) {
     let i = inv.instance.as_ref().unwrap();
     assert_eq!(
         (i.sku.as_str(), i.state, i.provider.as_str()),
@@ -279,6 +297,24 @@ fn inventory_checklist_clean_stop_release_and_leftovers_against_moto() {
     }
     assert_eq!(find(&s.image).kind, ResourceKind::Image);
     assert_eq!(find(&s.allocation).kind, ResourceKind::PublicIp);
+}
+
+#[test]
+fn inventory_checklist_clean_stop_release_and_leftovers_against_moto() {
+    let Some(moto) = moto() else { return };
+    let dir = std::env::temp_dir().join(format!("gpumeter-aws-moto-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("config.toml"), "").unwrap();
+    let rt = rt();
+    let creds = Credentials::from_env(&env(&moto.url)).unwrap();
+    let ec2 = Ec2::new(&moto.url, "us-east-1", creds, policy()).unwrap();
+    let s = rt.block_on(build(&ec2));
+
+    // The library sees the instance and everything linked to it.
+    let settings = AwsSettings::resolve(&env(&moto.url), Some(s.instance.clone()), None);
+    let aws = Aws::with_policy(settings, policy(), policy()).remembering(&dir);
+    check_inventory(&rt.block_on(aws.inventory()).unwrap(), &s);
 
     // The metadata service names the instance when nothing else does (moto serves `i-fake`).
     let no_id = Aws::with_policy(
@@ -308,23 +344,7 @@ fn inventory_checklist_clean_stop_release_and_leftovers_against_moto() {
             .collect()
     };
 
-    // Checklist: exit 3, the survivors priced from the aws-us-east-1 sheet, the root disk not.
-    let (code, list) = cli.json(&with(&["checklist", "--json"]));
-    assert_eq!(code, 3, "{list}");
-    assert!(
-        listed(&list, &s.root).is_none(),
-        "the root volume goes with the instance"
-    );
-    assert_eq!(listed(&list, &s.data).unwrap()["monthly_cost"], "40.00");
-    assert_eq!(
-        listed(&list, &s.snapshots[0]).unwrap()["monthly_cost"],
-        "25.00"
-    );
-    assert_eq!(
-        listed(&list, &s.allocation).unwrap()["monthly_cost"],
-        "3.65"
-    );
-    assert!(listed(&list, &s.image).unwrap()["monthly_cost"].is_string());
+    check_checklist(&mut cli, &with(&["checklist", "--json"]), &s);
 
     // Snapshot-clean: the dry run names the exact deletions; the real one keeps the newest.
     let dry = cli.run(&with(&["snapshot-clean", "--keep", "1", "--dry-run"]));
@@ -371,15 +391,7 @@ fn inventory_checklist_clean_stop_release_and_leftovers_against_moto() {
     ));
     assert_eq!(grab(&back, "name"), "terminated");
 
-    // After the release the leftovers are still found, and still exit 3.
-    let (code, list) = cli.json(&with(&["checklist", "--json"]));
-    assert_eq!(code, 3, "{list}");
-    assert_eq!(list["instance_state"], "released");
-    assert_eq!(listed(&list, &s.data).unwrap()["state"], "available");
-    for id in [&s.snapshots[2], &s.image, &s.allocation] {
-        assert!(listed(&list, id).is_some(), "{id} missing from {list}");
-    }
-    assert!(listed(&list, &s.snapshots[0]).is_none());
+    check_leftovers(&mut cli, &with(&["checklist", "--json"]), &s);
 
     // Releasing again says so and is not an error.
     let out = cli.run(&with(&["release", "--yes"]));

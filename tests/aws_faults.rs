@@ -1,0 +1,426 @@
+//! The AWS adapter against a scripted loopback EC2: timeouts, throttling, server errors,
+//! malformed answers and refused credentials, for the inventory and every action. An action is
+//! never reported confirmed unless the read-back says so; safe calls are retried; errors say
+//! what happened and never carry a secret. Also the spot notice from a stub metadata service.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use gpumeter::provider::aws::Aws;
+use gpumeter::provider::aws::credentials::{AwsEnv, AwsSettings};
+use gpumeter::provider::http::HttpPolicy;
+use gpumeter::provider::{Action, Provider};
+
+const SECRET: &str = "fault-secret-that-must-never-show-77ab";
+const ID: &str = "i-0fault";
+
+/// What the server does with one request.
+#[derive(Clone)]
+enum Reply {
+    Answer(u16, String),
+    /// Sleeps past the client's timeout, then closes.
+    Hang,
+}
+
+struct Req {
+    path: String,
+    action: String,
+    token: Option<String>,
+}
+
+type Script = dyn Fn(&Req, usize) -> Reply + Send + Sync;
+
+/// Serves `script(request, how many times this action was asked before)`; counts per action.
+fn serve(script: Arc<Script>) -> (String, Arc<Mutex<HashMap<String, usize>>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let counts = Arc::new(Mutex::new(HashMap::new()));
+    let seen = Arc::clone(&counts);
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { break };
+            let (script, seen) = (Arc::clone(&script), Arc::clone(&seen));
+            std::thread::spawn(move || {
+                let Some(req) = read(&mut stream) else { return };
+                let n = {
+                    let mut counts = seen.lock().unwrap();
+                    let c = counts.entry(req.action.clone()).or_insert(0);
+                    *c += 1;
+                    *c - 1
+                };
+                match script(&req, n) {
+                    Reply::Hang => std::thread::sleep(Duration::from_millis(900)),
+                    Reply::Answer(status, body) => {
+                        let _ = write!(
+                            stream,
+                            "HTTP/1.1 {status} X\r\ncontent-type: text/xml\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                            body.len()
+                        );
+                    }
+                }
+            });
+        }
+    });
+    (url, counts)
+}
+
+fn read(stream: &mut std::net::TcpStream) -> Option<Req> {
+    let mut reader = BufReader::new(stream.try_clone().ok()?);
+    let mut line = String::new();
+    reader.read_line(&mut line).ok()?;
+    let path = line.split_whitespace().nth(1)?.to_string();
+    let (mut length, mut token) = (0, None);
+    loop {
+        line.clear();
+        if reader.read_line(&mut line).ok()? <= 2 {
+            break;
+        }
+        let (k, v) = line.split_once(':')?;
+        match k.to_ascii_lowercase().as_str() {
+            "content-length" => length = v.trim().parse().ok()?,
+            "x-aws-ec2-metadata-token" => token = Some(v.trim().to_string()),
+            _ => {}
+        }
+    }
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body).ok()?;
+    let body = String::from_utf8_lossy(&body);
+    let action = body
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("Action="))
+        .map_or_else(|| path.clone(), str::to_string);
+    Some(Req {
+        path,
+        action,
+        token,
+    })
+}
+
+fn ok(action: &str, inner: &str) -> Reply {
+    Reply::Answer(
+        200,
+        format!(
+            "<{action}Response xmlns=\"http://ec2.amazonaws.com/doc/2016-11-15/\">{inner}</{action}Response>"
+        ),
+    )
+}
+
+fn error(status: u16, code: &str, message: &str) -> Reply {
+    Reply::Answer(
+        status,
+        format!(
+            "<Response><Errors><Error><Code>{code}</Code><Message>{message}</Message></Error></Errors><RequestID>r</RequestID></Response>"
+        ),
+    )
+}
+
+fn instance(state: &str) -> Reply {
+    ok(
+        "DescribeInstances",
+        &format!(
+            "<reservationSet><item><instancesSet><item><instanceId>{ID}</instanceId>\
+             <instanceType>g5.xlarge</instanceType><instanceState><code>16</code><name>{state}</name>\
+             </instanceState><launchTime>2026-01-01T00:00:00.000Z</launchTime>\
+             <rootDeviceName>/dev/sda1</rootDeviceName><blockDeviceMapping><item>\
+             <deviceName>/dev/sda1</deviceName><ebs><volumeId>vol-root</volumeId>\
+             <deleteOnTermination>true</deleteOnTermination></ebs></item></blockDeviceMapping>\
+             </item></instancesSet></item></reservationSet>"
+        ),
+    )
+}
+
+fn snapshots(ids: &[&str]) -> Reply {
+    let mut items = String::new();
+    for (n, id) in ids.iter().enumerate() {
+        let _ = write!(
+            items,
+            "<item><snapshotId>{id}</snapshotId><volumeId>vol-root</volumeId>\
+             <status>completed</status><startTime>2026-01-0{}T00:00:00.000Z</startTime>\
+             <volumeSize>100</volumeSize></item>",
+            n + 1
+        );
+    }
+    ok(
+        "DescribeSnapshots",
+        &format!("<snapshotSet>{items}</snapshotSet>"),
+    )
+}
+
+/// A healthy EC2 with one running instance and two snapshots (`snap-a` older than `snap-b`).
+fn healthy(req: &Req, state: &str) -> Reply {
+    match req.action.as_str() {
+        "DescribeInstances" => instance(state),
+        "DescribeVolumes" => ok("DescribeVolumes", "<volumeSet/>"),
+        "DescribeSnapshots" => snapshots(&["snap-a", "snap-b"]),
+        "DescribeImages" => ok("DescribeImages", "<imagesSet/>"),
+        "DescribeAddresses" => ok("DescribeAddresses", "<addressesSet/>"),
+        other => ok(other, "<return>true</return>"),
+    }
+}
+
+fn aws(url: &str) -> Aws {
+    let env = AwsEnv::from_pairs([
+        ("AWS_ACCESS_KEY_ID", "AKIDFAULT"),
+        ("AWS_SECRET_ACCESS_KEY", SECRET),
+        ("AWS_SESSION_TOKEN", "session-token-secret-31"),
+        ("AWS_REGION", "us-east-1"),
+        ("AWS_ENDPOINT_URL_EC2", url),
+        ("AWS_EC2_METADATA_SERVICE_ENDPOINT", url),
+    ]);
+    let policy = HttpPolicy {
+        timeout: Duration::from_millis(300),
+        connect_timeout: Duration::from_millis(300),
+        retries: 2,
+        backoff_base: Duration::from_millis(5),
+        backoff_max: Duration::from_millis(20),
+    };
+    Aws::with_policy(
+        AwsSettings::resolve(&env, Some(ID.into()), None),
+        policy,
+        policy,
+    )
+}
+
+fn rt() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+fn actions() -> [Action; 4] {
+    [
+        Action::Release,
+        Action::Stop,
+        Action::SnapshotClean {
+            keep: 1,
+            final_snapshot: false,
+        },
+        Action::SnapshotClean {
+            keep: 0,
+            final_snapshot: true,
+        },
+    ]
+}
+
+fn no_secret(text: &str) {
+    assert!(
+        !text.contains(SECRET) && !text.contains("session-token-secret-31"),
+        "{text}"
+    );
+}
+
+/// Each fault, on every call: what the error must say, and whether safe calls are retried.
+fn faults() -> Vec<(&'static str, Reply, &'static str, bool)> {
+    vec![
+        ("timeout", Reply::Hang, "timed out", true),
+        ("429", Reply::Answer(429, String::new()), "HTTP429", true),
+        (
+            "RequestLimitExceeded",
+            error(400, "RequestLimitExceeded", "Request limit exceeded."),
+            "RequestLimitExceeded",
+            true,
+        ),
+        (
+            "500",
+            error(500, "InternalError", "boom"),
+            "InternalError",
+            true,
+        ),
+        (
+            "malformed",
+            Reply::Answer(200, "<DescribeInstancesResponse><reservationSet>".into()),
+            "unreadable answer",
+            false,
+        ),
+        (
+            "auth",
+            error(401, "AuthFailure", &format!("bad key {SECRET}")),
+            "AuthFailure",
+            false,
+        ),
+        (
+            "unauthorized",
+            error(403, "UnauthorizedOperation", "not allowed"),
+            "UnauthorizedOperation",
+            false,
+        ),
+    ]
+}
+
+#[test]
+fn a_fault_on_every_call_fails_the_inventory_and_confirms_no_action() {
+    let rt = rt();
+    for (name, reply, says, retried) in faults() {
+        let script: Arc<Script> = Arc::new(move |_, _| reply.clone());
+        let (url, counts) = serve(script);
+        let aws = aws(&url);
+        let err = rt.block_on(aws.inventory()).unwrap_err().to_string();
+        assert!(err.contains(says), "{name}: {err}");
+        no_secret(&err);
+        let calls = counts.lock().unwrap().get("DescribeInstances").copied();
+        assert_eq!(calls, Some(if retried { 3 } else { 1 }), "{name}");
+        for action in actions() {
+            match rt.block_on(aws.perform(&action)) {
+                Ok(report) => {
+                    assert!(!report.confirmed, "{name} {action:?}: {report:?}");
+                    no_secret(&format!("{report:?}"));
+                }
+                Err(e) => {
+                    assert!(e.to_string().contains(says), "{name} {action:?}: {e}");
+                    no_secret(&format!("{e} {e:?}"));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_transient_fault_once_is_retried_and_the_action_confirmed() {
+    let rt = rt();
+    for (name, reply, _, retried) in faults().into_iter().filter(|f| f.3) {
+        assert!(retried);
+        let script: Arc<Script> = Arc::new(move |req, n| match req.action.as_str() {
+            "TerminateInstances" if n == 0 => reply.clone(),
+            "DescribeInstances" if n >= 1 => instance("shutting-down"),
+            _ => healthy(req, "running"),
+        });
+        let (url, counts) = serve(script);
+        let report = rt.block_on(aws(&url).perform(&Action::Release)).unwrap();
+        assert!(report.confirmed, "{name}: {report:?}");
+        assert_eq!(counts.lock().unwrap()["TerminateInstances"], 2, "{name}");
+    }
+}
+
+#[test]
+fn a_failed_or_contrary_read_back_is_never_confirmed() {
+    let rt = rt();
+    for (name, reply, _, _) in faults() {
+        for action in [Action::Release, Action::Stop] {
+            let reply = reply.clone();
+            let script: Arc<Script> = Arc::new(move |req, n| match req.action.as_str() {
+                "DescribeInstances" if n >= 1 => reply.clone(),
+                _ => healthy(req, "running"),
+            });
+            let (url, _) = serve(script);
+            let report = rt.block_on(aws(&url).perform(&action)).unwrap();
+            assert!(!report.confirmed, "{name} {action:?}: {report:?}");
+            assert!(report.summary.contains("read-back failed"), "{report:?}");
+            no_secret(&report.summary);
+        }
+    }
+    // EC2 accepted the call but still reads back `running`.
+    let script: Arc<Script> = Arc::new(|req, _| healthy(req, "running"));
+    let (url, _) = serve(script);
+    for action in [Action::Release, Action::Stop] {
+        let report = rt.block_on(aws(&url).perform(&action)).unwrap();
+        assert!(!report.confirmed, "{report:?}");
+    }
+    // DeleteSnapshot accepted, but the snapshot is still listed.
+    let clean = Action::SnapshotClean {
+        keep: 1,
+        final_snapshot: false,
+    };
+    let report = rt.block_on(aws(&url).perform(&clean)).unwrap();
+    assert!(!report.confirmed, "{report:?}");
+    assert!(
+        report.summary.contains("still listed: snap-a"),
+        "{report:?}"
+    );
+}
+
+#[test]
+fn snapshot_clean_deletes_beyond_the_newest_and_confirms_by_read_back() {
+    let script: Arc<Script> = Arc::new(|req, n| match req.action.as_str() {
+        "DescribeSnapshots" if n >= 1 => snapshots(&[]),
+        _ => healthy(req, "running"),
+    });
+    let (url, counts) = serve(script);
+    let aws = aws(&url);
+    let rt = rt();
+    rt.block_on(aws.inventory()).unwrap();
+    let clean = Action::SnapshotClean {
+        keep: 1,
+        final_snapshot: false,
+    };
+    assert!(
+        aws.plan(&clean)
+            .contains(&"ec2 DeleteSnapshot SnapshotId=snap-a".to_string())
+    );
+    counts.lock().unwrap().clear();
+    let report = rt.block_on(aws.perform(&clean)).unwrap();
+    assert!(report.confirmed, "{report:?}");
+    assert_eq!(counts.lock().unwrap()["DeleteSnapshot"], 1);
+    assert!(
+        report
+            .calls
+            .contains(&"ec2 DeleteSnapshot SnapshotId=snap-a".to_string())
+    );
+}
+
+#[test]
+fn releasing_a_gone_instance_reports_it_and_is_not_an_error() {
+    let rt = rt();
+    let gone: Arc<Script> = Arc::new(|req, _| match req.action.as_str() {
+        "DescribeInstances" => ok("DescribeInstances", "<reservationSet/>"),
+        _ => healthy(req, "running"),
+    });
+    let terminated: Arc<Script> = Arc::new(|req, _| healthy(req, "terminated"));
+    let not_found: Arc<Script> = Arc::new(|req, n| match req.action.as_str() {
+        "TerminateInstances" => error(400, "InvalidInstanceID.NotFound", "no such instance"),
+        "DescribeInstances" if n >= 1 => ok("DescribeInstances", "<reservationSet/>"),
+        _ => healthy(req, "running"),
+    });
+    for script in [gone, terminated, not_found] {
+        let (url, counts) = serve(script);
+        let report = rt.block_on(aws(&url).perform(&Action::Release)).unwrap();
+        assert!(report.confirmed, "{report:?}");
+        assert!(report.summary.contains("already released"), "{report:?}");
+        assert!(
+            counts
+                .lock()
+                .unwrap()
+                .get("TerminateInstances")
+                .copied()
+                .unwrap_or(0)
+                <= 1
+        );
+    }
+}
+
+#[test]
+fn the_spot_notice_comes_from_the_metadata_service() {
+    let notice: Arc<Script> = Arc::new(|req, _| match (req.path.as_str(), req.token.as_deref()) {
+        ("/latest/api/token", _) => Reply::Answer(200, "tok-1".into()),
+        ("/latest/meta-data/instance-id", Some("tok-1")) => Reply::Answer(200, "i-0imds".into()),
+        ("/latest/meta-data/spot/instance-action", Some("tok-1")) => Reply::Answer(
+            200,
+            r#"{"action":"terminate","time":"2026-11-30T08:22:00Z"}"#.into(),
+        ),
+        _ => Reply::Answer(401, String::new()),
+    });
+    let rt = rt();
+    let (url, _) = serve(notice);
+    let env = AwsEnv::from_pairs([("AWS_EC2_METADATA_SERVICE_ENDPOINT", url.as_str())]);
+    let aws = Aws::new(AwsSettings::resolve(&env, None, None));
+    let n = rt.block_on(aws.spot_notice()).unwrap().unwrap();
+    assert_eq!(n.action, "terminate");
+    assert_eq!(n.time.to_string(), "2026-11-30T08:22:00Z");
+    assert_eq!(rt.block_on(aws.instance_id()).unwrap(), "i-0imds");
+    // No credentials: the first call names the variable to set.
+    let err = rt.block_on(aws.inventory()).unwrap_err().to_string();
+    assert_eq!(err, "missing credential: set AWS_ACCESS_KEY_ID");
+
+    let none: Arc<Script> = Arc::new(|req, _| match req.path.as_str() {
+        "/latest/api/token" => Reply::Answer(200, "tok-1".into()),
+        _ => Reply::Answer(404, String::new()),
+    });
+    let (url, _) = serve(none);
+    let env = AwsEnv::from_pairs([("AWS_EC2_METADATA_SERVICE_ENDPOINT", url.as_str())]);
+    let aws = Aws::new(AwsSettings::resolve(&env, None, None));
+    assert_eq!(rt.block_on(aws.spot_notice()).unwrap(), None);
+}
