@@ -139,7 +139,7 @@ impl Ledger {
                  FROM resources r JOIN instances i ON i.id = r.instance
                  WHERE i.released IS NOT NULL AND i.released < ?1 AND r.gone IS NULL
                    AND r.first_seen < ?1
-                   AND (r.deleted_with_instance = 0 OR r.last_seen > i.released)
+                   AND (r.deleted_with_instance = 0 OR r.last_seen >= i.released)
                  ORDER BY i.released, r.instance, r.id",
                 params![to],
                 leftover_row,
