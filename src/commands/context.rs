@@ -68,7 +68,7 @@ impl Context {
             None => Ok(Arc::new(NoProvider::new(
                 "no provider configured: set [instance] provider in the config, or try --demo",
             ))),
-            Some(ProviderKind::Aws) => Ok(Arc::new(self.aws())),
+            Some(ProviderKind::Aws) => Ok(Arc::new(self.aws()?)),
             Some(ProviderKind::Alibaba) => Ok(Arc::new(NoProvider::new(
                 "the Alibaba adapter is not available in this build yet",
             ))),
@@ -78,15 +78,19 @@ impl Context {
         }
     }
 
-    /// The AWS adapter, set up from the AWS environment variables and `[instance]`.
-    pub fn aws(&self) -> Aws {
+    /// The AWS adapter, set up from the AWS environment variables and `[instance]`. A missing
+    /// credential or region is bad input (exit 2) that names the variable to set.
+    pub fn aws(&self) -> Result<Aws, Failure> {
         let instance = &self.config.instance;
         let settings = AwsSettings::resolve(
             &AwsEnv::from_process(),
             instance.id.clone(),
             instance.region.clone(),
         );
-        Aws::new(settings).remembering(&self.data_dir)
+        if let Err(e) = settings.credentials.as_ref().and(settings.region.as_ref()) {
+            return Err(Failure::bad_input(format!("aws: {e}")));
+        }
+        Ok(Aws::new(settings).remembering(&self.data_dir))
     }
 
     pub fn demo_cloud(&self) -> DemoCloud {
