@@ -13,6 +13,7 @@ use crate::app::{PriceSource, Pricing};
 use crate::cli::Cli;
 use crate::config::{Config, ProviderKind, SheetRef};
 use crate::meter::{BillingMode, ComputeTerms};
+use crate::provider::alibaba::{AlibabaCloud, AlibabaEnv};
 use crate::provider::aws::Aws;
 use crate::provider::aws::credentials::{AwsEnv, AwsSettings};
 use crate::provider::demo::DemoCloud;
@@ -69,9 +70,7 @@ impl Context {
                 "no provider configured: set [instance] provider in the config, or try --demo",
             ))),
             Some(ProviderKind::Aws) => Ok(Arc::new(self.aws()?)),
-            Some(ProviderKind::Alibaba) => Ok(Arc::new(NoProvider::new(
-                "the Alibaba adapter is not available in this build yet",
-            ))),
+            Some(ProviderKind::Alibaba) => Ok(self.alibaba()),
             Some(kind) => Ok(Arc::new(NoProvider::new(format!(
                 "the {kind:?} adapter is not available in this build yet"
             )))),
@@ -91,6 +90,20 @@ impl Context {
             return Err(Failure::bad_input(format!("aws: {e}")));
         }
         Ok(Aws::new(settings).remembering(&self.data_dir))
+    }
+
+    /// The Alibaba adapter, from the ALIBABA_CLOUD_* variables and `[instance]`; without
+    /// credentials, a provider that says which variable to set.
+    pub fn alibaba(&self) -> Arc<dyn Provider> {
+        let instance = &self.config.instance;
+        match AlibabaCloud::from_env(
+            &AlibabaEnv::from_process(),
+            instance.id.as_deref(),
+            instance.region.as_deref(),
+        ) {
+            Ok(adapter) => Arc::new(adapter),
+            Err(e) => Arc::new(NoProvider::new(format!("alibaba: {e}"))),
+        }
     }
 
     pub fn demo_cloud(&self) -> DemoCloud {
@@ -140,6 +153,13 @@ impl Context {
         let cfg = &self.config.pricing;
         let provider_sheet = match self.config.instance.provider {
             Some(ProviderKind::Aws) => Some(SheetRef::Bundled("aws-us-east-1".into())),
+            // The one bundled Alibaba sheet prices cn-hangzhou only.
+            Some(ProviderKind::Alibaba)
+                if self.config.instance.region.clone().or(AlibabaEnv::from_process().region_id)
+                    == Some("cn-hangzhou".into()) =>
+            {
+                Some(SheetRef::Bundled("alibaba-cn-hangzhou".into()))
+            }
             _ => None,
         };
         let derived = instance.filter(|_| cfg.sku.is_none());
