@@ -139,7 +139,11 @@ fn a_missing_secret_names_the_variable() {
         .stdin(Stdio::null())
         .output()
         .unwrap();
-    assert!(!out.status.success());
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "a missing credential is bad input"
+    );
     assert!(
         text(&out).contains("ALIBABA_CLOUD_ACCESS_KEY_SECRET"),
         "{}",

@@ -70,7 +70,7 @@ impl Context {
                 "no provider configured: set [instance] provider in the config, or try --demo",
             ))),
             Some(ProviderKind::Aws) => Ok(Arc::new(self.aws()?)),
-            Some(ProviderKind::Alibaba) => Ok(self.alibaba()),
+            Some(ProviderKind::Alibaba) => self.alibaba(),
             Some(kind) => Ok(Arc::new(NoProvider::new(format!(
                 "the {kind:?} adapter is not available in this build yet"
             )))),
@@ -92,18 +92,17 @@ impl Context {
         Ok(Aws::new(settings).remembering(&self.data_dir))
     }
 
-    /// The Alibaba adapter, from the ALIBABA_CLOUD_* variables and `[instance]`; without
-    /// credentials, a provider that says which variable to set.
-    pub fn alibaba(&self) -> Arc<dyn Provider> {
+    /// The Alibaba adapter, from the ALIBABA_CLOUD_* variables and `[instance]`. A missing
+    /// credential is bad input that names the variable to set.
+    pub fn alibaba(&self) -> Result<Arc<dyn Provider>, Failure> {
         let instance = &self.config.instance;
-        match AlibabaCloud::from_env(
+        AlibabaCloud::from_env(
             &AlibabaEnv::from_process(),
             instance.id.as_deref(),
             instance.region.as_deref(),
-        ) {
-            Ok(adapter) => Arc::new(adapter),
-            Err(e) => Arc::new(NoProvider::new(format!("alibaba: {e}"))),
-        }
+        )
+        .map(|adapter| Arc::new(adapter) as Arc<dyn Provider>)
+        .map_err(|e| Failure::bad_input(format!("alibaba: {e}")))
     }
 
     pub fn demo_cloud(&self) -> DemoCloud {
