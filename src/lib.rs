@@ -7,6 +7,7 @@ pub mod app;
 pub mod cli;
 pub mod cockpit;
 pub mod commands;
+pub mod guard;
 pub mod config;
 pub mod ledger;
 pub mod meter;

@@ -1,0 +1,17 @@
+//! The guards: rules that turn telemetry, spend and time into alerts and actions. Pure; the
+//! watchdog and the cockpit feed them and act on what they say.
+//!
+//! - [`idle`]: every GPU and the CPU idle for a whole window (a failed reading is active).
+//! - [`budget`]: thresholds of a limit and a forecast of when it runs out.
+//! - [`expiry`]: the deadline, its grace period, and when the policy is due.
+//! - [`checkpoint`]: how old the newest checkpoint is and whether its disk outlives the instance.
+
+pub mod budget;
+pub mod checkpoint;
+pub mod expiry;
+pub mod idle;
+
+pub use budget::{BudgetAlert, BudgetWatch};
+pub use checkpoint::{Checkpoint, CheckpointAlert};
+pub use expiry::{Expiry, expiry};
+pub use idle::{IdleRule, IdleState, IdleTracker};
