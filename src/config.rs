@@ -8,6 +8,7 @@
 //! [`Config::default_path`].
 
 mod locate;
+mod notify;
 mod values;
 
 use std::path::{Path, PathBuf};
@@ -19,6 +20,9 @@ use serde::Deserialize;
 use crate::money::{Currency, Money};
 
 pub use locate::line_col;
+pub use notify::{
+    MinLevel, NotifyConfig, OscStyle, Secret, WebhookConfig, WebhookKind, WebhookUrl,
+};
 pub use values::{CudaVersion, SheetRef, parse_duration};
 
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
@@ -34,6 +38,8 @@ pub struct Config {
     pub telemetry: TelemetryConfig,
     /// The `command` provider: argument vectors that act through a CLI.
     pub command: CommandConfig,
+    /// How alerts reach the user: bell, OSC notifications, webhooks.
+    pub notify: NotifyConfig,
 }
 
 /// The cloud the instance lives in.
