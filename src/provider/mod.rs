@@ -12,9 +12,12 @@ use crate::meter::{BillingMode, InstanceState, Resource, ResourceKind};
 
 pub mod alibaba;
 pub mod aws;
+pub mod bearer;
 pub mod demo;
 pub mod http;
+pub mod lambda;
 pub mod none;
+pub mod runpod;
 
 /// The instance the cockpit watches, as the provider describes it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

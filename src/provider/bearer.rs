@@ -1,0 +1,379 @@
+//! What the GPU clouds that take one bearer key have in common (Lambda Cloud, RunPod, Vast.ai):
+//! a snapshot of their environment variables, the key (never shown), a JSON client over the
+//! shared [`Http`] layer that maps refusals to clear errors, read-back polling, and the states
+//! an adapter has seen, which make the instance's history.
+
+use std::fmt;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use jiff::Timestamp;
+use serde_json::Value;
+
+use super::ProviderError;
+use super::http::{Http, HttpError, HttpPolicy, Repeat, by_status};
+use crate::meter::InstanceState;
+
+/// Some variables of one environment, taken at one moment. Tests build it from pairs and never
+/// touch the process environment. `Debug` shows the names set, never a value.
+#[derive(Clone, Default)]
+pub struct KeyEnv {
+    vars: Vec<(String, String)>,
+}
+
+impl KeyEnv {
+    /// The process environment's values of `names` (empty ones count as unset).
+    pub fn from_process(names: &[&str]) -> Self {
+        Self::from_pairs(
+            names
+                .iter()
+                .filter_map(|n| std::env::var(n).ok().map(|v| (*n, v))),
+        )
+    }
+
+    pub fn from_pairs<K: AsRef<str>, V: Into<String>>(
+        pairs: impl IntoIterator<Item = (K, V)>,
+    ) -> Self {
+        let vars = pairs
+            .into_iter()
+            .map(|(k, v)| (k.as_ref().to_string(), v.into()))
+            .filter(|(_, v)| !v.trim().is_empty())
+            .collect();
+        KeyEnv { vars }
+    }
+
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.vars
+            .iter()
+            .rev()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.trim())
+    }
+}
+
+impl fmt::Debug for KeyEnv {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = self.vars.iter().map(|(k, _)| k.as_str()).collect();
+        f.debug_struct("KeyEnv").field("set", &names).finish()
+    }
+}
+
+/// An API key. `Debug` and every error built by [`Api`] keep it out.
+#[derive(Clone, PartialEq, Eq)]
+pub struct ApiKey(String);
+
+impl ApiKey {
+    pub fn new(key: impl Into<String>) -> Self {
+        ApiKey(key.into())
+    }
+
+    /// `text` with the key replaced, for anything shown or logged.
+    pub fn redact(&self, text: &str) -> String {
+        if self.0.len() >= 4 {
+            text.replace(self.0.as_str(), "<redacted>")
+        } else {
+            text.to_string()
+        }
+    }
+}
+
+impl fmt::Debug for ApiKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ApiKey(<redacted>)")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ApiError {
+    #[error("{provider} rejected the API key (HTTP {status}): check {var}")]
+    Auth {
+        provider: &'static str,
+        status: u16,
+        var: &'static str,
+    },
+    #[error("{call}: HTTP {status}: {detail}")]
+    Status {
+        call: String,
+        status: u16,
+        detail: String,
+    },
+    #[error("{call}: {source}")]
+    Transport { call: String, source: HttpError },
+    #[error("{call}: the answer is not the documented JSON ({what})")]
+    Malformed { call: String, what: String },
+}
+
+impl ApiError {
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            ApiError::Status { status, .. } | ApiError::Auth { status, .. } => Some(*status),
+            _ => None,
+        }
+    }
+
+    pub fn malformed(call: &str, what: impl Into<String>) -> Self {
+        ApiError::Malformed {
+            call: call.to_string(),
+            what: what.into(),
+        }
+    }
+}
+
+/// How long an action waits for the provider to show its effect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Readback {
+    pub attempts: u32,
+    pub interval: Duration,
+}
+
+impl Default for Readback {
+    fn default() -> Self {
+        Readback {
+            attempts: 40,
+            interval: Duration::from_secs(3),
+        }
+    }
+}
+
+/// One provider's JSON API behind a bearer key.
+pub struct Api {
+    provider: &'static str,
+    key_var: &'static str,
+    base: String,
+    key: ApiKey,
+    http: Http,
+}
+
+impl Api {
+    pub fn new(
+        provider: &'static str,
+        key_var: &'static str,
+        base: &str,
+        key: ApiKey,
+        policy: HttpPolicy,
+    ) -> Result<Api, ProviderError> {
+        let http = Http::new(policy).map_err(|e| ProviderError::Failed(e.to_string()))?;
+        Ok(Api {
+            provider,
+            key_var,
+            base: base.trim_end_matches('/').to_string(),
+            key,
+            http,
+        })
+    }
+
+    pub fn redact(&self, text: &str) -> String {
+        self.key.redact(text)
+    }
+
+    /// `method path`, as reports and `--dry-run` list the calls.
+    pub fn describe(method: &str, path: &str) -> String {
+        format!("{method} {path}")
+    }
+
+    /// Sends one call; a 2xx answer's body comes back. 401/403 name the key's variable; other
+    /// answers carry the provider's own words, without the key.
+    pub async fn send(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&Value>,
+        repeat: Repeat,
+    ) -> Result<String, ApiError> {
+        let call = Self::describe(method, path);
+        let url = format!("{}{path}", self.base);
+        let method = reqwest::Method::from_bytes(method.as_bytes())
+            .map_err(|e| ApiError::malformed(&call, e.to_string()))?;
+        let payload = body.map(Value::to_string);
+        let response = self
+            .http
+            .call(
+                repeat,
+                |c| {
+                    let mut r = c
+                        .request(method.clone(), &url)
+                        .bearer_auth(&self.key.0)
+                        .header("accept", "application/json");
+                    if let Some(p) = &payload {
+                        r = r.header("content-type", "application/json").body(p.clone());
+                    }
+                    r
+                },
+                by_status,
+            )
+            .await
+            .map_err(|source| ApiError::Transport {
+                call: call.clone(),
+                source,
+            })?;
+        match response.status {
+            200..=299 => Ok(response.body),
+            401 | 403 => Err(ApiError::Auth {
+                provider: self.provider,
+                status: response.status,
+                var: self.key_var,
+            }),
+            status => Err(ApiError::Status {
+                call,
+                status,
+                detail: self.redact(&detail(&response.body)),
+            }),
+        }
+    }
+
+    /// Like [`Api::send`], with the answer parsed; an empty answer (204) is `null`.
+    pub async fn json(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&Value>,
+        repeat: Repeat,
+    ) -> Result<Value, ApiError> {
+        let text = self.send(method, path, body, repeat).await?;
+        if text.trim().is_empty() {
+            return Ok(Value::Null);
+        }
+        serde_json::from_str(&text)
+            .map_err(|e| ApiError::malformed(&Self::describe(method, path), e.to_string()))
+    }
+}
+
+/// The provider's own words from an error body: Lambda's `error.message`, RunPod's `detail`,
+/// Vast's `msg`, or the start of the body.
+fn detail(body: &str) -> String {
+    let parsed: Option<Value> = serde_json::from_str(body).ok();
+    let field = |v: &Value, path: &[&str]| {
+        path.iter()
+            .try_fold(v, |v, k| v.get(k))
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    };
+    parsed
+        .as_ref()
+        .and_then(|v| {
+            let code = field(v, &["error", "code"]);
+            field(v, &["error", "message"])
+                .map(|m| code.map_or(m.clone(), |c| format!("{c}: {m}")))
+                .or_else(|| field(v, &["detail"]))
+                .or_else(|| field(v, &["title"]))
+                .or_else(|| field(v, &["msg"]))
+                .or_else(|| field(v, &["error"]))
+        })
+        .unwrap_or_else(|| {
+            body.chars()
+                .take(200)
+                .collect::<String>()
+                .trim()
+                .to_string()
+        })
+}
+
+/// The states an adapter has seen its instance in, which make [`InstanceInfo::history`].
+///
+/// [`InstanceInfo::history`]: super::InstanceInfo::history
+#[derive(Debug, Default)]
+pub struct StateLog(Mutex<Vec<(Timestamp, InstanceState)>>);
+
+impl StateLog {
+    /// Records `state` seen at `now`. The first sighting starts the history at creation,
+    /// running; an instance first seen stopped stopped at `since` when the provider dates it,
+    /// else at creation (running time nobody can date is not counted).
+    pub fn saw(
+        &self,
+        created: Timestamp,
+        state: InstanceState,
+        since: Option<Timestamp>,
+        now: Timestamp,
+    ) -> Vec<(Timestamp, InstanceState)> {
+        let Ok(mut log) = self.0.lock() else {
+            return vec![(created, state)];
+        };
+        if log.is_empty() {
+            log.push((created, InstanceState::Running));
+            if state != InstanceState::Running {
+                log.push((since.unwrap_or(created).max(created), state));
+            }
+        } else if log.last().is_some_and(|(_, last)| *last != state) {
+            log.push((now, state));
+        }
+        log.clone()
+    }
+}
+
+/// A number the API sends as a JSON number or a string, as an exact decimal.
+pub fn decimal(v: &Value) -> Option<rust_decimal::Decimal> {
+    use std::str::FromStr as _;
+    let text = match v {
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => s.trim().to_string(),
+        _ => return None,
+    };
+    rust_decimal::Decimal::from_str(&text)
+        .or_else(|_| rust_decimal::Decimal::from_scientific(&text))
+        .ok()
+}
+
+/// A string field, or a number field as text (ids come both ways).
+pub fn text(v: &Value, key: &str) -> Option<String> {
+    match v.get(key)? {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+/// What came of deleting one piece of account storage (a file system, a network volume).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Removal {
+    /// The read-back no longer lists it.
+    pub confirmed: bool,
+    pub summary: String,
+    pub calls: Vec<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn env_and_key_debug_never_show_values() {
+        let env = KeyEnv::from_pairs([("LAMBDA_API_KEY", "secret_abcdef"), ("EMPTY", " ")]);
+        assert_eq!(env.get("LAMBDA_API_KEY"), Some("secret_abcdef"));
+        assert_eq!(env.get("EMPTY"), None);
+        let key = ApiKey::new("secret_abcdef");
+        let shown = format!("{env:?} {key:?}");
+        assert!(!shown.contains("secret_abcdef"), "{shown}");
+        assert_eq!(key.redact("x secret_abcdef y"), "x <redacted> y");
+    }
+
+    #[test]
+    fn error_details_come_from_each_providers_shape() {
+        let lambda = r#"{"error":{"code":"global/object-does-not-exist","message":"gone"}}"#;
+        assert_eq!(detail(lambda), "global/object-does-not-exist: gone");
+        assert_eq!(
+            detail(r#"{"title":"Conflict","detail":"bad state"}"#),
+            "bad state"
+        );
+        assert_eq!(detail(r#"{"success":false,"msg":"no such"}"#), "no such");
+        assert_eq!(detail("<html>oops</html>"), "<html>oops</html>");
+    }
+
+    #[test]
+    fn a_first_sighting_of_a_stopped_instance_counts_no_undated_running_time() {
+        let log = StateLog::default();
+        let t = |s| Timestamp::from_second(s).unwrap();
+        let h = log.saw(t(100), InstanceState::Stopped, None, t(500));
+        assert_eq!(
+            h,
+            vec![
+                (t(100), InstanceState::Running),
+                (t(100), InstanceState::Stopped)
+            ]
+        );
+        let h = log.saw(t(100), InstanceState::Running, None, t(600));
+        assert_eq!(h.last(), Some(&(t(600), InstanceState::Running)));
+        let fresh = StateLog::default();
+        let h = fresh.saw(t(100), InstanceState::Stopped, Some(t(300)), t(500));
+        assert_eq!(h[1], (t(300), InstanceState::Stopped));
+    }
+}
