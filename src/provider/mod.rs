@@ -17,6 +17,7 @@ pub mod demo;
 pub mod http;
 pub mod lambda;
 pub mod none;
+pub mod tencent;
 pub mod runpod;
 
 /// The instance the cockpit watches, as the provider describes it.

@@ -1,0 +1,235 @@
+//! Where the Tencent Cloud adapter gets its credentials, region and endpoint.
+//!
+//! The environment is read once, at the edge, into a [`TencentEnv`] snapshot; the adapter and its
+//! tests work from plain values. Secrets live in [`Secret`], whose `Debug` prints no part of them.
+
+use std::fmt;
+
+use crate::provider::ProviderError;
+
+pub const SECRET_ID_ENV: &str = "TENCENTCLOUD_SECRET_ID";
+pub const SECRET_KEY_ENV: &str = "TENCENTCLOUD_SECRET_KEY";
+/// An STS token, for temporary credentials (sent as `X-TC-Token`).
+pub const TOKEN_ENV: &str = "TENCENTCLOUD_SECURITY_TOKEN";
+pub const REGION_ENV: &str = "TENCENTCLOUD_REGION";
+/// A base URL (`http://127.0.0.1:8080`) that replaces `https://cvm.tencentcloudapi.com/`: for
+/// tests and private gateways.
+pub const ENDPOINT_ENV: &str = "GPUMETER_TENCENT_ENDPOINT";
+/// The base URL of the instance metadata service.
+pub const METADATA_ENV: &str = "GPUMETER_TENCENT_METADATA";
+pub const DEFAULT_METADATA: &str = "http://metadata.tencentyun.com";
+pub const DEFAULT_ENDPOINT: &str = "https://cvm.tencentcloudapi.com/";
+
+/// A value that must never be printed.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(value: impl Into<String>) -> Self {
+        Secret(value.into())
+    }
+
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Secret(<redacted>)")
+    }
+}
+
+/// The first four characters of a SecretId, then asterisks: enough to tell keys apart.
+pub fn redact_id(id: &str) -> String {
+    let head: String = id.chars().take(4).collect();
+    format!("{head}****")
+}
+
+/// The environment as the adapter needs it, read once.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct TencentEnv {
+    pub secret_id: Option<String>,
+    pub secret_key: Option<Secret>,
+    pub token: Option<Secret>,
+    pub region: Option<String>,
+    pub endpoint: Option<String>,
+    pub metadata: Option<String>,
+}
+
+impl TencentEnv {
+    /// Reads the process environment: call this only at the edge.
+    pub fn from_process() -> Self {
+        Self::from_lookup(|name| std::env::var(name).ok())
+    }
+
+    /// Reads through `lookup`; an empty value counts as unset.
+    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Self {
+        let get = |name: &str| lookup(name).filter(|v| !v.trim().is_empty());
+        TencentEnv {
+            secret_id: get(SECRET_ID_ENV),
+            secret_key: get(SECRET_KEY_ENV).map(Secret),
+            token: get(TOKEN_ENV).map(Secret),
+            region: get(REGION_ENV),
+            endpoint: get(ENDPOINT_ENV),
+            metadata: get(METADATA_ENV),
+        }
+    }
+}
+
+impl fmt::Debug for TencentEnv {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TencentEnv")
+            .field("secret_id", &self.secret_id.as_deref().map(redact_id))
+            .field("secret_key", &self.secret_key)
+            .field("token", &self.token)
+            .field("region", &self.region)
+            .field("endpoint", &self.endpoint)
+            .field("metadata", &self.metadata)
+            .finish()
+    }
+}
+
+#[derive(Clone, PartialEq, Eq)]
+pub struct Credentials {
+    pub secret_id: String,
+    pub secret_key: Secret,
+    pub token: Option<Secret>,
+}
+
+impl fmt::Debug for Credentials {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Credentials")
+            .field("secret_id", &redact_id(&self.secret_id))
+            .field("secret_key", &self.secret_key)
+            .field("token", &self.token)
+            .finish()
+    }
+}
+
+/// Everything the adapter needs to make calls.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Settings {
+    pub credentials: Credentials,
+    pub region: String,
+    /// The API's base URL, ending in `/`.
+    pub endpoint: String,
+    /// The instance, when `--instance` or the config names it; otherwise the metadata service.
+    pub instance_id: Option<String>,
+    pub metadata: String,
+}
+
+impl Settings {
+    /// Settings from the environment snapshot and the config's (or flags') instance and region.
+    /// The config's region wins over `TENCENTCLOUD_REGION`.
+    pub fn resolve(
+        env: &TencentEnv,
+        instance_id: Option<&str>,
+        region: Option<&str>,
+    ) -> Result<Settings, ProviderError> {
+        let secret_id = env
+            .secret_id
+            .clone()
+            .ok_or(ProviderError::MissingCredential(SECRET_ID_ENV))?;
+        let secret_key = env
+            .secret_key
+            .clone()
+            .ok_or(ProviderError::MissingCredential(SECRET_KEY_ENV))?;
+        let region = region
+            .map(str::trim)
+            .filter(|r| !r.is_empty())
+            .map(str::to_string)
+            .or_else(|| env.region.clone())
+            .ok_or(ProviderError::MissingCredential(REGION_ENV))?;
+        let endpoint = match &env.endpoint {
+            Some(base) => {
+                let base = base.trim();
+                if !(base.starts_with("https://") || base.starts_with("http://")) {
+                    return Err(ProviderError::State(format!(
+                        "{ENDPOINT_ENV} must be an http:// or https:// URL, not `{base}`"
+                    )));
+                }
+                format!("{}/", base.trim_end_matches('/'))
+            }
+            None => DEFAULT_ENDPOINT.to_string(),
+        };
+        Ok(Settings {
+            credentials: Credentials {
+                secret_id,
+                secret_key,
+                token: env.token.clone(),
+            },
+            region,
+            endpoint,
+            instance_id: instance_id
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_string),
+            metadata: env
+                .metadata
+                .clone()
+                .unwrap_or_else(|| DEFAULT_METADATA.to_string()),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FULL: &[(&str, &str)] = &[
+        (SECRET_ID_ENV, "AKIDExampleSecretId"),
+        (SECRET_KEY_ENV, "tencent-secret-key-77"),
+        (TOKEN_ENV, "tencent-token-78"),
+        (REGION_ENV, "ap-guangzhou"),
+    ];
+
+    fn env(pairs: &[(&str, &str)]) -> TencentEnv {
+        TencentEnv::from_lookup(|name| {
+            pairs
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| (*v).to_string())
+        })
+    }
+
+    #[test]
+    fn each_missing_credential_names_its_variable() {
+        for name in [SECRET_ID_ENV, SECRET_KEY_ENV, REGION_ENV] {
+            let pairs: Vec<_> = FULL.iter().copied().filter(|(k, _)| *k != name).collect();
+            let err = Settings::resolve(&env(&pairs), None, None).unwrap_err();
+            assert_eq!(err, ProviderError::MissingCredential(name));
+            assert!(err.to_string().contains(name));
+        }
+        assert_eq!(env(&[(SECRET_ID_ENV, " ")]).secret_id, None);
+        let s = Settings::resolve(&env(&FULL[..2]), Some(" ins-1 "), Some("ap-tokyo")).unwrap();
+        assert_eq!(s.region, "ap-tokyo");
+        assert_eq!(s.instance_id.as_deref(), Some("ins-1"));
+        assert_eq!(s.endpoint, DEFAULT_ENDPOINT);
+    }
+
+    #[test]
+    fn debug_output_never_shows_secrets() {
+        let e = env(FULL);
+        let s = Settings::resolve(&e, Some("ins-1"), None).unwrap();
+        for text in [format!("{e:?}"), format!("{s:?}"), format!("{s:#?}")] {
+            assert!(!text.contains("tencent-secret-key-77"), "{text}");
+            assert!(!text.contains("tencent-token-78"), "{text}");
+            assert!(!text.contains("AKIDExampleSecretId"), "{text}");
+            assert!(text.contains("AKID****"), "{text}");
+        }
+    }
+
+    #[test]
+    fn the_endpoint_can_be_overridden_with_a_url_only() {
+        let mut pairs = FULL.to_vec();
+        pairs.push((ENDPOINT_ENV, "http://127.0.0.1:9"));
+        let s = Settings::resolve(&env(&pairs), None, None).unwrap();
+        assert_eq!(s.endpoint, "http://127.0.0.1:9/");
+        let bad = TencentEnv {
+            endpoint: Some("ftp://x".into()),
+            ..env(FULL)
+        };
+        assert!(Settings::resolve(&bad, None, None).is_err());
+    }
+}

@@ -1,0 +1,217 @@
+//! Reading the instance, its disks and public addresses, and the release deadline the provider
+//! holds (the earliest pending TerminateInstances action timer).
+//!
+//! DescribeInstances shows the system disk, the data disks with `DeleteWithInstance`, and the
+//! public addresses; TerminateInstances is called with `ReleaseAddress`, so an elastic IP goes
+//! with the instance. Once the instance is gone, CVM no longer lists its disks: the leftovers are
+//! what this process last saw that does not go with it, marked as not read again.
+
+use jiff::Timestamp;
+use rust_decimal::Decimal;
+use serde_json::json;
+
+use super::TencentCloud;
+use super::api::ApiError;
+use super::model::{self, parse_time};
+use crate::meter::{BillingMode, InstanceState, ResourceKind};
+use crate::provider::http::Repeat;
+use crate::provider::{HeldDeadline, InstanceInfo, Inventory, LinkedResource, ProviderError};
+
+/// The state given to leftovers that were not read again after the instance went.
+pub const NOT_REREAD: &str = "last seen with the instance; not read again";
+
+impl TencentCloud {
+    pub(super) async fn describe_instance(
+        &self,
+        id: &str,
+    ) -> Result<Option<model::Instance>, ApiError> {
+        let reply: model::InstancesReply = self
+            .api
+            .call(
+                "DescribeInstances",
+                &json!({"InstanceIds": [id]}),
+                Repeat::Safe,
+            )
+            .await?;
+        Ok(reply.instance_set.into_iter().find(|i| i.instance_id == id))
+    }
+
+    /// The instance's pending TerminateInstances timers, earliest first.
+    pub(super) async fn timers(&self, id: &str) -> Result<Vec<model::ActionTimer>, ApiError> {
+        let reply: model::TimersReply = self
+            .api
+            .call(
+                "DescribeInstancesActionTimer",
+                &timer_filter(id),
+                Repeat::Safe,
+            )
+            .await?;
+        let mut timers: Vec<model::ActionTimer> = reply
+            .action_timers
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|t| {
+                t.instance_id == id && t.status == "UNDO" && t.timer_action == "TerminateInstances"
+            })
+            .collect();
+        timers.sort_by_key(|t| parse_time(&t.action_time));
+        Ok(timers)
+    }
+
+    pub(super) async fn read_inventory(&self) -> Result<Inventory, ProviderError> {
+        let id = self.instance_id().await?;
+        let state = |e: ApiError| ProviderError::State(e.to_string());
+        let now = (self.clock)();
+        let Some(instance) = self.describe_instance(&id).await.map_err(state)? else {
+            let resources = self
+                .known()
+                .into_iter()
+                .filter(|r| !r.deleted_with_instance)
+                .map(|r| LinkedResource {
+                    state: NOT_REREAD.into(),
+                    ..r
+                })
+                .collect();
+            return Ok(Inventory {
+                instance: None,
+                resources,
+                deadline: None,
+            });
+        };
+        let timers = self.timers(&id).await.map_err(state)?;
+        let created = parse_time(&instance.created_time).unwrap_or(now);
+        let resources = linked(&instance, created);
+        self.remember(resources.clone());
+        Ok(Inventory {
+            instance: Some(instance_info(&instance, self.region(), now)),
+            resources,
+            deadline: earliest(&timers).map(|at| HeldDeadline { at }),
+        })
+    }
+}
+
+/// The body that asks for `id`'s pending release timers.
+pub(super) fn timer_filter(id: &str) -> serde_json::Value {
+    json!({"InstanceIds": [id], "TimerAction": "TerminateInstances", "StatusList": ["UNDO"]})
+}
+
+pub(super) fn earliest(timers: &[model::ActionTimer]) -> Option<Timestamp> {
+    timers
+        .iter()
+        .filter_map(|t| parse_time(&t.action_time))
+        .min()
+}
+
+pub(super) fn map_state(state: &str) -> InstanceState {
+    match state {
+        "STOPPING" | "STOPPED" | "SHUTDOWN" => InstanceState::Stopped,
+        // PENDING, RUNNING, STARTING, REBOOTING, TERMINATING and anything new: count it as
+        // billing until it is gone.
+        _ => InstanceState::Running,
+    }
+}
+
+fn instance_info(i: &model::Instance, region: &str, now: Timestamp) -> InstanceInfo {
+    let created = parse_time(&i.created_time).unwrap_or(now);
+    let state = map_state(&i.instance_state);
+    let mode = match i.instance_charge_type.as_str() {
+        "SPOTPAID" => BillingMode::Spot,
+        "PREPAID" => BillingMode::Monthly,
+        _ => BillingMode::OnDemand,
+    };
+    // The API does not say when the instance stopped: count it as running until seen stopped.
+    let mut history = vec![(created, InstanceState::Running)];
+    if state == InstanceState::Stopped {
+        history.push((now.max(created), InstanceState::Stopped));
+    }
+    InstanceInfo {
+        id: i.instance_id.clone(),
+        name: i.instance_name.clone(),
+        provider: "tencent".into(),
+        region: Some(region.to_string()),
+        sku: i.instance_type.clone(),
+        mode,
+        state,
+        created,
+        live_price_per_hour: None,
+        history,
+    }
+}
+
+fn linked(i: &model::Instance, created: Timestamp) -> Vec<LinkedResource> {
+    let disk = |d: &model::Disk, kind, with: bool| LinkedResource {
+        id: d.disk_id.clone(),
+        name: d.disk_id.clone(),
+        kind,
+        class: Some(d.disk_type.clone()).filter(|c| !c.is_empty()),
+        size_gib: Decimal::from(d.disk_size),
+        state: "attached".into(),
+        created,
+        deleted_with_instance: with,
+    };
+    let mut out = Vec::new();
+    if let Some(system) = i.system_disk.as_ref().filter(|d| !d.disk_id.is_empty()) {
+        out.push(disk(system, ResourceKind::SystemDisk, true));
+    }
+    for d in i.data_disks.iter().flatten() {
+        // Unset means unknown: count it as staying, so the checklist warns rather than hides.
+        let with = d.delete_with_instance.unwrap_or(false);
+        out.push(disk(d, ResourceKind::DataDisk, with));
+    }
+    for ip in i.public_ip_addresses.iter().flatten() {
+        out.push(LinkedResource {
+            id: ip.clone(),
+            name: ip.clone(),
+            kind: ResourceKind::PublicIp,
+            class: None,
+            size_gib: Decimal::ZERO,
+            state: "bound".into(),
+            created,
+            // Released with the instance: TerminateInstances is called with ReleaseAddress.
+            deleted_with_instance: true,
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn disks_and_addresses_are_linked_with_their_fate() {
+        let i: model::Instance = serde_json::from_value(json!({
+            "InstanceId": "ins-1", "InstanceType": "GN7.2XLARGE32", "InstanceState": "RUNNING",
+            "InstanceChargeType": "POSTPAID_BY_HOUR", "CreatedTime": "2026-01-01T00:00:00Z",
+            "SystemDisk": {"DiskType": "CLOUD_PREMIUM", "DiskId": "disk-sys", "DiskSize": 50},
+            "DataDisks": [
+                {"DiskType": "CLOUD_SSD", "DiskId": "disk-keep", "DiskSize": 500, "DeleteWithInstance": false},
+                {"DiskType": "CLOUD_SSD", "DiskId": "disk-go", "DiskSize": 100, "DeleteWithInstance": true}
+            ],
+            "PublicIpAddresses": ["203.0.113.9"]
+        }))
+        .unwrap();
+        let created = parse_time(&i.created_time).unwrap();
+        let r = linked(&i, created);
+        let fate: Vec<(&str, bool)> = r
+            .iter()
+            .map(|r| (r.id.as_str(), r.deleted_with_instance))
+            .collect();
+        assert_eq!(
+            fate,
+            [
+                ("disk-sys", true),
+                ("disk-keep", false),
+                ("disk-go", true),
+                ("203.0.113.9", true)
+            ]
+        );
+        assert_eq!(r[1].size_gib, Decimal::from(500));
+        assert_eq!(r[1].class.as_deref(), Some("CLOUD_SSD"));
+        let info = instance_info(&i, "ap-guangzhou", created);
+        assert_eq!(info.sku, "GN7.2XLARGE32");
+        assert_eq!(info.mode, BillingMode::OnDemand);
+        assert_eq!(map_state("STOPPED"), InstanceState::Stopped);
+        assert_eq!(map_state("TERMINATING"), InstanceState::Running);
+    }
+}

@@ -1,0 +1,218 @@
+//! Tencent Cloud CVM (API 2017-03-12).
+//!
+//! JSON calls signed with TC3-HMAC-SHA256 ([`sign`]), sent through the shared
+//! [`Http`](crate::provider::http::Http) layer ([`api`]). Errors come with HTTP 200 inside
+//! `Response.Error`. Every action reads the instance back and reports what DescribeInstances (or
+//! DescribeInstancesActionTimer, for the deadline) says; stop reads back `StopChargingMode` too.
+//! The release deadline is held by the provider as an instance action timer.
+
+mod actions;
+pub mod api;
+pub mod credentials;
+mod inventory;
+pub mod model;
+pub mod sign;
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use async_trait::async_trait;
+use jiff::Timestamp;
+
+pub use credentials::{Settings, TencentEnv};
+
+use super::http::{Http, HttpPolicy, Repeat, by_status};
+use super::{
+    Action, ActionReport, Capabilities, Inventory, LinkedResource, Provider, ProviderError,
+};
+use api::Client;
+
+pub type Clock = Arc<dyn Fn() -> Timestamp + Send + Sync>;
+
+/// How long an action waits for the provider to show its effect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Readback {
+    pub attempts: u32,
+    pub interval: Duration,
+}
+
+impl Default for Readback {
+    fn default() -> Self {
+        Readback {
+            attempts: 40,
+            interval: Duration::from_secs(3),
+        }
+    }
+}
+
+/// StopInstances' `StoppedMode`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StoppedMode {
+    /// "No charge when shut down": CPU and memory stop billing; disks, bandwidth and images
+    /// go on, and the public IP is released.
+    StopCharging,
+    /// Everything goes on billing.
+    KeepCharging,
+}
+
+impl StoppedMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StoppedMode::StopCharging => "STOP_CHARGING",
+            StoppedMode::KeepCharging => "KEEP_CHARGING",
+        }
+    }
+}
+
+pub struct TencentCloud {
+    api: Client,
+    metadata: String,
+    configured_instance: Option<String>,
+    instance: tokio::sync::OnceCell<String>,
+    readback: Readback,
+    stopped_mode: StoppedMode,
+    clock: Clock,
+    /// What was last seen linked to the instance, to name the leftovers once it is gone.
+    known: Mutex<Vec<LinkedResource>>,
+}
+
+impl TencentCloud {
+    pub fn new(settings: Settings, policy: HttpPolicy) -> Result<Self, ProviderError> {
+        let Settings {
+            credentials,
+            region,
+            endpoint,
+            instance_id,
+            metadata,
+        } = settings;
+        Ok(TencentCloud {
+            api: Client::new(credentials, region, endpoint, policy)?,
+            metadata: metadata.trim_end_matches('/').to_string(),
+            configured_instance: instance_id,
+            instance: tokio::sync::OnceCell::new(),
+            readback: Readback::default(),
+            stopped_mode: StoppedMode::StopCharging,
+            clock: Arc::new(Timestamp::now),
+            known: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// The adapter for `env`, the instance and the region from the config or flags.
+    pub fn from_env(
+        env: &TencentEnv,
+        instance: Option<&str>,
+        region: Option<&str>,
+    ) -> Result<Self, ProviderError> {
+        Self::new(
+            Settings::resolve(env, instance, region)?,
+            HttpPolicy::default(),
+        )
+    }
+
+    #[must_use]
+    pub fn with_readback(mut self, readback: Readback) -> Self {
+        self.readback = readback;
+        self
+    }
+
+    #[must_use]
+    pub fn with_clock(mut self, clock: Clock) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// The mode `stop` asks for (STOP_CHARGING unless set).
+    #[must_use]
+    pub fn with_stopped_mode(mut self, mode: StoppedMode) -> Self {
+        self.stopped_mode = mode;
+        self
+    }
+
+    pub fn region(&self) -> &str {
+        self.api.region()
+    }
+
+    /// The instance: from the config or flags, else from the metadata service (asked once).
+    pub async fn instance_id(&self) -> Result<String, ProviderError> {
+        if let Some(id) = &self.configured_instance {
+            return Ok(id.clone());
+        }
+        self.instance
+            .get_or_try_init(|| self.metadata_instance_id())
+            .await
+            .cloned()
+    }
+
+    async fn metadata_instance_id(&self) -> Result<String, ProviderError> {
+        let policy = HttpPolicy {
+            timeout: Duration::from_secs(2),
+            connect_timeout: Duration::from_secs(1),
+            retries: 1,
+            ..HttpPolicy::default()
+        };
+        let http = Http::new(policy).map_err(|e| ProviderError::State(e.to_string()))?;
+        let url = format!("{}/latest/meta-data/instance-id", self.metadata);
+        let unknown = |why: String| {
+            ProviderError::State(format!(
+                "no instance id: pass --instance or set [instance] id ({why})"
+            ))
+        };
+        let response = http
+            .call(Repeat::Safe, |c| c.get(&url), by_status)
+            .await
+            .map_err(|e| unknown(format!("the metadata service at {}: {e}", self.metadata)))?;
+        let id = response.body.trim();
+        if response.status != 200 || id.is_empty() || id.contains(char::is_whitespace) {
+            return Err(unknown(format!(
+                "the metadata service answered HTTP {}",
+                response.status
+            )));
+        }
+        Ok(id.to_string())
+    }
+
+    /// The instance id for a plan, without asking anyone.
+    fn planned_instance(&self) -> String {
+        self.configured_instance
+            .clone()
+            .or_else(|| self.instance.get().cloned())
+            .unwrap_or_else(|| "<the instance the metadata service names>".into())
+    }
+
+    fn known(&self) -> Vec<LinkedResource> {
+        self.known.lock().map(|k| k.clone()).unwrap_or_default()
+    }
+
+    fn remember(&self, linked: Vec<LinkedResource>) {
+        if let Ok(mut known) = self.known.lock() {
+            *known = linked;
+        }
+    }
+}
+
+#[async_trait]
+impl Provider for TencentCloud {
+    fn name(&self) -> &'static str {
+        "tencent"
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            stop: true,
+            snapshots: false,
+            deadline: true,
+        }
+    }
+
+    fn plan(&self, action: &Action) -> Vec<String> {
+        self.plan_calls(action)
+    }
+
+    async fn inventory(&self) -> Result<Inventory, ProviderError> {
+        self.read_inventory().await
+    }
+
+    async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
+        self.run_action(action).await
+    }
+}

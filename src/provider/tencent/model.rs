@@ -1,0 +1,145 @@
+//! The JSON replies the adapter reads, with the documented field names.
+//!
+//! Every reply is `{"Response": {...}}`; errors come inside it as `Response.Error` with HTTP 200.
+//! `RequestId` and the lists are required, so a body that is not the documented reply fails to
+//! parse instead of reading as "nothing there": an empty instance list means "released", and that
+//! must only ever come from the provider.
+
+use jiff::Timestamp;
+use serde::Deserialize;
+
+/// `Response.Error`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct ErrorBody {
+    pub code: String,
+    pub message: String,
+}
+
+/// A reply that carries nothing but its `RequestId` (StopInstances, TerminateInstances, ...).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct Ack {
+    pub request_id: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct InstancesReply {
+    pub request_id: String,
+    pub total_count: u64,
+    pub instance_set: Vec<Instance>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct Instance {
+    pub instance_id: String,
+    pub instance_name: String,
+    pub instance_type: String,
+    /// PENDING | RUNNING | STOPPED | STARTING | STOPPING | REBOOTING | SHUTDOWN | TERMINATING ...
+    pub instance_state: String,
+    /// PREPAID | POSTPAID_BY_HOUR | SPOTPAID | CDHPAID
+    pub instance_charge_type: String,
+    pub created_time: String,
+    pub system_disk: Option<Disk>,
+    /// `null` when there are none.
+    pub data_disks: Option<Vec<Disk>>,
+    pub public_ip_addresses: Option<Vec<String>>,
+    /// KEEP_CHARGING | STOP_CHARGING | NOT_APPLICABLE
+    pub stop_charging_mode: String,
+    pub internet_accessible: Option<InternetAccessible>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct Disk {
+    pub disk_type: String,
+    pub disk_id: String,
+    pub disk_size: u64,
+    /// Data disks only; a system disk always goes with the instance.
+    pub delete_with_instance: Option<bool>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct InternetAccessible {
+    pub internet_charge_type: String,
+    pub internet_max_bandwidth_out: u64,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct TimersReply {
+    pub request_id: String,
+    /// `null` when there are none.
+    #[serde(default)]
+    pub action_timers: Option<Vec<ActionTimer>>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct ActionTimer {
+    pub action_timer_id: String,
+    pub instance_id: String,
+    /// TerminateInstances
+    pub timer_action: String,
+    pub action_time: String,
+    /// UNDO | DOING | DONE
+    pub status: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct ImportReply {
+    pub request_id: String,
+    #[serde(default)]
+    pub action_timer_ids: Vec<String>,
+}
+
+/// `2020-03-10T02:43:51Z`, or `2020-03-10 02:43:51` (taken as UTC); empty or unreadable gives
+/// `None`.
+pub fn parse_time(text: &str) -> Option<Timestamp> {
+    let text = text.trim();
+    if text.is_empty() {
+        return None;
+    }
+    text.parse().ok().or_else(|| {
+        let civil: jiff::civil::DateTime = text.parse().ok()?;
+        jiff::tz::Offset::UTC.to_timestamp(civil).ok()
+    })
+}
+
+/// The form ActionTime takes: `2026-01-02T03:04:05Z`.
+pub fn format_time(at: Timestamp) -> String {
+    at.strftime("%Y-%m-%dT%H:%M:%SZ").to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_parse_in_both_forms() {
+        let iso = parse_time("2018-05-29T11:26:40Z").unwrap();
+        assert_eq!(format_time(iso), "2018-05-29T11:26:40Z");
+        assert_eq!(parse_time("2018-05-29 11:26:40"), Some(iso));
+        assert_eq!(parse_time(""), None);
+        assert_eq!(parse_time("later"), None);
+    }
+
+    #[test]
+    fn replies_without_their_lists_or_request_id_do_not_parse() {
+        assert!(serde_json::from_str::<InstancesReply>("{}").is_err());
+        assert!(serde_json::from_str::<InstancesReply>(r#"{"RequestId":"r"}"#).is_err());
+        let empty: InstancesReply =
+            serde_json::from_str(r#"{"RequestId":"r","TotalCount":0,"InstanceSet":[]}"#).unwrap();
+        assert!(empty.instance_set.is_empty());
+        let i: Instance =
+            serde_json::from_str(r#"{"InstanceId":"ins-1","DataDisks":null}"#).unwrap();
+        assert!(i.data_disks.is_none());
+        let t: TimersReply =
+            serde_json::from_str(r#"{"RequestId":"r","ActionTimers":null}"#).unwrap();
+        assert!(t.action_timers.is_none());
+    }
+}
