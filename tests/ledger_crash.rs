@@ -82,10 +82,10 @@ fn crash_child() {
         }
         // One commit at a time, so the parent's kills land between and inside commits.
         while let Ok(notice) = rx.recv() {
-            if let Notice::Committed { events, .. } = notice {
-                if !events.is_empty() {
-                    break;
-                }
+            if let Notice::Committed { events, .. } = notice
+                && !events.is_empty()
+            {
+                break;
             }
         }
     }
