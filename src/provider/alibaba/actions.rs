@@ -36,7 +36,7 @@ impl AlibabaCloud {
         describe(product, action, &all)
     }
 
-    fn readback_line(&self, id: &str, until: &str) -> String {
+    pub(super) fn readback_line(&self, id: &str, until: &str) -> String {
         format!(
             "{} (read back until {until})",
             self.line(
@@ -75,98 +75,6 @@ impl AlibabaCloud {
             self.readback.attempts
         } else {
             1
-        }
-    }
-
-    pub(super) fn plan_calls(&self, action: &Action) -> Vec<String> {
-        let id = self.planned_instance();
-        let known = self.known();
-        match action {
-            Action::Release => vec![
-                self.line(
-                    Product::Ecs,
-                    "DeleteInstance",
-                    &[("InstanceId", id.clone()), ("Force", "true".into())],
-                ),
-                self.readback_line(&id, "it is no longer listed"),
-            ],
-            Action::Stop => vec![
-                self.line(
-                    Product::Ecs,
-                    "StopInstance",
-                    &[
-                        ("InstanceId", id.clone()),
-                        ("StoppedMode", self.stopped_mode.as_str().into()),
-                    ],
-                ),
-                self.readback_line(&id, "Stopped, then its StoppedMode"),
-            ],
-            Action::SnapshotClean {
-                keep,
-                final_snapshot,
-            } => {
-                let mut calls = Vec::new();
-                let keep = if *final_snapshot {
-                    let disk = known
-                        .system_disk
-                        .clone()
-                        .unwrap_or_else(|| "<the system disk>".into());
-                    calls.push(self.line(
-                        Product::Ecs,
-                        "CreateSnapshot",
-                        &[
-                            ("DiskId", disk),
-                            ("SnapshotName", "gpumeter-final".into()),
-                            ("ClientToken", "<token>".into()),
-                        ],
-                    ));
-                    calls.push(
-                        self.line(
-                            Product::Ecs,
-                            "DescribeSnapshots",
-                            &[("SnapshotIds", "[<the new one>]".into())],
-                        ) + " (until accomplished)",
-                    );
-                    (*keep).max(1) - 1
-                } else {
-                    *keep
-                };
-                calls.push(self.line(Product::Ecs, "DescribeSnapshots", &[("InstanceId", id)]));
-                if known.snapshots.is_empty() {
-                    calls.push(self.line(
-                        Product::Ecs,
-                        "DeleteSnapshot",
-                        &[("SnapshotId", format!("<each beyond the newest {keep}>"))],
-                    ));
-                }
-                for (_, snap) in known.snapshots.iter().skip(keep) {
-                    if !known.image_snapshots.contains_key(snap) {
-                        calls.push(self.line(
-                            Product::Ecs,
-                            "DeleteSnapshot",
-                            &[("SnapshotId", snap.clone())],
-                        ));
-                    }
-                }
-                calls.push(
-                    self.line(
-                        Product::Ecs,
-                        "DescribeSnapshots",
-                        &[("SnapshotIds", "[the deleted ones]".into())],
-                    ) + " (read back)",
-                );
-                calls
-            }
-            Action::SetDeadline { at } => {
-                let mut params = vec![("InstanceId", id.clone())];
-                if let Some(at) = at {
-                    params.push(("AutoReleaseTime", model::format_time(to_minute(*at))));
-                }
-                vec![
-                    self.line(Product::Ecs, "ModifyInstanceAutoReleaseTime", &params),
-                    self.readback_line(&id, "AutoReleaseTime shows it"),
-                ]
-            }
         }
     }
 

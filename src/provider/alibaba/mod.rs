@@ -10,6 +10,7 @@ pub mod credentials;
 mod inventory;
 pub mod metadata;
 pub mod model;
+mod plan;
 pub mod rpc;
 pub mod sign;
 mod snapshots;
