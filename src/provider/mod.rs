@@ -13,6 +13,7 @@ use crate::meter::{BillingMode, InstanceState, Resource, ResourceKind};
 pub mod alibaba;
 pub mod aws;
 pub mod bearer;
+pub mod command;
 pub mod demo;
 pub mod http;
 pub mod lambda;

@@ -1,0 +1,292 @@
+//! The `command` provider: any cloud with a command-line tool but no adapter here. The config's
+//! `[command]` section gives argument vectors for release, stop, snapshot-clean, extend and
+//! inventory; they run without a shell ([`run`]). Exit status 0 means the command was accepted;
+//! the effect is confirmed only when the inventory command, run again, shows it ([`schema`] is
+//! the JSON it prints). Without an inventory command an action is reported as done by exit
+//! status and not verified, never as confirmed.
+
+pub mod run;
+pub mod schema;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use jiff::Timestamp;
+
+use super::{Action, ActionReport, Capabilities, Inventory, Provider, ProviderError};
+use crate::config::CommandConfig;
+use crate::meter::{InstanceState, ResourceKind};
+use run::{Values, display, fill};
+
+pub type Clock = Arc<dyn Fn() -> Timestamp + Send + Sync>;
+
+/// How long an action waits for the inventory command to show its effect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Readback {
+    pub attempts: u32,
+    pub interval: Duration,
+}
+
+impl Default for Readback {
+    fn default() -> Self {
+        Readback {
+            attempts: 20,
+            interval: Duration::from_secs(3),
+        }
+    }
+}
+
+/// An extend's read-back accepts a deadline this close to the one asked (CLIs round).
+const DEADLINE_SLACK_S: i64 = 60;
+
+pub struct CommandProvider {
+    config: CommandConfig,
+    instance: Option<String>,
+    readback: Readback,
+    clock: Clock,
+}
+
+impl CommandProvider {
+    pub fn new(config: CommandConfig, instance: Option<String>) -> Self {
+        CommandProvider {
+            config,
+            instance: instance.filter(|i| !i.trim().is_empty()),
+            readback: Readback::default(),
+            clock: Arc::new(Timestamp::now),
+        }
+    }
+
+    #[must_use]
+    pub fn with_readback(mut self, readback: Readback) -> Self {
+        self.readback = readback;
+        self
+    }
+
+    #[must_use]
+    pub fn with_clock(mut self, clock: Clock) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    fn unsupported(what: &str) -> ProviderError {
+        ProviderError::Unsupported {
+            provider: "command".into(),
+            what: what.into(),
+        }
+    }
+
+    /// The configured vector for `action`, and the placeholder values it gets.
+    fn command_for(&self, action: &Action) -> Result<(&[String], Values), ProviderError> {
+        let mut values = Values {
+            instance: self.instance.clone(),
+            ..Values::default()
+        };
+        let (argv, key) = match action {
+            Action::Release => (&self.config.release, "release"),
+            Action::Stop => (&self.config.stop, "stop"),
+            Action::SnapshotClean {
+                keep,
+                final_snapshot,
+            } => {
+                values.keep = Some(*keep);
+                values.final_snapshot = Some(*final_snapshot);
+                (&self.config.snapshot_clean, "snapshot_clean")
+            }
+            Action::SetDeadline { at: None } => {
+                return Err(Self::unsupported(
+                    "cancel a deadline (the extend command only sets one)",
+                ));
+            }
+            Action::SetDeadline { at: Some(at) } => {
+                values.deadline = Some(*at);
+                values.duration = Some(at.duration_since((self.clock)()).as_secs().max(0));
+                (&self.config.extend, "extend")
+            }
+        };
+        let argv = argv.as_deref().filter(|a| !a.is_empty()).ok_or_else(|| {
+            Self::unsupported(&format!(
+                "{} (set [command] {key} in the config)",
+                action.label()
+            ))
+        })?;
+        Ok((argv, values))
+    }
+
+    async fn read(&self) -> Result<Inventory, ProviderError> {
+        let argv = self.config.inventory.as_deref().filter(|a| !a.is_empty());
+        let Some(argv) = argv else {
+            return Err(Self::unsupported(
+                "list what bills (set [command] inventory in the config)",
+            ));
+        };
+        let values = Values {
+            instance: self.instance.clone(),
+            ..Values::default()
+        };
+        let argv = fill(argv, &values).map_err(ProviderError::State)?;
+        let out = run::run(&argv, self.config.timeout)
+            .await
+            .map_err(|e| ProviderError::State(format!("inventory command: {e}")))?;
+        let document = schema::parse(&out.stdout).map_err(|e| {
+            ProviderError::State(format!(
+                "the inventory command printed JSON that does not follow the schema: {e}"
+            ))
+        })?;
+        Ok(document.into_inventory((self.clock)()))
+    }
+
+    /// Runs the inventory command until `done` holds, at most `attempts` times.
+    async fn poll(
+        &self,
+        attempts: u32,
+        done: impl Fn(&Inventory) -> bool,
+    ) -> Result<Inventory, ProviderError> {
+        let mut last = self.read().await;
+        for _ in 1..attempts.max(1) {
+            if matches!(&last, Ok(inv) if done(inv)) {
+                break;
+            }
+            tokio::time::sleep(self.readback.interval).await;
+            last = self.read().await;
+        }
+        last
+    }
+}
+
+/// Whether `inventory` shows what `action` was to do.
+fn shows(action: &Action, inventory: &Inventory) -> bool {
+    let state = inventory.instance.as_ref().map(|i| i.state);
+    match action {
+        Action::Release => state.is_none() || state == Some(InstanceState::Released),
+        Action::Stop => state.is_none_or(|s| s != InstanceState::Running),
+        Action::SnapshotClean {
+            keep,
+            final_snapshot,
+        } => {
+            let snapshots = inventory
+                .resources
+                .iter()
+                .filter(|r| r.kind == ResourceKind::Snapshot)
+                .count();
+            snapshots <= (*keep).max(usize::from(*final_snapshot))
+        }
+        Action::SetDeadline { at } => match (at, inventory.deadline) {
+            (Some(at), Some(held)) => {
+                held.at.duration_since(*at).as_secs().abs() <= DEADLINE_SLACK_S
+            }
+            (None, held) => held.is_none(),
+            (Some(_), None) => false,
+        },
+    }
+}
+
+fn what_it_shows(inventory: &Inventory) -> String {
+    let instance = match &inventory.instance {
+        None => "no instance".to_string(),
+        Some(i) => format!("{} {:?}", i.id, i.state).to_lowercase(),
+    };
+    let snapshots = inventory
+        .resources
+        .iter()
+        .filter(|r| r.kind == ResourceKind::Snapshot)
+        .count();
+    let deadline = inventory.deadline.map_or_else(
+        || "no deadline".to_string(),
+        |d| format!("deadline {}", d.at.strftime("%Y-%m-%d %H:%M:%S UTC")),
+    );
+    format!("{instance}, {snapshots} snapshot(s), {deadline}")
+}
+
+#[async_trait]
+impl Provider for CommandProvider {
+    fn name(&self) -> &'static str {
+        "command"
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        let set = |v: &Option<Vec<String>>| v.as_ref().is_some_and(|a| !a.is_empty());
+        Capabilities {
+            stop: set(&self.config.stop),
+            snapshots: set(&self.config.snapshot_clean),
+            deadline: set(&self.config.extend),
+        }
+    }
+
+    fn plan(&self, action: &Action) -> Vec<String> {
+        let Ok((argv, values)) = self.command_for(action) else {
+            return Vec::new();
+        };
+        let mut calls = vec![
+            fill(argv, &values).map_or_else(|e| format!("(cannot run: {e})"), |a| display(&a)),
+        ];
+        if let Some(inventory) = self.config.inventory.as_deref().filter(|a| !a.is_empty()) {
+            let line = fill(inventory, &values)
+                .map_or_else(|e| format!("(cannot run: {e})"), |a| display(&a));
+            calls.push(format!("{line} (read back until it shows the effect)"));
+        }
+        calls
+    }
+
+    async fn inventory(&self) -> Result<Inventory, ProviderError> {
+        self.read().await
+    }
+
+    async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
+        let (argv, values) = self.command_for(action)?;
+        let argv = fill(argv, &values).map_err(ProviderError::Failed)?;
+        let mut calls = vec![display(&argv)];
+        let outcome = run::run(&argv, self.config.timeout).await;
+        let label = action.label();
+        let verify = self
+            .config
+            .inventory
+            .as_deref()
+            .is_some_and(|a| !a.is_empty());
+        if !verify {
+            return match outcome {
+                Ok(_) => Ok(ActionReport {
+                    action: action.clone(),
+                    confirmed: false,
+                    summary: format!(
+                        "the {label} command exited 0: done by exit status; not verified \
+                         (no [command] inventory to read back)"
+                    ),
+                    calls,
+                }),
+                Err(e) => Err(ProviderError::Failed(e.to_string())),
+            };
+        }
+        calls.push("inventory command (read back)".into());
+        let attempts = if outcome.is_ok() {
+            self.readback.attempts
+        } else {
+            1
+        };
+        let read = self.poll(attempts, |inv| shows(action, inv)).await;
+        let confirmed = matches!(&read, Ok(inv) if shows(action, inv));
+        let summary = match (&outcome, &read) {
+            (Err(e), Err(_)) => return Err(ProviderError::Failed(e.to_string())),
+            (_, Ok(inv)) if confirmed => {
+                format!(
+                    "{label} confirmed by the inventory command: {}",
+                    what_it_shows(inv)
+                )
+            }
+            (Ok(_), Ok(inv)) => format!(
+                "the {label} command exited 0, but the inventory command shows {}",
+                what_it_shows(inv)
+            ),
+            (Err(e), Ok(inv)) => format!("{e}; the inventory command shows {}", what_it_shows(inv)),
+            (Ok(_), Err(e)) => {
+                format!("the {label} command exited 0, but reading back failed ({e})")
+            }
+        };
+        Ok(ActionReport {
+            action: action.clone(),
+            confirmed,
+            summary,
+            calls,
+        })
+    }
+}

@@ -1,0 +1,248 @@
+//! Running one configured argument vector: no shell, no stdin, stdout and stderr captured, and
+//! a time limit after which the command (and everything it started in its process group) is
+//! killed.
+
+use std::fmt::Write as _;
+use std::process::Stdio;
+use std::time::Duration;
+
+use jiff::Timestamp;
+
+/// What the command printed, when it exited 0.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Output {
+    pub stdout: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RunError {
+    #[error("`{program}` could not be started: {reason}")]
+    Spawn { program: String, reason: String },
+    #[error("`{program}` did not finish within {after:?} and was killed")]
+    Timeout { program: String, after: Duration },
+    #[error("`{program}` failed ({status}){}", stderr_note(.stderr))]
+    Failed {
+        program: String,
+        status: String,
+        stderr: String,
+    },
+}
+
+fn stderr_note(stderr: &str) -> String {
+    if stderr.is_empty() {
+        String::new()
+    } else {
+        format!(": {stderr}")
+    }
+}
+
+/// The last `max` characters of the command's stderr, trimmed: the end says what went wrong.
+fn tail(text: &str, max: usize) -> String {
+    let text = text.trim();
+    let count = text.chars().count();
+    if count <= max {
+        return text.to_string();
+    }
+    let skipped: String = text.chars().skip(count - max).collect();
+    format!("...{skipped}")
+}
+
+/// The values the placeholders take.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Values {
+    pub instance: Option<String>,
+    pub keep: Option<usize>,
+    pub final_snapshot: Option<bool>,
+    pub deadline: Option<Timestamp>,
+    /// Whole seconds from now to the deadline.
+    pub duration: Option<i64>,
+}
+
+/// `argv` with `{instance}`, `{keep}`, `{final}`, `{deadline}` and `{duration}` filled in. A
+/// placeholder without a value is an error that says which.
+pub fn fill(argv: &[String], values: &Values) -> Result<Vec<String>, String> {
+    let slots: [(&str, Option<String>, &str); 5] = [
+        (
+            "{instance}",
+            values.instance.clone(),
+            "no instance id: set [instance] id or pass --instance",
+        ),
+        ("{keep}", values.keep.map(|k| k.to_string()), "no {keep}"),
+        (
+            "{final}",
+            values.final_snapshot.map(|f| f.to_string()),
+            "no {final}",
+        ),
+        (
+            "{deadline}",
+            values
+                .deadline
+                .map(|t| t.strftime("%Y-%m-%dT%H:%M:%SZ").to_string()),
+            "no {deadline}",
+        ),
+        (
+            "{duration}",
+            values.duration.map(|d| d.to_string()),
+            "no {duration}",
+        ),
+    ];
+    argv.iter()
+        .map(|arg| {
+            let mut arg = arg.clone();
+            for (name, value, missing) in &slots {
+                if arg.contains(name) {
+                    let value = value.as_ref().ok_or_else(|| (*missing).to_string())?;
+                    arg = arg.replace(name, value);
+                }
+            }
+            Ok(arg)
+        })
+        .collect()
+}
+
+/// One line showing the command, each argument quoted when it needs it.
+pub fn display(argv: &[String]) -> String {
+    let mut line = String::new();
+    for (i, arg) in argv.iter().enumerate() {
+        if i > 0 {
+            line.push(' ');
+        }
+        if !arg.is_empty()
+            && arg
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_./:=@%+,{}".contains(c))
+        {
+            line.push_str(arg);
+        } else {
+            let _ = write!(line, "'{}'", arg.replace('\'', r"'\''"));
+        }
+    }
+    line
+}
+
+/// Runs `argv` (already filled in), killing it after `timeout`.
+pub async fn run(argv: &[String], timeout: Duration) -> Result<Output, RunError> {
+    let Some((program, rest)) = argv.split_first() else {
+        return Err(RunError::Spawn {
+            program: String::new(),
+            reason: "the command is empty".into(),
+        });
+    };
+    let mut command = tokio::process::Command::new(program);
+    command
+        .args(rest)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    #[cfg(unix)]
+    command.process_group(0);
+    let child = command.spawn().map_err(|e| RunError::Spawn {
+        program: program.clone(),
+        reason: e.to_string(),
+    })?;
+    let pid = child.id();
+    match tokio::time::timeout(timeout, child.wait_with_output()).await {
+        Err(_) => {
+            // Dropping the future kills the child; its own children go with the group.
+            kill_group(pid);
+            Err(RunError::Timeout {
+                program: program.clone(),
+                after: timeout,
+            })
+        }
+        Ok(Err(e)) => Err(RunError::Spawn {
+            program: program.clone(),
+            reason: e.to_string(),
+        }),
+        Ok(Ok(out)) if out.status.success() => Ok(Output {
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        }),
+        Ok(Ok(out)) => Err(RunError::Failed {
+            program: program.clone(),
+            status: out.status.code().map_or_else(
+                || "killed by a signal".to_string(),
+                |c| format!("exit status {c}"),
+            ),
+            stderr: tail(&String::from_utf8_lossy(&out.stderr), 2000),
+        }),
+    }
+}
+
+#[cfg(unix)]
+fn kill_group(pid: Option<u32>) {
+    let pid = pid
+        .and_then(|p| i32::try_from(p).ok())
+        .and_then(rustix::process::Pid::from_raw);
+    if let Some(pid) = pid {
+        // The group may be gone already; nothing to do then.
+        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+    }
+}
+
+#[cfg(not(unix))]
+fn kill_group(_pid: Option<u32>) {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn argv(items: &[&str]) -> Vec<String> {
+        items.iter().map(|s| (*s).to_string()).collect()
+    }
+
+    #[test]
+    fn placeholders_are_filled_or_named_when_missing() {
+        let values = Values {
+            instance: Some("i-1".into()),
+            keep: Some(2),
+            deadline: Some("2026-01-02T03:04:05Z".parse().unwrap()),
+            duration: Some(5400),
+            final_snapshot: Some(true),
+        };
+        let filled = fill(
+            &argv(&[
+                "cli",
+                "--id={instance}",
+                "{keep}",
+                "{final}",
+                "{deadline}",
+                "{duration}s",
+            ]),
+            &values,
+        )
+        .unwrap();
+        assert_eq!(
+            filled,
+            argv(&[
+                "cli",
+                "--id=i-1",
+                "2",
+                "true",
+                "2026-01-02T03:04:05Z",
+                "5400s"
+            ])
+        );
+        let err = fill(&argv(&["cli", "{instance}"]), &Values::default()).unwrap_err();
+        assert!(err.contains("[instance] id"), "{err}");
+        assert_eq!(
+            fill(&argv(&["cli", "{other}"]), &Values::default()).unwrap(),
+            argv(&["cli", "{other}"])
+        );
+    }
+
+    #[test]
+    fn display_quotes_what_a_shell_would_split() {
+        assert_eq!(
+            display(&argv(&["sh", "-c", "echo 'hi' there", "--x=1"])),
+            r"sh -c 'echo '\''hi'\'' there' --x=1"
+        );
+        assert_eq!(display(&argv(&["a", ""])), "a ''");
+    }
+
+    #[test]
+    fn stderr_keeps_its_end() {
+        assert_eq!(tail("  short \n", 10), "short");
+        assert_eq!(tail("abcdefghij", 4), "...ghij");
+    }
+}
