@@ -12,6 +12,7 @@ pub mod config;
 pub mod ledger;
 pub mod meter;
 pub mod money;
+pub mod notify;
 pub mod pricing;
 pub mod provider;
 pub mod telemetry;
