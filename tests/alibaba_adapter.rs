@@ -367,3 +367,17 @@ async fn throttled_and_failed_reads_are_retried() {
     assert!(inv.instance.is_some());
     assert_eq!(peer.count("DescribeInstances"), 3);
 }
+
+#[tokio::test]
+async fn an_eip_left_behind_is_released_once_unbound_and_read_back() {
+    let peer = Peer::start();
+    let adapter = peer.adapter(Some(INSTANCE));
+    let (done, summary) = adapter.release_eip(EIP).await.unwrap();
+    assert!(!done, "still bound: {summary}");
+    assert!(summary.contains("InUse"), "{summary}");
+    adapter.perform(&Action::Release).await.unwrap();
+    let (done, summary) = adapter.release_eip(EIP).await.unwrap();
+    assert!(done, "{summary}");
+    let inv = adapter.inventory().await.unwrap();
+    assert!(ids_of(&inv, ResourceKind::PublicIp).is_empty());
+}

@@ -6,6 +6,7 @@
 //! reject the key.
 
 pub mod cloud;
+mod listing;
 mod verify;
 
 use std::collections::{BTreeMap, HashSet};

@@ -1,5 +1,6 @@
 //! snapshot-clean: optionally a final snapshot of the system disk, then delete every snapshot
-//! beyond the newest `keep`, except those a custom image still uses. Read back by id.
+//! beyond the newest `keep`, except those a custom image still uses; and releasing an EIP the
+//! instance left behind. Each read back by id.
 
 use std::fmt::Write as _;
 
@@ -157,5 +158,40 @@ impl AlibabaCloud {
                 "the final snapshot {id} is {status}; no snapshot deleted"
             ))
         })
+    }
+}
+
+impl AlibabaCloud {
+    /// Releases an elastic IP the instance left behind (it must be unbound), then reads it
+    /// back: `true` only when DescribeEipAddresses no longer lists it.
+    pub async fn release_eip(&self, allocation_id: &str) -> Result<(bool, String), ProviderError> {
+        let params = [("AllocationId", allocation_id.to_string())];
+        let call = self
+            .rpc
+            .call::<Ack>(Product::Vpc, "ReleaseEipAddress", &params)
+            .await;
+        let listed = self
+            .rpc
+            .call::<super::model::EipsReply>(Product::Vpc, "DescribeEipAddresses", &params)
+            .await;
+        match (call, listed) {
+            (_, Ok(list)) => {
+                let left = list
+                    .eip_addresses
+                    .items
+                    .iter()
+                    .find(|e| e.allocation_id == allocation_id)
+                    .map(|e| e.status.clone());
+                Ok(match left {
+                    None => (true, format!("{allocation_id} released: no longer listed")),
+                    Some(status) => (false, format!("{allocation_id} is still listed ({status})")),
+                })
+            }
+            (Err(e), Err(_)) => Err(e.into()),
+            (Ok(_), Err(e)) => Ok((
+                false,
+                format!("ReleaseEipAddress was accepted, but reading it back failed ({e})"),
+            )),
+        }
     }
 }
