@@ -144,8 +144,9 @@ pub struct ActionArgs {
 /// sheet: for them, give these flags before the subcommand, `gpumeter --provider aws status`.)
 #[derive(Debug, Args, Clone, Default)]
 pub struct TargetArgs {
-    /// The provider's API to use: aws, alibaba, or demo (the same as --demo).
-    #[arg(long = "provider", id = "cloud", value_name = "aws|alibaba|demo", value_parser = parse_cloud)]
+    /// The provider's API to use: aws, alibaba, tencent, command (the [command] section), or
+    /// demo (the same as --demo).
+    #[arg(long = "provider", id = "cloud", value_name = "aws|alibaba|tencent|command|demo", value_parser = parse_cloud)]
     pub cloud: Option<crate::config::ProviderKind>,
     /// The instance id [default: the config's, else this machine's, from the metadata service].
     #[arg(long, value_name = "ID")]
@@ -160,8 +161,12 @@ fn parse_cloud(text: &str) -> Result<crate::config::ProviderKind, String> {
     match text {
         "aws" => Ok(K::Aws),
         "alibaba" => Ok(K::Alibaba),
+        "tencent" => Ok(K::Tencent),
+        "command" => Ok(K::Command),
         "demo" => Ok(K::Demo),
-        _ => Err(format!("`{text}` is not one of aws, alibaba, demo")),
+        _ => Err(format!(
+            "`{text}` is not one of aws, alibaba, tencent, command, demo"
+        )),
     }
 }
 

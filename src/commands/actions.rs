@@ -11,7 +11,7 @@ use super::{CommandResult, Failure, emit};
 use crate::app::Confirm;
 use crate::cli::{ActionArgs, Cli};
 use crate::meter::{Lifecycle, Usage, accrue};
-use crate::provider::{Action, Inventory};
+use crate::provider::{Action, Inventory, ProviderError};
 
 pub fn run(cli: &Cli, action: &Action, args: &ActionArgs) -> CommandResult {
     let ctx = Context::load(cli)?;
@@ -22,14 +22,14 @@ pub fn run(cli: &Cli, action: &Action, args: &ActionArgs) -> CommandResult {
         )));
     }
     let provider = ctx.provider()?;
-    let inventory = super::block_on(provider.inventory())?
+    let inventory = known(super::block_on(provider.inventory())?)
         .map_err(|e| Failure::failed(format!("{}: {e}", provider.name())))?;
-    let pricing = ctx.pricing_for(inventory.instance.as_ref())?;
+    let pricing = ctx.pricing_for(inventory.as_ref().and_then(|i| i.instance.as_ref()))?;
     let confirm = Confirm::build(
         action.clone(),
-        Some(&inventory),
+        inventory.as_ref(),
         pricing.as_ref(),
-        burn_now(&inventory, pricing.as_ref()),
+        inventory.as_ref().and_then(|i| burn_now(i, pricing.as_ref())),
     );
     if args.dry_run {
         let mut lines = vec!["dry run: nothing is changed. It would call:".to_string()];
@@ -73,13 +73,25 @@ pub fn extend_action(cli: &Cli, by: &str) -> Result<Action, Failure> {
             provider.name()
         )));
     }
-    let inventory = super::block_on(provider.inventory())?
+    let inventory = known(super::block_on(provider.inventory())?)
         .map_err(|e| Failure::failed(format!("{}: {e}", provider.name())))?;
     let now = Timestamp::now();
-    let base = inventory.deadline.map_or(now, |d| d.at.max(now));
+    let base = inventory
+        .and_then(|i| i.deadline)
+        .map_or(now, |d| d.at.max(now));
     Ok(Action::SetDeadline {
         at: Some(base.saturating_add(by).unwrap_or(base)),
     })
+}
+
+/// The inventory, or `None` from a provider that cannot list one (a `command` provider without
+/// an inventory command): it can still act, and says it could not verify.
+fn known(read: Result<Inventory, ProviderError>) -> Result<Option<Inventory>, ProviderError> {
+    match read {
+        Ok(inventory) => Ok(Some(inventory)),
+        Err(ProviderError::Unsupported { .. }) => Ok(None),
+        Err(e) => Err(e),
+    }
 }
 
 fn burn_now(

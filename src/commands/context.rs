@@ -71,6 +71,13 @@ impl Context {
             ))),
             Some(ProviderKind::Aws) => Ok(Arc::new(self.aws()?)),
             Some(ProviderKind::Alibaba) => self.alibaba(),
+            Some(ProviderKind::Tencent) => self.tencent(),
+            Some(ProviderKind::Command) => Ok(Arc::new(
+                crate::provider::command::CommandProvider::new(
+                    self.config.command.clone(),
+                    self.config.instance.id.clone(),
+                ),
+            )),
             Some(kind) => Ok(Arc::new(NoProvider::new(format!(
                 "the {kind:?} adapter is not available in this build yet"
             )))),
@@ -103,6 +110,20 @@ impl Context {
         )
         .map(|adapter| Arc::new(adapter) as Arc<dyn Provider>)
         .map_err(|e| Failure::bad_input(format!("alibaba: {e}")))
+    }
+
+    /// The Tencent Cloud adapter, from the TENCENTCLOUD_* variables and `[instance]`. A missing
+    /// credential is bad input that names the variable to set.
+    pub fn tencent(&self) -> Result<Arc<dyn Provider>, Failure> {
+        use crate::provider::tencent::{TencentCloud, TencentEnv};
+        let instance = &self.config.instance;
+        TencentCloud::from_env(
+            &TencentEnv::from_process(),
+            instance.id.as_deref(),
+            instance.region.as_deref(),
+        )
+        .map(|adapter| Arc::new(adapter) as Arc<dyn Provider>)
+        .map_err(|e| Failure::bad_input(format!("tencent: {e}")))
     }
 
     pub fn demo_cloud(&self) -> DemoCloud {
