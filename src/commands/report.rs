@@ -21,7 +21,9 @@ use crate::pricing::Sheet;
 
 pub fn run(cli: &Cli, args: &ReportArgs) -> CommandResult {
     let ctx = Context::load(cli)?;
+    // Whole seconds: the ledger keeps no finer time, and the report prints none.
     let now = Timestamp::now();
+    let now = Timestamp::from_second(now.as_second()).unwrap_or(now);
     let tz = TimeZone::system();
     let since = window::parse_bound(&args.since, now, &tz)
         .map_err(|e| Failure::bad_input(format!("--since: {e}")))?;
