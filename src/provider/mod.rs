@@ -20,6 +20,7 @@ pub mod lambda;
 pub mod none;
 pub mod tencent;
 pub mod runpod;
+pub mod vast;
 
 /// The instance the cockpit watches, as the provider describes it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -161,4 +162,10 @@ pub trait Provider: Send + Sync {
 
     /// Runs `action`, then reads the state back and reports what the provider says.
     async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError>;
+
+    /// `base` with the rates the provider reported for this instance (a Vast.ai host sets its
+    /// own storage and bandwidth prices), after an inventory; `None` keeps `base`.
+    fn own_sheet(&self, _base: &crate::pricing::Sheet) -> Option<crate::pricing::Sheet> {
+        None
+    }
 }

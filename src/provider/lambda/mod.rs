@@ -1,0 +1,380 @@
+//! Lambda Cloud (API v1, bearer key in `LAMBDA_API_KEY`): list the instance with its live
+//! `price_cents_per_hour`, terminate it with a read-back, and list or delete file systems, which
+//! survive termination and bill per GiB-month whether mounted or not.
+//!
+//! Lambda has no stop, no snapshots and no server-side deadline: those capabilities are off and
+//! asking for them says so. There is no metadata service either: the instance comes from
+//! `--instance`/`[instance] id`, else from matching this machine's hostname against the list.
+
+pub mod model;
+
+use std::sync::Mutex;
+
+use async_trait::async_trait;
+use jiff::Timestamp;
+use serde_json::{Value, json};
+
+use self::model::{Seen, file_system, parse_instance, state_of};
+use super::bearer::{Api, ApiError, ApiKey, KeyEnv, Readback, Removal, StateLog};
+use super::http::{HttpPolicy, Repeat};
+use super::{
+    Action, ActionReport, Capabilities, InstanceInfo, Inventory, LinkedResource, Provider,
+    ProviderError,
+};
+use crate::meter::BillingMode;
+
+pub const KEY_VAR: &str = "LAMBDA_API_KEY";
+/// Points the adapter at another endpoint (tests use a loopback server).
+pub const ENDPOINT_VAR: &str = "GPUMETER_LAMBDA_ENDPOINT";
+pub const DEFAULT_ENDPOINT: &str = "https://cloud.lambda.ai/api/v1";
+const NAME: &str = "Lambda Cloud";
+
+/// Everything the adapter needs before its first call.
+#[derive(Debug, Clone)]
+pub struct LambdaSettings {
+    pub key: Result<ApiKey, ProviderError>,
+    pub endpoint: String,
+    pub instance_id: Option<String>,
+    /// This machine's hostname, matched against the instance list when no id is configured.
+    pub hostname: Option<String>,
+}
+
+impl LambdaSettings {
+    pub fn resolve(env: &KeyEnv, instance_id: Option<String>, hostname: Option<String>) -> Self {
+        LambdaSettings {
+            key: env
+                .get(KEY_VAR)
+                .map(ApiKey::new)
+                .ok_or(ProviderError::MissingCredential(KEY_VAR)),
+            endpoint: env
+                .get(ENDPOINT_VAR)
+                .unwrap_or(DEFAULT_ENDPOINT)
+                .to_string(),
+            instance_id,
+            hostname: hostname
+                .map(|h| h.trim().to_string())
+                .filter(|h| !h.is_empty()),
+        }
+    }
+
+    /// From the process environment and `/etc/hostname`.
+    pub fn from_process(instance_id: Option<String>) -> Self {
+        let hostname = std::fs::read_to_string("/etc/hostname").ok();
+        Self::resolve(
+            &KeyEnv::from_process(&[KEY_VAR, ENDPOINT_VAR]),
+            instance_id,
+            hostname,
+        )
+    }
+}
+
+fn unsupported(what: &str) -> ProviderError {
+    ProviderError::Unsupported {
+        provider: "lambda".into(),
+        what: what.into(),
+    }
+}
+
+pub struct Lambda {
+    api: Result<Api, ProviderError>,
+    configured: Option<String>,
+    hostname: Option<String>,
+    found: Mutex<Option<String>>,
+    first_seen: Mutex<Option<Timestamp>>,
+    log: StateLog,
+    readback: Readback,
+}
+
+impl Lambda {
+    pub fn new(settings: LambdaSettings, policy: HttpPolicy) -> Self {
+        let api = settings
+            .key
+            .and_then(|key| Api::new(NAME, KEY_VAR, &settings.endpoint, key, policy));
+        Lambda {
+            api,
+            configured: settings.instance_id,
+            hostname: settings.hostname,
+            found: Mutex::new(None),
+            first_seen: Mutex::new(None),
+            log: StateLog::default(),
+            readback: Readback::default(),
+        }
+    }
+
+    #[must_use]
+    pub fn with_readback(mut self, readback: Readback) -> Self {
+        self.readback = readback;
+        self
+    }
+
+    fn api(&self) -> Result<&Api, ProviderError> {
+        self.api.as_ref().map_err(Clone::clone)
+    }
+
+    fn known_id(&self) -> Option<String> {
+        self.configured
+            .clone()
+            .or_else(|| self.found.lock().ok().and_then(|f| f.clone()))
+    }
+
+    /// The instance: configured, else the one whose hostname, name or IP is this machine's.
+    pub async fn instance_id(&self) -> Result<String, ProviderError> {
+        if let Some(id) = self.known_id() {
+            return Ok(id);
+        }
+        let api = self.api()?;
+        let no_id = || {
+            ProviderError::State(
+                "lambda: no instance: pass --instance ID or set [instance] id in the config \
+                 (Lambda has no metadata service, and no instance has this machine's hostname)"
+                    .into(),
+            )
+        };
+        let host = self.hostname.clone().ok_or_else(no_id)?;
+        let list = api
+            .json("GET", "/instances", None, Repeat::Safe)
+            .await
+            .map_err(|e| ProviderError::State(format!("lambda: {e}")))?;
+        let rows = list.get("data").and_then(Value::as_array).ok_or_else(|| {
+            ProviderError::State(format!(
+                "lambda: {}",
+                ApiError::malformed("GET /instances", "no data list")
+            ))
+        })?;
+        let short = host.split('.').next().unwrap_or(&host).to_string();
+        let id = rows
+            .iter()
+            .filter_map(parse_instance)
+            .find(|i| {
+                [&i.hostname, &Some(i.name.clone()), &i.ip]
+                    .iter()
+                    .filter_map(|v| v.as_deref())
+                    .any(|v| v == host || v.split('.').next() == Some(short.as_str()))
+            })
+            .map(|i| i.id)
+            .ok_or_else(no_id)?;
+        if let Ok(mut f) = self.found.lock() {
+            *f = Some(id.clone());
+        }
+        Ok(id)
+    }
+
+    /// The instance, `None` once Lambda no longer knows it.
+    async fn get(api: &Api, id: &str) -> Result<Option<Seen>, ApiError> {
+        let path = format!("/instances/{id}");
+        match api.json("GET", &path, None, Repeat::Safe).await {
+            Ok(v) => v
+                .get("data")
+                .and_then(parse_instance)
+                .map(Some)
+                .ok_or_else(|| ApiError::malformed(&Api::describe("GET", &path), "no instance")),
+            Err(e) if e.status() == Some(404) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    async fn file_systems(api: &Api, now: Timestamp) -> Result<Vec<LinkedResource>, ApiError> {
+        let v = api.json("GET", "/file-systems", None, Repeat::Safe).await?;
+        let rows = v
+            .get("data")
+            .and_then(Value::as_array)
+            .ok_or_else(|| ApiError::malformed("GET /file-systems", "no data list"))?;
+        Ok(rows.iter().filter_map(|r| file_system(r, now)).collect())
+    }
+
+    fn info(&self, seen: &Seen, now: Timestamp) -> InstanceInfo {
+        let created = seen.created.unwrap_or_else(|| {
+            self.first_seen
+                .lock()
+                .map_or(now, |mut f| *f.get_or_insert(now))
+        });
+        let state = state_of(&seen.status);
+        InstanceInfo {
+            id: seen.id.clone(),
+            name: seen.name.clone(),
+            provider: "lambda".into(),
+            region: seen.region.clone(),
+            sku: seen.sku.clone(),
+            mode: BillingMode::OnDemand,
+            state,
+            created,
+            live_price_per_hour: seen.price_per_hour,
+            history: self.log.saw(created, state, None, now),
+        }
+    }
+
+    async fn release(
+        &self,
+        api: &Api,
+        id: &str,
+        calls: &mut Vec<String>,
+    ) -> Result<(bool, String), ApiError> {
+        let path = format!("/instances/{id}");
+        calls.push(Api::describe("GET", &path));
+        match Self::get(api, id).await? {
+            None => return Ok((true, "already released: Lambda does not list it".into())),
+            Some(i) if i.status == "terminated" => {
+                return Ok((true, "already released (`terminated`)".into()));
+            }
+            Some(_) => {}
+        }
+        calls.push(terminate_call(id));
+        let body = json!({ "instance_ids": [id] });
+        match api
+            .json(
+                "POST",
+                "/instance-operations/terminate",
+                Some(&body),
+                Repeat::Safe,
+            )
+            .await
+        {
+            Ok(v) if v.get("data").is_some() => {}
+            Ok(_) => {
+                return Err(ApiError::malformed(
+                    "POST /instance-operations/terminate",
+                    "no data",
+                ));
+            }
+            Err(e) if e.status() == Some(404) => {
+                return Ok((true, "already released: Lambda does not know it".into()));
+            }
+            Err(e) => return Err(e),
+        }
+        calls.push(format!("GET {path}   (read back)"));
+        let mut last = String::from("no read-back");
+        for attempt in 0..self.readback.attempts.max(1) {
+            if attempt > 0 {
+                tokio::time::sleep(self.readback.interval).await;
+            }
+            match Self::get(api, id).await {
+                Ok(None) => {
+                    return Ok((true, "terminate accepted; Lambda no longer lists it".into()));
+                }
+                Ok(Some(i)) if i.status == "terminated" => {
+                    return Ok((
+                        true,
+                        "terminate accepted; Lambda reads back `terminated`".into(),
+                    ));
+                }
+                Ok(Some(i)) => last = format!("Lambda reads back `{}`", i.status),
+                Err(e) => {
+                    return Ok((
+                        false,
+                        format!("terminate accepted, but the read-back failed: {e}"),
+                    ));
+                }
+            }
+        }
+        Ok((false, last))
+    }
+
+    /// Deletes file system `id` (refused by Lambda while it is mounted), then lists the file
+    /// systems again: confirmed only when it is no longer listed.
+    pub async fn delete_file_system(&self, id: &str) -> Result<Removal, ProviderError> {
+        let api = self.api()?;
+        let path = format!("/filesystems/{id}");
+        let mut calls = vec![Api::describe("DELETE", &path)];
+        let fail = |e: ApiError| ProviderError::Failed(api.redact(&e.to_string()));
+        match api.send("DELETE", &path, None, Repeat::Safe).await {
+            Ok(_) => {}
+            Err(e) if e.status() == Some(404) => {}
+            Err(e) => return Err(fail(e)),
+        }
+        calls.push("GET /file-systems   (read back)".into());
+        let (confirmed, summary) = match Self::file_systems(api, Timestamp::now()).await {
+            Ok(list) if list.iter().any(|f| f.id == id) => {
+                (false, format!("file system {id} is still listed"))
+            }
+            Ok(_) => (true, format!("file system {id} is no longer listed")),
+            Err(e) => (false, format!("delete sent, but the read-back failed: {e}")),
+        };
+        Ok(Removal {
+            confirmed,
+            summary: api.redact(&summary),
+            calls,
+        })
+    }
+}
+
+fn terminate_call(id: &str) -> String {
+    format!("POST /instance-operations/terminate {{\"instance_ids\":[\"{id}\"]}}")
+}
+
+#[async_trait]
+impl Provider for Lambda {
+    fn name(&self) -> &'static str {
+        "lambda"
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            stop: false,
+            snapshots: false,
+            deadline: false,
+        }
+    }
+
+    fn plan(&self, action: &Action) -> Vec<String> {
+        let id = self
+            .known_id()
+            .unwrap_or_else(|| "<the instance with this machine's hostname>".into());
+        match action {
+            Action::Release => vec![
+                format!("GET /instances/{id}"),
+                terminate_call(&id),
+                format!("GET /instances/{id}   (read back)"),
+            ],
+            _ => Vec::new(),
+        }
+    }
+
+    async fn inventory(&self) -> Result<Inventory, ProviderError> {
+        let api = self.api()?;
+        let id = self.instance_id().await?;
+        let now = Timestamp::now();
+        let state =
+            |e: ApiError| ProviderError::State(format!("lambda: {}", api.redact(&e.to_string())));
+        let seen = Self::get(api, &id).await.map_err(state)?;
+        let resources = Self::file_systems(api, now).await.map_err(state)?;
+        Ok(Inventory {
+            instance: seen.map(|s| self.info(&s, now)),
+            resources,
+            deadline: None,
+        })
+    }
+
+    async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
+        match action {
+            Action::Release => {}
+            Action::Stop => {
+                return Err(unsupported(
+                    "stop (Lambda Cloud has no stop or pause: an instance bills until it is terminated)",
+                ));
+            }
+            Action::SnapshotClean { .. } => {
+                return Err(unsupported(
+                    "manage snapshots (Lambda Cloud has no snapshots)",
+                ));
+            }
+            Action::SetDeadline { .. } => {
+                return Err(unsupported(
+                    "hold a release deadline (Lambda Cloud has no server-side deadline)",
+                ));
+            }
+        }
+        let api = self.api()?;
+        let id = self.instance_id().await?;
+        let mut calls = Vec::new();
+        let (confirmed, summary) = self
+            .release(api, &id, &mut calls)
+            .await
+            .map_err(|e| ProviderError::Failed(api.redact(&e.to_string())))?;
+        Ok(ActionReport {
+            action: action.clone(),
+            confirmed,
+            summary: format!("{id}: {}", api.redact(&summary)),
+            calls,
+        })
+    }
+}

@@ -1,0 +1,377 @@
+//! RunPod (REST v2, bearer key in `RUNPOD_API_KEY`): the pod with its live `cost`, stop and
+//! terminate with a read-back, and the account's network volumes (list, delete).
+//!
+//! A stopped (`EXITED`) pod's `cost` reads 0, but its volume disk goes on billing at the stopped
+//! rate. So the pod's disks are linked resources with the classes the `runpod` sheet prices,
+//! `container` (nothing while stopped) and `volume` (a higher `when_stopped` rate), and the meter
+//! keeps billing storage while the pod is stopped. Inside a pod its id is `RUNPOD_POD_ID`.
+
+pub mod model;
+
+pub use model::sku_for;
+
+use async_trait::async_trait;
+use jiff::Timestamp;
+use rust_decimal::Decimal;
+use serde_json::{Value, json};
+
+use self::model::{Pod, parse_pod, state_of, time};
+use super::bearer::{Api, ApiError, ApiKey, KeyEnv, Readback, Removal, StateLog, decimal, text};
+use super::http::{HttpPolicy, Repeat};
+use super::{
+    Action, ActionReport, Capabilities, InstanceInfo, Inventory, LinkedResource, Provider,
+    ProviderError,
+};
+use crate::meter::{BillingMode, ResourceKind};
+
+pub const KEY_VAR: &str = "RUNPOD_API_KEY";
+pub const POD_VAR: &str = "RUNPOD_POD_ID";
+/// Points the adapter at another endpoint (tests use a loopback server).
+pub const ENDPOINT_VAR: &str = "GPUMETER_RUNPOD_ENDPOINT";
+pub const DEFAULT_ENDPOINT: &str = "https://api.runpod.io";
+const NAME: &str = "RunPod";
+
+#[derive(Debug, Clone)]
+pub struct RunpodSettings {
+    pub key: Result<ApiKey, ProviderError>,
+    pub endpoint: String,
+    /// From the flags or config, else `RUNPOD_POD_ID`.
+    pub pod_id: Option<String>,
+}
+
+impl RunpodSettings {
+    pub fn resolve(env: &KeyEnv, pod_id: Option<String>) -> Self {
+        RunpodSettings {
+            key: env
+                .get(KEY_VAR)
+                .map(ApiKey::new)
+                .ok_or(ProviderError::MissingCredential(KEY_VAR)),
+            endpoint: env
+                .get(ENDPOINT_VAR)
+                .unwrap_or(DEFAULT_ENDPOINT)
+                .to_string(),
+            pod_id: pod_id.or_else(|| env.get(POD_VAR).map(str::to_string)),
+        }
+    }
+
+    pub fn from_process(pod_id: Option<String>) -> Self {
+        Self::resolve(
+            &KeyEnv::from_process(&[KEY_VAR, POD_VAR, ENDPOINT_VAR]),
+            pod_id,
+        )
+    }
+}
+
+fn unsupported(what: &str) -> ProviderError {
+    ProviderError::Unsupported {
+        provider: "runpod".into(),
+        what: what.into(),
+    }
+}
+
+fn disk(
+    pod: &Pod,
+    what: &str,
+    kind: ResourceKind,
+    size: Decimal,
+    now: Timestamp,
+) -> LinkedResource {
+    LinkedResource {
+        id: format!("{}-{what}", pod.id),
+        name: format!("{what} disk"),
+        kind,
+        class: Some(what.into()),
+        size_gib: size,
+        state: pod.status.to_ascii_lowercase(),
+        created: pod.created.unwrap_or(now),
+        deleted_with_instance: true,
+    }
+}
+
+pub struct Runpod {
+    api: Result<Api, ProviderError>,
+    pod_id: Option<String>,
+    log: StateLog,
+    readback: Readback,
+}
+
+impl Runpod {
+    pub fn new(settings: RunpodSettings, policy: HttpPolicy) -> Self {
+        let api = settings
+            .key
+            .and_then(|key| Api::new(NAME, KEY_VAR, &settings.endpoint, key, policy));
+        Runpod {
+            api,
+            pod_id: settings.pod_id,
+            log: StateLog::default(),
+            readback: Readback::default(),
+        }
+    }
+
+    #[must_use]
+    pub fn with_readback(mut self, readback: Readback) -> Self {
+        self.readback = readback;
+        self
+    }
+
+    fn api(&self) -> Result<&Api, ProviderError> {
+        self.api.as_ref().map_err(Clone::clone)
+    }
+
+    fn pod_id(&self) -> Result<&str, ProviderError> {
+        self.pod_id.as_deref().ok_or_else(|| {
+            ProviderError::State(format!(
+                "runpod: no pod: pass --instance ID, set [instance] id, or run inside the pod \
+                 ({POD_VAR})"
+            ))
+        })
+    }
+
+    async fn get(api: &Api, id: &str) -> Result<Option<Pod>, ApiError> {
+        let path = format!("/v2/pods/{id}");
+        match api.json("GET", &path, None, Repeat::Safe).await {
+            Ok(v) => parse_pod(v.get("pod").unwrap_or(&v))
+                .map(Some)
+                .ok_or_else(|| ApiError::malformed(&Api::describe("GET", &path), "no pod")),
+            Err(e) if e.status() == Some(404) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    async fn network_volumes(api: &Api) -> Result<Vec<Value>, ApiError> {
+        let v = api
+            .json("GET", "/v2/network-volumes", None, Repeat::Safe)
+            .await?;
+        v.get("networkVolumes")
+            .or(Some(&v))
+            .and_then(Value::as_array)
+            .cloned()
+            .ok_or_else(|| ApiError::malformed("GET /v2/network-volumes", "no networkVolumes"))
+    }
+
+    fn info(&self, pod: &Pod, now: Timestamp) -> InstanceInfo {
+        let created = pod.created.unwrap_or(now);
+        let state = state_of(&pod.status);
+        InstanceInfo {
+            id: pod.id.clone(),
+            name: pod.name.clone(),
+            provider: "runpod".into(),
+            region: pod.data_center.clone(),
+            sku: pod.sku.clone(),
+            mode: BillingMode::OnDemand,
+            state,
+            created,
+            // 0 while stopped: right for compute, and the disks bill on through the sheet.
+            live_price_per_hour: pod.cost,
+            history: self.log.saw(created, state, None, now),
+        }
+    }
+
+    /// Sends `action` to the pod, then polls until `done` says the read-back shows it.
+    async fn act(
+        &self,
+        api: &Api,
+        id: &str,
+        action: &str,
+        calls: &mut Vec<String>,
+    ) -> Result<(bool, String), ApiError> {
+        let path = format!("/v2/pods/{id}");
+        calls.push(Api::describe("GET", &path));
+        let before = Self::get(api, id).await?;
+        let stop = action == "stop";
+        match before.as_ref().map(|p| p.status.as_str()) {
+            None if stop => {
+                return Ok((
+                    false,
+                    "RunPod does not know the pod; nothing to stop".into(),
+                ));
+            }
+            None => return Ok((true, "already terminated: RunPod does not list it".into())),
+            Some("TERMINATED") if stop => {
+                return Ok((false, "is terminated; nothing to stop".into()));
+            }
+            Some("TERMINATED") => return Ok((true, "already terminated (`TERMINATED`)".into())),
+            Some("EXITED") if stop => return Ok((true, "already stopped (`EXITED`)".into())),
+            _ => {}
+        }
+        calls.push(action_call(id, action));
+        let body = json!({ "action": action });
+        match api
+            .send("POST", &format!("{path}/action"), Some(&body), Repeat::Safe)
+            .await
+        {
+            Ok(_) => {}
+            Err(e) if !stop && e.status() == Some(404) => {
+                return Ok((true, "already terminated: RunPod does not know it".into()));
+            }
+            // A repeat finds the work under way; the read-back decides.
+            Err(e) if stop && e.status() == Some(409) => {}
+            Err(e) => return Err(e),
+        }
+        calls.push(format!("GET {path}   (read back)"));
+        let mut last = String::from("no read-back");
+        for attempt in 0..self.readback.attempts.max(1) {
+            if attempt > 0 {
+                tokio::time::sleep(self.readback.interval).await;
+            }
+            match Self::get(api, id).await {
+                Ok(None) if !stop => {
+                    return Ok((
+                        true,
+                        format!("{action} accepted; RunPod no longer lists it"),
+                    ));
+                }
+                Ok(None) => last = "RunPod no longer lists the pod".into(),
+                Ok(Some(p)) if p.status == if stop { "EXITED" } else { "TERMINATED" } => {
+                    return Ok((
+                        true,
+                        format!("{action} accepted; RunPod reads back `{}`", p.status),
+                    ));
+                }
+                Ok(Some(p)) => last = format!("RunPod reads back `{}`", p.status),
+                Err(e) => {
+                    return Ok((
+                        false,
+                        format!("{action} accepted, but the read-back failed: {e}"),
+                    ));
+                }
+            }
+        }
+        Ok((false, last))
+    }
+
+    /// Deletes network volume `id`, then lists them again: confirmed once it is gone.
+    pub async fn delete_network_volume(&self, id: &str) -> Result<Removal, ProviderError> {
+        let api = self.api()?;
+        let path = format!("/v2/network-volumes/{id}");
+        let mut calls = vec![Api::describe("DELETE", &path)];
+        match api.send("DELETE", &path, None, Repeat::Safe).await {
+            Ok(_) => {}
+            Err(e) if e.status() == Some(404) => {}
+            Err(e) => return Err(ProviderError::Failed(api.redact(&e.to_string()))),
+        }
+        calls.push("GET /v2/network-volumes   (read back)".into());
+        let (confirmed, summary) = match Self::network_volumes(api).await {
+            Ok(list) if list.iter().any(|v| text(v, "id").as_deref() == Some(id)) => {
+                (false, format!("network volume {id} is still listed"))
+            }
+            Ok(_) => (true, format!("network volume {id} is no longer listed")),
+            Err(e) => (false, format!("delete sent, but the read-back failed: {e}")),
+        };
+        Ok(Removal {
+            confirmed,
+            summary: api.redact(&summary),
+            calls,
+        })
+    }
+}
+
+fn action_call(id: &str, action: &str) -> String {
+    format!("POST /v2/pods/{id}/action {{\"action\":\"{action}\"}}")
+}
+
+#[async_trait]
+impl Provider for Runpod {
+    fn name(&self) -> &'static str {
+        "runpod"
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            stop: true,
+            snapshots: false,
+            deadline: false,
+        }
+    }
+
+    fn plan(&self, action: &Action) -> Vec<String> {
+        let id = self.pod_id.clone().unwrap_or_else(|| format!("${POD_VAR}"));
+        let verb = match action {
+            Action::Release => "terminate",
+            Action::Stop => "stop",
+            _ => return Vec::new(),
+        };
+        vec![
+            format!("GET /v2/pods/{id}"),
+            action_call(&id, verb),
+            format!("GET /v2/pods/{id}   (read back)"),
+        ]
+    }
+
+    async fn inventory(&self) -> Result<Inventory, ProviderError> {
+        let api = self.api()?;
+        let id = self.pod_id()?;
+        let now = Timestamp::now();
+        let state =
+            |e: ApiError| ProviderError::State(format!("runpod: {}", api.redact(&e.to_string())));
+        let pod = Self::get(api, id).await.map_err(state)?;
+        let volumes = Self::network_volumes(api).await.map_err(state)?;
+        let mut resources = Vec::new();
+        if let Some(p) = pod.as_ref().filter(|p| p.status != "TERMINATED") {
+            if p.container_gb > Decimal::ZERO {
+                resources.push(disk(
+                    p,
+                    "container",
+                    ResourceKind::SystemDisk,
+                    p.container_gb,
+                    now,
+                ));
+            }
+            if p.volume_gb > Decimal::ZERO {
+                resources.push(disk(p, "volume", ResourceKind::DataDisk, p.volume_gb, now));
+            }
+        }
+        for v in &volumes {
+            let Some(vid) = text(v, "id") else { continue };
+            let here = pod.as_ref().is_some_and(|p| p.network.contains(&vid));
+            resources.push(LinkedResource {
+                name: text(v, "name").unwrap_or_default(),
+                kind: ResourceKind::NetworkVolume,
+                class: None,
+                size_gib: v.get("size").and_then(decimal).unwrap_or_default(),
+                state: if here {
+                    "attached"
+                } else {
+                    "not attached here"
+                }
+                .into(),
+                created: time(v, "createdAt").unwrap_or(now),
+                deleted_with_instance: false,
+                id: vid,
+            });
+        }
+        Ok(Inventory {
+            instance: pod.map(|p| self.info(&p, now)),
+            resources,
+            deadline: None,
+        })
+    }
+
+    async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
+        let verb = match action {
+            Action::Release => "terminate",
+            Action::Stop => "stop",
+            Action::SnapshotClean { .. } => {
+                return Err(unsupported("manage snapshots (RunPod has no snapshots)"));
+            }
+            Action::SetDeadline { .. } => {
+                return Err(unsupported(
+                    "hold a release deadline (RunPod has no server-side deadline)",
+                ));
+            }
+        };
+        let api = self.api()?;
+        let id = self.pod_id()?;
+        let mut calls = Vec::new();
+        let (confirmed, summary) = self
+            .act(api, id, verb, &mut calls)
+            .await
+            .map_err(|e| ProviderError::Failed(api.redact(&e.to_string())))?;
+        Ok(ActionReport {
+            action: action.clone(),
+            confirmed,
+            summary: format!("{id}: {}", api.redact(&summary)),
+            calls,
+        })
+    }
+}

@@ -1,0 +1,134 @@
+//! RunPod's pod rows (REST v2, tolerating v1 field names) and the sheet's SKU names.
+
+use jiff::Timestamp;
+use rust_decimal::Decimal;
+use serde_json::Value;
+
+use crate::meter::InstanceState;
+use crate::provider::bearer::{decimal, text};
+
+/// A pod as `GET /v2/pods/{id}` describes it.
+#[derive(Debug, Clone)]
+pub struct Pod {
+    pub id: String,
+    pub name: String,
+    pub status: String,
+    pub cost: Option<Decimal>,
+    pub sku: String,
+    pub container_gb: Decimal,
+    pub volume_gb: Decimal,
+    pub network: Vec<String>,
+    pub data_center: Option<String>,
+    pub created: Option<Timestamp>,
+}
+
+pub fn time(v: &Value, key: &str) -> Option<Timestamp> {
+    text(v, key).and_then(|t| t.parse().ok())
+}
+
+pub fn parse_pod(v: &Value) -> Option<Pod> {
+    let mounts = v.get("mounts");
+    let volume_gb = mounts
+        .and_then(|m| m.get("persistent"))
+        .and_then(|p| p.get("size"))
+        .or_else(|| v.get("volumeInGb"))
+        .and_then(decimal)
+        .unwrap_or_default();
+    let container_gb = v
+        .get("disk")
+        .and_then(|d| decimal(d).or_else(|| d.get("size").and_then(decimal)))
+        .or_else(|| v.get("containerDiskInGb").and_then(decimal))
+        .unwrap_or_default();
+    let mut network: Vec<String> = mounts
+        .and_then(|m| m.get("network"))
+        .and_then(Value::as_array)
+        .map(|list| {
+            list.iter()
+                .filter_map(|n| text(n, "id").or_else(|| text(n, "networkVolumeId")))
+                .collect()
+        })
+        .unwrap_or_default();
+    network.extend(text(v, "networkVolumeId"));
+    let gpu = v.get("gpu");
+    let count = gpu
+        .and_then(|g| g.get("count"))
+        .and_then(Value::as_u64)
+        .unwrap_or(1);
+    let gpu_id = gpu.and_then(|g| text(g, "id")).unwrap_or_default();
+    Some(Pod {
+        id: text(v, "id")?,
+        name: text(v, "name").unwrap_or_default(),
+        status: text(v, "status").or_else(|| text(v, "desiredStatus"))?,
+        cost: v.get("cost").and_then(decimal),
+        sku: sku_for(&gpu_id, text(v, "cloud").as_deref(), count),
+        container_gb,
+        volume_gb,
+        network,
+        data_center: text(v, "dataCenterId"),
+        created: time(v, "createdAt"),
+    })
+}
+
+/// The `runpod` sheet's SKU name for one GPU (`h100-sxm-secure`); several GPUs, or a GPU the
+/// sheet does not list, keep RunPod's own words, and the live cost prices them.
+pub fn sku_for(gpu_id: &str, cloud: Option<&str>, count: u64) -> String {
+    const MODELS: [(&str, &str); 16] = [
+        ("h100 nvl", "h100-nvl"),
+        ("h100 pcie", "h100-pcie"),
+        ("h100", "h100-sxm"),
+        ("h200", "h200-sxm"),
+        ("a100-sxm", "a100-sxm"),
+        ("a100 sxm", "a100-sxm"),
+        ("a100", "a100-pcie"),
+        ("l40s", "l40s"),
+        ("l40", "l40"),
+        ("rtx 6000 ada", "rtx-6000-ada"),
+        ("rtx a6000", "rtx-a6000"),
+        ("rtx 5090", "rtx-5090"),
+        ("rtx 4090", "rtx-4090"),
+        ("rtx 3090", "rtx-3090"),
+        ("l4", "l4"),
+        ("b200", "b200"),
+    ];
+    let lower = gpu_id.to_ascii_lowercase();
+    let model = MODELS.iter().find(|(needle, _)| lower.contains(needle));
+    let cloud = match cloud.map(str::to_ascii_uppercase).as_deref() {
+        Some("COMMUNITY") => "community",
+        _ => "secure",
+    };
+    match model {
+        Some((_, slug)) if count == 1 => format!("{slug}-{cloud}"),
+        _ => format!("{count}x {gpu_id}").trim().to_string(),
+    }
+}
+
+pub fn state_of(status: &str) -> InstanceState {
+    match status {
+        "EXITED" => InstanceState::Stopped,
+        "TERMINATED" => InstanceState::Released,
+        _ => InstanceState::Running,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_gpu_pods_map_to_the_sheets_names() {
+        assert_eq!(
+            sku_for("NVIDIA H100 80GB HBM3", Some("SECURE"), 1),
+            "h100-sxm-secure"
+        );
+        assert_eq!(
+            sku_for("NVIDIA GeForce RTX 4090", Some("COMMUNITY"), 1),
+            "rtx-4090-community"
+        );
+        assert_eq!(sku_for("NVIDIA H100 NVL", None, 1), "h100-nvl-secure");
+        assert_eq!(
+            sku_for("NVIDIA H100 80GB HBM3", None, 2),
+            "2x NVIDIA H100 80GB HBM3"
+        );
+        assert_eq!(sku_for("AMD MI300X", None, 1), "1x AMD MI300X");
+    }
+}

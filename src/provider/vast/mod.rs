@@ -1,0 +1,381 @@
+//! Vast.ai (bearer key in `VAST_API_KEY`): the instance with its live prices (`dph_total`,
+//! `storage_cost`, `inet_up_cost`, `inet_down_cost`), stop (`PUT state stopped`) and destroy
+//! (`DELETE`), each with a read-back.
+//!
+//! A stopped instance bills storage, and bandwidth bills per GB at the host's own rates, so after
+//! an inventory [`Provider::own_sheet`] gives the meter its sheet with this host's rates
+//! ([`model::host_sheet`]). Inside the container the id is `CONTAINER_ID` (and a scoped key
+//! `CONTAINER_API_KEY`), set in PID 1's environment, which ssh sessions do not inherit.
+
+pub mod model;
+
+use std::sync::Mutex;
+
+use async_trait::async_trait;
+use jiff::Timestamp;
+use serde_json::{Value, json};
+
+use self::model::{HostRates, STORAGE_CLASS, Seen};
+use super::bearer::{Api, ApiError, ApiKey, KeyEnv, Readback, StateLog};
+use super::http::{HttpPolicy, Repeat};
+use super::{
+    Action, ActionReport, Capabilities, InstanceInfo, Inventory, LinkedResource, Provider,
+    ProviderError,
+};
+use crate::meter::{BillingMode, InstanceState, ResourceKind};
+use crate::pricing::Sheet;
+
+pub const KEY_VAR: &str = "VAST_API_KEY";
+/// The scoped key Vast puts in the container's environment.
+pub const CONTAINER_KEY_VAR: &str = "CONTAINER_API_KEY";
+pub const CONTAINER_ID_VAR: &str = "CONTAINER_ID";
+/// Points the adapter at another endpoint (tests use a loopback server).
+pub const ENDPOINT_VAR: &str = "GPUMETER_VAST_ENDPOINT";
+pub const DEFAULT_ENDPOINT: &str = "https://console.vast.ai";
+const NAME: &str = "Vast.ai";
+const NAMES: [&str; 4] = [KEY_VAR, CONTAINER_KEY_VAR, CONTAINER_ID_VAR, ENDPOINT_VAR];
+
+#[derive(Debug, Clone)]
+pub struct VastSettings {
+    pub key: Result<ApiKey, ProviderError>,
+    pub endpoint: String,
+    pub instance_id: Option<String>,
+}
+
+impl VastSettings {
+    pub fn resolve(env: &KeyEnv, instance_id: Option<String>) -> Self {
+        VastSettings {
+            key: env
+                .get(KEY_VAR)
+                .or_else(|| env.get(CONTAINER_KEY_VAR))
+                .map(ApiKey::new)
+                .ok_or(ProviderError::MissingCredential(KEY_VAR)),
+            endpoint: env
+                .get(ENDPOINT_VAR)
+                .unwrap_or(DEFAULT_ENDPOINT)
+                .to_string(),
+            instance_id: instance_id.or_else(|| env.get(CONTAINER_ID_VAR).map(str::to_string)),
+        }
+    }
+
+    /// From the process environment, then PID 1's (inside the container).
+    pub fn from_process(instance_id: Option<String>) -> Self {
+        let mut pairs: Vec<(String, String)> = std::fs::read("/proc/1/environ")
+            .map(|raw| pid1_vars(&String::from_utf8_lossy(&raw)))
+            .unwrap_or_default();
+        pairs.extend(
+            NAMES
+                .iter()
+                .filter_map(|n| std::env::var(n).ok().map(|v| ((*n).to_string(), v))),
+        );
+        Self::resolve(&KeyEnv::from_pairs(pairs), instance_id)
+    }
+}
+
+/// The variables this adapter reads from a NUL-separated environment block.
+pub fn pid1_vars(block: &str) -> Vec<(String, String)> {
+    block
+        .split('\0')
+        .filter_map(|kv| kv.split_once('='))
+        .filter(|(k, _)| NAMES.contains(k))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+fn unsupported(what: &str) -> ProviderError {
+    ProviderError::Unsupported {
+        provider: "vast".into(),
+        what: what.into(),
+    }
+}
+
+fn instance_path(id: &str) -> String {
+    format!("/api/v0/instances/{id}/")
+}
+
+pub struct Vast {
+    api: Result<Api, ProviderError>,
+    instance_id: Option<String>,
+    rates: Mutex<Option<HostRates>>,
+    first_seen: Mutex<Option<Timestamp>>,
+    log: StateLog,
+    readback: Readback,
+}
+
+impl Vast {
+    pub fn new(settings: VastSettings, policy: HttpPolicy) -> Self {
+        let api = settings
+            .key
+            .and_then(|key| Api::new(NAME, KEY_VAR, &settings.endpoint, key, policy));
+        Vast {
+            api,
+            instance_id: settings.instance_id,
+            rates: Mutex::new(None),
+            first_seen: Mutex::new(None),
+            log: StateLog::default(),
+            readback: Readback::default(),
+        }
+    }
+
+    #[must_use]
+    pub fn with_readback(mut self, readback: Readback) -> Self {
+        self.readback = readback;
+        self
+    }
+
+    fn api(&self) -> Result<&Api, ProviderError> {
+        self.api.as_ref().map_err(Clone::clone)
+    }
+
+    fn id(&self) -> Result<&str, ProviderError> {
+        self.instance_id.as_deref().ok_or_else(|| {
+            ProviderError::State(format!(
+                "vast: no instance: pass --instance ID, set [instance] id, or run inside the \
+                 container ({CONTAINER_ID_VAR})"
+            ))
+        })
+    }
+
+    /// The host's rates from the last inventory.
+    pub fn host_rates(&self) -> Option<HostRates> {
+        self.rates.lock().ok().and_then(|r| *r)
+    }
+
+    /// The instance; `None` once Vast no longer lists it.
+    async fn get(api: &Api, id: &str) -> Result<Option<Seen>, ApiError> {
+        let path = format!("{}?owner=me", instance_path(id));
+        let call = Api::describe("GET", &path);
+        let v = match api.json("GET", &path, None, Repeat::Safe).await {
+            Ok(v) => v,
+            Err(e) if e.status() == Some(404) => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        // An object for one instance; tolerate a list, and read null or {} as gone.
+        match v.get("instances") {
+            Some(Value::Object(o)) if o.is_empty() => Ok(None),
+            Some(Value::Null) => Ok(None),
+            Some(o @ Value::Object(_)) => model::parse(o)
+                .map(Some)
+                .ok_or_else(|| ApiError::malformed(&call, "no instance id or status")),
+            Some(Value::Array(list)) => {
+                Ok(list.iter().filter_map(model::parse).find(|s| s.id == id))
+            }
+            _ => Err(ApiError::malformed(&call, "no instances")),
+        }
+    }
+
+    fn info(&self, seen: &Seen, now: Timestamp) -> InstanceInfo {
+        let created = seen.started.unwrap_or_else(|| {
+            self.first_seen
+                .lock()
+                .map_or(now, |mut f| *f.get_or_insert(now))
+        });
+        let state = seen.state();
+        InstanceInfo {
+            id: seen.id.clone(),
+            name: seen.label.clone(),
+            provider: "vast".into(),
+            region: None,
+            sku: seen.sku(),
+            mode: BillingMode::OnDemand,
+            state,
+            created,
+            live_price_per_hour: seen.compute_per_hour(),
+            history: self.log.saw(created, state, None, now),
+        }
+    }
+
+    /// `{"success": false, "msg": ...}` is a refusal even with HTTP 200.
+    fn refused(call: &str, v: &Value) -> Option<ApiError> {
+        (v.get("success").and_then(Value::as_bool) == Some(false)).then(|| ApiError::Status {
+            call: call.to_string(),
+            status: 200,
+            detail: v
+                .get("msg")
+                .or_else(|| v.get("error"))
+                .and_then(Value::as_str)
+                .unwrap_or("success: false")
+                .to_string(),
+        })
+    }
+
+    async fn act(
+        &self,
+        api: &Api,
+        id: &str,
+        stop: bool,
+        calls: &mut Vec<String>,
+    ) -> Result<(bool, String), ApiError> {
+        let path = instance_path(id);
+        calls.push(format!("GET {path}?owner=me"));
+        let before = Self::get(api, id).await?;
+        match (&before, stop) {
+            (None, true) => {
+                return Ok((
+                    false,
+                    "Vast does not list the instance; nothing to stop".into(),
+                ));
+            }
+            (None, false) => return Ok((true, "already destroyed: Vast does not list it".into())),
+            (Some(s), true) if s.state() == InstanceState::Stopped => {
+                return Ok((
+                    true,
+                    format!("already stopped (`{}`)", s.actual.as_deref().unwrap_or("?")),
+                ));
+            }
+            _ => {}
+        }
+        let (method, body) = if stop {
+            ("PUT", json!({ "state": "stopped" }))
+        } else {
+            ("DELETE", json!({}))
+        };
+        let call = Api::describe(method, &path);
+        calls.push(call.clone());
+        match api.json(method, &path, Some(&body), Repeat::Safe).await {
+            Ok(v) => {
+                if let Some(e) = Self::refused(&call, &v) {
+                    return Err(e);
+                }
+            }
+            Err(e) if !stop && e.status() == Some(404) => {
+                return Ok((true, "already destroyed: Vast does not know it".into()));
+            }
+            Err(e) => return Err(e),
+        }
+        calls.push(format!("GET {path}?owner=me   (read back)"));
+        let verb = if stop { "stop" } else { "destroy" };
+        let mut last = String::from("no read-back");
+        for attempt in 0..self.readback.attempts.max(1) {
+            if attempt > 0 {
+                tokio::time::sleep(self.readback.interval).await;
+            }
+            match Self::get(api, id).await {
+                Ok(None) if !stop => {
+                    return Ok((true, "destroy accepted; Vast no longer lists it".into()));
+                }
+                Ok(None) => last = "Vast no longer lists the instance".into(),
+                Ok(Some(s)) if stop && s.state() == InstanceState::Stopped => {
+                    return Ok((
+                        true,
+                        format!(
+                            "stop accepted; Vast reads back `{}`",
+                            s.actual.as_deref().unwrap_or("?")
+                        ),
+                    ));
+                }
+                Ok(Some(s)) => {
+                    last = format!(
+                        "Vast reads back `{}`",
+                        s.actual.as_deref().unwrap_or("no status")
+                    );
+                }
+                Err(e) => {
+                    return Ok((
+                        false,
+                        format!("{verb} accepted, but the read-back failed: {e}"),
+                    ));
+                }
+            }
+        }
+        Ok((false, last))
+    }
+}
+
+#[async_trait]
+impl Provider for Vast {
+    fn name(&self) -> &'static str {
+        "vast"
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            stop: true,
+            snapshots: false,
+            deadline: false,
+        }
+    }
+
+    fn plan(&self, action: &Action) -> Vec<String> {
+        let id = self
+            .instance_id
+            .clone()
+            .unwrap_or_else(|| format!("${CONTAINER_ID_VAR}"));
+        let path = instance_path(&id);
+        let call = match action {
+            Action::Release => format!("DELETE {path}"),
+            Action::Stop => format!("PUT {path} {{\"state\":\"stopped\"}}"),
+            _ => return Vec::new(),
+        };
+        vec![
+            format!("GET {path}?owner=me"),
+            call,
+            format!("GET {path}?owner=me   (read back)"),
+        ]
+    }
+
+    async fn inventory(&self) -> Result<Inventory, ProviderError> {
+        let api = self.api()?;
+        let id = self.id()?;
+        let now = Timestamp::now();
+        let seen = Self::get(api, id)
+            .await
+            .map_err(|e| ProviderError::State(format!("vast: {}", api.redact(&e.to_string()))))?;
+        if let (Some(s), Ok(mut rates)) = (&seen, self.rates.lock()) {
+            *rates = Some(s.rates);
+        }
+        let resources = seen
+            .iter()
+            .filter(|s| s.disk_gb > rust_decimal::Decimal::ZERO)
+            .map(|s| LinkedResource {
+                id: format!("{}-disk", s.id),
+                name: "instance storage".into(),
+                kind: ResourceKind::DataDisk,
+                class: Some(STORAGE_CLASS.into()),
+                size_gib: s.disk_gb,
+                state: s.actual.clone().unwrap_or_else(|| "unknown".into()),
+                created: s.started.unwrap_or(now),
+                deleted_with_instance: true,
+            })
+            .collect();
+        Ok(Inventory {
+            instance: seen.map(|s| self.info(&s, now)),
+            resources,
+            deadline: None,
+        })
+    }
+
+    async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
+        let stop = match action {
+            Action::Release => false,
+            Action::Stop => true,
+            Action::SnapshotClean { .. } => {
+                return Err(unsupported(
+                    "manage snapshots (Vast.ai bills none; its container snapshots go to your own registry)",
+                ));
+            }
+            Action::SetDeadline { .. } => {
+                return Err(unsupported(
+                    "hold a release deadline (Vast.ai has no server-side deadline)",
+                ));
+            }
+        };
+        let api = self.api()?;
+        let id = self.id()?;
+        let mut calls = Vec::new();
+        let (confirmed, summary) = self
+            .act(api, id, stop, &mut calls)
+            .await
+            .map_err(|e| ProviderError::Failed(api.redact(&e.to_string())))?;
+        Ok(ActionReport {
+            action: action.clone(),
+            confirmed,
+            summary: format!("{id}: {}", api.redact(&summary)),
+            calls,
+        })
+    }
+
+    fn own_sheet(&self, base: &Sheet) -> Option<Sheet> {
+        self.host_rates().map(|r| model::host_sheet(base, &r))
+    }
+}
