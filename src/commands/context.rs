@@ -2,8 +2,10 @@
 //! provider adapter and the pricing of the instance. Built once at the edge from flags and the
 //! config file.
 
+mod clouds;
+
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use jiff::Timestamp;
 
@@ -29,6 +31,8 @@ pub struct Context {
     pub data_dir: PathBuf,
     pub demo: bool,
     pub read_only: bool,
+    /// The adapter [`Context::gpu_cloud`] made, asked for its own rates when pricing.
+    adapter: OnceLock<Arc<dyn Provider>>,
 }
 
 impl Context {
@@ -57,6 +61,7 @@ impl Context {
             config,
             data_dir,
             demo,
+            adapter: OnceLock::new(),
         })
     }
 
@@ -78,6 +83,9 @@ impl Context {
                     self.config.instance.id.clone(),
                 ),
             )),
+            Some(kind @ (ProviderKind::Lambda | ProviderKind::Runpod | ProviderKind::Vast)) => {
+                self.gpu_cloud(kind)
+            }
             Some(kind) => Ok(Arc::new(NoProvider::new(format!(
                 "the {kind:?} adapter is not available in this build yet"
             )))),
@@ -180,10 +188,17 @@ impl Context {
             {
                 Some(SheetRef::Bundled("alibaba-cn-hangzhou".into()))
             }
-            _ => None,
+            Some(kind) => clouds::sheet_for(kind),
+            None => None,
         };
         let derived = instance.filter(|_| cfg.sku.is_none());
         let sheet_ref = cfg.sheet.clone().or(provider_sheet);
+        // A price the provider's API reports wins over the sheet's, unless the config names a SKU.
+        if let (Some(instance), Some(sheet_ref)) = (derived, &sheet_ref)
+            && let Some(live) = self.live_pricing(sheet_ref, instance)?
+        {
+            return Ok(Some(live));
+        }
         let sku_name = cfg.sku.clone().or_else(|| derived.map(|i| i.sku.clone()));
         let (Some(sheet_ref), Some(sku_name)) = (&sheet_ref, &sku_name) else {
             return Ok(None);

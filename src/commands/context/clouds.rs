@@ -1,0 +1,112 @@
+//! The GPU clouds with one bearer key (Lambda Cloud, RunPod, Vast.ai) and live prices: where a
+//! provider's API reports the instance's price per hour, the meter prices compute with it
+//! ([`PriceSource::Live`]) and keeps the sheet for storage, bandwidth and extras, with the
+//! provider's own rates on top where it reports them (a Vast.ai host's storage and bandwidth).
+
+use std::sync::Arc;
+
+use rust_decimal::Decimal;
+
+use super::Context;
+use crate::app::{PriceSource, Pricing};
+use crate::commands::Failure;
+use crate::config::{ProviderKind, SheetRef};
+use crate::meter::ComputeTerms;
+use crate::pricing::Sku;
+use crate::provider::http::HttpPolicy;
+use crate::provider::lambda::{Lambda, LambdaSettings};
+use crate::provider::runpod::{Runpod, RunpodSettings};
+use crate::provider::vast::{Vast, VastSettings};
+use crate::provider::{InstanceInfo, Provider, ProviderError};
+
+impl Context {
+    /// The Lambda, RunPod or Vast.ai adapter from its standard variables and `[instance]`;
+    /// a missing key is bad input that names the variable to set.
+    pub fn gpu_cloud(&self, kind: ProviderKind) -> Result<Arc<dyn Provider>, Failure> {
+        let id = self.config.instance.id.clone();
+        let policy = HttpPolicy::default();
+        let missing = |name: &str, e: &ProviderError| Failure::bad_input(format!("{name}: {e}"));
+        let adapter: Arc<dyn Provider> = match kind {
+            ProviderKind::Lambda => {
+                let s = LambdaSettings::from_process(id);
+                if let Err(e) = &s.key {
+                    return Err(missing("lambda", e));
+                }
+                Arc::new(Lambda::new(s, policy))
+            }
+            ProviderKind::Runpod => {
+                let s = RunpodSettings::from_process(id);
+                if let Err(e) = &s.key {
+                    return Err(missing("runpod", e));
+                }
+                Arc::new(Runpod::new(s, policy))
+            }
+            ProviderKind::Vast => {
+                let s = VastSettings::from_process(id);
+                if let Err(e) = &s.key {
+                    return Err(missing("vast", e));
+                }
+                Arc::new(Vast::new(s, policy))
+            }
+            other => {
+                return Err(Failure::bad_input(format!(
+                    "{other:?} is not a bearer-key cloud"
+                )));
+            }
+        };
+        // Kept so pricing can ask it for the rates its inventory reported.
+        let _ = self.adapter.set(Arc::clone(&adapter));
+        Ok(adapter)
+    }
+
+    /// Live pricing for `instance` when its provider reported a price per hour: compute at that
+    /// price, everything else from `sheet_ref` (with the provider's own rates, if any). The SKU
+    /// comes from the sheet when it lists the instance's type, else stands for the live price.
+    pub(super) fn live_pricing(
+        &self,
+        sheet_ref: &SheetRef,
+        instance: &InstanceInfo,
+    ) -> Result<Option<Pricing>, Failure> {
+        let Some(per_hour) = instance.live_price_per_hour else {
+            return Ok(None);
+        };
+        let sheet = match sheet_ref {
+            SheetRef::Bundled(id) => crate::commands::load_sheet_for(Some(id), None)?,
+            SheetRef::File(path) => crate::commands::load_sheet_for(None, Some(path))?,
+        }
+        .ok_or_else(|| Failure::bad_input("no price sheet"))?;
+        let sheet = self
+            .adapter
+            .get()
+            .and_then(|p| p.own_sheet(&sheet))
+            .unwrap_or(sheet);
+        let sku = sheet.sku(&instance.sku).cloned().unwrap_or_else(|| Sku {
+            name: instance.sku.clone(),
+            gpu_model: instance.sku.clone(),
+            gpu_count: 1,
+            gpu_memory_gib: Decimal::ZERO,
+            on_demand_per_hour: Some(per_hour),
+            spot_per_hour: None,
+            monthly: None,
+            compute_units: None,
+        });
+        Ok(Some(Pricing {
+            source: PriceSource::Live,
+            sheet,
+            sku,
+            mode: instance.mode,
+            terms: ComputeTerms::Hourly { per_hour },
+        }))
+    }
+}
+
+/// The bundled sheet for a bearer-key cloud.
+pub fn sheet_for(kind: ProviderKind) -> Option<SheetRef> {
+    let id = match kind {
+        ProviderKind::Lambda => "lambda",
+        ProviderKind::Runpod => "runpod",
+        ProviderKind::Vast => "vast-typical",
+        _ => return None,
+    };
+    Some(SheetRef::Bundled(id.into()))
+}
