@@ -1,0 +1,122 @@
+//! `gpumeter --provider command` run as a user runs it, against the file-backed cloud script in
+//! tests/command_scripts.
+
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+struct Setup {
+    dir: PathBuf,
+}
+
+impl Setup {
+    fn new(name: &str, with_inventory: bool) -> Setup {
+        let dir = std::env::temp_dir().join(format!(
+            "gpumeter-command-cli-{name}-{}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("cloud")).unwrap();
+        let cloud = format!(
+            "{}/tests/command_scripts/cloud.sh",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let state = dir.join("cloud").display().to_string();
+        let inventory = if with_inventory {
+            format!("inventory = [{cloud:?}, \"inventory\", {state:?}]\n")
+        } else {
+            String::new()
+        };
+        let config = format!(
+            "[instance]\nid = \"i-cmd\"\n\n[command]\n\
+             release = [{cloud:?}, \"release\", {state:?}]\n\
+             stop = [\"sh\", \"-c\", \"echo stopping {{instance}} >&2; exit 7\"]\n\
+             {inventory}timeout = \"20s\"\n"
+        );
+        std::fs::write(dir.join("config.toml"), config).unwrap();
+        Setup { dir }
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_gpumeter"))
+            .arg("--config")
+            .arg(self.dir.join("config.toml"))
+            .arg("--data-dir")
+            .arg(self.dir.join("data"))
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    }
+}
+
+impl Drop for Setup {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+#[test]
+fn checklist_and_release_through_the_binary() {
+    let s = Setup::new("release", true);
+    let out = s.run(&["checklist", "--provider", "command"]);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out));
+    let listed = text(&out);
+    assert!(listed.contains("After releasing i-cmd"), "{listed}");
+    assert!(
+        listed.contains("vol-data") && listed.contains("snap-2"),
+        "{listed}"
+    );
+
+    let json = s.run(&["checklist", "--provider", "command", "--json"]);
+    let value: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(value["instance"], "i-cmd");
+    assert_eq!(value["would_keep_billing"].as_array().unwrap().len(), 4);
+
+    let dry = s.run(&["release", "--provider", "command", "--dry-run"]);
+    assert_eq!(dry.status.code(), Some(0), "{}", text(&dry));
+    assert!(text(&dry).contains("cloud.sh release"), "{}", text(&dry));
+
+    let release = s.run(&["release", "--provider", "command", "--yes"]);
+    assert_eq!(release.status.code(), Some(0), "{}", text(&release));
+    assert!(
+        text(&release).contains("release: done; the provider reports release confirmed"),
+        "{}",
+        text(&release)
+    );
+    let after = s.run(&["checklist", "--provider", "command"]);
+    assert_eq!(after.status.code(), Some(3), "{}", text(&after));
+    assert!(text(&after).contains("Still billing:"), "{}", text(&after));
+}
+
+#[test]
+fn a_failing_command_and_an_unverifiable_one_are_not_done() {
+    let s = Setup::new("fail", true);
+    let stop = s.run(&["stop", "--provider", "command", "--yes"]);
+    assert_ne!(stop.status.code(), Some(0), "{}", text(&stop));
+    let shown = text(&stop);
+    assert!(shown.contains("NOT confirmed"), "{shown}");
+    assert!(
+        shown.contains("stopping i-cmd") && shown.contains("exit status 7"),
+        "{shown}"
+    );
+
+    let blind = Setup::new("blind", false);
+    let out = blind.run(&["checklist", "--provider", "command"]);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(text(&out).contains("[command] inventory"), "{}", text(&out));
+    let release = blind.run(&["release", "--provider", "command", "--yes"]);
+    assert_ne!(release.status.code(), Some(0), "{}", text(&release));
+    assert!(
+        text(&release).contains("done by exit status; not verified"),
+        "{}",
+        text(&release)
+    );
+}
