@@ -19,10 +19,10 @@ pub fn parse_bound(text: &str, now: Timestamp, tz: &TimeZone) -> Result<Timestam
     if let Ok(t) = text.parse::<Timestamp>() {
         return Ok(t);
     }
-    let local = text
-        .parse::<Date>()
-        .map(|d| d.to_datetime(jiff::civil::Time::midnight()))
-        .or_else(|_| text.parse::<DateTime>());
+    let local = text.parse::<DateTime>().or_else(|_| {
+        text.parse::<Date>()
+            .map(|d| d.to_datetime(jiff::civil::Time::midnight()))
+    });
     local
         .ok()
         .and_then(|dt| tz.to_timestamp(dt).ok())
