@@ -224,3 +224,64 @@ pub async fn snapshot_clean(
     }
     Ok((still.is_empty() && final_ok, summary))
 }
+
+/// `DeregisterImage`, then reads the account's images back: done when the image is gone (or
+/// `deregistered`). With `delete_snapshots`, EC2 also deletes the snapshots behind it.
+pub async fn deregister_image(
+    s: &mut Session<'_>,
+    image: &str,
+    delete_snapshots: bool,
+) -> Result<Outcome, Ec2Error> {
+    let mut params = vec![("ImageId".to_string(), image.to_string())];
+    if delete_snapshots {
+        params.push(("DeleteAssociatedSnapshots".into(), "true".into()));
+    }
+    match s.call("DeregisterImage", &params, Repeat::Safe).await {
+        Ok(_) => {}
+        Err(e) if e.code().is_some_and(|c| c.starts_with("InvalidAMIID.")) => {}
+        Err(e) => return Err(e),
+    }
+    let left = s
+        .list(
+            "DescribeImages",
+            &owned_by_self(filter("image-id", &[image])),
+            xml::images,
+        )
+        .await;
+    Ok(match left {
+        Ok(left) if left.iter().all(|i| i.state == "deregistered") => {
+            (true, format!("{image} deregistered"))
+        }
+        Ok(_) => (false, format!("{image} is still listed")),
+        Err(e) => (
+            false,
+            format!("DeregisterImage sent, but the read-back failed: {e}"),
+        ),
+    })
+}
+
+/// `ReleaseAddress` of an elastic IP, then reads the addresses back: done when it is gone.
+/// EC2 refuses to release an associated address in a VPC (`InvalidIPAddress.InUse`).
+pub async fn release_address(s: &mut Session<'_>, allocation: &str) -> Result<Outcome, Ec2Error> {
+    let params = vec![("AllocationId".to_string(), allocation.to_string())];
+    match s.call("ReleaseAddress", &params, Repeat::Safe).await {
+        Ok(_) => {}
+        Err(e) if e.code() == Some("InvalidAllocationID.NotFound") => {}
+        Err(e) => return Err(e),
+    }
+    let left = s
+        .list(
+            "DescribeAddresses",
+            &filter("allocation-id", &[allocation]),
+            xml::addresses,
+        )
+        .await;
+    Ok(match left {
+        Ok(left) if left.is_empty() => (true, format!("{allocation} released")),
+        Ok(_) => (false, format!("{allocation} is still allocated")),
+        Err(e) => (
+            false,
+            format!("ReleaseAddress sent, but the read-back failed: {e}"),
+        ),
+    })
+}

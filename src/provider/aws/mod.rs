@@ -111,6 +111,27 @@ impl Aws {
         Ok(id)
     }
 
+    /// Deregisters one of the account's images and reads it back: `(confirmed, what EC2 says)`.
+    /// Not an [`Action`] yet: the checklist names images, the user decides.
+    pub async fn deregister_image(
+        &self,
+        image: &str,
+        delete_snapshots: bool,
+    ) -> Result<(bool, String), ProviderError> {
+        let mut session = Session::new(self.ec2()?);
+        actions::deregister_image(&mut session, image, delete_snapshots)
+            .await
+            .map_err(|e| ProviderError::Failed(self.secret_free(e)))
+    }
+
+    /// Releases an elastic IP and reads it back: `(confirmed, what EC2 says)`.
+    pub async fn release_address(&self, allocation: &str) -> Result<(bool, String), ProviderError> {
+        let mut session = Session::new(self.ec2()?);
+        actions::release_address(&mut session, allocation)
+            .await
+            .map_err(|e| ProviderError::Failed(self.secret_free(e)))
+    }
+
     /// The spot interruption notice from IMDS; `None` while there is none.
     pub async fn spot_notice(&self) -> Result<Option<SpotNotice>, ProviderError> {
         self.imds()?.spot_notice().await
