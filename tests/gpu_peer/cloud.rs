@@ -1,0 +1,264 @@
+//! The in-memory cloud behind the peer: one instance and some account storage, answered in
+//! each provider's documented JSON shape.
+
+use serde_json::{Value, json};
+
+use super::Request;
+
+pub const LAMBDA_ID: &str = "0920582c7ff041399e34823a0be62549";
+pub const POD_ID: &str = "pod7xq2kzq";
+pub const VAST_ID: &str = "4242";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Lambda,
+    Runpod,
+    Vast,
+}
+
+pub struct Storage {
+    pub id: String,
+    pub name: String,
+    pub in_use: bool,
+}
+
+pub struct Cloud {
+    pub kind: Kind,
+    /// The instance's status in the provider's words; `None` once it is gone.
+    pub status: Option<String>,
+    pub storage: Vec<Storage>,
+}
+
+pub fn error(kind: Kind, status: u16, message: &str) -> String {
+    match kind {
+        Kind::Lambda => json!({"error": {"code": "global/unknown", "message": message}}),
+        Kind::Runpod => json!({"title": "Error", "status": status, "detail": message}),
+        Kind::Vast => json!({"success": false, "error": "error", "msg": message}),
+    }
+    .to_string()
+}
+
+impl Cloud {
+    pub fn fresh(kind: Kind) -> Cloud {
+        let (status, storage) = match kind {
+            Kind::Lambda => (
+                "active",
+                vec![
+                    Storage {
+                        id: "fs-weights".into(),
+                        name: "weights".into(),
+                        in_use: true,
+                    },
+                    Storage {
+                        id: "fs-old".into(),
+                        name: "old-runs".into(),
+                        in_use: false,
+                    },
+                ],
+            ),
+            Kind::Runpod => (
+                "RUNNING",
+                vec![Storage {
+                    id: "nv-data".into(),
+                    name: "datasets".into(),
+                    in_use: true,
+                }],
+            ),
+            Kind::Vast => ("running", Vec::new()),
+        };
+        Cloud {
+            kind,
+            status: Some(status.into()),
+            storage,
+        }
+    }
+
+    pub fn answer(&mut self, r: &Request) -> (u16, String) {
+        match self.kind {
+            Kind::Lambda => self.lambda(r),
+            Kind::Runpod => self.runpod(r),
+            Kind::Vast => self.vast(r),
+        }
+    }
+
+    fn lambda_instance(&self) -> Option<Value> {
+        let status = self.status.as_ref()?;
+        Some(json!({
+            "id": LAMBDA_ID, "name": "train", "ip": "198.51.100.2", "status": status,
+            "hostname": "10-0-8-196.cloud.lambdalabs.com",
+            "region": {"name": "us-west-1", "description": "California, USA"},
+            "instance_type": {"name": "gpu_1x_a10", "description": "1x A10 (24 GB PCIe)",
+                "price_cents_per_hour": 75, "specs": {"vcpus": 30, "memory_gib": 200,
+                "storage_gib": 1400, "gpus": 1}},
+            "ssh_key_names": ["laptop"], "file_system_names": ["weights"],
+            "jupyter_token": "not-a-secret", "jupyter_url": "https://jupyter.example"
+        }))
+    }
+
+    fn lambda(&mut self, r: &Request) -> (u16, String) {
+        let gone = || (404, error(Kind::Lambda, 404, "Instance not found"));
+        let path = r.path.trim_start_matches("/api/v1");
+        match (r.method.as_str(), path) {
+            ("GET", "/instances") => {
+                let data: Vec<Value> = self.lambda_instance().into_iter().collect();
+                (200, json!({ "data": data }).to_string())
+            }
+            ("GET", p) if p == format!("/instances/{LAMBDA_ID}") => {
+                let Some(inst) = self.lambda_instance() else {
+                    return gone();
+                };
+                // Terminating is seen once, then the instance is terminated.
+                if self.status.as_deref() == Some("terminating") {
+                    self.status = Some("terminated".into());
+                }
+                (200, json!({ "data": inst }).to_string())
+            }
+            ("GET", p) if p.starts_with("/instances/") => gone(),
+            ("POST", "/instance-operations/terminate") => {
+                let asked: Value = serde_json::from_str(&r.body).unwrap_or_default();
+                let ids = asked["instance_ids"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default();
+                if ids.iter().any(|i| i == LAMBDA_ID) && self.status.is_some() {
+                    let inst = self.lambda_instance();
+                    self.status = Some("terminating".into());
+                    (
+                        200,
+                        json!({"data": {"terminated_instances": [inst]}}).to_string(),
+                    )
+                } else {
+                    (404, error(Kind::Lambda, 404, "Instance not found"))
+                }
+            }
+            ("GET", "/file-systems") => {
+                let data: Vec<Value> = self.storage.iter().map(|s| json!({
+                    "id": s.id, "name": s.name, "created": "2026-11-20T08:00:00Z",
+                    "created_by": {"id": "u1", "email": "me@example.com", "status": "active"},
+                    "mount_point": format!("/home/ubuntu/{}", s.name),
+                    "region": {"name": "us-west-1", "description": "California, USA"},
+                    "is_in_use": s.in_use, "bytes_used": 107_374_182_400_u64
+                })).collect();
+                (200, json!({ "data": data }).to_string())
+            }
+            ("DELETE", p) if p.starts_with("/filesystems/") => {
+                let id = p.trim_start_matches("/filesystems/");
+                match self.storage.iter().position(|s| s.id == id) {
+                    Some(i) if self.storage[i].in_use => (
+                        400,
+                        json!({"error": {
+                        "code": "filesystems/filesystem-in-use",
+                        "message": "File system is in use"}})
+                        .to_string(),
+                    ),
+                    Some(i) => {
+                        self.storage.remove(i);
+                        (200, json!({"data": {"deleted_ids": [id]}}).to_string())
+                    }
+                    None => (404, error(Kind::Lambda, 404, "File system not found")),
+                }
+            }
+            _ => (404, error(Kind::Lambda, 404, "no such route")),
+        }
+    }
+
+    fn pod(&self) -> Option<Value> {
+        let status = self.status.as_ref()?;
+        let cost = if status == "RUNNING" { 0.34 } else { 0.0 };
+        Some(json!({
+            "id": POD_ID, "name": "train", "status": status, "actions": ["stop", "terminate"],
+            "cost": cost, "gpu": {"id": "NVIDIA GeForce RTX 4090", "count": 1},
+            "cloud": "COMMUNITY", "disk": 20,
+            "mounts": {"persistent": {"size": 50, "path": "/workspace"},
+                       "network": [{"id": "nv-data", "path": "/data"}]},
+            "image": "runpod/pytorch:2.4", "dataCenterId": "EU-RO-1",
+            "createdAt": "2026-11-29T08:00:00Z", "locked": false,
+            "env": {"HF_TOKEN": "not-the-key"}
+        }))
+    }
+
+    fn runpod(&mut self, r: &Request) -> (u16, String) {
+        let pod_path = format!("/v2/pods/{POD_ID}");
+        let gone = (404, error(Kind::Runpod, 404, "pod not found"));
+        match (r.method.as_str(), r.path.as_str()) {
+            ("GET", p) if p == pod_path => self.pod().map_or(gone, |p| (200, p.to_string())),
+            ("POST", p) if p == format!("{pod_path}/action") => {
+                let asked: Value = serde_json::from_str(&r.body).unwrap_or_default();
+                match (asked["action"].as_str(), self.status.as_deref()) {
+                    (_, None) => gone,
+                    (Some("stop"), Some("RUNNING")) => {
+                        self.status = Some("EXITED".into());
+                        (200, self.pod().unwrap_or_default().to_string())
+                    }
+                    (Some("stop"), _) => (409, error(Kind::Runpod, 409, "invalid for status")),
+                    (Some("terminate"), _) => {
+                        self.status = None;
+                        (204, String::new())
+                    }
+                    _ => (400, error(Kind::Runpod, 400, "unknown action")),
+                }
+            }
+            ("GET", "/v2/network-volumes") => {
+                let list: Vec<Value> = self
+                    .storage
+                    .iter()
+                    .map(|s| {
+                        json!({
+                    "id": s.id, "name": s.name, "size": 200, "dataCenter": "EU-RO-1",
+                    "type": "STANDARD"})
+                    })
+                    .collect();
+                (200, json!({ "networkVolumes": list }).to_string())
+            }
+            ("DELETE", p) if p.starts_with("/v2/network-volumes/") => {
+                let id = p.trim_start_matches("/v2/network-volumes/");
+                self.storage.retain(|s| s.id != id);
+                (204, String::new())
+            }
+            _ => (404, error(Kind::Runpod, 404, "no such route")),
+        }
+    }
+
+    fn vast_instance(&self) -> Option<Value> {
+        let status = self.status.as_ref()?;
+        Some(json!({
+            "id": 4242, "label": "train", "machine_id": 977, "actual_status": status,
+            "intended_status": if status == "running" { "running" } else { "stopped" },
+            "cur_state": status, "next_state": status,
+            "start_date": 1_764_403_200.25, "end_date": 1_767_000_000.0,
+            "dph_total": 0.4208, "dph_base": 0.40, "storage_cost": 0.15,
+            "inet_up_cost": 0.02, "inet_down_cost": 0.005, "disk_space": 100.0,
+            "num_gpus": 1, "gpu_name": "RTX 4090", "public_ipaddr": "203.0.113.9",
+            "ssh_host": "ssh5.vast.ai", "ssh_port": 31337, "image_uuid": "pytorch/pytorch"
+        }))
+    }
+
+    fn vast(&mut self, r: &Request) -> (u16, String) {
+        let path = format!("/api/v0/instances/{VAST_ID}/");
+        let ok = json!({"success": true}).to_string();
+        match (r.method.as_str(), r.path.as_str()) {
+            ("GET", p) if p == path && r.query.contains("owner=me") => (
+                200,
+                json!({ "instances": self.vast_instance() }).to_string(),
+            ),
+            ("PUT", p) if p == path => {
+                let asked: Value = serde_json::from_str(&r.body).unwrap_or_default();
+                match (asked["state"].as_str(), self.status.is_some()) {
+                    (Some("stopped"), true) => {
+                        self.status = Some("stopped".into());
+                        (200, ok)
+                    }
+                    _ => (
+                        200,
+                        json!({"success": false, "msg": "no such instance"}).to_string(),
+                    ),
+                }
+            }
+            ("DELETE", p) if p == path => {
+                self.status = None;
+                (200, ok)
+            }
+            _ => (404, error(Kind::Vast, 404, "no such route")),
+        }
+    }
+}
