@@ -1,0 +1,191 @@
+//! A small CVM behind the loopback peer: one GPU instance with a system disk, a data disk that
+//! goes with it, one that stays, an elastic IP, and its action timers. Replies follow the
+//! documented shapes; errors come inside HTTP 200.
+
+use serde_json::{Value, json};
+
+pub const INSTANCE: &str = "ins-loopback1";
+
+#[derive(Debug, Clone)]
+pub struct Instance {
+    pub state: String,
+    pub stop_charging_mode: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Timer {
+    pub id: String,
+    pub at: String,
+    pub status: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Cloud {
+    pub instance: Option<Instance>,
+    pub timers: Vec<Timer>,
+    /// Whether STOP_CHARGING applies to this instance; if not, the provider keeps charging.
+    pub stop_charging_supported: bool,
+    /// DescribeInstances shows TERMINATING this many times before the instance is gone.
+    pub terminating_reads: usize,
+    pub terminating: bool,
+    next_timer: usize,
+}
+
+pub fn error(code: &str, message: &str) -> Value {
+    json!({"Response": {"Error": {"Code": code, "Message": message}, "RequestId": "req-err"}})
+}
+
+fn ok(mut body: Value) -> Value {
+    body["RequestId"] = json!("req-ok");
+    json!({ "Response": body })
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|s| s.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+impl Cloud {
+    pub fn fresh() -> Cloud {
+        Cloud {
+            instance: Some(Instance {
+                state: "RUNNING".into(),
+                stop_charging_mode: "KEEP_CHARGING".into(),
+            }),
+            timers: Vec::new(),
+            stop_charging_supported: true,
+            terminating_reads: 0,
+            terminating: false,
+            next_timer: 1,
+        }
+    }
+
+    fn described(i: &Instance) -> Value {
+        json!({
+            "InstanceId": INSTANCE,
+            "InstanceName": "trainer",
+            "InstanceType": "GN7.2XLARGE32",
+            "InstanceState": i.state,
+            "InstanceChargeType": "POSTPAID_BY_HOUR",
+            "CreatedTime": "2026-01-02T03:04:05Z",
+            "ExpiredTime": null,
+            "SystemDisk": {"DiskType": "CLOUD_PREMIUM", "DiskId": "disk-sys", "DiskSize": 50},
+            "DataDisks": [
+                {"DiskType": "CLOUD_SSD", "DiskId": "disk-keep", "DiskSize": 500, "DeleteWithInstance": false},
+                {"DiskType": "CLOUD_SSD", "DiskId": "disk-go", "DiskSize": 100, "DeleteWithInstance": true}
+            ],
+            "PublicIpAddresses": ["203.0.113.7"],
+            "StopChargingMode": i.stop_charging_mode,
+            "InternetAccessible": {"InternetChargeType": "TRAFFIC_POSTPAID_BY_HOUR", "InternetMaxBandwidthOut": 100},
+            "GPUInfo": {"GPUCount": 1, "GPUType": "T4"}
+        })
+    }
+
+    fn named(body: &Value) -> bool {
+        strings(&body["InstanceIds"])
+            .iter()
+            .any(|id| id == INSTANCE)
+    }
+
+    pub fn handle(&mut self, action: &str, body: &Value) -> Value {
+        match action {
+            "DescribeInstances" => {
+                if self.terminating {
+                    if self.terminating_reads == 0 {
+                        self.instance = None;
+                        self.terminating = false;
+                    } else {
+                        self.terminating_reads -= 1;
+                    }
+                }
+                let set: Vec<Value> = match &self.instance {
+                    Some(i) if Self::named(body) => vec![Self::described(i)],
+                    _ => Vec::new(),
+                };
+                ok(json!({"TotalCount": set.len(), "InstanceSet": set}))
+            }
+            "StopInstances" => {
+                let Some(i) = self.instance.as_mut().filter(|_| Self::named(body)) else {
+                    return error("InvalidInstanceId.NotFound", "no such instance");
+                };
+                let asked = body["StoppedMode"].as_str().unwrap_or("KEEP_CHARGING");
+                i.state = "STOPPED".into();
+                i.stop_charging_mode = if asked == "STOP_CHARGING" && self.stop_charging_supported {
+                    "STOP_CHARGING".into()
+                } else {
+                    "KEEP_CHARGING".into()
+                };
+                ok(json!({}))
+            }
+            "TerminateInstances" => {
+                if self.instance.is_none() || !Self::named(body) {
+                    return error("InvalidInstanceId.NotFound", "no such instance");
+                }
+                if let Some(i) = &mut self.instance {
+                    i.state = "TERMINATING".into();
+                }
+                self.terminating = true;
+                self.timers.clear();
+                ok(json!({}))
+            }
+            "DescribeInstancesActionTimer" => {
+                let statuses = strings(&body["StatusList"]);
+                let timers: Vec<Value> = self
+                    .timers
+                    .iter()
+                    .filter(|t| statuses.is_empty() || statuses.contains(&t.status))
+                    .map(|t| {
+                        json!({"ActionTimerId": t.id, "InstanceId": INSTANCE,
+                               "TimerAction": "TerminateInstances", "ActionTime": t.at,
+                               "Status": t.status, "Externals": {}})
+                    })
+                    .collect();
+                let timers = if timers.is_empty() {
+                    Value::Null
+                } else {
+                    Value::Array(timers)
+                };
+                ok(json!({ "ActionTimers": timers }))
+            }
+            "ImportInstancesActionTimer" => self.import(body),
+            "DeleteInstancesActionTimer" => {
+                let ids = strings(&body["ActionTimerIds"]);
+                if ids.is_empty() {
+                    return error("MissingParameter", "ActionTimerIds");
+                }
+                self.timers.retain(|t| !ids.contains(&t.id));
+                ok(json!({}))
+            }
+            _ => error("InvalidAction", "no such action"),
+        }
+    }
+
+    fn import(&mut self, body: &Value) -> Value {
+        if self.instance.is_none() || !Self::named(body) {
+            return error("InvalidInstanceId.NotFound", "no such instance");
+        }
+        let timer = &body["ActionTimer"];
+        let at = timer["ActionTime"].as_str().unwrap_or_default();
+        let Ok(when) = at.parse::<jiff::Timestamp>() else {
+            return error("InvalidParameterValue", "ActionTime");
+        };
+        if timer["TimerAction"] != "TerminateInstances"
+            || when.as_second() < jiff::Timestamp::now().as_second() + 300
+        {
+            return error("InvalidParameterValue", "ActionTime");
+        }
+        let id = format!("timer-{}", self.next_timer);
+        self.next_timer += 1;
+        self.timers.push(Timer {
+            id: id.clone(),
+            at: at.to_string(),
+            status: "UNDO".into(),
+        });
+        ok(json!({ "ActionTimerIds": [id] }))
+    }
+}

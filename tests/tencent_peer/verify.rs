@@ -1,0 +1,95 @@
+//! The service's side of TC3-HMAC-SHA256, written apart from the adapter's signer: parse the
+//! `Authorization` header, check the key, the timestamp window, the scope date and the version,
+//! rebuild the canonical request from what arrived, and compare signatures. Rejections are the
+//! codes the service answers (inside HTTP 200).
+
+use hmac::{Hmac, Mac as _};
+use sha2::{Digest as _, Sha256};
+
+use super::{KEY_ID, Request, SECRET};
+
+fn mac(key: &[u8], data: &str) -> Vec<u8> {
+    let mut m = Hmac::<Sha256>::new_from_slice(key).expect("hmac key");
+    m.update(data.as_bytes());
+    m.finalize().into_bytes().to_vec()
+}
+
+/// The action, or the error code the service would answer.
+pub fn check(request: &Request) -> Result<String, String> {
+    let header = |name: &str| {
+        request
+            .headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    };
+    let reject = |code: &str| code.to_string();
+    if request.method != "POST" || request.path != "/" {
+        return Err(reject("InvalidParameter"));
+    }
+    let auth = header("authorization").ok_or_else(|| reject("AuthFailure.SignatureFailure"))?;
+    let rest = auth
+        .strip_prefix("TC3-HMAC-SHA256 ")
+        .ok_or_else(|| reject("AuthFailure.SignatureFailure"))?;
+    let field = |name: &str| {
+        rest.split(", ")
+            .find_map(|part| part.strip_prefix(&format!("{name}=")))
+            .unwrap_or_default()
+            .to_string()
+    };
+    let credential = field("Credential");
+    let mut parts = credential.split('/');
+    let (id, date, service, terminator) = (
+        parts.next().unwrap_or_default(),
+        parts.next().unwrap_or_default(),
+        parts.next().unwrap_or_default(),
+        parts.next().unwrap_or_default(),
+    );
+    if id != KEY_ID {
+        return Err(reject("AuthFailure.SecretIdNotFound"));
+    }
+    if service != "cvm" || terminator != "tc3_request" {
+        return Err(reject("AuthFailure.SignatureFailure"));
+    }
+    if header("x-tc-version") != Some("2017-03-12") {
+        return Err(reject("InvalidParameterValue"));
+    }
+    if header("x-tc-region").is_none_or(str::is_empty) {
+        return Err(reject("MissingParameter"));
+    }
+    let timestamp: i64 = header("x-tc-timestamp")
+        .and_then(|t| t.parse().ok())
+        .ok_or_else(|| reject("AuthFailure.InvalidAuthorization"))?;
+    if (jiff::Timestamp::now().as_second() - timestamp).abs() > 300 {
+        return Err(reject("AuthFailure.SignatureExpire"));
+    }
+    let day = jiff::Timestamp::from_second(timestamp)
+        .map(|t| t.strftime("%Y-%m-%d").to_string())
+        .unwrap_or_default();
+    if date != day {
+        return Err(reject("AuthFailure.SignatureFailure"));
+    }
+    if field("SignedHeaders") != "content-type;host" {
+        return Err(reject("AuthFailure.SignatureFailure"));
+    }
+    let canonical = format!(
+        "POST\n/\n\ncontent-type:{}\nhost:{}\n\ncontent-type;host\n{}",
+        header("content-type").unwrap_or_default(),
+        header("host").unwrap_or_default(),
+        hex::encode(Sha256::digest(&request.body))
+    );
+    let to_sign = format!(
+        "TC3-HMAC-SHA256\n{timestamp}\n{date}/cvm/tc3_request\n{}",
+        hex::encode(Sha256::digest(canonical.as_bytes()))
+    );
+    let key = mac(
+        &mac(&mac(format!("TC3{SECRET}").as_bytes(), date), "cvm"),
+        "tc3_request",
+    );
+    if hex::encode(mac(&key, &to_sign)) != field("Signature") {
+        return Err(reject("AuthFailure.SignatureFailure"));
+    }
+    header("x-tc-action")
+        .map(str::to_string)
+        .ok_or_else(|| reject("MissingParameter"))
+}
