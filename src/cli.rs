@@ -144,9 +144,9 @@ pub struct ActionArgs {
 /// sheet: for them, give these flags before the subcommand, `gpumeter --provider aws status`.)
 #[derive(Debug, Args, Clone, Default)]
 pub struct TargetArgs {
-    /// The provider's API to use: aws, alibaba, tencent, command (the [command] section), or
-    /// demo (the same as --demo).
-    #[arg(long = "provider", id = "cloud", value_name = "aws|alibaba|tencent|command|demo", value_parser = parse_cloud)]
+    /// The provider's API to use: aws, alibaba, tencent, lambda, runpod, vast, command (the
+    /// [command] section), or demo (the same as --demo).
+    #[arg(long = "provider", id = "cloud", value_name = "aws|alibaba|tencent|lambda|runpod|vast|command|demo", value_parser = parse_cloud)]
     pub cloud: Option<crate::config::ProviderKind>,
     /// The instance id [default: the config's, else this machine's, from the metadata service].
     #[arg(long, value_name = "ID")]
@@ -162,10 +162,13 @@ fn parse_cloud(text: &str) -> Result<crate::config::ProviderKind, String> {
         "aws" => Ok(K::Aws),
         "alibaba" => Ok(K::Alibaba),
         "tencent" => Ok(K::Tencent),
+        "lambda" => Ok(K::Lambda),
+        "runpod" => Ok(K::Runpod),
+        "vast" => Ok(K::Vast),
         "command" => Ok(K::Command),
         "demo" => Ok(K::Demo),
         _ => Err(format!(
-            "`{text}` is not one of aws, alibaba, tencent, command, demo"
+            "`{text}` is not one of aws, alibaba, tencent, lambda, runpod, vast, command, demo"
         )),
     }
 }
