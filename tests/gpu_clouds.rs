@@ -11,7 +11,7 @@ use gpumeter::pricing::bundled_sheet;
 use gpumeter::provider::bearer::KeyEnv;
 use gpumeter::provider::lambda::{Lambda, LambdaSettings};
 use gpumeter::provider::vast::model;
-use gpumeter::provider::{Action, Provider, ProviderError};
+use gpumeter::provider::{Action, LinkedResource, Provider, ProviderError};
 use jiff::{SignedDuration, Timestamp};
 use rust_decimal::dec;
 
@@ -163,7 +163,7 @@ async fn a_stopped_pod_costs_nothing_in_compute_but_its_volume_bills_at_the_stop
         Lifecycle::from_changes(pod.history.clone()).unwrap(),
         ComputeTerms::Hourly { per_hour: dec!(0) },
     );
-    usage.resources = inv.resources.iter().map(|r| r.to_meter()).collect();
+    usage.resources = inv.resources.iter().map(LinkedResource::to_meter).collect();
     let accrual = accrue(
         sheet,
         &usage,
