@@ -210,28 +210,34 @@ async fn snapshot_clean_is_not_offered() {
     assert!(matches!(err, ProviderError::Unsupported { .. }), "{err:?}");
 }
 
-#[test]
-fn checklist_through_the_binary() {
-    let peer = Peer::start();
-    let dir = std::env::temp_dir().join(format!("gpumeter-tencent-cli-{}", std::process::id()));
+fn gpumeter(peer: &Peer, dir: &std::path::Path, args: &[&str]) -> (Option<i32>, String) {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_gpumeter"))
         .args(["--data-dir", &dir.display().to_string()])
-        .args(["checklist", "--provider", "tencent", "--instance", INSTANCE])
+        .args(args)
+        .args(["--provider", "tencent", "--instance", INSTANCE])
         .env("TENCENTCLOUD_SECRET_ID", tencent_peer::KEY_ID)
         .env("TENCENTCLOUD_SECRET_KEY", SECRET)
         .env("TENCENTCLOUD_REGION", "ap-guangzhou")
         .env("GPUMETER_TENCENT_ENDPOINT", peer.url())
-        .env("XDG_CONFIG_HOME", &dir)
+        .env("XDG_CONFIG_HOME", dir)
         .stdin(std::process::Stdio::null())
         .output()
         .unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
     let text = format!(
         "{}{}",
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    assert_eq!(out.status.code(), Some(3), "{text}");
+    assert!(!text.contains(SECRET), "{text}");
+    (out.status.code(), text)
+}
+
+#[test]
+fn checklist_and_release_through_the_binary() {
+    let peer = Peer::start();
+    let dir = std::env::temp_dir().join(format!("gpumeter-tencent-cli-{}", std::process::id()));
+    let (code, text) = gpumeter(&peer, &dir, &["checklist"]);
+    assert_eq!(code, Some(3), "{text}");
     assert!(
         text.contains(&format!("After releasing {INSTANCE}")),
         "{text}"
@@ -240,6 +246,19 @@ fn checklist_through_the_binary() {
         text.contains("disk-keep") && !text.contains("disk-go"),
         "{text}"
     );
-    assert!(!text.contains(SECRET), "{text}");
+
+    let (code, text) = gpumeter(&peer, &dir, &["release", "--yes"]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("release: done"), "{text}");
+    assert!(peer.cloud(|c| c.instance.is_none()));
+
+    // A new run still names the disk that stayed, from what the last one saw.
+    let (code, text) = gpumeter(&peer, &dir, &["checklist"]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, Some(3), "{text}");
+    assert!(
+        text.contains("disk-keep") && text.contains("not read again"),
+        "{text}"
+    );
     assert!(peer.rejected().is_empty(), "{:?}", peer.rejected());
 }

@@ -130,7 +130,7 @@ impl Context {
             instance.id.as_deref(),
             instance.region.as_deref(),
         )
-        .map(|adapter| Arc::new(adapter) as Arc<dyn Provider>)
+        .map(|adapter| Arc::new(adapter.remembering(&self.data_dir)) as Arc<dyn Provider>)
         .map_err(|e| Failure::bad_input(format!("tencent: {e}")))
     }
 

@@ -156,7 +156,7 @@ impl TencentCloud {
         };
         let gone = |i: Option<&model::Instance>| i.is_none_or(|i| i.instance_state == "SHUTDOWN");
         let read = self.poll(&id, attempts, gone).await;
-        let leftovers = self.leftover_note();
+        let leftovers = self.leftover_note(&id);
         let summary = match (&call, &read) {
             (_, Ok(None)) if gone_already => {
                 format!("{id} was already released: the provider no longer lists it")
@@ -179,10 +179,10 @@ impl TencentCloud {
         Ok((confirmed, summary, calls))
     }
 
-    /// What the release left billing, from what this process last saw with the instance.
-    fn leftover_note(&self) -> String {
+    /// What the release left billing, from what was last seen with the instance.
+    fn leftover_note(&self, id: &str) -> String {
         let staying: Vec<String> = self
-            .known()
+            .known(id)
             .iter()
             .filter(|r| !r.deleted_with_instance)
             .map(|r| format!("{} {}", r.kind.label(), r.id))

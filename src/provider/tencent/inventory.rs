@@ -4,7 +4,8 @@
 //! DescribeInstances shows the system disk, the data disks with `DeleteWithInstance`, and the
 //! public addresses; TerminateInstances is called with `ReleaseAddress`, so an elastic IP goes
 //! with the instance. Once the instance is gone, CVM no longer lists its disks: the leftovers are
-//! what this process last saw that does not go with it, marked as not read again.
+//! what was last seen that does not go with it (kept in the data directory when the adapter is
+//! `remembering`), marked as not read again.
 
 use jiff::Timestamp;
 use rust_decimal::Decimal;
@@ -64,7 +65,7 @@ impl TencentCloud {
         let now = (self.clock)();
         let Some(instance) = self.describe_instance(&id).await.map_err(state)? else {
             let resources = self
-                .known()
+                .known(&id)
                 .into_iter()
                 .filter(|r| !r.deleted_with_instance)
                 .map(|r| LinkedResource {
@@ -81,7 +82,7 @@ impl TencentCloud {
         let timers = self.timers(&id).await.map_err(state)?;
         let created = parse_time(&instance.created_time).unwrap_or(now);
         let resources = linked(&instance, created);
-        self.remember(resources.clone());
+        self.remember(&id, resources.clone());
         Ok(Inventory {
             instance: Some(instance_info(&instance, self.region(), now)),
             resources,

@@ -13,6 +13,7 @@ mod inventory;
 pub mod model;
 pub mod sign;
 
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -74,6 +75,8 @@ pub struct TencentCloud {
     clock: Clock,
     /// What was last seen linked to the instance, to name the leftovers once it is gone.
     known: Mutex<Vec<LinkedResource>>,
+    /// Where that is kept between runs (`tencent-<instance>.json` in the data directory).
+    memory: Option<PathBuf>,
 }
 
 impl TencentCloud {
@@ -94,6 +97,7 @@ impl TencentCloud {
             stopped_mode: StoppedMode::StopCharging,
             clock: Arc::new(Timestamp::now),
             known: Mutex::new(Vec::new()),
+            memory: None,
         })
     }
 
@@ -118,6 +122,14 @@ impl TencentCloud {
     #[must_use]
     pub fn with_clock(mut self, clock: Clock) -> Self {
         self.clock = clock;
+        self
+    }
+
+    /// Keeps what was seen linked to the instance in `dir`, so a later run still names the
+    /// leftovers after a release (CVM stops listing the disks with the instance).
+    #[must_use]
+    pub fn remembering(mut self, dir: &Path) -> Self {
+        self.memory = Some(dir.to_path_buf());
         self
     }
 
@@ -179,11 +191,33 @@ impl TencentCloud {
             .unwrap_or_else(|| "<the instance the metadata service names>".into())
     }
 
-    fn known(&self) -> Vec<LinkedResource> {
-        self.known.lock().map(|k| k.clone()).unwrap_or_default()
+    fn memory_file(&self, id: &str) -> Option<PathBuf> {
+        let safe: String = id
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+            .collect();
+        Some(self.memory.as_ref()?.join(format!("tencent-{safe}.json")))
     }
 
-    fn remember(&self, linked: Vec<LinkedResource>) {
+    fn known(&self, id: &str) -> Vec<LinkedResource> {
+        let seen = self.known.lock().map(|k| k.clone()).unwrap_or_default();
+        if !seen.is_empty() {
+            return seen;
+        }
+        self.memory_file(id)
+            .and_then(|f| std::fs::read_to_string(f).ok())
+            .and_then(|text| serde_json::from_str(&text).ok())
+            .unwrap_or_default()
+    }
+
+    fn remember(&self, id: &str, linked: Vec<LinkedResource>) {
+        if let Some(file) = self.memory_file(id)
+            && let Ok(text) = serde_json::to_string(&linked)
+        {
+            // Best effort: without it only this run can name the leftovers.
+            let _ = std::fs::create_dir_all(file.parent().unwrap_or(Path::new(".")));
+            let _ = std::fs::write(file, text);
+        }
         if let Ok(mut known) = self.known.lock() {
             *known = linked;
         }
