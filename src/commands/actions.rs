@@ -29,7 +29,9 @@ pub fn run(cli: &Cli, action: &Action, args: &ActionArgs) -> CommandResult {
         action.clone(),
         inventory.as_ref(),
         pricing.as_ref(),
-        inventory.as_ref().and_then(|i| burn_now(i, pricing.as_ref())),
+        inventory
+            .as_ref()
+            .and_then(|i| burn_now(i, pricing.as_ref())),
     );
     if args.dry_run {
         let mut lines = vec!["dry run: nothing is changed. It would call:".to_string()];
