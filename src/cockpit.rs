@@ -50,7 +50,11 @@ where
     let gpu_sampler = spawn_gpu_sampler(sources.gpu, sources.sampling, tx.clone())?;
     let host_sampler = spawn_host_sampler(sources.host, sources.sampling, tx.clone())?;
     let refresh = Arc::new(Notify::new());
-    let inventory_task = spawn_inventory(Arc::clone(&sources.provider), Arc::clone(&refresh), tx.clone());
+    let inventory_task = spawn_inventory(
+        Arc::clone(&sources.provider),
+        Arc::clone(&refresh),
+        tx.clone(),
+    );
     let terminal_task = spawn_terminal_events(tx.clone());
     let clock_task = spawn_clock(tx.clone());
 

@@ -13,7 +13,10 @@ fn without_a_terminal_the_cockpit_exits_2_with_a_pointer_to_status() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("needs a terminal") && err.contains("status --json"), "{err}");
+    assert!(
+        err.contains("needs a terminal") && err.contains("status --json"),
+        "{err}"
+    );
     assert!(!err.contains("panicked"), "{err}");
     assert!(out.stdout.is_empty(), "nothing was drawn");
 }

@@ -18,8 +18,8 @@ pub mod demo;
 pub mod http;
 pub mod lambda;
 pub mod none;
-pub mod tencent;
 pub mod runpod;
+pub mod tencent;
 pub mod vast;
 
 /// The instance the cockpit watches, as the provider describes it.
