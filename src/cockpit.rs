@@ -9,7 +9,8 @@ use std::time::Duration;
 use crossterm::event::{Event as TermEvent, EventStream};
 use futures_util::StreamExt as _;
 use jiff::Timestamp;
-use ratatui::DefaultTerminal;
+use ratatui::Terminal;
+use ratatui::backend::Backend;
 use tokio::sync::{Notify, mpsc};
 use tokio::time::MissedTickBehavior;
 
@@ -31,21 +32,35 @@ const QUEUE: usize = 256;
 pub struct Sources<G, H> {
     pub gpu: G,
     pub host: H,
+    /// Called with how long each frame took to draw (benchmarks measure frame times with it).
+    pub on_frame: Option<Box<dyn FnMut(Duration) + Send>>,
     pub sampling: SamplerConfig,
     pub provider: Arc<dyn Provider>,
 }
 
 /// Runs the cockpit until the user quits. The terminal is set up and restored by the caller.
-pub async fn run<G, H>(
-    terminal: &mut DefaultTerminal,
+pub async fn run<B, G, H>(
+    terminal: &mut Terminal<B>,
     mut app: App,
     sources: Sources<G, H>,
     theme: &Theme,
 ) -> std::io::Result<App>
 where
+    B: Backend,
     G: GpuSource + 'static,
     H: HostSource + 'static,
 {
+    let mut sources = sources;
+    let mut draw = |terminal: &mut Terminal<B>, app: &App| -> std::io::Result<()> {
+        let started = std::time::Instant::now();
+        terminal
+            .draw(|frame| crate::ui::render(frame, app, theme))
+            .map_err(|e| std::io::Error::other(e.to_string()))?;
+        if let Some(observe) = sources.on_frame.as_mut() {
+            observe(started.elapsed());
+        }
+        Ok(())
+    };
     let (tx, mut rx) = mpsc::channel::<Event>(QUEUE);
     let gpu_sampler = spawn_gpu_sampler(sources.gpu, sources.sampling, tx.clone())?;
     let host_sampler = spawn_host_sampler(sources.host, sources.sampling, tx.clone())?;
@@ -58,7 +73,7 @@ where
     let terminal_task = spawn_terminal_events(tx.clone());
     let clock_task = spawn_clock(tx.clone());
 
-    terminal.draw(|frame| crate::ui::render(frame, &app, theme))?;
+    draw(terminal, &app)?;
     app.dirty = false;
     while let Some(event) = rx.recv().await {
         let mut effects = update(&mut app, event);
@@ -76,7 +91,7 @@ where
             if std::mem::take(&mut app.bell) {
                 ring_bell();
             }
-            terminal.draw(|frame| crate::ui::render(frame, &app, theme))?;
+            draw(terminal, &app)?;
             app.dirty = false;
         }
     }

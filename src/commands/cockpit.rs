@@ -80,6 +80,7 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
                 host,
                 sampling,
                 provider,
+                on_frame: None,
             },
             &theme,
         )
@@ -97,6 +98,7 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
                 host,
                 sampling,
                 provider,
+                on_frame: None,
             },
             &theme,
         )
