@@ -7,6 +7,7 @@
 //! Loaders take explicit paths, so nothing here reads the environment except
 //! [`Config::default_path`].
 
+mod guards;
 mod locate;
 mod notify;
 mod values;
@@ -19,6 +20,7 @@ use serde::Deserialize;
 
 use crate::money::{Currency, Money};
 
+pub use guards::{CheckpointConfig, HooksConfig, IdleConfig};
 pub use locate::line_col;
 pub use notify::{
     MinLevel, NotifyConfig, OscStyle, Secret, WebhookConfig, WebhookKind, WebhookUrl,
@@ -40,6 +42,12 @@ pub struct Config {
     pub command: CommandConfig,
     /// How alerts reach the user: bell, OSC notifications, webhooks.
     pub notify: NotifyConfig,
+    /// When the instance counts as idle and what then happens.
+    pub idle: IdleConfig,
+    /// Where checkpoints are written and how old is too old.
+    pub checkpoint: CheckpointConfig,
+    /// Commands run before a guard's action and on a spot interruption notice.
+    pub hooks: HooksConfig,
 }
 
 /// The cloud the instance lives in.

@@ -33,6 +33,9 @@ pub struct DemoState {
     pub instance: InstanceInfo,
     pub resources: Vec<LinkedResource>,
     pub deadline: Option<HeldDeadline>,
+    /// A spot interruption notice: when the simulated provider will reclaim the instance.
+    #[serde(default)]
+    pub interruption: Option<Timestamp>,
 }
 
 pub struct DemoCloud {
@@ -157,6 +160,7 @@ impl DemoState {
                 ),
             ],
             deadline: None,
+            interruption: None,
         }
     }
 }
@@ -325,6 +329,10 @@ fn snapshot_clean(
 
 #[async_trait]
 impl Provider for DemoCloud {
+    async fn interruption_notice(&self) -> Result<Option<Timestamp>, ProviderError> {
+        Ok(self.load()?.interruption)
+    }
+
     fn name(&self) -> &'static str {
         "demo"
     }

@@ -168,4 +168,10 @@ pub trait Provider: Send + Sync {
     fn own_sheet(&self, _base: &crate::pricing::Sheet) -> Option<crate::pricing::Sheet> {
         None
     }
+
+    /// When the provider will reclaim this spot instance, once it has said so; `None` while
+    /// there is no notice (and always for providers without spot interruptions).
+    async fn interruption_notice(&self) -> Result<Option<Timestamp>, ProviderError> {
+        Ok(None)
+    }
 }

@@ -182,6 +182,10 @@ impl AlibabaCloud {
 
 #[async_trait]
 impl Provider for AlibabaCloud {
+    async fn interruption_notice(&self) -> Result<Option<Timestamp>, ProviderError> {
+        self.spot_notice().await
+    }
+
     fn name(&self) -> &'static str {
         "alibaba"
     }

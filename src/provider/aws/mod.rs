@@ -172,6 +172,10 @@ impl Aws {
 
 #[async_trait]
 impl Provider for Aws {
+    async fn interruption_notice(&self) -> Result<Option<jiff::Timestamp>, ProviderError> {
+        Ok(self.spot_notice().await?.map(|n| n.time))
+    }
+
     fn name(&self) -> &'static str {
         "aws"
     }
