@@ -106,6 +106,8 @@ pub enum Command {
     /// Spend history from the ledger: per day and component, idle spend, energy, actions,
     /// what still bills after a release.
     Report(ReportArgs),
+    /// Prometheus metrics on /metrics: telemetry, cost, deadline, leftovers, guards.
+    Serve(ServeArgs),
 }
 
 /// `gpumeter report`: the window and the output format.
@@ -304,4 +306,12 @@ pub struct StatusArgs {
     /// With --demo: seconds since the simulated start [default: 600].
     #[arg(long, value_name = "SECONDS")]
     pub at: Option<u64>,
+}
+
+/// `gpumeter serve`.
+#[derive(Debug, Args, Clone)]
+pub struct ServeArgs {
+    /// Address and port to listen on; anything but loopback prints a warning.
+    #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:9835")]
+    pub listen: std::net::SocketAddr,
 }

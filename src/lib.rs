@@ -15,5 +15,6 @@ pub mod money;
 pub mod notify;
 pub mod pricing;
 pub mod provider;
+pub mod serve;
 pub mod telemetry;
 pub mod ui;

@@ -14,6 +14,7 @@ pub mod context;
 pub mod estimate;
 pub mod pricing;
 pub mod report;
+pub mod serve;
 pub mod status;
 
 /// Exit status for bad input: a malformed sheet, a bad flag, an unknown SKU, a refusal.
@@ -128,6 +129,7 @@ pub fn run(cli: &Cli) -> ExitCode {
         Some(Command::Extend { duration, common }) => actions::extend_action(cli, duration)
             .and_then(|action| actions::run(cli, &action, common)),
         Some(Command::Report(args)) => report::run(cli, args),
+        Some(Command::Serve(args)) => serve::run(cli, args),
         None => cockpit::run_cockpit(cli),
     };
     match result {

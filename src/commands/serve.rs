@@ -1,0 +1,116 @@
+//! `gpumeter serve`: the Prometheus endpoint. Binds to loopback unless `--listen` says
+//! otherwise; the samplers and the provider run in the background.
+
+use std::process::ExitCode;
+
+use jiff::tz::TimeZone;
+use jiff::{SignedDuration, Timestamp};
+
+use super::context::Context;
+use super::{CommandResult, Failure};
+use crate::app::Spend;
+use crate::cli::{Cli, ServeArgs};
+use crate::config::Release;
+use crate::serve::{Collector, ServeSources, Target, serve};
+use crate::telemetry::{
+    GpuSource, HostConfig, HostReader, HostSource, NvmlConfig, NvmlSource, SamplerConfig, Scenario,
+    SimConfig, Simulator,
+};
+
+pub fn run(cli: &Cli, args: &ServeArgs) -> CommandResult {
+    let ctx = Context::load(cli)?;
+    let provider = ctx.provider()?;
+    let now = Timestamp::now();
+    let pricing = ctx.pricing_with(provider.as_ref())?;
+    let target = Target {
+        instance_id: ctx
+            .config
+            .instance
+            .id
+            .clone()
+            .unwrap_or_else(|| "unknown".to_string()),
+        provider: provider.name().to_string(),
+    };
+    let deadline = ctx.config.deadline.release().map(|r| match r {
+        Release::In(d) => now + SignedDuration::try_from(d).unwrap_or(SignedDuration::ZERO),
+        Release::At(time) => super::cockpit::next_clock_time(now, time, &TimeZone::system()),
+    });
+    let collector = Collector::new(target, Spend::new(pricing, None, TimeZone::UTC), deadline);
+    if !args.listen.ip().is_loopback() {
+        eprintln!(
+            "gpumeter: warning: serving on {}, not loopback: anyone who can reach it sees your \
+             costs and instance ids",
+            args.listen
+        );
+    }
+    let sampling = SamplerConfig {
+        interval: ctx.config.telemetry.refresh,
+    };
+    let ledger = Some(crate::ledger::path_in(&ctx.data_dir, ctx.demo));
+    if ctx.demo {
+        let gpu = simulator(cli)?;
+        let host = gpu.clone();
+        drive(
+            args,
+            collector,
+            ServeSources {
+                gpu,
+                host,
+                sampling,
+                provider,
+                ledger,
+            },
+        )
+    } else {
+        let metered = &ctx.config.telemetry.metered_interfaces;
+        let host = HostReader::new(HostConfig {
+            metered_interfaces: (!metered.is_empty()).then(|| metered.clone()),
+            ..HostConfig::default()
+        });
+        let gpu = NvmlSource::new(NvmlConfig::default());
+        drive(
+            args,
+            collector,
+            ServeSources {
+                gpu,
+                host,
+                sampling,
+                provider,
+                ledger,
+            },
+        )
+    }
+}
+
+fn drive<G, H>(args: &ServeArgs, collector: Collector, sources: ServeSources<G, H>) -> CommandResult
+where
+    G: GpuSource + 'static,
+    H: HostSource + 'static,
+{
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::failed(format!("cannot start the runtime: {e}")))?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(args.listen)
+            .await
+            .map_err(|e| Failure::bad_input(format!("--listen {}: {e}", args.listen)))?;
+        let bound = listener
+            .local_addr()
+            .map_or_else(|_| args.listen.to_string(), |a| a.to_string());
+        eprintln!("gpumeter: serving Prometheus metrics on http://{bound}/metrics");
+        serve(listener, collector, sources)
+            .await
+            .map_err(|e| Failure::failed(format!("serve: {e}")))
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn simulator(cli: &Cli) -> Result<Simulator, Failure> {
+    let scenario = Scenario::resolve(&cli.cockpit.scenario)
+        .map_err(|e| Failure::bad_input(format!("--scenario: {e}")))?;
+    let mut config = SimConfig::new(scenario);
+    config.gpu_count = cli.cockpit.gpus;
+    Simulator::new(config).map_err(|e| Failure::bad_input(format!("--gpus: {e}")))
+}

@@ -1,0 +1,170 @@
+//! The collector: takes what the samplers, the provider and the ledger report, in any order,
+//! and turns it into the [`Snapshot`] a scrape shows. Pure: time comes in with each call.
+
+use std::time::Duration;
+
+use jiff::Timestamp;
+
+use super::snapshot::{CostFacts, GuardFacts, InstanceFacts, Snapshot, Target};
+use crate::app::Spend;
+use crate::guard::{IdleRule, IdleTracker};
+use crate::ledger::guard::GuardState;
+use crate::provider::Inventory;
+use crate::telemetry::{GpuRound, HostSample, Telemetry};
+
+/// A watchdog whose last heartbeat is older than this counts as dead.
+pub const WATCHDOG_STALE_AFTER: Duration = Duration::from_secs(60);
+
+/// What the background tasks send the collector.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Input {
+    Telemetry(Telemetry),
+    /// An inventory read, or why it failed, and when it was read.
+    Inventory(Result<Inventory, String>, Timestamp),
+    /// The instance's row in the ledger's guard table (`None`: no row, or no ledger).
+    Guard(Option<GuardState>),
+}
+
+impl From<Telemetry> for Input {
+    fn from(t: Telemetry) -> Self {
+        Input::Telemetry(t)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Collector {
+    target: Target,
+    spend: Spend,
+    inventory: Option<Inventory>,
+    cloud_ok: Option<bool>,
+    cloud_time: Option<Timestamp>,
+    round: Option<(GpuRound, Timestamp)>,
+    host: Option<(HostSample, Timestamp)>,
+    idle: IdleTracker,
+    /// The deadline from the config, used when neither the ledger nor the provider holds one.
+    config_deadline: Option<Timestamp>,
+    guard: Option<GuardState>,
+}
+
+impl Collector {
+    /// `target.instance_id` is replaced by the id the provider reports once it has.
+    pub fn new(target: Target, spend: Spend, config_deadline: Option<Timestamp>) -> Self {
+        Collector {
+            target,
+            spend,
+            inventory: None,
+            cloud_ok: None,
+            cloud_time: None,
+            round: None,
+            host: None,
+            idle: IdleTracker::new(IdleRule::default()),
+            config_deadline,
+            guard: None,
+        }
+    }
+
+    /// The instance id the series are labelled with.
+    pub fn instance_id(&self) -> &str {
+        &self.target.instance_id
+    }
+
+    pub fn feed(&mut self, input: Input) {
+        match input {
+            Input::Telemetry(Telemetry::Gpu(s)) => {
+                let idle = self
+                    .host
+                    .as_ref()
+                    .is_some_and(|(h, _)| self.idle.sample_is_idle(&s.value, h));
+                if s.value.is_ok() {
+                    self.idle.observe(s.time, idle);
+                }
+                self.round = Some((s.value, s.time));
+            }
+            Input::Telemetry(Telemetry::Host(s)) => {
+                self.spend
+                    .record_bytes(s.time, s.value.tx_bytes_total(), rx_total(&s.value));
+                self.host = Some((s.value, s.time));
+            }
+            Input::Inventory(Ok(inventory), at) => {
+                self.spend.record_inventory(&inventory, at);
+                if let Some(i) = &inventory.instance {
+                    self.target.instance_id.clone_from(&i.id);
+                }
+                self.inventory = Some(inventory);
+                self.cloud_ok = Some(true);
+                self.cloud_time = Some(at);
+            }
+            Input::Inventory(Err(_), at) => {
+                self.cloud_ok = Some(false);
+                self.cloud_time = Some(at);
+            }
+            Input::Guard(guard) => self.guard = guard,
+        }
+    }
+
+    /// The snapshot at `now`: the cost is recomputed for that instant.
+    pub fn snapshot(&mut self, now: Timestamp) -> Snapshot {
+        let deadline = self
+            .guard
+            .as_ref()
+            .and_then(|g| g.deadline)
+            .or_else(|| {
+                self.inventory
+                    .as_ref()
+                    .and_then(|i| i.deadline)
+                    .map(|d| d.at)
+            })
+            .or(self.config_deadline);
+        self.spend.recompute(self.inventory.as_ref(), now, deadline);
+        let gpus = match &self.round {
+            Some((Ok(reading), _)) => reading.gpus.clone(),
+            _ => Vec::new(),
+        };
+        let idle_s = match &self.round {
+            Some((Ok(_), _)) => Some(self.idle.idle_since().map_or(0.0, |since| {
+                now.duration_since(since).as_secs_f64().max(0.0)
+            })),
+            _ => None,
+        };
+        Snapshot {
+            now: Some(now),
+            target: self.target.clone(),
+            gpus,
+            gpu_time: self.round.as_ref().map(|(_, t)| *t),
+            host: self.host.as_ref().map(|(h, _)| h.clone()),
+            host_time: self.host.as_ref().map(|(_, t)| *t),
+            instance: self
+                .inventory
+                .as_ref()
+                .and_then(|i| i.instance.as_ref())
+                .map(|i| InstanceFacts {
+                    sku: i.sku.clone(),
+                    region: i.region.clone(),
+                    state: i.state,
+                }),
+            cloud_ok: self.cloud_ok,
+            cloud_time: self.cloud_time,
+            cost: self.spend.reading.as_ref().map(CostFacts::from_reading),
+            deadline,
+            idle_s,
+            guard: self.guard.as_ref().map(|g| guard_facts(g, now)),
+        }
+    }
+}
+
+fn rx_total(host: &HostSample) -> u64 {
+    host.net.iter().map(|n| n.rx_bytes).sum()
+}
+
+fn guard_facts(guard: &GuardState, now: Timestamp) -> GuardFacts {
+    GuardFacts {
+        watchdog_alive: Some(
+            guard
+                .watchdog
+                .is_some_and(|w| w.alive(now, WATCHDOG_STALE_AFTER)),
+        ),
+        heartbeat_age_s: guard
+            .watchdog
+            .map(|w| now.duration_since(w.heartbeat).as_secs_f64().max(0.0)),
+    }
+}

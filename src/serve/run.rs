@@ -1,0 +1,115 @@
+//! The background: samplers, the provider and the ledger feed the collector on their own
+//! schedules; the collector publishes a fresh snapshot every second.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use jiff::Timestamp;
+use tokio::net::TcpListener;
+use tokio::sync::{mpsc, watch};
+use tokio::time::MissedTickBehavior;
+
+use super::collect::{Collector, Input};
+use super::http::serve_http;
+use super::snapshot::Snapshot;
+use crate::ledger::Ledger;
+use crate::provider::Provider;
+use crate::telemetry::{
+    GpuSource, HostSource, SamplerConfig, spawn_gpu_sampler, spawn_host_sampler,
+};
+
+/// How often the provider's inventory is read.
+pub const INVENTORY_INTERVAL: Duration = Duration::from_secs(30);
+/// An inventory read that takes longer than this counts as failed.
+pub const INVENTORY_TIMEOUT: Duration = Duration::from_secs(20);
+/// How often the ledger's guard row is read.
+pub const GUARD_INTERVAL: Duration = Duration::from_secs(5);
+/// How often the snapshot is rebuilt.
+pub const PUBLISH_INTERVAL: Duration = Duration::from_secs(1);
+
+pub struct ServeSources<G, H> {
+    pub gpu: G,
+    pub host: H,
+    pub sampling: SamplerConfig,
+    pub provider: Arc<dyn Provider>,
+    /// The ledger holding the guard table; `None` leaves the guard series out.
+    pub ledger: Option<PathBuf>,
+}
+
+/// Serves until the listener's task fails or the process is stopped.
+pub async fn serve<G, H>(
+    listener: TcpListener,
+    mut collector: Collector,
+    sources: ServeSources<G, H>,
+) -> std::io::Result<()>
+where
+    G: GpuSource + 'static,
+    H: HostSource + 'static,
+{
+    let (tx, mut rx) = mpsc::channel::<Input>(64);
+    let _gpu = spawn_gpu_sampler(sources.gpu, sources.sampling, tx.clone())?;
+    let _host = spawn_host_sampler(sources.host, sources.sampling, tx.clone())?;
+    let inventory = spawn_inventory(sources.provider, tx.clone());
+    let (publish, snapshots) = watch::channel(Arc::new(collector.snapshot(Timestamp::now())));
+    let http = tokio::spawn(serve_http(listener, snapshots));
+    let mut every = tokio::time::interval(PUBLISH_INTERVAL);
+    every.set_missed_tick_behavior(MissedTickBehavior::Skip);
+    let mut guard_every = tokio::time::interval(GUARD_INTERVAL);
+    guard_every.set_missed_tick_behavior(MissedTickBehavior::Skip);
+    loop {
+        tokio::select! {
+            Some(input) = rx.recv() => collector.feed(input),
+            _ = every.tick() => {
+                let snapshot: Snapshot = collector.snapshot(Timestamp::now());
+                publish.send_replace(Arc::new(snapshot));
+            }
+            _ = guard_every.tick(), if sources.ledger.is_some() => {
+                if let Some(path) = sources.ledger.clone() {
+                    spawn_guard_read(path, collector.instance_id().to_string(), tx.clone());
+                }
+            }
+            else => break,
+        }
+        if http.is_finished() {
+            break;
+        }
+    }
+    inventory.abort();
+    http.abort();
+    Ok(())
+}
+
+fn spawn_inventory(
+    provider: Arc<dyn Provider>,
+    tx: mpsc::Sender<Input>,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(INVENTORY_INTERVAL);
+        every.set_missed_tick_behavior(MissedTickBehavior::Skip);
+        loop {
+            every.tick().await;
+            let result = match tokio::time::timeout(INVENTORY_TIMEOUT, provider.inventory()).await {
+                Ok(r) => r.map_err(|e| e.to_string()),
+                Err(_) => Err("the provider did not answer in time".to_string()),
+            };
+            if tx
+                .send(Input::Inventory(result, Timestamp::now()))
+                .await
+                .is_err()
+            {
+                break;
+            }
+        }
+    })
+}
+
+/// Reads the guard row off the runtime: SQLite may wait on a lock the watchdog holds.
+fn spawn_guard_read(path: PathBuf, instance: String, tx: mpsc::Sender<Input>) {
+    tokio::task::spawn_blocking(move || {
+        let guard = Ledger::open_read_only(&path)
+            .ok()
+            .and_then(|ledger| ledger.guard(&instance).ok().flatten());
+        let _ = tx.try_send(Input::Guard(guard));
+    });
+}
