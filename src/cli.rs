@@ -64,6 +64,9 @@ pub struct CockpitArgs {
     /// What happens at the deadline: alert, stop or release.
     #[arg(long, value_name = "POLICY")]
     pub on_expiry: Option<String>,
+    /// After the deadline, how long before its policy runs (any key cancels) [default: 2m].
+    #[arg(long, value_name = "DURATION")]
+    pub grace: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -82,6 +85,8 @@ pub enum Command {
         #[command(flatten)]
         target: TargetArgs,
     },
+    /// The headless guard: enforces the deadline and the idle rule, watches spot notices.
+    Watchdog(WatchdogArgs),
     /// Release (terminate) the instance; what survives keeps billing.
     Release(ActionArgs),
     /// Stop the instance; disks (and on some providers compute) keep billing.
@@ -108,6 +113,12 @@ pub enum Command {
     Report(ReportArgs),
     /// Prometheus metrics on /metrics: telemetry, cost, deadline, leftovers, guards.
     Serve(ServeArgs),
+    /// Every instance and leftover across the configured providers and accounts, by cost.
+    Fleet {
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// `gpumeter report`: the window and the output format.
@@ -182,6 +193,7 @@ impl Cli {
         let top = &self.target;
         let sub = match &self.command {
             Some(Command::Checklist { target, .. }) => Some(target),
+            Some(Command::Watchdog(w)) => Some(&w.target),
             Some(Command::Release(a) | Command::Stop(a)) => Some(&a.target),
             Some(Command::SnapshotClean { common, .. } | Command::Extend { common, .. }) => {
                 Some(&common.target)
@@ -306,6 +318,37 @@ pub struct StatusArgs {
     /// With --demo: seconds since the simulated start [default: 600].
     #[arg(long, value_name = "SECONDS")]
     pub at: Option<u64>,
+}
+
+/// `gpumeter watchdog`.
+#[derive(Debug, Args, Clone)]
+pub struct WatchdogArgs {
+    /// Say whether a watchdog guards the instance and when it last checked (exit 1 if none).
+    #[arg(long, conflicts_with = "stop")]
+    pub status: bool,
+    /// Stop the instance's watchdog.
+    #[arg(long)]
+    pub stop: bool,
+    /// How often it checks (5s, 1m).
+    #[arg(long, env = "GPUMETER_WATCHDOG_INTERVAL", default_value = "5s")]
+    pub interval: String,
+    /// Stay in the foreground, attached to this terminal (the cockpit starts it detached).
+    #[arg(long)]
+    pub foreground: bool,
+    /// Idle this long (every GPU and the CPU) before the idle policy runs; overrides [idle].
+    #[arg(long, value_name = "DURATION")]
+    pub idle_after: Option<String>,
+    /// What happens when the instance is idle: alert, stop or release; overrides [idle].
+    #[arg(long, value_name = "POLICY")]
+    pub on_idle: Option<String>,
+    /// With --demo: the telemetry scenario the watchdog samples.
+    #[arg(long, value_name = "NAME|FILE", default_value = "training")]
+    pub scenario: String,
+    /// With --demo: how many simulated GPUs.
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    pub gpus: u32,
+    #[command(flatten)]
+    pub target: TargetArgs,
 }
 
 /// `gpumeter serve`.

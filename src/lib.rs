@@ -18,3 +18,4 @@ pub mod provider;
 pub mod serve;
 pub mod telemetry;
 pub mod ui;
+pub mod watchdog;

@@ -5,6 +5,8 @@ use std::time::Duration;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use gpumeter::app::fixture::demo_app;
 use gpumeter::app::{App, Choice, Effect, Event, Level, Mode, Panel, update};
+use gpumeter::config::OnExpiry;
+use gpumeter::ledger::{GuardState, Watchdog};
 use gpumeter::provider::{Action, ActionReport};
 use jiff::SignedDuration;
 use rust_decimal::Decimal;
@@ -111,7 +113,15 @@ fn e_extends_the_deadline_by_the_step_and_asks_the_provider_to_hold_it() {
     assert_eq!(after.duration_since(before), SignedDuration::from_hours(1));
     assert_eq!(
         effects,
-        vec![Effect::Perform(Action::SetDeadline { at: Some(after) })]
+        vec![
+            Effect::SaveGuard {
+                instance: "i-0demo4a100f00d".into(),
+                deadline: Some(after),
+                on_expiry: OnExpiry::Alert,
+                grace: app.settings.grace,
+            },
+            Effect::Perform(Action::SetDeadline { at: Some(after) }),
+        ]
     );
     assert!(last_log(&app).1.contains("extended"));
 }
@@ -141,7 +151,11 @@ fn capital_e_asks_for_a_duration_and_rejects_nonsense() {
         app.deadline.unwrap().at.duration_since(before),
         SignedDuration::from_mins(45)
     );
-    assert_eq!(effects.len(), 1);
+    assert_eq!(
+        effects.len(),
+        2,
+        "saved in the ledger and held at the provider"
+    );
     ch(&mut app, 'E');
     press(&mut app, KeyCode::Esc);
     assert_eq!(app.mode, Mode::Main);
@@ -222,9 +236,10 @@ fn read_only_has_no_destructive_keys() {
         assert!(ch(&mut app, c).is_empty());
         assert_eq!(app.mode, Mode::Main, "{c}");
     }
+    let effects = ch(&mut app, 'e');
     assert!(
-        ch(&mut app, 'e').is_empty(),
-        "extends locally, changes nothing at the provider"
+        effects.iter().all(|e| matches!(e, Effect::SaveGuard { .. })),
+        "extends the shared deadline, asks nothing of the provider: {effects:?}"
     );
 }
 
@@ -298,4 +313,84 @@ fn an_inventory_error_is_kept_and_shown_not_fatal() {
         app.cloud.inventory.is_some(),
         "the last good inventory stays"
     );
+}
+
+#[test]
+fn the_first_inventory_registers_the_deadline_in_the_ledger() {
+    let app = app();
+    assert_eq!(app.guard.instance.as_deref(), Some("i-0demo4a100f00d"));
+    assert!(app.guard.saved, "the fixture's first inventory saved it");
+}
+
+#[test]
+fn any_key_in_the_grace_period_cancels_the_pending_release() {
+    let mut app = app();
+    let d = app.deadline.as_mut().unwrap();
+    d.on_expiry = OnExpiry::Release;
+    let at = d.at;
+    update(&mut app, Event::Tick(at + SignedDuration::from_secs(30)));
+    let effects = ch(&mut app, 'x');
+    assert!(
+        effects
+            .iter()
+            .any(|e| matches!(e, Effect::SaveGuard { .. })),
+        "{effects:?}"
+    );
+    assert!(app.deadline.unwrap().at > app.now, "moved ahead of now");
+    assert!(
+        app.events
+            .iter()
+            .any(|e| e.text.contains("release at the deadline cancelled"))
+    );
+    // q still quits in the grace period.
+    let next = app.deadline.unwrap().at + SignedDuration::from_secs(1);
+    update(&mut app, Event::Tick(next));
+    ch(&mut app, 'q');
+    assert!(app.quit);
+}
+
+fn guard_state(
+    deadline: Option<jiff::Timestamp>,
+    revision: i64,
+    by: &str,
+    beat: jiff::Timestamp,
+) -> GuardState {
+    GuardState {
+        instance: "i-0demo4a100f00d".into(),
+        deadline,
+        on_expiry: OnExpiry::Release,
+        grace: Duration::from_secs(120),
+        provider_held: None,
+        snooze_until: None,
+        watchdog: Some(Watchdog {
+            pid: 4242,
+            heartbeat: beat,
+        }),
+        revision,
+        updated: beat,
+        updated_by: by.into(),
+    }
+}
+
+#[test]
+fn the_guard_row_shows_the_watchdog_and_a_deadline_moved_elsewhere() {
+    let mut app = app();
+    let now = app.now;
+    let moved = now + SignedDuration::from_hours(5);
+    update(
+        &mut app,
+        Event::Guard(guard_state(Some(moved), 3, "extend", now)),
+    );
+    let w = app.guard.watchdog.unwrap();
+    assert!(w.alive && w.pid == 4242);
+    assert_eq!(app.deadline.unwrap().at, moved);
+    assert!(app.events.back().unwrap().text.contains("by extend"));
+    // Our own writes do not bounce back; a silent watchdog is shown as not alive.
+    let stale = now - SignedDuration::from_mins(5);
+    update(
+        &mut app,
+        Event::Guard(guard_state(Some(now), 4, "cockpit", stale)),
+    );
+    assert_eq!(app.deadline.unwrap().at, moved);
+    assert!(!app.guard.watchdog.unwrap().alive);
 }

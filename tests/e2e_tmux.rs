@@ -13,6 +13,11 @@ struct Tmux {
 impl Tmux {
     /// Starts `gpumeter --demo` in a detached 120x40 tmux session, or `None` without tmux.
     fn start(name: &str, env: &str) -> Option<Tmux> {
+        Self::start_with(name, env, "")
+    }
+
+    /// Like [`Tmux::start`], with extra cockpit flags.
+    fn start_with(name: &str, env: &str, flags: &str) -> Option<Tmux> {
         if Command::new("tmux").arg("-V").output().is_err() {
             assert!(
                 std::env::var_os("CI").is_none(),
@@ -27,7 +32,7 @@ impl Tmux {
         std::fs::create_dir_all(&data_dir).unwrap();
         let bin = env!("CARGO_BIN_EXE_gpumeter");
         let script = format!(
-            "GPUMETER_DATA_DIR='{}' GPUMETER_DEMO_DELAY_MS=300 {env} '{bin}' --demo --reset; \
+            "GPUMETER_DATA_DIR='{}' GPUMETER_DEMO_DELAY_MS=300 GPUMETER_WATCHDOG_INTERVAL=1s {env} '{bin}' --demo --reset {flags}; \
              echo \"EXITED $?\"; sleep 60",
             data_dir.display()
         );
@@ -92,6 +97,11 @@ impl Tmux {
 impl Drop for Tmux {
     fn drop(&mut self) {
         self.cmd(&["kill-server"]);
+        // The cockpit started a detached watchdog: stop it before its data goes.
+        let _ = Command::new(env!("CARGO_BIN_EXE_gpumeter"))
+            .args(["watchdog", "--stop", "--demo"])
+            .env("GPUMETER_DATA_DIR", &self.data_dir)
+            .output();
         let _ = std::fs::remove_dir_all(&self.data_dir);
     }
 }
@@ -152,4 +162,57 @@ fn a_refused_release_is_shown_as_failed_and_ctrl_c_restores_the_terminal() {
     t.keys(&["C-c"]);
     t.wait_for("EXITED 0");
     assert_eq!(t.cmd(&["display", "-p", "#{alternate_on}"]).trim(), "0");
+}
+
+/// Polls the demo cloud until the instance is released, for at most `limit`.
+fn wait_released(t: &Tmux, limit: Duration) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if t.demo_state()["instance"]["state"] == "released" {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    false
+}
+
+#[test]
+fn the_watchdog_releases_at_the_deadline_after_the_terminal_is_gone() {
+    let flags = "--release-in 5s --on-expiry release --grace 2s";
+    let Some(t) = Tmux::start_with("deadline", "", flags) else {
+        return;
+    };
+    t.wait_for("i-0demo4a100f00d");
+    t.wait_for("watchdog");
+    // The ssh session drops: the cockpit is gone, the watchdog is not.
+    t.cmd(&["kill-server"]);
+    assert!(
+        wait_released(&t, Duration::from_secs(30)),
+        "the watchdog did not release the instance; its log:\n{}",
+        std::fs::read_to_string(t.data_dir.join("watchdog.log")).unwrap_or_default()
+    );
+    let log = std::fs::read_to_string(t.data_dir.join("watchdog.log")).unwrap_or_default();
+    assert!(log.contains("release: done"), "{log}");
+}
+
+#[test]
+fn the_watchdog_releases_an_idle_instance_after_the_terminal_is_gone() {
+    let config =
+        std::env::temp_dir().join(format!("gpumeter-e2e-idle-{}.toml", std::process::id()));
+    std::fs::write(&config, "[idle]\nafter = \"4s\"\non_idle = \"release\"\n").unwrap();
+    let flags = format!("--scenario idle --config '{}'", config.display());
+    let Some(t) = Tmux::start_with("idle", "", &flags) else {
+        return;
+    };
+    t.wait_for("i-0demo4a100f00d");
+    t.wait_for("watchdog");
+    t.cmd(&["kill-server"]);
+    let released = wait_released(&t, Duration::from_secs(30));
+    let log = std::fs::read_to_string(t.data_dir.join("watchdog.log")).unwrap_or_default();
+    let _ = std::fs::remove_file(&config);
+    assert!(
+        released,
+        "the idle instance was not released; the watchdog's log:\n{log}"
+    );
+    assert!(log.contains("idle since"), "{log}");
 }

@@ -102,6 +102,26 @@ impl TelemetryView {
     }
 }
 
+/// The watchdog as last read from the ledger.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WatchdogView {
+    pub pid: u32,
+    pub last_check: Timestamp,
+    pub alive: bool,
+}
+
+/// What the cockpit shares with the watchdog through the ledger.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct GuardLink {
+    /// The instance the guard row belongs to, once the provider has named it.
+    pub instance: Option<String>,
+    pub watchdog: Option<WatchdogView>,
+    /// The guard row's revision last seen: a change by someone else moves the deadline here.
+    pub revision: i64,
+    /// The cockpit has written its deadline and policy for this instance.
+    pub saved: bool,
+}
+
 /// Settings the cockpit starts with (from flags and the config file).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Settings {
@@ -112,6 +132,8 @@ pub struct Settings {
     pub keep_snapshots: usize,
     /// The CUDA version the user's job needs, checked against the driver.
     pub cuda_required: Option<CudaVersion>,
+    /// After the deadline, how long before its policy runs; any key cancels it meanwhile.
+    pub grace: std::time::Duration,
 }
 
 impl Default for Settings {
@@ -121,6 +143,7 @@ impl Default for Settings {
             extend_step: SignedDuration::from_hours(1),
             keep_snapshots: 1,
             cuda_required: None,
+            grace: crate::config::DEFAULT_GRACE,
         }
     }
 }
@@ -143,6 +166,7 @@ pub struct App {
     pub cloud: CloudView,
     pub spend: Spend,
     pub deadline: Option<Deadline>,
+    pub guard: GuardLink,
     pub events: VecDeque<LogEntry>,
     /// Something changed since the last frame.
     pub dirty: bool,
@@ -165,6 +189,7 @@ impl App {
             cloud,
             spend,
             deadline: None,
+            guard: GuardLink::default(),
             events: VecDeque::new(),
             dirty: true,
             bell: false,

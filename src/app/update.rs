@@ -7,10 +7,14 @@ use jiff::{SignedDuration, Timestamp};
 use super::confirm::{Choice, Confirm};
 use super::deadline::{Countdown, Deadline};
 use super::keymap::{Command, command_for};
-use super::state::{App, Level, Mode};
+use super::state::{App, Level, Mode, WatchdogView};
 use crate::config::OnExpiry;
+use crate::ledger::GuardState;
 use crate::provider::{Action, ActionReport, Inventory};
 use crate::telemetry::{CpuBoundRule, Expectations, Telemetry, assess};
+
+/// A watchdog silent for this long is shown as not running.
+pub const WATCHDOG_STALE: std::time::Duration = std::time::Duration::from_secs(20);
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Event {
@@ -19,6 +23,8 @@ pub enum Event {
     Tick(Timestamp),
     Telemetry(Telemetry),
     Inventory(Result<Inventory, String>),
+    /// The guard row as the ledger holds it (the watchdog's heartbeat, a deadline someone moved).
+    Guard(GuardState),
     ActionDone {
         action: Action,
         result: Result<ActionReport, String>,
@@ -38,6 +44,13 @@ pub enum Effect {
     Perform(Action),
     RefreshInventory,
     RetryGpu,
+    /// Write the deadline and its policy to the ledger, where the watchdog enforces it.
+    SaveGuard {
+        instance: String,
+        deadline: Option<Timestamp>,
+        on_expiry: OnExpiry,
+        grace: std::time::Duration,
+    },
 }
 
 pub fn update(app: &mut App, event: Event) -> Vec<Effect> {
@@ -52,8 +65,9 @@ pub fn update(app: &mut App, event: Event) -> Vec<Effect> {
             on_telemetry(app, t);
             Vec::new()
         }
-        Event::Inventory(result) => {
-            on_inventory(app, result);
+        Event::Inventory(result) => on_inventory(app, result),
+        Event::Guard(state) => {
+            on_guard(app, &state);
             Vec::new()
         }
         Event::ActionDone { action, result } => on_action_done(app, &action, result),
@@ -83,10 +97,20 @@ fn on_key(app: &mut App, key: &KeyEvent) -> Vec<Effect> {
         }
         Mode::Confirm(confirm) => on_confirm_key(app, confirm, key),
         Mode::Prompt { input, .. } => on_prompt_key(app, input, key),
-        Mode::Main => match command_for(key, app.settings.read_only) {
-            Some(command) => on_command(app, command),
-            None => Vec::new(),
-        },
+        Mode::Main => {
+            if in_grace(app)
+                && !matches!(
+                    command_for(key, app.settings.read_only),
+                    Some(Command::Quit)
+                )
+            {
+                return cancel_grace(app);
+            }
+            match command_for(key, app.settings.read_only) {
+                Some(command) => on_command(app, command),
+                None => Vec::new(),
+            }
+        }
     }
 }
 
@@ -239,10 +263,78 @@ fn extend(app: &mut App, by: SignedDuration) -> Vec<Effect> {
     let local = at.to_zoned_datetime(app.spend.time_zone.clone());
     let text = format!("deadline extended by {by:#} to {}", local.strftime("%H:%M"));
     app.log(Level::Info, text);
+    let mut effects: Vec<Effect> = save_guard(app).into_iter().collect();
     if app.cloud.capabilities.deadline && !app.settings.read_only {
-        vec![Effect::Perform(Action::SetDeadline { at: Some(at) })]
-    } else {
-        Vec::new()
+        effects.push(Effect::Perform(Action::SetDeadline { at: Some(at) }));
+    }
+    effects
+}
+
+/// The deadline and its policy as the ledger should hold them, once the instance is known.
+fn save_guard(app: &App) -> Option<Effect> {
+    let instance = app.guard.instance.clone()?;
+    Some(Effect::SaveGuard {
+        instance,
+        deadline: app.deadline.map(|d| d.at),
+        on_expiry: app.deadline.map_or(OnExpiry::Alert, |d| d.on_expiry),
+        grace: app.settings.grace,
+    })
+}
+
+/// Past the deadline and inside its grace period: the policy has not run yet.
+fn in_grace(app: &App) -> bool {
+    app.deadline.is_some_and(|d| {
+        d.on_expiry != OnExpiry::Alert
+            && matches!(
+                crate::guard::expiry(d.at, app.settings.grace, app.now),
+                crate::guard::Expiry::Grace(_)
+            )
+    })
+}
+
+/// Any key during the grace period cancels the pending stop or release: the deadline moves
+/// one step from now.
+fn cancel_grace(app: &mut App) -> Vec<Effect> {
+    let label = app.deadline.map_or("action", |d| match d.on_expiry {
+        OnExpiry::Release => "release",
+        OnExpiry::Stop => "stop",
+        OnExpiry::Alert => "alert",
+    });
+    app.log(
+        Level::Warn,
+        format!("{label} at the deadline cancelled by a key"),
+    );
+    extend(app, app.settings.extend_step)
+}
+
+fn on_guard(app: &mut App, state: &GuardState) {
+    app.dirty = true;
+    app.guard.watchdog = state.watchdog.map(|w| WatchdogView {
+        pid: w.pid,
+        last_check: w.heartbeat,
+        alive: w.alive(app.now, WATCHDOG_STALE),
+    });
+    let moved = state.revision != app.guard.revision
+        && state.updated_by != "cockpit"
+        && state.deadline != app.deadline.map(|d| d.at);
+    app.guard.revision = state.revision;
+    if moved {
+        let now = app.now;
+        app.deadline = state
+            .deadline
+            .map(|at| Deadline::new(at, state.on_expiry, now));
+        let text = match state.deadline {
+            Some(at) => {
+                let local = at.to_zoned_datetime(app.spend.time_zone.clone());
+                format!(
+                    "deadline moved to {} by {}",
+                    local.strftime("%H:%M"),
+                    state.updated_by
+                )
+            }
+            None => format!("deadline cleared by {}", state.updated_by),
+        };
+        app.log(Level::Info, text);
     }
 }
 
@@ -296,7 +388,7 @@ fn on_telemetry(app: &mut App, t: Telemetry) {
     }
 }
 
-fn on_inventory(app: &mut App, result: Result<Inventory, String>) {
+fn on_inventory(app: &mut App, result: Result<Inventory, String>) -> Vec<Effect> {
     app.dirty = true;
     match result {
         Ok(inventory) => {
@@ -313,6 +405,10 @@ fn on_inventory(app: &mut App, result: Result<Inventory, String>) {
             } else if let Some(d) = app.deadline.as_mut() {
                 d.held_by_provider = false;
             }
+            let first = app.guard.instance.is_none();
+            if let Some(instance) = inventory.instance.as_ref().filter(|_| first) {
+                app.guard.instance = Some(instance.id.clone());
+            }
             app.cloud.inventory = Some(inventory);
             app.cloud.error = None;
             let deadline = app.deadline.map(|d| d.at);
@@ -321,6 +417,12 @@ fn on_inventory(app: &mut App, result: Result<Inventory, String>) {
         }
         Err(e) => app.cloud.error = Some(e),
     }
+    // Register the policy once, when the instance first becomes known.
+    if app.guard.instance.is_some() && !app.guard.saved {
+        app.guard.saved = true;
+        return save_guard(app).into_iter().collect();
+    }
+    Vec::new()
 }
 
 fn on_action_done(

@@ -44,6 +44,11 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
             .unwrap_or(SignedDuration::from_hours(1)),
         keep_snapshots: 1,
         cuda_required: ctx.config.telemetry.cuda_required,
+        grace: match &cli.cockpit.grace {
+            Some(text) => crate::config::parse_duration(text)
+                .map_err(|e| Failure::bad_input(format!("--grace: {e}")))?,
+            None => ctx.config.deadline.grace,
+        },
     };
     let cloud = CloudView {
         provider: provider.name().to_string(),
@@ -70,6 +75,15 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
     let sampling = SamplerConfig {
         interval: ctx.config.telemetry.refresh,
     };
+    let ledger_path = crate::ledger::path_in(&ctx.data_dir, ctx.demo);
+    if !ctx.read_only
+        && let Err(e) = super::watchdog::spawn_detached(&ctx.data_dir, &watchdog_args(cli, &ctx))
+    {
+        app.log(
+            crate::app::Level::Error,
+            format!("cannot start the watchdog: {e}"),
+        );
+    }
     if ctx.demo {
         let gpu = simulator(&cli.cockpit)?;
         let host = gpu.clone();
@@ -81,6 +95,7 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
                 sampling,
                 provider,
                 on_frame: None,
+                ledger: Some(ledger_path.clone()),
             },
             &theme,
         )
@@ -99,6 +114,7 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
                 sampling,
                 provider,
                 on_frame: None,
+                ledger: Some(ledger_path.clone()),
             },
             &theme,
         )
@@ -181,4 +197,32 @@ pub fn next_clock_time(now: Timestamp, time: jiff::civil::Time, tz: &TimeZone) -
         Some(t) if t > now => t,
         _ => today.tomorrow().ok().and_then(at).unwrap_or(now),
     }
+}
+
+/// The flags a detached watchdog needs to guard what this cockpit shows.
+fn watchdog_args(cli: &Cli, ctx: &Context) -> Vec<String> {
+    let mut args = vec!["--data-dir".to_string(), ctx.data_dir.display().to_string()];
+    if let Some(config) = &cli.config {
+        args.extend(["--config".into(), config.display().to_string()]);
+    }
+    if ctx.demo {
+        args.extend([
+            "--demo".into(),
+            "--scenario".into(),
+            cli.cockpit.scenario.clone(),
+            "--gpus".into(),
+            cli.cockpit.gpus.to_string(),
+        ]);
+    }
+    let target = cli.target();
+    if let Some(cloud) = target.cloud {
+        args.extend(["--provider".into(), format!("{cloud:?}").to_lowercase()]);
+    }
+    if let Some(instance) = target.instance {
+        args.extend(["--instance".into(), instance]);
+    }
+    if let Some(region) = target.region {
+        args.extend(["--region".into(), region]);
+    }
+    args
 }

@@ -12,10 +12,12 @@ pub mod checklist;
 pub mod cockpit;
 pub mod context;
 pub mod estimate;
+pub mod fleet;
 pub mod pricing;
 pub mod report;
 pub mod serve;
 pub mod status;
+pub mod watchdog;
 
 /// Exit status for bad input: a malformed sheet, a bad flag, an unknown SKU, a refusal.
 pub const EXIT_BAD_INPUT: u8 = 2;
@@ -111,6 +113,7 @@ pub fn run(cli: &Cli) -> ExitCode {
         Some(Command::Estimate(args)) => estimate::run(args),
         Some(Command::Pricing(cmd)) => pricing::run(cmd),
         Some(Command::Status(args)) => status::run(args, cli),
+        Some(Command::Watchdog(args)) => watchdog::run(cli, args),
         Some(Command::Checklist { json, .. }) => checklist::run(cli, *json),
         Some(Command::Release(args)) => actions::run(cli, &Action::Release, args),
         Some(Command::Stop(args)) => actions::run(cli, &Action::Stop, args),
@@ -130,6 +133,7 @@ pub fn run(cli: &Cli) -> ExitCode {
             .and_then(|action| actions::run(cli, &action, common)),
         Some(Command::Report(args)) => report::run(cli, args),
         Some(Command::Serve(args)) => serve::run(cli, args),
+        Some(Command::Fleet { json }) => fleet::run(cli, *json),
         None => cockpit::run_cockpit(cli),
     };
     match result {

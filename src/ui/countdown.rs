@@ -46,8 +46,15 @@ pub fn render_countdown(frame: &mut Frame, area: Rect, app: &App, theme: &Theme)
             .alignment(Alignment::Right),
         );
     let released = released_at(app);
-    if let (Some(d), None) = (&app.deadline, released) {
-        block = block.title_bottom(held_title(d, theme));
+    // Narrow panels keep only what matters: who enforces the deadline.
+    let wide = area.width >= 44;
+    if let (Some(d), None) = (&app.deadline, released)
+        && (wide || d.held_by_provider)
+    {
+        block = block.title_bottom(held_title(d, wide, theme));
+    }
+    if released.is_none() {
+        block = block.title_bottom(watchdog_title(app, wide, theme).alignment(Alignment::Right));
     }
     let inner = block.inner(area);
     frame.render_widget(block, area);
@@ -153,11 +160,27 @@ fn info_lines(app: &App, d: &Deadline, w: usize, theme: &Theme) -> Vec<Line<'sta
 
 /// Who holds the deadline, for the bottom border: the provider (it fires even if this machine
 /// is gone) or only this side.
-fn held_title(d: &Deadline, theme: &Theme) -> Line<'static> {
-    if d.held_by_provider {
-        Line::styled(" ✓ held by the provider ", theme.style(Role::ActionOk))
-    } else {
-        Line::styled(" not held by the provider ", theme.style(Role::TextDim))
+fn held_title(d: &Deadline, wide: bool, theme: &Theme) -> Line<'static> {
+    match (d.held_by_provider, wide) {
+        (true, true) => Line::styled(" ✓ held by the provider ", theme.style(Role::ActionOk)),
+        (true, false) => Line::styled(" ✓ provider ", theme.style(Role::ActionOk)),
+        (false, _) => Line::styled(" not held by the provider ", theme.style(Role::TextDim)),
+    }
+}
+
+/// Whether the watchdog that enforces the deadline (and the idle rule) is alive.
+fn watchdog_title(app: &App, wide: bool, theme: &Theme) -> Line<'static> {
+    match app.guard.watchdog {
+        Some(w) if w.alive && wide => {
+            let ago = (app.now.as_second() - w.last_check.as_second()).max(0);
+            Line::styled(
+                format!(" watchdog ✓ {ago}s ago "),
+                theme.style(Role::ActionOk),
+            )
+        }
+        Some(w) if w.alive => Line::styled(" ✓ watchdog ", theme.style(Role::ActionOk)),
+        Some(_) => Line::styled(" watchdog silent ", theme.style(Role::AlertWarn)),
+        None => Line::styled(" no watchdog ", theme.style(Role::TextDim)),
     }
 }
 

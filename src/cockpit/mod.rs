@@ -15,6 +15,8 @@ use tokio::sync::{Notify, mpsc};
 use tokio::time::MissedTickBehavior;
 
 use crate::app::{App, Effect, Event, update};
+
+pub mod guard_link;
 use crate::provider::Provider;
 use crate::telemetry::{
     GpuSource, HostSource, SamplerConfig, SamplerHandle, spawn_gpu_sampler, spawn_host_sampler,
@@ -36,6 +38,8 @@ pub struct Sources<G, H> {
     pub on_frame: Option<Box<dyn FnMut(Duration) + Send>>,
     pub sampling: SamplerConfig,
     pub provider: Arc<dyn Provider>,
+    /// The ledger the deadline is shared through with the watchdog; `None` shares nothing.
+    pub ledger: Option<std::path::PathBuf>,
 }
 
 /// Runs the cockpit until the user quits. The terminal is set up and restored by the caller.
@@ -72,6 +76,10 @@ where
     );
     let terminal_task = spawn_terminal_events(tx.clone());
     let clock_task = spawn_clock(tx.clone());
+    let guard = match sources.ledger.take() {
+        Some(path) => Some(guard_link::spawn(path, tx.clone())?),
+        None => None,
+    };
 
     draw(terminal, &app)?;
     app.dirty = false;
@@ -82,6 +90,23 @@ where
             effects.extend(update(&mut app, event));
         }
         for effect in effects {
+            if let Effect::SaveGuard {
+                instance,
+                deadline,
+                on_expiry,
+                grace,
+            } = effect
+            {
+                if let Some(link) = &guard {
+                    let _ = link.send(guard_link::Save {
+                        instance,
+                        deadline,
+                        on_expiry,
+                        grace,
+                    });
+                }
+                continue;
+            }
             run_effect(effect, &sources.provider, &refresh, &gpu_sampler, &tx);
         }
         if app.quit {
@@ -119,6 +144,8 @@ fn run_effect(
     match effect {
         Effect::RefreshInventory => refresh.notify_one(),
         Effect::RetryGpu => gpu_sampler.request_retry(),
+        // Handled by the caller, which owns the guard link.
+        Effect::SaveGuard { .. } => {}
         Effect::Perform(action) => {
             let provider = Arc::clone(provider);
             let tx = tx.clone();

@@ -1,0 +1,80 @@
+//! The cockpit's line to the ledger's guard row: it writes the deadline and its policy (so
+//! the watchdog enforces them) and reads the row back every few seconds (the watchdog's
+//! heartbeat, a deadline moved by `gpumeter extend`). A thread of its own, so no draw waits
+//! on the disk.
+
+use std::path::PathBuf;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::time::Duration;
+
+use jiff::Timestamp;
+use tokio::sync::mpsc;
+
+use crate::app::Event;
+use crate::config::OnExpiry;
+use crate::ledger::{Change, GuardPolicy, Ledger};
+
+/// How often the guard row is read back.
+pub const READ_EVERY: Duration = Duration::from_secs(2);
+
+/// A policy to write for an instance.
+pub struct Save {
+    pub instance: String,
+    pub deadline: Option<Timestamp>,
+    pub on_expiry: OnExpiry,
+    pub grace: Duration,
+}
+
+/// Starts the thread; dropping the returned sender ends it. A ledger that cannot be opened
+/// is reported once as an inventory-style error event and the link stays idle.
+pub fn spawn(path: PathBuf, events: mpsc::Sender<Event>) -> std::io::Result<Sender<Save>> {
+    let (tx, rx) = channel();
+    std::thread::Builder::new()
+        .name("gpumeter-guard".into())
+        .spawn(move || link(&path, &rx, &events))?;
+    Ok(tx)
+}
+
+fn link(path: &PathBuf, rx: &Receiver<Save>, events: &mpsc::Sender<Event>) {
+    let mut ledger: Option<Ledger> = None;
+    let mut instance: Option<String> = None;
+    loop {
+        match rx.recv_timeout(READ_EVERY) {
+            Ok(save) => {
+                let Some(l) = open(&mut ledger, path) else {
+                    continue;
+                };
+                let policy = GuardPolicy {
+                    deadline: save.deadline,
+                    on_expiry: save.on_expiry,
+                    grace: save.grace,
+                };
+                let change = Change {
+                    at: Timestamp::now(),
+                    by: "cockpit",
+                };
+                if let Err(e) = l.set_policy(&save.instance, &policy, change) {
+                    let _ = events.blocking_send(Event::Inventory(Err(format!("ledger: {e}"))));
+                }
+                instance = Some(save.instance);
+            }
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => break,
+        }
+        let (Some(id), Some(l)) = (&instance, open(&mut ledger, path)) else {
+            continue;
+        };
+        if let Ok(Some(state)) = l.guard(id)
+            && events.blocking_send(Event::Guard(state)).is_err()
+        {
+            break;
+        }
+    }
+}
+
+fn open<'a>(ledger: &'a mut Option<Ledger>, path: &PathBuf) -> Option<&'a mut Ledger> {
+    if ledger.is_none() {
+        *ledger = Ledger::open(path).ok();
+    }
+    ledger.as_mut()
+}

@@ -1,0 +1,210 @@
+//! `gpumeter watchdog [--status | --stop]`, and starting one detached from the cockpit.
+//!
+//! Detached means its own session (setsid), no terminal, stdin from /dev/null and its output in
+//! `watchdog.log` in the data directory: a dropped ssh connection or a closed tmux pane does
+//! not end it.
+
+use std::path::Path;
+use std::process::{Command as Process, ExitCode, Stdio};
+use std::time::Duration;
+
+use jiff::Timestamp;
+
+use super::context::Context;
+use super::{CommandResult, Failure, emit};
+use crate::cli::{Cli, WatchdogArgs};
+use crate::config::{OnExpiry, parse_duration};
+use crate::guard::{IdleRule, IdleTracker};
+use crate::ledger::{Ledger, path_in};
+use crate::notify::Notifier;
+use crate::telemetry::{
+    HostConfig, HostReader, NvmlConfig, NvmlSource, Scenario, SimConfig, Simulator,
+};
+use crate::watchdog::{Ended, Watch, stale_after, watch};
+
+/// The watchdog's log, beside the ledger.
+pub const LOG_FILE: &str = "watchdog.log";
+
+pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
+    let interval = parse_duration(&args.interval)
+        .map_err(|e| Failure::bad_input(format!("--interval: {e}")))?;
+    let ctx = Context::load(cli)?;
+    let provider = ctx.provider()?;
+    let instance = super::block_on(provider.inventory())?
+        .map_err(|e| Failure::failed(format!("{}: {e}", provider.name())))?
+        .instance
+        .map(|i| i.id)
+        .ok_or_else(|| Failure::failed("the provider lists no instance to guard"))?;
+    let ledger_path = path_in(&ctx.data_dir, ctx.demo);
+    if args.status {
+        return status(&ledger_path, &instance, interval);
+    }
+    if args.stop {
+        return stop(&ledger_path, &instance);
+    }
+    if !args.foreground {
+        // A new session: no controlling terminal, so closing the terminal sends it no SIGHUP.
+        // Fails only when already a session leader, which is just as good.
+        let _ = rustix::process::setsid();
+    }
+    let ledger = Ledger::open(&ledger_path).map_err(|e| Failure::failed(e.to_string()))?;
+    let mut idle = ctx.config.idle.clone();
+    if let Some(after) = &args.idle_after {
+        idle.after =
+            parse_duration(after).map_err(|e| Failure::bad_input(format!("--idle-after: {e}")))?;
+    }
+    if let Some(policy) = &args.on_idle {
+        idle.on_idle =
+            parse_policy(policy).map_err(|e| Failure::bad_input(format!("--on-idle: {e}")))?;
+    }
+    let tracker = IdleTracker::new(IdleRule {
+        gpu_below_pct: idle.gpu_below_pct,
+        power_weighted: idle.power_weighted,
+        cpu_below_pct: idle.cpu_below_pct,
+        window: idle.after,
+    });
+    let notifier = Notifier::new(&ctx.config.notify, Some(instance.clone())).ok();
+    let w = Watch {
+        instance,
+        provider,
+        ledger,
+        interval,
+        idle: tracker,
+        on_idle: idle.on_idle,
+        hooks: ctx.config.hooks.clone(),
+        notifier,
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::failed(format!("cannot start the runtime: {e}")))?;
+    let ended = if ctx.demo {
+        let sim = simulator(args)?;
+        runtime.block_on(watch(w, sim.clone(), sim))
+    } else {
+        let metered = &ctx.config.telemetry.metered_interfaces;
+        let host = HostReader::new(HostConfig {
+            metered_interfaces: (!metered.is_empty()).then(|| metered.clone()),
+            ..HostConfig::default()
+        });
+        runtime.block_on(watch(w, NvmlSource::new(NvmlConfig::default()), host))
+    }
+    .map_err(Failure::failed)?;
+    match ended {
+        Ended::AlreadyGuarded(pid) => emit(&format!(
+            "a watchdog (pid {pid}) already guards this instance"
+        )),
+        Ended::Released => emit("the instance is released; the watchdog is done"),
+        Ended::Stopped => emit("watchdog stopped"),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn parse_policy(text: &str) -> Result<OnExpiry, String> {
+    match text {
+        "alert" => Ok(OnExpiry::Alert),
+        "stop" => Ok(OnExpiry::Stop),
+        "release" => Ok(OnExpiry::Release),
+        other => Err(format!("`{other}` is not one of alert, stop, release")),
+    }
+}
+
+fn simulator(args: &WatchdogArgs) -> Result<Simulator, Failure> {
+    let scenario = Scenario::resolve(&args.scenario)
+        .map_err(|e| Failure::bad_input(format!("--scenario: {e}")))?;
+    let mut config = SimConfig::new(scenario);
+    config.gpu_count = args.gpus;
+    Simulator::new(config).map_err(|e| Failure::bad_input(format!("--gpus: {e}")))
+}
+
+fn status(ledger_path: &Path, instance: &str, interval: Duration) -> CommandResult {
+    let ledger = Ledger::open_read_only(ledger_path).map_err(|e| Failure::failed(e.to_string()))?;
+    let guard = ledger
+        .guard(instance)
+        .map_err(|e| Failure::failed(e.to_string()))?;
+    let now = Timestamp::now();
+    let Some(guard) = guard else {
+        emit(&format!("no watchdog has guarded {instance} yet"));
+        return Ok(ExitCode::from(super::EXIT_FAILED));
+    };
+    let mut lines = Vec::new();
+    let alive = match guard.watchdog {
+        Some(w) if w.alive(now, stale_after(interval)) => {
+            let ago = now.as_second() - w.heartbeat.as_second();
+            lines.push(format!(
+                "watchdog for {instance}: running (pid {}), last check {ago}s ago",
+                w.pid
+            ));
+            true
+        }
+        Some(w) => {
+            lines.push(format!(
+                "watchdog for {instance}: NOT running (pid {} last checked at {})",
+                w.pid, w.heartbeat
+            ));
+            false
+        }
+        None => {
+            lines.push(format!("watchdog for {instance}: NOT running"));
+            false
+        }
+    };
+    match guard.deadline {
+        Some(at) => lines.push(format!(
+            "deadline {at} (in {}s), then {:?} after {}s grace",
+            at.as_second() - now.as_second(),
+            guard.on_expiry,
+            guard.grace.as_secs()
+        )),
+        None => lines.push("no deadline".into()),
+    }
+    emit(&lines.join("\n"));
+    Ok(if alive {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(super::EXIT_FAILED)
+    })
+}
+
+fn stop(ledger_path: &Path, instance: &str) -> CommandResult {
+    let ledger = Ledger::open_read_only(ledger_path).map_err(|e| Failure::failed(e.to_string()))?;
+    let Some(w) = ledger
+        .guard(instance)
+        .ok()
+        .flatten()
+        .and_then(|g| g.watchdog)
+    else {
+        emit(&format!("no watchdog guards {instance}"));
+        return Ok(ExitCode::SUCCESS);
+    };
+    let pid = rustix::process::Pid::from_raw(i32::try_from(w.pid).unwrap_or(0))
+        .ok_or_else(|| Failure::failed(format!("bad watchdog pid {}", w.pid)))?;
+    match rustix::process::kill_process(pid, rustix::process::Signal::TERM) {
+        Ok(()) => emit(&format!("asked the watchdog (pid {}) to stop", w.pid)),
+        Err(e) => emit(&format!("the watchdog (pid {}) is not running: {e}", w.pid)),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Starts `gpumeter watchdog` detached, with the same global flags, unless one already beats
+/// its heart for `instance`. Its output goes to [`LOG_FILE`] in `data_dir`.
+pub fn spawn_detached(data_dir: &Path, passthrough: &[String]) -> Result<(), String> {
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    std::fs::create_dir_all(data_dir).map_err(|e| e.to_string())?;
+    let log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(data_dir.join(LOG_FILE))
+        .map_err(|e| e.to_string())?;
+    let err = log.try_clone().map_err(|e| e.to_string())?;
+    Process::new(exe)
+        .arg("watchdog")
+        .args(passthrough)
+        .stdin(Stdio::null())
+        .stdout(log)
+        .stderr(err)
+        .spawn()
+        .map(drop)
+        .map_err(|e| e.to_string())
+}

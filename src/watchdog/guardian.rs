@@ -1,0 +1,273 @@
+//! The watchdog's decisions, apart from its I/O: given the guard state, the latest idle
+//! verdict and any spot notice at an instant, what to say and what to do. Each thing is said
+//! or done once per cause (one deadline, one idle stretch, one notice).
+
+use jiff::Timestamp;
+
+use crate::config::OnExpiry;
+use crate::guard::{Expiry, IdleState, IdleTracker, expiry};
+use crate::ledger::GuardState;
+use crate::provider::Action;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decision {
+    /// Tell the user (bell, OSC, webhooks, the ledger's event log).
+    Alert {
+        warn: bool,
+        key: String,
+        text: String,
+    },
+    /// Run the before-action hook, then this action, for this reason.
+    Act { action: Action, reason: String },
+    /// Run the on-interrupt hook: the provider is about to reclaim the instance.
+    Interrupted { at: Timestamp },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Guardian {
+    idle: IdleTracker,
+    on_idle: OnExpiry,
+    grace_said_for: Option<Timestamp>,
+    acted_for: Option<Timestamp>,
+    notice_said: bool,
+}
+
+fn action_for(policy: OnExpiry) -> Option<Action> {
+    match policy {
+        OnExpiry::Alert => None,
+        OnExpiry::Stop => Some(Action::Stop),
+        OnExpiry::Release => Some(Action::Release),
+    }
+}
+
+fn clock(at: Timestamp) -> String {
+    at.strftime("%H:%M:%S UTC").to_string()
+}
+
+impl Guardian {
+    pub fn new(idle: IdleTracker, on_idle: OnExpiry) -> Self {
+        Guardian {
+            idle,
+            on_idle,
+            grace_said_for: None,
+            acted_for: None,
+            notice_said: false,
+        }
+    }
+
+    /// Since when the machine has been idle, as the idle rule sees it.
+    pub fn idle_since(&self) -> Option<Timestamp> {
+        self.idle.idle_since()
+    }
+
+    /// Everything due at `now`. `idle` is whether the latest sample was idle (`None` when no
+    /// sample arrived: that counts as active).
+    pub fn step(
+        &mut self,
+        now: Timestamp,
+        guard: Option<&GuardState>,
+        idle: Option<bool>,
+        notice: Option<Timestamp>,
+    ) -> Vec<Decision> {
+        let mut out = Vec::new();
+        if let Some(g) = guard {
+            self.deadline(now, g, &mut out);
+            if let Some(until) = g.snooze_until.filter(|u| *u > now) {
+                self.idle.snooze(until);
+            }
+        }
+        if let IdleState::Fired(since) = self.idle.observe(now, idle.unwrap_or(false)) {
+            let text = format!(
+                "idle since {}: every GPU and the CPU below the idle thresholds",
+                clock(since)
+            );
+            match action_for(self.on_idle) {
+                Some(action) => out.push(Decision::Act {
+                    action,
+                    reason: text,
+                }),
+                None => out.push(Decision::Alert {
+                    warn: true,
+                    key: "idle".into(),
+                    text,
+                }),
+            }
+        }
+        if let (Some(at), false) = (notice, self.notice_said) {
+            self.notice_said = true;
+            out.push(Decision::Alert {
+                warn: true,
+                key: "spot".into(),
+                text: format!(
+                    "spot interruption: the provider reclaims this instance at {}",
+                    clock(at)
+                ),
+            });
+            out.push(Decision::Interrupted { at });
+        }
+        out
+    }
+
+    fn deadline(&mut self, now: Timestamp, g: &GuardState, out: &mut Vec<Decision>) {
+        let Some(at) = g.deadline else { return };
+        match expiry(at, g.grace, now) {
+            Expiry::Ahead(_) => {}
+            Expiry::Grace(until) => {
+                if self.grace_said_for != Some(at) {
+                    self.grace_said_for = Some(at);
+                    let then = match action_for(g.on_expiry) {
+                        Some(action) => format!("{} at {}", action.label(), clock(until)),
+                        None => "nothing (alert only)".into(),
+                    };
+                    out.push(Decision::Alert {
+                        warn: true,
+                        key: "deadline".into(),
+                        text: format!(
+                            "deadline reached: {then} unless extended (any key in the cockpit or `gpumeter extend`)"
+                        ),
+                    });
+                }
+            }
+            Expiry::Due => {
+                if self.acted_for != Some(at) {
+                    self.acted_for = Some(at);
+                    let reason = format!("deadline {} passed", clock(at));
+                    match action_for(g.on_expiry) {
+                        Some(action) => out.push(Decision::Act { action, reason }),
+                        None => out.push(Decision::Alert {
+                            warn: true,
+                            key: "deadline-due".into(),
+                            text: format!("{reason}: the instance keeps billing (policy: alert)"),
+                        }),
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::guard::IdleRule;
+
+    fn ts(s: i64) -> Timestamp {
+        Timestamp::from_second(s).unwrap()
+    }
+
+    fn guard(deadline: i64, on_expiry: OnExpiry) -> GuardState {
+        GuardState {
+            instance: "i-1".into(),
+            deadline: Some(ts(deadline)),
+            on_expiry,
+            grace: Duration::from_secs(120),
+            provider_held: None,
+            snooze_until: None,
+            watchdog: None,
+            revision: 1,
+            updated: ts(0),
+            updated_by: "cockpit".into(),
+        }
+    }
+
+    fn guardian(on_idle: OnExpiry) -> Guardian {
+        let rule = IdleRule {
+            window: Duration::from_secs(60),
+            ..IdleRule::default()
+        };
+        Guardian::new(IdleTracker::new(rule), on_idle)
+    }
+
+    #[test]
+    fn the_deadline_warns_in_grace_then_acts_once() {
+        let mut g = guardian(OnExpiry::Alert);
+        let state = guard(100, OnExpiry::Release);
+        assert!(g.step(ts(99), Some(&state), None, None).is_empty());
+        let d = g.step(ts(100), Some(&state), None, None);
+        assert!(
+            matches!(&d[..], [Decision::Alert { key, .. }] if key == "deadline"),
+            "{d:?}"
+        );
+        assert!(g.step(ts(150), Some(&state), None, None).is_empty());
+        let d = g.step(ts(220), Some(&state), None, None);
+        assert!(
+            matches!(
+                &d[..],
+                [Decision::Act {
+                    action: Action::Release,
+                    ..
+                }]
+            ),
+            "{d:?}"
+        );
+        assert!(g.step(ts(221), Some(&state), None, None).is_empty(), "once");
+        // An extension is a new deadline: it is guarded afresh.
+        let later = guard(400, OnExpiry::Stop);
+        assert!(g.step(ts(300), Some(&later), None, None).is_empty());
+        let d = g.step(ts(520), Some(&later), None, None);
+        assert!(
+            matches!(
+                &d[..],
+                [
+                    Decision::Alert { .. },
+                    Decision::Act {
+                        action: Action::Stop,
+                        ..
+                    }
+                ]
+            ),
+            "{d:?}"
+        );
+    }
+
+    #[test]
+    fn an_alert_only_policy_never_acts() {
+        let mut g = guardian(OnExpiry::Alert);
+        let state = guard(100, OnExpiry::Alert);
+        g.step(ts(100), Some(&state), None, None);
+        let d = g.step(ts(300), Some(&state), None, None);
+        assert!(matches!(&d[..], [Decision::Alert { .. }]), "{d:?}");
+    }
+
+    #[test]
+    fn idle_for_the_window_acts_and_no_sample_counts_as_active() {
+        let mut g = guardian(OnExpiry::Release);
+        for s in 0..60 {
+            assert!(g.step(ts(s), None, Some(true), None).is_empty());
+        }
+        let d = g.step(ts(60), None, Some(true), None);
+        assert!(
+            matches!(
+                &d[..],
+                [Decision::Act {
+                    action: Action::Release,
+                    ..
+                }]
+            ),
+            "{d:?}"
+        );
+        // A missing sample at 30 s restarts the window at 31 s: nothing fires before 91 s.
+        let mut g = guardian(OnExpiry::Release);
+        let mut fired = None;
+        for s in 0..200 {
+            let sample = if s == 30 { None } else { Some(true) };
+            if !g.step(ts(s), None, sample, None).is_empty() && fired.is_none() {
+                fired = Some(s);
+            }
+        }
+        assert_eq!(fired, Some(91));
+    }
+
+    #[test]
+    fn a_spot_notice_is_said_once_and_runs_the_hook() {
+        let mut g = guardian(OnExpiry::Alert);
+        let d = g.step(ts(0), None, None, Some(ts(120)));
+        assert!(matches!(
+            &d[..],
+            [Decision::Alert { .. }, Decision::Interrupted { .. }]
+        ));
+        assert!(g.step(ts(5), None, None, Some(ts(120))).is_empty());
+    }
+}

@@ -1,0 +1,12 @@
+//! `gpumeter watchdog`: the small headless process that enforces the deadline and the idle
+//! rule, and watches for spot interruption notices, whether or not a cockpit is open. It
+//! shares the deadline, the policy and its heartbeat with the cockpit through the ledger.
+//!
+//! - [`guardian`]: what to say and do at an instant (pure, time injected).
+//! - [`run`](mod@run): the loop that samples, asks the guardian and acts through the provider.
+
+pub mod guardian;
+pub mod run;
+
+pub use guardian::{Decision, Guardian};
+pub use run::{Ended, Watch, stale_after, watch};

@@ -1,0 +1,239 @@
+//! The watchdog's loop: claim the instance in the ledger, then every interval beat the heart,
+//! read the guard state, sample the machine, ask the [`Guardian`] and carry out what it
+//! decides through the provider. It ends after a confirmed release, on SIGTERM, or when
+//! another watchdog has taken over.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use jiff::Timestamp;
+use tokio::sync::mpsc;
+use tokio::time::MissedTickBehavior;
+
+use super::guardian::{Decision, Guardian};
+use crate::app::Level as AppLevel;
+use crate::config::HooksConfig;
+use crate::guard::IdleTracker;
+use crate::ledger::{Claim, EventRecord, Ledger, Level};
+use crate::notify::{Alert, Notifier};
+use crate::provider::command::run::run as run_hook;
+use crate::provider::{Action, Provider};
+use crate::telemetry::{
+    GpuRound, GpuSource, HostSample, HostSource, SamplerConfig, Telemetry, spawn_gpu_sampler,
+    spawn_host_sampler,
+};
+
+/// Everything the loop needs, built at the edge.
+pub struct Watch {
+    pub instance: String,
+    pub provider: Arc<dyn Provider>,
+    pub ledger: Ledger,
+    pub interval: Duration,
+    pub idle: IdleTracker,
+    pub on_idle: crate::config::OnExpiry,
+    pub hooks: HooksConfig,
+    pub notifier: Option<Notifier>,
+}
+
+/// How the watch ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ended {
+    /// Another watchdog already guards the instance (its pid).
+    AlreadyGuarded(u32),
+    /// The instance was released (by this watchdog or seen released).
+    Released,
+    /// Asked to stop (SIGTERM), or another watchdog took over.
+    Stopped,
+}
+
+/// Heartbeats that may fail in a row before the watchdog gives up.
+const MAX_LEDGER_FAILURES: u32 = 10;
+
+/// A watchdog whose heart has not beaten for this many intervals is taken for dead.
+pub fn stale_after(interval: Duration) -> Duration {
+    interval * 3 + Duration::from_secs(5)
+}
+
+pub async fn watch<G, H>(mut w: Watch, gpu: G, host: H) -> Result<Ended, String>
+where
+    G: GpuSource + 'static,
+    H: HostSource + 'static,
+{
+    let pid = std::process::id();
+    let now = Timestamp::now();
+    match w
+        .ledger
+        .claim_watchdog(&w.instance, pid, now, stale_after(w.interval))
+        .map_err(|e| e.to_string())?
+    {
+        Claim::Claimed => {}
+        Claim::HeldBy(other) => return Ok(Ended::AlreadyGuarded(other.pid)),
+    }
+    let note = format!("watchdog {pid} guards {}", w.instance);
+    record(&mut w, EventRecord::note(now, note));
+    let (tx, mut rx) = mpsc::channel::<Telemetry>(16);
+    let sampling = SamplerConfig {
+        interval: w.interval,
+    };
+    let gpu_sampler = spawn_gpu_sampler(gpu, sampling, tx.clone()).map_err(|e| e.to_string())?;
+    let host_sampler = spawn_host_sampler(host, sampling, tx).map_err(|e| e.to_string())?;
+    let mut guardian = Guardian::new(w.idle.clone(), w.on_idle);
+    let (mut gpus, mut host): (Option<GpuRound>, Option<HostSample>) = (None, None);
+    let mut every = tokio::time::interval(w.interval);
+    every.set_missed_tick_behavior(MissedTickBehavior::Skip);
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        .map_err(|e| e.to_string())?;
+    let mut failures = 0;
+    let ended = loop {
+        tokio::select! {
+            _ = term.recv() => break Ended::Stopped,
+            Some(t) = rx.recv() => {
+                match t {
+                    Telemetry::Gpu(s) => gpus = Some(s.value),
+                    Telemetry::Host(s) => host = Some(s.value),
+                }
+                continue;
+            }
+            _ = every.tick() => {}
+        }
+        let now = Timestamp::now();
+        match w.ledger.heartbeat(&w.instance, pid, now) {
+            Ok(true) => failures = 0,
+            Ok(false) => break Ended::Stopped,
+            Err(e) => {
+                eprintln!("watchdog: heartbeat: {e}");
+                failures += 1;
+                // A ledger gone for good (its directory removed) leaves nobody to share with.
+                if failures >= MAX_LEDGER_FAILURES {
+                    break Ended::Stopped;
+                }
+            }
+        }
+        let guard = w.ledger.guard(&w.instance).ok().flatten();
+        let idle = match (&gpus, &host) {
+            (Some(g), Some(h)) => Some(guardian_idle(&w.idle, g, h)),
+            _ => None,
+        };
+        let notice = w.provider.interruption_notice().await.ok().flatten();
+        for decision in guardian.step(now, guard.as_ref(), idle, notice) {
+            if carry_out(&mut w, decision).await {
+                break;
+            }
+        }
+        if released(&w).await {
+            break Ended::Released;
+        }
+    };
+    let _ = w
+        .ledger
+        .release_watchdog(&w.instance, pid, Timestamp::now());
+    gpu_sampler.shutdown().await;
+    host_sampler.shutdown().await;
+    Ok(ended)
+}
+
+fn guardian_idle(rule: &IdleTracker, gpus: &GpuRound, host: &HostSample) -> bool {
+    rule.sample_is_idle(gpus, host)
+}
+
+/// Whether the provider now reports the instance released (or gone).
+async fn released(w: &Watch) -> bool {
+    match w.provider.inventory().await {
+        Ok(inv) => inv
+            .instance
+            .is_none_or(|i| i.state == crate::meter::InstanceState::Released),
+        Err(_) => false,
+    }
+}
+
+/// Does what a decision says; true when the instance is gone.
+async fn carry_out(w: &mut Watch, decision: Decision) -> bool {
+    let now = Timestamp::now();
+    match decision {
+        Decision::Alert { warn, key, text } => {
+            let level = if warn { Level::Warn } else { Level::Info };
+            record(w, EventRecord::alert(now, level, text.clone()));
+            notify(
+                w,
+                if warn { AppLevel::Warn } else { AppLevel::Info },
+                &key,
+                &text,
+            )
+            .await;
+            false
+        }
+        Decision::Interrupted { .. } => {
+            hook(w, "on_interrupt", &w.hooks.on_interrupt.clone()).await;
+            false
+        }
+        Decision::Act { action, reason } => {
+            hook(w, "before_action", &w.hooks.before_action.clone()).await;
+            let result = w.provider.perform(&action).await;
+            record(w, EventRecord::action(now, &action, &result));
+            let (level, text, gone) = match &result {
+                Ok(r) if r.confirmed => (
+                    AppLevel::Done,
+                    format!(
+                        "{}: done ({reason}); the provider reports {}",
+                        action.label(),
+                        r.summary
+                    ),
+                    action == Action::Release,
+                ),
+                Ok(r) => (
+                    AppLevel::Error,
+                    format!(
+                        "{}: NOT confirmed ({reason}); the provider reports {}",
+                        action.label(),
+                        r.summary
+                    ),
+                    false,
+                ),
+                Err(e) => (
+                    AppLevel::Error,
+                    format!("{} failed ({reason}): {e}", action.label()),
+                    false,
+                ),
+            };
+            notify(w, level, action.label(), &text).await;
+            gone
+        }
+    }
+}
+
+fn record(w: &mut Watch, mut event: EventRecord) {
+    event.instance = Some(w.instance.clone());
+    if let Err(e) = w.ledger.record_event(event) {
+        eprintln!("watchdog: ledger: {e}");
+    }
+}
+
+async fn notify(w: &Watch, level: AppLevel, key: &str, text: &str) {
+    eprintln!("watchdog: {text}");
+    if let Some(n) = &w.notifier {
+        let alert = Alert::new(
+            level,
+            key,
+            format!("gpumeter: {}", w.instance),
+            text,
+            Timestamp::now(),
+        );
+        for outcome in n.send(&alert, Timestamp::now()).outcomes().await {
+            if outcome.is_failure() {
+                eprintln!("watchdog: {outcome}");
+            }
+        }
+    }
+}
+
+async fn hook(w: &mut Watch, name: &str, argv: &[String]) {
+    if argv.is_empty() {
+        return;
+    }
+    let text = match run_hook(argv, w.hooks.timeout).await {
+        Ok(_) => format!("hook {name} finished"),
+        Err(e) => format!("hook {name}: {e}; going ahead"),
+    };
+    record(w, EventRecord::note(Timestamp::now(), text.clone()));
+    eprintln!("watchdog: {text}");
+}
