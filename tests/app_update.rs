@@ -238,7 +238,9 @@ fn read_only_has_no_destructive_keys() {
     }
     let effects = ch(&mut app, 'e');
     assert!(
-        effects.iter().all(|e| matches!(e, Effect::SaveGuard { .. })),
+        effects
+            .iter()
+            .all(|e| matches!(e, Effect::SaveGuard { .. })),
         "extends the shared deadline, asks nothing of the provider: {effects:?}"
     );
 }
