@@ -176,3 +176,27 @@ fn read_only_refuses_destructive_commands() {
         "nothing touched"
     );
 }
+
+#[test]
+fn extend_moves_the_shared_deadline_and_the_watchdog_sees_it() {
+    let cloud = Cloud::new("extend-ledger");
+    let out = cloud.run(&["extend", "1h"], &[]);
+    assert!(
+        out.status.success(),
+        "extend does not ask: {}",
+        stderr(&out)
+    );
+    let out = cloud.run(&["watchdog", "--status"], &[]);
+    let text = stdout(&out);
+    assert!(
+        text.contains("deadline") && !text.contains("no deadline"),
+        "{text}"
+    );
+    assert_eq!(out.status.code(), Some(1), "no watchdog runs in this test");
+    let out = cloud.run(&["extend", "30m", "--dry-run"], &[]);
+    assert!(
+        stdout(&out).contains("ledger: guard row of i-0demo4a100f00d"),
+        "{}",
+        stdout(&out)
+    );
+}

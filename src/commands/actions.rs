@@ -4,7 +4,7 @@
 use std::io::{BufRead as _, IsTerminal as _, Write as _};
 use std::process::ExitCode;
 
-use jiff::{SignedDuration, Timestamp};
+use jiff::Timestamp;
 
 use super::context::Context;
 use super::{CommandResult, Failure, emit};
@@ -40,7 +40,8 @@ pub fn run(cli: &Cli, action: &Action, args: &ActionArgs) -> CommandResult {
         emit(&lines.join("\n"));
         return Ok(ExitCode::SUCCESS);
     }
-    if !args.yes {
+    // Moving a deadline later destroys nothing, so it does not ask.
+    if !args.yes && !matches!(action, Action::SetDeadline { .. }) {
         ask(&confirm)?;
     }
     let report = super::block_on(provider.perform(action))?
@@ -62,33 +63,9 @@ pub fn run(cli: &Cli, action: &Action, args: &ActionArgs) -> CommandResult {
 }
 
 /// The deadline `by` later than the one the provider holds (or than now, when it holds none).
-pub fn extend_action(cli: &Cli, by: &str) -> Result<Action, Failure> {
-    let by = crate::config::parse_duration(by)
-        .map_err(|e| Failure::bad_input(format!("DURATION: {e}")))?;
-    let by =
-        SignedDuration::try_from(by).map_err(|e| Failure::bad_input(format!("DURATION: {e}")))?;
-    let ctx = Context::load(cli)?;
-    let provider = ctx.provider()?;
-    if !provider.capabilities().deadline {
-        return Err(Failure::bad_input(format!(
-            "{} cannot hold a deadline itself",
-            provider.name()
-        )));
-    }
-    let inventory = known(super::block_on(provider.inventory())?)
-        .map_err(|e| Failure::failed(format!("{}: {e}", provider.name())))?;
-    let now = Timestamp::now();
-    let base = inventory
-        .and_then(|i| i.deadline)
-        .map_or(now, |d| d.at.max(now));
-    Ok(Action::SetDeadline {
-        at: Some(base.saturating_add(by).unwrap_or(base)),
-    })
-}
-
 /// The inventory, or `None` from a provider that cannot list one (a `command` provider without
 /// an inventory command): it can still act, and says it could not verify.
-fn known(read: Result<Inventory, ProviderError>) -> Result<Option<Inventory>, ProviderError> {
+pub fn known(read: Result<Inventory, ProviderError>) -> Result<Option<Inventory>, ProviderError> {
     match read {
         Ok(inventory) => Ok(Some(inventory)),
         Err(ProviderError::Unsupported { .. }) => Ok(None),

@@ -12,6 +12,7 @@ pub mod checklist;
 pub mod cockpit;
 pub mod context;
 pub mod estimate;
+pub mod extend;
 pub mod fleet;
 pub mod pricing;
 pub mod report;
@@ -129,8 +130,7 @@ pub fn run(cli: &Cli) -> ExitCode {
             },
             common,
         ),
-        Some(Command::Extend { duration, common }) => actions::extend_action(cli, duration)
-            .and_then(|action| actions::run(cli, &action, common)),
+        Some(Command::Extend { duration, common }) => extend::run(cli, duration, common),
         Some(Command::Report(args)) => report::run(cli, args),
         Some(Command::Serve(args)) => serve::run(cli, args),
         Some(Command::Fleet { json }) => fleet::run(cli, *json),
