@@ -168,6 +168,8 @@ pub struct App {
     pub deadline: Option<Deadline>,
     pub guard: GuardLink,
     pub events: VecDeque<LogEntry>,
+    /// Every line ever logged, so the edge can tell which ones are new since the last frame.
+    pub logged: u64,
     /// Something changed since the last frame.
     pub dirty: bool,
     /// Ring the terminal bell with the next frame (a warning fired).
@@ -191,6 +193,7 @@ impl App {
             deadline: None,
             guard: GuardLink::default(),
             events: VecDeque::new(),
+            logged: 0,
             dirty: true,
             bell: false,
             quit: false,
@@ -206,6 +209,7 @@ impl App {
             level,
             text: text.into(),
         });
+        self.logged += 1;
         self.dirty = true;
     }
 }

@@ -17,6 +17,7 @@ use tokio::time::MissedTickBehavior;
 use crate::app::{App, Effect, Event, update};
 
 pub mod guard_link;
+pub mod record;
 use crate::provider::Provider;
 use crate::telemetry::{
     GpuSource, HostSource, SamplerConfig, SamplerHandle, spawn_gpu_sampler, spawn_host_sampler,
@@ -40,6 +41,8 @@ pub struct Sources<G, H> {
     pub provider: Arc<dyn Provider>,
     /// The ledger the deadline is shared through with the watchdog; `None` shares nothing.
     pub ledger: Option<std::path::PathBuf>,
+    /// The idle rule the history's idle minutes are judged by (the config's `[idle]`).
+    pub idle: crate::guard::IdleRule,
 }
 
 /// Runs the cockpit until the user quits. The terminal is set up and restored by the caller.
@@ -76,6 +79,8 @@ where
     );
     let terminal_task = spawn_terminal_events(tx.clone());
     let clock_task = spawn_clock(tx.clone());
+    // The spend history: recorded off the render path, into the same ledger.
+    let mut recorder = record::Recorder::start(sources.ledger.clone(), sources.idle);
     let guard = match sources.ledger.take() {
         Some(path) => Some(guard_link::spawn(path, tx.clone())?),
         None => None,
@@ -84,11 +89,14 @@ where
     draw(terminal, &app)?;
     app.dirty = false;
     while let Some(event) = rx.recv().await {
+        recorder.saw(&event);
         let mut effects = update(&mut app, event);
         // Take whatever else is already queued before drawing: one frame per burst.
         while let Ok(event) = rx.try_recv() {
+            recorder.saw(&event);
             effects.extend(update(&mut app, event));
         }
+        recorder.after_update(&mut app);
         for effect in effects {
             if let Effect::SaveGuard {
                 instance,
@@ -125,6 +133,7 @@ where
     }
     gpu_sampler.shutdown().await;
     host_sampler.shutdown().await;
+    recorder.close(&mut app);
     Ok(app)
 }
 

@@ -13,6 +13,7 @@ use crate::app::{App, CloudView, Deadline, Settings, Spend};
 use crate::cli::{Cli, CockpitArgs};
 use crate::cockpit::{Sources, run};
 use crate::config::{OnExpiry, Release};
+use crate::guard::IdleRule;
 use crate::telemetry::{
     GpuSource, HostConfig, HostReader, HostSource, NvmlConfig, NvmlSource, SamplerConfig, Scenario,
     SimConfig, Simulator,
@@ -96,6 +97,7 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
                 provider,
                 on_frame: None,
                 ledger: Some(ledger_path.clone()),
+                idle: idle_rule(&ctx),
             },
             &theme,
         )
@@ -115,9 +117,21 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
                 provider,
                 on_frame: None,
                 ledger: Some(ledger_path.clone()),
+                idle: idle_rule(&ctx),
             },
             &theme,
         )
+    }
+}
+
+/// The config's `[idle]` thresholds: the history's idle minutes follow the watchdog's rule.
+fn idle_rule(ctx: &Context) -> IdleRule {
+    let idle = &ctx.config.idle;
+    IdleRule {
+        gpu_below_pct: idle.gpu_below_pct,
+        power_weighted: idle.power_weighted,
+        cpu_below_pct: idle.cpu_below_pct,
+        window: idle.after,
     }
 }
 

@@ -1,0 +1,419 @@
+//! The cockpit's history in the ledger. The event loop hands the [`Recorder`] each event before
+//! `update` takes it ([`Recorder::saw`]) and the state after each burst
+//! ([`Recorder::after_update`]); the recorder turns clock ticks into minute buckets and forwards
+//! them, with inventories, actions and warnings, to a [`LedgerWriter`] thread.
+//!
+//! Nothing here waits on the disk: the ledger is opened (and compacted) on a thread of its own,
+//! sessions start on the writer's thread, and their answers are picked up with `try_recv`.
+//! Costs are differences of the meter's running total, so ticks missed while the ledger opens
+//! lose no money: the first minute takes in everything since the ledger last recorded.
+
+use std::path::PathBuf;
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::time::Duration;
+
+use jiff::{SignedDuration, Timestamp};
+
+use crate::app::{App, Event, Level as LogLevel};
+use crate::guard::{IdleRule, IdleTracker};
+use crate::ledger::{
+    EventRecord, GpuPoint, Ledger, LedgerWriter, Level, MinuteAggregator, Notice, Retention,
+    SessionId, Tick,
+};
+use crate::meter::Breakdown;
+use crate::money::Currency;
+use crate::provider::{Action, ActionReport};
+
+/// An unchanged inventory is recorded again after this long (its resources' `last_seen`).
+pub const INVENTORY_EVERY: SignedDuration = SignedDuration::from_mins(5);
+/// How often old minute buckets are rolled up while the cockpit runs (and once at start).
+pub const COMPACT_EVERY: SignedDuration = SignedDuration::from_hours(24);
+/// At quit, how long to wait for a session the writer is starting.
+const CLOSE_WAIT: Duration = Duration::from_secs(2);
+/// Log lines that start with this are the recorder's own, never recorded.
+const OWN: &str = "ledger:";
+
+mod rows;
+use rows::{InventoryGate, action_event, fingerprint, open, session_start};
+
+type Opening = Receiver<Result<LedgerWriter, String>>;
+type Starting = Receiver<Result<(SessionId, Option<Breakdown>), String>>;
+
+struct Session {
+    id: SessionId,
+    instance: String,
+    minutes: MinuteAggregator,
+}
+
+/// Feeds the ledger from the event loop. See the module docs.
+pub struct Recorder {
+    opening: Option<Opening>,
+    writer: Option<LedgerWriter>,
+    starting: Option<(String, Currency, Starting)>,
+    session: Option<Session>,
+    notices: Receiver<Notice>,
+    notice_tx: Sender<Notice>,
+    idle: IdleTracker,
+    /// Reused each tick: no allocation per tick once the GPU count is known.
+    points: Vec<GpuPoint>,
+    last_tick: Option<Timestamp>,
+    last_idle: bool,
+    last_accrued: Option<Breakdown>,
+    last_tx: Option<u64>,
+    /// Egress counted before the session started; it goes into the first tick.
+    egress_pending: u64,
+    seen_log: u64,
+    answers: Vec<(Action, Result<ActionReport, String>)>,
+    inventory_arrived: bool,
+    gate: InventoryGate,
+    next_compact: Option<Timestamp>,
+    /// A write failed and was said; the next failure is said again only after a commit.
+    failing: bool,
+}
+
+impl Recorder {
+    /// Starts opening the ledger at `path` on a thread of its own; `None` records nothing.
+    pub fn start(path: Option<PathBuf>, idle: IdleRule) -> Recorder {
+        let (notice_tx, notices) = channel();
+        let opening = path.map(|p| open(p, notice_tx.clone(), Timestamp::now()));
+        Recorder {
+            opening,
+            writer: None,
+            starting: None,
+            session: None,
+            notices,
+            notice_tx,
+            idle: IdleTracker::new(idle),
+            points: Vec::new(),
+            last_tick: None,
+            last_idle: false,
+            last_accrued: None,
+            last_tx: None,
+            egress_pending: 0,
+            seen_log: 0,
+            answers: Vec::new(),
+            inventory_arrived: false,
+            gate: InventoryGate::default(),
+            next_compact: None,
+            failing: false,
+        }
+    }
+
+    /// Whether the ledger is open and a session is recording minutes.
+    pub fn recording(&self) -> Option<SessionId> {
+        self.session.as_ref().map(|s| s.id)
+    }
+
+    fn off(&self) -> bool {
+        self.opening.is_none() && self.writer.is_none()
+    }
+
+    /// Keeps what `update` consumes and the ledger needs: the provider's answers.
+    pub fn saw(&mut self, event: &Event) {
+        if self.off() {
+            return;
+        }
+        match event {
+            Event::ActionDone { action, result } => {
+                self.answers.push((action.clone(), result.clone()));
+            }
+            Event::Inventory(Ok(_)) => self.inventory_arrived = true,
+            _ => {}
+        }
+    }
+
+    /// Follows the state after a burst of updates. O(1) per tick, plus what is new.
+    pub fn after_update(&mut self, app: &mut App) {
+        self.poll_open(app);
+        self.poll_notices(app);
+        if self.writer.is_none() {
+            return;
+        }
+        self.poll_session(app);
+        if self.last_tick != Some(app.now) {
+            self.tick(app);
+        }
+        if self.starting.is_none() {
+            self.record_answers(app);
+            self.follow_log(app);
+            self.record_inventory(app);
+        }
+    }
+
+    fn poll_open(&mut self, app: &mut App) {
+        let Some(rx) = &self.opening else { return };
+        let result = match rx.try_recv() {
+            Ok(result) => result,
+            Err(std::sync::mpsc::TryRecvError::Empty) => return,
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                Err("the thread opening it stopped".to_string())
+            }
+        };
+        self.opening = None;
+        match result {
+            Ok(writer) => self.writer = Some(writer),
+            Err(e) => self.stop(app, &e),
+        }
+    }
+
+    fn poll_notices(&mut self, app: &mut App) {
+        while let Ok(notice) = self.notices.try_recv() {
+            match notice {
+                Notice::Committed { .. } => self.failing = false,
+                Notice::Failed(e) if !self.failing => {
+                    self.failing = true;
+                    app.log(LogLevel::Error, format!("{OWN} {e}"));
+                }
+                Notice::Failed(_) => {}
+            }
+        }
+    }
+
+    /// Says why nothing more is recorded, once, and lets go of the ledger.
+    fn stop(&mut self, app: &mut App, why: &str) {
+        app.log(
+            LogLevel::Error,
+            format!("{OWN} {why}; this run's spend history is not recorded"),
+        );
+        self.opening = None;
+        self.writer = None;
+        self.starting = None;
+        self.session = None;
+        self.answers.clear();
+    }
+
+    /// Starts a session once the inventory names the instance (again if it names another).
+    fn poll_session(&mut self, app: &mut App) {
+        if let Some((instance, currency, rx)) = &self.starting {
+            match rx.try_recv() {
+                Ok(Ok((id, baseline))) => {
+                    let (instance, currency) = (instance.clone(), *currency);
+                    self.starting = None;
+                    self.begin(instance, currency, id, baseline);
+                }
+                Ok(Err(e)) => self.stop(app, &format!("cannot start a session: {e}")),
+                Err(std::sync::mpsc::TryRecvError::Empty) => {}
+                Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                    self.stop(app, "the writer stopped");
+                }
+            }
+            return;
+        }
+        let Some(info) = app
+            .cloud
+            .inventory
+            .as_ref()
+            .and_then(|i| i.instance.as_ref())
+        else {
+            return;
+        };
+        if self.session.as_ref().is_some_and(|s| s.instance == info.id) {
+            return;
+        }
+        self.end_session(app.now);
+        let start = session_start(app, info);
+        let (instance, currency) = (start.instance.clone(), start.currency);
+        let (tx, rx) = channel();
+        let job = self.writer.as_ref().map(|w| {
+            w.run(move |ledger: &mut Ledger| {
+                let result = ledger
+                    .recorded_cost(&start.instance, start.currency)
+                    .and_then(|base| ledger.start_session(&start).map(|id| (id, base)));
+                let _ = tx.send(result.map_err(|e| e.to_string()));
+            })
+        });
+        match job {
+            Some(Ok(())) => {
+                self.gate = InventoryGate::default();
+                self.starting = Some((instance, currency, rx));
+            }
+            _ => self.stop(app, "the writer stopped"),
+        }
+    }
+
+    /// The first minute takes in what accrued since the ledger last recorded this instance
+    /// (all of it for an instance it never saw).
+    fn begin(
+        &mut self,
+        instance: String,
+        currency: Currency,
+        id: SessionId,
+        recorded: Option<Breakdown>,
+    ) {
+        let base = recorded.unwrap_or_else(|| Breakdown::zero(currency));
+        self.session = Some(Session {
+            id,
+            instance,
+            minutes: MinuteAggregator::new(id, currency, Some(&base)),
+        });
+    }
+
+    fn tick(&mut self, app: &App) {
+        self.last_tick = Some(app.now);
+        let tx = app
+            .telemetry
+            .host
+            .as_ref()
+            .map(crate::telemetry::HostSample::tx_bytes_total);
+        let egress = match (self.last_tx, tx) {
+            (Some(last), Some(now)) if now >= last => now - last,
+            // A counter that went back (a reboot) restarts from its new value.
+            (Some(_), Some(now)) => now,
+            _ => 0,
+        };
+        self.last_tx = tx.or(self.last_tx);
+        let Some(session) = self.session.as_mut() else {
+            self.egress_pending = self.egress_pending.saturating_add(egress);
+            return;
+        };
+        self.points.clear();
+        if let Some(Ok(reading)) = &app.telemetry.gpus {
+            self.points
+                .extend(reading.gpus.iter().map(GpuPoint::from_sample));
+        }
+        let idle = match (&app.telemetry.gpus, &app.telemetry.host) {
+            (Some(gpus), Some(host)) => self.idle.sample_is_idle(gpus, host),
+            _ => false,
+        };
+        let accrued = app.spend.reading.as_ref().map(|r| &r.accrual.accrued);
+        let tick = Tick {
+            at: app.now,
+            accrued,
+            gpus: &self.points,
+            egress_bytes: egress.saturating_add(std::mem::take(&mut self.egress_pending)),
+            idle,
+        };
+        let done = session.minutes.push(&tick);
+        self.last_idle = idle;
+        self.last_accrued = accrued.copied();
+        if let (Some(bucket), Some(w)) = (done, &self.writer) {
+            let _ = w.record_minute(bucket);
+        }
+        self.compact_now_and_then(app.now);
+    }
+
+    fn compact_now_and_then(&mut self, now: Timestamp) {
+        let due = *self.next_compact.get_or_insert(now + COMPACT_EVERY);
+        if now < due {
+            return;
+        }
+        self.next_compact = Some(now + COMPACT_EVERY);
+        let notices = self.notice_tx.clone();
+        if let Some(w) = &self.writer {
+            let _ = w.run(move |ledger| {
+                if let Err(e) = ledger.compact(now, &Retention::default()) {
+                    let _ = notices.send(Notice::Failed(e));
+                }
+            });
+        }
+    }
+
+    fn record_answers(&mut self, app: &App) {
+        for (action, result) in std::mem::take(&mut self.answers) {
+            let event = action_event(app.now, &action, &result);
+            self.send_event(event);
+        }
+    }
+
+    /// Warnings and errors logged since the last look become alerts. The lines `update` logs
+    /// for an action's answer are left out: the action event holds them.
+    fn follow_log(&mut self, app: &App) {
+        let new = app.logged.saturating_sub(self.seen_log);
+        self.seen_log = app.logged;
+        let n = usize::try_from(new)
+            .unwrap_or(usize::MAX)
+            .min(app.events.len());
+        for entry in app.events.range(app.events.len() - n..) {
+            let level = match entry.level {
+                LogLevel::Warn => Level::Warn,
+                LogLevel::Error => Level::Error,
+                LogLevel::Info | LogLevel::Done => continue,
+            };
+            if entry.text.starts_with(OWN) {
+                continue;
+            }
+            self.send_event(EventRecord::alert(entry.at, level, entry.text.clone()));
+        }
+    }
+
+    fn send_event(&self, event: EventRecord) {
+        let event = match &self.session {
+            Some(s) => event.in_session(s.id, s.instance.clone()),
+            None => event,
+        };
+        if let Some(w) = &self.writer {
+            let _ = w.record_event(event);
+        }
+    }
+
+    fn record_inventory(&mut self, app: &App) {
+        let (Some(session), Some(inventory)) = (&self.session, &app.cloud.inventory) else {
+            return;
+        };
+        if !std::mem::take(&mut self.inventory_arrived) && self.gate.last.is_some() {
+            return;
+        }
+        if self.gate.due(app.now, fingerprint(inventory))
+            && let Some(w) = &self.writer
+        {
+            let _ = w.record_inventory(session.id, inventory.clone(), app.now);
+        }
+    }
+
+    /// Closes the minute in progress and the session.
+    fn end_session(&mut self, at: Timestamp) {
+        let Some(mut session) = self.session.take() else {
+            return;
+        };
+        let Some(w) = &self.writer else { return };
+        if let Some(bucket) = session.minutes.finish() {
+            let _ = w.record_minute(bucket);
+        }
+        let _ = w.end_session(session.id, at);
+    }
+
+    /// At quit: records the last burst, an action still waiting for its answer, the last
+    /// minute, ends the session and waits for the writer to commit.
+    pub fn close(mut self, app: &mut App) {
+        self.after_update(app);
+        if let Some((instance, currency, rx)) = self.starting.take()
+            && let Ok(Ok((id, base))) = rx.recv_timeout(CLOSE_WAIT)
+        {
+            self.begin(instance, currency, id, base);
+            self.last_tick = None;
+            self.tick(app);
+            self.record_answers(app);
+            self.follow_log(app);
+            self.record_inventory(app);
+        }
+        let accrued = app.spend.reading.as_ref().map(|r| &r.accrual.accrued);
+        if let Some(session) = self.session.as_mut()
+            && accrued.copied() != self.last_accrued
+        {
+            // The reading moved without a tick (a late inventory): the last minute takes it.
+            let _ = session.minutes.push(&Tick {
+                at: app.now,
+                accrued,
+                gpus: &[],
+                egress_bytes: 0,
+                idle: self.last_idle,
+            });
+        }
+        if let Some((action, _)) = &app.cloud.running {
+            let unanswered = Err("no answer before the cockpit quit".to_string());
+            self.send_event(action_event(app.now, action, &unanswered));
+        }
+        self.end_session(app.now);
+        if let Some(w) = self.writer.take() {
+            let _ = w.close();
+        }
+    }
+}
+
+impl Drop for Recorder {
+    fn drop(&mut self) {
+        if let Some(at) = self.last_tick {
+            self.end_session(at);
+        }
+    }
+}
