@@ -8,6 +8,7 @@
 //! [`Config::default_path`].
 
 mod guards;
+mod fleet;
 mod locate;
 mod notify;
 mod values;
@@ -21,6 +22,7 @@ use serde::Deserialize;
 use crate::money::{Currency, Money};
 
 pub use guards::{CheckpointConfig, HooksConfig, IdleConfig};
+pub use fleet::FleetConfig;
 pub use locate::line_col;
 pub use notify::{
     MinLevel, NotifyConfig, OscStyle, Secret, WebhookConfig, WebhookKind, WebhookUrl,
@@ -48,6 +50,8 @@ pub struct Config {
     pub checkpoint: CheckpointConfig,
     /// Commands run before a guard's action and on a spot interruption notice.
     pub hooks: HooksConfig,
+    /// The instances `gpumeter fleet` lists, by provider, region and account.
+    pub fleet: Vec<FleetConfig>,
 }
 
 /// The cloud the instance lives in.

@@ -8,6 +8,7 @@ pub mod cli;
 pub mod cockpit;
 pub mod commands;
 pub mod config;
+pub mod fleet;
 pub mod guard;
 pub mod ledger;
 pub mod meter;

@@ -16,6 +16,7 @@ pub enum Command {
     Left,
     Right,
     Processes,
+    Fleet,
     Extend,
     ExtendPrompt,
     Release,
@@ -131,6 +132,11 @@ pub const BINDINGS: &[Binding] = &[
         "next panel / dialog choice",
     ),
     bind(&[Key::Char('p')], Command::Processes, "show GPU processes"),
+    bind(
+        &[Key::Char('F')],
+        Command::Fleet,
+        "show the fleet: all instances, by cost",
+    ),
     bind(
         &[Key::Char('e')],
         Command::Extend,

@@ -160,6 +160,10 @@ pub struct App {
     pub mode: Mode,
     pub focus: Panel,
     pub show_processes: bool,
+    /// The fleet screen (`F`) has the screen.
+    pub show_fleet: bool,
+    /// Other instances the fleet screen lists beside this one, as `gpumeter fleet` reads them.
+    pub fleet: Vec<crate::fleet::FleetRow>,
     pub selected_gpu: usize,
     pub selected_resource: usize,
     pub telemetry: TelemetryView,
@@ -185,6 +189,8 @@ impl App {
             mode: Mode::Main,
             focus: Panel::Gpus,
             show_processes: false,
+            show_fleet: false,
+            fleet: Vec::new(),
             selected_gpu: 0,
             selected_resource: 0,
             telemetry: TelemetryView::new(HistoryConfig::default()),

@@ -118,12 +118,14 @@ fn on_command(app: &mut App, command: Command) -> Vec<Effect> {
     match command {
         Command::Quit => app.quit = true,
         Command::Help => app.mode = Mode::Help,
-        Command::Close | Command::Confirm => {}
+        Command::Close => app.show_fleet = false,
+        Command::Confirm => {}
         Command::FocusNext | Command::Right => app.focus = app.focus.next(),
         Command::FocusPrev | Command::Left => app.focus = app.focus.prev(),
         Command::Up => move_selection(app, -1),
         Command::Down => move_selection(app, 1),
         Command::Processes => app.show_processes = !app.show_processes,
+        Command::Fleet => app.show_fleet = !app.show_fleet,
         Command::Extend => return extend(app, app.settings.extend_step),
         Command::ExtendPrompt => {
             app.mode = Mode::Prompt {

@@ -65,6 +65,7 @@ pub mod cost;
 pub mod cost_layout;
 pub mod countdown;
 pub mod events;
+pub mod fleet;
 pub mod footer;
 pub mod gpu_chart;
 pub mod gpu_rows;
@@ -100,7 +101,9 @@ pub fn render(frame: &mut Frame, app: &App, theme: &Theme) {
         render_too_small(frame, area, theme);
         return;
     }
-    if area.width >= WIDE_WIDTH && area.height >= WIDE_HEIGHT {
+    if app.show_fleet {
+        fleet::render_fleet(frame, area, app, theme);
+    } else if area.width >= WIDE_WIDTH && area.height >= WIDE_HEIGHT {
         render_wide(frame, area, app, theme);
     } else {
         render_compact(frame, area, app, theme);

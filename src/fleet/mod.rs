@@ -1,0 +1,215 @@
+//! The fleet: every configured instance and what it leaves behind, priced, sorted by what it
+//! costs, and flagged when it looks forgotten, idle, doubled or left over. Pure: the inventories,
+//! prices and telemetry come in as arguments; `gpumeter fleet` and the cockpit read them.
+
+mod flags;
+pub mod table;
+
+use jiff::Timestamp;
+use jiff::tz::TimeZone;
+use rust_decimal::Decimal;
+use serde::Serialize;
+
+use crate::app::{Pricing, Spend};
+use crate::meter::{InstanceState, ResourceKind};
+use crate::provider::Inventory;
+
+pub use flags::{IDLE_AFTER_S, flag, sort_by_cost};
+
+/// Hours in the month the monthly figures use.
+pub const MONTH_HOURS: u32 = 730;
+
+/// Where an instance was looked for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Origin {
+    pub account: String,
+    pub provider: String,
+    pub region: Option<String>,
+    pub instance_id: String,
+}
+
+/// Whether the instance reports telemetry: a watchdog heartbeat, a `gpumeter serve` answer.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct Reporting {
+    /// A watchdog beats its heart for it (`None`: nothing known).
+    pub heartbeat: Option<bool>,
+    /// Seconds every GPU and the CPU have been idle, from its metrics (`None`: no answer).
+    pub idle_s: Option<f64>,
+    /// This process reads the instance's GPUs itself (the cockpit on the instance).
+    pub here: bool,
+}
+
+impl Reporting {
+    pub fn reporting(&self) -> bool {
+        self.here || self.heartbeat == Some(true) || self.idle_s.is_some()
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Flag {
+    /// Running, and nothing reports from it: no heartbeat, no metrics.
+    Forgotten,
+    /// Running with every GPU and the CPU idle for half an hour or more.
+    Idle,
+    /// Running beside another instance of the same name in the same account.
+    Overlap,
+    /// Not running, and resources it left keep billing.
+    Leftovers,
+    /// The provider could not be read.
+    Unreachable,
+    /// No price sheet prices it: its cost is unknown, not zero.
+    Unpriced,
+}
+
+impl Flag {
+    pub fn label(self) -> &'static str {
+        match self {
+            Flag::Forgotten => "forgotten",
+            Flag::Idle => "idle",
+            Flag::Overlap => "overlap",
+            Flag::Leftovers => "leftovers",
+            Flag::Unreachable => "unreachable",
+            Flag::Unpriced => "unpriced",
+        }
+    }
+}
+
+/// A resource that outlives (or outlived) the instance.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Leftover {
+    pub id: String,
+    pub kind: ResourceKind,
+    pub size_gib: Decimal,
+    /// `None` when the sheet has no price for it.
+    pub monthly: Option<Decimal>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FleetRow {
+    #[serde(flatten)]
+    pub origin: Origin,
+    pub name: Option<String>,
+    pub sku: Option<String>,
+    /// `None` when the provider could not be read, or no longer lists the instance.
+    pub state: Option<InstanceState>,
+    pub currency: Option<String>,
+    pub burn_per_hour: Option<Decimal>,
+    pub uptime_s: Option<i64>,
+    pub deadline: Option<Timestamp>,
+    pub deadline_remaining_s: Option<i64>,
+    /// What the leftovers cost per month once the instance is released.
+    pub leftover_monthly: Option<Decimal>,
+    pub leftovers: Vec<Leftover>,
+    pub reporting: Reporting,
+    pub flags: Vec<Flag>,
+    pub error: Option<String>,
+}
+
+impl FleetRow {
+    /// A month of the current burn plus a month of leftovers: the sort key. `None` when the
+    /// cost is not known.
+    pub fn monthly_equivalent(&self) -> Option<Decimal> {
+        if self.error.is_some() {
+            return None;
+        }
+        let running = self.state == Some(InstanceState::Running);
+        let burn = if running {
+            self.burn_per_hour.map(|b| b * Decimal::from(MONTH_HOURS))
+        } else {
+            Some(Decimal::ZERO)
+        };
+        match (burn, self.leftover_monthly) {
+            (Some(b), Some(l)) => Some(b + l),
+            (Some(b), None) if self.leftovers.is_empty() => Some(b),
+            (None, Some(l)) => Some(l),
+            _ => None,
+        }
+    }
+
+    pub fn running(&self) -> bool {
+        self.state == Some(InstanceState::Running)
+    }
+}
+
+/// One instance's row from what its provider said, priced with `pricing`, at `now`.
+pub fn row(
+    origin: Origin,
+    inventory: Result<&Inventory, &str>,
+    pricing: Option<Pricing>,
+    reporting: Reporting,
+    now: Timestamp,
+) -> FleetRow {
+    let mut row = FleetRow {
+        origin,
+        name: None,
+        sku: None,
+        state: None,
+        currency: None,
+        burn_per_hour: None,
+        uptime_s: None,
+        deadline: None,
+        deadline_remaining_s: None,
+        leftover_monthly: None,
+        leftovers: Vec::new(),
+        reporting,
+        flags: Vec::new(),
+        error: None,
+    };
+    let inventory = match inventory {
+        Ok(i) => i,
+        Err(why) => {
+            row.error = Some(why.to_string());
+            return row;
+        }
+    };
+    if let Some(instance) = &inventory.instance {
+        row.name = Some(instance.name.clone()).filter(|n| !n.is_empty());
+        row.sku = Some(instance.sku.clone());
+        row.state = Some(instance.state);
+        if instance.state == InstanceState::Running {
+            row.uptime_s = Some(now.duration_since(running_since(instance)).as_secs());
+        }
+    }
+    row.deadline = inventory.deadline.map(|d| d.at);
+    row.deadline_remaining_s = row.deadline.map(|d| d.duration_since(now).as_secs());
+    let sheet = pricing.as_ref().map(|p| p.sheet.clone());
+    row.currency = sheet.as_ref().map(|s| s.currency.as_str().to_string());
+    let mut spend = Spend::new(pricing, None, TimeZone::UTC);
+    spend.record_inventory(inventory, now);
+    spend.recompute(Some(inventory), now, row.deadline);
+    if let Some(reading) = &spend.reading {
+        row.burn_per_hour = Some(reading.accrual.burn_per_hour.total().amount.round_dp(4));
+    }
+    row.leftovers = inventory
+        .resources
+        .iter()
+        .filter(|r| !r.deleted_with_instance || inventory.instance.is_none())
+        .map(|r| Leftover {
+            id: r.id.clone(),
+            kind: r.kind,
+            size_gib: r.size_gib.normalize(),
+            monthly: sheet
+                .as_ref()
+                .and_then(|s| crate::meter::monthly_after_release(s, &r.to_meter())),
+        })
+        .collect();
+    row.leftover_monthly = sheet.as_ref().map(|_| {
+        row.leftovers
+            .iter()
+            .filter_map(|l| l.monthly)
+            .sum::<Decimal>()
+            .round_dp(2)
+    });
+    row
+}
+
+/// When the instance last started running: its uptime counts from there.
+fn running_since(instance: &crate::provider::InstanceInfo) -> Timestamp {
+    instance
+        .history
+        .iter()
+        .rev()
+        .find(|(_, s)| *s == InstanceState::Running)
+        .map_or(instance.created, |(at, _)| *at)
+}

@@ -1,0 +1,154 @@
+//! The fleet as a plain-text table: one line per instance, its leftovers indented below it,
+//! and the totals.
+
+use std::fmt::Write as _;
+
+use rust_decimal::Decimal;
+
+use super::{FleetRow, MONTH_HOURS};
+use crate::meter::InstanceState;
+
+/// `3h20m`, `45m`, `2d4h`.
+pub fn span(secs: i64) -> String {
+    let s = secs.unsigned_abs();
+    let sign = if secs < 0 { "-" } else { "" };
+    let (d, h, m) = (s / 86_400, s % 86_400 / 3600, s % 3600 / 60);
+    if d > 0 {
+        format!("{sign}{d}d{h}h")
+    } else if h > 0 {
+        format!("{sign}{h}h{m:02}m")
+    } else {
+        format!("{sign}{m}m")
+    }
+}
+
+pub fn state_label(row: &FleetRow) -> &'static str {
+    match (row.state, &row.error) {
+        (_, Some(_)) => "unreadable",
+        (Some(InstanceState::Running), _) => "running",
+        (Some(InstanceState::Stopped), _) => "stopped",
+        (Some(InstanceState::Released) | None, _) => "released",
+    }
+}
+
+fn money(amount: Option<Decimal>, currency: Option<&str>) -> String {
+    match (amount, currency) {
+        (Some(a), Some(c)) => format!("{} {c}", a.round_dp(2)),
+        _ => "—".to_string(),
+    }
+}
+
+pub fn render(rows: &[FleetRow]) -> String {
+    let mut out = String::new();
+    let header = [
+        "ACCOUNT",
+        "PROVIDER",
+        "INSTANCE",
+        "NAME",
+        "STATE",
+        "BURN/H",
+        "UPTIME",
+        "DEADLINE",
+        "AFTER RELEASE/MO",
+        "FLAGS",
+    ];
+    let mut lines: Vec<[String; 10]> = vec![header.map(str::to_string)];
+    for row in rows {
+        let cur = row.currency.as_deref();
+        let flags: Vec<&str> = row.flags.iter().map(|f| f.label()).collect();
+        lines.push([
+            if row.origin.account.is_empty() {
+                "—".into()
+            } else {
+                row.origin.account.clone()
+            },
+            row.origin.provider.clone(),
+            row.origin.instance_id.clone(),
+            row.name.clone().unwrap_or_else(|| "—".into()),
+            state_label(row).to_string(),
+            if row.running() {
+                money(row.burn_per_hour, cur)
+            } else {
+                "—".into()
+            },
+            row.uptime_s.map_or_else(|| "—".into(), span),
+            row.deadline_remaining_s
+                .map_or_else(|| "—".into(), |s| format!("in {}", span(s))),
+            money(row.leftover_monthly, cur),
+            flags.join(", "),
+        ]);
+    }
+    let widths: Vec<usize> = (0..10)
+        .map(|c| {
+            lines
+                .iter()
+                .map(|l| l[c].chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    for (i, line) in lines.iter().enumerate() {
+        let mut text = String::new();
+        for (c, cell) in line.iter().enumerate() {
+            let pad = widths[c].saturating_sub(cell.chars().count());
+            let _ = write!(text, "{cell}{}  ", " ".repeat(pad));
+        }
+        out.push_str(text.trim_end());
+        out.push('\n');
+        if i == 0 {
+            continue;
+        }
+        let row = &rows[i - 1];
+        if let Some(why) = &row.error {
+            let _ = writeln!(out, "    ! {why}");
+        }
+        for l in &row.leftovers {
+            let size = if l.size_gib.is_zero() {
+                String::new()
+            } else {
+                format!(" {} GiB", l.size_gib)
+            };
+            let _ = writeln!(
+                out,
+                "    └ {} {}{size}  {}/mo",
+                l.kind.label(),
+                l.id,
+                money(l.monthly, row.currency.as_deref())
+            );
+        }
+    }
+    out.push_str(&totals(rows));
+    out
+}
+
+/// Per currency: what the running instances burn and what the leftovers cost a month.
+fn totals(rows: &[FleetRow]) -> String {
+    let mut per: Vec<(String, Decimal, Decimal, usize)> = Vec::new();
+    for row in rows {
+        let Some(cur) = &row.currency else { continue };
+        let i = per.iter().position(|p| &p.0 == cur).unwrap_or_else(|| {
+            per.push((cur.clone(), Decimal::ZERO, Decimal::ZERO, 0));
+            per.len() - 1
+        });
+        if row.running() {
+            per[i].1 += row.burn_per_hour.unwrap_or_default();
+            per[i].3 += 1;
+        }
+        per[i].2 += row.leftover_monthly.unwrap_or_default();
+    }
+    let mut out = String::new();
+    for (cur, burn, left, n) in per {
+        let _ = writeln!(
+            out,
+            "{n} running: {} {cur}/h ({} {cur} a month at this rate); leftovers after release: {} {cur}/month",
+            burn.round_dp(2),
+            (burn * Decimal::from(MONTH_HOURS)).round_dp(0),
+            left.round_dp(2)
+        );
+    }
+    let flagged = rows.iter().filter(|r| !r.flags.is_empty()).count();
+    if flagged > 0 {
+        let _ = writeln!(out, "{flagged} flagged: look at these first");
+    }
+    out
+}

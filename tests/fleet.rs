@@ -1,0 +1,159 @@
+//! The fleet on fixtures: rows priced from the demo sheet, flagged (forgotten, idle, overlap,
+//! leftovers, unreachable, unpriced) and sorted by cost.
+
+use gpumeter::app::fixture::{demo_pricing, fixture_now};
+use gpumeter::fleet::{Flag, FleetRow, Origin, Reporting, flag, row, sort_by_cost};
+use gpumeter::meter::InstanceState;
+use gpumeter::provider::demo::DemoState;
+use gpumeter::provider::{HeldDeadline, Inventory};
+use jiff::SignedDuration;
+use rust_decimal::Decimal;
+
+fn origin(account: &str, id: &str) -> Origin {
+    Origin {
+        account: account.into(),
+        provider: "demo".into(),
+        region: Some("us-east-1".into()),
+        instance_id: id.into(),
+    }
+}
+
+/// The demo instance renamed, with its id, name and state changed.
+fn inventory(id: &str, name: &str, state: Option<InstanceState>) -> Inventory {
+    let demo = DemoState::fresh(fixture_now());
+    let mut instance = demo.instance;
+    instance.id = id.into();
+    instance.name = name.into();
+    Inventory {
+        instance: state.map(|s| {
+            instance.state = s;
+            instance
+        }),
+        resources: demo.resources,
+        deadline: None,
+    }
+}
+
+fn reporting(heartbeat: Option<bool>, idle_s: Option<f64>) -> Reporting {
+    Reporting {
+        heartbeat,
+        idle_s,
+        here: false,
+    }
+}
+
+fn fleet() -> Vec<FleetRow> {
+    let now = fixture_now();
+    let running = Some(InstanceState::Running);
+    let mut watched = inventory("i-watched", "eval", running);
+    watched.deadline = Some(HeldDeadline {
+        at: now + SignedDuration::from_mins(30),
+    });
+    let mut rows = vec![
+        row(
+            origin("research", "i-watched"),
+            Ok(&watched),
+            demo_pricing(),
+            reporting(Some(true), Some(0.0)),
+            now,
+        ),
+        row(
+            origin("research", "i-old"),
+            Ok(&inventory("i-old", "llm-finetune", running)),
+            demo_pricing(),
+            reporting(None, None),
+            now,
+        ),
+        row(
+            origin("research", "i-new"),
+            Ok(&inventory("i-new", "llm-finetune", running)),
+            demo_pricing(),
+            reporting(Some(true), Some(7200.0)),
+            now,
+        ),
+        row(
+            origin("prod", "i-gone"),
+            Ok(&inventory("i-gone", "", None)),
+            demo_pricing(),
+            reporting(None, None),
+            now,
+        ),
+        row(
+            origin("prod", "i-down"),
+            Err("the provider did not answer in time"),
+            None,
+            reporting(None, None),
+            now,
+        ),
+        row(
+            origin("prod", "i-nosheet"),
+            Ok(&inventory("i-nosheet", "notebook", running)),
+            None,
+            reporting(Some(true), Some(0.0)),
+            now,
+        ),
+    ];
+    flag(&mut rows);
+    sort_by_cost(&mut rows);
+    rows
+}
+
+fn find<'a>(rows: &'a [FleetRow], id: &str) -> &'a FleetRow {
+    rows.iter().find(|r| r.origin.instance_id == id).unwrap()
+}
+
+#[test]
+fn the_fleet_is_sorted_by_cost_with_unknown_costs_last() {
+    let rows = fleet();
+    let order: Vec<&str> = rows.iter().map(|r| r.origin.instance_id.as_str()).collect();
+    // Three running instances of the same SKU cost the same: by account, then id. The
+    // released one bills only its leftovers; unknown costs come last.
+    assert_eq!(
+        order,
+        [
+            "i-new",
+            "i-old",
+            "i-watched",
+            "i-gone",
+            "i-down",
+            "i-nosheet"
+        ]
+    );
+    let costs: Vec<Decimal> = rows
+        .iter()
+        .filter_map(FleetRow::monthly_equivalent)
+        .collect();
+    assert_eq!(costs.len(), 4);
+    assert!(costs.windows(2).all(|w| w[0] >= w[1]), "{costs:?}");
+}
+
+#[test]
+fn forgotten_idle_overlapping_and_left_over_instances_are_flagged() {
+    let rows = fleet();
+    assert_eq!(find(&rows, "i-watched").flags, []);
+    assert_eq!(find(&rows, "i-old").flags, [Flag::Forgotten, Flag::Overlap]);
+    assert_eq!(find(&rows, "i-new").flags, [Flag::Idle, Flag::Overlap]);
+    assert_eq!(find(&rows, "i-gone").flags, [Flag::Leftovers]);
+    assert_eq!(find(&rows, "i-down").flags, [Flag::Unreachable]);
+    assert_eq!(find(&rows, "i-nosheet").flags, [Flag::Unpriced]);
+}
+
+#[test]
+fn rows_carry_burn_uptime_deadline_and_leftovers() {
+    let rows = fleet();
+    let watched = find(&rows, "i-watched");
+    assert!(watched.burn_per_hour.unwrap() > Decimal::ZERO);
+    assert_eq!(watched.uptime_s, Some(200 * 60));
+    assert_eq!(watched.deadline_remaining_s, Some(30 * 60));
+    assert_eq!(watched.currency.as_deref(), Some("USD"));
+    // The data disk, the snapshots, the image, the address and the load balancer outlive it.
+    assert!(watched.leftovers.iter().all(|l| l.id != "vol-0root"));
+    assert!(watched.leftover_monthly.unwrap() > Decimal::ZERO);
+    let gone = find(&rows, "i-gone");
+    assert_eq!(gone.state, None);
+    assert_eq!(gone.burn_per_hour, None);
+    assert_eq!(gone.monthly_equivalent(), gone.leftover_monthly);
+    let json = serde_json::to_value(&rows).unwrap();
+    assert_eq!(json[0]["account"], "research");
+    assert_eq!(json[0]["flags"][0], "idle");
+}
