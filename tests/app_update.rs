@@ -396,3 +396,81 @@ fn the_guard_row_shows_the_watchdog_and_a_deadline_moved_elsewhere() {
     assert_eq!(app.deadline.unwrap().at, moved);
     assert!(!app.guard.watchdog.unwrap().alive);
 }
+
+#[test]
+fn a_spot_notice_rings_once_and_is_logged_as_an_error() {
+    let mut app = app();
+    app.bell = false;
+    let at = app.now + SignedDuration::from_secs(120);
+    update(&mut app, Event::Interruption(at));
+    assert_eq!(app.interruption, Some(at));
+    assert!(app.bell);
+    let (level, text) = last_log(&app);
+    assert_eq!(level, Level::Error);
+    assert!(text.contains("spot interruption"), "{text}");
+    let logged = app.logged;
+    update(&mut app, Event::Interruption(at));
+    assert_eq!(app.logged, logged, "said once");
+}
+
+#[test]
+fn budget_thresholds_and_the_forecast_are_logged_with_the_bell() {
+    let mut app = app();
+    let spent = app.spend.reading.as_ref().unwrap().accrual.accrued.total();
+    // A limit just above what is spent: past 80 %, and gone within the hour at 27.87/h.
+    let limit = gpumeter::money::Money::new(spent.amount + Decimal::from(5), spent.currency);
+    app.budget = Some(gpumeter::guard::BudgetWatch::new(limit));
+    app.bell = false;
+    let now = app.now;
+    update(&mut app, Event::Tick(now + SignedDuration::from_secs(1)));
+    let texts: Vec<&str> = app
+        .events
+        .iter()
+        .rev()
+        .take(2)
+        .map(|e| e.text.as_str())
+        .collect();
+    assert!(
+        texts.iter().any(|t| t.contains("budget: 80% used")),
+        "{texts:?}"
+    );
+    assert!(
+        texts.iter().any(|t| t.contains("at this rate")),
+        "{texts:?}"
+    );
+    assert!(app.bell);
+}
+
+#[test]
+fn a_stale_checkpoint_on_the_root_disk_warns_once_each() {
+    use gpumeter::app::state::CheckpointView;
+    use gpumeter::guard::Checkpoint;
+    let mut app = app();
+    app.checkpoint = Some(CheckpointView::new("/ckpt/*.pt".into(), None));
+    let old = Checkpoint {
+        path: "/ckpt/step-100.pt".into(),
+        modified: app.now - SignedDuration::from_mins(90),
+        mount: "/".into(),
+    };
+    let before = app.logged;
+    update(&mut app, Event::Checkpoint(Ok(Some(old.clone()))));
+    let texts: Vec<&str> = app
+        .events
+        .iter()
+        .rev()
+        .take(2)
+        .map(|e| e.text.as_str())
+        .collect();
+    assert_eq!(app.logged, before + 2, "{texts:?}");
+    assert!(texts.iter().any(|t| t.contains("90 min old")), "{texts:?}");
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.contains("deleted with the instance")),
+        "{texts:?}"
+    );
+    update(&mut app, Event::Checkpoint(Ok(Some(old))));
+    assert_eq!(app.logged, before + 2, "not repeated a minute later");
+    update(&mut app, Event::Checkpoint(Ok(None)));
+    assert!(last_log(&app).1.contains("nothing matches /ckpt/*.pt"));
+}

@@ -281,3 +281,10 @@ fn after_release_the_survivors_stay_listed_with_their_monthly_cost() {
     assert!(screen.contains("160.00") && screen.contains("vol-0data"));
     insta::assert_snapshot!(terminal.backend());
 }
+
+#[test]
+fn a_spot_interruption_takes_over_the_header() {
+    let mut app = app();
+    app.interruption = Some(app.now + SignedDuration::from_secs(105));
+    insta::assert_snapshot!(draw(&app, 80, 24).backend());
+}

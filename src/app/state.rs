@@ -102,6 +102,27 @@ impl TelemetryView {
     }
 }
 
+/// The newest checkpoint and what has been said about it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckpointView {
+    pub pattern: String,
+    pub stale_after: Option<std::time::Duration>,
+    pub newest: Option<crate::guard::Checkpoint>,
+    /// Keys of what has been said, one per kind and file.
+    pub said: Vec<String>,
+}
+
+impl CheckpointView {
+    pub fn new(pattern: String, stale_after: Option<std::time::Duration>) -> Self {
+        CheckpointView {
+            pattern,
+            stale_after,
+            newest: None,
+            said: Vec::new(),
+        }
+    }
+}
+
 /// The watchdog as last read from the ledger.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WatchdogView {
@@ -171,6 +192,12 @@ pub struct App {
     pub spend: Spend,
     pub deadline: Option<Deadline>,
     pub guard: GuardLink,
+    /// When the provider reclaims this spot instance, once it has announced it.
+    pub interruption: Option<Timestamp>,
+    /// Budget thresholds already announced, when a budget is set.
+    pub budget: Option<crate::guard::BudgetWatch>,
+    /// The checkpoint watch, when `[checkpoint] path` is set.
+    pub checkpoint: Option<CheckpointView>,
     pub events: VecDeque<LogEntry>,
     /// Every line ever logged, so the edge can tell which ones are new since the last frame.
     pub logged: u64,
@@ -198,6 +225,9 @@ impl App {
             spend,
             deadline: None,
             guard: GuardLink::default(),
+            interruption: None,
+            budget: None,
+            checkpoint: None,
             events: VecDeque::new(),
             logged: 0,
             dirty: true,

@@ -9,6 +9,7 @@ use super::deadline::{Countdown, Deadline};
 use super::keymap::{Command, command_for};
 use super::state::{App, Level, Mode, WatchdogView};
 use crate::config::OnExpiry;
+use crate::guard::BudgetAlert;
 use crate::ledger::GuardState;
 use crate::provider::{Action, ActionReport, Inventory};
 use crate::telemetry::{CpuBoundRule, Expectations, Telemetry, assess};
@@ -25,6 +26,10 @@ pub enum Event {
     Inventory(Result<Inventory, String>),
     /// The guard row as the ledger holds it (the watchdog's heartbeat, a deadline someone moved).
     Guard(GuardState),
+    /// The provider announced it reclaims this spot instance at this instant.
+    Interruption(Timestamp),
+    /// The newest checkpoint found (or why the search failed).
+    Checkpoint(Result<Option<crate::guard::Checkpoint>, String>),
     ActionDone {
         action: Action,
         result: Result<ActionReport, String>,
@@ -68,6 +73,14 @@ pub fn update(app: &mut App, event: Event) -> Vec<Effect> {
         Event::Inventory(result) => on_inventory(app, result),
         Event::Guard(state) => {
             on_guard(app, &state);
+            Vec::new()
+        }
+        Event::Interruption(at) => {
+            on_interruption(app, at);
+            Vec::new()
+        }
+        Event::Checkpoint(found) => {
+            on_checkpoint(app, found);
             Vec::new()
         }
         Event::ActionDone { action, result } => on_action_done(app, &action, result),
@@ -364,6 +377,128 @@ fn on_tick(app: &mut App, now: Timestamp) {
     let deadline = app.deadline.map(|d| d.at);
     app.spend
         .recompute(app.cloud.inventory.as_ref(), now, deadline);
+    check_budget(app, now);
+}
+
+fn on_checkpoint(app: &mut App, found: Result<Option<crate::guard::Checkpoint>, String>) {
+    let now = app.now;
+    let spot = app
+        .spend
+        .pricing
+        .as_ref()
+        .is_some_and(|p| p.mode == crate::meter::BillingMode::Spot);
+    // The root disk goes away with the instance when the provider deletes it on release.
+    let root_goes = app.cloud.inventory.as_ref().is_some_and(|i| {
+        i.resources
+            .iter()
+            .any(|r| r.kind == crate::meter::ResourceKind::SystemDisk && r.deleted_with_instance)
+    });
+    let ephemeral: Vec<std::path::PathBuf> = if root_goes {
+        vec!["/".into()]
+    } else {
+        Vec::new()
+    };
+    let Some(view) = app.checkpoint.as_mut() else {
+        return;
+    };
+    let found = match found {
+        Ok(found) => found,
+        Err(e) => {
+            app.log(Level::Warn, format!("checkpoint: {e}"));
+            return;
+        }
+    };
+    view.newest = found;
+    let alerts = crate::guard::checkpoint::assess(
+        &view.pattern,
+        view.newest.as_ref(),
+        now,
+        view.stale_after,
+        spot,
+        &ephemeral,
+    );
+    // Said once per kind and file: a stale checkpoint is not repeated every minute.
+    let key = |a: &crate::guard::CheckpointAlert| match a {
+        crate::guard::CheckpointAlert::Missing { .. } => "missing".to_string(),
+        crate::guard::CheckpointAlert::Stale { path, .. } => format!("stale:{}", path.display()),
+        crate::guard::CheckpointAlert::OnEphemeralDisk { path, .. } => {
+            format!("ephemeral:{}", path.display())
+        }
+    };
+    let fresh: Vec<_> = alerts
+        .into_iter()
+        .filter(|a| !view.said.contains(&key(a)))
+        .collect();
+    view.said.extend(fresh.iter().map(key));
+    for alert in fresh {
+        let text = match alert {
+            crate::guard::CheckpointAlert::Missing { pattern } => {
+                format!("checkpoint: nothing matches {pattern}")
+            }
+            crate::guard::CheckpointAlert::Stale { path, age } => format!(
+                "checkpoint: the newest, {}, is {} min old",
+                path.display(),
+                age.as_secs() / 60
+            ),
+            crate::guard::CheckpointAlert::OnEphemeralDisk { path, mount } => format!(
+                "checkpoint: {} is on {}, a disk deleted with the instance",
+                path.display(),
+                mount.display()
+            ),
+        };
+        app.bell = true;
+        app.log(Level::Warn, text);
+    }
+}
+
+fn on_interruption(app: &mut App, at: Timestamp) {
+    if app.interruption == Some(at) {
+        return;
+    }
+    app.interruption = Some(at);
+    app.bell = true;
+    let local = at.to_zoned_datetime(app.spend.time_zone.clone());
+    let text = format!(
+        "spot interruption: the provider reclaims this instance at {}; checkpoint now",
+        local.strftime("%H:%M:%S")
+    );
+    app.log(Level::Error, text);
+}
+
+/// Budget thresholds crossed and the forecast of when the budget runs out.
+fn check_budget(app: &mut App, now: Timestamp) {
+    let (Some(watch), Some(reading)) = (app.budget.as_mut(), app.spend.reading.as_ref()) else {
+        return;
+    };
+    let spent = reading.accrual.accrued.total();
+    let burn = reading.accrual.burn_per_hour.total();
+    let alerts = match watch.check(spent, burn, now) {
+        Ok(alerts) => alerts,
+        Err(e) => {
+            let text = format!("budget: {e}");
+            app.budget = None;
+            app.log(Level::Error, text);
+            return;
+        }
+    };
+    let tz = app.spend.time_zone.clone();
+    for alert in alerts {
+        let text = match alert {
+            BudgetAlert::Crossed {
+                percent,
+                spent,
+                limit,
+            } => {
+                format!("budget: {percent}% used ({spent} of {limit})")
+            }
+            BudgetAlert::Forecast { at, limit } => format!(
+                "budget: at this rate the {limit} budget is gone at {}",
+                at.to_zoned_datetime(tz.clone()).strftime("%H:%M")
+            ),
+        };
+        app.bell = true;
+        app.log(Level::Warn, text);
+    }
 }
 
 fn on_telemetry(app: &mut App, t: Telemetry) {

@@ -16,6 +16,7 @@ use tokio::time::MissedTickBehavior;
 
 use crate::app::{App, Effect, Event, update};
 
+pub mod checkpoints;
 pub mod guard_link;
 pub mod record;
 use crate::provider::Provider;
@@ -43,6 +44,8 @@ pub struct Sources<G, H> {
     pub ledger: Option<std::path::PathBuf>,
     /// The idle rule the history's idle minutes are judged by (the config's `[idle]`).
     pub idle: crate::guard::IdleRule,
+    /// How warnings reach the user's own terminal (bell, OSC 9/777); `None` only rings the bell.
+    pub notify: Option<crate::config::NotifyConfig>,
 }
 
 /// Runs the cockpit until the user quits. The terminal is set up and restored by the caller.
@@ -88,6 +91,12 @@ where
 
     draw(terminal, &app)?;
     app.dirty = false;
+    let mut told = app.logged;
+    let notice_task = spawn_notices(Arc::clone(&sources.provider), tx.clone());
+    let checkpoint_task = app
+        .checkpoint
+        .as_ref()
+        .map(|view| checkpoints::spawn(view.pattern.clone(), tx.clone()));
     while let Some(event) = rx.recv().await {
         recorder.saw(&event);
         let mut effects = update(&mut app, event);
@@ -122,13 +131,16 @@ where
         }
         if app.dirty {
             if std::mem::take(&mut app.bell) {
-                ring_bell();
+                alert_terminal(&app, &mut told, sources.notify.as_ref());
             }
             draw(terminal, &app)?;
             app.dirty = false;
         }
     }
-    for task in [inventory_task, terminal_task, clock_task] {
+    for task in [inventory_task, terminal_task, clock_task, notice_task]
+        .into_iter()
+        .chain(checkpoint_task)
+    {
         task.abort();
     }
     gpu_sampler.shutdown().await;
@@ -137,10 +149,52 @@ where
     Ok(app)
 }
 
-fn ring_bell() {
+/// Rings the bell, and sends each new warning as an OSC notification, which travels through
+/// ssh and tmux to the user's own terminal.
+fn alert_terminal(app: &App, told: &mut u64, notify: Option<&crate::config::NotifyConfig>) {
+    let fresh = usize::try_from(app.logged.saturating_sub(*told)).unwrap_or(usize::MAX);
+    *told = app.logged;
+    let mut text = String::new();
+    match notify {
+        None => text.push('\x07'),
+        Some(config) => {
+            let in_tmux = std::env::var_os("TMUX").is_some();
+            for entry in app.events.iter().rev().take(fresh).rev() {
+                let alert = crate::notify::Alert::new(
+                    entry.level,
+                    "cockpit",
+                    "gpumeter",
+                    entry.text.clone(),
+                    entry.at,
+                );
+                text.push_str(&crate::notify::terminal::output(&alert, config, in_tmux));
+            }
+        }
+    }
     let mut out = std::io::stdout();
-    // A bell that cannot be written is not worth failing the cockpit for.
-    let _ = out.write_all(b"\x07").and_then(|()| out.flush());
+    // An alert that cannot be written is not worth failing the cockpit for.
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+}
+
+/// How often the provider is asked about a spot interruption.
+pub const NOTICE_INTERVAL: Duration = Duration::from_secs(5);
+
+fn spawn_notices(
+    provider: Arc<dyn Provider>,
+    tx: mpsc::Sender<Event>,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(NOTICE_INTERVAL);
+        every.set_missed_tick_behavior(MissedTickBehavior::Skip);
+        loop {
+            every.tick().await;
+            if let Ok(Some(at)) = provider.interruption_notice().await
+                && tx.send(Event::Interruption(at)).await.is_err()
+            {
+                break;
+            }
+        }
+    })
 }
 
 fn run_effect(

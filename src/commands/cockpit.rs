@@ -39,18 +39,7 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
     let budget = pricing
         .as_ref()
         .and_then(|p| ctx.config.budget.instance_limit(p.sheet.currency));
-    let settings = Settings {
-        read_only: ctx.read_only,
-        extend_step: SignedDuration::try_from(ctx.config.deadline.extend_step)
-            .unwrap_or(SignedDuration::from_hours(1)),
-        keep_snapshots: 1,
-        cuda_required: ctx.config.telemetry.cuda_required,
-        grace: match &cli.cockpit.grace {
-            Some(text) => crate::config::parse_duration(text)
-                .map_err(|e| Failure::bad_input(format!("--grace: {e}")))?,
-            None => ctx.config.deadline.grace,
-        },
-    };
+    let settings = settings(cli, &ctx)?;
     let cloud = CloudView {
         provider: provider.name().to_string(),
         capabilities: provider.capabilities(),
@@ -65,6 +54,10 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
         Spend::new(pricing, budget, time_zone.clone()),
     );
     app.deadline = deadline(&cli.cockpit, &ctx, now, &time_zone)?;
+    app.budget = app.spend.budget.map(crate::guard::BudgetWatch::new);
+    app.checkpoint = ctx.config.checkpoint.path.clone().map(|pattern| {
+        crate::app::state::CheckpointView::new(pattern, ctx.config.checkpoint.stale_after)
+    });
 
     let (theme, warning) = Theme::resolve(
         cli.theme.as_deref().or(ctx.config.ui.theme.as_deref()),
@@ -98,6 +91,7 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
                 on_frame: None,
                 ledger: Some(ledger_path.clone()),
                 idle: idle_rule(&ctx),
+                notify: Some(ctx.config.notify.clone()),
             },
             &theme,
         )
@@ -118,6 +112,7 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
                 on_frame: None,
                 ledger: Some(ledger_path.clone()),
                 idle: idle_rule(&ctx),
+                notify: Some(ctx.config.notify.clone()),
             },
             &theme,
         )
@@ -153,6 +148,22 @@ where
     ratatui::restore();
     result.map_err(|e| Failure::failed(format!("the terminal failed: {e}")))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The cockpit's settings from the flags, over the config file.
+fn settings(cli: &Cli, ctx: &Context) -> Result<Settings, Failure> {
+    Ok(Settings {
+        read_only: ctx.read_only,
+        extend_step: SignedDuration::try_from(ctx.config.deadline.extend_step)
+            .unwrap_or(SignedDuration::from_hours(1)),
+        keep_snapshots: 1,
+        cuda_required: ctx.config.telemetry.cuda_required,
+        grace: match &cli.cockpit.grace {
+            Some(text) => crate::config::parse_duration(text)
+                .map_err(|e| Failure::bad_input(format!("--grace: {e}")))?,
+            None => ctx.config.deadline.grace,
+        },
+    })
 }
 
 fn simulator(args: &CockpitArgs) -> Result<Simulator, Failure> {

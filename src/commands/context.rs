@@ -77,12 +77,12 @@ impl Context {
             Some(ProviderKind::Aws) => Ok(Arc::new(self.aws()?)),
             Some(ProviderKind::Alibaba) => self.alibaba(),
             Some(ProviderKind::Tencent) => self.tencent(),
-            Some(ProviderKind::Command) => Ok(Arc::new(
-                crate::provider::command::CommandProvider::new(
+            Some(ProviderKind::Command) => {
+                Ok(Arc::new(crate::provider::command::CommandProvider::new(
                     self.config.command.clone(),
                     self.config.instance.id.clone(),
-                ),
-            )),
+                )))
+            }
             Some(kind @ (ProviderKind::Lambda | ProviderKind::Runpod | ProviderKind::Vast)) => {
                 self.gpu_cloud(kind)
             }
@@ -183,7 +183,12 @@ impl Context {
             Some(ProviderKind::Aws) => Some(SheetRef::Bundled("aws-us-east-1".into())),
             // The one bundled Alibaba sheet prices cn-hangzhou only.
             Some(ProviderKind::Alibaba)
-                if self.config.instance.region.clone().or(AlibabaEnv::from_process().region_id)
+                if self
+                    .config
+                    .instance
+                    .region
+                    .clone()
+                    .or(AlibabaEnv::from_process().region_id)
                     == Some("cn-hangzhou".into()) =>
             {
                 Some(SheetRef::Bundled("alibaba-cn-hangzhou".into()))

@@ -35,6 +35,7 @@ pub fn assess(
     pattern: &str,
     newest: Option<&Checkpoint>,
     now: Timestamp,
+    stale_after: Option<Duration>,
     spot: bool,
     ephemeral_mounts: &[PathBuf],
 ) -> Vec<CheckpointAlert> {
@@ -45,7 +46,7 @@ pub fn assess(
     };
     let mut out = Vec::new();
     let age = now.duration_since(c.modified).unsigned_abs();
-    let limit = if spot { STALE_AFTER_SPOT } else { STALE_AFTER };
+    let limit = stale_after.unwrap_or(if spot { STALE_AFTER_SPOT } else { STALE_AFTER });
     if age > limit {
         out.push(CheckpointAlert::Stale {
             path: c.path.clone(),
@@ -88,17 +89,17 @@ mod tests {
     #[test]
     fn stale_after_an_hour_or_half_an_hour_on_spot() {
         let c = ckpt(0, "/data");
-        assert!(assess("*", Some(&c), ts(3600), false, &[]).is_empty());
+        assert!(assess("*", Some(&c), ts(3600), None, false, &[]).is_empty());
         assert!(matches!(
-            assess("*", Some(&c), ts(3601), false, &[])[..],
+            assess("*", Some(&c), ts(3601), None, false, &[])[..],
             [CheckpointAlert::Stale { .. }]
         ));
         assert!(matches!(
-            assess("*", Some(&c), ts(1801), true, &[])[..],
+            assess("*", Some(&c), ts(1801), None, true, &[])[..],
             [CheckpointAlert::Stale { .. }]
         ));
         assert!(matches!(
-            assess("ck/*.pt", None, ts(0), false, &[])[..],
+            assess("ck/*.pt", None, ts(0), None, false, &[])[..],
             [CheckpointAlert::Missing { .. }]
         ));
     }
@@ -106,7 +107,7 @@ mod tests {
     #[test]
     fn a_checkpoint_on_a_disk_deleted_with_the_instance_warns() {
         let c = ckpt(0, "/");
-        let a = assess("*", Some(&c), ts(10), false, &[PathBuf::from("/")]);
+        let a = assess("*", Some(&c), ts(10), None, false, &[PathBuf::from("/")]);
         assert!(matches!(a[..], [CheckpointAlert::OnEphemeralDisk { .. }]));
         let mounts = [
             PathBuf::from("/"),

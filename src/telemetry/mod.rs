@@ -42,3 +42,10 @@ pub use sampler::{
 pub use scenario::{Scenario, ScenarioError};
 pub use sim::{SimConfig, Simulator};
 pub use source::{GpuSource, HostSource};
+
+/// The mount points listed in the text of /proc/self/mounts.
+pub fn mount_points(text: &str) -> Vec<std::path::PathBuf> {
+    procfs::parse_mounts(text)
+        .map(|m| std::path::PathBuf::from(m.mount))
+        .collect()
+}

@@ -31,6 +31,19 @@ fn seg(priority: u8, spans: Vec<Span<'static>>) -> Segment {
 }
 
 pub fn render_header(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+    if let Some(at) = app.interruption {
+        // A spot reclaim beats everything else the header could say.
+        let left = at.duration_since(app.now);
+        let banner = format!(
+            " ⚠ SPOT INTERRUPTION: reclaimed in {} — checkpoint now ",
+            crate::app::format_remaining(left)
+        );
+        let style = theme
+            .style(Role::AlertError)
+            .add_modifier(ratatui::style::Modifier::REVERSED);
+        frame.render_widget(Paragraph::new(Line::styled(banner, style)), area);
+        return;
+    }
     let left = segments(app, theme);
     let right = right_segment(app, theme);
     let line = fit(left, right, usize::from(area.width), theme);
