@@ -7,8 +7,8 @@
 //! Loaders take explicit paths, so nothing here reads the environment except
 //! [`Config::default_path`].
 
-mod guards;
 mod fleet;
+mod guards;
 mod locate;
 mod notify;
 mod values;
@@ -21,8 +21,8 @@ use serde::Deserialize;
 
 use crate::money::{Currency, Money};
 
-pub use guards::{CheckpointConfig, HooksConfig, IdleConfig};
 pub use fleet::FleetConfig;
+pub use guards::{CheckpointConfig, HooksConfig, IdleConfig};
 pub use locate::line_col;
 pub use notify::{
     MinLevel, NotifyConfig, OscStyle, Secret, WebhookConfig, WebhookKind, WebhookUrl,

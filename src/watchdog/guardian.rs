@@ -209,7 +209,13 @@ mod tests {
         let d = g.step(ts(520), Some(&later), None, None);
         // A tick that lands past the grace period acts at once.
         assert!(
-            matches!(&d[..], [Decision::Act { action: Action::Stop, .. }]),
+            matches!(
+                &d[..],
+                [Decision::Act {
+                    action: Action::Stop,
+                    ..
+                }]
+            ),
             "{d:?}"
         );
     }
