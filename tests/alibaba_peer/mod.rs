@@ -7,17 +7,18 @@
 
 pub mod cloud;
 mod listing;
+#[path = "../common/loopback.rs"]
+mod loopback;
 mod verify;
 
 use std::collections::{BTreeMap, HashSet};
-use std::io::{BufRead as _, BufReader, Read as _, Write as _};
-use std::net::{TcpListener, TcpStream};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Mutex;
 use std::time::Duration;
 
 use gpumeter::provider::alibaba::{AlibabaCloud, AlibabaEnv, Readback, Settings};
-use gpumeter::provider::http::HttpPolicy;
 use serde_json::{Value, json};
+
+use loopback::{Faults, Loopback, Reply, Request, lock};
 
 pub use cloud::{Cloud, INSTANCE};
 
@@ -38,15 +39,6 @@ pub enum Fault {
     RejectKey,
 }
 
-struct Armed {
-    fault: Fault,
-    action: Option<String>,
-    /// `None`: every matching call.
-    remaining: Option<usize>,
-    /// Matching calls to let through first.
-    skip: usize,
-}
-
 /// One signed call the peer accepted (whatever it answered).
 #[derive(Debug, Clone)]
 pub struct Call {
@@ -56,72 +48,47 @@ pub struct Call {
 
 struct Shared {
     cloud: Cloud,
-    faults: Vec<Armed>,
+    faults: Faults<Fault>,
     calls: Vec<Call>,
     nonces: HashSet<String>,
 }
 
 pub struct Peer {
-    port: u16,
-    shared: Arc<Mutex<Shared>>,
-}
-
-fn lock(shared: &Mutex<Shared>) -> MutexGuard<'_, Shared> {
-    shared
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    server: Loopback<Shared>,
 }
 
 impl Peer {
     pub fn start() -> Peer {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
-        let port = listener.local_addr().unwrap().port();
-        let shared = Arc::new(Mutex::new(Shared {
+        let shared = Shared {
             cloud: Cloud::fresh(),
-            faults: Vec::new(),
+            faults: Faults::new(),
             calls: Vec::new(),
             nonces: HashSet::new(),
-        }));
-        let for_thread = Arc::clone(&shared);
-        std::thread::spawn(move || {
-            for stream in listener.incoming().flatten() {
-                let shared = Arc::clone(&for_thread);
-                std::thread::spawn(move || serve(&stream, &shared));
-            }
-        });
-        Peer { port, shared }
+        };
+        let server = Loopback::start(shared, "application/json;charset=utf-8", serve);
+        Peer { server }
     }
 
     pub fn url(&self) -> String {
-        format!("http://127.0.0.1:{}", self.port)
+        self.server.url()
     }
 
     /// Arms `fault` for calls to `action` (every action when `None`), `times` times or forever.
     pub fn fault(&self, fault: Fault, action: Option<&str>, times: Option<usize>) {
-        lock(&self.shared).faults.push(Armed {
-            fault,
-            action: action.map(str::to_string),
-            remaining: times,
-            skip: 0,
-        });
+        self.server.state().faults.arm(fault, action, times);
     }
 
     /// Arms `fault` for every call to `action` after the first `after` ones.
     pub fn fault_after(&self, fault: Fault, action: &str, after: usize) {
-        lock(&self.shared).faults.push(Armed {
-            fault,
-            action: Some(action.to_string()),
-            remaining: None,
-            skip: after,
-        });
+        self.server.state().faults.arm_after(fault, action, after);
     }
 
     pub fn clear_faults(&self) {
-        lock(&self.shared).faults.clear();
+        self.server.state().faults.clear();
     }
 
     pub fn calls(&self) -> Vec<Call> {
-        lock(&self.shared).calls.clone()
+        self.server.state().calls.clone()
     }
 
     pub fn actions(&self) -> Vec<String> {
@@ -133,7 +100,7 @@ impl Peer {
     }
 
     pub fn cloud<R>(&self, f: impl FnOnce(&mut Cloud) -> R) -> R {
-        f(&mut lock(&self.shared).cloud)
+        f(&mut self.server.state().cloud)
     }
 
     /// The environment a user would set to point gpumeter here.
@@ -154,15 +121,8 @@ impl Peer {
     }
 
     pub fn adapter_with(env: &AlibabaEnv, instance: Option<&str>) -> AlibabaCloud {
-        let policy = HttpPolicy {
-            timeout: Duration::from_millis(300),
-            connect_timeout: Duration::from_millis(300),
-            retries: 2,
-            backoff_base: Duration::from_millis(5),
-            backoff_max: Duration::from_millis(20),
-        };
         let settings = Settings::resolve(env, instance, None).expect("settings");
-        AlibabaCloud::new(settings, policy)
+        AlibabaCloud::new(settings, loopback::quick_policy())
             .expect("adapter")
             .with_readback(Readback {
                 attempts: 5,
@@ -171,79 +131,23 @@ impl Peer {
     }
 }
 
-struct Request {
-    method: String,
-    path: String,
-    query: String,
-    headers: Vec<(String, String)>,
-    body: Vec<u8>,
-}
-
-fn read_request(stream: &TcpStream) -> Option<Request> {
-    let mut reader = BufReader::new(stream);
-    let mut line = String::new();
-    reader.read_line(&mut line).ok()?;
-    let mut parts = line.split_whitespace();
-    let method = parts.next()?.to_string();
-    let target = parts.next()?.to_string();
-    let mut headers = Vec::new();
-    loop {
-        let mut h = String::new();
-        reader.read_line(&mut h).ok()?;
-        let h = h.trim_end();
-        if h.is_empty() {
-            break;
-        }
-        let (name, value) = h.split_once(':')?;
-        headers.push((name.trim().to_ascii_lowercase(), value.trim().to_string()));
-    }
-    let length: usize = headers
-        .iter()
-        .find(|(n, _)| n == "content-length")
-        .and_then(|(_, v)| v.parse().ok())
-        .unwrap_or(0);
-    let mut body = vec![0; length];
-    reader.read_exact(&mut body).ok()?;
-    let (path, query) = target.split_once('?').unwrap_or((&target, ""));
-    Some(Request {
-        method,
-        path: path.to_string(),
-        query: query.to_string(),
-        headers,
-        body,
-    })
-}
-
-fn respond(mut stream: &TcpStream, status: u16, body: &str) {
-    let text = format!(
-        "HTTP/1.1 {status} X\r\nContent-Type: application/json;charset=utf-8\r\n\
-         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    let _ = stream.write_all(text.as_bytes());
-    let _ = stream.flush();
-}
-
 fn error(code: &str, message: &str) -> String {
     json!({"RequestId": "req-err", "HostId": "loopback", "Code": code, "Message": message})
         .to_string()
 }
 
-fn serve(stream: &TcpStream, shared: &Mutex<Shared>) {
-    let Some(request) = read_request(stream) else {
-        return;
-    };
+fn serve(request: &Request, shared: &Mutex<Shared>) -> Reply {
     if request.path.starts_with("/latest/") {
-        let (status, body) = metadata(&request, &lock(shared).cloud);
-        return respond(stream, status, &body);
+        let (status, body) = metadata(request, &lock(shared).cloud);
+        return Reply::Answer(status, body);
     }
     let checked = {
         let mut s = lock(shared);
-        verify::check(&request, &mut s.nonces)
+        verify::check(request, &mut s.nonces)
     };
     let (action, params) = match checked {
         Ok(ok) => ok,
-        Err((status, code)) => return respond(stream, status, &error(&code, "rejected")),
+        Err((status, code)) => return Reply::Answer(status, error(&code, "rejected")),
     };
     let fault = {
         let mut s = lock(shared);
@@ -251,52 +155,31 @@ fn serve(stream: &TcpStream, shared: &Mutex<Shared>) {
             action: action.clone(),
             params: params.clone(),
         });
-        take_fault(&mut s.faults, &action)
+        s.faults.take(|a| a == action)
     };
     match fault {
-        Some(Fault::Throttle) => respond(
-            stream,
+        Some(Fault::Throttle) => Reply::Answer(
             400,
-            &error(
+            error(
                 "Throttling.User",
                 "Request was denied due to user flow control.",
             ),
         ),
-        Some(Fault::ServerError) => respond(stream, 500, &error("InternalError", "oops")),
-        Some(Fault::Hang) => std::thread::sleep(Duration::from_secs(3)),
-        Some(Fault::Malformed) => respond(stream, 200, "{\"RequestId\": \"r\", \"Instan"),
-        Some(Fault::RejectKey) => respond(
-            stream,
+        Some(Fault::ServerError) => Reply::Answer(500, error("InternalError", "oops")),
+        Some(Fault::Hang) => Reply::Hang(Duration::from_secs(3)),
+        Some(Fault::Malformed) => Reply::Answer(200, "{\"RequestId\": \"r\", \"Instan".into()),
+        Some(Fault::RejectKey) => Reply::Answer(
             404,
-            &error(
+            error(
                 "InvalidAccessKeyId.NotFound",
                 "Specified access key is not found.",
             ),
         ),
         None => {
             let (status, body): (u16, Value) = lock(shared).cloud.handle(&action, &params);
-            respond(stream, status, &body.to_string());
+            Reply::Answer(status, body.to_string())
         }
     }
-}
-
-fn take_fault(faults: &mut Vec<Armed>, action: &str) -> Option<Fault> {
-    let index = faults
-        .iter()
-        .position(|f| f.action.as_deref().is_none_or(|a| a == action))?;
-    let armed = &mut faults[index];
-    if armed.skip > 0 {
-        armed.skip -= 1;
-        return None;
-    }
-    let fault = armed.fault;
-    if let Some(left) = &mut armed.remaining {
-        *left -= 1;
-        if *left == 0 {
-            faults.remove(index);
-        }
-    }
-    Some(fault)
 }
 
 fn metadata(request: &Request, cloud: &Cloud) -> (u16, String) {

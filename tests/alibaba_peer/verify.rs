@@ -67,13 +67,7 @@ pub fn check(
     request: &Request,
     nonces: &mut HashSet<String>,
 ) -> Result<(String, BTreeMap<String, String>), Rejection> {
-    let header = |name: &str| {
-        request
-            .headers
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-    };
+    let header = |name: &str| request.header(name);
     let auth = header("authorization").ok_or_else(|| reject(400, "MissingAuthorization"))?;
     let rest = auth
         .strip_prefix("ACS3-HMAC-SHA256 ")
