@@ -4,16 +4,17 @@
 //! service's instance id, and can be told to throttle, fail, hang, garble or reject the key.
 
 pub mod cloud;
+#[path = "../common/loopback.rs"]
+mod loopback;
 mod verify;
 
-use std::io::{BufRead as _, BufReader, Read as _, Write as _};
-use std::net::{TcpListener, TcpStream};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Mutex;
 use std::time::Duration;
 
-use gpumeter::provider::http::HttpPolicy;
 use gpumeter::provider::tencent::{Readback, Settings, TencentCloud, TencentEnv};
 use serde_json::Value;
+
+use loopback::{Faults, Loopback, Reply, Request, lock};
 
 pub use cloud::{Cloud, INSTANCE};
 
@@ -36,13 +37,6 @@ pub enum Fault {
     RejectKey,
 }
 
-struct Armed {
-    fault: Fault,
-    action: Option<String>,
-    remaining: Option<usize>,
-    skip: usize,
-}
-
 /// One signed call the peer accepted (whatever it answered).
 #[derive(Debug, Clone)]
 pub struct Call {
@@ -52,72 +46,47 @@ pub struct Call {
 
 struct Shared {
     cloud: Cloud,
-    faults: Vec<Armed>,
+    faults: Faults<Fault>,
     calls: Vec<Call>,
     rejected: Vec<String>,
 }
 
 pub struct Peer {
-    port: u16,
-    shared: Arc<Mutex<Shared>>,
-}
-
-fn lock(shared: &Mutex<Shared>) -> MutexGuard<'_, Shared> {
-    shared
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    server: Loopback<Shared>,
 }
 
 impl Peer {
     pub fn start() -> Peer {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
-        let port = listener.local_addr().unwrap().port();
-        let shared = Arc::new(Mutex::new(Shared {
+        let shared = Shared {
             cloud: Cloud::fresh(),
-            faults: Vec::new(),
+            faults: Faults::new(),
             calls: Vec::new(),
             rejected: Vec::new(),
-        }));
-        let for_thread = Arc::clone(&shared);
-        std::thread::spawn(move || {
-            for stream in listener.incoming().flatten() {
-                let shared = Arc::clone(&for_thread);
-                std::thread::spawn(move || serve(&stream, &shared));
-            }
-        });
-        Peer { port, shared }
+        };
+        let server = Loopback::start(shared, "application/json", serve);
+        Peer { server }
     }
 
     pub fn url(&self) -> String {
-        format!("http://127.0.0.1:{}", self.port)
+        self.server.url()
     }
 
     /// Arms `fault` for calls to `action` (every action when `None`), `times` times or forever.
     pub fn fault(&self, fault: Fault, action: Option<&str>, times: Option<usize>) {
-        lock(&self.shared).faults.push(Armed {
-            fault,
-            action: action.map(str::to_string),
-            remaining: times,
-            skip: 0,
-        });
+        self.server.state().faults.arm(fault, action, times);
     }
 
     /// Arms `fault` for every call to `action` after the first `after` ones.
     pub fn fault_after(&self, fault: Fault, action: &str, after: usize) {
-        lock(&self.shared).faults.push(Armed {
-            fault,
-            action: Some(action.to_string()),
-            remaining: None,
-            skip: after,
-        });
+        self.server.state().faults.arm_after(fault, action, after);
     }
 
     pub fn clear_faults(&self) {
-        lock(&self.shared).faults.clear();
+        self.server.state().faults.clear();
     }
 
     pub fn calls(&self) -> Vec<Call> {
-        lock(&self.shared).calls.clone()
+        self.server.state().calls.clone()
     }
 
     pub fn count(&self, action: &str) -> usize {
@@ -126,11 +95,11 @@ impl Peer {
 
     /// The codes of the signature checks that failed.
     pub fn rejected(&self) -> Vec<String> {
-        lock(&self.shared).rejected.clone()
+        self.server.state().rejected.clone()
     }
 
     pub fn cloud<R>(&self, f: impl FnOnce(&mut Cloud) -> R) -> R {
-        f(&mut lock(&self.shared).cloud)
+        f(&mut self.server.state().cloud)
     }
 
     /// The environment a user would set to point gpumeter here, with `secret` as the key.
@@ -156,15 +125,8 @@ impl Peer {
     }
 
     pub fn adapter_with(env: &TencentEnv, instance: Option<&str>) -> TencentCloud {
-        let policy = HttpPolicy {
-            timeout: Duration::from_millis(300),
-            connect_timeout: Duration::from_millis(300),
-            retries: 2,
-            backoff_base: Duration::from_millis(5),
-            backoff_max: Duration::from_millis(20),
-        };
         let settings = Settings::resolve(env, instance, None).expect("settings");
-        TencentCloud::new(settings, policy)
+        TencentCloud::new(settings, loopback::quick_policy())
             .expect("adapter")
             .with_readback(Readback {
                 attempts: 5,
@@ -173,68 +135,15 @@ impl Peer {
     }
 }
 
-pub struct Request {
-    pub method: String,
-    pub path: String,
-    pub headers: Vec<(String, String)>,
-    pub body: Vec<u8>,
-}
-
-fn read_request(stream: &TcpStream) -> Option<Request> {
-    let mut reader = BufReader::new(stream);
-    let mut line = String::new();
-    reader.read_line(&mut line).ok()?;
-    let mut parts = line.split_whitespace();
-    let method = parts.next()?.to_string();
-    let path = parts.next()?.to_string();
-    let mut headers = Vec::new();
-    loop {
-        let mut h = String::new();
-        reader.read_line(&mut h).ok()?;
-        let h = h.trim_end();
-        if h.is_empty() {
-            break;
-        }
-        let (name, value) = h.split_once(':')?;
-        headers.push((name.trim().to_ascii_lowercase(), value.trim().to_string()));
+fn serve(request: &Request, shared: &Mutex<Shared>) -> Reply {
+    if request.method == "GET" && request.target == "/latest/meta-data/instance-id" {
+        return Reply::Answer(200, INSTANCE.into());
     }
-    let length: usize = headers
-        .iter()
-        .find(|(n, _)| n == "content-length")
-        .and_then(|(_, v)| v.parse().ok())
-        .unwrap_or(0);
-    let mut body = vec![0; length];
-    reader.read_exact(&mut body).ok()?;
-    Some(Request {
-        method,
-        path,
-        headers,
-        body,
-    })
-}
-
-fn respond(mut stream: &TcpStream, status: u16, body: &str) {
-    let text = format!(
-        "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    let _ = stream.write_all(text.as_bytes());
-    let _ = stream.flush();
-}
-
-fn serve(stream: &TcpStream, shared: &Mutex<Shared>) {
-    let Some(request) = read_request(stream) else {
-        return;
-    };
-    if request.method == "GET" && request.path == "/latest/meta-data/instance-id" {
-        return respond(stream, 200, INSTANCE);
-    }
-    let action = match verify::check(&request) {
+    let action = match verify::check(request) {
         Ok(action) => action,
         Err(code) => {
             lock(shared).rejected.push(code.clone());
-            return respond(stream, 200, &cloud::error(&code, "rejected").to_string());
+            return Reply::Answer(200, cloud::error(&code, "rejected").to_string());
         }
     };
     let body: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
@@ -244,38 +153,19 @@ fn serve(stream: &TcpStream, shared: &Mutex<Shared>) {
             action: action.clone(),
             body: body.clone(),
         });
-        take_fault(&mut s.faults, &action)
+        s.faults.take(|a| a == action)
     };
     let reply = |code: &str| cloud::error(code, "fault").to_string();
     match fault {
-        Some(Fault::Throttle) => respond(stream, 200, &reply("RequestLimitExceeded")),
-        Some(Fault::TooMany) => respond(stream, 429, "Too Many Requests"),
-        Some(Fault::ServerError) => respond(stream, 500, "<html>oops</html>"),
-        Some(Fault::Hang) => std::thread::sleep(Duration::from_secs(3)),
-        Some(Fault::Malformed) => respond(stream, 200, "{\"Response\": {\"InstanceSe"),
-        Some(Fault::RejectKey) => respond(stream, 200, &reply("AuthFailure.SecretIdNotFound")),
+        Some(Fault::Throttle) => Reply::Answer(200, reply("RequestLimitExceeded")),
+        Some(Fault::TooMany) => Reply::Answer(429, "Too Many Requests".into()),
+        Some(Fault::ServerError) => Reply::Answer(500, "<html>oops</html>".into()),
+        Some(Fault::Hang) => Reply::Hang(Duration::from_secs(3)),
+        Some(Fault::Malformed) => Reply::Answer(200, "{\"Response\": {\"InstanceSe".into()),
+        Some(Fault::RejectKey) => Reply::Answer(200, reply("AuthFailure.SecretIdNotFound")),
         None => {
             let answer = lock(shared).cloud.handle(&action, &body);
-            respond(stream, 200, &answer.to_string());
+            Reply::Answer(200, answer.to_string())
         }
     }
-}
-
-fn take_fault(faults: &mut Vec<Armed>, action: &str) -> Option<Fault> {
-    let index = faults
-        .iter()
-        .position(|f| f.action.as_deref().is_none_or(|a| a == action))?;
-    let armed = &mut faults[index];
-    if armed.skip > 0 {
-        armed.skip -= 1;
-        return None;
-    }
-    let fault = armed.fault;
-    if let Some(left) = &mut armed.remaining {
-        *left -= 1;
-        if *left == 0 {
-            faults.remove(index);
-        }
-    }
-    Some(fault)
 }

@@ -16,15 +16,9 @@ fn mac(key: &[u8], data: &str) -> Vec<u8> {
 
 /// The action, or the error code the service would answer.
 pub fn check(request: &Request) -> Result<String, String> {
-    let header = |name: &str| {
-        request
-            .headers
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-    };
+    let header = |name: &str| request.header(name);
     let reject = |code: &str| code.to_string();
-    if request.method != "POST" || request.path != "/" {
+    if request.method != "POST" || request.target != "/" {
         return Err(reject("InvalidParameter"));
     }
     let auth = header("authorization").ok_or_else(|| reject("AuthFailure.SignatureFailure"))?;
