@@ -63,6 +63,13 @@ impl Collector {
         }
     }
 
+    /// Judges idleness by `rule` (the config's `[idle]`) instead of the defaults.
+    #[must_use]
+    pub fn with_idle_rule(mut self, rule: IdleRule) -> Self {
+        self.idle = IdleTracker::new(rule);
+        self
+    }
+
     /// The instance id the series are labelled with.
     pub fn instance_id(&self) -> &str {
         &self.target.instance_id
