@@ -474,3 +474,37 @@ fn a_stale_checkpoint_on_the_root_disk_warns_once_each() {
     update(&mut app, Event::Checkpoint(Ok(None)));
     assert!(last_log(&app).1.contains("nothing matches /ckpt/*.pt"));
 }
+
+#[test]
+fn the_monthly_budget_adds_this_run_to_what_the_month_already_spent() {
+    use gpumeter::app::state::MonthBudget;
+    use gpumeter::guard::BudgetWatch;
+    use gpumeter::money::Money;
+    let mut app = app();
+    let currency = app.spend.pricing.as_ref().unwrap().sheet.currency;
+    app.month_budget = Some(MonthBudget {
+        watch: BudgetWatch::new(Money::new(Decimal::from(1000), currency)),
+        before: Money::new(Decimal::from(790), currency),
+        baseline: None,
+    });
+    let start = app.now;
+    update(&mut app, Event::Tick(start + SignedDuration::from_secs(1)));
+    assert!(
+        app.events
+            .iter()
+            .any(|e| e.text.starts_with("budget this month: 50% used")),
+        "790 of 1000 crosses 50 %"
+    );
+    assert!(
+        !app.events
+            .iter()
+            .any(|e| e.text.contains("this month: 80%"))
+    );
+    // Half an hour at 27.87 an hour adds about 14: 80 % of 1000 is reached at 800.
+    update(&mut app, Event::Tick(start + SignedDuration::from_mins(30)));
+    assert!(
+        app.events
+            .iter()
+            .any(|e| e.text.starts_with("budget this month: 80% used"))
+    );
+}

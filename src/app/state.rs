@@ -102,6 +102,17 @@ impl TelemetryView {
     }
 }
 
+/// A budget for the calendar month: the ledger's spend this month when the cockpit started,
+/// plus what accrued since.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MonthBudget {
+    pub watch: crate::guard::BudgetWatch,
+    /// Spend this month recorded before this run.
+    pub before: crate::money::Money,
+    /// The meter's total at this run's first reading.
+    pub baseline: Option<crate::money::Money>,
+}
+
 /// The newest checkpoint and what has been said about it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CheckpointView {
@@ -196,6 +207,8 @@ pub struct App {
     pub interruption: Option<Timestamp>,
     /// Budget thresholds already announced, when a budget is set.
     pub budget: Option<crate::guard::BudgetWatch>,
+    /// The monthly budget: spend this month across instances, from the ledger, plus this run's.
+    pub month_budget: Option<MonthBudget>,
     /// The checkpoint watch, when `[checkpoint] path` is set.
     pub checkpoint: Option<CheckpointView>,
     pub events: VecDeque<LogEntry>,
@@ -227,6 +240,7 @@ impl App {
             guard: GuardLink::default(),
             interruption: None,
             budget: None,
+            month_budget: None,
             checkpoint: None,
             events: VecDeque::new(),
             logged: 0,

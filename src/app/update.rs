@@ -465,19 +465,47 @@ fn on_interruption(app: &mut App, at: Timestamp) {
     app.log(Level::Error, text);
 }
 
-/// Budget thresholds crossed and the forecast of when the budget runs out.
+/// Budget thresholds crossed and the forecast of when the budget runs out, for the instance
+/// and for the month.
 fn check_budget(app: &mut App, now: Timestamp) {
-    let (Some(watch), Some(reading)) = (app.budget.as_mut(), app.spend.reading.as_ref()) else {
+    let Some(reading) = app.spend.reading.as_ref() else {
         return;
     };
     let spent = reading.accrual.accrued.total();
     let burn = reading.accrual.burn_per_hour.total();
-    let alerts = match watch.check(spent, burn, now) {
+    let mut said = Vec::new();
+    if let Some(watch) = app.budget.as_mut() {
+        said.push(("", watch.check(spent, burn, now)));
+    }
+    if let Some(month) = app.month_budget.as_mut() {
+        let baseline = *month.baseline.get_or_insert(spent);
+        let this_month = spent
+            .checked_sub(baseline)
+            .and_then(|run| month.before.checked_add(run));
+        said.push((
+            " this month",
+            this_month.and_then(|m| month.watch.check(m, burn, now)),
+        ));
+    }
+    for (scope, result) in said {
+        announce_budget(app, scope, result);
+    }
+}
+
+fn announce_budget(
+    app: &mut App,
+    scope: &str,
+    result: Result<Vec<BudgetAlert>, crate::money::CurrencyMismatch>,
+) {
+    let alerts = match result {
         Ok(alerts) => alerts,
         Err(e) => {
-            let text = format!("budget: {e}");
-            app.budget = None;
-            app.log(Level::Error, text);
+            if scope.is_empty() {
+                app.budget = None;
+            } else {
+                app.month_budget = None;
+            }
+            app.log(Level::Error, format!("budget{scope}: {e}"));
             return;
         }
     };
@@ -488,11 +516,9 @@ fn check_budget(app: &mut App, now: Timestamp) {
                 percent,
                 spent,
                 limit,
-            } => {
-                format!("budget: {percent}% used ({spent} of {limit})")
-            }
+            } => format!("budget{scope}: {percent}% used ({spent} of {limit})"),
             BudgetAlert::Forecast { at, limit } => format!(
-                "budget: at this rate the {limit} budget is gone at {}",
+                "budget{scope}: at this rate the {limit} budget is gone at {}",
                 at.to_zoned_datetime(tz.clone()).strftime("%H:%M")
             ),
         };

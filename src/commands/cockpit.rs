@@ -55,6 +55,7 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
     );
     app.deadline = deadline(&cli.cockpit, &ctx, now, &time_zone)?;
     app.budget = app.spend.budget.map(crate::guard::BudgetWatch::new);
+    app.month_budget = month_budget(&ctx, app.spend.pricing.as_ref(), now, &time_zone);
     app.checkpoint = ctx.config.checkpoint.path.clone().map(|pattern| {
         crate::app::state::CheckpointView::new(pattern, ctx.config.checkpoint.stale_after)
     });
@@ -148,6 +149,38 @@ where
     ratatui::restore();
     result.map_err(|e| Failure::failed(format!("the terminal failed: {e}")))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The monthly budget, with what the ledger recorded this calendar month before this run.
+fn month_budget(
+    ctx: &Context,
+    pricing: Option<&crate::app::Pricing>,
+    now: Timestamp,
+    tz: &TimeZone,
+) -> Option<crate::app::state::MonthBudget> {
+    let currency = pricing?.sheet.currency;
+    let limit = ctx.config.budget.month_limit(currency)?;
+    let start = tz.to_datetime(now).date().first_of_month();
+    let since = tz
+        .to_timestamp(start.to_datetime(jiff::civil::Time::midnight()))
+        .ok()?;
+    let path = crate::ledger::path_in(&ctx.data_dir, ctx.demo);
+    let zero = crate::money::Money::zero(currency);
+    let before = crate::ledger::Ledger::open_read_only(path)
+        .and_then(|l| l.report_rows(since, now))
+        .map_or(zero, |rows| {
+            let report = crate::ledger::report::build(&rows, since, now, tz, &|_| None);
+            report
+                .spend
+                .iter()
+                .find(|s| s.currency == currency)
+                .map_or(zero, |s| s.total.total())
+        });
+    Some(crate::app::state::MonthBudget {
+        watch: crate::guard::BudgetWatch::new(limit),
+        before,
+        baseline: None,
+    })
 }
 
 /// The cockpit's settings from the flags, over the config file.
