@@ -115,7 +115,7 @@ impl Cloud {
             }
             ("GET", p) if p.starts_with("/instances/") => gone(),
             ("POST", "/instance-operations/terminate") => {
-                let asked: Value = serde_json::from_str(&r.body).unwrap_or_default();
+                let asked: Value = serde_json::from_str(&r.text()).unwrap_or_default();
                 let ids = asked["instance_ids"]
                     .as_array()
                     .cloned()
@@ -183,7 +183,7 @@ impl Cloud {
         match (r.method.as_str(), r.path.as_str()) {
             ("GET", p) if p == pod_path => self.pod().map_or(gone, |p| (200, p.to_string())),
             ("POST", p) if p == format!("{pod_path}/action") => {
-                let asked: Value = serde_json::from_str(&r.body).unwrap_or_default();
+                let asked: Value = serde_json::from_str(&r.text()).unwrap_or_default();
                 match (asked["action"].as_str(), self.status.as_deref()) {
                     (_, None) => gone,
                     (Some("stop"), Some("RUNNING")) => {
@@ -242,7 +242,7 @@ impl Cloud {
                 json!({ "instances": self.vast_instance() }).to_string(),
             ),
             ("PUT", p) if p == path => {
-                let asked: Value = serde_json::from_str(&r.body).unwrap_or_default();
+                let asked: Value = serde_json::from_str(&r.text()).unwrap_or_default();
                 match (asked["state"].as_str(), self.status.is_some()) {
                     (Some("stopped"), true) => {
                         self.status = Some("stopped".into());

@@ -4,10 +4,10 @@
 //! to hang, throttle, fail, garble or reject the key on chosen calls.
 
 pub mod cloud;
+#[path = "../common/loopback.rs"]
+mod loopback;
 
-use std::io::{BufRead as _, BufReader, Read as _, Write as _};
-use std::net::{TcpListener, TcpStream};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Mutex;
 use std::time::Duration;
 
 use gpumeter::provider::bearer::{KeyEnv, Readback};
@@ -15,6 +15,8 @@ use gpumeter::provider::http::HttpPolicy;
 use gpumeter::provider::lambda::{Lambda, LambdaSettings};
 use gpumeter::provider::runpod::{Runpod, RunpodSettings};
 use gpumeter::provider::vast::{Vast, VastSettings};
+
+use loopback::{Faults, Loopback, Reply, Request, lock};
 
 pub use cloud::{Cloud, Kind};
 
@@ -34,75 +36,45 @@ pub enum Fault {
     RejectKey,
 }
 
-struct Armed {
-    fault: Fault,
-    /// `METHOD /path` prefix the fault applies to; `None`: every call.
-    call: Option<String>,
-    remaining: Option<usize>,
-    skip: usize,
-}
-
 struct Shared {
     cloud: Cloud,
-    faults: Vec<Armed>,
+    /// Each armed for the calls (`METHOD /path`) that start with its target.
+    faults: Faults<Fault>,
     calls: Vec<String>,
 }
 
 pub struct Peer {
-    port: u16,
-    shared: Arc<Mutex<Shared>>,
-}
-
-fn lock(shared: &Mutex<Shared>) -> MutexGuard<'_, Shared> {
-    shared
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    server: Loopback<Shared>,
 }
 
 impl Peer {
     pub fn start(kind: Kind) -> Peer {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
-        let port = listener.local_addr().unwrap().port();
-        let shared = Arc::new(Mutex::new(Shared {
+        let shared = Shared {
             cloud: Cloud::fresh(kind),
-            faults: Vec::new(),
+            faults: Faults::new(),
             calls: Vec::new(),
-        }));
-        let for_thread = Arc::clone(&shared);
-        std::thread::spawn(move || {
-            for stream in listener.incoming().flatten() {
-                let shared = Arc::clone(&for_thread);
-                std::thread::spawn(move || serve(&stream, &shared));
-            }
-        });
-        Peer { port, shared }
+        };
+        let server = Loopback::start(shared, "application/json", serve);
+        Peer { server }
     }
 
     pub fn url(&self) -> String {
-        format!("http://127.0.0.1:{}", self.port)
+        self.server.url()
     }
 
+    /// Arms `fault` for the calls that start with `call` (every call when `None`), `times`
+    /// times or forever.
     pub fn fault(&self, fault: Fault, call: Option<&str>, times: Option<usize>) {
-        lock(&self.shared).faults.push(Armed {
-            fault,
-            call: call.map(str::to_string),
-            remaining: times,
-            skip: 0,
-        });
+        self.server.state().faults.arm(fault, call, times);
     }
 
     /// Every call matching `call` after the first `after` ones.
     pub fn fault_after(&self, fault: Fault, call: &str, after: usize) {
-        lock(&self.shared).faults.push(Armed {
-            fault,
-            call: Some(call.to_string()),
-            remaining: None,
-            skip: after,
-        });
+        self.server.state().faults.arm_after(fault, call, after);
     }
 
     pub fn calls(&self) -> Vec<String> {
-        lock(&self.shared).calls.clone()
+        self.server.state().calls.clone()
     }
 
     pub fn count(&self, prefix: &str) -> usize {
@@ -113,7 +85,7 @@ impl Peer {
     }
 
     pub fn cloud<R>(&self, f: impl FnOnce(&mut Cloud) -> R) -> R {
-        f(&mut lock(&self.shared).cloud)
+        f(&mut self.server.state().cloud)
     }
 
     /// The variables a user would set to point gpumeter here.
@@ -153,13 +125,7 @@ impl Peer {
 
 /// Quick to give up: 300 ms per call, two retries.
 pub fn policy() -> HttpPolicy {
-    HttpPolicy {
-        timeout: Duration::from_millis(300),
-        connect_timeout: Duration::from_millis(300),
-        retries: 2,
-        backoff_base: Duration::from_millis(5),
-        backoff_max: Duration::from_millis(20),
-    }
+    loopback::quick_policy()
 }
 
 pub fn readback() -> Readback {
@@ -169,101 +135,31 @@ pub fn readback() -> Readback {
     }
 }
 
-pub struct Request {
-    pub method: String,
-    pub path: String,
-    pub query: String,
-    pub auth: Option<String>,
-    pub body: String,
-}
-
-fn read_request(stream: &TcpStream) -> Option<Request> {
-    let mut reader = BufReader::new(stream);
-    let mut line = String::new();
-    reader.read_line(&mut line).ok()?;
-    let mut parts = line.split_whitespace();
-    let method = parts.next()?.to_string();
-    let target = parts.next()?.to_string();
-    let (mut length, mut auth) = (0usize, None);
-    loop {
-        let mut h = String::new();
-        reader.read_line(&mut h).ok()?;
-        let h = h.trim_end();
-        if h.is_empty() {
-            break;
-        }
-        let (name, value) = h.split_once(':')?;
-        match name.trim().to_ascii_lowercase().as_str() {
-            "content-length" => length = value.trim().parse().unwrap_or(0),
-            "authorization" => auth = Some(value.trim().to_string()),
-            _ => {}
-        }
-    }
-    let mut body = vec![0; length];
-    reader.read_exact(&mut body).ok()?;
-    let (path, query) = target.split_once('?').unwrap_or((&target, ""));
-    Some(Request {
-        method,
-        path: path.to_string(),
-        query: query.to_string(),
-        auth,
-        body: String::from_utf8_lossy(&body).into_owned(),
-    })
-}
-
-fn respond(mut stream: &TcpStream, status: u16, body: &str) {
-    let text = format!(
-        "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\
-         Connection: close\r\n\r\n{body}",
-        body.len()
-    );
-    let _ = stream.write_all(text.as_bytes());
-    let _ = stream.flush();
-}
-
-/// The fault armed for `call`, if any, counting it down.
-fn armed(shared: &mut Shared, call: &str) -> Option<Fault> {
-    for a in &mut shared.faults {
-        if a.call.as_deref().is_some_and(|c| !call.starts_with(c)) || a.remaining == Some(0) {
-            continue;
-        }
-        if a.skip > 0 {
-            a.skip -= 1;
-            continue;
-        }
-        if let Some(n) = &mut a.remaining {
-            *n -= 1;
-        }
-        return Some(a.fault);
-    }
-    None
-}
-
-fn serve(stream: &TcpStream, shared: &Mutex<Shared>) {
-    let Some(request) = read_request(stream) else {
-        return;
-    };
+fn serve(request: &Request, shared: &Mutex<Shared>) -> Reply {
     let call = format!("{} {}", request.method, request.path);
     let (fault, kind) = {
         let mut s = lock(shared);
         s.calls.push(call.clone());
-        (armed(&mut s, &call), s.cloud.kind)
+        (
+            s.faults.take(|prefix| call.starts_with(prefix)),
+            s.cloud.kind,
+        )
     };
-    if request.auth.as_deref() != Some(format!("Bearer {KEY}").as_str()) {
-        return respond(stream, 401, &cloud::error(kind, 401, "invalid API key"));
+    if request.header("authorization") != Some(format!("Bearer {KEY}").as_str()) {
+        return Reply::Answer(401, cloud::error(kind, 401, "invalid API key"));
     }
     match fault {
-        Some(Fault::Hang) => std::thread::sleep(Duration::from_millis(900)),
-        Some(Fault::Throttle) => respond(stream, 429, &cloud::error(kind, 429, "slow down")),
-        Some(Fault::ServerError) => respond(stream, 500, &cloud::error(kind, 500, "internal")),
-        Some(Fault::Malformed) => respond(stream, 200, "<html>maintenance</html>"),
+        Some(Fault::Hang) => Reply::Hang(Duration::from_millis(900)),
+        Some(Fault::Throttle) => Reply::Answer(429, cloud::error(kind, 429, "slow down")),
+        Some(Fault::ServerError) => Reply::Answer(500, cloud::error(kind, 500, "internal")),
+        Some(Fault::Malformed) => Reply::Answer(200, "<html>maintenance</html>".into()),
         Some(Fault::RejectKey) => {
             let status = if kind == Kind::Vast { 403 } else { 401 };
-            respond(stream, status, &cloud::error(kind, status, "key revoked"));
+            Reply::Answer(status, cloud::error(kind, status, "key revoked"))
         }
         None => {
-            let (status, body) = lock(shared).cloud.answer(&request);
-            respond(stream, status, &body);
+            let (status, body) = lock(shared).cloud.answer(request);
+            Reply::Answer(status, body)
         }
     }
 }
