@@ -4,9 +4,12 @@
 
 #[allow(dead_code)]
 mod alibaba_peer;
+#[path = "common/fault_matrix.rs"]
+mod fault_matrix;
 
 use alibaba_peer::{Cloud, Fault, INSTANCE, Peer, SECRET};
-use gpumeter::provider::{Action, ActionReport, Provider, ProviderError};
+use fault_matrix::not_done;
+use gpumeter::provider::{Action, Provider};
 use jiff::{SignedDuration, Timestamp};
 
 const FAULTS: [Fault; 5] = [
@@ -17,15 +20,7 @@ const FAULTS: [Fault; 5] = [
     Fault::RejectKey,
 ];
 
-struct Case {
-    action: Action,
-    /// The call that changes the cloud.
-    call: &'static str,
-    /// The read-back call, and how many of it the action makes before changing anything.
-    readback: (&'static str, usize),
-    /// Whether the cloud shows the action's effect.
-    done: fn(&Cloud) -> bool,
-}
+type Case = fault_matrix::Case<Cloud>;
 
 fn cases() -> Vec<Case> {
     vec![
@@ -65,16 +60,6 @@ fn cases() -> Vec<Case> {
     ]
 }
 
-fn not_done(result: &Result<ActionReport, ProviderError>, what: &str) {
-    match result {
-        Ok(report) => assert!(!report.confirmed, "{what}: reported done: {report:?}"),
-        Err(e) => assert!(!e.to_string().contains(SECRET), "{what}: {e}"),
-    }
-    if let Ok(report) = result {
-        assert!(!report.summary.contains(SECRET));
-    }
-}
-
 async fn run_case(case: &Case) {
     for fault in FAULTS {
         // On the call that would change the cloud: nothing changes, nothing is reported done.
@@ -82,7 +67,7 @@ async fn run_case(case: &Case) {
         peer.fault(fault, Some(case.call), None);
         let result = peer.adapter(Some(INSTANCE)).perform(&case.action).await;
         let what = format!("{} with {fault:?} on {}", case.action.label(), case.call);
-        not_done(&result, &what);
+        not_done(&result, &what, SECRET);
         assert!(!peer.cloud(|c| (case.done)(c)), "{what}: the cloud changed");
         if fault == Fault::RejectKey {
             let text = match &result {
@@ -101,7 +86,7 @@ async fn run_case(case: &Case) {
             case.action.label(),
             case.readback.0
         );
-        not_done(&result, &what);
+        not_done(&result, &what, SECRET);
         assert!(
             peer.cloud(|c| (case.done)(c)),
             "{what}: the call itself went through"

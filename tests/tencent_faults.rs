@@ -2,10 +2,13 @@
 //! a 500, a malformed body and a revoked key, first on the call that changes something, then on
 //! the read-back. In no case is the action reported done unless the read-back shows it.
 
+#[path = "common/fault_matrix.rs"]
+mod fault_matrix;
 #[allow(dead_code)]
 mod tencent_peer;
 
-use gpumeter::provider::{Action, ActionReport, Provider, ProviderError};
+use fault_matrix::not_done;
+use gpumeter::provider::{Action, Provider};
 use jiff::{SignedDuration, Timestamp};
 use tencent_peer::{Cloud, Fault, INSTANCE, Peer, SECRET};
 
@@ -18,15 +21,7 @@ const FAULTS: [Fault; 6] = [
     Fault::RejectKey,
 ];
 
-struct Case {
-    action: Action,
-    /// The call that changes the cloud.
-    call: &'static str,
-    /// The read-back call, and how many of it the action makes before changing anything.
-    readback: (&'static str, usize),
-    /// Whether the cloud shows the action's effect.
-    done: fn(&Cloud) -> bool,
-}
+type Case = fault_matrix::Case<Cloud>;
 
 fn cases() -> Vec<Case> {
     let at = Timestamp::from_second((Timestamp::now() + SignedDuration::from_hours(2)).as_second())
@@ -53,16 +48,6 @@ fn cases() -> Vec<Case> {
     ]
 }
 
-fn not_done(result: &Result<ActionReport, ProviderError>, what: &str) {
-    match result {
-        Ok(report) => {
-            assert!(!report.confirmed, "{what}: reported done: {report:?}");
-            assert!(!report.summary.contains(SECRET), "{what}");
-        }
-        Err(e) => assert!(!e.to_string().contains(SECRET), "{what}: {e}"),
-    }
-}
-
 async fn run_case(case: &Case) {
     for fault in FAULTS {
         // On the call that would change the cloud: nothing changes, nothing is reported done.
@@ -70,7 +55,7 @@ async fn run_case(case: &Case) {
         peer.fault(fault, Some(case.call), None);
         let result = peer.adapter(Some(INSTANCE)).perform(&case.action).await;
         let what = format!("{} with {fault:?} on {}", case.action.label(), case.call);
-        not_done(&result, &what);
+        not_done(&result, &what, SECRET);
         assert!(!peer.cloud(|c| (case.done)(c)), "{what}: the cloud changed");
         if let Ok(report) = &result {
             assert!(!report.summary.is_empty(), "{what}");
@@ -86,7 +71,7 @@ async fn run_case(case: &Case) {
             case.action.label(),
             case.readback.0
         );
-        not_done(&result, &what);
+        not_done(&result, &what, SECRET);
         assert!(
             peer.cloud(|c| (case.done)(c)),
             "{what}: the call did not go through"
