@@ -175,9 +175,12 @@ fn main() {
     // task and ends; the loop goes on without keys. Keep that one panic out of the figures.
     let default_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        let quiet = info
-            .payload_as_str()
-            .is_some_and(|m| m.contains("reader source not set"));
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<&str>()
+            .copied()
+            .or_else(|| payload.downcast_ref::<String>().map(String::as_str));
+        let quiet = message.is_some_and(|m| m.contains("reader source not set"));
         if !quiet {
             default_hook(info);
         }
