@@ -508,3 +508,22 @@ fn the_monthly_budget_adds_this_run_to_what_the_month_already_spent() {
             .any(|e| e.text.starts_with("budget this month: 80% used"))
     );
 }
+
+#[test]
+fn the_same_deadline_in_whole_seconds_is_not_a_move() {
+    let mut app = app();
+    let at = app.deadline.unwrap().at + SignedDuration::from_millis(400);
+    app.deadline.as_mut().unwrap().at = at;
+    let logged = app.logged;
+    let whole = jiff::Timestamp::from_second(at.as_second()).unwrap();
+    let now = app.now;
+    update(
+        &mut app,
+        Event::Guard(guard_state(Some(whole), 7, "watchdog", now)),
+    );
+    assert_eq!(
+        app.logged, logged,
+        "the watchdog's claim is not a deadline move"
+    );
+    assert_eq!(app.deadline.unwrap().at, at);
+}

@@ -331,7 +331,8 @@ fn on_guard(app: &mut App, state: &GuardState) {
     });
     let moved = state.revision != app.guard.revision
         && state.updated_by != "cockpit"
-        && state.deadline != app.deadline.map(|d| d.at);
+        // The ledger keeps whole seconds: a deadline within the same second has not moved.
+        && state.deadline.map(Timestamp::as_second) != app.deadline.map(|d| d.at.as_second());
     app.guard.revision = state.revision;
     if moved {
         let now = app.now;
