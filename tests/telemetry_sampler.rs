@@ -155,11 +155,28 @@ async fn the_host_sampler_passes_its_clock_to_the_simulator() {
 async fn the_reader_thread_ends_when_the_receiver_is_dropped() {
     let rec = Recorder::default();
     let (tx, mut rx) = mpsc::channel::<AppEvent>(1);
-    let handle = spawn_gpu_sampler(FakeGpu(rec), SamplerConfig::default(), tx).unwrap();
+    let handle = spawn_gpu_sampler(FakeGpu(rec.clone()), SamplerConfig::default(), tx).unwrap();
     gpu_reading(rx.recv().await.unwrap());
+    assert_eq!(
+        Arc::strong_count(&rec.calls),
+        2,
+        "the reader thread holds the source while it runs"
+    );
     drop(rx);
     // Returns only once the thread has joined.
     handle.shutdown().await;
+    assert_eq!(
+        Arc::strong_count(&rec.calls),
+        1,
+        "the reader thread ended and dropped its source"
+    );
+    let reads = rec.calls.lock().unwrap().len();
+    std::thread::sleep(Duration::from_millis(50));
+    assert_eq!(
+        rec.calls.lock().unwrap().len(),
+        reads,
+        "no read after shutdown"
+    );
 }
 
 #[test]
