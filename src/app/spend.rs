@@ -117,10 +117,6 @@ impl Spend {
         self.traffic = merged;
     }
 
-    pub fn traffic_len(&self) -> usize {
-        self.traffic.len()
-    }
-
     /// Merges a fresh inventory into the resources seen so far.
     pub fn record_inventory(&mut self, inventory: &Inventory, now: Timestamp) {
         for r in &inventory.resources {
