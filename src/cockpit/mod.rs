@@ -92,6 +92,7 @@ where
     draw(terminal, &app)?;
     app.dirty = false;
     let mut told = app.logged;
+    let in_tmux = std::env::var_os("TMUX").is_some();
     let notice_task = spawn_notices(Arc::clone(&sources.provider), tx.clone());
     let checkpoint_task = app
         .checkpoint
@@ -131,7 +132,7 @@ where
         }
         if app.dirty {
             if std::mem::take(&mut app.bell) {
-                alert_terminal(&app, &mut told, sources.notify.as_ref());
+                alert_terminal(&app, &mut told, sources.notify.as_ref(), in_tmux);
             }
             draw(terminal, &app)?;
             app.dirty = false;
@@ -151,14 +152,18 @@ where
 
 /// Rings the bell, and sends each new warning as an OSC notification, which travels through
 /// ssh and tmux to the user's own terminal.
-fn alert_terminal(app: &App, told: &mut u64, notify: Option<&crate::config::NotifyConfig>) {
+fn alert_terminal(
+    app: &App,
+    told: &mut u64,
+    notify: Option<&crate::config::NotifyConfig>,
+    in_tmux: bool,
+) {
     let fresh = usize::try_from(app.logged.saturating_sub(*told)).unwrap_or(usize::MAX);
     *told = app.logged;
     let mut text = String::new();
     match notify {
         None => text.push('\x07'),
         Some(config) => {
-            let in_tmux = std::env::var_os("TMUX").is_some();
             for entry in app.events.iter().rev().take(fresh).rev() {
                 let alert = crate::notify::Alert::new(
                     entry.level,
