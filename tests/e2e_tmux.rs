@@ -164,6 +164,10 @@ fn a_refused_release_is_shown_as_failed_and_ctrl_c_restores_the_terminal() {
     assert_eq!(t.cmd(&["display", "-p", "#{alternate_on}"]).trim(), "0");
 }
 
+/// How long the watchdog may take to release: the deadline is seconds away, but a busy 2-core
+/// machine can delay the detached process's start well beyond that.
+const RELEASE_WAIT: Duration = Duration::from_secs(90);
+
 /// Polls the demo cloud until the instance is released, for at most `limit`.
 fn wait_released(t: &Tmux, limit: Duration) -> bool {
     let start = Instant::now();
@@ -187,7 +191,7 @@ fn the_watchdog_releases_at_the_deadline_after_the_terminal_is_gone() {
     // The ssh session drops: the cockpit is gone, the watchdog is not.
     t.cmd(&["kill-server"]);
     assert!(
-        wait_released(&t, Duration::from_secs(30)),
+        wait_released(&t, RELEASE_WAIT),
         "the watchdog did not release the instance; its log:\n{}",
         std::fs::read_to_string(t.data_dir.join("watchdog.log")).unwrap_or_default()
     );
@@ -207,7 +211,7 @@ fn the_watchdog_releases_an_idle_instance_after_the_terminal_is_gone() {
     t.wait_for("i-0demo4a100f00d");
     t.wait_for("watchdog");
     t.cmd(&["kill-server"]);
-    let released = wait_released(&t, Duration::from_secs(30));
+    let released = wait_released(&t, RELEASE_WAIT);
     let log = std::fs::read_to_string(t.data_dir.join("watchdog.log")).unwrap_or_default();
     let _ = std::fs::remove_file(&config);
     assert!(
