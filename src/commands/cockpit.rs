@@ -12,8 +12,7 @@ use super::{CommandResult, Failure};
 use crate::app::{App, CloudView, Deadline, Settings, Spend};
 use crate::cli::{Cli, CockpitArgs};
 use crate::cockpit::{Sources, run};
-use crate::config::{OnExpiry, Release};
-use crate::guard::IdleRule;
+use crate::config::Release;
 use crate::telemetry::{
     GpuSource, HostConfig, HostReader, HostSource, NvmlConfig, NvmlSource, SamplerConfig, Scenario,
     SimConfig, Simulator,
@@ -91,7 +90,7 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
                 provider,
                 on_frame: None,
                 ledger: Some(ledger_path.clone()),
-                idle: idle_rule(&ctx),
+                idle: ctx.config.idle.rule(),
                 notify: Some(ctx.config.notify.clone()),
             },
             &theme,
@@ -112,22 +111,11 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
                 provider,
                 on_frame: None,
                 ledger: Some(ledger_path.clone()),
-                idle: idle_rule(&ctx),
+                idle: ctx.config.idle.rule(),
                 notify: Some(ctx.config.notify.clone()),
             },
             &theme,
         )
-    }
-}
-
-/// The config's `[idle]` thresholds: the history's idle minutes follow the watchdog's rule.
-fn idle_rule(ctx: &Context) -> IdleRule {
-    let idle = &ctx.config.idle;
-    IdleRule {
-        gpu_below_pct: idle.gpu_below_pct,
-        power_weighted: idle.power_weighted,
-        cpu_below_pct: idle.cpu_below_pct,
-        window: idle.after,
     }
 }
 
@@ -216,14 +204,8 @@ fn deadline(
 ) -> Result<Option<Deadline>, Failure> {
     let on_expiry = match args.on_expiry.as_deref() {
         None => ctx.config.deadline.on_expiry,
-        Some("alert") => OnExpiry::Alert,
-        Some("stop") => OnExpiry::Stop,
-        Some("release") => OnExpiry::Release,
-        Some(other) => {
-            return Err(Failure::bad_input(format!(
-                "--on-expiry: `{other}` is not one of alert, stop, release"
-            )));
-        }
+        Some(text) => super::watchdog::parse_policy(text)
+            .map_err(|e| Failure::bad_input(format!("--on-expiry: {e}")))?,
     };
     let release = if let Some(text) = &args.release_in {
         Some(Release::In(crate::config::parse_duration(text).map_err(

@@ -11,7 +11,6 @@ use super::{CommandResult, Failure};
 use crate::app::Spend;
 use crate::cli::{Cli, ServeArgs};
 use crate::config::Release;
-use crate::guard::IdleRule;
 use crate::serve::{Collector, ServeSources, Target, serve};
 use crate::telemetry::{
     GpuSource, HostConfig, HostReader, HostSource, NvmlConfig, NvmlSource, SamplerConfig, Scenario,
@@ -36,14 +35,8 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> CommandResult {
         Release::In(d) => now + SignedDuration::try_from(d).unwrap_or(SignedDuration::ZERO),
         Release::At(time) => super::cockpit::next_clock_time(now, time, &TimeZone::system()),
     });
-    let idle = &ctx.config.idle;
     let collector = Collector::new(target, Spend::new(pricing, None, TimeZone::UTC), deadline)
-        .with_idle_rule(IdleRule {
-            gpu_below_pct: idle.gpu_below_pct,
-            power_weighted: idle.power_weighted,
-            cpu_below_pct: idle.cpu_below_pct,
-            window: idle.after,
-        });
+        .with_idle_rule(ctx.config.idle.rule());
     if !args.listen.ip().is_loopback() {
         eprintln!(
             "gpumeter: warning: serving on {}, not loopback: anyone who can reach it sees your \

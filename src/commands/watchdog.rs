@@ -14,7 +14,7 @@ use super::context::Context;
 use super::{CommandResult, Failure, emit};
 use crate::cli::{Cli, WatchdogArgs};
 use crate::config::{OnExpiry, parse_duration};
-use crate::guard::{IdleRule, IdleTracker};
+use crate::guard::IdleTracker;
 use crate::ledger::{Ledger, path_in};
 use crate::notify::Notifier;
 use crate::telemetry::{
@@ -57,12 +57,7 @@ pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
         idle.on_idle =
             parse_policy(policy).map_err(|e| Failure::bad_input(format!("--on-idle: {e}")))?;
     }
-    let tracker = IdleTracker::new(IdleRule {
-        gpu_below_pct: idle.gpu_below_pct,
-        power_weighted: idle.power_weighted,
-        cpu_below_pct: idle.cpu_below_pct,
-        window: idle.after,
-    });
+    let tracker = IdleTracker::new(idle.rule());
     let notifier = Notifier::new(&ctx.config.notify, Some(instance.clone())).ok();
     let w = Watch {
         instance,

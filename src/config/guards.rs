@@ -37,6 +37,18 @@ impl Default for IdleConfig {
     }
 }
 
+impl IdleConfig {
+    /// The idle rule these settings describe; the cockpit, the watchdog and `serve` share it.
+    pub fn rule(&self) -> crate::guard::IdleRule {
+        crate::guard::IdleRule {
+            gpu_below_pct: self.gpu_below_pct,
+            power_weighted: self.power_weighted,
+            cpu_below_pct: self.cpu_below_pct,
+            window: self.after,
+        }
+    }
+}
+
 /// `[checkpoint]`: where the job writes checkpoints, and how old is too old.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
