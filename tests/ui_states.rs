@@ -199,6 +199,17 @@ fn no_state_at_any_size_panics() {
                 matches!(drawn, Ok(Ok(()))),
                 "{name} at {w}×{h} did not draw"
             );
+            // Not panicking by drawing nothing does not count: a usable size shows text.
+            if w >= 60 && h >= 16 {
+                let buffer = terminal.backend().buffer();
+                assert!(
+                    buffer
+                        .content()
+                        .iter()
+                        .any(|c| !c.symbol().trim().is_empty()),
+                    "{name} at {w}×{h} drew a blank screen"
+                );
+            }
         }
     }
 }
