@@ -4,14 +4,15 @@
 //! an adapter has seen, which make the instance's history.
 
 use std::fmt;
+use std::ops::ControlFlow;
 use std::sync::Mutex;
-use std::time::Duration;
 
 use jiff::Timestamp;
 use serde_json::Value;
 
-use super::ProviderError;
 use super::http::{Http, HttpError, HttpPolicy, Repeat, by_status};
+pub use super::readback::Readback;
+use super::{Action, ActionReport, ProviderError};
 use crate::meter::InstanceState;
 
 /// Some variables of one environment, taken at one moment. Tests build it from pairs and never
@@ -119,18 +120,29 @@ impl ApiError {
     }
 }
 
-/// How long an action waits for the provider to show its effect.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Readback {
-    pub attempts: u32,
-    pub interval: Duration,
-}
-
-impl Default for Readback {
-    fn default() -> Self {
-        Readback {
-            attempts: 40,
-            interval: Duration::from_secs(3),
+impl Readback {
+    /// Reads the resource back after `verb` was accepted until `seen` breaks with the summary
+    /// that confirms it; while the effect is not there yet, `seen` continues with what the read
+    /// showed. Unconfirmed with that once the attempts run out, or at once when a read fails.
+    pub async fn confirm<T, Fut>(
+        &self,
+        verb: &str,
+        read: impl FnMut() -> Fut,
+        seen: impl Fn(&Option<T>) -> ControlFlow<String, String>,
+    ) -> (bool, String)
+    where
+        Fut: Future<Output = Result<Option<T>, ApiError>>,
+    {
+        let done = |found: &Option<T>| seen(found).is_break();
+        match self.poll(self.attempts, read, done, |_| true).await {
+            Ok(found) => match seen(&found) {
+                ControlFlow::Break(summary) => (true, summary),
+                ControlFlow::Continue(state) => (false, state),
+            },
+            Err(e) => (
+                false,
+                format!("{verb} accepted, but the read-back failed: {e}"),
+            ),
         }
     }
 }
@@ -164,6 +176,25 @@ impl Api {
 
     pub fn redact(&self, text: &str) -> String {
         self.key.redact(text)
+    }
+
+    /// The report of `action` on instance `id` from what the adapter's call and read-back came
+    /// to, with the key kept out of the summary and out of a failure.
+    pub fn report(
+        &self,
+        action: &Action,
+        id: &str,
+        calls: Vec<String>,
+        outcome: Result<(bool, String), ApiError>,
+    ) -> Result<ActionReport, ProviderError> {
+        let (confirmed, summary) =
+            outcome.map_err(|e| ProviderError::Failed(self.redact(&e.to_string())))?;
+        Ok(ActionReport {
+            action: action.clone(),
+            confirmed,
+            summary: format!("{id}: {}", self.redact(&summary)),
+            calls,
+        })
     }
 
     /// `method path`, as reports and `--dry-run` list the calls.

@@ -18,6 +18,7 @@ pub mod demo;
 pub mod http;
 pub mod lambda;
 pub mod none;
+pub mod readback;
 pub mod runpod;
 pub mod tencent;
 pub mod vast;

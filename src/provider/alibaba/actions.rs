@@ -47,35 +47,21 @@ impl AlibabaCloud {
         )
     }
 
-    /// Reads the instance until `done` holds, at most `attempts` times.
+    /// Reads the instance until `done` holds, at most `attempts` times; a refused key ends it.
     async fn poll(
         &self,
         id: &str,
         attempts: u32,
         done: impl Fn(Option<&model::Instance>) -> bool,
     ) -> Read {
-        let mut last = Ok(None);
-        for attempt in 0..attempts.max(1) {
-            if attempt > 0 {
-                tokio::time::sleep(self.readback.interval).await;
-            }
-            last = self.describe_instance(id).await;
-            match &last {
-                Ok(found) if done(found.as_ref()) => return last,
-                Err(RpcError::Auth { .. }) => return last,
-                _ => {}
-            }
-        }
-        last
-    }
-
-    /// Reads patiently after an accepted call, once after a failed one.
-    fn attempts_after<T>(&self, call: &Result<T, RpcError>) -> u32 {
-        if call.is_ok() {
-            self.readback.attempts
-        } else {
-            1
-        }
+        self.readback
+            .poll(
+                attempts,
+                || self.describe_instance(id),
+                |found| done(found.as_ref()),
+                |e| matches!(e, RpcError::Auth { .. }),
+            )
+            .await
     }
 
     pub(super) async fn run_action(&self, action: &Action) -> Result<ActionReport, ProviderError> {
@@ -109,7 +95,7 @@ impl AlibabaCloud {
         let attempts = if gone_already {
             1
         } else {
-            self.attempts_after(&call)
+            self.readback.attempts_after(&call)
         };
         let read = self.poll(&id, attempts, |i| i.is_none()).await;
         let summary = match (&call, &read) {
@@ -166,7 +152,7 @@ impl AlibabaCloud {
             .await;
         calls.push(self.readback_line(&id, "Stopped, then its StoppedMode"));
         let read = self
-            .poll(&id, self.attempts_after(&call), |i| {
+            .poll(&id, self.readback.attempts_after(&call), |i| {
                 i.is_none_or(|i| i.status == "Stopped")
             })
             .await;
@@ -210,7 +196,9 @@ impl AlibabaCloud {
         calls.push(self.readback_line(&id, "AutoReleaseTime shows it"));
         let holds =
             |i: Option<&model::Instance>| i.is_none_or(|i| parse_time(&i.auto_release_time) == at);
-        let read = self.poll(&id, self.attempts_after(&call), holds).await;
+        let read = self
+            .poll(&id, self.readback.attempts_after(&call), holds)
+            .await;
         let held = |i: &model::Instance| {
             parse_time(&i.auto_release_time).map_or_else(
                 || "no auto-release time".to_string(),

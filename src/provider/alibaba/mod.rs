@@ -17,11 +17,11 @@ mod snapshots;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use async_trait::async_trait;
 use jiff::Timestamp;
 
+pub use super::readback::Readback;
 pub use credentials::{AlibabaEnv, Settings};
 
 use super::http::HttpPolicy;
@@ -30,22 +30,6 @@ use metadata::Metadata;
 use rpc::Client;
 
 pub type Clock = Arc<dyn Fn() -> Timestamp + Send + Sync>;
-
-/// How long an action waits for the provider to show its effect.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Readback {
-    pub attempts: u32,
-    pub interval: Duration,
-}
-
-impl Default for Readback {
-    fn default() -> Self {
-        Readback {
-            attempts: 40,
-            interval: Duration::from_secs(3),
-        }
-    }
-}
 
 /// StopInstance's billing mode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -54,35 +54,21 @@ impl TencentCloud {
         )
     }
 
-    /// Reads the instance until `done` holds, at most `attempts` times.
+    /// Reads the instance until `done` holds, at most `attempts` times; a refused key ends it.
     async fn poll(
         &self,
         id: &str,
         attempts: u32,
         done: impl Fn(Option<&model::Instance>) -> bool,
     ) -> Read {
-        let mut last = Ok(None);
-        for attempt in 0..attempts.max(1) {
-            if attempt > 0 {
-                tokio::time::sleep(self.readback.interval).await;
-            }
-            last = self.describe_instance(id).await;
-            match &last {
-                Ok(found) if done(found.as_ref()) => return last,
-                Err(ApiError::Auth { .. }) => return last,
-                _ => {}
-            }
-        }
-        last
-    }
-
-    /// Reads patiently after an accepted call, once after a failed one.
-    fn attempts_after<T>(&self, call: &Result<T, ApiError>) -> u32 {
-        if call.is_ok() {
-            self.readback.attempts
-        } else {
-            1
-        }
+        self.readback
+            .poll(
+                attempts,
+                || self.describe_instance(id),
+                |found| done(found.as_ref()),
+                |e| matches!(e, ApiError::Auth { .. }),
+            )
+            .await
     }
 
     pub(super) fn plan_calls(&self, action: &Action) -> Vec<String> {
@@ -152,7 +138,7 @@ impl TencentCloud {
         let attempts = if gone_already {
             1
         } else {
-            self.attempts_after(&call)
+            self.readback.attempts_after(&call)
         };
         let gone = |i: Option<&model::Instance>| i.is_none_or(|i| i.instance_state == "SHUTDOWN");
         let read = self.poll(&id, attempts, gone).await;
@@ -210,7 +196,9 @@ impl TencentCloud {
         ));
         let stopped = |i: &model::Instance| i.instance_state == "STOPPED";
         let read = self
-            .poll(&id, self.attempts_after(&call), |i| i.is_none_or(stopped))
+            .poll(&id, self.readback.attempts_after(&call), |i| {
+                i.is_none_or(stopped)
+            })
             .await;
         let summary = match (&call, &read) {
             (_, Ok(None)) => {

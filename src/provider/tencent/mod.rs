@@ -20,6 +20,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use jiff::Timestamp;
 
+pub use super::readback::Readback;
 pub use credentials::{Settings, TencentEnv};
 
 use super::http::{Http, HttpPolicy, Repeat, by_status};
@@ -29,22 +30,6 @@ use super::{
 use api::Client;
 
 pub type Clock = Arc<dyn Fn() -> Timestamp + Send + Sync>;
-
-/// How long an action waits for the provider to show its effect.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Readback {
-    pub attempts: u32,
-    pub interval: Duration,
-}
-
-impl Default for Readback {
-    fn default() -> Self {
-        Readback {
-            attempts: 40,
-            interval: Duration::from_secs(3),
-        }
-    }
-}
 
 /// StopInstances' `StoppedMode`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
