@@ -59,29 +59,31 @@ fn checklist(inventory: &Inventory, sheet: Option<&crate::pricing::Sheet>) -> Ch
     let cents = |d: Decimal| {
         crate::money::Money::new(d, currency.unwrap_or(crate::money::Currency::USD)).cents_string()
     };
-    let items: Vec<Item> = inventory
+    // Each survivor's monthly cost once; the total is their sum.
+    let survivors: Vec<(&crate::provider::LinkedResource, Option<Decimal>)> = inventory
         .resources
         .iter()
         .filter(|r| !r.deleted_with_instance)
-        .map(|r| Item {
+        .map(|r| {
+            (
+                r,
+                sheet.and_then(|s| monthly_after_release(s, &r.to_meter())),
+            )
+        })
+        .collect();
+    let total: Option<Decimal> =
+        sheet.map(|_| survivors.iter().filter_map(|(_, monthly)| *monthly).sum());
+    let items: Vec<Item> = survivors
+        .into_iter()
+        .map(|(r, monthly)| Item {
             kind: r.kind,
             id: r.id.clone(),
             name: r.name.clone(),
             size_gib: r.size_gib,
             state: r.state.clone(),
-            monthly_cost: sheet
-                .and_then(|s| monthly_after_release(s, &r.to_meter()))
-                .map(cents),
+            monthly_cost: monthly.map(cents),
         })
         .collect();
-    let total: Option<Decimal> = sheet.map(|s| {
-        inventory
-            .resources
-            .iter()
-            .filter(|r| !r.deleted_with_instance)
-            .filter_map(|r| monthly_after_release(s, &r.to_meter()))
-            .sum()
-    });
     Checklist {
         instance: inventory.instance.as_ref().map(|i| i.id.clone()),
         instance_state: inventory.instance.as_ref().map(|i| i.state),
