@@ -37,11 +37,7 @@ pub fn demo_pricing() -> Option<Pricing> {
 }
 
 pub fn demo_capabilities() -> Capabilities {
-    Capabilities {
-        stop: true,
-        snapshots: true,
-        deadline: true,
-    }
+    crate::provider::demo::CAPABILITIES
 }
 
 /// The demo simulator: eight A100-SXM4-80GB in `scenario`, seeded.

@@ -28,6 +28,13 @@ pub const DEMO_SKU: &str = "p4de.24xlarge";
 
 pub type Clock = Arc<dyn Fn() -> Timestamp + Send + Sync>;
 
+/// The demo cloud can do everything: stop, snapshots, and hold a deadline.
+pub const CAPABILITIES: Capabilities = Capabilities {
+    stop: true,
+    snapshots: true,
+    deadline: true,
+};
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DemoState {
     pub instance: InstanceInfo,
@@ -338,11 +345,7 @@ impl Provider for DemoCloud {
     }
 
     fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            stop: true,
-            snapshots: true,
-            deadline: true,
-        }
+        CAPABILITIES
     }
 
     fn plan(&self, action: &Action) -> Vec<String> {
