@@ -10,7 +10,6 @@ use super::context::Context;
 use super::{CommandResult, Failure, emit};
 use crate::app::Confirm;
 use crate::cli::{ActionArgs, Cli};
-use crate::meter::{Lifecycle, Usage, accrue};
 use crate::provider::{Action, Inventory, ProviderError};
 
 pub fn run(cli: &Cli, action: &Action, args: &ActionArgs) -> CommandResult {
@@ -73,23 +72,16 @@ pub fn known(read: Result<Inventory, ProviderError>) -> Result<Option<Inventory>
     }
 }
 
+/// What the instance costs per hour now, from the same meter the cockpit runs.
 fn burn_now(
     inventory: &Inventory,
     pricing: Option<&crate::app::Pricing>,
 ) -> Option<crate::money::Money> {
-    let (pricing, instance) = (pricing?, inventory.instance.as_ref()?);
-    let life = Lifecycle::from_changes(instance.history.clone())?;
-    let mut usage = Usage::new(life, pricing.terms);
-    usage.resources = inventory
-        .resources
-        .iter()
-        .map(crate::provider::LinkedResource::to_meter)
-        .collect();
-    Some(
-        accrue(&pricing.sheet, &usage, Timestamp::now())
-            .burn_per_hour
-            .total(),
-    )
+    let now = Timestamp::now();
+    let mut spend = crate::app::Spend::new(pricing.cloned(), None, jiff::tz::TimeZone::UTC);
+    spend.record_inventory(inventory, now);
+    spend.recompute(Some(inventory), now, None);
+    spend.reading.map(|r| r.accrual.burn_per_hour.total())
 }
 
 fn ask(confirm: &Confirm) -> Result<(), Failure> {
