@@ -366,15 +366,7 @@ impl Provider for Lambda {
         let api = self.api()?;
         let id = self.instance_id().await?;
         let mut calls = Vec::new();
-        let (confirmed, summary) = self
-            .release(api, &id, &mut calls)
-            .await
-            .map_err(|e| ProviderError::Failed(api.redact(&e.to_string())))?;
-        Ok(ActionReport {
-            action: action.clone(),
-            confirmed,
-            summary: format!("{id}: {}", api.redact(&summary)),
-            calls,
-        })
+        let outcome = self.release(api, &id, &mut calls).await;
+        api.report(action, &id, calls, outcome)
     }
 }

@@ -363,15 +363,7 @@ impl Provider for Runpod {
         let api = self.api()?;
         let id = self.pod_id()?;
         let mut calls = Vec::new();
-        let (confirmed, summary) = self
-            .act(api, id, verb, &mut calls)
-            .await
-            .map_err(|e| ProviderError::Failed(api.redact(&e.to_string())))?;
-        Ok(ActionReport {
-            action: action.clone(),
-            confirmed,
-            summary: format!("{id}: {}", api.redact(&summary)),
-            calls,
-        })
+        let outcome = self.act(api, id, verb, &mut calls).await;
+        api.report(action, id, calls, outcome)
     }
 }

@@ -363,16 +363,8 @@ impl Provider for Vast {
         let api = self.api()?;
         let id = self.id()?;
         let mut calls = Vec::new();
-        let (confirmed, summary) = self
-            .act(api, id, stop, &mut calls)
-            .await
-            .map_err(|e| ProviderError::Failed(api.redact(&e.to_string())))?;
-        Ok(ActionReport {
-            action: action.clone(),
-            confirmed,
-            summary: format!("{id}: {}", api.redact(&summary)),
-            calls,
-        })
+        let outcome = self.act(api, id, stop, &mut calls).await;
+        api.report(action, id, calls, outcome)
     }
 
     fn own_sheet(&self, base: &Sheet) -> Option<Sheet> {
