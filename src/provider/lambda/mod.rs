@@ -8,6 +8,7 @@
 
 pub mod model;
 
+use std::ops::ControlFlow::{Break, Continue};
 use std::sync::Mutex;
 
 use async_trait::async_trait;
@@ -242,31 +243,17 @@ impl Lambda {
             Err(e) => return Err(e),
         }
         calls.push(format!("GET {path}   (read back)"));
-        let mut last = String::from("no read-back");
-        for attempt in 0..self.readback.attempts.max(1) {
-            if attempt > 0 {
-                tokio::time::sleep(self.readback.interval).await;
+        let seen = |instance: &Option<Seen>| match instance {
+            None => Break("terminate accepted; Lambda no longer lists it".into()),
+            Some(i) if i.status == "terminated" => {
+                Break("terminate accepted; Lambda reads back `terminated`".into())
             }
-            match Self::get(api, id).await {
-                Ok(None) => {
-                    return Ok((true, "terminate accepted; Lambda no longer lists it".into()));
-                }
-                Ok(Some(i)) if i.status == "terminated" => {
-                    return Ok((
-                        true,
-                        "terminate accepted; Lambda reads back `terminated`".into(),
-                    ));
-                }
-                Ok(Some(i)) => last = format!("Lambda reads back `{}`", i.status),
-                Err(e) => {
-                    return Ok((
-                        false,
-                        format!("terminate accepted, but the read-back failed: {e}"),
-                    ));
-                }
-            }
-        }
-        Ok((false, last))
+            Some(i) => Continue(format!("Lambda reads back `{}`", i.status)),
+        };
+        Ok(self
+            .readback
+            .confirm("terminate", || Self::get(api, id), seen)
+            .await)
     }
 
     /// Deletes file system `id` (refused by Lambda while it is mounted), then lists the file

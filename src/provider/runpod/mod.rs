@@ -10,6 +10,8 @@ pub mod model;
 
 pub use model::sku_for;
 
+use std::ops::ControlFlow::{Break, Continue};
+
 use async_trait::async_trait;
 use jiff::Timestamp;
 use rust_decimal::Decimal;
@@ -209,35 +211,20 @@ impl Runpod {
             Err(e) => return Err(e),
         }
         calls.push(format!("GET {path}   (read back)"));
-        let mut last = String::from("no read-back");
-        for attempt in 0..self.readback.attempts.max(1) {
-            if attempt > 0 {
-                tokio::time::sleep(self.readback.interval).await;
-            }
-            match Self::get(api, id).await {
-                Ok(None) if !stop => {
-                    return Ok((
-                        true,
-                        format!("{action} accepted; RunPod no longer lists it"),
-                    ));
-                }
-                Ok(None) => last = "RunPod no longer lists the pod".into(),
-                Ok(Some(p)) if p.status == if stop { "EXITED" } else { "TERMINATED" } => {
-                    return Ok((
-                        true,
-                        format!("{action} accepted; RunPod reads back `{}`", p.status),
-                    ));
-                }
-                Ok(Some(p)) => last = format!("RunPod reads back `{}`", p.status),
-                Err(e) => {
-                    return Ok((
-                        false,
-                        format!("{action} accepted, but the read-back failed: {e}"),
-                    ));
-                }
-            }
-        }
-        Ok((false, last))
+        let want = if stop { "EXITED" } else { "TERMINATED" };
+        let seen = |pod: &Option<Pod>| match pod {
+            None if !stop => Break(format!("{action} accepted; RunPod no longer lists it")),
+            None => Continue("RunPod no longer lists the pod".into()),
+            Some(p) if p.status == want => Break(format!(
+                "{action} accepted; RunPod reads back `{}`",
+                p.status
+            )),
+            Some(p) => Continue(format!("RunPod reads back `{}`", p.status)),
+        };
+        Ok(self
+            .readback
+            .confirm(action, || Self::get(api, id), seen)
+            .await)
     }
 
     /// Deletes network volume `id`, then lists them again: confirmed once it is gone.

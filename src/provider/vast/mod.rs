@@ -9,6 +9,7 @@
 
 pub mod model;
 
+use std::ops::ControlFlow::{Break, Continue};
 use std::sync::Mutex;
 
 use async_trait::async_trait;
@@ -245,40 +246,22 @@ impl Vast {
         }
         calls.push(format!("GET {path}?owner=me   (read back)"));
         let verb = if stop { "stop" } else { "destroy" };
-        let mut last = String::from("no read-back");
-        for attempt in 0..self.readback.attempts.max(1) {
-            if attempt > 0 {
-                tokio::time::sleep(self.readback.interval).await;
-            }
-            match Self::get(api, id).await {
-                Ok(None) if !stop => {
-                    return Ok((true, "destroy accepted; Vast no longer lists it".into()));
-                }
-                Ok(None) => last = "Vast no longer lists the instance".into(),
-                Ok(Some(s)) if stop && s.state() == InstanceState::Stopped => {
-                    return Ok((
-                        true,
-                        format!(
-                            "stop accepted; Vast reads back `{}`",
-                            s.actual.as_deref().unwrap_or("?")
-                        ),
-                    ));
-                }
-                Ok(Some(s)) => {
-                    last = format!(
-                        "Vast reads back `{}`",
-                        s.actual.as_deref().unwrap_or("no status")
-                    );
-                }
-                Err(e) => {
-                    return Ok((
-                        false,
-                        format!("{verb} accepted, but the read-back failed: {e}"),
-                    ));
-                }
-            }
-        }
-        Ok((false, last))
+        let seen = |instance: &Option<Seen>| match instance {
+            None if !stop => Break("destroy accepted; Vast no longer lists it".into()),
+            None => Continue("Vast no longer lists the instance".into()),
+            Some(s) if stop && s.state() == InstanceState::Stopped => Break(format!(
+                "stop accepted; Vast reads back `{}`",
+                s.actual.as_deref().unwrap_or("?")
+            )),
+            Some(s) => Continue(format!(
+                "Vast reads back `{}`",
+                s.actual.as_deref().unwrap_or("no status")
+            )),
+        };
+        Ok(self
+            .readback
+            .confirm(verb, || Self::get(api, id), seen)
+            .await)
     }
 }
 
