@@ -15,6 +15,7 @@ pub mod aws;
 pub mod bearer;
 pub mod command;
 pub mod demo;
+pub mod env;
 pub mod http;
 pub mod lambda;
 pub mod none;

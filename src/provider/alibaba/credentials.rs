@@ -7,6 +7,8 @@
 use std::fmt;
 
 use crate::provider::ProviderError;
+use crate::provider::env::base_url;
+pub use crate::provider::env::{Secret, redact_id};
 
 pub const ACCESS_KEY_ID_ENV: &str = "ALIBABA_CLOUD_ACCESS_KEY_ID";
 pub const ACCESS_KEY_SECRET_ENV: &str = "ALIBABA_CLOUD_ACCESS_KEY_SECRET";
@@ -19,26 +21,6 @@ pub const ENDPOINT_ENV: &str = "GPUMETER_ALIBABA_ENDPOINT";
 /// The base URL of the instance metadata service, `http://100.100.100.200` unless set.
 pub const METADATA_ENV: &str = "GPUMETER_ALIBABA_METADATA";
 pub const DEFAULT_METADATA: &str = "http://100.100.100.200";
-
-/// A value that must never be printed.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Secret(String);
-
-impl Secret {
-    pub fn new(value: impl Into<String>) -> Self {
-        Secret(value.into())
-    }
-
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Debug for Secret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Secret(<redacted>)")
-    }
-}
 
 /// The environment as the adapter needs it, read once.
 #[derive(Clone, Default, PartialEq, Eq)]
@@ -62,8 +44,8 @@ impl AlibabaEnv {
         let get = |name: &str| lookup(name).filter(|v| !v.trim().is_empty());
         AlibabaEnv {
             access_key_id: get(ACCESS_KEY_ID_ENV),
-            access_key_secret: get(ACCESS_KEY_SECRET_ENV).map(Secret),
-            security_token: get(SECURITY_TOKEN_ENV).map(Secret),
+            access_key_secret: get(ACCESS_KEY_SECRET_ENV).map(Secret::new),
+            security_token: get(SECURITY_TOKEN_ENV).map(Secret::new),
             region_id: get(REGION_ENV),
             endpoint: get(ENDPOINT_ENV),
             metadata: get(METADATA_ENV),
@@ -85,12 +67,6 @@ impl fmt::Debug for AlibabaEnv {
             .field("metadata", &self.metadata)
             .finish()
     }
-}
-
-/// The first four characters of an AccessKey id, then asterisks: enough to tell keys apart.
-pub fn redact_id(id: &str) -> String {
-    let head: String = id.chars().take(4).collect();
-    format!("{head}****")
 }
 
 #[derive(Clone, PartialEq, Eq)]
@@ -131,13 +107,7 @@ impl Endpoints {
 
     /// One base URL for all three.
     pub fn single(base: &str) -> Result<Self, ProviderError> {
-        let base = base.trim();
-        if !(base.starts_with("https://") || base.starts_with("http://")) {
-            return Err(ProviderError::State(format!(
-                "{ENDPOINT_ENV} must be an http:// or https:// URL, not `{base}`"
-            )));
-        }
-        let base = format!("{}/", base.trim_end_matches('/'));
+        let base = base_url(ENDPOINT_ENV, base)?;
         Ok(Endpoints {
             ecs: base.clone(),
             vpc: base.clone(),

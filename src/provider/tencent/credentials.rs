@@ -6,6 +6,8 @@
 use std::fmt;
 
 use crate::provider::ProviderError;
+use crate::provider::env::base_url;
+pub use crate::provider::env::{Secret, redact_id};
 
 pub const SECRET_ID_ENV: &str = "TENCENTCLOUD_SECRET_ID";
 pub const SECRET_KEY_ENV: &str = "TENCENTCLOUD_SECRET_KEY";
@@ -19,32 +21,6 @@ pub const ENDPOINT_ENV: &str = "GPUMETER_TENCENT_ENDPOINT";
 pub const METADATA_ENV: &str = "GPUMETER_TENCENT_METADATA";
 pub const DEFAULT_METADATA: &str = "http://metadata.tencentyun.com";
 pub const DEFAULT_ENDPOINT: &str = "https://cvm.tencentcloudapi.com/";
-
-/// A value that must never be printed.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Secret(String);
-
-impl Secret {
-    pub fn new(value: impl Into<String>) -> Self {
-        Secret(value.into())
-    }
-
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Debug for Secret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Secret(<redacted>)")
-    }
-}
-
-/// The first four characters of a SecretId, then asterisks: enough to tell keys apart.
-pub fn redact_id(id: &str) -> String {
-    let head: String = id.chars().take(4).collect();
-    format!("{head}****")
-}
 
 /// The environment as the adapter needs it, read once.
 #[derive(Clone, Default, PartialEq, Eq)]
@@ -68,8 +44,8 @@ impl TencentEnv {
         let get = |name: &str| lookup(name).filter(|v| !v.trim().is_empty());
         TencentEnv {
             secret_id: get(SECRET_ID_ENV),
-            secret_key: get(SECRET_KEY_ENV).map(Secret),
-            token: get(TOKEN_ENV).map(Secret),
+            secret_key: get(SECRET_KEY_ENV).map(Secret::new),
+            token: get(TOKEN_ENV).map(Secret::new),
             region: get(REGION_ENV),
             endpoint: get(ENDPOINT_ENV),
             metadata: get(METADATA_ENV),
@@ -142,15 +118,7 @@ impl Settings {
             .or_else(|| env.region.clone())
             .ok_or(ProviderError::MissingCredential(REGION_ENV))?;
         let endpoint = match &env.endpoint {
-            Some(base) => {
-                let base = base.trim();
-                if !(base.starts_with("https://") || base.starts_with("http://")) {
-                    return Err(ProviderError::State(format!(
-                        "{ENDPOINT_ENV} must be an http:// or https:// URL, not `{base}`"
-                    )));
-                }
-                format!("{}/", base.trim_end_matches('/'))
-            }
+            Some(base) => base_url(ENDPOINT_ENV, base)?,
             None => DEFAULT_ENDPOINT.to_string(),
         };
         Ok(Settings {
