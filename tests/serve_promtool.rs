@@ -1,34 +1,95 @@
-//! The example Prometheus config and alert rules pass `promtool`, when it is installed (it is
-//! not in CI: the test then says so and passes; `serve_exposition` checks the names always).
+//! The example Prometheus config and alert rules pass `promtool`, and the rules pass their unit
+//! tests (`deploy/prometheus/gpumeter-alerts.test.yml`, run by `promtool test rules`). Without
+//! `promtool` these tests say so and pass, unless `GPUMETER_REQUIRE_PROMTOOL` is set (as
+//! `scripts/test` sets it whenever promtool is there): then they fail. `serve_exposition` checks
+//! the metric names always.
 
-use std::process::Command;
+use std::io::ErrorKind;
+use std::process::{Command, Output};
 
-fn promtool(args: &[&str]) -> Option<std::process::Output> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/deploy/prometheus");
-    Command::new("promtool")
+const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/deploy/prometheus");
+
+/// `promtool ARGS` in deploy/prometheus, or `None` when promtool is not installed and not
+/// required.
+fn promtool(args: &[&str]) -> Option<Output> {
+    match Command::new("promtool")
         .args(args)
-        .current_dir(dir)
+        .current_dir(DIR)
         .output()
-        .ok()
+    {
+        Ok(output) => Some(output),
+        Err(e) if e.kind() == ErrorKind::NotFound => {
+            if let Some(value) = std::env::var_os("GPUMETER_REQUIRE_PROMTOOL") {
+                panic!(
+                    "promtool is not installed, and GPUMETER_REQUIRE_PROMTOOL={} requires it",
+                    value.to_string_lossy()
+                );
+            }
+            eprintln!(
+                "promtool is not installed: skipped (set GPUMETER_REQUIRE_PROMTOOL=1 to fail instead)"
+            );
+            None
+        }
+        Err(e) => panic!("promtool {}: {e}", args.join(" ")),
+    }
+}
+
+fn assert_success(args: &[&str], output: &Output) {
+    assert!(
+        output.status.success(),
+        "promtool {} failed ({}):\n{}{}",
+        args.join(" "),
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
 }
 
 #[test]
 fn promtool_accepts_the_rules_and_the_config() {
-    let Some(rules) = promtool(&["check", "rules", "gpumeter-alerts.yml"]) else {
-        eprintln!("promtool is not installed: skipped");
+    for args in [
+        ["check", "rules", "gpumeter-alerts.yml"],
+        ["check", "config", "prometheus.yml"],
+    ] {
+        let Some(output) = promtool(&args) else {
+            return;
+        };
+        assert_success(&args, &output);
+    }
+}
+
+#[test]
+fn the_alert_rules_pass_their_unit_tests() {
+    let args = ["test", "rules", "gpumeter-alerts.test.yml"];
+    let Some(output) = promtool(&args) else {
         return;
     };
+    assert_success(&args, &output);
     assert!(
-        rules.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&rules.stdout),
-        String::from_utf8_lossy(&rules.stderr)
+        String::from_utf8_lossy(&output.stdout).contains("SUCCESS"),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
     );
-    let config = promtool(&["check", "config", "prometheus.yml"]).expect("promtool ran once");
+}
+
+/// Every alert in the rules has unit tests, and the tests name no alert the rules lack; runs
+/// without promtool.
+#[test]
+fn every_alert_has_unit_tests() {
+    let read = |name: &str| std::fs::read_to_string(format!("{DIR}/{name}")).unwrap();
+    let rules = read("gpumeter-alerts.yml");
+    let tests = read("gpumeter-alerts.test.yml");
+    let names = |text: &str, key: &str| -> std::collections::BTreeSet<String> {
+        text.lines()
+            .filter_map(|l| l.trim().trim_start_matches("- ").strip_prefix(key))
+            .map(|n| n.trim().to_string())
+            .collect()
+    };
+    let alerts = names(&rules, "alert:");
+    assert_eq!(alerts.len(), 5, "{alerts:?}");
+    assert_eq!(alerts, names(&tests, "alertname:"));
     assert!(
-        config.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&config.stdout),
-        String::from_utf8_lossy(&config.stderr)
+        tests.contains("- gpumeter-alerts.yml"),
+        "the tests load the rules"
     );
 }
