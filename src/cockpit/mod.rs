@@ -16,6 +16,7 @@ use tokio::time::MissedTickBehavior;
 
 use crate::app::{App, Effect, Event, update};
 
+pub mod backend;
 pub mod checkpoints;
 pub mod guard_link;
 pub mod record;

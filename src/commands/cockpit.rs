@@ -130,7 +130,7 @@ where
         .enable_all()
         .build()
         .map_err(|e| Failure::failed(format!("cannot start the runtime: {e}")))?;
-    let mut terminal = ratatui::try_init()
+    let mut terminal = crate::cockpit::backend::take_terminal()
         .map_err(|e| Failure::failed(format!("cannot set up the terminal: {e}")))?;
     let result = runtime.block_on(run(&mut terminal, app, sources, theme));
     // Restore before reporting anything, so the message lands on the normal screen.

@@ -1,0 +1,543 @@
+//! The cockpit's terminal backend: ratatui's diff, sent with few bytes.
+//!
+//! gpumeter runs in an ssh session beside a training job, often over a slow or metered link, so
+//! what it writes each second matters. Ratatui's crossterm backend sends an absolute cursor move
+//! before every run of changed cells, 256-colour codes for the 16 named colours, a reset of every
+//! attribute at the end of each frame, and hides the cursor again each frame. This backend keeps
+//! a copy of what the terminal shows and, as curses does, takes the cheapest way to the next
+//! changed cell: rewriting a few unchanged cells, a relative move or an absolute one. It sends
+//! only the attributes that change, in one SGR sequence, and a frame in one write.
+
+use std::io::{self, Write};
+
+use ratatui::backend::{Backend, ClearType, WindowSize};
+use ratatui::buffer::{Cell, CellDiffOption};
+use ratatui::layout::{Position, Size};
+use ratatui::style::{Color, Modifier};
+use unicode_width::UnicodeWidthStr as _;
+
+/// Takes the terminal as `ratatui::try_init` does (raw mode, the alternate screen, and a panic
+/// hook that gives it back), drawn through a [`LeanBackend`] on its own handle to standard
+/// output, so a frame is one write whatever `Stdout`'s line buffering would do.
+pub fn take_terminal() -> io::Result<ratatui::Terminal<LeanBackend<std::fs::File>>> {
+    use std::os::fd::AsFd as _;
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        ratatui::restore();
+        hook(info);
+    }));
+    crossterm::terminal::enable_raw_mode()?;
+    crossterm::execute!(io::stdout(), crossterm::terminal::EnterAlternateScreen)?;
+    let out = std::fs::File::from(io::stdout().as_fd().try_clone_to_owned()?);
+    ratatui::Terminal::new(LeanBackend::new(out))
+}
+
+/// Everything SGR sets for a cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Pen {
+    fg: Color,
+    bg: Color,
+    underline: Color,
+    modifier: Modifier,
+}
+
+impl Pen {
+    const PLAIN: Self = Self {
+        fg: Color::Reset,
+        bg: Color::Reset,
+        underline: Color::Reset,
+        modifier: Modifier::empty(),
+    };
+
+    fn of(cell: &Cell) -> Self {
+        Self {
+            fg: cell.fg,
+            bg: cell.bg,
+            underline: cell.underline_color,
+            modifier: cell.modifier,
+        }
+    }
+}
+
+/// A ratatui backend that writes the fewest bytes it can find for each frame.
+pub struct LeanBackend<W: Write> {
+    out: W,
+    /// What the current frame has queued; written in one go by `flush`.
+    queued: Vec<u8>,
+    /// Used instead of asking the terminal (tests and benchmarks write to memory).
+    fixed_size: Option<Size>,
+    /// What each cell of the terminal shows, row by row; `None` where it is not known.
+    screen: Vec<Option<Cell>>,
+    columns: u16,
+    /// Where the terminal's cursor is; `None` after a write to the last column, where
+    /// terminals differ on what comes next.
+    cursor: Option<Position>,
+    /// The attributes the terminal writes with; `None` until the first frame sets them.
+    pen: Option<Pen>,
+    cursor_hidden: Option<bool>,
+}
+
+impl<W: Write> LeanBackend<W> {
+    /// A backend for a real terminal: the size is asked of the terminal.
+    pub fn new(out: W) -> Self {
+        Self {
+            out,
+            queued: Vec::with_capacity(4096),
+            fixed_size: None,
+            screen: Vec::new(),
+            columns: 0,
+            cursor: None,
+            pen: None,
+            cursor_hidden: None,
+        }
+    }
+
+    /// A backend of a fixed size, for output that is not a terminal.
+    pub fn with_size(out: W, size: Size) -> Self {
+        let mut backend = Self::new(out);
+        backend.fixed_size = Some(size);
+        backend
+    }
+
+    /// The writer, with everything flushed to it.
+    pub fn writer(&mut self) -> &mut W {
+        &mut self.out
+    }
+
+    fn index(&self, x: u16, y: u16) -> Option<usize> {
+        let index = usize::from(y) * usize::from(self.columns) + usize::from(x);
+        (x < self.columns && index < self.screen.len()).then_some(index)
+    }
+
+    fn known(&self, x: u16, y: u16) -> Option<&Cell> {
+        self.index(x, y).and_then(|i| self.screen[i].as_ref())
+    }
+
+    fn remember(&mut self, x: u16, y: u16, cell: Option<Cell>) {
+        if let Some(i) = self.index(x, y) {
+            self.screen[i] = cell;
+        }
+    }
+
+    /// Starts a copy of the screen of `size` with nothing known, when the size changed.
+    fn fit(&mut self, size: Size) {
+        let cells = usize::from(size.width) * usize::from(size.height);
+        if self.columns != size.width || self.screen.len() != cells {
+            self.columns = size.width;
+            self.screen = vec![None; cells];
+            self.cursor = None;
+        }
+    }
+
+    /// Forgets what the screen shows: every cell is rewritten before it is relied on again.
+    fn forget(&mut self) {
+        self.screen.fill(None);
+    }
+
+    fn go_to(&mut self, x: u16, y: u16) {
+        let here = self.cursor;
+        if here == Some(Position { x, y }) {
+            return;
+        }
+        let absolute = absolute_cost(x, y);
+        let relative = here.map(|p| (self.relative_cost(p, x, y), p));
+        match relative {
+            Some((Some(cost), from)) if cost < absolute => self.move_relative(from, x, y),
+            _ => self.move_absolute(x, y),
+        }
+        self.cursor = Some(Position { x, y });
+    }
+
+    /// The bytes of the cheapest relative way from `from` to `(x, y)`, if there is one.
+    fn relative_cost(&self, from: Position, x: u16, y: u16) -> Option<usize> {
+        let vertical = match from.y.abs_diff(y) {
+            0 => 0,
+            n => step_cost(n),
+        };
+        Some(vertical + self.horizontal(from.x, x, y, from.y == y).0)
+    }
+
+    /// The cost and the way to go from column `from` to `to` on row `y`.
+    fn horizontal(&self, from: u16, to: u16, y: u16, same_row: bool) -> (usize, Horizontal) {
+        use std::cmp::Ordering;
+        match to.cmp(&from) {
+            Ordering::Equal => (0, Horizontal::Stay),
+            Ordering::Greater => {
+                let step = (step_cost(to - from), Horizontal::Forward);
+                match same_row.then(|| self.fill_cost(from, to, y)).flatten() {
+                    Some(fill) if fill <= step.0 => (fill, Horizontal::Fill),
+                    _ => step,
+                }
+            }
+            Ordering::Less => {
+                let back = (step_cost(from - to), Horizontal::Back);
+                let home = 1 + if to == 0 { 0 } else { step_cost(to) };
+                if home < back.0 {
+                    (home, Horizontal::Home)
+                } else {
+                    back
+                }
+            }
+        }
+    }
+
+    /// The bytes of rewriting the cells between `from` and `to` as they are, when that can be
+    /// done with the current attributes.
+    fn fill_cost(&self, from: u16, to: u16, y: u16) -> Option<usize> {
+        const LONGEST_WORTH_FILLING: u16 = 6;
+        if to - from > LONGEST_WORTH_FILLING {
+            return None;
+        }
+        let pen = self.pen?;
+        (from..to).try_fold(0, |bytes, x| {
+            let cell = self.known(x, y)?;
+            (Pen::of(cell) == pen && width(cell) == 1).then(|| bytes + cell.symbol().len())
+        })
+    }
+
+    fn move_relative(&mut self, from: Position, x: u16, y: u16) {
+        if y > from.y {
+            csi(&mut self.queued, y - from.y, b'B');
+        } else if y < from.y {
+            csi(&mut self.queued, from.y - y, b'A');
+        }
+        match self.horizontal(from.x, x, y, from.y == y).1 {
+            Horizontal::Stay => {}
+            Horizontal::Forward => csi(&mut self.queued, x - from.x, b'C'),
+            Horizontal::Back => csi(&mut self.queued, from.x - x, b'D'),
+            Horizontal::Home => {
+                self.queued.push(b'\r');
+                if x > 0 {
+                    csi(&mut self.queued, x, b'C');
+                }
+            }
+            Horizontal::Fill => {
+                for column in from.x..x {
+                    if let Some(i) = self.index(column, y)
+                        && let Some(cell) = &self.screen[i]
+                    {
+                        self.queued.extend_from_slice(cell.symbol().as_bytes());
+                    }
+                }
+            }
+        }
+    }
+
+    fn move_absolute(&mut self, x: u16, y: u16) {
+        let q = &mut self.queued;
+        q.extend_from_slice(b"\x1b[");
+        if y > 0 || x > 0 {
+            push_number(q, y + 1);
+        }
+        if x > 0 {
+            q.push(b';');
+            push_number(q, x + 1);
+        }
+        q.push(b'H');
+    }
+
+    fn set_pen(&mut self, to: Pen) {
+        if self.pen == Some(to) {
+            return;
+        }
+        let mut params: Vec<u8> = Vec::with_capacity(24);
+        // Taking an attribute away has a code per attribute; starting over is simpler and
+        // rarely longer.
+        let from = match self.pen {
+            Some(from) if to.modifier.contains(from.modifier) => from,
+            _ => {
+                params.push(b'0');
+                Pen::PLAIN
+            }
+        };
+        for (bit, code) in MODIFIER_CODES {
+            if to.modifier.contains(bit) && !from.modifier.contains(bit) {
+                param(&mut params, |p| push_number(p, code));
+            }
+        }
+        if to.fg != from.fg {
+            param(&mut params, |p| colour(p, to.fg, Layer::Fg));
+        }
+        if to.bg != from.bg {
+            param(&mut params, |p| colour(p, to.bg, Layer::Bg));
+        }
+        if to.underline != from.underline {
+            param(&mut params, |p| colour(p, to.underline, Layer::Underline));
+        }
+        self.queued.extend_from_slice(b"\x1b[");
+        self.queued.extend_from_slice(&params);
+        self.queued.push(b'm');
+        self.pen = Some(to);
+    }
+
+    /// Sends what is queued in one write.
+    fn send(&mut self) -> io::Result<()> {
+        if !self.queued.is_empty() {
+            self.out.write_all(&self.queued)?;
+            self.queued.clear();
+        }
+        self.out.flush()
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Horizontal {
+    Stay,
+    Forward,
+    Back,
+    /// A carriage return, then forward.
+    Home,
+    /// Rewrite the cells in between.
+    Fill,
+}
+
+const MODIFIER_CODES: [(Modifier, u16); 9] = [
+    (Modifier::BOLD, 1),
+    (Modifier::DIM, 2),
+    (Modifier::ITALIC, 3),
+    (Modifier::UNDERLINED, 4),
+    (Modifier::SLOW_BLINK, 5),
+    (Modifier::RAPID_BLINK, 6),
+    (Modifier::REVERSED, 7),
+    (Modifier::HIDDEN, 8),
+    (Modifier::CROSSED_OUT, 9),
+];
+
+#[derive(Clone, Copy)]
+enum Layer {
+    Fg,
+    Bg,
+    Underline,
+}
+
+/// Appends one SGR parameter, with the separator it needs.
+fn param(params: &mut Vec<u8>, write: impl FnOnce(&mut Vec<u8>)) {
+    if !params.is_empty() {
+        params.push(b';');
+    }
+    write(params);
+}
+
+/// The SGR parameters of a colour: the short 30–37/90–97 codes for the 16 named colours.
+fn colour(out: &mut Vec<u8>, color: Color, layer: Layer) {
+    let (base, extended, reset) = match layer {
+        Layer::Fg => (30, 38, 39),
+        Layer::Bg => (40, 48, 49),
+        Layer::Underline => (0, 58, 59),
+    };
+    match (color, named_index(color)) {
+        (Color::Rgb(r, g, b), _) => {
+            push_number(out, extended);
+            let _ = write!(out, ";2;{r};{g};{b}");
+        }
+        (Color::Indexed(n), _) => {
+            push_number(out, extended);
+            let _ = write!(out, ";5;{n}");
+        }
+        (_, Some(n)) => match layer {
+            Layer::Underline => {
+                push_number(out, extended);
+                let _ = write!(out, ";5;{n}");
+            }
+            _ if n < 8 => push_number(out, base + n),
+            _ => push_number(out, base + 60 + n - 8),
+        },
+        (_, None) => push_number(out, reset),
+    }
+}
+
+/// The palette index of the 16 named colours.
+fn named_index(color: Color) -> Option<u16> {
+    Some(match color {
+        Color::Black => 0,
+        Color::Red => 1,
+        Color::Green => 2,
+        Color::Yellow => 3,
+        Color::Blue => 4,
+        Color::Magenta => 5,
+        Color::Cyan => 6,
+        Color::Gray => 7,
+        Color::DarkGray => 8,
+        Color::LightRed => 9,
+        Color::LightGreen => 10,
+        Color::LightYellow => 11,
+        Color::LightBlue => 12,
+        Color::LightMagenta => 13,
+        Color::LightCyan => 14,
+        Color::White => 15,
+        Color::Reset | Color::Indexed(_) | Color::Rgb(..) => return None,
+    })
+}
+
+fn push_number(out: &mut Vec<u8>, n: u16) {
+    let _ = write!(out, "{n}");
+}
+
+fn digits(n: u16) -> usize {
+    match n {
+        0..=9 => 1,
+        10..=99 => 2,
+        100..=999 => 3,
+        1000..=9999 => 4,
+        _ => 5,
+    }
+}
+
+/// `CSI n X`, with `n` left out when it is 1.
+fn csi(out: &mut Vec<u8>, n: u16, letter: u8) {
+    out.extend_from_slice(b"\x1b[");
+    if n != 1 {
+        push_number(out, n);
+    }
+    out.push(letter);
+}
+
+fn step_cost(n: u16) -> usize {
+    if n == 1 { 3 } else { 3 + digits(n) }
+}
+
+fn absolute_cost(x: u16, y: u16) -> usize {
+    match (x, y) {
+        (0, 0) => 3,
+        (0, _) => 3 + digits(y + 1),
+        _ => 4 + digits(y + 1) + digits(x + 1),
+    }
+}
+
+/// The columns a cell takes on the terminal.
+fn width(cell: &Cell) -> u16 {
+    match cell.diff_option {
+        CellDiffOption::ForcedWidth(n) => n.get(),
+        _ => u16::try_from(cell.symbol().width()).unwrap_or(u16::MAX),
+    }
+}
+
+impl<W: Write> Backend for LeanBackend<W> {
+    type Error = io::Error;
+
+    fn draw<'a, I>(&mut self, content: I) -> io::Result<()>
+    where
+        I: Iterator<Item = (u16, u16, &'a Cell)>,
+    {
+        let size = self.size()?;
+        self.fit(size);
+        let columns = size.width;
+        for (x, y, cell) in content {
+            self.go_to(x, y);
+            // Writing over the right half of a wide character blanks its left half.
+            if x > 0 && self.known(x - 1, y).is_some_and(|c| width(c) > 1) {
+                self.remember(x - 1, y, None);
+            }
+            self.set_pen(Pen::of(cell));
+            self.queued.extend_from_slice(cell.symbol().as_bytes());
+            let w = width(cell);
+            self.remember(x, y, Some(cell.clone()));
+            for covered in x.saturating_add(1)..x.saturating_add(w) {
+                self.remember(covered, y, None);
+            }
+            let next = x.saturating_add(w);
+            self.cursor = (next < columns).then_some(Position { x: next, y });
+        }
+        Ok(())
+    }
+
+    fn hide_cursor(&mut self) -> io::Result<()> {
+        if self.cursor_hidden != Some(true) {
+            self.queued.extend_from_slice(b"\x1b[?25l");
+            self.cursor_hidden = Some(true);
+        }
+        Ok(())
+    }
+
+    fn show_cursor(&mut self) -> io::Result<()> {
+        if self.cursor_hidden != Some(false) {
+            self.queued.extend_from_slice(b"\x1b[?25h");
+            self.cursor_hidden = Some(false);
+        }
+        self.send()
+    }
+
+    fn get_cursor_position(&mut self) -> io::Result<Position> {
+        if self.fixed_size.is_some() {
+            return Ok(self.cursor.unwrap_or_default());
+        }
+        crossterm::cursor::position()
+            .map(|(x, y)| Position { x, y })
+            .map_err(io::Error::other)
+    }
+
+    fn set_cursor_position<P: Into<Position>>(&mut self, position: P) -> io::Result<()> {
+        let Position { x, y } = position.into();
+        self.go_to(x, y);
+        Ok(())
+    }
+
+    fn clear(&mut self) -> io::Result<()> {
+        self.clear_region(ClearType::All)
+    }
+
+    fn clear_region(&mut self, clear_type: ClearType) -> io::Result<()> {
+        // Erased cells take the current background: erase with none.
+        if self.pen != Some(Pen::PLAIN) {
+            self.set_pen(Pen::PLAIN);
+        }
+        let code: &[u8] = match clear_type {
+            ClearType::All => b"\x1b[2J",
+            ClearType::AfterCursor => b"\x1b[J",
+            ClearType::BeforeCursor => b"\x1b[1J",
+            ClearType::CurrentLine => b"\x1b[2K",
+            ClearType::UntilNewLine => b"\x1b[K",
+        };
+        self.queued.extend_from_slice(code);
+        if matches!(clear_type, ClearType::All) {
+            let size = self.size()?;
+            self.fit(size);
+            self.screen.fill(Some(Cell::default()));
+        } else {
+            self.forget();
+        }
+        self.send()
+    }
+
+    fn size(&self) -> io::Result<Size> {
+        if let Some(size) = self.fixed_size {
+            return Ok(size);
+        }
+        let (width, height) = crossterm::terminal::size()?;
+        Ok(Size { width, height })
+    }
+
+    fn window_size(&mut self) -> io::Result<WindowSize> {
+        if let Some(size) = self.fixed_size {
+            return Ok(WindowSize {
+                columns_rows: size,
+                pixels: Size::default(),
+            });
+        }
+        let size = crossterm::terminal::window_size()?;
+        Ok(WindowSize {
+            columns_rows: Size {
+                width: size.columns,
+                height: size.rows,
+            },
+            pixels: Size {
+                width: size.width,
+                height: size.height,
+            },
+        })
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.send()
+    }
+}
+
+impl<W: Write> Drop for LeanBackend<W> {
+    /// Leaves the terminal writing plain text again.
+    fn drop(&mut self) {
+        if self.pen.is_some_and(|p| p != Pen::PLAIN) {
+            self.queued.extend_from_slice(b"\x1b[0m");
+        }
+        let _ = self.send();
+    }
+}
