@@ -199,6 +199,7 @@ pub struct HostSeries {
 #[derive(Debug, Clone, PartialEq)]
 pub struct TelemetryHistory {
     capacity: usize,
+    span: Duration,
     gpus: Vec<GpuSeries>,
     host: HostSeries,
 }
@@ -208,6 +209,7 @@ impl TelemetryHistory {
         let capacity = config.capacity();
         TelemetryHistory {
             capacity,
+            span: config.span,
             gpus: Vec::new(),
             host: HostSeries {
                 cpu_pct: Series::new(capacity),
@@ -219,6 +221,11 @@ impl TelemetryHistory {
 
     pub fn capacity(&self) -> usize {
         self.capacity
+    }
+
+    /// How far back the history reaches once full.
+    pub fn span(&self) -> Duration {
+        self.span
     }
 
     /// One series per GPU seen so far, in NVML index order of first appearance.

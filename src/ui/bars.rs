@@ -1,5 +1,7 @@
 //! Inline gauges and sparklines drawn as text, so they sit inside a line beside numbers.
 
+use std::time::Duration;
+
 use ratatui::text::Span;
 
 use super::theme::{Role, Theme};
@@ -45,47 +47,58 @@ fn eighths_of(fraction: f64, width: usize) -> usize {
     ((fraction * (width * 8) as f64).round() as usize).min(width * 8)
 }
 
-/// The readings cut into at most `width` columns from the newest backwards, each the mean of
-/// the readings it covers (`None` when none of them had a value), oldest column first. Fewer
-/// readings than columns leave the columns on the left empty (`None`).
-pub fn columns(values: &[Option<f64>], width: usize) -> Vec<Option<f64>> {
-    if width == 0 {
-        return Vec::new();
+/// The readings as `width` columns of `per_column` each, newest on the right: each the mean of
+/// its readings, `None` where none had a value. Columns are aligned to multiples of
+/// `per_column` since sampling started, so a new reading changes only the newest column and
+/// the chart moves left once per column, not at every reading (a chart that shifts every second
+/// redraws, and sends over ssh, every cell of its edge every second).
+pub fn columns(
+    points: impl Iterator<Item = (Duration, Option<f64>)>,
+    per_column: Duration,
+    width: usize,
+) -> Vec<Option<f64>> {
+    let mut sums = vec![(0.0, 0_u32); width];
+    let step = per_column.as_millis().max(1);
+    let points: Vec<_> = points.collect();
+    let Some(&(newest, _)) = points.last() else {
+        return vec![None; width];
+    };
+    let newest = newest.as_millis() / step;
+    for (at, value) in points {
+        let back = newest.saturating_sub(at.as_millis() / step);
+        if let (Ok(back), Some(v)) = (usize::try_from(back), value)
+            && back < width
+        {
+            let (sum, n) = &mut sums[width - 1 - back];
+            *sum += v;
+            *n += 1;
+        }
     }
-    let per_column = values.len().div_ceil(width).max(1);
-    let mut columns: Vec<Option<f64>> = values
-        .rchunks(per_column)
-        .take(width)
-        .map(|chunk| {
-            let present: Vec<f64> = chunk.iter().flatten().copied().collect();
-            if present.is_empty() {
-                None
-            } else {
-                Some(present.iter().sum::<f64>() / len_f64(present.len()))
-            }
-        })
-        .collect();
-    columns.resize(width, None);
-    columns.reverse();
-    columns
-}
-
-/// The last readings as a one-line sparkline `width` columns wide, newest on the right. A
-/// column with no reading is blank, so a gap reads as "unknown", not as zero. Values are
-/// scaled to `max`.
-pub fn sparkline(values: &[Option<f64>], max: f64, width: usize) -> String {
-    columns(values, width)
-        .into_iter()
-        .map(|c| c.map_or(' ', |v| level(v, max)))
+    sums.into_iter()
+        .map(|(sum, n)| (n > 0).then(|| sum / f64::from(n)))
         .collect()
 }
 
-#[expect(
-    clippy::cast_precision_loss,
-    reason = "a count of readings, far below 2^53"
-)]
-fn len_f64(n: usize) -> f64 {
-    n as f64
+/// How much time a column of a `width`-column chart of `span` covers: whole seconds, as few
+/// as hold the whole span.
+pub fn per_column(span: Duration, width: usize) -> Duration {
+    let width = u64::try_from(width.max(1)).unwrap_or(u64::MAX);
+    Duration::from_secs(span.as_secs().div_ceil(width).max(1))
+}
+
+/// The readings as a one-line sparkline `width` columns wide over `span`, newest on the right.
+/// A column with no reading is blank, so a gap reads as "unknown", not as zero. Values are
+/// scaled to `max`.
+pub fn sparkline(
+    points: impl Iterator<Item = (Duration, Option<f64>)>,
+    span: Duration,
+    max: f64,
+    width: usize,
+) -> String {
+    columns(points, per_column(span, width), width)
+        .into_iter()
+        .map(|c| c.map_or(' ', |v| level(v, max)))
+        .collect()
 }
 
 #[expect(
@@ -122,13 +135,48 @@ mod tests {
         assert_eq!(text(0.53), "██▏·");
     }
 
+    fn timed(values: &[Option<f64>]) -> Vec<(Duration, Option<f64>)> {
+        (0..)
+            .map(Duration::from_secs)
+            .zip(values.iter().copied())
+            .collect()
+    }
+
     #[test]
     fn sparklines_end_at_now_and_leave_gaps_blank() {
-        let v = [Some(0.0), Some(100.0), None, Some(50.0)];
-        assert_eq!(sparkline(&v, 100.0, 4), "▁█ ▅");
-        assert_eq!(sparkline(&v, 100.0, 6), "  ▁█ ▅");
-        assert_eq!(sparkline(&v, 100.0, 2), "▅▅");
-        assert_eq!(sparkline(&[], 100.0, 3), "   ");
-        assert_eq!(sparkline(&v, 0.0, 1), "▁");
+        let v = timed(&[Some(0.0), Some(100.0), None, Some(50.0)]);
+        let span = Duration::from_secs(4);
+        let line = |max, width| sparkline(v.iter().copied(), span, max, width);
+        assert_eq!(line(100.0, 4), "▁█ ▅");
+        assert_eq!(line(100.0, 6), "  ▁█ ▅");
+        assert_eq!(line(100.0, 2), "▅▅");
+        assert_eq!(sparkline(std::iter::empty(), span, 100.0, 3), "   ");
+        assert_eq!(line(0.0, 1), "▁");
+    }
+
+    #[test]
+    fn columns_take_the_fewest_whole_seconds_that_hold_the_span() {
+        let step = |span: u64, width| per_column(Duration::from_secs(span), width).as_secs();
+        assert_eq!(step(600, 58), 11);
+        assert_eq!(step(600, 60), 10);
+        assert_eq!(step(600, 600), 1);
+        assert_eq!(step(600, 4), 150);
+        assert_eq!(step(0, 10), 1);
+    }
+
+    #[test]
+    fn a_new_reading_changes_only_the_newest_column_until_a_step_passes() {
+        let readings: Vec<Option<f64>> = (0..100).map(|i| Some(f64::from(i % 7) * 10.0)).collect();
+        let v = timed(&readings);
+        let per = Duration::from_secs(10);
+        let at = |n: usize| columns(v[..n].iter().copied(), per, 6);
+        // 91 to 99 readings all end in the column of 90–99 s: only that column moves.
+        for n in 92..=100 {
+            assert_eq!(at(n)[..5], at(91)[..5], "{n} readings");
+        }
+        assert_ne!(at(95)[5], at(92)[5]);
+        // The 91st reading (at 90 s) opens a new column: everything moves left by one.
+        assert_eq!(at(91)[..5], at(90)[1..]);
+        assert_eq!(at(91)[5], readings[90]);
     }
 }

@@ -1,5 +1,8 @@
 //! The history of the selected GPU over the kept window: utilisation and power-weighted load
-//! as two tall sparklines, drawn where the GPU panel has room to spare.
+//! as two tall sparklines, drawn where the GPU panel has room to spare. Each column is a fixed
+//! stretch of time (10 s for ten minutes on 60 columns), so the chart moves once a column.
+
+use std::time::Duration;
 
 use jiff::SignedDuration;
 use ratatui::Frame;
@@ -7,7 +10,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Sparkline, SparklineBar};
 
-use super::bars::columns;
+use super::bars::{columns, per_column};
 use super::text::short_duration;
 use super::theme::{Role, Theme};
 use crate::telemetry::{GpuSeries, Series};
@@ -15,19 +18,29 @@ use crate::telemetry::{GpuSeries, Series};
 /// Columns for the labels left of each sparkline.
 const LABEL_W: u16 = 6;
 
-pub fn render_gpu_chart(frame: &mut Frame, area: Rect, series: &GpuSeries, theme: &Theme) {
+pub fn render_gpu_chart(
+    frame: &mut Frame,
+    area: Rect,
+    series: &GpuSeries,
+    span: Duration,
+    theme: &Theme,
+) {
     if area.height < 3 || area.width <= LABEL_W {
         return;
     }
-    let covered = match (series.util_pct.iter().next(), series.util_pct.latest()) {
-        (Some((first, _)), Some((last, _))) => last.saturating_sub(first),
-        _ => std::time::Duration::ZERO,
-    };
-    let span = SignedDuration::try_from(covered).unwrap_or_default();
+    let width = usize::from(area.width - LABEL_W);
+    let per_column = per_column(span, width);
+    let shown = per_column
+        .saturating_mul(u32::try_from(width).unwrap_or(u32::MAX))
+        .min(span);
     let caption = Line::from(vec![
         Span::styled(format!("GPU {}", series.index), theme.style(Role::Title)),
         Span::styled(
-            format!(" · last {}", short_duration(span)),
+            format!(
+                " · last {} · {} a column",
+                short_duration(signed(shown)),
+                short_duration(signed(per_column))
+            ),
             theme.style(Role::TextDim),
         ),
     ]);
@@ -37,56 +50,59 @@ pub fn render_gpu_chart(frame: &mut Frame, area: Rect, series: &GpuSeries, theme
         Constraint::Fill(1),
     ]));
     frame.render_widget(Paragraph::new(caption), caption_area);
-    history(
-        frame,
-        util_area,
-        "util",
-        &series.util_pct,
-        Role::Sparkline,
-        theme,
-    );
-    history(
-        frame,
-        load_area,
-        "load",
-        &series.power_weighted_load_pct,
-        Role::GaugeMid,
-        theme,
-    );
+    let chart = Chart { per_column, theme };
+    chart.history(frame, util_area, "util", &series.util_pct, Role::Sparkline);
+    let load = &series.power_weighted_load_pct;
+    chart.history(frame, load_area, "load", load, Role::GaugeMid);
 }
 
-/// One labelled sparkline, 0–100 %, newest on the right; blank columns had no reading.
-fn history(frame: &mut Frame, area: Rect, label: &str, series: &Series, role: Role, theme: &Theme) {
-    let [label_area, spark_area] = area.layout(&Layout::horizontal([
-        Constraint::Length(LABEL_W),
-        Constraint::Fill(1),
-    ]));
-    let values: Vec<Option<f64>> = series.iter().map(|(_, v)| v).collect();
-    let latest = values.last().copied().flatten();
-    let now = latest.map_or_else(|| "n/a".to_string(), |v| format!("{v:.0}%"));
-    let now_style = if latest.is_some() {
-        theme.style(Role::Text)
-    } else {
-        theme.style(Role::NA)
-    };
-    frame.render_widget(
-        Paragraph::new(vec![
-            Line::styled(label.to_string(), theme.style(Role::TextDim)),
-            Line::styled(now, now_style),
-        ]),
-        label_area,
-    );
-    let bars: Vec<SparklineBar> = columns(&values, usize::from(spark_area.width))
+fn signed(d: Duration) -> SignedDuration {
+    SignedDuration::try_from(d).unwrap_or_default()
+}
+
+struct Chart<'a> {
+    per_column: Duration,
+    theme: &'a Theme,
+}
+
+impl Chart<'_> {
+    /// One labelled sparkline, 0–100 %, newest on the right; blank columns had no reading.
+    fn history(&self, frame: &mut Frame, area: Rect, label: &str, series: &Series, role: Role) {
+        let theme = self.theme;
+        let [label_area, spark_area] = area.layout(&Layout::horizontal([
+            Constraint::Length(LABEL_W),
+            Constraint::Fill(1),
+        ]));
+        let latest = series.latest().and_then(|(_, v)| v);
+        let now = latest.map_or_else(|| "n/a".to_string(), |v| format!("{v:.0}%"));
+        let now_style = if latest.is_some() {
+            theme.style(Role::Text)
+        } else {
+            theme.style(Role::NA)
+        };
+        frame.render_widget(
+            Paragraph::new(vec![
+                Line::styled(label.to_string(), theme.style(Role::TextDim)),
+                Line::styled(now, now_style),
+            ]),
+            label_area,
+        );
+        let bars: Vec<SparklineBar> = columns(
+            series.iter(),
+            self.per_column,
+            usize::from(spark_area.width),
+        )
         .into_iter()
         .map(|c| SparklineBar::from(c.map(whole)))
         .collect();
-    frame.render_widget(
-        Sparkline::default()
-            .data(bars)
-            .max(100)
-            .style(theme.style(role)),
-        spark_area,
-    );
+        frame.render_widget(
+            Sparkline::default()
+                .data(bars)
+                .max(100)
+                .style(theme.style(role)),
+            spark_area,
+        );
+    }
 }
 
 #[expect(

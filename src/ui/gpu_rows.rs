@@ -27,6 +27,8 @@ const HOT_C: u32 = 85;
 pub struct GpuView<'a> {
     pub gpu: &'a GpuSample,
     pub history: Option<&'a Series>,
+    /// How far back `history` reaches once full.
+    pub span: std::time::Duration,
     pub selected: bool,
 }
 
@@ -96,11 +98,11 @@ fn pct(m: &Metric<f64>, theme: &Theme, style: Style) -> Span<'static> {
 }
 
 fn spark(v: &GpuView<'_>, w: usize, theme: &Theme) -> Span<'static> {
-    let values: Vec<Option<f64>> = v
-        .history
-        .map(|s| s.iter().map(|(_, value)| value).collect())
-        .unwrap_or_default();
-    Span::styled(sparkline(&values, 100.0, w), theme.style(Role::Sparkline))
+    let line = match v.history {
+        Some(series) => sparkline(series.iter(), v.span, 100.0, w),
+        None => " ".repeat(w),
+    };
+    Span::styled(line, theme.style(Role::Sparkline))
 }
 
 fn name(g: &GpuSample, w: usize, theme: &Theme) -> Span<'static> {

@@ -242,7 +242,7 @@ fn render_reading(
             .iter()
             .find(|s| Some(s.index) == selected);
         if let Some(series) = series {
-            render_gpu_chart(frame, chart, series, theme);
+            render_gpu_chart(frame, chart, series, app.telemetry.history.span(), theme);
         }
     }
 }
@@ -275,6 +275,7 @@ fn gpu_block(
         let v = GpuView {
             gpu,
             history: history.map(|s| &s.util_pct),
+            span: app.telemetry.history.span(),
             selected: focused && i == selected,
         };
         gpu_lines(&v, density, cell_w, theme)
