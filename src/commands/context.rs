@@ -13,7 +13,7 @@ use super::Failure;
 use crate::app::fixture::demo_pricing;
 use crate::app::{PriceSource, Pricing};
 use crate::cli::Cli;
-use crate::config::{Config, ProviderKind, SheetRef};
+use crate::config::{Config, InstanceConfig, ProviderKind, SheetRef};
 use crate::meter::{BillingMode, ComputeTerms};
 use crate::provider::alibaba::{AlibabaCloud, AlibabaEnv};
 use crate::provider::aws::Aws;
@@ -31,6 +31,8 @@ pub struct Context {
     pub data_dir: PathBuf,
     pub demo: bool,
     pub read_only: bool,
+    /// Say nothing on stderr (a stale sheet, an unpriced SKU): set where a screen is drawn.
+    pub quiet: bool,
     /// The adapter [`Context::gpu_cloud`] made, asked for its own rates when pricing.
     adapter: OnceLock<Arc<dyn Provider>>,
 }
@@ -61,8 +63,26 @@ impl Context {
             config,
             data_dir,
             demo,
+            quiet: false,
             adapter: OnceLock::new(),
         })
+    }
+
+    /// The same settings aimed at another instance in place of `[instance]`: how `gpumeter
+    /// fleet` reads each instance of `[[fleet]]`.
+    #[must_use]
+    pub fn for_instance(&self, instance: InstanceConfig) -> Context {
+        Context {
+            demo: self.demo || instance.provider == Some(ProviderKind::Demo),
+            config: Config {
+                instance,
+                ..self.config.clone()
+            },
+            data_dir: self.data_dir.clone(),
+            read_only: self.read_only,
+            quiet: self.quiet,
+            adapter: OnceLock::new(),
+        }
     }
 
     /// The provider adapter the flags and config select.
@@ -209,8 +229,13 @@ impl Context {
             return Ok(None);
         };
         if let Some(instance) = derived {
-            return Ok(Self::priced(sheet_ref, sku_name, instance.mode)
-                .map_err(|e| eprintln!("gpumeter: {e}; costs are not shown"))
+            return Ok(self
+                .priced(sheet_ref, sku_name, instance.mode)
+                .map_err(|e| {
+                    if !self.quiet {
+                        eprintln!("gpumeter: {e}; costs are not shown");
+                    }
+                })
                 .ok());
         }
         let mode = match cfg.billing {
@@ -218,15 +243,30 @@ impl Context {
             crate::config::BillingMode::Spot => BillingMode::Spot,
             crate::config::BillingMode::Monthly => BillingMode::Monthly,
         };
-        Self::priced(sheet_ref, sku_name, mode).map(Some)
+        self.priced(sheet_ref, sku_name, mode).map(Some)
     }
 
-    fn priced(sheet_ref: &SheetRef, sku_name: &str, mode: BillingMode) -> Result<Pricing, Failure> {
-        let sheet = match sheet_ref {
-            SheetRef::Bundled(id) => super::load_sheet_for(Some(id), None)?,
-            SheetRef::File(path) => super::load_sheet_for(None, Some(path))?,
-        }
-        .ok_or_else(|| Failure::bad_input("no price sheet"))?;
+    /// The sheet `sheet_ref` names; a stale one is said on stderr unless [`Context::quiet`].
+    fn sheet(&self, sheet_ref: &SheetRef) -> Result<crate::pricing::Sheet, Failure> {
+        let (id, file) = match sheet_ref {
+            SheetRef::Bundled(id) => (Some(id.as_str()), None),
+            SheetRef::File(path) => (None, Some(path.as_path())),
+        };
+        let load = if self.quiet {
+            super::read_sheet_for
+        } else {
+            super::load_sheet_for
+        };
+        load(id, file)?.ok_or_else(|| Failure::bad_input("no price sheet"))
+    }
+
+    fn priced(
+        &self,
+        sheet_ref: &SheetRef,
+        sku_name: &str,
+        mode: BillingMode,
+    ) -> Result<Pricing, Failure> {
+        let sheet = self.sheet(sheet_ref)?;
         let sku = sheet.sku(sku_name).cloned().ok_or_else(|| {
             Failure::bad_input(format!(
                 "config: SKU `{sku_name}` is not in sheet `{}`",

@@ -79,6 +79,22 @@ pub fn load_sheet_for(
     provider: Option<&str>,
     file: Option<&std::path::Path>,
 ) -> Result<Option<crate::pricing::Sheet>, Failure> {
+    let sheet = read_sheet_for(provider, file)?;
+    if let Some(warning) = sheet
+        .as_ref()
+        .and_then(|s| crate::pricing::stale_warning(s, today()))
+    {
+        eprintln!("gpumeter: {warning}");
+    }
+    Ok(sheet)
+}
+
+/// [`load_sheet_for`] without the warning: for readers that must not write to the terminal
+/// (the cockpit's fleet screen).
+pub fn read_sheet_for(
+    provider: Option<&str>,
+    file: Option<&std::path::Path>,
+) -> Result<Option<crate::pricing::Sheet>, Failure> {
     let sheet = match (provider, file) {
         (None, None) => return Ok(None),
         (_, Some(path)) => {
@@ -95,9 +111,6 @@ pub fn load_sheet_for(
             ))
         })?,
     };
-    if let Some(warning) = crate::pricing::stale_warning(&sheet, today()) {
-        eprintln!("gpumeter: {warning}");
-    }
     Ok(Some(sheet))
 }
 

@@ -70,11 +70,7 @@ impl Context {
         let Some(per_hour) = instance.live_price_per_hour else {
             return Ok(None);
         };
-        let sheet = match sheet_ref {
-            SheetRef::Bundled(id) => crate::commands::load_sheet_for(Some(id), None)?,
-            SheetRef::File(path) => crate::commands::load_sheet_for(None, Some(path))?,
-        }
-        .ok_or_else(|| Failure::bad_input("no price sheet"))?;
+        let sheet = self.sheet(sheet_ref)?;
         let sheet = self
             .adapter
             .get()
