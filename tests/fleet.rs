@@ -1,5 +1,6 @@
 //! The fleet on fixtures: rows priced from the demo sheet, flagged (forgotten, idle, overlap,
-//! leftovers, unreachable, unpriced) and sorted by cost.
+//! leftovers, unreachable, unpriced) and sorted by cost; and `collect`, what `gpumeter fleet`
+//! and the cockpit's fleet screen read, against the demo cloud.
 
 use gpumeter::app::fixture::{demo_pricing, fixture_now};
 use gpumeter::fleet::{Flag, FleetRow, Origin, Reporting, flag, row, sort_by_cost};
@@ -156,4 +157,53 @@ fn rows_carry_burn_uptime_deadline_and_leftovers() {
     let json = serde_json::to_value(&rows).unwrap();
     assert_eq!(json[0]["account"], "research");
     assert_eq!(json[0]["flags"][0], "idle");
+}
+
+/// The context `gpumeter --data-dir DIR --config DIR/config.toml` loads, with `config` written
+/// there.
+fn context(dir: &std::path::Path, config: &str) -> gpumeter::commands::context::Context {
+    use clap::Parser as _;
+    let path = dir.join("config.toml");
+    std::fs::write(&path, config).unwrap();
+    let cli = gpumeter::cli::Cli::parse_from([
+        "gpumeter".as_ref(),
+        "--data-dir".as_ref(),
+        dir.as_os_str(),
+        "--config".as_ref(),
+        path.as_os_str(),
+    ]);
+    gpumeter::commands::context::Context::load(&cli).unwrap()
+}
+
+const TWO_DEMO_ACCOUNTS: &str = "\
+[[fleet]]
+provider = \"demo\"
+account = \"lab\"
+instances = [\"i-a\", \"i-b\"]
+
+[[fleet]]
+provider = \"demo\"
+account = \"prod\"
+region = \"eu-west-1\"
+instances = [\"i-c\"]
+";
+
+#[tokio::test]
+async fn collect_reads_every_instance_of_two_demo_accounts() {
+    let dir = tempfile::tempdir().unwrap();
+    let ctx = context(dir.path(), TWO_DEMO_ACCOUNTS);
+    let rows = gpumeter::commands::fleet::collect(&ctx, jiff::Timestamp::now()).await;
+    let seen: Vec<(&str, &str)> = rows
+        .iter()
+        .map(|r| (r.origin.account.as_str(), r.origin.instance_id.as_str()))
+        .collect();
+    // The demo cloud has one instance: every id finds it, so each costs the same and the
+    // order is by account, then id.
+    assert_eq!(seen, [("lab", "i-a"), ("lab", "i-b"), ("prod", "i-c")]);
+    assert!(rows.iter().all(|r| r.running() && r.error.is_none()));
+    assert_eq!(rows[2].origin.region.as_deref(), Some("eu-west-1"));
+    // Twins within `lab` overlap; `prod`'s one does not; none reports.
+    assert_eq!(rows[0].flags, [Flag::Forgotten, Flag::Overlap]);
+    assert_eq!(rows[2].flags, [Flag::Forgotten]);
+    assert!(rows[2].burn_per_hour.unwrap() > Decimal::ZERO);
 }

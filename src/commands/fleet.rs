@@ -1,7 +1,8 @@
 //! `gpumeter fleet [--json]`: every instance in `[[fleet]]` (or the configured one) and what it
 //! leaves behind, read from each provider at once, priced, flagged and sorted by cost. Needs no
 //! GPU: it reads the providers' APIs, the local ledger's heartbeats and, where given, each
-//! instance's `gpumeter serve` endpoint.
+//! instance's `gpumeter serve` endpoint. The cockpit's fleet screen reads `[[fleet]]` the same
+//! way, through [`collect`].
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -31,16 +32,34 @@ struct Target {
 
 pub fn run(cli: &Cli, json: bool) -> CommandResult {
     let base = Context::load(cli)?;
-    let targets = targets(&base);
-    if targets.is_empty() {
+    if targets(&base).is_empty() {
         return Err(Failure::bad_input(
             "no fleet: add [[fleet]] tables (or an [instance]) to the config, or try --demo",
         ));
     }
-    let ledger = Ledger::open_read_only(crate::ledger::path_in(&base.data_dir, base.demo)).ok();
-    let now = Timestamp::now();
-    let reads = targets.into_iter().map(|t| read(cli, t, now));
-    let mut rows: Vec<FleetRow> = block_on(futures_util::future::join_all(reads))?
+    let rows = block_on(collect(&base, Timestamp::now()))?;
+    if json {
+        let text = serde_json::to_string_pretty(&rows)
+            .map_err(|e| Failure::bad_input(format!("cannot write JSON: {e}")))?;
+        super::emit(&text);
+    } else {
+        super::emit(table::render(&rows).trim_end());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Every instance of the fleet (`[[fleet]]`'s; without any, the configured one), read at once
+/// with the ledger's heartbeats, flagged and sorted by cost at `now`. A provider that fails or
+/// takes longer than its timeout gives a row that says so; no instance to read gives no rows.
+pub async fn collect(ctx: &Context, now: Timestamp) -> Vec<FleetRow> {
+    let targets = targets(ctx);
+    if targets.is_empty() {
+        return Vec::new();
+    }
+    let ledger = Ledger::open_read_only(crate::ledger::path_in(&ctx.data_dir, ctx.demo)).ok();
+    let reads = targets.into_iter().map(|t| read(ctx, t, now));
+    let mut rows: Vec<FleetRow> = futures_util::future::join_all(reads)
+        .await
         .into_iter()
         .map(|mut r| {
             if let Some(guard) = ledger
@@ -58,14 +77,7 @@ pub fn run(cli: &Cli, json: bool) -> CommandResult {
         .collect();
     flag(&mut rows);
     sort_by_cost(&mut rows);
-    if json {
-        let text = serde_json::to_string_pretty(&rows)
-            .map_err(|e| Failure::bad_input(format!("cannot write JSON: {e}")))?;
-        super::emit(&text);
-    } else {
-        super::emit(table::render(&rows).trim_end());
-    }
-    Ok(ExitCode::SUCCESS)
+    rows
 }
 
 /// `[[fleet]]`'s instances; without any, the configured instance (or the demo's).
@@ -128,20 +140,13 @@ fn provider_name(kind: ProviderKind) -> &'static str {
 }
 
 /// Reads one instance: its inventory, its pricing and, where given, its metrics.
-async fn read(cli: &Cli, target: Target, now: Timestamp) -> FleetRow {
+async fn read(base: &Context, target: Target, now: Timestamp) -> FleetRow {
     let mut origin = target.origin;
     let reporting = match &target.metrics {
         Some(url) => scrape(url).await,
         None => Reporting::default(),
     };
-    let ctx = match Context::load(cli) {
-        Ok(mut ctx) => {
-            ctx.demo = target.instance.provider == Some(ProviderKind::Demo) || ctx.demo;
-            ctx.config.instance = target.instance;
-            ctx
-        }
-        Err(e) => return row(origin, Err(&e.message), None, reporting, now),
-    };
+    let ctx = base.for_instance(target.instance);
     let provider = match ctx.provider() {
         Ok(p) => p,
         Err(e) => return row(origin, Err(&e.message), None, reporting, now),
