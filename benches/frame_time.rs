@@ -116,6 +116,7 @@ fn real_loop(secs: u64) -> Vec<Duration> {
         ledger: None,
         idle: gpumeter::guard::IdleRule::default(),
         notify: None,
+        fleet: None,
     };
     let theme = Theme::default();
     runtime.block_on(async {

@@ -527,3 +527,71 @@ fn the_same_deadline_in_whole_seconds_is_not_a_move() {
     );
     assert_eq!(app.deadline.unwrap().at, at);
 }
+
+/// A row of another account's instance, as the fleet read would give it.
+fn fleet_row(id: &str) -> gpumeter::fleet::FleetRow {
+    let origin = gpumeter::fleet::Origin {
+        account: "lab".into(),
+        provider: "demo".into(),
+        region: None,
+        instance_id: id.into(),
+    };
+    let now = gpumeter::app::fixture::fixture_now();
+    gpumeter::fleet::row(origin, Err("no answer"), None, Default::default(), now)
+}
+
+fn tick_by(app: &mut App, secs: i64) -> Vec<Effect> {
+    let at = app.now + SignedDuration::from_secs(secs);
+    update(app, Event::Tick(at))
+}
+
+#[test]
+fn f_asks_for_the_fleet_once_and_the_answer_fills_it() {
+    let mut app = app();
+    app.fleet_link.accounts = 2;
+    app.fleet_link.instances = 3;
+    assert_eq!(ch(&mut app, 'F'), [Effect::RefreshFleet]);
+    assert!(app.fleet_link.reading);
+    // In flight: closing and opening again, or the clock, starts no second read.
+    assert!(ch(&mut app, 'F').is_empty());
+    assert!(ch(&mut app, 'F').is_empty());
+    assert!(tick_by(&mut app, 90).is_empty());
+    let rows = vec![fleet_row("i-a"), fleet_row("i-b")];
+    assert!(update(&mut app, Event::Fleet(rows.clone())).is_empty());
+    assert_eq!(app.fleet, rows);
+    assert_eq!(app.fleet_link.read_at, Some(app.now));
+    assert!(!app.fleet_link.reading);
+}
+
+#[test]
+fn the_open_fleet_screen_reads_again_after_a_minute_and_a_closed_one_does_not() {
+    let mut app = app();
+    app.fleet_link.accounts = 1;
+    assert_eq!(ch(&mut app, 'F'), [Effect::RefreshFleet]);
+    update(&mut app, Event::Fleet(vec![fleet_row("i-a")]));
+    assert!(
+        tick_by(&mut app, 30).is_empty(),
+        "half a minute old is fresh"
+    );
+    ch(&mut app, 'F');
+    assert!(ch(&mut app, 'F').is_empty(), "reopened while fresh");
+    assert_eq!(tick_by(&mut app, 30), [Effect::RefreshFleet]);
+    update(&mut app, Event::Fleet(Vec::new()));
+    ch(&mut app, 'F');
+    assert!(tick_by(&mut app, 600).is_empty(), "the screen is closed");
+    assert_eq!(
+        ch(&mut app, 'F'),
+        [Effect::RefreshFleet],
+        "stale on opening"
+    );
+}
+
+#[test]
+fn without_fleet_accounts_nothing_is_read() {
+    let mut app = app();
+    assert_eq!(app.fleet_link.accounts, 0);
+    assert!(ch(&mut app, 'F').is_empty());
+    assert!(app.show_fleet);
+    assert!(tick_by(&mut app, 600).is_empty());
+    assert!(!app.fleet_link.reading);
+}

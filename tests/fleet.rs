@@ -207,3 +207,26 @@ async fn collect_reads_every_instance_of_two_demo_accounts() {
     assert_eq!(rows[2].flags, [Flag::Forgotten]);
     assert!(rows[2].burn_per_hour.unwrap() > Decimal::ZERO);
 }
+
+#[tokio::test]
+async fn the_cockpit_reads_only_the_fleet_accounts() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = format!("[instance]\nprovider = \"demo\"\n\n{TWO_DEMO_ACCOUNTS}");
+    let (link, read) =
+        gpumeter::commands::fleet::for_cockpit(context(dir.path(), &config)).expect("a fleet");
+    assert_eq!((link.accounts, link.instances), (2, 3));
+    assert_eq!((link.read_at, link.reading), (None, false));
+    let ids: Vec<String> = read()
+        .await
+        .into_iter()
+        .map(|r| r.origin.instance_id)
+        .collect();
+    assert_eq!(ids, ["i-a", "i-b", "i-c"], "not the cockpit's own instance");
+    // Without `[[fleet]]` `gpumeter fleet` reads the configured instance; the cockpit, nothing.
+    let alone = context(dir.path(), "[instance]\nprovider = \"demo\"\n");
+    assert!(gpumeter::commands::fleet::for_cockpit(alone).is_none());
+    let alone = context(dir.path(), "[instance]\nprovider = \"demo\"\n");
+    let rows = gpumeter::commands::fleet::collect(&alone, jiff::Timestamp::now()).await;
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].origin.instance_id, "i-0demo4a100f00d");
+}

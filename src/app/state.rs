@@ -154,6 +154,19 @@ pub struct GuardLink {
     pub saved: bool,
 }
 
+/// The other accounts the fleet screen reads (the config's `[[fleet]]`) and how far that got.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct FleetLink {
+    /// Accounts `[[fleet]]` lists; none: nothing is read and the screen shows this instance.
+    pub accounts: usize,
+    /// The instances in them.
+    pub instances: usize,
+    /// When `App::fleet` was last read (`app.now` when the answer came).
+    pub read_at: Option<Timestamp>,
+    /// A read is in flight: no second one starts.
+    pub reading: bool,
+}
+
 /// Settings the cockpit starts with (from flags and the config file).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Settings {
@@ -196,6 +209,7 @@ pub struct App {
     pub show_fleet: bool,
     /// Other instances the fleet screen lists beside this one, as `gpumeter fleet` reads them.
     pub fleet: Vec<crate::fleet::FleetRow>,
+    pub fleet_link: FleetLink,
     pub selected_gpu: usize,
     pub selected_resource: usize,
     pub telemetry: TelemetryView,
@@ -231,6 +245,7 @@ impl App {
             show_processes: false,
             show_fleet: false,
             fleet: Vec::new(),
+            fleet_link: FleetLink::default(),
             selected_gpu: 0,
             selected_resource: 0,
             telemetry: TelemetryView::new(HistoryConfig::default()),

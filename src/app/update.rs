@@ -16,6 +16,8 @@ use crate::telemetry::{CpuBoundRule, Expectations, Telemetry, assess};
 
 /// A watchdog silent for this long is shown as not running.
 pub const WATCHDOG_STALE: std::time::Duration = std::time::Duration::from_secs(20);
+/// Fleet rows older than this are read again while the fleet screen is open.
+pub const FLEET_REFRESH: SignedDuration = SignedDuration::from_secs(60);
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Event {
@@ -34,6 +36,8 @@ pub enum Event {
         action: Action,
         result: Result<ActionReport, String>,
     },
+    /// The instances of `[[fleet]]`, read as `gpumeter fleet` reads them.
+    Fleet(Vec<crate::fleet::FleetRow>),
     Resize,
 }
 
@@ -48,6 +52,8 @@ impl From<Telemetry> for Event {
 pub enum Effect {
     Perform(Action),
     RefreshInventory,
+    /// Read the instances of `[[fleet]]` for the fleet screen.
+    RefreshFleet,
     RetryGpu,
     /// Write the deadline and its policy to the ledger, where the watchdog enforces it.
     SaveGuard {
@@ -64,7 +70,7 @@ pub fn update(app: &mut App, event: Event) -> Vec<Effect> {
         Event::Key(_) => Vec::new(),
         Event::Tick(now) => {
             on_tick(app, now);
-            Vec::new()
+            refresh_fleet(app)
         }
         Event::Telemetry(t) => {
             on_telemetry(app, t);
@@ -84,6 +90,13 @@ pub fn update(app: &mut App, event: Event) -> Vec<Effect> {
             Vec::new()
         }
         Event::ActionDone { action, result } => on_action_done(app, &action, result),
+        Event::Fleet(rows) => {
+            app.fleet = rows;
+            app.fleet_link.read_at = Some(app.now);
+            app.fleet_link.reading = false;
+            app.dirty = true;
+            Vec::new()
+        }
         Event::Resize => {
             app.dirty = true;
             Vec::new()
@@ -138,7 +151,10 @@ fn on_command(app: &mut App, command: Command) -> Vec<Effect> {
         Command::Up => move_selection(app, -1),
         Command::Down => move_selection(app, 1),
         Command::Processes => app.show_processes = !app.show_processes,
-        Command::Fleet => app.show_fleet = !app.show_fleet,
+        Command::Fleet => {
+            app.show_fleet = !app.show_fleet;
+            return refresh_fleet(app);
+        }
         Command::Extend => return extend(app, app.settings.extend_step),
         Command::ExtendPrompt => {
             app.mode = Mode::Prompt {
@@ -161,6 +177,21 @@ fn on_command(app: &mut App, command: Command) -> Vec<Effect> {
         ),
     }
     Vec::new()
+}
+
+/// Asks for the fleet while its screen is open, when `[[fleet]]` lists accounts, no read is in
+/// flight and the rows are missing or older than [`FLEET_REFRESH`].
+fn refresh_fleet(app: &mut App) -> Vec<Effect> {
+    let link = &mut app.fleet_link;
+    let fresh = link
+        .read_at
+        .is_some_and(|at| app.now.duration_since(at) < FLEET_REFRESH);
+    if !app.show_fleet || link.accounts == 0 || link.reading || fresh {
+        return Vec::new();
+    }
+    link.reading = true;
+    app.dirty = true;
+    vec![Effect::RefreshFleet]
 }
 
 fn move_selection(app: &mut App, by: isize) {

@@ -33,6 +33,11 @@ pub const INVENTORY_INTERVAL: Duration = Duration::from_secs(30);
 /// Events queued between the sources and `update`; a slow terminal makes sources wait, not grow.
 const QUEUE: usize = 256;
 
+/// Reads the instances of `[[fleet]]` as `gpumeter fleet` does, with its timeouts.
+pub type FleetReader = Arc<
+    dyn Fn() -> futures_util::future::BoxFuture<'static, Vec<crate::fleet::FleetRow>> + Send + Sync,
+>;
+
 /// The sources a cockpit reads from.
 pub struct Sources<G, H> {
     pub gpu: G,
@@ -47,6 +52,8 @@ pub struct Sources<G, H> {
     pub idle: crate::guard::IdleRule,
     /// How warnings reach the user's own terminal (bell, OSC 9/777); `None` only rings the bell.
     pub notify: Option<crate::config::NotifyConfig>,
+    /// What the fleet screen reads besides this instance; `None` reads nothing.
+    pub fleet: Option<FleetReader>,
 }
 
 /// Runs the cockpit until the user quits. The terminal is set up and restored by the caller.
@@ -126,7 +133,14 @@ where
                 }
                 continue;
             }
-            run_effect(effect, &sources.provider, &refresh, &gpu_sampler, &tx);
+            run_effect(
+                effect,
+                &sources.provider,
+                sources.fleet.as_ref(),
+                &refresh,
+                &gpu_sampler,
+                &tx,
+            );
         }
         if app.quit {
             break;
@@ -206,6 +220,7 @@ fn spawn_notices(
 fn run_effect(
     effect: Effect,
     provider: &Arc<dyn Provider>,
+    fleet: Option<&FleetReader>,
     refresh: &Arc<Notify>,
     gpu_sampler: &SamplerHandle,
     tx: &mpsc::Sender<Event>,
@@ -213,6 +228,18 @@ fn run_effect(
     match effect {
         Effect::RefreshInventory => refresh.notify_one(),
         Effect::RetryGpu => gpu_sampler.request_retry(),
+        Effect::RefreshFleet => {
+            let read = fleet.cloned();
+            let tx = tx.clone();
+            tokio::spawn(async move {
+                // Always answered, even by a read that panicked: `update` waits for it.
+                let rows = match read {
+                    Some(read) => tokio::spawn(read()).await.unwrap_or_default(),
+                    None => Vec::new(),
+                };
+                let _ = tx.send(Event::Fleet(rows)).await;
+            });
+        }
         // Handled by the caller, which owns the guard link.
         Effect::SaveGuard { .. } => {}
         Effect::Perform(action) => {

@@ -66,6 +66,7 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
     if let Some(warning) = warning {
         app.log(crate::app::Level::Warn, warning.to_string());
     }
+    let fleet = fleet_reader(cli, &mut app)?;
     let sampling = SamplerConfig {
         interval: ctx.config.telemetry.refresh,
     };
@@ -92,6 +93,7 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
                 ledger: Some(ledger_path.clone()),
                 idle: ctx.config.idle.rule(),
                 notify: Some(ctx.config.notify.clone()),
+                fleet,
             },
             &theme,
         )
@@ -113,10 +115,21 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
                 ledger: Some(ledger_path.clone()),
                 idle: ctx.config.idle.rule(),
                 notify: Some(ctx.config.notify.clone()),
+                fleet,
             },
             &theme,
         )
     }
+}
+
+/// What the fleet screen reads besides this instance: `[[fleet]]`, through a context of its own
+/// that says nothing under the screen. `None` without `[[fleet]]`.
+fn fleet_reader(cli: &Cli, app: &mut App) -> Result<Option<crate::cockpit::FleetReader>, Failure> {
+    let Some((link, reader)) = super::fleet::for_cockpit(Context::load(cli)?) else {
+        return Ok(None);
+    };
+    app.fleet_link = link;
+    Ok(Some(reader))
 }
 
 /// Takes the terminal, runs the cockpit, and gives the terminal back on every way out.

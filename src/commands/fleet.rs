@@ -4,14 +4,18 @@
 //! instance's `gpumeter serve` endpoint. The cockpit's fleet screen reads `[[fleet]]` the same
 //! way, through [`collect`].
 
+use std::collections::BTreeSet;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
 use jiff::Timestamp;
 
 use super::context::Context;
 use super::{CommandResult, Failure, block_on};
+use crate::app::FleetLink;
 use crate::cli::Cli;
+use crate::cockpit::FleetReader;
 use crate::config::{InstanceConfig, ProviderKind};
 use crate::fleet::{FleetRow, Origin, Reporting, flag, row, sort_by_cost, table};
 use crate::ledger::Ledger;
@@ -78,6 +82,43 @@ pub async fn collect(ctx: &Context, now: Timestamp) -> Vec<FleetRow> {
     flag(&mut rows);
     sort_by_cost(&mut rows);
     rows
+}
+
+/// What the cockpit's fleet screen reads: `[[fleet]]`'s instances only (the configured one is
+/// the cockpit's own), as [`collect`] reads them, saying nothing on stderr. `None` when
+/// `[[fleet]]` lists no instance.
+pub fn for_cockpit(ctx: Context) -> Option<(FleetLink, FleetReader)> {
+    let listed: Vec<_> = ctx
+        .config
+        .fleet
+        .iter()
+        .filter(|f| !f.instances.is_empty())
+        .collect();
+    if listed.is_empty() {
+        return None;
+    }
+    let accounts: BTreeSet<_> = listed
+        .iter()
+        .map(|f| {
+            (
+                provider_name(f.provider),
+                f.account.clone().unwrap_or_default(),
+            )
+        })
+        .collect();
+    let link = FleetLink {
+        accounts: accounts.len(),
+        instances: targets(&ctx).len(),
+        ..FleetLink::default()
+    };
+    let mut ctx = ctx;
+    ctx.quiet = true;
+    let ctx = Arc::new(ctx);
+    let reader: FleetReader = Arc::new(move || {
+        let ctx = Arc::clone(&ctx);
+        Box::pin(async move { collect(&ctx, Timestamp::now()).await })
+    });
+    Some((link, reader))
 }
 
 /// `[[fleet]]`'s instances; without any, the configured instance (or the demo's).
