@@ -1,10 +1,10 @@
-//! The fleet screen (`F`): this instance beside every other one the cockpit knows of, with
-//! burn rate, uptime, deadline and what each leaves billing after release, the most expensive
-//! first; forgotten, idle, overlapping and left-over instances flagged. `gpumeter fleet` reads
-//! every configured account; the screen shows what this cockpit holds.
+//! The fleet screen (`F`): this instance beside every instance of the config's `[[fleet]]`
+//! accounts, read as `gpumeter fleet` reads them, with burn rate, uptime, deadline and what each
+//! leaves billing after release, the most expensive first; forgotten, idle, overlapping and
+//! left-over instances flagged. A line at the foot says how old the reading is.
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Rect};
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Cell, Padding, Paragraph, Row, Table};
@@ -15,7 +15,9 @@ use crate::app::App;
 use crate::fleet::table::{span, state_label};
 use crate::fleet::{Flag, FleetRow, Origin, Reporting, flag, row, sort_by_cost};
 
-/// The rows the screen shows: this instance (from the cockpit's own state) and `app.fleet`.
+/// The rows the screen shows: `app.fleet` and this instance, once. This instance's row comes
+/// from the cockpit's own state (its latest inventory, its pricing, its GPUs read here); where
+/// `app.fleet` lists it too, that row gives way, leaving its account and what it reported.
 pub fn fleet_rows(app: &App) -> Vec<FleetRow> {
     let mut rows = app.fleet.clone();
     if let Some(inventory) = &app.cloud.inventory {
@@ -23,24 +25,56 @@ pub fn fleet_rows(app: &App) -> Vec<FleetRow> {
             .instance
             .as_ref()
             .map_or_else(String::new, |i| i.id.clone());
-        if !rows.iter().any(|r| r.origin.instance_id == id) {
-            let origin = Origin {
-                account: String::new(),
-                provider: app.cloud.provider.clone(),
-                region: inventory.instance.as_ref().and_then(|i| i.region.clone()),
-                instance_id: id,
-            };
-            let here = Reporting {
-                here: matches!(app.telemetry.gpus, Some(Ok(_))),
-                ..Reporting::default()
-            };
-            let pricing = app.spend.pricing.clone();
-            rows.push(row(origin, Ok(inventory), pricing, here, app.now));
-        }
+        let (listed, others): (Vec<_>, Vec<_>) =
+            rows.into_iter().partition(|r| r.origin.instance_id == id);
+        rows = others;
+        let listed = listed.into_iter().next();
+        let origin = Origin {
+            account: listed
+                .as_ref()
+                .map_or_else(String::new, |r| r.origin.account.clone()),
+            provider: app.cloud.provider.clone(),
+            region: inventory.instance.as_ref().and_then(|i| i.region.clone()),
+            instance_id: id,
+        };
+        let here = Reporting {
+            here: matches!(app.telemetry.gpus, Some(Ok(_))),
+            ..listed.map_or_else(Reporting::default, |r| r.reporting)
+        };
+        let pricing = app.spend.pricing.clone();
+        rows.push(row(origin, Ok(inventory), pricing, here, app.now));
     }
     flag(&mut rows);
     sort_by_cost(&mut rows);
     rows
+}
+
+/// The line at the foot: what is read, and how long ago; or how to read more.
+pub fn fleet_status(app: &App) -> String {
+    let link = &app.fleet_link;
+    if link.accounts == 0 {
+        return "[[fleet]] in the config adds other accounts' instances here".into();
+    }
+    let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    let what = format!(
+        "{} ({})",
+        plural(link.accounts, "account"),
+        plural(link.instances, "instance")
+    );
+    match (link.read_at, link.reading) {
+        (None, true) => format!("reading {what}…"),
+        (None, false) => format!("{what}, not read yet"),
+        (Some(at), reading) => {
+            let age = app.now.duration_since(at).as_secs().max(0);
+            let ago = if age < 60 {
+                format!("{age} s ago")
+            } else {
+                format!("{} ago", span(age))
+            };
+            let again = if reading { " · reading again…" } else { "" };
+            format!("{what} read {ago}{again}")
+        }
+    }
 }
 
 fn flag_style(flag: Flag, theme: &Theme) -> Style {
@@ -70,23 +104,28 @@ pub fn render_fleet(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             Span::styled(" F", theme.style(Role::HelpKey)),
             Span::styled(" or ", theme.style(Role::TextDim)),
             Span::styled("Esc", theme.style(Role::HelpKey)),
-            Span::styled(
-                " back · gpumeter fleet reads every account ",
-                theme.style(Role::TextDim),
-            ),
+            Span::styled(" back ", theme.style(Role::TextDim)),
         ]));
+    let dim = theme.style(Role::TextDim);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let [table_area, status_area] =
+        Layout::vertical([Constraint::Min(0), Constraint::Length(1)]).areas(inner);
+    frame.render_widget(Line::styled(fleet_status(app), dim), status_area);
     if rows.is_empty() {
         let text = Paragraph::new(Line::styled(
             "no instance yet: waiting for the provider",
-            theme.style(Role::TextDim),
-        ))
-        .block(block);
-        frame.render_widget(text, area);
+            dim,
+        ));
+        frame.render_widget(text, table_area);
         return;
     }
-    let dim = theme.style(Role::TextDim);
+    // The account leads where `[[fleet]]` names any.
+    let accounts = rows.iter().any(|r| !r.origin.account.is_empty());
+    let lead = usize::from(!accounts);
     let header = Row::new(
         [
+            "account",
             "instance",
             "name",
             "state",
@@ -96,7 +135,9 @@ pub fn render_fleet(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             "left/mo",
             "flags",
         ]
-        .map(|h| Cell::from(h.to_string())),
+        .map(|h| Cell::from(h.to_string()))
+        .into_iter()
+        .skip(lead),
     )
     .style(dim);
     let lines = rows.iter().map(|r| {
@@ -115,7 +156,13 @@ pub fn render_fleet(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         } else {
             "—".into()
         };
-        Row::new(vec![
+        let account = if r.origin.account.is_empty() {
+            "—"
+        } else {
+            r.origin.account.as_str()
+        };
+        let cells = vec![
+            Cell::from(truncate(account, 10)),
             Cell::from(truncate(&r.origin.instance_id, 20)),
             Cell::from(truncate(r.name.as_deref().unwrap_or("—"), 16)),
             Cell::from(state_label(r)),
@@ -127,10 +174,11 @@ pub fn render_fleet(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             ),
             Cell::from(Line::from(money(r.leftover_monthly)).right_aligned()),
             Cell::from(Line::from(flags)),
-        ])
-        .style(theme.style(Role::Text))
+        ];
+        Row::new(cells.into_iter().skip(lead)).style(theme.style(Role::Text))
     });
     let widths = [
+        Constraint::Length(10),
         Constraint::Length(20),
         Constraint::Length(16),
         Constraint::Length(10),
@@ -140,5 +188,6 @@ pub fn render_fleet(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         Constraint::Length(9),
         Constraint::Fill(1),
     ];
-    frame.render_widget(Table::new(lines, widths).header(header).block(block), area);
+    let widths = widths.into_iter().skip(lead);
+    frame.render_widget(Table::new(lines, widths).header(header), table_area);
 }
