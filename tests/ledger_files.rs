@@ -198,3 +198,28 @@ fn the_report_command_prints_the_error_and_exits_1() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("is damaged"), "{err}");
 }
+
+#[test]
+fn a_new_ledger_has_small_pages_and_an_old_one_keeps_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = fresh(dir.path());
+    let page_size = |p: &Path| -> i64 {
+        let conn = rusqlite::Connection::open(p).unwrap();
+        conn.pragma_query_value(None, "page_size", |r| r.get(0))
+            .unwrap()
+    };
+    assert_eq!(page_size(&path), 1024);
+
+    // A ledger made with SQLite's default pages still opens, and keeps them.
+    let old = dir.path().join("old.sqlite");
+    rusqlite::Connection::open(&old)
+        .unwrap()
+        .execute_batch("PRAGMA page_size = 4096; PRAGMA journal_mode = WAL;")
+        .unwrap();
+    let mut ledger = Ledger::open(&old).unwrap();
+    ledger
+        .record_event(EventRecord::note(Timestamp::UNIX_EPOCH, "hello"))
+        .unwrap();
+    drop(ledger);
+    assert_eq!(page_size(&old), 4096);
+}
