@@ -161,3 +161,20 @@ fn scenario_files_load_from_disk_and_report_bad_keys_with_a_position() {
     assert!(missing.contains("cannot read"), "{missing}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn temperature_follows_the_load_with_a_lag_not_second_by_second() {
+    let temp =
+        |sim: &Simulator, t: u64| f64::from(sim.gpus_at(secs(t)).gpus[0].temp_c.get().unwrap());
+    let training = sim("training", 1, 3);
+    let steps: Vec<f64> = (600..900)
+        .map(|t| (temp(&training, t + 1) - temp(&training, t)).abs())
+        .collect();
+    let mean_step = steps.iter().sum::<f64>() / 300.0;
+    // White noise of ±1.5 °C a second would move it about 1 °C a second on average.
+    assert!(mean_step < 0.5, "mean change {mean_step:.2} °C a second");
+    assert!(steps.iter().all(|s| *s <= 3.0), "{steps:?}");
+    // A busy card runs hotter than an idle one.
+    let idle = sim("idle", 1, 3);
+    assert!(temp(&training, 900) > temp(&idle, 900) + 20.0);
+}

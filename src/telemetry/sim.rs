@@ -201,6 +201,20 @@ impl Simulator {
         (base + self.jitter(Stream::Util, index, at, g.util_jitter_pct)).clamp(0.0, 100.0)
     }
 
+    /// A die follows its load with a lag of tens of seconds, not second by second: the mean
+    /// utilisation of the last half minute, plus a drift that moves every ten seconds.
+    fn temp_at(&self, index: u32, at: Duration) -> f64 {
+        const LAG_S: u64 = 30;
+        let secs = at.as_secs();
+        let first = secs.saturating_sub(LAG_S - 1);
+        let mean = (first..=secs)
+            .map(|s| self.util_at(index, Duration::from_secs(s)))
+            .sum::<f64>()
+            / crate::telemetry::metric::u64_to_f64(secs - first + 1);
+        let drift = self.jitter(Stream::Temp, index, Duration::from_secs(secs / 10), 1.0);
+        32.0 + mean * 0.5 + drift
+    }
+
     fn mem_used_mib(&self, at: Duration) -> u64 {
         let g = &self.config.scenario.gpu;
         let total = self.profile.mem_total_mib;
@@ -256,9 +270,7 @@ impl Simulator {
             power_w,
             power_limit_w,
             energy_j: Metric::Value(energy_start + self.mean_power_w() * at.as_secs_f64()),
-            temp_c: Metric::Value(pct(32.0
-                + util * 0.5
-                + self.jitter(Stream::Temp, index, at, 1.5))),
+            temp_c: Metric::Value(pct(self.temp_at(index, at))),
             sm_clock_mhz: Metric::Value(if busy { p.sm_clock_max_mhz } else { 210 }),
             mem_clock_mhz: Metric::Value(p.mem_clock_mhz),
             fan_pct: if p.has_fan {
