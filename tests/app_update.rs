@@ -537,7 +537,13 @@ fn fleet_row(id: &str) -> gpumeter::fleet::FleetRow {
         instance_id: id.into(),
     };
     let now = gpumeter::app::fixture::fixture_now();
-    gpumeter::fleet::row(origin, Err("no answer"), None, Default::default(), now)
+    gpumeter::fleet::row(
+        origin,
+        Err("no answer"),
+        None,
+        gpumeter::fleet::Reporting::default(),
+        now,
+    )
 }
 
 fn tick_by(app: &mut App, secs: i64) -> Vec<Effect> {

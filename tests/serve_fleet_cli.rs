@@ -49,7 +49,10 @@ fn serve_off_loopback_warns_and_answers_scrapes() {
     let addr = format!("127.0.0.1:{port}");
     let started = Instant::now();
     let mut body = String::new();
-    while started.elapsed() < Duration::from_secs(10) && !body.contains("gpumeter_cost_total") {
+    // The cost comes with the first tick, the GPUs with the first sample: wait for both.
+    let ready =
+        |body: &str| body.contains("gpumeter_cost_total") && body.contains("DCGM_FI_DEV_GPU_UTIL{");
+    while started.elapsed() < Duration::from_secs(20) && !ready(&body) {
         std::thread::sleep(Duration::from_millis(200));
         body = get(&addr);
     }

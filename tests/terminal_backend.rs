@@ -427,7 +427,7 @@ fn dropping_the_backend_leaves_plain_attributes() {
         terminal
             .draw(|f| {
                 f.buffer_mut()
-                    .set_string(0, 0, "!", Style::new().fg(Color::Red))
+                    .set_string(0, 0, "!", Style::new().fg(Color::Red));
             })
             .expect("draw");
     }

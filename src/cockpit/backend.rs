@@ -142,19 +142,19 @@ impl<W: Write> LeanBackend<W> {
         let absolute = absolute_cost(x, y);
         let relative = here.map(|p| (self.relative_cost(p, x, y), p));
         match relative {
-            Some((Some(cost), from)) if cost < absolute => self.move_relative(from, x, y),
+            Some((cost, from)) if cost < absolute => self.move_relative(from, x, y),
             _ => self.move_absolute(x, y),
         }
         self.cursor = Some(Position { x, y });
     }
 
-    /// The bytes of the cheapest relative way from `from` to `(x, y)`, if there is one.
-    fn relative_cost(&self, from: Position, x: u16, y: u16) -> Option<usize> {
+    /// The bytes of the cheapest relative way from `from` to `(x, y)`.
+    fn relative_cost(&self, from: Position, x: u16, y: u16) -> usize {
         let vertical = match from.y.abs_diff(y) {
             0 => 0,
             n => step_cost(n),
         };
-        Some(vertical + self.horizontal(from.x, x, y, from.y == y).0)
+        vertical + self.horizontal(from.x, x, y, from.y == y).0
     }
 
     /// The cost and the way to go from column `from` to `to` on row `y`.
