@@ -17,7 +17,7 @@ use gpumeter::ledger::guard::{GuardState, Watchdog};
 use gpumeter::provider::Inventory;
 use gpumeter::provider::demo::DemoState;
 use gpumeter::serve::{Collector, Input, Snapshot, Target, render};
-use gpumeter::telemetry::{Stamped, Telemetry};
+use gpumeter::telemetry::{GpuUnavailable, GpuUnavailableKind, Stamped, Telemetry};
 use jiff::tz::TimeZone;
 use jiff::{SignedDuration, Timestamp};
 use prometheus_parse::{Scrape, Value};
@@ -334,4 +334,46 @@ fn the_example_alert_rules_use_only_exposed_metrics() {
     ] {
         assert!(rules.contains(&format!("alert: {alert}")), "{alert}");
     }
+}
+
+#[test]
+fn a_failing_gpu_read_leaves_the_gpu_timestamp_where_the_last_reading_was() {
+    let now = fixture_now();
+    let target = Target {
+        instance_id: "i-1".into(),
+        provider: "demo".into(),
+    };
+    let spend = Spend::new(demo_pricing(), None, TimeZone::UTC);
+    let mut collector = Collector::new(target, spend, None);
+    let sim = demo_simulator("training");
+    let read_at = now - SignedDuration::from_mins(5);
+    collector.feed(Input::Telemetry(Telemetry::Gpu(Stamped {
+        at: Duration::ZERO,
+        time: read_at,
+        value: Ok(sim.gpus_at(Duration::ZERO)),
+    })));
+    for s in 1..=300 {
+        collector.feed(Input::Telemetry(Telemetry::Gpu(Stamped {
+            at: Duration::from_secs(s),
+            time: read_at + SignedDuration::from_secs(i64::try_from(s).unwrap()),
+            value: Err(GpuUnavailable {
+                kind: GpuUnavailableKind::Other,
+                detail: "GPU is lost".into(),
+            }),
+        })));
+    }
+    let text = render(&collector.snapshot(now));
+    let scrape = Scrape::parse(text.lines().map(|l| Ok(l.to_string()))).unwrap();
+    let gpu_time = scrape
+        .samples
+        .iter()
+        .find(|s| {
+            s.metric == "gpumeter_sample_timestamp_seconds" && s.labels.get("source") == Some("gpu")
+        })
+        .map(|s| s.value.clone());
+    let expected = read_at.as_millisecond() as f64 / 1000.0;
+    assert!(
+        matches!(gpu_time, Some(Value::Gauge(v)) if v == expected),
+        "{gpu_time:?}"
+    );
 }

@@ -39,6 +39,8 @@ pub struct Collector {
     cloud_ok: Option<bool>,
     cloud_time: Option<Timestamp>,
     round: Option<(GpuRound, Timestamp)>,
+    /// When the GPUs last answered: a failing NVML is stale, however often it is asked.
+    gpu_read_at: Option<Timestamp>,
     host: Option<(HostSample, Timestamp)>,
     idle: IdleTracker,
     /// The deadline from the config, used when neither the ledger nor the provider holds one.
@@ -56,6 +58,7 @@ impl Collector {
             cloud_ok: None,
             cloud_time: None,
             round: None,
+            gpu_read_at: None,
             host: None,
             idle: IdleTracker::new(IdleRule::default()),
             config_deadline,
@@ -84,6 +87,7 @@ impl Collector {
                     .is_some_and(|(h, _)| self.idle.sample_is_idle(&s.value, h));
                 if s.value.is_ok() {
                     self.idle.observe(s.time, idle);
+                    self.gpu_read_at = Some(s.time);
                 }
                 self.round = Some((s.value, s.time));
             }
@@ -137,7 +141,7 @@ impl Collector {
             now: Some(now),
             target: self.target.clone(),
             gpus,
-            gpu_time: self.round.as_ref().map(|(_, t)| *t),
+            gpu_time: self.gpu_read_at,
             host: self.host.as_ref().map(|(h, _)| h.clone()),
             host_time: self.host.as_ref().map(|(_, t)| *t),
             instance: self

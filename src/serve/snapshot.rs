@@ -85,6 +85,7 @@ pub struct Snapshot {
     pub target: Target,
     /// The latest GPU round's samples; empty when no GPU could be read.
     pub gpus: Vec<GpuSample>,
+    /// When the GPUs last gave a reading (a failed read does not count).
     pub gpu_time: Option<Timestamp>,
     pub host: Option<HostSample>,
     pub host_time: Option<Timestamp>,
