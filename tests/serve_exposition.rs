@@ -371,6 +371,10 @@ fn a_failing_gpu_read_leaves_the_gpu_timestamp_where_the_last_reading_was() {
             s.metric == "gpumeter_sample_timestamp_seconds" && s.labels.get("source") == Some("gpu")
         })
         .map(|s| s.value.clone());
+    #[expect(
+        clippy::cast_precision_loss,
+        reason = "milliseconds since 1970 fit in 2^52"
+    )]
     let expected = read_at.as_millisecond() as f64 / 1000.0;
     assert!(
         matches!(gpu_time, Some(Value::Gauge(v)) if v == expected),
