@@ -66,16 +66,48 @@ pub struct LeanBackend<W: Write> {
     queued: Vec<u8>,
     /// Used instead of asking the terminal (tests and benchmarks write to memory).
     fixed_size: Option<Size>,
-    /// What each cell of the terminal shows, row by row; `None` where it is not known.
-    screen: Vec<Option<Cell>>,
+    /// What each cell of the terminal shows, row by row, as far as a move can use it.
+    screen: Vec<Known>,
     columns: u16,
+    /// The pens cells were written with; `Known` holds an index into it.
+    pens: Vec<Pen>,
     /// Where the terminal's cursor is; `None` after a write to the last column, where
     /// terminals differ on what comes next.
     cursor: Option<Position>,
     /// The attributes the terminal writes with; `None` until the first frame sets them.
     pen: Option<Pen>,
+    /// `pen`'s index in `pens`.
+    pen_id: u32,
     cursor_hidden: Option<bool>,
 }
+
+/// What the copy of the screen knows of a cell, in four bytes: a printable ASCII character and
+/// the index of its pen, or nothing (never written, wide, or more than one byte: rewriting
+/// those is never cheaper than a cursor move).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Known(u32);
+
+impl Known {
+    const NOTHING: Self = Self(0);
+
+    fn of(symbol: &str, pen_id: u32) -> Self {
+        match symbol.as_bytes() {
+            [byte @ b' '..=b'~'] => Self(((pen_id + 1) << 8) | u32::from(*byte)),
+            _ => Self::NOTHING,
+        }
+    }
+
+    /// The character, if it was written with pen `pen_id`.
+    fn byte_in(self, pen_id: u32) -> Option<u8> {
+        if self == Self::NOTHING || self.0 >> 8 != pen_id + 1 {
+            return None;
+        }
+        u8::try_from(self.0 & 0xff).ok()
+    }
+}
+
+/// Pens kept at most; past this the copy of the screen starts over.
+const MAX_PENS: usize = 1 << 16;
 
 impl<W: Write> LeanBackend<W> {
     /// A backend for a real terminal: the size is asked of the terminal.
@@ -86,8 +118,10 @@ impl<W: Write> LeanBackend<W> {
             fixed_size: None,
             screen: Vec::new(),
             columns: 0,
+            pens: Vec::new(),
             cursor: None,
             pen: None,
+            pen_id: 0,
             cursor_hidden: None,
         }
     }
@@ -109,13 +143,13 @@ impl<W: Write> LeanBackend<W> {
         (x < self.columns && index < self.screen.len()).then_some(index)
     }
 
-    fn known(&self, x: u16, y: u16) -> Option<&Cell> {
-        self.index(x, y).and_then(|i| self.screen[i].as_ref())
+    fn known(&self, x: u16, y: u16) -> Known {
+        self.index(x, y).map_or(Known::NOTHING, |i| self.screen[i])
     }
 
-    fn remember(&mut self, x: u16, y: u16, cell: Option<Cell>) {
+    fn remember(&mut self, x: u16, y: u16, known: Known) {
         if let Some(i) = self.index(x, y) {
-            self.screen[i] = cell;
+            self.screen[i] = known;
         }
     }
 
@@ -124,14 +158,14 @@ impl<W: Write> LeanBackend<W> {
         let cells = usize::from(size.width) * usize::from(size.height);
         if self.columns != size.width || self.screen.len() != cells {
             self.columns = size.width;
-            self.screen = vec![None; cells];
+            self.screen = vec![Known::NOTHING; cells];
             self.cursor = None;
         }
     }
 
     /// Forgets what the screen shows: every cell is rewritten before it is relied on again.
     fn forget(&mut self) {
-        self.screen.fill(None);
+        self.screen.fill(Known::NOTHING);
     }
 
     fn go_to(&mut self, x: u16, y: u16) {
@@ -185,14 +219,12 @@ impl<W: Write> LeanBackend<W> {
     /// done with the current attributes.
     fn fill_cost(&self, from: u16, to: u16, y: u16) -> Option<usize> {
         const LONGEST_WORTH_FILLING: u16 = 6;
-        if to - from > LONGEST_WORTH_FILLING {
+        if to - from > LONGEST_WORTH_FILLING || self.pen.is_none() {
             return None;
         }
-        let pen = self.pen?;
-        (from..to).try_fold(0, |bytes, x| {
-            let cell = self.known(x, y)?;
-            (Pen::of(cell) == pen && width(cell) == 1).then(|| bytes + cell.symbol().len())
-        })
+        (from..to)
+            .all(|x| self.known(x, y).byte_in(self.pen_id).is_some())
+            .then_some(usize::from(to - from))
     }
 
     fn move_relative(&mut self, from: Position, x: u16, y: u16) {
@@ -213,10 +245,8 @@ impl<W: Write> LeanBackend<W> {
             }
             Horizontal::Fill => {
                 for column in from.x..x {
-                    if let Some(i) = self.index(column, y)
-                        && let Some(cell) = &self.screen[i]
-                    {
-                        self.queued.extend_from_slice(cell.symbol().as_bytes());
+                    if let Some(byte) = self.known(column, y).byte_in(self.pen_id) {
+                        self.queued.push(byte);
                     }
                 }
             }
@@ -268,6 +298,19 @@ impl<W: Write> LeanBackend<W> {
         self.queued.extend_from_slice(&params);
         self.queued.push(b'm');
         self.pen = Some(to);
+        self.pen_id = self.pen_id_of(to);
+    }
+
+    fn pen_id_of(&mut self, pen: Pen) -> u32 {
+        if let Some(i) = self.pens.iter().position(|p| *p == pen) {
+            return u32::try_from(i).unwrap_or(u32::MAX);
+        }
+        if self.pens.len() >= MAX_PENS {
+            self.pens.clear();
+            self.forget();
+        }
+        self.pens.push(pen);
+        u32::try_from(self.pens.len() - 1).unwrap_or(u32::MAX)
     }
 
     /// Sends what is queued in one write.
@@ -424,16 +467,19 @@ impl<W: Write> Backend for LeanBackend<W> {
         let columns = size.width;
         for (x, y, cell) in content {
             self.go_to(x, y);
-            // Writing over the right half of a wide character blanks its left half.
-            if x > 0 && self.known(x - 1, y).is_some_and(|c| width(c) > 1) {
-                self.remember(x - 1, y, None);
-            }
             self.set_pen(Pen::of(cell));
             self.queued.extend_from_slice(cell.symbol().as_bytes());
             let w = width(cell);
-            self.remember(x, y, Some(cell.clone()));
+            // Wide characters are never rewritten as filler, so both their halves stay unknown
+            // and a narrow one written over either half needs no bookkeeping.
+            let known = if w == 1 {
+                Known::of(cell.symbol(), self.pen_id)
+            } else {
+                Known::NOTHING
+            };
+            self.remember(x, y, known);
             for covered in x.saturating_add(1)..x.saturating_add(w) {
-                self.remember(covered, y, None);
+                self.remember(covered, y, Known::NOTHING);
             }
             let next = x.saturating_add(w);
             self.cursor = (next < columns).then_some(Position { x: next, y });
@@ -492,7 +538,8 @@ impl<W: Write> Backend for LeanBackend<W> {
         if matches!(clear_type, ClearType::All) {
             let size = self.size()?;
             self.fit(size);
-            self.screen.fill(Some(Cell::default()));
+            let blank = Known::of(" ", self.pen_id);
+            self.screen.fill(blank);
         } else {
             self.forget();
         }
