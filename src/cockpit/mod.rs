@@ -30,6 +30,8 @@ use crate::ui::theme::Theme;
 pub const TICK_INTERVAL: Duration = Duration::from_secs(1);
 /// How often the provider's inventory is read again when nothing asked for it.
 pub const INVENTORY_INTERVAL: Duration = Duration::from_secs(30);
+/// How long a frame waits for other news of the same second (see the loop); keys never wait.
+pub const GATHER: Duration = Duration::from_millis(30);
 /// Events queued between the sources and `update`; a slow terminal makes sources wait, not grow.
 const QUEUE: usize = 256;
 
@@ -107,12 +109,28 @@ where
         .as_ref()
         .map(|view| checkpoints::spawn(view.pattern.clone(), tx.clone()));
     while let Some(event) = rx.recv().await {
-        recorder.saw(&event);
-        let mut effects = update(&mut app, event);
+        let mut effects = Vec::new();
+        // Updates the state; says whether the event wants a frame at once.
+        let mut absorb = |app: &mut App, event: Event| {
+            let urgent = matches!(event, Event::Key(_) | Event::Resize);
+            recorder.saw(&event);
+            effects.extend(update(app, event));
+            urgent
+        };
+        let mut urgent = absorb(&mut app, event);
         // Take whatever else is already queued before drawing: one frame per burst.
         while let Ok(event) = rx.try_recv() {
-            recorder.saw(&event);
-            effects.extend(update(&mut app, event));
+            urgent |= absorb(&mut app, event);
+        }
+        // The clock and the samplers beat once a second each, a few milliseconds apart: wait
+        // that long for the rest of the second's news, so the second costs one frame, not three.
+        // A key is drawn at once.
+        let gather_until = tokio::time::Instant::now() + GATHER;
+        while !urgent {
+            match tokio::time::timeout_at(gather_until, rx.recv()).await {
+                Ok(Some(event)) => urgent |= absorb(&mut app, event),
+                Ok(None) | Err(_) => break,
+            }
         }
         recorder.after_update(&mut app);
         for effect in effects {
