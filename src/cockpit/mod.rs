@@ -109,29 +109,7 @@ where
         .as_ref()
         .map(|view| checkpoints::spawn(view.pattern.clone(), tx.clone()));
     while let Some(event) = rx.recv().await {
-        let mut effects = Vec::new();
-        // Updates the state; says whether the event wants a frame at once.
-        let mut absorb = |app: &mut App, event: Event| {
-            let urgent = matches!(event, Event::Key(_) | Event::Resize);
-            recorder.saw(&event);
-            effects.extend(update(app, event));
-            urgent
-        };
-        let mut urgent = absorb(&mut app, event);
-        // Take whatever else is already queued before drawing: one frame per burst.
-        while let Ok(event) = rx.try_recv() {
-            urgent |= absorb(&mut app, event);
-        }
-        // The clock and the samplers beat once a second each, a few milliseconds apart: wait
-        // that long for the rest of the second's news, so the second costs one frame, not three.
-        // A key is drawn at once.
-        let gather_until = tokio::time::Instant::now() + GATHER;
-        while !urgent {
-            match tokio::time::timeout_at(gather_until, rx.recv()).await {
-                Ok(Some(event)) => urgent |= absorb(&mut app, event),
-                Ok(None) | Err(_) => break,
-            }
-        }
+        let effects = gather(event, &mut rx, &mut app, &mut recorder).await;
         recorder.after_update(&mut app);
         for effect in effects {
             if let Effect::SaveGuard {
@@ -181,6 +159,37 @@ where
     host_sampler.shutdown().await;
     recorder.close(&mut app);
     Ok(app)
+}
+
+/// Applies `first` and the news that comes with it: whatever is queued already, and, unless a
+/// key or a resize asks for a frame at once, what arrives within [`GATHER`]. The clock and the
+/// samplers beat once a second each, a few milliseconds apart; gathered, a second costs one
+/// frame, not three.
+async fn gather(
+    first: Event,
+    rx: &mut mpsc::Receiver<Event>,
+    app: &mut App,
+    recorder: &mut record::Recorder,
+) -> Vec<Effect> {
+    let mut effects = Vec::new();
+    let mut absorb = |app: &mut App, event: Event| {
+        let urgent = matches!(event, Event::Key(_) | Event::Resize);
+        recorder.saw(&event);
+        effects.extend(update(app, event));
+        urgent
+    };
+    let mut urgent = absorb(app, first);
+    while let Ok(event) = rx.try_recv() {
+        urgent |= absorb(app, event);
+    }
+    let until = tokio::time::Instant::now() + GATHER;
+    while !urgent {
+        match tokio::time::timeout_at(until, rx.recv()).await {
+            Ok(Some(event)) => urgent |= absorb(app, event),
+            Ok(None) | Err(_) => break,
+        }
+    }
+    effects
 }
 
 /// Rings the bell, and sends each new warning as an OSC notification, which travels through
