@@ -49,6 +49,13 @@ pub enum Ended {
 /// Heartbeats that may fail in a row before the watchdog gives up.
 const MAX_LEDGER_FAILURES: u32 = 10;
 
+/// Whether a heartbeat that failed with `error` counts towards taking the ledger for gone. A
+/// ledger busy with another writer does not: a watchdog that left because the file was locked
+/// would leave the instance unguarded.
+pub fn counts_as_lost(error: &crate::ledger::LedgerError) -> bool {
+    !matches!(error, crate::ledger::LedgerError::Busy { .. })
+}
+
 /// A watchdog whose heart has not beaten for this many intervals is taken for dead.
 pub fn stale_after(interval: Duration) -> Duration {
     interval * 3 + Duration::from_secs(5)
@@ -102,7 +109,9 @@ where
             Ok(false) => break Ended::Stopped,
             Err(e) => {
                 eprintln!("watchdog: heartbeat: {e}");
-                failures += 1;
+                if counts_as_lost(&e) {
+                    failures += 1;
+                }
                 // A ledger gone for good (its directory removed) leaves nobody to share with.
                 if failures >= MAX_LEDGER_FAILURES {
                     break Ended::Stopped;
@@ -236,4 +245,26 @@ async fn hook(w: &mut Watch, name: &str, argv: &[String]) {
     };
     record(w, EventRecord::note(Timestamp::now(), text.clone()));
     eprintln!("watchdog: {text}");
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+    use std::time::Duration;
+
+    use super::*;
+    use crate::ledger::LedgerError;
+
+    #[test]
+    fn a_busy_ledger_never_counts_towards_leaving_and_a_lost_one_does() {
+        let busy = LedgerError::Busy {
+            path: PathBuf::from("ledger.sqlite"),
+            waited: Duration::from_secs(5),
+        };
+        let read_only = LedgerError::ReadOnly {
+            path: PathBuf::from("ledger.sqlite"),
+        };
+        assert!(!counts_as_lost(&busy));
+        assert!(counts_as_lost(&read_only));
+    }
 }
