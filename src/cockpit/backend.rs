@@ -66,6 +66,9 @@ pub struct LeanBackend<W: Write> {
     queued: Vec<u8>,
     /// Used instead of asking the terminal (tests and benchmarks write to memory).
     fixed_size: Option<Size>,
+    /// The size `size` last found. Ratatui asks for it before every frame; the frame reuses
+    /// the answer rather than asking the terminal (an open of the tty and an ioctl) again.
+    last_size: std::cell::Cell<Option<Size>>,
     /// What each cell of the terminal shows, row by row, as far as a move can use it.
     screen: Vec<Known>,
     columns: u16,
@@ -116,6 +119,7 @@ impl<W: Write> LeanBackend<W> {
             out,
             queued: Vec::with_capacity(4096),
             fixed_size: None,
+            last_size: std::cell::Cell::new(None),
             screen: Vec::new(),
             columns: 0,
             pens: Vec::new(),
@@ -462,7 +466,10 @@ impl<W: Write> Backend for LeanBackend<W> {
     where
         I: Iterator<Item = (u16, u16, &'a Cell)>,
     {
-        let size = self.size()?;
+        let size = match self.last_size.get() {
+            Some(size) => size,
+            None => self.size()?,
+        };
         self.fit(size);
         let columns = size.width;
         for (x, y, cell) in content {
@@ -551,7 +558,9 @@ impl<W: Write> Backend for LeanBackend<W> {
             return Ok(size);
         }
         let (width, height) = crossterm::terminal::size()?;
-        Ok(Size { width, height })
+        let size = Size { width, height };
+        self.last_size.set(Some(size));
+        Ok(size)
     }
 
     fn window_size(&mut self) -> io::Result<WindowSize> {
