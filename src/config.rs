@@ -69,6 +69,22 @@ pub enum ProviderKind {
     Command,
 }
 
+impl ProviderKind {
+    /// The name the config file uses for it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ProviderKind::Demo => "demo",
+            ProviderKind::Aws => "aws",
+            ProviderKind::Alibaba => "alibaba",
+            ProviderKind::Tencent => "tencent",
+            ProviderKind::Lambda => "lambda",
+            ProviderKind::Runpod => "runpod",
+            ProviderKind::Vast => "vast",
+            ProviderKind::Command => "command",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct InstanceConfig {

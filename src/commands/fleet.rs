@@ -99,12 +99,7 @@ pub fn for_cockpit(ctx: Context) -> Option<(FleetLink, FleetReader)> {
     }
     let accounts: BTreeSet<_> = listed
         .iter()
-        .map(|f| {
-            (
-                provider_name(f.provider),
-                f.account.clone().unwrap_or_default(),
-            )
-        })
+        .map(|f| (f.provider.name(), f.account.clone().unwrap_or_default()))
         .collect();
     let link = FleetLink {
         accounts: accounts.len(),
@@ -134,7 +129,7 @@ fn targets(ctx: &Context) -> Vec<Target> {
             out.push(Target {
                 origin: Origin {
                     account: entry.account.clone().unwrap_or_default(),
-                    provider: provider_name(entry.provider).to_string(),
+                    provider: entry.provider.name().to_string(),
                     region: entry.region.clone(),
                     instance_id: id.clone(),
                 },
@@ -156,7 +151,7 @@ fn targets(ctx: &Context) -> Vec<Target> {
         out.push(Target {
             origin: Origin {
                 account: String::new(),
-                provider: provider_name(kind).to_string(),
+                provider: kind.name().to_string(),
                 region: ctx.config.instance.region.clone(),
                 instance_id: ctx.config.instance.id.clone().unwrap_or_default(),
             },
@@ -165,19 +160,6 @@ fn targets(ctx: &Context) -> Vec<Target> {
         });
     }
     out
-}
-
-fn provider_name(kind: ProviderKind) -> &'static str {
-    match kind {
-        ProviderKind::Demo => "demo",
-        ProviderKind::Aws => "aws",
-        ProviderKind::Alibaba => "alibaba",
-        ProviderKind::Tencent => "tencent",
-        ProviderKind::Lambda => "lambda",
-        ProviderKind::Runpod => "runpod",
-        ProviderKind::Vast => "vast",
-        ProviderKind::Command => "command",
-    }
 }
 
 /// Reads one instance: its inventory, its pricing and, where given, its metrics.

@@ -362,3 +362,20 @@ fn sample_mentions_every_key() {
     table_keys(&table, "", &mut sample);
     assert_eq!(schema, sample, "config.sample.toml and Config disagree");
 }
+
+#[test]
+fn a_provider_kind_is_named_as_the_config_file_names_it() {
+    for kind in [
+        ProviderKind::Demo,
+        ProviderKind::Aws,
+        ProviderKind::Alibaba,
+        ProviderKind::Tencent,
+        ProviderKind::Lambda,
+        ProviderKind::Runpod,
+        ProviderKind::Vast,
+        ProviderKind::Command,
+    ] {
+        let config = parse(&format!("[instance]\nprovider = \"{}\"\n", kind.name())).unwrap();
+        assert_eq!(config.instance.provider, Some(kind));
+    }
+}
