@@ -7,7 +7,6 @@ mod alibaba_peer;
 use alibaba_peer::cloud::{DATA_DISK, EIP, IMAGE, SLB, SNAPSHOTS, SYSTEM_DISK};
 use alibaba_peer::{Fault, INSTANCE, Peer, SECRET};
 use gpumeter::meter::{BillingMode, InstanceState, ResourceKind};
-use gpumeter::provider::alibaba::AlibabaEnv;
 use gpumeter::provider::{Action, Provider};
 use jiff::{SignedDuration, Timestamp};
 use rust_decimal::Decimal;
@@ -109,7 +108,7 @@ async fn spot_and_every_status_map_onto_the_meter() {
 async fn a_wrong_secret_fails_the_signature_check_and_says_what_to_fix() {
     let peer = Peer::start();
     let url = peer.url();
-    let env = AlibabaEnv::from_lookup(|name| match name {
+    let env = gpumeter::provider::alibaba::credentials::env_from_lookup(|name| match name {
         "ALIBABA_CLOUD_ACCESS_KEY_ID" => Some(alibaba_peer::KEY_ID.into()),
         "ALIBABA_CLOUD_ACCESS_KEY_SECRET" => Some("not-the-secret-xyz".into()),
         "ALIBABA_CLOUD_REGION_ID" => Some("cn-hangzhou".into()),

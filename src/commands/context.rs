@@ -15,7 +15,7 @@ use crate::app::{PriceSource, Pricing};
 use crate::cli::Cli;
 use crate::config::{Config, InstanceConfig, ProviderKind, SheetRef};
 use crate::meter::{BillingMode, ComputeTerms};
-use crate::provider::alibaba::{AlibabaCloud, AlibabaEnv};
+use crate::provider::alibaba::AlibabaCloud;
 use crate::provider::aws::Aws;
 use crate::provider::aws::credentials::{AwsEnv, AwsSettings};
 use crate::provider::demo::DemoCloud;
@@ -132,7 +132,7 @@ impl Context {
     pub fn alibaba(&self) -> Result<Arc<dyn Provider>, Failure> {
         let instance = &self.config.instance;
         AlibabaCloud::from_env(
-            &AlibabaEnv::from_process(),
+            &crate::provider::alibaba::credentials::env_from_process(),
             instance.id.as_deref(),
             instance.region.as_deref(),
         )
@@ -143,10 +143,10 @@ impl Context {
     /// The Tencent Cloud adapter, from the TENCENTCLOUD_* variables and `[instance]`. A missing
     /// credential is bad input that names the variable to set.
     pub fn tencent(&self) -> Result<Arc<dyn Provider>, Failure> {
-        use crate::provider::tencent::{TencentCloud, TencentEnv};
+        use crate::provider::tencent::TencentCloud;
         let instance = &self.config.instance;
         TencentCloud::from_env(
-            &TencentEnv::from_process(),
+            &crate::provider::tencent::credentials::env_from_process(),
             instance.id.as_deref(),
             instance.region.as_deref(),
         )
@@ -208,7 +208,7 @@ impl Context {
                     .instance
                     .region
                     .clone()
-                    .or(AlibabaEnv::from_process().region_id)
+                    .or(crate::provider::alibaba::credentials::env_from_process().region)
                     == Some("cn-hangzhou".into()) =>
             {
                 Some(SheetRef::Bundled("alibaba-cn-hangzhou".into()))

@@ -106,7 +106,7 @@ impl Peer {
     /// The environment a user would set to point gpumeter here.
     pub fn env(&self) -> AlibabaEnv {
         let url = self.url();
-        AlibabaEnv::from_lookup(|name| match name {
+        gpumeter::provider::alibaba::credentials::env_from_lookup(|name| match name {
             "ALIBABA_CLOUD_ACCESS_KEY_ID" => Some(KEY_ID.into()),
             "ALIBABA_CLOUD_ACCESS_KEY_SECRET" => Some(SECRET.into()),
             "ALIBABA_CLOUD_REGION_ID" => Some("cn-hangzhou".into()),

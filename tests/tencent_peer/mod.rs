@@ -106,7 +106,7 @@ impl Peer {
     pub fn env_with(&self, secret: &str) -> TencentEnv {
         let url = self.url();
         let secret = secret.to_string();
-        TencentEnv::from_lookup(move |name| match name {
+        gpumeter::provider::tencent::credentials::env_from_lookup(move |name| match name {
             "TENCENTCLOUD_SECRET_ID" => Some(KEY_ID.into()),
             "TENCENTCLOUD_SECRET_KEY" => Some(secret.clone()),
             "TENCENTCLOUD_REGION" => Some("ap-guangzhou".into()),

@@ -4,10 +4,8 @@
 //! adapter (and every test) works from plain values and never touches the process environment.
 //! Secrets live in [`Secret`], whose `Debug` prints no part of them.
 
-use std::fmt;
-
 use crate::provider::ProviderError;
-use crate::provider::env::base_url;
+use crate::provider::env::{KeyPair, KeyPairEnv, KeyPairVars, base_url};
 pub use crate::provider::env::{Secret, redact_id};
 
 pub const ACCESS_KEY_ID_ENV: &str = "ALIBABA_CLOUD_ACCESS_KEY_ID";
@@ -22,69 +20,30 @@ pub const ENDPOINT_ENV: &str = "GPUMETER_ALIBABA_ENDPOINT";
 pub const METADATA_ENV: &str = "GPUMETER_ALIBABA_METADATA";
 pub const DEFAULT_METADATA: &str = "http://100.100.100.200";
 
+/// The variables the adapter reads.
+pub static VARS: KeyPairVars = KeyPairVars {
+    key_id: ACCESS_KEY_ID_ENV,
+    key_secret: ACCESS_KEY_SECRET_ENV,
+    token: SECURITY_TOKEN_ENV,
+    region: REGION_ENV,
+    endpoint: ENDPOINT_ENV,
+    metadata: METADATA_ENV,
+};
+
 /// The environment as the adapter needs it, read once.
-#[derive(Clone, Default, PartialEq, Eq)]
-pub struct AlibabaEnv {
-    pub access_key_id: Option<String>,
-    pub access_key_secret: Option<Secret>,
-    pub security_token: Option<Secret>,
-    pub region_id: Option<String>,
-    pub endpoint: Option<String>,
-    pub metadata: Option<String>,
+pub type AlibabaEnv = KeyPairEnv;
+
+/// Reads the adapter's variables from the process environment: only at the edge.
+pub fn env_from_process() -> AlibabaEnv {
+    KeyPairEnv::from_process(&VARS)
 }
 
-impl AlibabaEnv {
-    /// Reads the process environment: call this only at the edge (`main`, the command context).
-    pub fn from_process() -> Self {
-        Self::from_lookup(|name| std::env::var(name).ok())
-    }
-
-    /// Reads through `lookup`; an empty value counts as unset.
-    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Self {
-        let get = |name: &str| lookup(name).filter(|v| !v.trim().is_empty());
-        AlibabaEnv {
-            access_key_id: get(ACCESS_KEY_ID_ENV),
-            access_key_secret: get(ACCESS_KEY_SECRET_ENV).map(Secret::new),
-            security_token: get(SECURITY_TOKEN_ENV).map(Secret::new),
-            region_id: get(REGION_ENV),
-            endpoint: get(ENDPOINT_ENV),
-            metadata: get(METADATA_ENV),
-        }
-    }
+/// Reads the adapter's variables through `lookup`.
+pub fn env_from_lookup(lookup: impl Fn(&str) -> Option<String>) -> AlibabaEnv {
+    KeyPairEnv::from_lookup(&VARS, lookup)
 }
 
-impl fmt::Debug for AlibabaEnv {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("AlibabaEnv")
-            .field(
-                "access_key_id",
-                &self.access_key_id.as_deref().map(redact_id),
-            )
-            .field("access_key_secret", &self.access_key_secret)
-            .field("security_token", &self.security_token)
-            .field("region_id", &self.region_id)
-            .field("endpoint", &self.endpoint)
-            .field("metadata", &self.metadata)
-            .finish()
-    }
-}
-
-#[derive(Clone, PartialEq, Eq)]
-pub struct Credentials {
-    pub access_key_id: String,
-    pub secret: Secret,
-    pub security_token: Option<Secret>,
-}
-
-impl fmt::Debug for Credentials {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Credentials")
-            .field("access_key_id", &redact_id(&self.access_key_id))
-            .field("secret", &self.secret)
-            .field("security_token", &self.security_token)
-            .finish()
-    }
-}
+pub type Credentials = KeyPair;
 
 /// The base URLs of the three products the adapter calls.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -135,28 +94,17 @@ impl Settings {
         instance_id: Option<&str>,
         region: Option<&str>,
     ) -> Result<Settings, ProviderError> {
-        let access_key_id = env
-            .access_key_id
-            .clone()
-            .ok_or(ProviderError::MissingCredential(ACCESS_KEY_ID_ENV))?;
-        let secret = env
-            .access_key_secret
-            .clone()
-            .ok_or(ProviderError::MissingCredential(ACCESS_KEY_SECRET_ENV))?;
+        let credentials = env.key_pair()?;
         let region = region
             .map(str::to_string)
-            .or_else(|| env.region_id.clone())
+            .or_else(|| env.region.clone())
             .ok_or(ProviderError::MissingCredential(REGION_ENV))?;
         let endpoints = match &env.endpoint {
             Some(base) => Endpoints::single(base)?,
             None => Endpoints::regional(&region),
         };
         Ok(Settings {
-            credentials: Credentials {
-                access_key_id,
-                secret,
-                security_token: env.security_token.clone(),
-            },
+            credentials,
             region,
             endpoints,
             instance_id: instance_id
@@ -180,7 +128,7 @@ mod tests {
             .iter()
             .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
             .collect();
-        AlibabaEnv::from_lookup(|name| {
+        env_from_lookup(|name| {
             pairs
                 .iter()
                 .find(|(k, _)| k == name)
@@ -215,7 +163,7 @@ mod tests {
         );
         assert!(missing(REGION_ENV).to_string().contains(REGION_ENV));
         let empty = env(&[(ACCESS_KEY_ID_ENV, "  ")]);
-        assert_eq!(empty.access_key_id, None);
+        assert_eq!(empty.key_id, None);
     }
 
     #[test]

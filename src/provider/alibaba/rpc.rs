@@ -229,7 +229,7 @@ impl Client {
             ("x-acs-signature-nonce".into(), nonce()),
             ("x-acs-content-sha256".into(), payload_hash.clone()),
         ];
-        if let Some(token) = &self.credentials.security_token {
+        if let Some(token) = &self.credentials.token {
             headers.push(("x-acs-security-token".into(), token.expose().to_string()));
         }
         let (canonical, signed) = sign::canonical_request(&sign::Signable {
@@ -248,7 +248,7 @@ impl Client {
         }
         request.header(
             "authorization",
-            sign::authorization(&self.credentials.access_key_id, &signed, &signature),
+            sign::authorization(&self.credentials.id, &signed, &signature),
         )
     }
 }

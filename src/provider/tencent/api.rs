@@ -171,8 +171,8 @@ impl Client {
             service: SERVICE,
         };
         let authorization = sign::authorization(
-            &self.credentials.secret_id,
-            self.credentials.secret_key.expose(),
+            &self.credentials.id,
+            self.credentials.secret.expose(),
             &signable,
         );
         let mut request = client

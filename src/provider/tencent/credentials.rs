@@ -3,10 +3,8 @@
 //! The environment is read once, at the edge, into a [`TencentEnv`] snapshot; the adapter and its
 //! tests work from plain values. Secrets live in [`Secret`], whose `Debug` prints no part of them.
 
-use std::fmt;
-
 use crate::provider::ProviderError;
-use crate::provider::env::base_url;
+use crate::provider::env::{KeyPair, KeyPairEnv, KeyPairVars, base_url};
 pub use crate::provider::env::{Secret, redact_id};
 
 pub const SECRET_ID_ENV: &str = "TENCENTCLOUD_SECRET_ID";
@@ -22,66 +20,30 @@ pub const METADATA_ENV: &str = "GPUMETER_TENCENT_METADATA";
 pub const DEFAULT_METADATA: &str = "http://metadata.tencentyun.com";
 pub const DEFAULT_ENDPOINT: &str = "https://cvm.tencentcloudapi.com/";
 
+/// The variables the adapter reads.
+pub static VARS: KeyPairVars = KeyPairVars {
+    key_id: SECRET_ID_ENV,
+    key_secret: SECRET_KEY_ENV,
+    token: TOKEN_ENV,
+    region: REGION_ENV,
+    endpoint: ENDPOINT_ENV,
+    metadata: METADATA_ENV,
+};
+
 /// The environment as the adapter needs it, read once.
-#[derive(Clone, Default, PartialEq, Eq)]
-pub struct TencentEnv {
-    pub secret_id: Option<String>,
-    pub secret_key: Option<Secret>,
-    pub token: Option<Secret>,
-    pub region: Option<String>,
-    pub endpoint: Option<String>,
-    pub metadata: Option<String>,
+pub type TencentEnv = KeyPairEnv;
+
+/// Reads the adapter's variables from the process environment: only at the edge.
+pub fn env_from_process() -> TencentEnv {
+    KeyPairEnv::from_process(&VARS)
 }
 
-impl TencentEnv {
-    /// Reads the process environment: call this only at the edge.
-    pub fn from_process() -> Self {
-        Self::from_lookup(|name| std::env::var(name).ok())
-    }
-
-    /// Reads through `lookup`; an empty value counts as unset.
-    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Self {
-        let get = |name: &str| lookup(name).filter(|v| !v.trim().is_empty());
-        TencentEnv {
-            secret_id: get(SECRET_ID_ENV),
-            secret_key: get(SECRET_KEY_ENV).map(Secret::new),
-            token: get(TOKEN_ENV).map(Secret::new),
-            region: get(REGION_ENV),
-            endpoint: get(ENDPOINT_ENV),
-            metadata: get(METADATA_ENV),
-        }
-    }
+/// Reads the adapter's variables through `lookup`.
+pub fn env_from_lookup(lookup: impl Fn(&str) -> Option<String>) -> TencentEnv {
+    KeyPairEnv::from_lookup(&VARS, lookup)
 }
 
-impl fmt::Debug for TencentEnv {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("TencentEnv")
-            .field("secret_id", &self.secret_id.as_deref().map(redact_id))
-            .field("secret_key", &self.secret_key)
-            .field("token", &self.token)
-            .field("region", &self.region)
-            .field("endpoint", &self.endpoint)
-            .field("metadata", &self.metadata)
-            .finish()
-    }
-}
-
-#[derive(Clone, PartialEq, Eq)]
-pub struct Credentials {
-    pub secret_id: String,
-    pub secret_key: Secret,
-    pub token: Option<Secret>,
-}
-
-impl fmt::Debug for Credentials {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Credentials")
-            .field("secret_id", &redact_id(&self.secret_id))
-            .field("secret_key", &self.secret_key)
-            .field("token", &self.token)
-            .finish()
-    }
-}
+pub type Credentials = KeyPair;
 
 /// Everything the adapter needs to make calls.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -103,14 +65,7 @@ impl Settings {
         instance_id: Option<&str>,
         region: Option<&str>,
     ) -> Result<Settings, ProviderError> {
-        let secret_id = env
-            .secret_id
-            .clone()
-            .ok_or(ProviderError::MissingCredential(SECRET_ID_ENV))?;
-        let secret_key = env
-            .secret_key
-            .clone()
-            .ok_or(ProviderError::MissingCredential(SECRET_KEY_ENV))?;
+        let credentials = env.key_pair()?;
         let region = region
             .map(str::trim)
             .filter(|r| !r.is_empty())
@@ -122,11 +77,7 @@ impl Settings {
             None => DEFAULT_ENDPOINT.to_string(),
         };
         Ok(Settings {
-            credentials: Credentials {
-                secret_id,
-                secret_key,
-                token: env.token.clone(),
-            },
+            credentials,
             region,
             endpoint,
             instance_id: instance_id
@@ -153,7 +104,7 @@ mod tests {
     ];
 
     fn env(pairs: &[(&str, &str)]) -> TencentEnv {
-        TencentEnv::from_lookup(|name| {
+        env_from_lookup(|name| {
             pairs
                 .iter()
                 .find(|(k, _)| *k == name)
@@ -169,7 +120,7 @@ mod tests {
             assert_eq!(err, ProviderError::MissingCredential(name));
             assert!(err.to_string().contains(name));
         }
-        assert_eq!(env(&[(SECRET_ID_ENV, " ")]).secret_id, None);
+        assert_eq!(env(&[(SECRET_ID_ENV, " ")]).key_id, None);
         let s = Settings::resolve(&env(&FULL[..2]), Some(" ins-1 "), Some("ap-tokyo")).unwrap();
         assert_eq!(s.region, "ap-tokyo");
         assert_eq!(s.instance_id.as_deref(), Some("ins-1"));
