@@ -88,6 +88,15 @@ impl Tmux {
         }
     }
 
+    /// Whether `gpumeter watchdog --status` finds a live watchdog for the demo instance.
+    fn watchdog_alive(&self) -> bool {
+        Command::new(env!("CARGO_BIN_EXE_gpumeter"))
+            .args(["watchdog", "--status", "--demo", "--interval", "1s"])
+            .env("GPUMETER_DATA_DIR", &self.data_dir)
+            .status()
+            .is_ok_and(|s| s.success())
+    }
+
     fn demo_state(&self) -> serde_json::Value {
         let text = std::fs::read_to_string(self.data_dir.join("demo-cloud.json")).unwrap();
         serde_json::from_str(&text).unwrap()
@@ -162,6 +171,29 @@ fn a_refused_release_is_shown_as_failed_and_ctrl_c_restores_the_terminal() {
     t.keys(&["C-c"]);
     t.wait_for("EXITED 0");
     assert_eq!(t.cmd(&["display", "-p", "#{alternate_on}"]).trim(), "0");
+}
+
+#[test]
+fn the_demo_watchdog_ends_with_its_cockpit_when_nothing_is_left_to_enforce() {
+    let Some(t) = Tmux::start("unwatched", "") else {
+        return;
+    };
+    t.wait_for("i-0demo4a100f00d");
+    t.wait_for("watchdog ✓");
+    assert!(t.watchdog_alive(), "the cockpit started no watchdog");
+    t.keys(&["q"]);
+    t.wait_for("EXITED 0");
+    let start = Instant::now();
+    while t.watchdog_alive() {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "the demo's watchdog outlived its cockpit; its log:\n{}",
+            std::fs::read_to_string(t.data_dir.join("watchdog.log")).unwrap_or_default()
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let log = std::fs::read_to_string(t.data_dir.join("watchdog.log")).unwrap_or_default();
+    assert!(log.contains("nothing is left to enforce"), "{log}");
 }
 
 /// How long the watchdog may take to release: the deadline is seconds away, but a busy 2-core

@@ -74,3 +74,28 @@ fn a_failed_reading_counts_as_active() {
         "CPU unreadable"
     );
 }
+
+#[test]
+fn a_watchdog_left_alone_has_a_duty_only_with_a_deadline_or_an_acting_idle_rule() {
+    use gpumeter::config::OnExpiry;
+    use gpumeter::ledger::GuardState;
+    use gpumeter::watchdog::has_duty;
+    let now = Timestamp::from_second(1_780_000_000).unwrap();
+    let guard = |deadline: Option<Timestamp>| GuardState {
+        instance: "i-0demo4a100f00d".into(),
+        deadline,
+        on_expiry: OnExpiry::Release,
+        grace: Duration::from_secs(120),
+        provider_held: None,
+        snooze_until: None,
+        watchdog: None,
+        revision: 1,
+        updated: now,
+        updated_by: "cockpit".into(),
+    };
+    assert!(!has_duty(None, OnExpiry::Alert));
+    assert!(!has_duty(Some(&guard(None)), OnExpiry::Alert));
+    assert!(has_duty(Some(&guard(Some(now))), OnExpiry::Alert));
+    assert!(has_duty(Some(&guard(None)), OnExpiry::Stop));
+    assert!(has_duty(None, OnExpiry::Release));
+}

@@ -68,6 +68,11 @@ pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
         on_idle: idle.on_idle,
         hooks: ctx.config.hooks.clone(),
         notifier,
+        started_by: ctx
+            .demo
+            .then(rustix::process::getppid)
+            .flatten()
+            .map(|p| p.as_raw_nonzero().get().cast_unsigned()),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
@@ -92,6 +97,7 @@ pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
         )),
         Ended::Released => emit("the instance is released; the watchdog is done"),
         Ended::Stopped => emit("watchdog stopped"),
+        Ended::Unwatched => emit("the demo cockpit has ended and nothing is left to enforce"),
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -9,4 +9,4 @@ pub mod guardian;
 pub mod run;
 
 pub use guardian::{Decision, Guardian};
-pub use run::{Ended, Watch, stale_after, watch};
+pub use run::{Ended, Watch, has_duty, stale_after, watch};

@@ -1,7 +1,7 @@
 //! The watchdog's loop: claim the instance in the ledger, then every interval beat the heart,
 //! read the guard state, sample the machine, ask the [`Guardian`] and carry out what it
-//! decides through the provider. It ends after a confirmed release, on SIGTERM, or when
-//! another watchdog has taken over.
+//! decides through the provider. It ends after a confirmed release, on SIGTERM, when another
+//! watchdog has taken over, or (a demo's) when its cockpit is gone and nothing is left to enforce.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -33,6 +33,10 @@ pub struct Watch {
     pub on_idle: crate::config::OnExpiry,
     pub hooks: HooksConfig,
     pub notifier: Option<Notifier>,
+    /// With `--demo`: the pid of the process that started the watchdog. A simulated instance
+    /// needs no guard that nobody watches, so once that process is gone the watchdog stays only
+    /// while it has something to enforce (see [`has_duty`]).
+    pub started_by: Option<u32>,
 }
 
 /// How the watch ended.
@@ -44,6 +48,8 @@ pub enum Ended {
     Released,
     /// Asked to stop (SIGTERM), or another watchdog took over.
     Stopped,
+    /// A demo's cockpit is gone and there is no deadline or idle action left to enforce.
+    Unwatched,
 }
 
 /// Heartbeats that may fail in a row before the watchdog gives up.
@@ -54,6 +60,23 @@ const MAX_LEDGER_FAILURES: u32 = 10;
 /// would leave the instance unguarded.
 pub fn counts_as_lost(error: &crate::ledger::LedgerError) -> bool {
     !matches!(error, crate::ledger::LedgerError::Busy { .. })
+}
+
+/// Whether the watchdog has an action to take by itself: a deadline to enforce, or an idle rule
+/// that stops or releases. Alerts alone need somebody to read them.
+pub fn has_duty(
+    guard: Option<&crate::ledger::GuardState>,
+    on_idle: crate::config::OnExpiry,
+) -> bool {
+    guard.is_some_and(|g| g.deadline.is_some()) || on_idle != crate::config::OnExpiry::Alert
+}
+
+/// Whether the process that started the watchdog has ended (it was reparented).
+fn starter_gone(started_by: Option<u32>) -> bool {
+    started_by.is_some_and(|pid| {
+        rustix::process::getppid()
+            .is_none_or(|parent| parent.as_raw_nonzero().get().cast_unsigned() != pid)
+    })
 }
 
 /// A watchdog whose heart has not beaten for this many intervals is taken for dead.
@@ -119,6 +142,9 @@ where
             }
         }
         let guard = w.ledger.guard(&w.instance).ok().flatten();
+        if starter_gone(w.started_by) && !has_duty(guard.as_ref(), w.on_idle) {
+            break Ended::Unwatched;
+        }
         let idle = match (&gpus, &host) {
             (Some(g), Some(h)) => Some(guardian_idle(&w.idle, g, h)),
             _ => None,
