@@ -138,8 +138,9 @@ where
     G: GpuSource + 'static,
     H: HostSource + 'static,
 {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
+    // One thread: the loop and the provider calls it starts wait on I/O, never on each other;
+    // sampling, the ledger and the guard have threads of their own.
+    let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| Failure::failed(format!("cannot start the runtime: {e}")))?;
