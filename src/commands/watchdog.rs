@@ -74,8 +74,8 @@ pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
             .flatten()
             .map(|p| p.as_raw_nonzero().get().cast_unsigned()),
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
+    // One thread: the loop waits on its interval, the ledger and the provider in turn.
+    let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| Failure::failed(format!("cannot start the runtime: {e}")))?;
