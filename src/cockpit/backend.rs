@@ -1,12 +1,13 @@
-//! The cockpit's terminal backend: ratatui's diff, sent with few bytes.
+//! The cockpit's terminal backend: a frame's changed cells, sent with few bytes.
 //!
 //! gpumeter runs in an ssh session beside a training job, often over a slow or metered link, so
 //! what it writes each second matters. Ratatui's crossterm backend sends an absolute cursor move
 //! before every run of changed cells, 256-colour codes for the 16 named colours, a reset of every
 //! attribute at the end of each frame, and hides the cursor again each frame. This backend keeps
-//! a copy of what the terminal shows and, as curses does, takes the cheapest way to the next
-//! changed cell: rewriting a few unchanged cells, a relative move or an absolute one. It sends
-//! only the attributes that change, in one SGR sequence, and a frame in one write.
+//! a copy of what the terminal shows, skips the cells it already shows and, as curses does,
+//! takes the cheapest way to the next changed cell: rewriting a few unchanged cells, a relative
+//! move or an absolute one. It sends only the attributes that change, in one SGR sequence, and
+//! a frame in one write.
 
 use std::io::{self, Write};
 
@@ -14,7 +15,7 @@ use ratatui::backend::{Backend, ClearType, WindowSize};
 use ratatui::buffer::{Cell, CellDiffOption};
 use ratatui::layout::{Position, Size};
 use ratatui::style::{Color, Modifier};
-use unicode_width::UnicodeWidthStr as _;
+use unicode_width::{UnicodeWidthChar as _, UnicodeWidthStr as _};
 
 /// Takes the terminal as `ratatui::try_init` does (raw mode, the alternate screen, and a panic
 /// hook that gives it back), drawn through a [`LeanBackend`] on its own handle to standard
@@ -69,7 +70,7 @@ pub struct LeanBackend<W: Write> {
     /// The size `size` last found. Ratatui asks for it before every frame; the frame reuses
     /// the answer rather than asking the terminal (an open of the tty and an ioctl) again.
     last_size: std::cell::Cell<Option<Size>>,
-    /// What each cell of the terminal shows, row by row, as far as a move can use it.
+    /// What each cell of the terminal shows, row by row.
     screen: Vec<Known>,
     columns: u16,
     /// The pens cells were written with; `Known` holds an index into it.
@@ -84,28 +85,32 @@ pub struct LeanBackend<W: Write> {
     cursor_hidden: Option<bool>,
 }
 
-/// What the copy of the screen knows of a cell, in four bytes: a printable ASCII character and
-/// the index of its pen, or nothing (never written, wide, or more than one byte: rewriting
-/// those is never cheaper than a cursor move).
+/// What the copy of the screen knows of a cell, in eight bytes: the one character of width 1
+/// it shows and the index of its pen, or nothing (never written, wide, or more than one
+/// character), in which case the cell is written whatever it held.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Known(u32);
+struct Known(Option<(char, u32)>);
+
+const _: () = assert!(size_of::<Known>() == 8);
 
 impl Known {
-    const NOTHING: Self = Self(0);
+    const NOTHING: Self = Self(None);
 
     fn of(symbol: &str, pen_id: u32) -> Self {
-        match symbol.as_bytes() {
-            [byte @ b' '..=b'~'] => Self(((pen_id + 1) << 8) | u32::from(*byte)),
+        let mut chars = symbol.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) if c.width() == Some(1) => Self(Some((c, pen_id))),
             _ => Self::NOTHING,
         }
     }
 
-    /// The character, if it was written with pen `pen_id`.
+    /// The character as one byte, if it is ASCII and was written with pen `pen_id`: only then
+    /// is rewriting it as it is a cheaper move than a cursor sequence.
     fn byte_in(self, pen_id: u32) -> Option<u8> {
-        if self == Self::NOTHING || self.0 >> 8 != pen_id + 1 {
-            return None;
+        match self.0 {
+            Some((c, pen)) if pen == pen_id => u8::try_from(c).ok().filter(u8::is_ascii),
+            _ => None,
         }
-        u8::try_from(self.0 & 0xff).ok()
     }
 }
 
@@ -149,6 +154,18 @@ impl<W: Write> LeanBackend<W> {
 
     fn known(&self, x: u16, y: u16) -> Known {
         self.index(x, y).map_or(Known::NOTHING, |i| self.screen[i])
+    }
+
+    /// Whether the terminal shows `cell` at `(x, y)` already, character and attributes.
+    fn shows(&self, x: u16, y: u16, cell: &Cell) -> bool {
+        let Known(Some((c, pen_id))) = self.known(x, y) else {
+            return false;
+        };
+        let mut utf8 = [0; 4];
+        cell.symbol() == c.encode_utf8(&mut utf8)
+            && width(cell) == 1
+            && cell.diff_option != CellDiffOption::AlwaysUpdate
+            && usize::try_from(pen_id).ok().and_then(|i| self.pens.get(i)) == Some(&Pen::of(cell))
     }
 
     fn remember(&mut self, x: u16, y: u16, known: Known) {
@@ -473,12 +490,15 @@ impl<W: Write> Backend for LeanBackend<W> {
         self.fit(size);
         let columns = size.width;
         for (x, y, cell) in content {
+            if self.shows(x, y, cell) {
+                continue;
+            }
             self.go_to(x, y);
             self.set_pen(Pen::of(cell));
             self.queued.extend_from_slice(cell.symbol().as_bytes());
             let w = width(cell);
-            // Wide characters are never rewritten as filler, so both their halves stay unknown
-            // and a narrow one written over either half needs no bookkeeping.
+            // Wide characters stay unknown, both halves, so they are always written and a
+            // narrow one written over either half needs no bookkeeping.
             let known = if w == 1 {
                 Known::of(cell.symbol(), self.pen_id)
             } else {
