@@ -163,7 +163,10 @@ fn keys(rounds: usize) -> Vec<Duration> {
             update(&mut app, key(code));
             let started = Instant::now();
             terminal
-                .draw(|f| render(f, &app, &theme))
+                .draw(|f| {
+                    let area = f.area();
+                    render(area, f.buffer_mut(), &app, &theme);
+                })
                 .expect("a test backend draws");
             frames.push(started.elapsed());
         }

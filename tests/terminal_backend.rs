@@ -2,6 +2,9 @@
 //! shows exactly ratatui's buffer, frame after frame; and it writes fewer bytes than ratatui's
 //! crossterm backend for the same frames.
 
+#[path = "common/ui_frame.rs"]
+mod ui_frame;
+
 use std::cell::RefCell;
 use std::io::Write;
 use std::rc::Rc;
@@ -11,7 +14,6 @@ use gpumeter::app::fixture::{demo_app, demo_simulator, fixture_now};
 use gpumeter::app::{Event, update};
 use gpumeter::cockpit::backend::LeanBackend;
 use gpumeter::telemetry::{Stamped, Telemetry};
-use gpumeter::ui::render;
 use gpumeter::ui::theme::Theme;
 use jiff::SignedDuration;
 use proptest::prelude::*;
@@ -20,6 +22,7 @@ use ratatui::backend::{Backend, CrosstermBackend};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Size;
 use ratatui::style::{Color, Modifier, Style};
+use ui_frame::render;
 
 fn terminal(width: u16, height: u16) -> Terminal<LeanBackend<Vec<u8>>> {
     let backend = LeanBackend::with_size(Vec::new(), Size { width, height });

@@ -2,6 +2,9 @@
 //! expensive first, with its flags; `F` and `Esc` go back. What `[[fleet]]` collects lists this
 //! instance once, and the foot says how old the reading is.
 
+#[path = "common/ui_frame.rs"]
+mod ui_frame;
+
 use std::time::Duration;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -11,11 +14,11 @@ use gpumeter::fleet::{Flag, Origin, Reporting, row};
 use gpumeter::provider::Inventory;
 use gpumeter::provider::demo::DemoState;
 use gpumeter::ui::fleet::{fleet_rows, fleet_status};
-use gpumeter::ui::render;
 use gpumeter::ui::theme::Theme;
 use jiff::SignedDuration;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
+use ui_frame::render;
 
 fn key(c: KeyCode) -> Event {
     Event::Key(KeyEvent::new(c, KeyModifiers::NONE))

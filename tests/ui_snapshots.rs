@@ -1,18 +1,21 @@
 //! Screen tests: the cockpit drawn from the demo fixture at a fixed instant into a
 //! `TestBackend`, recorded as text snapshots, plus a few colour checks on the buffer.
 
+#[path = "common/ui_frame.rs"]
+mod ui_frame;
+
 use std::time::Duration;
 
 use gpumeter::app::fixture::demo_app;
 use gpumeter::app::{App, Confirm, Level, Mode, Panel};
 use gpumeter::provider::Action;
 use gpumeter::telemetry::{GpuUnavailable, GpuUnavailableKind};
-use gpumeter::ui::render;
 use gpumeter::ui::theme::{Role, Theme};
 use jiff::SignedDuration;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
+use ui_frame::render;
 
 /// The demo cockpit 3 h 20 min after start.
 fn app() -> App {
@@ -131,6 +134,25 @@ fn extend_prompt_with_an_error() {
         error: Some("`2x` is not a duration: try 45m, 2h or 1h30m".into()),
     };
     insta::assert_snapshot!(draw(&app, 80, 24).backend());
+}
+
+#[test]
+fn the_extend_prompt_puts_the_cursor_after_what_was_typed_and_nothing_else_shows_one() {
+    let mut app = app();
+    let theme = Theme::default();
+    let area = ratatui::layout::Rect::new(0, 0, 80, 24);
+    let mut buffer = Buffer::empty(area);
+    assert_eq!(gpumeter::ui::render(area, &mut buffer, &app, &theme), None);
+    app.mode = Mode::Prompt {
+        input: "2h".into(),
+        error: None,
+    };
+    let mut buffer = Buffer::empty(area);
+    let cursor = gpumeter::ui::render(area, &mut buffer, &app, &theme).expect("a cursor");
+    let typed = (cursor.x - 4..cursor.x)
+        .map(|x| buffer[(x, cursor.y)].symbol())
+        .collect::<String>();
+    assert_eq!(typed, "> 2h");
 }
 
 #[test]

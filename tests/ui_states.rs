@@ -2,6 +2,9 @@
 //! every metric missing, huge amounts, long strings, an overdue deadline, each overlay) drawn
 //! at every size from a single cell to a very wide terminal.
 
+#[path = "common/ui_frame.rs"]
+mod ui_frame;
+
 use std::time::Duration;
 
 use gpumeter::app::fixture::demo_app;
@@ -10,12 +13,12 @@ use gpumeter::meter::Breakdown;
 use gpumeter::money::{Currency, Money};
 use gpumeter::provider::Action;
 use gpumeter::telemetry::{GpuReading, GpuSample, Unavailable};
-use gpumeter::ui::render;
 use gpumeter::ui::theme::Theme;
 use jiff::SignedDuration;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use rust_decimal::Decimal;
+use ui_frame::render;
 
 fn base() -> App {
     demo_app(Duration::from_secs(200 * 60))

@@ -74,7 +74,12 @@ where
     let mut draw = |terminal: &mut Terminal<B>, app: &App| -> std::io::Result<()> {
         let started = std::time::Instant::now();
         terminal
-            .draw(|frame| crate::ui::render(frame, app, theme))
+            .draw(|frame| {
+                let area = frame.area();
+                if let Some(cursor) = crate::ui::render(area, frame.buffer_mut(), app, theme) {
+                    frame.set_cursor_position(cursor);
+                }
+            })
             .map_err(|e| std::io::Error::other(e.to_string()))?;
         if let Some(observe) = sources.on_frame.as_mut() {
             observe(started.elapsed());

@@ -2,11 +2,11 @@
 //! deleted, what survives with its monthly cost, and the choice, with "cancel" the default.
 //! `y` confirms; the lists shorten when the screen is small, but the choice always shows.
 
-use ratatui::Frame;
+use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Clear, Paragraph};
+use ratatui::widgets::{Block, Clear, Paragraph, Widget as _};
 
 use super::text::{amount, centered, to_u16, truncate, width, wrap};
 use super::theme::{Role, Theme};
@@ -16,7 +16,7 @@ use crate::provider::Action;
 /// The widest the dialog grows.
 const MAX_WIDTH: usize = 76;
 
-pub fn render_confirm(frame: &mut Frame, area: Rect, c: &Confirm, theme: &Theme) {
+pub fn render_confirm(area: Rect, buf: &mut Buffer, c: &Confirm, theme: &Theme) {
     let w = usize::from(area.width).saturating_sub(4).min(MAX_WIDTH - 4);
     let dim = theme.style(Role::TextDim);
     let text = theme.style(Role::Text);
@@ -70,11 +70,10 @@ pub fn render_confirm(frame: &mut Frame, area: Rect, c: &Confirm, theme: &Theme)
             format!(" {} ", c.title),
             theme.style(Role::DialogDanger),
         ));
-    frame.render_widget(Clear, popup);
-    frame.render_widget(
-        Paragraph::new(lines).block(block.padding(ratatui::widgets::Padding::horizontal(1))),
-        popup,
-    );
+    Clear.render(popup, buf);
+    Paragraph::new(lines)
+        .block(block.padding(ratatui::widgets::Padding::horizontal(1)))
+        .render(popup, buf);
 }
 
 fn buttons(c: &Confirm, theme: &Theme) -> Line<'static> {

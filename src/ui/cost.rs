@@ -5,11 +5,11 @@
 //! Every number comes from the meter's reading; lines are rounded with `to_cents`, so they add
 //! up to the total shown. Wide, the summary sits under the table; narrow, beside it.
 
-use ratatui::Frame;
+use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Padding, Paragraph};
+use ratatui::widgets::{Block, Padding, Paragraph, Widget as _};
 use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
 
@@ -45,7 +45,7 @@ pub(super) struct Budget {
     pub(super) style: Style,
 }
 
-pub fn render_cost(frame: &mut Frame, area: Rect, app: &App, theme: &Theme, focused: bool) {
+pub fn render_cost(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, focused: bool) {
     let mut block = Block::bordered()
         .border_style(theme.border(focused))
         .padding(Padding::horizontal(1))
@@ -80,7 +80,7 @@ pub fn render_cost(frame: &mut Frame, area: Rect, app: &App, theme: &Theme, focu
             lines
         }
     };
-    frame.render_widget(Paragraph::new(lines).block(block), area);
+    Paragraph::new(lines).block(block).render(area, buf);
 }
 
 fn no_pricing(w: usize, theme: &Theme) -> Vec<Line<'static>> {

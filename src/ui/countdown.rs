@@ -2,11 +2,11 @@
 //! happens at zero and who holds the deadline. Its colour warns under 30, 10 and 1 minutes.
 
 use jiff::SignedDuration;
-use ratatui::Frame;
+use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Padding, Paragraph};
+use ratatui::widgets::{Block, Padding, Paragraph, Widget as _};
 
 use super::bigdigits::{self, Size};
 use super::text::{local_time, short_duration, to_u16};
@@ -32,7 +32,7 @@ pub fn countdown_style(left: SignedDuration, theme: &Theme) -> Style {
     }
 }
 
-pub fn render_countdown(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+pub fn render_countdown(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
     let step = short_duration(app.settings.extend_step);
     let mut block = Block::bordered()
         .border_style(theme.border(false))
@@ -57,7 +57,7 @@ pub fn render_countdown(frame: &mut Frame, area: Rect, app: &App, theme: &Theme)
         block = block.title_bottom(watchdog_title(app, wide, theme).alignment(Alignment::Right));
     }
     let inner = block.inner(area);
-    frame.render_widget(block, area);
+    block.render(area, buf);
     if let Some(at) = released {
         let lines = vec![
             Line::styled(
@@ -69,10 +69,9 @@ pub fn render_countdown(frame: &mut Frame, area: Rect, app: &App, theme: &Theme)
             ),
             Line::styled("nothing left to count down", theme.style(Role::TextDim)),
         ];
-        frame.render_widget(
-            Paragraph::new(lines).wrap(ratatui::widgets::Wrap { trim: true }),
-            inner,
-        );
+        Paragraph::new(lines)
+            .wrap(ratatui::widgets::Wrap { trim: true })
+            .render(inner, buf);
         return;
     }
     let Some(deadline) = app.deadline.as_ref() else {
@@ -81,10 +80,9 @@ pub fn render_countdown(frame: &mut Frame, area: Rect, app: &App, theme: &Theme)
             Span::styled("e", theme.style(Role::HelpKey)),
             Span::styled(" to set one", theme.style(Role::TextDim)),
         ]);
-        frame.render_widget(
-            Paragraph::new(line).wrap(ratatui::widgets::Wrap { trim: true }),
-            inner,
-        );
+        Paragraph::new(line)
+            .wrap(ratatui::widgets::Wrap { trim: true })
+            .render(inner, buf);
         return;
     };
     let left = deadline.remaining(app.now);
@@ -120,7 +118,7 @@ pub fn render_countdown(frame: &mut Frame, area: Rect, app: &App, theme: &Theme)
         height: inner.height.min(to_u16(padded.len())),
         ..inner
     };
-    frame.render_widget(Paragraph::new(padded), text_area);
+    Paragraph::new(padded).render(text_area, buf);
 }
 
 fn info_lines(app: &App, d: &Deadline, w: usize, theme: &Theme) -> Vec<Line<'static>> {

@@ -1,10 +1,10 @@
 //! The alerts and events log: the latest entries, newest at the bottom, styled by level, and
 //! the action in flight with a spinner and the time it has taken so far.
 
-use ratatui::Frame;
+use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Padding, Paragraph};
+use ratatui::widgets::{Block, Padding, Paragraph, Widget as _};
 
 use super::text::{clock, short_duration, width, wrap};
 use super::theme::{Role, Theme};
@@ -34,13 +34,13 @@ fn look(level: Level) -> (&'static str, Role, Role) {
     }
 }
 
-pub fn render_events(frame: &mut Frame, area: Rect, app: &App, theme: &Theme, focused: bool) {
+pub fn render_events(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, focused: bool) {
     let block = Block::bordered()
         .border_style(theme.border(focused))
         .padding(Padding::horizontal(1))
         .title(Span::styled(" Events ", theme.style(Role::Title)));
     let inner = block.inner(area);
-    frame.render_widget(block, area);
+    block.render(area, buf);
     let (w, h) = (usize::from(inner.width), usize::from(inner.height));
     if w == 0 || h == 0 {
         return;
@@ -99,5 +99,5 @@ pub fn render_events(frame: &mut Frame, area: Rect, app: &App, theme: &Theme, fo
         lines.push(Line::styled("nothing yet", theme.style(Role::TextDim)));
     }
     lines.extend(tail);
-    frame.render_widget(Paragraph::new(lines), inner);
+    Paragraph::new(lines).render(inner, buf);
 }

@@ -3,11 +3,11 @@
 //! leaves billing after release, the most expensive first; forgotten, idle, overlapping and
 //! left-over instances flagged. A line at the foot says how old the reading is.
 
-use ratatui::Frame;
+use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Cell, Padding, Paragraph, Row, Table};
+use ratatui::widgets::{Block, Cell, Padding, Paragraph, Row, Table, Widget as _};
 
 use super::text::{amount, truncate};
 use super::theme::{Role, Theme};
@@ -89,7 +89,7 @@ fn money(value: Option<rust_decimal::Decimal>) -> String {
     value.map_or_else(|| "—".to_string(), amount)
 }
 
-pub fn render_fleet(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+pub fn render_fleet(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
     let rows = fleet_rows(app);
     let currency = rows
         .iter()
@@ -108,16 +108,16 @@ pub fn render_fleet(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         ]));
     let dim = theme.style(Role::TextDim);
     let inner = block.inner(area);
-    frame.render_widget(block, area);
+    block.render(area, buf);
     let [table_area, status_area] =
         Layout::vertical([Constraint::Min(0), Constraint::Length(1)]).areas(inner);
-    frame.render_widget(Line::styled(fleet_status(app), dim), status_area);
+    Line::styled(fleet_status(app), dim).render(status_area, buf);
     if rows.is_empty() {
         let text = Paragraph::new(Line::styled(
             "no instance yet: waiting for the provider",
             dim,
         ));
-        frame.render_widget(text, table_area);
+        text.render(table_area, buf);
         return;
     }
     // The account leads where `[[fleet]]` names any.
@@ -140,43 +140,7 @@ pub fn render_fleet(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         .skip(lead),
     )
     .style(dim);
-    let lines = rows.iter().map(|r| {
-        let flags: Vec<Span> = r
-            .flags
-            .iter()
-            .flat_map(|f| {
-                [
-                    Span::styled(f.label(), flag_style(*f, theme)),
-                    Span::raw(" "),
-                ]
-            })
-            .collect();
-        let burn = if r.running() {
-            money(r.burn_per_hour)
-        } else {
-            "—".into()
-        };
-        let account = if r.origin.account.is_empty() {
-            "—"
-        } else {
-            r.origin.account.as_str()
-        };
-        let cells = vec![
-            Cell::from(truncate(account, 10)),
-            Cell::from(truncate(&r.origin.instance_id, 20)),
-            Cell::from(truncate(r.name.as_deref().unwrap_or("—"), 16)),
-            Cell::from(state_label(r)),
-            Cell::from(Line::from(burn).right_aligned()),
-            Cell::from(r.uptime_s.map_or_else(|| "—".into(), span)),
-            Cell::from(
-                r.deadline_remaining_s
-                    .map_or_else(|| "—".into(), |s| format!("in {}", span(s))),
-            ),
-            Cell::from(Line::from(money(r.leftover_monthly)).right_aligned()),
-            Cell::from(Line::from(flags)),
-        ];
-        Row::new(cells.into_iter().skip(lead)).style(theme.style(Role::Text))
-    });
+    let lines = rows.iter().map(|r| table_row(r, lead, theme));
     let widths = [
         Constraint::Length(10),
         Constraint::Length(20),
@@ -189,5 +153,46 @@ pub fn render_fleet(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         Constraint::Fill(1),
     ];
     let widths = widths.into_iter().skip(lead);
-    frame.render_widget(Table::new(lines, widths).header(header), table_area);
+    Table::new(lines, widths)
+        .header(header)
+        .render(table_area, buf);
+}
+
+/// One instance's row, the account left out when `lead` is 1.
+fn table_row<'a>(r: &'a FleetRow, lead: usize, theme: &Theme) -> Row<'a> {
+    let flags: Vec<Span> = r
+        .flags
+        .iter()
+        .flat_map(|f| {
+            [
+                Span::styled(f.label(), flag_style(*f, theme)),
+                Span::raw(" "),
+            ]
+        })
+        .collect();
+    let burn = if r.running() {
+        money(r.burn_per_hour)
+    } else {
+        "—".into()
+    };
+    let account = if r.origin.account.is_empty() {
+        "—"
+    } else {
+        r.origin.account.as_str()
+    };
+    let cells = vec![
+        Cell::from(truncate(account, 10)),
+        Cell::from(truncate(&r.origin.instance_id, 20)),
+        Cell::from(truncate(r.name.as_deref().unwrap_or("—"), 16)),
+        Cell::from(state_label(r)),
+        Cell::from(Line::from(burn).right_aligned()),
+        Cell::from(r.uptime_s.map_or_else(|| "—".into(), span)),
+        Cell::from(
+            r.deadline_remaining_s
+                .map_or_else(|| "—".into(), |s| format!("in {}", span(s))),
+        ),
+        Cell::from(Line::from(money(r.leftover_monthly)).right_aligned()),
+        Cell::from(Line::from(flags)),
+    ];
+    Row::new(cells.into_iter().skip(lead)).style(theme.style(Role::Text))
 }

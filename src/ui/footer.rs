@@ -1,10 +1,10 @@
 //! The key hints along the bottom of a wide screen. The keys come from the key table, so a key
 //! that changes, or that `--read-only` removes, changes here too.
 
-use ratatui::Frame;
+use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Paragraph, Widget as _};
 
 use super::text::{short_duration, width};
 use super::theme::{Role, Theme};
@@ -35,7 +35,7 @@ fn key_for(command: Command, read_only: bool) -> Option<String> {
     Some(key.label())
 }
 
-pub fn render_footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+pub fn render_footer(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
     let read_only = app.settings.read_only;
     let max = usize::from(area.width);
     let mut spans = vec![Span::raw(" ")];
@@ -65,12 +65,12 @@ pub fn render_footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             theme.style(Role::TextDim),
         ));
     }
-    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+    Paragraph::new(Line::from(spans)).render(area, buf);
 }
 
 /// " ? help " at the right end of `row` (a bottom border on compact screens, which have no
 /// footer), one column in from the corner, where the border is bare.
-pub fn render_help_hint(frame: &mut Frame, row: Rect, app: &App, theme: &Theme) {
+pub fn render_help_hint(row: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
     let Some(key) = key_for(Command::Help, app.settings.read_only) else {
         return;
     };
@@ -89,9 +89,8 @@ pub fn render_help_hint(frame: &mut Frame, row: Rect, app: &App, theme: &Theme) 
         height: 1,
         ..row
     };
-    let buffer = frame.buffer_mut();
-    let bare = (area.left()..area.right()).all(|x| buffer[(x, area.y)].symbol() == "─");
+    let bare = (area.left()..area.right()).all(|x| buf[(x, area.y)].symbol() == "─");
     if bare {
-        frame.render_widget(Paragraph::new(Line::from(spans)), area);
+        Paragraph::new(Line::from(spans)).render(area, buf);
     }
 }

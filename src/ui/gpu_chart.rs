@@ -5,10 +5,10 @@
 use std::time::Duration;
 
 use jiff::SignedDuration;
-use ratatui::Frame;
+use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Sparkline, SparklineBar};
+use ratatui::widgets::{Paragraph, Sparkline, SparklineBar, Widget as _};
 
 use super::bars::{columns, per_column};
 use super::text::short_duration;
@@ -19,8 +19,8 @@ use crate::telemetry::{GpuSeries, Series};
 const LABEL_W: u16 = 6;
 
 pub fn render_gpu_chart(
-    frame: &mut Frame,
     area: Rect,
+    buf: &mut Buffer,
     series: &GpuSeries,
     span: Duration,
     theme: &Theme,
@@ -49,11 +49,11 @@ pub fn render_gpu_chart(
         Constraint::Fill(1),
         Constraint::Fill(1),
     ]));
-    frame.render_widget(Paragraph::new(caption), caption_area);
+    Paragraph::new(caption).render(caption_area, buf);
     let chart = Chart { per_column, theme };
-    chart.history(frame, util_area, "util", &series.util_pct, Role::Sparkline);
+    chart.history(util_area, buf, "util", &series.util_pct, Role::Sparkline);
     let load = &series.power_weighted_load_pct;
-    chart.history(frame, load_area, "load", load, Role::GaugeMid);
+    chart.history(load_area, buf, "load", load, Role::GaugeMid);
 }
 
 fn signed(d: Duration) -> SignedDuration {
@@ -67,7 +67,7 @@ struct Chart<'a> {
 
 impl Chart<'_> {
     /// One labelled sparkline, 0–100 %, newest on the right; blank columns had no reading.
-    fn history(&self, frame: &mut Frame, area: Rect, label: &str, series: &Series, role: Role) {
+    fn history(&self, area: Rect, buf: &mut Buffer, label: &str, series: &Series, role: Role) {
         let theme = self.theme;
         let [label_area, spark_area] = area.layout(&Layout::horizontal([
             Constraint::Length(LABEL_W),
@@ -80,13 +80,11 @@ impl Chart<'_> {
         } else {
             theme.style(Role::NA)
         };
-        frame.render_widget(
-            Paragraph::new(vec![
-                Line::styled(label.to_string(), theme.style(Role::TextDim)),
-                Line::styled(now, now_style),
-            ]),
-            label_area,
-        );
+        Paragraph::new(vec![
+            Line::styled(label.to_string(), theme.style(Role::TextDim)),
+            Line::styled(now, now_style),
+        ])
+        .render(label_area, buf);
         let bars: Vec<SparklineBar> = columns(
             series.iter(),
             self.per_column,
@@ -95,13 +93,11 @@ impl Chart<'_> {
         .into_iter()
         .map(|c| SparklineBar::from(c.map(whole)))
         .collect();
-        frame.render_widget(
-            Sparkline::default()
-                .data(bars)
-                .max(100)
-                .style(theme.style(role)),
-            spark_area,
-        );
+        Sparkline::default()
+            .data(bars)
+            .max(100)
+            .style(theme.style(role))
+            .render(spark_area, buf);
     }
 }
 

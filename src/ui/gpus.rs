@@ -2,10 +2,10 @@
 //! you paid for against what you got, and the selected GPU's history where space is left.
 //! Without a GPU it says why and how to retry; `p` swaps in the process view.
 
-use ratatui::Frame;
+use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Padding, Paragraph};
+use ratatui::widgets::{Block, Padding, Paragraph, Widget as _};
 
 use super::gpu_chart::render_gpu_chart;
 use super::gpu_rows::{Density, GpuView, fits, gpu_lines, pair};
@@ -18,7 +18,7 @@ use crate::telemetry::{Finding, GpuReading, GpuUnavailable, Severity};
 /// Rows the chart needs to be worth drawing.
 const CHART_MIN_ROWS: usize = 6;
 
-pub fn render_gpus(frame: &mut Frame, area: Rect, app: &App, theme: &Theme, focused: bool) {
+pub fn render_gpus(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, focused: bool) {
     let mut block = Block::bordered()
         .border_style(theme.border(focused))
         .padding(Padding::horizontal(1))
@@ -41,24 +41,22 @@ pub fn render_gpus(frame: &mut Frame, area: Rect, app: &App, theme: &Theme, focu
         }
     }
     let inner = block.inner(area);
-    frame.render_widget(block, area);
+    block.render(area, buf);
     match &app.telemetry.gpus {
-        None => frame.render_widget(
-            Paragraph::new(Line::styled(
-                "waiting for the first sample…",
-                theme.style(Role::TextDim),
-            )),
-            inner,
-        ),
-        Some(Err(e)) => render_no_gpu(frame, inner, e, theme),
+        None => Paragraph::new(Line::styled(
+            "waiting for the first sample…",
+            theme.style(Role::TextDim),
+        ))
+        .render(inner, buf),
+        Some(Err(e)) => render_no_gpu(inner, buf, e, theme),
         Some(Ok(r)) if r.gpus.is_empty() => {
             let e = GpuUnavailable {
                 kind: crate::telemetry::GpuUnavailableKind::Other,
                 detail: "NVML started but reports no GPU".into(),
             };
-            render_no_gpu(frame, inner, &e, theme);
+            render_no_gpu(inner, buf, &e, theme);
         }
-        Some(Ok(r)) => render_reading(frame, inner, app, r, theme, focused),
+        Some(Ok(r)) => render_reading(inner, buf, app, r, theme, focused),
     }
 }
 
@@ -137,7 +135,7 @@ fn findings_title(app: &App, theme: &Theme) -> Option<Line<'static>> {
     }
 }
 
-fn render_no_gpu(frame: &mut Frame, area: Rect, e: &GpuUnavailable, theme: &Theme) {
+fn render_no_gpu(area: Rect, buf: &mut Buffer, e: &GpuUnavailable, theme: &Theme) {
     let w = usize::from(area.width);
     let dim = theme.style(Role::TextDim);
     let mut lines: Vec<Line<'static>> = wrap(&format!("no NVIDIA GPU: {}", e.kind), w)
@@ -154,7 +152,7 @@ fn render_no_gpu(frame: &mut Frame, area: Rect, e: &GpuUnavailable, theme: &Them
         truncate("the cost meter, countdown and checklist keep working", w),
         dim,
     ));
-    frame.render_widget(Paragraph::new(lines), area);
+    Paragraph::new(lines).render(area, buf);
 }
 
 /// The densest layout that shows every GPU in `h` rows, or the roomiest that fits the width
@@ -179,8 +177,8 @@ fn choose(n: usize, w: usize, h: usize) -> (Density, usize) {
 }
 
 fn render_reading(
-    frame: &mut Frame,
     area: Rect,
+    buf: &mut Buffer,
     app: &App,
     reading: &GpuReading,
     theme: &Theme,
@@ -202,12 +200,12 @@ fn render_reading(
     };
     let lines = gpu_block(app, reading, density, rows, w, theme, focused);
     let used = to_u16(lines.len());
-    frame.render_widget(
-        Paragraph::new(lines),
+    Paragraph::new(lines).render(
         Rect {
             height: used.min(area.height),
             ..area
         },
+        buf,
     );
     let rest = Rect {
         y: area.y + used.min(area.height),
@@ -215,7 +213,7 @@ fn render_reading(
         ..area
     };
     if app.show_processes {
-        render_processes(frame, rest, reading, theme);
+        render_processes(rest, buf, reading, theme);
         return;
     }
     let mut extra: Vec<Line<'static>> = Vec::new();
@@ -227,7 +225,7 @@ fn render_reading(
     }
     extra.truncate(usize::from(rest.height));
     let extra_h = to_u16(extra.len());
-    frame.render_widget(Paragraph::new(extra), rest);
+    Paragraph::new(extra).render(rest, buf);
     let chart = Rect {
         y: rest.y + extra_h + 1,
         height: rest.height.saturating_sub(extra_h + 1),
@@ -242,7 +240,7 @@ fn render_reading(
             .iter()
             .find(|s| Some(s.index) == selected);
         if let Some(series) = series {
-            render_gpu_chart(frame, chart, series, app.telemetry.history.span(), theme);
+            render_gpu_chart(chart, buf, series, app.telemetry.history.span(), theme);
         }
     }
 }

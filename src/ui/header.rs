@@ -2,10 +2,10 @@
 //! from, how long it has been up and in what state. Segments drop by priority when the line is
 //! narrow, so 80 columns keep what matters.
 
-use ratatui::Frame;
+use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Paragraph, Widget as _};
 
 use super::events::progress;
 use super::text::{amount, short_duration, truncate, width};
@@ -30,7 +30,7 @@ fn seg(priority: u8, spans: Vec<Span<'static>>) -> Segment {
     Segment { priority, spans }
 }
 
-pub fn render_header(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+pub fn render_header(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
     if let Some(at) = app.interruption {
         // A spot reclaim beats everything else the header could say.
         let left = at.duration_since(app.now);
@@ -41,13 +41,13 @@ pub fn render_header(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         let style = theme
             .style(Role::AlertError)
             .add_modifier(ratatui::style::Modifier::REVERSED);
-        frame.render_widget(Paragraph::new(Line::styled(banner, style)), area);
+        Paragraph::new(Line::styled(banner, style)).render(area, buf);
         return;
     }
     let left = segments(app, theme);
     let right = right_segment(app, theme);
     let line = fit(left, right, usize::from(area.width), theme);
-    frame.render_widget(Paragraph::new(line), area);
+    Paragraph::new(line).render(area, buf);
 }
 
 fn segments(app: &App, theme: &Theme) -> Vec<Segment> {

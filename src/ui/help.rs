@@ -1,10 +1,10 @@
 //! The help overlay, generated from the key table so the two cannot drift. Under
 //! `--read-only` the destructive keys are not listed, because they do nothing.
 
-use ratatui::Frame;
+use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Clear, Paragraph};
+use ratatui::widgets::{Block, Clear, Paragraph, Widget as _};
 
 use super::text::{centered, to_u16, width};
 use super::theme::{Role, Theme};
@@ -18,7 +18,7 @@ fn keys_label(b: &Binding) -> String {
         .join(" ")
 }
 
-pub fn render_help(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+pub fn render_help(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
     let read_only = app.settings.read_only;
     let rows: Vec<&Binding> = bindings(read_only).collect();
     let key_w = rows
@@ -71,6 +71,6 @@ pub fn render_help(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             ])
             .alignment(Alignment::Right),
         );
-    frame.render_widget(Clear, popup);
-    frame.render_widget(Paragraph::new(lines).block(block), popup);
+    Clear.render(popup, buf);
+    Paragraph::new(lines).block(block).render(popup, buf);
 }

@@ -79,10 +79,10 @@ pub mod resources;
 pub mod text;
 pub mod theme;
 
-use ratatui::Frame;
-use ratatui::layout::{Alignment, Constraint, Layout, Rect};
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Alignment, Constraint, Layout, Position, Rect};
 use ratatui::text::Line;
-use ratatui::widgets::{Paragraph, Wrap};
+use ratatui::widgets::{Paragraph, Widget as _, Wrap};
 
 use crate::app::{App, Mode, Panel};
 use theme::{Role, Theme};
@@ -94,31 +94,37 @@ pub const MIN_HEIGHT: u16 = 16;
 pub const WIDE_WIDTH: u16 = 120;
 pub const WIDE_HEIGHT: u16 = 32;
 
-/// Draws the whole screen for `app`. Pure: no I/O, no clock (time is `app.now`).
-pub fn render(frame: &mut Frame, app: &App, theme: &Theme) {
-    let area = frame.area();
+/// Draws the whole screen for `app` into `area` of `buf`, and says where the terminal's cursor
+/// goes (only a prompt shows one). Pure: no I/O, no clock (time is `app.now`).
+pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) -> Option<Position> {
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
-        render_too_small(frame, area, theme);
-        return;
+        render_too_small(area, buf, theme);
+        return None;
     }
     if app.show_fleet {
-        fleet::render_fleet(frame, area, app, theme);
+        fleet::render_fleet(area, buf, app, theme);
     } else if area.width >= WIDE_WIDTH && area.height >= WIDE_HEIGHT {
-        render_wide(frame, area, app, theme);
+        render_wide(area, buf, app, theme);
     } else {
-        render_compact(frame, area, app, theme);
+        render_compact(area, buf, app, theme);
     }
     match &app.mode {
-        Mode::Main => {}
-        Mode::Help => help::render_help(frame, area, app, theme),
-        Mode::Confirm(c) => confirm::render_confirm(frame, area, c, theme),
+        Mode::Main => None,
+        Mode::Help => {
+            help::render_help(area, buf, app, theme);
+            None
+        }
+        Mode::Confirm(c) => {
+            confirm::render_confirm(area, buf, c, theme);
+            None
+        }
         Mode::Prompt { input, error } => {
-            prompt::render_prompt(frame, area, app, input, error.as_deref(), theme);
+            prompt::render_prompt(area, buf, app, input, error.as_deref(), theme)
         }
     }
 }
 
-fn render_too_small(frame: &mut Frame, area: Rect, theme: &Theme) {
+fn render_too_small(area: Rect, buf: &mut Buffer, theme: &Theme) {
     let text = format!(
         "gpumeter needs at least {MIN_WIDTH}×{MIN_HEIGHT} (now {}×{})",
         area.width, area.height
@@ -128,12 +134,10 @@ fn render_too_small(frame: &mut Frame, area: Rect, theme: &Theme) {
         height: area.height.min(2),
         ..area
     };
-    frame.render_widget(
-        Paragraph::new(Line::styled(text, theme.style(Role::AlertWarn)))
-            .alignment(Alignment::Center)
-            .wrap(Wrap { trim: true }),
-        middle,
-    );
+    Paragraph::new(Line::styled(text, theme.style(Role::AlertWarn)))
+        .alignment(Alignment::Center)
+        .wrap(Wrap { trim: true })
+        .render(middle, buf);
 }
 
 fn resource_count(app: &App) -> u16 {
@@ -145,7 +149,7 @@ fn resource_count(app: &App) -> u16 {
     text::to_u16(n)
 }
 
-fn render_wide(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+fn render_wide(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
     let [header, body, footer] = area.layout(&Layout::vertical([
         Constraint::Length(1),
         Constraint::Fill(1),
@@ -167,16 +171,16 @@ fn render_wide(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         Constraint::Length(16),
         Constraint::Fill(1),
     ]));
-    header::render_header(frame, header, app, theme);
-    gpus::render_gpus(frame, gpus, app, theme, app.focus == Panel::Gpus);
-    resources::render_resources(frame, resources, app, theme, app.focus == Panel::Resources);
-    countdown::render_countdown(frame, release, app, theme);
-    cost::render_cost(frame, cost, app, theme, app.focus == Panel::Cost);
-    events::render_events(frame, events, app, theme, app.focus == Panel::Events);
-    footer::render_footer(frame, footer, app, theme);
+    header::render_header(header, buf, app, theme);
+    gpus::render_gpus(gpus, buf, app, theme, app.focus == Panel::Gpus);
+    resources::render_resources(resources, buf, app, theme, app.focus == Panel::Resources);
+    countdown::render_countdown(release, buf, app, theme);
+    cost::render_cost(cost, buf, app, theme, app.focus == Panel::Cost);
+    events::render_events(events, buf, app, theme, app.focus == Panel::Events);
+    footer::render_footer(footer, buf, app, theme);
 }
 
-fn render_compact(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+fn render_compact(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
     let [header, body] = area.layout(&Layout::vertical([
         Constraint::Length(1),
         Constraint::Fill(1),
@@ -206,13 +210,13 @@ fn render_compact(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let columns = Layout::horizontal([Constraint::Fill(1), Constraint::Length(side)]);
     let [cost, release] = middle.layout(&columns);
     let [resources, events] = lower.layout(&columns);
-    header::render_header(frame, header, app, theme);
-    gpus::render_gpus(frame, gpus, app, theme, app.focus == Panel::Gpus);
-    cost::render_cost(frame, cost, app, theme, app.focus == Panel::Cost);
-    countdown::render_countdown(frame, release, app, theme);
+    header::render_header(header, buf, app, theme);
+    gpus::render_gpus(gpus, buf, app, theme, app.focus == Panel::Gpus);
+    cost::render_cost(cost, buf, app, theme, app.focus == Panel::Cost);
+    countdown::render_countdown(release, buf, app, theme);
     if bottom > 0 {
-        resources::render_resources(frame, resources, app, theme, app.focus == Panel::Resources);
-        events::render_events(frame, events, app, theme, app.focus == Panel::Events);
+        resources::render_resources(resources, buf, app, theme, app.focus == Panel::Resources);
+        events::render_events(events, buf, app, theme, app.focus == Panel::Events);
     }
     // No footer here: the help key sits in the last bottom border.
     let last = Rect {
@@ -220,5 +224,5 @@ fn render_compact(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         height: 1,
         ..area
     };
-    footer::render_help_hint(frame, last, app, theme);
+    footer::render_help_hint(last, buf, app, theme);
 }

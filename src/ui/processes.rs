@@ -1,15 +1,15 @@
 //! The process view (`p`): every process holding a GPU, with its user, GPU memory and command.
 
-use ratatui::Frame;
+use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Constraint, Rect};
 use ratatui::text::Line;
-use ratatui::widgets::{Cell, Paragraph, Row, Table};
+use ratatui::widgets::{Cell, Paragraph, Row, Table, Widget as _};
 
 use super::text::{gib, na, to_u16};
 use super::theme::{Role, Theme};
 use crate::telemetry::{GpuProcess, GpuReading, Metric};
 
-pub fn render_processes(frame: &mut Frame, area: Rect, reading: &GpuReading, theme: &Theme) {
+pub fn render_processes(area: Rect, buf: &mut Buffer, reading: &GpuReading, theme: &Theme) {
     let text = theme.style(Role::Text);
     let dim = theme.style(Role::TextDim);
     let mut procs: Vec<(u32, &GpuProcess)> = Vec::new();
@@ -27,7 +27,7 @@ pub fn render_processes(frame: &mut Frame, area: Rect, reading: &GpuReading, the
     procs.sort_by_key(|(gpu, p)| (*gpu, std::cmp::Reverse(p.used_mem_mib.get()), p.pid));
     if procs.is_empty() && missing.is_empty() {
         let line = Line::styled("no process is using a GPU", dim);
-        frame.render_widget(Paragraph::new(line), area);
+        Paragraph::new(line).render(area, buf);
         return;
     }
     let right = |s: String| Cell::from(Line::from(s).alignment(Alignment::Right));
@@ -72,9 +72,9 @@ pub fn render_processes(frame: &mut Frame, area: Rect, reading: &GpuReading, the
         Constraint::Max(table_height),
         Constraint::Fill(1),
     ]));
-    frame.render_widget(
-        Table::new(rows, widths).header(header).column_spacing(1),
-        table_area,
-    );
-    frame.render_widget(Paragraph::new(missing), rest);
+    Table::new(rows, widths)
+        .header(header)
+        .column_spacing(1)
+        .render(table_area, buf);
+    Paragraph::new(missing).render(rest, buf);
 }

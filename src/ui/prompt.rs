@@ -1,9 +1,9 @@
 //! The prompt `E` opens: type how long to extend the deadline by.
 
-use ratatui::Frame;
+use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Position, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Clear, Padding, Paragraph};
+use ratatui::widgets::{Block, Clear, Padding, Paragraph, Widget as _};
 
 use super::text::{centered, local_time, to_u16, truncate, width, wrap};
 use super::theme::{Role, Theme};
@@ -12,13 +12,13 @@ use crate::app::App;
 const WIDTH: u16 = 52;
 
 pub fn render_prompt(
-    frame: &mut Frame,
     area: Rect,
+    buf: &mut Buffer,
     app: &App,
     input: &str,
     error: Option<&str>,
     theme: &Theme,
-) {
+) -> Option<Position> {
     let inner_w = usize::from(WIDTH.min(area.width).saturating_sub(4));
     let dim = theme.style(Role::TextDim);
     let now = match &app.deadline {
@@ -85,13 +85,11 @@ pub fn render_prompt(
             .alignment(Alignment::Right),
         );
     let inner = block.inner(popup);
-    frame.render_widget(Clear, popup);
-    frame.render_widget(Paragraph::new(lines).block(block), popup);
+    Clear.render(popup, buf);
+    Paragraph::new(lines).block(block).render(popup, buf);
     let cursor = Position {
         x: inner.x + to_u16(2 + width(&shown)).min(inner.width.saturating_sub(1)),
         y: inner.y + to_u16(input_row).min(inner.height.saturating_sub(1)),
     };
-    if inner.width > 0 && inner.height > 0 {
-        frame.set_cursor_position(cursor);
-    }
+    (inner.width > 0 && inner.height > 0).then_some(cursor)
 }

@@ -2,11 +2,13 @@
 //! with it, and what each survivor costs per month after release. The total that keeps billing
 //! sits in the bottom border in the leftover warning style.
 
-use ratatui::Frame;
+use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Constraint, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Cell, Padding, Paragraph, Row, Table, TableState};
+use ratatui::widgets::{
+    Block, Cell, Padding, Paragraph, Row, StatefulWidget, Table, TableState, Widget as _,
+};
 
 use super::text::{amount, truncate, width};
 use super::theme::{Role, Theme};
@@ -47,7 +49,7 @@ fn kind_label(kind: ResourceKind, short: bool) -> &'static str {
     }
 }
 
-pub fn render_resources(frame: &mut Frame, area: Rect, app: &App, theme: &Theme, focused: bool) {
+pub fn render_resources(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, focused: bool) {
     let resources: &[LinkedResource] = app
         .cloud
         .inventory
@@ -67,14 +69,14 @@ pub fn render_resources(frame: &mut Frame, area: Rect, app: &App, theme: &Theme,
         block = block.title_bottom(total);
     }
     let inner = block.inner(area);
-    frame.render_widget(block, area);
+    block.render(area, buf);
     let mut table_area = inner;
     if let Some(err) = &app.cloud.error {
         let line = Line::styled(
             truncate(&format!("✗ provider: {err}"), usize::from(inner.width)),
             theme.style(Role::AlertError),
         );
-        frame.render_widget(Paragraph::new(line), inner);
+        Paragraph::new(line).render(inner, buf);
         table_area.y = table_area.y.saturating_add(1);
         table_area.height = table_area.height.saturating_sub(1);
     }
@@ -84,18 +86,15 @@ pub fn render_resources(frame: &mut Frame, area: Rect, app: &App, theme: &Theme,
         } else {
             "no linked resources"
         };
-        frame.render_widget(
-            Paragraph::new(Line::styled(text, theme.style(Role::TextDim))),
-            table_area,
-        );
+        Paragraph::new(Line::styled(text, theme.style(Role::TextDim))).render(table_area, buf);
         return;
     }
-    render_table(frame, table_area, app, resources, theme, focused);
+    render_table(table_area, buf, app, resources, theme, focused);
 }
 
 fn render_table(
-    frame: &mut Frame,
     area: Rect,
+    buf: &mut Buffer,
     app: &App,
     resources: &[LinkedResource],
     theme: &Theme,
@@ -155,7 +154,7 @@ fn render_table(
     if focused {
         state.select(Some(app.selected_resource.min(resources.len() - 1)));
     }
-    frame.render_stateful_widget(table, area, &mut state);
+    StatefulWidget::render(table, area, buf, &mut state);
 }
 
 /// The columns to show: every column of priority 0, then the others by priority while the
