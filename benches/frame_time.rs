@@ -18,12 +18,12 @@ use async_trait::async_trait;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use gpumeter::app::fixture::{demo_app, demo_simulator};
 use gpumeter::app::{App, Event, update};
+use gpumeter::cockpit::screen::Screen;
 use gpumeter::cockpit::{Sources, run};
 use gpumeter::provider::{Action, ActionReport, Capabilities, Inventory, Provider, ProviderError};
 use gpumeter::telemetry::SamplerConfig;
 use gpumeter::ui::render;
 use gpumeter::ui::theme::Theme;
-use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 const HANG: Duration = Duration::from_secs(30);
@@ -120,11 +120,11 @@ fn real_loop(secs: u64) -> Vec<Duration> {
     };
     let theme = Theme::default();
     runtime.block_on(async {
-        let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("a test terminal");
+        let mut screen = Screen::new(TestBackend::new(120, 40));
         // The loop runs until quit; the benchmark stops it by dropping it after `secs`.
         let _ = tokio::time::timeout(
             Duration::from_secs(secs),
-            run(&mut terminal, app(), sources, &theme),
+            run(&mut screen, app(), sources, &theme),
         )
         .await;
     });
@@ -136,7 +136,7 @@ fn real_loop(secs: u64) -> Vec<Duration> {
 fn keys(rounds: usize) -> Vec<Duration> {
     let mut app = app();
     let theme = Theme::default();
-    let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("a test terminal");
+    let mut screen = Screen::new(TestBackend::new(120, 40));
     let key = |c| Event::Key(KeyEvent::new(c, KeyModifiers::NONE));
     let script = [
         KeyCode::Char('F'),
@@ -162,11 +162,8 @@ fn keys(rounds: usize) -> Vec<Duration> {
         for code in script {
             update(&mut app, key(code));
             let started = Instant::now();
-            terminal
-                .draw(|f| {
-                    let area = f.area();
-                    render(area, f.buffer_mut(), &app, &theme);
-                })
+            screen
+                .draw(|area, buf| render(area, buf, &app, &theme))
                 .expect("a test backend draws");
             frames.push(started.elapsed());
         }

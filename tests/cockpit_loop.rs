@@ -6,11 +6,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use gpumeter::app::fixture::{demo_app, demo_simulator};
+use gpumeter::cockpit::screen::Screen;
 use gpumeter::cockpit::{Sources, run};
 use gpumeter::provider::none::NoProvider;
 use gpumeter::telemetry::SamplerConfig;
 use gpumeter::ui::theme::Theme;
-use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 /// Frames drawn while the loop runs for `wall`.
@@ -40,10 +40,10 @@ fn frames_in(wall: Duration) -> usize {
     };
     let theme = Theme::default();
     runtime.block_on(async {
-        let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("a test terminal");
+        let mut screen = Screen::new(TestBackend::new(120, 40));
         let app = demo_app(Duration::from_secs(3600));
         // The loop runs until quit; dropping it after `wall` stops it.
-        let _ = tokio::time::timeout(wall, run(&mut terminal, app, sources, &theme)).await;
+        let _ = tokio::time::timeout(wall, run(&mut screen, app, sources, &theme)).await;
     });
     runtime.shutdown_timeout(Duration::from_millis(100));
     frames.load(Ordering::SeqCst)

@@ -1,100 +1,54 @@
-//! The cockpit's terminal backend: what it writes, read back by a terminal emulator (vt100),
-//! shows exactly ratatui's buffer, frame after frame; and it writes fewer bytes than ratatui's
-//! crossterm backend for the same frames.
+//! The cockpit's screen and terminal backend: what they write, read back by a terminal emulator
+//! (vt100), shows exactly the frame drawn, frame after frame, resizes included, and what
+//! ratatui's own terminal and backend show; a frame takes fewer bytes than with ratatui's
+//! crossterm backend, and none when nothing changed.
 
+#[path = "common/emulator.rs"]
+mod emulator;
 #[path = "common/ui_frame.rs"]
 mod ui_frame;
 
-use std::cell::RefCell;
-use std::io::Write;
 use std::rc::Rc;
 use std::time::Duration;
 
+use emulator::{FixedSize, Output, assert_same_screen, assert_screen_is, emulator, resize};
 use gpumeter::app::fixture::{demo_app, demo_simulator, fixture_now};
-use gpumeter::app::{Event, update};
+use gpumeter::app::{App, Event, update};
 use gpumeter::cockpit::backend::LeanBackend;
+use gpumeter::cockpit::screen::Screen;
 use gpumeter::telemetry::{Stamped, Telemetry};
 use gpumeter::ui::theme::Theme;
 use jiff::SignedDuration;
 use proptest::prelude::*;
 use ratatui::Terminal;
-use ratatui::backend::{Backend, CrosstermBackend};
-use ratatui::buffer::Buffer;
-use ratatui::layout::Size;
+use ratatui::backend::CrosstermBackend;
+use ratatui::buffer::{Buffer, Cell};
+use ratatui::layout::{Position, Size};
 use ratatui::style::{Color, Modifier, Style};
-use ui_frame::render;
+use unicode_width::UnicodeWidthStr as _;
 
-fn terminal(width: u16, height: u16) -> Terminal<LeanBackend<Vec<u8>>> {
-    let backend = LeanBackend::with_size(Vec::new(), Size { width, height });
-    Terminal::new(backend).expect("a terminal in memory")
+type LeanScreen = Screen<LeanBackend<Output>>;
+
+fn lean_screen(width: u16, height: u16) -> (LeanScreen, Output) {
+    let out = Output::default();
+    let backend = LeanBackend::with_size(out.clone(), Size { width, height });
+    (Screen::new(backend), out)
 }
 
-/// What the backend wrote since the last call.
-fn written(terminal: &mut Terminal<LeanBackend<Vec<u8>>>) -> Vec<u8> {
-    std::mem::take(terminal.backend_mut().writer())
-}
-
-fn emulator(rows: u16, columns: u16) -> vt100::Parser {
-    let size = |n: u16| std::num::NonZeroU16::new(n).expect("a screen of some size");
-    vt100::Parser::new(size(rows), size(columns), 0)
-}
-
-fn vt_color(color: Color) -> vt100::Color {
-    match color {
-        Color::Reset => vt100::Color::Default,
-        Color::Black => vt100::Color::Idx(0),
-        Color::Red => vt100::Color::Idx(1),
-        Color::Green => vt100::Color::Idx(2),
-        Color::Yellow => vt100::Color::Idx(3),
-        Color::Blue => vt100::Color::Idx(4),
-        Color::Magenta => vt100::Color::Idx(5),
-        Color::Cyan => vt100::Color::Idx(6),
-        Color::Gray => vt100::Color::Idx(7),
-        Color::DarkGray => vt100::Color::Idx(8),
-        Color::LightRed => vt100::Color::Idx(9),
-        Color::LightGreen => vt100::Color::Idx(10),
-        Color::LightYellow => vt100::Color::Idx(11),
-        Color::LightBlue => vt100::Color::Idx(12),
-        Color::LightMagenta => vt100::Color::Idx(13),
-        Color::LightCyan => vt100::Color::Idx(14),
-        Color::White => vt100::Color::Idx(15),
-        Color::Indexed(n) => vt100::Color::Idx(n),
-        Color::Rgb(r, g, b) => vt100::Color::Rgb(r, g, b),
-    }
-}
-
-/// Every cell the emulator shows against the buffer: text, colours and attributes.
-fn assert_screen_is(screen: &vt100::Screen, buffer: &Buffer, frame: usize) {
-    let area = buffer.area;
-    for y in 0..area.height {
-        for x in 0..area.width {
-            let want = &buffer[(x, y)];
-            let got = screen.cell(y, x).expect("a cell inside the screen");
-            if got.is_wide_continuation() {
-                continue;
+/// Draws a frame of `text`s at their places, in their styles, with no cursor.
+fn draw(screen: &mut LeanScreen, strokes: &[(u16, u16, &str, Style)]) {
+    screen
+        .draw(|_, buf| {
+            for &(x, y, text, style) in strokes {
+                buf.set_string(x, y, text, style);
             }
-            let text = if got.contents().is_empty() {
-                " "
-            } else {
-                got.contents()
-            };
-            let at = format!("frame {frame}, cell ({x}, {y})");
-            assert_eq!(text, want.symbol(), "{at}: text");
-            assert_eq!(got.fgcolor(), vt_color(want.fg), "{at}: foreground");
-            assert_eq!(got.bgcolor(), vt_color(want.bg), "{at}: background");
-            assert_eq!(got.bold(), want.modifier.contains(Modifier::BOLD), "{at}");
-            assert_eq!(got.dim(), want.modifier.contains(Modifier::DIM), "{at}");
-            assert_eq!(
-                got.italic(),
-                want.modifier.contains(Modifier::ITALIC),
-                "{at}"
-            );
-            let underlined = want.modifier.contains(Modifier::UNDERLINED);
-            assert_eq!(got.underline(), underlined, "{at}");
-            let reversed = want.modifier.contains(Modifier::REVERSED);
-            assert_eq!(got.inverse(), reversed, "{at}");
-        }
-    }
+            None
+        })
+        .expect("a screen in memory draws");
+}
+
+fn text(out: &Output) -> String {
+    String::from_utf8(out.take()).expect("utf-8")
 }
 
 /// One thing drawn in a frame: a string at a place, in a style.
@@ -105,6 +59,17 @@ struct Stroke {
     text: String,
     style: Style,
 }
+
+/// A frame: the window's new size if it was resized, how many strokes of the frame before it
+/// keeps, and the strokes it adds over them.
+#[derive(Debug, Clone)]
+struct Frame {
+    resize: Option<Size>,
+    keep: usize,
+    strokes: Vec<Stroke>,
+}
+
+const SIZES: [Size; 3] = [Size::new(24, 6), Size::new(17, 4), Size::new(32, 8)];
 
 fn color() -> impl Strategy<Value = Color> {
     prop_oneof![
@@ -130,54 +95,56 @@ fn style() -> impl Strategy<Value = Style> {
     (color(), color(), modifier).prop_map(|(fg, bg, m)| Style::new().fg(fg).bg(bg).add_modifier(m))
 }
 
-fn stroke(width: u16, height: u16) -> impl Strategy<Value = Stroke> {
+fn stroke() -> impl Strategy<Value = Stroke> {
     let text = proptest::collection::vec(
         prop_oneof![
             Just("a"),
             Just("b"),
             Just(" "),
+            Just("│"),
+            Just("─"),
             Just("█"),
+            Just("▊"),
             Just("▅"),
             Just("°"),
+            Just("漢"),
             Just("中"),
         ],
         1..12,
     )
     .prop_map(|parts| parts.concat());
-    (0..width, 0..height, text, style()).prop_map(|(x, y, text, style)| Stroke {
-        x,
-        y,
-        text,
-        style,
-    })
+    (0..32u16, 0..8u16, text, style()).prop_map(|(x, y, text, style)| Stroke { x, y, text, style })
 }
 
-/// Frames that each change a few strokes of the previous one, as the cockpit's frames do.
-fn frames(width: u16, height: u16) -> impl Strategy<Value = Vec<Vec<Stroke>>> {
-    proptest::collection::vec(
-        proptest::collection::vec(stroke(width, height), 0..8),
-        1..12,
-    )
+/// Frames that each keep some strokes of the one before and add a few, as the cockpit's
+/// frames change a little each second; now and then the window is resized.
+fn frames() -> impl Strategy<Value = Vec<Frame>> {
+    let resize = prop_oneof![
+        5 => Just(None),
+        1 => proptest::sample::select(SIZES.to_vec()).prop_map(Some),
+    ];
+    let frame = (resize, 0..8usize, proptest::collection::vec(stroke(), 0..8)).prop_map(
+        |(resize, keep, strokes)| Frame {
+            resize,
+            keep,
+            strokes,
+        },
+    );
+    proptest::collection::vec(frame, 1..12)
 }
 
-/// Every cell of two emulated screens: text, colours and attributes.
-fn assert_same_screen(lean: &vt100::Screen, reference: &vt100::Screen, frame: usize) {
-    let (rows, columns) = reference.size();
-    for y in 0..rows.get() {
-        for x in 0..columns.get() {
-            let (got, want) = (lean.cell(y, x), reference.cell(y, x));
-            let at = format!("frame {frame}, cell ({x}, {y})");
-            let describe = |c: Option<&vt100::Cell>| {
-                c.map(|c| {
-                    (
-                        c.contents().to_string(),
-                        c.fgcolor(),
-                        c.bgcolor(),
-                        (c.bold(), c.dim(), c.italic(), c.underline(), c.inverse()),
-                    )
-                })
-            };
-            assert_eq!(describe(got), describe(want), "{at}");
+/// Draws `strokes` one over another, as widgets are. Where a stroke breaks a wide character
+/// in half, the wide character goes, as on a terminal, so the buffer is one a terminal can show.
+fn paint(buffer: &mut Buffer, strokes: &[Stroke]) {
+    let area = buffer.area;
+    for s in strokes.iter().filter(|s| s.y < area.height) {
+        buffer.set_string(s.x, s.y, &s.text, s.style);
+    }
+    for y in 0..area.height {
+        for x in 0..area.width.saturating_sub(1) {
+            if buffer[(x, y)].symbol().width() > 1 && buffer[(x + 1, y)] != Cell::EMPTY {
+                buffer[(x, y)].set_symbol(" ");
+            }
         }
     }
 }
@@ -185,117 +152,51 @@ fn assert_same_screen(lean: &vt100::Screen, reference: &vt100::Screen, frame: us
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
-    /// Whatever the frames, a terminal shows the same after the lean backend's bytes as after
-    /// ratatui's own backend's; without wide characters, both show the buffer exactly.
+    /// Whatever the frames, wide characters and resizes included, a terminal shows each one
+    /// exactly after the lean screen's bytes, and the same as after ratatui's own terminal and
+    /// crossterm backend.
     #[test]
-    fn the_lean_backend_shows_what_ratatuis_own_backend_shows(frames in frames(24, 6)) {
-        let (width, height) = (24, 6);
-        let size = Size { width, height };
-        let lean_out = Shared::default();
-        let mut lean = Terminal::new(LeanBackend::with_size(lean_out.clone(), size)).expect("terminal");
-        let reference_out = Shared::default();
-        let reference_backend = FixedSize(CrosstermBackend::new(reference_out.clone()), size);
+    fn the_lean_screen_shows_every_frame_as_ratatuis_own_terminal_does(frames in frames()) {
+        let mut size = SIZES[0];
+        let (mut lean, lean_out) = lean_screen(size.width, size.height);
+        let told = Rc::new(std::cell::Cell::new(size));
+        let reference_out = Output::default();
+        let reference_backend =
+            FixedSize(CrosstermBackend::new(reference_out.clone()), Rc::clone(&told));
         let mut reference = Terminal::new(reference_backend).expect("terminal");
-        let (mut lean_screen, mut reference_screen) = (emulator(height, width), emulator(height, width));
-        for (n, strokes) in frames.iter().enumerate() {
-            let draw = |frame: &mut ratatui::Frame| {
-                for s in strokes {
-                    frame.buffer_mut().set_string(s.x, s.y, &s.text, s.style);
-                }
-            };
-            let drawn = lean.draw(draw).expect("draw").buffer.clone();
-            reference.draw(draw).expect("draw");
-            lean_screen.process(&std::mem::take(&mut *lean_out.0.borrow_mut()));
-            reference_screen.process(&std::mem::take(&mut *reference_out.0.borrow_mut()));
-            assert_same_screen(lean_screen.screen(), reference_screen.screen(), n);
-            if !frames[..=n].iter().flatten().any(|s| s.text.contains('中')) {
-                assert_screen_is(lean_screen.screen(), &drawn, n);
+        let (mut lean_screen, mut reference_screen) = (emulator(size), emulator(size));
+        let mut strokes: Vec<Stroke> = Vec::new();
+        let mut wide = false;
+        for (n, frame) in frames.iter().enumerate() {
+            if let Some(new) = frame.resize {
+                size = new;
+                lean.backend_mut().set_size(size);
+                told.set(size);
+                resize(&mut lean_screen, size);
+                resize(&mut reference_screen, size);
+            }
+            strokes.truncate(frame.keep);
+            strokes.extend(frame.strokes.iter().cloned());
+            lean.draw(|_, buf| {
+                paint(buf, &strokes);
+                None
+            })
+            .expect("draw");
+            reference.draw(|f| paint(f.buffer_mut(), &strokes)).expect("draw");
+            lean_screen.process(&lean_out.take());
+            reference_screen.process(&reference_out.take());
+            assert_screen_is(lean_screen.screen(), lean.buffer(), n);
+            wide |= strokes.iter().any(|s| s.text.width() > s.text.chars().count());
+            if !wide {
+                assert_same_screen(lean_screen.screen(), reference_screen.screen(), n);
             }
         }
     }
 }
 
-/// Ratatui's crossterm backend asks the tty for its size; this one is told.
-struct FixedSize<B>(B, Size);
-
-impl<B: Backend> Backend for FixedSize<B> {
-    type Error = B::Error;
-
-    fn draw<'a, I>(&mut self, content: I) -> Result<(), Self::Error>
-    where
-        I: Iterator<Item = (u16, u16, &'a ratatui::buffer::Cell)>,
-    {
-        self.0.draw(content)
-    }
-
-    fn hide_cursor(&mut self) -> Result<(), Self::Error> {
-        self.0.hide_cursor()
-    }
-
-    fn show_cursor(&mut self) -> Result<(), Self::Error> {
-        self.0.show_cursor()
-    }
-
-    fn get_cursor_position(&mut self) -> Result<ratatui::layout::Position, Self::Error> {
-        Ok(ratatui::layout::Position::ORIGIN)
-    }
-
-    fn set_cursor_position<P: Into<ratatui::layout::Position>>(
-        &mut self,
-        position: P,
-    ) -> Result<(), Self::Error> {
-        self.0.set_cursor_position(position)
-    }
-
-    fn clear(&mut self) -> Result<(), Self::Error> {
-        self.0.clear()
-    }
-
-    fn clear_region(&mut self, clear_type: ratatui::backend::ClearType) -> Result<(), Self::Error> {
-        self.0.clear_region(clear_type)
-    }
-
-    fn size(&self) -> Result<Size, Self::Error> {
-        Ok(self.1)
-    }
-
-    fn window_size(&mut self) -> Result<ratatui::backend::WindowSize, Self::Error> {
-        Ok(ratatui::backend::WindowSize {
-            columns_rows: self.1,
-            pixels: Size::default(),
-        })
-    }
-
-    fn flush(&mut self) -> Result<(), Self::Error> {
-        self.0.flush()
-    }
-}
-
-/// A writer whose bytes the test keeps.
-#[derive(Clone, Default)]
-struct Shared(Rc<RefCell<Vec<u8>>>);
-
-impl Write for Shared {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.borrow_mut().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-/// A minute of the demo cockpit at 120×40, a frame a second as the cockpit draws them, on
-/// `backend`: each frame's buffer and the bytes it took.
-fn demo_minute<B: Backend>(backend: B, out: &Shared) -> Vec<(Buffer, Vec<u8>)>
-where
-    B::Error: std::fmt::Debug,
-{
-    let mut terminal = Terminal::new(backend).expect("terminal");
-    terminal.clear().expect("clear");
-    out.0.borrow_mut().clear();
-    let theme = Theme::default();
+/// A minute of the demo cockpit at 120×40, a frame a second as the cockpit draws them: each
+/// frame's buffer, as `draw` draws it, and the bytes written to `out` for it.
+fn demo_minute(out: &Output, mut draw: impl FnMut(&App) -> Buffer) -> Vec<(Buffer, Vec<u8>)> {
     let uptime = 3 * 3600;
     let mut app = demo_app(Duration::from_secs(uptime));
     let sim = demo_simulator("training");
@@ -317,34 +218,39 @@ where
             value: sim.host_at(at),
         });
         update(&mut app, Event::Telemetry(host));
-        let drawn = terminal
-            .draw(|frame| render(frame, &app, &theme))
-            .expect("draw")
-            .buffer
-            .clone();
-        frames.push((drawn, std::mem::take(&mut *out.0.borrow_mut())));
+        let drawn = draw(&app);
+        frames.push((drawn, out.take()));
     }
     frames
 }
 
 #[test]
 fn the_demo_cockpit_shows_the_same_and_costs_fewer_bytes() {
-    let lean_out = Shared::default();
-    let size = Size {
-        width: 120,
-        height: 40,
-    };
-    let lean = demo_minute(LeanBackend::with_size(lean_out.clone(), size), &lean_out);
-    let crossterm_out = Shared::default();
-    let crossterm = demo_minute(
-        FixedSize(CrosstermBackend::new(crossterm_out.clone()), size),
-        &crossterm_out,
-    );
+    let theme = Theme::default();
+    let size = Size::new(120, 40);
+    let (mut lean, lean_out) = lean_screen(size.width, size.height);
+    let lean_frames = demo_minute(&lean_out, |app| {
+        lean.draw(|area, buf| gpumeter::ui::render(area, buf, app, &theme))
+            .expect("draw");
+        lean.buffer().clone()
+    });
+    let crossterm_out = Output::default();
+    let told = Rc::new(std::cell::Cell::new(size));
+    let crossterm_backend = FixedSize(CrosstermBackend::new(crossterm_out.clone()), told);
+    let mut crossterm = Terminal::new(crossterm_backend).expect("terminal");
+    crossterm.clear().expect("clear");
+    crossterm_out.take();
+    let crossterm_frames = demo_minute(&crossterm_out, |app| {
+        let drawn = crossterm
+            .draw(|f| ui_frame::render(f, app, &theme))
+            .expect("draw");
+        drawn.buffer.clone()
+    });
 
-    let mut lean_screen = emulator(40, 120);
-    let mut crossterm_screen = emulator(40, 120);
-    for (n, ((buffer, lean_bytes), (_, crossterm_bytes))) in lean.iter().zip(&crossterm).enumerate()
-    {
+    let (mut lean_screen, mut crossterm_screen) = (emulator(size), emulator(size));
+    let both = lean_frames.iter().zip(&crossterm_frames).enumerate();
+    for (n, ((buffer, lean_bytes), (crossterm_buffer, crossterm_bytes))) in both {
+        assert_eq!(buffer, crossterm_buffer, "frame {n}");
         lean_screen.process(lean_bytes);
         crossterm_screen.process(crossterm_bytes);
         assert_screen_is(lean_screen.screen(), buffer, n);
@@ -353,7 +259,7 @@ fn the_demo_cockpit_shows_the_same_and_costs_fewer_bytes() {
     // The first frame draws everything; the rest are the seconds a user sits through.
     let steady =
         |frames: &[(Buffer, Vec<u8>)]| frames[1..].iter().map(|f| f.1.len()).sum::<usize>();
-    let (lean_bytes, crossterm_bytes) = (steady(&lean), steady(&crossterm));
+    let (lean_bytes, crossterm_bytes) = (steady(&lean_frames), steady(&crossterm_frames));
     eprintln!("a minute of the demo: lean {lean_bytes} B, crossterm {crossterm_bytes} B");
     assert!(
         lean_bytes < crossterm_bytes,
@@ -362,78 +268,104 @@ fn the_demo_cockpit_shows_the_same_and_costs_fewer_bytes() {
 }
 
 #[test]
+fn a_frame_like_the_one_before_writes_nothing() {
+    let theme = Theme::default();
+    let app = demo_app(Duration::from_secs(3 * 3600));
+    let (mut screen, out) = lean_screen(120, 40);
+    let mut frame = || {
+        screen
+            .draw(|area, buf| gpumeter::ui::render(area, buf, &app, &theme))
+            .expect("draw");
+        out.take()
+    };
+    assert!(!frame().is_empty());
+    assert_eq!(String::from_utf8_lossy(&frame()), "");
+}
+
+#[test]
+fn a_changed_box_drawing_cell_is_rewritten_and_nothing_else() {
+    let (mut screen, out) = lean_screen(10, 2);
+    let plain = Style::new();
+    draw(&mut screen, &[(0, 0, "┌──┐", plain)]);
+    out.take();
+    draw(&mut screen, &[(0, 0, "┌┬─┐", plain)]);
+    assert_eq!(text(&out), "\x1b[3D┬");
+    // The same character in another colour is a change too.
+    let red = Style::new().fg(Color::Red);
+    draw(
+        &mut screen,
+        &[(0, 0, "┌┬", plain), (2, 0, "─", red), (3, 0, "┐", plain)],
+    );
+    assert_eq!(text(&out), "\x1b[31m─");
+}
+
+#[test]
+fn short_gaps_are_rewritten_over_ascii_and_moved_over_otherwise() {
+    let (mut screen, out) = lean_screen(10, 2);
+    let plain = Style::new();
+    draw(&mut screen, &[(0, 0, "a-b", plain), (0, 1, "a│b", plain)]);
+    out.take();
+    draw(&mut screen, &[(0, 0, "X-Y", plain), (0, 1, "a│b", plain)]);
+    assert_eq!(text(&out), "\x1b[HX-Y");
+    draw(&mut screen, &[(0, 0, "X-Y", plain), (0, 1, "X│Y", plain)]);
+    assert_eq!(text(&out), "\x1b[2HX\x1b[CY");
+}
+
+#[test]
 fn adjacent_changes_need_no_cursor_move_and_short_gaps_are_rewritten() {
-    let mut terminal = terminal(40, 3);
-    terminal.clear().expect("clear");
-    terminal
-        .draw(|f| {
-            f.buffer_mut().set_string(0, 1, "abcdefghij", Style::new());
-        })
-        .expect("draw");
-    let _ = written(&mut terminal);
+    let (mut screen, out) = lean_screen(40, 3);
+    draw(&mut screen, &[(0, 1, "abcdefghij", Style::new())]);
+    out.take();
     // "abXdYfghij": two changes one cell apart; the cell between is rewritten, not jumped.
-    terminal
-        .draw(|f| {
-            f.buffer_mut().set_string(0, 1, "abXdYfghij", Style::new());
-        })
-        .expect("draw");
-    let bytes = String::from_utf8(written(&mut terminal)).expect("utf-8");
-    assert_eq!(bytes, "\x1b[8DXdY");
+    draw(&mut screen, &[(0, 1, "abXdYfghij", Style::new())]);
+    assert_eq!(text(&out), "\x1b[8DXdY");
 }
 
 #[test]
 fn long_gaps_move_relative_and_named_colours_use_short_codes() {
-    let mut terminal = terminal(40, 3);
-    terminal.clear().expect("clear");
-    let _ = written(&mut terminal);
-    terminal
-        .draw(|f| {
-            let red = Style::new().fg(Color::Red);
-            f.buffer_mut().set_string(1, 0, "x", red);
-            f.buffer_mut().set_string(30, 0, "y", red);
-        })
-        .expect("draw");
-    let bytes = String::from_utf8(written(&mut terminal)).expect("utf-8");
-    // Clearing leaves the cursor at the top left: one plain space is cheaper than a move.
-    assert_eq!(bytes, "\x1b[H \x1b[31mx\x1b[28Cy\x1b[?25l");
+    let (mut screen, out) = lean_screen(40, 3);
+    draw(&mut screen, &[]);
+    out.take();
+    let red = Style::new().fg(Color::Red);
+    draw(&mut screen, &[(1, 0, "x", red), (30, 0, "y", red)]);
+    assert_eq!(text(&out), "\x1b[1;2H\x1b[31mx\x1b[28Cy");
 }
 
 #[test]
 fn the_cursor_is_hidden_once_and_attributes_are_not_reset_each_frame() {
-    let mut terminal = terminal(10, 2);
-    terminal.clear().expect("clear");
+    let (mut screen, out) = lean_screen(10, 2);
     let green = Style::new().fg(Color::Green).add_modifier(Modifier::BOLD);
-    terminal
-        .draw(|f| f.buffer_mut().set_string(0, 0, "1", green))
-        .expect("draw");
-    let first = String::from_utf8(written(&mut terminal)).expect("utf-8");
+    draw(&mut screen, &[(0, 0, "1", green)]);
+    let first = text(&out);
     assert!(first.ends_with("\x1b[?25l"), "{first:?}");
-    terminal
-        .draw(|f| f.buffer_mut().set_string(0, 0, "2", green))
-        .expect("draw");
-    let second = String::from_utf8(written(&mut terminal)).expect("utf-8");
-    assert_eq!(second, "\r2");
+    draw(&mut screen, &[(0, 0, "2", green)]);
+    assert_eq!(text(&out), "\r2");
 }
 
 #[test]
-fn dropping_the_backend_leaves_plain_attributes() {
-    let out = Shared::default();
-    {
-        let backend = LeanBackend::with_size(
-            out.clone(),
-            Size {
-                width: 10,
-                height: 2,
-            },
-        );
-        let mut terminal = Terminal::new(backend).expect("terminal");
-        terminal
-            .draw(|f| {
-                f.buffer_mut()
-                    .set_string(0, 0, "!", Style::new().fg(Color::Red));
-            })
-            .expect("draw");
-    }
-    let bytes = String::from_utf8(out.0.borrow().clone()).expect("utf-8");
-    assert!(bytes.ends_with("\x1b[0m"), "{bytes:?}");
+fn the_cursor_shows_where_a_frame_asks_and_hides_when_the_next_does_not() {
+    let size = Size::new(20, 4);
+    let (mut screen, out) = lean_screen(size.width, size.height);
+    let mut terminal = emulator(size);
+    screen
+        .draw(|_, buf| {
+            buf.set_string(2, 1, "> 2h", Style::new());
+            Some(Position::new(6, 1))
+        })
+        .expect("draw");
+    terminal.process(&out.take());
+    assert!(!terminal.screen().hide_cursor());
+    assert_eq!(terminal.screen().cursor_position(), (1, 6));
+    draw(&mut screen, &[(2, 1, "> 2h", Style::new())]);
+    terminal.process(&out.take());
+    assert!(terminal.screen().hide_cursor());
+}
+
+#[test]
+fn dropping_the_screen_shows_the_cursor_and_leaves_plain_attributes() {
+    let (mut screen, out) = lean_screen(10, 2);
+    draw(&mut screen, &[(0, 0, "!", Style::new().fg(Color::Red))]);
+    out.take();
+    drop(screen);
+    assert_eq!(text(&out), "\x1b[?25h\x1b[0m");
 }

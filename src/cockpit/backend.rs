@@ -4,10 +4,10 @@
 //! what it writes each second matters. Ratatui's crossterm backend sends an absolute cursor move
 //! before every run of changed cells, 256-colour codes for the 16 named colours, a reset of every
 //! attribute at the end of each frame, and hides the cursor again each frame. This backend keeps
-//! a copy of what the terminal shows, skips the cells it already shows and, as curses does,
-//! takes the cheapest way to the next changed cell: rewriting a few unchanged cells, a relative
-//! move or an absolute one. It sends only the attributes that change, in one SGR sequence, and
-//! a frame in one write.
+//! a copy of what the terminal shows, skips the cells it already shows (so it can be handed a
+//! whole frame, see [`Screen`]) and, as curses does, takes the cheapest way to the next changed
+//! cell: rewriting a few unchanged cells, a relative move or an absolute one. It sends only the
+//! attributes that change, in one SGR sequence, and a frame in one write.
 
 use std::io::{self, Write};
 
@@ -17,10 +17,12 @@ use ratatui::layout::{Position, Size};
 use ratatui::style::{Color, Modifier};
 use unicode_width::{UnicodeWidthChar as _, UnicodeWidthStr as _};
 
+use super::screen::Screen;
+
 /// Takes the terminal as `ratatui::try_init` does (raw mode, the alternate screen, and a panic
 /// hook that gives it back), drawn through a [`LeanBackend`] on its own handle to standard
 /// output, so a frame is one write whatever `Stdout`'s line buffering would do.
-pub fn take_terminal() -> io::Result<ratatui::Terminal<LeanBackend<std::fs::File>>> {
+pub fn take_screen() -> io::Result<Screen<LeanBackend<std::fs::File>>> {
     use std::os::fd::AsFd as _;
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
@@ -30,7 +32,7 @@ pub fn take_terminal() -> io::Result<ratatui::Terminal<LeanBackend<std::fs::File
     crossterm::terminal::enable_raw_mode()?;
     crossterm::execute!(io::stdout(), crossterm::terminal::EnterAlternateScreen)?;
     let out = std::fs::File::from(io::stdout().as_fd().try_clone_to_owned()?);
-    ratatui::Terminal::new(LeanBackend::new(out))
+    Ok(Screen::new(LeanBackend::new(out)))
 }
 
 /// Everything SGR sets for a cell.
@@ -67,7 +69,7 @@ pub struct LeanBackend<W: Write> {
     queued: Vec<u8>,
     /// Used instead of asking the terminal (tests and benchmarks write to memory).
     fixed_size: Option<Size>,
-    /// The size `size` last found. Ratatui asks for it before every frame; the frame reuses
+    /// The size `size` last found. The screen asks for it before every frame; the frame reuses
     /// the answer rather than asking the terminal (an open of the tty and an ioctl) again.
     last_size: std::cell::Cell<Option<Size>>,
     /// What each cell of the terminal shows, row by row.
@@ -140,6 +142,11 @@ impl<W: Write> LeanBackend<W> {
         let mut backend = Self::new(out);
         backend.fixed_size = Some(size);
         backend
+    }
+
+    /// Gives a backend of a fixed size a new size, as a window's resize would.
+    pub fn set_size(&mut self, size: Size) {
+        self.fixed_size = Some(size);
     }
 
     /// The writer, with everything flushed to it.
@@ -469,7 +476,7 @@ fn absolute_cost(x: u16, y: u16) -> usize {
 }
 
 /// The columns a cell takes on the terminal.
-fn width(cell: &Cell) -> u16 {
+pub(super) fn width(cell: &Cell) -> u16 {
     match cell.diff_option {
         CellDiffOption::ForcedWidth(n) => n.get(),
         _ => u16::try_from(cell.symbol().width()).unwrap_or(u16::MAX),

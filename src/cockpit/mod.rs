@@ -9,7 +9,6 @@ use std::time::Duration;
 use crossterm::event::{Event as TermEvent, EventStream};
 use futures_util::StreamExt as _;
 use jiff::Timestamp;
-use ratatui::Terminal;
 use ratatui::backend::Backend;
 use tokio::sync::{Notify, mpsc};
 use tokio::time::MissedTickBehavior;
@@ -20,11 +19,13 @@ pub mod backend;
 pub mod checkpoints;
 pub mod guard_link;
 pub mod record;
+pub mod screen;
 use crate::provider::Provider;
 use crate::telemetry::{
     GpuSource, HostSource, SamplerConfig, SamplerHandle, spawn_gpu_sampler, spawn_host_sampler,
 };
 use crate::ui::theme::Theme;
+use screen::Screen;
 
 /// How often the clock ticks: the countdown shows seconds.
 pub const TICK_INTERVAL: Duration = Duration::from_secs(1);
@@ -60,7 +61,7 @@ pub struct Sources<G, H> {
 
 /// Runs the cockpit until the user quits. The terminal is set up and restored by the caller.
 pub async fn run<B, G, H>(
-    terminal: &mut Terminal<B>,
+    screen: &mut Screen<B>,
     mut app: App,
     sources: Sources<G, H>,
     theme: &Theme,
@@ -71,15 +72,10 @@ where
     H: HostSource + 'static,
 {
     let mut sources = sources;
-    let mut draw = |terminal: &mut Terminal<B>, app: &App| -> std::io::Result<()> {
+    let mut draw = |screen: &mut Screen<B>, app: &App| -> std::io::Result<()> {
         let started = std::time::Instant::now();
-        terminal
-            .draw(|frame| {
-                let area = frame.area();
-                if let Some(cursor) = crate::ui::render(area, frame.buffer_mut(), app, theme) {
-                    frame.set_cursor_position(cursor);
-                }
-            })
+        screen
+            .draw(|area, buf| crate::ui::render(area, buf, app, theme))
             .map_err(|e| std::io::Error::other(e.to_string()))?;
         if let Some(observe) = sources.on_frame.as_mut() {
             observe(started.elapsed());
@@ -104,7 +100,7 @@ where
         None => None,
     };
 
-    draw(terminal, &app)?;
+    draw(screen, &app)?;
     app.dirty = false;
     let mut told = app.logged;
     let in_tmux = std::env::var_os("TMUX").is_some();
@@ -150,7 +146,7 @@ where
             if std::mem::take(&mut app.bell) {
                 alert_terminal(&app, &mut told, sources.notify.as_ref(), in_tmux);
             }
-            draw(terminal, &app)?;
+            draw(screen, &app)?;
             app.dirty = false;
         }
     }

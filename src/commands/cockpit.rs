@@ -144,10 +144,12 @@ where
         .enable_all()
         .build()
         .map_err(|e| Failure::failed(format!("cannot start the runtime: {e}")))?;
-    let mut terminal = crate::cockpit::backend::take_terminal()
+    let mut screen = crate::cockpit::backend::take_screen()
         .map_err(|e| Failure::failed(format!("cannot set up the terminal: {e}")))?;
-    let result = runtime.block_on(run(&mut terminal, app, sources, theme));
-    // Restore before reporting anything, so the message lands on the normal screen.
+    let result = runtime.block_on(run(&mut screen, app, sources, theme));
+    // Show the cursor and reset the attributes, then restore before reporting anything, so
+    // the message lands on the normal screen.
+    drop(screen);
     ratatui::restore();
     result.map_err(|e| Failure::failed(format!("the terminal failed: {e}")))?;
     Ok(ExitCode::SUCCESS)

@@ -1,0 +1,99 @@
+//! The cockpit's one screen buffer. Ratatui's `Terminal` keeps two, the frame being drawn and
+//! the one before it, and sends the cells that differ; here every cell of the frame goes to the
+//! backend, and [`LeanBackend`](super::backend::LeanBackend)'s own copy of the terminal skips
+//! those already shown, so the frame before is not kept.
+
+use ratatui::backend::Backend;
+use ratatui::buffer::{Buffer, Cell, CellDiffOption};
+use ratatui::layout::{Position, Rect};
+
+use super::backend::width;
+
+/// A backend and the buffer the next frame is drawn into.
+pub struct Screen<B: Backend> {
+    backend: B,
+    buffer: Buffer,
+    cursor_hidden: bool,
+}
+
+impl<B: Backend> Screen<B> {
+    pub fn new(backend: B) -> Self {
+        Self {
+            backend,
+            buffer: Buffer::empty(Rect::ZERO),
+            cursor_hidden: false,
+        }
+    }
+
+    /// Draws a frame: `render` draws the whole of it into the area it is given and says where
+    /// the cursor shows, if anywhere. A frame of a new size starts from a cleared terminal.
+    pub fn draw(
+        &mut self,
+        render: impl FnOnce(Rect, &mut Buffer) -> Option<Position>,
+    ) -> Result<(), B::Error> {
+        let area = Rect::from((Position::ORIGIN, self.backend.size()?));
+        if area != self.buffer.area {
+            self.buffer.resize(area);
+            self.backend.clear()?;
+        }
+        self.buffer.reset();
+        let cursor = render(area, &mut self.buffer);
+        self.backend.draw(cells(&self.buffer))?;
+        if let Some(position) = cursor {
+            self.backend.show_cursor()?;
+            self.backend.set_cursor_position(position)?;
+        } else {
+            self.backend.hide_cursor()?;
+        }
+        self.cursor_hidden = cursor.is_none();
+        self.backend.flush()
+    }
+
+    /// The frame drawn last.
+    pub fn buffer(&self) -> &Buffer {
+        &self.buffer
+    }
+
+    pub fn backend(&self) -> &B {
+        &self.backend
+    }
+
+    pub fn backend_mut(&mut self) -> &mut B {
+        &mut self.backend
+    }
+}
+
+impl<B: Backend> Drop for Screen<B> {
+    /// Shows the cursor again, as ratatui's `Terminal` does.
+    fn drop(&mut self) {
+        if self.cursor_hidden {
+            let _ = self.backend.show_cursor();
+        }
+    }
+}
+
+/// The cells of `buffer` a terminal is sent, in order: all but those a wide character covers,
+/// and those marked to be skipped (as ratatui's diff does).
+fn cells(buffer: &Buffer) -> impl Iterator<Item = (u16, u16, &Cell)> {
+    let mut covered = 0;
+    buffer
+        .content
+        .iter()
+        .enumerate()
+        .filter_map(move |(i, cell)| {
+            let (x, y) = buffer.pos_of(i);
+            if x == buffer.area.x {
+                // A wide character in the last column covers nothing on the next row.
+                covered = 0;
+            }
+            if covered > 0 {
+                covered -= 1;
+                return None;
+            }
+            if cell.diff_option == CellDiffOption::Skip {
+                return None;
+            }
+            covered = width(cell).saturating_sub(1);
+            Some((x, y, cell))
+        })
+}
