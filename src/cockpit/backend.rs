@@ -169,9 +169,14 @@ impl<W: Write> LeanBackend<W> {
             return false;
         };
         let mut utf8 = [0; 4];
-        cell.symbol() == c.encode_utf8(&mut utf8)
-            && width(cell) == 1
-            && cell.diff_option != CellDiffOption::AlwaysUpdate
+        // A known character is one column wide, so the cell is too unless it says otherwise.
+        let one_column = match cell.diff_option {
+            CellDiffOption::ForcedWidth(n) => n.get() == 1,
+            CellDiffOption::AlwaysUpdate => false,
+            _ => true,
+        };
+        one_column
+            && cell.symbol() == c.encode_utf8(&mut utf8)
             && usize::try_from(pen_id).ok().and_then(|i| self.pens.get(i)) == Some(&Pen::of(cell))
     }
 
@@ -479,6 +484,8 @@ fn absolute_cost(x: u16, y: u16) -> usize {
 pub(super) fn width(cell: &Cell) -> u16 {
     match cell.diff_option {
         CellDiffOption::ForcedWidth(n) => n.get(),
+        // Most cells are one printable ASCII byte: every frame asks for all of them.
+        _ if matches!(cell.symbol().as_bytes(), [b' '..=b'~']) => 1,
         _ => u16::try_from(cell.symbol().width()).unwrap_or(u16::MAX),
     }
 }
