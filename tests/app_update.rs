@@ -2,12 +2,15 @@
 
 use std::time::Duration;
 
+#[path = "common/guard_state.rs"]
+mod guard_state;
+
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use gpumeter::app::fixture::demo_app;
 use gpumeter::app::{App, Choice, Effect, Event, Level, Mode, Panel, update};
 use gpumeter::config::OnExpiry;
-use gpumeter::ledger::{GuardState, Watchdog};
 use gpumeter::provider::{Action, ActionReport};
+use guard_state::guard_state;
 use jiff::SignedDuration;
 use rust_decimal::Decimal;
 
@@ -349,29 +352,6 @@ fn any_key_in_the_grace_period_cancels_the_pending_release() {
     update(&mut app, Event::Tick(next));
     ch(&mut app, 'q');
     assert!(app.quit);
-}
-
-fn guard_state(
-    deadline: Option<jiff::Timestamp>,
-    revision: i64,
-    by: &str,
-    beat: jiff::Timestamp,
-) -> GuardState {
-    GuardState {
-        instance: "i-0demo4a100f00d".into(),
-        deadline,
-        on_expiry: OnExpiry::Release,
-        grace: Duration::from_secs(120),
-        provider_held: None,
-        snooze_until: None,
-        watchdog: Some(Watchdog {
-            pid: 4242,
-            heartbeat: beat,
-        }),
-        revision,
-        updated: beat,
-        updated_by: by.into(),
-    }
 }
 
 #[test]

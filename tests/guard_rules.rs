@@ -2,6 +2,9 @@
 
 use std::time::Duration;
 
+#[path = "common/guard_state.rs"]
+mod guard_state;
+
 use gpumeter::guard::{IdleRule, IdleState, IdleTracker};
 use gpumeter::telemetry::{
     GpuUnavailable, GpuUnavailableKind, Metric, Scenario, SimConfig, Simulator, Unavailable,
@@ -78,21 +81,9 @@ fn a_failed_reading_counts_as_active() {
 #[test]
 fn a_watchdog_left_alone_has_a_duty_only_with_a_deadline_or_an_acting_idle_rule() {
     use gpumeter::config::OnExpiry;
-    use gpumeter::ledger::GuardState;
     use gpumeter::watchdog::has_duty;
     let now = Timestamp::from_second(1_780_000_000).unwrap();
-    let guard = |deadline: Option<Timestamp>| GuardState {
-        instance: "i-0demo4a100f00d".into(),
-        deadline,
-        on_expiry: OnExpiry::Release,
-        grace: Duration::from_secs(120),
-        provider_held: None,
-        snooze_until: None,
-        watchdog: None,
-        revision: 1,
-        updated: now,
-        updated_by: "cockpit".into(),
-    };
+    let guard = |deadline| guard_state::guard_state(deadline, 1, "cockpit", now);
     assert!(!has_duty(None, OnExpiry::Alert));
     assert!(!has_duty(Some(&guard(None)), OnExpiry::Alert));
     assert!(has_duty(Some(&guard(Some(now))), OnExpiry::Alert));
