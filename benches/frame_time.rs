@@ -16,15 +16,16 @@ use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use gpumeter::app::fixture::{demo_app, demo_simulator};
+use gpumeter::app::fixture::demo_app;
 use gpumeter::app::{App, Event, update};
 use gpumeter::cockpit::screen::Screen;
-use gpumeter::cockpit::{Sources, run};
 use gpumeter::provider::{Action, ActionReport, Capabilities, Inventory, Provider, ProviderError};
-use gpumeter::telemetry::SamplerConfig;
 use gpumeter::ui::render;
 use gpumeter::ui::theme::Theme;
 use ratatui::backend::TestBackend;
+
+#[path = "../tests/common/demo_loop.rs"]
+mod demo_loop;
 
 const HANG: Duration = Duration::from_secs(30);
 
@@ -93,42 +94,19 @@ fn figures(name: &str, mut frames: Vec<Duration>) {
 
 /// Part 1: the real loop, for `secs` seconds.
 fn real_loop(secs: u64) -> Vec<Duration> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("a runtime");
     let frames = Arc::new(Mutex::new(Vec::new()));
     let seen = Arc::clone(&frames);
-    let sim = demo_simulator("training");
-    let sources = Sources {
-        gpu: sim.clone(),
-        host: sim,
-        on_frame: Some(Box::new(move |d| {
+    demo_loop::run_for(
+        Duration::from_secs(secs),
+        app(),
+        Arc::new(Hanging),
+        Duration::from_millis(10),
+        Box::new(move |d| {
             if let Ok(mut f) = seen.lock() {
                 f.push(d);
             }
-        })),
-        sampling: SamplerConfig {
-            interval: Duration::from_millis(10),
-        },
-        provider: Arc::new(Hanging),
-        ledger: None,
-        idle: gpumeter::guard::IdleRule::default(),
-        notify: None,
-        fleet: None,
-    };
-    let theme = Theme::default();
-    runtime.block_on(async {
-        let mut screen = Screen::new(TestBackend::new(120, 40));
-        // The loop runs until quit; the benchmark stops it by dropping it after `secs`.
-        let _ = tokio::time::timeout(
-            Duration::from_secs(secs),
-            run(&mut screen, app(), sources, &theme),
-        )
-        .await;
-    });
-    runtime.shutdown_timeout(Duration::from_millis(100));
+        }),
+    );
     frames.lock().map(|f| f.clone()).unwrap_or_default()
 }
 
