@@ -378,6 +378,25 @@ fn the_guard_row_shows_the_watchdog_and_a_deadline_moved_elsewhere() {
 }
 
 #[test]
+fn a_heartbeat_alone_waits_for_the_next_tick_to_be_drawn() {
+    let mut app = app();
+    let now = app.now;
+    update(&mut app, Event::Guard(guard_state(None, 3, "cockpit", now)));
+    assert!(app.dirty, "a watchdog seen for the first time is drawn at once");
+    app.dirty = false;
+    let later = now + SignedDuration::from_secs(2);
+    update(&mut app, Event::Guard(guard_state(None, 3, "cockpit", later)));
+    assert_eq!(app.guard.watchdog.unwrap().last_check, later);
+    assert!(!app.dirty, "a newer heartbeat alone needs no frame of its own");
+    update(&mut app, Event::Tick(now + SignedDuration::from_secs(1)));
+    assert!(app.dirty, "the next tick draws it");
+    app.dirty = false;
+    let stale = now - SignedDuration::from_mins(5);
+    update(&mut app, Event::Guard(guard_state(None, 3, "cockpit", stale)));
+    assert!(app.dirty, "a watchdog gone silent is drawn at once");
+}
+
+#[test]
 fn a_spot_notice_rings_once_and_is_logged_as_an_error() {
     let mut app = app();
     app.bell = false;

@@ -354,12 +354,18 @@ fn cancel_grace(app: &mut App) -> Vec<Effect> {
 }
 
 fn on_guard(app: &mut App, state: &GuardState) {
-    app.dirty = true;
-    app.guard.watchdog = state.watchdog.map(|w| WatchdogView {
+    let watchdog = state.watchdog.map(|w| WatchdogView {
         pid: w.pid,
         last_check: w.heartbeat,
         alive: w.alive(app.now, WATCHDOG_STALE),
     });
+    // A heartbeat alone only changes how long ago the watchdog checked, which the next tick's
+    // frame shows: drawing for it would cost a second frame in every second the row is read.
+    let seen = |w: Option<WatchdogView>| w.map(|w| (w.pid, w.alive));
+    if seen(watchdog) != seen(app.guard.watchdog) {
+        app.dirty = true;
+    }
+    app.guard.watchdog = watchdog;
     let moved = state.revision != app.guard.revision
         && state.updated_by != "cockpit"
         // The ledger keeps whole seconds: a deadline within the same second has not moved.

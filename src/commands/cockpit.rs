@@ -146,10 +146,24 @@ where
         .map_err(|e| Failure::failed(format!("cannot start the runtime: {e}")))?;
     let mut screen = crate::cockpit::backend::take_screen()
         .map_err(|e| Failure::failed(format!("cannot set up the terminal: {e}")))?;
-    let result = runtime.block_on(run(&mut screen, app, sources, theme));
-    // Show the cursor and reset the attributes, then restore before reporting anything, so
-    // the message lands on the normal screen.
-    drop(screen);
+    let theme = theme.clone();
+    // The loop runs as a task, not as `block_on`'s own future: a task woken on the runtime's
+    // thread is queued there, where waking `block_on`'s future writes to the runtime's eventfd,
+    // a syscall and a few bytes of output for every tick, sample and timer.
+    let task = runtime.spawn(async move {
+        let result = run(&mut screen, app, sources, &theme).await;
+        (screen, result)
+    });
+    let result = match runtime.block_on(task) {
+        Ok((screen, result)) => {
+            // Show the cursor and reset the attributes, then restore before reporting
+            // anything, so the message lands on the normal screen.
+            drop(screen);
+            result
+        }
+        Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+        Err(e) => Err(std::io::Error::other(e.to_string())),
+    };
     ratatui::restore();
     result.map_err(|e| Failure::failed(format!("the terminal failed: {e}")))?;
     Ok(ExitCode::SUCCESS)
