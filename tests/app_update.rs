@@ -382,17 +382,29 @@ fn a_heartbeat_alone_waits_for_the_next_tick_to_be_drawn() {
     let mut app = app();
     let now = app.now;
     update(&mut app, Event::Guard(guard_state(None, 3, "cockpit", now)));
-    assert!(app.dirty, "a watchdog seen for the first time is drawn at once");
+    assert!(
+        app.dirty,
+        "a watchdog seen for the first time is drawn at once"
+    );
     app.dirty = false;
     let later = now + SignedDuration::from_secs(2);
-    update(&mut app, Event::Guard(guard_state(None, 3, "cockpit", later)));
+    update(
+        &mut app,
+        Event::Guard(guard_state(None, 3, "cockpit", later)),
+    );
     assert_eq!(app.guard.watchdog.unwrap().last_check, later);
-    assert!(!app.dirty, "a newer heartbeat alone needs no frame of its own");
+    assert!(
+        !app.dirty,
+        "a newer heartbeat alone needs no frame of its own"
+    );
     update(&mut app, Event::Tick(now + SignedDuration::from_secs(1)));
     assert!(app.dirty, "the next tick draws it");
     app.dirty = false;
     let stale = now - SignedDuration::from_mins(5);
-    update(&mut app, Event::Guard(guard_state(None, 3, "cockpit", stale)));
+    update(
+        &mut app,
+        Event::Guard(guard_state(None, 3, "cockpit", stale)),
+    );
     assert!(app.dirty, "a watchdog gone silent is drawn at once");
 }
 

@@ -171,6 +171,7 @@ proptest! {
             if let Some(new) = frame.resize {
                 size = new;
                 lean.backend_mut().set_size(size);
+                lean.resized();
                 told.set(size);
                 resize(&mut lean_screen, size);
                 resize(&mut reference_screen, size);

@@ -110,7 +110,10 @@ where
         .as_ref()
         .map(|view| checkpoints::spawn(view.pattern.clone(), tx.clone()));
     while let Some(event) = rx.recv().await {
-        let effects = gather(event, &mut rx, &mut app, &mut recorder).await;
+        let (effects, resized) = gather(event, &mut rx, &mut app, &mut recorder).await;
+        if resized {
+            screen.resized();
+        }
         recorder.after_update(&mut app);
         for effect in effects {
             if let Effect::SaveGuard {
@@ -165,15 +168,17 @@ where
 /// Applies `first` and the news that comes with it: whatever is queued already, and, unless a
 /// key or a resize asks for a frame at once, what arrives within [`GATHER`]. The clock and the
 /// samplers beat once a second each, a few milliseconds apart; gathered, a second costs one
-/// frame, not three.
+/// frame, not three. Says whether the terminal was resized.
 async fn gather(
     first: Event,
     rx: &mut mpsc::Receiver<Event>,
     app: &mut App,
     recorder: &mut record::Recorder,
-) -> Vec<Effect> {
+) -> (Vec<Effect>, bool) {
     let mut effects = Vec::new();
+    let mut resized = false;
     let mut absorb = |app: &mut App, event: Event| {
+        resized |= matches!(event, Event::Resize);
         let urgent = matches!(event, Event::Key(_) | Event::Resize);
         recorder.saw(&event);
         effects.extend(update(app, event));
@@ -190,7 +195,7 @@ async fn gather(
             Ok(None) | Err(_) => break,
         }
     }
-    effects
+    (effects, resized)
 }
 
 /// Rings the bell, and sends each new warning as an OSC notification, which travels through

@@ -5,7 +5,7 @@
 
 use ratatui::backend::Backend;
 use ratatui::buffer::{Buffer, Cell, CellDiffOption};
-use ratatui::layout::{Position, Rect};
+use ratatui::layout::{Position, Rect, Size};
 
 use super::backend::width;
 
@@ -14,6 +14,9 @@ pub struct Screen<B: Backend> {
     backend: B,
     buffer: Buffer,
     cursor_hidden: bool,
+    /// The terminal's size, asked at the first frame and after [`Screen::resized`]: asking
+    /// opens the tty for an ioctl, which every frame would repeat for nothing.
+    size: Option<Size>,
 }
 
 impl<B: Backend> Screen<B> {
@@ -22,7 +25,13 @@ impl<B: Backend> Screen<B> {
             backend,
             buffer: Buffer::empty(Rect::ZERO),
             cursor_hidden: false,
+            size: None,
         }
+    }
+
+    /// The terminal was resized: the next frame asks its size again.
+    pub fn resized(&mut self) {
+        self.size = None;
     }
 
     /// Draws a frame: `render` draws the whole of it into the area it is given and says where
@@ -31,7 +40,11 @@ impl<B: Backend> Screen<B> {
         &mut self,
         render: impl FnOnce(Rect, &mut Buffer) -> Option<Position>,
     ) -> Result<(), B::Error> {
-        let area = Rect::from((Position::ORIGIN, self.backend.size()?));
+        let size = match self.size {
+            Some(size) => size,
+            None => *self.size.insert(self.backend.size()?),
+        };
+        let area = Rect::from((Position::ORIGIN, size));
         if area != self.buffer.area {
             self.buffer.resize(area);
             self.backend.clear()?;
@@ -96,4 +109,31 @@ fn cells(buffer: &Buffer) -> impl Iterator<Item = (u16, u16, &Cell)> {
             covered = width(cell).saturating_sub(1);
             Some((x, y, cell))
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cockpit::backend::LeanBackend;
+
+    fn frame_area(screen: &mut Screen<LeanBackend<Vec<u8>>>) -> Rect {
+        let mut drawn = Rect::ZERO;
+        screen
+            .draw(|area, _| {
+                drawn = area;
+                None
+            })
+            .expect("draw");
+        drawn
+    }
+
+    #[test]
+    fn the_size_is_asked_again_only_after_a_resize() {
+        let mut screen = Screen::new(LeanBackend::with_size(Vec::new(), Size::new(80, 24)));
+        assert_eq!(frame_area(&mut screen), Rect::new(0, 0, 80, 24));
+        screen.backend_mut().set_size(Size::new(100, 30));
+        assert_eq!(frame_area(&mut screen), Rect::new(0, 0, 80, 24));
+        screen.resized();
+        assert_eq!(frame_area(&mut screen), Rect::new(0, 0, 100, 30));
+    }
 }

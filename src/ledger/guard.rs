@@ -75,13 +75,15 @@ pub struct Change<'a> {
 impl Ledger {
     /// The guard state of `instance`; `None` until something set it.
     pub fn guard(&self, instance: &str) -> Result<Option<GuardState>, LedgerError> {
+        // Read every few seconds by the cockpit and the watchdog, for days: parsed once.
         self.conn
-            .query_row(
+            .prepare_cached(
                 "SELECT deadline, on_expiry, grace_s, provider_held, snooze_until, watchdog_pid,
                         heartbeat, revision, updated, updated_by
                  FROM guard WHERE instance = ?1",
-                [instance],
-                |r| {
+            )
+            .and_then(|mut statement| {
+                statement.query_row([instance], |r| {
                     let pid: Option<i64> = r.get(5)?;
                     let beat: Option<i64> = r.get(6)?;
                     let grace: i64 = r.get(2)?;
@@ -101,8 +103,8 @@ impl Ledger {
                         updated: ts(r.get(8)?).unwrap_or(Timestamp::UNIX_EPOCH),
                         updated_by: r.get(9)?,
                     })
-                },
-            )
+                })
+            })
             .optional()
             .map_err(|e| self.err(e))
     }
