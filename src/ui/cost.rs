@@ -9,11 +9,12 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Padding, Paragraph, Widget as _};
+use ratatui::widgets::{Block, Padding, Widget as _};
 use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
 
 use super::cost_layout;
+use super::paint;
 use super::text::{amount, local_time, short_duration, wrap};
 use super::theme::{Role, Theme};
 use crate::app::{App, Pricing, SpendReading};
@@ -80,7 +81,9 @@ pub fn render_cost(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, focus
             lines
         }
     };
-    Paragraph::new(lines).block(block).render(area, buf);
+    let inner = block.inner(area);
+    block.render(area, buf);
+    paint::lines(inner, buf, &lines);
 }
 
 fn no_pricing(w: usize, theme: &Theme) -> Vec<Line<'static>> {

@@ -9,6 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Padding, Paragraph, Widget as _};
 
 use super::bigdigits::{self, Size};
+use super::paint;
 use super::text::{local_time, short_duration, to_u16};
 use super::theme::{Role, Theme};
 use crate::app::{App, Deadline, format_remaining};
@@ -118,7 +119,7 @@ pub fn render_countdown(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) 
         height: inner.height.min(to_u16(padded.len())),
         ..inner
     };
-    Paragraph::new(padded).render(text_area, buf);
+    paint::lines(text_area, buf, &padded);
 }
 
 fn info_lines(app: &App, d: &Deadline, w: usize, theme: &Theme) -> Vec<Line<'static>> {

@@ -4,8 +4,9 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Padding, Paragraph, Widget as _};
+use ratatui::widgets::{Block, Padding, Widget as _};
 
+use super::paint;
 use super::text::{clock, short_duration, width, wrap};
 use super::theme::{Role, Theme};
 use crate::app::{App, Level};
@@ -99,5 +100,5 @@ pub fn render_events(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, foc
         lines.push(Line::styled("nothing yet", theme.style(Role::TextDim)));
     }
     lines.extend(tail);
-    Paragraph::new(lines).render(inner, buf);
+    paint::lines(inner, buf, &lines);
 }

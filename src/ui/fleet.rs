@@ -7,8 +7,9 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Cell, Padding, Paragraph, Row, Table, Widget as _};
+use ratatui::widgets::{Block, Cell, Padding, Row, Table, Widget as _};
 
+use super::paint;
 use super::text::{amount, truncate};
 use super::theme::{Role, Theme};
 use crate::app::App;
@@ -113,11 +114,8 @@ pub fn render_fleet(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
         Layout::vertical([Constraint::Min(0), Constraint::Length(1)]).areas(inner);
     Line::styled(fleet_status(app), dim).render(status_area, buf);
     if rows.is_empty() {
-        let text = Paragraph::new(Line::styled(
-            "no instance yet: waiting for the provider",
-            dim,
-        ));
-        text.render(table_area, buf);
+        let text = Line::styled("no instance yet: waiting for the provider", dim);
+        paint::line(table_area, buf, &text);
         return;
     }
     // The account leads where `[[fleet]]` names any.

@@ -4,8 +4,8 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Widget as _};
 
+use super::paint;
 use super::text::{short_duration, width};
 use super::theme::{Role, Theme};
 use crate::app::{App, Command, Key, bindings};
@@ -65,7 +65,7 @@ pub fn render_footer(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
             theme.style(Role::TextDim),
         ));
     }
-    Paragraph::new(Line::from(spans)).render(area, buf);
+    paint::line(area, buf, &Line::from(spans));
 }
 
 /// " ? help " at the right end of `row` (a bottom border on compact screens, which have no
@@ -91,6 +91,6 @@ pub fn render_help_hint(row: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
     };
     let bare = (area.left()..area.right()).all(|x| buf[(x, area.y)].symbol() == "─");
     if bare {
-        Paragraph::new(Line::from(spans)).render(area, buf);
+        paint::line(area, buf, &Line::from(spans));
     }
 }

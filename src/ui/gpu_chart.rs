@@ -8,9 +8,10 @@ use jiff::SignedDuration;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Sparkline, SparklineBar, Widget as _};
+use ratatui::widgets::{Sparkline, SparklineBar, Widget as _};
 
 use super::bars::{columns, per_column};
+use super::paint;
 use super::text::short_duration;
 use super::theme::{Role, Theme};
 use crate::telemetry::{GpuSeries, Series};
@@ -49,7 +50,7 @@ pub fn render_gpu_chart(
         Constraint::Fill(1),
         Constraint::Fill(1),
     ]));
-    Paragraph::new(caption).render(caption_area, buf);
+    paint::line(caption_area, buf, &caption);
     let chart = Chart { per_column, theme };
     chart.history(util_area, buf, "util", &series.util_pct, Role::Sparkline);
     let load = &series.power_weighted_load_pct;
@@ -80,11 +81,11 @@ impl Chart<'_> {
         } else {
             theme.style(Role::NA)
         };
-        Paragraph::new(vec![
+        let labels = [
             Line::styled(label.to_string(), theme.style(Role::TextDim)),
             Line::styled(now, now_style),
-        ])
-        .render(label_area, buf);
+        ];
+        paint::lines(label_area, buf, &labels);
         let bars: Vec<SparklineBar> = columns(
             series.iter(),
             self.per_column,

@@ -5,10 +5,11 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Padding, Paragraph, Widget as _};
+use ratatui::widgets::{Block, Padding, Widget as _};
 
 use super::gpu_chart::render_gpu_chart;
 use super::gpu_rows::{Density, GpuView, fits, gpu_lines, pair};
+use super::paint;
 use super::processes::render_processes;
 use super::text::{gpu_model, metric, to_u16, truncate, wrap};
 use super::theme::{Role, Theme};
@@ -43,11 +44,11 @@ pub fn render_gpus(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, focus
     let inner = block.inner(area);
     block.render(area, buf);
     match &app.telemetry.gpus {
-        None => Paragraph::new(Line::styled(
-            "waiting for the first sample…",
-            theme.style(Role::TextDim),
-        ))
-        .render(inner, buf),
+        None => paint::line(
+            inner,
+            buf,
+            &Line::styled("waiting for the first sample…", theme.style(Role::TextDim)),
+        ),
         Some(Err(e)) => render_no_gpu(inner, buf, e, theme),
         Some(Ok(r)) if r.gpus.is_empty() => {
             let e = GpuUnavailable {
@@ -152,7 +153,7 @@ fn render_no_gpu(area: Rect, buf: &mut Buffer, e: &GpuUnavailable, theme: &Theme
         truncate("the cost meter, countdown and checklist keep working", w),
         dim,
     ));
-    Paragraph::new(lines).render(area, buf);
+    paint::lines(area, buf, &lines);
 }
 
 /// The densest layout that shows every GPU in `h` rows, or the roomiest that fits the width
@@ -200,13 +201,11 @@ fn render_reading(
     };
     let lines = gpu_block(app, reading, density, rows, w, theme, focused);
     let used = to_u16(lines.len());
-    Paragraph::new(lines).render(
-        Rect {
-            height: used.min(area.height),
-            ..area
-        },
-        buf,
-    );
+    let lines_area = Rect {
+        height: used.min(area.height),
+        ..area
+    };
+    paint::lines(lines_area, buf, &lines);
     let rest = Rect {
         y: area.y + used.min(area.height),
         height: area.height.saturating_sub(used),
@@ -225,7 +224,7 @@ fn render_reading(
     }
     extra.truncate(usize::from(rest.height));
     let extra_h = to_u16(extra.len());
-    Paragraph::new(extra).render(rest, buf);
+    paint::lines(rest, buf, &extra);
     let chart = Rect {
         y: rest.y + extra_h + 1,
         height: rest.height.saturating_sub(extra_h + 1),

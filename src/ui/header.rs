@@ -5,9 +5,9 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Widget as _};
 
 use super::events::progress;
+use super::paint;
 use super::text::{amount, short_duration, truncate, width};
 use super::theme::{Role, Theme};
 use crate::app::{App, PriceSource};
@@ -41,13 +41,13 @@ pub fn render_header(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
         let style = theme
             .style(Role::AlertError)
             .add_modifier(ratatui::style::Modifier::REVERSED);
-        Paragraph::new(Line::styled(banner, style)).render(area, buf);
+        paint::line(area, buf, &Line::styled(banner, style));
         return;
     }
     let left = segments(app, theme);
     let right = right_segment(app, theme);
     let line = fit(left, right, usize::from(area.width), theme);
-    Paragraph::new(line).render(area, buf);
+    paint::line(area, buf, &line);
 }
 
 fn segments(app: &App, theme: &Theme) -> Vec<Segment> {

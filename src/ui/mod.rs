@@ -73,6 +73,7 @@ pub mod gpus;
 pub mod header;
 pub mod help;
 pub mod host;
+pub mod paint;
 pub mod processes;
 pub mod prompt;
 pub mod resources;

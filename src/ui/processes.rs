@@ -3,8 +3,9 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Constraint, Rect};
 use ratatui::text::Line;
-use ratatui::widgets::{Cell, Paragraph, Row, Table, Widget as _};
+use ratatui::widgets::{Cell, Row, Table, Widget as _};
 
+use super::paint;
 use super::text::{gib, na, to_u16};
 use super::theme::{Role, Theme};
 use crate::telemetry::{GpuProcess, GpuReading, Metric};
@@ -27,7 +28,7 @@ pub fn render_processes(area: Rect, buf: &mut Buffer, reading: &GpuReading, them
     procs.sort_by_key(|(gpu, p)| (*gpu, std::cmp::Reverse(p.used_mem_mib.get()), p.pid));
     if procs.is_empty() && missing.is_empty() {
         let line = Line::styled("no process is using a GPU", dim);
-        Paragraph::new(line).render(area, buf);
+        paint::line(area, buf, &line);
         return;
     }
     let right = |s: String| Cell::from(Line::from(s).alignment(Alignment::Right));
@@ -76,5 +77,5 @@ pub fn render_processes(area: Rect, buf: &mut Buffer, reading: &GpuReading, them
         .header(header)
         .column_spacing(1)
         .render(table_area, buf);
-    Paragraph::new(missing).render(rest, buf);
+    paint::lines(rest, buf, &missing);
 }

@@ -6,10 +6,9 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Constraint, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{
-    Block, Cell, Padding, Paragraph, Row, StatefulWidget, Table, TableState, Widget as _,
-};
+use ratatui::widgets::{Block, Cell, Padding, Row, StatefulWidget, Table, TableState, Widget as _};
 
+use super::paint;
 use super::text::{amount, truncate, width};
 use super::theme::{Role, Theme};
 use crate::app::App;
@@ -76,7 +75,7 @@ pub fn render_resources(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, 
             truncate(&format!("✗ provider: {err}"), usize::from(inner.width)),
             theme.style(Role::AlertError),
         );
-        Paragraph::new(line).render(inner, buf);
+        paint::line(inner, buf, &line);
         table_area.y = table_area.y.saturating_add(1);
         table_area.height = table_area.height.saturating_sub(1);
     }
@@ -86,7 +85,11 @@ pub fn render_resources(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, 
         } else {
             "no linked resources"
         };
-        Paragraph::new(Line::styled(text, theme.style(Role::TextDim))).render(table_area, buf);
+        paint::line(
+            table_area,
+            buf,
+            &Line::styled(text, theme.style(Role::TextDim)),
+        );
         return;
     }
     render_table(table_area, buf, app, resources, theme, focused);
