@@ -1,14 +1,16 @@
-//! The ui's line painter draws exactly what ratatui's `Paragraph` draws without wrapping: the
-//! same symbols, styles and skipped cells, for ASCII, wide and zero-width characters, control
-//! characters, lines too long for the area, and every alignment.
+//! The ui's own drawing is ratatui's, cell for cell: the line painter draws what `Paragraph`
+//! draws without wrapping (ASCII, wide and zero-width characters, control characters, lines too
+//! long for the area, every alignment), and a panel what a bordered, padded `Block` with the
+//! same titles draws.
 
 use gpumeter::ui::paint;
+use gpumeter::ui::panel::Panel;
 use proptest::prelude::*;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Widget as _};
+use ratatui::widgets::{Block, Padding, Paragraph, Widget as _};
 
 fn piece() -> impl Strategy<Value = String> {
     prop_oneof![
@@ -84,6 +86,40 @@ proptest! {
         let mut painted = canvas();
         paint::lines(area, &mut painted, &lines);
         prop_assert_eq!(painted, expected);
+    }
+
+    #[test]
+    fn a_panel_is_a_bordered_padded_block(
+        top in prop::collection::vec((line(), any::<bool>()), 0..4),
+        bottom in prop::collection::vec((line(), any::<bool>()), 0..4),
+        border in style(),
+        x in 0u16..24,
+        y in 0u16..6,
+        width in 0u16..30,
+        height in 0u16..8,
+    ) {
+        let side = |(line, right): (Line<'static>, bool)| {
+            if right { line.alignment(Alignment::Right) } else { line.left_aligned() }
+        };
+        let top: Vec<Line<'static>> = top.into_iter().map(side).collect();
+        let bottom: Vec<Line<'static>> = bottom.into_iter().map(side).collect();
+        let mut block = Block::bordered().border_style(border).padding(Padding::horizontal(1));
+        let mut panel = Panel::new(border);
+        for title in &top {
+            block = block.title(title.clone());
+            panel = panel.title(title.clone());
+        }
+        for title in &bottom {
+            block = block.title_bottom(title.clone());
+            panel = panel.title_bottom(title.clone());
+        }
+        let area = Rect::new(x, y, width, height);
+        prop_assert_eq!(panel.inner(area), block.inner(area));
+        let mut expected = canvas();
+        block.render(area, &mut expected);
+        let mut drawn = canvas();
+        panel.render(area, &mut drawn);
+        prop_assert_eq!(drawn, expected);
     }
 }
 

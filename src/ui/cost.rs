@@ -9,12 +9,12 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Padding, Widget as _};
 use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
 
 use super::cost_layout;
 use super::paint;
+use super::panel::Panel;
 use super::text::{amount, local_time, short_duration, wrap};
 use super::theme::{Role, Theme};
 use crate::app::{App, Pricing, SpendReading};
@@ -47,10 +47,8 @@ pub(super) struct Budget {
 }
 
 pub fn render_cost(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, focused: bool) {
-    let mut block = Block::bordered()
-        .border_style(theme.border(focused))
-        .padding(Padding::horizontal(1))
-        .title(Span::styled(" Cost ", theme.style(Role::Title)));
+    let mut block =
+        Panel::new(theme.border(focused)).title(Span::styled(" Cost ", theme.style(Role::Title)));
     if let Some(p) = &app.spend.pricing {
         block = block.title(
             Line::styled(

@@ -6,10 +6,11 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Padding, Paragraph, Widget as _};
+use ratatui::widgets::{Paragraph, Widget as _};
 
 use super::bigdigits::{self, Size};
 use super::paint;
+use super::panel::Panel;
 use super::text::{local_time, short_duration, to_u16};
 use super::theme::{Role, Theme};
 use crate::app::{App, Deadline, format_remaining};
@@ -35,9 +36,7 @@ pub fn countdown_style(left: SignedDuration, theme: &Theme) -> Style {
 
 pub fn render_countdown(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
     let step = short_duration(app.settings.extend_step);
-    let mut block = Block::bordered()
-        .border_style(theme.border(false))
-        .padding(Padding::horizontal(1))
+    let mut block = Panel::new(theme.border(false))
         .title(Span::styled(" Release ", theme.style(Role::Title)))
         .title(
             Line::from(vec![

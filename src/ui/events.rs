@@ -4,9 +4,9 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Padding, Widget as _};
 
 use super::paint;
+use super::panel::Panel;
 use super::text::{clock, short_duration, width, wrap};
 use super::theme::{Role, Theme};
 use crate::app::{App, Level};
@@ -36,10 +36,8 @@ fn look(level: Level) -> (&'static str, Role, Role) {
 }
 
 pub fn render_events(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, focused: bool) {
-    let block = Block::bordered()
-        .border_style(theme.border(focused))
-        .padding(Padding::horizontal(1))
-        .title(Span::styled(" Events ", theme.style(Role::Title)));
+    let block =
+        Panel::new(theme.border(focused)).title(Span::styled(" Events ", theme.style(Role::Title)));
     let inner = block.inner(area);
     block.render(area, buf);
     let (w, h) = (usize::from(inner.width), usize::from(inner.height));

@@ -7,9 +7,10 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Cell, Padding, Row, Table, Widget as _};
+use ratatui::widgets::{Cell, Row, Table, Widget as _};
 
 use super::paint;
+use super::panel::Panel;
 use super::text::{amount, truncate};
 use super::theme::{Role, Theme};
 use crate::app::App;
@@ -97,9 +98,7 @@ pub fn render_fleet(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
         .find_map(|r| r.currency.clone())
         .unwrap_or_default();
     let title = format!(" Fleet · {} · most expensive first ", rows.len());
-    let block = Block::bordered()
-        .border_style(theme.border(true))
-        .padding(Padding::horizontal(1))
+    let block = Panel::new(theme.border(true))
         .title(Span::styled(title, theme.style(Role::Title)))
         .title_bottom(Line::from(vec![
             Span::styled(" F", theme.style(Role::HelpKey)),

@@ -5,11 +5,11 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Padding, Widget as _};
 
 use super::gpu_chart::render_gpu_chart;
 use super::gpu_rows::{Density, GpuView, fits, gpu_lines, pair};
 use super::paint;
+use super::panel::Panel;
 use super::processes::render_processes;
 use super::text::{gpu_model, metric, to_u16, truncate, wrap};
 use super::theme::{Role, Theme};
@@ -20,10 +20,8 @@ use crate::telemetry::{Finding, GpuReading, GpuUnavailable, Severity};
 const CHART_MIN_ROWS: usize = 6;
 
 pub fn render_gpus(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, focused: bool) {
-    let mut block = Block::bordered()
-        .border_style(theme.border(focused))
-        .padding(Padding::horizontal(1))
-        .title(title(app, usize::from(area.width), theme));
+    let mut block =
+        Panel::new(theme.border(focused)).title(title(app, usize::from(area.width), theme));
     if let Some(Ok(_)) = &app.telemetry.gpus {
         let hint = if app.show_processes {
             " hide processes "

@@ -74,6 +74,7 @@ pub mod header;
 pub mod help;
 pub mod host;
 pub mod paint;
+pub mod panel;
 pub mod processes;
 pub mod prompt;
 pub mod resources;

@@ -6,9 +6,10 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Constraint, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Cell, Padding, Row, StatefulWidget, Table, TableState, Widget as _};
+use ratatui::widgets::{Cell, Row, StatefulWidget, Table, TableState};
 
 use super::paint;
+use super::panel::Panel;
 use super::text::{amount, truncate, width};
 use super::theme::{Role, Theme};
 use crate::app::App;
@@ -54,9 +55,7 @@ pub fn render_resources(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, 
         .inventory
         .as_ref()
         .map_or(&[], |i| i.resources.as_slice());
-    let mut block = Block::bordered()
-        .border_style(theme.border(focused))
-        .padding(Padding::horizontal(1))
+    let mut block = Panel::new(theme.border(focused))
         .title(Span::styled(" Linked resources ", theme.style(Role::Title)));
     if !resources.is_empty() {
         block = block.title(
