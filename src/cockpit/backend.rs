@@ -10,6 +10,7 @@
 //! attributes that change, in one SGR sequence, and a frame in one write.
 
 use std::io::{self, Write};
+use std::num::NonZeroU32;
 
 use ratatui::backend::{Backend, ClearType, WindowSize};
 use ratatui::buffer::{Cell, CellDiffOption};
@@ -60,6 +61,15 @@ impl Pen {
             modifier: cell.modifier,
         }
     }
+
+    /// Whether `cell` is written with this pen, without copying its attributes out first.
+    #[inline]
+    fn is_of(&self, cell: &Cell) -> bool {
+        self.modifier == cell.modifier
+            && self.fg == cell.fg
+            && self.bg == cell.bg
+            && self.underline == cell.underline_color
+    }
 }
 
 /// A ratatui backend that writes the fewest bytes it can find for each frame.
@@ -91,7 +101,7 @@ pub struct LeanBackend<W: Write> {
 /// it shows and the index of its pen, or nothing (never written, wide, or more than one
 /// character), in which case the cell is written whatever it held.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Known(Option<(char, u32)>);
+struct Known(Option<(Utf8Char, u32)>);
 
 const _: () = assert!(size_of::<Known>() == 8);
 
@@ -99,9 +109,9 @@ impl Known {
     const NOTHING: Self = Self(None);
 
     fn of(symbol: &str, pen_id: u32) -> Self {
-        let mut chars = symbol.chars();
-        match (chars.next(), chars.next()) {
-            (Some(c), None) if c.width() == Some(1) => Self(Some((c, pen_id))),
+        let one_column = symbol.chars().next().and_then(char::width) == Some(1);
+        match Utf8Char::of(symbol) {
+            Some(c) if one_column => Self(Some((c, pen_id))),
             _ => Self::NOTHING,
         }
     }
@@ -110,9 +120,35 @@ impl Known {
     /// is rewriting it as it is a cheaper move than a cursor sequence.
     fn byte_in(self, pen_id: u32) -> Option<u8> {
         match self.0 {
-            Some((c, pen)) if pen == pen_id => u8::try_from(c).ok().filter(u8::is_ascii),
+            Some((c, pen)) if pen == pen_id => c.ascii(),
             _ => None,
         }
+    }
+}
+
+/// One character other than NUL, as its UTF-8 bytes in a number: a cell's symbol is compared
+/// with one without decoding either.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Utf8Char(NonZeroU32);
+
+impl Utf8Char {
+    /// The character `symbol` is, if it is one.
+    #[inline]
+    fn of(symbol: &str) -> Option<Self> {
+        // A character's first byte says how many it takes: a string of as many is that one.
+        let packed = match *symbol.as_bytes() {
+            [a] => u32::from(a),
+            [a @ 0xC0..=0xDF, b] => u32::from_le_bytes([a, b, 0, 0]),
+            [a @ 0xE0..=0xEF, b, c] => u32::from_le_bytes([a, b, c, 0]),
+            [a @ 0xF0..=0xF7, b, c, d] => u32::from_le_bytes([a, b, c, d]),
+            _ => return None,
+        };
+        NonZeroU32::new(packed).map(Self)
+    }
+
+    /// The character as its one byte, if it is ASCII.
+    fn ascii(self) -> Option<u8> {
+        u8::try_from(self.0.get()).ok()
     }
 }
 
@@ -168,7 +204,6 @@ impl<W: Write> LeanBackend<W> {
         let Known(Some((c, pen_id))) = self.known(x, y) else {
             return false;
         };
-        let mut utf8 = [0; 4];
         // A known character is one column wide, so the cell is too unless it says otherwise.
         let one_column = match cell.diff_option {
             CellDiffOption::ForcedWidth(n) => n.get() == 1,
@@ -176,8 +211,11 @@ impl<W: Write> LeanBackend<W> {
             _ => true,
         };
         one_column
-            && cell.symbol() == c.encode_utf8(&mut utf8)
-            && usize::try_from(pen_id).ok().and_then(|i| self.pens.get(i)) == Some(&Pen::of(cell))
+            && Utf8Char::of(cell.symbol()) == Some(c)
+            && usize::try_from(pen_id)
+                .ok()
+                .and_then(|i| self.pens.get(i))
+                .is_some_and(|pen| pen.is_of(cell))
     }
 
     fn remember(&mut self, x: u16, y: u16, known: Known) {
@@ -482,12 +520,48 @@ fn absolute_cost(x: u16, y: u16) -> usize {
 
 /// The columns a cell takes on the terminal.
 pub(super) fn width(cell: &Cell) -> u16 {
-    match cell.diff_option {
-        CellDiffOption::ForcedWidth(n) => n.get(),
-        // Most cells are one printable ASCII byte: every frame asks for all of them.
-        _ if matches!(cell.symbol().as_bytes(), [b' '..=b'~']) => 1,
-        _ => u16::try_from(cell.symbol().width()).unwrap_or(u16::MAX),
+    Widths::default().of(cell)
+}
+
+/// Measures the columns cells take, remembering the last symbol of one non-ASCII character it
+/// measured: bars and rules repeat one from cell to cell, and measuring one looks it up in
+/// Unicode's tables.
+#[derive(Default)]
+pub(super) struct Widths {
+    last: Option<(Utf8Char, u16)>,
+}
+
+impl Widths {
+    // This and the other `#[inline]`s are for the loop over a frame's cells: without them, a
+    // call for each cell costs more than what it does.
+    #[inline]
+    pub(super) fn of(&mut self, cell: &Cell) -> u16 {
+        match cell.diff_option {
+            CellDiffOption::ForcedWidth(n) => n.get(),
+            // Most cells are one printable ASCII byte: every frame asks for all of them.
+            _ if matches!(cell.symbol().as_bytes(), [b' '..=b'~']) => 1,
+            _ => self.of_symbol(cell.symbol()),
+        }
     }
+
+    #[inline]
+    fn of_symbol(&mut self, symbol: &str) -> u16 {
+        let c = Utf8Char::of(symbol);
+        match self.last {
+            Some((last, width)) if c == Some(last) => width,
+            _ => {
+                let width = measure(symbol);
+                if let Some(c) = c {
+                    self.last = Some((c, width));
+                }
+                width
+            }
+        }
+    }
+}
+
+fn measure(symbol: &str) -> u16 {
+    u16::try_from(symbol.width()).unwrap_or(u16::MAX)
 }
 
 impl<W: Write> Backend for LeanBackend<W> {
@@ -629,5 +703,38 @@ impl<W: Write> Drop for LeanBackend<W> {
             self.queued.extend_from_slice(b"\x1b[0m");
         }
         let _ = self.send();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_symbol_is_a_utf8_char_only_when_it_is_one_character() {
+        let ones = ["a", "~", "\u{7f}", "é", "─", "█", "漢", "👍"];
+        let packed: Vec<Utf8Char> = ones
+            .iter()
+            .map(|one| Utf8Char::of(one).expect("one character"))
+            .collect();
+        for (i, c) in packed.iter().enumerate() {
+            assert!(packed[..i].iter().all(|other| other != c), "{}", ones[i]);
+        }
+        for not_one in ["", "\0", "ab", "a\0", "e\u{301}", "é!", "──"] {
+            assert_eq!(Utf8Char::of(not_one), None, "{not_one:?}");
+        }
+        assert_eq!(Utf8Char::of("a").and_then(Utf8Char::ascii), Some(b'a'));
+        assert_eq!(Utf8Char::of("é").and_then(Utf8Char::ascii), None);
+    }
+
+    #[test]
+    fn a_remembered_width_is_the_width_measured() {
+        let mut widths = Widths::default();
+        let symbols = [
+            "─", "─", "漢", "漢", "█", "a", "█", "e\u{301}", "👍", "👍", "\u{7f}", "─",
+        ];
+        for symbol in symbols {
+            assert_eq!(widths.of(&Cell::new(symbol)), measure(symbol), "{symbol:?}");
+        }
     }
 }

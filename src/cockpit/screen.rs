@@ -7,7 +7,7 @@ use ratatui::backend::Backend;
 use ratatui::buffer::{Buffer, Cell, CellDiffOption};
 use ratatui::layout::{Position, Rect, Size};
 
-use super::backend::width;
+use super::backend::Widths;
 
 /// A backend and the buffer the next frame is drawn into.
 pub struct Screen<B: Backend> {
@@ -88,27 +88,32 @@ impl<B: Backend> Drop for Screen<B> {
 /// The cells of `buffer` a terminal is sent, in order: all but those a wide character covers,
 /// and those marked to be skipped (as ratatui's diff does).
 fn cells(buffer: &Buffer) -> impl Iterator<Item = (u16, u16, &Cell)> {
+    let (left, right) = (buffer.area.left(), buffer.area.right());
+    // The next cell's place, counted along rather than divided out of its index.
+    let mut next = buffer.area.as_position();
     let mut covered = 0;
-    buffer
-        .content
-        .iter()
-        .enumerate()
-        .filter_map(move |(i, cell)| {
-            let (x, y) = buffer.pos_of(i);
-            if x == buffer.area.x {
-                // A wide character in the last column covers nothing on the next row.
-                covered = 0;
-            }
-            if covered > 0 {
-                covered -= 1;
-                return None;
-            }
-            if cell.diff_option == CellDiffOption::Skip {
-                return None;
-            }
-            covered = width(cell).saturating_sub(1);
-            Some((x, y, cell))
-        })
+    let mut widths = Widths::default();
+    buffer.content.iter().filter_map(move |cell| {
+        let Position { x, y } = next;
+        next = if x + 1 < right {
+            Position::new(x + 1, y)
+        } else {
+            Position::new(left, y + 1)
+        };
+        if x == left {
+            // A wide character in the last column covers nothing on the next row.
+            covered = 0;
+        }
+        if covered > 0 {
+            covered -= 1;
+            return None;
+        }
+        if cell.diff_option == CellDiffOption::Skip {
+            return None;
+        }
+        covered = widths.of(cell).saturating_sub(1);
+        Some((x, y, cell))
+    })
 }
 
 #[cfg(test)]
