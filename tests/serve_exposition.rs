@@ -12,8 +12,6 @@ use std::time::Duration;
 
 use gpumeter::app::Spend;
 use gpumeter::app::fixture::{demo_pricing, demo_simulator, fixture_now};
-use gpumeter::config::OnExpiry;
-use gpumeter::ledger::guard::{GuardState, Watchdog};
 use gpumeter::provider::Inventory;
 use gpumeter::provider::demo::DemoState;
 use gpumeter::serve::{Collector, Input, Snapshot, Target, render};
@@ -21,6 +19,10 @@ use gpumeter::telemetry::{GpuUnavailable, GpuUnavailableKind, Stamped, Telemetry
 use jiff::tz::TimeZone;
 use jiff::{SignedDuration, Timestamp};
 use prometheus_parse::{Scrape, Value};
+
+#[path = "common/guard_state.rs"]
+mod guard_state;
+use guard_state::guard_state;
 
 /// The demo instance ten minutes into training, its watchdog alive, at the fixture instant.
 fn demo_snapshot(scenario: &str) -> Snapshot {
@@ -56,21 +58,8 @@ fn demo_snapshot(scenario: &str) -> Snapshot {
             value: Ok(sim.gpus_at(at)),
         })));
     }
-    collector.feed(Input::Guard(Some(GuardState {
-        instance: "i-0demo4a100f00d".into(),
-        deadline: None,
-        on_expiry: OnExpiry::Release,
-        grace: Duration::from_secs(120),
-        provider_held: None,
-        snooze_until: None,
-        watchdog: Some(Watchdog {
-            pid: 4242,
-            heartbeat: now - SignedDuration::from_secs(3),
-        }),
-        revision: 1,
-        updated: now,
-        updated_by: "watchdog".into(),
-    })));
+    let beat = now - SignedDuration::from_secs(3);
+    collector.feed(Input::Guard(Some(guard_state(None, 1, "watchdog", beat))));
     collector.snapshot(now)
 }
 
