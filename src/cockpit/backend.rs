@@ -79,8 +79,8 @@ pub struct LeanBackend<W: Write> {
     queued: Vec<u8>,
     /// Used instead of asking the terminal (tests and benchmarks write to memory).
     fixed_size: Option<Size>,
-    /// The size `size` last found. The screen asks for it before every frame; the frame reuses
-    /// the answer rather than asking the terminal (an open of the tty and an ioctl) again.
+    /// The size `size` last found, which `draw` fits its copy of the screen to rather than
+    /// asking the terminal (an open of the tty and an ioctl) again.
     last_size: std::cell::Cell<Option<Size>>,
     /// What each cell of the terminal shows, row by row.
     screen: Vec<Known>,

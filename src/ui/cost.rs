@@ -47,10 +47,10 @@ pub(super) struct Budget {
 }
 
 pub fn render_cost(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, focused: bool) {
-    let mut block =
+    let mut panel =
         Panel::new(theme.border(focused)).title(Span::styled(" Cost ", theme.style(Role::Title)));
     if let Some(p) = &app.spend.pricing {
-        block = block.title(
+        panel = panel.title(
             Line::styled(
                 format!(" {} ", p.sheet.currency),
                 theme.style(Role::TextDim),
@@ -58,7 +58,7 @@ pub fn render_cost(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, focus
             .alignment(Alignment::Right),
         );
     }
-    let inner = block.inner(area);
+    let inner = panel.inner(area);
     let (w, h) = (usize::from(inner.width), usize::from(inner.height));
     let lines = match (&app.spend.pricing, &app.spend.reading) {
         (None, _) => no_pricing(w, theme),
@@ -74,13 +74,13 @@ pub fn render_cost(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, focus
                 cost_layout::side_by_side(&meter, w, h, theme)
             };
             if let Some(note) = left_out {
-                block = block.title_bottom(note);
+                panel = panel.title_bottom(note);
             }
             lines
         }
     };
-    let inner = block.inner(area);
-    block.render(area, buf);
+    let inner = panel.inner(area);
+    panel.render(area, buf);
     paint::lines(inner, buf, &lines);
 }
 

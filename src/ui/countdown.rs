@@ -36,7 +36,7 @@ pub fn countdown_style(left: SignedDuration, theme: &Theme) -> Style {
 
 pub fn render_countdown(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
     let step = short_duration(app.settings.extend_step);
-    let mut block = Panel::new(theme.border(false))
+    let mut panel = Panel::new(theme.border(false))
         .title(Span::styled(" Release ", theme.style(Role::Title)))
         .title(
             Line::from(vec![
@@ -51,13 +51,13 @@ pub fn render_countdown(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) 
     if let (Some(d), None) = (&app.deadline, released)
         && (wide || d.held_by_provider)
     {
-        block = block.title_bottom(held_title(d, wide, theme));
+        panel = panel.title_bottom(held_title(d, wide, theme));
     }
     if released.is_none() {
-        block = block.title_bottom(watchdog_title(app, wide, theme).alignment(Alignment::Right));
+        panel = panel.title_bottom(watchdog_title(app, wide, theme).alignment(Alignment::Right));
     }
-    let inner = block.inner(area);
-    block.render(area, buf);
+    let inner = panel.inner(area);
+    panel.render(area, buf);
     if let Some(at) = released {
         let lines = vec![
             Line::styled(

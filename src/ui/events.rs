@@ -36,10 +36,10 @@ fn look(level: Level) -> (&'static str, Role, Role) {
 }
 
 pub fn render_events(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, focused: bool) {
-    let block =
+    let panel =
         Panel::new(theme.border(focused)).title(Span::styled(" Events ", theme.style(Role::Title)));
-    let inner = block.inner(area);
-    block.render(area, buf);
+    let inner = panel.inner(area);
+    panel.render(area, buf);
     let (w, h) = (usize::from(inner.width), usize::from(inner.height));
     if w == 0 || h == 0 {
         return;

@@ -98,7 +98,7 @@ pub fn render_fleet(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
         .find_map(|r| r.currency.clone())
         .unwrap_or_default();
     let title = format!(" Fleet · {} · most expensive first ", rows.len());
-    let block = Panel::new(theme.border(true))
+    let panel = Panel::new(theme.border(true))
         .title(Span::styled(title, theme.style(Role::Title)))
         .title_bottom(Line::from(vec![
             Span::styled(" F", theme.style(Role::HelpKey)),
@@ -107,8 +107,8 @@ pub fn render_fleet(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
             Span::styled(" back ", theme.style(Role::TextDim)),
         ]));
     let dim = theme.style(Role::TextDim);
-    let inner = block.inner(area);
-    block.render(area, buf);
+    let inner = panel.inner(area);
+    panel.render(area, buf);
     let [table_area, status_area] =
         Layout::vertical([Constraint::Min(0), Constraint::Length(1)]).areas(inner);
     Line::styled(fleet_status(app), dim).render(status_area, buf);

@@ -20,7 +20,7 @@ use crate::telemetry::{Finding, GpuReading, GpuUnavailable, Severity};
 const CHART_MIN_ROWS: usize = 6;
 
 pub fn render_gpus(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, focused: bool) {
-    let mut block =
+    let mut panel =
         Panel::new(theme.border(focused)).title(title(app, usize::from(area.width), theme));
     if let Some(Ok(_)) = &app.telemetry.gpus {
         let hint = if app.show_processes {
@@ -28,7 +28,7 @@ pub fn render_gpus(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, focus
         } else {
             " processes "
         };
-        block = block.title(
+        panel = panel.title(
             Line::from(vec![
                 Span::styled(" p", theme.style(Role::HelpKey)),
                 Span::styled(hint, theme.style(Role::TextDim)),
@@ -36,11 +36,11 @@ pub fn render_gpus(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, focus
             .alignment(Alignment::Right),
         );
         if let Some(line) = findings_title(app, theme) {
-            block = block.title_bottom(line);
+            panel = panel.title_bottom(line);
         }
     }
-    let inner = block.inner(area);
-    block.render(area, buf);
+    let inner = panel.inner(area);
+    panel.render(area, buf);
     match &app.telemetry.gpus {
         None => paint::line(
             inner,

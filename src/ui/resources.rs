@@ -55,19 +55,19 @@ pub fn render_resources(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, 
         .inventory
         .as_ref()
         .map_or(&[], |i| i.resources.as_slice());
-    let mut block = Panel::new(theme.border(focused))
+    let mut panel = Panel::new(theme.border(focused))
         .title(Span::styled(" Linked resources ", theme.style(Role::Title)));
     if !resources.is_empty() {
-        block = block.title(
+        panel = panel.title(
             Line::styled(format!(" {} ", resources.len()), theme.style(Role::TextDim))
                 .alignment(Alignment::Right),
         );
     }
     if let Some(total) = leftover_title(app, usize::from(area.width), theme) {
-        block = block.title_bottom(total);
+        panel = panel.title_bottom(total);
     }
-    let inner = block.inner(area);
-    block.render(area, buf);
+    let inner = panel.inner(area);
+    panel.render(area, buf);
     let mut table_area = inner;
     if let Some(err) = &app.cloud.error {
         let line = Line::styled(
