@@ -15,10 +15,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use gpumeter::app::fixture::demo_app;
 use gpumeter::app::{App, Event, update};
+use gpumeter::app::{KeyCode, KeyPress};
 use gpumeter::cockpit::screen::Screen;
+use gpumeter::demo::demo_app;
 use gpumeter::provider::{Action, ActionReport, Capabilities, Inventory, Provider, ProviderError};
 use gpumeter::ui::render;
 use gpumeter::ui::theme::Theme;
@@ -115,7 +115,7 @@ fn keys(rounds: usize) -> Vec<Duration> {
     let mut app = app();
     let theme = Theme::default();
     let mut screen = Screen::new(TestBackend::new(120, 40));
-    let key = |c| Event::Key(KeyEvent::new(c, KeyModifiers::NONE));
+    let key = |c| Event::Key(KeyPress::new(c));
     let script = [
         KeyCode::Char('F'),
         KeyCode::Char('F'),

@@ -22,6 +22,7 @@ use serde::Deserialize;
 use crate::money::{Currency, Money};
 
 pub use fleet::FleetConfig;
+pub use gpumeter_core::guard::{DEFAULT_GRACE, OnExpiry};
 pub use guards::{CheckpointConfig, HooksConfig, IdleConfig};
 pub use locate::line_col;
 pub use notify::{
@@ -136,16 +137,6 @@ impl BudgetConfig {
     }
 }
 
-/// What happens when the release countdown reaches zero (after the grace period).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum OnExpiry {
-    #[default]
-    Alert,
-    Stop,
-    Release,
-}
-
 /// When the instance is due for release.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Release {
@@ -155,7 +146,6 @@ pub enum Release {
     At(jiff::civil::Time),
 }
 
-pub const DEFAULT_GRACE: Duration = Duration::from_secs(2 * 60);
 pub const DEFAULT_EXTEND_STEP: Duration = Duration::from_secs(60 * 60);
 pub const DEFAULT_REFRESH: Duration = Duration::from_secs(1);
 /// Faster polling than this costs more CPU than it tells.

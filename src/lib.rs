@@ -1,18 +1,18 @@
 //! gpumeter: a terminal cockpit for rented GPUs.
 //!
-//! The pure core (`money`, `pricing`, `meter`) takes time and usage as arguments and does no
-//! I/O; the edges (`commands`, telemetry sources, the terminal) feed it and print it.
+//! The pure core lives in its own crate, `gpumeter-core` (money, price sheets, the meter, the
+//! guard rules, the fleet, the cockpit's state and `update`), re-exported here under the same
+//! names. This crate is the edges: the commands, the providers' APIs, telemetry sources, the
+//! ledger, the terminal. ARCHITECTURE.md maps both.
 
-pub mod app;
+pub use gpumeter_core::{app, fleet, guard, meter, money};
+
 pub mod cli;
 pub mod cockpit;
 pub mod commands;
 pub mod config;
-pub mod fleet;
-pub mod guard;
+pub mod demo;
 pub mod ledger;
-pub mod meter;
-pub mod money;
 pub mod notify;
 pub mod pricing;
 pub mod provider;

@@ -5,10 +5,10 @@ use std::time::Duration;
 #[path = "common/guard_state.rs"]
 mod guard_state;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use gpumeter::app::fixture::demo_app;
 use gpumeter::app::{App, Choice, Effect, Event, Level, Mode, Panel, update};
+use gpumeter::app::{KeyCode, KeyPress};
 use gpumeter::config::OnExpiry;
+use gpumeter::demo::demo_app;
 use gpumeter::provider::{Action, ActionReport};
 use guard_state::guard_state;
 use jiff::SignedDuration;
@@ -19,7 +19,7 @@ fn app() -> App {
 }
 
 fn press(app: &mut App, code: KeyCode) -> Vec<Effect> {
-    update(app, Event::Key(KeyEvent::new(code, KeyModifiers::NONE)))
+    update(app, Event::Key(KeyPress::new(code)))
 }
 
 fn ch(app: &mut App, c: char) -> Vec<Effect> {
@@ -60,10 +60,7 @@ fn q_and_ctrl_c_quit() {
     assert!(app.quit);
     let mut app = self::app();
     ch(&mut app, 'R');
-    update(
-        &mut app,
-        Event::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)),
-    );
+    update(&mut app, Event::Key(KeyPress::ctrl('c')));
     assert!(app.quit, "Ctrl-C quits even from a dialog");
 }
 
@@ -547,7 +544,7 @@ fn fleet_row(id: &str) -> gpumeter::fleet::FleetRow {
         region: None,
         instance_id: id.into(),
     };
-    let now = gpumeter::app::fixture::fixture_now();
+    let now = gpumeter::demo::fixture_now();
     gpumeter::fleet::row(
         origin,
         Err("no answer"),

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use gpumeter::app::fixture::demo_app;
+use gpumeter::demo::demo_app;
 use gpumeter::provider::none::NoProvider;
 
 #[path = "common/demo_loop.rs"]

@@ -9,10 +9,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::{Duration, Instant};
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use gpumeter::app::fixture::{demo_capabilities, demo_pricing, demo_simulator};
 use gpumeter::app::{App, CloudView, Effect, Event, Level, Settings, Spend, update};
+use gpumeter::app::{KeyCode, KeyPress};
 use gpumeter::cockpit::record::Recorder;
+use gpumeter::demo::{demo_capabilities, demo_pricing, demo_simulator};
 use gpumeter::guard::IdleRule;
 use gpumeter::ledger::Ledger;
 use gpumeter::provider::Provider;
@@ -144,7 +144,7 @@ impl Rig {
 }
 
 fn key(c: char) -> Event {
-    Event::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+    Event::Key(KeyPress::new(KeyCode::Char(c)))
 }
 
 fn nanos(d: Decimal) -> i128 {

@@ -2,7 +2,7 @@
 //! leftovers, unreachable, unpriced) and sorted by cost; and `collect`, what `gpumeter fleet`
 //! and the cockpit's fleet screen read, against the demo cloud.
 
-use gpumeter::app::fixture::{demo_pricing, fixture_now};
+use gpumeter::demo::{demo_pricing, fixture_now};
 use gpumeter::fleet::{Flag, FleetRow, Origin, Reporting, flag, row, sort_by_cost};
 use gpumeter::meter::InstanceState;
 use gpumeter::provider::demo::DemoState;

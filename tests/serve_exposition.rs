@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 use std::time::Duration;
 
 use gpumeter::app::Spend;
-use gpumeter::app::fixture::{demo_pricing, demo_simulator, fixture_now};
+use gpumeter::demo::{demo_pricing, demo_simulator, fixture_now};
 use gpumeter::provider::Inventory;
 use gpumeter::provider::demo::DemoState;
 use gpumeter::serve::{Collector, Input, Snapshot, Target, render};

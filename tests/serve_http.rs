@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 use gpumeter::app::Spend;
-use gpumeter::app::fixture::demo_simulator;
+use gpumeter::demo::demo_simulator;
 use gpumeter::provider::{Action, ActionReport, Capabilities, Inventory, Provider, ProviderError};
 use gpumeter::serve::{Collector, ServeSources, Target, serve};
 use gpumeter::telemetry::SamplerConfig;

@@ -7,9 +7,9 @@ mod ui_frame;
 
 use std::time::Duration;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use gpumeter::app::fixture::{demo_app, demo_pricing, fixture_now};
 use gpumeter::app::{App, Event, FleetLink, update};
+use gpumeter::app::{KeyCode, KeyPress};
+use gpumeter::demo::{demo_app, demo_pricing, fixture_now};
 use gpumeter::fleet::{Flag, Origin, Reporting, row};
 use gpumeter::provider::Inventory;
 use gpumeter::provider::demo::DemoState;
@@ -21,7 +21,7 @@ use ratatui::backend::TestBackend;
 use ui_frame::render;
 
 fn key(c: KeyCode) -> Event {
-    Event::Key(KeyEvent::new(c, KeyModifiers::NONE))
+    Event::Key(KeyPress::new(c))
 }
 
 /// The demo cockpit with two more instances: a released one that left disks, and a twin of

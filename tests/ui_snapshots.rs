@@ -6,8 +6,8 @@ mod ui_frame;
 
 use std::time::Duration;
 
-use gpumeter::app::fixture::demo_app;
 use gpumeter::app::{App, Confirm, Level, Mode, Panel};
+use gpumeter::demo::demo_app;
 use gpumeter::provider::Action;
 use gpumeter::telemetry::{GpuUnavailable, GpuUnavailableKind};
 use gpumeter::ui::theme::{Role, Theme};

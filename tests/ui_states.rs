@@ -7,8 +7,8 @@ mod ui_frame;
 
 use std::time::Duration;
 
-use gpumeter::app::fixture::demo_app;
 use gpumeter::app::{App, Confirm, Level, Mode, Panel};
+use gpumeter::demo::demo_app;
 use gpumeter::meter::Breakdown;
 use gpumeter::money::{Currency, Money};
 use gpumeter::provider::Action;

@@ -18,6 +18,7 @@ use crate::app::{App, Effect, Event, update};
 pub mod backend;
 pub mod checkpoints;
 pub mod guard_link;
+pub mod keys;
 pub mod record;
 pub mod screen;
 use crate::provider::Provider;
@@ -312,7 +313,10 @@ fn spawn_terminal_events(tx: mpsc::Sender<Event>) -> tokio::task::JoinHandle<()>
         let mut stream = EventStream::new();
         while let Some(Ok(event)) = stream.next().await {
             let event = match event {
-                TermEvent::Key(key) => Event::Key(key),
+                TermEvent::Key(key) => match keys::key_press(&key) {
+                    Some(press) => Event::Key(press),
+                    None => continue,
+                },
                 TermEvent::Resize(..) => Event::Resize,
                 _ => continue,
             };

@@ -10,10 +10,10 @@ use std::sync::{Arc, OnceLock};
 use jiff::Timestamp;
 
 use super::Failure;
-use crate::app::fixture::demo_pricing;
 use crate::app::{PriceSource, Pricing};
 use crate::cli::Cli;
 use crate::config::{Config, InstanceConfig, ProviderKind, SheetRef};
+use crate::demo::demo_pricing;
 use crate::meter::{BillingMode, ComputeTerms};
 use crate::provider::alibaba::AlibabaCloud;
 use crate::provider::aws::Aws;

@@ -97,12 +97,6 @@ pub fn opt_amount<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Decimal>, D:
 /// The CUDA version a job needs, compared with what the driver supports; written "12.4".
 pub use crate::telemetry::CudaVersion;
 
-impl<'de> Deserialize<'de> for CudaVersion {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        String::deserialize(d)?.parse().map_err(de::Error::custom)
-    }
-}
-
 /// Which price sheet to use: a bundled one by id, or a file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SheetRef {

@@ -9,36 +9,20 @@
 //! - [`history`]: bounded rings per metric and window statistics.
 //! - [`findings`]: what you paid for against what you got.
 
-pub mod findings;
-pub mod history;
 pub mod host;
-pub mod metric;
 pub mod nvml;
 mod procfs;
 mod procinfo;
-pub mod sample;
 pub mod sampler;
 pub mod scenario;
 pub mod sim;
 mod sim_host;
 pub mod source;
 
-pub use findings::{
-    CpuBoundRule, Expectations, Finding, Severity, assess, check_cuda, compare_sku, cpu_bound,
-    model_matches,
-};
-pub use history::{GpuSeries, HistoryConfig, HostSeries, Series, TelemetryHistory, WindowStats};
+pub use gpumeter_core::telemetry::*;
 pub use host::{HostConfig, HostReader};
-pub use metric::{Metric, Unavailability, Unavailable};
 pub use nvml::{NvmlConfig, NvmlSource};
-pub use sample::{
-    CudaVersion, DiskUsage, DriverInfo, GpuProcess, GpuReading, GpuRound, GpuSample,
-    GpuUnavailable, GpuUnavailableKind, HostSample, LoadAvg, Memory, MigInfo, NetInterface,
-    ProcessKind, Virtualization, power_weighted_load,
-};
-pub use sampler::{
-    SamplerConfig, SamplerHandle, Stamped, Telemetry, spawn_gpu_sampler, spawn_host_sampler,
-};
+pub use sampler::{SamplerConfig, SamplerHandle, spawn_gpu_sampler, spawn_host_sampler};
 pub use scenario::{Scenario, ScenarioError};
 pub use sim::{SimConfig, Simulator};
 pub use source::{GpuSource, HostSource};

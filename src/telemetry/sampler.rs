@@ -20,8 +20,8 @@ use jiff::Timestamp;
 use tokio::sync::mpsc::{self, error::TrySendError};
 use tokio::time::{Instant, MissedTickBehavior};
 
-use super::sample::{GpuRound, HostSample};
 use super::source::{GpuSource, HostSource};
+use super::stamped::{Stamped, Telemetry};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SamplerConfig {
@@ -34,23 +34,6 @@ impl Default for SamplerConfig {
             interval: Duration::from_secs(1),
         }
     }
-}
-
-/// A reading with the time it was asked for.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Stamped<T> {
-    /// Since the sampler started, on the runtime's monotonic clock: the axis of the history.
-    pub at: Duration,
-    /// Wall-clock time, for display and the ledger.
-    pub time: Timestamp,
-    pub value: T,
-}
-
-/// What the samplers send. The app's event type takes it through `From<Telemetry>`.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Telemetry {
-    Gpu(Stamped<GpuRound>),
-    Host(Stamped<HostSample>),
 }
 
 /// A running sampler. Dropping it stops the beat; the reader thread ends after its current read.

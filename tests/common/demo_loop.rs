@@ -7,9 +7,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use gpumeter::app::App;
-use gpumeter::app::fixture::demo_simulator;
 use gpumeter::cockpit::screen::Screen;
 use gpumeter::cockpit::{Sources, run};
+use gpumeter::demo::demo_simulator;
 use gpumeter::provider::Provider;
 use gpumeter::telemetry::SamplerConfig;
 use gpumeter::ui::theme::Theme;

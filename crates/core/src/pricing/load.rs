@@ -1,6 +1,5 @@
-//! Loading a sheet from TOML text or a file: parse, find the base sheet, resolve.
-
-use std::path::Path;
+//! Loading a sheet from TOML text: parse, find the base sheet, resolve. Reading the file is
+//! the caller's.
 
 use super::bundled::bundled;
 use super::error::{ErrorKind, SheetError, Source};
@@ -13,18 +12,6 @@ use super::values::Values;
 /// may `extends` any bundled sheet.
 pub fn load_str(source_name: &str, text: &str) -> Result<Sheet, SheetError> {
     load_with(source_name, text, bundled())
-}
-
-/// Loads a sheet from a file; errors name the file as given.
-pub fn load_file(path: &Path) -> Result<Sheet, SheetError> {
-    let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| SheetError {
-        source_name: name.clone(),
-        location: None,
-        kind: ErrorKind::Io,
-        message: format!("cannot read the price sheet: {e}"),
-    })?;
-    load_str(&name, &text)
 }
 
 /// Loads a sheet whose `extends` may name any of `bases`.

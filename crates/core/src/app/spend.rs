@@ -6,13 +6,13 @@ use jiff::tz::TimeZone;
 use jiff::{SignedDuration, Timestamp};
 use rust_decimal::Decimal;
 
+use crate::cloud::Inventory;
 use crate::meter::{
     Accrual, BillingMode, Breakdown, ComputeTerms, InstanceState, Leftover, Lifecycle, Resource,
     Traffic, Usage, accrue, leftover_monthly_total, leftovers, project,
 };
 use crate::money::Money;
 use crate::pricing::{Sheet, Sku};
-use crate::provider::Inventory;
 
 /// Traffic samples newer than this stay one per sample; older ones merge per hour.
 const FINE_TRAFFIC: SignedDuration = SignedDuration::from_hours(1);

@@ -2,7 +2,7 @@
 
 use jiff::{SignedDuration, Timestamp};
 
-use crate::config::OnExpiry;
+use crate::guard::OnExpiry;
 
 /// Minutes before the deadline at which the cockpit warns.
 pub const WARN_AT_MINUTES: [i64; 3] = [30, 10, 1];

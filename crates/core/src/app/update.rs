@@ -1,17 +1,16 @@
 //! `update`: the only place the cockpit's state changes. Pure: it takes an event (a key, a
 //! clock tick, a sample, a provider answer) and returns the effects to run at the edge.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use jiff::{SignedDuration, Timestamp};
 
 use super::confirm::{Choice, Confirm};
 use super::deadline::{Countdown, Deadline};
-use super::keymap::{Command, command_for};
+use super::keymap::{Command, KeyCode, KeyPress, command_for};
 use super::state::{App, Level, Mode, WatchdogView};
-use crate::config::OnExpiry;
+use crate::cloud::{Action, ActionReport, Inventory};
 use crate::guard::BudgetAlert;
-use crate::ledger::GuardState;
-use crate::provider::{Action, ActionReport, Inventory};
+use crate::guard::GuardState;
+use crate::guard::OnExpiry;
 use crate::telemetry::{CpuBoundRule, Expectations, Telemetry, assess};
 
 /// A watchdog silent for this long is shown as not running.
@@ -21,7 +20,8 @@ pub const FLEET_REFRESH: SignedDuration = SignedDuration::from_secs(60);
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Event {
-    Key(KeyEvent),
+    /// A key pressed (or repeated); releases never reach `update`.
+    Key(KeyPress),
     /// The clock, read at the edge once a second.
     Tick(Timestamp),
     Telemetry(Telemetry),
@@ -66,8 +66,7 @@ pub enum Effect {
 
 pub fn update(app: &mut App, event: Event) -> Vec<Effect> {
     match event {
-        Event::Key(key) if key.kind != KeyEventKind::Release => on_key(app, &key),
-        Event::Key(_) => Vec::new(),
+        Event::Key(key) => on_key(app, key),
         Event::Tick(now) => {
             on_tick(app, now);
             refresh_fleet(app)
@@ -104,9 +103,9 @@ pub fn update(app: &mut App, event: Event) -> Vec<Effect> {
     }
 }
 
-fn on_key(app: &mut App, key: &KeyEvent) -> Vec<Effect> {
+fn on_key(app: &mut App, key: KeyPress) -> Vec<Effect> {
     app.dirty = true;
-    let ctrl_c = key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c');
+    let ctrl_c = key.ctrl && key.code == KeyCode::Char('c');
     if ctrl_c {
         app.quit = true;
         return Vec::new();
@@ -236,7 +235,7 @@ fn open_confirm(app: &mut App, action: Action) {
     app.mode = Mode::Confirm(Confirm::for_action(app, action));
 }
 
-fn on_confirm_key(app: &mut App, mut confirm: Confirm, key: &KeyEvent) -> Vec<Effect> {
+fn on_confirm_key(app: &mut App, mut confirm: Confirm, key: KeyPress) -> Vec<Effect> {
     let command = command_for(key, app.settings.read_only);
     let chosen = match (key.code, command) {
         (KeyCode::Char('y'), _) => Some(Choice::Confirm),
@@ -271,7 +270,7 @@ fn on_confirm_key(app: &mut App, mut confirm: Confirm, key: &KeyEvent) -> Vec<Ef
     }
 }
 
-fn on_prompt_key(app: &mut App, mut input: String, key: &KeyEvent) -> Vec<Effect> {
+fn on_prompt_key(app: &mut App, mut input: String, key: KeyPress) -> Vec<Effect> {
     match key.code {
         KeyCode::Esc => app.mode = Mode::Main,
         KeyCode::Enter => match input.trim().parse::<SignedDuration>() {

@@ -10,31 +10,31 @@ use super::sheet::{Sheet, Sku};
 const BUNDLED: &[(&str, &str)] = &[
     (
         "pricing/aws-us-east-1.toml",
-        include_str!("../../pricing/aws-us-east-1.toml"),
+        include_str!("../../../../pricing/aws-us-east-1.toml"),
     ),
     (
         "pricing/alibaba-cn-hangzhou.toml",
-        include_str!("../../pricing/alibaba-cn-hangzhou.toml"),
+        include_str!("../../../../pricing/alibaba-cn-hangzhou.toml"),
     ),
     (
         "pricing/tencent-ap-beijing.toml",
-        include_str!("../../pricing/tencent-ap-beijing.toml"),
+        include_str!("../../../../pricing/tencent-ap-beijing.toml"),
     ),
     (
         "pricing/lambda.toml",
-        include_str!("../../pricing/lambda.toml"),
+        include_str!("../../../../pricing/lambda.toml"),
     ),
     (
         "pricing/runpod.toml",
-        include_str!("../../pricing/runpod.toml"),
+        include_str!("../../../../pricing/runpod.toml"),
     ),
     (
         "pricing/vast-typical.toml",
-        include_str!("../../pricing/vast-typical.toml"),
+        include_str!("../../../../pricing/vast-typical.toml"),
     ),
     (
         "pricing/autodl-example.toml",
-        include_str!("../../pricing/autodl-example.toml"),
+        include_str!("../../../../pricing/autodl-example.toml"),
     ),
 ];
 

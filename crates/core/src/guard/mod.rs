@@ -4,14 +4,17 @@
 //! - [`idle`]: every GPU and the CPU idle for a whole window (a failed reading is active).
 //! - [`budget`]: thresholds of a limit and a forecast of when it runs out.
 //! - [`expiry`]: the deadline, its grace period, and when the policy is due.
+//! - [`row`]: the guard row the cockpit and the watchdog share through the ledger.
 //! - [`checkpoint`]: how old the newest checkpoint is and whether its disk outlives the instance.
 
 pub mod budget;
 pub mod checkpoint;
 pub mod expiry;
 pub mod idle;
+pub mod row;
 
 pub use budget::{BudgetAlert, BudgetWatch};
 pub use checkpoint::{Checkpoint, CheckpointAlert};
-pub use expiry::{Expiry, expiry};
+pub use expiry::{DEFAULT_GRACE, Expiry, OnExpiry, expiry};
 pub use idle::{IdleRule, IdleState, IdleTracker};
+pub use row::{GuardPolicy, GuardState, Watchdog};

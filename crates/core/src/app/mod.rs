@@ -1,9 +1,8 @@
 //! The cockpit's core: state, events, the key table and `update`. Pure; the event loop in
-//! [`run`](crate::cockpit) feeds it and draws it.
+//! cockpit's event loop, at the edge, feeds it and draws it.
 
 pub mod confirm;
 pub mod deadline;
-pub mod fixture;
 pub mod keymap;
 pub mod spend;
 pub mod state;
@@ -11,7 +10,7 @@ pub mod update;
 
 pub use confirm::{Choice, Confirm, ConfirmLine};
 pub use deadline::{Deadline, format_remaining};
-pub use keymap::{BINDINGS, Binding, Command, Key, bindings, command_for};
+pub use keymap::{BINDINGS, Binding, Command, Key, KeyCode, KeyPress, bindings, command_for};
 pub use spend::{PriceSource, Pricing, Spend, SpendReading};
 pub use state::{
     App, CloudView, FleetLink, GuardLink, Level, LogEntry, Mode, Panel, Settings, TelemetryView,

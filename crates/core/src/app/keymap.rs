@@ -1,7 +1,43 @@
 //! Every key the cockpit knows, in one table. The help overlay is generated from it, so the
 //! two cannot drift; `--read-only` drops the destructive rows entirely.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+/// A key press as the terminal reported it, reduced to what the cockpit reads. The event loop
+/// turns the terminal library's events into these (and drops key releases).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeyPress {
+    pub code: KeyCode,
+    /// Control was held.
+    pub ctrl: bool,
+}
+
+impl KeyPress {
+    pub fn new(code: KeyCode) -> KeyPress {
+        KeyPress { code, ctrl: false }
+    }
+
+    pub fn ctrl(c: char) -> KeyPress {
+        KeyPress {
+            code: KeyCode::Char(c),
+            ctrl: true,
+        }
+    }
+}
+
+/// The keys the cockpit tells apart; every other key is `Other`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyCode {
+    Char(char),
+    Enter,
+    Backspace,
+    Esc,
+    Tab,
+    BackTab,
+    Up,
+    Down,
+    Left,
+    Right,
+    Other,
+}
 
 /// What a key asks for, before the current mode decides what it means.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,8 +90,8 @@ impl Key {
         }
     }
 
-    fn matches(self, event: &KeyEvent) -> bool {
-        let ctrl = event.modifiers.contains(KeyModifiers::CONTROL);
+    fn matches(self, event: KeyPress) -> bool {
+        let ctrl = event.ctrl;
         match (self, event.code) {
             (Key::Char(c), KeyCode::Char(got)) => !ctrl && c == got,
             (Key::Ctrl(c), KeyCode::Char(got)) => ctrl && got.eq_ignore_ascii_case(&c),
@@ -174,7 +210,7 @@ pub fn bindings(read_only: bool) -> impl Iterator<Item = &'static Binding> {
 }
 
 /// The command a key press asks for, if any binding in force has that key.
-pub fn command_for(event: &KeyEvent, read_only: bool) -> Option<Command> {
+pub fn command_for(event: KeyPress, read_only: bool) -> Option<Command> {
     let command = bindings(read_only)
         .find(|b| b.keys.iter().any(|k| k.matches(event)))
         .map(|b| b.command)?;
@@ -190,25 +226,25 @@ pub fn command_for(event: &KeyEvent, read_only: bool) -> Option<Command> {
 mod tests {
     use super::*;
 
-    fn key(code: KeyCode) -> KeyEvent {
-        KeyEvent::new(code, KeyModifiers::NONE)
+    fn key(code: KeyCode) -> KeyPress {
+        KeyPress::new(code)
     }
 
     #[test]
     fn letters_are_case_sensitive_and_ctrl_c_quits() {
         assert_eq!(
-            command_for(&key(KeyCode::Char('e')), false),
+            command_for(key(KeyCode::Char('e')), false),
             Some(Command::Extend)
         );
         assert_eq!(
-            command_for(&key(KeyCode::Char('E')), false),
+            command_for(key(KeyCode::Char('E')), false),
             Some(Command::ExtendPrompt)
         );
-        let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
-        assert_eq!(command_for(&ctrl_c, false), Some(Command::Quit));
-        assert_eq!(command_for(&key(KeyCode::Char('c')), false), None);
+        let ctrl_c = KeyPress::ctrl('c');
+        assert_eq!(command_for(ctrl_c, false), Some(Command::Quit));
+        assert_eq!(command_for(key(KeyCode::Char('c')), false), None);
         assert_eq!(
-            command_for(&key(KeyCode::BackTab), false),
+            command_for(key(KeyCode::BackTab), false),
             Some(Command::FocusPrev)
         );
     }
@@ -218,8 +254,8 @@ mod tests {
         for b in BINDINGS.iter().filter(|b| b.destructive) {
             for k in b.keys {
                 let Key::Char(c) = k else { continue };
-                assert_eq!(command_for(&key(KeyCode::Char(*c)), true), None, "{c}");
-                assert!(command_for(&key(KeyCode::Char(*c)), false).is_some(), "{c}");
+                assert_eq!(command_for(key(KeyCode::Char(*c)), true), None, "{c}");
+                assert!(command_for(key(KeyCode::Char(*c)), false).is_some(), "{c}");
             }
         }
         assert!(bindings(true).all(|b| !b.destructive));

@@ -124,7 +124,7 @@ pub trait Unavailability {
 }
 
 /// Collects `(name, reason)` for every unavailable metric among `fields`.
-pub(crate) fn reasons<const N: usize>(
+pub fn reasons<const N: usize>(
     fields: [(&'static str, Option<Unavailable>); N],
 ) -> Vec<(&'static str, Unavailable)> {
     fields
@@ -139,7 +139,7 @@ pub(crate) fn reasons<const N: usize>(
     clippy::cast_precision_loss,
     reason = "counters below 2^53 convert exactly"
 )]
-pub(crate) fn u64_to_f64(x: u64) -> f64 {
+pub fn u64_to_f64(x: u64) -> f64 {
     x as f64
 }
 
@@ -149,7 +149,7 @@ pub(crate) fn u64_to_f64(x: u64) -> f64 {
     clippy::cast_sign_loss,
     reason = "`as` from f64 saturates, which is the intent"
 )]
-pub(crate) fn f64_to_u64(x: f64) -> u64 {
+pub fn f64_to_u64(x: f64) -> u64 {
     x.round() as u64
 }
 

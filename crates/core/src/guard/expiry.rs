@@ -4,6 +4,20 @@
 use std::time::Duration;
 
 use jiff::{SignedDuration, Timestamp};
+use serde::Deserialize;
+
+/// What happens when the release countdown reaches zero (after the grace period).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OnExpiry {
+    #[default]
+    Alert,
+    Stop,
+    Release,
+}
+
+/// How long after the deadline the policy waits, unless the config sets another grace.
+pub const DEFAULT_GRACE: Duration = Duration::from_secs(2 * 60);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Expiry {

@@ -7,10 +7,9 @@ use std::time::Duration;
 use jiff::tz::TimeZone;
 use jiff::{SignedDuration, Timestamp};
 
-use super::deadline::Deadline;
-use super::spend::{PriceSource, Pricing, Spend};
-use super::state::{App, CloudView, Level, Settings};
-use super::update::{Event, update};
+use crate::app::{
+    App, CloudView, Deadline, Event, Level, PriceSource, Pricing, Settings, Spend, update,
+};
 use crate::config::OnExpiry;
 use crate::meter::{BillingMode, ComputeTerms};
 use crate::provider::demo::{DEMO_SHEET, DEMO_SKU, DemoState};

@@ -11,8 +11,8 @@ use rust_decimal::Decimal;
 use serde::Serialize;
 
 use crate::app::{Pricing, Spend};
+use crate::cloud::Inventory;
 use crate::meter::{InstanceState, ResourceKind};
-use crate::provider::Inventory;
 
 pub use flags::{IDLE_AFTER_S, flag, sort_by_cost};
 
@@ -205,7 +205,7 @@ pub fn row(
 }
 
 /// When the instance last started running: its uptime counts from there.
-fn running_since(instance: &crate::provider::InstanceInfo) -> Timestamp {
+fn running_since(instance: &crate::cloud::InstanceInfo) -> Timestamp {
     instance
         .history
         .iter()

@@ -7,7 +7,7 @@ use jiff::{SignedDuration, Timestamp};
 use super::confirm::Confirm;
 use super::deadline::Deadline;
 use super::spend::Spend;
-use crate::provider::{Action, Capabilities, Inventory};
+use crate::cloud::{Action, Capabilities, Inventory};
 use crate::telemetry::{
     CudaVersion, Finding, GpuRound, HistoryConfig, HostSample, TelemetryHistory,
 };
@@ -188,7 +188,7 @@ impl Default for Settings {
             extend_step: SignedDuration::from_hours(1),
             keep_snapshots: 1,
             cuda_required: None,
-            grace: crate::config::DEFAULT_GRACE,
+            grace: crate::guard::DEFAULT_GRACE,
         }
     }
 }

@@ -1,0 +1,134 @@
+//! What a cloud provider reports and is asked to do: the instance, the resources billed with it,
+//! the actions that change them, what came of an action and why a call failed. The adapters
+//! that speak each provider's API live at the edge and return these.
+
+use jiff::Timestamp;
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+
+use crate::meter::{BillingMode, InstanceState, Resource, ResourceKind};
+
+/// The instance the cockpit watches, as the provider describes it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InstanceInfo {
+    pub id: String,
+    pub name: String,
+    pub provider: String,
+    pub region: Option<String>,
+    /// The SKU (instance type) to look up in the price sheet.
+    pub sku: String,
+    pub mode: BillingMode,
+    pub state: InstanceState,
+    pub created: Timestamp,
+    /// The live price per hour where the provider's API reports one.
+    pub live_price_per_hour: Option<Decimal>,
+    /// State changes the provider reports (or the adapter saw), oldest first.
+    pub history: Vec<(Timestamp, InstanceState)>,
+}
+
+/// A billable resource linked to the instance.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LinkedResource {
+    pub id: String,
+    pub name: String,
+    pub kind: ResourceKind,
+    /// The disk class for pricing (`gp3`, `cloud_essd`); `None` for other kinds.
+    pub class: Option<String>,
+    pub size_gib: Decimal,
+    /// The provider's own word for its state (`in-use`, `available`, `completed`, ...).
+    pub state: String,
+    pub created: Timestamp,
+    /// Whether releasing the instance deletes it too.
+    pub deleted_with_instance: bool,
+}
+
+impl LinkedResource {
+    /// The meter's view of this resource.
+    pub fn to_meter(&self) -> Resource {
+        Resource {
+            id: self.id.clone(),
+            kind: self.kind,
+            class: self.class.clone(),
+            size_gib: self.size_gib,
+            created: self.created,
+            deleted: None,
+            deleted_with_instance: self.deleted_with_instance,
+        }
+    }
+}
+
+/// A deadline the provider holds itself (Alibaba auto-release time, Tencent action timer).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeldDeadline {
+    pub at: Timestamp,
+}
+
+/// Everything billed with the instance, read at one moment.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Inventory {
+    /// `None` once the instance is gone (released and no longer listed).
+    pub instance: Option<InstanceInfo>,
+    pub resources: Vec<LinkedResource>,
+    pub deadline: Option<HeldDeadline>,
+}
+
+/// What a provider can do; the cockpit hides the keys for what it cannot, and says why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Capabilities {
+    pub stop: bool,
+    pub snapshots: bool,
+    /// The provider can hold a release deadline server-side.
+    pub deadline: bool,
+}
+
+/// A destructive or state-changing request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "action")]
+pub enum Action {
+    Release,
+    Stop,
+    /// Delete snapshots beyond the newest `keep`; take a final one first if asked.
+    SnapshotClean {
+        keep: usize,
+        final_snapshot: bool,
+    },
+    /// Hold a release deadline at the provider; `None` cancels it.
+    SetDeadline {
+        at: Option<Timestamp>,
+    },
+}
+
+impl Action {
+    pub fn label(&self) -> &'static str {
+        match self {
+            Action::Release => "release",
+            Action::Stop => "stop",
+            Action::SnapshotClean { .. } => "snapshot-clean",
+            Action::SetDeadline { .. } => "set deadline",
+        }
+    }
+}
+
+/// What came of an action, as read back from the provider.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ActionReport {
+    pub action: Action,
+    /// The provider's read-back shows the action took effect.
+    pub confirmed: bool,
+    /// One line for the user: what the provider says now.
+    pub summary: String,
+    /// The calls made, in order (the same list `--dry-run` prints).
+    pub calls: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ProviderError {
+    #[error("missing credential: set {0}")]
+    MissingCredential(&'static str),
+    #[error("{provider} cannot {what}")]
+    Unsupported { provider: String, what: String },
+    #[error("{0}")]
+    Failed(String),
+    #[error("cannot read the provider's state: {0}")]
+    State(String),
+}

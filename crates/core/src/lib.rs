@@ -1,0 +1,23 @@
+//! gpumeter's core: what the cockpit knows and decides, with no I/O. Time, readings and the
+//! provider's answers come in as arguments; effects go out as values for the edges to run.
+//!
+//! - [`money`]: amounts with a currency, exact decimals.
+//! - [`pricing`]: the price-sheet schema, parsing and the bundled sheets.
+//! - [`meter`]: what an instance has cost, component by component, at an instant.
+//! - [`guard`]: the rules that turn telemetry, spend and time into alerts and actions.
+//! - [`cloud`]: what a provider reports (instance, resources) and is asked to do (actions).
+//! - [`telemetry`]: GPU and host readings as plain data, their history and the findings.
+//! - [`fleet`]: every configured instance priced, sorted and flagged.
+//! - [`app`]: the cockpit's state, the key table and `update`.
+//!
+//! The crate's dependencies are the test of the boundary: no runtime, no terminal, no HTTP, no
+//! database. A change that needs one belongs at the edge, in the `gpumeter` crate.
+
+pub mod app;
+pub mod cloud;
+pub mod fleet;
+pub mod guard;
+pub mod meter;
+pub mod money;
+pub mod pricing;
+pub mod telemetry;

@@ -1,0 +1,27 @@
+//! What the GPUs and the host report, as plain data: the sources that read them (NVML, /proc,
+//! the simulator) and the samplers that keep their beat live at the edge.
+//!
+//! - [`sample`]: the readings ([`GpuSample`], [`HostSample`], ...). Each reading that can fail
+//!   is a [`Metric`]: a value or an [`Unavailable`] reason.
+//! - [`stamped`]: a reading with its instant, and the [`Telemetry`] the samplers send.
+//! - [`history`]: bounded rings per metric and window statistics.
+//! - [`findings`]: what you paid for against what you got.
+
+pub mod findings;
+pub mod history;
+pub mod metric;
+pub mod sample;
+pub mod stamped;
+
+pub use findings::{
+    CpuBoundRule, Expectations, Finding, Severity, assess, check_cuda, compare_sku, cpu_bound,
+    model_matches,
+};
+pub use history::{GpuSeries, HistoryConfig, HostSeries, Series, TelemetryHistory, WindowStats};
+pub use metric::{Metric, Unavailability, Unavailable};
+pub use sample::{
+    CudaVersion, DiskUsage, DriverInfo, GpuProcess, GpuReading, GpuRound, GpuSample,
+    GpuUnavailable, GpuUnavailableKind, HostSample, LoadAvg, Memory, MigInfo, NetInterface,
+    ProcessKind, Virtualization, power_weighted_load,
+};
+pub use stamped::{Stamped, Telemetry};

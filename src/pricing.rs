@@ -1,0 +1,18 @@
+//! Price sheets: the schema, parsing and the bundled sheets live in the core
+//! ([`gpumeter_core::pricing`]); this adds reading a sheet from a file.
+
+use std::path::Path;
+
+pub use gpumeter_core::pricing::*;
+
+/// Loads a sheet from a file; errors name the file as given.
+pub fn load_file(path: &Path) -> Result<Sheet, SheetError> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| SheetError {
+        source_name: name.clone(),
+        location: None,
+        kind: ErrorKind::Io,
+        message: format!("cannot read the price sheet: {e}"),
+    })?;
+    load_str(&name, &text)
+}
