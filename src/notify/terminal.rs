@@ -20,33 +20,7 @@ pub const MAX_CHARS: usize = 200;
 /// `text` with every control character (C0, DEL, C1) turned into a space, runs of spaces
 /// collapsed, trimmed, and cut to [`MAX_CHARS`] with an ellipsis.
 pub fn sanitize(text: &str) -> String {
-    let mut out = String::with_capacity(text.len().min(MAX_CHARS * 4));
-    let mut count = 0;
-    let mut space = false;
-    for c in text.trim().chars() {
-        let c = if c.is_control() || c.is_whitespace() {
-            ' '
-        } else {
-            c
-        };
-        if c == ' ' {
-            if space {
-                continue;
-            }
-            space = true;
-        } else {
-            space = false;
-        }
-        if count == MAX_CHARS {
-            out.truncate(out.trim_end().len());
-            out.push('…');
-            return out;
-        }
-        out.push(c);
-        count += 1;
-    }
-    out.truncate(out.trim_end().len());
-    out
+    gpumeter_core::text::one_line(text, MAX_CHARS)
 }
 
 /// One line: "title: body", or the title alone when the body is empty.

@@ -9,6 +9,7 @@
 //! - [`telemetry`]: GPU and host readings as plain data, their history and the findings.
 //! - [`fleet`]: every configured instance priced, sorted and flagged.
 //! - [`app`]: the cockpit's state, the key table and `update`.
+//! - [`text`]: outside text made one safe line to show.
 //!
 //! The crate's dependencies are the test of the boundary: no runtime, no terminal, no HTTP, no
 //! database. A change that needs one belongs at the edge, in the `gpumeter` crate.
@@ -21,3 +22,4 @@ pub mod meter;
 pub mod money;
 pub mod pricing;
 pub mod telemetry;
+pub mod text;
