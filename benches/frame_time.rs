@@ -52,12 +52,12 @@ impl Provider for Hanging {
 
     async fn inventory(&self) -> Result<Inventory, ProviderError> {
         tokio::time::sleep(HANG).await;
-        Err(ProviderError::Failed("hung for 30 s".into()))
+        Err(ProviderError::unreachable("hung", "hung for 30 s"))
     }
 
     async fn perform(&self, _action: &Action) -> Result<ActionReport, ProviderError> {
         tokio::time::sleep(HANG).await;
-        Err(ProviderError::Failed("hung for 30 s".into()))
+        Err(ProviderError::unreachable("hung", "hung for 30 s"))
     }
 }
 

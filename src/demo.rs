@@ -57,6 +57,7 @@ pub fn demo_app(uptime: Duration) -> App {
         inventory: None,
         error: None,
         running: None,
+        failure: None,
     };
     let spend = Spend::new(demo_pricing(), None, TimeZone::UTC);
     let mut app = App::new(start, Settings::default(), cloud, spend);

@@ -9,7 +9,7 @@ use gpumeter::app::{App, Choice, Effect, Event, Level, Mode, Panel, update};
 use gpumeter::app::{KeyCode, KeyPress};
 use gpumeter::config::OnExpiry;
 use gpumeter::demo::demo_app;
-use gpumeter::provider::{Action, ActionReport};
+use gpumeter::provider::{Action, ActionReport, ProviderError};
 use guard_state::guard_state;
 use jiff::SignedDuration;
 use rust_decimal::Decimal;
@@ -282,12 +282,16 @@ fn a_confirmed_action_is_done_and_an_unconfirmed_one_is_not() {
         &mut app,
         Event::ActionDone {
             action: Action::Release,
-            result: Err("Throttling".into()),
+            result: Err(ProviderError::throttled("demo", None).with_code("Throttling")),
         },
     );
     let (level, text) = last_log(&app);
     assert_eq!(level, Level::Error);
-    assert!(text.contains("failed: Throttling"));
+    assert!(
+        text.contains("failed (throttled): wait and retry"),
+        "{text}"
+    );
+    assert!(text.contains("Throttling"), "{text}");
 }
 
 #[test]
@@ -309,8 +313,13 @@ fn ticks_warn_at_30_10_and_1_minutes_and_ring_the_bell() {
 #[test]
 fn an_inventory_error_is_kept_and_shown_not_fatal() {
     let mut app = app();
-    update(&mut app, Event::Inventory(Err("provider timed out".into())));
-    assert_eq!(app.cloud.error.as_deref(), Some("provider timed out"));
+    let timed_out = ProviderError::unreachable("demo", "provider timed out");
+    update(&mut app, Event::Inventory(Err(timed_out.clone())));
+    assert_eq!(app.cloud.error, Some(timed_out));
+    assert_eq!(
+        app.cloud.error.as_ref().map(ToString::to_string).as_deref(),
+        Some("provider timed out")
+    );
     assert!(
         app.cloud.inventory.is_some(),
         "the last good inventory stays"

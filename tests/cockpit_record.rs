@@ -53,6 +53,7 @@ impl Rig {
             inventory: None,
             error: None,
             running: None,
+            failure: None,
         };
         let spend = Spend::new(demo_pricing(), None, TimeZone::UTC);
         let app = App::new(start, Settings::default(), view, spend);
@@ -81,7 +82,7 @@ impl Rig {
 
     fn inventory(&mut self) {
         let inventory = self.runtime.block_on(self.cloud.inventory());
-        self.feed(Event::Inventory(inventory.map_err(|e| e.to_string())));
+        self.feed(Event::Inventory(inventory));
     }
 
     /// Second `s` of the run: the clock, then a GPU and a host sample.
@@ -112,10 +113,7 @@ impl Rig {
             panic!("the confirmed release asks the provider");
         };
         let result = self.runtime.block_on(self.cloud.perform(&action));
-        self.feed(Event::ActionDone {
-            action,
-            result: result.map_err(|e| e.to_string()),
-        });
+        self.feed(Event::ActionDone { action, result });
     }
 
     /// Follows the state until the recorder has a session (the ledger opens on a thread).

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use gpumeter::config::CommandConfig;
 use gpumeter::meter::{InstanceState, ResourceKind};
 use gpumeter::provider::command::{CommandProvider, Readback};
-use gpumeter::provider::{Action, Provider, ProviderError};
+use gpumeter::provider::{Action, ErrorKind, Provider};
 use jiff::{SignedDuration, Timestamp};
 
 fn script(name: &str) -> String {
@@ -231,7 +231,7 @@ async fn malformed_inventory_json_is_an_error_not_an_empty_cloud() {
     config.inventory = Some(argv(&[&script("garbled.sh")]));
     let cloud = adapter(config);
     let err = cloud.inventory().await.unwrap_err();
-    assert!(matches!(err, ProviderError::State(_)), "{err:?}");
+    assert!(matches!(err.kind(), ErrorKind::State { .. }), "{err:?}");
     assert!(
         err.to_string().contains("does not follow the schema"),
         "{err}"
@@ -253,7 +253,7 @@ async fn without_an_inventory_command_actions_are_done_by_exit_status_only() {
     config.inventory = None;
     let cloud = adapter(config);
     let err = cloud.inventory().await.unwrap_err();
-    assert!(matches!(err, ProviderError::Unsupported { .. }), "{err:?}");
+    assert!(err.is_unsupported(), "{err:?}");
     let report = cloud.perform(&Action::Release).await.unwrap();
     assert!(!report.confirmed);
     assert!(
@@ -275,7 +275,7 @@ async fn unconfigured_actions_are_unsupported_and_say_which_key() {
     let err = cloud.perform(&Action::Stop).await.unwrap_err();
     assert!(err.to_string().contains("[command] stop"), "{err}");
     let cancel = cloud.perform(&Action::SetDeadline { at: None }).await;
-    assert!(matches!(cancel, Err(ProviderError::Unsupported { .. })));
+    assert!(cancel.is_err_and(|e| e.is_unsupported()));
     assert!(cloud.plan(&Action::Stop).is_empty());
     let plan = cloud.plan(&Action::Release);
     assert_eq!(plan.len(), 2, "{plan:?}");

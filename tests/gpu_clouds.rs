@@ -11,7 +11,7 @@ use gpumeter::pricing::bundled_sheet;
 use gpumeter::provider::bearer::KeyEnv;
 use gpumeter::provider::lambda::{Lambda, LambdaSettings};
 use gpumeter::provider::vast::model;
-use gpumeter::provider::{Action, LinkedResource, Provider, ProviderError};
+use gpumeter::provider::{Action, LinkedResource, Provider};
 use jiff::{SignedDuration, Timestamp};
 use rust_decimal::dec;
 
@@ -45,7 +45,7 @@ async fn lambda_says_why_it_cannot_stop_snapshot_or_hold_a_deadline() {
     let caps = lambda.capabilities();
     assert!(!caps.stop && !caps.snapshots && !caps.deadline);
     let err = lambda.perform(&Action::Stop).await.unwrap_err();
-    assert!(matches!(err, ProviderError::Unsupported { .. }));
+    assert!(err.is_unsupported());
     let text = err.to_string();
     assert!(text.starts_with("lambda cannot stop"), "{text}");
     assert!(text.contains("bills until it is terminated"), "{text}");

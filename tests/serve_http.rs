@@ -36,12 +36,12 @@ impl Provider for Hanging {
 
     async fn inventory(&self) -> Result<Inventory, ProviderError> {
         tokio::time::sleep(Duration::from_secs(30)).await;
-        Err(ProviderError::Failed("hung".into()))
+        Err(ProviderError::unreachable("hung", "hung"))
     }
 
     async fn perform(&self, _action: &Action) -> Result<ActionReport, ProviderError> {
         tokio::time::sleep(Duration::from_secs(30)).await;
-        Err(ProviderError::Failed("hung".into()))
+        Err(ProviderError::unreachable("hung", "hung"))
     }
 }
 

@@ -7,7 +7,7 @@ mod tencent_peer;
 
 use gpumeter::meter::{InstanceState, ResourceKind};
 use gpumeter::provider::tencent::StoppedMode;
-use gpumeter::provider::{Action, Provider, ProviderError};
+use gpumeter::provider::{Action, Provider};
 use jiff::{SignedDuration, Timestamp};
 use tencent_peer::{Fault, INSTANCE, Peer, SECRET};
 
@@ -207,7 +207,7 @@ async fn snapshot_clean_is_not_offered() {
         final_snapshot: false,
     };
     let err = cloud.perform(&clean).await.unwrap_err();
-    assert!(matches!(err, ProviderError::Unsupported { .. }), "{err:?}");
+    assert!(err.is_unsupported(), "{err:?}");
 }
 
 fn gpumeter(peer: &Peer, dir: &std::path::Path, args: &[&str]) -> (Option<i32>, String) {

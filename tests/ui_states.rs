@@ -123,7 +123,7 @@ fn states() -> Vec<(&'static str, App)> {
     }
     a.log(Level::Error, long.clone());
     a.log(Level::Done, format!("{long} {long}"));
-    a.cloud.error = Some(long.clone());
+    a.cloud.error = Some(gpumeter::provider::ProviderError::state("demo", &long));
     a.selected_resource = 1000;
     a.focus = Panel::Resources;
     out.push(("long strings", a));

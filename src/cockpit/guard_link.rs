@@ -13,6 +13,7 @@ use tokio::sync::mpsc;
 use crate::app::Event;
 use crate::config::OnExpiry;
 use crate::ledger::{Change, GuardPolicy, Ledger};
+use crate::provider::ProviderError;
 
 /// How often the guard row is read back.
 pub const READ_EVERY: Duration = Duration::from_secs(2);
@@ -54,7 +55,11 @@ fn link(path: &PathBuf, rx: &Receiver<Save>, events: &mpsc::Sender<Event>) {
                     by: "cockpit",
                 };
                 if let Err(e) = l.set_policy(&save.instance, &policy, change) {
-                    let _ = events.blocking_send(Event::Inventory(Err(format!("ledger: {e}"))));
+                    // Shown where the provider's errors are: the deadline did not reach the watchdog.
+                    let error = ProviderError::state("ledger", format!("ledger: {e}")).with_fix(
+                        "check that the data directory (--data-dir) is writable and has room",
+                    );
+                    let _ = events.blocking_send(Event::Inventory(Err(error)));
                 }
                 instance = Some(save.instance);
             }

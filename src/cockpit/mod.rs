@@ -280,7 +280,7 @@ fn run_effect(
             let provider = Arc::clone(provider);
             let tx = tx.clone();
             tokio::spawn(async move {
-                let result = provider.perform(&action).await.map_err(|e| e.to_string());
+                let result = provider.perform(&action).await;
                 let _ = tx.send(Event::ActionDone { action, result }).await;
             });
         }
@@ -300,7 +300,7 @@ fn spawn_inventory(
                 _ = every.tick() => {}
                 () = refresh.notified() => {}
             }
-            let result = provider.inventory().await.map_err(|e| e.to_string());
+            let result = provider.inventory().await;
             if tx.send(Event::Inventory(result)).await.is_err() {
                 break;
             }

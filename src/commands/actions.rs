@@ -67,7 +67,7 @@ pub fn run(cli: &Cli, action: &Action, args: &ActionArgs) -> CommandResult {
 pub fn known(read: Result<Inventory, ProviderError>) -> Result<Option<Inventory>, ProviderError> {
     match read {
         Ok(inventory) => Ok(Some(inventory)),
-        Err(ProviderError::Unsupported { .. }) => Ok(None),
+        Err(e) if e.is_unsupported() => Ok(None),
         Err(e) => Err(e),
     }
 }

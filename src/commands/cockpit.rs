@@ -45,6 +45,7 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
         inventory: None,
         error: None,
         running: None,
+        failure: None,
     };
     let mut app = App::new(
         now,

@@ -15,10 +15,7 @@ fn alert() -> Alert {
 }
 
 fn answer(status: u16, body: &str) -> HttpResponse {
-    HttpResponse {
-        status,
-        body: body.to_string(),
-    }
+    HttpResponse::new(status, body)
 }
 
 #[test]

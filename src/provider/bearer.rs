@@ -6,13 +6,14 @@
 use std::fmt;
 use std::ops::ControlFlow;
 use std::sync::Mutex;
+use std::time::Duration;
 
 use jiff::Timestamp;
 use serde_json::Value;
 
 use super::http::{Http, HttpError, HttpPolicy, Repeat, by_status};
 pub use super::readback::Readback;
-use super::{Action, ActionReport, ProviderError};
+use super::{Action, ActionReport, ErrorKind, ProviderError};
 use crate::meter::InstanceState;
 
 /// Some variables of one environment, taken at one moment. Tests build it from pairs and never
@@ -84,6 +85,27 @@ impl fmt::Debug for ApiKey {
     }
 }
 
+/// What a 403 means at a provider.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Forbidden {
+    /// The key is good but may not make this call (a key with restricted permissions).
+    Permission,
+    /// The key itself is refused: the provider answers an unknown or revoked key with 403.
+    Key,
+}
+
+/// Whose API it is, as its errors name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cloud {
+    /// The adapter's name (`runpod`).
+    pub id: &'static str,
+    /// The provider's own name (`RunPod`).
+    pub name: &'static str,
+    /// The variable that holds the key.
+    pub key_var: &'static str,
+    pub forbidden: Forbidden,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ApiError {
     #[error("{provider} rejected the API key (HTTP {status}): check {var}")]
@@ -91,12 +113,17 @@ pub enum ApiError {
         provider: &'static str,
         status: u16,
         var: &'static str,
+        call: String,
+        /// The provider's own words, without the key.
+        detail: String,
     },
     #[error("{call}: HTTP {status}: {detail}")]
     Status {
         call: String,
         status: u16,
         detail: String,
+        /// What the answer's `Retry-After` asked for, if anything.
+        retry_after: Option<Duration>,
     },
     #[error("{call}: {source}")]
     Transport { call: String, source: HttpError },
@@ -149,8 +176,7 @@ impl Readback {
 
 /// One provider's JSON API behind a bearer key.
 pub struct Api {
-    provider: &'static str,
-    key_var: &'static str,
+    cloud: Cloud,
     base: String,
     key: ApiKey,
     http: Http,
@@ -158,16 +184,14 @@ pub struct Api {
 
 impl Api {
     pub fn new(
-        provider: &'static str,
-        key_var: &'static str,
+        cloud: Cloud,
         base: &str,
         key: ApiKey,
         policy: HttpPolicy,
     ) -> Result<Api, ProviderError> {
-        let http = Http::new(policy).map_err(|e| ProviderError::Failed(e.to_string()))?;
+        let http = Http::new(policy).map_err(|e| ProviderError::state(cloud.id, e.to_string()))?;
         Ok(Api {
-            provider,
-            key_var,
+            cloud,
             base: base.trim_end_matches('/').to_string(),
             key,
             http,
@@ -176,6 +200,51 @@ impl Api {
 
     pub fn redact(&self, text: &str) -> String {
         self.key.redact(text)
+    }
+
+    /// `e` as the cockpit shows it: its kind from the status (and Lambda's `error.code`), and
+    /// nothing of the key.
+    pub fn error(&self, e: ApiError) -> ProviderError {
+        let id = self.cloud.id;
+        match e {
+            ApiError::Auth {
+                status,
+                call,
+                detail,
+                ..
+            } => ProviderError::refused(id, "the API key", &[self.cloud.key_var])
+                .with_call(&call)
+                .with_code(&format!("HTTP {status}"))
+                .with_message(&self.redact(&detail)),
+            ApiError::Status {
+                call,
+                status,
+                detail,
+                retry_after,
+            } => {
+                let error = match status {
+                    403 => ProviderError::permission(id, None),
+                    429 => ProviderError::throttled(id, retry_after),
+                    500.. => ProviderError::new(id, ErrorKind::Unreachable),
+                    _ => ProviderError::rejected(id),
+                };
+                error
+                    .with_call(&call)
+                    .with_code(&format!("HTTP {status}"))
+                    .with_message(&self.redact(&detail))
+            }
+            ApiError::Transport { call, source } => {
+                ProviderError::unreachable(id, self.redact(&source.to_string())).with_call(&call)
+            }
+            ApiError::Malformed { call, what } => ProviderError::state(
+                id,
+                format!(
+                    "the answer is not the documented JSON ({})",
+                    self.redact(&what)
+                ),
+            )
+            .with_call(&call),
+        }
     }
 
     /// The report of `action` on instance `id` from what the adapter's call and read-back came
@@ -187,8 +256,7 @@ impl Api {
         calls: Vec<String>,
         outcome: Result<(bool, String), ApiError>,
     ) -> Result<ActionReport, ProviderError> {
-        let (confirmed, summary) =
-            outcome.map_err(|e| ProviderError::Failed(self.redact(&e.to_string())))?;
+        let (confirmed, summary) = outcome.map_err(|e| self.error(e))?;
         Ok(ActionReport {
             action: action.clone(),
             confirmed,
@@ -202,8 +270,9 @@ impl Api {
         format!("{method} {path}")
     }
 
-    /// Sends one call; a 2xx answer's body comes back. 401/403 name the key's variable; other
-    /// answers carry the provider's own words, without the key.
+    /// Sends one call; a 2xx answer's body comes back. A refused key (401, Lambda's
+    /// `global/invalid-api-key`, and 403 where [`Forbidden::Key`]) names the key's variable;
+    /// other answers carry the provider's own words, without the key.
     pub async fn send(
         &self,
         method: &str,
@@ -237,17 +306,27 @@ impl Api {
                 call: call.clone(),
                 source,
             })?;
+        let refused_key = match response.status {
+            401 => true,
+            403 => self.cloud.forbidden == Forbidden::Key,
+            _ => false,
+        } || error_code(&response.body).as_deref()
+            == Some("global/invalid-api-key");
+        let said = self.redact(&detail(&response.body));
         match response.status {
             200..=299 => Ok(response.body),
-            401 | 403 => Err(ApiError::Auth {
-                provider: self.provider,
-                status: response.status,
-                var: self.key_var,
+            status if refused_key => Err(ApiError::Auth {
+                provider: self.cloud.name,
+                status,
+                var: self.cloud.key_var,
+                call,
+                detail: said,
             }),
             status => Err(ApiError::Status {
                 call,
                 status,
-                detail: self.redact(&detail(&response.body)),
+                detail: said,
+                retry_after: response.retry_after,
             }),
         }
     }
@@ -267,6 +346,16 @@ impl Api {
         serde_json::from_str(&text)
             .map_err(|e| ApiError::malformed(&Self::describe(method, path), e.to_string()))
     }
+}
+
+/// Lambda's `error.code` (`global/invalid-api-key`), from its OpenAPI error schema.
+fn error_code(body: &str) -> Option<String> {
+    let parsed: Value = serde_json::from_str(body).ok()?;
+    parsed
+        .get("error")?
+        .get("code")?
+        .as_str()
+        .map(str::to_string)
 }
 
 /// The provider's own words from an error body: Lambda's `error.message`, RunPod's `detail`,
@@ -406,5 +495,87 @@ mod tests {
         let fresh = StateLog::default();
         let h = fresh.saw(t(100), InstanceState::Stopped, Some(t(300)), t(500));
         assert_eq!(h[1], (t(300), InstanceState::Stopped));
+    }
+
+    fn api(forbidden: Forbidden) -> Api {
+        let cloud = Cloud {
+            id: "runpod",
+            name: "RunPod",
+            key_var: "RUNPOD_API_KEY",
+            forbidden,
+        };
+        Api::new(
+            cloud,
+            "http://127.0.0.1:9",
+            ApiKey::new("k-secret-1"),
+            HttpPolicy::default(),
+        )
+        .unwrap()
+    }
+
+    fn status(status: u16) -> ApiError {
+        ApiError::Status {
+            call: "POST /v2/pods/p/stop".into(),
+            status,
+            detail: "no".into(),
+            retry_after: Some(Duration::from_secs(9)),
+        }
+    }
+
+    #[test]
+    fn each_status_has_its_kind() {
+        use crate::provider::Auth;
+        let api = api(Forbidden::Permission);
+        let refused = api.error(ApiError::Auth {
+            provider: "RunPod",
+            status: 401,
+            var: "RUNPOD_API_KEY",
+            call: "GET /v2/pods/p".into(),
+            detail: "invalid key".into(),
+        });
+        assert!(matches!(
+            refused.kind(),
+            ErrorKind::Auth(Auth::Refused { check, .. }) if *check == ["RUNPOD_API_KEY"]
+        ));
+        assert!(
+            refused
+                .to_string()
+                .contains("RunPod rejected the API key (HTTP 401)"),
+            "{refused}"
+        );
+        assert_eq!(
+            api.error(status(403)).kind(),
+            &ErrorKind::Permission { action: None }
+        );
+        assert!(
+            api.error(status(403))
+                .fix()
+                .contains("POST /v2/pods/p/stop")
+        );
+        assert_eq!(
+            api.error(status(429)).kind(),
+            &ErrorKind::Throttled {
+                retry_after: Some(Duration::from_secs(9))
+            }
+        );
+        assert_eq!(api.error(status(503)).kind(), &ErrorKind::Unreachable);
+        assert_eq!(api.error(status(400)).kind(), &ErrorKind::Rejected);
+        assert_eq!(api.error(status(409)).kind(), &ErrorKind::Rejected);
+        let timeout = api.error(ApiError::Transport {
+            call: "GET /v2/pods/p".into(),
+            source: HttpError::Timeout(Duration::from_secs(1)),
+        });
+        assert_eq!(timeout.kind(), &ErrorKind::Unreachable);
+        let garbled = api.error(ApiError::malformed("GET /v2/pods/p", "k-secret-1 <html>"));
+        assert!(matches!(garbled.kind(), ErrorKind::State { .. }));
+        assert!(!garbled.to_string().contains("k-secret-1"), "{garbled}");
+    }
+
+    #[test]
+    fn lambdas_error_code_is_read_apart_from_its_message() {
+        let body = r#"{"error":{"code":"global/invalid-api-key","message":"API key was invalid"}}"#;
+        assert_eq!(error_code(body).as_deref(), Some("global/invalid-api-key"));
+        assert_eq!(error_code(r#"{"detail":"x"}"#), None);
+        assert_eq!(error_code("<html>"), None);
     }
 }

@@ -15,9 +15,13 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Action, ActionReport, Capabilities, HeldDeadline, InstanceInfo, Inventory, LinkedResource,
-    Provider, ProviderError,
+    Action, ActionReport, Capabilities, ErrorKind, HeldDeadline, InstanceInfo, Inventory,
+    LinkedResource, Provider, ProviderError,
 };
+
+/// The adapter's name in its errors.
+const ID: &str = "demo";
+const RESET: &str = "start afresh with `gpumeter --demo --reset`";
 use crate::meter::{BillingMode, InstanceState, ResourceKind};
 
 /// The file name of the demo cloud's state inside the data directory.
@@ -212,29 +216,38 @@ impl DemoCloud {
     pub fn load(&self) -> Result<DemoState, ProviderError> {
         match std::fs::read_to_string(&self.path) {
             Ok(text) => serde_json::from_str(&text).map_err(|e| {
-                ProviderError::State(format!(
-                    "{} is not a demo cloud ({e}); start afresh with `gpumeter --demo --reset`",
-                    self.path.display()
-                ))
+                ProviderError::state(
+                    ID,
+                    format!(
+                        "{} is not a demo cloud ({e}); start afresh with `gpumeter --demo --reset`",
+                        self.path.display()
+                    ),
+                )
+                .with_fix(RESET)
             }),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => self.reset(),
-            Err(e) => Err(ProviderError::State(format!(
-                "{}: {e}",
-                self.path.display()
-            ))),
+            Err(e) => Err(self.io(&e)),
         }
     }
 
+    /// The state file cannot be read or written: the data directory is the thing to check.
+    fn io(&self, e: &std::io::Error) -> ProviderError {
+        ProviderError::state(ID, format!("{}: {e}", self.path.display())).with_fix(&format!(
+            "check that {} can be written (--data-dir), or start afresh with `gpumeter --demo --reset`",
+            self.path.display()
+        ))
+    }
+
     fn save(&self, state: &DemoState) -> Result<(), ProviderError> {
-        let io = |e: std::io::Error| ProviderError::State(format!("{}: {e}", self.path.display()));
+        let io = |e: std::io::Error| self.io(&e);
         if let Some(dir) = self.path.parent() {
             std::fs::create_dir_all(dir).map_err(io)?;
         }
         let tmp = self
             .path
             .with_extension(format!("tmp{}", std::process::id()));
-        let text =
-            serde_json::to_string_pretty(state).map_err(|e| ProviderError::State(e.to_string()))?;
+        let text = serde_json::to_string_pretty(state)
+            .map_err(|e| ProviderError::state(ID, e.to_string()))?;
         std::fs::write(&tmp, text).map_err(io)?;
         std::fs::rename(&tmp, &self.path).map_err(io)
     }
@@ -370,10 +383,13 @@ impl Provider for DemoCloud {
     async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
         tokio::time::sleep(self.delay).await;
         if self.failing.iter().any(|f| f == action.label()) {
-            return Err(ProviderError::Failed(format!(
-                "demo: the provider refused to {}: InternalError (injected failure)",
-                action.label()
-            )));
+            // As a cloud failing on its side would answer (GPUMETER_DEMO_FAIL).
+            return Err(ProviderError::new(ID, ErrorKind::Unreachable)
+                .with_code("InternalError")
+                .with_message(&format!(
+                    "demo: the provider refused to {} (injected failure)",
+                    action.label()
+                )));
         }
         let mut state = self.load()?;
         let before = snapshots(&state).len();
@@ -387,5 +403,40 @@ impl Provider for DemoCloud {
             summary: format!("{}: {said}", read_back.instance.id),
             calls: self.plan(action),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rt() -> tokio::runtime::Runtime {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+    }
+
+    #[test]
+    fn an_injected_failure_and_a_broken_state_file_have_their_kinds() {
+        let dir = std::env::temp_dir().join(format!("gpumeter-demo-kinds-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let cloud = DemoCloud::new(&dir, Arc::new(Timestamp::now))
+            .with_delay(Duration::ZERO)
+            .failing(vec!["stop".into()]);
+        let rt = rt();
+        let refused = rt.block_on(cloud.perform(&Action::Stop)).unwrap_err();
+        assert_eq!(refused.kind(), &ErrorKind::Unreachable);
+        assert_eq!(refused.code(), Some("InternalError"));
+        assert!(refused.to_string().contains("refused to stop"), "{refused}");
+        cloud.reset().unwrap();
+        std::fs::write(cloud.path(), "not json").unwrap();
+        let broken = rt.block_on(cloud.inventory()).unwrap_err();
+        assert!(
+            matches!(broken.kind(), ErrorKind::State { .. }),
+            "{broken:?}"
+        );
+        assert_eq!(broken.fix(), RESET);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

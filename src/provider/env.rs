@@ -37,6 +37,8 @@ pub fn redact_id(id: &str) -> String {
 /// own endpoint and metadata overrides for it.
 #[derive(Debug, PartialEq, Eq)]
 pub struct KeyPairVars {
+    /// The adapter's name, for its errors.
+    pub provider: &'static str,
     pub key_id: &'static str,
     pub key_secret: &'static str,
     pub token: &'static str,
@@ -82,17 +84,37 @@ impl KeyPairEnv {
         }
     }
 
-    /// The key pair to sign with, or the variable to set.
+    /// The key pair to sign with, or the variable to set (the environment is the only place
+    /// these adapters read keys from).
     pub fn key_pair(&self) -> Result<KeyPair, ProviderError> {
-        let missing = ProviderError::MissingCredential;
+        let missing = |name| ProviderError::missing(self.vars.provider, name, &[name]);
         Ok(KeyPair {
-            id: self.key_id.clone().ok_or(missing(self.vars.key_id))?,
+            id: self
+                .key_id
+                .clone()
+                .ok_or_else(|| missing(self.vars.key_id))?,
             secret: self
                 .key_secret
                 .clone()
-                .ok_or(missing(self.vars.key_secret))?,
+                .ok_or_else(|| missing(self.vars.key_secret))?,
             token: self.token.clone(),
         })
+    }
+
+    /// The region from the flags or the config, else the variable; or where it was looked for.
+    pub fn region_or(&self, configured: Option<&str>) -> Result<String, ProviderError> {
+        configured
+            .map(str::trim)
+            .filter(|r| !r.is_empty())
+            .map(str::to_string)
+            .or_else(|| self.region.clone())
+            .ok_or_else(|| {
+                ProviderError::missing(
+                    self.vars.provider,
+                    self.vars.region,
+                    &["--region", "[instance] region", self.vars.region],
+                )
+            })
     }
 }
 
@@ -130,11 +152,15 @@ impl fmt::Debug for KeyPair {
 
 /// `base`, set in `var`, as a base URL ending in `/`; anything but http:// or https:// is refused
 /// and the error names the variable.
-pub fn base_url(var: &str, base: &str) -> Result<String, ProviderError> {
+pub fn base_url(provider: &str, var: &str, base: &str) -> Result<String, ProviderError> {
     let base = base.trim();
     if !(base.starts_with("https://") || base.starts_with("http://")) {
-        return Err(ProviderError::State(format!(
-            "{var} must be an http:// or https:// URL, not `{base}`"
+        return Err(ProviderError::state(
+            provider,
+            format!("{var} must be an http:// or https:// URL, not `{base}`"),
+        )
+        .with_fix(&format!(
+            "set {var} to an http:// or https:// URL, or unset it"
         )));
     }
     Ok(format!("{}/", base.trim_end_matches('/')))
@@ -150,8 +176,13 @@ mod tests {
         assert_eq!(format!("{s:?}"), "Secret(<redacted>)");
         assert_eq!(s.expose(), "hunter2-value");
         assert_eq!(redact_id("AKIDExample"), "AKID****");
-        assert_eq!(base_url("X_URL", " http://h:1// ").unwrap(), "http://h:1/");
-        let err = base_url("X_URL", "ftp://h").unwrap_err().to_string();
-        assert!(err.contains("X_URL") && err.contains("ftp://h"), "{err}");
+        assert_eq!(
+            base_url("x", "X_URL", " http://h:1// ").unwrap(),
+            "http://h:1/"
+        );
+        let err = base_url("x", "X_URL", "ftp://h").unwrap_err();
+        let text = err.to_string();
+        assert!(text.contains("X_URL") && text.contains("ftp://h"), "{text}");
+        assert!(err.fix().contains("X_URL"), "{}", err.fix());
     }
 }

@@ -45,6 +45,25 @@ pub enum Repeat {
 pub struct HttpResponse {
     pub status: u16,
     pub body: String,
+    /// The `Retry-After` header, when it gave a number of seconds.
+    pub retry_after: Option<Duration>,
+}
+
+impl HttpResponse {
+    /// An answer with no `Retry-After`.
+    pub fn new(status: u16, body: impl Into<String>) -> Self {
+        HttpResponse {
+            status,
+            body: body.into(),
+            retry_after: None,
+        }
+    }
+}
+
+/// `Retry-After` in its delta-seconds form; the HTTP-date form is left unread.
+fn retry_after(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
+    let value = headers.get(reqwest::header::RETRY_AFTER)?.to_str().ok()?;
+    value.trim().parse::<u64>().ok().map(Duration::from_secs)
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -147,8 +166,13 @@ impl Http {
         };
         let response = request.send().await.map_err(classify)?;
         let status = response.status().as_u16();
+        let retry_after = retry_after(response.headers());
         let body = response.text().await.map_err(classify)?;
-        Ok(HttpResponse { status, body })
+        Ok(HttpResponse {
+            status,
+            body,
+            retry_after,
+        })
     }
 }
 
@@ -188,13 +212,23 @@ mod tests {
 
     #[test]
     fn throttling_and_server_errors_are_transient() {
-        let r = |status| HttpResponse {
-            status,
-            body: String::new(),
-        };
+        let r = |status| HttpResponse::new(status, "");
         assert_eq!(by_status(&r(429)), Verdict::Transient);
         assert_eq!(by_status(&r(503)), Verdict::Transient);
         assert_eq!(by_status(&r(400)), Verdict::Done);
         assert_eq!(by_status(&r(200)), Verdict::Done);
+    }
+
+    #[test]
+    fn retry_after_is_read_in_seconds_only() {
+        let mut headers = reqwest::header::HeaderMap::new();
+        assert_eq!(retry_after(&headers), None);
+        headers.insert(reqwest::header::RETRY_AFTER, " 7 ".parse().unwrap());
+        assert_eq!(retry_after(&headers), Some(Duration::from_secs(7)));
+        headers.insert(
+            reqwest::header::RETRY_AFTER,
+            "Wed, 21 Oct 2026 07:28:00 GMT".parse().unwrap(),
+        );
+        assert_eq!(retry_after(&headers), None);
     }
 }

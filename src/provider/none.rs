@@ -4,6 +4,9 @@ use async_trait::async_trait;
 
 use super::{Action, ActionReport, Capabilities, Inventory, Provider, ProviderError};
 
+/// How its errors name it.
+const ID: &str = "no provider";
+
 pub struct NoProvider {
     why: String,
 }
@@ -33,13 +36,16 @@ impl Provider for NoProvider {
     }
 
     async fn inventory(&self) -> Result<Inventory, ProviderError> {
-        Err(ProviderError::State(self.why.clone()))
+        Err(ProviderError::state(ID, &self.why).with_fix(
+            "set [instance] provider in the config (aws, alibaba, tencent, lambda, runpod, vast \
+             or command), or try --demo",
+        ))
     }
 
     async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
-        Err(ProviderError::Unsupported {
-            provider: "no provider".into(),
-            what: format!("{} ({})", action.label(), self.why),
-        })
+        Err(ProviderError::unsupported(
+            ID,
+            format!("{} ({})", action.label(), self.why),
+        ))
     }
 }

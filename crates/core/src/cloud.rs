@@ -8,6 +8,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::meter::{BillingMode, InstanceState, Resource, ResourceKind};
 
+mod error;
+pub use error::{Auth, ErrorKind, MESSAGE_CHARS, ProviderError};
+
 /// The instance the cockpit watches, as the provider describes it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InstanceInfo {
@@ -119,16 +122,4 @@ pub struct ActionReport {
     pub summary: String,
     /// The calls made, in order (the same list `--dry-run` prints).
     pub calls: Vec<String>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ProviderError {
-    #[error("missing credential: set {0}")]
-    MissingCredential(&'static str),
-    #[error("{provider} cannot {what}")]
-    Unsupported { provider: String, what: String },
-    #[error("{0}")]
-    Failed(String),
-    #[error("cannot read the provider's state: {0}")]
-    State(String),
 }

@@ -22,7 +22,7 @@ use crate::ledger::{
 };
 use crate::meter::Breakdown;
 use crate::money::Currency;
-use crate::provider::{Action, ActionReport};
+use crate::provider::{Action, ActionReport, ProviderError};
 
 /// An unchanged inventory is recorded again after this long (its resources' `last_seen`).
 pub const INVENTORY_EVERY: SignedDuration = SignedDuration::from_mins(5);
@@ -63,7 +63,7 @@ pub struct Recorder {
     /// Egress counted before the session started; it goes into the first tick.
     egress_pending: u64,
     seen_log: u64,
-    answers: Vec<(Action, Result<ActionReport, String>)>,
+    answers: Vec<(Action, Result<ActionReport, ProviderError>)>,
     inventory_arrived: bool,
     gate: InventoryGate,
     next_compact: Option<Timestamp>,
@@ -400,7 +400,10 @@ impl Recorder {
             });
         }
         if let Some((action, _)) = &app.cloud.running {
-            let unanswered = Err("no answer before the cockpit quit".to_string());
+            let unanswered = Err(ProviderError::unreachable(
+                &app.cloud.provider,
+                "no answer before the cockpit quit",
+            ));
             self.send_event(action_event(app.now, action, &unanswered));
         }
         self.end_session(app.now);

@@ -15,7 +15,7 @@ use crate::ledger::{
 };
 use crate::meter::ComputeTerms;
 use crate::money::Currency;
-use crate::provider::{Action, ActionReport, InstanceInfo, Inventory};
+use crate::provider::{Action, ActionReport, InstanceInfo, Inventory, ProviderError};
 
 /// Opens the ledger and compacts it on a thread of its own, then starts its writer there.
 pub(super) fn open(path: PathBuf, notices: Sender<Notice>, now: Timestamp) -> Opening {
@@ -68,12 +68,12 @@ pub(super) fn session_start(app: &App, info: &InstanceInfo) -> SessionStart {
 pub(super) fn action_event(
     at: Timestamp,
     action: &Action,
-    result: &Result<ActionReport, String>,
+    result: &Result<ActionReport, ProviderError>,
 ) -> EventRecord {
     let (answer, outcome, level) = match result {
         Ok(r) if r.confirmed => (r.summary.clone(), Outcome::Confirmed, Level::Info),
         Ok(r) => (r.summary.clone(), Outcome::Unconfirmed, Level::Warn),
-        Err(e) => (e.clone(), Outcome::Failed, Level::Error),
+        Err(e) => (e.to_string(), Outcome::Failed, Level::Error),
     };
     EventRecord {
         at,

@@ -261,13 +261,13 @@ pub fn check_ahead(at: Timestamp, now: Timestamp) -> Result<(), ProviderError> {
     let ahead = at.duration_since(now);
     if ahead < MIN_AHEAD {
         let mins = ahead.as_secs().div_euclid(60);
-        return Err(ProviderError::Failed(format!(
+        return Err(ProviderError::rejected("alibaba").with_message(&format!(
             "Alibaba Cloud needs the auto-release time at least 30 minutes ahead: {} is {mins} min from now",
             when(at)
         )));
     }
     if ahead > MAX_AHEAD {
-        return Err(ProviderError::Failed(format!(
+        return Err(ProviderError::rejected("alibaba").with_message(&format!(
             "Alibaba Cloud takes an auto-release time at most 3 years ahead, not {}",
             when(at)
         )));

@@ -22,6 +22,7 @@ pub const DEFAULT_METADATA: &str = "http://100.100.100.200";
 
 /// The variables the adapter reads.
 pub static VARS: KeyPairVars = KeyPairVars {
+    provider: "alibaba",
     key_id: ACCESS_KEY_ID_ENV,
     key_secret: ACCESS_KEY_SECRET_ENV,
     token: SECURITY_TOKEN_ENV,
@@ -66,7 +67,7 @@ impl Endpoints {
 
     /// One base URL for all three.
     pub fn single(base: &str) -> Result<Self, ProviderError> {
-        let base = base_url(ENDPOINT_ENV, base)?;
+        let base = base_url("alibaba", ENDPOINT_ENV, base)?;
         Ok(Endpoints {
             ecs: base.clone(),
             vpc: base.clone(),
@@ -95,10 +96,7 @@ impl Settings {
         region: Option<&str>,
     ) -> Result<Settings, ProviderError> {
         let credentials = env.key_pair()?;
-        let region = region
-            .map(str::to_string)
-            .or_else(|| env.region.clone())
-            .ok_or(ProviderError::MissingCredential(REGION_ENV))?;
+        let region = env.region_or(region)?;
         let endpoints = match &env.endpoint {
             Some(base) => Endpoints::single(base)?,
             None => Endpoints::regional(&region),
@@ -151,15 +149,19 @@ mod tests {
         };
         assert_eq!(
             missing(ACCESS_KEY_ID_ENV),
-            ProviderError::MissingCredential(ACCESS_KEY_ID_ENV)
+            ProviderError::missing("alibaba", ACCESS_KEY_ID_ENV, &[ACCESS_KEY_ID_ENV])
         );
         assert_eq!(
             missing(ACCESS_KEY_SECRET_ENV),
-            ProviderError::MissingCredential(ACCESS_KEY_SECRET_ENV)
+            ProviderError::missing("alibaba", ACCESS_KEY_SECRET_ENV, &[ACCESS_KEY_SECRET_ENV])
         );
         assert_eq!(
             missing(REGION_ENV),
-            ProviderError::MissingCredential(REGION_ENV)
+            ProviderError::missing(
+                "alibaba",
+                REGION_ENV,
+                &["--region", "[instance] region", REGION_ENV]
+            )
         );
         assert!(missing(REGION_ENV).to_string().contains(REGION_ENV));
         let empty = env(&[(ACCESS_KEY_ID_ENV, "  ")]);

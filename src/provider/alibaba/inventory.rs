@@ -41,7 +41,7 @@ impl AlibabaCloud {
 
     pub(super) async fn read_inventory(&self) -> Result<Inventory, ProviderError> {
         let id = self.instance_id().await?;
-        let state = |e: RpcError| ProviderError::State(e.to_string());
+        let state = ProviderError::from;
         let instance = self.describe_instance(&id).await.map_err(state)?;
         let now = (self.clock)();
         let Some(instance) = instance else {

@@ -9,6 +9,7 @@ use super::model::parse_time;
 use crate::provider::ProviderError;
 use crate::provider::http::{Http, HttpError, HttpPolicy, Repeat, by_status};
 
+const PROVIDER: &str = "alibaba";
 const TOKEN_TTL_HEADER: &str = "X-aliyun-ecs-metadata-token-ttl-seconds";
 const TOKEN_HEADER: &str = "X-aliyun-ecs-metadata-token";
 
@@ -27,7 +28,7 @@ impl Metadata {
             retries: 1,
             ..HttpPolicy::default()
         };
-        let http = Http::new(policy).map_err(|e| ProviderError::State(e.to_string()))?;
+        let http = Http::new(policy).map_err(|e| ProviderError::state(PROVIDER, e.to_string()))?;
         Ok(Metadata {
             base: base.trim_end_matches('/').to_string(),
             http,
@@ -80,11 +81,15 @@ impl Metadata {
 
     pub async fn instance_id(&self) -> Result<String, ProviderError> {
         let why = |detail: String| {
-            ProviderError::State(format!(
-                "no instance id: set [instance] id in the config or pass --instance ID \
-                 (the metadata service at {} {detail})",
-                self.base
-            ))
+            ProviderError::state(
+                PROVIDER,
+                format!(
+                    "no instance id: set [instance] id in the config or pass --instance ID \
+                     (the metadata service at {} {detail})",
+                    self.base
+                ),
+            )
+            .with_fix("pass --instance ID or set [instance] id in the config")
         };
         match self.get("/latest/meta-data/instance-id").await {
             Ok(Some(id)) if !id.is_empty() && !id.contains(char::is_whitespace) => Ok(id),
@@ -98,11 +103,11 @@ impl Metadata {
         let text = self
             .get("/latest/meta-data/instance/spot/termination-time")
             .await
-            .map_err(|e| ProviderError::State(format!("spot notice: {e}")))?;
+            .map_err(|e| ProviderError::state(PROVIDER, format!("spot notice: {e}")))?;
         match text.as_deref().map(str::trim) {
             None | Some("") => Ok(None),
             Some(t) => parse_time(t).map(Some).ok_or_else(|| {
-                ProviderError::State(format!("spot notice: `{t}` is not a UTC time"))
+                ProviderError::state(PROVIDER, format!("spot notice: `{t}` is not a UTC time"))
             }),
         }
     }

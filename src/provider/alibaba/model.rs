@@ -16,6 +16,25 @@ pub struct ErrorReply {
     pub code: String,
     pub message: String,
     pub request_id: String,
+    /// On a refusal by RAM: which policy said no and the RAM action it was asked for
+    /// (`AuthAction`), as an object or as that object's JSON text.
+    pub access_denied_detail: Option<serde_json::Value>,
+}
+
+impl ErrorReply {
+    /// The RAM action a refusal names (`ecs:DeleteInstance`), when it names one.
+    pub fn auth_action(&self) -> Option<String> {
+        let detail = match self.access_denied_detail.as_ref()? {
+            serde_json::Value::String(text) => serde_json::from_str(text).ok()?,
+            other => other.clone(),
+        };
+        detail
+            .get("AuthAction")
+            .or_else(|| detail.get("authAction"))
+            .and_then(serde_json::Value::as_str)
+            .filter(|a| !a.is_empty())
+            .map(str::to_string)
+    }
 }
 
 /// A reply that carries nothing but its `RequestId` (DeleteInstance, StopInstance, ...).

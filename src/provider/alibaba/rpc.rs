@@ -8,11 +8,13 @@ use std::fmt::Write as _;
 use jiff::Timestamp;
 use serde::de::DeserializeOwned;
 
-use super::credentials::{ACCESS_KEY_ID_ENV, ACCESS_KEY_SECRET_ENV, Credentials, Endpoints};
+use super::credentials::{
+    ACCESS_KEY_ID_ENV, ACCESS_KEY_SECRET_ENV, Credentials, Endpoints, SECURITY_TOKEN_ENV,
+};
 use super::model::ErrorReply;
 use super::sign;
-use crate::provider::ProviderError;
 use crate::provider::http::{Http, HttpError, HttpPolicy, HttpResponse, Repeat, Verdict};
+use crate::provider::{ErrorKind, ProviderError};
 
 /// The three products the adapter calls, each with its own API version.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,7 +53,11 @@ pub enum RpcError {
     #[error(
         "Alibaba Cloud rejected the credentials ({code}): check {ACCESS_KEY_ID_ENV} and {ACCESS_KEY_SECRET_ENV}"
     )]
-    Auth { code: String },
+    Auth {
+        action: &'static str,
+        code: String,
+        message: String,
+    },
     #[error("{action}: {code}: {message} (HTTP {status}, RequestId {request_id})")]
     Api {
         action: &'static str,
@@ -59,6 +65,9 @@ pub enum RpcError {
         code: String,
         message: String,
         request_id: String,
+        /// The RAM action the call needs (`ecs:DeleteInstance`): as a refusal names it, else
+        /// the product's name and the API's, which is how RAM names its actions.
+        ram_action: String,
     },
     #[error("{action}: the reply is not the documented JSON ({detail})")]
     Malformed {
@@ -70,7 +79,7 @@ pub enum RpcError {
 impl RpcError {
     pub fn code(&self) -> Option<&str> {
         match self {
-            RpcError::Api { code, .. } | RpcError::Auth { code } => Some(code),
+            RpcError::Api { code, .. } | RpcError::Auth { code, .. } => Some(code),
             _ => None,
         }
     }
@@ -82,9 +91,83 @@ impl RpcError {
     }
 }
 
+/// The adapter's name in its errors.
+const PROVIDER: &str = "alibaba";
+
+/// Which credential a refusal names, by its code (Alibaba Cloud's common client error codes
+/// and its credentials SDK's list of the codes that mean the key, token or time was refused).
+fn auth_error(code: &str) -> ProviderError {
+    if code.starts_with("InvalidAccessKeyId") {
+        ProviderError::refused(PROVIDER, "the credentials", &[ACCESS_KEY_ID_ENV])
+    } else if code.starts_with("SignatureDoesNotMatch") {
+        ProviderError::refused(PROVIDER, "the credentials", &[ACCESS_KEY_SECRET_ENV])
+    } else if code == "InvalidSecurityToken.Expired" {
+        ProviderError::expired(PROVIDER, "the STS token", &[SECURITY_TOKEN_ENV])
+    } else if code.starts_with("InvalidSecurityToken") || code == "MissingSecurityToken" {
+        ProviderError::refused(PROVIDER, "the STS token", &[SECURITY_TOKEN_ENV])
+    } else if code.starts_with("InvalidTimeStamp") {
+        ProviderError::clock(PROVIDER)
+    } else {
+        ProviderError::refused(
+            PROVIDER,
+            "the credentials",
+            &[ACCESS_KEY_ID_ENV, ACCESS_KEY_SECRET_ENV],
+        )
+    }
+}
+
+/// RAM's refusals of an authenticated caller. The other `Forbidden.*` codes are about the
+/// account or the resource (`Forbidden.RiskControl`, `Forbidden.InstanceNotFound`), not a grant.
+fn is_permission_code(code: &str) -> bool {
+    matches!(code, "Forbidden" | "ActionUnauthorized")
+        || code.starts_with("Forbidden.RAM")
+        || code.starts_with("Forbidden.NotSupportRAM")
+        || code.starts_with("NoPermission")
+}
+
 impl From<RpcError> for ProviderError {
     fn from(e: RpcError) -> Self {
-        ProviderError::Failed(e.to_string())
+        match e {
+            RpcError::Transport { action, source } => {
+                ProviderError::unreachable(PROVIDER, source.to_string()).with_call(action)
+            }
+            RpcError::Auth {
+                action,
+                code,
+                message,
+            } => auth_error(&code)
+                .with_call(action)
+                .with_code(&code)
+                .with_message(&message),
+            RpcError::Api {
+                action,
+                status,
+                code,
+                message,
+                request_id,
+                ram_action,
+            } => {
+                let error = if is_permission_code(&code) {
+                    ProviderError::permission(PROVIDER, Some(&ram_action))
+                } else if status == 429 || code.starts_with("Throttling") {
+                    ProviderError::throttled(PROVIDER, None)
+                } else if status >= 500 || code == "ServiceUnavailable" || code == "InternalError" {
+                    ProviderError::new(PROVIDER, ErrorKind::Unreachable)
+                } else {
+                    ProviderError::rejected(PROVIDER)
+                };
+                error
+                    .with_call(action)
+                    .with_code(&code)
+                    .with_message(&format!(
+                        "{message} (HTTP {status}, RequestId {request_id})"
+                    ))
+            }
+            RpcError::Malformed { action, detail } => ProviderError::state(
+                PROVIDER,
+                format!("{action}: the reply is not the documented JSON ({detail})"),
+            ),
+        }
     }
 }
 
@@ -110,6 +193,8 @@ fn is_auth_code(code: &str) -> bool {
         "SignatureDoesNotMatch",
         "IncompleteSignature",
         "InvalidSecurityToken",
+        "MissingSecurityToken",
+        "InvalidTimeStamp",
     ]
     .iter()
     .any(|prefix| code.starts_with(prefix))
@@ -138,7 +223,7 @@ impl Client {
         endpoints: Endpoints,
         policy: HttpPolicy,
     ) -> Result<Self, ProviderError> {
-        let http = Http::new(policy).map_err(|e| ProviderError::State(e.to_string()))?;
+        let http = Http::new(policy).map_err(|e| ProviderError::state(PROVIDER, e.to_string()))?;
         Ok(Client {
             http,
             credentials,
@@ -197,14 +282,22 @@ impl Client {
             });
         }
         if is_auth_code(&reply.code) {
-            return Err(RpcError::Auth { code: reply.code });
+            return Err(RpcError::Auth {
+                action,
+                code: reply.code,
+                message: reply.message,
+            });
         }
+        let ram_action = reply
+            .auth_action()
+            .unwrap_or_else(|| format!("{}:{action}", product.label()));
         Err(RpcError::Api {
             action,
             status: response.status,
             code: reply.code,
             message: reply.message,
             request_id: reply.request_id,
+            ram_action,
         })
     }
 
@@ -282,10 +375,7 @@ mod tests {
     use super::*;
 
     fn response(status: u16, body: &str) -> HttpResponse {
-        HttpResponse {
-            status,
-            body: body.into(),
-        }
+        HttpResponse::new(status, body)
     }
 
     #[test]
@@ -315,7 +405,9 @@ mod tests {
     #[test]
     fn auth_errors_name_the_variables_and_nothing_else() {
         let e = RpcError::Auth {
+            action: "DescribeInstances",
             code: "InvalidAccessKeyId.NotFound".into(),
+            message: String::new(),
         };
         let text = e.to_string();
         assert!(text.contains(ACCESS_KEY_ID_ENV) && text.contains("InvalidAccessKeyId"));
@@ -327,14 +419,116 @@ mod tests {
             code: "InvalidInstanceId.NotFound".into(),
             message: String::new(),
             request_id: String::new(),
+            ram_action: "ecs:DeleteInstance".into(),
         };
         assert!(nf.is_not_found());
         let key = RpcError::Auth {
+            action: "DescribeInstances",
             code: "InvalidAccessKeyId.NotFound".into(),
+            message: String::new(),
         };
         assert!(
             !key.is_not_found(),
             "a missing key is not a missing instance"
         );
+    }
+
+    fn api(status: u16, code: &str) -> ProviderError {
+        ProviderError::from(RpcError::Api {
+            action: "DeleteInstance",
+            status,
+            code: code.into(),
+            message: "m".into(),
+            request_id: "req-1".into(),
+            ram_action: "ecs:DeleteInstance".into(),
+        })
+    }
+
+    #[test]
+    fn each_alibaba_error_code_has_its_kind() {
+        use crate::provider::Auth;
+        let auth = |code: &str| {
+            ProviderError::from(RpcError::Auth {
+                action: "DescribeInstances",
+                code: code.into(),
+                message: "m".into(),
+            })
+            .kind()
+            .clone()
+        };
+        assert!(matches!(
+            auth("InvalidAccessKeyId.NotFound"),
+            ErrorKind::Auth(Auth::Refused { check, .. }) if *check == [ACCESS_KEY_ID_ENV]
+        ));
+        assert!(matches!(
+            auth("InvalidAccessKeyId.Inactive"),
+            ErrorKind::Auth(Auth::Refused { check, .. }) if *check == [ACCESS_KEY_ID_ENV]
+        ));
+        assert!(matches!(
+            auth("SignatureDoesNotMatch"),
+            ErrorKind::Auth(Auth::Refused { check, .. }) if *check == [ACCESS_KEY_SECRET_ENV]
+        ));
+        assert!(matches!(
+            auth("InvalidSecurityToken.Expired"),
+            ErrorKind::Auth(Auth::Expired { .. })
+        ));
+        assert_eq!(
+            auth("InvalidTimeStamp.Expired"),
+            ErrorKind::Auth(Auth::Clock)
+        );
+        assert!(is_auth_code("InvalidTimeStamp.Expired") && is_auth_code("MissingSecurityToken"));
+        assert_eq!(
+            api(403, "Forbidden.RAM").kind(),
+            &ErrorKind::Permission {
+                action: Some("ecs:DeleteInstance".into())
+            }
+        );
+        assert!(matches!(
+            api(403, "NoPermission").kind(),
+            ErrorKind::Permission { .. }
+        ));
+        assert_eq!(
+            api(403, "Forbidden.RiskControl").kind(),
+            &ErrorKind::Rejected
+        );
+        assert!(matches!(
+            api(400, "Throttling.User").kind(),
+            ErrorKind::Throttled { .. }
+        ));
+        assert_eq!(
+            api(503, "ServiceUnavailable").kind(),
+            &ErrorKind::Unreachable
+        );
+        assert_eq!(api(500, "InternalError").kind(), &ErrorKind::Unreachable);
+        assert_eq!(api(400, "InvalidParameter").kind(), &ErrorKind::Rejected);
+        let e = api(404, "InvalidInstanceId.NotFound");
+        assert_eq!(e.kind(), &ErrorKind::Rejected);
+        assert_eq!(e.call(), Some("DeleteInstance"));
+        assert!(e.message().contains("RequestId req-1"), "{e}");
+    }
+
+    #[test]
+    fn a_ram_refusal_names_the_action_it_was_asked_for() {
+        let reply = |detail: serde_json::Value| ErrorReply {
+            code: "Forbidden.RAM".into(),
+            access_denied_detail: Some(detail),
+            ..ErrorReply::default()
+        };
+        let object = serde_json::json!({"AuthAction": "ecs:StopInstance", "NoPermissionType": "ImplicitDeny"});
+        assert_eq!(
+            reply(object.clone()).auth_action().as_deref(),
+            Some("ecs:StopInstance")
+        );
+        let text = serde_json::Value::String(object.to_string());
+        assert_eq!(
+            reply(text).auth_action().as_deref(),
+            Some("ecs:StopInstance")
+        );
+        assert_eq!(reply(serde_json::json!({})).auth_action(), None);
+        let parsed: ErrorReply = serde_json::from_str(
+            r#"{"Code":"Forbidden.RAM","Message":"m","RequestId":"r","AccessDeniedDetail":{"AuthAction":"ecs:DeleteInstance"}}"#,
+        )
+        .unwrap();
+        assert_eq!(parsed.auth_action().as_deref(), Some("ecs:DeleteInstance"));
     }
 }

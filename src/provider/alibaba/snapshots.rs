@@ -51,7 +51,7 @@ impl AlibabaCloud {
             {
                 Ok(_) => {}
                 Err(e) if e.is_not_found() => {}
-                Err(e) => failures.push(e.to_string()),
+                Err(e) => failures.push(e),
             }
         }
         let mut note = String::new();
@@ -75,8 +75,9 @@ impl AlibabaCloud {
         calls.push(self.line(Product::Ecs, "DescribeSnapshots", &params) + " (read back)");
         let remaining = match self.snapshots(&params).await {
             Ok(list) => list,
+            // Every delete failed, and nothing can be read: the first refusal says why.
             Err(_) if failures.len() == doomed.len() => {
-                return Err(ProviderError::Failed(failures.join("; ")));
+                return Err(failures.swap_remove(0).into());
             }
             Err(e) => {
                 return Ok((
@@ -105,7 +106,8 @@ impl AlibabaCloud {
         if !left.is_empty() {
             let _ = write!(summary, "; still there: {}", left.join(", "));
             if !failures.is_empty() {
-                let _ = write!(summary, " ({})", failures.join("; "));
+                let said: Vec<String> = failures.iter().map(ToString::to_string).collect();
+                let _ = write!(summary, " ({})", said.join("; "));
             }
         }
         summary.push_str(&note);
@@ -133,7 +135,7 @@ impl AlibabaCloud {
             .rpc
             .call(Product::Ecs, "CreateSnapshot", &params)
             .await
-            .map_err(|e| ProviderError::Failed(format!("final snapshot: {e}")))?;
+            .map_err(ProviderError::from)?;
         let id = created.snapshot_id;
         let filter = [("SnapshotIds", json_ids(&[&id]))];
         calls.push(self.line(Product::Ecs, "DescribeSnapshots", &filter) + " (until accomplished)");

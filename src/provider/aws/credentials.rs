@@ -31,6 +31,9 @@ const NAMES: [&str; 9] = [
     IMDS_DISABLED,
 ];
 
+/// Where the region is looked for, in order.
+pub const REGION_FROM: [&str; 4] = ["--region", "[instance] region", REGION, DEFAULT_REGION];
+
 /// The AWS variables of one environment, taken at one moment.
 #[derive(Clone, Default)]
 pub struct AwsEnv {
@@ -88,10 +91,11 @@ pub struct Credentials {
 
 impl Credentials {
     pub fn from_env(env: &AwsEnv) -> Result<Self, ProviderError> {
+        // The environment is the only place this adapter reads keys from.
         let need = |name: &'static str| {
             env.get(name)
                 .map(str::to_string)
-                .ok_or(ProviderError::MissingCredential(name))
+                .ok_or_else(|| ProviderError::missing("aws", name, &[name]))
         };
         Ok(Credentials {
             access_key_id: need(ACCESS_KEY_ID)?,
@@ -144,7 +148,7 @@ impl AwsSettings {
         let region = region
             .or_else(|| env.get(REGION).map(str::to_string))
             .or_else(|| env.get(DEFAULT_REGION).map(str::to_string))
-            .ok_or(ProviderError::MissingCredential(REGION));
+            .ok_or_else(|| ProviderError::missing("aws", REGION, &REGION_FROM));
         let endpoint = env
             .get(ENDPOINT_EC2)
             .or_else(|| env.get(ENDPOINT))
@@ -189,11 +193,11 @@ mod tests {
         let s = AwsSettings::resolve(&env(&[(SECRET_ACCESS_KEY, "x")]), None, None);
         assert_eq!(
             s.credentials.unwrap_err(),
-            ProviderError::MissingCredential(ACCESS_KEY_ID)
+            ProviderError::missing("aws", ACCESS_KEY_ID, &[ACCESS_KEY_ID])
         );
         assert_eq!(
             s.region.unwrap_err(),
-            ProviderError::MissingCredential(REGION)
+            ProviderError::missing("aws", REGION, &REGION_FROM)
         );
         let s = AwsSettings::resolve(&env(&[(ACCESS_KEY_ID, "AKID")]), None, None);
         assert_eq!(

@@ -30,6 +30,9 @@ pub struct SpotNotice {
     pub time: jiff::Timestamp,
 }
 
+/// What to do when the metadata service cannot name this instance.
+pub const NO_INSTANCE_FIX: &str = "pass --instance ID or set [instance] id in the config";
+
 pub struct Imds {
     http: Http,
     endpoint: String,
@@ -38,17 +41,21 @@ pub struct Imds {
 impl Imds {
     pub fn new(endpoint: &str, policy: HttpPolicy) -> Result<Self, ProviderError> {
         Ok(Imds {
-            http: Http::new(policy).map_err(|e| ProviderError::State(e.to_string()))?,
+            http: Http::new(policy).map_err(|e| ProviderError::state("aws", e.to_string()))?,
             endpoint: endpoint.trim_end_matches('/').to_string(),
         })
     }
 
     fn unreachable(&self, what: &str, why: &str) -> ProviderError {
-        ProviderError::State(format!(
-            "the instance metadata service at {} did not tell the {what} ({why}); \
-             pass --instance ID or set [instance] id in the config",
-            self.endpoint
-        ))
+        ProviderError::state(
+            "aws",
+            format!(
+                "the instance metadata service at {} did not tell the {what} ({why}); \
+                 pass --instance ID or set [instance] id in the config",
+                self.endpoint
+            ),
+        )
+        .with_fix(NO_INSTANCE_FIX)
     }
 
     async fn token(&self) -> Result<String, ProviderError> {
@@ -105,7 +112,10 @@ impl Imds {
         match self.get(&token, "spot/instance-action").await? {
             None => Ok(None),
             Some(body) => serde_json::from_str(&body).map(Some).map_err(|e| {
-                ProviderError::State(format!("unreadable spot instance-action notice: {e}"))
+                ProviderError::state(
+                    "aws",
+                    format!("unreadable spot instance-action notice: {e}"),
+                )
             }),
         }
     }

@@ -58,7 +58,11 @@ impl Aws {
             (Ok(creds), Ok(region), Some(endpoint)) => {
                 Ec2::new(endpoint, region, creds.clone(), ec2)
             }
-            (Ok(_), Ok(_), None) => Err(ProviderError::MissingCredential(credentials::ENDPOINT)),
+            (Ok(_), Ok(_), None) => Err(ProviderError::missing(
+                "aws",
+                credentials::ENDPOINT_EC2,
+                &[credentials::ENDPOINT_EC2, credentials::ENDPOINT],
+            )),
         };
         let imds = settings
             .imds_endpoint
@@ -90,11 +94,12 @@ impl Aws {
 
     fn imds(&self) -> Result<&Imds, ProviderError> {
         self.imds.as_ref().ok_or_else(|| {
-            ProviderError::State(
+            ProviderError::state(
+                "aws",
                 "no instance: pass --instance ID or set [instance] id in the config \
-                 (the metadata service is disabled)"
-                    .into(),
+                 (the metadata service is disabled)",
             )
+            .with_fix(imds::NO_INSTANCE_FIX)
         })
     }
 
@@ -121,7 +126,7 @@ impl Aws {
         let mut session = Session::new(self.ec2()?);
         actions::deregister_image(&mut session, image, delete_snapshots)
             .await
-            .map_err(|e| ProviderError::Failed(self.secret_free(e)))
+            .map_err(ProviderError::from)
     }
 
     /// Releases an elastic IP and reads it back: `(confirmed, what EC2 says)`.
@@ -129,7 +134,7 @@ impl Aws {
         let mut session = Session::new(self.ec2()?);
         actions::release_address(&mut session, allocation)
             .await
-            .map_err(|e| ProviderError::Failed(self.secret_free(e)))
+            .map_err(ProviderError::from)
     }
 
     /// The spot interruption notice from IMDS; `None` while there is none.
@@ -238,7 +243,7 @@ impl Provider for Aws {
             l.cleanable = seen.cleanable().into_iter().map(|(_, s)| s).collect();
         });
         inventory::assemble(&id, self.region(), &seen, &known, now)
-            .map_err(|e| ProviderError::State(format!("aws: {e}")))
+            .map_err(|e| ProviderError::state("aws", format!("aws: {e}")))
     }
 
     async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
@@ -261,14 +266,14 @@ impl Provider for Aws {
                 }
             }
             Action::SetDeadline { .. } => {
-                return Err(ProviderError::Unsupported {
-                    provider: "aws".into(),
-                    what: "hold a release deadline (EC2 has no instance deadline)".into(),
-                });
+                return Err(ProviderError::unsupported(
+                    "aws",
+                    "hold a release deadline (EC2 has no instance deadline)",
+                ));
             }
         };
-        let (confirmed, summary) =
-            outcome.map_err(|e| ProviderError::Failed(self.secret_free(e)))?;
+        // Every EC2 error is redacted where it is read (`Ec2::call`).
+        let (confirmed, summary) = outcome.map_err(ProviderError::from)?;
         Ok(ActionReport {
             action: action.clone(),
             confirmed,

@@ -2,16 +2,21 @@
 //! sent through the shared [`Http`] layer, answered in XML.
 
 use std::fmt::{self, Write as _};
+use std::time::Duration;
 
-use super::credentials::Credentials;
+use super::credentials::{
+    ACCESS_KEY_ID, Credentials, ENDPOINT, ENDPOINT_EC2, SECRET_ACCESS_KEY, SESSION_TOKEN,
+};
 use super::sigv4::{self, Request, Scope};
 use super::xml;
-use crate::provider::ProviderError;
 use crate::provider::http::{
     Http, HttpError, HttpPolicy, HttpResponse, Repeat, Verdict, by_status,
 };
+use crate::provider::{ErrorKind, ProviderError};
 
 pub const VERSION: &str = "2016-11-15";
+/// The adapter's name in its errors.
+const PROVIDER: &str = "aws";
 const CONTENT_TYPE: &str = "application/x-www-form-urlencoded; charset=utf-8";
 
 /// Error codes that mean "slow down" or "try later", whatever the HTTP status.
@@ -32,6 +37,13 @@ const AUTH_CODES: [&str; 6] = [
     "InvalidClientTokenId",
     "ExpiredToken",
     "RequestExpired",
+];
+/// Error codes for an answer EC2 could not give now: worth a later try, nothing to change here.
+const UNAVAILABLE_CODES: [&str; 4] = [
+    "ServiceUnavailable",
+    "Unavailable",
+    "InternalError",
+    "InternalFailure",
 ];
 
 /// EC2's reading of an answer: throttling and server errors are worth another try.
@@ -62,6 +74,8 @@ pub enum Ec2Error {
         status: u16,
         code: String,
         message: String,
+        /// What the answer's `Retry-After` asked for, if anything.
+        retry_after: Option<Duration>,
     },
     Malformed {
         action: String,
@@ -95,6 +109,7 @@ impl fmt::Display for Ec2Error {
                 status,
                 code,
                 message,
+                ..
             } => {
                 write!(f, "ec2 {action}: {code} (HTTP {status})")?;
                 if !message.is_empty() {
@@ -115,9 +130,79 @@ impl fmt::Display for Ec2Error {
     }
 }
 
+/// The IAM action a refused call needed. EC2's Query API actions are IAM actions of the `ec2`
+/// service under the same name; a message in the newer form says it outright
+/// (`... is not authorized to perform: ec2:StopInstances on resource: ...`).
+fn iam_action(action: &str, message: &str) -> String {
+    message
+        .split_once("perform: ")
+        .and_then(|(_, rest)| rest.split_whitespace().next())
+        .filter(|a| a.starts_with("ec2:"))
+        .map_or_else(|| format!("ec2:{action}"), str::to_string)
+}
+
+/// The kind of an EC2 error answer, by its code (AWS's "Error codes for the Amazon EC2 API":
+/// the common client errors and the server errors), then by its status.
+fn classify(
+    action: &str,
+    status: u16,
+    code: &str,
+    message: &str,
+    retry: Option<Duration>,
+) -> ProviderError {
+    let key_pair = [ACCESS_KEY_ID, SECRET_ACCESS_KEY];
+    match code {
+        "AuthFailure" | "IncompleteSignature" | "MissingAuthenticationToken" => {
+            ProviderError::refused(PROVIDER, "the credentials", &key_pair)
+        }
+        "InvalidClientTokenId" => {
+            ProviderError::refused(PROVIDER, "the access key", &[ACCESS_KEY_ID])
+        }
+        "SignatureDoesNotMatch" => {
+            ProviderError::refused(PROVIDER, "the signature", &[SECRET_ACCESS_KEY])
+        }
+        "ExpiredToken" => ProviderError::expired(PROVIDER, "the session token", &[SESSION_TOKEN]),
+        // More than 15 minutes between the request's date and AWS's clock.
+        "RequestExpired" => ProviderError::clock(PROVIDER),
+        // `AccessDenied` is the rest of AWS's word for it (and moto's, for EC2 too).
+        "UnauthorizedOperation" | "AccessDenied" => {
+            ProviderError::permission(PROVIDER, Some(&iam_action(action, message)))
+        }
+        c if TRANSIENT_CODES.contains(&c) && !UNAVAILABLE_CODES.contains(&c) => {
+            ProviderError::throttled(PROVIDER, retry)
+        }
+        c if UNAVAILABLE_CODES.contains(&c) => ProviderError::new(PROVIDER, ErrorKind::Unreachable),
+        _ => match status {
+            429 => ProviderError::throttled(PROVIDER, retry),
+            401 => ProviderError::refused(PROVIDER, "the credentials", &key_pair),
+            403 => ProviderError::permission(PROVIDER, Some(&format!("ec2:{action}"))),
+            500.. => ProviderError::new(PROVIDER, ErrorKind::Unreachable),
+            _ => ProviderError::rejected(PROVIDER),
+        },
+    }
+}
+
 impl From<Ec2Error> for ProviderError {
     fn from(e: Ec2Error) -> Self {
-        ProviderError::Failed(e.to_string())
+        match e {
+            Ec2Error::Http { action, error } => {
+                ProviderError::unreachable(PROVIDER, &error).with_call(&format!("ec2 {action}"))
+            }
+            Ec2Error::Api {
+                action,
+                status,
+                code,
+                message,
+                retry_after,
+            } => classify(&action, status, &code, &message, retry_after)
+                .with_call(&format!("ec2 {action}"))
+                .with_code(&code)
+                .with_message(&message),
+            Ec2Error::Malformed { action, what } => {
+                ProviderError::state(PROVIDER, format!("unreadable answer: {what}"))
+                    .with_call(&format!("ec2 {action}"))
+            }
+        }
     }
 }
 
@@ -145,7 +230,11 @@ impl Ec2 {
         credentials: Credentials,
         policy: HttpPolicy,
     ) -> Result<Self, ProviderError> {
-        let bad = |why: &str| ProviderError::Failed(format!("EC2 endpoint `{endpoint}`: {why}"));
+        let bad = |why: &str| {
+            ProviderError::state(PROVIDER, format!("EC2 endpoint `{endpoint}`: {why}")).with_fix(
+                &format!("set {ENDPOINT_EC2} or {ENDPOINT} to an http(s) URL"),
+            )
+        };
         let url = reqwest::Url::parse(endpoint).map_err(|e| bad(&e.to_string()))?;
         if !matches!(url.scheme(), "http" | "https") {
             return Err(bad("not an http(s) URL"));
@@ -155,7 +244,7 @@ impl Ec2 {
             Some(port) => format!("{host}:{port}"),
             None => host.to_string(),
         };
-        let http = Http::new(policy).map_err(|e| ProviderError::Failed(e.to_string()))?;
+        let http = Http::new(policy).map_err(|e| ProviderError::state(PROVIDER, e.to_string()))?;
         Ok(Ec2 {
             http,
             url: url.to_string(),
@@ -246,6 +335,7 @@ impl Ec2 {
             status: response.status,
             code,
             message,
+            retry_after: response.retry_after,
         })
     }
 }
@@ -255,13 +345,13 @@ mod tests {
     use super::*;
 
     fn answer(status: u16, code: &str) -> HttpResponse {
-        HttpResponse {
+        HttpResponse::new(
             status,
-            body: format!(
+            format!(
                 "<Response><Errors><Error><Code>{code}</Code><Message>m</Message></Error>\
                  </Errors></Response>"
             ),
-        }
+        )
     }
 
     #[test]
@@ -301,6 +391,7 @@ mod tests {
             status: 401,
             code: "AuthFailure".into(),
             message: "AWS was not able to validate the provided access credentials".into(),
+            retry_after: None,
         };
         let text = e.to_string();
         assert!(
@@ -308,5 +399,97 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("AWS_ACCESS_KEY_ID"));
+    }
+
+    fn api(status: u16, action: &str, code: &str, message: &str) -> ProviderError {
+        ProviderError::from(Ec2Error::Api {
+            action: action.into(),
+            status,
+            code: code.into(),
+            message: message.into(),
+            retry_after: Some(Duration::from_secs(2)),
+        })
+    }
+
+    #[test]
+    fn each_ec2_error_code_has_its_kind() {
+        use crate::provider::Auth;
+        let kind = |status, code| api(status, "TerminateInstances", code, "m").kind().clone();
+        assert!(matches!(
+            kind(401, "AuthFailure"),
+            ErrorKind::Auth(Auth::Refused { check, .. }) if check.len() == 2
+        ));
+        assert!(matches!(
+            kind(403, "InvalidClientTokenId"),
+            ErrorKind::Auth(Auth::Refused { check, .. }) if *check == [ACCESS_KEY_ID]
+        ));
+        assert!(matches!(
+            kind(403, "SignatureDoesNotMatch"),
+            ErrorKind::Auth(Auth::Refused { check, .. }) if *check == [SECRET_ACCESS_KEY]
+        ));
+        assert!(matches!(
+            kind(400, "ExpiredToken"),
+            ErrorKind::Auth(Auth::Expired { .. })
+        ));
+        assert_eq!(kind(400, "RequestExpired"), ErrorKind::Auth(Auth::Clock));
+        assert_eq!(
+            kind(403, "UnauthorizedOperation"),
+            ErrorKind::Permission {
+                action: Some("ec2:TerminateInstances".into())
+            }
+        );
+        assert_eq!(
+            kind(400, "RequestLimitExceeded"),
+            ErrorKind::Throttled {
+                retry_after: Some(Duration::from_secs(2))
+            }
+        );
+        assert!(matches!(kind(429, "HTTP429"), ErrorKind::Throttled { .. }));
+        assert_eq!(kind(503, "Unavailable"), ErrorKind::Unreachable);
+        assert_eq!(kind(500, "InternalError"), ErrorKind::Unreachable);
+        assert_eq!(kind(400, "InvalidParameterValue"), ErrorKind::Rejected);
+        assert_eq!(
+            kind(400, "InvalidInstanceID.Malformed"),
+            ErrorKind::Rejected
+        );
+        assert_eq!(kind(400, "IncorrectInstanceState"), ErrorKind::Rejected);
+        let e = api(
+            400,
+            "StopInstances",
+            "InvalidInstanceID.NotFound",
+            "no such id",
+        );
+        assert_eq!(e.provider(), "aws");
+        assert_eq!(e.call(), Some("ec2 StopInstances"));
+        assert_eq!(e.code(), Some("InvalidInstanceID.NotFound"));
+        assert_eq!(e.message(), "no such id");
+        assert!(e.fix().contains("instance id"), "{}", e.fix());
+    }
+
+    #[test]
+    fn the_iam_action_comes_from_the_message_when_it_names_one() {
+        let said = "You are not authorized to perform this operation. User: arn:aws:iam::1:user/u \
+                    is not authorized to perform: ec2:StopInstances on resource: arn:x";
+        assert_eq!(iam_action("TerminateInstances", said), "ec2:StopInstances");
+        assert_eq!(
+            iam_action("TerminateInstances", "You are not authorized."),
+            "ec2:TerminateInstances"
+        );
+    }
+
+    #[test]
+    fn transport_and_unreadable_answers_are_unreachable_and_state() {
+        let t = ProviderError::from(Ec2Error::Http {
+            action: "DescribeInstances".into(),
+            error: "timed out after 20s".into(),
+        });
+        assert_eq!(t.kind(), &ErrorKind::Unreachable);
+        assert_eq!(t.to_string(), "ec2 DescribeInstances: timed out after 20s");
+        let m = ProviderError::from(Ec2Error::Malformed {
+            action: "DescribeInstances".into(),
+            what: "not XML".into(),
+        });
+        assert!(matches!(m.kind(), ErrorKind::State { .. }));
+        assert!(m.to_string().contains("unreadable answer"), "{m}");
     }
 }

@@ -17,7 +17,7 @@ use jiff::Timestamp;
 use super::{Action, ActionReport, Capabilities, Inventory, Provider, ProviderError};
 use crate::config::CommandConfig;
 use crate::meter::{InstanceState, ResourceKind};
-use run::{Values, display, fill};
+use run::{RunError, Values, display, fill};
 
 pub type Clock = Arc<dyn Fn() -> Timestamp + Send + Sync>;
 
@@ -70,10 +70,7 @@ impl CommandProvider {
     }
 
     fn unsupported(what: &str) -> ProviderError {
-        ProviderError::Unsupported {
-            provider: "command".into(),
-            what: what.into(),
-        }
+        ProviderError::unsupported(ID, what)
     }
 
     /// The configured vector for `action`, and the placeholder values it gets.
@@ -124,14 +121,16 @@ impl CommandProvider {
             instance: self.instance.clone(),
             ..Values::default()
         };
-        let argv = fill(argv, &values).map_err(ProviderError::State)?;
+        let argv = fill(argv, &values).map_err(|why| unfilled(&why))?;
         let out = run::run(&argv, self.config.timeout)
             .await
-            .map_err(|e| ProviderError::State(format!("inventory command: {e}")))?;
+            .map_err(|e| run_error(&e).with_call("inventory command"))?;
         let document = schema::parse(&out.stdout).map_err(|e| {
-            ProviderError::State(format!(
-                "the inventory command printed JSON that does not follow the schema: {e}"
-            ))
+            ProviderError::state(
+                ID,
+                format!("the inventory command printed JSON that does not follow the schema: {e}"),
+            )
+            .with_fix("make [command] inventory print the documented JSON (see the README)")
         })?;
         Ok(document.into_inventory((self.clock)()))
     }
@@ -151,6 +150,35 @@ impl CommandProvider {
             last = self.read().await;
         }
         last
+    }
+}
+
+/// The adapter's name in its errors.
+const ID: &str = "command";
+
+/// A placeholder the configured vector needs has no value (`{instance}` without an instance).
+fn unfilled(why: &str) -> ProviderError {
+    ProviderError::state(ID, why).with_fix(why)
+}
+
+/// What came of running a configured command, by what the process did: it could not start or
+/// ran out of time (the setup's to fix), or it exited non-zero, which is its answer: a refusal,
+/// with its exit status as the code and its stderr as the message.
+fn run_error(e: &RunError) -> ProviderError {
+    match e {
+        RunError::Spawn { .. } => ProviderError::state(ID, e.to_string())
+            .with_fix("check the program and its path in [command] in the config"),
+        RunError::Timeout { .. } => ProviderError::state(ID, e.to_string()).with_fix(
+            "the command ran past [command] timeout: raise it, or see what the command waits on",
+        ),
+        RunError::Failed {
+            program,
+            status,
+            stderr,
+        } => ProviderError::rejected(ID)
+            .with_call(&format!("`{program}`"))
+            .with_code(status)
+            .with_message(stderr),
     }
 }
 
@@ -234,7 +262,7 @@ impl Provider for CommandProvider {
 
     async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
         let (argv, values) = self.command_for(action)?;
-        let argv = fill(argv, &values).map_err(ProviderError::Failed)?;
+        let argv = fill(argv, &values).map_err(|why| unfilled(&why))?;
         let mut calls = vec![display(&argv)];
         let outcome = run::run(&argv, self.config.timeout).await;
         let label = action.label();
@@ -254,7 +282,7 @@ impl Provider for CommandProvider {
                     ),
                     calls,
                 }),
-                Err(e) => Err(ProviderError::Failed(e.to_string())),
+                Err(e) => Err(run_error(&e)),
             };
         }
         calls.push("inventory command (read back)".into());
@@ -266,7 +294,7 @@ impl Provider for CommandProvider {
         let read = self.poll(attempts, |inv| shows(action, inv)).await;
         let confirmed = matches!(&read, Ok(inv) if shows(action, inv));
         let summary = match (&outcome, &read) {
-            (Err(e), Err(_)) => return Err(ProviderError::Failed(e.to_string())),
+            (Err(e), Err(_)) => return Err(run_error(e)),
             (_, Ok(inv)) if confirmed => {
                 format!(
                     "{label} confirmed by the inventory command: {}",

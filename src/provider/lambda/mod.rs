@@ -16,7 +16,7 @@ use jiff::Timestamp;
 use serde_json::{Value, json};
 
 use self::model::{Seen, file_system, parse_instance, state_of};
-use super::bearer::{Api, ApiError, ApiKey, KeyEnv, Readback, Removal, StateLog};
+use super::bearer::{Api, ApiError, ApiKey, Cloud, Forbidden, KeyEnv, Readback, Removal, StateLog};
 use super::http::{HttpPolicy, Repeat};
 use super::{
     Action, ActionReport, Capabilities, InstanceInfo, Inventory, LinkedResource, Provider,
@@ -29,6 +29,16 @@ pub const KEY_VAR: &str = "LAMBDA_API_KEY";
 pub const ENDPOINT_VAR: &str = "GPUMETER_LAMBDA_ENDPOINT";
 pub const DEFAULT_ENDPOINT: &str = "https://cloud.lambda.ai/api/v1";
 const NAME: &str = "Lambda Cloud";
+/// The adapter's name in its errors.
+const ID: &str = "lambda";
+/// Lambda's keys carry every permission; its 403 is an account that may not act
+/// (`global/account-inactive`), its refused key a 401 with `global/invalid-api-key`.
+const CLOUD: Cloud = Cloud {
+    id: ID,
+    name: NAME,
+    key_var: KEY_VAR,
+    forbidden: Forbidden::Permission,
+};
 
 /// Everything the adapter needs before its first call.
 #[derive(Debug, Clone)]
@@ -46,7 +56,7 @@ impl LambdaSettings {
             key: env
                 .get(KEY_VAR)
                 .map(ApiKey::new)
-                .ok_or(ProviderError::MissingCredential(KEY_VAR)),
+                .ok_or_else(|| ProviderError::missing(ID, KEY_VAR, &[KEY_VAR])),
             endpoint: env
                 .get(ENDPOINT_VAR)
                 .unwrap_or(DEFAULT_ENDPOINT)
@@ -70,10 +80,7 @@ impl LambdaSettings {
 }
 
 fn unsupported(what: &str) -> ProviderError {
-    ProviderError::Unsupported {
-        provider: "lambda".into(),
-        what: what.into(),
-    }
+    ProviderError::unsupported(ID, what)
 }
 
 pub struct Lambda {
@@ -90,7 +97,7 @@ impl Lambda {
     pub fn new(settings: LambdaSettings, policy: HttpPolicy) -> Self {
         let api = settings
             .key
-            .and_then(|key| Api::new(NAME, KEY_VAR, &settings.endpoint, key, policy));
+            .and_then(|key| Api::new(CLOUD, &settings.endpoint, key, policy));
         Lambda {
             api,
             configured: settings.instance_id,
@@ -125,23 +132,22 @@ impl Lambda {
         }
         let api = self.api()?;
         let no_id = || {
-            ProviderError::State(
+            ProviderError::state(
+                ID,
                 "lambda: no instance: pass --instance ID or set [instance] id in the config \
-                 (Lambda has no metadata service, and no instance has this machine's hostname)"
-                    .into(),
+                 (Lambda has no metadata service, and no instance has this machine's hostname)",
             )
+            .with_fix("pass --instance ID or set [instance] id in the config")
         };
         let host = self.hostname.clone().ok_or_else(no_id)?;
         let list = api
             .json("GET", "/instances", None, Repeat::Safe)
             .await
-            .map_err(|e| ProviderError::State(format!("lambda: {e}")))?;
-        let rows = list.get("data").and_then(Value::as_array).ok_or_else(|| {
-            ProviderError::State(format!(
-                "lambda: {}",
-                ApiError::malformed("GET /instances", "no data list")
-            ))
-        })?;
+            .map_err(|e| api.error(e))?;
+        let rows = list
+            .get("data")
+            .and_then(Value::as_array)
+            .ok_or_else(|| api.error(ApiError::malformed("GET /instances", "no data list")))?;
         let short = host.split('.').next().unwrap_or(&host).to_string();
         let id = rows
             .iter()
@@ -262,7 +268,7 @@ impl Lambda {
         let api = self.api()?;
         let path = format!("/filesystems/{id}");
         let mut calls = vec![Api::describe("DELETE", &path)];
-        let fail = |e: ApiError| ProviderError::Failed(api.redact(&e.to_string()));
+        let fail = |e: ApiError| api.error(e);
         match api.send("DELETE", &path, None, Repeat::Safe).await {
             Ok(_) => {}
             Err(e) if e.status() == Some(404) => {}
@@ -320,8 +326,7 @@ impl Provider for Lambda {
         let api = self.api()?;
         let id = self.instance_id().await?;
         let now = Timestamp::now();
-        let state =
-            |e: ApiError| ProviderError::State(format!("lambda: {}", api.redact(&e.to_string())));
+        let state = |e: ApiError| api.error(e);
         let seen = Self::get(api, &id).await.map_err(state)?;
         let resources = Self::file_systems(api, now).await.map_err(state)?;
         Ok(Inventory {

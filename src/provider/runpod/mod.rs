@@ -18,7 +18,9 @@ use rust_decimal::Decimal;
 use serde_json::{Value, json};
 
 use self::model::{Pod, parse_pod, state_of, time};
-use super::bearer::{Api, ApiError, ApiKey, KeyEnv, Readback, Removal, StateLog, decimal, text};
+use super::bearer::{
+    Api, ApiError, ApiKey, Cloud, Forbidden, KeyEnv, Readback, Removal, StateLog, decimal, text,
+};
 use super::http::{HttpPolicy, Repeat};
 use super::{
     Action, ActionReport, Capabilities, InstanceInfo, Inventory, LinkedResource, Provider,
@@ -32,6 +34,16 @@ pub const POD_VAR: &str = "RUNPOD_POD_ID";
 pub const ENDPOINT_VAR: &str = "GPUMETER_RUNPOD_ENDPOINT";
 pub const DEFAULT_ENDPOINT: &str = "https://api.runpod.io";
 const NAME: &str = "RunPod";
+/// The adapter's name in its errors.
+const ID: &str = "runpod";
+/// RunPod keys can be restricted (read-only, or to some endpoints): its 403 is a key that may
+/// not make the call.
+const CLOUD: Cloud = Cloud {
+    id: ID,
+    name: NAME,
+    key_var: KEY_VAR,
+    forbidden: Forbidden::Permission,
+};
 
 #[derive(Debug, Clone)]
 pub struct RunpodSettings {
@@ -47,7 +59,7 @@ impl RunpodSettings {
             key: env
                 .get(KEY_VAR)
                 .map(ApiKey::new)
-                .ok_or(ProviderError::MissingCredential(KEY_VAR)),
+                .ok_or_else(|| ProviderError::missing(ID, KEY_VAR, &[KEY_VAR])),
             endpoint: env
                 .get(ENDPOINT_VAR)
                 .unwrap_or(DEFAULT_ENDPOINT)
@@ -65,10 +77,7 @@ impl RunpodSettings {
 }
 
 fn unsupported(what: &str) -> ProviderError {
-    ProviderError::Unsupported {
-        provider: "runpod".into(),
-        what: what.into(),
-    }
+    ProviderError::unsupported(ID, what)
 }
 
 fn disk(
@@ -101,7 +110,7 @@ impl Runpod {
     pub fn new(settings: RunpodSettings, policy: HttpPolicy) -> Self {
         let api = settings
             .key
-            .and_then(|key| Api::new(NAME, KEY_VAR, &settings.endpoint, key, policy));
+            .and_then(|key| Api::new(CLOUD, &settings.endpoint, key, policy));
         Runpod {
             api,
             pod_id: settings.pod_id,
@@ -122,9 +131,15 @@ impl Runpod {
 
     fn pod_id(&self) -> Result<&str, ProviderError> {
         self.pod_id.as_deref().ok_or_else(|| {
-            ProviderError::State(format!(
-                "runpod: no pod: pass --instance ID, set [instance] id, or run inside the pod \
-                 ({POD_VAR})"
+            ProviderError::state(
+                ID,
+                format!(
+                    "runpod: no pod: pass --instance ID, set [instance] id, or run inside the pod \
+                     ({POD_VAR})"
+                ),
+            )
+            .with_fix(&format!(
+                "pass --instance ID or set [instance] id (inside the pod, {POD_VAR} names it)"
             ))
         })
     }
@@ -235,7 +250,7 @@ impl Runpod {
         match api.send("DELETE", &path, None, Repeat::Safe).await {
             Ok(_) => {}
             Err(e) if e.status() == Some(404) => {}
-            Err(e) => return Err(ProviderError::Failed(api.redact(&e.to_string()))),
+            Err(e) => return Err(api.error(e)),
         }
         calls.push("GET /v2/network-volumes   (read back)".into());
         let (confirmed, summary) = match Self::network_volumes(api).await {
@@ -289,8 +304,7 @@ impl Provider for Runpod {
         let api = self.api()?;
         let id = self.pod_id()?;
         let now = Timestamp::now();
-        let state =
-            |e: ApiError| ProviderError::State(format!("runpod: {}", api.redact(&e.to_string())));
+        let state = |e: ApiError| api.error(e);
         let pod = Self::get(api, id).await.map_err(state)?;
         let volumes = Self::network_volumes(api).await.map_err(state)?;
         let mut resources = Vec::new();

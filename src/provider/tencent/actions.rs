@@ -109,10 +109,10 @@ impl TencentCloud {
             Action::Release => self.release().await?,
             Action::Stop => self.stop().await?,
             Action::SnapshotClean { .. } => {
-                return Err(ProviderError::Unsupported {
-                    provider: "tencent".into(),
-                    what: "clean snapshots (they live in the CBS API, which this adapter does not call)".into(),
-                });
+                return Err(ProviderError::unsupported(
+                    "tencent",
+                    "clean snapshots (they live in the CBS API, which this adapter does not call)",
+                ));
             }
             Action::SetDeadline { at } => self.set_deadline(*at).await?,
         };
@@ -325,7 +325,7 @@ fn stop_summary(id: &str, asked: &str, mode: &str) -> String {
 pub fn check_ahead(at: Timestamp, now: Timestamp) -> Result<(), ProviderError> {
     let ahead = at.duration_since(now);
     if ahead < MIN_AHEAD {
-        return Err(ProviderError::Failed(format!(
+        return Err(ProviderError::rejected("tencent").with_message(&format!(
             "Tencent Cloud needs a release timer at least 5 minutes ahead: {} is {} s from now",
             when(at),
             ahead.as_secs()

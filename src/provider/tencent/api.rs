@@ -3,16 +3,17 @@
 //! `Response.Error`; they become [`ApiError`]s, and throttling among them is retried.
 
 use std::fmt::Write as _;
+use std::time::Duration;
 
 use jiff::Timestamp;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::credentials::{Credentials, SECRET_ID_ENV, SECRET_KEY_ENV};
+use super::credentials::{Credentials, SECRET_ID_ENV, SECRET_KEY_ENV, TOKEN_ENV};
 use super::model::ErrorBody;
 use super::sign;
-use crate::provider::ProviderError;
 use crate::provider::http::{Http, HttpError, HttpPolicy, HttpResponse, Repeat, Verdict};
+use crate::provider::{ErrorKind, ProviderError};
 
 pub const VERSION: &str = "2017-03-12";
 pub const SERVICE: &str = "cvm";
@@ -29,12 +30,23 @@ pub enum ApiError {
     #[error(
         "Tencent Cloud rejected the credentials ({code}): check {SECRET_ID_ENV} and {SECRET_KEY_ENV}"
     )]
-    Auth { code: String },
+    Auth {
+        action: &'static str,
+        code: String,
+        message: String,
+    },
     #[error("{action}: {code}: {message}")]
     Api {
         action: &'static str,
         code: String,
         message: String,
+    },
+    /// An answer that is neither a success nor one of the API's errors (a gateway's 429 or 500).
+    #[error("{action}: the reply is not the documented JSON (HTTP {status} without an error code)")]
+    Status {
+        action: &'static str,
+        status: u16,
+        retry_after: Option<Duration>,
     },
     #[error("{action}: the reply is not the documented JSON ({detail})")]
     Malformed {
@@ -50,9 +62,127 @@ impl ApiError {
     }
 }
 
+/// The adapter's name in its errors.
+const PROVIDER: &str = "tencent";
+
+/// Codes that mean the credential itself was refused: `AuthFailure.*` (Tencent Cloud API 3.0's
+/// common error codes) but for the CAM refusal among them, and CVM's token and MFA refusals.
+fn is_auth_code(code: &str) -> bool {
+    (code.starts_with("AuthFailure") && !is_permission_code(code))
+        || matches!(
+            code,
+            "UnauthorizedOperation.InvalidToken"
+                | "UnauthorizedOperation.MFAExpired"
+                | "UnauthorizedOperation.MFANotFound"
+        )
+}
+
+/// CAM's refusals of an authenticated caller.
+fn is_permission_code(code: &str) -> bool {
+    code == "AuthFailure.UnauthorizedOperation"
+        || (code.starts_with("UnauthorizedOperation")
+            && !matches!(
+                code,
+                "UnauthorizedOperation.InvalidToken"
+                    | "UnauthorizedOperation.MFAExpired"
+                    | "UnauthorizedOperation.MFANotFound"
+            ))
+}
+
+/// Which credential a refusal names, by its code.
+fn auth_error(code: &str) -> ProviderError {
+    match code {
+        "AuthFailure.SecretIdNotFound" | "AuthFailure.InvalidSecretId" => {
+            ProviderError::refused(PROVIDER, "the credentials", &[SECRET_ID_ENV])
+        }
+        "AuthFailure.SignatureFailure" => {
+            ProviderError::refused(PROVIDER, "the credentials", &[SECRET_KEY_ENV])
+        }
+        // The request's timestamp is more than five minutes from the server's.
+        "AuthFailure.SignatureExpire" => ProviderError::clock(PROVIDER),
+        "AuthFailure.TokenFailure" | "UnauthorizedOperation.InvalidToken" => {
+            ProviderError::refused(PROVIDER, "the STS token", &[TOKEN_ENV])
+        }
+        _ => ProviderError::refused(
+            PROVIDER,
+            "the credentials",
+            &[SECRET_ID_ENV, SECRET_KEY_ENV],
+        ),
+    }
+}
+
+/// The CAM action a refusal names: `... perform operation (cvm:TerminateInstances) ...`, else
+/// the service's name and the API's, which is how CAM names its actions.
+fn cam_action(action: &str, message: &str) -> String {
+    message
+        .split_once("operation (")
+        .and_then(|(_, rest)| rest.split_once(')'))
+        .map(|(named, _)| named.trim())
+        .filter(|named| named.contains(':') && !named.contains(char::is_whitespace))
+        .map_or_else(|| format!("{SERVICE}:{action}"), str::to_string)
+}
+
 impl From<ApiError> for ProviderError {
     fn from(e: ApiError) -> Self {
-        ProviderError::Failed(e.to_string())
+        match e {
+            ApiError::Transport { action, source } => {
+                ProviderError::unreachable(PROVIDER, source.to_string()).with_call(action)
+            }
+            ApiError::Auth {
+                action,
+                code,
+                message,
+            } => auth_error(&code)
+                .with_call(action)
+                .with_code(&code)
+                .with_message(&message),
+            ApiError::Api {
+                action,
+                code,
+                message,
+            } => {
+                let error = if is_permission_code(&code) {
+                    ProviderError::permission(PROVIDER, Some(&cam_action(action, &message)))
+                } else if code.starts_with("RequestLimitExceeded") {
+                    ProviderError::throttled(PROVIDER, None)
+                } else if code.starts_with("InternalError")
+                    || matches!(code.as_str(), "InternalServerError" | "ServiceUnavailable")
+                {
+                    ProviderError::new(PROVIDER, ErrorKind::Unreachable)
+                } else {
+                    ProviderError::rejected(PROVIDER)
+                };
+                error
+                    .with_call(action)
+                    .with_code(&code)
+                    .with_message(&message)
+            }
+            ApiError::Status {
+                action,
+                status,
+                retry_after,
+            } => {
+                let error = match status {
+                    429 => ProviderError::throttled(PROVIDER, retry_after),
+                    500.. => ProviderError::new(PROVIDER, ErrorKind::Unreachable),
+                    _ => {
+                        return ProviderError::state(
+                            PROVIDER,
+                            format!("HTTP {status} without an error code"),
+                        )
+                        .with_call(action);
+                    }
+                };
+                error
+                    .with_call(action)
+                    .with_code(&format!("HTTP {status}"))
+                    .with_message("the reply is not the documented JSON")
+            }
+            ApiError::Malformed { action, detail } => ProviderError::state(
+                PROVIDER,
+                format!("{action}: the reply is not the documented JSON ({detail})"),
+            ),
+        }
     }
 }
 
@@ -102,7 +232,7 @@ impl Client {
         endpoint: String,
         policy: HttpPolicy,
     ) -> Result<Self, ProviderError> {
-        let http = Http::new(policy).map_err(|e| ProviderError::State(e.to_string()))?;
+        let http = Http::new(policy).map_err(|e| ProviderError::state(PROVIDER, e.to_string()))?;
         Ok(Client {
             http,
             credentials,
@@ -131,8 +261,12 @@ impl Client {
             .map_err(|source| ApiError::Transport { action, source })?;
         let malformed = |detail: String| ApiError::Malformed { action, detail };
         if let Some(error) = error_of(&response.body) {
-            if error.code.starts_with("AuthFailure") {
-                return Err(ApiError::Auth { code: error.code });
+            if is_auth_code(&error.code) {
+                return Err(ApiError::Auth {
+                    action,
+                    code: error.code,
+                    message: error.message,
+                });
             }
             return Err(ApiError::Api {
                 action,
@@ -141,10 +275,11 @@ impl Client {
             });
         }
         if response.status != 200 {
-            return Err(malformed(format!(
-                "HTTP {} without an error code",
-                response.status
-            )));
+            return Err(ApiError::Status {
+                action,
+                status: response.status,
+                retry_after: response.retry_after,
+            });
         }
         let value: Value =
             serde_json::from_str(&response.body).map_err(|e| malformed(e.to_string()))?;
@@ -209,10 +344,7 @@ mod tests {
     use super::*;
 
     fn response(status: u16, body: &str) -> HttpResponse {
-        HttpResponse {
-            status,
-            body: body.into(),
-        }
+        HttpResponse::new(status, body)
     }
 
     fn error(code: &str) -> String {
@@ -258,7 +390,9 @@ mod tests {
         };
         assert!(nf.is_not_found());
         let auth = ApiError::Auth {
+            action: "DescribeInstances",
             code: "AuthFailure.SecretIdNotFound".into(),
+            message: String::new(),
         };
         assert!(!auth.is_not_found());
         assert!(auth.to_string().contains(SECRET_ID_ENV));
@@ -277,5 +411,99 @@ mod tests {
             host_of("https://cvm.tencentcloudapi.com/"),
             "cvm.tencentcloudapi.com"
         );
+    }
+
+    fn api(code: &str, message: &str) -> ProviderError {
+        let e = if is_auth_code(code) {
+            ApiError::Auth {
+                action: "TerminateInstances",
+                code: code.into(),
+                message: message.into(),
+            }
+        } else {
+            ApiError::Api {
+                action: "TerminateInstances",
+                code: code.into(),
+                message: message.into(),
+            }
+        };
+        ProviderError::from(e)
+    }
+
+    #[test]
+    fn each_tencent_error_code_has_its_kind() {
+        use crate::provider::Auth;
+        let kind = |code| api(code, "m").kind().clone();
+        assert!(matches!(
+            kind("AuthFailure.SecretIdNotFound"),
+            ErrorKind::Auth(Auth::Refused { check, .. }) if *check == [SECRET_ID_ENV]
+        ));
+        assert!(matches!(
+            kind("AuthFailure.SignatureFailure"),
+            ErrorKind::Auth(Auth::Refused { check, .. }) if *check == [SECRET_KEY_ENV]
+        ));
+        assert!(matches!(
+            kind("AuthFailure.TokenFailure"),
+            ErrorKind::Auth(Auth::Refused { check, .. }) if *check == [TOKEN_ENV]
+        ));
+        assert_eq!(
+            kind("AuthFailure.SignatureExpire"),
+            ErrorKind::Auth(Auth::Clock)
+        );
+        assert!(matches!(kind("AuthFailure.MFAFailure"), ErrorKind::Auth(_)));
+        assert!(matches!(
+            kind("UnauthorizedOperation.MFAExpired"),
+            ErrorKind::Auth(_)
+        ));
+        assert_eq!(
+            kind("AuthFailure.UnauthorizedOperation"),
+            ErrorKind::Permission {
+                action: Some("cvm:TerminateInstances".into())
+            }
+        );
+        assert!(matches!(
+            kind("UnauthorizedOperation.PermissionDenied"),
+            ErrorKind::Permission { .. }
+        ));
+        assert!(matches!(
+            kind("RequestLimitExceeded.UinLimitExceeded"),
+            ErrorKind::Throttled { .. }
+        ));
+        assert_eq!(kind("InternalError"), ErrorKind::Unreachable);
+        assert_eq!(kind("InvalidParameterValue"), ErrorKind::Rejected);
+        assert_eq!(kind("InvalidInstanceId.Malformed"), ErrorKind::Rejected);
+        assert_eq!(
+            kind("UnsupportedOperation.InstanceStateStopped"),
+            ErrorKind::Rejected
+        );
+        let status = |status| {
+            ProviderError::from(ApiError::Status {
+                action: "DescribeInstances",
+                status,
+                retry_after: Some(Duration::from_secs(4)),
+            })
+        };
+        assert_eq!(
+            status(429).kind(),
+            &ErrorKind::Throttled {
+                retry_after: Some(Duration::from_secs(4))
+            }
+        );
+        assert_eq!(status(502).kind(), &ErrorKind::Unreachable);
+        assert!(status(502).to_string().contains("502"), "{}", status(502));
+        assert!(matches!(status(404).kind(), ErrorKind::State { .. }));
+    }
+
+    #[test]
+    fn a_cam_refusal_names_the_action_it_says() {
+        let said = "You are not authorized to perform this operation. [[request id:r]you are not \
+                    authorized to perform operation (cvm:StopInstances)\nresource (*) has no permission]";
+        assert_eq!(cam_action("TerminateInstances", said), "cvm:StopInstances");
+        assert_eq!(
+            cam_action("TerminateInstances", "no permission"),
+            "cvm:TerminateInstances"
+        );
+        let e = api("UnauthorizedOperation", said);
+        assert_eq!(e.fix(), "the key lacks cvm:StopInstances; grant it in CAM");
     }
 }

@@ -22,6 +22,7 @@ pub const DEFAULT_ENDPOINT: &str = "https://cvm.tencentcloudapi.com/";
 
 /// The variables the adapter reads.
 pub static VARS: KeyPairVars = KeyPairVars {
+    provider: "tencent",
     key_id: SECRET_ID_ENV,
     key_secret: SECRET_KEY_ENV,
     token: TOKEN_ENV,
@@ -66,14 +67,9 @@ impl Settings {
         region: Option<&str>,
     ) -> Result<Settings, ProviderError> {
         let credentials = env.key_pair()?;
-        let region = region
-            .map(str::trim)
-            .filter(|r| !r.is_empty())
-            .map(str::to_string)
-            .or_else(|| env.region.clone())
-            .ok_or(ProviderError::MissingCredential(REGION_ENV))?;
+        let region = env.region_or(region)?;
         let endpoint = match &env.endpoint {
-            Some(base) => base_url(ENDPOINT_ENV, base)?,
+            Some(base) => base_url("tencent", ENDPOINT_ENV, base)?,
             None => DEFAULT_ENDPOINT.to_string(),
         };
         Ok(Settings {
@@ -117,7 +113,14 @@ mod tests {
         for name in [SECRET_ID_ENV, SECRET_KEY_ENV, REGION_ENV] {
             let pairs: Vec<_> = FULL.iter().copied().filter(|(k, _)| *k != name).collect();
             let err = Settings::resolve(&env(&pairs), None, None).unwrap_err();
-            assert_eq!(err, ProviderError::MissingCredential(name));
+            assert!(
+                matches!(
+                    err.kind(),
+                    crate::provider::ErrorKind::Auth(crate::provider::Auth::Missing { name: n, .. })
+                        if n == name
+                ),
+                "{err:?}"
+            );
             assert!(err.to_string().contains(name));
         }
         assert_eq!(env(&[(SECRET_ID_ENV, " ")]).key_id, None);

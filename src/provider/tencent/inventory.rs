@@ -61,7 +61,7 @@ impl TencentCloud {
 
     pub(super) async fn read_inventory(&self) -> Result<Inventory, ProviderError> {
         let id = self.instance_id().await?;
-        let state = |e: ApiError| ProviderError::State(e.to_string());
+        let state = ProviderError::from;
         let now = (self.clock)();
         let Some(instance) = self.describe_instance(&id).await.map_err(state)? else {
             let resources = self

@@ -147,12 +147,14 @@ impl TencentCloud {
             retries: 1,
             ..HttpPolicy::default()
         };
-        let http = Http::new(policy).map_err(|e| ProviderError::State(e.to_string()))?;
+        let http = Http::new(policy).map_err(|e| ProviderError::state("tencent", e.to_string()))?;
         let url = format!("{}/latest/meta-data/instance-id", self.metadata);
         let unknown = |why: String| {
-            ProviderError::State(format!(
-                "no instance id: pass --instance or set [instance] id ({why})"
-            ))
+            ProviderError::state(
+                "tencent",
+                format!("no instance id: pass --instance or set [instance] id ({why})"),
+            )
+            .with_fix("pass --instance ID or set [instance] id in the config")
         };
         let response = http
             .call(Repeat::Safe, |c| c.get(&url), by_status)

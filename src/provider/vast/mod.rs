@@ -17,7 +17,7 @@ use jiff::Timestamp;
 use serde_json::{Value, json};
 
 use self::model::{HostRates, STORAGE_CLASS, Seen};
-use super::bearer::{Api, ApiError, ApiKey, KeyEnv, Readback, StateLog};
+use super::bearer::{Api, ApiError, ApiKey, Cloud, Forbidden, KeyEnv, Readback, StateLog};
 use super::http::{HttpPolicy, Repeat};
 use super::{
     Action, ActionReport, Capabilities, InstanceInfo, Inventory, LinkedResource, Provider,
@@ -34,6 +34,19 @@ pub const CONTAINER_ID_VAR: &str = "CONTAINER_ID";
 pub const ENDPOINT_VAR: &str = "GPUMETER_VAST_ENDPOINT";
 pub const DEFAULT_ENDPOINT: &str = "https://console.vast.ai";
 const NAME: &str = "Vast.ai";
+/// The adapter's name in its errors.
+const ID: &str = "vast";
+/// Vast.ai answers a key it does not take (unknown, revoked) with 403, as its loopback peer
+/// in the tests does; a key whose permissions lack the call cannot be told apart from it, and
+/// either way the key is what to check.
+const CLOUD: Cloud = Cloud {
+    id: ID,
+    name: NAME,
+    key_var: KEY_VAR,
+    forbidden: Forbidden::Key,
+};
+/// Where the key is looked for: this process's environment, then (inside the container) PID 1's.
+const KEY_FROM: [&str; 2] = [KEY_VAR, CONTAINER_KEY_VAR];
 const NAMES: [&str; 4] = [KEY_VAR, CONTAINER_KEY_VAR, CONTAINER_ID_VAR, ENDPOINT_VAR];
 
 #[derive(Debug, Clone)]
@@ -50,7 +63,7 @@ impl VastSettings {
                 .get(KEY_VAR)
                 .or_else(|| env.get(CONTAINER_KEY_VAR))
                 .map(ApiKey::new)
-                .ok_or(ProviderError::MissingCredential(KEY_VAR)),
+                .ok_or_else(|| ProviderError::missing(ID, KEY_VAR, &KEY_FROM)),
             endpoint: env
                 .get(ENDPOINT_VAR)
                 .unwrap_or(DEFAULT_ENDPOINT)
@@ -84,10 +97,7 @@ pub fn pid1_vars(block: &str) -> Vec<(String, String)> {
 }
 
 fn unsupported(what: &str) -> ProviderError {
-    ProviderError::Unsupported {
-        provider: "vast".into(),
-        what: what.into(),
-    }
+    ProviderError::unsupported(ID, what)
 }
 
 fn instance_path(id: &str) -> String {
@@ -107,7 +117,7 @@ impl Vast {
     pub fn new(settings: VastSettings, policy: HttpPolicy) -> Self {
         let api = settings
             .key
-            .and_then(|key| Api::new(NAME, KEY_VAR, &settings.endpoint, key, policy));
+            .and_then(|key| Api::new(CLOUD, &settings.endpoint, key, policy));
         Vast {
             api,
             instance_id: settings.instance_id,
@@ -130,9 +140,15 @@ impl Vast {
 
     fn id(&self) -> Result<&str, ProviderError> {
         self.instance_id.as_deref().ok_or_else(|| {
-            ProviderError::State(format!(
-                "vast: no instance: pass --instance ID, set [instance] id, or run inside the \
-                 container ({CONTAINER_ID_VAR})"
+            ProviderError::state(
+                ID,
+                format!(
+                    "vast: no instance: pass --instance ID, set [instance] id, or run inside the \
+                     container ({CONTAINER_ID_VAR})"
+                ),
+            )
+            .with_fix(&format!(
+                "pass --instance ID or set [instance] id (inside the container, {CONTAINER_ID_VAR} names it)"
             ))
         })
     }
@@ -191,6 +207,7 @@ impl Vast {
         (v.get("success").and_then(Value::as_bool) == Some(false)).then(|| ApiError::Status {
             call: call.to_string(),
             status: 200,
+            retry_after: None,
             detail: v
                 .get("msg")
                 .or_else(|| v.get("error"))
@@ -301,9 +318,7 @@ impl Provider for Vast {
         let api = self.api()?;
         let id = self.id()?;
         let now = Timestamp::now();
-        let seen = Self::get(api, id)
-            .await
-            .map_err(|e| ProviderError::State(format!("vast: {}", api.redact(&e.to_string()))))?;
+        let seen = Self::get(api, id).await.map_err(|e| api.error(e))?;
         if let (Some(s), Ok(mut rates)) = (&seen, self.rates.lock()) {
             *rates = Some(s.rates);
         }

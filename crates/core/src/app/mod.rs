@@ -13,7 +13,7 @@ pub use deadline::{Deadline, format_remaining};
 pub use keymap::{BINDINGS, Binding, Command, Key, KeyCode, KeyPress, bindings, command_for};
 pub use spend::{PriceSource, Pricing, Spend, SpendReading};
 pub use state::{
-    App, CloudView, FleetLink, GuardLink, Level, LogEntry, Mode, Panel, Settings, TelemetryView,
-    WatchdogView,
+    ActionFailure, App, CloudView, FleetLink, GuardLink, Level, LogEntry, Mode, Panel, Settings,
+    TelemetryView, WatchdogView,
 };
 pub use update::{Effect, Event, update};

@@ -7,7 +7,7 @@ use jiff::{SignedDuration, Timestamp};
 use super::confirm::Confirm;
 use super::deadline::Deadline;
 use super::spend::Spend;
-use crate::cloud::{Action, Capabilities, Inventory};
+use crate::cloud::{Action, Capabilities, Inventory, ProviderError};
 use crate::telemetry::{
     CudaVersion, Finding, GpuRound, HistoryConfig, HostSample, TelemetryHistory,
 };
@@ -77,9 +77,20 @@ pub struct CloudView {
     /// The latest inventory; `None` until the first one arrives.
     pub inventory: Option<Inventory>,
     /// Why the latest inventory could not be read, if it could not.
-    pub error: Option<String>,
+    pub error: Option<ProviderError>,
     /// The action in flight and when it started: the screen shows its progress.
     pub running: Option<(Action, Timestamp)>,
+    /// The last action that failed, until an action gets an answer again.
+    pub failure: Option<ActionFailure>,
+}
+
+/// An action the provider did not do, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActionFailure {
+    pub action: Action,
+    pub error: ProviderError,
+    /// When the failure came back (`app.now`).
+    pub at: Timestamp,
 }
 
 /// What the GPUs and the host are doing.

@@ -6,8 +6,8 @@ use jiff::{SignedDuration, Timestamp};
 use super::confirm::{Choice, Confirm};
 use super::deadline::{Countdown, Deadline};
 use super::keymap::{Command, KeyCode, KeyPress, command_for};
-use super::state::{App, Level, Mode, WatchdogView};
-use crate::cloud::{Action, ActionReport, Inventory};
+use super::state::{ActionFailure, App, Level, Mode, WatchdogView};
+use crate::cloud::{Action, ActionReport, Inventory, ProviderError};
 use crate::guard::BudgetAlert;
 use crate::guard::GuardState;
 use crate::guard::OnExpiry;
@@ -25,7 +25,8 @@ pub enum Event {
     /// The clock, read at the edge once a second.
     Tick(Timestamp),
     Telemetry(Telemetry),
-    Inventory(Result<Inventory, String>),
+    /// The provider's inventory, or why it could not be read.
+    Inventory(Result<Inventory, ProviderError>),
     /// The guard row as the ledger holds it (the watchdog's heartbeat, a deadline someone moved).
     Guard(GuardState),
     /// The provider announced it reclaims this spot instance at this instant.
@@ -34,7 +35,7 @@ pub enum Event {
     Checkpoint(Result<Option<crate::guard::Checkpoint>, String>),
     ActionDone {
         action: Action,
-        result: Result<ActionReport, String>,
+        result: Result<ActionReport, ProviderError>,
     },
     /// The instances of `[[fleet]]`, read as `gpumeter fleet` reads them.
     Fleet(Vec<crate::fleet::FleetRow>),
@@ -588,7 +589,7 @@ fn on_telemetry(app: &mut App, t: Telemetry) {
     }
 }
 
-fn on_inventory(app: &mut App, result: Result<Inventory, String>) -> Vec<Effect> {
+fn on_inventory(app: &mut App, result: Result<Inventory, ProviderError>) -> Vec<Effect> {
     app.dirty = true;
     match result {
         Ok(inventory) => {
@@ -628,10 +629,13 @@ fn on_inventory(app: &mut App, result: Result<Inventory, String>) -> Vec<Effect>
 fn on_action_done(
     app: &mut App,
     action: &Action,
-    result: Result<ActionReport, String>,
+    result: Result<ActionReport, ProviderError>,
 ) -> Vec<Effect> {
     if app.cloud.running.as_ref().is_some_and(|(a, _)| a == action) {
         app.cloud.running = None;
+    }
+    if result.is_ok() {
+        app.cloud.failure = None;
     }
     match result {
         Ok(report) if report.confirmed => {
@@ -650,10 +654,136 @@ fn on_action_done(
             );
             app.log(Level::Error, text);
         }
-        Err(e) => {
-            let text = format!("{} failed: {e}", action.label());
+        Err(error) => {
+            // What to fix first: an entry too long for the panel keeps its start.
+            let text = format!(
+                "{} failed ({}): {}. {error}",
+                action.label(),
+                error.kind_label(),
+                error.fix()
+            );
             app.log(Level::Error, text);
+            app.cloud.failure = Some(ActionFailure {
+                action: action.clone(),
+                error,
+                at: app.now,
+            });
         }
     }
     vec![Effect::RefreshInventory]
+}
+
+#[cfg(test)]
+mod tests {
+    use jiff::tz::TimeZone;
+
+    use super::*;
+    use crate::app::spend::Spend;
+    use crate::app::state::{CloudView, Settings};
+    use crate::cloud::{Capabilities, ErrorKind};
+
+    fn app() -> App {
+        let cloud = CloudView {
+            provider: "aws".into(),
+            capabilities: Capabilities {
+                stop: true,
+                snapshots: true,
+                deadline: false,
+            },
+            inventory: None,
+            error: None,
+            running: None,
+            failure: None,
+        };
+        let now = Timestamp::from_second(1_800_000_000).unwrap();
+        App::new(
+            now,
+            Settings::default(),
+            cloud,
+            Spend::new(None, None, TimeZone::UTC),
+        )
+    }
+
+    fn empty() -> Inventory {
+        Inventory {
+            instance: None,
+            resources: Vec::new(),
+            deadline: None,
+        }
+    }
+
+    fn denied() -> ProviderError {
+        ProviderError::permission("aws", Some("ec2:TerminateInstances"))
+            .with_call("ec2 TerminateInstances")
+            .with_code("UnauthorizedOperation")
+            .with_message("You are not authorized to perform this operation.")
+    }
+
+    #[test]
+    fn an_inventory_error_is_kept_typed_until_a_read_succeeds() {
+        let mut app = app();
+        let refused = ProviderError::refused("aws", "the credentials", &["AWS_ACCESS_KEY_ID"])
+            .with_code("AuthFailure");
+        update(&mut app, Event::Inventory(Err(refused.clone())));
+        assert_eq!(app.cloud.error, Some(refused));
+        assert!(matches!(
+            app.cloud.error.as_ref().map(ProviderError::kind),
+            Some(ErrorKind::Auth(_))
+        ));
+        assert!(app.dirty);
+        update(&mut app, Event::Inventory(Ok(empty())));
+        assert_eq!(app.cloud.error, None);
+    }
+
+    #[test]
+    fn a_failed_action_is_kept_with_its_error_and_logged_fix_first() {
+        let mut app = app();
+        app.cloud.running = Some((Action::Release, app.now));
+        let effects = update(
+            &mut app,
+            Event::ActionDone {
+                action: Action::Release,
+                result: Err(denied()),
+            },
+        );
+        assert_eq!(effects, vec![Effect::RefreshInventory]);
+        assert_eq!(app.cloud.running, None);
+        let failure = app.cloud.failure.clone().expect("the failure is kept");
+        assert_eq!(failure.action, Action::Release);
+        assert_eq!(failure.error, denied());
+        assert_eq!(failure.at, app.now);
+        let entry = app.events.back().expect("a log line");
+        assert_eq!(entry.level, Level::Error);
+        assert!(
+            entry.text.starts_with(
+                "release failed (permission): the key lacks ec2:TerminateInstances; grant it in IAM. "
+            ),
+            "{}",
+            entry.text
+        );
+        assert!(
+            entry.text.contains("UnauthorizedOperation"),
+            "{}",
+            entry.text
+        );
+    }
+
+    #[test]
+    fn an_answered_action_clears_the_last_failure() {
+        let mut app = app();
+        let done = |result| Event::ActionDone {
+            action: Action::Stop,
+            result,
+        };
+        update(&mut app, done(Err(denied())));
+        assert!(app.cloud.failure.is_some());
+        let report = ActionReport {
+            action: Action::Stop,
+            confirmed: false,
+            summary: "still running".into(),
+            calls: Vec::new(),
+        };
+        update(&mut app, done(Ok(report)));
+        assert_eq!(app.cloud.failure, None);
+    }
 }
