@@ -106,6 +106,7 @@ impl AlibabaCloud {
                 "{id} released: the provider no longer lists it{}",
                 self.leftover_note().await
             ),
+            (Err(e), _) if e.is_refusal() => return Err(e.clone().into()),
             (Err(e), Err(_)) => return Err(e.clone().into()),
             (Ok(_), _) => format!(
                 "DeleteInstance was accepted, but the provider {}",
@@ -161,6 +162,7 @@ impl AlibabaCloud {
                 format!("{id} is no longer listed: it is released, there is nothing to stop")
             }
             (_, Ok(Some(i))) if i.status == "Stopped" => stop_summary(&id, asked, &i.stopped_mode),
+            (Err(e), _) if e.is_refusal() => return Err(e.clone().into()),
             (Err(e), Err(_)) => return Err(e.clone().into()),
             (Ok(_), _) => format!(
                 "StopInstance was accepted, but the provider {}",
@@ -216,6 +218,7 @@ impl AlibabaCloud {
                     format!("auto-release of {id} cancelled: the provider holds no release time")
                 }
             },
+            (Err(e), _) if e.is_refusal() => return Err(e.clone().into()),
             (Err(e), Err(_)) => return Err(e.clone().into()),
             (Ok(_), Ok(Some(i))) => format!(
                 "ModifyInstanceAutoReleaseTime was accepted, but the provider holds {}",

@@ -84,6 +84,18 @@ impl RpcError {
         }
     }
 
+    /// The provider answered no: the call did nothing, and its error says why. A transport
+    /// failure or a server error leaves it unknown whether the call did anything.
+    pub fn is_refusal(&self) -> bool {
+        match self {
+            RpcError::Auth { .. } => true,
+            RpcError::Api { status, code, .. } => {
+                *status < 500 && code != "ServiceUnavailable" && code != "InternalError"
+            }
+            RpcError::Transport { .. } | RpcError::Malformed { .. } => false,
+        }
+    }
+
     /// `InvalidInstanceId.NotFound`, `InvalidSnapshotId.NotFound` and the like; never an auth
     /// error, though `InvalidAccessKeyId.NotFound` ends the same way.
     pub fn is_not_found(&self) -> bool {

@@ -151,6 +151,7 @@ impl TencentCloud {
             (_, Ok(Some(i))) if gone(Some(i)) => {
                 format!("{id} is in the recycle bin (SHUTDOWN): compute no longer bills{leftovers}")
             }
+            (Err(e), _) if e.is_refusal() => return Err(e.clone().into()),
             (Err(e), Err(_)) => return Err(e.clone().into()),
             (Ok(_), _) => format!(
                 "TerminateInstances was accepted, but the provider {}",
@@ -205,6 +206,7 @@ impl TencentCloud {
                 format!("{id} is no longer listed: it is released, there is nothing to stop")
             }
             (_, Ok(Some(i))) if stopped(i) => stop_summary(&id, asked, &i.stop_charging_mode),
+            (Err(e), _) if e.is_refusal() => return Err(e.clone().into()),
             (Err(e), Err(_)) => return Err(e.clone().into()),
             (Ok(_), _) => format!(
                 "StopInstances was accepted, but the provider {}",
@@ -289,6 +291,7 @@ impl TencentCloud {
                 ),
                 None => format!("release timer of {id} cancelled: the provider holds none"),
             },
+            (Some(e), _) if e.is_refusal() => return Err(e.clone().into()),
             (Some(e), Err(_)) => return Err(e.clone().into()),
             (None, Ok(t)) => format!(
                 "the timer calls were accepted, but the provider holds {}",

@@ -56,6 +56,20 @@ pub enum ApiError {
 }
 
 impl ApiError {
+    /// The provider answered no: the call did nothing, and its error says why. A transport
+    /// failure or a server error leaves it unknown whether the call did anything.
+    pub fn is_refusal(&self) -> bool {
+        match self {
+            ApiError::Auth { .. } => true,
+            ApiError::Api { code, .. } => {
+                !(code.starts_with("InternalError")
+                    || matches!(code.as_str(), "InternalServerError" | "ServiceUnavailable"))
+            }
+            ApiError::Status { status, .. } => *status < 500,
+            ApiError::Transport { .. } | ApiError::Malformed { .. } => false,
+        }
+    }
+
     /// `InvalidInstanceId.NotFound` and the like; never an auth error.
     pub fn is_not_found(&self) -> bool {
         matches!(self, ApiError::Api { code, .. } if code.ends_with("NotFound"))
