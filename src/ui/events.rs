@@ -100,3 +100,102 @@ pub fn render_events(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, foc
     lines.extend(tail);
     paint::lines(inner, buf, &lines);
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    use ratatui::buffer::Buffer;
+
+    use crate::app::{App, Event, update};
+    use crate::demo::demo_app;
+    use crate::provider::{Action, ProviderError};
+    use crate::ui::theme::Theme;
+
+    fn draw(app: &App, width: u16, height: u16) -> Buffer {
+        let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+        let theme = Theme::default();
+        terminal
+            .draw(|frame| {
+                crate::ui::render(frame.area(), frame.buffer_mut(), app, &theme);
+            })
+            .unwrap();
+        terminal.backend().buffer().clone()
+    }
+
+    /// The words inside the Events panel, in reading order.
+    fn events_panel(buf: &Buffer) -> String {
+        let area = buf.area;
+        let row = |y: u16| -> String { (0..area.width).map(|x| buf[(x, y)].symbol()).collect() };
+        let top = (0..area.height)
+            .find(|&y| row(y).contains("┌ Events "))
+            .expect("an Events panel");
+        let line = row(top);
+        let start = line.find("┌ Events ").unwrap();
+        let left = u16::try_from(line[..start].chars().count()).unwrap();
+        let right = (left + 1..area.width)
+            .find(|&x| buf[(x, top)].symbol() == "┐")
+            .unwrap();
+        let mut words = Vec::new();
+        for y in top + 1..area.height {
+            if buf[(left, y)].symbol() == "└" {
+                break;
+            }
+            let inner: String = (left + 1..right).map(|x| buf[(x, y)].symbol()).collect();
+            words.extend(inner.split_whitespace().map(str::to_string));
+        }
+        words.join(" ")
+    }
+
+    #[test]
+    fn a_failed_action_says_its_kind_and_what_to_fix() {
+        let mut app = demo_app(Duration::from_secs(200 * 60));
+        let denied = ProviderError::permission("aws", Some("ec2:TerminateInstances"))
+            .with_call("ec2 TerminateInstances")
+            .with_code("UnauthorizedOperation")
+            .with_message("You are not authorized to perform this operation.");
+        update(
+            &mut app,
+            Event::ActionDone {
+                action: Action::Release,
+                result: Err(denied),
+            },
+        );
+        let wide = events_panel(&draw(&app, 160, 48));
+        assert!(
+            wide.contains("✗ release failed (permission): the key lacks ec2:TerminateInstances;"),
+            "{wide}"
+        );
+        // What to fix comes first: an entry too tall for a small panel keeps its start (a word
+        // longer than the panel's width is cut across lines).
+        let narrow = events_panel(&draw(&app, 80, 24)).replace(' ', "");
+        assert!(
+            narrow.contains("releasefailed(permission):thekeylacksec2:TerminateInstances;"),
+            "{narrow}"
+        );
+    }
+
+    #[test]
+    fn a_refused_key_on_an_action_names_the_variable() {
+        let mut app = demo_app(Duration::from_secs(200 * 60));
+        let refused = ProviderError::refused("runpod", "the API key", &["RUNPOD_API_KEY"])
+            .with_call("POST /v2/pods/p/stop")
+            .with_code("HTTP 401");
+        update(
+            &mut app,
+            Event::ActionDone {
+                action: Action::Stop,
+                result: Err(refused),
+            },
+        );
+        let said = events_panel(&draw(&app, 160, 48));
+        assert!(
+            said.contains(
+                "✗ stop failed (auth): check RUNPOD_API_KEY; RunPod refused the API key."
+            ),
+            "{said}"
+        );
+    }
+}

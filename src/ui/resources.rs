@@ -10,11 +10,11 @@ use ratatui::widgets::{Cell, Row, StatefulWidget, Table, TableState};
 
 use super::paint;
 use super::panel::Panel;
-use super::text::{amount, truncate, width};
+use super::text::{amount, truncate, width, wrap};
 use super::theme::{Role, Theme};
 use crate::app::App;
 use crate::meter::ResourceKind;
-use crate::provider::LinkedResource;
+use crate::provider::{LinkedResource, ProviderError};
 
 /// The columns in display order, with how much each matters (0 is always shown).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,13 +70,9 @@ pub fn render_resources(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, 
     panel.render(area, buf);
     let mut table_area = inner;
     if let Some(err) = &app.cloud.error {
-        let line = Line::styled(
-            truncate(&format!("✗ provider: {err}"), usize::from(inner.width)),
-            theme.style(Role::AlertError),
-        );
-        paint::line(inner, buf, &line);
-        table_area.y = table_area.y.saturating_add(1);
-        table_area.height = table_area.height.saturating_sub(1);
+        let used = render_error(inner, buf, err, theme);
+        table_area.y = table_area.y.saturating_add(used);
+        table_area.height = table_area.height.saturating_sub(used);
     }
     if resources.is_empty() {
         let text = if app.cloud.inventory.is_none() {
@@ -92,6 +88,46 @@ pub fn render_resources(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, 
         return;
     }
     render_table(table_area, buf, app, resources, theme, focused);
+}
+
+/// Why the provider could not be read: its kind and what to fix first, on two rows where it
+/// needs them, then (when the fix takes one) what the provider said. Returns the rows used.
+fn render_error(area: Rect, buf: &mut Buffer, err: &ProviderError, theme: &Theme) -> u16 {
+    let w = usize::from(area.width);
+    let rows = if area.height < 4 { 1 } else { 2 };
+    let fix = format!("✗ {} {}: {}", err.provider(), err.kind_label(), err.fix());
+    let mut lines: Vec<Line> = wrap(&fix, w.saturating_sub(2).max(8))
+        .into_iter()
+        .enumerate()
+        .map(|(i, part)| {
+            let part = if i == 0 { part } else { format!("  {part}") };
+            Line::styled(truncate(&part, w), theme.style(Role::AlertError))
+        })
+        .collect();
+    if lines.len() > rows {
+        lines.truncate(rows);
+        if let Some(last) = lines.last_mut() {
+            let text: String = last.spans.iter().map(|s| s.content.as_ref()).collect();
+            *last = Line::styled(
+                truncate(&format!("{text}…"), w),
+                theme.style(Role::AlertError),
+            );
+        }
+    }
+    if lines.len() < rows {
+        let said = truncate(&format!("  {err}"), w);
+        lines.push(Line::styled(said, theme.style(Role::TextDim)));
+    }
+    let used = super::text::to_u16(lines.len());
+    paint::lines(
+        Rect {
+            height: used.min(area.height),
+            ..area
+        },
+        buf,
+        &lines,
+    );
+    used
 }
 
 fn render_table(
@@ -261,4 +297,79 @@ fn leftover_title(app: &App, w: usize, theme: &Theme) -> Option<Line<'static>> {
         spans.push(Span::styled(extra, theme.style(Role::AlertWarn)));
     }
     Some(Line::from(spans))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    use crate::app::{App, Event, update};
+    use crate::demo::demo_app;
+    use crate::provider::ProviderError;
+    use crate::ui::theme::Theme;
+
+    fn screen(app: &App, width: u16, height: u16) -> String {
+        let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+        let theme = Theme::default();
+        terminal
+            .draw(|frame| {
+                crate::ui::render(frame.area(), frame.buffer_mut(), app, &theme);
+            })
+            .unwrap();
+        terminal.backend().to_string()
+    }
+
+    fn refused_key() -> ProviderError {
+        ProviderError::refused(
+            "aws",
+            "the credentials",
+            &["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"],
+        )
+        .with_call("ec2 DescribeInstances")
+        .with_code("AuthFailure")
+        .with_message("AWS was not able to validate the provided access credentials")
+    }
+
+    #[test]
+    fn an_auth_error_names_the_credential_to_check() {
+        let mut app = demo_app(Duration::from_secs(200 * 60));
+        update(&mut app, Event::Inventory(Err(refused_key())));
+        let wide = screen(&app, 160, 48);
+        assert!(
+            wide.contains(
+                "✗ aws auth: check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; AWS refused the credentials"
+            ),
+            "{wide}"
+        );
+        assert!(wide.contains("AuthFailure"), "{wide}");
+        // The last good inventory stays listed under it.
+        assert!(wide.contains("vol-0data"), "{wide}");
+        // Narrow, what to fix takes both rows, and says it whole.
+        let narrow = screen(&app, 80, 24);
+        assert!(
+            narrow.contains("✗ aws auth: check AWS_ACCESS_KEY_ID and"),
+            "{narrow}"
+        );
+        assert!(
+            narrow.contains("AWS_SECRET_ACCESS_KEY; AWS refused the"),
+            "{narrow}"
+        );
+    }
+
+    #[test]
+    fn a_permission_error_names_the_action_the_key_lacks() {
+        let mut app = demo_app(Duration::from_secs(200 * 60));
+        let denied = ProviderError::permission("aws", Some("ec2:DescribeVolumes"))
+            .with_call("ec2 DescribeVolumes")
+            .with_code("UnauthorizedOperation");
+        update(&mut app, Event::Inventory(Err(denied)));
+        let wide = screen(&app, 160, 48);
+        assert!(
+            wide.contains("✗ aws permission: the key lacks ec2:DescribeVolumes; grant it in IAM"),
+            "{wide}"
+        );
+    }
 }
