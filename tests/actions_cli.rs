@@ -131,6 +131,11 @@ fn a_refused_action_exits_1_and_leaves_the_state_as_the_provider_reports_it() {
     let out = cloud.run(&["stop", "--yes"], &[("GPUMETER_DEMO_FAIL", "stop")]);
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("refused to stop"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("\ngpumeter: fix (unreachable): the demo cloud is failing"),
+        "{}",
+        stderr(&out)
+    );
     assert_eq!(cloud.state()["instance"]["state"], "running");
 }
 

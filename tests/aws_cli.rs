@@ -83,6 +83,11 @@ fn a_missing_credential_names_the_variable_and_exits_2() {
     );
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("set AWS_REGION"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("gpumeter: fix (auth): set AWS_REGION (looked in --region,"),
+        "{}",
+        stderr(&o)
+    );
     assert!(!stderr(&o).contains("s3cr3t-value"));
 }
 

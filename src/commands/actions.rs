@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use jiff::Timestamp;
 
 use super::context::Context;
-use super::{CommandResult, Failure, emit};
+use super::{CommandResult, EXIT_FAILED, Failure, emit};
 use crate::app::Confirm;
 use crate::cli::{ActionArgs, Cli};
 use crate::provider::{Action, Inventory, ProviderError};
@@ -22,7 +22,7 @@ pub fn run(cli: &Cli, action: &Action, args: &ActionArgs) -> CommandResult {
     }
     let provider = ctx.provider()?;
     let inventory = known(super::block_on(provider.inventory())?)
-        .map_err(|e| Failure::failed(format!("{}: {e}", provider.name())))?;
+        .map_err(|e| Failure::provider(EXIT_FAILED, provider.name(), &e))?;
     let pricing = ctx.pricing_for(inventory.as_ref().and_then(|i| i.instance.as_ref()))?;
     let confirm = Confirm::build(
         action.clone(),
@@ -44,7 +44,7 @@ pub fn run(cli: &Cli, action: &Action, args: &ActionArgs) -> CommandResult {
         ask(&confirm)?;
     }
     let report = super::block_on(provider.perform(action))?
-        .map_err(|e| Failure::failed(format!("{} failed: {e}", action.label())))?;
+        .map_err(|e| Failure::provider(EXIT_FAILED, &format!("{} failed", action.label()), &e))?;
     if report.confirmed {
         emit(&format!(
             "{}: done; the provider reports {}",

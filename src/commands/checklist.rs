@@ -39,7 +39,7 @@ pub fn run(cli: &Cli, json: bool) -> CommandResult {
     let ctx = Context::load(cli)?;
     let provider = ctx.provider()?;
     let inventory = super::block_on(provider.inventory())?
-        .map_err(|e| Failure::failed(format!("{}: {e}", provider.name())))?;
+        .map_err(|e| Failure::provider(super::EXIT_FAILED, provider.name(), &e))?;
     let pricing = ctx.pricing_for(inventory.instance.as_ref())?;
     let list = checklist(&inventory, pricing.as_ref().map(|p| &p.sheet));
     if json {

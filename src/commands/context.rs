@@ -122,7 +122,7 @@ impl Context {
             instance.region.clone(),
         );
         if let Err(e) = settings.credentials.as_ref().and(settings.region.as_ref()) {
-            return Err(Failure::bad_input(format!("aws: {e}")));
+            return Err(Failure::provider(super::EXIT_BAD_INPUT, "aws", e));
         }
         Ok(Aws::new(settings).remembering(&self.data_dir))
     }
@@ -137,7 +137,7 @@ impl Context {
             instance.region.as_deref(),
         )
         .map(|adapter| Arc::new(adapter) as Arc<dyn Provider>)
-        .map_err(|e| Failure::bad_input(format!("alibaba: {e}")))
+        .map_err(|e| Failure::provider(super::EXIT_BAD_INPUT, "alibaba", &e))
     }
 
     /// The Tencent Cloud adapter, from the TENCENTCLOUD_* variables and `[instance]`. A missing
@@ -151,7 +151,7 @@ impl Context {
             instance.region.as_deref(),
         )
         .map(|adapter| Arc::new(adapter.remembering(&self.data_dir)) as Arc<dyn Provider>)
-        .map_err(|e| Failure::bad_input(format!("tencent: {e}")))
+        .map_err(|e| Failure::provider(super::EXIT_BAD_INPUT, "tencent", &e))
     }
 
     pub fn demo_cloud(&self) -> DemoCloud {

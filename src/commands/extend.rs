@@ -24,7 +24,7 @@ pub fn run(cli: &Cli, by: &str, args: &ActionArgs) -> CommandResult {
     }
     let provider = ctx.provider()?;
     let inventory = known(super::block_on(provider.inventory())?)
-        .map_err(|e| Failure::failed(format!("{}: {e}", provider.name())))?;
+        .map_err(|e| Failure::provider(super::EXIT_FAILED, provider.name(), &e))?;
     let instance = inventory
         .as_ref()
         .and_then(|i| i.instance.as_ref())

@@ -5,7 +5,7 @@ use std::fmt;
 use std::process::ExitCode;
 
 use crate::cli::{Cli, Command};
-use crate::provider::Action;
+use crate::provider::{Action, ProviderError};
 
 pub mod actions;
 pub mod checklist;
@@ -41,11 +41,14 @@ pub fn block_on<F: std::future::Future>(future: F) -> Result<F::Output, Failure>
     Ok(runtime.block_on(future))
 }
 
-/// A command that could not do its work: the message is printed on one line to stderr.
+/// A command that could not do its work: the message is printed on one line to stderr, and
+/// what to fix, when it is known, on the next.
 #[derive(Debug)]
 pub struct Failure {
     pub code: u8,
     pub message: String,
+    /// One line of what the user should fix, with the kind of failure.
+    pub fix: Option<String>,
 }
 
 impl Failure {
@@ -53,6 +56,7 @@ impl Failure {
         Failure {
             code: EXIT_BAD_INPUT,
             message: message.into(),
+            fix: None,
         }
     }
 
@@ -61,6 +65,17 @@ impl Failure {
         Failure {
             code: EXIT_FAILED,
             message: message.into(),
+            fix: None,
+        }
+    }
+
+    /// A provider's error, after `context` (`aws`, `release failed`), exiting with `code`; its
+    /// fix line is the one the cockpit shows.
+    pub fn provider(code: u8, context: &str, e: &ProviderError) -> Self {
+        Failure {
+            code,
+            message: format!("{context}: {e}"),
+            fix: Some(format!("fix ({}): {}", e.kind_label(), e.fix())),
         }
     }
 }
@@ -153,6 +168,9 @@ pub fn run(cli: &Cli) -> ExitCode {
         Ok(code) => code,
         Err(failure) => {
             eprintln!("gpumeter: {failure}");
+            if let Some(fix) = &failure.fix {
+                eprintln!("gpumeter: {fix}");
+            }
             ExitCode::from(failure.code)
         }
     }

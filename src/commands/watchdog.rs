@@ -31,7 +31,7 @@ pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
     let ctx = Context::load(cli)?;
     let provider = ctx.provider()?;
     let instance = super::block_on(provider.inventory())?
-        .map_err(|e| Failure::failed(format!("{}: {e}", provider.name())))?
+        .map_err(|e| Failure::provider(super::EXIT_FAILED, provider.name(), &e))?
         .instance
         .map(|i| i.id)
         .ok_or_else(|| Failure::failed("the provider lists no instance to guard"))?;

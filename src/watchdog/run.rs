@@ -226,7 +226,12 @@ async fn carry_out(w: &mut Watch, decision: Decision) -> bool {
                 ),
                 Err(e) => (
                     AppLevel::Error,
-                    format!("{} failed ({reason}): {e}", action.label()),
+                    format!(
+                        "{} failed ({reason}): {e}; fix ({}): {}",
+                        action.label(),
+                        e.kind_label(),
+                        e.fix()
+                    ),
                     false,
                 ),
             };

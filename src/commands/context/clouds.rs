@@ -25,7 +25,9 @@ impl Context {
     pub fn gpu_cloud(&self, kind: ProviderKind) -> Result<Arc<dyn Provider>, Failure> {
         let id = self.config.instance.id.clone();
         let policy = HttpPolicy::default();
-        let missing = |name: &str, e: &ProviderError| Failure::bad_input(format!("{name}: {e}"));
+        let missing = |name: &str, e: &ProviderError| {
+            Failure::provider(super::super::EXIT_BAD_INPUT, name, e)
+        };
         let adapter: Arc<dyn Provider> = match kind {
             ProviderKind::Lambda => {
                 let s = LambdaSettings::from_process(id);

@@ -66,6 +66,10 @@ pub struct CloudJson {
     pub leftover_monthly_cost: Option<String>,
     /// Why the cloud side could not be read, or `null`.
     pub cloud_error: Option<String>,
+    /// The kind of that failure (`auth`, `permission`, ...), or `null`.
+    pub cloud_error_kind: Option<&'static str>,
+    /// One line of what to fix about it, as the cockpit says it, or `null`.
+    pub cloud_fix: Option<String>,
 }
 
 /// Reads the provider once and prices what it reports at `now`.
@@ -76,6 +80,8 @@ pub fn read(ctx: &Context, now: Timestamp) -> Result<CloudJson, Failure> {
         Err(e) => {
             return Ok(CloudJson {
                 cloud_error: Some(e.to_string()),
+                cloud_error_kind: Some(e.kind_label()),
+                cloud_fix: Some(e.fix()),
                 ..CloudJson::default()
             });
         }
@@ -151,5 +157,7 @@ pub fn describe(inventory: &Inventory, mut spend: Spend, now: Timestamp) -> Clou
             .as_ref()
             .and_then(|r| cents(r.leftover_monthly)),
         cloud_error: None,
+        cloud_error_kind: None,
+        cloud_fix: None,
     }
 }
