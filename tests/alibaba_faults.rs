@@ -143,3 +143,96 @@ async fn a_malformed_listing_is_an_error_not_a_released_instance() {
     let err = peer.adapter(Some(INSTANCE)).inventory().await.unwrap_err();
     assert!(err.to_string().contains("not the documented JSON"), "{err}");
 }
+
+/// Alibaba Cloud's own answers, on a read or on the call that changes something, come out of
+/// the adapter as the kind of failure they are, with what to fix.
+#[tokio::test]
+async fn each_answer_comes_out_as_its_kind() {
+    use gpumeter::provider::{Auth, ErrorKind};
+    const RAM: &str = r#"{"RequestId":"r-1","HostId":"ecs.cn-hangzhou.aliyuncs.com","Code":"Forbidden.RAM","Message":"User not authorized to operate on the specified resource, or this API doesn't support RAM.","AccessDeniedDetail":{"AuthAction":"ecs:DeleteInstance","AuthPrincipalType":"SubUser","NoPermissionType":"ImplicitDeny","PolicyType":"AccountLevelIdentityBasedPolicy"}}"#;
+    const RAM_PLAIN: &str = r#"{"RequestId":"r-2","Code":"Forbidden.RAM","Message":"User not authorized to operate on the specified resource."}"#;
+    const STS: &str = r#"{"RequestId":"r-3","Code":"InvalidSecurityToken.Expired","Message":"Specified SecurityToken is expired."}"#;
+    const CLOCK: &str = r#"{"RequestId":"r-4","Code":"InvalidTimeStamp.Expired","Message":"Specified time stamp or date value is expired."}"#;
+    const STATUS: &str = r#"{"RequestId":"r-5","Code":"IncorrectInstanceStatus","Message":"The current status of the resource does not support this operation."}"#;
+    let stop = Some(Action::Stop);
+    // (answer, the call it answers (every call when `None`), the action, the kind)
+    let cases: Vec<(Fault, Option<&str>, Option<Action>, &str)> = vec![
+        (Fault::RejectKey, None, None, "auth"),
+        (Fault::Answer(400, STS), None, None, "auth"),
+        (Fault::Answer(400, CLOCK), None, None, "auth"),
+        (
+            Fault::Answer(403, RAM),
+            Some("DeleteInstance"),
+            Some(Action::Release),
+            "permission",
+        ),
+        (Fault::Answer(403, RAM_PLAIN), None, None, "permission"),
+        (Fault::Throttle, None, None, "throttled"),
+        (
+            Fault::Answer(400, STATUS),
+            Some("StopInstance"),
+            stop,
+            "rejected",
+        ),
+        (Fault::ServerError, None, None, "unreachable"),
+        (Fault::Hang, None, None, "unreachable"),
+        (Fault::Malformed, None, None, "state"),
+    ];
+    for (fault, call, action, want) in cases {
+        let peer = Peer::start();
+        peer.fault(fault, call, None);
+        let adapter = peer.adapter(Some(INSTANCE));
+        let err = match &action {
+            Some(action) => adapter.perform(action).await.unwrap_err(),
+            None => adapter.inventory().await.unwrap_err(),
+        };
+        let what = format!("{fault:?} on {call:?}");
+        assert_eq!(err.kind_label(), want, "{what}: {err:?}");
+        assert_eq!(err.provider(), "alibaba");
+        let text = format!("{err} {err:?} {}", err.fix());
+        assert!(!text.contains(SECRET), "{what}: {text}");
+        match err.kind() {
+            ErrorKind::Auth(Auth::Refused { check, .. }) => {
+                assert_eq!(
+                    check,
+                    &["ALIBABA_CLOUD_ACCESS_KEY_ID".to_string()],
+                    "{what}"
+                );
+            }
+            ErrorKind::Auth(Auth::Expired { check, .. }) => {
+                assert_eq!(
+                    check,
+                    &["ALIBABA_CLOUD_SECURITY_TOKEN".to_string()],
+                    "{what}"
+                );
+            }
+            ErrorKind::Auth(Auth::Clock) => assert!(err.fix().contains("clock"), "{what}"),
+            ErrorKind::Permission {
+                action: Some(named),
+            } => {
+                // Named by the refusal when it says, else by the call.
+                let expected = if call.is_some() {
+                    "ecs:DeleteInstance"
+                } else {
+                    "ecs:DescribeInstances"
+                };
+                assert_eq!(named, expected, "{what}");
+                assert!(err.fix().contains(expected), "{what}: {}", err.fix());
+            }
+            ErrorKind::Rejected => assert_eq!(err.code(), Some("IncorrectInstanceStatus")),
+            _ => {}
+        }
+    }
+    // Refused before it is sent: the provider takes no deadline under 30 minutes ahead.
+    let peer = Peer::start();
+    let soon = Action::SetDeadline {
+        at: Some(Timestamp::now() + SignedDuration::from_mins(10)),
+    };
+    let err = peer
+        .adapter(Some(INSTANCE))
+        .perform(&soon)
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind_label(), "rejected", "{err:?}");
+    assert_eq!(peer.count("ModifyInstanceAutoReleaseTime"), 0);
+}

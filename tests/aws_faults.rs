@@ -13,7 +13,7 @@ use std::time::Duration;
 use gpumeter::provider::aws::Aws;
 use gpumeter::provider::aws::credentials::{AwsEnv, AwsSettings};
 use gpumeter::provider::http::HttpPolicy;
-use gpumeter::provider::{Action, Provider};
+use gpumeter::provider::{Action, Auth, ErrorKind, Provider, ProviderError};
 
 const SECRET: &str = "fault-secret-that-must-never-show-77ab";
 const ID: &str = "i-0fault";
@@ -423,4 +423,120 @@ fn the_spot_notice_comes_from_the_metadata_service() {
     let env = AwsEnv::from_pairs([("AWS_EC2_METADATA_SERVICE_ENDPOINT", url.as_str())]);
     let aws = Aws::new(AwsSettings::resolve(&env, None, None));
     assert_eq!(rt.block_on(aws.spot_notice()).unwrap(), None);
+}
+
+/// What the adapter says when EC2 gives `reply` to `on` (every action when `None`) and the
+/// healthy answer to the rest; `action` is what it is asked (the inventory when `None`).
+fn error_for(reply: Reply, on: Option<&str>, action: Option<&Action>) -> ProviderError {
+    let target = on.map(str::to_string);
+    let script: Arc<Script> = Arc::new(move |req, _| match &target {
+        Some(t) if *t != req.action => healthy(req, "running"),
+        _ => reply.clone(),
+    });
+    let (url, _) = serve(script);
+    let aws = aws(&url);
+    match action {
+        Some(action) => rt().block_on(aws.perform(action)).unwrap_err(),
+        None => rt().block_on(aws.inventory()).unwrap_err(),
+    }
+}
+
+/// EC2's own answers, on a read or on the call that changes something, come out of the adapter
+/// as the kind of failure they are, with what to fix.
+#[test]
+fn each_answer_comes_out_as_its_kind() {
+    let denied = "You are not authorized to perform this operation. User: arn:aws:iam::1:user/r \
+                  is not authorized to perform: ec2:TerminateInstances on resource: arn:aws:ec2:x";
+    let stop = Some(Action::Stop);
+    let refused = "AWS was not able to validate the provided access credentials";
+    let cases: Vec<(Reply, Option<&str>, Option<Action>, &str)> = vec![
+        (error(401, "AuthFailure", refused), None, None, "auth"),
+        (
+            error(400, "RequestExpired", "Request has expired."),
+            None,
+            None,
+            "auth",
+        ),
+        (
+            error(400, "ExpiredToken", "The token is expired"),
+            None,
+            None,
+            "auth",
+        ),
+        (
+            error(403, "UnauthorizedOperation", denied),
+            Some("TerminateInstances"),
+            Some(Action::Release),
+            "permission",
+        ),
+        (
+            error(403, "UnauthorizedOperation", "Not authorized."),
+            Some("StopInstances"),
+            stop.clone(),
+            "permission",
+        ),
+        (
+            error(400, "RequestLimitExceeded", "Request limit exceeded."),
+            None,
+            None,
+            "throttled",
+        ),
+        (
+            error(400, "InvalidInstanceID.Malformed", "Invalid id"),
+            None,
+            None,
+            "rejected",
+        ),
+        (
+            error(400, "IncorrectInstanceState", "Not stoppable."),
+            Some("StopInstances"),
+            stop,
+            "rejected",
+        ),
+        (
+            error(503, "Unavailable", "The server is overloaded"),
+            None,
+            None,
+            "unreachable",
+        ),
+        (Reply::Hang, None, None, "unreachable"),
+        (
+            Reply::Answer(200, "<DescribeInstancesResponse><reservationSet>".into()),
+            None,
+            None,
+            "state",
+        ),
+        (
+            Reply::Hang,
+            None,
+            Some(Action::SetDeadline { at: None }),
+            "unsupported",
+        ),
+    ];
+    for (reply, on, action, want) in cases {
+        let what = format!("{want} from {on:?}");
+        let err = error_for(reply, on, action.as_ref());
+        assert_eq!(err.kind_label(), want, "{what}: {err:?}");
+        assert_eq!(err.provider(), "aws");
+        no_secret(&format!("{err} {err:?} {}", err.fix()));
+        match err.kind() {
+            ErrorKind::Auth(Auth::Refused { check, .. }) => {
+                assert!(check.contains(&"AWS_ACCESS_KEY_ID".to_string()), "{what}");
+            }
+            ErrorKind::Auth(Auth::Expired { check, .. }) => {
+                assert_eq!(check, &["AWS_SESSION_TOKEN".to_string()], "{what}");
+            }
+            ErrorKind::Permission {
+                action: Some(named),
+            } => {
+                let expected = format!("ec2:{}", on.unwrap_or_default());
+                assert_eq!(named, &expected, "{what}");
+                assert!(err.fix().contains(&expected), "{what}: {}", err.fix());
+            }
+            ErrorKind::Rejected if on.is_none() => {
+                assert!(err.fix().contains("instance id"), "{what}: {}", err.fix());
+            }
+            _ => {}
+        }
+    }
 }

@@ -15,8 +15,9 @@ use gpumeter::meter::{InstanceState, ResourceKind};
 use gpumeter::provider::aws::Aws;
 use gpumeter::provider::aws::credentials::{AwsEnv, AwsSettings, Credentials};
 use gpumeter::provider::aws::query::Ec2;
-use gpumeter::provider::http::{HttpPolicy, Repeat};
-use gpumeter::provider::{Action, Inventory, Provider};
+use gpumeter::provider::aws::sigv4::uri_encode;
+use gpumeter::provider::http::{Http, HttpPolicy, Repeat};
+use gpumeter::provider::{Action, Auth, ErrorKind, Inventory, Provider};
 use serde_json::Value;
 
 const SECRET: &str = "moto-secret-that-must-never-show-9f2c";
@@ -35,6 +36,11 @@ impl Drop for Moto {
 }
 
 fn moto() -> Option<Moto> {
+    moto_with(&[])
+}
+
+/// A moto server with `vars` in its environment.
+fn moto_with(vars: &[(&str, &str)]) -> Option<Moto> {
     let bin = Path::new(env!("CARGO_MANIFEST_DIR")).join(".venv/bin/moto_server");
     if !bin.exists() {
         assert!(
@@ -52,6 +58,7 @@ fn moto() -> Option<Moto> {
     let child = Command::new(bin)
         .args(["-H", "127.0.0.1", "-p", &port.to_string()])
         .env("MOTO_EC2_LOAD_DEFAULT_AMIS", "false")
+        .envs(vars.iter().copied())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -424,4 +431,110 @@ fn no_secret_anywhere(dir: &Path, output: &str) {
         .collect();
     assert!(!output.contains(SECRET) && !files.contains(SECRET));
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// An IAM call to moto while it still takes every request: the scope in the header is only
+/// what moto routes by.
+async fn iam(url: &str, form: &str) -> String {
+    let http = Http::new(policy()).unwrap();
+    let response = http
+        .client()
+        .post(url)
+        .header(
+            "content-type",
+            "application/x-www-form-urlencoded; charset=utf-8",
+        )
+        .header(
+            "authorization",
+            "AWS4-HMAC-SHA256 Credential=AKIDMOTOTEST/20260101/us-east-1/iam/aws4_request, \
+             SignedHeaders=host, Signature=0",
+        )
+        .body(format!("{form}&Version=2010-05-08"))
+        .send()
+        .await
+        .unwrap();
+    response.text().await.unwrap()
+}
+
+#[test]
+fn a_wrong_key_is_auth_and_a_missing_grant_is_permission_against_moto() {
+    // moto checks keys, signatures and policies from its fifth request on: the first four make
+    // a user whose key may only read, and an instance for it to fail to release.
+    let Some(moto) = moto_with(&[("INITIAL_NO_AUTH_ACTION_COUNT", "4")]) else {
+        return;
+    };
+    let rt = rt();
+    let (key, secret, instance) = rt.block_on(async {
+        iam(&moto.url, "Action=CreateUser&UserName=renter").await;
+        let created = iam(&moto.url, "Action=CreateAccessKey&UserName=renter").await;
+        let read_only = r#"{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"ec2:Describe*","Resource":"*"}]}"#;
+        iam(
+            &moto.url,
+            &format!(
+                "Action=PutUserPolicy&UserName=renter&PolicyName=read-only&PolicyDocument={}",
+                uri_encode(read_only)
+            ),
+        )
+        .await;
+        let creds = Credentials::from_env(&env(&moto.url)).unwrap();
+        let ec2 = Ec2::new(&moto.url, "us-east-1", creds, policy()).unwrap();
+        let run = call(
+            &ec2,
+            "RunInstances",
+            &[
+                ("ImageId", "ami-12345678"),
+                ("MinCount", "1"),
+                ("MaxCount", "1"),
+                ("InstanceType", "g5.xlarge"),
+            ],
+        )
+        .await;
+        (
+            grab(&created, "AccessKeyId"),
+            grab(&created, "SecretAccessKey"),
+            grab(&run, "instanceId"),
+        )
+    });
+    let adapter = |env: &AwsEnv| {
+        Aws::with_policy(
+            AwsSettings::resolve(env, Some(instance.clone()), None),
+            policy(),
+            policy(),
+        )
+    };
+
+    // A key moto's IAM does not know: EC2 answers AuthFailure.
+    let wrong = rt
+        .block_on(adapter(&env(&moto.url)).inventory())
+        .unwrap_err();
+    assert!(
+        matches!(wrong.kind(), ErrorKind::Auth(Auth::Refused { .. })),
+        "{wrong:?}"
+    );
+    assert_eq!(wrong.code(), Some("AuthFailure"));
+    assert!(wrong.fix().contains("AWS_ACCESS_KEY_ID"), "{}", wrong.fix());
+    assert!(!format!("{wrong} {wrong:?}").contains(SECRET));
+
+    // The renter's own key reads, but may not terminate.
+    let renter = adapter(&AwsEnv::from_pairs([
+        ("AWS_ACCESS_KEY_ID", key.as_str()),
+        ("AWS_SECRET_ACCESS_KEY", secret.as_str()),
+        ("AWS_REGION", "us-east-1"),
+        ("AWS_ENDPOINT_URL", moto.url.as_str()),
+    ]));
+    let inventory = rt.block_on(renter.inventory()).unwrap();
+    assert_eq!(inventory.instance.map(|i| i.id), Some(instance.clone()));
+    let denied = rt.block_on(renter.perform(&Action::Release)).unwrap_err();
+    assert_eq!(
+        denied.kind(),
+        &ErrorKind::Permission {
+            action: Some("ec2:TerminateInstances".into())
+        },
+        "{denied:?}"
+    );
+    assert_eq!(
+        denied.fix(),
+        "the key lacks ec2:TerminateInstances; grant it in IAM"
+    );
+    assert!(!format!("{denied} {denied:?}").contains(&secret));
 }

@@ -284,3 +284,38 @@ async fn unconfigured_actions_are_unsupported_and_say_which_key() {
         "{plan:?}"
     );
 }
+
+#[tokio::test]
+async fn each_failure_of_the_command_comes_out_as_its_kind() {
+    let dir = Dir::new("kinds");
+    let mut config = config(&dir);
+    config.inventory = None;
+    config.stop = Some(argv(&[&script("fail.sh")]));
+    config.release = Some(argv(&[&dir
+        .path()
+        .join("no-such-program")
+        .display()
+        .to_string()]));
+    let cloud = adapter(config.clone());
+    // A non-zero exit is the command's answer: a refusal, its status the code.
+    let refused = cloud.perform(&Action::Stop).await.unwrap_err();
+    assert_eq!(refused.kind_label(), "rejected", "{refused:?}");
+    assert_eq!(refused.code(), Some("exit status 3"));
+    assert!(refused.message().contains("QuotaExceeded"), "{refused:?}");
+    // A program that cannot start is the setup's to fix.
+    let missing = cloud.perform(&Action::Release).await.unwrap_err();
+    assert_eq!(missing.kind_label(), "state", "{missing:?}");
+    assert!(missing.fix().contains("[command]"), "{}", missing.fix());
+    assert_eq!(
+        cloud.inventory().await.unwrap_err().kind_label(),
+        "unsupported"
+    );
+    config.inventory = Some(argv(&[&script("garbled.sh")]));
+    let garbled = adapter(config).inventory().await.unwrap_err();
+    assert_eq!(garbled.kind_label(), "state");
+    assert!(
+        garbled.fix().contains("[command] inventory"),
+        "{}",
+        garbled.fix()
+    );
+}

@@ -174,6 +174,7 @@ async fn a_bad_inventory_is_an_error_never_a_released_instance() {
                 Fault::Throttle => assert!(text.contains("429"), "{text}"),
                 Fault::ServerError => assert!(text.contains("500"), "{text}"),
                 Fault::Hang => assert!(text.contains("timed out"), "{text}"),
+                Fault::Answer(..) => unreachable!("not in FAULTS"),
             }
         }
     }
@@ -199,4 +200,122 @@ async fn a_wrong_key_is_refused_by_the_peer_and_named_by_the_adapter() {
     );
     assert!(!err.contains("someone-elses-key"), "{err}");
     assert!(peer.cloud(|c| c.status.is_some()));
+}
+
+/// One provider answer, the call it answers (every call when `None`), the action that meets it
+/// (the inventory when `None`), and the kind of failure it must come out as.
+type Answered = (Fault, Option<&'static str>, Option<Action>, &'static str);
+
+/// Each answer comes out of `kind`'s adapter as its kind, naming what to fix and not the key.
+async fn check_kinds(kind: Kind, cases: Vec<Answered>) {
+    use gpumeter::provider::{Auth, ErrorKind};
+    for (fault, call, action, want) in cases {
+        let peer = Peer::start(kind);
+        peer.fault(fault, call, None);
+        let adapter = adapter(&peer, kind);
+        let err = match &action {
+            Some(action) => adapter.perform(action).await.unwrap_err(),
+            None => adapter.inventory().await.unwrap_err(),
+        };
+        let what = format!("{kind:?} {fault:?} on {call:?}");
+        assert_eq!(err.kind_label(), want, "{what}: {err:?}");
+        let text = format!("{err} {err:?} {}", err.fix());
+        assert!(!text.contains(KEY), "{what}: {text}");
+        match err.kind() {
+            ErrorKind::Auth(Auth::Refused { check, .. }) => {
+                assert_eq!(check, &[key_var(kind).to_string()], "{what}");
+                assert!(err.fix().contains(key_var(kind)), "{what}: {}", err.fix());
+            }
+            ErrorKind::Permission { .. } => {
+                let named = err.call().is_some_and(|c| err.fix().contains(c));
+                assert!(named, "{what}: {}", err.fix());
+            }
+            ErrorKind::Rejected => assert!(err.code().is_some_and(|c| c.contains("400"))),
+            _ => {}
+        }
+    }
+}
+
+const SLOW: &str = r#"{"error":{"code":"global/unknown","message":"slow down"}}"#;
+
+#[tokio::test]
+async fn each_lambda_answer_comes_out_as_its_kind() {
+    const REFUSED: &str = r#"{"error":{"code":"global/invalid-api-key","message":"API key was invalid, expired, or deleted.","suggestion":"Check your API key or create a new one, then try again."}}"#;
+    const INACTIVE: &str =
+        r#"{"error":{"code":"global/account-inactive","message":"Your account is inactive."}}"#;
+    const BAD: &str =
+        r#"{"error":{"code":"global/invalid-parameters","message":"Invalid instance ID."}}"#;
+    let terminate = Some("POST /api/v1/instance-operations/terminate");
+    let release = Some(Action::Release);
+    check_kinds(
+        Kind::Lambda,
+        vec![
+            (Fault::Answer(401, REFUSED), None, None, "auth"),
+            (
+                Fault::Answer(403, INACTIVE),
+                terminate,
+                release.clone(),
+                "permission",
+            ),
+            (Fault::Answer(429, SLOW), None, None, "throttled"),
+            (Fault::Answer(400, BAD), terminate, release, "rejected"),
+            (Fault::Answer(503, SLOW), None, None, "unreachable"),
+            (Fault::Hang, None, None, "unreachable"),
+            (Fault::Malformed, None, None, "state"),
+            (Fault::Hang, None, Some(Action::Stop), "unsupported"),
+        ],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn each_runpod_answer_comes_out_as_its_kind() {
+    const READ_ONLY: &str =
+        r#"{"title":"Forbidden","status":403,"detail":"this API key is read-only"}"#;
+    const BAD: &str = r#"{"title":"Bad Request","status":400,"detail":"invalid pod id"}"#;
+    let pods = Some("POST /v2/pods/");
+    check_kinds(
+        Kind::Runpod,
+        vec![
+            (Fault::Answer(401, READ_ONLY), None, None, "auth"),
+            (
+                Fault::Answer(403, READ_ONLY),
+                pods,
+                Some(Action::Stop),
+                "permission",
+            ),
+            (Fault::Answer(429, BAD), None, None, "throttled"),
+            (
+                Fault::Answer(400, BAD),
+                pods,
+                Some(Action::Release),
+                "rejected",
+            ),
+            (Fault::Answer(502, BAD), None, None, "unreachable"),
+        ],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn each_vast_answer_comes_out_as_its_kind() {
+    const REFUSED: &str = r#"{"success":false,"error":"invalid_user","msg":"bad api key"}"#;
+    const BAD: &str = r#"{"success":false,"error":"invalid_args","msg":"bad state"}"#;
+    let instances = Some("PUT /api/v0/instances/");
+    check_kinds(
+        Kind::Vast,
+        vec![
+            // Vast.ai refuses a key it does not take with 403: the key is what to check.
+            (Fault::Answer(403, REFUSED), None, None, "auth"),
+            (Fault::Answer(429, BAD), None, None, "throttled"),
+            (
+                Fault::Answer(400, BAD),
+                instances,
+                Some(Action::Stop),
+                "rejected",
+            ),
+            (Fault::Answer(500, BAD), None, None, "unreachable"),
+        ],
+    )
+    .await;
 }

@@ -124,3 +124,86 @@ async fn a_revoked_key_is_never_a_missing_instance() {
     }
     assert!(peer.cloud(|c| c.instance.is_some()));
 }
+
+/// Tencent Cloud's own answers, on a read or on the call that changes something, come out of
+/// the adapter as the kind of failure they are, with what to fix.
+#[tokio::test]
+async fn each_answer_comes_out_as_its_kind() {
+    use gpumeter::provider::{Auth, ErrorKind};
+    const CAM: &str = r#"{"Response":{"Error":{"Code":"AuthFailure.UnauthorizedOperation","Message":"You are not authorized to perform this operation. [[request id:r-1]you are not authorized to perform operation (cvm:TerminateInstances)\nresource (qcs::cvm:ap-guangzhou:uin/100000000001:instance/ins-1) has no permission\n]"},"RequestId":"r-1"}}"#;
+    const UNAUTHORIZED: &str = r#"{"Response":{"Error":{"Code":"UnauthorizedOperation","Message":"Unauthorized operation."},"RequestId":"r-2"}}"#;
+    const CLOCK: &str = r#"{"Response":{"Error":{"Code":"AuthFailure.SignatureExpire","Message":"Signature expired. Timestamp and server time cannot differ by more than five minutes."},"RequestId":"r-3"}}"#;
+    const MALFORMED_ID: &str = r#"{"Response":{"Error":{"Code":"InvalidInstanceId.Malformed","Message":"Invalid instance ID format."},"RequestId":"r-4"}}"#;
+    const STOPPED: &str = r#"{"Response":{"Error":{"Code":"UnsupportedOperation.InstanceStateStopped","Message":"The instance has been shut down, and this operation is not supported."},"RequestId":"r-5"}}"#;
+    let release = Some(Action::Release);
+    let stop = Some(Action::Stop);
+    // (answer, the call it answers (every call when `None`), the action, the kind)
+    let cases: Vec<(Fault, Option<&str>, Option<Action>, &str)> = vec![
+        (Fault::RejectKey, None, None, "auth"),
+        (Fault::Answer(200, CLOCK), None, None, "auth"),
+        (
+            Fault::Answer(200, CAM),
+            Some("TerminateInstances"),
+            release,
+            "permission",
+        ),
+        (
+            Fault::Answer(200, UNAUTHORIZED),
+            Some("StopInstances"),
+            stop.clone(),
+            "permission",
+        ),
+        (Fault::Throttle, None, None, "throttled"),
+        (Fault::TooMany, None, None, "throttled"),
+        (Fault::Answer(200, MALFORMED_ID), None, None, "rejected"),
+        (
+            Fault::Answer(200, STOPPED),
+            Some("StopInstances"),
+            stop,
+            "rejected",
+        ),
+        (Fault::ServerError, None, None, "unreachable"),
+        (Fault::Hang, None, None, "unreachable"),
+        (Fault::Malformed, None, None, "state"),
+    ];
+    for (fault, call, action, want) in cases {
+        let peer = Peer::start();
+        peer.fault(fault, call, None);
+        let adapter = peer.adapter(Some(INSTANCE));
+        let err = match &action {
+            Some(action) => adapter.perform(action).await.unwrap_err(),
+            None => adapter.inventory().await.unwrap_err(),
+        };
+        let what = format!("{fault:?} on {call:?}");
+        assert_eq!(err.kind_label(), want, "{what}: {err:?}");
+        assert_eq!(err.provider(), "tencent");
+        let text = format!("{err} {err:?} {}", err.fix());
+        assert!(!text.contains(SECRET), "{what}: {text}");
+        match err.kind() {
+            ErrorKind::Auth(Auth::Refused { check, .. }) => {
+                assert_eq!(check, &["TENCENTCLOUD_SECRET_ID".to_string()], "{what}");
+            }
+            ErrorKind::Auth(Auth::Clock) => assert!(err.fix().contains("clock"), "{what}"),
+            ErrorKind::Permission {
+                action: Some(named),
+            } => {
+                let expected = format!("cvm:{}", call.unwrap_or_default());
+                assert_eq!(named, &expected, "{what}");
+                assert!(err.fix().contains(&expected), "{what}: {}", err.fix());
+            }
+            ErrorKind::Rejected if call.is_none() => {
+                assert!(err.fix().contains("instance id"), "{what}: {}", err.fix());
+            }
+            _ => {}
+        }
+    }
+    let err = Peer::start()
+        .adapter(Some(INSTANCE))
+        .perform(&Action::SnapshotClean {
+            keep: 1,
+            final_snapshot: false,
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind_label(), "unsupported", "{err:?}");
+}

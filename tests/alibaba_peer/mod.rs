@@ -37,6 +37,8 @@ pub enum Fault {
     Malformed,
     /// 404 `InvalidAccessKeyId.NotFound`.
     RejectKey,
+    /// This status and body, as the service would send them.
+    Answer(u16, &'static str),
 }
 
 /// One signed call the peer accepted (whatever it answered).
@@ -168,6 +170,7 @@ fn serve(request: &Request, shared: &Mutex<Shared>) -> Reply {
         Some(Fault::ServerError) => Reply::Answer(500, error("InternalError", "oops")),
         Some(Fault::Hang) => Reply::Hang(Duration::from_secs(3)),
         Some(Fault::Malformed) => Reply::Answer(200, "{\"RequestId\": \"r\", \"Instan".into()),
+        Some(Fault::Answer(status, body)) => Reply::Answer(status, body.into()),
         Some(Fault::RejectKey) => Reply::Answer(
             404,
             error(

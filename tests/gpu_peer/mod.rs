@@ -34,6 +34,8 @@ pub enum Fault {
     Malformed,
     /// 401 (Vast: 403), as for a revoked key.
     RejectKey,
+    /// This status and body, as the service would send them.
+    Answer(u16, &'static str),
 }
 
 struct Shared {
@@ -153,6 +155,7 @@ fn serve(request: &Request, shared: &Mutex<Shared>) -> Reply {
         Some(Fault::Throttle) => Reply::Answer(429, cloud::error(kind, 429, "slow down")),
         Some(Fault::ServerError) => Reply::Answer(500, cloud::error(kind, 500, "internal")),
         Some(Fault::Malformed) => Reply::Answer(200, "<html>maintenance</html>".into()),
+        Some(Fault::Answer(status, body)) => Reply::Answer(status, body.into()),
         Some(Fault::RejectKey) => {
             let status = if kind == Kind::Vast { 403 } else { 401 };
             Reply::Answer(status, cloud::error(kind, status, "key revoked"))

@@ -35,6 +35,8 @@ pub enum Fault {
     Malformed,
     /// 200 with `AuthFailure.SecretIdNotFound`: a revoked key.
     RejectKey,
+    /// This status and body, as the service would send them.
+    Answer(u16, &'static str),
 }
 
 /// One signed call the peer accepted (whatever it answered).
@@ -163,6 +165,7 @@ fn serve(request: &Request, shared: &Mutex<Shared>) -> Reply {
         Some(Fault::Hang) => Reply::Hang(Duration::from_secs(3)),
         Some(Fault::Malformed) => Reply::Answer(200, "{\"Response\": {\"InstanceSe".into()),
         Some(Fault::RejectKey) => Reply::Answer(200, reply("AuthFailure.SecretIdNotFound")),
+        Some(Fault::Answer(status, body)) => Reply::Answer(status, body.into()),
         None => {
             let answer = lock(shared).cloud.handle(&action, &body);
             Reply::Answer(200, answer.to_string())
