@@ -7,13 +7,12 @@ use std::time::Duration;
 use jiff::tz::TimeZone;
 use jiff::{SignedDuration, Timestamp};
 
-use crate::app::{
-    App, CloudView, Deadline, Event, Level, PriceSource, Pricing, Settings, Spend, update,
-};
+use crate::app::{App, CloudView, Deadline, Event, Level, Settings, update};
 use crate::config::OnExpiry;
 use crate::meter::{BillingMode, ComputeTerms};
 use crate::provider::demo::{DEMO_SHEET, DEMO_SKU, DemoState};
 use crate::provider::{Capabilities, Inventory};
+use crate::spend::{PriceSource, Pricing, Spend};
 use crate::telemetry::{Scenario, SimConfig, Simulator, Stamped, Telemetry};
 
 /// The instant fixtures are drawn at: 2026-11-29 14:00:00 UTC.

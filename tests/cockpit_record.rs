@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::{Duration, Instant};
 
-use gpumeter::app::{App, CloudView, Effect, Event, Level, Settings, Spend, update};
+use gpumeter::app::{App, CloudView, Effect, Event, Level, Settings, update};
 use gpumeter::app::{KeyCode, KeyPress};
 use gpumeter::cockpit::record::Recorder;
 use gpumeter::demo::{demo_capabilities, demo_pricing, demo_simulator};
@@ -17,6 +17,7 @@ use gpumeter::guard::IdleRule;
 use gpumeter::ledger::Ledger;
 use gpumeter::provider::Provider;
 use gpumeter::provider::demo::DemoCloud;
+use gpumeter::spend::Spend;
 use gpumeter::telemetry::{Simulator, Stamped, Telemetry};
 use jiff::tz::TimeZone;
 use jiff::{SignedDuration, Timestamp};

@@ -10,11 +10,11 @@
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use gpumeter::app::Spend;
 use gpumeter::demo::{demo_pricing, demo_simulator, fixture_now};
 use gpumeter::provider::Inventory;
 use gpumeter::provider::demo::DemoState;
 use gpumeter::serve::{Collector, Input, Snapshot, Target, render};
+use gpumeter::spend::Spend;
 use gpumeter::telemetry::{GpuUnavailable, GpuUnavailableKind, Stamped, Telemetry};
 use jiff::tz::TimeZone;
 use jiff::{SignedDuration, Timestamp};

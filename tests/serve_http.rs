@@ -5,10 +5,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
-use gpumeter::app::Spend;
 use gpumeter::demo::demo_simulator;
 use gpumeter::provider::{Action, ActionReport, Capabilities, Inventory, Provider, ProviderError};
 use gpumeter::serve::{Collector, ServeSources, Target, serve};
+use gpumeter::spend::Spend;
 use gpumeter::telemetry::SamplerConfig;
 use jiff::tz::TimeZone;
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};

@@ -9,10 +9,11 @@ use jiff::{SignedDuration, Timestamp};
 
 use super::context::Context;
 use super::{CommandResult, Failure};
-use crate::app::{App, CloudView, Deadline, Settings, Spend};
+use crate::app::{App, CloudView, Deadline, Settings};
 use crate::cli::{Cli, CockpitArgs};
 use crate::cockpit::{Sources, run};
 use crate::config::Release;
+use crate::spend::Spend;
 use crate::telemetry::{
     GpuSource, HostConfig, HostReader, HostSource, NvmlConfig, NvmlSource, SamplerConfig, Scenario,
     SimConfig, Simulator,
@@ -172,7 +173,7 @@ where
 /// The monthly budget, with what the ledger recorded this calendar month before this run.
 fn month_budget(
     ctx: &Context,
-    pricing: Option<&crate::app::Pricing>,
+    pricing: Option<&crate::spend::Pricing>,
     now: Timestamp,
     tz: &TimeZone,
 ) -> Option<crate::app::state::MonthBudget> {

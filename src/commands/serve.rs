@@ -8,10 +8,10 @@ use jiff::{SignedDuration, Timestamp};
 
 use super::context::Context;
 use super::{CommandResult, Failure};
-use crate::app::Spend;
 use crate::cli::{Cli, ServeArgs};
 use crate::config::Release;
 use crate::serve::{Collector, ServeSources, Target, serve};
+use crate::spend::Spend;
 use crate::telemetry::{
     GpuSource, HostConfig, HostReader, HostSource, NvmlConfig, NvmlSource, SamplerConfig, Scenario,
     SimConfig, Simulator,

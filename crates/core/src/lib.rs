@@ -4,6 +4,7 @@
 //! - [`money`]: amounts with a currency, exact decimals.
 //! - [`pricing`]: the price-sheet schema, parsing and the bundled sheets.
 //! - [`meter`]: what an instance has cost, component by component, at an instant.
+//! - [`spend`]: a live instance's meter: its pricing, the spend so far and the burn.
 //! - [`guard`]: the rules that turn telemetry, spend and time into alerts and actions.
 //! - [`cloud`]: what a provider reports (instance, resources) and is asked to do (actions).
 //! - [`telemetry`]: GPU and host readings as plain data, their history and the findings.
@@ -20,4 +21,5 @@ pub mod guard;
 pub mod meter;
 pub mod money;
 pub mod pricing;
+pub mod spend;
 pub mod telemetry;

@@ -4,14 +4,12 @@
 pub mod confirm;
 pub mod deadline;
 pub mod keymap;
-pub mod spend;
 pub mod state;
 pub mod update;
 
 pub use confirm::{Choice, Confirm, ConfirmLine};
 pub use deadline::{Deadline, format_remaining};
 pub use keymap::{BINDINGS, Binding, Command, Key, KeyCode, KeyPress, bindings, command_for};
-pub use spend::{PriceSource, Pricing, Spend, SpendReading};
 pub use state::{
     App, CloudView, FleetLink, GuardLink, Level, LogEntry, Mode, Panel, Settings, TelemetryView,
     WatchdogView,

@@ -6,8 +6,8 @@ use jiff::{SignedDuration, Timestamp};
 
 use super::confirm::Confirm;
 use super::deadline::Deadline;
-use super::spend::Spend;
 use crate::cloud::{Action, Capabilities, Inventory};
+use crate::spend::Spend;
 use crate::telemetry::{
     CudaVersion, Finding, GpuRound, HistoryConfig, HostSample, TelemetryHistory,
 };
