@@ -609,3 +609,64 @@ fn without_fleet_accounts_nothing_is_read() {
     assert!(tick_by(&mut app, 600).is_empty());
     assert!(!app.fleet_link.reading);
 }
+
+#[test]
+fn quitting_while_an_action_runs_waits_for_its_answer() {
+    let mut app = app();
+    ch(&mut app, 'R');
+    ch(&mut app, 'y');
+    ch(&mut app, 'q');
+    assert!(!app.quit, "the release has no answer yet");
+    assert!(
+        last_log(&app)
+            .1
+            .contains("quitting once the release is answered")
+    );
+    let done = ActionReport {
+        action: Action::Release,
+        confirmed: true,
+        summary: "i-0demo4a100f00d: released".into(),
+        calls: vec![],
+    };
+    let effects = update(
+        &mut app,
+        Event::ActionDone {
+            action: Action::Release,
+            result: Ok(done),
+        },
+    );
+    assert!(app.quit, "the answer came: the cockpit quits");
+    assert!(effects.is_empty(), "nothing more is asked of the provider");
+    assert_eq!(app.unanswered_at_quit, None);
+    assert!(app.events.iter().any(|e| e.level == Level::Done));
+}
+
+#[test]
+fn a_second_quit_leaves_at_once_and_the_action_is_reported_unanswered() {
+    let mut app = app();
+    ch(&mut app, 'S');
+    ch(&mut app, 'y');
+    update(&mut app, Event::Key(KeyPress::ctrl('c')));
+    assert!(!app.quit);
+    ch(&mut app, 'q');
+    assert!(app.quit);
+    assert_eq!(app.unanswered_at_quit, Some(Action::Stop));
+    let line = gpumeter::commands::cockpit::unanswered_line(&app).expect("a line");
+    assert!(line.contains("stop had no answer from demo"), "{line}");
+    assert!(line.contains("not confirmed"), "{line}");
+
+    let mut idle = self::app();
+    ch(&mut idle, 'q');
+    assert!(idle.quit, "with nothing in flight, q quits at once");
+    assert_eq!(gpumeter::commands::cockpit::unanswered_line(&idle), None);
+}
+
+#[test]
+fn a_ledger_problem_is_an_error_line_in_the_events() {
+    let mut app = app();
+    update(&mut app, Event::Ledger("disk full".into()));
+    assert_eq!(
+        last_log(&app),
+        (Level::Error, "ledger: disk full".to_string())
+    );
+}

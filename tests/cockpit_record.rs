@@ -75,9 +75,18 @@ impl Rig {
     /// follows the state.
     fn feed(&mut self, event: Event) -> Vec<Effect> {
         self.rec.saw(&event);
-        let effects = update(&mut self.app, event);
-        self.rec.after_update(&mut self.app);
+        let mut effects = update(&mut self.app, event);
+        effects.extend(self.follow());
         effects
+    }
+
+    /// The recorder follows the state; what it has to say goes through `update`, as in the loop.
+    fn follow(&mut self) -> Vec<Effect> {
+        let notes = self.rec.after_update(&self.app);
+        notes
+            .into_iter()
+            .flat_map(|note| update(&mut self.app, note))
+            .collect()
     }
 
     fn inventory(&mut self) {
@@ -129,7 +138,7 @@ impl Rig {
                 self.app.events
             );
             std::thread::sleep(Duration::from_millis(5));
-            self.rec.after_update(&mut self.app);
+            self.follow();
         }
     }
 
@@ -139,7 +148,9 @@ impl Rig {
 
     fn close(self) -> App {
         let mut app = self.app;
-        self.rec.close(&mut app);
+        for note in self.rec.close(&app) {
+            update(&mut app, note);
+        }
         app
     }
 }
@@ -316,7 +327,7 @@ fn a_ledger_that_cannot_open_is_one_error_line_and_the_cockpit_goes_on() {
     while !rig.app.events.iter().any(|e| e.text.starts_with("ledger:")) {
         assert!(Instant::now() < deadline, "no error line");
         std::thread::sleep(Duration::from_millis(5));
-        rig.rec.after_update(&mut rig.app);
+        rig.follow();
     }
     for s in 1..=120 {
         rig.second(s);

@@ -166,8 +166,23 @@ where
         Err(e) => Err(std::io::Error::other(e.to_string())),
     };
     ratatui::restore();
-    result.map_err(|e| Failure::failed(format!("the terminal failed: {e}")))?;
+    let app = result.map_err(|e| Failure::failed(format!("the terminal failed: {e}")))?;
+    if let Some(line) = unanswered_line(&app) {
+        eprintln!("{line}");
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What to say on the normal screen when the user quit while an action had no answer yet:
+/// the provider may still carry it out.
+pub fn unanswered_line(app: &App) -> Option<String> {
+    let action = app.unanswered_at_quit.as_ref()?;
+    Some(format!(
+        "gpumeter: the {} had no answer from {} when the cockpit quit, so it is not confirmed; \
+         it may still happen. `gpumeter checklist` shows what the provider says now.",
+        action.label(),
+        crate::notify::terminal::sanitize(&app.cloud.provider),
+    ))
 }
 
 /// The monthly budget, with what the ledger recorded this calendar month before this run.

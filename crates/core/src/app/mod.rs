@@ -14,4 +14,4 @@ pub use state::{
     App, CloudView, FleetLink, GuardLink, Level, LogEntry, Mode, Panel, Settings, TelemetryView,
     WatchdogView,
 };
-pub use update::{Effect, Event, update};
+pub use update::{Effect, Event, LEDGER_PREFIX, update};

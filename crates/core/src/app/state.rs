@@ -232,7 +232,12 @@ pub struct App {
     pub dirty: bool,
     /// Ring the terminal bell with the next frame (a warning fired).
     pub bell: bool,
+    /// Quit was asked while an action was in flight: the cockpit quits at its answer.
+    pub quit_after_answer: bool,
     pub quit: bool,
+    /// The action still unanswered when the user quit anyway; the edge reports it once the
+    /// terminal is restored, since the provider may still carry it out.
+    pub unanswered_at_quit: Option<Action>,
 }
 
 impl App {
@@ -261,7 +266,9 @@ impl App {
             logged: 0,
             dirty: true,
             bell: false,
+            quit_after_answer: false,
             quit: false,
+            unanswered_at_quit: None,
         }
     }
 

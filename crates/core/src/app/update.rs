@@ -15,6 +15,9 @@ use crate::telemetry::{CpuBoundRule, Expectations, Telemetry, assess};
 
 /// A watchdog silent for this long is shown as not running.
 pub const WATCHDOG_STALE: std::time::Duration = std::time::Duration::from_secs(20);
+/// What the event log's ledger lines start with; the recorder keeps its own lines out of the
+/// ledger by it.
+pub const LEDGER_PREFIX: &str = "ledger:";
 /// Fleet rows older than this are read again while the fleet screen is open.
 pub const FLEET_REFRESH: SignedDuration = SignedDuration::from_secs(60);
 
@@ -38,6 +41,8 @@ pub enum Event {
     },
     /// The instances of `[[fleet]]`, read as `gpumeter fleet` reads them.
     Fleet(Vec<crate::fleet::FleetRow>),
+    /// The ledger could not do what the cockpit asked of it (open, record, share the guard).
+    Ledger(String),
     Resize,
 }
 
@@ -96,6 +101,10 @@ pub fn update(app: &mut App, event: Event) -> Vec<Effect> {
             app.dirty = true;
             Vec::new()
         }
+        Event::Ledger(problem) => {
+            app.log(Level::Error, format!("{LEDGER_PREFIX} {problem}"));
+            Vec::new()
+        }
         Event::Resize => {
             app.dirty = true;
             Vec::new()
@@ -107,7 +116,7 @@ fn on_key(app: &mut App, key: KeyPress) -> Vec<Effect> {
     app.dirty = true;
     let ctrl_c = key.ctrl && key.code == KeyCode::Char('c');
     if ctrl_c {
-        app.quit = true;
+        request_quit(app);
         return Vec::new();
     }
     match app.mode.clone() {
@@ -141,7 +150,7 @@ fn on_key(app: &mut App, key: KeyPress) -> Vec<Effect> {
 
 fn on_command(app: &mut App, command: Command) -> Vec<Effect> {
     match command {
-        Command::Quit => app.quit = true,
+        Command::Quit => request_quit(app),
         Command::Help => app.mode = Mode::Help,
         Command::Close => app.show_fleet = false,
         Command::Confirm => {}
@@ -176,6 +185,27 @@ fn on_command(app: &mut App, command: Command) -> Vec<Effect> {
         ),
     }
     Vec::new()
+}
+
+/// Quits, unless an action is in flight: then the cockpit waits for the provider's answer, so
+/// the user learns what happened, and a second quit leaves at once with the action reported
+/// as unanswered.
+fn request_quit(app: &mut App) {
+    let Some((running, _)) = &app.cloud.running else {
+        app.quit = true;
+        return;
+    };
+    let label = running.label();
+    if app.quit_after_answer {
+        app.unanswered_at_quit = Some(running.clone());
+        app.quit = true;
+        return;
+    }
+    app.quit_after_answer = true;
+    app.log(
+        Level::Warn,
+        format!("quitting once the {label} is answered; quit again to leave now"),
+    );
 }
 
 /// Asks for the fleet while its screen is open, when `[[fleet]]` lists accounts, no read is in
@@ -654,6 +684,10 @@ fn on_action_done(
             let text = format!("{} failed: {e}", action.label());
             app.log(Level::Error, text);
         }
+    }
+    if app.quit_after_answer && app.cloud.running.is_none() {
+        app.quit = true;
+        return Vec::new();
     }
     vec![Effect::RefreshInventory]
 }
