@@ -18,5 +18,6 @@ pub mod pricing;
 pub mod provider;
 pub mod serve;
 pub mod telemetry;
+pub mod terminal;
 pub mod ui;
 pub mod watchdog;

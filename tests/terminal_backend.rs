@@ -13,10 +13,10 @@ use std::time::Duration;
 
 use emulator::{FixedSize, Output, assert_same_screen, assert_screen_is, emulator, resize};
 use gpumeter::app::{App, Event, update};
-use gpumeter::cockpit::backend::LeanBackend;
-use gpumeter::cockpit::screen::Screen;
 use gpumeter::demo::{demo_app, demo_simulator, fixture_now};
 use gpumeter::telemetry::{Stamped, Telemetry};
+use gpumeter::terminal::LeanBackend;
+use gpumeter::terminal::Screen;
 use gpumeter::ui::theme::Theme;
 use jiff::SignedDuration;
 use proptest::prelude::*;

@@ -15,19 +15,17 @@ use tokio::time::MissedTickBehavior;
 
 use crate::app::{App, Effect, Event, update};
 
-pub mod backend;
 pub mod checkpoints;
 pub mod effects;
 pub mod guard_link;
 pub mod keys;
 pub mod record;
-pub mod screen;
 use crate::provider::Provider;
 use crate::telemetry::{
     GpuSource, HostSource, SamplerConfig, spawn_gpu_sampler, spawn_host_sampler,
 };
+use crate::terminal::Screen;
 use crate::ui::theme::Theme;
-use screen::Screen;
 
 /// How often the clock ticks: the countdown shows seconds.
 pub const TICK_INTERVAL: Duration = Duration::from_secs(1);

@@ -145,7 +145,7 @@ where
         .enable_all()
         .build()
         .map_err(|e| Failure::failed(format!("cannot start the runtime: {e}")))?;
-    let mut screen = crate::cockpit::backend::take_screen()
+    let mut screen = crate::terminal::take_screen()
         .map_err(|e| Failure::failed(format!("cannot set up the terminal: {e}")))?;
     let theme = theme.clone();
     // The loop runs as a task, not as `block_on`'s own future: a task woken on the runtime's

@@ -7,11 +7,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use gpumeter::app::App;
-use gpumeter::cockpit::screen::Screen;
 use gpumeter::cockpit::{Sources, run};
 use gpumeter::demo::demo_simulator;
 use gpumeter::provider::Provider;
 use gpumeter::telemetry::SamplerConfig;
+use gpumeter::terminal::Screen;
 use gpumeter::ui::theme::Theme;
 use ratatui::backend::TestBackend;
 

@@ -119,7 +119,7 @@ fn cells(buffer: &Buffer) -> impl Iterator<Item = (u16, u16, &Cell)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cockpit::backend::LeanBackend;
+    use crate::terminal::backend::LeanBackend;
 
     fn frame_area(screen: &mut Screen<LeanBackend<Vec<u8>>>) -> Rect {
         let mut drawn = Rect::ZERO;
