@@ -5,7 +5,7 @@ use std::time::Duration;
 #[path = "common/guard_state.rs"]
 mod guard_state;
 
-use gpumeter::app::{App, Choice, Effect, Event, Level, Mode, Panel, update};
+use gpumeter::app::{App, Choice, Effect, Event, Focus, Level, Mode, update};
 use gpumeter::app::{KeyCode, KeyPress};
 use gpumeter::config::OnExpiry;
 use gpumeter::demo::demo_app;
@@ -67,18 +67,18 @@ fn q_and_ctrl_c_quit() {
 #[test]
 fn tab_arrows_and_hjkl_move_focus_and_selection() {
     let mut app = app();
-    assert_eq!(app.focus, Panel::Gpus);
+    assert_eq!(app.focus, Focus::Gpus);
     press(&mut app, KeyCode::Tab);
-    assert_eq!(app.focus, Panel::Cost);
+    assert_eq!(app.focus, Focus::Cost);
     press(&mut app, KeyCode::BackTab);
-    assert_eq!(app.focus, Panel::Gpus);
+    assert_eq!(app.focus, Focus::Gpus);
     ch(&mut app, 'l');
-    assert_eq!(app.focus, Panel::Cost);
+    assert_eq!(app.focus, Focus::Cost);
     press(&mut app, KeyCode::Left);
     ch(&mut app, 'h');
-    assert_eq!(app.focus, Panel::Events);
+    assert_eq!(app.focus, Focus::Events);
     press(&mut app, KeyCode::Right);
-    assert_eq!(app.focus, Panel::Gpus);
+    assert_eq!(app.focus, Focus::Gpus);
     ch(&mut app, 'j');
     press(&mut app, KeyCode::Down);
     assert_eq!(app.selected_gpu, 2);
@@ -90,7 +90,7 @@ fn tab_arrows_and_hjkl_move_focus_and_selection() {
         ch(&mut app, 'j');
     }
     assert_eq!(app.selected_gpu, 7, "and at the last GPU");
-    app.focus = Panel::Resources;
+    app.focus = Focus::Resources;
     ch(&mut app, 'j');
     assert_eq!(app.selected_resource, 1);
 }

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use gpumeter::config::OnExpiry;
 use gpumeter::ledger::{
-    Change, Claim, EventRecord, GuardPolicy, Ledger, LedgerWriter, Level, Notice, Watchdog,
+    Change, Claim, EventLevel, EventRecord, GuardPolicy, Ledger, LedgerWriter, Notice, Watchdog,
 };
 use jiff::{SignedDuration, Timestamp};
 
@@ -104,7 +104,7 @@ fn the_writer_commits_events_at_once_and_hands_the_ledger_back() {
     .unwrap();
     let at = t("2026-05-01T10:00:00Z");
     writer
-        .record_event(EventRecord::alert(at, Level::Warn, "budget 80%"))
+        .record_event(EventRecord::alert(at, EventLevel::Warn, "budget 80%"))
         .unwrap();
     let ids = match rx.recv().unwrap() {
         Notice::Committed { events, .. } => events,

@@ -6,7 +6,7 @@ use std::process::Command;
 use gpumeter::ledger::query::LeftoverRow;
 use gpumeter::ledger::report::{Report, build};
 use gpumeter::ledger::{
-    EventRecord, GpuMinute, Ledger, Level, MinuteBucket, SessionId, SessionStart,
+    EventLevel, EventRecord, GpuMinute, Ledger, MinuteBucket, SessionId, SessionStart,
 };
 use gpumeter::meter::{BillingMode, Breakdown, InstanceState, ResourceKind};
 use gpumeter::money::{Currency, Money};
@@ -139,7 +139,8 @@ fn fixture(dir: &std::path::Path) -> std::path::PathBuf {
         .unwrap();
     ledger
         .record_event(
-            EventRecord::alert(t("2026-05-02T00:00:10Z"), Level::Warn, "idle").in_session(a, "i-a"),
+            EventRecord::alert(t("2026-05-02T00:00:10Z"), EventLevel::Warn, "idle")
+                .in_session(a, "i-a"),
         )
         .unwrap();
     let release = Action::Release;

@@ -6,7 +6,7 @@ mod ui_frame;
 
 use std::time::Duration;
 
-use gpumeter::app::{App, Confirm, Level, Mode, Panel};
+use gpumeter::app::{App, Confirm, Focus, Level, Mode};
 use gpumeter::demo::demo_app;
 use gpumeter::provider::Action;
 use gpumeter::telemetry::{GpuUnavailable, GpuUnavailableKind};
@@ -100,7 +100,7 @@ fn action_failure() {
         Level::Error,
         "release failed: the provider refused: instance is protected against termination",
     );
-    app.focus = Panel::Events;
+    app.focus = Focus::Events;
     insta::assert_snapshot!(draw(&app, 80, 24).backend());
 }
 
@@ -197,7 +197,7 @@ fn the_leftover_total_uses_the_leftover_warning_style() {
 #[test]
 fn the_focused_panel_has_the_focused_border() {
     let mut app = app();
-    app.focus = Panel::Resources;
+    app.focus = Focus::Resources;
     let terminal = draw(&app, 80, 24);
     let buffer = terminal.backend().buffer();
     let theme = Theme::default();

@@ -7,7 +7,7 @@ mod ui_frame;
 
 use std::time::Duration;
 
-use gpumeter::app::{App, Confirm, Level, Mode, Panel};
+use gpumeter::app::{App, Confirm, Focus, Level, Mode};
 use gpumeter::demo::demo_app;
 use gpumeter::meter::Breakdown;
 use gpumeter::money::{Currency, Money};
@@ -125,7 +125,7 @@ fn states() -> Vec<(&'static str, App)> {
     a.log(Level::Done, format!("{long} {long}"));
     a.cloud.error = Some(long.clone());
     a.selected_resource = 1000;
-    a.focus = Panel::Resources;
+    a.focus = Focus::Resources;
     out.push(("long strings", a));
     let mut a = base();
     if let Some(inv) = a.cloud.inventory.as_mut() {

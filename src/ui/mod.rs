@@ -86,7 +86,7 @@ use ratatui::layout::{Alignment, Constraint, Layout, Position, Rect};
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Widget as _, Wrap};
 
-use crate::app::{App, Mode, Panel};
+use crate::app::{App, Focus, Mode};
 use theme::{Role, Theme};
 
 /// Below this the screen only says how large it needs to be.
@@ -174,11 +174,11 @@ fn render_wide(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
         Constraint::Fill(1),
     ]));
     header::render_header(header, buf, app, theme);
-    gpus::render_gpus(gpus, buf, app, theme, app.focus == Panel::Gpus);
-    resources::render_resources(resources, buf, app, theme, app.focus == Panel::Resources);
+    gpus::render_gpus(gpus, buf, app, theme, app.focus == Focus::Gpus);
+    resources::render_resources(resources, buf, app, theme, app.focus == Focus::Resources);
     countdown::render_countdown(release, buf, app, theme);
-    cost::render_cost(cost, buf, app, theme, app.focus == Panel::Cost);
-    events::render_events(events, buf, app, theme, app.focus == Panel::Events);
+    cost::render_cost(cost, buf, app, theme, app.focus == Focus::Cost);
+    events::render_events(events, buf, app, theme, app.focus == Focus::Events);
     footer::render_footer(footer, buf, app, theme);
 }
 
@@ -213,12 +213,12 @@ fn render_compact(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
     let [cost, release] = middle.layout(&columns);
     let [resources, events] = lower.layout(&columns);
     header::render_header(header, buf, app, theme);
-    gpus::render_gpus(gpus, buf, app, theme, app.focus == Panel::Gpus);
-    cost::render_cost(cost, buf, app, theme, app.focus == Panel::Cost);
+    gpus::render_gpus(gpus, buf, app, theme, app.focus == Focus::Gpus);
+    cost::render_cost(cost, buf, app, theme, app.focus == Focus::Cost);
     countdown::render_countdown(release, buf, app, theme);
     if bottom > 0 {
-        resources::render_resources(resources, buf, app, theme, app.focus == Panel::Resources);
-        events::render_events(events, buf, app, theme, app.focus == Panel::Events);
+        resources::render_resources(resources, buf, app, theme, app.focus == Focus::Resources);
+        events::render_events(events, buf, app, theme, app.focus == Focus::Events);
     }
     // No footer here: the help key sits in the last bottom border.
     let last = Rect {

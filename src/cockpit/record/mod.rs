@@ -16,10 +16,10 @@ use std::time::Duration;
 
 use jiff::{SignedDuration, Timestamp};
 
-use crate::app::{App, Event, LEDGER_PREFIX, Level as LogLevel};
+use crate::app::{App, Event, LEDGER_PREFIX, Level};
 use crate::guard::{IdleRule, IdleTracker};
 use crate::ledger::{
-    EventRecord, GpuPoint, Ledger, LedgerWriter, Level, MinuteAggregator, Notice, Retention,
+    EventLevel, EventRecord, GpuPoint, Ledger, LedgerWriter, MinuteAggregator, Notice, Retention,
     SessionId, Tick,
 };
 use crate::meter::Breakdown;
@@ -332,9 +332,9 @@ impl Recorder {
             .min(app.events.len());
         for entry in app.events.range(app.events.len() - n..) {
             let level = match entry.level {
-                LogLevel::Warn => Level::Warn,
-                LogLevel::Error => Level::Error,
-                LogLevel::Info | LogLevel::Done => continue,
+                Level::Warn => EventLevel::Warn,
+                Level::Error => EventLevel::Error,
+                Level::Info | Level::Done => continue,
             };
             if entry.text.starts_with(LEDGER_PREFIX) {
                 continue;

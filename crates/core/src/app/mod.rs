@@ -9,9 +9,9 @@ pub mod update;
 
 pub use confirm::{Choice, Confirm, ConfirmLine};
 pub use deadline::{Deadline, format_remaining};
-pub use keymap::{BINDINGS, Binding, Command, Key, KeyCode, KeyPress, bindings, command_for};
+pub use keymap::{BINDINGS, Binding, Intent, Key, KeyCode, KeyPress, bindings, intent_for};
 pub use state::{
-    App, CloudView, FleetLink, GuardLink, Level, LogEntry, Mode, Panel, Settings, TelemetryView,
+    App, CloudView, FleetLink, Focus, GuardLink, Level, LogEntry, Mode, Settings, TelemetryView,
     WatchdogView,
 };
 pub use update::{Effect, Event, LEDGER_PREFIX, update};

@@ -5,7 +5,7 @@ use jiff::{SignedDuration, Timestamp};
 
 use super::confirm::{Choice, Confirm};
 use super::deadline::{Countdown, Deadline};
-use super::keymap::{Command, KeyCode, KeyPress, command_for};
+use super::keymap::{Intent, KeyCode, KeyPress, intent_for};
 use super::state::{App, Level, Mode, WatchdogView};
 use crate::cloud::{Action, ActionReport, Inventory};
 use crate::guard::BudgetAlert;
@@ -122,8 +122,8 @@ fn on_key(app: &mut App, key: KeyPress) -> Vec<Effect> {
     match app.mode.clone() {
         Mode::Help => {
             if matches!(
-                command_for(key, app.settings.read_only),
-                Some(Command::Help | Command::Close | Command::Quit)
+                intent_for(key, app.settings.read_only),
+                Some(Intent::Help | Intent::Close | Intent::Quit)
             ) {
                 app.mode = Mode::Main;
             }
@@ -133,50 +133,47 @@ fn on_key(app: &mut App, key: KeyPress) -> Vec<Effect> {
         Mode::Prompt { input, .. } => on_prompt_key(app, input, key),
         Mode::Main => {
             if in_grace(app)
-                && !matches!(
-                    command_for(key, app.settings.read_only),
-                    Some(Command::Quit)
-                )
+                && !matches!(intent_for(key, app.settings.read_only), Some(Intent::Quit))
             {
                 return cancel_grace(app);
             }
-            match command_for(key, app.settings.read_only) {
-                Some(command) => on_command(app, command),
+            match intent_for(key, app.settings.read_only) {
+                Some(intent) => on_intent(app, intent),
                 None => Vec::new(),
             }
         }
     }
 }
 
-fn on_command(app: &mut App, command: Command) -> Vec<Effect> {
-    match command {
-        Command::Quit => request_quit(app),
-        Command::Help => app.mode = Mode::Help,
-        Command::Close => app.show_fleet = false,
-        Command::Confirm => {}
-        Command::FocusNext | Command::Right => app.focus = app.focus.next(),
-        Command::FocusPrev | Command::Left => app.focus = app.focus.prev(),
-        Command::Up => move_selection(app, -1),
-        Command::Down => move_selection(app, 1),
-        Command::Processes => app.show_processes = !app.show_processes,
-        Command::Fleet => {
+fn on_intent(app: &mut App, intent: Intent) -> Vec<Effect> {
+    match intent {
+        Intent::Quit => request_quit(app),
+        Intent::Help => app.mode = Mode::Help,
+        Intent::Close => app.show_fleet = false,
+        Intent::Confirm => {}
+        Intent::FocusNext | Intent::Right => app.focus = app.focus.next(),
+        Intent::FocusPrev | Intent::Left => app.focus = app.focus.prev(),
+        Intent::Up => move_selection(app, -1),
+        Intent::Down => move_selection(app, 1),
+        Intent::Processes => app.show_processes = !app.show_processes,
+        Intent::Fleet => {
             app.show_fleet = !app.show_fleet;
             return refresh_fleet(app);
         }
-        Command::Extend => return extend(app, app.settings.extend_step),
-        Command::ExtendPrompt => {
+        Intent::Extend => return extend(app, app.settings.extend_step),
+        Intent::ExtendPrompt => {
             app.mode = Mode::Prompt {
                 input: String::new(),
                 error: None,
             };
         }
-        Command::RetryGpu => {
+        Intent::RetryGpu => {
             app.log(Level::Info, "retrying NVML");
             return vec![Effect::RetryGpu];
         }
-        Command::Release => open_confirm(app, Action::Release),
-        Command::Stop => open_confirm(app, Action::Stop),
-        Command::SnapshotClean => open_confirm(
+        Intent::Release => open_confirm(app, Action::Release),
+        Intent::Stop => open_confirm(app, Action::Stop),
+        Intent::SnapshotClean => open_confirm(
             app,
             Action::SnapshotClean {
                 keep: app.settings.keep_snapshots,
@@ -225,7 +222,7 @@ fn refresh_fleet(app: &mut App) -> Vec<Effect> {
 
 fn move_selection(app: &mut App, by: isize) {
     let (selected, len) = match app.focus {
-        super::state::Panel::Resources => (
+        super::state::Focus::Resources => (
             &mut app.selected_resource,
             app.cloud
                 .inventory
@@ -266,12 +263,12 @@ fn open_confirm(app: &mut App, action: Action) {
 }
 
 fn on_confirm_key(app: &mut App, mut confirm: Confirm, key: KeyPress) -> Vec<Effect> {
-    let command = command_for(key, app.settings.read_only);
-    let chosen = match (key.code, command) {
+    let intent = intent_for(key, app.settings.read_only);
+    let chosen = match (key.code, intent) {
         (KeyCode::Char('y'), _) => Some(Choice::Confirm),
-        (KeyCode::Char('n'), _) | (_, Some(Command::Close | Command::Quit)) => Some(Choice::Cancel),
+        (KeyCode::Char('n'), _) | (_, Some(Intent::Close | Intent::Quit)) => Some(Choice::Cancel),
         (KeyCode::Enter, _) => Some(confirm.choice),
-        (_, Some(Command::Left | Command::Right | Command::FocusNext | Command::FocusPrev)) => {
+        (_, Some(Intent::Left | Intent::Right | Intent::FocusNext | Intent::FocusPrev)) => {
             confirm.choice = match confirm.choice {
                 Choice::Cancel => Choice::Confirm,
                 Choice::Confirm => Choice::Cancel,
