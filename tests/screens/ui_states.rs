@@ -2,11 +2,9 @@
 //! every metric missing, huge amounts, long strings, an overdue deadline, each overlay) drawn
 //! at every size from a single cell to a very wide terminal.
 
-#[path = "common/ui_frame.rs"]
-mod ui_frame;
-
 use std::time::Duration;
 
+use crate::common::ui_frame::render;
 use gpumeter::app::fixture::demo_app;
 use gpumeter::app::{App, Confirm, Level, Mode, Panel};
 use gpumeter::meter::Breakdown;
@@ -18,7 +16,6 @@ use jiff::SignedDuration;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use rust_decimal::Decimal;
-use ui_frame::render;
 
 fn base() -> App {
     demo_app(Duration::from_secs(200 * 60))

@@ -3,15 +3,13 @@
 //! ratatui's own terminal and backend show; a frame takes fewer bytes than with ratatui's
 //! crossterm backend, and none when nothing changed.
 
-#[path = "common/emulator.rs"]
-mod emulator;
-#[path = "common/ui_frame.rs"]
-mod ui_frame;
-
 use std::rc::Rc;
 use std::time::Duration;
 
-use emulator::{FixedSize, Output, assert_same_screen, assert_screen_is, emulator, resize};
+use crate::common::emulator::{
+    FixedSize, Output, assert_same_screen, assert_screen_is, emulator, resize,
+};
+use crate::common::ui_frame;
 use gpumeter::app::fixture::{demo_app, demo_simulator, fixture_now};
 use gpumeter::app::{App, Event, update};
 use gpumeter::cockpit::backend::LeanBackend;

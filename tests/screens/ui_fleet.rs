@@ -2,11 +2,9 @@
 //! expensive first, with its flags; `F` and `Esc` go back. What `[[fleet]]` collects lists this
 //! instance once, and the foot says how old the reading is.
 
-#[path = "common/ui_frame.rs"]
-mod ui_frame;
-
 use std::time::Duration;
 
+use crate::common::ui_frame::render;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use gpumeter::app::fixture::{demo_app, demo_pricing, fixture_now};
 use gpumeter::app::{App, Event, FleetLink, update};
@@ -18,7 +16,6 @@ use gpumeter::ui::theme::Theme;
 use jiff::SignedDuration;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use ui_frame::render;
 
 fn key(c: KeyCode) -> Event {
     Event::Key(KeyEvent::new(c, KeyModifiers::NONE))

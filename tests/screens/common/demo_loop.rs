@@ -1,7 +1,7 @@
 //! The real cockpit loop on a 120x40 test terminal, fed by the demo's simulated GPUs and host.
 //!
-//! A test includes this file with `#[path = "common/demo_loop.rs"] mod demo_loop;` (a bench
-//! with `#[path = "../tests/common/demo_loop.rs"]`).
+//! The frame-time bench includes this file too, with
+//! `#[path = "../tests/screens/common/demo_loop.rs"] mod demo_loop;`.
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -1,7 +1,5 @@
 //! The cockpit drawn into a ratatui `Frame`, as the cockpit's own screen draws it: the whole
 //! frame into the buffer, and the cursor where the ui puts one.
-//!
-//! A test includes this file with `#[path = "common/ui_frame.rs"] mod ui_frame;`.
 
 use gpumeter::app::App;
 use gpumeter::ui::theme::Theme;

@@ -1,8 +1,6 @@
 //! What a terminal shows after a backend's bytes: a vt100 emulator, read back cell by cell
 //! against a buffer or another emulator; and the plumbing to run ratatui's own crossterm
 //! backend beside the cockpit's (a writer the test keeps, a size it is told).
-//!
-//! A test includes this file with `#[path = "common/emulator.rs"] mod emulator;`.
 
 use std::cell::{self, RefCell};
 use std::io::Write;

@@ -1,11 +1,9 @@
 //! Screen tests: the cockpit drawn from the demo fixture at a fixed instant into a
 //! `TestBackend`, recorded as text snapshots, plus a few colour checks on the buffer.
 
-#[path = "common/ui_frame.rs"]
-mod ui_frame;
-
 use std::time::Duration;
 
+use crate::common::ui_frame::render;
 use gpumeter::app::fixture::demo_app;
 use gpumeter::app::{App, Confirm, Level, Mode, Panel};
 use gpumeter::provider::Action;
@@ -15,7 +13,6 @@ use jiff::SignedDuration;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
-use ui_frame::render;
 
 /// The demo cockpit 3 h 20 min after start.
 fn app() -> App {

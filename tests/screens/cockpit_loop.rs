@@ -8,8 +8,7 @@ use std::time::Duration;
 use gpumeter::app::fixture::demo_app;
 use gpumeter::provider::none::NoProvider;
 
-#[path = "common/demo_loop.rs"]
-mod demo_loop;
+use crate::common::demo_loop;
 
 /// Frames drawn while the loop runs for `wall`.
 fn frames_in(wall: Duration) -> usize {
