@@ -2,14 +2,11 @@
 //! small CVM: inventory, stop with its billing mode read back, release, the action-timer
 //! deadline, throttling inside HTTP 200, a wrong key, and the checklist through the binary.
 
-#[allow(dead_code)]
-mod tencent_peer;
-
 use gpumeter::meter::{InstanceState, ResourceKind};
 use gpumeter::provider::tencent::StoppedMode;
 use gpumeter::provider::{Action, Provider, ProviderError};
 use jiff::{SignedDuration, Timestamp};
-use tencent_peer::{Fault, INSTANCE, Peer, SECRET};
+use crate::tencent_peer::{self, Fault, INSTANCE, Peer, SECRET};
 
 fn whole(at: Timestamp) -> Timestamp {
     Timestamp::from_second(at.as_second()).unwrap()

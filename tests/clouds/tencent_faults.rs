@@ -2,15 +2,10 @@
 //! a 500, a malformed body and a revoked key, first on the call that changes something, then on
 //! the read-back. In no case is the action reported done unless the read-back shows it.
 
-#[path = "common/fault_matrix.rs"]
-mod fault_matrix;
-#[allow(dead_code)]
-mod tencent_peer;
-
-use fault_matrix::not_done;
+use crate::common::fault_matrix::{self, not_done};
 use gpumeter::provider::{Action, Provider};
 use jiff::{SignedDuration, Timestamp};
-use tencent_peer::{Cloud, Fault, INSTANCE, Peer, SECRET};
+use crate::tencent_peer::{Cloud, Fault, INSTANCE, Peer, SECRET};
 
 const FAULTS: [Fault; 6] = [
     Fault::Hang,

@@ -1,11 +1,8 @@
 //! The Alibaba adapter against the loopback peer, which checks every V3 signature and keeps a
 //! small cloud: inventory, release, stop, snapshot-clean, auto-release and the metadata service.
 
-#[allow(dead_code)]
-mod alibaba_peer;
-
-use alibaba_peer::cloud::{DATA_DISK, EIP, IMAGE, SLB, SNAPSHOTS, SYSTEM_DISK};
-use alibaba_peer::{Fault, INSTANCE, Peer, SECRET};
+use crate::alibaba_peer::cloud::{DATA_DISK, EIP, IMAGE, SLB, SNAPSHOTS, SYSTEM_DISK};
+use crate::alibaba_peer::{self, Fault, INSTANCE, Peer, SECRET};
 use gpumeter::meter::{BillingMode, InstanceState, ResourceKind};
 use gpumeter::provider::{Action, Provider};
 use jiff::{SignedDuration, Timestamp};

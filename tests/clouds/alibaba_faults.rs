@@ -2,13 +2,8 @@
 //! a rejected key, first on the call that changes something, then on the read-back. In no case
 //! is the action reported done unless the read-back shows it.
 
-#[allow(dead_code)]
-mod alibaba_peer;
-#[path = "common/fault_matrix.rs"]
-mod fault_matrix;
-
-use alibaba_peer::{Cloud, Fault, INSTANCE, Peer, SECRET};
-use fault_matrix::not_done;
+use crate::alibaba_peer::{Cloud, Fault, INSTANCE, Peer, SECRET};
+use crate::common::fault_matrix::{self, not_done};
 use gpumeter::provider::{Action, Provider};
 use jiff::{SignedDuration, Timestamp};
 

@@ -4,8 +4,6 @@
 //! to hang, throttle, fail, garble or reject the key on chosen calls.
 
 pub mod cloud;
-#[path = "../common/loopback.rs"]
-mod loopback;
 
 use std::sync::Mutex;
 use std::time::Duration;
@@ -16,7 +14,7 @@ use gpumeter::provider::lambda::{Lambda, LambdaSettings};
 use gpumeter::provider::runpod::{Runpod, RunpodSettings};
 use gpumeter::provider::vast::{Vast, VastSettings};
 
-use loopback::{Faults, Loopback, Reply, Request, lock};
+use crate::common::loopback::{self, Faults, Loopback, Reply, Request, lock};
 
 pub use cloud::{Cloud, Kind};
 

@@ -1,7 +1,5 @@
 //! What the Alibaba and Tencent fault matrices share: one case of the matrix, and the check
 //! that an action under a fault is never reported done and never shows the secret.
-//!
-//! A fault test includes this file with `#[path = "common/fault_matrix.rs"] mod fault_matrix;`.
 
 use gpumeter::provider::{Action, ActionReport, ProviderError};
 

@@ -2,10 +2,7 @@
 //! prices, the actions with their read-back, account storage, and the meter's view of a
 //! stopped pod and of a Vast host's own rates.
 
-#[allow(dead_code)]
-mod gpu_peer;
-
-use gpu_peer::{KEY, Kind, Peer};
+use crate::gpu_peer::{self, KEY, Kind, Peer};
 use gpumeter::meter::{ComputeTerms, InstanceState, Lifecycle, ResourceKind, Usage, accrue};
 use gpumeter::pricing::bundled_sheet;
 use gpumeter::provider::bearer::KeyEnv;

@@ -2,11 +2,6 @@
 //! 127.0.0.1 only, one thread per connection; the request parser (request line, headers, a
 //! `Content-Length` body); the reply writer; and the faults a test arms on a peer. What a peer
 //! verifies, what its cloud holds and what its answers look like stay in the peer's own module.
-//!
-//! A peer includes this file with `#[path = "../common/loopback.rs"] mod loopback;`.
-
-// Every test crate compiles this file again through its peer, and no peer uses all of it.
-#![allow(dead_code)]
 
 use std::borrow::Cow;
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
@@ -191,10 +186,6 @@ impl<F: Copy> Faults<F> {
             remaining: None,
             skip: after,
         });
-    }
-
-    pub fn clear(&mut self) {
-        self.armed.clear();
     }
 
     /// The fault for one call, counted down. The first armed fault whose target `matches`

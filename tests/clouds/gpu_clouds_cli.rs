@@ -2,13 +2,10 @@
 //! pointed at loopback peers with a fake key: what keeps billing, the live price, and the key
 //! never in stdout or stderr.
 
-#[allow(dead_code)]
-mod gpu_peer;
-
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
-use gpu_peer::{KEY, Kind, Peer};
+use crate::gpu_peer::{self, KEY, Kind, Peer};
 use serde_json::Value;
 
 struct Run {

@@ -4,8 +4,6 @@
 //! service's instance id, and can be told to throttle, fail, hang, garble or reject the key.
 
 pub mod cloud;
-#[path = "../common/loopback.rs"]
-mod loopback;
 mod verify;
 
 use std::sync::Mutex;
@@ -14,7 +12,7 @@ use std::time::Duration;
 use gpumeter::provider::tencent::{Readback, Settings, TencentCloud, TencentEnv};
 use serde_json::Value;
 
-use loopback::{Faults, Loopback, Reply, Request, lock};
+use crate::common::loopback::{self, Faults, Loopback, Reply, Request, lock};
 
 pub use cloud::{Cloud, INSTANCE};
 
@@ -79,10 +77,6 @@ impl Peer {
     /// Arms `fault` for every call to `action` after the first `after` ones.
     pub fn fault_after(&self, fault: Fault, action: &str, after: usize) {
         self.server.state().faults.arm_after(fault, action, after);
-    }
-
-    pub fn clear_faults(&self) {
-        self.server.state().faults.clear();
     }
 
     pub fn calls(&self) -> Vec<Call> {

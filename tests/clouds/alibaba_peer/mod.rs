@@ -7,8 +7,6 @@
 
 pub mod cloud;
 mod listing;
-#[path = "../common/loopback.rs"]
-mod loopback;
 mod verify;
 
 use std::collections::{BTreeMap, HashSet};
@@ -18,7 +16,7 @@ use std::time::Duration;
 use gpumeter::provider::alibaba::{AlibabaCloud, AlibabaEnv, Readback, Settings};
 use serde_json::{Value, json};
 
-use loopback::{Faults, Loopback, Reply, Request, lock};
+use crate::common::loopback::{self, Faults, Loopback, Reply, Request, lock};
 
 pub use cloud::{Cloud, INSTANCE};
 
@@ -83,16 +81,8 @@ impl Peer {
         self.server.state().faults.arm_after(fault, action, after);
     }
 
-    pub fn clear_faults(&self) {
-        self.server.state().faults.clear();
-    }
-
     pub fn calls(&self) -> Vec<Call> {
         self.server.state().calls.clone()
-    }
-
-    pub fn actions(&self) -> Vec<String> {
-        self.calls().into_iter().map(|c| c.action).collect()
     }
 
     pub fn count(&self, action: &str) -> usize {

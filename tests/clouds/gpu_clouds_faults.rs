@@ -3,10 +3,7 @@
 //! read-back. In no case is the action reported done unless the read-back shows it; one
 //! throttle or one 500 is retried; no error carries the key.
 
-#[allow(dead_code)]
-mod gpu_peer;
-
-use gpu_peer::{Cloud, Fault, KEY, Kind, Peer};
+use crate::gpu_peer::{self, Cloud, Fault, KEY, Kind, Peer};
 use gpumeter::provider::{Action, ActionReport, Provider, ProviderError};
 
 const FAULTS: [Fault; 5] = [

@@ -1,13 +1,10 @@
 //! The `gpumeter` binary with `--provider alibaba`, against the loopback peer: checklist, a dry
 //! run, release, release again, and what the checklist says afterwards.
 
-#[allow(dead_code)]
-mod alibaba_peer;
-
 use std::process::{Command, Output, Stdio};
 
-use alibaba_peer::cloud::{DATA_DISK, EIP, IMAGE, SLB};
-use alibaba_peer::{INSTANCE, KEY_ID, Peer, SECRET};
+use crate::alibaba_peer::cloud::{DATA_DISK, EIP, IMAGE, SLB};
+use crate::alibaba_peer::{INSTANCE, KEY_ID, Peer, SECRET};
 use serde_json::Value;
 
 /// A data directory and an empty config file of the test's own.
