@@ -1,12 +1,13 @@
 //! The Alibaba adapter against the loopback peer, which checks every V3 signature and keeps a
 //! small cloud: inventory, release, stop, snapshot-clean, auto-release and the metadata service.
 
-use crate::alibaba_peer::cloud::{DATA_DISK, EIP, IMAGE, SLB, SNAPSHOTS, SYSTEM_DISK};
-use crate::alibaba_peer::{self, Fault, INSTANCE, Peer, SECRET};
 use gpumeter::meter::{BillingMode, InstanceState, ResourceKind};
 use gpumeter::provider::{Action, Provider};
 use jiff::{SignedDuration, Timestamp};
 use rust_decimal::Decimal;
+
+use crate::alibaba_peer::cloud::{DATA_DISK, EIP, IMAGE, SLB, SNAPSHOTS, SYSTEM_DISK};
+use crate::alibaba_peer::{self, Fault, INSTANCE, Peer, SECRET};
 
 fn ids_of(inv: &gpumeter::provider::Inventory, kind: ResourceKind) -> Vec<String> {
     let mut ids: Vec<String> = inv

@@ -3,9 +3,10 @@
 
 use std::process::{Command, Output, Stdio};
 
+use serde_json::Value;
+
 use crate::alibaba_peer::cloud::{DATA_DISK, EIP, IMAGE, SLB};
 use crate::alibaba_peer::{INSTANCE, KEY_ID, Peer, SECRET};
-use serde_json::Value;
 
 /// A data directory and an empty config file of the test's own.
 fn workdir(name: &str) -> std::path::PathBuf {

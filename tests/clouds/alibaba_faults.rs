@@ -2,10 +2,11 @@
 //! a rejected key, first on the call that changes something, then on the read-back. In no case
 //! is the action reported done unless the read-back shows it.
 
-use crate::alibaba_peer::{Cloud, Fault, INSTANCE, Peer, SECRET};
-use crate::common::fault_matrix::{self, not_done};
 use gpumeter::provider::{Action, Provider};
 use jiff::{SignedDuration, Timestamp};
+
+use crate::alibaba_peer::{Cloud, Fault, INSTANCE, Peer, SECRET};
+use crate::common::fault_matrix::{self, not_done};
 
 const FAULTS: [Fault; 5] = [
     Fault::Hang,

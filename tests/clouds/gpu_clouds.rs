@@ -2,7 +2,6 @@
 //! prices, the actions with their read-back, account storage, and the meter's view of a
 //! stopped pod and of a Vast host's own rates.
 
-use crate::gpu_peer::{self, KEY, Kind, Peer};
 use gpumeter::meter::{ComputeTerms, InstanceState, Lifecycle, ResourceKind, Usage, accrue};
 use gpumeter::pricing::bundled_sheet;
 use gpumeter::provider::bearer::KeyEnv;
@@ -11,6 +10,8 @@ use gpumeter::provider::vast::model;
 use gpumeter::provider::{Action, LinkedResource, Provider, ProviderError};
 use jiff::{SignedDuration, Timestamp};
 use rust_decimal::dec;
+
+use crate::gpu_peer::{self, KEY, Kind, Peer};
 
 #[tokio::test]
 async fn lambda_lists_the_live_price_and_every_file_system() {

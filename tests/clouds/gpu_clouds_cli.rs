@@ -5,8 +5,9 @@
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
-use crate::gpu_peer::{self, KEY, Kind, Peer};
 use serde_json::Value;
+
+use crate::gpu_peer::{self, KEY, Kind, Peer};
 
 struct Run {
     dir: PathBuf,

@@ -3,8 +3,9 @@
 //! read-back. In no case is the action reported done unless the read-back shows it; one
 //! throttle or one 500 is retried; no error carries the key.
 
-use crate::gpu_peer::{self, Cloud, Fault, KEY, Kind, Peer};
 use gpumeter::provider::{Action, ActionReport, Provider, ProviderError};
+
+use crate::gpu_peer::{self, Cloud, Fault, KEY, Kind, Peer};
 
 const FAULTS: [Fault; 5] = [
     Fault::Hang,

@@ -6,6 +6,7 @@ use gpumeter::meter::{InstanceState, ResourceKind};
 use gpumeter::provider::tencent::StoppedMode;
 use gpumeter::provider::{Action, Provider, ProviderError};
 use jiff::{SignedDuration, Timestamp};
+
 use crate::tencent_peer::{self, Fault, INSTANCE, Peer, SECRET};
 
 fn whole(at: Timestamp) -> Timestamp {

@@ -2,9 +2,10 @@
 //! a 500, a malformed body and a revoked key, first on the call that changes something, then on
 //! the read-back. In no case is the action reported done unless the read-back shows it.
 
-use crate::common::fault_matrix::{self, not_done};
 use gpumeter::provider::{Action, Provider};
 use jiff::{SignedDuration, Timestamp};
+
+use crate::common::fault_matrix::{self, not_done};
 use crate::tencent_peer::{Cloud, Fault, INSTANCE, Peer, SECRET};
 
 const FAULTS: [Fault; 6] = [

@@ -6,10 +6,6 @@
 use std::rc::Rc;
 use std::time::Duration;
 
-use crate::common::emulator::{
-    FixedSize, Output, assert_same_screen, assert_screen_is, emulator, resize,
-};
-use crate::common::ui_frame;
 use gpumeter::app::fixture::{demo_app, demo_simulator, fixture_now};
 use gpumeter::app::{App, Event, update};
 use gpumeter::cockpit::backend::LeanBackend;
@@ -24,6 +20,11 @@ use ratatui::buffer::{Buffer, Cell};
 use ratatui::layout::{Position, Size};
 use ratatui::style::{Color, Modifier, Style};
 use unicode_width::UnicodeWidthStr as _;
+
+use crate::common::emulator::{
+    FixedSize, Output, assert_same_screen, assert_screen_is, emulator, resize,
+};
+use crate::common::ui_frame;
 
 type LeanScreen = Screen<LeanBackend<Output>>;
 

@@ -4,7 +4,6 @@
 
 use std::time::Duration;
 
-use crate::common::ui_frame::render;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use gpumeter::app::fixture::{demo_app, demo_pricing, fixture_now};
 use gpumeter::app::{App, Event, FleetLink, update};
@@ -16,6 +15,8 @@ use gpumeter::ui::theme::Theme;
 use jiff::SignedDuration;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
+
+use crate::common::ui_frame::render;
 
 fn key(c: KeyCode) -> Event {
     Event::Key(KeyEvent::new(c, KeyModifiers::NONE))

@@ -3,7 +3,6 @@
 
 use std::time::Duration;
 
-use crate::common::ui_frame::render;
 use gpumeter::app::fixture::demo_app;
 use gpumeter::app::{App, Confirm, Level, Mode, Panel};
 use gpumeter::provider::Action;
@@ -13,6 +12,8 @@ use jiff::SignedDuration;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
+
+use crate::common::ui_frame::render;
 
 /// The demo cockpit 3 h 20 min after start.
 fn app() -> App {

@@ -4,7 +4,6 @@
 
 use std::time::Duration;
 
-use crate::common::ui_frame::render;
 use gpumeter::app::fixture::demo_app;
 use gpumeter::app::{App, Confirm, Level, Mode, Panel};
 use gpumeter::meter::Breakdown;
@@ -16,6 +15,8 @@ use jiff::SignedDuration;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use rust_decimal::Decimal;
+
+use crate::common::ui_frame::render;
 
 fn base() -> App {
     demo_app(Duration::from_secs(200 * 60))
