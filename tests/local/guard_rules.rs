@@ -2,14 +2,13 @@
 
 use std::time::Duration;
 
-#[path = "common/guard_state.rs"]
-mod guard_state;
-
 use gpumeter::guard::{IdleRule, IdleState, IdleTracker};
 use gpumeter::telemetry::{
     GpuUnavailable, GpuUnavailableKind, Metric, Scenario, SimConfig, Simulator, Unavailable,
 };
 use jiff::{SignedDuration, Timestamp};
+
+use crate::common::guard_state;
 
 fn sim(scenario: &str) -> Simulator {
     let mut config = SimConfig::new(Scenario::bundled(scenario).unwrap());

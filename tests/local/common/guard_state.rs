@@ -1,6 +1,4 @@
 //! A guard state for the demo instance, as the ledger keeps it.
-//!
-//! A test includes this file with `#[path = "common/guard_state.rs"] mod guard_state;`.
 
 use std::time::Duration;
 

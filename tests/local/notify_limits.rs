@@ -1,14 +1,12 @@
 //! Webhooks against a loopback receiver: rate limits on injected time, levels, how outcomes
 //! reach the caller, and no secret in anything printed.
 
-#[allow(dead_code)]
-mod notify_peer;
-
 use std::net::TcpListener;
 
 use gpumeter::app::Level;
 use gpumeter::notify::Outcome;
-use notify_peer::{
+
+use crate::notify_peer::{
     Reply, SECRET, TOKEN, alert, hook, notifier, notify_config, receiver, requests, t,
 };
 

@@ -20,9 +20,7 @@ use jiff::tz::TimeZone;
 use jiff::{SignedDuration, Timestamp};
 use prometheus_parse::{Scrape, Value};
 
-#[path = "common/guard_state.rs"]
-mod guard_state;
-use guard_state::guard_state;
+use crate::common::guard_state::guard_state;
 
 /// The demo instance ten minutes into training, its watchdog alive, at the fixture instant.
 fn demo_snapshot(scenario: &str) -> Snapshot {

@@ -2,17 +2,15 @@
 
 use std::time::Duration;
 
-#[path = "common/guard_state.rs"]
-mod guard_state;
-
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use gpumeter::app::fixture::demo_app;
 use gpumeter::app::{App, Choice, Effect, Event, Level, Mode, Panel, update};
 use gpumeter::config::OnExpiry;
 use gpumeter::provider::{Action, ActionReport};
-use guard_state::guard_state;
 use jiff::SignedDuration;
 use rust_decimal::Decimal;
+
+use crate::common::guard_state::guard_state;
 
 fn app() -> App {
     demo_app(Duration::from_secs(3 * 3600))

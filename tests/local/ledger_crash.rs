@@ -112,6 +112,14 @@ fn minute(session: gpumeter::ledger::SessionId, at: Timestamp) -> MinuteBucket {
     }
 }
 
+/// [`crash_child`] as the harness names it: this module's path inside the test binary.
+fn child_test() -> String {
+    let (_crate, module) = module_path!()
+        .split_once("::")
+        .expect("a module of a test binary");
+    format!("{module}::crash_child")
+}
+
 fn committed(line: &str) -> Option<i64> {
     line.strip_prefix("committed ")?.trim().parse().ok()
 }
@@ -121,13 +129,19 @@ fn sigkill_at_random_points_never_damages_the_ledger_or_loses_a_commit() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("ledger.sqlite");
     let exe = std::env::current_exe().unwrap();
+    let child_test = child_test();
     let mut rng = fastrand::Rng::with_seed(0x5eed);
     let started = Instant::now();
     let mut promised: Vec<i64> = Vec::new();
     let mut kills = 0;
     while kills < KILLS && started.elapsed() < TIME_LIMIT {
         let mut child = Command::new(&exe)
-            .args(["crash_child", "--exact", "--nocapture", "--test-threads=1"])
+            .args([
+                child_test.as_str(),
+                "--exact",
+                "--nocapture",
+                "--test-threads=1",
+            ])
             .env(CHILD_ENV, &path)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

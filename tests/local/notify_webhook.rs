@@ -1,19 +1,17 @@
 //! Webhooks against a loopback receiver: the payload of each service, signatures, retries, a
 //! receiver that fails and one that hangs.
 
-#[allow(dead_code)]
-mod notify_peer;
-
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use gpumeter::notify::Outcome;
 use gpumeter::notify::sign;
 use jiff::Timestamp;
-use notify_peer::{
+use serde_json::json;
+
+use crate::notify_peer::{
     Reply, Request, SECRET, TOKEN, alert, hook, notifier, notify_config, receiver, requests, t,
 };
-use serde_json::json;
 
 #[tokio::test]
 async fn each_kind_posts_its_services_shape() {
