@@ -24,7 +24,7 @@ use gpumeter::ui::render;
 use gpumeter::ui::theme::Theme;
 use ratatui::backend::TestBackend;
 
-#[path = "../tests/common/demo_loop.rs"]
+#[path = "../tests/screens/common/demo_loop.rs"]
 mod demo_loop;
 
 const HANG: Duration = Duration::from_secs(30);
