@@ -15,8 +15,8 @@ use crate::cockpit::{Sources, run};
 use crate::config::Release;
 use crate::spend::Spend;
 use crate::telemetry::{
-    GpuSource, HostConfig, HostReader, HostSource, NvmlConfig, NvmlSource, SamplerConfig, Scenario,
-    SimConfig, Simulator,
+    GpuSource, HostConfig, HostReader, HostSource, NvmlConfig, NvmlSource, SamplerConfig,
+    SimConfig, Simulator, scenario_file,
 };
 use crate::ui::theme::{Theme, no_color_requested};
 
@@ -234,7 +234,7 @@ fn settings(cli: &Cli, ctx: &Context) -> Result<Settings, Failure> {
 }
 
 fn simulator(args: &CockpitArgs) -> Result<Simulator, Failure> {
-    let scenario = Scenario::resolve(&args.scenario)
+    let scenario = scenario_file::resolve(&args.scenario)
         .map_err(|e| Failure::bad_input(format!("--scenario: {e}")))?;
     let mut config = SimConfig::new(scenario);
     config.gpu_count = args.gpus;
@@ -311,4 +311,29 @@ fn watchdog_args(cli: &Cli, ctx: &Context) -> Vec<String> {
         args.extend(["--region".into(), region]);
     }
     args
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::unanswered_line;
+    use crate::app::{Event, KeyCode, KeyPress, update};
+    use crate::demo::demo_app;
+
+    #[test]
+    fn quitting_past_an_unanswered_action_says_so_on_the_normal_screen() {
+        let mut app = demo_app(Duration::from_secs(3600));
+        let mut key = |c| update(&mut app, Event::Key(KeyPress::new(KeyCode::Char(c))));
+        for c in ['S', 'y', 'q', 'q'] {
+            key(c);
+        }
+        let line = unanswered_line(&app).expect("a line");
+        assert!(line.contains("stop had no answer from demo"), "{line}");
+        assert!(line.contains("not confirmed"), "{line}");
+
+        let mut idle = demo_app(Duration::from_secs(3600));
+        update(&mut idle, Event::Key(KeyPress::new(KeyCode::Char('q'))));
+        assert_eq!(unanswered_line(&idle), None);
+    }
 }

@@ -1,7 +1,7 @@
 //! The cockpit screen. This file holds only the top-level layout; each panel draws itself in
 //! its own file, and [`render`] is pure: it reads the state (time included) and draws it.
 //!
-//! Wide, from 120×32, in columns (a sketch; `tests/snapshots` holds real captures):
+//! Wide, from 120×32, in columns (a sketch; `tests/screens/snapshots` holds real captures):
 //!
 //! ```text
 //!  gpumeter │ demo │ i-0demo4a100f00d │ llm-finetune │ p4de.24xlarge │ 27.45 USD/h …

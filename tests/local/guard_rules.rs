@@ -8,7 +8,7 @@ use gpumeter::telemetry::{
 };
 use jiff::{SignedDuration, Timestamp};
 
-use crate::common::guard_state;
+use gpumeter::demo::guard_state;
 
 fn sim(scenario: &str) -> Simulator {
     let mut config = SimConfig::new(Scenario::bundled(scenario).unwrap());
@@ -82,7 +82,7 @@ fn a_watchdog_left_alone_has_a_duty_only_with_a_deadline_or_an_acting_idle_rule(
     use gpumeter::config::OnExpiry;
     use gpumeter::watchdog::has_duty;
     let now = Timestamp::from_second(1_780_000_000).unwrap();
-    let guard = |deadline| guard_state::guard_state(deadline, 1, "cockpit", now);
+    let guard = |deadline| guard_state(deadline, 1, "cockpit", now);
     assert!(!has_duty(None, OnExpiry::Alert));
     assert!(!has_duty(Some(&guard(None)), OnExpiry::Alert));
     assert!(has_duty(Some(&guard(Some(now))), OnExpiry::Alert));

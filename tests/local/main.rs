@@ -3,10 +3,8 @@
 //! webhooks against a loopback receiver, the fleet, the checkpoint scan, `update` and the idle
 //! rule on the demo fixture, the price sheets on disk and the README's key table.
 
-mod common;
 mod notify_peer;
 
-mod app_update;
 mod checkpoint_scan;
 mod fleet;
 mod guard_rules;
@@ -22,8 +20,6 @@ mod readme_keys;
 mod serve_exposition;
 mod serve_http;
 mod serve_promtool;
-mod telemetry_findings;
-mod telemetry_history;
 mod telemetry_host;
 mod telemetry_nvml;
 mod telemetry_sampler;

@@ -20,7 +20,7 @@ use jiff::tz::TimeZone;
 use jiff::{SignedDuration, Timestamp};
 use prometheus_parse::{Scrape, Value};
 
-use crate::common::guard_state::guard_state;
+use gpumeter::demo::guard_state;
 
 /// The demo instance ten minutes into training, its watchdog alive, at the fixture instant.
 fn demo_snapshot(scenario: &str) -> Snapshot {

@@ -147,15 +147,15 @@ fn scenario_files_load_from_disk_and_report_bad_keys_with_a_position() {
     std::fs::create_dir_all(&dir).unwrap();
     let good = dir.join("mine.toml");
     std::fs::write(&good, "name = \"mine\"\n[gpu]\nutil_pct = 50\n").unwrap();
-    let s = Scenario::resolve(good.to_str().unwrap()).unwrap();
+    let s = gpumeter::telemetry::scenario_file::resolve(good.to_str().unwrap()).unwrap();
     assert!((s.gpu.util_pct - 50.0).abs() < f64::EPSILON);
     let bad = dir.join("bad.toml");
     std::fs::write(&bad, "name = \"bad\"\n\n[host]\ncpu = 3\n").unwrap();
-    let err = Scenario::resolve(bad.to_str().unwrap())
+    let err = gpumeter::telemetry::scenario_file::resolve(bad.to_str().unwrap())
         .unwrap_err()
         .to_string();
     assert!(err.contains("bad.toml:4:1"), "{err}");
-    let missing = Scenario::resolve("/nonexistent/x.toml")
+    let missing = gpumeter::telemetry::scenario_file::resolve("/nonexistent/x.toml")
         .unwrap_err()
         .to_string();
     assert!(missing.contains("cannot read"), "{missing}");

@@ -10,12 +10,14 @@
 //! - [`telemetry`]: GPU and host readings as plain data, their history and the findings.
 //! - [`fleet`]: every configured instance priced, sorted and flagged.
 //! - [`app`]: the cockpit's state, the key table and `update`.
+//! - [`demo`]: the demo cloud's state and the demo cockpit at a fixed instant.
 //!
 //! The crate's dependencies are the test of the boundary: no runtime, no terminal, no HTTP, no
 //! database. A change that needs one belongs at the edge, in the `gpumeter` crate.
 
 pub mod app;
 pub mod cloud;
+pub mod demo;
 pub mod fleet;
 pub mod guard;
 pub mod meter;

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use gpumeter::telemetry::{
+use gpumeter_core::telemetry::{
     GpuUnavailable, GpuUnavailableKind, HistoryConfig, Scenario, Series, SimConfig, Simulator,
     TelemetryHistory,
 };

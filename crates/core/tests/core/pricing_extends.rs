@@ -1,7 +1,7 @@
 //! A user sheet that `extends` a bundled one overrides only the keys it states.
 
-use gpumeter::money::Currency;
-use gpumeter::pricing::{self, ErrorKind, Location, load_str};
+use gpumeter_core::money::Currency;
+use gpumeter_core::pricing::{self, ErrorKind, Location, load_str};
 use rust_decimal::dec;
 
 const USER: &str = r#"extends = "aws-us-east-1"

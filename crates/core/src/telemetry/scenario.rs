@@ -1,8 +1,6 @@
 //! Simulator scenarios: plain TOML files, five bundled (compiled in) and any number from disk.
 //! The format is documented in the telemetry README; every key has a default.
 
-use std::path::Path;
-
 use serde::Deserialize;
 
 use super::sample::CudaVersion;
@@ -158,27 +156,6 @@ impl Scenario {
         Scenario::from_toml(text, name)
     }
 
-    /// A bundled name, or a path to a scenario file when the argument ends in `.toml`.
-    pub fn resolve(name_or_path: &str) -> Result<Scenario, ScenarioError> {
-        if Path::new(name_or_path)
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("toml"))
-        {
-            Scenario::load(Path::new(name_or_path))
-        } else {
-            Scenario::bundled(name_or_path)
-        }
-    }
-
-    pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
-        let origin = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| ScenarioError::Read {
-            path: origin.clone(),
-            source,
-        })?;
-        Scenario::from_toml(&text, &origin)
-    }
-
     /// Parses and checks a scenario; `origin` names it in errors (a path or a bundled name).
     pub fn from_toml(text: &str, origin: &str) -> Result<Scenario, ScenarioError> {
         let scenario: Scenario = toml::from_str(text).map_err(|e| {
@@ -289,7 +266,7 @@ mod tests {
 
     #[test]
     fn unknown_names_list_the_bundled_ones() {
-        let err = Scenario::resolve("nope").unwrap_err().to_string();
+        let err = Scenario::bundled("nope").unwrap_err().to_string();
         assert!(
             err.contains("training") && err.contains("egress-burst"),
             "{err}"

@@ -1,10 +1,10 @@
 //! Properties of the cost engine over random lifecycles, resources and traffic.
 
-use gpumeter::meter::fixture::example_sheet;
-use gpumeter::meter::{
+use gpumeter_core::meter::fixture::example_sheet;
+use gpumeter_core::meter::{
     ComputeTerms, InstanceState, Lifecycle, Resource, ResourceKind, Traffic, Usage, accrue,
 };
-use gpumeter::pricing::{Sheet, StopPolicy};
+use gpumeter_core::pricing::{Sheet, StopPolicy};
 use jiff::Timestamp;
 use proptest::prelude::*;
 use rust_decimal::{Decimal, dec};

@@ -2,8 +2,8 @@
 
 use std::time::Duration;
 
-use gpumeter::pricing::Sku;
-use gpumeter::telemetry::{
+use gpumeter_core::pricing::Sku;
+use gpumeter_core::telemetry::{
     CpuBoundRule, CudaVersion, Expectations, GpuReading, GpuUnavailable, GpuUnavailableKind,
     HistoryConfig, Metric, MigInfo, Scenario, Severity, SimConfig, Simulator, TelemetryHistory,
     Virtualization, assess, check_cuda, compare_sku, cpu_bound, model_matches,
@@ -34,7 +34,7 @@ fn reading(model: &str, gpus: u32) -> GpuReading {
     sim("training", model, gpus).gpus_at(Duration::ZERO)
 }
 
-fn codes(findings: &[gpumeter::telemetry::Finding]) -> Vec<&str> {
+fn codes(findings: &[gpumeter_core::telemetry::Finding]) -> Vec<&str> {
     findings.iter().map(|f| f.code).collect()
 }
 
@@ -161,7 +161,7 @@ fn an_old_driver_cuda_is_critical_and_an_unknown_one_a_warning() {
         old.message
     );
     let mut unknown = driver;
-    unknown.cuda_version = Metric::Unavailable(gpumeter::telemetry::Unavailable::Unsupported);
+    unknown.cuda_version = Metric::Unavailable(gpumeter_core::telemetry::Unavailable::Unsupported);
     assert_eq!(
         check_cuda(need("12.0"), &unknown).unwrap().severity,
         Severity::Warning

@@ -1,6 +1,9 @@
-//! A cockpit in a known state at a fixed instant: the demo cloud, eight simulated A100s in the
-//! training scenario and the demo's price sheet. Screen tests and the README capture use it, so
-//! the same seed and instant always draw the same screen.
+//! The demo: a cockpit in a known state at a fixed instant, with the demo cloud ([`cloud`]),
+//! eight simulated A100s in the training scenario and the demo's price sheet. `--demo`, the
+//! screen tests and the README capture use it, so the same seed and instant always draw the
+//! same screen.
+
+pub mod cloud;
 
 use std::time::Duration;
 
@@ -8,12 +11,12 @@ use jiff::tz::TimeZone;
 use jiff::{SignedDuration, Timestamp};
 
 use crate::app::{App, CloudView, Deadline, Event, Level, Settings, update};
-use crate::config::OnExpiry;
+use crate::cloud::{Capabilities, Inventory};
+use crate::guard::{GuardState, OnExpiry, Watchdog};
 use crate::meter::{BillingMode, ComputeTerms};
-use crate::provider::demo::{DEMO_SHEET, DEMO_SKU, DemoState};
-use crate::provider::{Capabilities, Inventory};
 use crate::spend::{PriceSource, Pricing, Spend};
 use crate::telemetry::{Scenario, SimConfig, Simulator, Stamped, Telemetry};
+use cloud::{DEMO_SHEET, DEMO_SKU, DemoState};
 
 /// The instant fixtures are drawn at: 2026-11-29 14:00:00 UTC.
 pub fn fixture_now() -> Timestamp {
@@ -35,7 +38,7 @@ pub fn demo_pricing() -> Option<Pricing> {
 }
 
 pub fn demo_capabilities() -> Capabilities {
-    crate::provider::demo::CAPABILITIES
+    cloud::CAPABILITIES
 }
 
 /// The demo simulator: eight A100-SXM4-80GB in `scenario`, seeded.
@@ -101,4 +104,29 @@ pub fn demo_app(uptime: Duration) -> App {
         "3 snapshots and a 2000 GiB disk will outlive a release",
     );
     app
+}
+
+/// The demo instance's guard row as the ledger keeps it: release on expiry after 2 minutes, a
+/// watchdog (pid 4242) whose heart beat at `beat`, last changed then by `by`.
+pub fn guard_state(
+    deadline: Option<Timestamp>,
+    revision: i64,
+    by: &str,
+    beat: Timestamp,
+) -> GuardState {
+    GuardState {
+        instance: "i-0demo4a100f00d".into(),
+        deadline,
+        on_expiry: OnExpiry::Release,
+        grace: Duration::from_secs(120),
+        provider_held: None,
+        snooze_until: None,
+        watchdog: Some(Watchdog {
+            pid: 4242,
+            heartbeat: beat,
+        }),
+        revision,
+        updated: beat,
+        updated_by: by.into(),
+    }
 }
