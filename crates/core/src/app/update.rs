@@ -70,6 +70,15 @@ pub enum Effect {
 }
 
 pub fn update(app: &mut App, event: Event) -> Vec<Effect> {
+    // These always change what the screen shows. The clock and the guard row decide for
+    // themselves (a tick within the same second, a heartbeat alone, draw nothing new), and
+    // every line logged marks the screen too.
+    if matches!(
+        event,
+        Event::Key(_) | Event::Telemetry(_) | Event::Inventory(_) | Event::Fleet(_) | Event::Resize
+    ) {
+        app.dirty = true;
+    }
     match event {
         Event::Key(key) => on_key(app, key),
         Event::Tick(now) => {
@@ -98,22 +107,17 @@ pub fn update(app: &mut App, event: Event) -> Vec<Effect> {
             app.fleet = rows;
             app.fleet_link.read_at = Some(app.now);
             app.fleet_link.reading = false;
-            app.dirty = true;
             Vec::new()
         }
         Event::Ledger(problem) => {
             app.log(Level::Error, format!("{LEDGER_PREFIX} {problem}"));
             Vec::new()
         }
-        Event::Resize => {
-            app.dirty = true;
-            Vec::new()
-        }
+        Event::Resize => Vec::new(),
     }
 }
 
 fn on_key(app: &mut App, key: KeyPress) -> Vec<Effect> {
-    app.dirty = true;
     let ctrl_c = key.ctrl && key.code == KeyCode::Char('c');
     if ctrl_c {
         request_quit(app);
@@ -592,7 +596,6 @@ fn announce_budget(
 }
 
 fn on_telemetry(app: &mut App, t: Telemetry) {
-    app.dirty = true;
     match t {
         Telemetry::Gpu(sample) => {
             app.telemetry.history.record_gpus(sample.at, &sample.value);
@@ -616,7 +619,6 @@ fn on_telemetry(app: &mut App, t: Telemetry) {
 }
 
 fn on_inventory(app: &mut App, result: Result<Inventory, String>) -> Vec<Effect> {
-    app.dirty = true;
     match result {
         Ok(inventory) => {
             app.spend.record_inventory(&inventory, app.now);

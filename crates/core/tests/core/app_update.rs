@@ -665,3 +665,30 @@ fn a_ledger_problem_is_an_error_line_in_the_events() {
         (Level::Error, "ledger: disk full".to_string())
     );
 }
+
+#[test]
+fn keys_samples_inventories_and_resizes_always_draw_a_tick_in_the_same_second_does_not() {
+    let mut app = app();
+    let now = app.now;
+    let inventory = app.cloud.inventory.clone().expect("the demo inventory");
+    let events = [
+        Event::Key(KeyPress::new(KeyCode::Char('x'))),
+        Event::Resize,
+        Event::Inventory(Ok(inventory)),
+        Event::Fleet(Vec::new()),
+    ];
+    for event in events {
+        app.dirty = false;
+        let what = format!("{event:?}").chars().take(30).collect::<String>();
+        update(&mut app, event);
+        assert!(app.dirty, "{what}");
+    }
+    app.dirty = false;
+    update(
+        &mut app,
+        Event::Tick(now + SignedDuration::from_millis(300)),
+    );
+    assert!(!app.dirty, "the same second shows nothing new");
+    update(&mut app, Event::Tick(now + SignedDuration::from_secs(1)));
+    assert!(app.dirty, "a new second redraws the countdown");
+}
