@@ -57,6 +57,12 @@
 //!
 //! Below 60×16 only a line saying how large the terminal needs to be is drawn. Overlays (help,
 //! the confirm dialog, the `E` prompt) draw over either layout.
+//!
+//! Two ways to draw, on purpose: [`paint`] and [`panel::Panel`] draw what the main screen
+//! redraws every second (lines that neither wrap nor scroll, framed panels) cell for cell as
+//! ratatui's `Paragraph` and `Block` would, without their passes over every cell; proptests
+//! keep them equal. Everything else (wrapping text, the dialogs, tables, the fleet screen)
+//! uses ratatui's widgets, until a profile shows a frame spending its time there.
 
 pub mod bars;
 pub mod bigdigits;
