@@ -86,6 +86,7 @@ pub mod prompt;
 pub mod resources;
 pub mod text;
 pub mod theme;
+mod theme_file;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Constraint, Layout, Position, Rect};
