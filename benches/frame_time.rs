@@ -17,14 +17,14 @@ use std::time::{Duration, Instant};
 use async_trait::async_trait;
 use gpumeter::app::{App, Event, update};
 use gpumeter::app::{KeyCode, KeyPress};
-use gpumeter::cockpit::screen::Screen;
 use gpumeter::demo::demo_app;
 use gpumeter::provider::{Action, ActionReport, Capabilities, Inventory, Provider, ProviderError};
+use gpumeter::terminal::Screen;
 use gpumeter::ui::render;
 use gpumeter::ui::theme::Theme;
 use ratatui::backend::TestBackend;
 
-#[path = "../tests/common/demo_loop.rs"]
+#[path = "../tests/screens/common/demo_loop.rs"]
 mod demo_loop;
 
 const HANG: Duration = Duration::from_secs(30);

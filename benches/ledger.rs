@@ -11,7 +11,7 @@ use std::time::Instant;
 use criterion::{Criterion, criterion_group, criterion_main};
 use gpumeter::ledger::query::LeftoverRow;
 use gpumeter::ledger::{
-    Batch, EventRecord, GpuPoint, Ledger, Level, MinuteAggregator, SessionStart, Tick, report,
+    Batch, EventLevel, EventRecord, GpuPoint, Ledger, MinuteAggregator, SessionStart, Tick, report,
 };
 use gpumeter::meter::{BillingMode, Breakdown};
 use gpumeter::money::{Currency, Money};
@@ -92,9 +92,9 @@ fn build_ledger(dir: &std::path::Path, days: i64) -> (std::path::PathBuf, Timest
         }
         if s % 3600 == 0 {
             let text = "idle: all GPUs below 3% for 30 minutes";
-            batch
-                .events
-                .push(EventRecord::alert(at, Level::Warn, text).in_session(session, "i-bench"));
+            batch.events.push(
+                EventRecord::alert(at, EventLevel::Warn, text).in_session(session, "i-bench"),
+            );
         }
         if batch.minutes.len() == 1440 {
             ledger.write(&batch).expect("write");

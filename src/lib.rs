@@ -5,18 +5,18 @@
 //! names. This crate is the edges: the commands, the providers' APIs, telemetry sources, the
 //! ledger, the terminal. ARCHITECTURE.md maps both.
 
-pub use gpumeter_core::{app, fleet, guard, meter, money};
+pub use gpumeter_core::{app, demo, fleet, guard, meter, money, spend};
 
 pub mod cli;
 pub mod cockpit;
 pub mod commands;
 pub mod config;
-pub mod demo;
 pub mod ledger;
 pub mod notify;
 pub mod pricing;
 pub mod provider;
 pub mod serve;
 pub mod telemetry;
+pub mod terminal;
 pub mod ui;
 pub mod watchdog;

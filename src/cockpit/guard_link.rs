@@ -13,7 +13,6 @@ use tokio::sync::mpsc;
 use crate::app::Event;
 use crate::config::OnExpiry;
 use crate::ledger::{Change, GuardPolicy, Ledger};
-use crate::provider::ProviderError;
 
 /// How often the guard row is read back.
 pub const READ_EVERY: Duration = Duration::from_secs(2);
@@ -27,7 +26,7 @@ pub struct Save {
 }
 
 /// Starts the thread; dropping the returned sender ends it. A ledger that cannot be opened
-/// is reported once as an inventory-style error event and the link stays idle.
+/// is reported once as an [`Event::Ledger`] and tried again at the next save or read.
 pub fn spawn(path: PathBuf, events: mpsc::Sender<Event>) -> std::io::Result<Sender<Save>> {
     let (tx, rx) = channel();
     std::thread::Builder::new()
@@ -39,12 +38,28 @@ pub fn spawn(path: PathBuf, events: mpsc::Sender<Event>) -> std::io::Result<Send
 fn link(path: &PathBuf, rx: &Receiver<Save>, events: &mpsc::Sender<Event>) {
     let mut ledger: Option<Ledger> = None;
     let mut instance: Option<String> = None;
+    let mut said = false;
+    let mut open = |ledger: &mut Option<Ledger>| {
+        if ledger.is_none() {
+            match Ledger::open(path) {
+                Ok(l) => *ledger = Some(l),
+                Err(e) if !said => {
+                    said = true;
+                    let text = format!("cannot share the deadline with the watchdog: {e}");
+                    let _ = events.blocking_send(Event::Ledger(text));
+                }
+                Err(_) => {}
+            }
+        }
+        ledger.is_some()
+    };
     loop {
         match rx.recv_timeout(READ_EVERY) {
             Ok(save) => {
-                let Some(l) = open(&mut ledger, path) else {
+                if !open(&mut ledger) {
                     continue;
-                };
+                }
+                let Some(l) = ledger.as_mut() else { continue };
                 let policy = GuardPolicy {
                     deadline: save.deadline,
                     on_expiry: save.on_expiry,
@@ -55,18 +70,17 @@ fn link(path: &PathBuf, rx: &Receiver<Save>, events: &mpsc::Sender<Event>) {
                     by: "cockpit",
                 };
                 if let Err(e) = l.set_policy(&save.instance, &policy, change) {
-                    // Shown where the provider's errors are: the deadline did not reach the watchdog.
-                    let error = ProviderError::state("ledger", format!("ledger: {e}")).with_fix(
-                        "check that the data directory (--data-dir) is writable and has room",
-                    );
-                    let _ = events.blocking_send(Event::Inventory(Err(error)));
+                    let _ = events.blocking_send(Event::Ledger(e.to_string()));
                 }
                 instance = Some(save.instance);
             }
             Err(RecvTimeoutError::Timeout) => {}
             Err(RecvTimeoutError::Disconnected) => break,
         }
-        let (Some(id), Some(l)) = (&instance, open(&mut ledger, path)) else {
+        if !open(&mut ledger) {
+            continue;
+        }
+        let (Some(id), Some(l)) = (&instance, ledger.as_mut()) else {
             continue;
         };
         if let Ok(Some(state)) = l.guard(id)
@@ -75,11 +89,4 @@ fn link(path: &PathBuf, rx: &Receiver<Save>, events: &mpsc::Sender<Event>) {
             break;
         }
     }
-}
-
-fn open<'a>(ledger: &'a mut Option<Ledger>, path: &PathBuf) -> Option<&'a mut Ledger> {
-    if ledger.is_none() {
-        *ledger = Ledger::open(path).ok();
-    }
-    ledger.as_mut()
 }

@@ -15,18 +15,17 @@ use tokio::time::MissedTickBehavior;
 
 use crate::app::{App, Effect, Event, update};
 
-pub mod backend;
 pub mod checkpoints;
+pub mod effects;
 pub mod guard_link;
 pub mod keys;
 pub mod record;
-pub mod screen;
 use crate::provider::Provider;
 use crate::telemetry::{
-    GpuSource, HostSource, SamplerConfig, SamplerHandle, spawn_gpu_sampler, spawn_host_sampler,
+    GpuSource, HostSource, SamplerConfig, spawn_gpu_sampler, spawn_host_sampler,
 };
+use crate::terminal::Screen;
 use crate::ui::theme::Theme;
-use screen::Screen;
 
 /// How often the clock ticks: the countdown shows seconds.
 pub const TICK_INTERVAL: Duration = Duration::from_secs(1);
@@ -110,38 +109,24 @@ where
         .checkpoint
         .as_ref()
         .map(|view| checkpoints::spawn(view.pattern.clone(), tx.clone()));
+    let runner = effects::EffectRunner {
+        provider: Arc::clone(&sources.provider),
+        fleet: sources.fleet.clone(),
+        refresh: Arc::clone(&refresh),
+        gpu_sampler: &gpu_sampler,
+        guard,
+        events: tx.clone(),
+    };
     while let Some(event) = rx.recv().await {
-        let (effects, resized) = gather(event, &mut rx, &mut app, &mut recorder).await;
+        let (mut effects, resized) = gather(event, &mut rx, &mut app, &mut recorder).await;
         if resized {
             screen.resized();
         }
-        recorder.after_update(&mut app);
+        for note in recorder.after_update(&app) {
+            effects.extend(update(&mut app, note));
+        }
         for effect in effects {
-            if let Effect::SaveGuard {
-                instance,
-                deadline,
-                on_expiry,
-                grace,
-            } = effect
-            {
-                if let Some(link) = &guard {
-                    let _ = link.send(guard_link::Save {
-                        instance,
-                        deadline,
-                        on_expiry,
-                        grace,
-                    });
-                }
-                continue;
-            }
-            run_effect(
-                effect,
-                &sources.provider,
-                sources.fleet.as_ref(),
-                &refresh,
-                &gpu_sampler,
-                &tx,
-            );
+            runner.run(effect);
         }
         if app.quit {
             break;
@@ -154,6 +139,7 @@ where
             app.dirty = false;
         }
     }
+    drop(runner);
     for task in [inventory_task, terminal_task, clock_task, notice_task]
         .into_iter()
         .chain(checkpoint_task)
@@ -162,7 +148,9 @@ where
     }
     gpu_sampler.shutdown().await;
     host_sampler.shutdown().await;
-    recorder.close(&mut app);
+    for note in recorder.close(&app) {
+        update(&mut app, note);
+    }
     Ok(app)
 }
 
@@ -249,42 +237,6 @@ fn spawn_notices(
             }
         }
     })
-}
-
-fn run_effect(
-    effect: Effect,
-    provider: &Arc<dyn Provider>,
-    fleet: Option<&FleetReader>,
-    refresh: &Arc<Notify>,
-    gpu_sampler: &SamplerHandle,
-    tx: &mpsc::Sender<Event>,
-) {
-    match effect {
-        Effect::RefreshInventory => refresh.notify_one(),
-        Effect::RetryGpu => gpu_sampler.request_retry(),
-        Effect::RefreshFleet => {
-            let read = fleet.cloned();
-            let tx = tx.clone();
-            tokio::spawn(async move {
-                // Always answered, even by a read that panicked: `update` waits for it.
-                let rows = match read {
-                    Some(read) => tokio::spawn(read()).await.unwrap_or_default(),
-                    None => Vec::new(),
-                };
-                let _ = tx.send(Event::Fleet(rows)).await;
-            });
-        }
-        // Handled by the caller, which owns the guard link.
-        Effect::SaveGuard { .. } => {}
-        Effect::Perform(action) => {
-            let provider = Arc::clone(provider);
-            let tx = tx.clone();
-            tokio::spawn(async move {
-                let result = provider.perform(&action).await;
-                let _ = tx.send(Event::ActionDone { action, result }).await;
-            });
-        }
-    }
 }
 
 fn spawn_inventory(

@@ -75,10 +75,10 @@ pub fn known(read: Result<Inventory, ProviderError>) -> Result<Option<Inventory>
 /// What the instance costs per hour now, from the same meter the cockpit runs.
 fn burn_now(
     inventory: &Inventory,
-    pricing: Option<&crate::app::Pricing>,
+    pricing: Option<&crate::spend::Pricing>,
 ) -> Option<crate::money::Money> {
     let now = Timestamp::now();
-    let mut spend = crate::app::Spend::new(pricing.cloned(), None, jiff::tz::TimeZone::UTC);
+    let mut spend = crate::spend::Spend::new(pricing.cloned(), None, jiff::tz::TimeZone::UTC);
     spend.record_inventory(inventory, now);
     spend.recompute(Some(inventory), now, None);
     spend.reading.map(|r| r.accrual.burn_per_hour.total())

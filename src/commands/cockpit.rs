@@ -9,13 +9,14 @@ use jiff::{SignedDuration, Timestamp};
 
 use super::context::Context;
 use super::{CommandResult, Failure};
-use crate::app::{App, CloudView, Deadline, Settings, Spend};
+use crate::app::{App, CloudView, Deadline, Settings};
 use crate::cli::{Cli, CockpitArgs};
 use crate::cockpit::{Sources, run};
 use crate::config::Release;
+use crate::spend::Spend;
 use crate::telemetry::{
-    GpuSource, HostConfig, HostReader, HostSource, NvmlConfig, NvmlSource, SamplerConfig, Scenario,
-    SimConfig, Simulator,
+    GpuSource, HostConfig, HostReader, HostSource, NvmlConfig, NvmlSource, SamplerConfig,
+    SimConfig, Simulator, scenario_file,
 };
 use crate::ui::theme::{Theme, no_color_requested};
 
@@ -145,7 +146,7 @@ where
         .enable_all()
         .build()
         .map_err(|e| Failure::failed(format!("cannot start the runtime: {e}")))?;
-    let mut screen = crate::cockpit::backend::take_screen()
+    let mut screen = crate::terminal::take_screen()
         .map_err(|e| Failure::failed(format!("cannot set up the terminal: {e}")))?;
     let theme = theme.clone();
     // The loop runs as a task, not as `block_on`'s own future: a task woken on the runtime's
@@ -166,14 +167,29 @@ where
         Err(e) => Err(std::io::Error::other(e.to_string())),
     };
     ratatui::restore();
-    result.map_err(|e| Failure::failed(format!("the terminal failed: {e}")))?;
+    let app = result.map_err(|e| Failure::failed(format!("the terminal failed: {e}")))?;
+    if let Some(line) = unanswered_line(&app) {
+        eprintln!("{line}");
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What to say on the normal screen when the user quit while an action had no answer yet:
+/// the provider may still carry it out.
+pub fn unanswered_line(app: &App) -> Option<String> {
+    let action = app.unanswered_at_quit.as_ref()?;
+    Some(format!(
+        "gpumeter: the {} had no answer from {} when the cockpit quit, so it is not confirmed; \
+         it may still happen. `gpumeter checklist` shows what the provider says now.",
+        action.label(),
+        crate::notify::terminal::sanitize(&app.cloud.provider),
+    ))
 }
 
 /// The monthly budget, with what the ledger recorded this calendar month before this run.
 fn month_budget(
     ctx: &Context,
-    pricing: Option<&crate::app::Pricing>,
+    pricing: Option<&crate::spend::Pricing>,
     now: Timestamp,
     tz: &TimeZone,
 ) -> Option<crate::app::state::MonthBudget> {
@@ -219,7 +235,7 @@ fn settings(cli: &Cli, ctx: &Context) -> Result<Settings, Failure> {
 }
 
 fn simulator(args: &CockpitArgs) -> Result<Simulator, Failure> {
-    let scenario = Scenario::resolve(&args.scenario)
+    let scenario = scenario_file::resolve(&args.scenario)
         .map_err(|e| Failure::bad_input(format!("--scenario: {e}")))?;
     let mut config = SimConfig::new(scenario);
     config.gpu_count = args.gpus;
@@ -296,4 +312,29 @@ fn watchdog_args(cli: &Cli, ctx: &Context) -> Vec<String> {
         args.extend(["--region".into(), region]);
     }
     args
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::unanswered_line;
+    use crate::app::{Event, KeyCode, KeyPress, update};
+    use crate::demo::demo_app;
+
+    #[test]
+    fn quitting_past_an_unanswered_action_says_so_on_the_normal_screen() {
+        let mut app = demo_app(Duration::from_secs(3600));
+        let mut key = |c| update(&mut app, Event::Key(KeyPress::new(KeyCode::Char(c))));
+        for c in ['S', 'y', 'q', 'q'] {
+            key(c);
+        }
+        let line = unanswered_line(&app).expect("a line");
+        assert!(line.contains("stop had no answer from demo"), "{line}");
+        assert!(line.contains("not confirmed"), "{line}");
+
+        let mut idle = demo_app(Duration::from_secs(3600));
+        update(&mut idle, Event::Key(KeyPress::new(KeyCode::Char('q'))));
+        assert_eq!(unanswered_line(&idle), None);
+    }
 }

@@ -10,7 +10,6 @@ use std::sync::{Arc, OnceLock};
 use jiff::Timestamp;
 
 use super::Failure;
-use crate::app::{PriceSource, Pricing};
 use crate::cli::Cli;
 use crate::config::{Config, InstanceConfig, ProviderKind, SheetRef};
 use crate::demo::demo_pricing;
@@ -20,6 +19,7 @@ use crate::provider::aws::Aws;
 use crate::provider::aws::credentials::{AwsEnv, AwsSettings};
 use crate::provider::demo::DemoCloud;
 use crate::provider::{InstanceInfo, Provider, none::NoProvider};
+use crate::spend::{PriceSource, Pricing};
 
 /// Actions the demo cloud refuses, comma-separated (`release,stop`): shows the error path.
 pub const DEMO_FAIL_ENV: &str = "GPUMETER_DEMO_FAIL";

@@ -8,13 +8,13 @@ use jiff::{SignedDuration, Timestamp};
 
 use super::context::Context;
 use super::{CommandResult, Failure};
-use crate::app::Spend;
 use crate::cli::{Cli, ServeArgs};
 use crate::config::Release;
 use crate::serve::{Collector, ServeSources, Target, serve};
+use crate::spend::Spend;
 use crate::telemetry::{
-    GpuSource, HostConfig, HostReader, HostSource, NvmlConfig, NvmlSource, SamplerConfig, Scenario,
-    SimConfig, Simulator,
+    GpuSource, HostConfig, HostReader, HostSource, NvmlConfig, NvmlSource, SamplerConfig,
+    SimConfig, Simulator, scenario_file,
 };
 
 pub fn run(cli: &Cli, args: &ServeArgs) -> CommandResult {
@@ -109,7 +109,7 @@ where
 }
 
 fn simulator(cli: &Cli) -> Result<Simulator, Failure> {
-    let scenario = Scenario::resolve(&cli.cockpit.scenario)
+    let scenario = scenario_file::resolve(&cli.cockpit.scenario)
         .map_err(|e| Failure::bad_input(format!("--scenario: {e}")))?;
     let mut config = SimConfig::new(scenario);
     config.gpu_count = cli.cockpit.gpus;

@@ -13,8 +13,8 @@ use crate::cli::{Cli, StatusArgs};
 use crate::pricing::{self, Sku};
 use crate::telemetry::{
     DriverInfo, Expectations, Finding, GpuRound, GpuSample, GpuSource, HistoryConfig, HostConfig,
-    HostReader, HostSample, HostSource, NvmlConfig, NvmlSource, Scenario, SimConfig, Simulator,
-    TelemetryHistory, Unavailability, assess,
+    HostReader, HostSample, HostSource, NvmlConfig, NvmlSource, SimConfig, Simulator,
+    TelemetryHistory, Unavailability, assess, scenario_file,
 };
 
 pub mod cloud;
@@ -155,7 +155,7 @@ fn resolve_sku(args: &StatusArgs) -> Result<Option<Sku>, Failure> {
 /// The simulator at `--at` seconds, with the history before it replayed so that window rules
 /// (GPUs idle while the CPU is busy) see the same past the cockpit would have.
 fn demo_report(args: &StatusArgs, expect: &Expectations<'_>) -> Result<StatusReport, Failure> {
-    let scenario = Scenario::resolve(args.scenario.as_deref().unwrap_or("training"))
+    let scenario = scenario_file::resolve(args.scenario.as_deref().unwrap_or("training"))
         .map_err(|e| Failure::bad_input(e.to_string()))?;
     let mut config = SimConfig::new(scenario);
     config.gpu_count = args.gpus.unwrap_or(config.gpu_count);

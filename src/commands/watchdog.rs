@@ -18,7 +18,7 @@ use crate::guard::IdleTracker;
 use crate::ledger::{Ledger, path_in};
 use crate::notify::Notifier;
 use crate::telemetry::{
-    HostConfig, HostReader, NvmlConfig, NvmlSource, Scenario, SimConfig, Simulator,
+    HostConfig, HostReader, NvmlConfig, NvmlSource, SimConfig, Simulator, scenario_file,
 };
 use crate::watchdog::{Ended, Watch, stale_after, watch};
 
@@ -112,7 +112,7 @@ pub fn parse_policy(text: &str) -> Result<OnExpiry, String> {
 }
 
 fn simulator(args: &WatchdogArgs) -> Result<Simulator, Failure> {
-    let scenario = Scenario::resolve(&args.scenario)
+    let scenario = scenario_file::resolve(&args.scenario)
         .map_err(|e| Failure::bad_input(format!("--scenario: {e}")))?;
     let mut config = SimConfig::new(scenario);
     config.gpu_count = args.gpus;

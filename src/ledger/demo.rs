@@ -8,7 +8,7 @@ use rust_decimal::{Decimal, dec};
 
 use super::error::LedgerError;
 use super::insert::Batch;
-use super::record::{EventRecord, GpuMinute, Level, MinuteBucket, SessionId, SessionStart};
+use super::record::{EventLevel, EventRecord, GpuMinute, MinuteBucket, SessionId, SessionStart};
 use super::store::Ledger;
 use crate::meter::{BillingMode, Breakdown, InstanceState};
 use crate::money::Currency;
@@ -63,7 +63,7 @@ pub fn seed(ledger: &mut Ledger, now: Timestamp) -> Result<(), LedgerError> {
         let text = "idle: all GPUs below 3% for 30 minutes";
         batch
             .events
-            .push(EventRecord::alert(at, Level::Warn, text).in_session(training, TRAINING));
+            .push(EventRecord::alert(at, EventLevel::Warn, text).in_session(training, TRAINING));
     }
     let clean = Action::SnapshotClean {
         keep: 1,

@@ -32,7 +32,7 @@ pub use guard::{Change, Claim, GuardPolicy, GuardState, Watchdog};
 pub use insert::Batch;
 pub use query::ReportRows;
 pub use record::{
-    ActionRecord, EventId, EventKind, EventRecord, GpuMinute, Level, MinuteBucket, Outcome,
+    ActionRecord, EventId, EventKind, EventLevel, EventRecord, GpuMinute, MinuteBucket, Outcome,
     SessionId, SessionStart,
 };
 pub use retention::{Compacted, Retention};

@@ -73,7 +73,7 @@ pub enum EventKind {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Level {
+pub enum EventLevel {
     Info,
     Warn,
     Error,
@@ -107,13 +107,13 @@ pub struct EventRecord {
     pub session: Option<SessionId>,
     pub instance: Option<String>,
     pub kind: EventKind,
-    pub level: Level,
+    pub level: EventLevel,
     pub text: String,
     pub action: Option<ActionRecord>,
 }
 
 impl EventRecord {
-    pub fn alert(at: Timestamp, level: Level, text: impl Into<String>) -> Self {
+    pub fn alert(at: Timestamp, level: EventLevel, text: impl Into<String>) -> Self {
         EventRecord {
             at,
             session: None,
@@ -128,7 +128,7 @@ impl EventRecord {
     pub fn note(at: Timestamp, text: impl Into<String>) -> Self {
         EventRecord {
             kind: EventKind::Note,
-            ..EventRecord::alert(at, Level::Info, text)
+            ..EventRecord::alert(at, EventLevel::Info, text)
         }
     }
 
@@ -144,9 +144,9 @@ impl EventRecord {
             Err(e) => (e.to_string(), Outcome::Failed),
         };
         let level = match outcome {
-            Outcome::Confirmed => Level::Info,
-            Outcome::Unconfirmed => Level::Warn,
-            Outcome::Failed => Level::Error,
+            Outcome::Confirmed => EventLevel::Info,
+            Outcome::Unconfirmed => EventLevel::Warn,
+            Outcome::Failed => EventLevel::Error,
         };
         EventRecord {
             at,

@@ -10,170 +10,29 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use jiff::{SignedDuration, Timestamp};
+use jiff::Timestamp;
 use rust_decimal::Decimal;
-use serde::{Deserialize, Serialize};
 
 use super::{
-    Action, ActionReport, Capabilities, ErrorKind, HeldDeadline, InstanceInfo, Inventory,
-    LinkedResource, Provider, ProviderError,
+    Action, ActionReport, Capabilities, ErrorKind, HeldDeadline, Inventory, LinkedResource,
+    Provider, ProviderError,
 };
+use crate::meter::{InstanceState, ResourceKind};
+pub use gpumeter_core::demo::cloud::{CAPABILITIES, DEMO_SHEET, DEMO_SKU, DemoState};
 
 /// The adapter's name in its errors.
 const ID: &str = "demo";
 const RESET: &str = "start afresh with `gpumeter --demo --reset`";
-use crate::meter::{BillingMode, InstanceState, ResourceKind};
 
 /// The file name of the demo cloud's state inside the data directory.
 pub const STATE_FILE: &str = "demo-cloud.json";
-/// The bundled sheet and SKU that price the demo instance.
-pub const DEMO_SHEET: &str = "aws-us-east-1";
-pub const DEMO_SKU: &str = "p4de.24xlarge";
-
 pub type Clock = Arc<dyn Fn() -> Timestamp + Send + Sync>;
-
-/// The demo cloud can do everything: stop, snapshots, and hold a deadline.
-pub const CAPABILITIES: Capabilities = Capabilities {
-    stop: true,
-    snapshots: true,
-    deadline: true,
-};
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DemoState {
-    pub instance: InstanceInfo,
-    pub resources: Vec<LinkedResource>,
-    pub deadline: Option<HeldDeadline>,
-    /// A spot interruption notice: when the simulated provider will reclaim the instance.
-    #[serde(default)]
-    pub interruption: Option<Timestamp>,
-}
 
 pub struct DemoCloud {
     path: PathBuf,
     clock: Clock,
     delay: Duration,
     failing: Vec<String>,
-}
-
-fn resource(
-    id: &str,
-    name: &str,
-    kind: ResourceKind,
-    size: u32,
-    state: &str,
-    created: Timestamp,
-    with_instance: bool,
-) -> LinkedResource {
-    LinkedResource {
-        id: id.into(),
-        name: name.into(),
-        kind,
-        class: kind.is_disk().then(|| "gp3".to_string()),
-        size_gib: Decimal::from(size),
-        state: state.into(),
-        created,
-        deleted_with_instance: with_instance,
-    }
-}
-
-impl DemoState {
-    /// A fresh cloud whose instance was created 3 h 20 min before `now`.
-    pub fn fresh(now: Timestamp) -> Self {
-        use ResourceKind as K;
-        let ago = |minutes: i64| now - SignedDuration::from_mins(minutes);
-        let created = ago(200);
-        DemoState {
-            instance: InstanceInfo {
-                id: "i-0demo4a100f00d".into(),
-                name: "llm-finetune".into(),
-                provider: "demo".into(),
-                region: Some("us-east-1".into()),
-                sku: DEMO_SKU.into(),
-                mode: BillingMode::OnDemand,
-                state: InstanceState::Running,
-                created,
-                live_price_per_hour: None,
-                history: vec![(created, InstanceState::Running)],
-            },
-            resources: vec![
-                resource(
-                    "vol-0root",
-                    "root",
-                    K::SystemDisk,
-                    200,
-                    "in-use",
-                    created,
-                    true,
-                ),
-                resource(
-                    "vol-0data",
-                    "datasets",
-                    K::DataDisk,
-                    2000,
-                    "in-use",
-                    created,
-                    false,
-                ),
-                resource(
-                    "snap-0a",
-                    "nightly-1",
-                    K::Snapshot,
-                    200,
-                    "completed",
-                    ago(60 * 50),
-                    false,
-                ),
-                resource(
-                    "snap-0b",
-                    "nightly-2",
-                    K::Snapshot,
-                    200,
-                    "completed",
-                    ago(60 * 26),
-                    false,
-                ),
-                resource(
-                    "snap-0c",
-                    "pre-upgrade",
-                    K::Snapshot,
-                    2000,
-                    "completed",
-                    ago(90),
-                    false,
-                ),
-                resource(
-                    "ami-0train",
-                    "train-image",
-                    K::Image,
-                    200,
-                    "available",
-                    ago(60 * 72),
-                    false,
-                ),
-                resource(
-                    "eipalloc-0d",
-                    "203.0.113.7",
-                    K::PublicIp,
-                    0,
-                    "associated",
-                    created,
-                    false,
-                ),
-                resource(
-                    "lb-0api",
-                    "inference-lb",
-                    K::LoadBalancer,
-                    0,
-                    "active",
-                    created,
-                    false,
-                ),
-            ],
-            deadline: None,
-            interruption: None,
-        }
-    }
 }
 
 impl DemoCloud {

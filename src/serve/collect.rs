@@ -6,10 +6,10 @@ use std::time::Duration;
 use jiff::Timestamp;
 
 use super::snapshot::{CostFacts, GuardFacts, InstanceFacts, Snapshot, Target};
-use crate::app::Spend;
 use crate::guard::{IdleRule, IdleTracker};
 use crate::ledger::guard::GuardState;
 use crate::provider::Inventory;
+use crate::spend::Spend;
 use crate::telemetry::{GpuRound, HostSample, Telemetry};
 
 /// A watchdog whose last heartbeat is older than this counts as dead.

@@ -5,8 +5,8 @@ use jiff::Timestamp;
 use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive as _;
 
-use crate::app::SpendReading;
 use crate::meter::{Breakdown, InstanceState};
+use crate::spend::SpendReading;
 use crate::telemetry::{GpuSample, HostSample};
 
 /// The labels every series carries. `instance_id`, not `instance`: Prometheus sets `instance`

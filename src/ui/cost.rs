@@ -17,9 +17,10 @@ use super::paint;
 use super::panel::Panel;
 use super::text::{amount, local_time, short_duration, wrap};
 use super::theme::{Role, Theme};
-use crate::app::{App, Pricing, SpendReading};
+use crate::app::App;
 use crate::meter::{Breakdown, ComputeTerms};
 use crate::money::Money;
+use crate::spend::{Pricing, SpendReading};
 
 /// The summary goes under the table from this inner size, beside it below.
 const STACKED_FROM: (usize, usize) = (50, 11);

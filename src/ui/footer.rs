@@ -8,25 +8,25 @@ use ratatui::text::{Line, Span};
 use super::paint;
 use super::text::{short_duration, width};
 use super::theme::{Role, Theme};
-use crate::app::{App, Command, Key, bindings};
+use crate::app::{App, Intent, Key, bindings};
 
-/// The hints shown, in order: the commands whose keys are listed, and what to call them.
-const HINTS: &[(&[Command], &str)] = &[
-    (&[Command::Help], "help"),
-    (&[Command::FocusNext], "focus"),
-    (&[Command::Down, Command::Up], "select"),
-    (&[Command::Processes], "processes"),
-    (&[Command::Extend], "extend"),
-    (&[Command::ExtendPrompt], "extend by…"),
-    (&[Command::Release], "release"),
-    (&[Command::Stop], "stop"),
-    (&[Command::SnapshotClean], "clean snapshots"),
-    (&[Command::Quit], "quit"),
+/// The hints shown, in order: the intents whose keys are listed, and what to call them.
+const HINTS: &[(&[Intent], &str)] = &[
+    (&[Intent::Help], "help"),
+    (&[Intent::FocusNext], "focus"),
+    (&[Intent::Down, Intent::Up], "select"),
+    (&[Intent::Processes], "processes"),
+    (&[Intent::Extend], "extend"),
+    (&[Intent::ExtendPrompt], "extend by…"),
+    (&[Intent::Release], "release"),
+    (&[Intent::Stop], "stop"),
+    (&[Intent::SnapshotClean], "clean snapshots"),
+    (&[Intent::Quit], "quit"),
 ];
 
-/// The key to show for a command: its letter if it has one, else its first key.
-fn key_for(command: Command, read_only: bool) -> Option<String> {
-    let b = bindings(read_only).find(|b| b.command == command)?;
+/// The key to show for an intent: its letter if it has one, else its first key.
+fn key_for(intent: Intent, read_only: bool) -> Option<String> {
+    let b = bindings(read_only).find(|b| b.intent == intent)?;
     let key = b
         .keys
         .iter()
@@ -40,15 +40,15 @@ pub fn render_footer(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
     let max = usize::from(area.width);
     let mut spans = vec![Span::raw(" ")];
     let mut used = 1;
-    for (commands, label) in HINTS {
-        let keys: Vec<String> = commands
+    for (intents, label) in HINTS {
+        let keys: Vec<String> = intents
             .iter()
             .filter_map(|c| key_for(*c, read_only))
             .collect();
         if keys.is_empty() {
             continue;
         }
-        let label = if commands == &[Command::Extend] {
+        let label = if intents == &[Intent::Extend] {
             format!("+{}", short_duration(app.settings.extend_step))
         } else {
             (*label).to_string()
@@ -71,7 +71,7 @@ pub fn render_footer(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
 /// " ? help " at the right end of `row` (a bottom border on compact screens, which have no
 /// footer), one column in from the corner, where the border is bare.
 pub fn render_help_hint(row: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
-    let Some(key) = key_for(Command::Help, app.settings.read_only) else {
+    let Some(key) = key_for(Intent::Help, app.settings.read_only) else {
         return;
     };
     let spans = vec![

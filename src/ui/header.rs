@@ -10,8 +10,9 @@ use super::events::progress;
 use super::paint;
 use super::text::{amount, short_duration, truncate, width};
 use super::theme::{Role, Theme};
-use crate::app::{App, PriceSource};
+use crate::app::App;
 use crate::meter::{ComputeTerms, InstanceState};
+use crate::spend::PriceSource;
 
 /// A piece of the header and how much it matters: 0 stays longest.
 struct Segment {

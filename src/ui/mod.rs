@@ -1,7 +1,7 @@
 //! The cockpit screen. This file holds only the top-level layout; each panel draws itself in
 //! its own file, and [`render`] is pure: it reads the state (time included) and draws it.
 //!
-//! Wide, from 120×32, in columns (a sketch; `tests/snapshots` holds real captures):
+//! Wide, from 120×32, in columns (a sketch; `tests/screens/snapshots` holds real captures):
 //!
 //! ```text
 //!  gpumeter │ demo │ i-0demo4a100f00d │ llm-finetune │ p4de.24xlarge │ 27.45 USD/h …
@@ -57,6 +57,12 @@
 //!
 //! Below 60×16 only a line saying how large the terminal needs to be is drawn. Overlays (help,
 //! the confirm dialog, the `E` prompt) draw over either layout.
+//!
+//! Two ways to draw, on purpose: [`paint`] and [`panel::Panel`] draw what the main screen
+//! redraws every second (lines that neither wrap nor scroll, framed panels) cell for cell as
+//! ratatui's `Paragraph` and `Block` would, without their passes over every cell; proptests
+//! keep them equal. Everything else (wrapping text, the dialogs, tables, the fleet screen)
+//! uses ratatui's widgets, until a profile shows a frame spending its time there.
 
 pub mod bars;
 pub mod bigdigits;
@@ -80,13 +86,14 @@ pub mod prompt;
 pub mod resources;
 pub mod text;
 pub mod theme;
+mod theme_file;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Constraint, Layout, Position, Rect};
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Widget as _, Wrap};
 
-use crate::app::{App, Mode, Panel};
+use crate::app::{App, Focus, Mode};
 use theme::{Role, Theme};
 
 /// Below this the screen only says how large it needs to be.
@@ -174,11 +181,11 @@ fn render_wide(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
         Constraint::Fill(1),
     ]));
     header::render_header(header, buf, app, theme);
-    gpus::render_gpus(gpus, buf, app, theme, app.focus == Panel::Gpus);
-    resources::render_resources(resources, buf, app, theme, app.focus == Panel::Resources);
+    gpus::render_gpus(gpus, buf, app, theme, app.focus == Focus::Gpus);
+    resources::render_resources(resources, buf, app, theme, app.focus == Focus::Resources);
     countdown::render_countdown(release, buf, app, theme);
-    cost::render_cost(cost, buf, app, theme, app.focus == Panel::Cost);
-    events::render_events(events, buf, app, theme, app.focus == Panel::Events);
+    cost::render_cost(cost, buf, app, theme, app.focus == Focus::Cost);
+    events::render_events(events, buf, app, theme, app.focus == Focus::Events);
     footer::render_footer(footer, buf, app, theme);
 }
 
@@ -213,12 +220,12 @@ fn render_compact(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
     let [cost, release] = middle.layout(&columns);
     let [resources, events] = lower.layout(&columns);
     header::render_header(header, buf, app, theme);
-    gpus::render_gpus(gpus, buf, app, theme, app.focus == Panel::Gpus);
-    cost::render_cost(cost, buf, app, theme, app.focus == Panel::Cost);
+    gpus::render_gpus(gpus, buf, app, theme, app.focus == Focus::Gpus);
+    cost::render_cost(cost, buf, app, theme, app.focus == Focus::Cost);
     countdown::render_countdown(release, buf, app, theme);
     if bottom > 0 {
-        resources::render_resources(resources, buf, app, theme, app.focus == Panel::Resources);
-        events::render_events(events, buf, app, theme, app.focus == Panel::Events);
+        resources::render_resources(resources, buf, app, theme, app.focus == Focus::Resources);
+        events::render_events(events, buf, app, theme, app.focus == Focus::Events);
     }
     // No footer here: the help key sits in the last bottom border.
     let last = Rect {

@@ -11,10 +11,10 @@ use tokio::sync::mpsc;
 use tokio::time::MissedTickBehavior;
 
 use super::guardian::{Decision, Guardian};
-use crate::app::Level as AppLevel;
+use crate::app::Level;
 use crate::config::HooksConfig;
 use crate::guard::IdleTracker;
-use crate::ledger::{Claim, EventRecord, Ledger, Level};
+use crate::ledger::{Claim, EventLevel, EventRecord, Ledger};
 use crate::notify::{Alert, Notifier};
 use crate::provider::command::run::run as run_hook;
 use crate::provider::{Action, Provider};
@@ -186,15 +186,13 @@ async fn carry_out(w: &mut Watch, decision: Decision) -> bool {
     let now = Timestamp::now();
     match decision {
         Decision::Alert { warn, key, text } => {
-            let level = if warn { Level::Warn } else { Level::Info };
+            let level = if warn {
+                EventLevel::Warn
+            } else {
+                EventLevel::Info
+            };
             record(w, EventRecord::alert(now, level, text.clone()));
-            notify(
-                w,
-                if warn { AppLevel::Warn } else { AppLevel::Info },
-                &key,
-                &text,
-            )
-            .await;
+            notify(w, if warn { Level::Warn } else { Level::Info }, &key, &text).await;
             false
         }
         Decision::Interrupted { .. } => {
@@ -207,7 +205,7 @@ async fn carry_out(w: &mut Watch, decision: Decision) -> bool {
             record(w, EventRecord::action(now, &action, &result));
             let (level, text, gone) = match &result {
                 Ok(r) if r.confirmed => (
-                    AppLevel::Done,
+                    Level::Done,
                     format!(
                         "{}: done ({reason}); the provider reports {}",
                         action.label(),
@@ -216,7 +214,7 @@ async fn carry_out(w: &mut Watch, decision: Decision) -> bool {
                     action == Action::Release,
                 ),
                 Ok(r) => (
-                    AppLevel::Error,
+                    Level::Error,
                     format!(
                         "{}: NOT confirmed ({reason}); the provider reports {}",
                         action.label(),
@@ -225,7 +223,7 @@ async fn carry_out(w: &mut Watch, decision: Decision) -> bool {
                     false,
                 ),
                 Err(e) => (
-                    AppLevel::Error,
+                    Level::Error,
                     format!(
                         "{} failed ({reason}): {e}; fix ({}): {}",
                         action.label(),
@@ -248,7 +246,7 @@ fn record(w: &mut Watch, mut event: EventRecord) {
     }
 }
 
-async fn notify(w: &Watch, level: AppLevel, key: &str, text: &str) {
+async fn notify(w: &Watch, level: Level, key: &str, text: &str) {
     eprintln!("watchdog: {text}");
     if let Some(n) = &w.notifier {
         let alert = Alert::new(

@@ -4,11 +4,13 @@
 //! - [`money`]: amounts with a currency, exact decimals.
 //! - [`pricing`]: the price-sheet schema, parsing and the bundled sheets.
 //! - [`meter`]: what an instance has cost, component by component, at an instant.
+//! - [`spend`]: a live instance's meter: its pricing, the spend so far and the burn.
 //! - [`guard`]: the rules that turn telemetry, spend and time into alerts and actions.
 //! - [`cloud`]: what a provider reports (instance, resources) and is asked to do (actions).
 //! - [`telemetry`]: GPU and host readings as plain data, their history and the findings.
 //! - [`fleet`]: every configured instance priced, sorted and flagged.
 //! - [`app`]: the cockpit's state, the key table and `update`.
+//! - [`demo`]: the demo cloud's state and the demo cockpit at a fixed instant.
 //! - [`text`]: outside text made one safe line to show.
 //!
 //! The crate's dependencies are the test of the boundary: no runtime, no terminal, no HTTP, no
@@ -16,10 +18,12 @@
 
 pub mod app;
 pub mod cloud;
+pub mod demo;
 pub mod fleet;
 pub mod guard;
 pub mod meter;
 pub mod money;
 pub mod pricing;
+pub mod spend;
 pub mod telemetry;
 pub mod text;

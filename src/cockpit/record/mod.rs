@@ -1,7 +1,9 @@
 //! The cockpit's history in the ledger. The event loop hands the [`Recorder`] each event before
 //! `update` takes it ([`Recorder::saw`]) and the state after each burst
 //! ([`Recorder::after_update`]); the recorder turns clock ticks into minute buckets and forwards
-//! them, with inventories, actions and warnings, to a [`LedgerWriter`] thread.
+//! them, with inventories, actions and warnings, to a [`LedgerWriter`] thread. It only reads
+//! the state: what it has to say (the ledger failed) comes back as [`Event::Ledger`]s for
+//! `update`.
 //!
 //! Nothing here waits on the disk: the ledger is opened (and compacted) on a thread of its own,
 //! sessions start on the writer's thread, and their answers are picked up with `try_recv`.
@@ -14,10 +16,10 @@ use std::time::Duration;
 
 use jiff::{SignedDuration, Timestamp};
 
-use crate::app::{App, Event, Level as LogLevel};
+use crate::app::{App, Event, LEDGER_PREFIX, Level};
 use crate::guard::{IdleRule, IdleTracker};
 use crate::ledger::{
-    EventRecord, GpuPoint, Ledger, LedgerWriter, Level, MinuteAggregator, Notice, Retention,
+    EventLevel, EventRecord, GpuPoint, Ledger, LedgerWriter, MinuteAggregator, Notice, Retention,
     SessionId, Tick,
 };
 use crate::meter::Breakdown;
@@ -30,8 +32,6 @@ pub const INVENTORY_EVERY: SignedDuration = SignedDuration::from_mins(5);
 pub const COMPACT_EVERY: SignedDuration = SignedDuration::from_hours(24);
 /// At quit, how long to wait for a session the writer is starting.
 const CLOSE_WAIT: Duration = Duration::from_secs(2);
-/// Log lines that start with this are the recorder's own, never recorded.
-const OWN: &str = "ledger:";
 
 mod rows;
 use rows::{InventoryGate, action_event, fingerprint, open, session_start};
@@ -69,6 +69,8 @@ pub struct Recorder {
     next_compact: Option<Timestamp>,
     /// A write failed and was said; the next failure is said again only after a commit.
     failing: bool,
+    /// What the ledger's failures have to say, until the loop takes them to `update`.
+    notes: Vec<String>,
 }
 
 impl Recorder {
@@ -96,6 +98,7 @@ impl Recorder {
             gate: InventoryGate::default(),
             next_compact: None,
             failing: false,
+            notes: Vec::new(),
         }
     }
 
@@ -122,10 +125,16 @@ impl Recorder {
         }
     }
 
-    /// Follows the state after a burst of updates. O(1) per tick, plus what is new.
-    pub fn after_update(&mut self, app: &mut App) {
-        self.poll_open(app);
-        self.poll_notices(app);
+    /// Follows the state after a burst of updates. O(1) per tick, plus what is new. Returns
+    /// what the ledger's failures have to say, for `update`.
+    pub fn after_update(&mut self, app: &App) -> Vec<Event> {
+        self.follow(app);
+        self.notes.drain(..).map(Event::Ledger).collect()
+    }
+
+    fn follow(&mut self, app: &App) {
+        self.poll_open();
+        self.poll_notices();
         if self.writer.is_none() {
             return;
         }
@@ -140,7 +149,7 @@ impl Recorder {
         }
     }
 
-    fn poll_open(&mut self, app: &mut App) {
+    fn poll_open(&mut self) {
         let Some(rx) = &self.opening else { return };
         let result = match rx.try_recv() {
             Ok(result) => result,
@@ -152,17 +161,17 @@ impl Recorder {
         self.opening = None;
         match result {
             Ok(writer) => self.writer = Some(writer),
-            Err(e) => self.stop(app, &e),
+            Err(e) => self.stop(&e),
         }
     }
 
-    fn poll_notices(&mut self, app: &mut App) {
+    fn poll_notices(&mut self) {
         while let Ok(notice) = self.notices.try_recv() {
             match notice {
                 Notice::Committed { .. } => self.failing = false,
                 Notice::Failed(e) if !self.failing => {
                     self.failing = true;
-                    app.log(LogLevel::Error, format!("{OWN} {e}"));
+                    self.notes.push(e.to_string());
                 }
                 Notice::Failed(_) => {}
             }
@@ -170,11 +179,9 @@ impl Recorder {
     }
 
     /// Says why nothing more is recorded, once, and lets go of the ledger.
-    fn stop(&mut self, app: &mut App, why: &str) {
-        app.log(
-            LogLevel::Error,
-            format!("{OWN} {why}; this run's spend history is not recorded"),
-        );
+    fn stop(&mut self, why: &str) {
+        self.notes
+            .push(format!("{why}; this run's spend history is not recorded"));
         self.opening = None;
         self.writer = None;
         self.starting = None;
@@ -183,7 +190,7 @@ impl Recorder {
     }
 
     /// Starts a session once the inventory names the instance (again if it names another).
-    fn poll_session(&mut self, app: &mut App) {
+    fn poll_session(&mut self, app: &App) {
         if let Some((instance, currency, rx)) = &self.starting {
             match rx.try_recv() {
                 Ok(Ok((id, baseline))) => {
@@ -191,10 +198,10 @@ impl Recorder {
                     self.starting = None;
                     self.begin(instance, currency, id, baseline);
                 }
-                Ok(Err(e)) => self.stop(app, &format!("cannot start a session: {e}")),
+                Ok(Err(e)) => self.stop(&format!("cannot start a session: {e}")),
                 Err(std::sync::mpsc::TryRecvError::Empty) => {}
                 Err(std::sync::mpsc::TryRecvError::Disconnected) => {
-                    self.stop(app, "the writer stopped");
+                    self.stop("the writer stopped");
                 }
             }
             return;
@@ -227,7 +234,7 @@ impl Recorder {
                 self.gate = InventoryGate::default();
                 self.starting = Some((instance, currency, rx));
             }
-            _ => self.stop(app, "the writer stopped"),
+            _ => self.stop("the writer stopped"),
         }
     }
 
@@ -325,11 +332,11 @@ impl Recorder {
             .min(app.events.len());
         for entry in app.events.range(app.events.len() - n..) {
             let level = match entry.level {
-                LogLevel::Warn => Level::Warn,
-                LogLevel::Error => Level::Error,
-                LogLevel::Info | LogLevel::Done => continue,
+                Level::Warn => EventLevel::Warn,
+                Level::Error => EventLevel::Error,
+                Level::Info | Level::Done => continue,
             };
-            if entry.text.starts_with(OWN) {
+            if entry.text.starts_with(LEDGER_PREFIX) {
                 continue;
             }
             self.send_event(EventRecord::alert(entry.at, level, entry.text.clone()));
@@ -374,8 +381,9 @@ impl Recorder {
 
     /// At quit: records the last burst, an action still waiting for its answer, the last
     /// minute, ends the session and waits for the writer to commit.
-    pub fn close(mut self, app: &mut App) {
-        self.after_update(app);
+    /// Returns what the ledger's failures had to say, as [`Recorder::after_update`] does.
+    pub fn close(mut self, app: &App) -> Vec<Event> {
+        self.follow(app);
         if let Some((instance, currency, rx)) = self.starting.take()
             && let Ok(Ok((id, base))) = rx.recv_timeout(CLOSE_WAIT)
         {
@@ -410,6 +418,10 @@ impl Recorder {
         if let Some(w) = self.writer.take() {
             let _ = w.close();
         }
+        std::mem::take(&mut self.notes)
+            .into_iter()
+            .map(Event::Ledger)
+            .collect()
     }
 }
 

@@ -10,8 +10,8 @@ use jiff::Timestamp;
 use super::{INVENTORY_EVERY, Opening};
 use crate::app::App;
 use crate::ledger::{
-    ActionRecord, EventKind, EventRecord, Ledger, LedgerWriter, Level, Notice, Outcome, Retention,
-    SessionStart,
+    ActionRecord, EventKind, EventLevel, EventRecord, Ledger, LedgerWriter, Notice, Outcome,
+    Retention, SessionStart,
 };
 use crate::meter::ComputeTerms;
 use crate::money::Currency;
@@ -71,9 +71,9 @@ pub(super) fn action_event(
     result: &Result<ActionReport, ProviderError>,
 ) -> EventRecord {
     let (answer, outcome, level) = match result {
-        Ok(r) if r.confirmed => (r.summary.clone(), Outcome::Confirmed, Level::Info),
-        Ok(r) => (r.summary.clone(), Outcome::Unconfirmed, Level::Warn),
-        Err(e) => (e.to_string(), Outcome::Failed, Level::Error),
+        Ok(r) if r.confirmed => (r.summary.clone(), Outcome::Confirmed, EventLevel::Info),
+        Ok(r) => (r.summary.clone(), Outcome::Unconfirmed, EventLevel::Warn),
+        Err(e) => (e.to_string(), Outcome::Failed, EventLevel::Error),
     };
     EventRecord {
         at,

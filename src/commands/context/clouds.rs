@@ -8,7 +8,6 @@ use std::sync::Arc;
 use rust_decimal::Decimal;
 
 use super::Context;
-use crate::app::{PriceSource, Pricing};
 use crate::commands::Failure;
 use crate::config::{ProviderKind, SheetRef};
 use crate::meter::ComputeTerms;
@@ -18,6 +17,7 @@ use crate::provider::lambda::{Lambda, LambdaSettings};
 use crate::provider::runpod::{Runpod, RunpodSettings};
 use crate::provider::vast::{Vast, VastSettings};
 use crate::provider::{InstanceInfo, Provider, ProviderError};
+use crate::spend::{PriceSource, Pricing};
 
 impl Context {
     /// The Lambda, RunPod or Vast.ai adapter from its standard variables and `[instance]`;

@@ -5,12 +5,12 @@ use jiff::Timestamp;
 use jiff::tz::TimeZone;
 use serde::Serialize;
 
-use crate::app::{PriceSource, Spend};
 use crate::commands::context::Context;
 use crate::commands::{Failure, block_on};
 use crate::meter::{InstanceState, ResourceKind};
 use crate::money::{Currency, Money};
 use crate::provider::Inventory;
+use crate::spend::{PriceSource, Spend};
 
 #[derive(Debug, Clone, Serialize)]
 pub struct InstanceJson {

@@ -3,11 +3,11 @@
 
 use rust_decimal::Decimal;
 
-use super::spend::Pricing;
 use super::state::App;
 use crate::cloud::{Action, Inventory, LinkedResource};
 use crate::meter::{ResourceKind, monthly_after_release};
 use crate::money::{Currency, Money};
+use crate::spend::Pricing;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Choice {

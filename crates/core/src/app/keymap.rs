@@ -41,7 +41,7 @@ pub enum KeyCode {
 
 /// What a key asks for, before the current mode decides what it means.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Command {
+pub enum Intent {
     Quit,
     Help,
     Close,
@@ -110,94 +110,94 @@ impl Key {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Binding {
     pub keys: &'static [Key],
-    pub command: Command,
+    pub intent: Intent,
     pub description: &'static str,
     /// Opens a confirmation and changes the cloud: absent under `--read-only`.
     pub destructive: bool,
 }
 
-const fn bind(keys: &'static [Key], command: Command, description: &'static str) -> Binding {
+const fn bind(keys: &'static [Key], intent: Intent, description: &'static str) -> Binding {
     Binding {
         keys,
-        command,
+        intent,
         description,
         destructive: false,
     }
 }
 
-const fn danger(keys: &'static [Key], command: Command, description: &'static str) -> Binding {
+const fn danger(keys: &'static [Key], intent: Intent, description: &'static str) -> Binding {
     Binding {
         keys,
-        command,
+        intent,
         description,
         destructive: true,
     }
 }
 
 pub const BINDINGS: &[Binding] = &[
-    bind(&[Key::Char('?')], Command::Help, "show or hide this help"),
+    bind(&[Key::Char('?')], Intent::Help, "show or hide this help"),
     bind(
         &[Key::Char('q'), Key::Ctrl('c')],
-        Command::Quit,
+        Intent::Quit,
         "quit (the instance keeps running)",
     ),
-    bind(&[Key::Esc], Command::Close, "close a dialog"),
+    bind(&[Key::Esc], Intent::Close, "close a dialog"),
     bind(
         &[Key::Tab, Key::BackTab],
-        Command::FocusNext,
+        Intent::FocusNext,
         "move focus between panels",
     ),
     bind(
         &[Key::Up, Key::Char('k')],
-        Command::Up,
+        Intent::Up,
         "select the previous row",
     ),
     bind(
         &[Key::Down, Key::Char('j')],
-        Command::Down,
+        Intent::Down,
         "select the next row",
     ),
     bind(
         &[Key::Left, Key::Char('h')],
-        Command::Left,
+        Intent::Left,
         "previous panel / dialog choice",
     ),
     bind(
         &[Key::Right, Key::Char('l')],
-        Command::Right,
+        Intent::Right,
         "next panel / dialog choice",
     ),
-    bind(&[Key::Char('p')], Command::Processes, "show GPU processes"),
+    bind(&[Key::Char('p')], Intent::Processes, "show GPU processes"),
     bind(
         &[Key::Char('F')],
-        Command::Fleet,
+        Intent::Fleet,
         "show the fleet: all instances, by cost",
     ),
     bind(
         &[Key::Char('e')],
-        Command::Extend,
+        Intent::Extend,
         "extend the deadline by the configured step",
     ),
     bind(
         &[Key::Char('E')],
-        Command::ExtendPrompt,
+        Intent::ExtendPrompt,
         "extend the deadline by a duration you type",
     ),
     bind(
         &[Key::Char('r')],
-        Command::RetryGpu,
+        Intent::RetryGpu,
         "retry reading the GPUs (NVML)",
     ),
-    danger(&[Key::Char('R')], Command::Release, "release the instance"),
-    danger(&[Key::Char('S')], Command::Stop, "stop the instance"),
+    danger(&[Key::Char('R')], Intent::Release, "release the instance"),
+    danger(&[Key::Char('S')], Intent::Stop, "stop the instance"),
     danger(
         &[Key::Char('C')],
-        Command::SnapshotClean,
+        Intent::SnapshotClean,
         "delete old snapshots",
     ),
     bind(
         &[Key::Char('y')],
-        Command::Confirm,
+        Intent::Confirm,
         "confirm the open dialog",
     ),
 ];
@@ -209,16 +209,16 @@ pub fn bindings(read_only: bool) -> impl Iterator<Item = &'static Binding> {
         .filter(move |b| !(read_only && b.destructive))
 }
 
-/// The command a key press asks for, if any binding in force has that key.
-pub fn command_for(event: KeyPress, read_only: bool) -> Option<Command> {
-    let command = bindings(read_only)
+/// The intent a key press asks for, if any binding in force has that key.
+pub fn intent_for(event: KeyPress, read_only: bool) -> Option<Intent> {
+    let intent = bindings(read_only)
         .find(|b| b.keys.iter().any(|k| k.matches(event)))
-        .map(|b| b.command)?;
+        .map(|b| b.intent)?;
     // Shift-Tab shares a row with Tab in the help, but moves the other way.
     Some(if event.code == KeyCode::BackTab {
-        Command::FocusPrev
+        Intent::FocusPrev
     } else {
-        command
+        intent
     })
 }
 
@@ -233,19 +233,19 @@ mod tests {
     #[test]
     fn letters_are_case_sensitive_and_ctrl_c_quits() {
         assert_eq!(
-            command_for(key(KeyCode::Char('e')), false),
-            Some(Command::Extend)
+            intent_for(key(KeyCode::Char('e')), false),
+            Some(Intent::Extend)
         );
         assert_eq!(
-            command_for(key(KeyCode::Char('E')), false),
-            Some(Command::ExtendPrompt)
+            intent_for(key(KeyCode::Char('E')), false),
+            Some(Intent::ExtendPrompt)
         );
         let ctrl_c = KeyPress::ctrl('c');
-        assert_eq!(command_for(ctrl_c, false), Some(Command::Quit));
-        assert_eq!(command_for(key(KeyCode::Char('c')), false), None);
+        assert_eq!(intent_for(ctrl_c, false), Some(Intent::Quit));
+        assert_eq!(intent_for(key(KeyCode::Char('c')), false), None);
         assert_eq!(
-            command_for(key(KeyCode::BackTab), false),
-            Some(Command::FocusPrev)
+            intent_for(key(KeyCode::BackTab), false),
+            Some(Intent::FocusPrev)
         );
     }
 
@@ -254,8 +254,8 @@ mod tests {
         for b in BINDINGS.iter().filter(|b| b.destructive) {
             for k in b.keys {
                 let Key::Char(c) = k else { continue };
-                assert_eq!(command_for(key(KeyCode::Char(*c)), true), None, "{c}");
-                assert!(command_for(key(KeyCode::Char(*c)), false).is_some(), "{c}");
+                assert_eq!(intent_for(key(KeyCode::Char(*c)), true), None, "{c}");
+                assert!(intent_for(key(KeyCode::Char(*c)), false).is_some(), "{c}");
             }
         }
         assert!(bindings(true).all(|b| !b.destructive));

@@ -4,16 +4,14 @@
 pub mod confirm;
 pub mod deadline;
 pub mod keymap;
-pub mod spend;
 pub mod state;
 pub mod update;
 
 pub use confirm::{Choice, Confirm, ConfirmLine};
 pub use deadline::{Deadline, format_remaining};
-pub use keymap::{BINDINGS, Binding, Command, Key, KeyCode, KeyPress, bindings, command_for};
-pub use spend::{PriceSource, Pricing, Spend, SpendReading};
+pub use keymap::{BINDINGS, Binding, Intent, Key, KeyCode, KeyPress, bindings, intent_for};
 pub use state::{
-    ActionFailure, App, CloudView, FleetLink, GuardLink, Level, LogEntry, Mode, Panel, Settings,
+    ActionFailure, App, CloudView, FleetLink, Focus, GuardLink, Level, LogEntry, Mode, Settings,
     TelemetryView, WatchdogView,
 };
-pub use update::{Effect, Event, update};
+pub use update::{Effect, Event, LEDGER_PREFIX, update};

@@ -6,8 +6,8 @@ use jiff::{SignedDuration, Timestamp};
 
 use super::confirm::Confirm;
 use super::deadline::Deadline;
-use super::spend::Spend;
 use crate::cloud::{Action, Capabilities, Inventory, ProviderError};
+use crate::spend::Spend;
 use crate::telemetry::{
     CudaVersion, Finding, GpuRound, HistoryConfig, HostSample, TelemetryHistory,
 };
@@ -17,26 +17,26 @@ pub const EVENT_LOG_LEN: usize = 200;
 
 /// Which panel has the keyboard.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Panel {
+pub enum Focus {
     Gpus,
     Cost,
     Resources,
     Events,
 }
 
-impl Panel {
-    pub const ORDER: [Panel; 4] = [Panel::Gpus, Panel::Cost, Panel::Resources, Panel::Events];
+impl Focus {
+    pub const ORDER: [Focus; 4] = [Focus::Gpus, Focus::Cost, Focus::Resources, Focus::Events];
 
     #[must_use]
-    pub fn next(self) -> Panel {
-        let i = Panel::ORDER.iter().position(|p| *p == self).unwrap_or(0);
-        Panel::ORDER[(i + 1) % Panel::ORDER.len()]
+    pub fn next(self) -> Focus {
+        let i = Focus::ORDER.iter().position(|p| *p == self).unwrap_or(0);
+        Focus::ORDER[(i + 1) % Focus::ORDER.len()]
     }
 
     #[must_use]
-    pub fn prev(self) -> Panel {
-        let i = Panel::ORDER.iter().position(|p| *p == self).unwrap_or(0);
-        Panel::ORDER[(i + Panel::ORDER.len() - 1) % Panel::ORDER.len()]
+    pub fn prev(self) -> Focus {
+        let i = Focus::ORDER.iter().position(|p| *p == self).unwrap_or(0);
+        Focus::ORDER[(i + Focus::ORDER.len() - 1) % Focus::ORDER.len()]
     }
 }
 
@@ -214,7 +214,7 @@ pub struct App {
     pub now: Timestamp,
     pub settings: Settings,
     pub mode: Mode,
-    pub focus: Panel,
+    pub focus: Focus,
     pub show_processes: bool,
     /// The fleet screen (`F`) has the screen.
     pub show_fleet: bool,
@@ -243,7 +243,12 @@ pub struct App {
     pub dirty: bool,
     /// Ring the terminal bell with the next frame (a warning fired).
     pub bell: bool,
+    /// Quit was asked while an action was in flight: the cockpit quits at its answer.
+    pub quit_after_answer: bool,
     pub quit: bool,
+    /// The action still unanswered when the user quit anyway; the edge reports it once the
+    /// terminal is restored, since the provider may still carry it out.
+    pub unanswered_at_quit: Option<Action>,
 }
 
 impl App {
@@ -252,7 +257,7 @@ impl App {
             now,
             settings,
             mode: Mode::Main,
-            focus: Panel::Gpus,
+            focus: Focus::Gpus,
             show_processes: false,
             show_fleet: false,
             fleet: Vec::new(),
@@ -272,7 +277,9 @@ impl App {
             logged: 0,
             dirty: true,
             bell: false,
+            quit_after_answer: false,
             quit: false,
+            unanswered_at_quit: None,
         }
     }
 

@@ -5,7 +5,7 @@ use jiff::{SignedDuration, Timestamp};
 
 use super::confirm::{Choice, Confirm};
 use super::deadline::{Countdown, Deadline};
-use super::keymap::{Command, KeyCode, KeyPress, command_for};
+use super::keymap::{Intent, KeyCode, KeyPress, intent_for};
 use super::state::{ActionFailure, App, Level, Mode, WatchdogView};
 use crate::cloud::{Action, ActionReport, Inventory, ProviderError};
 use crate::guard::BudgetAlert;
@@ -15,6 +15,9 @@ use crate::telemetry::{CpuBoundRule, Expectations, Telemetry, assess};
 
 /// A watchdog silent for this long is shown as not running.
 pub const WATCHDOG_STALE: std::time::Duration = std::time::Duration::from_secs(20);
+/// What the event log's ledger lines start with; the recorder keeps its own lines out of the
+/// ledger by it.
+pub const LEDGER_PREFIX: &str = "ledger:";
 /// Fleet rows older than this are read again while the fleet screen is open.
 pub const FLEET_REFRESH: SignedDuration = SignedDuration::from_secs(60);
 
@@ -39,6 +42,8 @@ pub enum Event {
     },
     /// The instances of `[[fleet]]`, read as `gpumeter fleet` reads them.
     Fleet(Vec<crate::fleet::FleetRow>),
+    /// The ledger could not do what the cockpit asked of it (open, record, share the guard).
+    Ledger(String),
     Resize,
 }
 
@@ -66,6 +71,15 @@ pub enum Effect {
 }
 
 pub fn update(app: &mut App, event: Event) -> Vec<Effect> {
+    // These always change what the screen shows. The clock and the guard row decide for
+    // themselves (a tick within the same second, a heartbeat alone, draw nothing new), and
+    // every line logged marks the screen too.
+    if matches!(
+        event,
+        Event::Key(_) | Event::Telemetry(_) | Event::Inventory(_) | Event::Fleet(_) | Event::Resize
+    ) {
+        app.dirty = true;
+    }
     match event {
         Event::Key(key) => on_key(app, key),
         Event::Tick(now) => {
@@ -94,28 +108,27 @@ pub fn update(app: &mut App, event: Event) -> Vec<Effect> {
             app.fleet = rows;
             app.fleet_link.read_at = Some(app.now);
             app.fleet_link.reading = false;
-            app.dirty = true;
             Vec::new()
         }
-        Event::Resize => {
-            app.dirty = true;
+        Event::Ledger(problem) => {
+            app.log(Level::Error, format!("{LEDGER_PREFIX} {problem}"));
             Vec::new()
         }
+        Event::Resize => Vec::new(),
     }
 }
 
 fn on_key(app: &mut App, key: KeyPress) -> Vec<Effect> {
-    app.dirty = true;
     let ctrl_c = key.ctrl && key.code == KeyCode::Char('c');
     if ctrl_c {
-        app.quit = true;
+        request_quit(app);
         return Vec::new();
     }
     match app.mode.clone() {
         Mode::Help => {
             if matches!(
-                command_for(key, app.settings.read_only),
-                Some(Command::Help | Command::Close | Command::Quit)
+                intent_for(key, app.settings.read_only),
+                Some(Intent::Help | Intent::Close | Intent::Quit)
             ) {
                 app.mode = Mode::Main;
             }
@@ -125,50 +138,47 @@ fn on_key(app: &mut App, key: KeyPress) -> Vec<Effect> {
         Mode::Prompt { input, .. } => on_prompt_key(app, input, key),
         Mode::Main => {
             if in_grace(app)
-                && !matches!(
-                    command_for(key, app.settings.read_only),
-                    Some(Command::Quit)
-                )
+                && !matches!(intent_for(key, app.settings.read_only), Some(Intent::Quit))
             {
                 return cancel_grace(app);
             }
-            match command_for(key, app.settings.read_only) {
-                Some(command) => on_command(app, command),
+            match intent_for(key, app.settings.read_only) {
+                Some(intent) => on_intent(app, intent),
                 None => Vec::new(),
             }
         }
     }
 }
 
-fn on_command(app: &mut App, command: Command) -> Vec<Effect> {
-    match command {
-        Command::Quit => app.quit = true,
-        Command::Help => app.mode = Mode::Help,
-        Command::Close => app.show_fleet = false,
-        Command::Confirm => {}
-        Command::FocusNext | Command::Right => app.focus = app.focus.next(),
-        Command::FocusPrev | Command::Left => app.focus = app.focus.prev(),
-        Command::Up => move_selection(app, -1),
-        Command::Down => move_selection(app, 1),
-        Command::Processes => app.show_processes = !app.show_processes,
-        Command::Fleet => {
+fn on_intent(app: &mut App, intent: Intent) -> Vec<Effect> {
+    match intent {
+        Intent::Quit => request_quit(app),
+        Intent::Help => app.mode = Mode::Help,
+        Intent::Close => app.show_fleet = false,
+        Intent::Confirm => {}
+        Intent::FocusNext | Intent::Right => app.focus = app.focus.next(),
+        Intent::FocusPrev | Intent::Left => app.focus = app.focus.prev(),
+        Intent::Up => move_selection(app, -1),
+        Intent::Down => move_selection(app, 1),
+        Intent::Processes => app.show_processes = !app.show_processes,
+        Intent::Fleet => {
             app.show_fleet = !app.show_fleet;
             return refresh_fleet(app);
         }
-        Command::Extend => return extend(app, app.settings.extend_step),
-        Command::ExtendPrompt => {
+        Intent::Extend => return extend(app, app.settings.extend_step),
+        Intent::ExtendPrompt => {
             app.mode = Mode::Prompt {
                 input: String::new(),
                 error: None,
             };
         }
-        Command::RetryGpu => {
+        Intent::RetryGpu => {
             app.log(Level::Info, "retrying NVML");
             return vec![Effect::RetryGpu];
         }
-        Command::Release => open_confirm(app, Action::Release),
-        Command::Stop => open_confirm(app, Action::Stop),
-        Command::SnapshotClean => open_confirm(
+        Intent::Release => open_confirm(app, Action::Release),
+        Intent::Stop => open_confirm(app, Action::Stop),
+        Intent::SnapshotClean => open_confirm(
             app,
             Action::SnapshotClean {
                 keep: app.settings.keep_snapshots,
@@ -177,6 +187,27 @@ fn on_command(app: &mut App, command: Command) -> Vec<Effect> {
         ),
     }
     Vec::new()
+}
+
+/// Quits, unless an action is in flight: then the cockpit waits for the provider's answer, so
+/// the user learns what happened, and a second quit leaves at once with the action reported
+/// as unanswered.
+fn request_quit(app: &mut App) {
+    let Some((running, _)) = &app.cloud.running else {
+        app.quit = true;
+        return;
+    };
+    let label = running.label();
+    if app.quit_after_answer {
+        app.unanswered_at_quit = Some(running.clone());
+        app.quit = true;
+        return;
+    }
+    app.quit_after_answer = true;
+    app.log(
+        Level::Warn,
+        format!("quitting once the {label} is answered; quit again to leave now"),
+    );
 }
 
 /// Asks for the fleet while its screen is open, when `[[fleet]]` lists accounts, no read is in
@@ -196,7 +227,7 @@ fn refresh_fleet(app: &mut App) -> Vec<Effect> {
 
 fn move_selection(app: &mut App, by: isize) {
     let (selected, len) = match app.focus {
-        super::state::Panel::Resources => (
+        super::state::Focus::Resources => (
             &mut app.selected_resource,
             app.cloud
                 .inventory
@@ -237,12 +268,12 @@ fn open_confirm(app: &mut App, action: Action) {
 }
 
 fn on_confirm_key(app: &mut App, mut confirm: Confirm, key: KeyPress) -> Vec<Effect> {
-    let command = command_for(key, app.settings.read_only);
-    let chosen = match (key.code, command) {
+    let intent = intent_for(key, app.settings.read_only);
+    let chosen = match (key.code, intent) {
         (KeyCode::Char('y'), _) => Some(Choice::Confirm),
-        (KeyCode::Char('n'), _) | (_, Some(Command::Close | Command::Quit)) => Some(Choice::Cancel),
+        (KeyCode::Char('n'), _) | (_, Some(Intent::Close | Intent::Quit)) => Some(Choice::Cancel),
         (KeyCode::Enter, _) => Some(confirm.choice),
-        (_, Some(Command::Left | Command::Right | Command::FocusNext | Command::FocusPrev)) => {
+        (_, Some(Intent::Left | Intent::Right | Intent::FocusNext | Intent::FocusPrev)) => {
             confirm.choice = match confirm.choice {
                 Choice::Cancel => Choice::Confirm,
                 Choice::Confirm => Choice::Cancel,
@@ -566,7 +597,6 @@ fn announce_budget(
 }
 
 fn on_telemetry(app: &mut App, t: Telemetry) {
-    app.dirty = true;
     match t {
         Telemetry::Gpu(sample) => {
             app.telemetry.history.record_gpus(sample.at, &sample.value);
@@ -590,7 +620,6 @@ fn on_telemetry(app: &mut App, t: Telemetry) {
 }
 
 fn on_inventory(app: &mut App, result: Result<Inventory, ProviderError>) -> Vec<Effect> {
-    app.dirty = true;
     match result {
         Ok(inventory) => {
             app.spend.record_inventory(&inventory, app.now);
@@ -670,6 +699,10 @@ fn on_action_done(
             });
         }
     }
+    if app.quit_after_answer && app.cloud.running.is_none() {
+        app.quit = true;
+        return Vec::new();
+    }
     vec![Effect::RefreshInventory]
 }
 
@@ -678,9 +711,9 @@ mod tests {
     use jiff::tz::TimeZone;
 
     use super::*;
-    use crate::app::spend::Spend;
     use crate::app::state::{CloudView, Settings};
     use crate::cloud::{Capabilities, ErrorKind};
+    use crate::spend::Spend;
 
     fn app() -> App {
         let cloud = CloudView {

@@ -10,9 +10,9 @@ use jiff::tz::TimeZone;
 use rust_decimal::Decimal;
 use serde::Serialize;
 
-use crate::app::{Pricing, Spend};
 use crate::cloud::Inventory;
 use crate::meter::{InstanceState, ResourceKind};
+use crate::spend::{Pricing, Spend};
 
 pub use flags::{IDLE_AFTER_S, flag, sort_by_cost};
 

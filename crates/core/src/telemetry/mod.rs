@@ -6,11 +6,17 @@
 //! - [`stamped`]: a reading with its instant, and the [`Telemetry`] the samplers send.
 //! - [`history`]: bounded rings per metric and window statistics.
 //! - [`findings`]: what you paid for against what you got.
+//! - [`source`]: the seams the samplers read through; [`sim`] is the seeded simulator behind
+//!   the demo and the tests, driven by a [`scenario`].
 
 pub mod findings;
 pub mod history;
 pub mod metric;
 pub mod sample;
+pub mod scenario;
+pub mod sim;
+mod sim_host;
+pub mod source;
 pub mod stamped;
 
 pub use findings::{
@@ -24,4 +30,7 @@ pub use sample::{
     GpuUnavailable, GpuUnavailableKind, HostSample, LoadAvg, Memory, MigInfo, NetInterface,
     ProcessKind, Virtualization, power_weighted_load,
 };
+pub use scenario::{Scenario, ScenarioError};
+pub use sim::{SimConfig, Simulator};
+pub use source::{GpuSource, HostSource};
 pub use stamped::{Stamped, Telemetry};

@@ -1,0 +1,275 @@
+//! Simulator scenarios: plain TOML files, five bundled (compiled in) and any number from disk.
+//! The format is documented in the telemetry README; every key has a default.
+
+use serde::Deserialize;
+
+use super::sample::CudaVersion;
+
+/// The bundled scenarios by name, in the order `--help` lists them.
+const BUNDLED: [(&str, &str); 5] = [
+    ("training", include_str!("scenarios/training.toml")),
+    ("idle", include_str!("scenarios/idle.toml")),
+    ("cpu-bound", include_str!("scenarios/cpu-bound.toml")),
+    ("memory-leak", include_str!("scenarios/memory-leak.toml")),
+    ("egress-burst", include_str!("scenarios/egress-burst.toml")),
+];
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub gpu: GpuBehaviour,
+    #[serde(default)]
+    pub host: HostBehaviour,
+    #[serde(default)]
+    pub driver: DriverBehaviour,
+}
+
+/// How every simulated GPU behaves. Percentages are 0–100, times in seconds.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct GpuBehaviour {
+    pub util_pct: f64,
+    /// Uniform noise of ± this many points around `util_pct`.
+    pub util_jitter_pct: f64,
+    /// Every `dip_every_s` seconds utilisation falls to `dip_util_pct` for `dip_length_s`
+    /// (0 = never).
+    pub dip_every_s: u32,
+    pub dip_length_s: u32,
+    pub dip_util_pct: f64,
+    /// Share of the card's memory in use at t = 0.
+    pub mem_used_fraction: f64,
+    /// Growth of used memory, until the card is full.
+    pub mem_leak_mib_per_min: f64,
+    /// Processes per GPU (0 or more).
+    pub processes: u32,
+    pub process_cmdline: String,
+    pub process_user: String,
+}
+
+impl Default for GpuBehaviour {
+    fn default() -> Self {
+        GpuBehaviour {
+            util_pct: 0.0,
+            util_jitter_pct: 0.0,
+            dip_every_s: 0,
+            dip_length_s: 0,
+            dip_util_pct: 0.0,
+            mem_used_fraction: 0.0,
+            mem_leak_mib_per_min: 0.0,
+            processes: 0,
+            process_cmdline: "python main.py".to_owned(),
+            process_user: "ubuntu".to_owned(),
+        }
+    }
+}
+
+/// The simulated host: CPU, memory, one metered interface `eth0` and one disk `/`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct HostBehaviour {
+    pub cores: u32,
+    pub cpu_pct: f64,
+    pub cpu_jitter_pct: f64,
+    pub mem_total_gib: f64,
+    pub mem_used_gib: f64,
+    pub egress_mib_per_s: f64,
+    pub ingress_mib_per_s: f64,
+    /// Every `burst_every_s` seconds egress rises by `burst_egress_mib_per_s` for
+    /// `burst_length_s` (0 = never).
+    pub burst_every_s: u32,
+    pub burst_length_s: u32,
+    pub burst_egress_mib_per_s: f64,
+    pub disk_total_gib: f64,
+    pub disk_used_gib: f64,
+}
+
+impl Default for HostBehaviour {
+    fn default() -> Self {
+        HostBehaviour {
+            cores: 32,
+            cpu_pct: 0.0,
+            cpu_jitter_pct: 0.0,
+            mem_total_gib: 256.0,
+            mem_used_gib: 24.0,
+            egress_mib_per_s: 0.0,
+            ingress_mib_per_s: 0.0,
+            burst_every_s: 0,
+            burst_length_s: 0,
+            burst_egress_mib_per_s: 0.0,
+            disk_total_gib: 500.0,
+            disk_used_gib: 120.0,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DriverBehaviour {
+    pub version: String,
+    /// The CUDA version the simulated driver supports, such as "12.4".
+    pub cuda: String,
+}
+
+impl Default for DriverBehaviour {
+    fn default() -> Self {
+        DriverBehaviour {
+            version: "550.54.15".to_owned(),
+            cuda: "12.4".to_owned(),
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ScenarioError {
+    #[error("no bundled scenario `{0}`; the bundled ones are {list}", list = Scenario::names().join(", "))]
+    Unknown(String),
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{origin}:{line}:{column}: {message}")]
+    Parse {
+        origin: String,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("{origin}: {message}")]
+    Invalid { origin: String, message: String },
+}
+
+impl Scenario {
+    pub fn names() -> Vec<&'static str> {
+        BUNDLED.iter().map(|(name, _)| *name).collect()
+    }
+
+    pub fn bundled(name: &str) -> Result<Scenario, ScenarioError> {
+        let (_, text) = BUNDLED
+            .iter()
+            .find(|(n, _)| *n == name)
+            .ok_or_else(|| ScenarioError::Unknown(name.to_owned()))?;
+        Scenario::from_toml(text, name)
+    }
+
+    /// Parses and checks a scenario; `origin` names it in errors (a path or a bundled name).
+    pub fn from_toml(text: &str, origin: &str) -> Result<Scenario, ScenarioError> {
+        let scenario: Scenario = toml::from_str(text).map_err(|e| {
+            let (line, column) = e.span().map_or((0, 0), |span| line_col(text, span.start));
+            ScenarioError::Parse {
+                origin: origin.to_owned(),
+                line,
+                column,
+                message: e.message().to_owned(),
+            }
+        })?;
+        scenario.check().map_err(|message| ScenarioError::Invalid {
+            origin: origin.to_owned(),
+            message,
+        })?;
+        Ok(scenario)
+    }
+
+    pub fn driver_cuda(&self) -> Option<CudaVersion> {
+        self.driver.cuda.parse().ok()
+    }
+
+    fn check(&self) -> Result<(), String> {
+        let pct = [
+            ("gpu.util_pct", self.gpu.util_pct),
+            ("gpu.dip_util_pct", self.gpu.dip_util_pct),
+            ("host.cpu_pct", self.host.cpu_pct),
+        ];
+        for (key, v) in pct {
+            if !(0.0..=100.0).contains(&v) {
+                return Err(format!("{key} = {v} is not between 0 and 100"));
+            }
+        }
+        let non_negative = [
+            ("gpu.util_jitter_pct", self.gpu.util_jitter_pct),
+            ("gpu.mem_leak_mib_per_min", self.gpu.mem_leak_mib_per_min),
+            ("host.cpu_jitter_pct", self.host.cpu_jitter_pct),
+            ("host.mem_used_gib", self.host.mem_used_gib),
+            ("host.egress_mib_per_s", self.host.egress_mib_per_s),
+            ("host.ingress_mib_per_s", self.host.ingress_mib_per_s),
+            (
+                "host.burst_egress_mib_per_s",
+                self.host.burst_egress_mib_per_s,
+            ),
+            ("host.disk_used_gib", self.host.disk_used_gib),
+        ];
+        for (key, v) in non_negative {
+            if !v.is_finite() || v < 0.0 {
+                return Err(format!("{key} = {v} must be zero or more"));
+            }
+        }
+        if !(0.0..=1.0).contains(&self.gpu.mem_used_fraction) {
+            return Err("gpu.mem_used_fraction must be between 0 and 1".to_owned());
+        }
+        if self.host.cores == 0 || self.host.cores > 1024 {
+            return Err("host.cores must be between 1 and 1024".to_owned());
+        }
+        if self.host.mem_used_gib > self.host.mem_total_gib {
+            return Err("host.mem_used_gib is more than host.mem_total_gib".to_owned());
+        }
+        if self.host.disk_used_gib > self.host.disk_total_gib {
+            return Err("host.disk_used_gib is more than host.disk_total_gib".to_owned());
+        }
+        if self.gpu.processes > 64 {
+            return Err("gpu.processes must be 64 or fewer".to_owned());
+        }
+        self.driver
+            .cuda
+            .parse::<CudaVersion>()
+            .map_err(|e| format!("driver.cuda: {e}"))?;
+        Ok(())
+    }
+}
+
+/// 1-based line and column of a byte offset.
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = text.get(..offset).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, column)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_bundled_scenario_parses_under_its_own_name() {
+        for name in Scenario::names() {
+            let s = Scenario::bundled(name).unwrap();
+            assert_eq!(s.name, name);
+            assert!(!s.description.is_empty(), "{name} has no description");
+        }
+    }
+
+    #[test]
+    fn unknown_keys_are_errors_with_a_position() {
+        let err = Scenario::from_toml("name = \"x\"\n[gpu]\nutil = 3\n", "x.toml").unwrap_err();
+        let text = err.to_string();
+        assert!(text.starts_with("x.toml:3:1:"), "{text}");
+    }
+
+    #[test]
+    fn out_of_range_values_are_refused() {
+        let err = Scenario::from_toml("name = \"x\"\n[host]\ncpu_pct = 140\n", "x").unwrap_err();
+        assert!(err.to_string().contains("host.cpu_pct"), "{err}");
+    }
+
+    #[test]
+    fn unknown_names_list_the_bundled_ones() {
+        let err = Scenario::bundled("nope").unwrap_err().to_string();
+        assert!(
+            err.contains("training") && err.contains("egress-burst"),
+            "{err}"
+        );
+    }
+}

@@ -1,0 +1,10 @@
+//! Tests of the pure core through its public API: `update` key by key and answer by answer on
+//! the demo cockpit, the meter's properties, sheets that extend others, the findings and the
+//! telemetry history on the simulator. Nothing here starts a process, touches a file or the
+//! network, so `cargo test -p gpumeter-core` runs them without building the edges.
+
+mod app_update;
+mod meter_properties;
+mod pricing_extends;
+mod telemetry_findings;
+mod telemetry_history;

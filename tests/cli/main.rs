@@ -1,0 +1,13 @@
+//! The built `gpumeter` binary run as a user runs it: its output, exit status and files for
+//! each command, and the cockpit in a real terminal under tmux.
+
+mod actions_cli;
+mod aws_cli;
+mod cockpit_cli;
+mod command_cli;
+mod e2e_tmux;
+mod estimate_cli;
+mod pricing_cli;
+mod serve_fleet_cli;
+mod status_cli;
+mod status_cloud;

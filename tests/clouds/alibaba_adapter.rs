@@ -1,0 +1,380 @@
+//! The Alibaba adapter against the loopback peer, which checks every V3 signature and keeps a
+//! small cloud: inventory, release, stop, snapshot-clean, auto-release and the metadata service.
+
+use gpumeter::meter::{BillingMode, InstanceState, ResourceKind};
+use gpumeter::provider::{Action, Provider};
+use jiff::{SignedDuration, Timestamp};
+use rust_decimal::Decimal;
+
+use crate::alibaba_peer::cloud::{DATA_DISK, EIP, IMAGE, SLB, SNAPSHOTS, SYSTEM_DISK};
+use crate::alibaba_peer::{self, Fault, INSTANCE, Peer, SECRET};
+
+fn ids_of(inv: &gpumeter::provider::Inventory, kind: ResourceKind) -> Vec<String> {
+    let mut ids: Vec<String> = inv
+        .resources
+        .iter()
+        .filter(|r| r.kind == kind)
+        .map(|r| r.id.clone())
+        .collect();
+    ids.sort();
+    ids
+}
+
+#[tokio::test]
+async fn inventory_lists_the_instance_and_every_linked_resource() {
+    let peer = Peer::start();
+    let inv = peer.adapter(Some(INSTANCE)).inventory().await.unwrap();
+    let i = inv.instance.as_ref().unwrap();
+    assert_eq!(i.id, INSTANCE);
+    assert_eq!(i.sku, "ecs.gn7i-c8g1.2xlarge");
+    assert_eq!(i.provider, "alibaba");
+    assert_eq!(i.region.as_deref(), Some("cn-hangzhou"));
+    assert_eq!(i.mode, BillingMode::OnDemand);
+    assert_eq!(i.state, InstanceState::Running);
+    assert_eq!(
+        i.created,
+        "2026-11-29T08:00:00Z".parse::<Timestamp>().unwrap()
+    );
+    assert_eq!(inv.deadline, None);
+    let disk = |id: &str| inv.resources.iter().find(|r| r.id == id).unwrap();
+    let sys = disk(SYSTEM_DISK);
+    assert_eq!(sys.kind, ResourceKind::SystemDisk);
+    assert!(sys.deleted_with_instance);
+    assert_eq!(sys.class.as_deref(), Some("cloud_essd"));
+    assert_eq!(sys.size_gib, Decimal::from(40));
+    let data = disk(DATA_DISK);
+    assert_eq!(data.kind, ResourceKind::DataDisk);
+    assert!(!data.deleted_with_instance);
+    assert_eq!(data.size_gib, Decimal::from(500));
+    assert_eq!(data.state, "In_use");
+    assert_eq!(ids_of(&inv, ResourceKind::Snapshot).len(), 3);
+    let newest = disk(SNAPSHOTS[2]);
+    assert_eq!(
+        newest.created,
+        "2026-11-29T10:30:00Z".parse::<Timestamp>().unwrap()
+    );
+    assert_eq!(newest.state, "accomplished");
+    assert_eq!(ids_of(&inv, ResourceKind::Image), vec![IMAGE]);
+    assert_eq!(ids_of(&inv, ResourceKind::PublicIp), vec![EIP]);
+    assert_eq!(disk(EIP).name, "47.96.0.7");
+    assert_eq!(disk(EIP).state, "InUse");
+    let lb = disk(SLB);
+    assert_eq!(lb.kind, ResourceKind::LoadBalancer);
+    assert_eq!(
+        lb.created,
+        Timestamp::from_millisecond(1_796_025_720_000).unwrap()
+    );
+    assert_eq!(
+        inv.resources
+            .iter()
+            .filter(|r| r.deleted_with_instance)
+            .count(),
+        1
+    );
+    // DescribeImages asks for the account's own images in every status.
+    let images = peer
+        .calls()
+        .into_iter()
+        .find(|c| c.action == "DescribeImages")
+        .unwrap();
+    assert_eq!(images.params["ImageOwnerAlias"], "self");
+    assert!(images.params["Status"].contains("Creating"));
+}
+
+#[tokio::test]
+async fn spot_and_every_status_map_onto_the_meter() {
+    let peer = Peer::start();
+    let adapter = peer.adapter(Some(INSTANCE));
+    for (status, state) in [
+        ("Pending", InstanceState::Running),
+        ("Starting", InstanceState::Running),
+        ("Running", InstanceState::Running),
+        ("Stopped", InstanceState::Stopped),
+    ] {
+        peer.cloud(|c| {
+            let i = c.instance.as_mut().unwrap();
+            i.status = status.into();
+            i.spot_strategy = "SpotAsPriceGo".into();
+        });
+        let inv = adapter.inventory().await.unwrap();
+        let i = inv.instance.unwrap();
+        assert_eq!((i.state, i.mode), (state, BillingMode::Spot), "{status}");
+    }
+}
+
+#[tokio::test]
+async fn a_wrong_secret_fails_the_signature_check_and_says_what_to_fix() {
+    let peer = Peer::start();
+    let url = peer.url();
+    let env = gpumeter::provider::alibaba::credentials::env_from_lookup(|name| match name {
+        "ALIBABA_CLOUD_ACCESS_KEY_ID" => Some(alibaba_peer::KEY_ID.into()),
+        "ALIBABA_CLOUD_ACCESS_KEY_SECRET" => Some("not-the-secret-xyz".into()),
+        "ALIBABA_CLOUD_REGION_ID" => Some("cn-hangzhou".into()),
+        "GPUMETER_ALIBABA_ENDPOINT" => Some(url.clone()),
+        _ => None,
+    });
+    let err = Peer::adapter_with(&env, Some(INSTANCE))
+        .inventory()
+        .await
+        .unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains("SignatureDoesNotMatch"), "{text}");
+    assert!(text.contains("ALIBABA_CLOUD_ACCESS_KEY_SECRET"), "{text}");
+    assert!(!text.contains("not-the-secret-xyz") && !text.contains(SECRET));
+    assert!(
+        peer.calls().is_empty(),
+        "nothing got past the signature check"
+    );
+}
+
+#[tokio::test]
+async fn release_is_confirmed_by_read_back_and_names_the_leftovers() {
+    let peer = Peer::start();
+    let adapter = peer.adapter(Some(INSTANCE));
+    adapter.inventory().await.unwrap();
+    let plan = adapter.plan(&Action::Release);
+    assert!(
+        plan[0].contains("DeleteInstance") && plan[0].contains("Force=true"),
+        "{plan:?}"
+    );
+    let report = adapter.perform(&Action::Release).await.unwrap();
+    assert!(report.confirmed, "{report:?}");
+    assert!(report.summary.contains("released"), "{}", report.summary);
+    assert!(report.summary.contains(DATA_DISK) && report.summary.contains(EIP));
+    assert!(!report.summary.contains(SYSTEM_DISK), "{}", report.summary);
+    assert_eq!(report.calls[0], plan[0]);
+    let delete = peer
+        .calls()
+        .into_iter()
+        .find(|c| c.action == "DeleteInstance")
+        .unwrap();
+    assert_eq!(delete.params["Force"], "true");
+    assert!(peer.cloud(|c| c.instance.is_none()));
+
+    // The leftovers, as this process saw them linked to the instance.
+    let inv = adapter.inventory().await.unwrap();
+    assert!(inv.instance.is_none());
+    assert_eq!(ids_of(&inv, ResourceKind::DataDisk), vec![DATA_DISK]);
+    assert_eq!(ids_of(&inv, ResourceKind::SystemDisk), Vec::<String>::new());
+    assert_eq!(ids_of(&inv, ResourceKind::Snapshot).len(), 3);
+    assert_eq!(ids_of(&inv, ResourceKind::PublicIp), vec![EIP]);
+    assert_eq!(ids_of(&inv, ResourceKind::LoadBalancer), vec![SLB]);
+
+    let again = adapter.perform(&Action::Release).await.unwrap();
+    assert!(again.confirmed);
+    assert!(
+        again.summary.contains("already released"),
+        "{}",
+        again.summary
+    );
+}
+
+#[tokio::test]
+async fn a_fresh_process_after_release_lists_what_bills_without_an_instance() {
+    let peer = Peer::start();
+    peer.adapter(Some(INSTANCE))
+        .perform(&Action::Release)
+        .await
+        .unwrap();
+    let inv = peer.adapter(Some(INSTANCE)).inventory().await.unwrap();
+    assert!(inv.instance.is_none());
+    assert_eq!(ids_of(&inv, ResourceKind::DataDisk), vec![DATA_DISK]);
+    assert_eq!(ids_of(&inv, ResourceKind::Snapshot).len(), 3);
+    assert_eq!(ids_of(&inv, ResourceKind::Image), vec![IMAGE]);
+    assert_eq!(ids_of(&inv, ResourceKind::PublicIp), vec![EIP]);
+    assert!(inv.resources.iter().all(|r| !r.deleted_with_instance));
+}
+
+#[tokio::test]
+async fn stop_reads_back_stop_charging() {
+    let peer = Peer::start();
+    let report = peer
+        .adapter(Some(INSTANCE))
+        .perform(&Action::Stop)
+        .await
+        .unwrap();
+    assert!(report.confirmed, "{report:?}");
+    assert!(
+        report.summary.contains("(StopCharging)"),
+        "{}",
+        report.summary
+    );
+    assert!(report.summary.contains("compute no longer bills"));
+    let stop = peer
+        .calls()
+        .into_iter()
+        .find(|c| c.action == "StopInstance")
+        .unwrap();
+    assert_eq!(stop.params["StoppedMode"], "StopCharging");
+    // Stopping first, then Stopped: the adapter waited for it.
+    assert!(peer.count("DescribeInstances") >= 2);
+}
+
+#[tokio::test]
+async fn stop_tells_the_truth_when_the_provider_falls_back_to_keep_charging() {
+    let peer = Peer::start();
+    peer.cloud(|c| c.economical = false);
+    let report = peer
+        .adapter(Some(INSTANCE))
+        .perform(&Action::Stop)
+        .await
+        .unwrap();
+    assert!(report.confirmed, "the stop itself happened");
+    assert!(
+        report
+            .summary
+            .contains("stopped, but still charging compute (KeepCharging)"),
+        "{}",
+        report.summary
+    );
+}
+
+#[tokio::test]
+async fn snapshot_clean_keeps_the_newest_and_any_snapshot_an_image_needs() {
+    let peer = Peer::start();
+    let adapter = peer.adapter(Some(INSTANCE));
+    adapter.inventory().await.unwrap();
+    let action = Action::SnapshotClean {
+        keep: 1,
+        final_snapshot: false,
+    };
+    let plan = adapter.plan(&action);
+    let deletes: Vec<&String> = plan
+        .iter()
+        .filter(|c| c.contains("DeleteSnapshot"))
+        .collect();
+    assert_eq!(deletes.len(), 1, "{plan:?}");
+    assert!(deletes[0].contains(SNAPSHOTS[1]));
+    let report = adapter.perform(&action).await.unwrap();
+    assert!(report.confirmed, "{report:?}");
+    assert!(
+        report.summary.contains("deleted 1 snapshot"),
+        "{}",
+        report.summary
+    );
+    assert!(report.summary.contains(IMAGE), "{}", report.summary);
+    let left: Vec<String> = peer.cloud(|c| c.snapshots.iter().map(|s| s.id.clone()).collect());
+    assert_eq!(left, vec![SNAPSHOTS[0], SNAPSHOTS[2]]);
+}
+
+#[tokio::test]
+async fn snapshot_clean_with_a_final_snapshot_keeps_that_one() {
+    let peer = Peer::start();
+    let adapter = peer.adapter(Some(INSTANCE));
+    let action = Action::SnapshotClean {
+        keep: 1,
+        final_snapshot: true,
+    };
+    let report = adapter.perform(&action).await.unwrap();
+    assert!(report.confirmed, "{report:?}");
+    let create = peer
+        .calls()
+        .into_iter()
+        .find(|c| c.action == "CreateSnapshot")
+        .unwrap();
+    assert_eq!(create.params["DiskId"], SYSTEM_DISK);
+    assert!(create.params["ClientToken"].len() <= 64);
+    let left: Vec<String> = peer.cloud(|c| c.snapshots.iter().map(|s| s.id.clone()).collect());
+    assert_eq!(left.len(), 2, "{left:?}");
+    assert_eq!(left[0], SNAPSHOTS[0], "the image's snapshot stays");
+    assert!(left[1].starts_with("s-bp1final"));
+    assert!(report.summary.contains(&left[1]), "{}", report.summary);
+}
+
+#[tokio::test]
+async fn auto_release_is_set_extended_and_cancelled_and_read_back() {
+    let peer = Peer::start();
+    let adapter = peer.adapter(Some(INSTANCE));
+    let minute = |t: Timestamp| Timestamp::from_second(t.as_second() / 60 * 60).unwrap();
+    let at = Timestamp::now() + SignedDuration::from_hours(2);
+    let report = adapter
+        .perform(&Action::SetDeadline { at: Some(at) })
+        .await
+        .unwrap();
+    assert!(report.confirmed, "{report:?}");
+    assert_eq!(
+        adapter.inventory().await.unwrap().deadline.unwrap().at,
+        minute(at)
+    );
+
+    let later = at + SignedDuration::from_hours(1);
+    let report = adapter
+        .perform(&Action::SetDeadline { at: Some(later) })
+        .await
+        .unwrap();
+    assert!(report.confirmed);
+    assert_eq!(
+        adapter.inventory().await.unwrap().deadline.unwrap().at,
+        minute(later)
+    );
+
+    let report = adapter
+        .perform(&Action::SetDeadline { at: None })
+        .await
+        .unwrap();
+    assert!(report.confirmed, "{report:?}");
+    assert!(report.summary.contains("cancelled"));
+    assert_eq!(adapter.inventory().await.unwrap().deadline, None);
+    let cancel = peer
+        .calls()
+        .into_iter()
+        .rfind(|c| c.action == "ModifyInstanceAutoReleaseTime");
+    assert!(!cancel.unwrap().params.contains_key("AutoReleaseTime"));
+}
+
+#[tokio::test]
+async fn auto_release_sooner_than_thirty_minutes_is_refused_before_calling() {
+    let peer = Peer::start();
+    let adapter = peer.adapter(Some(INSTANCE));
+    let soon = Timestamp::now() + SignedDuration::from_mins(20);
+    let err = adapter
+        .perform(&Action::SetDeadline { at: Some(soon) })
+        .await
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("at least 30 minutes ahead"),
+        "{err}"
+    );
+    assert_eq!(peer.count("ModifyInstanceAutoReleaseTime"), 0);
+}
+
+#[tokio::test]
+async fn the_metadata_service_names_the_instance_and_the_spot_notice() {
+    let peer = Peer::start();
+    let adapter = peer.adapter(None);
+    assert_eq!(adapter.instance_id().await.unwrap(), INSTANCE);
+    assert_eq!(
+        adapter.inventory().await.unwrap().instance.unwrap().id,
+        INSTANCE
+    );
+    assert_eq!(adapter.spot_notice().await.unwrap(), None);
+    peer.cloud(|c| c.spot_termination = Some("2026-11-29T18:02:00Z".into()));
+    assert_eq!(
+        adapter.spot_notice().await.unwrap(),
+        Some("2026-11-29T18:02:00Z".parse().unwrap())
+    );
+}
+
+#[tokio::test]
+async fn throttled_and_failed_reads_are_retried() {
+    let peer = Peer::start();
+    peer.fault(Fault::Throttle, Some("DescribeInstances"), Some(1));
+    peer.fault(Fault::ServerError, Some("DescribeInstances"), Some(1));
+    let inv = peer.adapter(Some(INSTANCE)).inventory().await.unwrap();
+    assert!(inv.instance.is_some());
+    assert_eq!(peer.count("DescribeInstances"), 3);
+}
+
+#[tokio::test]
+async fn an_eip_left_behind_is_released_once_unbound_and_read_back() {
+    let peer = Peer::start();
+    let adapter = peer.adapter(Some(INSTANCE));
+    let (done, summary) = adapter.release_eip(EIP).await.unwrap();
+    assert!(!done, "still bound: {summary}");
+    assert!(summary.contains("InUse"), "{summary}");
+    adapter.perform(&Action::Release).await.unwrap();
+    let (done, summary) = adapter.release_eip(EIP).await.unwrap();
+    assert!(done, "{summary}");
+    let inv = adapter.inventory().await.unwrap();
+    assert!(ids_of(&inv, ResourceKind::PublicIp).is_empty());
+}

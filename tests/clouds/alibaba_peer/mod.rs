@@ -1,0 +1,190 @@
+//! A loopback Alibaba Cloud for tests: 127.0.0.1 only, a tiny HTTP/1.1 server on a std
+//! `TcpListener`, one thread per connection. It verifies every V3 signature the way the service
+//! does (recomputed here from the received request and the shared secret, with its own
+//! canonicalisation), answers with the documented JSON shapes from a small in-memory cloud, also
+//! serves the metadata service's paths, and can be told to throttle, fail, hang, garble or
+//! reject the key.
+
+pub mod cloud;
+mod listing;
+mod verify;
+
+use std::collections::{BTreeMap, HashSet};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use gpumeter::provider::alibaba::{AlibabaCloud, AlibabaEnv, Readback, Settings};
+use serde_json::{Value, json};
+
+use crate::common::loopback::{self, Faults, Loopback, Reply, Request, lock};
+
+pub use cloud::{Cloud, INSTANCE};
+
+pub const KEY_ID: &str = "LTAI5tLoopbackKeyId";
+pub const SECRET: &str = "loopback-secret-0f9e8d7c6b";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    /// 400 `Throttling.User`.
+    Throttle,
+    /// 500 `InternalError`.
+    ServerError,
+    /// Holds the connection without answering, longer than the client waits.
+    Hang,
+    /// 200 with a body that is not the documented JSON.
+    Malformed,
+    /// 404 `InvalidAccessKeyId.NotFound`.
+    RejectKey,
+    /// This status and body, as the service would send them.
+    Answer(u16, &'static str),
+}
+
+/// One signed call the peer accepted (whatever it answered).
+#[derive(Debug, Clone)]
+pub struct Call {
+    pub action: String,
+    pub params: BTreeMap<String, String>,
+}
+
+struct Shared {
+    cloud: Cloud,
+    faults: Faults<Fault>,
+    calls: Vec<Call>,
+    nonces: HashSet<String>,
+}
+
+pub struct Peer {
+    server: Loopback<Shared>,
+}
+
+impl Peer {
+    pub fn start() -> Peer {
+        let shared = Shared {
+            cloud: Cloud::fresh(),
+            faults: Faults::new(),
+            calls: Vec::new(),
+            nonces: HashSet::new(),
+        };
+        let server = Loopback::start(shared, "application/json;charset=utf-8", serve);
+        Peer { server }
+    }
+
+    pub fn url(&self) -> String {
+        self.server.url()
+    }
+
+    /// Arms `fault` for calls to `action` (every action when `None`), `times` times or forever.
+    pub fn fault(&self, fault: Fault, action: Option<&str>, times: Option<usize>) {
+        self.server.state().faults.arm(fault, action, times);
+    }
+
+    /// Arms `fault` for every call to `action` after the first `after` ones.
+    pub fn fault_after(&self, fault: Fault, action: &str, after: usize) {
+        self.server.state().faults.arm_after(fault, action, after);
+    }
+
+    pub fn calls(&self) -> Vec<Call> {
+        self.server.state().calls.clone()
+    }
+
+    pub fn count(&self, action: &str) -> usize {
+        self.calls().iter().filter(|c| c.action == action).count()
+    }
+
+    pub fn cloud<R>(&self, f: impl FnOnce(&mut Cloud) -> R) -> R {
+        f(&mut self.server.state().cloud)
+    }
+
+    /// The environment a user would set to point gpumeter here.
+    pub fn env(&self) -> AlibabaEnv {
+        let url = self.url();
+        gpumeter::provider::alibaba::credentials::env_from_lookup(|name| match name {
+            "ALIBABA_CLOUD_ACCESS_KEY_ID" => Some(KEY_ID.into()),
+            "ALIBABA_CLOUD_ACCESS_KEY_SECRET" => Some(SECRET.into()),
+            "ALIBABA_CLOUD_REGION_ID" => Some("cn-hangzhou".into()),
+            "GPUMETER_ALIBABA_ENDPOINT" | "GPUMETER_ALIBABA_METADATA" => Some(url.clone()),
+            _ => None,
+        })
+    }
+
+    /// The adapter, quick to give up: 300 ms per call, two retries, five read-backs.
+    pub fn adapter(&self, instance: Option<&str>) -> AlibabaCloud {
+        Self::adapter_with(&self.env(), instance)
+    }
+
+    pub fn adapter_with(env: &AlibabaEnv, instance: Option<&str>) -> AlibabaCloud {
+        let settings = Settings::resolve(env, instance, None).expect("settings");
+        AlibabaCloud::new(settings, loopback::quick_policy())
+            .expect("adapter")
+            .with_readback(Readback {
+                attempts: 5,
+                interval: Duration::from_millis(5),
+            })
+    }
+}
+
+fn error(code: &str, message: &str) -> String {
+    json!({"RequestId": "req-err", "HostId": "loopback", "Code": code, "Message": message})
+        .to_string()
+}
+
+fn serve(request: &Request, shared: &Mutex<Shared>) -> Reply {
+    if request.path.starts_with("/latest/") {
+        let (status, body) = metadata(request, &lock(shared).cloud);
+        return Reply::Answer(status, body);
+    }
+    let checked = {
+        let mut s = lock(shared);
+        verify::check(request, &mut s.nonces)
+    };
+    let (action, params) = match checked {
+        Ok(ok) => ok,
+        Err((status, code)) => return Reply::Answer(status, error(&code, "rejected")),
+    };
+    let fault = {
+        let mut s = lock(shared);
+        s.calls.push(Call {
+            action: action.clone(),
+            params: params.clone(),
+        });
+        s.faults.take(|a| a == action)
+    };
+    match fault {
+        Some(Fault::Throttle) => Reply::Answer(
+            400,
+            error(
+                "Throttling.User",
+                "Request was denied due to user flow control.",
+            ),
+        ),
+        Some(Fault::ServerError) => Reply::Answer(500, error("InternalError", "oops")),
+        Some(Fault::Hang) => Reply::Hang(Duration::from_secs(3)),
+        Some(Fault::Malformed) => Reply::Answer(200, "{\"RequestId\": \"r\", \"Instan".into()),
+        Some(Fault::Answer(status, body)) => Reply::Answer(status, body.into()),
+        Some(Fault::RejectKey) => Reply::Answer(
+            404,
+            error(
+                "InvalidAccessKeyId.NotFound",
+                "Specified access key is not found.",
+            ),
+        ),
+        None => {
+            let (status, body): (u16, Value) = lock(shared).cloud.handle(&action, &params);
+            Reply::Answer(status, body.to_string())
+        }
+    }
+}
+
+fn metadata(request: &Request, cloud: &Cloud) -> (u16, String) {
+    match (request.method.as_str(), request.path.as_str()) {
+        ("PUT", "/latest/api/token") => (200, "loopback-metadata-token".into()),
+        ("GET", "/latest/meta-data/instance-id") => (200, INSTANCE.into()),
+        ("GET", "/latest/meta-data/instance/spot/termination-time") => {
+            match &cloud.spot_termination {
+                Some(t) => (200, t.clone()),
+                None => (404, String::new()),
+            }
+        }
+        _ => (404, String::new()),
+    }
+}

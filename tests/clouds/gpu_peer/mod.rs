@@ -1,0 +1,166 @@
+//! Loopback Lambda Cloud, RunPod and Vast.ai for tests: 127.0.0.1 only, a tiny HTTP/1.1 server
+//! on a std `TcpListener`, one thread per connection. It checks the bearer key on every call,
+//! answers the documented JSON shapes from a small in-memory cloud ([`cloud`]), and can be told
+//! to hang, throttle, fail, garble or reject the key on chosen calls.
+
+pub mod cloud;
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use gpumeter::provider::bearer::{KeyEnv, Readback};
+use gpumeter::provider::http::HttpPolicy;
+use gpumeter::provider::lambda::{Lambda, LambdaSettings};
+use gpumeter::provider::runpod::{Runpod, RunpodSettings};
+use gpumeter::provider::vast::{Vast, VastSettings};
+
+use crate::common::loopback::{self, Faults, Loopback, Reply, Request, lock};
+
+pub use cloud::{Cloud, Kind};
+
+pub const KEY: &str = "peer-key-7f3a9c1e5b2d4a6f8e0c";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    /// Holds the connection longer than the client waits.
+    Hang,
+    /// 429.
+    Throttle,
+    /// 500.
+    ServerError,
+    /// 200 with a body that is not JSON.
+    Malformed,
+    /// 401 (Vast: 403), as for a revoked key.
+    RejectKey,
+    /// This status and body, as the service would send them.
+    Answer(u16, &'static str),
+}
+
+struct Shared {
+    cloud: Cloud,
+    /// Each armed for the calls (`METHOD /path`) that start with its target.
+    faults: Faults<Fault>,
+    calls: Vec<String>,
+}
+
+pub struct Peer {
+    server: Loopback<Shared>,
+}
+
+impl Peer {
+    pub fn start(kind: Kind) -> Peer {
+        let shared = Shared {
+            cloud: Cloud::fresh(kind),
+            faults: Faults::new(),
+            calls: Vec::new(),
+        };
+        let server = Loopback::start(shared, "application/json", serve);
+        Peer { server }
+    }
+
+    pub fn url(&self) -> String {
+        self.server.url()
+    }
+
+    /// Arms `fault` for the calls that start with `call` (every call when `None`), `times`
+    /// times or forever.
+    pub fn fault(&self, fault: Fault, call: Option<&str>, times: Option<usize>) {
+        self.server.state().faults.arm(fault, call, times);
+    }
+
+    /// Every call matching `call` after the first `after` ones.
+    pub fn fault_after(&self, fault: Fault, call: &str, after: usize) {
+        self.server.state().faults.arm_after(fault, call, after);
+    }
+
+    pub fn calls(&self) -> Vec<String> {
+        self.server.state().calls.clone()
+    }
+
+    pub fn count(&self, prefix: &str) -> usize {
+        self.calls()
+            .iter()
+            .filter(|c| c.starts_with(prefix))
+            .count()
+    }
+
+    pub fn cloud<R>(&self, f: impl FnOnce(&mut Cloud) -> R) -> R {
+        f(&mut self.server.state().cloud)
+    }
+
+    /// The variables a user would set to point gpumeter here.
+    pub fn env_pairs(&self, kind: Kind) -> Vec<(&'static str, String)> {
+        let (key, endpoint) = match kind {
+            Kind::Lambda => ("LAMBDA_API_KEY", "GPUMETER_LAMBDA_ENDPOINT"),
+            Kind::Runpod => ("RUNPOD_API_KEY", "GPUMETER_RUNPOD_ENDPOINT"),
+            Kind::Vast => ("VAST_API_KEY", "GPUMETER_VAST_ENDPOINT"),
+        };
+        let url = match kind {
+            Kind::Lambda => format!("{}/api/v1", self.url()),
+            _ => self.url(),
+        };
+        vec![(key, KEY.to_string()), (endpoint, url)]
+    }
+
+    fn env(&self, kind: Kind) -> KeyEnv {
+        KeyEnv::from_pairs(self.env_pairs(kind))
+    }
+
+    pub fn lambda(&self) -> Lambda {
+        let s =
+            LambdaSettings::resolve(&self.env(Kind::Lambda), Some(cloud::LAMBDA_ID.into()), None);
+        Lambda::new(s, policy()).with_readback(readback())
+    }
+
+    pub fn runpod(&self) -> Runpod {
+        let s = RunpodSettings::resolve(&self.env(Kind::Runpod), Some(cloud::POD_ID.into()));
+        Runpod::new(s, policy()).with_readback(readback())
+    }
+
+    pub fn vast(&self) -> Vast {
+        let s = VastSettings::resolve(&self.env(Kind::Vast), Some(cloud::VAST_ID.into()));
+        Vast::new(s, policy()).with_readback(readback())
+    }
+}
+
+/// Quick to give up: 300 ms per call, two retries.
+pub fn policy() -> HttpPolicy {
+    loopback::quick_policy()
+}
+
+pub fn readback() -> Readback {
+    Readback {
+        attempts: 5,
+        interval: Duration::from_millis(5),
+    }
+}
+
+fn serve(request: &Request, shared: &Mutex<Shared>) -> Reply {
+    let call = format!("{} {}", request.method, request.path);
+    let (fault, kind) = {
+        let mut s = lock(shared);
+        s.calls.push(call.clone());
+        (
+            s.faults.take(|prefix| call.starts_with(prefix)),
+            s.cloud.kind,
+        )
+    };
+    if request.header("authorization") != Some(format!("Bearer {KEY}").as_str()) {
+        return Reply::Answer(401, cloud::error(kind, 401, "invalid API key"));
+    }
+    match fault {
+        Some(Fault::Hang) => Reply::Hang(Duration::from_millis(900)),
+        Some(Fault::Throttle) => Reply::Answer(429, cloud::error(kind, 429, "slow down")),
+        Some(Fault::ServerError) => Reply::Answer(500, cloud::error(kind, 500, "internal")),
+        Some(Fault::Malformed) => Reply::Answer(200, "<html>maintenance</html>".into()),
+        Some(Fault::Answer(status, body)) => Reply::Answer(status, body.into()),
+        Some(Fault::RejectKey) => {
+            let status = if kind == Kind::Vast { 403 } else { 401 };
+            Reply::Answer(status, cloud::error(kind, status, "key revoked"))
+        }
+        None => {
+            let (status, body) = lock(shared).cloud.answer(request);
+            Reply::Answer(status, body)
+        }
+    }
+}

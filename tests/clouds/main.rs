@@ -1,0 +1,21 @@
+//! The provider adapters against their peers: moto for AWS, the loopback Alibaba, Tencent,
+//! Lambda, RunPod and Vast.ai peers (through the library and through the binary), the fault
+//! matrices, the `command` provider against its scripts, and the shared HTTP layer.
+
+mod alibaba_peer;
+mod common;
+mod gpu_peer;
+mod tencent_peer;
+
+mod alibaba_adapter;
+mod alibaba_cli;
+mod alibaba_faults;
+mod aws_faults;
+mod aws_moto;
+mod command_adapter;
+mod gpu_clouds;
+mod gpu_clouds_cli;
+mod gpu_clouds_faults;
+mod provider_http;
+mod tencent_adapter;
+mod tencent_faults;

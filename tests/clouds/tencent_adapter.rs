@@ -1,0 +1,262 @@
+//! The Tencent Cloud adapter against a loopback peer that verifies TC3 signatures and keeps a
+//! small CVM: inventory, stop with its billing mode read back, release, the action-timer
+//! deadline, throttling inside HTTP 200, a wrong key, and the checklist through the binary.
+
+use gpumeter::meter::{InstanceState, ResourceKind};
+use gpumeter::provider::tencent::StoppedMode;
+use gpumeter::provider::{Action, Provider};
+use jiff::{SignedDuration, Timestamp};
+
+use crate::tencent_peer::{self, Fault, INSTANCE, Peer, SECRET};
+
+fn whole(at: Timestamp) -> Timestamp {
+    Timestamp::from_second(at.as_second()).unwrap()
+}
+
+#[tokio::test]
+async fn inventory_lists_the_instance_its_disks_and_its_address() {
+    let peer = Peer::start();
+    // No instance configured: the metadata service names it.
+    let cloud = peer.adapter(None);
+    let inv = cloud.inventory().await.unwrap();
+    let i = inv.instance.unwrap();
+    assert_eq!((i.id.as_str(), i.sku.as_str()), (INSTANCE, "GN7.2XLARGE32"));
+    assert_eq!(i.state, InstanceState::Running);
+    let fate: Vec<(ResourceKind, &str, bool)> = inv
+        .resources
+        .iter()
+        .map(|r| (r.kind, r.id.as_str(), r.deleted_with_instance))
+        .collect();
+    assert_eq!(
+        fate,
+        [
+            (ResourceKind::SystemDisk, "disk-sys", true),
+            (ResourceKind::DataDisk, "disk-keep", false),
+            (ResourceKind::DataDisk, "disk-go", true),
+            (ResourceKind::PublicIp, "203.0.113.7", true),
+        ]
+    );
+    assert!(inv.deadline.is_none());
+    assert!(peer.rejected().is_empty(), "{:?}", peer.rejected());
+    let debug = format!("{:?}", peer.env());
+    assert!(!debug.contains(SECRET), "{debug}");
+}
+
+#[tokio::test]
+async fn a_wrong_secret_fails_the_signature_and_names_the_variables() {
+    let peer = Peer::start();
+    let wrong = "not-the-loopback-secret";
+    let cloud = Peer::adapter_with(&peer.env_with(wrong), Some(INSTANCE));
+    let err = cloud.inventory().await.unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains("AuthFailure.SignatureFailure"), "{text}");
+    assert!(text.contains("TENCENTCLOUD_SECRET_KEY"), "{text}");
+    assert!(!text.contains(wrong) && !text.contains(SECRET), "{text}");
+    assert_eq!(peer.rejected(), ["AuthFailure.SignatureFailure"]);
+    // An auth failure is an answer, not something to retry.
+    assert_eq!(peer.count("DescribeInstances"), 0);
+}
+
+#[tokio::test]
+async fn stop_reads_back_the_billing_mode() {
+    let peer = Peer::start();
+    let report = peer
+        .adapter(Some(INSTANCE))
+        .perform(&Action::Stop)
+        .await
+        .unwrap();
+    assert!(report.confirmed, "{report:?}");
+    assert!(
+        report.summary.contains("STOP_CHARGING"),
+        "{}",
+        report.summary
+    );
+    let stop = &peer.calls()[0];
+    assert_eq!(stop.action, "StopInstances");
+    assert_eq!(stop.body["StoppedMode"], "STOP_CHARGING");
+
+    // The provider may keep charging anyway: the report says so.
+    let peer = Peer::start();
+    peer.cloud(|c| c.stop_charging_supported = false);
+    let report = peer
+        .adapter(Some(INSTANCE))
+        .perform(&Action::Stop)
+        .await
+        .unwrap();
+    assert!(report.confirmed);
+    assert!(
+        report
+            .summary
+            .contains("still charging compute (KEEP_CHARGING)"),
+        "{}",
+        report.summary
+    );
+    let keep = peer
+        .adapter(Some(INSTANCE))
+        .with_stopped_mode(StoppedMode::KeepCharging);
+    assert!(keep.plan(&Action::Stop)[0].contains("KEEP_CHARGING"));
+}
+
+#[tokio::test]
+async fn release_waits_for_the_instance_to_go_and_a_second_one_says_so() {
+    let peer = Peer::start();
+    peer.cloud(|c| c.terminating_reads = 2);
+    let cloud = peer.adapter(Some(INSTANCE));
+    cloud.inventory().await.unwrap();
+    let report = cloud.perform(&Action::Release).await.unwrap();
+    assert!(report.confirmed, "{report:?}");
+    assert!(
+        report.summary.contains("no longer lists it"),
+        "{}",
+        report.summary
+    );
+    assert!(
+        report
+            .summary
+            .contains("still billing: data disk disk-keep"),
+        "{}",
+        report.summary
+    );
+    assert_eq!(peer.calls()[2].body["ReleaseAddress"], true);
+    assert!(peer.count("DescribeInstances") >= 3);
+    // The leftovers are still named after the instance is gone.
+    let after = cloud.inventory().await.unwrap();
+    assert!(after.instance.is_none());
+    assert_eq!(after.resources.len(), 1);
+    assert_eq!(after.resources[0].id, "disk-keep");
+
+    let again = cloud.perform(&Action::Release).await.unwrap();
+    assert!(again.confirmed);
+    assert!(
+        again.summary.contains("already released"),
+        "{}",
+        again.summary
+    );
+}
+
+#[tokio::test]
+async fn the_deadline_is_an_action_timer_read_back() {
+    let peer = Peer::start();
+    let cloud = peer.adapter(Some(INSTANCE));
+    let at = whole(Timestamp::now() + SignedDuration::from_hours(2));
+    let set = cloud
+        .perform(&Action::SetDeadline { at: Some(at) })
+        .await
+        .unwrap();
+    assert!(set.confirmed, "{set:?}");
+    assert!(
+        set.summary.contains("action timer read back"),
+        "{}",
+        set.summary
+    );
+    assert_eq!(cloud.inventory().await.unwrap().deadline.unwrap().at, at);
+
+    // Extending imports the new timer, then deletes the old one.
+    let later = at + SignedDuration::from_hours(1);
+    let extend = cloud
+        .perform(&Action::SetDeadline { at: Some(later) })
+        .await
+        .unwrap();
+    assert!(extend.confirmed, "{extend:?}");
+    assert_eq!(peer.cloud(|c| c.timers.len()), 1);
+    assert_eq!(cloud.inventory().await.unwrap().deadline.unwrap().at, later);
+
+    let cancel = cloud
+        .perform(&Action::SetDeadline { at: None })
+        .await
+        .unwrap();
+    assert!(cancel.confirmed, "{cancel:?}");
+    assert!(peer.cloud(|c| c.timers.is_empty()));
+    assert!(cloud.inventory().await.unwrap().deadline.is_none());
+
+    // Too soon is refused before any call.
+    let before = peer.calls().len();
+    let soon = Timestamp::now() + SignedDuration::from_mins(2);
+    let err = cloud
+        .perform(&Action::SetDeadline { at: Some(soon) })
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("5 minutes"), "{err}");
+    assert_eq!(peer.calls().len(), before);
+}
+
+#[tokio::test]
+async fn throttling_inside_a_200_is_retried() {
+    let peer = Peer::start();
+    peer.fault(Fault::Throttle, Some("DescribeInstances"), Some(1));
+    peer.fault(
+        Fault::TooMany,
+        Some("DescribeInstancesActionTimer"),
+        Some(1),
+    );
+    let inv = peer.adapter(Some(INSTANCE)).inventory().await.unwrap();
+    assert!(inv.instance.is_some());
+    assert_eq!(peer.count("DescribeInstances"), 2);
+    assert_eq!(peer.count("DescribeInstancesActionTimer"), 2);
+}
+
+#[tokio::test]
+async fn snapshot_clean_is_not_offered() {
+    let peer = Peer::start();
+    let cloud = peer.adapter(Some(INSTANCE));
+    assert!(!cloud.capabilities().snapshots);
+    let clean = Action::SnapshotClean {
+        keep: 1,
+        final_snapshot: false,
+    };
+    let err = cloud.perform(&clean).await.unwrap_err();
+    assert!(err.is_unsupported(), "{err:?}");
+}
+
+fn gpumeter(peer: &Peer, dir: &std::path::Path, args: &[&str]) -> (Option<i32>, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_gpumeter"))
+        .args(["--data-dir", &dir.display().to_string()])
+        .args(args)
+        .args(["--provider", "tencent", "--instance", INSTANCE])
+        .env("TENCENTCLOUD_SECRET_ID", tencent_peer::KEY_ID)
+        .env("TENCENTCLOUD_SECRET_KEY", SECRET)
+        .env("TENCENTCLOUD_REGION", "ap-guangzhou")
+        .env("GPUMETER_TENCENT_ENDPOINT", peer.url())
+        .env("XDG_CONFIG_HOME", dir)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!text.contains(SECRET), "{text}");
+    (out.status.code(), text)
+}
+
+#[test]
+fn checklist_and_release_through_the_binary() {
+    let peer = Peer::start();
+    let dir = std::env::temp_dir().join(format!("gpumeter-tencent-cli-{}", std::process::id()));
+    let (code, text) = gpumeter(&peer, &dir, &["checklist"]);
+    assert_eq!(code, Some(3), "{text}");
+    assert!(
+        text.contains(&format!("After releasing {INSTANCE}")),
+        "{text}"
+    );
+    assert!(
+        text.contains("disk-keep") && !text.contains("disk-go"),
+        "{text}"
+    );
+
+    let (code, text) = gpumeter(&peer, &dir, &["release", "--yes"]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("release: done"), "{text}");
+    assert!(peer.cloud(|c| c.instance.is_none()));
+
+    // A new run still names the disk that stayed, from what the last one saw.
+    let (code, text) = gpumeter(&peer, &dir, &["checklist"]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, Some(3), "{text}");
+    assert!(
+        text.contains("disk-keep") && text.contains("not read again"),
+        "{text}"
+    );
+    assert!(peer.rejected().is_empty(), "{:?}", peer.rejected());
+}

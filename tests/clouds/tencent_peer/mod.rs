@@ -1,0 +1,168 @@
+//! A loopback Tencent Cloud for tests: 127.0.0.1 only, a tiny HTTP/1.1 server on a std
+//! `TcpListener`, one thread per connection. It verifies every TC3 signature the way the service
+//! does, answers with the documented JSON shapes (errors inside HTTP 200), serves the metadata
+//! service's instance id, and can be told to throttle, fail, hang, garble or reject the key.
+
+pub mod cloud;
+mod verify;
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use gpumeter::provider::tencent::{Readback, Settings, TencentCloud, TencentEnv};
+use serde_json::Value;
+
+use crate::common::loopback::{self, Faults, Loopback, Reply, Request, lock};
+
+pub use cloud::{Cloud, INSTANCE};
+
+pub const KEY_ID: &str = "AKIDLoopbackSecretId";
+pub const SECRET: &str = "loopback-tencent-secret-5a4b3c";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    /// 200 with `RequestLimitExceeded` inside.
+    Throttle,
+    /// A bare 429.
+    TooMany,
+    /// 500 with a body that is not JSON.
+    ServerError,
+    /// Holds the connection without answering, longer than the client waits.
+    Hang,
+    /// 200 with a body that is not the documented JSON.
+    Malformed,
+    /// 200 with `AuthFailure.SecretIdNotFound`: a revoked key.
+    RejectKey,
+    /// This status and body, as the service would send them.
+    Answer(u16, &'static str),
+}
+
+/// One signed call the peer accepted (whatever it answered).
+#[derive(Debug, Clone)]
+pub struct Call {
+    pub action: String,
+    pub body: Value,
+}
+
+struct Shared {
+    cloud: Cloud,
+    faults: Faults<Fault>,
+    calls: Vec<Call>,
+    rejected: Vec<String>,
+}
+
+pub struct Peer {
+    server: Loopback<Shared>,
+}
+
+impl Peer {
+    pub fn start() -> Peer {
+        let shared = Shared {
+            cloud: Cloud::fresh(),
+            faults: Faults::new(),
+            calls: Vec::new(),
+            rejected: Vec::new(),
+        };
+        let server = Loopback::start(shared, "application/json", serve);
+        Peer { server }
+    }
+
+    pub fn url(&self) -> String {
+        self.server.url()
+    }
+
+    /// Arms `fault` for calls to `action` (every action when `None`), `times` times or forever.
+    pub fn fault(&self, fault: Fault, action: Option<&str>, times: Option<usize>) {
+        self.server.state().faults.arm(fault, action, times);
+    }
+
+    /// Arms `fault` for every call to `action` after the first `after` ones.
+    pub fn fault_after(&self, fault: Fault, action: &str, after: usize) {
+        self.server.state().faults.arm_after(fault, action, after);
+    }
+
+    pub fn calls(&self) -> Vec<Call> {
+        self.server.state().calls.clone()
+    }
+
+    pub fn count(&self, action: &str) -> usize {
+        self.calls().iter().filter(|c| c.action == action).count()
+    }
+
+    /// The codes of the signature checks that failed.
+    pub fn rejected(&self) -> Vec<String> {
+        self.server.state().rejected.clone()
+    }
+
+    pub fn cloud<R>(&self, f: impl FnOnce(&mut Cloud) -> R) -> R {
+        f(&mut self.server.state().cloud)
+    }
+
+    /// The environment a user would set to point gpumeter here, with `secret` as the key.
+    pub fn env_with(&self, secret: &str) -> TencentEnv {
+        let url = self.url();
+        let secret = secret.to_string();
+        gpumeter::provider::tencent::credentials::env_from_lookup(move |name| match name {
+            "TENCENTCLOUD_SECRET_ID" => Some(KEY_ID.into()),
+            "TENCENTCLOUD_SECRET_KEY" => Some(secret.clone()),
+            "TENCENTCLOUD_REGION" => Some("ap-guangzhou".into()),
+            "GPUMETER_TENCENT_ENDPOINT" | "GPUMETER_TENCENT_METADATA" => Some(url.clone()),
+            _ => None,
+        })
+    }
+
+    pub fn env(&self) -> TencentEnv {
+        self.env_with(SECRET)
+    }
+
+    /// The adapter, quick to give up: 300 ms per call, two retries, five read-backs.
+    pub fn adapter(&self, instance: Option<&str>) -> TencentCloud {
+        Self::adapter_with(&self.env(), instance)
+    }
+
+    pub fn adapter_with(env: &TencentEnv, instance: Option<&str>) -> TencentCloud {
+        let settings = Settings::resolve(env, instance, None).expect("settings");
+        TencentCloud::new(settings, loopback::quick_policy())
+            .expect("adapter")
+            .with_readback(Readback {
+                attempts: 5,
+                interval: Duration::from_millis(5),
+            })
+    }
+}
+
+fn serve(request: &Request, shared: &Mutex<Shared>) -> Reply {
+    if request.method == "GET" && request.target == "/latest/meta-data/instance-id" {
+        return Reply::Answer(200, INSTANCE.into());
+    }
+    let action = match verify::check(request) {
+        Ok(action) => action,
+        Err(code) => {
+            lock(shared).rejected.push(code.clone());
+            return Reply::Answer(200, cloud::error(&code, "rejected").to_string());
+        }
+    };
+    let body: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
+    let fault = {
+        let mut s = lock(shared);
+        s.calls.push(Call {
+            action: action.clone(),
+            body: body.clone(),
+        });
+        s.faults.take(|a| a == action)
+    };
+    let reply = |code: &str| cloud::error(code, "fault").to_string();
+    match fault {
+        Some(Fault::Throttle) => Reply::Answer(200, reply("RequestLimitExceeded")),
+        Some(Fault::TooMany) => Reply::Answer(429, "Too Many Requests".into()),
+        Some(Fault::ServerError) => Reply::Answer(500, "<html>oops</html>".into()),
+        Some(Fault::Hang) => Reply::Hang(Duration::from_secs(3)),
+        Some(Fault::Malformed) => Reply::Answer(200, "{\"Response\": {\"InstanceSe".into()),
+        Some(Fault::RejectKey) => Reply::Answer(200, reply("AuthFailure.SecretIdNotFound")),
+        Some(Fault::Answer(status, body)) => Reply::Answer(status, body.into()),
+        None => {
+            let answer = lock(shared).cloud.handle(&action, &body);
+            Reply::Answer(200, answer.to_string())
+        }
+    }
+}

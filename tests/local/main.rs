@@ -1,0 +1,26 @@
+//! The program's parts in process, beyond the pure core: the ledger on disk (crashes
+//! included), the telemetry sources and what is read from them, `serve` and its exposition,
+//! webhooks against a loopback receiver, the fleet, the checkpoint scan, `update` and the idle
+//! rule on the demo fixture, the price sheets on disk and the README's key table.
+
+mod notify_peer;
+
+mod checkpoint_scan;
+mod fleet;
+mod guard_rules;
+mod ledger_crash;
+mod ledger_files;
+mod ledger_guard;
+mod ledger_report;
+mod ledger_rollup;
+mod notify_limits;
+mod notify_webhook;
+mod pricing_sheets;
+mod readme_keys;
+mod serve_exposition;
+mod serve_http;
+mod serve_promtool;
+mod telemetry_host;
+mod telemetry_nvml;
+mod telemetry_sampler;
+mod telemetry_sim;

@@ -1,0 +1,370 @@
+//! The Prometheus exposition parsed back: every line against the text format's grammar, every
+//! sample through a real parser, names and labels as documented, unsupported metrics left out,
+//! and every metric the example alert rules use present.
+
+#![expect(
+    clippy::float_cmp,
+    reason = "the values compared are whole numbers, exact in f64"
+)]
+
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+use gpumeter::demo::{demo_pricing, demo_simulator, fixture_now};
+use gpumeter::provider::Inventory;
+use gpumeter::provider::demo::DemoState;
+use gpumeter::serve::{Collector, Input, Snapshot, Target, render};
+use gpumeter::spend::Spend;
+use gpumeter::telemetry::{GpuUnavailable, GpuUnavailableKind, Stamped, Telemetry};
+use jiff::tz::TimeZone;
+use jiff::{SignedDuration, Timestamp};
+use prometheus_parse::{Scrape, Value};
+
+use gpumeter::demo::guard_state;
+
+/// The demo instance ten minutes into training, its watchdog alive, at the fixture instant.
+fn demo_snapshot(scenario: &str) -> Snapshot {
+    let now = fixture_now();
+    let target = Target {
+        instance_id: "unknown".into(),
+        provider: "demo".into(),
+    };
+    let spend = Spend::new(demo_pricing(), None, TimeZone::UTC);
+    let deadline = now + SignedDuration::from_mins(90);
+    let mut collector = Collector::new(target, spend, Some(deadline));
+    let state = DemoState::fresh(now);
+    collector.feed(Input::Inventory(
+        Ok(Inventory {
+            instance: Some(state.instance),
+            resources: state.resources,
+            deadline: None,
+        }),
+        now,
+    ));
+    let sim = demo_simulator(scenario);
+    for s in 0..=600u64 {
+        let at = Duration::from_secs(s);
+        let time = now - SignedDuration::from_secs(600 - i64::try_from(s).unwrap());
+        collector.feed(Input::Telemetry(Telemetry::Host(Stamped {
+            at,
+            time,
+            value: sim.host_at(at),
+        })));
+        collector.feed(Input::Telemetry(Telemetry::Gpu(Stamped {
+            at,
+            time,
+            value: Ok(sim.gpus_at(at)),
+        })));
+    }
+    let beat = now - SignedDuration::from_secs(3);
+    collector.feed(Input::Guard(Some(guard_state(None, 1, "watchdog", beat))));
+    collector.snapshot(now)
+}
+
+fn is_name(s: &str, first: fn(char) -> bool) -> bool {
+    let mut chars = s.chars();
+    chars.next().is_some_and(first)
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':')
+}
+
+fn metric_name(s: &str) -> bool {
+    is_name(s, |c| c.is_ascii_alphabetic() || c == '_' || c == ':')
+}
+
+fn label_name(s: &str) -> bool {
+    is_name(s, |c| c.is_ascii_alphabetic() || c == '_') && !s.contains(':')
+}
+
+/// One sample line, `name{k="v",...} value`, checked against the 0.0.4 grammar. Returns the
+/// name, the labels and the value.
+fn sample_line(line: &str) -> Sample {
+    let (head, value) = line.rsplit_once(' ').expect("a value after a space");
+    let value: f64 = value.parse().unwrap_or_else(|_| panic!("value: {line}"));
+    let (name, labels) = match head.split_once('{') {
+        None => (head, Vec::new()),
+        Some((name, rest)) => {
+            let body = rest
+                .strip_suffix('}')
+                .unwrap_or_else(|| panic!("braces: {line}"));
+            let mut labels = Vec::new();
+            let mut rest = body;
+            while !rest.is_empty() {
+                let (key, after) = rest.split_once("=\"").unwrap_or_else(|| panic!("{line}"));
+                assert!(label_name(key), "label name `{key}` in {line}");
+                let mut value = String::new();
+                let mut chars = after.char_indices();
+                let end = loop {
+                    match chars.next() {
+                        Some((_, '\\')) => match chars.next() {
+                            Some((_, 'n')) => value.push('\n'),
+                            Some((_, c @ ('\\' | '"'))) => value.push(c),
+                            other => panic!("bad escape {other:?} in {line}"),
+                        },
+                        Some((i, '"')) => break i,
+                        Some((_, c)) => value.push(c),
+                        None => panic!("unterminated label value in {line}"),
+                    }
+                };
+                labels.push((key.to_string(), value));
+                rest = &after[end + 1..];
+                rest = rest.strip_prefix(',').unwrap_or(rest);
+            }
+            (name, labels)
+        }
+    };
+    assert!(metric_name(name), "metric name `{name}` in {line}");
+    (name.to_string(), labels, value)
+}
+
+/// A sample line: name, labels, value.
+type Sample = (String, Vec<(String, String)>, f64);
+
+struct Parsed {
+    samples: Vec<Sample>,
+    types: Vec<(String, String)>,
+}
+
+fn check_grammar(text: &str) -> Parsed {
+    let mut parsed = Parsed {
+        samples: Vec::new(),
+        types: Vec::new(),
+    };
+    assert!(text.ends_with('\n'));
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("# HELP ") {
+            let (name, _) = rest.split_once(' ').expect("help text");
+            assert!(metric_name(name), "{line}");
+        } else if let Some(rest) = line.strip_prefix("# TYPE ") {
+            let (name, kind) = rest.split_once(' ').expect("a type");
+            assert!(metric_name(name), "{line}");
+            assert!(["counter", "gauge"].contains(&kind), "{line}");
+            assert!(
+                !parsed.types.iter().any(|(n, _)| n == name),
+                "TYPE twice: {line}"
+            );
+            parsed.types.push((name.to_string(), kind.to_string()));
+        } else {
+            assert!(
+                !line.starts_with('#') && !line.is_empty(),
+                "stray line `{line}`"
+            );
+            let sample = sample_line(line);
+            let typed = parsed.types.last().expect("a sample after its TYPE line");
+            assert_eq!(typed.0, sample.0, "sample outside its family: {line}");
+            parsed.samples.push(sample);
+        }
+    }
+    parsed
+}
+
+fn label<'a>(labels: &'a [(String, String)], key: &str) -> Option<&'a str> {
+    labels
+        .iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.as_str())
+}
+
+#[test]
+fn the_exposition_parses_back_with_the_documented_names_and_labels() {
+    let text = render(&demo_snapshot("training"));
+    let parsed = check_grammar(&text);
+    let scrape = Scrape::parse(text.lines().map(|l| Ok(l.to_string()))).unwrap();
+    assert_eq!(
+        scrape.samples.len(),
+        parsed.samples.len(),
+        "the parser skipped a line"
+    );
+    for sample in &scrape.samples {
+        let kind = &parsed
+            .types
+            .iter()
+            .find(|(n, _)| *n == sample.metric)
+            .unwrap()
+            .1;
+        match (&sample.value, kind.as_str()) {
+            (Value::Counter(v), "counter") => assert!(*v >= 0.0, "{}", sample.metric),
+            (Value::Gauge(_), "gauge") => {}
+            other => panic!("{}: {other:?}", sample.metric),
+        }
+        assert_eq!(sample.labels.get("instance_id"), Some("i-0demo4a100f00d"));
+        assert_eq!(sample.labels.get("provider"), Some("demo"));
+    }
+    let of =
+        |name: &str| -> Vec<&Sample> { parsed.samples.iter().filter(|s| s.0 == name).collect() };
+    let util = of("DCGM_FI_DEV_GPU_UTIL");
+    assert_eq!(util.len(), 8);
+    for (i, s) in util.iter().enumerate() {
+        assert_eq!(label(&s.1, "gpu"), Some(i.to_string().as_str()));
+        assert!(label(&s.1, "UUID").is_some_and(|u| u.starts_with("GPU-")));
+        assert!(label(&s.1, "modelName").is_some());
+        assert!((0.0..=100.0).contains(&s.2));
+    }
+    for name in [
+        "DCGM_FI_DEV_FB_USED",
+        "DCGM_FI_DEV_FB_FREE",
+        "DCGM_FI_DEV_POWER_USAGE",
+        "DCGM_FI_DEV_GPU_TEMP",
+        "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION",
+    ] {
+        assert_eq!(of(name).len(), 8, "{name}");
+    }
+    let cost = of("gpumeter_cost_total");
+    let components: BTreeSet<&str> = cost
+        .iter()
+        .filter_map(|s| label(&s.1, "component"))
+        .collect();
+    assert_eq!(
+        components,
+        BTreeSet::from(["bandwidth", "compute", "extras", "storage"])
+    );
+    assert!(cost.iter().all(|s| label(&s.1, "currency") == Some("USD")));
+    let compute = cost
+        .iter()
+        .find(|s| label(&s.1, "component") == Some("compute"))
+        .unwrap();
+    assert!(compute.2 > 0.0, "200 minutes of compute cost something");
+    let burn = of("gpumeter_burn_rate_per_hour");
+    assert!(
+        burn.iter()
+            .any(|s| label(&s.1, "component") == Some("total") && s.2 > 0.0)
+    );
+    assert_eq!(of("gpumeter_deadline_remaining_seconds")[0].2, 5400.0);
+    let deadline_at = fixture_now() + SignedDuration::from_mins(90);
+    #[expect(clippy::cast_precision_loss)]
+    let deadline_s = deadline_at.as_second() as f64;
+    assert_eq!(of("gpumeter_deadline_timestamp_seconds")[0].2, deadline_s);
+    assert!(of("gpumeter_leftover_monthly_cost")[0].2 > 0.0);
+    assert_eq!(of("gpumeter_watchdog_alive")[0].2, 1.0);
+    assert_eq!(of("gpumeter_watchdog_heartbeat_age_seconds")[0].2, 3.0);
+    assert_eq!(of("gpumeter_idle_seconds")[0].2, 0.0, "training is busy");
+    assert_eq!(of("gpumeter_instance_running")[0].2, 1.0);
+}
+
+#[test]
+fn unsupported_metrics_are_left_out_never_zero() {
+    let mut snapshot = demo_snapshot("training");
+    let why = gpumeter::telemetry::Unavailable::Unsupported;
+    snapshot.gpus[3].fan_pct = gpumeter::telemetry::Metric::Unavailable(why);
+    snapshot.gpus[3].energy_j = gpumeter::telemetry::Metric::Unavailable(why);
+    snapshot.gpus[3].uuid = gpumeter::telemetry::Metric::Unavailable(why);
+    let parsed = check_grammar(&render(&snapshot));
+    let for_gpu3 = |name: &str| {
+        parsed
+            .samples
+            .iter()
+            .filter(|s| s.0 == name && label(&s.1, "gpu") == Some("3"))
+            .count()
+    };
+    assert_eq!(for_gpu3("DCGM_FI_DEV_FAN_SPEED"), 0);
+    assert_eq!(for_gpu3("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION"), 0);
+    assert_eq!(for_gpu3("DCGM_FI_DEV_GPU_UTIL"), 1);
+    let util3 = parsed
+        .samples
+        .iter()
+        .find(|s| s.0 == "DCGM_FI_DEV_GPU_UTIL" && label(&s.1, "gpu") == Some("3"))
+        .unwrap();
+    assert_eq!(label(&util3.1, "UUID"), None, "no made-up UUID");
+
+    // No GPU, no cloud, no guard: only what is known.
+    let bare = Snapshot {
+        now: Some(Timestamp::UNIX_EPOCH),
+        ..Snapshot::default()
+    };
+    assert_eq!(render(&bare), "");
+}
+
+#[test]
+fn an_idle_machine_counts_its_idle_seconds() {
+    let parsed = check_grammar(&render(&demo_snapshot("idle")));
+    let idle = parsed
+        .samples
+        .iter()
+        .find(|s| s.0 == "gpumeter_idle_seconds")
+        .unwrap();
+    assert!(
+        idle.2 > 500.0,
+        "idle for most of the ten minutes: {}",
+        idle.2
+    );
+}
+
+/// Every metric name the example alert rules and scrape config use is one gpumeter writes.
+#[test]
+fn the_example_alert_rules_use_only_exposed_metrics() {
+    let rules = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/deploy/prometheus/gpumeter-alerts.yml"
+    ))
+    .unwrap();
+    let mut names = BTreeSet::new();
+    for snapshot in [demo_snapshot("training"), demo_snapshot("idle")] {
+        for (name, ..) in check_grammar(&render(&snapshot)).samples {
+            names.insert(name);
+        }
+    }
+    let used: BTreeSet<String> = rules
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| w.starts_with("gpumeter_") || w.starts_with("DCGM_FI_"))
+        .map(str::to_string)
+        .collect();
+    assert!(used.len() >= 4, "{used:?}");
+    for name in &used {
+        assert!(
+            names.contains(name),
+            "the rules use `{name}`, which is never exposed"
+        );
+    }
+    for alert in [
+        "GpuIdleBurningMoney",
+        "DeadlinePassed",
+        "LeftoversAfterRelease",
+    ] {
+        assert!(rules.contains(&format!("alert: {alert}")), "{alert}");
+    }
+}
+
+#[test]
+fn a_failing_gpu_read_leaves_the_gpu_timestamp_where_the_last_reading_was() {
+    let now = fixture_now();
+    let target = Target {
+        instance_id: "i-1".into(),
+        provider: "demo".into(),
+    };
+    let spend = Spend::new(demo_pricing(), None, TimeZone::UTC);
+    let mut collector = Collector::new(target, spend, None);
+    let sim = demo_simulator("training");
+    let read_at = now - SignedDuration::from_mins(5);
+    collector.feed(Input::Telemetry(Telemetry::Gpu(Stamped {
+        at: Duration::ZERO,
+        time: read_at,
+        value: Ok(sim.gpus_at(Duration::ZERO)),
+    })));
+    for s in 1..=300 {
+        collector.feed(Input::Telemetry(Telemetry::Gpu(Stamped {
+            at: Duration::from_secs(s),
+            time: read_at + SignedDuration::from_secs(i64::try_from(s).unwrap()),
+            value: Err(GpuUnavailable {
+                kind: GpuUnavailableKind::Other,
+                detail: "GPU is lost".into(),
+            }),
+        })));
+    }
+    let text = render(&collector.snapshot(now));
+    let scrape = Scrape::parse(text.lines().map(|l| Ok(l.to_string()))).unwrap();
+    let gpu_time = scrape
+        .samples
+        .iter()
+        .find(|s| {
+            s.metric == "gpumeter_sample_timestamp_seconds" && s.labels.get("source") == Some("gpu")
+        })
+        .map(|s| s.value.clone());
+    #[expect(
+        clippy::cast_precision_loss,
+        reason = "milliseconds since 1970 fit in 2^52"
+    )]
+    let expected = read_at.as_millisecond() as f64 / 1000.0;
+    assert!(
+        matches!(gpu_time, Some(Value::Gauge(v)) if v == expected),
+        "{gpu_time:?}"
+    );
+}
