@@ -169,7 +169,7 @@ where
     ratatui::restore();
     let app = result.map_err(|e| Failure::failed(format!("the terminal failed: {e}")))?;
     if let Some(line) = unanswered_line(&app) {
-        eprintln!("{line}");
+        super::emit_err(&line);
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -85,8 +85,14 @@ impl Context {
         }
     }
 
-    /// The provider adapter the flags and config select.
+    /// The provider adapter the flags and config select, behind the one-lining every answer
+    /// passes through before it is read or printed.
     pub fn provider(&self) -> Result<Arc<dyn Provider>, Failure> {
+        let adapter = self.adapter()?;
+        Ok(Arc::new(crate::provider::one_line::OneLine(adapter)))
+    }
+
+    fn adapter(&self) -> Result<Arc<dyn Provider>, Failure> {
         if self.demo {
             return Ok(Arc::new(self.demo_cloud()));
         }
@@ -233,7 +239,7 @@ impl Context {
                 .priced(sheet_ref, sku_name, instance.mode)
                 .map_err(|e| {
                     if !self.quiet {
-                        eprintln!("gpumeter: {e}; costs are not shown");
+                        super::emit_err(&format!("gpumeter: {e}; costs are not shown"));
                     }
                 })
                 .ok());

@@ -24,12 +24,9 @@ pub fn run(args: &EstimateArgs) -> CommandResult {
         let json = EstimateJson::new(&result, priced.gpus, priced.sku.as_deref());
         let text = serde_json::to_string_pretty(&json)
             .map_err(|e| Failure::bad_input(format!("cannot write JSON: {e}")))?;
-        println!("{text}");
+        super::emit(&text);
     } else {
-        print!(
-            "{}",
-            render_table(&result, priced.gpus, priced.sku.as_deref())
-        );
+        super::emit_part(&render_table(&result, priced.gpus, priced.sku.as_deref()));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -25,11 +25,27 @@ pub const EXIT_BAD_INPUT: u8 = 2;
 /// Exit status when the provider did not do (or did not confirm) what was asked.
 pub const EXIT_FAILED: u8 = 1;
 
-/// Prints to stdout; a reader that went away (`| head`) ends the output quietly, not in a panic.
+/// Prints a line to stdout. Every command's output goes through here or [`emit_part`] and
+/// [`emit_err`], and each writes text as it may reach a terminal (`text::printable`): whatever
+/// a provider, a sheet or a config put in it, no escape sequence, cursor move or line erase gets
+/// through. A reader that went away (`| head`) ends the output quietly, not in a panic.
 pub fn emit(text: &str) {
-    use std::io::Write as _;
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "{text}").and_then(|()| out.flush());
+    write_printable(&mut std::io::stdout().lock(), text, "\n");
+}
+
+/// Prints to stdout without a line break after it.
+pub fn emit_part(text: &str) {
+    write_printable(&mut std::io::stdout().lock(), text, "");
+}
+
+/// Prints a line to stderr.
+pub fn emit_err(text: &str) {
+    write_printable(&mut std::io::stderr().lock(), text, "\n");
+}
+
+fn write_printable(out: &mut impl std::io::Write, text: &str, end: &str) {
+    let text = gpumeter_core::text::printable(text);
+    let _ = write!(out, "{text}{end}").and_then(|()| out.flush());
 }
 
 /// Runs one provider call to completion on a small runtime of its own.
@@ -99,7 +115,7 @@ pub fn load_sheet_for(
         .as_ref()
         .and_then(|s| crate::pricing::stale_warning(s, today()))
     {
-        eprintln!("gpumeter: {warning}");
+        emit_err(&format!("gpumeter: {warning}"));
     }
     Ok(sheet)
 }
@@ -167,9 +183,9 @@ pub fn run(cli: &Cli) -> ExitCode {
     match result {
         Ok(code) => code,
         Err(failure) => {
-            eprintln!("gpumeter: {failure}");
+            emit_err(&format!("gpumeter: {failure}"));
             if let Some(fix) = &failure.fix {
-                eprintln!("gpumeter: {fix}");
+                emit_err(&format!("gpumeter: {fix}"));
             }
             ExitCode::from(failure.code)
         }

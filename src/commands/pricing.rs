@@ -27,18 +27,18 @@ pub fn run(cmd: &PricingCommand) -> CommandResult {
 
 fn warn_if_stale(sheet: &Sheet, today: Date) {
     if let Some(warning) = pricing::stale_warning(sheet, today) {
-        eprintln!("gpumeter: {warning}");
+        super::emit_err(&format!("gpumeter: {warning}"));
     }
 }
 
 fn list(today: Date) {
     for (i, sheet) in pricing::bundled().iter().enumerate() {
         if i > 0 {
-            println!();
+            super::emit("");
         }
-        println!("{}", pricing::sheet_heading(sheet));
+        super::emit(&pricing::sheet_heading(sheet));
         for line in pricing::sku_lines(sheet) {
-            println!("  {line}");
+            super::emit(&format!("  {line}"));
         }
         warn_if_stale(sheet, today);
     }
@@ -74,17 +74,21 @@ fn show(sku: &str, provider: Option<&str>, file: Option<&Path>) -> CommandResult
     }
     for (i, (sheet, found_sku)) in found.iter().enumerate() {
         if i > 0 {
-            println!();
+            super::emit("");
         }
-        println!("{}", found_sku.name);
-        print!("{}", pricing::sku_details(sheet, found_sku));
+        super::emit(&found_sku.name);
+        super::emit_part(&pricing::sku_details(sheet, found_sku));
     }
     Ok(ExitCode::SUCCESS)
 }
 
 fn validate(file: &Path) -> CommandResult {
     if let Some(sheet) = load_sheet_for(None, Some(file))? {
-        println!("{}: ok, {}", file.display(), pricing::sheet_heading(&sheet));
+        super::emit(&format!(
+            "{}: ok, {}",
+            file.display(),
+            pricing::sheet_heading(&sheet)
+        ));
     }
     Ok(ExitCode::SUCCESS)
 }

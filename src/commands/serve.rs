@@ -38,11 +38,11 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> CommandResult {
     let collector = Collector::new(target, Spend::new(pricing, None, TimeZone::UTC), deadline)
         .with_idle_rule(ctx.config.idle.rule());
     if !args.listen.ip().is_loopback() {
-        eprintln!(
+        super::emit_err(&format!(
             "gpumeter: warning: serving on {}, not loopback: anyone who can reach it sees your \
              costs and instance ids",
             args.listen
-        );
+        ));
     }
     let sampling = SamplerConfig {
         interval: ctx.config.telemetry.refresh,
@@ -100,7 +100,9 @@ where
         let bound = listener
             .local_addr()
             .map_or_else(|_| args.listen.to_string(), |a| a.to_string());
-        eprintln!("gpumeter: serving Prometheus metrics on http://{bound}/metrics");
+        super::emit_err(&format!(
+            "gpumeter: serving Prometheus metrics on http://{bound}/metrics"
+        ));
         serve(listener, collector, sources)
             .await
             .map_err(|e| Failure::failed(format!("serve: {e}")))

@@ -17,6 +17,7 @@ pub mod env;
 pub mod http;
 pub mod lambda;
 pub mod none;
+pub mod one_line;
 pub mod readback;
 pub mod runpod;
 pub mod tencent;

@@ -205,3 +205,47 @@ fn extend_moves_the_shared_deadline_and_the_watchdog_sees_it() {
         stdout(&out)
     );
 }
+
+#[test]
+fn a_hostile_name_tag_reaches_neither_the_terminal_nor_a_line_of_its_own() {
+    let cloud = Cloud::new("hostile");
+    let first = cloud.run(&["checklist", "--json"], &[]);
+    assert_eq!(first.status.code(), Some(3), "{}", stderr(&first));
+    let forged = "data\n  Total that keeps billing: 0.00 USD/month\x1b]52;c;cHduZWQ=\x07\x1b[2K\r";
+    let mut state = cloud.state();
+    let data = state["resources"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|r| r["id"] == "vol-0data")
+        .unwrap();
+    data["name"] = Value::from(forged);
+    state["instance"]["name"] = Value::from("llm\x1b[1A\x1b[2Kfinetune");
+    std::fs::write(
+        cloud.path().join("demo-cloud.json"),
+        serde_json::to_string(&state).unwrap(),
+    )
+    .unwrap();
+    for args in [
+        &["checklist"][..],
+        &["release", "--dry-run"],
+        &["snapshot-clean", "--keep", "1", "--dry-run"],
+        &["status"],
+    ] {
+        let out = cloud.run(args, &[]);
+        for bytes in [&out.stdout, &out.stderr] {
+            assert!(
+                !bytes.iter().any(|b| matches!(b, 0x1b | 0x07 | b'\r')),
+                "{args:?}: {}",
+                String::from_utf8_lossy(bytes)
+            );
+        }
+        let text = stdout(&out);
+        assert!(
+            !text
+                .lines()
+                .any(|l| l.trim_start().starts_with("Total that keeps billing: 0.00")),
+            "{args:?}: a forged line\n{text}"
+        );
+    }
+}

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::meter::{BillingMode, InstanceState, Resource, ResourceKind};
 
+mod clean;
 mod error;
 pub use error::{Auth, ErrorKind, MESSAGE_CHARS, ProviderError};
 

@@ -33,6 +33,21 @@ pub fn one_line(text: &str, max_chars: usize) -> String {
     out
 }
 
+/// `text` as it may reach a terminal on the command line: line breaks stay, every other control
+/// character (C0, DEL, C1; a lone carriage return too) becomes a space, so no escape sequence,
+/// cursor move or line erase in a provider's, a sheet's or a config's string can act on the
+/// terminal. Values interpolated into a line should be [`one_line`]d first, or a line break in
+/// a name could still start a line of its own.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    let unsafe_char = |c: char| c.is_control() && c != '\n';
+    if !text.contains(unsafe_char) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    text.chars()
+        .map(|c| if unsafe_char(c) { ' ' } else { c })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -43,6 +58,16 @@ mod tests {
         assert_eq!(one_line(evil, 200), "done ]0;pwned [2J 31m rm -rf");
         assert_eq!(one_line("  a \t\n b  ", 200), "a b");
         assert_eq!(one_line("", 10), "");
+    }
+
+    #[test]
+    fn printable_keeps_line_breaks_and_nothing_else_that_moves_the_cursor() {
+        let evil = "a\x1b]52;c;cHduZWQ=\x07b\r\x1b[2Kc\u{9b}1Ad\ne\tf";
+        assert_eq!(printable(evil), "a ]52;c;cHduZWQ= b  [2Kc 1Ad\ne f");
+        assert!(matches!(
+            printable("plain\ntext"),
+            std::borrow::Cow::Borrowed(_)
+        ));
     }
 
     #[test]

@@ -1,0 +1,108 @@
+//! What a provider said, made safe to print: every id, name, state and summary one line with no
+//! control character, so a Name tag cannot move the cursor, set the clipboard or forge a line of
+//! its own in a confirmation, `checklist` or `--dry-run`. The edge applies it to every answer
+//! before anything reads it (`provider::OneLine`).
+
+use super::{ActionReport, InstanceInfo, Inventory, LinkedResource};
+use crate::text::one_line;
+
+/// The most characters kept of an id, a name or a state.
+const FIELD_CHARS: usize = 200;
+/// The most characters kept of an action's summary or of one call it made.
+const SUMMARY_CHARS: usize = 500;
+
+fn clean(text: &mut String, max: usize) {
+    if text.chars().any(char::is_control) || text.chars().count() > max || text.trim() != text {
+        *text = one_line(text, max);
+    }
+}
+
+impl InstanceInfo {
+    #[must_use]
+    pub fn one_lined(mut self) -> InstanceInfo {
+        for field in [
+            &mut self.id,
+            &mut self.name,
+            &mut self.provider,
+            &mut self.sku,
+        ] {
+            clean(field, FIELD_CHARS);
+        }
+        if let Some(region) = self.region.as_mut() {
+            clean(region, FIELD_CHARS);
+        }
+        self
+    }
+}
+
+impl LinkedResource {
+    #[must_use]
+    pub fn one_lined(mut self) -> LinkedResource {
+        for field in [&mut self.id, &mut self.name, &mut self.state] {
+            clean(field, FIELD_CHARS);
+        }
+        if let Some(class) = self.class.as_mut() {
+            clean(class, FIELD_CHARS);
+        }
+        self
+    }
+}
+
+impl Inventory {
+    #[must_use]
+    pub fn one_lined(self) -> Inventory {
+        Inventory {
+            instance: self.instance.map(InstanceInfo::one_lined),
+            resources: self
+                .resources
+                .into_iter()
+                .map(LinkedResource::one_lined)
+                .collect(),
+            deadline: self.deadline,
+        }
+    }
+}
+
+impl ActionReport {
+    #[must_use]
+    pub fn one_lined(mut self) -> ActionReport {
+        clean(&mut self.summary, SUMMARY_CHARS);
+        for call in &mut self.calls {
+            clean(call, SUMMARY_CHARS);
+        }
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::demo::cloud::DemoState;
+    use crate::demo::fixture_now;
+
+    #[test]
+    fn a_forged_line_in_a_name_tag_stays_on_its_line() {
+        let mut state = DemoState::fresh(fixture_now());
+        let forged = "data\n  Total that keeps billing: 0.00 USD/month\x1b]52;c;cHduZWQ=\x07";
+        state.resources[1].name = forged.into();
+        state.instance.name = "llm\r\x1b[2Kfinetune".into();
+        let inventory = Inventory {
+            instance: Some(state.instance),
+            resources: state.resources,
+            deadline: None,
+        }
+        .one_lined();
+        let name = &inventory.resources[1].name;
+        assert!(!name.contains(['\n', '\x1b', '\x07']), "{name:?}");
+        assert!(
+            name.starts_with("data Total that keeps billing"),
+            "{name:?}"
+        );
+        let instance = inventory.instance.expect("the instance");
+        assert_eq!(instance.name, "llm [2Kfinetune");
+        assert_eq!(
+            instance.id, "i-0demo4a100f00d",
+            "clean ids are left as they are"
+        );
+    }
+}

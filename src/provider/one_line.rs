@@ -1,0 +1,57 @@
+//! The wrapper every provider the commands and the cockpit use is built in: each inventory and
+//! each action report passes through the core's one-lining before anything reads it, so no
+//! string a provider returns can act on the terminal or forge a line of output.
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use gpumeter_core::text::one_line;
+use jiff::Timestamp;
+
+use super::{Action, ActionReport, Capabilities, Inventory, Provider, ProviderError};
+
+/// The most characters kept of one planned call (`--dry-run` prints them).
+const CALL_CHARS: usize = 500;
+
+pub struct OneLine(pub Arc<dyn Provider>);
+
+#[async_trait]
+impl Provider for OneLine {
+    fn name(&self) -> &str {
+        self.0.name()
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        self.0.capabilities()
+    }
+
+    fn plan(&self, action: &Action) -> Vec<String> {
+        self.0
+            .plan(action)
+            .into_iter()
+            .map(|call| {
+                if call.contains(char::is_control) || call.chars().count() > CALL_CHARS {
+                    one_line(&call, CALL_CHARS)
+                } else {
+                    call
+                }
+            })
+            .collect()
+    }
+
+    async fn inventory(&self) -> Result<Inventory, ProviderError> {
+        self.0.inventory().await.map(Inventory::one_lined)
+    }
+
+    async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
+        self.0.perform(action).await.map(ActionReport::one_lined)
+    }
+
+    fn own_sheet(&self, base: &crate::pricing::Sheet) -> Option<crate::pricing::Sheet> {
+        self.0.own_sheet(base)
+    }
+
+    async fn interruption_notice(&self) -> Result<Option<Timestamp>, ProviderError> {
+        self.0.interruption_notice().await
+    }
+}
