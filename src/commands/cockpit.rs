@@ -60,13 +60,7 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
         crate::app::state::CheckpointView::new(pattern, ctx.config.checkpoint.stale_after)
     });
 
-    let (theme, warning) = Theme::resolve(
-        cli.theme.as_deref().or(ctx.config.ui.theme.as_deref()),
-        no_color_requested(cli.no_color, std::env::var_os("NO_COLOR").as_deref()),
-    );
-    if let Some(warning) = warning {
-        app.log(crate::app::Level::Warn, warning.to_string());
-    }
+    let theme = theme(cli, &ctx, &mut app);
     let fleet = fleet_reader(cli, &mut app)?;
     let sampling = SamplerConfig {
         interval: ctx.config.telemetry.refresh,
@@ -121,6 +115,22 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
             &theme,
         )
     }
+}
+
+/// The theme the flags or the config name; what cannot be used is logged, and so is a data
+/// directory that lets other users in.
+fn theme(cli: &Cli, ctx: &Context, app: &mut App) -> Theme {
+    let (theme, warning) = Theme::resolve(
+        cli.theme.as_deref().or(ctx.config.ui.theme.as_deref()),
+        no_color_requested(cli.no_color, std::env::var_os("NO_COLOR").as_deref()),
+    );
+    if let Some(warning) = warning {
+        app.log(crate::app::Level::Warn, warning.to_string());
+    }
+    if let Some(warning) = crate::files::open_to_others(&ctx.data_dir) {
+        app.log(crate::app::Level::Warn, warning);
+    }
+    theme
 }
 
 /// What the fleet screen reads besides this instance: `[[fleet]]`, through a context of its own
