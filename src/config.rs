@@ -296,7 +296,7 @@ impl Config {
 
     /// Reads and checks a config file that must exist.
     pub fn from_file(path: &Path) -> Result<Config, ConfigError> {
-        let src = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        let src = crate::files::read_regular(path).map_err(|source| ConfigError::Read {
             path: path.to_path_buf(),
             source,
         })?;

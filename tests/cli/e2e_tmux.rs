@@ -252,3 +252,25 @@ fn the_watchdog_releases_an_idle_instance_after_the_terminal_is_gone() {
     );
     assert!(log.contains("idle since"), "{log}");
 }
+
+#[test]
+fn a_fifo_as_the_theme_is_a_warning_and_q_still_quits() {
+    let fifo = std::env::temp_dir().join(format!("gpumeter-theme-fifo-{}", std::process::id()));
+    let _ = std::fs::remove_file(&fifo);
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let flags = format!("--theme '{}'", fifo.display());
+    let Some(t) = Tmux::start_with("fifo", "", &flags) else {
+        return;
+    };
+    t.wait_for("i-0demo4a100f00d");
+    t.wait_for("not a regular file");
+    t.keys(&["q"]);
+    t.wait_for("EXITED 0");
+    let _ = std::fs::remove_file(&fifo);
+}

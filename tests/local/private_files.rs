@@ -1,9 +1,12 @@
 //! What gpumeter writes is its user's alone, whatever the umask: the ledger with its WAL and
-//! shared-memory files, the demo cloud's state, and their directories.
+//! shared-memory files, the demo cloud's state, and their directories. And what it is told
+//! to read must be a regular file: a FIFO given as the config, the theme, a sheet or a
+//! scenario is refused at once instead of waiting forever for a writer.
 
 use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use gpumeter::ledger::{EventRecord, Ledger};
 use gpumeter::provider::Provider as _;
@@ -111,4 +114,76 @@ fn the_demo_clouds_state_is_private_under_umask_0() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     assert_eq!(names, ["demo-cloud.json"], "no temporary file is left");
+}
+
+/// A FIFO in a fresh directory.
+fn fifo(dir: &Path, name: &str) -> PathBuf {
+    let path = dir.join(name);
+    rustix::fs::mkfifoat(
+        rustix::fs::CWD,
+        &path,
+        rustix::fs::Mode::from_raw_mode(0o600),
+    )
+    .unwrap();
+    path
+}
+
+/// Runs `f` on a thread of its own and waits at most five seconds for it: a read that blocks
+/// fails the test instead of hanging it.
+fn within_seconds<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.recv_timeout(Duration::from_secs(5))
+        .expect("still waiting after 5 s: the FIFO was opened for reading")
+}
+
+#[test]
+fn a_fifo_is_refused_as_config_theme_sheet_and_scenario() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = fifo(dir.path(), "config.toml");
+
+    let p = path.clone();
+    let err = within_seconds(move || gpumeter::config::Config::from_file(&p).unwrap_err());
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "cannot read config file {}: it is a FIFO (named pipe), not a regular file",
+            path.display()
+        )
+    );
+
+    let p = path.display().to_string();
+    let (theme, warning) =
+        within_seconds(move || gpumeter::ui::theme::Theme::resolve(Some(&p), false));
+    let warning = warning.expect("a warning, not a theme").to_string();
+    assert!(
+        warning.contains(&path.display().to_string()) && warning.contains("FIFO"),
+        "{warning}"
+    );
+    assert_eq!(theme, gpumeter::ui::theme::Theme::default());
+
+    let p = path.clone();
+    let err = within_seconds(move || gpumeter::pricing::load_file(&p).unwrap_err());
+    assert!(
+        err.to_string()
+            .contains("FIFO (named pipe), not a regular file"),
+        "{err}"
+    );
+
+    let p = path.clone();
+    let err = within_seconds(move || {
+        gpumeter::telemetry::scenario_file::load(&p)
+            .unwrap_err()
+            .to_string()
+    });
+    assert!(err.contains("FIFO"), "{err}");
+
+    let err = gpumeter::config::Config::from_file(dir.path()).unwrap_err();
+    assert!(
+        err.to_string()
+            .ends_with("it is a directory, not a regular file"),
+        "{err}"
+    );
 }
