@@ -28,7 +28,7 @@ pub use locate::line_col;
 pub use notify::{
     MinLevel, NotifyConfig, OscStyle, Secret, WebhookConfig, WebhookKind, WebhookUrl,
 };
-pub use values::{CudaVersion, SheetRef, parse_duration};
+pub use values::{CudaVersion, MAX_DURATION, SheetRef, parse_duration};
 
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
