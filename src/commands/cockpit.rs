@@ -28,6 +28,7 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
     }
     let ctx = Context::load(cli)?;
     let provider = ctx.provider()?;
+    let pricing = pricing(&ctx, provider.as_ref())?;
     if ctx.demo && cli.cockpit.reset {
         ctx.demo_cloud()
             .reset()
@@ -35,7 +36,6 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
     }
     let now = Timestamp::now();
     let time_zone = TimeZone::system();
-    let pricing = ctx.pricing_with(provider.as_ref())?;
     let budget = pricing
         .as_ref()
         .and_then(|p| ctx.config.budget.instance_limit(p.sheet.currency));
@@ -131,6 +131,21 @@ fn theme(cli: &Cli, ctx: &Context, app: &mut App) -> Theme {
         app.log(crate::app::Level::Warn, warning);
     }
     theme
+}
+
+/// The instance's pricing; a budget in another currency is refused before anything acts.
+fn pricing(
+    ctx: &Context,
+    provider: &dyn crate::provider::Provider,
+) -> Result<Option<crate::spend::Pricing>, Failure> {
+    let pricing = ctx.pricing_with(provider)?;
+    if let Some(p) = &pricing {
+        ctx.config
+            .budget
+            .check_currency(&p.sheet)
+            .map_err(Failure::bad_input)?;
+    }
+    Ok(pricing)
 }
 
 /// What the fleet screen reads besides this instance: `[[fleet]]`, through a context of its own

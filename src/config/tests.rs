@@ -206,6 +206,34 @@ fn idle_percentages_are_from_0_to_100() {
 }
 
 #[test]
+fn a_budget_currency_unlike_the_sheets_is_refused() {
+    // A bundled sheet's currency is known as the file is read.
+    let (line, column, key, message) = invalid(
+        "[pricing]\nsheet = \"alibaba-cn-hangzhou\"\n[budget]\ncurrency = \"USD\"\nper_month = 10\n",
+    );
+    assert_eq!((line, column), (4, 1));
+    assert_eq!(key.as_deref(), Some("budget.currency"));
+    assert!(
+        message.contains("in USD") && message.contains("prices in CNY"),
+        "{message}"
+    );
+    assert!(
+        parse("[pricing]\nsheet = \"alibaba-cn-hangzhou\"\n[budget]\ncurrency = \"CNY\"\n").is_ok()
+    );
+    // Any other sheet's only when it is loaded: the check says where the currency is written.
+    let config = parse("[budget]\nper_month = 10\n\ncurrency = \"EUR\"\n").unwrap();
+    let usd = crate::pricing::bundled_sheet("aws-us-east-1").unwrap();
+    assert_eq!(
+        config.budget.check_currency(usd).unwrap_err(),
+        "cfg/config.toml:4:1: budget.currency: the budget is in EUR but the price sheet \
+         `aws-us-east-1` prices in USD; expected USD (or no currency, to take the sheet's)"
+    );
+    let same = parse("[budget]\ncurrency = \"USD\"\n").unwrap();
+    assert_eq!(same.budget.check_currency(usd), Ok(()));
+    assert_eq!(parse("").unwrap().budget.check_currency(usd), Ok(()));
+}
+
+#[test]
 fn unknown_key_names_file_line_column_and_key() {
     let err = parse("[deadline]\non_expiry = \"stop\"\nreleas_in = \"8h\"\n").unwrap_err();
     let text = err.to_string();

@@ -274,3 +274,24 @@ fn a_fifo_as_the_theme_is_a_warning_and_q_still_quits() {
     t.wait_for("EXITED 0");
     let _ = std::fs::remove_file(&fifo);
 }
+
+#[test]
+fn a_budget_in_another_currency_than_the_sheet_stops_the_cockpit_before_it_starts() {
+    let config = std::env::temp_dir().join(format!("gpumeter-e2e-eur-{}.toml", std::process::id()));
+    std::fs::write(&config, "[budget]\ncurrency = \"EUR\"\nper_instance = 50\n").unwrap();
+    let flags = format!("--config '{}'", config.display());
+    let Some(t) = Tmux::start_with("currency", "", &flags) else {
+        return;
+    };
+    let end = t.wait_for("EXITED 2");
+    let _ = std::fs::remove_file(&config);
+    assert!(
+        end.contains("budget.currency: the budget is in EUR but the price sheet")
+            && end.contains("prices in USD"),
+        "{end}"
+    );
+    assert!(
+        !t.data_dir.join("watchdog.log").exists(),
+        "no watchdog was started"
+    );
+}
