@@ -21,12 +21,15 @@ use crate::telemetry::{
 use crate::ui::theme::{Theme, no_color_requested};
 
 pub fn run_cockpit(cli: &Cli) -> CommandResult {
+    let ctx = Context::load(cli)?;
+    let now = Timestamp::now();
+    let time_zone = TimeZone::system();
+    let (settings, deadline) = flags(cli, &ctx, now, &time_zone)?;
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         return Err(Failure::bad_input(
             "the cockpit needs a terminal; for scripts use `gpumeter status --json`",
         ));
     }
-    let ctx = Context::load(cli)?;
     let provider = ctx.provider()?;
     let pricing = pricing(&ctx, provider.as_ref())?;
     if ctx.demo && cli.cockpit.reset {
@@ -34,12 +37,9 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
             .reset()
             .map_err(|e| Failure::bad_input(e.to_string()))?;
     }
-    let now = Timestamp::now();
-    let time_zone = TimeZone::system();
     let budget = pricing
         .as_ref()
         .and_then(|p| ctx.config.budget.instance_limit(p.sheet.currency));
-    let settings = settings(cli, &ctx)?;
     let cloud = CloudView {
         provider: provider.name().to_string(),
         capabilities: provider.capabilities(),
@@ -53,7 +53,7 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
         cloud,
         Spend::new(pricing, budget, time_zone.clone()),
     );
-    app.deadline = deadline(&cli.cockpit, &ctx, now, &time_zone)?;
+    app.deadline = deadline;
     app.budget = app.spend.budget.map(crate::guard::BudgetWatch::new);
     app.month_budget = month_budget(&ctx, app.spend.pricing.as_ref(), now, &time_zone);
     app.checkpoint = ctx.config.checkpoint.path.clone().map(|pattern| {
@@ -131,6 +131,17 @@ fn theme(cli: &Cli, ctx: &Context, app: &mut App) -> Theme {
         app.log(crate::app::Level::Warn, warning);
     }
     theme
+}
+
+/// Every flag of the cockpit, checked before anything is started, read or changed.
+fn flags(
+    cli: &Cli,
+    ctx: &Context,
+    now: Timestamp,
+    tz: &TimeZone,
+) -> Result<(Settings, Option<Deadline>), Failure> {
+    super::refuse_gpus_without_demo(cli.cockpit.gpus, ctx.demo)?;
+    Ok((settings(cli, ctx)?, deadline(&cli.cockpit, ctx, now, tz)?))
 }
 
 /// The instance's pricing; a budget in another currency is refused before anything acts.
@@ -262,7 +273,7 @@ fn simulator(args: &CockpitArgs) -> Result<Simulator, Failure> {
     let scenario = scenario_file::resolve(&args.scenario)
         .map_err(|e| Failure::bad_input(format!("--scenario: {e}")))?;
     let mut config = SimConfig::new(scenario);
-    config.gpu_count = args.gpus;
+    config.gpu_count = args.gpus.unwrap_or(crate::cli::DEMO_GPUS);
     Simulator::new(config).map_err(|e| Failure::bad_input(format!("--gpus: {e}")))
 }
 
@@ -322,7 +333,10 @@ fn watchdog_args(cli: &Cli, ctx: &Context) -> Vec<String> {
             "--scenario".into(),
             cli.cockpit.scenario.clone(),
             "--gpus".into(),
-            cli.cockpit.gpus.to_string(),
+            cli.cockpit
+                .gpus
+                .unwrap_or(crate::cli::DEMO_GPUS)
+                .to_string(),
         ]);
     }
     let target = cli.target();

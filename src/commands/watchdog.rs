@@ -29,6 +29,7 @@ pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
     let interval = parse_duration(&args.interval)
         .map_err(|e| Failure::bad_input(format!("--interval: {e}")))?;
     let ctx = Context::load(cli)?;
+    super::refuse_gpus_without_demo(args.gpus, ctx.demo)?;
     let provider = ctx.provider()?;
     let instance = super::block_on(provider.inventory())?
         .map_err(|e| Failure::failed(format!("{}: {e}", provider.name())))?
@@ -118,7 +119,7 @@ fn simulator(args: &WatchdogArgs) -> Result<Simulator, Failure> {
     let scenario = scenario_file::resolve(&args.scenario)
         .map_err(|e| Failure::bad_input(format!("--scenario: {e}")))?;
     let mut config = SimConfig::new(scenario);
-    config.gpu_count = args.gpus;
+    config.gpu_count = args.gpus.unwrap_or(crate::cli::DEMO_GPUS);
     Simulator::new(config).map_err(|e| Failure::bad_input(format!("--gpus: {e}")))
 }
 
