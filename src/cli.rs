@@ -5,6 +5,9 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 use rust_decimal::Decimal;
 
+/// How many GPUs the demo's simulator shows when `--gpus` does not say.
+pub const DEMO_GPUS: u32 = 8;
+
 #[derive(Debug, Parser)]
 #[command(name = "gpumeter", version, about, long_about = None)]
 pub struct Cli {
@@ -52,9 +55,9 @@ pub struct CockpitArgs {
     /// With --demo: the telemetry scenario (training, idle, cpu-bound, memory-leak, egress-burst).
     #[arg(long, value_name = "NAME|FILE", default_value = "training")]
     pub scenario: String,
-    /// With --demo: how many simulated GPUs, 1 to 8.
-    #[arg(long, value_name = "N", default_value_t = 8)]
-    pub gpus: u32,
+    /// With --demo: how many simulated GPUs, 1 to 8 [default: 8].
+    #[arg(long, value_name = "N")]
+    pub gpus: Option<u32>,
     /// Release deadline this long from now (8h, 45m, 90s, 1h30m); overrides the config.
     #[arg(long, value_name = "DURATION", conflicts_with = "release_at")]
     pub release_in: Option<String>,
@@ -344,9 +347,9 @@ pub struct WatchdogArgs {
     /// With --demo: the telemetry scenario the watchdog samples.
     #[arg(long, value_name = "NAME|FILE", default_value = "training")]
     pub scenario: String,
-    /// With --demo: how many simulated GPUs.
-    #[arg(long, value_name = "N", default_value_t = 8)]
-    pub gpus: u32,
+    /// With --demo: how many simulated GPUs [default: 8].
+    #[arg(long, value_name = "N")]
+    pub gpus: Option<u32>,
     #[command(flatten)]
     pub target: TargetArgs,
 }

@@ -28,7 +28,7 @@ pub use locate::line_col;
 pub use notify::{
     MinLevel, NotifyConfig, OscStyle, Secret, WebhookConfig, WebhookKind, WebhookUrl,
 };
-pub use values::{CudaVersion, SheetRef, parse_duration};
+pub use values::{CudaVersion, MAX_DURATION, SheetRef, parse_duration};
 
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -115,8 +115,12 @@ pub struct PricingConfig {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct BudgetConfig {
-    /// The currency of the amounts; the price sheet's when unset.
+    /// The currency of the amounts; the price sheet's when unset, and refused when unlike it.
     pub currency: Option<Currency>,
+    /// Where `currency` is written (`path:line:column`), for the error when it is unlike the
+    /// currency of a sheet known only at run time.
+    #[serde(skip)]
+    pub currency_at: Option<String>,
     #[serde(deserialize_with = "values::opt_amount")]
     pub per_instance: Option<Decimal>,
     #[serde(deserialize_with = "values::opt_amount")]
@@ -124,6 +128,25 @@ pub struct BudgetConfig {
 }
 
 impl BudgetConfig {
+    /// Refuses a `currency` unlike the sheet's: spend in one currency is never compared with a
+    /// budget in another, and converting would need a rate nobody stated.
+    pub fn check_currency(&self, sheet: &crate::pricing::Sheet) -> Result<(), String> {
+        match self.currency {
+            Some(currency) if currency != sheet.currency => {
+                let at = self
+                    .currency_at
+                    .as_ref()
+                    .map(|at| format!("{at}: "))
+                    .unwrap_or_default();
+                Err(format!(
+                    "{at}budget.currency: {}",
+                    currency_mismatch(currency, sheet)
+                ))
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// The budget for this instance's life, in the configured currency or `fallback`.
     pub fn instance_limit(&self, fallback: Currency) -> Option<Money> {
         self.per_instance
@@ -267,6 +290,14 @@ pub enum ConfigError {
     },
 }
 
+fn currency_mismatch(currency: Currency, sheet: &crate::pricing::Sheet) -> String {
+    format!(
+        "the budget is in {currency} but the price sheet `{}` prices in {}; expected {} (or no \
+         currency, to take the sheet's)",
+        sheet.id, sheet.currency, sheet.currency
+    )
+}
+
 fn key_prefix(key: Option<&str>) -> String {
     key.map(|k| format!("{k}: ")).unwrap_or_default()
 }
@@ -296,7 +327,7 @@ impl Config {
 
     /// Reads and checks a config file that must exist.
     pub fn from_file(path: &Path) -> Result<Config, ConfigError> {
-        let src = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        let src = crate::files::read_regular(path).map_err(|source| ConfigError::Read {
             path: path.to_path_buf(),
             source,
         })?;
@@ -337,6 +368,22 @@ impl Config {
                 Some("deadline.release_at".into()),
                 "set release_in or release_at, not both".into(),
             ));
+        }
+        if let Some(currency) = config.budget.currency {
+            let span = locate::key_span(src, &["budget", "currency"]);
+            let sheet = match &config.pricing.sheet {
+                Some(SheetRef::Bundled(id)) => crate::pricing::bundled_sheet(id),
+                _ => None,
+            };
+            if let Some(sheet) = sheet.filter(|s| s.currency != currency) {
+                return Err(invalid(
+                    span,
+                    Some("budget.currency".into()),
+                    currency_mismatch(currency, sheet),
+                ));
+            }
+            let (line, column) = span.map_or((1, 1), |s| line_col(src, s.start));
+            config.budget.currency_at = Some(format!("{}:{line}:{column}", path.display()));
         }
         if config.telemetry.refresh < MIN_REFRESH {
             return Err(invalid(

@@ -8,7 +8,7 @@ pub use gpumeter_core::pricing::*;
 /// Loads a sheet from a file; errors name the file as given.
 pub fn load_file(path: &Path) -> Result<Sheet, SheetError> {
     let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| SheetError {
+    let text = crate::files::read_regular(path).map_err(|e| SheetError {
         source_name: name.clone(),
         location: None,
         kind: ErrorKind::Io,

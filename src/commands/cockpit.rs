@@ -21,25 +21,25 @@ use crate::telemetry::{
 use crate::ui::theme::{Theme, no_color_requested};
 
 pub fn run_cockpit(cli: &Cli) -> CommandResult {
+    let ctx = Context::load(cli)?;
+    let now = Timestamp::now();
+    let time_zone = TimeZone::system();
+    let (settings, deadline) = flags(cli, &ctx, now, &time_zone)?;
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         return Err(Failure::bad_input(
             "the cockpit needs a terminal; for scripts use `gpumeter status --json`",
         ));
     }
-    let ctx = Context::load(cli)?;
     let provider = ctx.provider()?;
+    let pricing = pricing(&ctx, provider.as_ref())?;
     if ctx.demo && cli.cockpit.reset {
         ctx.demo_cloud()
             .reset()
             .map_err(|e| Failure::bad_input(e.to_string()))?;
     }
-    let now = Timestamp::now();
-    let time_zone = TimeZone::system();
-    let pricing = ctx.pricing_with(provider.as_ref())?;
     let budget = pricing
         .as_ref()
         .and_then(|p| ctx.config.budget.instance_limit(p.sheet.currency));
-    let settings = settings(cli, &ctx)?;
     let cloud = CloudView {
         provider: provider.name().to_string(),
         capabilities: provider.capabilities(),
@@ -54,20 +54,14 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
         cloud,
         Spend::new(pricing, budget, time_zone.clone()),
     );
-    app.deadline = deadline(&cli.cockpit, &ctx, now, &time_zone)?;
+    app.deadline = deadline;
     app.budget = app.spend.budget.map(crate::guard::BudgetWatch::new);
     app.month_budget = month_budget(&ctx, app.spend.pricing.as_ref(), now, &time_zone);
     app.checkpoint = ctx.config.checkpoint.path.clone().map(|pattern| {
         crate::app::state::CheckpointView::new(pattern, ctx.config.checkpoint.stale_after)
     });
 
-    let (theme, warning) = Theme::resolve(
-        cli.theme.as_deref().or(ctx.config.ui.theme.as_deref()),
-        no_color_requested(cli.no_color, std::env::var_os("NO_COLOR").as_deref()),
-    );
-    if let Some(warning) = warning {
-        app.log(crate::app::Level::Warn, warning.to_string());
-    }
+    let theme = theme(cli, &ctx, &mut app);
     let fleet = fleet_reader(cli, &mut app)?;
     let sampling = SamplerConfig {
         interval: ctx.config.telemetry.refresh,
@@ -122,6 +116,48 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
             &theme,
         )
     }
+}
+
+/// The theme the flags or the config name; what cannot be used is logged, and so is a data
+/// directory that lets other users in.
+fn theme(cli: &Cli, ctx: &Context, app: &mut App) -> Theme {
+    let (theme, warning) = Theme::resolve(
+        cli.theme.as_deref().or(ctx.config.ui.theme.as_deref()),
+        no_color_requested(cli.no_color, std::env::var_os("NO_COLOR").as_deref()),
+    );
+    if let Some(warning) = warning {
+        app.log(crate::app::Level::Warn, warning.to_string());
+    }
+    if let Some(warning) = crate::files::open_to_others(&ctx.data_dir) {
+        app.log(crate::app::Level::Warn, warning);
+    }
+    theme
+}
+
+/// Every flag of the cockpit, checked before anything is started, read or changed.
+fn flags(
+    cli: &Cli,
+    ctx: &Context,
+    now: Timestamp,
+    tz: &TimeZone,
+) -> Result<(Settings, Option<Deadline>), Failure> {
+    super::refuse_gpus_without_demo(cli.cockpit.gpus, ctx.demo)?;
+    Ok((settings(cli, ctx)?, deadline(&cli.cockpit, ctx, now, tz)?))
+}
+
+/// The instance's pricing; a budget in another currency is refused before anything acts.
+fn pricing(
+    ctx: &Context,
+    provider: &dyn crate::provider::Provider,
+) -> Result<Option<crate::spend::Pricing>, Failure> {
+    let pricing = ctx.pricing_with(provider)?;
+    if let Some(p) = &pricing {
+        ctx.config
+            .budget
+            .check_currency(&p.sheet)
+            .map_err(Failure::bad_input)?;
+    }
+    Ok(pricing)
 }
 
 /// What the fleet screen reads besides this instance: `[[fleet]]`, through a context of its own
@@ -238,7 +274,7 @@ fn simulator(args: &CockpitArgs) -> Result<Simulator, Failure> {
     let scenario = scenario_file::resolve(&args.scenario)
         .map_err(|e| Failure::bad_input(format!("--scenario: {e}")))?;
     let mut config = SimConfig::new(scenario);
-    config.gpu_count = args.gpus;
+    config.gpu_count = args.gpus.unwrap_or(crate::cli::DEMO_GPUS);
     Simulator::new(config).map_err(|e| Failure::bad_input(format!("--gpus: {e}")))
 }
 
@@ -298,7 +334,10 @@ fn watchdog_args(cli: &Cli, ctx: &Context) -> Vec<String> {
             "--scenario".into(),
             cli.cockpit.scenario.clone(),
             "--gpus".into(),
-            cli.cockpit.gpus.to_string(),
+            cli.cockpit
+                .gpus
+                .unwrap_or(crate::cli::DEMO_GPUS)
+                .to_string(),
         ]);
     }
     let target = cli.target();

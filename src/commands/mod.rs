@@ -152,9 +152,42 @@ pub fn today() -> jiff::civil::Date {
         .date()
 }
 
+/// `--gpus` sets how many GPUs the demo's simulator shows; anywhere else it would do nothing,
+/// and a flag that silently does nothing reads as one that worked.
+pub fn refuse_gpus_without_demo(gpus: Option<u32>, demo: bool) -> Result<(), Failure> {
+    if gpus.is_some() && !demo {
+        return Err(Failure::bad_input(
+            "--gpus only applies with --demo: without it the real GPUs are read through NVML",
+        ));
+    }
+    Ok(())
+}
+
+/// The cockpit's `--gpus`, given before a subcommand that does not run the cockpit's
+/// simulator: refused, naming the subcommand's own `--gpus` where it has one.
+fn refuse_misplaced_gpus(cli: &Cli) -> Result<(), Failure> {
+    let (Some(_), Some(command)) = (cli.cockpit.gpus, &cli.command) else {
+        return Ok(());
+    };
+    let own = match command {
+        Command::Serve(_) => return Ok(()),
+        Command::Status(_) => "status",
+        Command::Watchdog(_) => "watchdog",
+        Command::Estimate(_) => "estimate",
+        _ => {
+            return Err(Failure::bad_input(
+                "--gpus only applies with --demo, to the cockpit and `serve`",
+            ));
+        }
+    };
+    Err(Failure::bad_input(format!(
+        "--gpus before `{own}` does nothing: give it after, as `gpumeter {own} --gpus N`"
+    )))
+}
+
 /// Runs a parsed command line and turns its outcome into an exit status.
 pub fn run(cli: &Cli) -> ExitCode {
-    let result = match &cli.command {
+    let result = refuse_misplaced_gpus(cli).and_then(|()| match &cli.command {
         Some(Command::Estimate(args)) => estimate::run(args),
         Some(Command::Pricing(cmd)) => pricing::run(cmd),
         Some(Command::Status(args)) => status::run(args, cli),
@@ -179,7 +212,7 @@ pub fn run(cli: &Cli) -> ExitCode {
         Some(Command::Serve(args)) => serve::run(cli, args),
         Some(Command::Fleet { json }) => fleet::run(cli, *json),
         None => cockpit::run_cockpit(cli),
-    };
+    });
     match result {
         Ok(code) => code,
         Err(failure) => {

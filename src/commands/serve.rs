@@ -19,6 +19,7 @@ use crate::telemetry::{
 
 pub fn run(cli: &Cli, args: &ServeArgs) -> CommandResult {
     let ctx = Context::load(cli)?;
+    super::refuse_gpus_without_demo(cli.cockpit.gpus, ctx.demo)?;
     let provider = ctx.provider()?;
     let now = Timestamp::now();
     let pricing = ctx.pricing_with(provider.as_ref())?;
@@ -114,6 +115,6 @@ fn simulator(cli: &Cli) -> Result<Simulator, Failure> {
     let scenario = scenario_file::resolve(&cli.cockpit.scenario)
         .map_err(|e| Failure::bad_input(format!("--scenario: {e}")))?;
     let mut config = SimConfig::new(scenario);
-    config.gpu_count = cli.cockpit.gpus;
+    config.gpu_count = cli.cockpit.gpus.unwrap_or(crate::cli::DEMO_GPUS);
     Simulator::new(config).map_err(|e| Failure::bad_input(format!("--gpus: {e}")))
 }

@@ -29,6 +29,7 @@ pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
     let interval = parse_duration(&args.interval)
         .map_err(|e| Failure::bad_input(format!("--interval: {e}")))?;
     let ctx = Context::load(cli)?;
+    super::refuse_gpus_without_demo(args.gpus, ctx.demo)?;
     let provider = ctx.provider()?;
     let instance = super::block_on(provider.inventory())?
         .map_err(|e| Failure::provider(super::EXIT_FAILED, provider.name(), &e))?
@@ -48,6 +49,9 @@ pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
         let _ = rustix::process::setsid();
     }
     let ledger = Ledger::open(&ledger_path).map_err(|e| Failure::failed(e.to_string()))?;
+    if let Some(warning) = crate::files::open_to_others(&ctx.data_dir) {
+        eprintln!("gpumeter: warning: {warning}");
+    }
     let mut idle = ctx.config.idle.clone();
     if let Some(after) = &args.idle_after {
         idle.after =
@@ -115,7 +119,7 @@ fn simulator(args: &WatchdogArgs) -> Result<Simulator, Failure> {
     let scenario = scenario_file::resolve(&args.scenario)
         .map_err(|e| Failure::bad_input(format!("--scenario: {e}")))?;
     let mut config = SimConfig::new(scenario);
-    config.gpu_count = args.gpus;
+    config.gpu_count = args.gpus.unwrap_or(crate::cli::DEMO_GPUS);
     Simulator::new(config).map_err(|e| Failure::bad_input(format!("--gpus: {e}")))
 }
 
@@ -192,12 +196,11 @@ fn stop(ledger_path: &Path, instance: &str) -> CommandResult {
 /// its heart for `instance`. Its output goes to [`LOG_FILE`] in `data_dir`.
 pub fn spawn_detached(data_dir: &Path, passthrough: &[String]) -> Result<(), String> {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
-    std::fs::create_dir_all(data_dir).map_err(|e| e.to_string())?;
-    let log = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(data_dir.join(LOG_FILE))
-        .map_err(|e| e.to_string())?;
+    let log = crate::files::open_private(
+        &data_dir.join(LOG_FILE),
+        std::fs::OpenOptions::new().create(true).append(true),
+    )
+    .map_err(|e| e.to_string())?;
     let err = log.try_clone().map_err(|e| e.to_string())?;
     Process::new(exe)
         .arg("watchdog")

@@ -16,8 +16,10 @@ pub struct IdleConfig {
     #[serde(deserialize_with = "values::positive_duration")]
     pub after: Duration,
     /// A GPU under this utilisation (percent) is idle.
+    #[serde(deserialize_with = "values::percent")]
     pub gpu_below_pct: f64,
     /// The host is idle under this CPU percentage.
+    #[serde(deserialize_with = "values::percent")]
     pub cpu_below_pct: f64,
     /// Judge GPUs by power-weighted load instead of utilisation.
     pub power_weighted: bool,

@@ -143,6 +143,97 @@ fn durations_use_the_friendly_format() {
 }
 
 #[test]
+fn too_long_durations_are_too_large_not_malformed() {
+    let largest = "the largest duration accepted is 87600h (10 years)";
+    for text in [
+        "99999999999h",
+        "87601h",
+        "99999999999999999999999h",
+        "2562047788015216h",
+        "PT99999999999999999999H",
+        "1h 99999999999999999999s",
+    ] {
+        let err = parse_duration(text).unwrap_err();
+        assert_eq!(err, format!("`{text}` is too large: {largest}"), "{text}");
+    }
+    assert_eq!(parse_duration("87600h"), Ok(MAX_DURATION));
+    assert_eq!(
+        parse_duration("-99999999999999999999h").unwrap_err(),
+        "`-99999999999999999999h` is negative: a duration must be 0 or more"
+    );
+    // Digits after the point are not shrunk: too many of them is not a size.
+    assert!(
+        parse_duration("1.1234567890123h")
+            .unwrap_err()
+            .contains("not a duration")
+    );
+    assert!(parse_duration("8x").unwrap_err().contains("not a duration"));
+
+    let (line, column, key, message) = invalid("[deadline]\nrelease_in = \"99999999999h\"\n");
+    assert_eq!((line, column), (2, 14));
+    assert_eq!(key.as_deref(), Some("deadline.release_in"));
+    assert!(
+        message.contains("is too large") && message.contains("87600h"),
+        "{message}"
+    );
+}
+
+#[test]
+fn idle_percentages_are_from_0_to_100() {
+    let (line, column, key, message) = invalid("[idle]\ngpu_below_pct = 200\n");
+    assert_eq!((line, column), (2, 17));
+    assert_eq!(key.as_deref(), Some("idle.gpu_below_pct"));
+    assert_eq!(
+        message,
+        "`200` is not a percentage: expected a number from 0 to 100"
+    );
+    let text = parse("[idle]\n\ncpu_below_pct = -1\n")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        text.starts_with("cfg/config.toml:3:17: idle.cpu_below_pct: `-1` is not a percentage"),
+        "{text}"
+    );
+    assert!(parse("[idle]\ngpu_below_pct = nan\n").is_err());
+    assert!(parse("[idle]\ngpu_below_pct = inf\n").is_err());
+    let config = parse("[idle]\ngpu_below_pct = 0\ncpu_below_pct = 100\n").unwrap();
+    assert_eq!(
+        (config.idle.gpu_below_pct, config.idle.cpu_below_pct),
+        (0.0, 100.0)
+    );
+    let config = parse("[idle]\ngpu_below_pct = 2.5\n").unwrap();
+    assert!((config.idle.gpu_below_pct - 2.5).abs() < f64::EPSILON);
+}
+
+#[test]
+fn a_budget_currency_unlike_the_sheets_is_refused() {
+    // A bundled sheet's currency is known as the file is read.
+    let (line, column, key, message) = invalid(
+        "[pricing]\nsheet = \"alibaba-cn-hangzhou\"\n[budget]\ncurrency = \"USD\"\nper_month = 10\n",
+    );
+    assert_eq!((line, column), (4, 1));
+    assert_eq!(key.as_deref(), Some("budget.currency"));
+    assert!(
+        message.contains("in USD") && message.contains("prices in CNY"),
+        "{message}"
+    );
+    assert!(
+        parse("[pricing]\nsheet = \"alibaba-cn-hangzhou\"\n[budget]\ncurrency = \"CNY\"\n").is_ok()
+    );
+    // Any other sheet's only when it is loaded: the check says where the currency is written.
+    let config = parse("[budget]\nper_month = 10\n\ncurrency = \"EUR\"\n").unwrap();
+    let usd = crate::pricing::bundled_sheet("aws-us-east-1").unwrap();
+    assert_eq!(
+        config.budget.check_currency(usd).unwrap_err(),
+        "cfg/config.toml:4:1: budget.currency: the budget is in EUR but the price sheet \
+         `aws-us-east-1` prices in USD; expected USD (or no currency, to take the sheet's)"
+    );
+    let same = parse("[budget]\ncurrency = \"USD\"\n").unwrap();
+    assert_eq!(same.budget.check_currency(usd), Ok(()));
+    assert_eq!(parse("").unwrap().budget.check_currency(usd), Ok(()));
+}
+
+#[test]
 fn unknown_key_names_file_line_column_and_key() {
     let err = parse("[deadline]\non_expiry = \"stop\"\nreleas_in = \"8h\"\n").unwrap_err();
     let text = err.to_string();

@@ -11,15 +11,63 @@ use rust_decimal::Decimal;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, Visitor};
 
-/// Parses `"8h"`, `"45m"`, `"90s"`, `"1h30m"` (or ISO 8601 `"PT8H"`) into a duration of zero
-/// or more.
+/// The longest duration any flag or setting takes: 87600 hours, ten years. Longer ones mean
+/// nothing to a rented machine, and a deadline that far stays a time the clock can show.
+pub const MAX_DURATION: Duration = Duration::from_secs(87_600 * 3600);
+
+/// Parses `"8h"`, `"45m"`, `"90s"`, `"1h30m"` (or ISO 8601 `"PT8H"`) into a duration from zero
+/// to [`MAX_DURATION`]. Every duration the command line and the config take comes through here.
 pub fn parse_duration(s: &str) -> Result<Duration, String> {
-    let signed: SignedDuration = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{s}` is not a duration: write it like 8h, 45m, 90s or 1h30m"))?;
-    Duration::try_from(signed)
-        .map_err(|_| format!("`{s}` is negative: a duration must be 0 or more"))
+    let negative = || format!("`{s}` is negative: a duration must be 0 or more");
+    let too_large = || {
+        format!(
+            "`{s}` is too large: the largest duration accepted is {}h (10 years)",
+            MAX_DURATION.as_secs() / 3600
+        )
+    };
+    let signed: SignedDuration = match s.trim().parse() {
+        Ok(signed) => signed,
+        // Numbers too big to count in are still a duration, only too long a one.
+        Err(_) => match shrunk_numbers(s.trim()).parse::<SignedDuration>() {
+            Ok(shape) if shape.is_negative() => return Err(negative()),
+            Ok(_) => return Err(too_large()),
+            Err(_) => {
+                return Err(format!(
+                    "`{s}` is not a duration: write it like 8h, 45m, 90s or 1h30m"
+                ));
+            }
+        },
+    };
+    let duration = Duration::try_from(signed).map_err(|_| negative())?;
+    if duration > MAX_DURATION {
+        return Err(too_large());
+    }
+    Ok(duration)
+}
+
+/// `s` with each whole number (not the digits after a decimal point) written as `1`: the
+/// same shape, with numbers small enough for any unit.
+fn shrunk_numbers(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut prev: Option<char> = None;
+    let mut in_fraction = false;
+    for c in s.chars() {
+        if c.is_ascii_digit() {
+            let starts_run = !prev.is_some_and(|p| p.is_ascii_digit());
+            if starts_run {
+                in_fraction = matches!(prev, Some('.' | ','));
+            }
+            if in_fraction {
+                out.push(c);
+            } else if starts_run {
+                out.push('1');
+            }
+        } else {
+            out.push(c);
+        }
+        prev = Some(c);
+    }
+    out
 }
 
 fn positive(s: &str) -> Result<Duration, String> {
@@ -47,6 +95,18 @@ pub fn opt_positive_duration<'de, D: Deserializer<'de>>(
     positive(&String::deserialize(d)?)
         .map(Some)
         .map_err(de::Error::custom)
+}
+
+/// A percentage from 0 to 100, such as `3` or `2.5`.
+pub fn percent<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    let value = f64::deserialize(d)?;
+    if value.is_finite() && (0.0..=100.0).contains(&value) {
+        Ok(value)
+    } else {
+        Err(de::Error::custom(format!(
+            "`{value}` is not a percentage: expected a number from 0 to 100"
+        )))
+    }
 }
 
 /// A clock time such as `"18:30"` or `"06:05:30"`.

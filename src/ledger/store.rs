@@ -74,9 +74,9 @@ impl Ledger {
             std::fs::metadata(&path).map_err(io)?;
         } else {
             refuse_read_only_file(&path)?;
-            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                std::fs::create_dir_all(dir).map_err(io)?;
-            }
+            // Made private before SQLite opens it: SQLite gives the -wal and -shm files it adds
+            // the main file's mode.
+            crate::files::create_private_file(&path).map_err(io)?;
         }
         let flags = if options.read_only {
             OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX
@@ -97,6 +97,11 @@ impl Ledger {
         if !options.read_only {
             if ledger.conn.is_readonly("main").map_err(sql)? {
                 return Err(LedgerError::ReadOnly { path });
+            }
+            // A ledger an older version left open to others, now known to be one: closed to
+            // them, with its journal.
+            for suffix in ["", "-wal", "-shm", "-journal"] {
+                crate::files::tighten(&crate::files::with_suffix(&path, suffix));
             }
             ledger.prepare_for_writing(version)?;
         }

@@ -99,16 +99,9 @@ impl DemoCloud {
 
     fn save(&self, state: &DemoState) -> Result<(), ProviderError> {
         let io = |e: std::io::Error| self.io(&e);
-        if let Some(dir) = self.path.parent() {
-            std::fs::create_dir_all(dir).map_err(io)?;
-        }
-        let tmp = self
-            .path
-            .with_extension(format!("tmp{}", std::process::id()));
         let text = serde_json::to_string_pretty(state)
             .map_err(|e| ProviderError::state(ID, e.to_string()))?;
-        std::fs::write(&tmp, text).map_err(io)?;
-        std::fs::rename(&tmp, &self.path).map_err(io)
+        crate::files::write_private(&self.path, text.as_bytes()).map_err(io)
     }
 
     fn apply(state: &mut DemoState, action: &Action, now: Timestamp) -> String {

@@ -19,7 +19,7 @@ pub fn resolve(name_or_path: &str) -> Result<Scenario, ScenarioError> {
 
 pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
     let origin = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| ScenarioError::Read {
+    let text = crate::files::read_regular(path).map_err(|source| ScenarioError::Read {
         path: origin.clone(),
         source,
     })?;

@@ -29,7 +29,7 @@ impl Theme {
     }
 
     fn load_file(path: &Path) -> Result<Theme, ThemeWarning> {
-        match std::fs::read_to_string(path) {
+        match crate::files::read_regular(path) {
             Ok(src) => Theme::from_toml(&src, path),
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
                 Err(ThemeWarning::Unknown(path.display().to_string()))

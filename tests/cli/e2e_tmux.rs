@@ -1,6 +1,7 @@
 //! The real binary in a real terminal: tmux runs `gpumeter --demo`, keys go in with send-keys
 //! and the screen comes back with capture-pane.
 
+use std::os::unix::fs::PermissionsExt as _;
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -18,6 +19,12 @@ impl Tmux {
 
     /// Like [`Tmux::start`], with extra cockpit flags.
     fn start_with(name: &str, env: &str, flags: &str) -> Option<Tmux> {
+        Self::start_full(name, env, flags, None)
+    }
+
+    /// Like [`Tmux::start_with`], the shell first setting `umask`; the data directory is left
+    /// for gpumeter to create.
+    fn start_full(name: &str, env: &str, flags: &str, umask: Option<&str>) -> Option<Tmux> {
         if Command::new("tmux").arg("-V").output().is_err() {
             assert!(
                 std::env::var_os("CI").is_none(),
@@ -29,10 +36,13 @@ impl Tmux {
         let socket = format!("gpumeter-e2e-{name}-{}", std::process::id());
         let data_dir = std::env::temp_dir().join(&socket);
         let _ = std::fs::remove_dir_all(&data_dir);
-        std::fs::create_dir_all(&data_dir).unwrap();
+        if umask.is_none() {
+            std::fs::create_dir_all(&data_dir).unwrap();
+        }
         let bin = env!("CARGO_BIN_EXE_gpumeter");
+        let umask = umask.map(|u| format!("umask {u}; ")).unwrap_or_default();
         let script = format!(
-            "GPUMETER_DATA_DIR='{}' GPUMETER_DEMO_DELAY_MS=300 GPUMETER_WATCHDOG_INTERVAL=1s {env} '{bin}' --demo --reset {flags}; \
+            "{umask}GPUMETER_DATA_DIR='{}' GPUMETER_DEMO_DELAY_MS=300 GPUMETER_WATCHDOG_INTERVAL=1s {env} '{bin}' --demo --reset {flags}; \
              echo \"EXITED $?\"; sleep 60",
             data_dir.display()
         );
@@ -251,4 +261,78 @@ fn the_watchdog_releases_an_idle_instance_after_the_terminal_is_gone() {
         "the idle instance was not released; the watchdog's log:\n{log}"
     );
     assert!(log.contains("idle since"), "{log}");
+}
+
+#[test]
+fn a_fifo_as_the_theme_is_a_warning_and_q_still_quits() {
+    let fifo = std::env::temp_dir().join(format!("gpumeter-theme-fifo-{}", std::process::id()));
+    let _ = std::fs::remove_file(&fifo);
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let flags = format!("--theme '{}'", fifo.display());
+    let Some(t) = Tmux::start_with("fifo", "", &flags) else {
+        return;
+    };
+    t.wait_for("i-0demo4a100f00d");
+    t.wait_for("not a regular file");
+    t.keys(&["q"]);
+    t.wait_for("EXITED 0");
+    let _ = std::fs::remove_file(&fifo);
+}
+
+#[test]
+fn a_budget_in_another_currency_than_the_sheet_stops_the_cockpit_before_it_starts() {
+    let config = std::env::temp_dir().join(format!("gpumeter-e2e-eur-{}.toml", std::process::id()));
+    std::fs::write(&config, "[budget]\ncurrency = \"EUR\"\nper_instance = 50\n").unwrap();
+    let flags = format!("--config '{}'", config.display());
+    let Some(t) = Tmux::start_with("currency", "", &flags) else {
+        return;
+    };
+    let end = t.wait_for("EXITED 2");
+    let _ = std::fs::remove_file(&config);
+    assert!(
+        end.contains("budget.currency: the budget is in EUR but the price sheet")
+            && end.contains("prices in USD"),
+        "{end}"
+    );
+    assert!(
+        !t.data_dir.join("watchdog.log").exists(),
+        "no watchdog was started"
+    );
+}
+
+#[test]
+fn under_umask_000_the_cockpit_keeps_its_files_private() {
+    let Some(t) = Tmux::start_full("umask", "", "", Some("000")) else {
+        return;
+    };
+    t.wait_for("i-0demo4a100f00d");
+    t.wait_for("watchdog ✓");
+    let mode = |name: &str| {
+        let path = t.data_dir.join(name);
+        std::fs::metadata(&path)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+            .permissions()
+            .mode()
+            & 0o777
+    };
+    assert_eq!(mode(""), 0o700, "the data directory");
+    // The cockpit and the watchdog both hold the ledger open: its WAL and shared memory are
+    // there, and take the ledger's mode.
+    for name in [
+        "demo-ledger.sqlite",
+        "demo-ledger.sqlite-wal",
+        "demo-ledger.sqlite-shm",
+        "demo-cloud.json",
+        "watchdog.log",
+    ] {
+        assert_eq!(mode(name), 0o600, "{name}");
+    }
+    t.keys(&["q"]);
+    t.wait_for("EXITED 0");
 }

@@ -7,6 +7,7 @@ mod cockpit_cli;
 mod command_cli;
 mod e2e_tmux;
 mod estimate_cli;
+mod input_cli;
 mod pricing_cli;
 mod serve_fleet_cli;
 mod status_cli;

@@ -16,6 +16,7 @@ mod ledger_rollup;
 mod notify_limits;
 mod notify_webhook;
 mod pricing_sheets;
+mod private_files;
 mod readme_keys;
 mod serve_exposition;
 mod serve_http;

@@ -51,13 +51,8 @@ pub fn load(path: &Path) -> Known {
 /// Writes `known` through a temporary file renamed over the old one. Failing to remember is
 /// not worth failing the inventory for; the caller may ignore the error.
 pub fn save(path: &Path, known: &Known) -> std::io::Result<()> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
-    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
     let text = serde_json::to_string_pretty(known).map_err(std::io::Error::other)?;
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path)
+    crate::files::write_private(path, text.as_bytes())
 }
 
 #[cfg(test)]

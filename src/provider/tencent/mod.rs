@@ -202,8 +202,7 @@ impl TencentCloud {
             && let Ok(text) = serde_json::to_string(&linked)
         {
             // Best effort: without it only this run can name the leftovers.
-            let _ = std::fs::create_dir_all(file.parent().unwrap_or(Path::new(".")));
-            let _ = std::fs::write(file, text);
+            let _ = crate::files::write_private(&file, text.as_bytes());
         }
         if let Ok(mut known) = self.known.lock() {
             *known = linked;

@@ -3,6 +3,8 @@
 //! A user SKU whose name (case-insensitive) matches an inherited one overrides only the
 //! fields it states; any other SKU is new and must be complete.
 
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::ops::Range;
 
 use rust_decimal::Decimal;
@@ -40,13 +42,24 @@ pub(crate) fn resolve(
             units.unit_price = price;
         }
     }
+    // Where each name already is, so that matching an entry to the SKU it overrides costs the
+    // same for the ten-thousandth SKU as for the first. The first of equal names wins, as a
+    // search from the front would find it.
+    let mut index: HashMap<String, usize> = HashMap::with_capacity(skus.len() + raw.len());
+    for (i, sku) in skus.iter().enumerate() {
+        index.entry(sku.name.to_ascii_lowercase()).or_insert(i);
+    }
     for (entry, name) in raw.iter().zip(names) {
         let stated = stated(v, entry.get_ref())?;
         let span = entry.span();
-        if let Some(existing) = skus.iter_mut().find(|s| s.name.eq_ignore_ascii_case(&name)) {
-            override_fields(v, span, stated, existing, sheet_unit_price)?;
-        } else {
-            skus.push(new_sku(v, span, name, stated, sheet_unit_price)?);
+        match index.entry(name.to_ascii_lowercase()) {
+            Entry::Occupied(at) => {
+                override_fields(v, span, stated, &mut skus[*at.get()], sheet_unit_price)?;
+            }
+            Entry::Vacant(slot) => {
+                slot.insert(skus.len());
+                skus.push(new_sku(v, span, name, stated, sheet_unit_price)?);
+            }
         }
     }
     Ok(skus)
@@ -54,7 +67,9 @@ pub(crate) fn resolve(
 
 /// Every entry's name, with duplicates (case-insensitive) rejected.
 fn names(v: &Values, raw: &[Spanned<RawSku>]) -> Result<Vec<String>, SheetError> {
-    let mut seen: Vec<(String, Range<usize>)> = Vec::with_capacity(raw.len());
+    let mut names = Vec::with_capacity(raw.len());
+    // Each name folded to lower case, and where it was first written.
+    let mut first_at: HashMap<String, Range<usize>> = HashMap::with_capacity(raw.len());
     for entry in raw {
         let Some(name_value) = &entry.get_ref().name else {
             return Err(v.missing(
@@ -64,17 +79,22 @@ fn names(v: &Values, raw: &[Spanned<RawSku>]) -> Result<Vec<String>, SheetError>
             ));
         };
         let name = v.text(name_value, "name")?;
-        if let Some((_, first)) = seen.iter().find(|(n, _)| n.eq_ignore_ascii_case(&name)) {
-            let Location { line, .. } = Location::of_offset(v.src.text, first.start);
-            return Err(v.error(
-                name_value.span(),
-                ErrorKind::DuplicateSku,
-                format!("SKU `{name}` is listed twice (first on line {line}), expected each SKU name once"),
-            ));
+        match first_at.entry(name.to_ascii_lowercase()) {
+            Entry::Occupied(first) => {
+                let Location { line, .. } = Location::of_offset(v.src.text, first.get().start);
+                return Err(v.error(
+                    name_value.span(),
+                    ErrorKind::DuplicateSku,
+                    format!("SKU `{name}` is listed twice (first on line {line}), expected each SKU name once"),
+                ));
+            }
+            Entry::Vacant(slot) => {
+                slot.insert(name_value.span());
+            }
         }
-        seen.push((name, name_value.span()));
+        names.push(name);
     }
-    Ok(seen.into_iter().map(|(name, _)| name).collect())
+    Ok(names)
 }
 
 fn stated(v: &Values, raw: &RawSku) -> Result<Stated, SheetError> {

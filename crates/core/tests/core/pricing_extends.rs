@@ -1,5 +1,7 @@
 //! A user sheet that `extends` a bundled one overrides only the keys it states.
 
+use std::fmt::Write as _;
+
 use gpumeter_core::money::Currency;
 use gpumeter_core::pricing::{self, ErrorKind, Location, load_str};
 use rust_decimal::dec;
@@ -133,4 +135,49 @@ fn a_unit_price_reprices_inherited_compute_unit_skus() {
 fn a_stated_empty_override_changes_nothing() {
     let sheet = load_str("same.toml", "extends = \"runpod\"\nid = \"runpod\"\n").unwrap();
     assert_eq!(&sheet, pricing::bundled_sheet("runpod").unwrap());
+}
+
+/// Many SKUs: each new one is kept in file order, an inherited one is overridden whatever its
+/// case, and a duplicate far down the file still names its line and column and the first one.
+#[test]
+fn a_long_sheet_keeps_its_order_and_still_finds_duplicates() {
+    let mut text = String::from("extends = \"aws-us-east-1\"\nid = \"many\"\n");
+    for i in 0..5000 {
+        let _ = write!(
+            text,
+            "\n[[sku]]\nname = \"box-{i}\"\ngpu_model = \"L4\"\ngpu_count = 1\n\
+             gpu_memory_gib = 24\non_demand_per_hour = \"1.5\"\n"
+        );
+    }
+    text.push_str("\n[[sku]]\nname = \"G5.XLARGE\"\non_demand_per_hour = \"0.90\"\n");
+    let sheet = load_str("many.toml", &text).unwrap();
+    let base = pricing::bundled_sheet("aws-us-east-1").unwrap();
+    assert_eq!(sheet.skus.len(), base.skus.len() + 5000);
+    assert_eq!(sheet.skus[base.skus.len()].name, "box-0");
+    assert_eq!(sheet.skus.last().unwrap().name, "box-4999");
+    assert_eq!(
+        sheet.sku("g5.xlarge").unwrap().on_demand_per_hour,
+        Some(dec!(0.90))
+    );
+
+    // `box-17`'s name is on line 5 + 7 * 17: the entries are seven lines apart.
+    let dup = format!("{text}\n[[sku]]\nname = \"BOX-17\"\nspot_per_hour = \"0.3\"\n");
+    let err = load_str("many.toml", &dup).unwrap_err();
+    assert_eq!(err.kind, ErrorKind::DuplicateSku);
+    let last_line = dup.lines().count() - 1;
+    assert_eq!(
+        err.location,
+        Some(Location {
+            line: last_line,
+            column: 8
+        }),
+        "{err}"
+    );
+    assert!(
+        err.to_string().starts_with(&format!(
+            "many.toml:{last_line}:8: SKU `BOX-17` is listed twice (first on line {})",
+            5 + 7 * 17
+        )),
+        "{err}"
+    );
 }
