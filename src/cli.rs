@@ -329,7 +329,7 @@ pub struct WatchdogArgs {
     /// Stop the instance's watchdog.
     #[arg(long)]
     pub stop: bool,
-    /// How often it checks (5s, 1m).
+    /// How often it checks (5s, 1m; from 100ms to 1h).
     #[arg(long, env = "GPUMETER_WATCHDOG_INTERVAL", default_value = "5s")]
     pub interval: String,
     /// Stay in the foreground, attached to this terminal (the cockpit starts it detached).

@@ -3,6 +3,7 @@
 
 use std::io::IsTerminal as _;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use jiff::tz::TimeZone;
 use jiff::{SignedDuration, Timestamp};
@@ -21,6 +22,8 @@ use crate::telemetry::{
 use crate::ui::theme::{Theme, no_color_requested};
 
 pub fn run_cockpit(cli: &Cli) -> CommandResult {
+    // Before anything else: the watchdog this cockpit starts reads it too, and must not die of it.
+    watchdog_interval()?;
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         return Err(Failure::bad_input(
             "the cockpit needs a terminal; for scripts use `gpumeter status --json`",
@@ -120,6 +123,22 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
             },
             &theme,
         )
+    }
+}
+
+/// How often the watchdog this cockpit starts will check: what it reads from
+/// `GPUMETER_WATCHDOG_INTERVAL` (an empty one is unset, as for the flag), held to the same
+/// bounds. The cockpit judges the watchdog's heartbeat by it.
+fn watchdog_interval() -> Result<Duration, Failure> {
+    use super::watchdog::{DEFAULT_INTERVAL, INTERVAL_ENV, parse_interval};
+    match std::env::var(INTERVAL_ENV) {
+        Ok(text) if !text.is_empty() => {
+            parse_interval(&text).map_err(|e| Failure::bad_input(format!("{INTERVAL_ENV}: {e}")))
+        }
+        Ok(_) | Err(std::env::VarError::NotPresent) => Ok(DEFAULT_INTERVAL),
+        Err(std::env::VarError::NotUnicode(_)) => {
+            Err(Failure::bad_input(format!("{INTERVAL_ENV} is not UTF-8")))
+        }
     }
 }
 

@@ -25,9 +25,21 @@ use crate::watchdog::{Ended, Watch, stale_after, watch};
 /// The watchdog's log, beside the ledger.
 pub const LOG_FILE: &str = "watchdog.log";
 
+/// The environment variable `--interval` also reads; the cockpit's watchdog inherits it.
+pub const INTERVAL_ENV: &str = "GPUMETER_WATCHDOG_INTERVAL";
+/// `--interval`'s default, as `cli.rs` writes it.
+pub const DEFAULT_INTERVAL: Duration = Duration::from_secs(5);
+
+/// How often a watchdog checks, from text as the user wrote it, held to
+/// [`crate::guard::watchdog_interval`]'s bounds.
+pub fn parse_interval(text: &str) -> Result<Duration, String> {
+    let interval = parse_duration(text)?;
+    crate::guard::watchdog_interval(interval).map_err(|e| format!("`{text}` {e}"))
+}
+
 pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
-    let interval = parse_duration(&args.interval)
-        .map_err(|e| Failure::bad_input(format!("--interval: {e}")))?;
+    let interval = parse_interval(&args.interval)
+        .map_err(|e| Failure::bad_input(format!("--interval (or {INTERVAL_ENV}): {e}")))?;
     let ctx = Context::load(cli)?;
     let provider = ctx.provider()?;
     let instance = super::block_on(provider.inventory())?

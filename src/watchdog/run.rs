@@ -14,6 +14,7 @@ use super::guardian::{Decision, Guardian};
 use crate::app::Level;
 use crate::config::HooksConfig;
 use crate::guard::IdleTracker;
+pub use crate::guard::stale_after;
 use crate::ledger::{Claim, EventLevel, EventRecord, Ledger};
 use crate::notify::{Alert, Notifier};
 use crate::provider::command::run::run as run_hook;
@@ -79,16 +80,15 @@ fn starter_gone(started_by: Option<u32>) -> bool {
     })
 }
 
-/// A watchdog whose heart has not beaten for this many intervals is taken for dead.
-pub fn stale_after(interval: Duration) -> Duration {
-    interval * 3 + Duration::from_secs(5)
-}
-
 pub async fn watch<G, H>(mut w: Watch, gpu: G, host: H) -> Result<Ended, String>
 where
     G: GpuSource + 'static,
     H: HostSource + 'static,
 {
+    // Zero would panic below and a nanosecond would spin: the command refuses both, and so
+    // does the loop, for any other caller.
+    crate::guard::watchdog_interval(w.interval)
+        .map_err(|e| format!("the interval {:?} {e}", w.interval))?;
     let pid = std::process::id();
     let now = Timestamp::now();
     match w

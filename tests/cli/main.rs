@@ -11,3 +11,4 @@ mod pricing_cli;
 mod serve_fleet_cli;
 mod status_cli;
 mod status_cloud;
+mod watchdog_cli;

@@ -17,4 +17,7 @@ pub use budget::{BudgetAlert, BudgetWatch};
 pub use checkpoint::{Checkpoint, CheckpointAlert};
 pub use expiry::{DEFAULT_GRACE, Expiry, OnExpiry, expiry};
 pub use idle::{IdleRule, IdleState, IdleTracker};
-pub use row::{GuardPolicy, GuardState, Watchdog};
+pub use row::{
+    GuardPolicy, GuardState, MAX_WATCHDOG_INTERVAL, MIN_WATCHDOG_INTERVAL, Watchdog, stale_after,
+    watchdog_interval,
+};
