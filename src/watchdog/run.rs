@@ -16,13 +16,16 @@ use crate::config::HooksConfig;
 use crate::guard::IdleTracker;
 pub use crate::guard::stale_after;
 use crate::ledger::{Claim, EventLevel, EventRecord, Ledger};
-use crate::notify::{Alert, Notifier};
+use crate::notify::{Alert, Notifier, QUEUE_LEN, Queue};
 use crate::provider::command::run::run as run_hook;
 use crate::provider::{Action, Provider};
 use crate::telemetry::{
     GpuRound, GpuSource, HostSample, HostSource, SamplerConfig, Telemetry, spawn_gpu_sampler,
     spawn_host_sampler,
 };
+
+/// How long a watchdog that is done waits for its last alerts to reach the webhooks.
+pub const LAST_ALERTS: Duration = Duration::from_secs(30);
 
 /// Everything the loop needs, built at the edge.
 pub struct Watch {
@@ -101,6 +104,15 @@ where
     }
     let note = format!("watchdog {pid} guards {}", w.instance);
     record(&mut w, EventRecord::note(now, note));
+    // Alerts go to the webhooks from a queue of their own: a hook that hangs never holds up
+    // the release.
+    let alerts = w.notifier.take().map(|n| {
+        Queue::start(n, QUEUE_LEN, |report| {
+            if report.is_failure() {
+                eprintln!("watchdog: {report}");
+            }
+        })
+    });
     let (tx, mut rx) = mpsc::channel::<Telemetry>(16);
     let sampling = SamplerConfig {
         interval: w.interval,
@@ -151,7 +163,7 @@ where
         };
         let notice = w.provider.interruption_notice().await.ok().flatten();
         for decision in guardian.step(now, guard.as_ref(), idle, notice) {
-            if carry_out(&mut w, decision).await {
+            if carry_out(&mut w, alerts.as_ref(), decision).await {
                 break;
             }
         }
@@ -164,6 +176,9 @@ where
         .release_watchdog(&w.instance, pid, Timestamp::now());
     gpu_sampler.shutdown().await;
     host_sampler.shutdown().await;
+    if let Some(alerts) = alerts {
+        alerts.close(LAST_ALERTS).await;
+    }
     Ok(ended)
 }
 
@@ -182,7 +197,7 @@ async fn released(w: &Watch) -> bool {
 }
 
 /// Does what a decision says; true when the instance is gone.
-async fn carry_out(w: &mut Watch, decision: Decision) -> bool {
+async fn carry_out(w: &mut Watch, alerts: Option<&Queue>, decision: Decision) -> bool {
     let now = Timestamp::now();
     match decision {
         Decision::Alert { warn, key, text } => {
@@ -192,7 +207,8 @@ async fn carry_out(w: &mut Watch, decision: Decision) -> bool {
                 EventLevel::Info
             };
             record(w, EventRecord::alert(now, level, text.clone()));
-            notify(w, if warn { Level::Warn } else { Level::Info }, &key, &text).await;
+            let level = if warn { Level::Warn } else { Level::Info };
+            notify(w, alerts, level, &key, &text);
             false
         }
         Decision::Interrupted { .. } => {
@@ -228,7 +244,7 @@ async fn carry_out(w: &mut Watch, decision: Decision) -> bool {
                     false,
                 ),
             };
-            notify(w, level, action.label(), &text).await;
+            notify(w, alerts, level, action.label(), &text);
             gone
         }
     }
@@ -241,21 +257,12 @@ fn record(w: &mut Watch, mut event: EventRecord) {
     }
 }
 
-async fn notify(w: &Watch, level: Level, key: &str, text: &str) {
+/// Logs `text` and queues it for the webhooks; returns at once.
+fn notify(w: &Watch, alerts: Option<&Queue>, level: Level, key: &str, text: &str) {
     eprintln!("watchdog: {text}");
-    if let Some(n) = &w.notifier {
-        let alert = Alert::new(
-            level,
-            key,
-            format!("gpumeter: {}", w.instance),
-            text,
-            Timestamp::now(),
-        );
-        for outcome in n.send(&alert, Timestamp::now()).outcomes().await {
-            if outcome.is_failure() {
-                eprintln!("watchdog: {outcome}");
-            }
-        }
+    if let Some(alerts) = alerts {
+        let title = format!("gpumeter: {}", w.instance);
+        alerts.push(Alert::new(level, key, title, text, Timestamp::now()));
     }
 }
 
