@@ -1,6 +1,6 @@
 //! The watchdog's loop in process, on the demo cloud, with webhooks on loopback receivers:
-//! hooks that never answer do not hold up the release. The webhooks' queue on its own: it
-//! returns at once and keeps the newest.
+//! hooks that never answer do not hold up the release, and the warnings before the deadline
+//! reach the hooks. The webhooks' queue on its own: it returns at once and keeps the newest.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -96,6 +96,45 @@ async fn hooks_that_never_answer_do_not_delay_the_release() {
     assert!(
         late < SignedDuration::try_from(ON_TIME).unwrap(),
         "released {late:#} after the grace period ended"
+    );
+}
+
+#[tokio::test]
+async fn the_warnings_before_the_deadline_reach_the_hooks() {
+    let dir = tempfile::tempdir().unwrap();
+    let (base, log) = receiver(vec![]);
+    let hooks = notify_config(&hook("json", &base));
+    // Just over a minute ahead: the one-minute warning is a second or two away.
+    let deadline = Timestamp::from_second(Timestamp::now().as_second() + 62).unwrap();
+    let w = watchdog(dir.path(), deadline, OnExpiry::Alert, &hooks);
+    let sim = demo_simulator("training");
+    let key = format!("deadline:1m@{}", deadline.as_second());
+    let warned = async {
+        let start = Instant::now();
+        loop {
+            let keys: Vec<String> = requests(&log)
+                .iter()
+                .map(|r| r.json()["key"].as_str().unwrap_or_default().to_string())
+                .collect();
+            if keys.contains(&key) || start.elapsed() > Duration::from_secs(30) {
+                return keys;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    };
+    let keys = tokio::select! {
+        ended = watch(w, sim.clone(), sim) => panic!("the watchdog ended first: {ended:?}"),
+        keys = warned => keys,
+    };
+    assert_eq!(keys, [key], "one warning, sent once");
+    let body = requests(&log)[0].json();
+    assert_eq!(body["level"], "warn");
+    assert!(
+        body["body"]
+            .as_str()
+            .unwrap()
+            .starts_with("1 minute left before the deadline"),
+        "{body}"
     );
 }
 
