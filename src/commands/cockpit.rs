@@ -3,6 +3,7 @@
 
 use std::io::IsTerminal as _;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
 use jiff::tz::TimeZone;
@@ -12,6 +13,7 @@ use super::context::Context;
 use super::{CommandResult, Failure};
 use crate::app::{App, CloudView, Deadline, Settings};
 use crate::cli::{Cli, CockpitArgs};
+use crate::cockpit::watchdog::StartWatchdog;
 use crate::cockpit::{Sources, run};
 use crate::config::Release;
 use crate::spend::Spend;
@@ -23,7 +25,7 @@ use crate::ui::theme::{Theme, no_color_requested};
 
 pub fn run_cockpit(cli: &Cli) -> CommandResult {
     // Before anything else: the watchdog this cockpit starts reads it too, and must not die of it.
-    watchdog_interval()?;
+    let interval = watchdog_interval()?;
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         return Err(Failure::bad_input(
             "the cockpit needs a terminal; for scripts use `gpumeter status --json`",
@@ -75,14 +77,7 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
         interval: ctx.config.telemetry.refresh,
     };
     let ledger_path = crate::ledger::path_in(&ctx.data_dir, ctx.demo);
-    if !ctx.read_only
-        && let Err(e) = super::watchdog::spawn_detached(&ctx.data_dir, &watchdog_args(cli, &ctx))
-    {
-        app.log(
-            crate::app::Level::Error,
-            format!("cannot start the watchdog: {e}"),
-        );
-    }
+    let watchdog = supervise_watchdog(cli, &ctx, &mut app, interval);
     if ctx.demo {
         let gpu = simulator(&cli.cockpit)?;
         let host = gpu.clone();
@@ -98,6 +93,7 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
                 idle: ctx.config.idle.rule(),
                 notify: Some(ctx.config.notify.clone()),
                 fleet,
+                watchdog,
             },
             &theme,
         )
@@ -120,10 +116,29 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
                 idle: ctx.config.idle.rule(),
                 notify: Some(ctx.config.notify.clone()),
                 fleet,
+                watchdog,
             },
             &theme,
         )
     }
+}
+
+/// How the cockpit starts its watchdog, unless read-only: at the first tick, and again
+/// whenever the supervisor finds it gone.
+fn supervise_watchdog(
+    cli: &Cli,
+    ctx: &Context,
+    app: &mut App,
+    interval: Duration,
+) -> Option<StartWatchdog> {
+    if ctx.read_only {
+        return None;
+    }
+    let (dir, args) = (ctx.data_dir.clone(), watchdog_args(cli, ctx));
+    app.guard.supervisor = Some(crate::guard::Supervisor::new(interval));
+    Some(Arc::new(move || {
+        super::watchdog::spawn_detached(&dir, &args)
+    }))
 }
 
 /// How often the watchdog this cockpit starts will check: what it reads from
@@ -319,16 +334,7 @@ fn watchdog_args(cli: &Cli, ctx: &Context) -> Vec<String> {
             cli.cockpit.gpus.to_string(),
         ]);
     }
-    let target = cli.target();
-    if let Some(cloud) = target.cloud {
-        args.extend(["--provider".into(), format!("{cloud:?}").to_lowercase()]);
-    }
-    if let Some(instance) = target.instance {
-        args.extend(["--instance".into(), instance]);
-    }
-    if let Some(region) = target.region {
-        args.extend(["--region".into(), region]);
-    }
+    args.extend(super::watchdog::target_args(cli));
     args
 }
 

@@ -5,7 +5,7 @@
 //! not end it.
 
 use std::path::Path;
-use std::process::{Command as Process, ExitCode, Stdio};
+use std::process::{Child, Command as Process, ExitCode, Stdio};
 use std::time::Duration;
 
 use jiff::Timestamp;
@@ -143,7 +143,10 @@ fn status(ledger_path: &Path, instance: &str, interval: Duration) -> CommandResu
     };
     let mut lines = Vec::new();
     let alive = match guard.watchdog {
-        Some(w) if w.alive(now, stale_after(interval)) => {
+        // A killed watchdog leaves a fresh heartbeat behind: its process says it is gone.
+        Some(w)
+            if w.alive(now, stale_after(interval)) && crate::watchdog::process::running(w.pid) =>
+        {
             let ago = now.as_second() - w.heartbeat.as_second();
             lines.push(format!(
                 "watchdog for {instance}: running (pid {}), last check {ago}s ago",
@@ -200,9 +203,27 @@ fn stop(ledger_path: &Path, instance: &str) -> CommandResult {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Starts `gpumeter watchdog` detached, with the same global flags, unless one already beats
-/// its heart for `instance`. Its output goes to [`LOG_FILE`] in `data_dir`.
-pub fn spawn_detached(data_dir: &Path, passthrough: &[String]) -> Result<(), String> {
+/// The flags that aim a watchdog at what this command line targets: `--provider`,
+/// `--instance` and `--region`, where given.
+pub fn target_args(cli: &Cli) -> Vec<String> {
+    let mut args = Vec::new();
+    let target = cli.target();
+    if let Some(cloud) = target.cloud {
+        args.extend(["--provider".into(), format!("{cloud:?}").to_lowercase()]);
+    }
+    if let Some(instance) = target.instance {
+        args.extend(["--instance".into(), instance]);
+    }
+    if let Some(region) = target.region {
+        args.extend(["--region".into(), region]);
+    }
+    args
+}
+
+/// Starts `gpumeter watchdog` detached, with the same global flags (one that finds another
+/// already guarding the instance leaves it in charge and exits 0). Its output goes to
+/// [`LOG_FILE`] in `data_dir`. The caller reaps the child.
+pub fn spawn_detached(data_dir: &Path, passthrough: &[String]) -> Result<Child, String> {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     std::fs::create_dir_all(data_dir).map_err(|e| e.to_string())?;
     let log = std::fs::OpenOptions::new()
@@ -218,6 +239,5 @@ pub fn spawn_detached(data_dir: &Path, passthrough: &[String]) -> Result<(), Str
         .stdout(log)
         .stderr(err)
         .spawn()
-        .map(drop)
         .map_err(|e| e.to_string())
 }

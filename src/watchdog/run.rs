@@ -94,13 +94,8 @@ where
         .map_err(|e| format!("the interval {:?} {e}", w.interval))?;
     let pid = std::process::id();
     let now = Timestamp::now();
-    match w
-        .ledger
-        .claim_watchdog(&w.instance, pid, now, stale_after(w.interval))
-        .map_err(|e| e.to_string())?
-    {
-        Claim::Claimed => {}
-        Claim::HeldBy(other) => return Ok(Ended::AlreadyGuarded(other.pid)),
+    if let Some(other) = claim(&mut w, pid, now)? {
+        return Ok(Ended::AlreadyGuarded(other));
     }
     let note = format!("watchdog {pid} guards {}", w.instance);
     record(&mut w, EventRecord::note(now, note));
@@ -180,6 +175,34 @@ where
         alerts.close(LAST_ALERTS).await;
     }
     Ok(ended)
+}
+
+/// Makes this process the instance's watchdog; the pid of the live one that already is, if one
+/// is.
+fn claim(w: &mut Watch, pid: u32, now: Timestamp) -> Result<Option<u32>, String> {
+    let claim = w
+        .ledger
+        .claim_watchdog(&w.instance, pid, now, stale_after(w.interval))
+        .map_err(|e| e.to_string())?;
+    let other = match claim {
+        Claim::Claimed => return Ok(None),
+        Claim::HeldBy(other) if super::process::running(other.pid) => return Ok(Some(other.pid)),
+        Claim::HeldBy(other) => other.pid,
+    };
+    // Killed or crashed without clearing its claim: its heartbeat may still look fresh.
+    let taken = w
+        .ledger
+        .take_over_watchdog(&w.instance, other, pid, now)
+        .map_err(|e| e.to_string())?;
+    if !taken {
+        let holder = w.ledger.guard(&w.instance).ok().flatten();
+        return Ok(Some(
+            holder.and_then(|g| g.watchdog).map_or(other, |h| h.pid),
+        ));
+    }
+    let note = format!("watchdog {pid} takes over from {other}, which is gone");
+    record(w, EventRecord::note(now, note));
+    Ok(None)
 }
 
 fn guardian_idle(rule: &IdleTracker, gpus: &GpuRound, host: &HostSample) -> bool {
