@@ -1,8 +1,11 @@
-//! `gpumeter watchdog [--status | --stop]`, and starting one detached from the cockpit.
+//! `gpumeter watchdog [--status | --stop | --install-service]`, and starting one detached from
+//! the cockpit.
 //!
 //! Detached means its own session (setsid), no terminal, stdin from /dev/null and its output in
 //! `watchdog.log` in the data directory: a dropped ssh connection or a closed tmux pane does
-//! not end it.
+//! not end it. A reboot does: [`service`] writes the systemd user unit that survives one.
+
+mod service;
 
 use std::path::Path;
 use std::process::{Child, Command as Process, ExitCode, Stdio};
@@ -40,7 +43,15 @@ pub fn parse_interval(text: &str) -> Result<Duration, String> {
 pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
     let interval = parse_interval(&args.interval)
         .map_err(|e| Failure::bad_input(format!("--interval (or {INTERVAL_ENV}): {e}")))?;
+    if args.dry_run && !args.install_service && !args.uninstall_service {
+        return Err(Failure::bad_input(
+            "--dry-run goes with --install-service or --uninstall-service",
+        ));
+    }
     let ctx = Context::load(cli)?;
+    if args.install_service || args.uninstall_service {
+        return service::run(cli, &ctx, args);
+    }
     let provider = ctx.provider()?;
     let instance = super::block_on(provider.inventory())?
         .map_err(|e| Failure::failed(format!("{}: {e}", provider.name())))?
