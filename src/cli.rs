@@ -325,6 +325,10 @@ pub struct StatusArgs {
 
 /// `gpumeter watchdog`.
 #[derive(Debug, Args, Clone)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "each is a flag of its own on the command line"
+)]
 pub struct WatchdogArgs {
     /// Say whether a watchdog guards the instance and when it last checked (exit 1 if none).
     #[arg(long, conflicts_with = "stop")]
@@ -332,9 +336,20 @@ pub struct WatchdogArgs {
     /// Stop the instance's watchdog.
     #[arg(long)]
     pub stop: bool,
-    /// How often it checks (5s, 1m).
+    /// How often it checks (5s, 1m; from 100ms to 1h).
     #[arg(long, env = "GPUMETER_WATCHDOG_INTERVAL", default_value = "5s")]
     pub interval: String,
+    /// Write a systemd user unit that runs this watchdog (with these flags) at boot and
+    /// restarts it if it fails; say how to enable it.
+    #[arg(long, conflicts_with_all = ["status", "stop", "uninstall_service"])]
+    pub install_service: bool,
+    /// Remove the systemd user unit --install-service wrote.
+    #[arg(long, conflicts_with_all = ["status", "stop"])]
+    pub uninstall_service: bool,
+    /// With --install-service or --uninstall-service: print what would be written or removed,
+    /// and change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
     /// Stay in the foreground, attached to this terminal (the cockpit starts it detached).
     #[arg(long)]
     pub foreground: bool,

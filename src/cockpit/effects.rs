@@ -1,15 +1,21 @@
 //! The one owner of the cockpit's background work: it runs every [`Effect`] `update` returns.
 //! It holds the provider, the inventory's refresh signal, the GPU sampler's retry, the guard
-//! link to the ledger and the fleet reader; answers come back to the loop as [`Event`]s.
+//! link to the ledger, the fleet reader, the watchdog's start and the webhooks' queue; answers
+//! come back to the loop as [`Event`]s.
 
+use std::cell::OnceCell;
 use std::sync::Arc;
 use std::sync::mpsc::Sender;
 
+use jiff::Timestamp;
 use tokio::sync::{Notify, mpsc};
 
 use super::FleetReader;
 use super::guard_link::Save;
-use crate::app::{Effect, Event};
+use super::watchdog::StartWatchdog;
+use crate::app::{Effect, Event, Level};
+use crate::config::NotifyConfig;
+use crate::notify::{Alert, Notifier, QUEUE_LEN, Queue};
 use crate::provider::Provider;
 use crate::telemetry::SamplerHandle;
 
@@ -21,6 +27,12 @@ pub struct EffectRunner<'a> {
     pub gpu_sampler: &'a SamplerHandle,
     /// The guard row's writer; `None` when the cockpit shares no ledger.
     pub guard: Option<Sender<Save>>,
+    /// Starts the watchdog; `None` when the cockpit starts none (read-only, tests).
+    pub watchdog: Option<StartWatchdog>,
+    /// The webhooks, for what only the cockpit can say (its watchdog is gone); `None` sends none.
+    pub notify: Option<NotifyConfig>,
+    /// The webhooks' queue, started at the first alert.
+    pub alerts: OnceCell<Option<Queue>>,
     pub events: mpsc::Sender<Event>,
 }
 
@@ -56,6 +68,22 @@ impl EffectRunner<'_> {
                     });
                 }
             }
+            Effect::StartWatchdog => {
+                let result = match &self.watchdog {
+                    Some(spawn) => super::watchdog::start(spawn, self.events.clone()),
+                    None => Err("this cockpit starts no watchdog".into()),
+                };
+                let tx = self.events.clone();
+                tokio::spawn(async move {
+                    let _ = tx.send(Event::WatchdogStarted(result)).await;
+                });
+            }
+            Effect::Notify {
+                level,
+                key,
+                text,
+                instance,
+            } => self.notify(level, &key, &text, instance.as_deref()),
             Effect::Perform(action) => {
                 let provider = Arc::clone(&self.provider);
                 let tx = self.events.clone();
@@ -64,6 +92,26 @@ impl EffectRunner<'_> {
                     let _ = tx.send(Event::ActionDone { action, result }).await;
                 });
             }
+        }
+    }
+}
+
+impl EffectRunner<'_> {
+    /// Queues an alert for the webhooks; the queue is started with the first.
+    fn notify(&self, level: Level, key: &str, text: &str, instance: Option<&str>) {
+        let queue = self.alerts.get_or_init(|| {
+            let config = self.notify.as_ref()?;
+            let notifier = Notifier::new(config, instance.map(str::to_string)).ok()?;
+            let tx = self.events.clone();
+            Some(Queue::start(notifier, QUEUE_LEN, move |report| {
+                if report.is_failure() {
+                    let _ = tx.try_send(Event::Webhook(report.to_string()));
+                }
+            }))
+        });
+        if let Some(queue) = queue {
+            let title = format!("gpumeter: {}", instance.unwrap_or("the cockpit"));
+            queue.push(Alert::new(level, key, title, text, Timestamp::now()));
         }
     }
 }

@@ -1,7 +1,8 @@
 //! The cockpit's line to the ledger's guard row: it writes the deadline and its policy (so
 //! the watchdog enforces them) and reads the row back every few seconds (the watchdog's
-//! heartbeat, a deadline moved by `gpumeter extend`). A thread of its own, so no draw waits
-//! on the disk.
+//! heartbeat, a deadline moved by `gpumeter extend`), with whether the row's watchdog process
+//! still runs: a killed one leaves a fresh heartbeat behind. A thread of its own, so no draw
+//! waits on the disk.
 
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
@@ -39,6 +40,8 @@ fn link(path: &PathBuf, rx: &Receiver<Save>, events: &mpsc::Sender<Event>) {
     let mut ledger: Option<Ledger> = None;
     let mut instance: Option<String> = None;
     let mut said = false;
+    // The watchdog process last reported gone, so it is reported once.
+    let mut gone: Option<u32> = None;
     let mut open = |ledger: &mut Option<Ledger>| {
         if ledger.is_none() {
             match Ledger::open(path) {
@@ -83,10 +86,25 @@ fn link(path: &PathBuf, rx: &Receiver<Save>, events: &mpsc::Sender<Event>) {
         let (Some(id), Some(l)) = (&instance, ledger.as_mut()) else {
             continue;
         };
-        if let Ok(Some(state)) = l.guard(id)
-            && events.blocking_send(Event::Guard(state)).is_err()
-        {
+        let Ok(Some(state)) = l.guard(id) else {
+            continue;
+        };
+        let dead = state
+            .watchdog
+            .map(|w| w.pid)
+            .filter(|pid| gone != Some(*pid) && !crate::watchdog::process::running(*pid));
+        if events.blocking_send(Event::Guard(state)).is_err() {
             break;
+        }
+        if let Some(pid) = dead {
+            gone = Some(pid);
+            let failure = Some("is gone: its process has ended".to_string());
+            if events
+                .blocking_send(Event::WatchdogEnded { pid, failure })
+                .is_err()
+            {
+                break;
+            }
         }
     }
 }

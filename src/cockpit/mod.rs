@@ -20,6 +20,7 @@ pub mod effects;
 pub mod guard_link;
 pub mod keys;
 pub mod record;
+pub mod watchdog;
 use crate::provider::Provider;
 use crate::telemetry::{
     GpuSource, HostSource, SamplerConfig, spawn_gpu_sampler, spawn_host_sampler,
@@ -57,6 +58,9 @@ pub struct Sources<G, H> {
     pub notify: Option<crate::config::NotifyConfig>,
     /// What the fleet screen reads besides this instance; `None` reads nothing.
     pub fleet: Option<FleetReader>,
+    /// Starts the watchdog the cockpit supervises (`App::guard.supervisor` says when);
+    /// `None` starts none.
+    pub watchdog: Option<watchdog::StartWatchdog>,
 }
 
 /// Runs the cockpit until the user quits. The terminal is set up and restored by the caller.
@@ -115,6 +119,9 @@ where
         refresh: Arc::clone(&refresh),
         gpu_sampler: &gpu_sampler,
         guard,
+        watchdog: sources.watchdog.take(),
+        notify: sources.notify.clone(),
+        alerts: std::cell::OnceCell::new(),
         events: tx.clone(),
     };
     while let Some(event) = rx.recv().await {

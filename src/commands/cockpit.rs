@@ -3,6 +3,8 @@
 
 use std::io::IsTerminal as _;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
 
 use jiff::tz::TimeZone;
 use jiff::{SignedDuration, Timestamp};
@@ -11,6 +13,7 @@ use super::context::Context;
 use super::{CommandResult, Failure};
 use crate::app::{App, CloudView, Deadline, Settings};
 use crate::cli::{Cli, CockpitArgs};
+use crate::cockpit::watchdog::StartWatchdog;
 use crate::cockpit::{Sources, run};
 use crate::config::Release;
 use crate::spend::Spend;
@@ -21,6 +24,8 @@ use crate::telemetry::{
 use crate::ui::theme::{Theme, no_color_requested};
 
 pub fn run_cockpit(cli: &Cli) -> CommandResult {
+    // Before anything else: the watchdog this cockpit starts reads it too, and must not die of it.
+    let interval = watchdog_interval()?;
     let ctx = Context::load(cli)?;
     let now = Timestamp::now();
     let time_zone = TimeZone::system();
@@ -67,14 +72,7 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
         interval: ctx.config.telemetry.refresh,
     };
     let ledger_path = crate::ledger::path_in(&ctx.data_dir, ctx.demo);
-    if !ctx.read_only
-        && let Err(e) = super::watchdog::spawn_detached(&ctx.data_dir, &watchdog_args(cli, &ctx))
-    {
-        app.log(
-            crate::app::Level::Error,
-            format!("cannot start the watchdog: {e}"),
-        );
-    }
+    let watchdog = supervise_watchdog(cli, &ctx, &mut app, interval);
     if ctx.demo {
         let gpu = simulator(&cli.cockpit)?;
         let host = gpu.clone();
@@ -90,6 +88,7 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
                 idle: ctx.config.idle.rule(),
                 notify: Some(ctx.config.notify.clone()),
                 fleet,
+                watchdog,
             },
             &theme,
         )
@@ -112,6 +111,7 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
                 idle: ctx.config.idle.rule(),
                 notify: Some(ctx.config.notify.clone()),
                 fleet,
+                watchdog,
             },
             &theme,
         )
@@ -158,6 +158,40 @@ fn pricing(
             .map_err(Failure::bad_input)?;
     }
     Ok(pricing)
+}
+
+/// How the cockpit starts its watchdog, unless read-only: at the first tick, and again
+/// whenever the supervisor finds it gone.
+fn supervise_watchdog(
+    cli: &Cli,
+    ctx: &Context,
+    app: &mut App,
+    interval: Duration,
+) -> Option<StartWatchdog> {
+    if ctx.read_only {
+        return None;
+    }
+    let (dir, args) = (ctx.data_dir.clone(), watchdog_args(cli, ctx));
+    app.guard.supervisor = Some(crate::guard::Supervisor::new(interval));
+    Some(Arc::new(move || {
+        super::watchdog::spawn_detached(&dir, &args)
+    }))
+}
+
+/// How often the watchdog this cockpit starts will check: what it reads from
+/// `GPUMETER_WATCHDOG_INTERVAL` (an empty one is unset, as for the flag), held to the same
+/// bounds. The cockpit judges the watchdog's heartbeat by it.
+fn watchdog_interval() -> Result<Duration, Failure> {
+    use super::watchdog::{DEFAULT_INTERVAL, INTERVAL_ENV, parse_interval};
+    match std::env::var(INTERVAL_ENV) {
+        Ok(text) if !text.is_empty() => {
+            parse_interval(&text).map_err(|e| Failure::bad_input(format!("{INTERVAL_ENV}: {e}")))
+        }
+        Ok(_) | Err(std::env::VarError::NotPresent) => Ok(DEFAULT_INTERVAL),
+        Err(std::env::VarError::NotUnicode(_)) => {
+            Err(Failure::bad_input(format!("{INTERVAL_ENV} is not UTF-8")))
+        }
+    }
 }
 
 /// What the fleet screen reads besides this instance: `[[fleet]]`, through a context of its own
@@ -340,16 +374,7 @@ fn watchdog_args(cli: &Cli, ctx: &Context) -> Vec<String> {
                 .to_string(),
         ]);
     }
-    let target = cli.target();
-    if let Some(cloud) = target.cloud {
-        args.extend(["--provider".into(), format!("{cloud:?}").to_lowercase()]);
-    }
-    if let Some(instance) = target.instance {
-        args.extend(["--instance".into(), instance]);
-    }
-    if let Some(region) = target.region {
-        args.extend(["--region".into(), region]);
-    }
+    args.extend(super::watchdog::target_args(cli));
     args
 }
 

@@ -1,11 +1,14 @@
-//! `gpumeter watchdog [--status | --stop]`, and starting one detached from the cockpit.
+//! `gpumeter watchdog [--status | --stop | --install-service]`, and starting one detached from
+//! the cockpit.
 //!
 //! Detached means its own session (setsid), no terminal, stdin from /dev/null and its output in
 //! `watchdog.log` in the data directory: a dropped ssh connection or a closed tmux pane does
-//! not end it.
+//! not end it. A reboot does: [`service`] writes the systemd user unit that survives one.
+
+mod service;
 
 use std::path::Path;
-use std::process::{Command as Process, ExitCode, Stdio};
+use std::process::{Child, Command as Process, ExitCode, Stdio};
 use std::time::Duration;
 
 use jiff::Timestamp;
@@ -25,11 +28,31 @@ use crate::watchdog::{Ended, Watch, stale_after, watch};
 /// The watchdog's log, beside the ledger.
 pub const LOG_FILE: &str = "watchdog.log";
 
+/// The environment variable `--interval` also reads; the cockpit's watchdog inherits it.
+pub const INTERVAL_ENV: &str = "GPUMETER_WATCHDOG_INTERVAL";
+/// `--interval`'s default, as `cli.rs` writes it.
+pub const DEFAULT_INTERVAL: Duration = Duration::from_secs(5);
+
+/// How often a watchdog checks, from text as the user wrote it, held to
+/// [`crate::guard::watchdog_interval`]'s bounds.
+pub fn parse_interval(text: &str) -> Result<Duration, String> {
+    let interval = parse_duration(text)?;
+    crate::guard::watchdog_interval(interval).map_err(|e| format!("`{text}` {e}"))
+}
+
 pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
-    let interval = parse_duration(&args.interval)
-        .map_err(|e| Failure::bad_input(format!("--interval: {e}")))?;
+    let interval = parse_interval(&args.interval)
+        .map_err(|e| Failure::bad_input(format!("--interval (or {INTERVAL_ENV}): {e}")))?;
+    if args.dry_run && !args.install_service && !args.uninstall_service {
+        return Err(Failure::bad_input(
+            "--dry-run goes with --install-service or --uninstall-service",
+        ));
+    }
     let ctx = Context::load(cli)?;
     super::refuse_gpus_without_demo(args.gpus, ctx.demo)?;
+    if args.install_service || args.uninstall_service {
+        return service::run(cli, &ctx, args);
+    }
     let provider = ctx.provider()?;
     let instance = super::block_on(provider.inventory())?
         .map_err(|e| Failure::provider(super::EXIT_FAILED, provider.name(), &e))?
@@ -50,7 +73,7 @@ pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
     }
     let ledger = Ledger::open(&ledger_path).map_err(|e| Failure::failed(e.to_string()))?;
     if let Some(warning) = crate::files::open_to_others(&ctx.data_dir) {
-        eprintln!("gpumeter: warning: {warning}");
+        super::emit_err(&format!("gpumeter: warning: {warning}"));
     }
     let mut idle = ctx.config.idle.clone();
     if let Some(after) = &args.idle_after {
@@ -135,7 +158,10 @@ fn status(ledger_path: &Path, instance: &str, interval: Duration) -> CommandResu
     };
     let mut lines = Vec::new();
     let alive = match guard.watchdog {
-        Some(w) if w.alive(now, stale_after(interval)) => {
+        // A killed watchdog leaves a fresh heartbeat behind: its process says it is gone.
+        Some(w)
+            if w.alive(now, stale_after(interval)) && crate::watchdog::process::running(w.pid) =>
+        {
             let ago = now.as_second() - w.heartbeat.as_second();
             lines.push(format!(
                 "watchdog for {instance}: running (pid {}), last check {ago}s ago",
@@ -192,9 +218,27 @@ fn stop(ledger_path: &Path, instance: &str) -> CommandResult {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Starts `gpumeter watchdog` detached, with the same global flags, unless one already beats
-/// its heart for `instance`. Its output goes to [`LOG_FILE`] in `data_dir`.
-pub fn spawn_detached(data_dir: &Path, passthrough: &[String]) -> Result<(), String> {
+/// The flags that aim a watchdog at what this command line targets: `--provider`,
+/// `--instance` and `--region`, where given.
+pub fn target_args(cli: &Cli) -> Vec<String> {
+    let mut args = Vec::new();
+    let target = cli.target();
+    if let Some(cloud) = target.cloud {
+        args.extend(["--provider".into(), format!("{cloud:?}").to_lowercase()]);
+    }
+    if let Some(instance) = target.instance {
+        args.extend(["--instance".into(), instance]);
+    }
+    if let Some(region) = target.region {
+        args.extend(["--region".into(), region]);
+    }
+    args
+}
+
+/// Starts `gpumeter watchdog` detached, with the same global flags (one that finds another
+/// already guarding the instance leaves it in charge and exits 0). Its output goes to
+/// [`LOG_FILE`] in `data_dir`. The caller reaps the child.
+pub fn spawn_detached(data_dir: &Path, passthrough: &[String]) -> Result<Child, String> {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let log = crate::files::open_private(
         &data_dir.join(LOG_FILE),
@@ -209,6 +253,5 @@ pub fn spawn_detached(data_dir: &Path, passthrough: &[String]) -> Result<(), Str
         .stdout(log)
         .stderr(err)
         .spawn()
-        .map(drop)
         .map_err(|e| e.to_string())
 }

@@ -158,6 +158,30 @@ impl Ledger {
         Ok(holder.map_or(Claim::Claimed, Claim::HeldBy))
     }
 
+    /// Makes `pid` the instance's watchdog in place of `dead`, whose process has ended without
+    /// clearing its claim (killed, or it crashed): its heartbeat may still look fresh. `false`
+    /// when the row no longer names `dead` (another watchdog was quicker).
+    pub fn take_over_watchdog(
+        &mut self,
+        instance: &str,
+        dead: u32,
+        pid: u32,
+        now: Timestamp,
+    ) -> Result<bool, LedgerError> {
+        let change = Change {
+            at: now,
+            by: "watchdog",
+        };
+        self.guard_update(instance, change, |tx| {
+            tx.execute(
+                "UPDATE guard SET watchdog_pid = ?3, heartbeat = ?4
+                 WHERE instance = ?1 AND watchdog_pid = ?2",
+                params![instance, dead, pid, now.as_second()],
+            )
+            .map(|n| n > 0)
+        })
+    }
+
     /// The watchdog's heartbeat; `false` when `pid` is no longer the instance's watchdog.
     /// A heartbeat does not bump the revision.
     pub fn heartbeat(

@@ -4,14 +4,15 @@
 //!
 //! The terminal half is pure: [`terminal::output`] returns the bytes to write, and the caller
 //! writes them. The webhook half, [`Notifier`], sends each alert to every configured hook on
-//! tasks of its own, so a receiver that hangs never holds up the caller; rate limits take the
-//! time as an argument.
+//! tasks of its own, and [`Queue`] feeds it from a bounded queue of its own, so a receiver that
+//! hangs never holds up the caller; rate limits take the time as an argument.
 //!
 //! A webhook address is a credential. It prints as `https://host/…`, and every error is
 //! scrubbed of it and of the signing secret before it leaves this module.
 
 pub mod limit;
 pub mod payload;
+pub mod queue;
 pub mod send;
 pub mod sign;
 pub mod terminal;
@@ -21,6 +22,7 @@ use jiff::Timestamp;
 use crate::app::Level;
 
 pub use limit::{Limited, RateLimiter};
+pub use queue::{QUEUE_LEN, Queue, Report};
 pub use send::{HookId, Notifier, Outcome, Sending};
 
 /// Something worth telling the user about.

@@ -98,6 +98,7 @@ pub struct Notifier {
     limiter: Arc<Mutex<RateLimiter>>,
     min_level: MinLevel,
     instance: Option<String>,
+    bound: Duration,
 }
 
 impl fmt::Debug for Notifier {
@@ -118,6 +119,16 @@ pub fn policy(config: &NotifyConfig) -> HttpPolicy {
         backoff_base: Duration::from_millis(500),
         backoff_max: Duration::from_secs(5),
     }
+}
+
+/// Every attempt's timeout, the backoff before each retry, and a second for the rest.
+fn bound(policy: &HttpPolicy) -> Duration {
+    let attempts = policy.retries.saturating_add(1);
+    policy
+        .timeout
+        .saturating_add(policy.backoff_max)
+        .saturating_mul(attempts)
+        .saturating_add(Duration::from_secs(1))
 }
 
 impl Notifier {
@@ -154,7 +165,13 @@ impl Notifier {
             ))),
             min_level: config.min_level,
             instance,
+            bound: bound(&policy),
         })
+    }
+
+    /// The longest one alert's sends take: every attempt, each backoff, and a second more.
+    pub fn bound(&self) -> Duration {
+        self.bound
     }
 
     pub fn hooks(&self) -> impl Iterator<Item = &HookId> {
@@ -309,6 +326,31 @@ impl Sending {
         let mut out = self.held;
         for (hook, key, task) in self.tasks {
             out.push(finished(hook, key, task).await);
+        }
+        out
+    }
+
+    /// Like [`Sending::outcomes`], but a send still unanswered `limit` after the call is
+    /// stopped and reported as failed.
+    pub async fn outcomes_within(self, limit: Duration) -> Vec<Outcome> {
+        let now = tokio::time::Instant::now();
+        // A limit past what the clock can count waits a year, which is as good as forever.
+        let until = now
+            .checked_add(limit)
+            .unwrap_or(now + Duration::from_secs(365 * 86_400));
+        let mut out = self.held;
+        for (hook, key, mut task) in self.tasks {
+            if let Ok(done) = tokio::time::timeout_at(until, &mut task).await {
+                out.push(done.unwrap_or_else(|e| Outcome::Failed {
+                    hook,
+                    key,
+                    error: format!("the send stopped: {e}"),
+                }));
+            } else {
+                task.abort();
+                let error = format!("no answer within {}s", limit.as_secs());
+                out.push(Outcome::Failed { hook, key, error });
+            }
         }
         out
     }

@@ -168,6 +168,13 @@ fn held_title(d: &Deadline, wide: bool, theme: &Theme) -> Line<'static> {
 
 /// Whether the watchdog that enforces the deadline (and the idle rule) is alive.
 fn watchdog_title(app: &App, wide: bool, theme: &Theme) -> Line<'static> {
+    let supervisor = app.guard.supervisor.as_ref();
+    if supervisor.is_some_and(|s| s.down().is_some()) {
+        return Line::styled(" watchdog DOWN ", theme.style(Role::AlertError));
+    }
+    if supervisor.is_some_and(crate::guard::Supervisor::restarting) {
+        return Line::styled(" watchdog restarting ", theme.style(Role::AlertWarn));
+    }
     match app.guard.watchdog {
         Some(w) if w.alive && wide => {
             let ago = (app.now.as_second() - w.last_check.as_second()).max(0);

@@ -45,6 +45,20 @@ pub fn render_header(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
         paint::line(area, buf, &Line::styled(banner, style));
         return;
     }
+    if app
+        .guard
+        .supervisor
+        .as_ref()
+        .is_some_and(|s| s.down().is_some())
+    {
+        // Nothing acts at the deadline once this cockpit is gone: the events say why.
+        let banner = " ⚠ NO WATCHDOG: nothing enforces the deadline once this cockpit is gone ";
+        let style = theme
+            .style(Role::AlertError)
+            .add_modifier(ratatui::style::Modifier::REVERSED);
+        paint::line(area, buf, &Line::styled(banner, style));
+        return;
+    }
     let left = segments(app, theme);
     let right = right_segment(app, theme);
     let line = fit(left, right, usize::from(area.width), theme);

@@ -1,9 +1,12 @@
 //! The watchdog's decisions, apart from its I/O: given the guard state, the latest idle
 //! verdict and any spot notice at an instant, what to say and what to do. Each thing is said
-//! or done once per cause (one deadline, one idle stretch, one notice).
+//! or done once per cause (one deadline, one idle stretch, one notice): the warnings 30, 10
+//! and 1 minutes before a deadline once each, as the cockpit's countdown says them.
 
 use jiff::Timestamp;
 
+use crate::app::Deadline;
+use crate::app::deadline::Countdown;
 use crate::config::OnExpiry;
 use crate::guard::{Expiry, IdleState, IdleTracker, expiry};
 use crate::ledger::GuardState;
@@ -27,6 +30,8 @@ pub enum Decision {
 pub struct Guardian {
     idle: IdleTracker,
     on_idle: OnExpiry,
+    /// The deadline being counted down to, and which warnings it has had.
+    countdown: Option<Deadline>,
     grace_said_for: Option<Timestamp>,
     acted_for: Option<Timestamp>,
     notice_said: bool,
@@ -49,6 +54,7 @@ impl Guardian {
         Guardian {
             idle,
             on_idle,
+            countdown: None,
             grace_said_for: None,
             acted_for: None,
             notice_said: false,
@@ -109,7 +115,11 @@ impl Guardian {
     }
 
     fn deadline(&mut self, now: Timestamp, g: &GuardState, out: &mut Vec<Decision>) {
-        let Some(at) = g.deadline else { return };
+        let Some(at) = g.deadline else {
+            self.countdown = None;
+            return;
+        };
+        self.warn(now, at, g.on_expiry, out);
         match expiry(at, g.grace, now) {
             Expiry::Ahead(_) => {}
             Expiry::Grace(until) => {
@@ -142,6 +152,35 @@ impl Guardian {
                     }
                 }
             }
+        }
+    }
+}
+
+impl Guardian {
+    /// The warnings before the deadline at `at`. A deadline seen for the first time (or moved)
+    /// is counted down afresh; warnings already behind it then are not said.
+    fn warn(&mut self, now: Timestamp, at: Timestamp, policy: OnExpiry, out: &mut Vec<Decision>) {
+        let countdown = match &mut self.countdown {
+            Some(d) if d.at == at => d,
+            slot => slot.insert(Deadline::new(at, policy, now)),
+        };
+        for said in countdown.tick(now) {
+            let Countdown::Warn(minutes) = said else {
+                continue;
+            };
+            let then = match action_for(policy) {
+                Some(action) => format!("then {} unless extended", action.label()),
+                None => "then an alert only".into(),
+            };
+            out.push(Decision::Alert {
+                warn: true,
+                key: format!("deadline:{minutes}m@{}", at.as_second()),
+                text: format!(
+                    "{minutes} minute{} left before the deadline ({}): {then}",
+                    if minutes == 1 { "" } else { "s" },
+                    clock(at)
+                ),
+            });
         }
     }
 }
@@ -216,6 +255,53 @@ mod tests {
                     ..
                 }]
             ),
+            "{d:?}"
+        );
+    }
+
+    #[test]
+    fn the_30_10_and_1_minute_warnings_are_said_once_each() {
+        let mut g = guardian(OnExpiry::Alert);
+        let state = guard(3600, OnExpiry::Release);
+        let mut said = Vec::new();
+        for s in (0..3600).step_by(5) {
+            for d in g.step(ts(s), Some(&state), None, None) {
+                let Decision::Alert { key, text, .. } = d else {
+                    panic!("{d:?}")
+                };
+                said.push((s, key, text));
+            }
+        }
+        let keys: Vec<(i64, &str)> = said.iter().map(|(s, k, _)| (*s, k.as_str())).collect();
+        assert_eq!(
+            keys,
+            [
+                (1800, "deadline:30m@3600"),
+                (3000, "deadline:10m@3600"),
+                (3540, "deadline:1m@3600")
+            ]
+        );
+        assert_eq!(
+            said[2].2,
+            "1 minute left before the deadline (01:00:00 UTC): then release unless extended"
+        );
+        // A watchdog that starts 20 minutes before says 10 and 1, not 30.
+        let mut late = guardian(OnExpiry::Alert);
+        let keys: Vec<String> = (2400..3600)
+            .flat_map(|s| late.step(ts(s), Some(&state), None, None))
+            .filter_map(|d| match d {
+                Decision::Alert { key, .. } => Some(key),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(keys, ["deadline:10m@3600", "deadline:1m@3600"]);
+        // An extension is counted down afresh.
+        let later = guard(7200, OnExpiry::Release);
+        let d = g.step(ts(3560), Some(&later), None, None);
+        assert!(d.is_empty(), "{d:?}");
+        let d = g.step(ts(5400), Some(&later), None, None);
+        assert!(
+            matches!(&d[..], [Decision::Alert { key, .. }] if key == "deadline:30m@7200"),
             "{d:?}"
         );
     }

@@ -4,8 +4,10 @@
 //!
 //! - [`guardian`]: what to say and do at an instant (pure, time injected).
 //! - [`run`](mod@run): the loop that samples, asks the guardian and acts through the provider.
+//! - [`process`]: whether a watchdog's process still runs.
 
 pub mod guardian;
+pub mod process;
 pub mod run;
 
 pub use guardian::{Decision, Guardian};

@@ -14,14 +14,18 @@ use super::guardian::{Decision, Guardian};
 use crate::app::Level;
 use crate::config::HooksConfig;
 use crate::guard::IdleTracker;
+pub use crate::guard::stale_after;
 use crate::ledger::{Claim, EventLevel, EventRecord, Ledger};
-use crate::notify::{Alert, Notifier};
+use crate::notify::{Alert, Notifier, QUEUE_LEN, Queue};
 use crate::provider::command::run::run as run_hook;
 use crate::provider::{Action, Provider};
 use crate::telemetry::{
     GpuRound, GpuSource, HostSample, HostSource, SamplerConfig, Telemetry, spawn_gpu_sampler,
     spawn_host_sampler,
 };
+
+/// How long a watchdog that is done waits for its last alerts to reach the webhooks.
+pub const LAST_ALERTS: Duration = Duration::from_secs(30);
 
 /// Everything the loop needs, built at the edge.
 pub struct Watch {
@@ -79,28 +83,31 @@ fn starter_gone(started_by: Option<u32>) -> bool {
     })
 }
 
-/// A watchdog whose heart has not beaten for this many intervals is taken for dead.
-pub fn stale_after(interval: Duration) -> Duration {
-    interval * 3 + Duration::from_secs(5)
-}
-
 pub async fn watch<G, H>(mut w: Watch, gpu: G, host: H) -> Result<Ended, String>
 where
     G: GpuSource + 'static,
     H: HostSource + 'static,
 {
+    // Zero would panic below and a nanosecond would spin: the command refuses both, and so
+    // does the loop, for any other caller.
+    crate::guard::watchdog_interval(w.interval)
+        .map_err(|e| format!("the interval {:?} {e}", w.interval))?;
     let pid = std::process::id();
     let now = Timestamp::now();
-    match w
-        .ledger
-        .claim_watchdog(&w.instance, pid, now, stale_after(w.interval))
-        .map_err(|e| e.to_string())?
-    {
-        Claim::Claimed => {}
-        Claim::HeldBy(other) => return Ok(Ended::AlreadyGuarded(other.pid)),
+    if let Some(other) = claim(&mut w, pid, now)? {
+        return Ok(Ended::AlreadyGuarded(other));
     }
     let note = format!("watchdog {pid} guards {}", w.instance);
     record(&mut w, EventRecord::note(now, note));
+    // Alerts go to the webhooks from a queue of their own: a hook that hangs never holds up
+    // the release.
+    let alerts = w.notifier.take().map(|n| {
+        Queue::start(n, QUEUE_LEN, |report| {
+            if report.is_failure() {
+                eprintln!("watchdog: {report}");
+            }
+        })
+    });
     let (tx, mut rx) = mpsc::channel::<Telemetry>(16);
     let sampling = SamplerConfig {
         interval: w.interval,
@@ -151,7 +158,7 @@ where
         };
         let notice = w.provider.interruption_notice().await.ok().flatten();
         for decision in guardian.step(now, guard.as_ref(), idle, notice) {
-            if carry_out(&mut w, decision).await {
+            if carry_out(&mut w, alerts.as_ref(), decision).await {
                 break;
             }
         }
@@ -164,7 +171,38 @@ where
         .release_watchdog(&w.instance, pid, Timestamp::now());
     gpu_sampler.shutdown().await;
     host_sampler.shutdown().await;
+    if let Some(alerts) = alerts {
+        alerts.close(LAST_ALERTS).await;
+    }
     Ok(ended)
+}
+
+/// Makes this process the instance's watchdog; the pid of the live one that already is, if one
+/// is.
+fn claim(w: &mut Watch, pid: u32, now: Timestamp) -> Result<Option<u32>, String> {
+    let claim = w
+        .ledger
+        .claim_watchdog(&w.instance, pid, now, stale_after(w.interval))
+        .map_err(|e| e.to_string())?;
+    let other = match claim {
+        Claim::Claimed => return Ok(None),
+        Claim::HeldBy(other) if super::process::running(other.pid) => return Ok(Some(other.pid)),
+        Claim::HeldBy(other) => other.pid,
+    };
+    // Killed or crashed without clearing its claim: its heartbeat may still look fresh.
+    let taken = w
+        .ledger
+        .take_over_watchdog(&w.instance, other, pid, now)
+        .map_err(|e| e.to_string())?;
+    if !taken {
+        let holder = w.ledger.guard(&w.instance).ok().flatten();
+        return Ok(Some(
+            holder.and_then(|g| g.watchdog).map_or(other, |h| h.pid),
+        ));
+    }
+    let note = format!("watchdog {pid} takes over from {other}, which is gone");
+    record(w, EventRecord::note(now, note));
+    Ok(None)
 }
 
 fn guardian_idle(rule: &IdleTracker, gpus: &GpuRound, host: &HostSample) -> bool {
@@ -182,7 +220,7 @@ async fn released(w: &Watch) -> bool {
 }
 
 /// Does what a decision says; true when the instance is gone.
-async fn carry_out(w: &mut Watch, decision: Decision) -> bool {
+async fn carry_out(w: &mut Watch, alerts: Option<&Queue>, decision: Decision) -> bool {
     let now = Timestamp::now();
     match decision {
         Decision::Alert { warn, key, text } => {
@@ -192,7 +230,8 @@ async fn carry_out(w: &mut Watch, decision: Decision) -> bool {
                 EventLevel::Info
             };
             record(w, EventRecord::alert(now, level, text.clone()));
-            notify(w, if warn { Level::Warn } else { Level::Info }, &key, &text).await;
+            let level = if warn { Level::Warn } else { Level::Info };
+            notify(w, alerts, level, &key, &text);
             false
         }
         Decision::Interrupted { .. } => {
@@ -233,7 +272,7 @@ async fn carry_out(w: &mut Watch, decision: Decision) -> bool {
                     false,
                 ),
             };
-            notify(w, level, action.label(), &text).await;
+            notify(w, alerts, level, action.label(), &text);
             gone
         }
     }
@@ -246,21 +285,12 @@ fn record(w: &mut Watch, mut event: EventRecord) {
     }
 }
 
-async fn notify(w: &Watch, level: Level, key: &str, text: &str) {
+/// Logs `text` and queues it for the webhooks; returns at once.
+fn notify(w: &Watch, alerts: Option<&Queue>, level: Level, key: &str, text: &str) {
     eprintln!("watchdog: {text}");
-    if let Some(n) = &w.notifier {
-        let alert = Alert::new(
-            level,
-            key,
-            format!("gpumeter: {}", w.instance),
-            text,
-            Timestamp::now(),
-        );
-        for outcome in n.send(&alert, Timestamp::now()).outcomes().await {
-            if outcome.is_failure() {
-                eprintln!("watchdog: {outcome}");
-            }
-        }
+    if let Some(alerts) = alerts {
+        let title = format!("gpumeter: {}", w.instance);
+        alerts.push(Alert::new(level, key, title, text, Timestamp::now()));
     }
 }
 

@@ -107,6 +107,20 @@ impl Tmux {
             .is_ok_and(|s| s.success())
     }
 
+    /// The pid `gpumeter watchdog --status` says guards the demo instance, if one does.
+    fn watchdog_pid(&self) -> Option<u32> {
+        let out = Command::new(env!("CARGO_BIN_EXE_gpumeter"))
+            .args(["watchdog", "--status", "--demo", "--interval", "1s"])
+            .env("GPUMETER_DATA_DIR", &self.data_dir)
+            .output()
+            .ok()?;
+        let text = String::from_utf8_lossy(&out.stdout);
+        let (_, rest) = text.split_once("running (pid ")?;
+        out.status
+            .success()
+            .then(|| rest.split(')').next()?.parse().ok())?
+    }
+
     fn demo_state(&self) -> serde_json::Value {
         let text = std::fs::read_to_string(self.data_dir.join("demo-cloud.json")).unwrap();
         serde_json::from_str(&text).unwrap()
@@ -204,6 +218,39 @@ fn the_demo_watchdog_ends_with_its_cockpit_when_nothing_is_left_to_enforce() {
     }
     let log = std::fs::read_to_string(t.data_dir.join("watchdog.log")).unwrap_or_default();
     assert!(log.contains("nothing is left to enforce"), "{log}");
+}
+
+#[test]
+fn a_killed_watchdog_is_started_again_by_its_cockpit() {
+    let Some(t) = Tmux::start("killed", "") else {
+        return;
+    };
+    t.wait_for("i-0demo4a100f00d");
+    t.wait_for("watchdog ✓");
+    let first = t.watchdog_pid().expect("the cockpit started a watchdog");
+    let killed = Command::new("kill")
+        .args(["-KILL", &first.to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    // A loaded machine may take a while to start the new one.
+    let start = Instant::now();
+    let second = loop {
+        match t.watchdog_pid() {
+            Some(pid) if pid != first => break pid,
+            _ => {}
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no new watchdog after {first} was killed; the screen:\n{}\nits log:\n{}",
+            t.screen(),
+            std::fs::read_to_string(t.data_dir.join("watchdog.log")).unwrap_or_default()
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert_ne!(second, first);
+    let screen = t.wait_for("watchdog ✓");
+    assert!(!screen.contains("NO WATCHDOG"), "{screen}");
 }
 
 /// How long the watchdog may take to release: the deadline is seconds away, but a busy 2-core

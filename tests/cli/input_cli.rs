@@ -176,7 +176,9 @@ fn a_duration_too_long_says_so_and_names_the_longest() {
     );
     let err = bad_input(&run(&["--demo", "watchdog", "--interval", "100000h"]));
     assert!(
-        err.contains(&format!("--interval: `100000h` {largest}")),
+        err.contains(&format!(
+            "--interval (or GPUMETER_WATCHDOG_INTERVAL): `100000h` {largest}"
+        )),
         "{err}"
     );
 }

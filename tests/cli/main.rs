@@ -12,3 +12,4 @@ mod pricing_cli;
 mod serve_fleet_cli;
 mod status_cli;
 mod status_cloud;
+mod watchdog_cli;

@@ -93,6 +93,29 @@ fn one_watchdog_at_a_time_and_a_stale_one_is_replaced() {
 }
 
 #[test]
+fn a_dead_watchdogs_fresh_claim_is_taken_over_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut ledger = Ledger::open(dir.path().join("ledger.sqlite")).unwrap();
+    let t0 = t("2026-05-01T10:00:00Z");
+    let stale = Duration::from_secs(30);
+    ledger.claim_watchdog("i-1", 100, t0, stale).unwrap();
+    // Killed at once: its heartbeat is still fresh when the next one starts.
+    let soon = t0 + SignedDuration::from_secs(2);
+    assert!(matches!(
+        ledger.claim_watchdog("i-1", 200, soon, stale).unwrap(),
+        Claim::HeldBy(Watchdog { pid: 100, .. })
+    ));
+    assert!(ledger.take_over_watchdog("i-1", 100, 200, soon).unwrap());
+    let w = ledger.guard("i-1").unwrap().unwrap().watchdog.unwrap();
+    assert_eq!((w.pid, w.heartbeat), (200, soon));
+    assert!(
+        !ledger.take_over_watchdog("i-1", 100, 300, soon).unwrap(),
+        "only from the one that died"
+    );
+    assert!(!ledger.heartbeat("i-1", 100, soon).unwrap());
+}
+
+#[test]
 fn the_writer_commits_events_at_once_and_hands_the_ledger_back() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("ledger.sqlite");

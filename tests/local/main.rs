@@ -25,3 +25,4 @@ mod telemetry_host;
 mod telemetry_nvml;
 mod telemetry_sampler;
 mod telemetry_sim;
+mod watchdog_notify;

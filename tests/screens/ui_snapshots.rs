@@ -308,3 +308,19 @@ fn a_spot_interruption_takes_over_the_header() {
     app.interruption = Some(app.now + SignedDuration::from_secs(105));
     insta::assert_snapshot!(draw(&app, 80, 24).backend());
 }
+
+#[test]
+fn a_watchdog_given_up_on_takes_over_the_header() {
+    use gpumeter::app::{Event, update};
+    let mut app = app();
+    app.guard.supervisor = Some(gpumeter::guard::Supervisor::new(Duration::from_secs(5)));
+    let now = app.now;
+    update(&mut app, Event::Tick(now));
+    update(
+        &mut app,
+        Event::WatchdogStarted(Err("permission denied".into())),
+    );
+    let screen = draw(&app, 80, 24).backend().to_string();
+    assert!(screen.contains("NO WATCHDOG"), "{screen}");
+    insta::assert_snapshot!(draw(&app, 80, 24).backend());
+}

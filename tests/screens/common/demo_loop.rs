@@ -40,6 +40,7 @@ pub fn run_for(
         idle: gpumeter::guard::IdleRule::default(),
         notify: None,
         fleet: None,
+        watchdog: None,
     };
     let theme = Theme::default();
     runtime.block_on(async {

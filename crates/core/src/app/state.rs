@@ -163,6 +163,8 @@ pub struct GuardLink {
     pub revision: i64,
     /// The cockpit has written its deadline and policy for this instance.
     pub saved: bool,
+    /// Keeps the watchdog the cockpit started running; `None` when it starts none.
+    pub supervisor: Option<crate::guard::Supervisor>,
 }
 
 /// The other accounts the fleet screen reads (the config's `[[fleet]]`) and how far that got.

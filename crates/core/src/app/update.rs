@@ -11,9 +11,11 @@ use crate::cloud::{Action, ActionReport, Inventory, ProviderError};
 use crate::guard::BudgetAlert;
 use crate::guard::GuardState;
 use crate::guard::OnExpiry;
+use crate::guard::{Supervision, Supervisor};
 use crate::telemetry::{CpuBoundRule, Expectations, Telemetry, assess};
 
-/// A watchdog silent for this long is shown as not running.
+/// A watchdog silent for this long is shown as not running, when the cockpit does not
+/// supervise one (which knows its interval: [`crate::guard::stale_after`]).
 pub const WATCHDOG_STALE: std::time::Duration = std::time::Duration::from_secs(20);
 /// What the event log's ledger lines start with; the recorder keeps its own lines out of the
 /// ledger by it.
@@ -44,6 +46,16 @@ pub enum Event {
     Fleet(Vec<crate::fleet::FleetRow>),
     /// The ledger could not do what the cockpit asked of it (open, record, share the guard).
     Ledger(String),
+    /// The answer to [`Effect::StartWatchdog`]: the new watchdog's pid, or why it did not start.
+    WatchdogStarted(Result<u32, String>),
+    /// A watchdog process ended: `failure` says how it ended badly (`None`: it exited by
+    /// itself, with status 0). Its own child's exit, or the guard row's pid found gone.
+    WatchdogEnded {
+        pid: u32,
+        failure: Option<String>,
+    },
+    /// A webhook alert the cockpit sent did not get through (as the webhooks' queue says it).
+    Webhook(String),
     Resize,
 }
 
@@ -68,6 +80,17 @@ pub enum Effect {
         on_expiry: OnExpiry,
         grace: std::time::Duration,
     },
+    /// Start the watchdog, detached, with the arguments the cockpit first gave it: at start,
+    /// and again when it is gone. Answered by [`Event::WatchdogStarted`].
+    StartWatchdog,
+    /// Send an alert to the configured webhooks, from a queue of their own.
+    Notify {
+        level: Level,
+        key: String,
+        text: String,
+        /// The instance the alert is about, once the provider has named it.
+        instance: Option<String>,
+    },
 }
 
 pub fn update(app: &mut App, event: Event) -> Vec<Effect> {
@@ -84,7 +107,10 @@ pub fn update(app: &mut App, event: Event) -> Vec<Effect> {
         Event::Key(key) => on_key(app, key),
         Event::Tick(now) => {
             on_tick(app, now);
-            refresh_fleet(app)
+            let mut effects = refresh_fleet(app);
+            let first = app.guard.supervisor.as_mut().and_then(Supervisor::tick);
+            effects.extend(first.map_or_else(Vec::new, |s| supervised(app, s)));
+            effects
         }
         Event::Telemetry(t) => {
             on_telemetry(app, t);
@@ -93,7 +119,7 @@ pub fn update(app: &mut App, event: Event) -> Vec<Effect> {
         Event::Inventory(result) => on_inventory(app, result),
         Event::Guard(state) => {
             on_guard(app, &state);
-            Vec::new()
+            supervise(app)
         }
         Event::Interruption(at) => {
             on_interruption(app, at);
@@ -114,7 +140,81 @@ pub fn update(app: &mut App, event: Event) -> Vec<Effect> {
             app.log(Level::Error, format!("{LEDGER_PREFIX} {problem}"));
             Vec::new()
         }
+        Event::WatchdogStarted(result) => on_watchdog_started(app, result),
+        Event::WatchdogEnded { pid, failure } => {
+            if let Some(s) = app.guard.supervisor.as_mut() {
+                s.ended(pid, failure);
+            }
+            if let Some(w) = app.guard.watchdog.as_mut().filter(|w| w.pid == pid) {
+                app.dirty |= w.alive;
+                w.alive = false;
+            }
+            supervise(app)
+        }
+        Event::Webhook(problem) => {
+            app.log(Level::Warn, problem);
+            Vec::new()
+        }
         Event::Resize => Vec::new(),
+    }
+}
+
+/// Asks the supervisor about the guard row as last read.
+fn supervise(app: &mut App) -> Vec<Effect> {
+    let now = app.now;
+    let row = app.guard.watchdog.map(|w| crate::guard::Watchdog {
+        pid: w.pid,
+        heartbeat: w.last_check,
+    });
+    let said = app
+        .guard
+        .supervisor
+        .as_mut()
+        .and_then(|s| s.observe(now, row.as_ref()));
+    said.map_or_else(Vec::new, |s| supervised(app, s))
+}
+
+fn on_watchdog_started(app: &mut App, result: Result<u32, String>) -> Vec<Effect> {
+    let now = app.now;
+    let Some(s) = app.guard.supervisor.as_mut() else {
+        return Vec::new();
+    };
+    let again = s.restarting();
+    let said = s.started(now, result.clone());
+    app.dirty = true;
+    if let (Ok(pid), true) = (result, again) {
+        app.log(Level::Info, format!("watchdog started again (pid {pid})"));
+    }
+    said.map_or_else(Vec::new, |s| supervised(app, s))
+}
+
+/// What the supervisor said, as lines in the log and effects.
+fn supervised(app: &mut App, said: Supervision) -> Vec<Effect> {
+    app.dirty = true;
+    match said {
+        Supervision::Start { why: None } => vec![Effect::StartWatchdog],
+        Supervision::Start { why: Some(why) } => {
+            app.log(Level::Warn, format!("{why}: starting it again"));
+            vec![Effect::StartWatchdog]
+        }
+        Supervision::GiveUp { why } => {
+            let text = format!(
+                "NO WATCHDOG: {why}. Nothing enforces the deadline or the idle rule once this \
+                 cockpit is gone; see watchdog.log in the data directory"
+            );
+            app.bell = true;
+            app.log(Level::Error, text.clone());
+            vec![Effect::Notify {
+                level: Level::Error,
+                key: "watchdog-down".into(),
+                text,
+                instance: app.guard.instance.clone(),
+            }]
+        }
+        Supervision::Recovered { pid } => {
+            app.log(Level::Info, format!("a watchdog guards again (pid {pid})"));
+            Vec::new()
+        }
     }
 }
 
@@ -385,10 +485,12 @@ fn cancel_grace(app: &mut App) -> Vec<Effect> {
 }
 
 fn on_guard(app: &mut App, state: &GuardState) {
+    let now = app.now;
+    let supervisor = app.guard.supervisor.as_ref();
     let watchdog = state.watchdog.map(|w| WatchdogView {
         pid: w.pid,
         last_check: w.heartbeat,
-        alive: w.alive(app.now, WATCHDOG_STALE),
+        alive: supervisor.map_or_else(|| w.alive(now, WATCHDOG_STALE), |s| s.alive(now, &w)),
     });
     // A heartbeat alone only changes how long ago the watchdog checked, which the next tick's
     // frame shows: drawing for it would cost a second frame in every second the row is read.

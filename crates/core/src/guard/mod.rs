@@ -5,6 +5,7 @@
 //! - [`budget`]: thresholds of a limit and a forecast of when it runs out.
 //! - [`expiry`]: the deadline, its grace period, and when the policy is due.
 //! - [`row`]: the guard row the cockpit and the watchdog share through the ledger.
+//! - [`supervise`]: when the cockpit starts its watchdog again, and when it gives up.
 //! - [`checkpoint`]: how old the newest checkpoint is and whether its disk outlives the instance.
 
 pub mod budget;
@@ -12,9 +13,14 @@ pub mod checkpoint;
 pub mod expiry;
 pub mod idle;
 pub mod row;
+pub mod supervise;
 
 pub use budget::{BudgetAlert, BudgetWatch};
 pub use checkpoint::{Checkpoint, CheckpointAlert};
 pub use expiry::{DEFAULT_GRACE, Expiry, OnExpiry, expiry};
 pub use idle::{IdleRule, IdleState, IdleTracker};
-pub use row::{GuardPolicy, GuardState, Watchdog};
+pub use row::{
+    GuardPolicy, GuardState, MAX_WATCHDOG_INTERVAL, MIN_WATCHDOG_INTERVAL, Watchdog, stale_after,
+    watchdog_interval,
+};
+pub use supervise::{Supervision, Supervisor};

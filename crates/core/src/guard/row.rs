@@ -41,10 +41,70 @@ impl Watchdog {
     }
 }
 
+/// The shortest interval a watchdog may check at: below it, it would spin (and zero panics).
+pub const MIN_WATCHDOG_INTERVAL: Duration = Duration::from_millis(100);
+/// The longest: a guard that looks less often than hourly misses a deadline by that much.
+pub const MAX_WATCHDOG_INTERVAL: Duration = Duration::from_secs(3600);
+
+/// `interval` when a watchdog may check at it, else why not, to follow the value as the user
+/// wrote it (`` `0s` is under 100ms, ...``).
+pub fn watchdog_interval(interval: Duration) -> Result<Duration, String> {
+    if interval < MIN_WATCHDOG_INTERVAL {
+        Err(format!(
+            "is under {MIN_WATCHDOG_INTERVAL:?}, the shortest interval the watchdog checks at"
+        ))
+    } else if interval > MAX_WATCHDOG_INTERVAL {
+        Err(format!(
+            "is over {}h, the longest interval the watchdog checks at",
+            MAX_WATCHDOG_INTERVAL.as_secs() / 3600
+        ))
+    } else {
+        Ok(interval)
+    }
+}
+
+/// A watchdog checking every `interval` whose heart has not beaten for this long is taken for
+/// dead: three missed beats and five seconds for a slow disk.
+pub fn stale_after(interval: Duration) -> Duration {
+    interval
+        .saturating_mul(3)
+        .saturating_add(Duration::from_secs(5))
+}
+
 /// The policy the cockpit, `extend` or the config sets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GuardPolicy {
     pub deadline: Option<Timestamp>,
     pub on_expiry: OnExpiry,
     pub grace: Duration,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_interval_is_held_between_its_bounds() {
+        assert!(watchdog_interval(Duration::ZERO).is_err());
+        assert!(watchdog_interval(Duration::from_nanos(1)).is_err());
+        assert!(watchdog_interval(Duration::from_millis(99)).is_err());
+        assert_eq!(
+            watchdog_interval(MIN_WATCHDOG_INTERVAL),
+            Ok(MIN_WATCHDOG_INTERVAL)
+        );
+        assert_eq!(
+            watchdog_interval(Duration::from_secs(5)),
+            Ok(Duration::from_secs(5))
+        );
+        assert!(watchdog_interval(Duration::from_secs(3601)).is_err());
+        assert!(watchdog_interval(Duration::MAX).is_err());
+        let e = watchdog_interval(Duration::ZERO).unwrap_err();
+        assert!(e.contains("100ms"), "{e}");
+    }
+
+    #[test]
+    fn staleness_never_overflows() {
+        assert_eq!(stale_after(Duration::from_secs(5)), Duration::from_secs(20));
+        assert_eq!(stale_after(Duration::MAX), Duration::MAX);
+    }
 }

@@ -4,6 +4,7 @@
 //! network, so `cargo test -p gpumeter-core` runs them without building the edges.
 
 mod app_update;
+mod app_watchdog;
 mod meter_properties;
 mod pricing_extends;
 mod telemetry_findings;

@@ -1,0 +1,217 @@
+//! `gpumeter watchdog` as a user runs it: intervals it refuses wherever they come from, and
+//! the systemd user unit it writes (no systemd needed: the unit is only written).
+
+use std::os::unix::fs::PermissionsExt as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+struct Home {
+    dir: PathBuf,
+}
+
+impl Home {
+    fn new(name: &str) -> Self {
+        let dir =
+            std::env::temp_dir().join(format!("gpumeter-watchdog-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Home { dir }
+    }
+
+    fn data(&self) -> PathBuf {
+        self.dir.join("data")
+    }
+
+    fn unit(&self) -> PathBuf {
+        self.dir
+            .join("config/systemd/user/gpumeter-watchdog.service")
+    }
+
+    /// `gpumeter ARGS --demo` with this home; a run past 30 s is killed and reported as such,
+    /// so a watchdog that spins instead of refusing fails rather than hangs.
+    fn run(&self, args: &[&str], env: &[(&str, &str)]) -> Output {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_gpumeter"));
+        cmd.args(args)
+            .arg("--demo")
+            .env("HOME", &self.dir)
+            .env("XDG_CONFIG_HOME", self.dir.join("config"))
+            .env("GPUMETER_DATA_DIR", self.data())
+            .env("GPUMETER_DEMO_DELAY_MS", "0")
+            .env_remove("GPUMETER_WATCHDOG_INTERVAL")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let mut child = cmd.spawn().unwrap();
+        let start = Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if start.elapsed() > Duration::from_secs(30) {
+                let _ = child.kill();
+                let out = child.wait_with_output().unwrap();
+                panic!(
+                    "gpumeter {args:?} still ran after 30s; stderr:\n{}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        child.wait_with_output().unwrap()
+    }
+}
+
+impl Drop for Home {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn intervals_too_short_or_too_long_are_refused_from_the_flag_and_the_variable() {
+    let home = Home::new("interval");
+    for (args, env) in [
+        (vec!["--interval", "0s"], vec![]),
+        (vec!["--interval", "1ns"], vec![]),
+        (vec!["--interval", "2h"], vec![]),
+        (vec![], vec![("GPUMETER_WATCHDOG_INTERVAL", "0s")]),
+    ] {
+        let mut all = vec!["watchdog", "--foreground"];
+        all.extend(&args);
+        let out = home.run(&all, &env);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?} {env:?}: {err}");
+        assert!(
+            err.contains("--interval (or GPUMETER_WATCHDOG_INTERVAL)")
+                && (err.contains("under 100ms") || err.contains("over 1h")),
+            "{err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    // The cockpit refuses it too, before it would start a watchdog that dies of it.
+    let out = home.run(&[], &[("GPUMETER_WATCHDOG_INTERVAL", "0s")]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("GPUMETER_WATCHDOG_INTERVAL: `0s` is under 100ms"),
+        "{err}"
+    );
+}
+
+#[test]
+fn dry_run_prints_the_unit_and_writes_nothing() {
+    let home = Home::new("dry");
+    let out = home.run(
+        &[
+            "watchdog",
+            "--install-service",
+            "--dry-run",
+            "--interval",
+            "10s",
+        ],
+        &[],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("would write") && text.contains("(mode 0600)"),
+        "{text}"
+    );
+    let exec = text
+        .lines()
+        .find(|l| l.starts_with("ExecStart="))
+        .expect("an ExecStart line");
+    let bin = env!("CARGO_BIN_EXE_gpumeter");
+    let data = home.data();
+    let expected = format!(
+        "ExecStart=\"{bin}\" \"watchdog\" \"--foreground\" \"--data-dir\" \"{}\" \"--demo\" \
+         \"--scenario\" \"training\" \"--gpus\" \"8\" \"--interval\" \"10s\"",
+        data.display()
+    );
+    assert_eq!(exec, expected);
+    assert!(text.contains("\nRestart=on-failure\n"), "{text}");
+    assert!(!home.unit().exists(), "a dry run writes nothing");
+    assert!(!home.dir.join("config").exists(), "not even the directory");
+}
+
+#[test]
+fn the_unit_is_private_names_no_secret_and_is_removed_again() {
+    let home = Home::new("install");
+    let config = home.dir.join("gpumeter.toml");
+    std::fs::write(
+        &config,
+        "[[notify.webhook]]\nkind = \"dingtalk\"\n\
+         url = \"https://oapi.dingtalk.com/robot/send?access_token=TOKENxyzzy\"\n\
+         secret = \"SECxyzzy\"\n",
+    )
+    .unwrap();
+    let secrets = [("AWS_SECRET_ACCESS_KEY", "AKSECRETxyzzy")];
+    let config_arg = config.display().to_string();
+    let args = [
+        "--config",
+        config_arg.as_str(),
+        "watchdog",
+        "--install-service",
+        "--on-idle",
+        "stop",
+    ];
+    let dry = home.run(&[&args[..], &["--dry-run"]].concat(), &secrets);
+    assert!(dry.status.success(), "{}", stderr(&dry));
+    let out = home.run(&args, &secrets);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let said = stdout(&out);
+    for step in [
+        "systemctl --user enable --now gpumeter-watchdog.service",
+        "loginctl enable-linger",
+    ] {
+        assert!(said.contains(step), "{said}");
+    }
+    let unit = home.unit();
+    let text = std::fs::read_to_string(&unit).unwrap();
+    let mode = std::fs::metadata(&unit).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "{unit:?}");
+    assert!(
+        stdout(&dry).contains(&text),
+        "the dry run printed what is written"
+    );
+    assert!(
+        text.contains(&format!("\"--config\" \"{}\"", config.display())),
+        "{text}"
+    );
+    assert!(text.contains("\"--on-idle\" \"stop\""), "{text}");
+    for secret in ["AKSECRETxyzzy", "TOKENxyzzy", "SECxyzzy", "AWS_"] {
+        assert!(!text.contains(secret), "{secret} in:\n{text}");
+    }
+    assert_no_other_files(&unit);
+
+    let out = home.run(&["watchdog", "--uninstall-service", "--dry-run"], &[]);
+    assert!(stdout(&out).contains("would remove"), "{}", stdout(&out));
+    assert!(unit.exists());
+    let out = home.run(&["watchdog", "--uninstall-service"], &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!unit.exists());
+    let out = home.run(&["watchdog", "--uninstall-service"], &[]);
+    assert!(
+        stdout(&out).contains("nothing to remove"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+/// The unit's directory holds the unit and nothing left over from writing it.
+fn assert_no_other_files(unit: &Path) {
+    let names: Vec<String> = std::fs::read_dir(unit.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["gpumeter-watchdog.service"]);
+}
