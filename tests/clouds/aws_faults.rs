@@ -377,7 +377,10 @@ fn releasing_a_gone_instance_reports_it_and_is_not_an_error() {
     });
     for script in [gone, terminated, not_found] {
         let (url, counts) = serve(script);
-        let report = rt.block_on(aws(&url).perform(&Action::Release)).unwrap();
+        let aws = aws(&url);
+        // The ledger of this data directory saw the instance run.
+        aws.add_seen(&[("aws", ID)].into_iter().collect());
+        let report = rt.block_on(aws.perform(&Action::Release)).unwrap();
         assert!(report.confirmed, "{report:?}");
         assert!(report.summary.contains("already released"), "{report:?}");
         assert!(
@@ -390,6 +393,43 @@ fn releasing_a_gone_instance_reports_it_and_is_not_an_error() {
                 <= 1
         );
     }
+}
+
+/// A wrong `--region`, a mistyped id, any id EC2 does not know: EC2 lists nothing, and
+/// nothing this data directory saw says the instance ever existed. That is not "released".
+#[test]
+fn an_instance_ec2_does_not_know_and_nobody_saw_is_an_error_not_done() {
+    let rt = rt();
+    let gone: Arc<Script> = Arc::new(|req, _| match req.action.as_str() {
+        "DescribeInstances" => ok("DescribeInstances", "<reservationSet/>"),
+        "TerminateInstances" | "StopInstances" => {
+            error(400, "InvalidInstanceID.NotFound", "no such instance")
+        }
+        _ => healthy(req, "running"),
+    });
+    let (url, counts) = serve(gone);
+    let aws = aws(&url);
+    // Seen elsewhere: another instance, and the same id at another provider.
+    aws.add_seen(&[("aws", "i-0other"), ("alibaba", ID)].into_iter().collect());
+    for action in [Action::Release, Action::Stop] {
+        let e = rt.block_on(aws.perform(&action)).unwrap_err();
+        assert!(
+            matches!(e.kind(), ErrorKind::State { fix: Some(_) }),
+            "{e:?}"
+        );
+        let said = e.to_string();
+        assert!(said.contains(ID) && said.contains("never seen"), "{said}");
+        assert!(
+            said.contains("region us-east-1") && said.contains(&url),
+            "{said}"
+        );
+        assert!(e.fix().contains("--region"), "{}", e.fix());
+    }
+    let e = rt.block_on(aws.inventory()).unwrap_err();
+    assert!(e.to_string().contains("never seen"), "{e}");
+    let sent = counts.lock().unwrap();
+    assert_eq!(sent.get("TerminateInstances"), None, "{sent:?}");
+    assert_eq!(sent.get("StopInstances"), None, "{sent:?}");
 }
 
 #[test]

@@ -13,6 +13,7 @@ use super::inventory::{Seen, state};
 use super::query::Ec2Error;
 use super::xml;
 use crate::meter::InstanceState;
+use crate::provider::ProviderError;
 use crate::provider::http::Repeat;
 
 pub type Outcome = (bool, String);
@@ -39,13 +40,22 @@ async fn read_back(s: &mut Session<'_>, id: &str, want: InstanceState, done: &st
     }
 }
 
-pub async fn release(s: &mut Session<'_>, id: &str) -> Result<Outcome, Ec2Error> {
+/// What an instance EC2 does not list means, decided by the core's rule ([`crate::provider::Seen::absent`]):
+/// `Ok` when this data directory has seen it, so it is released; else the error to show.
+pub type Absent<'a> = &'a (dyn Fn() -> Result<(), ProviderError> + Send + Sync);
+
+pub async fn release(
+    s: &mut Session<'_>,
+    id: &str,
+    absent: Absent<'_>,
+) -> Result<Outcome, ProviderError> {
     let before = s.instance(id).await?;
     match state_of(before.as_ref()) {
         None if before.is_none() => {
+            absent()?;
             return Ok((
                 true,
-                "already released: EC2 does not know the instance".into(),
+                "already released: EC2 no longer lists the instance this data directory saw".into(),
             ));
         }
         Some((name, InstanceState::Released)) => {
@@ -60,13 +70,14 @@ pub async fn release(s: &mut Session<'_>, id: &str) -> Result<Outcome, Ec2Error>
         Ok(body) => xml::parse_answer(&body, "TerminateInstances")
             .map(|_| ())
             .map_err(|m| Ec2Error::malformed("TerminateInstances", &m))?,
+        // EC2 listed it a moment ago: it went between the two calls.
         Err(e) if e.code() == Some("InvalidInstanceID.NotFound") => {
             return Ok((
                 true,
-                "already released: EC2 does not know the instance".into(),
+                "already released: EC2 no longer knows the instance it listed".into(),
             ));
         }
-        Err(e) => return Err(e),
+        Err(e) => return Err(e.into()),
     }
     Ok(read_back(
         s,
@@ -77,13 +88,18 @@ pub async fn release(s: &mut Session<'_>, id: &str) -> Result<Outcome, Ec2Error>
     .await)
 }
 
-pub async fn stop(s: &mut Session<'_>, id: &str) -> Result<Outcome, Ec2Error> {
+pub async fn stop(
+    s: &mut Session<'_>,
+    id: &str,
+    absent: Absent<'_>,
+) -> Result<Outcome, ProviderError> {
     let before = s.instance(id).await?;
     match state_of(before.as_ref()) {
         None => {
+            absent()?;
             return Ok((
                 false,
-                "EC2 does not know the instance; nothing to stop".into(),
+                "EC2 no longer lists the instance: it is released; nothing to stop".into(),
             ));
         }
         Some((name, InstanceState::Stopped)) => {
