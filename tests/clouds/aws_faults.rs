@@ -13,6 +13,7 @@ use std::time::Duration;
 use gpumeter::provider::aws::Aws;
 use gpumeter::provider::aws::credentials::{AwsEnv, AwsSettings};
 use gpumeter::provider::http::HttpPolicy;
+use gpumeter::provider::readback::Readback;
 use gpumeter::provider::{Action, Auth, ErrorKind, Provider, ProviderError};
 
 const SECRET: &str = "fault-secret-that-must-never-show-77ab";
@@ -183,6 +184,10 @@ fn aws(url: &str) -> Aws {
         policy,
         policy,
     )
+    .with_readback(Readback {
+        attempts: 3,
+        interval: Duration::from_millis(5),
+    })
 }
 
 fn rt() -> tokio::runtime::Runtime {
@@ -579,4 +584,35 @@ fn each_answer_comes_out_as_its_kind() {
             _ => {}
         }
     }
+}
+
+/// `snapshot-clean --keep 1 --final-snapshot` where CreateSnapshot answers an id that never
+/// shows up: the old snapshots stay, every one, and the report says why.
+#[test]
+fn no_snapshot_is_deleted_before_the_final_one_reads_back_completed() {
+    let rt = rt();
+    let never: Arc<Script> = Arc::new(|req, _| match req.action.as_str() {
+        "CreateSnapshot" => ok("CreateSnapshot", "<snapshotId>snap-final</snapshotId>"),
+        "DescribeSnapshots" => snapshots(&["snap-a", "snap-b", "snap-c", "snap-d"]),
+        _ => healthy(req, "running"),
+    });
+    let (url, counts) = serve(never);
+    let aws = aws(&url).with_readback(Readback {
+        attempts: 3,
+        interval: Duration::from_millis(5),
+    });
+    let report = rt
+        .block_on(aws.perform(&Action::SnapshotClean {
+            keep: 1,
+            final_snapshot: true,
+        }))
+        .unwrap();
+    assert!(!report.confirmed, "{report:?}");
+    assert!(
+        report.summary.contains("snap-final") && report.summary.contains("no snapshot deleted"),
+        "{report:?}"
+    );
+    let sent = counts.lock().unwrap();
+    assert_eq!(sent.get("DeleteSnapshot"), None, "{sent:?}");
+    assert_eq!(sent.get("CreateSnapshot"), Some(&1), "{sent:?}");
 }

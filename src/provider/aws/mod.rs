@@ -27,6 +27,7 @@ use self::imds::{Imds, SpotNotice};
 use self::known::Known;
 use self::query::{Ec2, describe_call};
 use super::http::HttpPolicy;
+use super::readback::Readback;
 use super::seen::Sightings;
 use super::{Action, ActionReport, Asked, Capabilities, Inventory, Provider, ProviderError, Seen};
 
@@ -46,6 +47,7 @@ pub struct Aws {
     memory: Option<PathBuf>,
     last: Mutex<Last>,
     sightings: Sightings,
+    readback: Readback,
 }
 
 impl Aws {
@@ -77,7 +79,15 @@ impl Aws {
             memory: None,
             last: Mutex::new(Last::default()),
             sightings: Sightings::default(),
+            readback: Readback::default(),
         }
+    }
+
+    /// How long a final snapshot is waited for before anything is deleted.
+    #[must_use]
+    pub fn with_readback(mut self, readback: Readback) -> Self {
+        self.readback = readback;
+        self
     }
 
     /// Remembers linked resources in `dir`, so they are found again after the release.
@@ -294,7 +304,7 @@ impl Provider for Aws {
                 if seen.instance.is_none() {
                     absent()?;
                 }
-                actions::snapshot_clean(&mut session, &seen, *keep, *final_snapshot)
+                actions::snapshot_clean(&mut session, &seen, *keep, *final_snapshot, self.readback)
                     .await
                     .map_err(ProviderError::from)
             }
