@@ -23,6 +23,7 @@ pub fn run(cli: &Cli, action: &Action, args: &ActionArgs) -> CommandResult {
     let provider = ctx.provider()?;
     let inventory = known(super::block_on(provider.inventory())?)
         .map_err(|e| Failure::provider(EXIT_FAILED, provider.name(), &e))?;
+    ctx.record_sighting(inventory.as_ref());
     let pricing = ctx.pricing_for(inventory.as_ref().and_then(|i| i.instance.as_ref()))?;
     let confirm = Confirm::build(
         action.clone(),

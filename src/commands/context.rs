@@ -13,12 +13,13 @@ use super::Failure;
 use crate::cli::Cli;
 use crate::config::{Config, InstanceConfig, ProviderKind, SheetRef};
 use crate::demo::demo_pricing;
+use crate::ledger::{Ledger, path_in};
 use crate::meter::{BillingMode, ComputeTerms};
 use crate::provider::alibaba::AlibabaCloud;
 use crate::provider::aws::Aws;
 use crate::provider::aws::credentials::{AwsEnv, AwsSettings};
 use crate::provider::demo::DemoCloud;
-use crate::provider::{InstanceInfo, Provider, none::NoProvider};
+use crate::provider::{InstanceInfo, Inventory, Provider, Seen, none::NoProvider};
 use crate::spend::{PriceSource, Pricing};
 
 /// Actions the demo cloud refuses, comma-separated (`release,stop`): shows the error path.
@@ -85,14 +86,36 @@ impl Context {
         }
     }
 
-    /// The provider adapter the flags and config select, behind the one-lining every answer
-    /// passes through before it is read or printed.
+    /// The provider adapter the flags and config select, told what this data directory has
+    /// seen exist (for the rule that an instance it does not list counts as released only
+    /// then), behind the one-lining every answer passes through before it is read or printed.
     pub fn provider(&self) -> Result<Arc<dyn Provider>, Failure> {
-        let adapter = self.adapter()?;
+        let adapter = self.adapter_for_config()?;
+        adapter.add_seen(&self.seen());
         Ok(Arc::new(crate::provider::one_line::OneLine(adapter)))
     }
 
-    fn adapter(&self) -> Result<Arc<dyn Provider>, Failure> {
+    /// Every instance the ledger has seen; none when there is no ledger yet or it cannot be
+    /// read, which only makes an absent instance an error rather than "released".
+    pub fn seen(&self) -> Seen {
+        Ledger::open_read_only(path_in(&self.data_dir, self.demo))
+            .and_then(|l| l.seen())
+            .unwrap_or_default()
+    }
+
+    /// Records in the ledger that the provider listed `inventory`'s instance, so a later run
+    /// that no longer finds it knows it existed. Best effort: a sighting not recorded only
+    /// makes that later run refuse to call the instance released.
+    pub fn record_sighting(&self, inventory: Option<&Inventory>) {
+        let Some(instance) = inventory.and_then(|i| i.instance.as_ref()) else {
+            return;
+        };
+        if let Ok(mut ledger) = Ledger::open(path_in(&self.data_dir, self.demo)) {
+            let _ = ledger.saw_instance(instance, Timestamp::now());
+        }
+    }
+
+    fn adapter_for_config(&self) -> Result<Arc<dyn Provider>, Failure> {
         if self.demo {
             return Ok(Arc::new(self.demo_cloud()));
         }

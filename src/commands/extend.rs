@@ -1,6 +1,8 @@
 //! `gpumeter extend DURATION`: moves the deadline later where it is enforced. The ledger's
 //! guard row always (the watchdog reads it, and a pending stop or release in its grace period
-//! is cancelled), and the provider too where it can hold a deadline itself.
+//! is cancelled), and the provider too where it already holds a release deadline, or where the
+//! policy at expiry is release: a provider-held deadline deletes the instance, so "alert only"
+//! never gets one. The provider is written first and read back, then the ledger.
 
 use std::process::ExitCode;
 
@@ -10,6 +12,7 @@ use super::actions::known;
 use super::context::Context;
 use super::{CommandResult, Failure, emit};
 use crate::cli::{ActionArgs, Cli};
+use crate::config::OnExpiry;
 use crate::ledger::{Change, GuardPolicy, Ledger, path_in};
 use crate::provider::Action;
 
@@ -43,46 +46,114 @@ pub fn run(cli: &Cli, by: &str, args: &ActionArgs) -> CommandResult {
         .flatten()
         .fold(now, Timestamp::max);
     let at = base.saturating_add(by).unwrap_or(base);
-    let holds = provider.capabilities().deadline;
+    let on_expiry = guard
+        .as_ref()
+        .map_or(ctx.config.deadline.on_expiry, |g| g.on_expiry);
+    let holds = holds_at_provider(provider.capabilities().deadline, held, on_expiry);
     if args.dry_run {
         let mut lines = vec![format!(
             "dry run: nothing is changed. The deadline would move to {at}:"
         )];
-        lines.push(format!("  ledger: guard row of {instance}"));
         if holds {
             let action = Action::SetDeadline { at: Some(at) };
             lines.extend(provider.plan(&action).iter().map(|c| format!("  {c}")));
         }
+        lines.push(format!("  ledger: guard row of {instance}"));
+        lines.push(format!(
+            "  {}",
+            what_it_does(provider.name(), holds, on_expiry)
+        ));
         emit(&lines.join("\n"));
         return Ok(ExitCode::SUCCESS);
     }
+    // The provider first, read back; the ledger only once the provider holds the new time, so
+    // a failure leaves both at the old one.
+    if holds {
+        let action = Action::SetDeadline { at: Some(at) };
+        let report = super::block_on(provider.perform(&action))?.map_err(|e| {
+            Failure::provider(
+                super::EXIT_FAILED,
+                "extend failed; the ledger keeps the old deadline",
+                &e,
+            )
+        })?;
+        if !report.confirmed {
+            return Err(Failure::failed(format!(
+                "extend: NOT confirmed; the ledger keeps the old deadline; the provider reports {}",
+                report.summary
+            )));
+        }
+    }
     let policy = GuardPolicy {
         deadline: Some(at),
-        on_expiry: guard
-            .as_ref()
-            .map_or(ctx.config.deadline.on_expiry, |g| g.on_expiry),
+        on_expiry,
         grace: guard
             .as_ref()
             .map_or(ctx.config.deadline.grace, |g| g.grace),
     };
-    ledger
-        .set_policy(
-            &instance,
-            &policy,
-            Change {
-                at: now,
-                by: "extend",
-            },
-        )
-        .map_err(|e| Failure::failed(e.to_string()))?;
-    drop(ledger);
-    if holds {
-        super::actions::run(cli, &Action::SetDeadline { at: Some(at) }, args)
-    } else {
-        emit(&format!(
-            "deadline moved to {at}; the watchdog enforces it ({} cannot hold a deadline itself)",
+    let change = Change {
+        at: now,
+        by: "extend",
+    };
+    let written = ledger
+        .set_policy(&instance, &policy, change)
+        .and_then(|()| {
+            if holds {
+                ledger.set_provider_held(&instance, Some(at), change)
+            } else {
+                Ok(())
+            }
+        });
+    if let Err(e) = written {
+        return Err(Failure::failed(format!(
+            "extend: {} now holds {at}, but the ledger could not be written ({e}); \
+             the watchdog still enforces the old deadline",
             provider.name()
-        ));
-        Ok(ExitCode::SUCCESS)
+        )));
+    }
+    emit(&format!(
+        "deadline moved to {at}; {}",
+        what_it_does(provider.name(), holds, on_expiry)
+    ));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Whether `extend` moves a deadline the provider holds. A provider-held deadline releases
+/// (deletes) the instance when it passes, so one is set only where the provider already holds
+/// one, or where the policy at expiry is release anyway: never for "alert only" or "stop".
+fn holds_at_provider(can_hold: bool, held: Option<Timestamp>, on_expiry: OnExpiry) -> bool {
+    can_hold && (held.is_some() || on_expiry == OnExpiry::Release)
+}
+
+/// What happens at the new deadline, in one line.
+fn what_it_does(provider: &str, holds: bool, on_expiry: OnExpiry) -> String {
+    let at_expiry = match on_expiry {
+        OnExpiry::Alert => "alerts only",
+        OnExpiry::Stop => "stops the instance",
+        OnExpiry::Release => "releases the instance",
+    };
+    if holds {
+        format!(
+            "{provider} holds it and releases (deletes) the instance then, read back; the watchdog {at_expiry}"
+        )
+    } else {
+        format!("the watchdog {at_expiry} then; {provider} holds no release for it")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_provider_release_is_created_only_where_one_exists_or_the_policy_is_release() {
+        let held = Some(Timestamp::UNIX_EPOCH);
+        assert!(!holds_at_provider(true, None, OnExpiry::Alert));
+        assert!(!holds_at_provider(true, None, OnExpiry::Stop));
+        assert!(holds_at_provider(true, None, OnExpiry::Release));
+        assert!(holds_at_provider(true, held, OnExpiry::Alert));
+        assert!(!holds_at_provider(false, held, OnExpiry::Release));
+        assert!(what_it_does("alibaba", false, OnExpiry::Alert).contains("alerts only"));
+        assert!(what_it_does("alibaba", true, OnExpiry::Release).contains("deletes"));
     }
 }

@@ -21,6 +21,7 @@ pub mod record;
 pub mod report;
 pub mod retention;
 pub mod schema;
+pub mod seen;
 pub mod store;
 pub mod write;
 

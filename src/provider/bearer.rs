@@ -13,7 +13,8 @@ use serde_json::Value;
 
 use super::http::{Http, HttpError, HttpPolicy, Repeat, by_status};
 pub use super::readback::Readback;
-use super::{Action, ActionReport, ErrorKind, ProviderError};
+use super::seen::Sightings;
+use super::{Action, ActionReport, Asked, ErrorKind, ProviderError};
 use crate::meter::InstanceState;
 
 /// Some variables of one environment, taken at one moment. Tests build it from pairs and never
@@ -129,6 +130,10 @@ pub enum ApiError {
     Transport { call: String, source: HttpError },
     #[error("{call}: the answer is not the documented JSON ({what})")]
     Malformed { call: String, what: String },
+    /// The provider does not list the instance and this data directory has never seen it
+    /// ([`crate::provider::Seen::absent`]).
+    #[error("{0}")]
+    Unseen(ProviderError),
 }
 
 impl ApiError {
@@ -202,6 +207,23 @@ impl Api {
         self.key.redact(text)
     }
 
+    /// The endpoint the calls go to.
+    pub fn base(&self) -> &str {
+        &self.base
+    }
+
+    /// The core's rule for instance `id` when the provider does not list it (a 404 too, which
+    /// a wrong endpoint or a proxy also answers): `Ok` when `sightings` has it, so it counts as
+    /// released; else the state error naming the endpoint asked.
+    pub fn absent(&self, sightings: &Sightings, id: &str) -> Result<(), ProviderError> {
+        sightings.absent(&Asked {
+            provider: self.cloud.id,
+            instance: id,
+            region: None,
+            endpoint: &self.base,
+        })
+    }
+
     /// `e` as the cockpit shows it: its kind from the status (and Lambda's `error.code`), and
     /// nothing of the key.
     pub fn error(&self, e: ApiError) -> ProviderError {
@@ -244,6 +266,7 @@ impl Api {
                 ),
             )
             .with_call(&call),
+            ApiError::Unseen(e) => e,
         }
     }
 

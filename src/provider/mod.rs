@@ -20,6 +20,7 @@ pub mod none;
 pub mod one_line;
 pub mod readback;
 pub mod runpod;
+pub mod seen;
 pub mod tencent;
 pub mod vast;
 
@@ -29,6 +30,11 @@ pub trait Provider: Send + Sync {
     fn name(&self) -> &str;
 
     fn capabilities(&self) -> Capabilities;
+
+    /// What this data directory has seen exist (from the ledger), for the rule that an instance
+    /// the provider does not list counts as released only if it was seen ([`Seen::absent`]).
+    /// Adapters that never read "absent" as "done" ignore it.
+    fn add_seen(&self, _seen: &Seen) {}
 
     /// The calls `action` would make, without making them (`--dry-run`).
     fn plan(&self, action: &Action) -> Vec<String>;

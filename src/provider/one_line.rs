@@ -8,7 +8,7 @@ use async_trait::async_trait;
 use gpumeter_core::text::one_line;
 use jiff::Timestamp;
 
-use super::{Action, ActionReport, Capabilities, Inventory, Provider, ProviderError};
+use super::{Action, ActionReport, Capabilities, Inventory, Provider, ProviderError, Seen};
 
 /// The most characters kept of one planned call (`--dry-run` prints them).
 const CALL_CHARS: usize = 500;
@@ -23,6 +23,10 @@ impl Provider for OneLine {
 
     fn capabilities(&self) -> Capabilities {
         self.0.capabilities()
+    }
+
+    fn add_seen(&self, seen: &Seen) {
+        self.0.add_seen(seen);
     }
 
     fn plan(&self, action: &Action) -> Vec<String> {

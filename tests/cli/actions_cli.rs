@@ -153,12 +153,29 @@ fn snapshot_clean_keeps_the_newest_and_extend_moves_the_held_deadline() {
         .collect();
     assert_eq!(snaps, vec!["snap-0c".to_string()]);
 
+    // "Alert only" with no deadline the provider holds: extend sets none there (at Alibaba and
+    // Tencent one would delete the instance), and says so.
     let out = cloud.run(&["extend", "2h", "--yes"], &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(cloud.state()["deadline"].is_null(), "{}", cloud.state());
+    assert!(
+        stdout(&out).contains("alerts only") && stdout(&out).contains("holds no release"),
+        "{}",
+        stdout(&out)
+    );
+
+    // With release at expiry, the provider holds it, and a second extend moves it.
+    let cloud = Cloud::new("snap-release");
+    let config = cloud.path().join("release.toml");
+    std::fs::write(&config, "[deadline]\non_expiry = \"release\"\n").unwrap();
+    let config = config.to_str().unwrap();
+    let out = cloud.run(&["extend", "2h", "--yes", "--config", config], &[]);
     assert!(out.status.success(), "{}", stderr(&out));
     let first = cloud.state()["deadline"]["at"]
         .as_str()
         .unwrap()
         .to_string();
+    // The provider now holds one: moved even under the ledger's policy.
     let out = cloud.run(&["extend", "30m", "--yes"], &[]);
     assert!(out.status.success());
     let second: jiff::Timestamp = cloud.state()["deadline"]["at"]
@@ -248,4 +265,29 @@ fn a_hostile_name_tag_reaches_neither_the_terminal_nor_a_line_of_its_own() {
             "{args:?}: a forged line\n{text}"
         );
     }
+}
+
+/// A refused provider write leaves the ledger's deadline where it was, and says so.
+#[test]
+fn a_failed_extend_leaves_the_ledger_at_the_old_deadline() {
+    let cloud = Cloud::new("extend-fail");
+    let config = cloud.path().join("release.toml");
+    std::fs::write(&config, "[deadline]\non_expiry = \"release\"\n").unwrap();
+    let config = config.to_str().unwrap();
+    let out = cloud.run(
+        &["extend", "1h", "--config", config],
+        &[("GPUMETER_DEMO_FAIL", "set deadline")],
+    );
+    assert!(!out.status.success(), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("the ledger keeps the old deadline"),
+        "{}",
+        stderr(&out)
+    );
+    let out = cloud.run(&["watchdog", "--status"], &[]);
+    assert!(
+        !stdout(&out).contains("deadline") || stdout(&out).contains("no deadline"),
+        "{}",
+        stdout(&out)
+    );
 }

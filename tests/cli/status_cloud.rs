@@ -59,8 +59,12 @@ fn status_reports_the_instance_its_cost_and_what_survives_release() {
     assert_eq!(v["leftover_monthly_cost"], "293.65");
     assert!(v["deadline"].is_null());
 
+    // Release at expiry: the demo cloud holds the deadline itself, as Alibaba would.
+    let config = dir.join("release.toml");
+    std::fs::write(&config, "[deadline]\non_expiry = \"release\"\n").unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_gpumeter"))
-        .args(["extend", "90m", "--yes", "--demo"])
+        .args(["extend", "90m", "--yes", "--demo", "--config"])
+        .arg(&config)
         .env("GPUMETER_DATA_DIR", &dir)
         .env("GPUMETER_DEMO_DELAY_MS", "0")
         .output()

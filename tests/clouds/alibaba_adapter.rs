@@ -2,7 +2,7 @@
 //! small cloud: inventory, release, stop, snapshot-clean, auto-release and the metadata service.
 
 use gpumeter::meter::{BillingMode, InstanceState, ResourceKind};
-use gpumeter::provider::{Action, Provider};
+use gpumeter::provider::{Action, ErrorKind, Provider};
 use jiff::{SignedDuration, Timestamp};
 use rust_decimal::Decimal;
 
@@ -176,7 +176,14 @@ async fn a_fresh_process_after_release_lists_what_bills_without_an_instance() {
         .perform(&Action::Release)
         .await
         .unwrap();
-    let inv = peer.adapter(Some(INSTANCE)).inventory().await.unwrap();
+    // A fresh process that has never seen the instance cannot tell "released" from "wrong id".
+    let never = peer.adapter(Some(INSTANCE)).inventory().await.unwrap_err();
+    assert!(matches!(never.kind(), ErrorKind::State { .. }), "{never:?}");
+    assert!(never.to_string().contains("never seen"), "{never}");
+    // One whose ledger saw it lists what bills without it.
+    let fresh = peer.adapter(Some(INSTANCE));
+    fresh.add_seen(&[("alibaba", INSTANCE)].into_iter().collect());
+    let inv = fresh.inventory().await.unwrap();
     assert!(inv.instance.is_none());
     assert_eq!(ids_of(&inv, ResourceKind::DataDisk), vec![DATA_DISK]);
     assert_eq!(ids_of(&inv, ResourceKind::Snapshot).len(), 3);

@@ -13,6 +13,7 @@ use std::time::Duration;
 use gpumeter::provider::aws::Aws;
 use gpumeter::provider::aws::credentials::{AwsEnv, AwsSettings};
 use gpumeter::provider::http::HttpPolicy;
+use gpumeter::provider::readback::Readback;
 use gpumeter::provider::{Action, Auth, ErrorKind, Provider, ProviderError};
 
 const SECRET: &str = "fault-secret-that-must-never-show-77ab";
@@ -183,6 +184,10 @@ fn aws(url: &str) -> Aws {
         policy,
         policy,
     )
+    .with_readback(Readback {
+        attempts: 3,
+        interval: Duration::from_millis(5),
+    })
 }
 
 fn rt() -> tokio::runtime::Runtime {
@@ -377,7 +382,10 @@ fn releasing_a_gone_instance_reports_it_and_is_not_an_error() {
     });
     for script in [gone, terminated, not_found] {
         let (url, counts) = serve(script);
-        let report = rt.block_on(aws(&url).perform(&Action::Release)).unwrap();
+        let aws = aws(&url);
+        // The ledger of this data directory saw the instance run.
+        aws.add_seen(&[("aws", ID)].into_iter().collect());
+        let report = rt.block_on(aws.perform(&Action::Release)).unwrap();
         assert!(report.confirmed, "{report:?}");
         assert!(report.summary.contains("already released"), "{report:?}");
         assert!(
@@ -390,6 +398,43 @@ fn releasing_a_gone_instance_reports_it_and_is_not_an_error() {
                 <= 1
         );
     }
+}
+
+/// A wrong `--region`, a mistyped id, any id EC2 does not know: EC2 lists nothing, and
+/// nothing this data directory saw says the instance ever existed. That is not "released".
+#[test]
+fn an_instance_ec2_does_not_know_and_nobody_saw_is_an_error_not_done() {
+    let rt = rt();
+    let gone: Arc<Script> = Arc::new(|req, _| match req.action.as_str() {
+        "DescribeInstances" => ok("DescribeInstances", "<reservationSet/>"),
+        "TerminateInstances" | "StopInstances" => {
+            error(400, "InvalidInstanceID.NotFound", "no such instance")
+        }
+        _ => healthy(req, "running"),
+    });
+    let (url, counts) = serve(gone);
+    let aws = aws(&url);
+    // Seen elsewhere: another instance, and the same id at another provider.
+    aws.add_seen(&[("aws", "i-0other"), ("alibaba", ID)].into_iter().collect());
+    for action in [Action::Release, Action::Stop] {
+        let e = rt.block_on(aws.perform(&action)).unwrap_err();
+        assert!(
+            matches!(e.kind(), ErrorKind::State { fix: Some(_) }),
+            "{e:?}"
+        );
+        let said = e.to_string();
+        assert!(said.contains(ID) && said.contains("never seen"), "{said}");
+        assert!(
+            said.contains("region us-east-1") && said.contains(&url),
+            "{said}"
+        );
+        assert!(e.fix().contains("--region"), "{}", e.fix());
+    }
+    let e = rt.block_on(aws.inventory()).unwrap_err();
+    assert!(e.to_string().contains("never seen"), "{e}");
+    let sent = counts.lock().unwrap();
+    assert_eq!(sent.get("TerminateInstances"), None, "{sent:?}");
+    assert_eq!(sent.get("StopInstances"), None, "{sent:?}");
 }
 
 #[test]
@@ -539,4 +584,35 @@ fn each_answer_comes_out_as_its_kind() {
             _ => {}
         }
     }
+}
+
+/// `snapshot-clean --keep 1 --final-snapshot` where CreateSnapshot answers an id that never
+/// shows up: the old snapshots stay, every one, and the report says why.
+#[test]
+fn no_snapshot_is_deleted_before_the_final_one_reads_back_completed() {
+    let rt = rt();
+    let never: Arc<Script> = Arc::new(|req, _| match req.action.as_str() {
+        "CreateSnapshot" => ok("CreateSnapshot", "<snapshotId>snap-final</snapshotId>"),
+        "DescribeSnapshots" => snapshots(&["snap-a", "snap-b", "snap-c", "snap-d"]),
+        _ => healthy(req, "running"),
+    });
+    let (url, counts) = serve(never);
+    let aws = aws(&url).with_readback(Readback {
+        attempts: 3,
+        interval: Duration::from_millis(5),
+    });
+    let report = rt
+        .block_on(aws.perform(&Action::SnapshotClean {
+            keep: 1,
+            final_snapshot: true,
+        }))
+        .unwrap();
+    assert!(!report.confirmed, "{report:?}");
+    assert!(
+        report.summary.contains("snap-final") && report.summary.contains("no snapshot deleted"),
+        "{report:?}"
+    );
+    let sent = counts.lock().unwrap();
+    assert_eq!(sent.get("DeleteSnapshot"), None, "{sent:?}");
+    assert_eq!(sent.get("CreateSnapshot"), Some(&1), "{sent:?}");
 }

@@ -306,6 +306,44 @@ fn check_inventory(inv: &Inventory, s: &Scenario) {
     assert_eq!(find(&s.allocation).kind, ResourceKind::PublicIp);
 }
 
+/// A mistyped id, or the right one in the wrong region: EC2 lists nothing, and this data
+/// directory never saw it. Not "already released", not "nothing keeps billing".
+fn unknown_instances_are_errors(cli: &mut Cli, url: &str, dir: &Path, instance: &str) {
+    // A mistyped id, or the right one in the wrong region: EC2 lists nothing, and this data
+    // directory never saw it. Not "already released", not "nothing keeps billing".
+    // (A data directory that has seen the instance would count it as released once EC2 stops
+    // listing it, whatever the region: so the wrong region is asked from a fresh one.)
+    let fresh_dir = dir.join("fresh");
+    std::fs::create_dir_all(&fresh_dir).unwrap();
+    std::fs::copy(dir.join("config.toml"), fresh_dir.join("config.toml")).unwrap();
+    let mut fresh = Cli {
+        url: url.to_string(),
+        dir: fresh_dir,
+        seen: String::new(),
+    };
+    let typo = "i-0123456789abcdef0";
+    for (id, region) in [(typo, "us-east-1"), (instance, "eu-west-1")] {
+        let cli = if id == typo { &mut *cli } else { &mut fresh };
+        for cmd in [&["release", "--yes"][..], &["checklist"][..]] {
+            let mut args: Vec<String> = cmd.iter().map(|a| (*a).to_string()).collect();
+            args.extend(
+                ["--provider", "aws", "--instance", id, "--region", region].map(String::from),
+            );
+            let out = cli.run(&args);
+            let said = format!(
+                "{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert!(!out.status.success(), "{cmd:?} {id} {region}: {said}");
+            assert!(said.contains("never seen"), "{said}");
+            assert!(said.contains(&format!("region {region}")), "{said}");
+            assert!(!said.contains("already released"), "{said}");
+            assert!(!said.contains("Nothing would keep billing"), "{said}");
+        }
+    }
+}
+
 #[test]
 fn inventory_checklist_clean_stop_release_and_leftovers_against_moto() {
     let Some(moto) = moto() else { return };
@@ -352,6 +390,9 @@ fn inventory_checklist_clean_stop_release_and_leftovers_against_moto() {
     };
 
     check_checklist(&mut cli, &with(&["checklist", "--json"]), &s);
+
+    // (The stop below reads the instance back running: nothing above touched it.)
+    unknown_instances_are_errors(&mut cli, &moto.url, &dir, &s.instance);
 
     // Snapshot-clean: the dry run names the exact deletions; the real one keeps the newest.
     let dry = cli.run(&with(&["snapshot-clean", "--keep", "1", "--dry-run"]));

@@ -3,7 +3,7 @@
 //! read-back. In no case is the action reported done unless the read-back shows it; one
 //! throttle or one 500 is retried; no error carries the key.
 
-use gpumeter::provider::{Action, ActionReport, Provider, ProviderError};
+use gpumeter::provider::{Action, ActionReport, ErrorKind, Provider, ProviderError};
 
 use crate::gpu_peer::{self, Cloud, Fault, KEY, Kind, Peer};
 
@@ -316,4 +316,63 @@ async fn each_vast_answer_comes_out_as_its_kind() {
         ],
     )
     .await;
+}
+
+/// A 404 where the instance is read (a wrong endpoint, a proxy, a mistyped id) is not "already
+/// destroyed" unless this data directory saw the instance exist; nothing is sent either way.
+#[tokio::test]
+async fn a_404_for_an_instance_nobody_saw_is_an_error_not_done() {
+    let cases = [
+        (
+            Kind::Lambda,
+            "GET /api/v1/instances/",
+            "POST /api/v1/instance-operations",
+        ),
+        (Kind::Runpod, "GET /v2/pods/", "POST /v2/pods/"),
+        (
+            Kind::Vast,
+            "GET /api/v0/instances/",
+            "DELETE /api/v0/instances/",
+        ),
+    ];
+    for (kind, read, change) in cases {
+        let peer = Peer::start(kind);
+        peer.fault(
+            Fault::Answer(404, r#"{"detail":"not found"}"#),
+            Some(read),
+            None,
+        );
+        let cloud = adapter(&peer, kind);
+        for action in [Action::Release, Action::Stop] {
+            if !cloud.capabilities().stop && action == Action::Stop {
+                continue;
+            }
+            let e = cloud.perform(&action).await.unwrap_err();
+            let said = e.to_string();
+            assert!(
+                matches!(e.kind(), ErrorKind::State { fix: Some(_) }),
+                "{kind:?} {e:?}"
+            );
+            assert!(
+                said.contains("never seen") && said.contains(&peer.url()),
+                "{kind:?} {said}"
+            );
+        }
+        let e = cloud.inventory().await.unwrap_err();
+        assert!(e.to_string().contains("never seen"), "{kind:?} {e}");
+        assert_eq!(peer.count(change), 0, "{kind:?}: {:?}", peer.calls());
+
+        // Seen by this data directory's ledger: now absent means released.
+        let id = match kind {
+            Kind::Lambda => gpu_peer::cloud::LAMBDA_ID,
+            Kind::Runpod => gpu_peer::cloud::POD_ID,
+            Kind::Vast => gpu_peer::cloud::VAST_ID,
+        };
+        cloud.add_seen(&[(cloud.name(), id)].into_iter().collect());
+        let report = cloud.perform(&Action::Release).await.unwrap();
+        assert!(report.confirmed, "{kind:?} {report:?}");
+        assert!(report.summary.contains("already"), "{kind:?} {report:?}");
+        assert!(cloud.inventory().await.unwrap().instance.is_none());
+        assert_eq!(peer.count(change), 0, "{kind:?}: {:?}", peer.calls());
+    }
 }

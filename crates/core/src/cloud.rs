@@ -10,7 +10,9 @@ use crate::meter::{BillingMode, InstanceState, Resource, ResourceKind};
 
 mod clean;
 mod error;
+mod seen;
 pub use error::{Auth, ErrorKind, MESSAGE_CHARS, ProviderError};
+pub use seen::{Asked, Seen};
 
 /// The instance the cockpit watches, as the provider describes it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

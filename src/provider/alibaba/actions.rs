@@ -90,6 +90,10 @@ impl AlibabaCloud {
             .rpc
             .call::<Ack>(Product::Ecs, "DeleteInstance", &params)
             .await;
+        if call.is_ok() {
+            // Accepted: the provider knows the instance.
+            self.sightings.saw("alibaba", &id);
+        }
         let gone_already = matches!(&call, Err(e) if e.is_not_found());
         calls.push(self.readback_line(&id, "it is no longer listed"));
         let attempts = if gone_already {
@@ -98,9 +102,15 @@ impl AlibabaCloud {
             self.readback.attempts_after(&call)
         };
         let read = self.poll(&id, attempts, |i| i.is_none()).await;
+        // Not listed after a call that was not accepted: released only if it was ever seen.
+        if call.is_err() && matches!(read, Ok(None)) {
+            self.absent(&id)?;
+        }
         let summary = match (&call, &read) {
             (_, Ok(None)) if gone_already => {
-                format!("{id} was already released: the provider no longer lists it")
+                format!(
+                    "{id} was already released: the provider no longer lists the instance this data directory saw"
+                )
             }
             (_, Ok(None)) => format!(
                 "{id} released: the provider no longer lists it{}",
@@ -151,12 +161,19 @@ impl AlibabaCloud {
             .rpc
             .call::<Ack>(Product::Ecs, "StopInstance", &params)
             .await;
+        if call.is_ok() {
+            // Accepted: the provider knows the instance.
+            self.sightings.saw("alibaba", &id);
+        }
         calls.push(self.readback_line(&id, "Stopped, then its StoppedMode"));
         let read = self
             .poll(&id, self.readback.attempts_after(&call), |i| {
                 i.is_none_or(|i| i.status == "Stopped")
             })
             .await;
+        if matches!(read, Ok(None)) {
+            self.absent(&id)?;
+        }
         let summary = match (&call, &read) {
             (_, Ok(None)) => {
                 format!("{id} is no longer listed: it is released, there is nothing to stop")
@@ -195,6 +212,10 @@ impl AlibabaCloud {
             .rpc
             .call::<Ack>(Product::Ecs, "ModifyInstanceAutoReleaseTime", &params)
             .await;
+        if call.is_ok() {
+            // Accepted: the provider knows the instance.
+            self.sightings.saw("alibaba", &id);
+        }
         calls.push(self.readback_line(&id, "AutoReleaseTime shows it"));
         let holds =
             |i: Option<&model::Instance>| i.is_none_or(|i| parse_time(&i.auto_release_time) == at);
@@ -207,6 +228,9 @@ impl AlibabaCloud {
                 |t| format!("auto-release at {}", when(t)),
             )
         };
+        if matches!(read, Ok(None)) {
+            self.absent(&id)?;
+        }
         let summary = match (&call, &read) {
             (_, Ok(None)) => format!("{id} is no longer listed: it is released"),
             (_, Ok(Some(i))) if holds(Some(i)) => match at {

@@ -32,11 +32,15 @@ impl AlibabaCloud {
                 &[("InstanceIds", json_ids(&[id]))],
             )
             .await?;
-        Ok(reply
+        let found = reply
             .instances
             .items
             .into_iter()
-            .find(|i| i.instance_id == id))
+            .find(|i| i.instance_id == id);
+        if found.is_some() {
+            self.sightings.saw("alibaba", id);
+        }
+        Ok(found)
     }
 
     pub(super) async fn read_inventory(&self) -> Result<Inventory, ProviderError> {
@@ -45,6 +49,7 @@ impl AlibabaCloud {
         let instance = self.describe_instance(&id).await.map_err(state)?;
         let now = (self.clock)();
         let Some(instance) = instance else {
+            self.absent(&id)?;
             let resources = self.leftovers().await.map_err(state)?;
             return Ok(Inventory {
                 instance: None,

@@ -25,7 +25,8 @@ pub use super::readback::Readback;
 pub use credentials::{AlibabaEnv, Settings};
 
 use super::http::HttpPolicy;
-use super::{Action, ActionReport, Capabilities, Inventory, Provider, ProviderError};
+use super::seen::Sightings;
+use super::{Action, ActionReport, Asked, Capabilities, Inventory, Provider, ProviderError, Seen};
 use metadata::Metadata;
 use rpc::Client;
 
@@ -71,6 +72,7 @@ pub struct AlibabaCloud {
     stopped_mode: StoppedMode,
     clock: Clock,
     known: Mutex<Known>,
+    sightings: Sightings,
 }
 
 impl AlibabaCloud {
@@ -91,6 +93,7 @@ impl AlibabaCloud {
             stopped_mode: StoppedMode::StopCharging,
             clock: Arc::new(Timestamp::now),
             known: Mutex::new(Known::default()),
+            sightings: Sightings::default(),
         })
     }
 
@@ -153,6 +156,18 @@ impl AlibabaCloud {
             .unwrap_or_else(|| "<the instance the metadata service names>".into())
     }
 
+    /// The core's rule for instance `id` when DescribeInstances does not list it: seen by this
+    /// data directory or this process, so released; else an error naming the region and the
+    /// endpoint asked.
+    fn absent(&self, id: &str) -> Result<(), ProviderError> {
+        self.sightings.absent(&Asked {
+            provider: "alibaba",
+            instance: id,
+            region: Some(self.region()),
+            endpoint: self.rpc.ecs_endpoint(),
+        })
+    }
+
     fn known(&self) -> Known {
         self.known.lock().map(|k| k.clone()).unwrap_or_default()
     }
@@ -172,6 +187,10 @@ impl Provider for AlibabaCloud {
 
     fn name(&self) -> &'static str {
         "alibaba"
+    }
+
+    fn add_seen(&self, seen: &Seen) {
+        self.sightings.add(seen);
     }
 
     fn capabilities(&self) -> Capabilities {

@@ -248,6 +248,11 @@ impl Client {
         &self.region
     }
 
+    /// Where the ECS calls go.
+    pub fn ecs_endpoint(&self) -> &str {
+        &self.endpoints.ecs
+    }
+
     /// Calls `action` with `params` (RegionId is added) and reads the reply as `T`. Every call
     /// the adapter makes is safe to repeat: reads, CreateSnapshot with its ClientToken, and
     /// writes whose repeat cannot do more (a second delete answers NotFound).

@@ -13,7 +13,9 @@ use super::inventory::{Seen, state};
 use super::query::Ec2Error;
 use super::xml;
 use crate::meter::InstanceState;
+use crate::provider::ProviderError;
 use crate::provider::http::Repeat;
+use crate::provider::readback::Readback;
 
 pub type Outcome = (bool, String);
 
@@ -39,13 +41,22 @@ async fn read_back(s: &mut Session<'_>, id: &str, want: InstanceState, done: &st
     }
 }
 
-pub async fn release(s: &mut Session<'_>, id: &str) -> Result<Outcome, Ec2Error> {
+/// What an instance EC2 does not list means, decided by the core's rule ([`crate::provider::Seen::absent`]):
+/// `Ok` when this data directory has seen it, so it is released; else the error to show.
+pub type Absent<'a> = &'a (dyn Fn() -> Result<(), ProviderError> + Send + Sync);
+
+pub async fn release(
+    s: &mut Session<'_>,
+    id: &str,
+    absent: Absent<'_>,
+) -> Result<Outcome, ProviderError> {
     let before = s.instance(id).await?;
     match state_of(before.as_ref()) {
         None if before.is_none() => {
+            absent()?;
             return Ok((
                 true,
-                "already released: EC2 does not know the instance".into(),
+                "already released: EC2 no longer lists the instance this data directory saw".into(),
             ));
         }
         Some((name, InstanceState::Released)) => {
@@ -60,13 +71,14 @@ pub async fn release(s: &mut Session<'_>, id: &str) -> Result<Outcome, Ec2Error>
         Ok(body) => xml::parse_answer(&body, "TerminateInstances")
             .map(|_| ())
             .map_err(|m| Ec2Error::malformed("TerminateInstances", &m))?,
+        // EC2 listed it a moment ago: it went between the two calls.
         Err(e) if e.code() == Some("InvalidInstanceID.NotFound") => {
             return Ok((
                 true,
-                "already released: EC2 does not know the instance".into(),
+                "already released: EC2 no longer knows the instance it listed".into(),
             ));
         }
-        Err(e) => return Err(e),
+        Err(e) => return Err(e.into()),
     }
     Ok(read_back(
         s,
@@ -77,13 +89,18 @@ pub async fn release(s: &mut Session<'_>, id: &str) -> Result<Outcome, Ec2Error>
     .await)
 }
 
-pub async fn stop(s: &mut Session<'_>, id: &str) -> Result<Outcome, Ec2Error> {
+pub async fn stop(
+    s: &mut Session<'_>,
+    id: &str,
+    absent: Absent<'_>,
+) -> Result<Outcome, ProviderError> {
     let before = s.instance(id).await?;
     match state_of(before.as_ref()) {
         None => {
+            absent()?;
             return Ok((
                 false,
-                "EC2 does not know the instance; nothing to stop".into(),
+                "EC2 no longer lists the instance: it is released; nothing to stop".into(),
             ));
         }
         Some((name, InstanceState::Stopped)) => {
@@ -141,13 +158,45 @@ async fn final_snapshot(s: &mut Session<'_>, volume: &str) -> Result<String, Ec2
     }
 }
 
+/// Reads snapshot `id` back until EC2 says `completed`, within `readback`'s bound: `Err` with
+/// the last status seen (`pending`, `error`, `not listed`) when it does not get there.
+async fn until_completed(s: &mut Session<'_>, id: &str, readback: Readback) -> Result<(), String> {
+    let mut status = String::from("not listed");
+    for attempt in 0..readback.attempts.max(1) {
+        if attempt > 0 {
+            tokio::time::sleep(readback.interval).await;
+        }
+        if let Ok(found) = s
+            .list(
+                "DescribeSnapshots",
+                &owned_by_self(filter("snapshot-id", &[id])),
+                xml::snapshots,
+            )
+            .await
+            && let Some(snap) = found.iter().find(|f| f.id == id)
+        {
+            status.clone_from(&snap.status);
+        }
+        if status == "completed" || status == "error" {
+            break;
+        }
+    }
+    if status == "completed" {
+        Ok(())
+    } else {
+        Err(status)
+    }
+}
+
 /// Keeps the newest `keep` of the instance's snapshots (a final one counts, and is always kept),
-/// deletes the rest, and reads the snapshots back.
+/// deletes the rest, and reads the snapshots back. With a final snapshot nothing is deleted
+/// before EC2 reads it back `completed`: if it is not within `readback`'s bound, nothing is.
 pub async fn snapshot_clean(
     s: &mut Session<'_>,
     seen: &Seen,
     keep: usize,
     take_final: bool,
+    readback: Readback,
 ) -> Result<Outcome, Ec2Error> {
     let mut newest_first: Vec<String> = seen.cleanable().into_iter().map(|(_, id)| id).collect();
     let made = if take_final {
@@ -156,6 +205,16 @@ pub async fn snapshot_clean(
             what: "the instance has no root volume to snapshot".into(),
         })?;
         let id = final_snapshot(s, volume).await?;
+        if let Err(status) = until_completed(s, &id, readback).await {
+            return Ok((
+                false,
+                format!(
+                    "the final snapshot {id} is {status}, not completed, after {} read(s); \
+                     no snapshot deleted",
+                    readback.attempts.max(1)
+                ),
+            ));
+        }
         newest_first.insert(0, id.clone());
         Some(id)
     } else {

@@ -27,7 +27,9 @@ use self::imds::{Imds, SpotNotice};
 use self::known::Known;
 use self::query::{Ec2, describe_call};
 use super::http::HttpPolicy;
-use super::{Action, ActionReport, Capabilities, Inventory, Provider, ProviderError};
+use super::readback::Readback;
+use super::seen::Sightings;
+use super::{Action, ActionReport, Asked, Capabilities, Inventory, Provider, ProviderError, Seen};
 
 /// What the last inventory saw, so `--dry-run` can name the exact ids it would touch.
 #[derive(Debug, Clone, Default)]
@@ -44,6 +46,8 @@ pub struct Aws {
     imds: Option<Imds>,
     memory: Option<PathBuf>,
     last: Mutex<Last>,
+    sightings: Sightings,
+    readback: Readback,
 }
 
 impl Aws {
@@ -74,7 +78,16 @@ impl Aws {
             imds,
             memory: None,
             last: Mutex::new(Last::default()),
+            sightings: Sightings::default(),
+            readback: Readback::default(),
         }
+    }
+
+    /// How long a final snapshot is waited for before anything is deleted.
+    #[must_use]
+    pub fn with_readback(mut self, readback: Readback) -> Self {
+        self.readback = readback;
+        self
     }
 
     /// Remembers linked resources in `dir`, so they are found again after the release.
@@ -90,6 +103,25 @@ impl Aws {
 
     fn region(&self) -> &str {
         self.settings.region.as_deref().unwrap_or("")
+    }
+
+    fn endpoint(&self) -> &str {
+        self.settings.endpoint.as_deref().unwrap_or("")
+    }
+
+    /// The core's rule for instance `id` when EC2 does not list it: seen by this data directory
+    /// (the ledger, this process, or the links remembered for it), or an error naming where
+    /// EC2 was asked.
+    fn absent(&self, id: &str) -> Result<(), ProviderError> {
+        if !self.known(id).transitions.is_empty() {
+            self.sightings.saw("aws", id);
+        }
+        self.sightings.absent(&Asked {
+            provider: "aws",
+            instance: id,
+            region: Some(self.region()),
+            endpoint: self.endpoint(),
+        })
     }
 
     fn imds(&self) -> Result<&Imds, ProviderError> {
@@ -185,6 +217,10 @@ impl Provider for Aws {
         "aws"
     }
 
+    fn add_seen(&self, seen: &Seen) {
+        self.sightings.add(seen);
+    }
+
     fn capabilities(&self) -> Capabilities {
         Capabilities {
             stop: true,
@@ -227,6 +263,11 @@ impl Provider for Aws {
         let mut known = self.known(&id);
         let mut session = Session::new(ec2);
         let seen = session.seen(&id, &known).await?;
+        if seen.instance.is_some() {
+            self.sightings.saw("aws", &id);
+        } else {
+            self.absent(&id)?;
+        }
         let now = Timestamp::now();
         seen.remember(&mut known);
         if let Some(s) = seen
@@ -250,20 +291,22 @@ impl Provider for Aws {
         let ec2 = self.ec2()?;
         let id = self.instance_id().await?;
         let mut session = Session::new(ec2);
+        let absent = || self.absent(&id);
         let outcome = match action {
-            Action::Release => actions::release(&mut session, &id).await,
-            Action::Stop => actions::stop(&mut session, &id).await,
+            Action::Release => actions::release(&mut session, &id, &absent).await,
+            Action::Stop => actions::stop(&mut session, &id, &absent).await,
             Action::SnapshotClean {
                 keep,
                 final_snapshot,
             } => {
                 let known = self.known(&id);
-                match session.seen(&id, &known).await {
-                    Ok(seen) => {
-                        actions::snapshot_clean(&mut session, &seen, *keep, *final_snapshot).await
-                    }
-                    Err(e) => Err(e),
+                let seen = session.seen(&id, &known).await?;
+                if seen.instance.is_none() {
+                    absent()?;
                 }
+                actions::snapshot_clean(&mut session, &seen, *keep, *final_snapshot, self.readback)
+                    .await
+                    .map_err(ProviderError::from)
             }
             Action::SetDeadline { .. } => {
                 return Err(ProviderError::unsupported(
@@ -273,7 +316,7 @@ impl Provider for Aws {
             }
         };
         // Every EC2 error is redacted where it is read (`Ec2::call`).
-        let (confirmed, summary) = outcome.map_err(ProviderError::from)?;
+        let (confirmed, summary) = outcome?;
         Ok(ActionReport {
             action: action.clone(),
             confirmed,

@@ -18,6 +18,7 @@ use serde_json::{Value, json};
 use self::model::{Seen, file_system, parse_instance, state_of};
 use super::bearer::{Api, ApiError, ApiKey, Cloud, Forbidden, KeyEnv, Readback, Removal, StateLog};
 use super::http::{HttpPolicy, Repeat};
+use super::seen::Sightings;
 use super::{
     Action, ActionReport, Capabilities, InstanceInfo, Inventory, LinkedResource, Provider,
     ProviderError,
@@ -91,6 +92,7 @@ pub struct Lambda {
     first_seen: Mutex<Option<Timestamp>>,
     log: StateLog,
     readback: Readback,
+    sightings: Sightings,
 }
 
 impl Lambda {
@@ -106,6 +108,7 @@ impl Lambda {
             first_seen: Mutex::new(None),
             log: StateLog::default(),
             readback: Readback::default(),
+            sightings: Sightings::default(),
         }
     }
 
@@ -219,11 +222,18 @@ impl Lambda {
         let path = format!("/instances/{id}");
         calls.push(Api::describe("GET", &path));
         match Self::get(api, id).await? {
-            None => return Ok((true, "already released: Lambda does not list it".into())),
+            None => {
+                api.absent(&self.sightings, id).map_err(ApiError::Unseen)?;
+                return Ok((
+                    true,
+                    "already released: Lambda no longer lists the instance this data directory saw"
+                        .into(),
+                ));
+            }
             Some(i) if i.status == "terminated" => {
                 return Ok((true, "already released (`terminated`)".into()));
             }
-            Some(_) => {}
+            Some(_) => self.sightings.saw(ID, id),
         }
         calls.push(terminate_call(id));
         let body = json!({ "instance_ids": [id] });
@@ -243,8 +253,9 @@ impl Lambda {
                     "no data",
                 ));
             }
+            // Lambda listed it a moment ago: it went between the two calls.
             Err(e) if e.status() == Some(404) => {
-                return Ok((true, "already released: Lambda does not know it".into()));
+                return Ok((true, "already released: Lambda no longer knows it".into()));
             }
             Err(e) => return Err(e),
         }
@@ -300,6 +311,10 @@ impl Provider for Lambda {
         "lambda"
     }
 
+    fn add_seen(&self, seen: &crate::provider::Seen) {
+        self.sightings.add(seen);
+    }
+
     fn capabilities(&self) -> Capabilities {
         Capabilities {
             stop: false,
@@ -328,6 +343,10 @@ impl Provider for Lambda {
         let now = Timestamp::now();
         let state = |e: ApiError| api.error(e);
         let seen = Self::get(api, &id).await.map_err(state)?;
+        match &seen {
+            Some(_) => self.sightings.saw(ID, &id),
+            None => api.absent(&self.sightings, &id)?,
+        }
         let resources = Self::file_systems(api, now).await.map_err(state)?;
         Ok(Inventory {
             instance: seen.map(|s| self.info(&s, now)),

@@ -22,6 +22,7 @@ use super::bearer::{
     Api, ApiError, ApiKey, Cloud, Forbidden, KeyEnv, Readback, Removal, StateLog, decimal, text,
 };
 use super::http::{HttpPolicy, Repeat};
+use super::seen::Sightings;
 use super::{
     Action, ActionReport, Capabilities, InstanceInfo, Inventory, LinkedResource, Provider,
     ProviderError,
@@ -104,6 +105,7 @@ pub struct Runpod {
     pod_id: Option<String>,
     log: StateLog,
     readback: Readback,
+    sightings: Sightings,
 }
 
 impl Runpod {
@@ -116,6 +118,7 @@ impl Runpod {
             pod_id: settings.pod_id,
             log: StateLog::default(),
             readback: Readback::default(),
+            sightings: Sightings::default(),
         }
     }
 
@@ -195,15 +198,26 @@ impl Runpod {
         let path = format!("/v2/pods/{id}");
         calls.push(Api::describe("GET", &path));
         let before = Self::get(api, id).await?;
+        if before.is_none() {
+            api.absent(&self.sightings, id).map_err(ApiError::Unseen)?;
+        } else {
+            self.sightings.saw(ID, id);
+        }
         let stop = action == "stop";
         match before.as_ref().map(|p| p.status.as_str()) {
             None if stop => {
                 return Ok((
                     false,
-                    "RunPod does not know the pod; nothing to stop".into(),
+                    "RunPod no longer lists the pod: it is terminated; nothing to stop".into(),
                 ));
             }
-            None => return Ok((true, "already terminated: RunPod does not list it".into())),
+            None => {
+                return Ok((
+                    true,
+                    "already terminated: RunPod no longer lists the pod this data directory saw"
+                        .into(),
+                ));
+            }
             Some("TERMINATED") if stop => {
                 return Ok((false, "is terminated; nothing to stop".into()));
             }
@@ -218,8 +232,9 @@ impl Runpod {
             .await
         {
             Ok(_) => {}
+            // RunPod listed it a moment ago: it went between the two calls.
             Err(e) if !stop && e.status() == Some(404) => {
-                return Ok((true, "already terminated: RunPod does not know it".into()));
+                return Ok((true, "already terminated: RunPod no longer knows it".into()));
             }
             // A repeat finds the work under way; the read-back decides.
             Err(e) if stop && e.status() == Some(409) => {}
@@ -278,6 +293,10 @@ impl Provider for Runpod {
         "runpod"
     }
 
+    fn add_seen(&self, seen: &crate::provider::Seen) {
+        self.sightings.add(seen);
+    }
+
     fn capabilities(&self) -> Capabilities {
         Capabilities {
             stop: true,
@@ -306,6 +325,10 @@ impl Provider for Runpod {
         let now = Timestamp::now();
         let state = |e: ApiError| api.error(e);
         let pod = Self::get(api, id).await.map_err(state)?;
+        match &pod {
+            Some(_) => self.sightings.saw(ID, id),
+            None => api.absent(&self.sightings, id)?,
+        }
         let volumes = Self::network_volumes(api).await.map_err(state)?;
         let mut resources = Vec::new();
         if let Some(p) = pod.as_ref().filter(|p| p.status != "TERMINATED") {

@@ -133,6 +133,10 @@ impl TencentCloud {
             .api
             .call::<model::Ack>("TerminateInstances", &body, Repeat::Safe)
             .await;
+        if call.is_ok() {
+            // Accepted: the provider knows the instance.
+            self.sightings.saw("tencent", &id);
+        }
         let gone_already = matches!(&call, Err(e) if e.is_not_found());
         calls.push(Self::readback_line(&id, "it is no longer listed"));
         let attempts = if gone_already {
@@ -142,10 +146,16 @@ impl TencentCloud {
         };
         let gone = |i: Option<&model::Instance>| i.is_none_or(|i| i.instance_state == "SHUTDOWN");
         let read = self.poll(&id, attempts, gone).await;
+        // Not listed after a call that was not accepted: released only if it was ever seen.
+        if call.is_err() && matches!(read, Ok(None)) {
+            self.absent(&id)?;
+        }
         let leftovers = self.leftover_note(&id);
         let summary = match (&call, &read) {
             (_, Ok(None)) if gone_already => {
-                format!("{id} was already released: the provider no longer lists it")
+                format!(
+                    "{id} was already released: the provider no longer lists the instance this data directory saw"
+                )
             }
             (_, Ok(None)) => format!("{id} released: the provider no longer lists it{leftovers}"),
             (_, Ok(Some(i))) if gone(Some(i)) => {
@@ -191,6 +201,10 @@ impl TencentCloud {
             .api
             .call::<model::Ack>("StopInstances", &body, Repeat::Safe)
             .await;
+        if call.is_ok() {
+            // Accepted: the provider knows the instance.
+            self.sightings.saw("tencent", &id);
+        }
         calls.push(Self::readback_line(
             &id,
             "STOPPED, then its StopChargingMode",
@@ -201,6 +215,9 @@ impl TencentCloud {
                 i.is_none_or(stopped)
             })
             .await;
+        if matches!(read, Ok(None)) {
+            self.absent(&id)?;
+        }
         let summary = match (&call, &read) {
             (_, Ok(None)) => {
                 format!("{id} is no longer listed: it is released, there is nothing to stop")

@@ -259,6 +259,11 @@ impl Client {
         &self.region
     }
 
+    /// Where the calls go.
+    pub fn endpoint(&self) -> &str {
+        &self.endpoint
+    }
+
     /// Calls `action` with `body` and reads `Response` as `T`.
     pub async fn call<T: DeserializeOwned>(
         &self,

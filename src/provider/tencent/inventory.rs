@@ -34,7 +34,11 @@ impl TencentCloud {
                 Repeat::Safe,
             )
             .await?;
-        Ok(reply.instance_set.into_iter().find(|i| i.instance_id == id))
+        let found = reply.instance_set.into_iter().find(|i| i.instance_id == id);
+        if found.is_some() {
+            self.sightings.saw("tencent", id);
+        }
+        Ok(found)
     }
 
     /// The instance's pending TerminateInstances timers, earliest first.
@@ -64,6 +68,7 @@ impl TencentCloud {
         let state = ProviderError::from;
         let now = (self.clock)();
         let Some(instance) = self.describe_instance(&id).await.map_err(state)? else {
+            self.absent(&id)?;
             let resources = self
                 .known(&id)
                 .into_iter()

@@ -24,8 +24,10 @@ pub use super::readback::Readback;
 pub use credentials::{Settings, TencentEnv};
 
 use super::http::{Http, HttpPolicy, Repeat, by_status};
+use super::seen::Sightings;
 use super::{
-    Action, ActionReport, Capabilities, Inventory, LinkedResource, Provider, ProviderError,
+    Action, ActionReport, Asked, Capabilities, Inventory, LinkedResource, Provider, ProviderError,
+    Seen,
 };
 use api::Client;
 
@@ -62,6 +64,7 @@ pub struct TencentCloud {
     known: Mutex<Vec<LinkedResource>>,
     /// Where that is kept between runs (`tencent-<instance>.json` in the data directory).
     memory: Option<PathBuf>,
+    sightings: Sightings,
 }
 
 impl TencentCloud {
@@ -83,6 +86,7 @@ impl TencentCloud {
             clock: Arc::new(Timestamp::now),
             known: Mutex::new(Vec::new()),
             memory: None,
+            sightings: Sightings::default(),
         })
     }
 
@@ -186,6 +190,21 @@ impl TencentCloud {
         Some(self.memory.as_ref()?.join(format!("tencent-{safe}.json")))
     }
 
+    /// The core's rule for instance `id` when DescribeInstances does not list it: seen by this
+    /// data directory (the ledger, or what was kept of it here) or this process, so released;
+    /// else an error naming the region and the endpoint asked.
+    fn absent(&self, id: &str) -> Result<(), ProviderError> {
+        if self.memory_file(id).is_some_and(|f| f.exists()) {
+            self.sightings.saw("tencent", id);
+        }
+        self.sightings.absent(&Asked {
+            provider: "tencent",
+            instance: id,
+            region: Some(self.region()),
+            endpoint: self.api.endpoint(),
+        })
+    }
+
     fn known(&self, id: &str) -> Vec<LinkedResource> {
         let seen = self.known.lock().map(|k| k.clone()).unwrap_or_default();
         if !seen.is_empty() {
@@ -214,6 +233,10 @@ impl TencentCloud {
 impl Provider for TencentCloud {
     fn name(&self) -> &'static str {
         "tencent"
+    }
+
+    fn add_seen(&self, seen: &Seen) {
+        self.sightings.add(seen);
     }
 
     fn capabilities(&self) -> Capabilities {

@@ -19,6 +19,7 @@ use serde_json::{Value, json};
 use self::model::{HostRates, STORAGE_CLASS, Seen};
 use super::bearer::{Api, ApiError, ApiKey, Cloud, Forbidden, KeyEnv, Readback, StateLog};
 use super::http::{HttpPolicy, Repeat};
+use super::seen::Sightings;
 use super::{
     Action, ActionReport, Capabilities, InstanceInfo, Inventory, LinkedResource, Provider,
     ProviderError,
@@ -111,6 +112,7 @@ pub struct Vast {
     first_seen: Mutex<Option<Timestamp>>,
     log: StateLog,
     readback: Readback,
+    sightings: Sightings,
 }
 
 impl Vast {
@@ -125,6 +127,7 @@ impl Vast {
             first_seen: Mutex::new(None),
             log: StateLog::default(),
             readback: Readback::default(),
+            sightings: Sightings::default(),
         }
     }
 
@@ -227,14 +230,25 @@ impl Vast {
         let path = instance_path(id);
         calls.push(format!("GET {path}?owner=me"));
         let before = Self::get(api, id).await?;
+        if before.is_none() {
+            api.absent(&self.sightings, id).map_err(ApiError::Unseen)?;
+        } else {
+            self.sightings.saw(ID, id);
+        }
         match (&before, stop) {
             (None, true) => {
                 return Ok((
                     false,
-                    "Vast does not list the instance; nothing to stop".into(),
+                    "Vast no longer lists the instance: it is destroyed; nothing to stop".into(),
                 ));
             }
-            (None, false) => return Ok((true, "already destroyed: Vast does not list it".into())),
+            (None, false) => {
+                return Ok((
+                    true,
+                    "already destroyed: Vast no longer lists the instance this data directory saw"
+                        .into(),
+                ));
+            }
             (Some(s), true) if s.state() == InstanceState::Stopped => {
                 return Ok((
                     true,
@@ -256,8 +270,9 @@ impl Vast {
                     return Err(e);
                 }
             }
+            // Vast listed it a moment ago: it went between the two calls.
             Err(e) if !stop && e.status() == Some(404) => {
-                return Ok((true, "already destroyed: Vast does not know it".into()));
+                return Ok((true, "already destroyed: Vast no longer knows it".into()));
             }
             Err(e) => return Err(e),
         }
@@ -286,6 +301,10 @@ impl Vast {
 impl Provider for Vast {
     fn name(&self) -> &'static str {
         "vast"
+    }
+
+    fn add_seen(&self, seen: &crate::provider::Seen) {
+        self.sightings.add(seen);
     }
 
     fn capabilities(&self) -> Capabilities {
@@ -319,6 +338,10 @@ impl Provider for Vast {
         let id = self.id()?;
         let now = Timestamp::now();
         let seen = Self::get(api, id).await.map_err(|e| api.error(e))?;
+        match &seen {
+            Some(_) => self.sightings.saw(ID, id),
+            None => api.absent(&self.sightings, id)?,
+        }
         if let (Some(s), Ok(mut rates)) = (&seen, self.rates.lock()) {
             *rates = Some(s.rates);
         }
