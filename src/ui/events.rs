@@ -105,24 +105,14 @@ pub fn render_events(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, foc
 mod tests {
     use std::time::Duration;
 
-    use ratatui::Terminal;
-    use ratatui::backend::TestBackend;
     use ratatui::buffer::Buffer;
 
     use crate::app::{App, Event, update};
     use crate::demo::demo_app;
     use crate::provider::{Action, ProviderError};
-    use crate::ui::theme::Theme;
 
     fn draw(app: &App, width: u16, height: u16) -> Buffer {
-        let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-        let theme = Theme::default();
-        terminal
-            .draw(|frame| {
-                crate::ui::render(frame.area(), frame.buffer_mut(), app, &theme);
-            })
-            .unwrap();
-        terminal.backend().buffer().clone()
+        crate::ui::drawn(app, width, height).buffer().clone()
     }
 
     /// The words inside the Events panel, in reading order.

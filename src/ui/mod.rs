@@ -235,3 +235,17 @@ fn render_compact(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
     };
     footer::render_help_hint(last, buf, app, theme);
 }
+
+/// The whole screen drawn from `app` on a test terminal of `width`×`height`, default theme.
+#[cfg(test)]
+pub(crate) fn drawn(app: &App, width: u16, height: u16) -> ratatui::backend::TestBackend {
+    let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(width, height))
+        .expect("a test terminal");
+    let theme = theme::Theme::default();
+    terminal
+        .draw(|frame| {
+            render(frame.area(), frame.buffer_mut(), app, &theme);
+        })
+        .expect("a frame");
+    terminal.backend().clone()
+}

@@ -303,23 +303,12 @@ fn leftover_title(app: &App, w: usize, theme: &Theme) -> Option<Line<'static>> {
 mod tests {
     use std::time::Duration;
 
-    use ratatui::Terminal;
-    use ratatui::backend::TestBackend;
-
     use crate::app::{App, Event, update};
     use crate::demo::demo_app;
     use crate::provider::ProviderError;
-    use crate::ui::theme::Theme;
 
     fn screen(app: &App, width: u16, height: u16) -> String {
-        let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-        let theme = Theme::default();
-        terminal
-            .draw(|frame| {
-                crate::ui::render(frame.area(), frame.buffer_mut(), app, &theme);
-            })
-            .unwrap();
-        terminal.backend().to_string()
+        crate::ui::drawn(app, width, height).to_string()
     }
 
     fn refused_key() -> ProviderError {
