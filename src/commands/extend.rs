@@ -49,7 +49,8 @@ pub fn run(cli: &Cli, by: &str, args: &ActionArgs) -> CommandResult {
     let on_expiry = guard
         .as_ref()
         .map_or(ctx.config.deadline.on_expiry, |g| g.on_expiry);
-    let holds = holds_at_provider(provider.capabilities().deadline, held, on_expiry);
+    let can_hold = provider.capabilities().deadline;
+    let holds = crate::guard::provider_holds_after_extend(can_hold, held.is_some(), on_expiry);
     if args.dry_run {
         let mut lines = vec![format!(
             "dry run: nothing is changed. The deadline would move to {at}:"
@@ -118,14 +119,6 @@ pub fn run(cli: &Cli, by: &str, args: &ActionArgs) -> CommandResult {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Whether `extend` moves a deadline the provider holds. A provider-held deadline releases
-/// (deletes) the instance when it passes, so one is set only where the provider already holds
-/// one, or where the policy at expiry is release anyway: never for "alert only" or "stop".
-fn holds_at_provider(can_hold: bool, held: Option<Timestamp>, on_expiry: OnExpiry) -> bool {
-    can_hold && (held.is_some() || on_expiry == OnExpiry::Release)
-}
-
-/// What happens at the new deadline, in one line.
 fn what_it_does(provider: &str, holds: bool, on_expiry: OnExpiry) -> String {
     let at_expiry = match on_expiry {
         OnExpiry::Alert => "alerts only",
@@ -147,10 +140,11 @@ mod tests {
 
     #[test]
     fn a_provider_release_is_created_only_where_one_exists_or_the_policy_is_release() {
-        let held = Some(Timestamp::UNIX_EPOCH);
-        assert!(!holds_at_provider(true, None, OnExpiry::Alert));
-        assert!(!holds_at_provider(true, None, OnExpiry::Stop));
-        assert!(holds_at_provider(true, None, OnExpiry::Release));
+        use crate::guard::provider_holds_after_extend as holds_at_provider;
+        let held = true;
+        assert!(!holds_at_provider(true, false, OnExpiry::Alert));
+        assert!(!holds_at_provider(true, false, OnExpiry::Stop));
+        assert!(holds_at_provider(true, false, OnExpiry::Release));
         assert!(holds_at_provider(true, held, OnExpiry::Alert));
         assert!(!holds_at_provider(false, held, OnExpiry::Release));
         assert!(what_it_does("alibaba", false, OnExpiry::Alert).contains("alerts only"));

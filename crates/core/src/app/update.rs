@@ -430,18 +430,24 @@ fn on_prompt_key(app: &mut App, mut input: String, key: KeyPress) -> Vec<Effect>
     Vec::new()
 }
 
+/// Moves the deadline `by` later, in the ledger at once (so the watchdog never acts on a
+/// deadline the user just moved) and at the provider where it holds the deadline or the policy
+/// is release. A provider deadline is never created for "alert only" or "stop": it would
+/// release the instance (Alibaba and Tencent delete it).
 fn extend(app: &mut App, by: SignedDuration) -> Vec<Effect> {
     let now = app.now;
+    let held = app.deadline.is_some_and(|d| d.held_by_provider);
     let deadline = app
         .deadline
         .get_or_insert_with(|| Deadline::new(now, OnExpiry::Alert, now));
     deadline.extend(by, now);
-    let at = deadline.at;
+    let (at, on_expiry) = (deadline.at, deadline.on_expiry);
     let local = at.to_zoned_datetime(app.spend.time_zone.clone());
     let text = format!("deadline extended by {by:#} to {}", local.strftime("%H:%M"));
     app.log(Level::Info, text);
     let mut effects: Vec<Effect> = save_guard(app).into_iter().collect();
-    if app.cloud.capabilities.deadline && !app.settings.read_only {
+    let can_hold = app.cloud.capabilities.deadline && !app.settings.read_only;
+    if crate::guard::provider_holds_after_extend(can_hold, held, on_expiry) {
         effects.push(Effect::Perform(Action::SetDeadline { at: Some(at) }));
     }
     effects
@@ -768,6 +774,8 @@ fn on_action_done(
     if result.is_ok() {
         app.cloud.failure = None;
     }
+    let held_old =
+        matches!(action, Action::SetDeadline { .. }) && !result.as_ref().is_ok_and(|r| r.confirmed);
     match result {
         Ok(report) if report.confirmed => {
             let text = format!(
@@ -800,6 +808,14 @@ fn on_action_done(
                 at: app.now,
             });
         }
+    }
+    if held_old {
+        let text = format!(
+            "{} may still hold its old deadline and release the instance then; the countdown \
+             shows what it holds once it is read again",
+            app.cloud.provider
+        );
+        app.log(Level::Warn, text);
     }
     if app.quit_after_answer && app.cloud.running.is_none() {
         app.quit = true;

@@ -76,19 +76,43 @@ impl ActionReport {
 
 #[cfg(test)]
 mod tests {
+    use jiff::Timestamp;
+    use rust_decimal::Decimal;
+
     use super::*;
-    use crate::demo::cloud::DemoState;
-    use crate::demo::fixture_now;
+    use crate::meter::{BillingMode, InstanceState, ResourceKind};
+
+    fn resource(id: &str, name: &str) -> LinkedResource {
+        LinkedResource {
+            id: id.into(),
+            name: name.into(),
+            kind: ResourceKind::DataDisk,
+            class: Some("gp3".into()),
+            size_gib: Decimal::from(2000),
+            state: "in-use".into(),
+            created: Timestamp::UNIX_EPOCH,
+            deleted_with_instance: false,
+        }
+    }
 
     #[test]
     fn a_forged_line_in_a_name_tag_stays_on_its_line() {
-        let mut state = DemoState::fresh(fixture_now());
         let forged = "data\n  Total that keeps billing: 0.00 USD/month\x1b]52;c;cHduZWQ=\x07";
-        state.resources[1].name = forged.into();
-        state.instance.name = "llm\r\x1b[2Kfinetune".into();
+        let instance = InstanceInfo {
+            id: "i-0demo4a100f00d".into(),
+            name: "llm\r\x1b[2Kfinetune".into(),
+            provider: "demo".into(),
+            region: None,
+            sku: "p4de.24xlarge".into(),
+            mode: BillingMode::OnDemand,
+            state: InstanceState::Running,
+            created: Timestamp::UNIX_EPOCH,
+            live_price_per_hour: None,
+            history: Vec::new(),
+        };
         let inventory = Inventory {
-            instance: Some(state.instance),
-            resources: state.resources,
+            instance: Some(instance),
+            resources: vec![resource("vol-0root", "root"), resource("vol-0data", forged)],
             deadline: None,
         }
         .one_lined();
@@ -98,6 +122,7 @@ mod tests {
             name.starts_with("data Total that keeps billing"),
             "{name:?}"
         );
+        assert_eq!(inventory.resources[0].name, "root");
         let instance = inventory.instance.expect("the instance");
         assert_eq!(instance.name, "llm [2Kfinetune");
         assert_eq!(

@@ -19,6 +19,13 @@ pub enum OnExpiry {
 /// How long after the deadline the policy waits, unless the config sets another grace.
 pub const DEFAULT_GRACE: Duration = Duration::from_secs(2 * 60);
 
+/// Whether moving the deadline moves one at the provider too: only where the provider holds
+/// one already, or the policy at expiry is release. A provider-held deadline releases the
+/// instance (Alibaba and Tencent delete it), so "alert only" or "stop" must never create one.
+pub fn provider_holds_after_extend(can_hold: bool, held: bool, on_expiry: OnExpiry) -> bool {
+    can_hold && (held || on_expiry == OnExpiry::Release)
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Expiry {
     /// The deadline is ahead.

@@ -17,7 +17,7 @@ pub mod supervise;
 
 pub use budget::{BudgetAlert, BudgetWatch};
 pub use checkpoint::{Checkpoint, CheckpointAlert};
-pub use expiry::{DEFAULT_GRACE, Expiry, OnExpiry, expiry};
+pub use expiry::{DEFAULT_GRACE, Expiry, OnExpiry, expiry, provider_holds_after_extend};
 pub use idle::{IdleRule, IdleState, IdleTracker};
 pub use row::{
     GuardPolicy, GuardState, MAX_WATCHDOG_INTERVAL, MIN_WATCHDOG_INTERVAL, Watchdog, stale_after,

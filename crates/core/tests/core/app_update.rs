@@ -103,7 +103,7 @@ fn p_toggles_the_process_view() {
 }
 
 #[test]
-fn e_extends_the_deadline_by_the_step_and_asks_the_provider_to_hold_it() {
+fn e_extends_an_alert_only_deadline_in_the_ledger_and_never_at_the_provider() {
     let mut app = app();
     let before = app.deadline.unwrap().at;
     let effects = ch(&mut app, 'e');
@@ -111,17 +111,51 @@ fn e_extends_the_deadline_by_the_step_and_asks_the_provider_to_hold_it() {
     assert_eq!(after.duration_since(before), SignedDuration::from_hours(1));
     assert_eq!(
         effects,
-        vec![
-            Effect::SaveGuard {
-                instance: "i-0demo4a100f00d".into(),
-                deadline: Some(after),
-                on_expiry: OnExpiry::Alert,
-                grace: app.settings.grace,
-            },
-            Effect::Perform(Action::SetDeadline { at: Some(after) }),
-        ]
+        vec![Effect::SaveGuard {
+            instance: "i-0demo4a100f00d".into(),
+            deadline: Some(after),
+            on_expiry: OnExpiry::Alert,
+            grace: app.settings.grace,
+        }],
+        "a provider-held deadline would release the instance, which alert only never does"
     );
     assert!(last_log(&app).1.contains("extended"));
+}
+
+#[test]
+fn e_moves_a_deadline_the_provider_holds_there_too_and_says_when_it_may_not_have() {
+    let mut app = app();
+    app.deadline.as_mut().unwrap().held_by_provider = true;
+    let effects = ch(&mut app, 'e');
+    let after = app.deadline.unwrap().at;
+    assert!(
+        matches!(effects.first(), Some(Effect::SaveGuard { .. })),
+        "the ledger first, so the watchdog never acts on the old time: {effects:?}"
+    );
+    assert_eq!(
+        effects.last(),
+        Some(&Effect::Perform(Action::SetDeadline { at: Some(after) }))
+    );
+    update(
+        &mut app,
+        Event::ActionDone {
+            action: Action::SetDeadline { at: Some(after) },
+            result: Err(ProviderError::unreachable("demo", "timed out")),
+        },
+    );
+    let (level, text) = last_log(&app);
+    assert_eq!(level, Level::Warn);
+    assert!(text.contains("may still hold its old deadline"), "{text}");
+
+    let mut release = self::app();
+    release.deadline.as_mut().unwrap().on_expiry = OnExpiry::Release;
+    let effects = ch(&mut release, 'e');
+    assert!(
+        effects
+            .iter()
+            .any(|e| matches!(e, Effect::Perform(Action::SetDeadline { .. }))),
+        "with release at expiry the provider may hold it: {effects:?}"
+    );
 }
 
 #[test]
@@ -151,8 +185,8 @@ fn capital_e_asks_for_a_duration_and_rejects_nonsense() {
     );
     assert_eq!(
         effects.len(),
-        2,
-        "saved in the ledger and held at the provider"
+        1,
+        "saved in the ledger; an alert-only deadline is not held at the provider"
     );
     ch(&mut app, 'E');
     press(&mut app, KeyCode::Esc);
