@@ -244,6 +244,7 @@ async fn snapshot_clean_keeps_the_newest_and_any_snapshot_an_image_needs() {
     let action = Action::SnapshotClean {
         keep: 1,
         final_snapshot: false,
+        delete: None,
     };
     let plan = adapter.plan(&action);
     let deletes: Vec<&String> = plan
@@ -271,6 +272,7 @@ async fn snapshot_clean_with_a_final_snapshot_keeps_that_one() {
     let action = Action::SnapshotClean {
         keep: 1,
         final_snapshot: true,
+        delete: None,
     };
     let report = adapter.perform(&action).await.unwrap();
     assert!(report.confirmed, "{report:?}");

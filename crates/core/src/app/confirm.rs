@@ -4,7 +4,7 @@
 use rust_decimal::Decimal;
 
 use super::state::App;
-use crate::cloud::{Action, Inventory, LinkedResource};
+use crate::cloud::{Action, Inventory, Kept, LinkedResource, SnapshotPlan};
 use crate::meter::{ResourceKind, monthly_after_release};
 use crate::money::{Currency, Money};
 use crate::spend::Pricing;
@@ -121,19 +121,29 @@ impl Confirm {
                 "Stop the instance",
                 stop_note(pricing),
             ),
-            Action::SnapshotClean { keep, .. } => {
-                let mut snaps: Vec<&LinkedResource> =
-                    resources.iter().filter(|r| r.kind == ResourceKind::Snapshot).collect();
-                snaps.sort_by_key(|r| std::cmp::Reverse(r.created));
+            Action::SnapshotClean {
+                keep,
+                final_snapshot,
+                ..
+            } => {
+                let plan = SnapshotPlan::new(resources, *keep, *final_snapshot);
+                let by_id = |id: &str| resources.iter().find(|r| r.id == id && r.kind == ResourceKind::Snapshot);
+                let mut note = format!(
+                    "Keeps the newest {keep} snapshot(s) (same time: the greater id); the rest are deleted for good."
+                );
+                if plan.kept.iter().any(|(_, why)| matches!(why, Kept::BacksImage(_))) {
+                    note.push_str(" A snapshot an image uses is kept and not counted.");
+                }
                 (
-                    snaps.iter().skip(*keep).map(|r| line(r)).collect(),
-                    snaps.iter().take(*keep).map(|r| line(r)).collect(),
+                    plan.deleted.iter().filter_map(|id| by_id(id)).map(line).collect(),
+                    plan.kept.iter().filter_map(|(id, _)| by_id(id)).map(line).collect(),
                     "Delete old snapshots",
-                    format!("Keeps the newest {keep} snapshot(s); the rest are deleted for good."),
+                    note,
                 )
             }
             Action::SetDeadline { .. } => (Vec::new(), Vec::new(), "Set the deadline", String::new()),
         };
+        let action = promise(action, inventory);
         Confirm {
             title: title.into(),
             target,
@@ -145,6 +155,26 @@ impl Confirm {
             choice: Choice::Cancel,
             action,
         }
+    }
+}
+
+/// The action as confirmed: a snapshot-clean carries the ids its plan deletes, so the adapter
+/// refuses if its fresh inventory would delete anything else.
+fn promise(action: Action, inventory: Option<&Inventory>) -> Action {
+    match (action, inventory) {
+        (
+            Action::SnapshotClean {
+                keep,
+                final_snapshot,
+                ..
+            },
+            Some(inventory),
+        ) => Action::SnapshotClean {
+            keep,
+            final_snapshot,
+            delete: Some(SnapshotPlan::new(&inventory.resources, keep, final_snapshot).deleted),
+        },
+        (action, _) => action,
     }
 }
 
