@@ -203,3 +203,63 @@ fn describe(r: &LinkedResource) -> String {
     };
     format!("{} {} ({}){size}", r.kind.label(), r.id, r.name)
 }
+
+#[cfg(test)]
+mod tests {
+    use jiff::Timestamp;
+    use rust_decimal::Decimal;
+
+    use super::*;
+
+    fn snap(id: &str, second: i64, image: Option<&str>) -> LinkedResource {
+        LinkedResource {
+            id: id.into(),
+            name: id.into(),
+            kind: ResourceKind::Snapshot,
+            class: None,
+            size_gib: Decimal::ONE,
+            state: "completed".into(),
+            created: Timestamp::from_second(second).unwrap(),
+            deleted_with_instance: false,
+            backs_image: image.map(str::to_string),
+        }
+    }
+
+    #[test]
+    fn the_dialog_promises_the_plan_with_tied_times_and_a_snapshot_behind_an_image() {
+        let inventory = Inventory {
+            instance: None,
+            // Listed neither in time nor in id order; the image's snapshot is the newest.
+            resources: vec![
+                snap("snap-a", 100, None),
+                snap("snap-img", 500, Some("ami-1")),
+                snap("snap-c", 100, None),
+                snap("snap-b", 100, None),
+            ],
+            deadline: None,
+        };
+        let action = Action::SnapshotClean {
+            keep: 1,
+            final_snapshot: false,
+            delete: None,
+        };
+        let c = Confirm::build(action, Some(&inventory), None, None);
+        let ids = |lines: &[ConfirmLine]| -> Vec<String> {
+            lines
+                .iter()
+                .map(|l| l.label.split_whitespace().nth(1).unwrap().to_string())
+                .collect()
+        };
+        assert_eq!(ids(&c.deleted), vec!["snap-b", "snap-a"]);
+        assert_eq!(ids(&c.survivors), vec!["snap-c", "snap-img"]);
+        assert_eq!(
+            c.action,
+            Action::SnapshotClean {
+                keep: 1,
+                final_snapshot: false,
+                delete: Some(vec!["snap-b".into(), "snap-a".into()]),
+            },
+            "the confirmed action carries what it promised"
+        );
+    }
+}
