@@ -204,6 +204,7 @@ pub fn run(cli: &Cli) -> ExitCode {
             &Action::SnapshotClean {
                 keep: *keep,
                 final_snapshot: *final_snapshot,
+                delete: None,
             },
             common,
         ),

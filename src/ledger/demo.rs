@@ -68,6 +68,7 @@ pub fn seed(ledger: &mut Ledger, now: Timestamp) -> Result<(), LedgerError> {
     let clean = Action::SnapshotClean {
         keep: 1,
         final_snapshot: false,
+        delete: None,
     };
     batch.events.push(action(
         training,

@@ -15,7 +15,7 @@ use rust_decimal::Decimal;
 
 use super::{
     Action, ActionReport, Capabilities, ErrorKind, HeldDeadline, Inventory, LinkedResource,
-    Provider, ProviderError,
+    Provider, ProviderError, SnapshotPlan,
 };
 use crate::meter::{InstanceState, ResourceKind};
 pub use gpumeter_core::demo::cloud::{CAPABILITIES, DEMO_SHEET, DEMO_SKU, DemoState};
@@ -134,6 +134,7 @@ impl DemoCloud {
             Action::SnapshotClean {
                 keep,
                 final_snapshot,
+                ..
             } => snapshot_clean(state, *keep, *final_snapshot, now),
             Action::SetDeadline { at } => {
                 state.deadline = at.map(|at| HeldDeadline { at });
@@ -145,13 +146,19 @@ impl DemoCloud {
         }
     }
 
-    fn verify(state: &DemoState, action: &Action, before_snapshots: usize) -> bool {
+    fn verify(state: &DemoState, action: &Action, before: &DemoState) -> bool {
         match action {
             Action::Release => state.instance.state == InstanceState::Released,
             Action::Stop => state.instance.state == InstanceState::Stopped,
-            Action::SnapshotClean { keep, .. } => {
-                snapshots(state).len() <= (*keep).max(1)
-                    || snapshots(state).len() < before_snapshots
+            Action::SnapshotClean {
+                keep,
+                final_snapshot,
+                ..
+            } => {
+                let plan = SnapshotPlan::new(&before.resources, *keep, *final_snapshot);
+                let ids: Vec<&str> = snapshots(state).iter().map(|r| r.id.as_str()).collect();
+                plan.deleted.iter().all(|d| !ids.contains(&d.as_str()))
+                    && plan.kept.iter().all(|(k, _)| ids.contains(&k.as_str()))
             }
             Action::SetDeadline { at } => state.deadline.map(|d| d.at) == *at,
         }
@@ -172,6 +179,7 @@ fn snapshot_clean(
     final_snapshot: bool,
     now: Timestamp,
 ) -> String {
+    let plan = SnapshotPlan::new(&state.resources, keep, final_snapshot);
     if final_snapshot {
         let size = state
             .resources
@@ -187,16 +195,15 @@ fn snapshot_clean(
             state: "completed".into(),
             created: now,
             deleted_with_instance: false,
+            backs_image: None,
         });
     }
-    let mut snaps: Vec<(Timestamp, String)> = snapshots(state)
-        .iter()
-        .map(|r| (r.created, r.id.clone()))
-        .collect();
-    snaps.sort_by_key(|s| std::cmp::Reverse(s.0));
-    let doomed: Vec<String> = snaps.into_iter().skip(keep).map(|(_, id)| id).collect();
-    state.resources.retain(|r| !doomed.contains(&r.id));
-    format!("deleted {} snapshot(s), kept {keep}", doomed.len())
+    state.resources.retain(|r| !plan.deleted.contains(&r.id));
+    format!(
+        "deleted {} snapshot(s), kept {}",
+        plan.deleted.len(),
+        plan.kept.len() + usize::from(final_snapshot)
+    )
 }
 
 #[async_trait]
@@ -244,11 +251,21 @@ impl Provider for DemoCloud {
                 )));
         }
         let mut state = self.load()?;
-        let before = snapshots(&state).len();
+        if let Action::SnapshotClean {
+            keep,
+            final_snapshot,
+            delete,
+        } = action
+        {
+            SnapshotPlan::new(&state.resources, *keep, *final_snapshot)
+                .check_promise(delete.as_deref())
+                .map_err(|why| ProviderError::state(ID, why))?;
+        }
+        let before = state.clone();
         let said = Self::apply(&mut state, action, (self.clock)());
         self.save(&state)?;
         let read_back = self.load()?;
-        let confirmed = Self::verify(&read_back, action, before);
+        let confirmed = Self::verify(&read_back, action, &before);
         Ok(ActionReport {
             action: action.clone(),
             confirmed,

@@ -291,3 +291,80 @@ fn a_failed_extend_leaves_the_ledger_at_the_old_deadline() {
         stdout(&out)
     );
 }
+
+/// The ids a dry run's confirmation lists under `heading` ("deleted:", "keeps billing
+/// afterwards:"), snapshots only.
+fn listed_snapshots(text: &str, heading: &str) -> Vec<String> {
+    text.lines()
+        .skip_while(|l| l.trim() != heading)
+        .skip(1)
+        .take_while(|l| l.starts_with("    "))
+        .filter_map(|l| l.trim().strip_prefix("snapshot "))
+        .filter_map(|l| l.split_whitespace().next())
+        .map(str::to_string)
+        .collect()
+}
+
+fn snapshot_ids(state: &Value) -> Vec<String> {
+    state["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["kind"] == "snapshot")
+        .map(|r| r["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn snapshot_clean_deletes_exactly_what_the_dry_run_promised_with_tied_times_and_an_image() {
+    let cloud = Cloud::new("snap-plan");
+    assert!(cloud.run(&["checklist"], &[]).status.code() == Some(3));
+    // Three snapshots of one multi-volume snapshot share a second, listed out of id order,
+    // and an older one backs the custom image.
+    let mut state = cloud.state();
+    let resources = state["resources"].as_array_mut().unwrap();
+    let tied = resources
+        .iter()
+        .find(|r| r["id"] == "snap-0c")
+        .unwrap()
+        .clone();
+    for r in resources.iter_mut() {
+        if r["kind"] == "snapshot" {
+            r["created"] = tied["created"].clone();
+        }
+    }
+    let mut behind = tied.clone();
+    behind["id"] = "snap-00image".into();
+    behind["created"] = "2020-01-01T00:00:00Z".into();
+    behind["backs_image"] = "ami-0train".into();
+    resources.push(behind);
+    std::fs::write(
+        cloud.path().join("demo-cloud.json"),
+        serde_json::to_string(&state).unwrap(),
+    )
+    .unwrap();
+    let before = snapshot_ids(&cloud.state());
+
+    let dry = cloud.run(&["snapshot-clean", "--keep", "2", "--dry-run"], &[]);
+    assert!(dry.status.success(), "{}", stderr(&dry));
+    let text = stdout(&dry);
+    let mut promised = listed_snapshots(&text, "deleted:");
+    let survivors = listed_snapshots(&text, "keeps billing afterwards:");
+    assert_eq!(promised, vec!["snap-0a"], "{text}");
+    assert_eq!(
+        survivors,
+        vec!["snap-0c", "snap-0b", "snap-00image"],
+        "{text}"
+    );
+
+    let out = cloud.run(&["snapshot-clean", "--keep", "2", "--yes"], &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let after = snapshot_ids(&cloud.state());
+    let mut gone: Vec<String> = before.into_iter().filter(|b| !after.contains(b)).collect();
+    gone.sort();
+    promised.sort();
+    assert_eq!(gone, promised, "deleted exactly what was promised");
+    for s in &survivors {
+        assert!(after.contains(s), "{s} was promised to survive: {after:?}");
+    }
+}

@@ -244,6 +244,7 @@ async fn snapshot_clean_keeps_the_newest_and_any_snapshot_an_image_needs() {
     let action = Action::SnapshotClean {
         keep: 1,
         final_snapshot: false,
+        delete: None,
     };
     let plan = adapter.plan(&action);
     let deletes: Vec<&String> = plan
@@ -271,6 +272,7 @@ async fn snapshot_clean_with_a_final_snapshot_keeps_that_one() {
     let action = Action::SnapshotClean {
         keep: 1,
         final_snapshot: true,
+        delete: None,
     };
     let report = adapter.perform(&action).await.unwrap();
     assert!(report.confirmed, "{report:?}");
@@ -384,4 +386,26 @@ async fn an_eip_left_behind_is_released_once_unbound_and_read_back() {
     assert!(done, "{summary}");
     let inv = adapter.inventory().await.unwrap();
     assert!(ids_of(&inv, ResourceKind::PublicIp).is_empty());
+}
+
+#[tokio::test]
+async fn snapshot_clean_refuses_when_the_fresh_plan_is_not_the_one_confirmed() {
+    let peer = Peer::start();
+    let adapter = peer.adapter(Some(INSTANCE));
+    // Confirmed to delete the newest, which the plan now keeps: nothing is deleted.
+    let action = Action::SnapshotClean {
+        keep: 1,
+        final_snapshot: false,
+        delete: Some(vec![SNAPSHOTS[0].to_string()]),
+    };
+    let refused = adapter.perform(&action).await.unwrap_err();
+    assert!(
+        refused
+            .to_string()
+            .contains("changed since the confirmation"),
+        "{refused}"
+    );
+    assert_eq!(peer.count("DeleteSnapshot"), 0);
+    let left = peer.cloud(|c| c.snapshots.len());
+    assert_eq!(left, SNAPSHOTS.len());
 }

@@ -36,6 +36,7 @@ fn cases() -> Vec<Case> {
             action: Action::SnapshotClean {
                 keep: 0,
                 final_snapshot: false,
+                delete: None,
             },
             call: "DeleteSnapshot",
             readback: ("DescribeSnapshots", 1),

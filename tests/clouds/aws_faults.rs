@@ -204,10 +204,12 @@ fn actions() -> [Action; 4] {
         Action::SnapshotClean {
             keep: 1,
             final_snapshot: false,
+            delete: None,
         },
         Action::SnapshotClean {
             keep: 0,
             final_snapshot: true,
+            delete: None,
         },
     ]
 }
@@ -329,6 +331,7 @@ fn a_failed_or_contrary_read_back_is_never_confirmed() {
     let clean = Action::SnapshotClean {
         keep: 1,
         final_snapshot: false,
+        delete: None,
     };
     let report = rt.block_on(aws(&url).perform(&clean)).unwrap();
     assert!(!report.confirmed, "{report:?}");
@@ -351,6 +354,7 @@ fn snapshot_clean_deletes_beyond_the_newest_and_confirms_by_read_back() {
     let clean = Action::SnapshotClean {
         keep: 1,
         final_snapshot: false,
+        delete: None,
     };
     assert!(
         aws.plan(&clean)
@@ -605,6 +609,7 @@ fn no_snapshot_is_deleted_before_the_final_one_reads_back_completed() {
         .block_on(aws.perform(&Action::SnapshotClean {
             keep: 1,
             final_snapshot: true,
+            delete: None,
         }))
         .unwrap();
     assert!(!report.confirmed, "{report:?}");

@@ -579,3 +579,126 @@ fn a_wrong_key_is_auth_and_a_missing_grant_is_permission_against_moto() {
     );
     assert!(!format!("{denied} {denied:?}").contains(&secret));
 }
+
+/// The snapshot ids a dry run's confirmation lists under `heading`.
+fn listed_snapshots(text: &str, heading: &str) -> Vec<String> {
+    text.lines()
+        .skip_while(|l| l.trim() != heading)
+        .skip(1)
+        .take_while(|l| l.starts_with("    "))
+        .filter_map(|l| l.trim().strip_prefix("snapshot "))
+        .filter_map(|l| l.split_whitespace().next())
+        .map(str::to_string)
+        .collect()
+}
+
+/// Every snapshot the account owns, behind an image or not.
+async fn owned_snapshots(ec2: &Ec2) -> Vec<String> {
+    let body = call(ec2, "DescribeSnapshots", &[("Owner.1", "self")]).await;
+    body.split("<snapshotId>")
+        .skip(1)
+        .filter_map(|s| s.split('<').next())
+        .map(str::to_string)
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect()
+}
+
+/// Snapshots taken in the same second (as a multi-volume snapshot is) and the snapshots behind
+/// an image: what the dry run's confirmation lists as deleted is exactly what goes, and every
+/// snapshot it promised to keep is still there.
+#[test]
+fn snapshot_clean_deletes_exactly_what_the_confirmation_listed_against_moto() {
+    let Some(moto) = moto() else { return };
+    let dir = std::env::temp_dir().join(format!("gpumeter-aws-moto-plan-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("config.toml"), "").unwrap();
+    let rt = rt();
+    let creds = Credentials::from_env(&env(&moto.url)).unwrap();
+    let ec2 = Ec2::new(&moto.url, "us-east-1", creds, policy()).unwrap();
+    let s = rt.block_on(build(&ec2));
+    // Four more at once: EC2 times have one-second resolution, so they tie.
+    rt.block_on(async {
+        for _ in 0..4 {
+            call(&ec2, "CreateSnapshot", &[("VolumeId", &s.data)]).await;
+        }
+    });
+    let settings = AwsSettings::resolve(&env(&moto.url), Some(s.instance.clone()), None);
+    let aws = Aws::with_policy(settings, policy(), policy());
+    let inv = rt.block_on(aws.inventory()).unwrap();
+    let mut times: Vec<_> = inv
+        .resources
+        .iter()
+        .filter(|r| r.kind == ResourceKind::Snapshot)
+        .map(|r| r.created)
+        .collect();
+    let listed = times.len();
+    times.dedup();
+    assert!(times.len() < listed, "no two snapshots tie: {inv:?}");
+
+    let mut cli = Cli {
+        url: moto.url.clone(),
+        dir: dir.clone(),
+        seen: String::new(),
+    };
+    let args = |extra: &str| -> Vec<String> {
+        [
+            "snapshot-clean",
+            "--keep",
+            "2",
+            extra,
+            "--provider",
+            "aws",
+            "--instance",
+            s.instance.as_str(),
+            "--region",
+            "us-east-1",
+        ]
+        .iter()
+        .map(|a| (*a).to_string())
+        .collect()
+    };
+    let before = rt.block_on(owned_snapshots(&ec2));
+    let dry = cli.run(&args("--dry-run"));
+    let text = String::from_utf8_lossy(&dry.stdout).into_owned();
+    assert!(dry.status.success(), "{text}");
+    let mut promised = listed_snapshots(&text, "deleted:");
+    let survivors = listed_snapshots(&text, "keeps billing afterwards:");
+    assert_eq!(promised.len(), listed - 2, "{text}");
+    assert_eq!(survivors.len(), 2, "{text}");
+    for id in &promised {
+        assert!(
+            text.contains(&format!("ec2 DeleteSnapshot SnapshotId={id}")),
+            "the calls and the confirmation agree: {text}"
+        );
+    }
+
+    let out = cli.run(&args("--yes"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let after = rt.block_on(owned_snapshots(&ec2));
+    let mut gone: Vec<String> = before
+        .iter()
+        .filter(|b| !after.contains(b))
+        .cloned()
+        .collect();
+    gone.sort();
+    promised.sort();
+    assert_eq!(gone, promised, "deleted exactly what was promised");
+    for id in &survivors {
+        assert!(
+            after.contains(id),
+            "{id} was promised to survive: {after:?}"
+        );
+    }
+    // The snapshots behind the image (EC2 lists them only with it) are all still there.
+    let offered: Vec<&str> = inv.resources.iter().map(|r| r.id.as_str()).collect();
+    for id in before.iter().filter(|b| !offered.contains(&b.as_str())) {
+        assert!(after.contains(id), "{id} backs the image: {after:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

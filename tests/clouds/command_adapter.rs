@@ -100,6 +100,7 @@ async fn each_action_is_confirmed_by_the_inventory_command() {
     let clean = Action::SnapshotClean {
         keep: 1,
         final_snapshot: false,
+        delete: None,
     };
     let report = cloud.perform(&clean).await.unwrap();
     assert!(report.confirmed, "{report:?}");

@@ -50,6 +50,7 @@ async fn lambda_says_why_it_cannot_stop_snapshot_or_hold_a_deadline() {
     let clean = Action::SnapshotClean {
         keep: 0,
         final_snapshot: false,
+        delete: None,
     };
     assert!(
         lambda

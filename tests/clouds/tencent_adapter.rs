@@ -203,6 +203,7 @@ async fn snapshot_clean_is_not_offered() {
     let clean = Action::SnapshotClean {
         keep: 1,
         final_snapshot: false,
+        delete: None,
     };
     let err = cloud.perform(&clean).await.unwrap_err();
     assert!(err.is_unsupported(), "{err:?}");

@@ -198,6 +198,7 @@ async fn each_answer_comes_out_as_its_kind() {
         .perform(&Action::SnapshotClean {
             keep: 1,
             final_snapshot: false,
+            delete: None,
         })
         .await
         .unwrap_err();

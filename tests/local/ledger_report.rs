@@ -68,6 +68,7 @@ fn resource(id: &str, kind: ResourceKind, with_instance: bool) -> LinkedResource
         state: "available".into(),
         created: t("2026-05-01T00:00:00Z"),
         deleted_with_instance: with_instance,
+        backs_image: None,
     }
 }
 

@@ -149,6 +149,7 @@ fn states() -> Vec<(&'static str, App)> {
         Action::SnapshotClean {
             keep: 0,
             final_snapshot: false,
+            delete: None,
         },
     ] {
         let mut a = base();

@@ -11,8 +11,10 @@ use crate::meter::{BillingMode, InstanceState, Resource, ResourceKind};
 mod clean;
 mod error;
 mod seen;
+mod snapshots;
 pub use error::{Auth, ErrorKind, MESSAGE_CHARS, ProviderError};
 pub use seen::{Asked, Seen};
+pub use snapshots::{Kept, SnapshotPlan};
 
 /// The instance the cockpit watches, as the provider describes it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -46,6 +48,9 @@ pub struct LinkedResource {
     pub created: Timestamp,
     /// Whether releasing the instance deletes it too.
     pub deleted_with_instance: bool,
+    /// For a snapshot: the image that uses it, so snapshot-clean never deletes it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backs_image: Option<String>,
 }
 
 impl LinkedResource {
@@ -93,10 +98,14 @@ pub struct Capabilities {
 pub enum Action {
     Release,
     Stop,
-    /// Delete snapshots beyond the newest `keep`; take a final one first if asked.
+    /// Delete snapshots beyond the newest `keep` ([`SnapshotPlan`]); take a final one first if
+    /// asked. `delete` is what the confirmation promised (set by [`crate::app::Confirm`]): an
+    /// adapter whose fresh plan deletes anything else refuses.
     SnapshotClean {
         keep: usize,
         final_snapshot: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        delete: Option<Vec<String>>,
     },
     /// Hold a release deadline at the provider; `None` cancels it.
     SetDeadline {

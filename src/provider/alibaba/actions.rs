@@ -71,7 +71,11 @@ impl AlibabaCloud {
             Action::SnapshotClean {
                 keep,
                 final_snapshot,
-            } => self.snapshot_clean(*keep, *final_snapshot).await?,
+                delete,
+            } => {
+                self.snapshot_clean(*keep, *final_snapshot, delete.as_deref())
+                    .await?
+            }
             Action::SetDeadline { at } => self.set_deadline(*at).await?,
         };
         Ok(ActionReport {

@@ -112,10 +112,10 @@ impl AlibabaCloud {
                 .iter()
                 .find(|d| d.kind == "system")
                 .map(|d| d.disk_id.clone());
-            known.snapshots = newest_first(&snapshots);
-            known.image_snapshots = image_snapshots(&images);
         });
-        Ok(collect(&disks, &snapshots, &images, &eips, &lbs))
+        let out = collect(&disks, &snapshots, &images, &eips, &lbs);
+        self.remember(|known| known.resources.clone_from(&out));
+        Ok(out)
     }
 
     /// What bills without an instance, narrowed to what was seen with it when it was.
@@ -162,11 +162,9 @@ impl AlibabaCloud {
             lbs.retain(|l| known.linked.contains(&l.load_balancer_id));
             lbs
         };
-        self.remember(|k| {
-            k.snapshots = newest_first(&snapshots);
-            k.image_snapshots = image_snapshots(&images);
-        });
-        Ok(collect(&disks, &snapshots, &images, &eips, &lbs))
+        let out = collect(&disks, &snapshots, &images, &eips, &lbs);
+        self.remember(|k| k.resources.clone_from(&out));
+        Ok(out)
     }
 
     /// Every snapshot matching `filter`, page by page.
@@ -213,20 +211,6 @@ impl AlibabaCloud {
 /// `["i-1","i-2"]`: how list filters are passed.
 pub(super) fn json_ids(ids: &[&str]) -> String {
     serde_json::to_string(ids).unwrap_or_else(|_| "[]".into())
-}
-
-pub(super) fn newest_first(snapshots: &[model::Snapshot]) -> Vec<(Timestamp, String)> {
-    let mut list: Vec<(Timestamp, String)> = snapshots
-        .iter()
-        .map(|s| {
-            (
-                parse_time(&s.creation_time).unwrap_or(Timestamp::UNIX_EPOCH),
-                s.snapshot_id.clone(),
-            )
-        })
-        .collect();
-    list.sort_by(|a, b| b.cmp(a));
-    list
 }
 
 fn image_snapshots(images: &[model::Image]) -> std::collections::HashMap<String, String> {
@@ -304,7 +288,9 @@ fn collect(
             state: state.into(),
             created: parse_time(created).unwrap_or(Timestamp::UNIX_EPOCH),
             deleted_with_instance: with,
+            backs_image: None,
         };
+    let behind = image_snapshots(images);
     let mut out = Vec::new();
     for d in disks {
         let kind = if d.kind == "system" {
@@ -326,7 +312,7 @@ fn collect(
     }
     // Manual snapshots and images outlive the instance; EIPs are not released with it.
     for s in snapshots {
-        out.push(item(
+        let mut r = item(
             &s.snapshot_id,
             &s.snapshot_name,
             ResourceKind::Snapshot,
@@ -334,7 +320,9 @@ fn collect(
             &s.status,
             &s.creation_time,
             false,
-        ));
+        );
+        r.backs_image = behind.get(&s.snapshot_id).cloned();
+        out.push(r);
     }
     for i in images {
         out.push(item(

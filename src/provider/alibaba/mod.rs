@@ -15,7 +15,7 @@ pub mod rpc;
 pub mod sign;
 mod snapshots;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
@@ -26,7 +26,10 @@ pub use credentials::{AlibabaEnv, Settings};
 
 use super::http::HttpPolicy;
 use super::seen::Sightings;
-use super::{Action, ActionReport, Asked, Capabilities, Inventory, Provider, ProviderError, Seen};
+use super::{
+    Action, ActionReport, Asked, Capabilities, Inventory, LinkedResource, Provider, ProviderError,
+    Seen,
+};
 use metadata::Metadata;
 use rpc::Client;
 
@@ -56,10 +59,9 @@ impl StoppedMode {
 struct Known {
     /// Ids of every linked resource seen with the instance.
     linked: HashSet<String>,
-    /// The instance's snapshots, newest first.
-    snapshots: Vec<(Timestamp, String)>,
-    /// Snapshot id → the custom image that uses it (such a snapshot cannot be deleted).
-    image_snapshots: HashMap<String, String>,
+    /// What the last inventory listed, for the snapshot-clean plan (a snapshot a custom image
+    /// uses says so in `backs_image`).
+    resources: Vec<LinkedResource>,
     system_disk: Option<String>,
 }
 

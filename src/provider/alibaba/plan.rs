@@ -3,7 +3,7 @@
 use super::AlibabaCloud;
 use super::model;
 use super::rpc::Product;
-use crate::provider::Action;
+use crate::provider::{Action, SnapshotPlan};
 
 impl AlibabaCloud {
     pub(super) fn plan_calls(&self, action: &Action) -> Vec<String> {
@@ -32,8 +32,10 @@ impl AlibabaCloud {
             Action::SnapshotClean {
                 keep,
                 final_snapshot,
+                ..
             } => {
                 let mut calls = Vec::new();
+                let plan = SnapshotPlan::new(&known.resources, *keep, *final_snapshot);
                 let keep = if *final_snapshot {
                     let disk = known
                         .system_disk
@@ -60,21 +62,19 @@ impl AlibabaCloud {
                     *keep
                 };
                 calls.push(self.line(Product::Ecs, "DescribeSnapshots", &[("InstanceId", id)]));
-                if known.snapshots.is_empty() {
+                if known.resources.is_empty() {
                     calls.push(self.line(
                         Product::Ecs,
                         "DeleteSnapshot",
                         &[("SnapshotId", format!("<each beyond the newest {keep}>"))],
                     ));
                 }
-                for (_, snap) in known.snapshots.iter().skip(keep) {
-                    if !known.image_snapshots.contains_key(snap) {
-                        calls.push(self.line(
-                            Product::Ecs,
-                            "DeleteSnapshot",
-                            &[("SnapshotId", snap.clone())],
-                        ));
-                    }
+                for snap in &plan.deleted {
+                    calls.push(self.line(
+                        Product::Ecs,
+                        "DeleteSnapshot",
+                        &[("SnapshotId", snap.clone())],
+                    ));
                 }
                 calls.push(
                     self.line(

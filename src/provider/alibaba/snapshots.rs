@@ -8,15 +8,21 @@ use super::AlibabaCloud;
 use super::inventory::json_ids;
 use super::model::{Ack, CreatedSnapshot};
 use super::rpc::{Product, client_token};
-use crate::provider::ProviderError;
+use crate::provider::{Kept, ProviderError, SnapshotPlan};
 
 impl AlibabaCloud {
     pub(super) async fn snapshot_clean(
         &self,
         keep: usize,
         final_snapshot: bool,
+        promised: Option<&[String]>,
     ) -> Result<(bool, String, Vec<String>), ProviderError> {
-        self.read_inventory().await?;
+        // The plan from this fresh read, by the same rule the confirmation used; checked
+        // before anything is made or deleted.
+        let inventory = self.read_inventory().await?;
+        let plan = SnapshotPlan::new(&inventory.resources, keep, final_snapshot);
+        plan.check_promise(promised)
+            .map_err(|why| ProviderError::state("alibaba", why))?;
         let mut calls = Vec::new();
         let mut final_id = None;
         if final_snapshot {
@@ -24,24 +30,16 @@ impl AlibabaCloud {
                 Ok(id) => final_id = Some(id),
                 Err(why) => return Ok((false, why, calls)),
             }
-            self.read_inventory().await?;
         }
-        let known = self.known();
-        let mut order: Vec<String> = known.snapshots.iter().map(|(_, id)| id.clone()).collect();
-        let keep = if let Some(f) = &final_id {
-            order.retain(|id| id != f);
-            order.insert(0, f.clone());
-            keep.max(1)
-        } else {
-            keep
-        };
-        let (protected, doomed): (Vec<String>, Vec<String>) = order
+        let kept = plan
+            .kept
             .iter()
-            .skip(keep)
-            .cloned()
-            .partition(|id| known.image_snapshots.contains_key(id));
+            .filter(|(_, why)| *why == Kept::Newest)
+            .count()
+            + usize::from(final_id.is_some());
+        let doomed = &plan.deleted;
         let mut failures = Vec::new();
-        for snap in &doomed {
+        for snap in doomed {
             let params = [("SnapshotId", snap.clone())];
             calls.push(self.line(Product::Ecs, "DeleteSnapshot", &params));
             match self
@@ -55,13 +53,12 @@ impl AlibabaCloud {
             }
         }
         let mut note = String::new();
-        for snap in &protected {
-            if let Some(image) = known.image_snapshots.get(snap) {
+        for (snap, why) in &plan.kept {
+            if let Kept::BacksImage(image) = why {
                 let _ = write!(note, "; kept {snap}: image {image} uses it");
             }
         }
         if doomed.is_empty() {
-            let kept = order.len().min(keep);
             return Ok((
                 true,
                 format!("nothing to delete: kept the newest {kept} snapshot(s){note}"),
@@ -96,10 +93,7 @@ impl AlibabaCloud {
             .filter(|id| doomed.iter().any(|d| d == id))
             .collect();
         let deleted = doomed.len() - left.len();
-        let mut summary = format!(
-            "deleted {deleted} snapshot(s), kept the newest {}",
-            order.len().min(keep)
-        );
+        let mut summary = format!("deleted {deleted} snapshot(s), kept the newest {kept}");
         if let Some(f) = &final_id {
             let _ = write!(summary, " (final snapshot {f})");
         }

@@ -13,9 +13,9 @@ use super::inventory::{Seen, state};
 use super::query::Ec2Error;
 use super::xml;
 use crate::meter::InstanceState;
-use crate::provider::ProviderError;
 use crate::provider::http::Repeat;
 use crate::provider::readback::Readback;
+use crate::provider::{ProviderError, SnapshotPlan};
 
 pub type Outcome = (bool, String);
 
@@ -188,17 +188,17 @@ async fn until_completed(s: &mut Session<'_>, id: &str, readback: Readback) -> R
     }
 }
 
-/// Keeps the newest `keep` of the instance's snapshots (a final one counts, and is always kept),
-/// deletes the rest, and reads the snapshots back. With a final snapshot nothing is deleted
-/// before EC2 reads it back `completed`: if it is not within `readback`'s bound, nothing is.
+/// Deletes exactly the snapshots `plan` lists (the core's [`SnapshotPlan`]: a final one counts
+/// toward `keep`, and is always kept) and reads the snapshots back. With a final snapshot
+/// nothing is deleted before EC2 reads it back `completed`: if it is not within `readback`'s
+/// bound, nothing is.
 pub async fn snapshot_clean(
     s: &mut Session<'_>,
     seen: &Seen,
-    keep: usize,
+    plan: &SnapshotPlan,
     take_final: bool,
     readback: Readback,
 ) -> Result<Outcome, Ec2Error> {
-    let mut newest_first: Vec<String> = seen.cleanable().into_iter().map(|(_, id)| id).collect();
     let made = if take_final {
         let volume = seen.root_volume().ok_or_else(|| Ec2Error::Malformed {
             action: "CreateSnapshot".into(),
@@ -215,15 +215,14 @@ pub async fn snapshot_clean(
                 ),
             ));
         }
-        newest_first.insert(0, id.clone());
         Some(id)
     } else {
         None
     };
-    let keep = if take_final { keep.max(1) } else { keep };
-    let doomed: Vec<String> = newest_first.iter().skip(keep).cloned().collect();
+    let kept = plan.kept.len() + usize::from(made.is_some());
+    let doomed = &plan.deleted;
     let mut refused = Vec::new();
-    for id in &doomed {
+    for id in doomed {
         let params = vec![("SnapshotId".to_string(), id.clone())];
         match s.call("DeleteSnapshot", &params, Repeat::Safe).await {
             Ok(_) => {}
@@ -234,10 +233,7 @@ pub async fn snapshot_clean(
     let mut check: Vec<&str> = doomed.iter().map(String::as_str).collect();
     check.extend(made.as_deref());
     if check.is_empty() {
-        return Ok((
-            true,
-            format!("nothing to delete; {} snapshot(s) kept", newest_first.len()),
-        ));
+        return Ok((true, format!("nothing to delete; {kept} snapshot(s) kept")));
     }
     let left = match s
         .list(
@@ -266,7 +262,7 @@ pub async fn snapshot_clean(
     let mut summary = format!(
         "deleted {} snapshot(s), kept {}",
         doomed.len() - still.len(),
-        newest_first.len() - doomed.len()
+        kept
     );
     if let Some(m) = &made {
         let _ = write!(

@@ -53,24 +53,6 @@ impl Seen {
             .collect()
     }
 
-    /// The snapshots snapshot-clean may delete (not those behind an image), newest first.
-    pub fn cleanable(&self) -> Vec<(Timestamp, String)> {
-        let behind = self.behind_images();
-        let mut snaps: Vec<(Timestamp, String)> = self
-            .snapshots
-            .iter()
-            .filter(|s| !behind.contains(s.id.as_str()))
-            .map(|s| {
-                (
-                    time(s.start_time.as_deref()).unwrap_or(Timestamp::UNIX_EPOCH),
-                    s.id.clone(),
-                )
-            })
-            .collect();
-        snaps.sort_by(|a, b| b.cmp(a));
-        snaps
-    }
-
     /// The root volume, for a final snapshot.
     pub fn root_volume(&self) -> Option<&str> {
         let i = self.instance.as_ref()?;
@@ -176,6 +158,7 @@ pub fn assemble(
             state: v.status.clone(),
             created: when(v.create_time.as_deref()),
             deleted_with_instance,
+            backs_image: None,
         });
     }
     let behind = seen.behind_images();
@@ -193,6 +176,7 @@ pub fn assemble(
             state: s.status.clone(),
             created: when(s.start_time.as_deref()),
             deleted_with_instance: false,
+            backs_image: None,
         });
     }
     for i in &seen.images {
@@ -205,6 +189,7 @@ pub fn assemble(
             state: i.state.clone(),
             created: when(i.creation_date.as_deref()),
             deleted_with_instance: false,
+            backs_image: None,
         });
     }
     for a in &seen.addresses {
@@ -227,6 +212,7 @@ pub fn assemble(
             // DescribeAddresses tells no allocation time.
             created: fallback,
             deleted_with_instance: false,
+            backs_image: None,
         });
     }
     Ok(Inventory {

@@ -29,15 +29,18 @@ use self::query::{Ec2, describe_call};
 use super::http::HttpPolicy;
 use super::readback::Readback;
 use super::seen::Sightings;
-use super::{Action, ActionReport, Asked, Capabilities, Inventory, Provider, ProviderError, Seen};
+use super::{
+    Action, ActionReport, Asked, Capabilities, Inventory, LinkedResource, Provider, ProviderError,
+    Seen, SnapshotPlan,
+};
 
 /// What the last inventory saw, so `--dry-run` can name the exact ids it would touch.
 #[derive(Debug, Clone, Default)]
 struct Last {
     instance: Option<String>,
     root_volume: Option<String>,
-    /// Deletable snapshots, newest first.
-    cleanable: Vec<String>,
+    /// The resources it listed, for the snapshot-clean plan.
+    resources: Vec<LinkedResource>,
 }
 
 pub struct Aws {
@@ -252,6 +255,7 @@ impl Provider for Aws {
             Action::SnapshotClean {
                 keep,
                 final_snapshot,
+                ..
             } => plan_clean(&last, *keep, *final_snapshot),
             Action::SetDeadline { .. } => Vec::new(),
         }
@@ -281,10 +285,11 @@ impl Provider for Aws {
         self.update_last(|l| {
             l.instance = Some(id.clone());
             l.root_volume = seen.root_volume().map(str::to_string);
-            l.cleanable = seen.cleanable().into_iter().map(|(_, s)| s).collect();
         });
-        inventory::assemble(&id, self.region(), &seen, &known, now)
-            .map_err(|e| ProviderError::state("aws", format!("aws: {e}")))
+        let inventory = inventory::assemble(&id, self.region(), &seen, &known, now)
+            .map_err(|e| ProviderError::state("aws", format!("aws: {e}")))?;
+        self.update_last(|l| l.resources.clone_from(&inventory.resources));
+        Ok(inventory)
     }
 
     async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
@@ -298,13 +303,21 @@ impl Provider for Aws {
             Action::SnapshotClean {
                 keep,
                 final_snapshot,
+                delete,
             } => {
                 let known = self.known(&id);
                 let seen = session.seen(&id, &known).await?;
                 if seen.instance.is_none() {
                     absent()?;
                 }
-                actions::snapshot_clean(&mut session, &seen, *keep, *final_snapshot, self.readback)
+                // The plan from this fresh read, by the same rule the confirmation used.
+                let fresh =
+                    inventory::assemble(&id, self.region(), &seen, &known, Timestamp::now())
+                        .map_err(|e| ProviderError::state("aws", format!("aws: {e}")))?;
+                let plan = SnapshotPlan::new(&fresh.resources, *keep, *final_snapshot);
+                plan.check_promise(delete.as_deref())
+                    .map_err(|why| ProviderError::state("aws", why))?;
+                actions::snapshot_clean(&mut session, &seen, &plan, *final_snapshot, self.readback)
                     .await
                     .map_err(ProviderError::from)
             }
@@ -328,16 +341,14 @@ impl Provider for Aws {
 
 fn plan_clean(last: &Last, keep: usize, take_final: bool) -> Vec<String> {
     let mut calls = Vec::new();
-    let mut newest_first = last.cleanable.clone();
     if take_final {
         let volume = last.root_volume.as_deref().unwrap_or("<the root volume>");
         calls.push(format!(
             "ec2 CreateSnapshot VolumeId={volume} Description=gpumeter final snapshot"
         ));
-        newest_first.insert(0, "<the final snapshot>".into());
     }
-    let keep = if take_final { keep.max(1) } else { keep };
-    let doomed: Vec<&str> = newest_first.iter().skip(keep).map(String::as_str).collect();
+    let plan = SnapshotPlan::new(&last.resources, keep, take_final);
+    let doomed: Vec<&str> = plan.deleted.iter().map(String::as_str).collect();
     for id in &doomed {
         calls.push(format!("ec2 DeleteSnapshot SnapshotId={id}"));
     }

@@ -14,7 +14,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use jiff::Timestamp;
 
-use super::{Action, ActionReport, Capabilities, Inventory, Provider, ProviderError};
+use super::{Action, ActionReport, Capabilities, Inventory, Provider, ProviderError, SnapshotPlan};
 use crate::config::CommandConfig;
 use crate::meter::{InstanceState, ResourceKind};
 use run::{RunError, Values, display, fill};
@@ -85,6 +85,7 @@ impl CommandProvider {
             Action::SnapshotClean {
                 keep,
                 final_snapshot,
+                ..
             } => {
                 values.keep = Some(*keep);
                 values.final_snapshot = Some(*final_snapshot);
@@ -189,8 +190,16 @@ fn shows(action: &Action, inventory: &Inventory) -> bool {
         Action::Release => state.is_none() || state == Some(InstanceState::Released),
         Action::Stop => state.is_none_or(|s| s != InstanceState::Running),
         Action::SnapshotClean {
+            delete: Some(promised),
+            ..
+        } => !inventory
+            .resources
+            .iter()
+            .any(|r| r.kind == ResourceKind::Snapshot && promised.contains(&r.id)),
+        Action::SnapshotClean {
             keep,
             final_snapshot,
+            delete: None,
         } => {
             let snapshots = inventory
                 .resources
@@ -262,6 +271,24 @@ impl Provider for CommandProvider {
 
     async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
         let (argv, values) = self.command_for(action)?;
+        // The script decides what it deletes; with an inventory to read, it is not run when the
+        // plan from a fresh read is not the one confirmed.
+        if let Action::SnapshotClean {
+            keep,
+            final_snapshot,
+            delete: Some(promised),
+        } = action
+            && self
+                .config
+                .inventory
+                .as_deref()
+                .is_some_and(|a| !a.is_empty())
+        {
+            let now = self.read().await?;
+            SnapshotPlan::new(&now.resources, *keep, *final_snapshot)
+                .check_promise(Some(promised))
+                .map_err(|why| ProviderError::state(ID, why))?;
+        }
         let argv = fill(argv, &values).map_err(|why| unfilled(&why))?;
         let mut calls = vec![display(&argv)];
         let outcome = run::run(&argv, self.config.timeout).await;

@@ -159,6 +159,7 @@ impl Document {
                 state: r.state,
                 created: r.created,
                 deleted_with_instance: r.deleted_with_instance,
+                backs_image: None,
             })
             .collect();
         Inventory {

@@ -61,5 +61,6 @@ pub fn file_system(v: &Value, now: Timestamp) -> Option<LinkedResource> {
             .and_then(|c| c.parse().ok())
             .unwrap_or(now),
         deleted_with_instance: false,
+        backs_image: None,
     })
 }

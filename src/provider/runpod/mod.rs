@@ -97,6 +97,7 @@ fn disk(
         state: pod.status.to_ascii_lowercase(),
         created: pod.created.unwrap_or(now),
         deleted_with_instance: true,
+        backs_image: None,
     }
 }
 
@@ -361,6 +362,7 @@ impl Provider for Runpod {
                 .into(),
                 created: time(v, "createdAt").unwrap_or(now),
                 deleted_with_instance: false,
+                backs_image: None,
                 id: vid,
             });
         }

@@ -154,6 +154,7 @@ fn linked(i: &model::Instance, created: Timestamp) -> Vec<LinkedResource> {
         state: "attached".into(),
         created,
         deleted_with_instance: with,
+        backs_image: None,
     };
     let mut out = Vec::new();
     if let Some(system) = i.system_disk.as_ref().filter(|d| !d.disk_id.is_empty()) {
@@ -175,6 +176,7 @@ fn linked(i: &model::Instance, created: Timestamp) -> Vec<LinkedResource> {
             created,
             // Released with the instance: TerminateInstances is called with ReleaseAddress.
             deleted_with_instance: true,
+            backs_image: None,
         });
     }
     out

@@ -357,6 +357,7 @@ impl Provider for Vast {
                 state: s.actual.clone().unwrap_or_else(|| "unknown".into()),
                 created: s.started.unwrap_or(now),
                 deleted_with_instance: true,
+                backs_image: None,
             })
             .collect();
         Ok(Inventory {

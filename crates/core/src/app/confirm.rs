@@ -4,7 +4,7 @@
 use rust_decimal::Decimal;
 
 use super::state::App;
-use crate::cloud::{Action, Inventory, LinkedResource};
+use crate::cloud::{Action, Inventory, Kept, LinkedResource, SnapshotPlan};
 use crate::meter::{ResourceKind, monthly_after_release};
 use crate::money::{Currency, Money};
 use crate::spend::Pricing;
@@ -121,19 +121,29 @@ impl Confirm {
                 "Stop the instance",
                 stop_note(pricing),
             ),
-            Action::SnapshotClean { keep, .. } => {
-                let mut snaps: Vec<&LinkedResource> =
-                    resources.iter().filter(|r| r.kind == ResourceKind::Snapshot).collect();
-                snaps.sort_by_key(|r| std::cmp::Reverse(r.created));
+            Action::SnapshotClean {
+                keep,
+                final_snapshot,
+                ..
+            } => {
+                let plan = SnapshotPlan::new(resources, *keep, *final_snapshot);
+                let by_id = |id: &str| resources.iter().find(|r| r.id == id && r.kind == ResourceKind::Snapshot);
+                let mut note = format!(
+                    "Keeps the newest {keep} snapshot(s) (same time: the greater id); the rest are deleted for good."
+                );
+                if plan.kept.iter().any(|(_, why)| matches!(why, Kept::BacksImage(_))) {
+                    note.push_str(" A snapshot an image uses is kept and not counted.");
+                }
                 (
-                    snaps.iter().skip(*keep).map(|r| line(r)).collect(),
-                    snaps.iter().take(*keep).map(|r| line(r)).collect(),
+                    plan.deleted.iter().filter_map(|id| by_id(id)).map(line).collect(),
+                    plan.kept.iter().filter_map(|(id, _)| by_id(id)).map(line).collect(),
                     "Delete old snapshots",
-                    format!("Keeps the newest {keep} snapshot(s); the rest are deleted for good."),
+                    note,
                 )
             }
             Action::SetDeadline { .. } => (Vec::new(), Vec::new(), "Set the deadline", String::new()),
         };
+        let action = promise(action, inventory);
         Confirm {
             title: title.into(),
             target,
@@ -145,6 +155,26 @@ impl Confirm {
             choice: Choice::Cancel,
             action,
         }
+    }
+}
+
+/// The action as confirmed: a snapshot-clean carries the ids its plan deletes, so the adapter
+/// refuses if its fresh inventory would delete anything else.
+fn promise(action: Action, inventory: Option<&Inventory>) -> Action {
+    match (action, inventory) {
+        (
+            Action::SnapshotClean {
+                keep,
+                final_snapshot,
+                ..
+            },
+            Some(inventory),
+        ) => Action::SnapshotClean {
+            keep,
+            final_snapshot,
+            delete: Some(SnapshotPlan::new(&inventory.resources, keep, final_snapshot).deleted),
+        },
+        (action, _) => action,
     }
 }
 
@@ -172,4 +202,64 @@ fn describe(r: &LinkedResource) -> String {
         format!(" {} GiB", r.size_gib.normalize())
     };
     format!("{} {} ({}){size}", r.kind.label(), r.id, r.name)
+}
+
+#[cfg(test)]
+mod tests {
+    use jiff::Timestamp;
+    use rust_decimal::Decimal;
+
+    use super::*;
+
+    fn snap(id: &str, second: i64, image: Option<&str>) -> LinkedResource {
+        LinkedResource {
+            id: id.into(),
+            name: id.into(),
+            kind: ResourceKind::Snapshot,
+            class: None,
+            size_gib: Decimal::ONE,
+            state: "completed".into(),
+            created: Timestamp::from_second(second).unwrap(),
+            deleted_with_instance: false,
+            backs_image: image.map(str::to_string),
+        }
+    }
+
+    #[test]
+    fn the_dialog_promises_the_plan_with_tied_times_and_a_snapshot_behind_an_image() {
+        let inventory = Inventory {
+            instance: None,
+            // Listed neither in time nor in id order; the image's snapshot is the newest.
+            resources: vec![
+                snap("snap-a", 100, None),
+                snap("snap-img", 500, Some("ami-1")),
+                snap("snap-c", 100, None),
+                snap("snap-b", 100, None),
+            ],
+            deadline: None,
+        };
+        let action = Action::SnapshotClean {
+            keep: 1,
+            final_snapshot: false,
+            delete: None,
+        };
+        let c = Confirm::build(action, Some(&inventory), None, None);
+        let ids = |lines: &[ConfirmLine]| -> Vec<String> {
+            lines
+                .iter()
+                .map(|l| l.label.split_whitespace().nth(1).unwrap().to_string())
+                .collect()
+        };
+        assert_eq!(ids(&c.deleted), vec!["snap-b", "snap-a"]);
+        assert_eq!(ids(&c.survivors), vec!["snap-c", "snap-img"]);
+        assert_eq!(
+            c.action,
+            Action::SnapshotClean {
+                keep: 1,
+                final_snapshot: false,
+                delete: Some(vec!["snap-b".into(), "snap-a".into()]),
+            },
+            "the confirmed action carries what it promised"
+        );
+    }
 }

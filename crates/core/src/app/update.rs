@@ -283,6 +283,7 @@ fn on_intent(app: &mut App, intent: Intent) -> Vec<Effect> {
             Action::SnapshotClean {
                 keep: app.settings.keep_snapshots,
                 final_snapshot: false,
+                delete: None,
             },
         ),
     }

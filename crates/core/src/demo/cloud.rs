@@ -48,6 +48,7 @@ fn resource(
         state: state.into(),
         created,
         deleted_with_instance: with_instance,
+        backs_image: None,
     }
 }
 
