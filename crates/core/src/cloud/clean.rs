@@ -41,8 +41,11 @@ impl LinkedResource {
         for field in [&mut self.id, &mut self.name, &mut self.state] {
             clean(field, FIELD_CHARS);
         }
-        if let Some(class) = self.class.as_mut() {
-            clean(class, FIELD_CHARS);
+        for field in [self.class.as_mut(), self.backs_image.as_mut()]
+            .into_iter()
+            .flatten()
+        {
+            clean(field, FIELD_CHARS);
         }
         self
     }
@@ -92,6 +95,7 @@ mod tests {
             state: "in-use".into(),
             created: Timestamp::UNIX_EPOCH,
             deleted_with_instance: false,
+            backs_image: None,
         }
     }
 
