@@ -117,6 +117,7 @@ fn e_extends_the_deadline_by_the_step_and_asks_the_provider_to_hold_it() {
                 deadline: Some(after),
                 on_expiry: OnExpiry::Alert,
                 grace: app.settings.grace,
+                by: "cockpit".into(),
             },
             Effect::Perform(Action::SetDeadline { at: Some(after) }),
         ]
@@ -325,10 +326,13 @@ fn an_inventory_error_is_kept_and_shown_not_fatal() {
 }
 
 #[test]
-fn the_first_inventory_registers_the_deadline_in_the_ledger() {
+fn the_first_inventory_names_the_instance_of_the_guard_row() {
     let app = app();
     assert_eq!(app.guard.instance.as_deref(), Some("i-0demo4a100f00d"));
-    assert!(app.guard.saved, "the fixture's first inventory saved it");
+    assert!(
+        app.guard.settled,
+        "the fixture's empty guard row settled it"
+    );
 }
 
 #[test]
