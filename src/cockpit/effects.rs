@@ -53,18 +53,17 @@ impl EffectRunner<'_> {
                     let _ = tx.send(Event::Fleet(rows)).await;
                 });
             }
-            Effect::LoadGuard { instance } => match &self.guard {
-                Some(link) => {
+            Effect::LoadGuard { instance } => {
+                if let Some(link) = &self.guard {
                     let _ = link.send(Request::Load(instance));
-                }
-                // No ledger to share the deadline through: nothing is there to adopt.
-                None => {
+                } else {
+                    // No ledger to share the deadline through: nothing is there to adopt.
                     let tx = self.events.clone();
                     tokio::spawn(async move {
                         let _ = tx.send(Event::GuardFound(None)).await;
                     });
                 }
-            },
+            }
             Effect::SaveGuard {
                 instance,
                 deadline,

@@ -282,7 +282,7 @@ mod two_cockpits {
         });
         let written = |path: &Path| {
             row(path).is_some_and(|r| {
-                r.deadline.map(|d| d.as_second()) == Some(eight_hours.as_second())
+                r.deadline.map(jiff::Timestamp::as_second) == Some(eight_hours.as_second())
                     && r.on_expiry == OnExpiry::Alert
             })
         };
