@@ -101,3 +101,54 @@ pub fn render_guard_choice(
         .block(block.padding(Padding::horizontal(1)))
         .render(popup, buf);
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use jiff::SignedDuration;
+
+    use crate::app::{Choice, GuardChoice, Mode};
+    use crate::config::OnExpiry;
+    use crate::demo::demo_app;
+
+    fn screen(choice: Choice, width: u16, height: u16) -> String {
+        let mut app = demo_app(Duration::from_secs(3600));
+        let now = app.now;
+        app.mode = Mode::GuardChoice(GuardChoice {
+            instance: "i-0demo4a100f00d".into(),
+            existing: (now + SignedDuration::from_hours(8), OnExpiry::Alert),
+            set_by: "cockpit 4242".into(),
+            set_at: now - SignedDuration::from_mins(5),
+            wanted: (now + SignedDuration::from_secs(30), OnExpiry::Release),
+            choice,
+        });
+        let drawn = crate::ui::drawn(&app, width, height);
+        let buf = drawn.buffer();
+        (0..buf.area.height)
+            .map(|y| {
+                (0..buf.area.width)
+                    .map(|x| buf[(x, y)].symbol())
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn the_question_shows_both_deadlines_who_set_the_shared_one_and_the_choice() {
+        for (width, height) in [(120, 40), (60, 16)] {
+            let text = screen(Choice::Cancel, width, height);
+            for said in [
+                "another deadline is already set",
+                "then alert only",
+                "then release",
+                "cockpit 4242",
+                "[ keep shared ]",
+                "[ replace ]",
+            ] {
+                assert!(text.contains(said), "{width}×{height}: {said}\n{text}");
+            }
+        }
+    }
+}

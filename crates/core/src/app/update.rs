@@ -604,7 +604,7 @@ fn adopt(app: &mut App, (at, on_expiry): (Timestamp, OnExpiry)) {
 }
 
 /// `18:30 (on expiry: release)`, in the cockpit's time zone.
-pub fn policy_text(app: &App, (at, on_expiry): (Timestamp, OnExpiry)) -> String {
+fn policy_text(app: &App, (at, on_expiry): (Timestamp, OnExpiry)) -> String {
     let local = at.to_zoned_datetime(app.spend.time_zone.clone());
     let word = match on_expiry {
         OnExpiry::Alert => "alert",
