@@ -11,7 +11,7 @@ use jiff::Timestamp;
 use tokio::sync::{Notify, mpsc};
 
 use super::FleetReader;
-use super::guard_link::Save;
+use super::guard_link::{Request, Save};
 use super::watchdog::StartWatchdog;
 use crate::app::{Effect, Event, Level};
 use crate::config::NotifyConfig;
@@ -26,7 +26,7 @@ pub struct EffectRunner<'a> {
     pub refresh: Arc<Notify>,
     pub gpu_sampler: &'a SamplerHandle,
     /// The guard row's writer; `None` when the cockpit shares no ledger.
-    pub guard: Option<Sender<Save>>,
+    pub guard: Option<Sender<Request>>,
     /// Starts the watchdog; `None` when the cockpit starts none (read-only, tests).
     pub watchdog: Option<StartWatchdog>,
     /// The webhooks, for what only the cockpit can say (its watchdog is gone); `None` sends none.
@@ -53,19 +53,32 @@ impl EffectRunner<'_> {
                     let _ = tx.send(Event::Fleet(rows)).await;
                 });
             }
+            Effect::LoadGuard { instance } => {
+                if let Some(link) = &self.guard {
+                    let _ = link.send(Request::Load(instance));
+                } else {
+                    // No ledger to share the deadline through: nothing is there to adopt.
+                    let tx = self.events.clone();
+                    tokio::spawn(async move {
+                        let _ = tx.send(Event::GuardFound(None)).await;
+                    });
+                }
+            }
             Effect::SaveGuard {
                 instance,
                 deadline,
                 on_expiry,
                 grace,
+                by,
             } => {
                 if let Some(link) = &self.guard {
-                    let _ = link.send(Save {
+                    let _ = link.send(Request::Save(Save {
                         instance,
                         deadline,
                         on_expiry,
                         grace,
-                    });
+                        by,
+                    }));
                 }
             }
             Effect::StartWatchdog => {

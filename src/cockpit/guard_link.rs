@@ -1,8 +1,9 @@
-//! The cockpit's line to the ledger's guard row: it writes the deadline and its policy (so
-//! the watchdog enforces them) and reads the row back every few seconds (the watchdog's
-//! heartbeat, a deadline moved by `gpumeter extend`), with whether the row's watchdog process
-//! still runs: a killed one leaves a fresh heartbeat behind. A thread of its own, so no draw
-//! waits on the disk.
+//! The cockpit's line to the ledger's guard row: it reads the row once when the instance is
+//! known (answered as [`Event::GuardFound`], so `update` decides whether to adopt, ask or
+//! write), writes the deadline and its policy (so the watchdog enforces them) and reads the
+//! row back every few seconds (the watchdog's heartbeat, a deadline moved by `gpumeter
+//! extend` or another cockpit), with whether the row's watchdog process still runs: a killed
+//! one leaves a fresh heartbeat behind. A thread of its own, so no draw waits on the disk.
 
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
@@ -24,11 +25,20 @@ pub struct Save {
     pub deadline: Option<Timestamp>,
     pub on_expiry: OnExpiry,
     pub grace: Duration,
+    /// Who writes it: the row's `updated_by`.
+    pub by: String,
+}
+
+/// What the link is asked for.
+pub enum Request {
+    /// Read the instance's row once and answer [`Event::GuardFound`]; reads back from then on.
+    Load(String),
+    Save(Save),
 }
 
 /// Starts the thread; dropping the returned sender ends it. A ledger that cannot be opened
 /// is reported once as an [`Event::Ledger`] and tried again at the next save or read.
-pub fn spawn(path: PathBuf, events: mpsc::Sender<Event>) -> std::io::Result<Sender<Save>> {
+pub fn spawn(path: PathBuf, events: mpsc::Sender<Event>) -> std::io::Result<Sender<Request>> {
     let (tx, rx) = channel();
     std::thread::Builder::new()
         .name("gpumeter-guard".into())
@@ -36,7 +46,7 @@ pub fn spawn(path: PathBuf, events: mpsc::Sender<Event>) -> std::io::Result<Send
     Ok(tx)
 }
 
-fn link(path: &PathBuf, rx: &Receiver<Save>, events: &mpsc::Sender<Event>) {
+fn link(path: &PathBuf, rx: &Receiver<Request>, events: &mpsc::Sender<Event>) {
     let mut ledger: Option<Ledger> = None;
     let mut instance: Option<String> = None;
     let mut said = false;
@@ -58,7 +68,27 @@ fn link(path: &PathBuf, rx: &Receiver<Save>, events: &mpsc::Sender<Event>) {
     };
     loop {
         match rx.recv_timeout(READ_EVERY) {
-            Ok(save) => {
+            Ok(Request::Load(id)) => {
+                // Answered even when the ledger cannot be read: the cockpit then keeps its
+                // own deadline, as it did before it could share one.
+                let found = if open(&mut ledger) {
+                    ledger.as_ref().and_then(|l| match l.guard(&id) {
+                        Ok(found) => found,
+                        Err(e) => {
+                            let _ = events.blocking_send(Event::Ledger(e.to_string()));
+                            None
+                        }
+                    })
+                } else {
+                    None
+                };
+                if events.blocking_send(Event::GuardFound(found)).is_err() {
+                    break;
+                }
+                instance = Some(id);
+                continue;
+            }
+            Ok(Request::Save(save)) => {
                 if !open(&mut ledger) {
                     continue;
                 }
@@ -70,7 +100,7 @@ fn link(path: &PathBuf, rx: &Receiver<Save>, events: &mpsc::Sender<Event>) {
                 };
                 let change = Change {
                     at: Timestamp::now(),
-                    by: "cockpit",
+                    by: &save.by,
                 };
                 if let Err(e) = l.set_policy(&save.instance, &policy, change) {
                     let _ = events.blocking_send(Event::Ledger(e.to_string()));

@@ -60,6 +60,12 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
         Spend::new(pricing, budget, time_zone.clone()),
     );
     app.deadline = deadline;
+    // A deadline its own flags ask for is asked about when the shared guard row holds another;
+    // the config's is only a default and gives way to the row's.
+    let args = &cli.cockpit;
+    app.guard.asked =
+        args.release_in.is_some() || args.release_at.is_some() || args.on_expiry.is_some();
+    app.guard.me = format!("cockpit {}", std::process::id());
     app.budget = app.spend.budget.map(crate::guard::BudgetWatch::new);
     app.month_budget = month_budget(&ctx, app.spend.pricing.as_ref(), now, &time_zone);
     app.checkpoint = ctx.config.checkpoint.path.clone().map(|pattern| {

@@ -12,6 +12,9 @@ use super::schema::{APPLICATION_ID, current_version, migrate};
 /// How long a write waits for another process's transaction before giving up as busy.
 pub const DEFAULT_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
+/// How long an open waits before trying again a file another connection is setting up.
+const RETRY_BUSY_OPEN: Duration = Duration::from_millis(5);
+
 /// The page cache of a connection that writes, in KiB.
 const WRITER_CACHE_KIB: i64 = 256;
 
@@ -93,19 +96,37 @@ impl Ledger {
             path: path.clone(),
             busy_timeout: options.busy_timeout,
         };
-        let version = ledger.check_file()?;
-        if !options.read_only {
-            if ledger.conn.is_readonly("main").map_err(sql)? {
-                return Err(LedgerError::ReadOnly { path });
+        // SQLite answers busy at once, without its busy handler, while another connection
+        // turns a new file to WAL or recovers its WAL: the cockpit and the watchdog it starts
+        // open a new ledger together. Tried again until the busy timeout is spent, as a lock
+        // held by a writer waits.
+        let started = std::time::Instant::now();
+        loop {
+            match ledger.check_and_prepare(options.read_only) {
+                Err(LedgerError::Busy { .. }) if started.elapsed() < options.busy_timeout => {
+                    std::thread::sleep(RETRY_BUSY_OPEN);
+                }
+                done => return done.map(|()| ledger),
             }
-            // A ledger an older version left open to others, now known to be one: closed to
-            // them, with its journal.
-            for suffix in ["", "-wal", "-shm", "-journal"] {
-                crate::files::tighten(&crate::files::with_suffix(&path, suffix));
-            }
-            ledger.prepare_for_writing(version)?;
         }
-        Ok(ledger)
+    }
+
+    fn check_and_prepare(&mut self, read_only: bool) -> Result<(), LedgerError> {
+        let version = self.check_file()?;
+        if read_only {
+            return Ok(());
+        }
+        if self.conn.is_readonly("main").map_err(|e| self.err(e))? {
+            return Err(LedgerError::ReadOnly {
+                path: self.path.clone(),
+            });
+        }
+        // A ledger an older version left open to others, now known to be one: closed to
+        // them, with its journal.
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            crate::files::tighten(&crate::files::with_suffix(&self.path, suffix));
+        }
+        self.prepare_for_writing(version)
     }
 
     pub fn path(&self) -> &Path {
@@ -132,22 +153,15 @@ impl Ledger {
 
     /// Reads the header and the schema: damaged, foreign and newer files stop here, before
     /// anything is written. Returns the schema version.
+    ///
+    /// The header and the tables are read in one read transaction: read one by one, a
+    /// process creating the schema in between (the watchdog, started with the cockpit) made
+    /// a new ledger look like a foreign file, tables without the application id.
     fn check_file(&self) -> Result<i64, LedgerError> {
-        let app_id: i64 = self
-            .conn
-            .pragma_query_value(None, "application_id", |r| r.get(0))
-            .map_err(|e| self.err(e))?;
-        let version = self.schema_version()?;
-        let tables: i64 = self
-            .conn
-            .query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get(0))
-            .map_err(|e| self.err(e))?;
-        let foreign = if app_id == 0 {
-            tables > 0 || version != 0
-        } else {
-            app_id != APPLICATION_ID
-        };
-        if foreign {
+        let snapshot = self.conn.unchecked_transaction().map_err(|e| self.err(e))?;
+        let (app_id, version, tables) = read_header(&snapshot).map_err(|e| self.err(e))?;
+        snapshot.commit().map_err(|e| self.err(e))?;
+        if is_foreign(app_id, version, tables) {
             return Err(LedgerError::NotALedger {
                 path: self.path.clone(),
             });
@@ -201,10 +215,12 @@ impl Ledger {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(sql)?;
-        // Another process may have migrated while this one waited for the lock.
-        let now: i64 = tx
-            .pragma_query_value(None, "user_version", |r| r.get(0))
-            .map_err(sql)?;
+        // Another process may have created or migrated the schema while this one waited for
+        // the lock: what the file holds now is what counts.
+        let (app_id, now, tables) = read_header(&tx).map_err(sql)?;
+        if is_foreign(app_id, now, tables) {
+            return Err(LedgerError::NotALedger { path });
+        }
         if now > current_version() {
             return Err(LedgerError::NewerSchema {
                 path,
@@ -216,6 +232,25 @@ impl Ledger {
             migrate(&tx, now).map_err(sql)?;
         }
         tx.commit().map_err(sql)
+    }
+}
+
+/// The application id, the schema version and how many schema objects the file holds, as
+/// one transaction sees them.
+fn read_header(conn: &Connection) -> rusqlite::Result<(i64, i64, i64)> {
+    let app_id = conn.pragma_query_value(None, "application_id", |r| r.get(0))?;
+    let version = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    let tables = conn.query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get(0))?;
+    Ok((app_id, version, tables))
+}
+
+/// Another program's database: it names another application, or it has tables (or a
+/// version) without naming any. An empty file, or one still being created, is not.
+fn is_foreign(app_id: i64, version: i64, tables: i64) -> bool {
+    if app_id == 0 {
+        tables > 0 || version != 0
+    } else {
+        app_id != APPLICATION_ID
     }
 }
 

@@ -76,6 +76,7 @@ pub mod footer;
 pub mod gpu_chart;
 pub mod gpu_rows;
 pub mod gpus;
+pub mod guard_choice;
 pub mod header;
 pub mod help;
 pub mod host;
@@ -129,6 +130,10 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) -> Option<
         }
         Mode::Prompt { input, error } => {
             prompt::render_prompt(area, buf, app, input, error.as_deref(), theme)
+        }
+        Mode::GuardChoice(c) => {
+            guard_choice::render_guard_choice(area, buf, app, c, theme);
+            None
         }
     }
 }

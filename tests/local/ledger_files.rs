@@ -223,3 +223,35 @@ fn a_new_ledger_has_small_pages_and_an_old_one_keeps_its_own() {
     drop(ledger);
     assert_eq!(page_size(&old), 4096);
 }
+
+/// The cockpit and the watchdog it starts open the same new ledger at once: every open
+/// succeeds, whoever creates the schema, and the file is one intact ledger afterwards.
+#[test]
+fn many_processes_opening_one_new_ledger_at_once_all_succeed() {
+    const OPENERS: usize = 6;
+    const ROUNDS: usize = 40;
+    let dir = tempfile::tempdir().unwrap();
+    for round in 0..ROUNDS {
+        let path = dir.path().join(format!("ledger-{round}.sqlite"));
+        let start = std::sync::Arc::new(std::sync::Barrier::new(OPENERS));
+        let openers: Vec<_> = (0..OPENERS)
+            .map(|_| {
+                let (path, start) = (path.clone(), std::sync::Arc::clone(&start));
+                std::thread::spawn(move || {
+                    start.wait();
+                    Ledger::open(&path).map(|l| l.schema_version().unwrap())
+                })
+            })
+            .collect();
+        for opener in openers {
+            let version = opener.join().unwrap();
+            assert!(
+                matches!(version, Ok(v) if v == gpumeter::ledger::schema::current_version()),
+                "round {round}: {version:?}"
+            );
+        }
+        let ledger = Ledger::open(&path).unwrap();
+        assert_eq!(ledger.integrity_check().unwrap(), "ok", "round {round}");
+        assert_eq!(ledger.guard("i-1").unwrap(), None, "round {round}");
+    }
+}

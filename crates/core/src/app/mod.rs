@@ -11,7 +11,7 @@ pub use confirm::{Choice, Confirm, ConfirmLine};
 pub use deadline::{Deadline, format_remaining};
 pub use keymap::{BINDINGS, Binding, Intent, Key, KeyCode, KeyPress, bindings, intent_for};
 pub use state::{
-    ActionFailure, App, CloudView, FleetLink, Focus, GuardLink, Level, LogEntry, Mode, Settings,
-    TelemetryView, WatchdogView,
+    ActionFailure, App, CloudView, FleetLink, Focus, GuardChoice, GuardLink, Level, LogEntry, Mode,
+    Settings, TelemetryView, WatchdogView,
 };
 pub use update::{Effect, Event, LEDGER_PREFIX, update};

@@ -4,9 +4,10 @@ use std::collections::VecDeque;
 
 use jiff::{SignedDuration, Timestamp};
 
-use super::confirm::Confirm;
+use super::confirm::{Choice, Confirm};
 use super::deadline::Deadline;
 use crate::cloud::{Action, Capabilities, Inventory, ProviderError};
+use crate::guard::OnExpiry;
 use crate::spend::Spend;
 use crate::telemetry::{
     CudaVersion, Finding, GpuRound, HistoryConfig, HostSample, TelemetryHistory,
@@ -51,6 +52,25 @@ pub enum Mode {
         input: String,
         error: Option<String>,
     },
+    /// The guard row already holds another deadline than this cockpit's flags ask for: keep
+    /// it, or replace it.
+    GuardChoice(GuardChoice),
+}
+
+/// The question a cockpit asks before it replaces a deadline someone else set. "Keep" is the
+/// default choice: the existing deadline is what the watchdog enforces now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GuardChoice {
+    pub instance: String,
+    /// The deadline and its policy as the guard row holds them.
+    pub existing: (Timestamp, OnExpiry),
+    /// Who set them (`cockpit 4242`, `extend`), and when.
+    pub set_by: String,
+    pub set_at: Timestamp,
+    /// What this cockpit's flags ask for.
+    pub wanted: (Timestamp, OnExpiry),
+    /// `Confirm` replaces the existing deadline; `Cancel` keeps it.
+    pub choice: Choice,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -153,18 +173,48 @@ pub struct WatchdogView {
     pub alive: bool,
 }
 
-/// What the cockpit shares with the watchdog through the ledger.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+/// What the cockpit shares with the watchdog through the ledger. One guard row per instance,
+/// and several writers (other cockpits, `gpumeter extend`): the cockpit reads the row before
+/// it writes anything, adopts a deadline set there, and asks before it replaces one.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GuardLink {
     /// The instance the guard row belongs to, once the provider has named it.
     pub instance: Option<String>,
     pub watchdog: Option<WatchdogView>,
     /// The guard row's revision last seen: a change by someone else moves the deadline here.
     pub revision: i64,
-    /// The cockpit has written its deadline and policy for this instance.
-    pub saved: bool,
+    /// The row has been asked for, once the instance is known.
+    pub loading: bool,
+    /// The row has been read and what to do with it decided: only then does the cockpit
+    /// write it.
+    pub settled: bool,
+    /// The deadline came from this cockpit's own flags (`--release-in`, `--release-at`,
+    /// `--on-expiry`), not from the config: a different one in the row is asked about, not
+    /// silently adopted.
+    pub asked: bool,
+    /// The name this cockpit writes the row as (`updated_by`): its own changes read back are
+    /// not taken for someone else's.
+    pub me: String,
+    /// A choice that waits for the dialog open when the row was read to close.
+    pub pending: Option<GuardChoice>,
     /// Keeps the watchdog the cockpit started running; `None` when it starts none.
     pub supervisor: Option<crate::guard::Supervisor>,
+}
+
+impl Default for GuardLink {
+    fn default() -> Self {
+        GuardLink {
+            instance: None,
+            watchdog: None,
+            revision: 0,
+            loading: false,
+            settled: false,
+            asked: false,
+            me: "cockpit".into(),
+            pending: None,
+            supervisor: None,
+        }
+    }
 }
 
 /// The other accounts the fleet screen reads (the config's `[[fleet]]`) and how far that got.

@@ -6,7 +6,7 @@ use jiff::{SignedDuration, Timestamp};
 use super::confirm::{Choice, Confirm};
 use super::deadline::{Countdown, Deadline};
 use super::keymap::{Intent, KeyCode, KeyPress, intent_for};
-use super::state::{ActionFailure, App, Level, Mode, WatchdogView};
+use super::state::{ActionFailure, App, GuardChoice, Level, Mode, WatchdogView};
 use crate::cloud::{Action, ActionReport, Inventory, ProviderError};
 use crate::guard::BudgetAlert;
 use crate::guard::GuardState;
@@ -34,6 +34,9 @@ pub enum Event {
     Inventory(Result<Inventory, ProviderError>),
     /// The guard row as the ledger holds it (the watchdog's heartbeat, a deadline someone moved).
     Guard(GuardState),
+    /// The instance's guard row as first read, before this cockpit writes anything to it
+    /// (`None`: there is none yet): the answer to [`Effect::LoadGuard`].
+    GuardFound(Option<GuardState>),
     /// The provider announced it reclaims this spot instance at this instant.
     Interruption(Timestamp),
     /// The newest checkpoint found (or why the search failed).
@@ -73,12 +76,19 @@ pub enum Effect {
     /// Read the instances of `[[fleet]]` for the fleet screen.
     RefreshFleet,
     RetryGpu,
+    /// Read the instance's guard row once, before anything is written to it; answered by
+    /// [`Event::GuardFound`], then read back every few seconds as [`Event::Guard`].
+    LoadGuard {
+        instance: String,
+    },
     /// Write the deadline and its policy to the ledger, where the watchdog enforces it.
     SaveGuard {
         instance: String,
         deadline: Option<Timestamp>,
         on_expiry: OnExpiry,
         grace: std::time::Duration,
+        /// Who writes it (`GuardLink::me`), kept as the row's `updated_by`.
+        by: String,
     },
     /// Start the watchdog, detached, with the arguments the cockpit first gave it: at start,
     /// and again when it is gone. Answered by [`Event::WatchdogStarted`].
@@ -104,7 +114,16 @@ pub fn update(app: &mut App, event: Event) -> Vec<Effect> {
         app.dirty = true;
     }
     match event {
-        Event::Key(key) => on_key(app, key),
+        Event::Key(key) => {
+            let effects = on_key(app, key);
+            // A deadline question that came while another dialog was open, asked after it.
+            if app.mode == Mode::Main
+                && let Some(choice) = app.guard.pending.take()
+            {
+                app.mode = Mode::GuardChoice(choice);
+            }
+            effects
+        }
         Event::Tick(now) => {
             on_tick(app, now);
             let mut effects = refresh_fleet(app);
@@ -121,6 +140,7 @@ pub fn update(app: &mut App, event: Event) -> Vec<Effect> {
             on_guard(app, &state);
             supervise(app)
         }
+        Event::GuardFound(found) => on_guard_found(app, found),
         Event::Interruption(at) => {
             on_interruption(app, at);
             Vec::new()
@@ -235,6 +255,7 @@ fn on_key(app: &mut App, key: KeyPress) -> Vec<Effect> {
             Vec::new()
         }
         Mode::Confirm(confirm) => on_confirm_key(app, confirm, key),
+        Mode::GuardChoice(choice) => on_guard_choice_key(app, choice, key),
         Mode::Prompt { input, .. } => on_prompt_key(app, input, key),
         Mode::Main => {
             if in_grace(app)
@@ -454,15 +475,150 @@ fn extend(app: &mut App, by: SignedDuration) -> Vec<Effect> {
     effects
 }
 
-/// The deadline and its policy as the ledger should hold them, once the instance is known.
+/// The deadline and its policy as the ledger should hold them, once the instance is known and
+/// its row has been read and settled: never before, so nothing set there is overwritten
+/// unseen.
 fn save_guard(app: &App) -> Option<Effect> {
-    let instance = app.guard.instance.clone()?;
+    let instance = app.guard.instance.clone().filter(|_| app.guard.settled)?;
     Some(Effect::SaveGuard {
         instance,
         deadline: app.deadline.map(|d| d.at),
         on_expiry: app.deadline.map_or(OnExpiry::Alert, |d| d.on_expiry),
         grace: app.settings.grace,
+        by: app.guard.me.clone(),
     })
+}
+
+/// The guard row as found when the instance became known. A deadline set there by someone
+/// else (another cockpit, `gpumeter extend`, an earlier run) is never replaced silently: the
+/// cockpit adopts it and shows it, and when its own flags ask for a different one it asks
+/// first (keep, the default, or replace). A read-only cockpit only adopts.
+fn on_guard_found(app: &mut App, found: Option<GuardState>) -> Vec<Effect> {
+    let Some(instance) = app.guard.instance.clone() else {
+        return Vec::new();
+    };
+    if app.guard.settled || app.guard.pending.is_some() || matches!(app.mode, Mode::GuardChoice(_))
+    {
+        return Vec::new();
+    }
+    app.dirty = true;
+    if let Some(row) = &found {
+        app.guard.revision = row.revision;
+    }
+    let Some((row, at)) = found.and_then(|row| row.deadline.map(|at| (row, at))) else {
+        app.guard.settled = true;
+        return save_guard(app).into_iter().collect();
+    };
+    let existing = (at, row.on_expiry);
+    let wanted = app.deadline.map(|d| (d.at, d.on_expiry));
+    let same = wanted.is_some_and(|w| same_policy(w, existing));
+    adopt(app, existing);
+    let by = row.updated_by;
+    match wanted {
+        Some(wanted) if !same && app.guard.asked && !app.settings.read_only => {
+            let choice = GuardChoice {
+                instance,
+                existing,
+                set_by: by,
+                set_at: row.updated,
+                wanted,
+                choice: Choice::Cancel,
+            };
+            if matches!(app.mode, Mode::Main | Mode::Help) {
+                app.mode = Mode::GuardChoice(choice);
+            } else {
+                app.guard.pending = Some(choice);
+            }
+            app.bell = true;
+        }
+        Some(wanted) if !same && app.guard.asked => {
+            app.guard.settled = true;
+            let text = format!(
+                "read-only: keeping the deadline {} set by {by}; not applied: {}",
+                policy_text(app, existing),
+                policy_text(app, wanted)
+            );
+            app.log(Level::Warn, text);
+        }
+        _ => {
+            app.guard.settled = true;
+            if !same {
+                let text = format!(
+                    "shared deadline {} as set by {by}",
+                    policy_text(app, existing)
+                );
+                app.log(Level::Info, text);
+            }
+        }
+    }
+    Vec::new()
+}
+
+fn on_guard_choice_key(app: &mut App, mut choice: GuardChoice, key: KeyPress) -> Vec<Effect> {
+    let intent = intent_for(key, app.settings.read_only);
+    let chosen = match (key.code, intent) {
+        (KeyCode::Char('y' | 'r'), _) => Choice::Confirm,
+        (KeyCode::Char('n' | 'k'), _) | (_, Some(Intent::Close | Intent::Quit)) => Choice::Cancel,
+        (KeyCode::Enter, _) => choice.choice,
+        (_, Some(Intent::Left | Intent::Right | Intent::FocusNext | Intent::FocusPrev)) => {
+            choice.choice = match choice.choice {
+                Choice::Cancel => Choice::Confirm,
+                Choice::Confirm => Choice::Cancel,
+            };
+            app.mode = Mode::GuardChoice(choice);
+            return Vec::new();
+        }
+        _ => return Vec::new(),
+    };
+    app.mode = Mode::Main;
+    app.guard.settled = true;
+    let (existing, wanted, by) = (choice.existing, choice.wanted, choice.set_by);
+    match chosen {
+        Choice::Confirm => {
+            adopt(app, wanted);
+            let text = format!(
+                "deadline replaced: now {}, was {} set by {by}",
+                policy_text(app, wanted),
+                policy_text(app, existing)
+            );
+            app.log(Level::Warn, text);
+            save_guard(app).into_iter().collect()
+        }
+        Choice::Cancel => {
+            let text = format!(
+                "kept the deadline {} set by {by}; not applied: {}",
+                policy_text(app, existing),
+                policy_text(app, wanted)
+            );
+            app.log(Level::Info, text);
+            Vec::new()
+        }
+    }
+}
+
+/// The same deadline (in the ledger's whole seconds) and the same policy.
+fn same_policy(a: (Timestamp, OnExpiry), b: (Timestamp, OnExpiry)) -> bool {
+    a.0.as_second() == b.0.as_second() && a.1 == b.1
+}
+
+/// Makes `policy` the cockpit's deadline, keeping whether the provider holds one.
+fn adopt(app: &mut App, (at, on_expiry): (Timestamp, OnExpiry)) {
+    let held = app.deadline.is_some_and(|d| d.held_by_provider);
+    let mut deadline = Deadline::new(at, on_expiry, app.now);
+    deadline.held_by_provider = held;
+    app.deadline = Some(deadline);
+    app.dirty = true;
+}
+
+/// `18:30 (on expiry: release)`, in the cockpit's time zone.
+fn policy_text(app: &App, (at, on_expiry): (Timestamp, OnExpiry)) -> String {
+    let local = at.to_zoned_datetime(app.spend.time_zone.clone());
+    let word = match on_expiry {
+        OnExpiry::Alert => "alert",
+        OnExpiry::Stop => "stop",
+        OnExpiry::Release => "release",
+    };
+    format!("{} (on expiry: {word})", local.strftime("%H:%M"))
 }
 
 /// Past the deadline and inside its grace period: the policy has not run yet.
@@ -507,7 +663,7 @@ fn on_guard(app: &mut App, state: &GuardState) {
     }
     app.guard.watchdog = watchdog;
     let moved = state.revision != app.guard.revision
-        && state.updated_by != "cockpit"
+        && state.updated_by != app.guard.me
         // The ledger keeps whole seconds: a deadline within the same second has not moved.
         && state.deadline.map(Timestamp::as_second) != app.deadline.map(|d| d.at.as_second());
     app.guard.revision = state.revision;
@@ -516,6 +672,16 @@ fn on_guard(app: &mut App, state: &GuardState) {
         app.deadline = state
             .deadline
             .map(|at| Deadline::new(at, state.on_expiry, now));
+        // A question about the row asks about the row as it is now.
+        let open = match &mut app.mode {
+            Mode::GuardChoice(choice) => Some(choice),
+            _ => app.guard.pending.as_mut(),
+        };
+        if let (Some(choice), Some(at)) = (open, state.deadline) {
+            choice.existing = (at, state.on_expiry);
+            choice.set_by.clone_from(&state.updated_by);
+            choice.set_at = state.updated;
+        }
         let text = match state.deadline {
             Some(at) => {
                 let local = at.to_zoned_datetime(app.spend.time_zone.clone());
@@ -756,10 +922,11 @@ fn on_inventory(app: &mut App, result: Result<Inventory, ProviderError>) -> Vec<
         }
         Err(e) => app.cloud.error = Some(e),
     }
-    // Register the policy once, when the instance first becomes known.
-    if app.guard.instance.is_some() && !app.guard.saved {
-        app.guard.saved = true;
-        return save_guard(app).into_iter().collect();
+    // Read the row once, when the instance first becomes known: what to write, if anything,
+    // is decided when it comes (`Event::GuardFound`).
+    if let Some(instance) = app.guard.instance.clone().filter(|_| !app.guard.loading) {
+        app.guard.loading = true;
+        return vec![Effect::LoadGuard { instance }];
     }
     Vec::new()
 }

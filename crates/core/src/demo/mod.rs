@@ -75,6 +75,8 @@ pub fn demo_app(uptime: Duration) -> App {
         OnExpiry::Alert,
         start,
     ));
+    // The ledger holds no guard row for the instance yet: the cockpit's deadline is saved.
+    update(&mut app, Event::GuardFound(None));
     let sim = demo_simulator("training");
     let seconds = uptime.as_secs();
     // Feed a sample a second, as the samplers would, for the last ten minutes.

@@ -116,6 +116,7 @@ fn e_extends_an_alert_only_deadline_in_the_ledger_and_never_at_the_provider() {
             deadline: Some(after),
             on_expiry: OnExpiry::Alert,
             grace: app.settings.grace,
+            by: "cockpit".into(),
         }],
         "a provider-held deadline would release the instance, which alert only never does"
     );
@@ -359,10 +360,13 @@ fn an_inventory_error_is_kept_and_shown_not_fatal() {
 }
 
 #[test]
-fn the_first_inventory_registers_the_deadline_in_the_ledger() {
+fn the_first_inventory_names_the_instance_of_the_guard_row() {
     let app = app();
     assert_eq!(app.guard.instance.as_deref(), Some("i-0demo4a100f00d"));
-    assert!(app.guard.saved, "the fixture's first inventory saved it");
+    assert!(
+        app.guard.settled,
+        "the fixture's empty guard row settled it"
+    );
 }
 
 #[test]

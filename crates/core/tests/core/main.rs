@@ -5,6 +5,7 @@
 
 mod app_update;
 mod app_watchdog;
+mod guard_owner;
 mod meter_properties;
 mod pricing_extends;
 mod telemetry_findings;
