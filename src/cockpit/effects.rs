@@ -101,7 +101,19 @@ impl EffectRunner<'_> {
                 let provider = Arc::clone(&self.provider);
                 let tx = self.events.clone();
                 tokio::spawn(async move {
-                    let result = provider.perform(&action).await;
+                    let deadline = crate::provider::ACTION_DEADLINE;
+                    let result = tokio::time::timeout(deadline, provider.perform(&action))
+                        .await
+                        .unwrap_or_else(|_| {
+                            let why = format!(
+                                "no answer within {} s; it may still be under way, or done in part",
+                                deadline.as_secs()
+                            );
+                            Err(crate::provider::ProviderError::unreachable(
+                                provider.name(),
+                                &why,
+                            ))
+                        });
                     let _ = tx.send(Event::ActionDone { action, result }).await;
                 });
             }

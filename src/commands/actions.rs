@@ -3,14 +3,15 @@
 
 use std::io::{BufRead as _, IsTerminal as _, Write as _};
 use std::process::ExitCode;
+use std::time::Duration;
 
 use jiff::Timestamp;
 
 use super::context::Context;
-use super::{CommandResult, EXIT_FAILED, Failure, emit};
+use super::{CommandResult, EXIT_FAILED, Failure, emit, emit_err};
 use crate::app::Confirm;
 use crate::cli::{ActionArgs, Cli};
-use crate::provider::{Action, Inventory, ProviderError};
+use crate::provider::{Action, ActionReport, Inventory, Provider, ProviderError};
 
 pub fn run(cli: &Cli, action: &Action, args: &ActionArgs) -> CommandResult {
     let ctx = Context::load(cli)?;
@@ -44,7 +45,7 @@ pub fn run(cli: &Cli, action: &Action, args: &ActionArgs) -> CommandResult {
     if !args.yes && !matches!(action, Action::SetDeadline { .. }) {
         ask(&confirm)?;
     }
-    let report = super::block_on(provider.perform(action))?
+    let report = perform_bounded(provider.as_ref(), action, action_deadline()?)?
         .map_err(|e| Failure::provider(EXIT_FAILED, &format!("{} failed", action.label()), &e))?;
     if report.confirmed {
         emit(&format!(
@@ -60,6 +61,53 @@ pub fn run(cli: &Cli, action: &Action, args: &ActionArgs) -> CommandResult {
             report.summary
         )))
     }
+}
+
+/// Another deadline for the actions (tests, slow private gateways).
+pub const ACTION_DEADLINE_ENV: &str = "GPUMETER_ACTION_DEADLINE";
+/// How often a running action says it is still waiting.
+const PROGRESS_EVERY: Duration = Duration::from_secs(10);
+
+fn action_deadline() -> Result<Duration, Failure> {
+    match std::env::var(ACTION_DEADLINE_ENV) {
+        Ok(text) if !text.trim().is_empty() => crate::config::parse_duration(text.trim())
+            .map_err(|e| Failure::bad_input(format!("{ACTION_DEADLINE_ENV}: {e}"))),
+        _ => Ok(crate::provider::ACTION_DEADLINE),
+    }
+}
+
+/// Runs `action`, saying every [`PROGRESS_EVERY`] that it is still waiting, and gives up after
+/// `deadline`: then nothing is reported done, and the user is told it may still be under way.
+fn perform_bounded(
+    provider: &dyn Provider,
+    action: &Action,
+    deadline: Duration,
+) -> Result<Result<ActionReport, ProviderError>, Failure> {
+    let label = action.label();
+    let name = provider.name().to_string();
+    let answer = super::block_on(async {
+        let started = tokio::time::Instant::now();
+        let work = tokio::time::timeout(deadline, provider.perform(action));
+        tokio::pin!(work);
+        let mut every = tokio::time::interval_at(started + PROGRESS_EVERY, PROGRESS_EVERY);
+        loop {
+            tokio::select! {
+                answer = &mut work => return answer.ok(),
+                _ = every.tick() => emit_err(&format!(
+                    "gpumeter: {label}: still waiting for {name} ({} s of at most {} s)",
+                    started.elapsed().as_secs(),
+                    deadline.as_secs()
+                )),
+            }
+        }
+    })?;
+    answer.ok_or_else(|| {
+        Failure::failed(format!(
+            "{label}: NOT confirmed; no answer from {name} within {} s. It may still be under \
+             way, or done in part: `gpumeter checklist` shows what the provider says now",
+            deadline.as_secs()
+        ))
+    })
 }
 
 /// The deadline `by` later than the one the provider holds (or than now, when it holds none).

@@ -24,6 +24,11 @@ pub mod seen;
 pub mod tencent;
 pub mod vast;
 
+/// The longest any action may take, its calls and read-back included, from the command line
+/// and the cockpit alike. Release and stop end well within it on their own (their read-back is
+/// bounded); a provider whose calls hang must not leave the user waiting without a word longer.
+pub const ACTION_DEADLINE: std::time::Duration = std::time::Duration::from_secs(180);
+
 #[async_trait]
 pub trait Provider: Send + Sync {
     /// The adapter's name (`demo`, `aws`, `alibaba`, ...).

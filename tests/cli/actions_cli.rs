@@ -368,3 +368,26 @@ fn snapshot_clean_deletes_exactly_what_the_dry_run_promised_with_tied_times_and_
         assert!(after.contains(s), "{s} was promised to survive: {after:?}");
     }
 }
+
+#[test]
+fn an_action_with_no_answer_by_the_deadline_is_not_done_and_says_what_to_check() {
+    let cloud = Cloud::new("deadline");
+    let started = std::time::Instant::now();
+    let out = cloud.run(
+        &["snapshot-clean", "--keep", "1", "--yes"],
+        &[
+            ("GPUMETER_DEMO_DELAY_MS", "60000"),
+            ("GPUMETER_ACTION_DEADLINE", "2s"),
+        ],
+    );
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(30),
+        "bounded by the deadline, not the provider"
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("snapshot-clean: NOT confirmed"), "{err}");
+    assert!(err.contains("within 2 s"), "{err}");
+    assert!(err.contains("gpumeter checklist"), "{err}");
+    assert!(!stdout(&out).contains("done"), "{}", stdout(&out));
+}
