@@ -8,6 +8,7 @@ mod command_cli;
 mod e2e_tmux;
 mod estimate_cli;
 mod input_cli;
+mod kill_loop;
 mod pricing_cli;
 mod serve_fleet_cli;
 mod status_cli;
