@@ -11,7 +11,7 @@ use crate::meter::{BillingMode, InstanceState, Resource, ResourceKind};
 mod clean;
 mod error;
 mod seen;
-mod snapshots;
+pub(crate) mod snapshots;
 pub use error::{Auth, ErrorKind, MESSAGE_CHARS, ProviderError};
 pub use seen::{Asked, Seen};
 pub use snapshots::{Kept, SnapshotPlan};

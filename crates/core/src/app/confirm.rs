@@ -206,24 +206,9 @@ fn describe(r: &LinkedResource) -> String {
 
 #[cfg(test)]
 mod tests {
-    use jiff::Timestamp;
-    use rust_decimal::Decimal;
-
     use super::*;
 
-    fn snap(id: &str, second: i64, image: Option<&str>) -> LinkedResource {
-        LinkedResource {
-            id: id.into(),
-            name: id.into(),
-            kind: ResourceKind::Snapshot,
-            class: None,
-            size_gib: Decimal::ONE,
-            state: "completed".into(),
-            created: Timestamp::from_second(second).unwrap(),
-            deleted_with_instance: false,
-            backs_image: image.map(str::to_string),
-        }
-    }
+    use crate::cloud::snapshots::test_snapshot as snap;
 
     #[test]
     fn the_dialog_promises_the_plan_with_tied_times_and_a_snapshot_behind_an_image() {

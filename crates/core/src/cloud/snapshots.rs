@@ -101,26 +101,28 @@ impl SnapshotPlan {
     }
 }
 
+/// A completed 1 GiB snapshot `id`, taken at `second`, behind `image` if given: for the tests
+/// of the plan and of the dialog that shows it.
+#[cfg(test)]
+pub(crate) fn test_snapshot(id: &str, second: i64, image: Option<&str>) -> LinkedResource {
+    LinkedResource {
+        id: id.into(),
+        name: id.into(),
+        kind: ResourceKind::Snapshot,
+        class: None,
+        size_gib: rust_decimal::Decimal::ONE,
+        state: "completed".into(),
+        created: jiff::Timestamp::from_second(second).unwrap(),
+        deleted_with_instance: false,
+        backs_image: image.map(str::to_string),
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use jiff::Timestamp;
-    use rust_decimal::Decimal;
-
     use super::*;
 
-    fn snap(id: &str, second: i64, image: Option<&str>) -> LinkedResource {
-        LinkedResource {
-            id: id.into(),
-            name: id.into(),
-            kind: ResourceKind::Snapshot,
-            class: None,
-            size_gib: Decimal::ONE,
-            state: "completed".into(),
-            created: Timestamp::from_second(second).unwrap(),
-            deleted_with_instance: false,
-            backs_image: image.map(str::to_string),
-        }
-    }
+    use super::test_snapshot as snap;
 
     #[test]
     fn ties_break_by_id_and_a_snapshot_behind_an_image_is_kept_without_counting() {
