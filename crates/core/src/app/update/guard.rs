@@ -1,0 +1,320 @@
+//! What `update` does with the guard: the watchdog's supervision, the deadline moved by a key
+//! or by someone else, the guard row the cockpit adopts or asks about, and what it saves.
+
+use jiff::{SignedDuration, Timestamp};
+
+use super::{Effect, WATCHDOG_STALE};
+use crate::app::confirm::Choice;
+use crate::app::deadline::Deadline;
+use crate::app::keymap::{Intent, KeyCode, KeyPress, intent_for};
+use crate::app::state::{App, GuardChoice, Level, Mode, WatchdogView};
+use crate::cloud::Action;
+use crate::guard::{GuardState, OnExpiry, Supervision};
+
+/// Asks the supervisor about the guard row as last read.
+pub(super) fn supervise(app: &mut App) -> Vec<Effect> {
+    let now = app.now;
+    let row = app.guard.watchdog.map(|w| crate::guard::Watchdog {
+        pid: w.pid,
+        heartbeat: w.last_check,
+    });
+    let said = app
+        .guard
+        .supervisor
+        .as_mut()
+        .and_then(|s| s.observe(now, row.as_ref()));
+    said.map_or_else(Vec::new, |s| supervised(app, s))
+}
+
+pub(super) fn on_watchdog_started(app: &mut App, result: Result<u32, String>) -> Vec<Effect> {
+    let now = app.now;
+    let Some(s) = app.guard.supervisor.as_mut() else {
+        return Vec::new();
+    };
+    let again = s.restarting();
+    let said = s.started(now, result.clone());
+    app.dirty = true;
+    if let (Ok(pid), true) = (result, again) {
+        app.log(Level::Info, format!("watchdog started again (pid {pid})"));
+    }
+    said.map_or_else(Vec::new, |s| supervised(app, s))
+}
+
+/// What the supervisor said, as lines in the log and effects.
+pub(super) fn supervised(app: &mut App, said: Supervision) -> Vec<Effect> {
+    app.dirty = true;
+    match said {
+        Supervision::Start { why: None } => vec![Effect::StartWatchdog],
+        Supervision::Start { why: Some(why) } => {
+            app.log(Level::Warn, format!("{why}: starting it again"));
+            vec![Effect::StartWatchdog]
+        }
+        Supervision::GiveUp { why } => {
+            let text = format!(
+                "NO WATCHDOG: {why}. Nothing enforces the deadline or the idle rule once this \
+                 cockpit is gone; see watchdog.log in the data directory"
+            );
+            app.bell = true;
+            app.log(Level::Error, text.clone());
+            vec![Effect::Notify {
+                level: Level::Error,
+                key: "watchdog-down".into(),
+                text,
+                instance: app.guard.instance.clone(),
+            }]
+        }
+        Supervision::Recovered { pid } => {
+            app.log(Level::Info, format!("a watchdog guards again (pid {pid})"));
+            Vec::new()
+        }
+    }
+}
+
+/// Moves the deadline `by` later, in the ledger at once (so the watchdog never acts on a
+/// deadline the user just moved) and at the provider where it holds the deadline or the policy
+/// is release. A provider deadline is never created for "alert only" or "stop": it would
+/// release the instance (Alibaba and Tencent delete it).
+pub(super) fn extend(app: &mut App, by: SignedDuration) -> Vec<Effect> {
+    let now = app.now;
+    let held = app.deadline.is_some_and(|d| d.held_by_provider);
+    let deadline = app
+        .deadline
+        .get_or_insert_with(|| Deadline::new(now, OnExpiry::Alert, now));
+    deadline.extend(by, now);
+    let (at, on_expiry) = (deadline.at, deadline.on_expiry);
+    let local = at.to_zoned_datetime(app.spend.time_zone.clone());
+    let text = format!("deadline extended by {by:#} to {}", local.strftime("%H:%M"));
+    app.log(Level::Info, text);
+    let mut effects: Vec<Effect> = save_guard(app).into_iter().collect();
+    let can_hold = app.cloud.capabilities.deadline && !app.settings.read_only;
+    if crate::guard::provider_holds_after_extend(can_hold, held, on_expiry) {
+        effects.push(Effect::Perform(Action::SetDeadline { at: Some(at) }));
+    }
+    effects
+}
+
+/// The deadline and its policy as the ledger should hold them, once the instance is known and
+/// its row has been read and settled: never before, so nothing set there is overwritten
+/// unseen.
+pub(super) fn save_guard(app: &App) -> Option<Effect> {
+    let instance = app.guard.instance.clone().filter(|_| app.guard.settled)?;
+    Some(Effect::SaveGuard {
+        instance,
+        deadline: app.deadline.map(|d| d.at),
+        on_expiry: app.deadline.map_or(OnExpiry::Alert, |d| d.on_expiry),
+        grace: app.settings.grace,
+        by: app.guard.me.clone(),
+    })
+}
+
+/// The guard row as found when the instance became known. A deadline set there by someone
+/// else (another cockpit, `gpumeter extend`, an earlier run) is never replaced silently: the
+/// cockpit adopts it and shows it, and when its own flags ask for a different one it asks
+/// first (keep, the default, or replace). A read-only cockpit only adopts.
+pub(super) fn on_guard_found(app: &mut App, found: Option<GuardState>) -> Vec<Effect> {
+    let Some(instance) = app.guard.instance.clone() else {
+        return Vec::new();
+    };
+    if app.guard.settled || app.guard.pending.is_some() || matches!(app.mode, Mode::GuardChoice(_))
+    {
+        return Vec::new();
+    }
+    app.dirty = true;
+    if let Some(row) = &found {
+        app.guard.revision = row.revision;
+    }
+    let Some((row, at)) = found.and_then(|row| row.deadline.map(|at| (row, at))) else {
+        app.guard.settled = true;
+        return save_guard(app).into_iter().collect();
+    };
+    let existing = (at, row.on_expiry);
+    let wanted = app.deadline.map(|d| (d.at, d.on_expiry));
+    let same = wanted.is_some_and(|w| same_policy(w, existing));
+    adopt(app, existing);
+    let by = row.updated_by;
+    match wanted {
+        Some(wanted) if !same && app.guard.asked && !app.settings.read_only => {
+            let choice = GuardChoice {
+                instance,
+                existing,
+                set_by: by,
+                set_at: row.updated,
+                wanted,
+                choice: Choice::Cancel,
+            };
+            if matches!(app.mode, Mode::Main | Mode::Help) {
+                app.mode = Mode::GuardChoice(choice);
+            } else {
+                app.guard.pending = Some(choice);
+            }
+            app.bell = true;
+        }
+        Some(wanted) if !same && app.guard.asked => {
+            app.guard.settled = true;
+            let text = format!(
+                "read-only: keeping the deadline {} set by {by}; not applied: {}",
+                policy_text(app, existing),
+                policy_text(app, wanted)
+            );
+            app.log(Level::Warn, text);
+        }
+        _ => {
+            app.guard.settled = true;
+            if !same {
+                let text = format!(
+                    "shared deadline {} as set by {by}",
+                    policy_text(app, existing)
+                );
+                app.log(Level::Info, text);
+            }
+        }
+    }
+    Vec::new()
+}
+
+pub(super) fn on_guard_choice_key(
+    app: &mut App,
+    mut choice: GuardChoice,
+    key: KeyPress,
+) -> Vec<Effect> {
+    let intent = intent_for(key, app.settings.read_only);
+    let chosen = match (key.code, intent) {
+        (KeyCode::Char('y' | 'r'), _) => Choice::Confirm,
+        (KeyCode::Char('n' | 'k'), _) | (_, Some(Intent::Close | Intent::Quit)) => Choice::Cancel,
+        (KeyCode::Enter, _) => choice.choice,
+        (_, Some(Intent::Left | Intent::Right | Intent::FocusNext | Intent::FocusPrev)) => {
+            choice.choice = match choice.choice {
+                Choice::Cancel => Choice::Confirm,
+                Choice::Confirm => Choice::Cancel,
+            };
+            app.mode = Mode::GuardChoice(choice);
+            return Vec::new();
+        }
+        _ => return Vec::new(),
+    };
+    app.mode = Mode::Main;
+    app.guard.settled = true;
+    let (existing, wanted, by) = (choice.existing, choice.wanted, choice.set_by);
+    match chosen {
+        Choice::Confirm => {
+            adopt(app, wanted);
+            let text = format!(
+                "deadline replaced: now {}, was {} set by {by}",
+                policy_text(app, wanted),
+                policy_text(app, existing)
+            );
+            app.log(Level::Warn, text);
+            save_guard(app).into_iter().collect()
+        }
+        Choice::Cancel => {
+            let text = format!(
+                "kept the deadline {} set by {by}; not applied: {}",
+                policy_text(app, existing),
+                policy_text(app, wanted)
+            );
+            app.log(Level::Info, text);
+            Vec::new()
+        }
+    }
+}
+
+/// The same deadline (in the ledger's whole seconds) and the same policy.
+pub(super) fn same_policy(a: (Timestamp, OnExpiry), b: (Timestamp, OnExpiry)) -> bool {
+    a.0.as_second() == b.0.as_second() && a.1 == b.1
+}
+
+/// Makes `policy` the cockpit's deadline, keeping whether the provider holds one.
+pub(super) fn adopt(app: &mut App, (at, on_expiry): (Timestamp, OnExpiry)) {
+    let held = app.deadline.is_some_and(|d| d.held_by_provider);
+    let mut deadline = Deadline::new(at, on_expiry, app.now);
+    deadline.held_by_provider = held;
+    app.deadline = Some(deadline);
+    app.dirty = true;
+}
+
+/// `18:30 (on expiry: release)`, in the cockpit's time zone.
+pub(super) fn policy_text(app: &App, (at, on_expiry): (Timestamp, OnExpiry)) -> String {
+    let local = at.to_zoned_datetime(app.spend.time_zone.clone());
+    let word = match on_expiry {
+        OnExpiry::Alert => "alert",
+        OnExpiry::Stop => "stop",
+        OnExpiry::Release => "release",
+    };
+    format!("{} (on expiry: {word})", local.strftime("%H:%M"))
+}
+
+/// Past the deadline and inside its grace period: the policy has not run yet.
+pub(super) fn in_grace(app: &App) -> bool {
+    app.deadline.is_some_and(|d| {
+        d.on_expiry != OnExpiry::Alert
+            && matches!(
+                crate::guard::expiry(d.at, app.settings.grace, app.now),
+                crate::guard::Expiry::Grace(_)
+            )
+    })
+}
+
+/// Any key during the grace period cancels the pending stop or release: the deadline moves
+/// one step from now.
+pub(super) fn cancel_grace(app: &mut App) -> Vec<Effect> {
+    let label = app.deadline.map_or("action", |d| match d.on_expiry {
+        OnExpiry::Release => "release",
+        OnExpiry::Stop => "stop",
+        OnExpiry::Alert => "alert",
+    });
+    app.log(
+        Level::Warn,
+        format!("{label} at the deadline cancelled by a key"),
+    );
+    extend(app, app.settings.extend_step)
+}
+
+pub(super) fn on_guard(app: &mut App, state: &GuardState) {
+    let now = app.now;
+    let supervisor = app.guard.supervisor.as_ref();
+    let watchdog = state.watchdog.map(|w| WatchdogView {
+        pid: w.pid,
+        last_check: w.heartbeat,
+        alive: supervisor.map_or_else(|| w.alive(now, WATCHDOG_STALE), |s| s.alive(now, &w)),
+    });
+    // A heartbeat alone only changes how long ago the watchdog checked, which the next tick's
+    // frame shows: drawing for it would cost a second frame in every second the row is read.
+    let seen = |w: Option<WatchdogView>| w.map(|w| (w.pid, w.alive));
+    if seen(watchdog) != seen(app.guard.watchdog) {
+        app.dirty = true;
+    }
+    app.guard.watchdog = watchdog;
+    let moved = state.revision != app.guard.revision
+        && state.updated_by != app.guard.me
+        // The ledger keeps whole seconds: a deadline within the same second has not moved.
+        && state.deadline.map(Timestamp::as_second) != app.deadline.map(|d| d.at.as_second());
+    app.guard.revision = state.revision;
+    if moved {
+        let now = app.now;
+        app.deadline = state
+            .deadline
+            .map(|at| Deadline::new(at, state.on_expiry, now));
+        // A question about the row asks about the row as it is now.
+        let open = match &mut app.mode {
+            Mode::GuardChoice(choice) => Some(choice),
+            _ => app.guard.pending.as_mut(),
+        };
+        if let (Some(choice), Some(at)) = (open, state.deadline) {
+            choice.existing = (at, state.on_expiry);
+            choice.set_by.clone_from(&state.updated_by);
+            choice.set_at = state.updated;
+        }
+        let text = match state.deadline {
+            Some(at) => {
+                let local = at.to_zoned_datetime(app.spend.time_zone.clone());
+                format!(
+                    "deadline moved to {} by {}",
+                    local.strftime("%H:%M"),
+                    state.updated_by
+                )
+            }
+            None => format!("deadline cleared by {}", state.updated_by),
+        };
+        app.log(Level::Info, text);
+    }
+}

@@ -1,0 +1,546 @@
+//! `update`: the only place the cockpit's state changes. Pure: it takes an event (a key, a
+//! clock tick, a sample, a provider answer) and returns the effects to run at the edge.
+
+use jiff::{SignedDuration, Timestamp};
+
+use super::deadline::Countdown;
+use super::keymap::{Intent, KeyCode, KeyPress, intent_for};
+use super::state::{App, Level, Mode};
+use crate::cloud::{Action, ActionReport, Inventory, ProviderError};
+use crate::guard::BudgetAlert;
+use crate::guard::GuardState;
+use crate::guard::OnExpiry;
+use crate::guard::Supervisor;
+use crate::telemetry::{CpuBoundRule, Expectations, Telemetry, assess};
+
+mod cloud;
+mod guard;
+#[cfg(test)]
+mod tests;
+
+use cloud::{on_action_done, on_confirm_key, on_inventory, open_confirm};
+use guard::{
+    cancel_grace, extend, in_grace, on_guard, on_guard_choice_key, on_guard_found,
+    on_watchdog_started, supervise, supervised,
+};
+
+/// A watchdog silent for this long is shown as not running, when the cockpit does not
+/// supervise one (which knows its interval: [`crate::guard::stale_after`]).
+pub const WATCHDOG_STALE: std::time::Duration = std::time::Duration::from_secs(20);
+/// What the event log's ledger lines start with; the recorder keeps its own lines out of the
+/// ledger by it.
+pub const LEDGER_PREFIX: &str = "ledger:";
+/// Fleet rows older than this are read again while the fleet screen is open.
+pub const FLEET_REFRESH: SignedDuration = SignedDuration::from_secs(60);
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    /// A key pressed (or repeated); releases never reach `update`.
+    Key(KeyPress),
+    /// The clock, read at the edge once a second.
+    Tick(Timestamp),
+    Telemetry(Telemetry),
+    /// The provider's inventory, or why it could not be read.
+    Inventory(Result<Inventory, ProviderError>),
+    /// The guard row as the ledger holds it (the watchdog's heartbeat, a deadline someone moved).
+    Guard(GuardState),
+    /// The instance's guard row as first read, before this cockpit writes anything to it
+    /// (`None`: there is none yet): the answer to [`Effect::LoadGuard`].
+    GuardFound(Option<GuardState>),
+    /// The provider announced it reclaims this spot instance at this instant.
+    Interruption(Timestamp),
+    /// The newest checkpoint found (or why the search failed).
+    Checkpoint(Result<Option<crate::guard::Checkpoint>, String>),
+    ActionDone {
+        action: Action,
+        result: Result<ActionReport, ProviderError>,
+    },
+    /// The instances of `[[fleet]]`, read as `gpumeter fleet` reads them.
+    Fleet(Vec<crate::fleet::FleetRow>),
+    /// The ledger could not do what the cockpit asked of it (open, record, share the guard).
+    Ledger(String),
+    /// The answer to [`Effect::StartWatchdog`]: the new watchdog's pid, or why it did not start.
+    WatchdogStarted(Result<u32, String>),
+    /// A watchdog process ended: `failure` says how it ended badly (`None`: it exited by
+    /// itself, with status 0). Its own child's exit, or the guard row's pid found gone.
+    WatchdogEnded {
+        pid: u32,
+        failure: Option<String>,
+    },
+    /// A webhook alert the cockpit sent did not get through (as the webhooks' queue says it).
+    Webhook(String),
+    Resize,
+}
+
+impl From<Telemetry> for Event {
+    fn from(t: Telemetry) -> Self {
+        Event::Telemetry(t)
+    }
+}
+
+/// Work for the edges: provider calls and sampler requests.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    Perform(Action),
+    RefreshInventory,
+    /// Read the instances of `[[fleet]]` for the fleet screen.
+    RefreshFleet,
+    RetryGpu,
+    /// Read the instance's guard row once, before anything is written to it; answered by
+    /// [`Event::GuardFound`], then read back every few seconds as [`Event::Guard`].
+    LoadGuard {
+        instance: String,
+    },
+    /// Write the deadline and its policy to the ledger, where the watchdog enforces it.
+    SaveGuard {
+        instance: String,
+        deadline: Option<Timestamp>,
+        on_expiry: OnExpiry,
+        grace: std::time::Duration,
+        /// Who writes it (`GuardLink::me`), kept as the row's `updated_by`.
+        by: String,
+    },
+    /// Start the watchdog, detached, with the arguments the cockpit first gave it: at start,
+    /// and again when it is gone. Answered by [`Event::WatchdogStarted`].
+    StartWatchdog,
+    /// Send an alert to the configured webhooks, from a queue of their own.
+    Notify {
+        level: Level,
+        key: String,
+        text: String,
+        /// The instance the alert is about, once the provider has named it.
+        instance: Option<String>,
+    },
+}
+
+pub fn update(app: &mut App, event: Event) -> Vec<Effect> {
+    // These always change what the screen shows. The clock and the guard row decide for
+    // themselves (a tick within the same second, a heartbeat alone, draw nothing new), and
+    // every line logged marks the screen too.
+    if matches!(
+        event,
+        Event::Key(_) | Event::Telemetry(_) | Event::Inventory(_) | Event::Fleet(_) | Event::Resize
+    ) {
+        app.dirty = true;
+    }
+    match event {
+        Event::Key(key) => {
+            let effects = on_key(app, key);
+            // A deadline question that came while another dialog was open, asked after it.
+            if app.mode == Mode::Main
+                && let Some(choice) = app.guard.pending.take()
+            {
+                app.mode = Mode::GuardChoice(choice);
+            }
+            effects
+        }
+        Event::Tick(now) => {
+            on_tick(app, now);
+            let mut effects = refresh_fleet(app);
+            let first = app.guard.supervisor.as_mut().and_then(Supervisor::tick);
+            effects.extend(first.map_or_else(Vec::new, |s| supervised(app, s)));
+            effects
+        }
+        Event::Telemetry(t) => {
+            on_telemetry(app, t);
+            Vec::new()
+        }
+        Event::Inventory(result) => on_inventory(app, result),
+        Event::Guard(state) => {
+            on_guard(app, &state);
+            supervise(app)
+        }
+        Event::GuardFound(found) => on_guard_found(app, found),
+        Event::Interruption(at) => {
+            on_interruption(app, at);
+            Vec::new()
+        }
+        Event::Checkpoint(found) => {
+            on_checkpoint(app, found);
+            Vec::new()
+        }
+        Event::ActionDone { action, result } => on_action_done(app, &action, result),
+        Event::Fleet(rows) => {
+            app.fleet = rows;
+            app.fleet_link.read_at = Some(app.now);
+            app.fleet_link.reading = false;
+            Vec::new()
+        }
+        Event::Ledger(problem) => {
+            app.log(Level::Error, format!("{LEDGER_PREFIX} {problem}"));
+            Vec::new()
+        }
+        Event::WatchdogStarted(result) => on_watchdog_started(app, result),
+        Event::WatchdogEnded { pid, failure } => {
+            if let Some(s) = app.guard.supervisor.as_mut() {
+                s.ended(pid, failure);
+            }
+            if let Some(w) = app.guard.watchdog.as_mut().filter(|w| w.pid == pid) {
+                app.dirty |= w.alive;
+                w.alive = false;
+            }
+            supervise(app)
+        }
+        Event::Webhook(problem) => {
+            app.log(Level::Warn, problem);
+            Vec::new()
+        }
+        Event::Resize => Vec::new(),
+    }
+}
+
+fn on_key(app: &mut App, key: KeyPress) -> Vec<Effect> {
+    let ctrl_c = key.ctrl && key.code == KeyCode::Char('c');
+    if ctrl_c {
+        request_quit(app);
+        return Vec::new();
+    }
+    match app.mode.clone() {
+        Mode::Help => {
+            if matches!(
+                intent_for(key, app.settings.read_only),
+                Some(Intent::Help | Intent::Close | Intent::Quit)
+            ) {
+                app.mode = Mode::Main;
+            }
+            Vec::new()
+        }
+        Mode::Confirm(confirm) => on_confirm_key(app, confirm, key),
+        Mode::GuardChoice(choice) => on_guard_choice_key(app, choice, key),
+        Mode::Prompt { input, .. } => on_prompt_key(app, input, key),
+        Mode::Main => {
+            if in_grace(app)
+                && !matches!(intent_for(key, app.settings.read_only), Some(Intent::Quit))
+            {
+                return cancel_grace(app);
+            }
+            match intent_for(key, app.settings.read_only) {
+                Some(intent) => on_intent(app, intent),
+                None => Vec::new(),
+            }
+        }
+    }
+}
+
+fn on_intent(app: &mut App, intent: Intent) -> Vec<Effect> {
+    match intent {
+        Intent::Quit => request_quit(app),
+        Intent::Help => app.mode = Mode::Help,
+        Intent::Close => app.show_fleet = false,
+        Intent::Confirm => {}
+        Intent::FocusNext | Intent::Right => app.focus = app.focus.next(),
+        Intent::FocusPrev | Intent::Left => app.focus = app.focus.prev(),
+        Intent::Up => move_selection(app, -1),
+        Intent::Down => move_selection(app, 1),
+        Intent::Processes => app.show_processes = !app.show_processes,
+        Intent::Fleet => {
+            app.show_fleet = !app.show_fleet;
+            return refresh_fleet(app);
+        }
+        Intent::Extend => return extend(app, app.settings.extend_step),
+        Intent::ExtendPrompt => {
+            app.mode = Mode::Prompt {
+                input: String::new(),
+                error: None,
+            };
+        }
+        Intent::RetryGpu => {
+            app.log(Level::Info, "retrying NVML");
+            return vec![Effect::RetryGpu];
+        }
+        Intent::Release => open_confirm(app, Action::Release),
+        Intent::Stop => open_confirm(app, Action::Stop),
+        Intent::SnapshotClean => open_confirm(
+            app,
+            Action::SnapshotClean {
+                keep: app.settings.keep_snapshots,
+                final_snapshot: false,
+                delete: None,
+            },
+        ),
+    }
+    Vec::new()
+}
+
+/// Quits, unless an action is in flight: then the cockpit waits for the provider's answer, so
+/// the user learns what happened, and a second quit leaves at once with the action reported
+/// as unanswered.
+fn request_quit(app: &mut App) {
+    let Some((running, _)) = &app.cloud.running else {
+        app.quit = true;
+        return;
+    };
+    let label = running.label();
+    if app.quit_after_answer {
+        app.unanswered_at_quit = Some(running.clone());
+        app.quit = true;
+        return;
+    }
+    app.quit_after_answer = true;
+    app.log(
+        Level::Warn,
+        format!("quitting once the {label} is answered; quit again to leave now"),
+    );
+}
+
+/// Asks for the fleet while its screen is open, when `[[fleet]]` lists accounts, no read is in
+/// flight and the rows are missing or older than [`FLEET_REFRESH`].
+fn refresh_fleet(app: &mut App) -> Vec<Effect> {
+    let link = &mut app.fleet_link;
+    let fresh = link
+        .read_at
+        .is_some_and(|at| app.now.duration_since(at) < FLEET_REFRESH);
+    if !app.show_fleet || link.accounts == 0 || link.reading || fresh {
+        return Vec::new();
+    }
+    link.reading = true;
+    app.dirty = true;
+    vec![Effect::RefreshFleet]
+}
+
+fn move_selection(app: &mut App, by: isize) {
+    let (selected, len) = match app.focus {
+        super::state::Focus::Resources => (
+            &mut app.selected_resource,
+            app.cloud
+                .inventory
+                .as_ref()
+                .map_or(0, |i| i.resources.len()),
+        ),
+        _ => (
+            &mut app.selected_gpu,
+            match &app.telemetry.gpus {
+                Some(Ok(r)) => r.gpus.len(),
+                _ => 0,
+            },
+        ),
+    };
+    if len > 0 {
+        *selected = selected.saturating_add_signed(by).min(len - 1);
+    }
+}
+
+fn on_prompt_key(app: &mut App, mut input: String, key: KeyPress) -> Vec<Effect> {
+    match key.code {
+        KeyCode::Esc => app.mode = Mode::Main,
+        KeyCode::Enter => match input.trim().parse::<SignedDuration>() {
+            Ok(by) if by > SignedDuration::ZERO => {
+                app.mode = Mode::Main;
+                return extend(app, by);
+            }
+            _ => {
+                app.mode = Mode::Prompt {
+                    error: Some(format!("`{input}` is not a duration: try 45m, 2h or 1h30m")),
+                    input,
+                };
+            }
+        },
+        KeyCode::Backspace => {
+            input.pop();
+            app.mode = Mode::Prompt { input, error: None };
+        }
+        KeyCode::Char(c) if !c.is_control() && input.len() < 32 => {
+            input.push(c);
+            app.mode = Mode::Prompt { input, error: None };
+        }
+        _ => {}
+    }
+    Vec::new()
+}
+
+fn on_tick(app: &mut App, now: Timestamp) {
+    if now.as_second() != app.now.as_second() {
+        app.dirty = true;
+    }
+    app.now = now;
+    if let Some(deadline) = app.deadline.as_mut() {
+        let on_expiry = deadline.on_expiry;
+        for said in deadline.tick(now) {
+            let text = match said {
+                Countdown::Warn(minutes) => format!(
+                    "{minutes} minute{} left before the deadline",
+                    if minutes == 1 { "" } else { "s" }
+                ),
+                Countdown::Expired => {
+                    format!("deadline reached: on expiry → {on_expiry:?}").to_lowercase()
+                }
+            };
+            app.bell = true;
+            app.log(Level::Warn, text);
+        }
+    }
+    let deadline = app.deadline.map(|d| d.at);
+    app.spend
+        .recompute(app.cloud.inventory.as_ref(), now, deadline);
+    check_budget(app, now);
+}
+
+fn on_checkpoint(app: &mut App, found: Result<Option<crate::guard::Checkpoint>, String>) {
+    let now = app.now;
+    let spot = app
+        .spend
+        .pricing
+        .as_ref()
+        .is_some_and(|p| p.mode == crate::meter::BillingMode::Spot);
+    // The root disk goes away with the instance when the provider deletes it on release.
+    let root_goes = app.cloud.inventory.as_ref().is_some_and(|i| {
+        i.resources
+            .iter()
+            .any(|r| r.kind == crate::meter::ResourceKind::SystemDisk && r.deleted_with_instance)
+    });
+    let ephemeral: Vec<std::path::PathBuf> = if root_goes {
+        vec!["/".into()]
+    } else {
+        Vec::new()
+    };
+    let Some(view) = app.checkpoint.as_mut() else {
+        return;
+    };
+    let found = match found {
+        Ok(found) => found,
+        Err(e) => {
+            app.log(Level::Warn, format!("checkpoint: {e}"));
+            return;
+        }
+    };
+    view.newest = found;
+    let alerts = crate::guard::checkpoint::assess(
+        &view.pattern,
+        view.newest.as_ref(),
+        now,
+        view.stale_after,
+        spot,
+        &ephemeral,
+    );
+    // Said once per kind and file: a stale checkpoint is not repeated every minute.
+    let key = |a: &crate::guard::CheckpointAlert| match a {
+        crate::guard::CheckpointAlert::Missing { .. } => "missing".to_string(),
+        crate::guard::CheckpointAlert::Stale { path, .. } => format!("stale:{}", path.display()),
+        crate::guard::CheckpointAlert::OnEphemeralDisk { path, .. } => {
+            format!("ephemeral:{}", path.display())
+        }
+    };
+    let fresh: Vec<_> = alerts
+        .into_iter()
+        .filter(|a| !view.said.contains(&key(a)))
+        .collect();
+    view.said.extend(fresh.iter().map(key));
+    for alert in fresh {
+        let text = match alert {
+            crate::guard::CheckpointAlert::Missing { pattern } => {
+                format!("checkpoint: nothing matches {pattern}")
+            }
+            crate::guard::CheckpointAlert::Stale { path, age } => format!(
+                "checkpoint: the newest, {}, is {} min old",
+                path.display(),
+                age.as_secs() / 60
+            ),
+            crate::guard::CheckpointAlert::OnEphemeralDisk { path, mount } => format!(
+                "checkpoint: {} is on {}, a disk deleted with the instance",
+                path.display(),
+                mount.display()
+            ),
+        };
+        app.bell = true;
+        app.log(Level::Warn, text);
+    }
+}
+
+fn on_interruption(app: &mut App, at: Timestamp) {
+    if app.interruption == Some(at) {
+        return;
+    }
+    app.interruption = Some(at);
+    app.bell = true;
+    let local = at.to_zoned_datetime(app.spend.time_zone.clone());
+    let text = format!(
+        "spot interruption: the provider reclaims this instance at {}; checkpoint now",
+        local.strftime("%H:%M:%S")
+    );
+    app.log(Level::Error, text);
+}
+
+/// Budget thresholds crossed and the forecast of when the budget runs out, for the instance
+/// and for the month.
+fn check_budget(app: &mut App, now: Timestamp) {
+    let Some(reading) = app.spend.reading.as_ref() else {
+        return;
+    };
+    let spent = reading.accrual.accrued.total();
+    let burn = reading.accrual.burn_per_hour.total();
+    let mut said = Vec::new();
+    if let Some(watch) = app.budget.as_mut() {
+        said.push(("", watch.check(spent, burn, now)));
+    }
+    if let Some(month) = app.month_budget.as_mut() {
+        let baseline = *month.baseline.get_or_insert(spent);
+        let this_month = spent
+            .checked_sub(baseline)
+            .and_then(|run| month.before.checked_add(run));
+        said.push((
+            " this month",
+            this_month.and_then(|m| month.watch.check(m, burn, now)),
+        ));
+    }
+    for (scope, result) in said {
+        announce_budget(app, scope, result);
+    }
+}
+
+fn announce_budget(
+    app: &mut App,
+    scope: &str,
+    result: Result<Vec<BudgetAlert>, crate::money::CurrencyMismatch>,
+) {
+    let alerts = match result {
+        Ok(alerts) => alerts,
+        Err(e) => {
+            if scope.is_empty() {
+                app.budget = None;
+            } else {
+                app.month_budget = None;
+            }
+            app.log(Level::Error, format!("budget{scope}: {e}"));
+            return;
+        }
+    };
+    let tz = app.spend.time_zone.clone();
+    for alert in alerts {
+        let text = match alert {
+            BudgetAlert::Crossed {
+                percent,
+                spent,
+                limit,
+            } => format!("budget{scope}: {percent}% used ({spent} of {limit})"),
+            BudgetAlert::Forecast { at, limit } => format!(
+                "budget{scope}: at this rate the {limit} budget is gone at {}",
+                at.to_zoned_datetime(tz.clone()).strftime("%H:%M")
+            ),
+        };
+        app.bell = true;
+        app.log(Level::Warn, text);
+    }
+}
+
+fn on_telemetry(app: &mut App, t: Telemetry) {
+    match t {
+        Telemetry::Gpu(sample) => {
+            app.telemetry.history.record_gpus(sample.at, &sample.value);
+            let expect = Expectations {
+                sku: app.spend.pricing.as_ref().map(|p| &p.sku),
+                cuda: app.settings.cuda_required,
+                cpu_bound: CpuBoundRule::default(),
+            };
+            app.telemetry.findings =
+                assess(&expect, &sample.value, &app.telemetry.history, sample.at);
+            app.telemetry.gpus = Some(sample.value);
+        }
+        Telemetry::Host(sample) => {
+            app.telemetry.history.record_host(sample.at, &sample.value);
+            let rx: u64 = sample.value.net.iter().map(|n| n.rx_bytes).sum();
+            app.spend
+                .record_bytes(sample.time, sample.value.tx_bytes_total(), rx);
+            app.telemetry.host = Some(sample.value);
+        }
+    }
+}
