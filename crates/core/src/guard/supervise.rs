@@ -332,23 +332,31 @@ mod tests {
         ));
     }
 
+    /// The watchdog `pid` ends at `at`; the supervisor must ask for a new one, which starts as
+    /// the next pid. Returns that pid.
+    fn die_and_restart(s: &mut Supervisor, pid: u32, at: i64) -> u32 {
+        s.ended(pid, Some("ended (exit status: 101)".into()));
+        assert!(
+            matches!(
+                s.observe(ts(at + 2), Some(&beat(pid, at + 1))),
+                Some(Supervision::Start { .. })
+            ),
+            "a restart after the death at {at}"
+        );
+        s.started(ts(at + 3), Ok(pid + 1));
+        pid + 1
+    }
+
     #[test]
     fn dying_again_and_again_gives_up_and_a_live_one_recovers() {
         let mut s = guarding();
         let mut pid = 10;
         for round in 0..3 {
-            let at = 100 * round;
-            s.ended(pid, Some("ended (exit status: 101)".into()));
-            assert!(
-                matches!(
-                    s.observe(ts(at + 2), Some(&beat(pid, at + 1))),
-                    Some(Supervision::Start { .. })
-                ),
-                "restart {round}"
+            pid = die_and_restart(&mut s, pid, 100 * round);
+            assert_eq!(
+                s.observe(ts(100 * round + 4), Some(&beat(pid, 100 * round + 4))),
+                None
             );
-            pid += 1;
-            s.started(ts(at + 3), Ok(pid));
-            assert_eq!(s.observe(ts(at + 4), Some(&beat(pid, at + 4))), None);
         }
         s.ended(pid, Some("ended (exit status: 101)".into()));
         let d = s.observe(ts(302), Some(&beat(pid, 301)));
@@ -370,18 +378,8 @@ mod tests {
         let mut s = guarding();
         let mut pid = 10;
         for round in 0..6 {
-            let at = 400 * round;
-            s.ended(pid, Some("gone".into()));
-            assert!(
-                matches!(
-                    s.observe(ts(at + 2), Some(&beat(pid, at + 1))),
-                    Some(Supervision::Start { .. })
-                ),
-                "restart {round}"
-            );
-            pid += 1;
-            s.started(ts(at + 3), Ok(pid));
-            s.observe(ts(at + 4), Some(&beat(pid, at + 4)));
+            pid = die_and_restart(&mut s, pid, 400 * round);
+            s.observe(ts(400 * round + 4), Some(&beat(pid, 400 * round + 4)));
         }
     }
 
