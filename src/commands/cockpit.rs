@@ -45,14 +45,7 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
     let budget = pricing
         .as_ref()
         .and_then(|p| ctx.config.budget.instance_limit(p.sheet.currency));
-    let cloud = CloudView {
-        provider: provider.name().to_string(),
-        capabilities: provider.capabilities(),
-        inventory: None,
-        error: None,
-        running: None,
-        failure: None,
-    };
+    let cloud = CloudView::new(provider.name().to_string(), provider.capabilities());
     let mut app = App::new(
         now,
         settings,

@@ -180,14 +180,7 @@ mod two_cockpits {
         /// Started with `--release-in after --on-expiry policy`, its instance just named.
         fn start(path: &Path, me: &str, after: SignedDuration, policy: OnExpiry) -> Cockpit {
             let now = fixture_now();
-            let cloud = CloudView {
-                provider: "demo".into(),
-                capabilities: demo_capabilities(),
-                inventory: None,
-                error: None,
-                running: None,
-                failure: None,
-            };
+            let cloud = CloudView::new("demo", demo_capabilities());
             let spend = Spend::new(None, None, TimeZone::UTC);
             let mut app = App::new(now, Settings::default(), cloud, spend);
             app.deadline = Some(Deadline::new(now + after, policy, now));

@@ -48,14 +48,7 @@ impl Rig {
         if !cloud.path().exists() {
             cloud.reset().unwrap();
         }
-        let view = CloudView {
-            provider: "demo".into(),
-            capabilities: demo_capabilities(),
-            inventory: None,
-            error: None,
-            running: None,
-            failure: None,
-        };
+        let view = CloudView::new("demo", demo_capabilities());
         let spend = Spend::new(demo_pricing(), None, TimeZone::UTC);
         let app = App::new(start, Settings::default(), view, spend);
         Rig {

@@ -104,6 +104,20 @@ pub struct CloudView {
     pub failure: Option<ActionFailure>,
 }
 
+impl CloudView {
+    /// A provider as the cockpit sees it before its first answer.
+    pub fn new(provider: impl Into<String>, capabilities: Capabilities) -> CloudView {
+        CloudView {
+            provider: provider.into(),
+            capabilities,
+            inventory: None,
+            error: None,
+            running: None,
+            failure: None,
+        }
+    }
+}
+
 /// An action the provider did not do, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ActionFailure {

@@ -53,14 +53,7 @@ pub fn demo_simulator(scenario: &str) -> Simulator {
 pub fn demo_app(uptime: Duration) -> App {
     let now = fixture_now();
     let start = now - SignedDuration::try_from(uptime).unwrap_or(SignedDuration::ZERO);
-    let cloud = CloudView {
-        provider: "demo".into(),
-        capabilities: demo_capabilities(),
-        inventory: None,
-        error: None,
-        running: None,
-        failure: None,
-    };
+    let cloud = CloudView::new("demo", demo_capabilities());
     let spend = Spend::new(demo_pricing(), None, TimeZone::UTC);
     let mut app = App::new(start, Settings::default(), cloud, spend);
     let state = DemoState::fresh(now);

@@ -17,14 +17,7 @@ const INSTANCE: &str = "i-0demo4a100f00d";
 /// provider's first inventory has named the instance. Returns the effects of that inventory.
 fn starting(wanted: Option<(SignedDuration, OnExpiry)>, asked: bool) -> (App, Vec<Effect>) {
     let now = fixture_now();
-    let cloud = CloudView {
-        provider: "demo".into(),
-        capabilities: demo_capabilities(),
-        inventory: None,
-        error: None,
-        running: None,
-        failure: None,
-    };
+    let cloud = CloudView::new("demo", demo_capabilities());
     let mut app = App::new(
         now,
         Settings::default(),

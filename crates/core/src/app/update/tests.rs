@@ -6,18 +6,14 @@ use crate::cloud::{Capabilities, ErrorKind};
 use crate::spend::Spend;
 
 fn app() -> App {
-    let cloud = CloudView {
-        provider: "aws".into(),
-        capabilities: Capabilities {
+    let cloud = CloudView::new(
+        "aws",
+        Capabilities {
             stop: true,
             snapshots: true,
             deadline: false,
         },
-        inventory: None,
-        error: None,
-        running: None,
-        failure: None,
-    };
+    );
     let now = Timestamp::from_second(1_800_000_000).unwrap();
     App::new(
         now,
