@@ -104,7 +104,7 @@ where
     let alerts = w.notifier.take().map(|n| {
         Queue::start(n, QUEUE_LEN, |report| {
             if report.is_failure() {
-                eprintln!("watchdog: {report}");
+                say(&format!("{report}"));
             }
         })
     });
@@ -138,7 +138,7 @@ where
             Ok(true) => failures = 0,
             Ok(false) => break Ended::Stopped,
             Err(e) => {
-                eprintln!("watchdog: heartbeat: {e}");
+                say(&format!("heartbeat: {e}"));
                 if counts_as_lost(&e) {
                     failures += 1;
                 }
@@ -281,13 +281,13 @@ async fn carry_out(w: &mut Watch, alerts: Option<&Queue>, decision: Decision) ->
 fn record(w: &mut Watch, mut event: EventRecord) {
     event.instance = Some(w.instance.clone());
     if let Err(e) = w.ledger.record_event(event) {
-        eprintln!("watchdog: ledger: {e}");
+        say(&format!("ledger: {e}"));
     }
 }
 
 /// Logs `text` and queues it for the webhooks; returns at once.
 fn notify(w: &Watch, alerts: Option<&Queue>, level: Level, key: &str, text: &str) {
-    eprintln!("watchdog: {text}");
+    say(text);
     if let Some(alerts) = alerts {
         let title = format!("gpumeter: {}", w.instance);
         alerts.push(Alert::new(level, key, title, text, Timestamp::now()));
@@ -303,7 +303,13 @@ async fn hook(w: &mut Watch, name: &str, argv: &[String]) {
         Err(e) => format!("hook {name}: {e}; going ahead"),
     };
     record(w, EventRecord::note(Timestamp::now(), text.clone()));
-    eprintln!("watchdog: {text}");
+    say(&text);
+}
+
+/// One line of the watchdog's log (its stderr: a file when detached, the terminal with
+/// `--foreground`), with no control character of a provider's or a path's getting through.
+fn say(text: &str) {
+    eprintln!("watchdog: {}", gpumeter_core::text::printable(text));
 }
 
 #[cfg(test)]
