@@ -369,6 +369,31 @@ impl Api {
         serde_json::from_str(&text)
             .map_err(|e| ApiError::malformed(&Self::describe(method, path), e.to_string()))
     }
+
+    /// What a 404 (`not_found`) for instance `id` means. A wrong endpoint or a proxy in the way
+    /// answers 404 too, so the instance is gone (`Ok(None)`) only when the provider's list of
+    /// instances (`list`, its rows under `key`) answers in full without it; a failed list is
+    /// its error, and a list that still holds it keeps the 404.
+    pub async fn gone<T>(
+        &self,
+        not_found: ApiError,
+        list: &str,
+        key: &str,
+        id: &str,
+    ) -> Result<Option<T>, ApiError> {
+        let call = Self::describe("GET", list);
+        let v = self.json("GET", list, None, Repeat::Safe).await?;
+        let rows = v
+            .get(key)
+            .and_then(Value::as_array)
+            .ok_or_else(|| ApiError::malformed(&call, format!("no {key} list")))?;
+        let listed = rows.iter().any(|row| match row.get("id") {
+            Some(Value::String(s)) => s == id,
+            Some(Value::Number(n)) => n.to_string() == id,
+            _ => false,
+        });
+        if listed { Err(not_found) } else { Ok(None) }
+    }
 }
 
 /// Lambda's `error.code` (`global/invalid-api-key`), from its OpenAPI error schema.

@@ -318,10 +318,12 @@ async fn each_vast_answer_comes_out_as_its_kind() {
     .await;
 }
 
-/// A 404 where the instance is read (a wrong endpoint, a proxy, a mistyped id) is not "already
-/// destroyed" unless this data directory saw the instance exist; nothing is sent either way.
+/// An instance the provider does not list (a mistyped id, one released elsewhere) is not
+/// "already destroyed" unless this data directory saw it exist; a 404 for one instance that the
+/// provider's list still holds (a wrong route, a proxy) is never "destroyed", seen or not.
+/// Nothing is sent either way.
 #[tokio::test]
-async fn a_404_for_an_instance_nobody_saw_is_an_error_not_done() {
+async fn a_404_is_done_only_for_a_seen_instance_the_list_lacks() {
     let cases = [
         (
             Kind::Lambda,
@@ -336,12 +338,27 @@ async fn a_404_for_an_instance_nobody_saw_is_an_error_not_done() {
         ),
     ];
     for (kind, read, change) in cases {
+        let id = match kind {
+            Kind::Lambda => gpu_peer::cloud::LAMBDA_ID,
+            Kind::Runpod => gpu_peer::cloud::POD_ID,
+            Kind::Vast => gpu_peer::cloud::VAST_ID,
+        };
+        // Listed, but its own path answers 404: an error, even once seen.
         let peer = Peer::start(kind);
         peer.fault(
             Fault::Answer(404, r#"{"detail":"not found"}"#),
             Some(read),
             None,
         );
+        let cloud = adapter(&peer, kind);
+        cloud.add_seen(&[(cloud.name(), id)].into_iter().collect());
+        let result = cloud.perform(&Action::Release).await;
+        assert!(result.is_err(), "{kind:?} {result:?}");
+        assert_eq!(peer.count(change), 0, "{kind:?}: {:?}", peer.calls());
+
+        // Not listed at all, never seen: a state error naming the endpoint.
+        let peer = Peer::start(kind);
+        peer.cloud(|c| c.status = None);
         let cloud = adapter(&peer, kind);
         for action in [Action::Release, Action::Stop] {
             if !cloud.capabilities().stop && action == Action::Stop {
@@ -363,11 +380,6 @@ async fn a_404_for_an_instance_nobody_saw_is_an_error_not_done() {
         assert_eq!(peer.count(change), 0, "{kind:?}: {:?}", peer.calls());
 
         // Seen by this data directory's ledger: now absent means released.
-        let id = match kind {
-            Kind::Lambda => gpu_peer::cloud::LAMBDA_ID,
-            Kind::Runpod => gpu_peer::cloud::POD_ID,
-            Kind::Vast => gpu_peer::cloud::VAST_ID,
-        };
         cloud.add_seen(&[(cloud.name(), id)].into_iter().collect());
         let report = cloud.perform(&Action::Release).await.unwrap();
         assert!(report.confirmed, "{kind:?} {report:?}");

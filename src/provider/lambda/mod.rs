@@ -178,7 +178,7 @@ impl Lambda {
                 .and_then(parse_instance)
                 .map(Some)
                 .ok_or_else(|| ApiError::malformed(&Api::describe("GET", &path), "no instance")),
-            Err(e) if e.status() == Some(404) => Ok(None),
+            Err(e) if e.status() == Some(404) => api.gone(e, "/instances", "data", id).await,
             Err(e) => Err(e),
         }
     }
@@ -253,10 +253,8 @@ impl Lambda {
                     "no data",
                 ));
             }
-            // Lambda listed it a moment ago: it went between the two calls.
-            Err(e) if e.status() == Some(404) => {
-                return Ok((true, "already released: Lambda no longer knows it".into()));
-            }
+            // Gone between the two calls, or the wrong endpoint: the read-back decides.
+            Err(e) if e.status() == Some(404) => {}
             Err(e) => return Err(e),
         }
         calls.push(format!("GET {path}   (read back)"));

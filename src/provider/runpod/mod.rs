@@ -154,7 +154,7 @@ impl Runpod {
             Ok(v) => parse_pod(v.get("pod").unwrap_or(&v))
                 .map(Some)
                 .ok_or_else(|| ApiError::malformed(&Api::describe("GET", &path), "no pod")),
-            Err(e) if e.status() == Some(404) => Ok(None),
+            Err(e) if e.status() == Some(404) => api.gone(e, "/v2/pods", "pods", id).await,
             Err(e) => Err(e),
         }
     }
@@ -233,10 +233,8 @@ impl Runpod {
             .await
         {
             Ok(_) => {}
-            // RunPod listed it a moment ago: it went between the two calls.
-            Err(e) if !stop && e.status() == Some(404) => {
-                return Ok((true, "already terminated: RunPod no longer knows it".into()));
-            }
+            // Gone between the two calls, or the wrong endpoint: the read-back decides.
+            Err(e) if !stop && e.status() == Some(404) => {}
             // A repeat finds the work under way; the read-back decides.
             Err(e) if stop && e.status() == Some(409) => {}
             Err(e) => return Err(e),

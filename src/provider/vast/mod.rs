@@ -167,7 +167,9 @@ impl Vast {
         let call = Api::describe("GET", &path);
         let v = match api.json("GET", &path, None, Repeat::Safe).await {
             Ok(v) => v,
-            Err(e) if e.status() == Some(404) => return Ok(None),
+            Err(e) if e.status() == Some(404) => {
+                return api.gone(e, "/instances/?owner=me", "instances", id).await;
+            }
             Err(e) => return Err(e),
         };
         // An object for one instance; tolerate a list, and read null or {} as gone.
@@ -270,10 +272,8 @@ impl Vast {
                     return Err(e);
                 }
             }
-            // Vast listed it a moment ago: it went between the two calls.
-            Err(e) if !stop && e.status() == Some(404) => {
-                return Ok((true, "already destroyed: Vast no longer knows it".into()));
-            }
+            // Gone between the two calls, or the wrong endpoint: the read-back decides.
+            Err(e) if !stop && e.status() == Some(404) => {}
             Err(e) => return Err(e),
         }
         calls.push(format!("GET {path}?owner=me   (read back)"));

@@ -182,6 +182,10 @@ impl Cloud {
         let gone = (404, error(Kind::Runpod, 404, "pod not found"));
         match (r.method.as_str(), r.path.as_str()) {
             ("GET", p) if p == pod_path => self.pod().map_or(gone, |p| (200, p.to_string())),
+            ("GET", "/v2/pods") => {
+                let pods: Vec<Value> = self.pod().into_iter().collect();
+                (200, json!({ "pods": pods }).to_string())
+            }
             ("POST", p) if p == format!("{pod_path}/action") => {
                 let asked: Value = serde_json::from_str(&r.text()).unwrap_or_default();
                 match (asked["action"].as_str(), self.status.as_deref()) {
@@ -241,6 +245,10 @@ impl Cloud {
                 200,
                 json!({ "instances": self.vast_instance() }).to_string(),
             ),
+            ("GET", "/api/v0/instances/") if r.query.contains("owner=me") => {
+                let list: Vec<Value> = self.vast_instance().into_iter().collect();
+                (200, json!({ "instances": list }).to_string())
+            }
             ("PUT", p) if p == path => {
                 let asked: Value = serde_json::from_str(&r.text()).unwrap_or_default();
                 match (asked["state"].as_str(), self.status.is_some()) {
