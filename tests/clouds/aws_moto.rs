@@ -6,10 +6,9 @@
 //! moto comes from scripts/test, which installs `moto[server]` into `.venv`. Without it the test
 //! is skipped, except under CI, where it fails.
 
-use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
 
 use gpumeter::meter::{InstanceState, ResourceKind};
 use gpumeter::provider::aws::Aws;
@@ -20,63 +19,9 @@ use gpumeter::provider::http::{Http, HttpPolicy, Repeat};
 use gpumeter::provider::{Action, Auth, ErrorKind, Inventory, Provider};
 use serde_json::Value;
 
+use crate::common::moto::{moto, moto_with};
+
 const SECRET: &str = "moto-secret-that-must-never-show-9f2c";
-
-/// A moto server on a free loopback port, stopped when dropped.
-struct Moto {
-    child: Child,
-    url: String,
-}
-
-impl Drop for Moto {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn moto() -> Option<Moto> {
-    moto_with(&[])
-}
-
-/// A moto server with `vars` in its environment.
-fn moto_with(vars: &[(&str, &str)]) -> Option<Moto> {
-    let bin = Path::new(env!("CARGO_MANIFEST_DIR")).join(".venv/bin/moto_server");
-    if !bin.exists() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "moto is not installed at .venv/bin/moto_server: run scripts/test, which installs it"
-        );
-        eprintln!("skipping: moto is not installed (scripts/test installs it into .venv)");
-        return None;
-    }
-    let port = TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let child = Command::new(bin)
-        .args(["-H", "127.0.0.1", "-p", &port.to_string()])
-        .env("MOTO_EC2_LOAD_DEFAULT_AMIS", "false")
-        .envs(vars.iter().copied())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("moto_server starts");
-    let moto = Moto {
-        child,
-        url: format!("http://127.0.0.1:{port}"),
-    };
-    let start = Instant::now();
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "moto did not answer"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    Some(moto)
-}
 
 fn rt() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread()

@@ -17,5 +17,6 @@ mod gpu_clouds;
 mod gpu_clouds_cli;
 mod gpu_clouds_faults;
 mod provider_http;
+mod proxy_matrix;
 mod tencent_adapter;
 mod tencent_faults;

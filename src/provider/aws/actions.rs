@@ -158,9 +158,16 @@ async fn final_snapshot(s: &mut Session<'_>, volume: &str) -> Result<String, Ec2
     }
 }
 
-/// Reads snapshot `id` back until EC2 says `completed`, within `readback`'s bound: `Err` with
-/// the last status seen (`pending`, `error`, `not listed`) when it does not get there.
-async fn until_completed(s: &mut Session<'_>, id: &str, readback: Readback) -> Result<(), String> {
+/// Reads snapshot `id` of `volume` back until EC2 says `completed`, within `readback`'s bound:
+/// `Err` with the last status seen (`pending`, `error`, `not listed`, or that it is another
+/// volume's) when it does not get there. An id answered for a snapshot that is not of `volume`
+/// backs nothing up.
+async fn until_completed(
+    s: &mut Session<'_>,
+    id: &str,
+    volume: &str,
+    readback: Readback,
+) -> Result<(), String> {
     let mut status = String::from("not listed");
     for attempt in 0..readback.attempts.max(1) {
         if attempt > 0 {
@@ -175,7 +182,15 @@ async fn until_completed(s: &mut Session<'_>, id: &str, readback: Readback) -> R
             .await
             && let Some(snap) = found.iter().find(|f| f.id == id)
         {
-            status.clone_from(&snap.status);
+            match snap.volume_id.as_deref() {
+                Some(v) if v == volume => status.clone_from(&snap.status),
+                other => {
+                    return Err(format!(
+                        "of {}, not of {volume}",
+                        other.unwrap_or("no volume")
+                    ));
+                }
+            }
         }
         if status == "completed" || status == "error" {
             break;
@@ -205,7 +220,7 @@ pub async fn snapshot_clean(
             what: "the instance has no root volume to snapshot".into(),
         })?;
         let id = final_snapshot(s, volume).await?;
-        if let Err(status) = until_completed(s, &id, readback).await {
+        if let Err(status) = until_completed(s, &id, volume, readback).await {
             return Ok((
                 false,
                 format!(

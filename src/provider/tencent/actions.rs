@@ -239,6 +239,8 @@ impl TencentCloud {
     }
 
     async fn set_deadline(&self, at: Option<Timestamp>) -> Result<Outcome, ProviderError> {
+        // `ActionTime` holds whole seconds: what is read back is compared with what was sent.
+        let at = at.map(|t| Timestamp::from_second(t.as_second()).unwrap_or(t));
         if let Some(at) = at {
             check_ahead(at, (self.clock)())?;
         }

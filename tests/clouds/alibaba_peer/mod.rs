@@ -97,14 +97,7 @@ impl Peer {
 
     /// The environment a user would set to point gpumeter here.
     pub fn env(&self) -> AlibabaEnv {
-        let url = self.url();
-        gpumeter::provider::alibaba::credentials::env_from_lookup(|name| match name {
-            "ALIBABA_CLOUD_ACCESS_KEY_ID" => Some(KEY_ID.into()),
-            "ALIBABA_CLOUD_ACCESS_KEY_SECRET" => Some(SECRET.into()),
-            "ALIBABA_CLOUD_REGION_ID" => Some("cn-hangzhou".into()),
-            "GPUMETER_ALIBABA_ENDPOINT" | "GPUMETER_ALIBABA_METADATA" => Some(url.clone()),
-            _ => None,
-        })
+        env_at(&self.url())
     }
 
     /// The adapter, quick to give up: 300 ms per call, two retries, five read-backs.
@@ -121,6 +114,18 @@ impl Peer {
                 interval: Duration::from_millis(5),
             })
     }
+}
+
+/// The environment a user would set to point gpumeter at `url`.
+pub fn env_at(url: &str) -> AlibabaEnv {
+    let url = url.to_string();
+    gpumeter::provider::alibaba::credentials::env_from_lookup(move |name| match name {
+        "ALIBABA_CLOUD_ACCESS_KEY_ID" => Some(KEY_ID.into()),
+        "ALIBABA_CLOUD_ACCESS_KEY_SECRET" => Some(SECRET.into()),
+        "ALIBABA_CLOUD_REGION_ID" => Some("cn-hangzhou".into()),
+        "GPUMETER_ALIBABA_ENDPOINT" | "GPUMETER_ALIBABA_METADATA" => Some(url.clone()),
+        _ => None,
+    })
 }
 
 fn error(code: &str, message: &str) -> String {

@@ -1,5 +1,7 @@
-//! What the peers and the fault matrices share: the loopback HTTP server and one case of a
-//! fault matrix.
+//! What the peers and the fault matrices share: the loopback HTTP server, one case of a fault
+//! matrix, the fault proxy and moto.
 
 pub mod fault_matrix;
+pub mod fault_proxy;
 pub mod loopback;
+pub mod moto;

@@ -90,37 +90,53 @@ impl Peer {
 
     /// The variables a user would set to point gpumeter here.
     pub fn env_pairs(&self, kind: Kind) -> Vec<(&'static str, String)> {
-        let (key, endpoint) = match kind {
-            Kind::Lambda => ("LAMBDA_API_KEY", "GPUMETER_LAMBDA_ENDPOINT"),
-            Kind::Runpod => ("RUNPOD_API_KEY", "GPUMETER_RUNPOD_ENDPOINT"),
-            Kind::Vast => ("VAST_API_KEY", "GPUMETER_VAST_ENDPOINT"),
-        };
-        let url = match kind {
-            Kind::Lambda => format!("{}/api/v1", self.url()),
-            _ => self.url(),
-        };
-        vec![(key, KEY.to_string()), (endpoint, url)]
-    }
-
-    fn env(&self, kind: Kind) -> KeyEnv {
-        KeyEnv::from_pairs(self.env_pairs(kind))
+        env_pairs_at(kind, &self.url())
     }
 
     pub fn lambda(&self) -> Lambda {
-        let s =
-            LambdaSettings::resolve(&self.env(Kind::Lambda), Some(cloud::LAMBDA_ID.into()), None);
-        Lambda::new(s, policy()).with_readback(readback())
+        lambda_at(&self.url())
     }
 
     pub fn runpod(&self) -> Runpod {
-        let s = RunpodSettings::resolve(&self.env(Kind::Runpod), Some(cloud::POD_ID.into()));
-        Runpod::new(s, policy()).with_readback(readback())
+        runpod_at(&self.url())
     }
 
     pub fn vast(&self) -> Vast {
-        let s = VastSettings::resolve(&self.env(Kind::Vast), Some(cloud::VAST_ID.into()));
-        Vast::new(s, policy()).with_readback(readback())
+        vast_at(&self.url())
     }
+}
+
+/// The variables a user would set to point gpumeter at a peer at `url`.
+pub fn env_pairs_at(kind: Kind, url: &str) -> Vec<(&'static str, String)> {
+    let (key, endpoint) = match kind {
+        Kind::Lambda => ("LAMBDA_API_KEY", "GPUMETER_LAMBDA_ENDPOINT"),
+        Kind::Runpod => ("RUNPOD_API_KEY", "GPUMETER_RUNPOD_ENDPOINT"),
+        Kind::Vast => ("VAST_API_KEY", "GPUMETER_VAST_ENDPOINT"),
+    };
+    let url = match kind {
+        Kind::Lambda => format!("{url}/api/v1"),
+        _ => url.to_string(),
+    };
+    vec![(key, KEY.to_string()), (endpoint, url)]
+}
+
+fn env(kind: Kind, url: &str) -> KeyEnv {
+    KeyEnv::from_pairs(env_pairs_at(kind, url))
+}
+
+pub fn lambda_at(url: &str) -> Lambda {
+    let s = LambdaSettings::resolve(&env(Kind::Lambda, url), Some(cloud::LAMBDA_ID.into()), None);
+    Lambda::new(s, policy()).with_readback(readback())
+}
+
+pub fn runpod_at(url: &str) -> Runpod {
+    let s = RunpodSettings::resolve(&env(Kind::Runpod, url), Some(cloud::POD_ID.into()));
+    Runpod::new(s, policy()).with_readback(readback())
+}
+
+pub fn vast_at(url: &str) -> Vast {
+    let s = VastSettings::resolve(&env(Kind::Vast, url), Some(cloud::VAST_ID.into()));
+    Vast::new(s, policy()).with_readback(readback())
 }
 
 /// Quick to give up: 300 ms per call, two retries.

@@ -100,15 +100,7 @@ impl Peer {
 
     /// The environment a user would set to point gpumeter here, with `secret` as the key.
     pub fn env_with(&self, secret: &str) -> TencentEnv {
-        let url = self.url();
-        let secret = secret.to_string();
-        gpumeter::provider::tencent::credentials::env_from_lookup(move |name| match name {
-            "TENCENTCLOUD_SECRET_ID" => Some(KEY_ID.into()),
-            "TENCENTCLOUD_SECRET_KEY" => Some(secret.clone()),
-            "TENCENTCLOUD_REGION" => Some("ap-guangzhou".into()),
-            "GPUMETER_TENCENT_ENDPOINT" | "GPUMETER_TENCENT_METADATA" => Some(url.clone()),
-            _ => None,
-        })
+        env_at(&self.url(), secret)
     }
 
     pub fn env(&self) -> TencentEnv {
@@ -129,6 +121,18 @@ impl Peer {
                 interval: Duration::from_millis(5),
             })
     }
+}
+
+/// The environment a user would set to point gpumeter at `url`, with `secret` as the key.
+pub fn env_at(url: &str, secret: &str) -> TencentEnv {
+    let (url, secret) = (url.to_string(), secret.to_string());
+    gpumeter::provider::tencent::credentials::env_from_lookup(move |name| match name {
+        "TENCENTCLOUD_SECRET_ID" => Some(KEY_ID.into()),
+        "TENCENTCLOUD_SECRET_KEY" => Some(secret.clone()),
+        "TENCENTCLOUD_REGION" => Some("ap-guangzhou".into()),
+        "GPUMETER_TENCENT_ENDPOINT" | "GPUMETER_TENCENT_METADATA" => Some(url.clone()),
+        _ => None,
+    })
 }
 
 fn serve(request: &Request, shared: &Mutex<Shared>) -> Reply {

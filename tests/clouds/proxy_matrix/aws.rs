@@ -1,0 +1,240 @@
+//! moto behind the fault proxy. One moto serves every world; a world is an instance of its own
+//! with a root volume that goes with it and a data volume with two snapshots. The truth is
+//! asked of moto directly with signed Query calls.
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+use gpumeter::provider::aws::Aws;
+use gpumeter::provider::aws::credentials::{AwsEnv, AwsSettings, Credentials};
+use gpumeter::provider::aws::query::Ec2;
+use gpumeter::provider::http::{HttpPolicy, Repeat};
+use gpumeter::provider::readback::Readback;
+use gpumeter::provider::{Action, Provider, Seen};
+
+use super::{Cloud, Target, Truth, run};
+use crate::common::moto::{Moto, moto};
+
+const SECRET: &str = "proxy-moto-secret-never-shown-41d7";
+const REGION: &str = "us-east-1";
+
+struct MotoCloud {
+    moto: Moto,
+    ec2: Ec2,
+}
+
+pub struct World {
+    instance: String,
+    root: String,
+    data: String,
+    snapshots: Vec<String>,
+}
+
+fn env(endpoint: &str, metadata: &str) -> AwsEnv {
+    AwsEnv::from_pairs([
+        ("AWS_ACCESS_KEY_ID", "AKIDPROXYTEST"),
+        ("AWS_SECRET_ACCESS_KEY", SECRET),
+        ("AWS_REGION", REGION),
+        ("AWS_ENDPOINT_URL", endpoint),
+        ("AWS_EC2_METADATA_SERVICE_ENDPOINT", metadata),
+    ])
+}
+
+/// 1.5 s per call, two retries: moto on a busy machine is slower than a loopback peer.
+fn policy() -> HttpPolicy {
+    HttpPolicy {
+        timeout: Duration::from_millis(1500),
+        connect_timeout: Duration::from_millis(1500),
+        retries: 2,
+        backoff_base: Duration::from_millis(10),
+        backoff_max: Duration::from_millis(50),
+    }
+}
+
+/// Every `<tag>` text in `body`.
+fn all(body: &str, tag: &str) -> Vec<String> {
+    let (open, close) = (format!("<{tag}>"), format!("</{tag}>"));
+    body.split(&open)
+        .skip(1)
+        .filter_map(|rest| rest.split_once(&close).map(|(text, _)| text.to_string()))
+        .collect()
+}
+
+fn first(body: &str, tag: &str) -> String {
+    all(body, tag)
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| panic!("no <{tag}> in {body}"))
+}
+
+impl MotoCloud {
+    async fn call(&self, action: &str, params: &[(&str, &str)]) -> String {
+        let params: Vec<(String, String)> = params
+            .iter()
+            .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
+            .collect();
+        self.ec2
+            .call(action, &params, Repeat::Once)
+            .await
+            .unwrap_or_else(|e| panic!("{action}: {e}"))
+    }
+}
+
+#[async_trait]
+impl Cloud for MotoCloud {
+    type World = World;
+
+    fn name(&self) -> &'static str {
+        "aws"
+    }
+
+    fn targets(&self) -> Vec<Target> {
+        let clean = |final_snapshot| Action::SnapshotClean {
+            keep: 0,
+            final_snapshot,
+            delete: None,
+        };
+        vec![
+            Target {
+                action: Action::Release,
+                change: "TerminateInstances",
+            },
+            Target {
+                action: Action::Stop,
+                change: "StopInstances",
+            },
+            Target {
+                action: clean(false),
+                change: "DeleteSnapshot",
+            },
+            Target {
+                action: clean(true),
+                change: "CreateSnapshot",
+            },
+        ]
+    }
+
+    async fn fresh(&self) -> World {
+        let run = self
+            .call(
+                "RunInstances",
+                &[
+                    ("ImageId", "ami-12345678"),
+                    ("MinCount", "1"),
+                    ("MaxCount", "1"),
+                    ("InstanceType", "g5.xlarge"),
+                    ("BlockDeviceMapping.1.DeviceName", "/dev/sda1"),
+                    ("BlockDeviceMapping.1.Ebs.VolumeSize", "100"),
+                    ("BlockDeviceMapping.1.Ebs.DeleteOnTermination", "true"),
+                ],
+            )
+            .await;
+        let (instance, zone) = (first(&run, "instanceId"), first(&run, "availabilityZone"));
+        let root = first(&run, "volumeId");
+        let volume = self
+            .call(
+                "CreateVolume",
+                &[("AvailabilityZone", &zone), ("Size", "50")],
+            )
+            .await;
+        let data = first(&volume, "volumeId");
+        let attach = [
+            ("VolumeId", data.as_str()),
+            ("InstanceId", instance.as_str()),
+            ("Device", "/dev/sdf"),
+        ];
+        self.call("AttachVolume", &attach).await;
+        let mut snapshots = Vec::new();
+        for _ in 0..2 {
+            let snap = self.call("CreateSnapshot", &[("VolumeId", &data)]).await;
+            snapshots.push(first(&snap, "snapshotId"));
+        }
+        World {
+            instance,
+            root,
+            data,
+            snapshots,
+        }
+    }
+
+    fn upstream(&self, _world: &World) -> String {
+        self.moto.url.clone()
+    }
+
+    fn adapter(&self, world: &World, endpoint: &str) -> Box<dyn Provider> {
+        let env = env(endpoint, &self.moto.url);
+        let settings = AwsSettings::resolve(&env, Some(world.instance.clone()), None);
+        let aws = Aws::with_policy(settings, policy(), policy()).with_readback(Readback {
+            attempts: 5,
+            interval: Duration::from_millis(50),
+        });
+        let seen: Seen = [("aws", world.instance.as_str())].into_iter().collect();
+        aws.add_seen(&seen);
+        Box::new(aws)
+    }
+
+    async fn truth(&self, world: &World, action: &Action) -> Truth {
+        let instance = self
+            .call("DescribeInstances", &[("InstanceId.1", &world.instance)])
+            .await;
+        let state = all(&instance, "name");
+        let has = |s: &str| state.iter().any(|n| n == s);
+        let snapshots = self
+            .call(
+                "DescribeSnapshots",
+                &[
+                    ("Filter.1.Name", "volume-id"),
+                    ("Filter.1.Value.1", &world.data),
+                    ("Filter.1.Value.2", &world.root),
+                ],
+            )
+            .await;
+        let ids = all(&snapshots, "snapshotId");
+        let old_left = world.snapshots.iter().filter(|s| ids.contains(s)).count();
+        let final_taken = ids.iter().any(|s| !world.snapshots.contains(s));
+        match action {
+            Action::Release => Truth {
+                done: has("shutting-down") || has("terminated"),
+                backup_lost: false,
+            },
+            Action::Stop => Truth {
+                done: has("stopping") || has("stopped"),
+                backup_lost: false,
+            },
+            Action::SnapshotClean { final_snapshot, .. } => Truth {
+                done: old_left == 0 && (!final_snapshot || final_taken),
+                backup_lost: *final_snapshot && old_left < world.snapshots.len() && !final_taken,
+            },
+            Action::SetDeadline { .. } => Truth {
+                done: false,
+                backup_lost: false,
+            },
+        }
+    }
+
+    fn ids(&self, world: &World) -> Vec<String> {
+        let mut ids = vec![
+            world.instance.clone(),
+            world.root.clone(),
+            world.data.clone(),
+        ];
+        ids.extend(world.snapshots.iter().cloned());
+        ids
+    }
+
+    fn secret(&self) -> &'static str {
+        SECRET
+    }
+
+    fn hang(&self) -> Duration {
+        Duration::from_secs(2)
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn moto_behind_the_fault_proxy_is_never_falsely_done() {
+    let Some(moto) = moto() else { return };
+    let creds = Credentials::from_env(&env(&moto.url, &moto.url)).unwrap();
+    let ec2 = Ec2::new(&moto.url, REGION, creds, policy()).unwrap();
+    run(&MotoCloud { moto, ec2 }).await.check("aws");
+}

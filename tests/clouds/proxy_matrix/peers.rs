@@ -1,0 +1,270 @@
+//! The loopback peers behind the fault proxy: Alibaba, Tencent, Lambda, RunPod and Vast.ai.
+//! Each world is a fresh peer; the truth is read from the peer's own state.
+
+use async_trait::async_trait;
+use gpumeter::provider::{Action, Provider, Seen};
+use jiff::{SignedDuration, Timestamp};
+
+use super::{Cloud, Target, Truth, run};
+use crate::alibaba_peer::{self, cloud::SNAPSHOTS};
+use crate::gpu_peer::{self, Kind, cloud as gpu};
+use crate::tencent_peer;
+
+fn seen(provider: &str, id: &str) -> Seen {
+    [(provider, id)].into_iter().collect()
+}
+
+fn in_two_hours() -> Action {
+    Action::SetDeadline {
+        at: Some(Timestamp::now() + SignedDuration::from_hours(2)),
+    }
+}
+
+fn done(done: bool) -> Truth {
+    Truth {
+        done,
+        backup_lost: false,
+    }
+}
+
+struct Alibaba;
+
+#[async_trait]
+impl Cloud for Alibaba {
+    type World = alibaba_peer::Peer;
+
+    fn name(&self) -> &'static str {
+        "alibaba"
+    }
+
+    fn targets(&self) -> Vec<Target> {
+        let clean = |final_snapshot| Action::SnapshotClean {
+            keep: 0,
+            final_snapshot,
+            delete: None,
+        };
+        vec![
+            Target {
+                action: Action::Release,
+                change: "DeleteInstance",
+            },
+            Target {
+                action: Action::Stop,
+                change: "StopInstance",
+            },
+            Target {
+                action: clean(false),
+                change: "DeleteSnapshot",
+            },
+            Target {
+                action: clean(true),
+                change: "CreateSnapshot",
+            },
+            Target {
+                action: in_two_hours(),
+                change: "ModifyInstanceAutoReleaseTime",
+            },
+        ]
+    }
+
+    async fn fresh(&self) -> Self::World {
+        alibaba_peer::Peer::start()
+    }
+
+    fn upstream(&self, world: &Self::World) -> String {
+        world.url()
+    }
+
+    fn adapter(&self, _world: &Self::World, endpoint: &str) -> Box<dyn Provider> {
+        let adapter = alibaba_peer::Peer::adapter_with(
+            &alibaba_peer::env_at(endpoint),
+            Some(alibaba_peer::INSTANCE),
+        );
+        adapter.add_seen(&seen("alibaba", alibaba_peer::INSTANCE));
+        Box::new(adapter)
+    }
+
+    async fn truth(&self, world: &Self::World, action: &Action) -> Truth {
+        world.cloud(|c| match action {
+            Action::Release => done(c.instance.is_none()),
+            Action::Stop => done(c.instance.as_ref().is_some_and(|i| i.status != "Running")),
+            Action::SetDeadline { .. } => done(
+                c.instance
+                    .as_ref()
+                    .is_some_and(|i| !i.auto_release.is_empty()),
+            ),
+            Action::SnapshotClean { final_snapshot, .. } => {
+                // SNAPSHOTS[0] is behind an image and stays; the other two go.
+                let old = |s: &&alibaba_peer::cloud::Snapshot| SNAPSHOTS.contains(&s.id.as_str());
+                let old_left = c.snapshots.iter().filter(old).count();
+                let old_gone = !c
+                    .snapshots
+                    .iter()
+                    .any(|s| SNAPSHOTS[1..].contains(&s.id.as_str()));
+                let final_taken = c.snapshots.iter().any(|s| !old(&s));
+                let deleted_any = old_left < SNAPSHOTS.len();
+                Truth {
+                    done: old_gone && (!final_snapshot || final_taken),
+                    backup_lost: *final_snapshot && deleted_any && !final_taken,
+                }
+            }
+        })
+    }
+
+    fn secret(&self) -> &'static str {
+        alibaba_peer::SECRET
+    }
+}
+
+struct Tencent;
+
+#[async_trait]
+impl Cloud for Tencent {
+    type World = tencent_peer::Peer;
+
+    fn name(&self) -> &'static str {
+        "tencent"
+    }
+
+    fn targets(&self) -> Vec<Target> {
+        vec![
+            Target {
+                action: Action::Release,
+                change: "TerminateInstances",
+            },
+            Target {
+                action: Action::Stop,
+                change: "StopInstances",
+            },
+            Target {
+                action: in_two_hours(),
+                change: "ImportInstancesActionTimer",
+            },
+        ]
+    }
+
+    async fn fresh(&self) -> Self::World {
+        tencent_peer::Peer::start()
+    }
+
+    fn upstream(&self, world: &Self::World) -> String {
+        world.url()
+    }
+
+    fn adapter(&self, _world: &Self::World, endpoint: &str) -> Box<dyn Provider> {
+        let env = tencent_peer::env_at(endpoint, tencent_peer::SECRET);
+        let adapter = tencent_peer::Peer::adapter_with(&env, Some(tencent_peer::INSTANCE));
+        adapter.add_seen(&seen("tencent", tencent_peer::INSTANCE));
+        Box::new(adapter)
+    }
+
+    async fn truth(&self, world: &Self::World, action: &Action) -> Truth {
+        world.cloud(|c| {
+            done(match action {
+                Action::Release => c.instance.is_none() || c.terminating,
+                Action::Stop => c.instance.as_ref().is_some_and(|i| i.state == "STOPPED"),
+                Action::SetDeadline { .. } => !c.timers.is_empty(),
+                Action::SnapshotClean { .. } => false,
+            })
+        })
+    }
+
+    fn secret(&self) -> &'static str {
+        tencent_peer::SECRET
+    }
+}
+
+/// Lambda Cloud, RunPod or Vast.ai.
+struct Gpu(Kind);
+
+#[async_trait]
+impl Cloud for Gpu {
+    type World = gpu_peer::Peer;
+
+    fn name(&self) -> &'static str {
+        match self.0 {
+            Kind::Lambda => "lambda",
+            Kind::Runpod => "runpod",
+            Kind::Vast => "vast",
+        }
+    }
+
+    fn targets(&self) -> Vec<Target> {
+        let target = |action, change| Target { action, change };
+        match self.0 {
+            Kind::Lambda => vec![target(
+                Action::Release,
+                "POST /api/v1/instance-operations/terminate",
+            )],
+            Kind::Runpod => vec![
+                target(Action::Release, "POST /v2/pods/"),
+                target(Action::Stop, "POST /v2/pods/"),
+            ],
+            Kind::Vast => vec![
+                target(Action::Release, "DELETE /api/v0/instances/"),
+                target(Action::Stop, "PUT /api/v0/instances/"),
+            ],
+        }
+    }
+
+    async fn fresh(&self) -> Self::World {
+        gpu_peer::Peer::start(self.0)
+    }
+
+    fn upstream(&self, world: &Self::World) -> String {
+        world.url()
+    }
+
+    fn adapter(&self, _world: &Self::World, endpoint: &str) -> Box<dyn Provider> {
+        let (adapter, id): (Box<dyn Provider>, _) = match self.0 {
+            Kind::Lambda => (Box::new(gpu_peer::lambda_at(endpoint)), gpu::LAMBDA_ID),
+            Kind::Runpod => (Box::new(gpu_peer::runpod_at(endpoint)), gpu::POD_ID),
+            Kind::Vast => (Box::new(gpu_peer::vast_at(endpoint)), gpu::VAST_ID),
+        };
+        adapter.add_seen(&seen(self.name(), id));
+        adapter
+    }
+
+    async fn truth(&self, world: &Self::World, action: &Action) -> Truth {
+        let kind = self.0;
+        world.cloud(|c| {
+            let status = c.status.as_deref();
+            done(match (action, kind) {
+                (Action::Release, Kind::Lambda) => status != Some("active"),
+                (Action::Release, _) => status.is_none(),
+                (Action::Stop, Kind::Runpod) => status == Some("EXITED"),
+                (Action::Stop, _) => status == Some("stopped"),
+                _ => false,
+            })
+        })
+    }
+
+    fn secret(&self) -> &'static str {
+        gpu_peer::KEY
+    }
+}
+
+#[tokio::test]
+async fn alibaba_behind_the_fault_proxy_is_never_falsely_done() {
+    run(&Alibaba).await.check("alibaba");
+}
+
+#[tokio::test]
+async fn tencent_behind_the_fault_proxy_is_never_falsely_done() {
+    run(&Tencent).await.check("tencent");
+}
+
+#[tokio::test]
+async fn lambda_behind_the_fault_proxy_is_never_falsely_done() {
+    run(&Gpu(Kind::Lambda)).await.check("lambda");
+}
+
+#[tokio::test]
+async fn runpod_behind_the_fault_proxy_is_never_falsely_done() {
+    run(&Gpu(Kind::Runpod)).await.check("runpod");
+}
+
+#[tokio::test]
+async fn vast_behind_the_fault_proxy_is_never_falsely_done() {
+    run(&Gpu(Kind::Vast)).await.check("vast");
+}
