@@ -1,8 +1,8 @@
 //! SIGKILL the long-running processes that write the ledger, the watchdog (a heartbeat a
 //! commit, every 100 ms), `serve` and `extend`, at random points, over and over, on one data
 //! directory. After every kill the ledger must open, pass SQLite's integrity check, and still
-//! hold everything committed before: no event gone, the guard row's revision and heartbeat never
-//! older than they were.
+//! hold everything committed before: no event or session gone, the guard row's revision and
+//! heartbeat never older than they were.
 
 use std::collections::HashSet;
 use std::path::Path;
@@ -26,11 +26,12 @@ fn gpumeter(dir: &Path, args: &[&str]) -> Command {
     cmd
 }
 
-/// What a later trial must still find: every event id, and the guard row's revision and
-/// heartbeat.
+/// What a later trial must still find: every event and session id, and the guard row's
+/// revision and heartbeat.
 #[derive(Debug, Default, PartialEq)]
 struct Committed {
     events: HashSet<i64>,
+    sessions: HashSet<i64>,
     revision: i64,
     heartbeat: i64,
 }
@@ -39,13 +40,15 @@ fn read(path: &Path) -> Committed {
     let ledger = gpumeter::ledger::Ledger::open(path).expect("the ledger opens after a kill");
     assert_eq!(ledger.integrity_check().expect("integrity check"), "ok");
     let conn = rusqlite::Connection::open(path).unwrap();
-    let events = conn
-        .prepare("SELECT id FROM events")
-        .unwrap()
-        .query_map([], |r| r.get(0))
-        .unwrap()
-        .map(Result::unwrap)
-        .collect();
+    let ids = |table: &str| {
+        conn.prepare(&format!("SELECT id FROM {table}"))
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    };
+    let (events, sessions) = (ids("events"), ids("sessions"));
     let (revision, heartbeat) = conn
         .query_row(
             "SELECT coalesce(max(revision), 0), coalesce(max(heartbeat), 0) FROM guard",
@@ -55,6 +58,7 @@ fn read(path: &Path) -> Committed {
         .unwrap();
     Committed {
         events,
+        sessions,
         revision,
         heartbeat,
     }
@@ -100,6 +104,10 @@ fn sigkill_of_the_watchdog_serve_and_extend_never_damages_the_ledger_or_loses_a_
         let after = read(&path);
         lost += before.events.difference(&after.events).count();
         assert!(after.events.is_superset(&before.events), "trial {trials}");
+        assert!(
+            after.sessions.is_superset(&before.sessions),
+            "trial {trials}"
+        );
         assert!(
             after.revision >= before.revision,
             "trial {trials}: {after:?}"
