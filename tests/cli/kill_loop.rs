@@ -1,8 +1,12 @@
 //! SIGKILL the long-running processes that write the ledger, the watchdog (a heartbeat a
-//! commit, every 100 ms), `serve` and `extend`, at random points, over and over, on one data
-//! directory. After every kill the ledger must open, pass SQLite's integrity check, and still
-//! hold everything committed before: no event gone, the guard row's revision and heartbeat never
-//! older than they were.
+//! commit, every 100 ms), `serve`, `extend` and the cockpit (under tmux, extending the deadline
+//! with `e`), at random points, over and over, on one data directory. After every kill the
+//! ledger must open, pass SQLite's integrity check, and still hold everything committed before:
+//! no event or session gone, the guard row's revision and heartbeat never older than they were.
+
+mod cockpit;
+
+use cockpit::{Cockpit, kill_strays};
 
 use std::collections::HashSet;
 use std::path::Path;
@@ -26,11 +30,12 @@ fn gpumeter(dir: &Path, args: &[&str]) -> Command {
     cmd
 }
 
-/// What a later trial must still find: every event id, and the guard row's revision and
-/// heartbeat.
+/// What a later trial must still find: every event and session id, and the guard row's
+/// revision and heartbeat.
 #[derive(Debug, Default, PartialEq)]
 struct Committed {
     events: HashSet<i64>,
+    sessions: HashSet<i64>,
     revision: i64,
     heartbeat: i64,
 }
@@ -39,13 +44,15 @@ fn read(path: &Path) -> Committed {
     let ledger = gpumeter::ledger::Ledger::open(path).expect("the ledger opens after a kill");
     assert_eq!(ledger.integrity_check().expect("integrity check"), "ok");
     let conn = rusqlite::Connection::open(path).unwrap();
-    let events = conn
-        .prepare("SELECT id FROM events")
-        .unwrap()
-        .query_map([], |r| r.get(0))
-        .unwrap()
-        .map(Result::unwrap)
-        .collect();
+    let ids = |table: &str| {
+        conn.prepare(&format!("SELECT id FROM {table}"))
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    };
+    let (events, sessions) = (ids("events"), ids("sessions"));
     let (revision, heartbeat) = conn
         .query_row(
             "SELECT coalesce(max(revision), 0), coalesce(max(heartbeat), 0) FROM guard",
@@ -55,6 +62,7 @@ fn read(path: &Path) -> Committed {
         .unwrap();
     Committed {
         events,
+        sessions,
         revision,
         heartbeat,
     }
@@ -65,8 +73,26 @@ fn kill(mut child: Child) {
     let _ = child.wait();
 }
 
+/// Who last changed the guard row's policy (its `updated_by`).
+fn updated_by(path: &Path) -> String {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    conn.query_row("SELECT updated_by FROM guard", [], |r| r.get(0))
+        .unwrap_or_default()
+}
+
+/// Presses `e` until the guard row was last written by this cockpit: it writes only once it
+/// has read the row, and a key before that is kept to itself.
+fn extend_from_cockpit(cockpit: &Cockpit, path: &Path) {
+    let me = format!("cockpit {}", cockpit.pid().expect("a running cockpit"));
+    cockpit.wait("the cockpit writes the deadline", || {
+        cockpit.key("e");
+        std::thread::sleep(Duration::from_millis(100));
+        updated_by(path) == me
+    });
+}
+
 #[test]
-fn sigkill_of_the_watchdog_serve_and_extend_never_damages_the_ledger_or_loses_a_commit() {
+fn sigkill_of_the_cockpit_watchdog_serve_and_extend_never_damages_the_ledger_or_loses_a_commit() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("demo-ledger.sqlite");
     // A deadline gives the watchdog something to guard; alert only, so nothing is released.
@@ -74,10 +100,12 @@ fn sigkill_of_the_watchdog_serve_and_extend_never_damages_the_ledger_or_loses_a_
         .output()
         .unwrap();
     assert!(out.status.success(), "extend: {out:?}");
+    // Dropped before `dir`: it ends the tmux server and whatever the cockpits left running.
+    let mut cockpit = Cockpit::new(dir.path());
     let mut rng = fastrand::Rng::with_seed(0x6b11);
     let mut before = read(&path);
     let started = Instant::now();
-    let (mut trials, mut lost, mut kills) = (0, 0, 0);
+    let (mut trials, mut lost, mut kills, mut cockpits, mut strays) = (0, 0, 0, 0, 0);
     while trials < TRIALS && started.elapsed() < TIME_LIMIT {
         let watchdog = gpumeter(
             dir.path(),
@@ -88,18 +116,41 @@ fn sigkill_of_the_watchdog_serve_and_extend_never_damages_the_ledger_or_loses_a_
         let serve = gpumeter(dir.path(), &["serve", "--listen", "127.0.0.1:0"])
             .spawn()
             .unwrap();
+        if let Some(c) = cockpit.as_mut() {
+            c.launch();
+            extend_from_cockpit(c, &path);
+        }
         std::thread::sleep(Duration::from_millis(rng.u64(50..400)));
         let extend = gpumeter(dir.path(), &["extend", "1m", "--yes"])
             .spawn()
             .unwrap();
-        std::thread::sleep(Duration::from_millis(rng.u64(0..300)));
+        let window = rng.u64(0..300);
+        let key_at = rng.u64(0..=window);
+        std::thread::sleep(Duration::from_millis(key_at));
+        if let Some(c) = &cockpit {
+            c.key("e");
+        }
+        std::thread::sleep(Duration::from_millis(window - key_at));
+        if let Some(c) = cockpit.as_mut() {
+            c.kill();
+            cockpits += 1;
+            kills += 1;
+        }
         for child in [watchdog, serve, extend] {
             kill(child);
             kills += 1;
         }
+        // The watchdogs the cockpit started, in sessions of their own.
+        let stray = kill_strays(dir.path());
+        strays += stray;
+        kills += stray;
         let after = read(&path);
         lost += before.events.difference(&after.events).count();
         assert!(after.events.is_superset(&before.events), "trial {trials}");
+        assert!(
+            after.sessions.is_superset(&before.sessions),
+            "trial {trials}"
+        );
         assert!(
             after.revision >= before.revision,
             "trial {trials}: {after:?}"
@@ -120,9 +171,16 @@ fn sigkill_of_the_watchdog_serve_and_extend_never_damages_the_ledger_or_loses_a_
         before.revision > 1,
         "extend and the watchdog wrote: {before:?}"
     );
+    assert!(
+        cockpit.is_none() || !before.sessions.is_empty(),
+        "the cockpits recorded no session: {before:?}"
+    );
+    assert_eq!(kill_strays(dir.path()), 0, "a process outlived its trial");
     eprintln!(
-        "{trials} trials, {kills} processes killed: corrupt 0, lost committed events {lost}, \
-         revision {} at the end",
-        before.revision
+        "{trials} trials, {kills} processes killed ({cockpits} cockpits, {strays} watchdogs \
+         they left): corrupt 0, lost committed events {lost}, revision {} and {} sessions at \
+         the end",
+        before.revision,
+        before.sessions.len()
     );
 }
