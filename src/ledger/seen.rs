@@ -25,7 +25,7 @@ impl Ledger {
         let mut seen = Seen::new();
         for row in rows {
             let (provider, id) = row.map_err(|e| self.err(e))?;
-            seen.insert(&provider, &id);
+            seen.insert(&provider, None, &id);
         }
         Ok(seen)
     }
