@@ -38,6 +38,7 @@ fn build_ledger(dir: &std::path::Path, days: i64) -> (std::path::PathBuf, Timest
         .start_session(&SessionStart {
             instance: "i-bench".into(),
             provider: "demo".into(),
+            region: None,
             sku: "p4de.24xlarge".into(),
             mode: BillingMode::OnDemand,
             rate_per_hour: Some(dec!(40.96)),

@@ -102,6 +102,7 @@ fn session(
     ledger.start_session(&SessionStart {
         instance: instance.into(),
         provider: "demo".into(),
+        region: None,
         sku: DEMO_SKU.into(),
         mode,
         rate_per_hour: Some(rate),

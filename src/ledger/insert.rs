@@ -39,8 +39,8 @@ impl Ledger {
             )?;
             tx.execute(
                 "INSERT INTO sessions
-                 (instance, provider, sku, mode, rate, currency, started, last_seen)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)",
+                 (instance, provider, sku, mode, rate, currency, started, last_seen, region)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7, ?8)",
                 params![
                     start.instance,
                     start.provider,
@@ -49,6 +49,7 @@ impl Ledger {
                     start.rate_per_hour.map(|r| r.normalize().to_string()),
                     start.currency.as_str(),
                     start.at.as_second(),
+                    start.region,
                 ],
             )?;
             Ok(tx.last_insert_rowid())
@@ -222,21 +223,29 @@ fn insert_inventory(
     inventory: &Inventory,
     at: Timestamp,
 ) -> Result<(), RowError> {
-    let (instance, provider, sku): (String, String, String) = tx.query_row(
-        "SELECT instance, provider, sku FROM sessions WHERE id = ?1",
-        [session.0],
-        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-    )?;
+    let (instance, provider, sku, region): (String, String, String, Option<String>) = tx
+        .query_row(
+            "SELECT instance, provider, sku, region FROM sessions WHERE id = ?1",
+            [session.0],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )?;
+    let region = inventory
+        .instance
+        .as_ref()
+        .and_then(|i| i.region.clone())
+        .or(region);
     let t = at.as_second();
     let state = inventory
         .instance
         .as_ref()
         .map_or(InstanceState::Released, |i| i.state);
     tx.prepare_cached(
-        "INSERT INTO instances (id, provider, sku, state, first_seen, last_seen, released)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?5, CASE WHEN ?6 THEN ?5 END)
+        "INSERT INTO instances
+           (id, provider, sku, state, first_seen, last_seen, released, region)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?5, CASE WHEN ?6 THEN ?5 END, ?7)
          ON CONFLICT (id) DO UPDATE SET state = ?4, last_seen = max(last_seen, ?5),
-           released = CASE WHEN released IS NULL AND ?6 THEN ?5 ELSE released END",
+           released = CASE WHEN released IS NULL AND ?6 THEN ?5 ELSE released END,
+           region = coalesce(?7, region)",
     )?
     .execute(params![
         instance,
@@ -244,7 +253,8 @@ fn insert_inventory(
         sku,
         word(&state),
         t,
-        state == InstanceState::Released
+        state == InstanceState::Released,
+        region
     ])?;
     for r in &inventory.resources {
         tx.prepare_cached(

@@ -22,6 +22,8 @@ pub struct EventId(pub i64);
 pub struct SessionStart {
     pub instance: String,
     pub provider: String,
+    /// `None` for a provider without regions.
+    pub region: Option<String>,
     pub sku: String,
     pub mode: BillingMode,
     /// The compute price per hour; `None` when nothing prices the instance.

@@ -12,7 +12,7 @@ use rusqlite::Transaction;
 pub const APPLICATION_ID: i64 = 0x6770_754d;
 
 /// Each entry moves the schema one version forward; the version is the number applied.
-const MIGRATIONS: &[&str] = &[
+pub(super) const MIGRATIONS: &[&str] = &[
     // 1: sessions, buckets, events, resources seen, guard state.
     "
     CREATE TABLE sessions (
@@ -103,6 +103,12 @@ const MIGRATIONS: &[&str] = &[
         updated          INTEGER NOT NULL,
         updated_by       TEXT NOT NULL
     ) WITHOUT ROWID;
+    ",
+    // 2: the region an instance was seen in, so a not-found in another region is not taken for
+    // its release. NULL (every row before this) stands for any region.
+    "
+    ALTER TABLE sessions ADD COLUMN region TEXT;
+    ALTER TABLE instances ADD COLUMN region TEXT;
     ",
 ];
 

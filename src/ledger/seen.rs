@@ -1,6 +1,7 @@
 //! The instances this data directory has seen exist: every session and every inventory the
-//! ledger holds, and the sightings the one-shot commands record. Read into the core's [`Seen`]
-//! for the rule that an instance a provider does not list counts as released only if seen.
+//! ledger holds, and the sightings the one-shot commands record, with the region where known.
+//! Read into the core's [`Seen`] for the rule that an instance a provider does not list counts
+//! as released only if seen (in the region asked).
 
 use jiff::Timestamp;
 use rusqlite::params;
@@ -11,21 +12,35 @@ use super::store::Ledger;
 use crate::provider::{InstanceInfo, Seen};
 
 impl Ledger {
-    /// Every (provider, instance) the ledger has a session, an inventory or a sighting of.
+    /// Every (provider, instance, region) the ledger has a session, an inventory or a sighting
+    /// of. A row without a region, as every row written before regions were, stands for any.
     pub fn seen(&self) -> Result<Seen, LedgerError> {
-        let mut statement = self
-            .conn
-            .prepare_cached(
-                "SELECT provider, instance FROM sessions UNION SELECT provider, id FROM instances",
-            )
-            .map_err(|e| self.err(e))?;
+        let sql = match self.schema_version()? {
+            0 => return Ok(Seen::new()),
+            // A file opened read-only is not migrated: it has no region columns yet.
+            1 => {
+                "SELECT provider, instance, NULL FROM sessions
+                 UNION SELECT provider, id, NULL FROM instances"
+            }
+            _ => {
+                "SELECT provider, instance, region FROM sessions
+                 UNION SELECT provider, id, region FROM instances"
+            }
+        };
+        let mut statement = self.conn.prepare_cached(sql).map_err(|e| self.err(e))?;
         let rows = statement
-            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
+            .query_map([], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, Option<String>>(2)?,
+                ))
+            })
             .map_err(|e| self.err(e))?;
         let mut seen = Seen::new();
         for row in rows {
-            let (provider, id) = row.map_err(|e| self.err(e))?;
-            seen.insert(&provider, &id);
+            let (provider, id, region) = row.map_err(|e| self.err(e))?;
+            seen.insert(&provider, region.as_deref(), &id);
         }
         Ok(seen)
     }
@@ -39,18 +54,128 @@ impl Ledger {
         let t = at.as_second();
         self.conn
             .execute(
-                "INSERT INTO instances (id, provider, sku, state, first_seen, last_seen, released)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?5, NULL)
-                 ON CONFLICT (id) DO UPDATE SET state = ?4, last_seen = max(last_seen, ?5)",
+                "INSERT INTO instances
+                   (id, provider, sku, state, first_seen, last_seen, released, region)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?5, NULL, ?6)
+                 ON CONFLICT (id) DO UPDATE SET state = ?4, last_seen = max(last_seen, ?5),
+                   region = coalesce(?6, region)",
                 params![
                     instance.id,
                     instance.provider,
                     instance.sku,
                     word(&instance.state),
-                    t
+                    t,
+                    instance.region
                 ],
             )
             .map(drop)
             .map_err(|e| self.err(e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use jiff::Timestamp;
+
+    use super::super::schema::{APPLICATION_ID, MIGRATIONS, current_version};
+    use super::*;
+    use crate::ledger::record::SessionStart;
+    use crate::meter::{BillingMode, InstanceState};
+    use crate::money::Currency;
+
+    fn instance(id: &str, region: Option<&str>) -> InstanceInfo {
+        InstanceInfo {
+            id: id.into(),
+            name: id.into(),
+            provider: "aws".into(),
+            region: region.map(str::to_string),
+            sku: "g5.xlarge".into(),
+            mode: BillingMode::OnDemand,
+            state: InstanceState::Running,
+            created: Timestamp::UNIX_EPOCH,
+            live_price_per_hour: None,
+            history: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_sighting_is_read_back_with_its_region() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ledger.sqlite");
+        let mut ledger = Ledger::open(&path).unwrap();
+        let at = Timestamp::UNIX_EPOCH;
+        ledger
+            .saw_instance(&instance("i-1", Some("eu-west-1")), at)
+            .unwrap();
+        ledger.saw_instance(&instance("i-2", None), at).unwrap();
+        // Seen again without a region: the region it was seen in stays.
+        ledger.saw_instance(&instance("i-1", None), at).unwrap();
+        ledger
+            .start_session(&SessionStart {
+                instance: "i-3".into(),
+                provider: "aws".into(),
+                region: Some("ap-south-1".into()),
+                sku: "g5.xlarge".into(),
+                mode: BillingMode::OnDemand,
+                rate_per_hour: None,
+                currency: Currency::USD,
+                at,
+            })
+            .unwrap();
+        let want: Seen = [
+            ("aws", Some("eu-west-1"), "i-1"),
+            ("aws", None, "i-2"),
+            ("aws", Some("ap-south-1"), "i-3"),
+        ]
+        .into_iter()
+        .collect();
+        assert_eq!(ledger.seen().unwrap(), want);
+        assert_eq!(Ledger::open_read_only(&path).unwrap().seen().unwrap(), want);
+    }
+
+    /// A ledger from before regions were kept: its sightings stand for any region, read-only
+    /// (not migrated) and once migrated.
+    #[test]
+    fn a_version_1_ledger_migrates_and_its_rows_count_for_any_region() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ledger.sqlite");
+        let old = rusqlite::Connection::open(&path).unwrap();
+        old.execute_batch(MIGRATIONS[0]).unwrap();
+        old.execute_batch(
+            "INSERT INTO sessions (instance, provider, sku, mode, currency, started, last_seen)
+             VALUES ('i-1', 'aws', 'g5.xlarge', 'on_demand', 'USD', 0, 0);
+             INSERT INTO instances (id, provider, state, first_seen, last_seen)
+             VALUES ('i-2', 'alibaba', 'running', 0, 0);",
+        )
+        .unwrap();
+        old.pragma_update(None, "application_id", APPLICATION_ID)
+            .unwrap();
+        old.pragma_update(None, "user_version", 1).unwrap();
+        drop(old);
+        let want: Seen = [("aws", None, "i-1"), ("alibaba", None, "i-2")]
+            .into_iter()
+            .collect();
+        let reader = Ledger::open_read_only(&path).unwrap();
+        assert_eq!(reader.schema_version().unwrap(), 1);
+        assert_eq!(reader.seen().unwrap(), want);
+        drop(reader);
+        let mut ledger = Ledger::open(&path).unwrap();
+        assert_eq!(ledger.schema_version().unwrap(), current_version());
+        assert_eq!(ledger.seen().unwrap(), want);
+        ledger
+            .saw_instance(&instance("i-3", Some("us-east-1")), Timestamp::UNIX_EPOCH)
+            .unwrap();
+        assert!(
+            ledger
+                .seen()
+                .unwrap()
+                .absent(&crate::provider::Asked {
+                    provider: "aws",
+                    instance: "i-3",
+                    region: Some("eu-west-1"),
+                    endpoint: "https://ec2.eu-west-1.amazonaws.com",
+                })
+                .is_err()
+        );
     }
 }

@@ -21,10 +21,10 @@ impl Sightings {
         }
     }
 
-    /// `provider` listed instance `id` just now.
-    pub fn saw(&self, provider: &str, id: &str) {
+    /// `provider` listed instance `id` just now, in `region` where it has regions.
+    pub fn saw(&self, provider: &str, region: Option<&str>, id: &str) {
         if let Ok(mut s) = self.0.lock() {
-            s.insert(provider, id);
+            s.insert(provider, region, id);
         }
     }
 

@@ -251,13 +251,10 @@ fn check_inventory(inv: &Inventory, s: &Scenario) {
     assert_eq!(find(&s.allocation).kind, ResourceKind::PublicIp);
 }
 
-/// A mistyped id, or the right one in the wrong region: EC2 lists nothing, and this data
-/// directory never saw it. Not "already released", not "nothing keeps billing".
+/// A mistyped id, or the right one in the wrong region: EC2 lists nothing. Not "already
+/// released", not "nothing keeps billing": this data directory never saw the instance, or
+/// saw it only in us-east-1, where it goes on billing.
 fn unknown_instances_are_errors(cli: &mut Cli, url: &str, dir: &Path, instance: &str) {
-    // A mistyped id, or the right one in the wrong region: EC2 lists nothing, and this data
-    // directory never saw it. Not "already released", not "nothing keeps billing".
-    // (A data directory that has seen the instance would count it as released once EC2 stops
-    // listing it, whatever the region: so the wrong region is asked from a fresh one.)
     let fresh_dir = dir.join("fresh");
     std::fs::create_dir_all(&fresh_dir).unwrap();
     std::fs::copy(dir.join("config.toml"), fresh_dir.join("config.toml")).unwrap();
@@ -267,8 +264,13 @@ fn unknown_instances_are_errors(cli: &mut Cli, url: &str, dir: &Path, instance: 
         seen: String::new(),
     };
     let typo = "i-0123456789abcdef0";
-    for (id, region) in [(typo, "us-east-1"), (instance, "eu-west-1")] {
-        let cli = if id == typo { &mut *cli } else { &mut fresh };
+    let elsewhere = "seen it only in region us-east-1";
+    for (id, region, seen_dir, why) in [
+        (typo, "us-east-1", true, "never seen"),
+        (instance, "eu-west-1", false, "never seen"),
+        (instance, "eu-west-1", true, elsewhere),
+    ] {
+        let cli = if seen_dir { &mut *cli } else { &mut fresh };
         for cmd in [&["release", "--yes"][..], &["checklist"][..]] {
             let mut args: Vec<String> = cmd.iter().map(|a| (*a).to_string()).collect();
             args.extend(
@@ -281,9 +283,10 @@ fn unknown_instances_are_errors(cli: &mut Cli, url: &str, dir: &Path, instance: 
                 String::from_utf8_lossy(&out.stderr)
             );
             assert!(!out.status.success(), "{cmd:?} {id} {region}: {said}");
-            assert!(said.contains("never seen"), "{said}");
+            assert!(said.contains(why), "{said}");
             assert!(said.contains(&format!("region {region}")), "{said}");
             assert!(!said.contains("already released"), "{said}");
+            assert!(!said.contains("release: done"), "{said}");
             assert!(!said.contains("Nothing would keep billing"), "{said}");
         }
     }

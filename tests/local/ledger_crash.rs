@@ -39,6 +39,7 @@ fn crash_child() {
         .start_session(&SessionStart {
             instance: format!("i-{}", std::process::id()),
             provider: "demo".into(),
+            region: None,
             sku: "x".into(),
             mode: BillingMode::OnDemand,
             rate_per_hour: Some(dec!(2.5)),

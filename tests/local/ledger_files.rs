@@ -80,7 +80,10 @@ fn a_read_only_file_is_refused_for_writing_but_still_reads() {
     assert!(text.contains("--data-dir"), "{text}");
     assert_eq!(bytes(&path), before);
     let reader = Ledger::open_read_only(&path).unwrap();
-    assert_eq!(reader.schema_version().unwrap(), 1);
+    assert_eq!(
+        reader.schema_version().unwrap(),
+        gpumeter::ledger::schema::current_version()
+    );
 }
 
 #[test]
@@ -140,7 +143,7 @@ fn a_newer_schema_is_refused_and_untouched() {
         );
         let text = err.to_string();
         assert!(
-            text.contains("has schema version 99, newer than this gpumeter knows (1)"),
+            text.contains("has schema version 99, newer than this gpumeter knows (2)"),
             "{text}"
         );
         assert!(text.contains("upgrade gpumeter"), "{text}");
@@ -167,7 +170,10 @@ fn a_new_ledger_is_created_with_its_directory_in_wal_mode() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("deep/er/ledger.sqlite");
     let ledger = Ledger::open(&path).unwrap();
-    assert_eq!(ledger.schema_version().unwrap(), 1);
+    assert_eq!(
+        ledger.schema_version().unwrap(),
+        gpumeter::ledger::schema::current_version()
+    );
     let mode: String = rusqlite::Connection::open(&path)
         .unwrap()
         .pragma_query_value(None, "journal_mode", |r| r.get(0))

@@ -24,6 +24,7 @@ fn start(ledger: &mut Ledger, instance: &str, currency: Currency, at: &str) -> S
         .start_session(&SessionStart {
             instance: instance.into(),
             provider: "demo".into(),
+            region: None,
             sku: "p4de.24xlarge".into(),
             mode: BillingMode::OnDemand,
             rate_per_hour: Some(dec!(30)),

@@ -22,6 +22,7 @@ fn session(ledger: &mut Ledger, at: Timestamp) -> SessionId {
         .start_session(&SessionStart {
             instance: "i-r".into(),
             provider: "demo".into(),
+            region: None,
             sku: "x".into(),
             mode: BillingMode::OnDemand,
             rate_per_hour: Some(dec!(2.5)),

@@ -49,6 +49,7 @@ pub(super) fn session_start(app: &App, info: &InstanceInfo) -> SessionStart {
     SessionStart {
         instance: info.id.clone(),
         provider: info.provider.clone(),
+        region: info.region.clone(),
         sku: pricing.map_or_else(|| info.sku.clone(), |p| p.sku.name.clone()),
         mode: pricing.map_or(info.mode, |p| p.mode),
         rate_per_hour: match pricing.map(|p| p.terms) {

@@ -96,7 +96,7 @@ impl AlibabaCloud {
             .await;
         if call.is_ok() {
             // Accepted: the provider knows the instance.
-            self.sightings.saw("alibaba", &id);
+            self.sightings.saw("alibaba", Some(self.region()), &id);
         }
         let gone_already = matches!(&call, Err(e) if e.is_not_found());
         calls.push(self.readback_line(&id, "it is no longer listed"));
@@ -167,7 +167,7 @@ impl AlibabaCloud {
             .await;
         if call.is_ok() {
             // Accepted: the provider knows the instance.
-            self.sightings.saw("alibaba", &id);
+            self.sightings.saw("alibaba", Some(self.region()), &id);
         }
         calls.push(self.readback_line(&id, "Stopped, then its StoppedMode"));
         let read = self
@@ -218,7 +218,7 @@ impl AlibabaCloud {
             .await;
         if call.is_ok() {
             // Accepted: the provider knows the instance.
-            self.sightings.saw("alibaba", &id);
+            self.sightings.saw("alibaba", Some(self.region()), &id);
         }
         calls.push(self.readback_line(&id, "AutoReleaseTime shows it"));
         let holds =

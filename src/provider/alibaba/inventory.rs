@@ -38,7 +38,7 @@ impl AlibabaCloud {
             .into_iter()
             .find(|i| i.instance_id == id);
         if found.is_some() {
-            self.sightings.saw("alibaba", id);
+            self.sightings.saw("alibaba", Some(self.region()), id);
         }
         Ok(found)
     }

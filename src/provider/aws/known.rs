@@ -20,6 +20,9 @@ pub struct Known {
     pub allocations: BTreeSet<String>,
     /// State changes the adapter saw, oldest first.
     pub transitions: Vec<(Timestamp, InstanceState)>,
+    /// The region the instance was listed in; `None` in a file written before regions were
+    /// kept, which stands for any.
+    pub region: Option<String>,
 }
 
 impl Known {

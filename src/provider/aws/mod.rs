@@ -116,8 +116,9 @@ impl Aws {
     /// (the ledger, this process, or the links remembered for it), or an error naming where
     /// EC2 was asked.
     fn absent(&self, id: &str) -> Result<(), ProviderError> {
-        if !self.known(id).transitions.is_empty() {
-            self.sightings.saw("aws", id);
+        let known = self.known(id);
+        if !known.transitions.is_empty() {
+            self.sightings.saw("aws", known.region.as_deref(), id);
         }
         self.sightings.absent(&Asked {
             provider: "aws",
@@ -268,7 +269,7 @@ impl Provider for Aws {
         let mut session = Session::new(ec2);
         let seen = session.seen(&id, &known).await?;
         if seen.instance.is_some() {
-            self.sightings.saw("aws", &id);
+            self.sightings.saw("aws", Some(self.region()), &id);
         } else {
             self.absent(&id)?;
         }
@@ -280,6 +281,7 @@ impl Provider for Aws {
             .and_then(|i| inventory::state(&i.state))
         {
             known.saw_state(s, now);
+            known.region = Some(self.region().to_string());
         }
         self.remember(&id, &known);
         self.update_last(|l| {

@@ -233,7 +233,7 @@ impl Lambda {
             Some(i) if i.status == "terminated" => {
                 return Ok((true, "already released (`terminated`)".into()));
             }
-            Some(_) => self.sightings.saw(ID, id),
+            Some(i) => self.sightings.saw(ID, i.region.as_deref(), id),
         }
         calls.push(terminate_call(id));
         let body = json!({ "instance_ids": [id] });
@@ -342,7 +342,7 @@ impl Provider for Lambda {
         let state = |e: ApiError| api.error(e);
         let seen = Self::get(api, &id).await.map_err(state)?;
         match &seen {
-            Some(_) => self.sightings.saw(ID, &id),
+            Some(i) => self.sightings.saw(ID, i.region.as_deref(), &id),
             None => api.absent(&self.sightings, &id)?,
         }
         let resources = Self::file_systems(api, now).await.map_err(state)?;

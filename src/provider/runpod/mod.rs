@@ -202,7 +202,7 @@ impl Runpod {
         if before.is_none() {
             api.absent(&self.sightings, id).map_err(ApiError::Unseen)?;
         } else {
-            self.sightings.saw(ID, id);
+            self.sightings.saw(ID, None, id);
         }
         let stop = action == "stop";
         match before.as_ref().map(|p| p.status.as_str()) {
@@ -325,7 +325,7 @@ impl Provider for Runpod {
         let state = |e: ApiError| api.error(e);
         let pod = Self::get(api, id).await.map_err(state)?;
         match &pod {
-            Some(_) => self.sightings.saw(ID, id),
+            Some(_) => self.sightings.saw(ID, None, id),
             None => api.absent(&self.sightings, id)?,
         }
         let volumes = Self::network_volumes(api).await.map_err(state)?;

@@ -135,7 +135,7 @@ impl TencentCloud {
             .await;
         if call.is_ok() {
             // Accepted: the provider knows the instance.
-            self.sightings.saw("tencent", &id);
+            self.sightings.saw("tencent", Some(self.region()), &id);
         }
         let gone_already = matches!(&call, Err(e) if e.is_not_found());
         calls.push(Self::readback_line(&id, "it is no longer listed"));
@@ -203,7 +203,7 @@ impl TencentCloud {
             .await;
         if call.is_ok() {
             // Accepted: the provider knows the instance.
-            self.sightings.saw("tencent", &id);
+            self.sightings.saw("tencent", Some(self.region()), &id);
         }
         calls.push(Self::readback_line(
             &id,

@@ -36,7 +36,7 @@ impl TencentCloud {
             .await?;
         let found = reply.instance_set.into_iter().find(|i| i.instance_id == id);
         if found.is_some() {
-            self.sightings.saw("tencent", id);
+            self.sightings.saw("tencent", Some(self.region()), id);
         }
         Ok(found)
     }

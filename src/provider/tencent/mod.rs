@@ -194,8 +194,9 @@ impl TencentCloud {
     /// data directory (the ledger, or what was kept of it here) or this process, so released;
     /// else an error naming the region and the endpoint asked.
     fn absent(&self, id: &str) -> Result<(), ProviderError> {
+        // The memory file does not say which region it was written in: any region.
         if self.memory_file(id).is_some_and(|f| f.exists()) {
-            self.sightings.saw("tencent", id);
+            self.sightings.saw("tencent", None, id);
         }
         self.sightings.absent(&Asked {
             provider: "tencent",

@@ -235,7 +235,7 @@ impl Vast {
         if before.is_none() {
             api.absent(&self.sightings, id).map_err(ApiError::Unseen)?;
         } else {
-            self.sightings.saw(ID, id);
+            self.sightings.saw(ID, None, id);
         }
         match (&before, stop) {
             (None, true) => {
@@ -339,7 +339,7 @@ impl Provider for Vast {
         let now = Timestamp::now();
         let seen = Self::get(api, id).await.map_err(|e| api.error(e))?;
         match &seen {
-            Some(_) => self.sightings.saw(ID, id),
+            Some(_) => self.sightings.saw(ID, None, id),
             None => api.absent(&self.sightings, id)?,
         }
         if let (Some(s), Ok(mut rates)) = (&seen, self.rates.lock()) {
