@@ -261,3 +261,32 @@ fn checklist_and_release_through_the_binary() {
     );
     assert!(peer.rejected().is_empty(), "{:?}", peer.rejected());
 }
+
+/// What the adapter keeps of an instance is a sighting in its region only: asked in another
+/// region, an instance the provider does not list there is not released.
+#[tokio::test]
+async fn a_remembered_instance_is_released_only_in_its_own_region() {
+    let peer = Peer::start();
+    let dir = tempfile::tempdir().unwrap();
+    let in_region = |region: Option<&str>| {
+        let settings =
+            gpumeter::provider::tencent::Settings::resolve(&peer.env(), Some(INSTANCE), region)
+                .expect("settings");
+        gpumeter::provider::tencent::TencentCloud::new(
+            settings,
+            crate::common::loopback::quick_policy(),
+        )
+        .expect("adapter")
+        .remembering(dir.path())
+    };
+    in_region(None).inventory().await.unwrap();
+    peer.cloud(|c| c.instance = None);
+
+    let e = in_region(Some("ap-shanghai"))
+        .perform(&Action::Release)
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("ap-shanghai"), "{e}");
+    let report = in_region(None).perform(&Action::Release).await.unwrap();
+    assert!(report.confirmed, "{report:?}");
+}

@@ -182,20 +182,28 @@ impl TencentCloud {
             .unwrap_or_else(|| "<the instance the metadata service names>".into())
     }
 
+    /// Where the linked resources of `id` are kept: one file per region and instance, so a
+    /// file found is a sighting in that region.
     fn memory_file(&self, id: &str) -> Option<PathBuf> {
-        let safe: String = id
-            .chars()
-            .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
-            .collect();
-        Some(self.memory.as_ref()?.join(format!("tencent-{safe}.json")))
+        self.memory_file_named(&format!("{}-{}", safe(self.region()), safe(id)))
+    }
+
+    /// The file an older gpumeter kept, which does not say its region.
+    fn legacy_memory_file(&self, id: &str) -> Option<PathBuf> {
+        self.memory_file_named(&safe(id))
+    }
+
+    fn memory_file_named(&self, name: &str) -> Option<PathBuf> {
+        Some(self.memory.as_ref()?.join(format!("tencent-{name}.json")))
     }
 
     /// The core's rule for instance `id` when DescribeInstances does not list it: seen by this
     /// data directory (the ledger, or what was kept of it here) or this process, so released;
     /// else an error naming the region and the endpoint asked.
     fn absent(&self, id: &str) -> Result<(), ProviderError> {
-        // The memory file does not say which region it was written in: any region.
         if self.memory_file(id).is_some_and(|f| f.exists()) {
+            self.sightings.saw("tencent", Some(self.region()), id);
+        } else if self.legacy_memory_file(id).is_some_and(|f| f.exists()) {
             self.sightings.saw("tencent", None, id);
         }
         self.sightings.absent(&Asked {
@@ -211,8 +219,10 @@ impl TencentCloud {
         if !seen.is_empty() {
             return seen;
         }
-        self.memory_file(id)
-            .and_then(|f| std::fs::read_to_string(f).ok())
+        [self.memory_file(id), self.legacy_memory_file(id)]
+            .into_iter()
+            .flatten()
+            .find_map(|f| std::fs::read_to_string(f).ok())
             .and_then(|text| serde_json::from_str(&text).ok())
             .unwrap_or_default()
     }
@@ -228,6 +238,13 @@ impl TencentCloud {
             *known = linked;
         }
     }
+}
+
+/// `text` with only what is safe in a file name.
+fn safe(text: &str) -> String {
+    text.chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+        .collect()
 }
 
 #[async_trait]

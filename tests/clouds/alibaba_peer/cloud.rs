@@ -8,6 +8,8 @@ use std::collections::{BTreeMap, HashMap};
 use serde_json::{Value, json};
 
 pub const INSTANCE: &str = "i-bp1gpumeter000001";
+/// The region the peer's cloud is in.
+pub const REGION: &str = "cn-hangzhou";
 pub const SYSTEM_DISK: &str = "d-bp1system0001";
 pub const DATA_DISK: &str = "d-bp1data0002";
 pub const EIP: &str = "eip-bp1addr0001";
@@ -137,9 +139,28 @@ impl Cloud {
     }
 
     pub fn handle(&mut self, action: &str, p: &Params) -> (u16, Value) {
-        if p.get("RegionId").map(String::as_str) != Some("cn-hangzhou") {
-            return err(400, "MissingParameter", "RegionId is mandatory.");
+        match p.get("RegionId").map(String::as_str) {
+            None | Some("") => err(400, "MissingParameter", "RegionId is mandatory."),
+            Some(REGION) => self.dispatch(action, p),
+            // Another region holds none of this: asked there, it is an empty cloud.
+            Some(_) => Cloud::empty().dispatch(action, p),
         }
+    }
+
+    /// A region without the instance, its disks, snapshots, address or load balancer.
+    fn empty() -> Cloud {
+        Cloud {
+            instance: None,
+            disks: Vec::new(),
+            snapshots: Vec::new(),
+            eip_bound: false,
+            eip_released: true,
+            slb_servers: Vec::new(),
+            ..Cloud::fresh()
+        }
+    }
+
+    fn dispatch(&mut self, action: &str, p: &Params) -> (u16, Value) {
         match action {
             "DescribeInstances" => self.describe_instances(p),
             "DeleteInstance" => self.delete_instance(p),
@@ -189,7 +210,7 @@ impl Cloud {
                 "InstanceType": "ecs.gn7i-c8g1.2xlarge", "InstanceTypeFamily": "ecs.gn7i",
                 "InstanceChargeType": "PostPaid", "SpotStrategy": i.spot_strategy,
                 "StoppedMode": i.stopped_mode, "CreationTime": "2026-11-29T08:00Z",
-                "AutoReleaseTime": i.auto_release, "RegionId": "cn-hangzhou",
+                "AutoReleaseTime": i.auto_release, "RegionId": REGION,
                 "ZoneId": "cn-hangzhou-i", "GPUAmount": 1, "GPUSpec": "NVIDIA A10",
                 "OperationLocks": {"LockReason": []}
             }));

@@ -106,7 +106,16 @@ impl Peer {
     }
 
     pub fn adapter_with(env: &AlibabaEnv, instance: Option<&str>) -> AlibabaCloud {
-        let settings = Settings::resolve(env, instance, None).expect("settings");
+        Self::adapter_in(env, instance, None)
+    }
+
+    /// Like [`Peer::adapter_with`], asking `region` rather than the environment's.
+    pub fn adapter_in(
+        env: &AlibabaEnv,
+        instance: Option<&str>,
+        region: Option<&str>,
+    ) -> AlibabaCloud {
+        let settings = Settings::resolve(env, instance, region).expect("settings");
         AlibabaCloud::new(settings, loopback::quick_policy())
             .expect("adapter")
             .with_readback(Readback {
@@ -122,7 +131,7 @@ pub fn env_at(url: &str) -> AlibabaEnv {
     gpumeter::provider::alibaba::credentials::env_from_lookup(move |name| match name {
         "ALIBABA_CLOUD_ACCESS_KEY_ID" => Some(KEY_ID.into()),
         "ALIBABA_CLOUD_ACCESS_KEY_SECRET" => Some(SECRET.into()),
-        "ALIBABA_CLOUD_REGION_ID" => Some("cn-hangzhou".into()),
+        "ALIBABA_CLOUD_REGION_ID" => Some(cloud::REGION.into()),
         "GPUMETER_ALIBABA_ENDPOINT" | "GPUMETER_ALIBABA_METADATA" => Some(url.clone()),
         _ => None,
     })

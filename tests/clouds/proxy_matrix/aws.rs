@@ -80,6 +80,24 @@ impl MotoCloud {
     }
 }
 
+impl MotoCloud {
+    /// The adapter asking `region` at `endpoint`, having seen the instance in us-east-1.
+    fn aws(&self, world: &World, endpoint: &str, region: &str) -> Aws {
+        let env = env(endpoint, &self.moto.url);
+        let settings =
+            AwsSettings::resolve(&env, Some(world.instance.clone()), Some(region.to_string()));
+        let aws = Aws::with_policy(settings, policy(), policy()).with_readback(Readback {
+            attempts: 5,
+            interval: Duration::from_millis(50),
+        });
+        let seen: Seen = [("aws", Some(REGION), world.instance.as_str())]
+            .into_iter()
+            .collect();
+        aws.add_seen(&seen);
+        aws
+    }
+}
+
 #[async_trait]
 impl Cloud for MotoCloud {
     type World = World;
@@ -162,15 +180,11 @@ impl Cloud for MotoCloud {
     }
 
     fn adapter(&self, world: &World, endpoint: &str) -> Box<dyn Provider> {
-        let env = env(endpoint, &self.moto.url);
-        let settings = AwsSettings::resolve(&env, Some(world.instance.clone()), None);
-        let aws = Aws::with_policy(settings, policy(), policy()).with_readback(Readback {
-            attempts: 5,
-            interval: Duration::from_millis(50),
-        });
-        let seen: Seen = [("aws", world.instance.as_str())].into_iter().collect();
-        aws.add_seen(&seen);
-        Box::new(aws)
+        Box::new(self.aws(world, endpoint, REGION))
+    }
+
+    fn misplaced(&self, world: &World) -> Option<Box<dyn Provider>> {
+        Some(Box::new(self.aws(world, &self.moto.url, "eu-west-1")))
     }
 
     async fn truth(&self, world: &World, action: &Action) -> Truth {

@@ -43,6 +43,11 @@ pub trait Cloud: Sync {
     fn upstream(&self, world: &Self::World) -> String;
     /// The adapter, pointed at `endpoint`, having seen the instance.
     fn adapter(&self, world: &Self::World, endpoint: &str) -> Box<dyn Provider>;
+    /// The adapter asking the cloud in a region other than the one it saw the instance in
+    /// (`--region` mistyped); `None` for a cloud without regions.
+    fn misplaced(&self, _world: &Self::World) -> Option<Box<dyn Provider>> {
+        None
+    }
     /// What the cloud shows of `action`, asked directly.
     async fn truth(&self, world: &Self::World, action: &Action) -> Truth;
     /// The ids that differ between worlds, for replaying one world's answer in another.
@@ -127,7 +132,11 @@ pub async fn run<C: Cloud>(cloud: &C) -> Figures {
         let runs = CASES
             .iter()
             .map(|&(fault, on)| one_case(cloud, &target, &recorded, fault, on));
-        for outcome in join_all(runs).await {
+        let mut outcomes = join_all(runs).await;
+        if let Some(outcome) = misplaced(cloud, &target).await {
+            outcomes.push(outcome);
+        }
+        for outcome in outcomes {
             figures.cases += 1;
             match outcome {
                 Ok(true) => figures.confirmed += 1,
@@ -153,6 +162,20 @@ async fn baseline<C: Cloud>(cloud: &C, target: &Target) -> Option<(Answer, Vec<S
         return None;
     }
     Some((proxy.change_answer()?, cloud.ids(&world)))
+}
+
+/// The action asked in the wrong region, where the cloud does not list the instance.
+async fn misplaced<C: Cloud>(cloud: &C, target: &Target) -> Option<Result<bool, String>> {
+    let world = cloud.fresh().await;
+    let adapter = cloud.misplaced(&world)?;
+    let result = adapter.perform(&target.action).await;
+    let truth = cloud.truth(&world, &target.action).await;
+    let what = format!(
+        "{} {} in the wrong region",
+        cloud.name(),
+        target.action.label()
+    );
+    Some(judge(&result, truth, cloud.secret()).map_err(|why| format!("{what}: {why}")))
 }
 
 /// `Ok(reported done)`, or what went wrong.

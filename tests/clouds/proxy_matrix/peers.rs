@@ -2,6 +2,8 @@
 //! Each world is a fresh peer; the truth is read from the peer's own state.
 
 use async_trait::async_trait;
+use gpumeter::provider::alibaba::AlibabaCloud;
+use gpumeter::provider::tencent::TencentCloud;
 use gpumeter::provider::{Action, Provider, Seen};
 use jiff::{SignedDuration, Timestamp};
 
@@ -10,8 +12,9 @@ use crate::alibaba_peer::{self, cloud::SNAPSHOTS};
 use crate::gpu_peer::{self, Kind, cloud as gpu};
 use crate::tencent_peer;
 
-fn seen(provider: &str, id: &str) -> Seen {
-    [(provider, id)].into_iter().collect()
+/// `id` seen at `provider` in `region` (`None`: a cloud without regions).
+fn seen(provider: &str, region: Option<&str>, id: &str) -> Seen {
+    [(provider, region, id)].into_iter().collect()
 }
 
 fn in_two_hours() -> Action {
@@ -25,6 +28,29 @@ fn done(done: bool) -> Truth {
         done,
         backup_lost: false,
     }
+}
+
+/// The Alibaba adapter at `endpoint`, asking `region` (else the peer's), having seen the
+/// instance in the peer's region.
+fn alibaba(endpoint: &str, region: Option<&str>) -> AlibabaCloud {
+    let env = alibaba_peer::env_at(endpoint);
+    let adapter = alibaba_peer::Peer::adapter_in(&env, Some(alibaba_peer::INSTANCE), region);
+    let region = Some(alibaba_peer::cloud::REGION);
+    adapter.add_seen(&seen("alibaba", region, alibaba_peer::INSTANCE));
+    adapter
+}
+
+/// The Tencent adapter at `endpoint`, asking `region` (else the peer's), having seen the
+/// instance in the peer's region.
+fn tencent(endpoint: &str, region: Option<&str>) -> TencentCloud {
+    let env = tencent_peer::env_at(endpoint, tencent_peer::SECRET);
+    let adapter = tencent_peer::Peer::adapter_in(&env, Some(tencent_peer::INSTANCE), region);
+    adapter.add_seen(&seen(
+        "tencent",
+        Some(tencent_peer::REGION),
+        tencent_peer::INSTANCE,
+    ));
+    adapter
 }
 
 struct Alibaba;
@@ -76,12 +102,11 @@ impl Cloud for Alibaba {
     }
 
     fn adapter(&self, _world: &Self::World, endpoint: &str) -> Box<dyn Provider> {
-        let adapter = alibaba_peer::Peer::adapter_with(
-            &alibaba_peer::env_at(endpoint),
-            Some(alibaba_peer::INSTANCE),
-        );
-        adapter.add_seen(&seen("alibaba", alibaba_peer::INSTANCE));
-        Box::new(adapter)
+        Box::new(alibaba(endpoint, None))
+    }
+
+    fn misplaced(&self, world: &Self::World) -> Option<Box<dyn Provider>> {
+        Some(Box::new(alibaba(&world.url(), Some("cn-shanghai"))))
     }
 
     async fn truth(&self, world: &Self::World, action: &Action) -> Truth {
@@ -152,10 +177,11 @@ impl Cloud for Tencent {
     }
 
     fn adapter(&self, _world: &Self::World, endpoint: &str) -> Box<dyn Provider> {
-        let env = tencent_peer::env_at(endpoint, tencent_peer::SECRET);
-        let adapter = tencent_peer::Peer::adapter_with(&env, Some(tencent_peer::INSTANCE));
-        adapter.add_seen(&seen("tencent", tencent_peer::INSTANCE));
-        Box::new(adapter)
+        Box::new(tencent(endpoint, None))
+    }
+
+    fn misplaced(&self, world: &Self::World) -> Option<Box<dyn Provider>> {
+        Some(Box::new(tencent(&world.url(), Some("ap-shanghai"))))
     }
 
     async fn truth(&self, world: &Self::World, action: &Action) -> Truth {
@@ -221,7 +247,7 @@ impl Cloud for Gpu {
             Kind::Runpod => (Box::new(gpu_peer::runpod_at(endpoint)), gpu::POD_ID),
             Kind::Vast => (Box::new(gpu_peer::vast_at(endpoint)), gpu::VAST_ID),
         };
-        adapter.add_seen(&seen(self.name(), id));
+        adapter.add_seen(&seen(self.name(), None, id));
         adapter
     }
 

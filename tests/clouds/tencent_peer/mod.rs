@@ -18,6 +18,8 @@ pub use cloud::{Cloud, INSTANCE};
 
 pub const KEY_ID: &str = "AKIDLoopbackSecretId";
 pub const SECRET: &str = "loopback-tencent-secret-5a4b3c";
+/// The region the peer's instance is in.
+pub const REGION: &str = "ap-guangzhou";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Fault {
@@ -113,7 +115,16 @@ impl Peer {
     }
 
     pub fn adapter_with(env: &TencentEnv, instance: Option<&str>) -> TencentCloud {
-        let settings = Settings::resolve(env, instance, None).expect("settings");
+        Self::adapter_in(env, instance, None)
+    }
+
+    /// Like [`Peer::adapter_with`], asking `region` rather than the environment's.
+    pub fn adapter_in(
+        env: &TencentEnv,
+        instance: Option<&str>,
+        region: Option<&str>,
+    ) -> TencentCloud {
+        let settings = Settings::resolve(env, instance, region).expect("settings");
         TencentCloud::new(settings, loopback::quick_policy())
             .expect("adapter")
             .with_readback(Readback {
@@ -129,7 +140,7 @@ pub fn env_at(url: &str, secret: &str) -> TencentEnv {
     gpumeter::provider::tencent::credentials::env_from_lookup(move |name| match name {
         "TENCENTCLOUD_SECRET_ID" => Some(KEY_ID.into()),
         "TENCENTCLOUD_SECRET_KEY" => Some(secret.clone()),
-        "TENCENTCLOUD_REGION" => Some("ap-guangzhou".into()),
+        "TENCENTCLOUD_REGION" => Some(REGION.into()),
         "GPUMETER_TENCENT_ENDPOINT" | "GPUMETER_TENCENT_METADATA" => Some(url.clone()),
         _ => None,
     })
@@ -164,6 +175,12 @@ fn serve(request: &Request, shared: &Mutex<Shared>) -> Reply {
         Some(Fault::Malformed) => Reply::Answer(200, "{\"Response\": {\"InstanceSe".into()),
         Some(Fault::RejectKey) => Reply::Answer(200, reply("AuthFailure.SecretIdNotFound")),
         Some(Fault::Answer(status, body)) => Reply::Answer(status, body.into()),
+        // Another region holds none of this: asked there, it is a cloud without the instance.
+        None if request.header("x-tc-region") != Some(REGION) => {
+            let mut elsewhere = Cloud::fresh();
+            elsewhere.instance = None;
+            Reply::Answer(200, elsewhere.handle(&action, &body).to_string())
+        }
         None => {
             let answer = lock(shared).cloud.handle(&action, &body);
             Reply::Answer(200, answer.to_string())
