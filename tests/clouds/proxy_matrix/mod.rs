@@ -117,35 +117,37 @@ impl Figures {
     }
 }
 
-/// Runs every target of `cloud` through every case.
+/// Runs every target of `cloud` through every case, all at once.
 pub async fn run<C: Cloud>(cloud: &C) -> Figures {
+    let targets = cloud.targets();
+    let outcomes = join_all(targets.iter().map(|t| run_target(cloud, t))).await;
     let mut figures = Figures::default();
-    for target in cloud.targets() {
-        let Some(recorded) = baseline(cloud, &target).await else {
-            figures.failures.push(format!(
-                "{} {}: not done without a fault",
-                cloud.name(),
-                target.action.label()
-            ));
-            continue;
-        };
-        let runs = CASES
-            .iter()
-            .map(|&(fault, on)| one_case(cloud, &target, &recorded, fault, on));
-        let mut outcomes = join_all(runs).await;
-        if let Some(outcome) = misplaced(cloud, &target).await {
-            outcomes.push(outcome);
-        }
-        for outcome in outcomes {
-            figures.cases += 1;
-            match outcome {
-                Ok(true) => figures.confirmed += 1,
-                Ok(false) => {}
-                Err(failure) => figures.failures.push(failure),
-            }
+    for outcome in outcomes.into_iter().flatten() {
+        figures.cases += 1;
+        match outcome {
+            Ok(true) => figures.confirmed += 1,
+            Ok(false) => {}
+            Err(failure) => figures.failures.push(failure),
         }
     }
     figures
+}
+
+/// Every case of one target: `Ok(reported done)` or what went wrong, each.
+async fn run_target<C: Cloud>(cloud: &C, target: &Target) -> Vec<Result<bool, String>> {
+    let Some(recorded) = baseline(cloud, target).await else {
+        return vec![Err(format!(
+            "{} {}: not done without a fault",
+            cloud.name(),
+            target.action.label()
+        ))];
+    };
+    let runs = CASES
+        .iter()
+        .map(|&(fault, on)| one_case(cloud, target, &recorded, fault, on));
+    let mut outcomes = join_all(runs).await;
+    outcomes.extend(misplaced(cloud, target).await);
+    outcomes
 }
 
 /// The change call's answer and the world's ids, from a run without a fault, which must be
