@@ -20,6 +20,7 @@ const REGION: &str = "us-east-1";
 
 struct MotoCloud {
     moto: Moto,
+    /// Builds worlds and reads the truth: patient, unlike the adapter.
     ec2: Ec2,
 }
 
@@ -240,6 +241,10 @@ impl Cloud for MotoCloud {
         SECRET
     }
 
+    fn concurrency(&self) -> usize {
+        16
+    }
+
     fn hang(&self) -> Duration {
         Duration::from_secs(2)
     }
@@ -249,6 +254,10 @@ impl Cloud for MotoCloud {
 async fn moto_behind_the_fault_proxy_is_never_falsely_done() {
     let Some(moto) = moto() else { return };
     let creds = Credentials::from_env(&env(&moto.url, &moto.url)).unwrap();
-    let ec2 = Ec2::new(&moto.url, REGION, creds, policy()).unwrap();
+    let patient = HttpPolicy {
+        timeout: Duration::from_secs(30),
+        ..policy()
+    };
+    let ec2 = Ec2::new(&moto.url, REGION, creds, patient).unwrap();
     run(&MotoCloud { moto, ec2 }).await.check("aws");
 }
