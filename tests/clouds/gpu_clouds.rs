@@ -219,7 +219,7 @@ async fn vast_prices_the_rental_live_and_the_host_rates_through_its_own_sheet() 
         (Some(model::STORAGE_CLASS), dec!(100))
     );
     let sheet = vast.own_sheet(base).unwrap();
-    assert_eq!(sheet.network.egress_per_unit, dec!(0.02));
+    assert_eq!(sheet.network.egress_per_unit, Some(dec!(0.02)));
     assert_eq!(sheet.network.ingress_per_unit, dec!(0.005));
     let price = sheet.storage.disk[model::STORAGE_CLASS];
     assert_eq!(

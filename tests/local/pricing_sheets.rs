@@ -61,7 +61,7 @@ fn a_good_sheet_loads_exactly() {
     assert_eq!(sheet.billing.stop_policy, StopPolicy::StopCharging);
     assert_eq!(sheet.billing.month_hours, 730);
     assert_eq!(sheet.network.unit, DataUnit::GiB);
-    assert_eq!(sheet.network.egress_per_unit, dec!(0.09));
+    assert_eq!(sheet.network.egress_per_unit, Some(dec!(0.09)));
     assert_eq!(sheet.network.ingress_per_unit, dec!(0));
     let sku = sheet.sku("ONE").unwrap();
     assert_eq!(sku.on_demand_per_hour, Some(dec!(0.5)));
@@ -99,7 +99,10 @@ fn a_float_with_too_many_digits_must_be_quoted() {
         "egress_per_unit = \"0.12345678901234567\"",
     );
     let sheet = load_str("x.toml", &quoted).unwrap();
-    assert_eq!(sheet.network.egress_per_unit, dec!(0.12345678901234567));
+    assert_eq!(
+        sheet.network.egress_per_unit,
+        Some(dec!(0.12345678901234567))
+    );
 }
 
 #[test]

@@ -56,9 +56,18 @@ fn from_sheet(args: &EstimateArgs, sheet: &Sheet) -> Result<Priced, Failure> {
         .on_demand_per_hour
         .or_else(|| sku.compute_units.map(|u| u.per_hour()));
     let unit = sheet.network.unit;
-    let egress_per_gb = args
-        .egress_rate
-        .unwrap_or_else(|| per_gb(sheet.network.egress_per_unit, unit));
+    let egress_per_gb = match (args.egress_rate, sheet.network.egress_per_unit) {
+        (Some(rate), _) => rate,
+        (None, Some(price)) => per_gb(price, unit),
+        (None, None) if args.egress_gb.is_none_or(|gb| gb.is_zero()) => Decimal::ZERO,
+        (None, None) => {
+            return Err(Failure::bad_input(format!(
+                "--egress-rate is needed: sheet `{}` does not know its egress price \
+                 (network.egress_per_unit is \"unknown\")",
+                sheet.id
+            )));
+        }
+    };
     let storage_per_gb_month = match (args.storage_rate, args.storage_gb) {
         (Some(rate), _) => rate,
         (None, None) => Decimal::ZERO,

@@ -115,7 +115,7 @@ pub fn host_sheet(base: &Sheet, rates: &HostRates) -> Sheet {
     sheet.billing.month_hours = MONTH_HOURS;
     if rates.egress_per_gb.is_some() || rates.ingress_per_gb.is_some() {
         sheet.network.unit = DataUnit::GB;
-        sheet.network.egress_per_unit = rates.egress_per_gb.unwrap_or(Decimal::ZERO);
+        sheet.network.egress_per_unit = Some(rates.egress_per_gb.unwrap_or(Decimal::ZERO));
         sheet.network.ingress_per_unit = rates.ingress_per_gb.unwrap_or(Decimal::ZERO);
         sheet.network.free_egress_per_month = Decimal::ZERO;
     }

@@ -40,8 +40,9 @@ pub fn accrue(sheet: &Sheet, usage: &Usage, at: Timestamp) -> Accrual {
     burn.compute = compute.burn_per_hour;
 
     let bandwidth = super::bandwidth::bandwidth_cost(sheet, usage, &intervals, at);
-    accrued.bandwidth = bandwidth.accrued;
-    burn.bandwidth = bandwidth.burn_per_hour;
+    accrued.bandwidth = bandwidth.cost.accrued;
+    burn.bandwidth = bandwidth.cost.burn_per_hour;
+    unpriced.extend(bandwidth.unknown);
 
     for resource in &usage.resources {
         let end = resource_end(resource, usage, at);

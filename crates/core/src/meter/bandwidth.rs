@@ -27,13 +27,21 @@ fn month_of(at: Timestamp) -> (i16, i8) {
     (d.year(), d.month())
 }
 
+/// The bandwidth line, and what of it the sheet cannot price (counted as nothing, and named).
+pub(crate) struct BandwidthCost {
+    pub cost: LineCost,
+    pub unknown: Vec<String>,
+}
+
 pub(crate) fn bandwidth_cost(
     sheet: &Sheet,
     usage: &Usage,
     intervals: &[Interval],
     at: Timestamp,
-) -> LineCost {
+) -> BandwidthCost {
     let net = &sheet.network;
+    let mut unknown = Vec::new();
+    let egress_price = net.egress_per_unit.unwrap_or(Decimal::ZERO);
     let unit_bytes = Decimal::from(net.unit.bytes());
     let free_bytes = net.free_egress_per_month * unit_bytes;
 
@@ -50,7 +58,10 @@ pub(crate) fn bandwidth_cost(
     let mut accrued = Decimal::ZERO;
     for m in months.values() {
         let billable = (Decimal::from(m.egress) - free_bytes).max(Decimal::ZERO);
-        accrued += billable * net.egress_per_unit / unit_bytes;
+        if net.egress_per_unit.is_none() && billable > Decimal::ZERO && unknown.is_empty() {
+            unknown.push("egress (network.egress_per_unit is unknown)".to_string());
+        }
+        accrued += billable * egress_price / unit_bytes;
         accrued += Decimal::from(m.ingress) * net.ingress_per_unit / unit_bytes;
     }
 
@@ -59,13 +70,16 @@ pub(crate) fn bandwidth_cost(
         (Decimal::from(m.egress) - free_bytes).max(Decimal::ZERO)
     });
     let billable_recent = Decimal::from(recent_egress).min(beyond_allowance);
-    let mut burn = billable_recent * net.egress_per_unit * Decimal::from(3600)
+    let mut burn = billable_recent * egress_price * Decimal::from(3600)
         / (unit_bytes * Decimal::from(BURN_WINDOW_SECONDS));
 
-    if let (Some(price), Some(mbps)) = (
-        net.fixed_bandwidth_per_mbps_month,
-        usage.fixed_bandwidth_mbps,
-    ) {
+    let mbps = usage.fixed_bandwidth_mbps.or(net.fixed_bandwidth_mbps);
+    if net.fixed_bandwidth_per_mbps_month.is_some() && mbps.is_none() {
+        unknown.push(
+            "fixed bandwidth (its Mbps is unknown: set network.fixed_bandwidth_mbps)".to_string(),
+        );
+    }
+    if let (Some(price), Some(mbps)) = (net.fixed_bandwidth_per_mbps_month, mbps) {
         let existing: i64 = intervals
             .iter()
             .filter(|iv| iv.state != InstanceState::Released)
@@ -81,9 +95,12 @@ pub(crate) fn bandwidth_cost(
             burn += mbps * price * Decimal::from(3600) / month_seconds;
         }
     }
-    LineCost {
-        accrued,
-        billed: accrued,
-        burn_per_hour: burn,
+    BandwidthCost {
+        cost: LineCost {
+            accrued,
+            billed: accrued,
+            burn_per_hour: burn,
+        },
+        unknown,
     }
 }

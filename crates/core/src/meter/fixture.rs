@@ -41,6 +41,7 @@ pub fn example_sheet() -> Sheet {
             minimum_seconds: 0,
             stop_policy: StopPolicy::StopCharging,
             month_hours: 730,
+            reclaims_per_day: None,
         },
         skus: vec![Sku {
             name: "gpu.1x".into(),
@@ -54,10 +55,11 @@ pub fn example_sheet() -> Sheet {
         }],
         network: Network {
             unit: DataUnit::GiB,
-            egress_per_unit: dec!(0.09),
+            egress_per_unit: Some(dec!(0.09)),
             ingress_per_unit: Decimal::ZERO,
             free_egress_per_month: dec!(100),
             fixed_bandwidth_per_mbps_month: Some(dec!(7.30)),
+            fixed_bandwidth_mbps: None,
         },
         storage: Storage {
             disk,

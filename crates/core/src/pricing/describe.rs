@@ -119,7 +119,7 @@ pub fn sku_details(sheet: &Sheet, sku: &Sku) -> String {
     row("billing", billing_summary(sheet));
     let net = &sheet.network;
     let unit = net.unit.as_str();
-    let mut egress = money(Some(net.egress_per_unit), &format!("/{unit}"));
+    let mut egress = money(net.egress_per_unit, &format!("/{unit}"));
     if !net.free_egress_per_month.is_zero() {
         let _ = write!(
             egress,

@@ -42,6 +42,8 @@ pub(crate) struct RawBilling {
     pub month_hours: Option<Spanned<u32>>,
     /// The price of one compute unit, for SKUs that state `compute_units_per_hour`.
     pub compute_unit_price: Num,
+    /// How often a spot instance is reclaimed, on average, per day.
+    pub reclaims_per_day: Num,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -68,6 +70,8 @@ pub(crate) struct RawNetwork {
     pub ingress_per_unit: Num,
     pub free_egress_per_month: Num,
     pub fixed_bandwidth_per_mbps_month: Num,
+    /// The Mbps a fixed-bandwidth plan has, where the sheet prices one size.
+    pub fixed_bandwidth_mbps: Num,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -176,11 +176,18 @@ fn billing(
         base.map(|b| b.month_hours),
     )?
     .unwrap_or(DEFAULT_MONTH_HOURS);
+    let reclaims_per_day = stated_or(
+        r.reclaims_per_day
+            .as_ref()
+            .map(|q| v.quantity(q, "billing.reclaims_per_day")),
+        base.and_then(|b| b.reclaims_per_day),
+    )?;
     Ok(Billing {
         step_seconds,
         minimum_seconds,
         stop_policy,
         month_hours,
+        reclaims_per_day,
     })
 }
 
@@ -218,14 +225,15 @@ fn network(
     let egress_per_unit = stated_or(
         r.egress_per_unit
             .as_ref()
-            .map(|p| v.price(p, "network.egress_per_unit")),
+            .map(|p| v.price_or_unknown(p, "network.egress_per_unit")),
         base.map(|b| b.egress_per_unit),
     )?
     .ok_or_else(|| {
         v.missing(
             span,
             "network.egress_per_unit",
-            "the price per GiB (or GB) sent to the internet; 0 where egress is free",
+            "the price per GiB (or GB) sent to the internet; 0 where egress is free, \
+             \"unknown\" where it is not known",
         )
     })?;
     let ingress_per_unit = stated_or(
@@ -248,12 +256,19 @@ fn network(
             "network.fixed_bandwidth_per_mbps_month",
         )?
         .or(base.and_then(|b| b.fixed_bandwidth_per_mbps_month));
+    let fixed_bandwidth_mbps = stated_or(
+        r.fixed_bandwidth_mbps
+            .as_ref()
+            .map(|q| v.quantity(q, "network.fixed_bandwidth_mbps")),
+        base.and_then(|b| b.fixed_bandwidth_mbps),
+    )?;
     Ok(Network {
         unit,
         egress_per_unit,
         ingress_per_unit,
         free_egress_per_month,
         fixed_bandwidth_per_mbps_month,
+        fixed_bandwidth_mbps,
     })
 }
 

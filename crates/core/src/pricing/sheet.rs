@@ -37,8 +37,10 @@ pub struct Billing {
     /// A run of the instance is billed for at least this many seconds.
     pub minimum_seconds: u32,
     pub stop_policy: StopPolicy,
-    /// The hours in a month for per-month prices (storage, fixed bandwidth).
+    /// The hours in a month for every per-month price: storage, fixed bandwidth, subscriptions.
     pub month_hours: u32,
+    /// How often a spot instance is reclaimed, on average, per day; `None`: unknown.
+    pub reclaims_per_day: Option<Decimal>,
 }
 
 /// What compute costs while the instance is stopped.
@@ -122,24 +124,27 @@ impl DataUnit {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Network {
     pub unit: DataUnit,
-    /// Price per `unit` sent to the internet.
-    pub egress_per_unit: Decimal,
+    /// Price per `unit` sent to the internet; `None`: the sheet says it is unknown.
+    pub egress_per_unit: Option<Decimal>,
     /// Price per `unit` received; zero on nearly every cloud.
     pub ingress_per_unit: Decimal,
     /// Egress free each calendar month (UTC), in `unit`s.
     pub free_egress_per_month: Decimal,
     /// Fixed-bandwidth plans: price per Mbps per month, billed by time, not bytes.
     pub fixed_bandwidth_per_mbps_month: Option<Decimal>,
+    /// The Mbps of the fixed-bandwidth plan, where the sheet knows it (a config can say too).
+    pub fixed_bandwidth_mbps: Option<Decimal>,
 }
 
 impl Default for Network {
     fn default() -> Self {
         Network {
             unit: DataUnit::GiB,
-            egress_per_unit: Decimal::ZERO,
+            egress_per_unit: Some(Decimal::ZERO),
             ingress_per_unit: Decimal::ZERO,
             free_egress_per_month: Decimal::ZERO,
             fixed_bandwidth_per_mbps_month: None,
+            fixed_bandwidth_mbps: None,
         }
     }
 }

@@ -81,6 +81,18 @@ impl Values<'_> {
         Ok(amount)
     }
 
+    /// A price, or `None` for the word `"unknown"`: a required price the author could not find.
+    pub fn price_or_unknown(
+        &self,
+        value: &Spanned<RawNumber>,
+        key: &str,
+    ) -> Result<Option<Decimal>, SheetError> {
+        match value.get_ref() {
+            RawNumber::Text(t) if t.trim().eq_ignore_ascii_case("unknown") => Ok(None),
+            _ => self.price(value, key).map(Some),
+        }
+    }
+
     pub fn opt_price(&self, value: &Num, key: &str) -> Result<Option<Decimal>, SheetError> {
         value.as_ref().map(|v| self.price(v, key)).transpose()
     }
