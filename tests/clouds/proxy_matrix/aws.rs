@@ -12,7 +12,7 @@ use gpumeter::provider::http::{HttpPolicy, Repeat};
 use gpumeter::provider::readback::Readback;
 use gpumeter::provider::{Action, Provider, Seen};
 
-use super::{Cloud, Target, Truth, run};
+use super::{Cloud, Target, Truth, run, with_snapshots};
 use crate::common::moto::{Moto, moto};
 
 const SECRET: &str = "proxy-moto-secret-never-shown-41d7";
@@ -108,29 +108,12 @@ impl Cloud for MotoCloud {
     }
 
     fn targets(&self) -> Vec<Target> {
-        let clean = |final_snapshot| Action::SnapshotClean {
-            keep: 0,
-            final_snapshot,
-            delete: None,
-        };
-        vec![
-            Target {
-                action: Action::Release,
-                change: "TerminateInstances",
-            },
-            Target {
-                action: Action::Stop,
-                change: "StopInstances",
-            },
-            Target {
-                action: clean(false),
-                change: "DeleteSnapshot",
-            },
-            Target {
-                action: clean(true),
-                change: "CreateSnapshot",
-            },
-        ]
+        with_snapshots([
+            "TerminateInstances",
+            "StopInstances",
+            "DeleteSnapshot",
+            "CreateSnapshot",
+        ])
     }
 
     async fn fresh(&self) -> World {

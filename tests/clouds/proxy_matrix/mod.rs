@@ -24,6 +24,36 @@ pub struct Target {
     pub change: &'static str,
 }
 
+/// Release, stop, and snapshot-clean without and with a final snapshot (keeping none), each
+/// with the call that changes the cloud: `calls` names release's, stop's, the deletion's and the
+/// final snapshot's.
+pub fn with_snapshots(calls: [&'static str; 4]) -> Vec<Target> {
+    let clean = |final_snapshot| Action::SnapshotClean {
+        keep: 0,
+        final_snapshot,
+        delete: None,
+    };
+    let [release, stop, delete, create] = calls;
+    vec![
+        Target {
+            action: Action::Release,
+            change: release,
+        },
+        Target {
+            action: Action::Stop,
+            change: stop,
+        },
+        Target {
+            action: clean(false),
+            change: delete,
+        },
+        Target {
+            action: clean(true),
+            change: create,
+        },
+    ]
+}
+
 /// What the cloud itself shows after an action.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Truth {

@@ -7,7 +7,7 @@ use gpumeter::provider::tencent::TencentCloud;
 use gpumeter::provider::{Action, Provider, Seen};
 use jiff::{SignedDuration, Timestamp};
 
-use super::{Cloud, Target, Truth, run};
+use super::{Cloud, Target, Truth, run, with_snapshots};
 use crate::alibaba_peer::{self, cloud::SNAPSHOTS};
 use crate::gpu_peer::{self, Kind, cloud as gpu};
 use crate::tencent_peer;
@@ -64,33 +64,17 @@ impl Cloud for Alibaba {
     }
 
     fn targets(&self) -> Vec<Target> {
-        let clean = |final_snapshot| Action::SnapshotClean {
-            keep: 0,
-            final_snapshot,
-            delete: None,
-        };
-        vec![
-            Target {
-                action: Action::Release,
-                change: "DeleteInstance",
-            },
-            Target {
-                action: Action::Stop,
-                change: "StopInstance",
-            },
-            Target {
-                action: clean(false),
-                change: "DeleteSnapshot",
-            },
-            Target {
-                action: clean(true),
-                change: "CreateSnapshot",
-            },
-            Target {
-                action: in_two_hours(),
-                change: "ModifyInstanceAutoReleaseTime",
-            },
-        ]
+        let mut targets = with_snapshots([
+            "DeleteInstance",
+            "StopInstance",
+            "DeleteSnapshot",
+            "CreateSnapshot",
+        ]);
+        targets.push(Target {
+            action: in_two_hours(),
+            change: "ModifyInstanceAutoReleaseTime",
+        });
+        targets
     }
 
     async fn fresh(&self) -> Self::World {
