@@ -279,6 +279,7 @@ fn load_balancer_license_and_boot_fee_are_extras() {
 #[test]
 fn a_resource_without_a_price_is_listed_not_silently_free() {
     let mut usage = Usage::new(running_from(0), hourly(dec!(1)));
+    usage.fixed_bandwidth_mbps = Some(dec!(1));
     usage.resources.push(Resource {
         id: "nv-1".into(),
         kind: ResourceKind::NetworkVolume,
