@@ -249,7 +249,7 @@ pub struct EstimateArgs {
     /// Inline on-demand price per GPU-hour (instead of a sheet).
     #[arg(long)]
     pub rate: Option<Decimal>,
-    /// Inline subscription price per GPU per month (30 days).
+    /// Inline subscription price per GPU per month (30 days, 720 h).
     #[arg(long)]
     pub monthly: Option<Decimal>,
     /// Inline spot price per GPU-hour.
