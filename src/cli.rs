@@ -249,16 +249,17 @@ pub struct EstimateArgs {
     /// Inline on-demand price per GPU-hour (instead of a sheet).
     #[arg(long)]
     pub rate: Option<Decimal>,
-    /// Inline subscription price per GPU per month (30 days).
+    /// Inline subscription price per GPU per month (30 days, 720 h).
     #[arg(long)]
     pub monthly: Option<Decimal>,
     /// Inline spot price per GPU-hour.
     #[arg(long)]
     pub spot_rate: Option<Decimal>,
-    /// Currency of the inline prices (ISO code, such as USD or CNY).
+    /// Currency of the inline prices (ISO code, such as USD or CNY); with --compare, the
+    /// currency totals are ranked in.
     #[arg(long)]
     pub currency: Option<String>,
-    /// GPUs the inline prices are multiplied by.
+    /// GPUs the inline prices are multiplied by; with --compare, the fewest GPUs a SKU has.
     #[arg(long, default_value_t = 1)]
     pub gpus: u32,
 
@@ -281,6 +282,40 @@ pub struct EstimateArgs {
     /// Price per GB-month of storage (overrides the sheet).
     #[arg(long)]
     pub storage_rate: Option<Decimal>,
+
+    /// Starts a day: each run is billed with the sheet's step, minimum and boot fee, and the
+    /// day's hours are split evenly across the runs.
+    #[arg(long, default_value_t = 1)]
+    pub runs_per_day: u32,
+    /// Licences charged per hour of running [default: one per instance, where the sheet
+    /// prices licences].
+    #[arg(long)]
+    pub licenses: Option<u32>,
+    /// Fixed bandwidth in Mbps (overrides the sheet's network.fixed_bandwidth_mbps).
+    #[arg(long)]
+    pub bandwidth_mbps: Option<Decimal>,
+    /// Public IPs: attached while running, idle otherwise, over the whole plan.
+    #[arg(long, default_value_t = 0)]
+    pub public_ips: u32,
+    /// Load balancers, billed every hour of the plan.
+    #[arg(long, default_value_t = 0)]
+    pub load_balancers: u32,
+    /// Spot risk: how often the work checkpoints (90m, 1h); adds the expected rerun cost.
+    #[arg(long, value_name = "DURATION")]
+    pub checkpoint_every: Option<String>,
+    /// Spot reclaims per day of running (overrides the sheet's billing.reclaims_per_day).
+    #[arg(long)]
+    pub reclaims_per_day: Option<Decimal>,
+
+    /// Price the plan on every SKU of every bundled and configured sheet, ranked by total.
+    #[arg(long, conflicts_with_all = ["provider", "sku", "rate", "monthly", "spot_rate"])]
+    pub compare: bool,
+    /// With --compare: a GPU model, matched loosely (`A100 80GB`, `4090`).
+    #[arg(long, requires = "compare", value_name = "MODEL")]
+    pub gpu: Option<String>,
+    /// An exchange rate, FROM:TO=RATE (`USD:CNY=7.12`: 1 USD = 7.12 CNY); repeatable.
+    #[arg(long, value_name = "RATE")]
+    pub fx: Vec<String>,
 
     /// Print JSON instead of a table.
     #[arg(long)]

@@ -53,6 +53,15 @@ pub struct Config {
     pub hooks: HooksConfig,
     /// The instances `gpumeter fleet` lists, by provider, region and account.
     pub fleet: Vec<FleetConfig>,
+    /// Exchange rates for `estimate --compare`.
+    pub fx: FxConfig,
+}
+
+/// Exchange rates the user states, as `FROM:TO=RATE` (the same form as `--fx`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct FxConfig {
+    pub rates: Vec<String>,
 }
 
 /// The cloud the instance lives in.

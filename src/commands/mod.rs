@@ -188,7 +188,7 @@ fn refuse_misplaced_gpus(cli: &Cli) -> Result<(), Failure> {
 /// Runs a parsed command line and turns its outcome into an exit status.
 pub fn run(cli: &Cli) -> ExitCode {
     let result = refuse_misplaced_gpus(cli).and_then(|()| match &cli.command {
-        Some(Command::Estimate(args)) => estimate::run(args),
+        Some(Command::Estimate(args)) => estimate::run(args, cli),
         Some(Command::Pricing(cmd)) => pricing::run(cmd),
         Some(Command::Status(args)) => status::run(args, cli),
         Some(Command::Watchdog(args)) => watchdog::run(cli, args),

@@ -104,10 +104,10 @@ fn gpus_multiply_inline_prices_and_storage_covers_the_whole_plan() {
     // 4 GPUs x 2 USD x 6 h x 73 days.
     assert_eq!(v["modes"]["on_demand"]["compute"], "3504.00");
     assert_eq!(v["modes"]["spot"]["compute"], "1401.60");
-    // 100 GB x 0.1 per GB-month for 73 x 24 = 1752 of 730 hours: 24.00.
-    assert_eq!(v["modes"]["on_demand"]["storage"], "24.00");
+    // 100 GB x 0.1 per GB-month for 73 x 24 = 1752 hours of 720-hour (inline) months: 24.33.
+    assert_eq!(v["modes"]["on_demand"]["storage"], "24.33");
     assert_eq!(v["modes"]["on_demand"]["bandwidth"], "4.50");
-    assert_eq!(v["modes"]["spot"]["total"], "1430.10");
+    assert_eq!(v["modes"]["spot"]["total"], "1430.43");
     assert_eq!(v["cheapest"], "spot");
     assert!(v["break_even_hours_per_month"].is_null());
 }

@@ -7,6 +7,8 @@ mod cockpit_cli;
 mod command_cli;
 mod e2e_tmux;
 mod estimate_cli;
+mod estimate_compare;
+mod estimate_truth;
 mod input_cli;
 mod kill_loop;
 mod pricing_cli;

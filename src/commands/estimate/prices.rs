@@ -2,12 +2,20 @@
 
 use rust_decimal::Decimal;
 
-use super::{Priced, gb_in, month_hours, per_gb};
 use crate::cli::EstimateArgs;
 use crate::commands::{Failure, load_sheet_for};
 use crate::meter::estimate::PlanPrices;
 use crate::money::Currency;
 use crate::pricing::Sheet;
+
+/// The prices and labels an estimate runs on, resolved from flags or a sheet.
+pub struct Priced {
+    pub prices: PlanPrices,
+    pub gpus: u32,
+    pub sku: Option<String>,
+    /// The sheet's id, to name it beside a price it lacks.
+    pub sheet: Option<String>,
+}
 
 pub fn resolve(args: &EstimateArgs) -> Result<Priced, Failure> {
     let sheet = load_sheet_for(args.provider.as_deref(), args.sheet.as_deref())?;
@@ -51,60 +59,15 @@ fn from_sheet(args: &EstimateArgs, sheet: &Sheet) -> Result<Priced, Failure> {
     if args.instances == 0 {
         return Err(Failure::bad_input("--instances must be at least 1"));
     }
-    let n = Decimal::from(args.instances);
-    let on_demand = sku
-        .on_demand_per_hour
-        .or_else(|| sku.compute_units.map(|u| u.per_hour()));
-    let unit = sheet.network.unit;
-    let egress_per_gb = match (args.egress_rate, sheet.network.egress_per_unit) {
-        (Some(rate), _) => rate,
-        (None, Some(price)) => per_gb(price, unit),
-        (None, None) if args.egress_gb.is_none_or(|gb| gb.is_zero()) => Decimal::ZERO,
-        (None, None) => {
-            return Err(Failure::bad_input(format!(
-                "--egress-rate is needed: sheet `{}` does not know its egress price \
-                 (network.egress_per_unit is \"unknown\")",
-                sheet.id
-            )));
-        }
-    };
-    let storage_per_gb_month = match (args.storage_rate, args.storage_gb) {
-        (Some(rate), _) => rate,
-        (None, None) => Decimal::ZERO,
-        (None, Some(_)) => sheet_disk_price(sheet)?,
-    };
-    Ok(Priced {
-        prices: PlanPrices {
-            currency: sheet.currency,
-            on_demand_per_hour: on_demand.map(|p| p * n),
-            spot_per_hour: sku.spot_per_hour.map(|p| p * n),
-            monthly: sku.monthly.map(|p| p * n),
-            egress_gb: args.egress_gb.unwrap_or_default(),
-            egress_per_gb,
-            free_egress_gb_per_month: gb_in(sheet.network.free_egress_per_month, unit),
-            storage_gb: args.storage_gb.unwrap_or_default(),
-            storage_per_gb_month,
-            month_hours: month_hours(Some(sheet)),
-        },
-        gpus: sku.gpu_count * args.instances,
-        sku: Some(sku.name.clone()),
-    })
-}
-
-/// The storage price to use when the user gives storage but no rate: the sheet's only disk
-/// class, or its network volume price when it prices no disks (Lambda's file systems).
-fn sheet_disk_price(sheet: &Sheet) -> Result<Decimal, Failure> {
-    let mut classes = sheet.storage.disk.iter();
-    match (classes.next(), classes.next()) {
-        (Some((_, price)), None) => Ok(price.per_gib_month),
-        (None, _) if sheet.storage.network_volume.is_some() => {
-            Ok(sheet.storage.network_volume.unwrap_or_default())
-        }
-        (None, _) => Err(Failure::bad_input(format!(
-            "--storage-rate is needed: sheet `{}` has no disk price",
-            sheet.id
-        ))),
-        (Some(_), Some(_)) => Err(Failure::bad_input(format!(
+    let mut prices = PlanPrices::from_sheet(sheet, sku, args.instances);
+    if let Some(rate) = args.egress_rate {
+        prices.egress_per_gb = Some(rate);
+    }
+    if let Some(rate) = args.storage_rate {
+        prices.storage_per_gb_month = Some(rate);
+    } else if args.storage_gb.is_some() && sheet.storage.disk.len() > 1 {
+        // Several classes is a choice for the user, not a price the sheet lacks.
+        return Err(Failure::bad_input(format!(
             "--storage-rate is needed: sheet `{}` prices several disk classes ({})",
             sheet.id,
             sheet
@@ -114,8 +77,14 @@ fn sheet_disk_price(sheet: &Sheet) -> Result<Decimal, Failure> {
                 .cloned()
                 .collect::<Vec<_>>()
                 .join(", ")
-        ))),
+        )));
     }
+    Ok(Priced {
+        prices,
+        gpus: sku.gpu_count * args.instances,
+        sku: Some(sku.name.clone()),
+        sheet: Some(sheet.id.clone()),
+    })
 }
 
 fn inline(args: &EstimateArgs) -> Result<Priced, Failure> {
@@ -142,31 +111,41 @@ fn inline(args: &EstimateArgs) -> Result<Priced, Failure> {
     if args.gpus == 0 {
         return Err(Failure::bad_input("--gpus must be at least 1"));
     }
-    if args.egress_gb.is_some() && args.egress_rate.is_none() {
-        return Err(Failure::bad_input(
-            "--egress-rate is required with --egress-gb and no sheet",
-        ));
-    }
-    if args.storage_gb.is_some() && args.storage_rate.is_none() {
-        return Err(Failure::bad_input(
-            "--storage-rate is required with --storage-gb and no sheet",
-        ));
+    for (flag, needs, set) in [
+        (
+            "--egress-gb",
+            "--egress-rate",
+            args.egress_gb.is_some() && args.egress_rate.is_none(),
+        ),
+        (
+            "--storage-gb",
+            "--storage-rate",
+            args.storage_gb.is_some() && args.storage_rate.is_none(),
+        ),
+        ("--public-ips", "a sheet", args.public_ips > 0),
+        ("--load-balancers", "a sheet", args.load_balancers > 0),
+        ("--licenses", "a sheet", args.licenses.is_some()),
+        ("--bandwidth-mbps", "a sheet", args.bandwidth_mbps.is_some()),
+    ] {
+        if set {
+            return Err(Failure::bad_input(format!(
+                "{flag} needs {needs} with inline prices: inline flags price compute, egress and storage only"
+            )));
+        }
     }
     let g = Decimal::from(args.gpus);
+    let prices = PlanPrices {
+        on_demand_per_hour: args.rate.map(|r| r * g),
+        spot_per_hour: args.spot_rate.map(|r| r * g),
+        monthly: args.monthly.map(|m| m * g),
+        egress_per_gb: Some(args.egress_rate.unwrap_or_default()),
+        storage_per_gb_month: Some(args.storage_rate.unwrap_or_default()),
+        ..PlanPrices::inline(currency)
+    };
     Ok(Priced {
-        prices: PlanPrices {
-            currency,
-            on_demand_per_hour: args.rate.map(|r| r * g),
-            spot_per_hour: args.spot_rate.map(|r| r * g),
-            monthly: args.monthly.map(|m| m * g),
-            egress_gb: args.egress_gb.unwrap_or_default(),
-            egress_per_gb: args.egress_rate.unwrap_or_default(),
-            free_egress_gb_per_month: Decimal::ZERO,
-            storage_gb: args.storage_gb.unwrap_or_default(),
-            storage_per_gb_month: args.storage_rate.unwrap_or_default(),
-            month_hours: month_hours(None),
-        },
+        prices,
         gpus: args.gpus,
         sku: None,
+        sheet: None,
     })
 }

@@ -77,7 +77,7 @@ pub struct Sku {
     pub on_demand_per_hour: Option<Decimal>,
     /// Spot price per instance-hour, where the sheet knows one.
     pub spot_per_hour: Option<Decimal>,
-    /// Subscription price per month (30 days) for the instance.
+    /// Subscription price per month (`billing.month_hours`) for the instance.
     pub monthly: Option<Decimal>,
     pub compute_units: Option<ComputeUnits>,
 }

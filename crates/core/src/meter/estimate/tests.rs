@@ -1,0 +1,161 @@
+use rust_decimal::Decimal;
+use rust_decimal::dec;
+
+use super::*;
+
+fn cny(on_demand: Decimal, monthly: Decimal) -> PlanPrices {
+    PlanPrices {
+        on_demand_per_hour: Some(on_demand),
+        monthly: Some(monthly),
+        ..PlanPrices::inline(Currency::CNY)
+    }
+}
+
+fn plan(hours_per_day: Decimal, days: Decimal) -> Plan {
+    Plan {
+        hours_per_day,
+        days,
+        runs_per_day: 1,
+    }
+}
+
+fn total(e: &Estimate, mode: PlanMode) -> Decimal {
+    e.mode(mode).unwrap().breakdown.total().amount
+}
+
+#[test]
+fn the_issue_example_compares_on_demand_and_monthly() {
+    let e = estimate(
+        &cny(dec!(25), dec!(5000)),
+        plan(dec!(8), dec!(10)),
+        &Needs::default(),
+    );
+    assert_eq!(total(&e, PlanMode::OnDemand), dec!(2000));
+    assert_eq!(total(&e, PlanMode::Monthly), dec!(5000));
+    assert!(e.mode(PlanMode::Mixed).is_none(), "one month is no mix");
+    assert_eq!(e.cheapest, Some(PlanMode::OnDemand));
+    assert_eq!(e.break_even_hours_per_month, Some(dec!(200)));
+}
+
+#[test]
+fn a_month_and_a_day_on_demand_beat_two_months() {
+    let e = estimate(
+        &cny(dec!(25), dec!(5000)),
+        plan(dec!(24), dec!(31)),
+        &Needs::default(),
+    );
+    assert_eq!(
+        e.mode(PlanMode::Monthly).unwrap().breakdown.compute,
+        dec!(10000)
+    );
+    assert_eq!(
+        e.mode(PlanMode::OnDemand).unwrap().breakdown.compute,
+        dec!(18600)
+    );
+    let mixed = e.mode(PlanMode::Mixed).unwrap();
+    assert_eq!(mixed.breakdown.compute, dec!(5600));
+    let mix = mixed.mix.unwrap();
+    assert_eq!((mix.months, mix.on_demand_days), (dec!(1), dec!(1)));
+    assert_eq!(e.cheapest, Some(PlanMode::Mixed));
+}
+
+#[test]
+fn storage_uses_the_one_month_length_and_egress_beyond_the_allowance() {
+    let mut prices = cny(dec!(10), dec!(1000));
+    prices.storage_per_gb_month = Some(dec!(1));
+    prices.egress_per_gb = Some(dec!(0.5));
+    prices.free_egress_gb_per_month = dec!(100);
+    let needs = Needs {
+        storage_gb: dec!(2000),
+        egress_gb: dec!(150),
+        ..Needs::default()
+    };
+    let e = estimate(&prices, plan(dec!(0), dec!(30)), &needs);
+    let on_demand = e.mode(PlanMode::OnDemand).unwrap().breakdown;
+    assert_eq!(on_demand.compute, dec!(0));
+    assert_eq!(on_demand.storage, dec!(2000));
+    assert_eq!(on_demand.bandwidth, dec!(25));
+}
+
+#[test]
+fn runs_bill_their_minimum_and_boot_fee() {
+    let mut prices = cny(dec!(25), dec!(5000));
+    prices.minimum_seconds = 3600;
+    prices.extras.boot_fee = Some(dec!(5));
+    let plan = Plan {
+        hours_per_day: dec!(1),
+        days: dec!(1),
+        runs_per_day: 4,
+    };
+    let e = estimate(&prices, plan, &Needs::default());
+    let b = e.mode(PlanMode::OnDemand).unwrap().breakdown;
+    assert_eq!((b.compute, b.extras), (dec!(100), dec!(20)));
+}
+
+#[test]
+fn an_unknown_price_is_named_and_never_free() {
+    let mut prices = cny(dec!(10), dec!(1000));
+    prices.egress_per_gb = None;
+    let needs = Needs {
+        egress_gb: dec!(500),
+        storage_gb: dec!(10),
+        public_ips: 1,
+        ..Needs::default()
+    };
+    let e = estimate(&prices, plan(dec!(1), dec!(1)), &needs);
+    let keys: Vec<_> = e.modes[0].unknown.iter().map(|u| u.key).collect();
+    assert_eq!(
+        keys,
+        vec![
+            "network.egress_per_unit",
+            "storage.disk",
+            "extras.public_ip_attached_per_hour"
+        ]
+    );
+    assert!(!e.modes[0].is_complete());
+}
+
+#[test]
+fn a_load_balancer_bills_every_hour_and_an_ip_idles_between_runs() {
+    let mut prices = cny(dec!(10), dec!(1000));
+    prices.extras.load_balancer_per_hour = Some(dec!(0.42));
+    prices.extras.public_ip_attached_per_hour = Some(dec!(0.01));
+    prices.extras.public_ip_idle_per_hour = Some(dec!(0.02));
+    let needs = Needs {
+        load_balancers: 1,
+        public_ips: 1,
+        ..Needs::default()
+    };
+    let e = estimate(&prices, plan(dec!(4), dec!(30)), &needs);
+    // 0.42 x 720 + 0.01 x 120 + 0.02 x 600.
+    assert_eq!(e.modes[0].breakdown.extras, dec!(315.60));
+}
+
+#[test]
+fn spot_adds_the_expected_rerun_or_names_the_missing_rate() {
+    let mut prices = PlanPrices::inline(Currency::USD);
+    prices.spot_per_hour = Some(dec!(2));
+    let mut needs = Needs {
+        checkpoint_every_hours: Some(dec!(1)),
+        ..Needs::default()
+    };
+    let e = estimate(&prices, plan(dec!(12), dec!(10)), &needs);
+    assert_eq!(e.modes[0].unknown[0].key, "billing.reclaims_per_day");
+    needs.reclaims_per_day = Some(dec!(0.5));
+    let e = estimate(&prices, plan(dec!(12), dec!(10)), &needs);
+    // 120 h of running = 5 days: 2.5 reclaims x 0.5 h lost x 2 per hour.
+    assert_eq!(e.modes[0].rerun, Some(dec!(2.5)));
+    assert_eq!(e.modes[0].breakdown.compute, dec!(242.5));
+}
+
+#[test]
+fn a_mode_without_a_price_is_absent() {
+    let mut prices = cny(dec!(10), dec!(1000));
+    prices.monthly = None;
+    prices.spot_per_hour = Some(dec!(3));
+    let e = estimate(&prices, plan(dec!(1), dec!(1)), &Needs::default());
+    let modes: Vec<_> = e.modes.iter().map(|m| m.mode).collect();
+    assert_eq!(modes, vec![PlanMode::OnDemand, PlanMode::Spot]);
+    assert_eq!(e.cheapest, Some(PlanMode::Spot));
+    assert_eq!(e.break_even_hours_per_month, None);
+}

@@ -1,0 +1,106 @@
+//! What `estimate --json` prints: money as decimal strings rounded to the cent.
+
+use serde::Serialize;
+
+use super::two_decimals;
+use crate::commands::Failure;
+use crate::meter::estimate::{Estimate, ModeCost, PlanMode};
+use crate::money::Currency;
+
+pub fn pretty(value: &impl Serialize) -> Result<String, Failure> {
+    serde_json::to_string_pretty(value)
+        .map_err(|e| Failure::bad_input(format!("cannot write JSON: {e}")))
+}
+
+#[derive(Debug, Serialize)]
+pub struct EstimateJson {
+    currency: Currency,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sku: Option<String>,
+    plan: PlanJson,
+    /// Hours in the month that every per-month price used.
+    month_hours: u32,
+    modes: ModesJson,
+    cheapest: Option<PlanMode>,
+    break_even_hours_per_month: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct PlanJson {
+    pub hours: String,
+    pub days: String,
+    pub runs_per_day: u32,
+    pub gpus: u32,
+}
+
+#[derive(Debug, Serialize)]
+struct ModesJson {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    on_demand: Option<ModeJson>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    monthly: Option<ModeJson>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mixed: Option<ModeJson>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    spot: Option<ModeJson>,
+}
+
+/// One mode: its lines, the total of what could be priced, and the keys of what could not.
+#[derive(Debug, Serialize)]
+pub struct ModeJson {
+    pub compute: String,
+    pub bandwidth: String,
+    pub storage: String,
+    pub extras: String,
+    pub total: String,
+    /// The sheet keys a line needed and lacked; the total leaves those lines out.
+    pub unknown: Vec<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rerun: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub months: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub on_demand_days: Option<String>,
+}
+
+impl From<&ModeCost> for ModeJson {
+    fn from(m: &ModeCost) -> Self {
+        let c = m.breakdown.cents();
+        ModeJson {
+            compute: c.compute,
+            bandwidth: c.bandwidth,
+            storage: c.storage,
+            extras: c.extras,
+            total: c.total,
+            unknown: m.unknown.iter().map(|u| u.key).collect(),
+            rerun: m.rerun.map(two_decimals),
+            months: m.mix.map(|x| x.months.normalize().to_string()),
+            on_demand_days: m.mix.map(|x| x.on_demand_days.normalize().to_string()),
+        }
+    }
+}
+
+impl EstimateJson {
+    pub fn new(e: &Estimate, gpus: u32, sku: Option<&str>) -> Self {
+        let mode = |m: PlanMode| e.mode(m).map(ModeJson::from);
+        EstimateJson {
+            currency: e.currency,
+            sku: sku.map(str::to_string),
+            plan: PlanJson {
+                hours: e.plan.hours().normalize().to_string(),
+                days: e.plan.days.normalize().to_string(),
+                runs_per_day: e.plan.runs_per_day,
+                gpus,
+            },
+            month_hours: e.month_hours,
+            modes: ModesJson {
+                on_demand: mode(PlanMode::OnDemand),
+                monthly: mode(PlanMode::Monthly),
+                mixed: mode(PlanMode::Mixed),
+                spot: mode(PlanMode::Spot),
+            },
+            cheapest: e.cheapest,
+            break_even_hours_per_month: e.break_even_hours_per_month.map(two_decimals),
+        }
+    }
+}

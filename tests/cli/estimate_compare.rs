@@ -1,0 +1,123 @@
+//! `gpumeter estimate --compare`: one plan across every bundled sheet, ranked by total.
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+/// Runs with an empty config, so that no user config changes the rates or the sheets.
+fn gpumeter(config: &str, args: &[&str]) -> Output {
+    let dir = std::env::temp_dir().join(format!("gpumeter-compare-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("config-{}.toml", config.len()));
+    std::fs::write(&path, config).unwrap();
+    Command::new(env!("CARGO_BIN_EXE_gpumeter"))
+        .arg("--config")
+        .arg(&path)
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn json(config: &str, args: &[&str]) -> Value {
+    let out = gpumeter(config, args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
+}
+
+const A100_80: &[&str] = &[
+    "estimate",
+    "--compare",
+    "--gpu",
+    "A100 80GB",
+    "--hours-per-day",
+    "8",
+    "--days",
+    "10",
+];
+
+#[test]
+fn every_bundled_a100_80gb_offer_ranked_by_total_in_cny() {
+    let mut args = A100_80.to_vec();
+    args.extend(["--fx", "USD:CNY=7.12", "--json"]);
+    let v = json("", &args);
+    assert_eq!(v["currency"], "CNY");
+    assert_eq!(v["plan"]["hours"], "80");
+    let offers = v["offers"].as_array().unwrap();
+    let totals: Vec<f64> = offers
+        .iter()
+        .map(|o| o["converted_total"].as_str().unwrap().parse().unwrap())
+        .collect();
+    assert!(totals.windows(2).all(|w| w[0] <= w[1]), "{totals:?}");
+    let sheets: std::collections::BTreeSet<&str> = offers
+        .iter()
+        .map(|o| o["sheet"].as_str().unwrap())
+        .collect();
+    for sheet in [
+        "aws-us-east-1",
+        "alibaba-cn-hangzhou",
+        "lambda",
+        "runpod",
+        "vast-typical",
+    ] {
+        assert!(sheets.contains(sheet), "{sheet} missing: {sheets:?}");
+    }
+    assert!(
+        offers
+            .iter()
+            .all(|o| o["gpu_model"].as_str().unwrap().contains("A100"))
+    );
+    // Vast's 0.87 USD for 80 h at 7.12: 495.55 CNY, the cheapest.
+    assert_eq!(offers[0]["sku"], "1x-a100-pcie");
+    assert_eq!(offers[0]["total"], "69.60");
+    assert_eq!(offers[0]["currency"], "USD");
+    assert_eq!(offers[0]["converted_total"], "495.55");
+    assert_eq!(offers[0]["as_of"], "2026-11-29");
+    let alibaba_spot = offers
+        .iter()
+        .find(|o| o["sku"] == "ecs.gn7e-c16g1.4xlarge" && o["mode"] == "spot")
+        .unwrap();
+    assert_eq!(alibaba_spot["converted_total"], "868.32");
+    assert_eq!(v["not_comparable"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn the_table_marks_stale_sheets_and_lists_what_cannot_be_converted() {
+    let out = gpumeter("", A100_80);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    // No rate given: totals in USD, the CNY sheets listed apart, not dropped.
+    assert!(text.contains("totals in USD"), "{text}");
+    assert!(text.contains("Not comparable: no rate to USD"), "{text}");
+    assert!(text.contains("alibaba-cn-hangzhou"), "{text}");
+    let aws = text.lines().find(|l| l.contains("p4de.24xlarge")).unwrap();
+    assert!(aws.contains("2026-01-21 stale"), "{aws}");
+}
+
+#[test]
+fn the_config_fx_table_gives_rates_and_the_currency() {
+    let mut args = A100_80.to_vec();
+    args.push("--json");
+    let v = json("[fx]\nrates = [\"USD:CNY=7.12\"]\n", &args);
+    assert_eq!(v["currency"], "CNY");
+    assert_eq!(v["offers"][0]["converted_total"], "495.55");
+}
+
+#[test]
+fn a_malformed_rate_or_currency_names_the_flag() {
+    for (flag, value, named) in [
+        ("--fx", "USD/CNY=7.12", "--fx"),
+        ("--fx", "USD:CNY=abc", "--fx"),
+        ("--currency", "yuan", "--currency"),
+    ] {
+        let mut args = A100_80.to_vec();
+        args.extend([flag, value]);
+        let out = gpumeter("", &args);
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(named) && err.contains("expected"), "{err}");
+    }
+}
