@@ -124,6 +124,7 @@ impl PlanPrices {
         let unit = sheet.network.unit;
         let gb = Decimal::from(crate::pricing::DataUnit::GB.bytes());
         let unit_bytes = Decimal::from(unit.bytes());
+        let gib = Decimal::from(crate::pricing::DataUnit::GiB.bytes());
         let on_demand = sku
             .on_demand_per_hour
             .or_else(|| sku.compute_units.map(|u| u.per_hour()));
@@ -138,7 +139,8 @@ impl PlanPrices {
             month_hours: sheet.billing.month_hours,
             egress_per_gb: sheet.network.egress_per_unit.map(|p| p * gb / unit_bytes),
             free_egress_gb_per_month: sheet.network.free_egress_per_month * unit_bytes / gb,
-            storage_per_gb_month: only_disk_price(sheet),
+            // Sheets price storage per GiB-month; a plan counts GB.
+            storage_per_gb_month: only_disk_price(sheet).map(|p| p * gb / gib),
             fixed_bandwidth_per_mbps_month: sheet.network.fixed_bandwidth_per_mbps_month,
             fixed_bandwidth_mbps: sheet.network.fixed_bandwidth_mbps,
             extras: sheet.extras.clone(),
