@@ -224,6 +224,15 @@ impl Context {
     /// the provider's bundled sheet (`aws-us-east-1` for AWS) and the instance's own type and
     /// billing mode. A derived SKU the sheet lacks means no pricing, with a warning, not an error.
     pub fn pricing_for(&self, instance: Option<&InstanceInfo>) -> Result<Option<Pricing>, Failure> {
+        let cfg = &self.config.instance;
+        Ok(self.sheet_pricing(instance)?.map(|p| Pricing {
+            licenses: cfg.licenses,
+            bandwidth_mbps: cfg.bandwidth_mbps,
+            ..p
+        }))
+    }
+
+    fn sheet_pricing(&self, instance: Option<&InstanceInfo>) -> Result<Option<Pricing>, Failure> {
         if self.demo {
             return Ok(demo_pricing());
         }
@@ -310,6 +319,8 @@ impl Context {
             sku,
             mode,
             terms,
+            licenses: None,
+            bandwidth_mbps: None,
         })
     }
 }

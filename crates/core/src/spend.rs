@@ -32,6 +32,19 @@ pub struct Pricing {
     pub mode: BillingMode,
     pub terms: ComputeTerms,
     pub source: PriceSource,
+    /// Licences the config states; `None` for the sheet's default (see [`Pricing::licenses`]).
+    pub licenses: Option<u32>,
+    /// A fixed-bandwidth plan's Mbps from the config; the sheet's own is used when unset.
+    pub bandwidth_mbps: Option<Decimal>,
+}
+
+impl Pricing {
+    /// Licences charged at `license_per_hour`: what the config says, else one per instance
+    /// when the sheet states that price, since a sheet line is never silently left out.
+    pub fn licenses(&self) -> u32 {
+        self.licenses
+            .unwrap_or(u32::from(self.sheet.extras.license_per_hour.is_some()))
+    }
 }
 
 /// The meter's reading with what the cockpit shows beside it.
@@ -150,6 +163,8 @@ impl Spend {
         let mut usage = Usage::new(lifecycle, pricing.terms);
         usage.traffic.clone_from(&self.traffic);
         usage.resources.clone_from(&self.resources);
+        usage.licenses = pricing.licenses();
+        usage.fixed_bandwidth_mbps = pricing.bandwidth_mbps;
         let accrual = accrue(&pricing.sheet, &usage, now);
         let end_of_day = end_of_local_day(now, &self.time_zone);
         let live: Vec<Resource> = self
@@ -180,3 +195,6 @@ pub fn end_of_local_day(now: Timestamp, tz: &TimeZone) -> Timestamp {
         })
         .unwrap_or(now)
 }
+
+#[cfg(test)]
+mod tests;
