@@ -89,7 +89,9 @@ pub fn read(ctx: &Context, now: Timestamp) -> Result<CloudJson, Failure> {
         }
     };
     let pricing = ctx.pricing_for(inventory.instance.as_ref())?;
-    let spend = Spend::new(pricing, None, TimeZone::UTC);
+    let mut spend = Spend::new(pricing, None, TimeZone::UTC);
+    spend.remember(&ctx.remembered(&inventory));
+    ctx.record_sighting(Some(&inventory));
     Ok(describe(&inventory, spend, now))
 }
 
