@@ -101,6 +101,12 @@ pub struct InstanceConfig {
     pub provider: Option<ProviderKind>,
     pub id: Option<String>,
     pub region: Option<String>,
+    /// Software licences billed per hour at the sheet's `license_per_hour`; one when unset
+    /// and the sheet states that price, 0 for bring-your-own.
+    pub licenses: Option<u32>,
+    /// The Mbps of a fixed-bandwidth plan, where the sheet does not state it.
+    #[serde(deserialize_with = "values::opt_amount")]
+    pub bandwidth_mbps: Option<Decimal>,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]

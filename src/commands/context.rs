@@ -14,7 +14,7 @@ use crate::cli::Cli;
 use crate::config::{Config, InstanceConfig, ProviderKind, SheetRef};
 use crate::demo::demo_pricing;
 use crate::ledger::{Ledger, path_in};
-use crate::meter::{BillingMode, ComputeTerms};
+use crate::meter::{BillingMode, ComputeTerms, Resource};
 use crate::provider::alibaba::AlibabaCloud;
 use crate::provider::aws::Aws;
 use crate::provider::aws::credentials::{AwsEnv, AwsSettings};
@@ -103,16 +103,37 @@ impl Context {
             .unwrap_or_default()
     }
 
-    /// Records in the ledger that the provider listed `inventory`'s instance, so a later run
-    /// that no longer finds it knows it existed. Best effort: a sighting not recorded only
-    /// makes that later run refuse to call the instance released.
+    /// Records in the ledger what the provider listed: the instance, so a later run that no
+    /// longer finds it knows it existed, and its resources, so a later reading still counts
+    /// what they accrued once they are gone. Best effort: a sighting not recorded only makes
+    /// that later run refuse to call the instance released, or count less storage.
     pub fn record_sighting(&self, inventory: Option<&Inventory>) {
-        let Some(instance) = inventory.and_then(|i| i.instance.as_ref()) else {
+        let Some((inventory, id)) = inventory.and_then(|i| Some((i, self.instance_id(i)?))) else {
             return;
         };
         if let Ok(mut ledger) = Ledger::open(path_in(&self.data_dir, self.demo)) {
-            let _ = ledger.saw_instance(instance, Timestamp::now());
+            let _ = ledger.saw_inventory(&id, inventory, Timestamp::now());
         }
+    }
+
+    /// The resources of `inventory`'s instance that earlier runs saw, with when each was last
+    /// listed; none when the ledger cannot be read.
+    pub fn remembered(&self, inventory: &Inventory) -> Vec<(Resource, Timestamp)> {
+        let Some(id) = self.instance_id(inventory) else {
+            return Vec::new();
+        };
+        Ledger::open_read_only(path_in(&self.data_dir, self.demo))
+            .and_then(|l| l.resources_seen(&id))
+            .unwrap_or_default()
+    }
+
+    /// The instance an inventory is of: the one it lists, else the configured one.
+    fn instance_id(&self, inventory: &Inventory) -> Option<String> {
+        inventory
+            .instance
+            .as_ref()
+            .map(|i| i.id.clone())
+            .or_else(|| self.config.instance.id.clone())
     }
 
     fn adapter_for_config(&self) -> Result<Arc<dyn Provider>, Failure> {
@@ -224,6 +245,15 @@ impl Context {
     /// the provider's bundled sheet (`aws-us-east-1` for AWS) and the instance's own type and
     /// billing mode. A derived SKU the sheet lacks means no pricing, with a warning, not an error.
     pub fn pricing_for(&self, instance: Option<&InstanceInfo>) -> Result<Option<Pricing>, Failure> {
+        let cfg = &self.config.instance;
+        Ok(self.sheet_pricing(instance)?.map(|p| Pricing {
+            licenses: cfg.licenses,
+            bandwidth_mbps: cfg.bandwidth_mbps,
+            ..p
+        }))
+    }
+
+    fn sheet_pricing(&self, instance: Option<&InstanceInfo>) -> Result<Option<Pricing>, Failure> {
         if self.demo {
             return Ok(demo_pricing());
         }
@@ -310,6 +340,8 @@ impl Context {
             sku,
             mode,
             terms,
+            licenses: None,
+            bandwidth_mbps: None,
         })
     }
 }

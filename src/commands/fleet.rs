@@ -137,6 +137,7 @@ fn targets(ctx: &Context) -> Vec<Target> {
                     provider: Some(entry.provider),
                     id: Some(id.clone()),
                     region: entry.region.clone(),
+                    ..InstanceConfig::default()
                 },
                 metrics: entry.metrics.get(i).cloned(),
             });

@@ -470,3 +470,13 @@ fn a_provider_kind_is_named_as_the_config_file_names_it() {
         assert_eq!(config.instance.provider, Some(kind));
     }
 }
+
+#[test]
+fn licences_and_a_fixed_plans_mbps_are_instance_keys() {
+    let config = parse("[instance]\nlicenses = 0\nbandwidth_mbps = \"2.5\"\n").unwrap();
+    assert_eq!(config.instance.licenses, Some(0));
+    assert_eq!(config.instance.bandwidth_mbps, Some(dec!(2.5)));
+    assert_eq!(parse("").unwrap().instance.licenses, None);
+    let (_, _, _, message) = invalid("[instance]\nbandwidth_mbps = 0\n");
+    assert!(message.contains("more than zero"), "{message}");
+}

@@ -148,7 +148,7 @@ pub fn opt_amount<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Decimal>, D:
     let amount = d.deserialize_any(AmountVisitor)?;
     if amount <= Decimal::ZERO {
         return Err(de::Error::custom(format!(
-            "`{amount}` is not above zero: a budget must be more than zero"
+            "`{amount}` is not above zero: this must be more than zero"
         )));
     }
     Ok(Some(amount))

@@ -9,7 +9,7 @@ use super::error::LedgerError;
 use super::record::{EventId, EventRecord, MinuteBucket, SessionId, SessionStart, word};
 use super::store::Ledger;
 use crate::meter::InstanceState;
-use crate::provider::Inventory;
+use crate::provider::{Inventory, LinkedResource};
 
 /// Rows to commit together.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -256,7 +256,18 @@ fn insert_inventory(
         state == InstanceState::Released,
         region
     ])?;
-    for r in &inventory.resources {
+    upsert_resources(tx, &instance, &inventory.resources, t)
+}
+
+/// The resources an inventory of `instance` lists at `t`, and when each one it no longer lists
+/// was first missed.
+pub(super) fn upsert_resources(
+    tx: &Transaction<'_>,
+    instance: &str,
+    resources: &[LinkedResource],
+    t: i64,
+) -> Result<(), RowError> {
+    for r in resources {
         tx.prepare_cached(
             "INSERT INTO resources (instance, id, kind, name, class, size_gib, state,
                deleted_with_instance, created, first_seen, last_seen, gone)
@@ -278,7 +289,7 @@ fn insert_inventory(
             t,
         ])?;
     }
-    let listed: Vec<&str> = inventory.resources.iter().map(|r| r.id.as_str()).collect();
+    let listed: Vec<&str> = resources.iter().map(|r| r.id.as_str()).collect();
     let listed = serde_json::to_string(&listed).map_err(|e| RowError::Value(e.to_string()))?;
     tx.prepare_cached(
         "UPDATE resources SET gone = ?2

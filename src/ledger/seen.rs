@@ -6,10 +6,14 @@
 use jiff::Timestamp;
 use rusqlite::params;
 
+use rust_decimal::Decimal;
+
 use super::error::LedgerError;
+use super::insert::upsert_resources;
 use super::record::word;
 use super::store::Ledger;
-use crate::provider::{InstanceInfo, Seen};
+use crate::meter::{Resource, ResourceKind};
+use crate::provider::{InstanceInfo, Inventory, Seen};
 
 impl Ledger {
     /// Every (provider, instance, region) the ledger has a session, an inventory or a sighting
@@ -70,6 +74,85 @@ impl Ledger {
             )
             .map(drop)
             .map_err(|e| self.err(e))
+    }
+}
+
+impl Ledger {
+    /// Records what one inventory listed at `at` for `instance` (the instance row when it is
+    /// listed, and its resources), as a session's inventory does, so a later one-shot reading
+    /// still counts a resource that has gone since, such as a disk deleted with the instance.
+    pub fn saw_inventory(
+        &mut self,
+        instance: &str,
+        inventory: &Inventory,
+        at: Timestamp,
+    ) -> Result<(), LedgerError> {
+        if let Some(listed) = &inventory.instance {
+            self.saw_instance(listed, at)?;
+        }
+        let (path, waited) = (self.path().to_path_buf(), self.busy_timeout);
+        let tx = self.immediate()?;
+        upsert_resources(&tx, instance, &inventory.resources, at.as_second())
+            .map_err(|e| e.at(&path, waited))?;
+        tx.commit()
+            .map_err(|e| LedgerError::from_sqlite(&path, waited, e))
+    }
+
+    /// Every resource of `instance` the ledger has seen, each gone since it was first missed,
+    /// with the last time it was listed.
+    pub fn resources_seen(
+        &self,
+        instance: &str,
+    ) -> Result<Vec<(Resource, Timestamp)>, LedgerError> {
+        if self.schema_version()? == 0 {
+            return Ok(Vec::new());
+        }
+        let mut statement = self
+            .conn
+            .prepare_cached(
+                "SELECT id, kind, class, size_gib, created, last_seen, gone, deleted_with_instance
+                 FROM resources WHERE instance = ?1",
+            )
+            .map_err(|e| self.err(e))?;
+        let rows = statement
+            .query_map([instance], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, Option<String>>(2)?,
+                    r.get::<_, String>(3)?,
+                    r.get::<_, i64>(4)?,
+                    r.get::<_, i64>(5)?,
+                    r.get::<_, Option<i64>>(6)?,
+                    r.get::<_, bool>(7)?,
+                ))
+            })
+            .map_err(|e| self.err(e))?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (id, kind, class, size, created, last_seen, gone, with_instance) =
+                row.map_err(|e| self.err(e))?;
+            // A row this version cannot read is left out, not guessed.
+            let (Ok(kind), Ok(size_gib), Ok(created), Ok(last_seen)) = (
+                serde_json::from_value::<ResourceKind>(serde_json::Value::String(kind)),
+                size.parse::<Decimal>(),
+                Timestamp::from_second(created),
+                Timestamp::from_second(last_seen),
+            ) else {
+                continue;
+            };
+            let resource = Resource {
+                id,
+                kind,
+                class,
+                size_gib,
+                created,
+                deleted: gone.and_then(|g| Timestamp::from_second(g).ok()),
+                deleted_with_instance: with_instance,
+            };
+            out.push((resource, last_seen));
+        }
+        Ok(out)
     }
 }
 

@@ -1,6 +1,7 @@
 //! The cost meter: compute, bandwidth, storage and extras, each with the amount so far and its
 //! rate per hour; the total and the burn rate; billed beside accrued; where the spend will be
-//! at the deadline and at midnight; the budget gauge; what the sheet could not price.
+//! at the deadline and at midnight; the budget gauge; what the sheet could not price, which
+//! makes the total incomplete.
 //!
 //! Every number comes from the meter's reading; lines are rounded with `to_cents`, so they add
 //! up to the total shown. Wide, the summary sits under the table; narrow, beside it.
@@ -38,7 +39,8 @@ pub(super) struct Meter {
     /// (long label, short label, value, style) for the deadline and midnight.
     pub(super) projections: Vec<(String, String, String, Style)>,
     pub(super) budget: Option<Budget>,
-    pub(super) unpriced: Vec<String>,
+    /// What the sheet cannot price, with the missing key: the total is incomplete.
+    pub(super) unknown: Vec<String>,
 }
 
 pub(super) struct Budget {
@@ -185,6 +187,6 @@ fn meter(app: &App, pricing: &Pricing, reading: &SpendReading, theme: &Theme) ->
                 Role::AlertWarn
             }),
         }),
-        unpriced: reading.accrual.unpriced.clone(),
+        unknown: reading.accrual.unpriced.clone(),
     }
 }

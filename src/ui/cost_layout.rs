@@ -6,8 +6,9 @@ use ratatui::text::{Line, Span};
 
 use super::bars::gauge;
 use super::cost::{Budget, Meter};
-use super::text::{truncate, width};
+use super::text::{truncate, width, wrap};
 use super::theme::{Role, Theme};
+use gpumeter_core::text::one_line;
 
 fn pad_between(left: Vec<Span<'static>>, right: Span<'static>, w: usize) -> Line<'static> {
     let used: usize = left.iter().map(Span::width).sum::<usize>() + right.width();
@@ -28,12 +29,27 @@ fn budget_line(b: &Budget, w: usize, theme: &Theme) -> Line<'static> {
     Line::from(spans)
 }
 
-fn unpriced_line(m: &Meter, w: usize, theme: &Theme) -> Line<'static> {
-    let text = format!("! unpriced, counted as 0: {}", m.unpriced.join(", "));
-    Line::styled(truncate(&text, w), theme.style(Role::AlertWarn))
+fn unknown_text(m: &Meter) -> String {
+    // Names come from the provider and the sheet: one clean line before they are drawn.
+    one_line(
+        &format!("! total incomplete, unknown: {}", m.unknown.join("; ")),
+        1000,
+    )
 }
 
-/// Wide: the table, the total and billed under a rule, then projections, budget, unpriced.
+fn unknown_line(m: &Meter, w: usize, theme: &Theme) -> Line<'static> {
+    Line::styled(truncate(&unknown_text(m), w), theme.style(Role::AlertWarn))
+}
+
+/// Every unknown with its missing key, wrapped, where the panel has the rows.
+fn unknown_lines(m: &Meter, w: usize, theme: &Theme) -> Vec<Line<'static>> {
+    wrap(&unknown_text(m), w)
+        .into_iter()
+        .map(|l| Line::styled(l, theme.style(Role::AlertWarn)))
+        .collect()
+}
+
+/// Wide: the table, the total and billed under a rule, then projections, budget, what is unknown.
 pub(super) fn stacked(
     m: &Meter,
     w: usize,
@@ -94,8 +110,8 @@ pub(super) fn stacked(
     if let Some(b) = &m.budget {
         tail.push(budget_line(b, w, theme));
     }
-    if !m.unpriced.is_empty() {
-        tail.push(unpriced_line(m, w, theme));
+    if !m.unknown.is_empty() {
+        tail.extend(unknown_lines(m, w, theme));
     }
     if h > out.len() + tail.len() {
         out.push(Line::raw(""));
@@ -105,7 +121,7 @@ pub(super) fn stacked(
 }
 
 /// Narrow: the four lines on the left, total, burn, billed and projections on the right; the
-/// budget and the unpriced note below when there is room, else in the bottom border.
+/// budget and the note of what is unknown below when there is room, else in the bottom border.
 pub(super) fn side_by_side(
     m: &Meter,
     w: usize,
@@ -194,12 +210,16 @@ pub(super) fn side_by_side(
             border.push(Span::styled(format!("{} ", b.text), b.style));
         }
     }
-    if !m.unpriced.is_empty() {
+    if !m.unknown.is_empty() {
         if out.len() < h {
-            out.push(unpriced_line(m, w, theme));
+            let mut lines = unknown_lines(m, w, theme);
+            if out.len() + lines.len() > h {
+                lines = vec![unknown_line(m, w, theme)];
+            }
+            out.extend(lines);
         } else {
             border.push(Span::styled(
-                format!(" ! {} unpriced ", m.unpriced.len()),
+                format!(" ! incomplete: {} unknown ", m.unknown.len()),
                 theme.style(Role::AlertWarn),
             ));
         }
@@ -231,9 +251,9 @@ fn narrow(
         out.push(row(short, value, "", *style));
     }
     out.truncate(h.max(5));
-    let note = (!m.unpriced.is_empty()).then(|| {
+    let note = (!m.unknown.is_empty()).then(|| {
         Line::styled(
-            format!(" ! {} unpriced ", m.unpriced.len()),
+            format!(" ! incomplete: {} unknown ", m.unknown.len()),
             theme.style(Role::AlertWarn),
         )
     });

@@ -117,7 +117,10 @@ fn segments(app: &App, theme: &Theme) -> Vec<Segment> {
     } else {
         out.push(seg(
             0,
-            vec![Span::styled("unpriced", theme.style(Role::AlertWarn))],
+            vec![Span::styled(
+                "cost unknown: no sheet",
+                theme.style(Role::AlertWarn),
+            )],
         ));
     }
     if let Some(i) = instance {

@@ -42,7 +42,7 @@
 //! │ bandwidth   0.00  0.00 │ billed        94.54 ││    ▀▀▀   ▀▀▀ ▀▀▀   ▀▀▀ ▀▀▀   │
 //! │ storage     3.03  0.42 │ deadline     157.25 ││ deadline 16:15 UTC           │
 //! │ extras      0.02  0.00 │ midnight     373.26 ││ at zero: alert only          │
-//! └ ! 1 unpriced ────────────────────────────────┘└ not held by the provider ────┘
+//! └ ! incomplete: 1 unknown ──────────────────────┘└ not held by the provider ────┘
 //! ┌ Linked resources ───────────────────────── 8 ┐┌ Events ──────────────────────┐
 //! │ ✓ root disk vol-0root    200 GiB        —    ││ 14:00 · demo cloud ready:    │
 //! │ ! data disk vol-0data   2000 GiB   160.00    ││         i-0demo4a100f00d     │
@@ -52,7 +52,7 @@
 //! │ ! image     ami-0train   200 GiB    10.00    ││         outlive a release    │
 //! │ ! public IP eipalloc-0d        —     3.65    ││                              │
 //! │ ! load bal. lb-0api            — no price    ││                              │
-//! └ after release: 293.65 USD/mo + 1 unpriced ───┘└──────────────────────────────┘
+//! └ after release: 293.65 USD/mo + 1 unknown ────┘└──────────────────────────────┘
 //! ```
 //!
 //! Below 60×16 only a line saying how large the terminal needs to be is drawn. Overlays (help,

@@ -280,18 +280,28 @@ fn leftover_title(app: &App, w: usize, theme: &Theme) -> Option<Line<'static>> {
     }
     let total = amount(reading.leftover_monthly);
     let long = format!(" keeps billing after release: {total} {currency}/month ");
-    let extra = if unpriced > 0 {
-        format!("+ {unpriced} unpriced ")
+    let (extra, short_extra) = if unpriced > 0 {
+        (
+            format!("+ {unpriced} unknown: incomplete "),
+            format!("+ {unpriced} unknown "),
+        )
     } else {
-        String::new()
+        (String::new(), String::new())
     };
     // Two border corners and a rule character either side stay visible.
-    let text = if width(&long) + width(&extra) + 4 <= w {
-        long
+    let fits = |a: &str, b: &str| width(a) + width(b) + 4 <= w;
+    let (text, extra) = if fits(&long, &extra) {
+        (long, extra)
     } else {
-        format!(" after release: {total} {currency}/mo ")
+        let short = format!(" after release: {total} {currency}/mo ");
+        let extra = if fits(&short, &extra) {
+            extra
+        } else {
+            short_extra
+        };
+        (short, extra)
     };
-    let fits_extra = width(&text) + width(&extra) + 4 <= w;
+    let fits_extra = fits(&text, &extra);
     let mut spans = vec![Span::styled(text, theme.style(Role::LeftoverWarning))];
     if !extra.is_empty() && fits_extra {
         spans.push(Span::styled(extra, theme.style(Role::AlertWarn)));

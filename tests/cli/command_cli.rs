@@ -4,6 +4,31 @@
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
+/// Prices the script's cloud: its SKU, a default disk class and snapshots.
+const SHEET: &str = r#"
+id = "cmd-cloud"
+provider = "command"
+currency = "USD"
+as_of = 2026-11-01
+source = "made up for the tests"
+[billing]
+step_seconds = 1
+minimum_seconds = 0
+stop_policy = "stop-charging"
+[[sku]]
+name = "A100-80G"
+gpu_model = "A100"
+gpu_count = 1
+gpu_memory_gib = 80
+on_demand_per_hour = "1.89"
+[network]
+egress_per_unit = "0"
+[storage]
+snapshot_per_gib_month = "0.05"
+[storage.disk]
+default = "0.10"
+"#;
+
 struct Setup {
     dir: PathBuf,
 }
@@ -32,8 +57,19 @@ impl Setup {
              stop = [\"sh\", \"-c\", \"echo stopping {{instance}} >&2; exit 7\"]\n\
              {inventory}timeout = \"20s\"\n"
         );
+        std::fs::write(dir.join("sheet.toml"), SHEET).unwrap();
         std::fs::write(dir.join("config.toml"), config).unwrap();
         Setup { dir }
+    }
+
+    /// Names the sheet and SKU in the config, as a user of a cloud without a bundled sheet does.
+    fn priced(self) -> Setup {
+        let path = self.dir.join("config.toml");
+        let config = std::fs::read_to_string(&path).unwrap();
+        let pricing = "[pricing]\nsheet = \"sheet.toml\"\nsku = \"A100-80G\"\n\n";
+        let config = config.replace("[instance]\n", "[instance]\nprovider = \"command\"\n");
+        std::fs::write(&path, format!("{pricing}{config}")).unwrap();
+        self
     }
 
     fn run(&self, args: &[&str]) -> Output {
@@ -118,5 +154,39 @@ fn a_failing_command_and_an_unverifiable_one_are_not_done() {
         text(&release).contains("done by exit status; not verified"),
         "{}",
         text(&release)
+    );
+}
+
+#[test]
+fn after_a_release_status_prices_the_leftovers_as_checklist_does() {
+    let s = Setup::new("priced", true).priced();
+    let json = |args: &[&str]| -> serde_json::Value {
+        let out = s.run(args);
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|_| panic!("{}", text(&out)))
+    };
+    let status = ["status", "--json"];
+    let before = json(&status);
+    assert!(before["cost"].is_object(), "{before}");
+    let release = s.run(&["release", "--provider", "command", "--yes"]);
+    assert_eq!(release.status.code(), Some(0), "{}", text(&release));
+
+    let checklist = json(&["checklist", "--provider", "command", "--json"]);
+    // 500 GiB at 0.10 and three 50 GiB snapshots at 0.05, a month.
+    assert_eq!(checklist["leftover_monthly_cost"], "57.50");
+    let after = json(&status);
+    assert!(after["instance"].is_null(), "{after}");
+    assert_eq!(after["leftover_monthly_cost"], "57.50", "{after}");
+    let cost = &after["cost"];
+    assert!(cost.is_object(), "{after}");
+    let storage: rust_decimal::Decimal = cost["storage"].as_str().unwrap().parse().unwrap();
+    assert!(storage > rust_decimal::Decimal::ZERO, "{cost}");
+    // What the instance cost before it vanished was never seen: the total says so.
+    assert_eq!(cost["incomplete"], true);
+    assert!(
+        cost["unknown"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("instance: no longer listed"),
+        "{cost}"
     );
 }

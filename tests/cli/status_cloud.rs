@@ -104,3 +104,40 @@ fn without_a_provider_the_cloud_fields_are_null_with_a_reason() {
             .contains("no provider configured")
     );
 }
+
+#[test]
+fn the_total_never_goes_down_at_a_release_and_names_what_is_unknown() {
+    let dir = std::env::temp_dir().join(format!("gpumeter-status-release-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let before = status(&dir, &[]);
+    let cost = &before["cost"];
+    assert_eq!(
+        cost["unknown"],
+        serde_json::json!(["load balancer lb-0api: extras.load_balancer_per_hour unknown"])
+    );
+    assert_eq!(cost["incomplete"], true);
+
+    let out = Command::new(env!("CARGO_BIN_EXE_gpumeter"))
+        .args(["release", "--yes", "--demo"])
+        .env("GPUMETER_DATA_DIR", &dir)
+        .env("GPUMETER_DEMO_DELAY_MS", "0")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let after = status(&dir, &[]);
+    assert_eq!(after["instance"]["state"], "released");
+    // The root disk went with the instance; what it accrued until then stays counted.
+    for line in ["storage", "total"] {
+        assert!(
+            dec(&after["cost"][line]) >= dec(&cost[line]),
+            "{line}: {} -> {}",
+            cost[line],
+            after["cost"][line]
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -6,7 +6,7 @@ use jiff::tz::TimeZone;
 use jiff::{SignedDuration, Timestamp};
 use rust_decimal::Decimal;
 
-use crate::cloud::Inventory;
+use crate::cloud::{InstanceInfo, Inventory};
 use crate::meter::{
     Accrual, BillingMode, Breakdown, ComputeTerms, InstanceState, Leftover, Lifecycle, Resource,
     Traffic, Usage, accrue, leftover_monthly_total, leftovers, project,
@@ -32,6 +32,19 @@ pub struct Pricing {
     pub mode: BillingMode,
     pub terms: ComputeTerms,
     pub source: PriceSource,
+    /// Licences the config states; `None` for the sheet's default (see [`Pricing::licenses`]).
+    pub licenses: Option<u32>,
+    /// A fixed-bandwidth plan's Mbps from the config; the sheet's own is used when unset.
+    pub bandwidth_mbps: Option<Decimal>,
+}
+
+impl Pricing {
+    /// Licences charged at `license_per_hour`: what the config says, else one per instance
+    /// when the sheet states that price, since a sheet line is never silently left out.
+    pub fn licenses(&self) -> u32 {
+        self.licenses
+            .unwrap_or(u32::from(self.sheet.extras.license_per_hour.is_some()))
+    }
 }
 
 /// The meter's reading with what the cockpit shows beside it.
@@ -58,6 +71,9 @@ pub struct Spend {
     /// Every resource seen in an inventory; ones that vanished keep their deletion time, so
     /// what they cost stays counted.
     resources: Vec<Resource>,
+    /// The instance as last listed, and when an inventory first no longer listed it: it was
+    /// released by then, and what it accrued until then stays counted.
+    instance: Option<(InstanceInfo, Option<Timestamp>)>,
     pub reading: Option<SpendReading>,
 }
 
@@ -71,7 +87,21 @@ impl Spend {
             last_tx_total: None,
             last_rx_total: None,
             resources: Vec::new(),
+            instance: None,
             reading: None,
+        }
+    }
+
+    /// Resources an earlier run saw (the ledger keeps them), each with the time it was last
+    /// seen: one the next inventory no longer lists ends there, so a one-shot reading keeps
+    /// what it accrued, such as a disk deleted with the released instance.
+    pub fn remember(&mut self, seen: &[(Resource, Timestamp)]) {
+        for (r, last_seen) in seen {
+            if !self.resources.iter().any(|k| k.id == r.id) {
+                let mut r = r.clone();
+                r.deleted = Some(r.deleted.map_or(*last_seen, |d| d.min(*last_seen)));
+                self.resources.push(r);
+            }
         }
     }
 
@@ -119,9 +149,16 @@ impl Spend {
 
     /// Merges a fresh inventory into the resources seen so far.
     pub fn record_inventory(&mut self, inventory: &Inventory, now: Timestamp) {
+        match (&inventory.instance, &mut self.instance) {
+            (Some(listed), _) => self.instance = Some((listed.clone(), None)),
+            (None, Some((_, gone @ None))) => *gone = Some(now),
+            (None, _) => {}
+        }
         for r in &inventory.resources {
-            if !self.resources.iter().any(|k| k.id == r.id) {
-                self.resources.push(r.to_meter());
+            match self.resources.iter_mut().find(|k| k.id == r.id) {
+                // Listed again: an earlier run's guess that it had gone was wrong.
+                Some(known) => known.deleted = None,
+                None => self.resources.push(r.to_meter()),
             }
         }
         for known in &mut self.resources {
@@ -132,25 +169,42 @@ impl Spend {
         }
     }
 
-    /// Recomputes the reading for `now`; without pricing or an instance there is none.
+    /// Recomputes the reading for `now`; without pricing or an inventory there is none. An instance the
+    /// provider no longer lists counts as released when first missed; one this spend never
+    /// saw leaves its compute unknown, and what survives it is still priced.
     pub fn recompute(
         &mut self,
         inventory: Option<&Inventory>,
         now: Timestamp,
         deadline: Option<Timestamp>,
     ) {
-        let (Some(pricing), Some(instance)) =
-            (&self.pricing, inventory.and_then(|i| i.instance.as_ref()))
-        else {
+        let (Some(pricing), Some(inventory)) = (&self.pricing, inventory) else {
             self.reading = None;
             return;
         };
-        let lifecycle = Lifecycle::from_changes(instance.history.clone())
-            .unwrap_or_else(|| Lifecycle::new(instance.created, InstanceState::Running));
+        let listed = inventory.instance.as_ref();
+        let (lifecycle, never_seen) = match (listed, &self.instance) {
+            (Some(instance), _) | (None, Some((instance, None))) => (lifecycle_of(instance), false),
+            (None, Some((instance, Some(gone)))) => {
+                let mut life = lifecycle_of(instance);
+                life.push(*gone, InstanceState::Released);
+                (life, false)
+            }
+            (None, None) => (Lifecycle::new(now, InstanceState::Released), true),
+        };
         let mut usage = Usage::new(lifecycle, pricing.terms);
         usage.traffic.clone_from(&self.traffic);
         usage.resources.clone_from(&self.resources);
-        let accrual = accrue(&pricing.sheet, &usage, now);
+        usage.licenses = pricing.licenses();
+        usage.fixed_bandwidth_mbps = pricing.bandwidth_mbps;
+        let mut accrual = accrue(&pricing.sheet, &usage, now);
+        if never_seen {
+            accrual.unpriced.insert(
+                0,
+                "instance: no longer listed, so what it cost before its release is unknown"
+                    .to_string(),
+            );
+        }
         let end_of_day = end_of_local_day(now, &self.time_zone);
         let live: Vec<Resource> = self
             .resources
@@ -169,6 +223,11 @@ impl Spend {
     }
 }
 
+fn lifecycle_of(instance: &InstanceInfo) -> Lifecycle {
+    Lifecycle::from_changes(instance.history.clone())
+        .unwrap_or_else(|| Lifecycle::new(instance.created, InstanceState::Running))
+}
+
 /// The next local midnight after `now`.
 pub fn end_of_local_day(now: Timestamp, tz: &TimeZone) -> Timestamp {
     let date = tz.to_datetime(now).date();
@@ -180,3 +239,6 @@ pub fn end_of_local_day(now: Timestamp, tz: &TimeZone) -> Timestamp {
         })
         .unwrap_or(now)
 }
+
+#[cfg(test)]
+mod tests;

@@ -94,6 +94,8 @@ impl Context {
             sku,
             mode: instance.mode,
             terms: ComputeTerms::Hourly { per_hour },
+            licenses: None,
+            bandwidth_mbps: None,
         }))
     }
 }

@@ -34,8 +34,10 @@ pub struct CostJson {
     pub burn_per_hour: String,
     /// `sheet:<id>` or `live`.
     pub price_source: String,
-    /// Resources the sheet has no price for (counted as zero).
-    pub unpriced: Vec<String>,
+    /// What the sheet cannot price, each with the missing key; left out of every amount.
+    pub unknown: Vec<String>,
+    /// The total leaves something out: `unknown` is not empty.
+    pub incomplete: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -87,11 +89,10 @@ pub fn read(ctx: &Context, now: Timestamp) -> Result<CloudJson, Failure> {
         }
     };
     let pricing = ctx.pricing_for(inventory.instance.as_ref())?;
-    Ok(describe(
-        &inventory,
-        Spend::new(pricing, None, TimeZone::UTC),
-        now,
-    ))
+    let mut spend = Spend::new(pricing, None, TimeZone::UTC);
+    spend.remember(&ctx.remembered(&inventory));
+    ctx.record_sighting(Some(&inventory));
+    Ok(describe(&inventory, spend, now))
 }
 
 pub fn describe(inventory: &Inventory, mut spend: Spend, now: Timestamp) -> CloudJson {
@@ -117,7 +118,8 @@ pub fn describe(inventory: &Inventory, mut spend: Spend, now: Timestamp) -> Clou
                     PriceSource::Sheet(id) => format!("sheet:{id}"),
                     PriceSource::Live => "live".into(),
                 },
-                unpriced: reading.accrual.unpriced.clone(),
+                unknown: reading.accrual.unpriced.clone(),
+                incomplete: !reading.accrual.unpriced.is_empty(),
             })
         }
         _ => None,

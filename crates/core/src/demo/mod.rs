@@ -34,6 +34,8 @@ pub fn demo_pricing() -> Option<Pricing> {
         sku,
         mode: BillingMode::OnDemand,
         terms,
+        licenses: None,
+        bandwidth_mbps: None,
     })
 }
 

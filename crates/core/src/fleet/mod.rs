@@ -178,7 +178,8 @@ pub fn row(
     let mut spend = Spend::new(pricing, None, TimeZone::UTC);
     spend.record_inventory(inventory, now);
     spend.recompute(Some(inventory), now, row.deadline);
-    if let Some(reading) = &spend.reading {
+    // A gone instance burns nothing itself; what it left is in the leftovers' monthly cost.
+    if let (Some(reading), Some(_)) = (&spend.reading, &inventory.instance) {
         row.burn_per_hour = Some(reading.accrual.burn_per_hour.total().amount.round_dp(4));
     }
     row.leftovers = inventory

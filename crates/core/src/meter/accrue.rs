@@ -23,7 +23,9 @@ pub struct Accrual {
     pub billed: Breakdown,
     /// How fast each line grows now, per hour.
     pub burn_per_hour: Breakdown,
-    /// Resources the sheet has no price for: counted as zero, and listed so the UI can say so.
+    /// What the sheet cannot price, each naming the resource or line and the missing key
+    /// ("snapshot snap-0a: storage.snapshot_per_gib_month unknown"). Left out of every amount,
+    /// so while it is not empty the total is incomplete.
     pub unpriced: Vec<String>,
 }
 
@@ -47,11 +49,15 @@ pub fn accrue(sheet: &Sheet, usage: &Usage, at: Timestamp) -> Accrual {
     for resource in &usage.resources {
         let end = resource_end(resource, usage, at);
         match price_resource(sheet, resource, &intervals, end, at, state_now) {
-            Some((line, amount, per_hour)) => {
+            Ok((line, amount, per_hour)) => {
                 *line_mut(&mut accrued, line) += amount;
                 *line_mut(&mut burn, line) += per_hour;
             }
-            None => unpriced.push(format!("{} {}", resource.kind.label(), resource.id)),
+            Err(key) => unpriced.push(format!(
+                "{} {}: {key} unknown",
+                resource.kind.label(),
+                resource.id
+            )),
         }
     }
 
@@ -170,7 +176,7 @@ fn seconds_by_state(intervals: &[Interval], from: i64, to: i64) -> [i64; 3] {
     out
 }
 
-/// (line, accrued, burn per hour) for one resource, or `None` when the sheet lacks its price.
+/// (line, accrued, burn per hour) for one resource, or the sheet key its price is missing at.
 fn price_resource(
     sheet: &Sheet,
     r: &Resource,
@@ -178,7 +184,7 @@ fn price_resource(
     end: i64,
     at: Timestamp,
     state_now: Option<InstanceState>,
-) -> Option<(Line, Decimal, Decimal)> {
+) -> Result<(Line, Decimal, Decimal), String> {
     let start = r.created.as_second();
     let [running, stopped, gone] = seconds_by_state(intervals, start, end);
     let alive_now = start <= at.as_second() && end == at.as_second();
@@ -200,7 +206,11 @@ fn price_resource(
     let (line, (amount, burn)) = match r.kind {
         ResourceKind::SystemDisk | ResourceKind::DataDisk => {
             let class = r.class.as_deref().unwrap_or("default");
-            let price = sheet.storage.disk.get(class)?;
+            let price = sheet
+                .storage
+                .disk
+                .get(class)
+                .ok_or_else(|| format!("storage.disk.{class}"))?;
             let stopped_price = price.when_stopped.unwrap_or(price.per_gib_month);
             (
                 Line::Storage,
@@ -208,19 +218,25 @@ fn price_resource(
             )
         }
         ResourceKind::Snapshot => {
-            let p = sheet.storage.snapshot?;
+            let p = known(sheet.storage.snapshot, "storage.snapshot_per_gib_month")?;
             (Line::Storage, per_month_storage(p, p))
         }
         ResourceKind::Image => {
-            let p = sheet.storage.image?;
+            let p = known(sheet.storage.image, "storage.image_per_gib_month")?;
             (Line::Storage, per_month_storage(p, p))
         }
         ResourceKind::NetworkVolume => {
-            let p = sheet.storage.network_volume?;
+            let p = known(
+                sheet.storage.network_volume,
+                "storage.network_volume_per_gib_month",
+            )?;
             (Line::Storage, per_month_storage(p, p))
         }
         ResourceKind::PublicIp => {
-            let attached = sheet.extras.public_ip_attached_per_hour?;
+            let attached = known(
+                sheet.extras.public_ip_attached_per_hour,
+                "extras.public_ip_attached_per_hour",
+            )?;
             let idle = sheet.extras.public_ip_idle_per_hour.unwrap_or(attached);
             let amount =
                 (attached * Decimal::from(running) + idle * Decimal::from(stopped + gone)) / hour;
@@ -232,14 +248,21 @@ fn price_resource(
             (Line::Extras, (amount, burn))
         }
         ResourceKind::LoadBalancer => {
-            let p = sheet.extras.load_balancer_per_hour?;
+            let p = known(
+                sheet.extras.load_balancer_per_hour,
+                "extras.load_balancer_per_hour",
+            )?;
             (
                 Line::Extras,
                 (p * Decimal::from(running + stopped + gone) / hour, p),
             )
         }
     };
-    Some((line, amount, if alive_now { burn } else { Decimal::ZERO }))
+    Ok((line, amount, if alive_now { burn } else { Decimal::ZERO }))
+}
+
+fn known(price: Option<Decimal>, key: &str) -> Result<Decimal, String> {
+    price.ok_or_else(|| key.to_string())
 }
 
 /// Licences, boot fees and fixed bandwidth: extras tied to the instance itself.

@@ -59,7 +59,7 @@ pub(crate) fn bandwidth_cost(
     for m in months.values() {
         let billable = (Decimal::from(m.egress) - free_bytes).max(Decimal::ZERO);
         if net.egress_per_unit.is_none() && billable > Decimal::ZERO && unknown.is_empty() {
-            unknown.push("egress (network.egress_per_unit is unknown)".to_string());
+            unknown.push("egress: network.egress_per_unit unknown".to_string());
         }
         accrued += billable * egress_price / unit_bytes;
         accrued += Decimal::from(m.ingress) * net.ingress_per_unit / unit_bytes;
@@ -76,7 +76,9 @@ pub(crate) fn bandwidth_cost(
     let mbps = usage.fixed_bandwidth_mbps.or(net.fixed_bandwidth_mbps);
     if net.fixed_bandwidth_per_mbps_month.is_some() && mbps.is_none() {
         unknown.push(
-            "fixed bandwidth (its Mbps is unknown: set network.fixed_bandwidth_mbps)".to_string(),
+            "fixed bandwidth: its Mbps unknown (network.fixed_bandwidth_mbps or the config's \
+             instance.bandwidth_mbps)"
+                .to_string(),
         );
     }
     if let (Some(price), Some(mbps)) = (net.fixed_bandwidth_per_mbps_month, mbps) {

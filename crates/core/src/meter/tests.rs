@@ -290,7 +290,10 @@ fn a_resource_without_a_price_is_listed_not_silently_free() {
         deleted_with_instance: false,
     });
     let r = accrue(&sheet(), &usage, ts(3600));
-    assert_eq!(r.unpriced, vec!["network volume nv-1".to_string()]);
+    assert_eq!(
+        r.unpriced,
+        vec!["network volume nv-1: storage.network_volume_per_gib_month unknown".to_string()]
+    );
     assert_eq!(r.accrued.storage, dec!(0));
 }
 

@@ -7,6 +7,7 @@ mod app_update;
 mod app_watchdog;
 mod guard_owner;
 mod meter_properties;
+mod meter_release;
 mod pricing_extends;
 mod telemetry_findings;
 mod telemetry_history;
