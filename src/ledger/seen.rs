@@ -120,6 +120,7 @@ mod tests {
                 rate_per_hour: None,
                 currency: Currency::USD,
                 at,
+                billing: None,
             })
             .unwrap();
         let want: Seen = [

@@ -288,7 +288,10 @@ fn a_resource_without_a_price_is_listed_not_silently_free() {
         deleted: None,
         deleted_with_instance: false,
     });
-    let r = accrue(&sheet(), &usage, ts(3600));
+    // No fixed-bandwidth plan, whose unknown Mbps would be listed too.
+    let mut s = sheet();
+    s.network.fixed_bandwidth_per_mbps_month = None;
+    let r = accrue(&s, &usage, ts(3600));
     assert_eq!(r.unpriced, vec!["network volume nv-1".to_string()]);
     assert_eq!(r.accrued.storage, dec!(0));
 }
