@@ -67,11 +67,11 @@ fn spend(out: &mut String, report: &Report) {
             "idle"
         );
         let row = |out: &mut String, label: &str, c: &crate::meter::CentsBreakdown, idle| {
-            let _ = writeln!(
-                out,
+            let line = format!(
                 "{label:<12} {:>11} {:>11} {:>11} {:>11} {:>12} {idle:>11}",
                 c.compute, c.bandwidth, c.storage, c.extras, c.total
             );
+            let _ = writeln!(out, "{}", line.trim_end());
         };
         for d in &s.days {
             let idle = Money::new(d.idle, s.currency).cents_string();
