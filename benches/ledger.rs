@@ -44,6 +44,7 @@ fn build_ledger(dir: &std::path::Path, days: i64) -> (std::path::PathBuf, Timest
             rate_per_hour: Some(dec!(40.96)),
             currency: Currency::USD,
             at: start,
+            billing: None,
         })
         .expect("session");
     let zero = Breakdown::zero(Currency::USD);

@@ -8,7 +8,9 @@ use rust_decimal::{Decimal, dec};
 
 use super::error::LedgerError;
 use super::insert::Batch;
-use super::record::{EventLevel, EventRecord, GpuMinute, MinuteBucket, SessionId, SessionStart};
+use super::record::{
+    BillingStep, EventLevel, EventRecord, GpuMinute, MinuteBucket, SessionId, SessionStart,
+};
 use super::store::Ledger;
 use crate::meter::{BillingMode, Breakdown, InstanceState};
 use crate::money::Currency;
@@ -108,6 +110,11 @@ fn session(
         rate_per_hour: Some(rate),
         currency: Currency::USD,
         at,
+        // The demo bills as its sheet (AWS) does: per second, a minute at least.
+        billing: Some(BillingStep {
+            step_seconds: 1,
+            minimum_seconds: 60,
+        }),
     })
 }
 

@@ -39,8 +39,9 @@ impl Ledger {
             )?;
             tx.execute(
                 "INSERT INTO sessions
-                 (instance, provider, sku, mode, rate, currency, started, last_seen, region)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7, ?8)",
+                 (instance, provider, sku, mode, rate, currency, started, last_seen, region,
+                  step_seconds, minimum_seconds)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7, ?8, ?9, ?10)",
                 params![
                     start.instance,
                     start.provider,
@@ -50,6 +51,8 @@ impl Ledger {
                     start.currency.as_str(),
                     start.at.as_second(),
                     start.region,
+                    start.billing.map(|b| b.step_seconds),
+                    start.billing.map(|b| b.minimum_seconds),
                 ],
             )?;
             Ok(tx.last_insert_rowid())

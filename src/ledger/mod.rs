@@ -33,8 +33,8 @@ pub use guard::{Change, Claim, GuardPolicy, GuardState, Watchdog};
 pub use insert::Batch;
 pub use query::ReportRows;
 pub use record::{
-    ActionRecord, EventId, EventKind, EventLevel, EventRecord, GpuMinute, MinuteBucket, Outcome,
-    SessionId, SessionStart,
+    ActionRecord, BillingStep, EventId, EventKind, EventLevel, EventRecord, GpuMinute,
+    MinuteBucket, Outcome, SessionId, SessionStart,
 };
 pub use retention::{Compacted, Retention};
 pub use store::{DEFAULT_BUSY_TIMEOUT, Ledger, OpenOptions};

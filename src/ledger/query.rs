@@ -8,6 +8,7 @@ use rusqlite::{Row, params};
 
 use super::amount::from_nanos;
 use super::error::LedgerError;
+use super::record::BillingStep;
 use super::store::Ledger;
 use crate::meter::Breakdown;
 use crate::money::Currency;
@@ -28,6 +29,9 @@ pub struct SessionRow {
     /// When it was closed, or else the end of its last minute (a crash).
     pub ended: Timestamp,
     pub open: bool,
+    /// How its compute is billed; `None` (unpriced, or recorded before the ledger kept it):
+    /// billed as accrued.
+    pub billing: Option<BillingStep>,
 }
 
 /// Sums over one session and one slice of time.
@@ -98,12 +102,20 @@ impl Ledger {
         }
         let (from, to) = (since.as_second(), until.as_second());
         let e = |e| self.err(e);
+        // A file opened read-only is not migrated: before version 3 it keeps no billing step.
+        let billing = if self.schema_version()? < 3 {
+            "NULL, NULL"
+        } else {
+            "step_seconds, minimum_seconds"
+        };
         let mut rows = ReportRows {
             sessions: self.select(
-                "SELECT id, instance, provider, sku, mode, rate, currency, started,
-                        coalesce(ended, last_seen), ended IS NULL
-                 FROM sessions WHERE started < ?2 AND coalesce(ended, last_seen) >= ?1
-                 ORDER BY started, id",
+                &format!(
+                    "SELECT id, instance, provider, sku, mode, rate, currency, started,
+                            coalesce(ended, last_seen), ended IS NULL, {billing}
+                     FROM sessions WHERE started < ?2 AND coalesce(ended, last_seen) >= ?1
+                     ORDER BY started, id"
+                ),
                 params![from, to],
                 session_row,
             )?,
@@ -217,6 +229,13 @@ fn session_row(r: &Row<'_>) -> rusqlite::Result<SessionRow> {
         started: ts(r.get(7)?),
         ended: ts(r.get(8)?),
         open: r.get(9)?,
+        billing: match (r.get(10)?, r.get(11)?) {
+            (Some(step_seconds), Some(minimum_seconds)) => Some(BillingStep {
+                step_seconds,
+                minimum_seconds,
+            }),
+            _ => None,
+        },
     })
 }
 
@@ -248,4 +267,36 @@ fn leftover_row(r: &Row<'_>) -> rusqlite::Result<LeftoverRow> {
         created: ts(r.get(8)?),
         last_seen: ts(r.get(9)?),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::schema::{APPLICATION_ID, MIGRATIONS};
+    use super::*;
+
+    /// A ledger from before sessions kept their billing step, read without migrating it: its
+    /// sessions read as billed as accrued.
+    #[test]
+    fn a_version_2_ledger_reads_without_a_billing_step() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ledger.sqlite");
+        let old = rusqlite::Connection::open(&path).unwrap();
+        for sql in &MIGRATIONS[..2] {
+            old.execute_batch(sql).unwrap();
+        }
+        old.execute_batch(
+            "INSERT INTO sessions (instance, provider, sku, mode, rate, currency, started,
+                                   last_seen)
+             VALUES ('i-1', 'aws', 'g5.xlarge', 'on_demand', '1', 'USD', 0, 60);",
+        )
+        .unwrap();
+        old.pragma_update(None, "application_id", APPLICATION_ID)
+            .unwrap();
+        old.pragma_update(None, "user_version", 2).unwrap();
+        drop(old);
+        let reader = Ledger::open_read_only(&path).unwrap();
+        let rows = reader.report_rows(ts(0), ts(3600)).unwrap();
+        assert_eq!(rows.sessions.len(), 1);
+        assert_eq!(rows.sessions[0].billing, None);
+    }
 }

@@ -30,6 +30,24 @@ pub struct SessionStart {
     pub rate_per_hour: Option<Decimal>,
     pub currency: Currency,
     pub at: Timestamp,
+    /// How the sheet bills the session's compute; `None` when no sheet prices it.
+    pub billing: Option<BillingStep>,
+}
+
+/// Compute bills in whole steps of `step_seconds`, at least `minimum_seconds` a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BillingStep {
+    pub step_seconds: u32,
+    pub minimum_seconds: u32,
+}
+
+impl BillingStep {
+    /// The seconds billed for a run of `seconds`.
+    pub fn billed_seconds(self, seconds: i64) -> i64 {
+        let step = i64::from(self.step_seconds.max(1));
+        let whole = (seconds + step - 1) / step * step;
+        whole.max(i64::from(self.minimum_seconds))
+    }
 }
 
 /// What the GPUs did in one bucket, over all GPUs and samples.

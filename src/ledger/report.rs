@@ -40,6 +40,9 @@ pub struct Report {
 pub struct CurrencySpend {
     pub currency: Currency,
     pub total: Breakdown,
+    /// What was billed: `total` with each session's compute rounded up to its billing step
+    /// and minimum.
+    pub billed: Breakdown,
     /// Cost accrued in minutes whose idle flag was set.
     pub idle: Decimal,
     /// Local calendar days, oldest first; days without spend are left out.
@@ -70,6 +73,7 @@ pub struct InstanceSpend {
     pub mode: String,
     pub sessions: usize,
     pub cost: Breakdown,
+    pub billed: Breakdown,
     pub idle: Decimal,
     pub energy_kwh: f64,
 }
@@ -117,10 +121,12 @@ pub fn build(
             .or_insert_with(|| CurrencySpend {
                 currency: session.currency,
                 total: Breakdown::zero(session.currency),
+                billed: Breakdown::zero(session.currency),
                 idle: Decimal::ZERO,
                 days: Vec::new(),
             });
         entry.total = entry.total + cost;
+        entry.billed = entry.billed + cost;
         entry.idle += idle;
         add_to_day(
             &mut entry.days,
@@ -137,11 +143,13 @@ pub fn build(
                 mode: session.mode.clone(),
                 sessions: 0,
                 cost: Breakdown::zero(session.currency),
+                billed: Breakdown::zero(session.currency),
                 idle: Decimal::ZERO,
                 energy_kwh: 0.0,
             });
         if inst.cost.currency == session.currency {
             inst.cost = inst.cost + cost;
+            inst.billed = inst.billed + cost;
             inst.idle += idle;
         }
         inst.energy_kwh += slice.energy_j / JOULES_PER_KWH;
@@ -150,6 +158,17 @@ pub fn build(
         util_max = max_opt(util_max, slice.util_max);
         energy_j += slice.energy_j;
         egress = egress.saturating_add(u64::try_from(slice.egress_bytes).unwrap_or(0));
+    }
+    for session in &rows.sessions {
+        let rounding = rounding_up(session, until);
+        if let Some(entry) = spend.get_mut(&session.currency) {
+            entry.billed.compute += rounding;
+        }
+        if let Some(inst) = instances.get_mut(session.instance.as_str())
+            && inst.cost.currency == session.currency
+        {
+            inst.billed.compute += rounding;
+        }
     }
     for inst in instances.values_mut() {
         inst.sessions = rows
@@ -185,6 +204,23 @@ pub fn build(
             .collect(),
         overlaps: overlaps(&rows.sessions, since, until),
     }
+}
+
+/// What billing adds to the compute `session` accrued: the session counts as one run from its
+/// start to its end (or `until`), rounded up to its billing step and at least its minimum.
+fn rounding_up(session: &SessionRow, until: Timestamp) -> Decimal {
+    let rate = session
+        .rate
+        .as_deref()
+        .and_then(|r| r.parse::<Decimal>().ok());
+    let (Some(rate), Some(billing)) = (rate, session.billing) else {
+        return Decimal::ZERO;
+    };
+    let seconds = session.ended.min(until).as_second() - session.started.as_second();
+    if seconds <= 0 {
+        return Decimal::ZERO;
+    }
+    rate * Decimal::from(billing.billed_seconds(seconds) - seconds) / Decimal::from(3600)
 }
 
 fn breakdown(currency: Currency, slice: &SliceRow) -> Breakdown {

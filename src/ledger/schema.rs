@@ -110,6 +110,12 @@ pub(super) const MIGRATIONS: &[&str] = &[
     ALTER TABLE sessions ADD COLUMN region TEXT;
     ALTER TABLE instances ADD COLUMN region TEXT;
     ",
+    // 3: how the session's compute is billed (whole steps, a minimum per run), so `report` can
+    // show the bill beside what accrued. NULL (every row before this): billed as accrued.
+    "
+    ALTER TABLE sessions ADD COLUMN step_seconds INTEGER;
+    ALTER TABLE sessions ADD COLUMN minimum_seconds INTEGER;
+    ",
 ];
 
 /// The schema version this build writes and reads.

@@ -203,6 +203,7 @@ mod tests {
                 rate_per_hour: None,
                 currency: Currency::USD,
                 at,
+                billing: None,
             })
             .unwrap();
         let want: Seen = [

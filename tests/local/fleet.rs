@@ -230,3 +230,31 @@ async fn the_cockpit_reads_only_the_fleet_accounts() {
     assert_eq!(rows.len(), 1);
     assert_eq!(rows[0].origin.instance_id, "i-0demo4a100f00d");
 }
+
+#[test]
+fn a_month_of_burn_is_the_sheets_month() {
+    // Vast's sheet counts 720 hours a month, not the 730 most clouds use.
+    let mut pricing = demo_pricing().unwrap();
+    pricing.sheet.billing.month_hours = 720;
+    let inventory = inventory("i-vast", "train", Some(InstanceState::Running));
+    let r = row(
+        origin("lab", "i-vast"),
+        Ok(&inventory),
+        Some(pricing),
+        reporting(Some(true), None),
+        fixture_now(),
+    );
+    let burn = r.burn_per_hour.unwrap();
+    assert!(burn > Decimal::ZERO);
+    let leftovers = r.leftover_monthly.unwrap();
+    assert_eq!(
+        r.monthly_equivalent(),
+        Some(burn * Decimal::from(720) + leftovers)
+    );
+    let text = gpumeter::fleet::table::render(std::slice::from_ref(&r));
+    let month = (burn * Decimal::from(720)).round_dp(0);
+    assert!(
+        text.contains(&format!("({month} USD a month at this rate)")),
+        "{text}"
+    );
+}

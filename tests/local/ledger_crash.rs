@@ -45,6 +45,7 @@ fn crash_child() {
             rate_per_hour: Some(dec!(2.5)),
             currency: Currency::USD,
             at: base,
+            billing: None,
         })
         .expect("session");
     let (tx, rx) = mpsc::channel();

@@ -143,7 +143,10 @@ fn a_newer_schema_is_refused_and_untouched() {
         );
         let text = err.to_string();
         assert!(
-            text.contains("has schema version 99, newer than this gpumeter knows (2)"),
+            text.contains(&format!(
+                "has schema version 99, newer than this gpumeter knows ({})",
+                gpumeter::ledger::schema::current_version()
+            )),
             "{text}"
         );
         assert!(text.contains("upgrade gpumeter"), "{text}");

@@ -30,6 +30,7 @@ fn start(ledger: &mut Ledger, instance: &str, currency: Currency, at: &str) -> S
             rate_per_hour: Some(dec!(30)),
             currency,
             at: t(at),
+            billing: None,
         })
         .unwrap()
 }

@@ -28,6 +28,7 @@ fn session(ledger: &mut Ledger, at: Timestamp) -> SessionId {
             rate_per_hour: Some(dec!(2.5)),
             currency: Currency::USD,
             at,
+            billing: None,
         })
         .unwrap()
 }

@@ -8,6 +8,7 @@ mod notify_peer;
 mod checkpoint_scan;
 mod fleet;
 mod guard_rules;
+mod ledger_billed;
 mod ledger_crash;
 mod ledger_files;
 mod ledger_guard;

@@ -10,8 +10,8 @@ use jiff::Timestamp;
 use super::{INVENTORY_EVERY, Opening};
 use crate::app::App;
 use crate::ledger::{
-    ActionRecord, EventKind, EventLevel, EventRecord, Ledger, LedgerWriter, Notice, Outcome,
-    Retention, SessionStart,
+    ActionRecord, BillingStep, EventKind, EventLevel, EventRecord, Ledger, LedgerWriter, Notice,
+    Outcome, Retention, SessionStart,
 };
 use crate::meter::ComputeTerms;
 use crate::money::Currency;
@@ -62,6 +62,10 @@ pub(super) fn session_start(app: &App, info: &InstanceInfo) -> SessionStart {
             .or_else(|| app.spend.budget.map(|b| b.currency))
             .unwrap_or(Currency::USD),
         at: app.now,
+        billing: pricing.map(|p| BillingStep {
+            step_seconds: p.sheet.billing.step_seconds,
+            minimum_seconds: p.sheet.billing.minimum_seconds,
+        }),
     }
 }
 

@@ -32,6 +32,7 @@ pub struct ReportJson {
 struct SpendJson {
     currency: String,
     total: CentsBreakdown,
+    billed: CentsBreakdown,
     idle: String,
     idle_share_pct: Option<String>,
     days: Vec<DayJson>,
@@ -54,6 +55,7 @@ struct InstanceJson {
     sessions: usize,
     currency: String,
     cost: CentsBreakdown,
+    billed: CentsBreakdown,
     idle: String,
     energy_kwh: String,
 }
@@ -119,6 +121,7 @@ pub fn shape(report: &Report, tz: &TimeZone) -> ReportJson {
                 sessions: i.sessions,
                 currency: i.cost.currency.to_string(),
                 cost: i.cost.cents(),
+                billed: i.billed.cents(),
                 idle: Money::new(i.idle, i.cost.currency).cents_string(),
                 energy_kwh: fixed_f64(i.energy_kwh, 3),
             })
@@ -176,6 +179,7 @@ fn spend(s: &CurrencySpend) -> SpendJson {
     SpendJson {
         currency: s.currency.to_string(),
         total: s.total.cents(),
+        billed: s.billed.cents(),
         idle: Money::new(s.idle, s.currency).cents_string(),
         idle_share_pct: s.idle_share_pct().map(|p| fixed(p, 1)),
         days: s

@@ -67,11 +67,11 @@ fn spend(out: &mut String, report: &Report) {
             "idle"
         );
         let row = |out: &mut String, label: &str, c: &crate::meter::CentsBreakdown, idle| {
-            let _ = writeln!(
-                out,
+            let line = format!(
                 "{label:<12} {:>11} {:>11} {:>11} {:>11} {:>12} {idle:>11}",
                 c.compute, c.bandwidth, c.storage, c.extras, c.total
             );
+            let _ = writeln!(out, "{}", line.trim_end());
         };
         for d in &s.days {
             let idle = Money::new(d.idle, s.currency).cents_string();
@@ -79,6 +79,7 @@ fn spend(out: &mut String, report: &Report) {
         }
         let idle = Money::new(s.idle, s.currency);
         row(out, "Total", &s.total.cents(), idle.cents_string());
+        row(out, "Billed", &s.billed.cents(), String::new());
         let share = s.idle_share_pct().map_or(String::new(), |p| {
             format!(" ({}% of the spend)", fixed(p, 1))
         });
@@ -116,13 +117,14 @@ fn instances(out: &mut String, report: &Report) {
     for i in &report.instances {
         let _ = writeln!(
             out,
-            "  {:<20} {:<8} {:<16} {:<10} {:>14} (idle {}), {} session{}",
+            "  {:<20} {:<8} {:<16} {:<10} {:>14} (idle {}, billed {}), {} session{}",
             i.instance,
             i.provider,
             i.sku,
             i.mode,
             i.cost.total().to_string(),
             Money::new(i.idle, i.cost.currency).cents_string(),
+            i.billed.total().cents_string(),
             i.sessions,
             if i.sessions == 1 { "" } else { "s" }
         );

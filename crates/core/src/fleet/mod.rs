@@ -12,12 +12,10 @@ use serde::Serialize;
 
 use crate::cloud::Inventory;
 use crate::meter::{InstanceState, ResourceKind};
+use crate::pricing::sheet::DEFAULT_MONTH_HOURS;
 use crate::spend::{Pricing, Spend};
 
 pub use flags::{IDLE_AFTER_S, flag, sort_by_cost};
-
-/// Hours in the month the monthly figures use.
-pub const MONTH_HOURS: u32 = 730;
 
 /// Where an instance was looked for.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -104,6 +102,10 @@ pub struct FleetRow {
     pub reporting: Reporting,
     pub flags: Vec<Flag>,
     pub error: Option<String>,
+    /// The hours in a month of its sheet (`billing.month_hours`), by which a month of burn is
+    /// counted.
+    #[serde(skip)]
+    pub month_hours: u32,
 }
 
 impl FleetRow {
@@ -115,7 +117,8 @@ impl FleetRow {
         }
         let running = self.state == Some(InstanceState::Running);
         let burn = if running {
-            self.burn_per_hour.map(|b| b * Decimal::from(MONTH_HOURS))
+            self.burn_per_hour
+                .map(|b| b * Decimal::from(self.month_hours))
         } else {
             Some(Decimal::ZERO)
         };
@@ -155,6 +158,9 @@ pub fn row(
         reporting,
         flags: Vec::new(),
         error: None,
+        month_hours: pricing
+            .as_ref()
+            .map_or(DEFAULT_MONTH_HOURS, |p| p.sheet.billing.month_hours),
     };
     let inventory = match inventory {
         Ok(i) => i,

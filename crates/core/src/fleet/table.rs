@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use rust_decimal::Decimal;
 
-use super::{FleetRow, MONTH_HOURS};
+use super::FleetRow;
 use crate::meter::InstanceState;
 
 /// `3h20m`, `45m`, `2d4h`.
@@ -123,26 +123,30 @@ pub fn render(rows: &[FleetRow]) -> String {
 
 /// Per currency: what the running instances burn and what the leftovers cost a month.
 fn totals(rows: &[FleetRow]) -> String {
-    let mut per: Vec<(String, Decimal, Decimal, usize)> = Vec::new();
+    // Per currency: burn per hour, a month of it (each row by its own sheet's month),
+    // leftovers a month, running instances.
+    let mut per: Vec<(String, Decimal, Decimal, Decimal, usize)> = Vec::new();
     for row in rows {
         let Some(cur) = &row.currency else { continue };
         let i = per.iter().position(|p| &p.0 == cur).unwrap_or_else(|| {
-            per.push((cur.clone(), Decimal::ZERO, Decimal::ZERO, 0));
+            per.push((cur.clone(), Decimal::ZERO, Decimal::ZERO, Decimal::ZERO, 0));
             per.len() - 1
         });
         if row.running() {
-            per[i].1 += row.burn_per_hour.unwrap_or_default();
-            per[i].3 += 1;
+            let burn = row.burn_per_hour.unwrap_or_default();
+            per[i].1 += burn;
+            per[i].2 += burn * Decimal::from(row.month_hours);
+            per[i].4 += 1;
         }
-        per[i].2 += row.leftover_monthly.unwrap_or_default();
+        per[i].3 += row.leftover_monthly.unwrap_or_default();
     }
     let mut out = String::new();
-    for (cur, burn, left, n) in per {
+    for (cur, burn, month, left, n) in per {
         let _ = writeln!(
             out,
             "{n} running: {} {cur}/h ({} {cur} a month at this rate); leftovers after release: {} {cur}/month",
             burn.round_dp(2),
-            (burn * Decimal::from(MONTH_HOURS)).round_dp(0),
+            month.round_dp(0),
             left.round_dp(2)
         );
     }

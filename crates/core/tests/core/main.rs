@@ -6,6 +6,7 @@
 mod app_update;
 mod app_watchdog;
 mod guard_owner;
+mod meter_oracle;
 mod meter_properties;
 mod meter_release;
 mod pricing_extends;
