@@ -37,7 +37,18 @@ pub fn accrue(sheet: &Sheet, usage: &Usage, at: Timestamp) -> Accrual {
     let mut unpriced = Vec::new();
 
     let state_now = usage.lifecycle.state_at(at);
-    let compute = compute_cost(sheet, usage.terms, &intervals, state_now);
+    let compute = match (usage.terms, state_now) {
+        // A subscription is bought with the instance: nothing is committed before it exists.
+        (ComputeTerms::Committed { .. }, None) => compute_cost(
+            sheet,
+            ComputeTerms::Committed {
+                amount: Decimal::ZERO,
+            },
+            &intervals,
+            state_now,
+        ),
+        (terms, _) => compute_cost(sheet, terms, &intervals, state_now),
+    };
     accrued.compute = compute.accrued;
     burn.compute = compute.burn_per_hour;
 
@@ -62,6 +73,9 @@ pub fn accrue(sheet: &Sheet, usage: &Usage, at: Timestamp) -> Accrual {
     }
 
     let extras = instance_extras(sheet, usage, &intervals, at);
+    if usage.licenses > 0 && sheet.extras.license_per_hour.is_none() {
+        unpriced.push("licence: extras.license_per_hour unknown".to_string());
+    }
     accrued.extras += extras.accrued;
     burn.extras += extras.burn_per_hour;
 
@@ -237,7 +251,11 @@ fn price_resource(
                 sheet.extras.public_ip_attached_per_hour,
                 "extras.public_ip_attached_per_hour",
             )?;
-            let idle = sheet.extras.public_ip_idle_per_hour.unwrap_or(attached);
+            // A left-out idle price is unknown, not the attached one (pricing/README).
+            let idle = known(
+                sheet.extras.public_ip_idle_per_hour,
+                "extras.public_ip_idle_per_hour",
+            )?;
             let amount =
                 (attached * Decimal::from(running) + idle * Decimal::from(stopped + gone)) / hour;
             let burn = if state_now == Some(InstanceState::Running) {

@@ -41,10 +41,7 @@ pub fn monthly_after_release(sheet: &Sheet, resource: &Resource) -> Option<Decim
         ResourceKind::NetworkVolume => sheet.storage.network_volume,
         ResourceKind::PublicIp => {
             let extras = &sheet.extras;
-            return extras
-                .public_ip_idle_per_hour
-                .or(extras.public_ip_attached_per_hour)
-                .map(|h| h * month_hours);
+            return extras.public_ip_idle_per_hour.map(|h| h * month_hours);
         }
         ResourceKind::LoadBalancer => {
             return sheet.extras.load_balancer_per_hour.map(|h| h * month_hours);
