@@ -33,7 +33,8 @@ async fn inventory_lists_the_instance_its_disks_and_its_address() {
             (ResourceKind::SystemDisk, "disk-sys", true),
             (ResourceKind::DataDisk, "disk-keep", false),
             (ResourceKind::DataDisk, "disk-go", true),
-            (ResourceKind::PublicIp, "203.0.113.7", true),
+            // An ordinary EIP: ReleaseAddress does not free it.
+            (ResourceKind::PublicIp, "203.0.113.7", false),
         ]
     );
     assert!(inv.deadline.is_none());
@@ -113,17 +114,21 @@ async fn release_waits_for_the_instance_to_go_and_a_second_one_says_so() {
     assert!(
         report
             .summary
-            .contains("still billing: data disk disk-keep"),
+            .contains("still billing: data disk disk-keep, public IP 203.0.113.7"),
         "{}",
         report.summary
     );
-    assert_eq!(peer.calls()[2].body["ReleaseAddress"], true);
+    let terminate = peer
+        .calls()
+        .into_iter()
+        .find(|c| c.action == "TerminateInstances");
+    assert_eq!(terminate.unwrap().body["ReleaseAddress"], true);
     assert!(peer.count("DescribeInstances") >= 3);
     // The leftovers are still named after the instance is gone.
     let after = cloud.inventory().await.unwrap();
     assert!(after.instance.is_none());
-    assert_eq!(after.resources.len(), 1);
-    assert_eq!(after.resources[0].id, "disk-keep");
+    let ids: Vec<&str> = after.resources.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(ids, ["disk-keep", "203.0.113.7"]);
 
     let again = cloud.perform(&Action::Release).await.unwrap();
     assert!(again.confirmed);
@@ -132,6 +137,48 @@ async fn release_waits_for_the_instance_to_go_and_a_second_one_says_so() {
         "{}",
         again.summary
     );
+}
+
+/// `ReleaseAddress=true` frees only HighQualityEIP, AntiDDoSEIP, EIPv6 and HighQualityEIPv6: an
+/// ordinary EIP is unbound and goes on billing, so it is a leftover, not "released with it".
+#[tokio::test]
+async fn an_ordinary_eip_outlives_the_release_and_a_high_quality_one_does_not() {
+    let peer = Peer::start();
+    let cloud = peer.adapter(Some(INSTANCE));
+    let inv = cloud.inventory().await.unwrap();
+    let ip = inv
+        .resources
+        .iter()
+        .find(|r| r.kind == ResourceKind::PublicIp)
+        .unwrap();
+    assert!(!ip.deleted_with_instance, "{ip:?}");
+    assert!(ip.state.contains("EIP"), "{ip:?}");
+    let report = cloud.perform(&Action::Release).await.unwrap();
+    assert!(
+        report.summary.contains("public IP 203.0.113.7"),
+        "{report:?}"
+    );
+    // The peer, like the provider, keeps the EIP: unbound and billing.
+    assert!(peer.cloud(|c| {
+        c.addresses
+            .iter()
+            .any(|a| a.ip == "203.0.113.7" && !a.bound)
+    }));
+
+    let peer = Peer::start();
+    peer.cloud(|c| c.addresses[0].kind = "HighQualityEIP".into());
+    let cloud = peer.adapter(Some(INSTANCE));
+    let inv = cloud.inventory().await.unwrap();
+    let ip = inv
+        .resources
+        .iter()
+        .find(|r| r.kind == ResourceKind::PublicIp)
+        .unwrap();
+    assert!(ip.deleted_with_instance, "{ip:?}");
+    let report = cloud.perform(&Action::Release).await.unwrap();
+    assert!(!report.summary.contains("203.0.113.7"), "{report:?}");
+    assert!(peer.cloud(|c| c.addresses.is_empty()));
+    assert!(peer.rejected().is_empty(), "{:?}", peer.rejected());
 }
 
 #[tokio::test]

@@ -9,15 +9,44 @@ use jiff::Timestamp;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::credentials::{Credentials, SECRET_ID_ENV, SECRET_KEY_ENV, TOKEN_ENV};
+use super::credentials::{Credentials, DEFAULT_ENDPOINT, SECRET_ID_ENV, SECRET_KEY_ENV, TOKEN_ENV};
 use super::model::ErrorBody;
 use super::sign;
 use crate::provider::http::{Http, HttpError, HttpPolicy, HttpResponse, Repeat, Verdict};
 use crate::provider::{ErrorKind, ProviderError};
 
 pub const VERSION: &str = "2017-03-12";
-pub const SERVICE: &str = "cvm";
 const CONTENT_TYPE: &str = "application/json";
+
+/// The APIs the adapter calls. CVM, CBS and VPC are all at API version 2017-03-12, each on its
+/// own host (`cvm.`, `cbs.`, `vpc.tencentcloudapi.com`) and in its own TC3 signing scope.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Service {
+    Cvm,
+    /// Cloud disks and snapshots.
+    Cbs,
+    /// Elastic IPs.
+    Vpc,
+}
+
+impl Service {
+    pub fn name(self) -> &'static str {
+        match self {
+            Service::Cvm => "cvm",
+            Service::Cbs => "cbs",
+            Service::Vpc => "vpc",
+        }
+    }
+
+    /// The service an action the adapter calls belongs to.
+    pub fn of(action: &str) -> Service {
+        match action {
+            "DescribeDisks" | "DescribeSnapshots" => Service::Cbs,
+            "DescribeAddresses" => Service::Vpc,
+            _ => Service::Cvm,
+        }
+    }
+}
 
 /// What went wrong with one call. Never carries a secret or a signature.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -133,7 +162,10 @@ fn cam_action(action: &str, message: &str) -> String {
         .and_then(|(_, rest)| rest.split_once(')'))
         .map(|(named, _)| named.trim())
         .filter(|named| named.contains(':') && !named.contains(char::is_whitespace))
-        .map_or_else(|| format!("{SERVICE}:{action}"), str::to_string)
+        .map_or_else(
+            || format!("{}:{action}", Service::of(action).name()),
+            str::to_string,
+        )
 }
 
 impl From<ApiError> for ProviderError {
@@ -225,7 +257,7 @@ pub fn judge(response: &HttpResponse) -> Verdict {
 
 /// One line naming a call, as `--dry-run` prints it and the report lists it.
 pub fn describe(action: &str, body: &Value) -> String {
-    let mut line = format!("cvm {action}");
+    let mut line = format!("{} {action}", Service::of(action).name());
     if body.as_object().is_some_and(|o| !o.is_empty()) {
         let _ = write!(line, " {body}");
     }
@@ -264,6 +296,16 @@ impl Client {
         &self.endpoint
     }
 
+    /// Where `service`'s calls go: its own host under the default endpoint; an endpoint set in
+    /// the environment (a gateway, a test peer) takes every service's calls.
+    fn endpoint_of(&self, service: Service) -> String {
+        if self.endpoint == DEFAULT_ENDPOINT {
+            format!("https://{}.tencentcloudapi.com/", service.name())
+        } else {
+            self.endpoint.clone()
+        }
+    }
+
     /// Calls `action` with `body` and reads `Response` as `T`.
     pub async fn call<T: DeserializeOwned>(
         &self,
@@ -272,10 +314,16 @@ impl Client {
         repeat: Repeat,
     ) -> Result<T, ApiError> {
         let text = body.to_string();
-        let host = host_of(&self.endpoint);
+        let service = Service::of(action);
+        let url = self.endpoint_of(service);
+        let host = host_of(&url);
         let response = self
             .http
-            .call(repeat, |c| self.build(c, &host, action, &text), judge)
+            .call(
+                repeat,
+                |c| self.build(c, (service, &url, &host), action, &text),
+                judge,
+            )
             .await
             .map_err(|source| ApiError::Transport { action, source })?;
         let malformed = |detail: String| ApiError::Malformed { action, detail };
@@ -312,7 +360,7 @@ impl Client {
     fn build(
         &self,
         client: &reqwest::Client,
-        host: &str,
+        (service, url, host): (Service, &str, &str),
         action: &str,
         body: &str,
     ) -> reqwest::RequestBuilder {
@@ -322,7 +370,7 @@ impl Client {
             host,
             body: body.as_bytes(),
             timestamp,
-            service: SERVICE,
+            service: service.name(),
         };
         let authorization = sign::authorization(
             &self.credentials.id,
@@ -330,7 +378,7 @@ impl Client {
             &signable,
         );
         let mut request = client
-            .post(&self.endpoint)
+            .post(url)
             .header("content-type", CONTENT_TYPE)
             .header("x-tc-action", action)
             .header("x-tc-version", VERSION)

@@ -2,8 +2,9 @@
 //! holds (the earliest pending TerminateInstances action timer).
 //!
 //! DescribeInstances shows the system disk, the data disks with `DeleteWithInstance`, and the
-//! public addresses; TerminateInstances is called with `ReleaseAddress`, so an elastic IP goes
-//! with the instance. Once the instance is gone, CVM no longer lists its disks: the leftovers are
+//! public addresses; VPC DescribeAddresses says which of those are elastic IPs and of what type.
+//! TerminateInstances is called with `ReleaseAddress`, which frees only some EIP types (see
+//! [`RELEASED_EIP_TYPES`]): any other EIP stays and bills while idle. Once the instance is gone, CVM no longer lists its disks: the leftovers are
 //! what was last seen that does not go with it (kept in the data directory when the adapter is
 //! `remembering`), marked as not read again.
 
@@ -20,6 +21,17 @@ use crate::provider::{HeldDeadline, InstanceInfo, Inventory, LinkedResource, Pro
 
 /// The state given to leftovers that were not read again after the instance went.
 pub const NOT_REREAD: &str = "last seen with the instance; not read again";
+
+/// The EIP types `TerminateInstances` frees with `ReleaseAddress=true`. CVM 2017-03-12,
+/// TerminateInstancesRequest.ReleaseAddress (tencentcloud-sdk models): under EIP 2.0 only the
+/// first EIP of the primary network interface is released, and only if it is HighQualityEIP,
+/// AntiDDoSEIP, EIPv6 or HighQualityEIPv6. An ordinary `EIP` (or `AnycastEIP`) stays.
+pub const RELEASED_EIP_TYPES: [&str; 4] =
+    ["HighQualityEIP", "AntiDDoSEIP", "EIPv6", "HighQualityEIPv6"];
+
+/// VPC DescribeAddresses' `address-type` filter defaults to `EIP` alone (VPC 2017-03-12,
+/// DescribeAddressesRequest.Filters), so the types are named: `WanIP` is an ordinary public IP.
+const ADDRESS_TYPES: [&str; 4] = ["WanIP", "EIP", "AnycastEIP", "HighQualityEIP"];
 
 impl TencentCloud {
     pub(super) async fn describe_instance(
@@ -63,6 +75,22 @@ impl TencentCloud {
         Ok(timers)
     }
 
+    /// The addresses VPC lists as bound to instance `id`.
+    pub(super) async fn addresses_of(&self, id: &str) -> Result<Vec<model::Address>, ApiError> {
+        let reply: model::AddressesReply = self
+            .api
+            .call(
+                "DescribeAddresses",
+                &json!({"Filters": [
+                    {"Name": "instance-id", "Values": [id]},
+                    {"Name": "address-type", "Values": ADDRESS_TYPES},
+                ], "Limit": 100}),
+                Repeat::Safe,
+            )
+            .await?;
+        Ok(reply.address_set)
+    }
+
     pub(super) async fn read_inventory(&self) -> Result<Inventory, ProviderError> {
         let id = self.instance_id().await?;
         let state = ProviderError::from;
@@ -85,8 +113,9 @@ impl TencentCloud {
             });
         };
         let timers = self.timers(&id).await.map_err(state)?;
+        let addresses = self.addresses_of(&id).await.map_err(state)?;
         let created = parse_time(&instance.created_time).unwrap_or(now);
-        let resources = linked(&instance, created);
+        let resources = linked(&instance, &addresses, created);
         self.remember(&id, resources.clone());
         Ok(Inventory {
             instance: Some(instance_info(&instance, self.region(), now)),
@@ -144,7 +173,33 @@ fn instance_info(i: &model::Instance, region: &str, now: Timestamp) -> InstanceI
     }
 }
 
-fn linked(i: &model::Instance, created: Timestamp) -> Vec<LinkedResource> {
+/// Whether the public address `ip` goes with the instance, and what to call its state.
+fn address_fate(ip: &str, addresses: &[model::Address]) -> (bool, String) {
+    let eips = addresses
+        .iter()
+        .filter(|a| a.address_type != "WanIP")
+        .count();
+    match addresses.iter().find(|a| a.address_ip == ip) {
+        // An ordinary public IP, not an EIP: it is the instance's own.
+        Some(a) if a.address_type == "WanIP" => (true, "bound".into()),
+        // Only the first EIP of the primary interface goes; with one EIP that is the one.
+        Some(a) if RELEASED_EIP_TYPES.contains(&a.address_type.as_str()) && eips == 1 => {
+            (true, format!("bound ({})", a.address_type))
+        }
+        Some(a) => (
+            false,
+            format!("bound ({}; stays after release)", a.address_type),
+        ),
+        // Not listed as any known type: count it as staying, so the checklist warns.
+        None => (false, "bound (type unknown)".into()),
+    }
+}
+
+fn linked(
+    i: &model::Instance,
+    addresses: &[model::Address],
+    created: Timestamp,
+) -> Vec<LinkedResource> {
     let disk = |d: &model::Disk, kind, with: bool| LinkedResource {
         id: d.disk_id.clone(),
         name: d.disk_id.clone(),
@@ -166,16 +221,16 @@ fn linked(i: &model::Instance, created: Timestamp) -> Vec<LinkedResource> {
         out.push(disk(d, ResourceKind::DataDisk, with));
     }
     for ip in i.public_ip_addresses.iter().flatten() {
+        let (with, state) = address_fate(ip, addresses);
         out.push(LinkedResource {
             id: ip.clone(),
             name: ip.clone(),
             kind: ResourceKind::PublicIp,
             class: None,
             size_gib: Decimal::ZERO,
-            state: "bound".into(),
+            state,
             created,
-            // Released with the instance: TerminateInstances is called with ReleaseAddress.
-            deleted_with_instance: true,
+            deleted_with_instance: with,
             backs_image: None,
         });
     }
@@ -200,7 +255,12 @@ mod tests {
         }))
         .unwrap();
         let created = parse_time(&i.created_time).unwrap();
-        let r = linked(&i, created);
+        let eip = |ip: &str, kind: &str| model::Address {
+            address_ip: ip.into(),
+            address_type: kind.into(),
+            ..model::Address::default()
+        };
+        let r = linked(&i, &[eip("203.0.113.9", "HighQualityEIP")], created);
         let fate: Vec<(&str, bool)> = r
             .iter()
             .map(|r| (r.id.as_str(), r.deleted_with_instance))
@@ -221,5 +281,26 @@ mod tests {
         assert_eq!(info.mode, BillingMode::OnDemand);
         assert_eq!(map_state("STOPPED"), InstanceState::Stopped);
         assert_eq!(map_state("TERMINATING"), InstanceState::Running);
+    }
+
+    #[test]
+    fn only_the_eip_types_terminate_releases_go_with_the_instance() {
+        let eip = |ip: &str, kind: &str| model::Address {
+            address_ip: ip.into(),
+            address_type: kind.into(),
+            ..model::Address::default()
+        };
+        let ip = "203.0.113.9";
+        for kind in RELEASED_EIP_TYPES {
+            assert!(address_fate(ip, &[eip(ip, kind)]).0, "{kind}");
+        }
+        assert!(address_fate(ip, &[eip(ip, "WanIP")]).0);
+        for kind in ["EIP", "AnycastEIP"] {
+            assert!(!address_fate(ip, &[eip(ip, kind)]).0, "{kind}");
+        }
+        // Unknown, or one of several EIPs (only the primary interface's first goes): stays.
+        assert!(!address_fate(ip, &[]).0);
+        let two = [eip(ip, "HighQualityEIP"), eip("203.0.113.10", "EIP")];
+        assert!(!address_fate(ip, &two).0);
     }
 }

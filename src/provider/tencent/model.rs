@@ -68,6 +68,28 @@ pub struct InternetAccessible {
     pub internet_max_bandwidth_out: u64,
 }
 
+/// VPC DescribeAddresses (2017-03-12).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct AddressesReply {
+    pub request_id: String,
+    pub total_count: u64,
+    pub address_set: Vec<Address>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct Address {
+    pub address_id: String,
+    pub address_ip: String,
+    /// `WanIP` (an ordinary public IP), `EIP`, `AnycastEIP`, `HighQualityEIP`, `AntiDDoSEIP` ...
+    pub address_type: String,
+    /// BIND | UNBIND | BIND_ENI | ...
+    pub address_status: String,
+    /// `null` when it is bound to nothing.
+    pub instance_id: Option<String>,
+}
+
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct TimersReply {

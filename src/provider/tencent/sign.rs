@@ -42,7 +42,7 @@ pub struct Signable<'a> {
     pub body: &'a [u8],
     /// Unix seconds, the same value sent as `X-TC-Timestamp`.
     pub timestamp: i64,
-    /// `cvm`.
+    /// `cvm`, `cbs` or `vpc`.
     pub service: &'a str,
 }
 

@@ -1,6 +1,10 @@
 //! A small CVM behind the loopback peer: one GPU instance with a system disk, a data disk that
-//! goes with it, one that stays, an elastic IP, and its action timers. Replies follow the
+//! goes with it, one that stays, an elastic IP (VPC), and its action timers. Replies follow the
 //! documented shapes; errors come inside HTTP 200.
+//!
+//! `TerminateInstances` with `ReleaseAddress` frees only the EIP types the CVM model names
+//! (HighQualityEIP, AntiDDoSEIP, EIPv6, HighQualityEIPv6); an ordinary `EIP` is unbound and
+//! stays. DescribeAddresses lists only `EIP` unless the `address-type` filter names others.
 
 use serde_json::{Value, json};
 
@@ -20,8 +24,22 @@ pub struct Timer {
 }
 
 #[derive(Debug, Clone)]
+pub struct Address {
+    pub id: String,
+    pub ip: String,
+    /// `EIP`, `HighQualityEIP`, `WanIP` ...
+    pub kind: String,
+    /// Bound to the instance.
+    pub bound: bool,
+}
+
+const RELEASED_WITH_INSTANCE: [&str; 4] =
+    ["HighQualityEIP", "AntiDDoSEIP", "EIPv6", "HighQualityEIPv6"];
+
+#[derive(Debug, Clone)]
 pub struct Cloud {
     pub instance: Option<Instance>,
+    pub addresses: Vec<Address>,
     pub timers: Vec<Timer>,
     /// Whether STOP_CHARGING applies to this instance; if not, the provider keeps charging.
     pub stop_charging_supported: bool,
@@ -57,6 +75,12 @@ impl Cloud {
                 state: "RUNNING".into(),
                 stop_charging_mode: "KEEP_CHARGING".into(),
             }),
+            addresses: vec![Address {
+                id: "eip-loop1".into(),
+                ip: "203.0.113.7".into(),
+                kind: "EIP".into(),
+                bound: true,
+            }],
             timers: Vec::new(),
             stop_charging_supported: true,
             terminating_reads: 0,
@@ -65,7 +89,13 @@ impl Cloud {
         }
     }
 
-    fn described(i: &Instance) -> Value {
+    fn described(&self, i: &Instance) -> Value {
+        let ips: Vec<&str> = self
+            .addresses
+            .iter()
+            .filter(|a| a.bound)
+            .map(|a| a.ip.as_str())
+            .collect();
         json!({
             "InstanceId": INSTANCE,
             "InstanceName": "trainer",
@@ -79,7 +109,7 @@ impl Cloud {
                 {"DiskType": "CLOUD_SSD", "DiskId": "disk-keep", "DiskSize": 500, "DeleteWithInstance": false},
                 {"DiskType": "CLOUD_SSD", "DiskId": "disk-go", "DiskSize": 100, "DeleteWithInstance": true}
             ],
-            "PublicIpAddresses": ["203.0.113.7"],
+            "PublicIpAddresses": ips,
             "StopChargingMode": i.stop_charging_mode,
             "InternetAccessible": {"InternetChargeType": "TRAFFIC_POSTPAID_BY_HOUR", "InternetMaxBandwidthOut": 100},
             "GPUInfo": {"GPUCount": 1, "GPUType": "T4"}
@@ -104,7 +134,7 @@ impl Cloud {
                     }
                 }
                 let set: Vec<Value> = match &self.instance {
-                    Some(i) if Self::named(body) => vec![Self::described(i)],
+                    Some(i) if Self::named(body) => vec![self.described(i)],
                     _ => Vec::new(),
                 };
                 ok(json!({"TotalCount": set.len(), "InstanceSet": set}))
@@ -131,8 +161,17 @@ impl Cloud {
                 }
                 self.terminating = true;
                 self.timers.clear();
+                if body["ReleaseAddress"] == true {
+                    self.addresses.retain(|a| {
+                        !(a.bound && RELEASED_WITH_INSTANCE.contains(&a.kind.as_str()))
+                    });
+                }
+                for a in &mut self.addresses {
+                    a.bound = false;
+                }
                 ok(json!({}))
             }
+            "DescribeAddresses" => self.describe_addresses(body),
             "DescribeInstancesActionTimer" => {
                 let statuses = strings(&body["StatusList"]);
                 let timers: Vec<Value> = self
@@ -163,6 +202,35 @@ impl Cloud {
             }
             _ => error("InvalidAction", "no such action"),
         }
+    }
+
+    fn describe_addresses(&self, body: &Value) -> Value {
+        let filter = |name: &str| -> Option<Vec<String>> {
+            body["Filters"]
+                .as_array()?
+                .iter()
+                .find(|f| f["Name"] == name)
+                .map(|f| strings(&f["Values"]))
+        };
+        let ids = strings(&body["AddressIds"]);
+        let types = filter("address-type").unwrap_or_else(|| vec!["EIP".into()]);
+        let set: Vec<Value> = self
+            .addresses
+            .iter()
+            .filter(|a| ids.is_empty() || ids.contains(&a.id))
+            .filter(|a| types.contains(&a.kind))
+            .filter(|a| filter("address-ip").is_none_or(|ips| ips.contains(&a.ip)))
+            .filter(|a| {
+                filter("instance-id")
+                    .is_none_or(|want| a.bound && want.iter().any(|w| w == INSTANCE))
+            })
+            .map(|a| {
+                json!({"AddressId": a.id, "AddressIp": a.ip, "AddressType": a.kind,
+                       "AddressStatus": if a.bound { "BIND" } else { "UNBIND" },
+                       "InstanceId": if a.bound { json!(INSTANCE) } else { Value::Null }})
+            })
+            .collect();
+        ok(json!({"TotalCount": set.len(), "AddressSet": set}))
     }
 
     fn import(&mut self, body: &Value) -> Value {

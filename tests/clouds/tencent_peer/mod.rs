@@ -179,6 +179,7 @@ fn serve(request: &Request, shared: &Mutex<Shared>) -> Reply {
         None if request.header("x-tc-region") != Some(REGION) => {
             let mut elsewhere = Cloud::fresh();
             elsewhere.instance = None;
+            elsewhere.addresses.clear();
             Reply::Answer(200, elsewhere.handle(&action, &body).to_string())
         }
         None => {

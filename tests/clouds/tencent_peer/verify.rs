@@ -42,7 +42,7 @@ pub fn check(request: &Request) -> Result<String, String> {
     if id != KEY_ID {
         return Err(reject("AuthFailure.SecretIdNotFound"));
     }
-    if service != "cvm" || terminator != "tc3_request" {
+    if !matches!(service, "cvm" | "cbs" | "vpc") || terminator != "tc3_request" {
         return Err(reject("AuthFailure.SignatureFailure"));
     }
     if header("x-tc-version") != Some("2017-03-12") {
@@ -73,17 +73,25 @@ pub fn check(request: &Request) -> Result<String, String> {
         hex::encode(Sha256::digest(&request.body))
     );
     let to_sign = format!(
-        "TC3-HMAC-SHA256\n{timestamp}\n{date}/cvm/tc3_request\n{}",
+        "TC3-HMAC-SHA256\n{timestamp}\n{date}/{service}/tc3_request\n{}",
         hex::encode(Sha256::digest(canonical.as_bytes()))
     );
     let key = mac(
-        &mac(&mac(format!("TC3{SECRET}").as_bytes(), date), "cvm"),
+        &mac(&mac(format!("TC3{SECRET}").as_bytes(), date), service),
         "tc3_request",
     );
     if hex::encode(mac(&key, &to_sign)) != field("Signature") {
         return Err(reject("AuthFailure.SignatureFailure"));
     }
-    header("x-tc-action")
-        .map(str::to_string)
-        .ok_or_else(|| reject("MissingParameter"))
+    let action = header("x-tc-action").ok_or_else(|| reject("MissingParameter"))?;
+    // Each action lives in one service: signed for another, the service does not know it.
+    let home = match action {
+        "DescribeDisks" | "DescribeSnapshots" => "cbs",
+        "DescribeAddresses" => "vpc",
+        _ => "cvm",
+    };
+    if home != service {
+        return Err(reject("InvalidAction"));
+    }
+    Ok(action.to_string())
 }
