@@ -181,6 +181,59 @@ async fn an_ordinary_eip_outlives_the_release_and_a_high_quality_one_does_not() 
     assert!(peer.rejected().is_empty(), "{:?}", peer.rejected());
 }
 
+/// After a release the known disks, their snapshots and the addresses are read again from CBS and
+/// VPC: what survives shows as it is now, and what was deleted since drops out.
+#[tokio::test]
+async fn after_a_release_the_leftovers_are_read_again() {
+    let peer = Peer::start();
+    peer.cloud(|c| {
+        c.snapshots.push(tencent_peer::cloud::Snapshot {
+            id: "snap-sys".into(),
+            disk: "disk-sys".into(),
+            size: 50,
+        });
+    });
+    let cloud = peer.adapter(Some(INSTANCE));
+    cloud.inventory().await.unwrap();
+    assert!(cloud.perform(&Action::Release).await.unwrap().confirmed);
+    let after = cloud.inventory().await.unwrap();
+    let seen: Vec<(&str, &str)> = after
+        .resources
+        .iter()
+        .map(|r| (r.id.as_str(), r.state.as_str()))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("disk-keep", "UNATTACHED"),
+            ("snap-sys", "NORMAL"),
+            ("203.0.113.7", "UNBIND (EIP)")
+        ]
+    );
+    assert!(after.resources.iter().all(|r| !r.deleted_with_instance));
+    assert!(peer.count("DescribeDisks") >= 1 && peer.count("DescribeSnapshots") >= 1);
+
+    // Cleaned up since: nothing is left to name.
+    peer.cloud(|c| {
+        c.disks.clear();
+        c.snapshots.clear();
+        c.addresses.clear();
+    });
+    let later = cloud.inventory().await.unwrap();
+    assert!(later.resources.is_empty(), "{:?}", later.resources);
+
+    // A read that fails keeps what was last seen, marked as not read again.
+    peer.fault(Fault::ServerError, Some("DescribeDisks"), None);
+    let failing = cloud.inventory().await.unwrap();
+    let ids: Vec<&str> = failing.resources.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(ids, ["disk-keep"]);
+    assert_eq!(
+        failing.resources[0].state,
+        "last seen with the instance; not read again"
+    );
+    assert!(peer.rejected().is_empty(), "{:?}", peer.rejected());
+}
+
 #[tokio::test]
 async fn the_deadline_is_an_action_timer_read_back() {
     let peer = Peer::start();
@@ -302,10 +355,12 @@ fn checklist_and_release_through_the_binary() {
     let (code, text) = gpumeter(&peer, &dir, &["checklist"]);
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(code, Some(3), "{text}");
+    // Read again from CBS and VPC: what is still there, as it is now.
     assert!(
-        text.contains("disk-keep") && text.contains("not read again"),
+        text.contains("disk-keep") && text.contains("203.0.113.7"),
         "{text}"
     );
+    assert!(!text.contains("not read again"), "{text}");
     assert!(peer.rejected().is_empty(), "{:?}", peer.rejected());
 }
 

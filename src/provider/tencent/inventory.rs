@@ -4,9 +4,10 @@
 //! DescribeInstances shows the system disk, the data disks with `DeleteWithInstance`, and the
 //! public addresses; VPC DescribeAddresses says which of those are elastic IPs and of what type.
 //! TerminateInstances is called with `ReleaseAddress`, which frees only some EIP types (see
-//! [`RELEASED_EIP_TYPES`]): any other EIP stays and bills while idle. Once the instance is gone, CVM no longer lists its disks: the leftovers are
-//! what was last seen that does not go with it (kept in the data directory when the adapter is
-//! `remembering`), marked as not read again.
+//! [`RELEASED_EIP_TYPES`]): any other EIP stays and bills while idle. Once the instance is gone,
+//! CVM no longer lists its disks: what was last seen with it (kept in the data directory when the
+//! adapter is `remembering`) is read again from CBS and VPC, so the leftovers are what the
+//! provider still lists; where that read fails, they are marked as not read again.
 
 use jiff::Timestamp;
 use rust_decimal::Decimal;
@@ -91,21 +92,123 @@ impl TencentCloud {
         Ok(reply.address_set)
     }
 
+    /// What survives of `known` once the instance is gone, read again from CBS (disks, and the
+    /// snapshots taken of them) and VPC (addresses): what the provider lists stays, with its
+    /// state now; what it no longer lists is gone. Where a read fails, what was last seen that
+    /// does not go with the instance is kept, marked as not read again.
+    async fn reread(&self, known: Vec<LinkedResource>, now: Timestamp) -> Vec<LinkedResource> {
+        let is_disk = |r: &LinkedResource| {
+            matches!(r.kind, ResourceKind::SystemDisk | ResourceKind::DataDisk)
+        };
+        let stale = |r: &LinkedResource| LinkedResource {
+            state: NOT_REREAD.into(),
+            ..r.clone()
+        };
+        let (disks, rest): (Vec<_>, Vec<_>) = known.into_iter().partition(is_disk);
+        let (ips, rest): (Vec<_>, Vec<_>) = rest
+            .into_iter()
+            .partition(|r| r.kind == ResourceKind::PublicIp);
+        let mut out = Vec::new();
+        if !disks.is_empty() {
+            let disk_ids: Vec<&str> = disks.iter().map(|r| r.id.as_str()).collect();
+            match self.cbs_disks(&disk_ids).await {
+                Ok(listed) => out.extend(disks.iter().filter_map(|r| {
+                    let d = listed.iter().find(|d| d.disk_id == r.id)?;
+                    Some(LinkedResource {
+                        state: d.disk_state.clone(),
+                        size_gib: Decimal::from(d.disk_size),
+                        deleted_with_instance: false,
+                        ..r.clone()
+                    })
+                })),
+                Err(_) => out.extend(disks.iter().filter(|r| !r.deleted_with_instance).map(stale)),
+            }
+            // A snapshot outlives its disk and bills on its own.
+            if let Ok(snapshots) = self.cbs_snapshots(&disk_ids).await {
+                out.extend(snapshots.into_iter().map(|s| {
+                    LinkedResource {
+                        name: Some(s.snapshot_name.clone())
+                            .filter(|n| !n.is_empty())
+                            .unwrap_or_else(|| s.snapshot_id.clone()),
+                        id: s.snapshot_id,
+                        kind: ResourceKind::Snapshot,
+                        class: None,
+                        size_gib: Decimal::from(s.disk_size),
+                        state: s.snapshot_state,
+                        created: parse_time(&s.create_time).unwrap_or(now),
+                        deleted_with_instance: false,
+                        backs_image: None,
+                    }
+                }));
+            }
+        }
+        if !ips.is_empty() {
+            let wanted: Vec<&str> = ips.iter().map(|r| r.id.as_str()).collect();
+            match self.addresses_at(&wanted).await {
+                Ok(listed) => out.extend(ips.iter().filter_map(|r| {
+                    let a = listed.iter().find(|a| a.address_ip == r.id)?;
+                    Some(LinkedResource {
+                        state: format!("{} ({})", a.address_status, a.address_type),
+                        deleted_with_instance: false,
+                        ..r.clone()
+                    })
+                })),
+                Err(_) => out.extend(ips.iter().filter(|r| !r.deleted_with_instance).map(stale)),
+            }
+        }
+        out.extend(rest.iter().filter(|r| !r.deleted_with_instance).map(stale));
+        out
+    }
+
+    /// CBS DescribeDisks for `ids` (CBS 2017-03-12: `DiskIds`, not with `Filters`).
+    async fn cbs_disks(&self, ids: &[&str]) -> Result<Vec<model::CbsDisk>, ApiError> {
+        let reply: model::DisksReply = self
+            .api
+            .call(
+                "DescribeDisks",
+                &json!({"DiskIds": ids, "Limit": 100}),
+                Repeat::Safe,
+            )
+            .await?;
+        Ok(reply.disk_set)
+    }
+
+    /// CBS DescribeSnapshots of the disks `ids` (the `disk-id` filter, CBS 2017-03-12).
+    async fn cbs_snapshots(&self, ids: &[&str]) -> Result<Vec<model::Snapshot>, ApiError> {
+        let reply: model::SnapshotsReply = self
+            .api
+            .call(
+                "DescribeSnapshots",
+                &json!({"Filters": [{"Name": "disk-id", "Values": ids}], "Limit": 100}),
+                Repeat::Safe,
+            )
+            .await?;
+        Ok(reply.snapshot_set)
+    }
+
+    /// The addresses VPC lists at the IPs `ips`, whatever they are bound to now.
+    async fn addresses_at(&self, ips: &[&str]) -> Result<Vec<model::Address>, ApiError> {
+        let reply: model::AddressesReply = self
+            .api
+            .call(
+                "DescribeAddresses",
+                &json!({"Filters": [
+                    {"Name": "address-ip", "Values": ips},
+                    {"Name": "address-type", "Values": ADDRESS_TYPES},
+                ], "Limit": 100}),
+                Repeat::Safe,
+            )
+            .await?;
+        Ok(reply.address_set)
+    }
+
     pub(super) async fn read_inventory(&self) -> Result<Inventory, ProviderError> {
         let id = self.instance_id().await?;
         let state = ProviderError::from;
         let now = (self.clock)();
         let Some(instance) = self.describe_instance(&id).await.map_err(state)? else {
             self.absent(&id)?;
-            let resources = self
-                .known(&id)
-                .into_iter()
-                .filter(|r| !r.deleted_with_instance)
-                .map(|r| LinkedResource {
-                    state: NOT_REREAD.into(),
-                    ..r
-                })
-                .collect();
+            let resources = self.reread(self.known(&id), now).await;
             return Ok(Inventory {
                 instance: None,
                 resources,

@@ -90,6 +90,46 @@ pub struct Address {
     pub instance_id: Option<String>,
 }
 
+/// CBS DescribeDisks (2017-03-12).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct DisksReply {
+    pub request_id: String,
+    pub total_count: u64,
+    pub disk_set: Vec<CbsDisk>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct CbsDisk {
+    pub disk_id: String,
+    pub disk_type: String,
+    pub disk_size: u64,
+    /// UNATTACHED | ATTACHING | ATTACHED | DETACHING | EXPANDING | ROLLBACKING | TORECYCLE | ...
+    pub disk_state: String,
+}
+
+/// CBS DescribeSnapshots (2017-03-12).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct SnapshotsReply {
+    pub request_id: String,
+    pub total_count: u64,
+    pub snapshot_set: Vec<Snapshot>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct Snapshot {
+    pub snapshot_id: String,
+    pub snapshot_name: String,
+    pub disk_id: String,
+    pub disk_size: u64,
+    /// NORMAL | CREATING | ROLLBACKING | ...
+    pub snapshot_state: String,
+    pub create_time: String,
+}
+
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct TimersReply {

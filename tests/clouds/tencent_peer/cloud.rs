@@ -23,6 +23,23 @@ pub struct Timer {
     pub status: String,
 }
 
+/// A cloud disk as CBS lists it.
+#[derive(Debug, Clone)]
+pub struct CbsDisk {
+    pub id: String,
+    pub size: u64,
+    pub state: String,
+    /// Deleted by TerminateInstances (the system disk, and data disks set to go).
+    pub goes: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct Snapshot {
+    pub id: String,
+    pub disk: String,
+    pub size: u64,
+}
+
 #[derive(Debug, Clone)]
 pub struct Address {
     pub id: String,
@@ -40,6 +57,9 @@ const RELEASED_WITH_INSTANCE: [&str; 4] =
 pub struct Cloud {
     pub instance: Option<Instance>,
     pub addresses: Vec<Address>,
+    /// CBS's view of the instance's disks, which outlives the instance.
+    pub disks: Vec<CbsDisk>,
+    pub snapshots: Vec<Snapshot>,
     pub timers: Vec<Timer>,
     /// Whether STOP_CHARGING applies to this instance; if not, the provider keeps charging.
     pub stop_charging_supported: bool,
@@ -81,6 +101,20 @@ impl Cloud {
                 kind: "EIP".into(),
                 bound: true,
             }],
+            disks: [
+                ("disk-sys", 50, true),
+                ("disk-keep", 500, false),
+                ("disk-go", 100, true),
+            ]
+            .into_iter()
+            .map(|(id, size, goes)| CbsDisk {
+                id: id.into(),
+                size,
+                state: "ATTACHED".into(),
+                goes,
+            })
+            .collect(),
+            snapshots: Vec::new(),
             timers: Vec::new(),
             stop_charging_supported: true,
             terminating_reads: 0,
@@ -169,8 +203,13 @@ impl Cloud {
                 for a in &mut self.addresses {
                     a.bound = false;
                 }
+                self.disks.retain(|d| !d.goes);
+                for d in &mut self.disks {
+                    d.state = "UNATTACHED".into();
+                }
                 ok(json!({}))
             }
+            "DescribeDisks" | "DescribeSnapshots" => self.cbs(action, body),
             "DescribeAddresses" => self.describe_addresses(body),
             "DescribeInstancesActionTimer" => {
                 let statuses = strings(&body["StatusList"]);
@@ -199,6 +238,44 @@ impl Cloud {
                 }
                 self.timers.retain(|t| !ids.contains(&t.id));
                 ok(json!({}))
+            }
+            _ => error("InvalidAction", "no such action"),
+        }
+    }
+
+    /// CBS: the disks by `DiskIds`, the snapshots by the `disk-id` filter.
+    fn cbs(&self, action: &str, body: &Value) -> Value {
+        match action {
+            "DescribeDisks" => {
+                let ids = strings(&body["DiskIds"]);
+                let set: Vec<Value> = self
+                    .disks
+                    .iter()
+                    .filter(|d| ids.contains(&d.id))
+                    .map(|d| {
+                        json!({"DiskId": d.id, "DiskType": "CLOUD_SSD", "DiskSize": d.size,
+                                   "DiskState": d.state})
+                    })
+                    .collect();
+                ok(json!({"TotalCount": set.len(), "DiskSet": set}))
+            }
+            "DescribeSnapshots" => {
+                let disks: Vec<String> = body["Filters"]
+                    .as_array()
+                    .and_then(|f| f.iter().find(|f| f["Name"] == "disk-id"))
+                    .map(|f| strings(&f["Values"]))
+                    .unwrap_or_default();
+                let set: Vec<Value> = self
+                    .snapshots
+                    .iter()
+                    .filter(|s| disks.contains(&s.disk))
+                    .map(|s| {
+                        json!({"SnapshotId": s.id, "SnapshotName": "", "DiskId": s.disk,
+                                   "DiskSize": s.size, "SnapshotState": "NORMAL",
+                                   "CreateTime": "2026-01-02 04:00:00"})
+                    })
+                    .collect();
+                ok(json!({"TotalCount": set.len(), "SnapshotSet": set}))
             }
             _ => error("InvalidAction", "no such action"),
         }

@@ -180,6 +180,7 @@ fn serve(request: &Request, shared: &Mutex<Shared>) -> Reply {
             let mut elsewhere = Cloud::fresh();
             elsewhere.instance = None;
             elsewhere.addresses.clear();
+            elsewhere.disks.clear();
             Reply::Answer(200, elsewhere.handle(&action, &body).to_string())
         }
         None => {
