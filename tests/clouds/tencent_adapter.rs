@@ -234,6 +234,33 @@ async fn after_a_release_the_leftovers_are_read_again() {
     assert!(peer.rejected().is_empty(), "{:?}", peer.rejected());
 }
 
+/// ActionTime is ISO 8601 UTC in the ActionTimer model, but the timer filters are documented as
+/// `2018-05-01 19:00:00`, with no zone. A time read back without its zone is no instant: the
+/// deadline is not held on it, and the report says why.
+#[tokio::test]
+async fn a_timer_read_back_without_a_zone_is_not_a_held_deadline() {
+    let peer = Peer::start();
+    peer.cloud(|c| c.zoneless_times = true);
+    let cloud = peer.adapter(Some(INSTANCE));
+    let at = whole(Timestamp::now() + SignedDuration::from_hours(2));
+    let set = cloud
+        .perform(&Action::SetDeadline { at: Some(at) })
+        .await
+        .unwrap();
+    assert!(!set.confirmed, "{set:?}");
+    assert!(
+        set.summary.contains("without a time zone"),
+        "{}",
+        set.summary
+    );
+    assert!(set.summary.contains("not confirmed"), "{}", set.summary);
+    assert!(cloud.inventory().await.unwrap().deadline.is_none());
+
+    // The same timer read back in ISO 8601 is held.
+    peer.cloud(|c| c.zoneless_times = false);
+    assert_eq!(cloud.inventory().await.unwrap().deadline.unwrap().at, at);
+}
+
 #[tokio::test]
 async fn the_deadline_is_an_action_timer_read_back() {
     let peer = Peer::start();

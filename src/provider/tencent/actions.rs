@@ -2,12 +2,14 @@
 //! is reported. A call that fails leaves the outcome to the read-back: if the provider shows the
 //! effect, it happened; if not, the report says so and is not confirmed.
 
+use std::fmt::Write as _;
+
 use jiff::{SignedDuration, Timestamp};
 use serde_json::{Value, json};
 
 use super::TencentCloud;
 use super::api::{ApiError, describe};
-use super::inventory::{earliest, timer_filter};
+use super::inventory::{earliest, timer_filter, zoneless};
 use super::model::{self, format_time};
 use crate::provider::http::Repeat;
 use crate::provider::{Action, ActionReport, ProviderError};
@@ -263,7 +265,7 @@ impl TencentCloud {
         }
         let old: Vec<String> = before
             .iter()
-            .filter(|t| at.is_none() || model::parse_time(&t.action_time) != at)
+            .filter(|t| at.is_none() || model::parse_action_time(&t.action_time).instant() != at)
             .map(|t| t.action_timer_id.clone())
             .collect();
         if failure.is_none() && !old.is_empty() {
@@ -296,10 +298,20 @@ impl TencentCloud {
             read = self.timers(&id).await;
         }
         let held = |timers: &[model::ActionTimer]| {
-            earliest(timers).map_or_else(
+            let mut line = earliest(timers).map_or_else(
                 || "no release timer".to_string(),
                 |t| format!("a release timer at {}", when(t)),
-            )
+            );
+            let plain = zoneless(timers);
+            if !plain.is_empty() {
+                // The API documents no zone for `YYYY-MM-DD hh:mm:ss`: the instant is unknown.
+                let _ = write!(
+                    line,
+                    " (read back without a time zone: {}; the API does not say which zone, so it is not confirmed)",
+                    plain.join(", ")
+                );
+            }
+            line
         };
         let confirmed = matches!(&read, Ok(t) if holds(t));
         let summary = match (&failure, &read) {

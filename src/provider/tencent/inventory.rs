@@ -72,7 +72,7 @@ impl TencentCloud {
                 t.instance_id == id && t.status == "UNDO" && t.timer_action == "TerminateInstances"
             })
             .collect();
-        timers.sort_by_key(|t| parse_time(&t.action_time));
+        timers.sort_by_key(|t| model::parse_action_time(&t.action_time).instant());
         Ok(timers)
     }
 
@@ -233,11 +233,27 @@ pub(super) fn timer_filter(id: &str) -> serde_json::Value {
     json!({"InstanceIds": [id], "TimerAction": "TerminateInstances", "StatusList": ["UNDO"]})
 }
 
+/// The earliest pending release time that is an instant: a time read back without its zone
+/// holds no deadline that can be trusted.
 pub(super) fn earliest(timers: &[model::ActionTimer]) -> Option<Timestamp> {
     timers
         .iter()
-        .filter_map(|t| parse_time(&t.action_time))
+        .filter_map(|t| model::parse_action_time(&t.action_time).instant())
         .min()
+}
+
+/// The action times read back without a zone, as the provider wrote them.
+pub(super) fn zoneless(timers: &[model::ActionTimer]) -> Vec<String> {
+    timers
+        .iter()
+        .filter(|t| {
+            matches!(
+                model::parse_action_time(&t.action_time),
+                model::ActionTime::NoZone(_)
+            )
+        })
+        .map(|t| t.action_time.trim().to_string())
+        .collect()
 }
 
 pub(super) fn map_state(state: &str) -> InstanceState {

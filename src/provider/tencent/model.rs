@@ -160,7 +160,8 @@ pub struct ImportReply {
 }
 
 /// `2020-03-10T02:43:51Z`, or `2020-03-10 02:43:51` (taken as UTC); empty or unreadable gives
-/// `None`.
+/// `None`. For times that are only shown (creation); an action timer's time is
+/// [`parse_action_time`].
 pub fn parse_time(text: &str) -> Option<Timestamp> {
     let text = text.trim();
     if text.is_empty() {
@@ -170,6 +171,39 @@ pub fn parse_time(text: &str) -> Option<Timestamp> {
         let civil: jiff::civil::DateTime = text.parse().ok()?;
         jiff::tz::Offset::UTC.to_timestamp(civil).ok()
     })
+}
+
+/// An action timer's `ActionTime` as read back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ActionTime {
+    /// ISO 8601 with its zone (`2018-05-29T11:26:40Z`): the form the CVM 2017-03-12 ActionTimer
+    /// model gives for ActionTime ("ISO8601, UTC, YYYY-MM-DDThh:mm:ssZ").
+    At(Timestamp),
+    /// `2018-05-01 19:00:00`, the form DescribeInstancesActionTimer's StartActionTime and
+    /// EndActionTime are documented in: the API names no zone for it, so it is no instant.
+    NoZone(jiff::civil::DateTime),
+    Unreadable,
+}
+
+impl ActionTime {
+    /// The instant, only when the time said its zone.
+    pub fn instant(&self) -> Option<Timestamp> {
+        match self {
+            ActionTime::At(at) => Some(*at),
+            _ => None,
+        }
+    }
+}
+
+pub fn parse_action_time(text: &str) -> ActionTime {
+    let text = text.trim();
+    if let Ok(at) = text.parse::<Timestamp>() {
+        return ActionTime::At(at);
+    }
+    match text.parse::<jiff::civil::DateTime>() {
+        Ok(civil) => ActionTime::NoZone(civil),
+        Err(_) => ActionTime::Unreadable,
+    }
 }
 
 /// The form ActionTime takes: `2026-01-02T03:04:05Z`.
@@ -188,6 +222,24 @@ mod tests {
         assert_eq!(parse_time("2018-05-29 11:26:40"), Some(iso));
         assert_eq!(parse_time(""), None);
         assert_eq!(parse_time("later"), None);
+    }
+
+    #[test]
+    fn an_action_time_is_an_instant_only_with_its_zone() {
+        let utc: Timestamp = "2018-05-29T11:26:40Z".parse().unwrap();
+        assert_eq!(
+            parse_action_time("2018-05-29T11:26:40Z"),
+            ActionTime::At(utc)
+        );
+        assert_eq!(
+            parse_action_time("2018-05-29T19:26:40+08:00").instant(),
+            Some(utc)
+        );
+        let plain = parse_action_time("2018-05-29 11:26:40");
+        assert!(matches!(plain, ActionTime::NoZone(_)), "{plain:?}");
+        assert_eq!(plain.instant(), None);
+        assert_eq!(parse_action_time("later"), ActionTime::Unreadable);
+        assert_eq!(parse_action_time(""), ActionTime::Unreadable);
     }
 
     #[test]

@@ -61,6 +61,9 @@ pub struct Cloud {
     pub disks: Vec<CbsDisk>,
     pub snapshots: Vec<Snapshot>,
     pub timers: Vec<Timer>,
+    /// Reads timers back as `YYYY-MM-DD hh:mm:ss` (the UTC wall time, with no zone) instead of
+    /// ISO 8601.
+    pub zoneless_times: bool,
     /// Whether STOP_CHARGING applies to this instance; if not, the provider keeps charging.
     pub stop_charging_supported: bool,
     /// DescribeInstances shows TERMINATING this many times before the instance is gone.
@@ -116,6 +119,7 @@ impl Cloud {
             .collect(),
             snapshots: Vec::new(),
             timers: Vec::new(),
+            zoneless_times: false,
             stop_charging_supported: true,
             terminating_reads: 0,
             terminating: false,
@@ -219,7 +223,12 @@ impl Cloud {
                     .filter(|t| statuses.is_empty() || statuses.contains(&t.status))
                     .map(|t| {
                         json!({"ActionTimerId": t.id, "InstanceId": INSTANCE,
-                               "TimerAction": "TerminateInstances", "ActionTime": t.at,
+                               "TimerAction": "TerminateInstances",
+                               "ActionTime": if self.zoneless_times {
+                                   t.at.replace('T', " ").replace('Z', "")
+                               } else {
+                                   t.at.clone()
+                               },
                                "Status": t.status, "Externals": {}})
                     })
                     .collect();
