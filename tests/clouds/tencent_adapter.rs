@@ -261,6 +261,21 @@ async fn a_timer_read_back_without_a_zone_is_not_a_held_deadline() {
     assert_eq!(cloud.inventory().await.unwrap().deadline.unwrap().at, at);
 }
 
+/// The spot reclaim notice is the metadata service's `spot/termination-time`: 404 while there is
+/// none, else a time documented as UTC+8 with no zone written.
+#[tokio::test]
+async fn the_spot_notice_is_the_documented_termination_time_in_utc_plus_8() {
+    let peer = Peer::start();
+    let cloud = peer.adapter(Some(INSTANCE));
+    assert_eq!(cloud.interruption_notice().await.unwrap(), None);
+    peer.cloud(|c| c.spot_termination = Some("2018-08-18 12:05:33".into()));
+    let at: Timestamp = "2018-08-18T04:05:33Z".parse().unwrap();
+    assert_eq!(cloud.interruption_notice().await.unwrap(), Some(at));
+    peer.cloud(|c| c.spot_termination = Some("soon".into()));
+    let err = cloud.interruption_notice().await.unwrap_err();
+    assert!(err.to_string().contains("spot notice"), "{err}");
+}
+
 #[tokio::test]
 async fn the_deadline_is_an_action_timer_read_back() {
     let peer = Peer::start();

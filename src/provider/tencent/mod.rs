@@ -174,6 +174,44 @@ impl TencentCloud {
         Ok(id.to_string())
     }
 
+    /// The spot reclaim notice from the metadata service: `None` while there is none.
+    ///
+    /// "Querying the Reclamation Status of a Spot Instance" (CVM docs, 213/32487): GET
+    /// `/latest/meta-data/spot/termination-time` answers the termination time as
+    /// `2018-08-18 12:05:33`, in UTC+8, and 404 when the instance is not a spot instance or is
+    /// not being reclaimed.
+    pub async fn spot_notice(&self) -> Result<Option<Timestamp>, ProviderError> {
+        let policy = HttpPolicy {
+            timeout: Duration::from_secs(2),
+            connect_timeout: Duration::from_secs(1),
+            retries: 1,
+            ..HttpPolicy::default()
+        };
+        let failed = |why: String| ProviderError::state("tencent", format!("spot notice: {why}"));
+        let http = Http::new(policy).map_err(|e| failed(e.to_string()))?;
+        let url = format!("{}/latest/meta-data/spot/termination-time", self.metadata);
+        let response = http
+            .call(Repeat::Safe, |c| c.get(&url), by_status)
+            .await
+            .map_err(|e| failed(format!("the metadata service at {}: {e}", self.metadata)))?;
+        match response.status {
+            404 => return Ok(None),
+            200 => {}
+            other => {
+                return Err(failed(format!(
+                    "the metadata service answered HTTP {other}"
+                )));
+            }
+        }
+        let text = response.body.trim();
+        if text.is_empty() {
+            return Ok(None);
+        }
+        spot_time(text)
+            .map(Some)
+            .ok_or_else(|| failed(format!("`{text}` is not a termination time")))
+    }
+
     /// The instance id for a plan, without asking anyone.
     fn planned_instance(&self) -> String {
         self.configured_instance
@@ -240,6 +278,16 @@ impl TencentCloud {
     }
 }
 
+/// The spot termination time: `2018-08-18 12:05:33` in UTC+8, as documented, or an ISO 8601
+/// time that names its zone.
+fn spot_time(text: &str) -> Option<Timestamp> {
+    if let Ok(at) = text.parse::<Timestamp>() {
+        return Some(at);
+    }
+    let civil: jiff::civil::DateTime = text.parse().ok()?;
+    jiff::tz::Offset::constant(8).to_timestamp(civil).ok()
+}
+
 /// `text` with only what is safe in a file name.
 fn safe(text: &str) -> String {
     text.chars()
@@ -249,6 +297,10 @@ fn safe(text: &str) -> String {
 
 #[async_trait]
 impl Provider for TencentCloud {
+    async fn interruption_notice(&self) -> Result<Option<Timestamp>, ProviderError> {
+        self.spot_notice().await
+    }
+
     fn name(&self) -> &'static str {
         "tencent"
     }

@@ -56,6 +56,8 @@ const RELEASED_WITH_INSTANCE: [&str; 4] =
 #[derive(Debug, Clone)]
 pub struct Cloud {
     pub instance: Option<Instance>,
+    /// What the metadata service's `spot/termination-time` answers; 404 while `None`.
+    pub spot_termination: Option<String>,
     pub addresses: Vec<Address>,
     /// CBS's view of the instance's disks, which outlives the instance.
     pub disks: Vec<CbsDisk>,
@@ -94,6 +96,7 @@ fn strings(v: &Value) -> Vec<String> {
 impl Cloud {
     pub fn fresh() -> Cloud {
         Cloud {
+            spot_termination: None,
             instance: Some(Instance {
                 state: "RUNNING".into(),
                 stop_charging_mode: "KEEP_CHARGING".into(),

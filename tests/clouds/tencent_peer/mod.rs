@@ -150,6 +150,12 @@ fn serve(request: &Request, shared: &Mutex<Shared>) -> Reply {
     if request.method == "GET" && request.target == "/latest/meta-data/instance-id" {
         return Reply::Answer(200, INSTANCE.into());
     }
+    if request.method == "GET" && request.target == "/latest/meta-data/spot/termination-time" {
+        return match lock(shared).cloud.spot_termination.clone() {
+            Some(time) => Reply::Answer(200, time),
+            None => Reply::Answer(404, "Not Found".into()),
+        };
+    }
     let action = match verify::check(request) {
         Ok(action) => action,
         Err(code) => {
