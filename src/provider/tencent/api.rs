@@ -1,4 +1,4 @@
-//! One signed call to the CVM API: `POST /` with a JSON body, the `X-TC-*` headers and a TC3
+//! One signed call to the CVM API (or, for reads, CBS or VPC): `POST /` with a JSON body, the `X-TC-*` headers and a TC3
 //! `Authorization`, signed afresh for every attempt. Errors arrive with HTTP 200 inside
 //! `Response.Error`; they become [`ApiError`]s, and throttling among them is retried.
 

@@ -12,8 +12,8 @@ pub const SECRET_KEY_ENV: &str = "TENCENTCLOUD_SECRET_KEY";
 /// An STS token, for temporary credentials (sent as `X-TC-Token`).
 pub const TOKEN_ENV: &str = "TENCENTCLOUD_SECURITY_TOKEN";
 pub const REGION_ENV: &str = "TENCENTCLOUD_REGION";
-/// A base URL (`http://127.0.0.1:8080`) that replaces `https://cvm.tencentcloudapi.com/`: for
-/// tests and private gateways.
+/// A base URL (`http://127.0.0.1:8080`) that replaces `https://cvm.tencentcloudapi.com/` and the
+/// CBS and VPC hosts: for tests and private gateways.
 pub const ENDPOINT_ENV: &str = "GPUMETER_TENCENT_ENDPOINT";
 /// The base URL of the instance metadata service.
 pub const METADATA_ENV: &str = "GPUMETER_TENCENT_METADATA";
