@@ -169,8 +169,11 @@ impl Cloud {
             "id": POD_ID, "name": "train", "status": status, "actions": ["stop", "terminate"],
             "cost": cost, "gpu": {"id": "NVIDIA GeForce RTX 4090", "count": 1},
             "cloud": "COMMUNITY", "disk": 20,
+            // RunPod REST v2 OpenAPI schema `Mounts`; each `network` entry is a `NetworkMount`
+            // (`volumeId`, `path`). The live API takes one of `persistent` or `network`; both
+            // here so one pod covers both kinds of disk.
             "mounts": {"persistent": {"size": 50, "path": "/workspace"},
-                       "network": [{"id": "nv-data", "path": "/data"}]},
+                       "network": [{"volumeId": "nv-data", "path": "/data"}]},
             "image": "runpod/pytorch:2.4", "dataCenterId": "EU-RO-1",
             "createdAt": "2026-11-29T08:00:00Z", "locked": false,
             "env": {"HF_TOKEN": "not-the-key"}
