@@ -337,3 +337,62 @@ async fn a_failure_other_than_the_key_on_network_volumes_still_fails_the_invento
     let err = peer.runpod().inventory().await.unwrap_err().to_string();
     assert!(err.contains("500"), "{err}");
 }
+
+#[tokio::test]
+async fn vast_lists_its_volumes_and_they_outlive_the_instance() {
+    let peer = Peer::start(Kind::Vast);
+    peer.cloud(|c| {
+        c.storage = vec![
+            gpu_peer::cloud::Storage {
+                id: "31337".into(),
+                name: "datasets".into(),
+                in_use: true,
+            },
+            gpu_peer::cloud::Storage {
+                id: "31338".into(),
+                name: "old-checkpoints".into(),
+                in_use: false,
+            },
+        ];
+    });
+    let vast = peer.vast();
+    let inv = vast.inventory().await.unwrap();
+    let volumes: Vec<&LinkedResource> = inv
+        .resources
+        .iter()
+        .filter(|r| r.kind == ResourceKind::NetworkVolume)
+        .collect();
+    assert_eq!(volumes.len(), 2, "{:?}", inv.resources);
+    let used = volumes.iter().find(|v| v.id == "volume-31337").unwrap();
+    assert_eq!(
+        (used.name.as_str(), used.state.as_str()),
+        ("datasets", "running, attached")
+    );
+    assert_eq!(used.size_gib, dec!(64));
+    assert!(volumes.iter().all(|v| !v.deleted_with_instance));
+    let idle = volumes.iter().find(|v| v.id == "volume-31338").unwrap();
+    assert_eq!(idle.state, "running");
+    assert!(peer.calls().iter().any(|c| c == "GET /api/v0/volumes/"));
+    // Destroyed, the instance is gone and both volumes still bill.
+    let report = vast.perform(&Action::Release).await.unwrap();
+    assert!(report.confirmed, "{report:?}");
+    let inv = vast.inventory().await.unwrap();
+    assert!(inv.instance.is_none());
+    let left: Vec<&str> = inv.resources.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(left, ["volume-31337", "volume-31338"]);
+    // A key that may not list them leaves them unknown, not absent.
+    let peer = Peer::start(Kind::Vast);
+    peer.fault(
+        gpu_peer::Fault::Answer(403, r#"{"success":false,"error":"forbidden","msg":"no"}"#),
+        Some("GET /api/v0/volumes/"),
+        None,
+    );
+    let vast = peer.vast();
+    let inv = vast.inventory().await.unwrap();
+    assert!(inv.instance.is_some());
+    let gaps = vast.gaps();
+    assert!(
+        gaps.len() == 1 && gaps[0].contains("volumes unknown"),
+        "{gaps:?}"
+    );
+}

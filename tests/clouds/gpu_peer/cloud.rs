@@ -269,6 +269,28 @@ impl Cloud {
                 self.status = None;
                 (200, ok)
             }
+            // `vastai show volumes`: GET /volumes?owner=me&type=all_volume, rows under `volumes`.
+            ("GET", "/api/v0/volumes/") if r.query.contains("owner=me") => {
+                let list: Vec<Value> = self
+                    .storage
+                    .iter()
+                    .map(|s| {
+                        let used: Vec<u64> = if s.in_use && self.status.is_some() {
+                            vec![4242]
+                        } else {
+                            Vec::new()
+                        };
+                        json!({
+                            "id": s.id.parse::<u64>().unwrap_or_default(), "label": s.name,
+                            "cluster_id": null, "disk_space": 64.0, "status": "running",
+                            "disk_name": "nvme0n1", "machine_id": 977, "host_id": 51,
+                            "start_date": 1_764_400_000.5, "storage_cost": 0.15,
+                            "instances": used
+                        })
+                    })
+                    .collect();
+                (200, json!({ "volumes": list }).to_string())
+            }
             _ => (404, error(Kind::Vast, 404, "no such route")),
         }
     }
