@@ -33,6 +33,9 @@ struct Checklist {
     currency: Option<String>,
     would_keep_billing: Vec<Item>,
     leftover_monthly_cost: Option<String>,
+    /// What the provider could not read: something there may keep billing too.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    unknown: Vec<String>,
 }
 
 pub fn run(cli: &Cli, json: bool) -> CommandResult {
@@ -41,17 +44,21 @@ pub fn run(cli: &Cli, json: bool) -> CommandResult {
     let inventory = super::block_on(provider.inventory())?
         .map_err(|e| Failure::provider(super::EXIT_FAILED, provider.name(), &e))?;
     let pricing = ctx.pricing_for(inventory.instance.as_ref())?;
-    let list = checklist(&inventory, pricing.as_ref().map(|p| &p.sheet));
+    let mut list = checklist(&inventory, pricing.as_ref().map(|p| &p.sheet));
+    list.unknown = provider.gaps();
     if json {
         emit(&serde_json::to_string_pretty(&list).unwrap_or_default());
     } else {
         emit(&render(&list));
     }
-    Ok(if list.would_keep_billing.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(EXIT_LEFTOVERS)
-    })
+    // Unknown is not nothing: a script must not walk away from what could not be checked.
+    Ok(
+        if list.would_keep_billing.is_empty() && list.unknown.is_empty() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(EXIT_LEFTOVERS)
+        },
+    )
 }
 
 fn checklist(inventory: &Inventory, sheet: Option<&crate::pricing::Sheet>) -> Checklist {
@@ -90,6 +97,7 @@ fn checklist(inventory: &Inventory, sheet: Option<&crate::pricing::Sheet>) -> Ch
         currency: currency.map(|c| c.to_string()),
         would_keep_billing: items,
         leftover_monthly_cost: total.map(cents),
+        unknown: Vec::new(),
     }
 }
 
@@ -102,8 +110,21 @@ fn render(list: &Checklist) -> String {
         (Some(id), true) => format!("{id} is released; these are still billing:"),
         (None, _) => "Still billing:".into(),
     };
+    let unknown = |out: &mut String| {
+        for gap in &list.unknown {
+            let _ = writeln!(out, "  [?] not checked: {gap}");
+        }
+    };
     if list.would_keep_billing.is_empty() {
-        let _ = writeln!(out, "Nothing would keep billing after a release.");
+        if list.unknown.is_empty() {
+            let _ = writeln!(out, "Nothing would keep billing after a release.");
+        } else {
+            let _ = writeln!(
+                out,
+                "Nothing listed would keep billing after a release, but not everything could be read:"
+            );
+            unknown(&mut out);
+        }
         return out;
     }
     let _ = writeln!(out, "{heading}");
@@ -128,8 +149,14 @@ fn render(list: &Checklist) -> String {
             item.state
         );
     }
+    unknown(&mut out);
     if let Some(total) = &list.leftover_monthly_cost {
-        let _ = writeln!(out, "Total that keeps billing: {total} {cur}/month");
+        let more = if list.unknown.is_empty() {
+            ""
+        } else {
+            " (and what could not be checked)"
+        };
+        let _ = writeln!(out, "Total that keeps billing: {total} {cur}/month{more}");
     }
     out
 }

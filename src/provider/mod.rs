@@ -56,6 +56,13 @@ pub trait Provider: Send + Sync {
         None
     }
 
+    /// What the last inventory could not read, one line each (a listing the key may not make):
+    /// the inventory stands without it, but may leave out something that bills. Empty when it
+    /// read everything.
+    fn gaps(&self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// When the provider will reclaim this spot instance, once it has said so; `None` while
     /// there is no notice (and always for providers without spot interruptions).
     async fn interruption_notice(&self) -> Result<Option<Timestamp>, ProviderError> {

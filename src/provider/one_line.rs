@@ -51,6 +51,14 @@ impl Provider for OneLine {
         self.0.perform(action).await.map(ActionReport::one_lined)
     }
 
+    fn gaps(&self) -> Vec<String> {
+        self.0
+            .gaps()
+            .iter()
+            .map(|gap| one_line(gap, CALL_CHARS))
+            .collect()
+    }
+
     fn own_sheet(&self, base: &crate::pricing::Sheet) -> Option<crate::pricing::Sheet> {
         self.0.own_sheet(base)
     }

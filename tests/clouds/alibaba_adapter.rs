@@ -409,3 +409,105 @@ async fn snapshot_clean_refuses_when_the_fresh_plan_is_not_the_one_confirmed() {
     let left = peer.cloud(|c| c.snapshots.len());
     assert_eq!(left, SNAPSHOTS.len());
 }
+
+/// A peer whose Describe pages hold two items, with enough disks, images, EIPs and load
+/// balancers that each listing runs to at least three pages.
+fn paged_peer(extra: usize) -> Peer {
+    let peer = Peer::start();
+    peer.cloud(|c| {
+        c.page_cap = 2;
+        c.extra = extra;
+        let template = c.disks[1].clone();
+        for n in 1..=extra {
+            let mut d = template.clone();
+            d.id = alibaba_peer::cloud::extra_id("d-bp1extra", n);
+            c.disks.push(d);
+        }
+    });
+    peer
+}
+
+#[tokio::test]
+async fn every_listing_is_read_to_its_last_page() {
+    let peer = paged_peer(5);
+    let inv = peer.adapter(Some(INSTANCE)).inventory().await.unwrap();
+    let extra = |prefix: &str, with: &str| {
+        let mut ids: Vec<String> = (1..=5)
+            .map(|n| alibaba_peer::cloud::extra_id(prefix, n))
+            .chain(std::iter::once(with.to_string()))
+            .collect();
+        ids.sort();
+        ids
+    };
+    assert_eq!(ids_of(&inv, ResourceKind::SystemDisk), vec![SYSTEM_DISK]);
+    assert_eq!(
+        ids_of(&inv, ResourceKind::DataDisk),
+        extra("d-bp1extra", DATA_DISK)
+    );
+    assert_eq!(
+        ids_of(&inv, ResourceKind::Image),
+        extra("m-bp1extraimg", IMAGE)
+    );
+    assert_eq!(
+        ids_of(&inv, ResourceKind::PublicIp),
+        extra("eip-bp1extra", EIP)
+    );
+    assert_eq!(
+        ids_of(&inv, ResourceKind::LoadBalancer),
+        extra("lb-bp1extra", SLB)
+    );
+    assert_eq!(ids_of(&inv, ResourceKind::Snapshot).len(), 3);
+    // 7 disks, 6 images, 6 EIPs, 6 load balancers, 3 snapshots at two a page.
+    assert_eq!(peer.count("DescribeDisks"), 4);
+    for action in [
+        "DescribeImages",
+        "DescribeEipAddresses",
+        "DescribeLoadBalancers",
+    ] {
+        assert_eq!(peer.count(action), 3, "{action}");
+    }
+    assert_eq!(peer.count("DescribeSnapshots"), 2);
+    let pages: Vec<String> = peer
+        .calls()
+        .iter()
+        .filter(|c| c.action == "DescribeImages")
+        .filter_map(|c| c.params.get("PageNumber").cloned())
+        .collect();
+    assert_eq!(pages, ["1", "2", "3"]);
+    // Released, what bills without it is listed region-wide, also page by page.
+    let adapter = peer.adapter(Some(INSTANCE));
+    adapter.inventory().await.unwrap();
+    adapter.perform(&Action::Release).await.unwrap();
+    let inv = adapter.inventory().await.unwrap();
+    assert!(inv.instance.is_none());
+    assert_eq!(
+        ids_of(&inv, ResourceKind::DataDisk),
+        extra("d-bp1extra", DATA_DISK)
+    );
+    assert_eq!(
+        ids_of(&inv, ResourceKind::PublicIp),
+        extra("eip-bp1extra", EIP)
+    );
+    assert_eq!(
+        ids_of(&inv, ResourceKind::Image),
+        extra("m-bp1extraimg", IMAGE)
+    );
+}
+
+#[tokio::test]
+async fn a_listing_past_fifty_pages_is_an_error_not_a_short_list() {
+    // 61 images at one a page is 61 pages.
+    let peer = Peer::start();
+    peer.cloud(|c| {
+        c.page_cap = 1;
+        c.extra = 60;
+    });
+    let err = peer
+        .adapter(Some(INSTANCE))
+        .inventory()
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("past 50 pages"), "{err}");
+    assert_eq!(peer.count("DescribeImages"), 50);
+}

@@ -289,3 +289,110 @@ async fn a_missing_key_names_its_variable_and_no_debug_shows_the_key() {
     assert_eq!(s.instance_id.as_deref(), Some("4242"));
     assert!(s.key.is_ok(), "the container's scoped key serves");
 }
+
+/// RunPod's answer to a key that may not make the call.
+const NOT_THIS_KEY: &str =
+    r#"{"title":"Forbidden","status":403,"detail":"this API key may not list network volumes"}"#;
+
+#[tokio::test]
+async fn a_key_that_may_not_list_network_volumes_still_reports_the_pod_and_its_disks() {
+    for status in [401, 403] {
+        let peer = Peer::start(Kind::Runpod);
+        let fault = gpu_peer::Fault::Answer(status, NOT_THIS_KEY);
+        peer.fault(fault, Some("GET /v2/network-volumes"), Some(1));
+        let runpod = peer.runpod();
+        let inv = runpod.inventory().await.unwrap();
+        let pod = inv.instance.unwrap();
+        assert_eq!(pod.live_price_per_hour, Some(dec!(0.34)));
+        let mut classes: Vec<_> = inv.resources.iter().map(|r| r.class.clone()).collect();
+        classes.sort();
+        assert_eq!(
+            classes,
+            [Some("container".to_string()), Some("volume".to_string())]
+        );
+        let gaps = runpod.gaps();
+        assert_eq!(gaps.len(), 1, "{gaps:?}");
+        assert!(gaps[0].contains("network volumes unknown"), "{gaps:?}");
+        assert!(gaps[0].contains(&status.to_string()), "{gaps:?}");
+        assert!(!gaps[0].contains(KEY), "{gaps:?}");
+        // Once the key may list them again, they are listed and the gap is gone.
+        let inv = runpod.inventory().await.unwrap();
+        assert!(runpod.gaps().is_empty());
+        assert!(
+            inv.resources
+                .iter()
+                .any(|r| r.kind == ResourceKind::NetworkVolume)
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_failure_other_than_the_key_on_network_volumes_still_fails_the_inventory() {
+    let peer = Peer::start(Kind::Runpod);
+    peer.fault(
+        gpu_peer::Fault::ServerError,
+        Some("GET /v2/network-volumes"),
+        None,
+    );
+    let err = peer.runpod().inventory().await.unwrap_err().to_string();
+    assert!(err.contains("500"), "{err}");
+}
+
+#[tokio::test]
+async fn vast_lists_its_volumes_and_they_outlive_the_instance() {
+    let peer = Peer::start(Kind::Vast);
+    peer.cloud(|c| {
+        c.storage = vec![
+            gpu_peer::cloud::Storage {
+                id: "31337".into(),
+                name: "datasets".into(),
+                in_use: true,
+            },
+            gpu_peer::cloud::Storage {
+                id: "31338".into(),
+                name: "old-checkpoints".into(),
+                in_use: false,
+            },
+        ];
+    });
+    let vast = peer.vast();
+    let inv = vast.inventory().await.unwrap();
+    let volumes: Vec<&LinkedResource> = inv
+        .resources
+        .iter()
+        .filter(|r| r.kind == ResourceKind::NetworkVolume)
+        .collect();
+    assert_eq!(volumes.len(), 2, "{:?}", inv.resources);
+    let used = volumes.iter().find(|v| v.id == "volume-31337").unwrap();
+    assert_eq!(
+        (used.name.as_str(), used.state.as_str()),
+        ("datasets", "running, attached")
+    );
+    assert_eq!(used.size_gib, dec!(64));
+    assert!(volumes.iter().all(|v| !v.deleted_with_instance));
+    let idle = volumes.iter().find(|v| v.id == "volume-31338").unwrap();
+    assert_eq!(idle.state, "running");
+    assert!(peer.calls().iter().any(|c| c == "GET /api/v0/volumes/"));
+    // Destroyed, the instance is gone and both volumes still bill.
+    let report = vast.perform(&Action::Release).await.unwrap();
+    assert!(report.confirmed, "{report:?}");
+    let inv = vast.inventory().await.unwrap();
+    assert!(inv.instance.is_none());
+    let left: Vec<&str> = inv.resources.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(left, ["volume-31337", "volume-31338"]);
+    // A key that may not list them leaves them unknown, not absent.
+    let peer = Peer::start(Kind::Vast);
+    peer.fault(
+        gpu_peer::Fault::Answer(403, r#"{"success":false,"error":"forbidden","msg":"no"}"#),
+        Some("GET /api/v0/volumes/"),
+        None,
+    );
+    let vast = peer.vast();
+    let inv = vast.inventory().await.unwrap();
+    assert!(inv.instance.is_some());
+    let gaps = vast.gaps();
+    assert!(
+        gaps.len() == 1 && gaps[0].contains("volumes unknown"),
+        "{gaps:?}"
+    );
+}

@@ -107,6 +107,36 @@ fn runpod_status_prices_compute_live_and_checklist_keeps_the_network_volume() {
 }
 
 #[test]
+fn runpod_checklist_says_what_it_could_not_check_when_the_key_may_not_list_volumes() {
+    const FORBIDDEN: &str = r#"{"title":"Forbidden","status":403,"detail":"this API key may not list network volumes"}"#;
+    let peer = Peer::start(Kind::Runpod);
+    peer.fault(
+        gpu_peer::Fault::Answer(403, FORBIDDEN),
+        Some("GET /v2/network-volumes"),
+        None,
+    );
+    let run = Run::new("runpod-scoped");
+    let (out, text) = run.gpumeter(&peer, Kind::Runpod, &["checklist"]);
+    assert_eq!(out.status.code(), Some(3), "unknown is not nothing: {text}");
+    assert!(text.contains("not everything could be read"), "{text}");
+    assert!(text.contains("network volumes unknown"), "{text}");
+    let (out, text) = run.gpumeter(&peer, Kind::Runpod, &["checklist", "--json"]);
+    assert_eq!(out.status.code(), Some(3), "{text}");
+    let list: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(list["instance"], gpu_peer::cloud::POD_ID, "{list}");
+    assert!(
+        list["unknown"][0].as_str().unwrap().contains("403"),
+        "{list}"
+    );
+    let (out, text) = run.gpumeter(&peer, Kind::Runpod, &["status", "--json"]);
+    assert!(out.status.success(), "{text}");
+    let status: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(status["cost"]["price_source"], "live", "{status}");
+    let unknown = status["unknown_resources"].as_array().unwrap();
+    assert_eq!(unknown.len(), 1, "{status}");
+}
+
+#[test]
 fn vast_checklist_finds_nothing_left_after_destroy_and_missing_keys_are_named() {
     let peer = Peer::start(Kind::Vast);
     let run = Run::new("vast");

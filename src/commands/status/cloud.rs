@@ -66,6 +66,10 @@ pub struct CloudJson {
     pub deadline: Option<DeadlineJson>,
     pub resources: Option<Vec<ResourceJson>>,
     pub leftover_monthly_cost: Option<String>,
+    /// What the provider could not read (a listing the key may not make): the resources and
+    /// leftovers may leave something out. Absent when it read everything.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unknown_resources: Vec<String>,
     /// Why the cloud side could not be read, or `null`.
     pub cloud_error: Option<String>,
     /// The kind of that failure (`auth`, `permission`, ...), or `null`.
@@ -92,7 +96,9 @@ pub fn read(ctx: &Context, now: Timestamp) -> Result<CloudJson, Failure> {
     let mut spend = Spend::new(pricing, None, TimeZone::UTC);
     spend.remember(&ctx.remembered(&inventory));
     ctx.record_sighting(Some(&inventory));
-    Ok(describe(&inventory, spend, now))
+    let mut json = describe(&inventory, spend, now);
+    json.unknown_resources = provider.gaps();
+    Ok(json)
 }
 
 pub fn describe(inventory: &Inventory, mut spend: Spend, now: Timestamp) -> CloudJson {
@@ -158,6 +164,7 @@ pub fn describe(inventory: &Inventory, mut spend: Spend, now: Timestamp) -> Clou
             .reading
             .as_ref()
             .and_then(|r| cents(r.leftover_monthly)),
+        unknown_resources: Vec::new(),
         cloud_error: None,
         cloud_error_kind: None,
         cloud_fix: None,

@@ -9,13 +9,18 @@
 use jiff::Timestamp;
 use rust_decimal::Decimal;
 
-use super::model::{self, parse_time};
+use serde::de::DeserializeOwned;
+
+use super::model::{self, Paged, parse_time};
 use super::rpc::{Product, RpcError};
 use super::{AlibabaCloud, Known};
 use crate::meter::{BillingMode, InstanceState, ResourceKind};
 use crate::provider::{HeldDeadline, InstanceInfo, Inventory, LinkedResource, ProviderError};
 
-const PAGE: &str = "100";
+/// The most items a Describe page holds (ECS, VPC and SLB all cap `PageSize` at 100).
+const PAGE: u32 = 100;
+/// The most pages read of one listing: past it the listing is an error, not a silent cut.
+const MAX_PAGES: u32 = 50;
 /// Every image status: DescribeImages lists only `Available` ones unless told.
 const IMAGE_STATUSES: &str = "Creating,Waiting,Available,UnAvailable,CreateFailed,Deprecated";
 
@@ -66,36 +71,29 @@ impl AlibabaCloud {
     }
 
     async fn linked(&self, id: &str) -> Result<Vec<LinkedResource>, RpcError> {
-        let by_instance = [("InstanceId", id.to_string()), ("PageSize", PAGE.into())];
-        let disks: model::DisksReply = self
-            .rpc
-            .call(Product::Ecs, "DescribeDisks", &by_instance)
+        let by_instance = [("InstanceId", id.to_string())];
+        let disks = self
+            .pages::<model::DisksReply>(Product::Ecs, "DescribeDisks", &by_instance)
             .await?;
         let snapshots = self.snapshots(&[("InstanceId", id.to_string())]).await?;
         let images = self.images().await?;
-        let eips: model::EipsReply = self
-            .rpc
-            .call(
+        let eips = self
+            .pages::<model::EipsReply>(
                 Product::Vpc,
                 "DescribeEipAddresses",
                 &[
                     ("AssociatedInstanceType", "EcsInstance".into()),
                     ("AssociatedInstanceId", id.to_string()),
-                    ("PageSize", PAGE.into()),
                 ],
             )
             .await?;
-        let lbs: model::LoadBalancersReply = self
-            .rpc
-            .call(
+        let lbs = self
+            .pages::<model::LoadBalancersReply>(
                 Product::Slb,
                 "DescribeLoadBalancers",
-                &[("ServerId", id.to_string()), ("PageSize", PAGE.into())],
+                &[("ServerId", id.to_string())],
             )
             .await?;
-        let disks = disks.disks.items;
-        let eips = eips.eip_addresses.items;
-        let lbs = lbs.load_balancers.items;
         self.remember(|known| {
             *known = Known::default();
             known.linked.extend(disks.iter().map(|d| d.disk_id.clone()));
@@ -120,45 +118,35 @@ impl AlibabaCloud {
 
     /// What bills without an instance, narrowed to what was seen with it when it was.
     async fn leftovers(&self) -> Result<Vec<LinkedResource>, RpcError> {
-        let disks: model::DisksReply = self
-            .rpc
-            .call(
+        let mut disks = self
+            .pages::<model::DisksReply>(
                 Product::Ecs,
                 "DescribeDisks",
-                &[("Status", "Available".into()), ("PageSize", PAGE.into())],
+                &[("Status", "Available".into())],
             )
             .await?;
         let snapshots = self.snapshots(&[]).await?;
         let images = self.images().await?;
-        let eips: model::EipsReply = self
-            .rpc
-            .call(
+        let mut eips = self
+            .pages::<model::EipsReply>(
                 Product::Vpc,
                 "DescribeEipAddresses",
-                &[("Status", "Available".into()), ("PageSize", PAGE.into())],
+                &[("Status", "Available".into())],
             )
             .await?;
         let known = self.known();
         let seen = |id: &str| known.linked.is_empty() || known.linked.contains(id);
-        let mut disks = disks.disks.items;
         disks.retain(|d| seen(&d.disk_id));
         let mut snapshots = snapshots;
         snapshots.retain(|s| seen(&s.snapshot_id));
-        let mut eips = eips.eip_addresses.items;
         eips.retain(|e| seen(&e.allocation_id));
         // A load balancer can only be tied to the instance while the instance exists.
         let lbs = if known.linked.is_empty() {
             Vec::new()
         } else {
-            let all: model::LoadBalancersReply = self
-                .rpc
-                .call(
-                    Product::Slb,
-                    "DescribeLoadBalancers",
-                    &[("PageSize", PAGE.into())],
-                )
+            let mut lbs = self
+                .pages::<model::LoadBalancersReply>(Product::Slb, "DescribeLoadBalancers", &[])
                 .await?;
-            let mut lbs = all.load_balancers.items;
             lbs.retain(|l| known.linked.contains(&l.load_balancer_id));
             lbs
         };
@@ -172,39 +160,53 @@ impl AlibabaCloud {
         &self,
         filter: &[(&str, String)],
     ) -> Result<Vec<model::Snapshot>, RpcError> {
-        let mut all = Vec::new();
-        for page in 1..=50u32 {
-            let mut params = filter.to_vec();
-            params.push(("PageSize", PAGE.into()));
-            params.push(("PageNumber", page.to_string()));
-            let reply: model::SnapshotsReply = self
-                .rpc
-                .call(Product::Ecs, "DescribeSnapshots", &params)
-                .await?;
-            let got = reply.snapshots.items.len();
-            all.extend(reply.snapshots.items);
-            let total = reply.total_count.unwrap_or(0);
-            if got < 100 || all.len() as u64 >= total {
-                break;
-            }
-        }
-        Ok(all)
+        self.pages::<model::SnapshotsReply>(Product::Ecs, "DescribeSnapshots", filter)
+            .await
     }
 
     pub(super) async fn images(&self) -> Result<Vec<model::Image>, RpcError> {
-        let reply: model::ImagesReply = self
-            .rpc
-            .call(
-                Product::Ecs,
-                "DescribeImages",
-                &[
-                    ("ImageOwnerAlias", "self".into()),
-                    ("Status", IMAGE_STATUSES.into()),
-                    ("PageSize", PAGE.into()),
-                ],
-            )
-            .await?;
-        Ok(reply.images.items)
+        self.pages::<model::ImagesReply>(
+            Product::Ecs,
+            "DescribeImages",
+            &[
+                ("ImageOwnerAlias", "self".into()),
+                ("Status", IMAGE_STATUSES.into()),
+            ],
+        )
+        .await
+    }
+
+    /// Every item of a Describe listing: `PageNumber` from 1 until `TotalCount` items are read
+    /// (the service may hold fewer per page than asked), a short page when there is no
+    /// `TotalCount`, or an empty page. More than [`MAX_PAGES`] pages is an error.
+    async fn pages<R: Paged + DeserializeOwned>(
+        &self,
+        product: Product,
+        action: &'static str,
+        filter: &[(&str, String)],
+    ) -> Result<Vec<R::Item>, RpcError> {
+        let mut all = Vec::new();
+        for page in 1..=MAX_PAGES {
+            let mut params = filter.to_vec();
+            params.push(("PageSize", PAGE.to_string()));
+            params.push(("PageNumber", page.to_string()));
+            let reply: R = self.rpc.call(product, action, &params).await?;
+            let (items, total) = reply.page();
+            let got = items.len();
+            all.extend(items);
+            let done = match total {
+                Some(total) => all.len() as u64 >= total,
+                None => got < PAGE as usize,
+            };
+            if done || got == 0 {
+                return Ok(all);
+            }
+        }
+        Err(RpcError::TooManyPages {
+            action,
+            pages: MAX_PAGES,
+            read: all.len(),
+        })
     }
 }
 

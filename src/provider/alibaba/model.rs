@@ -68,7 +68,22 @@ macro_rules! wrapped {
             #[serde(rename = $inner, default)]
             pub items: Vec<$item>,
         }
+
+        impl Paged for $reply {
+            type Item = $item;
+
+            fn page(self) -> (Vec<$item>, Option<u64>) {
+                (self.$outer.items, self.total_count)
+            }
+        }
     };
+}
+
+/// One page of a Describe reply: its items and the `TotalCount` across every page.
+pub trait Paged {
+    type Item;
+
+    fn page(self) -> (Vec<Self::Item>, Option<u64>);
 }
 
 wrapped!(

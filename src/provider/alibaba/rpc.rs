@@ -74,6 +74,16 @@ pub enum RpcError {
         action: &'static str,
         detail: String,
     },
+    /// A listing still had more after the most pages the adapter reads.
+    #[error(
+        "{action}: the listing runs past {pages} pages; stopped after {read} items rather \
+         than report an incomplete list"
+    )]
+    TooManyPages {
+        action: &'static str,
+        pages: u32,
+        read: usize,
+    },
 }
 
 impl RpcError {
@@ -92,7 +102,9 @@ impl RpcError {
             RpcError::Api { status, code, .. } => {
                 *status < 500 && code != "ServiceUnavailable" && code != "InternalError"
             }
-            RpcError::Transport { .. } | RpcError::Malformed { .. } => false,
+            RpcError::Transport { .. }
+            | RpcError::Malformed { .. }
+            | RpcError::TooManyPages { .. } => false,
         }
     }
 
@@ -179,6 +191,9 @@ impl From<RpcError> for ProviderError {
                 PROVIDER,
                 format!("{action}: the reply is not the documented JSON ({detail})"),
             ),
+            e @ RpcError::TooManyPages { action, .. } => {
+                ProviderError::state(PROVIDER, e.to_string()).with_call(action)
+            }
         }
     }
 }

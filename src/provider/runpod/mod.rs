@@ -5,12 +5,17 @@
 //! rate. So the pod's disks are linked resources with the classes the `runpod` sheet prices,
 //! `container` (nothing while stopped) and `volume` (a higher `when_stopped` rate), and the meter
 //! keeps billing storage while the pod is stopped. Inside a pod its id is `RUNPOD_POD_ID`.
+//!
+//! A key scoped to the pod may not list network volumes (401 or 403 on that call alone): the
+//! pod and its own disks are still reported, and the network volumes are a gap
+//! ([`Provider::gaps`]), unknown rather than none.
 
 pub mod model;
 
 pub use model::sku_for;
 
 use std::ops::ControlFlow::{Break, Continue};
+use std::sync::Mutex;
 
 use async_trait::async_trait;
 use jiff::Timestamp;
@@ -107,6 +112,8 @@ pub struct Runpod {
     log: StateLog,
     readback: Readback,
     sightings: Sightings,
+    /// What the last inventory could not read.
+    gaps: Mutex<Vec<String>>,
 }
 
 impl Runpod {
@@ -120,6 +127,7 @@ impl Runpod {
             log: StateLog::default(),
             readback: Readback::default(),
             sightings: Sightings::default(),
+            gaps: Mutex::new(Vec::new()),
         }
     }
 
@@ -296,6 +304,13 @@ impl Provider for Runpod {
         self.sightings.add(seen);
     }
 
+    fn gaps(&self) -> Vec<String> {
+        self.gaps
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+    }
+
     fn capabilities(&self) -> Capabilities {
         Capabilities {
             stop: true,
@@ -328,7 +343,23 @@ impl Provider for Runpod {
             Some(_) => self.sightings.saw(ID, None, id),
             None => api.absent(&self.sightings, id)?,
         }
-        let volumes = Self::network_volumes(api).await.map_err(state)?;
+        let mut gaps = Vec::new();
+        let volumes = match Self::network_volumes(api).await {
+            Ok(volumes) => volumes,
+            // The pod read with this key, so the key is good but may not list volumes.
+            Err(e) if matches!(e.status(), Some(401 | 403)) => {
+                gaps.push(format!(
+                    "network volumes unknown (any would survive a release): {}",
+                    api.error(e)
+                ));
+                Vec::new()
+            }
+            Err(e) => return Err(state(e)),
+        };
+        *self
+            .gaps
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = gaps;
         let mut resources = Vec::new();
         if let Some(p) = pod.as_ref().filter(|p| p.status != "TERMINATED") {
             if p.container_gb > Decimal::ZERO {

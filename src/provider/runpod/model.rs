@@ -44,7 +44,8 @@ pub fn parse_pod(v: &Value) -> Option<Pod> {
         .and_then(Value::as_array)
         .map(|list| {
             list.iter()
-                .filter_map(|n| text(n, "id").or_else(|| text(n, "networkVolumeId")))
+                // The REST API's `NetworkMount` is `{volumeId, path}`.
+                .filter_map(|n| text(n, "volumeId").or_else(|| text(n, "networkVolumeId")))
                 .collect()
         })
         .unwrap_or_default();
@@ -130,5 +131,15 @@ mod tests {
             "2x NVIDIA H100 80GB HBM3"
         );
         assert_eq!(sku_for("AMD MI300X", None, 1), "1x AMD MI300X");
+    }
+
+    #[test]
+    fn a_network_mount_names_its_volume_by_volume_id() {
+        let pod = parse_pod(&serde_json::json!({
+            "id": "p1", "status": "RUNNING",
+            "mounts": {"network": [{"volumeId": "vol_xyz", "path": "/runpod-volume"}]}
+        }))
+        .unwrap();
+        assert_eq!(pod.network, ["vol_xyz"]);
     }
 }

@@ -6,6 +6,10 @@
 //! an inventory [`Provider::own_sheet`] gives the meter its sheet with this host's rates
 //! ([`model::host_sheet`]). Inside the container the id is `CONTAINER_ID` (and a scoped key
 //! `CONTAINER_API_KEY`), set in PID 1's environment, which ssh sessions do not inherit.
+//!
+//! Volumes (`GET /api/v0/volumes/?owner=me`) are rented and billed apart from any instance and
+//! outlive it: each is a linked resource that survives a destroy. A key that may not list them
+//! (401 or 403 on that call alone) leaves them a gap ([`Provider::gaps`]), not an error.
 
 pub mod model;
 
@@ -113,7 +117,12 @@ pub struct Vast {
     log: StateLog,
     readback: Readback,
     sightings: Sightings,
+    /// What the last inventory could not read.
+    gaps: Mutex<Vec<String>>,
 }
+
+/// The account's volumes, local and network, as `vastai show volumes` asks for them.
+const VOLUMES: &str = "/api/v0/volumes/?owner=me&type=all_volume";
 
 impl Vast {
     pub fn new(settings: VastSettings, policy: HttpPolicy) -> Self {
@@ -128,7 +137,62 @@ impl Vast {
             log: StateLog::default(),
             readback: Readback::default(),
             sightings: Sightings::default(),
+            gaps: Mutex::new(Vec::new()),
         }
+    }
+
+    /// Every volume the account rents, each with the instances using it.
+    async fn volumes(
+        api: &Api,
+        now: Timestamp,
+        instance: &str,
+    ) -> Result<Vec<LinkedResource>, ApiError> {
+        let v = api.json("GET", VOLUMES, None, Repeat::Safe).await?;
+        let list = v
+            .get("volumes")
+            .and_then(Value::as_array)
+            .ok_or_else(|| ApiError::malformed(&Api::describe("GET", VOLUMES), "no volumes"))?;
+        let id_of = |v: &Value| match v {
+            Value::Number(n) => Some(n.to_string()),
+            Value::String(s) if !s.is_empty() => Some(s.clone()),
+            _ => None,
+        };
+        Ok(list
+            .iter()
+            .filter_map(|row| {
+                let id = row.get("id").and_then(id_of)?;
+                let here = row
+                    .get("instances")
+                    .and_then(Value::as_array)
+                    .is_some_and(|used| used.iter().filter_map(id_of).any(|i| i == instance));
+                let status = row
+                    .get("status")
+                    .and_then(Value::as_str)
+                    .unwrap_or("unknown");
+                Some(LinkedResource {
+                    name: row
+                        .get("label")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_string(),
+                    kind: ResourceKind::NetworkVolume,
+                    class: None,
+                    size_gib: row
+                        .get("disk_space")
+                        .and_then(super::bearer::decimal)
+                        .unwrap_or_default(),
+                    state: if here {
+                        format!("{status}, attached")
+                    } else {
+                        status.to_string()
+                    },
+                    created: row.get("start_date").and_then(model::epoch).unwrap_or(now),
+                    deleted_with_instance: false,
+                    backs_image: None,
+                    id: format!("volume-{id}"),
+                })
+            })
+            .collect())
     }
 
     #[must_use]
@@ -307,6 +371,13 @@ impl Provider for Vast {
         self.sightings.add(seen);
     }
 
+    fn gaps(&self) -> Vec<String> {
+        self.gaps
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+    }
+
     fn capabilities(&self) -> Capabilities {
         Capabilities {
             stop: true,
@@ -345,7 +416,7 @@ impl Provider for Vast {
         if let (Some(s), Ok(mut rates)) = (&seen, self.rates.lock()) {
             *rates = Some(s.rates);
         }
-        let resources = seen
+        let mut resources: Vec<LinkedResource> = seen
             .iter()
             .filter(|s| s.disk_gb > rust_decimal::Decimal::ZERO)
             .map(|s| LinkedResource {
@@ -360,6 +431,20 @@ impl Provider for Vast {
                 backs_image: None,
             })
             .collect();
+        let mut gaps = Vec::new();
+        match Self::volumes(api, now, id).await {
+            Ok(volumes) => resources.extend(volumes),
+            // The instance read with this key, so the key is good but may not list volumes.
+            Err(e) if matches!(e.status(), Some(401 | 403)) => gaps.push(format!(
+                "volumes unknown (any would survive a destroy): {}",
+                api.error(e)
+            )),
+            Err(e) => return Err(api.error(e)),
+        }
+        *self
+            .gaps
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = gaps;
         Ok(Inventory {
             instance: seen.map(|s| self.info(&s, now)),
             resources,

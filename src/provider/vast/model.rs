@@ -58,12 +58,16 @@ pub fn parse(v: &Value) -> Option<Seen> {
         },
         gpus: v.get("num_gpus").and_then(Value::as_u64).unwrap_or(1),
         gpu_name: text(v, "gpu_name").unwrap_or_default(),
-        started: v.get("start_date").and_then(Value::as_f64).and_then(|s| {
-            #[allow(clippy::cast_possible_truncation)]
-            let whole = s.trunc() as i64;
-            Timestamp::from_second(whole).ok()
-        }),
+        started: v.get("start_date").and_then(epoch),
     })
+}
+
+/// Vast's times: seconds since the epoch, with a fraction.
+pub fn epoch(v: &Value) -> Option<Timestamp> {
+    let s = v.as_f64()?;
+    #[allow(clippy::cast_possible_truncation)]
+    let whole = s.trunc() as i64;
+    Timestamp::from_second(whole).ok()
 }
 
 impl Seen {

@@ -58,6 +58,11 @@ pub struct Cloud {
     /// Whether StopCharging applies to this instance (false: the provider falls back).
     pub economical: bool,
     pub spot_termination: Option<String>,
+    /// The most items one Describe page holds, whatever `PageSize` asks (the service's is 100).
+    pub page_cap: usize,
+    /// More custom images, EIPs bound to the instance and load balancers serving it, numbered,
+    /// to make the listings run to several pages.
+    pub extra: usize,
     tokens: HashMap<String, String>,
     next: u32,
 }
@@ -75,6 +80,11 @@ pub(super) fn ok(body: Value) -> (u16, Value) {
     let mut body = body;
     body["RequestId"] = json!("req-ok");
     (200, body)
+}
+
+/// Extra item `n` of a kind: `prefix` and a number, as wide as the peer's own ids.
+pub fn extra_id(prefix: &str, n: usize) -> String {
+    format!("{prefix}{n:04}")
 }
 
 pub(super) fn ids(p: &Params, key: &str) -> Option<Vec<String>> {
@@ -133,6 +143,8 @@ impl Cloud {
             slb_servers: vec![INSTANCE.into()],
             economical: true,
             spot_termination: None,
+            page_cap: 100,
+            extra: 0,
             tokens: HashMap::new(),
             next: 0,
         }
@@ -170,7 +182,7 @@ impl Cloud {
             "DescribeSnapshots" => ok(self.describe_snapshots(p)),
             "CreateSnapshot" => self.create_snapshot(p),
             "DeleteSnapshot" => self.delete_snapshot(p),
-            "DescribeImages" => ok(Self::describe_images(p)),
+            "DescribeImages" => ok(self.describe_images(p)),
             "DescribeEipAddresses" => ok(self.describe_eips(p)),
             "DescribeLoadBalancers" => ok(self.describe_lbs(p)),
             "ReleaseEipAddress" => self.release_eip(p),

@@ -3,9 +3,28 @@
 
 use serde_json::{Value, json};
 
-use super::cloud::{Cloud, EIP, IMAGE, INSTANCE, Params, SLB, SNAPSHOTS, ids};
+use super::cloud::{Cloud, EIP, IMAGE, INSTANCE, Params, SLB, SNAPSHOTS, extra_id, ids};
 
 impl Cloud {
+    /// One page of `all` as the ECS, VPC and SLB RPC APIs page a listing: `PageNumber` from 1,
+    /// `PageSize` items (10 unless asked, never more than the cap), `TotalCount` across pages.
+    fn page(&self, p: &Params, all: &[Value]) -> (usize, usize, Vec<Value>) {
+        let size: usize = p.get("PageSize").and_then(|s| s.parse().ok()).unwrap_or(10);
+        let size = size.clamp(1, self.page_cap);
+        let page: usize = p
+            .get("PageNumber")
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(1)
+            .max(1);
+        let items = all
+            .iter()
+            .skip((page - 1) * size)
+            .take(size)
+            .cloned()
+            .collect();
+        (page, size, items)
+    }
+
     pub(super) fn describe_disks(&self, p: &Params) -> Value {
         let list: Vec<Value> = self
             .disks
@@ -21,7 +40,9 @@ impl Cloud {
                 "CreationTime": "2026-11-29T08:00Z"
             }))
             .collect();
-        json!({"TotalCount": list.len(), "Disks": {"Disk": list}})
+        let (page, size, items) = self.page(p, &list);
+        json!({"TotalCount": list.len(), "PageNumber": page, "PageSize": size,
+               "Disks": {"Disk": items}})
     }
 
     pub(super) fn describe_snapshots(&self, p: &Params) -> Value {
@@ -45,72 +66,96 @@ impl Cloud {
                 })
             })
             .collect();
-        let size: usize = p.get("PageSize").and_then(|s| s.parse().ok()).unwrap_or(10);
-        let page: usize = p
-            .get("PageNumber")
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(1);
-        let items: Vec<&Value> = all.iter().skip((page - 1) * size).take(size).collect();
+        let (page, size, items) = self.page(p, &all);
         json!({"TotalCount": all.len(), "PageNumber": page, "PageSize": size,
                "Snapshots": {"Snapshot": items}})
     }
 
-    pub(super) fn describe_images(p: &Params) -> Value {
+    pub(super) fn describe_images(&self, p: &Params) -> Value {
         let mine = p.get("ImageOwnerAlias").map(String::as_str) == Some("self");
         let statuses = p
             .get("Status")
             .cloned()
             .unwrap_or_else(|| "Available".into());
         // The image is Available; an owner filter other than self would list public images.
-        let list = if mine && statuses.split(',').any(|s| s == "Available") {
-            vec![json!({
+        let list: Vec<Value> = if mine && statuses.split(',').any(|s| s == "Available") {
+            let extra = (1..=self.extra).map(|n| {
+                json!({
+                    "ImageId": extra_id("m-bp1extraimg", n), "ImageName": format!("extra-{n}"),
+                    "Status": "Available", "CreationTime": "2026-11-27T04:00:00Z", "Size": 20,
+                    "Usage": "none", "ImageOwnerAlias": "self",
+                    "DiskDeviceMappings": {"DiskDeviceMapping": []}
+                })
+            });
+            std::iter::once(json!({
                 "ImageId": IMAGE, "ImageName": "train-image", "Status": "Available",
                 "CreationTime": "2026-11-27T03:00:00Z", "Size": 40, "Usage": "none",
                 "ImageOwnerAlias": "self",
                 "DiskDeviceMappings": {"DiskDeviceMapping": [
                     {"SnapshotId": SNAPSHOTS[0], "Size": "40", "Type": "system", "Device": "/dev/xvda"}
                 ]}
-            })]
+            }))
+            .chain(extra)
+            .collect()
         } else {
             Vec::new()
         };
-        json!({"TotalCount": list.len(), "Images": {"Image": list}})
+        let (page, size, items) = self.page(p, &list);
+        json!({"TotalCount": list.len(), "PageNumber": page, "PageSize": size,
+               "Images": {"Image": items}})
     }
 
     pub(super) fn describe_eips(&self, p: &Params) -> Value {
         let status = if self.eip_bound { "InUse" } else { "Available" };
         let bound_to = if self.eip_bound { INSTANCE } else { "" };
-        let matches = !self.eip_released
-            && p.get("AllocationId").is_none_or(|a| a == EIP)
-            && p.get("AssociatedInstanceId").is_none_or(|i| *i == bound_to)
-            && p.get("Status").is_none_or(|s| s == status);
-        let list = if matches {
-            vec![json!({
-                "AllocationId": EIP, "IpAddress": "47.96.0.7", "Status": status,
-                "InstanceId": bound_to, "InstanceType": "EcsInstance", "ChargeType": "PostPaid",
-                "InternetChargeType": "PayByTraffic", "Bandwidth": "100",
-                "AllocationTime": "2026-11-29T08:01:00Z"
-            })]
-        } else {
-            Vec::new()
-        };
-        json!({"TotalCount": list.len(), "EipAddresses": {"EipAddress": list}})
+        // The extra addresses are bound and unbound with the first.
+        let all = std::iter::once((EIP.to_string(), "47.96.0.7".to_string()))
+            .chain((1..=self.extra).map(|n| (extra_id("eip-bp1extra", n), format!("47.96.1.{n}"))));
+        let list: Vec<Value> = all
+            .filter(|_| !self.eip_released)
+            .filter(|(id, _)| p.get("AllocationId").is_none_or(|a| a == id))
+            .filter(|_| p.get("AssociatedInstanceId").is_none_or(|i| *i == bound_to))
+            .filter(|_| p.get("Status").is_none_or(|s| s == status))
+            .map(|(id, ip)| {
+                json!({
+                    "AllocationId": id, "IpAddress": ip, "Status": status,
+                    "InstanceId": bound_to, "InstanceType": "EcsInstance",
+                    "ChargeType": "PostPaid", "InternetChargeType": "PayByTraffic",
+                    "Bandwidth": "100", "AllocationTime": "2026-11-29T08:01:00Z"
+                })
+            })
+            .collect();
+        let (page, size, items) = self.page(p, &list);
+        json!({"TotalCount": list.len(), "PageNumber": page, "PageSize": size,
+               "EipAddresses": {"EipAddress": items}})
     }
 
     pub(super) fn describe_lbs(&self, p: &Params) -> Value {
         let matches = p
             .get("ServerId")
             .is_none_or(|s| self.slb_servers.contains(s));
-        let list = if matches {
-            vec![json!({
+        let list: Vec<Value> = if matches {
+            let extra = (1..=self.extra).map(|n| {
+                json!({
+                    "LoadBalancerId": extra_id("lb-bp1extra", n),
+                    "LoadBalancerName": format!("extra-lb-{n}"), "LoadBalancerStatus": "active",
+                    "Address": format!("47.96.2.{n}"), "AddressType": "internet",
+                    "PayType": "PayOnDemand", "CreateTime": "2026-11-29T08:02Z"
+                })
+            });
+            std::iter::once(json!({
                 "LoadBalancerId": SLB, "LoadBalancerName": "inference-lb",
                 "LoadBalancerStatus": "active", "Address": "47.96.0.8", "AddressType": "internet",
                 "PayType": "PayOnDemand", "CreateTime": "2026-11-29T08:02Z",
                 "CreateTimeStamp": 1_796_025_720_000_i64
-            })]
+            }))
+            .chain(extra)
+            .collect()
         } else {
             Vec::new()
         };
-        json!({"TotalCount": list.len(), "LoadBalancers": {"LoadBalancer": list}})
+        let (page, size, items) = self.page(p, &list);
+        json!({"TotalCount": list.len(), "PageNumber": page, "PageSize": size,
+               "LoadBalancers": {"LoadBalancer": items}})
     }
 }

@@ -169,8 +169,11 @@ impl Cloud {
             "id": POD_ID, "name": "train", "status": status, "actions": ["stop", "terminate"],
             "cost": cost, "gpu": {"id": "NVIDIA GeForce RTX 4090", "count": 1},
             "cloud": "COMMUNITY", "disk": 20,
+            // RunPod REST v2 OpenAPI schema `Mounts`; each `network` entry is a `NetworkMount`
+            // (`volumeId`, `path`). The live API takes one of `persistent` or `network`; both
+            // here so one pod covers both kinds of disk.
             "mounts": {"persistent": {"size": 50, "path": "/workspace"},
-                       "network": [{"id": "nv-data", "path": "/data"}]},
+                       "network": [{"volumeId": "nv-data", "path": "/data"}]},
             "image": "runpod/pytorch:2.4", "dataCenterId": "EU-RO-1",
             "createdAt": "2026-11-29T08:00:00Z", "locked": false,
             "env": {"HF_TOKEN": "not-the-key"}
@@ -265,6 +268,28 @@ impl Cloud {
             ("DELETE", p) if p == path => {
                 self.status = None;
                 (200, ok)
+            }
+            // `vastai show volumes`: GET /volumes?owner=me&type=all_volume, rows under `volumes`.
+            ("GET", "/api/v0/volumes/") if r.query.contains("owner=me") => {
+                let list: Vec<Value> = self
+                    .storage
+                    .iter()
+                    .map(|s| {
+                        let used: Vec<u64> = if s.in_use && self.status.is_some() {
+                            vec![4242]
+                        } else {
+                            Vec::new()
+                        };
+                        json!({
+                            "id": s.id.parse::<u64>().unwrap_or_default(), "label": s.name,
+                            "cluster_id": null, "disk_space": 64.0, "status": "running",
+                            "disk_name": "nvme0n1", "machine_id": 977, "host_id": 51,
+                            "start_date": 1_764_400_000.5, "storage_cost": 0.15,
+                            "instances": used
+                        })
+                    })
+                    .collect();
+                (200, json!({ "volumes": list }).to_string())
             }
             _ => (404, error(Kind::Vast, 404, "no such route")),
         }
