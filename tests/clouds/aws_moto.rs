@@ -170,6 +170,10 @@ impl Cli {
             .env_remove("AWS_SESSION_TOKEN")
             .env_remove("AWS_REGION")
             .env_remove("AWS_DEFAULT_REGION")
+            .env_remove("AWS_PROFILE")
+            .env_remove("AWS_SHARED_CREDENTIALS_FILE")
+            .env_remove("AWS_CONFIG_FILE")
+            .env("HOME", &self.dir)
             .stdin(Stdio::null())
             .output()
             .unwrap();
