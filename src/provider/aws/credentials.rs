@@ -257,16 +257,24 @@ impl Keys {
         if let Some(c) = cached.as_ref().filter(|c| !c.stale(Timestamp::now())) {
             return Ok(c.clone());
         }
-        let fresh = match &self.source {
-            Source::Fixed { credentials, .. } => credentials.clone(),
-            Source::Process { command, from } => run_process(command, from).await?,
+        let fetched = match &self.source {
+            Source::Fixed { credentials, .. } => Ok(credentials.clone()),
+            Source::Process { command, from } => run_process(command, from).await,
             Source::Instance { endpoint, tried } => {
                 let imds = super::imds::Imds::new(endpoint, self.imds)?;
                 imds.role_credentials().await.map_err(|_| {
                     let tried: Vec<&str> = tried.iter().map(String::as_str).collect();
                     ProviderError::missing("aws", ACCESS_KEY_ID, &tried)
-                })?
+                })
             }
+        };
+        let fresh = match (fetched, cached.as_ref()) {
+            (Ok(fresh), _) => fresh,
+            // A failed early refresh keeps the old set while it still works.
+            (Err(_), Some(old)) if old.expiration.is_some_and(|e| e > Timestamp::now()) => {
+                return Ok(old.clone());
+            }
+            (Err(e), _) => return Err(e),
         };
         if let Ok(mut handed) = self.handed.lock() {
             handed.push(fresh.clone());
@@ -691,6 +699,44 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(!e.contains("not-json-secret"), "{e}");
+    }
+
+    #[tokio::test]
+    async fn temporary_credentials_are_fetched_again_near_their_expiry() {
+        let dir = std::env::temp_dir().join(format!("gpumeter-refresh-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let runs = dir.join("runs");
+        let expiry =
+            |mins: i64| (Timestamp::now() + jiff::SignedDuration::from_mins(mins)).to_string();
+        let script = |exp: &str| {
+            format!(
+                "echo run >> {}; printf '{{\"Version\": 1, \"AccessKeyId\": \"K\", \
+                 \"SecretAccessKey\": \"S\", \"Expiration\": \"{exp}\"}}'",
+                runs.display()
+            )
+        };
+        let count = || {
+            std::fs::read_to_string(&runs)
+                .unwrap_or_default()
+                .lines()
+                .count()
+        };
+        let keys = |command: String| {
+            Keys::new(Source::Process {
+                command,
+                from: "test".into(),
+            })
+        };
+        let lasting = keys(script(&expiry(60)));
+        lasting.current().await.unwrap();
+        lasting.current().await.unwrap();
+        assert_eq!(count(), 1, "an hour left: fetched once");
+        let _ = std::fs::remove_file(&runs);
+        let closing = keys(script(&expiry(3)));
+        closing.current().await.unwrap();
+        closing.current().await.unwrap();
+        assert_eq!(count(), 2, "three minutes left: fetched for each call");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
