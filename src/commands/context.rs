@@ -171,7 +171,13 @@ impl Context {
             instance.id.clone(),
             instance.region.clone(),
         );
-        super::block_on(settings.complete(crate::provider::aws::imds::policy()))?;
+        // On a thread of its own: `fleet` asks for providers from inside its runtime.
+        let policy = crate::provider::aws::imds::policy();
+        std::thread::scope(|s| {
+            s.spawn(|| super::block_on(settings.complete(policy)))
+                .join()
+                .unwrap_or_else(|_| Err(Failure::failed("the AWS settings could not be read")))
+        })?;
         if let Err(e) = settings.credentials.as_ref().and(settings.region.as_ref()) {
             return Err(Failure::provider(super::EXIT_BAD_INPUT, "aws", e));
         }

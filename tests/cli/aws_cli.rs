@@ -217,3 +217,18 @@ fn the_sheet_naming_provider_flags_still_name_sheets() {
     );
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+/// `fleet` asks for each adapter from inside its own runtime: setting up AWS must not need one.
+#[test]
+fn fleet_sets_up_aws_from_inside_its_runtime() {
+    let d = dir("fleet");
+    std::fs::write(
+        d.0.join("config.toml"),
+        "[[fleet]]\nprovider = \"aws\"\naccount = \"lab\"\nregion = \"us-east-1\"\ninstances = [\"i-a\"]\n",
+    )
+    .unwrap();
+    let o = run(&d, &["fleet", "--json"], &[]);
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+    assert!(out.contains("missing credential"), "{out} {}", stderr(&o));
+}
