@@ -162,15 +162,22 @@ impl Context {
         }
     }
 
-    /// The AWS adapter, set up from the AWS environment variables and `[instance]`. A missing
-    /// credential or region is bad input (exit 2) that names the variable to set.
+    /// The AWS adapter, set up from the AWS credential and region chain and `[instance]`. A
+    /// missing credential or region is bad input (exit 2) that names every place looked in.
     pub fn aws(&self) -> Result<Aws, Failure> {
         let instance = &self.config.instance;
-        let settings = AwsSettings::resolve(
+        let mut settings = AwsSettings::resolve(
             &AwsEnv::from_process(),
             instance.id.clone(),
             instance.region.clone(),
         );
+        // On a thread of its own: `fleet` asks for providers from inside its runtime.
+        let policy = crate::provider::aws::imds::policy();
+        std::thread::scope(|s| {
+            s.spawn(|| super::block_on(settings.complete(policy)))
+                .join()
+                .unwrap_or_else(|_| Err(Failure::failed("the AWS settings could not be read")))
+        })?;
         if let Err(e) = settings.credentials.as_ref().and(settings.region.as_ref()) {
             return Err(Failure::provider(super::EXIT_BAD_INPUT, "aws", e));
         }

@@ -28,6 +28,8 @@ fn run(dir: &Dir, args: &[&str], env: &[(&str, &str)]) -> Output {
         .env("GPUMETER_DATA_DIR", &dir.0)
         .env("GPUMETER_DEMO_DELAY_MS", "0")
         .env("AWS_EC2_METADATA_DISABLED", "true")
+        // The shared AWS files are looked for under the test's own home.
+        .env("HOME", &dir.0)
         .stdin(Stdio::null());
     for name in [
         "AWS_ACCESS_KEY_ID",
@@ -37,6 +39,10 @@ fn run(dir: &Dir, args: &[&str], env: &[(&str, &str)]) -> Output {
         "AWS_DEFAULT_REGION",
         "AWS_ENDPOINT_URL",
         "AWS_ENDPOINT_URL_EC2",
+        "AWS_PROFILE",
+        "AWS_SHARED_CREDENTIALS_FILE",
+        "AWS_CONFIG_FILE",
+        "AWS_EC2_METADATA_SERVICE_ENDPOINT",
     ] {
         cmd.env_remove(name);
     }
@@ -91,6 +97,79 @@ fn a_missing_credential_names_the_variable_and_exits_2() {
     assert!(!stderr(&o).contains("s3cr3t-value"));
 }
 
+const CHECKLIST: [&str; 7] = [
+    "checklist",
+    "--provider",
+    "aws",
+    "--instance",
+    "i-1",
+    "--region",
+    "us-east-1",
+];
+
+#[test]
+fn a_missing_credential_lists_every_place_tried_in_order() {
+    let d = dir("chain");
+    let o = run(&d, &CHECKLIST, &[("AWS_PROFILE", "train")]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let e = stderr(&o);
+    let home = d.0.display().to_string();
+    let places = [
+        "AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY".to_string(),
+        format!("{home}/.aws/credentials [train]"),
+        format!("credential_process in {home}/.aws/config [profile train]"),
+        format!("{home}/.aws/config [profile train]"),
+        "the instance role (off: AWS_EC2_METADATA_DISABLED)".to_string(),
+    ];
+    let mut at = 0;
+    for place in &places {
+        let found = e[at..].find(place.as_str());
+        assert!(found.is_some(), "{place} not after byte {at} in {e}");
+        at += found.unwrap() + place.len();
+    }
+
+    // With the metadata service on but not answering, it is the last place named.
+    let o = run(
+        &d,
+        &CHECKLIST,
+        &[
+            ("AWS_EC2_METADATA_DISABLED", "false"),
+            ("AWS_EC2_METADATA_SERVICE_ENDPOINT", "http://127.0.0.1:9"),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("the instance role at http://127.0.0.1:9)"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn a_failing_credential_process_is_named_without_its_output() {
+    let d = dir("process");
+    let script = d.0.join("creds.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\necho '{\"Version\": 1, \"AccessKeyId\": \"AKID\", \"SecretAccessKey\": \"half-printed-secret\"'\nexit 1\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(d.0.join(".aws")).unwrap();
+    std::fs::write(
+        d.0.join(".aws/config"),
+        format!("[default]\ncredential_process = sh {}\n", script.display()),
+    )
+    .unwrap();
+    let o = run(&d, &CHECKLIST, &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let all = format!("{}{}", stderr(&o), String::from_utf8_lossy(&o.stdout));
+    assert!(
+        all.contains("credential_process in") && all.contains("failed"),
+        "{all}"
+    );
+    assert!(!all.contains("half-printed-secret"), "{all}");
+}
+
 #[test]
 fn provider_demo_is_the_demo_cloud_before_or_after_the_subcommand() {
     let d = dir("demo");
@@ -137,4 +216,19 @@ fn the_sheet_naming_provider_flags_still_name_sheets() {
         &[],
     );
     assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// `fleet` asks for each adapter from inside its own runtime: setting up AWS must not need one.
+#[test]
+fn fleet_sets_up_aws_from_inside_its_runtime() {
+    let d = dir("fleet");
+    std::fs::write(
+        d.0.join("config.toml"),
+        "[[fleet]]\nprovider = \"aws\"\naccount = \"lab\"\nregion = \"us-east-1\"\ninstances = [\"i-a\"]\n",
+    )
+    .unwrap();
+    let o = run(&d, &["fleet", "--json"], &[]);
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+    assert!(out.contains("missing credential"), "{out} {}", stderr(&o));
 }

@@ -454,15 +454,22 @@ fn the_spot_notice_comes_from_the_metadata_service() {
     });
     let rt = rt();
     let (url, _) = serve(notice);
-    let env = AwsEnv::from_pairs([("AWS_EC2_METADATA_SERVICE_ENDPOINT", url.as_str())]);
+    let env = AwsEnv::from_pairs([
+        ("AWS_EC2_METADATA_SERVICE_ENDPOINT", url.as_str()),
+        ("AWS_REGION", "us-east-1"),
+    ]);
     let aws = Aws::new(AwsSettings::resolve(&env, None, None));
     let n = rt.block_on(aws.spot_notice()).unwrap().unwrap();
     assert_eq!(n.action, "terminate");
     assert_eq!(n.time.to_string(), "2026-11-30T08:22:00Z");
     assert_eq!(rt.block_on(aws.instance_id()).unwrap(), "i-0imds");
-    // No credentials: the first call names the variable to set.
+    // No credentials, and no instance role: the first call names every place looked in.
     let err = rt.block_on(aws.inventory()).unwrap_err().to_string();
-    assert_eq!(err, "missing credential: set AWS_ACCESS_KEY_ID");
+    assert!(
+        err.starts_with("missing credential: set AWS_ACCESS_KEY_ID (looked in ")
+            && err.ends_with(&format!("the instance role at {url})")),
+        "{err}"
+    );
 
     let none: Arc<Script> = Arc::new(|req, _| match req.path.as_str() {
         "/latest/api/token" => Reply::Answer(200, "tok-1".into()),

@@ -12,14 +12,14 @@ use std::time::Duration;
 
 use gpumeter::meter::{InstanceState, ResourceKind};
 use gpumeter::provider::aws::Aws;
-use gpumeter::provider::aws::credentials::{AwsEnv, AwsSettings, Credentials};
+use gpumeter::provider::aws::credentials::{AwsEnv, AwsSettings, Credentials, Keys, Source};
 use gpumeter::provider::aws::query::Ec2;
 use gpumeter::provider::aws::sigv4::uri_encode;
 use gpumeter::provider::http::{Http, HttpPolicy, Repeat};
 use gpumeter::provider::{Action, Auth, ErrorKind, Inventory, Provider};
 use serde_json::Value;
 
-use crate::common::moto::{moto, moto_with};
+use crate::common::moto::{Moto, moto, moto_with};
 
 const SECRET: &str = "moto-secret-that-must-never-show-9f2c";
 
@@ -152,13 +152,15 @@ struct Cli {
     url: String,
     dir: PathBuf,
     seen: String,
+    /// Set (`Some`) or removed (`None`) after the defaults above.
+    vars: Vec<(&'static str, Option<String>)>,
 }
 
 impl Cli {
     fn run(&mut self, args: &[String]) -> Output {
         let config = self.dir.join("config.toml");
-        let out = Command::new(env!("CARGO_BIN_EXE_gpumeter"))
-            .args(args)
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_gpumeter"));
+        cmd.args(args)
             .arg("--config")
             .arg(&config)
             .env("GPUMETER_DATA_DIR", &self.dir)
@@ -170,9 +172,18 @@ impl Cli {
             .env_remove("AWS_SESSION_TOKEN")
             .env_remove("AWS_REGION")
             .env_remove("AWS_DEFAULT_REGION")
-            .stdin(Stdio::null())
-            .output()
-            .unwrap();
+            .env_remove("AWS_PROFILE")
+            .env_remove("AWS_SHARED_CREDENTIALS_FILE")
+            .env_remove("AWS_CONFIG_FILE")
+            .env("HOME", &self.dir)
+            .stdin(Stdio::null());
+        for (k, v) in &self.vars {
+            match v {
+                Some(v) => cmd.env(k, v),
+                None => cmd.env_remove(k),
+            };
+        }
+        let out = cmd.output().unwrap();
         self.seen.push_str(&String::from_utf8_lossy(&out.stdout));
         self.seen.push_str(&String::from_utf8_lossy(&out.stderr));
         out
@@ -262,6 +273,7 @@ fn unknown_instances_are_errors(cli: &mut Cli, url: &str, dir: &Path, instance: 
         url: url.to_string(),
         dir: fresh_dir,
         seen: String::new(),
+        vars: Vec::new(),
     };
     let typo = "i-0123456789abcdef0";
     let elsewhere = "seen it only in region us-east-1";
@@ -321,6 +333,7 @@ fn inventory_checklist_clean_stop_release_and_leftovers_against_moto() {
         url: moto.url.clone(),
         dir: dir.clone(),
         seen: String::new(),
+        vars: Vec::new(),
     };
     let target = [
         "--provider",
@@ -589,6 +602,7 @@ fn snapshot_clean_deletes_exactly_what_the_confirmation_listed_against_moto() {
         url: moto.url.clone(),
         dir: dir.clone(),
         seen: String::new(),
+        vars: Vec::new(),
     };
     let args = |extra: &str| -> Vec<String> {
         [
@@ -648,5 +662,188 @@ fn snapshot_clean_deletes_exactly_what_the_confirmation_listed_against_moto() {
     for id in before.iter().filter(|b| !offered.contains(&b.as_str())) {
         assert!(after.contains(id), "{id} backs the image: {after:?}");
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A scenario on a fresh moto, and a `Cli` whose keys and region come only from `vars`.
+fn chain_cli(
+    name: &str,
+    vars: impl FnOnce(&Path, &str) -> Vec<(&'static str, Option<String>)>,
+) -> Option<(Moto, Cli, Scenario, Ec2, tokio::runtime::Runtime)> {
+    let moto = moto()?;
+    let dir = std::env::temp_dir().join(format!("gpumeter-aws-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("config.toml"), "").unwrap();
+    let rt = rt();
+    let creds = Credentials::from_env(&env(&moto.url)).unwrap();
+    let ec2 = Ec2::new(&moto.url, "us-east-1", creds, policy()).unwrap();
+    let s = rt.block_on(build(&ec2));
+    let mut vars = vars(&dir, &moto.url);
+    vars.extend([("AWS_ACCESS_KEY_ID", None), ("AWS_SECRET_ACCESS_KEY", None)]);
+    let cli = Cli {
+        url: moto.url.clone(),
+        dir,
+        seen: String::new(),
+        vars,
+    };
+    Some((moto, cli, s, ec2, rt))
+}
+
+/// Checklist, `release --dry-run` and `release --yes` through the binary, with no `--region` and
+/// no keys in the environment.
+fn release_through_the_chain(cli: &mut Cli, s: &Scenario, ec2: &Ec2, rt: &tokio::runtime::Runtime) {
+    let args = |cmd: &[&str]| -> Vec<String> {
+        cmd.iter()
+            .copied()
+            .chain(["--provider", "aws", "--instance", s.instance.as_str()])
+            .map(String::from)
+            .collect()
+    };
+    check_checklist(cli, &args(&["checklist", "--json"]), s);
+    let dry = cli.run(&args(&["release", "--dry-run"]));
+    let said = String::from_utf8_lossy(&dry.stdout).into_owned();
+    assert!(
+        dry.status.success(),
+        "{said} {}",
+        String::from_utf8_lossy(&dry.stderr)
+    );
+    assert!(
+        said.contains("TerminateInstances") && said.contains(&s.instance),
+        "{said}"
+    );
+    let back = rt.block_on(call(
+        ec2,
+        "DescribeInstances",
+        &[("InstanceId.1", &s.instance)],
+    ));
+    assert_eq!(
+        grab(&back, "name"),
+        "running",
+        "the dry run touched nothing"
+    );
+
+    let out = cli.run(&args(&["release", "--yes"]));
+    let said = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{said} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(said.contains("release: done"), "{said}");
+    let back = rt.block_on(call(
+        ec2,
+        "DescribeInstances",
+        &[("InstanceId.1", &s.instance)],
+    ));
+    assert_eq!(grab(&back, "name"), "terminated");
+}
+
+#[test]
+fn keys_and_region_from_a_named_profile_in_the_shared_files_against_moto() {
+    let Some((_moto, mut cli, s, ec2, rt)) = chain_cli("profile", |dir, _| {
+        // Beside the data directory, not in it: its files are searched for the secret below.
+        let shared = dir.join("aws");
+        std::fs::create_dir_all(&shared).unwrap();
+        let (creds, config) = (shared.join("credentials"), shared.join("config"));
+        std::fs::write(
+            &creds,
+            format!(
+                "# keys kept out of the environment\n[default]\naws_access_key_id = AKIDDEFAULT\n\
+                 aws_secret_access_key = default-secret-unused\n\n[train]\n\
+                 aws_access_key_id = AKIDTRAIN\naws_secret_access_key = {SECRET}\n"
+            ),
+        )
+        .unwrap();
+        // The default profile's region would find nothing: the named one must be read.
+        std::fs::write(
+            &config,
+            "[default]\nregion = eu-west-1\n\n[profile train]\nregion = us-east-1\n",
+        )
+        .unwrap();
+        vec![
+            ("AWS_PROFILE", Some("train".into())),
+            (
+                "AWS_SHARED_CREDENTIALS_FILE",
+                Some(creds.display().to_string()),
+            ),
+            ("AWS_CONFIG_FILE", Some(config.display().to_string())),
+        ]
+    }) else {
+        return;
+    };
+    release_through_the_chain(&mut cli, &s, &ec2, &rt);
+    assert!(!cli.seen.contains("default-secret-unused"));
+    let dir = cli.dir.clone();
+    no_secret_anywhere(&dir, &cli.seen);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn keys_and_region_from_the_instance_role_against_moto() {
+    let Some((moto, mut cli, s, ec2, rt)) = chain_cli("role", |_, url| {
+        vec![
+            ("AWS_EC2_METADATA_DISABLED", None),
+            ("AWS_EC2_METADATA_SERVICE_ENDPOINT", Some(url.to_string())),
+        ]
+    }) else {
+        return;
+    };
+    // moto serves the role `default-role` with temporary keys that expire.
+    let keys = Keys::with_policy(
+        Source::Instance {
+            endpoint: moto.url.clone(),
+            tried: Vec::new(),
+        },
+        policy(),
+    );
+    let role = rt.block_on(keys.current()).unwrap();
+    assert_eq!(role.access_key_id, "test-key");
+    assert!(role.session_token.is_some() && role.expiration.is_some());
+
+    release_through_the_chain(&mut cli, &s, &ec2, &rt);
+    assert!(!cli.seen.contains("test-secret-key"), "{}", cli.seen);
+    assert!(!cli.seen.contains("test-session-token"), "{}", cli.seen);
+    let _ = std::fs::remove_dir_all(&cli.dir);
+}
+
+#[test]
+fn keys_from_a_credential_process_against_moto() {
+    let Some((_moto, mut cli, s, ec2, rt)) = chain_cli("process", |dir, _| {
+        let shared = dir.join("aws");
+        std::fs::create_dir_all(&shared).unwrap();
+        let script = shared.join("creds.sh");
+        std::fs::write(
+            &script,
+            format!(
+                "#!/bin/sh\nprintf '%s' '{{\"Version\": 1, \"AccessKeyId\": \"AKIDPROC\", \
+                 \"SecretAccessKey\": \"{SECRET}\", \"SessionToken\": \"proc-token-never-shown\", \
+                 \"Expiration\": \"2099-01-01T00:00:00Z\"}}'\n"
+            ),
+        )
+        .unwrap();
+        let config = shared.join("config");
+        std::fs::write(
+            &config,
+            format!(
+                "[default]\ncredential_process = sh {}\nregion = us-east-1\n",
+                script.display()
+            ),
+        )
+        .unwrap();
+        vec![
+            ("AWS_CONFIG_FILE", Some(config.display().to_string())),
+            (
+                "AWS_SHARED_CREDENTIALS_FILE",
+                Some(shared.join("none").display().to_string()),
+            ),
+        ]
+    }) else {
+        return;
+    };
+    release_through_the_chain(&mut cli, &s, &ec2, &rt);
+    assert!(!cli.seen.contains("proc-token-never-shown"), "{}", cli.seen);
+    let dir = cli.dir.clone();
+    no_secret_anywhere(&dir, &cli.seen);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
+use super::credentials::Credentials;
 use crate::provider::ProviderError;
 use crate::provider::http::{Http, HttpPolicy, Repeat, by_status};
 
@@ -28,6 +29,16 @@ pub fn policy() -> HttpPolicy {
 pub struct SpotNotice {
     pub action: String,
     pub time: jiff::Timestamp,
+}
+
+/// An instance role's answer (its `Code`, `Type` and `LastUpdated` are not needed).
+#[derive(Deserialize)]
+#[serde(rename_all = "PascalCase")]
+struct RoleCredentials {
+    access_key_id: String,
+    secret_access_key: String,
+    token: Option<String>,
+    expiration: Option<jiff::Timestamp>,
 }
 
 /// What to do when the metadata service cannot name this instance.
@@ -104,6 +115,39 @@ impl Imds {
             .await?
             .filter(|id| !id.is_empty())
             .ok_or_else(|| self.unreachable("instance id", "HTTP 404"))
+    }
+
+    /// The region this instance runs in (`placement/region`).
+    pub async fn region(&self) -> Result<String, ProviderError> {
+        let token = self.token().await?;
+        self.get(&token, "placement/region")
+            .await?
+            .filter(|r| !r.is_empty())
+            .ok_or_else(|| self.unreachable("region", "HTTP 404"))
+    }
+
+    /// The instance role's temporary credentials: the role named by
+    /// `iam/security-credentials/`, then that role's JSON.
+    pub async fn role_credentials(&self) -> Result<Credentials, ProviderError> {
+        let token = self.token().await?;
+        let role = self
+            .get(&token, "iam/security-credentials/")
+            .await?
+            .and_then(|r| r.lines().next().map(|l| l.trim().to_string()))
+            .filter(|r| !r.is_empty())
+            .ok_or_else(|| self.unreachable("instance role", "no role attached"))?;
+        let body = self
+            .get(&token, &format!("iam/security-credentials/{role}"))
+            .await?
+            .ok_or_else(|| self.unreachable("instance role", "HTTP 404"))?;
+        let r: RoleCredentials = serde_json::from_str(&body)
+            .map_err(|_| ProviderError::state("aws", "unreadable instance role credentials"))?;
+        Ok(Credentials {
+            access_key_id: r.access_key_id,
+            secret_access_key: r.secret_access_key,
+            session_token: r.token,
+            expiration: r.expiration,
+        })
     }
 
     /// The spot interruption notice, `None` while there is none.

@@ -2,7 +2,8 @@
 //! roxmltree ([`xml`]). The instance comes from the flags or config, else from the instance
 //! metadata service ([`imds`], IMDSv2). EC2 holds no release deadline, so that capability is off.
 //!
-//! Settings come from the standard AWS variables ([`credentials`]); secrets never reach an error,
+//! Settings come from the standard AWS credential and region chain ([`credentials`]): the
+//! environment, the shared files ([`profile`]), the instance role; secrets never reach an error,
 //! a report or a `Debug` output.
 
 pub mod actions;
@@ -11,6 +12,7 @@ pub mod fetch;
 pub mod imds;
 pub mod inventory;
 pub mod known;
+pub mod profile;
 pub mod query;
 pub mod sigv4;
 pub mod xml;
@@ -62,8 +64,8 @@ impl Aws {
     pub fn with_policy(settings: AwsSettings, ec2: HttpPolicy, imds: HttpPolicy) -> Self {
         let client = match (&settings.credentials, &settings.region, &settings.endpoint) {
             (Err(e), _, _) | (_, Err(e), _) => Err(e.clone()),
-            (Ok(creds), Ok(region), Some(endpoint)) => {
-                Ec2::new(endpoint, region, creds.clone(), ec2)
+            (Ok(keys), Ok(region), Some(endpoint)) => {
+                Ec2::with_keys(endpoint, region, keys.clone(), ec2)
             }
             (Ok(_), Ok(_), None) => Err(ProviderError::missing(
                 "aws",

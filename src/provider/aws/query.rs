@@ -2,10 +2,11 @@
 //! sent through the shared [`Http`] layer, answered in XML.
 
 use std::fmt::{self, Write as _};
+use std::sync::Arc;
 use std::time::Duration;
 
 use super::credentials::{
-    ACCESS_KEY_ID, Credentials, ENDPOINT, ENDPOINT_EC2, SECRET_ACCESS_KEY, SESSION_TOKEN,
+    ACCESS_KEY_ID, Credentials, ENDPOINT, ENDPOINT_EC2, Keys, SECRET_ACCESS_KEY, SESSION_TOKEN,
 };
 use super::sigv4::{self, Request, Scope};
 use super::xml;
@@ -81,6 +82,8 @@ pub enum Ec2Error {
         action: String,
         what: String,
     },
+    /// No credentials to sign with: the chain's own error.
+    Credentials(ProviderError),
 }
 
 impl Ec2Error {
@@ -126,6 +129,7 @@ impl fmt::Display for Ec2Error {
             Ec2Error::Malformed { action, what } => {
                 write!(f, "ec2 {action}: unreadable answer: {what}")
             }
+            Ec2Error::Credentials(e) => write!(f, "{e}"),
         }
     }
 }
@@ -185,6 +189,7 @@ fn classify(
 impl From<Ec2Error> for ProviderError {
     fn from(e: Ec2Error) -> Self {
         match e {
+            Ec2Error::Credentials(e) => e,
             Ec2Error::Http { action, error } => {
                 ProviderError::unreachable(PROVIDER, &error).with_call(&format!("ec2 {action}"))
             }
@@ -220,7 +225,7 @@ pub struct Ec2 {
     url: String,
     authority: String,
     region: String,
-    credentials: Credentials,
+    keys: Arc<Keys>,
 }
 
 impl Ec2 {
@@ -228,6 +233,16 @@ impl Ec2 {
         endpoint: &str,
         region: &str,
         credentials: Credentials,
+        policy: HttpPolicy,
+    ) -> Result<Self, ProviderError> {
+        Self::with_keys(endpoint, region, Arc::new(Keys::fixed(credentials)), policy)
+    }
+
+    /// Signing with whatever `keys` holds at each call, refreshed as they near their expiry.
+    pub fn with_keys(
+        endpoint: &str,
+        region: &str,
+        keys: Arc<Keys>,
         policy: HttpPolicy,
     ) -> Result<Self, ProviderError> {
         let bad = |why: &str| {
@@ -250,12 +265,8 @@ impl Ec2 {
             url: url.to_string(),
             authority,
             region: region.into(),
-            credentials,
+            keys,
         })
-    }
-
-    pub fn credentials(&self) -> &Credentials {
-        &self.credentials
     }
 
     fn form(action: &str, params: &[(String, String)]) -> String {
@@ -269,14 +280,19 @@ impl Ec2 {
         body
     }
 
-    fn signed(&self, client: &reqwest::Client, body: &str) -> reqwest::RequestBuilder {
+    fn signed(
+        &self,
+        client: &reqwest::Client,
+        body: &str,
+        credentials: &Credentials,
+    ) -> reqwest::RequestBuilder {
         let amz_date = sigv4::amz_date(jiff::Timestamp::now());
         let mut headers = vec![
             ("content-type", CONTENT_TYPE),
             ("host", self.authority.as_str()),
             ("x-amz-date", amz_date.as_str()),
         ];
-        if let Some(token) = &self.credentials.session_token {
+        if let Some(token) = &credentials.session_token {
             headers.push(("x-amz-security-token", token.as_str()));
         }
         let request = Request {
@@ -291,13 +307,13 @@ impl Ec2 {
             region: &self.region,
             service: "ec2",
         };
-        let auth = sigv4::authorization(&request, &scope, &self.credentials);
+        let auth = sigv4::authorization(&request, &scope, credentials);
         let mut builder = client
             .post(&self.url)
             .header("content-type", CONTENT_TYPE)
             .header("x-amz-date", &amz_date)
             .header("authorization", auth);
-        if let Some(token) = &self.credentials.session_token {
+        if let Some(token) = &credentials.session_token {
             builder = builder.header("x-amz-security-token", token);
         }
         builder.body(body.to_string())
@@ -311,11 +327,16 @@ impl Ec2 {
         repeat: Repeat,
     ) -> Result<String, Ec2Error> {
         let body = Self::form(action, params);
+        let credentials = self.keys.current().await.map_err(Ec2Error::Credentials)?;
         let result = self
             .http
-            .call(repeat, |client| self.signed(client, &body), judge)
+            .call(
+                repeat,
+                |client| self.signed(client, &body, &credentials),
+                judge,
+            )
             .await;
-        let redact = |text: &str| self.credentials.redact(text);
+        let redact = |text: &str| credentials.redact(text);
         let response = result.map_err(|e: HttpError| Ec2Error::Http {
             action: action.into(),
             error: redact(&e.to_string()),

@@ -156,6 +156,7 @@ mod tests {
             access_key_id: "AKIDEXAMPLE".into(),
             secret_access_key: SECRET.into(),
             session_token: None,
+            expiration: None,
         };
         assert_eq!(
             authorization(&req, &scope, &creds),
