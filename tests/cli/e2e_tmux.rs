@@ -277,7 +277,8 @@ fn the_watchdog_releases_at_the_deadline_after_the_terminal_is_gone() {
         return;
     };
     t.wait_for("i-0demo4a100f00d");
-    t.wait_for("watchdog");
+    // Alive and beating, not only named: the check mark comes with its heartbeat.
+    t.wait_for("watchdog ✓");
     // The ssh session drops: the cockpit is gone, the watchdog is not.
     t.cmd(&["kill-server"]);
     assert!(
@@ -299,7 +300,8 @@ fn the_watchdog_releases_an_idle_instance_after_the_terminal_is_gone() {
         return;
     };
     t.wait_for("i-0demo4a100f00d");
-    t.wait_for("watchdog");
+    // Alive and beating, not only named: the check mark comes with its heartbeat.
+    t.wait_for("watchdog ✓");
     t.cmd(&["kill-server"]);
     let released = wait_released(&t, RELEASE_WAIT);
     let log = std::fs::read_to_string(t.data_dir.join("watchdog.log")).unwrap_or_default();
