@@ -25,6 +25,68 @@ pub enum PriceSource {
     Live,
 }
 
+/// What kind of price the session uses: the provider's own, a sheet for the instance's region,
+/// or a sheet for another region used as an estimate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PriceKind {
+    /// The provider's API reported the price.
+    Live,
+    /// A sheet for the instance's region, or one that names no region to differ from.
+    Sheet,
+    /// A sheet for another region than the instance's: an estimate.
+    OtherRegion,
+}
+
+/// Where the session's prices come from, and the two regions that tell.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct PriceOrigin {
+    pub kind: PriceKind,
+    /// The sheet's id (a live price still takes storage, network and extras from it).
+    pub sheet: String,
+    pub sheet_region: Option<String>,
+    pub instance_region: Option<String>,
+}
+
+impl PriceOrigin {
+    /// `live` when the provider reported the price; else `other_region` when both regions
+    /// are known and differ (ignoring case and surrounding space), else `sheet`: an unknown
+    /// region is not said to differ.
+    #[must_use]
+    pub fn new(
+        sheet: &str,
+        sheet_region: Option<&str>,
+        instance_region: Option<&str>,
+        live: bool,
+    ) -> Self {
+        let sheet_region = sheet_region.map(str::trim).filter(|r| !r.is_empty());
+        let instance_region = instance_region.map(str::trim).filter(|r| !r.is_empty());
+        let kind = match (live, sheet_region, instance_region) {
+            (true, _, _) => PriceKind::Live,
+            (false, Some(s), Some(i)) if !s.eq_ignore_ascii_case(i) => PriceKind::OtherRegion,
+            _ => PriceKind::Sheet,
+        };
+        PriceOrigin {
+            kind,
+            sheet: sheet.to_string(),
+            sheet_region: sheet_region.map(str::to_string),
+            instance_region: instance_region.map(str::to_string),
+        }
+    }
+
+    /// One line for text output when the sheet is another region's; `None` otherwise.
+    #[must_use]
+    pub fn estimate_line(&self) -> Option<String> {
+        match (self.kind, &self.sheet_region, &self.instance_region) {
+            (PriceKind::OtherRegion, Some(s), Some(i)) => Some(format!(
+                "prices: sheet {} ({s}) used as an estimate for {i}",
+                self.sheet
+            )),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Pricing {
     pub sheet: Sheet,
@@ -39,6 +101,17 @@ pub struct Pricing {
 }
 
 impl Pricing {
+    /// Where these prices come from for an instance in `instance_region`.
+    #[must_use]
+    pub fn origin(&self, instance_region: Option<&str>) -> PriceOrigin {
+        PriceOrigin::new(
+            &self.sheet.id,
+            self.sheet.region.as_deref(),
+            instance_region,
+            self.source == PriceSource::Live,
+        )
+    }
+
     /// Licences charged at `license_per_hour`: what the config says, else one per instance
     /// when the sheet states that price, since a sheet line is never silently left out.
     pub fn licenses(&self) -> u32 {

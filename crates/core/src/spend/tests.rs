@@ -117,3 +117,51 @@ fn spot_is_metered_at_the_spot_price() {
     assert_eq!(r.accrual.accrued.compute, dec!(12.00));
     assert_eq!(r.accrual.burn_per_hour.compute, dec!(1.20));
 }
+
+#[test]
+fn price_origin_says_live_sheet_or_another_regions_sheet() {
+    use super::{PriceKind, PriceOrigin};
+    let origin = |sheet: Option<&str>, instance: Option<&str>, live| {
+        PriceOrigin::new("aws-us-east-1", sheet, instance, live)
+    };
+    assert_eq!(
+        origin(Some("us-east-1"), Some("eu-west-1"), true).kind,
+        PriceKind::Live
+    );
+    assert_eq!(
+        origin(Some("us-east-1"), Some("us-east-1"), false).kind,
+        PriceKind::Sheet
+    );
+    assert_eq!(
+        origin(Some("us-east-1"), Some(" US-East-1 "), false).kind,
+        PriceKind::Sheet
+    );
+    // An unknown region is not said to differ.
+    assert_eq!(
+        origin(None, Some("eu-west-1"), false).kind,
+        PriceKind::Sheet
+    );
+    assert_eq!(
+        origin(Some("us-east-1"), None, false).kind,
+        PriceKind::Sheet
+    );
+    let other = origin(Some("us-east-1"), Some("eu-west-1"), false);
+    assert_eq!(other.kind, PriceKind::OtherRegion);
+    assert_eq!(
+        other.estimate_line().as_deref(),
+        Some("prices: sheet aws-us-east-1 (us-east-1) used as an estimate for eu-west-1")
+    );
+    assert_eq!(
+        origin(Some("us-east-1"), Some("us-east-1"), false).estimate_line(),
+        None
+    );
+    assert_eq!(
+        serde_json::to_value(&other).unwrap(),
+        serde_json::json!({
+            "kind": "other_region",
+            "sheet": "aws-us-east-1",
+            "sheet_region": "us-east-1",
+            "instance_region": "eu-west-1",
+        })
+    );
+}
