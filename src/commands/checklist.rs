@@ -11,6 +11,7 @@ use super::{CommandResult, Failure, emit};
 use crate::cli::Cli;
 use crate::meter::{InstanceState, ResourceKind, monthly_after_release};
 use crate::provider::Inventory;
+use crate::spend::PriceOrigin;
 
 /// Exit status when something would keep billing after a release.
 pub const EXIT_LEFTOVERS: u8 = 3;
@@ -33,6 +34,8 @@ struct Checklist {
     currency: Option<String>,
     would_keep_billing: Vec<Item>,
     leftover_monthly_cost: Option<String>,
+    /// Where the prices come from (see `status --json`); `null` when nothing prices them.
+    price_source: Option<PriceOrigin>,
     /// What the provider could not read: something there may keep billing too.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     unknown: Vec<String>,
@@ -46,10 +49,21 @@ pub fn run(cli: &Cli, json: bool) -> CommandResult {
     let pricing = ctx.pricing_for(inventory.instance.as_ref())?;
     let mut list = checklist(&inventory, pricing.as_ref().map(|p| &p.sheet));
     list.unknown = provider.gaps();
+    list.price_source = ctx.price_origin(pricing.as_ref(), inventory.instance.as_ref());
     if json {
         emit(&serde_json::to_string_pretty(&list).unwrap_or_default());
     } else {
-        emit(&render(&list));
+        let mut text = render(&list);
+        // Monthly costs from another region's sheet are an estimate: say so.
+        if let Some(line) = list
+            .price_source
+            .as_ref()
+            .and_then(PriceOrigin::estimate_line)
+        {
+            text.push_str(&line);
+            text.push('\n');
+        }
+        emit(&text);
     }
     // Unknown is not nothing: a script must not walk away from what could not be checked.
     Ok(
@@ -97,6 +111,7 @@ fn checklist(inventory: &Inventory, sheet: Option<&crate::pricing::Sheet>) -> Ch
         currency: currency.map(|c| c.to_string()),
         would_keep_billing: items,
         leftover_monthly_cost: total.map(cents),
+        price_source: None,
         unknown: Vec::new(),
     }
 }

@@ -20,7 +20,7 @@ use crate::provider::aws::Aws;
 use crate::provider::aws::credentials::{AwsEnv, AwsSettings};
 use crate::provider::demo::DemoCloud;
 use crate::provider::{InstanceInfo, Inventory, Provider, Seen, none::NoProvider};
-use crate::spend::{PriceSource, Pricing};
+use crate::spend::{PriceOrigin, PriceSource, Pricing};
 
 /// Actions the demo cloud refuses, comma-separated (`release,stop`): shows the error path.
 pub const DEMO_FAIL_ENV: &str = "GPUMETER_DEMO_FAIL";
@@ -246,6 +246,20 @@ impl Context {
         }
         let inventory = super::block_on(provider.inventory())?.ok();
         self.pricing_for(inventory.and_then(|i| i.instance).as_ref())
+    }
+
+    /// Where `pricing`'s prices come from for `instance`: its region is the one the provider
+    /// lists, else the configured one (`--region`, `[instance] region`).
+    pub fn price_origin(
+        &self,
+        pricing: Option<&Pricing>,
+        instance: Option<&InstanceInfo>,
+    ) -> Option<PriceOrigin> {
+        let region =
+            instance
+                .and_then(|i| i.region.as_deref())
+                .or(self.config.instance.region.as_deref());
+        pricing.map(|p| p.origin(region))
     }
 
     /// Like [`Context::pricing`], but what the config leaves out comes from the provider:

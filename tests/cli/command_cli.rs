@@ -190,3 +190,37 @@ fn after_a_release_status_prices_the_leftovers_as_checklist_does() {
         "{cost}"
     );
 }
+
+#[test]
+fn a_sheet_for_another_region_is_named_as_an_estimate() {
+    let s = Setup::new("region", true).priced();
+    let sheet = s.dir.join("sheet.toml");
+    let with_region = SHEET.replace("currency =", "region = \"us-east-1\"\ncurrency =");
+    std::fs::write(&sheet, with_region).unwrap();
+    let json = |args: &[&str]| -> serde_json::Value {
+        let out = s.run(args);
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|_| panic!("{}", text(&out)))
+    };
+    let expected = serde_json::json!({
+        "kind": "other_region",
+        "sheet": "cmd-cloud",
+        "sheet_region": "us-east-1",
+        "instance_region": "eu-west-1",
+    });
+    let line = "prices: sheet cmd-cloud (us-east-1) used as an estimate for eu-west-1";
+    for command in ["status", "checklist"] {
+        let value = json(&["--region", "eu-west-1", command, "--json"]);
+        assert_eq!(value["price_source"], expected, "{command}: {value}");
+        let out = s.run(&["--region", "eu-west-1", command]);
+        assert!(text(&out).contains(line), "{command}: {}", text(&out));
+        // The sheet's own region is no estimate, and says nothing in text.
+        let value = json(&["--region", "us-east-1", command, "--json"]);
+        assert_eq!(value["price_source"]["kind"], "sheet", "{command}: {value}");
+        let out = s.run(&["--region", "us-east-1", command]);
+        assert!(
+            !text(&out).contains("used as an estimate"),
+            "{}",
+            text(&out)
+        );
+    }
+}

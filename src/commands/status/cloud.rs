@@ -10,7 +10,7 @@ use crate::commands::{Failure, block_on};
 use crate::meter::{InstanceState, ResourceKind};
 use crate::money::{Currency, Money};
 use crate::provider::Inventory;
-use crate::spend::{PriceSource, Spend};
+use crate::spend::{PriceOrigin, PriceSource, Spend};
 
 #[derive(Debug, Clone, Serialize)]
 pub struct InstanceJson {
@@ -63,6 +63,9 @@ pub struct ResourceJson {
 pub struct CloudJson {
     pub instance: Option<InstanceJson>,
     pub cost: Option<CostJson>,
+    /// Where the prices come from: `live`, a `sheet` for this region, or `other_region` (a
+    /// sheet for another region, used as an estimate); `null` when nothing prices the instance.
+    pub price_source: Option<PriceOrigin>,
     pub deadline: Option<DeadlineJson>,
     pub resources: Option<Vec<ResourceJson>>,
     pub leftover_monthly_cost: Option<String>,
@@ -93,11 +96,13 @@ pub fn read(ctx: &Context, now: Timestamp) -> Result<CloudJson, Failure> {
         }
     };
     let pricing = ctx.pricing_for(inventory.instance.as_ref())?;
+    let price_source = ctx.price_origin(pricing.as_ref(), inventory.instance.as_ref());
     let mut spend = Spend::new(pricing, None, TimeZone::UTC);
     spend.remember(&ctx.remembered(&inventory));
     ctx.record_sighting(Some(&inventory));
     let mut json = describe(&inventory, spend, now);
     json.unknown_resources = provider.gaps();
+    json.price_source = price_source;
     Ok(json)
 }
 
@@ -153,6 +158,14 @@ pub fn describe(inventory: &Inventory, mut spend: Spend, now: Timestamp) -> Clou
             state: i.state,
         }),
         cost,
+        price_source: spend.pricing.as_ref().map(|p| {
+            p.origin(
+                inventory
+                    .instance
+                    .as_ref()
+                    .and_then(|i| i.region.as_deref()),
+            )
+        }),
         deadline: inventory.deadline.map(|d| DeadlineJson {
             at: d.at.to_string(),
             remaining_s: d.at.duration_since(now).as_secs(),

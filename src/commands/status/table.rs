@@ -38,6 +38,14 @@ pub(super) fn render(report: &StatusReport) -> String {
             let _ = writeln!(out, "  {severity:<8}  {}", f.message);
         }
     }
+    if let Some(line) = report
+        .cloud
+        .price_source
+        .as_ref()
+        .and_then(crate::spend::PriceOrigin::estimate_line)
+    {
+        let _ = writeln!(out, "{line}");
+    }
     out
 }
 
