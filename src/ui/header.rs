@@ -12,7 +12,7 @@ use super::text::{amount, short_duration, truncate, width};
 use super::theme::{Role, Theme};
 use crate::app::App;
 use crate::meter::{ComputeTerms, InstanceState};
-use crate::spend::PriceSource;
+use crate::spend::PriceKind;
 
 /// A piece of the header and how much it matters: 0 stays longest.
 struct Segment {
@@ -109,11 +109,22 @@ fn segments(app: &App, theme: &Theme) -> Vec<Segment> {
                 Span::styled(format!(" {}", p.mode.label()), text),
             ],
         ));
-        let source = match &p.source {
-            PriceSource::Sheet(id) => format!("sheet {id}"),
-            PriceSource::Live => "live price".to_string(),
-        };
-        out.push(seg(4, vec![Span::styled(source, dim)]));
+        let origin = p.origin(instance.and_then(|i| i.region.as_deref()));
+        match (origin.kind, &origin.instance_region) {
+            (PriceKind::Live, _) => out.push(seg(4, vec![Span::styled("live price", dim)])),
+            // Another region's sheet is an estimate: said, and kept longer than a plain source.
+            (PriceKind::OtherRegion, Some(region)) => out.push(seg(
+                2,
+                vec![Span::styled(
+                    format!("≈ sheet {} for {region}", origin.sheet),
+                    theme.style(Role::AlertWarn),
+                )],
+            )),
+            _ => out.push(seg(
+                4,
+                vec![Span::styled(format!("sheet {}", origin.sheet), dim)],
+            )),
+        }
     } else {
         out.push(seg(
             0,

@@ -324,3 +324,20 @@ fn a_watchdog_given_up_on_takes_over_the_header() {
     assert!(screen.contains("NO WATCHDOG"), "{screen}");
     insta::assert_snapshot!(draw(&app, 80, 24).backend());
 }
+
+#[test]
+fn another_regions_sheet_is_marked_as_an_estimate() {
+    let mut app = app();
+    let instance = app
+        .cloud
+        .inventory
+        .as_mut()
+        .and_then(|i| i.instance.as_mut());
+    instance.expect("the demo lists its instance").region = Some("eu-west-1".into());
+    let wide = draw(&app, 120, 32);
+    insta::assert_snapshot!(wide.backend());
+    let marker = "≈ sheet aws-us-east-1 for eu-west-1";
+    let at = find(wide.backend().buffer(), marker).expect("the marker is drawn");
+    let warn = Theme::default().style(Role::AlertWarn);
+    assert_eq!(wide.backend().buffer()[at].fg, warn.fg.expect("a colour"));
+}
