@@ -1,7 +1,7 @@
 //! The worked examples of `estimate --json`: every line the provider bills, and none read as
 //! free when the sheet does not know its price.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::Value;
@@ -33,6 +33,20 @@ fn sheet(name: &str, minimum: u32, extra: &str) -> PathBuf {
     );
     std::fs::write(&path, text).unwrap();
     path
+}
+
+/// `estimate --json` on the SKU `a100` of the sheet at `path`, with `rest`.
+fn on_sheet(path: &Path, rest: &[&str]) -> Value {
+    let mut args = vec![
+        "estimate",
+        "--sheet",
+        path.to_str().unwrap(),
+        "--sku",
+        "a100",
+        "--json",
+    ];
+    args.extend_from_slice(rest);
+    json(&args)
 }
 
 fn inline(rest: &[&str]) -> Value {
@@ -115,20 +129,17 @@ fn two_tb_kept_for_a_30_day_plan_is_one_month_of_storage() {
 #[test]
 fn an_idle_load_balancer_bills_every_hour_of_a_month() {
     let path = sheet("lb", 0, "[extras]\nload_balancer_per_hour = \"0.42\"\n");
-    let v = json(&[
-        "estimate",
-        "--sheet",
-        path.to_str().unwrap(),
-        "--sku",
-        "a100",
-        "--hours-per-day",
-        "0",
-        "--days",
-        "30",
-        "--load-balancers",
-        "1",
-        "--json",
-    ]);
+    let v = on_sheet(
+        &path,
+        &[
+            "--hours-per-day",
+            "0",
+            "--days",
+            "30",
+            "--load-balancers",
+            "1",
+        ],
+    );
     // 0.42 x 720 hours, with nothing running.
     assert_eq!(v["modes"]["on_demand"]["compute"], "0.00");
     assert_eq!(v["modes"]["on_demand"]["extras"], "302.40");
@@ -137,20 +148,10 @@ fn an_idle_load_balancer_bills_every_hour_of_a_month() {
 #[test]
 fn four_short_runs_a_day_bill_the_minimum_and_the_boot_fee_each() {
     let path = sheet("boot", 3600, "[extras]\nboot_fee = \"5\"\n");
-    let v = json(&[
-        "estimate",
-        "--sheet",
-        path.to_str().unwrap(),
-        "--sku",
-        "a100",
-        "--hours-per-day",
-        "1",
-        "--runs-per-day",
-        "4",
-        "--days",
-        "1",
-        "--json",
-    ]);
+    let v = on_sheet(
+        &path,
+        &["--hours-per-day", "1", "--runs-per-day", "4", "--days", "1"],
+    );
     // Four 15-minute runs, each billed the 1-hour minimum at 25 and a 5.00 boot fee: not 25.
     assert_eq!(v["modes"]["on_demand"]["compute"], "100.00");
     assert_eq!(v["modes"]["on_demand"]["extras"], "20.00");
