@@ -269,13 +269,14 @@ impl Context {
             Some(ProviderKind::Aws) => Some(SheetRef::Bundled("aws-us-east-1".into())),
             // The one bundled Alibaba sheet prices cn-hangzhou only.
             Some(ProviderKind::Alibaba)
-                if self
-                    .config
-                    .instance
-                    .region
-                    .clone()
-                    .or(crate::provider::alibaba::credentials::env_from_process().region)
-                    == Some("cn-hangzhou".into()) =>
+                if self.config.instance.region.clone().or_else(|| {
+                    use crate::provider::alibaba::credentials::{cli_profile, env_from_process};
+                    let env = env_from_process();
+                    // The aliyun CLI profile's region counts too, as it does for the adapter.
+                    env.region
+                        .clone()
+                        .or_else(|| cli_profile(&env).ok()?.region)
+                }) == Some("cn-hangzhou".into()) =>
             {
                 Some(SheetRef::Bundled("alibaba-cn-hangzhou".into()))
             }

@@ -185,6 +185,8 @@ fn keys_only_in_the_aliyun_cli_file_work_through_the_binary() {
     // 3: the checklist found what keeps billing, so the calls were signed with the file's keys.
     assert_eq!(out.status.code(), Some(3), "{}", text(&out));
     assert!(text(&out).contains(DATA_DISK), "{}", text(&out));
+    // The profile's region picks the bundled cn-hangzhou sheet, as the variable would.
+    assert!(text(&out).contains("60.00 CNY/month"), "{}", text(&out));
     assert!(!text(&out).contains(SECRET), "{}", text(&out));
     assert!(!peer.calls().is_empty());
     let empty = dir.join("empty-home");
