@@ -184,8 +184,8 @@ impl Context {
         Ok(Aws::new(settings).remembering(&self.data_dir))
     }
 
-    /// The Alibaba adapter, from the ALIBABA_CLOUD_* variables and `[instance]`. A missing
-    /// credential is bad input that names the variable to set.
+    /// The Alibaba adapter, from the ALIBABA_CLOUD_* variables (else the aliyun CLI's profile)
+    /// and `[instance]`. A missing credential is bad input that names every place looked in.
     pub fn alibaba(&self) -> Result<Arc<dyn Provider>, Failure> {
         let instance = &self.config.instance;
         AlibabaCloud::from_env(
@@ -197,8 +197,8 @@ impl Context {
         .map_err(|e| Failure::provider(super::EXIT_BAD_INPUT, "alibaba", &e))
     }
 
-    /// The Tencent Cloud adapter, from the TENCENTCLOUD_* variables and `[instance]`. A missing
-    /// credential is bad input that names the variable to set.
+    /// The Tencent Cloud adapter, from the TENCENTCLOUD_* variables (else tccli's profile) and
+    /// `[instance]`. A missing credential is bad input that names every place looked in.
     pub fn tencent(&self) -> Result<Arc<dyn Provider>, Failure> {
         use crate::provider::tencent::TencentCloud;
         let instance = &self.config.instance;
@@ -283,13 +283,14 @@ impl Context {
             Some(ProviderKind::Aws) => Some(SheetRef::Bundled("aws-us-east-1".into())),
             // The one bundled Alibaba sheet prices cn-hangzhou only.
             Some(ProviderKind::Alibaba)
-                if self
-                    .config
-                    .instance
-                    .region
-                    .clone()
-                    .or(crate::provider::alibaba::credentials::env_from_process().region)
-                    == Some("cn-hangzhou".into()) =>
+                if self.config.instance.region.clone().or_else(|| {
+                    use crate::provider::alibaba::credentials::{cli_profile, env_from_process};
+                    let env = env_from_process();
+                    // The aliyun CLI profile's region counts too, as it does for the adapter.
+                    env.region
+                        .clone()
+                        .or_else(|| cli_profile(&env).ok()?.region)
+                }) == Some("cn-hangzhou".into()) =>
             {
                 Some(SheetRef::Bundled("alibaba-cn-hangzhou".into()))
             }

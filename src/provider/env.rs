@@ -1,6 +1,7 @@
 //! What the signed-API adapters (Alibaba, Tencent) share in reading their environment: the
 //! snapshot of their variables, read once at the edge so the adapters and their tests work from
-//! plain values; the key pair they sign with; a secret whose `Debug` prints no part of it, a key
+//! plain values; the key pair they sign with, from the variables or else the provider CLI's
+//! profile ([`CliProfile`]); a secret whose `Debug` prints no part of it, a key
 //! id shown only by its head, and the check on a base URL that replaces the provider's endpoint.
 
 use std::fmt;
@@ -45,6 +46,23 @@ pub struct KeyPairVars {
     pub region: &'static str,
     pub endpoint: &'static str,
     pub metadata: &'static str,
+    /// The variable that names the provider CLI's profile to read.
+    pub profile: &'static str,
+}
+
+/// Where the provider CLI's files are found.
+pub const HOME: &str = "HOME";
+
+/// What the provider CLI's files hold for one profile, and how to name where they were looked
+/// for; empty when the files were not read or hold nothing.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CliProfile {
+    /// Where the keys were looked for, for the missing-credential error.
+    pub key_place: String,
+    /// Where the region was looked for.
+    pub region_place: String,
+    pub keys: Option<KeyPair>,
+    pub region: Option<String>,
 }
 
 /// A key-pair cloud's environment as its adapter needs it, read once; an empty value counts as
@@ -59,6 +77,10 @@ pub struct KeyPairEnv {
     pub region: Option<String>,
     pub endpoint: Option<String>,
     pub metadata: Option<String>,
+    /// Where the provider CLI's files are: `$HOME`.
+    pub home: Option<String>,
+    /// The CLI profile named in the environment.
+    pub profile: Option<String>,
 }
 
 impl KeyPairEnv {
@@ -81,39 +103,73 @@ impl KeyPairEnv {
             region: get(vars.region),
             endpoint: get(vars.endpoint),
             metadata: get(vars.metadata),
+            home: get(HOME),
+            profile: get(vars.profile).map(|p| p.trim().to_string()),
         }
     }
 
-    /// The key pair to sign with, or the variable to set (the environment is the only place
-    /// these adapters read keys from).
-    pub fn key_pair(&self) -> Result<KeyPair, ProviderError> {
+    /// The key pair from the variables, `None` when neither the id nor the secret is set; one
+    /// without the other is an error that names the one to set.
+    pub fn env_keys(&self) -> Result<Option<KeyPair>, ProviderError> {
         let missing = |name| ProviderError::missing(self.vars.provider, name, &[name]);
-        Ok(KeyPair {
-            id: self
-                .key_id
-                .clone()
-                .ok_or_else(|| missing(self.vars.key_id))?,
-            secret: self
-                .key_secret
-                .clone()
-                .ok_or_else(|| missing(self.vars.key_secret))?,
-            token: self.token.clone(),
-        })
+        match (&self.key_id, &self.key_secret) {
+            (None, None) => Ok(None),
+            (Some(id), Some(secret)) => Ok(Some(KeyPair {
+                id: id.clone(),
+                secret: secret.clone(),
+                token: self.token.clone(),
+            })),
+            (None, Some(_)) => Err(missing(self.vars.key_id)),
+            (Some(_), None) => Err(missing(self.vars.key_secret)),
+        }
+    }
+
+    /// The key pair to sign with: the variables', else the CLI profile's; or every place tried.
+    pub fn key_pair(&self, cli: &CliProfile) -> Result<KeyPair, ProviderError> {
+        if let Some(keys) = self.env_keys()? {
+            return Ok(keys);
+        }
+        if let Some(keys) = &cli.keys {
+            return Ok(keys.clone());
+        }
+        let vars = format!("{}/{}", self.vars.key_id, self.vars.key_secret);
+        let mut tried = vec![vars.as_str()];
+        if !cli.key_place.is_empty() {
+            tried.push(&cli.key_place);
+        }
+        Err(ProviderError::missing(
+            self.vars.provider,
+            self.vars.key_id,
+            &tried,
+        ))
+    }
+
+    /// Whether the CLI's files are needed: no keys in the variables, or no region anywhere else.
+    pub fn needs_cli(&self, configured_region: Option<&str>) -> bool {
+        let no_region =
+            configured_region.is_none_or(|r| r.trim().is_empty()) && self.region.is_none();
+        no_region || (self.key_id.is_none() && self.key_secret.is_none())
     }
 
     /// The region from the flags or the config, else the variable; or where it was looked for.
-    pub fn region_or(&self, configured: Option<&str>) -> Result<String, ProviderError> {
+    /// After them, the CLI profile's region.
+    pub fn region_or(
+        &self,
+        configured: Option<&str>,
+        cli: &CliProfile,
+    ) -> Result<String, ProviderError> {
         configured
             .map(str::trim)
             .filter(|r| !r.is_empty())
             .map(str::to_string)
             .or_else(|| self.region.clone())
+            .or_else(|| cli.region.clone())
             .ok_or_else(|| {
-                ProviderError::missing(
-                    self.vars.provider,
-                    self.vars.region,
-                    &["--region", "[instance] region", self.vars.region],
-                )
+                let mut tried = vec!["--region", "[instance] region", self.vars.region];
+                if !cli.region_place.is_empty() {
+                    tried.push(&cli.region_place);
+                }
+                ProviderError::missing(self.vars.provider, self.vars.region, &tried)
             })
     }
 }
@@ -128,6 +184,8 @@ impl fmt::Debug for KeyPairEnv {
             .field("region", &self.region)
             .field("endpoint", &self.endpoint)
             .field("metadata", &self.metadata)
+            .field("home", &self.home)
+            .field("profile", &self.profile)
             .finish()
     }
 }
@@ -148,6 +206,40 @@ impl fmt::Debug for KeyPair {
             .field("token", &self.token)
             .finish()
     }
+}
+
+/// The text of a CLI file, `None` when it does not exist; an unreadable one is an error that
+/// names it.
+pub fn read_cli_file(
+    provider: &str,
+    path: &std::path::Path,
+) -> Result<Option<String>, ProviderError> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(Some(text)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(ProviderError::state(
+            provider,
+            format!("cannot read {}: {e}", path.display()),
+        )),
+    }
+}
+
+/// The error for a CLI file that is not what its CLI writes: names the file, where it went
+/// wrong and what was expected, never its contents.
+pub fn malformed_cli_file(
+    provider: &str,
+    path: &std::path::Path,
+    expected: &str,
+    e: Option<&serde_json::Error>,
+) -> ProviderError {
+    let at = e
+        .map(|e| format!(" (line {}, column {})", e.line(), e.column()))
+        .unwrap_or_default();
+    ProviderError::state(
+        provider,
+        format!("{} is malformed{at}: expected {expected}", path.display()),
+    )
+    .with_fix(&format!("fix or remove {}", path.display()))
 }
 
 /// `base`, set in `var`, as a base URL ending in `/`; anything but http:// or https:// is refused

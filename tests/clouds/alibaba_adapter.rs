@@ -511,3 +511,69 @@ async fn a_listing_past_fifty_pages_is_an_error_not_a_short_list() {
     assert!(err.contains("past 50 pages"), "{err}");
     assert_eq!(peer.count("DescribeImages"), 50);
 }
+
+/// A HOME of the test's own whose aliyun CLI file holds `config`.
+fn aliyun_home(name: &str, config: &str) -> std::path::PathBuf {
+    let home = std::env::temp_dir().join(format!(
+        "gpumeter-aliyun-home-{name}-{}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(home.join(".aliyun")).unwrap();
+    std::fs::write(home.join(".aliyun/config.json"), config).unwrap();
+    home
+}
+
+#[tokio::test]
+async fn keys_only_in_the_aliyun_cli_profile_sign_the_calls() {
+    let peer = Peer::start();
+    let url = peer.url();
+    let config = serde_json::json!({
+        "current": "other",
+        "profiles": [
+            {"name": "other", "mode": "AK", "access_key_id": "LTAIother",
+             "access_key_secret": "other-secret", "region_id": "cn-beijing"},
+            {"name": "gpu", "mode": "AK", "access_key_id": alibaba_peer::KEY_ID,
+             "access_key_secret": SECRET, "region_id": alibaba_peer::cloud::REGION},
+        ]
+    });
+    let home = aliyun_home("keys", &config.to_string());
+    let home_text = home.display().to_string();
+    let env = gpumeter::provider::alibaba::credentials::env_from_lookup(|name| match name {
+        "HOME" => Some(home_text.clone()),
+        "ALIBABA_CLOUD_PROFILE" => Some("gpu".into()),
+        "GPUMETER_ALIBABA_ENDPOINT" | "GPUMETER_ALIBABA_METADATA" => Some(url.clone()),
+        _ => None,
+    });
+    assert_eq!(env.key_id, None, "no keys in the variables");
+    let inv = Peer::adapter_with(&env, Some(INSTANCE))
+        .inventory()
+        .await
+        .unwrap();
+    assert_eq!(inv.instance.unwrap().id, INSTANCE);
+    let _ = std::fs::remove_dir_all(home);
+}
+
+#[test]
+fn without_keys_anywhere_the_error_names_every_place_in_order() {
+    let home = aliyun_home("none", r#"{"current": "default", "profiles": []}"#);
+    let home_text = home.display().to_string();
+    let env = gpumeter::provider::alibaba::credentials::env_from_lookup(|name| match name {
+        "HOME" => Some(home_text.clone()),
+        "ALIBABA_CLOUD_REGION_ID" => Some("cn-hangzhou".into()),
+        _ => None,
+    });
+    let err =
+        gpumeter::provider::alibaba::credentials::Settings::resolve(&env, None, None).unwrap_err();
+    let text = err.to_string();
+    let vars = text
+        .find("ALIBABA_CLOUD_ACCESS_KEY_ID/ALIBABA_CLOUD_ACCESS_KEY_SECRET")
+        .expect(&text);
+    let file = text
+        .find(&format!(
+            "profile `default` in {}",
+            home.join(".aliyun/config.json").display()
+        ))
+        .expect(&text);
+    assert!(vars < file, "{text}");
+    let _ = std::fs::remove_dir_all(home);
+}

@@ -150,3 +150,54 @@ fn a_missing_secret_names_the_variable() {
     assert!(peer.calls().is_empty());
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn keys_only_in_the_aliyun_cli_file_work_through_the_binary() {
+    let peer = Peer::start();
+    let dir = workdir("clifile");
+    let home = dir.join("home");
+    std::fs::create_dir_all(home.join(".aliyun")).unwrap();
+    let config = serde_json::json!({
+        "current": "default",
+        "profiles": [{"name": "default", "mode": "AK", "access_key_id": KEY_ID,
+                      "access_key_secret": SECRET, "region_id": "cn-hangzhou"}]
+    });
+    std::fs::write(home.join(".aliyun/config.json"), config.to_string()).unwrap();
+    let gpumeter = |home: &std::path::Path| {
+        Command::new(env!("CARGO_BIN_EXE_gpumeter"))
+            .args(["checklist", "--provider", "alibaba", "--instance", INSTANCE])
+            .arg("--config")
+            .arg(dir.join("config.toml"))
+            .env("GPUMETER_DATA_DIR", &dir)
+            .env("HOME", home)
+            .env("GPUMETER_ALIBABA_ENDPOINT", peer.url())
+            .env("GPUMETER_ALIBABA_METADATA", peer.url())
+            .env_remove("ALIBABA_CLOUD_ACCESS_KEY_ID")
+            .env_remove("ALIBABA_CLOUD_ACCESS_KEY_SECRET")
+            .env_remove("ALIBABA_CLOUD_SECURITY_TOKEN")
+            .env_remove("ALIBABA_CLOUD_REGION_ID")
+            .env_remove("ALIBABA_CLOUD_PROFILE")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let out = gpumeter(&home);
+    // 3: the checklist found what keeps billing, so the calls were signed with the file's keys.
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out));
+    assert!(text(&out).contains(DATA_DISK), "{}", text(&out));
+    // The profile's region picks the bundled cn-hangzhou sheet, as the variable would.
+    assert!(text(&out).contains("60.00 CNY/month"), "{}", text(&out));
+    assert!(!text(&out).contains(SECRET), "{}", text(&out));
+    assert!(!peer.calls().is_empty());
+    let empty = dir.join("empty-home");
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = gpumeter(&empty);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let t = text(&out);
+    let vars = t
+        .find("ALIBABA_CLOUD_ACCESS_KEY_ID/ALIBABA_CLOUD_ACCESS_KEY_SECRET")
+        .expect(&t);
+    let file = t.find(".aliyun/config.json").expect(&t);
+    assert!(vars < file, "{t}");
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -434,3 +434,64 @@ async fn a_remembered_instance_is_released_only_in_its_own_region() {
     let report = in_region(None).perform(&Action::Release).await.unwrap();
     assert!(report.confirmed, "{report:?}");
 }
+
+/// A HOME of the test's own with tccli's files for `profile`.
+fn tccli_home(name: &str, profile: &str, credential: &str, configure: &str) -> std::path::PathBuf {
+    let home =
+        std::env::temp_dir().join(format!("gpumeter-tccli-home-{name}-{}", std::process::id()));
+    let dir = home.join(".tccli");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(format!("{profile}.credential")), credential).unwrap();
+    std::fs::write(dir.join(format!("{profile}.configure")), configure).unwrap();
+    home
+}
+
+#[tokio::test]
+async fn keys_only_in_the_tccli_profile_sign_the_calls() {
+    let peer = Peer::start();
+    let url = peer.url();
+    let credential = serde_json::json!({"secretId": tencent_peer::KEY_ID, "secretKey": SECRET});
+    let configure = serde_json::json!({"_sys_param": {"region": tencent_peer::REGION}});
+    let home = tccli_home(
+        "keys",
+        "gpu",
+        &credential.to_string(),
+        &configure.to_string(),
+    );
+    let home_text = home.display().to_string();
+    let env = gpumeter::provider::tencent::credentials::env_from_lookup(|name| match name {
+        "HOME" => Some(home_text.clone()),
+        "TCCLI_PROFILE" => Some("gpu".into()),
+        "GPUMETER_TENCENT_ENDPOINT" | "GPUMETER_TENCENT_METADATA" => Some(url.clone()),
+        _ => None,
+    });
+    assert_eq!(env.key_id, None, "no keys in the variables");
+    let inv = Peer::adapter_with(&env, Some(INSTANCE))
+        .inventory()
+        .await
+        .unwrap();
+    assert_eq!(inv.instance.unwrap().id, INSTANCE);
+    assert!(peer.rejected().is_empty(), "{:?}", peer.rejected());
+    let _ = std::fs::remove_dir_all(home);
+}
+
+#[test]
+fn without_keys_anywhere_the_error_names_every_place_in_order() {
+    let home = tccli_home("none", "other", "{}", "{}");
+    let home_text = home.display().to_string();
+    let env = gpumeter::provider::tencent::credentials::env_from_lookup(|name| match name {
+        "HOME" => Some(home_text.clone()),
+        _ => None,
+    });
+    let err =
+        gpumeter::provider::tencent::credentials::Settings::resolve(&env, None, None).unwrap_err();
+    let text = err.to_string();
+    let vars = text
+        .find("TENCENTCLOUD_SECRET_ID/TENCENTCLOUD_SECRET_KEY")
+        .expect(&text);
+    let file = text
+        .find(&home.join(".tccli/default.credential").display().to_string())
+        .expect(&text);
+    assert!(vars < file, "{text}");
+    let _ = std::fs::remove_dir_all(home);
+}

@@ -4,8 +4,14 @@
 //! adapter (and every test) works from plain values and never touches the process environment.
 //! Secrets live in [`Secret`], whose `Debug` prints no part of them.
 
+use std::path::Path;
+
+use serde::Deserialize;
+
 use crate::provider::ProviderError;
-use crate::provider::env::{KeyPair, KeyPairEnv, KeyPairVars, base_url};
+use crate::provider::env::{
+    CliProfile, KeyPair, KeyPairEnv, KeyPairVars, base_url, malformed_cli_file, read_cli_file,
+};
 pub use crate::provider::env::{Secret, redact_id};
 
 pub const ACCESS_KEY_ID_ENV: &str = "ALIBABA_CLOUD_ACCESS_KEY_ID";
@@ -13,6 +19,10 @@ pub const ACCESS_KEY_SECRET_ENV: &str = "ALIBABA_CLOUD_ACCESS_KEY_SECRET";
 /// An STS token, for temporary credentials.
 pub const SECURITY_TOKEN_ENV: &str = "ALIBABA_CLOUD_SECURITY_TOKEN";
 pub const REGION_ENV: &str = "ALIBABA_CLOUD_REGION_ID";
+/// The aliyun CLI profile to read, instead of the file's `current` one.
+pub const PROFILE_ENV: &str = "ALIBABA_CLOUD_PROFILE";
+/// The aliyun CLI's file, under `$HOME`.
+pub const CLI_FILE: &str = ".aliyun/config.json";
 /// One base URL (`http://127.0.0.1:8080`) that replaces the ECS, VPC and SLB endpoints: for tests
 /// and private gateways.
 pub const ENDPOINT_ENV: &str = "GPUMETER_ALIBABA_ENDPOINT";
@@ -29,6 +39,7 @@ pub static VARS: KeyPairVars = KeyPairVars {
     region: REGION_ENV,
     endpoint: ENDPOINT_ENV,
     metadata: METADATA_ENV,
+    profile: PROFILE_ENV,
 };
 
 /// The environment as the adapter needs it, read once.
@@ -95,8 +106,13 @@ impl Settings {
         instance_id: Option<&str>,
         region: Option<&str>,
     ) -> Result<Settings, ProviderError> {
-        let credentials = env.key_pair()?;
-        let region = env.region_or(region)?;
+        let cli = if env.needs_cli(region) {
+            cli_profile(env)?
+        } else {
+            CliProfile::default()
+        };
+        let credentials = env.key_pair(&cli)?;
+        let region = env.region_or(region, &cli)?;
         let endpoints = match &env.endpoint {
             Some(base) => Endpoints::single(base)?,
             None => Endpoints::regional(&region),
@@ -115,6 +131,104 @@ impl Settings {
                 .unwrap_or_else(|| DEFAULT_METADATA.to_string()),
         })
     }
+}
+
+/// The aliyun CLI's `config.json`: `current` names a profile in `profiles`.
+#[derive(Deserialize)]
+struct CliConfig {
+    #[serde(default)]
+    current: String,
+    #[serde(default)]
+    profiles: Vec<CliEntry>,
+}
+
+#[derive(Deserialize)]
+struct CliEntry {
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    mode: String,
+    #[serde(default)]
+    access_key_id: String,
+    #[serde(default)]
+    access_key_secret: String,
+    #[serde(default)]
+    sts_token: String,
+    #[serde(default)]
+    region_id: String,
+}
+
+/// The keys and region of the aliyun CLI's profile: `ALIBABA_CLOUD_PROFILE`'s, else the file's
+/// `current`. A profile in a mode other than `AK` or `StsToken` is an error that says so.
+pub fn cli_profile(env: &AlibabaEnv) -> Result<CliProfile, ProviderError> {
+    let named = |file: &str| match &env.profile {
+        Some(p) => format!("profile `{p}` in {file}"),
+        None => format!("the current profile in {file}"),
+    };
+    let Some(home) = &env.home else {
+        let place = format!("{} (HOME is unset)", named(&format!("~/{CLI_FILE}")));
+        return Ok(CliProfile {
+            key_place: place.clone(),
+            region_place: format!("region_id of {place}"),
+            ..CliProfile::default()
+        });
+    };
+    let path = Path::new(home).join(CLI_FILE);
+    let file = path.display().to_string();
+    let mut out = CliProfile {
+        key_place: named(&file),
+        region_place: format!("region_id of {}", named(&file)),
+        ..CliProfile::default()
+    };
+    let Some(text) = read_cli_file("alibaba", &path)? else {
+        return Ok(out);
+    };
+    let expected = "the aliyun CLI's JSON, with `current` and a list of `profiles`";
+    let config: CliConfig = serde_json::from_str(&text)
+        .map_err(|e| malformed_cli_file("alibaba", &path, expected, Some(&e)))?;
+    let name = env.profile.clone().unwrap_or(config.current);
+    out.key_place = format!("profile `{name}` in {file}");
+    out.region_place = format!("region_id of profile `{name}` in {file}");
+    let Some(entry) = config.profiles.into_iter().find(|p| p.name == name) else {
+        out.key_place.push_str(" (no such profile)");
+        return Ok(out);
+    };
+    let region = entry.region_id.trim();
+    out.region = (!region.is_empty()).then(|| region.to_string());
+    let token = match entry.mode.as_str() {
+        "AK" | "" => None,
+        "StsToken" => Some(entry.sts_token.trim()),
+        other => {
+            return Err(ProviderError::state(
+                "alibaba",
+                format!(
+                    "profile `{name}` in {file} is in mode `{other}`; gpumeter reads only AK and \
+                     StsToken profiles"
+                ),
+            )
+            .with_fix(&format!(
+                "set {ACCESS_KEY_ID_ENV} and {ACCESS_KEY_SECRET_ENV}, or name an AK profile in \
+                 {PROFILE_ENV}"
+            )));
+        }
+    };
+    let (id, secret) = (entry.access_key_id.trim(), entry.access_key_secret.trim());
+    let missing = |field: &str| ProviderError::missing("alibaba", field, &[&out.key_place]);
+    match (id.is_empty(), secret.is_empty()) {
+        (true, true) if token.is_none() => return Ok(out),
+        (true, _) => return Err(missing("access_key_id")),
+        (_, true) => return Err(missing("access_key_secret")),
+        _ => {}
+    }
+    if token == Some("") {
+        return Err(missing("sts_token"));
+    }
+    out.keys = Some(KeyPair {
+        id: id.to_string(),
+        secret: Secret::new(secret),
+        token: token.map(Secret::new),
+    });
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -160,7 +274,12 @@ mod tests {
             ProviderError::missing(
                 "alibaba",
                 REGION_ENV,
-                &["--region", "[instance] region", REGION_ENV]
+                &[
+                    "--region",
+                    "[instance] region",
+                    REGION_ENV,
+                    "region_id of the current profile in ~/.aliyun/config.json (HOME is unset)"
+                ]
             )
         );
         assert!(missing(REGION_ENV).to_string().contains(REGION_ENV));
@@ -197,5 +316,80 @@ mod tests {
             ..env(FULL)
         };
         assert!(Settings::resolve(&bad, None, None).is_err());
+    }
+
+    fn home_with(name: &str, config: &str) -> std::path::PathBuf {
+        let home =
+            std::env::temp_dir().join(format!("gpumeter-aliyun-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(home.join(".aliyun")).unwrap();
+        std::fs::write(home.join(CLI_FILE), config).unwrap();
+        home
+    }
+
+    fn at_home(home: &std::path::Path, profile: Option<&str>) -> AlibabaEnv {
+        let home = home.display().to_string();
+        let profile = profile.map(str::to_string);
+        env_from_lookup(|name| match name {
+            "HOME" => Some(home.clone()),
+            PROFILE_ENV => profile.clone(),
+            _ => None,
+        })
+    }
+
+    const CONFIG: &str = r#"{"current": "work", "profiles": [
+        {"name": "work", "mode": "AK", "access_key_id": "LTAIfileKey",
+         "access_key_secret": "file-secret-91", "region_id": "cn-beijing"},
+        {"name": "temp", "mode": "StsToken", "access_key_id": "STS.fileKey",
+         "access_key_secret": "file-secret-92", "sts_token": "file-token-93",
+         "region_id": "cn-shanghai"},
+        {"name": "role", "mode": "RamRoleArn", "access_key_id": "LTAIrole",
+         "access_key_secret": "file-secret-94"}]}"#;
+
+    #[test]
+    fn the_cli_profile_gives_keys_and_region_after_the_variables() {
+        let home = home_with("profiles", CONFIG);
+        let s = Settings::resolve(&at_home(&home, None), None, None).unwrap();
+        assert_eq!(s.credentials.id, "LTAIfileKey");
+        assert_eq!(s.credentials.secret.expose(), "file-secret-91");
+        assert_eq!(s.region, "cn-beijing");
+        let s = Settings::resolve(&at_home(&home, Some("temp")), None, Some("cn-x")).unwrap();
+        assert_eq!(s.credentials.token.unwrap().expose(), "file-token-93");
+        assert_eq!(s.region, "cn-x");
+        let err = Settings::resolve(&at_home(&home, Some("role")), None, None).unwrap_err();
+        let text = format!("{err} {err:?}");
+        assert!(
+            text.contains("RamRoleArn") && !text.contains("file-secret-94"),
+            "{text}"
+        );
+        // The variables come first.
+        let mut e = env(FULL);
+        e.home = Some(home.display().to_string());
+        let s = Settings::resolve(&e, None, None).unwrap();
+        assert_eq!(s.credentials.id, "LTAI5tExampleKeyId");
+        let _ = std::fs::remove_dir_all(home);
+    }
+
+    #[test]
+    fn the_missing_keys_name_every_place_and_a_bad_file_names_itself() {
+        let home = home_with("missing", CONFIG);
+        let err = Settings::resolve(&at_home(&home, Some("nope")), None, Some("r")).unwrap_err();
+        let file = home.join(CLI_FILE).display().to_string();
+        assert_eq!(
+            err,
+            ProviderError::missing(
+                "alibaba",
+                ACCESS_KEY_ID_ENV,
+                &[
+                    &format!("{ACCESS_KEY_ID_ENV}/{ACCESS_KEY_SECRET_ENV}"),
+                    &format!("profile `nope` in {file} (no such profile)"),
+                ]
+            )
+        );
+        std::fs::write(home.join(CLI_FILE), "{\"current\": \"file-secret-95\" ").unwrap();
+        let err = Settings::resolve(&at_home(&home, None), None, None).unwrap_err();
+        let text = format!("{err} {err:?}");
+        assert!(text.contains(&file) && text.contains("expected"), "{text}");
+        assert!(!text.contains("file-secret-95"), "{text}");
+        let _ = std::fs::remove_dir_all(home);
     }
 }

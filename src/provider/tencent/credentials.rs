@@ -3,8 +3,14 @@
 //! The environment is read once, at the edge, into a [`TencentEnv`] snapshot; the adapter and its
 //! tests work from plain values. Secrets live in [`Secret`], whose `Debug` prints no part of them.
 
+use std::path::Path;
+
+use serde::Deserialize;
+
 use crate::provider::ProviderError;
-use crate::provider::env::{KeyPair, KeyPairEnv, KeyPairVars, base_url};
+use crate::provider::env::{
+    CliProfile, KeyPair, KeyPairEnv, KeyPairVars, base_url, malformed_cli_file, read_cli_file,
+};
 pub use crate::provider::env::{Secret, redact_id};
 
 pub const SECRET_ID_ENV: &str = "TENCENTCLOUD_SECRET_ID";
@@ -12,6 +18,10 @@ pub const SECRET_KEY_ENV: &str = "TENCENTCLOUD_SECRET_KEY";
 /// An STS token, for temporary credentials (sent as `X-TC-Token`).
 pub const TOKEN_ENV: &str = "TENCENTCLOUD_SECURITY_TOKEN";
 pub const REGION_ENV: &str = "TENCENTCLOUD_REGION";
+/// The tccli profile to read, `default` unless set.
+pub const PROFILE_ENV: &str = "TCCLI_PROFILE";
+/// The tccli folder, under `$HOME`.
+pub const CLI_DIR: &str = ".tccli";
 /// A base URL (`http://127.0.0.1:8080`) that replaces `https://cvm.tencentcloudapi.com/` and the
 /// CBS and VPC hosts: for tests and private gateways.
 pub const ENDPOINT_ENV: &str = "GPUMETER_TENCENT_ENDPOINT";
@@ -29,6 +39,7 @@ pub static VARS: KeyPairVars = KeyPairVars {
     region: REGION_ENV,
     endpoint: ENDPOINT_ENV,
     metadata: METADATA_ENV,
+    profile: PROFILE_ENV,
 };
 
 /// The environment as the adapter needs it, read once.
@@ -66,8 +77,13 @@ impl Settings {
         instance_id: Option<&str>,
         region: Option<&str>,
     ) -> Result<Settings, ProviderError> {
-        let credentials = env.key_pair()?;
-        let region = env.region_or(region)?;
+        let cli = if env.needs_cli(region) {
+            cli_profile(env)?
+        } else {
+            CliProfile::default()
+        };
+        let credentials = env.key_pair(&cli)?;
+        let region = env.region_or(region, &cli)?;
         let endpoint = match &env.endpoint {
             Some(base) => base_url("tencent", ENDPOINT_ENV, base)?,
             None => DEFAULT_ENDPOINT.to_string(),
@@ -86,6 +102,91 @@ impl Settings {
                 .unwrap_or_else(|| DEFAULT_METADATA.to_string()),
         })
     }
+}
+
+/// tccli's `<profile>.credential`.
+#[derive(Deserialize)]
+struct CliCredential {
+    #[serde(default, rename = "secretId")]
+    secret_id: String,
+    #[serde(default, rename = "secretKey")]
+    secret_key: String,
+    #[serde(default)]
+    token: String,
+}
+
+/// tccli's `<profile>.configure`: the region is under `_sys_param`.
+#[derive(Deserialize)]
+struct CliConfigure {
+    #[serde(default, rename = "_sys_param")]
+    sys_param: CliSysParam,
+}
+
+#[derive(Deserialize, Default)]
+struct CliSysParam {
+    #[serde(default)]
+    region: String,
+}
+
+/// The keys and region of tccli's profile (`TCCLI_PROFILE`, else `default`): its
+/// `<profile>.credential` and `<profile>.configure` files.
+pub fn cli_profile(env: &TencentEnv) -> Result<CliProfile, ProviderError> {
+    let profile = env.profile.as_deref().unwrap_or("default");
+    if profile.contains(['/', '\\']) || profile.starts_with('.') {
+        return Err(ProviderError::state(
+            "tencent",
+            format!("{PROFILE_ENV} must be a profile name, not a path"),
+        ));
+    }
+    let dir = match &env.home {
+        Some(home) => Path::new(home).join(CLI_DIR),
+        None => {
+            return Ok(CliProfile {
+                key_place: format!("~/{CLI_DIR}/{profile}.credential (HOME is unset)"),
+                region_place: format!(
+                    "_sys_param.region in ~/{CLI_DIR}/{profile}.configure (HOME is unset)"
+                ),
+                ..CliProfile::default()
+            });
+        }
+    };
+    let (cred_path, conf_path) = (
+        dir.join(format!("{profile}.credential")),
+        dir.join(format!("{profile}.configure")),
+    );
+    let mut out = CliProfile {
+        key_place: cred_path.display().to_string(),
+        region_place: format!("_sys_param.region in {}", conf_path.display()),
+        ..CliProfile::default()
+    };
+    if let Some(text) = read_cli_file("tencent", &cred_path)? {
+        let expected = "tccli's JSON with `secretId` and `secretKey`";
+        let cred: CliCredential = serde_json::from_str(&text)
+            .map_err(|e| malformed_cli_file("tencent", &cred_path, expected, Some(&e)))?;
+        let (id, key) = (cred.secret_id.trim(), cred.secret_key.trim());
+        let missing = |field: &str| ProviderError::missing("tencent", field, &[&out.key_place]);
+        match (id.is_empty(), key.is_empty()) {
+            (true, true) => {}
+            (true, false) => return Err(missing("secretId")),
+            (false, true) => return Err(missing("secretKey")),
+            (false, false) => {
+                let token = cred.token.trim();
+                out.keys = Some(KeyPair {
+                    id: id.to_string(),
+                    secret: Secret::new(key),
+                    token: (!token.is_empty()).then(|| Secret::new(token)),
+                });
+            }
+        }
+    }
+    if let Some(text) = read_cli_file("tencent", &conf_path)? {
+        let expected = "tccli's JSON with `_sys_param`";
+        let conf: CliConfigure = serde_json::from_str(&text)
+            .map_err(|e| malformed_cli_file("tencent", &conf_path, expected, Some(&e)))?;
+        let region = conf.sys_param.region.trim();
+        out.region = (!region.is_empty()).then(|| region.to_string());
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -153,5 +254,66 @@ mod tests {
             ..env(FULL)
         };
         assert!(Settings::resolve(&bad, None, None).is_err());
+    }
+
+    fn home_with(name: &str, profile: &str, credential: &str, configure: &str) -> String {
+        let home =
+            std::env::temp_dir().join(format!("gpumeter-tccli-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(home.join(CLI_DIR)).unwrap();
+        let dir = home.join(CLI_DIR);
+        std::fs::write(dir.join(format!("{profile}.credential")), credential).unwrap();
+        std::fs::write(dir.join(format!("{profile}.configure")), configure).unwrap();
+        home.display().to_string()
+    }
+
+    fn at_home(home: &str, profile: Option<&str>) -> TencentEnv {
+        env_from_lookup(|name| match name {
+            "HOME" => Some(home.to_string()),
+            PROFILE_ENV => profile.map(str::to_string),
+            _ => None,
+        })
+    }
+
+    #[test]
+    fn the_tccli_profile_gives_keys_and_region_after_the_variables() {
+        let home = home_with(
+            "keys",
+            "work",
+            r#"{"secretId": "AKIDfileId", "secretKey": "file-key-81", "token": "file-token-82"}"#,
+            r#"{"_sys_param": {"region": "ap-shanghai", "output": "json"}}"#,
+        );
+        let s = Settings::resolve(&at_home(&home, Some("work")), None, None).unwrap();
+        assert_eq!(s.credentials.id, "AKIDfileId");
+        assert_eq!(s.credentials.secret.expose(), "file-key-81");
+        assert_eq!(
+            s.credentials.token.as_ref().unwrap().expose(),
+            "file-token-82"
+        );
+        assert_eq!(s.region, "ap-shanghai");
+        let err = Settings::resolve(&at_home(&home, None), None, None).unwrap_err();
+        let dir = std::path::Path::new(&home).join(CLI_DIR);
+        let cred = dir.join("default.credential").display().to_string();
+        assert_eq!(
+            err,
+            ProviderError::missing(
+                "tencent",
+                SECRET_ID_ENV,
+                &[&format!("{SECRET_ID_ENV}/{SECRET_KEY_ENV}"), &cred]
+            )
+        );
+        let err = Settings::resolve(&env(&FULL[..2]), None, None).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("_sys_param.region in ~/.tccli/default.configure")
+        );
+        std::fs::write(dir.join("work.credential"), "secretKey=file-key-83").unwrap();
+        let err = Settings::resolve(&at_home(&home, Some("work")), None, None).unwrap_err();
+        let text = format!("{err} {err:?}");
+        assert!(
+            text.contains("work.credential") && text.contains("expected"),
+            "{text}"
+        );
+        assert!(!text.contains("file-key-83"), "{text}");
+        let _ = std::fs::remove_dir_all(home);
     }
 }
