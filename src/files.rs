@@ -123,6 +123,14 @@ fn tighten_file(file: &File) {
     }
 }
 
+/// `text` cut down to what is safe in a file name (ASCII letters, digits, `-` and `_`): an id
+/// from a provider never names a path.
+pub fn safe_name(text: &str) -> String {
+    text.chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+        .collect()
+}
+
 /// `path` with `suffix` appended to its last component (`ledger.sqlite` and `-wal`).
 pub fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
     let mut name = OsString::from(path.as_os_str());

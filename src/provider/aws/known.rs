@@ -36,11 +36,7 @@ impl Known {
 
 /// The memory file for `instance` in `dir`; ids are reduced to safe file-name characters.
 pub fn path(dir: &Path, instance: &str) -> PathBuf {
-    let safe: String = instance
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
-        .collect();
-    dir.join(format!("aws-{safe}.json"))
+    dir.join(format!("aws-{}.json", crate::files::safe_name(instance)))
 }
 
 /// The remembered links; nothing (not an error) when there is no file or it cannot be read.

@@ -31,6 +31,8 @@ use super::{
 };
 use api::Client;
 
+use crate::files::safe_name;
+
 pub type Clock = Arc<dyn Fn() -> Timestamp + Send + Sync>;
 
 /// StopInstances' `StoppedMode`.
@@ -223,12 +225,12 @@ impl TencentCloud {
     /// Where the linked resources of `id` are kept: one file per region and instance, so a
     /// file found is a sighting in that region.
     fn memory_file(&self, id: &str) -> Option<PathBuf> {
-        self.memory_file_named(&format!("{}-{}", safe(self.region()), safe(id)))
+        self.memory_file_named(&format!("{}-{}", safe_name(self.region()), safe_name(id)))
     }
 
     /// The file an older gpumeter kept, which does not say its region.
     fn legacy_memory_file(&self, id: &str) -> Option<PathBuf> {
-        self.memory_file_named(&safe(id))
+        self.memory_file_named(&safe_name(id))
     }
 
     fn memory_file_named(&self, name: &str) -> Option<PathBuf> {
@@ -286,13 +288,6 @@ fn spot_time(text: &str) -> Option<Timestamp> {
     }
     let civil: jiff::civil::DateTime = text.parse().ok()?;
     jiff::tz::Offset::constant(8).to_timestamp(civil).ok()
-}
-
-/// `text` with only what is safe in a file name.
-fn safe(text: &str) -> String {
-    text.chars()
-        .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
-        .collect()
 }
 
 #[async_trait]
