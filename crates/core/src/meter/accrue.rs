@@ -37,18 +37,7 @@ pub fn accrue(sheet: &Sheet, usage: &Usage, at: Timestamp) -> Accrual {
     let mut unpriced = Vec::new();
 
     let state_now = usage.lifecycle.state_at(at);
-    let compute = match (usage.terms, state_now) {
-        // A subscription is bought with the instance: nothing is committed before it exists.
-        (ComputeTerms::Committed { .. }, None) => compute_cost(
-            sheet,
-            ComputeTerms::Committed {
-                amount: Decimal::ZERO,
-            },
-            &intervals,
-            state_now,
-        ),
-        (terms, _) => compute_cost(sheet, terms, &intervals, state_now),
-    };
+    let compute = compute_cost(sheet, usage.terms, &intervals, state_now);
     accrued.compute = compute.accrued;
     burn.compute = compute.burn_per_hour;
 
@@ -116,6 +105,12 @@ fn compute_cost(
 ) -> LineCost {
     let per_hour = match terms {
         ComputeTerms::Committed { amount } => {
+            // Bought with the instance: nothing is committed before it exists.
+            let amount = if state_now.is_none() {
+                Decimal::ZERO
+            } else {
+                amount
+            };
             return LineCost {
                 accrued: amount,
                 billed: amount,

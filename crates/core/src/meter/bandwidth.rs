@@ -56,13 +56,16 @@ pub(crate) fn bandwidth_cost(
         }
     }
     let mut accrued = Decimal::ZERO;
+    let mut billable_egress = Decimal::ZERO;
     for m in months.values() {
         let billable = (Decimal::from(m.egress) - free_bytes).max(Decimal::ZERO);
-        if net.egress_per_unit.is_none() && billable > Decimal::ZERO && unknown.is_empty() {
-            unknown.push("egress: network.egress_per_unit unknown".to_string());
-        }
+        billable_egress += billable;
         accrued += billable * egress_price / unit_bytes;
         accrued += Decimal::from(m.ingress) * net.ingress_per_unit / unit_bytes;
+    }
+
+    if net.egress_per_unit.is_none() && billable_egress > Decimal::ZERO {
+        unknown.push("egress: network.egress_per_unit unknown".to_string());
     }
 
     // Only the recent bytes beyond this month's allowance are being paid for.
