@@ -144,6 +144,11 @@ impl Figures {
             self.failures.len()
         );
         assert!(
+            self.cases >= CASES.len(),
+            "{cloud}: only {} cases ran; a matrix that runs nothing proves nothing",
+            self.cases
+        );
+        assert!(
             self.failures.is_empty(),
             "{cloud}: {} of {} cases went wrong:\n{}",
             self.failures.len(),
