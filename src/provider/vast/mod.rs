@@ -232,7 +232,8 @@ impl Vast {
         let v = match api.json("GET", &path, None, Repeat::Safe).await {
             Ok(v) => v,
             Err(e) if e.status() == Some(404) => {
-                return api.gone(e, "/instances/?owner=me", "instances", id).await;
+                // The list as the official CLI asks for it (`vast show instances`).
+                return api.gone(e, "/instances?owner=me", "instances", id).await;
             }
             Err(e) => return Err(e),
         };

@@ -248,7 +248,8 @@ impl Cloud {
                 200,
                 json!({ "instances": self.vast_instance() }).to_string(),
             ),
-            ("GET", "/api/v0/instances/") if r.query.contains("owner=me") => {
+            // vast-ai/vast-cli `show instances`: GET /instances?owner=me, rows under `instances`.
+            ("GET", "/api/v0/instances") if r.query.contains("owner=me") => {
                 let list: Vec<Value> = self.vast_instance().into_iter().collect();
                 (200, json!({ "instances": list }).to_string())
             }
