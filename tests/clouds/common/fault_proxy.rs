@@ -10,7 +10,7 @@ use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use super::loopback::{Request, lock, read_request};
+use super::loopback::{Request, lock, read_headers, read_request};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Fault {
@@ -230,19 +230,11 @@ fn read_answer(stream: TcpStream) -> Option<Answer> {
     reader.read_line(&mut line).ok()?;
     let status = line.split_whitespace().nth(1)?.parse().ok()?;
     let (mut length, mut chunked, mut content_type) = (None, false, String::new());
-    loop {
-        let mut h = String::new();
-        reader.read_line(&mut h).ok()?;
-        let h = h.trim_end();
-        if h.is_empty() {
-            break;
-        }
-        let (name, value) = h.split_once(':')?;
-        let value = value.trim();
-        match name.trim().to_ascii_lowercase().as_str() {
+    for (name, value) in read_headers(&mut reader)? {
+        match name.as_str() {
             "content-length" => length = value.parse::<usize>().ok(),
             "transfer-encoding" => chunked = value.eq_ignore_ascii_case("chunked"),
-            "content-type" => content_type = value.to_string(),
+            "content-type" => content_type = value,
             _ => {}
         }
     }

@@ -4,7 +4,7 @@
 //! verifies, what its cloud holds and what its answers look like stay in the peer's own module.
 
 use std::borrow::Cow;
-use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+use std::io::{BufRead, BufReader, Read as _, Write as _};
 use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
@@ -57,17 +57,7 @@ pub fn read_request(stream: &TcpStream) -> Option<Request> {
     let mut parts = line.split_whitespace();
     let method = parts.next()?.to_string();
     let target = parts.next()?.to_string();
-    let mut headers = Vec::new();
-    loop {
-        let mut h = String::new();
-        reader.read_line(&mut h).ok()?;
-        let h = h.trim_end();
-        if h.is_empty() {
-            break;
-        }
-        let (name, value) = h.split_once(':')?;
-        headers.push((name.trim().to_ascii_lowercase(), value.trim().to_string()));
-    }
+    let headers = read_headers(&mut reader)?;
     let length: usize = headers
         .iter()
         .find(|(n, _)| n == "content-length")
@@ -84,6 +74,21 @@ pub fn read_request(stream: &TcpStream) -> Option<Request> {
         headers,
         body,
     })
+}
+
+/// The header lines up to the blank one: names in lower case, values trimmed.
+pub fn read_headers(reader: &mut impl BufRead) -> Option<Vec<(String, String)>> {
+    let mut headers = Vec::new();
+    loop {
+        let mut h = String::new();
+        reader.read_line(&mut h).ok()?;
+        let h = h.trim_end();
+        if h.is_empty() {
+            return Some(headers);
+        }
+        let (name, value) = h.split_once(':')?;
+        headers.push((name.trim().to_ascii_lowercase(), value.trim().to_string()));
+    }
 }
 
 /// Writes `reply` (a hang is a sleep) and lets the connection close.
