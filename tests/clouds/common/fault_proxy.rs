@@ -58,6 +58,8 @@ struct State {
     replay: Option<Answer>,
     /// Each call's name, in the order they came.
     calls: Vec<String>,
+    /// Each call's signed service ([`signed_service`]), in the same order.
+    services: Vec<String>,
     hang: Duration,
 }
 
@@ -84,6 +86,7 @@ impl FaultProxy {
             change_answer: None,
             replay: None,
             calls: Vec::new(),
+            services: Vec::new(),
             hang: Duration::from_millis(900),
         }));
         let for_thread = Arc::clone(&state);
@@ -125,6 +128,33 @@ impl FaultProxy {
     pub fn calls(&self) -> Vec<String> {
         lock(&self.state).calls.clone()
     }
+
+    /// Each call as `(signed service, name)`, in the order they came.
+    pub fn signed_calls(&self) -> Vec<(String, String)> {
+        let s = lock(&self.state);
+        s.services
+            .iter()
+            .cloned()
+            .zip(s.calls.iter().cloned())
+            .collect()
+    }
+}
+
+/// The service a call was signed for: the credential scope's service for SigV4 (`.../ec2/
+/// aws4_request`) and TC3 (`.../cvm/tc3_request`), `acs:<version>` for Alibaba's ACS3, whose
+/// scope names no product; empty for an unsigned call.
+pub fn signed_service(request: &Request) -> String {
+    if let Some(version) = request.header("x-acs-version") {
+        return format!("acs:{version}");
+    }
+    request
+        .header("authorization")
+        .and_then(|auth| auth.split("Credential=").nth(1))
+        .and_then(|credential| {
+            let scope: Vec<&str> = credential.split([',', ' ']).next()?.split('/').collect();
+            scope.len().checked_sub(2).map(|i| scope[i].to_string())
+        })
+        .unwrap_or_default()
 }
 
 /// A call's name: Tencent's `X-TC-Action`, Alibaba's `x-acs-action`, EC2's `Action` parameter
@@ -156,6 +186,7 @@ fn serve(stream: &TcpStream, state: &Mutex<State>) {
     let (fault, upstream, is_change, hang) = {
         let mut s = lock(state);
         s.calls.push(name.clone());
+        s.services.push(signed_service(&request));
         let is_change = name.starts_with(&s.change);
         let fault = s.armed.and_then(|(fault, on)| {
             let applies = match on {

@@ -244,3 +244,15 @@ async fn moto_behind_the_fault_proxy_is_never_falsely_done() {
     let ec2 = Ec2::new(&moto.url, REGION, creds, patient).unwrap();
     run(&MotoCloud { moto, ec2 }).await.check("aws");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_iam_policy_allows_every_call_and_nothing_more() {
+    let Some(moto) = moto() else { return };
+    let creds = Credentials::from_env(&env(&moto.url, &moto.url)).unwrap();
+    let patient = HttpPolicy {
+        timeout: Duration::from_secs(30),
+        ..policy()
+    };
+    let ec2 = Ec2::new(&moto.url, REGION, creds, patient).unwrap();
+    super::policies::check(&MotoCloud { moto, ec2 }, Vec::new(), "aws-iam.json").await;
+}

@@ -7,6 +7,7 @@
 
 mod aws;
 mod peers;
+mod policies;
 
 use std::future::Future;
 use std::time::Duration;

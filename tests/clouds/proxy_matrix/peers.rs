@@ -278,3 +278,18 @@ async fn runpod_behind_the_fault_proxy_is_never_falsely_done() {
 async fn vast_behind_the_fault_proxy_is_never_falsely_done() {
     run(&Gpu(Kind::Vast)).await.check("vast");
 }
+
+/// Setting a deadline, then taking it away.
+fn set_and_cancel() -> Vec<Vec<Action>> {
+    vec![vec![in_two_hours(), Action::SetDeadline { at: None }]]
+}
+
+#[tokio::test]
+async fn the_ram_policy_allows_every_call_and_nothing_more() {
+    super::policies::check(&Alibaba, set_and_cancel(), "alibaba-ram.json").await;
+}
+
+#[tokio::test]
+async fn the_cam_policy_allows_every_call_and_nothing_more() {
+    super::policies::check(&Tencent, set_and_cancel(), "tencent-cam.json").await;
+}
