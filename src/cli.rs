@@ -52,9 +52,10 @@ pub struct CockpitArgs {
     /// With --demo: start the demo cloud afresh.
     #[arg(long)]
     pub reset: bool,
-    /// With --demo: the telemetry scenario (training, idle, cpu-bound, memory-leak, egress-burst).
-    #[arg(long, value_name = "NAME|FILE", default_value = "training")]
-    pub scenario: String,
+    /// With --demo: the telemetry scenario (training, idle, cpu-bound, memory-leak,
+    /// egress-burst) [default: training].
+    #[arg(long, value_name = "NAME|FILE")]
+    pub scenario: Option<String>,
     /// With --demo: how many simulated GPUs, 1 to 8 [default: 8].
     #[arg(long, value_name = "N")]
     pub gpus: Option<u32>,
@@ -70,6 +71,13 @@ pub struct CockpitArgs {
     /// After the deadline, how long before its policy runs (any key cancels) [default: 2m].
     #[arg(long, value_name = "DURATION")]
     pub grace: Option<String>,
+}
+
+impl CockpitArgs {
+    /// The demo's telemetry scenario, `training` unless `--scenario` names one.
+    pub fn scenario(&self) -> &str {
+        self.scenario.as_deref().unwrap_or("training")
+    }
 }
 
 #[derive(Debug, Subcommand)]

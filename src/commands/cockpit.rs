@@ -304,7 +304,7 @@ fn settings(cli: &Cli, ctx: &Context) -> Result<Settings, Failure> {
 }
 
 fn simulator(args: &CockpitArgs) -> Result<Simulator, Failure> {
-    let scenario = scenario_file::resolve(&args.scenario)
+    let scenario = scenario_file::resolve(args.scenario())
         .map_err(|e| Failure::bad_input(format!("--scenario: {e}")))?;
     let mut config = SimConfig::new(scenario);
     config.gpu_count = args.gpus.unwrap_or(crate::cli::DEMO_GPUS);
@@ -365,7 +365,7 @@ fn watchdog_args(cli: &Cli, ctx: &Context) -> Vec<String> {
         args.extend([
             "--demo".into(),
             "--scenario".into(),
-            cli.cockpit.scenario.clone(),
+            cli.cockpit.scenario().to_string(),
             "--gpus".into(),
             cli.cockpit
                 .gpus

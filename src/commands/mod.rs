@@ -14,6 +14,7 @@ pub mod context;
 pub mod estimate;
 pub mod extend;
 pub mod fleet;
+mod misplaced;
 pub mod pricing;
 pub mod report;
 pub mod serve;
@@ -163,31 +164,9 @@ pub fn refuse_gpus_without_demo(gpus: Option<u32>, demo: bool) -> Result<(), Fai
     Ok(())
 }
 
-/// The cockpit's `--gpus`, given before a subcommand that does not run the cockpit's
-/// simulator: refused, naming the subcommand's own `--gpus` where it has one.
-fn refuse_misplaced_gpus(cli: &Cli) -> Result<(), Failure> {
-    let (Some(_), Some(command)) = (cli.cockpit.gpus, &cli.command) else {
-        return Ok(());
-    };
-    let own = match command {
-        Command::Serve(_) => return Ok(()),
-        Command::Status(_) => "status",
-        Command::Watchdog(_) => "watchdog",
-        Command::Estimate(_) => "estimate",
-        _ => {
-            return Err(Failure::bad_input(
-                "--gpus only applies with --demo, to the cockpit and `serve`",
-            ));
-        }
-    };
-    Err(Failure::bad_input(format!(
-        "--gpus before `{own}` does nothing: give it after, as `gpumeter {own} --gpus N`"
-    )))
-}
-
 /// Runs a parsed command line and turns its outcome into an exit status.
 pub fn run(cli: &Cli) -> ExitCode {
-    let result = refuse_misplaced_gpus(cli).and_then(|()| match &cli.command {
+    let result = misplaced::refuse(cli).and_then(|()| match &cli.command {
         Some(Command::Estimate(args)) => estimate::run(args, cli),
         Some(Command::Pricing(cmd)) => pricing::run(cmd),
         Some(Command::Status(args)) => status::run(args, cli),

@@ -112,7 +112,7 @@ where
 }
 
 fn simulator(cli: &Cli) -> Result<Simulator, Failure> {
-    let scenario = scenario_file::resolve(&cli.cockpit.scenario)
+    let scenario = scenario_file::resolve(cli.cockpit.scenario())
         .map_err(|e| Failure::bad_input(format!("--scenario: {e}")))?;
     let mut config = SimConfig::new(scenario);
     config.gpu_count = cli.cockpit.gpus.unwrap_or(crate::cli::DEMO_GPUS);

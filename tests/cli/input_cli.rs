@@ -149,7 +149,22 @@ fn gpus_where_it_does_nothing_is_refused() {
         "{err}"
     );
     let err = bad_input(&run(&["--demo", "--gpus", "2", "report"]));
-    assert!(err.contains("to the cockpit and `serve`"), "{err}");
+    assert!(
+        err.contains("--gpus is a flag of the cockpit")
+            && err.contains("`report` does not take it"),
+        "{err}"
+    );
+    // So are the other cockpit flags, which `status` used to ignore in silence.
+    let err = bad_input(&run(&["--demo", "--scenario", "idle", "status"]));
+    assert!(
+        err.contains("--scenario before `status` does nothing"),
+        "{err}"
+    );
+    let err = bad_input(&run(&["--demo", "--release-in", "2h", "checklist"]));
+    assert!(
+        err.contains("--release-in is a flag of the cockpit"),
+        "{err}"
+    );
     // Where it does something it is still taken.
     let out = run(&["status", "--demo", "--json", "--gpus", "2"]);
     assert!(
