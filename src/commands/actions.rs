@@ -25,6 +25,19 @@ pub fn run(cli: &Cli, action: &Action, args: &ActionArgs) -> CommandResult {
     let inventory = known(super::block_on(provider.inventory())?)
         .map_err(|e| Failure::provider(EXIT_FAILED, provider.name(), &e))?;
     ctx.record_sighting(inventory.as_ref());
+    let state = inventory
+        .as_ref()
+        .and_then(|i| i.instance.as_ref())
+        .map(|i| i.state);
+    if let Some(why) = crate::provider::nothing_to_do(action, state) {
+        emit(&format!(
+            "{}: nothing to do; {why}, as {} reads it now. `gpumeter checklist` shows what \
+             still bills.",
+            action.label(),
+            provider.name()
+        ));
+        return Ok(ExitCode::SUCCESS);
+    }
     let pricing = ctx.pricing_for(inventory.as_ref().and_then(|i| i.instance.as_ref()))?;
     let confirm = Confirm::build(
         action.clone(),

@@ -28,6 +28,16 @@ pub fn run(cli: &Cli, by: &str, args: &ActionArgs) -> CommandResult {
     let provider = ctx.provider()?;
     let inventory = known(super::block_on(provider.inventory())?)
         .map_err(|e| Failure::provider(super::EXIT_FAILED, provider.name(), &e))?;
+    let state = inventory
+        .as_ref()
+        .and_then(|i| i.instance.as_ref())
+        .map(|i| i.state);
+    if let Some(why) = crate::provider::nothing_to_do(&Action::SetDeadline { at: None }, state) {
+        return Err(Failure::bad_input(format!(
+            "nothing to extend: {why}, as {} reads it now",
+            provider.name()
+        )));
+    }
     let instance = inventory
         .as_ref()
         .and_then(|i| i.instance.as_ref())

@@ -391,3 +391,32 @@ fn an_action_with_no_answer_by_the_deadline_is_not_done_and_says_what_to_check()
     assert!(err.contains("gpumeter checklist"), "{err}");
     assert!(!stdout(&out).contains("done"), "{}", stdout(&out));
 }
+
+#[test]
+fn after_a_release_only_what_still_applies_runs_and_nothing_asks() {
+    let cloud = Cloud::new("after-release");
+    let out = cloud.run(&["release", "--yes"], &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let calls_before = cloud.state();
+    // No --yes and no terminal: a command that went on to ask would refuse with exit 2.
+    for (action, why) in [
+        ("stop", "there is nothing to stop"),
+        ("release", "already released"),
+    ] {
+        let out = cloud.run(&[action], &[]);
+        assert_eq!(out.status.code(), Some(0), "{action}: {}", stderr(&out));
+        let said = stdout(&out);
+        assert!(
+            said.contains("nothing to do") && said.contains(why),
+            "{action}: {said}"
+        );
+    }
+    assert_eq!(cloud.state(), calls_before, "nothing was sent to the cloud");
+    let out = cloud.run(&["extend", "2h"], &[]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("nothing to extend"),
+        "{}",
+        stderr(&out)
+    );
+}

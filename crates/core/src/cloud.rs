@@ -10,9 +10,11 @@ use crate::meter::{BillingMode, InstanceState, Resource, ResourceKind};
 
 mod clean;
 mod error;
+mod fits;
 mod seen;
 pub(crate) mod snapshots;
 pub use error::{Auth, ErrorKind, MESSAGE_CHARS, ProviderError};
+pub use fits::nothing_to_do;
 pub use seen::{Asked, Seen};
 pub use snapshots::{Kept, SnapshotPlan};
 

@@ -1,0 +1,51 @@
+//! Which actions make sense in the instance's state: nothing releases a released instance
+//! twice, stops what is stopped, or moves the deadline of an instance that is gone. The command
+//! line and the cockpit's keys ask the same rule.
+
+use super::Action;
+use crate::meter::InstanceState;
+
+/// Why `action` has nothing to do on an instance in `state`; `None` when it applies (or the
+/// state is unknown: the provider decides then). Snapshots outlive the instance, so cleaning
+/// them always applies.
+#[must_use]
+pub fn nothing_to_do(action: &Action, state: Option<InstanceState>) -> Option<&'static str> {
+    match (action, state?) {
+        (Action::Release, InstanceState::Released) => Some("the instance is already released"),
+        (Action::Stop, InstanceState::Released) => {
+            Some("the instance is released: there is nothing to stop")
+        }
+        (Action::Stop, InstanceState::Stopped) => Some("the instance is already stopped"),
+        (Action::SetDeadline { .. }, InstanceState::Released) => {
+            Some("the instance is released: there is no deadline to move")
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_action_fits_the_states_where_it_does_something() {
+        use InstanceState::{Released, Running, Stopped};
+        let clean = Action::SnapshotClean {
+            keep: 1,
+            final_snapshot: false,
+            delete: None,
+        };
+        let deadline = Action::SetDeadline { at: None };
+        for action in [&Action::Release, &Action::Stop, &clean, &deadline] {
+            assert_eq!(nothing_to_do(action, Some(Running)), None, "{action:?}");
+            assert_eq!(nothing_to_do(action, None), None, "{action:?}");
+        }
+        assert!(nothing_to_do(&Action::Release, Some(Released)).is_some());
+        assert_eq!(nothing_to_do(&Action::Release, Some(Stopped)), None);
+        assert!(nothing_to_do(&Action::Stop, Some(Released)).is_some());
+        assert!(nothing_to_do(&Action::Stop, Some(Stopped)).is_some());
+        assert!(nothing_to_do(&deadline, Some(Released)).is_some());
+        assert_eq!(nothing_to_do(&deadline, Some(Stopped)), None);
+        assert_eq!(nothing_to_do(&clean, Some(Released)), None);
+    }
+}
