@@ -8,8 +8,17 @@ use rust_decimal::Decimal;
 /// How many GPUs the demo's simulator shows when `--gpus` does not say.
 pub const DEMO_GPUS: u32 = 8;
 
+const EXAMPLES: &str = "Examples:
+  gpumeter --demo                          the cockpit on simulated GPUs and a demo cloud
+  gpumeter --release-in 8h --on-expiry stop
+                                           guard this instance: stop it in 8 hours
+  gpumeter checklist --provider aws        what keeps billing after a release (exit 3 if any)
+  gpumeter estimate --sku p4d.24xlarge --provider aws-us-east-1 --hours-per-day 10 --days 30
+  gpumeter report --since 30d              where the money went
+  gpumeter completions bash > ~/.local/share/bash-completion/completions/gpumeter";
+
 #[derive(Debug, Parser)]
-#[command(name = "gpumeter", version, about, long_about = None)]
+#[command(name = "gpumeter", version, about, long_about = None, after_help = EXAMPLES)]
 pub struct Cli {
     /// Run on simulated GPUs and a simulated cloud: no GPU, account or config needed.
     #[arg(long, global = true)]
@@ -19,12 +28,12 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "PATH")]
     pub config: Option<PathBuf>,
 
-    /// Colour theme: dark, light, high-contrast, or a theme file.
-    #[arg(long, global = true, value_name = "NAME|FILE")]
+    /// The cockpit's colour theme: dark, light, high-contrast, or a theme file.
+    #[arg(long, value_name = "NAME|FILE")]
     pub theme: Option<String>,
 
-    /// No colours (also when the NO_COLOR environment variable is set).
-    #[arg(long, global = true)]
+    /// The cockpit without colours (also when the NO_COLOR environment variable is set).
+    #[arg(long)]
     pub no_color: bool,
 
     /// Where the ledger and the demo cloud's state live [default: the user data directory].
@@ -83,13 +92,23 @@ impl CockpitArgs {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Pre-rental budget: on-demand, monthly and spot side by side, with the break-even point.
+    #[command(after_help = "Examples:
+  gpumeter estimate --sku p4d.24xlarge --provider aws-us-east-1 --hours-per-day 10 --days 30
+  gpumeter estimate --rate 2.50 --currency USD --gpus 8 --hours-per-day 24 --days 7
+  gpumeter estimate --compare --gpu H100 --gpus 8 --hours-per-day 12 --days 30")]
     Estimate(Box<EstimateArgs>),
     /// Bundled and user price sheets.
     #[command(subcommand)]
     Pricing(PricingCommand),
     /// One snapshot of the GPUs, the host and what you paid for against what you got.
+    #[command(after_help = "Examples:
+  gpumeter status --sku p4d.24xlarge --provider aws-us-east-1 --require-cuda 12.4
+  gpumeter --provider aws status --json")]
     Status(Box<StatusArgs>),
     /// What would keep billing after a release (exit 3 if anything would, 0 if nothing).
+    #[command(after_help = "Examples:
+  gpumeter checklist --provider aws --instance i-0abc --region us-west-2
+  gpumeter checklist --json")]
     Checklist {
         #[arg(long)]
         json: bool,
@@ -97,12 +116,23 @@ pub enum Command {
         target: TargetArgs,
     },
     /// The headless guard: enforces the deadline and the idle rule, watches spot notices.
+    #[command(after_help = "Examples:
+  gpumeter watchdog --idle-after 30m --on-idle stop
+  gpumeter watchdog --status
+  gpumeter watchdog --install-service --dry-run")]
     Watchdog(WatchdogArgs),
     /// Release (terminate) the instance; what survives keeps billing.
+    #[command(after_help = "Examples:
+  gpumeter release --dry-run               the calls it would make, and what survives
+  gpumeter release --provider alibaba --yes")]
     Release(ActionArgs),
     /// Stop the instance; disks (and on some providers compute) keep billing.
+    #[command(after_help = "Example:\n  gpumeter stop --dry-run")]
     Stop(ActionArgs),
     /// Delete snapshots beyond the newest N.
+    #[command(
+        after_help = "Example:\n  gpumeter snapshot-clean --keep 1 --final-snapshot --dry-run"
+    )]
     SnapshotClean {
         /// How many of the newest snapshots to keep.
         #[arg(long, default_value_t = 1)]
@@ -114,6 +144,7 @@ pub enum Command {
         common: ActionArgs,
     },
     /// Move the release deadline later (8h, 45m, 90s, 1h30m).
+    #[command(after_help = "Example:\n  gpumeter extend 2h")]
     Extend {
         duration: String,
         #[command(flatten)]
@@ -121,9 +152,27 @@ pub enum Command {
     },
     /// Spend history from the ledger: per day and component, idle spend, energy, actions,
     /// what still bills after a release.
+    #[command(after_help = "Examples:
+  gpumeter report --since 30d
+  gpumeter report --since 7d --csv > spend.csv")]
     Report(ReportArgs),
     /// Prometheus metrics on /metrics: telemetry, cost, deadline, leftovers, guards.
     Serve(ServeArgs),
+    /// Shell completions for bash, zsh, fish, elvish or powershell, on stdout.
+    #[command(after_help = "Examples:
+  gpumeter completions bash > ~/.local/share/bash-completion/completions/gpumeter
+  gpumeter completions zsh > \"${fpath[1]}/_gpumeter\"
+  gpumeter completions fish > ~/.config/fish/completions/gpumeter.fish")]
+    Completions { shell: clap_complete::Shell },
+    /// The manual page (roff), on stdout; with --dir, one page per subcommand written there.
+    #[command(after_help = "Examples:
+  gpumeter man > gpumeter.1 && man ./gpumeter.1
+  gpumeter man --dir ~/.local/share/man/man1")]
+    Man {
+        /// Write gpumeter.1 and a gpumeter-<subcommand>.1 for each subcommand into DIR.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
     /// Every instance and leftover across the configured providers and accounts, by cost.
     Fleet {
         /// Print JSON instead of a table.
@@ -418,4 +467,41 @@ pub struct ServeArgs {
     /// Address and port to listen on; anything but loopback prints a warning.
     #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:9835")]
     pub listen: std::net::SocketAddr,
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::{CommandFactory as _, Parser as _};
+
+    use super::*;
+
+    /// Every `gpumeter ...` line in a help text's examples, as arguments (a shell redirect and
+    /// what follows it, and the text after two spaces, are not arguments).
+    fn example_lines(help: &str) -> Vec<Vec<String>> {
+        help.lines()
+            .filter_map(|l| l.trim_start().strip_prefix("gpumeter "))
+            .map(|l| {
+                let l = l.split("  ").next().unwrap_or(l);
+                let l = l.split(['>', '&', '|']).next().unwrap_or(l);
+                l.split_whitespace().map(str::to_string).collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_example_in_help_parses() {
+        let mut command = Cli::command();
+        let mut helps = vec![command.render_long_help().to_string()];
+        for sub in command.get_subcommands_mut() {
+            helps.push(sub.render_long_help().to_string());
+        }
+        let examples: Vec<Vec<String>> = helps.iter().flat_map(|h| example_lines(h)).collect();
+        assert!(examples.len() >= 8, "{examples:?}");
+        for args in examples {
+            let argv = std::iter::once("gpumeter".to_string()).chain(args.iter().cloned());
+            if let Err(e) = Cli::try_parse_from(argv) {
+                panic!("`gpumeter {}` does not parse: {e}", args.join(" "));
+            }
+        }
+    }
 }

@@ -28,22 +28,7 @@ pub fn run(cli: &Cli, by: &str, args: &ActionArgs) -> CommandResult {
     let provider = ctx.provider()?;
     let inventory = known(super::block_on(provider.inventory())?)
         .map_err(|e| Failure::provider(super::EXIT_FAILED, provider.name(), &e))?;
-    let state = inventory
-        .as_ref()
-        .and_then(|i| i.instance.as_ref())
-        .map(|i| i.state);
-    if let Some(why) = crate::provider::nothing_to_do(&Action::SetDeadline { at: None }, state) {
-        return Err(Failure::bad_input(format!(
-            "nothing to extend: {why}, as {} reads it now",
-            provider.name()
-        )));
-    }
-    let instance = inventory
-        .as_ref()
-        .and_then(|i| i.instance.as_ref())
-        .map(|i| i.id.clone())
-        .or_else(|| ctx.config.instance.id.clone())
-        .ok_or_else(|| Failure::failed("no instance to extend: name it with --instance"))?;
+    let instance = instance_to_extend(inventory.as_ref(), &ctx, provider.name())?;
     let mut ledger = Ledger::open(path_in(&ctx.data_dir, ctx.demo))
         .map_err(|e| Failure::failed(e.to_string()))?;
     let guard = ledger
@@ -142,6 +127,26 @@ fn what_it_does(provider: &str, holds: bool, on_expiry: OnExpiry) -> String {
     } else {
         format!("the watchdog {at_expiry} then; {provider} holds no release for it")
     }
+}
+
+/// The instance whose deadline moves: the one the inventory lists, else the configured one.
+/// A released instance has no deadline left to move.
+fn instance_to_extend(
+    inventory: Option<&crate::provider::Inventory>,
+    ctx: &Context,
+    provider: &str,
+) -> Result<String, Failure> {
+    let listed = inventory.and_then(|i| i.instance.as_ref());
+    let state = listed.map(|i| i.state);
+    if let Some(why) = crate::provider::nothing_to_do(&Action::SetDeadline { at: None }, state) {
+        return Err(Failure::bad_input(format!(
+            "nothing to extend: {why}, as {provider} reads it now"
+        )));
+    }
+    listed
+        .map(|i| i.id.clone())
+        .or_else(|| ctx.config.instance.id.clone())
+        .ok_or_else(|| Failure::failed("no instance to extend: name it with --instance"))
 }
 
 #[cfg(test)]

@@ -28,6 +28,8 @@ fn takes(
         Command::Extend { .. } => ("extend", &[], &[]),
         Command::Report(_) => ("report", &[], &[]),
         Command::Fleet { .. } => ("fleet", &[], &[]),
+        Command::Completions { .. } => ("completions", &[], &[]),
+        Command::Man { .. } => ("man", &[], &[]),
     }
 }
 
@@ -38,6 +40,8 @@ pub fn refuse(cli: &Cli) -> Result<(), Failure> {
     };
     let c = &cli.cockpit;
     let given = [
+        ("--theme", cli.theme.is_some()),
+        ("--no-color", cli.no_color),
         ("--reset", c.reset),
         ("--scenario", c.scenario.is_some()),
         ("--gpus", c.gpus.is_some()),

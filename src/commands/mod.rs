@@ -14,6 +14,7 @@ pub mod context;
 pub mod estimate;
 pub mod extend;
 pub mod fleet;
+pub mod meta;
 mod misplaced;
 pub mod pricing;
 pub mod report;
@@ -191,6 +192,8 @@ pub fn run(cli: &Cli) -> ExitCode {
         Some(Command::Report(args)) => report::run(cli, args),
         Some(Command::Serve(args)) => serve::run(cli, args),
         Some(Command::Fleet { json }) => fleet::run(cli, *json),
+        Some(Command::Completions { shell }) => meta::completions(*shell),
+        Some(Command::Man { dir }) => meta::man(dir.as_deref()),
         None => cockpit::run_cockpit(cli),
     });
     match result {

@@ -11,6 +11,7 @@ mod estimate_compare;
 mod estimate_truth;
 mod input_cli;
 mod kill_loop;
+mod meta_cli;
 mod pricing_cli;
 mod serve_fleet_cli;
 mod status_cli;

@@ -1,0 +1,82 @@
+//! What the program says about itself: shell completions, the manual pages and the long
+//! version, all generated from the same definitions as `--help`.
+
+use std::io::Write as _;
+use std::path::Path;
+use std::process::ExitCode;
+
+use clap::CommandFactory as _;
+
+use super::{CommandResult, Failure, emit};
+use crate::cli::Cli;
+
+/// Completions for `shell`, on stdout.
+pub fn completions(shell: clap_complete::Shell) -> CommandResult {
+    let mut command = Cli::command();
+    let mut out = Vec::new();
+    clap_complete::generate(shell, &mut command, "gpumeter", &mut out);
+    write_stdout(&out)
+}
+
+/// `gpumeter.1` on stdout; with `dir`, it and a `gpumeter-<subcommand>.1` for each
+/// subcommand, written there.
+pub fn man(dir: Option<&Path>) -> CommandResult {
+    let command = Cli::command().version(env!("CARGO_PKG_VERSION"));
+    let Some(dir) = dir else {
+        return write_stdout(&render(command)?);
+    };
+    crate::files::create_private_dir(dir)
+        .map_err(|e| Failure::failed(format!("{}: {e}", dir.display())))?;
+    let mut pages = vec![("gpumeter".to_string(), command.clone())];
+    for sub in command.get_subcommands().filter(|s| s.get_name() != "help") {
+        let name = format!("gpumeter-{}", sub.get_name());
+        pages.push((name.clone(), sub.clone().name(name)));
+    }
+    for (name, page) in pages {
+        let path = dir.join(format!("{name}.1"));
+        crate::files::write_private(&path, &render(page)?)
+            .map_err(|e| Failure::failed(format!("{}: {e}", path.display())))?;
+        emit(&path.display().to_string());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn render(command: clap::Command) -> Result<Vec<u8>, Failure> {
+    let mut out = Vec::new();
+    clap_mangen::Man::new(command)
+        .render(&mut out)
+        .map_err(|e| Failure::failed(format!("the manual page: {e}")))?;
+    Ok(out)
+}
+
+fn write_stdout(bytes: &[u8]) -> CommandResult {
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        // A closed pipe (`| head`) is the reader's choice, not a failure.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(e) => Err(Failure::failed(format!("stdout: {e}"))),
+    }
+}
+
+/// `--version`'s long form: what a bug report needs. The version, the platform, how the GPUs
+/// are read, and each bundled price sheet with the date its prices are from.
+pub fn long_version() -> String {
+    let mut lines = vec![
+        format!(
+            "{} ({} {})",
+            env!("CARGO_PKG_VERSION"),
+            std::env::consts::ARCH,
+            std::env::consts::OS
+        ),
+        "GPUs: NVML, loaded at run time from the NVIDIA driver (libnvidia-ml.so.1)".to_string(),
+        "bundled price sheets:".to_string(),
+    ];
+    for sheet in crate::pricing::bundled() {
+        lines.push(format!(
+            "  {:<22} {} as of {}",
+            sheet.id, sheet.currency, sheet.as_of
+        ));
+    }
+    lines.join("\n")
+}
