@@ -8,7 +8,7 @@ use std::time::Duration;
 use jiff::Timestamp;
 
 use super::context::Context;
-use super::{CommandResult, EXIT_FAILED, Failure, emit, emit_err};
+use super::{CommandResult, EXIT_FAILED, Failure, emit};
 use crate::app::Confirm;
 use crate::cli::{ActionArgs, Cli};
 use crate::provider::{Action, ActionReport, Inventory, Provider, ProviderError};
@@ -22,7 +22,8 @@ pub fn run(cli: &Cli, action: &Action, args: &ActionArgs) -> CommandResult {
         )));
     }
     let provider = ctx.provider()?;
-    let inventory = known(super::block_on(provider.inventory())?)
+    let reading = format!("reading the instance from {}", provider.name());
+    let inventory = known(super::progress::run(&reading, provider.inventory())?)
         .map_err(|e| Failure::provider(EXIT_FAILED, provider.name(), &e))?;
     ctx.record_sighting(inventory.as_ref());
     let state = inventory
@@ -78,8 +79,6 @@ pub fn run(cli: &Cli, action: &Action, args: &ActionArgs) -> CommandResult {
 
 /// Another deadline for the actions (tests, slow private gateways).
 pub const ACTION_DEADLINE_ENV: &str = "GPUMETER_ACTION_DEADLINE";
-/// How often a running action says it is still waiting.
-const PROGRESS_EVERY: Duration = Duration::from_secs(10);
 
 fn action_deadline() -> Result<Duration, Failure> {
     match std::env::var(ACTION_DEADLINE_ENV) {
@@ -89,8 +88,9 @@ fn action_deadline() -> Result<Duration, Failure> {
     }
 }
 
-/// Runs `action`, saying every [`PROGRESS_EVERY`] that it is still waiting, and gives up after
-/// `deadline`: then nothing is reported done, and the user is told it may still be under way.
+/// Runs `action` with a spinner (or a line every few seconds without a terminal), and gives up
+/// after `deadline`: then nothing is reported done, and the user is told it may still be under
+/// way.
 fn perform_bounded(
     provider: &dyn Provider,
     action: &Action,
@@ -98,23 +98,16 @@ fn perform_bounded(
 ) -> Result<Result<ActionReport, ProviderError>, Failure> {
     let label = action.label();
     let name = provider.name().to_string();
-    let answer = super::block_on(async {
-        let started = tokio::time::Instant::now();
-        let work = tokio::time::timeout(deadline, provider.perform(action));
-        tokio::pin!(work);
-        let mut every = tokio::time::interval_at(started + PROGRESS_EVERY, PROGRESS_EVERY);
-        loop {
-            tokio::select! {
-                answer = &mut work => return answer.ok(),
-                _ = every.tick() => emit_err(&format!(
-                    "gpumeter: {label}: still waiting for {name} ({} s of at most {} s)",
-                    started.elapsed().as_secs(),
-                    deadline.as_secs()
-                )),
-            }
-        }
-    })?;
-    answer.ok_or_else(|| {
+    let what = format!(
+        "{label}: waiting for {name} to confirm (at most {} s)",
+        deadline.as_secs()
+    );
+    let answer = super::progress::run(
+        &what,
+        // In a block: the timer is made on the runtime `progress::run` starts.
+        async { tokio::time::timeout(deadline, provider.perform(action)).await },
+    )?;
+    answer.map_err(|_| {
         Failure::failed(format!(
             "{label}: NOT confirmed; no answer from {name} within {} s. It may still be under \
              way, or done in part: `gpumeter checklist` shows what the provider says now",

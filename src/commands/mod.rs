@@ -17,6 +17,7 @@ pub mod fleet;
 pub mod meta;
 mod misplaced;
 pub mod pricing;
+mod progress;
 pub mod report;
 pub mod serve;
 pub mod status;

@@ -13,6 +13,7 @@ mod input_cli;
 mod kill_loop;
 mod meta_cli;
 mod pricing_cli;
+mod progress_tmux;
 mod serve_fleet_cli;
 mod status_cli;
 mod status_cloud;
