@@ -2,6 +2,8 @@
 //! botocore takes it and losing where an earlier one has keys. No network: only which source
 //! is picked.
 
+use std::fmt::Write as _;
+
 use super::*;
 use crate::provider::aws::credentials::{CONTAINER_TOKEN, ENDPOINT_STS};
 
@@ -218,15 +220,17 @@ fn source_profiles_chain_and_a_loop_is_named() {
     assert!(pick(&[], bare_self).unwrap_err().contains("loop"));
     let mut config = String::new();
     for i in 0..=MAX_ROLE_CHAIN {
-        config.push_str(&format!(
+        let _ = write!(
+            config,
             "[profile p{i}]\nrole_arn = {ROLE}\nsource_profile = p{}\n",
             i + 1
-        ));
+        );
     }
-    config.push_str(&format!(
+    let _ = write!(
+        config,
         "[profile p{}]\naws_access_key_id = K\naws_secret_access_key = s\n",
         MAX_ROLE_CHAIN + 1
-    ));
+    );
     let e = pick(&[], files("deep", "p0", "", &config)).unwrap_err();
     assert!(
         e.contains(&format!("more than {MAX_ROLE_CHAIN} roles")),

@@ -140,6 +140,7 @@ impl SharedFiles {
     }
 
     /// The same files for another profile (a role's `source_profile`).
+    #[must_use]
     pub fn with_profile(&self, profile: &str) -> SharedFiles {
         SharedFiles {
             profile: profile.to_string(),
