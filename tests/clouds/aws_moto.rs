@@ -21,16 +21,16 @@ use serde_json::Value;
 
 use crate::common::moto::{Moto, moto, moto_with};
 
-const SECRET: &str = "moto-secret-that-must-never-show-9f2c";
+pub(crate) const SECRET: &str = "moto-secret-that-must-never-show-9f2c";
 
-fn rt() -> tokio::runtime::Runtime {
+pub(crate) fn rt() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap()
 }
 
-fn policy() -> HttpPolicy {
+pub(crate) fn policy() -> HttpPolicy {
     HttpPolicy {
         timeout: Duration::from_secs(10),
         connect_timeout: Duration::from_secs(2),
@@ -61,7 +61,7 @@ fn grab(body: &str, tag: &str) -> String {
     body[start..end].to_string()
 }
 
-struct Scenario {
+pub(crate) struct Scenario {
     instance: String,
     root: String,
     data: String,
@@ -148,10 +148,10 @@ async fn build(ec2: &Ec2) -> Scenario {
     }
 }
 
-struct Cli {
+pub(crate) struct Cli {
     url: String,
-    dir: PathBuf,
-    seen: String,
+    pub(crate) dir: PathBuf,
+    pub(crate) seen: String,
     /// Set (`Some`) or removed (`None`) after the defaults above.
     vars: Vec<(&'static str, Option<String>)>,
 }
@@ -426,7 +426,7 @@ fn inventory_checklist_clean_stop_release_and_leftovers_against_moto() {
 }
 
 /// Neither the output nor the files gpumeter left in the data directory carry the secret.
-fn no_secret_anywhere(dir: &Path, output: &str) {
+pub(crate) fn no_secret_anywhere(dir: &Path, output: &str) {
     let files: String = std::fs::read_dir(dir)
         .unwrap()
         .filter_map(|e| std::fs::read_to_string(e.ok()?.path()).ok())
@@ -666,7 +666,7 @@ fn snapshot_clean_deletes_exactly_what_the_confirmation_listed_against_moto() {
 }
 
 /// A scenario on a fresh moto, and a `Cli` whose keys and region come only from `vars`.
-fn chain_cli(
+pub(crate) fn chain_cli(
     name: &str,
     vars: impl FnOnce(&Path, &str) -> Vec<(&'static str, Option<String>)>,
 ) -> Option<(Moto, Cli, Scenario, Ec2, tokio::runtime::Runtime)> {
@@ -692,7 +692,12 @@ fn chain_cli(
 
 /// Checklist, `release --dry-run` and `release --yes` through the binary, with no `--region` and
 /// no keys in the environment.
-fn release_through_the_chain(cli: &mut Cli, s: &Scenario, ec2: &Ec2, rt: &tokio::runtime::Runtime) {
+pub(crate) fn release_through_the_chain(
+    cli: &mut Cli,
+    s: &Scenario,
+    ec2: &Ec2,
+    rt: &tokio::runtime::Runtime,
+) {
     let args = |cmd: &[&str]| -> Vec<String> {
         cmd.iter()
             .copied()

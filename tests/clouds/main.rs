@@ -12,6 +12,7 @@ mod alibaba_cli;
 mod alibaba_faults;
 mod aws_faults;
 mod aws_moto;
+mod aws_roles;
 mod command_adapter;
 mod gpu_clouds;
 mod gpu_clouds_cli;

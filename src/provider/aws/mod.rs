@@ -7,14 +7,19 @@
 //! a report or a `Debug` output.
 
 pub mod actions;
+pub mod chain;
+pub mod container;
 pub mod credentials;
 pub mod fetch;
 pub mod imds;
 pub mod inventory;
+pub mod keys;
 pub mod known;
+pub mod process;
 pub mod profile;
 pub mod query;
 pub mod sigv4;
+pub mod sts;
 pub mod xml;
 
 use std::path::{Path, PathBuf};

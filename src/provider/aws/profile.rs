@@ -139,6 +139,25 @@ impl SharedFiles {
         self.config.get(&self.config_section(), key)
     }
 
+    /// The same files for another profile (a role's `source_profile`).
+    #[must_use]
+    pub fn with_profile(&self, profile: &str) -> SharedFiles {
+        SharedFiles {
+            profile: profile.to_string(),
+            ..self.clone()
+        }
+    }
+
+    /// Whether either file has a section for the profile.
+    pub fn exists(&self) -> bool {
+        self.credentials.has(&self.profile) || self.config.has(&self.config_section())
+    }
+
+    /// `key` from the profile as botocore merges it: the credentials file over the config file.
+    pub fn value(&self, key: &str) -> Option<&str> {
+        self.credentials_file(key).or_else(|| self.config_file(key))
+    }
+
     /// Where the credentials file's profile is, for the list of places tried.
     pub fn credentials_place(&self) -> String {
         place(

@@ -1,0 +1,256 @@
+//! The credentials each call is signed with: where they come from ([`Source`], the one the chain
+//! picked) and [`Keys`], which fetches them once and again when temporary ones near their expiry.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use jiff::Timestamp;
+
+use super::container::{self, ContainerAuth};
+use super::credentials::{ACCESS_KEY_ID, Credentials};
+use super::sts::{self, Role, Sts};
+use crate::provider::ProviderError;
+use crate::provider::http::HttpPolicy;
+
+/// Where the keys come from, once the chain has picked the first source that has them.
+#[derive(Clone)]
+pub enum Source {
+    /// Long-term or session keys given as they are: the environment or a shared file.
+    Fixed {
+        credentials: Credentials,
+        from: String,
+    },
+    /// `credential_process` of a profile: run for each fresh set.
+    Process { command: String, from: String },
+    /// The instance role, from the metadata service at `endpoint`.
+    Instance {
+        endpoint: String,
+        tried: Vec<String>,
+    },
+    /// The container credentials endpoint (ECS, EKS Pod Identity).
+    Container {
+        url: String,
+        auth: ContainerAuth,
+        from: String,
+    },
+    /// STS `AssumeRoleWithWebIdentity` with the token in `token_file`, read again for each set.
+    WebIdentity {
+        role: Role,
+        token_file: PathBuf,
+        sts: Sts,
+        from: String,
+    },
+    /// STS `AssumeRole`, signed with the keys of another source.
+    AssumeRole {
+        role: Role,
+        source: Arc<Keys>,
+        sts: Sts,
+        from: String,
+    },
+}
+
+impl fmt::Debug for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Source::Fixed { from, .. } => write!(f, "Fixed({from})"),
+            // The command line may carry a secret of its own: only say where it was set.
+            Source::Process { from, .. } => write!(f, "Process({from})"),
+            Source::Instance { endpoint, .. } => write!(f, "Instance({endpoint})"),
+            Source::Container { url, from, .. } => write!(f, "Container({from}: {url})"),
+            Source::WebIdentity { role, from, .. } => {
+                write!(f, "WebIdentity({from}: {})", role.arn)
+            }
+            Source::AssumeRole {
+                role, source, from, ..
+            } => write!(
+                f,
+                "AssumeRole({from}: {} with {:?})",
+                role.arn,
+                source.source()
+            ),
+        }
+    }
+}
+
+/// The credentials for each call: fetched from the [`Source`] once, and again when temporary
+/// ones come within [`super::credentials::REFRESH_BEFORE`] of their expiry.
+pub struct Keys {
+    source: Source,
+    /// Patience for the services on the machine itself: the metadata service and the container
+    /// endpoint.
+    local: HttpPolicy,
+    cached: tokio::sync::Mutex<Option<Credentials>>,
+    /// Every set handed out, so text can be redacted without waiting for the lock above.
+    handed: std::sync::Mutex<Vec<Credentials>>,
+    /// Tokens sent to get them (web identity, container authorization), redacted the same way.
+    tokens: std::sync::Mutex<Vec<String>>,
+}
+
+impl fmt::Debug for Keys {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Keys")
+            .field("source", &self.source)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Keys {
+    pub fn new(source: Source) -> Self {
+        Self::with_policy(source, super::imds::policy())
+    }
+
+    /// With the given patience for the metadata service and the container endpoint.
+    pub fn with_policy(source: Source, local: HttpPolicy) -> Self {
+        let cached = match &source {
+            Source::Fixed { credentials, .. } => Some(credentials.clone()),
+            _ => None,
+        };
+        Keys {
+            source,
+            local,
+            handed: std::sync::Mutex::new(cached.iter().cloned().collect()),
+            cached: tokio::sync::Mutex::new(cached),
+            tokens: std::sync::Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Keys given as they are.
+    pub fn fixed(credentials: Credentials) -> Self {
+        Self::new(Source::Fixed {
+            credentials,
+            from: "given".into(),
+        })
+    }
+
+    pub fn source(&self) -> &Source {
+        &self.source
+    }
+
+    fn remember_token(&self, token: &str) {
+        if let Ok(mut tokens) = self.tokens.lock()
+            && !tokens.iter().any(|t| t == token)
+        {
+            tokens.push(token.to_string());
+        }
+    }
+
+    async fn fetch(&self) -> Result<Credentials, ProviderError> {
+        match &self.source {
+            Source::Fixed { credentials, .. } => Ok(credentials.clone()),
+            Source::Process { command, from } => super::process::run(command, from).await,
+            Source::Instance { endpoint, tried } => {
+                let imds = super::imds::Imds::new(endpoint, self.local)?;
+                imds.role_credentials().await.map_err(|_| {
+                    let tried: Vec<&str> = tried.iter().map(String::as_str).collect();
+                    ProviderError::missing("aws", ACCESS_KEY_ID, &tried)
+                })
+            }
+            Source::Container { url, auth, from } => {
+                let token = auth.token(from)?;
+                if let Some(t) = &token {
+                    self.remember_token(t);
+                }
+                container::fetch(url, token.as_deref(), self.local, from).await
+            }
+            Source::WebIdentity {
+                role,
+                token_file,
+                sts,
+                from,
+            } => {
+                let token = sts::read_token(token_file, from)?;
+                self.remember_token(&token);
+                sts::assume_role_with_web_identity(sts, role, &token, from).await
+            }
+            Source::AssumeRole {
+                role,
+                source,
+                sts,
+                from,
+            } => {
+                // A role's source may be a role too: boxed, as the future is recursive.
+                let signer = Box::pin(source.current()).await?;
+                sts::assume_role(sts, role, &signer, from).await
+            }
+        }
+    }
+
+    /// The credentials to sign the next call with.
+    pub async fn current(&self) -> Result<Credentials, ProviderError> {
+        let mut cached = self.cached.lock().await;
+        if let Some(c) = cached.as_ref().filter(|c| !c.stale(Timestamp::now())) {
+            return Ok(c.clone());
+        }
+        let fresh = match (self.fetch().await, cached.as_ref()) {
+            (Ok(fresh), _) => fresh,
+            // A failed early refresh keeps the old set while it still works.
+            (Err(_), Some(old)) if old.expiration.is_some_and(|e| e > Timestamp::now()) => {
+                return Ok(old.clone());
+            }
+            (Err(e), _) => return Err(e),
+        };
+        if let Ok(mut handed) = self.handed.lock() {
+            handed.push(fresh.clone());
+        }
+        *cached = Some(fresh.clone());
+        Ok(fresh)
+    }
+
+    /// `text` with every secret these keys (and the keys they were got with) have held replaced.
+    pub fn redact(&self, text: &str) -> String {
+        let handed = self.handed.lock().map(|h| h.clone()).unwrap_or_default();
+        let mut out = handed.iter().fold(text.to_string(), |t, c| c.redact(&t));
+        let tokens = self.tokens.lock().map(|t| t.clone()).unwrap_or_default();
+        for token in tokens.iter().filter(|t| t.len() >= 4) {
+            out = out.replace(token.as_str(), "<redacted>");
+        }
+        if let Source::AssumeRole { source, .. } = &self.source {
+            out = source.redact(&out);
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn temporary_credentials_are_fetched_again_near_their_expiry() {
+        let dir = std::env::temp_dir().join(format!("gpumeter-refresh-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let runs = dir.join("runs");
+        let expiry =
+            |mins: i64| (Timestamp::now() + jiff::SignedDuration::from_mins(mins)).to_string();
+        let script = |exp: &str| {
+            format!(
+                "echo run >> {}; printf '{{\"Version\": 1, \"AccessKeyId\": \"K\", \
+                 \"SecretAccessKey\": \"S\", \"Expiration\": \"{exp}\"}}'",
+                runs.display()
+            )
+        };
+        let count = || {
+            std::fs::read_to_string(&runs)
+                .unwrap_or_default()
+                .lines()
+                .count()
+        };
+        let keys = |command: String| {
+            Keys::new(Source::Process {
+                command,
+                from: "test".into(),
+            })
+        };
+        let lasting = keys(script(&expiry(60)));
+        lasting.current().await.unwrap();
+        lasting.current().await.unwrap();
+        assert_eq!(count(), 1, "an hour left: fetched once");
+        let _ = std::fs::remove_file(&runs);
+        let closing = keys(script(&expiry(3)));
+        closing.current().await.unwrap();
+        closing.current().await.unwrap();
+        assert_eq!(count(), 2, "three minutes left: fetched for each call");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
