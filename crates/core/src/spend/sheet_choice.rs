@@ -1,0 +1,149 @@
+//! Which bundled sheet prices an instance: the provider's sheet for the instance's region, else
+//! the provider's default sheet, said to be another region's (an estimate). Every command that
+//! prices an instance asks here, so they all name the same sheet.
+
+use super::{PriceKind, PriceOrigin};
+use crate::pricing::{Sheet, bundled};
+
+/// The sheet each provider falls back on when none is for the instance's region. Alibaba and
+/// Tencent have none: their bundled sheets are mainland-China prices in CNY, which would be a
+/// wrong currency, not just a wrong price, for most other regions.
+const DEFAULT_SHEETS: &[(&str, &str)] = &[
+    ("aws", "aws-us-east-1"),
+    ("lambda", "lambda"),
+    ("runpod", "runpod"),
+    ("vast", "vast-typical"),
+];
+
+/// The sheet chosen and what kind of price it gives the instance.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SheetChoice {
+    pub sheet: String,
+    pub kind: PriceKind,
+}
+
+/// The bundled sheet for `provider` (a config name such as `aws`) in `region`.
+#[must_use]
+pub fn sheet_for_region(provider: &str, region: Option<&str>) -> Option<SheetChoice> {
+    choose_sheet(bundled(), provider, default_sheet(provider), region)
+}
+
+/// The sheet `provider` falls back on, if any.
+#[must_use]
+pub fn default_sheet(provider: &str) -> Option<&'static str> {
+    DEFAULT_SHEETS
+        .iter()
+        .find(|(p, _)| *p == provider)
+        .map(|(_, id)| *id)
+}
+
+/// Among `sheets`, the first of `provider` whose region is `region` (ignoring case and
+/// surrounding space): kind `sheet`. Else the sheet `default` names, with the kind
+/// [`PriceOrigin`] gives it: `other_region` when both regions are known and differ, `sheet`
+/// when either is unknown. `None` when neither exists.
+#[must_use]
+pub fn choose_sheet(
+    sheets: &[Sheet],
+    provider: &str,
+    default: Option<&str>,
+    region: Option<&str>,
+) -> Option<SheetChoice> {
+    let region = region.map(str::trim).filter(|r| !r.is_empty());
+    let regional = region.and_then(|region| {
+        sheets.iter().find(|s| {
+            s.provider == provider
+                && s.region
+                    .as_deref()
+                    .is_some_and(|r| r.trim().eq_ignore_ascii_case(region))
+        })
+    });
+    if let Some(sheet) = regional {
+        return Some(SheetChoice {
+            sheet: sheet.id.clone(),
+            kind: PriceKind::Sheet,
+        });
+    }
+    let sheet = sheets.iter().find(|s| Some(s.id.as_str()) == default)?;
+    let origin = PriceOrigin::new(&sheet.id, sheet.region.as_deref(), region, false);
+    Some(SheetChoice {
+        sheet: sheet.id.clone(),
+        kind: origin.kind,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn choice(provider: &str, region: Option<&str>) -> Option<(String, PriceKind)> {
+        sheet_for_region(provider, region).map(|c| (c.sheet, c.kind))
+    }
+
+    fn sheet(id: &str, kind: PriceKind) -> Option<(String, PriceKind)> {
+        Some((id.to_string(), kind))
+    }
+
+    #[test]
+    fn a_region_with_a_sheet_gets_that_sheet() {
+        for (provider, region, id) in [
+            ("aws", "us-west-2", "aws-us-west-2"),
+            ("aws", " EU-West-1 ", "aws-eu-west-1"),
+            ("aws", "us-east-1", "aws-us-east-1"),
+            ("alibaba", "cn-beijing", "alibaba-cn-beijing"),
+            ("alibaba", "cn-hangzhou", "alibaba-cn-hangzhou"),
+            ("tencent", "ap-guangzhou", "tencent-ap-guangzhou"),
+        ] {
+            assert_eq!(
+                choice(provider, Some(region)),
+                sheet(id, PriceKind::Sheet),
+                "{provider} {region}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_region_without_a_sheet_gets_the_default_as_another_regions() {
+        assert_eq!(
+            choice("aws", Some("sa-east-1")),
+            sheet("aws-us-east-1", PriceKind::OtherRegion)
+        );
+        // No default: a CNY mainland sheet is no estimate for Singapore.
+        assert_eq!(choice("alibaba", Some("ap-southeast-1")), None);
+        assert_eq!(choice("tencent", Some("ap-singapore")), None);
+    }
+
+    #[test]
+    fn an_unknown_region_gets_the_default_as_a_sheet() {
+        assert_eq!(
+            choice("aws", None),
+            sheet("aws-us-east-1", PriceKind::Sheet)
+        );
+        assert_eq!(
+            choice("aws", Some("  ")),
+            sheet("aws-us-east-1", PriceKind::Sheet)
+        );
+        assert_eq!(choice("alibaba", None), None);
+    }
+
+    #[test]
+    fn a_sheet_without_a_region_is_never_another_regions() {
+        assert_eq!(
+            choice("lambda", Some("us-east-1")),
+            sheet("lambda", PriceKind::Sheet)
+        );
+        assert_eq!(
+            choice("vast", Some("TW")),
+            sheet("vast-typical", PriceKind::Sheet)
+        );
+    }
+
+    #[test]
+    fn only_the_providers_own_sheets_match() {
+        // A Tencent instance never gets an AWS sheet, whatever its region says.
+        assert_eq!(choice("tencent", Some("us-west-2")), None);
+        assert_eq!(choice("demo", Some("us-west-2")), None);
+        let sheets = bundled();
+        let chosen = choose_sheet(sheets, "aws", None, Some("ap-beijing"));
+        assert_eq!(chosen, None, "no default, no sheet for the region");
+    }
+}
