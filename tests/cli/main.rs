@@ -12,6 +12,7 @@ mod estimate_truth;
 mod input_cli;
 mod kill_loop;
 mod pricing_cli;
+mod regional_price;
 mod serve_fleet_cli;
 mod status_cli;
 mod status_cloud;

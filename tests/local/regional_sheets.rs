@@ -172,3 +172,18 @@ fn tencent_ap_guangzhou_has_the_sources_prices() {
         "sugarlxn/skypilot-catalog",
     );
 }
+
+#[test]
+fn every_sheet_file_is_bundled() {
+    for entry in std::fs::read_dir("pricing").unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "toml") {
+            let id = path.file_stem().unwrap().to_str().unwrap();
+            assert!(
+                pricing::bundled_sheet(id).is_some(),
+                "{} is not in the bundled list",
+                path.display()
+            );
+        }
+    }
+}
