@@ -294,11 +294,13 @@ impl Context {
             return Ok(demo_pricing());
         }
         let cfg = &self.config.pricing;
+        let derived = instance.filter(|_| cfg.sku.is_none());
+        let sku_name = cfg.sku.clone().or_else(|| derived.map(|i| i.sku.clone()));
         let provider_sheet = self.config.instance.provider.and_then(|kind| {
             let region = self.pricing_region(instance);
-            sheet_for_region(kind.name(), region.as_deref()).map(|c| SheetRef::Bundled(c.sheet))
+            sheet_for_region(kind.name(), region.as_deref(), sku_name.as_deref())
+                .map(|c| SheetRef::Bundled(c.sheet))
         });
-        let derived = instance.filter(|_| cfg.sku.is_none());
         let sheet_ref = cfg.sheet.clone().or(provider_sheet);
         // A price the provider's API reports wins over the sheet's, unless the config names a SKU.
         if let (Some(instance), Some(sheet_ref)) = (derived, &sheet_ref)
@@ -306,7 +308,6 @@ impl Context {
         {
             return Ok(Some(live));
         }
-        let sku_name = cfg.sku.clone().or_else(|| derived.map(|i| i.sku.clone()));
         let (Some(sheet_ref), Some(sku_name)) = (&sheet_ref, &sku_name) else {
             return Ok(None);
         };

@@ -22,10 +22,15 @@ pub struct SheetChoice {
     pub kind: PriceKind,
 }
 
-/// The bundled sheet for `provider` (a config name such as `aws`) in `region`.
+/// The bundled sheet for `provider` (a config name such as `aws`) in `region`, for instance
+/// type `sku` when it is known.
 #[must_use]
-pub fn sheet_for_region(provider: &str, region: Option<&str>) -> Option<SheetChoice> {
-    choose_sheet(bundled(), provider, default_sheet(provider), region)
+pub fn sheet_for_region(
+    provider: &str,
+    region: Option<&str>,
+    sku: Option<&str>,
+) -> Option<SheetChoice> {
+    choose_sheet(bundled(), provider, default_sheet(provider), region, sku)
 }
 
 /// The sheet `provider` falls back on, if any.
@@ -38,37 +43,43 @@ pub fn default_sheet(provider: &str) -> Option<&'static str> {
 }
 
 /// Among `sheets`, the first of `provider` whose region is `region` (ignoring case and
-/// surrounding space): kind `sheet`. Else the sheet `default` names, with the kind
-/// [`PriceOrigin`] gives it: `other_region` when both regions are known and differ, `sheet`
-/// when either is unknown. `None` when neither exists.
+/// surrounding space) and that lists `sku` (when given): kind `sheet`. Else the sheet `default`
+/// names, with the kind [`PriceOrigin`] gives it: `other_region` when both regions are known
+/// and differ, `sheet` when either is unknown. A type the region's sheet lacks is thus priced
+/// from the default sheet as an estimate, never as the region's price. Without a default, the
+/// region's sheet is still chosen (and names the missing type); `None` when neither exists.
 #[must_use]
 pub fn choose_sheet(
     sheets: &[Sheet],
     provider: &str,
     default: Option<&str>,
     region: Option<&str>,
+    sku: Option<&str>,
 ) -> Option<SheetChoice> {
     let region = region.map(str::trim).filter(|r| !r.is_empty());
-    let regional = region.and_then(|region| {
-        sheets.iter().find(|s| {
-            s.provider == provider
-                && s.region
+    let mut regional = sheets.iter().filter(|s| {
+        s.provider == provider
+            && region.is_some_and(|region| {
+                s.region
                     .as_deref()
                     .is_some_and(|r| r.trim().eq_ignore_ascii_case(region))
-        })
+            })
     });
-    if let Some(sheet) = regional {
-        return Some(SheetChoice {
-            sheet: sheet.id.clone(),
-            kind: PriceKind::Sheet,
-        });
-    }
-    let sheet = sheets.iter().find(|s| Some(s.id.as_str()) == default)?;
-    let origin = PriceOrigin::new(&sheet.id, sheet.region.as_deref(), region, false);
-    Some(SheetChoice {
+    let chosen = |sheet: &Sheet, kind| SheetChoice {
         sheet: sheet.id.clone(),
-        kind: origin.kind,
-    })
+        kind,
+    };
+    let first = regional.clone().next();
+    if let Some(sheet) = regional.find(|s| sku.is_none_or(|sku| s.sku(sku).is_some())) {
+        return Some(chosen(sheet, PriceKind::Sheet));
+    }
+    match sheets.iter().find(|s| Some(s.id.as_str()) == default) {
+        Some(sheet) => {
+            let origin = PriceOrigin::new(&sheet.id, sheet.region.as_deref(), region, false);
+            Some(chosen(sheet, origin.kind))
+        }
+        None => first.map(|sheet| chosen(sheet, PriceKind::Sheet)),
+    }
 }
 
 #[cfg(test)]
@@ -76,7 +87,11 @@ mod tests {
     use super::*;
 
     fn choice(provider: &str, region: Option<&str>) -> Option<(String, PriceKind)> {
-        sheet_for_region(provider, region).map(|c| (c.sheet, c.kind))
+        sheet_for_region(provider, region, None).map(|c| (c.sheet, c.kind))
+    }
+
+    fn choice_for(provider: &str, region: &str, sku: &str) -> Option<(String, PriceKind)> {
+        sheet_for_region(provider, Some(region), Some(sku)).map(|c| (c.sheet, c.kind))
     }
 
     fn sheet(id: &str, kind: PriceKind) -> Option<(String, PriceKind)> {
@@ -143,7 +158,26 @@ mod tests {
         assert_eq!(choice("tencent", Some("us-west-2")), None);
         assert_eq!(choice("demo", Some("us-west-2")), None);
         let sheets = bundled();
-        let chosen = choose_sheet(sheets, "aws", None, Some("ap-beijing"));
+        let chosen = choose_sheet(sheets, "aws", None, Some("ap-beijing"), None);
         assert_eq!(chosen, None, "no default, no sheet for the region");
+    }
+
+    #[test]
+    fn a_type_the_regions_sheet_lacks_is_priced_from_the_default_as_an_estimate() {
+        // The source lists no p5.48xlarge in eu-west-1, and its sheet has none.
+        assert_eq!(
+            choice_for("aws", "eu-west-1", "p5.48xlarge"),
+            sheet("aws-us-east-1", PriceKind::OtherRegion)
+        );
+        assert_eq!(
+            choice_for("aws", "eu-west-1", "P4D.24XLARGE"),
+            sheet("aws-eu-west-1", PriceKind::Sheet)
+        );
+        // Without a default the region's sheet stays, so the missing type is named there and
+        // never priced from cn-hangzhou.
+        assert_eq!(
+            choice_for("alibaba", "cn-beijing", "ecs.gn7i-c32g1.8xlarge"),
+            sheet("alibaba-cn-beijing", PriceKind::Sheet)
+        );
     }
 }
