@@ -16,6 +16,9 @@ use crate::demo::demo_pricing;
 use crate::ledger::{Ledger, path_in};
 use crate::meter::{BillingMode, ComputeTerms, Resource};
 use crate::provider::alibaba::AlibabaCloud;
+use crate::provider::alibaba::credentials::{
+    cli_profile as alibaba_cli_profile, env_from_process as alibaba_env,
+};
 use crate::provider::aws::Aws;
 use crate::provider::aws::credentials::{AwsEnv, AwsSettings};
 use crate::provider::demo::DemoCloud;
@@ -269,11 +272,10 @@ impl Context {
         if configured.is_some() || self.config.instance.provider != Some(ProviderKind::Alibaba) {
             return configured;
         }
-        use crate::provider::alibaba::credentials::{cli_profile, env_from_process};
-        let env = env_from_process();
+        let env = alibaba_env();
         env.region
             .clone()
-            .or_else(|| cli_profile(&env).ok()?.region)
+            .or_else(|| alibaba_cli_profile(&env).ok()?.region)
     }
 
     /// Like [`Context::pricing`], but what the config leaves out comes from the provider:

@@ -27,8 +27,8 @@ fn answer(action: &str) -> String {
     )
 }
 
-fn serve(stream: TcpStream) {
-    let mut reader = BufReader::new(&stream);
+fn serve(stream: &TcpStream) {
+    let mut reader = BufReader::new(stream);
     let mut length = 0;
     loop {
         let mut line = String::new();
@@ -55,8 +55,9 @@ fn serve(stream: TcpStream) {
         .find_map(|kv| kv.strip_prefix("Action="))
         .unwrap_or_default();
     let xml = answer(action);
+    let mut stream = stream;
     let _ = write!(
-        &stream,
+        stream,
         "HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{xml}",
         xml.len()
     );
@@ -68,7 +69,7 @@ fn ec2() -> String {
     let url = format!("http://{}", listener.local_addr().unwrap());
     std::thread::spawn(move || {
         for stream in listener.incoming().flatten() {
-            std::thread::spawn(move || serve(stream));
+            std::thread::spawn(move || serve(&stream));
         }
     });
     url

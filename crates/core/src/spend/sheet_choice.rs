@@ -94,8 +94,8 @@ mod tests {
         sheet_for_region(provider, Some(region), Some(sku)).map(|c| (c.sheet, c.kind))
     }
 
-    fn sheet(id: &str, kind: PriceKind) -> Option<(String, PriceKind)> {
-        Some((id.to_string(), kind))
+    fn sheet(id: &str, kind: PriceKind) -> (String, PriceKind) {
+        (id.to_string(), kind)
     }
 
     #[test]
@@ -110,7 +110,7 @@ mod tests {
         ] {
             assert_eq!(
                 choice(provider, Some(region)),
-                sheet(id, PriceKind::Sheet),
+                Some(sheet(id, PriceKind::Sheet)),
                 "{provider} {region}"
             );
         }
@@ -120,7 +120,7 @@ mod tests {
     fn a_region_without_a_sheet_gets_the_default_as_another_regions() {
         assert_eq!(
             choice("aws", Some("sa-east-1")),
-            sheet("aws-us-east-1", PriceKind::OtherRegion)
+            Some(sheet("aws-us-east-1", PriceKind::OtherRegion))
         );
         // No default: a CNY mainland sheet is no estimate for Singapore.
         assert_eq!(choice("alibaba", Some("ap-southeast-1")), None);
@@ -131,11 +131,11 @@ mod tests {
     fn an_unknown_region_gets_the_default_as_a_sheet() {
         assert_eq!(
             choice("aws", None),
-            sheet("aws-us-east-1", PriceKind::Sheet)
+            Some(sheet("aws-us-east-1", PriceKind::Sheet))
         );
         assert_eq!(
             choice("aws", Some("  ")),
-            sheet("aws-us-east-1", PriceKind::Sheet)
+            Some(sheet("aws-us-east-1", PriceKind::Sheet))
         );
         assert_eq!(choice("alibaba", None), None);
     }
@@ -144,11 +144,11 @@ mod tests {
     fn a_sheet_without_a_region_is_never_another_regions() {
         assert_eq!(
             choice("lambda", Some("us-east-1")),
-            sheet("lambda", PriceKind::Sheet)
+            Some(sheet("lambda", PriceKind::Sheet))
         );
         assert_eq!(
             choice("vast", Some("TW")),
-            sheet("vast-typical", PriceKind::Sheet)
+            Some(sheet("vast-typical", PriceKind::Sheet))
         );
     }
 
@@ -167,17 +167,17 @@ mod tests {
         // The source lists no p5.48xlarge in eu-west-1, and its sheet has none.
         assert_eq!(
             choice_for("aws", "eu-west-1", "p5.48xlarge"),
-            sheet("aws-us-east-1", PriceKind::OtherRegion)
+            Some(sheet("aws-us-east-1", PriceKind::OtherRegion))
         );
         assert_eq!(
             choice_for("aws", "eu-west-1", "P4D.24XLARGE"),
-            sheet("aws-eu-west-1", PriceKind::Sheet)
+            Some(sheet("aws-eu-west-1", PriceKind::Sheet))
         );
         // Without a default the region's sheet stays, so the missing type is named there and
         // never priced from cn-hangzhou.
         assert_eq!(
             choice_for("alibaba", "cn-beijing", "ecs.gn7i-c32g1.8xlarge"),
-            sheet("alibaba-cn-beijing", PriceKind::Sheet)
+            Some(sheet("alibaba-cn-beijing", PriceKind::Sheet))
         );
     }
 }
