@@ -16,11 +16,14 @@ use crate::demo::demo_pricing;
 use crate::ledger::{Ledger, path_in};
 use crate::meter::{BillingMode, ComputeTerms, Resource};
 use crate::provider::alibaba::AlibabaCloud;
+use crate::provider::alibaba::credentials::{
+    cli_profile as alibaba_cli_profile, env_from_process as alibaba_env,
+};
 use crate::provider::aws::Aws;
 use crate::provider::aws::credentials::{AwsEnv, AwsSettings};
 use crate::provider::demo::DemoCloud;
 use crate::provider::{InstanceInfo, Inventory, Provider, Seen, none::NoProvider};
-use crate::spend::{PriceOrigin, PriceSource, Pricing};
+use crate::spend::{PriceOrigin, PriceSource, Pricing, sheet_for_region};
 
 /// Actions the demo cloud refuses, comma-separated (`release,stop`): shows the error path.
 pub const DEMO_FAIL_ENV: &str = "GPUMETER_DEMO_FAIL";
@@ -255,16 +258,30 @@ impl Context {
         pricing: Option<&Pricing>,
         instance: Option<&InstanceInfo>,
     ) -> Option<PriceOrigin> {
-        let region =
-            instance
-                .and_then(|i| i.region.as_deref())
-                .or(self.config.instance.region.as_deref());
-        pricing.map(|p| p.origin(region))
+        let region = self.pricing_region(instance);
+        pricing.map(|p| p.origin(region.as_deref()))
+    }
+
+    /// The instance's region for pricing: the one the provider lists, else the configured one.
+    /// For Alibaba the `ALIBABA_CLOUD_REGION_ID` variable and the aliyun CLI profile's region
+    /// count too, as they do for the adapter.
+    fn pricing_region(&self, instance: Option<&InstanceInfo>) -> Option<String> {
+        let configured = instance
+            .and_then(|i| i.region.clone())
+            .or_else(|| self.config.instance.region.clone());
+        if configured.is_some() || self.config.instance.provider != Some(ProviderKind::Alibaba) {
+            return configured;
+        }
+        let env = alibaba_env();
+        env.region
+            .clone()
+            .or_else(|| alibaba_cli_profile(&env).ok()?.region)
     }
 
     /// Like [`Context::pricing`], but what the config leaves out comes from the provider:
-    /// the provider's bundled sheet (`aws-us-east-1` for AWS) and the instance's own type and
-    /// billing mode. A derived SKU the sheet lacks means no pricing, with a warning, not an error.
+    /// the provider's bundled sheet for the instance's region (see [`sheet_for_region`]) and the
+    /// instance's own type and billing mode. A derived SKU the sheet lacks means no pricing, with
+    /// a warning, not an error.
     pub fn pricing_for(&self, instance: Option<&InstanceInfo>) -> Result<Option<Pricing>, Failure> {
         let cfg = &self.config.instance;
         Ok(self.sheet_pricing(instance)?.map(|p| Pricing {
@@ -279,25 +296,13 @@ impl Context {
             return Ok(demo_pricing());
         }
         let cfg = &self.config.pricing;
-        let provider_sheet = match self.config.instance.provider {
-            Some(ProviderKind::Aws) => Some(SheetRef::Bundled("aws-us-east-1".into())),
-            // The one bundled Alibaba sheet prices cn-hangzhou only.
-            Some(ProviderKind::Alibaba)
-                if self.config.instance.region.clone().or_else(|| {
-                    use crate::provider::alibaba::credentials::{cli_profile, env_from_process};
-                    let env = env_from_process();
-                    // The aliyun CLI profile's region counts too, as it does for the adapter.
-                    env.region
-                        .clone()
-                        .or_else(|| cli_profile(&env).ok()?.region)
-                }) == Some("cn-hangzhou".into()) =>
-            {
-                Some(SheetRef::Bundled("alibaba-cn-hangzhou".into()))
-            }
-            Some(kind) => clouds::sheet_for(kind),
-            None => None,
-        };
         let derived = instance.filter(|_| cfg.sku.is_none());
+        let sku_name = cfg.sku.clone().or_else(|| derived.map(|i| i.sku.clone()));
+        let provider_sheet = self.config.instance.provider.and_then(|kind| {
+            let region = self.pricing_region(instance);
+            sheet_for_region(kind.name(), region.as_deref(), sku_name.as_deref())
+                .map(|c| SheetRef::Bundled(c.sheet))
+        });
         let sheet_ref = cfg.sheet.clone().or(provider_sheet);
         // A price the provider's API reports wins over the sheet's, unless the config names a SKU.
         if let (Some(instance), Some(sheet_ref)) = (derived, &sheet_ref)
@@ -305,7 +310,6 @@ impl Context {
         {
             return Ok(Some(live));
         }
-        let sku_name = cfg.sku.clone().or_else(|| derived.map(|i| i.sku.clone()));
         let (Some(sheet_ref), Some(sku_name)) = (&sheet_ref, &sku_name) else {
             return Ok(None);
         };

@@ -54,8 +54,15 @@ fn list_shows_every_bundled_sheet_and_its_skus() {
     let text = stdout(&out);
     for id in [
         "aws-us-east-1 (aws, us-east-1): USD, as of 2026-01-21",
+        "aws-us-east-2 (aws, us-east-2): USD, as of 2026-01-21",
+        "aws-us-west-2 (aws, us-west-2): USD, as of 2026-01-21",
+        "aws-eu-west-1 (aws, eu-west-1): USD, as of 2026-01-21",
+        "aws-eu-central-1 (aws, eu-central-1): USD, as of 2026-01-21",
+        "aws-ap-northeast-1 (aws, ap-northeast-1): USD, as of 2026-01-21",
         "alibaba-cn-hangzhou",
+        "alibaba-cn-beijing (alibaba, cn-beijing): CNY",
         "tencent-ap-beijing",
+        "tencent-ap-guangzhou (tencent, ap-guangzhou): CNY",
         "lambda",
         "runpod (runpod): USD, as of 2025-07-13",
         "vast-typical",

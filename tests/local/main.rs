@@ -19,6 +19,7 @@ mod notify_webhook;
 mod pricing_sheets;
 mod private_files;
 mod readme_keys;
+mod regional_sheets;
 mod serve_exposition;
 mod serve_http;
 mod serve_promtool;

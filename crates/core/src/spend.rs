@@ -14,6 +14,9 @@ use crate::meter::{
 use crate::money::Money;
 use crate::pricing::{Sheet, Sku};
 
+mod sheet_choice;
+pub use sheet_choice::{SheetChoice, choose_sheet, default_sheet, sheet_for_region};
+
 /// Traffic samples newer than this stay one per sample; older ones merge per hour.
 const FINE_TRAFFIC: SignedDuration = SignedDuration::from_hours(1);
 

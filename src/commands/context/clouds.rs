@@ -99,14 +99,3 @@ impl Context {
         }))
     }
 }
-
-/// The bundled sheet for a bearer-key cloud.
-pub fn sheet_for(kind: ProviderKind) -> Option<SheetRef> {
-    let id = match kind {
-        ProviderKind::Lambda => "lambda",
-        ProviderKind::Runpod => "runpod",
-        ProviderKind::Vast => "vast-typical",
-        _ => return None,
-    };
-    Some(SheetRef::Bundled(id.into()))
-}

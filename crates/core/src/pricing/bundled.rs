@@ -13,12 +13,40 @@ const BUNDLED: &[(&str, &str)] = &[
         include_str!("../../../../pricing/aws-us-east-1.toml"),
     ),
     (
+        "pricing/aws-us-east-2.toml",
+        include_str!("../../../../pricing/aws-us-east-2.toml"),
+    ),
+    (
+        "pricing/aws-us-west-2.toml",
+        include_str!("../../../../pricing/aws-us-west-2.toml"),
+    ),
+    (
+        "pricing/aws-eu-west-1.toml",
+        include_str!("../../../../pricing/aws-eu-west-1.toml"),
+    ),
+    (
+        "pricing/aws-eu-central-1.toml",
+        include_str!("../../../../pricing/aws-eu-central-1.toml"),
+    ),
+    (
+        "pricing/aws-ap-northeast-1.toml",
+        include_str!("../../../../pricing/aws-ap-northeast-1.toml"),
+    ),
+    (
         "pricing/alibaba-cn-hangzhou.toml",
         include_str!("../../../../pricing/alibaba-cn-hangzhou.toml"),
     ),
     (
+        "pricing/alibaba-cn-beijing.toml",
+        include_str!("../../../../pricing/alibaba-cn-beijing.toml"),
+    ),
+    (
         "pricing/tencent-ap-beijing.toml",
         include_str!("../../../../pricing/tencent-ap-beijing.toml"),
+    ),
+    (
+        "pricing/tencent-ap-guangzhou.toml",
+        include_str!("../../../../pricing/tencent-ap-guangzhou.toml"),
     ),
     (
         "pricing/lambda.toml",
