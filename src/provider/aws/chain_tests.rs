@@ -9,10 +9,13 @@ use crate::provider::aws::credentials::{CONTAINER_TOKEN, ENDPOINT_STS};
 
 const ROLE: &str = "arn:aws:iam::123456789012:role/train";
 
-/// The shared files for `profile`, written under a fresh directory named `name`.
+/// The shared files for `profile`, written under a fresh directory named `name`: fresh for
+/// each call, since tests running at once ask for the same files and each removes its own.
 fn files(name: &str, profile: &str, credentials: &str, config: &str) -> SharedFiles {
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir = std::env::temp_dir().join(format!(
-        "gpumeter-chain-order-{name}-{}",
+        "gpumeter-chain-order-{name}-{}-{call}",
         std::process::id()
     ));
     std::fs::create_dir_all(&dir).unwrap();
