@@ -5,6 +5,7 @@
 mod alibaba_peer;
 mod common;
 mod gpu_peer;
+mod models;
 mod tencent_peer;
 
 mod alibaba_adapter;
