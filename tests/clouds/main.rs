@@ -17,6 +17,8 @@ mod command_adapter;
 mod gpu_clouds;
 mod gpu_clouds_cli;
 mod gpu_clouds_faults;
+mod model_checks;
+mod paging;
 mod provider_http;
 mod proxy_matrix;
 mod tencent_adapter;

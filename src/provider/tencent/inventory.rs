@@ -11,11 +11,12 @@
 
 use jiff::Timestamp;
 use rust_decimal::Decimal;
-use serde_json::json;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
 
 use super::TencentCloud;
 use super::api::ApiError;
-use super::model::{self, parse_time};
+use super::model::{self, Listed, parse_time};
 use crate::meter::{BillingMode, InstanceState, ResourceKind};
 use crate::provider::http::Repeat;
 use crate::provider::{HeldDeadline, InstanceInfo, Inventory, LinkedResource, ProviderError};
@@ -33,6 +34,11 @@ pub const RELEASED_EIP_TYPES: [&str; 4] =
 /// VPC DescribeAddresses' `address-type` filter defaults to `EIP` alone (VPC 2017-03-12,
 /// DescribeAddressesRequest.Filters), so the types are named: `WanIP` is an ordinary public IP.
 const ADDRESS_TYPES: [&str; 4] = ["WanIP", "EIP", "AnycastEIP", "HighQualityEIP"];
+
+/// The most items a Describe page holds (`Limit` is at most 100 in CVM, CBS and VPC 2017-03-12).
+const PAGE: usize = 100;
+/// The most pages read of one listing: past it the listing is an error, not a silent cut.
+const MAX_PAGES: usize = 50;
 
 impl TencentCloud {
     pub(super) async fn describe_instance(
@@ -77,19 +83,45 @@ impl TencentCloud {
     }
 
     /// The addresses VPC lists as bound to instance `id`.
-    pub(super) async fn addresses_of(&self, id: &str) -> Result<Vec<model::Address>, ApiError> {
-        let reply: model::AddressesReply = self
-            .api
-            .call(
-                "DescribeAddresses",
-                &json!({"Filters": [
-                    {"Name": "instance-id", "Values": [id]},
-                    {"Name": "address-type", "Values": ADDRESS_TYPES},
-                ], "Limit": 100}),
-                Repeat::Safe,
-            )
-            .await?;
-        Ok(reply.address_set)
+    pub(super) async fn addresses_of(
+        &self,
+        id: &str,
+    ) -> Result<Vec<model::Address>, ProviderError> {
+        let filter = json!({"Filters": [
+            {"Name": "instance-id", "Values": [id]},
+            {"Name": "address-type", "Values": ADDRESS_TYPES},
+        ]});
+        self.pages::<model::AddressesReply>("DescribeAddresses", &filter)
+            .await
+    }
+
+    /// Every item of a Describe listing: `Offset` from 0 by what was read, until `TotalCount`
+    /// items are read (the service may hold fewer per page than asked) or a page is empty.
+    /// More than [`MAX_PAGES`] pages is an error.
+    async fn pages<R: Listed + DeserializeOwned>(
+        &self,
+        action: &'static str,
+        filter: &Value,
+    ) -> Result<Vec<R::Item>, ProviderError> {
+        let mut all = Vec::new();
+        for _ in 0..MAX_PAGES {
+            let mut body = filter.clone();
+            body["Offset"] = json!(all.len());
+            body["Limit"] = json!(PAGE);
+            let reply: R = self.api.call(action, &body, Repeat::Safe).await?;
+            let (items, total) = reply.page();
+            let got = items.len();
+            all.extend(items);
+            if got == 0 || all.len() as u64 >= total {
+                return Ok(all);
+            }
+        }
+        let message = format!(
+            "{action}: the listing runs past {MAX_PAGES} pages; stopped after {} items rather \
+             than report an incomplete list",
+            all.len()
+        );
+        Err(ProviderError::state("tencent", message).with_call(action))
     }
 
     /// What survives of `known` once the instance is gone, read again from CBS (disks, and the
@@ -161,45 +193,26 @@ impl TencentCloud {
     }
 
     /// CBS DescribeDisks for `ids` (CBS 2017-03-12: `DiskIds`, not with `Filters`).
-    async fn cbs_disks(&self, ids: &[&str]) -> Result<Vec<model::CbsDisk>, ApiError> {
-        let reply: model::DisksReply = self
-            .api
-            .call(
-                "DescribeDisks",
-                &json!({"DiskIds": ids, "Limit": 100}),
-                Repeat::Safe,
-            )
-            .await?;
-        Ok(reply.disk_set)
+    async fn cbs_disks(&self, ids: &[&str]) -> Result<Vec<model::CbsDisk>, ProviderError> {
+        self.pages::<model::DisksReply>("DescribeDisks", &json!({ "DiskIds": ids }))
+            .await
     }
 
     /// CBS DescribeSnapshots of the disks `ids` (the `disk-id` filter, CBS 2017-03-12).
-    async fn cbs_snapshots(&self, ids: &[&str]) -> Result<Vec<model::Snapshot>, ApiError> {
-        let reply: model::SnapshotsReply = self
-            .api
-            .call(
-                "DescribeSnapshots",
-                &json!({"Filters": [{"Name": "disk-id", "Values": ids}], "Limit": 100}),
-                Repeat::Safe,
-            )
-            .await?;
-        Ok(reply.snapshot_set)
+    async fn cbs_snapshots(&self, ids: &[&str]) -> Result<Vec<model::Snapshot>, ProviderError> {
+        let filter = json!({"Filters": [{"Name": "disk-id", "Values": ids}]});
+        self.pages::<model::SnapshotsReply>("DescribeSnapshots", &filter)
+            .await
     }
 
     /// The addresses VPC lists at the IPs `ips`, whatever they are bound to now.
-    async fn addresses_at(&self, ips: &[&str]) -> Result<Vec<model::Address>, ApiError> {
-        let reply: model::AddressesReply = self
-            .api
-            .call(
-                "DescribeAddresses",
-                &json!({"Filters": [
-                    {"Name": "address-ip", "Values": ips},
-                    {"Name": "address-type", "Values": ADDRESS_TYPES},
-                ], "Limit": 100}),
-                Repeat::Safe,
-            )
-            .await?;
-        Ok(reply.address_set)
+    async fn addresses_at(&self, ips: &[&str]) -> Result<Vec<model::Address>, ProviderError> {
+        let filter = json!({"Filters": [
+            {"Name": "address-ip", "Values": ips},
+            {"Name": "address-type", "Values": ADDRESS_TYPES},
+        ]});
+        self.pages::<model::AddressesReply>("DescribeAddresses", &filter)
+            .await
     }
 
     pub(super) async fn read_inventory(&self) -> Result<Inventory, ProviderError> {
@@ -216,7 +229,7 @@ impl TencentCloud {
             });
         };
         let timers = self.timers(&id).await.map_err(state)?;
-        let addresses = self.addresses_of(&id).await.map_err(state)?;
+        let addresses = self.addresses_of(&id).await?;
         let created = parse_time(&instance.created_time).unwrap_or(now);
         let resources = linked(&instance, &addresses, created);
         self.remember(&id, resources.clone());

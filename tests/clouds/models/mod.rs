@@ -57,15 +57,6 @@ pub struct Models {
     pub tencent: BTreeMap<String, Action>,
 }
 
-impl Models {
-    /// Whether the model lists `action` in pages (Offset/Limit or PageNumber/PageSize).
-    pub fn pages(action: &Action) -> bool {
-        ["Offset", "PageNumber"]
-            .iter()
-            .any(|p| action.request.contains_key(*p))
-    }
-}
-
 /// The models, or `None` (said once) when the SDK packages are not installed outside CI.
 pub fn models() -> Option<&'static Models> {
     static MODELS: OnceLock<Option<Models>> = OnceLock::new();

@@ -4,7 +4,7 @@
 //! service's instance id, and can be told to throttle, fail, hang, garble or reject the key.
 
 pub mod cloud;
-mod model_check;
+pub mod model_check;
 mod verify;
 
 use std::sync::Mutex;
@@ -105,11 +105,6 @@ impl Peer {
     /// for none when it is dropped).
     pub fn violations(&self) -> Vec<String> {
         self.server.state().model.violations.clone()
-    }
-
-    /// Pages served of the list `action`, and listings read to their end.
-    pub fn pages(&self, action: &str) -> crate::models::Pages {
-        self.cloud(|c| c.pages.get(action).cloned().unwrap_or_default())
     }
 
     pub fn cloud<R>(&self, f: impl FnOnce(&mut Cloud) -> R) -> R {
