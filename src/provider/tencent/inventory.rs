@@ -11,12 +11,11 @@
 
 use jiff::Timestamp;
 use rust_decimal::Decimal;
-use serde::de::DeserializeOwned;
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::TencentCloud;
 use super::api::ApiError;
-use super::model::{self, Listed, parse_time};
+use super::model::{self, parse_time};
 use crate::meter::{BillingMode, InstanceState, ResourceKind};
 use crate::provider::http::Repeat;
 use crate::provider::{HeldDeadline, InstanceInfo, Inventory, LinkedResource, ProviderError};
@@ -34,11 +33,6 @@ pub const RELEASED_EIP_TYPES: [&str; 4] =
 /// VPC DescribeAddresses' `address-type` filter defaults to `EIP` alone (VPC 2017-03-12,
 /// DescribeAddressesRequest.Filters), so the types are named: `WanIP` is an ordinary public IP.
 const ADDRESS_TYPES: [&str; 4] = ["WanIP", "EIP", "AnycastEIP", "HighQualityEIP"];
-
-/// The most items a Describe page holds (`Limit` is at most 100 in CVM, CBS and VPC 2017-03-12).
-const PAGE: usize = 100;
-/// The most pages read of one listing: past it the listing is an error, not a silent cut.
-const MAX_PAGES: usize = 50;
 
 impl TencentCloud {
     pub(super) async fn describe_instance(
@@ -93,35 +87,6 @@ impl TencentCloud {
         ]});
         self.pages::<model::AddressesReply>("DescribeAddresses", &filter)
             .await
-    }
-
-    /// Every item of a Describe listing: `Offset` from 0 by what was read, until `TotalCount`
-    /// items are read (the service may hold fewer per page than asked) or a page is empty.
-    /// More than [`MAX_PAGES`] pages is an error.
-    async fn pages<R: Listed + DeserializeOwned>(
-        &self,
-        action: &'static str,
-        filter: &Value,
-    ) -> Result<Vec<R::Item>, ProviderError> {
-        let mut all = Vec::new();
-        for _ in 0..MAX_PAGES {
-            let mut body = filter.clone();
-            body["Offset"] = json!(all.len());
-            body["Limit"] = json!(PAGE);
-            let reply: R = self.api.call(action, &body, Repeat::Safe).await?;
-            let (items, total) = reply.page();
-            let got = items.len();
-            all.extend(items);
-            if got == 0 || all.len() as u64 >= total {
-                return Ok(all);
-            }
-        }
-        let message = format!(
-            "{action}: the listing runs past {MAX_PAGES} pages; stopped after {} items rather \
-             than report an incomplete list",
-            all.len()
-        );
-        Err(ProviderError::state("tencent", message).with_call(action))
     }
 
     /// What survives of `known` once the instance is gone, read again from CBS (disks, and the

@@ -144,9 +144,10 @@ impl Cloud {
     /// (20 unless asked, never more than the page size), `TotalCount` across pages.
     fn page(&mut self, action: &str, body: &Value, all: Vec<Value>) -> (usize, Vec<Value>) {
         let total = all.len();
-        let asked = body["Limit"].as_u64().map_or(20, |l| l as usize);
+        let number = |name: &str| body[name].as_u64().and_then(|n| usize::try_from(n).ok());
+        let asked = number("Limit").unwrap_or(20);
         let size = page_size(asked, total, self.page_cap);
-        let offset = body["Offset"].as_u64().unwrap_or(0) as usize;
+        let offset = number("Offset").unwrap_or(0);
         let items: Vec<Value> = all.into_iter().skip(offset).take(size).collect();
         let pages = self.pages.entry(action.to_string()).or_default();
         pages.served += 1;

@@ -207,11 +207,11 @@ fn serve(request: &Request, shared: &Mutex<Shared>) -> Reply {
             elsewhere.addresses.clear();
             elsewhere.disks.clear();
             let answer = elsewhere.handle(&action, &body);
-            checked(shared, &action, answer)
+            checked(shared, &action, &answer)
         }
         None => {
             let answer = lock(shared).cloud.handle(&action, &body);
-            checked(shared, &action, answer)
+            checked(shared, &action, &answer)
         }
     }
 }
@@ -229,7 +229,7 @@ fn screen(shared: &Mutex<Shared>, action: &str, body: &Value) -> Option<Reply> {
 }
 
 /// `answer`, once checked against the official reply model.
-fn checked(shared: &Mutex<Shared>, action: &str, answer: Value) -> Reply {
-    model_check::reply(action, &answer, &mut lock(shared).model);
+fn checked(shared: &Mutex<Shared>, action: &str, answer: &Value) -> Reply {
+    model_check::reply(action, answer, &mut lock(shared).model);
     Reply::Answer(200, answer.to_string())
 }
