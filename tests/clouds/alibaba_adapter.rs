@@ -415,7 +415,7 @@ async fn snapshot_clean_refuses_when_the_fresh_plan_is_not_the_one_confirmed() {
 fn paged_peer(extra: usize) -> Peer {
     let peer = Peer::start();
     peer.cloud(|c| {
-        c.page_cap = 2;
+        c.page_cap = Some(2);
         c.extra = extra;
         let template = c.disks[1].clone();
         for n in 1..=extra {
@@ -499,7 +499,7 @@ async fn a_listing_past_fifty_pages_is_an_error_not_a_short_list() {
     // 61 images at one a page is 61 pages.
     let peer = Peer::start();
     peer.cloud(|c| {
-        c.page_cap = 1;
+        c.page_cap = Some(1);
         c.extra = 60;
     });
     let err = peer

@@ -5,6 +5,7 @@
 mod alibaba_peer;
 mod common;
 mod gpu_peer;
+mod models;
 mod tencent_peer;
 
 mod alibaba_adapter;
@@ -17,6 +18,8 @@ mod command_adapter;
 mod gpu_clouds;
 mod gpu_clouds_cli;
 mod gpu_clouds_faults;
+mod model_checks;
+mod paging;
 mod provider_http;
 mod proxy_matrix;
 mod tencent_adapter;

@@ -77,19 +77,16 @@ impl TencentCloud {
     }
 
     /// The addresses VPC lists as bound to instance `id`.
-    pub(super) async fn addresses_of(&self, id: &str) -> Result<Vec<model::Address>, ApiError> {
-        let reply: model::AddressesReply = self
-            .api
-            .call(
-                "DescribeAddresses",
-                &json!({"Filters": [
-                    {"Name": "instance-id", "Values": [id]},
-                    {"Name": "address-type", "Values": ADDRESS_TYPES},
-                ], "Limit": 100}),
-                Repeat::Safe,
-            )
-            .await?;
-        Ok(reply.address_set)
+    pub(super) async fn addresses_of(
+        &self,
+        id: &str,
+    ) -> Result<Vec<model::Address>, ProviderError> {
+        let filter = json!({"Filters": [
+            {"Name": "instance-id", "Values": [id]},
+            {"Name": "address-type", "Values": ADDRESS_TYPES},
+        ]});
+        self.pages::<model::AddressesReply>("DescribeAddresses", &filter)
+            .await
     }
 
     /// What survives of `known` once the instance is gone, read again from CBS (disks, and the
@@ -161,45 +158,26 @@ impl TencentCloud {
     }
 
     /// CBS DescribeDisks for `ids` (CBS 2017-03-12: `DiskIds`, not with `Filters`).
-    async fn cbs_disks(&self, ids: &[&str]) -> Result<Vec<model::CbsDisk>, ApiError> {
-        let reply: model::DisksReply = self
-            .api
-            .call(
-                "DescribeDisks",
-                &json!({"DiskIds": ids, "Limit": 100}),
-                Repeat::Safe,
-            )
-            .await?;
-        Ok(reply.disk_set)
+    async fn cbs_disks(&self, ids: &[&str]) -> Result<Vec<model::CbsDisk>, ProviderError> {
+        self.pages::<model::DisksReply>("DescribeDisks", &json!({ "DiskIds": ids }))
+            .await
     }
 
     /// CBS DescribeSnapshots of the disks `ids` (the `disk-id` filter, CBS 2017-03-12).
-    async fn cbs_snapshots(&self, ids: &[&str]) -> Result<Vec<model::Snapshot>, ApiError> {
-        let reply: model::SnapshotsReply = self
-            .api
-            .call(
-                "DescribeSnapshots",
-                &json!({"Filters": [{"Name": "disk-id", "Values": ids}], "Limit": 100}),
-                Repeat::Safe,
-            )
-            .await?;
-        Ok(reply.snapshot_set)
+    async fn cbs_snapshots(&self, ids: &[&str]) -> Result<Vec<model::Snapshot>, ProviderError> {
+        let filter = json!({"Filters": [{"Name": "disk-id", "Values": ids}]});
+        self.pages::<model::SnapshotsReply>("DescribeSnapshots", &filter)
+            .await
     }
 
     /// The addresses VPC lists at the IPs `ips`, whatever they are bound to now.
-    async fn addresses_at(&self, ips: &[&str]) -> Result<Vec<model::Address>, ApiError> {
-        let reply: model::AddressesReply = self
-            .api
-            .call(
-                "DescribeAddresses",
-                &json!({"Filters": [
-                    {"Name": "address-ip", "Values": ips},
-                    {"Name": "address-type", "Values": ADDRESS_TYPES},
-                ], "Limit": 100}),
-                Repeat::Safe,
-            )
-            .await?;
-        Ok(reply.address_set)
+    async fn addresses_at(&self, ips: &[&str]) -> Result<Vec<model::Address>, ProviderError> {
+        let filter = json!({"Filters": [
+            {"Name": "address-ip", "Values": ips},
+            {"Name": "address-type", "Values": ADDRESS_TYPES},
+        ]});
+        self.pages::<model::AddressesReply>("DescribeAddresses", &filter)
+            .await
     }
 
     pub(super) async fn read_inventory(&self) -> Result<Inventory, ProviderError> {
@@ -216,7 +194,7 @@ impl TencentCloud {
             });
         };
         let timers = self.timers(&id).await.map_err(state)?;
-        let addresses = self.addresses_of(&id).await.map_err(state)?;
+        let addresses = self.addresses_of(&id).await?;
         let created = parse_time(&instance.created_time).unwrap_or(now);
         let resources = linked(&instance, &addresses, created);
         self.remember(&id, resources.clone());

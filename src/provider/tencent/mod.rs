@@ -11,6 +11,7 @@ pub mod api;
 pub mod credentials;
 mod inventory;
 pub mod model;
+mod paging;
 pub mod sign;
 
 use std::path::{Path, PathBuf};

@@ -68,6 +68,30 @@ pub struct InternetAccessible {
     pub internet_max_bandwidth_out: u64,
 }
 
+/// One page of a Describe reply that pages by `Offset`/`Limit`: its items and the `TotalCount`
+/// across every page.
+pub trait Listed {
+    type Item;
+
+    fn page(self) -> (Vec<Self::Item>, u64);
+}
+
+macro_rules! listed {
+    ($reply:ty, $set:ident, $item:ty) => {
+        impl Listed for $reply {
+            type Item = $item;
+
+            fn page(self) -> (Vec<$item>, u64) {
+                (self.$set, self.total_count)
+            }
+        }
+    };
+}
+
+listed!(AddressesReply, address_set, Address);
+listed!(DisksReply, disk_set, CbsDisk);
+listed!(SnapshotsReply, snapshot_set, Snapshot);
+
 /// VPC DescribeAddresses (2017-03-12).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "PascalCase")]

@@ -7,6 +7,8 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{Value, json};
 
+use crate::models::Pages;
+
 pub const INSTANCE: &str = "i-bp1gpumeter000001";
 /// The region the peer's cloud is in.
 pub const REGION: &str = "cn-hangzhou";
@@ -58,8 +60,11 @@ pub struct Cloud {
     /// Whether StopCharging applies to this instance (false: the provider falls back).
     pub economical: bool,
     pub spot_termination: Option<String>,
-    /// The most items one Describe page holds, whatever `PageSize` asks (the service's is 100).
-    pub page_cap: usize,
+    /// The most items one Describe page holds, whatever `PageSize` asks (the service's is 100);
+    /// a third of the list if `None`, so that every list of three or more takes three pages.
+    pub page_cap: Option<usize>,
+    /// Pages served per list action.
+    pub pages: BTreeMap<String, Pages>,
     /// More custom images, EIPs bound to the instance and load balancers serving it, numbered,
     /// to make the listings run to several pages.
     pub extra: usize,
@@ -143,7 +148,8 @@ impl Cloud {
             slb_servers: vec![INSTANCE.into()],
             economical: true,
             spot_termination: None,
-            page_cap: 100,
+            page_cap: None,
+            pages: BTreeMap::new(),
             extra: 0,
             tokens: HashMap::new(),
             next: 0,
@@ -227,9 +233,10 @@ impl Cloud {
                 "OperationLocks": {"LockReason": []}
             }));
         }
+        let (page, size, items) = self.page("DescribeInstances", p, &list);
         ok(
-            json!({"TotalCount": list.len(), "PageNumber": 1, "PageSize": 10,
-                  "Instances": {"Instance": list}}),
+            json!({"TotalCount": list.len(), "PageNumber": page, "PageSize": size,
+                  "Instances": {"Instance": items}}),
         )
     }
 

@@ -4,28 +4,40 @@
 use serde_json::{Value, json};
 
 use super::cloud::{Cloud, EIP, IMAGE, INSTANCE, Params, SLB, SNAPSHOTS, extra_id, ids};
+use crate::models::page_size;
 
 impl Cloud {
     /// One page of `all` as the ECS, VPC and SLB RPC APIs page a listing: `PageNumber` from 1,
-    /// `PageSize` items (10 unless asked, never more than the cap), `TotalCount` across pages.
-    fn page(&self, p: &Params, all: &[Value]) -> (usize, usize, Vec<Value>) {
-        let size: usize = p.get("PageSize").and_then(|s| s.parse().ok()).unwrap_or(10);
-        let size = size.clamp(1, self.page_cap);
+    /// `PageSize` items (10 unless asked, never more than the page size), `TotalCount` across
+    /// pages. Counts the page, and the listing when it is the last.
+    pub(super) fn page(
+        &mut self,
+        action: &str,
+        p: &Params,
+        all: &[Value],
+    ) -> (usize, usize, Vec<Value>) {
+        let asked: usize = p.get("PageSize").and_then(|s| s.parse().ok()).unwrap_or(10);
+        let size = page_size(asked, all.len(), self.page_cap);
         let page: usize = p
             .get("PageNumber")
             .and_then(|s| s.parse().ok())
             .unwrap_or(1)
             .max(1);
-        let items = all
+        let items: Vec<Value> = all
             .iter()
             .skip((page - 1) * size)
             .take(size)
             .cloned()
             .collect();
+        let pages = self.pages.entry(action.to_string()).or_default();
+        pages.served += 1;
+        if (page - 1) * size + items.len() >= all.len() {
+            pages.ends += 1;
+        }
         (page, size, items)
     }
 
-    pub(super) fn describe_disks(&self, p: &Params) -> Value {
+    pub(super) fn describe_disks(&mut self, p: &Params) -> Value {
         let list: Vec<Value> = self
             .disks
             .iter()
@@ -40,12 +52,12 @@ impl Cloud {
                 "CreationTime": "2026-11-29T08:00Z"
             }))
             .collect();
-        let (page, size, items) = self.page(p, &list);
+        let (page, size, items) = self.page("DescribeDisks", p, &list);
         json!({"TotalCount": list.len(), "PageNumber": page, "PageSize": size,
                "Disks": {"Disk": items}})
     }
 
-    pub(super) fn describe_snapshots(&self, p: &Params) -> Value {
+    pub(super) fn describe_snapshots(&mut self, p: &Params) -> Value {
         let attached: Vec<&str> = self
             .disks
             .iter()
@@ -66,12 +78,12 @@ impl Cloud {
                 })
             })
             .collect();
-        let (page, size, items) = self.page(p, &all);
+        let (page, size, items) = self.page("DescribeSnapshots", p, &all);
         json!({"TotalCount": all.len(), "PageNumber": page, "PageSize": size,
                "Snapshots": {"Snapshot": items}})
     }
 
-    pub(super) fn describe_images(&self, p: &Params) -> Value {
+    pub(super) fn describe_images(&mut self, p: &Params) -> Value {
         let mine = p.get("ImageOwnerAlias").map(String::as_str) == Some("self");
         let statuses = p
             .get("Status")
@@ -100,12 +112,12 @@ impl Cloud {
         } else {
             Vec::new()
         };
-        let (page, size, items) = self.page(p, &list);
+        let (page, size, items) = self.page("DescribeImages", p, &list);
         json!({"TotalCount": list.len(), "PageNumber": page, "PageSize": size,
                "Images": {"Image": items}})
     }
 
-    pub(super) fn describe_eips(&self, p: &Params) -> Value {
+    pub(super) fn describe_eips(&mut self, p: &Params) -> Value {
         let status = if self.eip_bound { "InUse" } else { "Available" };
         let bound_to = if self.eip_bound { INSTANCE } else { "" };
         // The extra addresses are bound and unbound with the first.
@@ -125,12 +137,12 @@ impl Cloud {
                 })
             })
             .collect();
-        let (page, size, items) = self.page(p, &list);
+        let (page, size, items) = self.page("DescribeEipAddresses", p, &list);
         json!({"TotalCount": list.len(), "PageNumber": page, "PageSize": size,
                "EipAddresses": {"EipAddress": items}})
     }
 
-    pub(super) fn describe_lbs(&self, p: &Params) -> Value {
+    pub(super) fn describe_lbs(&mut self, p: &Params) -> Value {
         let matches = p
             .get("ServerId")
             .is_none_or(|s| self.slb_servers.contains(s));
@@ -154,7 +166,7 @@ impl Cloud {
         } else {
             Vec::new()
         };
-        let (page, size, items) = self.page(p, &list);
+        let (page, size, items) = self.page("DescribeLoadBalancers", p, &list);
         json!({"TotalCount": list.len(), "PageNumber": page, "PageSize": size,
                "LoadBalancers": {"LoadBalancer": items}})
     }

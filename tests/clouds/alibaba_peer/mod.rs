@@ -7,6 +7,7 @@
 
 pub mod cloud;
 mod listing;
+pub mod model_check;
 mod verify;
 
 use std::collections::{BTreeMap, HashSet};
@@ -51,6 +52,7 @@ struct Shared {
     faults: Faults<Fault>,
     calls: Vec<Call>,
     nonces: HashSet<String>,
+    model: model_check::Log,
 }
 
 pub struct Peer {
@@ -59,11 +61,14 @@ pub struct Peer {
 
 impl Peer {
     pub fn start() -> Peer {
+        // Read before serving: the first read runs the extractor, longer than a client waits.
+        crate::models::models();
         let shared = Shared {
             cloud: Cloud::fresh(),
             faults: Faults::new(),
             calls: Vec::new(),
             nonces: HashSet::new(),
+            model: model_check::Log::default(),
         };
         let server = Loopback::start(shared, "application/json;charset=utf-8", serve);
         Peer { server }
@@ -89,6 +94,17 @@ impl Peer {
 
     pub fn count(&self, action: &str) -> usize {
         self.calls().iter().filter(|c| c.action == action).count()
+    }
+
+    /// Where requests or replies broke the official SDK models (every test's peer is checked
+    /// for none when it is dropped).
+    pub fn violations(&self) -> Vec<String> {
+        self.server.state().model.violations.clone()
+    }
+
+    /// `Action.RegionId` for each call that sent RegionId where the action's model lacks it.
+    pub fn tolerated(&self) -> Vec<String> {
+        self.server.state().model.tolerated.clone()
     }
 
     pub fn cloud<R>(&self, f: impl FnOnce(&mut Cloud) -> R) -> R {
@@ -125,6 +141,18 @@ impl Peer {
     }
 }
 
+impl Drop for Peer {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let violations = self.violations();
+            assert!(
+                violations.is_empty(),
+                "off the official models: {violations:#?}"
+            );
+        }
+    }
+}
+
 /// The environment a user would set to point gpumeter at `url`.
 pub fn env_at(url: &str) -> AlibabaEnv {
     let url = url.to_string();
@@ -155,14 +183,10 @@ fn serve(request: &Request, shared: &Mutex<Shared>) -> Reply {
         Ok(ok) => ok,
         Err((status, code)) => return Reply::Answer(status, error(&code, "rejected")),
     };
-    let fault = {
-        let mut s = lock(shared);
-        s.calls.push(Call {
-            action: action.clone(),
-            params: params.clone(),
-        });
-        s.faults.take(|a| a == action)
-    };
+    if let Some(refused) = screen(shared, &action, &params) {
+        return refused;
+    }
+    let fault = lock(shared).faults.take(|a| a == action);
     match fault {
         Some(Fault::Throttle) => Reply::Answer(
             400,
@@ -183,10 +207,30 @@ fn serve(request: &Request, shared: &Mutex<Shared>) -> Reply {
             ),
         ),
         None => {
-            let (status, body): (u16, Value) = lock(shared).cloud.handle(&action, &params);
+            let mut s = lock(shared);
+            let (status, body): (u16, Value) = s.cloud.handle(&action, &params);
+            model_check::reply(&action, status, &body, &mut s.model);
             Reply::Answer(status, body.to_string())
         }
     }
+}
+
+/// The service's answer to a request that breaks the official model, which is also recorded.
+fn screen(
+    shared: &Mutex<Shared>,
+    action: &str,
+    params: &BTreeMap<String, String>,
+) -> Option<Reply> {
+    let mut s = lock(shared);
+    s.calls.push(Call {
+        action: action.to_string(),
+        params: params.clone(),
+    });
+    let (status, code) = model_check::request(action, params, &mut s.model)?;
+    Some(Reply::Answer(
+        status,
+        error(code, "the request is not the official model's"),
+    ))
 }
 
 fn metadata(request: &Request, cloud: &Cloud) -> (u16, String) {

@@ -6,7 +6,11 @@
 //! (HighQualityEIP, AntiDDoSEIP, EIPv6, HighQualityEIPv6); an ordinary `EIP` is unbound and
 //! stays. DescribeAddresses lists only `EIP` unless the `address-type` filter names others.
 
+use std::collections::BTreeMap;
+
 use serde_json::{Value, json};
+
+use crate::models::{Pages, page_size};
 
 pub const INSTANCE: &str = "ins-loopback1";
 
@@ -71,6 +75,10 @@ pub struct Cloud {
     /// DescribeInstances shows TERMINATING this many times before the instance is gone.
     pub terminating_reads: usize,
     pub terminating: bool,
+    /// The most items a list page holds, whatever `Limit` asks; a third of the list if `None`.
+    pub page_cap: Option<usize>,
+    /// Pages served per list action.
+    pub pages: BTreeMap<String, Pages>,
     next_timer: usize,
 }
 
@@ -126,8 +134,27 @@ impl Cloud {
             stop_charging_supported: true,
             terminating_reads: 0,
             terminating: false,
+            page_cap: None,
+            pages: BTreeMap::new(),
             next_timer: 1,
         }
+    }
+
+    /// One page of `all` as the API 3.0 Describe calls page: `Offset` from 0, `Limit` items
+    /// (20 unless asked, never more than the page size), `TotalCount` across pages.
+    fn page(&mut self, action: &str, body: &Value, all: Vec<Value>) -> (usize, Vec<Value>) {
+        let total = all.len();
+        let number = |name: &str| body[name].as_u64().and_then(|n| usize::try_from(n).ok());
+        let asked = number("Limit").unwrap_or(20);
+        let size = page_size(asked, total, self.page_cap);
+        let offset = number("Offset").unwrap_or(0);
+        let items: Vec<Value> = all.into_iter().skip(offset).take(size).collect();
+        let pages = self.pages.entry(action.to_string()).or_default();
+        pages.served += 1;
+        if offset + items.len() >= total {
+            pages.ends += 1;
+        }
+        (total, items)
     }
 
     fn described(&self, i: &Instance) -> Value {
@@ -136,6 +163,15 @@ impl Cloud {
             .iter()
             .filter(|a| a.bound)
             .map(|a| a.ip.as_str())
+            .collect();
+        let data_disks: Vec<Value> = self
+            .disks
+            .iter()
+            .filter(|d| d.id != "disk-sys")
+            .map(|d| {
+                json!({"DiskType": "CLOUD_SSD", "DiskId": d.id, "DiskSize": d.size,
+                       "DeleteWithInstance": d.goes})
+            })
             .collect();
         json!({
             "InstanceId": INSTANCE,
@@ -146,10 +182,7 @@ impl Cloud {
             "CreatedTime": "2026-01-02T03:04:05Z",
             "ExpiredTime": null,
             "SystemDisk": {"DiskType": "CLOUD_PREMIUM", "DiskId": "disk-sys", "DiskSize": 50},
-            "DataDisks": [
-                {"DiskType": "CLOUD_SSD", "DiskId": "disk-keep", "DiskSize": 500, "DeleteWithInstance": false},
-                {"DiskType": "CLOUD_SSD", "DiskId": "disk-go", "DiskSize": 100, "DeleteWithInstance": true}
-            ],
+            "DataDisks": data_disks,
             "PublicIpAddresses": ips,
             "StopChargingMode": i.stop_charging_mode,
             "InternetAccessible": {"InternetChargeType": "TRAFFIC_POSTPAID_BY_HOUR", "InternetMaxBandwidthOut": 100},
@@ -174,11 +207,12 @@ impl Cloud {
                         self.terminating_reads -= 1;
                     }
                 }
-                let set: Vec<Value> = match &self.instance {
+                let all: Vec<Value> = match &self.instance {
                     Some(i) if Self::named(body) => vec![self.described(i)],
                     _ => Vec::new(),
                 };
-                ok(json!({"TotalCount": set.len(), "InstanceSet": set}))
+                let (total, set) = self.page(action, body, all);
+                ok(json!({"TotalCount": total, "InstanceSet": set}))
             }
             "StopInstances" => {
                 let Some(i) = self.instance.as_mut().filter(|_| Self::named(body)) else {
@@ -256,11 +290,11 @@ impl Cloud {
     }
 
     /// CBS: the disks by `DiskIds`, the snapshots by the `disk-id` filter.
-    fn cbs(&self, action: &str, body: &Value) -> Value {
+    fn cbs(&mut self, action: &str, body: &Value) -> Value {
         match action {
             "DescribeDisks" => {
                 let ids = strings(&body["DiskIds"]);
-                let set: Vec<Value> = self
+                let all: Vec<Value> = self
                     .disks
                     .iter()
                     .filter(|d| ids.contains(&d.id))
@@ -269,7 +303,8 @@ impl Cloud {
                                    "DiskState": d.state})
                     })
                     .collect();
-                ok(json!({"TotalCount": set.len(), "DiskSet": set}))
+                let (total, set) = self.page(action, body, all);
+                ok(json!({"TotalCount": total, "DiskSet": set}))
             }
             "DescribeSnapshots" => {
                 let disks: Vec<String> = body["Filters"]
@@ -277,7 +312,7 @@ impl Cloud {
                     .and_then(|f| f.iter().find(|f| f["Name"] == "disk-id"))
                     .map(|f| strings(&f["Values"]))
                     .unwrap_or_default();
-                let set: Vec<Value> = self
+                let all: Vec<Value> = self
                     .snapshots
                     .iter()
                     .filter(|s| disks.contains(&s.disk))
@@ -287,13 +322,14 @@ impl Cloud {
                                    "CreateTime": "2026-01-02 04:00:00"})
                     })
                     .collect();
-                ok(json!({"TotalCount": set.len(), "SnapshotSet": set}))
+                let (total, set) = self.page(action, body, all);
+                ok(json!({"TotalCount": total, "SnapshotSet": set}))
             }
             _ => error("InvalidAction", "no such action"),
         }
     }
 
-    fn describe_addresses(&self, body: &Value) -> Value {
+    fn describe_addresses(&mut self, body: &Value) -> Value {
         let filter = |name: &str| -> Option<Vec<String>> {
             body["Filters"]
                 .as_array()?
@@ -303,7 +339,7 @@ impl Cloud {
         };
         let ids = strings(&body["AddressIds"]);
         let types = filter("address-type").unwrap_or_else(|| vec!["EIP".into()]);
-        let set: Vec<Value> = self
+        let all: Vec<Value> = self
             .addresses
             .iter()
             .filter(|a| ids.is_empty() || ids.contains(&a.id))
@@ -319,7 +355,8 @@ impl Cloud {
                        "InstanceId": if a.bound { json!(INSTANCE) } else { Value::Null }})
             })
             .collect();
-        ok(json!({"TotalCount": set.len(), "AddressSet": set}))
+        let (total, set) = self.page("DescribeAddresses", body, all);
+        ok(json!({"TotalCount": total, "AddressSet": set}))
     }
 
     fn import(&mut self, body: &Value) -> Value {

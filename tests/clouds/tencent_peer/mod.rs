@@ -4,6 +4,7 @@
 //! service's instance id, and can be told to throttle, fail, hang, garble or reject the key.
 
 pub mod cloud;
+pub mod model_check;
 mod verify;
 
 use std::sync::Mutex;
@@ -51,6 +52,7 @@ struct Shared {
     faults: Faults<Fault>,
     calls: Vec<Call>,
     rejected: Vec<String>,
+    model: model_check::Log,
 }
 
 pub struct Peer {
@@ -59,11 +61,14 @@ pub struct Peer {
 
 impl Peer {
     pub fn start() -> Peer {
+        // Read before serving: the first read runs the extractor, longer than a client waits.
+        crate::models::models();
         let shared = Shared {
             cloud: Cloud::fresh(),
             faults: Faults::new(),
             calls: Vec::new(),
             rejected: Vec::new(),
+            model: model_check::Log::default(),
         };
         let server = Loopback::start(shared, "application/json", serve);
         Peer { server }
@@ -94,6 +99,12 @@ impl Peer {
     /// The codes of the signature checks that failed.
     pub fn rejected(&self) -> Vec<String> {
         self.server.state().rejected.clone()
+    }
+
+    /// Where requests or replies broke the official SDK models (every test's peer is checked
+    /// for none when it is dropped).
+    pub fn violations(&self) -> Vec<String> {
+        self.server.state().model.violations.clone()
     }
 
     pub fn cloud<R>(&self, f: impl FnOnce(&mut Cloud) -> R) -> R {
@@ -134,6 +145,18 @@ impl Peer {
     }
 }
 
+impl Drop for Peer {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let violations = self.violations();
+            assert!(
+                violations.is_empty(),
+                "off the official models: {violations:#?}"
+            );
+        }
+    }
+}
+
 /// The environment a user would set to point gpumeter at `url`, with `secret` as the key.
 pub fn env_at(url: &str, secret: &str) -> TencentEnv {
     let (url, secret) = (url.to_string(), secret.to_string());
@@ -164,14 +187,10 @@ fn serve(request: &Request, shared: &Mutex<Shared>) -> Reply {
         }
     };
     let body: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
-    let fault = {
-        let mut s = lock(shared);
-        s.calls.push(Call {
-            action: action.clone(),
-            body: body.clone(),
-        });
-        s.faults.take(|a| a == action)
-    };
+    if let Some(refused) = screen(shared, &action, &body) {
+        return refused;
+    }
+    let fault = lock(shared).faults.take(|a| a == action);
     let reply = |code: &str| cloud::error(code, "fault").to_string();
     match fault {
         Some(Fault::Throttle) => Reply::Answer(200, reply("RequestLimitExceeded")),
@@ -187,11 +206,30 @@ fn serve(request: &Request, shared: &Mutex<Shared>) -> Reply {
             elsewhere.instance = None;
             elsewhere.addresses.clear();
             elsewhere.disks.clear();
-            Reply::Answer(200, elsewhere.handle(&action, &body).to_string())
+            let answer = elsewhere.handle(&action, &body);
+            checked(shared, &action, &answer)
         }
         None => {
             let answer = lock(shared).cloud.handle(&action, &body);
-            Reply::Answer(200, answer.to_string())
+            checked(shared, &action, &answer)
         }
     }
+}
+
+/// The service's answer to a request that breaks the official model, which is also recorded.
+fn screen(shared: &Mutex<Shared>, action: &str, body: &Value) -> Option<Reply> {
+    let mut s = lock(shared);
+    s.calls.push(Call {
+        action: action.to_string(),
+        body: body.clone(),
+    });
+    let code = model_check::request(action, body, &mut s.model)?;
+    let answer = cloud::error(code, "the request is not the official model's");
+    Some(Reply::Answer(200, answer.to_string()))
+}
+
+/// `answer`, once checked against the official reply model.
+fn checked(shared: &Mutex<Shared>, action: &str, answer: &Value) -> Reply {
+    model_check::reply(action, answer, &mut lock(shared).model);
+    Reply::Answer(200, answer.to_string())
 }

@@ -1,0 +1,46 @@
+//! Reading a Describe listing page by page: CVM, CBS and VPC 2017-03-12 page by `Offset` and
+//! `Limit`, and say how many items there are in all as `TotalCount`.
+
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+
+use super::TencentCloud;
+use super::model::Listed;
+use crate::provider::ProviderError;
+use crate::provider::http::Repeat;
+
+/// The most items a Describe page holds (`Limit` is at most 100 in CVM, CBS and VPC 2017-03-12).
+const PAGE: usize = 100;
+/// The most pages read of one listing: past it the listing is an error, not a silent cut.
+const MAX_PAGES: usize = 50;
+
+impl TencentCloud {
+    /// Every item of a Describe listing: `Offset` from 0 by what was read, until `TotalCount`
+    /// items are read (the service may hold fewer per page than asked) or a page is empty.
+    /// More than [`MAX_PAGES`] pages is an error.
+    pub(super) async fn pages<R: Listed + DeserializeOwned>(
+        &self,
+        action: &'static str,
+        filter: &Value,
+    ) -> Result<Vec<R::Item>, ProviderError> {
+        let mut all = Vec::new();
+        for _ in 0..MAX_PAGES {
+            let mut body = filter.clone();
+            body["Offset"] = json!(all.len());
+            body["Limit"] = json!(PAGE);
+            let reply: R = self.api.call(action, &body, Repeat::Safe).await?;
+            let (items, total) = reply.page();
+            let got = items.len();
+            all.extend(items);
+            if got == 0 || all.len() as u64 >= total {
+                return Ok(all);
+            }
+        }
+        let message = format!(
+            "{action}: the listing runs past {MAX_PAGES} pages; stopped after {} items rather \
+             than report an incomplete list",
+            all.len()
+        );
+        Err(ProviderError::state("tencent", message).with_call(action))
+    }
+}
