@@ -10,6 +10,7 @@ mod tencent_peer;
 mod alibaba_adapter;
 mod alibaba_cli;
 mod alibaba_faults;
+mod aws_checked;
 mod aws_faults;
 mod aws_moto;
 mod command_adapter;
