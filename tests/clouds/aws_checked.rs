@@ -101,12 +101,19 @@ fn moto_refuses_and_records_what_botocore_s_model_does_not_allow() {
     for (service, form, code) in &refused {
         let (status, body) = rt.block_on(post(&moto.url, service, form));
         assert_eq!(status, 400, "{form}: {body}");
-        assert!(body.contains(&format!("<Code>{code}</Code>")), "{form}: {body}");
+        assert!(
+            body.contains(&format!("<Code>{code}</Code>")),
+            "{form}: {body}"
+        );
     }
     let recorded = moto.take_violations();
     assert_eq!(recorded.len(), refused.len(), "{recorded:?}");
     for ((service, form, code), line) in refused.iter().zip(&recorded) {
-        let action = form.split('&').next().unwrap().trim_start_matches("Action=");
+        let action = form
+            .split('&')
+            .next()
+            .unwrap()
+            .trim_start_matches("Action=");
         assert!(
             line.starts_with(&format!("{service} {action}: {code}")),
             "{line}"
@@ -181,7 +188,12 @@ fn the_adapter_follows_every_page_of_every_listing_against_moto() {
             let snap = call(&ec2, "CreateSnapshot", &[("VolumeId", &volume)]).await;
             snapshots.push(grab(&snap, "snapshotId"));
             let name = format!("image-{n}");
-            let image = call(&ec2, "CreateImage", &[("InstanceId", &instance), ("Name", &name)]).await;
+            let image = call(
+                &ec2,
+                "CreateImage",
+                &[("InstanceId", &instance), ("Name", &name)],
+            )
+            .await;
             images.push(grab(&image, "imageId"));
             volumes.push(volume);
         }

@@ -17,6 +17,7 @@ mod command_adapter;
 mod gpu_clouds;
 mod gpu_clouds_cli;
 mod gpu_clouds_faults;
+mod gpu_references;
 mod provider_http;
 mod proxy_matrix;
 mod tencent_adapter;
