@@ -146,3 +146,52 @@ async fn vast_reads_every_page_of_the_instance_list_before_calling_an_instance_g
         peer.calls()
     );
 }
+
+#[test]
+fn lambda_s_reference_refuses_what_its_instance_model_does_not_describe() {
+    let spec = Spec::parse(include_str!("gpu_peer/lambda-api-v1-subset.json"));
+    let path = format!("/api/v1/instances/{}", gpu_peer::cloud::LAMBDA_ID);
+    let (status, body) = Cloud::fresh(Kind::Lambda).answer(&get(&path));
+    spec.reply("GET", &path, status, &body).unwrap();
+    let reply: Value = serde_json::from_str(&body).unwrap();
+
+    let mut unknown = reply.clone();
+    unknown["data"]["price_per_hour"] = json!(0.75);
+    let why = spec
+        .reply("GET", &path, 200, &unknown.to_string())
+        .unwrap_err();
+    assert!(
+        why.contains("$.data.price_per_hour: not in the reference"),
+        "{why}"
+    );
+
+    let mut missing = reply.clone();
+    missing["data"].as_object_mut().unwrap().remove("actions");
+    let why = spec
+        .reply("GET", &path, 200, &missing.to_string())
+        .unwrap_err();
+    assert!(why.contains("`actions` is required"), "{why}");
+
+    let mut status_word = reply;
+    status_word["data"]["status"] = json!("running");
+    assert!(
+        spec.reply("GET", &path, 200, &status_word.to_string())
+            .is_err()
+    );
+
+    let terminate = "/api/v1/instance-operations/terminate";
+    assert!(
+        spec.request("POST", terminate, "", r#"{"instance_ids":["a"]}"#)
+            .is_ok()
+    );
+    assert!(
+        spec.request("POST", terminate, "", r#"{"instance_id":"a"}"#)
+            .is_err()
+    );
+    let error = r#"{"error":{"code":"global/object-does-not-exist","message":"gone"}}"#;
+    assert!(spec.reply("GET", &path, 404, error).is_ok());
+    assert!(
+        spec.reply("GET", &path, 404, r#"{"detail":"gone"}"#)
+            .is_err()
+    );
+}

@@ -95,15 +95,21 @@ impl Cloud {
 
     fn lambda_instance(&self) -> Option<Value> {
         let status = self.status.as_ref()?;
+        let can = |yes: bool| json!({"available": yes});
+        let active = status == "active";
+        // Lambda Cloud API v1 `Instance` (lambda-api-v1-subset.json).
         Some(json!({
-            "id": LAMBDA_ID, "name": "train", "ip": "198.51.100.2", "status": status,
-            "hostname": "10-0-8-196.cloud.lambdalabs.com",
+            "id": LAMBDA_ID, "name": "train", "ip": "198.51.100.2", "private_ip": "10.0.2.100",
+            "status": status, "hostname": "10-0-8-196.cloud.lambdalabs.com",
             "region": {"name": "us-west-1", "description": "California, USA"},
             "instance_type": {"name": "gpu_1x_a10", "description": "1x A10 (24 GB PCIe)",
+                "gpu_description": "A10 (24 GB PCIe)",
                 "price_cents_per_hour": 75, "specs": {"vcpus": 30, "memory_gib": 200,
                 "storage_gib": 1400, "gpus": 1}},
             "ssh_key_names": ["laptop"], "file_system_names": ["weights"],
-            "jupyter_token": "not-a-secret", "jupyter_url": "https://jupyter.example"
+            "jupyter_token": "not-a-secret", "jupyter_url": "https://jupyter.example",
+            "actions": {"migrate": can(false), "rebuild": can(active), "restart": can(active),
+                "cold_reboot": can(active), "terminate": can(active)}
         }))
     }
 

@@ -52,7 +52,9 @@ struct Shared {
 fn spec(kind: Kind) -> Option<schema::Spec> {
     let text = match kind {
         Kind::Runpod => include_str!("runpod-openapi-subset.json"),
-        Kind::Lambda | Kind::Vast => return None,
+        Kind::Lambda => include_str!("lambda-api-v1-subset.json"),
+        // Vast.ai publishes no API description; the peer follows the official `vastai` package.
+        Kind::Vast => return None,
     };
     Some(schema::Spec::parse(text))
 }
