@@ -19,7 +19,7 @@ use gpumeter::provider::http::{Http, HttpPolicy, Repeat};
 use gpumeter::provider::{Action, Auth, ErrorKind, Inventory, Provider};
 use serde_json::Value;
 
-use crate::common::moto::{Moto, moto, moto_with};
+use crate::common::moto::{Moto, all_pages, moto, moto_with};
 
 pub(crate) const SECRET: &str = "moto-secret-that-must-never-show-9f2c";
 
@@ -555,7 +555,7 @@ fn listed_snapshots(text: &str, heading: &str) -> Vec<String> {
 
 /// Every snapshot the account owns, behind an image or not.
 async fn owned_snapshots(ec2: &Ec2) -> Vec<String> {
-    let body = call(ec2, "DescribeSnapshots", &[("Owner.1", "self")]).await;
+    let body = all_pages(ec2, "DescribeSnapshots", &[("Owner.1", "self")]).await;
     body.split("<snapshotId>")
         .skip(1)
         .filter_map(|s| s.split('<').next())

@@ -372,7 +372,7 @@ async fn vast_lists_its_volumes_and_they_outlive_the_instance() {
     assert!(volumes.iter().all(|v| !v.deleted_with_instance));
     let idle = volumes.iter().find(|v| v.id == "volume-31338").unwrap();
     assert_eq!(idle.state, "running");
-    assert!(peer.calls().iter().any(|c| c == "GET /api/v0/volumes/"));
+    assert!(peer.calls().iter().any(|c| c == "GET /api/v0/volumes"));
     // Destroyed, the instance is gone and both volumes still bill.
     let report = vast.perform(&Action::Release).await.unwrap();
     assert!(report.confirmed, "{report:?}");
@@ -384,7 +384,7 @@ async fn vast_lists_its_volumes_and_they_outlive_the_instance() {
     let peer = Peer::start(Kind::Vast);
     peer.fault(
         gpu_peer::Fault::Answer(403, r#"{"success":false,"error":"forbidden","msg":"no"}"#),
-        Some("GET /api/v0/volumes/"),
+        Some("GET /api/v0/volumes"),
         None,
     );
     let vast = peer.vast();

@@ -7,10 +7,11 @@
 //! ([`model::host_sheet`]). Inside the container the id is `CONTAINER_ID` (and a scoped key
 //! `CONTAINER_API_KEY`), set in PID 1's environment, which ssh sessions do not inherit.
 //!
-//! Volumes (`GET /api/v0/volumes/?owner=me`) are rented and billed apart from any instance and
+//! Volumes (`GET /api/v0/volumes?owner=me`, as `vastai`'s `show_volumes` asks) are rented and billed apart from any instance and
 //! outlive it: each is a linked resource that survives a destroy. A key that may not list them
 //! (401 or 403 on that call alone) leaves them a gap ([`Provider::gaps`]), not an error.
 
+mod listing;
 pub mod model;
 
 use std::ops::ControlFlow::{Break, Continue};
@@ -122,7 +123,7 @@ pub struct Vast {
 }
 
 /// The account's volumes, local and network, as `vastai show volumes` asks for them.
-const VOLUMES: &str = "/api/v0/volumes/?owner=me&type=all_volume";
+const VOLUMES: &str = "/api/v0/volumes?owner=me&type=all_volume";
 
 impl Vast {
     pub fn new(settings: VastSettings, policy: HttpPolicy) -> Self {
@@ -231,9 +232,13 @@ impl Vast {
         let call = Api::describe("GET", &path);
         let v = match api.json("GET", &path, None, Repeat::Safe).await {
             Ok(v) => v,
+            // Gone only when the account's list, read to its last page, lacks it too.
             Err(e) if e.status() == Some(404) => {
-                // The list as the official CLI asks for it (`vast show instances`).
-                return api.gone(e, "/instances?owner=me", "instances", id).await;
+                return if listing::listed(api, id).await? {
+                    Err(e)
+                } else {
+                    Ok(None)
+                };
             }
             Err(e) => return Err(e),
         };

@@ -8,6 +8,18 @@ use super::Request;
 pub const LAMBDA_ID: &str = "0920582c7ff041399e34823a0be62549";
 pub const POD_ID: &str = "pod7xq2kzq";
 pub const VAST_ID: &str = "4242";
+/// The account's other Vast instances, listed before [`VAST_ID`].
+const VAST_OTHERS: [u64; 5] = [4230, 4231, 4232, 4233, 4234];
+/// Rows on one page of the Vast instance list.
+const VAST_PAGE: usize = 2;
+
+/// The value of `name` in a query string, as sent (the peer's tokens need no decoding).
+fn query_value(query: &str, name: &str) -> Option<String> {
+    query.split('&').find_map(|pair| {
+        let (k, v) = pair.split_once('=')?;
+        (k == name).then(|| v.to_string())
+    })
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -83,15 +95,21 @@ impl Cloud {
 
     fn lambda_instance(&self) -> Option<Value> {
         let status = self.status.as_ref()?;
+        let can = |yes: bool| json!({"available": yes});
+        let active = status == "active";
+        // Lambda Cloud API v1 `Instance` (lambda-api-v1-subset.json).
         Some(json!({
-            "id": LAMBDA_ID, "name": "train", "ip": "198.51.100.2", "status": status,
-            "hostname": "10-0-8-196.cloud.lambdalabs.com",
+            "id": LAMBDA_ID, "name": "train", "ip": "198.51.100.2", "private_ip": "10.0.2.100",
+            "status": status, "hostname": "10-0-8-196.cloud.lambdalabs.com",
             "region": {"name": "us-west-1", "description": "California, USA"},
             "instance_type": {"name": "gpu_1x_a10", "description": "1x A10 (24 GB PCIe)",
+                "gpu_description": "A10 (24 GB PCIe)",
                 "price_cents_per_hour": 75, "specs": {"vcpus": 30, "memory_gib": 200,
                 "storage_gib": 1400, "gpus": 1}},
             "ssh_key_names": ["laptop"], "file_system_names": ["weights"],
-            "jupyter_token": "not-a-secret", "jupyter_url": "https://jupyter.example"
+            "jupyter_token": "not-a-secret", "jupyter_url": "https://jupyter.example",
+            "actions": {"migrate": can(false), "rebuild": can(active), "restart": can(active),
+                "cold_reboot": can(active), "terminate": can(active)}
         }))
     }
 
@@ -165,17 +183,27 @@ impl Cloud {
     fn pod(&self) -> Option<Value> {
         let status = self.status.as_ref()?;
         let cost = if status == "RUNNING" { 0.34 } else { 0.0 };
+        let running = status == "RUNNING";
+        // RunPod REST v2 schema `Pod` (runpod-openapi-subset.json), every required member.
         Some(json!({
             "id": POD_ID, "name": "train", "status": status, "actions": ["stop", "terminate"],
             "cost": cost, "gpu": {"id": "NVIDIA GeForce RTX 4090", "count": 1},
-            "cloud": "COMMUNITY", "disk": 20,
-            // RunPod REST v2 OpenAPI schema `Mounts`; each `network` entry is a `NetworkMount`
-            // (`volumeId`, `path`). The live API takes one of `persistent` or `network`; both
-            // here so one pod covers both kinds of disk.
+            "cloud": "COMMUNITY", "disk": 20, "image": "runpod/pytorch:2.4", "args": "",
+            "ports": ["8888/http", "22/tcp"], "registry": null, "template": null,
+            "cudaVersion": "12.4", "dataCenterId": "EU-RO-1", "locked": false,
+            // `Mounts`: each `network` entry is a `NetworkMount` (`volumeId`, `path`). The live
+            // API takes one of `persistent` or `network`; both here so one pod covers both kinds
+            // of disk (the schema itself does not forbid it).
             "mounts": {"persistent": {"size": 50, "path": "/workspace"},
                        "network": [{"volumeId": "nv-data", "path": "/data"}]},
-            "image": "runpod/pytorch:2.4", "dataCenterId": "EU-RO-1",
-            "createdAt": "2026-11-29T08:00:00Z", "locked": false,
+            "ssh": {"proxy": running.then(|| json!({"host": "ssh.runpod.io", "port": 22,
+                        "username": "pod7xq2kzq-6441", "command": "ssh pod7xq2kzq-6441@ssh.runpod.io"})),
+                    "direct": null},
+            "globalNetworking": {"enabled": false},
+            "runtime": running.then(|| json!({"uptime": 3600, "gpus": [{"util": 97, "memoryUtil": 80}],
+                        "cpu": {"util": 12}, "memory": {"util": 40}, "ports": []})),
+            "createdAt": "2026-11-29T08:00:00Z",
+            "startedAt": running.then_some("2026-11-29T08:01:00Z"),
             "env": {"HF_TOKEN": "not-the-key"}
         }))
     }
@@ -240,19 +268,40 @@ impl Cloud {
         }))
     }
 
+    /// `vastai` (PyPI, 1.9.1) `show_instances`: `GET /api/v1/instances/`, rows under
+    /// `instances`, the next page's `after_token` in `next_token`. The peer answers
+    /// [`VAST_PAGE`] rows a page, fewer than the CLI's `limit`, as a server may: the account has
+    /// other instances before this one, so the list takes three pages.
+    fn vast_list(&self, r: &Request) -> (u16, String) {
+        let mut rows: Vec<Value> = VAST_OTHERS
+            .iter()
+            .map(|id| json!({"id": id, "label": "other", "actual_status": "running"}))
+            .collect();
+        rows.extend(self.vast_instance());
+        let start: usize = query_value(&r.query, "after_token")
+            .and_then(|t| t.parse().ok())
+            .unwrap_or(0);
+        let end = (start + VAST_PAGE).min(rows.len());
+        let next = (end < rows.len()).then(|| end.to_string());
+        let page = rows.get(start..end).unwrap_or_default();
+        (
+            200,
+            json!({"instances": page, "next_token": next, "total_instances": rows.len()})
+                .to_string(),
+        )
+    }
+
     fn vast(&mut self, r: &Request) -> (u16, String) {
         let path = format!("/api/v0/instances/{VAST_ID}/");
         let ok = json!({"success": true}).to_string();
         match (r.method.as_str(), r.path.as_str()) {
+            // `show_instance`: GET /instances/{id}/?owner=me, the row (or null) under `instances`.
             ("GET", p) if p == path && r.query.contains("owner=me") => (
                 200,
                 json!({ "instances": self.vast_instance() }).to_string(),
             ),
-            // vast-ai/vast-cli `show instances`: GET /instances?owner=me, rows under `instances`.
-            ("GET", "/api/v0/instances") if r.query.contains("owner=me") => {
-                let list: Vec<Value> = self.vast_instance().into_iter().collect();
-                (200, json!({ "instances": list }).to_string())
-            }
+            ("GET", "/api/v1/instances/") => self.vast_list(r),
+            // `stop_instance`: PUT /instances/{id}/ {"state": "stopped"}.
             ("PUT", p) if p == path => {
                 let asked: Value = serde_json::from_str(&r.text()).unwrap_or_default();
                 match (asked["state"].as_str(), self.status.is_some()) {
@@ -266,12 +315,13 @@ impl Cloud {
                     ),
                 }
             }
+            // `destroy_instance`: DELETE /instances/{id}/.
             ("DELETE", p) if p == path => {
                 self.status = None;
                 (200, ok)
             }
-            // `vastai show volumes`: GET /volumes?owner=me&type=all_volume, rows under `volumes`.
-            ("GET", "/api/v0/volumes/") if r.query.contains("owner=me") => {
+            // `show_volumes`: GET /volumes?owner=me&type=all_volume, rows under `volumes`.
+            ("GET", "/api/v0/volumes") if r.query.contains("owner=me") => {
                 let list: Vec<Value> = self
                     .storage
                     .iter()

@@ -4,6 +4,7 @@
 //! to hang, throttle, fail, garble or reject the key on chosen calls.
 
 pub mod cloud;
+pub mod schema;
 
 use std::sync::Mutex;
 use std::time::Duration;
@@ -41,6 +42,21 @@ struct Shared {
     /// Each armed for the calls (`METHOD /path`) that start with its target.
     faults: Faults<Fault>,
     calls: Vec<String>,
+    /// The provider's published API, where the project carries it.
+    spec: Option<schema::Spec>,
+    /// Each reply the peer sent and each request the adapter sent that the reference refuses.
+    violations: Vec<String>,
+}
+
+/// The published reference for `kind`, cut to what gpumeter calls.
+fn spec(kind: Kind) -> Option<schema::Spec> {
+    let text = match kind {
+        Kind::Runpod => include_str!("runpod-openapi-subset.json"),
+        Kind::Lambda => include_str!("lambda-api-v1-subset.json"),
+        // Vast.ai publishes no API description; the peer follows the official `vastai` package.
+        Kind::Vast => return None,
+    };
+    Some(schema::Spec::parse(text))
 }
 
 pub struct Peer {
@@ -53,6 +69,8 @@ impl Peer {
             cloud: Cloud::fresh(kind),
             faults: Faults::new(),
             calls: Vec::new(),
+            spec: spec(kind),
+            violations: Vec::new(),
         };
         let server = Loopback::start(shared, "application/json", serve);
         Peer { server }
@@ -71,6 +89,11 @@ impl Peer {
     /// Every call matching `call` after the first `after` ones.
     pub fn fault_after(&self, fault: Fault, call: &str, after: usize) {
         self.server.state().faults.arm_after(fault, call, after);
+    }
+
+    /// What the reference refused so far, forgotten: for a test that breaks it on purpose.
+    pub fn take_violations(&self) -> Vec<String> {
+        std::mem::take(&mut self.server.state().violations)
     }
 
     pub fn calls(&self) -> Vec<String> {
@@ -103,6 +126,24 @@ impl Peer {
 
     pub fn vast(&self) -> Vast {
         vast_at(&self.url())
+    }
+}
+
+impl Drop for Peer {
+    fn drop(&mut self) {
+        let violations = self.take_violations();
+        if violations.is_empty() {
+            return;
+        }
+        let report = format!(
+            "against the published reference:\n{}",
+            violations.join("\n")
+        );
+        if std::thread::panicking() {
+            eprintln!("{report}");
+        } else {
+            panic!("{report}");
+        }
     }
 }
 
@@ -175,7 +216,16 @@ fn serve(request: &Request, shared: &Mutex<Shared>) -> Reply {
             Reply::Answer(status, cloud::error(kind, status, "key revoked"))
         }
         None => {
-            let (status, body) = lock(shared).cloud.answer(request);
+            let mut s = lock(shared);
+            let (status, body) = s.cloud.answer(request);
+            let (method, path, query) = (&request.method, &request.path, &request.query);
+            let checked = s.spec.as_ref().map(|spec| {
+                let asked = spec.request(method, path, query, &request.text());
+                asked.and(spec.reply(method, path, status, &body))
+            });
+            if let Some(Err(why)) = checked {
+                s.violations.push(why);
+            }
             Reply::Answer(status, body)
         }
     }

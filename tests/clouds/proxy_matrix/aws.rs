@@ -13,7 +13,7 @@ use gpumeter::provider::readback::Readback;
 use gpumeter::provider::{Action, Provider, Seen};
 
 use super::{Cloud, Target, Truth, run, with_snapshots};
-use crate::common::moto::{Moto, moto};
+use crate::common::moto::{Moto, all_pages, moto};
 
 const SECRET: &str = "proxy-moto-secret-never-shown-41d7";
 const REGION: &str = "us-east-1";
@@ -177,16 +177,16 @@ impl Cloud for MotoCloud {
             .await;
         let state = all(&instance, "name");
         let has = |s: &str| state.iter().any(|n| n == s);
-        let snapshots = self
-            .call(
-                "DescribeSnapshots",
-                &[
-                    ("Filter.1.Name", "volume-id"),
-                    ("Filter.1.Value.1", &world.data),
-                    ("Filter.1.Value.2", &world.root),
-                ],
-            )
-            .await;
+        let snapshots = all_pages(
+            &self.ec2,
+            "DescribeSnapshots",
+            &[
+                ("Filter.1.Name", "volume-id"),
+                ("Filter.1.Value.1", &world.data),
+                ("Filter.1.Value.2", &world.root),
+            ],
+        )
+        .await;
         let ids = all(&snapshots, "snapshotId");
         let old_left = world.snapshots.iter().filter(|s| ids.contains(s)).count();
         let final_taken = ids.iter().any(|s| !world.snapshots.contains(s));

@@ -1,0 +1,249 @@
+"""moto's server, checked against botocore's model of each service and paged as AWS pages.
+
+moto takes and ignores any parameter it does not know. This wraps moto's WSGI app (built as
+``moto.server.main`` builds it) in a middleware that checks each Query-protocol request
+(``Action`` and ``Version``; the service from the SigV4 scope in ``Authorization``) against
+``botocore.session.get_session().get_service_model(service)``: its ``protocol``,
+``api_version``, ``operation_names`` and ``operation_model(action).input_shape``, whose shapes'
+``members``, ``serialization``, ``required_members``, ``type_name``, ``enum`` and ``metadata``
+are walked by the rules of ``botocore.serialize.EC2Serializer`` / ``QuerySerializer`` (EC2
+lists ``Name.N``, Query lists ``Name.member.N``). An unknown parameter, a missing required one
+or a value of the wrong type gets AWS's answer (HTTP 400, ``UnknownParameter`` /
+``MissingParameter`` / ``InvalidParameterValue`` in the protocol's XML error) and a line in the
+file named by ``MOTO_CHECKED_VIOLATIONS``.
+
+Paging: moto answers DescribeVolumes, DescribeSnapshots and DescribeImages whole. Where the
+model's input has ``MaxResults`` and ``NextToken`` and its output ``NextToken``, the launcher
+answers in pages of ``MaxResults`` items, or of ``MOTO_CHECKED_PAGE_SIZE`` (default 1) when the
+request sends none, as AWS may. A token is good once, for the same other parameters. Each page
+served is a line ``Action N`` in the file named by ``MOTO_CHECKED_PAGES``.
+"""
+
+import argparse
+import io
+import math
+import os
+import re
+import secrets
+import threading
+import xml.etree.ElementTree as ET
+from urllib.parse import parse_qsl, urlencode
+from xml.sax.saxutils import escape
+
+import botocore.session
+from moto.moto_server.werkzeug_app import DomainDispatcherApplication as Dispatcher
+from moto.moto_server.werkzeug_app import MotoRequestHandler, create_backend_app
+from werkzeug.serving import run_simple
+
+SCOPE = re.compile(r"Credential=[^/]*/\d{8}/[^/]*/([^/]+)/aws4_request")
+SESSION = botocore.session.get_session()
+LOCK = threading.Lock()
+TOKENS = {}  # token -> (action, other params, offset, page number)
+
+
+class Refusal(Exception):
+    """``Refusal(code, message)``: the error AWS answers."""
+
+
+def serial_name(shape, default, protocol):
+    if protocol == "ec2":
+        if "queryName" in shape.serialization:
+            return shape.serialization["queryName"]
+        name = shape.serialization.get("name")
+        return name[0].upper() + name[1:] if name else default
+    return shape.serialization.get("name", default)
+
+
+def tree(pairs):
+    """``{"Filter": {"1": {"Name": "x"}}}`` from ``[("Filter.1.Name", "x")]``."""
+    root = {}
+    for key, value in pairs:
+        *path, last = key.split(".")
+        node = root
+        for part in path:
+            node = node.setdefault(part, {})
+            if not isinstance(node, dict):
+                raise unknown(key)
+        node[last] = value
+    return root
+
+
+def unknown(name):
+    return Refusal("UnknownParameter", f"The parameter {name} is not recognized")
+
+
+def check(node, shape, path, protocol):
+    """Raises the Refusal AWS answers when ``node`` (a tree from ``tree``) breaks ``shape``."""
+    kind, pre = shape.type_name, f"{path}." if path else ""
+    if kind == "structure":
+        if not isinstance(node, dict):
+            raise unknown(f"{path} without members")
+        members = {serial_name(s, n, protocol): s for n, s in shape.members.items()}
+        for key, sub in node.items():
+            if key not in members:
+                raise unknown(pre + key)
+            check(sub, members[key], pre + key, protocol)
+        for name in shape.required_members:
+            if serial_name(shape.members[name], name, protocol) not in node:
+                missing = pre + serial_name(shape.members[name], name, protocol)
+                raise Refusal("MissingParameter", f"The request must contain the parameter {missing}")
+    elif kind in ("list", "map"):
+        if node == "" and protocol == "query":
+            return  # an empty list
+        if protocol == "query" and not shape.serialization.get("flattened"):
+            wrapper = "entry" if kind == "map" else shape.member.serialization.get("name", "member")
+            if not isinstance(node, dict) or set(node) != {wrapper}:
+                raise unknown(f"{path} without {path}.{wrapper}.N")
+            node, path = node[wrapper], f"{path}.{wrapper}"
+        if not isinstance(node, dict) or not all(k.isdigit() and k != "0" for k in node):
+            raise unknown(f"{path} without {path}.N, N from 1")
+        for n, element in node.items():
+            if kind == "list":
+                check(element, shape.member, f"{path}.{n}", protocol)
+            elif not isinstance(element, dict) or set(element) != {"key", "value"}:
+                raise unknown(f"{path}.{n}")
+    elif isinstance(node, dict):
+        raise unknown(f"{pre}{next(iter(node))}")
+    elif not valid(node, shape):
+        raise Refusal("InvalidParameterValue", f"Value ({node}) for parameter {path} is invalid")
+
+
+def valid(value, shape):
+    kind, meta = shape.type_name, shape.metadata
+    if kind in ("integer", "long"):
+        whole = re.fullmatch(r"-?\d+", value)
+        return whole and meta.get("min", -math.inf) <= int(value) <= meta.get("max", math.inf)
+    if kind in ("float", "double"):
+        return re.fullmatch(r"-?\d+(\.\d+)?([eE][-+]?\d+)?", value)
+    if kind == "boolean":
+        return value in ("true", "false")
+    if kind == "timestamp":
+        return re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)", value)
+    return kind != "string" or not shape.enum or value in shape.enum
+
+
+def error_body(protocol, code, message):
+    message, request = escape(message), secrets.token_hex(8)
+    if protocol == "ec2":
+        error = f"<Errors><Error><Code>{code}</Code><Message>{message}</Message></Error></Errors>"
+        return f'<?xml version="1.0" encoding="UTF-8"?><Response>{error}<RequestID>{request}</RequestID></Response>'
+    error = f"<Error><Type>Sender</Type><Code>{code}</Code><Message>{message}</Message></Error>"
+    return f"<ErrorResponse>{error}<RequestId>{request}</RequestId></ErrorResponse>"
+
+
+def paged(operation):
+    ins = operation.input_shape.members if operation.input_shape else {}
+    outs = operation.output_shape.members if operation.output_shape else {}
+    lists = [n for n, s in outs.items() if s.type_name == "list"]
+    if {"MaxResults", "NextToken"} <= set(ins) and "NextToken" in outs and len(lists) == 1:
+        return outs[lists[0]].serialization.get("name", lists[0])
+    return None
+
+
+def append(var, line):
+    path = os.environ.get(var)
+    if path:
+        with LOCK, open(path, "a", encoding="utf-8") as f:
+            f.write(line.replace("\n", " ") + "\n")
+
+
+def one_page(app, environ, body, action, version, params, list_name):
+    """The page the request asks for, cut from moto's whole answer."""
+    rest = [(k, v) for k, v in params if k not in ("MaxResults", "NextToken")]
+    given = dict(params)
+    if "MaxResults" not in given and any(k.split(".")[0].endswith("Id") for k, _ in rest):
+        # MaxResults' documentation: not with the ids; AWS answers those whole.
+        return forward(app, environ, body)
+    size = int(given.get("MaxResults", os.environ.get("MOTO_CHECKED_PAGE_SIZE", "1")))
+    offset, page = 0, 1
+    if "NextToken" in given:
+        earned = TOKENS.pop(given["NextToken"], None)  # dict.pop is atomic
+        if earned is None or earned[:2] != (action, rest):
+            raise Refusal("InvalidParameterValue", "The NextToken is not good for this request")
+        offset, page = earned[2], earned[3]
+    if "INITIAL_NO_AUTH_ACTION_COUNT" not in os.environ:
+        # moto checks signatures over the body when that is set: then it goes as it came.
+        whole = [("Action", action), ("Version", version)] + rest
+        body = urlencode(whole).encode()
+    status, headers, out = forward(app, environ, body)
+    if not status.startswith("200"):
+        return status, headers, out
+    namespace = re.search(r'xmlns="([^"]+)"', out.decode()).group(1)
+    ET.register_namespace("", namespace)
+    root, ns = ET.fromstring(out), "{%s}" % namespace
+    holder = root.find(ns + list_name)
+    items = list(holder) if holder is not None else []
+    for old in root.findall(ns + "nextToken"):
+        root.remove(old)
+    for item in items[:offset] + items[offset + size :]:
+        holder.remove(item)
+    if offset + size < len(items):
+        token = secrets.token_urlsafe(12)
+        TOKENS[token] = (action, rest, offset + size, page + 1)
+        ET.SubElement(root, ns + "nextToken").text = token
+    append("MOTO_CHECKED_PAGES", f"{action} {page}")
+    return status, headers, ET.tostring(root, encoding="utf-8", xml_declaration=True)
+
+
+def forward(app, environ, body):
+    environ = dict(environ, **{"wsgi.input": io.BytesIO(body), "CONTENT_LENGTH": str(len(body))})
+    started = {}
+    chunks = app(environ, lambda status, headers, exc=None: started.update(s=status, h=headers))
+    out = b"".join(chunks)
+    getattr(chunks, "close", lambda: None)()
+    return started["s"], started["h"], out
+
+
+def answer(app, environ, body, params):
+    """moto's answer, or AWS's refusal of a request botocore's model does not allow."""
+    fields = dict(params)
+    scope = SCOPE.search(environ.get("HTTP_AUTHORIZATION", ""))
+    if not scope or "Action" not in fields or scope.group(1) not in SESSION.get_available_services():
+        return forward(app, environ, body)
+    service, action = scope.group(1), fields["Action"]
+    model = SESSION.get_service_model(service)
+    try:
+        if fields.get("Version") != model.api_version:
+            raise Refusal("NoSuchVersion", f"{service} speaks Version {model.api_version}")
+        if action not in model.operation_names:
+            raise Refusal("InvalidAction", f"The action {action} is not valid")
+        operation = model.operation_model(action)
+        args = [(k, v) for k, v in params if k not in ("Action", "Version")]
+        if operation.input_shape is not None:
+            check(tree(args), operation.input_shape, "", model.protocol)
+        elif args:
+            raise unknown(args[0][0])
+        list_name = paged(operation)
+        if list_name:
+            return one_page(app, environ, body, action, fields["Version"], args, list_name)
+        return forward(app, environ, body)
+    except Refusal as refusal:
+        code, message = refusal.args
+        append("MOTO_CHECKED_VIOLATIONS", f"{service} {action}: {code}: {message}")
+        out = error_body(model.protocol, code, message).encode()
+        return "400 Bad Request", [("Content-Type", "text/xml")], out
+
+
+def middleware(app):
+    def checked(environ, start_response):
+        length = int(environ.get("CONTENT_LENGTH") or 0)
+        body = environ["wsgi.input"].read(length) if length else b""
+        params = parse_qsl(environ.get("QUERY_STRING", ""), keep_blank_values=True)
+        if environ.get("REQUEST_METHOD") == "POST":
+            params += parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True)
+        status, headers, out = answer(app, environ, body, params)
+        headers = [(k, v) for k, v in headers if k.lower() != "content-length"]
+        start_response(status, headers + [("Content-Length", str(len(out)))])
+        return [out]
+
+    return checked
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("-H", "--host", default="127.0.0.1")
+    parser.add_argument("-p", "--port", type=int, required=True)
+    host, port = vars(parser.parse_args()).values()
+    os.environ.setdefault("MOTO_PORT", str(port))
+    app = middleware(Dispatcher(create_backend_app))
+    run_simple(host, port, app, threaded=True, request_handler=MotoRequestHandler)
