@@ -1,0 +1,180 @@
+//! Which keys the Alibaba adapter signs with, in the order of the official credentials SDK's
+//! `DefaultCredentialsProvider` (alibabacloud_credentials, `provider/default.py`):
+//!
+//! 1. `EnvironmentVariableCredentialsProvider`: `ALIBABA_CLOUD_ACCESS_KEY_ID`,
+//!    `ALIBABA_CLOUD_ACCESS_KEY_SECRET`, and `ALIBABA_CLOUD_SECURITY_TOKEN` for STS keys.
+//! 2. `OIDCRoleArnCredentialsProvider`, only when `ALIBABA_CLOUD_ROLE_ARN`,
+//!    `ALIBABA_CLOUD_OIDC_PROVIDER_ARN` and `ALIBABA_CLOUD_OIDC_TOKEN_FILE` are all set: not
+//!    supported here, so it is named as tried and the chain goes on.
+//! 3. `CLIProfileCredentialsProvider`: the aliyun CLI's `~/.aliyun/config.json`, unless
+//!    `ALIBABA_CLOUD_CLI_PROFILE_DISABLED=true`; modes `AK`, `StsToken` and `EcsRamRole`.
+//! 4. `ProfileCredentialsProvider`: `ALIBABA_CLOUD_CREDENTIALS_FILE`, else
+//!    `~/.alibabacloud/credentials.ini`; section `ALIBABA_CLOUD_PROFILE`, else `default`; types
+//!    `access_key` and `ecs_ram_role`.
+//! 5. `EcsRamRoleCredentialsProvider`, unless `ALIBABA_CLOUD_ECS_METADATA_DISABLED=true`: the
+//!    role `ALIBABA_CLOUD_ECS_METADATA` names, else the one the metadata service lists
+//!    ([`super::ram_role`]).
+//!
+//! The SDK's last step, `URLCredentialsProvider` (`ALIBABA_CLOUD_CREDENTIALS_URI`), is not read.
+
+use std::path::{Path, PathBuf};
+
+use super::credentials::{ACCESS_KEY_ID_ENV, ACCESS_KEY_SECRET_ENV, AlibabaEnv, PROFILE_ENV};
+use crate::provider::ProviderError;
+use crate::provider::env::{CliProfile, KeyPair, Secret, read_cli_file};
+use crate::provider::ini::Ini;
+use crate::provider::role_keys::KeySource;
+
+pub const ROLE_ARN_ENV: &str = "ALIBABA_CLOUD_ROLE_ARN";
+pub const OIDC_PROVIDER_ARN_ENV: &str = "ALIBABA_CLOUD_OIDC_PROVIDER_ARN";
+pub const OIDC_TOKEN_FILE_ENV: &str = "ALIBABA_CLOUD_OIDC_TOKEN_FILE";
+pub const CLI_PROFILE_DISABLED_ENV: &str = "ALIBABA_CLOUD_CLI_PROFILE_DISABLED";
+pub const CREDENTIALS_FILE_ENV: &str = "ALIBABA_CLOUD_CREDENTIALS_FILE";
+/// The SDK's credentials file, under `$HOME`.
+pub const CREDENTIALS_FILE: &str = ".alibabacloud/credentials.ini";
+/// The ECS RAM role's name, instead of the one the metadata service lists.
+pub const ECS_ROLE_ENV: &str = "ALIBABA_CLOUD_ECS_METADATA";
+pub const ECS_METADATA_DISABLED_ENV: &str = "ALIBABA_CLOUD_ECS_METADATA_DISABLED";
+/// Hardened mode only: no metadata call without a token.
+pub const IMDSV1_DISABLED_ENV: &str = "ALIBABA_CLOUD_IMDSV1_DISABLED";
+
+/// The chain's variables beyond the key pair's.
+pub const EXTRA: &[&str] = &[
+    ROLE_ARN_ENV,
+    OIDC_PROVIDER_ARN_ENV,
+    OIDC_TOKEN_FILE_ENV,
+    CLI_PROFILE_DISABLED_ENV,
+    CREDENTIALS_FILE_ENV,
+    ECS_ROLE_ENV,
+    ECS_METADATA_DISABLED_ENV,
+    IMDSV1_DISABLED_ENV,
+];
+
+/// The keys from the first source in the chain that has them; `cli` is the CLI profile as
+/// read (empty when the variables had keys). When none has them and the metadata service is
+/// disabled, the error names every place tried, in order.
+pub fn key_source(env: &AlibabaEnv, cli: &CliProfile) -> Result<KeySource, ProviderError> {
+    if let Some(keys) = env.env_keys()? {
+        return Ok(fixed(keys, "the environment"));
+    }
+    let mut tried = vec![format!("{ACCESS_KEY_ID_ENV}/{ACCESS_KEY_SECRET_ENV}")];
+    if [ROLE_ARN_ENV, OIDC_PROVIDER_ARN_ENV, OIDC_TOKEN_FILE_ENV]
+        .iter()
+        .all(|v| env.var(v).is_some())
+    {
+        tried.push(format!("{ROLE_ARN_ENV} with OIDC (not supported)"));
+    }
+    let role_disabled = env.is_true(ECS_METADATA_DISABLED_ENV);
+    if env.is_true(CLI_PROFILE_DISABLED_ENV) {
+        tried.push(format!(
+            "~/.aliyun/config.json ({CLI_PROFILE_DISABLED_ENV}=true)"
+        ));
+    } else if let Some(keys) = &cli.keys {
+        return Ok(fixed(keys.clone(), &cli.key_place));
+    } else if let Some(role) = &cli.instance_role {
+        if !role_disabled {
+            return Ok(instance_role(env, Some(role), tried));
+        }
+        tried.push(format!("{} (EcsRamRole)", cli.key_place));
+    } else if !cli.key_place.is_empty() {
+        tried.push(cli.key_place.clone());
+    }
+    match credentials_file(env)? {
+        (_, FileKeys::Keys(keys)) => return Ok(fixed(keys, "the credentials file")),
+        (place, FileKeys::Role(role)) if !role_disabled => {
+            tried.push(place);
+            return Ok(instance_role(env, Some(&role), tried));
+        }
+        (place, _) => tried.push(place),
+    }
+    if role_disabled {
+        tried.push(format!(
+            "the ECS RAM role ({ECS_METADATA_DISABLED_ENV}=true)"
+        ));
+        let tried: Vec<&str> = tried.iter().map(String::as_str).collect();
+        return Err(ProviderError::missing("alibaba", ACCESS_KEY_ID_ENV, &tried));
+    }
+    Ok(instance_role(env, None, tried))
+}
+
+fn fixed(keys: KeyPair, from: &str) -> KeySource {
+    KeySource::Fixed {
+        keys,
+        from: from.to_string(),
+    }
+}
+
+/// The instance role: `role` when a profile names one, else `ALIBABA_CLOUD_ECS_METADATA`'s, else
+/// the one the service lists.
+fn instance_role(env: &AlibabaEnv, role: Option<&str>, tried: Vec<String>) -> KeySource {
+    let role = role
+        .map(str::trim)
+        .filter(|r| !r.is_empty())
+        .or_else(|| env.var(ECS_ROLE_ENV))
+        .map(str::to_string);
+    KeySource::InstanceRole { role, tried }
+}
+
+/// What the credentials file's section holds.
+enum FileKeys {
+    None,
+    Keys(KeyPair),
+    /// `type = ecs_ram_role`, with its `role_name` (empty to ask the service).
+    Role(String),
+}
+
+/// The SDK's INI file, as `ProfileCredentialsProvider` reads it; the place is named for the
+/// error. A missing file or section is nothing; an unsupported type or half a key is an error.
+fn credentials_file(env: &AlibabaEnv) -> Result<(String, FileKeys), ProviderError> {
+    let section = env.profile.as_deref().unwrap_or("default");
+    let path: PathBuf = match (env.var(CREDENTIALS_FILE_ENV), &env.home) {
+        (Some(file), _) => PathBuf::from(file),
+        (None, Some(home)) => Path::new(home).join(CREDENTIALS_FILE),
+        (None, None) => {
+            let place = format!("[{section}] in ~/{CREDENTIALS_FILE} (HOME is unset)");
+            return Ok((place, FileKeys::None));
+        }
+    };
+    let place = format!("[{section}] in {}", path.display());
+    let Some(text) = read_cli_file("alibaba", &path)? else {
+        return Ok((place, FileKeys::None));
+    };
+    let ini = Ini::parse_for("alibaba", &text, &path)
+        .map_err(|e| e.with_fix(&format!("fix or remove {}", path.display())))?;
+    if !ini.has(section) {
+        return Ok((place, FileKeys::None));
+    }
+    let get = |key: &str| ini.get(section, key).map(str::trim).unwrap_or_default();
+    let unsupported = |what: &str| {
+        ProviderError::state(
+            "alibaba",
+            format!("{place} has {what}; gpumeter reads types access_key and ecs_ram_role"),
+        )
+        .with_fix(&format!(
+            "set {ACCESS_KEY_ID_ENV} and {ACCESS_KEY_SECRET_ENV}, or name another section in \
+             {PROFILE_ENV}"
+        ))
+    };
+    match get("type") {
+        "access_key" => {
+            let (id, secret) = (get("access_key_id"), get("access_key_secret"));
+            for (field, value) in [("access_key_id", id), ("access_key_secret", secret)] {
+                if value.is_empty() {
+                    return Err(ProviderError::missing("alibaba", field, &[&place]));
+                }
+            }
+            let keys = KeyPair {
+                id: id.to_string(),
+                secret: Secret::new(secret),
+                token: None,
+            };
+            Ok((place, FileKeys::Keys(keys)))
+        }
+        "ecs_ram_role" => {
+            let role = get("role_name").to_string();
+            Ok((place, FileKeys::Role(role)))
+        }
+        "" => Err(unsupported("no `type`")),
+        other => Err(unsupported(&format!("type `{other}`"))),
+    }
+}
