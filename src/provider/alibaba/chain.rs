@@ -178,3 +178,170 @@ fn credentials_file(env: &AlibabaEnv) -> Result<(String, FileKeys), ProviderErro
         other => Err(unsupported(&format!("type `{other}`"))),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::provider::alibaba::credentials::{CLI_FILE, env_from_lookup};
+
+    const AK_PROFILE: &str = r#"{"current": "p", "profiles": [{"name": "p", "mode": "AK",
+        "access_key_id": "LTAIcli", "access_key_secret": "cli-secret-1"}]}"#;
+    const ROLE_PROFILE: &str = r#"{"current": "p", "profiles": [{"name": "p",
+        "mode": "EcsRamRole", "ram_role_name": "CliRole"}]}"#;
+    const INI_KEYS: &str = "[default]\ntype = access_key\naccess_key_id = LTAIini\n\
+        access_key_secret = ini-secret-2\n";
+
+    /// A home with the CLI's file and the SDK's INI file when given, and the variables.
+    fn setup(
+        cli: Option<&str>,
+        ini: Option<&str>,
+        vars: &[(&str, &str)],
+    ) -> (tempfile::TempDir, AlibabaEnv) {
+        let home = tempfile::tempdir().unwrap();
+        for (path, text) in [(CLI_FILE, cli), (CREDENTIALS_FILE, ini)] {
+            if let Some(text) = text {
+                let path = home.path().join(path);
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(path, text).unwrap();
+            }
+        }
+        let dir = home.path().display().to_string();
+        let vars: Vec<(String, String)> = vars
+            .iter()
+            .map(|(k, v)| ((*k).into(), (*v).into()))
+            .collect();
+        let env = env_from_lookup(move |name| {
+            if name == "HOME" {
+                return Some(dir.clone());
+            }
+            vars.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone())
+        });
+        (home, env)
+    }
+
+    fn source(env: &AlibabaEnv) -> Result<KeySource, ProviderError> {
+        let cli = super::super::credentials::cli_profile(env)?;
+        key_source(env, &cli)
+    }
+
+    fn id(source: &KeySource) -> &str {
+        &source.fixed_keys().expect("fixed keys").id
+    }
+
+    #[test]
+    fn each_source_wins_over_the_ones_after_it() {
+        let env_keys = [
+            (ACCESS_KEY_ID_ENV, "LTAIenv"),
+            (ACCESS_KEY_SECRET_ENV, "env-secret"),
+        ];
+        let (_h, env) = setup(Some(AK_PROFILE), Some(INI_KEYS), &env_keys);
+        assert_eq!(id(&source(&env).unwrap()), "LTAIenv");
+        let (_h, env) = setup(Some(AK_PROFILE), Some(INI_KEYS), &[]);
+        assert_eq!(id(&source(&env).unwrap()), "LTAIcli");
+        let (_h, env) = setup(None, Some(INI_KEYS), &[]);
+        let s = source(&env).unwrap();
+        assert_eq!(id(&s), "LTAIini");
+        assert_eq!(s.fixed_keys().unwrap().secret.expose(), "ini-secret-2");
+        // The CLI profile switched off: the INI file's keys, though the CLI has some.
+        let (_h, env) = setup(
+            Some(AK_PROFILE),
+            Some(INI_KEYS),
+            &[(CLI_PROFILE_DISABLED_ENV, "true")],
+        );
+        assert_eq!(id(&source(&env).unwrap()), "LTAIini");
+        // An EcsRamRole profile comes before the INI file's keys.
+        let (_h, env) = setup(Some(ROLE_PROFILE), Some(INI_KEYS), &[]);
+        assert!(matches!(
+            source(&env).unwrap(),
+            KeySource::InstanceRole { role: Some(r), .. } if r == "CliRole"
+        ));
+        let ini_role = "[work]\ntype = ecs_ram_role\nrole_name = IniRole\n";
+        let (_h, env) = setup(None, Some(ini_role), &[(PROFILE_ENV, "work")]);
+        assert!(matches!(
+            source(&env).unwrap(),
+            KeySource::InstanceRole { role: Some(r), .. } if r == "IniRole"
+        ));
+    }
+
+    #[test]
+    fn with_nothing_else_the_instance_role_is_next_after_every_place_tried() {
+        let oidc = [
+            (ROLE_ARN_ENV, "acs:ram::1:role/r"),
+            (OIDC_PROVIDER_ARN_ENV, "acs:ram::1:oidc-provider/p"),
+            (OIDC_TOKEN_FILE_ENV, "/var/run/token"),
+            (ECS_ROLE_ENV, "EnvRole"),
+        ];
+        let (home, env) = setup(None, None, &oidc);
+        let at = |p: &str| home.path().join(p).display().to_string();
+        assert_eq!(
+            source(&env).unwrap(),
+            KeySource::InstanceRole {
+                role: Some("EnvRole".into()),
+                tried: vec![
+                    format!("{ACCESS_KEY_ID_ENV}/{ACCESS_KEY_SECRET_ENV}"),
+                    format!("{ROLE_ARN_ENV} with OIDC (not supported)"),
+                    format!("the current profile in {}", at(CLI_FILE)),
+                    format!("[default] in {}", at(CREDENTIALS_FILE)),
+                ],
+            }
+        );
+        // An EcsRamRole profile with the metadata service switched off is passed over.
+        let off = [(ECS_METADATA_DISABLED_ENV, "true")];
+        let (home, env) = setup(Some(ROLE_PROFILE), None, &off);
+        let err = source(&env).unwrap_err();
+        let cli = format!(
+            "profile `p` in {} (EcsRamRole)",
+            home.path().join(CLI_FILE).display()
+        );
+        let ini = format!(
+            "[default] in {}",
+            home.path().join(CREDENTIALS_FILE).display()
+        );
+        assert_eq!(
+            err,
+            ProviderError::missing(
+                "alibaba",
+                ACCESS_KEY_ID_ENV,
+                &[
+                    &format!("{ACCESS_KEY_ID_ENV}/{ACCESS_KEY_SECRET_ENV}"),
+                    &cli,
+                    &ini,
+                    &format!("the ECS RAM role ({ECS_METADATA_DISABLED_ENV}=true)"),
+                ]
+            )
+        );
+    }
+
+    #[test]
+    fn a_bad_credentials_file_names_itself_and_what_was_expected() {
+        let other = tempfile::tempdir().unwrap();
+        let file = other.path().join("creds.ini");
+        std::fs::write(
+            &file,
+            "[default]\ntype = ram_role_arn\naccess_key_secret = ini-secret-3\n",
+        )
+        .unwrap();
+        let named = [(CREDENTIALS_FILE_ENV, file.to_str().unwrap())];
+        let (_h, env) = setup(None, Some(INI_KEYS), &named);
+        let err = source(&env).unwrap_err();
+        let text = format!("{err} {err:?}");
+        assert!(text.contains(&file.display().to_string()), "{text}");
+        assert!(
+            text.contains("type `ram_role_arn`") && text.contains("access_key"),
+            "{text}"
+        );
+        assert!(!text.contains("ini-secret-3"), "{text}");
+        std::fs::write(&file, "access_key_secret = ini-secret-4\n").unwrap();
+        let err = source(&env).unwrap_err();
+        let text = format!("{err} {err:?}");
+        assert!(text.contains(&format!("{}:1", file.display())), "{text}");
+        assert!(!text.contains("ini-secret-4"), "{text}");
+        std::fs::write(
+            &file,
+            "[default]\ntype = access_key\naccess_key_id = LTAIx\n",
+        )
+        .unwrap();
+        let err = source(&env).unwrap_err();
+        assert!(err.to_string().contains("access_key_secret"), "{err}");
+    }
+}

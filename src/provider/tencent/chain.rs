@@ -111,3 +111,115 @@ fn profile_file(files: &[PathBuf]) -> Result<(Vec<String>, Option<KeyPair>), Pro
         .collect();
     Ok((places, None))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::provider::tencent::credentials::{CLI_DIR, cli_profile, env_from_lookup};
+
+    const PROFILE: &str = "[default]\nsecret_id = AKIDprofile\nsecret_key = profile-key-1\n";
+
+    /// A home with tccli's credential file when given, the SDK's two profile files (home, then
+    /// system) when given, and the variables.
+    fn setup(
+        tccli: Option<&str>,
+        files: [Option<&str>; 2],
+        vars: &[(&str, &str)],
+    ) -> (tempfile::TempDir, TencentEnv, Vec<PathBuf>) {
+        let home = tempfile::tempdir().unwrap();
+        let paths = vec![
+            home.path().join(HOME_PROFILE),
+            home.path().join("etc-credentials"),
+        ];
+        for (path, text) in paths.iter().zip(files) {
+            if let Some(text) = text {
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(path, text).unwrap();
+            }
+        }
+        if let Some(text) = tccli {
+            std::fs::create_dir_all(home.path().join(CLI_DIR)).unwrap();
+            std::fs::write(home.path().join(CLI_DIR).join("default.credential"), text).unwrap();
+        }
+        let dir = home.path().display().to_string();
+        let vars: Vec<(String, String)> = vars
+            .iter()
+            .map(|(k, v)| ((*k).into(), (*v).into()))
+            .collect();
+        let env = env_from_lookup(move |name| {
+            if name == "HOME" {
+                return Some(dir.clone());
+            }
+            vars.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone())
+        });
+        (home, env, paths)
+    }
+
+    fn source(env: &TencentEnv, files: &[PathBuf]) -> Result<KeySource, ProviderError> {
+        key_source(env, files, &cli_profile(env)?)
+    }
+
+    fn id(source: &KeySource) -> &str {
+        &source.fixed_keys().expect("fixed keys").id
+    }
+
+    const TCCLI: &str = r#"{"secretId": "AKIDtccli", "secretKey": "tccli-key-2"}"#;
+
+    #[test]
+    fn each_source_wins_over_the_ones_after_it() {
+        let env_keys = [(SECRET_ID_ENV, "AKIDenv"), (SECRET_KEY_ENV, "env-key")];
+        let (_h, env, files) = setup(Some(TCCLI), [Some(PROFILE), None], &env_keys);
+        assert_eq!(id(&source(&env, &files).unwrap()), "AKIDenv");
+        let (_h, env, files) = setup(Some(TCCLI), [Some(PROFILE), None], &[]);
+        let s = source(&env, &files).unwrap();
+        assert_eq!(id(&s), "AKIDprofile");
+        assert_eq!(s.fixed_keys().unwrap().secret.expose(), "profile-key-1");
+        // The system file is read only when the home one does not exist.
+        let (_h, env, files) = setup(None, [None, Some(PROFILE)], &[]);
+        assert_eq!(id(&source(&env, &files).unwrap()), "AKIDprofile");
+        let other = "[default]\nsecret_id =\n";
+        let (_h, env, files) = setup(Some(TCCLI), [Some(other), Some(PROFILE)], &[]);
+        assert_eq!(id(&source(&env, &files).unwrap()), "AKIDtccli");
+    }
+
+    #[test]
+    fn with_nothing_else_the_cvm_role_is_next_after_every_place_tried() {
+        let tke: Vec<(&str, &str)> = TKE_OIDC.iter().map(|v| (*v, "x")).collect();
+        let (home, env, files) = setup(None, [None, None], &tke);
+        let place = |p: &PathBuf| format!("[default] in {}", p.display());
+        let tccli = home.path().join(CLI_DIR).join("default.credential");
+        assert_eq!(
+            source(&env, &files).unwrap(),
+            KeySource::InstanceRole {
+                role: None,
+                tried: vec![
+                    format!("{SECRET_ID_ENV}/{SECRET_KEY_ENV}"),
+                    place(&files[0]),
+                    place(&files[1]),
+                    tccli.display().to_string(),
+                ],
+            }
+        );
+        assert_eq!(after_role(&env), ["TKE_ROLE_ARN with OIDC (not supported)"]);
+        assert!(after_role(&setup(None, [None, None], &tke[..3]).1).is_empty());
+        assert_eq!(profile_files(&env)[1], PathBuf::from(SYSTEM_PROFILE));
+    }
+
+    #[test]
+    fn a_bad_profile_file_names_itself_and_what_is_missing() {
+        let (_h, env, files) = setup(None, [Some("secret_key = leak-5\n"), None], &[]);
+        let err = source(&env, &files).unwrap_err();
+        let text = format!("{err} {err:?}");
+        assert!(
+            text.contains(&format!("{}:1", files[0].display())),
+            "{text}"
+        );
+        assert!(!text.contains("leak-5"), "{text}");
+        let half = "[default]\nsecret_key = leak-6\n";
+        let (_h, env, files) = setup(None, [Some(half), None], &[]);
+        let err = source(&env, &files).unwrap_err();
+        let text = format!("{err} {err:?}");
+        assert!(text.contains("secret_id") && text.contains(&files[0].display().to_string()));
+        assert!(!text.contains("leak-6"), "{text}");
+    }
+}
