@@ -16,6 +16,7 @@ mod command_adapter;
 mod gpu_clouds;
 mod gpu_clouds_cli;
 mod gpu_clouds_faults;
+mod instance_role_cli;
 mod provider_http;
 mod proxy_matrix;
 mod tencent_adapter;

@@ -18,6 +18,11 @@ pub use cloud::{Cloud, INSTANCE};
 
 pub const KEY_ID: &str = "AKIDLoopbackSecretId";
 pub const SECRET: &str = "loopback-tencent-secret-5a4b3c";
+/// The CVM role the metadata service lists, and its temporary keys.
+pub const ROLE_NAME: &str = "GpumeterLoopbackCvmRole";
+pub const ROLE_KEY_ID: &str = "AKIDLoopbackRoleTmpId";
+pub const ROLE_SECRET: &str = "loopback-role-tmp-key-7e6d";
+pub const ROLE_TOKEN: &str = "loopback-role-token-8f7e";
 /// The region the peer's instance is in.
 pub const REGION: &str = "ap-guangzhou";
 
@@ -51,6 +56,8 @@ struct Shared {
     faults: Faults<Fault>,
     calls: Vec<Call>,
     rejected: Vec<String>,
+    /// The key id of every request that verified.
+    signers: Vec<String>,
 }
 
 pub struct Peer {
@@ -64,6 +71,7 @@ impl Peer {
             faults: Faults::new(),
             calls: Vec::new(),
             rejected: Vec::new(),
+            signers: Vec::new(),
         };
         let server = Loopback::start(shared, "application/json", serve);
         Peer { server }
@@ -94,6 +102,11 @@ impl Peer {
     /// The codes of the signature checks that failed.
     pub fn rejected(&self) -> Vec<String> {
         self.server.state().rejected.clone()
+    }
+
+    /// The key id of every call that verified, in order.
+    pub fn signers(&self) -> Vec<String> {
+        self.server.state().signers.clone()
     }
 
     pub fn cloud<R>(&self, f: impl FnOnce(&mut Cloud) -> R) -> R {
@@ -146,7 +159,35 @@ pub fn env_at(url: &str, secret: &str) -> TencentEnv {
     })
 }
 
+/// The CVM role's paths, as `CVMRoleCredential` reads them.
+fn cam_role(request: &Request) -> Option<Reply> {
+    const ROLES: &str = "/latest/meta-data/cam/security-credentials/";
+    let rest = request.target.strip_prefix(ROLES)?;
+    if request.method != "GET" {
+        return Some(Reply::Answer(405, String::new()));
+    }
+    Some(match rest {
+        "" => Reply::Answer(200, ROLE_NAME.into()),
+        ROLE_NAME => Reply::Answer(
+            200,
+            serde_json::json!({
+                "TmpSecretId": ROLE_KEY_ID,
+                "TmpSecretKey": ROLE_SECRET,
+                "Token": ROLE_TOKEN,
+                "ExpiredTime": jiff::Timestamp::now().as_second() + 3600,
+                "Expiration": "",
+                "Code": "Success",
+            })
+            .to_string(),
+        ),
+        _ => Reply::Answer(404, "Not Found".into()),
+    })
+}
+
 fn serve(request: &Request, shared: &Mutex<Shared>) -> Reply {
+    if let Some(reply) = cam_role(request) {
+        return reply;
+    }
     if request.method == "GET" && request.target == "/latest/meta-data/instance-id" {
         return Reply::Answer(200, INSTANCE.into());
     }
@@ -166,6 +207,7 @@ fn serve(request: &Request, shared: &Mutex<Shared>) -> Reply {
     let body: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
     let fault = {
         let mut s = lock(shared);
+        s.signers.extend(verify::key_id(request));
         s.calls.push(Call {
             action: action.clone(),
             body: body.clone(),
