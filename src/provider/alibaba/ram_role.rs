@@ -124,17 +124,15 @@ impl EcsRamRole {
 impl Fetch for EcsRamRole {
     async fn fetch(&self) -> Result<TempKeys, String> {
         let token = self.token().await?;
-        let role = match &self.role {
-            Some(role) => role.clone(),
-            None => {
-                let listed = self.get(ROLES_PATH, token.as_deref()).await?;
-                let role = listed.lines().next().unwrap_or_default().trim().to_string();
-                if role.is_empty() {
-                    return Err("has no RAM role".into());
-                }
-                role
-            }
+        let role = if let Some(role) = &self.role {
+            role.clone()
+        } else {
+            let listed = self.get(ROLES_PATH, token.as_deref()).await?;
+            listed.lines().next().unwrap_or_default().trim().to_string()
         };
+        if role.is_empty() {
+            return Err("has no RAM role".into());
+        }
         if role.contains(['/', '?', '#']) || role.chars().any(char::is_whitespace) {
             return Err("lists a role name that is not one".into());
         }

@@ -295,7 +295,7 @@ impl Client {
             .http
             .call(
                 Repeat::Safe,
-                |client| self.build(client, &keys, &url, &host, (product, action), &query),
+                |client| Self::build(client, &keys, &url, &host, (product, action), &query),
                 judge,
             )
             .await
@@ -344,7 +344,6 @@ impl Client {
     }
 
     fn build(
-        &self,
         client: &reqwest::Client,
         keys: &KeyPair,
         url: &str,

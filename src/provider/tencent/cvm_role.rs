@@ -74,12 +74,11 @@ impl CvmRole {
 #[async_trait]
 impl Fetch for CvmRole {
     async fn fetch(&self) -> Result<TempKeys, String> {
-        let role = match &self.role {
-            Some(role) => role.clone(),
-            None => {
-                let listed = self.get(ROLES_PATH).await?;
-                listed.lines().next().unwrap_or_default().trim().to_string()
-            }
+        let role = if let Some(role) = &self.role {
+            role.clone()
+        } else {
+            let listed = self.get(ROLES_PATH).await?;
+            listed.lines().next().unwrap_or_default().trim().to_string()
         };
         if role.is_empty() {
             return Err("has no CAM role".into());
