@@ -294,6 +294,33 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn without_hardened_mode_the_calls_go_plain_unless_that_is_disabled() {
+        let plain = |a: &Asked| match (a.method.as_str(), a.path.as_str()) {
+            (_, _) if a.header("x-aliyun-ecs-metadata-token").is_some() => (400, String::new()),
+            ("PUT", _) => (403, String::new()),
+            ("GET", ROLES_PATH) => (200, "PlainRole\n".into()),
+            ("GET", "/latest/meta-data/ram/security-credentials/PlainRole") => {
+                (200, keys_json(7, 60))
+            }
+            _ => (404, String::new()),
+        };
+        let stub = Stub::start(plain);
+        let fetch = EcsRamRole::new(&stub.url, None, false).unwrap();
+        assert_eq!(fetch.fetch().await.unwrap().keys.id, "STS.role7");
+        // A token the service gives but then refuses: asked again without it, as the SDK does.
+        stub.answer(move |a: &Asked| match a.method.as_str() {
+            "PUT" => (200, TOKEN.into()),
+            _ => plain(a),
+        });
+        assert_eq!(fetch.fetch().await.unwrap().keys.id, "STS.role7");
+        // ALIBABA_CLOUD_IMDSV1_DISABLED: no token, no keys.
+        stub.answer(plain);
+        let strict = EcsRamRole::new(&stub.url, None, true).unwrap();
+        let why = strict.fetch().await.unwrap_err();
+        assert_eq!(why, "gave no metadata token");
+    }
+
+    #[tokio::test]
     async fn a_service_without_a_role_or_with_bad_keys_is_named_in_the_error() {
         let stub = Stub::start(|a: &Asked| match a.path.as_str() {
             TOKEN_PATH => (200, TOKEN.into()),
