@@ -9,8 +9,9 @@
 //! 3. `CLIProfileCredentialsProvider`: the aliyun CLI's `~/.aliyun/config.json`, unless
 //!    `ALIBABA_CLOUD_CLI_PROFILE_DISABLED=true`; modes `AK`, `StsToken` and `EcsRamRole`.
 //! 4. `ProfileCredentialsProvider`: `ALIBABA_CLOUD_CREDENTIALS_FILE`, else
-//!    `~/.alibabacloud/credentials.ini`; section `ALIBABA_CLOUD_PROFILE`, else `default`; types
-//!    `access_key` and `ecs_ram_role`.
+//!    `~/.alibabacloud/credentials.ini` (else `~/.alibabacloud/credentials`, the Go SDK's name for
+//!    the same file); section `ALIBABA_CLOUD_PROFILE`, else `default`; types `access_key` and
+//!    `ecs_ram_role`.
 //! 5. `EcsRamRoleCredentialsProvider`, unless `ALIBABA_CLOUD_ECS_METADATA_DISABLED=true`: the
 //!    role `ALIBABA_CLOUD_ECS_METADATA` names, else the one the metadata service lists
 //!    ([`super::ram_role`]).
@@ -32,6 +33,8 @@ pub const CLI_PROFILE_DISABLED_ENV: &str = "ALIBABA_CLOUD_CLI_PROFILE_DISABLED";
 pub const CREDENTIALS_FILE_ENV: &str = "ALIBABA_CLOUD_CREDENTIALS_FILE";
 /// The SDK's credentials file, under `$HOME`.
 pub const CREDENTIALS_FILE: &str = ".alibabacloud/credentials.ini";
+/// The same file as the Go SDK names it, read when the first does not exist.
+pub const GO_CREDENTIALS_FILE: &str = ".alibabacloud/credentials";
 /// The ECS RAM role's name, instead of the one the metadata service lists.
 pub const ECS_ROLE_ENV: &str = "ALIBABA_CLOUD_ECS_METADATA";
 pub const ECS_METADATA_DISABLED_ENV: &str = "ALIBABA_CLOUD_ECS_METADATA_DISABLED";
@@ -127,15 +130,30 @@ enum FileKeys {
 /// error. A missing file or section is nothing; an unsupported type or half a key is an error.
 fn credentials_file(env: &AlibabaEnv) -> Result<(String, FileKeys), ProviderError> {
     let section = env.profile.as_deref().unwrap_or("default");
-    let path: PathBuf = match (env.var(CREDENTIALS_FILE_ENV), &env.home) {
-        (Some(file), _) => PathBuf::from(file),
-        (None, Some(home)) => Path::new(home).join(CREDENTIALS_FILE),
+    let (path, place): (PathBuf, String) = match (env.var(CREDENTIALS_FILE_ENV), &env.home) {
+        (Some(file), _) => (PathBuf::from(file), format!("[{section}] in {file}")),
+        (None, Some(home)) => {
+            let (ini, go) = (
+                Path::new(home).join(CREDENTIALS_FILE),
+                Path::new(home).join(GO_CREDENTIALS_FILE),
+            );
+            if !ini.exists() && go.exists() {
+                let place = format!("[{section}] in {}", go.display());
+                (go, place)
+            } else {
+                let place = if ini.exists() {
+                    format!("[{section}] in {}", ini.display())
+                } else {
+                    format!("[{section}] in {} or credentials", ini.display())
+                };
+                (ini, place)
+            }
+        }
         (None, None) => {
             let place = format!("[{section}] in ~/{CREDENTIALS_FILE} (HOME is unset)");
             return Ok((place, FileKeys::None));
         }
     };
-    let place = format!("[{section}] in {}", path.display());
     let Some(text) = read_cli_file("alibaba", &path)? else {
         return Ok((place, FileKeys::None));
     };
@@ -238,10 +256,17 @@ mod tests {
         assert_eq!(id(&source(&env).unwrap()), "LTAIenv");
         let (_h, env) = setup(Some(AK_PROFILE), Some(INI_KEYS), &[]);
         assert_eq!(id(&source(&env).unwrap()), "LTAIcli");
-        let (_h, env) = setup(None, Some(INI_KEYS), &[]);
+        let (h, env) = setup(None, Some(INI_KEYS), &[]);
         let s = source(&env).unwrap();
         assert_eq!(id(&s), "LTAIini");
         assert_eq!(s.fixed_keys().unwrap().secret.expose(), "ini-secret-2");
+        // The Go SDK's name for the file, when the Python SDK's does not exist.
+        std::fs::rename(
+            h.path().join(CREDENTIALS_FILE),
+            h.path().join(GO_CREDENTIALS_FILE),
+        )
+        .unwrap();
+        assert_eq!(id(&source(&env).unwrap()), "LTAIini");
         // The CLI profile switched off: the INI file's keys, though the CLI has some.
         let (_h, env) = setup(
             Some(AK_PROFILE),
@@ -281,7 +306,7 @@ mod tests {
                     format!("{ACCESS_KEY_ID_ENV}/{ACCESS_KEY_SECRET_ENV}"),
                     format!("{ROLE_ARN_ENV} with OIDC (not supported)"),
                     format!("the current profile in {}", at(CLI_FILE)),
-                    format!("[default] in {}", at(CREDENTIALS_FILE)),
+                    format!("[default] in {} or credentials", at(CREDENTIALS_FILE)),
                 ],
             }
         );
@@ -294,7 +319,7 @@ mod tests {
             home.path().join(CLI_FILE).display()
         );
         let ini = format!(
-            "[default] in {}",
+            "[default] in {} or credentials",
             home.path().join(CREDENTIALS_FILE).display()
         );
         assert_eq!(

@@ -392,7 +392,7 @@ mod tests {
         e.extra.push((ECS_METADATA_DISABLED_ENV, "TRUE".into()));
         let err = Settings::resolve(&e, None, Some("r")).unwrap_err();
         let file = home.join(CLI_FILE).display().to_string();
-        let ini = home.join(CREDENTIALS_FILE).display().to_string();
+        let ini = format!("{} or credentials", home.join(CREDENTIALS_FILE).display());
         assert_eq!(
             err,
             ProviderError::missing(
