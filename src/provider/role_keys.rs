@@ -24,6 +24,9 @@ pub enum KeySource {
         role: Option<String>,
         tried: Vec<String>,
     },
+    /// A role assumed with an OIDC token; the cloud's settings carry the role and the token's
+    /// file. `tried` names the places before it.
+    WebIdentity { tried: Vec<String> },
 }
 
 impl KeySource {
@@ -31,7 +34,7 @@ impl KeySource {
     pub fn fixed_keys(&self) -> Option<&KeyPair> {
         match self {
             KeySource::Fixed { keys, .. } => Some(keys),
-            KeySource::InstanceRole { .. } => None,
+            KeySource::InstanceRole { .. } | KeySource::WebIdentity { .. } => None,
         }
     }
 }

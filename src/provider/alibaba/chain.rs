@@ -4,8 +4,8 @@
 //! 1. `EnvironmentVariableCredentialsProvider`: `ALIBABA_CLOUD_ACCESS_KEY_ID`,
 //!    `ALIBABA_CLOUD_ACCESS_KEY_SECRET`, and `ALIBABA_CLOUD_SECURITY_TOKEN` for STS keys.
 //! 2. `OIDCRoleArnCredentialsProvider`, only when `ALIBABA_CLOUD_ROLE_ARN`,
-//!    `ALIBABA_CLOUD_OIDC_PROVIDER_ARN` and `ALIBABA_CLOUD_OIDC_TOKEN_FILE` are all set: not
-//!    supported here, so it is named as tried and the chain goes on.
+//!    `ALIBABA_CLOUD_OIDC_PROVIDER_ARN` and `ALIBABA_CLOUD_OIDC_TOKEN_FILE` are all set: the role
+//!    that token assumes through STS ([`super::oidc`]).
 //! 3. `CLIProfileCredentialsProvider`: the aliyun CLI's `~/.aliyun/config.json`, unless
 //!    `ALIBABA_CLOUD_CLI_PROFILE_DISABLED=true`; modes `AK`, `StsToken` and `EcsRamRole`.
 //! 4. `ProfileCredentialsProvider`: `ALIBABA_CLOUD_CREDENTIALS_FILE`, else
@@ -20,9 +20,12 @@
 
 use std::path::{Path, PathBuf};
 
-use super::credentials::{ACCESS_KEY_ID_ENV, ACCESS_KEY_SECRET_ENV, AlibabaEnv, PROFILE_ENV};
+use super::credentials::{
+    ACCESS_KEY_ID_ENV, ACCESS_KEY_SECRET_ENV, AlibabaEnv, ENDPOINT_ENV, PROFILE_ENV,
+};
+use super::oidc::{OidcSettings, SESSION_NAME_ENV, STS_REGION_ENV, VPC_ENDPOINT_ENV, sts_endpoint};
 use crate::provider::ProviderError;
-use crate::provider::env::{CliProfile, KeyPair, Secret, read_cli_file};
+use crate::provider::env::{CliProfile, KeyPair, Secret, base_url, read_cli_file};
 use crate::provider::ini::Ini;
 use crate::provider::role_keys::KeySource;
 
@@ -51,7 +54,36 @@ pub const EXTRA: &[&str] = &[
     ECS_ROLE_ENV,
     ECS_METADATA_DISABLED_ENV,
     IMDSV1_DISABLED_ENV,
+    STS_REGION_ENV,
+    VPC_ENDPOINT_ENV,
+    SESSION_NAME_ENV,
 ];
+
+/// The OIDC role, when its three variables are set; STS is the endpoint override's, if set.
+pub fn oidc_settings(env: &AlibabaEnv) -> Result<Option<OidcSettings>, ProviderError> {
+    let (Some(role_arn), Some(provider_arn), Some(token_file)) = (
+        env.var(ROLE_ARN_ENV),
+        env.var(OIDC_PROVIDER_ARN_ENV),
+        env.var(OIDC_TOKEN_FILE_ENV),
+    ) else {
+        return Ok(None);
+    };
+    let sts = match &env.endpoint {
+        Some(base) => base_url("alibaba", ENDPOINT_ENV, base)?,
+        None => sts_endpoint(env.var(STS_REGION_ENV), env.is_true(VPC_ENDPOINT_ENV)),
+    };
+    let session_name = env.var(SESSION_NAME_ENV).map_or_else(
+        || format!("gpumeter-{}", jiff::Timestamp::now().as_second()),
+        str::to_string,
+    );
+    Ok(Some(OidcSettings {
+        role_arn: role_arn.to_string(),
+        provider_arn: provider_arn.to_string(),
+        token_file: PathBuf::from(token_file),
+        session_name,
+        sts,
+    }))
+}
 
 /// The keys from the first source in the chain that has them; `cli` is the CLI profile as
 /// read (empty when the variables had keys). When none has them and the metadata service is
@@ -61,11 +93,8 @@ pub fn key_source(env: &AlibabaEnv, cli: &CliProfile) -> Result<KeySource, Provi
         return Ok(fixed(keys, "the environment"));
     }
     let mut tried = vec![format!("{ACCESS_KEY_ID_ENV}/{ACCESS_KEY_SECRET_ENV}")];
-    if [ROLE_ARN_ENV, OIDC_PROVIDER_ARN_ENV, OIDC_TOKEN_FILE_ENV]
-        .iter()
-        .all(|v| env.var(v).is_some())
-    {
-        tried.push(format!("{ROLE_ARN_ENV} with OIDC (not supported)"));
+    if oidc_settings(env)?.is_some() {
+        return Ok(KeySource::WebIdentity { tried });
     }
     let role_disabled = env.is_true(ECS_METADATA_DISABLED_ENV);
     if env.is_true(CLI_PROFILE_DISABLED_ENV) {
@@ -289,14 +318,39 @@ mod tests {
     }
 
     #[test]
-    fn with_nothing_else_the_instance_role_is_next_after_every_place_tried() {
+    fn all_three_oidc_variables_come_right_after_the_keys() {
         let oidc = [
             (ROLE_ARN_ENV, "acs:ram::1:role/r"),
             (OIDC_PROVIDER_ARN_ENV, "acs:ram::1:oidc-provider/p"),
             (OIDC_TOKEN_FILE_ENV, "/var/run/token"),
+            (STS_REGION_ENV, "cn-shanghai"),
+            (SESSION_NAME_ENV, "s1"),
+        ];
+        let (_h, env) = setup(Some(AK_PROFILE), Some(INI_KEYS), &oidc);
+        assert_eq!(
+            source(&env).unwrap(),
+            KeySource::WebIdentity {
+                tried: vec![format!("{ACCESS_KEY_ID_ENV}/{ACCESS_KEY_SECRET_ENV}")]
+            }
+        );
+        let settings = oidc_settings(&env).unwrap().unwrap();
+        assert_eq!(settings.sts, "https://sts.cn-shanghai.aliyuncs.com/");
+        assert_eq!(settings.session_name, "s1");
+        assert_eq!(settings.token_file, PathBuf::from("/var/run/token"));
+        let keys = [(ACCESS_KEY_ID_ENV, "LTAIenv"), (ACCESS_KEY_SECRET_ENV, "s")];
+        let (_h, env) = setup(None, None, &[&oidc[..], &keys[..]].concat());
+        assert_eq!(id(&source(&env).unwrap()), "LTAIenv");
+    }
+
+    #[test]
+    fn with_nothing_else_the_instance_role_is_next_after_every_place_tried() {
+        // Two of the three OIDC variables: no OIDC role.
+        let vars = [
+            (ROLE_ARN_ENV, "acs:ram::1:role/r"),
+            (OIDC_PROVIDER_ARN_ENV, "acs:ram::1:oidc-provider/p"),
             (ECS_ROLE_ENV, "EnvRole"),
         ];
-        let (home, env) = setup(None, None, &oidc);
+        let (home, env) = setup(None, None, &vars);
         let at = |p: &str| home.path().join(p).display().to_string();
         assert_eq!(
             source(&env).unwrap(),
@@ -304,7 +358,6 @@ mod tests {
                 role: Some("EnvRole".into()),
                 tried: vec![
                     format!("{ACCESS_KEY_ID_ENV}/{ACCESS_KEY_SECRET_ENV}"),
-                    format!("{ROLE_ARN_ENV} with OIDC (not supported)"),
                     format!("the current profile in {}", at(CLI_FILE)),
                     format!("[default] in {} or credentials", at(CREDENTIALS_FILE)),
                 ],

@@ -99,6 +99,8 @@ pub struct Settings {
     pub metadata: String,
     /// `ALIBABA_CLOUD_IMDSV1_DISABLED=true`: the role's keys only with a metadata token.
     pub imds_v1_disabled: bool,
+    /// The OIDC role, when the chain chose it.
+    pub oidc: Option<super::oidc::OidcSettings>,
 }
 
 impl Settings {
@@ -133,6 +135,7 @@ impl Settings {
                 .clone()
                 .unwrap_or_else(|| DEFAULT_METADATA.to_string()),
             imds_v1_disabled: env.is_true(super::chain::IMDSV1_DISABLED_ENV),
+            oidc: super::chain::oidc_settings(env)?,
         })
     }
 }

@@ -11,6 +11,7 @@ pub mod credentials;
 mod inventory;
 pub mod metadata;
 pub mod model;
+pub mod oidc;
 mod plan;
 pub mod ram_role;
 pub mod rpc;
@@ -88,8 +89,9 @@ impl AlibabaCloud {
             instance_id,
             metadata,
             imds_v1_disabled,
+            oidc,
         } = settings;
-        let keys = ram_role::key_store(credentials, &metadata, imds_v1_disabled)?;
+        let keys = ram_role::key_store(credentials, &metadata, imds_v1_disabled, oidc)?;
         Ok(AlibabaCloud {
             rpc: Client::new(keys, region, endpoints, policy)?,
             metadata: Metadata::new(&metadata)?,

@@ -13,6 +13,7 @@ use jiff::Timestamp;
 use serde::Deserialize;
 
 use super::credentials::ACCESS_KEY_ID_ENV;
+use super::oidc::{OidcRole, OidcSettings};
 use crate::provider::ProviderError;
 use crate::provider::env::{KeyPair, Secret};
 use crate::provider::http::{Http, HttpPolicy, Repeat, by_status};
@@ -172,14 +173,31 @@ impl Fetch for EcsRamRole {
     }
 }
 
-/// The store for `source`: fixed keys as they are, or the role at the service at `metadata`.
+/// The store for `source`: fixed keys as they are, the role at the service at `metadata`, or
+/// the role `oidc` assumes.
 pub fn key_store(
     source: KeySource,
     metadata: &str,
     imds_v1_disabled: bool,
+    oidc: Option<OidcSettings>,
 ) -> Result<KeyStore, ProviderError> {
     match source {
         KeySource::Fixed { keys, .. } => Ok(KeyStore::fixed(keys)),
+        KeySource::WebIdentity { tried } => {
+            let settings = oidc.ok_or_else(|| {
+                ProviderError::state("alibaba", "an OIDC role without its settings")
+            })?;
+            let place = format!("the OIDC role {} at {}", settings.role_arn, settings.sts);
+            let fetch = OidcRole::new(settings).map_err(|e| ProviderError::state("alibaba", e))?;
+            let naming = Naming {
+                provider: "alibaba",
+                key_var: ACCESS_KEY_ID_ENV,
+                tried,
+                place,
+                after: Vec::new(),
+            };
+            Ok(KeyStore::fetched(Box::new(fetch), naming, REFRESH_BEFORE))
+        }
         KeySource::InstanceRole { role, tried } => {
             let fetch = EcsRamRole::new(metadata, role, imds_v1_disabled)
                 .map_err(|e| ProviderError::state("alibaba", e))?;

@@ -130,6 +130,9 @@ pub fn key_store(
 ) -> Result<KeyStore, ProviderError> {
     match source {
         KeySource::Fixed { keys, .. } => Ok(KeyStore::fixed(keys)),
+        KeySource::WebIdentity { .. } => {
+            Err(ProviderError::unsupported("tencent", "TKE's OIDC role"))
+        }
         KeySource::InstanceRole { role, tried } => {
             let fetch =
                 CvmRole::new(metadata, role).map_err(|e| ProviderError::state("tencent", e))?;
