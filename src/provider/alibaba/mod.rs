@@ -15,6 +15,7 @@ pub mod oidc;
 mod plan;
 pub mod ram_role;
 pub mod rpc;
+mod sdk_file;
 pub mod sign;
 mod snapshots;
 
