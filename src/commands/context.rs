@@ -187,8 +187,9 @@ impl Context {
         Ok(Aws::new(settings).remembering(&self.data_dir))
     }
 
-    /// The Alibaba adapter, from the ALIBABA_CLOUD_* variables (else the aliyun CLI's profile)
-    /// and `[instance]`. A missing credential is bad input that names every place looked in.
+    /// The Alibaba adapter, from the credential chain (the ALIBABA_CLOUD_* variables, the files,
+    /// the ECS RAM role) and `[instance]`. A missing credential is bad input that names every
+    /// place looked in.
     pub fn alibaba(&self) -> Result<Arc<dyn Provider>, Failure> {
         let instance = &self.config.instance;
         AlibabaCloud::from_env(
@@ -200,8 +201,9 @@ impl Context {
         .map_err(|e| Failure::provider(super::EXIT_BAD_INPUT, "alibaba", &e))
     }
 
-    /// The Tencent Cloud adapter, from the TENCENTCLOUD_* variables (else tccli's profile) and
-    /// `[instance]`. A missing credential is bad input that names every place looked in.
+    /// The Tencent Cloud adapter, from the credential chain (the TENCENTCLOUD_* variables, the
+    /// files, the CVM role) and `[instance]`. A missing credential is bad input that names every
+    /// place looked in.
     pub fn tencent(&self) -> Result<Arc<dyn Provider>, Failure> {
         use crate::provider::tencent::TencentCloud;
         let instance = &self.config.instance;

@@ -48,6 +48,8 @@ pub struct KeyPairVars {
     pub metadata: &'static str,
     /// The variable that names the provider CLI's profile to read.
     pub profile: &'static str,
+    /// The other variables the credential chain reads (a role name, a file, a switch).
+    pub extra: &'static [&'static str],
 }
 
 /// Where the provider CLI's files are found.
@@ -62,6 +64,8 @@ pub struct CliProfile {
     /// Where the region was looked for.
     pub region_place: String,
     pub keys: Option<KeyPair>,
+    /// The profile says to use the instance's role: its name, empty to ask the metadata service.
+    pub instance_role: Option<String>,
     pub region: Option<String>,
 }
 
@@ -81,6 +85,8 @@ pub struct KeyPairEnv {
     pub home: Option<String>,
     /// The CLI profile named in the environment.
     pub profile: Option<String>,
+    /// The set ones of [`KeyPairVars::extra`].
+    pub extra: Vec<(&'static str, String)>,
 }
 
 impl KeyPairEnv {
@@ -105,7 +111,26 @@ impl KeyPairEnv {
             metadata: get(vars.metadata),
             home: get(HOME),
             profile: get(vars.profile).map(|p| p.trim().to_string()),
+            extra: vars
+                .extra
+                .iter()
+                .filter_map(|name| Some((*name, get(name)?.trim().to_string())))
+                .collect(),
         }
+    }
+
+    /// One of the chain's other variables, `None` when unset or empty.
+    pub fn var(&self, name: &str) -> Option<&str> {
+        self.extra
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Whether `name` is set to `true` (any case), as the SDKs read their switches.
+    pub fn is_true(&self, name: &str) -> bool {
+        self.var(name)
+            .is_some_and(|v| v.eq_ignore_ascii_case("true"))
     }
 
     /// The key pair from the variables, `None` when neither the id nor the secret is set; one
@@ -122,26 +147,6 @@ impl KeyPairEnv {
             (None, Some(_)) => Err(missing(self.vars.key_id)),
             (Some(_), None) => Err(missing(self.vars.key_secret)),
         }
-    }
-
-    /// The key pair to sign with: the variables', else the CLI profile's; or every place tried.
-    pub fn key_pair(&self, cli: &CliProfile) -> Result<KeyPair, ProviderError> {
-        if let Some(keys) = self.env_keys()? {
-            return Ok(keys);
-        }
-        if let Some(keys) = &cli.keys {
-            return Ok(keys.clone());
-        }
-        let vars = format!("{}/{}", self.vars.key_id, self.vars.key_secret);
-        let mut tried = vec![vars.as_str()];
-        if !cli.key_place.is_empty() {
-            tried.push(&cli.key_place);
-        }
-        Err(ProviderError::missing(
-            self.vars.provider,
-            self.vars.key_id,
-            &tried,
-        ))
     }
 
     /// Whether the CLI's files are needed: no keys in the variables, or no region anywhere else.
@@ -186,6 +191,7 @@ impl fmt::Debug for KeyPairEnv {
             .field("metadata", &self.metadata)
             .field("home", &self.home)
             .field("profile", &self.profile)
+            .field("extra", &self.extra)
             .finish()
     }
 }

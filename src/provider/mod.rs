@@ -15,10 +15,14 @@ pub mod command;
 pub mod demo;
 pub mod env;
 pub mod http;
+pub mod ini;
 pub mod lambda;
+#[cfg(test)]
+mod metadata_stub;
 pub mod none;
 pub mod one_line;
 pub mod readback;
+pub mod role_keys;
 pub mod runpod;
 pub mod seen;
 pub mod tencent;

@@ -553,27 +553,39 @@ async fn keys_only_in_the_aliyun_cli_profile_sign_the_calls() {
     let _ = std::fs::remove_dir_all(home);
 }
 
-#[test]
-fn without_keys_anywhere_the_error_names_every_place_in_order() {
+#[tokio::test]
+async fn without_keys_anywhere_the_error_names_every_place_in_order() {
     let home = aliyun_home("none", r#"{"current": "default", "profiles": []}"#);
     let home_text = home.display().to_string();
+    // Nothing listens on the discard port: the metadata service has no role to give.
     let env = gpumeter::provider::alibaba::credentials::env_from_lookup(|name| match name {
         "HOME" => Some(home_text.clone()),
         "ALIBABA_CLOUD_REGION_ID" => Some("cn-hangzhou".into()),
+        "GPUMETER_ALIBABA_METADATA" => Some("http://127.0.0.1:9".into()),
         _ => None,
     });
-    let err =
-        gpumeter::provider::alibaba::credentials::Settings::resolve(&env, None, None).unwrap_err();
+    let err = Peer::adapter_with(&env, Some(INSTANCE))
+        .inventory()
+        .await
+        .unwrap_err();
     let text = err.to_string();
-    let vars = text
-        .find("ALIBABA_CLOUD_ACCESS_KEY_ID/ALIBABA_CLOUD_ACCESS_KEY_SECRET")
-        .expect(&text);
-    let file = text
-        .find(&format!(
+    let at = |needle: &str| {
+        text.find(needle)
+            .unwrap_or_else(|| panic!("{needle}: {text}"))
+    };
+    let places = [
+        at("ALIBABA_CLOUD_ACCESS_KEY_ID/ALIBABA_CLOUD_ACCESS_KEY_SECRET"),
+        at(&format!(
             "profile `default` in {}",
             home.join(".aliyun/config.json").display()
-        ))
-        .expect(&text);
-    assert!(vars < file, "{text}");
+        )),
+        at(&format!(
+            "[default] in {}",
+            home.join(".alibabacloud/credentials.ini").display()
+        )),
+        at("the ECS RAM role at http://127.0.0.1:9"),
+    ];
+    assert!(places.is_sorted(), "{text}");
+    assert!(matches!(err.kind(), ErrorKind::Auth(_)), "{err:?}");
     let _ = std::fs::remove_dir_all(home);
 }

@@ -163,7 +163,7 @@ fn keys_only_in_the_aliyun_cli_file_work_through_the_binary() {
                       "access_key_secret": SECRET, "region_id": "cn-hangzhou"}]
     });
     std::fs::write(home.join(".aliyun/config.json"), config.to_string()).unwrap();
-    let gpumeter = |home: &std::path::Path| {
+    let gpumeter = |home: &std::path::Path, more: &[(&str, &str)]| {
         Command::new(env!("CARGO_BIN_EXE_gpumeter"))
             .args(["checklist", "--provider", "alibaba", "--instance", INSTANCE])
             .arg("--config")
@@ -177,11 +177,13 @@ fn keys_only_in_the_aliyun_cli_file_work_through_the_binary() {
             .env_remove("ALIBABA_CLOUD_SECURITY_TOKEN")
             .env_remove("ALIBABA_CLOUD_REGION_ID")
             .env_remove("ALIBABA_CLOUD_PROFILE")
+            .env_remove("ALIBABA_CLOUD_ECS_METADATA_DISABLED")
+            .envs(more.iter().copied())
             .stdin(Stdio::null())
             .output()
             .unwrap()
     };
-    let out = gpumeter(&home);
+    let out = gpumeter(&home, &[]);
     // 3: the checklist found what keeps billing, so the calls were signed with the file's keys.
     assert_eq!(out.status.code(), Some(3), "{}", text(&out));
     assert!(text(&out).contains(DATA_DISK), "{}", text(&out));
@@ -191,13 +193,19 @@ fn keys_only_in_the_aliyun_cli_file_work_through_the_binary() {
     assert!(!peer.calls().is_empty());
     let empty = dir.join("empty-home");
     std::fs::create_dir_all(&empty).unwrap();
-    let out = gpumeter(&empty);
+    // With no file and the metadata service switched off, nothing is left to try.
+    let off = [
+        ("ALIBABA_CLOUD_ECS_METADATA_DISABLED", "true"),
+        ("ALIBABA_CLOUD_REGION_ID", "cn-hangzhou"),
+    ];
+    let out = gpumeter(&empty, &off);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     let t = text(&out);
     let vars = t
         .find("ALIBABA_CLOUD_ACCESS_KEY_ID/ALIBABA_CLOUD_ACCESS_KEY_SECRET")
         .expect(&t);
     let file = t.find(".aliyun/config.json").expect(&t);
-    assert!(vars < file, "{t}");
+    let ini = t.find(".alibabacloud/credentials.ini").expect(&t);
+    assert!(vars < file && file < ini, "{t}");
     let _ = std::fs::remove_dir_all(dir);
 }

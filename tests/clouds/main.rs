@@ -22,6 +22,7 @@ mod gpu_clouds_faults;
 mod gpu_references;
 mod model_checks;
 mod paging;
+mod instance_role_cli;
 mod provider_http;
 mod proxy_matrix;
 mod tencent_adapter;

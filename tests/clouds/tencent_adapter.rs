@@ -475,23 +475,33 @@ async fn keys_only_in_the_tccli_profile_sign_the_calls() {
     let _ = std::fs::remove_dir_all(home);
 }
 
-#[test]
-fn without_keys_anywhere_the_error_names_every_place_in_order() {
+#[tokio::test]
+async fn without_keys_anywhere_the_error_names_every_place_in_order() {
     let home = tccli_home("none", "other", "{}", "{}");
     let home_text = home.display().to_string();
+    // Nothing listens on the discard port: the metadata service has no role to give.
     let env = gpumeter::provider::tencent::credentials::env_from_lookup(|name| match name {
         "HOME" => Some(home_text.clone()),
+        "TENCENTCLOUD_REGION" => Some(tencent_peer::REGION.into()),
+        "GPUMETER_TENCENT_METADATA" => Some("http://127.0.0.1:9".into()),
         _ => None,
     });
-    let err =
-        gpumeter::provider::tencent::credentials::Settings::resolve(&env, None, None).unwrap_err();
+    let err = Peer::adapter_with(&env, Some(INSTANCE))
+        .inventory()
+        .await
+        .unwrap_err();
     let text = err.to_string();
-    let vars = text
-        .find("TENCENTCLOUD_SECRET_ID/TENCENTCLOUD_SECRET_KEY")
-        .expect(&text);
-    let file = text
-        .find(&home.join(".tccli/default.credential").display().to_string())
-        .expect(&text);
-    assert!(vars < file, "{text}");
+    let at = |needle: &str| {
+        text.find(needle)
+            .unwrap_or_else(|| panic!("{needle}: {text}"))
+    };
+    let places = [
+        at("TENCENTCLOUD_SECRET_ID/TENCENTCLOUD_SECRET_KEY"),
+        at(&home.join(".tencentcloud/credentials").display().to_string()),
+        at("/etc/tencentcloud/credentials"),
+        at(&home.join(".tccli/default.credential").display().to_string()),
+        at("the CVM role at http://127.0.0.1:9"),
+    ];
+    assert!(places.is_sorted(), "{text}");
     let _ = std::fs::remove_dir_all(home);
 }

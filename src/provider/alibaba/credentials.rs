@@ -13,6 +13,7 @@ use crate::provider::env::{
     CliProfile, KeyPair, KeyPairEnv, KeyPairVars, base_url, malformed_cli_file, read_cli_file,
 };
 pub use crate::provider::env::{Secret, redact_id};
+pub use crate::provider::role_keys::KeySource;
 
 pub const ACCESS_KEY_ID_ENV: &str = "ALIBABA_CLOUD_ACCESS_KEY_ID";
 pub const ACCESS_KEY_SECRET_ENV: &str = "ALIBABA_CLOUD_ACCESS_KEY_SECRET";
@@ -40,6 +41,7 @@ pub static VARS: KeyPairVars = KeyPairVars {
     endpoint: ENDPOINT_ENV,
     metadata: METADATA_ENV,
     profile: PROFILE_ENV,
+    extra: super::chain::EXTRA,
 };
 
 /// The environment as the adapter needs it, read once.
@@ -54,8 +56,6 @@ pub fn env_from_process() -> AlibabaEnv {
 pub fn env_from_lookup(lookup: impl Fn(&str) -> Option<String>) -> AlibabaEnv {
     KeyPairEnv::from_lookup(&VARS, lookup)
 }
-
-pub type Credentials = KeyPair;
 
 /// The base URLs of the three products the adapter calls.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -90,12 +90,17 @@ impl Endpoints {
 /// Everything the adapter needs to make calls.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Settings {
-    pub credentials: Credentials,
+    /// Where the keys come from: see [`super::chain`] for the order.
+    pub credentials: KeySource,
     pub region: String,
     pub endpoints: Endpoints,
     /// The instance, when `--instance` or the config names it; otherwise the metadata service.
     pub instance_id: Option<String>,
     pub metadata: String,
+    /// `ALIBABA_CLOUD_IMDSV1_DISABLED=true`: the role's keys only with a metadata token.
+    pub imds_v1_disabled: bool,
+    /// The OIDC role, when the chain chose it.
+    pub oidc: Option<super::oidc::OidcSettings>,
 }
 
 impl Settings {
@@ -111,7 +116,7 @@ impl Settings {
         } else {
             CliProfile::default()
         };
-        let credentials = env.key_pair(&cli)?;
+        let credentials = super::chain::key_source(env, &cli)?;
         let region = env.region_or(region, &cli)?;
         let endpoints = match &env.endpoint {
             Some(base) => Endpoints::single(base)?,
@@ -129,6 +134,8 @@ impl Settings {
                 .metadata
                 .clone()
                 .unwrap_or_else(|| DEFAULT_METADATA.to_string()),
+            imds_v1_disabled: env.is_true(super::chain::IMDSV1_DISABLED_ENV),
+            oidc: super::chain::oidc_settings(env)?,
         })
     }
 }
@@ -155,11 +162,14 @@ struct CliEntry {
     #[serde(default)]
     sts_token: String,
     #[serde(default)]
+    ram_role_name: String,
+    #[serde(default)]
     region_id: String,
 }
 
 /// The keys and region of the aliyun CLI's profile: `ALIBABA_CLOUD_PROFILE`'s, else the file's
-/// `current`. A profile in a mode other than `AK` or `StsToken` is an error that says so.
+/// `current`. An `EcsRamRole` profile names the instance role (`ram_role_name`); a profile in a
+/// mode other than `AK`, `StsToken` or `EcsRamRole` is an error that says so.
 pub fn cli_profile(env: &AlibabaEnv) -> Result<CliProfile, ProviderError> {
     let named = |file: &str| match &env.profile {
         Some(p) => format!("profile `{p}` in {file}"),
@@ -198,12 +208,16 @@ pub fn cli_profile(env: &AlibabaEnv) -> Result<CliProfile, ProviderError> {
     let token = match entry.mode.as_str() {
         "AK" | "" => None,
         "StsToken" => Some(entry.sts_token.trim()),
+        "EcsRamRole" => {
+            out.instance_role = Some(entry.ram_role_name.trim().to_string());
+            return Ok(out);
+        }
         other => {
             return Err(ProviderError::state(
                 "alibaba",
                 format!(
-                    "profile `{name}` in {file} is in mode `{other}`; gpumeter reads only AK and \
-                     StsToken profiles"
+                    "profile `{name}` in {file} is in mode `{other}`; gpumeter reads only AK, \
+                     StsToken and EcsRamRole profiles"
                 ),
             )
             .with_fix(&format!(
@@ -234,6 +248,10 @@ pub fn cli_profile(env: &AlibabaEnv) -> Result<CliProfile, ProviderError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn keys(s: &Settings) -> &KeyPair {
+        s.credentials.fixed_keys().expect("fixed keys")
+    }
 
     fn env(pairs: &[(&str, &str)]) -> AlibabaEnv {
         let pairs: Vec<(String, String)> = pairs
@@ -349,11 +367,11 @@ mod tests {
     fn the_cli_profile_gives_keys_and_region_after_the_variables() {
         let home = home_with("profiles", CONFIG);
         let s = Settings::resolve(&at_home(&home, None), None, None).unwrap();
-        assert_eq!(s.credentials.id, "LTAIfileKey");
-        assert_eq!(s.credentials.secret.expose(), "file-secret-91");
+        assert_eq!(keys(&s).id, "LTAIfileKey");
+        assert_eq!(keys(&s).secret.expose(), "file-secret-91");
         assert_eq!(s.region, "cn-beijing");
         let s = Settings::resolve(&at_home(&home, Some("temp")), None, Some("cn-x")).unwrap();
-        assert_eq!(s.credentials.token.unwrap().expose(), "file-token-93");
+        assert_eq!(keys(&s).token.clone().unwrap().expose(), "file-token-93");
         assert_eq!(s.region, "cn-x");
         let err = Settings::resolve(&at_home(&home, Some("role")), None, None).unwrap_err();
         let text = format!("{err} {err:?}");
@@ -365,15 +383,19 @@ mod tests {
         let mut e = env(FULL);
         e.home = Some(home.display().to_string());
         let s = Settings::resolve(&e, None, None).unwrap();
-        assert_eq!(s.credentials.id, "LTAI5tExampleKeyId");
+        assert_eq!(keys(&s).id, "LTAI5tExampleKeyId");
         let _ = std::fs::remove_dir_all(home);
     }
 
     #[test]
     fn the_missing_keys_name_every_place_and_a_bad_file_names_itself() {
+        use super::super::chain::{CREDENTIALS_FILE, ECS_METADATA_DISABLED_ENV};
         let home = home_with("missing", CONFIG);
-        let err = Settings::resolve(&at_home(&home, Some("nope")), None, Some("r")).unwrap_err();
+        let mut e = at_home(&home, Some("nope"));
+        e.extra.push((ECS_METADATA_DISABLED_ENV, "TRUE".into()));
+        let err = Settings::resolve(&e, None, Some("r")).unwrap_err();
         let file = home.join(CLI_FILE).display().to_string();
+        let ini = format!("{} or credentials", home.join(CREDENTIALS_FILE).display());
         assert_eq!(
             err,
             ProviderError::missing(
@@ -382,6 +404,8 @@ mod tests {
                 &[
                     &format!("{ACCESS_KEY_ID_ENV}/{ACCESS_KEY_SECRET_ENV}"),
                     &format!("profile `nope` in {file} (no such profile)"),
+                    &format!("[nope] in {ini}"),
+                    &format!("the ECS RAM role ({ECS_METADATA_DISABLED_ENV}=true)"),
                 ]
             )
         );

@@ -6,12 +6,16 @@
 //! provider silently falls back from StopCharging to KeepCharging.
 
 mod actions;
+pub mod chain;
 pub mod credentials;
 mod inventory;
 pub mod metadata;
 pub mod model;
+pub mod oidc;
 mod plan;
+pub mod ram_role;
 pub mod rpc;
+mod sdk_file;
 pub mod sign;
 mod snapshots;
 
@@ -85,9 +89,12 @@ impl AlibabaCloud {
             endpoints,
             instance_id,
             metadata,
+            imds_v1_disabled,
+            oidc,
         } = settings;
+        let keys = ram_role::key_store(credentials, &metadata, imds_v1_disabled, oidc)?;
         Ok(AlibabaCloud {
-            rpc: Client::new(credentials, region, endpoints, policy)?,
+            rpc: Client::new(keys, region, endpoints, policy)?,
             metadata: Metadata::new(&metadata)?,
             configured_instance: instance_id,
             instance: tokio::sync::OnceCell::new(),

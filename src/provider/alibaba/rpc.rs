@@ -8,12 +8,12 @@ use std::fmt::Write as _;
 use jiff::Timestamp;
 use serde::de::DeserializeOwned;
 
-use super::credentials::{
-    ACCESS_KEY_ID_ENV, ACCESS_KEY_SECRET_ENV, Credentials, Endpoints, SECURITY_TOKEN_ENV,
-};
+use super::credentials::{ACCESS_KEY_ID_ENV, ACCESS_KEY_SECRET_ENV, Endpoints, SECURITY_TOKEN_ENV};
 use super::model::ErrorReply;
 use super::sign;
+use crate::provider::env::KeyPair;
 use crate::provider::http::{Http, HttpError, HttpPolicy, HttpResponse, Repeat, Verdict};
+use crate::provider::role_keys::KeyStore;
 use crate::provider::{ErrorKind, ProviderError};
 
 /// The three products the adapter calls, each with its own API version.
@@ -84,6 +84,9 @@ pub enum RpcError {
         pages: u32,
         read: usize,
     },
+    /// No keys to sign with: the chain's error, naming every place tried.
+    #[error("{0}")]
+    Credentials(ProviderError),
 }
 
 impl RpcError {
@@ -98,7 +101,7 @@ impl RpcError {
     /// failure or a server error leaves it unknown whether the call did anything.
     pub fn is_refusal(&self) -> bool {
         match self {
-            RpcError::Auth { .. } => true,
+            RpcError::Auth { .. } | RpcError::Credentials(_) => true,
             RpcError::Api { status, code, .. } => {
                 *status < 500 && code != "ServiceUnavailable" && code != "InternalError"
             }
@@ -152,6 +155,7 @@ fn is_permission_code(code: &str) -> bool {
 impl From<RpcError> for ProviderError {
     fn from(e: RpcError) -> Self {
         match e {
+            RpcError::Credentials(e) => e,
             RpcError::Transport { action, source } => {
                 ProviderError::unreachable(PROVIDER, source.to_string()).with_call(action)
             }
@@ -238,14 +242,14 @@ pub fn describe(product: Product, action: &str, params: &[(&str, String)]) -> St
 
 pub struct Client {
     http: Http,
-    credentials: Credentials,
+    keys: KeyStore,
     region: String,
     endpoints: Endpoints,
 }
 
 impl Client {
     pub fn new(
-        credentials: Credentials,
+        keys: KeyStore,
         region: String,
         endpoints: Endpoints,
         policy: HttpPolicy,
@@ -253,7 +257,7 @@ impl Client {
         let http = Http::new(policy).map_err(|e| ProviderError::state(PROVIDER, e.to_string()))?;
         Ok(Client {
             http,
-            credentials,
+            keys,
             region,
             endpoints,
         })
@@ -286,11 +290,12 @@ impl Client {
         };
         let url = format!("{base}?{}", sign::canonical_query(&query));
         let host = host_of(&url);
+        let keys = self.keys.current().await.map_err(RpcError::Credentials)?;
         let response = self
             .http
             .call(
                 Repeat::Safe,
-                |client| self.build(client, &url, &host, product, action, &query),
+                |client| Self::build(client, &keys, &url, &host, (product, action), &query),
                 judge,
             )
             .await
@@ -306,6 +311,11 @@ impl Client {
                 action,
                 detail: format!("HTTP {} without an error code", response.status),
             });
+        };
+        // The provider's words are shown: never with a key of ours in them.
+        let reply = ErrorReply {
+            message: self.keys.redact(&reply.message),
+            ..reply
         };
         if reply.code.is_empty() {
             return Err(RpcError::Malformed {
@@ -334,12 +344,11 @@ impl Client {
     }
 
     fn build(
-        &self,
         client: &reqwest::Client,
+        keys: &KeyPair,
         url: &str,
         host: &str,
-        product: Product,
-        action: &str,
+        (product, action): (Product, &str),
         query: &[(String, String)],
     ) -> reqwest::RequestBuilder {
         let payload_hash = sign::sha256_hex(b"");
@@ -354,7 +363,7 @@ impl Client {
             ("x-acs-signature-nonce".into(), nonce()),
             ("x-acs-content-sha256".into(), payload_hash.clone()),
         ];
-        if let Some(token) = &self.credentials.token {
+        if let Some(token) = &keys.token {
             headers.push(("x-acs-security-token".into(), token.expose().to_string()));
         }
         let (canonical, signed) = sign::canonical_request(&sign::Signable {
@@ -363,17 +372,14 @@ impl Client {
             headers: &headers,
             payload_hash: &payload_hash,
         });
-        let signature = sign::signature(
-            self.credentials.secret.expose(),
-            &sign::string_to_sign(&canonical),
-        );
+        let signature = sign::signature(keys.secret.expose(), &sign::string_to_sign(&canonical));
         let mut request = client.post(url);
         for (name, value) in headers.iter().filter(|(n, _)| n != "host") {
             request = request.header(name.as_str(), value.as_str());
         }
         request.header(
             "authorization",
-            sign::authorization(&self.credentials.id, &signed, &signature),
+            sign::authorization(&keys.id, &signed, &signature),
         )
     }
 }

@@ -9,78 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::provider::ProviderError;
-
-/// One file's sections, in order, each with its `key = value` pairs.
-#[derive(Default, Clone)]
-pub struct Ini {
-    sections: Vec<(String, Vec<(String, String)>)>,
-}
-
-/// Section names only: values may be secrets.
-impl std::fmt::Debug for Ini {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_list()
-            .entries(self.sections.iter().map(|(n, _)| n))
-            .finish()
-    }
-}
-
-impl Ini {
-    /// Parses `text`; `file` only names the file in errors.
-    pub fn parse(text: &str, file: &Path) -> Result<Self, ProviderError> {
-        let bad = |line: usize, why: &str| {
-            ProviderError::state("aws", format!("{}:{line}: {why}", file.display()))
-        };
-        let mut sections: Vec<(String, Vec<(String, String)>)> = Vec::new();
-        for (i, raw) in text.lines().enumerate() {
-            let line = raw.trim();
-            if line.is_empty() || line.starts_with('#') || line.starts_with(';') {
-                continue;
-            }
-            if raw.starts_with([' ', '\t']) && sections.last().is_some_and(|s| !s.1.is_empty()) {
-                continue;
-            }
-            if let Some(rest) = line.strip_prefix('[') {
-                let name = rest
-                    .strip_suffix(']')
-                    .map(str::trim)
-                    .filter(|n| !n.is_empty())
-                    .ok_or_else(|| bad(i + 1, "a section header must be `[name]`"))?;
-                sections.push((name.to_string(), Vec::new()));
-                continue;
-            }
-            let (key, value) = line
-                .split_once('=')
-                .ok_or_else(|| bad(i + 1, "expected `[section]` or `key = value`"))?;
-            let key = key.trim();
-            if key.is_empty() {
-                return Err(bad(i + 1, "a setting needs a name before `=`"));
-            }
-            let section = sections
-                .last_mut()
-                .ok_or_else(|| bad(i + 1, "a setting before any `[section]`"))?;
-            section
-                .1
-                .push((key.to_ascii_lowercase(), value.trim().to_string()));
-        }
-        Ok(Ini { sections })
-    }
-
-    /// `key` in section `name`; a later duplicate wins, as in the AWS tools.
-    pub fn get(&self, name: &str, key: &str) -> Option<&str> {
-        self.sections
-            .iter()
-            .rev()
-            .filter(|(n, _)| n == name)
-            .find_map(|(_, kv)| kv.iter().rev().find(|(k, _)| k == key))
-            .map(|(_, v)| v.as_str())
-            .filter(|v| !v.is_empty())
-    }
-
-    pub fn has(&self, name: &str) -> bool {
-        self.sections.iter().any(|(n, _)| n == name)
-    }
-}
+pub use crate::provider::ini::Ini;
 
 /// The two shared files for one profile, read once.
 #[derive(Clone)]

@@ -9,10 +9,12 @@ use jiff::Timestamp;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::credentials::{Credentials, DEFAULT_ENDPOINT, SECRET_ID_ENV, SECRET_KEY_ENV, TOKEN_ENV};
+use super::credentials::{DEFAULT_ENDPOINT, SECRET_ID_ENV, SECRET_KEY_ENV, TOKEN_ENV};
 use super::model::ErrorBody;
 use super::sign;
+use crate::provider::env::KeyPair;
 use crate::provider::http::{Http, HttpError, HttpPolicy, HttpResponse, Repeat, Verdict};
+use crate::provider::role_keys::KeyStore;
 use crate::provider::{ErrorKind, ProviderError};
 
 pub const VERSION: &str = "2017-03-12";
@@ -82,6 +84,9 @@ pub enum ApiError {
         action: &'static str,
         detail: String,
     },
+    /// No keys to sign with: the chain's error, naming every place tried.
+    #[error("{0}")]
+    Credentials(ProviderError),
 }
 
 impl ApiError {
@@ -89,7 +94,7 @@ impl ApiError {
     /// failure or a server error leaves it unknown whether the call did anything.
     pub fn is_refusal(&self) -> bool {
         match self {
-            ApiError::Auth { .. } => true,
+            ApiError::Auth { .. } | ApiError::Credentials(_) => true,
             ApiError::Api { code, .. } => {
                 !(code.starts_with("InternalError")
                     || matches!(code.as_str(), "InternalServerError" | "ServiceUnavailable"))
@@ -171,6 +176,7 @@ fn cam_action(action: &str, message: &str) -> String {
 impl From<ApiError> for ProviderError {
     fn from(e: ApiError) -> Self {
         match e {
+            ApiError::Credentials(e) => e,
             ApiError::Transport { action, source } => {
                 ProviderError::unreachable(PROVIDER, source.to_string()).with_call(action)
             }
@@ -266,14 +272,14 @@ pub fn describe(action: &str, body: &Value) -> String {
 
 pub struct Client {
     http: Http,
-    credentials: Credentials,
+    keys: KeyStore,
     region: String,
     endpoint: String,
 }
 
 impl Client {
     pub fn new(
-        credentials: Credentials,
+        keys: KeyStore,
         region: String,
         endpoint: String,
         policy: HttpPolicy,
@@ -281,7 +287,7 @@ impl Client {
         let http = Http::new(policy).map_err(|e| ProviderError::state(PROVIDER, e.to_string()))?;
         Ok(Client {
             http,
-            credentials,
+            keys,
             region,
             endpoint,
         })
@@ -317,17 +323,20 @@ impl Client {
         let service = Service::of(action);
         let url = self.endpoint_of(service);
         let host = host_of(&url);
+        let keys = self.keys.current().await.map_err(ApiError::Credentials)?;
         let response = self
             .http
             .call(
                 repeat,
-                |c| self.build(c, (service, &url, &host), action, &text),
+                |c| self.build(c, &keys, (service, &url, &host), action, &text),
                 judge,
             )
             .await
             .map_err(|source| ApiError::Transport { action, source })?;
         let malformed = |detail: String| ApiError::Malformed { action, detail };
-        if let Some(error) = error_of(&response.body) {
+        if let Some(mut error) = error_of(&response.body) {
+            // The provider's words are shown: never with a key of ours in them.
+            error.message = self.keys.redact(&error.message);
             if is_auth_code(&error.code) {
                 return Err(ApiError::Auth {
                     action,
@@ -360,6 +369,7 @@ impl Client {
     fn build(
         &self,
         client: &reqwest::Client,
+        keys: &KeyPair,
         (service, url, host): (Service, &str, &str),
         action: &str,
         body: &str,
@@ -372,11 +382,7 @@ impl Client {
             timestamp,
             service: service.name(),
         };
-        let authorization = sign::authorization(
-            &self.credentials.id,
-            self.credentials.secret.expose(),
-            &signable,
-        );
+        let authorization = sign::authorization(&keys.id, keys.secret.expose(), &signable);
         let mut request = client
             .post(url)
             .header("content-type", CONTENT_TYPE)
@@ -385,7 +391,7 @@ impl Client {
             .header("x-tc-timestamp", timestamp.to_string())
             .header("x-tc-region", &self.region)
             .header("authorization", authorization);
-        if let Some(token) = &self.credentials.token {
+        if let Some(token) = &keys.token {
             request = request.header("x-tc-token", token.expose());
         }
         request.body(body.to_string())

@@ -12,6 +12,7 @@ use crate::provider::env::{
     CliProfile, KeyPair, KeyPairEnv, KeyPairVars, base_url, malformed_cli_file, read_cli_file,
 };
 pub use crate::provider::env::{Secret, redact_id};
+pub use crate::provider::role_keys::KeySource;
 
 pub const SECRET_ID_ENV: &str = "TENCENTCLOUD_SECRET_ID";
 pub const SECRET_KEY_ENV: &str = "TENCENTCLOUD_SECRET_KEY";
@@ -40,6 +41,7 @@ pub static VARS: KeyPairVars = KeyPairVars {
     endpoint: ENDPOINT_ENV,
     metadata: METADATA_ENV,
     profile: PROFILE_ENV,
+    extra: super::chain::TKE_OIDC,
 };
 
 /// The environment as the adapter needs it, read once.
@@ -55,18 +57,19 @@ pub fn env_from_lookup(lookup: impl Fn(&str) -> Option<String>) -> TencentEnv {
     KeyPairEnv::from_lookup(&VARS, lookup)
 }
 
-pub type Credentials = KeyPair;
-
 /// Everything the adapter needs to make calls.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Settings {
-    pub credentials: Credentials,
+    /// Where the keys come from: see [`super::chain`] for the order.
+    pub credentials: KeySource,
     pub region: String,
     /// The API's base URL, ending in `/`.
     pub endpoint: String,
     /// The instance, when `--instance` or the config names it; otherwise the metadata service.
     pub instance_id: Option<String>,
     pub metadata: String,
+    /// What the official chain tries after the CVM role and gpumeter does not.
+    pub after_role: Vec<String>,
 }
 
 impl Settings {
@@ -77,12 +80,22 @@ impl Settings {
         instance_id: Option<&str>,
         region: Option<&str>,
     ) -> Result<Settings, ProviderError> {
+        Self::resolve_with(env, &super::chain::profile_files(env), instance_id, region)
+    }
+
+    /// Like [`Settings::resolve`], with the SDK's profile files at `files`.
+    pub fn resolve_with(
+        env: &TencentEnv,
+        files: &[std::path::PathBuf],
+        instance_id: Option<&str>,
+        region: Option<&str>,
+    ) -> Result<Settings, ProviderError> {
         let cli = if env.needs_cli(region) {
             cli_profile(env)?
         } else {
             CliProfile::default()
         };
-        let credentials = env.key_pair(&cli)?;
+        let credentials = super::chain::key_source(env, files, &cli)?;
         let region = env.region_or(region, &cli)?;
         let endpoint = match &env.endpoint {
             Some(base) => base_url("tencent", ENDPOINT_ENV, base)?,
@@ -100,6 +113,7 @@ impl Settings {
                 .metadata
                 .clone()
                 .unwrap_or_else(|| DEFAULT_METADATA.to_string()),
+            after_role: super::chain::after_role(env),
         })
     }
 }
@@ -193,6 +207,10 @@ pub fn cli_profile(env: &TencentEnv) -> Result<CliProfile, ProviderError> {
 mod tests {
     use super::*;
 
+    fn keys(s: &Settings) -> &KeyPair {
+        s.credentials.fixed_keys().expect("fixed keys")
+    }
+
     const FULL: &[(&str, &str)] = &[
         (SECRET_ID_ENV, "AKIDExampleSecretId"),
         (SECRET_KEY_ENV, "tencent-secret-key-77"),
@@ -283,23 +301,20 @@ mod tests {
             r#"{"_sys_param": {"region": "ap-shanghai", "output": "json"}}"#,
         );
         let s = Settings::resolve(&at_home(&home, Some("work")), None, None).unwrap();
-        assert_eq!(s.credentials.id, "AKIDfileId");
-        assert_eq!(s.credentials.secret.expose(), "file-key-81");
-        assert_eq!(
-            s.credentials.token.as_ref().unwrap().expose(),
-            "file-token-82"
-        );
+        assert_eq!(keys(&s).id, "AKIDfileId");
+        assert_eq!(keys(&s).secret.expose(), "file-key-81");
+        assert_eq!(keys(&s).token.as_ref().unwrap().expose(), "file-token-82");
         assert_eq!(s.region, "ap-shanghai");
-        let err = Settings::resolve(&at_home(&home, None), None, None).unwrap_err();
+        // No keys in any file: the CVM role is next, after every place tried.
+        let s = Settings::resolve_with(&at_home(&home, None), &[], None, Some("ap-x")).unwrap();
         let dir = std::path::Path::new(&home).join(CLI_DIR);
         let cred = dir.join("default.credential").display().to_string();
         assert_eq!(
-            err,
-            ProviderError::missing(
-                "tencent",
-                SECRET_ID_ENV,
-                &[&format!("{SECRET_ID_ENV}/{SECRET_KEY_ENV}"), &cred]
-            )
+            s.credentials,
+            KeySource::InstanceRole {
+                role: None,
+                tried: vec![format!("{SECRET_ID_ENV}/{SECRET_KEY_ENV}"), cred]
+            }
         );
         let err = Settings::resolve(&env(&FULL[..2]), None, None).unwrap_err();
         assert!(

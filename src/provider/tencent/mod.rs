@@ -8,7 +8,9 @@
 
 mod actions;
 pub mod api;
+pub mod chain;
 pub mod credentials;
+pub mod cvm_role;
 mod inventory;
 pub mod model;
 mod paging;
@@ -78,9 +80,11 @@ impl TencentCloud {
             endpoint,
             instance_id,
             metadata,
+            after_role,
         } = settings;
+        let keys = cvm_role::key_store(credentials, &metadata, after_role)?;
         Ok(TencentCloud {
-            api: Client::new(credentials, region, endpoint, policy)?,
+            api: Client::new(keys, region, endpoint, policy)?,
             metadata: metadata.trim_end_matches('/').to_string(),
             configured_instance: instance_id,
             instance: tokio::sync::OnceCell::new(),

@@ -24,6 +24,13 @@ pub use cloud::{Cloud, INSTANCE};
 pub const KEY_ID: &str = "LTAI5tLoopbackKeyId";
 pub const SECRET: &str = "loopback-secret-0f9e8d7c6b";
 
+/// The RAM role the metadata service lists, its temporary keys, and the hardened-mode token.
+pub const ROLE_NAME: &str = "GpumeterLoopbackRamRole";
+pub const ROLE_KEY_ID: &str = "STS.LoopbackRoleTmpKey";
+pub const ROLE_SECRET: &str = "loopback-ram-role-secret-3c2b";
+pub const ROLE_TOKEN: &str = "loopback-ram-role-token-4d3c";
+const METADATA_TOKEN: &str = "loopback-metadata-token";
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Fault {
     /// 400 `Throttling.User`.
@@ -53,6 +60,8 @@ struct Shared {
     calls: Vec<Call>,
     nonces: HashSet<String>,
     model: model_check::Log,
+    /// The key id of every request that verified.
+    signers: Vec<String>,
 }
 
 pub struct Peer {
@@ -69,6 +78,7 @@ impl Peer {
             calls: Vec::new(),
             nonces: HashSet::new(),
             model: model_check::Log::default(),
+            signers: Vec::new(),
         };
         let server = Loopback::start(shared, "application/json;charset=utf-8", serve);
         Peer { server }
@@ -90,6 +100,11 @@ impl Peer {
 
     pub fn calls(&self) -> Vec<Call> {
         self.server.state().calls.clone()
+    }
+
+    /// The key id of every call that verified, in order.
+    pub fn signers(&self) -> Vec<String> {
+        self.server.state().signers.clone()
     }
 
     pub fn count(&self, action: &str) -> usize {
@@ -183,6 +198,7 @@ fn serve(request: &Request, shared: &Mutex<Shared>) -> Reply {
         Ok(ok) => ok,
         Err((status, code)) => return Reply::Answer(status, error(&code, "rejected")),
     };
+    lock(shared).signers.extend(verify::key_id(request));
     if let Some(refused) = screen(shared, &action, &params) {
         return refused;
     }
@@ -233,9 +249,44 @@ fn screen(
     ))
 }
 
+/// The RAM role's paths as `EcsRamRoleCredentialsProvider` reads them, in hardened mode: nothing
+/// without the token.
+fn ram_role(request: &Request) -> Option<(u16, String)> {
+    const ROLES: &str = "/latest/meta-data/ram/security-credentials/";
+    let rest = request.path.strip_prefix(ROLES)?;
+    if request.header("x-aliyun-ecs-metadata-token") != Some(METADATA_TOKEN) {
+        return Some((401, String::new()));
+    }
+    Some(match (request.method.as_str(), rest) {
+        ("GET", "") => (200, ROLE_NAME.into()),
+        ("GET", ROLE_NAME) => {
+            let expires = jiff::Timestamp::now() + jiff::SignedDuration::from_hours(1);
+            let body = json!({
+                "AccessKeyId": ROLE_KEY_ID,
+                "AccessKeySecret": ROLE_SECRET,
+                "SecurityToken": ROLE_TOKEN,
+                "Expiration": expires.strftime("%Y-%m-%dT%H:%M:%SZ").to_string(),
+                "LastUpdated": "2026-01-01T00:00:00Z",
+                "Code": "Success",
+            });
+            (200, body.to_string())
+        }
+        _ => (404, String::new()),
+    })
+}
+
 fn metadata(request: &Request, cloud: &Cloud) -> (u16, String) {
+    if let Some(answer) = ram_role(request) {
+        return answer;
+    }
     match (request.method.as_str(), request.path.as_str()) {
-        ("PUT", "/latest/api/token") => (200, "loopback-metadata-token".into()),
+        ("PUT", "/latest/api/token")
+            if request
+                .header("x-aliyun-ecs-metadata-token-ttl-seconds")
+                .is_some() =>
+        {
+            (200, METADATA_TOKEN.into())
+        }
         ("GET", "/latest/meta-data/instance-id") => (200, INSTANCE.into()),
         ("GET", "/latest/meta-data/instance/spot/termination-time") => {
             match &cloud.spot_termination {

@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use hmac::{Hmac, Mac as _};
 use sha2::{Digest as _, Sha256};
 
-use super::{KEY_ID, Request, SECRET};
+use super::{KEY_ID, ROLE_KEY_ID, ROLE_SECRET, ROLE_TOKEN, Request, SECRET};
 
 type Rejection = (u16, String);
 
@@ -81,9 +81,20 @@ pub fn check(
         fields.insert(k.to_string(), v.to_string());
     }
     let field = |k: &str| fields.get(k).cloned().unwrap_or_default();
-    if field("Credential") != KEY_ID {
-        return Err(reject(404, "InvalidAccessKeyId.NotFound"));
-    }
+    // The long-term key, or the RAM role's temporary one, which needs its (signed) token.
+    let secret = match field("Credential").as_str() {
+        KEY_ID => SECRET,
+        ROLE_KEY_ID
+            if header("x-acs-security-token") == Some(ROLE_TOKEN)
+                && field("SignedHeaders")
+                    .split(';')
+                    .any(|h| h == "x-acs-security-token") =>
+        {
+            ROLE_SECRET
+        }
+        ROLE_KEY_ID => return Err(reject(400, "InvalidSecurityToken.Mismatch")),
+        _ => return Err(reject(404, "InvalidAccessKeyId.NotFound")),
+    };
     let action = header("x-acs-action")
         .ok_or_else(|| reject(400, "MissingAction"))?
         .to_string();
@@ -135,7 +146,7 @@ pub fn check(
         query.join("&")
     );
     let to_sign = format!("ACS3-HMAC-SHA256\n{}", hex_sha256(canonical.as_bytes()));
-    let mut mac = Hmac::<Sha256>::new_from_slice(SECRET.as_bytes()).expect("hmac key");
+    let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).expect("hmac key");
     mac.update(to_sign.as_bytes());
     if hex::encode(mac.finalize().into_bytes()) != field("Signature") {
         return Err(reject(400, "SignatureDoesNotMatch"));
@@ -147,4 +158,11 @@ pub fn check(
         return Err(reject(400, "SignatureNonceUsed"));
     }
     Ok((action, params))
+}
+
+/// The key id a request was signed with, as its `Authorization` names it.
+pub fn key_id(request: &Request) -> Option<String> {
+    let auth = request.header("authorization")?;
+    let credential = auth.split("Credential=").nth(1)?;
+    Some(credential.split(',').next()?.trim().to_string())
 }

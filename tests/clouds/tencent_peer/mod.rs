@@ -19,6 +19,11 @@ pub use cloud::{Cloud, INSTANCE};
 
 pub const KEY_ID: &str = "AKIDLoopbackSecretId";
 pub const SECRET: &str = "loopback-tencent-secret-5a4b3c";
+/// The CVM role the metadata service lists, and its temporary keys.
+pub const ROLE_NAME: &str = "GpumeterLoopbackCvmRole";
+pub const ROLE_KEY_ID: &str = "AKIDLoopbackRoleTmpId";
+pub const ROLE_SECRET: &str = "loopback-role-tmp-key-7e6d";
+pub const ROLE_TOKEN: &str = "loopback-role-token-8f7e";
 /// The region the peer's instance is in.
 pub const REGION: &str = "ap-guangzhou";
 
@@ -53,6 +58,8 @@ struct Shared {
     calls: Vec<Call>,
     rejected: Vec<String>,
     model: model_check::Log,
+    /// The key id of every request that verified.
+    signers: Vec<String>,
 }
 
 pub struct Peer {
@@ -69,6 +76,7 @@ impl Peer {
             calls: Vec::new(),
             rejected: Vec::new(),
             model: model_check::Log::default(),
+            signers: Vec::new(),
         };
         let server = Loopback::start(shared, "application/json", serve);
         Peer { server }
@@ -105,6 +113,11 @@ impl Peer {
     /// for none when it is dropped).
     pub fn violations(&self) -> Vec<String> {
         self.server.state().model.violations.clone()
+    }
+
+    /// The key id of every call that verified, in order.
+    pub fn signers(&self) -> Vec<String> {
+        self.server.state().signers.clone()
     }
 
     pub fn cloud<R>(&self, f: impl FnOnce(&mut Cloud) -> R) -> R {
@@ -169,7 +182,35 @@ pub fn env_at(url: &str, secret: &str) -> TencentEnv {
     })
 }
 
+/// The CVM role's paths, as `CVMRoleCredential` reads them.
+fn cam_role(request: &Request) -> Option<Reply> {
+    const ROLES: &str = "/latest/meta-data/cam/security-credentials/";
+    let rest = request.target.strip_prefix(ROLES)?;
+    if request.method != "GET" {
+        return Some(Reply::Answer(405, String::new()));
+    }
+    Some(match rest {
+        "" => Reply::Answer(200, ROLE_NAME.into()),
+        ROLE_NAME => Reply::Answer(
+            200,
+            serde_json::json!({
+                "TmpSecretId": ROLE_KEY_ID,
+                "TmpSecretKey": ROLE_SECRET,
+                "Token": ROLE_TOKEN,
+                "ExpiredTime": jiff::Timestamp::now().as_second() + 3600,
+                "Expiration": "",
+                "Code": "Success",
+            })
+            .to_string(),
+        ),
+        _ => Reply::Answer(404, "Not Found".into()),
+    })
+}
+
 fn serve(request: &Request, shared: &Mutex<Shared>) -> Reply {
+    if let Some(reply) = cam_role(request) {
+        return reply;
+    }
     if request.method == "GET" && request.target == "/latest/meta-data/instance-id" {
         return Reply::Answer(200, INSTANCE.into());
     }
@@ -187,6 +228,7 @@ fn serve(request: &Request, shared: &Mutex<Shared>) -> Reply {
         }
     };
     let body: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
+    lock(shared).signers.extend(verify::key_id(request));
     if let Some(refused) = screen(shared, &action, &body) {
         return refused;
     }

@@ -6,7 +6,7 @@
 use hmac::{Hmac, Mac as _};
 use sha2::{Digest as _, Sha256};
 
-use super::{KEY_ID, Request, SECRET};
+use super::{KEY_ID, ROLE_KEY_ID, ROLE_SECRET, ROLE_TOKEN, Request, SECRET};
 
 fn mac(key: &[u8], data: &str) -> Vec<u8> {
     let mut m = Hmac::<Sha256>::new_from_slice(key).expect("hmac key");
@@ -39,9 +39,13 @@ pub fn check(request: &Request) -> Result<String, String> {
         parts.next().unwrap_or_default(),
         parts.next().unwrap_or_default(),
     );
-    if id != KEY_ID {
-        return Err(reject("AuthFailure.SecretIdNotFound"));
-    }
+    // The long-term key, or the CVM role's temporary one, which needs its token.
+    let secret = match id {
+        KEY_ID => SECRET,
+        ROLE_KEY_ID if header("x-tc-token") == Some(ROLE_TOKEN) => ROLE_SECRET,
+        ROLE_KEY_ID => return Err(reject("AuthFailure.TokenFailure")),
+        _ => return Err(reject("AuthFailure.SecretIdNotFound")),
+    };
     if !matches!(service, "cvm" | "cbs" | "vpc") || terminator != "tc3_request" {
         return Err(reject("AuthFailure.SignatureFailure"));
     }
@@ -77,7 +81,7 @@ pub fn check(request: &Request) -> Result<String, String> {
         hex::encode(Sha256::digest(canonical.as_bytes()))
     );
     let key = mac(
-        &mac(&mac(format!("TC3{SECRET}").as_bytes(), date), service),
+        &mac(&mac(format!("TC3{secret}").as_bytes(), date), service),
         "tc3_request",
     );
     if hex::encode(mac(&key, &to_sign)) != field("Signature") {
@@ -94,4 +98,11 @@ pub fn check(request: &Request) -> Result<String, String> {
         return Err(reject("InvalidAction"));
     }
     Ok(action.to_string())
+}
+
+/// The key id a request was signed with, as its `Authorization` names it.
+pub fn key_id(request: &Request) -> Option<String> {
+    let auth = request.header("authorization")?;
+    let credential = auth.split("Credential=").nth(1)?;
+    Some(credential.split('/').next()?.to_string())
 }

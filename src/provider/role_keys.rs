@@ -1,0 +1,250 @@
+//! The keys a signed-API adapter (Alibaba, Tencent) signs each call with: a fixed pair from the
+//! environment or a file, or the instance role's temporary keys from the metadata service,
+//! fetched on the first call and again before they expire. A failed early refresh keeps the old
+//! set while it still works, and every set ever handed out is remembered so that text can be
+//! redacted of all of them.
+
+use std::fmt;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use jiff::{SignedDuration, Timestamp};
+
+use super::ProviderError;
+use super::env::KeyPair;
+
+/// Where the keys come from, once the credential chain has picked its source.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeySource {
+    /// Long-term or STS keys given as they are; `from` names where they were found.
+    Fixed { keys: KeyPair, from: String },
+    /// The instance's role from the metadata service: its name when configured (else the one
+    /// the service lists), and every place tried before it, for the error when it has none.
+    InstanceRole {
+        role: Option<String>,
+        tried: Vec<String>,
+    },
+    /// A role assumed with an OIDC token; the cloud's settings carry the role and the token's
+    /// file. `tried` names the places before it.
+    WebIdentity { tried: Vec<String> },
+}
+
+impl KeySource {
+    /// The fixed keys, when that is the source.
+    pub fn fixed_keys(&self) -> Option<&KeyPair> {
+        match self {
+            KeySource::Fixed { keys, .. } => Some(keys),
+            KeySource::InstanceRole { .. } | KeySource::WebIdentity { .. } => None,
+        }
+    }
+}
+
+/// One set of temporary keys and when they stop working.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TempKeys {
+    pub keys: KeyPair,
+    pub expires: Option<Timestamp>,
+}
+
+/// What fetches a fresh set: the metadata service of one cloud. Its error says why in one line
+/// that holds no secret.
+#[async_trait]
+pub trait Fetch: Send + Sync {
+    async fn fetch(&self) -> Result<TempKeys, String>;
+}
+
+/// What the store names when the role gives no keys at all.
+pub struct Naming {
+    pub provider: &'static str,
+    /// The variable a user would set instead (`ALIBABA_CLOUD_ACCESS_KEY_ID`).
+    pub key_var: &'static str,
+    /// Every place tried before the role.
+    pub tried: Vec<String>,
+    /// The role's place (`the ECS RAM role at http://100.100.100.200`).
+    pub place: String,
+    /// The places the official chain tries after the role that are not read here.
+    pub after: Vec<String>,
+}
+
+/// The keys for each call.
+pub struct KeyStore {
+    fetch: Option<(Box<dyn Fetch>, Naming)>,
+    refresh_before: Duration,
+    cached: tokio::sync::Mutex<Option<TempKeys>>,
+    /// Every set handed out, so text can be redacted without waiting for the lock above.
+    handed: std::sync::Mutex<Vec<KeyPair>>,
+}
+
+impl fmt::Debug for KeyStore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let source = match &self.fetch {
+            Some((_, naming)) => naming.place.as_str(),
+            None => "fixed",
+        };
+        f.debug_struct("KeyStore")
+            .field("source", &source)
+            .finish_non_exhaustive()
+    }
+}
+
+impl KeyStore {
+    /// Keys given as they are.
+    pub fn fixed(keys: KeyPair) -> Self {
+        KeyStore {
+            fetch: None,
+            refresh_before: Duration::ZERO,
+            handed: std::sync::Mutex::new(vec![keys.clone()]),
+            cached: tokio::sync::Mutex::new(Some(TempKeys {
+                keys,
+                expires: None,
+            })),
+        }
+    }
+
+    /// Keys fetched by `fetch` on the first call, and again once they are within
+    /// `refresh_before` of expiring.
+    pub fn fetched(fetch: Box<dyn Fetch>, naming: Naming, refresh_before: Duration) -> Self {
+        KeyStore {
+            fetch: Some((fetch, naming)),
+            refresh_before,
+            handed: std::sync::Mutex::new(Vec::new()),
+            cached: tokio::sync::Mutex::new(None),
+        }
+    }
+
+    /// The keys to sign the next call with.
+    pub async fn current(&self) -> Result<KeyPair, ProviderError> {
+        let mut cached = self.cached.lock().await;
+        let now = Timestamp::now();
+        let early = SignedDuration::try_from(self.refresh_before).unwrap_or(SignedDuration::ZERO);
+        let fresh_enough = |t: &TempKeys| t.expires.is_none_or(|e| e.duration_since(now) >= early);
+        if let Some(t) = cached.as_ref().filter(|t| fresh_enough(t)) {
+            return Ok(t.keys.clone());
+        }
+        let Some((fetch, naming)) = &self.fetch else {
+            // Fixed keys never go stale; this is only reached if the cache was never filled.
+            return Err(ProviderError::state("gpumeter", "no keys were given"));
+        };
+        let fresh = match (fetch.fetch().await, cached.as_ref()) {
+            (Ok(fresh), _) => fresh,
+            // A failed early refresh keeps the old set while it still works.
+            (Err(_), Some(old)) if old.expires.is_some_and(|e| e > now) => {
+                return Ok(old.keys.clone());
+            }
+            (Err(why), _) => {
+                let place = format!("{} ({why})", naming.place);
+                let mut tried: Vec<&str> = naming.tried.iter().map(String::as_str).collect();
+                tried.push(&place);
+                tried.extend(naming.after.iter().map(String::as_str));
+                return Err(ProviderError::missing(
+                    naming.provider,
+                    naming.key_var,
+                    &tried,
+                ));
+            }
+        };
+        if let Ok(mut handed) = self.handed.lock() {
+            handed.push(fresh.keys.clone());
+        }
+        *cached = Some(fresh.clone());
+        Ok(fresh.keys)
+    }
+
+    /// `text` with the secret and token of every set these keys have held replaced.
+    pub fn redact(&self, text: &str) -> String {
+        let handed = self.handed.lock().map(|h| h.clone()).unwrap_or_default();
+        let mut out = text.to_string();
+        for keys in &handed {
+            for secret in std::iter::once(&keys.secret).chain(&keys.token) {
+                if secret.expose().len() >= 4 {
+                    out = out.replace(secret.expose(), "<redacted>");
+                }
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use super::*;
+    use crate::provider::env::Secret;
+
+    /// Answers the queued results in order, then fails.
+    struct Queue(Mutex<Vec<Result<TempKeys, String>>>);
+
+    #[async_trait]
+    impl Fetch for Queue {
+        async fn fetch(&self) -> Result<TempKeys, String> {
+            let mut q = self.0.lock().unwrap();
+            if q.is_empty() {
+                Err("no more".into())
+            } else {
+                q.remove(0)
+            }
+        }
+    }
+
+    fn set(id: &str, minutes: i64) -> TempKeys {
+        TempKeys {
+            keys: KeyPair {
+                id: id.into(),
+                secret: Secret::new(format!("{id}-secret")),
+                token: Some(Secret::new(format!("{id}-token"))),
+            },
+            expires: Some(Timestamp::now() + SignedDuration::from_mins(minutes)),
+        }
+    }
+
+    fn store(answers: Vec<Result<TempKeys, String>>) -> KeyStore {
+        let naming = Naming {
+            provider: "alibaba",
+            key_var: "KEY",
+            tried: vec!["KEY/SECRET".into()],
+            place: "the role".into(),
+            after: vec!["OIDC (not supported)".into()],
+        };
+        KeyStore::fetched(
+            Box::new(Queue(Mutex::new(answers))),
+            naming,
+            Duration::from_secs(300),
+        )
+    }
+
+    #[tokio::test]
+    async fn keys_are_kept_until_near_expiry_then_fetched_again() {
+        let s = store(vec![Ok(set("A", 60)), Ok(set("B", 2)), Ok(set("C", 60))]);
+        assert_eq!(s.current().await.unwrap().id, "A");
+        assert_eq!(s.current().await.unwrap().id, "A");
+        let s = store(vec![Ok(set("B", 2)), Ok(set("C", 60))]);
+        assert_eq!(s.current().await.unwrap().id, "B");
+        // Within five minutes of expiring: fetched again.
+        assert_eq!(s.current().await.unwrap().id, "C");
+        let text = s.redact("B-secret B-token C-secret C-token B");
+        assert_eq!(text, "<redacted> <redacted> <redacted> <redacted> B");
+    }
+
+    #[tokio::test]
+    async fn a_failed_refresh_keeps_the_old_set_only_while_it_works() {
+        let s = store(vec![Ok(set("B", 2)), Err("down".into())]);
+        assert_eq!(s.current().await.unwrap().id, "B");
+        assert_eq!(s.current().await.unwrap().id, "B");
+        let s = store(vec![Ok(set("D", -1))]);
+        assert_eq!(s.current().await.unwrap().id, "D");
+        let err = s.current().await.unwrap_err();
+        assert_eq!(
+            err,
+            ProviderError::missing(
+                "alibaba",
+                "KEY",
+                &["KEY/SECRET", "the role (no more)", "OIDC (not supported)"]
+            )
+        );
+        let fixed = KeyStore::fixed(set("F", 60).keys);
+        assert_eq!(fixed.current().await.unwrap().id, "F");
+        assert_eq!(fixed.redact("F-secret"), "<redacted>");
+        assert!(!format!("{fixed:?}").contains("F-secret"));
+    }
+}

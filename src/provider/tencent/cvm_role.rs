@@ -1,0 +1,231 @@
+//! The CVM role's temporary keys from the instance metadata service, as the official SDK's
+//! `CVMRoleCredential` fetches them: the role listed at
+//! `/latest/meta-data/cam/security-credentials/`, its keys the JSON at
+//! `/latest/meta-data/cam/security-credentials/<role>` (`Code` `Success`, `TmpSecretId`,
+//! `TmpSecretKey`, `Token`, `ExpiredTime` in Unix seconds). The service asks for no token.
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+use jiff::Timestamp;
+use serde::Deserialize;
+
+use super::credentials::SECRET_ID_ENV;
+use crate::provider::ProviderError;
+use crate::provider::env::{KeyPair, Secret};
+use crate::provider::http::{Http, HttpPolicy, Repeat, by_status};
+use crate::provider::role_keys::{Fetch, KeySource, KeyStore, Naming, TempKeys};
+
+const ROLES_PATH: &str = "/latest/meta-data/cam/security-credentials/";
+/// The SDK's `_expired_timeout`: keys are fetched again five minutes before they expire.
+pub const REFRESH_BEFORE: Duration = Duration::from_secs(300);
+
+#[derive(Deserialize)]
+#[serde(rename_all = "PascalCase")]
+struct RoleAnswer {
+    #[serde(default)]
+    code: String,
+    #[serde(default)]
+    tmp_secret_id: String,
+    #[serde(default)]
+    tmp_secret_key: String,
+    #[serde(default)]
+    token: String,
+    expired_time: Option<i64>,
+}
+
+pub struct CvmRole {
+    base: String,
+    role: Option<String>,
+    http: Http,
+}
+
+impl CvmRole {
+    /// The service at `base` (`http://metadata.tencentyun.com`); quick to give up.
+    pub fn new(base: &str, role: Option<String>) -> Result<Self, String> {
+        let policy = HttpPolicy {
+            timeout: Duration::from_secs(2),
+            connect_timeout: Duration::from_secs(1),
+            retries: 1,
+            ..HttpPolicy::default()
+        };
+        Ok(CvmRole {
+            base: base.trim_end_matches('/').to_string(),
+            role,
+            http: Http::new(policy).map_err(|e| e.to_string())?,
+        })
+    }
+
+    async fn get(&self, path: &str) -> Result<String, String> {
+        let url = format!("{}{path}", self.base);
+        let r = self
+            .http
+            .call(Repeat::Safe, |c| c.get(&url), by_status)
+            .await
+            .map_err(|e| e.to_string())?;
+        match r.status {
+            200 => Ok(r.body),
+            404 => Err("has no CAM role".into()),
+            other => Err(format!("answered HTTP {other}")),
+        }
+    }
+}
+
+#[async_trait]
+impl Fetch for CvmRole {
+    async fn fetch(&self) -> Result<TempKeys, String> {
+        let role = if let Some(role) = &self.role {
+            role.clone()
+        } else {
+            let listed = self.get(ROLES_PATH).await?;
+            listed.lines().next().unwrap_or_default().trim().to_string()
+        };
+        if role.is_empty() {
+            return Err("has no CAM role".into());
+        }
+        if role.contains(['/', '?', '#']) || role.chars().any(char::is_whitespace) {
+            return Err("lists a role name that is not one".into());
+        }
+        let body = self.get(&format!("{ROLES_PATH}{role}")).await?;
+        let expected = "JSON with Code, TmpSecretId, TmpSecretKey, Token, ExpiredTime";
+        let answer: RoleAnswer = serde_json::from_str(&body)
+            .map_err(|_| format!("sent role keys that are not {expected}"))?;
+        if answer.code != "Success" {
+            return Err(format!(
+                "says the role keys are not ready (Code `{}`)",
+                answer.code
+            ));
+        }
+        let expires = answer
+            .expired_time
+            .and_then(|t| Timestamp::from_second(t).ok())
+            .ok_or_else(|| format!("sent no ExpiredTime: expected {expected}"))?;
+        let (id, key, token) = (
+            answer.tmp_secret_id.trim(),
+            answer.tmp_secret_key.trim(),
+            answer.token.trim(),
+        );
+        if id.is_empty() || key.is_empty() || token.is_empty() {
+            return Err(format!(
+                "sent role keys with a field empty: expected {expected}"
+            ));
+        }
+        Ok(TempKeys {
+            keys: KeyPair {
+                id: id.to_string(),
+                secret: Secret::new(key),
+                token: Some(Secret::new(token)),
+            },
+            expires: Some(expires),
+        })
+    }
+}
+
+/// The store for `source`: fixed keys as they are, or the role at the service at `metadata`;
+/// `after` names what the official chain would try next.
+pub fn key_store(
+    source: KeySource,
+    metadata: &str,
+    after: Vec<String>,
+) -> Result<KeyStore, ProviderError> {
+    match source {
+        KeySource::Fixed { keys, .. } => Ok(KeyStore::fixed(keys)),
+        KeySource::WebIdentity { .. } => {
+            Err(ProviderError::unsupported("tencent", "TKE's OIDC role"))
+        }
+        KeySource::InstanceRole { role, tried } => {
+            let fetch =
+                CvmRole::new(metadata, role).map_err(|e| ProviderError::state("tencent", e))?;
+            let naming = Naming {
+                provider: "tencent",
+                key_var: SECRET_ID_ENV,
+                tried,
+                place: format!("the CVM role at {}", metadata.trim_end_matches('/')),
+                after,
+            };
+            Ok(KeyStore::fetched(Box::new(fetch), naming, REFRESH_BEFORE))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use super::*;
+    use crate::provider::metadata_stub::{Asked, Stub};
+
+    /// The service: the role listed, and its keys numbered by each answer, expiring in `secs`.
+    fn service(secs: i64) -> impl Fn(&Asked) -> (u16, String) + Send + Sync {
+        let n = Arc::new(AtomicUsize::new(0));
+        move |a: &Asked| match a.path.as_str() {
+            ROLES_PATH => (200, "CvmGpuRole".into()),
+            "/latest/meta-data/cam/security-credentials/CvmGpuRole" => {
+                let n = n.fetch_add(1, Ordering::SeqCst) + 1;
+                let body = serde_json::json!({
+                    "TmpSecretId": format!("AKIDrole{n}"),
+                    "TmpSecretKey": format!("cvm-key-{n}"),
+                    "Token": format!("cvm-token-{n}"),
+                    "ExpiredTime": Timestamp::now().as_second() + secs,
+                    "Expiration": "2026-01-01T00:00:00Z",
+                    "Code": "Success",
+                });
+                (200, body.to_string())
+            }
+            _ => (404, String::new()),
+        }
+    }
+
+    fn store(stub: &Stub, after: Vec<String>) -> KeyStore {
+        let source = KeySource::InstanceRole {
+            role: None,
+            tried: vec!["TENCENTCLOUD_SECRET_ID/TENCENTCLOUD_SECRET_KEY".into()],
+        };
+        key_store(source, &stub.url, after).unwrap()
+    }
+
+    #[tokio::test]
+    async fn the_listed_role_s_keys_are_kept_while_fresh() {
+        let stub = Stub::start(service(3600));
+        let s = store(&stub, Vec::new());
+        let keys = s.current().await.unwrap();
+        assert_eq!(keys.id, "AKIDrole1");
+        assert_eq!(keys.secret.expose(), "cvm-key-1");
+        assert_eq!(keys.token.as_ref().unwrap().expose(), "cvm-token-1");
+        assert_eq!(s.current().await.unwrap().id, "AKIDrole1");
+        assert_eq!(stub.asked().len(), 2);
+        assert!(stub.asked().iter().all(|a| a.method == "GET"));
+    }
+
+    #[tokio::test]
+    async fn keys_within_five_minutes_are_fetched_again_and_a_failure_keeps_them() {
+        let stub = Stub::start(service(200));
+        let s = store(&stub, Vec::new());
+        assert_eq!(s.current().await.unwrap().id, "AKIDrole1");
+        assert_eq!(s.current().await.unwrap().id, "AKIDrole2");
+        stub.answer(|_| (503, String::new()));
+        assert_eq!(s.current().await.unwrap().id, "AKIDrole2");
+        assert_eq!(s.redact("cvm-key-1 cvm-token-2"), "<redacted> <redacted>");
+    }
+
+    #[tokio::test]
+    async fn no_role_names_every_place_in_order() {
+        let stub = Stub::start(|_: &Asked| (404, String::new()));
+        let tke = vec!["TKE_ROLE_ARN with OIDC (not supported)".to_string()];
+        let err = store(&stub, tke).current().await.unwrap_err();
+        let role = format!("the CVM role at {} (has no CAM role)", stub.url);
+        assert_eq!(
+            err,
+            ProviderError::missing(
+                "tencent",
+                SECRET_ID_ENV,
+                &[
+                    "TENCENTCLOUD_SECRET_ID/TENCENTCLOUD_SECRET_KEY",
+                    &role,
+                    "TKE_ROLE_ARN with OIDC (not supported)"
+                ]
+            )
+        );
+    }
+}
