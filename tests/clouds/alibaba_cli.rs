@@ -88,7 +88,7 @@ fn checklist_release_and_the_leftovers_through_the_binary() {
     let out = run(&peer, &["release", "--dry-run"]);
     assert!(out.status.success(), "{}", text(&out));
     assert!(
-        text(&out).contains("ecs DeleteInstance RegionId=cn-hangzhou"),
+        text(&out).contains("ecs DeleteInstance InstanceId="),
         "{}",
         text(&out)
     );

@@ -108,12 +108,18 @@ fn alibaba_requests_off_the_model_get_the_services_error_and_are_recorded() {
             "{pairs:?}: {log:?}"
         );
     }
-    // RegionId where the model has none is set apart, not a violation.
+    // RegionId where the action's model has none is refused like any unknown parameter.
     let mut log = alibaba::Log::default();
     let params = query(&[region, ("InstanceId", "i-1"), ("Force", "true")]);
+    assert_eq!(
+        alibaba::request("DeleteInstance", &params, &mut log),
+        Some((400, "InvalidParameter"))
+    );
+    assert_eq!(log.violations.len(), 1, "{log:?}");
+    let mut log = alibaba::Log::default();
+    let params = query(&[("InstanceId", "i-1"), ("Force", "true")]);
     assert_eq!(alibaba::request("DeleteInstance", &params, &mut log), None);
-    assert_eq!(log.tolerated, ["DeleteInstance.RegionId"]);
-    let got = alibaba::request("DeleteInstance", &query(&[region]), &mut log);
+    let got = alibaba::request("DeleteInstance", &query(&[("Force", "true")]), &mut log);
     assert_eq!(got, Some((400, "MissingParameter")));
 }
 

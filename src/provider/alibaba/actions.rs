@@ -31,7 +31,10 @@ fn status_of(read: &Read) -> String {
 
 impl AlibabaCloud {
     pub(super) fn line(&self, product: Product, action: &str, params: &[(&str, String)]) -> String {
-        let mut all = vec![("RegionId", self.region().to_string())];
+        let mut all = Vec::new();
+        if super::rpc::takes_region(action) {
+            all.push(("RegionId", self.region().to_string()));
+        }
         all.extend(params.iter().cloned());
         describe(product, action, &all)
     }

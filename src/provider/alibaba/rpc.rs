@@ -272,7 +272,8 @@ impl Client {
         &self.endpoints.ecs
     }
 
-    /// Calls `action` with `params` (RegionId is added) and reads the reply as `T`. Every call
+    /// Calls `action` with `params` (RegionId is added where the action takes it: see
+    /// [`takes_region`]) and reads the reply as `T`. Every call
     /// the adapter makes is safe to repeat: reads, CreateSnapshot with its ClientToken, and
     /// writes whose repeat cannot do more (a second delete answers NotFound).
     pub async fn call<T: DeserializeOwned>(
@@ -281,7 +282,10 @@ impl Client {
         action: &'static str,
         params: &[(&str, String)],
     ) -> Result<T, RpcError> {
-        let mut query: Vec<(String, String)> = vec![("RegionId".into(), self.region.clone())];
+        let mut query: Vec<(String, String)> = Vec::new();
+        if takes_region(action) {
+            query.push(("RegionId".into(), self.region.clone()));
+        }
         query.extend(params.iter().map(|(k, v)| ((*k).to_string(), v.clone())));
         let base = match product {
             Product::Ecs => &self.endpoints.ecs,
@@ -406,6 +410,17 @@ pub fn nonce() -> String {
 /// An idempotency token for CreateSnapshot (at most 64 ASCII characters).
 pub fn client_token() -> String {
     format!("gpumeter-{}", nonce())
+}
+
+/// Whether `action`'s official request model has `RegionId`. The actions on one resource
+/// (`alibabacloud_ecs20140526`'s DeleteInstanceRequest, StopInstanceRequest,
+/// CreateSnapshotRequest, DeleteSnapshotRequest) have none: the id names the resource, and the
+/// regional endpoint the region.
+pub fn takes_region(action: &str) -> bool {
+    !matches!(
+        action,
+        "DeleteInstance" | "StopInstance" | "CreateSnapshot" | "DeleteSnapshot"
+    )
 }
 
 #[cfg(test)]

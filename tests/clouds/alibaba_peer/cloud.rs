@@ -158,6 +158,10 @@ impl Cloud {
 
     pub fn handle(&mut self, action: &str, p: &Params) -> (u16, Value) {
         match p.get("RegionId").map(String::as_str) {
+            // An action on one resource takes no region: its id names it wherever it is.
+            None if super::model_check::takes_region(action) == Some(false) => {
+                self.dispatch(action, p)
+            }
             None | Some("") => err(400, "MissingParameter", "RegionId is mandatory."),
             Some(REGION) => self.dispatch(action, p),
             // Another region holds none of this: asked there, it is an empty cloud.

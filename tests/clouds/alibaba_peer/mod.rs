@@ -117,11 +117,6 @@ impl Peer {
         self.server.state().model.violations.clone()
     }
 
-    /// `Action.RegionId` for each call that sent RegionId where the action's model lacks it.
-    pub fn tolerated(&self) -> Vec<String> {
-        self.server.state().model.tolerated.clone()
-    }
-
     pub fn cloud<R>(&self, f: impl FnOnce(&mut Cloud) -> R) -> R {
         f(&mut self.server.state().cloud)
     }

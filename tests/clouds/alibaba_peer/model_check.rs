@@ -10,16 +10,9 @@ use serde_json::Value;
 
 use crate::models::{self, Violation, walk};
 
-/// What the adapter always sends, though some actions' models lack it: the client adds
-/// `RegionId` to every call (src/provider/alibaba/rpc.rs). Kept apart from the violations so the
-/// tests see it, without failing every call that action makes.
-const ADDED_TO_EVERY_CALL: &str = "RegionId";
-
 #[derive(Debug, Default)]
 pub struct Log {
     pub violations: Vec<String>,
-    /// `RegionId` sent to an action whose model does not have it.
-    pub tolerated: Vec<String>,
 }
 
 /// `Tag.3.Key` as `Tag.N.Key`.
@@ -50,6 +43,18 @@ fn is_json_list(text: &str) -> bool {
         .is_ok_and(|items| items.iter().all(|v| v.is_string() || v.is_number()))
 }
 
+/// Whether the official request model of `action` has `RegionId`; `None` when the models are
+/// not installed or the action is not among them.
+pub fn takes_region(action: &str) -> Option<bool> {
+    Some(
+        models::models()?
+            .alibaba
+            .get(action)?
+            .request
+            .contains_key("RegionId"),
+    )
+}
+
 /// The HTTP status and error code to answer `params` with, if they break the model of `action`.
 pub fn request(
     action: &str,
@@ -71,10 +76,6 @@ pub fn request(
             .get(top)
             .and_then(|p| Some((p, p.flat.get(&flat)?)));
         let problem = match found {
-            None if key == ADDED_TO_EVERY_CALL => {
-                log.tolerated.push(format!("{action}.{key}"));
-                continue;
-            }
             None => "no such parameter in the official model".to_string(),
             Some((p, _)) if p.json_list && !is_json_list(text) => {
                 "not the JSON array the model asks for".to_string()
