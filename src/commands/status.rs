@@ -18,6 +18,7 @@ use crate::telemetry::{
 };
 
 pub mod cloud;
+mod cloud_table;
 mod table;
 
 /// The `status --json` document. Later sections (cost, deadline, resources) are added here.

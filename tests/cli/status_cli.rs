@@ -180,3 +180,59 @@ fn bad_input_is_a_one_line_error_with_exit_2() {
     let out = gpumeter(&["status", "--require-cuda", "twelve"]);
     assert_eq!(out.status.code(), Some(2), "clap refuses a bad version");
 }
+
+#[test]
+fn the_text_says_what_the_json_says_about_the_cloud() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_str().unwrap();
+    let json = json(&["--demo", "--data-dir", data, "status", "--json"]);
+    let out = gpumeter(&["--demo", "--data-dir", data, "status"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = |label: &str| {
+        text.lines()
+            .find(|l| l.starts_with(label))
+            .unwrap_or_else(|| panic!("no `{label}` line:\n{text}"))
+            .to_string()
+    };
+    let instance = &json["instance"];
+    let said = line("instance");
+    for field in ["id", "name", "provider", "sku", "state"] {
+        assert!(
+            said.contains(instance[field].as_str().unwrap()),
+            "{field}: {said}"
+        );
+    }
+    let cost = &json["cost"];
+    let said = line("cost");
+    assert!(said.contains(cost["currency"].as_str().unwrap()) && said.contains("so far"));
+    assert_eq!(
+        cost["incomplete"], true,
+        "the demo's load balancer is unpriced"
+    );
+    assert!(
+        text.contains("incomplete, left out: load balancer"),
+        "{text}"
+    );
+    assert!(line("prices").contains(json["price_source"]["sheet"].as_str().unwrap()));
+    assert!(line("deadline").starts_with("deadline"));
+    for r in json["resources"].as_array().unwrap() {
+        let row = text
+            .lines()
+            .find(|l| l.starts_with("  ") && l.split_whitespace().nth(1) == r["id"].as_str())
+            .unwrap_or_else(|| panic!("{} is not listed:\n{text}", r["id"]));
+        match (
+            r["survives_release"].as_bool().unwrap(),
+            r["monthly_cost_after_release"].as_str(),
+        ) {
+            (true, Some(monthly)) => assert!(row.contains(monthly), "{row}"),
+            (true, None) => assert!(row.contains("unpriced"), "unknown is not zero: {row}"),
+            (false, _) => assert!(row.contains("goes with it"), "{row}"),
+        }
+    }
+    let leftover = json["leftover_monthly_cost"].as_str().unwrap();
+    assert!(
+        line("  keeps billing after a release").contains(leftover),
+        "{text}"
+    );
+}

@@ -46,6 +46,7 @@ pub(super) fn render(report: &StatusReport) -> String {
     {
         let _ = writeln!(out, "{line}");
     }
+    out.push_str(&super::cloud_table::render(&report.cloud));
     out
 }
 

@@ -1,0 +1,145 @@
+//! The cloud half of `gpumeter status` as text: the same facts as `--json` (instance, cost,
+//! price source, deadline, what keeps billing after a release, what could not be read), one
+//! labelled line or table each. Unknown amounts say so; they are never printed as zero.
+
+use std::fmt::Write as _;
+
+use super::cloud::CloudJson;
+use crate::spend::PriceKind;
+
+pub(super) fn render(cloud: &CloudJson) -> String {
+    let mut out = String::new();
+    if let Some(error) = &cloud.cloud_error {
+        let kind = cloud.cloud_error_kind.unwrap_or("error");
+        let _ = writeln!(out, "cloud     {kind}: {error}");
+        if let Some(fix) = &cloud.cloud_fix {
+            let _ = writeln!(out, "          {fix}");
+        }
+        return out;
+    }
+    let Some(instance) = &cloud.instance else {
+        if cloud.resources.is_some() {
+            let _ = writeln!(out, "instance  none listed");
+        }
+        return out + &resources(cloud);
+    };
+    let state = format!("{:?}", instance.state).to_lowercase();
+    let _ = writeln!(
+        out,
+        "instance  {} \"{}\" on {}, {}, {state}",
+        instance.id, instance.name, instance.provider, instance.sku
+    );
+    match &cloud.cost {
+        Some(c) => {
+            let _ = writeln!(
+                out,
+                "cost      {} {} so far (billed {}): compute {}, bandwidth {}, storage {}, extras {}; \
+                 {} {}/h now",
+                c.total,
+                c.currency,
+                c.billed,
+                c.compute,
+                c.bandwidth,
+                c.storage,
+                c.extras,
+                c.burn_per_hour,
+                c.currency
+            );
+            if c.incomplete {
+                let _ = writeln!(
+                    out,
+                    "          incomplete, left out: {}",
+                    c.unknown.join("; ")
+                );
+            }
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "cost      unknown: no price sheet prices {}",
+                instance.sku
+            );
+        }
+    }
+    if let Some(origin) = &cloud.price_source {
+        let region = origin.sheet_region.as_deref().unwrap_or("no region");
+        let _ = match origin.kind {
+            PriceKind::Live => writeln!(
+                out,
+                "prices    the provider's own for compute; the rest from sheet {}",
+                origin.sheet
+            ),
+            PriceKind::Sheet => writeln!(out, "prices    sheet {} ({region})", origin.sheet),
+            PriceKind::OtherRegion => writeln!(
+                out,
+                "prices    sheet {} ({region}), an estimate for {}",
+                origin.sheet,
+                origin.instance_region.as_deref().unwrap_or("this region")
+            ),
+        };
+    }
+    let _ = match &cloud.deadline {
+        Some(d) => writeln!(
+            out,
+            "deadline  {} (in {} s), then {}{}",
+            d.at,
+            d.remaining_s,
+            d.on_expiry,
+            if d.held_by_provider {
+                ", held by the provider"
+            } else {
+                ""
+            }
+        ),
+        None => writeln!(out, "deadline  none held by the provider"),
+    };
+    out + &resources(cloud)
+}
+
+fn resources(cloud: &CloudJson) -> String {
+    let mut out = String::new();
+    let Some(list) = &cloud.resources else {
+        return out;
+    };
+    let currency = cloud
+        .cost
+        .as_ref()
+        .map_or(String::new(), |c| format!(" {}", c.currency));
+    let _ = writeln!(out, "resources ({}), a month after a release:", list.len());
+    for r in list {
+        let kind = serde_json::to_value(r.kind)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default();
+        let fate = if r.survives_release {
+            "survives"
+        } else {
+            "goes with it"
+        };
+        let monthly = match (&r.monthly_cost_after_release, r.survives_release) {
+            (_, false) => "-".to_string(),
+            (Some(m), true) => format!("{m}{currency}"),
+            (None, true) => "unpriced".to_string(),
+        };
+        let size = if r.size_gib == "0" {
+            "-".to_string()
+        } else {
+            format!("{} GiB", r.size_gib)
+        };
+        let _ = writeln!(
+            out,
+            "  {kind:<13} {:<24} {size:>10}  {fate:<12} {monthly}",
+            r.id
+        );
+    }
+    if let Some(total) = &cloud.leftover_monthly_cost {
+        let _ = writeln!(
+            out,
+            "  keeps billing after a release: {total}{currency} a month"
+        );
+    }
+    for gap in &cloud.unknown_resources {
+        let _ = writeln!(out, "  not checked: {gap}");
+    }
+    out
+}
