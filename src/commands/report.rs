@@ -1,6 +1,7 @@
 //! `gpumeter report`: spend history from the ledger, per day and per component, idle spend,
 //! energy, actions, what still bills after a release, and instances that overlapped.
 
+mod bars;
 mod json;
 mod table;
 pub mod window;

@@ -389,6 +389,44 @@ fn text_names_the_figures() {
 }
 
 #[test]
+fn text_draws_each_day_as_a_bar_with_its_idle_share_shaded() {
+    let dir = tempfile::tempdir().unwrap();
+    fixture(dir.path());
+    let text = String::from_utf8(cli(dir.path(), &[]).stdout).unwrap();
+    let usd = text
+        .split("Spend per day (USD")
+        .nth(1)
+        .and_then(|rest| rest.split("\n\n").next())
+        .unwrap_or_else(|| panic!("no USD chart:\n{text}"));
+    let bar = |date: &str| {
+        let line = usd
+            .lines()
+            .filter(|l| l.starts_with(date))
+            .find(|l| l.contains('█') || l.contains('░'))
+            .unwrap_or_else(|| panic!("no bar for {date}:\n{text}"));
+        let busy = line.chars().filter(|c| *c == '█').count();
+        let idle = line.chars().filter(|c| *c == '░').count();
+        (busy, idle, line.to_string())
+    };
+    assert!(
+        text.contains("Spend per day (USD; █ busy, ░ idle)"),
+        "{text}"
+    );
+    // USD: 1.22 (0.61 idle) and 1.83 (0.61 idle); the larger day fills the 40 cells.
+    let (busy, idle, line) = bar("2026-05-02");
+    assert_eq!((busy + idle, idle), (40, 13), "{line}");
+    assert!(line.contains("1.83") && line.contains("33% idle"), "{line}");
+    let (busy, idle, line) = bar("2026-05-01");
+    assert_eq!((busy + idle, idle), (27, 13), "{line}");
+    assert!(line.contains("50% idle"), "{line}");
+    // CNY is its own chart: one day, all busy, full width.
+    assert!(
+        text.contains("Spend per day (CNY; █ busy, ░ idle)"),
+        "{text}"
+    );
+}
+
+#[test]
 fn a_missing_ledger_is_explained() {
     let dir = tempfile::tempdir().unwrap();
     let out = cli(dir.path(), &[]);

@@ -84,6 +84,7 @@ fn spend(out: &mut String, report: &Report) {
             format!(" ({}% of the spend)", fixed(p, 1))
         });
         let _ = writeln!(out, "Idle spend: {idle}{share}");
+        out.push_str(&super::bars::chart(s));
     }
 }
 
