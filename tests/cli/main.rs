@@ -14,6 +14,7 @@ mod kill_loop;
 mod meta_cli;
 mod pricing_cli;
 mod progress_tmux;
+mod readme_examples;
 mod regional_price;
 mod serve_fleet_cli;
 mod status_cli;
