@@ -46,6 +46,32 @@ pub struct TempKeys {
     pub expires: Option<Timestamp>,
 }
 
+impl TempKeys {
+    /// A role's answer as keys: the id, secret and token trimmed, none of them empty (`who`
+    /// sent them; `expected` says what a good answer holds). The error holds no secret.
+    pub fn from_answer(
+        (id, secret, token): (&str, &str, &str),
+        expires: Timestamp,
+        who: &str,
+        expected: &str,
+    ) -> Result<TempKeys, String> {
+        let (id, secret, token) = (id.trim(), secret.trim(), token.trim());
+        if id.is_empty() || secret.is_empty() || token.is_empty() {
+            return Err(format!(
+                "{who} sent keys with a field empty: expected {expected}"
+            ));
+        }
+        Ok(TempKeys {
+            keys: KeyPair {
+                id: id.to_string(),
+                secret: super::env::Secret::new(secret),
+                token: Some(super::env::Secret::new(token)),
+            },
+            expires: Some(expires),
+        })
+    }
+}
+
 /// What fetches a fresh set: the metadata service of one cloud. Its error says why in one line
 /// that holds no secret.
 #[async_trait]

@@ -13,7 +13,6 @@ use jiff::Timestamp;
 use serde::Deserialize;
 
 use super::sign::canonical_query;
-use crate::provider::env::{KeyPair, Secret};
 use crate::provider::http::{Http, HttpPolicy, Repeat, by_status};
 use crate::provider::role_keys::{Fetch, TempKeys};
 
@@ -131,24 +130,12 @@ impl Fetch for OidcRole {
             .expiration
             .parse()
             .map_err(|_| format!("STS sent an Expiration that is not a UTC time: {expected}"))?;
-        let (id, secret, token) = (
-            keys.access_key_id.trim(),
-            keys.access_key_secret.trim(),
-            keys.security_token.trim(),
+        let parts = (
+            keys.access_key_id.as_str(),
+            keys.access_key_secret.as_str(),
+            keys.security_token.as_str(),
         );
-        if id.is_empty() || secret.is_empty() || token.is_empty() {
-            return Err(format!(
-                "STS sent keys with a field empty: expected {expected}"
-            ));
-        }
-        Ok(TempKeys {
-            keys: KeyPair {
-                id: id.to_string(),
-                secret: Secret::new(secret),
-                token: Some(Secret::new(token)),
-            },
-            expires: Some(expires),
-        })
+        TempKeys::from_answer(parts, expires, "STS", expected)
     }
 }
 

@@ -15,7 +15,6 @@ use serde::Deserialize;
 use super::credentials::ACCESS_KEY_ID_ENV;
 use super::oidc::{OidcRole, OidcSettings};
 use crate::provider::ProviderError;
-use crate::provider::env::{KeyPair, Secret};
 use crate::provider::http::{Http, HttpPolicy, Repeat, by_status};
 use crate::provider::role_keys::{Fetch, KeySource, KeyStore, Naming, TempKeys};
 
@@ -152,24 +151,12 @@ impl Fetch for EcsRamRole {
         let expires: Timestamp = answer.expiration.parse().map_err(|_| {
             format!("sent an Expiration that is not a UTC time: expected {expected}")
         })?;
-        let (id, secret, token) = (
-            answer.access_key_id.trim(),
-            answer.access_key_secret.trim(),
-            answer.security_token.trim(),
+        let parts = (
+            answer.access_key_id.as_str(),
+            answer.access_key_secret.as_str(),
+            answer.security_token.as_str(),
         );
-        if id.is_empty() || secret.is_empty() || token.is_empty() {
-            return Err(format!(
-                "sent role keys with a field empty: expected {expected}"
-            ));
-        }
-        Ok(TempKeys {
-            keys: KeyPair {
-                id: id.to_string(),
-                secret: Secret::new(secret),
-                token: Some(Secret::new(token)),
-            },
-            expires: Some(expires),
-        })
+        TempKeys::from_answer(parts, expires, "the RAM role", expected)
     }
 }
 

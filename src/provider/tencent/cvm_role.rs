@@ -12,7 +12,6 @@ use serde::Deserialize;
 
 use super::credentials::SECRET_ID_ENV;
 use crate::provider::ProviderError;
-use crate::provider::env::{KeyPair, Secret};
 use crate::provider::http::{Http, HttpPolicy, Repeat, by_status};
 use crate::provider::role_keys::{Fetch, KeySource, KeyStore, Naming, TempKeys};
 
@@ -100,24 +99,12 @@ impl Fetch for CvmRole {
             .expired_time
             .and_then(|t| Timestamp::from_second(t).ok())
             .ok_or_else(|| format!("sent no ExpiredTime: expected {expected}"))?;
-        let (id, key, token) = (
-            answer.tmp_secret_id.trim(),
-            answer.tmp_secret_key.trim(),
-            answer.token.trim(),
+        let parts = (
+            answer.tmp_secret_id.as_str(),
+            answer.tmp_secret_key.as_str(),
+            answer.token.as_str(),
         );
-        if id.is_empty() || key.is_empty() || token.is_empty() {
-            return Err(format!(
-                "sent role keys with a field empty: expected {expected}"
-            ));
-        }
-        Ok(TempKeys {
-            keys: KeyPair {
-                id: id.to_string(),
-                secret: Secret::new(key),
-                token: Some(Secret::new(token)),
-            },
-            expires: Some(expires),
-        })
+        TempKeys::from_answer(parts, expires, "the CAM role", expected)
     }
 }
 
