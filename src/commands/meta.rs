@@ -80,3 +80,69 @@ pub fn long_version() -> String {
     }
     lines.join("\n")
 }
+
+/// clap's parse error as gpumeter's errors read: one line of what is wrong (with clap's tip),
+/// then one of the usage, both starting `gpumeter:`, instead of clap's block of several.
+pub fn parse_error_lines(rendered: &str) -> Vec<String> {
+    let mut lines = rendered.lines();
+    let mut what = lines
+        .next()
+        .unwrap_or_default()
+        .trim_start_matches("error: ")
+        .trim()
+        .to_string();
+    let (mut more, mut tips, mut usage) = (Vec::new(), Vec::new(), None);
+    let mut in_block = true;
+    for line in lines {
+        let trimmed = line.trim();
+        if trimmed.is_empty() {
+            in_block = false;
+        } else if let Some(tip) = trimmed.strip_prefix("tip: ") {
+            tips.push(tip.to_string());
+        } else if let Some(u) = trimmed.strip_prefix("Usage: ") {
+            usage = Some(u.to_string());
+        } else if in_block {
+            more.push(trimmed.to_string());
+        }
+    }
+    if !more.is_empty() {
+        what = format!("{what} {}", more.join(", "));
+    }
+    for tip in tips {
+        what = format!("{what}; {tip}");
+    }
+    let second = match usage {
+        Some(usage) => format!("gpumeter: usage: {usage} (more with --help)"),
+        None => "gpumeter: more with --help".to_string(),
+    };
+    vec![format!("gpumeter: {what}"), second]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_error_lines;
+
+    #[test]
+    fn a_parse_error_is_two_lines_with_the_tip_and_the_usage() {
+        let clap = "error: unexpected argument '--jsn' found\n\n  tip: a similar argument exists: \
+                    '--json'\n\nUsage: gpumeter checklist --json\n\nFor more information, try \
+                    '--help'.\n";
+        assert_eq!(
+            parse_error_lines(clap),
+            [
+                "gpumeter: unexpected argument '--jsn' found; a similar argument exists: '--json'",
+                "gpumeter: usage: gpumeter checklist --json (more with --help)",
+            ]
+        );
+        let missing = "error: the following required arguments were not provided:\n  \
+                       --hours-per-day <HOURS_PER_DAY>\n  --days <DAYS>\n\nUsage: gpumeter \
+                       estimate --hours-per-day <HOURS_PER_DAY> --days <DAYS>\n";
+        let lines = parse_error_lines(missing);
+        assert_eq!(
+            lines[0],
+            "gpumeter: the following required arguments were not provided: \
+             --hours-per-day <HOURS_PER_DAY>, --days <DAYS>"
+        );
+        assert_eq!(lines.len(), 2);
+    }
+}

@@ -109,3 +109,36 @@ fn every_estimate_example_in_help_runs() {
         );
     }
 }
+
+#[test]
+fn a_bad_command_line_is_two_lines_on_stderr_as_every_error_is() {
+    for args in [
+        &["--bogus"][..],
+        &["checklist", "--jsn"],
+        &["completions", "tcsh"],
+        &["estimate"],
+        &["\u{1b}[2Jwipe"],
+    ] {
+        let out = gpumeter(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(lines.len(), 2, "{args:?}: {err}");
+        assert!(lines.iter().all(|l| l.starts_with("gpumeter: ")), "{err}");
+        assert!(
+            !err.contains('\u{1b}'),
+            "no escape reaches the terminal: {err:?}"
+        );
+    }
+    let err = String::from_utf8_lossy(&gpumeter(&["checklist", "--jsn"]).stderr).into_owned();
+    assert!(
+        err.contains("'--jsn'") && err.contains("'--json'"),
+        "clap's tip is kept: {err}"
+    );
+    // Help and the version are not errors.
+    for args in [&["--help"][..], &["-V"], &["estimate", "--help"]] {
+        let out = gpumeter(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        assert!(out.stderr.is_empty(), "{args:?}");
+    }
+}
