@@ -115,6 +115,17 @@ pub enum Command {
         #[command(flatten)]
         target: TargetArgs,
     },
+    /// Everything in the region that bills with no running instance using it, by cost (exit 3
+    /// if anything does).
+    #[command(after_help = "Examples:
+  gpumeter sweep --provider aws --region us-west-2
+  gpumeter sweep --provider aws --json")]
+    Sweep {
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        target: TargetArgs,
+    },
     /// The headless guard: enforces the deadline and the idle rule, watches spot notices.
     #[command(after_help = "Examples:
   gpumeter watchdog --idle-after 30m --on-idle stop
@@ -252,7 +263,7 @@ impl Cli {
     pub fn target(&self) -> TargetArgs {
         let top = &self.target;
         let sub = match &self.command {
-            Some(Command::Checklist { target, .. }) => Some(target),
+            Some(Command::Checklist { target, .. } | Command::Sweep { target, .. }) => Some(target),
             Some(Command::Watchdog(w)) => Some(&w.target),
             Some(Command::Release(a) | Command::Stop(a)) => Some(&a.target),
             Some(Command::SnapshotClean { common, .. } | Command::Extend { common, .. }) => {

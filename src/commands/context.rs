@@ -293,6 +293,23 @@ impl Context {
         }))
     }
 
+    /// The sheet that prices the configured provider's region, with no instance in view (a
+    /// sweep of the account): `[pricing] sheet`, else the bundled sheet for the region.
+    pub fn region_sheet(&self) -> Result<Option<crate::pricing::Sheet>, Failure> {
+        if self.demo {
+            return Ok(demo_pricing().map(|p| p.sheet));
+        }
+        let bundled = self.config.instance.provider.and_then(|kind| {
+            let region = self.pricing_region(None);
+            sheet_for_region(kind.name(), region.as_deref(), None)
+                .map(|c| SheetRef::Bundled(c.sheet))
+        });
+        match self.config.pricing.sheet.clone().or(bundled) {
+            Some(sheet_ref) => self.sheet(&sheet_ref).map(Some),
+            None => Ok(None),
+        }
+    }
+
     fn sheet_pricing(&self, instance: Option<&InstanceInfo>) -> Result<Option<Pricing>, Failure> {
         if self.demo {
             return Ok(demo_pricing());

@@ -22,6 +22,7 @@ fn takes(
         Command::Estimate(_) => ("estimate", &[], &["--gpus"]),
         Command::Pricing(_) => ("pricing", &[], &[]),
         Command::Checklist { .. } => ("checklist", &[], &[]),
+        Command::Sweep { .. } => ("sweep", &[], &[]),
         Command::Release(_) => ("release", &[], &[]),
         Command::Stop(_) => ("stop", &[], &[]),
         Command::SnapshotClean { .. } => ("snapshot-clean", &[], &[]),

@@ -21,6 +21,7 @@ mod progress;
 pub mod report;
 pub mod serve;
 pub mod status;
+pub mod sweep;
 pub mod watchdog;
 
 /// Exit status for bad input: a malformed sheet, a bad flag, an unknown SKU, a refusal.
@@ -174,6 +175,7 @@ pub fn run(cli: &Cli) -> ExitCode {
         Some(Command::Status(args)) => status::run(args, cli),
         Some(Command::Watchdog(args)) => watchdog::run(cli, args),
         Some(Command::Checklist { json, .. }) => checklist::run(cli, *json),
+        Some(Command::Sweep { json, .. }) => sweep::run(cli, *json),
         Some(Command::Release(args)) => actions::run(cli, &Action::Release, args),
         Some(Command::Stop(args)) => actions::run(cli, &Action::Stop, args),
         Some(Command::SnapshotClean {

@@ -239,6 +239,25 @@ impl Provider for DemoCloud {
         })
     }
 
+    /// What bills with no running instance using it: once the instance is released, everything
+    /// that outlived it; while it is stopped, all of it (its disks, its address, a load balancer
+    /// with no healthy target); while it runs, its snapshots and images.
+    async fn sweep(&self) -> Result<Vec<LinkedResource>, ProviderError> {
+        let state = self.load()?;
+        let instance_state = state.instance.state;
+        Ok(state
+            .resources
+            .into_iter()
+            .filter(|r| match instance_state {
+                InstanceState::Released => !r.deleted_with_instance,
+                InstanceState::Stopped => true,
+                InstanceState::Running => {
+                    matches!(r.kind, ResourceKind::Snapshot | ResourceKind::Image)
+                }
+            })
+            .collect())
+    }
+
     async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
         tokio::time::sleep(self.delay).await;
         if self.failing.iter().any(|f| f == action.label()) {

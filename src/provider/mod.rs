@@ -67,6 +67,17 @@ pub trait Provider: Send + Sync {
         Vec::new()
     }
 
+    /// Everything in the region that bills with no running instance using it: unattached disks,
+    /// unassociated addresses, the account's snapshots and images, the disks of stopped
+    /// instances. Independent of this adapter's instance, so it works after a release and for
+    /// an account no instance of this data directory ever ran in.
+    async fn sweep(&self) -> Result<Vec<LinkedResource>, ProviderError> {
+        Err(ProviderError::unsupported(
+            self.name(),
+            "sweep the account (not built for this adapter yet)",
+        ))
+    }
+
     /// When the provider will reclaim this spot instance, once it has said so; `None` while
     /// there is no notice (and always for providers without spot interruptions).
     async fn interruption_notice(&self) -> Result<Option<Timestamp>, ProviderError> {

@@ -8,7 +8,9 @@ use async_trait::async_trait;
 use gpumeter_core::text::one_line;
 use jiff::Timestamp;
 
-use super::{Action, ActionReport, Capabilities, Inventory, Provider, ProviderError, Seen};
+use super::{
+    Action, ActionReport, Capabilities, Inventory, LinkedResource, Provider, ProviderError, Seen,
+};
 
 /// The most characters kept of one planned call (`--dry-run` prints them).
 const CALL_CHARS: usize = 500;
@@ -61,6 +63,11 @@ impl Provider for OneLine {
 
     fn own_sheet(&self, base: &crate::pricing::Sheet) -> Option<crate::pricing::Sheet> {
         self.0.own_sheet(base)
+    }
+
+    async fn sweep(&self) -> Result<Vec<LinkedResource>, ProviderError> {
+        let found = self.0.sweep().await?;
+        Ok(found.into_iter().map(LinkedResource::one_lined).collect())
     }
 
     async fn interruption_notice(&self) -> Result<Option<Timestamp>, ProviderError> {

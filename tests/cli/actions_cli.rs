@@ -420,3 +420,61 @@ fn after_a_release_only_what_still_applies_runs_and_nothing_asks() {
         stderr(&out)
     );
 }
+
+#[test]
+fn sweep_lists_what_bills_with_no_running_instance_before_and_after_a_release() {
+    let cloud = Cloud::new("sweep");
+    let rows = |out: &Output| -> Vec<String> {
+        stdout(out)
+            .lines()
+            .skip(1)
+            .filter(|l| !l.starts_with("bills "))
+            .filter_map(|l| l.split_whitespace().nth(1).map(str::to_string))
+            .collect()
+    };
+    let before = cloud.run(&["sweep"], &[]);
+    assert_eq!(before.status.code(), Some(3), "{}", stderr(&before));
+    let running = rows(&before);
+    assert!(
+        running
+            .iter()
+            .all(|id| id.starts_with("snap-") || id.starts_with("ami-")),
+        "{running:?}"
+    );
+    assert!(
+        running.iter().any(|id| id == "snap-0c") && !running.iter().any(|id| id == "vol-0data"),
+        "a running instance's disks, address and load balancer are in use: {running:?}"
+    );
+    assert!(cloud.run(&["release", "--yes"], &[]).status.success());
+    let after = cloud.run(&["sweep", "--json"], &[]);
+    assert_eq!(after.status.code(), Some(3));
+    let doc: Value = serde_json::from_slice(&after.stdout).unwrap();
+    let ids: Vec<&str> = doc["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["id"].as_str().unwrap())
+        .collect();
+    // What the release left: the data disk, the snapshots, the image, the address, the load
+    // balancer; the root disk went with the instance.
+    for id in [
+        "vol-0data",
+        "snap-0a",
+        "ami-0train",
+        "eipalloc-0d",
+        "lb-0api",
+    ] {
+        assert!(
+            ids.contains(&id),
+            "{id} outlived the release and is not listed: {ids:?}"
+        );
+    }
+    assert!(!ids.contains(&"vol-0root"), "{ids:?}");
+    assert_eq!(ids[0], "vol-0data", "the 2000 GiB disk costs most");
+    assert_eq!(
+        doc["unpriced"], 1,
+        "the load balancer has no price, and is not zero"
+    );
+    let lb = &doc["items"].as_array().unwrap()[ids.len() - 1];
+    assert_eq!(lb["monthly_cost"], Value::Null);
+}

@@ -40,7 +40,7 @@ pub(crate) fn policy() -> HttpPolicy {
     }
 }
 
-fn env(url: &str) -> AwsEnv {
+pub(crate) fn env(url: &str) -> AwsEnv {
     AwsEnv::from_pairs([
         ("AWS_ACCESS_KEY_ID", "AKIDMOTOTEST"),
         ("AWS_SECRET_ACCESS_KEY", SECRET),
@@ -51,7 +51,7 @@ fn env(url: &str) -> AwsEnv {
 }
 
 /// The first `<tag>` text in `body`.
-fn grab(body: &str, tag: &str) -> String {
+pub(crate) fn grab(body: &str, tag: &str) -> String {
     let open = format!("<{tag}>");
     let start = body
         .find(&open)
@@ -70,7 +70,7 @@ pub(crate) struct Scenario {
     allocation: String,
 }
 
-async fn call(ec2: &Ec2, action: &str, params: &[(&str, &str)]) -> String {
+pub(crate) async fn call(ec2: &Ec2, action: &str, params: &[(&str, &str)]) -> String {
     let params: Vec<(String, String)> = params
         .iter()
         .map(|(k, v)| ((*k).to_string(), (*v).to_string()))

@@ -13,10 +13,12 @@ mod error;
 mod fits;
 mod seen;
 pub(crate) mod snapshots;
+mod sweep;
 pub use error::{Auth, ErrorKind, MESSAGE_CHARS, ProviderError};
 pub use fits::nothing_to_do;
 pub use seen::{Asked, Seen};
 pub use snapshots::{Kept, SnapshotPlan};
+pub use sweep::{SweepRow, monthly_total, rank};
 
 /// The instance the cockpit watches, as the provider describes it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -20,6 +20,7 @@ pub mod profile;
 pub mod query;
 pub mod sigv4;
 pub mod sts;
+mod sweep;
 pub mod xml;
 
 use std::path::{Path, PathBuf};
@@ -267,6 +268,13 @@ impl Provider for Aws {
             } => plan_clean(&last, *keep, *final_snapshot),
             Action::SetDeadline { .. } => Vec::new(),
         }
+    }
+
+    async fn sweep(&self) -> Result<Vec<LinkedResource>, ProviderError> {
+        let mut session = Session::new(self.ec2()?);
+        sweep::sweep(&mut session, self.region(), Timestamp::now())
+            .await
+            .map_err(|e| ProviderError::state("aws", format!("aws: {e}")))
     }
 
     async fn inventory(&self) -> Result<Inventory, ProviderError> {

@@ -1,0 +1,81 @@
+//! The account swept in one region: what bills with no running instance to show for it. Volumes
+//! that are `available` (attached to nothing), the volumes of stopped instances, the account's
+//! own snapshots and images, and elastic IPs associated with nothing. Every list is read to its
+//! last page.
+
+use std::collections::BTreeSet;
+
+use jiff::Timestamp;
+
+use super::fetch::{Session, filter, owned_by_self};
+use super::inventory::{Seen, assemble};
+use super::known::Known;
+use super::query::Ec2Error;
+use super::xml;
+use crate::provider::LinkedResource;
+
+/// What bills in `region` without a running instance, at `now`.
+pub async fn sweep(
+    s: &mut Session<'_>,
+    region: &str,
+    now: Timestamp,
+) -> Result<Vec<LinkedResource>, String> {
+    read(s)
+        .await
+        .map_err(|e| e.to_string())
+        .and_then(|seen| assemble("", region, &seen, &Known::default(), now).map(|i| i.resources))
+}
+
+async fn read(s: &mut Session<'_>) -> Result<Seen, Ec2Error> {
+    let mut volumes = s
+        .list(
+            "DescribeVolumes",
+            &filter("status", &["available"]),
+            xml::volumes,
+        )
+        .await?;
+    let stopped = s
+        .list(
+            "DescribeInstances",
+            &filter("instance-state-name", &["stopped"]),
+            xml::instances,
+        )
+        .await?;
+    let stopped_disks: BTreeSet<&str> = stopped
+        .iter()
+        .flat_map(|i| i.block_devices.iter().map(|(_, volume, _)| volume.as_str()))
+        .collect();
+    if !stopped_disks.is_empty() {
+        let ids: Vec<&str> = stopped_disks.into_iter().collect();
+        let mut disks = s
+            .list("DescribeVolumes", &filter("volume-id", &ids), xml::volumes)
+            .await?;
+        for disk in &mut disks {
+            disk.status = "in-use by a stopped instance".into();
+        }
+        volumes.extend(disks);
+    }
+    let snapshots = s
+        .list(
+            "DescribeSnapshots",
+            &owned_by_self(Vec::new()),
+            xml::snapshots,
+        )
+        .await?;
+    let images = s
+        .list("DescribeImages", &owned_by_self(Vec::new()), xml::images)
+        .await?;
+    let addresses = s
+        .list("DescribeAddresses", &Vec::new(), xml::addresses)
+        .await?
+        .into_iter()
+        .filter(|a| a.instance_id.is_none() && a.association_id.is_none())
+        .collect();
+    Ok(Seen {
+        instance: None,
+        volumes,
+        snapshots,
+        images,
+        addresses,
+    })
+}
