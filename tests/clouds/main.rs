@@ -26,5 +26,6 @@ mod model_checks;
 mod paging;
 mod provider_http;
 mod proxy_matrix;
+mod sweeps;
 mod tencent_adapter;
 mod tencent_faults;

@@ -116,6 +116,24 @@ impl AlibabaCloud {
         Ok(out)
     }
 
+    /// Everything in the region that bills with no running instance using it: disks attached to
+    /// nothing, the account's snapshots and own images, and EIPs bound to nothing.
+    pub(super) async fn sweep_region(&self) -> Result<Vec<LinkedResource>, ProviderError> {
+        let available = || ("Status", "Available".to_string());
+        let read = async {
+            let disks = self
+                .pages::<model::DisksReply>(Product::Ecs, "DescribeDisks", &[available()])
+                .await?;
+            let snapshots = self.snapshots(&[]).await?;
+            let images = self.images().await?;
+            let eips = self
+                .pages::<model::EipsReply>(Product::Vpc, "DescribeEipAddresses", &[available()])
+                .await?;
+            Ok::<_, RpcError>(collect(&disks, &snapshots, &images, &eips, &[]))
+        };
+        read.await.map_err(ProviderError::from)
+    }
+
     /// What bills without an instance, narrowed to what was seen with it when it was.
     async fn leftovers(&self) -> Result<Vec<LinkedResource>, RpcError> {
         let mut disks = self

@@ -218,6 +218,10 @@ impl Provider for AlibabaCloud {
         self.read_inventory().await
     }
 
+    async fn sweep(&self) -> Result<Vec<LinkedResource>, ProviderError> {
+        self.sweep_region().await
+    }
+
     async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
         self.run_action(action).await
     }

@@ -1,0 +1,36 @@
+//! The account sweep of each adapter that has one, against its peer: what bills with no running
+//! instance using it is listed, before and after a release, and what a running instance uses
+//! is not. (AWS's is against moto, in `aws_sweep`.)
+
+use gpumeter::provider::{Action, Provider};
+
+use crate::alibaba_peer::cloud::{DATA_DISK, EIP, IMAGE, SNAPSHOTS, SYSTEM_DISK};
+use crate::alibaba_peer::{INSTANCE, Peer};
+
+fn ids(found: &[gpumeter::provider::LinkedResource]) -> Vec<&str> {
+    found.iter().map(|r| r.id.as_str()).collect()
+}
+
+#[tokio::test]
+async fn alibaba_sweeps_disks_addresses_snapshots_and_images_before_and_after_release() {
+    let peer = Peer::start();
+    let adapter = peer.adapter(Some(INSTANCE));
+    let running = adapter.sweep().await.unwrap();
+    let listed = ids(&running);
+    for snapshot in SNAPSHOTS {
+        assert!(listed.contains(&snapshot), "{snapshot} bills: {listed:?}");
+    }
+    assert!(listed.contains(&IMAGE), "{listed:?}");
+    for in_use in [SYSTEM_DISK, DATA_DISK, EIP] {
+        assert!(!listed.contains(&in_use), "{in_use} is in use: {listed:?}");
+    }
+    let report = adapter.perform(&Action::Release).await.unwrap();
+    assert!(report.confirmed, "{report:?}");
+    let after = adapter.sweep().await.unwrap();
+    let listed = ids(&after);
+    // The data disk outlives the release (DeleteWithInstance false); the system disk does not.
+    assert!(listed.contains(&DATA_DISK), "{listed:?}");
+    assert!(listed.contains(&EIP), "an EIP outlives its instance, unbound: {listed:?}");
+    assert!(!listed.contains(&SYSTEM_DISK), "{listed:?}");
+    assert!(peer.violations().is_empty(), "{:?}", peer.violations());
+}
