@@ -30,7 +30,33 @@ async fn alibaba_sweeps_disks_addresses_snapshots_and_images_before_and_after_re
     let listed = ids(&after);
     // The data disk outlives the release (DeleteWithInstance false); the system disk does not.
     assert!(listed.contains(&DATA_DISK), "{listed:?}");
-    assert!(listed.contains(&EIP), "an EIP outlives its instance, unbound: {listed:?}");
+    assert!(
+        listed.contains(&EIP),
+        "an EIP outlives its instance, unbound: {listed:?}"
+    );
     assert!(!listed.contains(&SYSTEM_DISK), "{listed:?}");
+    assert!(peer.violations().is_empty(), "{:?}", peer.violations());
+}
+
+#[tokio::test]
+async fn tencent_sweeps_unattached_disks_unbound_addresses_and_snapshots() {
+    let peer = crate::tencent_peer::Peer::start();
+    let adapter = peer.adapter(Some(crate::tencent_peer::cloud::INSTANCE));
+    let running = adapter.sweep().await.unwrap();
+    assert!(
+        ids(&running).is_empty(),
+        "everything is attached or bound while it runs: {:?}",
+        ids(&running)
+    );
+    let report = adapter.perform(&Action::Release).await.unwrap();
+    assert!(report.confirmed, "{report:?}");
+    let after = adapter.sweep().await.unwrap();
+    let listed = ids(&after);
+    // disk-keep outlives the instance (DeleteWithInstance false); an ordinary EIP is unbound
+    // by the release and stays.
+    assert_eq!(listed, ["disk-keep", "eip-loop1"], "{after:?}");
+    let disk = &after[0];
+    assert_eq!(disk.size_gib, rust_decimal::Decimal::from(500));
+    assert_eq!(disk.state, "UNATTACHED");
     assert!(peer.violations().is_empty(), "{:?}", peer.violations());
 }

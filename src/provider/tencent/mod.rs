@@ -15,6 +15,7 @@ mod inventory;
 pub mod model;
 mod paging;
 pub mod sign;
+mod sweep;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -323,6 +324,10 @@ impl Provider for TencentCloud {
 
     async fn inventory(&self) -> Result<Inventory, ProviderError> {
         self.read_inventory().await
+    }
+
+    async fn sweep(&self) -> Result<Vec<LinkedResource>, ProviderError> {
+        self.sweep_region().await
     }
 
     async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {

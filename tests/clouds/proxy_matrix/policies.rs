@@ -1,5 +1,5 @@
-//! The minimal policies in `deploy/policies/`: every call that an inventory (the checklist) or an
-//! action makes, before and after it, is one the provider's policy file allows, and the file
+//! The minimal policies in `deploy/policies/`: every call that an inventory (the checklist), an
+//! action (before and after it) or the account sweep makes is one the provider's policy allows, and the file
 //! allows nothing that no command calls. The calls are read off the wire by the proxy, with the
 //! service each was signed for, so the policy is checked against what the adapter sends.
 
@@ -74,6 +74,13 @@ async fn calls_of<C: Cloud>(cloud: &C, sequences: Vec<Vec<Action>>) -> BTreeSet<
             }
         }
         let _ = adapter.inventory().await;
+        // `sweep` reads the account with the same Describe calls; where it is built, they must
+        // be allowed too.
+        match adapter.sweep().await {
+            Ok(_) => {}
+            Err(e) if e.is_unsupported() => {}
+            Err(e) => panic!("{}: the sweep failed: {e}", cloud.name()),
+        }
         for (service, call) in proxy.signed_calls() {
             if !service.is_empty() {
                 seen.insert(policy_name(&service, &call));

@@ -289,15 +289,25 @@ impl Cloud {
         }
     }
 
-    /// CBS: the disks by `DiskIds`, the snapshots by the `disk-id` filter.
+    /// CBS: the disks by `DiskIds` and the `disk-state` filter, the snapshots by the `disk-id`
+    /// filter; with neither, every one (as CBS lists the whole region).
     fn cbs(&mut self, action: &str, body: &Value) -> Value {
+        let filter = |name: &str| -> Option<Vec<String>> {
+            body["Filters"]
+                .as_array()?
+                .iter()
+                .find(|f| f["Name"] == name)
+                .map(|f| strings(&f["Values"]))
+        };
         match action {
             "DescribeDisks" => {
                 let ids = strings(&body["DiskIds"]);
+                let states = filter("disk-state");
                 let all: Vec<Value> = self
                     .disks
                     .iter()
-                    .filter(|d| ids.contains(&d.id))
+                    .filter(|d| ids.is_empty() || ids.contains(&d.id))
+                    .filter(|d| states.as_ref().is_none_or(|s| s.contains(&d.state)))
                     .map(|d| {
                         json!({"DiskId": d.id, "DiskType": "CLOUD_SSD", "DiskSize": d.size,
                                    "DiskState": d.state})
@@ -307,15 +317,11 @@ impl Cloud {
                 ok(json!({"TotalCount": total, "DiskSet": set}))
             }
             "DescribeSnapshots" => {
-                let disks: Vec<String> = body["Filters"]
-                    .as_array()
-                    .and_then(|f| f.iter().find(|f| f["Name"] == "disk-id"))
-                    .map(|f| strings(&f["Values"]))
-                    .unwrap_or_default();
+                let disks = filter("disk-id");
                 let all: Vec<Value> = self
                     .snapshots
                     .iter()
-                    .filter(|s| disks.contains(&s.disk))
+                    .filter(|s| disks.as_ref().is_none_or(|d| d.contains(&s.disk)))
                     .map(|s| {
                         json!({"SnapshotId": s.id, "SnapshotName": "", "DiskId": s.disk,
                                    "DiskSize": s.size, "SnapshotState": "NORMAL",
@@ -345,6 +351,10 @@ impl Cloud {
             .filter(|a| ids.is_empty() || ids.contains(&a.id))
             .filter(|a| types.contains(&a.kind))
             .filter(|a| filter("address-ip").is_none_or(|ips| ips.contains(&a.ip)))
+            .filter(|a| {
+                let status = if a.bound { "BIND" } else { "UNBIND" };
+                filter("address-status").is_none_or(|want| want.iter().any(|w| w == status))
+            })
             .filter(|a| {
                 filter("instance-id")
                     .is_none_or(|want| a.bound && want.iter().any(|w| w == INSTANCE))
