@@ -60,3 +60,60 @@ async fn tencent_sweeps_unattached_disks_unbound_addresses_and_snapshots() {
     assert_eq!(disk.state, "UNATTACHED");
     assert!(peer.violations().is_empty(), "{:?}", peer.violations());
 }
+
+#[tokio::test]
+async fn runpod_sweeps_unmounted_network_volumes_and_stopped_pods_disks() {
+    use crate::gpu_peer::{Kind, Peer};
+    let peer = Peer::start(Kind::Runpod);
+    let adapter = peer.runpod();
+    let running = adapter.sweep().await.unwrap();
+    assert!(
+        ids(&running).is_empty(),
+        "the running pod mounts nv-data: {running:?}"
+    );
+    let stop = adapter.perform(&Action::Stop).await.unwrap();
+    assert!(stop.confirmed, "{stop:?}");
+    let stopped = adapter.sweep().await.unwrap();
+    let listed = ids(&stopped);
+    assert!(
+        listed.contains(&"nv-data"),
+        "mounted by no running pod now: {listed:?}"
+    );
+    let disk = stopped
+        .iter()
+        .find(|r| r.id.ends_with("-volume"))
+        .unwrap_or_else(|| panic!("the stopped pod's volume disk bills: {listed:?}"));
+    assert_eq!(disk.size_gib, rust_decimal::Decimal::from(50));
+}
+
+#[tokio::test]
+async fn vast_sweeps_unused_volumes_and_stopped_instances_storage() {
+    use crate::gpu_peer::cloud::Storage;
+    use crate::gpu_peer::{Kind, Peer};
+    let peer = Peer::start(Kind::Vast);
+    peer.cloud(|c| {
+        for (id, in_use) in [("31", true), ("32", false)] {
+            c.storage.push(Storage {
+                id: id.into(),
+                name: format!("vol-{id}"),
+                in_use,
+            });
+        }
+    });
+    let adapter = peer.vast();
+    let running = adapter.sweep().await.unwrap();
+    assert_eq!(
+        ids(&running),
+        ["volume-32"],
+        "31 is used by the instance: {running:?}"
+    );
+    let stop = adapter.perform(&Action::Stop).await.unwrap();
+    assert!(stop.confirmed, "{stop:?}");
+    let stopped = adapter.sweep().await.unwrap();
+    let listed = ids(&stopped);
+    assert!(
+        listed.iter().any(|id| id.ends_with("-disk")),
+        "a stopped instance's storage bills: {listed:?}"
+    );
+    assert!(listed.contains(&"volume-32"), "{listed:?}");
+}

@@ -86,6 +86,30 @@ fn unsupported(what: &str) -> ProviderError {
     ProviderError::unsupported(ID, what)
 }
 
+/// A network volume as a resource, `used` or `unused` by what `in_use` says of its id; `None`
+/// for a row without an id.
+fn network_volume(
+    v: &Value,
+    in_use: impl Fn(&String) -> bool,
+    used: &str,
+    unused: &str,
+    now: Timestamp,
+) -> Option<LinkedResource> {
+    let id = text(v, "id")?;
+    let here = in_use(&id);
+    Some(LinkedResource {
+        name: text(v, "name").unwrap_or_default(),
+        kind: ResourceKind::NetworkVolume,
+        class: None,
+        size_gib: v.get("size").and_then(decimal).unwrap_or_default(),
+        state: if here { used } else { unused }.into(),
+        created: time(v, "createdAt").unwrap_or(now),
+        deleted_with_instance: false,
+        backs_image: None,
+        id,
+    })
+}
+
 fn disk(
     pod: &Pod,
     what: &str,
@@ -376,30 +400,62 @@ impl Provider for Runpod {
             }
         }
         for v in &volumes {
-            let Some(vid) = text(v, "id") else { continue };
-            let here = pod.as_ref().is_some_and(|p| p.network.contains(&vid));
-            resources.push(LinkedResource {
-                name: text(v, "name").unwrap_or_default(),
-                kind: ResourceKind::NetworkVolume,
-                class: None,
-                size_gib: v.get("size").and_then(decimal).unwrap_or_default(),
-                state: if here {
-                    "attached"
-                } else {
-                    "not attached here"
-                }
-                .into(),
-                created: time(v, "createdAt").unwrap_or(now),
-                deleted_with_instance: false,
-                backs_image: None,
-                id: vid,
-            });
+            let here = |vid: &String| pod.as_ref().is_some_and(|p| p.network.contains(vid));
+            resources.extend(network_volume(
+                v,
+                here,
+                "attached",
+                "not attached here",
+                now,
+            ));
         }
         Ok(Inventory {
             instance: pod.map(|p| self.info(&p, now)),
             resources,
             deadline: None,
         })
+    }
+
+    /// Network volumes no running pod mounts, and the volume disks of stopped (`EXITED`) pods,
+    /// which bill while the pod is stopped.
+    async fn sweep(&self) -> Result<Vec<LinkedResource>, ProviderError> {
+        let api = self.api()?;
+        let now = Timestamp::now();
+        let state = |e: ApiError| api.error(e);
+        let listed = api
+            .json("GET", "/v2/pods", None, Repeat::Safe)
+            .await
+            .map_err(state)?;
+        let pods: Vec<Pod> = listed
+            .get("pods")
+            .and_then(Value::as_array)
+            .ok_or_else(|| state(ApiError::malformed("GET /v2/pods", "no pods list")))?
+            .iter()
+            .filter_map(parse_pod)
+            .collect();
+        let mounted: std::collections::BTreeSet<&String> = pods
+            .iter()
+            .filter(|p| p.status == "RUNNING")
+            .flat_map(|p| &p.network)
+            .collect();
+        let mut found: Vec<LinkedResource> = pods
+            .iter()
+            .filter(|p| p.status == "EXITED" && p.volume_gb > Decimal::ZERO)
+            .map(|p| disk(p, "volume", ResourceKind::DataDisk, p.volume_gb, now))
+            .collect();
+        for v in Self::network_volumes(api).await.map_err(state)? {
+            found.extend(
+                network_volume(
+                    &v,
+                    |id| mounted.contains(id),
+                    "mounted",
+                    "mounted by no pod",
+                    now,
+                )
+                .filter(|r| !mounted.contains(&r.id)),
+            );
+        }
+        Ok(found)
     }
 
     async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {

@@ -38,7 +38,13 @@ fn is(row: &Value, id: &str) -> bool {
 
 /// Whether instance `id` is on any page of the account's list.
 pub async fn listed(api: &Api, id: &str) -> Result<bool, ApiError> {
+    Ok(rows(api).await?.iter().any(|row| is(row, id)))
+}
+
+/// Every row of the account's instance list, page by page.
+pub async fn rows(api: &Api) -> Result<Vec<Value>, ApiError> {
     let mut token: Option<String> = None;
+    let mut all = Vec::new();
     for _ in 0..MAX_PAGES {
         let path = format!("{INSTANCES}?{}", query(token.as_deref()));
         let call = Api::describe("GET", INSTANCES);
@@ -47,13 +53,11 @@ pub async fn listed(api: &Api, id: &str) -> Result<bool, ApiError> {
             .get("instances")
             .and_then(Value::as_array)
             .ok_or_else(|| ApiError::malformed(&call, "no instances list"))?;
-        if rows.iter().any(|row| is(row, id)) {
-            return Ok(true);
-        }
+        all.extend(rows.iter().cloned());
         match page.get("next_token") {
             Some(Value::String(t)) if !t.is_empty() => token = Some(t.clone()),
             Some(Value::Number(n)) => token = Some(n.to_string()),
-            _ => return Ok(false),
+            _ => return Ok(all),
         }
     }
     Err(ApiError::malformed(

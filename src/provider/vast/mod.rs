@@ -148,52 +148,29 @@ impl Vast {
         now: Timestamp,
         instance: &str,
     ) -> Result<Vec<LinkedResource>, ApiError> {
+        Ok(Self::volume_rows(api, now)
+            .await?
+            .into_iter()
+            .map(|(mut volume, users)| {
+                if users.iter().any(|u| u == instance) {
+                    volume.state = format!("{}, attached", volume.state);
+                }
+                volume
+            })
+            .collect())
+    }
+
+    /// Every volume the account rents, with the ids of the instances using it.
+    pub(super) async fn volume_rows(
+        api: &Api,
+        now: Timestamp,
+    ) -> Result<Vec<(LinkedResource, Vec<String>)>, ApiError> {
         let v = api.json("GET", VOLUMES, None, Repeat::Safe).await?;
         let list = v
             .get("volumes")
             .and_then(Value::as_array)
             .ok_or_else(|| ApiError::malformed(&Api::describe("GET", VOLUMES), "no volumes"))?;
-        let id_of = |v: &Value| match v {
-            Value::Number(n) => Some(n.to_string()),
-            Value::String(s) if !s.is_empty() => Some(s.clone()),
-            _ => None,
-        };
-        Ok(list
-            .iter()
-            .filter_map(|row| {
-                let id = row.get("id").and_then(id_of)?;
-                let here = row
-                    .get("instances")
-                    .and_then(Value::as_array)
-                    .is_some_and(|used| used.iter().filter_map(id_of).any(|i| i == instance));
-                let status = row
-                    .get("status")
-                    .and_then(Value::as_str)
-                    .unwrap_or("unknown");
-                Some(LinkedResource {
-                    name: row
-                        .get("label")
-                        .and_then(Value::as_str)
-                        .unwrap_or_default()
-                        .to_string(),
-                    kind: ResourceKind::NetworkVolume,
-                    class: None,
-                    size_gib: row
-                        .get("disk_space")
-                        .and_then(super::bearer::decimal)
-                        .unwrap_or_default(),
-                    state: if here {
-                        format!("{status}, attached")
-                    } else {
-                        status.to_string()
-                    },
-                    created: row.get("start_date").and_then(model::epoch).unwrap_or(now),
-                    deleted_with_instance: false,
-                    backs_image: None,
-                    id: format!("volume-{id}"),
-                })
-            })
-            .collect())
+        Ok(list.iter().filter_map(|row| volume_row(row, now)).collect())
     }
 
     #[must_use]
@@ -410,6 +387,29 @@ impl Provider for Vast {
         ]
     }
 
+    /// Volumes no instance uses, and the storage of stopped instances, which bills stopped.
+    async fn sweep(&self) -> Result<Vec<LinkedResource>, ProviderError> {
+        let api = self.api()?;
+        let now = Timestamp::now();
+        let state = |e: ApiError| api.error(e);
+        let rows = listing::rows(api).await.map_err(state)?;
+        let mut found: Vec<LinkedResource> = rows
+            .iter()
+            .filter_map(model::parse)
+            .filter(|s| s.state() == InstanceState::Stopped)
+            .filter_map(|s| instance_storage(&s, now))
+            .collect();
+        found.extend(
+            Self::volume_rows(api, now)
+                .await
+                .map_err(state)?
+                .into_iter()
+                .filter(|(_, users)| users.is_empty())
+                .map(|(volume, _)| volume),
+        );
+        Ok(found)
+    }
+
     async fn inventory(&self) -> Result<Inventory, ProviderError> {
         let api = self.api()?;
         let id = self.id()?;
@@ -424,18 +424,7 @@ impl Provider for Vast {
         }
         let mut resources: Vec<LinkedResource> = seen
             .iter()
-            .filter(|s| s.disk_gb > rust_decimal::Decimal::ZERO)
-            .map(|s| LinkedResource {
-                id: format!("{}-disk", s.id),
-                name: "instance storage".into(),
-                kind: ResourceKind::DataDisk,
-                class: Some(STORAGE_CLASS.into()),
-                size_gib: s.disk_gb,
-                state: s.actual.clone().unwrap_or_else(|| "unknown".into()),
-                created: s.started.unwrap_or(now),
-                deleted_with_instance: true,
-                backs_image: None,
-            })
+            .filter_map(|s| instance_storage(s, now))
             .collect();
         let mut gaps = Vec::new();
         match Self::volumes(api, now, id).await {
@@ -483,4 +472,60 @@ impl Provider for Vast {
     fn own_sheet(&self, base: &Sheet) -> Option<Sheet> {
         self.host_rates().map(|r| model::host_sheet(base, &r))
     }
+}
+
+fn id_of(v: &Value) -> Option<String> {
+    match v {
+        Value::Number(n) => Some(n.to_string()),
+        Value::String(s) if !s.is_empty() => Some(s.clone()),
+        _ => None,
+    }
+}
+
+/// One row of the volume list as a resource, and the instances using it.
+fn volume_row(row: &Value, now: Timestamp) -> Option<(LinkedResource, Vec<String>)> {
+    let id = row.get("id").and_then(id_of)?;
+    let users = row
+        .get("instances")
+        .and_then(Value::as_array)
+        .map(|used| used.iter().filter_map(id_of).collect())
+        .unwrap_or_default();
+    let status = row
+        .get("status")
+        .and_then(Value::as_str)
+        .unwrap_or("unknown");
+    let volume = LinkedResource {
+        name: row
+            .get("label")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string(),
+        kind: ResourceKind::NetworkVolume,
+        class: None,
+        size_gib: row
+            .get("disk_space")
+            .and_then(crate::provider::bearer::decimal)
+            .unwrap_or_default(),
+        state: status.to_string(),
+        created: row.get("start_date").and_then(model::epoch).unwrap_or(now),
+        deleted_with_instance: false,
+        backs_image: None,
+        id: format!("volume-{id}"),
+    };
+    Some((volume, users))
+}
+
+/// An instance's own disk, which bills while it is stopped and goes when it is destroyed.
+fn instance_storage(s: &model::Seen, now: Timestamp) -> Option<LinkedResource> {
+    (s.disk_gb > rust_decimal::Decimal::ZERO).then(|| LinkedResource {
+        id: format!("{}-disk", s.id),
+        name: "instance storage".into(),
+        kind: ResourceKind::DataDisk,
+        class: Some(STORAGE_CLASS.into()),
+        size_gib: s.disk_gb,
+        state: s.actual.clone().unwrap_or_else(|| "unknown".into()),
+        created: s.started.unwrap_or(now),
+        deleted_with_instance: true,
+        backs_image: None,
+    })
 }
