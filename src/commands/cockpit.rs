@@ -30,6 +30,7 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
     let now = Timestamp::now();
     let time_zone = TimeZone::system();
     let (settings, deadline) = flags(cli, &ctx, now, &time_zone)?;
+    let idle = idle_config(&cli.cockpit, &ctx)?;
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         return Err(Failure::bad_input(
             "the cockpit needs a terminal; for scripts use `gpumeter status --json`",
@@ -53,6 +54,7 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
         Spend::new(pricing, budget, time_zone.clone()),
     );
     app.deadline = deadline;
+    app.idle = Some(crate::app::IdleWatch::new(idle.rule(), idle.on_idle));
     // A deadline its own flags ask for is asked about when the shared guard row holds another;
     // the config's is only a default and gives way to the row's.
     let args = &cli.cockpit;
@@ -84,12 +86,13 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
                 provider,
                 on_frame: None,
                 ledger: Some(ledger_path.clone()),
-                idle: ctx.config.idle.rule(),
+                idle: idle.rule(),
                 notify: Some(ctx.config.notify.clone()),
                 fleet,
                 watchdog,
             },
             &theme,
+            true,
         )
     } else {
         let metered = &ctx.config.telemetry.metered_interfaces;
@@ -107,12 +110,13 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
                 provider,
                 on_frame: None,
                 ledger: Some(ledger_path.clone()),
-                idle: ctx.config.idle.rule(),
+                idle: idle.rule(),
                 notify: Some(ctx.config.notify.clone()),
                 fleet,
                 watchdog,
             },
             &theme,
+            false,
         )
     }
 }
@@ -204,7 +208,7 @@ fn fleet_reader(cli: &Cli, app: &mut App) -> Result<Option<crate::cockpit::Fleet
 }
 
 /// Takes the terminal, runs the cockpit, and gives the terminal back on every way out.
-fn drive<G, H>(app: App, sources: Sources<G, H>, theme: &Theme) -> CommandResult
+fn drive<G, H>(app: App, sources: Sources<G, H>, theme: &Theme, demo: bool) -> CommandResult
 where
     G: GpuSource + 'static,
     H: HostSource + 'static,
@@ -240,7 +244,34 @@ where
     if let Some(line) = unanswered_line(&app) {
         super::emit_err(&line);
     }
+    super::emit_err(&format!("gpumeter: {}", guard_line(&app, demo)));
     Ok(ExitCode::SUCCESS)
+}
+
+/// Who keeps guarding once the cockpit is gone. A demo's watchdog is stopped here unless a
+/// rule armed stops or releases the (simulated) instance: alerts alone need somebody to read
+/// them, and a demo left running in the background is a surprise.
+fn guard_line(app: &App, demo: bool) -> String {
+    let live = app.guard.watchdog.filter(|w| w.alive).map(|w| w.pid);
+    match live {
+        Some(pid) if demo && !crate::app::guards::armed(app).acts() => {
+            let stopped = i32::try_from(pid)
+                .ok()
+                .and_then(rustix::process::Pid::from_raw)
+                .is_some_and(|p| {
+                    rustix::process::kill_process(p, rustix::process::Signal::TERM).is_ok()
+                });
+            if stopped {
+                format!(
+                    "stopped the demo's watchdog (pid {pid}): nothing armed stops or releases \
+                     the instance"
+                )
+            } else {
+                crate::app::guards::quit_line(app)
+            }
+        }
+        _ => crate::app::guards::quit_line(app),
+    }
 }
 
 /// What to say on the normal screen when the user quit while an action had no answer yet:
@@ -253,6 +284,20 @@ pub fn unanswered_line(app: &App) -> Option<String> {
         action.label(),
         crate::notify::terminal::sanitize(&app.cloud.provider),
     ))
+}
+
+/// The idle rule: the config's `[idle]`, with `--idle-after` and `--on-idle` over it.
+fn idle_config(args: &CockpitArgs, ctx: &Context) -> Result<crate::config::IdleConfig, Failure> {
+    let mut idle = ctx.config.idle.clone();
+    if let Some(text) = &args.idle_after {
+        idle.after = crate::config::parse_duration(text)
+            .map_err(|e| Failure::bad_input(format!("--idle-after: {e}")))?;
+    }
+    if let Some(text) = &args.on_idle {
+        idle.on_idle = super::watchdog::parse_policy(text)
+            .map_err(|e| Failure::bad_input(format!("--on-idle: {e}")))?;
+    }
+    Ok(idle)
 }
 
 /// The monthly budget, with what the ledger recorded this calendar month before this run.
@@ -372,6 +417,15 @@ fn watchdog_args(cli: &Cli, ctx: &Context) -> Vec<String> {
                 .unwrap_or(crate::cli::DEMO_GPUS)
                 .to_string(),
         ]);
+    }
+    let idle = [
+        ("--idle-after", &cli.cockpit.idle_after),
+        ("--on-idle", &cli.cockpit.on_idle),
+    ];
+    for (flag, value) in idle {
+        if let Some(value) = value {
+            args.extend([flag.to_string(), value.clone()]);
+        }
     }
     args.extend(super::watchdog::target_args(cli));
     args

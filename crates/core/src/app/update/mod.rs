@@ -30,6 +30,9 @@ pub const WATCHDOG_STALE: std::time::Duration = std::time::Duration::from_secs(2
 /// What the event log's ledger lines start with; the recorder keeps its own lines out of the
 /// ledger by it.
 pub const LEDGER_PREFIX: &str = "ledger:";
+/// What the lines read back from the watchdog's own events start with; the recorder keeps them
+/// out of the ledger by it, since they are there already.
+pub const WATCHDOG_PREFIX: &str = "watchdog:";
 /// Fleet rows older than this are read again while the fleet screen is open.
 pub const FLEET_REFRESH: SignedDuration = SignedDuration::from_secs(60);
 
@@ -69,7 +72,22 @@ pub enum Event {
     },
     /// A webhook alert the cockpit sent did not get through (as the webhooks' queue says it).
     Webhook(String),
+    /// What the watchdog did and said, read from the ledger: new since the last read, or
+    /// (`replay`) the last few from before this cockpit started.
+    WatchdogNotes {
+        notes: Vec<WatchdogNote>,
+        replay: bool,
+    },
     Resize,
+}
+
+/// One event the watchdog recorded: an action and its read-back, an alert, a hook or a
+/// webhook's outcome. The text is one printable line already.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WatchdogNote {
+    pub at: Timestamp,
+    pub level: Level,
+    pub text: String,
 }
 
 impl From<Telemetry> for Event {
@@ -185,6 +203,7 @@ pub fn update(app: &mut App, event: Event) -> Vec<Effect> {
             app.log(Level::Warn, problem);
             Vec::new()
         }
+        Event::WatchdogNotes { notes, replay } => on_watchdog_notes(app, notes, replay),
         Event::Resize => Vec::new(),
     }
 }
@@ -522,6 +541,38 @@ fn announce_budget(
     }
 }
 
+/// The watchdog's events as lines of the log, at the times it recorded them. A new one may be
+/// an action the provider carried out: the inventory is read again at once, so the header
+/// shows what it did without waiting for the next read.
+fn on_watchdog_notes(app: &mut App, notes: Vec<WatchdogNote>, replay: bool) -> Vec<Effect> {
+    if notes.is_empty() {
+        return Vec::new();
+    }
+    for note in notes {
+        let (at, now) = (note.at, app.now);
+        app.now = at;
+        app.log(note.level, format!("{WATCHDOG_PREFIX} {}", note.text));
+        app.now = now;
+        app.bell |= !replay && note.level != Level::Info;
+    }
+    if replay {
+        Vec::new()
+    } else {
+        vec![Effect::RefreshInventory]
+    }
+}
+
+/// Feeds the idle rule the cockpit shows with one sample of the GPUs and the host.
+fn observe_idle(app: &mut App, at: Timestamp) {
+    let (Some(watch), Some(gpus), Some(host)) =
+        (app.idle.as_mut(), &app.telemetry.gpus, &app.telemetry.host)
+    else {
+        return;
+    };
+    let idle = watch.tracker.sample_is_idle(gpus, host);
+    watch.tracker.observe(at, idle);
+}
+
 fn on_telemetry(app: &mut App, t: Telemetry) {
     match t {
         Telemetry::Gpu(sample) => {
@@ -534,6 +585,7 @@ fn on_telemetry(app: &mut App, t: Telemetry) {
             app.telemetry.findings =
                 assess(&expect, &sample.value, &app.telemetry.history, sample.at);
             app.telemetry.gpus = Some(sample.value);
+            observe_idle(app, sample.time);
         }
         Telemetry::Host(sample) => {
             app.telemetry.history.record_host(sample.at, &sample.value);
