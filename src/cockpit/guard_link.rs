@@ -93,19 +93,10 @@ fn link(path: &PathBuf, rx: &Receiver<Request>, events: &mpsc::Sender<Event>) {
                 if events.blocking_send(Event::GuardFound(found)).is_err() {
                     break;
                 }
-                let earlier = ledger
-                    .as_ref()
-                    .and_then(|l| l.last_watchdog_events(&id, REPLAYED).ok())
-                    .unwrap_or_default();
-                seen_event = earlier.last().map_or(0, |e| e.id);
-                let notes = earlier.iter().map(note).collect();
-                let replay = Event::WatchdogNotes {
-                    notes,
-                    replay: true,
-                };
-                if events.blocking_send(replay).is_err() {
+                let Some(seen) = replay(ledger.as_ref(), &id, events) else {
                     break;
-                }
+                };
+                seen_event = seen;
                 instance = Some(id);
                 continue;
             }
@@ -137,19 +128,8 @@ fn link(path: &PathBuf, rx: &Receiver<Request>, events: &mpsc::Sender<Event>) {
         let (Some(id), Some(l)) = (&instance, ledger.as_mut()) else {
             continue;
         };
-        let fresh = l
-            .watchdog_events_after(id, seen_event, NEW_AT_ONCE)
-            .unwrap_or_default();
-        if let Some(last) = fresh.last() {
-            seen_event = last.id;
-            let notes = fresh.iter().map(note).collect();
-            let new = Event::WatchdogNotes {
-                notes,
-                replay: false,
-            };
-            if events.blocking_send(new).is_err() {
-                break;
-            }
+        if !pass_new(l, id, &mut seen_event, events) {
+            break;
         }
         let Ok(Some(state)) = l.guard(id) else {
             continue;
@@ -172,6 +152,38 @@ fn link(path: &PathBuf, rx: &Receiver<Request>, events: &mpsc::Sender<Event>) {
             }
         }
     }
+}
+
+/// The watchdog's last events from before this cockpit, passed on as a replay; the id of the
+/// last one (0: none), or `None` when the loop is gone.
+fn replay(ledger: Option<&Ledger>, instance: &str, events: &mpsc::Sender<Event>) -> Option<i64> {
+    let earlier = ledger
+        .and_then(|l| l.last_watchdog_events(instance, REPLAYED).ok())
+        .unwrap_or_default();
+    let notes = earlier.iter().map(note).collect();
+    let replay = Event::WatchdogNotes {
+        notes,
+        replay: true,
+    };
+    events.blocking_send(replay).ok()?;
+    Some(earlier.last().map_or(0, |e| e.id))
+}
+
+/// The watchdog's events after `seen`, passed on; false when the loop is gone.
+fn pass_new(l: &Ledger, instance: &str, seen: &mut i64, events: &mpsc::Sender<Event>) -> bool {
+    let fresh = l
+        .watchdog_events_after(instance, *seen, NEW_AT_ONCE)
+        .unwrap_or_default();
+    let Some(last) = fresh.last() else {
+        return true;
+    };
+    *seen = last.id;
+    let notes = fresh.iter().map(note).collect();
+    let new = Event::WatchdogNotes {
+        notes,
+        replay: false,
+    };
+    events.blocking_send(new).is_ok()
 }
 
 /// One of the watchdog's events as a line of the cockpit's log: one printable line, its level

@@ -31,7 +31,10 @@ pub fn guard_lines(app: &App, wide: bool, theme: &Theme) -> Vec<Line<'static>> {
     let status = idle_status(watch, app.now);
     let role = match status {
         IdleStatus::Active { .. } => Role::TextDim,
-        IdleStatus::Idle { on_idle, .. } if on_idle == OnExpiry::Alert => Role::AlertInfo,
+        IdleStatus::Idle {
+            on_idle: OnExpiry::Alert,
+            ..
+        } => Role::AlertInfo,
         IdleStatus::Idle { .. } => Role::AlertWarn,
     };
     let align = if wide {

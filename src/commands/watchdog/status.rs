@@ -66,7 +66,7 @@ pub fn lines(
                 idle.after.as_secs()
             )
         }
-        (Some(_), false) | (None, false) => "idle rule: none enforced (no watchdog runs)".into(),
+        (Some(_) | None, false) => "idle rule: none enforced (no watchdog runs)".into(),
         (None, true) => "idle rule: not published by this watchdog (an older build)".into(),
     });
     let currency = budget.currency.map_or_else(
