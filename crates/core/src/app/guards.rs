@@ -321,8 +321,15 @@ mod tests {
 
     #[test]
     fn the_grace_banner_counts_down_a_stop_or_release_only() {
-        let mut app = crate::demo::demo_app(Duration::from_secs(600));
-        let now = app.now;
+        let now = ts(0);
+        let caps = crate::cloud::Capabilities {
+            stop: true,
+            snapshots: false,
+            deadline: false,
+        };
+        let cloud = crate::app::CloudView::new("demo", caps);
+        let spend = crate::spend::Spend::new(None, None, TimeZone::UTC);
+        let mut app = App::new(now, crate::app::Settings::default(), cloud, spend);
         app.deadline = Some(crate::app::Deadline::new(
             now - SignedDuration::from_secs(92),
             OnExpiry::Stop,

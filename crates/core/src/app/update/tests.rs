@@ -176,7 +176,9 @@ fn demo_idle_app() -> App {
         ..crate::guard::IdleRule::default()
     };
     app.idle = Some(crate::app::IdleWatch::new(rule, OnExpiry::Stop));
-    let sim = crate::demo::demo_simulator("idle");
+    let scenario = crate::telemetry::Scenario::bundled("idle").expect("a bundled scenario");
+    let sim = crate::telemetry::Simulator::new(crate::telemetry::SimConfig::new(scenario))
+        .expect("a simulator");
     let start = app.now;
     for s in 0..=60u64 {
         let at = std::time::Duration::from_secs(s);
