@@ -15,20 +15,28 @@ use crate::config::OnExpiry;
 
 /// How many lines [`guard_lines`] draws in a panel `wide` or not.
 pub fn guard_line_count(app: &App, wide: bool) -> u16 {
-    match (app.idle.is_some(), wide) {
-        (false, _) => 0,
-        (true, true) => 2,
-        (true, false) => 1,
+    let Some(watch) = app.idle.as_ref() else {
+        return 0;
+    };
+    match (wide, idle_status(watch, app.now)) {
+        (true, _) => 2,
+        (false, IdleStatus::Idle { .. }) => 1,
+        (false, IdleStatus::Active { .. }) => 0,
     }
 }
 
 /// The idle line, and in a wide panel the armed policies; nothing when no idle rule is shown.
+/// A narrow panel shows the idle line only while idle time accrues: otherwise its rows keep
+/// the countdown's large digits.
 pub fn guard_lines(app: &App, wide: bool, theme: &Theme) -> Vec<Line<'static>> {
     let Some(watch) = app.idle.as_ref() else {
         return Vec::new();
     };
     let tz = &app.spend.time_zone;
     let status = idle_status(watch, app.now);
+    if !wide && matches!(status, IdleStatus::Active { .. }) {
+        return Vec::new();
+    }
     let role = match status {
         IdleStatus::Active { .. } => Role::TextDim,
         IdleStatus::Idle {

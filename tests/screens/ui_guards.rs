@@ -97,6 +97,13 @@ fn an_active_machine_shows_the_idle_rule_armed_and_no_countdown() {
     assert!(wide.contains("active · idle stop after 30m"), "{wide}");
     assert!(!wide.contains("idle 12m"), "{wide}");
     insta::assert_snapshot!(wide);
+    // A narrow panel keeps its rows for the large digits while nothing is idle.
+    let compact = screen(&app, 80, 24, &no_color());
+    assert!(!compact.contains("active ·"), "{compact}");
+    assert!(
+        !compact.contains("│ 2:15:00"),
+        "the digits are large:\n{compact}"
+    );
 }
 
 #[test]

@@ -353,11 +353,16 @@ impl App {
     }
 
     pub fn log(&mut self, level: Level, text: impl Into<String>) {
+        self.log_at(self.now, level, text);
+    }
+
+    /// A line of what happened at `at`, such as an event the watchdog recorded earlier.
+    pub fn log_at(&mut self, at: Timestamp, level: Level, text: impl Into<String>) {
         if self.events.len() == EVENT_LOG_LEN {
             self.events.pop_front();
         }
         self.events.push_back(LogEntry {
-            at: self.now,
+            at,
             level,
             text: text.into(),
         });

@@ -549,10 +549,8 @@ fn on_watchdog_notes(app: &mut App, notes: Vec<WatchdogNote>, replay: bool) -> V
         return Vec::new();
     }
     for note in notes {
-        let (at, now) = (note.at, app.now);
-        app.now = at;
-        app.log(note.level, format!("{WATCHDOG_PREFIX} {}", note.text));
-        app.now = now;
+        let text = format!("{WATCHDOG_PREFIX} {}", note.text);
+        app.log_at(note.at, note.level, text);
         app.bell |= !replay && note.level != Level::Info;
     }
     if replay {
