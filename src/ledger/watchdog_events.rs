@@ -83,3 +83,57 @@ impl Ledger {
         rows.collect::<Result<Vec<_>, _>>().map_err(e)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ledger::{EventLevel, EventRecord, SessionStart};
+    use crate::meter::BillingMode;
+    use crate::money::Currency;
+
+    #[test]
+    fn only_the_watchdogs_own_events_of_the_instance_are_read_back_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut ledger = Ledger::open(dir.path().join("ledger.sqlite")).unwrap();
+        let at = |s: i64| Timestamp::from_second(1_780_000_000 + s).unwrap();
+        let watchdog = |s: i64, text: &str| {
+            let mut e = EventRecord::alert(at(s), EventLevel::Warn, text);
+            e.instance = Some("i-1".into());
+            e
+        };
+        ledger.record_event(watchdog(0, "first")).unwrap();
+        // The cockpit's own line carries its session; another instance's is not ours.
+        let session = ledger
+            .start_session(&SessionStart {
+                instance: "i-1".into(),
+                provider: "demo".into(),
+                region: None,
+                sku: "p4de.24xlarge".into(),
+                mode: BillingMode::OnDemand,
+                rate_per_hour: None,
+                currency: Currency::USD,
+                at: at(1),
+                billing: None,
+            })
+            .unwrap();
+        let cockpit = EventRecord::note(at(1), "cockpit").in_session(session, "i-1");
+        ledger.record_event(cockpit).unwrap();
+        let mut other = watchdog(2, "other instance");
+        other.instance = Some("i-2".into());
+        ledger.record_event(other).unwrap();
+        ledger.record_event(watchdog(3, "second")).unwrap();
+        ledger.record_event(watchdog(4, "third")).unwrap();
+
+        let texts = |events: &[WatchdogEvent]| -> Vec<String> {
+            events.iter().map(|e| e.text.clone()).collect()
+        };
+        let last = ledger.last_watchdog_events("i-1", 2).unwrap();
+        assert_eq!(texts(&last), ["second", "third"]);
+        let all = ledger.watchdog_events_after("i-1", 0, 10).unwrap();
+        assert_eq!(texts(&all), ["first", "second", "third"]);
+        let after = ledger.watchdog_events_after("i-1", all[1].id, 10).unwrap();
+        assert_eq!(texts(&after), ["third"]);
+        assert_eq!(after[0].level, "warn");
+        assert_eq!(after[0].at, at(4));
+    }
+}
