@@ -9,6 +9,8 @@ use std::time::Duration;
 use jiff::tz::TimeZone;
 use jiff::{SignedDuration, Timestamp};
 
+mod guards;
+
 use super::context::Context;
 use super::{CommandResult, Failure};
 use crate::app::{App, CloudView, Deadline, Settings};
@@ -30,7 +32,7 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
     let now = Timestamp::now();
     let time_zone = TimeZone::system();
     let (settings, deadline) = flags(cli, &ctx, now, &time_zone)?;
-    let idle = idle_config(&cli.cockpit, &ctx)?;
+    let idle = guards::idle_config(&cli.cockpit, &ctx)?;
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         return Err(Failure::bad_input(
             "the cockpit needs a terminal; for scripts use `gpumeter status --json`",
@@ -244,34 +246,8 @@ where
     if let Some(line) = unanswered_line(&app) {
         super::emit_err(&line);
     }
-    super::emit_err(&format!("gpumeter: {}", guard_line(&app, demo)));
+    super::emit_err(&format!("gpumeter: {}", guards::guard_line(&app, demo)));
     Ok(ExitCode::SUCCESS)
-}
-
-/// Who keeps guarding once the cockpit is gone. A demo's watchdog is stopped here unless a
-/// rule armed stops or releases the (simulated) instance: alerts alone need somebody to read
-/// them, and a demo left running in the background is a surprise.
-fn guard_line(app: &App, demo: bool) -> String {
-    let live = app.guard.watchdog.filter(|w| w.alive).map(|w| w.pid);
-    match live {
-        Some(pid) if demo && !crate::app::guards::armed(app).acts() => {
-            let stopped = i32::try_from(pid)
-                .ok()
-                .and_then(rustix::process::Pid::from_raw)
-                .is_some_and(|p| {
-                    rustix::process::kill_process(p, rustix::process::Signal::TERM).is_ok()
-                });
-            if stopped {
-                format!(
-                    "stopped the demo's watchdog (pid {pid}): nothing armed stops or releases \
-                     the instance"
-                )
-            } else {
-                crate::app::guards::quit_line(app)
-            }
-        }
-        _ => crate::app::guards::quit_line(app),
-    }
 }
 
 /// What to say on the normal screen when the user quit while an action had no answer yet:
@@ -284,20 +260,6 @@ pub fn unanswered_line(app: &App) -> Option<String> {
         action.label(),
         crate::notify::terminal::sanitize(&app.cloud.provider),
     ))
-}
-
-/// The idle rule: the config's `[idle]`, with `--idle-after` and `--on-idle` over it.
-fn idle_config(args: &CockpitArgs, ctx: &Context) -> Result<crate::config::IdleConfig, Failure> {
-    let mut idle = ctx.config.idle.clone();
-    if let Some(text) = &args.idle_after {
-        idle.after = crate::config::parse_duration(text)
-            .map_err(|e| Failure::bad_input(format!("--idle-after: {e}")))?;
-    }
-    if let Some(text) = &args.on_idle {
-        idle.on_idle = super::watchdog::parse_policy(text)
-            .map_err(|e| Failure::bad_input(format!("--on-idle: {e}")))?;
-    }
-    Ok(idle)
 }
 
 /// The monthly budget, with what the ledger recorded this calendar month before this run.

@@ -3,7 +3,7 @@
 
 use jiff::{SignedDuration, Timestamp};
 
-use super::{Effect, WATCHDOG_STALE};
+use super::{Effect, WATCHDOG_PREFIX, WATCHDOG_STALE, WatchdogNote};
 use crate::app::confirm::Choice;
 use crate::app::deadline::Deadline;
 use crate::app::keymap::{Intent, KeyCode, KeyPress, intent_for};
@@ -338,4 +338,38 @@ fn adopt_idle(app: &mut App, state: &GuardState) {
         );
         app.log(Level::Warn, text);
     }
+}
+
+/// The watchdog's events as lines of the log, at the times it recorded them. A new one may be
+/// an action the provider carried out: the inventory is read again at once, so the header
+/// shows what it did without waiting for the next read.
+pub(super) fn on_watchdog_notes(
+    app: &mut App,
+    notes: Vec<WatchdogNote>,
+    replay: bool,
+) -> Vec<Effect> {
+    if notes.is_empty() {
+        return Vec::new();
+    }
+    for note in notes {
+        let text = format!("{WATCHDOG_PREFIX} {}", note.text);
+        app.log_at(note.at, note.level, text);
+        app.bell |= !replay && note.level != Level::Info;
+    }
+    if replay {
+        Vec::new()
+    } else {
+        vec![Effect::RefreshInventory]
+    }
+}
+
+/// Feeds the idle rule the cockpit shows with one sample of the GPUs and the host.
+pub(super) fn observe_idle(app: &mut App, at: Timestamp) {
+    let (Some(watch), Some(gpus), Some(host)) =
+        (app.idle.as_mut(), &app.telemetry.gpus, &app.telemetry.host)
+    else {
+        return;
+    };
+    let idle = watch.tracker.sample_is_idle(gpus, host);
+    watch.tracker.observe(at, idle);
 }

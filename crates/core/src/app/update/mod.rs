@@ -20,8 +20,8 @@ mod tests;
 
 use cloud::{on_action_done, on_confirm_key, on_inventory, open_confirm};
 use guard::{
-    cancel_grace, extend, in_grace, on_guard, on_guard_choice_key, on_guard_found,
-    on_watchdog_started, supervise, supervised,
+    cancel_grace, extend, in_grace, observe_idle, on_guard, on_guard_choice_key, on_guard_found,
+    on_watchdog_notes, on_watchdog_started, supervise, supervised,
 };
 
 /// A watchdog silent for this long is shown as not running, when the cockpit does not
@@ -539,36 +539,6 @@ fn announce_budget(
         app.bell = true;
         app.log(Level::Warn, text);
     }
-}
-
-/// The watchdog's events as lines of the log, at the times it recorded them. A new one may be
-/// an action the provider carried out: the inventory is read again at once, so the header
-/// shows what it did without waiting for the next read.
-fn on_watchdog_notes(app: &mut App, notes: Vec<WatchdogNote>, replay: bool) -> Vec<Effect> {
-    if notes.is_empty() {
-        return Vec::new();
-    }
-    for note in notes {
-        let text = format!("{WATCHDOG_PREFIX} {}", note.text);
-        app.log_at(note.at, note.level, text);
-        app.bell |= !replay && note.level != Level::Info;
-    }
-    if replay {
-        Vec::new()
-    } else {
-        vec![Effect::RefreshInventory]
-    }
-}
-
-/// Feeds the idle rule the cockpit shows with one sample of the GPUs and the host.
-fn observe_idle(app: &mut App, at: Timestamp) {
-    let (Some(watch), Some(gpus), Some(host)) =
-        (app.idle.as_mut(), &app.telemetry.gpus, &app.telemetry.host)
-    else {
-        return;
-    };
-    let idle = watch.tracker.sample_is_idle(gpus, host);
-    watch.tracker.observe(at, idle);
 }
 
 fn on_telemetry(app: &mut App, t: Telemetry) {
