@@ -199,5 +199,6 @@ fn note(e: &WatchdogEvent) -> WatchdogNote {
         at: e.at,
         level,
         text: gpumeter_core::text::one_line(&e.text, 400),
+        action: e.kind == "action",
     }
 }

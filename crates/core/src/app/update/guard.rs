@@ -340,26 +340,24 @@ fn adopt_idle(app: &mut App, state: &GuardState) {
     }
 }
 
-/// The watchdog's events as lines of the log, at the times it recorded them. A new one may be
-/// an action the provider carried out: the inventory is read again at once, so the header
-/// shows what it did without waiting for the next read.
+/// The watchdog's events as lines of the log, at the times it recorded them. After a new
+/// action the inventory is read again at once, so the header shows what the provider did
+/// without waiting for the next read.
 pub(super) fn on_watchdog_notes(
     app: &mut App,
     notes: Vec<WatchdogNote>,
     replay: bool,
 ) -> Vec<Effect> {
-    if notes.is_empty() {
-        return Vec::new();
-    }
+    let acted = notes.iter().any(|n| n.action);
     for note in notes {
         let text = format!("{WATCHDOG_PREFIX} {}", note.text);
         app.log_at(note.at, note.level, text);
         app.bell |= !replay && note.level != Level::Info;
     }
-    if replay {
-        Vec::new()
-    } else {
+    if acted && !replay {
         vec![Effect::RefreshInventory]
+    } else {
+        Vec::new()
     }
 }
 

@@ -88,6 +88,8 @@ pub struct WatchdogNote {
     pub at: Timestamp,
     pub level: Level,
     pub text: String,
+    /// A request to the provider (a stop, a release): what the instance is may have changed.
+    pub action: bool,
 }
 
 impl From<Telemetry> for Event {

@@ -114,6 +114,7 @@ fn the_watchdogs_events_are_logged_at_their_own_time_and_new_ones_ring_and_refre
         at: earlier,
         level: Level::Done,
         text: "stop: done (idle since 12:00:00 UTC); the provider reports stopped".into(),
+        action: true,
     };
     let replayed = update(
         &mut app,
@@ -148,6 +149,24 @@ fn the_watchdogs_events_are_logged_at_their_own_time_and_new_ones_ring_and_refre
     assert_eq!(fresh, vec![Effect::RefreshInventory]);
     assert!(app.bell);
     assert_eq!(app.events.len(), 2);
+
+    app.bell = false;
+    let note = WatchdogNote {
+        at: app.now,
+        level: Level::Info,
+        text: "watchdog 42 guards i-1".into(),
+        action: false,
+    };
+    let said = update(
+        &mut app,
+        Event::WatchdogNotes {
+            notes: vec![note],
+            replay: false,
+        },
+    );
+    assert!(said.is_empty(), "a note changes nothing at the provider");
+    assert!(!app.bell, "an info line does not ring");
+    assert_eq!(app.events.len(), 3);
 }
 
 #[test]
