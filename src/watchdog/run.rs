@@ -101,8 +101,8 @@ where
     let note = format!("watchdog {pid} guards {}", w.instance);
     record(&mut w, EventRecord::note(now, note));
     // Alerts go to the webhooks from a queue of their own: a hook that hangs never holds up
-    // the release.
-    // What each hook did with each alert comes back here, to be recorded between checks.
+    // the release. What each hook did with each alert comes back here, to be recorded (and so
+    // shown in the cockpit) between checks.
     let (hook_tx, hook_rx) = std::sync::mpsc::channel::<Report>();
     let alerts = w.notifier.take().map(|n| {
         Queue::start(n, QUEUE_LEN, move |report| {
@@ -331,7 +331,7 @@ fn ended_note(ended: &Ended, pid: u32) -> String {
     let why = match ended {
         Ended::AlreadyGuarded(other) => format!("another watchdog (pid {other}) guards"),
         Ended::Released => "the instance is released".into(),
-        Ended::Stopped => "asked to stop".into(),
+        Ended::Stopped => "asked to stop, or another watchdog took over".into(),
         Ended::Unwatched => "its demo cockpit is gone and nothing left needs it".into(),
     };
     format!("watchdog {pid} ended: {why}")
