@@ -80,6 +80,12 @@ pub struct CockpitArgs {
     /// After the deadline, how long before its policy runs (any key cancels) [default: 2m].
     #[arg(long, value_name = "DURATION")]
     pub grace: Option<String>,
+    /// Idle this long (every GPU and the CPU) before the idle policy runs; overrides [idle].
+    #[arg(long, value_name = "DURATION")]
+    pub idle_after: Option<String>,
+    /// What happens when the instance is idle: alert, stop or release; overrides [idle].
+    #[arg(long, value_name = "POLICY")]
+    pub on_idle: Option<String>,
 }
 
 impl CockpitArgs {

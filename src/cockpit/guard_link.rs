@@ -3,7 +3,9 @@
 //! write), writes the deadline and its policy (so the watchdog enforces them) and reads the
 //! row back every few seconds (the watchdog's heartbeat, a deadline moved by `gpumeter
 //! extend` or another cockpit), with whether the row's watchdog process still runs: a killed
-//! one leaves a fresh heartbeat behind. A thread of its own, so no draw waits on the disk.
+//! one leaves a fresh heartbeat behind. On the same read it takes the watchdog's new events
+//! (its actions, alerts, hooks and webhooks), answered as [`Event::WatchdogNotes`]; at the
+//! first read, the last few from before. A thread of its own, so no draw waits on the disk.
 
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
@@ -12,12 +14,16 @@ use std::time::Duration;
 use jiff::Timestamp;
 use tokio::sync::mpsc;
 
-use crate::app::Event;
+use crate::app::{Event, Level, WatchdogNote};
 use crate::config::OnExpiry;
-use crate::ledger::{Change, GuardPolicy, Ledger};
+use crate::ledger::{Change, GuardPolicy, Ledger, WatchdogEvent};
 
 /// How often the guard row is read back.
 pub const READ_EVERY: Duration = Duration::from_secs(2);
+/// The watchdog's events from before the cockpit started that its log shows.
+pub const REPLAYED: usize = 8;
+/// The most of the watchdog's new events taken in one read; the rest come at the next.
+const NEW_AT_ONCE: usize = 64;
 
 /// A policy to write for an instance.
 pub struct Save {
@@ -52,6 +58,8 @@ fn link(path: &PathBuf, rx: &Receiver<Request>, events: &mpsc::Sender<Event>) {
     let mut said = false;
     // The watchdog process last reported gone, so it is reported once.
     let mut gone: Option<u32> = None;
+    // The watchdog's last event passed on.
+    let mut seen_event = 0;
     let mut open = |ledger: &mut Option<Ledger>| {
         if ledger.is_none() {
             match Ledger::open(path) {
@@ -85,6 +93,10 @@ fn link(path: &PathBuf, rx: &Receiver<Request>, events: &mpsc::Sender<Event>) {
                 if events.blocking_send(Event::GuardFound(found)).is_err() {
                     break;
                 }
+                let Some(seen) = replay(ledger.as_ref(), &id, events) else {
+                    break;
+                };
+                seen_event = seen;
                 instance = Some(id);
                 continue;
             }
@@ -116,6 +128,9 @@ fn link(path: &PathBuf, rx: &Receiver<Request>, events: &mpsc::Sender<Event>) {
         let (Some(id), Some(l)) = (&instance, ledger.as_mut()) else {
             continue;
         };
+        if !pass_new(l, id, &mut seen_event, events) {
+            break;
+        }
         let Ok(Some(state)) = l.guard(id) else {
             continue;
         };
@@ -136,5 +151,54 @@ fn link(path: &PathBuf, rx: &Receiver<Request>, events: &mpsc::Sender<Event>) {
                 break;
             }
         }
+    }
+}
+
+/// The watchdog's last events from before this cockpit, passed on as a replay; the id of the
+/// last one (0: none), or `None` when the loop is gone.
+fn replay(ledger: Option<&Ledger>, instance: &str, events: &mpsc::Sender<Event>) -> Option<i64> {
+    let earlier = ledger
+        .and_then(|l| l.last_watchdog_events(instance, REPLAYED).ok())
+        .unwrap_or_default();
+    let notes = earlier.iter().map(note).collect();
+    let replay = Event::WatchdogNotes {
+        notes,
+        replay: true,
+    };
+    events.blocking_send(replay).ok()?;
+    Some(earlier.last().map_or(0, |e| e.id))
+}
+
+/// The watchdog's events after `seen`, passed on; false when the loop is gone.
+fn pass_new(l: &Ledger, instance: &str, seen: &mut i64, events: &mpsc::Sender<Event>) -> bool {
+    let fresh = l
+        .watchdog_events_after(instance, *seen, NEW_AT_ONCE)
+        .unwrap_or_default();
+    let Some(last) = fresh.last() else {
+        return true;
+    };
+    *seen = last.id;
+    let notes = fresh.iter().map(note).collect();
+    let new = Event::WatchdogNotes {
+        notes,
+        replay: false,
+    };
+    events.blocking_send(new).is_ok()
+}
+
+/// One of the watchdog's events as a line of the cockpit's log: one printable line, its level
+/// as the cockpit's, an action the provider confirmed as done.
+fn note(e: &WatchdogEvent) -> WatchdogNote {
+    let level = match (e.kind.as_str(), e.outcome.as_deref(), e.level.as_str()) {
+        ("action", Some("confirmed"), _) => Level::Done,
+        (_, _, "error") => Level::Error,
+        (_, _, "warn") => Level::Warn,
+        _ => Level::Info,
+    };
+    WatchdogNote {
+        at: e.at,
+        level,
+        text: gpumeter_core::text::one_line(&e.text, 400),
+        action: e.kind == "action",
     }
 }

@@ -9,6 +9,8 @@ use std::time::Duration;
 use jiff::tz::TimeZone;
 use jiff::{SignedDuration, Timestamp};
 
+mod guards;
+
 use super::context::Context;
 use super::{CommandResult, Failure};
 use crate::app::{App, CloudView, Deadline, Settings};
@@ -30,6 +32,7 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
     let now = Timestamp::now();
     let time_zone = TimeZone::system();
     let (settings, deadline) = flags(cli, &ctx, now, &time_zone)?;
+    let idle = guards::idle_config(&cli.cockpit, &ctx)?;
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         return Err(Failure::bad_input(
             "the cockpit needs a terminal; for scripts use `gpumeter status --json`",
@@ -53,6 +56,7 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
         Spend::new(pricing, budget, time_zone.clone()),
     );
     app.deadline = deadline;
+    app.idle = Some(crate::app::IdleWatch::new(idle.rule(), idle.on_idle));
     // A deadline its own flags ask for is asked about when the shared guard row holds another;
     // the config's is only a default and gives way to the row's.
     let args = &cli.cockpit;
@@ -84,12 +88,13 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
                 provider,
                 on_frame: None,
                 ledger: Some(ledger_path.clone()),
-                idle: ctx.config.idle.rule(),
+                idle: idle.rule(),
                 notify: Some(ctx.config.notify.clone()),
                 fleet,
                 watchdog,
             },
             &theme,
+            true,
         )
     } else {
         let metered = &ctx.config.telemetry.metered_interfaces;
@@ -107,12 +112,13 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
                 provider,
                 on_frame: None,
                 ledger: Some(ledger_path.clone()),
-                idle: ctx.config.idle.rule(),
+                idle: idle.rule(),
                 notify: Some(ctx.config.notify.clone()),
                 fleet,
                 watchdog,
             },
             &theme,
+            false,
         )
     }
 }
@@ -204,7 +210,7 @@ fn fleet_reader(cli: &Cli, app: &mut App) -> Result<Option<crate::cockpit::Fleet
 }
 
 /// Takes the terminal, runs the cockpit, and gives the terminal back on every way out.
-fn drive<G, H>(app: App, sources: Sources<G, H>, theme: &Theme) -> CommandResult
+fn drive<G, H>(app: App, sources: Sources<G, H>, theme: &Theme, demo: bool) -> CommandResult
 where
     G: GpuSource + 'static,
     H: HostSource + 'static,
@@ -240,6 +246,7 @@ where
     if let Some(line) = unanswered_line(&app) {
         super::emit_err(&line);
     }
+    super::emit_err(&format!("gpumeter: {}", guards::guard_line(&app, demo)));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -372,6 +379,15 @@ fn watchdog_args(cli: &Cli, ctx: &Context) -> Vec<String> {
                 .unwrap_or(crate::cli::DEMO_GPUS)
                 .to_string(),
         ]);
+    }
+    let idle = [
+        ("--idle-after", &cli.cockpit.idle_after),
+        ("--on-idle", &cli.cockpit.on_idle),
+    ];
+    for (flag, value) in idle {
+        if let Some(value) = value {
+            args.extend([flag.to_string(), value.clone()]);
+        }
     }
     args.extend(super::watchdog::target_args(cli));
     args

@@ -18,7 +18,11 @@ fn takes(
     match command {
         Command::Serve(_) => ("serve", &["--scenario", "--gpus"], &[]),
         Command::Status(_) => ("status", &[], &["--scenario", "--gpus"]),
-        Command::Watchdog(_) => ("watchdog", &[], &["--scenario", "--gpus"]),
+        Command::Watchdog(_) => (
+            "watchdog",
+            &[],
+            &["--scenario", "--gpus", "--idle-after", "--on-idle"],
+        ),
         Command::Estimate(_) => ("estimate", &[], &["--gpus"]),
         Command::Pricing(_) => ("pricing", &[], &[]),
         Command::Checklist { .. } => ("checklist", &[], &[]),
@@ -50,6 +54,8 @@ pub fn refuse(cli: &Cli) -> Result<(), Failure> {
         ("--release-at", c.release_at.is_some()),
         ("--on-expiry", c.on_expiry.is_some()),
         ("--grace", c.grace.is_some()),
+        ("--idle-after", c.idle_after.is_some()),
+        ("--on-idle", c.on_idle.is_some()),
     ];
     let (name, as_given, own) = takes(command);
     let Some(flag) = given
@@ -94,6 +100,14 @@ mod tests {
             "{said}"
         );
         assert!(said.contains("`checklist` does not take it"), "{said}");
+        let said = refused(&["--on-idle", "stop", "watchdog"]).unwrap();
+        assert!(said.contains("--on-idle before `watchdog`"), "{said}");
+        assert!(said.contains("gpumeter watchdog --on-idle"), "{said}");
+        let said = refused(&["--idle-after", "20m", "report"]).unwrap();
+        assert!(
+            said.contains("--idle-after is a flag of the cockpit"),
+            "{said}"
+        );
         let said = refused(&["--demo", "--reset", "report"]).unwrap();
         assert!(said.contains("--reset"), "{said}");
     }
@@ -104,5 +118,10 @@ mod tests {
         assert_eq!(refused(&["--demo", "--gpus", "2", "serve"]), None);
         assert_eq!(refused(&["--demo", "status", "--scenario", "idle"]), None);
         assert_eq!(refused(&["--demo", "status"]), None);
+        assert_eq!(
+            refused(&["--demo", "--on-idle", "stop", "--idle-after", "20s"]),
+            None
+        );
+        assert_eq!(refused(&["watchdog", "--on-idle", "stop"]), None);
     }
 }

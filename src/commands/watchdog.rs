@@ -6,6 +6,7 @@
 //! not end it. A reboot does: [`service`] writes the systemd user unit that survives one.
 
 mod service;
+mod status;
 
 use std::path::Path;
 use std::process::{Child, Command as Process, ExitCode, Stdio};
@@ -61,7 +62,7 @@ pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
         .ok_or_else(|| Failure::failed("the provider lists no instance to guard"))?;
     let ledger_path = path_in(&ctx.data_dir, ctx.demo);
     if args.status {
-        return status(&ledger_path, &instance, interval);
+        return status(&ledger_path, &instance, interval, &ctx.config.budget);
     }
     if args.stop {
         return stop(&ledger_path, &instance);
@@ -146,7 +147,12 @@ fn simulator(args: &WatchdogArgs) -> Result<Simulator, Failure> {
     Simulator::new(config).map_err(|e| Failure::bad_input(format!("--gpus: {e}")))
 }
 
-fn status(ledger_path: &Path, instance: &str, interval: Duration) -> CommandResult {
+fn status(
+    ledger_path: &Path,
+    instance: &str,
+    interval: Duration,
+    budget: &crate::config::BudgetConfig,
+) -> CommandResult {
     let ledger = Ledger::open_read_only(ledger_path).map_err(|e| Failure::failed(e.to_string()))?;
     let guard = ledger
         .guard(instance)
@@ -156,41 +162,11 @@ fn status(ledger_path: &Path, instance: &str, interval: Duration) -> CommandResu
         emit(&format!("no watchdog has guarded {instance} yet"));
         return Ok(ExitCode::from(super::EXIT_FAILED));
     };
-    let mut lines = Vec::new();
-    let alive = match guard.watchdog {
-        // A killed watchdog leaves a fresh heartbeat behind: its process says it is gone.
-        Some(w)
-            if w.alive(now, stale_after(interval)) && crate::watchdog::process::running(w.pid) =>
-        {
-            let ago = now.as_second() - w.heartbeat.as_second();
-            lines.push(format!(
-                "watchdog for {instance}: running (pid {}), last check {ago}s ago",
-                w.pid
-            ));
-            true
-        }
-        Some(w) => {
-            lines.push(format!(
-                "watchdog for {instance}: NOT running (pid {} last checked at {})",
-                w.pid, w.heartbeat
-            ));
-            false
-        }
-        None => {
-            lines.push(format!("watchdog for {instance}: NOT running"));
-            false
-        }
-    };
-    match guard.deadline {
-        Some(at) => lines.push(format!(
-            "deadline {at} (in {}s), then {:?} after {}s grace",
-            at.as_second() - now.as_second(),
-            guard.on_expiry,
-            guard.grace.as_secs()
-        )),
-        None => lines.push("no deadline".into()),
-    }
-    emit(&lines.join("\n"));
+    // A killed watchdog leaves a fresh heartbeat behind: its process says it is gone.
+    let alive = guard.watchdog.is_some_and(|w| {
+        w.alive(now, stale_after(interval)) && crate::watchdog::process::running(w.pid)
+    });
+    emit(&status::lines(instance, &guard, alive, budget, now).join("\n"));
     Ok(if alive {
         ExitCode::SUCCESS
     } else {

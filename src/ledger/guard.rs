@@ -14,7 +14,7 @@ use rusqlite::{OptionalExtension, Transaction, params};
 use super::error::LedgerError;
 use super::store::Ledger;
 use crate::config::{DEFAULT_GRACE, OnExpiry};
-pub use gpumeter_core::guard::{GuardPolicy, GuardState, Watchdog};
+pub use gpumeter_core::guard::{GuardPolicy, GuardState, IdleArmed, Watchdog};
 
 /// What [`Ledger::claim_watchdog`] found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,19 +35,35 @@ pub struct Change<'a> {
 impl Ledger {
     /// The guard state of `instance`; `None` until something set it.
     pub fn guard(&self, instance: &str) -> Result<Option<GuardState>, LedgerError> {
+        // A file opened read-only is not migrated: before version 4 it keeps no idle rule.
+        let idle = if self.schema_version()? < 4 {
+            "NULL, NULL, NULL"
+        } else {
+            "idle_after_s, on_idle, idle_since"
+        };
         // Read every few seconds by the cockpit and the watchdog, for days: parsed once.
         self.conn
-            .prepare_cached(
+            .prepare_cached(&format!(
                 "SELECT deadline, on_expiry, grace_s, provider_held, snooze_until, watchdog_pid,
-                        heartbeat, revision, updated, updated_by
-                 FROM guard WHERE instance = ?1",
-            )
+                        heartbeat, revision, updated, updated_by, {idle}
+                 FROM guard WHERE instance = ?1"
+            ))
             .and_then(|mut statement| {
                 statement.query_row([instance], |r| {
                     let pid: Option<i64> = r.get(5)?;
                     let beat: Option<i64> = r.get(6)?;
                     let grace: i64 = r.get(2)?;
                     let on_expiry: String = r.get(1)?;
+                    let idle_after: Option<i64> = r.get(10)?;
+                    let on_idle: Option<String> = r.get(11)?;
+                    let idle = match (idle_after.and_then(|s| u64::try_from(s).ok()), on_idle) {
+                        (Some(after), Some(on_idle)) => Some(IdleArmed {
+                            after: Duration::from_secs(after),
+                            on_idle: parse_on_expiry(&on_idle),
+                            since: ts(r.get(12)?),
+                        }),
+                        _ => None,
+                    };
                     Ok(GuardState {
                         instance: instance.to_string(),
                         deadline: ts(r.get(0)?),
@@ -59,6 +75,7 @@ impl Ledger {
                             (Some(pid), Some(heartbeat)) => Some(Watchdog { pid, heartbeat }),
                             _ => None,
                         },
+                        idle,
                         revision: r.get(7)?,
                         updated: ts(r.get(8)?).unwrap_or(Timestamp::UNIX_EPOCH),
                         updated_by: r.get(9)?,
@@ -199,6 +216,48 @@ impl Ledger {
             .map_err(|e| self.err(e))
     }
 
+    /// The idle rule watchdog `pid` enforces, published for the cockpit and `watchdog --status`.
+    pub fn set_idle_rule(
+        &mut self,
+        instance: &str,
+        pid: u32,
+        after: Duration,
+        on_idle: OnExpiry,
+        now: Timestamp,
+    ) -> Result<(), LedgerError> {
+        let change = Change {
+            at: now,
+            by: "watchdog",
+        };
+        let after = i64::try_from(after.as_secs()).unwrap_or(i64::MAX);
+        self.guard_update(instance, change, |tx| {
+            tx.execute(
+                "UPDATE guard SET idle_after_s = ?3, on_idle = ?4, idle_since = NULL
+                 WHERE instance = ?1 AND watchdog_pid = ?2",
+                params![instance, pid, after, on_expiry_word(on_idle)],
+            )
+            .map(|n| n > 0)
+        })
+        .map(drop)
+    }
+
+    /// Since when watchdog `pid` has seen the machine idle (`None`: it is active). Like a
+    /// heartbeat, it does not bump the revision.
+    pub fn set_idle_since(
+        &mut self,
+        instance: &str,
+        pid: u32,
+        since: Option<Timestamp>,
+    ) -> Result<(), LedgerError> {
+        self.conn
+            .execute(
+                "UPDATE guard SET idle_since = ?3 WHERE instance = ?1 AND watchdog_pid = ?2",
+                params![instance, pid, since.map(Timestamp::as_second)],
+            )
+            .map(drop)
+            .map_err(|e| self.err(e))
+    }
+
     /// A watchdog that stops clears its pid, so the cockpit knows none is running.
     pub fn release_watchdog(
         &mut self,
@@ -212,7 +271,8 @@ impl Ledger {
         };
         self.guard_update(instance, change, |tx| {
             tx.execute(
-                "UPDATE guard SET watchdog_pid = NULL, heartbeat = NULL
+                "UPDATE guard SET watchdog_pid = NULL, heartbeat = NULL, idle_after_s = NULL,
+                        on_idle = NULL, idle_since = NULL
                  WHERE instance = ?1 AND watchdog_pid = ?2",
                 params![instance, pid],
             )

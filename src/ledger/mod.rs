@@ -7,6 +7,7 @@
 //! - [`aggregate`]: 1-second samples into minute buckets.
 //! - [`write`]: [`LedgerWriter`], a thread that owns the ledger and batches writes.
 //! - [`guard`]: deadline, policy, snooze and the watchdog's heartbeat, one row per instance.
+//! - [`watchdog_events`]: the watchdog's own events, read back for the cockpit.
 //! - [`retention`]: minute buckets roll up into hours after 30 days.
 //! - [`query`] and [`report`]: rows read for a time range, and the pure report over them.
 
@@ -23,13 +24,14 @@ pub mod retention;
 pub mod schema;
 pub mod seen;
 pub mod store;
+pub mod watchdog_events;
 pub mod write;
 
 use std::path::{Path, PathBuf};
 
 pub use aggregate::{GpuPoint, MinuteAggregator, Tick};
 pub use error::LedgerError;
-pub use guard::{Change, Claim, GuardPolicy, GuardState, Watchdog};
+pub use guard::{Change, Claim, GuardPolicy, GuardState, IdleArmed, Watchdog};
 pub use insert::Batch;
 pub use query::ReportRows;
 pub use record::{
@@ -38,6 +40,7 @@ pub use record::{
 };
 pub use retention::{Compacted, Retention};
 pub use store::{DEFAULT_BUSY_TIMEOUT, Ledger, OpenOptions};
+pub use watchdog_events::WatchdogEvent;
 pub use write::{LedgerWriter, Notice};
 
 /// The ledger's file in `data_dir`. The demo keeps its own, so simulated spend never mixes

@@ -116,6 +116,13 @@ pub(super) const MIGRATIONS: &[&str] = &[
     ALTER TABLE sessions ADD COLUMN step_seconds INTEGER;
     ALTER TABLE sessions ADD COLUMN minimum_seconds INTEGER;
     ",
+    // 4: the idle rule the watchdog enforces and since when it has seen the machine idle, so
+    // `watchdog --status` and the cockpit can show it. NULL: no watchdog published one.
+    "
+    ALTER TABLE guard ADD COLUMN idle_after_s INTEGER;
+    ALTER TABLE guard ADD COLUMN on_idle TEXT;
+    ALTER TABLE guard ADD COLUMN idle_since INTEGER;
+    ",
 ];
 
 /// The schema version this build writes and reads.

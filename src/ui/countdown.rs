@@ -74,20 +74,35 @@ pub fn render_countdown(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) 
             .render(inner, buf);
         return;
     }
+    let guards = super::guards::guard_lines(app, wide, theme);
     let Some(deadline) = app.deadline.as_ref() else {
         let line = Line::from(vec![
             Span::styled("no deadline — press ", theme.style(Role::TextDim)),
             Span::styled("e", theme.style(Role::HelpKey)),
             Span::styled(" to set one", theme.style(Role::TextDim)),
         ]);
+        let hint_h = inner.height.saturating_sub(to_u16(guards.len()));
         Paragraph::new(line)
             .wrap(ratatui::widgets::Wrap { trim: true })
-            .render(inner, buf);
+            .render(
+                Rect {
+                    height: hint_h,
+                    ..inner
+                },
+                buf,
+            );
+        let below = Rect {
+            y: inner.y + hint_h,
+            height: inner.height - hint_h,
+            ..inner
+        };
+        paint::lines(below, buf, &guards);
         return;
     };
     let left = deadline.remaining(app.now);
     let style = countdown_style(left, theme);
-    let info = info_lines(app, deadline, usize::from(inner.width), theme);
+    let mut info = info_lines(app, deadline, usize::from(inner.width), theme);
+    info.extend(guards);
     let clock = format_remaining(left);
     let free = usize::from(inner.height).saturating_sub(info.len());
     let fits = |size: Size, rows: usize| {

@@ -77,6 +77,7 @@ pub mod gpu_chart;
 pub mod gpu_rows;
 pub mod gpus;
 pub mod guard_choice;
+pub mod guards;
 pub mod header;
 pub mod help;
 pub mod host;
@@ -117,6 +118,9 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) -> Option<
         render_wide(area, buf, app, theme);
     } else {
         render_compact(area, buf, app, theme);
+    }
+    if !app.show_fleet {
+        guards::render_grace_banner(area, buf, app, theme);
     }
     match &app.mode {
         Mode::Main => None,
@@ -179,7 +183,8 @@ fn render_wide(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
         Constraint::Fill(1),
         Constraint::Length(resources_h),
     ]));
-    let release_h = if app.deadline.is_some() { 9 } else { 3 };
+    let release_h =
+        if app.deadline.is_some() { 9 } else { 3 } + guards::guard_line_count(app, true);
     let [release, cost, events] = right.layout(&Layout::vertical([
         Constraint::Length(release_h),
         Constraint::Length(16),

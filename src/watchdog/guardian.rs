@@ -205,6 +205,7 @@ mod tests {
             provider_held: None,
             snooze_until: None,
             watchdog: None,
+            idle: None,
             revision: 1,
             updated: ts(0),
             updated_by: "cockpit".into(),

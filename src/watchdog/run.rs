@@ -16,7 +16,7 @@ use crate::config::HooksConfig;
 use crate::guard::IdleTracker;
 pub use crate::guard::stale_after;
 use crate::ledger::{Claim, EventLevel, EventRecord, Ledger};
-use crate::notify::{Alert, Notifier, QUEUE_LEN, Queue};
+use crate::notify::{Alert, Notifier, Outcome, QUEUE_LEN, Queue, Report};
 use crate::provider::command::run::run as run_hook;
 use crate::provider::{Action, Provider};
 use crate::telemetry::{
@@ -66,13 +66,14 @@ pub fn counts_as_lost(error: &crate::ledger::LedgerError) -> bool {
     !matches!(error, crate::ledger::LedgerError::Busy { .. })
 }
 
-/// Whether the watchdog has an action to take by itself: a deadline to enforce, or an idle rule
-/// that stops or releases. Alerts alone need somebody to read them.
+/// Whether the watchdog has an action to take by itself: a deadline that stops or releases,
+/// or an idle rule that does. Alerts alone need somebody to read them.
 pub fn has_duty(
     guard: Option<&crate::ledger::GuardState>,
     on_idle: crate::config::OnExpiry,
 ) -> bool {
-    guard.is_some_and(|g| g.deadline.is_some()) || on_idle != crate::config::OnExpiry::Alert
+    let acts = |p| p != crate::config::OnExpiry::Alert;
+    guard.is_some_and(|g| g.deadline.is_some() && acts(g.on_expiry)) || acts(on_idle)
 }
 
 /// Whether the process that started the watchdog has ended (it was reparented).
@@ -100,14 +101,19 @@ where
     let note = format!("watchdog {pid} guards {}", w.instance);
     record(&mut w, EventRecord::note(now, note));
     // Alerts go to the webhooks from a queue of their own: a hook that hangs never holds up
-    // the release.
+    // the release. What each hook did with each alert comes back here, to be recorded (and so
+    // shown in the cockpit) between checks.
+    let (hook_tx, hook_rx) = std::sync::mpsc::channel::<Report>();
     let alerts = w.notifier.take().map(|n| {
-        Queue::start(n, QUEUE_LEN, |report| {
+        Queue::start(n, QUEUE_LEN, move |report| {
             if report.is_failure() {
                 say(&format!("{report}"));
             }
+            let _ = hook_tx.send(report);
         })
     });
+    publish_idle_rule(&mut w, pid, now);
+    let mut idle_said: Option<Timestamp> = None;
     let (tx, mut rx) = mpsc::channel::<Telemetry>(16);
     let sampling = SamplerConfig {
         interval: w.interval,
@@ -162,6 +168,13 @@ where
                 break;
             }
         }
+        if guardian.idle_since() != idle_said {
+            idle_said = guardian.idle_since();
+            if let Err(e) = w.ledger.set_idle_since(&w.instance, pid, idle_said) {
+                say(&format!("ledger: {e}"));
+            }
+        }
+        record_webhooks(&mut w, &hook_rx);
         if released(&w).await {
             break Ended::Released;
         }
@@ -169,11 +182,16 @@ where
     let _ = w
         .ledger
         .release_watchdog(&w.instance, pid, Timestamp::now());
+    record(
+        &mut w,
+        EventRecord::note(Timestamp::now(), ended_note(&ended, pid)),
+    );
     gpu_sampler.shutdown().await;
     host_sampler.shutdown().await;
     if let Some(alerts) = alerts {
         alerts.close(LAST_ALERTS).await;
     }
+    record_webhooks(&mut w, &hook_rx);
     Ok(ended)
 }
 
@@ -241,7 +259,6 @@ async fn carry_out(w: &mut Watch, alerts: Option<&Queue>, decision: Decision) ->
         Decision::Act { action, reason } => {
             hook(w, "before_action", &w.hooks.before_action.clone()).await;
             let result = w.provider.perform(&action).await;
-            record(w, EventRecord::action(now, &action, &result));
             let (level, text, gone) = match &result {
                 Ok(r) if r.confirmed => (
                     Level::Done,
@@ -272,10 +289,52 @@ async fn carry_out(w: &mut Watch, alerts: Option<&Queue>, decision: Decision) ->
                     false,
                 ),
             };
+            // The event's text says why and what the read-back showed, for the cockpit's log;
+            // the request and the answer stay in their columns for `report`.
+            let mut event = EventRecord::action(now, &action, &result);
+            event.text.clone_from(&text);
+            record(w, event);
             notify(w, alerts, level, action.label(), &text);
             gone
         }
     }
+}
+
+/// Publishes the idle rule this watchdog enforces in the guard row, for the cockpit and
+/// `watchdog --status`.
+fn publish_idle_rule(w: &mut Watch, pid: u32, now: Timestamp) {
+    let after = w.idle.rule.window;
+    if let Err(e) = w
+        .ledger
+        .set_idle_rule(&w.instance, pid, after, w.on_idle, now)
+    {
+        say(&format!("ledger: {e}"));
+    }
+}
+
+/// What each hook did with the alerts since the last look, as events: delivered, failed or
+/// dropped (a rate limit holding one back is not worth a line).
+fn record_webhooks(w: &mut Watch, reports: &std::sync::mpsc::Receiver<Report>) {
+    while let Ok(report) = reports.try_recv() {
+        let now = Timestamp::now();
+        let text = format!("webhook {report}");
+        let event = match &report {
+            Report::Outcome(Outcome::Held { .. }) => continue,
+            Report::Outcome(Outcome::Sent { .. }) => EventRecord::note(now, text),
+            _ => EventRecord::alert(now, EventLevel::Warn, text),
+        };
+        record(w, event);
+    }
+}
+
+fn ended_note(ended: &Ended, pid: u32) -> String {
+    let why = match ended {
+        Ended::AlreadyGuarded(other) => format!("another watchdog (pid {other}) guards"),
+        Ended::Released => "the instance is released".into(),
+        Ended::Stopped => "asked to stop, or another watchdog took over".into(),
+        Ended::Unwatched => "its demo cockpit is gone and nothing left needs it".into(),
+    };
+    format!("watchdog {pid} ended: {why}")
 }
 
 fn record(w: &mut Watch, mut event: EventRecord) {

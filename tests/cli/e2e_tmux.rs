@@ -6,25 +6,30 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-struct Tmux {
+pub(crate) struct Tmux {
     socket: String,
-    data_dir: PathBuf,
+    pub(crate) data_dir: PathBuf,
 }
 
 impl Tmux {
     /// Starts `gpumeter --demo` in a detached 120x40 tmux session, or `None` without tmux.
-    fn start(name: &str, env: &str) -> Option<Tmux> {
+    pub(crate) fn start(name: &str, env: &str) -> Option<Tmux> {
         Self::start_with(name, env, "")
     }
 
     /// Like [`Tmux::start`], with extra cockpit flags.
-    fn start_with(name: &str, env: &str, flags: &str) -> Option<Tmux> {
+    pub(crate) fn start_with(name: &str, env: &str, flags: &str) -> Option<Tmux> {
         Self::start_full(name, env, flags, None)
     }
 
     /// Like [`Tmux::start_with`], the shell first setting `umask`; the data directory is left
     /// for gpumeter to create.
-    fn start_full(name: &str, env: &str, flags: &str, umask: Option<&str>) -> Option<Tmux> {
+    pub(crate) fn start_full(
+        name: &str,
+        env: &str,
+        flags: &str,
+        umask: Option<&str>,
+    ) -> Option<Tmux> {
         if Command::new("tmux").arg("-V").output().is_err() {
             assert!(
                 std::env::var_os("CI").is_none(),
@@ -61,7 +66,7 @@ impl Tmux {
         Some(tmux)
     }
 
-    fn cmd(&self, args: &[&str]) -> String {
+    pub(crate) fn cmd(&self, args: &[&str]) -> String {
         let out = Command::new("tmux")
             .arg("-L")
             .arg(&self.socket)
@@ -72,18 +77,18 @@ impl Tmux {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
-    fn screen(&self) -> String {
+    pub(crate) fn screen(&self) -> String {
         self.cmd(&["capture-pane", "-p"])
     }
 
-    fn keys(&self, keys: &[&str]) {
+    pub(crate) fn keys(&self, keys: &[&str]) {
         let mut args = vec!["send-keys"];
         args.extend_from_slice(keys);
         self.cmd(&args);
     }
 
     /// Waits until the screen shows `text`, for at most ten seconds.
-    fn wait_for(&self, text: &str) -> String {
+    pub(crate) fn wait_for(&self, text: &str) -> String {
         let start = Instant::now();
         loop {
             let screen = self.screen();
@@ -100,7 +105,7 @@ impl Tmux {
     }
 
     /// Whether `gpumeter watchdog --status` finds a live watchdog for the demo instance.
-    fn watchdog_alive(&self) -> bool {
+    pub(crate) fn watchdog_alive(&self) -> bool {
         Command::new(env!("CARGO_BIN_EXE_gpumeter"))
             .args(["watchdog", "--status", "--demo", "--interval", "1s"])
             .env("GPUMETER_DATA_DIR", &self.data_dir)
@@ -109,7 +114,7 @@ impl Tmux {
     }
 
     /// The pid `gpumeter watchdog --status` says guards the demo instance, if one does.
-    fn watchdog_pid(&self) -> Option<u32> {
+    pub(crate) fn watchdog_pid(&self) -> Option<u32> {
         let out = Command::new(env!("CARGO_BIN_EXE_gpumeter"))
             .args(["watchdog", "--status", "--demo", "--interval", "1s"])
             .env("GPUMETER_DATA_DIR", &self.data_dir)
@@ -122,7 +127,7 @@ impl Tmux {
             .then(|| rest.split(')').next()?.parse().ok())?
     }
 
-    fn demo_state(&self) -> serde_json::Value {
+    pub(crate) fn demo_state(&self) -> serde_json::Value {
         let text = std::fs::read_to_string(self.data_dir.join("demo-cloud.json")).unwrap();
         serde_json::from_str(&text).unwrap()
     }
@@ -207,7 +212,9 @@ fn the_demo_watchdog_ends_with_its_cockpit_when_nothing_is_left_to_enforce() {
     t.wait_for("watchdog ✓");
     assert!(t.watchdog_alive(), "the cockpit started no watchdog");
     t.keys(&["q"]);
-    t.wait_for("EXITED 0");
+    let end = t.wait_for("EXITED 0");
+    // Nothing armed stops or releases the instance: the cockpit stops its demo's watchdog.
+    assert!(end.contains("stopped the demo's watchdog (pid"), "{end}");
     let start = Instant::now();
     while t.watchdog_alive() {
         assert!(
@@ -218,7 +225,7 @@ fn the_demo_watchdog_ends_with_its_cockpit_when_nothing_is_left_to_enforce() {
         std::thread::sleep(Duration::from_millis(200));
     }
     let log = std::fs::read_to_string(t.data_dir.join("watchdog.log")).unwrap_or_default();
-    assert!(log.contains("nothing is left to enforce"), "{log}");
+    assert!(log.contains("watchdog stopped"), "{log}");
 }
 
 #[test]

@@ -9,6 +9,7 @@ mod e2e_tmux;
 mod estimate_cli;
 mod estimate_compare;
 mod estimate_truth;
+mod guards_tmux;
 mod input_cli;
 mod kill_loop;
 mod meta_cli;

@@ -215,3 +215,44 @@ fn assert_no_other_files(unit: &Path) {
         .collect();
     assert_eq!(names, ["gpumeter-watchdog.service"]);
 }
+
+#[test]
+fn status_names_the_idle_rule_when_it_is_the_only_rule_armed() {
+    let home = Home::new("idle-status");
+    std::fs::create_dir_all(home.data()).unwrap();
+    let mut watchdog = Command::new(env!("CARGO_BIN_EXE_gpumeter"))
+        .args(["watchdog", "--foreground", "--demo", "--interval", "200ms"])
+        .args(["--idle-after", "30m", "--on-idle", "stop"])
+        .env("GPUMETER_DATA_DIR", home.data())
+        .env("GPUMETER_DEMO_DELAY_MS", "0")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let status = loop {
+        let out = home.run(&["watchdog", "--status", "--interval", "200ms"], &[]);
+        if out.status.success() && stdout(&out).contains("idle rule: stop") {
+            break stdout(&out);
+        }
+        if start.elapsed() > Duration::from_secs(30) {
+            let _ = watchdog.kill();
+            panic!(
+                "no live watchdog with its idle rule in 30s: {}",
+                stdout(&out)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let _ = watchdog.kill();
+    let _ = watchdog.wait();
+    assert!(status.contains("running (pid "), "{status}");
+    assert!(status.contains("deadline: none"), "{status}");
+    assert!(
+        status.contains("idle rule: stop after 1800s idle"),
+        "{status}"
+    );
+    assert!(status.contains("budget: none"), "{status}");
+    assert!(!status.contains("no deadline"), "{status}");
+}

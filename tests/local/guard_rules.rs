@@ -78,7 +78,7 @@ fn a_failed_reading_counts_as_active() {
 }
 
 #[test]
-fn a_watchdog_left_alone_has_a_duty_only_with_a_deadline_or_an_acting_idle_rule() {
+fn a_watchdog_left_alone_has_a_duty_only_with_a_rule_that_stops_or_releases() {
     use gpumeter::config::OnExpiry;
     use gpumeter::watchdog::has_duty;
     let now = Timestamp::from_second(1_780_000_000).unwrap();
@@ -86,6 +86,12 @@ fn a_watchdog_left_alone_has_a_duty_only_with_a_deadline_or_an_acting_idle_rule(
     assert!(!has_duty(None, OnExpiry::Alert));
     assert!(!has_duty(Some(&guard(None)), OnExpiry::Alert));
     assert!(has_duty(Some(&guard(Some(now))), OnExpiry::Alert));
+    let mut alert_only = guard(Some(now));
+    alert_only.on_expiry = OnExpiry::Alert;
+    assert!(
+        !has_duty(Some(&alert_only), OnExpiry::Alert),
+        "a deadline that only alerts needs somebody to read it"
+    );
     assert!(has_duty(Some(&guard(None)), OnExpiry::Stop));
     assert!(has_duty(None, OnExpiry::Release));
 }

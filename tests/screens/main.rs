@@ -9,6 +9,7 @@ mod cockpit_record;
 mod terminal_backend;
 mod theme;
 mod ui_fleet;
+mod ui_guards;
 mod ui_paint;
 mod ui_snapshots;
 mod ui_states;

@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use jiff::{SignedDuration, Timestamp};
 
-use crate::app::{App, Event, LEDGER_PREFIX, Level};
+use crate::app::{App, Event, LEDGER_PREFIX, Level, WATCHDOG_PREFIX};
 use crate::guard::{IdleRule, IdleTracker};
 use crate::ledger::{
     EventLevel, EventRecord, GpuPoint, Ledger, LedgerWriter, MinuteAggregator, Notice, Retention,
@@ -336,7 +336,8 @@ impl Recorder {
                 Level::Error => EventLevel::Error,
                 Level::Info | Level::Done => continue,
             };
-            if entry.text.starts_with(LEDGER_PREFIX) {
+            // The ledger's own failures, and the watchdog's events read back from it.
+            if entry.text.starts_with(LEDGER_PREFIX) || entry.text.starts_with(WATCHDOG_PREFIX) {
                 continue;
             }
             self.send_event(EventRecord::alert(entry.at, level, entry.text.clone()));

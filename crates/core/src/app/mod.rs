@@ -3,15 +3,17 @@
 
 pub mod confirm;
 pub mod deadline;
+pub mod guards;
 pub mod keymap;
 pub mod state;
 pub mod update;
 
 pub use confirm::{Choice, Confirm, ConfirmLine};
 pub use deadline::{Deadline, format_remaining};
+pub use guards::{Armed, GraceBanner, IdleStatus, IdleWatch};
 pub use keymap::{BINDINGS, Binding, Intent, Key, KeyCode, KeyPress, bindings, intent_for};
 pub use state::{
     ActionFailure, App, CloudView, FleetLink, Focus, GuardChoice, GuardLink, Level, LogEntry, Mode,
     Settings, TelemetryView, WatchdogView,
 };
-pub use update::{Effect, Event, LEDGER_PREFIX, update};
+pub use update::{Effect, Event, LEDGER_PREFIX, WATCHDOG_PREFIX, WatchdogNote, update};

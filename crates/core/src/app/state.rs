@@ -302,6 +302,8 @@ pub struct App {
     pub month_budget: Option<MonthBudget>,
     /// The checkpoint watch, when `[checkpoint] path` is set.
     pub checkpoint: Option<CheckpointView>,
+    /// The idle rule shown beside the countdown; `None` shows none.
+    pub idle: Option<super::guards::IdleWatch>,
     pub events: VecDeque<LogEntry>,
     /// Every line ever logged, so the edge can tell which ones are new since the last frame.
     pub logged: u64,
@@ -339,6 +341,7 @@ impl App {
             budget: None,
             month_budget: None,
             checkpoint: None,
+            idle: None,
             events: VecDeque::new(),
             logged: 0,
             dirty: true,
@@ -350,11 +353,16 @@ impl App {
     }
 
     pub fn log(&mut self, level: Level, text: impl Into<String>) {
+        self.log_at(self.now, level, text);
+    }
+
+    /// A line of what happened at `at`, such as an event the watchdog recorded earlier.
+    pub fn log_at(&mut self, at: Timestamp, level: Level, text: impl Into<String>) {
         if self.events.len() == EVENT_LOG_LEN {
             self.events.pop_front();
         }
         self.events.push_back(LogEntry {
-            at: self.now,
+            at,
             level,
             text: text.into(),
         });

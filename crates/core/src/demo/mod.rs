@@ -123,6 +123,7 @@ pub fn guard_state(
             pid: 4242,
             heartbeat: beat,
         }),
+        idle: None,
         revision,
         updated: beat,
         updated_by: by.into(),

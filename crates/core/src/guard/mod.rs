@@ -20,7 +20,7 @@ pub use checkpoint::{Checkpoint, CheckpointAlert};
 pub use expiry::{DEFAULT_GRACE, Expiry, OnExpiry, expiry, provider_holds_after_extend};
 pub use idle::{IdleRule, IdleState, IdleTracker};
 pub use row::{
-    GuardPolicy, GuardState, MAX_WATCHDOG_INTERVAL, MIN_WATCHDOG_INTERVAL, Watchdog, stale_after,
-    watchdog_interval,
+    GuardPolicy, GuardState, IdleArmed, MAX_WATCHDOG_INTERVAL, MIN_WATCHDOG_INTERVAL, Watchdog,
+    stale_after, watchdog_interval,
 };
 pub use supervise::{Supervision, Supervisor};

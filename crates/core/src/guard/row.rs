@@ -1,6 +1,6 @@
 //! The guard row the cockpit and the watchdog share through the ledger: the deadline, what
 //! happens at it, the grace period, a snooze, the deadline the provider holds, and the
-//! watchdog's pid and heartbeat. The ledger stores it; this is the plain data.
+//! watchdog's pid, heartbeat and the idle rule it enforces. The ledger stores it; this is the plain data.
 
 use std::time::Duration;
 
@@ -20,11 +20,21 @@ pub struct GuardState {
     /// Idle and deadline actions wait until then.
     pub snooze_until: Option<Timestamp>,
     pub watchdog: Option<Watchdog>,
+    /// The idle rule the row's watchdog enforces, as it published it; `None` when none does.
+    pub idle: Option<IdleArmed>,
     /// Bumped by every change except heartbeats.
     pub revision: i64,
     pub updated: Timestamp,
     /// Who made the last change (`cockpit`, `watchdog`, `extend`).
     pub updated_by: String,
+}
+
+/// The idle rule a watchdog enforces and since when the machine has been idle, as it sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IdleArmed {
+    pub after: Duration,
+    pub on_idle: OnExpiry,
+    pub since: Option<Timestamp>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

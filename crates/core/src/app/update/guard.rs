@@ -3,7 +3,7 @@
 
 use jiff::{SignedDuration, Timestamp};
 
-use super::{Effect, WATCHDOG_STALE};
+use super::{Effect, WATCHDOG_PREFIX, WATCHDOG_STALE, WatchdogNote};
 use crate::app::confirm::Choice;
 use crate::app::deadline::Deadline;
 use crate::app::keymap::{Intent, KeyCode, KeyPress, intent_for};
@@ -245,13 +245,7 @@ pub(super) fn policy_text(app: &App, (at, on_expiry): (Timestamp, OnExpiry)) -> 
 
 /// Past the deadline and inside its grace period: the policy has not run yet.
 pub(super) fn in_grace(app: &App) -> bool {
-    app.deadline.is_some_and(|d| {
-        d.on_expiry != OnExpiry::Alert
-            && matches!(
-                crate::guard::expiry(d.at, app.settings.grace, app.now),
-                crate::guard::Expiry::Grace(_)
-            )
-    })
+    crate::app::guards::grace_banner(app, app.now).is_some()
 }
 
 /// Any key during the grace period cancels the pending stop or release: the deadline moves
@@ -284,6 +278,7 @@ pub(super) fn on_guard(app: &mut App, state: &GuardState) {
         app.dirty = true;
     }
     app.guard.watchdog = watchdog;
+    adopt_idle(app, state);
     let moved = state.revision != app.guard.revision
         && state.updated_by != app.guard.me
         // The ledger keeps whole seconds: a deadline within the same second has not moved.
@@ -317,4 +312,62 @@ pub(super) fn on_guard(app: &mut App, state: &GuardState) {
         };
         app.log(Level::Info, text);
     }
+}
+
+/// The idle rule a live watchdog publishes is the one enforced: the cockpit shows it, and says
+/// once when it differs from the one its own flags and config arm.
+fn adopt_idle(app: &mut App, state: &GuardState) {
+    let live = app.guard.watchdog.filter(|w| w.alive).map(|w| w.pid);
+    let (Some(watch), Some(armed), Some(pid)) = (app.idle.as_mut(), state.idle, live) else {
+        return;
+    };
+    if watch.enforced_by == Some(pid) {
+        return;
+    }
+    let differs = watch.after() != armed.after || watch.on_idle != armed.on_idle;
+    watch.enforced_by = Some(pid);
+    watch.tracker.rule.window = armed.after;
+    watch.on_idle = armed.on_idle;
+    app.dirty = true;
+    if differs {
+        let text = format!(
+            "the watchdog (pid {pid}) enforces its own idle rule: idle {} after {}; \
+             `gpumeter watchdog --stop` and start the cockpit again to apply this one's",
+            crate::app::guards::word(armed.on_idle),
+            crate::app::guards::span(armed.after)
+        );
+        app.log(Level::Warn, text);
+    }
+}
+
+/// The watchdog's events as lines of the log, at the times it recorded them. After a new
+/// action the inventory is read again at once, so the header shows what the provider did
+/// without waiting for the next read.
+pub(super) fn on_watchdog_notes(
+    app: &mut App,
+    notes: Vec<WatchdogNote>,
+    replay: bool,
+) -> Vec<Effect> {
+    let acted = notes.iter().any(|n| n.action);
+    for note in notes {
+        let text = format!("{WATCHDOG_PREFIX} {}", note.text);
+        app.log_at(note.at, note.level, text);
+        app.bell |= !replay && note.level != Level::Info;
+    }
+    if acted && !replay {
+        vec![Effect::RefreshInventory]
+    } else {
+        Vec::new()
+    }
+}
+
+/// Feeds the idle rule the cockpit shows with one sample of the GPUs and the host.
+pub(super) fn observe_idle(app: &mut App, at: Timestamp) {
+    let (Some(watch), Some(gpus), Some(host)) =
+        (app.idle.as_mut(), &app.telemetry.gpus, &app.telemetry.host)
+    else {
+        return;
+    };
+    let idle = watch.tracker.sample_is_idle(gpus, host);
+    watch.tracker.observe(at, idle);
 }

@@ -20,8 +20,8 @@ mod tests;
 
 use cloud::{on_action_done, on_confirm_key, on_inventory, open_confirm};
 use guard::{
-    cancel_grace, extend, in_grace, on_guard, on_guard_choice_key, on_guard_found,
-    on_watchdog_started, supervise, supervised,
+    cancel_grace, extend, in_grace, observe_idle, on_guard, on_guard_choice_key, on_guard_found,
+    on_watchdog_notes, on_watchdog_started, supervise, supervised,
 };
 
 /// A watchdog silent for this long is shown as not running, when the cockpit does not
@@ -30,6 +30,9 @@ pub const WATCHDOG_STALE: std::time::Duration = std::time::Duration::from_secs(2
 /// What the event log's ledger lines start with; the recorder keeps its own lines out of the
 /// ledger by it.
 pub const LEDGER_PREFIX: &str = "ledger:";
+/// What the lines read back from the watchdog's own events start with; the recorder keeps them
+/// out of the ledger by it, since they are there already.
+pub const WATCHDOG_PREFIX: &str = "watchdog:";
 /// Fleet rows older than this are read again while the fleet screen is open.
 pub const FLEET_REFRESH: SignedDuration = SignedDuration::from_secs(60);
 
@@ -69,7 +72,24 @@ pub enum Event {
     },
     /// A webhook alert the cockpit sent did not get through (as the webhooks' queue says it).
     Webhook(String),
+    /// What the watchdog did and said, read from the ledger: new since the last read, or
+    /// (`replay`) the last few from before this cockpit started.
+    WatchdogNotes {
+        notes: Vec<WatchdogNote>,
+        replay: bool,
+    },
     Resize,
+}
+
+/// One event the watchdog recorded: an action and its read-back, an alert, a hook or a
+/// webhook's outcome. The text is one printable line already.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WatchdogNote {
+    pub at: Timestamp,
+    pub level: Level,
+    pub text: String,
+    /// A request to the provider (a stop, a release): what the instance is may have changed.
+    pub action: bool,
 }
 
 impl From<Telemetry> for Event {
@@ -185,6 +205,7 @@ pub fn update(app: &mut App, event: Event) -> Vec<Effect> {
             app.log(Level::Warn, problem);
             Vec::new()
         }
+        Event::WatchdogNotes { notes, replay } => on_watchdog_notes(app, notes, replay),
         Event::Resize => Vec::new(),
     }
 }
@@ -534,6 +555,7 @@ fn on_telemetry(app: &mut App, t: Telemetry) {
             app.telemetry.findings =
                 assess(&expect, &sample.value, &app.telemetry.history, sample.at);
             app.telemetry.gpus = Some(sample.value);
+            observe_idle(app, sample.time);
         }
         Telemetry::Host(sample) => {
             app.telemetry.history.record_host(sample.at, &sample.value);

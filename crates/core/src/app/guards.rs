@@ -1,0 +1,355 @@
+//! What the guards have armed and where they stand: the idle countdown, the policies armed,
+//! the grace banner and the line said at quit. Pure: time is an argument, and the text is
+//! made here so the screen and the command line say the same thing.
+
+use std::time::Duration;
+
+use jiff::tz::TimeZone;
+use jiff::{SignedDuration, Timestamp};
+
+use super::deadline::format_remaining;
+use super::state::App;
+use crate::guard::{Expiry, IdleRule, IdleTracker, OnExpiry, expiry};
+use crate::money::Money;
+
+/// The idle rule the cockpit shows: the one its flags and config arm (which it hands to the
+/// watchdog it starts), or the one a live watchdog publishes in the guard row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IdleWatch {
+    pub on_idle: OnExpiry,
+    /// Follows the cockpit's own samples, judged by the same rule as the watchdog's.
+    pub tracker: IdleTracker,
+    /// The watchdog (its pid) whose published rule this is, when one published it.
+    pub enforced_by: Option<u32>,
+}
+
+impl IdleWatch {
+    pub fn new(rule: IdleRule, on_idle: OnExpiry) -> Self {
+        IdleWatch {
+            on_idle,
+            tracker: IdleTracker::new(rule),
+            enforced_by: None,
+        }
+    }
+
+    pub fn after(&self) -> Duration {
+        self.tracker.rule.window
+    }
+}
+
+/// Where the idle rule stands at an instant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IdleStatus {
+    /// Something works: the idle clock is not running.
+    Active { after: Duration, on_idle: OnExpiry },
+    /// Idle for `idle_for` of `after`; the policy runs at `acts_at`.
+    Idle {
+        idle_for: Duration,
+        after: Duration,
+        acts_at: Timestamp,
+        on_idle: OnExpiry,
+    },
+}
+
+/// The idle rule's standing at `now`.
+pub fn idle_status(watch: &IdleWatch, now: Timestamp) -> IdleStatus {
+    let (after, on_idle) = (watch.after(), watch.on_idle);
+    let Some(since) = watch.tracker.idle_since() else {
+        return IdleStatus::Active { after, on_idle };
+    };
+    let idle_for = Duration::try_from(now.duration_since(since)).unwrap_or_default();
+    let window = SignedDuration::try_from(after).unwrap_or(SignedDuration::MAX);
+    IdleStatus::Idle {
+        idle_for,
+        after,
+        acts_at: since.saturating_add(window).unwrap_or(since),
+        on_idle,
+    }
+}
+
+impl IdleStatus {
+    /// `idle 12m/30m → stop at 02:14`, or `active · idle stop after 30m`.
+    pub fn text(&self, tz: &TimeZone) -> String {
+        match *self {
+            IdleStatus::Active { after, on_idle } => {
+                format!("active · idle {} after {}", word(on_idle), span(after))
+            }
+            IdleStatus::Idle {
+                idle_for,
+                after,
+                acts_at,
+                on_idle,
+            } => format!(
+                "idle {}/{} → {} at {}",
+                span(idle_for),
+                span(after),
+                word(on_idle),
+                clock(acts_at, tz)
+            ),
+        }
+    }
+}
+
+/// Every rule armed, and what each does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Armed {
+    pub deadline: Option<(Timestamp, OnExpiry)>,
+    pub idle: Option<(Duration, OnExpiry)>,
+    pub budget: Option<Money>,
+}
+
+pub fn armed(app: &App) -> Armed {
+    Armed {
+        deadline: app.deadline.map(|d| (d.at, d.on_expiry)),
+        idle: app.idle.as_ref().map(|w| (w.after(), w.on_idle)),
+        budget: app.budget.as_ref().map(|b| b.limit),
+    }
+}
+
+impl Armed {
+    /// `armed: deadline 18:30 → release · idle 30m → stop · budget 50.00 USD`.
+    pub fn summary(&self, tz: &TimeZone) -> String {
+        let mut parts = Vec::new();
+        if let Some((at, policy)) = self.deadline {
+            parts.push(format!("deadline {} → {}", clock(at, tz), word(policy)));
+        }
+        if let Some((after, policy)) = self.idle {
+            parts.push(format!("idle {} → {}", span(after), word(policy)));
+        }
+        if let Some(limit) = self.budget {
+            parts.push(format!("budget {limit}"));
+        }
+        if parts.is_empty() {
+            "nothing armed".into()
+        } else {
+            format!("armed: {}", parts.join(" · "))
+        }
+    }
+
+    /// Whether a rule stops or releases the instance by itself: only then is a watchdog
+    /// needed with nobody watching.
+    pub fn acts(&self) -> bool {
+        let acts = |p: OnExpiry| p != OnExpiry::Alert;
+        self.deadline.is_some_and(|(_, p)| acts(p)) || self.idle.is_some_and(|(_, p)| acts(p))
+    }
+
+    /// `release at 18:30, idle stop after 30m`.
+    pub fn duties(&self, tz: &TimeZone) -> String {
+        let mut parts = Vec::new();
+        if let Some((at, policy)) = self.deadline {
+            parts.push(format!("{} at {}", word(policy), clock(at, tz)));
+        }
+        if let Some((after, policy)) = self.idle {
+            parts.push(format!("idle {} after {}", word(policy), span(after)));
+        }
+        if parts.is_empty() {
+            "no deadline or idle rule".into()
+        } else {
+            parts.join(", ")
+        }
+    }
+}
+
+/// A stop or release waiting out its grace period.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GraceBanner {
+    pub on_expiry: OnExpiry,
+    pub left: SignedDuration,
+}
+
+/// The banner while the deadline's stop or release waits out its grace period at `now`.
+pub fn grace_banner(app: &App, now: Timestamp) -> Option<GraceBanner> {
+    let d = app.deadline?;
+    if d.on_expiry == OnExpiry::Alert {
+        return None;
+    }
+    match expiry(d.at, app.settings.grace, now) {
+        Expiry::Grace(until) => Some(GraceBanner {
+            on_expiry: d.on_expiry,
+            left: until.duration_since(now),
+        }),
+        Expiry::Ahead(_) | Expiry::Due => None,
+    }
+}
+
+impl GraceBanner {
+    /// `STOPPING in 0:28 — any key cancels`.
+    pub fn text(&self) -> String {
+        let verb = match self.on_expiry {
+            OnExpiry::Release => "RELEASING",
+            OnExpiry::Stop | OnExpiry::Alert => "STOPPING",
+        };
+        let clock = format_remaining(self.left);
+        let clock = clock.strip_prefix("0:").unwrap_or(&clock);
+        let clock = clock.strip_prefix('0').unwrap_or(clock);
+        format!("{verb} in {clock} — any key cancels")
+    }
+}
+
+/// What to say on the normal screen at quit: who keeps guarding, and what.
+pub fn quit_line(app: &App) -> String {
+    let armed = armed(app);
+    let tz = &app.spend.time_zone;
+    match app.guard.watchdog.filter(|w| w.alive) {
+        Some(w) => format!(
+            "watchdog (pid {}) keeps guarding: {}; `gpumeter watchdog --stop` ends it",
+            w.pid,
+            armed.duties(tz)
+        ),
+        None if armed.acts() => format!(
+            "nothing guards this instance now: no watchdog runs, so {} will not happen",
+            armed.duties(tz)
+        ),
+        None => "nothing guards this instance now: no watchdog runs".into(),
+    }
+}
+
+pub(crate) fn word(policy: OnExpiry) -> &'static str {
+    match policy {
+        OnExpiry::Alert => "alert",
+        OnExpiry::Stop => "stop",
+        OnExpiry::Release => "release",
+    }
+}
+
+fn clock(at: Timestamp, tz: &TimeZone) -> String {
+    at.to_zoned_datetime(tz.clone())
+        .strftime("%H:%M")
+        .to_string()
+}
+
+/// `45s`, `12m`, `1h30m`: whole units, as the idle line counts.
+pub(crate) fn span(d: Duration) -> String {
+    let s = d.as_secs();
+    match (s / 3600, s / 60 % 60) {
+        (0, 0) => format!("{s}s"),
+        (0, m) => format!("{m}m"),
+        (h, 0) => format!("{h}h"),
+        (h, m) => format!("{h}h{m:02}m"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ts(s: i64) -> Timestamp {
+        Timestamp::from_second(1_700_000_000 + s).unwrap()
+    }
+
+    fn watch(after: u64, on_idle: OnExpiry) -> IdleWatch {
+        let rule = IdleRule {
+            window: Duration::from_secs(after),
+            ..IdleRule::default()
+        };
+        IdleWatch::new(rule, on_idle)
+    }
+
+    #[test]
+    fn the_idle_countdown_runs_while_idle_and_says_when_the_policy_acts() {
+        let tz = TimeZone::UTC;
+        let mut w = watch(30 * 60, OnExpiry::Stop);
+        assert_eq!(
+            idle_status(&w, ts(0)).text(&tz),
+            "active · idle stop after 30m"
+        );
+        w.tracker.observe(ts(0), true);
+        w.tracker.observe(ts(12 * 60), true);
+        let status = idle_status(&w, ts(12 * 60));
+        assert_eq!(
+            status,
+            IdleStatus::Idle {
+                idle_for: Duration::from_secs(720),
+                after: Duration::from_secs(1800),
+                acts_at: ts(1800),
+                on_idle: OnExpiry::Stop,
+            }
+        );
+        // 1_700_000_000 is 22:13:20 UTC; 30 minutes later is 22:43.
+        assert_eq!(status.text(&tz), "idle 12m/30m → stop at 22:43");
+        w.tracker.observe(ts(12 * 60 + 5), false);
+        assert!(matches!(
+            idle_status(&w, ts(12 * 60 + 5)),
+            IdleStatus::Active { .. }
+        ));
+        let mut short = watch(20, OnExpiry::Release);
+        short.tracker.observe(ts(0), true);
+        assert_eq!(
+            idle_status(&short, ts(7)).text(&tz),
+            "idle 7s/20s → release at 22:13"
+        );
+    }
+
+    #[test]
+    fn spans_use_whole_units() {
+        assert_eq!(span(Duration::from_secs(45)), "45s");
+        assert_eq!(span(Duration::from_secs(90)), "1m");
+        assert_eq!(span(Duration::from_secs(5400)), "1h30m");
+        assert_eq!(span(Duration::from_secs(7200)), "2h");
+    }
+
+    #[test]
+    fn the_armed_summary_names_every_rule_and_what_it_does() {
+        let tz = TimeZone::UTC;
+        let none = Armed {
+            deadline: None,
+            idle: None,
+            budget: None,
+        };
+        assert_eq!(none.summary(&tz), "nothing armed");
+        assert!(!none.acts());
+        let alerts = Armed {
+            deadline: Some((ts(0), OnExpiry::Alert)),
+            idle: Some((Duration::from_secs(1800), OnExpiry::Alert)),
+            budget: Some(Money::new(
+                rust_decimal::dec!(50),
+                crate::money::Currency::USD,
+            )),
+        };
+        assert_eq!(
+            alerts.summary(&tz),
+            "armed: deadline 22:13 → alert · idle 30m → alert · budget 50.00 USD"
+        );
+        assert!(!alerts.acts(), "alerts alone need somebody to read them");
+        let idle_stop = Armed {
+            idle: Some((Duration::from_secs(1800), OnExpiry::Stop)),
+            ..alerts.clone()
+        };
+        assert!(idle_stop.acts());
+        assert_eq!(idle_stop.duties(&tz), "alert at 22:13, idle stop after 30m");
+    }
+
+    #[test]
+    fn the_grace_banner_counts_down_a_stop_or_release_only() {
+        let now = ts(0);
+        let caps = crate::cloud::Capabilities {
+            stop: true,
+            snapshots: false,
+            deadline: false,
+        };
+        let cloud = crate::app::CloudView::new("demo", caps);
+        let spend = crate::spend::Spend::new(None, None, TimeZone::UTC);
+        let mut app = App::new(now, crate::app::Settings::default(), cloud, spend);
+        app.deadline = Some(crate::app::Deadline::new(
+            now - SignedDuration::from_secs(92),
+            OnExpiry::Stop,
+            now,
+        ));
+        let banner = grace_banner(&app, now).expect("in grace");
+        assert_eq!(banner.left, SignedDuration::from_secs(28));
+        assert_eq!(banner.text(), "STOPPING in 0:28 — any key cancels");
+        assert_eq!(
+            grace_banner(&app, now + SignedDuration::from_secs(28)),
+            None
+        );
+        if let Some(d) = app.deadline.as_mut() {
+            d.on_expiry = OnExpiry::Release;
+        }
+        let banner = grace_banner(&app, now - SignedDuration::from_secs(60)).unwrap();
+        assert_eq!(banner.text(), "RELEASING in 1:28 — any key cancels");
+        if let Some(d) = app.deadline.as_mut() {
+            d.on_expiry = OnExpiry::Alert;
+        }
+        assert_eq!(grace_banner(&app, now), None, "alert only: nothing pending");
+    }
+}

@@ -1,0 +1,124 @@
+//! `gpumeter watchdog --status`: every rule the guard row holds, whether or not a deadline is
+//! set: the watchdog and its last check, the deadline with its policy and grace, the idle rule
+//! the watchdog enforces with how long it has seen the machine idle, and the budget.
+
+use jiff::Timestamp;
+
+use crate::config::{BudgetConfig, OnExpiry};
+use crate::ledger::GuardState;
+
+fn word(policy: OnExpiry) -> &'static str {
+    match policy {
+        OnExpiry::Alert => "alert",
+        OnExpiry::Stop => "stop",
+        OnExpiry::Release => "release",
+    }
+}
+
+fn seconds_between(from: Timestamp, to: Timestamp) -> i64 {
+    to.as_second() - from.as_second()
+}
+
+/// The lines `--status` prints for `instance`'s row at `now`; `alive` is whether its
+/// watchdog's process runs with a fresh heartbeat.
+pub fn lines(
+    instance: &str,
+    guard: &GuardState,
+    alive: bool,
+    budget: &BudgetConfig,
+    now: Timestamp,
+) -> Vec<String> {
+    let mut lines = Vec::new();
+    lines.push(match guard.watchdog {
+        Some(w) if alive => format!(
+            "watchdog for {instance}: running (pid {}), last check {}s ago",
+            w.pid,
+            seconds_between(w.heartbeat, now)
+        ),
+        Some(w) => format!(
+            "watchdog for {instance}: NOT running (pid {} last checked at {})",
+            w.pid, w.heartbeat
+        ),
+        None => format!("watchdog for {instance}: NOT running"),
+    });
+    lines.push(match guard.deadline {
+        Some(at) => format!(
+            "deadline: {at} (in {}s), then {} after {}s grace",
+            seconds_between(now, at),
+            word(guard.on_expiry),
+            guard.grace.as_secs()
+        ),
+        None => format!(
+            "deadline: none (a deadline would {} after {}s grace)",
+            word(guard.on_expiry),
+            guard.grace.as_secs()
+        ),
+    });
+    lines.push(match (guard.idle, alive) {
+        (Some(idle), true) => {
+            let state = match idle.since {
+                Some(since) => format!("idle for {}s", seconds_between(since, now).max(0)),
+                None => "active now".into(),
+            };
+            format!(
+                "idle rule: {} after {}s idle; {state}",
+                word(idle.on_idle),
+                idle.after.as_secs()
+            )
+        }
+        (Some(_) | None, false) => "idle rule: none enforced (no watchdog runs)".into(),
+        (None, true) => "idle rule: not published by this watchdog (an older build)".into(),
+    });
+    let currency = budget.currency.map_or_else(
+        || "in the price sheet's currency".to_string(),
+        |c| c.to_string(),
+    );
+    lines.push(match (budget.per_instance, budget.per_month) {
+        (None, None) => "budget: none".into(),
+        (instance, month) => {
+            let mut parts = Vec::new();
+            if let Some(a) = instance {
+                parts.push(format!("{a} per instance"));
+            }
+            if let Some(a) = month {
+                parts.push(format!("{a} per month"));
+            }
+            format!(
+                "budget: {} ({currency}); the cockpit alerts on it",
+                parts.join(", ")
+            )
+        }
+    });
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::ledger::IdleArmed;
+
+    #[test]
+    fn an_idle_rule_alone_is_named_with_how_long_it_has_been_idle() {
+        let now = Timestamp::from_second(1_780_000_000).unwrap();
+        let mut row = gpumeter_core::demo::guard_state(None, 3, "watchdog", now);
+        row.idle = Some(IdleArmed {
+            after: Duration::from_secs(1800),
+            on_idle: OnExpiry::Stop,
+            since: Some(now - jiff::SignedDuration::from_secs(720)),
+        });
+        let said = lines("i-1", &row, true, &BudgetConfig::default(), now).join("\n");
+        assert!(
+            said.contains("running (pid 4242), last check 0s ago"),
+            "{said}"
+        );
+        assert!(said.contains("deadline: none"), "{said}");
+        assert!(
+            said.contains("idle rule: stop after 1800s idle; idle for 720s"),
+            "{said}"
+        );
+        assert!(said.contains("budget: none"), "{said}");
+        assert!(!said.contains("no deadline"), "{said}");
+    }
+}
