@@ -318,7 +318,11 @@ fn simulator(args: &CockpitArgs) -> Result<Simulator, Failure> {
     Simulator::new(config).map_err(|e| Failure::bad_input(format!("--gpus: {e}")))
 }
 
-/// The deadline from `--release-in`/`--release-at`, else the config; `None` when neither says.
+/// How far ahead the demo's deadline is when neither the flags nor the config set one.
+const DEMO_DEADLINE: std::time::Duration = std::time::Duration::from_secs(2 * 3600);
+
+/// The deadline from `--release-in`/`--release-at`, else the config (else, in the demo,
+/// [`DEMO_DEADLINE`]); `None` when none of them says.
 fn deadline(
     args: &CockpitArgs,
     ctx: &Context,
@@ -342,7 +346,12 @@ fn deadline(
         })?;
         Some(Release::At(time))
     } else {
-        ctx.config.deadline.release()
+        // The demo opens with a deadline, so the countdown has something to count on the first
+        // screen; a real instance gets one only when asked.
+        ctx.config
+            .deadline
+            .release()
+            .or(ctx.demo.then_some(Release::In(DEMO_DEADLINE)))
     };
     let at = match release {
         None => return Ok(None),
