@@ -117,3 +117,11 @@ async fn vast_sweeps_unused_volumes_and_stopped_instances_storage() {
     );
     assert!(listed.contains(&"volume-32"), "{listed:?}");
 }
+
+#[tokio::test]
+async fn lambda_sweeps_the_file_systems_no_instance_uses() {
+    use crate::gpu_peer::{Kind, Peer};
+    let peer = Peer::start(Kind::Lambda);
+    let found = peer.lambda().sweep().await.unwrap();
+    assert_eq!(ids(&found), ["fs-old"], "fs-weights is in use: {found:?}");
+}

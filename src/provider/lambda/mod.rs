@@ -335,6 +335,19 @@ impl Provider for Lambda {
         }
     }
 
+    /// Persistent file systems no instance uses (`is_in_use` false): they bill per GB-month
+    /// with nothing attached. Lambda instances cannot be stopped, so nothing else bills idle.
+    async fn sweep(&self) -> Result<Vec<LinkedResource>, ProviderError> {
+        let api = self.api()?;
+        let found = Self::file_systems(api, Timestamp::now())
+            .await
+            .map_err(|e| api.error(e))?;
+        Ok(found
+            .into_iter()
+            .filter(|f| f.state == model::NOT_IN_USE)
+            .collect())
+    }
+
     async fn inventory(&self) -> Result<Inventory, ProviderError> {
         let api = self.api()?;
         let id = self.instance_id().await?;

@@ -47,6 +47,9 @@ pub fn state_of(status: &str) -> InstanceState {
     }
 }
 
+/// The state of a file system no instance uses.
+pub const NOT_IN_USE: &str = "not in use";
+
 pub fn file_system(v: &Value, now: Timestamp) -> Option<LinkedResource> {
     let bytes = v.get("bytes_used").and_then(decimal).unwrap_or_default();
     let in_use = v.get("is_in_use").and_then(Value::as_bool).unwrap_or(false);
@@ -56,7 +59,7 @@ pub fn file_system(v: &Value, now: Timestamp) -> Option<LinkedResource> {
         kind: ResourceKind::NetworkVolume,
         class: None,
         size_gib: (bytes / Decimal::from(1u64 << 30)).round_dp(3),
-        state: if in_use { "in use" } else { "not in use" }.into(),
+        state: if in_use { "in use" } else { NOT_IN_USE }.into(),
         created: text(v, "created")
             .and_then(|c| c.parse().ok())
             .unwrap_or(now),
