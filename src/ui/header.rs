@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 
 use super::events::progress;
 use super::paint;
-use super::text::{amount, short_duration, truncate, width};
+use super::text::{amount, money, short_duration, truncate, width};
 use super::theme::{Role, Theme};
 use crate::app::App;
 use crate::meter::{ComputeTerms, InstanceState};
@@ -93,7 +93,22 @@ fn segments(app: &App, theme: &Theme) -> Vec<Segment> {
         }
         None => out.push(seg(0, vec![Span::styled("reading the provider…", dim)])),
     }
-    if let Some(p) = pricing {
+    let running = instance.is_none_or(|i| i.state == InstanceState::Running);
+    let burn = app
+        .spend
+        .reading
+        .as_ref()
+        .map(|r| r.accrual.burn_per_hour.total());
+    if let (Some(burn), false) = (burn.filter(|_| pricing.is_some()), running) {
+        // Stopped or released, the list price is not what bills: the survivors' burn is.
+        out.push(seg(
+            0,
+            vec![
+                Span::styled("burn ", dim),
+                Span::styled(format!("{}/h", money(burn)), text),
+            ],
+        ));
+    } else if let Some(p) = pricing {
         let rate = match p.terms {
             ComputeTerms::Hourly { per_hour } => {
                 format!("{} {}/h", amount(per_hour), p.sheet.currency)
@@ -147,7 +162,9 @@ fn segments(app: &App, theme: &Theme) -> Vec<Segment> {
             InstanceState::Stopped => ("stopped", Role::AlertWarn),
             InstanceState::Released => ("released", Role::TextDim),
         };
-        out.push(seg(1, vec![Span::styled(label, theme.style(role))]));
+        // Stopped or released is what the burn beside it is explained by: it stays.
+        let priority = u8::from(i.state == InstanceState::Running);
+        out.push(seg(priority, vec![Span::styled(label, theme.style(role))]));
     }
     if app.settings.read_only {
         out.push(seg(

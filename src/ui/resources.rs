@@ -58,10 +58,18 @@ pub fn render_resources(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, 
     let mut panel = Panel::new(theme.border(focused))
         .title(Span::styled(" Linked resources ", theme.style(Role::Title)));
     if !resources.is_empty() {
-        panel = panel.title(
-            Line::styled(format!(" {} ", resources.len()), theme.style(Role::TextDim))
-                .alignment(Alignment::Right),
-        );
+        let n = resources.len();
+        // Focused, the selected row's place; otherwise how many of them the rows show.
+        let shown = usize::from(area.height.saturating_sub(2)).min(n);
+        let position = if focused {
+            format!(" {}/{n} ", app.selected_resource.min(n - 1) + 1)
+        } else if shown < n {
+            format!(" {shown} of {n} ")
+        } else {
+            format!(" {n} ")
+        };
+        panel = panel
+            .title(Line::styled(position, theme.style(Role::TextDim)).alignment(Alignment::Right));
     }
     if let Some(total) = leftover_title(app, usize::from(area.width), theme) {
         panel = panel.title_bottom(total);
@@ -153,7 +161,19 @@ fn render_table(
             content.max(if header { width(title) } else { 0 })
         })
         .collect();
+    let mut widths = widths;
     let shown = pick_columns(&widths, usize::from(area.width));
+    // What still does not fit comes off the id, which then ends in "…": a cut id never reads
+    // as another, real one.
+    let used: usize = shown
+        .iter()
+        .map(|&i| widths[i] + 1)
+        .sum::<usize>()
+        .saturating_sub(1);
+    if let Some(over) = used.checked_sub(usize::from(area.width)).filter(|o| *o > 0) {
+        let id = COLUMNS.iter().position(|c| c.0 == Col::Id).unwrap_or(2);
+        widths[id] = widths[id].saturating_sub(over).max(4);
+    }
     let constraints: Vec<Constraint> = shown
         .iter()
         .map(|&i| Constraint::Length(super::text::to_u16(widths[i])))
@@ -163,6 +183,7 @@ fn render_table(
         .map(|c| {
             Row::new(shown.iter().map(|&i| {
                 let (text, style) = c[i].clone();
+                let text = truncate(&text, widths[i]);
                 let cell = if matches!(COLUMNS[i].0, Col::Size | Col::Monthly) {
                     Line::styled(text, style).alignment(Alignment::Right)
                 } else {
@@ -272,39 +293,53 @@ fn leftover_title(app: &App, w: usize, theme: &Theme) -> Option<Line<'static>> {
         .iter()
         .filter(|l| l.monthly.is_none())
         .count();
+    // Once the instance is gone, what is left bills now, not "after release".
+    let released = crate::app::instance_state(app) == Some(crate::meter::InstanceState::Released);
     if reading.leftovers.is_empty() {
-        return Some(Line::styled(
-            " nothing keeps billing after release ",
-            theme.style(Role::ActionOk),
-        ));
+        let text = if released {
+            " nothing is billing "
+        } else {
+            " nothing keeps billing after release "
+        };
+        return Some(Line::styled(text, theme.style(Role::ActionOk)));
     }
     let total = amount(reading.leftover_monthly);
-    let long = format!(" keeps billing after release: {total} {currency}/month ");
-    let (extra, short_extra) = if unpriced > 0 {
-        (
+    let long = if released {
+        format!(" still billing: {total} {currency}/month ")
+    } else {
+        format!(" keeps billing after release: {total} {currency}/month ")
+    };
+    let mid = if released {
+        format!(" billing: {total} {currency}/mo ")
+    } else {
+        format!(" after release: {total} {currency}/mo ")
+    };
+    let labels = [long, mid, format!(" {total}/mo ")];
+    let extras: Vec<String> = if unpriced > 0 {
+        vec![
             format!("+ {unpriced} unknown: incomplete "),
             format!("+ {unpriced} unknown "),
-        )
+            format!("+{unpriced}? "),
+        ]
     } else {
-        (String::new(), String::new())
+        vec![String::new()]
     };
-    // Two border corners and a rule character either side stay visible.
+    // Two border corners and a rule character either side stay visible. The labels shorten
+    // before what is unknown is dropped: an incomplete total never reads as a whole one.
     let fits = |a: &str, b: &str| width(a) + width(b) + 4 <= w;
-    let (text, extra) = if fits(&long, &extra) {
-        (long, extra)
-    } else {
-        let short = format!(" after release: {total} {currency}/mo ");
-        let extra = if fits(&short, &extra) {
-            extra
-        } else {
-            short_extra
-        };
-        (short, extra)
-    };
-    let fits_extra = fits(&text, &extra);
-    let mut spans = vec![Span::styled(text, theme.style(Role::LeftoverWarning))];
-    if !extra.is_empty() && fits_extra {
-        spans.push(Span::styled(extra, theme.style(Role::AlertWarn)));
+    let last = extras.len() - 1;
+    let order = [(0, 0), (0, 1), (1, 0), (1, 1), (2, 1), (1, 2), (2, 2)];
+    let (text, extra) = order
+        .iter()
+        .map(|&(l, e)| (&labels[l], &extras[e.min(last)]))
+        .find(|(l, e)| fits(l, e))
+        .unwrap_or((&labels[2], &extras[last]));
+    let mut spans = vec![Span::styled(
+        text.clone(),
+        theme.style(Role::LeftoverWarning),
+    )];
+    if !extra.is_empty() {
+        spans.push(Span::styled(extra.clone(), theme.style(Role::AlertWarn)));
     }
     Some(Line::from(spans))
 }

@@ -10,5 +10,6 @@ mod terminal_backend;
 mod theme;
 mod ui_fleet;
 mod ui_paint;
+mod ui_sizes;
 mod ui_snapshots;
 mod ui_states;

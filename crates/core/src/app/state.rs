@@ -14,7 +14,7 @@ use crate::telemetry::{
 };
 
 /// The most alert and event lines kept; older ones fall off.
-pub const EVENT_LOG_LEN: usize = 200;
+pub const EVENT_LOG_LEN: usize = 500;
 
 /// Which panel has the keyboard.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -303,6 +303,8 @@ pub struct App {
     /// The checkpoint watch, when `[checkpoint] path` is set.
     pub checkpoint: Option<CheckpointView>,
     pub events: VecDeque<LogEntry>,
+    /// How many entries back from the newest the events panel shows (0: it follows the newest).
+    pub events_scroll: usize,
     /// Every line ever logged, so the edge can tell which ones are new since the last frame.
     pub logged: u64,
     /// Something changed since the last frame.
@@ -340,6 +342,7 @@ impl App {
             month_budget: None,
             checkpoint: None,
             events: VecDeque::new(),
+            events_scroll: 0,
             logged: 0,
             dirty: true,
             bell: false,
@@ -352,6 +355,10 @@ impl App {
     pub fn log(&mut self, level: Level, text: impl Into<String>) {
         if self.events.len() == EVENT_LOG_LEN {
             self.events.pop_front();
+        }
+        // Scrolled back, the view stays on the lines it shows while new ones arrive.
+        if self.events_scroll > 0 {
+            self.events_scroll = (self.events_scroll + 1).min(self.events.len());
         }
         self.events.push_back(LogEntry {
             at: self.now,

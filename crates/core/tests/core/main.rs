@@ -3,6 +3,7 @@
 //! telemetry history on the simulator. Nothing here starts a process, touches a file or the
 //! network, so `cargo test -p gpumeter-core` runs them without building the edges.
 
+mod app_keys;
 mod app_update;
 mod app_watchdog;
 mod guard_owner;
