@@ -6,14 +6,14 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-struct Tmux {
+pub(crate) struct Tmux {
     socket: String,
     data_dir: PathBuf,
 }
 
 impl Tmux {
     /// Starts `gpumeter --demo` in a detached 120x40 tmux session, or `None` without tmux.
-    fn start(name: &str, env: &str) -> Option<Tmux> {
+    pub(crate) fn start(name: &str, env: &str) -> Option<Tmux> {
         Self::start_with(name, env, "")
     }
 
@@ -61,7 +61,7 @@ impl Tmux {
         Some(tmux)
     }
 
-    fn cmd(&self, args: &[&str]) -> String {
+    pub(crate) fn cmd(&self, args: &[&str]) -> String {
         let out = Command::new("tmux")
             .arg("-L")
             .arg(&self.socket)
@@ -72,18 +72,24 @@ impl Tmux {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
-    fn screen(&self) -> String {
+    /// Resizes the session's window, as a user dragging the terminal does.
+    pub(crate) fn resize(&self, width: u16, height: u16) {
+        let (w, h) = (width.to_string(), height.to_string());
+        self.cmd(&["resize-window", "-x", &w, "-y", &h]);
+    }
+
+    pub(crate) fn screen(&self) -> String {
         self.cmd(&["capture-pane", "-p"])
     }
 
-    fn keys(&self, keys: &[&str]) {
+    pub(crate) fn keys(&self, keys: &[&str]) {
         let mut args = vec!["send-keys"];
         args.extend_from_slice(keys);
         self.cmd(&args);
     }
 
     /// Waits until the screen shows `text`, for at most ten seconds.
-    fn wait_for(&self, text: &str) -> String {
+    pub(crate) fn wait_for(&self, text: &str) -> String {
         let start = Instant::now();
         loop {
             let screen = self.screen();

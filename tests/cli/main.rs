@@ -10,6 +10,7 @@ mod estimate_cli;
 mod estimate_compare;
 mod estimate_truth;
 mod input_cli;
+mod keys_tmux;
 mod kill_loop;
 mod meta_cli;
 mod pricing_cli;

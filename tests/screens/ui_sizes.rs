@@ -158,3 +158,16 @@ fn nothing_cut_is_hidden_at_the_smallest_size() {
     // An id cut to fit ends in "…", never as a shorter id.
     assert!(!screen.contains("vol-0roo "), "{screen}");
 }
+
+#[test]
+fn a_long_extension_is_asked_again_with_its_date() {
+    let mut app = app();
+    app.mode = Mode::Prompt {
+        input: "10000h".into(),
+        error: None,
+        asking: Some(jiff::SignedDuration::from_hours(10_000)),
+    };
+    let screen = text(&buffer(&app, (80, 24), &Theme::default()));
+    assert!(screen.contains("extend by 10000h, to 20"), "{screen}");
+    insta::assert_snapshot!("extend_asked_80x24", screen);
+}

@@ -18,4 +18,4 @@ pub use state::{
     ActionFailure, App, CloudView, FleetLink, Focus, GuardChoice, GuardLink, Level, LogEntry, Mode,
     Settings, TelemetryView, WatchdogView,
 };
-pub use update::{Effect, Event, LEDGER_PREFIX, update};
+pub use update::{Effect, Event, LEDGER_PREFIX, extend_question, update};

@@ -51,6 +51,8 @@ pub enum Mode {
     Prompt {
         input: String,
         error: Option<String>,
+        /// A duration above [`super::deadline::ASK_ABOVE`] waiting for `y` once more.
+        asking: Option<SignedDuration>,
     },
     /// The guard row already holds another deadline than this cockpit's flags ask for: keep
     /// it, or replace it.

@@ -16,6 +16,8 @@ use crate::telemetry::{CpuBoundRule, Expectations, Telemetry, assess};
 
 mod cloud;
 mod guard;
+mod prompt;
+pub use prompt::extend_question;
 #[cfg(test)]
 mod tests;
 
@@ -208,7 +210,7 @@ fn on_key(app: &mut App, key: KeyPress) -> Vec<Effect> {
         }
         Mode::Confirm(confirm) => on_confirm_key(app, confirm, key),
         Mode::GuardChoice(choice) => on_guard_choice_key(app, choice, key),
-        Mode::Prompt { input, .. } => on_prompt_key(app, input, key),
+        Mode::Prompt { input, asking, .. } => prompt::on_prompt_key(app, input, asking, key),
         Mode::Main => {
             if in_grace(app)
                 && !matches!(intent_for(key, app.settings.read_only), Some(Intent::Quit))
@@ -256,6 +258,7 @@ fn on_intent(app: &mut App, intent: Intent) -> Vec<Effect> {
             app.mode = Mode::Prompt {
                 input: String::new(),
                 error: None,
+                asking: None,
             };
         }
         Intent::RetryGpu => {
@@ -345,34 +348,6 @@ fn move_selection(app: &mut App, by: isize) {
     if len > 0 {
         *selected = selected.saturating_add_signed(by).min(len - 1);
     }
-}
-
-fn on_prompt_key(app: &mut App, mut input: String, key: KeyPress) -> Vec<Effect> {
-    match key.code {
-        KeyCode::Esc => app.mode = Mode::Main,
-        KeyCode::Enter => match input.trim().parse::<SignedDuration>() {
-            Ok(by) if by > SignedDuration::ZERO => {
-                app.mode = Mode::Main;
-                return extend(app, by);
-            }
-            _ => {
-                app.mode = Mode::Prompt {
-                    error: Some(format!("`{input}` is not a duration: try 45m, 2h or 1h30m")),
-                    input,
-                };
-            }
-        },
-        KeyCode::Backspace => {
-            input.pop();
-            app.mode = Mode::Prompt { input, error: None };
-        }
-        KeyCode::Char(c) if !c.is_control() && input.len() < 32 => {
-            input.push(c);
-            app.mode = Mode::Prompt { input, error: None };
-        }
-        _ => {}
-    }
-    Vec::new()
 }
 
 fn on_tick(app: &mut App, now: Timestamp) {
