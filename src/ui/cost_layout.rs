@@ -214,6 +214,18 @@ pub(super) fn side_by_side(
             Line::from(spans)
         })
         .collect();
+    let note = below_or_in_border(m, &mut out, w, h, theme);
+    (out, note)
+}
+
+/// The budget and what is unknown under the lines while rows last, else in the bottom border.
+fn below_or_in_border(
+    m: &Meter,
+    out: &mut Vec<Line<'static>>,
+    w: usize,
+    h: usize,
+    theme: &Theme,
+) -> Option<Line<'static>> {
     let mut border: Vec<Span<'static>> = Vec::new();
     if let Some(b) = &m.budget {
         if out.len() < h {
@@ -247,8 +259,7 @@ pub(super) fn side_by_side(
             ));
         }
     }
-    let note = (!border.is_empty()).then(|| Line::from(border));
-    (out, note)
+    (!border.is_empty()).then(|| Line::from(border))
 }
 
 /// Narrowest: the four lines and the total with its rate; billed and the projections below

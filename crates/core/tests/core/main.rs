@@ -4,6 +4,8 @@
 //! network, so `cargo test -p gpumeter-core` runs them without building the edges.
 
 mod app_keys;
+mod app_offer;
+mod app_prompt;
 mod app_update;
 mod app_watchdog;
 mod guard_owner;
@@ -11,5 +13,6 @@ mod meter_oracle;
 mod meter_properties;
 mod meter_release;
 mod pricing_extends;
+mod spend_minutes;
 mod telemetry_findings;
 mod telemetry_history;
