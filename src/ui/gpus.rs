@@ -30,7 +30,7 @@ pub fn render_gpus(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, focus
         };
         let mut spans = Vec::new();
         let (shown, n) = (visible(app, reading, panel.inner(area)), reading.gpus.len());
-        if shown < n {
+        if shown < n && !app.show_processes {
             // Rows cut: say how many GPUs are not on screen, and which one is selected.
             let at = app.selected_gpu.min(n - 1) + 1;
             spans.push(Span::styled(

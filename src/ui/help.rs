@@ -58,6 +58,16 @@ pub fn render_help(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
             theme.style(Role::TextDim),
         ));
     }
+    // Too short for every key: say how many are not shown rather than drop them silently.
+    let room = usize::from(area.height).saturating_sub(2);
+    if lines.len() > room && room > 0 {
+        let cut = lines.len() - room + 1;
+        lines.truncate(room - 1);
+        lines.push(Line::styled(
+            format!(" … {cut} more lines: a taller terminal shows them all"),
+            theme.style(Role::AlertInfo),
+        ));
+    }
     let content_w = lines.iter().map(Line::width).max().unwrap_or(0) + 2;
     let popup = centered(area, to_u16(content_w + 2), to_u16(lines.len() + 2));
     let block = Block::bordered()
