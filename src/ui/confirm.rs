@@ -24,7 +24,10 @@ pub fn render_confirm(area: Rect, buf: &mut Buffer, c: &Confirm, theme: &Theme) 
     let mut head = vec![
         Line::from(vec![
             Span::styled("target   ", dim),
-            Span::styled(c.target.clone(), theme.style(Role::Title)),
+            Span::styled(
+                truncate(&c.target, w.saturating_sub(9)),
+                theme.style(Role::Title),
+            ),
         ]),
         Line::from(vec![
             Span::styled("costs    ", dim),

@@ -80,6 +80,7 @@ pub mod guard_choice;
 pub mod header;
 pub mod help;
 pub mod host;
+mod leftover;
 pub mod paint;
 pub mod panel;
 pub mod processes;
