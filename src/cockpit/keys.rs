@@ -21,6 +21,8 @@ pub fn key_press(event: &KeyEvent) -> Option<KeyPress> {
         TermKey::Down => KeyCode::Down,
         TermKey::Left => KeyCode::Left,
         TermKey::Right => KeyCode::Right,
+        TermKey::PageUp => KeyCode::PageUp,
+        TermKey::PageDown => KeyCode::PageDown,
         _ => KeyCode::Other,
     };
     Some(KeyPress {

@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use ratatui::style::Style;
 use ratatui::text::Span;
 
 use super::theme::{Role, Theme};
@@ -12,6 +13,12 @@ const LEVELS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█
 /// A horizontal gauge `width` columns wide filled to `fraction` (clamped to 0..=1), in the
 /// theme's low/mid/high style; the empty part is dim.
 pub fn gauge(fraction: f64, width: usize, theme: &Theme) -> Vec<Span<'static>> {
+    let f = if fraction.is_finite() { fraction } else { 0.0 };
+    gauge_in(fraction, width, theme.gauge(f), theme)
+}
+
+/// A gauge as [`gauge`], its filled part in `style`.
+pub fn gauge_in(fraction: f64, width: usize, style: Style, theme: &Theme) -> Vec<Span<'static>> {
     let f = if fraction.is_finite() {
         fraction.clamp(0.0, 1.0)
     } else {
@@ -27,7 +34,7 @@ pub fn gauge(fraction: f64, width: usize, theme: &Theme) -> Vec<Span<'static>> {
     let used = full + usize::from(part > 0);
     let empty = "·".repeat(width.saturating_sub(used));
     vec![
-        Span::styled(filled, theme.gauge(f)),
+        Span::styled(filled, style),
         Span::styled(empty, theme.style(Role::TextDim)),
     ]
 }
@@ -99,6 +106,13 @@ pub fn sparkline(
         .into_iter()
         .map(|c| c.map_or(' ', |v| level(v, max)))
         .collect()
+}
+
+/// The last `width` of `values` as a sparkline scaled to their largest, oldest on the left.
+pub fn levels(values: &[f64], width: usize) -> String {
+    let shown = &values[values.len().saturating_sub(width)..];
+    let max = shown.iter().copied().fold(0.0, f64::max);
+    shown.iter().map(|v| level(*v, max)).collect()
 }
 
 #[expect(

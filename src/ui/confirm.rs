@@ -24,7 +24,10 @@ pub fn render_confirm(area: Rect, buf: &mut Buffer, c: &Confirm, theme: &Theme) 
     let mut head = vec![
         Line::from(vec![
             Span::styled("target   ", dim),
-            Span::styled(c.target.clone(), theme.style(Role::Title)),
+            Span::styled(
+                truncate(&c.target, w.saturating_sub(9)),
+                theme.style(Role::Title),
+            ),
         ]),
         Line::from(vec![
             Span::styled("costs    ", dim),
@@ -59,6 +62,11 @@ pub fn render_confirm(area: Rect, buf: &mut Buffer, c: &Confirm, theme: &Theme) 
     lines.push(Line::raw(""));
     lines.append(&mut lists);
     lines.append(&mut note);
+    fit_body(
+        &mut lines,
+        usize::from(area.height).saturating_sub(2 + 3),
+        dim,
+    );
     lines.push(Line::raw(""));
     lines.push(buttons);
     lines.push(keys);
@@ -74,6 +82,29 @@ pub fn render_confirm(area: Rect, buf: &mut Buffer, c: &Confirm, theme: &Theme) 
     Paragraph::new(lines)
         .block(block.padding(ratatui::widgets::Padding::horizontal(1)))
         .render(popup, buf);
+}
+
+/// Cuts the body to `room` lines so the choice and its keys always show: blank lines go
+/// first, then the end, with a line that says how much is not shown.
+fn fit_body(lines: &mut Vec<Line<'static>>, room: usize, dim: Style) {
+    if lines.len() <= room {
+        return;
+    }
+    let mut first = true;
+    lines.retain(|l| {
+        let keep = first || l.width() > 0;
+        first = false;
+        keep
+    });
+    if lines.len() <= room {
+        return;
+    }
+    let cut = lines.len() + 1 - room.max(1);
+    lines.truncate(room.saturating_sub(1));
+    lines.push(Line::styled(
+        format!("… {cut} more lines: a taller terminal shows them"),
+        dim,
+    ));
 }
 
 fn buttons(c: &Confirm, theme: &Theme) -> Line<'static> {

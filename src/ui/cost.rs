@@ -41,6 +41,8 @@ pub(super) struct Meter {
     pub(super) budget: Option<Budget>,
     /// What the sheet cannot price, with the missing key: the total is incomplete.
     pub(super) unknown: Vec<String>,
+    /// Spent in each of the last sixty minutes, for the sparkline: only its shape is drawn.
+    pub(super) per_minute: Vec<f64>,
 }
 
 pub(super) struct Budget {
@@ -118,6 +120,16 @@ fn budget_role(fraction: Option<f64>) -> Role {
     }
 }
 
+/// The total, the number the tool exists for: the theme's accent, bold, unless the budget
+/// says nearing or over.
+fn total_style(fraction: Option<f64>, theme: &Theme) -> Style {
+    let style = match budget_role(fraction) {
+        Role::CostOk => theme.style(Role::CostTotal),
+        role => theme.style(role),
+    };
+    style.add_modifier(ratatui::style::Modifier::BOLD)
+}
+
 fn step_label(pricing: &Pricing) -> String {
     let billing = &pricing.sheet.billing;
     let step = match billing.step_seconds {
@@ -164,13 +176,20 @@ fn meter(app: &App, pricing: &Pricing, reading: &SpendReading, theme: &Theme) ->
             style,
         ));
     }
+    // The whole run's total projected to the end of the local day, not the spend since the
+    // last midnight: said so.
     let (value, style) = projected(&reading.at_end_of_day);
-    projections.push(("by midnight".into(), "midnight".into(), value, style));
+    projections.push((
+        "total by 24:00 tonight".into(),
+        "by 24:00".into(),
+        value,
+        style,
+    ));
     Meter {
         lines: std::array::from_fn(|i| (labels[i], accrued[i].clone(), burn[i].clone())),
         total: accrued[4].clone(),
         burn: burn[4].clone(),
-        total_style: theme.style(budget_role(fraction)),
+        total_style: total_style(fraction, theme),
         billed: amount(reading.accrual.billed.to_cents()[4]),
         step: step_label(pricing),
         projections,
@@ -188,5 +207,10 @@ fn meter(app: &App, pricing: &Pricing, reading: &SpendReading, theme: &Theme) ->
             }),
         }),
         unknown: reading.accrual.unpriced.clone(),
+        per_minute: reading
+            .per_minute
+            .iter()
+            .map(|m| m.to_f64().unwrap_or(0.0))
+            .collect(),
     }
 }

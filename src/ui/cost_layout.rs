@@ -4,7 +4,7 @@
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use super::bars::gauge;
+use super::bars::{gauge, levels};
 use super::cost::{Budget, Meter};
 use super::text::{truncate, width, wrap};
 use super::theme::{Role, Theme};
@@ -27,6 +27,19 @@ fn budget_line(b: &Budget, w: usize, theme: &Theme) -> Line<'static> {
     }
     spans.push(Span::styled(b.text.clone(), b.style));
     Line::from(spans)
+}
+
+/// "last hour ▁▂▃▅█ per min": what each of the last sixty minutes cost, by shape.
+fn spark_line(m: &Meter, w: usize, theme: &Theme) -> Option<Line<'static>> {
+    let label = "last hour ";
+    let room = w.saturating_sub(width(label) + 8).min(m.per_minute.len());
+    (room >= 10).then(|| {
+        Line::from(vec![
+            Span::styled(label, theme.style(Role::TextDim)),
+            Span::styled(levels(&m.per_minute, room), theme.style(Role::Sparkline)),
+            Span::styled(" /min", theme.style(Role::TextDim)),
+        ])
+    })
 }
 
 fn unknown_text(m: &Meter) -> String {
@@ -113,6 +126,11 @@ pub(super) fn stacked(
     if !m.unknown.is_empty() {
         tail.extend(unknown_lines(m, w, theme));
     }
+    if out.len() + tail.len() < h
+        && let Some(spark) = spark_line(m, w, theme)
+    {
+        tail.push(spark);
+    }
     if h > out.len() + tail.len() {
         out.push(Line::raw(""));
     }
@@ -196,6 +214,18 @@ pub(super) fn side_by_side(
             Line::from(spans)
         })
         .collect();
+    let note = below_or_in_border(m, &mut out, w, h, theme);
+    (out, note)
+}
+
+/// The budget and what is unknown under the lines while rows last, else in the bottom border.
+fn below_or_in_border(
+    m: &Meter,
+    out: &mut Vec<Line<'static>>,
+    w: usize,
+    h: usize,
+    theme: &Theme,
+) -> Option<Line<'static>> {
     let mut border: Vec<Span<'static>> = Vec::new();
     if let Some(b) = &m.budget {
         if out.len() < h {
@@ -209,6 +239,11 @@ pub(super) fn side_by_side(
             }
             border.push(Span::styled(format!("{} ", b.text), b.style));
         }
+    }
+    if out.len() + usize::from(!m.unknown.is_empty()) < h
+        && let Some(spark) = spark_line(m, w, theme)
+    {
+        out.push(spark);
     }
     if !m.unknown.is_empty() {
         if out.len() < h {
@@ -224,8 +259,7 @@ pub(super) fn side_by_side(
             ));
         }
     }
-    let note = (!border.is_empty()).then(|| Line::from(border));
-    (out, note)
+    (!border.is_empty()).then(|| Line::from(border))
 }
 
 /// Narrowest: the four lines and the total with its rate; billed and the projections below

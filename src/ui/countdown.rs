@@ -36,15 +36,18 @@ pub fn countdown_style(left: SignedDuration, theme: &Theme) -> Style {
 
 pub fn render_countdown(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
     let step = short_duration(app.settings.extend_step);
-    let mut panel = Panel::new(theme.border(false))
-        .title(Span::styled(" Release ", theme.style(Role::Title)))
-        .title(
+    let mut panel =
+        Panel::new(theme.border(false)).title(Span::styled(" Release ", theme.style(Role::Title)));
+    // The hint only where `e` would do something: not after a release, not read-only.
+    if crate::app::is_offered(crate::app::Intent::Extend, app) {
+        panel = panel.title(
             Line::from(vec![
                 Span::styled(" e", theme.style(Role::HelpKey)),
                 Span::styled(format!(" +{step} "), theme.style(Role::TextDim)),
             ])
             .alignment(Alignment::Right),
         );
+    }
     let released = released_at(app);
     // Narrow panels keep only what matters: who enforces the deadline.
     let wide = area.width >= 44;

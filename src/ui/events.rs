@@ -1,4 +1,5 @@
-//! The alerts and events log: the latest entries, newest at the bottom, styled by level, and
+//! The alerts and events log: the latest entries, newest at the bottom, styled by level (or
+//! older ones, scrolled back with `k`, PgUp and `g`, the position in the title), and
 //! the action in flight with a spinner and the time it has taken so far.
 
 use ratatui::buffer::Buffer;
@@ -36,8 +37,24 @@ fn look(level: Level) -> (&'static str, Role, Role) {
 }
 
 pub fn render_events(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, focused: bool) {
-    let panel =
+    let mut panel =
         Panel::new(theme.border(focused)).title(Span::styled(" Events ", theme.style(Role::Title)));
+    // Scrolled back: which entry is the newest shown, of how many (the newest is the last).
+    let total = app.events.len();
+    let skip = app.events_scroll.min(total.saturating_sub(1));
+    if skip > 0 {
+        panel = panel.title(
+            Line::from(vec![
+                Span::styled(
+                    format!(" {}/{total} ", total - skip),
+                    theme.style(Role::TextDim),
+                ),
+                Span::styled("G", theme.style(Role::HelpKey)),
+                Span::styled(" newest ", theme.style(Role::TextDim)),
+            ])
+            .alignment(ratatui::layout::Alignment::Right),
+        );
+    }
     let inner = panel.inner(area);
     panel.render(area, buf);
     let (w, h) = (usize::from(inner.width), usize::from(inner.height));
@@ -57,7 +74,7 @@ pub fn render_events(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, foc
     let room = h.saturating_sub(tail.len());
     let seconds = w >= 50;
     let mut lines: Vec<Line<'static>> = Vec::new();
-    for entry in app.events.iter().rev() {
+    for entry in app.events.iter().rev().skip(skip) {
         if lines.len() >= room {
             break;
         }

@@ -1,5 +1,6 @@
 //! The key hints along the bottom of a wide screen. The keys come from the key table, so a key
-//! that changes, or that `--read-only` removes, changes here too.
+//! that changes, that `--read-only` removes, or that the instance's state has no use for,
+//! changes here too.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -8,7 +9,7 @@ use ratatui::text::{Line, Span};
 use super::paint;
 use super::text::{short_duration, width};
 use super::theme::{Role, Theme};
-use crate::app::{App, Intent, Key, bindings};
+use crate::app::{App, Intent, Key, offered};
 
 /// The hints shown, in order: the intents whose keys are listed, and what to call them.
 const HINTS: &[(&[Intent], &str)] = &[
@@ -24,9 +25,10 @@ const HINTS: &[(&[Intent], &str)] = &[
     (&[Intent::Quit], "quit"),
 ];
 
-/// The key to show for an intent: its letter if it has one, else its first key.
-fn key_for(intent: Intent, read_only: bool) -> Option<String> {
-    let b = bindings(read_only).find(|b| b.intent == intent)?;
+/// The key to show for an intent, when it applies now: its letter if it has one, else its
+/// first key.
+fn key_for(intent: Intent, app: &App) -> Option<String> {
+    let b = offered(app).find(|b| b.intent == intent)?;
     let key = b
         .keys
         .iter()
@@ -36,15 +38,11 @@ fn key_for(intent: Intent, read_only: bool) -> Option<String> {
 }
 
 pub fn render_footer(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
-    let read_only = app.settings.read_only;
     let max = usize::from(area.width);
     let mut spans = vec![Span::raw(" ")];
     let mut used = 1;
     for (intents, label) in HINTS {
-        let keys: Vec<String> = intents
-            .iter()
-            .filter_map(|c| key_for(*c, read_only))
-            .collect();
+        let keys: Vec<String> = intents.iter().filter_map(|c| key_for(*c, app)).collect();
         if keys.is_empty() {
             continue;
         }
@@ -71,7 +69,7 @@ pub fn render_footer(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
 /// " ? help " at the right end of `row` (a bottom border on compact screens, which have no
 /// footer), one column in from the corner, where the border is bare.
 pub fn render_help_hint(row: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
-    let Some(key) = key_for(Intent::Help, app.settings.read_only) else {
+    let Some(key) = key_for(Intent::Help, app) else {
         return;
     };
     let spans = vec![

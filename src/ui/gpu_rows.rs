@@ -4,7 +4,7 @@
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use super::bars::{empty_gauge, gauge, sparkline};
+use super::bars::{empty_gauge, gauge_in, sparkline};
 use super::text::{gib, gpu_model, metric_right, truncate};
 use super::theme::{Role, Theme};
 use crate::telemetry::metric::u64_to_f64;
@@ -48,9 +48,22 @@ fn util_fraction(g: &GpuSample) -> Metric<f64> {
     g.util_pct.map(|u| f64::from(u) / 100.0)
 }
 
+/// A utilisation or memory bar. Busy is the good state on a rented GPU, so a full bar is
+/// calm and an idle one (billing for nothing) the alarm; memory is calm until nearly full.
 fn bar(m: &Metric<f64>, w: usize, theme: &Theme) -> Vec<Span<'static>> {
     match m.get() {
-        Some(f) => gauge(f, w, theme),
+        Some(f) => gauge_in(f, w, theme.utilisation(f), theme),
+        None => vec![empty_gauge(w, theme)],
+    }
+}
+
+/// Memory nearly full is the risk (out of memory), not memory in use.
+const MEMORY_FULL_FROM: f64 = 0.95;
+
+fn mem_bar(m: &Metric<f64>, w: usize, theme: &Theme) -> Vec<Span<'static>> {
+    match m.get() {
+        Some(f) if f >= MEMORY_FULL_FROM => gauge_in(f, w, theme.style(Role::GaugeHigh), theme),
+        Some(f) => gauge_in(f, w, theme.style(Role::GpuBusy), theme),
         None => vec![empty_gauge(w, theme)],
     }
 }
@@ -191,7 +204,7 @@ fn double(v: &GpuView<'_>, w: usize, theme: &Theme) -> Vec<Line<'static>> {
     let used: usize = two.iter().map(Span::width).sum();
     two.push(Span::raw(" ".repeat(DOUBLE_LEAD.saturating_sub(used))));
     two.push(label("mem  ", theme));
-    two.extend(bar(&mem_fraction(g), bar_w, theme));
+    two.extend(mem_bar(&mem_fraction(g), bar_w, theme));
     two.extend([
         pct(&mem_fraction(g), theme, text),
         Span::raw("  "),
@@ -227,7 +240,7 @@ fn single(v: &GpuView<'_>, w: usize, theme: &Theme) -> Line<'static> {
         load(g, theme),
         label(" MEM ", theme),
     ]);
-    one.extend(bar(&mem_fraction(g), bar_w, theme));
+    one.extend(mem_bar(&mem_fraction(g), bar_w, theme));
     one.push(pct(&mem_fraction(g), theme, text));
     if spark_w >= 4 {
         one.extend([Span::raw(" "), spark(v, spark_w - 1, theme)]);

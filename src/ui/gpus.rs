@@ -22,19 +22,25 @@ const CHART_MIN_ROWS: usize = 6;
 pub fn render_gpus(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, focused: bool) {
     let mut panel =
         Panel::new(theme.border(focused)).title(title(app, usize::from(area.width), theme));
-    if let Some(Ok(_)) = &app.telemetry.gpus {
+    if let Some(Ok(reading)) = &app.telemetry.gpus {
         let hint = if app.show_processes {
             " hide processes "
         } else {
             " processes "
         };
-        panel = panel.title(
-            Line::from(vec![
-                Span::styled(" p", theme.style(Role::HelpKey)),
-                Span::styled(hint, theme.style(Role::TextDim)),
-            ])
-            .alignment(Alignment::Right),
-        );
+        let mut spans = Vec::new();
+        let (shown, n) = (visible(app, reading, panel.inner(area)), reading.gpus.len());
+        if shown < n && !app.show_processes {
+            // Rows cut: say how many GPUs are not on screen, and which one is selected.
+            let at = app.selected_gpu.min(n - 1) + 1;
+            spans.push(Span::styled(
+                format!(" {at}/{n} +{} more ", n - shown),
+                theme.style(Role::AlertInfo),
+            ));
+        }
+        spans.push(Span::styled(" p", theme.style(Role::HelpKey)));
+        spans.push(Span::styled(hint, theme.style(Role::TextDim)));
+        panel = panel.title(Line::from(spans).alignment(Alignment::Right));
         if let Some(line) = findings_title(app, theme) {
             panel = panel.title_bottom(line);
         }
@@ -175,14 +181,8 @@ fn choose(n: usize, w: usize, h: usize) -> (Density, usize) {
     (d, rows(d).min(h))
 }
 
-fn render_reading(
-    area: Rect,
-    buf: &mut Buffer,
-    app: &App,
-    reading: &GpuReading,
-    theme: &Theme,
-    focused: bool,
-) {
+/// The rows the GPU lines get in `area`, and how they are drawn.
+fn layout(app: &App, reading: &GpuReading, area: Rect) -> (Density, usize) {
     let (w, h) = (usize::from(area.width), usize::from(area.height));
     let n = reading.gpus.len();
     // The process view keeps at least a few rows; the GPU rows give way to it.
@@ -192,11 +192,36 @@ fn render_reading(
         h
     };
     let (density, rows) = choose(n, w, gpu_room);
-    let rows = if app.show_processes && gpu_room == 0 {
-        0
+    if app.show_processes && gpu_room == 0 {
+        (density, 0)
     } else {
-        rows
-    };
+        (density, rows)
+    }
+}
+
+/// How many GPUs `rows` rows of `density` show.
+fn per_screen(density: Density, rows: usize) -> usize {
+    let per_row = if density == Density::Half { 2 } else { 1 };
+    let lines_per = if density == Density::Double { 2 } else { 1 };
+    (rows / lines_per).max(usize::from(rows > 0)) * per_row
+}
+
+/// How many GPUs the panel's inner `area` shows.
+fn visible(app: &App, reading: &GpuReading, area: Rect) -> usize {
+    let (density, rows) = layout(app, reading, area);
+    per_screen(density, rows).min(reading.gpus.len())
+}
+
+fn render_reading(
+    area: Rect,
+    buf: &mut Buffer,
+    app: &App,
+    reading: &GpuReading,
+    theme: &Theme,
+    focused: bool,
+) {
+    let w = usize::from(area.width);
+    let (density, rows) = layout(app, reading, area);
     let lines = gpu_block(app, reading, density, rows, w, theme, focused);
     let used = to_u16(lines.len());
     let lines_area = Rect {
@@ -253,8 +278,7 @@ fn gpu_block(
     focused: bool,
 ) -> Vec<Line<'static>> {
     let per_row = if density == Density::Half { 2 } else { 1 };
-    let lines_per = if density == Density::Double { 2 } else { 1 };
-    let visible = (rows / lines_per).max(usize::from(rows > 0)) * per_row;
+    let visible = per_screen(density, rows);
     let selected = app.selected_gpu.min(reading.gpus.len().saturating_sub(1));
     let start = (selected / per_row * per_row).saturating_sub(visible.saturating_sub(per_row));
     let half = w.saturating_sub(1) / 2;

@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 
 use super::events::progress;
 use super::paint;
-use super::text::{amount, short_duration, truncate, width};
+use super::text::{amount, money, short_duration, truncate, width};
 use super::theme::{Role, Theme};
 use crate::app::App;
 use crate::meter::{ComputeTerms, InstanceState};
@@ -74,7 +74,6 @@ fn segments(app: &App, theme: &Theme) -> Vec<Segment> {
         .inventory
         .as_ref()
         .and_then(|i| i.instance.as_ref());
-    let pricing = app.spend.pricing.as_ref();
     let mut out = vec![
         seg(6, vec![Span::styled("gpumeter", head)]),
         seg(0, vec![Span::styled(app.cloud.provider.clone(), head)]),
@@ -93,7 +92,60 @@ fn segments(app: &App, theme: &Theme) -> Vec<Segment> {
         }
         None => out.push(seg(0, vec![Span::styled("reading the provider…", dim)])),
     }
-    if let Some(p) = pricing {
+    out.extend(price_segments(app, instance, theme));
+    if let Some(i) = instance {
+        if i.state == InstanceState::Running {
+            let up = short_duration(app.now.duration_since(i.created));
+            out.push(seg(
+                2,
+                vec![Span::styled("up ", dim), Span::styled(up, text)],
+            ));
+        }
+        let (label, role) = match i.state {
+            InstanceState::Running => ("running", Role::ActionOk),
+            InstanceState::Stopped => ("stopped", Role::AlertWarn),
+            InstanceState::Released => ("released", Role::TextDim),
+        };
+        // Stopped or released is what the burn beside it is explained by: it stays.
+        let priority = u8::from(i.state == InstanceState::Running);
+        out.push(seg(priority, vec![Span::styled(label, theme.style(role))]));
+    }
+    if app.settings.read_only {
+        out.push(seg(
+            1,
+            vec![Span::styled("read-only", theme.style(Role::AlertInfo))],
+        ));
+    }
+    out
+}
+
+/// What the instance costs per hour and where the price comes from; once it is stopped or
+/// released, what still bills instead.
+fn price_segments(
+    app: &App,
+    instance: Option<&crate::provider::InstanceInfo>,
+    theme: &Theme,
+) -> Vec<Segment> {
+    let dim = theme.style(Role::TextDim);
+    let text = theme.style(Role::Text);
+    let pricing = app.spend.pricing.as_ref();
+    let mut out = Vec::new();
+    let running = instance.is_none_or(|i| i.state == InstanceState::Running);
+    let burn = app
+        .spend
+        .reading
+        .as_ref()
+        .map(|r| r.accrual.burn_per_hour.total());
+    if let (Some(burn), false) = (burn.filter(|_| pricing.is_some()), running) {
+        // Stopped or released, the list price is not what bills: the survivors' burn is.
+        out.push(seg(
+            0,
+            vec![
+                Span::styled("burn ", dim),
+                Span::styled(format!("{}/h", money(burn)), text),
+            ],
+        ));
+    } else if let Some(p) = pricing {
         let rate = match p.terms {
             ComputeTerms::Hourly { per_hour } => {
                 format!("{} {}/h", amount(per_hour), p.sheet.currency)
@@ -132,27 +184,6 @@ fn segments(app: &App, theme: &Theme) -> Vec<Segment> {
                 "cost unknown: no sheet",
                 theme.style(Role::AlertWarn),
             )],
-        ));
-    }
-    if let Some(i) = instance {
-        if i.state == InstanceState::Running {
-            let up = short_duration(app.now.duration_since(i.created));
-            out.push(seg(
-                2,
-                vec![Span::styled("up ", dim), Span::styled(up, text)],
-            ));
-        }
-        let (label, role) = match i.state {
-            InstanceState::Running => ("running", Role::ActionOk),
-            InstanceState::Stopped => ("stopped", Role::AlertWarn),
-            InstanceState::Released => ("released", Role::TextDim),
-        };
-        out.push(seg(1, vec![Span::styled(label, theme.style(role))]));
-    }
-    if app.settings.read_only {
-        out.push(seg(
-            1,
-            vec![Span::styled("read-only", theme.style(Role::AlertInfo))],
         ));
     }
     out

@@ -1,5 +1,6 @@
 //! The help overlay, generated from the key table so the two cannot drift. Under
-//! `--read-only` the destructive keys are not listed, because they do nothing.
+//! `--read-only` the keys that write are not listed, nor those the instance's state has no
+//! use for (no release after a release), because they do nothing.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};
@@ -8,7 +9,7 @@ use ratatui::widgets::{Block, Clear, Paragraph, Widget as _};
 
 use super::text::{centered, to_u16, width};
 use super::theme::{Role, Theme};
-use crate::app::{App, Binding, Key, bindings};
+use crate::app::{App, Binding, Key, offered};
 
 fn keys_label(b: &Binding) -> String {
     b.keys
@@ -20,7 +21,7 @@ fn keys_label(b: &Binding) -> String {
 
 pub fn render_help(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
     let read_only = app.settings.read_only;
-    let rows: Vec<&Binding> = bindings(read_only).collect();
+    let rows: Vec<&Binding> = offered(app).collect();
     let key_w = rows
         .iter()
         .map(|b| width(&keys_label(b)))
@@ -55,6 +56,16 @@ pub fn render_help(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
                 Key::Char('y').label()
             ),
             theme.style(Role::TextDim),
+        ));
+    }
+    // Too short for every key: say how many are not shown rather than drop them silently.
+    let room = usize::from(area.height).saturating_sub(2);
+    if lines.len() > room && room > 0 {
+        let cut = lines.len() - room + 1;
+        lines.truncate(room - 1);
+        lines.push(Line::styled(
+            format!(" … {cut} more lines: a taller terminal shows them all"),
+            theme.style(Role::AlertInfo),
         ));
     }
     let content_w = lines.iter().map(Line::width).max().unwrap_or(0) + 2;

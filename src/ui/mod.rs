@@ -81,6 +81,7 @@ pub mod guards;
 pub mod header;
 pub mod help;
 pub mod host;
+mod leftover;
 pub mod paint;
 pub mod panel;
 pub mod processes;
@@ -132,9 +133,11 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) -> Option<
             confirm::render_confirm(area, buf, c, theme);
             None
         }
-        Mode::Prompt { input, error } => {
-            prompt::render_prompt(area, buf, app, input, error.as_deref(), theme)
-        }
+        Mode::Prompt {
+            input,
+            error,
+            asking,
+        } => prompt::render_prompt(area, buf, app, input, (error.as_deref(), *asking), theme),
         Mode::GuardChoice(c) => {
             guard_choice::render_guard_choice(area, buf, app, c, theme);
             None

@@ -6,7 +6,7 @@ use ratatui::text::Line;
 use ratatui::widgets::{Cell, Row, Table, Widget as _};
 
 use super::paint;
-use super::text::{gib, na, to_u16};
+use super::text::{gib, na, to_u16, truncate};
 use super::theme::{Role, Theme};
 use crate::telemetry::{GpuProcess, GpuReading, Metric};
 
@@ -32,6 +32,8 @@ pub fn render_processes(area: Rect, buf: &mut Buffer, reading: &GpuReading, them
         return;
     }
     let right = |s: String| Cell::from(Line::from(s).alignment(Alignment::Right));
+    // What the fixed columns and the gaps between the five leave the command: cut with "…".
+    let command_w = usize::from(area.width).saturating_sub(3 + 7 + 10 + 9 + 4);
     let rows: Vec<Row> = procs
         .iter()
         .map(|(gpu, p)| {
@@ -47,9 +49,9 @@ pub fn render_processes(area: Rect, buf: &mut Buffer, reading: &GpuReading, them
             Row::new(vec![
                 right(gpu.to_string()).style(text),
                 right(p.pid.to_string()).style(text),
-                Cell::from(p.user.clone().unwrap_or_else(|| "?".into())).style(dim),
+                Cell::from(truncate(p.user.as_deref().unwrap_or("?"), 10)).style(dim),
                 mem,
-                Cell::from(command).style(text),
+                Cell::from(truncate(&command, command_w)).style(text),
             ])
         })
         .collect();

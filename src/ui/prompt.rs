@@ -1,4 +1,5 @@
-//! The prompt `E` opens: type how long to extend the deadline by.
+//! The prompt `E` opens: type how long to extend the deadline by (Ctrl-U clears, Ctrl-W
+//! deletes a word); more than a day is asked once more, with the date it moves to.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Position, Rect};
@@ -16,7 +17,7 @@ pub fn render_prompt(
     buf: &mut Buffer,
     app: &App,
     input: &str,
-    error: Option<&str>,
+    (error, asking): (Option<&str>, Option<jiff::SignedDuration>),
     theme: &Theme,
 ) -> Option<Position> {
     let inner_w = usize::from(WIDTH.min(area.width).saturating_sub(4));
@@ -41,6 +42,14 @@ pub fn render_prompt(
             Span::styled(shown.clone(), theme.style(Role::Text)),
         ]),
     ];
+    if let Some(by) = asking {
+        lines.push(Line::styled(
+            crate::app::extend_question(app, by),
+            theme.style(Role::AlertWarn),
+        ));
+    } else {
+        lines.push(Line::styled("Ctrl-U clears · Ctrl-W deletes a word", dim));
+    }
     if let Some(e) = error {
         lines.extend(
             wrap(e, inner_w)
@@ -76,12 +85,19 @@ pub fn render_prompt(
             theme.style(Role::Title),
         ))
         .title_bottom(
-            Line::from(vec![
-                Span::styled(" Enter", theme.style(Role::HelpKey)),
-                Span::styled(" extends · ", dim),
-                Span::styled("Esc", theme.style(Role::HelpKey)),
-                Span::styled(" cancels ", dim),
-            ])
+            Line::from(if asking.is_some() {
+                vec![
+                    Span::styled(" y", theme.style(Role::HelpKey)),
+                    Span::styled(" extends · any other key edits ", dim),
+                ]
+            } else {
+                vec![
+                    Span::styled(" Enter", theme.style(Role::HelpKey)),
+                    Span::styled(" extends · ", dim),
+                    Span::styled("Esc", theme.style(Role::HelpKey)),
+                    Span::styled(" cancels ", dim),
+                ]
+            })
             .alignment(Alignment::Right),
         );
     let inner = block.inner(popup);

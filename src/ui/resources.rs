@@ -58,12 +58,20 @@ pub fn render_resources(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, 
     let mut panel = Panel::new(theme.border(focused))
         .title(Span::styled(" Linked resources ", theme.style(Role::Title)));
     if !resources.is_empty() {
-        panel = panel.title(
-            Line::styled(format!(" {} ", resources.len()), theme.style(Role::TextDim))
-                .alignment(Alignment::Right),
-        );
+        let n = resources.len();
+        // Focused, the selected row's place; otherwise how many of them the rows show.
+        let shown = usize::from(area.height.saturating_sub(2)).min(n);
+        let position = if focused {
+            format!(" {}/{n} ", app.selected_resource.min(n - 1) + 1)
+        } else if shown < n {
+            format!(" {shown} of {n} ")
+        } else {
+            format!(" {n} ")
+        };
+        panel = panel
+            .title(Line::styled(position, theme.style(Role::TextDim)).alignment(Alignment::Right));
     }
-    if let Some(total) = leftover_title(app, usize::from(area.width), theme) {
+    if let Some(total) = super::leftover::leftover_title(app, usize::from(area.width), theme) {
         panel = panel.title_bottom(total);
     }
     let inner = panel.inner(area);
@@ -153,7 +161,19 @@ fn render_table(
             content.max(if header { width(title) } else { 0 })
         })
         .collect();
+    let mut widths = widths;
     let shown = pick_columns(&widths, usize::from(area.width));
+    // What still does not fit comes off the id, which then ends in "…": a cut id never reads
+    // as another, real one.
+    let used: usize = shown
+        .iter()
+        .map(|&i| widths[i] + 1)
+        .sum::<usize>()
+        .saturating_sub(1);
+    if let Some(over) = used.checked_sub(usize::from(area.width)).filter(|o| *o > 0) {
+        let id = COLUMNS.iter().position(|c| c.0 == Col::Id).unwrap_or(2);
+        widths[id] = widths[id].saturating_sub(over).max(4);
+    }
     let constraints: Vec<Constraint> = shown
         .iter()
         .map(|&i| Constraint::Length(super::text::to_u16(widths[i])))
@@ -163,6 +183,7 @@ fn render_table(
         .map(|c| {
             Row::new(shown.iter().map(|&i| {
                 let (text, style) = c[i].clone();
+                let text = truncate(&text, widths[i]);
                 let cell = if matches!(COLUMNS[i].0, Col::Size | Col::Monthly) {
                     Line::styled(text, style).alignment(Alignment::Right)
                 } else {
@@ -255,58 +276,6 @@ fn row_cells(app: &App, r: &LinkedResource, short: bool, theme: &Theme) -> Vec<(
         fate,
         monthly,
     ]
-}
-
-/// "keeps billing after release: 293.65 USD/month", for the bottom border.
-fn leftover_title(app: &App, w: usize, theme: &Theme) -> Option<Line<'static>> {
-    if app.spend.pricing.is_none() {
-        return Some(Line::styled(
-            " no price sheet: what survives is not totalled ",
-            theme.style(Role::AlertWarn),
-        ));
-    }
-    let reading = app.spend.reading.as_ref()?;
-    let currency = app.spend.pricing.as_ref()?.sheet.currency;
-    let unpriced = reading
-        .leftovers
-        .iter()
-        .filter(|l| l.monthly.is_none())
-        .count();
-    if reading.leftovers.is_empty() {
-        return Some(Line::styled(
-            " nothing keeps billing after release ",
-            theme.style(Role::ActionOk),
-        ));
-    }
-    let total = amount(reading.leftover_monthly);
-    let long = format!(" keeps billing after release: {total} {currency}/month ");
-    let (extra, short_extra) = if unpriced > 0 {
-        (
-            format!("+ {unpriced} unknown: incomplete "),
-            format!("+ {unpriced} unknown "),
-        )
-    } else {
-        (String::new(), String::new())
-    };
-    // Two border corners and a rule character either side stay visible.
-    let fits = |a: &str, b: &str| width(a) + width(b) + 4 <= w;
-    let (text, extra) = if fits(&long, &extra) {
-        (long, extra)
-    } else {
-        let short = format!(" after release: {total} {currency}/mo ");
-        let extra = if fits(&short, &extra) {
-            extra
-        } else {
-            short_extra
-        };
-        (short, extra)
-    };
-    let fits_extra = fits(&text, &extra);
-    let mut spans = vec![Span::styled(text, theme.style(Role::LeftoverWarning))];
-    if !extra.is_empty() && fits_extra {
-        spans.push(Span::styled(extra, theme.style(Role::AlertWarn)));
-    }
-    Some(Line::from(spans))
 }
 
 #[cfg(test)]

@@ -12,11 +12,15 @@ use super::theme::{Role, Theme};
 use crate::telemetry::Metric;
 use crate::telemetry::metric::u64_to_f64;
 
-/// An amount as `12.34`: two decimals, no currency (the panel title names it).
+/// An amount as `1,234.56`: two decimals, thousands separated, no currency (the panel title
+/// names it).
 pub fn amount(d: Decimal) -> String {
-    let mut d = d.round_dp_with_strategy(2, rust_decimal::RoundingStrategy::MidpointAwayFromZero);
-    d.rescale(2);
-    d.to_string()
+    crate::money::grouped_cents(d)
+}
+
+/// An amount with its currency: `1,234.56 USD`.
+pub fn money(m: crate::money::Money) -> String {
+    m.to_string()
 }
 
 /// "n/a" in the theme's style for a reading that is missing.
@@ -196,6 +200,7 @@ mod tests {
     fn amounts_have_two_decimals() {
         assert_eq!(amount(Decimal::new(12345, 3)), "12.35");
         assert_eq!(amount(Decimal::from(3)), "3.00");
+        assert_eq!(amount(Decimal::from(278_835)), "278,835.00");
     }
 
     #[test]

@@ -71,6 +71,9 @@ roles! {
     GpuHot => gpu_hot: "A GPU that is hot or throttling.",
     GpuOk => gpu_ok: "A GPU in normal condition.",
     CostOk => cost_ok: "Spend within budget.",
+    CostTotal => cost_total: "The total spent, the screen's most prominent number, within budget.",
+    GpuBusy => gpu_busy: "A GPU's utilisation bar when it is working: the calm, good state.",
+    GpuIdle => gpu_idle: "A GPU that bills but does nothing: its utilisation bar, the alarm.",
     CostWarn => cost_warn: "Spend nearing the budget.",
     CostOver => cost_over: "Spend over the budget.",
     LeftoverWarning => leftover_warning: "What keeps billing after release.",
@@ -95,6 +98,9 @@ const ROLE_COUNT: usize = Role::ALL.len();
 pub const GAUGE_MID_FROM: f64 = 0.5;
 /// A gauge fraction from this up uses [`Role::GaugeHigh`].
 pub const GAUGE_HIGH_FROM: f64 = 0.8;
+
+/// A GPU below this utilisation is idle: it bills for nothing.
+pub const IDLE_BELOW: f64 = 0.1;
 
 /// The built-in themes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -330,6 +336,18 @@ impl Theme {
             Role::BorderFocused
         } else {
             Role::Border
+        })
+    }
+
+    /// A GPU's utilisation bar: calm when it works (the good state), the alarm when it is
+    /// idle while billing, in between when it is only partly used.
+    pub fn utilisation(&self, fraction: f64) -> Style {
+        self.style(if fraction >= GAUGE_MID_FROM {
+            Role::GpuBusy
+        } else if fraction >= IDLE_BELOW {
+            Role::GaugeMid
+        } else {
+            Role::GpuIdle
         })
     }
 

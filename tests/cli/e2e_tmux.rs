@@ -77,6 +77,12 @@ impl Tmux {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
+    /// Resizes the session's window, as a user dragging the terminal does.
+    pub(crate) fn resize(&self, width: u16, height: u16) {
+        let (w, h) = (width.to_string(), height.to_string());
+        self.cmd(&["resize-window", "-x", &w, "-y", &h]);
+    }
+
     pub(crate) fn screen(&self) -> String {
         self.cmd(&["capture-pane", "-p"])
     }

@@ -11,6 +11,7 @@ mod estimate_compare;
 mod estimate_truth;
 mod guards_tmux;
 mod input_cli;
+mod keys_tmux;
 mod kill_loop;
 mod meta_cli;
 mod pricing_cli;

@@ -11,5 +11,6 @@ mod theme;
 mod ui_fleet;
 mod ui_guards;
 mod ui_paint;
+mod ui_sizes;
 mod ui_snapshots;
 mod ui_states;

@@ -54,6 +54,9 @@ fn the_roles_the_screen_needs_exist() {
         "gpu_hot",
         "gpu_ok",
         "cost_ok",
+        "cost_total",
+        "gpu_busy",
+        "gpu_idle",
         "cost_warn",
         "cost_over",
         "leftover_warning",
@@ -228,4 +231,21 @@ fn gauges_and_borders_map_to_their_roles() {
     assert_eq!(theme.gauge(f64::NAN), theme.style(Role::GaugeLow));
     assert_eq!(theme.border(false), theme.style(Role::Border));
     assert_eq!(theme.border(true), theme.style(Role::BorderFocused));
+}
+
+#[test]
+fn the_light_themes_labels_are_dark_enough_to_read_on_white() {
+    use ratatui::style::Color;
+    let light = Theme::builtin(Preset::Light);
+    for role in [Role::TextDim, Role::NA, Role::Text, Role::Title] {
+        let fg = light.style(role).fg;
+        assert!(
+            !matches!(fg, Some(Color::Gray | Color::White | Color::DarkGray)),
+            "{role:?} is {fg:?}: near-white on a light background"
+        );
+        if let Some(Color::Rgb(r, g, b)) = fg {
+            let luma = 299 * u32::from(r) + 587 * u32::from(g) + 114 * u32::from(b);
+            assert!(luma < 128_000, "{role:?} is too light: {fg:?}");
+        }
+    }
 }

@@ -130,6 +130,7 @@ fn extend_prompt_with_an_error() {
     app.mode = Mode::Prompt {
         input: "2x".into(),
         error: Some("`2x` is not a duration: try 45m, 2h or 1h30m".into()),
+        asking: None,
     };
     insta::assert_snapshot!(draw(&app, 80, 24).backend());
 }
@@ -144,6 +145,7 @@ fn the_extend_prompt_puts_the_cursor_after_what_was_typed_and_nothing_else_shows
     app.mode = Mode::Prompt {
         input: "2h".into(),
         error: None,
+        asking: None,
     };
     let mut buffer = Buffer::empty(area);
     let cursor = gpumeter::ui::render(area, &mut buffer, &app, &theme).expect("a cursor");

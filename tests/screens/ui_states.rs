@@ -160,6 +160,7 @@ fn states() -> Vec<(&'static str, App)> {
     a.mode = Mode::Prompt {
         input: "9".repeat(32),
         error: Some(long),
+        asking: None,
     };
     out.push(("a prompt with a long error", a));
     let mut a = base();

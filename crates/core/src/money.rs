@@ -142,6 +142,12 @@ impl Money {
         rounded.to_string()
     }
 
+    /// The amount rounded to the cent with thousands separators, for people (`"278,835.64"`);
+    /// machine output (`--json`, CSV) keeps [`Money::cents_string`].
+    pub fn grouped(&self) -> String {
+        grouped_cents(self.amount)
+    }
+
     /// Sums amounts that must all be in `currency`.
     pub fn sum<I: IntoIterator<Item = Money>>(
         currency: Currency,
@@ -154,10 +160,32 @@ impl Money {
 }
 
 impl fmt::Display for Money {
-    /// `12.50 USD`: rounded to the cent for people; the exact amount stays in `amount`.
+    /// `1,212.50 USD`: rounded to the cent for people; the exact amount stays in `amount`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}", self.cents_string(), self.currency)
+        write!(f, "{} {}", self.grouped(), self.currency)
     }
+}
+
+/// `amount` rounded half away from zero to the cent, two decimals, a comma every three digits
+/// of the whole part: `-1,234.50`, `0.00`, `278,835.64`. The one way money is shown to people.
+pub fn grouped_cents(amount: Decimal) -> String {
+    let mut rounded = amount.round_dp_with_strategy(2, RoundingStrategy::MidpointAwayFromZero);
+    rounded.rescale(2);
+    let plain = rounded.abs().to_string();
+    let (whole, cents) = plain.split_once('.').unwrap_or((plain.as_str(), "00"));
+    let mut out = String::with_capacity(plain.len() + whole.len() / 3 + 1);
+    if rounded.is_sign_negative() && !rounded.is_zero() {
+        out.push('-');
+    }
+    for (i, digit) in whole.chars().enumerate() {
+        if i > 0 && (whole.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out.push('.');
+    out.push_str(cents);
+    out
 }
 
 impl fmt::Debug for Money {
@@ -194,6 +222,21 @@ impl Rate {
 mod tests {
     use super::*;
     use rust_decimal::dec;
+
+    #[test]
+    fn grouped_cents_separate_thousands_and_keep_two_decimals() {
+        assert_eq!(grouped_cents(dec!(0)), "0.00");
+        assert_eq!(grouped_cents(dec!(-0.001)), "0.00");
+        assert_eq!(grouped_cents(dec!(999.999)), "1,000.00");
+        assert_eq!(grouped_cents(dec!(278835.64)), "278,835.64");
+        assert_eq!(grouped_cents(dec!(-1234.5)), "-1,234.50");
+        assert_eq!(grouped_cents(dec!(12.345678901)), "12.35");
+        assert_eq!(grouped_cents(dec!(123456789012.3)), "123,456,789,012.30");
+        assert_eq!(grouped_cents(dec!(100)), "100.00");
+        let m = Money::new(dec!(1212.5), Currency::USD);
+        assert_eq!(m.to_string(), "1,212.50 USD");
+        assert_eq!(m.cents_string(), "1212.50");
+    }
 
     #[test]
     fn currency_codes_are_three_capitals() {

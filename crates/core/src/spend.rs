@@ -14,6 +14,7 @@ use crate::meter::{
 use crate::money::Money;
 use crate::pricing::{Sheet, Sku};
 
+pub mod per_minute;
 mod sheet_choice;
 pub use sheet_choice::{SheetChoice, choose_sheet, default_sheet, sheet_for_region};
 
@@ -133,6 +134,9 @@ pub struct SpendReading {
     pub at_end_of_day: Breakdown,
     pub leftovers: Vec<Leftover>,
     pub leftover_monthly: Decimal,
+    /// Spent in each of the last sixty whole minutes, oldest first
+    /// ([`per_minute::per_minute`]).
+    pub per_minute: Vec<Decimal>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -150,6 +154,8 @@ pub struct Spend {
     /// The instance as last listed, and when an inventory first no longer listed it: it was
     /// released by then, and what it accrued until then stays counted.
     instance: Option<(InstanceInfo, Option<Timestamp>)>,
+    /// The per-minute series and the minute it was computed for: computed once a minute.
+    per_minute: Option<(i64, Vec<Decimal>)>,
     pub reading: Option<SpendReading>,
 }
 
@@ -164,6 +170,7 @@ impl Spend {
             last_rx_total: None,
             resources: Vec::new(),
             instance: None,
+            per_minute: None,
             reading: None,
         }
     }
@@ -225,6 +232,7 @@ impl Spend {
 
     /// Merges a fresh inventory into the resources seen so far.
     pub fn record_inventory(&mut self, inventory: &Inventory, now: Timestamp) {
+        self.per_minute = None;
         match (&inventory.instance, &mut self.instance) {
             (Some(listed), _) => self.instance = Some((listed.clone(), None)),
             (None, Some((_, gone @ None))) => *gone = Some(now),
@@ -281,6 +289,12 @@ impl Spend {
                     .to_string(),
             );
         }
+        let minute = per_minute::minute_of(now);
+        let series = match self.per_minute.take() {
+            Some((at, series)) if at == minute => series,
+            _ => per_minute::per_minute(&pricing.sheet, &usage, now),
+        };
+        self.per_minute = Some((minute, series.clone()));
         let end_of_day = end_of_local_day(now, &self.time_zone);
         let live: Vec<Resource> = self
             .resources
@@ -295,6 +309,7 @@ impl Spend {
             leftover_monthly: leftover_monthly_total(&left),
             leftovers: left,
             accrual,
+            per_minute: series,
         });
     }
 }

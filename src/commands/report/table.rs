@@ -74,12 +74,12 @@ fn spend(out: &mut String, report: &Report) {
             let _ = writeln!(out, "{}", line.trim_end());
         };
         for d in &s.days {
-            let idle = Money::new(d.idle, s.currency).cents_string();
-            row(out, &d.date.to_string(), &d.cost.cents(), idle);
+            let idle = Money::new(d.idle, s.currency).grouped();
+            row(out, &d.date.to_string(), &d.cost.grouped(), idle);
         }
         let idle = Money::new(s.idle, s.currency);
-        row(out, "Total", &s.total.cents(), idle.cents_string());
-        row(out, "Billed", &s.billed.cents(), String::new());
+        row(out, "Total", &s.total.grouped(), idle.grouped());
+        row(out, "Billed", &s.billed.grouped(), String::new());
         let share = s.idle_share_pct().map_or(String::new(), |p| {
             format!(" ({}% of the spend)", fixed(p, 1))
         });
@@ -124,8 +124,8 @@ fn instances(out: &mut String, report: &Report) {
             i.sku,
             i.mode,
             i.cost.total().to_string(),
-            Money::new(i.idle, i.cost.currency).cents_string(),
-            i.billed.total().cents_string(),
+            Money::new(i.idle, i.cost.currency).grouped(),
+            i.billed.total().grouped(),
             i.sessions,
             if i.sessions == 1 { "" } else { "s" }
         );

@@ -4,6 +4,26 @@ use jiff::{SignedDuration, Timestamp};
 
 use crate::guard::OnExpiry;
 
+/// An extension longer than this is asked about once more: a typo (`10000h`) would otherwise
+/// turn off the release for a year.
+pub const ASK_ABOVE: SignedDuration = SignedDuration::from_hours(24);
+
+/// Where extending `current` (or a new deadline from `now`) by `by` puts it: a deadline
+/// already past is extended from now, so `e` always buys time.
+pub fn extended_at(current: Option<Timestamp>, by: SignedDuration, now: Timestamp) -> Timestamp {
+    let base = current.filter(|at| *at >= now).unwrap_or(now);
+    base.saturating_add(by).unwrap_or(base)
+}
+
+/// `01:16` on `now`'s local day, `2028-02-03 01:16` on any other: a deadline read as a time
+/// alone must be today's.
+pub fn when(at: Timestamp, now: Timestamp, tz: &jiff::tz::TimeZone) -> String {
+    let zoned = at.to_zoned_datetime(tz.clone());
+    let today = now.to_zoned_datetime(tz.clone()).date() == zoned.date();
+    let format = if today { "%H:%M" } else { "%Y-%m-%d %H:%M" };
+    zoned.strftime(format).to_string()
+}
+
 /// Minutes before the deadline at which the cockpit warns.
 pub const WARN_AT_MINUTES: [i64; 3] = [30, 10, 1];
 
@@ -46,9 +66,7 @@ impl Deadline {
 
     /// Moves the deadline by `by` and re-arms the warnings that are ahead again.
     pub fn extend(&mut self, by: SignedDuration, now: Timestamp) {
-        // A deadline already past is extended from now, so `e` always buys time.
-        let base = if self.at < now { now } else { self.at };
-        self.at = base.saturating_add(by).unwrap_or(base);
+        self.at = extended_at(Some(self.at), by, now);
         self.rearm(now);
     }
 

@@ -1,5 +1,6 @@
 //! Every key the cockpit knows, in one table. The help overlay is generated from it, so the
-//! two cannot drift; `--read-only` drops the destructive rows entirely.
+//! two cannot drift; `--read-only` drops the rows that change the cloud or the deadline
+//! entirely, and [`super::offer`] drops the rows the instance's state has no use for.
 
 /// A key press as the terminal reported it, reduced to what the cockpit reads. The event loop
 /// turns the terminal library's events into these (and drops key releases).
@@ -36,6 +37,8 @@ pub enum KeyCode {
     Down,
     Left,
     Right,
+    PageUp,
+    PageDown,
     Other,
 }
 
@@ -60,6 +63,12 @@ pub enum Intent {
     SnapshotClean,
     RetryGpu,
     Confirm,
+    /// Jump to the first (oldest) row of the focused list.
+    Top,
+    /// Jump to the last (newest) row of the focused list.
+    Bottom,
+    PageUp,
+    PageDown,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,6 +82,8 @@ pub enum Key {
     Down,
     Left,
     Right,
+    PageUp,
+    PageDown,
 }
 
 impl Key {
@@ -87,6 +98,8 @@ impl Key {
             Key::Down => "↓".into(),
             Key::Left => "←".into(),
             Key::Right => "→".into(),
+            Key::PageUp => "PgUp".into(),
+            Key::PageDown => "PgDn".into(),
         }
     }
 
@@ -101,7 +114,9 @@ impl Key {
             | (Key::Up, KeyCode::Up)
             | (Key::Down, KeyCode::Down)
             | (Key::Left, KeyCode::Left)
-            | (Key::Right, KeyCode::Right) => true,
+            | (Key::Right, KeyCode::Right)
+            | (Key::PageUp, KeyCode::PageUp)
+            | (Key::PageDown, KeyCode::PageDown) => true,
             _ => false,
         }
     }
@@ -112,8 +127,10 @@ pub struct Binding {
     pub keys: &'static [Key],
     pub intent: Intent,
     pub description: &'static str,
-    /// Opens a confirmation and changes the cloud: absent under `--read-only`.
+    /// Opens a confirmation and changes the cloud.
     pub destructive: bool,
+    /// Changes the cloud or the deadline the watchdog enforces: absent under `--read-only`.
+    pub writes: bool,
 }
 
 const fn bind(keys: &'static [Key], intent: Intent, description: &'static str) -> Binding {
@@ -122,6 +139,18 @@ const fn bind(keys: &'static [Key], intent: Intent, description: &'static str) -
         intent,
         description,
         destructive: false,
+        writes: false,
+    }
+}
+
+/// Moves the deadline: no confirmation, but still a change a read-only cockpit never makes.
+const fn writes(keys: &'static [Key], intent: Intent, description: &'static str) -> Binding {
+    Binding {
+        keys,
+        intent,
+        description,
+        destructive: false,
+        writes: true,
     }
 }
 
@@ -131,6 +160,7 @@ const fn danger(keys: &'static [Key], intent: Intent, description: &'static str)
         intent,
         description,
         destructive: true,
+        writes: true,
     }
 }
 
@@ -174,11 +204,21 @@ pub const BINDINGS: &[Binding] = &[
         "show the fleet: all instances, by cost",
     ),
     bind(
+        &[Key::Char('g'), Key::Char('G')],
+        Intent::Top,
+        "first / last row (events: oldest / newest)",
+    ),
+    bind(
+        &[Key::PageUp, Key::PageDown],
+        Intent::PageUp,
+        "scroll the focused list a page up / down",
+    ),
+    writes(
         &[Key::Char('e')],
         Intent::Extend,
         "extend the deadline by the configured step",
     ),
-    bind(
+    writes(
         &[Key::Char('E')],
         Intent::ExtendPrompt,
         "extend the deadline by a duration you type",
@@ -202,11 +242,16 @@ pub const BINDINGS: &[Binding] = &[
     ),
 ];
 
-/// The bindings in force: all of them, or without the destructive ones under `--read-only`.
+/// The bindings in force: all of them, or without the ones that write under `--read-only`.
 pub fn bindings(read_only: bool) -> impl Iterator<Item = &'static Binding> {
+    BINDINGS.iter().filter(move |b| !(read_only && b.writes))
+}
+
+/// The binding a key press matches, whether or not it is in force.
+pub fn binding_for(event: KeyPress) -> Option<&'static Binding> {
     BINDINGS
         .iter()
-        .filter(move |b| !(read_only && b.destructive))
+        .find(|b| b.keys.iter().any(|k| k.matches(event)))
 }
 
 /// The intent a key press asks for, if any binding in force has that key.
@@ -214,11 +259,12 @@ pub fn intent_for(event: KeyPress, read_only: bool) -> Option<Intent> {
     let intent = bindings(read_only)
         .find(|b| b.keys.iter().any(|k| k.matches(event)))
         .map(|b| b.intent)?;
-    // Shift-Tab shares a row with Tab in the help, but moves the other way.
-    Some(if event.code == KeyCode::BackTab {
-        Intent::FocusPrev
-    } else {
-        intent
+    // Shift-Tab shares a row with Tab in the help, but moves the other way; so do G and PgDn.
+    Some(match event.code {
+        KeyCode::BackTab => Intent::FocusPrev,
+        KeyCode::Char('G') if !event.ctrl => Intent::Bottom,
+        KeyCode::PageDown => Intent::PageDown,
+        _ => intent,
     })
 }
 
@@ -250,15 +296,18 @@ mod tests {
     }
 
     #[test]
-    fn read_only_removes_every_destructive_key() {
-        for b in BINDINGS.iter().filter(|b| b.destructive) {
+    fn read_only_removes_every_key_that_writes() {
+        for b in BINDINGS.iter().filter(|b| b.writes) {
             for k in b.keys {
                 let Key::Char(c) = k else { continue };
                 assert_eq!(intent_for(key(KeyCode::Char(*c)), true), None, "{c}");
                 assert!(intent_for(key(KeyCode::Char(*c)), false).is_some(), "{c}");
             }
         }
-        assert!(bindings(true).all(|b| !b.destructive));
+        assert!(bindings(true).all(|b| !b.destructive && !b.writes));
+        assert!(BINDINGS.iter().all(|b| b.writes || !b.destructive));
+        assert_eq!(intent_for(key(KeyCode::Char('e')), true), None);
+        assert_eq!(intent_for(key(KeyCode::Char('E')), true), None);
     }
 
     #[test]

@@ -5,15 +5,21 @@ pub mod confirm;
 pub mod deadline;
 pub mod guards;
 pub mod keymap;
+pub mod offer;
 pub mod state;
 pub mod update;
 
 pub use confirm::{Choice, Confirm, ConfirmLine};
 pub use deadline::{Deadline, format_remaining};
 pub use guards::{Armed, GraceBanner, IdleStatus, IdleWatch};
-pub use keymap::{BINDINGS, Binding, Intent, Key, KeyCode, KeyPress, bindings, intent_for};
+pub use keymap::{
+    BINDINGS, Binding, Intent, Key, KeyCode, KeyPress, binding_for, bindings, intent_for,
+};
+pub use offer::{instance_state, is_offered, live_deadline, not_now, offered};
 pub use state::{
     ActionFailure, App, CloudView, FleetLink, Focus, GuardChoice, GuardLink, Level, LogEntry, Mode,
     Settings, TelemetryView, WatchdogView,
 };
-pub use update::{Effect, Event, LEDGER_PREFIX, WATCHDOG_PREFIX, WatchdogNote, update};
+pub use update::{
+    Effect, Event, LEDGER_PREFIX, WATCHDOG_PREFIX, WatchdogNote, extend_question, update,
+};

@@ -14,7 +14,7 @@ use crate::telemetry::{
 };
 
 /// The most alert and event lines kept; older ones fall off.
-pub const EVENT_LOG_LEN: usize = 200;
+pub const EVENT_LOG_LEN: usize = 500;
 
 /// Which panel has the keyboard.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,6 +51,8 @@ pub enum Mode {
     Prompt {
         input: String,
         error: Option<String>,
+        /// A duration above [`super::deadline::ASK_ABOVE`] waiting for `y` once more.
+        asking: Option<SignedDuration>,
     },
     /// The guard row already holds another deadline than this cockpit's flags ask for: keep
     /// it, or replace it.
@@ -305,6 +307,8 @@ pub struct App {
     /// The idle rule shown beside the countdown; `None` shows none.
     pub idle: Option<super::guards::IdleWatch>,
     pub events: VecDeque<LogEntry>,
+    /// How many entries back from the newest the events panel shows (0: it follows the newest).
+    pub events_scroll: usize,
     /// Every line ever logged, so the edge can tell which ones are new since the last frame.
     pub logged: u64,
     /// Something changed since the last frame.
@@ -343,6 +347,7 @@ impl App {
             checkpoint: None,
             idle: None,
             events: VecDeque::new(),
+            events_scroll: 0,
             logged: 0,
             dirty: true,
             bell: false,
@@ -360,6 +365,10 @@ impl App {
     pub fn log_at(&mut self, at: Timestamp, level: Level, text: impl Into<String>) {
         if self.events.len() == EVENT_LOG_LEN {
             self.events.pop_front();
+        }
+        // Scrolled back, the view stays on the lines it shows while new ones arrive.
+        if self.events_scroll > 0 {
+            self.events_scroll = (self.events_scroll + 1).min(self.events.len());
         }
         self.events.push_back(LogEntry {
             at,

@@ -113,8 +113,18 @@ impl Breakdown {
         })
     }
 
+    /// The lines to the cent as plain numbers, for machines (`--json`, CSV).
     pub fn cents(&self) -> CentsBreakdown {
-        let [compute, bandwidth, storage, extras, total] = self.to_cents().map(|d| d.to_string());
+        self.cents_as(|d| d.to_string())
+    }
+
+    /// The lines to the cent with thousands separated, for people.
+    pub fn grouped(&self) -> CentsBreakdown {
+        self.cents_as(crate::money::grouped_cents)
+    }
+
+    fn cents_as(&self, show: impl Fn(Decimal) -> String) -> CentsBreakdown {
+        let [compute, bandwidth, storage, extras, total] = self.to_cents().map(show);
         CentsBreakdown {
             compute,
             bandwidth,

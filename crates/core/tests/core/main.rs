@@ -3,6 +3,9 @@
 //! telemetry history on the simulator. Nothing here starts a process, touches a file or the
 //! network, so `cargo test -p gpumeter-core` runs them without building the edges.
 
+mod app_keys;
+mod app_offer;
+mod app_prompt;
 mod app_update;
 mod app_watchdog;
 mod guard_owner;
@@ -10,5 +13,6 @@ mod meter_oracle;
 mod meter_properties;
 mod meter_release;
 mod pricing_extends;
+mod spend_minutes;
 mod telemetry_findings;
 mod telemetry_history;

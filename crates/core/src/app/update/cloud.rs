@@ -86,7 +86,7 @@ pub(super) fn on_inventory(app: &mut App, result: Result<Inventory, ProviderErro
             }
             app.cloud.inventory = Some(inventory);
             app.cloud.error = None;
-            let deadline = app.deadline.map(|d| d.at);
+            let deadline = crate::app::offer::live_deadline(app);
             app.spend
                 .recompute(app.cloud.inventory.as_ref(), app.now, deadline);
         }

@@ -82,8 +82,8 @@ pub(super) fn extend(app: &mut App, by: SignedDuration) -> Vec<Effect> {
         .get_or_insert_with(|| Deadline::new(now, OnExpiry::Alert, now));
     deadline.extend(by, now);
     let (at, on_expiry) = (deadline.at, deadline.on_expiry);
-    let local = at.to_zoned_datetime(app.spend.time_zone.clone());
-    let text = format!("deadline extended by {by:#} to {}", local.strftime("%H:%M"));
+    let to = crate::app::deadline::when(at, now, &app.spend.time_zone);
+    let text = format!("deadline extended by {by:#} to {to}");
     app.log(Level::Info, text);
     let mut effects: Vec<Effect> = save_guard(app).into_iter().collect();
     let can_hold = app.cloud.capabilities.deadline && !app.settings.read_only;

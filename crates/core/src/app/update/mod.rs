@@ -4,7 +4,8 @@
 use jiff::{SignedDuration, Timestamp};
 
 use super::deadline::Countdown;
-use super::keymap::{Intent, KeyCode, KeyPress, intent_for};
+use super::keymap::{Intent, KeyCode, KeyPress, binding_for, intent_for};
+use super::offer::not_now;
 use super::state::{App, Level, Mode};
 use crate::cloud::{Action, ActionReport, Inventory, ProviderError};
 use crate::guard::BudgetAlert;
@@ -15,6 +16,8 @@ use crate::telemetry::{CpuBoundRule, Expectations, Telemetry, assess};
 
 mod cloud;
 mod guard;
+mod prompt;
+pub use prompt::extend_question;
 #[cfg(test)]
 mod tests;
 
@@ -228,17 +231,26 @@ fn on_key(app: &mut App, key: KeyPress) -> Vec<Effect> {
         }
         Mode::Confirm(confirm) => on_confirm_key(app, confirm, key),
         Mode::GuardChoice(choice) => on_guard_choice_key(app, choice, key),
-        Mode::Prompt { input, .. } => on_prompt_key(app, input, key),
+        Mode::Prompt { input, asking, .. } => prompt::on_prompt_key(app, input, asking, key),
         Mode::Main => {
             if in_grace(app)
                 && !matches!(intent_for(key, app.settings.read_only), Some(Intent::Quit))
             {
                 return cancel_grace(app);
             }
-            match intent_for(key, app.settings.read_only) {
-                Some(intent) => on_intent(app, intent),
-                None => Vec::new(),
+            let read_only = app.settings.read_only;
+            let Some(intent) = intent_for(key, read_only) else {
+                if let Some(b) = binding_for(key).filter(|b| b.writes && read_only) {
+                    let text = format!("read-only: this cockpit does not {}", b.description);
+                    app.log(Level::Info, text);
+                }
+                return Vec::new();
+            };
+            if let Some(why) = not_now(intent, app) {
+                app.log(Level::Info, why);
+                return Vec::new();
             }
+            on_intent(app, intent)
         }
     }
 }
@@ -253,6 +265,10 @@ fn on_intent(app: &mut App, intent: Intent) -> Vec<Effect> {
         Intent::FocusPrev | Intent::Left => app.focus = app.focus.prev(),
         Intent::Up => move_selection(app, -1),
         Intent::Down => move_selection(app, 1),
+        Intent::PageUp => move_selection(app, -PAGE),
+        Intent::PageDown => move_selection(app, PAGE),
+        Intent::Top => move_selection(app, isize::MIN),
+        Intent::Bottom => move_selection(app, isize::MAX),
         Intent::Processes => app.show_processes = !app.show_processes,
         Intent::Fleet => {
             app.show_fleet = !app.show_fleet;
@@ -263,6 +279,7 @@ fn on_intent(app: &mut App, intent: Intent) -> Vec<Effect> {
             app.mode = Mode::Prompt {
                 input: String::new(),
                 error: None,
+                asking: None,
             };
         }
         Intent::RetryGpu => {
@@ -319,7 +336,20 @@ fn refresh_fleet(app: &mut App) -> Vec<Effect> {
     vec![Effect::RefreshFleet]
 }
 
+/// Rows PgUp and PgDn move.
+const PAGE: isize = 10;
+
+/// Moves the focused list by `by` rows (negative: up). In the events, up is older: the view
+/// scrolls back from the newest line, and `isize::MAX` (G) follows the newest again.
 fn move_selection(app: &mut App, by: isize) {
+    if app.focus == super::state::Focus::Events {
+        let oldest = app.events.len().saturating_sub(1);
+        app.events_scroll = app
+            .events_scroll
+            .saturating_add_signed(by.saturating_neg())
+            .min(oldest);
+        return;
+    }
     let (selected, len) = match app.focus {
         super::state::Focus::Resources => (
             &mut app.selected_resource,
@@ -339,34 +369,6 @@ fn move_selection(app: &mut App, by: isize) {
     if len > 0 {
         *selected = selected.saturating_add_signed(by).min(len - 1);
     }
-}
-
-fn on_prompt_key(app: &mut App, mut input: String, key: KeyPress) -> Vec<Effect> {
-    match key.code {
-        KeyCode::Esc => app.mode = Mode::Main,
-        KeyCode::Enter => match input.trim().parse::<SignedDuration>() {
-            Ok(by) if by > SignedDuration::ZERO => {
-                app.mode = Mode::Main;
-                return extend(app, by);
-            }
-            _ => {
-                app.mode = Mode::Prompt {
-                    error: Some(format!("`{input}` is not a duration: try 45m, 2h or 1h30m")),
-                    input,
-                };
-            }
-        },
-        KeyCode::Backspace => {
-            input.pop();
-            app.mode = Mode::Prompt { input, error: None };
-        }
-        KeyCode::Char(c) if !c.is_control() && input.len() < 32 => {
-            input.push(c);
-            app.mode = Mode::Prompt { input, error: None };
-        }
-        _ => {}
-    }
-    Vec::new()
 }
 
 fn on_tick(app: &mut App, now: Timestamp) {
@@ -390,7 +392,7 @@ fn on_tick(app: &mut App, now: Timestamp) {
             app.log(Level::Warn, text);
         }
     }
-    let deadline = app.deadline.map(|d| d.at);
+    let deadline = crate::app::offer::live_deadline(app);
     app.spend
         .recompute(app.cloud.inventory.as_ref(), now, deadline);
     check_budget(app, now);

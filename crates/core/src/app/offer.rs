@@ -1,0 +1,48 @@
+//! Which keys apply to the instance as it is now. The footer, the help and `update` ask the
+//! same rule the command line asks ([`crate::cloud::nothing_to_do`]), so a key that has
+//! nothing to do is neither offered nor acted on.
+
+use super::keymap::{Binding, Intent, bindings};
+use super::state::App;
+use crate::cloud::{Action, nothing_to_do};
+use crate::meter::InstanceState;
+
+/// The instance's state as the latest inventory lists it; `None` before the first one, or
+/// when it lists no instance (the provider decides then).
+pub fn instance_state(app: &App) -> Option<InstanceState> {
+    let inventory = app.cloud.inventory.as_ref()?;
+    inventory.instance.as_ref().map(|i| i.state)
+}
+
+/// The action a key asks the provider (or the guard) for, to judge against the state.
+fn action_of(intent: Intent) -> Option<Action> {
+    match intent {
+        Intent::Release => Some(Action::Release),
+        Intent::Stop => Some(Action::Stop),
+        Intent::Extend | Intent::ExtendPrompt => Some(Action::SetDeadline { at: None }),
+        _ => None,
+    }
+}
+
+/// Why `intent` does nothing now, in one line for the events; `None` when it applies.
+pub fn not_now(intent: Intent, app: &App) -> Option<&'static str> {
+    nothing_to_do(&action_of(intent)?, instance_state(app))
+}
+
+/// The deadline the meter projects to: none once the instance is released, since nothing
+/// happens at it any more.
+pub fn live_deadline(app: &App) -> Option<jiff::Timestamp> {
+    let gone = nothing_to_do(&Action::SetDeadline { at: None }, instance_state(app)).is_some();
+    app.deadline.filter(|_| !gone).map(|d| d.at)
+}
+
+/// The bindings to offer now: those in force under `--read-only`, less those the instance's
+/// state has no use for.
+pub fn offered(app: &App) -> impl Iterator<Item = &'static Binding> + '_ {
+    bindings(app.settings.read_only).filter(move |b| not_now(b.intent, app).is_none())
+}
+
+/// Whether the key for `intent` is offered now.
+pub fn is_offered(intent: Intent, app: &App) -> bool {
+    offered(app).any(|b| b.intent == intent)
+}
