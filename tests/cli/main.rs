@@ -17,6 +17,7 @@ mod meta_cli;
 mod pricing_cli;
 mod progress_tmux;
 mod readme_examples;
+mod readme_screen;
 mod regional_price;
 mod serve_fleet_cli;
 mod status_cli;
