@@ -98,7 +98,8 @@ where
     if let Some(other) = claim(&mut w, pid, now)? {
         return Ok(Ended::AlreadyGuarded(other));
     }
-    let note = format!("watchdog {pid} guards {}", w.instance);
+    // Shown after the cockpit's `watchdog:` prefix: "watchdog: pid 4242 guards i-0abc".
+    let note = format!("pid {pid} guards {}", w.instance);
     record(&mut w, EventRecord::note(now, note));
     // Alerts go to the webhooks from a queue of their own: a hook that hangs never holds up
     // the release. What each hook did with each alert comes back here, to be recorded (and so
