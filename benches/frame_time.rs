@@ -40,6 +40,7 @@ impl Provider for Hanging {
 
     fn capabilities(&self) -> Capabilities {
         Capabilities {
+            start: false,
             stop: true,
             snapshots: true,
             deadline: true,

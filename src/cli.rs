@@ -146,6 +146,9 @@ pub enum Command {
     /// Stop the instance; disks (and on some providers compute) keep billing.
     #[command(after_help = "Example:\n  gpumeter stop --dry-run")]
     Stop(ActionArgs),
+    /// Start a stopped instance again (AWS and the demo); compute bills again from then.
+    #[command(after_help = "Example:\n  gpumeter start --provider aws --instance i-0abc --dry-run")]
+    Start(ActionArgs),
     /// Delete snapshots beyond the newest N.
     #[command(
         after_help = "Example:\n  gpumeter snapshot-clean --keep 1 --final-snapshot --dry-run"
@@ -271,7 +274,7 @@ impl Cli {
         let sub = match &self.command {
             Some(Command::Checklist { target, .. } | Command::Sweep { target, .. }) => Some(target),
             Some(Command::Watchdog(w)) => Some(&w.target),
-            Some(Command::Release(a) | Command::Stop(a)) => Some(&a.target),
+            Some(Command::Release(a) | Command::Stop(a) | Command::Start(a)) => Some(&a.target),
             Some(Command::SnapshotClean { common, .. } | Command::Extend { common, .. }) => {
                 Some(&common.target)
             }

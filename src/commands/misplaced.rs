@@ -29,6 +29,7 @@ fn takes(
         Command::Sweep { .. } => ("sweep", &[], &[]),
         Command::Release(_) => ("release", &[], &[]),
         Command::Stop(_) => ("stop", &[], &[]),
+        Command::Start(_) => ("start", &[], &[]),
         Command::SnapshotClean { .. } => ("snapshot-clean", &[], &[]),
         Command::Extend { .. } => ("extend", &[], &[]),
         Command::Report(_) => ("report", &[], &[]),

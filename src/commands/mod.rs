@@ -178,6 +178,7 @@ pub fn run(cli: &Cli) -> ExitCode {
         Some(Command::Sweep { json, .. }) => sweep::run(cli, *json),
         Some(Command::Release(args)) => actions::run(cli, &Action::Release, args),
         Some(Command::Stop(args)) => actions::run(cli, &Action::Stop, args),
+        Some(Command::Start(args)) => actions::run(cli, &Action::Start, args),
         Some(Command::SnapshotClean {
             keep,
             final_snapshot,

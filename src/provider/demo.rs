@@ -131,6 +131,14 @@ impl DemoCloud {
                 state.instance.history.push((now, InstanceState::Stopped));
                 "stopped".into()
             }
+            Action::Start => {
+                if state.instance.state != InstanceState::Stopped {
+                    return format!("not stopped ({:?})", state.instance.state).to_lowercase();
+                }
+                state.instance.state = InstanceState::Running;
+                state.instance.history.push((now, InstanceState::Running));
+                "started".into()
+            }
             Action::SnapshotClean {
                 keep,
                 final_snapshot,
@@ -150,6 +158,7 @@ impl DemoCloud {
         match action {
             Action::Release => state.instance.state == InstanceState::Released,
             Action::Stop => state.instance.state == InstanceState::Stopped,
+            Action::Start => state.instance.state == InstanceState::Running,
             Action::SnapshotClean {
                 keep,
                 final_snapshot,

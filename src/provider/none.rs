@@ -25,6 +25,7 @@ impl Provider for NoProvider {
 
     fn capabilities(&self) -> Capabilities {
         Capabilities {
+            start: false,
             stop: false,
             snapshots: false,
             deadline: false,

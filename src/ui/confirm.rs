@@ -149,6 +149,7 @@ fn lists(c: &Confirm, currency: &str, w: usize, room: usize, theme: &Theme) -> V
     let mut out = Vec::new();
     let (kept, total_label) = match c.action {
         Action::Stop => ("keeps billing while stopped", "  total while stopped"),
+        Action::Start => ("billing as before", "  total"),
         Action::SnapshotClean { .. } => ("kept, and keeps billing", "  total kept"),
         Action::Release | Action::SetDeadline { .. } => {
             ("survives and keeps billing", "  total after release")

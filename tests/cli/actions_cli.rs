@@ -478,3 +478,27 @@ fn sweep_lists_what_bills_with_no_running_instance_before_and_after_a_release() 
     let lb = &doc["items"].as_array().unwrap()[ids.len() - 1];
     assert_eq!(lb["monthly_cost"], Value::Null);
 }
+
+#[test]
+fn start_brings_a_stopped_instance_back_and_says_when_there_is_nothing_to_start() {
+    let cloud = Cloud::new("start");
+    let out = cloud.run(&["start"], &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("already running"), "{}", stdout(&out));
+    assert!(cloud.run(&["stop", "--yes"], &[]).status.success());
+    assert_eq!(cloud.state()["instance"]["state"], "stopped");
+    // No terminal and no --yes: starting bills again, so it asks and is refused.
+    let out = cloud.run(&["start"], &[]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    let out = cloud.run(&["start", "--yes"], &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("start: done"), "{}", stdout(&out));
+    assert_eq!(cloud.state()["instance"]["state"], "running");
+    assert!(cloud.run(&["release", "--yes"], &[]).status.success());
+    let out = cloud.run(&["start"], &[]);
+    assert!(
+        stdout(&out).contains("nothing to start"),
+        "{}",
+        stdout(&out)
+    );
+}

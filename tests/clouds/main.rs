@@ -15,6 +15,7 @@ mod aws_checked;
 mod aws_faults;
 mod aws_moto;
 mod aws_roles;
+mod aws_start;
 mod aws_sweep;
 mod command_adapter;
 mod gpu_clouds;

@@ -24,6 +24,7 @@ impl Provider for Hanging {
 
     fn capabilities(&self) -> Capabilities {
         Capabilities {
+            start: false,
             stop: false,
             snapshots: false,
             deadline: false,

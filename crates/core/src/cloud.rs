@@ -89,8 +89,14 @@ pub struct Inventory {
 
 /// What a provider can do; the cockpit hides the keys for what it cannot, and says why.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "each is one thing the provider can or cannot do"
+)]
 pub struct Capabilities {
     pub stop: bool,
+    /// A stopped instance can be started again through the provider's API.
+    pub start: bool,
     pub snapshots: bool,
     /// The provider can hold a release deadline server-side.
     pub deadline: bool,
@@ -102,6 +108,8 @@ pub struct Capabilities {
 pub enum Action {
     Release,
     Stop,
+    /// Start a stopped instance again: compute bills again from then.
+    Start,
     /// Delete snapshots beyond the newest `keep` ([`SnapshotPlan`]); take a final one first if
     /// asked. `delete` is what the confirmation promised (set by [`crate::app::Confirm`]): an
     /// adapter whose fresh plan deletes anything else refuses.
@@ -122,6 +130,7 @@ impl Action {
         match self {
             Action::Release => "release",
             Action::Stop => "stop",
+            Action::Start => "start",
             Action::SnapshotClean { .. } => "snapshot-clean",
             Action::SetDeadline { .. } => "set deadline",
         }

@@ -71,6 +71,12 @@ impl AlibabaCloud {
         let (confirmed, summary, calls) = match action {
             Action::Release => self.release().await?,
             Action::Stop => self.stop().await?,
+            Action::Start => {
+                return Err(ProviderError::unsupported(
+                    "alibaba",
+                    crate::provider::START_NOT_BUILT,
+                ));
+            }
             Action::SnapshotClean {
                 keep,
                 final_snapshot,

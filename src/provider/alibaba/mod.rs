@@ -204,6 +204,7 @@ impl Provider for AlibabaCloud {
 
     fn capabilities(&self) -> Capabilities {
         Capabilities {
+            start: false,
             stop: true,
             snapshots: true,
             deadline: true,

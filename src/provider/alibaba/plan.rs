@@ -85,6 +85,7 @@ impl AlibabaCloud {
                 );
                 calls
             }
+            Action::Start => Vec::new(),
             Action::SetDeadline { at } => {
                 let mut params = vec![("InstanceId", id.clone())];
                 if let Some(at) = at {

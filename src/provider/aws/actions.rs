@@ -119,6 +119,37 @@ pub async fn stop(
     Ok(read_back(s, id, InstanceState::Stopped, "StopInstances accepted").await)
 }
 
+/// `StartInstances` of a stopped instance, read back until EC2 shows it `pending` or `running`.
+pub async fn start(
+    s: &mut Session<'_>,
+    id: &str,
+    absent: Absent<'_>,
+) -> Result<Outcome, ProviderError> {
+    let before = s.instance(id).await?;
+    match state_of(before.as_ref()) {
+        None => {
+            absent()?;
+            return Ok((
+                false,
+                "EC2 no longer lists the instance: it is released; nothing to start".into(),
+            ));
+        }
+        Some((name, InstanceState::Running)) => {
+            return Ok((true, format!("already running (`{name}`)")));
+        }
+        Some((name, InstanceState::Released)) => {
+            return Ok((false, format!("is released (`{name}`); nothing to start")));
+        }
+        Some((_, InstanceState::Stopped)) => {}
+    }
+    let body = s
+        .call("StartInstances", &instance_param(id), Repeat::Safe)
+        .await?;
+    xml::parse_answer(&body, "StartInstances")
+        .map_err(|m| Ec2Error::malformed("StartInstances", &m))?;
+    Ok(read_back(s, id, InstanceState::Running, "StartInstances accepted").await)
+}
+
 fn token() -> String {
     format!("{:016x}{:016x}", fastrand::u64(..), fastrand::u64(..))
 }

@@ -235,6 +235,7 @@ impl Provider for Aws {
 
     fn capabilities(&self) -> Capabilities {
         Capabilities {
+            start: true,
             stop: true,
             snapshots: true,
             deadline: false,
@@ -259,6 +260,11 @@ impl Provider for Aws {
             Action::Stop => vec![
                 describe.clone(),
                 describe_call("StopInstances", &instance_param(&id)),
+                format!("{describe}   (read back)"),
+            ],
+            Action::Start => vec![
+                describe.clone(),
+                describe_call("StartInstances", &instance_param(&id)),
                 format!("{describe}   (read back)"),
             ],
             Action::SnapshotClean {
@@ -317,6 +323,7 @@ impl Provider for Aws {
         let outcome = match action {
             Action::Release => actions::release(&mut session, &id, &absent).await,
             Action::Stop => actions::stop(&mut session, &id, &absent).await,
+            Action::Start => actions::start(&mut session, &id, &absent).await,
             Action::SnapshotClean {
                 keep,
                 final_snapshot,

@@ -82,6 +82,7 @@ impl CommandProvider {
         let (argv, key) = match action {
             Action::Release => (&self.config.release, "release"),
             Action::Stop => (&self.config.stop, "stop"),
+            Action::Start => return Err(Self::unsupported("start a stopped instance")),
             Action::SnapshotClean {
                 keep,
                 final_snapshot,
@@ -189,6 +190,7 @@ fn shows(action: &Action, inventory: &Inventory) -> bool {
     match action {
         Action::Release => state.is_none() || state == Some(InstanceState::Released),
         Action::Stop => state.is_none_or(|s| s != InstanceState::Running),
+        Action::Start => state == Some(InstanceState::Running),
         Action::SnapshotClean {
             delete: Some(promised),
             ..
@@ -244,6 +246,7 @@ impl Provider for CommandProvider {
     fn capabilities(&self) -> Capabilities {
         let set = |v: &Option<Vec<String>>| v.as_ref().is_some_and(|a| !a.is_empty());
         Capabilities {
+            start: false,
             stop: set(&self.config.stop),
             snapshots: set(&self.config.snapshot_clean),
             deadline: set(&self.config.extend),

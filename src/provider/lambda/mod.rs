@@ -315,6 +315,7 @@ impl Provider for Lambda {
 
     fn capabilities(&self) -> Capabilities {
         Capabilities {
+            start: false,
             stop: false,
             snapshots: false,
             deadline: false,
@@ -369,9 +370,9 @@ impl Provider for Lambda {
     async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
         match action {
             Action::Release => {}
-            Action::Stop => {
+            Action::Stop | Action::Start => {
                 return Err(unsupported(
-                    "stop (Lambda Cloud has no stop or pause: an instance bills until it is terminated)",
+                    "stop or start (Lambda Cloud has no stop or pause: an instance bills until it is terminated)",
                 ));
             }
             Action::SnapshotClean { .. } => {

@@ -337,6 +337,7 @@ impl Provider for Runpod {
 
     fn capabilities(&self) -> Capabilities {
         Capabilities {
+            start: false,
             stop: true,
             snapshots: false,
             deadline: false,
@@ -462,6 +463,7 @@ impl Provider for Runpod {
         let verb = match action {
             Action::Release => "terminate",
             Action::Stop => "stop",
+            Action::Start => return Err(unsupported(crate::provider::START_NOT_BUILT)),
             Action::SnapshotClean { .. } => {
                 return Err(unsupported("manage snapshots (RunPod has no snapshots)"));
             }

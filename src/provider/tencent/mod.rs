@@ -312,6 +312,7 @@ impl Provider for TencentCloud {
 
     fn capabilities(&self) -> Capabilities {
         Capabilities {
+            start: false,
             stop: true,
             snapshots: false,
             deadline: true,

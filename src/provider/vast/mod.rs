@@ -363,6 +363,7 @@ impl Provider for Vast {
 
     fn capabilities(&self) -> Capabilities {
         Capabilities {
+            start: false,
             stop: true,
             snapshots: false,
             deadline: false,
@@ -451,6 +452,7 @@ impl Provider for Vast {
         let stop = match action {
             Action::Release => false,
             Action::Stop => true,
+            Action::Start => return Err(unsupported(crate::provider::START_NOT_BUILT)),
             Action::SnapshotClean { .. } => {
                 return Err(unsupported(
                     "manage snapshots (Vast.ai bills none; its container snapshots go to your own registry)",

@@ -199,6 +199,10 @@ impl Cloud for MotoCloud {
                 done: has("stopping") || has("stopped"),
                 backup_lost: false,
             },
+            Action::Start => Truth {
+                done: has("pending") || has("running"),
+                backup_lost: false,
+            },
             Action::SnapshotClean { final_snapshot, .. } => Truth {
                 done: old_left == 0 && (!final_snapshot || final_taken),
                 backup_lost: *final_snapshot && old_left < world.snapshots.len() && !final_taken,
@@ -254,5 +258,7 @@ async fn the_iam_policy_allows_every_call_and_nothing_more() {
         ..policy()
     };
     let ec2 = Ec2::new(&moto.url, REGION, creds, patient).unwrap();
-    super::policies::check(&MotoCloud { moto, ec2 }, Vec::new(), "aws-iam.json").await;
+    // Start needs a stopped instance: stop, then start it again.
+    let stop_start = vec![vec![Action::Stop, Action::Start]];
+    super::policies::check(&MotoCloud { moto, ec2 }, stop_start, "aws-iam.json").await;
 }

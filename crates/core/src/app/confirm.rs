@@ -5,7 +5,7 @@ use rust_decimal::Decimal;
 
 use super::state::App;
 use crate::cloud::{Action, Inventory, Kept, LinkedResource, SnapshotPlan};
-use crate::meter::{ResourceKind, monthly_after_release};
+use crate::meter::{ComputeTerms, ResourceKind, monthly_after_release};
 use crate::money::{Currency, Money};
 use crate::spend::Pricing;
 
@@ -141,6 +141,12 @@ impl Confirm {
                     note,
                 )
             }
+            Action::Start => (
+                Vec::new(),
+                resources.iter().map(line).collect(),
+                "Start the instance",
+                start_note(pricing),
+            ),
             Action::SetDeadline { .. } => (Vec::new(), Vec::new(), "Set the deadline", String::new()),
         };
         let action = promise(action, inventory);
@@ -175,6 +181,16 @@ fn promise(action: Action, inventory: Option<&Inventory>) -> Action {
             delete: Some(SnapshotPlan::new(&inventory.resources, keep, final_snapshot).deleted),
         },
         (action, _) => action,
+    }
+}
+
+fn start_note(pricing: Option<&Pricing>) -> String {
+    match pricing.map(|p| (&p.terms, p.sheet.currency)) {
+        Some((ComputeTerms::Hourly { per_hour }, currency)) => format!(
+            "Compute bills again from the moment it starts: {} per hour on top.",
+            Money::new(*per_hour, currency)
+        ),
+        _ => "Compute bills again from the moment it starts.".into(),
     }
 }
 

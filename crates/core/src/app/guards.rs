@@ -323,6 +323,7 @@ mod tests {
     fn the_grace_banner_counts_down_a_stop_or_release_only() {
         let now = ts(0);
         let caps = crate::cloud::Capabilities {
+            start: false,
             stop: true,
             snapshots: false,
             deadline: false,

@@ -60,6 +60,7 @@ pub enum Intent {
     ExtendPrompt,
     Release,
     Stop,
+    Start,
     SnapshotClean,
     RetryGpu,
     Confirm,
@@ -230,6 +231,11 @@ pub const BINDINGS: &[Binding] = &[
     ),
     danger(&[Key::Char('R')], Intent::Release, "release the instance"),
     danger(&[Key::Char('S')], Intent::Stop, "stop the instance"),
+    writes(
+        &[Key::Char('s')],
+        Intent::Start,
+        "start the stopped instance again",
+    ),
     danger(
         &[Key::Char('C')],
         Intent::SnapshotClean,

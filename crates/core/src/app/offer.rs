@@ -19,6 +19,7 @@ fn action_of(intent: Intent) -> Option<Action> {
     match intent {
         Intent::Release => Some(Action::Release),
         Intent::Stop => Some(Action::Stop),
+        Intent::Start => Some(Action::Start),
         Intent::Extend | Intent::ExtendPrompt => Some(Action::SetDeadline { at: None }),
         _ => None,
     }
@@ -26,6 +27,14 @@ fn action_of(intent: Intent) -> Option<Action> {
 
 /// Why `intent` does nothing now, in one line for the events; `None` when it applies.
 pub fn not_now(intent: Intent, app: &App) -> Option<&'static str> {
+    if intent == Intent::Start {
+        if !app.cloud.capabilities.start {
+            return Some("this provider's instances cannot be started from here");
+        }
+        if instance_state(app).is_none() {
+            return Some("the instance is not known to be stopped");
+        }
+    }
     nothing_to_do(&action_of(intent)?, instance_state(app))
 }
 

@@ -16,6 +16,10 @@ pub fn nothing_to_do(action: &Action, state: Option<InstanceState>) -> Option<&'
             Some("the instance is released: there is nothing to stop")
         }
         (Action::Stop, InstanceState::Stopped) => Some("the instance is already stopped"),
+        (Action::Start, InstanceState::Running) => Some("the instance is already running"),
+        (Action::Start, InstanceState::Released) => {
+            Some("the instance is released: there is nothing to start")
+        }
         (Action::SetDeadline { .. }, InstanceState::Released) => {
             Some("the instance is released: there is no deadline to move")
         }
@@ -44,6 +48,9 @@ mod tests {
         assert_eq!(nothing_to_do(&Action::Release, Some(Stopped)), None);
         assert!(nothing_to_do(&Action::Stop, Some(Released)).is_some());
         assert!(nothing_to_do(&Action::Stop, Some(Stopped)).is_some());
+        assert_eq!(nothing_to_do(&Action::Start, Some(Stopped)), None);
+        assert!(nothing_to_do(&Action::Start, Some(Running)).is_some());
+        assert!(nothing_to_do(&Action::Start, Some(Released)).is_some());
         assert!(nothing_to_do(&deadline, Some(Released)).is_some());
         assert_eq!(nothing_to_do(&deadline, Some(Stopped)), None);
         assert_eq!(nothing_to_do(&clean, Some(Released)), None);

@@ -13,9 +13,10 @@ use crate::meter::{BillingMode, InstanceState, ResourceKind};
 pub const DEMO_SHEET: &str = "aws-us-east-1";
 pub const DEMO_SKU: &str = "p4de.24xlarge";
 
-/// The demo cloud can do everything: stop, snapshots, and hold a deadline.
+/// The demo cloud can do everything: stop, start, snapshots, and hold a deadline.
 pub const CAPABILITIES: Capabilities = Capabilities {
     stop: true,
+    start: true,
     snapshots: true,
     deadline: true,
 };

@@ -111,3 +111,28 @@ fn events_scroll_back_keep_their_place_and_g_returns_to_the_newest() {
     ch(&mut app, 'G');
     assert_eq!(app.events_scroll, 0);
 }
+
+#[test]
+fn s_starts_a_stopped_instance_after_asking_and_does_nothing_while_it_runs() {
+    use gpumeter_core::app::Effect;
+    use gpumeter_core::cloud::Action;
+    let mut running = in_state(InstanceState::Running);
+    assert_eq!(ch(&mut running, 's'), 0);
+    assert!(
+        matches!(running.mode, Mode::Main),
+        "no dialog while it runs"
+    );
+    let mut app = in_state(InstanceState::Stopped);
+    ch(&mut app, 's');
+    let Mode::Confirm(confirm) = &app.mode else {
+        panic!("s on a stopped instance asks first: {:?}", app.mode)
+    };
+    assert_eq!(confirm.action, Action::Start);
+    let effects = update(&mut app, Event::Key(KeyPress::new(KeyCode::Char('y'))));
+    assert!(
+        effects
+            .iter()
+            .any(|e| matches!(e, Effect::Perform(Action::Start))),
+        "{effects:?}"
+    );
+}

@@ -31,12 +31,35 @@ const WRITES: [Intent; 4] = [
 ];
 
 #[test]
-fn a_running_instance_is_offered_every_key() {
+fn a_running_instance_is_offered_every_key_but_start() {
     let app = in_state(InstanceState::Running);
     let shown = offered_intents(&app);
     for intent in WRITES.into_iter().chain([Intent::SnapshotClean]) {
         assert!(shown.contains(&intent), "{intent:?}");
     }
+    assert!(!shown.contains(&Intent::Start));
+    assert_eq!(
+        not_now(Intent::Start, &app),
+        Some("the instance is already running")
+    );
+}
+
+#[test]
+fn start_is_offered_only_for_a_stopped_instance_a_provider_can_start() {
+    let mut app = in_state(InstanceState::Stopped);
+    assert!(offered_intents(&app).contains(&Intent::Start));
+    app.cloud.capabilities.start = false;
+    assert!(!offered_intents(&app).contains(&Intent::Start));
+    assert!(not_now(Intent::Start, &app).is_some());
+    let mut released = in_state(InstanceState::Released);
+    released.cloud.capabilities.start = true;
+    assert!(!offered_intents(&released).contains(&Intent::Start));
+    let mut read_only = in_state(InstanceState::Stopped);
+    read_only.settings.read_only = true;
+    assert!(
+        !offered_intents(&read_only).contains(&Intent::Start),
+        "starting writes"
+    );
 }
 
 #[test]

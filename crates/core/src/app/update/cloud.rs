@@ -18,6 +18,7 @@ pub(super) fn open_confirm(app: &mut App, action: Action) {
     let caps = app.cloud.capabilities;
     let unsupported = match action {
         Action::Stop => !caps.stop,
+        Action::Start => !caps.start,
         Action::SnapshotClean { .. } => !caps.snapshots,
         _ => false,
     };

@@ -288,6 +288,7 @@ fn on_intent(app: &mut App, intent: Intent) -> Vec<Effect> {
         }
         Intent::Release => open_confirm(app, Action::Release),
         Intent::Stop => open_confirm(app, Action::Stop),
+        Intent::Start => open_confirm(app, Action::Start),
         Intent::SnapshotClean => open_confirm(
             app,
             Action::SnapshotClean {

@@ -9,6 +9,7 @@ fn app() -> App {
     let cloud = CloudView::new(
         "aws",
         Capabilities {
+            start: false,
             stop: true,
             snapshots: true,
             deadline: false,
