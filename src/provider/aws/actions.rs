@@ -89,34 +89,20 @@ pub async fn release(
     .await)
 }
 
+/// `StopInstances` of a running instance, read back until EC2 shows it `stopping` or `stopped`.
 pub async fn stop(
     s: &mut Session<'_>,
     id: &str,
     absent: Absent<'_>,
 ) -> Result<Outcome, ProviderError> {
-    let before = s.instance(id).await?;
-    match state_of(before.as_ref()) {
-        None => {
-            absent()?;
-            return Ok((
-                false,
-                "EC2 no longer lists the instance: it is released; nothing to stop".into(),
-            ));
-        }
-        Some((name, InstanceState::Stopped)) => {
-            return Ok((true, format!("already stopped (`{name}`)")));
-        }
-        Some((name, InstanceState::Released)) => {
-            return Ok((false, format!("is released (`{name}`); nothing to stop")));
-        }
-        Some((_, InstanceState::Running)) => {}
-    }
-    let body = s
-        .call("StopInstances", &instance_param(id), Repeat::Safe)
-        .await?;
-    xml::parse_answer(&body, "StopInstances")
-        .map_err(|m| Ec2Error::malformed("StopInstances", &m))?;
-    Ok(read_back(s, id, InstanceState::Stopped, "StopInstances accepted").await)
+    change_state(
+        s,
+        id,
+        absent,
+        ("stop", "StopInstances"),
+        InstanceState::Stopped,
+    )
+    .await
 }
 
 /// `StartInstances` of a stopped instance, read back until EC2 shows it `pending` or `running`.
@@ -125,29 +111,50 @@ pub async fn start(
     id: &str,
     absent: Absent<'_>,
 ) -> Result<Outcome, ProviderError> {
+    change_state(
+        s,
+        id,
+        absent,
+        ("start", "StartInstances"),
+        InstanceState::Running,
+    )
+    .await
+}
+
+/// Sends `call` to move the instance into `want` (`verb` for the user), unless it is already
+/// there or released, then reads it back.
+async fn change_state(
+    s: &mut Session<'_>,
+    id: &str,
+    absent: Absent<'_>,
+    (verb, call): (&str, &str),
+    want: InstanceState,
+) -> Result<Outcome, ProviderError> {
     let before = s.instance(id).await?;
     match state_of(before.as_ref()) {
         None => {
             absent()?;
             return Ok((
                 false,
-                "EC2 no longer lists the instance: it is released; nothing to start".into(),
+                format!("EC2 no longer lists the instance: it is released; nothing to {verb}"),
             ));
         }
-        Some((name, InstanceState::Running)) => {
-            return Ok((true, format!("already running (`{name}`)")));
-        }
         Some((name, InstanceState::Released)) => {
-            return Ok((false, format!("is released (`{name}`); nothing to start")));
+            return Ok((false, format!("is released (`{name}`); nothing to {verb}")));
         }
-        Some((_, InstanceState::Stopped)) => {}
+        Some((name, now)) if now == want => {
+            let already = if want == InstanceState::Stopped {
+                "stopped"
+            } else {
+                "running"
+            };
+            return Ok((true, format!("already {already} (`{name}`)")));
+        }
+        Some(_) => {}
     }
-    let body = s
-        .call("StartInstances", &instance_param(id), Repeat::Safe)
-        .await?;
-    xml::parse_answer(&body, "StartInstances")
-        .map_err(|m| Ec2Error::malformed("StartInstances", &m))?;
-    Ok(read_back(s, id, InstanceState::Running, "StartInstances accepted").await)
+    let body = s.call(call, &instance_param(id), Repeat::Safe).await?;
+    xml::parse_answer(&body, call).map_err(|m| Ec2Error::malformed(call, &m))?;
+    Ok(read_back(s, id, want, &format!("{call} accepted")).await)
 }
 
 fn token() -> String {
