@@ -286,37 +286,8 @@ impl Ec2 {
         body: &str,
         credentials: &Credentials,
     ) -> reqwest::RequestBuilder {
-        let amz_date = sigv4::amz_date(jiff::Timestamp::now());
-        let mut headers = vec![
-            ("content-type", CONTENT_TYPE),
-            ("host", self.authority.as_str()),
-            ("x-amz-date", amz_date.as_str()),
-        ];
-        if let Some(token) = &credentials.session_token {
-            headers.push(("x-amz-security-token", token.as_str()));
-        }
-        let request = Request {
-            method: "POST",
-            path: "/",
-            query: "",
-            headers: &headers,
-            body: body.as_bytes(),
-        };
-        let scope = Scope {
-            amz_date: &amz_date,
-            region: &self.region,
-            service: "ec2",
-        };
-        let auth = sigv4::authorization(&request, &scope, credentials);
-        let mut builder = client
-            .post(&self.url)
-            .header("content-type", CONTENT_TYPE)
-            .header("x-amz-date", &amz_date)
-            .header("authorization", auth);
-        if let Some(token) = &credentials.session_token {
-            builder = builder.header("x-amz-security-token", token);
-        }
-        builder.body(body.to_string())
+        let target = (self.url.as_str(), self.authority.as_str());
+        signed_post(client, target, (&self.region, "ec2"), body, credentials)
     }
 
     /// Sends `action`; a 2xx answer's body, or the error EC2 (or the network) gave.
@@ -359,6 +330,48 @@ impl Ec2 {
             retry_after: response.retry_after,
         })
     }
+}
+
+/// A form-encoded Query `POST /` to `url` (whose host is `authority`), signed with SigV4 for
+/// `service` in `region`; EC2 and STS both take it.
+pub(super) fn signed_post(
+    client: &reqwest::Client,
+    (url, authority): (&str, &str),
+    (region, service): (&str, &str),
+    body: &str,
+    credentials: &Credentials,
+) -> reqwest::RequestBuilder {
+    let amz_date = sigv4::amz_date(jiff::Timestamp::now());
+    let mut headers = vec![
+        ("content-type", CONTENT_TYPE),
+        ("host", authority),
+        ("x-amz-date", amz_date.as_str()),
+    ];
+    if let Some(token) = &credentials.session_token {
+        headers.push(("x-amz-security-token", token.as_str()));
+    }
+    let request = Request {
+        method: "POST",
+        path: "/",
+        query: "",
+        headers: &headers,
+        body: body.as_bytes(),
+    };
+    let scope = Scope {
+        amz_date: &amz_date,
+        region,
+        service,
+    };
+    let auth = sigv4::authorization(&request, &scope, credentials);
+    let mut builder = client
+        .post(url)
+        .header("content-type", CONTENT_TYPE)
+        .header("x-amz-date", &amz_date)
+        .header("authorization", auth);
+    if let Some(token) = &credentials.session_token {
+        builder = builder.header("x-amz-security-token", token);
+    }
+    builder.body(body.to_string())
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use super::credentials::{AwsEnv, Credentials, ENDPOINT, ENDPOINT_STS, WEB_IDENTITY_TOKEN_FILE};
-use super::sigv4::{self, Request, Scope};
+use super::sigv4;
 use super::xml;
 use crate::provider::ProviderError;
 use crate::provider::http::{Http, HttpPolicy, Repeat, by_status};
@@ -162,39 +162,8 @@ pub async fn assume_role(
         .call(
             Repeat::Safe,
             |c| {
-                let amz_date = sigv4::amz_date(jiff::Timestamp::now());
-                let mut headers = vec![
-                    ("content-type", CONTENT_TYPE),
-                    ("host", host.as_str()),
-                    ("x-amz-date", amz_date.as_str()),
-                ];
-                if let Some(token) = &signer.session_token {
-                    headers.push(("x-amz-security-token", token.as_str()));
-                }
-                let request = Request {
-                    method: "POST",
-                    path: "/",
-                    query: "",
-                    headers: &headers,
-                    body: body.as_bytes(),
-                };
-                let scope = Scope {
-                    amz_date: &amz_date,
-                    region: &sts.region,
-                    service: "sts",
-                };
-                let mut b = c
-                    .post(&sts.endpoint)
-                    .header("content-type", CONTENT_TYPE)
-                    .header("x-amz-date", &amz_date)
-                    .header(
-                        "authorization",
-                        sigv4::authorization(&request, &scope, signer),
-                    );
-                if let Some(token) = &signer.session_token {
-                    b = b.header("x-amz-security-token", token);
-                }
-                b.body(body.clone())
+                let target = (sts.endpoint.as_str(), host.as_str());
+                super::query::signed_post(c, target, (&sts.region, "sts"), &body, signer)
             },
             by_status,
         )
