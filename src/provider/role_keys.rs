@@ -46,6 +46,29 @@ pub struct TempKeys {
     pub expires: Option<Timestamp>,
 }
 
+/// The role a metadata service's listing names first (or `given`), if it is a role name at
+/// all: one path segment, nothing that would change the URL it is put in. `none` says there is
+/// no role ("has no RAM role").
+pub fn role_name(given: Option<&str>, listed: &str, none: &str) -> Result<String, String> {
+    let role = given.unwrap_or_else(|| listed.lines().next().unwrap_or_default().trim());
+    if role.is_empty() {
+        return Err(none.into());
+    }
+    if role.contains(['/', '?', '#']) || role.chars().any(char::is_whitespace) {
+        return Err("lists a role name that is not one".into());
+    }
+    Ok(role.to_string())
+}
+
+/// A metadata service's role answer is usable only with `Code` `Success`.
+pub fn ready(code: &str) -> Result<(), String> {
+    if code == "Success" {
+        Ok(())
+    } else {
+        Err(format!("says the role keys are not ready (Code `{code}`)"))
+    }
+}
+
 impl TempKeys {
     /// A role's answer as keys: the id, secret and token trimmed, none of them empty (`who`
     /// sent them; `expected` says what a good answer holds). The error holds no secret.

@@ -16,7 +16,7 @@ use super::credentials::ACCESS_KEY_ID_ENV;
 use super::oidc::{OidcRole, OidcSettings};
 use crate::provider::ProviderError;
 use crate::provider::http::{Http, HttpPolicy, Repeat, by_status};
-use crate::provider::role_keys::{Fetch, KeySource, KeyStore, Naming, TempKeys};
+use crate::provider::role_keys::{Fetch, KeySource, KeyStore, Naming, TempKeys, ready, role_name};
 
 const TOKEN_PATH: &str = "/latest/api/token";
 const TOKEN_TTL_HEADER: &str = "X-aliyun-ecs-metadata-token-ttl-seconds";
@@ -124,30 +124,18 @@ impl EcsRamRole {
 impl Fetch for EcsRamRole {
     async fn fetch(&self) -> Result<TempKeys, String> {
         let token = self.token().await?;
-        let role = if let Some(role) = &self.role {
-            role.clone()
-        } else {
-            let listed = self.get(ROLES_PATH, token.as_deref()).await?;
-            listed.lines().next().unwrap_or_default().trim().to_string()
+        let listed = match &self.role {
+            Some(_) => String::new(),
+            None => self.get(ROLES_PATH, token.as_deref()).await?,
         };
-        if role.is_empty() {
-            return Err("has no RAM role".into());
-        }
-        if role.contains(['/', '?', '#']) || role.chars().any(char::is_whitespace) {
-            return Err("lists a role name that is not one".into());
-        }
+        let role = role_name(self.role.as_deref(), &listed, "has no RAM role")?;
         let body = self
             .get(&format!("{ROLES_PATH}{role}"), token.as_deref())
             .await?;
         let expected = "JSON with Code, AccessKeyId, AccessKeySecret, SecurityToken, Expiration";
         let answer: RoleAnswer = serde_json::from_str(&body)
             .map_err(|_| format!("sent role keys that are not {expected}"))?;
-        if answer.code != "Success" {
-            return Err(format!(
-                "says the role keys are not ready (Code `{}`)",
-                answer.code
-            ));
-        }
+        ready(&answer.code)?;
         let expires: Timestamp = answer.expiration.parse().map_err(|_| {
             format!("sent an Expiration that is not a UTC time: expected {expected}")
         })?;

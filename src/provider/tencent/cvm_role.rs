@@ -13,7 +13,7 @@ use serde::Deserialize;
 use super::credentials::SECRET_ID_ENV;
 use crate::provider::ProviderError;
 use crate::provider::http::{Http, HttpPolicy, Repeat, by_status};
-use crate::provider::role_keys::{Fetch, KeySource, KeyStore, Naming, TempKeys};
+use crate::provider::role_keys::{Fetch, KeySource, KeyStore, Naming, TempKeys, ready, role_name};
 
 const ROLES_PATH: &str = "/latest/meta-data/cam/security-credentials/";
 /// The SDK's `_expired_timeout`: keys are fetched again five minutes before they expire.
@@ -73,28 +73,16 @@ impl CvmRole {
 #[async_trait]
 impl Fetch for CvmRole {
     async fn fetch(&self) -> Result<TempKeys, String> {
-        let role = if let Some(role) = &self.role {
-            role.clone()
-        } else {
-            let listed = self.get(ROLES_PATH).await?;
-            listed.lines().next().unwrap_or_default().trim().to_string()
+        let listed = match &self.role {
+            Some(_) => String::new(),
+            None => self.get(ROLES_PATH).await?,
         };
-        if role.is_empty() {
-            return Err("has no CAM role".into());
-        }
-        if role.contains(['/', '?', '#']) || role.chars().any(char::is_whitespace) {
-            return Err("lists a role name that is not one".into());
-        }
+        let role = role_name(self.role.as_deref(), &listed, "has no CAM role")?;
         let body = self.get(&format!("{ROLES_PATH}{role}")).await?;
         let expected = "JSON with Code, TmpSecretId, TmpSecretKey, Token, ExpiredTime";
         let answer: RoleAnswer = serde_json::from_str(&body)
             .map_err(|_| format!("sent role keys that are not {expected}"))?;
-        if answer.code != "Success" {
-            return Err(format!(
-                "says the role keys are not ready (Code `{}`)",
-                answer.code
-            ));
-        }
+        ready(&answer.code)?;
         let expires = answer
             .expired_time
             .and_then(|t| Timestamp::from_second(t).ok())
