@@ -106,6 +106,7 @@ impl DemoCloud {
 
     fn apply(state: &mut DemoState, action: &Action, now: Timestamp) -> String {
         match action {
+            Action::Cleanup { .. } => "a cleanup deletes one resource at a time".into(),
             Action::Release => {
                 if state.instance.state == InstanceState::Released {
                     return "already released".into();
@@ -156,6 +157,7 @@ impl DemoCloud {
 
     fn verify(state: &DemoState, action: &Action, before: &DemoState) -> bool {
         match action {
+            Action::Cleanup { .. } => false,
             Action::Release => state.instance.state == InstanceState::Released,
             Action::Stop => state.instance.state == InstanceState::Stopped,
             Action::Start => state.instance.state == InstanceState::Running,
@@ -205,6 +207,8 @@ fn snapshot_clean(
             created: now,
             deleted_with_instance: false,
             backs_image: None,
+            attached_to: None,
+            exposure: Default::default(),
         });
     }
     state.resources.retain(|r| !plan.deleted.contains(&r.id));
@@ -230,6 +234,9 @@ impl Provider for DemoCloud {
     }
 
     fn plan(&self, action: &Action) -> Vec<String> {
+        if let Action::Cleanup { delete } = action {
+            return crate::provider::cleanup::plan(self, delete);
+        }
         let target = self
             .load()
             .map_or_else(|_| "the demo instance".into(), |s| s.instance.id);
@@ -268,6 +275,9 @@ impl Provider for DemoCloud {
     }
 
     async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
+        if let Action::Cleanup { delete } = action {
+            return Ok(crate::provider::cleanup::perform(self, delete).await);
+        }
         tokio::time::sleep(self.delay).await;
         if self.failing.iter().any(|f| f == action.label()) {
             // As a cloud failing on its side would answer (GPUMETER_DEMO_FAIL).

@@ -11,6 +11,7 @@ pub use gpumeter_core::cloud::*;
 pub mod alibaba;
 pub mod aws;
 pub mod bearer;
+pub mod cleanup;
 pub mod command;
 pub mod demo;
 pub mod env;
@@ -78,6 +79,25 @@ pub trait Provider: Send + Sync {
         Err(ProviderError::unsupported(
             self.name(),
             "sweep the account (not built for this adapter yet)",
+        ))
+    }
+
+    /// The calls deleting `resource` would make, in order (`--dry-run`); empty where this
+    /// adapter cannot delete it.
+    fn delete_plan(&self, _resource: &LinkedResource) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// Deletes `resource` (a disk detached, an address disassociated, first), then reads it
+    /// back: `confirmed` only when the provider no longer lists it or shows it deleted. The
+    /// provider's own refusal comes back as it is.
+    async fn delete(&self, resource: &LinkedResource) -> Result<ActionReport, ProviderError> {
+        Err(ProviderError::unsupported(
+            self.name(),
+            format!(
+                "delete a {} (not built for this adapter yet)",
+                resource.kind.label()
+            ),
         ))
     }
 

@@ -33,6 +33,9 @@ impl Provider for NoProvider {
     }
 
     fn plan(&self, _action: &Action) -> Vec<String> {
+        if let Action::Cleanup { delete } = _action {
+            return crate::provider::cleanup::plan(self, delete);
+        }
         Vec::new()
     }
 
@@ -44,6 +47,9 @@ impl Provider for NoProvider {
     }
 
     async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
+        if let Action::Cleanup { delete } = action {
+            return Ok(crate::provider::cleanup::perform(self, delete).await);
+        }
         Err(ProviderError::unsupported(
             ID,
             format!("{} ({})", action.label(), self.why),

@@ -70,6 +70,18 @@ impl Provider for OneLine {
         Ok(found.into_iter().map(LinkedResource::one_lined).collect())
     }
 
+    fn delete_plan(&self, resource: &LinkedResource) -> Vec<String> {
+        self.0
+            .delete_plan(resource)
+            .iter()
+            .map(|call| one_line(call, CALL_CHARS))
+            .collect()
+    }
+
+    async fn delete(&self, resource: &LinkedResource) -> Result<ActionReport, ProviderError> {
+        self.0.delete(resource).await.map(ActionReport::one_lined)
+    }
+
     async fn interruption_notice(&self) -> Result<Option<Timestamp>, ProviderError> {
         self.0.interruption_notice().await
     }

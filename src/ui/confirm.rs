@@ -151,6 +151,7 @@ fn lists(c: &Confirm, currency: &str, w: usize, room: usize, theme: &Theme) -> V
         Action::Stop => ("keeps billing while stopped", "  total while stopped"),
         Action::Start => ("billing as before", "  total"),
         Action::SnapshotClean { .. } => ("kept, and keeps billing", "  total kept"),
+        Action::Cleanup { .. } => ("stays, and keeps billing", "  total that stays"),
         Action::Release | Action::SetDeadline { .. } => {
             ("survives and keeps billing", "  total after release")
         }

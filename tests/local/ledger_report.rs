@@ -71,6 +71,8 @@ fn resource(id: &str, kind: ResourceKind, with_instance: bool) -> LinkedResource
         created: t("2026-05-01T00:00:00Z"),
         deleted_with_instance: with_instance,
         backs_image: None,
+        attached_to: None,
+        exposure: Default::default(),
     }
 }
 

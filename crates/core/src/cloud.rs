@@ -9,12 +9,16 @@ use serde::{Deserialize, Serialize};
 use crate::meter::{BillingMode, InstanceState, Resource, ResourceKind};
 
 mod clean;
+mod cleanup;
 mod error;
+mod exposure;
 mod fits;
 mod seen;
 pub(crate) mod snapshots;
 mod sweep;
+pub use cleanup::{CleanupFilter, CleanupKind, CleanupPlan, Refusal};
 pub use error::{Auth, ErrorKind, MESSAGE_CHARS, ProviderError};
+pub use exposure::{Exposure, Finding, Severity, Sharing, findings, findings_of};
 pub use fits::nothing_to_do;
 pub use seen::{Asked, Seen};
 pub use snapshots::{Kept, SnapshotPlan};
@@ -55,6 +59,13 @@ pub struct LinkedResource {
     /// For a snapshot: the image that uses it, so snapshot-clean never deletes it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub backs_image: Option<String>,
+    /// The instance (or network interface) it is attached to or associated with; `None` when
+    /// nothing uses it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attached_to: Option<String>,
+    /// Whether its data is encrypted and who else may read it, as far as the provider says.
+    #[serde(default)]
+    pub exposure: Exposure,
 }
 
 impl LinkedResource {
@@ -123,6 +134,11 @@ pub enum Action {
     SetDeadline {
         at: Option<Timestamp>,
     },
+    /// Delete these resources, in this order ([`CleanupPlan::delete`]): exactly what the
+    /// confirmation listed. Each is read back.
+    Cleanup {
+        delete: Vec<LinkedResource>,
+    },
 }
 
 impl Action {
@@ -133,6 +149,7 @@ impl Action {
             Action::Start => "start",
             Action::SnapshotClean { .. } => "snapshot-clean",
             Action::SetDeadline { .. } => "set deadline",
+            Action::Cleanup { .. } => "cleanup",
         }
     }
 }

@@ -71,6 +71,7 @@ impl AlibabaCloud {
         let (confirmed, summary, calls) = match action {
             Action::Release => self.release().await?,
             Action::Stop => self.stop().await?,
+            Action::Cleanup { .. } => return Err(crate::provider::cleanup::not_here("alibaba")),
             Action::Start => {
                 return Err(ProviderError::unsupported(
                     "alibaba",

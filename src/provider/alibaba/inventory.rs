@@ -309,6 +309,8 @@ fn collect(
             created: parse_time(created).unwrap_or(Timestamp::UNIX_EPOCH),
             deleted_with_instance: with,
             backs_image: None,
+            attached_to: None,
+            exposure: Default::default(),
         };
     let behind = image_snapshots(images);
     let mut out = Vec::new();

@@ -212,6 +212,9 @@ impl Provider for AlibabaCloud {
     }
 
     fn plan(&self, action: &Action) -> Vec<String> {
+        if let Action::Cleanup { delete } = action {
+            return crate::provider::cleanup::plan(self, delete);
+        }
         self.plan_calls(action)
     }
 
@@ -224,6 +227,9 @@ impl Provider for AlibabaCloud {
     }
 
     async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
+        if let Action::Cleanup { delete } = action {
+            return Ok(crate::provider::cleanup::perform(self, delete).await);
+        }
         self.run_action(action).await
     }
 }

@@ -10,6 +10,7 @@ impl AlibabaCloud {
         let id = self.planned_instance();
         let known = self.known();
         match action {
+            Action::Cleanup { .. } => Vec::new(),
             Action::Release => vec![
                 self.line(
                     Product::Ecs,

@@ -159,6 +159,8 @@ pub fn assemble(
             created: when(v.create_time.as_deref()),
             deleted_with_instance,
             backs_image: None,
+            attached_to: None,
+            exposure: Default::default(),
         });
     }
     let behind = seen.behind_images();
@@ -177,6 +179,8 @@ pub fn assemble(
             created: when(s.start_time.as_deref()),
             deleted_with_instance: false,
             backs_image: None,
+            attached_to: None,
+            exposure: Default::default(),
         });
     }
     for i in &seen.images {
@@ -190,6 +194,8 @@ pub fn assemble(
             created: when(i.creation_date.as_deref()),
             deleted_with_instance: false,
             backs_image: None,
+            attached_to: None,
+            exposure: Default::default(),
         });
     }
     for a in &seen.addresses {
@@ -213,6 +219,8 @@ pub fn assemble(
             created: fallback,
             deleted_with_instance: false,
             backs_image: None,
+            attached_to: None,
+            exposure: Default::default(),
         });
     }
     Ok(Inventory {

@@ -243,6 +243,9 @@ impl Provider for Aws {
     }
 
     fn plan(&self, action: &Action) -> Vec<String> {
+        if let Action::Cleanup { delete } = action {
+            return crate::provider::cleanup::plan(self, delete);
+        }
         let last = self.last();
         let id = self
             .settings
@@ -252,6 +255,7 @@ impl Provider for Aws {
             .unwrap_or_else(|| "<this instance, from the metadata service>".into());
         let describe = describe_call("DescribeInstances", &instance_param(&id));
         match action {
+            Action::Cleanup { .. } => Vec::new(),
             Action::Release => vec![
                 describe.clone(),
                 describe_call("TerminateInstances", &instance_param(&id)),
@@ -316,6 +320,9 @@ impl Provider for Aws {
     }
 
     async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
+        if let Action::Cleanup { delete } = action {
+            return Ok(crate::provider::cleanup::perform(self, delete).await);
+        }
         let ec2 = self.ec2()?;
         let id = self.instance_id().await?;
         let mut session = Session::new(ec2);
@@ -324,6 +331,7 @@ impl Provider for Aws {
             Action::Release => actions::release(&mut session, &id, &absent).await,
             Action::Stop => actions::stop(&mut session, &id, &absent).await,
             Action::Start => actions::start(&mut session, &id, &absent).await,
+            Action::Cleanup { .. } => return Err(crate::provider::cleanup::not_here("aws")),
             Action::SnapshotClean {
                 keep,
                 final_snapshot,

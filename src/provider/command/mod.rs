@@ -83,6 +83,7 @@ impl CommandProvider {
             Action::Release => (&self.config.release, "release"),
             Action::Stop => (&self.config.stop, "stop"),
             Action::Start => return Err(Self::unsupported("start a stopped instance")),
+            Action::Cleanup { .. } => return Err(crate::provider::cleanup::not_here("command")),
             Action::SnapshotClean {
                 keep,
                 final_snapshot,
@@ -191,6 +192,7 @@ fn shows(action: &Action, inventory: &Inventory) -> bool {
         Action::Release => state.is_none() || state == Some(InstanceState::Released),
         Action::Stop => state.is_none_or(|s| s != InstanceState::Running),
         Action::Start => state == Some(InstanceState::Running),
+        Action::Cleanup { .. } => false,
         Action::SnapshotClean {
             delete: Some(promised),
             ..
@@ -254,6 +256,9 @@ impl Provider for CommandProvider {
     }
 
     fn plan(&self, action: &Action) -> Vec<String> {
+        if let Action::Cleanup { delete } = action {
+            return crate::provider::cleanup::plan(self, delete);
+        }
         let Ok((argv, values)) = self.command_for(action) else {
             return Vec::new();
         };
@@ -273,6 +278,9 @@ impl Provider for CommandProvider {
     }
 
     async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
+        if let Action::Cleanup { delete } = action {
+            return Ok(crate::provider::cleanup::perform(self, delete).await);
+        }
         let (argv, values) = self.command_for(action)?;
         // The script decides what it deletes; with an inventory to read, it is not run when the
         // plan from a fresh read is not the one confirmed.

@@ -160,6 +160,8 @@ impl Document {
                 created: r.created,
                 deleted_with_instance: r.deleted_with_instance,
                 backs_image: None,
+                attached_to: None,
+                exposure: Default::default(),
             })
             .collect();
         Inventory {

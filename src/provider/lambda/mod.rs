@@ -323,6 +323,9 @@ impl Provider for Lambda {
     }
 
     fn plan(&self, action: &Action) -> Vec<String> {
+        if let Action::Cleanup { delete } = action {
+            return crate::provider::cleanup::plan(self, delete);
+        }
         let id = self
             .known_id()
             .unwrap_or_else(|| "<the instance with this machine's hostname>".into());
@@ -368,8 +371,12 @@ impl Provider for Lambda {
     }
 
     async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
+        if let Action::Cleanup { delete } = action {
+            return Ok(crate::provider::cleanup::perform(self, delete).await);
+        }
         match action {
             Action::Release => {}
+            Action::Cleanup { .. } => return Err(crate::provider::cleanup::not_here("lambda")),
             Action::Stop | Action::Start => {
                 return Err(unsupported(
                     "stop or start (Lambda Cloud has no stop or pause: an instance bills until it is terminated)",

@@ -65,5 +65,7 @@ pub fn file_system(v: &Value, now: Timestamp) -> Option<LinkedResource> {
             .unwrap_or(now),
         deleted_with_instance: false,
         backs_image: None,
+        attached_to: None,
+        exposure: Default::default(),
     })
 }

@@ -107,6 +107,8 @@ fn network_volume(
         deleted_with_instance: false,
         backs_image: None,
         id,
+        attached_to: None,
+        exposure: Default::default(),
     })
 }
 
@@ -127,6 +129,8 @@ fn disk(
         created: pod.created.unwrap_or(now),
         deleted_with_instance: true,
         backs_image: None,
+        attached_to: None,
+        exposure: Default::default(),
     }
 }
 
@@ -345,6 +349,9 @@ impl Provider for Runpod {
     }
 
     fn plan(&self, action: &Action) -> Vec<String> {
+        if let Action::Cleanup { delete } = action {
+            return crate::provider::cleanup::plan(self, delete);
+        }
         let id = self.pod_id.clone().unwrap_or_else(|| format!("${POD_VAR}"));
         let verb = match action {
             Action::Release => "terminate",
@@ -460,8 +467,12 @@ impl Provider for Runpod {
     }
 
     async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
+        if let Action::Cleanup { delete } = action {
+            return Ok(crate::provider::cleanup::perform(self, delete).await);
+        }
         let verb = match action {
             Action::Release => "terminate",
+            Action::Cleanup { .. } => return Err(crate::provider::cleanup::not_here("runpod")),
             Action::Stop => "stop",
             Action::Start => return Err(unsupported(crate::provider::START_NOT_BUILT)),
             Action::SnapshotClean { .. } => {

@@ -84,7 +84,7 @@ impl TencentCloud {
                 describe("StopInstances", &self.stop_body(&id)),
                 Self::readback_line(&id, "STOPPED, then its StopChargingMode"),
             ],
-            Action::SnapshotClean { .. } | Action::Start => Vec::new(),
+            Action::SnapshotClean { .. } | Action::Start | Action::Cleanup { .. } => Vec::new(),
             Action::SetDeadline { at } => {
                 let mut calls = vec![describe("DescribeInstancesActionTimer", &timer_filter(&id))];
                 if let Some(at) = at {
@@ -110,6 +110,7 @@ impl TencentCloud {
         let (confirmed, summary, calls) = match action {
             Action::Release => self.release().await?,
             Action::Stop => self.stop().await?,
+            Action::Cleanup { .. } => return Err(crate::provider::cleanup::not_here("tencent")),
             Action::Start => {
                 return Err(ProviderError::unsupported(
                     "tencent",

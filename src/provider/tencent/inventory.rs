@@ -135,6 +135,8 @@ impl TencentCloud {
                         created: parse_time(&s.create_time).unwrap_or(now),
                         deleted_with_instance: false,
                         backs_image: None,
+                        attached_to: None,
+                        exposure: Default::default(),
                     }
                 }));
             }
@@ -307,6 +309,8 @@ fn linked(
         created,
         deleted_with_instance: with,
         backs_image: None,
+        attached_to: None,
+        exposure: Default::default(),
     };
     let mut out = Vec::new();
     if let Some(system) = i.system_disk.as_ref().filter(|d| !d.disk_id.is_empty()) {
@@ -329,6 +333,8 @@ fn linked(
             created,
             deleted_with_instance: with,
             backs_image: None,
+            attached_to: None,
+            exposure: Default::default(),
         });
     }
     out

@@ -320,6 +320,9 @@ impl Provider for TencentCloud {
     }
 
     fn plan(&self, action: &Action) -> Vec<String> {
+        if let Action::Cleanup { delete } = action {
+            return crate::provider::cleanup::plan(self, delete);
+        }
         self.plan_calls(action)
     }
 
@@ -332,6 +335,9 @@ impl Provider for TencentCloud {
     }
 
     async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
+        if let Action::Cleanup { delete } = action {
+            return Ok(crate::provider::cleanup::perform(self, delete).await);
+        }
         self.run_action(action).await
     }
 }

@@ -49,6 +49,8 @@ fn resource(
         created,
         deleted_with_instance: false,
         backs_image: None,
+        attached_to: None,
+        exposure: Default::default(),
     }
 }
 

@@ -371,6 +371,9 @@ impl Provider for Vast {
     }
 
     fn plan(&self, action: &Action) -> Vec<String> {
+        if let Action::Cleanup { delete } = action {
+            return crate::provider::cleanup::plan(self, delete);
+        }
         let id = self
             .instance_id
             .clone()
@@ -449,8 +452,12 @@ impl Provider for Vast {
     }
 
     async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
+        if let Action::Cleanup { delete } = action {
+            return Ok(crate::provider::cleanup::perform(self, delete).await);
+        }
         let stop = match action {
             Action::Release => false,
+            Action::Cleanup { .. } => return Err(crate::provider::cleanup::not_here("vast")),
             Action::Stop => true,
             Action::Start => return Err(unsupported(crate::provider::START_NOT_BUILT)),
             Action::SnapshotClean { .. } => {
@@ -513,6 +520,8 @@ fn volume_row(row: &Value, now: Timestamp) -> Option<(LinkedResource, Vec<String
         deleted_with_instance: false,
         backs_image: None,
         id: format!("volume-{id}"),
+        attached_to: None,
+        exposure: Default::default(),
     };
     Some((volume, users))
 }
@@ -529,5 +538,7 @@ fn instance_storage(s: &model::Seen, now: Timestamp) -> Option<LinkedResource> {
         created: s.started.unwrap_or(now),
         deleted_with_instance: true,
         backs_image: None,
+        attached_to: None,
+        exposure: Default::default(),
     })
 }

@@ -207,7 +207,7 @@ impl Cloud for MotoCloud {
                 done: old_left == 0 && (!final_snapshot || final_taken),
                 backup_lost: *final_snapshot && old_left < world.snapshots.len() && !final_taken,
             },
-            Action::SetDeadline { .. } => Truth {
+            Action::SetDeadline { .. } | Action::Cleanup { .. } => Truth {
                 done: false,
                 backup_lost: false,
             },

@@ -97,7 +97,7 @@ impl Cloud for Alibaba {
         world.cloud(|c| match action {
             Action::Release => done(c.instance.is_none()),
             Action::Stop => done(c.instance.as_ref().is_some_and(|i| i.status != "Running")),
-            Action::Start => done(false),
+            Action::Start | Action::Cleanup { .. } => done(false),
             Action::SetDeadline { .. } => done(
                 c.instance
                     .as_ref()
@@ -175,7 +175,7 @@ impl Cloud for Tencent {
                 Action::Release => c.instance.is_none() || c.terminating,
                 Action::Stop => c.instance.as_ref().is_some_and(|i| i.state == "STOPPED"),
                 Action::SetDeadline { .. } => !c.timers.is_empty(),
-                Action::SnapshotClean { .. } | Action::Start => false,
+                Action::SnapshotClean { .. } | Action::Start | Action::Cleanup { .. } => false,
             })
         })
     }

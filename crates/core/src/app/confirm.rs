@@ -4,7 +4,7 @@
 use rust_decimal::Decimal;
 
 use super::state::App;
-use crate::cloud::{Action, Inventory, Kept, LinkedResource, SnapshotPlan};
+use crate::cloud::{Action, Finding, Inventory, Kept, LinkedResource, SnapshotPlan, findings};
 use crate::meter::{ComputeTerms, ResourceKind, monthly_after_release};
 use crate::money::{Currency, Money};
 use crate::spend::Pricing;
@@ -35,6 +35,8 @@ pub struct Confirm {
     pub currency: Option<Currency>,
     /// What happens to billing, in one or two sentences.
     pub note: String,
+    /// Data left readable by others ([`crate::cloud::findings`]), one line each.
+    pub exposed: Vec<String>,
     pub choice: Choice,
 }
 
@@ -70,6 +72,10 @@ impl Confirm {
         }
         if !self.note.is_empty() {
             out.push(format!("  {}", self.note));
+        }
+        if !self.exposed.is_empty() {
+            out.push("  data others can read:".into());
+            out.extend(self.exposed.iter().map(|l| format!("    {l}")));
         }
         out
     }
@@ -148,6 +154,18 @@ impl Confirm {
                 start_note(pricing),
             ),
             Action::SetDeadline { .. } => (Vec::new(), Vec::new(), "Set the deadline", String::new()),
+            Action::Cleanup { delete } => (
+                delete.iter().map(line).collect(),
+                resources.iter().filter(|r| !delete.iter().any(|d| d.id == r.id)).map(line).collect(),
+                "Delete what keeps billing",
+                "Deleted for good, in this order; each is read back. Disks are detached and addresses disassociated first.".into(),
+            ),
+        };
+        let exposed = match &action {
+            Action::Cleanup { .. } | Action::Release => {
+                findings(resources).iter().map(Finding::line).collect()
+            }
+            _ => Vec::new(),
         };
         let action = promise(action, inventory);
         Confirm {
@@ -158,6 +176,7 @@ impl Confirm {
             survivors,
             currency: pricing.map(|p| p.sheet.currency),
             note,
+            exposed,
             choice: Choice::Cancel,
             action,
         }

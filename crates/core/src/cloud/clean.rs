@@ -96,6 +96,8 @@ mod tests {
             created: Timestamp::UNIX_EPOCH,
             deleted_with_instance: false,
             backs_image: None,
+            attached_to: None,
+            exposure: Default::default(),
         }
     }
 

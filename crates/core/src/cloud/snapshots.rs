@@ -115,6 +115,8 @@ pub(crate) fn test_snapshot(id: &str, second: i64, image: Option<&str>) -> Linke
         created: jiff::Timestamp::from_second(second).unwrap(),
         deleted_with_instance: false,
         backs_image: image.map(str::to_string),
+        attached_to: None,
+        exposure: Default::default(),
     }
 }
 

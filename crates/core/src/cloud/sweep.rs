@@ -82,6 +82,8 @@ mod tests {
             created: now - jiff::SignedDuration::from_hours(24 * days_old),
             deleted_with_instance: false,
             backs_image: None,
+            attached_to: None,
+            exposure: Default::default(),
         }
     }
 

@@ -50,6 +50,8 @@ fn resource(
         created,
         deleted_with_instance: with_instance,
         backs_image: None,
+        attached_to: None,
+        exposure: Default::default(),
     }
 }
 

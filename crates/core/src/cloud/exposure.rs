@@ -1,0 +1,206 @@
+//! Data left where others can read it: disks, snapshots and images stored unencrypted, and
+//! snapshots or images shared with other accounts or with everyone. What the provider did not
+//! say is unknown and never reported as safe. `checklist`, `sweep` and the release dialog show
+//! the same findings.
+
+use serde::{Deserialize, Serialize};
+
+use super::LinkedResource;
+use crate::meter::ResourceKind;
+
+/// Who besides the owner may use a snapshot or an image.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "with", content = "accounts")]
+pub enum Sharing {
+    /// The provider was not asked, or did not say.
+    #[default]
+    Unknown,
+    /// The owner alone.
+    Private,
+    /// These other accounts may copy it or launch from it.
+    Accounts(Vec<String>),
+    /// Anyone may: the data in it is public.
+    Public,
+}
+
+/// What the provider says about a resource's data: encrypted at rest, and shared with whom.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Exposure {
+    /// `None` where the provider does not say (or the kind holds no data).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encrypted: Option<bool>,
+    #[serde(default, skip_serializing_if = "is_unknown")]
+    pub shared: Sharing,
+}
+
+fn is_unknown(sharing: &Sharing) -> bool {
+    *sharing == Sharing::Unknown
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// Anyone can read the data now.
+    Critical,
+    /// Someone else can read it, or could if the storage were taken.
+    Warning,
+}
+
+/// One thing about a resource's data that a user should act on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    pub id: String,
+    pub kind: ResourceKind,
+    pub severity: Severity,
+    /// What is wrong, in a few words.
+    pub what: String,
+    /// What to do about it, in one line.
+    pub fix: String,
+}
+
+fn holds_data(kind: ResourceKind) -> bool {
+    matches!(
+        kind,
+        ResourceKind::SystemDisk
+            | ResourceKind::DataDisk
+            | ResourceKind::Snapshot
+            | ResourceKind::Image
+            | ResourceKind::NetworkVolume
+    )
+}
+
+/// What `r` exposes, the gravest first.
+#[must_use]
+pub fn findings_of(r: &LinkedResource) -> Vec<Finding> {
+    if !holds_data(r.kind) {
+        return Vec::new();
+    }
+    let finding = |severity, what: String, fix: &str| Finding {
+        id: r.id.clone(),
+        kind: r.kind,
+        severity,
+        what,
+        fix: fix.into(),
+    };
+    let mut out = Vec::new();
+    let copy = if r.kind == ResourceKind::Image {
+        "launch instances from it"
+    } else {
+        "copy its data"
+    };
+    match &r.exposure.shared {
+        Sharing::Public => out.push(finding(
+            Severity::Critical,
+            format!("public: anyone can {copy}"),
+            "make it private now, or delete it",
+        )),
+        Sharing::Accounts(accounts) => out.push(finding(
+            Severity::Warning,
+            format!(
+                "shared with {} other account(s): {}",
+                accounts.len(),
+                accounts.join(", ")
+            ),
+            "remove the accounts that should not have it",
+        )),
+        Sharing::Private | Sharing::Unknown => {}
+    }
+    if r.exposure.encrypted == Some(false) {
+        out.push(finding(
+            Severity::Warning,
+            "unencrypted".into(),
+            "delete it when done, or copy it encrypted and delete this one",
+        ));
+    }
+    out
+}
+
+/// Every finding in `resources`, the gravest first, then in the order given.
+#[must_use]
+pub fn findings(resources: &[LinkedResource]) -> Vec<Finding> {
+    let mut out: Vec<Finding> = resources.iter().flat_map(findings_of).collect();
+    out.sort_by_key(|f| f.severity);
+    out
+}
+
+impl Finding {
+    /// One line for a terminal: `CRITICAL snapshot snap-1: public: ... → make it private`.
+    #[must_use]
+    pub fn line(&self) -> String {
+        let grade = match self.severity {
+            Severity::Critical => "CRITICAL",
+            Severity::Warning => "warning",
+        };
+        format!(
+            "{grade} {} {}: {}; {}",
+            self.kind.label(),
+            self.id,
+            self.what,
+            self.fix
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use jiff::Timestamp;
+    use rust_decimal::Decimal;
+
+    use super::*;
+
+    fn with(kind: ResourceKind, encrypted: Option<bool>, shared: Sharing) -> LinkedResource {
+        LinkedResource {
+            id: format!("{}-1", kind.label().replace(' ', "-")),
+            name: String::new(),
+            kind,
+            class: None,
+            size_gib: Decimal::from(8),
+            state: "available".into(),
+            created: Timestamp::UNIX_EPOCH,
+            deleted_with_instance: false,
+            backs_image: None,
+            attached_to: None,
+            exposure: Exposure { encrypted, shared },
+        }
+    }
+
+    #[test]
+    fn a_public_snapshot_is_critical_and_comes_first() {
+        let found = findings(&[
+            with(ResourceKind::DataDisk, Some(false), Sharing::Unknown),
+            with(ResourceKind::Snapshot, Some(true), Sharing::Public),
+            with(
+                ResourceKind::Image,
+                None,
+                Sharing::Accounts(vec!["111122223333".into()]),
+            ),
+        ]);
+        let grades: Vec<(Severity, &str)> =
+            found.iter().map(|f| (f.severity, f.id.as_str())).collect();
+        assert_eq!(
+            grades,
+            [
+                (Severity::Critical, "snapshot-1"),
+                (Severity::Warning, "data-disk-1"),
+                (Severity::Warning, "image-1"),
+            ]
+        );
+        assert!(
+            found[0]
+                .line()
+                .starts_with("CRITICAL snapshot snapshot-1: public")
+        );
+        assert!(found[2].what.contains("111122223333"), "{:?}", found[2]);
+    }
+
+    #[test]
+    fn unknown_is_never_reported_and_an_ip_holds_no_data() {
+        assert!(findings_of(&with(ResourceKind::Snapshot, None, Sharing::Unknown)).is_empty());
+        assert!(
+            findings_of(&with(ResourceKind::PublicIp, Some(false), Sharing::Public)).is_empty()
+        );
+        assert!(
+            findings_of(&with(ResourceKind::DataDisk, Some(true), Sharing::Private)).is_empty()
+        );
+    }
+}
