@@ -15,14 +15,17 @@ use super::model::{self, Paged, parse_time};
 use super::rpc::{Product, RpcError};
 use super::{AlibabaCloud, Known};
 use crate::meter::{BillingMode, InstanceState, ResourceKind};
-use crate::provider::{HeldDeadline, InstanceInfo, Inventory, LinkedResource, ProviderError};
+use crate::provider::{
+    HeldDeadline, InstanceInfo, Inventory, LinkedResource, ProviderError, Sharing,
+};
 
 /// The most items a Describe page holds (ECS, VPC and SLB all cap `PageSize` at 100).
 const PAGE: u32 = 100;
 /// The most pages read of one listing: past it the listing is an error, not a silent cut.
 const MAX_PAGES: u32 = 50;
 /// Every image status: DescribeImages lists only `Available` ones unless told.
-const IMAGE_STATUSES: &str = "Creating,Waiting,Available,UnAvailable,CreateFailed,Deprecated";
+pub(super) const IMAGE_STATUSES: &str =
+    "Creating,Waiting,Available,UnAvailable,CreateFailed,Deprecated";
 
 impl AlibabaCloud {
     pub(super) async fn describe_instance(
@@ -111,7 +114,8 @@ impl AlibabaCloud {
                 .find(|d| d.kind == "system")
                 .map(|d| d.disk_id.clone());
         });
-        let out = collect(&disks, &snapshots, &images, &eips, &lbs);
+        let mut out = collect(&disks, &snapshots, &images, &eips, &lbs);
+        self.share_images(&mut out).await;
         self.remember(|known| known.resources.clone_from(&out));
         Ok(out)
     }
@@ -131,7 +135,9 @@ impl AlibabaCloud {
                 .await?;
             Ok::<_, RpcError>(collect(&disks, &snapshots, &images, &eips, &[]))
         };
-        read.await.map_err(ProviderError::from)
+        let mut out = read.await.map_err(ProviderError::from)?;
+        self.share_images(&mut out).await;
+        Ok(out)
     }
 
     /// What bills without an instance, narrowed to what was seen with it when it was.
@@ -168,9 +174,75 @@ impl AlibabaCloud {
             lbs.retain(|l| known.linked.contains(&l.load_balancer_id));
             lbs
         };
-        let out = collect(&disks, &snapshots, &images, &eips, &lbs);
+        let mut out = collect(&disks, &snapshots, &images, &eips, &lbs);
+        self.share_images(&mut out).await;
         self.remember(|k| k.resources.clone_from(&out));
         Ok(out)
+    }
+
+    /// Who else may launch from each image in `found`, as DescribeImageSharePermission says
+    /// (an image the provider already calls public stays public). Where it cannot be read,
+    /// the sharing stays unknown, never private.
+    async fn share_images(&self, found: &mut [LinkedResource]) {
+        for r in found.iter_mut().filter(|r| r.kind == ResourceKind::Image) {
+            if r.exposure.shared == Sharing::Public {
+                continue;
+            }
+            if let Ok(shared) = self.image_sharing(&r.id).await {
+                r.exposure.shared = shared;
+            }
+        }
+    }
+
+    /// DescribeImageSharePermission for `image`, page by page: shared with the group `all`
+    /// is public, with accounts is those accounts, with neither is private.
+    pub(super) async fn image_sharing(&self, image: &str) -> Result<Sharing, RpcError> {
+        let mut accounts: Vec<String> = Vec::new();
+        let mut public = false;
+        for page in 1..=MAX_PAGES {
+            let params = [
+                ("ImageId", image.to_string()),
+                ("PageSize", PAGE.to_string()),
+                ("PageNumber", page.to_string()),
+            ];
+            let reply: model::SharePermissionReply = self
+                .rpc
+                .call(Product::Ecs, "DescribeImageSharePermission", &params)
+                .await?;
+            public |= reply
+                .share_groups
+                .iter()
+                .flat_map(|g| &g.items)
+                .any(|g| g.group == "all");
+            let got: Vec<String> = reply
+                .accounts
+                .map(|a| a.items)
+                .unwrap_or_default()
+                .into_iter()
+                .map(|a| a.aliyun_id)
+                .filter(|id| !id.is_empty())
+                .collect();
+            let read = got.len();
+            accounts.extend(got);
+            let done = match reply.total_count {
+                Some(total) => accounts.len() as u64 >= total,
+                None => read < PAGE as usize,
+            };
+            if done || read == 0 {
+                return Ok(if public {
+                    Sharing::Public
+                } else if accounts.is_empty() {
+                    Sharing::Private
+                } else {
+                    Sharing::Accounts(accounts)
+                });
+            }
+        }
+        Err(RpcError::TooManyPages {
+            action: "DescribeImageSharePermission",
+            pages: MAX_PAGES,
+            read: accounts.len(),
+        })
     }
 
     /// Every snapshot matching `filter`, page by page.
@@ -197,7 +269,7 @@ impl AlibabaCloud {
     /// Every item of a Describe listing: `PageNumber` from 1 until `TotalCount` items are read
     /// (the service may hold fewer per page than asked), a short page when there is no
     /// `TotalCount`, or an empty page. More than [`MAX_PAGES`] pages is an error.
-    async fn pages<R: Paged + DeserializeOwned>(
+    pub(super) async fn pages<R: Paged + DeserializeOwned>(
         &self,
         product: Product,
         action: &'static str,
@@ -330,6 +402,8 @@ fn collect(
             d.delete_with_instance,
         );
         r.class = Some(d.category.clone()).filter(|c| !c.is_empty());
+        r.attached_to = Some(d.instance_id.clone()).filter(|i| !i.is_empty());
+        r.exposure.encrypted = d.encrypted;
         out.push(r);
     }
     // Manual snapshots and images outlive the instance; EIPs are not released with it.
@@ -344,10 +418,11 @@ fn collect(
             false,
         );
         r.backs_image = behind.get(&s.snapshot_id).cloned();
+        r.exposure.encrypted = s.encrypted;
         out.push(r);
     }
     for i in images {
-        out.push(item(
+        let mut r = item(
             &i.image_id,
             &i.image_name,
             ResourceKind::Image,
@@ -355,10 +430,14 @@ fn collect(
             &i.status,
             &i.creation_time,
             false,
-        ));
+        );
+        if i.is_public == Some(true) {
+            r.exposure.shared = Sharing::Public;
+        }
+        out.push(r);
     }
     for e in eips {
-        out.push(item(
+        let mut r = item(
             &e.allocation_id,
             &e.ip_address,
             ResourceKind::PublicIp,
@@ -366,7 +445,9 @@ fn collect(
             &e.status,
             &e.allocation_time,
             false,
-        ));
+        );
+        r.attached_to = Some(e.instance_id.clone()).filter(|i| !i.is_empty());
+        out.push(r);
     }
     for l in lbs {
         let mut r = item(

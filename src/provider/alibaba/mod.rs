@@ -8,6 +8,7 @@
 mod actions;
 pub mod chain;
 pub mod credentials;
+mod delete;
 mod inventory;
 pub mod metadata;
 pub mod model;
@@ -224,6 +225,14 @@ impl Provider for AlibabaCloud {
 
     async fn sweep(&self) -> Result<Vec<LinkedResource>, ProviderError> {
         self.sweep_region().await
+    }
+
+    fn delete_plan(&self, resource: &LinkedResource) -> Vec<String> {
+        self.delete_calls(resource)
+    }
+
+    async fn delete(&self, resource: &LinkedResource) -> Result<ActionReport, ProviderError> {
+        self.delete_resource(resource).await
     }
 
     async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {

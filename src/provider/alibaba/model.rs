@@ -146,6 +146,8 @@ pub struct Disk {
     pub status: String,
     pub delete_with_instance: bool,
     pub creation_time: String,
+    /// `None` when the reply does not say.
+    pub encrypted: Option<bool>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -161,6 +163,8 @@ pub struct Snapshot {
     pub creation_time: String,
     /// image | disk | image_disk | none: "image" means a custom image depends on it.
     pub usage: String,
+    /// `None` when the reply does not say.
+    pub encrypted: Option<bool>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -173,6 +177,8 @@ pub struct Image {
     #[serde(deserialize_with = "size")]
     pub size: Decimal,
     pub disk_device_mappings: Mappings,
+    /// An image anyone may use (Alibaba's own public images; the account's are never).
+    pub is_public: Option<bool>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -196,6 +202,44 @@ pub struct Eip {
     pub status: String,
     pub instance_id: String,
     pub allocation_time: String,
+}
+
+/// DescribeImageSharePermission: one page of the accounts an image is shared with, and the
+/// groups (`all`: every account, so the image is public).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct SharePermissionReply {
+    pub request_id: String,
+    #[serde(default)]
+    pub total_count: Option<u64>,
+    #[serde(default)]
+    pub accounts: Option<ShareAccounts>,
+    #[serde(default)]
+    pub share_groups: Option<ShareGroups>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct ShareAccounts {
+    #[serde(rename = "Account", default)]
+    pub items: Vec<ShareAccount>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct ShareAccount {
+    pub aliyun_id: String,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct ShareGroups {
+    #[serde(rename = "ShareGroup", default)]
+    pub items: Vec<ShareGroup>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct ShareGroup {
+    pub group: String,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]

@@ -43,8 +43,13 @@ impl Service {
     /// The service an action the adapter calls belongs to.
     pub fn of(action: &str) -> Service {
         match action {
-            "DescribeDisks" | "DescribeSnapshots" => Service::Cbs,
-            "DescribeAddresses" => Service::Vpc,
+            "DescribeDisks"
+            | "DescribeSnapshots"
+            | "DescribeSnapshotSharePermission"
+            | "DetachDisks"
+            | "TerminateDisks"
+            | "DeleteSnapshots" => Service::Cbs,
+            "DescribeAddresses" | "DisassociateAddress" | "ReleaseAddresses" => Service::Vpc,
             _ => Service::Cvm,
         }
     }

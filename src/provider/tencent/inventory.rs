@@ -32,7 +32,7 @@ pub const RELEASED_EIP_TYPES: [&str; 4] =
 
 /// VPC DescribeAddresses' `address-type` filter defaults to `EIP` alone (VPC 2017-03-12,
 /// DescribeAddressesRequest.Filters), so the types are named: `WanIP` is an ordinary public IP.
-const ADDRESS_TYPES: [&str; 4] = ["WanIP", "EIP", "AnycastEIP", "HighQualityEIP"];
+pub(super) const ADDRESS_TYPES: [&str; 4] = ["WanIP", "EIP", "AnycastEIP", "HighQualityEIP"];
 
 impl TencentCloud {
     pub(super) async fn describe_instance(
@@ -122,23 +122,7 @@ impl TencentCloud {
             }
             // A snapshot outlives its disk and bills on its own.
             if let Ok(snapshots) = self.cbs_snapshots(&disk_ids).await {
-                out.extend(snapshots.into_iter().map(|s| {
-                    LinkedResource {
-                        name: Some(s.snapshot_name.clone())
-                            .filter(|n| !n.is_empty())
-                            .unwrap_or_else(|| s.snapshot_id.clone()),
-                        id: s.snapshot_id,
-                        kind: ResourceKind::Snapshot,
-                        class: None,
-                        size_gib: Decimal::from(s.disk_size),
-                        state: s.snapshot_state,
-                        created: parse_time(&s.create_time).unwrap_or(now),
-                        deleted_with_instance: false,
-                        backs_image: None,
-                        attached_to: None,
-                        exposure: Default::default(),
-                    }
-                }));
+                out.extend(snapshots.iter().map(|s| super::sweep::snapshot(s, now)));
             }
         }
         if !ips.is_empty() {

@@ -11,6 +11,7 @@ pub mod api;
 pub mod chain;
 pub mod credentials;
 pub mod cvm_role;
+mod delete;
 mod inventory;
 pub mod model;
 mod paging;
@@ -332,6 +333,14 @@ impl Provider for TencentCloud {
 
     async fn sweep(&self) -> Result<Vec<LinkedResource>, ProviderError> {
         self.sweep_region().await
+    }
+
+    fn delete_plan(&self, resource: &LinkedResource) -> Vec<String> {
+        Self::delete_calls(resource)
+    }
+
+    async fn delete(&self, resource: &LinkedResource) -> Result<ActionReport, ProviderError> {
+        self.delete_resource(resource).await
     }
 
     async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {

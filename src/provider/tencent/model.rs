@@ -91,6 +91,7 @@ macro_rules! listed {
 listed!(AddressesReply, address_set, Address);
 listed!(DisksReply, disk_set, CbsDisk);
 listed!(SnapshotsReply, snapshot_set, Snapshot);
+listed!(ImagesReply, image_set, Image);
 
 /// VPC DescribeAddresses (2017-03-12).
 #[derive(Debug, Clone, Deserialize)]
@@ -131,6 +132,11 @@ pub struct CbsDisk {
     pub disk_size: u64,
     /// UNATTACHED | ATTACHING | ATTACHED | DETACHING | EXPANDING | ROLLBACKING | TORECYCLE | ...
     pub disk_state: String,
+    /// The instance it is attached to; empty or `null` when none.
+    pub instance_id: Option<String>,
+    /// `None` when the reply does not say.
+    pub encrypt: Option<bool>,
+    pub create_time: String,
 }
 
 /// CBS DescribeSnapshots (2017-03-12).
@@ -152,6 +158,55 @@ pub struct Snapshot {
     /// NORMAL | CREATING | ROLLBACKING | ...
     pub snapshot_state: String,
     pub create_time: String,
+    /// `None` when the reply does not say.
+    pub encrypt: Option<bool>,
+    /// The custom images made from it; `null` when none.
+    pub images: Option<Vec<SnapshotImage>>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct SnapshotImage {
+    pub image_id: String,
+}
+
+/// CVM DescribeImages (2017-03-12).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct ImagesReply {
+    pub request_id: String,
+    pub total_count: u64,
+    pub image_set: Vec<Image>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct Image {
+    pub image_id: String,
+    pub image_name: String,
+    /// PRIVATE_IMAGE | PUBLIC_IMAGE | SHARED_IMAGE
+    pub image_type: String,
+    /// NORMAL | CREATING | CREATEFAILED | USING | SYNCING | IMPORTING | IMPORTFAILED
+    pub image_state: String,
+    pub image_size: u64,
+    pub created_time: String,
+}
+
+/// CVM DescribeImageSharePermission and CBS DescribeSnapshotSharePermission (2017-03-12): the
+/// accounts it is shared with.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct SharePermissionReply {
+    pub request_id: String,
+    /// `null` when shared with no one.
+    #[serde(default)]
+    pub share_permission_set: Option<Vec<SharePermission>>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct SharePermission {
+    pub account_id: String,
 }
 
 #[derive(Debug, Clone, Deserialize)]

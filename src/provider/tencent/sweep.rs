@@ -1,6 +1,9 @@
 //! The account swept in one region: CBS disks attached to nothing (`disk-state` UNATTACHED),
-//! every CBS snapshot, and EIPs bound to nothing (`address-status` UNBIND), each list read to
-//! its last page. Images and stopped instances are not read yet.
+//! every CBS snapshot, the account's own custom images (`image-type` PRIVATE_IMAGE), and EIPs
+//! bound to nothing (`address-status` UNBIND), each list read to its last page. Each snapshot
+//! and image says whom it is shared with (DescribeSnapshotSharePermission,
+//! DescribeImageSharePermission); where that cannot be read, the sharing stays unknown.
+//! Stopped instances are not read yet.
 
 use jiff::Timestamp;
 use rust_decimal::Decimal;
@@ -9,7 +12,8 @@ use serde_json::json;
 use super::TencentCloud;
 use super::model::{self, parse_time};
 use crate::meter::ResourceKind;
-use crate::provider::{LinkedResource, ProviderError};
+use crate::provider::http::Repeat;
+use crate::provider::{LinkedResource, ProviderError, Sharing};
 
 impl TencentCloud {
     pub(super) async fn sweep_region(&self) -> Result<Vec<LinkedResource>, ProviderError> {
@@ -21,14 +25,66 @@ impl TencentCloud {
         let snapshots = self
             .pages::<model::SnapshotsReply>("DescribeSnapshots", &json!({}))
             .await?;
+        let images = self.own_images().await?;
         let unbound = json!({"Filters": [{"Name": "address-status", "Values": ["UNBIND"]}]});
         let addresses = self
             .pages::<model::AddressesReply>("DescribeAddresses", &unbound)
             .await?;
         let mut out: Vec<LinkedResource> = disks.iter().map(|d| disk(d, now)).collect();
-        out.extend(snapshots.iter().map(|s| snapshot(s, now)));
+        for s in &snapshots {
+            let mut r = snapshot(s, now);
+            r.exposure.shared = self
+                .shared_with(
+                    "DescribeSnapshotSharePermission",
+                    "SnapshotId",
+                    &s.snapshot_id,
+                )
+                .await;
+            out.push(r);
+        }
+        for i in &images {
+            let mut r = image(i, now);
+            r.exposure.shared = self
+                .shared_with("DescribeImageSharePermission", "ImageId", &i.image_id)
+                .await;
+            out.push(r);
+        }
         out.extend(addresses.iter().map(|a| address(a, now)));
         Ok(out)
+    }
+
+    /// The account's own custom images, in every state.
+    pub(super) async fn own_images(&self) -> Result<Vec<model::Image>, ProviderError> {
+        let own = json!({"Filters": [{"Name": "image-type", "Values": ["PRIVATE_IMAGE"]}]});
+        self.pages::<model::ImagesReply>("DescribeImages", &own)
+            .await
+    }
+
+    /// The accounts `action` says the snapshot or image `id` is shared with: none is private;
+    /// a failed read is unknown, never private.
+    async fn shared_with(&self, action: &'static str, key: &str, id: &str) -> Sharing {
+        let body = json!({ key: id });
+        match self
+            .api
+            .call::<model::SharePermissionReply>(action, &body, Repeat::Safe)
+            .await
+        {
+            Ok(reply) => {
+                let accounts: Vec<String> = reply
+                    .share_permission_set
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|p| p.account_id)
+                    .filter(|a| !a.is_empty())
+                    .collect();
+                if accounts.is_empty() {
+                    Sharing::Private
+                } else {
+                    Sharing::Accounts(accounts)
+                }
+            }
+            Err(_) => Sharing::Unknown,
+        }
     }
 }
 
@@ -55,21 +111,41 @@ fn resource(
 }
 
 fn disk(d: &model::CbsDisk, now: Timestamp) -> LinkedResource {
-    LinkedResource {
+    let mut r = LinkedResource {
         class: Some(d.disk_type.clone()),
+        attached_to: d.instance_id.clone().filter(|i| !i.is_empty()),
         ..resource(
             &d.disk_id,
             ResourceKind::DataDisk,
             d.disk_size,
             &d.disk_state,
-            now,
+            parse_time(&d.create_time).unwrap_or(now),
+        )
+    };
+    r.exposure.encrypted = d.encrypt;
+    r
+}
+
+fn image(i: &model::Image, now: Timestamp) -> LinkedResource {
+    LinkedResource {
+        name: if i.image_name.is_empty() {
+            i.image_id.clone()
+        } else {
+            i.image_name.clone()
+        },
+        ..resource(
+            &i.image_id,
+            ResourceKind::Image,
+            i.image_size,
+            &i.image_state,
+            parse_time(&i.created_time).unwrap_or(now),
         )
     }
 }
 
-fn snapshot(s: &model::Snapshot, now: Timestamp) -> LinkedResource {
+pub(super) fn snapshot(s: &model::Snapshot, now: Timestamp) -> LinkedResource {
     let created = parse_time(&s.create_time).unwrap_or(now);
-    LinkedResource {
+    let mut r = LinkedResource {
         name: if s.snapshot_name.is_empty() {
             s.snapshot_id.clone()
         } else {
@@ -82,13 +158,22 @@ fn snapshot(s: &model::Snapshot, now: Timestamp) -> LinkedResource {
             &s.snapshot_state,
             created,
         )
-    }
+    };
+    r.exposure.encrypted = s.encrypt;
+    r.backs_image = s
+        .images
+        .iter()
+        .flatten()
+        .map(|i| i.image_id.clone())
+        .find(|i| !i.is_empty());
+    r
 }
 
 fn address(a: &model::Address, now: Timestamp) -> LinkedResource {
     // DescribeAddresses tells when an address was made only in fields not read here.
     LinkedResource {
         name: a.address_ip.clone(),
+        attached_to: a.instance_id.clone().filter(|i| !i.is_empty()),
         ..resource(
             &a.address_id,
             ResourceKind::PublicIp,

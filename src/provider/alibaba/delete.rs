@@ -1,0 +1,298 @@
+//! Deleting one resource a sweep or an inventory found: a disk (detached first if it is
+//! attached, then waited for until `Available`), an elastic IP (unassociated first if it is),
+//! a snapshot or a custom image. Each is read back by id until the provider no longer lists
+//! it; only then is the delete confirmed. Alibaba's own refusal comes back as it is, with its
+//! code and message.
+//!
+//! The calls are one list ([`Steps`]), so `--dry-run` prints exactly what a delete makes.
+
+use super::AlibabaCloud;
+use super::inventory::{IMAGE_STATUSES, json_ids};
+use super::model::{self, Ack};
+use super::rpc::{Product, RpcError};
+use crate::meter::ResourceKind;
+use crate::provider::{Action, ActionReport, LinkedResource, ProviderError};
+
+type Params = Vec<(&'static str, String)>;
+
+/// One call: the product, the action and its parameters.
+struct Call {
+    product: Product,
+    action: &'static str,
+    params: Params,
+}
+
+/// What deleting one resource takes, in order.
+struct Steps {
+    /// DetachDisk or UnassociateEipAddress, when the resource is attached to something.
+    free: Option<Call>,
+    /// The status the resource must reach after `free` before it can be deleted.
+    freed: &'static str,
+    delete: Call,
+}
+
+fn call(product: Product, action: &'static str, params: Params) -> Call {
+    Call {
+        product,
+        action,
+        params,
+    }
+}
+
+/// The listing a resource is read back from.
+fn lookup(kind: ResourceKind, id: &str) -> Call {
+    match kind {
+        ResourceKind::PublicIp => call(
+            Product::Vpc,
+            "DescribeEipAddresses",
+            vec![("AllocationId", id.to_string())],
+        ),
+        ResourceKind::Snapshot => call(
+            Product::Ecs,
+            "DescribeSnapshots",
+            vec![("SnapshotIds", json_ids(&[id]))],
+        ),
+        ResourceKind::Image => call(
+            Product::Ecs,
+            "DescribeImages",
+            vec![
+                ("ImageId", id.to_string()),
+                ("ImageOwnerAlias", "self".into()),
+                ("Status", IMAGE_STATUSES.into()),
+            ],
+        ),
+        _ => call(
+            Product::Ecs,
+            "DescribeDisks",
+            vec![("DiskIds", json_ids(&[id]))],
+        ),
+    }
+}
+
+fn steps(r: &LinkedResource) -> Option<Steps> {
+    let id = r.id.clone();
+    let attached = r.attached_to.clone().filter(|on| !on.is_empty());
+    Some(match r.kind {
+        ResourceKind::SystemDisk | ResourceKind::DataDisk => Steps {
+            free: attached.map(|on| {
+                call(
+                    Product::Ecs,
+                    "DetachDisk",
+                    vec![("DiskId", id.clone()), ("InstanceId", on)],
+                )
+            }),
+            freed: "Available",
+            delete: call(Product::Ecs, "DeleteDisk", vec![("DiskId", id)]),
+        },
+        ResourceKind::PublicIp => Steps {
+            free: attached.map(|on| {
+                call(
+                    Product::Vpc,
+                    "UnassociateEipAddress",
+                    vec![("AllocationId", id.clone()), ("InstanceId", on)],
+                )
+            }),
+            freed: "Available",
+            delete: call(
+                Product::Vpc,
+                "ReleaseEipAddress",
+                vec![("AllocationId", id)],
+            ),
+        },
+        ResourceKind::Snapshot => Steps {
+            free: None,
+            freed: "",
+            delete: call(Product::Ecs, "DeleteSnapshot", vec![("SnapshotId", id)]),
+        },
+        ResourceKind::Image => Steps {
+            free: None,
+            freed: "",
+            delete: call(Product::Ecs, "DeleteImage", vec![("ImageId", id)]),
+        },
+        ResourceKind::LoadBalancer | ResourceKind::NetworkVolume => return None,
+    })
+}
+
+/// What a read by id found: the status, or `None` once it is no longer listed.
+type Listed = Result<Option<String>, RpcError>;
+
+fn said(read: &Listed) -> String {
+    match read {
+        Ok(Some(status)) => format!("still lists it ({status})"),
+        Ok(None) => "no longer lists it".into(),
+        Err(e) => format!("could not be read ({e})"),
+    }
+}
+
+impl AlibabaCloud {
+    fn step_line(&self, c: &Call) -> String {
+        self.line(c.product, c.action, &c.params)
+    }
+
+    /// The calls deleting `r` makes, in order; empty where it cannot be deleted here.
+    pub(super) fn delete_calls(&self, r: &LinkedResource) -> Vec<String> {
+        let Some(steps) = steps(r) else {
+            return Vec::new();
+        };
+        let read = lookup(r.kind, &r.id);
+        let mut calls = Vec::new();
+        if let Some(free) = &steps.free {
+            calls.push(self.step_line(free));
+            calls.push(format!("{} (until {})", self.step_line(&read), steps.freed));
+        }
+        calls.push(self.step_line(&steps.delete));
+        calls.push(format!(
+            "{} (read back until it is no longer listed)",
+            self.step_line(&read)
+        ));
+        calls
+    }
+
+    /// The status the provider lists `r` with now, or `None` once it lists it no more.
+    async fn status_of(&self, kind: ResourceKind, id: &str) -> Listed {
+        let read = lookup(kind, id);
+        let (product, action, params) = (read.product, read.action, &read.params);
+        Ok(match kind {
+            ResourceKind::PublicIp => self
+                .pages::<model::EipsReply>(product, action, params)
+                .await?
+                .into_iter()
+                .find(|e| e.allocation_id == id)
+                .map(|e| e.status),
+            ResourceKind::Snapshot => self
+                .pages::<model::SnapshotsReply>(product, action, params)
+                .await?
+                .into_iter()
+                .find(|s| s.snapshot_id == id)
+                .map(|s| s.status),
+            ResourceKind::Image => self
+                .pages::<model::ImagesReply>(product, action, params)
+                .await?
+                .into_iter()
+                .find(|i| i.image_id == id)
+                .map(|i| i.status),
+            _ => self
+                .pages::<model::DisksReply>(product, action, params)
+                .await?
+                .into_iter()
+                .find(|d| d.disk_id == id)
+                .map(|d| d.status),
+        })
+    }
+
+    /// Reads `r` until `done` holds, at most `attempts` times; a refused key ends it.
+    async fn read_until(
+        &self,
+        r: &LinkedResource,
+        attempts: u32,
+        done: impl Fn(Option<&str>) -> bool,
+    ) -> Listed {
+        self.readback
+            .poll(
+                attempts,
+                || self.status_of(r.kind, &r.id),
+                |found| done(found.as_deref()),
+                |e| matches!(e, RpcError::Auth { .. }),
+            )
+            .await
+    }
+
+    /// Makes one call: a refusal is the provider's answer and comes back as it is; a call that
+    /// may or may not have been done is left to the read-back.
+    async fn send(&self, c: &Call) -> Result<Result<(), RpcError>, ProviderError> {
+        match self.rpc.call::<Ack>(c.product, c.action, &c.params).await {
+            Ok(_) => Ok(Ok(())),
+            // Already gone: the read-back says so.
+            Err(e) if e.is_not_found() => Ok(Err(e)),
+            Err(e) if e.is_refusal() => Err(e.into()),
+            Err(e) => Ok(Err(e)),
+        }
+    }
+
+    pub(super) async fn delete_resource(
+        &self,
+        r: &LinkedResource,
+    ) -> Result<ActionReport, ProviderError> {
+        let Some(steps) = steps(r) else {
+            return Err(ProviderError::unsupported(
+                "alibaba",
+                format!(
+                    "delete a {} (not built for this adapter yet)",
+                    r.kind.label()
+                ),
+            ));
+        };
+        let calls = self.delete_calls(r);
+        let report = |confirmed, summary: String| ActionReport {
+            action: Action::Cleanup {
+                delete: vec![r.clone()],
+            },
+            confirmed,
+            summary,
+            calls: calls.clone(),
+        };
+        let what = format!("{} {}", r.kind.label(), r.id);
+        if let Some(free) = &steps.free {
+            let sent = self.send(free).await?;
+            let freed = steps.freed;
+            let read = self
+                .read_until(r, self.readback.attempts_after(&sent), |s| {
+                    s.is_none_or(|s| s == freed)
+                })
+                .await;
+            match &read {
+                Ok(Some(status)) if status == freed => {}
+                Ok(None) => {
+                    return Ok(report(
+                        true,
+                        format!("{what} is no longer listed: the provider shows it deleted"),
+                    ));
+                }
+                _ => {
+                    let outcome = match &sent {
+                        Ok(()) => format!("{} was accepted", free.action),
+                        Err(e) => format!("{} failed ({e})", free.action),
+                    };
+                    return Ok(report(
+                        false,
+                        format!(
+                            "{outcome}, but the provider {}: {what} not deleted",
+                            said(&read)
+                        ),
+                    ));
+                }
+            }
+        }
+        let sent = self.send(&steps.delete).await?;
+        let read = self
+            .read_until(r, self.readback.attempts_after(&sent), |s| s.is_none())
+            .await;
+        Ok(match (&sent, &read) {
+            (Ok(()), Ok(None)) => report(
+                true,
+                format!("{what} deleted: the provider no longer lists it"),
+            ),
+            (Err(_), Ok(None)) => report(
+                true,
+                format!("{what} was already gone: the provider no longer lists it"),
+            ),
+            (Err(e), Err(_)) => return Err(e.clone().into()),
+            (Ok(()), _) => report(
+                false,
+                format!(
+                    "{} was accepted, but the provider {}",
+                    steps.delete.action,
+                    said(&read)
+                ),
+            ),
+            (Err(e), _) => report(
+                false,
+                format!(
+                    "{} failed ({e}); the provider {}",
+                    steps.delete.action,
+                    said(&read)
+                ),
+            ),
+        })
+    }
+}
