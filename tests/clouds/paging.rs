@@ -117,6 +117,8 @@ async fn alibaba_every_list_is_read_in_three_pages_or_more() {
     let peer = alibaba_peer::Peer::start();
     peer.cloud(|c| {
         c.extra = 5;
+        // Each image's share list takes pages too.
+        c.image_accounts = (1..=4).map(|n| format!("13000000000000{n:02}")).collect();
         let template = c.disks[1].clone();
         for n in 1..=5 {
             let mut d = template.clone();
@@ -145,6 +147,7 @@ async fn alibaba_every_list_is_read_in_three_pages_or_more() {
         &[
             "DescribeDisks",
             "DescribeEipAddresses",
+            "DescribeImageSharePermission",
             "DescribeImages",
             "DescribeLoadBalancers",
             "DescribeSnapshots",

@@ -1,7 +1,8 @@
 //! The in-memory cloud behind the loopback peer: one GPU instance with a system disk that goes
 //! with it, a data disk that stays, three snapshots (the oldest backs a custom image), an image,
 //! an EIP and a load balancer. Actions change it; the Describe calls (in `listing`) show the
-//! change.
+//! change. The system disk is encrypted, the data disk and the snapshots are not; the image is
+//! shared with no one until a test shares it.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -38,6 +39,9 @@ pub struct Disk {
     pub size: u64,
     pub status: String,
     pub with_instance: bool,
+    pub encrypted: bool,
+    /// DescribeDisks reads that still show `Detaching` after a DetachDisk.
+    pub detaching_reads: u32,
 }
 
 #[derive(Debug, Clone)]
@@ -47,6 +51,7 @@ pub struct Snapshot {
     pub size: u64,
     pub created: String,
     pub usage: &'static str,
+    pub encrypted: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -56,6 +61,12 @@ pub struct Cloud {
     pub snapshots: Vec<Snapshot>,
     pub eip_bound: bool,
     pub eip_released: bool,
+    /// The custom image is deleted.
+    pub image_gone: bool,
+    /// The image is shared with every account (`ShareGroup` `all`): public.
+    pub image_public: bool,
+    /// The accounts the image is shared with.
+    pub image_accounts: Vec<String>,
     pub slb_servers: Vec<String>,
     /// Whether StopCharging applies to this instance (false: the provider falls back).
     pub economical: bool,
@@ -106,6 +117,8 @@ impl Cloud {
             size,
             status: "In_use".into(),
             with_instance: with,
+            encrypted: kind == "system",
+            detaching_reads: 0,
         };
         let snap = |id: &str, disk: &str, size, created: &str, usage| Snapshot {
             id: id.into(),
@@ -113,6 +126,7 @@ impl Cloud {
             size,
             created: created.into(),
             usage,
+            encrypted: false,
         };
         Cloud {
             instance: Some(Instance {
@@ -145,6 +159,9 @@ impl Cloud {
             ],
             eip_bound: true,
             eip_released: false,
+            image_gone: false,
+            image_public: false,
+            image_accounts: Vec::new(),
             slb_servers: vec![INSTANCE.into()],
             economical: true,
             spot_termination: None,
@@ -196,6 +213,11 @@ impl Cloud {
             "DescribeEipAddresses" => ok(self.describe_eips(p)),
             "DescribeLoadBalancers" => ok(self.describe_lbs(p)),
             "ReleaseEipAddress" => self.release_eip(p),
+            "DescribeImageSharePermission" => self.image_share_permission(p),
+            "DetachDisk" => self.detach_disk(p),
+            "DeleteDisk" => self.delete_disk(p),
+            "DeleteImage" => self.delete_image(p),
+            "UnassociateEipAddress" => self.unassociate_eip(p),
             _ => err(400, "InvalidAction.NotFound", "no such action"),
         }
     }
@@ -350,6 +372,7 @@ impl Cloud {
             size,
             created,
             usage: "none",
+            encrypted: false,
         });
         if let Some(t) = p.get("ClientToken") {
             self.tokens.insert(t.clone(), id.clone());
@@ -390,5 +413,126 @@ impl Cloud {
         }
         self.eip_released = true;
         ok(json!({}))
+    }
+
+    fn unassociate_eip(&mut self, p: &Params) -> (u16, Value) {
+        if self.eip_released || p.get("AllocationId").map(String::as_str) != Some(EIP) {
+            return err(
+                404,
+                "InvalidAllocationId.NotFound",
+                "The specified EIP does not exist.",
+            );
+        }
+        let named = p.get("InstanceId").map(String::as_str);
+        if !self.eip_bound || named.is_some_and(|i| i != INSTANCE) {
+            return err(
+                400,
+                "IncorrectEipStatus",
+                "The current status of the EIP does not support this operation.",
+            );
+        }
+        self.eip_bound = false;
+        ok(json!({}))
+    }
+
+    fn detach_disk(&mut self, p: &Params) -> (u16, Value) {
+        let id = p.get("DiskId").cloned().unwrap_or_default();
+        let running = self
+            .instance
+            .as_ref()
+            .is_some_and(|i| i.status != "Stopped");
+        let Some(d) = self.disks.iter_mut().find(|d| d.id == id) else {
+            return err(
+                404,
+                "InvalidDiskId.NotFound",
+                "The specified disk does not exist.",
+            );
+        };
+        if d.instance.is_empty() || p.get("InstanceId") != Some(&d.instance) {
+            return err(
+                403,
+                "IncorrectDiskStatus",
+                "The current disk status does not support this operation.",
+            );
+        }
+        if d.kind == "system" && running {
+            return err(
+                403,
+                "IncorrectInstanceStatus",
+                "The current status of the resource does not support this operation.",
+            );
+        }
+        d.instance.clear();
+        d.status = "Detaching".into();
+        d.detaching_reads = 1;
+        ok(json!({}))
+    }
+
+    fn delete_disk(&mut self, p: &Params) -> (u16, Value) {
+        let id = p.get("DiskId").cloned().unwrap_or_default();
+        let Some(pos) = self.disks.iter().position(|d| d.id == id) else {
+            return err(
+                404,
+                "InvalidDiskId.NotFound",
+                "The specified disk does not exist.",
+            );
+        };
+        if self.disks[pos].status != "Available" {
+            return err(
+                403,
+                "IncorrectDiskStatus",
+                "The current disk status does not support this operation.",
+            );
+        }
+        self.disks.remove(pos);
+        ok(json!({}))
+    }
+
+    fn delete_image(&mut self, p: &Params) -> (u16, Value) {
+        if self.image_gone || p.get("ImageId").map(String::as_str) != Some(IMAGE) {
+            return err(
+                404,
+                "InvalidImageId.NotFound",
+                "The specified ImageId does not exist.",
+            );
+        }
+        self.image_gone = true;
+        // The snapshot behind it is used by nothing now.
+        for s in &mut self.snapshots {
+            if s.usage == "image" {
+                s.usage = "none";
+            }
+        }
+        ok(json!({}))
+    }
+
+    fn image_share_permission(&mut self, p: &Params) -> (u16, Value) {
+        let id = p.get("ImageId").cloned().unwrap_or_default();
+        let known = (id == IMAGE && !self.image_gone)
+            || (1..=self.extra).any(|n| extra_id("m-bp1extraimg", n) == id);
+        if !known {
+            return err(
+                404,
+                "InvalidImageId.NotFound",
+                "The specified ImageId does not exist.",
+            );
+        }
+        // The extra images are shared with the same accounts.
+        let accounts: Vec<Value> = self
+            .image_accounts
+            .iter()
+            .map(|a| json!({"AliyunId": a, "SharedTime": "2026-11-28T00:00:00Z"}))
+            .collect();
+        let groups: Vec<Value> = if id == IMAGE && self.image_public {
+            vec![json!({"Group": "all"})]
+        } else {
+            Vec::new()
+        };
+        let (page, size, items) = self.page("DescribeImageSharePermission", p, &accounts);
+        ok(json!({
+            "ImageId": id, "RegionId": REGION, "TotalCount": accounts.len(),
+            "PageNumber": page, "PageSize": size,
+            "Accounts": {"Account": items}, "ShareGroups": {"ShareGroup": groups}
+        }))
     }
 }

@@ -38,6 +38,16 @@ impl Cloud {
     }
 
     pub(super) fn describe_disks(&mut self, p: &Params) -> Value {
+        // A detach shows `Detaching` for a read or so, then `Available`.
+        for d in &mut self.disks {
+            if d.status == "Detaching" {
+                if d.detaching_reads == 0 {
+                    d.status = "Available".into();
+                } else {
+                    d.detaching_reads -= 1;
+                }
+            }
+        }
         let list: Vec<Value> = self
             .disks
             .iter()
@@ -49,6 +59,7 @@ impl Cloud {
                 "Type": d.kind, "Category": "cloud_essd", "PerformanceLevel": "PL1",
                 "Size": d.size, "Status": d.status, "DiskChargeType": "PostPaid",
                 "DeleteWithInstance": d.with_instance, "DeleteAutoSnapshot": true,
+                "Encrypted": d.encrypted,
                 "CreationTime": "2026-11-29T08:00Z"
             }))
             .collect();
@@ -74,7 +85,8 @@ impl Cloud {
                     "SnapshotId": s.id, "SnapshotName": format!("snap-{}", &s.id[s.id.len() - 3..]),
                     "SourceDiskId": s.disk, "SourceDiskSize": s.size.to_string(),
                     "SourceDiskType": "system", "Status": "accomplished", "Progress": "100%",
-                    "CreationTime": s.created, "Usage": s.usage, "Category": "standard"
+                    "CreationTime": s.created, "Usage": s.usage, "Category": "standard",
+                    "Encrypted": s.encrypted
                 })
             })
             .collect();
@@ -90,25 +102,33 @@ impl Cloud {
             .cloned()
             .unwrap_or_else(|| "Available".into());
         // The image is Available; an owner filter other than self would list public images.
+        let by_id = |id: &str| p.get("ImageId").is_none_or(|want| want == id);
         let list: Vec<Value> = if mine && statuses.split(',').any(|s| s == "Available") {
             let extra = (1..=self.extra).map(|n| {
                 json!({
                     "ImageId": extra_id("m-bp1extraimg", n), "ImageName": format!("extra-{n}"),
                     "Status": "Available", "CreationTime": "2026-11-27T04:00:00Z", "Size": 20,
-                    "Usage": "none", "ImageOwnerAlias": "self",
+                    "Usage": "none", "ImageOwnerAlias": "self", "IsPublic": false,
                     "DiskDeviceMappings": {"DiskDeviceMapping": []}
                 })
             });
-            std::iter::once(json!({
+            let own = (!self.image_gone).then(|| json!({
                 "ImageId": IMAGE, "ImageName": "train-image", "Status": "Available",
                 "CreationTime": "2026-11-27T03:00:00Z", "Size": 40, "Usage": "none",
-                "ImageOwnerAlias": "self",
+                "ImageOwnerAlias": "self", "IsPublic": false,
+                "IsSelfShared": if self.image_public || !self.image_accounts.is_empty() {
+                    "True"
+                } else {
+                    "False"
+                },
                 "DiskDeviceMappings": {"DiskDeviceMapping": [
                     {"SnapshotId": SNAPSHOTS[0], "Size": "40", "Type": "system", "Device": "/dev/xvda"}
                 ]}
-            }))
-            .chain(extra)
-            .collect()
+            }));
+            own.into_iter()
+                .chain(extra)
+                .filter(|i| by_id(i["ImageId"].as_str().unwrap_or_default()))
+                .collect()
         } else {
             Vec::new()
         };

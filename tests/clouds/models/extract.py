@@ -24,10 +24,11 @@ ALIBABA = {
     ("ecs", "alibabacloud_ecs20140526", "2014-05-26"): [
         "DescribeInstances", "DeleteInstance", "StopInstance", "ModifyInstanceAutoReleaseTime",
         "DescribeDisks", "DescribeSnapshots", "CreateSnapshot", "DeleteSnapshot",
-        "DescribeImages",
+        "DescribeImages", "DescribeImageSharePermission", "DetachDisk", "DeleteDisk",
+        "DeleteImage",
     ],
     ("vpc", "alibabacloud_vpc20160428", "2016-04-28"): [
-        "DescribeEipAddresses", "ReleaseEipAddress",
+        "DescribeEipAddresses", "ReleaseEipAddress", "UnassociateEipAddress",
     ],
     ("slb", "alibabacloud_slb20140515", "2014-05-15"): ["DescribeLoadBalancers"],
 }
@@ -35,10 +36,14 @@ TENCENT = {
     ("cvm", "2017-03-12"): [
         "DescribeInstances", "StopInstances", "TerminateInstances",
         "DescribeInstancesActionTimer", "ImportInstancesActionTimer",
-        "DeleteInstancesActionTimer",
+        "DeleteInstancesActionTimer", "DescribeImages", "DescribeImageSharePermission",
+        "DeleteImages",
     ],
-    ("cbs", "2017-03-12"): ["DescribeDisks", "DescribeSnapshots"],
-    ("vpc", "2017-03-12"): ["DescribeAddresses"],
+    ("cbs", "2017-03-12"): [
+        "DescribeDisks", "DescribeSnapshots", "DescribeSnapshotSharePermission", "DetachDisks",
+        "TerminateDisks", "DeleteSnapshots",
+    ],
+    ("vpc", "2017-03-12"): ["DescribeAddresses", "DisassociateAddress", "ReleaseAddresses"],
 }
 
 SCALARS = {str: "string", int: "integer", bool: "boolean", float: "number"}

@@ -2,9 +2,10 @@
 //! Each world is a fresh peer; the truth is read from the peer's own state.
 
 use async_trait::async_trait;
+use gpumeter::meter::ResourceKind;
 use gpumeter::provider::alibaba::AlibabaCloud;
 use gpumeter::provider::tencent::TencentCloud;
-use gpumeter::provider::{Action, Provider, Seen};
+use gpumeter::provider::{Action, LinkedResource, Provider, Seen};
 use jiff::{SignedDuration, Timestamp};
 
 use super::{Cloud, Target, Truth, run, with_snapshots};
@@ -153,8 +154,23 @@ impl Cloud for Tencent {
         ]
     }
 
+    /// With an old snapshot of a disk long gone and the custom image made from it, which the
+    /// sweep lists and a cleanup deletes.
     async fn fresh(&self) -> Self::World {
-        tencent_peer::Peer::start()
+        let peer = tencent_peer::Peer::start();
+        peer.cloud(|c| {
+            c.snapshots.push(tencent_peer::cloud::Snapshot {
+                id: "snap-old".into(),
+                disk: "disk-gone".into(),
+                size: 50,
+            });
+            c.images.push(tencent_peer::cloud::Image {
+                id: "img-old".into(),
+                snapshots: vec!["snap-old".into()],
+                shared: Vec::new(),
+            });
+        });
+        peer
     }
 
     fn upstream(&self, world: &Self::World) -> String {
@@ -285,12 +301,62 @@ fn set_and_cancel() -> Vec<Vec<Action>> {
     vec![vec![in_two_hours(), Action::SetDeadline { at: None }]]
 }
 
+/// `id` of `kind`, as a sweep or an inventory lists it, attached to `on`.
+fn found(id: &str, kind: ResourceKind, on: Option<&str>) -> LinkedResource {
+    LinkedResource {
+        id: id.into(),
+        name: id.into(),
+        kind,
+        class: None,
+        size_gib: rust_decimal::Decimal::from(40),
+        state: String::new(),
+        created: Timestamp::UNIX_EPOCH,
+        deleted_with_instance: false,
+        backs_image: None,
+        attached_to: on.map(str::to_string),
+        exposure: Default::default(),
+    }
+}
+
+/// Stopping the instance, then a cleanup of the image, the address and the data disk still
+/// attached to it (detached and disassociated first) and the snapshot behind the image.
+fn stop_and_clean(image: &str, eip: &str, disk: &str, snapshot: &str, on: &str) -> Vec<Action> {
+    vec![
+        Action::Stop,
+        Action::Cleanup {
+            delete: vec![
+                found(image, ResourceKind::Image, None),
+                found(eip, ResourceKind::PublicIp, Some(on)),
+                found(disk, ResourceKind::DataDisk, Some(on)),
+                found(snapshot, ResourceKind::Snapshot, None),
+            ],
+        },
+    ]
+}
+
 #[tokio::test]
 async fn the_ram_policy_allows_every_call_and_nothing_more() {
-    super::policies::check(&Alibaba, set_and_cancel(), "alibaba-ram.json").await;
+    use alibaba_peer::cloud::{DATA_DISK, EIP, IMAGE};
+    let mut more = set_and_cancel();
+    more.push(stop_and_clean(
+        IMAGE,
+        EIP,
+        DATA_DISK,
+        SNAPSHOTS[0],
+        alibaba_peer::INSTANCE,
+    ));
+    super::policies::check(&Alibaba, more, "alibaba-ram.json").await;
 }
 
 #[tokio::test]
 async fn the_cam_policy_allows_every_call_and_nothing_more() {
-    super::policies::check(&Tencent, set_and_cancel(), "tencent-cam.json").await;
+    let mut more = set_and_cancel();
+    more.push(stop_and_clean(
+        "img-old",
+        "eip-loop1",
+        "disk-keep",
+        "snap-old",
+        tencent_peer::INSTANCE,
+    ));
+    super::policies::check(&Tencent, more, "tencent-cam.json").await;
 }

@@ -5,8 +5,13 @@
 //! `TerminateInstances` with `ReleaseAddress` frees only the EIP types the CVM model names
 //! (HighQualityEIP, AntiDDoSEIP, EIPv6, HighQualityEIPv6); an ordinary `EIP` is unbound and
 //! stays. DescribeAddresses lists only `EIP` unless the `address-type` filter names others.
+//!
+//! Custom images, whom snapshots and images are shared with, and which disks and snapshots are
+//! encrypted are kept beside the lists; a fresh cloud has no images and shares nothing. A
+//! snapshot an image was made from cannot be deleted while the image exists, and a shared
+//! image cannot be deleted (the service's own codes).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Value, json};
 
@@ -44,6 +49,16 @@ pub struct Snapshot {
     pub size: u64,
 }
 
+/// A custom image (`PRIVATE_IMAGE`).
+#[derive(Debug, Clone)]
+pub struct Image {
+    pub id: String,
+    /// The snapshots it was made from.
+    pub snapshots: Vec<String>,
+    /// The accounts it is shared with.
+    pub shared: Vec<String>,
+}
+
 #[derive(Debug, Clone)]
 pub struct Address {
     pub id: String,
@@ -66,6 +81,13 @@ pub struct Cloud {
     /// CBS's view of the instance's disks, which outlives the instance.
     pub disks: Vec<CbsDisk>,
     pub snapshots: Vec<Snapshot>,
+    pub images: Vec<Image>,
+    /// The accounts each snapshot (by id) is shared with.
+    pub snapshot_shares: BTreeMap<String, Vec<String>>,
+    /// The disks and snapshots (by id) that are encrypted.
+    pub encrypted: BTreeSet<String>,
+    /// DescribeDisks or DescribeAddresses reads that still show DETACHING or UNBINDING, by id.
+    pub settling: BTreeMap<String, usize>,
     pub timers: Vec<Timer>,
     /// Reads timers back as `YYYY-MM-DD hh:mm:ss` (the UTC wall time, with no zone) instead of
     /// ISO 8601.
@@ -129,6 +151,10 @@ impl Cloud {
             })
             .collect(),
             snapshots: Vec::new(),
+            images: Vec::new(),
+            snapshot_shares: BTreeMap::new(),
+            encrypted: BTreeSet::new(),
+            settling: BTreeMap::new(),
             timers: Vec::new(),
             zoneless_times: false,
             stop_charging_supported: true,
@@ -251,6 +277,16 @@ impl Cloud {
                 ok(json!({}))
             }
             "DescribeDisks" | "DescribeSnapshots" => self.cbs(action, body),
+            "DescribeSnapshotSharePermission" | "DescribeImageSharePermission" => {
+                self.share_permission(action, body)
+            }
+            "DetachDisks" => self.detach_disks(body),
+            "TerminateDisks" => self.terminate_disks(body),
+            "DeleteSnapshots" => self.delete_snapshots(body),
+            "DescribeImages" => self.describe_images(body),
+            "DeleteImages" => self.delete_images(body),
+            "DisassociateAddress" => self.disassociate(body),
+            "ReleaseAddresses" => self.release_addresses(body),
             "DescribeAddresses" => self.describe_addresses(body),
             "DescribeInstancesActionTimer" => {
                 let statuses = strings(&body["StatusList"]);
@@ -301,6 +337,7 @@ impl Cloud {
         };
         match action {
             "DescribeDisks" => {
+                self.settle("DETACHING", "UNATTACHED");
                 let ids = strings(&body["DiskIds"]);
                 let states = filter("disk-state");
                 let all: Vec<Value> = self
@@ -309,8 +346,12 @@ impl Cloud {
                     .filter(|d| ids.is_empty() || ids.contains(&d.id))
                     .filter(|d| states.as_ref().is_none_or(|s| s.contains(&d.state)))
                     .map(|d| {
+                        let on = if d.state == "ATTACHED" { INSTANCE } else { "" };
                         json!({"DiskId": d.id, "DiskType": "CLOUD_SSD", "DiskSize": d.size,
-                                   "DiskState": d.state})
+                               "DiskState": d.state, "InstanceId": on,
+                               "Attached": d.state == "ATTACHED",
+                               "Encrypt": self.encrypted.contains(&d.id),
+                               "CreateTime": "2026-01-02 03:04:05"})
                     })
                     .collect();
                 let (total, set) = self.page(action, body, all);
@@ -318,14 +359,25 @@ impl Cloud {
             }
             "DescribeSnapshots" => {
                 let disks = filter("disk-id");
+                let ids = strings(&body["SnapshotIds"]);
                 let all: Vec<Value> = self
                     .snapshots
                     .iter()
                     .filter(|s| disks.as_ref().is_none_or(|d| d.contains(&s.disk)))
+                    .filter(|s| ids.is_empty() || ids.contains(&s.id))
                     .map(|s| {
+                        let images: Vec<Value> = self
+                            .images
+                            .iter()
+                            .filter(|i| i.snapshots.contains(&s.id))
+                            .map(|i| json!({"ImageId": i.id, "ImageName": i.id}))
+                            .collect();
                         json!({"SnapshotId": s.id, "SnapshotName": "", "DiskId": s.disk,
-                                   "DiskSize": s.size, "SnapshotState": "NORMAL",
-                                   "CreateTime": "2026-01-02 04:00:00"})
+                               "DiskSize": s.size, "SnapshotState": "NORMAL",
+                               "CreateTime": "2026-01-02 04:00:00",
+                               "Encrypt": self.encrypted.contains(&s.id),
+                               "ImageCount": images.len(), "Images": images,
+                               "ShareReference": self.snapshot_shares.get(&s.id).map_or(0, Vec::len)})
                     })
                     .collect();
                 let (total, set) = self.page(action, body, all);
@@ -336,6 +388,7 @@ impl Cloud {
     }
 
     fn describe_addresses(&mut self, body: &Value) -> Value {
+        self.settle("UNBINDING", "UNBIND");
         let filter = |name: &str| -> Option<Vec<String>> {
             body["Filters"]
                 .as_array()?
@@ -352,8 +405,7 @@ impl Cloud {
             .filter(|a| types.contains(&a.kind))
             .filter(|a| filter("address-ip").is_none_or(|ips| ips.contains(&a.ip)))
             .filter(|a| {
-                let status = if a.bound { "BIND" } else { "UNBIND" };
-                filter("address-status").is_none_or(|want| want.iter().any(|w| w == status))
+                filter("address-status").is_none_or(|want| want.contains(&self.address_status(a)))
             })
             .filter(|a| {
                 filter("instance-id")
@@ -361,7 +413,7 @@ impl Cloud {
             })
             .map(|a| {
                 json!({"AddressId": a.id, "AddressIp": a.ip, "AddressType": a.kind,
-                       "AddressStatus": if a.bound { "BIND" } else { "UNBIND" },
+                       "AddressStatus": self.address_status(a),
                        "InstanceId": if a.bound { json!(INSTANCE) } else { Value::Null }})
             })
             .collect();
@@ -391,5 +443,212 @@ impl Cloud {
             status: "UNDO".into(),
         });
         ok(json!({ "ActionTimerIds": [id] }))
+    }
+
+    /// What is still settling in `from` (by id) reads as `to` once its reads are used up.
+    fn settle(&mut self, from: &str, to: &str) {
+        let mut done = Vec::new();
+        for (id, reads) in &mut self.settling {
+            if *reads == 0 {
+                done.push(id.clone());
+            } else {
+                *reads -= 1;
+            }
+        }
+        for id in done {
+            self.settling.remove(&id);
+            for d in self
+                .disks
+                .iter_mut()
+                .filter(|d| d.id == id && d.state == from)
+            {
+                d.state = to.into();
+            }
+        }
+    }
+
+    fn address_status(&self, a: &Address) -> String {
+        if a.bound {
+            "BIND".into()
+        } else if self.settling.contains_key(&a.id) {
+            "UNBINDING".into()
+        } else {
+            "UNBIND".into()
+        }
+    }
+
+    fn share_permission(&mut self, action: &str, body: &Value) -> Value {
+        let (key, shared) = if action == "DescribeImageSharePermission" {
+            let id = body["ImageId"].as_str().unwrap_or_default();
+            let found = self.images.iter().find(|i| i.id == id);
+            ("ImageId", found.map(|i| i.shared.clone()))
+        } else {
+            let id = body["SnapshotId"].as_str().unwrap_or_default();
+            let found = self.snapshots.iter().any(|s| s.id == id);
+            let shared = found.then(|| self.snapshot_shares.get(id).cloned().unwrap_or_default());
+            ("SnapshotId", shared)
+        };
+        let Some(shared) = shared else {
+            let code = if key == "ImageId" {
+                "InvalidImageId.NotFound"
+            } else {
+                "InvalidSnapshotId.NotFound"
+            };
+            return error(code, "not found");
+        };
+        let set: Vec<Value> = shared
+            .iter()
+            .map(|a| json!({"AccountId": a, "CreatedTime": "2026-01-03T00:00:00Z"}))
+            .collect();
+        ok(json!({ "SharePermissionSet": set }))
+    }
+
+    fn detach_disks(&mut self, body: &Value) -> Value {
+        let ids = strings(&body["DiskIds"]);
+        if ids.iter().any(|id| !self.disks.iter().any(|d| d.id == *id)) {
+            return error("InvalidDiskId.NotFound", "the disk does not exist");
+        }
+        if self
+            .disks
+            .iter()
+            .any(|d| ids.contains(&d.id) && d.state != "ATTACHED")
+        {
+            return error(
+                "UnsupportedOperation.StateError",
+                "the disk is not attached",
+            );
+        }
+        for d in self.disks.iter_mut().filter(|d| ids.contains(&d.id)) {
+            d.state = "DETACHING".into();
+            self.settling.insert(d.id.clone(), 1);
+        }
+        ok(json!({}))
+    }
+
+    fn terminate_disks(&mut self, body: &Value) -> Value {
+        let ids = strings(&body["DiskIds"]);
+        if ids.iter().any(|id| !self.disks.iter().any(|d| d.id == *id)) {
+            return error("InvalidDiskId.NotFound", "the disk does not exist");
+        }
+        if self
+            .disks
+            .iter()
+            .any(|d| ids.contains(&d.id) && d.state != "UNATTACHED")
+        {
+            return error("ResourceUnavailable.Attached", "the disk is attached");
+        }
+        self.disks.retain(|d| !ids.contains(&d.id));
+        ok(json!({}))
+    }
+
+    fn delete_snapshots(&mut self, body: &Value) -> Value {
+        let ids = strings(&body["SnapshotIds"]);
+        if ids
+            .iter()
+            .any(|id| !self.snapshots.iter().any(|s| s.id == *id))
+        {
+            return error("InvalidSnapshotId.NotFound", "the snapshot does not exist");
+        }
+        let bound = self
+            .images
+            .iter()
+            .any(|i| i.snapshots.iter().any(|s| ids.contains(s)));
+        if bound && body["DeleteBindImages"] != true {
+            return error(
+                "UnsupportedOperation.SnapshotHasBindedImage",
+                "the snapshot has a custom image made from it",
+            );
+        }
+        self.snapshots.retain(|s| !ids.contains(&s.id));
+        ok(json!({}))
+    }
+
+    fn describe_images(&mut self, body: &Value) -> Value {
+        let ids = strings(&body["ImageIds"]);
+        let types = body["Filters"].as_array().and_then(|f| {
+            f.iter()
+                .find(|f| f["Name"] == "image-type")
+                .map(|f| strings(&f["Values"]))
+        });
+        if !ids.is_empty() && body.get("Filters").is_some() {
+            return error(
+                "InvalidParameter.InvalidParameterCoexistImageIdsFilters",
+                "ImageIds and Filters together",
+            );
+        }
+        let all: Vec<Value> = self
+            .images
+            .iter()
+            .filter(|i| ids.is_empty() || ids.contains(&i.id))
+            .filter(|_| {
+                types
+                    .as_ref()
+                    .is_none_or(|t| t.iter().any(|t| t == "PRIVATE_IMAGE"))
+            })
+            .map(|i| {
+                let snaps: Vec<Value> = i
+                    .snapshots
+                    .iter()
+                    .map(|s| json!({"SnapshotId": s, "DiskUsage": "SYSTEM_DISK", "DiskSize": 50}))
+                    .collect();
+                json!({"ImageId": i.id, "ImageName": "train-image", "ImageType": "PRIVATE_IMAGE",
+                       "ImageState": "NORMAL", "ImageSize": 50, "OsName": "Ubuntu 22.04",
+                       "CreatedTime": "2026-01-02T05:00:00Z", "Platform": "Ubuntu",
+                       "ImageSource": "CREATE_IMAGE", "SnapshotSet": snaps})
+            })
+            .collect();
+        let (total, set) = self.page("DescribeImages", body, all);
+        ok(json!({"TotalCount": total, "ImageSet": set}))
+    }
+
+    fn delete_images(&mut self, body: &Value) -> Value {
+        let ids = strings(&body["ImageIds"]);
+        if ids
+            .iter()
+            .any(|id| !self.images.iter().any(|i| i.id == *id))
+        {
+            return error("InvalidImageId.NotFound", "the image does not exist");
+        }
+        if self
+            .images
+            .iter()
+            .any(|i| ids.contains(&i.id) && !i.shared.is_empty())
+        {
+            return error("InvalidImageId.InShared", "the image is shared");
+        }
+        self.images.retain(|i| !ids.contains(&i.id));
+        ok(json!({}))
+    }
+
+    fn disassociate(&mut self, body: &Value) -> Value {
+        let id = body["AddressId"].as_str().unwrap_or_default().to_string();
+        let Some(a) = self.addresses.iter_mut().find(|a| a.id == id) else {
+            return error("InvalidAddressId.NotFound", "the EIP does not exist");
+        };
+        if !a.bound {
+            return error("InvalidAddressState", "the EIP is not bound");
+        }
+        a.bound = false;
+        self.settling.insert(id, 1);
+        ok(json!({"TaskId": "task-disassociate"}))
+    }
+
+    fn release_addresses(&mut self, body: &Value) -> Value {
+        let ids = strings(&body["AddressIds"]);
+        if ids
+            .iter()
+            .any(|id| !self.addresses.iter().any(|a| a.id == *id))
+        {
+            return error("InvalidAddressId.NotFound", "the EIP does not exist");
+        }
+        if self
+            .addresses
+            .iter()
+            .any(|a| ids.contains(&a.id) && (a.bound || self.settling.contains_key(&a.id)))
+        {
+            return error("InvalidAddressState", "the EIP is bound");
+        }
+        self.addresses.retain(|a| !ids.contains(&a.id));
+        ok(json!({"TaskId": "task-release"}))
     }
 }

@@ -90,8 +90,13 @@ pub fn check(request: &Request) -> Result<String, String> {
     let action = header("x-tc-action").ok_or_else(|| reject("MissingParameter"))?;
     // Each action lives in one service: signed for another, the service does not know it.
     let home = match action {
-        "DescribeDisks" | "DescribeSnapshots" => "cbs",
-        "DescribeAddresses" => "vpc",
+        "DescribeDisks"
+        | "DescribeSnapshots"
+        | "DescribeSnapshotSharePermission"
+        | "DetachDisks"
+        | "TerminateDisks"
+        | "DeleteSnapshots" => "cbs",
+        "DescribeAddresses" | "DisassociateAddress" | "ReleaseAddresses" => "vpc",
         _ => "cvm",
     };
     if home != service {
