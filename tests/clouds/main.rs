@@ -17,6 +17,7 @@ mod aws_moto;
 mod aws_roles;
 mod aws_start;
 mod aws_sweep;
+mod cn_cleanup;
 mod command_adapter;
 mod gpu_clouds;
 mod gpu_clouds_cli;

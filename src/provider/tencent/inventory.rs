@@ -115,6 +115,11 @@ impl TencentCloud {
                         state: d.disk_state.clone(),
                         size_gib: Decimal::from(d.disk_size),
                         deleted_with_instance: false,
+                        attached_to: d.instance_id.clone().filter(|i| !i.is_empty()),
+                        exposure: crate::provider::Exposure {
+                            encrypted: d.encrypt,
+                            ..r.exposure.clone()
+                        },
                         ..r.clone()
                     })
                 })),
@@ -133,6 +138,7 @@ impl TencentCloud {
                     Some(LinkedResource {
                         state: format!("{} ({})", a.address_status, a.address_type),
                         deleted_with_instance: false,
+                        attached_to: a.instance_id.clone().filter(|i| !i.is_empty()),
                         ..r.clone()
                     })
                 })),
@@ -293,7 +299,7 @@ fn linked(
         created,
         deleted_with_instance: with,
         backs_image: None,
-        attached_to: None,
+        attached_to: Some(i.instance_id.clone()),
         exposure: Default::default(),
     };
     let mut out = Vec::new();
@@ -317,7 +323,7 @@ fn linked(
             created,
             deleted_with_instance: with,
             backs_image: None,
-            attached_to: None,
+            attached_to: Some(i.instance_id.clone()),
             exposure: Default::default(),
         });
     }
