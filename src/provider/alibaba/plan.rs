@@ -10,7 +10,6 @@ impl AlibabaCloud {
         let id = self.planned_instance();
         let known = self.known();
         match action {
-            Action::Cleanup { .. } => Vec::new(),
             Action::Release => vec![
                 self.line(
                     Product::Ecs,
@@ -86,7 +85,7 @@ impl AlibabaCloud {
                 );
                 calls
             }
-            Action::Start => Vec::new(),
+            Action::Start | Action::Cleanup { .. } => Vec::new(),
             Action::SetDeadline { at } => {
                 let mut params = vec![("InstanceId", id.clone())];
                 if let Some(at) = at {

@@ -108,7 +108,7 @@ fn network_volume(
         backs_image: None,
         id,
         attached_to: None,
-        exposure: Default::default(),
+        exposure: crate::provider::Exposure::default(),
     })
 }
 
@@ -130,7 +130,7 @@ fn disk(
         deleted_with_instance: true,
         backs_image: None,
         attached_to: None,
-        exposure: Default::default(),
+        exposure: crate::provider::Exposure::default(),
     }
 }
 

@@ -521,7 +521,7 @@ fn volume_row(row: &Value, now: Timestamp) -> Option<(LinkedResource, Vec<String
         backs_image: None,
         id: format!("volume-{id}"),
         attached_to: None,
-        exposure: Default::default(),
+        exposure: crate::provider::Exposure::default(),
     };
     Some((volume, users))
 }
@@ -539,6 +539,6 @@ fn instance_storage(s: &model::Seen, now: Timestamp) -> Option<LinkedResource> {
         deleted_with_instance: true,
         backs_image: None,
         attached_to: None,
-        exposure: Default::default(),
+        exposure: crate::provider::Exposure::default(),
     })
 }
