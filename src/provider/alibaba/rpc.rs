@@ -413,7 +413,7 @@ pub fn client_token() -> String {
 }
 
 /// Whether `action`'s official request model has `RegionId`. The actions on one resource
-/// (`alibabacloud_ecs20140526`'s DeleteInstanceRequest, StopInstanceRequest,
+/// (`alibabacloud_ecs20140526`'s DeleteInstanceRequest, StopInstanceRequest, StartInstanceRequest,
 /// CreateSnapshotRequest, DeleteSnapshotRequest, DetachDiskRequest, DeleteDiskRequest) have
 /// none: the id names the resource, and the regional endpoint the region.
 pub fn takes_region(action: &str) -> bool {
@@ -421,6 +421,7 @@ pub fn takes_region(action: &str) -> bool {
         action,
         "DeleteInstance"
             | "StopInstance"
+            | "StartInstance"
             | "CreateSnapshot"
             | "DeleteSnapshot"
             | "DetachDisk"
