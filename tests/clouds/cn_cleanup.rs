@@ -415,3 +415,255 @@ mod tencent {
         });
     }
 }
+
+// --- Through the binary --------------------------------------------------------------------
+
+mod cli {
+    use std::path::PathBuf;
+    use std::process::{Command, Output, Stdio};
+
+    use serde_json::Value;
+
+    use crate::{alibaba_peer, tencent_peer};
+
+    /// The binary pointed at one provider's peer, with a data directory of its own.
+    struct Bin {
+        dir: PathBuf,
+        provider: &'static str,
+        instance: &'static str,
+        region: &'static str,
+        env: Vec<(&'static str, String)>,
+        secret: &'static str,
+    }
+
+    impl Bin {
+        fn new(
+            name: &str,
+            provider: &'static str,
+            (instance, region): (&'static str, &'static str),
+            env: Vec<(&'static str, String)>,
+            secret: &'static str,
+        ) -> Bin {
+            let dir = std::env::temp_dir()
+                .join(format!("gpumeter-cn-cleanup-{name}-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("config.toml"), "").unwrap();
+            Bin {
+                dir,
+                provider,
+                instance,
+                region,
+                env,
+                secret,
+            }
+        }
+
+        fn alibaba(name: &str, peer: &alibaba_peer::Peer) -> Bin {
+            Bin::new(
+                name,
+                "alibaba",
+                (alibaba_peer::INSTANCE, alibaba_peer::cloud::REGION),
+                vec![
+                    ("ALIBABA_CLOUD_ACCESS_KEY_ID", alibaba_peer::KEY_ID.into()),
+                    (
+                        "ALIBABA_CLOUD_ACCESS_KEY_SECRET",
+                        alibaba_peer::SECRET.into(),
+                    ),
+                    (
+                        "ALIBABA_CLOUD_REGION_ID",
+                        alibaba_peer::cloud::REGION.into(),
+                    ),
+                    ("GPUMETER_ALIBABA_ENDPOINT", peer.url()),
+                    ("GPUMETER_ALIBABA_METADATA", peer.url()),
+                ],
+                alibaba_peer::SECRET,
+            )
+        }
+
+        fn tencent(name: &str, peer: &tencent_peer::Peer) -> Bin {
+            Bin::new(
+                name,
+                "tencent",
+                (tencent_peer::INSTANCE, tencent_peer::REGION),
+                vec![
+                    ("TENCENTCLOUD_SECRET_ID", tencent_peer::KEY_ID.into()),
+                    ("TENCENTCLOUD_SECRET_KEY", tencent_peer::SECRET.into()),
+                    ("TENCENTCLOUD_REGION", tencent_peer::REGION.into()),
+                    ("GPUMETER_TENCENT_ENDPOINT", peer.url()),
+                    ("GPUMETER_TENCENT_METADATA", peer.url()),
+                ],
+                tencent_peer::SECRET,
+            )
+        }
+
+        fn run(&self, args: &[&str]) -> Output {
+            let out = Command::new(env!("CARGO_BIN_EXE_gpumeter"))
+                .args(args)
+                .args(["--provider", self.provider])
+                .args(["--instance", self.instance, "--region", self.region])
+                .arg("--config")
+                .arg(self.dir.join("config.toml"))
+                .env("GPUMETER_DATA_DIR", &self.dir)
+                .env_remove("ALIBABA_CLOUD_SECURITY_TOKEN")
+                .env_remove("TENCENTCLOUD_SESSION_TOKEN")
+                .envs(self.env.iter().map(|(k, v)| (*k, v.as_str())))
+                .stdin(Stdio::null())
+                .output()
+                .unwrap();
+            assert!(!text(&out).contains(self.secret), "the secret leaked");
+            out
+        }
+
+        /// `sweep --json`: its exit status and items.
+        fn sweep(&self) -> (Option<i32>, Vec<Value>) {
+            let out = self.run(&["sweep", "--json"]);
+            let doc: Value = serde_json::from_slice(&out.stdout)
+                .unwrap_or_else(|e| panic!("sweep --json: {e}: {}", text(&out)));
+            (
+                out.status.code(),
+                doc["items"].as_array().cloned().unwrap_or_default(),
+            )
+        }
+    }
+
+    impl Drop for Bin {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
+
+    fn text(o: &Output) -> String {
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        )
+    }
+
+    fn item<'a>(items: &'a [Value], id: &str) -> &'a Value {
+        items
+            .iter()
+            .find(|i| i["id"] == id)
+            .unwrap_or_else(|| panic!("{id} in {items:#?}"))
+    }
+
+    fn ids(items: &[Value]) -> Vec<String> {
+        items
+            .iter()
+            .map(|i| i["id"].as_str().unwrap_or_default().to_string())
+            .collect()
+    }
+
+    /// A dry run of a cleanup of everything, then the cleanup: the dry run changes nothing and
+    /// names each call; the cleanup deletes each and reads it back; the sweep then ends clean.
+    fn dry_run_then_clean(
+        bin: &Bin,
+        items: &[Value],
+        plan_lines: &[&str],
+        calls: impl Fn() -> usize,
+    ) {
+        let found = ids(items);
+        let mut args = vec!["cleanup"];
+        for id in &found {
+            args.extend(["--id", id.as_str()]);
+        }
+        let made = calls();
+        let dry = bin.run(&[args.as_slice(), &["--dry-run"]].concat());
+        assert!(dry.status.success(), "{}", text(&dry));
+        assert!(text(&dry).contains("nothing is changed"), "{}", text(&dry));
+        for line in plan_lines {
+            assert!(text(&dry).contains(line), "{line} in {}", text(&dry));
+        }
+        assert_eq!(calls(), made, "a dry run sends no delete: {}", text(&dry));
+        let (_, still) = bin.sweep();
+        assert_eq!(ids(&still), found, "a dry run changes nothing");
+        let out = bin.run(&[args.as_slice(), &["--yes"]].concat());
+        assert!(out.status.success(), "{}", text(&out));
+        let shown = text(&out);
+        assert!(
+            shown.contains(&format!("{0} of {0} deleted", found.len())),
+            "{shown}"
+        );
+        let (code, left) = bin.sweep();
+        assert_eq!((code, left.len()), (Some(0), 0), "{left:#?}");
+    }
+
+    #[test]
+    fn alibaba_sweep_dry_run_cleanup_and_a_clean_sweep_through_the_binary() {
+        let peer = alibaba_peer::Peer::start();
+        peer.cloud(|c| c.image_public = true);
+        let bin = Bin::alibaba("alibaba", &peer);
+        let out = bin.run(&["release", "--yes"]);
+        assert!(out.status.success(), "{}", text(&out));
+        let (code, items) = bin.sweep();
+        assert_eq!(code, Some(3), "leftovers bill: {items:#?}");
+        use alibaba_peer::cloud::{DATA_DISK, EIP, IMAGE, SNAPSHOTS};
+        let image = item(&items, IMAGE);
+        assert_eq!(image["public"], true, "{image}");
+        assert_eq!(image["findings"][0]["severity"], "critical", "{image}");
+        assert_eq!(item(&items, DATA_DISK)["encrypted"], false);
+        assert_eq!(item(&items, DATA_DISK)["attached_to"], Value::Null);
+        // An idle EIP at 0.01 CNY/h, 730 h a month; 500 GiB of snapshot at 0.12 CNY/GiB.
+        assert_eq!(item(&items, EIP)["monthly_cost"], "7.30");
+        assert_eq!(item(&items, SNAPSHOTS[1])["monthly_cost"], "60.00");
+        let deletes = || {
+            peer.calls()
+                .iter()
+                .filter(|c| {
+                    ["Delete", "Release", "Detach", "Unassociate"]
+                        .iter()
+                        .any(|d| c.action.starts_with(d))
+                })
+                .count()
+        };
+        let before = deletes();
+        let delete_image = format!("ecs DeleteImage RegionId=cn-hangzhou ImageId={IMAGE}");
+        dry_run_then_clean(&bin, &items, &[delete_image.as_str()], deletes);
+        assert_eq!(deletes() - before, items.len(), "one delete each");
+        peer.cloud(|c| assert!(c.image_gone && c.eip_released && c.disks.is_empty()));
+    }
+
+    #[test]
+    fn tencent_sweep_dry_run_cleanup_and_a_clean_sweep_through_the_binary() {
+        let peer = tencent_peer::Peer::start();
+        let bin = Bin::tencent("tencent", &peer);
+        let out = bin.run(&["release", "--yes"]);
+        assert!(out.status.success(), "{}", text(&out));
+        peer.cloud(|c| {
+            c.snapshots.push(tencent_peer::cloud::Snapshot {
+                id: "snap-keep".into(),
+                disk: "disk-keep".into(),
+                size: 500,
+            });
+            c.snapshot_shares
+                .insert("snap-keep".into(), vec!["100012345678".into()]);
+        });
+        let (code, items) = bin.sweep();
+        assert_eq!(code, Some(3), "leftovers bill: {items:#?}");
+        let snap = item(&items, "snap-keep");
+        // Tencent shares a snapshot with accounts, never with everyone.
+        assert_eq!(snap["public"], false, "{snap}");
+        assert_eq!(snap["shared_with"][0], "100012345678", "{snap}");
+        assert_eq!(snap["encrypted"], false, "{snap}");
+        assert_eq!(snap["findings"][0]["severity"], "warning", "{snap}");
+        // The sheet states no CBS or EIP price: none is made up.
+        assert!(item(&items, "disk-keep").get("monthly_cost").is_some());
+        assert_eq!(item(&items, "disk-keep")["monthly_cost"], Value::Null);
+        let deletes = || {
+            peer.calls()
+                .iter()
+                .filter(|c| {
+                    ["Delete", "Release", "Terminate", "Detach", "Disassociate"]
+                        .iter()
+                        .any(|d| c.action.starts_with(d))
+                })
+                .count()
+        };
+        let before = deletes();
+        let terminate = r#"cbs TerminateDisks {"DiskIds":["disk-keep"]}"#;
+        dry_run_then_clean(&bin, &items, &[terminate], deletes);
+        assert_eq!(deletes() - before, items.len(), "one delete each");
+        peer.cloud(|c| assert!(c.snapshots.is_empty() && c.addresses.is_empty()));
+    }
+}
