@@ -591,6 +591,7 @@ mod cli {
 
     #[test]
     fn alibaba_sweep_dry_run_cleanup_and_a_clean_sweep_through_the_binary() {
+        use alibaba_peer::cloud::{DATA_DISK, EIP, IMAGE, SNAPSHOTS};
         let peer = alibaba_peer::Peer::start();
         peer.cloud(|c| c.image_public = true);
         let bin = Bin::alibaba("alibaba", &peer);
@@ -598,7 +599,6 @@ mod cli {
         assert!(out.status.success(), "{}", text(&out));
         let (code, items) = bin.sweep();
         assert_eq!(code, Some(3), "leftovers bill: {items:#?}");
-        use alibaba_peer::cloud::{DATA_DISK, EIP, IMAGE, SNAPSHOTS};
         let image = item(&items, IMAGE);
         assert_eq!(image["public"], true, "{image}");
         assert_eq!(image["findings"][0]["severity"], "critical", "{image}");

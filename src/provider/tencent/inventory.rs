@@ -300,7 +300,7 @@ fn linked(
         deleted_with_instance: with,
         backs_image: None,
         attached_to: Some(i.instance_id.clone()),
-        exposure: Default::default(),
+        exposure: crate::provider::Exposure::default(),
     };
     let mut out = Vec::new();
     if let Some(system) = i.system_disk.as_ref().filter(|d| !d.disk_id.is_empty()) {
@@ -324,7 +324,7 @@ fn linked(
             deleted_with_instance: with,
             backs_image: None,
             attached_to: Some(i.instance_id.clone()),
-            exposure: Default::default(),
+            exposure: crate::provider::Exposure::default(),
         });
     }
     out

@@ -58,6 +58,10 @@ pub struct Snapshot {
 }
 
 #[derive(Debug, Clone)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "each is one fact of the cloud a test sets or reads"
+)]
 pub struct Cloud {
     pub instance: Option<Instance>,
     pub disks: Vec<Disk>,

@@ -5,7 +5,7 @@ use async_trait::async_trait;
 use gpumeter::meter::ResourceKind;
 use gpumeter::provider::alibaba::AlibabaCloud;
 use gpumeter::provider::tencent::TencentCloud;
-use gpumeter::provider::{Action, LinkedResource, Provider, Seen};
+use gpumeter::provider::{Action, Exposure, LinkedResource, Provider, Seen};
 use jiff::{SignedDuration, Timestamp};
 
 use super::{Cloud, Target, Truth, run, with_snapshots};
@@ -321,7 +321,7 @@ fn found(id: &str, kind: ResourceKind, on: Option<&str>) -> LinkedResource {
         deleted_with_instance: false,
         backs_image: None,
         attached_to: on.map(str::to_string),
-        exposure: Default::default(),
+        exposure: Exposure::default(),
     }
 }
 

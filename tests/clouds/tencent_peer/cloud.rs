@@ -72,6 +72,19 @@ pub struct Address {
     pub bound: bool,
 }
 
+/// What a sweep and a cleanup call beyond the instance's own: see [`Cloud::cleanup`].
+const CLEANUP_CALLS: [&str; 9] = [
+    "DescribeSnapshotSharePermission",
+    "DescribeImageSharePermission",
+    "DetachDisks",
+    "TerminateDisks",
+    "DeleteSnapshots",
+    "DescribeImages",
+    "DeleteImages",
+    "DisassociateAddress",
+    "ReleaseAddresses",
+];
+
 const RELEASED_WITH_INSTANCE: [&str; 4] =
     ["HighQualityEIP", "AntiDDoSEIP", "EIPv6", "HighQualityEIPv6"];
 
@@ -285,16 +298,7 @@ impl Cloud {
                 ok(json!({}))
             }
             "DescribeDisks" | "DescribeSnapshots" => self.cbs(action, body),
-            "DescribeSnapshotSharePermission" | "DescribeImageSharePermission" => {
-                self.share_permission(action, body)
-            }
-            "DetachDisks" => self.detach_disks(body),
-            "TerminateDisks" => self.terminate_disks(body),
-            "DeleteSnapshots" => self.delete_snapshots(body),
-            "DescribeImages" => self.describe_images(body),
-            "DeleteImages" => self.delete_images(body),
-            "DisassociateAddress" => self.disassociate(body),
-            "ReleaseAddresses" => self.release_addresses(body),
+            _ if CLEANUP_CALLS.contains(&action) => self.cleanup(action, body),
             "DescribeAddresses" => self.describe_addresses(body),
             "DescribeInstancesActionTimer" => {
                 let statuses = strings(&body["StatusList"]);
@@ -486,6 +490,23 @@ impl Cloud {
             status: "UNDO".into(),
         });
         ok(json!({ "ActionTimerIds": [id] }))
+    }
+
+    /// The calls a cleanup makes: images, share permissions, detaching and deleting.
+    fn cleanup(&mut self, action: &str, body: &Value) -> Value {
+        match action {
+            "DescribeSnapshotSharePermission" | "DescribeImageSharePermission" => {
+                self.share_permission(action, body)
+            }
+            "DetachDisks" => self.detach_disks(body),
+            "TerminateDisks" => self.terminate_disks(body),
+            "DeleteSnapshots" => self.delete_snapshots(body),
+            "DescribeImages" => self.describe_images(body),
+            "DeleteImages" => self.delete_images(body),
+            "DisassociateAddress" => self.disassociate(body),
+            "ReleaseAddresses" => self.release_addresses(body),
+            _ => error("InvalidAction", "no such action"),
+        }
     }
 
     /// What is still settling in `from` (by id) reads as `to` once its reads are used up.
