@@ -125,10 +125,17 @@ pub enum Command {
     /// if anything does).
     #[command(after_help = "Examples:
   gpumeter sweep --provider aws --region us-west-2
-  gpumeter sweep --provider aws --json")]
+  gpumeter sweep --provider aws --json
+  gpumeter sweep --kind snapshot --older-than 90d")]
     Sweep {
         #[arg(long)]
         json: bool,
+        /// Only resources of this kind (repeatable).
+        #[arg(long, value_enum, value_name = "KIND")]
+        kind: Vec<CleanupKindArg>,
+        /// Only what was created at least this long ago (30d, 12h, 90m).
+        #[arg(long, value_name = "DURATION")]
+        older_than: Option<String>,
         #[command(flatten)]
         target: TargetArgs,
     },

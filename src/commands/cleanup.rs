@@ -110,17 +110,26 @@ fn filter(args: &CleanupArgs) -> Result<CleanupFilter, Failure> {
              (`gpumeter sweep` lists what bills)",
         ));
     }
-    let older_than = args
-        .older_than
-        .as_deref()
+    Ok(CleanupFilter {
+        ids: args.ids.clone(),
+        unattached: args.unattached,
+        ..narrow(&args.kind, args.older_than.as_deref())?
+    })
+}
+
+/// The kind and age choice that `sweep` and `cleanup` share.
+pub fn narrow(
+    kinds: &[CleanupKindArg],
+    older_than: Option<&str>,
+) -> Result<CleanupFilter, Failure> {
+    let older_than = older_than
         .map(parse_age)
         .transpose()
         .map_err(|e| Failure::bad_input(format!("--older-than: {e}")))?;
     Ok(CleanupFilter {
-        ids: args.ids.clone(),
-        kinds: args.kind.iter().map(|k| kind(*k)).collect(),
+        kinds: kinds.iter().map(|k| kind(*k)).collect(),
         older_than,
-        unattached: args.unattached,
+        ..CleanupFilter::default()
     })
 }
 

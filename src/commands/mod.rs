@@ -176,7 +176,12 @@ pub fn run(cli: &Cli) -> ExitCode {
         Some(Command::Status(args)) => status::run(args, cli),
         Some(Command::Watchdog(args)) => watchdog::run(cli, args),
         Some(Command::Checklist { json, .. }) => checklist::run(cli, *json),
-        Some(Command::Sweep { json, .. }) => sweep::run(cli, *json),
+        Some(Command::Sweep {
+            json,
+            kind,
+            older_than,
+            ..
+        }) => sweep::run(cli, *json, &cleanup::narrow(kind, older_than.as_deref())?),
         Some(Command::Cleanup(args)) => cleanup::run(cli, args),
         Some(Command::Release(args)) => actions::run(cli, &Action::Release, args),
         Some(Command::Stop(args)) => actions::run(cli, &Action::Stop, args),

@@ -163,3 +163,34 @@ fn filters_choose_and_nothing_is_deleted_by_a_guess() {
     assert!(unattached.status.success(), "{}", stderr(&unattached));
     assert!(!ids(&sweep(&cloud).1).contains(&"vol-0spare".into()));
 }
+
+#[test]
+fn sweep_narrows_by_kind_and_age_as_cleanup_does() {
+    let cloud = Cloud::new("sweep-narrow");
+    let out = cloud.run(
+        &[
+            "sweep",
+            "--json",
+            "--kind",
+            "snapshot",
+            "--older-than",
+            "30d",
+        ],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut found = ids(doc["items"].as_array().unwrap());
+    found.sort();
+    assert_eq!(found, ["snap-0gone", "snap-0public"]);
+    let none = cloud.run(&["sweep", "--kind", "lb"], &[]);
+    assert_eq!(
+        none.status.code(),
+        Some(0),
+        "a running instance's load balancer is in use: {}",
+        stdout(&none)
+    );
+    let bad = cloud.run(&["sweep", "--older-than", "soon"], &[]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("--older-than"), "{}", stderr(&bad));
+}
