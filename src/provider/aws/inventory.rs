@@ -197,6 +197,21 @@ pub fn assemble(
             },
         });
     }
+    images_and_addresses(seen, when, fallback, &mut resources);
+    Ok(Inventory {
+        instance,
+        resources,
+        deadline: None,
+    })
+}
+
+/// The images and the addresses of `seen`, after its volumes and snapshots.
+fn images_and_addresses(
+    seen: &Seen,
+    when: impl Fn(Option<&str>) -> Timestamp,
+    fallback: Timestamp,
+    resources: &mut Vec<LinkedResource>,
+) {
     for i in &seen.images {
         // The storage of its snapshots that are not listed (and billed) on their own.
         let unlisted: u64 = i
@@ -254,9 +269,4 @@ pub fn assemble(
             exposure: Default::default(),
         });
     }
-    Ok(Inventory {
-        instance,
-        resources,
-        deadline: None,
-    })
 }
