@@ -240,33 +240,36 @@ fn images_and_addresses(
             },
         });
     }
-    for a in &seen.addresses {
-        let associated = a.instance_id.is_some() || a.association_id.is_some();
-        resources.push(LinkedResource {
-            id: a
-                .allocation_id
-                .clone()
-                .unwrap_or_else(|| a.public_ip.clone()),
-            name: a.public_ip.clone(),
-            kind: ResourceKind::PublicIp,
-            class: None,
-            size_gib: Decimal::ZERO,
-            state: if associated {
-                "associated"
-            } else {
-                "unassociated"
-            }
-            .into(),
-            // DescribeAddresses tells no allocation time.
-            created: fallback,
-            deleted_with_instance: false,
-            backs_image: None,
-            attached_to: a
-                .instance_id
-                .clone()
-                .or_else(|| a.network_interface_id.clone())
-                .or_else(|| a.association_id.clone()),
-            exposure: Default::default(),
-        });
+    resources.extend(seen.addresses.iter().map(|a| address(a, fallback)));
+}
+
+/// An elastic IP as a linked resource; DescribeAddresses tells no allocation time, so it is
+/// dated `fallback`.
+fn address(a: &Address, fallback: Timestamp) -> LinkedResource {
+    let associated = a.instance_id.is_some() || a.association_id.is_some();
+    LinkedResource {
+        id: a
+            .allocation_id
+            .clone()
+            .unwrap_or_else(|| a.public_ip.clone()),
+        name: a.public_ip.clone(),
+        kind: ResourceKind::PublicIp,
+        class: None,
+        size_gib: Decimal::ZERO,
+        state: if associated {
+            "associated"
+        } else {
+            "unassociated"
+        }
+        .into(),
+        created: fallback,
+        deleted_with_instance: false,
+        backs_image: None,
+        attached_to: a
+            .instance_id
+            .clone()
+            .or_else(|| a.network_interface_id.clone())
+            .or_else(|| a.association_id.clone()),
+        exposure: Exposure::default(),
     }
 }

@@ -161,7 +161,7 @@ impl Document {
                 deleted_with_instance: r.deleted_with_instance,
                 backs_image: None,
                 attached_to: None,
-                exposure: Default::default(),
+                exposure: crate::provider::Exposure::default(),
             })
             .collect();
         Inventory {

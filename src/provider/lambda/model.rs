@@ -66,6 +66,6 @@ pub fn file_system(v: &Value, now: Timestamp) -> Option<LinkedResource> {
         deleted_with_instance: false,
         backs_image: None,
         attached_to: None,
-        exposure: Default::default(),
+        exposure: crate::provider::Exposure::default(),
     })
 }
