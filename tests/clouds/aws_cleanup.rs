@@ -309,3 +309,92 @@ fn a_disk_of_a_stopped_instance_is_detached_then_deleted_against_moto() {
     let volumes = rt.block_on(call(&ec2, "DescribeVolumes", &[]));
     assert!(!volumes.contains(&disk), "{volumes}");
 }
+
+/// `gpumeter ARGS --provider aws --region us-east-1` against moto, as a user runs it.
+fn gpumeter(moto: &Moto, dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_gpumeter"))
+        .args(args)
+        .args(["--provider", "aws", "--region", "us-east-1"])
+        .env("GPUMETER_DATA_DIR", dir)
+        .env("HOME", dir)
+        .env("XDG_CONFIG_HOME", dir)
+        .env("AWS_ACCESS_KEY_ID", "AKIDMOTOTEST")
+        .env("AWS_SECRET_ACCESS_KEY", crate::aws_moto::SECRET)
+        .env("AWS_ENDPOINT_URL", &moto.url)
+        .env("AWS_EC2_METADATA_DISABLED", "true")
+        .env("GPUMETER_ACTION_DEADLINE", "60s")
+        .env_remove("AWS_PROFILE")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap()
+}
+
+fn swept(moto: &Moto, dir: &std::path::Path) -> (Option<i32>, Vec<serde_json::Value>) {
+    let out = gpumeter(moto, dir, &["sweep", "--json"]);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    (
+        out.status.code(),
+        doc["items"].as_array().cloned().unwrap_or_default(),
+    )
+}
+
+#[test]
+fn the_cli_sweeps_dry_runs_cleans_up_by_id_and_sweeps_clean_against_moto() {
+    let Some(moto) = moto() else { return };
+    let w = rt().block_on(leftovers(&client(&moto.url)));
+    let dir = tempfile::tempdir().unwrap();
+    let (code, items) = swept(&moto, dir.path());
+    assert_eq!(code, Some(3));
+    let ids: Vec<String> = items
+        .iter()
+        .map(|i| i["id"].as_str().unwrap().to_string())
+        .collect();
+    for id in [&w.volume, &w.snapshot, &w.public, &w.image, &w.address] {
+        assert!(ids.contains(id), "{id} is not listed: {ids:?}");
+    }
+    let row = |id: &str| items.iter().find(|i| i["id"] == id).unwrap().clone();
+    assert_eq!(row(&w.public)["public"], true);
+    assert_eq!(row(&w.public)["findings"][0]["severity"], "critical");
+    assert_eq!(row(&w.snapshot)["public"], false);
+    assert_eq!(row(&w.volume)["encrypted"], true);
+    assert!(
+        row(&w.volume)["monthly_cost"].is_string(),
+        "{:?}",
+        row(&w.volume)
+    );
+
+    let mut args = vec!["cleanup"];
+    for id in &ids {
+        args.extend(["--id", id.as_str()]);
+    }
+    let dry: Vec<&str> = args.iter().copied().chain(["--dry-run"]).collect();
+    let out = gpumeter(&moto, dir.path(), &dry);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains("DeregisterImage") && text.contains("ReleaseAddress"),
+        "{text}"
+    );
+    let (_, after_dry) = swept(&moto, dir.path());
+    assert_eq!(after_dry.len(), items.len(), "a dry run deleted nothing");
+
+    let yes: Vec<&str> = args.iter().copied().chain(["--yes"]).collect();
+    let out = gpumeter(&moto, dir.path(), &yes);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains(&format!("{0} of {0} deleted and read back", ids.len())),
+        "{text}"
+    );
+    let (code, left) = swept(&moto, dir.path());
+    assert_eq!((code, left.len()), (Some(0), 0), "{left:?}");
+}
