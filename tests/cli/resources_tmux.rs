@@ -15,7 +15,8 @@ fn enter_shows_a_resource_and_d_asks_to_delete_it_alone() {
     t.keys(&["j", "j"]);
     t.wait_for("3/8");
     t.keys(&["Enter"]);
-    let screen = t.wait_for("attached to");
+    // The overlay's bottom border is drawn last: the whole overlay is on screen then.
+    let screen = t.wait_for("Esc/Enter closes");
     assert!(screen.contains("snapshot snap-0a"), "{screen}");
     assert!(screen.contains("nightly-1"), "{screen}");
     assert!(
@@ -33,7 +34,8 @@ fn enter_shows_a_resource_and_d_asks_to_delete_it_alone() {
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
     t.keys(&["D"]);
-    let screen = t.wait_for("Delete what keeps billing");
+    let screen = t.wait_for("← → choose");
+    assert!(screen.contains("Delete what keeps billing"), "{screen}");
     assert!(screen.contains("snapshot snap-0a (nightly-1)"), "{screen}");
     assert!(screen.contains("[ cancel ]"), "{screen}");
     assert!(
