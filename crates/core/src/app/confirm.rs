@@ -39,6 +39,8 @@ pub struct Confirm {
     /// Data left readable by others ([`crate::cloud::findings`]), one line each.
     pub exposed: Vec<String>,
     pub choice: Choice,
+    /// For `C` in the cockpit: the snapshots to pick from; the lists and the action follow it.
+    pub pick: Option<super::pick::SnapshotPick>,
 }
 
 impl Confirm {
@@ -230,6 +232,7 @@ impl Confirm {
             exposed,
             choice: Choice::Cancel,
             action,
+            pick: None,
         }
     }
 }
@@ -281,7 +284,7 @@ fn stop_note(pricing: Option<&Pricing>) -> String {
     }
 }
 
-fn describe(r: &LinkedResource) -> String {
+pub(crate) fn describe(r: &LinkedResource) -> String {
     let size = if r.size_gib.is_zero() {
         String::new()
     } else {
