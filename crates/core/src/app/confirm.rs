@@ -125,6 +125,7 @@ impl Confirm {
             currency: sheet.map(|s| s.currency),
             note: "Deleted for good, in this order, each read back; a disk is detached and an address disassociated first.".into(),
             exposed: findings(found).iter().map(Finding::line).collect(),
+            pick: None,
             choice: Choice::Cancel,
             action: Action::Cleanup { delete },
         }
