@@ -132,6 +132,14 @@ pub enum Command {
         #[command(flatten)]
         target: TargetArgs,
     },
+    /// Delete what keeps billing: what `sweep` lists, chosen by id, kind, age or attachment.
+    /// Shows what goes, what each costs a month and what stays, asks (or --yes), and reads
+    /// each delete back (exit 0 when every delete is confirmed, 1 otherwise).
+    #[command(after_help = "Examples:
+  gpumeter cleanup --unattached --kind disk --dry-run
+  gpumeter cleanup --id vol-0abc --id eipalloc-0def --yes
+  gpumeter cleanup --kind snapshot --older-than 30d")]
+    Cleanup(Box<CleanupArgs>),
     /// The headless guard: enforces the deadline and the idle rule, watches spot notices.
     #[command(after_help = "Examples:
   gpumeter watchdog --idle-after 30m --on-idle stop
@@ -219,6 +227,39 @@ pub struct ReportArgs {
     pub csv: bool,
 }
 
+/// `gpumeter cleanup`: what to delete. Every flag narrows the choice; at least one is needed.
+#[derive(Debug, Args)]
+pub struct CleanupArgs {
+    /// Delete this resource (repeatable); the ids `gpumeter sweep` prints.
+    #[arg(long = "id", value_name = "ID")]
+    pub ids: Vec<String>,
+    /// Only resources of this kind (repeatable).
+    #[arg(long, value_enum, value_name = "KIND")]
+    pub kind: Vec<CleanupKindArg>,
+    /// Only what was created at least this long ago (30d, 12h, 90m).
+    #[arg(long, value_name = "DURATION")]
+    pub older_than: Option<String>,
+    /// Only what is attached to or associated with nothing.
+    #[arg(long)]
+    pub unattached: bool,
+    /// Everything the sweep lists (still asks, unless --yes).
+    #[arg(long, conflicts_with_all = ["ids", "kind", "older_than", "unattached"])]
+    pub all: bool,
+    #[command(flatten)]
+    pub common: ActionArgs,
+}
+
+/// The kinds `cleanup --kind` takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum CleanupKindArg {
+    Disk,
+    Snapshot,
+    Image,
+    Ip,
+    Lb,
+    Volume,
+}
+
 /// What every destructive command takes.
 #[derive(Debug, Args, Clone)]
 pub struct ActionArgs {
@@ -278,6 +319,7 @@ impl Cli {
             Some(Command::SnapshotClean { common, .. } | Command::Extend { common, .. }) => {
                 Some(&common.target)
             }
+            Some(Command::Cleanup(args)) => Some(&args.common.target),
             _ => None,
         };
         let sub = sub.cloned().unwrap_or_default();

@@ -140,17 +140,21 @@ fn burn_now(
 }
 
 fn ask(confirm: &Confirm) -> Result<(), Failure> {
-    let label = confirm.action.label();
+    ask_lines(&confirm.summary_lines(), confirm.action.label())
+}
+
+/// Prints `lines` and asks `{question}? [y/N]` on the terminal; anything but yes cancels.
+pub fn ask_lines(lines: &[String], question: &str) -> Result<(), Failure> {
     if !std::io::stdin().is_terminal() {
         return Err(Failure::bad_input(format!(
-            "refusing to {label} without confirmation: no terminal to ask on; pass --yes"
+            "refusing to {question} without confirmation: no terminal to ask on; pass --yes"
         )));
     }
     let mut err = std::io::stderr();
-    for line in confirm.summary_lines() {
+    for line in lines {
         let _ = writeln!(err, "{line}");
     }
-    let _ = write!(err, "{label}? [y/N] ");
+    let _ = write!(err, "{question}? [y/N] ");
     let _ = err.flush();
     let mut answer = String::new();
     std::io::stdin()
@@ -160,6 +164,6 @@ fn ask(confirm: &Confirm) -> Result<(), Failure> {
     if matches!(answer.trim(), "y" | "Y" | "yes") {
         Ok(())
     } else {
-        Err(Failure::bad_input(format!("{label}: cancelled")))
+        Err(Failure::bad_input(format!("{question}: cancelled")))
     }
 }

@@ -10,7 +10,7 @@ use super::context::Context;
 use super::{CommandResult, Failure, emit};
 use crate::cli::Cli;
 use crate::meter::{InstanceState, ResourceKind, monthly_after_release};
-use crate::provider::Inventory;
+use crate::provider::{Finding, Inventory, findings};
 use crate::spend::PriceOrigin;
 
 /// Exit status when something would keep billing after a release.
@@ -39,6 +39,9 @@ struct Checklist {
     /// What the provider could not read: something there may keep billing too.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     unknown: Vec<String>,
+    /// What of the survivors' data others can read (public, shared, unencrypted), the gravest
+    /// first.
+    exposed: Vec<Finding>,
 }
 
 pub fn run(cli: &Cli, json: bool) -> CommandResult {
@@ -113,6 +116,14 @@ fn checklist(inventory: &Inventory, sheet: Option<&crate::pricing::Sheet>) -> Ch
         leftover_monthly_cost: total.map(cents),
         price_source: None,
         unknown: Vec::new(),
+        exposed: findings(
+            &inventory
+                .resources
+                .iter()
+                .filter(|r| !r.deleted_with_instance)
+                .cloned()
+                .collect::<Vec<_>>(),
+        ),
     }
 }
 
@@ -172,6 +183,12 @@ fn render(list: &Checklist) -> String {
             " (and what could not be checked)"
         };
         let _ = writeln!(out, "Total that keeps billing: {total} {cur}/month{more}");
+    }
+    if !list.exposed.is_empty() {
+        let _ = writeln!(out, "Data others can read:");
+        for f in &list.exposed {
+            let _ = writeln!(out, "  {}", f.line());
+        }
     }
     out
 }

@@ -27,6 +27,7 @@ fn takes(
         Command::Pricing(_) => ("pricing", &[], &[]),
         Command::Checklist { .. } => ("checklist", &[], &[]),
         Command::Sweep { .. } => ("sweep", &[], &[]),
+        Command::Cleanup(_) => ("cleanup", &[], &[]),
         Command::Release(_) => ("release", &[], &[]),
         Command::Stop(_) => ("stop", &[], &[]),
         Command::Start(_) => ("start", &[], &[]),

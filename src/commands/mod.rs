@@ -9,6 +9,7 @@ use crate::provider::{Action, ProviderError};
 
 pub mod actions;
 pub mod checklist;
+pub mod cleanup;
 pub mod cockpit;
 pub mod context;
 pub mod estimate;
@@ -176,6 +177,7 @@ pub fn run(cli: &Cli) -> ExitCode {
         Some(Command::Watchdog(args)) => watchdog::run(cli, args),
         Some(Command::Checklist { json, .. }) => checklist::run(cli, *json),
         Some(Command::Sweep { json, .. }) => sweep::run(cli, *json),
+        Some(Command::Cleanup(args)) => cleanup::run(cli, args),
         Some(Command::Release(args)) => actions::run(cli, &Action::Release, args),
         Some(Command::Stop(args)) => actions::run(cli, &Action::Stop, args),
         Some(Command::Start(args)) => actions::run(cli, &Action::Start, args),

@@ -11,7 +11,9 @@ use super::checklist::EXIT_LEFTOVERS;
 use super::context::Context;
 use super::{CommandResult, EXIT_FAILED, Failure, emit};
 use crate::cli::Cli;
-use crate::provider::{SweepRow, monthly_total, rank};
+use crate::provider::{
+    LinkedResource, Sharing, SweepRow, findings, findings_of, monthly_total, rank,
+};
 
 pub fn run(cli: &Cli, as_json: bool) -> CommandResult {
     let ctx = Context::load(cli)?;
@@ -53,7 +55,35 @@ fn row_json(r: &SweepRow) -> serde_json::Value {
         "created": r.resource.created.to_string(),
         "age_days": r.age_days,
         "monthly_cost": r.monthly.map(|m| m.cents_string()),
+        "attached_to": r.resource.attached_to,
+        "encrypted": r.resource.exposure.encrypted,
+        "public": public(&r.resource.exposure.shared),
+        "shared_with": match &r.resource.exposure.shared {
+            Sharing::Accounts(accounts) => Some(accounts.clone()),
+            _ => None,
+        },
+        "findings": findings_of(&r.resource),
     })
+}
+
+/// Whether anyone may read it; `null` when the provider did not say.
+fn public(shared: &Sharing) -> Option<bool> {
+    match shared {
+        Sharing::Unknown => None,
+        Sharing::Public => Some(true),
+        Sharing::Private | Sharing::Accounts(_) => Some(false),
+    }
+}
+
+/// The findings as lines under a heading, the gravest first; nothing when there are none.
+fn exposure_lines(found: &[LinkedResource]) -> Vec<String> {
+    let found = findings(found);
+    if found.is_empty() {
+        return Vec::new();
+    }
+    let mut lines = vec!["data others can read:".to_string()];
+    lines.extend(found.iter().map(|f| format!("  {}", f.line())));
+    lines
 }
 
 fn text(rows: &[SweepRow], total: Option<crate::money::Money>, unpriced: usize) -> String {
@@ -92,5 +122,9 @@ fn text(rows: &[SweepRow], total: Option<crate::money::Money>, unpriced: usize) 
     };
     let total = total.map_or_else(|| "unknown".to_string(), |t| t.to_string());
     let _ = writeln!(out, "bills {total} a month{more}");
+    let resources: Vec<LinkedResource> = rows.iter().map(|r| r.resource.clone()).collect();
+    for line in exposure_lines(&resources) {
+        let _ = writeln!(out, "{line}");
+    }
     out
 }

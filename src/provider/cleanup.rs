@@ -3,6 +3,8 @@
 //! whose delete failed is not tried, since the provider would refuse it. The command line prints
 //! each outcome; the cockpit gets them as one report.
 
+use std::fmt::Write as _;
+
 use super::{Action, ActionReport, LinkedResource, Provider, ProviderError};
 use crate::meter::ResourceKind;
 
@@ -77,7 +79,7 @@ pub fn report(delete: &[LinkedResource], outcomes: &[Outcome]) -> ActionReport {
         summary.push_str("; ");
         summary.push_str(first);
         if failures.len() > 1 {
-            summary.push_str(&format!(" (and {} more)", failures.len() - 1));
+            let _ = write!(summary, " (and {} more)", failures.len() - 1);
         }
     }
     ActionReport {
@@ -106,4 +108,111 @@ pub fn not_here(provider: &str) -> ProviderError {
         provider,
         "a cleanup as one call (it runs one delete at a time)",
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use async_trait::async_trait;
+    use jiff::Timestamp;
+    use rust_decimal::Decimal;
+
+    use super::*;
+    use crate::provider::{Capabilities, Inventory};
+
+    /// Refuses to delete `ami-1`; deletes anything else and remembers the order.
+    struct Refusing(Mutex<Vec<String>>);
+
+    #[async_trait]
+    impl Provider for Refusing {
+        fn name(&self) -> &'static str {
+            "test"
+        }
+        fn capabilities(&self) -> Capabilities {
+            Capabilities {
+                stop: false,
+                start: false,
+                snapshots: false,
+                deadline: false,
+            }
+        }
+        fn plan(&self, _: &Action) -> Vec<String> {
+            Vec::new()
+        }
+        async fn inventory(&self) -> Result<Inventory, ProviderError> {
+            Err(ProviderError::unsupported("test", "inventory"))
+        }
+        async fn perform(&self, _: &Action) -> Result<ActionReport, ProviderError> {
+            Err(ProviderError::unsupported("test", "perform"))
+        }
+        async fn delete(&self, r: &LinkedResource) -> Result<ActionReport, ProviderError> {
+            self.0.lock().unwrap().push(r.id.clone());
+            if r.id == "ami-1" {
+                return Err(
+                    ProviderError::state("test", "image in use by a launch template")
+                        .with_code("InvalidAMIID.InUse"),
+                );
+            }
+            Ok(ActionReport {
+                action: Action::Cleanup {
+                    delete: vec![r.clone()],
+                },
+                confirmed: true,
+                summary: format!("{} is gone", r.id),
+                calls: vec![format!("Delete {}", r.id)],
+            })
+        }
+    }
+
+    fn res(id: &str, kind: ResourceKind, image: Option<&str>) -> LinkedResource {
+        LinkedResource {
+            id: id.into(),
+            name: String::new(),
+            kind,
+            class: None,
+            size_gib: Decimal::ONE,
+            state: "available".into(),
+            created: Timestamp::UNIX_EPOCH,
+            deleted_with_instance: false,
+            backs_image: image.map(str::to_string),
+            attached_to: None,
+            exposure: crate::provider::Exposure::default(),
+        }
+    }
+
+    #[test]
+    fn a_snapshot_behind_an_image_that_stayed_is_not_tried() {
+        let provider = Refusing(Mutex::new(Vec::new()));
+        let delete = vec![
+            res("ami-1", ResourceKind::Image, None),
+            res("vol-1", ResourceKind::DataDisk, None),
+            res("snap-1", ResourceKind::Snapshot, Some("ami-1")),
+        ];
+        let outcomes = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+            .block_on(run(&provider, &delete));
+        assert_eq!(*provider.0.lock().unwrap(), ["ami-1", "vol-1"]);
+        let done: Vec<bool> = outcomes.iter().map(Outcome::confirmed).collect();
+        assert_eq!(done, [false, true, false]);
+        let report = report(&delete, &outcomes);
+        assert!(!report.confirmed);
+        assert!(
+            report
+                .summary
+                .starts_with("1 of 3 deleted and read back; ami-1: ")
+                && report.summary.contains("(and 1 more)"),
+            "{}",
+            report.summary
+        );
+        assert!(
+            report
+                .calls
+                .iter()
+                .any(|c| c.contains("snap-1") && c.contains("not tried")),
+            "{:?}",
+            report.calls
+        );
+    }
 }

@@ -115,6 +115,7 @@ impl DemoCloud {
                 state.instance.history.push((now, InstanceState::Released));
                 state.resources.retain(|r| !r.deleted_with_instance);
                 for r in &mut state.resources {
+                    r.attached_to = None;
                     if r.kind.is_disk() {
                         "available".clone_into(&mut r.state);
                     } else if r.kind == ResourceKind::PublicIp {
@@ -208,7 +209,7 @@ fn snapshot_clean(
             deleted_with_instance: false,
             backs_image: None,
             attached_to: None,
-            exposure: Default::default(),
+            exposure: crate::provider::Exposure::default(),
         });
     }
     state.resources.retain(|r| !plan.deleted.contains(&r.id));
@@ -217,6 +218,43 @@ fn snapshot_clean(
         plan.deleted.len(),
         plan.kept.len() + usize::from(final_snapshot)
     )
+}
+
+fn listed(state: &DemoState, id: &str) -> bool {
+    state
+        .resources
+        .iter()
+        .chain(&state.orphans)
+        .any(|r| r.id == id)
+}
+
+/// What the demo cloud refuses to delete, as a cloud would: what it does not hold, a disk of
+/// the running instance, a snapshot an image still uses.
+fn refuse_delete(state: &DemoState, id: &str) -> Result<(), ProviderError> {
+    let refuse = |code: &str, message: String| {
+        Err(ProviderError::state(ID, message.clone())
+            .with_code(code)
+            .with_message(&message))
+    };
+    let Some(r) = state
+        .resources
+        .iter()
+        .chain(&state.orphans)
+        .find(|r| r.id == id)
+    else {
+        return refuse("NotFound", format!("{id} does not exist in the demo cloud"));
+    };
+    let running = state.instance.state == InstanceState::Running;
+    if running && r.attached_to.as_deref() == Some(state.instance.id.as_str()) {
+        return refuse(
+            "InUse",
+            format!("{id} is in use by running instance {}", state.instance.id),
+        );
+    }
+    if let Some(image) = r.backs_image.as_ref().filter(|i| listed(state, i)) {
+        return refuse("InUse", format!("{id} is in use by image {image}"));
+    }
+    Ok(())
 }
 
 #[async_trait]
@@ -261,7 +299,7 @@ impl Provider for DemoCloud {
     async fn sweep(&self) -> Result<Vec<LinkedResource>, ProviderError> {
         let state = self.load()?;
         let instance_state = state.instance.state;
-        Ok(state
+        let mut found: Vec<LinkedResource> = state
             .resources
             .into_iter()
             .filter(|r| match instance_state {
@@ -271,7 +309,54 @@ impl Provider for DemoCloud {
                     matches!(r.kind, ResourceKind::Snapshot | ResourceKind::Image)
                 }
             })
-            .collect())
+            .collect();
+        found.extend(state.orphans);
+        Ok(found)
+    }
+
+    fn delete_plan(&self, resource: &LinkedResource) -> Vec<String> {
+        let mut calls = Vec::new();
+        if let Some(on) = resource.attached_to.as_ref() {
+            calls.push(format!("demo: detach {} from {on}", resource.id));
+        }
+        calls.push(format!(
+            "demo: delete {} {}",
+            resource.kind.label(),
+            resource.id
+        ));
+        calls.push(format!("demo: read back {}", resource.id));
+        calls
+    }
+
+    async fn delete(&self, resource: &LinkedResource) -> Result<ActionReport, ProviderError> {
+        tokio::time::sleep(self.delay / 4).await;
+        if self.failing.iter().any(|f| f == "cleanup") {
+            return Err(ProviderError::new(ID, ErrorKind::Unreachable)
+                .with_code("InternalError")
+                .with_message(&format!(
+                    "demo: the provider refused to delete {} (injected failure)",
+                    resource.id
+                )));
+        }
+        let mut state = self.load()?;
+        refuse_delete(&state, &resource.id)?;
+        state.resources.retain(|r| r.id != resource.id);
+        state.orphans.retain(|r| r.id != resource.id);
+        self.save(&state)?;
+        let read_back = self.load()?;
+        let gone = !listed(&read_back, &resource.id);
+        Ok(ActionReport {
+            action: Action::Cleanup {
+                delete: vec![resource.clone()],
+            },
+            confirmed: gone,
+            summary: if gone {
+                format!("{} is no longer listed", resource.id)
+            } else {
+                format!("{} is still listed", resource.id)
+            },
+            calls: self.delete_plan(resource),
+        })
     }
 
     async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {

@@ -29,9 +29,6 @@ pub mod seen;
 pub mod tencent;
 pub mod vast;
 
-/// What an adapter without a start says when asked to start a stopped instance.
-pub const START_NOT_BUILT: &str = "start a stopped instance (not built for this adapter yet)";
-
 /// The longest any action may take, its calls and read-back included, from the command line
 /// and the cockpit alike. Release and stop end well within it on their own (their read-back is
 /// bounded); a provider whose calls hang must not leave the user waiting without a word longer.

@@ -32,8 +32,8 @@ impl Provider for NoProvider {
         }
     }
 
-    fn plan(&self, _action: &Action) -> Vec<String> {
-        if let Action::Cleanup { delete } = _action {
+    fn plan(&self, action: &Action) -> Vec<String> {
+        if let Action::Cleanup { delete } = action {
             return crate::provider::cleanup::plan(self, delete);
         }
         Vec::new()

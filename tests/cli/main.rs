@@ -3,6 +3,7 @@
 
 mod actions_cli;
 mod aws_cli;
+mod cleanup_cli;
 mod cockpit_cli;
 mod command_cli;
 mod e2e_tmux;

@@ -28,6 +28,7 @@ mod model_checks;
 mod paging;
 mod provider_http;
 mod proxy_matrix;
+mod starts;
 mod sweeps;
 mod tencent_adapter;
 mod tencent_faults;

@@ -72,7 +72,7 @@ fn resource(id: &str, kind: ResourceKind, with_instance: bool) -> LinkedResource
         deleted_with_instance: with_instance,
         backs_image: None,
         attached_to: None,
-        exposure: Default::default(),
+        exposure: gpumeter::provider::Exposure::default(),
     }
 }
 

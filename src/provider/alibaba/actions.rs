@@ -1,5 +1,5 @@
-//! Release, stop, snapshot-clean and the auto-release deadline, each read back before it is
-//! reported. A call that fails leaves the outcome to the read-back: if DescribeInstances shows
+//! Release, stop, start, snapshot-clean and the auto-release deadline, each read back before
+//! it is reported. A call that fails leaves the outcome to the read-back: if DescribeInstances shows
 //! the effect, it happened; if it does not, the report says so and is not confirmed.
 
 use jiff::{SignedDuration, Timestamp};
@@ -72,12 +72,7 @@ impl AlibabaCloud {
             Action::Release => self.release().await?,
             Action::Stop => self.stop().await?,
             Action::Cleanup { .. } => return Err(crate::provider::cleanup::not_here("alibaba")),
-            Action::Start => {
-                return Err(ProviderError::unsupported(
-                    "alibaba",
-                    crate::provider::START_NOT_BUILT,
-                ));
-            }
+            Action::Start => self.start().await?,
             Action::SnapshotClean {
                 keep,
                 final_snapshot,
@@ -205,6 +200,68 @@ impl AlibabaCloud {
             ),
         };
         let confirmed = matches!(&read, Ok(Some(i)) if i.status == "Stopped");
+        Ok((confirmed, summary, calls))
+    }
+
+    /// `StartInstance` of a stopped instance, read back until DescribeInstances shows it
+    /// `Running` (it goes `Starting` first). The instance is read before: one already running,
+    /// or no longer listed, is left alone.
+    async fn start(&self) -> Result<(bool, String, Vec<String>), ProviderError> {
+        let id = self.instance_id().await?;
+        let mut calls = vec![self.line(
+            Product::Ecs,
+            "DescribeInstances",
+            &[("InstanceIds", json_ids(&[&id]))],
+        )];
+        match self.describe_instance(&id).await? {
+            None => {
+                self.absent(&id)?;
+                return Ok((
+                    false,
+                    format!("{id} is no longer listed: it is released, there is nothing to start"),
+                    calls,
+                ));
+            }
+            Some(i) if i.status == "Running" => {
+                return Ok((true, format!("{id} is already running (`Running`)"), calls));
+            }
+            Some(_) => {}
+        }
+        let params = [("InstanceId", id.clone())];
+        calls.push(self.line(Product::Ecs, "StartInstance", &params));
+        let call = self
+            .rpc
+            .call::<Ack>(Product::Ecs, "StartInstance", &params)
+            .await;
+        calls.push(self.readback_line(&id, "Running"));
+        let running = |i: &model::Instance| i.status == "Running";
+        let read = self
+            .poll(&id, self.readback.attempts_after(&call), |i| {
+                i.is_none_or(running)
+            })
+            .await;
+        if matches!(read, Ok(None)) {
+            self.absent(&id)?;
+        }
+        let summary = match (&call, &read) {
+            (_, Ok(None)) => {
+                format!("{id} is no longer listed: it is released, there is nothing to start")
+            }
+            (_, Ok(Some(i))) if running(i) => {
+                format!("{id} started: the provider lists it as Running, and compute bills again")
+            }
+            (Err(e), _) if e.is_refusal() => return Err(e.clone().into()),
+            (Err(e), Err(_)) => return Err(e.clone().into()),
+            (Ok(_), _) => format!(
+                "StartInstance was accepted, but the provider {}",
+                status_of(&read)
+            ),
+            (Err(e), _) => format!(
+                "StartInstance failed ({e}); the provider {}",
+                status_of(&read)
+            ),
+        };
+        let confirmed = matches!(&read, Ok(Some(i)) if running(i));
         Ok((confirmed, summary, calls))
     }
 

@@ -310,7 +310,7 @@ fn collect(
             deleted_with_instance: with,
             backs_image: None,
             attached_to: None,
-            exposure: Default::default(),
+            exposure: crate::provider::Exposure::default(),
         };
     let behind = image_snapshots(images);
     let mut out = Vec::new();

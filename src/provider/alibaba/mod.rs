@@ -204,7 +204,7 @@ impl Provider for AlibabaCloud {
 
     fn capabilities(&self) -> Capabilities {
         Capabilities {
-            start: false,
+            start: true,
             stop: true,
             snapshots: true,
             deadline: true,

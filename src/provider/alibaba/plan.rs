@@ -1,6 +1,7 @@
 //! `--dry-run`: the exact calls an action would make, from what the last inventory saw.
 
 use super::AlibabaCloud;
+use super::inventory::json_ids;
 use super::model;
 use super::rpc::Product;
 use crate::provider::{Action, SnapshotPlan};
@@ -10,7 +11,6 @@ impl AlibabaCloud {
         let id = self.planned_instance();
         let known = self.known();
         match action {
-            Action::Cleanup { .. } => Vec::new(),
             Action::Release => vec![
                 self.line(
                     Product::Ecs,
@@ -86,7 +86,8 @@ impl AlibabaCloud {
                 );
                 calls
             }
-            Action::Start => Vec::new(),
+            Action::Cleanup { .. } => Vec::new(),
+            Action::Start => self.start_plan(&id),
             Action::SetDeadline { at } => {
                 let mut params = vec![("InstanceId", id.clone())];
                 if let Some(at) = at {
@@ -101,5 +102,22 @@ impl AlibabaCloud {
                 ]
             }
         }
+    }
+
+    /// The instance read first (one already running is left alone), the start, its read-back.
+    fn start_plan(&self, id: &str) -> Vec<String> {
+        vec![
+            self.line(
+                Product::Ecs,
+                "DescribeInstances",
+                &[("InstanceIds", json_ids(&[id]))],
+            ),
+            self.line(
+                Product::Ecs,
+                "StartInstance",
+                &[("InstanceId", id.to_string())],
+            ),
+            self.readback_line(id, "Running"),
+        ]
     }
 }

@@ -413,13 +413,13 @@ pub fn client_token() -> String {
 }
 
 /// Whether `action`'s official request model has `RegionId`. The actions on one resource
-/// (`alibabacloud_ecs20140526`'s DeleteInstanceRequest, StopInstanceRequest,
+/// (`alibabacloud_ecs20140526`'s DeleteInstanceRequest, StopInstanceRequest, StartInstanceRequest,
 /// CreateSnapshotRequest, DeleteSnapshotRequest) have none: the id names the resource, and the
 /// regional endpoint the region.
 pub fn takes_region(action: &str) -> bool {
     !matches!(
         action,
-        "DeleteInstance" | "StopInstance" | "CreateSnapshot" | "DeleteSnapshot"
+        "DeleteInstance" | "StopInstance" | "StartInstance" | "CreateSnapshot" | "DeleteSnapshot"
     )
 }
 

@@ -160,7 +160,7 @@ pub fn assemble(
             deleted_with_instance,
             backs_image: None,
             attached_to: None,
-            exposure: Default::default(),
+            exposure: crate::provider::Exposure::default(),
         });
     }
     let behind = seen.behind_images();
@@ -180,7 +180,7 @@ pub fn assemble(
             deleted_with_instance: false,
             backs_image: None,
             attached_to: None,
-            exposure: Default::default(),
+            exposure: crate::provider::Exposure::default(),
         });
     }
     for i in &seen.images {
@@ -195,37 +195,40 @@ pub fn assemble(
             deleted_with_instance: false,
             backs_image: None,
             attached_to: None,
-            exposure: Default::default(),
+            exposure: crate::provider::Exposure::default(),
         });
     }
-    for a in &seen.addresses {
-        let associated = a.instance_id.is_some() || a.association_id.is_some();
-        resources.push(LinkedResource {
-            id: a
-                .allocation_id
-                .clone()
-                .unwrap_or_else(|| a.public_ip.clone()),
-            name: a.public_ip.clone(),
-            kind: ResourceKind::PublicIp,
-            class: None,
-            size_gib: Decimal::ZERO,
-            state: if associated {
-                "associated"
-            } else {
-                "unassociated"
-            }
-            .into(),
-            // DescribeAddresses tells no allocation time.
-            created: fallback,
-            deleted_with_instance: false,
-            backs_image: None,
-            attached_to: None,
-            exposure: Default::default(),
-        });
-    }
+    resources.extend(seen.addresses.iter().map(|a| address(a, fallback)));
     Ok(Inventory {
         instance,
         resources,
         deadline: None,
     })
+}
+
+/// An elastic IP as a linked resource; DescribeAddresses tells no allocation time, so it is
+/// dated `fallback`.
+fn address(a: &Address, fallback: Timestamp) -> LinkedResource {
+    let associated = a.instance_id.is_some() || a.association_id.is_some();
+    LinkedResource {
+        id: a
+            .allocation_id
+            .clone()
+            .unwrap_or_else(|| a.public_ip.clone()),
+        name: a.public_ip.clone(),
+        kind: ResourceKind::PublicIp,
+        class: None,
+        size_gib: Decimal::ZERO,
+        state: if associated {
+            "associated"
+        } else {
+            "unassociated"
+        }
+        .into(),
+        created: fallback,
+        deleted_with_instance: false,
+        backs_image: None,
+        attached_to: a.instance_id.clone().or_else(|| a.association_id.clone()),
+        exposure: crate::provider::Exposure::default(),
+    }
 }

@@ -255,7 +255,6 @@ impl Provider for Aws {
             .unwrap_or_else(|| "<this instance, from the metadata service>".into());
         let describe = describe_call("DescribeInstances", &instance_param(&id));
         match action {
-            Action::Cleanup { .. } => Vec::new(),
             Action::Release => vec![
                 describe.clone(),
                 describe_call("TerminateInstances", &instance_param(&id)),
@@ -276,7 +275,7 @@ impl Provider for Aws {
                 final_snapshot,
                 ..
             } => plan_clean(&last, *keep, *final_snapshot),
-            Action::SetDeadline { .. } => Vec::new(),
+            Action::SetDeadline { .. } | Action::Cleanup { .. } => Vec::new(),
         }
     }
 

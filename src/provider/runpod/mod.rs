@@ -1,5 +1,6 @@
-//! RunPod (REST v2, bearer key in `RUNPOD_API_KEY`): the pod with its live `cost`, stop and
-//! terminate with a read-back, and the account's network volumes (list, delete).
+//! RunPod (REST v2, bearer key in `RUNPOD_API_KEY`): the pod with its live `cost`, stop, start
+//! and terminate with a read-back (`POST /v2/pods/{id}/action`), and the account's network
+//! volumes (list, delete).
 //!
 //! A stopped (`EXITED`) pod's `cost` reads 0, but its volume disk goes on billing at the stopped
 //! rate. So the pod's disks are linked resources with the classes the `runpod` sheet prices,
@@ -109,7 +110,7 @@ fn network_volume(
         backs_image: None,
         id,
         attached_to: None,
-        exposure: Default::default(),
+        exposure: crate::provider::Exposure::default(),
     })
 }
 
@@ -131,7 +132,7 @@ fn disk(
         deleted_with_instance: true,
         backs_image: None,
         attached_to: None,
-        exposure: Default::default(),
+        exposure: crate::provider::Exposure::default(),
     }
 }
 
@@ -225,7 +226,9 @@ impl Runpod {
         }
     }
 
-    /// Sends `action` to the pod, then polls until `done` says the read-back shows it.
+    /// Sends `action` (`terminate`, `stop` or `start`) to the pod, unless the pod is already
+    /// where it would take it, then polls until the read-back shows it there: `TERMINATED` (or
+    /// gone), `EXITED`, `RUNNING`.
     async fn act(
         &self,
         api: &Api,
@@ -241,12 +244,15 @@ impl Runpod {
         } else {
             self.sightings.saw(ID, None, id);
         }
-        let stop = action == "stop";
+        let (stop, start) = (action == "stop", action == "start");
+        let ends = !stop && !start;
         match before.as_ref().map(|p| p.status.as_str()) {
-            None if stop => {
+            None if !ends => {
                 return Ok((
                     false,
-                    "RunPod no longer lists the pod: it is terminated; nothing to stop".into(),
+                    format!(
+                        "RunPod no longer lists the pod: it is terminated; nothing to {action}"
+                    ),
                 ));
             }
             None => {
@@ -256,30 +262,39 @@ impl Runpod {
                         .into(),
                 ));
             }
-            Some("TERMINATED") if stop => {
-                return Ok((false, "is terminated; nothing to stop".into()));
+            Some("TERMINATED") if !ends => {
+                return Ok((false, format!("is terminated; nothing to {action}")));
             }
             Some("TERMINATED") => return Ok((true, "already terminated (`TERMINATED`)".into())),
             Some("EXITED") if stop => return Ok((true, "already stopped (`EXITED`)".into())),
+            Some("RUNNING") if start => return Ok((true, "already running (`RUNNING`)".into())),
             _ => {}
         }
         calls.push(action_call(id, action));
         let body = json!({ "action": action });
+        // A start RunPod refuses (409: not valid for the pod's status) is read back once: a
+        // repeat that finds the pod already starting, or a pod that cannot start now.
+        let mut refused = None;
         match api
             .send("POST", &format!("{path}/action"), Some(&body), Repeat::Safe)
             .await
         {
             Ok(_) => {}
             // Gone between the two calls, or the wrong endpoint: the read-back decides.
-            Err(e) if !stop && e.status() == Some(404) => {}
+            Err(e) if ends && e.status() == Some(404) => {}
             // A repeat finds the work under way; the read-back decides.
             Err(e) if stop && e.status() == Some(409) => {}
+            Err(e) if start && e.status() == Some(409) => refused = Some(e),
             Err(e) => return Err(e),
         }
         calls.push(format!("GET {path}   (read back)"));
-        let want = if stop { "EXITED" } else { "TERMINATED" };
+        let want = match action {
+            "stop" => "EXITED",
+            "start" => "RUNNING",
+            _ => "TERMINATED",
+        };
         let seen = |pod: &Option<Pod>| match pod {
-            None if !stop => Break(format!("{action} accepted; RunPod no longer lists it")),
+            None if ends => Break(format!("{action} accepted; RunPod no longer lists it")),
             None => Continue("RunPod no longer lists the pod".into()),
             Some(p) if p.status == want => Break(format!(
                 "{action} accepted; RunPod reads back `{}`",
@@ -287,10 +302,19 @@ impl Runpod {
             )),
             Some(p) => Continue(format!("RunPod reads back `{}`", p.status)),
         };
-        Ok(self
-            .readback
-            .confirm(action, || Self::get(api, id), seen)
-            .await)
+        let readback = if refused.is_some() {
+            Readback {
+                attempts: 1,
+                ..self.readback
+            }
+        } else {
+            self.readback
+        };
+        let (confirmed, summary) = readback.confirm(action, || Self::get(api, id), seen).await;
+        Ok(match refused {
+            Some(e) if !confirmed => (false, format!("{action} refused ({e}); {summary}")),
+            _ => (confirmed, summary),
+        })
     }
 }
 
@@ -317,7 +341,7 @@ impl Provider for Runpod {
 
     fn capabilities(&self) -> Capabilities {
         Capabilities {
-            start: false,
+            start: true,
             stop: true,
             snapshots: false,
             deadline: false,
@@ -332,6 +356,7 @@ impl Provider for Runpod {
         let verb = match action {
             Action::Release => "terminate",
             Action::Stop => "stop",
+            Action::Start => "start",
             _ => return Vec::new(),
         };
         vec![
@@ -461,7 +486,7 @@ impl Provider for Runpod {
             Action::Release => "terminate",
             Action::Cleanup { .. } => return Err(crate::provider::cleanup::not_here("runpod")),
             Action::Stop => "stop",
-            Action::Start => return Err(unsupported(crate::provider::START_NOT_BUILT)),
+            Action::Start => "start",
             Action::SnapshotClean { .. } => {
                 return Err(unsupported("manage snapshots (RunPod has no snapshots)"));
             }

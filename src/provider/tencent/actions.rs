@@ -1,5 +1,5 @@
-//! Release, stop and the release deadline (an instance action timer), each read back before it
-//! is reported. A call that fails leaves the outcome to the read-back: if the provider shows the
+//! Release, stop, start and the release deadline (an instance action timer), each read back
+//! before it is reported. A call that fails leaves the outcome to the read-back: if the provider shows the
 //! effect, it happened; if not, the report says so and is not confirmed.
 
 use std::fmt::Write as _;
@@ -84,7 +84,12 @@ impl TencentCloud {
                 describe("StopInstances", &self.stop_body(&id)),
                 Self::readback_line(&id, "STOPPED, then its StopChargingMode"),
             ],
-            Action::SnapshotClean { .. } | Action::Start | Action::Cleanup { .. } => Vec::new(),
+            Action::Start => vec![
+                describe("DescribeInstances", &ids(&id)),
+                describe("StartInstances", &ids(&id)),
+                Self::readback_line(&id, "RUNNING"),
+            ],
+            Action::SnapshotClean { .. } | Action::Cleanup { .. } => Vec::new(),
             Action::SetDeadline { at } => {
                 let mut calls = vec![describe("DescribeInstancesActionTimer", &timer_filter(&id))];
                 if let Some(at) = at {
@@ -111,12 +116,7 @@ impl TencentCloud {
             Action::Release => self.release().await?,
             Action::Stop => self.stop().await?,
             Action::Cleanup { .. } => return Err(crate::provider::cleanup::not_here("tencent")),
-            Action::Start => {
-                return Err(ProviderError::unsupported(
-                    "tencent",
-                    crate::provider::START_NOT_BUILT,
-                ));
-            }
+            Action::Start => self.start().await?,
             Action::SnapshotClean { .. } => {
                 return Err(ProviderError::unsupported(
                     "tencent",
@@ -244,6 +244,65 @@ impl TencentCloud {
             ),
         };
         let confirmed = matches!(&read, Ok(Some(i)) if stopped(i));
+        Ok((confirmed, summary, calls))
+    }
+
+    /// `StartInstances` of a stopped instance, read back until DescribeInstances shows it
+    /// `RUNNING` (it goes `STARTING` first). The instance is read before: one already running,
+    /// or no longer listed, is left alone.
+    async fn start(&self) -> Result<Outcome, ProviderError> {
+        let id = self.instance_id().await?;
+        let mut calls = vec![describe("DescribeInstances", &ids(&id))];
+        match self.describe_instance(&id).await? {
+            None => {
+                self.absent(&id)?;
+                return Ok((
+                    false,
+                    format!("{id} is no longer listed: it is released, there is nothing to start"),
+                    calls,
+                ));
+            }
+            Some(i) if i.instance_state == "RUNNING" => {
+                return Ok((true, format!("{id} is already running (`RUNNING`)"), calls));
+            }
+            Some(_) => {}
+        }
+        let body = ids(&id);
+        calls.push(describe("StartInstances", &body));
+        // Starting a starting instance changes nothing: safe to repeat.
+        let call = self
+            .api
+            .call::<model::Ack>("StartInstances", &body, Repeat::Safe)
+            .await;
+        calls.push(Self::readback_line(&id, "RUNNING"));
+        let running = |i: &model::Instance| i.instance_state == "RUNNING";
+        let read = self
+            .poll(&id, self.readback.attempts_after(&call), |i| {
+                i.is_none_or(running)
+            })
+            .await;
+        if matches!(read, Ok(None)) {
+            self.absent(&id)?;
+        }
+        let summary = match (&call, &read) {
+            (_, Ok(None)) => {
+                format!("{id} is no longer listed: it is released, there is nothing to start")
+            }
+            (_, Ok(Some(i))) if running(i) => {
+                format!("{id} started: the provider lists it as RUNNING, and compute bills again")
+            }
+            (Err(e), _) if e.is_refusal() => return Err(e.clone().into()),
+            (Err(e), Err(_)) => return Err(e.clone().into()),
+            (Ok(_), _) => format!(
+                "StartInstances was accepted, but the provider {}",
+                status_of(&read)
+            ),
+            (Err(e), _) => format!(
+                "StartInstances failed ({e}); the provider {}",
+                status_of(&read)
+            ),
+        };
+        let confirmed = matches!(&read, Ok(Some(i)) if running(i));
         Ok((confirmed, summary, calls))
     }
 

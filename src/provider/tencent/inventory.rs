@@ -136,7 +136,7 @@ impl TencentCloud {
                         deleted_with_instance: false,
                         backs_image: None,
                         attached_to: None,
-                        exposure: Default::default(),
+                        exposure: crate::provider::Exposure::default(),
                     }
                 }));
             }
@@ -310,7 +310,7 @@ fn linked(
         deleted_with_instance: with,
         backs_image: None,
         attached_to: None,
-        exposure: Default::default(),
+        exposure: crate::provider::Exposure::default(),
     };
     let mut out = Vec::new();
     if let Some(system) = i.system_disk.as_ref().filter(|d| !d.disk_id.is_empty()) {
@@ -334,7 +334,7 @@ fn linked(
             deleted_with_instance: with,
             backs_image: None,
             attached_to: None,
-            exposure: Default::default(),
+            exposure: crate::provider::Exposure::default(),
         });
     }
     out

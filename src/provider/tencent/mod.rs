@@ -312,7 +312,7 @@ impl Provider for TencentCloud {
 
     fn capabilities(&self) -> Capabilities {
         Capabilities {
-            start: false,
+            start: true,
             stop: true,
             snapshots: false,
             deadline: true,

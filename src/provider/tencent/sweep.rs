@@ -50,7 +50,7 @@ fn resource(
         deleted_with_instance: false,
         backs_image: None,
         attached_to: None,
-        exposure: Default::default(),
+        exposure: crate::provider::Exposure::default(),
     }
 }
 

@@ -1,6 +1,6 @@
 //! Vast.ai (bearer key in `VAST_API_KEY`): the instance with its live prices (`dph_total`,
-//! `storage_cost`, `inet_up_cost`, `inet_down_cost`), stop (`PUT state stopped`) and destroy
-//! (`DELETE`), each with a read-back.
+//! `storage_cost`, `inet_up_cost`, `inet_down_cost`), stop (`PUT state stopped`), start (`PUT
+//! state running`) and destroy (`DELETE`), each with a read-back.
 //!
 //! A stopped instance bills storage, and bandwidth bills per GB at the host's own rates, so after
 //! an inventory [`Provider::own_sheet`] gives the meter its sheet with this host's rates
@@ -274,7 +274,7 @@ impl Vast {
         &self,
         api: &Api,
         id: &str,
-        stop: bool,
+        change: Change,
         calls: &mut Vec<String>,
     ) -> Result<(bool, String), ApiError> {
         let path = instance_path(id);
@@ -285,35 +285,43 @@ impl Vast {
         } else {
             self.sightings.saw(ID, None, id);
         }
-        match (&before, stop) {
-            (None, true) => {
-                return Ok((
-                    false,
-                    "Vast no longer lists the instance: it is destroyed; nothing to stop".into(),
-                ));
-            }
-            (None, false) => {
+        let verb = change.verb();
+        let status = |s: &Seen| s.actual.clone().unwrap_or_else(|| "no status".into());
+        match (&before, change) {
+            (None, Change::Destroy) => {
                 return Ok((
                     true,
                     "already destroyed: Vast no longer lists the instance this data directory saw"
                         .into(),
                 ));
             }
-            (Some(s), true) if s.state() == InstanceState::Stopped => {
+            (None, _) => {
                 return Ok((
-                    true,
-                    format!("already stopped (`{}`)", s.actual.as_deref().unwrap_or("?")),
+                    false,
+                    format!(
+                        "Vast no longer lists the instance: it is destroyed; nothing to {verb}"
+                    ),
                 ));
+            }
+            (Some(s), Change::Stop) if s.state() == InstanceState::Stopped => {
+                return Ok((true, format!("already stopped (`{}`)", status(s))));
+            }
+            (Some(s), Change::Start) if is_running(s) => {
+                return Ok((true, format!("already running (`{}`)", status(s))));
             }
             _ => {}
         }
-        let (method, body) = if stop {
-            ("PUT", json!({ "state": "stopped" }))
-        } else {
-            ("DELETE", json!({}))
+        let (method, body) = match change {
+            Change::Stop => ("PUT", json!({ "state": "stopped" })),
+            Change::Start => ("PUT", json!({ "state": "running" })),
+            Change::Destroy => ("DELETE", json!({})),
         };
         let call = Api::describe(method, &path);
-        calls.push(call.clone());
+        // As the plan lists it: a state change names the state asked for.
+        calls.push(match change {
+            Change::Destroy => call.clone(),
+            Change::Stop | Change::Start => format!("{call} {body}"),
+        });
         match api.json(method, &path, Some(&body), Repeat::Safe).await {
             Ok(v) => {
                 if let Some(e) = Self::refused(&call, &v) {
@@ -321,28 +329,52 @@ impl Vast {
                 }
             }
             // Gone between the two calls, or the wrong endpoint: the read-back decides.
-            Err(e) if !stop && e.status() == Some(404) => {}
+            Err(e) if change == Change::Destroy && e.status() == Some(404) => {}
             Err(e) => return Err(e),
         }
         calls.push(format!("GET {path}?owner=me   (read back)"));
-        let verb = if stop { "stop" } else { "destroy" };
-        let seen = |instance: &Option<Seen>| match instance {
-            None if !stop => Break("destroy accepted; Vast no longer lists it".into()),
-            None => Continue("Vast no longer lists the instance".into()),
-            Some(s) if stop && s.state() == InstanceState::Stopped => Break(format!(
-                "stop accepted; Vast reads back `{}`",
-                s.actual.as_deref().unwrap_or("?")
-            )),
-            Some(s) => Continue(format!(
-                "Vast reads back `{}`",
-                s.actual.as_deref().unwrap_or("no status")
-            )),
+        let seen = |instance: &Option<Seen>| match (instance, change) {
+            (None, Change::Destroy) => Break("destroy accepted; Vast no longer lists it".into()),
+            (None, _) => Continue("Vast no longer lists the instance".into()),
+            (Some(s), Change::Stop) if s.state() == InstanceState::Stopped => {
+                Break(format!("stop accepted; Vast reads back `{}`", status(s)))
+            }
+            (Some(s), Change::Start) if is_running(s) => {
+                Break(format!("start accepted; Vast reads back `{}`", status(s)))
+            }
+            (Some(s), _) => Continue(format!("Vast reads back `{}`", status(s))),
         };
         Ok(self
             .readback
             .confirm(verb, || Self::get(api, id), seen)
             .await)
     }
+}
+
+/// What an action asks of the instance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Change {
+    Destroy,
+    /// `PUT {"state": "stopped"}`, as `vastai stop instance` sends it.
+    Stop,
+    /// `PUT {"state": "running"}`, as `vastai start instance` sends it.
+    Start,
+}
+
+impl Change {
+    fn verb(self) -> &'static str {
+        match self {
+            Change::Destroy => "destroy",
+            Change::Stop => "stop",
+            Change::Start => "start",
+        }
+    }
+}
+
+/// Started, not only asked to: `actual_status` reads `running`. A start the host cannot serve
+/// yet stays `scheduling` (as `vastai start instance` warns), which is not running.
+fn is_running(s: &Seen) -> bool {
+    s.actual.as_deref() == Some("running")
 }
 
 #[async_trait]
@@ -364,7 +396,7 @@ impl Provider for Vast {
 
     fn capabilities(&self) -> Capabilities {
         Capabilities {
-            start: false,
+            start: true,
             stop: true,
             snapshots: false,
             deadline: false,
@@ -383,6 +415,7 @@ impl Provider for Vast {
         let call = match action {
             Action::Release => format!("DELETE {path}"),
             Action::Stop => format!("PUT {path} {{\"state\":\"stopped\"}}"),
+            Action::Start => format!("PUT {path} {{\"state\":\"running\"}}"),
             _ => return Vec::new(),
         };
         vec![
@@ -464,11 +497,11 @@ impl Provider for Vast {
         if let Action::Cleanup { delete } = action {
             return Ok(crate::provider::cleanup::perform(self, delete).await);
         }
-        let stop = match action {
-            Action::Release => false,
+        let change = match action {
+            Action::Release => Change::Destroy,
             Action::Cleanup { .. } => return Err(crate::provider::cleanup::not_here("vast")),
-            Action::Stop => true,
-            Action::Start => return Err(unsupported(crate::provider::START_NOT_BUILT)),
+            Action::Stop => Change::Stop,
+            Action::Start => Change::Start,
             Action::SnapshotClean { .. } => {
                 return Err(unsupported(
                     "manage snapshots (Vast.ai bills none; its container snapshots go to your own registry)",
@@ -483,7 +516,7 @@ impl Provider for Vast {
         let api = self.api()?;
         let id = self.id()?;
         let mut calls = Vec::new();
-        let outcome = self.act(api, id, stop, &mut calls).await;
+        let outcome = self.act(api, id, change, &mut calls).await;
         api.report(action, id, calls, outcome)
     }
 
@@ -530,7 +563,7 @@ fn volume_row(row: &Value, now: Timestamp) -> Option<(LinkedResource, Vec<String
         backs_image: None,
         id: format!("volume-{id}"),
         attached_to: users.first().cloned(),
-        exposure: Default::default(),
+        exposure: crate::provider::Exposure::default(),
     };
     Some((volume, users))
 }
@@ -548,6 +581,6 @@ fn instance_storage(s: &model::Seen, now: Timestamp) -> Option<LinkedResource> {
         deleted_with_instance: true,
         backs_image: None,
         attached_to: None,
-        exposure: Default::default(),
+        exposure: crate::provider::Exposure::default(),
     })
 }

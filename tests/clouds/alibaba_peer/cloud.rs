@@ -28,6 +28,9 @@ pub struct Instance {
     pub auto_release: String,
     /// DescribeInstances calls that still show `Stopping` after a stop.
     pub stopping_reads: u32,
+    /// DescribeInstances calls that still show `Starting` after a start (`u32::MAX`: it never
+    /// gets there, as when the zone has no stock left to start it on).
+    pub starting_reads: u32,
 }
 
 #[derive(Debug, Clone)]
@@ -121,6 +124,7 @@ impl Cloud {
                 stopped_mode: "Not-applicable".into(),
                 auto_release: String::new(),
                 stopping_reads: 1,
+                starting_reads: 1,
             }),
             disks: vec![
                 disk(SYSTEM_DISK, "system", 40, true),
@@ -187,6 +191,7 @@ impl Cloud {
             "DescribeInstances" => self.describe_instances(p),
             "DeleteInstance" => self.delete_instance(p),
             "StopInstance" => self.stop_instance(p),
+            "StartInstance" => self.start_instance(p),
             "ModifyInstanceAutoReleaseTime" => self.auto_release(p),
             "DescribeDisks" => ok(self.describe_disks(p)),
             "DescribeSnapshots" => ok(self.describe_snapshots(p)),
@@ -223,6 +228,13 @@ impl Cloud {
                 "Stopping".to_string()
             } else if i.status == "Stopping" {
                 i.status = "Stopped".into();
+                i.status.clone()
+            } else if i.status == "Starting" && i.starting_reads > 0 {
+                i.starting_reads = i.starting_reads.saturating_sub(1);
+                "Starting".to_string()
+            } else if i.status == "Starting" {
+                i.status = "Running".into();
+                i.stopped_mode = "Not-applicable".into();
                 i.status.clone()
             } else {
                 i.status.clone()
@@ -293,6 +305,26 @@ impl Cloud {
         }
         .into();
         i.status = "Stopping".into();
+        ok(json!({}))
+    }
+
+    /// ECS `StartInstance`: only a `Stopped` instance starts (anything else is
+    /// `IncorrectInstanceStatus`, as the service answers); it reads `Starting`, then `Running`.
+    fn start_instance(&mut self, p: &Params) -> (u16, Value) {
+        if let Err(e) = self.owns(p) {
+            return e;
+        }
+        let Some(i) = &mut self.instance else {
+            return err(404, "InvalidInstanceId.NotFound", "gone");
+        };
+        if i.status != "Stopped" {
+            return err(
+                403,
+                "IncorrectInstanceStatus",
+                "The current status of the resource does not support this operation.",
+            );
+        }
+        i.status = "Starting".into();
         ok(json!({}))
     }
 

@@ -39,6 +39,9 @@ pub struct Cloud {
     /// The instance's status in the provider's words; `None` once it is gone.
     pub status: Option<String>,
     pub storage: Vec<Storage>,
+    /// Reads of the instance that still show it on its way after a start (RunPod `STARTING`,
+    /// Vast `scheduling`) before it is running; `usize::MAX`: it never gets there.
+    pub starting_reads: usize,
 }
 
 pub fn error(kind: Kind, status: u16, message: &str) -> String {
@@ -82,6 +85,7 @@ impl Cloud {
             kind,
             status: Some(status.into()),
             storage,
+            starting_reads: 1,
         }
     }
 
@@ -180,13 +184,30 @@ impl Cloud {
         }
     }
 
+    /// One read of the instance after a start: on its way (`on_way`) for `starting_reads`
+    /// reads, then `running`.
+    fn read_starting(&mut self, on_way: &str, running: &str) {
+        if self.status.as_deref() == Some(on_way) {
+            if self.starting_reads == 0 {
+                self.status = Some(running.into());
+            } else {
+                self.starting_reads = self.starting_reads.saturating_sub(1);
+            }
+        }
+    }
+
     fn pod(&self) -> Option<Value> {
         let status = self.status.as_ref()?;
         let cost = if status == "RUNNING" { 0.34 } else { 0.0 };
         let running = status == "RUNNING";
+        // What `podAction` allows from each status, as the reference publishes it in `actions`.
+        let actions = match status.as_str() {
+            "EXITED" | "ERROR" => vec!["start", "terminate"],
+            _ => vec!["stop", "terminate"],
+        };
         // RunPod REST v2 schema `Pod` (runpod-openapi-subset.json), every required member.
         Some(json!({
-            "id": POD_ID, "name": "train", "status": status, "actions": ["stop", "terminate"],
+            "id": POD_ID, "name": "train", "status": status, "actions": actions,
             "cost": cost, "gpu": {"id": "NVIDIA GeForce RTX 4090", "count": 1},
             "cloud": "COMMUNITY", "disk": 20, "image": "runpod/pytorch:2.4", "args": "",
             "ports": ["8888/http", "22/tcp"], "registry": null, "template": null,
@@ -212,7 +233,10 @@ impl Cloud {
         let pod_path = format!("/v2/pods/{POD_ID}");
         let gone = (404, error(Kind::Runpod, 404, "pod not found"));
         match (r.method.as_str(), r.path.as_str()) {
-            ("GET", p) if p == pod_path => self.pod().map_or(gone, |p| (200, p.to_string())),
+            ("GET", p) if p == pod_path => {
+                self.read_starting("STARTING", "RUNNING");
+                self.pod().map_or(gone, |p| (200, p.to_string()))
+            }
             ("GET", "/v2/pods") => {
                 let pods: Vec<Value> = self.pod().into_iter().collect();
                 (200, json!({ "pods": pods }).to_string())
@@ -225,7 +249,16 @@ impl Cloud {
                         self.status = Some("EXITED".into());
                         (200, self.pod().unwrap_or_default().to_string())
                     }
-                    (Some("stop"), _) => (409, error(Kind::Runpod, 409, "invalid for status")),
+                    // `podAction` `start`: "boot a stopped pod (`EXITED` or `ERROR`) back toward
+                    // `RUNNING`", 200 with the updated pod; 409 from any other status.
+                    (Some("start"), Some("EXITED" | "ERROR")) => {
+                        self.status = Some("STARTING".into());
+                        (200, self.pod().unwrap_or_default().to_string())
+                    }
+                    // Any other status: "not valid for the pod's current status returns `409`".
+                    (Some("stop" | "start"), _) => {
+                        (409, error(Kind::Runpod, 409, "invalid for status"))
+                    }
                     (Some("terminate"), _) => {
                         self.status = None;
                         (204, String::new())
@@ -273,7 +306,7 @@ impl Cloud {
         let status = self.status.as_ref()?;
         Some(json!({
             "id": 4242, "label": "train", "machine_id": 977, "actual_status": status,
-            "intended_status": if status == "running" { "running" } else { "stopped" },
+            "intended_status": if status == "stopped" { "stopped" } else { "running" },
             "cur_state": status, "next_state": status,
             "start_date": 1_764_403_200.25, "end_date": 1_767_000_000.0,
             "dph_total": 0.4208, "dph_base": 0.40, "storage_cost": 0.15,
@@ -311,17 +344,29 @@ impl Cloud {
         let ok = json!({"success": true}).to_string();
         match (r.method.as_str(), r.path.as_str()) {
             // `show_instance`: GET /instances/{id}/?owner=me, the row (or null) under `instances`.
-            ("GET", p) if p == path && r.query.contains("owner=me") => (
-                200,
-                json!({ "instances": self.vast_instance() }).to_string(),
-            ),
+            ("GET", p) if p == path && r.query.contains("owner=me") => {
+                self.read_starting("scheduling", "running");
+                (
+                    200,
+                    json!({ "instances": self.vast_instance() }).to_string(),
+                )
+            }
             ("GET", "/api/v1/instances/") => self.vast_list(r),
-            // `stop_instance`: PUT /instances/{id}/ {"state": "stopped"}.
+            // `stop_instance`: PUT /instances/{id}/ {"state": "stopped"}; `start_instance`
+            // (`vastai` 1.9.1, vastai/api/instances.py): the same with {"state": "running"},
+            // answered {"success": true}. The instance is `scheduling` until the host has the
+            // resources free (`vastai start instance`'s help), then `running`.
             ("PUT", p) if p == path => {
                 let asked: Value = serde_json::from_str(&r.text()).unwrap_or_default();
                 match (asked["state"].as_str(), self.status.is_some()) {
                     (Some("stopped"), true) => {
                         self.status = Some("stopped".into());
+                        (200, ok)
+                    }
+                    (Some("running"), true) => {
+                        if self.status.as_deref() == Some("stopped") {
+                            self.status = Some("scheduling".into());
+                        }
                         (200, ok)
                     }
                     _ => (

@@ -22,7 +22,8 @@ import typing
 # The actions the adapters call (src/provider/alibaba, src/provider/tencent), by product.
 ALIBABA = {
     ("ecs", "alibabacloud_ecs20140526", "2014-05-26"): [
-        "DescribeInstances", "DeleteInstance", "StopInstance", "ModifyInstanceAutoReleaseTime",
+        "DescribeInstances", "DeleteInstance", "StopInstance", "StartInstance",
+        "ModifyInstanceAutoReleaseTime",
         "DescribeDisks", "DescribeSnapshots", "CreateSnapshot", "DeleteSnapshot",
         "DescribeImages",
     ],
@@ -33,7 +34,7 @@ ALIBABA = {
 }
 TENCENT = {
     ("cvm", "2017-03-12"): [
-        "DescribeInstances", "StopInstances", "TerminateInstances",
+        "DescribeInstances", "StopInstances", "StartInstances", "TerminateInstances",
         "DescribeInstancesActionTimer", "ImportInstancesActionTimer",
         "DeleteInstancesActionTimer",
     ],

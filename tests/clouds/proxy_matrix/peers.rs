@@ -97,7 +97,8 @@ impl Cloud for Alibaba {
         world.cloud(|c| match action {
             Action::Release => done(c.instance.is_none()),
             Action::Stop => done(c.instance.as_ref().is_some_and(|i| i.status != "Running")),
-            Action::Start | Action::Cleanup { .. } => done(false),
+            Action::Start => done(c.instance.as_ref().is_some_and(|i| i.status == "Running")),
+            Action::Cleanup { .. } => done(false),
             Action::SetDeadline { .. } => done(
                 c.instance
                     .as_ref()
@@ -174,8 +175,9 @@ impl Cloud for Tencent {
             done(match action {
                 Action::Release => c.instance.is_none() || c.terminating,
                 Action::Stop => c.instance.as_ref().is_some_and(|i| i.state == "STOPPED"),
+                Action::Start => c.instance.as_ref().is_some_and(|i| i.state == "RUNNING"),
                 Action::SetDeadline { .. } => !c.timers.is_empty(),
-                Action::SnapshotClean { .. } | Action::Start | Action::Cleanup { .. } => false,
+                Action::SnapshotClean { .. } | Action::Cleanup { .. } => false,
             })
         })
     }
@@ -245,6 +247,8 @@ impl Cloud for Gpu {
                 (Action::Release, _) => status.is_none(),
                 (Action::Stop, Kind::Runpod) => status == Some("EXITED"),
                 (Action::Stop, _) => status == Some("stopped"),
+                (Action::Start, Kind::Runpod) => status == Some("RUNNING"),
+                (Action::Start, Kind::Vast) => status == Some("running"),
                 _ => false,
             })
         })
@@ -280,17 +284,30 @@ async fn vast_behind_the_fault_proxy_is_never_falsely_done() {
     run(&Gpu(Kind::Vast)).await.check("vast");
 }
 
-/// Setting a deadline, then taking it away.
-fn set_and_cancel() -> Vec<Vec<Action>> {
-    vec![vec![in_two_hours(), Action::SetDeadline { at: None }]]
+/// Setting a deadline, then taking it away; stopping, then starting again.
+fn set_and_cancel_stop_and_start() -> Vec<Vec<Action>> {
+    vec![
+        vec![in_two_hours(), Action::SetDeadline { at: None }],
+        vec![Action::Stop, Action::Start],
+    ]
 }
 
 #[tokio::test]
 async fn the_ram_policy_allows_every_call_and_nothing_more() {
-    super::policies::check(&Alibaba, set_and_cancel(), "alibaba-ram.json").await;
+    super::policies::check(
+        &Alibaba,
+        set_and_cancel_stop_and_start(),
+        "alibaba-ram.json",
+    )
+    .await;
 }
 
 #[tokio::test]
 async fn the_cam_policy_allows_every_call_and_nothing_more() {
-    super::policies::check(&Tencent, set_and_cancel(), "tencent-cam.json").await;
+    super::policies::check(
+        &Tencent,
+        set_and_cancel_stop_and_start(),
+        "tencent-cam.json",
+    )
+    .await;
 }

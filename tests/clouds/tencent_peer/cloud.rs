@@ -18,6 +18,9 @@ pub const INSTANCE: &str = "ins-loopback1";
 pub struct Instance {
     pub state: String,
     pub stop_charging_mode: String,
+    /// DescribeInstances calls that still show `STARTING` after a start (`usize::MAX`: it never
+    /// gets there, as when the zone has no stock to start it on).
+    pub starting_reads: usize,
 }
 
 #[derive(Debug, Clone)]
@@ -108,6 +111,7 @@ impl Cloud {
             instance: Some(Instance {
                 state: "RUNNING".into(),
                 stop_charging_mode: "KEEP_CHARGING".into(),
+                starting_reads: 1,
             }),
             addresses: vec![Address {
                 id: "eip-loop1".into(),
@@ -207,6 +211,9 @@ impl Cloud {
                         self.terminating_reads -= 1;
                     }
                 }
+                if Self::named(body) {
+                    self.read_starting();
+                }
                 let all: Vec<Value> = match &self.instance {
                     Some(i) if Self::named(body) => vec![self.described(i)],
                     _ => Vec::new(),
@@ -227,6 +234,7 @@ impl Cloud {
                 };
                 ok(json!({}))
             }
+            "StartInstances" => self.start(body),
             "TerminateInstances" => {
                 if self.instance.is_none() || !Self::named(body) {
                     return error("InvalidInstanceId.NotFound", "no such instance");
@@ -367,6 +375,41 @@ impl Cloud {
             .collect();
         let (total, set) = self.page("DescribeAddresses", body, all);
         ok(json!({"TotalCount": total, "AddressSet": set}))
+    }
+
+    /// CVM `StartInstances`: only a STOPPED instance starts; one in another state is refused
+    /// with `UnsupportedOperation.InstanceState<State>`, as the service answers. It reads
+    /// `STARTING` for `starting_reads` reads, then `RUNNING`.
+    fn start(&mut self, body: &Value) -> Value {
+        let Some(i) = self.instance.as_mut().filter(|_| Self::named(body)) else {
+            return error("InvalidInstanceId.NotFound", "no such instance");
+        };
+        if i.state != "STOPPED" {
+            let state = match i.state.as_str() {
+                "RUNNING" => "Running",
+                "STARTING" => "Starting",
+                "STOPPING" => "Stopping",
+                _ => "Pending",
+            };
+            return error(
+                &format!("UnsupportedOperation.InstanceState{state}"),
+                "the instance's state does not allow this operation",
+            );
+        }
+        i.state = "STARTING".into();
+        ok(json!({}))
+    }
+
+    /// One DescribeInstances of a starting instance: still `STARTING`, or `RUNNING` at last.
+    fn read_starting(&mut self) {
+        if let Some(i) = self.instance.as_mut().filter(|i| i.state == "STARTING") {
+            if i.starting_reads == 0 {
+                i.state = "RUNNING".into();
+                i.stop_charging_mode = "NOT_APPLICABLE".into();
+            } else {
+                i.starting_reads = i.starting_reads.saturating_sub(1);
+            }
+        }
     }
 
     fn import(&mut self, body: &Value) -> Value {

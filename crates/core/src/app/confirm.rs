@@ -7,6 +7,7 @@ use super::state::App;
 use crate::cloud::{Action, Finding, Inventory, Kept, LinkedResource, SnapshotPlan, findings};
 use crate::meter::{ComputeTerms, ResourceKind, monthly_after_release};
 use crate::money::{Currency, Money};
+use crate::pricing::Sheet;
 use crate::spend::Pricing;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,7 +58,24 @@ impl Confirm {
         }
         if !self.deleted.is_empty() {
             out.push("  deleted:".into());
-            out.extend(self.deleted.iter().map(|l| format!("    {}", l.label)));
+            if matches!(self.action, Action::Cleanup { .. }) {
+                out.extend(self.deleted.iter().map(|l| match l.monthly {
+                    Some(_) => format!("    {}  saves {}/month", l.label, money(l.monthly)),
+                    None => format!("    {}  price unknown", l.label),
+                }));
+                let unpriced = self.deleted.iter().filter(|l| l.monthly.is_none()).count();
+                let more = if unpriced > 0 {
+                    format!(" + {unpriced} unpriced")
+                } else {
+                    String::new()
+                };
+                out.push(format!(
+                    "  saves: {}/month{more}",
+                    money(Some(self.deleted_monthly()))
+                ));
+            } else {
+                out.extend(self.deleted.iter().map(|l| format!("    {}", l.label)));
+            }
         }
         if !self.survivors.is_empty() {
             out.push("  keeps billing afterwards:".into());
@@ -78,6 +96,41 @@ impl Confirm {
             out.extend(self.exposed.iter().map(|l| format!("    {l}")));
         }
         out
+    }
+
+    /// The dialog of a cleanup: `delete` in its order, and what else of `found` stays, each
+    /// priced by `sheet`.
+    pub fn cleanup(
+        delete: Vec<LinkedResource>,
+        found: &[LinkedResource],
+        sheet: Option<&Sheet>,
+    ) -> Confirm {
+        let line = |r: &LinkedResource| ConfirmLine {
+            label: describe(r),
+            monthly: sheet.and_then(|s| monthly_after_release(s, &r.to_meter())),
+        };
+        let survivors: Vec<ConfirmLine> = found
+            .iter()
+            .filter(|r| !delete.iter().any(|d| d.id == r.id))
+            .map(line)
+            .collect();
+        Confirm {
+            title: "Delete what keeps billing".into(),
+            target: format!("{} resource(s)", delete.len()),
+            cost_per_hour: None,
+            deleted: delete.iter().map(line).collect(),
+            survivors,
+            currency: sheet.map(|s| s.currency),
+            note: "Deleted for good, in this order, each read back; a disk is detached and an address disassociated first.".into(),
+            exposed: findings(found).iter().map(Finding::line).collect(),
+            choice: Choice::Cancel,
+            action: Action::Cleanup { delete },
+        }
+    }
+
+    /// What the deletes save a month together (the priced ones).
+    pub fn deleted_monthly(&self) -> Decimal {
+        self.deleted.iter().filter_map(|l| l.monthly).sum()
     }
 
     /// The dialog for `action` as things stand in `app`.
@@ -154,17 +207,15 @@ impl Confirm {
                 start_note(pricing),
             ),
             Action::SetDeadline { .. } => (Vec::new(), Vec::new(), "Set the deadline", String::new()),
-            Action::Cleanup { delete } => (
-                delete.iter().map(line).collect(),
-                resources.iter().filter(|r| !delete.iter().any(|d| d.id == r.id)).map(line).collect(),
-                "Delete what keeps billing",
-                "Deleted for good, in this order; each is read back. Disks are detached and addresses disassociated first.".into(),
-            ),
+            Action::Cleanup { delete } => {
+                let mut c = Confirm::cleanup(delete.clone(), resources, pricing.map(|p| &p.sheet));
+                c.cost_per_hour = cost_per_hour;
+                c.target = target;
+                return c;
+            }
         };
         let exposed = match &action {
-            Action::Cleanup { .. } | Action::Release => {
-                findings(resources).iter().map(Finding::line).collect()
-            }
+            Action::Release => findings(resources).iter().map(Finding::line).collect(),
             _ => Vec::new(),
         };
         let action = promise(action, inventory);

@@ -116,7 +116,7 @@ pub(crate) fn test_snapshot(id: &str, second: i64, image: Option<&str>) -> Linke
         deleted_with_instance: false,
         backs_image: image.map(str::to_string),
         attached_to: None,
-        exposure: Default::default(),
+        exposure: crate::cloud::Exposure::default(),
     }
 }
 

@@ -83,7 +83,7 @@ mod tests {
             deleted_with_instance: false,
             backs_image: None,
             attached_to: None,
-            exposure: Default::default(),
+            exposure: crate::cloud::Exposure::default(),
         }
     }
 

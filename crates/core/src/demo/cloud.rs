@@ -6,7 +6,7 @@ use jiff::{SignedDuration, Timestamp};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
-use crate::cloud::{Capabilities, HeldDeadline, InstanceInfo, LinkedResource};
+use crate::cloud::{Capabilities, Exposure, HeldDeadline, InstanceInfo, LinkedResource, Sharing};
 use crate::meter::{BillingMode, InstanceState, ResourceKind};
 
 /// The bundled sheet and SKU that price the demo instance.
@@ -29,6 +29,10 @@ pub struct DemoState {
     /// A spot interruption notice: when the simulated provider will reclaim the instance.
     #[serde(default)]
     pub interruption: Option<Timestamp>,
+    /// What else the account holds that bills with no instance: the leftovers of instances
+    /// released before this one (`gpumeter --demo sweep` lists them).
+    #[serde(default)]
+    pub orphans: Vec<LinkedResource>,
 }
 
 fn resource(
@@ -51,7 +55,7 @@ fn resource(
         deleted_with_instance: with_instance,
         backs_image: None,
         attached_to: None,
-        exposure: Default::default(),
+        exposure: crate::cloud::Exposure::default(),
     }
 }
 
@@ -150,6 +154,71 @@ impl DemoState {
             ],
             deadline: None,
             interruption: None,
+            orphans: orphans(now),
         }
+        .with_links()
     }
+
+    /// The instance's disks and address attached to it, and what each says of its data.
+    fn with_links(mut self) -> Self {
+        for r in &mut self.resources {
+            if r.kind.is_disk() || r.kind == ResourceKind::PublicIp {
+                r.attached_to = Some(self.instance.id.clone());
+            }
+            if matches!(
+                r.kind,
+                ResourceKind::SystemDisk | ResourceKind::DataDisk | ResourceKind::Snapshot
+            ) {
+                r.exposure.encrypted = Some(true);
+            }
+            if matches!(r.kind, ResourceKind::Snapshot | ResourceKind::Image) {
+                r.exposure.shared = Sharing::Private;
+            }
+        }
+        self
+    }
+}
+
+/// Three leftovers of an instance released six weeks before `now`: an old snapshot, a spare
+/// disk nobody attached again, and a snapshot someone shared publicly to hand a dataset over.
+fn orphans(now: Timestamp) -> Vec<LinkedResource> {
+    use ResourceKind as K;
+    let days = |d: i64| now - SignedDuration::from_hours(24 * d);
+    let mut old = resource(
+        "snap-0gone",
+        "from i-0gone (released)",
+        K::Snapshot,
+        500,
+        "completed",
+        days(45),
+        false,
+    );
+    old.exposure = Exposure {
+        encrypted: Some(true),
+        shared: Sharing::Private,
+    };
+    let mut spare = resource(
+        "vol-0spare",
+        "scratch",
+        K::DataDisk,
+        1000,
+        "available",
+        days(41),
+        false,
+    );
+    spare.exposure.encrypted = Some(false);
+    let mut public = resource(
+        "snap-0public",
+        "dataset-handover",
+        K::Snapshot,
+        300,
+        "completed",
+        days(40),
+        false,
+    );
+    public.exposure = Exposure {
+        encrypted: Some(false),
+        shared: Sharing::Public,
+    };
+    vec![old, spare, public]
 }

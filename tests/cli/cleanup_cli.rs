@@ -1,0 +1,165 @@
+//! `sweep` and `cleanup` against the demo cloud's own leftovers, run as a user runs them: what
+//! the sweep flags, that a dry run changes nothing, that each delete is read back, and that
+//! what the provider refuses is shown as it said it.
+
+use std::process::Output;
+
+use serde_json::Value;
+
+use super::actions_cli::{Cloud, stderr, stdout};
+
+fn sweep(cloud: &Cloud) -> (Option<i32>, Vec<Value>) {
+    let out = cloud.run(&["sweep", "--json"], &[]);
+    let doc: Value = serde_json::from_slice(&out.stdout).expect("sweep --json");
+    (
+        out.status.code(),
+        doc["items"].as_array().cloned().unwrap_or_default(),
+    )
+}
+
+fn ids(items: &[Value]) -> Vec<String> {
+    items
+        .iter()
+        .map(|i| i["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn item<'a>(items: &'a [Value], id: &str) -> &'a Value {
+    items.iter().find(|i| i["id"] == id).expect(id)
+}
+
+#[test]
+fn sweep_flags_the_public_snapshot_and_prices_each_leftover() {
+    let cloud = Cloud::new("cleanup-flags");
+    let (code, items) = sweep(&cloud);
+    assert_eq!(code, Some(3));
+    let public = item(&items, "snap-0public");
+    assert_eq!(public["public"], true);
+    assert_eq!(public["encrypted"], false);
+    assert_eq!(public["findings"][0]["severity"], "critical");
+    assert_eq!(item(&items, "snap-0gone")["public"], false);
+    assert_eq!(item(&items, "vol-0spare")["encrypted"], false);
+    assert_eq!(item(&items, "vol-0spare")["monthly_cost"], "80.00");
+    let text = cloud.run(&["sweep"], &[]);
+    let text = stdout(&text);
+    assert!(
+        text.contains("CRITICAL snapshot snap-0public: public"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_dry_run_changes_nothing_and_lists_the_calls_in_order() {
+    let cloud = Cloud::new("cleanup-dry");
+    sweep(&cloud);
+    let before = cloud.state();
+    let out = cloud.run(
+        &[
+            "cleanup",
+            "--id",
+            "snap-0public",
+            "--id",
+            "vol-0spare",
+            "--dry-run",
+        ],
+        &[],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let disk = text.find("demo: delete data disk vol-0spare").expect(&text);
+    let snap = text
+        .find("demo: delete snapshot snap-0public")
+        .expect(&text);
+    assert!(disk < snap, "disks go before snapshots: {text}");
+    assert!(text.contains("saves 80.00 USD/month"), "{text}");
+    assert!(text.contains("saves: 95.00 USD/month"), "{text}");
+    assert_eq!(cloud.state(), before, "a dry run changes nothing");
+}
+
+#[test]
+fn cleanup_deletes_each_by_id_reads_it_back_and_the_sweep_ends_clean() {
+    let cloud = Cloud::new("cleanup-all");
+    assert!(cloud.run(&["release", "--yes"], &[]).status.success());
+    let (_, items) = sweep(&cloud);
+    let found = ids(&items);
+    assert!(found.len() >= 8, "{found:?}");
+    let mut args = vec!["cleanup", "--yes"];
+    for id in &found {
+        args.extend(["--id", id.as_str()]);
+    }
+    let out = cloud.run(&args, &[]);
+    assert!(out.status.success(), "{}\n{}", stdout(&out), stderr(&out));
+    let text = stdout(&out);
+    for id in &found {
+        assert!(
+            text.contains(&format!(" {id}: {id} is no longer listed")),
+            "{id}: {text}"
+        );
+    }
+    assert!(
+        text.contains(&format!("{0} of {0} deleted", found.len())),
+        "{text}"
+    );
+    let (code, left) = sweep(&cloud);
+    assert_eq!((code, left.len()), (Some(0), 0), "{left:?}");
+}
+
+#[test]
+fn a_refusal_is_shown_as_the_provider_said_it_and_nothing_is_counted_done() {
+    let cloud = Cloud::new("cleanup-refused");
+    let fail = [("GPUMETER_DEMO_FAIL", "cleanup")];
+    let out: Output = cloud.run(&["cleanup", "--id", "vol-0spare", "--yes"], &fail);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("vol-0spare: NOT deleted")
+            && text.contains("InternalError")
+            && text.contains("0 of 1 deleted"),
+        "{text}"
+    );
+    assert!(ids(&sweep(&cloud).1).contains(&"vol-0spare".to_string()));
+}
+
+#[test]
+fn filters_choose_and_nothing_is_deleted_by_a_guess() {
+    let cloud = Cloud::new("cleanup-filters");
+    sweep(&cloud);
+    let before = cloud.state();
+    let none = cloud.run(&["cleanup", "--yes"], &[]);
+    assert_eq!(none.status.code(), Some(2));
+    assert!(stderr(&none).contains("--unattached"), "{}", stderr(&none));
+    let unknown = cloud.run(&["cleanup", "--id", "vol-0typo", "--yes"], &[]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(
+        stderr(&unknown).contains("vol-0typo"),
+        "{}",
+        stderr(&unknown)
+    );
+    let read_only = cloud.run(&["cleanup", "--all", "--yes", "--read-only"], &[]);
+    assert_eq!(read_only.status.code(), Some(2), "{}", stderr(&read_only));
+    let no_terminal = cloud.run(&["cleanup", "--all"], &[]);
+    assert_eq!(no_terminal.status.code(), Some(2));
+    assert_eq!(cloud.state(), before, "nothing was deleted");
+    // Snapshots older than 30 days: the two orphans, not the instance's own.
+    let old = cloud.run(
+        &[
+            "cleanup",
+            "--kind",
+            "snapshot",
+            "--older-than",
+            "30d",
+            "--yes",
+        ],
+        &[],
+    );
+    assert!(old.status.success(), "{}", stderr(&old));
+    let left = ids(&sweep(&cloud).1);
+    assert!(!left.contains(&"snap-0gone".into()) && !left.contains(&"snap-0public".into()));
+    assert!(
+        left.contains(&"snap-0a".into()) && left.contains(&"vol-0spare".into()),
+        "{left:?}"
+    );
+    let unattached = cloud.run(&["cleanup", "--unattached", "--kind", "disk", "--yes"], &[]);
+    assert!(unattached.status.success(), "{}", stderr(&unattached));
+    assert!(!ids(&sweep(&cloud).1).contains(&"vol-0spare".into()));
+}
