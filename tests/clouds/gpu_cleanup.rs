@@ -421,3 +421,128 @@ async fn command_list_account_is_checked_and_needs_its_keys() {
     let err = none.delete(&volume).await.unwrap_err();
     assert!(err.to_string().contains("[command] delete"), "{err}");
 }
+
+/// `sweep --json`, `cleanup --dry-run`, `cleanup --id ID --yes` and `sweep` through the binary,
+/// as a user runs them: `run` runs gpumeter with `args`, `listed` says whether the cloud still
+/// holds `id`.
+fn cleanup_cli(
+    run: &dyn Fn(&[&str]) -> (std::process::Output, String),
+    listed: &dyn Fn() -> bool,
+    id: &str,
+    calls: &[&str],
+) {
+    let (out, text) = run(&["sweep", "--json"]);
+    assert_eq!(out.status.code(), Some(3), "it bills: {text}");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let items = doc["items"].as_array().unwrap();
+    assert!(items.iter().any(|i| i["id"] == id), "{doc}");
+    let (out, text) = run(&["cleanup", "--id", id, "--dry-run"]);
+    assert!(out.status.success(), "{text}");
+    for call in calls {
+        assert!(text.contains(call), "the dry run names {call}: {text}");
+    }
+    assert!(listed(), "a dry run changes nothing: {text}");
+    let (out, text) = run(&["cleanup", "--id", id, "--yes"]);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains(&format!("deleted network volume {id}"))
+            && text.contains("1 of 1 deleted and read back"),
+        "{text}"
+    );
+    assert!(!listed(), "{id} is gone from the cloud: {text}");
+    let (out, text) = run(&["sweep"]);
+    assert_eq!(out.status.code(), Some(0), "nothing bills now: {text}");
+}
+
+fn peer_cli(peer: &Peer, kind: Kind, name: &str, id: &str, calls: &[&str]) {
+    let run = crate::gpu_clouds_cli::Run::new(name);
+    let storage_id = id.trim_start_matches("volume-").to_string();
+    cleanup_cli(
+        &|args| run.gpumeter(peer, kind, args),
+        &|| peer.cloud(|c| c.storage.iter().any(|s| s.id == storage_id)),
+        id,
+        calls,
+    );
+    assert_eq!(peer.count("DELETE"), 1, "{:?}", peer.calls());
+}
+
+#[test]
+fn runpod_cleanup_through_the_binary_deletes_the_orphan_volume() {
+    let peer = Peer::start(Kind::Runpod);
+    peer.cloud(|c| c.storage.push(orphan("nv-old")));
+    peer_cli(
+        &peer,
+        Kind::Runpod,
+        "cleanup-runpod",
+        "nv-old",
+        &["DELETE /v2/network-volumes/nv-old"],
+    );
+}
+
+#[test]
+fn vast_cleanup_through_the_binary_deletes_the_unused_volume() {
+    let peer = Peer::start(Kind::Vast);
+    peer.cloud(|c| c.storage.push(orphan("32")));
+    peer_cli(
+        &peer,
+        Kind::Vast,
+        "cleanup-vast",
+        "volume-32",
+        &["DELETE /api/v0/volumes/?id=32"],
+    );
+}
+
+#[test]
+fn lambda_cleanup_through_the_binary_deletes_the_unused_file_system() {
+    let peer = Peer::start(Kind::Lambda);
+    peer_cli(
+        &peer,
+        Kind::Lambda,
+        "cleanup-lambda",
+        "fs-old",
+        &["DELETE /filesystems/fs-old"],
+    );
+}
+
+#[test]
+fn command_cleanup_through_the_binary_deletes_what_list_account_lists() {
+    let dir = Dir::new("cli");
+    let (cloud, d) = (script(), dir.s());
+    let quoted = |items: &[&str]| {
+        let items: Vec<String> = items.iter().map(|i| format!("{i:?}")).collect();
+        format!("[{}]", items.join(", "))
+    };
+    let config = format!(
+        "[instance]\nprovider = \"command\"\nid = \"i-cmd\"\n\n[command]\ninventory = {}\n\
+         list_account = {}\ndelete = {}\ntimeout = \"10s\"\n",
+        quoted(&[&cloud, "inventory", &d]),
+        quoted(&[&cloud, "list_account", &d]),
+        quoted(&[&cloud, "delete", &d, "{id}", "{kind}"]),
+    );
+    let data = dir.0.join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    let path = dir.0.join("config.toml");
+    std::fs::write(&path, config).unwrap();
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_gpumeter"))
+            .args(args)
+            .arg("--config")
+            .arg(&path)
+            .env("GPUMETER_DATA_DIR", &data)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (out, text)
+    };
+    let listed = || {
+        let volumes = std::fs::read_to_string(dir.0.join("volumes"));
+        volumes.map_or(true, |v| v.split_whitespace().any(|id| id == "vol-orphan"))
+    };
+    let delete = format!("{cloud} delete {d} vol-orphan network_volume");
+    cleanup_cli(&run, &listed, "vol-orphan", &[&delete]);
+}
