@@ -19,6 +19,7 @@ mod aws_roles;
 mod aws_start;
 mod aws_sweep;
 mod command_adapter;
+mod gpu_cleanup;
 mod gpu_clouds;
 mod gpu_clouds_cli;
 mod gpu_clouds_faults;
