@@ -43,6 +43,15 @@ pub fn render_confirm(area: Rect, buf: &mut Buffer, c: &Confirm, theme: &Theme) 
         .into_iter()
         .map(|l| Line::styled(l, text))
         .collect();
+    // Data others can read, one line each, so a public snapshot is not released past unseen.
+    note.extend(c.exposed.iter().map(|l| {
+        let role = if l.starts_with("CRITICAL") {
+            Role::AlertError
+        } else {
+            Role::AlertWarn
+        };
+        Line::styled(truncate(l, w), theme.style(role))
+    }));
     let buttons = buttons(c, theme);
     let mut keys = Vec::new();
     if c.pick.is_some() {

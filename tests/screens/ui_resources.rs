@@ -189,3 +189,24 @@ fn data_others_can_read_is_marked_in_the_resources_panel() {
         insta::assert_snapshot!(format!("exposure_marks_{w}x{h}"), screen);
     }
 }
+
+#[test]
+fn the_release_dialog_names_the_public_snapshot_that_survives_it() {
+    for (w, h) in SIZES {
+        let mut app = app("vol-0data");
+        app.focus = Focus::Gpus;
+        press(&mut app, KeyCode::Char('R'));
+        assert!(matches!(app.mode, Mode::Confirm(_)));
+        let buf = buffer(&app, (w, h));
+        let screen = text(&buf);
+        assert!(screen.contains("[ cancel ]"), "{screen}");
+        if h >= 24 {
+            assert!(screen.contains("CRITICAL snapshot snap-0a"), "{screen}");
+            assert_eq!(
+                fg_of(&buf, "CRITICAL snapshot snap-0a"),
+                Theme::default().style(Role::AlertError).fg,
+                "{screen}"
+            );
+        }
+    }
+}
