@@ -164,10 +164,10 @@ pub enum Command {
     /// Start a stopped instance again (AWS and the demo); compute bills again from then.
     #[command(after_help = "Example:\n  gpumeter start --provider aws --instance i-0abc --dry-run")]
     Start(ActionArgs),
-    /// Delete snapshots beyond the newest N.
-    #[command(
-        after_help = "Example:\n  gpumeter snapshot-clean --keep 1 --final-snapshot --dry-run"
-    )]
+    /// Delete snapshots beyond the newest N, or exactly those named with --id.
+    #[command(after_help = "Examples:
+  gpumeter snapshot-clean --keep 1 --final-snapshot --dry-run
+  gpumeter snapshot-clean --id snap-0a --id snap-0b")]
     SnapshotClean {
         /// How many of the newest snapshots to keep.
         #[arg(long, default_value_t = 1)]
@@ -175,6 +175,10 @@ pub enum Command {
         /// Take a snapshot of the system disk first.
         #[arg(long)]
         final_snapshot: bool,
+        /// Delete exactly this snapshot of the instance (repeatable) instead of all but the
+        /// newest N; `checklist` lists them with their ages.
+        #[arg(long = "id", value_name = "ID", conflicts_with_all = ["keep", "final_snapshot"])]
+        ids: Vec<String>,
         #[command(flatten)]
         common: ActionArgs,
     },

@@ -186,10 +186,14 @@ pub fn run(cli: &Cli) -> ExitCode {
         Some(Command::Release(args)) => actions::run(cli, &Action::Release, args),
         Some(Command::Stop(args)) => actions::run(cli, &Action::Stop, args),
         Some(Command::Start(args)) => actions::run(cli, &Action::Start, args),
+        Some(Command::SnapshotClean { ids, common, .. }) if !ids.is_empty() => {
+            cleanup::picked_snapshots(cli, ids, common)
+        }
         Some(Command::SnapshotClean {
             keep,
             final_snapshot,
             common,
+            ..
         }) => actions::run(
             cli,
             &Action::SnapshotClean {

@@ -184,6 +184,8 @@ fn d_refuses_what_is_attached_to_the_running_instance_until_it_stops() {
 fn d_refuses_a_snapshot_an_image_uses_and_what_goes_with_the_instance() {
     let mut app = with_resources(|r| {
         resource(r, "snap-0b").backs_image = Some("ami-0train".into());
+        // Not attached (a provider that does not say), so the other rule is the one asked.
+        resource(r, "vol-0root").attached_to = None;
     });
     select(&mut app, "snap-0b");
     ch(&mut app, 'D');
@@ -253,7 +255,7 @@ fn enter_shows_the_selected_resource_and_esc_or_enter_closes_it() {
     assert_eq!(row(d, "size"), "2000 GiB");
     assert_eq!(row(d, "class"), "gp3");
     assert_eq!(row(d, "state"), "in-use");
-    assert_eq!(row(d, "attached to"), "nothing");
+    assert_eq!(row(d, "attached to"), "i-0demo4a100f00d");
     assert_eq!(row(d, "per month"), "160.00 USD");
     assert!(!d.unpriced);
     assert!(
