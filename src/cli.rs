@@ -125,10 +125,17 @@ pub enum Command {
     /// if anything does).
     #[command(after_help = "Examples:
   gpumeter sweep --provider aws --region us-west-2
-  gpumeter sweep --provider aws --json")]
+  gpumeter sweep --provider aws --json
+  gpumeter sweep --kind snapshot --older-than 90d")]
     Sweep {
         #[arg(long)]
         json: bool,
+        /// Only resources of this kind (repeatable).
+        #[arg(long, value_enum, value_name = "KIND")]
+        kind: Vec<CleanupKindArg>,
+        /// Only what was created at least this long ago (30d, 12h, 90m).
+        #[arg(long, value_name = "DURATION")]
+        older_than: Option<String>,
         #[command(flatten)]
         target: TargetArgs,
     },
@@ -157,10 +164,10 @@ pub enum Command {
     /// Start a stopped instance again (AWS and the demo); compute bills again from then.
     #[command(after_help = "Example:\n  gpumeter start --provider aws --instance i-0abc --dry-run")]
     Start(ActionArgs),
-    /// Delete snapshots beyond the newest N.
-    #[command(
-        after_help = "Example:\n  gpumeter snapshot-clean --keep 1 --final-snapshot --dry-run"
-    )]
+    /// Delete snapshots beyond the newest N, or exactly those named with --id.
+    #[command(after_help = "Examples:
+  gpumeter snapshot-clean --keep 1 --final-snapshot --dry-run
+  gpumeter snapshot-clean --id snap-0a --id snap-0b")]
     SnapshotClean {
         /// How many of the newest snapshots to keep.
         #[arg(long, default_value_t = 1)]
@@ -168,6 +175,10 @@ pub enum Command {
         /// Take a snapshot of the system disk first.
         #[arg(long)]
         final_snapshot: bool,
+        /// Delete exactly this snapshot of the instance (repeatable) instead of all but the
+        /// newest N; `checklist` lists them with their ages.
+        #[arg(long = "id", value_name = "ID", conflicts_with_all = ["keep", "final_snapshot"])]
+        ids: Vec<String>,
         #[command(flatten)]
         common: ActionArgs,
     },

@@ -257,7 +257,8 @@ impl Default for TelemetryConfig {
 
 /// Argument vectors for the `command` provider (no shell: write `sh -c` yourself to get one).
 /// Placeholders: `{instance}` in each; `{keep}` in `snapshot_clean`; `{deadline}` (RFC 3339 UTC)
-/// and `{duration}` (whole seconds from now) in `extend`.
+/// and `{duration}` (whole seconds from now) in `extend`; `{id}` and `{kind}` (the resource's
+/// id and its kind as the inventory JSON names it, `network_volume`) in `delete`.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct CommandConfig {
@@ -267,6 +268,12 @@ pub struct CommandConfig {
     pub extend: Option<Vec<String>>,
     /// Prints the inventory as JSON (the schema is in the README).
     pub inventory: Option<Vec<String>>,
+    /// Deletes one resource `cleanup` chose (`{id}`, `{kind}`); read back through
+    /// `list_account` (else `inventory`) until the id is no longer listed.
+    pub delete: Option<Vec<String>>,
+    /// Prints what bills in the account with no running instance using it, as
+    /// `{"resources": [...]}` in the inventory's resource shape: what `sweep` lists.
+    pub list_account: Option<Vec<String>>,
     /// How long any of them may run before it is killed.
     #[serde(deserialize_with = "values::positive_duration")]
     pub timeout: Duration,
@@ -282,6 +289,8 @@ impl Default for CommandConfig {
             snapshot_clean: None,
             extend: None,
             inventory: None,
+            delete: None,
+            list_account: None,
             timeout: DEFAULT_COMMAND_TIMEOUT,
         }
     }

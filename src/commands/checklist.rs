@@ -25,6 +25,8 @@ struct Item {
     state: String,
     /// `null` when the sheet has no price for it.
     monthly_cost: Option<String>,
+    /// Whole days since the provider says it was created.
+    age_days: i64,
 }
 
 #[derive(Debug, Serialize)]
@@ -50,7 +52,11 @@ pub fn run(cli: &Cli, json: bool) -> CommandResult {
     let inventory = super::block_on(provider.inventory())?
         .map_err(|e| Failure::provider(super::EXIT_FAILED, provider.name(), &e))?;
     let pricing = ctx.pricing_for(inventory.instance.as_ref())?;
-    let mut list = checklist(&inventory, pricing.as_ref().map(|p| &p.sheet));
+    let mut list = checklist(
+        &inventory,
+        pricing.as_ref().map(|p| &p.sheet),
+        jiff::Timestamp::now(),
+    );
     list.unknown = provider.gaps();
     list.price_source = ctx.price_origin(pricing.as_ref(), inventory.instance.as_ref());
     if json {
@@ -78,7 +84,11 @@ pub fn run(cli: &Cli, json: bool) -> CommandResult {
     )
 }
 
-fn checklist(inventory: &Inventory, sheet: Option<&crate::pricing::Sheet>) -> Checklist {
+fn checklist(
+    inventory: &Inventory,
+    sheet: Option<&crate::pricing::Sheet>,
+    now: jiff::Timestamp,
+) -> Checklist {
     let currency = sheet.map(|s| s.currency);
     let cents = |d: Decimal| {
         crate::money::Money::new(d, currency.unwrap_or(crate::money::Currency::USD)).cents_string()
@@ -106,6 +116,7 @@ fn checklist(inventory: &Inventory, sheet: Option<&crate::pricing::Sheet>) -> Ch
             size_gib: r.size_gib,
             state: r.state.clone(),
             monthly_cost: monthly.map(cents),
+            age_days: now.duration_since(r.created).as_hours() / 24,
         })
         .collect();
     Checklist {
@@ -167,12 +178,13 @@ fn render(list: &Checklist) -> String {
         );
         let _ = writeln!(
             out,
-            "  [ ] {:<15} {:<16} {:<14} {:>9}  {:<11} {cost}",
+            "  [ ] {:<15} {:<16} {:<14} {:>9}  {:<11} {cost:<18} {}d old",
             item.kind.label(),
             item.id,
             item.name,
             size,
-            item.state
+            item.state,
+            item.age_days
         );
     }
     unknown(&mut out);

@@ -10,31 +10,109 @@ use jiff::{SignedDuration, Timestamp};
 use super::context::Context;
 use super::{CommandResult, EXIT_FAILED, Failure, emit};
 use crate::app::Confirm;
-use crate::cli::{CleanupArgs, CleanupKindArg, Cli};
+use crate::cli::{ActionArgs, CleanupArgs, CleanupKindArg, Cli};
+use crate::meter::ResourceKind;
+use crate::pricing::Sheet;
 use crate::provider::cleanup::{self, Outcome};
-use crate::provider::{Action, CleanupFilter, CleanupKind, CleanupPlan};
+use crate::provider::{Action, CleanupFilter, CleanupKind, CleanupPlan, LinkedResource, Provider};
 
 pub fn run(cli: &Cli, args: &CleanupArgs) -> CommandResult {
     let filter = filter(args)?;
-    let ctx = Context::load(cli)?;
-    if ctx.read_only {
-        return Err(Failure::bad_input(
-            "refusing to clean up: read-only mode (--read-only or read_only in the config)",
-        ));
-    }
+    let ctx = writable(cli, "clean up")?;
     let provider = ctx.provider()?;
     let what = format!("sweeping the account at {}", provider.name());
     let found = super::progress::run(&what, provider.sweep())?
         .map_err(|e| Failure::provider(EXIT_FAILED, provider.name(), &e))?;
-    let plan = CleanupPlan::new(&found, &filter, &[], Timestamp::now())
-        .map_err(|e| Failure::bad_input(format!("cleanup: {e}; `gpumeter sweep` lists them")))?;
+    let sheet = ctx.region_sheet()?;
+    act(
+        provider.as_ref(),
+        &found,
+        &filter,
+        sheet.as_ref(),
+        &args.common,
+        &CLEANUP,
+    )
+}
+
+/// The command that asked, and where the user finds the ids it takes.
+struct Asker {
+    command: &'static str,
+    lists: &'static str,
+}
+
+const CLEANUP: Asker = Asker {
+    command: "cleanup",
+    lists: "`gpumeter sweep` lists them",
+};
+const SNAPSHOT_CLEAN: Asker = Asker {
+    command: "snapshot-clean",
+    lists: "`gpumeter checklist` lists the instance's snapshots",
+};
+
+/// `snapshot-clean --id ID...`: exactly the instance's snapshots named, by the same plan,
+/// dialog and read-back as `cleanup`.
+pub fn picked_snapshots(cli: &Cli, ids: &[String], common: &ActionArgs) -> CommandResult {
+    let ctx = writable(cli, "snapshot-clean")?;
+    let provider = ctx.provider()?;
+    let reading = format!("reading the instance from {}", provider.name());
+    let inventory = super::progress::run(&reading, provider.inventory())?
+        .map_err(|e| Failure::provider(EXIT_FAILED, provider.name(), &e))?;
+    ctx.record_sighting(Some(&inventory));
+    let snapshots: Vec<LinkedResource> = inventory
+        .resources
+        .iter()
+        .filter(|r| r.kind == ResourceKind::Snapshot)
+        .cloned()
+        .collect();
+    let pricing = ctx.pricing_for(inventory.instance.as_ref())?;
+    let filter = CleanupFilter {
+        ids: ids.to_vec(),
+        kinds: vec![CleanupKind::Snapshot],
+        ..CleanupFilter::default()
+    };
+    act(
+        provider.as_ref(),
+        &snapshots,
+        &filter,
+        pricing.as_ref().map(|p| &p.sheet),
+        common,
+        &SNAPSHOT_CLEAN,
+    )
+}
+
+fn writable(cli: &Cli, what: &str) -> Result<Context, Failure> {
+    let ctx = Context::load(cli)?;
+    if ctx.read_only {
+        return Err(Failure::bad_input(format!(
+            "refusing to {what}: read-only mode (--read-only or read_only in the config)"
+        )));
+    }
+    Ok(ctx)
+}
+
+/// Plans the deletes of `found` that `filter` chooses, shows them, asks, deletes each and
+/// prints what the provider read back.
+fn act(
+    provider: &dyn Provider,
+    found: &[LinkedResource],
+    filter: &CleanupFilter,
+    sheet: Option<&Sheet>,
+    common: &ActionArgs,
+    asker: &Asker,
+) -> CommandResult {
+    let plan = CleanupPlan::new(found, filter, &[], Timestamp::now())
+        .map_err(|e| Failure::bad_input(format!("{}: {e}; {}", asker.command, asker.lists)))?;
     let refused: Vec<String> = plan
         .refused
         .iter()
         .map(|r| format!("  not deleted: {}: {}", r.id, r.why))
         .collect();
     if plan.delete.is_empty() {
-        let mut lines = vec!["cleanup: nothing to delete among what the sweep found".to_string()];
+        let mut lines = vec![format!(
+            "{}: nothing to delete among what {} lists now",
+            asker.command,
+            provider.name()
+        )];
         lines.extend(refused.iter().cloned());
         emit(&lines.join("\n"));
         return Ok(if refused.is_empty() {
@@ -43,29 +121,29 @@ pub fn run(cli: &Cli, args: &CleanupArgs) -> CommandResult {
             ExitCode::from(EXIT_FAILED)
         });
     }
-    let sheet = ctx.region_sheet()?;
-    let confirm = Confirm::cleanup(plan.delete.clone(), &found, sheet.as_ref());
+    let confirm = Confirm::cleanup(plan.delete.clone(), found, sheet);
     let action = Action::Cleanup {
         delete: plan.delete.clone(),
     };
     let mut summary = confirm.summary_lines();
     summary.extend(refused.iter().cloned());
-    if args.common.dry_run {
+    if common.dry_run {
         let mut lines = vec!["dry run: nothing is changed. It would call:".to_string()];
         lines.extend(provider.plan(&action).iter().map(|c| format!("  {c}")));
         lines.extend(summary);
         emit(&lines.join("\n"));
         return Ok(ExitCode::SUCCESS);
     }
-    if !args.common.yes {
+    if !common.yes {
         super::actions::ask_lines(&summary, "delete these")?;
     }
     let waiting = format!(
-        "cleanup: deleting {} at {} and reading each back",
+        "{}: deleting {} at {} and reading each back",
+        asker.command,
         plan.delete.len(),
         provider.name()
     );
-    let outcomes = super::progress::run(&waiting, cleanup::run(provider.as_ref(), &plan.delete))?;
+    let outcomes = super::progress::run(&waiting, cleanup::run(provider, &plan.delete))?;
     emit(&report(&outcomes).join("\n"));
     Ok(if outcomes.iter().all(Outcome::confirmed) {
         ExitCode::SUCCESS
@@ -110,17 +188,26 @@ fn filter(args: &CleanupArgs) -> Result<CleanupFilter, Failure> {
              (`gpumeter sweep` lists what bills)",
         ));
     }
-    let older_than = args
-        .older_than
-        .as_deref()
+    Ok(CleanupFilter {
+        ids: args.ids.clone(),
+        unattached: args.unattached,
+        ..narrow(&args.kind, args.older_than.as_deref())?
+    })
+}
+
+/// The kind and age choice that `sweep` and `cleanup` share.
+pub fn narrow(
+    kinds: &[CleanupKindArg],
+    older_than: Option<&str>,
+) -> Result<CleanupFilter, Failure> {
+    let older_than = older_than
         .map(parse_age)
         .transpose()
         .map_err(|e| Failure::bad_input(format!("--older-than: {e}")))?;
     Ok(CleanupFilter {
-        ids: args.ids.clone(),
-        kinds: args.kind.iter().map(|k| kind(*k)).collect(),
+        kinds: kinds.iter().map(|k| kind(*k)).collect(),
         older_than,
-        unattached: args.unattached,
+        ..CleanupFilter::default()
     })
 }
 

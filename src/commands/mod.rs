@@ -176,15 +176,24 @@ pub fn run(cli: &Cli) -> ExitCode {
         Some(Command::Status(args)) => status::run(args, cli),
         Some(Command::Watchdog(args)) => watchdog::run(cli, args),
         Some(Command::Checklist { json, .. }) => checklist::run(cli, *json),
-        Some(Command::Sweep { json, .. }) => sweep::run(cli, *json),
+        Some(Command::Sweep {
+            json,
+            kind,
+            older_than,
+            ..
+        }) => sweep::run(cli, *json, &cleanup::narrow(kind, older_than.as_deref())?),
         Some(Command::Cleanup(args)) => cleanup::run(cli, args),
         Some(Command::Release(args)) => actions::run(cli, &Action::Release, args),
         Some(Command::Stop(args)) => actions::run(cli, &Action::Stop, args),
         Some(Command::Start(args)) => actions::run(cli, &Action::Start, args),
+        Some(Command::SnapshotClean { ids, common, .. }) if !ids.is_empty() => {
+            cleanup::picked_snapshots(cli, ids, common)
+        }
         Some(Command::SnapshotClean {
             keep,
             final_snapshot,
             common,
+            ..
         }) => actions::run(
             cli,
             &Action::SnapshotClean {

@@ -12,17 +12,19 @@ use super::context::Context;
 use super::{CommandResult, EXIT_FAILED, Failure, emit};
 use crate::cli::Cli;
 use crate::provider::{
-    LinkedResource, Sharing, SweepRow, findings, findings_of, monthly_total, rank,
+    CleanupFilter, LinkedResource, Sharing, SweepRow, findings, findings_of, monthly_total, rank,
 };
 
-pub fn run(cli: &Cli, as_json: bool) -> CommandResult {
+pub fn run(cli: &Cli, as_json: bool, only: &CleanupFilter) -> CommandResult {
     let ctx = Context::load(cli)?;
     let provider = ctx.provider()?;
     let what = format!("sweeping the account at {}", provider.name());
     let found = super::progress::run(&what, provider.sweep())?
         .map_err(|e| Failure::provider(EXIT_FAILED, provider.name(), &e))?;
     let sheet = ctx.region_sheet()?;
-    let rows = rank(found, sheet.as_ref(), Timestamp::now());
+    let now = Timestamp::now();
+    let found = found.into_iter().filter(|r| only.matches(r, now)).collect();
+    let rows = rank(found, sheet.as_ref(), now);
     let (total, unpriced) = monthly_total(&rows);
     if as_json {
         let items: Vec<_> = rows.iter().map(row_json).collect();

@@ -14,7 +14,7 @@ use serde_json::Value;
 use super::http::{Http, HttpError, HttpPolicy, Repeat, by_status};
 pub use super::readback::Readback;
 use super::seen::Sightings;
-use super::{Action, ActionReport, Asked, ErrorKind, ProviderError};
+use super::{Action, ActionReport, Asked, ErrorKind, LinkedResource, ProviderError};
 use crate::meter::InstanceState;
 
 /// Some variables of one environment, taken at one moment. Tests build it from pairs and never
@@ -490,13 +490,44 @@ pub fn text(v: &Value, key: &str) -> Option<String> {
     }
 }
 
-/// What came of deleting one piece of account storage (a file system, a network volume).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Removal {
-    /// The read-back no longer lists it.
-    pub confirmed: bool,
-    pub summary: String,
-    pub calls: Vec<String>,
+/// The report of deleting one piece of account storage (a file system, a volume) whose delete
+/// call `call` made (a refusal is the caller's error, before this): the account's list is read
+/// through `listed` (`Some` while it still holds `resource`) until it no longer does, and the
+/// delete is confirmed only then. `list` is that read as the calls name it.
+pub async fn read_back_removal<Fut>(
+    api: &Api,
+    readback: &Readback,
+    resource: &LinkedResource,
+    call: String,
+    list: &str,
+    listed: impl FnMut() -> Fut,
+) -> ActionReport
+where
+    Fut: Future<Output = Result<Option<()>, ApiError>>,
+{
+    let id = &resource.id;
+    let what = resource.kind.label();
+    let provider = api.cloud.name;
+    let seen = |found: &Option<()>| match found {
+        None => ControlFlow::Break(format!(
+            "delete accepted; {provider} no longer lists the {what}"
+        )),
+        Some(()) => ControlFlow::Continue(format!("{provider} still lists the {what}")),
+    };
+    let (confirmed, summary) = readback.confirm("delete", listed, seen).await;
+    ActionReport {
+        action: Action::Cleanup {
+            delete: vec![resource.clone()],
+        },
+        confirmed,
+        summary: format!("{id}: {}", api.redact(&summary)),
+        calls: vec![call, removal_read_back(list, id)],
+    }
+}
+
+/// The read-back call of a delete, as reports and `--dry-run` list it.
+pub fn removal_read_back(list: &str, id: &str) -> String {
+    format!("{list}   (read back until {id} is no longer listed)")
 }
 
 #[cfg(test)]

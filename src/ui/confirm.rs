@@ -2,6 +2,8 @@
 //! deleted, what survives with its monthly cost, and the choice, with "cancel" the default.
 //! `y` confirms; the lists shorten when the screen is small, but the choice always shows.
 
+use std::fmt::Write as _;
+
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::style::Style;
@@ -10,7 +12,7 @@ use ratatui::widgets::{Block, Clear, Paragraph, Widget as _};
 
 use super::text::{amount, centered, to_u16, truncate, width, wrap};
 use super::theme::{Role, Theme};
-use crate::app::{Choice, Confirm, ConfirmLine};
+use crate::app::{Choice, Confirm, ConfirmLine, PickRow, SnapshotPick};
 use crate::provider::Action;
 
 /// The widest the dialog grows.
@@ -41,8 +43,24 @@ pub fn render_confirm(area: Rect, buf: &mut Buffer, c: &Confirm, theme: &Theme) 
         .into_iter()
         .map(|l| Line::styled(l, text))
         .collect();
+    // Data others can read, one line each, so a public snapshot is not released past unseen.
+    note.extend(c.exposed.iter().map(|l| {
+        let role = if l.starts_with("CRITICAL") {
+            Role::AlertError
+        } else {
+            Role::AlertWarn
+        };
+        Line::styled(truncate(l, w), theme.style(role))
+    }));
     let buttons = buttons(c, theme);
-    let keys = Line::from(vec![
+    let mut keys = Vec::new();
+    if c.pick.is_some() {
+        keys.extend([
+            Span::styled("Space", theme.style(Role::HelpKey)),
+            Span::styled(" picks · ", dim),
+        ]);
+    }
+    keys.extend([
         Span::styled("y", theme.style(Role::HelpKey)),
         Span::styled(" confirms · ", dim),
         Span::styled("Esc", theme.style(Role::HelpKey)),
@@ -51,12 +69,15 @@ pub fn render_confirm(area: Rect, buf: &mut Buffer, c: &Confirm, theme: &Theme) 
         Span::styled(" cancels · ", dim),
         Span::styled("← →", theme.style(Role::HelpKey)),
         Span::styled(" choose", dim),
-    ])
-    .alignment(Alignment::Center);
+    ]);
+    let keys = Line::from(keys).alignment(Alignment::Center);
     // Fixed lines: head, blank, note, blank, buttons, keys; the lists get what is left.
     let fixed = head.len() + 1 + note.len() + 1 + 2;
     let room = usize::from(area.height).saturating_sub(2 + fixed);
-    let mut lists = lists(c, &currency, w, room, theme);
+    let mut lists = match &c.pick {
+        Some(pick) => pick_lines(pick, &currency, w, room, theme),
+        None => lists(c, &currency, w, room, theme),
+    };
     let mut lines = Vec::new();
     lines.append(&mut head);
     lines.push(Line::raw(""));
@@ -192,6 +213,195 @@ fn lists(c: &Confirm, currency: &str, w: usize, room: usize, theme: &Theme) -> V
         out.push(Line::raw(""));
     }
     out
+}
+
+/// The snapshots to pick from in at most `room` lines: a title, a row each (the cursor's row
+/// always among those shown, the rest counted), what the pick deletes and what it keeps.
+fn pick_lines(
+    pick: &SnapshotPick,
+    currency: &str,
+    w: usize,
+    room: usize,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    let dim = theme.style(Role::TextDim);
+    let mut out = Vec::new();
+    if pick.rows.is_empty() {
+        out.push(Line::styled("no snapshots to delete", dim));
+        out.push(Line::raw(""));
+        return out;
+    }
+    // Title, totals and a blank take three lines; a "more" line when the rows are cut.
+    let n = pick.rows.len();
+    let fits = room.saturating_sub(3).max(1);
+    let shown = if n <= fits {
+        n
+    } else {
+        fits.saturating_sub(1).max(1)
+    };
+    let first = pick
+        .cursor
+        .saturating_sub(shown.saturating_sub(1))
+        .min(n - shown);
+    let tails: Vec<String> = pick.rows.iter().map(|r| tail(r, currency)).collect();
+    let cols = PickCols::new(pick, &tails, w);
+    // The header over the same columns: the age over the ages, the price at the right.
+    let lead = cols.lead();
+    let title = "pick what goes";
+    let age_w = cols.age;
+    let per_month = "per month";
+    let gap = w.saturating_sub(lead.max(width(title)) + age_w + width(per_month));
+    out.push(Line::from(vec![
+        Span::styled(format!("{title:lead$}"), dim),
+        Span::styled(format!("{:>age_w$}", "age"), dim),
+        Span::raw(" ".repeat(gap)),
+        Span::styled(per_month, dim),
+    ]));
+    for (i, row) in pick.rows.iter().enumerate().skip(first).take(shown) {
+        out.push(pick_row(row, i == pick.cursor, &cols, &tails[i], w, theme));
+    }
+    if shown < n {
+        out.push(Line::styled(
+            format!("  … {} more: ↑ ↓ scroll", n - shown),
+            dim,
+        ));
+    }
+    let (gone, saved) = pick.total(true);
+    let (kept, kept_monthly) = pick.total(false);
+    let deletes = format!("deletes {gone}: saves {}{currency}/mo", amount(saved));
+    let keeps = format!("keeps {kept}: {}{currency}/mo", amount(kept_monthly));
+    let text = theme.style(Role::Text);
+    let warn = theme.style(Role::LeftoverWarning);
+    if width(&deletes) + width(&keeps) + 3 <= w {
+        out.push(Line::from(vec![
+            Span::styled(deletes, text),
+            Span::styled(" · ", dim),
+            Span::styled(keeps, warn),
+        ]));
+    } else {
+        out.push(Line::styled(deletes, text));
+        out.push(Line::styled(keeps, warn));
+    }
+    out.push(Line::raw(""));
+    out
+}
+
+/// The widths of a pick's columns; the names are left out when they do not fit.
+struct PickCols {
+    id: usize,
+    name: Option<usize>,
+    size: usize,
+    age: usize,
+}
+
+impl PickCols {
+    fn new(pick: &SnapshotPick, tails: &[String], w: usize) -> PickCols {
+        let col = |f: &dyn Fn(&PickRow) -> usize| pick.rows.iter().map(f).max().unwrap_or(0);
+        let id = col(&|r| width(&r.resource.id));
+        let name = col(&|r| width(&r.resource.name));
+        let size_w = col(&|r| width(&size(r)));
+        let age = col(&|r| width(&r.age)).max(3);
+        let tail = tails.iter().map(|t| width(t)).max().unwrap_or(0);
+        // Cursor and box, then id, name, size, age and the price or why it is locked.
+        let fixed = 6 + size_w + 1 + age + 2 + tail;
+        if fixed + id + 1 + name < w {
+            PickCols {
+                id,
+                name: Some(name),
+                size: size_w,
+                age,
+            }
+        } else {
+            PickCols {
+                id: id.min(w.saturating_sub(fixed + 1)).max(4),
+                name: None,
+                size: size_w,
+                age,
+            }
+        }
+    }
+
+    /// Where the age column starts.
+    fn lead(&self) -> usize {
+        6 + self.id + 1 + self.name.map_or(0, |n| n + 1) + self.size + 1
+    }
+}
+
+fn pick_row(
+    row: &PickRow,
+    here: bool,
+    cols: &PickCols,
+    tail: &str,
+    w: usize,
+    theme: &Theme,
+) -> Line<'static> {
+    let mark = match (row.locked.is_some(), row.picked) {
+        (true, _) => "[-]",
+        (false, true) => "[x]",
+        (false, false) => "[ ]",
+    };
+    let style = if row.locked.is_some() {
+        theme.style(Role::TextDim)
+    } else if row.picked {
+        theme.style(Role::DialogDanger)
+    } else {
+        theme.style(Role::Text)
+    };
+    let id_w = cols.id;
+    let mut line = format!(
+        "{}{mark} {:id_w$} ",
+        if here { "▸ " } else { "  " },
+        truncate(&row.resource.id, id_w)
+    );
+    if let Some(name_w) = cols.name {
+        let _ = write!(line, "{:name_w$} ", row.resource.name);
+    }
+    let (size_w, age_w) = (cols.size, cols.age);
+    let _ = write!(line, "{:>size_w$} {:>age_w$}  ", size(row), row.age);
+    let pad = w.saturating_sub(width(&line) + width(tail));
+    let tail_style = if row.locked.is_some() {
+        theme.style(Role::AlertInfo)
+    } else if row.monthly.is_none() {
+        theme.style(Role::AlertWarn)
+    } else {
+        style
+    };
+    let mut spans = vec![
+        Span::styled(line, style),
+        Span::raw(" ".repeat(pad)),
+        Span::styled(tail.to_string(), tail_style),
+    ];
+    if here {
+        for span in &mut spans {
+            span.style = span.style.patch(theme.style(Role::Selected));
+        }
+    }
+    Line::from(spans)
+}
+
+fn size(row: &PickRow) -> String {
+    let gib = row.resource.size_gib;
+    if gib.is_zero() {
+        "—".into()
+    } else {
+        format!("{} GiB", gib.round_dp(1).normalize())
+    }
+}
+
+/// The price a row saves a month, or why it cannot be picked; "newest" beside a kept one.
+fn tail(row: &PickRow, currency: &str) -> String {
+    if let Some(why) = &row.locked {
+        return why.clone();
+    }
+    let price = row.monthly.map_or_else(
+        || "no price".to_string(),
+        |m| format!("{}{currency}", amount(m)),
+    );
+    if row.newest && !row.picked {
+        format!("newest  {price}")
+    } else {
+        price
+    }
 }
 
 fn item_line(

@@ -58,8 +58,12 @@ pub fn render_help(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
             theme.style(Role::TextDim),
         ));
     }
-    // Too short for every key: say how many are not shown rather than drop them silently.
+    // Too short for every key: the closing note goes first, then say how many keys are not
+    // shown rather than drop them silently.
     let room = usize::from(area.height).saturating_sub(2);
+    if lines.len() > room && rows.len() <= room {
+        lines.truncate(rows.len());
+    }
     if lines.len() > room && room > 0 {
         let cut = lines.len() - room + 1;
         lines.truncate(room - 1);

@@ -56,7 +56,7 @@
 //! ```
 //!
 //! Below 60×16 only a line saying how large the terminal needs to be is drawn. Overlays (help,
-//! the confirm dialog, the `E` prompt) draw over either layout.
+//! the confirm dialog, the `E` prompt, a resource's details) draw over either layout.
 //!
 //! Two ways to draw, on purpose: [`paint`] and [`panel::Panel`] draw what the main screen
 //! redraws every second (lines that neither wrap nor scroll, framed panels) cell for cell as
@@ -70,6 +70,7 @@ pub mod confirm;
 pub mod cost;
 pub mod cost_layout;
 pub mod countdown;
+pub mod details;
 pub mod events;
 pub mod fleet;
 pub mod footer;
@@ -138,6 +139,10 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) -> Option<
             error,
             asking,
         } => prompt::render_prompt(area, buf, app, input, (error.as_deref(), *asking), theme),
+        Mode::Details(d) => {
+            details::render_details(area, buf, app, d, theme);
+            None
+        }
         Mode::GuardChoice(c) => {
             guard_choice::render_guard_choice(area, buf, app, c, theme);
             None

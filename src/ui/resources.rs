@@ -14,12 +14,14 @@ use super::text::{amount, truncate, width, wrap};
 use super::theme::{Role, Theme};
 use crate::app::App;
 use crate::meter::ResourceKind;
-use crate::provider::{LinkedResource, ProviderError};
+use crate::provider::{LinkedResource, ProviderError, Severity};
 
 /// The columns in display order, with how much each matters (0 is always shown).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Col {
     Mark,
+    /// What of its data others can read: `!!` public, `!` shared or unencrypted.
+    Exposed,
     Kind,
     Id,
     Name,
@@ -29,8 +31,9 @@ enum Col {
     Monthly,
 }
 
-const COLUMNS: [(Col, u8, &str); 8] = [
+const COLUMNS: [(Col, u8, &str); 9] = [
     (Col::Mark, 0, ""),
+    (Col::Exposed, 0, ""),
     (Col::Kind, 0, "kind"),
     (Col::Id, 0, "id"),
     (Col::Name, 4, "name"),
@@ -217,12 +220,15 @@ fn render_table(
 }
 
 /// The columns to show: every column of priority 0, then the others by priority while the
-/// width allows, in display order.
+/// width allows, in display order. A column with nothing in it (no finding to mark) is left
+/// out.
 fn pick_columns(widths: &[usize], max: usize) -> Vec<usize> {
-    let mut shown: Vec<usize> = (0..COLUMNS.len()).filter(|&i| COLUMNS[i].1 == 0).collect();
+    let mut shown: Vec<usize> = (0..COLUMNS.len())
+        .filter(|&i| COLUMNS[i].1 == 0 && widths[i] > 0)
+        .collect();
     let used = |shown: &[usize]| shown.iter().map(|&i| widths[i] + 1).sum::<usize>();
     for priority in 1..=4 {
-        for i in (0..COLUMNS.len()).filter(|&i| COLUMNS[i].1 == priority) {
+        for i in (0..COLUMNS.len()).filter(|&i| COLUMNS[i].1 == priority && widths[i] > 0) {
             if used(&shown) + widths[i] <= max {
                 shown.push(i);
             }
@@ -266,8 +272,14 @@ fn row_cells(app: &App, r: &LinkedResource, short: bool, theme: &Theme) -> Vec<(
             monthly,
         )
     };
+    let exposed = match app.cloud.exposure_of(&r.id) {
+        Some(Severity::Critical) => ("!!".to_string(), theme.style(Role::AlertError)),
+        Some(Severity::Warning) => ("!".to_string(), theme.style(Role::AlertWarn)),
+        None => (String::new(), dim),
+    };
     vec![
         mark,
+        exposed,
         (kind_label(r.kind, short).to_string(), text),
         (r.id.clone(), text),
         (r.name.clone(), dim),

@@ -163,3 +163,87 @@ fn filters_choose_and_nothing_is_deleted_by_a_guess() {
     assert!(unattached.status.success(), "{}", stderr(&unattached));
     assert!(!ids(&sweep(&cloud).1).contains(&"vol-0spare".into()));
 }
+
+#[test]
+fn sweep_narrows_by_kind_and_age_as_cleanup_does() {
+    let cloud = Cloud::new("sweep-narrow");
+    let out = cloud.run(
+        &[
+            "sweep",
+            "--json",
+            "--kind",
+            "snapshot",
+            "--older-than",
+            "30d",
+        ],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut found = ids(doc["items"].as_array().unwrap());
+    found.sort();
+    assert_eq!(found, ["snap-0gone", "snap-0public"]);
+    let none = cloud.run(&["sweep", "--kind", "lb"], &[]);
+    assert_eq!(
+        none.status.code(),
+        Some(0),
+        "a running instance's load balancer is in use: {}",
+        stdout(&none)
+    );
+    let bad = cloud.run(&["sweep", "--older-than", "soon"], &[]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("--older-than"), "{}", stderr(&bad));
+}
+
+#[test]
+fn snapshot_clean_by_id_deletes_exactly_the_snapshots_named() {
+    let cloud = Cloud::new("snapshot-pick");
+    let listed = cloud.run(&["checklist"], &[]);
+    assert!(
+        stdout(&listed).contains("snap-0a") && stdout(&listed).contains("2d old"),
+        "the ages to pick by: {}",
+        stdout(&listed)
+    );
+    let out = cloud.run(
+        &[
+            "snapshot-clean",
+            "--id",
+            "snap-0a",
+            "--id",
+            "snap-0c",
+            "--yes",
+        ],
+        &[],
+    );
+    assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
+    let left: Vec<String> = cloud.state()["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["kind"] == "snapshot")
+        .map(|r| r["id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        left,
+        ["snap-0b"],
+        "the oldest and the newest were named and went; the one between stayed"
+    );
+    let orphan = cloud.run(&["snapshot-clean", "--id", "snap-0gone", "--yes"], &[]);
+    assert_eq!(
+        orphan.status.code(),
+        Some(2),
+        "not this instance's: {}",
+        stderr(&orphan)
+    );
+    assert!(
+        stderr(&orphan).contains("snap-0gone"),
+        "{}",
+        stderr(&orphan)
+    );
+    let both = cloud.run(&["snapshot-clean", "--id", "snap-0b", "--keep", "2"], &[]);
+    assert_eq!(
+        both.status.code(),
+        Some(2),
+        "--id and --keep are two different plans"
+    );
+}

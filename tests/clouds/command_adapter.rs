@@ -59,6 +59,7 @@ fn config(dir: &Dir) -> CommandConfig {
         extend: Some(argv(&[&cloud, "extend", &d, "{deadline}"])),
         inventory: Some(argv(&[&cloud, "inventory", &d])),
         timeout: Duration::from_secs(10),
+        ..CommandConfig::default()
     }
 }
 

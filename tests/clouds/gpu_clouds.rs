@@ -96,10 +96,12 @@ async fn lambda_finds_its_instance_by_hostname_and_deletes_file_systems() {
         lambda.instance_id().await.unwrap(),
         gpu_peer::cloud::LAMBDA_ID
     );
-    let gone = lambda.delete_file_system("fs-old").await.unwrap();
+    let listed = lambda.inventory().await.unwrap().resources;
+    let fs = |id: &str| listed.iter().find(|r| r.id == id).unwrap().clone();
+    let gone = lambda.delete(&fs("fs-old")).await.unwrap();
     assert!(gone.confirmed, "{gone:?}");
     assert!(peer.cloud(|c| c.storage.iter().all(|s| s.id != "fs-old")));
-    let err = lambda.delete_file_system("fs-weights").await.unwrap_err();
+    let err = lambda.delete(&fs("fs-weights")).await.unwrap_err();
     assert!(err.to_string().contains("filesystem-in-use"), "{err}");
     let lost = Lambda::new(
         LambdaSettings::resolve(&env, None, Some("elsewhere".into())),
@@ -189,7 +191,9 @@ async fn runpod_terminates_and_deletes_network_volumes_with_read_back() {
     );
     let stop = runpod.perform(&Action::Stop).await.unwrap();
     assert!(!stop.confirmed, "a gone pod is not stopped: {stop:?}");
-    let gone = runpod.delete_network_volume("nv-data").await.unwrap();
+    let volume = runpod.sweep().await.unwrap();
+    let volume = volume.iter().find(|r| r.id == "nv-data").unwrap();
+    let gone = runpod.delete(volume).await.unwrap();
     assert!(gone.confirmed, "{gone:?}");
     let inv = runpod.inventory().await.unwrap();
     assert!(inv.instance.is_none() && inv.resources.is_empty());

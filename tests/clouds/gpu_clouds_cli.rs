@@ -9,12 +9,12 @@ use serde_json::Value;
 
 use crate::gpu_peer::{self, KEY, Kind, Peer};
 
-struct Run {
-    dir: PathBuf,
+pub(crate) struct Run {
+    pub(crate) dir: PathBuf,
 }
 
 impl Run {
-    fn new(name: &str) -> Run {
+    pub(crate) fn new(name: &str) -> Run {
         let dir =
             std::env::temp_dir().join(format!("gpumeter-gpu-cli-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
@@ -23,7 +23,7 @@ impl Run {
         Run { dir }
     }
 
-    fn gpumeter(&self, peer: &Peer, kind: Kind, args: &[&str]) -> (Output, String) {
+    pub(crate) fn gpumeter(&self, peer: &Peer, kind: Kind, args: &[&str]) -> (Output, String) {
         let (provider, id) = match kind {
             Kind::Lambda => ("lambda", gpu_peer::cloud::LAMBDA_ID),
             Kind::Runpod => ("runpod", gpu_peer::cloud::POD_ID),

@@ -5,6 +5,8 @@
 #   cloud.sh extend DIR DEADLINE  hold a deadline
 #   cloud.sh prune DIR KEEP       keep at most KEEP snapshots
 #   cloud.sh noop DIR             succeed without doing anything
+#   cloud.sh list_account DIR     print the account's unattached volumes
+#   cloud.sh delete DIR ID KIND   delete a volume (vol-data is refused while attached)
 set -eu
 verb=$1
 dir=$2
@@ -17,6 +19,24 @@ case $verb in
     count=$(cat "$dir/snapshots" 2>/dev/null || echo 3)
     if [ "$count" -gt "$3" ]; then echo "$3" > "$dir/snapshots"; fi ;;
   noop) ;;
+  list_account)
+    resources=""
+    for v in $(cat "$dir/volumes" 2>/dev/null || echo vol-orphan); do
+      if [ -n "$resources" ]; then resources="$resources, "; fi
+      resources="$resources{\"id\": \"$v\", \"name\": \"old\", \"kind\": \"network_volume\", \"size_gib\": 100, \"state\": \"available\", \"created\": \"2026-01-01T00:00:00Z\", \"deleted_with_instance\": false, \"attached_to\": null}"
+    done
+    printf '{"resources": [%s]}\n' "$resources" ;;
+  delete)
+    if [ "$3" = vol-data ] && [ "$state" != released ]; then
+      echo "cloud.sh: vol-data is attached to i-cmd: detach it first" >&2; exit 1
+    fi
+    found=no
+    rest=""
+    for v in $(cat "$dir/volumes" 2>/dev/null || echo vol-orphan); do
+      if [ "$v" = "$3" ] && [ "$4" = network_volume ]; then found=yes; else rest="$rest $v"; fi
+    done
+    if [ "$found" = no ]; then echo "cloud.sh: no $4 $3" >&2; exit 1; fi
+    echo "$rest" > "$dir/volumes" ;;
   inventory)
     if [ "$state" = released ]; then
       instance=null

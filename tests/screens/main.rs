@@ -11,6 +11,7 @@ mod theme;
 mod ui_fleet;
 mod ui_guards;
 mod ui_paint;
+mod ui_resources;
 mod ui_sizes;
 mod ui_snapshots;
 mod ui_states;

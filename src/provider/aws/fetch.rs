@@ -1,11 +1,14 @@
 //! The EC2 reads behind an inventory, made through a [`Session`] that records every call.
 
+use std::collections::BTreeMap;
+
 use roxmltree::Document;
 
 use super::inventory::Seen;
 use super::known::Known;
 use super::query::{Ec2, Ec2Error, Params, describe_call};
 use super::xml;
+use crate::provider::Sharing;
 use crate::provider::http::Repeat;
 
 /// At most this many pages of one listing; a renter's account never needs more.
@@ -153,12 +156,74 @@ impl<'a> Session<'a> {
             })
             .collect();
         let addresses = self.addresses(id, known).await?;
-        Ok(Seen {
+        let mut seen = Seen {
             instance,
             volumes,
             snapshots,
             images,
             addresses,
+            shared: BTreeMap::new(),
+        };
+        self.sharing(&mut seen).await;
+        Ok(seen)
+    }
+
+    /// Who may use each snapshot and image of `seen`, into `seen.shared`: an image EC2 calls
+    /// public is public; for the rest, the `createVolumePermission` of each snapshot and the
+    /// `launchPermission` of each image (group `all` is everyone, user ids are other accounts,
+    /// none is the owner alone). One that cannot be read is left out, so it stays unknown.
+    pub async fn sharing(&mut self, seen: &mut Seen) {
+        for snap in &seen.snapshots {
+            let asked = self
+                .permissions(
+                    "DescribeSnapshotAttribute",
+                    ("SnapshotId", "snapshotId", &snap.id),
+                    "createVolumePermission",
+                )
+                .await;
+            if let Some(sharing) = asked {
+                seen.shared.insert(snap.id.clone(), sharing);
+            }
+        }
+        for image in &seen.images {
+            if image.public == Some(true) {
+                seen.shared.insert(image.id.clone(), Sharing::Public);
+                continue;
+            }
+            let asked = self
+                .permissions(
+                    "DescribeImageAttribute",
+                    ("ImageId", "imageId", &image.id),
+                    "launchPermission",
+                )
+                .await;
+            // Private only when DescribeImages said `isPublic` false as well.
+            match asked {
+                Some(Sharing::Private) if image.public != Some(false) => {}
+                Some(sharing) => {
+                    seen.shared.insert(image.id.clone(), sharing);
+                }
+                None => {}
+            }
+        }
+    }
+
+    async fn permissions(
+        &mut self,
+        action: &str,
+        (param, tag, id): (&str, &str, &str),
+        attribute: &str,
+    ) -> Option<Sharing> {
+        let params = vec![p(param, id), p("Attribute", attribute)];
+        let body = self.call(action, &params, Repeat::Safe).await.ok()?;
+        let doc = xml::parse_answer(&body, action).ok()?;
+        let (groups, users) = xml::permissions(&doc, (tag, id), attribute)?;
+        Some(if groups.iter().any(|g| g == "all") {
+            Sharing::Public
+        } else if users.is_empty() {
+            Sharing::Private
+        } else {
+            Sharing::Accounts(users)
         })
     }
 

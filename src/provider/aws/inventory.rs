@@ -3,10 +3,11 @@
 //! Linked to an instance are: the volumes attached to it (or seen attached before), the snapshots
 //! of those volumes, the owned images made from it (`sourceInstanceId`) or from those snapshots,
 //! and the elastic IPs
-//! associated with it (or seen associated before). A snapshot behind an image is billed as the
-//! image and listed only there.
+//! associated with it (or seen associated before). A snapshot behind an image is listed with the
+//! image it backs (`backs_image`) and billed as itself: the image counts only the storage of
+//! snapshots not listed on their own, so nothing is billed twice.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 
 use jiff::Timestamp;
 use rust_decimal::Decimal;
@@ -14,7 +15,7 @@ use rust_decimal::Decimal;
 use super::known::Known;
 use super::xml::{Address, Image, Instance, Snapshot, Volume};
 use crate::meter::{BillingMode, InstanceState, ResourceKind};
-use crate::provider::{InstanceInfo, Inventory, LinkedResource};
+use crate::provider::{Exposure, InstanceInfo, Inventory, LinkedResource, Sharing};
 
 /// Everything EC2 said about one instance in one inventory round.
 #[derive(Debug, Clone, Default)]
@@ -24,6 +25,8 @@ pub struct Seen {
     pub snapshots: Vec<Snapshot>,
     pub images: Vec<Image>,
     pub addresses: Vec<Address>,
+    /// Who may use each snapshot and image, by id, where EC2 said; absent ones are unknown.
+    pub shared: BTreeMap<String, Sharing>,
 }
 
 /// EC2's instance state names, as the meter sees them; `None` for a name EC2 never used.
@@ -45,12 +48,21 @@ pub fn time(text: Option<&str>) -> Option<Timestamp> {
 }
 
 impl Seen {
-    /// Snapshot ids that back one of the images.
-    fn behind_images(&self) -> BTreeSet<&str> {
+    /// Snapshot id to the image it backs.
+    fn behind_images(&self) -> BTreeMap<&str, &str> {
         self.images
             .iter()
-            .flat_map(|i| i.snapshots.iter().filter_map(|(id, _)| id.as_deref()))
+            .flat_map(|i| {
+                i.snapshots
+                    .iter()
+                    .filter_map(|(id, _)| id.as_deref())
+                    .map(|s| (s, i.id.as_str()))
+            })
             .collect()
+    }
+
+    fn sharing(&self, id: &str) -> Sharing {
+        self.shared.get(id).cloned().unwrap_or_default()
     }
 
     /// The root volume, for a final snapshot.
@@ -159,16 +171,15 @@ pub fn assemble(
             created: when(v.create_time.as_deref()),
             deleted_with_instance,
             backs_image: None,
-            attached_to: None,
-            exposure: crate::provider::Exposure::default(),
+            attached_to: v.attachments.first().map(|a| a.0.clone()),
+            exposure: Exposure {
+                encrypted: v.encrypted,
+                shared: Sharing::Unknown,
+            },
         });
     }
     let behind = seen.behind_images();
-    for s in seen
-        .snapshots
-        .iter()
-        .filter(|s| !behind.contains(s.id.as_str()))
-    {
+    for s in &seen.snapshots {
         resources.push(LinkedResource {
             id: s.id.clone(),
             name: s.description.clone().unwrap_or_else(|| s.id.clone()),
@@ -178,32 +189,58 @@ pub fn assemble(
             state: s.status.clone(),
             created: when(s.start_time.as_deref()),
             deleted_with_instance: false,
-            backs_image: None,
+            backs_image: behind.get(s.id.as_str()).map(|i| (*i).to_string()),
             attached_to: None,
-            exposure: crate::provider::Exposure::default(),
+            exposure: Exposure {
+                encrypted: s.encrypted,
+                shared: seen.sharing(&s.id),
+            },
         });
     }
-    for i in &seen.images {
-        resources.push(LinkedResource {
-            id: i.id.clone(),
-            name: i.name.clone().unwrap_or_else(|| i.id.clone()),
-            kind: ResourceKind::Image,
-            class: None,
-            size_gib: Decimal::from(i.snapshots.iter().map(|s| s.1).sum::<u64>()),
-            state: i.state.clone(),
-            created: when(i.creation_date.as_deref()),
-            deleted_with_instance: false,
-            backs_image: None,
-            attached_to: None,
-            exposure: crate::provider::Exposure::default(),
-        });
-    }
-    resources.extend(seen.addresses.iter().map(|a| address(a, fallback)));
+    images_and_addresses(seen, when, fallback, &mut resources);
     Ok(Inventory {
         instance,
         resources,
         deadline: None,
     })
+}
+
+/// The images and the addresses of `seen`, after its volumes and snapshots.
+fn images_and_addresses(
+    seen: &Seen,
+    when: impl Fn(Option<&str>) -> Timestamp,
+    fallback: Timestamp,
+    resources: &mut Vec<LinkedResource>,
+) {
+    for i in &seen.images {
+        // The storage of its snapshots that are not listed (and billed) on their own.
+        let unlisted: u64 = i
+            .snapshots
+            .iter()
+            .filter(|(snap, _)| {
+                snap.as_ref()
+                    .is_none_or(|id| !seen.snapshots.iter().any(|s| &s.id == id))
+            })
+            .map(|s| s.1)
+            .sum();
+        resources.push(LinkedResource {
+            id: i.id.clone(),
+            name: i.name.clone().unwrap_or_else(|| i.id.clone()),
+            kind: ResourceKind::Image,
+            class: None,
+            size_gib: Decimal::from(unlisted),
+            state: i.state.clone(),
+            created: when(i.creation_date.as_deref()),
+            deleted_with_instance: false,
+            backs_image: None,
+            attached_to: None,
+            exposure: Exposure {
+                encrypted: i.encrypted,
+                shared: seen.sharing(&i.id),
+            },
+        });
+    }
+    resources.extend(seen.addresses.iter().map(|a| address(a, fallback)));
 }
 
 /// An elastic IP as a linked resource; DescribeAddresses tells no allocation time, so it is
@@ -228,7 +265,11 @@ fn address(a: &Address, fallback: Timestamp) -> LinkedResource {
         created: fallback,
         deleted_with_instance: false,
         backs_image: None,
-        attached_to: a.instance_id.clone().or_else(|| a.association_id.clone()),
-        exposure: crate::provider::Exposure::default(),
+        attached_to: a
+            .instance_id
+            .clone()
+            .or_else(|| a.network_interface_id.clone())
+            .or_else(|| a.association_id.clone()),
+        exposure: Exposure::default(),
     }
 }

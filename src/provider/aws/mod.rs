@@ -10,6 +10,7 @@ pub mod actions;
 pub mod chain;
 pub mod container;
 pub mod credentials;
+pub mod delete;
 pub mod fetch;
 pub mod imds;
 pub mod inventory;
@@ -94,7 +95,8 @@ impl Aws {
         }
     }
 
-    /// How long a final snapshot is waited for before anything is deleted.
+    /// How long a final snapshot is waited for before anything is deleted, and a deleted
+    /// resource (or a detached disk) is read back.
     #[must_use]
     pub fn with_readback(mut self, readback: Readback) -> Self {
         self.readback = readback;
@@ -277,6 +279,23 @@ impl Provider for Aws {
             } => plan_clean(&last, *keep, *final_snapshot),
             Action::SetDeadline { .. } | Action::Cleanup { .. } => Vec::new(),
         }
+    }
+
+    fn delete_plan(&self, resource: &LinkedResource) -> Vec<String> {
+        delete::plan(resource)
+    }
+
+    async fn delete(&self, resource: &LinkedResource) -> Result<ActionReport, ProviderError> {
+        let mut session = Session::new(self.ec2()?);
+        let (confirmed, summary) = delete::delete(&mut session, resource, self.readback).await?;
+        Ok(ActionReport {
+            action: Action::Cleanup {
+                delete: vec![resource.clone()],
+            },
+            confirmed,
+            summary: self.secret_free(summary),
+            calls: delete::once_each(session.calls),
+        })
     }
 
     async fn sweep(&self) -> Result<Vec<LinkedResource>, ProviderError> {

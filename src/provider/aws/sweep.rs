@@ -3,7 +3,7 @@
 //! own snapshots and images, and elastic IPs associated with nothing. Every list is read to its
 //! last page.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use jiff::Timestamp;
 
@@ -52,6 +52,18 @@ async fn read(s: &mut Session<'_>) -> Result<Seen, Ec2Error> {
             .await?;
         for disk in &mut disks {
             disk.status = "in-use by a stopped instance".into();
+            // The instance's block device mapping says where it is attached, where the
+            // volume's own answer leaves it out.
+            if disk.attachments.is_empty()
+                && let Some((i, device)) = stopped.iter().find_map(|i| {
+                    i.block_devices
+                        .iter()
+                        .find(|b| b.1 == disk.id)
+                        .map(|b| (i.id.clone(), b.0.clone()))
+                })
+            {
+                disk.attachments.push((i, device, false));
+            }
         }
         volumes.extend(disks);
     }
@@ -71,11 +83,14 @@ async fn read(s: &mut Session<'_>) -> Result<Seen, Ec2Error> {
         .into_iter()
         .filter(|a| a.instance_id.is_none() && a.association_id.is_none())
         .collect();
-    Ok(Seen {
+    let mut seen = Seen {
         instance: None,
         volumes,
         snapshots,
         images,
         addresses,
-    })
+        shared: BTreeMap::new(),
+    };
+    s.sharing(&mut seen).await;
+    Ok(seen)
 }

@@ -92,6 +92,30 @@ fn flag(node: Node<'_, '_>, name: &str) -> bool {
     text(node, name).is_some_and(|t| t.eq_ignore_ascii_case("true"))
 }
 
+/// A boolean the answer states (`true` / `false`); `None` when it is absent or unreadable, which
+/// is never taken for either.
+fn said(node: Node<'_, '_>, name: &str) -> Option<bool> {
+    match text(node, name)?.to_ascii_lowercase().as_str() {
+        "true" => Some(true),
+        "false" => Some(false),
+        _ => None,
+    }
+}
+
+/// An image is encrypted when each of its EBS block devices says so; one that says `false` makes
+/// it unencrypted, one that says nothing leaves it unknown.
+fn all_encrypted(image: Node<'_, '_>) -> Option<bool> {
+    let mut out = None;
+    for ebs in items(image, "blockDeviceMapping").filter_map(|b| child(b, "ebs")) {
+        match said(ebs, "encrypted") {
+            Some(false) => return Some(false),
+            Some(true) if out != Some(false) => out = Some(true),
+            _ => return None,
+        }
+    }
+    out
+}
+
 pub fn instances(doc: &Document<'_>) -> Vec<Instance> {
     items(doc.root_element(), "reservationSet")
         .flat_map(|r| items(r, "instancesSet"))
@@ -150,6 +174,8 @@ pub struct Volume {
     pub name: Option<String>,
     /// Instance id, device, delete on termination.
     pub attachments: Vec<(String, String, bool)>,
+    /// `encrypted`, where the answer says.
+    pub encrypted: Option<bool>,
 }
 
 pub fn volumes(doc: &Document<'_>) -> Vec<Volume> {
@@ -171,6 +197,7 @@ pub fn volumes(doc: &Document<'_>) -> Vec<Volume> {
                         ))
                     })
                     .collect(),
+                encrypted: said(v, "encrypted"),
             })
         })
         .collect()
@@ -184,6 +211,8 @@ pub struct Snapshot {
     pub start_time: Option<String>,
     pub size_gib: u64,
     pub description: Option<String>,
+    /// `encrypted`, where the answer says.
+    pub encrypted: Option<bool>,
 }
 
 pub fn snapshots(doc: &Document<'_>) -> Vec<Snapshot> {
@@ -198,6 +227,7 @@ pub fn snapshots(doc: &Document<'_>) -> Vec<Snapshot> {
                     .and_then(|t| t.parse().ok())
                     .unwrap_or(0),
                 description: owned(s, "description").or_else(|| tag(s, "Name")),
+                encrypted: said(s, "encrypted"),
             })
         })
         .collect()
@@ -218,6 +248,12 @@ pub struct Image {
     pub source_instance: Option<String>,
     /// Snapshot id and size of each EBS block device.
     pub snapshots: Vec<(Option<String>, u64)>,
+    pub description: Option<String>,
+    /// `isPublic`, where the answer says.
+    pub public: Option<bool>,
+    /// Whether every EBS block device is encrypted: `Some(false)` if any says it is not,
+    /// `None` if one does not say (or there is none).
+    pub encrypted: Option<bool>,
 }
 
 pub fn images(doc: &Document<'_>) -> Vec<Image> {
@@ -229,6 +265,9 @@ pub fn images(doc: &Document<'_>) -> Vec<Image> {
                 state: owned(i, "imageState").unwrap_or_default(),
                 creation_date: owned(i, "creationDate"),
                 source_instance: owned(i, "sourceInstanceId"),
+                description: owned(i, "description"),
+                public: said(i, "isPublic"),
+                encrypted: all_encrypted(i),
                 snapshots: items(i, "blockDeviceMapping")
                     .filter_map(|b| child(b, "ebs"))
                     .map(|e| {
@@ -251,6 +290,7 @@ pub struct Address {
     pub allocation_id: Option<String>,
     pub instance_id: Option<String>,
     pub association_id: Option<String>,
+    pub network_interface_id: Option<String>,
 }
 
 pub fn addresses(doc: &Document<'_>) -> Vec<Address> {
@@ -261,9 +301,33 @@ pub fn addresses(doc: &Document<'_>) -> Vec<Address> {
                 allocation_id: owned(a, "allocationId"),
                 instance_id: owned(a, "instanceId"),
                 association_id: owned(a, "associationId"),
+                network_interface_id: owned(a, "networkInterfaceId"),
             })
         })
         .collect()
+}
+
+/// Who besides the owner may use a snapshot or an image, from a DescribeSnapshotAttribute
+/// (`createVolumePermission`) or DescribeImageAttribute (`launchPermission`) answer: the group
+/// names and the user ids of the list's items. The answer must name `id` under `id_tag`
+/// (`snapshotId`, `imageId`), or it says nothing about it (`None`); a list it leaves out is
+/// empty, as EC2 leaves out empty lists.
+pub fn permissions(
+    doc: &Document<'_>,
+    (id_tag, id): (&str, &str),
+    attribute: &str,
+) -> Option<(Vec<String>, Vec<String>)> {
+    let root = doc.root_element();
+    if text(root, id_tag) != Some(id) {
+        return None;
+    }
+    let mut groups = Vec::new();
+    let mut users = Vec::new();
+    for item in items(root, attribute) {
+        groups.extend(owned(item, "group"));
+        users.extend(owned(item, "userId"));
+    }
+    Some((groups, users))
 }
 
 #[cfg(test)]
@@ -304,5 +368,47 @@ mod tests {
         assert_eq!(error(body), Some(("AuthFailure".into(), "no".into())));
         assert!(parse("<DescribeInstancesResponse><reservationSet>").is_err());
         assert_eq!(error("not xml"), None);
+    }
+
+    #[test]
+    fn encryption_and_sharing_are_read_only_where_stated() {
+        let doc = parse(
+            "<DescribeImagesResponse><imagesSet><item><imageId>ami-1</imageId>\
+             <isPublic>true</isPublic><blockDeviceMapping>\
+             <item><ebs><snapshotId>snap-1</snapshotId><encrypted>true</encrypted></ebs></item>\
+             <item><ebs><snapshotId>snap-2</snapshotId><encrypted>false</encrypted></ebs></item>\
+             </blockDeviceMapping></item><item><imageId>ami-2</imageId><blockDeviceMapping>\
+             <item><ebs><snapshotId>snap-3</snapshotId></ebs></item></blockDeviceMapping>\
+             </item></imagesSet></DescribeImagesResponse>",
+        )
+        .unwrap();
+        let found = images(&doc);
+        assert_eq!(
+            (found[0].public, found[0].encrypted),
+            (Some(true), Some(false))
+        );
+        assert_eq!((found[1].public, found[1].encrypted), (None, None));
+        let doc = parse(
+            "<DescribeSnapshotAttributeResponse><snapshotId>snap-1</snapshotId>\
+             <createVolumePermission><item><group>all</group></item>\
+             <item><userId>111122223333</userId></item></createVolumePermission>\
+             </DescribeSnapshotAttributeResponse>",
+        )
+        .unwrap();
+        let asked = |id| permissions(&doc, ("snapshotId", id), "createVolumePermission");
+        assert_eq!(
+            asked("snap-1"),
+            Some((vec!["all".into()], vec!["111122223333".into()]))
+        );
+        assert_eq!(asked("snap-2"), None, "an answer about another snapshot");
+        let doc = parse(
+            "<DescribeImageAttributeResponse><imageId>ami-1</imageId>\
+             </DescribeImageAttributeResponse>",
+        )
+        .unwrap();
+        assert_eq!(
+            permissions(&doc, ("imageId", "ami-1"), "launchPermission"),
+            Some((vec![], vec![]))
+        );
     }
 }

@@ -3,8 +3,10 @@
 //! inventory; they run without a shell ([`run`]). Exit status 0 means the command was accepted;
 //! the effect is confirmed only when the inventory command, run again, shows it ([`schema`] is
 //! the JSON it prints). Without an inventory command an action is reported as done by exit
-//! status and not verified, never as confirmed.
+//! status and not verified, never as confirmed. `list_account` and `delete` sweep the account
+//! and delete what it lists ([`delete`]).
 
+mod delete;
 pub mod run;
 pub mod schema;
 
@@ -14,7 +16,10 @@ use std::time::Duration;
 use async_trait::async_trait;
 use jiff::Timestamp;
 
-use super::{Action, ActionReport, Capabilities, Inventory, Provider, ProviderError, SnapshotPlan};
+use super::{
+    Action, ActionReport, Capabilities, Inventory, LinkedResource, Provider, ProviderError,
+    SnapshotPlan,
+};
 use crate::config::CommandConfig;
 use crate::meter::{InstanceState, ResourceKind};
 use run::{RunError, Values, display, fill};
@@ -275,6 +280,19 @@ impl Provider for CommandProvider {
 
     async fn inventory(&self) -> Result<Inventory, ProviderError> {
         self.read().await
+    }
+
+    /// What the `list_account` command prints.
+    async fn sweep(&self) -> Result<Vec<LinkedResource>, ProviderError> {
+        self.list_account().await
+    }
+
+    fn delete_plan(&self, resource: &LinkedResource) -> Vec<String> {
+        self.delete_calls(resource)
+    }
+
+    async fn delete(&self, resource: &LinkedResource) -> Result<ActionReport, ProviderError> {
+        self.delete_resource(resource).await
     }
 
     async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {

@@ -56,10 +56,14 @@ pub struct Values {
     pub deadline: Option<Timestamp>,
     /// Whole seconds from now to the deadline.
     pub duration: Option<i64>,
+    /// The resource a delete is for, and its kind (`network_volume`).
+    pub resource: Option<(String, String)>,
 }
 
 /// `argv` with `{instance}`, `{keep}`, `{final}`, `{deadline}` and `{duration}` filled in. A
-/// placeholder without a value is an error that says which.
+/// placeholder without a value is an error that says which. `{id}` and `{kind}` are filled only
+/// where a resource is given (the delete command); elsewhere they stay as written, since an
+/// inventory's filter may well hold `{id}` of its own (jq's `{id}`).
 pub fn fill(argv: &[String], values: &Values) -> Result<Vec<String>, String> {
     let slots: [(&str, Option<String>, &str); 5] = [
         (
@@ -94,6 +98,14 @@ pub fn fill(argv: &[String], values: &Values) -> Result<Vec<String>, String> {
                     let value = value.as_ref().ok_or_else(|| (*missing).to_string())?;
                     arg = arg.replace(name, value);
                 }
+            }
+            if let Some((id, kind)) = &values.resource {
+                // Last and in one pass, so the id goes in as it is: never filled again.
+                arg = arg
+                    .split("{id}")
+                    .map(|part| part.replace("{kind}", kind))
+                    .collect::<Vec<_>>()
+                    .join(id);
             }
             Ok(arg)
         })
@@ -199,6 +211,7 @@ mod tests {
             deadline: Some("2026-01-02T03:04:05Z".parse().unwrap()),
             duration: Some(5400),
             final_snapshot: Some(true),
+            resource: None,
         };
         let filled = fill(
             &argv(&[
@@ -228,6 +241,34 @@ mod tests {
         assert_eq!(
             fill(&argv(&["cli", "{other}"]), &Values::default()).unwrap(),
             argv(&["cli", "{other}"])
+        );
+    }
+
+    #[test]
+    fn a_delete_gets_its_resource_and_other_commands_keep_the_text() {
+        let argv = argv(&["cli", "{kind}", "rm", "--id={id}", "{instance}"]);
+        let values = Values {
+            instance: Some("i-1".into()),
+            resource: Some(("vol-{kind}-{instance}".into(), "network_volume".into())),
+            ..Values::default()
+        };
+        assert_eq!(
+            fill(&argv, &values).unwrap(),
+            [
+                "cli",
+                "network_volume",
+                "rm",
+                "--id=vol-{kind}-{instance}",
+                "i-1"
+            ]
+        );
+        let plain = Values {
+            instance: Some("i-1".into()),
+            ..Values::default()
+        };
+        assert_eq!(
+            fill(&argv, &plain).unwrap(),
+            ["cli", "{kind}", "rm", "--id={id}", "i-1"]
         );
     }
 

@@ -13,8 +13,13 @@
 //! ```
 //!
 //! `instance` must be there; it is `null` (or its state `released`) once the instance is gone; `name`,
-//! `price_per_hour`, `billing`, `class`, `resources` and `deadline` may be left out. Unknown
-//! fields are errors, so a typo is reported instead of silently read as "not there".
+//! `price_per_hour`, `billing`, `class`, `attached_to` (the instance a resource is attached to),
+//! `resources` and `deadline` may be left out. Unknown fields are errors, so a typo is reported
+//! instead of silently read as "not there".
+//!
+//! The `list_account` command prints the account's resources that bill with no running instance
+//! using them, each in the same shape: `{"resources": [...]}`, `resources` required (empty when
+//! there is nothing).
 
 use jiff::Timestamp;
 use rust_decimal::Decimal;
@@ -81,6 +86,42 @@ pub struct Resource {
     pub deleted_with_instance: bool,
     #[serde(default)]
     pub class: Option<String>,
+    /// The instance it is attached to; `null` or left out when nothing uses it.
+    #[serde(default)]
+    pub attached_to: Option<String>,
+}
+
+impl Resource {
+    fn into_linked(self) -> LinkedResource {
+        LinkedResource {
+            id: self.id,
+            name: self.name,
+            kind: self.kind,
+            class: self.class,
+            size_gib: self.size_gib,
+            state: self.state,
+            created: self.created,
+            deleted_with_instance: self.deleted_with_instance,
+            backs_image: None,
+            attached_to: self.attached_to.filter(|a| !a.trim().is_empty()),
+            exposure: crate::provider::Exposure::default(),
+        }
+    }
+}
+
+/// What the `list_account` command prints.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Account {
+    /// Required: a document that forgets it must not read as "nothing bills".
+    pub resources: Vec<Resource>,
+}
+
+/// Reads the `list_account` command's output.
+pub fn parse_account(text: &str) -> Result<Vec<LinkedResource>, String> {
+    serde_json::from_str::<Account>(text.trim())
+        .map(|a| a.resources.into_iter().map(Resource::into_linked).collect())
+        .map_err(|e| format!("expected {{\"resources\": [...]}}: {e}"))
 }
 
 fn to_decimal(value: &serde_json::Value) -> Option<Decimal> {
@@ -150,19 +191,7 @@ impl Document {
         let resources = self
             .resources
             .into_iter()
-            .map(|r| LinkedResource {
-                id: r.id,
-                name: r.name,
-                kind: r.kind,
-                class: r.class,
-                size_gib: r.size_gib,
-                state: r.state,
-                created: r.created,
-                deleted_with_instance: r.deleted_with_instance,
-                backs_image: None,
-                attached_to: None,
-                exposure: crate::provider::Exposure::default(),
-            })
+            .map(Resource::into_linked)
             .collect();
         Inventory {
             instance,
@@ -216,6 +245,36 @@ mod tests {
                 .instance
                 .is_none()
         );
+    }
+
+    #[test]
+    fn an_account_list_reads_its_resources_and_refuses_anything_else() {
+        let listed = parse_account(
+            r#"{"resources": [{"id": "vol-9", "kind": "network_volume", "size_gib": "20",
+                "state": "available", "created": "2026-01-02T03:04:05Z",
+                "deleted_with_instance": false, "attached_to": "i-2"}]}"#,
+        )
+        .unwrap();
+        assert_eq!(listed[0].kind, ResourceKind::NetworkVolume);
+        assert_eq!(listed[0].attached_to.as_deref(), Some("i-2"));
+        assert!(parse_account(r#"{"resources": []}"#).unwrap().is_empty());
+        for bad in [
+            "",
+            "{}",
+            "[]",
+            r#"{"resources": null}"#,
+            r#"{"resources": [], "instance": null}"#,
+            r#"{"resources": [{"id": "v", "kind": "volume", "size_gib": 1, "state": "x",
+                "created": "2026-01-02T03:04:05Z", "deleted_with_instance": false}]}"#,
+            r#"{"resources": [{"id": "v", "kind": "data_disk", "size_gib": 1, "state": "x",
+                "created": "2026-01-02T03:04:05Z"}]}"#,
+        ] {
+            let err = parse_account(bad).unwrap_err();
+            assert!(
+                err.starts_with(r#"expected {"resources": [...]}"#),
+                "{bad}: {err}"
+            );
+        }
     }
 
     #[test]

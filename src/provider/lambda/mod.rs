@@ -6,6 +6,7 @@
 //! asking for them says so. There is no metadata service either: the instance comes from
 //! `--instance`/`[instance] id`, else from matching this machine's hostname against the list.
 
+mod file_systems;
 pub mod model;
 
 use std::ops::ControlFlow::{Break, Continue};
@@ -16,7 +17,7 @@ use jiff::Timestamp;
 use serde_json::{Value, json};
 
 use self::model::{Seen, file_system, parse_instance, state_of};
-use super::bearer::{Api, ApiError, ApiKey, Cloud, Forbidden, KeyEnv, Readback, Removal, StateLog};
+use super::bearer::{Api, ApiError, ApiKey, Cloud, Forbidden, KeyEnv, Readback, StateLog};
 use super::http::{HttpPolicy, Repeat};
 use super::seen::Sightings;
 use super::{
@@ -270,33 +271,6 @@ impl Lambda {
             .confirm("terminate", || Self::get(api, id), seen)
             .await)
     }
-
-    /// Deletes file system `id` (refused by Lambda while it is mounted), then lists the file
-    /// systems again: confirmed only when it is no longer listed.
-    pub async fn delete_file_system(&self, id: &str) -> Result<Removal, ProviderError> {
-        let api = self.api()?;
-        let path = format!("/filesystems/{id}");
-        let mut calls = vec![Api::describe("DELETE", &path)];
-        let fail = |e: ApiError| api.error(e);
-        match api.send("DELETE", &path, None, Repeat::Safe).await {
-            Ok(_) => {}
-            Err(e) if e.status() == Some(404) => {}
-            Err(e) => return Err(fail(e)),
-        }
-        calls.push("GET /file-systems   (read back)".into());
-        let (confirmed, summary) = match Self::file_systems(api, Timestamp::now()).await {
-            Ok(list) if list.iter().any(|f| f.id == id) => {
-                (false, format!("file system {id} is still listed"))
-            }
-            Ok(_) => (true, format!("file system {id} is no longer listed")),
-            Err(e) => (false, format!("delete sent, but the read-back failed: {e}")),
-        };
-        Ok(Removal {
-            confirmed,
-            summary: api.redact(&summary),
-            calls,
-        })
-    }
 }
 
 fn terminate_call(id: &str) -> String {
@@ -362,12 +336,21 @@ impl Provider for Lambda {
             Some(i) => self.sightings.saw(ID, i.region.as_deref(), &id),
             None => api.absent(&self.sightings, &id)?,
         }
-        let resources = Self::file_systems(api, now).await.map_err(state)?;
+        let mut resources = Self::file_systems(api, now).await.map_err(state)?;
+        Self::attach_file_systems(api, &mut resources, seen.as_ref()).await;
         Ok(Inventory {
             instance: seen.map(|s| self.info(&s, now)),
             resources,
             deadline: None,
         })
+    }
+
+    fn delete_plan(&self, resource: &LinkedResource) -> Vec<String> {
+        Self::file_system_plan(resource)
+    }
+
+    async fn delete(&self, resource: &LinkedResource) -> Result<ActionReport, ProviderError> {
+        self.delete_file_system(resource).await
     }
 
     async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {

@@ -20,6 +20,8 @@ pub struct Seen {
     pub sku: String,
     pub price_per_hour: Option<Decimal>,
     pub created: Option<Timestamp>,
+    /// The names of the file systems mounted on it (`file_system_names`).
+    pub file_systems: Vec<String>,
 }
 
 pub fn parse_instance(v: &Value) -> Option<Seen> {
@@ -37,6 +39,16 @@ pub fn parse_instance(v: &Value) -> Option<Seen> {
             .and_then(decimal)
             .map(|cents| cents / Decimal::ONE_HUNDRED),
         created: text(v, "created").and_then(|c| c.parse().ok()),
+        file_systems: v
+            .get("file_system_names")
+            .and_then(Value::as_array)
+            .map(|names| {
+                names
+                    .iter()
+                    .filter_map(|n| n.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default(),
     })
 }
 

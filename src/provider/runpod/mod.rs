@@ -12,6 +12,7 @@
 //! ([`Provider::gaps`]), unknown rather than none.
 
 pub mod model;
+mod volumes;
 
 pub use model::sku_for;
 
@@ -25,7 +26,7 @@ use serde_json::{Value, json};
 
 use self::model::{Pod, parse_pod, state_of, time};
 use super::bearer::{
-    Api, ApiError, ApiKey, Cloud, Forbidden, KeyEnv, Readback, Removal, StateLog, decimal, text,
+    Api, ApiError, ApiKey, Cloud, Forbidden, KeyEnv, Readback, StateLog, decimal, text,
 };
 use super::http::{HttpPolicy, Repeat};
 use super::seen::Sightings;
@@ -315,31 +316,6 @@ impl Runpod {
             _ => (confirmed, summary),
         })
     }
-
-    /// Deletes network volume `id`, then lists them again: confirmed once it is gone.
-    pub async fn delete_network_volume(&self, id: &str) -> Result<Removal, ProviderError> {
-        let api = self.api()?;
-        let path = format!("/v2/network-volumes/{id}");
-        let mut calls = vec![Api::describe("DELETE", &path)];
-        match api.send("DELETE", &path, None, Repeat::Safe).await {
-            Ok(_) => {}
-            Err(e) if e.status() == Some(404) => {}
-            Err(e) => return Err(api.error(e)),
-        }
-        calls.push("GET /v2/network-volumes   (read back)".into());
-        let (confirmed, summary) = match Self::network_volumes(api).await {
-            Ok(list) if list.iter().any(|v| text(v, "id").as_deref() == Some(id)) => {
-                (false, format!("network volume {id} is still listed"))
-            }
-            Ok(_) => (true, format!("network volume {id} is no longer listed")),
-            Err(e) => (false, format!("delete sent, but the read-back failed: {e}")),
-        };
-        Ok(Removal {
-            confirmed,
-            summary: api.redact(&summary),
-            calls,
-        })
-    }
 }
 
 fn action_call(id: &str, action: &str) -> String {
@@ -434,13 +410,12 @@ impl Provider for Runpod {
         }
         for v in &volumes {
             let here = |vid: &String| pod.as_ref().is_some_and(|p| p.network.contains(vid));
-            resources.extend(network_volume(
-                v,
-                here,
-                "attached",
-                "not attached here",
-                now,
-            ));
+            resources.extend(
+                network_volume(v, here, "attached", "not attached here", now).map(|mut r| {
+                    r.attached_to = pod.iter().map(|p| p.id.clone()).find(|_| here(&r.id));
+                    r
+                }),
+            );
         }
         Ok(Inventory {
             instance: pod.map(|p| self.info(&p, now)),
@@ -485,10 +460,22 @@ impl Provider for Runpod {
                     "mounted by no pod",
                     now,
                 )
-                .filter(|r| !mounted.contains(&r.id)),
+                .filter(|r| !mounted.contains(&r.id))
+                .map(|mut r| {
+                    r.attached_to = volumes::user(&pods, &r.id);
+                    r
+                }),
             );
         }
         Ok(found)
+    }
+
+    fn delete_plan(&self, resource: &LinkedResource) -> Vec<String> {
+        Self::volume_plan(resource)
+    }
+
+    async fn delete(&self, resource: &LinkedResource) -> Result<ActionReport, ProviderError> {
+        self.delete_volume(resource).await
     }
 
     async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {

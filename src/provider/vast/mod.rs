@@ -13,6 +13,7 @@
 
 mod listing;
 pub mod model;
+mod volumes;
 
 use std::ops::ControlFlow::{Break, Continue};
 use std::sync::Mutex;
@@ -484,6 +485,14 @@ impl Provider for Vast {
         })
     }
 
+    fn delete_plan(&self, resource: &LinkedResource) -> Vec<String> {
+        Self::volume_plan(resource)
+    }
+
+    async fn delete(&self, resource: &LinkedResource) -> Result<ActionReport, ProviderError> {
+        self.delete_volume(resource).await
+    }
+
     async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
         if let Action::Cleanup { delete } = action {
             return Ok(crate::provider::cleanup::perform(self, delete).await);
@@ -527,7 +536,7 @@ fn id_of(v: &Value) -> Option<String> {
 /// One row of the volume list as a resource, and the instances using it.
 fn volume_row(row: &Value, now: Timestamp) -> Option<(LinkedResource, Vec<String>)> {
     let id = row.get("id").and_then(id_of)?;
-    let users = row
+    let users: Vec<String> = row
         .get("instances")
         .and_then(Value::as_array)
         .map(|used| used.iter().filter_map(id_of).collect())
@@ -553,7 +562,7 @@ fn volume_row(row: &Value, now: Timestamp) -> Option<(LinkedResource, Vec<String
         deleted_with_instance: false,
         backs_image: None,
         id: format!("volume-{id}"),
-        attached_to: None,
+        attached_to: users.first().cloned(),
         exposure: crate::provider::Exposure::default(),
     };
     Some((volume, users))

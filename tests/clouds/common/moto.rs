@@ -40,6 +40,15 @@ impl Moto {
         seen
     }
 
+    /// Every request moto was sent, `ec2 Action k=v ...` in the order sent.
+    pub fn calls(&self) -> Vec<String> {
+        std::fs::read_to_string(self.dir.join("calls"))
+            .unwrap_or_default()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
     /// For each paged action, the most pages one listing took (its last page's number).
     pub fn pages(&self) -> BTreeMap<String, u32> {
         let text = std::fs::read_to_string(self.dir.join("pages")).unwrap_or_default();
@@ -100,6 +109,7 @@ pub fn moto_with(vars: &[(&str, &str)]) -> Option<Moto> {
         .env("MOTO_EC2_LOAD_DEFAULT_AMIS", "false")
         .env("MOTO_CHECKED_VIOLATIONS", dir.join("violations"))
         .env("MOTO_CHECKED_PAGES", dir.join("pages"))
+        .env("MOTO_CHECKED_CALLS", dir.join("calls"))
         .envs(vars.iter().copied())
         .stdout(Stdio::null())
         .stderr(Stdio::null())

@@ -278,10 +278,25 @@ impl Cloud {
                     .collect();
                 (200, json!({ "networkVolumes": list }).to_string())
             }
+            // `deleteNetworkVolume`: 204 with no body; an unknown id is the reference's 404
+            // `NotFoundError`. A volume a pod still mounts is refused with 400, the status the
+            // reference gives for a template "in use by a pod" and for a request that
+            // "conflicts with request rules" (`BadRequestError`), in its `ErrorResponse` shape.
             ("DELETE", p) if p.starts_with("/v2/network-volumes/") => {
                 let id = p.trim_start_matches("/v2/network-volumes/");
-                self.storage.retain(|s| s.id != id);
-                (204, String::new())
+                match self.storage.iter().position(|s| s.id == id) {
+                    Some(i) if self.storage[i].in_use && self.status.is_some() => (
+                        400,
+                        json!({"title": "Bad Request", "status": 400,
+                            "detail": format!("network volume {id} is in use by pod {POD_ID} and cannot be deleted")})
+                        .to_string(),
+                    ),
+                    Some(i) => {
+                        self.storage.remove(i);
+                        (204, String::new())
+                    }
+                    None => (404, error(Kind::Runpod, 404, "network volume not found")),
+                }
             }
             _ => (404, error(Kind::Runpod, 404, "no such route")),
         }
@@ -386,6 +401,25 @@ impl Cloud {
                     })
                     .collect();
                 (200, json!({ "volumes": list }).to_string())
+            }
+            // `delete_volume`: DELETE /volumes/?id=N with an empty JSON body. The package says
+            // every instance using the volume must be destroyed first: the peer refuses one the
+            // instance uses, in Vast's error shape.
+            ("DELETE", "/api/v0/volumes/") => {
+                let id = query_value(&r.query, "id").unwrap_or_default();
+                match self.storage.iter().position(|s| s.id == id) {
+                    Some(i) if self.storage[i].in_use && self.status.is_some() => (
+                        400,
+                        json!({"success": false, "error": "volume_in_use",
+                            "msg": format!("volume {id} is in use by instance {VAST_ID}: destroy it first")})
+                        .to_string(),
+                    ),
+                    Some(i) => {
+                        self.storage.remove(i);
+                        (200, ok)
+                    }
+                    None => (404, error(Kind::Vast, 404, "no such volume")),
+                }
             }
             _ => (404, error(Kind::Vast, 404, "no such route")),
         }

@@ -17,6 +17,9 @@ model's input has ``MaxResults`` and ``NextToken`` and its output ``NextToken``,
 answers in pages of ``MaxResults`` items, or of ``MOTO_CHECKED_PAGE_SIZE`` (default 1) when the
 request sends none, as AWS may. A token is good once, for the same other parameters. Each page
 served is a line ``Action N`` in the file named by ``MOTO_CHECKED_PAGES``.
+
+Each request in the model's terms is a line ``service Action k=v ...`` (its parameters in the
+order sent) in the file named by ``MOTO_CHECKED_CALLS``.
 """
 
 import argparse
@@ -209,6 +212,7 @@ def answer(app, environ, body, params):
             raise Refusal("InvalidAction", f"The action {action} is not valid")
         operation = model.operation_model(action)
         args = [(k, v) for k, v in params if k not in ("Action", "Version")]
+        append("MOTO_CHECKED_CALLS", " ".join([f"{service} {action}"] + [f"{k}={v}" for k, v in args]))
         if operation.input_shape is not None:
             check(tree(args), operation.input_shape, "", model.protocol)
         elif args:

@@ -159,6 +159,22 @@ impl Cloud for MotoCloud {
         }
     }
 
+    async fn litter(&self, world: &World) {
+        let instance = world.instance.as_str();
+        self.call(
+            "CreateImage",
+            &[("InstanceId", instance), ("Name", instance)],
+        )
+        .await;
+        let eip = self.call("AllocateAddress", &[("Domain", "vpc")]).await;
+        let allocation = first(&eip, "allocationId");
+        let assoc = [
+            ("AllocationId", allocation.as_str()),
+            ("InstanceId", instance),
+        ];
+        self.call("AssociateAddress", &assoc).await;
+    }
+
     fn upstream(&self, _world: &World) -> String {
         self.moto.url.clone()
     }
@@ -258,7 +274,11 @@ async fn the_iam_policy_allows_every_call_and_nothing_more() {
         ..policy()
     };
     let ec2 = Ec2::new(&moto.url, REGION, creds, patient).unwrap();
-    // Start needs a stopped instance: stop, then start it again.
-    let stop_start = vec![vec![Action::Stop, Action::Start]];
-    super::policies::check(&MotoCloud { moto, ec2 }, stop_start, "aws-iam.json").await;
+    // Start needs a stopped instance: stop, then start it again. A cleanup of everything the
+    // stopped instance leaves detaches its disks and disassociates its address first.
+    let more = vec![
+        vec![Action::Stop, Action::Start],
+        vec![Action::Stop, Action::Cleanup { delete: Vec::new() }],
+    ];
+    super::policies::check(&MotoCloud { moto, ec2 }, more, "aws-iam.json").await;
 }

@@ -72,6 +72,9 @@ pub trait Cloud: Sync {
     fn targets(&self) -> Vec<Target>;
     /// A cloud holding the instance and what links to it, as nothing has touched it yet.
     async fn fresh(&self) -> Self::World;
+    /// Leaves what a cleanup deletes beside the world's instance (an image, an address), for a
+    /// sequence that cleans up; nothing where the cloud's adapter deletes nothing.
+    async fn litter(&self, _world: &Self::World) {}
     /// Where the proxy forwards to.
     fn upstream(&self, world: &Self::World) -> String;
     /// The adapter, pointed at `endpoint`, having seen the instance.

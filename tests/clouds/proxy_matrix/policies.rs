@@ -6,7 +6,8 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use gpumeter::provider::Action;
+use gpumeter::provider::{Action, CleanupFilter, CleanupPlan, Provider};
+use jiff::Timestamp;
 use serde_json::Value;
 
 use super::Cloud;
@@ -56,18 +57,46 @@ fn allowed(file: &str) -> BTreeSet<String> {
         .collect()
 }
 
+/// The cleanup of everything an inventory and a sweep list now, in the core's plan: what an empty
+/// [`Action::Cleanup`] in a sequence stands for, since a sequence is written before its world.
+async fn cleanup_of_all(adapter: &dyn Provider) -> Action {
+    let mut found = adapter.inventory().await.expect("the inventory").resources;
+    for r in adapter.sweep().await.expect("the sweep") {
+        if !found.iter().any(|f| f.id == r.id) {
+            found.push(r);
+        }
+    }
+    found.retain(|r| !r.deleted_with_instance);
+    let plan = CleanupPlan::new(&found, &CleanupFilter::default(), &[], Timestamp::now())
+        .expect("the plan");
+    Action::Cleanup {
+        delete: plan.delete,
+    }
+}
+
 /// The policy names of every signed call made by an inventory, each sequence of actions (in one
 /// fresh world) and an inventory after it. Each action must be done, or the calls prove little.
+/// A sequence with a cleanup first has the world's leftovers made ([`Cloud::litter`]).
 async fn calls_of<C: Cloud>(cloud: &C, sequences: Vec<Vec<Action>>) -> BTreeSet<String> {
     let mut seen = BTreeSet::new();
     for actions in sequences {
         let world = cloud.fresh().await;
         let proxy = FaultProxy::start(&cloud.upstream(&world), "-");
         let adapter = cloud.adapter(&world, &proxy.url());
+        if actions.iter().any(|a| matches!(a, Action::Cleanup { .. })) {
+            cloud.litter(&world).await;
+        }
         if let Err(e) = adapter.inventory().await {
             panic!("{}: the inventory failed: {e}", cloud.name());
         }
         for action in &actions {
+            let action = match action {
+                Action::Cleanup { delete } if delete.is_empty() => {
+                    cleanup_of_all(adapter.as_ref()).await
+                }
+                other => other.clone(),
+            };
+            let action = &action;
             match adapter.perform(action).await {
                 Ok(report) if report.confirmed => {}
                 other => panic!("{} {}: not done: {other:?}", cloud.name(), action.label()),

@@ -39,6 +39,8 @@ pub struct Confirm {
     /// Data left readable by others ([`crate::cloud::findings`]), one line each.
     pub exposed: Vec<String>,
     pub choice: Choice,
+    /// For `C` in the cockpit: the snapshots to pick from; the lists and the action follow it.
+    pub pick: Option<super::pick::SnapshotPick>,
 }
 
 impl Confirm {
@@ -123,6 +125,7 @@ impl Confirm {
             currency: sheet.map(|s| s.currency),
             note: "Deleted for good, in this order, each read back; a disk is detached and an address disassociated first.".into(),
             exposed: findings(found).iter().map(Finding::line).collect(),
+            pick: None,
             choice: Choice::Cancel,
             action: Action::Cleanup { delete },
         }
@@ -230,6 +233,7 @@ impl Confirm {
             exposed,
             choice: Choice::Cancel,
             action,
+            pick: None,
         }
     }
 }
@@ -281,7 +285,7 @@ fn stop_note(pricing: Option<&Pricing>) -> String {
     }
 }
 
-fn describe(r: &LinkedResource) -> String {
+pub(crate) fn describe(r: &LinkedResource) -> String {
     let size = if r.size_gib.is_zero() {
         String::new()
     } else {

@@ -62,6 +62,10 @@ pub enum Intent {
     Stop,
     Start,
     SnapshotClean,
+    /// Delete the selected linked resource (a dialog first).
+    Cleanup,
+    /// Show the selected linked resource's details.
+    Details,
     RetryGpu,
     Confirm,
     /// Jump to the first (oldest) row of the focused list.
@@ -76,6 +80,7 @@ pub enum Intent {
 pub enum Key {
     Char(char),
     Ctrl(char),
+    Enter,
     Esc,
     Tab,
     BackTab,
@@ -92,6 +97,7 @@ impl Key {
         match self {
             Key::Char(c) => c.to_string(),
             Key::Ctrl(c) => format!("Ctrl-{}", c.to_ascii_uppercase()),
+            Key::Enter => "Enter".into(),
             Key::Esc => "Esc".into(),
             Key::Tab => "Tab".into(),
             Key::BackTab => "Shift-Tab".into(),
@@ -109,7 +115,8 @@ impl Key {
         match (self, event.code) {
             (Key::Char(c), KeyCode::Char(got)) => !ctrl && c == got,
             (Key::Ctrl(c), KeyCode::Char(got)) => ctrl && got.eq_ignore_ascii_case(&c),
-            (Key::Esc, KeyCode::Esc)
+            (Key::Enter, KeyCode::Enter)
+            | (Key::Esc, KeyCode::Esc)
             | (Key::Tab, KeyCode::Tab)
             | (Key::BackTab, KeyCode::BackTab)
             | (Key::Up, KeyCode::Up)
@@ -198,6 +205,11 @@ pub const BINDINGS: &[Binding] = &[
         Intent::Right,
         "next panel / dialog choice",
     ),
+    bind(
+        &[Key::Enter],
+        Intent::Details,
+        "show the selected linked resource's details",
+    ),
     bind(&[Key::Char('p')], Intent::Processes, "show GPU processes"),
     bind(
         &[Key::Char('F')],
@@ -240,6 +252,11 @@ pub const BINDINGS: &[Binding] = &[
         &[Key::Char('C')],
         Intent::SnapshotClean,
         "delete old snapshots",
+    ),
+    danger(
+        &[Key::Char('D')],
+        Intent::Cleanup,
+        "delete the selected linked resource",
     ),
     bind(
         &[Key::Char('y')],

@@ -27,6 +27,16 @@ fn action_of(intent: Intent) -> Option<Action> {
 
 /// Why `intent` does nothing now, in one line for the events; `None` when it applies.
 pub fn not_now(intent: Intent, app: &App) -> Option<&'static str> {
+    let no_resources = app
+        .cloud
+        .inventory
+        .as_ref()
+        .is_none_or(|i| i.resources.is_empty());
+    match intent {
+        Intent::Details if no_resources => return Some("no linked resource to show"),
+        Intent::Cleanup if no_resources => return Some("no linked resource to delete"),
+        _ => {}
+    }
     if intent == Intent::Start {
         if !app.cloud.capabilities.start {
             return Some("this provider's instances cannot be started from here");

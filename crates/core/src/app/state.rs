@@ -6,7 +6,8 @@ use jiff::{SignedDuration, Timestamp};
 
 use super::confirm::{Choice, Confirm};
 use super::deadline::Deadline;
-use crate::cloud::{Action, Capabilities, Inventory, ProviderError};
+use super::details::Details;
+use crate::cloud::{Action, Capabilities, Inventory, ProviderError, Severity};
 use crate::guard::OnExpiry;
 use crate::spend::Spend;
 use crate::telemetry::{
@@ -54,6 +55,8 @@ pub enum Mode {
         /// A duration above [`super::deadline::ASK_ABOVE`] waiting for `y` once more.
         asking: Option<SignedDuration>,
     },
+    /// The selected linked resource's details (`Enter`).
+    Details(Details),
     /// The guard row already holds another deadline than this cockpit's flags ask for: keep
     /// it, or replace it.
     GuardChoice(GuardChoice),
@@ -104,6 +107,9 @@ pub struct CloudView {
     pub running: Option<(Action, Timestamp)>,
     /// The last action that failed, until an action gets an answer again.
     pub failure: Option<ActionFailure>,
+    /// The resources of the latest inventory whose data others can read, each with its
+    /// gravest finding ([`crate::cloud::findings_of`]); the resources panel marks them.
+    pub exposed: Vec<(String, Severity)>,
 }
 
 impl CloudView {
@@ -116,7 +122,13 @@ impl CloudView {
             error: None,
             running: None,
             failure: None,
+            exposed: Vec::new(),
         }
+    }
+
+    /// The gravest finding about resource `id`'s data, if there is one.
+    pub fn exposure_of(&self, id: &str) -> Option<Severity> {
+        self.exposed.iter().find(|(e, _)| e == id).map(|(_, s)| *s)
     }
 }
 

@@ -23,6 +23,19 @@ pub struct CleanupFilter {
     pub unattached: bool,
 }
 
+impl CleanupFilter {
+    /// Whether `r` is chosen at `now`.
+    #[must_use]
+    pub fn matches(&self, r: &LinkedResource, now: Timestamp) -> bool {
+        (self.ids.is_empty() || self.ids.contains(&r.id))
+            && (self.kinds.is_empty() || self.kinds.iter().any(|k| k.matches(r.kind)))
+            && self
+                .older_than
+                .is_none_or(|age| now.duration_since(r.created) >= age)
+            && (!self.unattached || r.attached_to.is_none())
+    }
+}
+
 /// The kinds as the command line names them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -99,16 +112,8 @@ impl CleanupPlan {
                 missing.join(", ")
             ));
         }
-        let chosen = |r: &LinkedResource| {
-            (filter.ids.is_empty() || filter.ids.contains(&r.id))
-                && (filter.kinds.is_empty() || filter.kinds.iter().any(|k| k.matches(r.kind)))
-                && filter
-                    .older_than
-                    .is_none_or(|age| now.duration_since(r.created) >= age)
-                && (!filter.unattached || r.attached_to.is_none())
-        };
         let (mut picked, stays): (Vec<LinkedResource>, Vec<LinkedResource>) =
-            found.iter().cloned().partition(chosen);
+            found.iter().cloned().partition(|r| filter.matches(r, now));
         let deleted_images: Vec<String> = picked
             .iter()
             .filter(|r| r.kind == ResourceKind::Image)

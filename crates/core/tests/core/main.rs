@@ -6,6 +6,7 @@
 mod app_keys;
 mod app_offer;
 mod app_prompt;
+mod app_resources;
 mod app_update;
 mod app_watchdog;
 mod guard_owner;

@@ -31,6 +31,10 @@ pub(super) fn open_confirm(app: &mut App, action: Action) {
 }
 
 pub(super) fn on_confirm_key(app: &mut App, mut confirm: Confirm, key: KeyPress) -> Vec<Effect> {
+    if super::resource::on_pick_key(app, &mut confirm, key) {
+        app.mode = Mode::Confirm(confirm);
+        return Vec::new();
+    }
     let intent = intent_for(key, app.settings.read_only);
     let chosen = match (key.code, intent) {
         (KeyCode::Char('y'), _) => Some(Choice::Confirm),
@@ -47,6 +51,13 @@ pub(super) fn on_confirm_key(app: &mut App, mut confirm: Confirm, key: KeyPress)
         _ => None,
     };
     match chosen {
+        Some(Choice::Confirm) if matches!(&confirm.action, Action::Cleanup { delete } if delete.is_empty()) =>
+        {
+            app.mode = Mode::Main;
+            let text = format!("{}: nothing picked, nothing deleted", label(&confirm));
+            app.log(Level::Info, text);
+            Vec::new()
+        }
         Some(Choice::Confirm) => {
             app.mode = Mode::Main;
             let action = confirm.action;
@@ -57,11 +68,21 @@ pub(super) fn on_confirm_key(app: &mut App, mut confirm: Confirm, key: KeyPress)
         }
         Some(Choice::Cancel) => {
             app.mode = Mode::Main;
-            let text = format!("{}: cancelled", confirm.action.label());
+            let text = format!("{}: cancelled", label(&confirm));
             app.log(Level::Info, text);
             Vec::new()
         }
         None => Vec::new(),
+    }
+}
+
+/// What the dialog's events call it: the snapshot-clean it was opened as, even once the pick
+/// makes it a cleanup.
+fn label(confirm: &Confirm) -> &'static str {
+    if confirm.pick.is_some() {
+        "snapshot-clean"
+    } else {
+        confirm.action.label()
     }
 }
 
@@ -87,6 +108,8 @@ pub(super) fn on_inventory(app: &mut App, result: Result<Inventory, ProviderErro
             }
             app.cloud.inventory = Some(inventory);
             app.cloud.error = None;
+            super::resource::note_exposure(app);
+            super::resource::refresh_details(app);
             let deadline = crate::app::offer::live_deadline(app);
             app.spend
                 .recompute(app.cloud.inventory.as_ref(), app.now, deadline);

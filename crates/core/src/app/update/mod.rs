@@ -17,6 +17,7 @@ use crate::telemetry::{CpuBoundRule, Expectations, Telemetry, assess};
 mod cloud;
 mod guard;
 mod prompt;
+mod resource;
 pub use prompt::extend_question;
 #[cfg(test)]
 mod tests;
@@ -230,6 +231,10 @@ fn on_key(app: &mut App, key: KeyPress) -> Vec<Effect> {
             Vec::new()
         }
         Mode::Confirm(confirm) => on_confirm_key(app, confirm, key),
+        Mode::Details(details) => {
+            resource::on_details_key(app, &details, key);
+            Vec::new()
+        }
         Mode::GuardChoice(choice) => on_guard_choice_key(app, choice, key),
         Mode::Prompt { input, asking, .. } => prompt::on_prompt_key(app, input, asking, key),
         Mode::Main => {
@@ -289,14 +294,9 @@ fn on_intent(app: &mut App, intent: Intent) -> Vec<Effect> {
         Intent::Release => open_confirm(app, Action::Release),
         Intent::Stop => open_confirm(app, Action::Stop),
         Intent::Start => open_confirm(app, Action::Start),
-        Intent::SnapshotClean => open_confirm(
-            app,
-            Action::SnapshotClean {
-                keep: app.settings.keep_snapshots,
-                final_snapshot: false,
-                delete: None,
-            },
-        ),
+        Intent::SnapshotClean => resource::open_snapshot_pick(app),
+        Intent::Cleanup => resource::open_cleanup(app),
+        Intent::Details => resource::open_details(app),
     }
     Vec::new()
 }
@@ -342,7 +342,7 @@ const PAGE: isize = 10;
 
 /// Moves the focused list by `by` rows (negative: up). In the events, up is older: the view
 /// scrolls back from the newest line, and `isize::MAX` (G) follows the newest again.
-fn move_selection(app: &mut App, by: isize) {
+pub(super) fn move_selection(app: &mut App, by: isize) {
     if app.focus == super::state::Focus::Events {
         let oldest = app.events.len().saturating_sub(1);
         app.events_scroll = app
@@ -373,10 +373,12 @@ fn move_selection(app: &mut App, by: isize) {
 }
 
 fn on_tick(app: &mut App, now: Timestamp) {
-    if now.as_second() != app.now.as_second() {
-        app.dirty = true;
-    }
+    let new_second = now.as_second() != app.now.as_second();
     app.now = now;
+    if new_second {
+        app.dirty = true;
+        resource::refresh_details(app);
+    }
     if let Some(deadline) = app.deadline.as_mut() {
         let on_expiry = deadline.on_expiry;
         for said in deadline.tick(now) {

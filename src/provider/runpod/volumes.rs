@@ -1,0 +1,82 @@
+//! Deleting a network volume: `DELETE /v2/network-volumes/{id}` (`deleteNetworkVolume` in
+//! RunPod's REST API 2.0.0 description, `204` with no body), then `GET /v2/network-volumes`
+//! until the list no longer holds it. RunPod's refusal (a volume a pod still uses) comes back as
+//! its `detail`. A pod's own disks are not deleted here: they go when the pod is terminated.
+
+use super::model::Pod;
+use super::{ID, Runpod};
+use crate::meter::ResourceKind;
+use crate::provider::bearer::{Api, read_back_removal, removal_read_back, text};
+use crate::provider::http::Repeat;
+use crate::provider::{ActionReport, LinkedResource, ProviderError};
+
+const LIST: &str = "/v2/network-volumes";
+
+fn path(id: &str) -> String {
+    format!("{LIST}/{id}")
+}
+
+/// The pod (not terminated) that mounts network volume `id`, as the pods list says.
+pub(super) fn user(pods: &[Pod], id: &str) -> Option<String> {
+    pods.iter()
+        .find(|p| p.status != "TERMINATED" && p.network.iter().any(|v| v == id))
+        .map(|p| p.id.clone())
+}
+
+/// What deleting anything but a network volume answers.
+fn not_deleted(r: &LinkedResource) -> ProviderError {
+    ProviderError::unsupported(
+        ID,
+        format!(
+            "delete a {} on its own (a pod's disks go when the pod is terminated: release it)",
+            r.kind.label()
+        ),
+    )
+}
+
+impl Runpod {
+    /// The calls [`Runpod::delete_volume`] makes.
+    pub(super) fn volume_plan(r: &LinkedResource) -> Vec<String> {
+        if r.kind != ResourceKind::NetworkVolume {
+            return Vec::new();
+        }
+        vec![
+            Api::describe("DELETE", &path(&r.id)),
+            removal_read_back(&Api::describe("GET", LIST), &r.id),
+        ]
+    }
+
+    /// Deletes network volume `r`, then lists the volumes until it is gone.
+    pub(super) async fn delete_volume(
+        &self,
+        r: &LinkedResource,
+    ) -> Result<ActionReport, ProviderError> {
+        if r.kind != ResourceKind::NetworkVolume {
+            return Err(not_deleted(r));
+        }
+        let api = self.api()?;
+        let call = path(&r.id);
+        match api.send("DELETE", &call, None, Repeat::Safe).await {
+            Ok(_) => {}
+            // Already gone, or the wrong endpoint: the read-back decides.
+            Err(e) if e.status() == Some(404) => {}
+            Err(e) => return Err(api.error(e)),
+        }
+        let listed = || async {
+            let list = Self::network_volumes(api).await?;
+            Ok(list
+                .iter()
+                .any(|v| text(v, "id").as_deref() == Some(r.id.as_str()))
+                .then_some(()))
+        };
+        Ok(read_back_removal(
+            api,
+            &self.readback,
+            r,
+            Api::describe("DELETE", &call),
+            &Api::describe("GET", LIST),
+            listed,
+        )
+        .await)
+    }
+}
