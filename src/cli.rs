@@ -126,10 +126,15 @@ pub enum Command {
     #[command(after_help = "Examples:
   gpumeter sweep --provider aws --region us-west-2
   gpumeter sweep --provider aws --json
+  gpumeter sweep --provider aws --all-regions
   gpumeter sweep --kind snapshot --older-than 90d")]
     Sweep {
         #[arg(long)]
         json: bool,
+        /// Every region enabled for the account, each priced by its own sheet, in place of one
+        /// (a provider without regions is swept once, as it is anyway).
+        #[arg(long, conflicts_with = "region")]
+        all_regions: bool,
         /// Only resources of this kind (repeatable).
         #[arg(long, value_enum, value_name = "KIND")]
         kind: Vec<CleanupKindArg>,

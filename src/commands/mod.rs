@@ -178,10 +178,16 @@ pub fn run(cli: &Cli) -> ExitCode {
         Some(Command::Checklist { json, .. }) => checklist::run(cli, *json),
         Some(Command::Sweep {
             json,
+            all_regions,
             kind,
             older_than,
             ..
-        }) => sweep::run(cli, *json, &cleanup::narrow(kind, older_than.as_deref())?),
+        }) => sweep::run(
+            cli,
+            *json,
+            *all_regions,
+            &cleanup::narrow(kind, older_than.as_deref())?,
+        ),
         Some(Command::Cleanup(args)) => cleanup::run(cli, args),
         Some(Command::Release(args)) => actions::run(cli, &Action::Release, args),
         Some(Command::Stop(args)) => actions::run(cli, &Action::Stop, args),

@@ -1,9 +1,14 @@
 //! `gpumeter sweep`: every billable thing in the account's region that no running instance
-//! uses, with its monthly cost and age, the dearest first; exit 3 when anything bills.
+//! uses, with its monthly cost and age, the dearest first; exit 3 when anything bills. With
+//! `--all-regions`, every region the provider lists for the account, each swept by an adapter
+//! of its own and priced by its own sheet; a region that cannot be swept is listed as not
+//! checked, and counts as billing (exit 3), since what it holds is unknown.
 
 use std::fmt::Write as _;
 use std::process::ExitCode;
+use std::sync::Arc;
 
+use futures_util::StreamExt as _;
 use jiff::Timestamp;
 use serde_json::json;
 
@@ -11,44 +16,185 @@ use super::checklist::EXIT_LEFTOVERS;
 use super::context::Context;
 use super::{CommandResult, EXIT_FAILED, Failure, emit};
 use crate::cli::Cli;
+use crate::money::Money;
+use crate::pricing::Sheet;
 use crate::provider::{
-    CleanupFilter, LinkedResource, Sharing, SweepRow, findings, findings_of, monthly_total, rank,
+    CleanupFilter, LinkedResource, Provider, Sharing, SweepRow, findings, findings_of,
+    merge_regions, monthly_totals, rank,
 };
 
-pub fn run(cli: &Cli, as_json: bool, only: &CleanupFilter) -> CommandResult {
-    let ctx = Context::load(cli)?;
-    let provider = ctx.provider()?;
-    let what = format!("sweeping the account at {}", provider.name());
-    let found = super::progress::run(&what, provider.sweep())?
-        .map_err(|e| Failure::provider(EXIT_FAILED, provider.name(), &e))?;
-    let sheet = ctx.region_sheet()?;
-    let now = Timestamp::now();
-    let found = found.into_iter().filter(|r| only.matches(r, now)).collect();
-    let rows = rank(found, sheet.as_ref(), now);
-    let (total, unpriced) = monthly_total(&rows);
-    if as_json {
-        let items: Vec<_> = rows.iter().map(row_json).collect();
-        let doc = json!({
-            "provider": provider.name(),
-            "sheet": sheet.as_ref().map(|s| s.id.clone()),
-            "items": items,
-            "monthly_total": total.map(|t| t.cents_string()),
-            "currency": total.map(|t| t.currency),
-            "unpriced": unpriced,
-        });
-        emit(&serde_json::to_string_pretty(&doc).unwrap_or_default());
-    } else {
-        emit(text(&rows, total, unpriced).trim_end());
+/// How many regions are swept at once: each region's calls go to its own endpoint, but a
+/// few dozen at once would only wait on each other.
+const AT_ONCE: usize = 6;
+
+/// What a sweep found: the rows, the regions it could not read, and the sheet of each region.
+struct Swept {
+    rows: Vec<SweepRow>,
+    /// Region and why, one line each.
+    not_checked: Vec<(String, String)>,
+    /// The sheet that priced the sweep (one region), or each region's (several).
+    sheets: Vec<(Option<String>, Option<String>)>,
+    /// Whether the sweep went region by region.
+    by_region: bool,
+}
+
+pub fn run(cli: &Cli, as_json: bool, all_regions: bool, only: &CleanupFilter) -> CommandResult {
+    if all_regions && cli.target().region.is_some() {
+        return Err(Failure::bad_input(
+            "--all-regions sweeps every region of the account: give it or --region, not both",
+        ));
     }
-    Ok(if rows.is_empty() {
+    let mut ctx = Context::load(cli)?;
+    let provider = ctx.provider()?;
+    let now = Timestamp::now();
+    let regions = if all_regions {
+        let what = format!("listing the regions of the account at {}", provider.name());
+        super::progress::run(&what, provider.regions())?
+            .map_err(|e| Failure::provider(EXIT_FAILED, provider.name(), &e))?
+    } else {
+        None
+    };
+    let swept = match regions {
+        None => one(&ctx, provider.as_ref(), only, now)?,
+        Some(regions) => every(&mut ctx, provider.name(), regions, only, now)?,
+    };
+    let (totals, unpriced) = monthly_totals(&swept.rows);
+    if as_json {
+        emit(
+            &serde_json::to_string_pretty(&document(provider.name(), &swept, &totals, unpriced))
+                .unwrap_or_default(),
+        );
+    } else {
+        emit(text(&swept, &totals, unpriced).trim_end());
+    }
+    Ok(if swept.rows.is_empty() && swept.not_checked.is_empty() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(EXIT_LEFTOVERS)
     })
 }
 
+/// The configured region (or a provider without regions) swept once, as without
+/// `--all-regions`.
+fn one(
+    ctx: &Context,
+    provider: &dyn Provider,
+    only: &CleanupFilter,
+    now: Timestamp,
+) -> Result<Swept, Failure> {
+    let what = format!("sweeping the account at {}", provider.name());
+    let found = super::progress::run(&what, provider.sweep())?
+        .map_err(|e| Failure::provider(EXIT_FAILED, provider.name(), &e))?;
+    let sheet = ctx.region_sheet()?;
+    let found = found.into_iter().filter(|r| only.matches(r, now)).collect();
+    Ok(Swept {
+        rows: rank(found, sheet.as_ref(), now),
+        not_checked: Vec::new(),
+        sheets: vec![(None, sheet.map(|s| s.id))],
+        by_region: false,
+    })
+}
+
+/// A region name fit to build an endpoint from: letters, digits, `-` and `_`, as every
+/// provider's are.
+fn plain_region(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+/// Each of `regions` swept by an adapter built for it and priced by its own sheet.
+fn every(
+    ctx: &mut Context,
+    name: &str,
+    regions: Vec<String>,
+    only: &CleanupFilter,
+    now: Timestamp,
+) -> Result<Swept, Failure> {
+    let mut not_checked = Vec::new();
+    let mut ready: Vec<(String, Arc<dyn Provider>, Option<Sheet>)> = Vec::new();
+    for region in regions {
+        if !plain_region(&region) {
+            not_checked.push((region, "not a region name".to_string()));
+            continue;
+        }
+        // `provider()` builds a new adapter from the config each time: nothing of the first
+        // region's is kept.
+        ctx.config.instance.region = Some(region.clone());
+        match ctx.provider() {
+            Ok(adapter) => {
+                let sheet = ctx.region_sheet()?;
+                ready.push((region, adapter, sheet));
+            }
+            Err(f) => not_checked.push((region, f.message)),
+        }
+    }
+    let what = format!("sweeping {} regions of the account at {name}", ready.len());
+    let answers: Vec<_> = super::progress::run(
+        &what,
+        futures_util::stream::iter(ready.iter().map(|(_, adapter, _)| adapter.sweep()))
+            .buffered(AT_ONCE)
+            .collect(),
+    )?;
+    let mut per_region = Vec::new();
+    let mut sheets = Vec::new();
+    for ((region, _, sheet), answer) in ready.into_iter().zip(answers) {
+        match answer {
+            Ok(found) => {
+                let found = found.into_iter().filter(|r| only.matches(r, now)).collect();
+                per_region.push((region.clone(), rank(found, sheet.as_ref(), now)));
+                sheets.push((Some(region), sheet.map(|s| s.id)));
+            }
+            Err(e) => not_checked.push((region, e.to_string())),
+        }
+    }
+    Ok(Swept {
+        rows: merge_regions(per_region),
+        not_checked,
+        sheets,
+        by_region: true,
+    })
+}
+
+fn document(provider: &str, swept: &Swept, totals: &[Money], unpriced: usize) -> serde_json::Value {
+    let items: Vec<_> = swept.rows.iter().map(row_json).collect();
+    // One amount only where one currency bills: two are never added.
+    let total = match totals {
+        [one] => Some(*one),
+        _ => None,
+    };
+    let mut doc = json!({
+        "provider": provider,
+        "items": items,
+        "monthly_total": total.map(|t| t.cents_string()),
+        "currency": total.map(|t| t.currency),
+        "monthly_totals": totals
+            .iter()
+            .map(|t| json!({"currency": t.currency, "monthly_total": t.cents_string()}))
+            .collect::<Vec<_>>(),
+        "unpriced": unpriced,
+        "not_checked": swept
+            .not_checked
+            .iter()
+            .map(|(region, why)| json!({"region": region, "why": why}))
+            .collect::<Vec<_>>(),
+    });
+    if swept.by_region {
+        doc["regions"] = swept
+            .sheets
+            .iter()
+            .map(|(region, sheet)| json!({"region": region, "sheet": sheet}))
+            .collect();
+    } else {
+        doc["sheet"] = json!(swept.sheets.first().and_then(|(_, s)| s.clone()));
+    }
+    doc
+}
+
 fn row_json(r: &SweepRow) -> serde_json::Value {
     json!({
+        "region": r.region,
         "kind": r.resource.kind,
         "id": r.resource.id,
         "name": r.resource.name,
@@ -88,15 +234,52 @@ fn exposure_lines(found: &[LinkedResource]) -> Vec<String> {
     lines
 }
 
-fn text(rows: &[SweepRow], total: Option<crate::money::Money>, unpriced: usize) -> String {
+fn text(swept: &Swept, totals: &[Money], unpriced: usize) -> String {
     let mut out = String::new();
+    let rows = &swept.rows;
+    let not_checked = |out: &mut String| {
+        for (region, why) in &swept.not_checked {
+            let _ = writeln!(out, "[?] not checked: {region}: {why}");
+        }
+    };
     if rows.is_empty() {
-        return "nothing bills without a running instance in this region".into();
+        if swept.by_region {
+            let _ = writeln!(
+                out,
+                "nothing bills without a running instance in the {} regions checked",
+                swept.sheets.len()
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "nothing bills without a running instance in this region"
+            );
+        }
+        not_checked(&mut out);
+        return out;
     }
+    let width = rows
+        .iter()
+        .filter_map(|r| r.region.as_ref().map(|r| r.chars().count()))
+        .max()
+        .unwrap_or(0)
+        .max("region".len());
+    let region = |name: &str| {
+        if swept.by_region {
+            format!("{name:<width$} ")
+        } else {
+            String::new()
+        }
+    };
     let _ = writeln!(
         out,
-        "{:<13} {:<24} {:>10} {:>7}  {:>14}  state",
-        "kind", "id", "size", "age", "a month"
+        "{}{:<13} {:<24} {:>10} {:>7}  {:>14}  state",
+        region("region"),
+        "kind",
+        "id",
+        "size",
+        "age",
+        "a month"
     );
     for r in rows {
         let kind = serde_json::to_value(r.resource.kind)
@@ -113,8 +296,11 @@ fn text(rows: &[SweepRow], total: Option<crate::money::Money>, unpriced: usize) 
             .map_or_else(|| "unpriced".to_string(), |m| m.to_string());
         let _ = writeln!(
             out,
-            "{kind:<13} {:<24} {size:>10} {:>6}d  {monthly:>14}  {}",
-            r.resource.id, r.age_days, r.resource.state
+            "{}{kind:<13} {:<24} {size:>10} {:>6}d  {monthly:>14}  {}",
+            region(r.region.as_deref().unwrap_or("-")),
+            r.resource.id,
+            r.age_days,
+            r.resource.state
         );
     }
     let more = if unpriced > 0 {
@@ -122,11 +308,119 @@ fn text(rows: &[SweepRow], total: Option<crate::money::Money>, unpriced: usize) 
     } else {
         String::new()
     };
-    let total = total.map_or_else(|| "unknown".to_string(), |t| t.to_string());
+    // One total per currency, never one sum of two.
+    let total = if totals.is_empty() {
+        "unknown".to_string()
+    } else {
+        totals
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(" and ")
+    };
     let _ = writeln!(out, "bills {total} a month{more}");
+    not_checked(&mut out);
     let resources: Vec<LinkedResource> = rows.iter().map(|r| r.resource.clone()).collect();
     for line in exposure_lines(&resources) {
         let _ = writeln!(out, "{line}");
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use rust_decimal::Decimal;
+
+    use super::*;
+    use crate::meter::ResourceKind;
+
+    fn row(id: &str, region: &str, monthly: Option<(i64, &str)>) -> SweepRow {
+        SweepRow {
+            resource: LinkedResource {
+                id: id.into(),
+                name: id.into(),
+                kind: ResourceKind::DataDisk,
+                class: None,
+                size_gib: Decimal::from(10),
+                state: "available".into(),
+                created: Timestamp::UNIX_EPOCH,
+                deleted_with_instance: false,
+                backs_image: None,
+                attached_to: None,
+                exposure: crate::provider::Exposure::default(),
+            },
+            monthly: monthly.map(|(a, c)| Money::new(Decimal::from(a), c.parse().unwrap())),
+            age_days: 1,
+            region: Some(region.into()),
+        }
+    }
+
+    fn by_region(rows: Vec<SweepRow>, not_checked: &[(&str, &str)]) -> Swept {
+        Swept {
+            rows,
+            not_checked: not_checked
+                .iter()
+                .map(|(r, w)| ((*r).to_string(), (*w).to_string()))
+                .collect(),
+            sheets: vec![
+                (Some("cn-hangzhou".into()), None),
+                (Some("us-east-1".into()), None),
+            ],
+            by_region: true,
+        }
+    }
+
+    #[test]
+    fn two_currencies_get_two_totals_and_a_region_not_read_is_named() {
+        let swept = by_region(
+            vec![
+                row("d-1", "cn-hangzhou", Some((300, "CNY"))),
+                row("vol-1", "us-east-1", Some((12, "USD"))),
+                row("vol-2", "us-east-1", None),
+            ],
+            &[("ap-south-2", "aws: permission denied")],
+        );
+        let (totals, unpriced) = monthly_totals(&swept.rows);
+        let out = text(&swept, &totals, unpriced);
+        assert!(
+            out.contains("bills 300.00 CNY and 12.00 USD a month + 1 unpriced"),
+            "{out}"
+        );
+        assert!(
+            out.contains("[?] not checked: ap-south-2: aws: permission denied"),
+            "{out}"
+        );
+        assert!(
+            out.lines()
+                .nth(1)
+                .unwrap()
+                .starts_with("cn-hangzhou data_disk     d-1 "),
+            "{out}"
+        );
+        let doc = document("aws", &swept, &totals, unpriced);
+        assert_eq!(doc["monthly_total"], serde_json::Value::Null, "{doc}");
+        assert_eq!(doc["monthly_totals"][0]["currency"], "CNY");
+        assert_eq!(doc["monthly_totals"][1]["monthly_total"], "12.00");
+        assert_eq!(doc["not_checked"][0]["region"], "ap-south-2");
+        assert_eq!(doc["items"][0]["region"], "cn-hangzhou");
+    }
+
+    #[test]
+    fn nothing_found_still_names_the_regions_not_read() {
+        let swept = by_region(Vec::new(), &[("me-south-1", "aws: OptInRequired")]);
+        let out = text(&swept, &[], 0);
+        assert_eq!(
+            out.trim_end(),
+            "nothing bills without a running instance in the 2 regions checked\n\
+             [?] not checked: me-south-1: aws: OptInRequired"
+        );
+    }
+
+    #[test]
+    fn only_plain_names_make_an_endpoint() {
+        assert!(plain_region("us-east-1") && plain_region("cn_hangzhou"));
+        for bad in ["", "evil.example/x", "us east", "a:1"] {
+            assert!(!plain_region(bad), "{bad}");
+        }
+    }
 }

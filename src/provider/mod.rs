@@ -79,6 +79,13 @@ pub trait Provider: Send + Sync {
         ))
     }
 
+    /// The regions a sweep of the whole account visits one by one (`sweep --all-regions`): those
+    /// enabled for the account. `None` when this adapter's [`Provider::sweep`] already covers
+    /// the whole account, as for clouds without regions in their API.
+    async fn regions(&self) -> Result<Option<Vec<String>>, ProviderError> {
+        Ok(None)
+    }
+
     /// The calls deleting `resource` would make, in order (`--dry-run`); empty where this
     /// adapter cannot delete it.
     fn delete_plan(&self, _resource: &LinkedResource) -> Vec<String> {

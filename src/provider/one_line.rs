@@ -14,6 +14,8 @@ use super::{
 
 /// The most characters kept of one planned call (`--dry-run` prints them).
 const CALL_CHARS: usize = 500;
+/// The most characters kept of one region's name (the longest real ones have under 20).
+const REGION_CHARS: usize = 64;
 
 pub struct OneLine(pub Arc<dyn Provider>);
 
@@ -68,6 +70,16 @@ impl Provider for OneLine {
     async fn sweep(&self) -> Result<Vec<LinkedResource>, ProviderError> {
         let found = self.0.sweep().await?;
         Ok(found.into_iter().map(LinkedResource::one_lined).collect())
+    }
+
+    async fn regions(&self) -> Result<Option<Vec<String>>, ProviderError> {
+        let regions = self.0.regions().await?;
+        Ok(regions.map(|names| {
+            names
+                .iter()
+                .map(|name| one_line(name, REGION_CHARS))
+                .collect()
+        }))
     }
 
     fn delete_plan(&self, resource: &LinkedResource) -> Vec<String> {

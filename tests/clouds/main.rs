@@ -11,6 +11,7 @@ mod tencent_peer;
 mod alibaba_adapter;
 mod alibaba_cli;
 mod alibaba_faults;
+mod all_regions;
 mod aws_checked;
 mod aws_cleanup;
 mod aws_faults;

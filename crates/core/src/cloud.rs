@@ -22,7 +22,7 @@ pub use exposure::{Exposure, Finding, Severity, Sharing, findings, findings_of};
 pub use fits::nothing_to_do;
 pub use seen::{Asked, Seen};
 pub use snapshots::{Kept, SnapshotPlan};
-pub use sweep::{SweepRow, monthly_total, rank};
+pub use sweep::{SweepRow, merge_regions, monthly_total, monthly_totals, rank};
 
 /// The instance the cockpit watches, as the provider describes it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -19,6 +19,7 @@ pub mod known;
 pub mod process;
 pub mod profile;
 pub mod query;
+mod regions;
 pub mod sigv4;
 pub mod sts;
 mod sweep;
@@ -296,6 +297,12 @@ impl Provider for Aws {
             summary: self.secret_free(summary),
             calls: delete::once_each(session.calls),
         })
+    }
+
+    async fn regions(&self) -> Result<Option<Vec<String>>, ProviderError> {
+        regions::enabled(&mut Session::new(self.ec2()?))
+            .await
+            .map(Some)
     }
 
     async fn sweep(&self) -> Result<Vec<LinkedResource>, ProviderError> {

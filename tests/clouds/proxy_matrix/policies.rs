@@ -1,6 +1,6 @@
 //! The minimal policies in `deploy/policies/`: every call that an inventory (the checklist), an
-//! action (before and after it) or the account sweep makes is one the provider's policy allows, and the file
-//! allows nothing that no command calls. The calls are read off the wire by the proxy, with the
+//! action (before and after it), the account sweep or the listing of its regions makes is one
+//! the provider's policy allows, and the file allows nothing that no command calls. The calls are read off the wire by the proxy, with the
 //! service each was signed for, so the policy is checked against what the adapter sends.
 
 use std::collections::BTreeSet;
@@ -109,6 +109,11 @@ async fn calls_of<C: Cloud>(cloud: &C, sequences: Vec<Vec<Action>>) -> BTreeSet<
             Ok(_) => {}
             Err(e) if e.is_unsupported() => {}
             Err(e) => panic!("{}: the sweep failed: {e}", cloud.name()),
+        }
+        // `sweep --all-regions` asks for the account's regions first, where the adapter lists
+        // them.
+        if let Err(e) = adapter.regions().await {
+            panic!("{}: the regions could not be listed: {e}", cloud.name());
         }
         for (service, call) in proxy.signed_calls() {
             if !service.is_empty() {
