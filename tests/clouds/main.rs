@@ -14,6 +14,7 @@ mod alibaba_faults;
 mod aws_checked;
 mod aws_cleanup;
 mod aws_faults;
+mod aws_links;
 mod aws_moto;
 mod aws_roles;
 mod aws_start;
