@@ -244,7 +244,7 @@ mod tests {
     fn the_ids_an_inventory_listed_are_read_back_by_instance_gone_or_not() {
         use crate::provider::{Exposure, LinkedResource};
         let dir = tempfile::tempdir().unwrap();
-        let mut ledger = Ledger::open(&dir.path().join("ledger.sqlite")).unwrap();
+        let mut ledger = Ledger::open(dir.path().join("ledger.sqlite")).unwrap();
         let resource = |id: &str, with_instance: bool| LinkedResource {
             id: id.into(),
             name: id.into(),
