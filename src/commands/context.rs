@@ -184,7 +184,13 @@ impl Context {
         if let Err(e) = settings.credentials.as_ref().and(settings.region.as_ref()) {
             return Err(Failure::provider(super::EXIT_BAD_INPUT, "aws", e));
         }
-        Ok(Aws::new(settings).remembering(&self.data_dir))
+        // The ids the ledger's inventories recorded tie the leftovers EC2 forgets on release.
+        let recorded = Ledger::open_read_only(path_in(&self.data_dir, self.demo))
+            .and_then(|l| l.resource_ids())
+            .unwrap_or_default();
+        Ok(Aws::new(settings)
+            .remembering(&self.data_dir)
+            .recalling(recorded))
     }
 
     /// The Alibaba adapter, from the credential chain (the ALIBABA_CLOUD_* variables, the files,

@@ -98,6 +98,29 @@ impl Ledger {
             .map_err(|e| LedgerError::from_sqlite(&path, waited, e))
     }
 
+    /// Every `(instance, resource id, deleted with the instance)` an inventory the ledger holds
+    /// listed, gone since or not: after a release they tie the leftovers a provider no longer
+    /// links to it, and one deleted with the instance shows it was listed before the release.
+    pub fn resource_ids(&self) -> Result<Vec<(String, String, bool)>, LedgerError> {
+        if self.schema_version()? == 0 {
+            return Ok(Vec::new());
+        }
+        let mut statement = self
+            .conn
+            .prepare_cached("SELECT instance, id, deleted_with_instance FROM resources")
+            .map_err(|e| self.err(e))?;
+        let rows = statement
+            .query_map([], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, bool>(2)?,
+                ))
+            })
+            .map_err(|e| self.err(e))?;
+        rows.map(|row| row.map_err(|e| self.err(e))).collect()
+    }
+
     /// Every resource of `instance` the ledger has seen, each gone since it was first missed,
     /// with the last time it was listed.
     pub fn resources_seen(
@@ -215,6 +238,52 @@ mod tests {
         .collect();
         assert_eq!(ledger.seen().unwrap(), want);
         assert_eq!(Ledger::open_read_only(&path).unwrap().seen().unwrap(), want);
+    }
+
+    #[test]
+    fn the_ids_an_inventory_listed_are_read_back_by_instance_gone_or_not() {
+        use crate::provider::{Exposure, LinkedResource};
+        let dir = tempfile::tempdir().unwrap();
+        let mut ledger = Ledger::open(dir.path().join("ledger.sqlite")).unwrap();
+        let resource = |id: &str, with_instance: bool| LinkedResource {
+            id: id.into(),
+            name: id.into(),
+            kind: ResourceKind::DataDisk,
+            class: None,
+            size_gib: Decimal::TEN,
+            state: "in-use".into(),
+            created: Timestamp::UNIX_EPOCH,
+            deleted_with_instance: with_instance,
+            backs_image: None,
+            attached_to: None,
+            exposure: Exposure::default(),
+        };
+        let listed = |resources| Inventory {
+            instance: None,
+            resources,
+            deadline: None,
+        };
+        let at = Timestamp::UNIX_EPOCH;
+        let both = listed(vec![
+            resource("vol-root", true),
+            resource("vol-data", false),
+        ]);
+        ledger.saw_inventory("i-1", &both, at).unwrap();
+        // The root volume went with the release; its id stays, marked gone.
+        let after = listed(vec![resource("vol-data", false)]);
+        ledger.saw_inventory("i-1", &after, at).unwrap();
+        ledger
+            .saw_inventory("i-2", &listed(vec![resource("vol-x", false)]), at)
+            .unwrap();
+        let mut ids = ledger.resource_ids().unwrap();
+        ids.sort();
+        let want = [
+            ("i-1", "vol-data", false),
+            ("i-1", "vol-root", true),
+            ("i-2", "vol-x", false),
+        ]
+        .map(|(i, r, w)| (i.to_string(), r.to_string(), w));
+        assert_eq!(ids, want);
     }
 
     /// A ledger from before regions were kept: its sightings stand for any region, read-only

@@ -149,15 +149,15 @@ async fn build(ec2: &Ec2) -> Scenario {
 }
 
 pub(crate) struct Cli {
-    url: String,
+    pub(crate) url: String,
     pub(crate) dir: PathBuf,
     pub(crate) seen: String,
     /// Set (`Some`) or removed (`None`) after the defaults above.
-    vars: Vec<(&'static str, Option<String>)>,
+    pub(crate) vars: Vec<(&'static str, Option<String>)>,
 }
 
 impl Cli {
-    fn run(&mut self, args: &[String]) -> Output {
+    pub(crate) fn run(&mut self, args: &[String]) -> Output {
         let config = self.dir.join("config.toml");
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_gpumeter"));
         cmd.args(args)
@@ -189,7 +189,7 @@ impl Cli {
         out
     }
 
-    fn json(&mut self, args: &[String]) -> (i32, Value) {
+    pub(crate) fn json(&mut self, args: &[String]) -> (i32, Value) {
         let out = self.run(args);
         let text = String::from_utf8_lossy(&out.stdout).into_owned();
         let value = serde_json::from_str(&text)

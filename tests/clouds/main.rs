@@ -15,6 +15,7 @@ mod all_regions;
 mod aws_checked;
 mod aws_cleanup;
 mod aws_faults;
+mod aws_links;
 mod aws_moto;
 mod aws_roles;
 mod aws_start;

@@ -100,6 +100,17 @@ impl<'a> Session<'a> {
     /// Every resource linked to instance `id` now, or remembered in `known` from before.
     pub async fn seen(&mut self, id: &str, known: &Known) -> Result<Seen, Ec2Error> {
         let instance = self.instance(id).await?;
+        self.linked(id, instance, known).await
+    }
+
+    /// Every resource linked to `instance` (as EC2 described instance `id`, `None` when it
+    /// does not list it), or remembered in `known`.
+    pub async fn linked(
+        &mut self,
+        id: &str,
+        instance: Option<xml::Instance>,
+        known: &Known,
+    ) -> Result<Seen, Ec2Error> {
         let mut volumes = self
             .list(
                 "DescribeVolumes",

@@ -1,8 +1,10 @@
 //! What the adapter has seen linked to an instance, kept in a small file in the data directory.
 //!
 //! EC2 forgets the links when an instance terminates: its surviving data volume shows no
-//! attachment, its elastic IP no instance. So every id seen linked is remembered, and read
-//! again after the release, which is when the leftovers matter most.
+//! attachment, its elastic IP no instance. So every id seen linked is remembered. After the
+//! release it is one source among the ledger's recorded ids and the links EC2 keeps
+//! (`links.rs`): on the instance itself this file lives on the root disk the release deletes,
+//! so nothing depends on it.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

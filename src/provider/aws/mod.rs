@@ -16,6 +16,7 @@ pub mod imds;
 pub mod inventory;
 pub mod keys;
 pub mod known;
+mod links;
 pub mod process;
 pub mod profile;
 pub mod query;
@@ -25,6 +26,7 @@ pub mod sts;
 mod sweep;
 pub mod xml;
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -43,6 +45,7 @@ use super::{
     Action, ActionReport, Asked, Capabilities, Inventory, LinkedResource, Provider, ProviderError,
     Seen, SnapshotPlan,
 };
+use crate::meter::InstanceState;
 
 /// What the last inventory saw, so `--dry-run` can name the exact ids it would touch.
 #[derive(Debug, Clone, Default)]
@@ -51,6 +54,8 @@ struct Last {
     root_volume: Option<String>,
     /// The resources it listed, for the snapshot-clean plan.
     resources: Vec<LinkedResource>,
+    /// What it could not know, one line each.
+    gaps: Vec<String>,
 }
 
 pub struct Aws {
@@ -58,6 +63,10 @@ pub struct Aws {
     ec2: Result<Ec2, ProviderError>,
     imds: Option<Imds>,
     memory: Option<PathBuf>,
+    /// The resource ids recorded for each instance (the ledger's inventories), by instance id.
+    recorded: BTreeMap<String, BTreeSet<String>>,
+    /// The instances recorded with a resource deleted with them: listed before their release.
+    recorded_live: BTreeSet<String>,
     last: Mutex<Last>,
     sightings: Sightings,
     readback: Readback,
@@ -90,6 +99,8 @@ impl Aws {
             ec2: client,
             imds,
             memory: None,
+            recorded: BTreeMap::new(),
+            recorded_live: BTreeSet::new(),
             last: Mutex::new(Last::default()),
             sightings: Sightings::default(),
             readback: Readback::default(),
@@ -108,6 +119,21 @@ impl Aws {
     #[must_use]
     pub fn remembering(mut self, dir: &Path) -> Self {
         self.memory = Some(dir.to_path_buf());
+        self
+    }
+
+    /// Knows the resource ids recorded for each instance, as `(instance, resource, deleted with
+    /// the instance)` (the ledger's inventories): after a release they tie the leftovers EC2 no
+    /// longer links. One deleted with the instance (its root volume) was recorded while the
+    /// instance was listed, so the records hold its volumes and addresses of that time.
+    #[must_use]
+    pub fn recalling(mut self, ids: impl IntoIterator<Item = (String, String, bool)>) -> Self {
+        for (instance, id, with_instance) in ids {
+            if with_instance {
+                self.recorded_live.insert(instance.clone());
+            }
+            self.recorded.entry(instance).or_default().insert(id);
+        }
         self
     }
 
@@ -206,6 +232,15 @@ impl Aws {
             .unwrap_or_default()
     }
 
+    /// Every id recorded for instance `id`: the ledger's and the memory file's.
+    fn recorded_for(&self, id: &str, known: &Known) -> BTreeSet<String> {
+        let mut ids = self.recorded.get(id).cloned().unwrap_or_default();
+        ids.extend(known.volumes.iter().cloned());
+        ids.extend(known.images.iter().cloned());
+        ids.extend(known.allocations.iter().cloned());
+        ids
+    }
+
     fn remember(&self, id: &str, known: &Known) {
         if let Some(dir) = &self.memory {
             // Not remembering only costs the leftovers' discovery after a release.
@@ -234,6 +269,10 @@ impl Provider for Aws {
 
     fn add_seen(&self, seen: &Seen) {
         self.sightings.add(seen);
+    }
+
+    fn gaps(&self) -> Vec<String> {
+        self.last().gaps
     }
 
     fn capabilities(&self) -> Capabilities {
@@ -317,12 +356,36 @@ impl Provider for Aws {
         let id = self.instance_id().await?;
         let mut known = self.known(&id);
         let mut session = Session::new(ec2);
-        let seen = session.seen(&id, &known).await?;
-        if seen.instance.is_some() {
+        let instance = session.instance(&id).await?;
+        if instance.is_some() {
             self.sightings.saw("aws", Some(self.region()), &id);
         } else {
             self.absent(&id)?;
         }
+        let mut gaps = Vec::new();
+        let seen = if instance.as_ref().is_none_or(|i| i.state == "terminated") {
+            // EC2 no longer links what survived: the sweep, by what still ties it.
+            let recorded = self.recorded_for(&id, &known);
+            // What was found after the release (by the links alone) is recorded too, and
+            // proves nothing about what had no link.
+            let live = self.recorded_live.contains(&id)
+                || known
+                    .transitions
+                    .iter()
+                    .any(|t| t.1 != InstanceState::Released);
+            if !live {
+                gaps.push(format!(
+                    "volumes and elastic IPs left by released {id}: this data directory \
+                     never recorded its resources while it ran, and EC2 keeps no link from \
+                     them to a terminated instance, so one may still bill unlisted \
+                     (`gpumeter sweep` lists all in {})",
+                    self.region()
+                ));
+            }
+            sweep::of_released(&mut session, &id, instance, &recorded).await?
+        } else {
+            session.linked(&id, instance, &known).await?
+        };
         let now = Timestamp::now();
         seen.remember(&mut known);
         if let Some(s) = seen
@@ -337,6 +400,7 @@ impl Provider for Aws {
         self.update_last(|l| {
             l.instance = Some(id.clone());
             l.root_volume = seen.root_volume().map(str::to_string);
+            l.gaps = gaps;
         });
         let inventory = inventory::assemble(&id, self.region(), &seen, &known, now)
             .map_err(|e| ProviderError::state("aws", format!("aws: {e}")))?;

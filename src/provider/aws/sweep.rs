@@ -10,6 +10,7 @@ use jiff::Timestamp;
 use super::fetch::{Session, filter, owned_by_self};
 use super::inventory::{Seen, assemble};
 use super::known::Known;
+use super::links;
 use super::query::Ec2Error;
 use super::xml;
 use crate::provider::LinkedResource;
@@ -27,6 +28,30 @@ pub async fn sweep(
 }
 
 async fn read(s: &mut Session<'_>) -> Result<Seen, Ec2Error> {
+    let mut seen = list(s).await?;
+    seen.addresses
+        .retain(|a| a.instance_id.is_none() && a.association_id.is_none());
+    s.sharing(&mut seen).await;
+    Ok(seen)
+}
+
+/// What of the sweep belongs to instance `id`, which EC2 no longer lists or lists terminated
+/// (`instance`): by the links EC2 keeps and the ids `recorded` for it ([`links`]). Who may use
+/// each snapshot and image is read for those alone.
+pub async fn of_released(
+    s: &mut Session<'_>,
+    id: &str,
+    instance: Option<xml::Instance>,
+    recorded: &BTreeSet<String>,
+) -> Result<Seen, Ec2Error> {
+    let mut seen = links::belonging(list(s).await?, id, recorded);
+    seen.instance = instance;
+    s.sharing(&mut seen).await;
+    Ok(seen)
+}
+
+/// Every listing of the sweep, every address (associated or not), sharing not read.
+async fn list(s: &mut Session<'_>) -> Result<Seen, Ec2Error> {
     let mut volumes = s
         .list(
             "DescribeVolumes",
@@ -79,18 +104,13 @@ async fn read(s: &mut Session<'_>) -> Result<Seen, Ec2Error> {
         .await?;
     let addresses = s
         .list("DescribeAddresses", &Vec::new(), xml::addresses)
-        .await?
-        .into_iter()
-        .filter(|a| a.instance_id.is_none() && a.association_id.is_none())
-        .collect();
-    let mut seen = Seen {
+        .await?;
+    Ok(Seen {
         instance: None,
         volumes,
         snapshots,
         images,
         addresses,
         shared: BTreeMap::new(),
-    };
-    s.sharing(&mut seen).await;
-    Ok(seen)
+    })
 }
