@@ -13,6 +13,7 @@ pub mod aws;
 pub mod bearer;
 pub mod cleanup;
 pub mod command;
+pub mod delete_steps;
 pub mod demo;
 pub mod env;
 pub mod http;

@@ -11,6 +11,7 @@ use super::inventory::{IMAGE_STATUSES, json_ids};
 use super::model::{self, Ack};
 use super::rpc::{Product, RpcError};
 use crate::meter::ResourceKind;
+use crate::provider::delete_steps;
 use crate::provider::{Action, ActionReport, LinkedResource, ProviderError};
 
 type Params = Vec<(&'static str, String)>;
@@ -115,14 +116,6 @@ fn steps(r: &LinkedResource) -> Option<Steps> {
 
 /// What a read by id found: the status, or `None` once it is no longer listed.
 type Listed = Result<Option<String>, RpcError>;
-
-fn said(read: &Listed) -> String {
-    match read {
-        Ok(Some(status)) => format!("still lists it ({status})"),
-        Ok(None) => "no longer lists it".into(),
-        Err(e) => format!("could not be read ({e})"),
-    }
-}
 
 impl AlibabaCloud {
     fn step_line(&self, c: &Call) -> String {
@@ -240,59 +233,19 @@ impl AlibabaCloud {
                     s.is_none_or(|s| s == freed)
                 })
                 .await;
-            match &read {
-                Ok(Some(status)) if status == freed => {}
-                Ok(None) => {
-                    return Ok(report(
-                        true,
-                        format!("{what} is no longer listed: the provider shows it deleted"),
-                    ));
-                }
-                _ => {
-                    let outcome = match &sent {
-                        Ok(()) => format!("{} was accepted", free.action),
-                        Err(e) => format!("{} failed ({e})", free.action),
-                    };
-                    return Ok(report(
-                        false,
-                        format!(
-                            "{outcome}, but the provider {}: {what} not deleted",
-                            said(&read)
-                        ),
-                    ));
-                }
+            if let Some((confirmed, summary)) =
+                delete_steps::after_free(&what, free.action, freed, &sent, &read)
+            {
+                return Ok(report(confirmed, summary));
             }
         }
         let sent = self.send(&steps.delete).await?;
         let read = self
             .read_until(r, self.readback.attempts_after(&sent), |s| s.is_none())
             .await;
-        Ok(match (&sent, &read) {
-            (Ok(()), Ok(None)) => report(
-                true,
-                format!("{what} deleted: the provider no longer lists it"),
-            ),
-            (Err(_), Ok(None)) => report(
-                true,
-                format!("{what} was already gone: the provider no longer lists it"),
-            ),
-            (Err(e), Err(_)) => return Err(e.clone().into()),
-            (Ok(()), _) => report(
-                false,
-                format!(
-                    "{} was accepted, but the provider {}",
-                    steps.delete.action,
-                    said(&read)
-                ),
-            ),
-            (Err(e), _) => report(
-                false,
-                format!(
-                    "{} failed ({e}); the provider {}",
-                    steps.delete.action,
-                    said(&read)
-                ),
-            ),
-        })
+        let (confirmed, summary) =
+            delete_steps::after_delete(&what, steps.delete.action, &sent, &read)
+                .map_err(ProviderError::from)?;
+        Ok(report(confirmed, summary))
     }
 }
