@@ -11,6 +11,8 @@ pub mod chain;
 pub mod container;
 pub mod credentials;
 pub mod delete;
+pub mod elb;
+mod elb_xml;
 pub mod fetch;
 pub mod imds;
 pub mod inventory;
@@ -55,6 +57,8 @@ struct Last {
 pub struct Aws {
     settings: AwsSettings,
     ec2: Result<Ec2, ProviderError>,
+    /// Elastic Load Balancing, for the sweep and the delete of load balancers.
+    elb: Result<Ec2, ProviderError>,
     imds: Option<Imds>,
     memory: Option<PathBuf>,
     last: Mutex<Last>,
@@ -80,6 +84,21 @@ impl Aws {
                 &[credentials::ENDPOINT_EC2, credentials::ENDPOINT],
             )),
         };
+        let elb = match (
+            &settings.credentials,
+            &settings.region,
+            settings.elb_endpoint(),
+        ) {
+            (Err(e), _, _) | (_, Err(e), _) => Err(e.clone()),
+            (Ok(keys), Ok(region), Some(at)) => {
+                Ec2::for_service(elb::ELB, &at, region, keys.clone(), ec2)
+            }
+            (Ok(_), Ok(_), None) => Err(ProviderError::missing(
+                "aws",
+                credentials::ENDPOINT_ELB,
+                &[credentials::ENDPOINT_ELB, credentials::ENDPOINT],
+            )),
+        };
         let imds = settings
             .imds_endpoint
             .as_deref()
@@ -87,6 +106,7 @@ impl Aws {
         Aws {
             settings,
             ec2: client,
+            elb,
             imds,
             memory: None,
             last: Mutex::new(Last::default()),
@@ -286,7 +306,8 @@ impl Provider for Aws {
     }
 
     async fn delete(&self, resource: &LinkedResource) -> Result<ActionReport, ProviderError> {
-        let mut session = Session::new(self.ec2()?);
+        let mut session =
+            Session::new(self.ec2()?).with_elb(self.elb.as_ref().map_err(Clone::clone));
         let (confirmed, summary) = delete::delete(&mut session, resource, self.readback).await?;
         Ok(ActionReport {
             action: Action::Cleanup {
@@ -299,10 +320,9 @@ impl Provider for Aws {
     }
 
     async fn sweep(&self) -> Result<Vec<LinkedResource>, ProviderError> {
-        let mut session = Session::new(self.ec2()?);
-        sweep::sweep(&mut session, self.region(), Timestamp::now())
-            .await
-            .map_err(|e| ProviderError::state("aws", format!("aws: {e}")))
+        let mut session =
+            Session::new(self.ec2()?).with_elb(self.elb.as_ref().map_err(Clone::clone));
+        sweep::sweep(&mut session, self.region(), Timestamp::now()).await
     }
 
     async fn inventory(&self) -> Result<Inventory, ProviderError> {
