@@ -13,6 +13,7 @@ mod alibaba_cli;
 mod alibaba_faults;
 mod aws_checked;
 mod aws_cleanup;
+mod aws_elb;
 mod aws_faults;
 mod aws_moto;
 mod aws_roles;
