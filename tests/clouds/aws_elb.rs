@@ -1,6 +1,7 @@
 //! Load balancers against moto (Elastic Load Balancing v2 behind the same checker as EC2, every
 //! request checked against botocore's `elbv2` model, listings in pages): the sweep lists each
-//! load balancer with no healthy target, priced, and not one whose target moto reports
+//! load balancer with no healthy target (unpriced by the bundled sheet, priced by one that states
+//! a price), and not one whose target moto reports
 //! `healthy`; `cleanup --kind lb` deletes each, read back until the service no longer knows it,
 //! with exactly the calls its plan named.
 
@@ -239,8 +240,28 @@ fn the_cli_sweeps_load_balancers_priced_and_cleanup_kind_lb_deletes_them_against
         "{ids:?}"
     );
     assert!(!ids.contains(&w.healthy.as_str()), "{ids:?}");
+    // The bundled sheet states no load balancer price: unpriced, never 0.
     for item in &items {
-        // 0.0225 USD an hour, 730 hours a month.
+        assert!(item["monthly_cost"].is_null(), "{item}");
+    }
+    // A sheet that states one prices each: 0.0225 USD an hour, 730 hours a month.
+    let config = dir.path().join("gpumeter");
+    std::fs::create_dir_all(&config).unwrap();
+    let sheet = config.join("lb.toml");
+    std::fs::write(
+        &sheet,
+        "id = \"aws-us-east-1-lb\"\nextends = \"aws-us-east-1\"\n\
+         [extras]\nload_balancer_per_hour = \"0.0225\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        config.join("config.toml"),
+        format!("[pricing]\nsheet = {:?}\n", sheet.display().to_string()),
+    )
+    .unwrap();
+    let items = lbs_swept(&moto, dir.path());
+    assert_eq!(items.len(), 2, "{items:#?}");
+    for item in &items {
         assert_eq!(item["monthly_cost"], "16.43", "{item}");
     }
 
