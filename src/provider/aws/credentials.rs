@@ -27,6 +27,9 @@ pub const REGION: &str = "AWS_REGION";
 pub const DEFAULT_REGION: &str = "AWS_DEFAULT_REGION";
 pub const ENDPOINT_EC2: &str = "AWS_ENDPOINT_URL_EC2";
 pub const ENDPOINT: &str = "AWS_ENDPOINT_URL";
+/// Elastic Load Balancing v2's own override, by the SDKs' rule for a service id
+/// (`Elastic Load Balancing v2`: upper case, spaces as underscores).
+pub const ENDPOINT_ELB: &str = "AWS_ENDPOINT_URL_ELASTIC_LOAD_BALANCING_V2";
 /// The AWS SDKs' override for the instance metadata service (tests point it at loopback).
 pub const IMDS_ENDPOINT: &str = "AWS_EC2_METADATA_SERVICE_ENDPOINT";
 pub const IMDS_DISABLED: &str = "AWS_EC2_METADATA_DISABLED";
@@ -49,7 +52,7 @@ pub const PROCESS_TIMEOUT: Duration = Duration::from_secs(60);
 /// Temporary credentials are fetched again this long before they expire.
 pub const REFRESH_BEFORE: Duration = Duration::from_secs(5 * 60);
 
-const NAMES: [&str; 21] = [
+const NAMES: [&str; 22] = [
     ACCESS_KEY_ID,
     SECRET_ACCESS_KEY,
     SESSION_TOKEN,
@@ -57,6 +60,7 @@ const NAMES: [&str; 21] = [
     DEFAULT_REGION,
     ENDPOINT_EC2,
     ENDPOINT,
+    ENDPOINT_ELB,
     IMDS_ENDPOINT,
     IMDS_DISABLED,
     PROFILE,
@@ -199,6 +203,10 @@ pub struct AwsSettings {
     /// The EC2 endpoint, `https://ec2.<region>.amazonaws.com` (`.com.cn` in China) unless
     /// overridden.
     pub endpoint: Option<String>,
+    /// The Elastic Load Balancing endpoint the environment names (`AWS_ENDPOINT_URL_ELASTIC_
+    /// LOAD_BALANCING_V2`, then `AWS_ENDPOINT_URL`); `None` takes the region's
+    /// ([`Self::elb_endpoint`]).
+    pub elb_endpoint_given: Option<String>,
     /// The instance to watch; `None` asks the metadata service.
     pub instance_id: Option<String>,
     pub imds_endpoint: Option<String>,
@@ -264,6 +272,10 @@ impl AwsSettings {
             .or_else(|| env.get(ENDPOINT))
             .map(|e| e.trim_end_matches('/').to_string());
         let endpoint_given = given.is_some();
+        let elb_endpoint_given = env
+            .get(ENDPOINT_ELB)
+            .or_else(|| env.get(ENDPOINT))
+            .map(|e| e.trim_end_matches('/').to_string());
         let endpoint = given.or_else(|| region.as_ref().ok().map(|r| default_endpoint(r)));
         let sts = super::sts::Sts::resolve(env, region.as_ref().ok().map(String::as_str));
         let cx = super::chain::Context {
@@ -276,10 +288,25 @@ impl AwsSettings {
             credentials,
             region,
             endpoint,
+            elb_endpoint_given,
             instance_id,
             imds_endpoint,
             endpoint_given,
         }
+    }
+
+    /// Where Elastic Load Balancing is asked: the environment's override, else the region's
+    /// endpoint (`.amazonaws.com.cn` in China); `None` while no region is known.
+    pub fn elb_endpoint(&self) -> Option<String> {
+        self.elb_endpoint_given.clone().or_else(|| {
+            let region = self.region.as_ref().ok()?;
+            let domain = if region.starts_with("cn-") {
+                "amazonaws.com.cn"
+            } else {
+                "amazonaws.com"
+            };
+            Some(format!("https://elasticloadbalancing.{region}.{domain}"))
+        })
     }
 
     /// What only the network can tell: the region from the metadata service when nothing else

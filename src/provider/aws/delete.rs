@@ -1,5 +1,5 @@
 //! Deleting one leftover the sweep (or an inventory) found, each read back by id until EC2 no
-//! longer lists it or shows it deleted. A disk still attached is detached first and waited for
+//! longer lists it or shows it deleted (a load balancer: [`super::elb`]). A disk still attached is detached first and waited for
 //! until `available`; an associated address is disassociated first. EC2's refusal of a call
 //! comes back as it is, code and message. A NotFound answer counts as gone: the resource was
 //! listed moments before.
@@ -86,7 +86,8 @@ pub fn plan(r: &LinkedResource) -> Vec<String> {
             describe_call("DeregisterImage", &[p("ImageId", id)]),
             describe_call("DescribeImages", &image_read(id)),
         ],
-        ResourceKind::NetworkVolume | ResourceKind::LoadBalancer => Vec::new(),
+        ResourceKind::LoadBalancer => super::elb::plan(id),
+        ResourceKind::NetworkVolume => Vec::new(),
     }
 }
 
@@ -206,7 +207,8 @@ pub async fn delete(
                 Err(e) => read_back_failed("DeregisterImage accepted", &e),
             }
         }
-        ResourceKind::NetworkVolume | ResourceKind::LoadBalancer => {
+        ResourceKind::LoadBalancer => super::elb::delete(s, id, readback).await?,
+        ResourceKind::NetworkVolume => {
             return Err(ProviderError::unsupported(
                 "aws",
                 format!(

@@ -6,17 +6,20 @@ use roxmltree::Document;
 
 use super::inventory::Seen;
 use super::known::Known;
-use super::query::{Ec2, Ec2Error, Params, describe_call};
+use super::query::{Ec2, Ec2Error, Params, describe_call, describe_service_call};
 use super::xml;
-use crate::provider::Sharing;
 use crate::provider::http::Repeat;
+use crate::provider::{ProviderError, Sharing};
 
 /// At most this many pages of one listing; a renter's account never needs more.
 const MAX_PAGES: usize = 20;
 
-/// A run of EC2 calls, remembered in order for the report.
+/// A run of EC2 calls (and Elastic Load Balancing calls, where the run has that client),
+/// remembered in order for the report.
 pub struct Session<'a> {
     pub ec2: &'a Ec2,
+    /// The Elastic Load Balancing client, or why there is none.
+    pub elb: Result<&'a Ec2, ProviderError>,
     pub calls: Vec<String>,
 }
 
@@ -46,8 +49,32 @@ impl<'a> Session<'a> {
     pub fn new(ec2: &'a Ec2) -> Self {
         Session {
             ec2,
+            elb: Err(ProviderError::unsupported(
+                "aws",
+                "reach Elastic Load Balancing (no client for it in this run)",
+            )),
             calls: Vec::new(),
         }
+    }
+
+    /// With `elb` for the load balancer calls.
+    #[must_use]
+    pub fn with_elb(mut self, elb: Result<&'a Ec2, ProviderError>) -> Self {
+        self.elb = elb;
+        self
+    }
+
+    /// One call to `client` (another Query API than EC2's), remembered as its service names it.
+    pub async fn call_to(
+        &mut self,
+        client: &Ec2,
+        action: &str,
+        params: &[(String, String)],
+        repeat: Repeat,
+    ) -> Result<String, Ec2Error> {
+        self.calls
+            .push(describe_service_call(client.service(), action, params));
+        client.call(action, params, repeat).await
     }
 
     pub async fn call(

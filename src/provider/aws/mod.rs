@@ -11,6 +11,8 @@ pub mod chain;
 pub mod container;
 pub mod credentials;
 pub mod delete;
+pub mod elb;
+mod elb_xml;
 pub mod fetch;
 pub mod imds;
 pub mod inventory;
@@ -61,6 +63,8 @@ struct Last {
 pub struct Aws {
     settings: AwsSettings,
     ec2: Result<Ec2, ProviderError>,
+    /// Elastic Load Balancing, for the sweep and the delete of load balancers.
+    elb: Result<Ec2, ProviderError>,
     imds: Option<Imds>,
     memory: Option<PathBuf>,
     /// The resource ids recorded for each instance (the ledger's inventories), by instance id.
@@ -90,6 +94,21 @@ impl Aws {
                 &[credentials::ENDPOINT_EC2, credentials::ENDPOINT],
             )),
         };
+        let elb = match (
+            &settings.credentials,
+            &settings.region,
+            settings.elb_endpoint(),
+        ) {
+            (Err(e), _, _) | (_, Err(e), _) => Err(e.clone()),
+            (Ok(keys), Ok(region), Some(at)) => {
+                Ec2::for_service(elb::ELB, &at, region, keys.clone(), ec2)
+            }
+            (Ok(_), Ok(_), None) => Err(ProviderError::missing(
+                "aws",
+                credentials::ENDPOINT_ELB,
+                &[credentials::ENDPOINT_ELB, credentials::ENDPOINT],
+            )),
+        };
         let imds = settings
             .imds_endpoint
             .as_deref()
@@ -97,6 +116,7 @@ impl Aws {
         Aws {
             settings,
             ec2: client,
+            elb,
             imds,
             memory: None,
             recorded: BTreeMap::new(),
@@ -326,7 +346,8 @@ impl Provider for Aws {
     }
 
     async fn delete(&self, resource: &LinkedResource) -> Result<ActionReport, ProviderError> {
-        let mut session = Session::new(self.ec2()?);
+        let mut session =
+            Session::new(self.ec2()?).with_elb(self.elb.as_ref().map_err(Clone::clone));
         let (confirmed, summary) = delete::delete(&mut session, resource, self.readback).await?;
         Ok(ActionReport {
             action: Action::Cleanup {
@@ -345,10 +366,9 @@ impl Provider for Aws {
     }
 
     async fn sweep(&self) -> Result<Vec<LinkedResource>, ProviderError> {
-        let mut session = Session::new(self.ec2()?);
-        sweep::sweep(&mut session, self.region(), Timestamp::now())
-            .await
-            .map_err(|e| ProviderError::state("aws", format!("aws: {e}")))
+        let mut session =
+            Session::new(self.ec2()?).with_elb(self.elb.as_ref().map_err(Clone::clone));
+        sweep::sweep(&mut session, self.region(), Timestamp::now()).await
     }
 
     async fn inventory(&self) -> Result<Inventory, ProviderError> {

@@ -1,5 +1,6 @@
 //! The EC2 Query API: a form-encoded POST of `Action=…&Version=2016-11-15&…`, signed with SigV4,
-//! sent through the shared [`Http`] layer, answered in XML.
+//! sent through the shared [`Http`] layer, answered in XML. Elastic Load Balancing speaks the
+//! same protocol under its own name and version ([`Service`], `super::elb`).
 
 use std::fmt::{self, Write as _};
 use std::sync::Arc;
@@ -16,6 +17,21 @@ use crate::provider::http::{
 use crate::provider::{ErrorKind, ProviderError};
 
 pub const VERSION: &str = "2016-11-15";
+
+/// A Query API: its name (in SigV4 scopes, IAM actions and the calls a report shows), the
+/// `Version` it speaks, and the variable that overrides its endpoint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Service {
+    pub name: &'static str,
+    pub version: &'static str,
+    pub endpoint_var: &'static str,
+}
+
+pub const EC2: Service = Service {
+    name: "ec2",
+    version: VERSION,
+    endpoint_var: ENDPOINT_EC2,
+};
 /// The adapter's name in its errors.
 const PROVIDER: &str = "aws";
 const CONTENT_TYPE: &str = "application/x-www-form-urlencoded; charset=utf-8";
@@ -137,17 +153,18 @@ impl fmt::Display for Ec2Error {
 /// The IAM action a refused call needed. EC2's Query API actions are IAM actions of the `ec2`
 /// service under the same name; a message in the newer form says it outright
 /// (`... is not authorized to perform: ec2:StopInstances on resource: ...`).
-fn iam_action(action: &str, message: &str) -> String {
+fn iam_action(service: &str, action: &str, message: &str) -> String {
     message
         .split_once("perform: ")
         .and_then(|(_, rest)| rest.split_whitespace().next())
-        .filter(|a| a.starts_with("ec2:"))
-        .map_or_else(|| format!("ec2:{action}"), str::to_string)
+        .filter(|a| a.strip_prefix(service).is_some_and(|r| r.starts_with(':')))
+        .map_or_else(|| format!("{service}:{action}"), str::to_string)
 }
 
 /// The kind of an EC2 error answer, by its code (AWS's "Error codes for the Amazon EC2 API":
 /// the common client errors and the server errors), then by its status.
 fn classify(
+    service: &str,
     action: &str,
     status: u16,
     code: &str,
@@ -170,7 +187,7 @@ fn classify(
         "RequestExpired" => ProviderError::clock(PROVIDER),
         // `AccessDenied` is the rest of AWS's word for it (and moto's, for EC2 too).
         "UnauthorizedOperation" | "AccessDenied" => {
-            ProviderError::permission(PROVIDER, Some(&iam_action(action, message)))
+            ProviderError::permission(PROVIDER, Some(&iam_action(service, action, message)))
         }
         c if TRANSIENT_CODES.contains(&c) && !UNAVAILABLE_CODES.contains(&c) => {
             ProviderError::throttled(PROVIDER, retry)
@@ -179,7 +196,7 @@ fn classify(
         _ => match status {
             429 => ProviderError::throttled(PROVIDER, retry),
             401 => ProviderError::refused(PROVIDER, "the credentials", &key_pair),
-            403 => ProviderError::permission(PROVIDER, Some(&format!("ec2:{action}"))),
+            403 => ProviderError::permission(PROVIDER, Some(&format!("{service}:{action}"))),
             500.. => ProviderError::new(PROVIDER, ErrorKind::Unreachable),
             _ => ProviderError::rejected(PROVIDER),
         },
@@ -188,10 +205,18 @@ fn classify(
 
 impl From<Ec2Error> for ProviderError {
     fn from(e: Ec2Error) -> Self {
-        match e {
+        e.of(EC2)
+    }
+}
+
+impl Ec2Error {
+    /// The error of a call to `service`, named as that service names its calls and actions.
+    pub fn of(self, service: Service) -> ProviderError {
+        let name = service.name;
+        match self {
             Ec2Error::Credentials(e) => e,
             Ec2Error::Http { action, error } => {
-                ProviderError::unreachable(PROVIDER, &error).with_call(&format!("ec2 {action}"))
+                ProviderError::unreachable(PROVIDER, &error).with_call(&format!("{name} {action}"))
             }
             Ec2Error::Api {
                 action,
@@ -199,13 +224,13 @@ impl From<Ec2Error> for ProviderError {
                 code,
                 message,
                 retry_after,
-            } => classify(&action, status, &code, &message, retry_after)
-                .with_call(&format!("ec2 {action}"))
+            } => classify(name, &action, status, &code, &message, retry_after)
+                .with_call(&format!("{name} {action}"))
                 .with_code(&code)
                 .with_message(&message),
             Ec2Error::Malformed { action, what } => {
                 ProviderError::state(PROVIDER, format!("unreadable answer: {what}"))
-                    .with_call(&format!("ec2 {action}"))
+                    .with_call(&format!("{name} {action}"))
             }
         }
     }
@@ -213,7 +238,16 @@ impl From<Ec2Error> for ProviderError {
 
 /// `Action k=v …` as `--dry-run` and reports show a call (values are ids, never secrets).
 pub fn describe_call(action: &str, params: &[(String, String)]) -> String {
-    let mut text = format!("ec2 {action}");
+    describe_service_call(EC2, action, params)
+}
+
+/// [`describe_call`] for a call to `service`.
+pub fn describe_service_call(
+    service: Service,
+    action: &str,
+    params: &[(String, String)],
+) -> String {
+    let mut text = format!("{} {action}", service.name);
     for (k, v) in params {
         let _ = write!(text, " {k}={v}");
     }
@@ -221,6 +255,7 @@ pub fn describe_call(action: &str, params: &[(String, String)]) -> String {
 }
 
 pub struct Ec2 {
+    service: Service,
     http: Http,
     url: String,
     authority: String,
@@ -245,10 +280,24 @@ impl Ec2 {
         keys: Arc<Keys>,
         policy: HttpPolicy,
     ) -> Result<Self, ProviderError> {
+        Self::for_service(EC2, endpoint, region, keys, policy)
+    }
+
+    /// A client of another Query API (`service`), signed and sent the same way.
+    pub fn for_service(
+        service: Service,
+        endpoint: &str,
+        region: &str,
+        keys: Arc<Keys>,
+        policy: HttpPolicy,
+    ) -> Result<Self, ProviderError> {
         let bad = |why: &str| {
-            ProviderError::state(PROVIDER, format!("EC2 endpoint `{endpoint}`: {why}")).with_fix(
-                &format!("set {ENDPOINT_EC2} or {ENDPOINT} to an http(s) URL"),
+            let var = service.endpoint_var;
+            ProviderError::state(
+                PROVIDER,
+                format!("{} endpoint `{endpoint}`: {why}", service.name),
             )
+            .with_fix(&format!("set {var} or {ENDPOINT} to an http(s) URL"))
         };
         let url = reqwest::Url::parse(endpoint).map_err(|e| bad(&e.to_string()))?;
         if !matches!(url.scheme(), "http" | "https") {
@@ -261,6 +310,7 @@ impl Ec2 {
         };
         let http = Http::new(policy).map_err(|e| ProviderError::state(PROVIDER, e.to_string()))?;
         Ok(Ec2 {
+            service,
             http,
             url: url.to_string(),
             authority,
@@ -269,8 +319,13 @@ impl Ec2 {
         })
     }
 
-    fn form(action: &str, params: &[(String, String)]) -> String {
-        let mut body = format!("Action={}&Version={VERSION}", sigv4::uri_encode(action));
+    /// The API this client speaks.
+    pub fn service(&self) -> Service {
+        self.service
+    }
+
+    fn form(version: &str, action: &str, params: &[(String, String)]) -> String {
+        let mut body = format!("Action={}&Version={version}", sigv4::uri_encode(action));
         for (k, v) in params {
             body.push('&');
             body.push_str(&sigv4::uri_encode(k));
@@ -287,7 +342,13 @@ impl Ec2 {
         credentials: &Credentials,
     ) -> reqwest::RequestBuilder {
         let target = (self.url.as_str(), self.authority.as_str());
-        signed_post(client, target, (&self.region, "ec2"), body, credentials)
+        signed_post(
+            client,
+            target,
+            (&self.region, self.service.name),
+            body,
+            credentials,
+        )
     }
 
     /// Sends `action`; a 2xx answer's body, or the error EC2 (or the network) gave.
@@ -297,7 +358,7 @@ impl Ec2 {
         params: &[(String, String)],
         repeat: Repeat,
     ) -> Result<String, Ec2Error> {
-        let body = Self::form(action, params);
+        let body = Self::form(self.service.version, action, params);
         let credentials = self.keys.current().await.map_err(Ec2Error::Credentials)?;
         let result = self
             .http
@@ -406,6 +467,7 @@ mod tests {
     #[test]
     fn the_form_is_rfc3986_encoded() {
         let body = Ec2::form(
+            VERSION,
             "DescribeSnapshots",
             &[
                 ("Owner.1".into(), "self".into()),
@@ -504,9 +566,12 @@ mod tests {
     fn the_iam_action_comes_from_the_message_when_it_names_one() {
         let said = "You are not authorized to perform this operation. User: arn:aws:iam::1:user/u \
                     is not authorized to perform: ec2:StopInstances on resource: arn:x";
-        assert_eq!(iam_action("TerminateInstances", said), "ec2:StopInstances");
         assert_eq!(
-            iam_action("TerminateInstances", "You are not authorized."),
+            iam_action("ec2", "TerminateInstances", said),
+            "ec2:StopInstances"
+        );
+        assert_eq!(
+            iam_action("ec2", "TerminateInstances", "You are not authorized."),
             "ec2:TerminateInstances"
         );
     }

@@ -1,7 +1,7 @@
 //! The account swept in one region: what bills with no running instance to show for it. Volumes
 //! that are `available` (attached to nothing), the volumes of stopped instances, the account's
-//! own snapshots and images, and elastic IPs associated with nothing. Every list is read to its
-//! last page.
+//! own snapshots and images, elastic IPs associated with nothing, and load balancers with no
+//! healthy target ([`super::elb`]). Every list is read to its last page.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -13,18 +13,21 @@ use super::known::Known;
 use super::links;
 use super::query::Ec2Error;
 use super::xml;
-use crate::provider::LinkedResource;
+use crate::provider::{LinkedResource, ProviderError};
 
 /// What bills in `region` without a running instance, at `now`.
 pub async fn sweep(
     s: &mut Session<'_>,
     region: &str,
     now: Timestamp,
-) -> Result<Vec<LinkedResource>, String> {
-    read(s)
+) -> Result<Vec<LinkedResource>, ProviderError> {
+    let mut found = read(s)
         .await
         .map_err(|e| e.to_string())
         .and_then(|seen| assemble("", region, &seen, &Known::default(), now).map(|i| i.resources))
+        .map_err(|e| ProviderError::state("aws", format!("aws: {e}")))?;
+    found.extend(super::elb::sweep(s, now).await?);
+    Ok(found)
 }
 
 async fn read(s: &mut Session<'_>) -> Result<Seen, Ec2Error> {

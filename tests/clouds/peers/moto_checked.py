@@ -12,11 +12,16 @@ or a value of the wrong type gets AWS's answer (HTTP 400, ``UnknownParameter`` /
 ``MissingParameter`` / ``InvalidParameterValue`` in the protocol's XML error) and a line in the
 file named by ``MOTO_CHECKED_VIOLATIONS``.
 
+The model is botocore's service of the scope's name; where botocore names the model otherwise
+(``elasticloadbalancing`` signs for both ``elbv2`` and ``elb``), the one whose ``api_version``
+is the request's ``Version``.
+
 Paging: moto answers DescribeVolumes, DescribeSnapshots and DescribeImages whole. Where the
-model's input has ``MaxResults`` and ``NextToken`` and its output ``NextToken``, the launcher
-answers in pages of ``MaxResults`` items, or of ``MOTO_CHECKED_PAGE_SIZE`` (default 1) when the
-request sends none, as AWS may. A token is good once, for the same other parameters. Each page
-served is a line ``Action N`` in the file named by ``MOTO_CHECKED_PAGES``.
+model's input has ``MaxResults`` and ``NextToken`` and its output ``NextToken`` (EC2), or its
+input ``PageSize`` and ``Marker`` and its output ``NextMarker`` (Elastic Load Balancing), the
+launcher answers in pages of that many items, or of ``MOTO_CHECKED_PAGE_SIZE`` (default 1) when
+the request sends none, as AWS may. A token is good once, for the same other parameters. Each
+page served is a line ``Action N`` in the file named by ``MOTO_CHECKED_PAGES``.
 
 Each request in the model's terms is a line ``service Action k=v ...`` (its parameters in the
 order sent) in the file named by ``MOTO_CHECKED_CALLS``.
@@ -42,6 +47,11 @@ SCOPE = re.compile(r"Credential=[^/]*/\d{8}/[^/]*/([^/]+)/aws4_request")
 SESSION = botocore.session.get_session()
 LOCK = threading.Lock()
 TOKENS = {}  # token -> (action, other params, offset, page number)
+# SigV4 names botocore does not name a model by: the candidates, told apart by Version.
+SIGNED_AS = {"elasticloadbalancing": ("elbv2", "elb")}
+# (size in, token in, token out) of the two paging styles.
+EC2_PAGING = ("MaxResults", "NextToken", "NextToken")
+MARKER_PAGING = ("PageSize", "Marker", "NextMarker")
 
 
 class Refusal(Exception):
@@ -134,12 +144,25 @@ def error_body(protocol, code, message):
     return f"<ErrorResponse>{error}<RequestId>{request}</RequestId></ErrorResponse>"
 
 
+def model_for(service, version):
+    """botocore's model of the service signed as ``service`` that speaks ``version``."""
+    available = SESSION.get_available_services()
+    names = [n for n in SIGNED_AS.get(service, (service,)) if n in available]
+    models = [SESSION.get_service_model(n) for n in names]
+    if not models:
+        return None
+    return next((m for m in models if m.api_version == version), models[0])
+
+
 def paged(operation):
+    """``(list name, paging style)`` of a listing answered in pages; ``None`` for the rest."""
     ins = operation.input_shape.members if operation.input_shape else {}
     outs = operation.output_shape.members if operation.output_shape else {}
     lists = [n for n, s in outs.items() if s.type_name == "list"]
-    if {"MaxResults", "NextToken"} <= set(ins) and "NextToken" in outs and len(lists) == 1:
-        return outs[lists[0]].serialization.get("name", lists[0])
+    for style in (EC2_PAGING, MARKER_PAGING):
+        size, token_in, token_out = style
+        if {size, token_in} <= set(ins) and token_out in outs and len(lists) == 1:
+            return outs[lists[0]].serialization.get("name", lists[0]), style
     return None
 
 
@@ -150,19 +173,26 @@ def append(var, line):
             f.write(line.replace("\n", " ") + "\n")
 
 
-def one_page(app, environ, body, action, version, params, list_name):
+def named(key):
+    """Whether ``key`` names the things asked for (ids, ARNs, names) rather than a filter."""
+    first = key.split(".")[0]
+    return first.endswith("Id") or first.endswith("Arns") or first == "Names"
+
+
+def one_page(app, environ, body, action, version, params, listing):
     """The page the request asks for, cut from moto's whole answer."""
-    rest = [(k, v) for k, v in params if k not in ("MaxResults", "NextToken")]
+    list_name, (size_in, token_in, token_out) = listing
+    rest = [(k, v) for k, v in params if k not in (size_in, token_in)]
     given = dict(params)
-    if "MaxResults" not in given and any(k.split(".")[0].endswith("Id") for k, _ in rest):
+    if size_in not in given and any(named(k) for k, _ in rest):
         # MaxResults' documentation: not with the ids; AWS answers those whole.
         return forward(app, environ, body)
-    size = int(given.get("MaxResults", os.environ.get("MOTO_CHECKED_PAGE_SIZE", "1")))
+    size = int(given.get(size_in, os.environ.get("MOTO_CHECKED_PAGE_SIZE", "1")))
     offset, page = 0, 1
-    if "NextToken" in given:
-        earned = TOKENS.pop(given["NextToken"], None)  # dict.pop is atomic
+    if token_in in given:
+        earned = TOKENS.pop(given[token_in], None)  # dict.pop is atomic
         if earned is None or earned[:2] != (action, rest):
-            raise Refusal("InvalidParameterValue", "The NextToken is not good for this request")
+            raise Refusal("InvalidParameterValue", f"The {token_in} is not good for this request")
         offset, page = earned[2], earned[3]
     if "INITIAL_NO_AUTH_ACTION_COUNT" not in os.environ:
         # moto checks signatures over the body when that is set: then it goes as it came.
@@ -171,19 +201,25 @@ def one_page(app, environ, body, action, version, params, list_name):
     status, headers, out = forward(app, environ, body)
     if not status.startswith("200"):
         return status, headers, out
-    namespace = re.search(r'xmlns="([^"]+)"', out.decode()).group(1)
-    ET.register_namespace("", namespace)
-    root, ns = ET.fromstring(out), "{%s}" % namespace
-    holder = root.find(ns + list_name)
+    found = re.search(r'xmlns="([^"]+)"', out.decode())
+    namespace = found.group(1) if found else ""
+    if namespace:
+        ET.register_namespace("", namespace)
+    root, ns = ET.fromstring(out), "{%s}" % namespace if namespace else ""
+    # EC2 answers hold the list and nextToken at the top; Query answers in <ActionResult>.
+    parent = root.find(f"{ns}{action}Result")
+    parent = root if parent is None else parent
+    token_tag = token_out[0].lower() + token_out[1:] if parent is root else token_out
+    holder = parent.find(ns + list_name)
     items = list(holder) if holder is not None else []
-    for old in root.findall(ns + "nextToken"):
-        root.remove(old)
+    for old in parent.findall(ns + token_tag):
+        parent.remove(old)
     for item in items[:offset] + items[offset + size :]:
         holder.remove(item)
     if offset + size < len(items):
         token = secrets.token_urlsafe(12)
         TOKENS[token] = (action, rest, offset + size, page + 1)
-        ET.SubElement(root, ns + "nextToken").text = token
+        ET.SubElement(parent, ns + token_tag).text = token
     append("MOTO_CHECKED_PAGES", f"{action} {page}")
     return status, headers, ET.tostring(root, encoding="utf-8", xml_declaration=True)
 
@@ -201,10 +237,10 @@ def answer(app, environ, body, params):
     """moto's answer, or AWS's refusal of a request botocore's model does not allow."""
     fields = dict(params)
     scope = SCOPE.search(environ.get("HTTP_AUTHORIZATION", ""))
-    if not scope or "Action" not in fields or scope.group(1) not in SESSION.get_available_services():
+    model = scope and "Action" in fields and model_for(scope.group(1), fields.get("Version"))
+    if not model:
         return forward(app, environ, body)
     service, action = scope.group(1), fields["Action"]
-    model = SESSION.get_service_model(service)
     try:
         if fields.get("Version") != model.api_version:
             raise Refusal("NoSuchVersion", f"{service} speaks Version {model.api_version}")
@@ -217,9 +253,9 @@ def answer(app, environ, body, params):
             check(tree(args), operation.input_shape, "", model.protocol)
         elif args:
             raise unknown(args[0][0])
-        list_name = paged(operation)
-        if list_name:
-            return one_page(app, environ, body, action, fields["Version"], args, list_name)
+        listing = paged(operation)
+        if listing:
+            return one_page(app, environ, body, action, fields["Version"], args, listing)
         return forward(app, environ, body)
     except Refusal as refusal:
         code, message = refusal.args

@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use gpumeter::provider::aws::Aws;
-use gpumeter::provider::aws::credentials::{AwsEnv, AwsSettings, Credentials};
+use gpumeter::provider::aws::credentials::{AwsEnv, AwsSettings, Credentials, Keys};
+use gpumeter::provider::aws::elb::ELB;
 use gpumeter::provider::aws::query::Ec2;
 use gpumeter::provider::http::{HttpPolicy, Repeat};
 use gpumeter::provider::readback::Readback;
@@ -22,6 +23,8 @@ struct MotoCloud {
     moto: Moto,
     /// Builds worlds and reads the truth: patient, unlike the adapter.
     ec2: Ec2,
+    /// Elastic Load Balancing, for the load balancer a cleanup finds.
+    elb: Ec2,
 }
 
 pub struct World {
@@ -70,14 +73,67 @@ fn first(body: &str, tag: &str) -> String {
 
 impl MotoCloud {
     async fn call(&self, action: &str, params: &[(&str, &str)]) -> String {
+        Self::call_to(&self.ec2, action, params).await
+    }
+
+    async fn call_to(client: &Ec2, action: &str, params: &[(&str, &str)]) -> String {
         let params: Vec<(String, String)> = params
             .iter()
             .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
             .collect();
-        self.ec2
+        client
             .call(action, &params, Repeat::Once)
             .await
             .unwrap_or_else(|e| panic!("{action}: {e}"))
+    }
+
+    /// An application load balancer whose one target group has `instance` registered: no
+    /// healthy target once the instance is stopped, so a sweep lists it and a cleanup deletes it.
+    async fn load_balancer(&self, instance: &str) {
+        let vpc = first(
+            &self
+                .call("CreateVpc", &[("CidrBlock", "10.0.0.0/16")])
+                .await,
+            "vpcId",
+        );
+        let mut subnets = Vec::new();
+        for (cidr, zone) in [("10.0.1.0/24", "us-east-1a"), ("10.0.2.0/24", "us-east-1b")] {
+            let params = [
+                ("VpcId", vpc.as_str()),
+                ("CidrBlock", cidr),
+                ("AvailabilityZone", zone),
+            ];
+            subnets.push(first(&self.call("CreateSubnet", &params).await, "subnetId"));
+        }
+        let elb = |action, params| Self::call_to(&self.elb, action, params);
+        let name = format!("lb-{}", instance.trim_start_matches("i-"));
+        let name = &name[..name.len().min(32)];
+        let lb = [
+            ("Name", name),
+            ("Subnets.member.1", subnets[0].as_str()),
+            ("Subnets.member.2", subnets[1].as_str()),
+        ];
+        let lb = first(&elb("CreateLoadBalancer", &lb).await, "LoadBalancerArn");
+        let group = [
+            ("Name", name),
+            ("Protocol", "HTTP"),
+            ("Port", "80"),
+            ("VpcId", vpc.as_str()),
+        ];
+        let group = first(&elb("CreateTargetGroup", &group).await, "TargetGroupArn");
+        let register = [
+            ("TargetGroupArn", group.as_str()),
+            ("Targets.member.1.Id", instance),
+        ];
+        elb("RegisterTargets", &register).await;
+        let listener = [
+            ("LoadBalancerArn", lb.as_str()),
+            ("Protocol", "HTTP"),
+            ("Port", "80"),
+            ("DefaultActions.member.1.Type", "forward"),
+            ("DefaultActions.member.1.TargetGroupArn", group.as_str()),
+        ];
+        elb("CreateListener", &listener).await;
     }
 }
 
@@ -173,6 +229,7 @@ impl Cloud for MotoCloud {
             ("InstanceId", instance),
         ];
         self.call("AssociateAddress", &assoc).await;
+        self.load_balancer(instance).await;
     }
 
     fn upstream(&self, _world: &World) -> String {
@@ -261,8 +318,8 @@ async fn moto_behind_the_fault_proxy_is_never_falsely_done() {
         timeout: Duration::from_secs(30),
         ..policy()
     };
-    let ec2 = Ec2::new(&moto.url, REGION, creds, patient).unwrap();
-    run(&MotoCloud { moto, ec2 }).await.check("aws");
+    let (ec2, elb) = clients(&moto, creds, patient);
+    run(&MotoCloud { moto, ec2, elb }).await.check("aws");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -273,12 +330,19 @@ async fn the_iam_policy_allows_every_call_and_nothing_more() {
         timeout: Duration::from_secs(30),
         ..policy()
     };
-    let ec2 = Ec2::new(&moto.url, REGION, creds, patient).unwrap();
+    let (ec2, elb) = clients(&moto, creds, patient);
     // Start needs a stopped instance: stop, then start it again. A cleanup of everything the
     // stopped instance leaves detaches its disks and disassociates its address first.
     let more = vec![
         vec![Action::Stop, Action::Start],
         vec![Action::Stop, Action::Cleanup { delete: Vec::new() }],
     ];
-    super::policies::check(&MotoCloud { moto, ec2 }, more, "aws-iam.json").await;
+    super::policies::check(&MotoCloud { moto, ec2, elb }, more, "aws-iam.json").await;
+}
+
+/// EC2 and Elastic Load Balancing clients of `moto`.
+fn clients(moto: &Moto, creds: Credentials, policy: HttpPolicy) -> (Ec2, Ec2) {
+    let keys = std::sync::Arc::new(Keys::fixed(creds.clone()));
+    let elb = Ec2::for_service(ELB, &moto.url, REGION, keys, policy).unwrap();
+    (Ec2::new(&moto.url, REGION, creds, policy).unwrap(), elb)
 }
