@@ -42,7 +42,10 @@ impl Tmux {
         let data_dir = std::env::temp_dir().join(&socket);
         let _ = std::fs::remove_dir_all(&data_dir);
         if umask.is_none() {
+            // Private, as gpumeter makes its own: a directory open to others adds a long
+            // warning to the events, which can push out the event a test waits for.
             std::fs::create_dir_all(&data_dir).unwrap();
+            std::fs::set_permissions(&data_dir, std::fs::Permissions::from_mode(0o700)).unwrap();
         }
         let bin = env!("CARGO_BIN_EXE_gpumeter");
         let umask = umask.map(|u| format!("umask {u}; ")).unwrap_or_default();
@@ -110,6 +113,21 @@ impl Tmux {
         }
     }
 
+    /// Waits until the screen no longer shows `text`, for at most thirty seconds. After an
+    /// Escape, the next key must wait for this: an Escape read together with the next key is
+    /// that key with Alt.
+    pub(crate) fn wait_gone(&self, text: &str) {
+        let start = Instant::now();
+        while self.screen().contains(text) {
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "the screen still shows {text:?}:\n{}",
+                self.screen()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
     /// Whether `gpumeter watchdog --status` finds a live watchdog for the demo instance.
     pub(crate) fn watchdog_alive(&self) -> bool {
         Command::new(env!("CARGO_BIN_EXE_gpumeter"))
@@ -163,6 +181,7 @@ fn help_extend_release_and_quit_in_a_real_terminal() {
     let help = t.wait_for("show or hide this help");
     assert!(help.contains("release the instance"), "{help}");
     t.keys(&["Escape"]);
+    t.wait_gone("show or hide this help");
 
     t.keys(&["e"]);
     t.wait_for("deadline extended");

@@ -24,15 +24,7 @@ fn enter_shows_a_resource_and_d_asks_to_delete_it_alone() {
         "{screen}"
     );
     t.keys(&["Escape"]);
-    // An Escape read together with the next key is that key with Alt: wait for it alone.
-    let start = std::time::Instant::now();
-    while t.screen().contains("attached to") {
-        assert!(
-            start.elapsed() < std::time::Duration::from_secs(30),
-            "Esc closes the details"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
+    t.wait_gone("attached to");
     t.keys(&["D"]);
     let screen = t.wait_for("← → choose");
     assert!(screen.contains("Delete what keeps billing"), "{screen}");
