@@ -155,8 +155,11 @@ fn sigkill_of_the_cockpit_watchdog_serve_and_extend_never_damages_the_ledger_or_
             after.revision >= before.revision,
             "trial {trials}: {after:?}"
         );
+        // A watchdog that stops on its own clears its claim, heartbeat included, in a commit
+        // of its own: a later revision. Anything else older than before is a lost commit.
+        let released = after.heartbeat == 0 && after.revision > before.revision;
         assert!(
-            after.heartbeat >= before.heartbeat,
+            after.heartbeat >= before.heartbeat || released,
             "trial {trials}: {after:?}"
         );
         before = after;
