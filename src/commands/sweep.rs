@@ -329,6 +329,8 @@ fn text(swept: &Swept, totals: &[Money], unpriced: usize) -> String {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeMap;
+
     use rust_decimal::Decimal;
 
     use super::*;
@@ -348,6 +350,8 @@ mod tests {
                 backs_image: None,
                 attached_to: None,
                 exposure: crate::provider::Exposure::default(),
+                origin: None,
+                tags: BTreeMap::new(),
             },
             monthly: monthly.map(|(a, c)| Money::new(Decimal::from(a), c.parse().unwrap())),
             age_days: 1,

@@ -176,6 +176,8 @@ pub fn assemble(
                 encrypted: v.encrypted,
                 shared: Sharing::Unknown,
             },
+            origin: None,
+            tags: BTreeMap::new(),
         });
     }
     let behind = seen.behind_images();
@@ -195,6 +197,8 @@ pub fn assemble(
                 encrypted: s.encrypted,
                 shared: seen.sharing(&s.id),
             },
+            origin: None,
+            tags: BTreeMap::new(),
         });
     }
     images_and_addresses(seen, when, fallback, &mut resources);
@@ -238,6 +242,8 @@ fn images_and_addresses(
                 encrypted: i.encrypted,
                 shared: seen.sharing(&i.id),
             },
+            origin: None,
+            tags: BTreeMap::new(),
         });
     }
     resources.extend(seen.addresses.iter().map(|a| address(a, fallback)));
@@ -271,5 +277,7 @@ fn address(a: &Address, fallback: Timestamp) -> LinkedResource {
             .or_else(|| a.network_interface_id.clone())
             .or_else(|| a.association_id.clone()),
         exposure: Exposure::default(),
+        origin: None,
+        tags: BTreeMap::new(),
     }
 }
