@@ -201,6 +201,8 @@ fn orphans(now: Timestamp) -> Vec<LinkedResource> {
         encrypted: Some(true),
         shared: Sharing::Private,
     };
+    old.origin = Some("i-0gone".into());
+    old.tags = BTreeMap::from([("project".to_string(), "llm".to_string())]);
     let mut spare = resource(
         "vol-0spare",
         "scratch",
