@@ -127,7 +127,8 @@ pub enum Command {
   gpumeter sweep --provider aws --region us-west-2
   gpumeter sweep --provider aws --json
   gpumeter sweep --provider aws --all-regions
-  gpumeter sweep --kind snapshot --older-than 90d")]
+  gpumeter sweep --kind snapshot --older-than 90d
+  gpumeter sweep --tag project=llm")]
     Sweep {
         #[arg(long)]
         json: bool,
@@ -141,16 +142,22 @@ pub enum Command {
         /// Only what was created at least this long ago (30d, 12h, 90m).
         #[arg(long, value_name = "DURATION")]
         older_than: Option<String>,
+        /// Only what carries this tag: KEY=VALUE, or KEY for any value (repeatable; all must
+        /// match).
+        #[arg(long = "tag", value_name = "KEY[=VALUE]")]
+        tags: Vec<String>,
         #[command(flatten)]
         target: TargetArgs,
     },
-    /// Delete what keeps billing: what `sweep` lists, chosen by id, kind, age or attachment.
+    /// Delete what keeps billing: what `sweep` lists, chosen by id, kind, age, tag or
+    /// attachment.
     /// Shows what goes, what each costs a month and what stays, asks (or --yes), and reads
     /// each delete back (exit 0 when every delete is confirmed, 1 otherwise).
     #[command(after_help = "Examples:
   gpumeter cleanup --unattached --kind disk --dry-run
   gpumeter cleanup --id vol-0abc --id eipalloc-0def --yes
-  gpumeter cleanup --kind snapshot --older-than 30d")]
+  gpumeter cleanup --kind snapshot --older-than 30d
+  gpumeter cleanup --tag project=llm --unattached --dry-run")]
     Cleanup(Box<CleanupArgs>),
     /// The headless guard: enforces the deadline and the idle rule, watches spot notices.
     #[command(after_help = "Examples:
@@ -255,11 +262,15 @@ pub struct CleanupArgs {
     /// Only what was created at least this long ago (30d, 12h, 90m).
     #[arg(long, value_name = "DURATION")]
     pub older_than: Option<String>,
+    /// Only what carries this tag: KEY=VALUE, or KEY for any value (repeatable; all must
+    /// match).
+    #[arg(long = "tag", value_name = "KEY[=VALUE]")]
+    pub tags: Vec<String>,
     /// Only what is attached to or associated with nothing.
     #[arg(long)]
     pub unattached: bool,
     /// Everything the sweep lists (still asks, unless --yes).
-    #[arg(long, conflicts_with_all = ["ids", "kind", "older_than", "unattached"])]
+    #[arg(long, conflicts_with_all = ["ids", "kind", "older_than", "tags", "unattached"])]
     pub all: bool,
     #[command(flatten)]
     pub common: ActionArgs,

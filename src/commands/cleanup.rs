@@ -181,34 +181,56 @@ fn filter(args: &CleanupArgs) -> Result<CleanupFilter, Failure> {
     let chosen = !args.ids.is_empty()
         || !args.kind.is_empty()
         || args.older_than.is_some()
+        || !args.tags.is_empty()
         || args.unattached;
     if !chosen && !args.all {
         return Err(Failure::bad_input(
-            "cleanup: say what to delete: --id, --kind, --older-than, --unattached, or --all \
-             (`gpumeter sweep` lists what bills)",
+            "cleanup: say what to delete: --id, --kind, --older-than, --tag, --unattached, or \
+             --all (`gpumeter sweep` lists what bills)",
         ));
     }
     Ok(CleanupFilter {
         ids: args.ids.clone(),
         unattached: args.unattached,
-        ..narrow(&args.kind, args.older_than.as_deref())?
+        ..narrow(&args.kind, args.older_than.as_deref(), &args.tags)?
     })
 }
 
-/// The kind and age choice that `sweep` and `cleanup` share.
+/// The kind, age and tag choice that `sweep` and `cleanup` share.
 pub fn narrow(
     kinds: &[CleanupKindArg],
     older_than: Option<&str>,
+    tags: &[String],
 ) -> Result<CleanupFilter, Failure> {
     let older_than = older_than
         .map(parse_age)
         .transpose()
         .map_err(|e| Failure::bad_input(format!("--older-than: {e}")))?;
+    let tags = tags
+        .iter()
+        .map(|t| parse_tag(t))
+        .collect::<Result<_, _>>()
+        .map_err(|e| Failure::bad_input(format!("--tag: {e}")))?;
     Ok(CleanupFilter {
         kinds: kinds.iter().map(|k| kind(*k)).collect(),
         older_than,
+        tags,
         ..CleanupFilter::default()
     })
+}
+
+/// A tag as `--tag` takes it: `KEY=VALUE` (the first `=` splits), or `KEY` for any value.
+fn parse_tag(text: &str) -> Result<(String, Option<String>), String> {
+    let (key, value) = match text.split_once('=') {
+        Some((key, value)) => (key, Some(value.to_string())),
+        None => (text, None),
+    };
+    if key.is_empty() {
+        return Err(format!(
+            "`{text}` names no key: write it like project=llm or project"
+        ));
+    }
+    Ok((key.to_string(), value))
 }
 
 fn kind(arg: CleanupKindArg) -> CleanupKind {
@@ -247,5 +269,23 @@ mod tests {
         assert_eq!(parse_age("1d12h").unwrap(), SignedDuration::from_hours(36));
         assert!(parse_age("soon").unwrap_err().contains("30d"));
         assert!(parse_age("-2d").is_err());
+    }
+
+    #[test]
+    fn a_tag_is_a_key_and_a_value_or_a_key_alone() {
+        assert_eq!(
+            parse_tag("project=llm").unwrap(),
+            ("project".into(), Some("llm".into()))
+        );
+        assert_eq!(
+            parse_tag("url=a=b").unwrap(),
+            ("url".into(), Some("a=b".into()))
+        );
+        assert_eq!(parse_tag("keep").unwrap(), ("keep".into(), None));
+        assert_eq!(
+            parse_tag("keep=").unwrap(),
+            ("keep".into(), Some(String::new()))
+        );
+        assert!(parse_tag("=llm").unwrap_err().contains("project=llm"));
     }
 }

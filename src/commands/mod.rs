@@ -181,12 +181,13 @@ pub fn run(cli: &Cli) -> ExitCode {
             all_regions,
             kind,
             older_than,
+            tags,
             ..
         }) => sweep::run(
             cli,
             *json,
             *all_regions,
-            &cleanup::narrow(kind, older_than.as_deref())?,
+            &cleanup::narrow(kind, older_than.as_deref(), tags)?,
         ),
         Some(Command::Cleanup(args)) => cleanup::run(cli, args),
         Some(Command::Release(args)) => actions::run(cli, &Action::Release, args),

@@ -204,6 +204,8 @@ fn row_json(r: &SweepRow) -> serde_json::Value {
         "age_days": r.age_days,
         "monthly_cost": r.monthly.map(|m| m.cents_string()),
         "attached_to": r.resource.attached_to,
+        "origin": r.resource.origin,
+        "tags": r.resource.tags,
         "encrypted": r.resource.exposure.encrypted,
         "public": public(&r.resource.exposure.shared),
         "shared_with": match &r.resource.exposure.shared {
@@ -273,13 +275,14 @@ fn text(swept: &Swept, totals: &[Money], unpriced: usize) -> String {
     };
     let _ = writeln!(
         out,
-        "{}{:<13} {:<24} {:>10} {:>7}  {:>14}  state",
+        "{}{:<13} {:<24} {:>10} {:>7}  {:>14}  {:<21}  state",
         region("region"),
         "kind",
         "id",
         "size",
         "age",
-        "a month"
+        "a month",
+        "from"
     );
     for r in rows {
         let kind = serde_json::to_value(r.resource.kind)
@@ -296,10 +299,11 @@ fn text(swept: &Swept, totals: &[Money], unpriced: usize) -> String {
             .map_or_else(|| "unpriced".to_string(), |m| m.to_string());
         let _ = writeln!(
             out,
-            "{}{kind:<13} {:<24} {size:>10} {:>6}d  {monthly:>14}  {}",
+            "{}{kind:<13} {:<24} {size:>10} {:>6}d  {monthly:>14}  {:<21}  {}",
             region(r.region.as_deref().unwrap_or("-")),
             r.resource.id,
             r.age_days,
+            r.resource.origin.as_deref().unwrap_or("-"),
             r.resource.state
         );
     }
@@ -329,6 +333,8 @@ fn text(swept: &Swept, totals: &[Money], unpriced: usize) -> String {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeMap;
+
     use rust_decimal::Decimal;
 
     use super::*;
@@ -348,6 +354,8 @@ mod tests {
                 backs_image: None,
                 attached_to: None,
                 exposure: crate::provider::Exposure::default(),
+                origin: None,
+                tags: BTreeMap::new(),
             },
             monthly: monthly.map(|(a, c)| Money::new(Decimal::from(a), c.parse().unwrap())),
             age_days: 1,

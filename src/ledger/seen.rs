@@ -181,6 +181,8 @@ impl Ledger {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeMap;
+
     use jiff::Timestamp;
 
     use super::super::schema::{APPLICATION_ID, MIGRATIONS, current_version};
@@ -257,6 +259,8 @@ mod tests {
             backs_image: None,
             attached_to: None,
             exposure: Exposure::default(),
+            origin: None,
+            tags: BTreeMap::new(),
         };
         let listed = |resources| Inventory {
             instance: None,

@@ -112,6 +112,8 @@ pub fn not_here(provider: &str) -> ProviderError {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeMap;
+
     use std::sync::Mutex;
 
     use async_trait::async_trait;
@@ -178,6 +180,8 @@ mod tests {
             backs_image: image.map(str::to_string),
             attached_to: None,
             exposure: crate::provider::Exposure::default(),
+            origin: None,
+            tags: BTreeMap::new(),
         }
     }
 

@@ -5,6 +5,7 @@
 //! and the watchdog, each its own process, see the same cloud. Writes go to a temporary file
 //! that is renamed over the old one, so a reader never sees half a file.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -210,6 +211,8 @@ fn snapshot_clean(
             backs_image: None,
             attached_to: None,
             exposure: crate::provider::Exposure::default(),
+            origin: None,
+            tags: BTreeMap::new(),
         });
     }
     state.resources.retain(|r| !plan.deleted.contains(&r.id));

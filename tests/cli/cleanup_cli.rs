@@ -196,6 +196,57 @@ fn sweep_narrows_by_kind_and_age_as_cleanup_does() {
 }
 
 #[test]
+fn sweep_and_cleanup_choose_by_tag_and_say_where_a_snapshot_came_from() {
+    let cloud = Cloud::new("sweep-tags");
+    let out = cloud.run(&["sweep", "--json", "--tag", "project=llm"], &[]);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let items = doc["items"].as_array().unwrap();
+    assert_eq!(ids(items), ["snap-0gone"]);
+    assert_eq!(items[0]["origin"], "i-0gone");
+    assert_eq!(items[0]["tags"], serde_json::json!({"project": "llm"}));
+    let (_, all) = sweep(&cloud);
+    let spare = item(&all, "vol-0spare");
+    assert_eq!(spare["origin"], Value::Null);
+    assert_eq!(spare["tags"], serde_json::json!({}));
+    let by_key = cloud.run(&["sweep", "--json", "--tag", "project"], &[]);
+    let doc: Value = serde_json::from_slice(&by_key.stdout).unwrap();
+    assert_eq!(ids(doc["items"].as_array().unwrap()), ["snap-0gone"]);
+    let text = cloud.run(&["sweep", "--tag", "project=llm"], &[]);
+    let text = stdout(&text);
+    let header = text.lines().next().unwrap();
+    assert!(header.contains(" from "), "{text}");
+    let row = text.lines().find(|l| l.contains("snap-0gone")).unwrap();
+    assert!(row.contains(" i-0gone "), "{text}");
+    let spare = cloud.run(&["sweep"], &[]);
+    let spare = stdout(&spare);
+    let row = spare.lines().find(|l| l.contains("vol-0spare")).unwrap();
+    assert!(row.contains(" - "), "{spare}");
+    let other = cloud.run(&["sweep", "--tag", "project=cv"], &[]);
+    assert_eq!(other.status.code(), Some(0), "{}", stdout(&other));
+    let bad = cloud.run(&["sweep", "--tag", "=llm"], &[]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("--tag"), "{}", stderr(&bad));
+    let before = cloud.state();
+    let all_and_tag = cloud.run(&["cleanup", "--all", "--tag", "project", "--yes"], &[]);
+    assert_eq!(
+        all_and_tag.status.code(),
+        Some(2),
+        "{}",
+        stderr(&all_and_tag)
+    );
+    assert_eq!(cloud.state(), before, "nothing was deleted");
+    let tagged = cloud.run(&["cleanup", "--tag", "project=llm", "--yes"], &[]);
+    assert!(tagged.status.success(), "{}", stderr(&tagged));
+    let left = ids(&sweep(&cloud).1);
+    assert!(!left.contains(&"snap-0gone".into()), "{left:?}");
+    assert!(
+        left.contains(&"snap-0public".into()) && left.contains(&"vol-0spare".into()),
+        "{left:?}"
+    );
+}
+
+#[test]
 fn snapshot_clean_by_id_deletes_exactly_the_snapshots_named() {
     let cloud = Cloud::new("snapshot-pick");
     let listed = cloud.run(&["checklist"], &[]);

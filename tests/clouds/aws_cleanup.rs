@@ -398,3 +398,153 @@ fn the_cli_sweeps_dry_runs_cleans_up_by_id_and_sweeps_clean_against_moto() {
     let (code, left) = swept(&moto, dir.path());
     assert_eq!((code, left.len()), (Some(0), 0), "{left:?}");
 }
+
+/// The ids of what [`tagged_world`] made.
+struct TagWorld {
+    tagged: String,
+    untagged: String,
+    snapshot: String,
+    image: String,
+    running: String,
+}
+
+/// A running instance, a volume tagged `project=llm` and `owner=ana`, an untagged one, a
+/// snapshot of the first tagged `project=llm`, and an image of the instance.
+async fn tagged_world(ec2: &Ec2) -> TagWorld {
+    let (running, zone) = instance(ec2).await;
+    let tagged = grab(
+        &call(
+            ec2,
+            "CreateVolume",
+            &[
+                ("AvailabilityZone", zone.as_str()),
+                ("Size", "20"),
+                ("TagSpecification.1.ResourceType", "volume"),
+                ("TagSpecification.1.Tag.1.Key", "project"),
+                ("TagSpecification.1.Tag.1.Value", "llm"),
+                ("TagSpecification.1.Tag.2.Key", "owner"),
+                ("TagSpecification.1.Tag.2.Value", "ana"),
+            ],
+        )
+        .await,
+        "volumeId",
+    );
+    let untagged = volume(ec2, &zone, "30", "false").await;
+    let snapshot = grab(
+        &call(
+            ec2,
+            "CreateSnapshot",
+            &[
+                ("VolumeId", tagged.as_str()),
+                ("TagSpecification.1.ResourceType", "snapshot"),
+                ("TagSpecification.1.Tag.1.Key", "project"),
+                ("TagSpecification.1.Tag.1.Value", "llm"),
+            ],
+        )
+        .await,
+        "snapshotId",
+    );
+    let image = grab(
+        &call(
+            ec2,
+            "CreateImage",
+            &[("InstanceId", running.as_str()), ("Name", "tagged-image")],
+        )
+        .await,
+        "imageId",
+    );
+    TagWorld {
+        tagged,
+        untagged,
+        snapshot,
+        image,
+        running,
+    }
+}
+
+/// A volume tagged `project=llm` beside an untagged one, a tagged snapshot of the first and an
+/// image of a running instance: the sweep reads each one's tags and where it came from, and
+/// `--tag` chooses by them in `sweep` and `cleanup` alike.
+#[test]
+fn the_cli_sweeps_and_cleans_up_by_tag_and_says_where_each_came_from_against_moto() {
+    let Some(moto) = moto() else { return };
+    let TagWorld {
+        tagged,
+        untagged,
+        snapshot,
+        image,
+        running,
+    } = rt().block_on(tagged_world(&client(&moto.url)));
+    let dir = tempfile::tempdir().unwrap();
+    let (_, items) = swept(&moto, dir.path());
+    let row = |id: &str| {
+        items
+            .iter()
+            .find(|i| i["id"] == id)
+            .unwrap_or_else(|| panic!("{id} is not listed: {items:?}"))
+            .clone()
+    };
+    assert_eq!(
+        row(&tagged)["tags"],
+        serde_json::json!({"project": "llm", "owner": "ana"})
+    );
+    assert_eq!(row(&untagged)["tags"], serde_json::json!({}));
+    assert_eq!(row(&untagged)["origin"], serde_json::Value::Null);
+    assert_eq!(
+        row(&snapshot)["origin"],
+        tagged.as_str(),
+        "a snapshot names its volume"
+    );
+    assert_eq!(
+        row(&snapshot)["tags"],
+        serde_json::json!({"project": "llm"})
+    );
+    assert_eq!(row(&image)["origin"], running.as_str(), "sourceInstanceId");
+    // CreateImage's own snapshots name the instance in their description.
+    let behind: Vec<&serde_json::Value> = items
+        .iter()
+        .filter(|i| {
+            i["kind"] == "snapshot"
+                && i["id"] != snapshot.as_str()
+                && i["origin"] == running.as_str()
+        })
+        .collect();
+    assert!(!behind.is_empty(), "{items:?}");
+
+    let out = gpumeter(
+        &moto,
+        dir.path(),
+        &["sweep", "--json", "--tag", "project=llm"],
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut ids: Vec<&str> = doc["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["id"].as_str().unwrap())
+        .collect();
+    ids.sort_unstable();
+    let mut want = [tagged.as_str(), snapshot.as_str()];
+    want.sort_unstable();
+    assert_eq!(ids, want);
+
+    let out = gpumeter(
+        &moto,
+        dir.path(),
+        &["cleanup", "--tag", "project=llm", "--kind", "disk", "--yes"],
+    );
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("1 of 1 deleted and read back"), "{text}");
+    let (_, left) = swept(&moto, dir.path());
+    let left: Vec<&str> = left.iter().map(|i| i["id"].as_str().unwrap()).collect();
+    assert!(!left.contains(&tagged.as_str()), "{left:?}");
+    assert!(
+        left.contains(&untagged.as_str()) && left.contains(&snapshot.as_str()),
+        "{left:?}"
+    );
+}

@@ -5,6 +5,7 @@
 //! `healthy`; `cleanup --kind lb` deletes each, read back until the service no longer knows it,
 //! with exactly the calls its plan named.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -312,6 +313,8 @@ fn w_plans(aws: &Aws, arns: &[&String]) -> Vec<String> {
                 backs_image: None,
                 attached_to: None,
                 exposure: gpumeter::provider::Exposure::default(),
+                origin: None,
+                tags: BTreeMap::new(),
             })
         })
         .collect()

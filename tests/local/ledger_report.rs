@@ -1,6 +1,7 @@
 //! Every report figure against a hand-built ledger: known minutes, events and inventories in a
 //! temporary directory, with the expected numbers worked out by hand in the comments.
 
+use std::collections::BTreeMap;
 use std::process::Command;
 
 use gpumeter::ledger::query::LeftoverRow;
@@ -73,6 +74,8 @@ fn resource(id: &str, kind: ResourceKind, with_instance: bool) -> LinkedResource
         backs_image: None,
         attached_to: None,
         exposure: gpumeter::provider::Exposure::default(),
+        origin: None,
+        tags: BTreeMap::new(),
     }
 }
 

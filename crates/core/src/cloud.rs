@@ -2,6 +2,8 @@
 //! the actions that change them, what came of an action and why a call failed. The adapters
 //! that speak each provider's API live at the edge and return these.
 
+use std::collections::BTreeMap;
+
 use jiff::Timestamp;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
@@ -66,6 +68,13 @@ pub struct LinkedResource {
     /// Whether its data is encrypted and who else may read it, as far as the provider says.
     #[serde(default)]
     pub exposure: Exposure,
+    /// For a snapshot or an image: what it was made from, as the provider says (the instance,
+    /// or for a snapshot the volume). Only the id: whether it still exists is not asked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<String>,
+    /// The provider's tags (labels), key to value.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub tags: BTreeMap<String, String>,
 }
 
 impl LinkedResource {

@@ -383,6 +383,8 @@ fn collect(
             backs_image: None,
             attached_to: None,
             exposure: crate::provider::Exposure::default(),
+            origin: None,
+            tags: std::collections::BTreeMap::new(),
         };
     let behind = image_snapshots(images);
     let mut out = Vec::new();

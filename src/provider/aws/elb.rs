@@ -8,6 +8,8 @@
 //! `DeleteLoadBalancer`, then `DescribeLoadBalancers` by ARN until the service answers
 //! `LoadBalancerNotFound`; only that answer confirms it.
 
+use std::collections::BTreeMap;
+
 use jiff::Timestamp;
 use roxmltree::Document;
 use rust_decimal::Decimal;
@@ -169,6 +171,8 @@ pub async fn sweep(
             attached_to: None,
             exposure: Exposure::default(),
             id: lb.arn,
+            origin: None,
+            tags: BTreeMap::new(),
         });
     }
     Ok(out)

@@ -13,6 +13,7 @@ use jiff::Timestamp;
 use rust_decimal::Decimal;
 
 use super::known::Known;
+use super::links::create_image_source;
 use super::xml::{Address, Image, Instance, Snapshot, Volume};
 use crate::meter::{BillingMode, InstanceState, ResourceKind};
 use crate::provider::{Exposure, InstanceInfo, Inventory, LinkedResource, Sharing};
@@ -176,6 +177,8 @@ pub fn assemble(
                 encrypted: v.encrypted,
                 shared: Sharing::Unknown,
             },
+            origin: None,
+            tags: v.tags.clone(),
         });
     }
     let behind = seen.behind_images();
@@ -195,6 +198,10 @@ pub fn assemble(
                 encrypted: s.encrypted,
                 shared: seen.sharing(&s.id),
             },
+            origin: create_image_source(s)
+                .map(str::to_string)
+                .or_else(|| s.volume_id.clone()),
+            tags: s.tags.clone(),
         });
     }
     images_and_addresses(seen, when, fallback, &mut resources);
@@ -238,6 +245,8 @@ fn images_and_addresses(
                 encrypted: i.encrypted,
                 shared: seen.sharing(&i.id),
             },
+            origin: i.source_instance.clone(),
+            tags: i.tags.clone(),
         });
     }
     resources.extend(seen.addresses.iter().map(|a| address(a, fallback)));
@@ -271,5 +280,7 @@ fn address(a: &Address, fallback: Timestamp) -> LinkedResource {
             .or_else(|| a.network_interface_id.clone())
             .or_else(|| a.association_id.clone()),
         exposure: Exposure::default(),
+        origin: None,
+        tags: a.tags.clone(),
     }
 }

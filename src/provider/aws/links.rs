@@ -31,6 +31,19 @@ pub fn names(text: &str, id: &str) -> bool {
     })
 }
 
+/// The instance CreateImage took `snapshot` of, by the description EC2 gives those snapshots
+/// (`Created by CreateImage(i-...) for ami-...`).
+pub fn create_image_source(snapshot: &Snapshot) -> Option<&str> {
+    let after = snapshot
+        .description
+        .as_deref()?
+        .split_once("CreateImage(")?
+        .1;
+    let (id, _) = after.split_once(')')?;
+    (id.starts_with("i-") && id.len() > 2 && id[2..].chars().all(|c| c.is_ascii_alphanumeric()))
+        .then_some(id)
+}
+
 /// Whether `snapshot` is one CreateImage took of instance `id`'s volumes, by the description
 /// EC2 gives those snapshots.
 fn made_by_create_image(snapshot: &Snapshot, id: &str) -> bool {
@@ -139,6 +152,8 @@ pub fn belonging(all: Seen, id: &str, recorded: &BTreeSet<String>) -> Seen {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeMap;
+
     use super::super::xml::{Address, Volume};
     use super::*;
 
@@ -154,6 +169,7 @@ mod tests {
                 .map(|i| vec![(i.to_string(), "/dev/sdf".to_string(), false)])
                 .unwrap_or_default(),
             encrypted: None,
+            tags: BTreeMap::new(),
         }
     }
 
@@ -166,6 +182,7 @@ mod tests {
             size_gib: 10,
             description: description.map(str::to_string),
             encrypted: None,
+            tags: BTreeMap::new(),
         }
     }
 
@@ -183,6 +200,7 @@ mod tests {
             description: None,
             public: None,
             encrypted: None,
+            tags: BTreeMap::new(),
         }
     }
 
@@ -193,6 +211,7 @@ mod tests {
             instance_id: instance.map(str::to_string),
             association_id: None,
             network_interface_id: None,
+            tags: BTreeMap::new(),
         }
     }
 
@@ -281,6 +300,21 @@ mod tests {
         all.images.clear();
         all.snapshots.retain(|s| s.description.is_none());
         assert!(ids(&belonging(all, "i-1", &BTreeSet::new())).is_empty());
+    }
+
+    #[test]
+    fn the_instance_create_image_took_a_snapshot_of_is_read_from_its_description() {
+        let of = |d: Option<&str>| {
+            create_image_source(&snapshot("snap-1", "vol-1", d)).map(str::to_string)
+        };
+        assert_eq!(
+            of(Some("Created by CreateImage(i-0abc12) for ami-1")).as_deref(),
+            Some("i-0abc12")
+        );
+        assert_eq!(of(Some("Created by CreateImage(i-) for ami-1")), None);
+        assert_eq!(of(Some("Created by CreateImage(i-0a b) for ami-1")), None);
+        assert_eq!(of(Some("my own snapshot")), None);
+        assert_eq!(of(None), None);
     }
 
     #[test]

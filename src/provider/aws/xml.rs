@@ -2,6 +2,8 @@
 //! name, so the namespace (which moto and EC2 spell slightly differently) does not matter.
 //! Lists are `<xxxSet><item>…</item></xxxSet>`.
 
+use std::collections::BTreeMap;
+
 use roxmltree::{Document, Node};
 
 /// A malformed answer: what could not be read, never the body itself.
@@ -86,6 +88,17 @@ fn tag(node: Node<'_, '_>, key: &str) -> Option<String> {
     items(node, "tagSet")
         .find(|t| text(*t, "key") == Some(key))
         .and_then(|t| owned(t, "value"))
+}
+
+/// Every tag of `tagSet` under `node`, key to value (a tag with no value maps to "").
+fn tags(node: Node<'_, '_>) -> BTreeMap<String, String> {
+    items(node, "tagSet")
+        .filter_map(|t| {
+            let key = child(t, "key")?.text()?.to_string();
+            let value = child(t, "value").and_then(|v| v.text()).unwrap_or_default();
+            Some((key, value.to_string()))
+        })
+        .collect()
 }
 
 fn flag(node: Node<'_, '_>, name: &str) -> bool {
@@ -176,6 +189,8 @@ pub struct Volume {
     pub attachments: Vec<(String, String, bool)>,
     /// `encrypted`, where the answer says.
     pub encrypted: Option<bool>,
+    /// The `tagSet`, key to value.
+    pub tags: BTreeMap<String, String>,
 }
 
 pub fn volumes(doc: &Document<'_>) -> Vec<Volume> {
@@ -198,6 +213,7 @@ pub fn volumes(doc: &Document<'_>) -> Vec<Volume> {
                     })
                     .collect(),
                 encrypted: said(v, "encrypted"),
+                tags: tags(v),
             })
         })
         .collect()
@@ -213,6 +229,8 @@ pub struct Snapshot {
     pub description: Option<String>,
     /// `encrypted`, where the answer says.
     pub encrypted: Option<bool>,
+    /// The `tagSet`, key to value.
+    pub tags: BTreeMap<String, String>,
 }
 
 pub fn snapshots(doc: &Document<'_>) -> Vec<Snapshot> {
@@ -228,6 +246,7 @@ pub fn snapshots(doc: &Document<'_>) -> Vec<Snapshot> {
                     .unwrap_or(0),
                 description: owned(s, "description").or_else(|| tag(s, "Name")),
                 encrypted: said(s, "encrypted"),
+                tags: tags(s),
             })
         })
         .collect()
@@ -254,6 +273,8 @@ pub struct Image {
     /// Whether every EBS block device is encrypted: `Some(false)` if any says it is not,
     /// `None` if one does not say (or there is none).
     pub encrypted: Option<bool>,
+    /// The `tagSet`, key to value.
+    pub tags: BTreeMap<String, String>,
 }
 
 pub fn images(doc: &Document<'_>) -> Vec<Image> {
@@ -268,6 +289,7 @@ pub fn images(doc: &Document<'_>) -> Vec<Image> {
                 description: owned(i, "description"),
                 public: said(i, "isPublic"),
                 encrypted: all_encrypted(i),
+                tags: tags(i),
                 snapshots: items(i, "blockDeviceMapping")
                     .filter_map(|b| child(b, "ebs"))
                     .map(|e| {
@@ -291,6 +313,8 @@ pub struct Address {
     pub instance_id: Option<String>,
     pub association_id: Option<String>,
     pub network_interface_id: Option<String>,
+    /// The `tagSet`, key to value.
+    pub tags: BTreeMap<String, String>,
 }
 
 pub fn addresses(doc: &Document<'_>) -> Vec<Address> {
@@ -302,6 +326,7 @@ pub fn addresses(doc: &Document<'_>) -> Vec<Address> {
                 instance_id: owned(a, "instanceId"),
                 association_id: owned(a, "associationId"),
                 network_interface_id: owned(a, "networkInterfaceId"),
+                tags: tags(a),
             })
         })
         .collect()
@@ -359,6 +384,34 @@ mod tests {
             i.block_devices,
             vec![("/dev/xvda".into(), "vol-1".into(), true)]
         );
+    }
+
+    #[test]
+    fn reads_the_tags_of_a_volume_a_snapshot_an_image_and_an_address() {
+        let tag_set = "<tagSet><item><key>project</key><value>llm</value></item>\
+                       <item><key>keep</key></item></tagSet>";
+        let want = BTreeMap::from([
+            ("keep".to_string(), String::new()),
+            ("project".to_string(), "llm".to_string()),
+        ]);
+        let doc = |root: &str, set: &str, id: &str| {
+            format!(
+                "<{root}Response><{set}><item><{id}>x-1</{id}>{tag_set}</item>\
+                     <item><{id}>x-2</{id}></item></{set}></{root}Response>"
+            )
+        };
+        let body = doc("DescribeVolumes", "volumeSet", "volumeId");
+        let v = volumes(&parse(&body).unwrap());
+        assert_eq!((&v[0].tags, v[1].tags.is_empty()), (&want, true));
+        let body = doc("DescribeSnapshots", "snapshotSet", "snapshotId");
+        let s = snapshots(&parse(&body).unwrap());
+        assert_eq!((&s[0].tags, s[1].tags.is_empty()), (&want, true));
+        let body = doc("DescribeImages", "imagesSet", "imageId");
+        let i = images(&parse(&body).unwrap());
+        assert_eq!((&i[0].tags, i[1].tags.is_empty()), (&want, true));
+        let body = doc("DescribeAddresses", "addressesSet", "publicIp");
+        let a = addresses(&parse(&body).unwrap());
+        assert_eq!((&a[0].tags, a[1].tags.is_empty()), (&want, true));
     }
 
     #[test]

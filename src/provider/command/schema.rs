@@ -21,6 +21,8 @@
 //! using them, each in the same shape: `{"resources": [...]}`, `resources` required (empty when
 //! there is nothing).
 
+use std::collections::BTreeMap;
+
 use jiff::Timestamp;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Deserializer};
@@ -105,6 +107,8 @@ impl Resource {
             backs_image: None,
             attached_to: self.attached_to.filter(|a| !a.trim().is_empty()),
             exposure: crate::provider::Exposure::default(),
+            origin: None,
+            tags: BTreeMap::new(),
         }
     }
 }

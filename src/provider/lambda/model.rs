@@ -1,5 +1,7 @@
 //! Lambda Cloud's JSON rows: an instance and a file system.
 
+use std::collections::BTreeMap;
+
 use jiff::Timestamp;
 use rust_decimal::Decimal;
 use serde_json::Value;
@@ -79,5 +81,7 @@ pub fn file_system(v: &Value, now: Timestamp) -> Option<LinkedResource> {
         backs_image: None,
         attached_to: None,
         exposure: crate::provider::Exposure::default(),
+        origin: None,
+        tags: BTreeMap::new(),
     })
 }

@@ -16,6 +16,7 @@ mod volumes;
 
 pub use model::sku_for;
 
+use std::collections::BTreeMap;
 use std::ops::ControlFlow::{Break, Continue};
 use std::sync::Mutex;
 
@@ -111,6 +112,8 @@ fn network_volume(
         id,
         attached_to: None,
         exposure: crate::provider::Exposure::default(),
+        origin: None,
+        tags: BTreeMap::new(),
     })
 }
 
@@ -133,6 +136,8 @@ fn disk(
         backs_image: None,
         attached_to: None,
         exposure: crate::provider::Exposure::default(),
+        origin: None,
+        tags: BTreeMap::new(),
     }
 }
 

@@ -301,6 +301,8 @@ fn linked(
         backs_image: None,
         attached_to: Some(i.instance_id.clone()),
         exposure: crate::provider::Exposure::default(),
+        origin: None,
+        tags: std::collections::BTreeMap::new(),
     };
     let mut out = Vec::new();
     if let Some(system) = i.system_disk.as_ref().filter(|d| !d.disk_id.is_empty()) {
@@ -325,6 +327,8 @@ fn linked(
             backs_image: None,
             attached_to: Some(i.instance_id.clone()),
             exposure: crate::provider::Exposure::default(),
+            origin: None,
+            tags: std::collections::BTreeMap::new(),
         });
     }
     out

@@ -107,6 +107,8 @@ fn resource(
         backs_image: None,
         attached_to: None,
         exposure: crate::provider::Exposure::default(),
+        origin: None,
+        tags: std::collections::BTreeMap::new(),
     }
 }
 

@@ -15,6 +15,7 @@ mod listing;
 pub mod model;
 mod volumes;
 
+use std::collections::BTreeMap;
 use std::ops::ControlFlow::{Break, Continue};
 use std::sync::Mutex;
 
@@ -564,6 +565,8 @@ fn volume_row(row: &Value, now: Timestamp) -> Option<(LinkedResource, Vec<String
         id: format!("volume-{id}"),
         attached_to: users.first().cloned(),
         exposure: crate::provider::Exposure::default(),
+        origin: None,
+        tags: BTreeMap::new(),
     };
     Some((volume, users))
 }
@@ -582,5 +585,7 @@ fn instance_storage(s: &model::Seen, now: Timestamp) -> Option<LinkedResource> {
         backs_image: None,
         attached_to: None,
         exposure: crate::provider::Exposure::default(),
+        origin: None,
+        tags: BTreeMap::new(),
     })
 }

@@ -1,6 +1,8 @@
 //! The loopback peers behind the fault proxy: Alibaba, Tencent, Lambda, RunPod and Vast.ai.
 //! Each world is a fresh peer; the truth is read from the peer's own state.
 
+use std::collections::BTreeMap;
+
 use async_trait::async_trait;
 use gpumeter::meter::ResourceKind;
 use gpumeter::provider::alibaba::AlibabaCloud;
@@ -322,6 +324,8 @@ fn found(id: &str, kind: ResourceKind, on: Option<&str>) -> LinkedResource {
         backs_image: None,
         attached_to: on.map(str::to_string),
         exposure: Exposure::default(),
+        origin: None,
+        tags: BTreeMap::new(),
     }
 }
 

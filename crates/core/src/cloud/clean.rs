@@ -11,8 +11,12 @@ const FIELD_CHARS: usize = 200;
 /// The most characters kept of an action's summary or of one call it made.
 const SUMMARY_CHARS: usize = 500;
 
+fn dirty(text: &str, max: usize) -> bool {
+    text.chars().any(char::is_control) || text.chars().count() > max || text.trim() != text
+}
+
 fn clean(text: &mut String, max: usize) {
-    if text.chars().any(char::is_control) || text.chars().count() > max || text.trim() != text {
+    if dirty(text, max) {
         *text = one_line(text, max);
     }
 }
@@ -41,11 +45,30 @@ impl LinkedResource {
         for field in [&mut self.id, &mut self.name, &mut self.state] {
             clean(field, FIELD_CHARS);
         }
-        for field in [self.class.as_mut(), self.backs_image.as_mut()]
-            .into_iter()
-            .flatten()
+        for field in [
+            self.class.as_mut(),
+            self.backs_image.as_mut(),
+            self.attached_to.as_mut(),
+            self.origin.as_mut(),
+        ]
+        .into_iter()
+        .flatten()
         {
             clean(field, FIELD_CHARS);
+        }
+        if self
+            .tags
+            .iter()
+            .any(|(k, v)| dirty(k, FIELD_CHARS) || dirty(v, FIELD_CHARS))
+        {
+            self.tags = std::mem::take(&mut self.tags)
+                .into_iter()
+                .map(|(mut k, mut v)| {
+                    clean(&mut k, FIELD_CHARS);
+                    clean(&mut v, FIELD_CHARS);
+                    (k, v)
+                })
+                .collect();
         }
         self
     }
@@ -79,6 +102,8 @@ impl ActionReport {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeMap;
+
     use jiff::Timestamp;
     use rust_decimal::Decimal;
 
@@ -98,6 +123,8 @@ mod tests {
             backs_image: None,
             attached_to: None,
             exposure: crate::cloud::Exposure::default(),
+            origin: None,
+            tags: BTreeMap::new(),
         }
     }
 
@@ -135,5 +162,30 @@ mod tests {
             instance.id, "i-0demo4a100f00d",
             "clean ids are left as they are"
         );
+    }
+
+    #[test]
+    fn a_tag_and_an_origin_are_one_line_each() {
+        let mut r = resource("snap-0", "snap");
+        r.kind = ResourceKind::Snapshot;
+        r.origin = Some("i-0gone\n\x1b[2J".into());
+        r.tags = BTreeMap::from([
+            ("project".to_string(), "llm".to_string()),
+            (
+                "owner\x1b]52;c;cHduZWQ=\x07".to_string(),
+                "me\nTotal: 0.00".to_string(),
+            ),
+        ]);
+        let r = r.one_lined();
+        assert_eq!(r.origin.as_deref(), Some("i-0gone [2J"));
+        assert_eq!(r.tags.get("project").map(String::as_str), Some("llm"));
+        assert_eq!(r.tags.len(), 2);
+        for (k, v) in &r.tags {
+            assert!(!k.contains(char::is_control), "{k:?}");
+            assert!(!v.contains(char::is_control), "{v:?}");
+        }
+        let (key, value) = r.tags.iter().find(|(k, _)| k.starts_with("owner")).unwrap();
+        assert!(key.starts_with("owner ]52"), "{key:?}");
+        assert_eq!(value, "me Total: 0.00");
     }
 }

@@ -21,6 +21,9 @@ pub struct CleanupFilter {
     pub older_than: Option<SignedDuration>,
     /// Only what is attached to or associated with nothing.
     pub unattached: bool,
+    /// Only what carries every one of these tags: a key with its value, or a key alone for
+    /// any value.
+    pub tags: Vec<(String, Option<String>)>,
 }
 
 impl CleanupFilter {
@@ -33,6 +36,11 @@ impl CleanupFilter {
                 .older_than
                 .is_none_or(|age| now.duration_since(r.created) >= age)
             && (!self.unattached || r.attached_to.is_none())
+            && self.tags.iter().all(|(key, value)| {
+                r.tags
+                    .get(key)
+                    .is_some_and(|v| value.as_ref().is_none_or(|want| want == v))
+            })
     }
 }
 
@@ -169,6 +177,8 @@ impl CleanupPlan {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeMap;
+
     use rust_decimal::Decimal;
 
     use super::*;
@@ -187,6 +197,8 @@ mod tests {
             backs_image: None,
             attached_to: None,
             exposure: Exposure::default(),
+            origin: None,
+            tags: BTreeMap::new(),
         }
     }
 
@@ -281,5 +293,41 @@ mod tests {
         };
         let err = CleanupPlan::new(&found, &filter, &[], now).unwrap_err();
         assert!(err.contains("vol-gone") && !err.contains("vol-1"), "{err}");
+    }
+
+    #[test]
+    fn every_tag_asked_for_must_be_there() {
+        let now = now();
+        let mut llm = res("vol-llm", ResourceKind::DataDisk, 3, now);
+        llm.tags = BTreeMap::from([
+            ("project".to_string(), "llm".to_string()),
+            ("owner".to_string(), "ana".to_string()),
+        ]);
+        let mut other = res("vol-cv", ResourceKind::DataDisk, 3, now);
+        other.tags = BTreeMap::from([("project".to_string(), "cv".to_string())]);
+        let found = vec![llm, other, res("vol-bare", ResourceKind::DataDisk, 3, now)];
+        let ids = |tags: &[(&str, Option<&str>)]| {
+            let filter = CleanupFilter {
+                tags: tags
+                    .iter()
+                    .map(|(k, v)| ((*k).to_string(), v.map(str::to_string)))
+                    .collect(),
+                ..CleanupFilter::default()
+            };
+            CleanupPlan::new(&found, &filter, &[], now).unwrap().ids()
+        };
+        assert_eq!(ids(&[("project", Some("llm"))]), ["vol-llm"]);
+        assert_eq!(ids(&[("project", None)]), ["vol-llm", "vol-cv"]);
+        assert_eq!(
+            ids(&[("project", None), ("owner", Some("ana"))]),
+            ["vol-llm"]
+        );
+        assert!(ids(&[("project", Some("llm")), ("owner", Some("bo"))]).is_empty());
+        assert!(
+            ids(&[("Project", Some("llm"))]).is_empty(),
+            "keys are exact"
+        );
+        assert!(ids(&[("project", Some(""))]).is_empty());
+        assert_eq!(ids(&[]).len(), 3);
     }
 }

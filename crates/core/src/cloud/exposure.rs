@@ -143,6 +143,8 @@ impl Finding {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeMap;
+
     use jiff::Timestamp;
     use rust_decimal::Decimal;
 
@@ -161,6 +163,8 @@ mod tests {
             backs_image: None,
             attached_to: None,
             exposure: Exposure { encrypted, shared },
+            origin: None,
+            tags: BTreeMap::new(),
         }
     }
 

@@ -117,6 +117,8 @@ pub(crate) fn test_snapshot(id: &str, second: i64, image: Option<&str>) -> Linke
         backs_image: image.map(str::to_string),
         attached_to: None,
         exposure: crate::cloud::Exposure::default(),
+        origin: None,
+        tags: std::collections::BTreeMap::new(),
     }
 }
 

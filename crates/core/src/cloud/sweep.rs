@@ -133,6 +133,8 @@ mod tests {
             backs_image: None,
             attached_to: None,
             exposure: crate::cloud::Exposure::default(),
+            origin: None,
+            tags: BTreeMap::new(),
         }
     }
 

@@ -2,6 +2,8 @@
 //! data disk that survives release, snapshots, a custom image, an elastic IP, a load balancer).
 //! The demo provider at the edge keeps it in the data directory and acts on it.
 
+use std::collections::BTreeMap;
+
 use jiff::{SignedDuration, Timestamp};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
@@ -56,6 +58,8 @@ fn resource(
         backs_image: None,
         attached_to: None,
         exposure: crate::cloud::Exposure::default(),
+        origin: None,
+        tags: BTreeMap::new(),
     }
 }
 
@@ -197,6 +201,8 @@ fn orphans(now: Timestamp) -> Vec<LinkedResource> {
         encrypted: Some(true),
         shared: Sharing::Private,
     };
+    old.origin = Some("i-0gone".into());
+    old.tags = BTreeMap::from([("project".to_string(), "llm".to_string())]);
     let mut spare = resource(
         "vol-0spare",
         "scratch",
