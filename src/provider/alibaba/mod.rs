@@ -15,6 +15,7 @@ pub mod model;
 pub mod oidc;
 mod plan;
 pub mod ram_role;
+mod regions;
 pub mod rpc;
 mod sdk_file;
 pub mod sign;
@@ -225,6 +226,10 @@ impl Provider for AlibabaCloud {
 
     async fn sweep(&self) -> Result<Vec<LinkedResource>, ProviderError> {
         self.sweep_region().await
+    }
+
+    async fn regions(&self) -> Result<Option<Vec<String>>, ProviderError> {
+        self.account_regions().await.map(Some)
     }
 
     fn delete_plan(&self, resource: &LinkedResource) -> Vec<String> {

@@ -68,6 +68,23 @@ pub struct InternetAccessible {
     pub internet_max_bandwidth_out: u64,
 }
 
+/// DescribeRegions: every region, not paged.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct RegionsReply {
+    pub request_id: String,
+    pub region_set: Vec<Region>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct Region {
+    pub region: String,
+    pub region_name: String,
+    /// `AVAILABLE` or `UNAVAILABLE`.
+    pub region_state: String,
+}
+
 /// One page of a Describe reply that pages by `Offset`/`Limit`: its items and the `TotalCount`
 /// across every page.
 pub trait Listed {

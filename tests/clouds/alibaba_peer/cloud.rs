@@ -13,6 +13,8 @@ use crate::models::Pages;
 pub const INSTANCE: &str = "i-bp1gpumeter000001";
 /// The region the peer's cloud is in.
 pub const REGION: &str = "cn-hangzhou";
+/// The regions DescribeRegions lists, the cloud's own first; the others hold nothing.
+pub const REGIONS: [&str; 3] = [REGION, "cn-beijing", "cn-shanghai"];
 pub const SYSTEM_DISK: &str = "d-bp1system0001";
 pub const DATA_DISK: &str = "d-bp1data0002";
 pub const EIP: &str = "eip-bp1addr0001";
@@ -83,6 +85,8 @@ pub struct Cloud {
     pub page_cap: Option<usize>,
     /// Pages served per list action.
     pub pages: BTreeMap<String, Pages>,
+    /// A region the key may not call: every call there is refused as RAM refuses it.
+    pub refused_region: Option<String>,
     /// More custom images, EIPs bound to the instance and load balancers serving it, numbered,
     /// to make the listings run to several pages.
     pub extra: usize,
@@ -175,6 +179,7 @@ impl Cloud {
             spot_termination: None,
             page_cap: None,
             pages: BTreeMap::new(),
+            refused_region: None,
             extra: 0,
             tokens: HashMap::new(),
             next: 0,
@@ -182,6 +187,14 @@ impl Cloud {
     }
 
     pub fn handle(&mut self, action: &str, p: &Params) -> (u16, Value) {
+        if p.get("RegionId").is_some() && p.get("RegionId") == self.refused_region.as_ref() {
+            return err(
+                403,
+                "Forbidden.RAM",
+                "User not authorized to operate on the specified resource, or this API \
+                 doesn't support RAM.",
+            );
+        }
         match p.get("RegionId").map(String::as_str) {
             // An action on one resource takes no region: its id names it wherever it is.
             None if super::model_check::takes_region(action) == Some(false) => {
@@ -202,6 +215,7 @@ impl Cloud {
             snapshots: Vec::new(),
             eip_bound: false,
             eip_released: true,
+            image_gone: true,
             slb_servers: Vec::new(),
             ..Cloud::fresh()
         }
@@ -227,6 +241,7 @@ impl Cloud {
             "DeleteDisk" => self.delete_disk(p),
             "DeleteImage" => self.delete_image(p),
             "UnassociateEipAddress" => self.unassociate_eip(p),
+            "DescribeRegions" => ok(describe_regions()),
             _ => err(400, "InvalidAction.NotFound", "no such action"),
         }
     }
@@ -571,4 +586,16 @@ impl Cloud {
             "Accounts": {"Account": items}, "ShareGroups": {"ShareGroup": groups}
         }))
     }
+}
+
+/// Every region, as DescribeRegions lists them (not paged).
+fn describe_regions() -> Value {
+    let regions: Vec<Value> = REGIONS
+        .iter()
+        .map(|id| {
+            json!({"RegionId": id, "LocalName": id, "Status": "available",
+                   "RegionEndpoint": format!("ecs.{id}.aliyuncs.com")})
+        })
+        .collect();
+    json!({"Regions": {"Region": regions}})
 }

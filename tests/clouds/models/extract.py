@@ -26,7 +26,7 @@ ALIBABA = {
         "ModifyInstanceAutoReleaseTime",
         "DescribeDisks", "DescribeSnapshots", "CreateSnapshot", "DeleteSnapshot",
         "DescribeImages", "DescribeImageSharePermission", "DetachDisk", "DeleteDisk",
-        "DeleteImage",
+        "DeleteImage", "DescribeRegions",
     ],
     ("vpc", "alibabacloud_vpc20160428", "2016-04-28"): [
         "DescribeEipAddresses", "ReleaseEipAddress", "UnassociateEipAddress",
@@ -38,7 +38,7 @@ TENCENT = {
         "DescribeInstances", "StopInstances", "StartInstances", "TerminateInstances",
         "DescribeInstancesActionTimer", "ImportInstancesActionTimer",
         "DeleteInstancesActionTimer", "DescribeImages", "DescribeImageSharePermission",
-        "DeleteImages",
+        "DeleteImages", "DescribeRegions",
     ],
     ("cbs", "2017-03-12"): [
         "DescribeDisks", "DescribeSnapshots", "DescribeSnapshotSharePermission", "DetachDisks",

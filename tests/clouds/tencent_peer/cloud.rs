@@ -117,6 +117,8 @@ pub struct Cloud {
     pub page_cap: Option<usize>,
     /// Pages served per list action.
     pub pages: BTreeMap<String, Pages>,
+    /// A region whose every call is answered `UnsupportedRegion`.
+    pub refused_region: Option<String>,
     next_timer: usize,
 }
 
@@ -179,6 +181,7 @@ impl Cloud {
             terminating: false,
             page_cap: None,
             pages: BTreeMap::new(),
+            refused_region: None,
             next_timer: 1,
         }
     }
@@ -325,6 +328,7 @@ impl Cloud {
                 ok(json!({ "ActionTimers": timers }))
             }
             "ImportInstancesActionTimer" => self.import(body),
+            "DescribeRegions" => describe_regions(),
             "DeleteInstancesActionTimer" => {
                 let ids = strings(&body["ActionTimerIds"]);
                 if ids.is_empty() {
@@ -715,4 +719,13 @@ impl Cloud {
         self.addresses.retain(|a| !ids.contains(&a.id));
         ok(json!({"TaskId": "task-release"}))
     }
+}
+
+/// Every region, as CVM's DescribeRegions lists them (not paged).
+fn describe_regions() -> Value {
+    let set: Vec<Value> = super::REGIONS
+        .iter()
+        .map(|r| json!({"Region": r, "RegionName": r, "RegionState": "AVAILABLE"}))
+        .collect();
+    ok(json!({"TotalCount": set.len(), "RegionSet": set}))
 }
