@@ -6,6 +6,7 @@
 //! provider silently falls back from StopCharging to KeepCharging.
 
 mod actions;
+mod balancers;
 pub mod chain;
 pub mod credentials;
 mod delete;

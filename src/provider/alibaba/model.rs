@@ -255,6 +255,28 @@ pub struct LoadBalancer {
     pub create_time_stamp: Option<i64>,
 }
 
+/// DescribeHealthStatus: the health of each backend server of one load balancer.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct HealthStatusReply {
+    pub request_id: String,
+    pub backend_servers: BackendServerList,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct BackendServerList {
+    #[serde(rename = "BackendServer", default)]
+    pub items: Vec<BackendServer>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct BackendServer {
+    pub server_id: String,
+    /// `normal`, `abnormal` or `unavailable`.
+    pub server_health_status: String,
+}
+
 /// One item of DescribeRegions' `Regions.Region`.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]

@@ -31,7 +31,9 @@ ALIBABA = {
     ("vpc", "alibabacloud_vpc20160428", "2016-04-28"): [
         "DescribeEipAddresses", "ReleaseEipAddress", "UnassociateEipAddress",
     ],
-    ("slb", "alibabacloud_slb20140515", "2014-05-15"): ["DescribeLoadBalancers"],
+    ("slb", "alibabacloud_slb20140515", "2014-05-15"): [
+        "DescribeLoadBalancers", "DescribeHealthStatus", "DeleteLoadBalancer",
+    ],
 }
 TENCENT = {
     ("cvm", "2017-03-12"): [

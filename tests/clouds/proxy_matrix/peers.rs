@@ -341,9 +341,16 @@ fn stop_and_clean(image: &str, eip: &str, disk: &str, snapshot: &str, on: &str) 
     ]
 }
 
+/// A cleanup of the load balancer `id` alone.
+fn clean_load_balancer(id: &str) -> Vec<Action> {
+    vec![Action::Cleanup {
+        delete: vec![found(id, ResourceKind::LoadBalancer, None)],
+    }]
+}
+
 #[tokio::test]
 async fn the_ram_policy_allows_every_call_and_nothing_more() {
-    use alibaba_peer::cloud::{DATA_DISK, EIP, IMAGE};
+    use alibaba_peer::cloud::{DATA_DISK, EIP, IMAGE, SLB};
     let mut more = set_and_cancel_stop_and_start();
     more.push(stop_and_clean(
         IMAGE,
@@ -352,6 +359,7 @@ async fn the_ram_policy_allows_every_call_and_nothing_more() {
         SNAPSHOTS[0],
         alibaba_peer::INSTANCE,
     ));
+    more.push(clean_load_balancer(SLB));
     super::policies::check(&Alibaba, more, "alibaba-ram.json").await;
 }
 
