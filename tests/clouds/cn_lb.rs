@@ -1,5 +1,5 @@
-//! Load balancers with no healthy backend on Alibaba Cloud (SLB), through the binary against
-//! its peer: of an idle load balancer and one whose backend passes
+//! Load balancers with no healthy backend on Alibaba Cloud (SLB) and Tencent Cloud (CLB),
+//! through the binary against their peers: of an idle load balancer and one whose backend passes
 //! its health check, the sweep lists only the idle one; `cleanup --kind lb --yes` deletes it and
 //! reads it back until the provider no longer lists it, with exactly the calls `delete_plan`
 //! names, and the one in use stays.
@@ -11,7 +11,7 @@ use gpumeter::meter::ResourceKind;
 use gpumeter::provider::{LinkedResource, Provider};
 use serde_json::Value;
 
-use crate::alibaba_peer;
+use crate::{alibaba_peer, tencent_peer};
 
 /// The binary pointed at one provider's peer, with a data directory of its own.
 struct Bin {
@@ -62,6 +62,27 @@ impl Bin {
                 ("GPUMETER_ALIBABA_METADATA", peer.url()),
             ],
             alibaba_peer::SECRET,
+        )
+    }
+
+    fn tencent(peer: &tencent_peer::Peer) -> Bin {
+        Bin::new(
+            "tencent",
+            vec![
+                "--provider",
+                "tencent",
+                "--instance",
+                tencent_peer::INSTANCE,
+                "--region",
+                tencent_peer::REGION,
+            ],
+            vec![
+                ("TENCENTCLOUD_SECRET_ID", tencent_peer::KEY_ID.into()),
+                ("TENCENTCLOUD_SECRET_KEY", tencent_peer::SECRET.into()),
+                ("GPUMETER_TENCENT_ENDPOINT", peer.url()),
+                ("GPUMETER_TENCENT_METADATA", peer.url()),
+            ],
+            tencent_peer::SECRET,
         )
     }
 
@@ -211,5 +232,42 @@ async fn alibaba_an_slb_without_a_healthy_backend_is_swept_and_deleted_through_t
     peer.cloud(|c| {
         assert!(c.idle_lbs.is_empty() && c.lbs_deleted.contains(IDLE));
         assert!(!c.lbs_deleted.contains(SLB), "the one in use stays");
+    });
+}
+
+#[tokio::test]
+async fn tencent_a_clb_without_a_healthy_backend_is_swept_and_deleted_through_the_binary() {
+    let peer = tencent_peer::Peer::start();
+    peer.cloud(|c| {
+        for (id, healthy) in [("lb-inuse1", true), ("lb-idle01", false)] {
+            c.lbs.push(tencent_peer::cloud::Clb {
+                id: id.into(),
+                healthy,
+            });
+        }
+    });
+    let adapter = peer.adapter(Some(tencent_peer::INSTANCE));
+    let idle = only_lb(&adapter.sweep().await.unwrap());
+    assert_eq!(idle.id, "lb-idle01");
+    let plan = adapter.delete_plan(&idle);
+    assert_eq!(
+        plan,
+        [
+            r#"clb DeleteLoadBalancer {"LoadBalancerIds":["lb-idle01"]}"#.to_string(),
+            r#"clb DescribeLoadBalancers {"LoadBalancerIds":["lb-idle01"]} (read back until it is no longer listed)"#
+                .to_string(),
+        ]
+    );
+    let bin = Bin::tencent(&peer);
+    sweep_then_clean(&bin, &idle, &plan, |from| {
+        let calls = peer.calls();
+        (
+            calls.len(),
+            calls[from..].iter().map(|c| c.action.clone()).collect(),
+        )
+    });
+    peer.cloud(|c| {
+        let left: Vec<&str> = c.lbs.iter().map(|l| l.id.as_str()).collect();
+        assert_eq!(left, ["lb-inuse1"], "the one in use stays");
     });
 }

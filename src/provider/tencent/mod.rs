@@ -8,6 +8,7 @@
 
 mod actions;
 pub mod api;
+mod balancers;
 pub mod chain;
 pub mod credentials;
 pub mod cvm_role;

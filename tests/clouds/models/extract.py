@@ -47,6 +47,7 @@ TENCENT = {
         "TerminateDisks", "DeleteSnapshots",
     ],
     ("vpc", "2017-03-12"): ["DescribeAddresses", "DisassociateAddress", "ReleaseAddresses"],
+    ("clb", "2018-03-17"): ["DescribeLoadBalancers", "DescribeTargetHealth", "DeleteLoadBalancer"],
 }
 
 SCALARS = {str: "string", int: "integer", bool: "boolean", float: "number"}
@@ -230,7 +231,7 @@ def main(out):
 if __name__ == "__main__":
     try:
         import alibabacloud_ecs20140526, alibabacloud_slb20140515, alibabacloud_vpc20160428  # noqa
-        import tencentcloud.cbs, tencentcloud.cvm, tencentcloud.vpc  # noqa
+        import tencentcloud.cbs, tencentcloud.clb, tencentcloud.cvm, tencentcloud.vpc  # noqa
     except ImportError as e:
         print(f"the official SDKs are not installed: {e}", file=sys.stderr)
         sys.exit(3)

@@ -156,10 +156,14 @@ impl Cloud for Tencent {
     }
 
     /// With an old snapshot of a disk long gone and the custom image made from it, which the
-    /// sweep lists and a cleanup deletes.
+    /// sweep lists and a cleanup deletes, and a load balancer serving the instance.
     async fn fresh(&self) -> Self::World {
         let peer = tencent_peer::Peer::start();
         peer.cloud(|c| {
+            c.lbs.push(tencent_peer::cloud::Clb {
+                id: "lb-loop1".into(),
+                healthy: true,
+            });
             c.snapshots.push(tencent_peer::cloud::Snapshot {
                 id: "snap-old".into(),
                 disk: "disk-gone".into(),
@@ -373,5 +377,6 @@ async fn the_cam_policy_allows_every_call_and_nothing_more() {
         "snap-old",
         tencent_peer::INSTANCE,
     ));
+    more.push(clean_load_balancer("lb-loop1"));
     super::policies::check(&Tencent, more, "tencent-cam.json").await;
 }
