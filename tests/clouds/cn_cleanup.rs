@@ -67,7 +67,7 @@ fn assert_confirmed(outcomes: &[Outcome]) {
 
 mod alibaba {
     use super::*;
-    use alibaba_peer::cloud::{DATA_DISK, EIP, IMAGE, SNAPSHOTS};
+    use alibaba_peer::cloud::{DATA_DISK, EIP, IMAGE, SLB, SNAPSHOTS};
     use alibaba_peer::{INSTANCE, Peer};
 
     fn actions_since(peer: &Peer, from: usize) -> Vec<String> {
@@ -110,10 +110,13 @@ mod alibaba {
         assert_eq!(grave[0].severity, Severity::Critical, "{grave:?}");
         assert_eq!(grave[0].id, IMAGE, "{grave:?}");
 
+        // The load balancer lost its only backend with the instance: it serves nothing.
+        assert_eq!(get(&found, SLB).state, "active, no healthy backend");
         let plan = plan_all(&found);
         assert_eq!(
             plan.ids(),
             [
+                SLB,
                 IMAGE,
                 EIP,
                 DATA_DISK,
@@ -137,12 +140,17 @@ mod alibaba {
         );
         assert_eq!(
             planned[0],
+            format!("slb DeleteLoadBalancer RegionId=cn-hangzhou LoadBalancerId={SLB}")
+        );
+        assert_eq!(
+            planned[2],
             format!("ecs DeleteImage RegionId=cn-hangzhou ImageId={IMAGE}")
         );
         let report = cleanup::report(&plan.delete, &outcomes);
         assert!(report.confirmed, "{report:?}");
 
         peer.cloud(|c| {
+            assert!(c.lbs_deleted.contains(SLB), "load balancer gone");
             assert!(c.image_gone && c.eip_released, "image and EIP gone");
             assert!(c.disks.is_empty(), "{:?}", c.disks);
             assert!(c.snapshots.is_empty(), "{:?}", c.snapshots);

@@ -22,6 +22,8 @@ mod aws_roles;
 mod aws_start;
 mod aws_sweep;
 mod cn_cleanup;
+mod cn_lb;
+mod cn_regions;
 mod command_adapter;
 mod gpu_cleanup;
 mod gpu_clouds;

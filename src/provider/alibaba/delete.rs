@@ -1,8 +1,8 @@
 //! Deleting one resource a sweep or an inventory found: a disk (detached first if it is
 //! attached, then waited for until `Available`), an elastic IP (unassociated first if it is),
-//! a snapshot or a custom image. Each is read back by id until the provider no longer lists
-//! it; only then is the delete confirmed. Alibaba's own refusal comes back as it is, with its
-//! code and message.
+//! a snapshot, a custom image or a load balancer. Each is read back by id until the provider
+//! no longer lists it; only then is the delete confirmed. Alibaba's own refusal comes back as
+//! it is, with its code and message.
 //!
 //! The calls are one list ([`Steps`]), so `--dry-run` prints exactly what a delete makes.
 
@@ -62,6 +62,11 @@ fn lookup(kind: ResourceKind, id: &str) -> Call {
                 ("Status", IMAGE_STATUSES.into()),
             ],
         ),
+        ResourceKind::LoadBalancer => call(
+            Product::Slb,
+            "DescribeLoadBalancers",
+            vec![("LoadBalancerId", id.to_string())],
+        ),
         _ => call(
             Product::Ecs,
             "DescribeDisks",
@@ -110,7 +115,16 @@ fn steps(r: &LinkedResource) -> Option<Steps> {
             freed: "",
             delete: call(Product::Ecs, "DeleteImage", vec![("ImageId", id)]),
         },
-        ResourceKind::LoadBalancer | ResourceKind::NetworkVolume => return None,
+        ResourceKind::LoadBalancer => Steps {
+            free: None,
+            freed: "",
+            delete: call(
+                Product::Slb,
+                "DeleteLoadBalancer",
+                vec![("LoadBalancerId", id)],
+            ),
+        },
+        ResourceKind::NetworkVolume => return None,
     })
 }
 
@@ -164,6 +178,12 @@ impl AlibabaCloud {
                 .into_iter()
                 .find(|i| i.image_id == id)
                 .map(|i| i.status),
+            ResourceKind::LoadBalancer => self
+                .pages::<model::LoadBalancersReply>(product, action, params)
+                .await?
+                .into_iter()
+                .find(|l| l.load_balancer_id == id)
+                .map(|l| l.load_balancer_status),
             _ => self
                 .pages::<model::DisksReply>(product, action, params)
                 .await?

@@ -121,7 +121,8 @@ impl AlibabaCloud {
     }
 
     /// Everything in the region that bills with no running instance using it: disks attached to
-    /// nothing, the account's snapshots and own images, and EIPs bound to nothing.
+    /// nothing, the account's snapshots and own images, EIPs bound to nothing, and load
+    /// balancers with no healthy backend.
     pub(super) async fn sweep_region(&self) -> Result<Vec<LinkedResource>, ProviderError> {
         let available = || ("Status", "Available".to_string());
         let read = async {
@@ -133,7 +134,9 @@ impl AlibabaCloud {
             let eips = self
                 .pages::<model::EipsReply>(Product::Vpc, "DescribeEipAddresses", &[available()])
                 .await?;
-            Ok::<_, RpcError>(collect(&disks, &snapshots, &images, &eips, &[]))
+            let mut out = collect(&disks, &snapshots, &images, &eips, &[]);
+            out.extend(self.idle_load_balancers().await?);
+            Ok::<_, RpcError>(out)
         };
         let mut out = read.await.map_err(ProviderError::from)?;
         self.share_images(&mut out).await;
@@ -363,7 +366,7 @@ fn instance_info(i: &model::Instance, region: &str, now: Timestamp) -> InstanceI
     }
 }
 
-fn collect(
+pub(super) fn collect(
     disks: &[model::Disk],
     snapshots: &[model::Snapshot],
     images: &[model::Image],

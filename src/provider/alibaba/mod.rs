@@ -6,6 +6,7 @@
 //! provider silently falls back from StopCharging to KeepCharging.
 
 mod actions;
+mod balancers;
 pub mod chain;
 pub mod credentials;
 mod delete;
@@ -15,6 +16,7 @@ pub mod model;
 pub mod oidc;
 mod plan;
 pub mod ram_role;
+mod regions;
 pub mod rpc;
 mod sdk_file;
 pub mod sign;
@@ -225,6 +227,10 @@ impl Provider for AlibabaCloud {
 
     async fn sweep(&self) -> Result<Vec<LinkedResource>, ProviderError> {
         self.sweep_region().await
+    }
+
+    async fn regions(&self) -> Result<Option<Vec<String>>, ProviderError> {
+        self.account_regions().await.map(Some)
     }
 
     fn delete_plan(&self, resource: &LinkedResource) -> Vec<String> {

@@ -103,6 +103,7 @@ wrapped!(
 );
 wrapped!(ImagesReply, images, ImageList, "Image", Image);
 wrapped!(EipsReply, eip_addresses, EipList, "EipAddress", Eip);
+wrapped!(RegionsReply, regions, RegionList, "Region", Region);
 wrapped!(
     LoadBalancersReply,
     load_balancers,
@@ -252,6 +253,38 @@ pub struct LoadBalancer {
     pub create_time: String,
     /// Milliseconds since the epoch.
     pub create_time_stamp: Option<i64>,
+}
+
+/// DescribeHealthStatus: the health of each backend server of one load balancer.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct HealthStatusReply {
+    pub request_id: String,
+    pub backend_servers: BackendServerList,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct BackendServerList {
+    #[serde(rename = "BackendServer", default)]
+    pub items: Vec<BackendServer>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct BackendServer {
+    pub server_id: String,
+    /// `normal`, `abnormal` or `unavailable`.
+    pub server_health_status: String,
+}
+
+/// One item of DescribeRegions' `Regions.Region`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct Region {
+    pub region_id: String,
+    pub local_name: String,
+    /// `available` or `soldOut`.
+    pub status: String,
 }
 
 /// A size that arrives as a number (`40`) or a string (`"40"`); anything else reads as zero.

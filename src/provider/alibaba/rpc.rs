@@ -415,7 +415,8 @@ pub fn client_token() -> String {
 /// Whether `action`'s official request model has `RegionId`. The actions on one resource
 /// (`alibabacloud_ecs20140526`'s DeleteInstanceRequest, StopInstanceRequest, StartInstanceRequest,
 /// CreateSnapshotRequest, DeleteSnapshotRequest, DetachDiskRequest, DeleteDiskRequest) have
-/// none: the id names the resource, and the regional endpoint the region.
+/// none: the id names the resource, and the regional endpoint the region. Nor has
+/// DescribeRegionsRequest, whose answer is the same in every region.
 pub fn takes_region(action: &str) -> bool {
     !matches!(
         action,
@@ -426,6 +427,7 @@ pub fn takes_region(action: &str) -> bool {
             | "DeleteSnapshot"
             | "DetachDisk"
             | "DeleteDisk"
+            | "DescribeRegions"
     )
 }
 

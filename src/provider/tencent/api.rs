@@ -18,10 +18,13 @@ use crate::provider::role_keys::KeyStore;
 use crate::provider::{ErrorKind, ProviderError};
 
 pub const VERSION: &str = "2017-03-12";
+/// CLB's API version.
+pub const CLB_VERSION: &str = "2018-03-17";
 const CONTENT_TYPE: &str = "application/json";
 
-/// The APIs the adapter calls. CVM, CBS and VPC are all at API version 2017-03-12, each on its
-/// own host (`cvm.`, `cbs.`, `vpc.tencentcloudapi.com`) and in its own TC3 signing scope.
+/// The APIs the adapter calls. CVM, CBS and VPC are all at API version 2017-03-12, CLB at
+/// 2018-03-17, each on its own host (`cvm.`, `cbs.`, `vpc.`, `clb.tencentcloudapi.com`) and in
+/// its own TC3 signing scope.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Service {
     Cvm,
@@ -29,6 +32,8 @@ pub enum Service {
     Cbs,
     /// Elastic IPs.
     Vpc,
+    /// Load balancers.
+    Clb,
 }
 
 impl Service {
@@ -37,6 +42,15 @@ impl Service {
             Service::Cvm => "cvm",
             Service::Cbs => "cbs",
             Service::Vpc => "vpc",
+            Service::Clb => "clb",
+        }
+    }
+
+    /// The API version the service's actions are called at.
+    pub fn version(self) -> &'static str {
+        match self {
+            Service::Clb => CLB_VERSION,
+            Service::Cvm | Service::Cbs | Service::Vpc => VERSION,
         }
     }
 
@@ -50,6 +64,7 @@ impl Service {
             | "TerminateDisks"
             | "DeleteSnapshots" => Service::Cbs,
             "DescribeAddresses" | "DisassociateAddress" | "ReleaseAddresses" => Service::Vpc,
+            "DescribeLoadBalancers" | "DescribeTargetHealth" | "DeleteLoadBalancer" => Service::Clb,
             _ => Service::Cvm,
         }
     }
@@ -392,7 +407,7 @@ impl Client {
             .post(url)
             .header("content-type", CONTENT_TYPE)
             .header("x-tc-action", action)
-            .header("x-tc-version", VERSION)
+            .header("x-tc-version", service.version())
             .header("x-tc-timestamp", timestamp.to_string())
             .header("x-tc-region", &self.region)
             .header("authorization", authorization);

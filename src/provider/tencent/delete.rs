@@ -1,8 +1,9 @@
 //! Deleting one resource a sweep found: a CBS disk (DetachDisks first if it is attached, then
 //! waited for until `UNATTACHED`, then TerminateDisks), an EIP (DisassociateAddress first if it
-//! is bound, then ReleaseAddresses), a CBS snapshot (DeleteSnapshots) or a custom image (CVM
-//! DeleteImages). Each is read back by id until the provider no longer lists it; only then is
-//! the delete confirmed. Tencent Cloud's own refusal comes back as it is, with its code.
+//! is bound, then ReleaseAddresses), a CBS snapshot (DeleteSnapshots), a custom image (CVM
+//! DeleteImages) or a load balancer (CLB DeleteLoadBalancer). Each is read back by id until the
+//! provider no longer lists it; only then is the delete confirmed. Tencent Cloud's own refusal
+//! comes back as it is, with its code.
 //!
 //! The calls are one list ([`Steps`]), so `--dry-run` prints exactly what a delete makes.
 
@@ -48,6 +49,9 @@ fn lookup(kind: ResourceKind, id: &str) -> Call {
         ResourceKind::Snapshot => call("DescribeSnapshots", json!({"SnapshotIds": [id]})),
         // ImageIds alone: CVM refuses ImageIds with Filters.
         ResourceKind::Image => call("DescribeImages", json!({"ImageIds": [id]})),
+        ResourceKind::LoadBalancer => {
+            call("DescribeLoadBalancers", json!({"LoadBalancerIds": [id]}))
+        }
         _ => call("DescribeDisks", json!({"DiskIds": [id]})),
     }
 }
@@ -77,7 +81,12 @@ fn steps(r: &LinkedResource) -> Option<Steps> {
             freed: "",
             delete: call("DeleteImages", json!({"ImageIds": [id]})),
         },
-        ResourceKind::LoadBalancer | ResourceKind::NetworkVolume => return None,
+        ResourceKind::LoadBalancer => Steps {
+            free: None,
+            freed: "",
+            delete: call("DeleteLoadBalancer", json!({"LoadBalancerIds": [id]})),
+        },
+        ResourceKind::NetworkVolume => return None,
     })
 }
 
@@ -135,6 +144,12 @@ impl TencentCloud {
                 .into_iter()
                 .find(|i| i.image_id == id)
                 .map(|i| i.image_state),
+            ResourceKind::LoadBalancer => self
+                .pages::<model::LoadBalancersReply>(action, body)
+                .await?
+                .into_iter()
+                .find(|l| l.load_balancer_id == id)
+                .map(|l| super::balancers::state(l.status)),
             _ => self
                 .pages::<model::DisksReply>(action, body)
                 .await?

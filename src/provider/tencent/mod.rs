@@ -8,6 +8,7 @@
 
 mod actions;
 pub mod api;
+mod balancers;
 pub mod chain;
 pub mod credentials;
 pub mod cvm_role;
@@ -15,6 +16,7 @@ mod delete;
 mod inventory;
 pub mod model;
 mod paging;
+mod regions;
 pub mod sign;
 mod sweep;
 
@@ -333,6 +335,10 @@ impl Provider for TencentCloud {
 
     async fn sweep(&self) -> Result<Vec<LinkedResource>, ProviderError> {
         self.sweep_region().await
+    }
+
+    async fn regions(&self) -> Result<Option<Vec<String>>, ProviderError> {
+        self.account_regions().await.map(Some)
     }
 
     fn delete_plan(&self, resource: &LinkedResource) -> Vec<String> {

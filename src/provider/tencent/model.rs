@@ -68,6 +68,82 @@ pub struct InternetAccessible {
     pub internet_max_bandwidth_out: u64,
 }
 
+/// DescribeRegions: every region, not paged.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct RegionsReply {
+    pub request_id: String,
+    pub region_set: Vec<Region>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct Region {
+    pub region: String,
+    pub region_name: String,
+    /// `AVAILABLE` or `UNAVAILABLE`.
+    pub region_state: String,
+}
+
+/// CLB DescribeLoadBalancers (2018-03-17).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct LoadBalancersReply {
+    pub request_id: String,
+    pub total_count: u64,
+    pub load_balancer_set: Vec<LoadBalancer>,
+}
+
+/// CLB 2018-03-17 `LoadBalancer`, as DescribeLoadBalancers lists it.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct LoadBalancer {
+    pub load_balancer_id: String,
+    pub load_balancer_name: String,
+    /// 0: being created; 1: running.
+    pub status: i64,
+    pub create_time: String,
+}
+
+/// DescribeTargetHealth: each load balancer's listeners, their rules and the rules' targets.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct TargetHealthReply {
+    pub request_id: String,
+    pub load_balancers: Vec<LoadBalancerHealth>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct LoadBalancerHealth {
+    pub load_balancer_id: String,
+    pub listeners: Option<Vec<ListenerHealth>>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct ListenerHealth {
+    pub listener_id: String,
+    pub rules: Option<Vec<RuleHealth>>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct RuleHealth {
+    pub location_id: String,
+    pub targets: Option<Vec<TargetHealth>>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct TargetHealth {
+    #[serde(rename = "IP")]
+    pub ip: String,
+    pub port: i64,
+    /// Whether the target passes its health check.
+    pub health_status: Option<bool>,
+}
+
 /// One page of a Describe reply that pages by `Offset`/`Limit`: its items and the `TotalCount`
 /// across every page.
 pub trait Listed {
@@ -92,6 +168,7 @@ listed!(AddressesReply, address_set, Address);
 listed!(DisksReply, disk_set, CbsDisk);
 listed!(SnapshotsReply, snapshot_set, Snapshot);
 listed!(ImagesReply, image_set, Image);
+listed!(LoadBalancersReply, load_balancer_set, LoadBalancer);
 
 /// VPC DescribeAddresses (2017-03-12).
 #[derive(Debug, Clone, Deserialize)]

@@ -1,6 +1,7 @@
 //! The account swept in one region: CBS disks attached to nothing (`disk-state` UNATTACHED),
 //! every CBS snapshot, the account's own custom images (`image-type` PRIVATE_IMAGE), and EIPs
-//! bound to nothing (`address-status` UNBIND), each list read to its last page. Each snapshot
+//! bound to nothing (`address-status` UNBIND), each list read to its last page, and CLB load
+//! balancers with no healthy backend ([`super::balancers`]). Each snapshot
 //! and image says whom it is shared with (DescribeSnapshotSharePermission,
 //! DescribeImageSharePermission); where that cannot be read, the sharing stays unknown.
 //! Stopped instances are not read yet.
@@ -50,6 +51,7 @@ impl TencentCloud {
             out.push(r);
         }
         out.extend(addresses.iter().map(|a| address(a, now)));
+        out.extend(self.idle_load_balancers(now).await?);
         Ok(out)
     }
 
@@ -88,7 +90,7 @@ impl TencentCloud {
     }
 }
 
-fn resource(
+pub(super) fn resource(
     id: &str,
     kind: ResourceKind,
     gib: u64,

@@ -4,7 +4,7 @@
 //! change. The system disk is encrypted, the data disk and the snapshots are not; the image is
 //! shared with no one until a test shares it.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde_json::{Value, json};
 
@@ -13,6 +13,8 @@ use crate::models::Pages;
 pub const INSTANCE: &str = "i-bp1gpumeter000001";
 /// The region the peer's cloud is in.
 pub const REGION: &str = "cn-hangzhou";
+/// The regions DescribeRegions lists, the cloud's own first; the others hold nothing.
+pub const REGIONS: [&str; 3] = [REGION, "cn-beijing", "cn-shanghai"];
 pub const SYSTEM_DISK: &str = "d-bp1system0001";
 pub const DATA_DISK: &str = "d-bp1data0002";
 pub const EIP: &str = "eip-bp1addr0001";
@@ -75,6 +77,10 @@ pub struct Cloud {
     /// The accounts the image is shared with.
     pub image_accounts: Vec<String>,
     pub slb_servers: Vec<String>,
+    /// Load balancers with no backend server at all, listed by every unfiltered listing.
+    pub idle_lbs: Vec<String>,
+    /// Load balancers deleted (the serving one or an extra), listed no more.
+    pub lbs_deleted: BTreeSet<String>,
     /// Whether StopCharging applies to this instance (false: the provider falls back).
     pub economical: bool,
     pub spot_termination: Option<String>,
@@ -83,6 +89,8 @@ pub struct Cloud {
     pub page_cap: Option<usize>,
     /// Pages served per list action.
     pub pages: BTreeMap<String, Pages>,
+    /// A region the key may not call: every call there is refused as RAM refuses it.
+    pub refused_region: Option<String>,
     /// More custom images, EIPs bound to the instance and load balancers serving it, numbered,
     /// to make the listings run to several pages.
     pub extra: usize,
@@ -171,10 +179,13 @@ impl Cloud {
             image_public: false,
             image_accounts: Vec::new(),
             slb_servers: vec![INSTANCE.into()],
+            idle_lbs: Vec::new(),
+            lbs_deleted: BTreeSet::new(),
             economical: true,
             spot_termination: None,
             page_cap: None,
             pages: BTreeMap::new(),
+            refused_region: None,
             extra: 0,
             tokens: HashMap::new(),
             next: 0,
@@ -182,6 +193,14 @@ impl Cloud {
     }
 
     pub fn handle(&mut self, action: &str, p: &Params) -> (u16, Value) {
+        if p.get("RegionId").is_some() && p.get("RegionId") == self.refused_region.as_ref() {
+            return err(
+                403,
+                "Forbidden.RAM",
+                "User not authorized to operate on the specified resource, or this API \
+                 doesn't support RAM.",
+            );
+        }
         match p.get("RegionId").map(String::as_str) {
             // An action on one resource takes no region: its id names it wherever it is.
             None if super::model_check::takes_region(action) == Some(false) => {
@@ -202,7 +221,9 @@ impl Cloud {
             snapshots: Vec::new(),
             eip_bound: false,
             eip_released: true,
+            image_gone: true,
             slb_servers: Vec::new(),
+            lbs_deleted: BTreeSet::from([SLB.to_string()]),
             ..Cloud::fresh()
         }
     }
@@ -227,8 +248,65 @@ impl Cloud {
             "DeleteDisk" => self.delete_disk(p),
             "DeleteImage" => self.delete_image(p),
             "UnassociateEipAddress" => self.unassociate_eip(p),
+            "DescribeRegions" => ok(describe_regions()),
+            "DescribeHealthStatus" => self.health_status(p),
+            "DeleteLoadBalancer" => self.delete_lb(p),
             _ => err(400, "InvalidAction.NotFound", "no such action"),
         }
+    }
+
+    /// Whether load balancer `id` is listed: the serving one and the extras until deleted, and
+    /// the idle ones.
+    pub(super) fn lb_listed(&self, id: &str) -> bool {
+        let serving = id == SLB || (1..=self.extra).any(|n| extra_id("lb-bp1extra", n) == id);
+        (serving && !self.lbs_deleted.contains(id)) || self.idle_lbs.iter().any(|l| l == id)
+    }
+
+    fn lb_missing() -> (u16, Value) {
+        err(
+            404,
+            "InvalidLoadBalancerId.NotFound",
+            "The specified LoadBalancerId does not exist.",
+        )
+    }
+
+    /// The serving load balancers' backends are the servers they serve, `normal` while the
+    /// instance runs; an idle one has none.
+    fn health_status(&self, p: &Params) -> (u16, Value) {
+        let id = p
+            .get("LoadBalancerId")
+            .map(String::as_str)
+            .unwrap_or_default();
+        if !self.lb_listed(id) {
+            return Self::lb_missing();
+        }
+        let running = self
+            .instance
+            .as_ref()
+            .is_some_and(|i| i.status == "Running");
+        let servers: Vec<Value> = if self.idle_lbs.iter().any(|l| l == id) {
+            Vec::new()
+        } else {
+            self.slb_servers
+                .iter()
+                .map(|s| {
+                    json!({"ServerId": s, "ServerIp": "172.16.0.8", "Port": 8000,
+                           "ListenerPort": 80, "Protocol": "http",
+                           "ServerHealthStatus": if running { "normal" } else { "abnormal" }})
+                })
+                .collect()
+        };
+        ok(json!({"BackendServers": {"BackendServer": servers}}))
+    }
+
+    fn delete_lb(&mut self, p: &Params) -> (u16, Value) {
+        let id = p.get("LoadBalancerId").cloned().unwrap_or_default();
+        if !self.lb_listed(&id) {
+            return Self::lb_missing();
+        }
+        self.idle_lbs.retain(|l| *l != id);
+        self.lbs_deleted.insert(id);
+        ok(json!({}))
     }
 
     fn owns(&self, p: &Params) -> Result<(), (u16, Value)> {
@@ -571,4 +649,16 @@ impl Cloud {
             "Accounts": {"Account": items}, "ShareGroups": {"ShareGroup": groups}
         }))
     }
+}
+
+/// Every region, as DescribeRegions lists them (not paged).
+fn describe_regions() -> Value {
+    let regions: Vec<Value> = REGIONS
+        .iter()
+        .map(|id| {
+            json!({"RegionId": id, "LocalName": id, "Status": "available",
+                   "RegionEndpoint": format!("ecs.{id}.aliyuncs.com")})
+        })
+        .collect();
+    json!({"Regions": {"Region": regions}})
 }

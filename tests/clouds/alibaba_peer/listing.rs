@@ -163,29 +163,42 @@ impl Cloud {
     }
 
     pub(super) fn describe_lbs(&mut self, p: &Params) -> Value {
-        let matches = p
-            .get("ServerId")
-            .is_none_or(|s| self.slb_servers.contains(s));
-        let list: Vec<Value> = if matches {
-            let extra = (1..=self.extra).map(|n| {
-                json!({
-                    "LoadBalancerId": extra_id("lb-bp1extra", n),
-                    "LoadBalancerName": format!("extra-lb-{n}"), "LoadBalancerStatus": "active",
-                    "Address": format!("47.96.2.{n}"), "AddressType": "internet",
-                    "PayType": "PayOnDemand", "CreateTime": "2026-11-29T08:02Z"
-                })
-            });
-            std::iter::once(json!({
-                "LoadBalancerId": SLB, "LoadBalancerName": "inference-lb",
-                "LoadBalancerStatus": "active", "Address": "47.96.0.8", "AddressType": "internet",
-                "PayType": "PayOnDemand", "CreateTime": "2026-11-29T08:02Z",
-                "CreateTimeStamp": 1_796_025_720_000_i64
-            }))
-            .chain(extra)
-            .collect()
-        } else {
-            Vec::new()
+        let by_server = p.get("ServerId");
+        let serves = by_server.is_none_or(|s| self.slb_servers.contains(s));
+        let lb = |id: String, name: String, created: &str| {
+            json!({
+                "LoadBalancerId": id, "LoadBalancerName": name,
+                "LoadBalancerStatus": "active", "Address": "47.96.2.1", "AddressType": "internet",
+                "PayType": "PayOnDemand", "CreateTime": created
+            })
         };
+        let mut list: Vec<Value> = Vec::new();
+        if serves {
+            let mut front = lb(SLB.into(), "inference-lb".into(), "2026-11-29T08:02Z");
+            front["Address"] = json!("47.96.0.8");
+            front["CreateTimeStamp"] = json!(1_796_025_720_000_i64);
+            list.push(front);
+            list.extend((1..=self.extra).map(|n| {
+                let mut extra = lb(
+                    extra_id("lb-bp1extra", n),
+                    format!("extra-lb-{n}"),
+                    "2026-11-29T08:02Z",
+                );
+                extra["Address"] = json!(format!("47.96.2.{n}"));
+                extra
+            }));
+        }
+        if by_server.is_none() {
+            list.extend(
+                self.idle_lbs
+                    .iter()
+                    .map(|id| lb(id.clone(), format!("{id}-name"), "2026-11-20T01:00Z")),
+            );
+        }
+        list.retain(|l| {
+            let id = l["LoadBalancerId"].as_str().unwrap_or_default();
+            self.lb_listed(id) && p.get("LoadBalancerId").is_none_or(|want| want == id)
+        });
         let (page, size, items) = self.page("DescribeLoadBalancers", p, &list);
         json!({"TotalCount": list.len(), "PageNumber": page, "PageSize": size,
                "LoadBalancers": {"LoadBalancer": items}})

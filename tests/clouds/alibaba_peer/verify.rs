@@ -57,7 +57,7 @@ fn hex_sha256(bytes: &[u8]) -> String {
 fn version_of(action: &str) -> &'static str {
     match action {
         "DescribeEipAddresses" | "ReleaseEipAddress" | "UnassociateEipAddress" => "2016-04-28",
-        "DescribeLoadBalancers" => "2014-05-15",
+        "DescribeLoadBalancers" | "DescribeHealthStatus" | "DeleteLoadBalancer" => "2014-05-15",
         _ => "2014-05-26",
     }
 }

@@ -26,25 +26,28 @@ ALIBABA = {
         "ModifyInstanceAutoReleaseTime",
         "DescribeDisks", "DescribeSnapshots", "CreateSnapshot", "DeleteSnapshot",
         "DescribeImages", "DescribeImageSharePermission", "DetachDisk", "DeleteDisk",
-        "DeleteImage",
+        "DeleteImage", "DescribeRegions",
     ],
     ("vpc", "alibabacloud_vpc20160428", "2016-04-28"): [
         "DescribeEipAddresses", "ReleaseEipAddress", "UnassociateEipAddress",
     ],
-    ("slb", "alibabacloud_slb20140515", "2014-05-15"): ["DescribeLoadBalancers"],
+    ("slb", "alibabacloud_slb20140515", "2014-05-15"): [
+        "DescribeLoadBalancers", "DescribeHealthStatus", "DeleteLoadBalancer",
+    ],
 }
 TENCENT = {
     ("cvm", "2017-03-12"): [
         "DescribeInstances", "StopInstances", "StartInstances", "TerminateInstances",
         "DescribeInstancesActionTimer", "ImportInstancesActionTimer",
         "DeleteInstancesActionTimer", "DescribeImages", "DescribeImageSharePermission",
-        "DeleteImages",
+        "DeleteImages", "DescribeRegions",
     ],
     ("cbs", "2017-03-12"): [
         "DescribeDisks", "DescribeSnapshots", "DescribeSnapshotSharePermission", "DetachDisks",
         "TerminateDisks", "DeleteSnapshots",
     ],
     ("vpc", "2017-03-12"): ["DescribeAddresses", "DisassociateAddress", "ReleaseAddresses"],
+    ("clb", "2018-03-17"): ["DescribeLoadBalancers", "DescribeTargetHealth", "DeleteLoadBalancer"],
 }
 
 SCALARS = {str: "string", int: "integer", bool: "boolean", float: "number"}
@@ -228,7 +231,7 @@ def main(out):
 if __name__ == "__main__":
     try:
         import alibabacloud_ecs20140526, alibabacloud_slb20140515, alibabacloud_vpc20160428  # noqa
-        import tencentcloud.cbs, tencentcloud.cvm, tencentcloud.vpc  # noqa
+        import tencentcloud.cbs, tencentcloud.clb, tencentcloud.cvm, tencentcloud.vpc  # noqa
     except ImportError as e:
         print(f"the official SDKs are not installed: {e}", file=sys.stderr)
         sys.exit(3)

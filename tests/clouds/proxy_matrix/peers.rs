@@ -158,10 +158,14 @@ impl Cloud for Tencent {
     }
 
     /// With an old snapshot of a disk long gone and the custom image made from it, which the
-    /// sweep lists and a cleanup deletes.
+    /// sweep lists and a cleanup deletes, and a load balancer serving the instance.
     async fn fresh(&self) -> Self::World {
         let peer = tencent_peer::Peer::start();
         peer.cloud(|c| {
+            c.lbs.push(tencent_peer::cloud::Clb {
+                id: "lb-loop1".into(),
+                healthy: true,
+            });
             c.snapshots.push(tencent_peer::cloud::Snapshot {
                 id: "snap-old".into(),
                 disk: "disk-gone".into(),
@@ -345,9 +349,16 @@ fn stop_and_clean(image: &str, eip: &str, disk: &str, snapshot: &str, on: &str) 
     ]
 }
 
+/// A cleanup of the load balancer `id` alone.
+fn clean_load_balancer(id: &str) -> Vec<Action> {
+    vec![Action::Cleanup {
+        delete: vec![found(id, ResourceKind::LoadBalancer, None)],
+    }]
+}
+
 #[tokio::test]
 async fn the_ram_policy_allows_every_call_and_nothing_more() {
-    use alibaba_peer::cloud::{DATA_DISK, EIP, IMAGE};
+    use alibaba_peer::cloud::{DATA_DISK, EIP, IMAGE, SLB};
     let mut more = set_and_cancel_stop_and_start();
     more.push(stop_and_clean(
         IMAGE,
@@ -356,6 +367,7 @@ async fn the_ram_policy_allows_every_call_and_nothing_more() {
         SNAPSHOTS[0],
         alibaba_peer::INSTANCE,
     ));
+    more.push(clean_load_balancer(SLB));
     super::policies::check(&Alibaba, more, "alibaba-ram.json").await;
 }
 
@@ -369,5 +381,6 @@ async fn the_cam_policy_allows_every_call_and_nothing_more() {
         "snap-old",
         tencent_peer::INSTANCE,
     ));
+    more.push(clean_load_balancer("lb-loop1"));
     super::policies::check(&Tencent, more, "tencent-cam.json").await;
 }

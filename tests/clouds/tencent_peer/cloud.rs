@@ -72,6 +72,14 @@ pub struct Address {
     pub bound: bool,
 }
 
+/// A CLB load balancer: one TCP listener whose single target passes its health check, or, idle,
+/// no listener at all.
+#[derive(Debug, Clone)]
+pub struct Clb {
+    pub id: String,
+    pub healthy: bool,
+}
+
 /// What a sweep and a cleanup call beyond the instance's own: see [`Cloud::cleanup`].
 const CLEANUP_CALLS: [&str; 9] = [
     "DescribeSnapshotSharePermission",
@@ -117,6 +125,10 @@ pub struct Cloud {
     pub page_cap: Option<usize>,
     /// Pages served per list action.
     pub pages: BTreeMap<String, Pages>,
+    /// CLB's load balancers.
+    pub lbs: Vec<Clb>,
+    /// A region whose every call is answered `UnsupportedRegion`.
+    pub refused_region: Option<String>,
     next_timer: usize,
 }
 
@@ -179,6 +191,8 @@ impl Cloud {
             terminating: false,
             page_cap: None,
             pages: BTreeMap::new(),
+            lbs: Vec::new(),
+            refused_region: None,
             next_timer: 1,
         }
     }
@@ -325,6 +339,10 @@ impl Cloud {
                 ok(json!({ "ActionTimers": timers }))
             }
             "ImportInstancesActionTimer" => self.import(body),
+            "DescribeLoadBalancers" | "DescribeTargetHealth" | "DeleteLoadBalancer" => {
+                self.clb(action, body)
+            }
+            "DescribeRegions" => describe_regions(),
             "DeleteInstancesActionTimer" => {
                 let ids = strings(&body["ActionTimerIds"]);
                 if ids.is_empty() {
@@ -339,6 +357,68 @@ impl Cloud {
 
     /// CBS: the disks by `DiskIds` and the `disk-state` filter, the snapshots by the `disk-id`
     /// filter; with neither, every one (as CBS lists the whole region).
+    /// CLB 2018-03-17: the load balancers, their targets' health, and their deletion.
+    fn clb(&mut self, action: &str, body: &Value) -> Value {
+        let asked = strings(&body["LoadBalancerIds"]);
+        let missing = || {
+            error(
+                "InvalidParameter.LBIdNotFound",
+                "The load balancer does not exist.",
+            )
+        };
+        if asked.iter().any(|id| !self.lbs.iter().any(|l| l.id == *id))
+            && action != "DescribeLoadBalancers"
+        {
+            return missing();
+        }
+        let named: Vec<Clb> = self
+            .lbs
+            .iter()
+            .filter(|l| asked.is_empty() || asked.contains(&l.id))
+            .cloned()
+            .collect();
+        match action {
+            "DescribeLoadBalancers" => {
+                let all: Vec<Value> = named
+                    .iter()
+                    .map(|l| {
+                        json!({"LoadBalancerId": l.id, "LoadBalancerName": format!("{}-name", l.id),
+                               "LoadBalancerType": "OPEN", "Forward": 1, "Status": 1,
+                               "LoadBalancerVips": ["203.0.113.9"],
+                               "CreateTime": "2026-11-20 01:00:00"})
+                    })
+                    .collect();
+                let (total, set) = self.page("DescribeLoadBalancers", body, all);
+                ok(json!({"TotalCount": total, "LoadBalancerSet": set}))
+            }
+            "DescribeTargetHealth" => {
+                let set: Vec<Value> = named
+                    .iter()
+                    .map(|l| {
+                        let listeners: Vec<Value> = if l.healthy {
+                            vec![json!({"ListenerId": "lbl-loop1", "ListenerName": "tcp-80",
+                                "Protocol": "TCP", "Port": 80, "Rules": [{"LocationId": "",
+                                "Targets": [{"IP": "10.0.0.8", "Port": 8000, "HealthStatus": true,
+                                             "TargetId": INSTANCE, "HealthStatusDetail": "Alive"}]}]})]
+                        } else {
+                            Vec::new()
+                        };
+                        json!({"LoadBalancerId": l.id, "LoadBalancerName": format!("{}-name", l.id),
+                               "Listeners": listeners})
+                    })
+                    .collect();
+                ok(json!({"LoadBalancers": set}))
+            }
+            _ => {
+                if asked.is_empty() {
+                    return error("MissingParameter", "LoadBalancerIds is required.");
+                }
+                self.lbs.retain(|l| !asked.contains(&l.id));
+                ok(json!({}))
+            }
+        }
+    }
+
     fn cbs(&mut self, action: &str, body: &Value) -> Value {
         let filter = |name: &str| -> Option<Vec<String>> {
             body["Filters"]
@@ -715,4 +795,13 @@ impl Cloud {
         self.addresses.retain(|a| !ids.contains(&a.id));
         ok(json!({"TaskId": "task-release"}))
     }
+}
+
+/// Every region, as CVM's DescribeRegions lists them (not paged).
+fn describe_regions() -> Value {
+    let set: Vec<Value> = super::REGIONS
+        .iter()
+        .map(|r| json!({"Region": r, "RegionName": r, "RegionState": "AVAILABLE"}))
+        .collect();
+    ok(json!({"TotalCount": set.len(), "RegionSet": set}))
 }

@@ -26,6 +26,8 @@ pub const ROLE_SECRET: &str = "loopback-role-tmp-key-7e6d";
 pub const ROLE_TOKEN: &str = "loopback-role-token-8f7e";
 /// The region the peer's instance is in.
 pub const REGION: &str = "ap-guangzhou";
+/// The regions DescribeRegions lists, the peer's own first; the others hold nothing.
+pub const REGIONS: [&str; 3] = [REGION, "ap-beijing", "ap-shanghai"];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Fault {
@@ -242,6 +244,12 @@ fn serve(request: &Request, shared: &Mutex<Shared>) -> Reply {
         Some(Fault::Malformed) => Reply::Answer(200, "{\"Response\": {\"InstanceSe".into()),
         Some(Fault::RejectKey) => Reply::Answer(200, reply("AuthFailure.SecretIdNotFound")),
         Some(Fault::Answer(status, body)) => Reply::Answer(status, body.into()),
+        None if request.header("x-tc-region").is_some()
+            && request.header("x-tc-region") == lock(shared).cloud.refused_region.as_deref() =>
+        {
+            let answer = cloud::error("UnsupportedRegion", "The region is not supported.");
+            checked(shared, &action, &answer)
+        }
         // Another region holds none of this: asked there, it is a cloud without the instance.
         None if request.header("x-tc-region") != Some(REGION) => {
             let mut elsewhere = Cloud::fresh();

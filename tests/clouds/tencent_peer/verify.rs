@@ -1,7 +1,8 @@
 //! The service's side of TC3-HMAC-SHA256, written apart from the adapter's signer: parse the
-//! `Authorization` header, check the key, the timestamp window, the scope date and the version,
-//! rebuild the canonical request from what arrived, and compare signatures. Rejections are the
-//! codes the service answers (inside HTTP 200).
+//! `Authorization` header, check the key, the timestamp window, the scope date and the version
+//! (CLB's 2018-03-17, every other service's 2017-03-12), rebuild the canonical request from
+//! what arrived, and compare signatures. Rejections are the codes the service answers (inside
+//! HTTP 200).
 
 use hmac::{Hmac, Mac as _};
 use sha2::{Digest as _, Sha256};
@@ -46,10 +47,15 @@ pub fn check(request: &Request) -> Result<String, String> {
         ROLE_KEY_ID => return Err(reject("AuthFailure.TokenFailure")),
         _ => return Err(reject("AuthFailure.SecretIdNotFound")),
     };
-    if !matches!(service, "cvm" | "cbs" | "vpc") || terminator != "tc3_request" {
+    if !matches!(service, "cvm" | "cbs" | "vpc" | "clb") || terminator != "tc3_request" {
         return Err(reject("AuthFailure.SignatureFailure"));
     }
-    if header("x-tc-version") != Some("2017-03-12") {
+    let version = if service == "clb" {
+        "2018-03-17"
+    } else {
+        "2017-03-12"
+    };
+    if header("x-tc-version") != Some(version) {
         return Err(reject("InvalidParameterValue"));
     }
     if header("x-tc-region").is_none_or(str::is_empty) {
@@ -97,6 +103,7 @@ pub fn check(request: &Request) -> Result<String, String> {
         | "TerminateDisks"
         | "DeleteSnapshots" => "cbs",
         "DescribeAddresses" | "DisassociateAddress" | "ReleaseAddresses" => "vpc",
+        "DescribeLoadBalancers" | "DescribeTargetHealth" | "DeleteLoadBalancer" => "clb",
         _ => "cvm",
     };
     if home != service {
