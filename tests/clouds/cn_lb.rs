@@ -4,134 +4,20 @@
 //! reads it back until the provider no longer lists it, with exactly the calls `delete_plan`
 //! names, and the one in use stays.
 
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
-
 use gpumeter::meter::ResourceKind;
 use gpumeter::provider::{LinkedResource, Provider};
 use serde_json::Value;
 
+use crate::common::cn_bin::{CnBin as Bin, text};
 use crate::{alibaba_peer, tencent_peer};
 
-/// The binary pointed at one provider's peer, with a data directory of its own.
-struct Bin {
-    dir: PathBuf,
-    args: Vec<&'static str>,
-    env: Vec<(&'static str, String)>,
-    secret: &'static str,
-}
-
-impl Bin {
-    fn new(
-        name: &str,
-        args: Vec<&'static str>,
-        env: Vec<(&'static str, String)>,
-        secret: &'static str,
-    ) -> Bin {
-        let dir =
-            std::env::temp_dir().join(format!("gpumeter-cn-lb-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("config.toml"), "").unwrap();
-        Bin {
-            dir,
-            args,
-            env,
-            secret,
-        }
-    }
-
-    fn alibaba(peer: &alibaba_peer::Peer) -> Bin {
-        Bin::new(
-            "alibaba",
-            vec![
-                "--provider",
-                "alibaba",
-                "--instance",
-                alibaba_peer::INSTANCE,
-                "--region",
-                alibaba_peer::cloud::REGION,
-            ],
-            vec![
-                ("ALIBABA_CLOUD_ACCESS_KEY_ID", alibaba_peer::KEY_ID.into()),
-                (
-                    "ALIBABA_CLOUD_ACCESS_KEY_SECRET",
-                    alibaba_peer::SECRET.into(),
-                ),
-                ("GPUMETER_ALIBABA_ENDPOINT", peer.url()),
-                ("GPUMETER_ALIBABA_METADATA", peer.url()),
-            ],
-            alibaba_peer::SECRET,
-        )
-    }
-
-    fn tencent(peer: &tencent_peer::Peer) -> Bin {
-        Bin::new(
-            "tencent",
-            vec![
-                "--provider",
-                "tencent",
-                "--instance",
-                tencent_peer::INSTANCE,
-                "--region",
-                tencent_peer::REGION,
-            ],
-            vec![
-                ("TENCENTCLOUD_SECRET_ID", tencent_peer::KEY_ID.into()),
-                ("TENCENTCLOUD_SECRET_KEY", tencent_peer::SECRET.into()),
-                ("GPUMETER_TENCENT_ENDPOINT", peer.url()),
-                ("GPUMETER_TENCENT_METADATA", peer.url()),
-            ],
-            tencent_peer::SECRET,
-        )
-    }
-
-    fn run(&self, args: &[&str]) -> Output {
-        let out = Command::new(env!("CARGO_BIN_EXE_gpumeter"))
-            .args(args)
-            .args(&self.args)
-            .arg("--config")
-            .arg(self.dir.join("config.toml"))
-            .env("GPUMETER_DATA_DIR", &self.dir)
-            .env_remove("ALIBABA_CLOUD_SECURITY_TOKEN")
-            .env_remove("TENCENTCLOUD_SESSION_TOKEN")
-            .envs(self.env.iter().map(|(k, v)| (*k, v.as_str())))
-            .stdin(Stdio::null())
-            .output()
-            .unwrap();
-        assert!(!text(&out).contains(self.secret), "the secret leaked");
-        out
-    }
-
-    /// The load balancers `sweep --json` lists.
-    fn swept_lbs(&self) -> Vec<Value> {
-        let out = self.run(&["sweep", "--json"]);
-        let doc: Value = serde_json::from_slice(&out.stdout)
-            .unwrap_or_else(|e| panic!("sweep --json: {e}: {}", text(&out)));
-        doc["items"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|i| {
-                i["kind"] == "lb" || i["id"].as_str().is_some_and(|id| id.starts_with("lb-"))
-            })
-            .collect()
-    }
-}
-
-impl Drop for Bin {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
+/// The load balancers `sweep --json` lists.
+fn swept_lbs(bin: &Bin) -> Vec<Value> {
+    let (_, items) = bin.sweep();
+    items
+        .into_iter()
+        .filter(|i| i["kind"] == "load_balancer")
+        .collect()
 }
 
 /// The action each planned line names (`slb DeleteLoadBalancer ...` is DeleteLoadBalancer), with
@@ -172,7 +58,7 @@ fn sweep_then_clean(
     plan: &[String],
     calls_since: impl Fn(usize) -> (usize, Vec<String>),
 ) {
-    let listed = bin.swept_lbs();
+    let listed = swept_lbs(bin);
     assert_eq!(listed.len(), 1, "only the idle one: {listed:#?}");
     assert_eq!(listed[0]["id"], idle.id.as_str(), "{listed:#?}");
     assert_eq!(listed[0]["state"], "active, no healthy backend");
@@ -198,7 +84,7 @@ fn sweep_then_clean(
         planned_runs(plan),
         "the calls made are the ones planned: {plan:#?}"
     );
-    assert_eq!(bin.swept_lbs(), Vec::<Value>::new(), "no idle one is left");
+    assert_eq!(swept_lbs(bin), Vec::<Value>::new(), "no idle one is left");
 }
 
 #[tokio::test]
@@ -221,7 +107,7 @@ async fn alibaba_an_slb_without_a_healthy_backend_is_swept_and_deleted_through_t
             ),
         ]
     );
-    let bin = Bin::alibaba(&peer);
+    let bin = Bin::alibaba("lb", &peer);
     sweep_then_clean(&bin, &idle, &plan, |from| {
         let calls = peer.calls();
         (
@@ -258,7 +144,7 @@ async fn tencent_a_clb_without_a_healthy_backend_is_swept_and_deleted_through_th
                 .to_string(),
         ]
     );
-    let bin = Bin::tencent(&peer);
+    let bin = Bin::tencent("lb", &peer);
     sweep_then_clean(&bin, &idle, &plan, |from| {
         let calls = peer.calls();
         (
