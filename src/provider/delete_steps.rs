@@ -4,11 +4,74 @@
 
 use std::fmt::Display;
 
+use super::ProviderError;
+use super::readback::Readback;
+
 /// A read-back: the resource's state while it is listed, `None` once it is not.
 pub type Read<R> = Result<Option<String>, R>;
 
+/// Which call of the sequence is asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// Detach the disk or unbind the address.
+    Free,
+    Delete,
+}
+
+/// What a read-back waits for.
+#[derive(Debug, Clone, Copy)]
+pub enum Until {
+    /// The resource in this state (detached, unbound), or gone.
+    Freed(&'static str),
+    /// The resource no longer listed.
+    Gone,
+}
+
+impl Until {
+    /// Whether a read of `state` (`None`: not listed) ends the wait.
+    pub fn reached(self, state: Option<&str>) -> bool {
+        match self {
+            Until::Freed(freed) => state.is_none_or(|s| s == freed),
+            Until::Gone => state.is_none(),
+        }
+    }
+}
+
+/// The whole sequence for `what`: when `free` names an action, that call and the read-back
+/// until `freed`; then the `delete` action and the read-back until it is gone. `call` makes the
+/// call of a step (its outer error is a refusal, returned as it is); `read` reads the resource
+/// back, at most the given number of times ([`Readback::attempts_after`] the call), until it
+/// reaches what is waited for. Returns `(confirmed, summary)`.
+pub async fn run<E, R, Sent, Reading>(
+    what: &str,
+    free: Option<&str>,
+    freed: &'static str,
+    delete: &str,
+    readback: &Readback,
+    call: impl Fn(Step) -> Sent,
+    read: impl Fn(u32, Until) -> Reading,
+) -> Result<(bool, String), ProviderError>
+where
+    Sent: Future<Output = Result<Result<(), E>, ProviderError>>,
+    Reading: Future<Output = Read<R>>,
+    E: Display + Clone,
+    ProviderError: From<E>,
+    R: Display,
+{
+    if let Some(free) = free {
+        let sent = call(Step::Free).await?;
+        let seen = read(readback.attempts_after(&sent), Until::Freed(freed)).await;
+        if let Some(done) = after_free(what, free, freed, &sent, &seen) {
+            return Ok(done);
+        }
+    }
+    let sent = call(Step::Delete).await?;
+    let seen = read(readback.attempts_after(&sent), Until::Gone).await;
+    after_delete(what, delete, &sent, &seen).map_err(ProviderError::from)
+}
+
 /// What the provider says now, in words for a summary.
-pub fn said<R: Display>(read: &Read<R>) -> String {
+fn said<R: Display>(read: &Read<R>) -> String {
     match read {
         Ok(Some(state)) => format!("still lists it ({state})"),
         Ok(None) => "no longer lists it".into(),
@@ -18,7 +81,7 @@ pub fn said<R: Display>(read: &Read<R>) -> String {
 
 /// After `action` freed `what` and the read-back waited for `freed`: `Some((confirmed,
 /// summary))` when the delete ends there (gone already, or not freed), `None` to go on.
-pub fn after_free<E: Display, R: Display>(
+fn after_free<E: Display, R: Display>(
     what: &str,
     action: &str,
     freed: &str,
@@ -49,7 +112,7 @@ pub fn after_free<E: Display, R: Display>(
 
 /// After the delete `action` and its read-back: `(confirmed, summary)`, or the call's own
 /// error when the read-back could not say either.
-pub fn after_delete<E: Display + Clone, R: Display>(
+fn after_delete<E: Display + Clone, R: Display>(
     what: &str,
     action: &str,
     sent: &Result<(), E>,
@@ -116,5 +179,51 @@ mod tests {
             !done && summary.ends_with("disk d-1 not deleted"),
             "{summary}"
         );
+    }
+
+    #[test]
+    fn a_disk_not_freed_is_not_deleted_and_a_freed_one_is_read_back_gone() {
+        use std::cell::RefCell;
+        use std::future::ready;
+        let readback = Readback {
+            attempts: 5,
+            interval: std::time::Duration::ZERO,
+        };
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        for (after_detach, want) in [("Detaching", false), ("Available", true)] {
+            let steps = RefCell::new(Vec::new());
+            let reads = RefCell::new(vec![Some(after_detach.to_string()), None]);
+            let outcome = rt.block_on(run(
+                "disk d-1",
+                Some("DetachDisk"),
+                "Available",
+                "DeleteDisk",
+                &readback,
+                |step| {
+                    steps.borrow_mut().push(step);
+                    ready(Ok(Ok::<(), ProviderError>(())))
+                },
+                |attempts, _until| {
+                    assert_eq!(attempts, 5, "an accepted call is read patiently");
+                    let state = reads.borrow_mut().remove(0);
+                    ready(Ok::<_, String>(state))
+                },
+            ));
+            let (confirmed, summary) = outcome.unwrap();
+            assert_eq!(confirmed, want, "{summary}");
+            let sent = steps.borrow().clone();
+            if want {
+                assert_eq!(sent, [Step::Free, Step::Delete]);
+            } else {
+                assert_eq!(
+                    sent,
+                    [Step::Free],
+                    "nothing is deleted while still attached"
+                );
+                assert!(summary.ends_with("disk d-1 not deleted"), "{summary}");
+            }
+        }
     }
 }

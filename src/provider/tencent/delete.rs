@@ -14,7 +14,7 @@ use super::api::{ApiError, describe};
 use super::inventory::ADDRESS_TYPES;
 use super::model;
 use crate::meter::ResourceKind;
-use crate::provider::delete_steps;
+use crate::provider::delete_steps::{self, Step, Until};
 use crate::provider::http::Repeat;
 use crate::provider::{Action, ActionReport, LinkedResource, ProviderError};
 
@@ -216,37 +216,29 @@ impl TencentCloud {
                 ),
             ));
         }
-        let calls = Self::delete_calls(r);
-        let report = |confirmed, summary: String| ActionReport {
+        let what = format!("{} {}", r.kind.label(), r.id);
+        let (confirmed, summary) = delete_steps::run(
+            &what,
+            steps.free.as_ref().map(|c| c.action),
+            steps.freed,
+            steps.delete.action,
+            &self.readback,
+            |step| {
+                self.send(match (step, &steps.free) {
+                    (Step::Free, Some(free)) => free,
+                    _ => &steps.delete,
+                })
+            },
+            |attempts, until: Until| self.read_until(r, attempts, move |s| until.reached(s)),
+        )
+        .await?;
+        Ok(ActionReport {
             action: Action::Cleanup {
                 delete: vec![r.clone()],
             },
             confirmed,
             summary,
-            calls: calls.clone(),
-        };
-        let what = format!("{} {}", r.kind.label(), r.id);
-        if let Some(free) = &steps.free {
-            let sent = self.send(free).await?;
-            let freed = steps.freed;
-            let read = self
-                .read_until(r, self.readback.attempts_after(&sent), |s| {
-                    s.is_none_or(|s| s == freed)
-                })
-                .await;
-            if let Some((confirmed, summary)) =
-                delete_steps::after_free(&what, free.action, freed, &sent, &read)
-            {
-                return Ok(report(confirmed, summary));
-            }
-        }
-        let sent = self.send(&steps.delete).await?;
-        let read = self
-            .read_until(r, self.readback.attempts_after(&sent), |s| s.is_none())
-            .await;
-        let (confirmed, summary) =
-            delete_steps::after_delete(&what, steps.delete.action, &sent, &read)
-                .map_err(ProviderError::from)?;
-        Ok(report(confirmed, summary))
+            calls: Self::delete_calls(r),
+        })
     }
 }
