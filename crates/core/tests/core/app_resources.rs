@@ -4,8 +4,9 @@
 
 use std::time::Duration;
 
+use crate::drive::{ch, last_log, press};
 use gpumeter_core::app::{
-    App, Confirm, Details, Effect, Event, Focus, KeyCode, KeyPress, Level, Mode, update,
+    App, Confirm, Details, Effect, Event, Focus, KeyCode, Level, Mode, update,
 };
 use gpumeter_core::cloud::{Action, ActionReport, Exposure, LinkedResource, Severity, Sharing};
 use gpumeter_core::demo::demo_app;
@@ -15,19 +16,6 @@ const INSTANCE: &str = "i-0demo4a100f00d";
 
 fn app() -> App {
     demo_app(Duration::from_secs(200 * 60))
-}
-
-fn press(app: &mut App, code: KeyCode) -> Vec<Effect> {
-    update(app, Event::Key(KeyPress::new(code)))
-}
-
-fn ch(app: &mut App, c: char) -> Vec<Effect> {
-    press(app, KeyCode::Char(c))
-}
-
-fn last_log(app: &App) -> (Level, String) {
-    let e = app.events.back().expect("a log line");
-    (e.level, e.text.clone())
 }
 
 /// The demo with its resources changed by `edit`, read as a fresh inventory.

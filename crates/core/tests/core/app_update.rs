@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use crate::drive::{ch, last_log, press};
 use gpumeter_core::app::{App, Choice, Effect, Event, Focus, Level, Mode, update};
 use gpumeter_core::app::{KeyCode, KeyPress};
 use gpumeter_core::cloud::{Action, ActionReport, ProviderError};
@@ -14,19 +15,6 @@ use gpumeter_core::demo::guard_state;
 
 fn app() -> App {
     demo_app(Duration::from_secs(3 * 3600))
-}
-
-fn press(app: &mut App, code: KeyCode) -> Vec<Effect> {
-    update(app, Event::Key(KeyPress::new(code)))
-}
-
-fn ch(app: &mut App, c: char) -> Vec<Effect> {
-    press(app, KeyCode::Char(c))
-}
-
-fn last_log(app: &App) -> (Level, String) {
-    let e = app.events.back().expect("a log line");
-    (e.level, e.text.clone())
 }
 
 #[test]

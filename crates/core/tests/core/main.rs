@@ -9,6 +9,7 @@ mod app_prompt;
 mod app_resources;
 mod app_update;
 mod app_watchdog;
+mod drive;
 mod guard_owner;
 mod meter_oracle;
 mod meter_properties;
