@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use gpumeter::meter::ResourceKind;
 use gpumeter::provider::aws::Aws;
-use gpumeter::provider::aws::credentials::{AwsSettings, Credentials};
+use gpumeter::provider::aws::credentials::AwsSettings;
 use gpumeter::provider::aws::query::Ec2;
 use gpumeter::provider::readback::Readback;
 use gpumeter::provider::{
@@ -14,7 +14,7 @@ use gpumeter::provider::{
 };
 use jiff::Timestamp;
 
-use crate::aws_moto::{call, env, grab, policy, rt};
+use crate::aws_moto::{call, env, grab, moto_ec2, policy, rt, run_instance};
 use crate::common::moto::{Moto, moto};
 
 fn adapter(url: &str) -> Aws {
@@ -23,26 +23,6 @@ fn adapter(url: &str) -> Aws {
         attempts: 20,
         interval: Duration::from_millis(50),
     })
-}
-
-fn client(url: &str) -> Ec2 {
-    let creds = Credentials::from_env(&env(url)).unwrap();
-    Ec2::new(url, "us-east-1", creds, policy()).unwrap()
-}
-
-async fn instance(ec2: &Ec2) -> (String, String) {
-    let run = call(
-        ec2,
-        "RunInstances",
-        &[
-            ("ImageId", "ami-12345678"),
-            ("MinCount", "1"),
-            ("MaxCount", "1"),
-            ("InstanceType", "g5.xlarge"),
-        ],
-    )
-    .await;
-    (grab(&run, "instanceId"), grab(&run, "availabilityZone"))
 }
 
 async fn volume(ec2: &Ec2, zone: &str, size: &str, encrypted: &str) -> String {
@@ -84,7 +64,7 @@ struct Leftovers {
 }
 
 async fn leftovers(ec2: &Ec2) -> Leftovers {
-    let (running, zone) = instance(ec2).await;
+    let (running, zone) = run_instance(ec2).await;
     let volume = volume(ec2, &zone, "20", "true").await;
     let snapshot = grab(
         &call(ec2, "CreateSnapshot", &[("VolumeId", &volume)]).await,
@@ -134,7 +114,7 @@ async fn leftovers(ec2: &Ec2) -> Leftovers {
 fn the_sweep_shows_exposure_and_cleanup_deletes_each_leftover_read_back_against_moto() {
     let Some(moto) = moto() else { return };
     let rt = rt();
-    let ec2 = client(&moto.url);
+    let ec2 = moto_ec2(&moto.url);
     let w = rt.block_on(leftovers(&ec2));
     let aws = adapter(&moto.url);
     let found = rt.block_on(aws.sweep()).unwrap();
@@ -229,8 +209,8 @@ fn the_sweep_shows_exposure_and_cleanup_deletes_each_leftover_read_back_against_
 fn a_snapshot_behind_a_kept_image_is_refused_by_the_plan_and_by_aws_in_its_own_words() {
     let Some(moto) = moto() else { return };
     let rt = rt();
-    let ec2 = client(&moto.url);
-    let (running, _) = rt.block_on(instance(&ec2));
+    let ec2 = moto_ec2(&moto.url);
+    let (running, _) = rt.block_on(run_instance(&ec2));
     let image = grab(
         &rt.block_on(call(
             &ec2,
@@ -268,8 +248,8 @@ fn a_snapshot_behind_a_kept_image_is_refused_by_the_plan_and_by_aws_in_its_own_w
 fn a_disk_of_a_stopped_instance_is_detached_then_deleted_against_moto() {
     let Some(moto) = moto() else { return };
     let rt = rt();
-    let ec2 = client(&moto.url);
-    let (stopped, zone) = rt.block_on(instance(&ec2));
+    let ec2 = moto_ec2(&moto.url);
+    let (stopped, zone) = rt.block_on(run_instance(&ec2));
     let disk = rt.block_on(volume(&ec2, &zone, "30", "false"));
     rt.block_on(call(
         &ec2,
@@ -342,7 +322,7 @@ fn swept(moto: &Moto, dir: &std::path::Path) -> (Option<i32>, Vec<serde_json::Va
 #[test]
 fn the_cli_sweeps_dry_runs_cleans_up_by_id_and_sweeps_clean_against_moto() {
     let Some(moto) = moto() else { return };
-    let w = rt().block_on(leftovers(&client(&moto.url)));
+    let w = rt().block_on(leftovers(&moto_ec2(&moto.url)));
     let dir = tempfile::tempdir().unwrap();
     let (code, items) = swept(&moto, dir.path());
     assert_eq!(code, Some(3));
@@ -411,7 +391,7 @@ struct TagWorld {
 /// A running instance, a volume tagged `project=llm` and `owner=ana`, an untagged one, a
 /// snapshot of the first tagged `project=llm`, and an image of the instance.
 async fn tagged_world(ec2: &Ec2) -> TagWorld {
-    let (running, zone) = instance(ec2).await;
+    let (running, zone) = run_instance(ec2).await;
     let tagged = grab(
         &call(
             ec2,
@@ -474,7 +454,7 @@ fn the_cli_sweeps_and_cleans_up_by_tag_and_says_where_each_came_from_against_mot
         snapshot,
         image,
         running,
-    } = rt().block_on(tagged_world(&client(&moto.url)));
+    } = rt().block_on(tagged_world(&moto_ec2(&moto.url)));
     let dir = tempfile::tempdir().unwrap();
     let (_, items) = swept(&moto, dir.path());
     let row = |id: &str| {

@@ -18,13 +18,8 @@ use gpumeter::provider::readback::Readback;
 use gpumeter::provider::{LinkedResource, Provider};
 use serde_json::Value;
 
-use crate::aws_moto::{SECRET, call, env, grab, policy, rt};
+use crate::aws_moto::{SECRET, call, env, grab, moto_ec2, policy, rt};
 use crate::common::moto::{Moto, moto};
-
-fn ec2(url: &str) -> Ec2 {
-    let creds = Credentials::from_env(&env(url)).unwrap();
-    Ec2::new(url, "us-east-1", creds, policy()).unwrap()
-}
 
 fn elb(url: &str) -> Ec2 {
     let creds = Credentials::from_env(&env(url)).unwrap();
@@ -159,7 +154,7 @@ fn listed(moto: &Moto) -> String {
 fn the_sweep_lists_load_balancers_with_no_healthy_target_and_deletes_each_read_back() {
     let Some(moto) = moto() else { return };
     let rt = rt();
-    let w = rt.block_on(world(&ec2(&moto.url), &elb(&moto.url)));
+    let w = rt.block_on(world(&moto_ec2(&moto.url), &elb(&moto.url)));
     let aws = adapter(&moto.url);
     let found = rt.block_on(aws.sweep()).unwrap();
     let lbs: Vec<&LinkedResource> = found
@@ -230,7 +225,7 @@ fn lbs_swept(moto: &Moto, dir: &std::path::Path) -> Vec<Value> {
 #[test]
 fn the_cli_sweeps_load_balancers_priced_and_cleanup_kind_lb_deletes_them_against_moto() {
     let Some(moto) = moto() else { return };
-    let w = rt().block_on(world(&ec2(&moto.url), &elb(&moto.url)));
+    let w = rt().block_on(world(&moto_ec2(&moto.url), &elb(&moto.url)));
     let dir = tempfile::tempdir().unwrap();
     // Each service at its own variable, and AWS_ENDPOINT_URL nowhere: the overrides are read.
     let items = lbs_swept(&moto, dir.path());

@@ -10,11 +10,11 @@ use gpumeter::ledger::Ledger;
 use gpumeter::meter::ResourceKind;
 use gpumeter::provider::Provider;
 use gpumeter::provider::aws::Aws;
-use gpumeter::provider::aws::credentials::{AwsSettings, Credentials};
+use gpumeter::provider::aws::credentials::AwsSettings;
 use gpumeter::provider::aws::query::Ec2;
 use serde_json::Value;
 
-use crate::aws_moto::{Cli, call, env, grab, policy, rt};
+use crate::aws_moto::{Cli, call, env, grab, moto_ec2, policy, rt};
 use crate::common::moto::{all_pages, moto};
 
 /// One instance's resources: its data volume (kept on termination), a snapshot of that
@@ -167,8 +167,7 @@ fn none_of(list: &Value, other: &Trained) {
 fn a_released_instances_leftovers_come_from_the_sweep_without_the_memory_file_against_moto() {
     let Some(moto) = moto() else { return };
     let rt = rt();
-    let creds = Credentials::from_env(&env(&moto.url)).unwrap();
-    let ec2 = Ec2::new(&moto.url, "us-east-1", creds, policy()).unwrap();
+    let ec2 = moto_ec2(&moto.url);
     let ours = rt.block_on(trained(&ec2, "train-image"));
     let other = rt.block_on(trained(&ec2, "other-image"));
     rt.block_on(terminate(&ec2, &other.instance));

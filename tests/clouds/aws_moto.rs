@@ -80,6 +80,28 @@ pub(crate) async fn call(ec2: &Ec2, action: &str, params: &[(&str, &str)]) -> St
         .unwrap_or_else(|e| panic!("{action}: {e}"))
 }
 
+/// A client of moto's EC2 in us-east-1, with the test keys.
+pub(crate) fn moto_ec2(url: &str) -> Ec2 {
+    let creds = Credentials::from_env(&env(url)).unwrap();
+    Ec2::new(url, "us-east-1", creds, policy()).unwrap()
+}
+
+/// One running g5.xlarge from moto's stock image: its id and zone.
+pub(crate) async fn run_instance(ec2: &Ec2) -> (String, String) {
+    let run = call(
+        ec2,
+        "RunInstances",
+        &[
+            ("ImageId", "ami-12345678"),
+            ("MinCount", "1"),
+            ("MaxCount", "1"),
+            ("InstanceType", "g5.xlarge"),
+        ],
+    )
+    .await;
+    (grab(&run, "instanceId"), grab(&run, "availabilityZone"))
+}
+
 async fn build(ec2: &Ec2) -> Scenario {
     let run = call(
         ec2,
@@ -312,8 +334,7 @@ fn inventory_checklist_clean_stop_release_and_leftovers_against_moto() {
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("config.toml"), "").unwrap();
     let rt = rt();
-    let creds = Credentials::from_env(&env(&moto.url)).unwrap();
-    let ec2 = Ec2::new(&moto.url, "us-east-1", creds, policy()).unwrap();
+    let ec2 = moto_ec2(&moto.url);
     let s = rt.block_on(build(&ec2));
 
     // The library sees the instance and everything linked to it.
@@ -478,8 +499,7 @@ fn a_wrong_key_is_auth_and_a_missing_grant_is_permission_against_moto() {
             ),
         )
         .await;
-        let creds = Credentials::from_env(&env(&moto.url)).unwrap();
-        let ec2 = Ec2::new(&moto.url, "us-east-1", creds, policy()).unwrap();
+        let ec2 = moto_ec2(&moto.url);
         let run = call(
             &ec2,
             "RunInstances",
@@ -576,8 +596,7 @@ fn snapshot_clean_deletes_exactly_what_the_confirmation_listed_against_moto() {
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("config.toml"), "").unwrap();
     let rt = rt();
-    let creds = Credentials::from_env(&env(&moto.url)).unwrap();
-    let ec2 = Ec2::new(&moto.url, "us-east-1", creds, policy()).unwrap();
+    let ec2 = moto_ec2(&moto.url);
     let s = rt.block_on(build(&ec2));
     // Four more at once: EC2 times have one-second resolution, so they tie.
     rt.block_on(async {
@@ -676,8 +695,7 @@ pub(crate) fn chain_cli(
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("config.toml"), "").unwrap();
     let rt = rt();
-    let creds = Credentials::from_env(&env(&moto.url)).unwrap();
-    let ec2 = Ec2::new(&moto.url, "us-east-1", creds, policy()).unwrap();
+    let ec2 = moto_ec2(&moto.url);
     let s = rt.block_on(build(&ec2));
     let mut vars = vars(&dir, &moto.url);
     vars.extend([("AWS_ACCESS_KEY_ID", None), ("AWS_SECRET_ACCESS_KEY", None)]);

@@ -2,30 +2,17 @@
 //! is left alone and said to be running.
 
 use gpumeter::provider::aws::Aws;
-use gpumeter::provider::aws::credentials::{AwsSettings, Credentials};
-use gpumeter::provider::aws::query::Ec2;
+use gpumeter::provider::aws::credentials::AwsSettings;
 use gpumeter::provider::{Action, Provider};
 
-use crate::aws_moto::{call, env, grab, policy};
+use crate::aws_moto::{call, env, grab, moto_ec2, policy, run_instance};
 use crate::common::moto::moto;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stopped_instance_is_started_and_read_back_running_against_moto() {
     let Some(moto) = moto() else { return };
-    let creds = Credentials::from_env(&env(&moto.url)).unwrap();
-    let ec2 = Ec2::new(&moto.url, "us-east-1", creds, policy()).unwrap();
-    let run = call(
-        &ec2,
-        "RunInstances",
-        &[
-            ("ImageId", "ami-12345678"),
-            ("MinCount", "1"),
-            ("MaxCount", "1"),
-            ("InstanceType", "g5.xlarge"),
-        ],
-    )
-    .await;
-    let id = grab(&run, "instanceId");
+    let ec2 = moto_ec2(&moto.url);
+    let (id, _) = run_instance(&ec2).await;
     let settings = AwsSettings::resolve(&env(&moto.url), Some(id.clone()), None);
     let aws = Aws::with_policy(settings, policy(), policy());
     let running = aws.perform(&Action::Start).await.unwrap();

@@ -3,12 +3,11 @@
 
 use std::process::{Command, Stdio};
 
-use gpumeter::provider::aws::credentials::Credentials;
 use gpumeter::provider::aws::query::Ec2;
 use rust_decimal::Decimal;
 use serde_json::Value;
 
-use crate::aws_moto::{SECRET, call, env, grab, no_secret_anywhere, policy, rt};
+use crate::aws_moto::{SECRET, call, grab, moto_ec2, no_secret_anywhere, rt};
 use crate::common::moto::moto;
 
 /// A running instance with a second disk and an address (none of them listed), a stopped
@@ -101,8 +100,7 @@ async fn call_owned(ec2: &Ec2, action: &str, params: &[(&str, String)]) -> Strin
 fn the_sweep_lists_what_bills_without_a_running_instance_dearest_first_against_moto() {
     let Some(moto) = moto() else { return };
     let rt = rt();
-    let creds = Credentials::from_env(&env(&moto.url)).unwrap();
-    let ec2 = Ec2::new(&moto.url, "us-east-1", creds, policy()).unwrap();
+    let ec2 = moto_ec2(&moto.url);
     let w = rt.block_on(world(&ec2));
     let dir = tempfile::tempdir().unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_gpumeter"))
