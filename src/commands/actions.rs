@@ -80,7 +80,7 @@ pub fn run(cli: &Cli, action: &Action, args: &ActionArgs) -> CommandResult {
 /// Another deadline for the actions (tests, slow private gateways).
 pub const ACTION_DEADLINE_ENV: &str = "GPUMETER_ACTION_DEADLINE";
 
-fn action_deadline() -> Result<Duration, Failure> {
+pub(super) fn action_deadline() -> Result<Duration, Failure> {
     match std::env::var(ACTION_DEADLINE_ENV) {
         Ok(text) if !text.trim().is_empty() => crate::config::parse_duration(text.trim())
             .map_err(|e| Failure::bad_input(format!("{ACTION_DEADLINE_ENV}: {e}"))),

@@ -143,7 +143,11 @@ fn act(
         plan.delete.len(),
         provider.name()
     );
-    let outcomes = super::progress::run(&waiting, cleanup::run(provider, &plan.delete))?;
+    let deadline = super::actions::action_deadline()?;
+    let outcomes = super::progress::run(
+        &waiting,
+        cleanup::run_within(provider, &plan.delete, deadline),
+    )?;
     emit(&report(&outcomes).join("\n"));
     Ok(if outcomes.iter().all(Outcome::confirmed) {
         ExitCode::SUCCESS

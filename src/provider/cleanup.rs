@@ -4,6 +4,7 @@
 //! each outcome; the cockpit gets them as one report.
 
 use std::fmt::Write as _;
+use std::time::Duration;
 
 use super::{Action, ActionReport, LinkedResource, Provider, ProviderError};
 use crate::meter::ResourceKind;
@@ -30,8 +31,19 @@ pub fn plan<P: Provider + ?Sized>(provider: &P, delete: &[LinkedResource]) -> Ve
         .collect()
 }
 
-/// Deletes each of `delete` in order, one after another.
+/// Deletes each of `delete` in order, one after another, each within the
+/// [`ACTION_DEADLINE`](super::ACTION_DEADLINE) every action has.
 pub async fn run<P: Provider + ?Sized>(provider: &P, delete: &[LinkedResource]) -> Vec<Outcome> {
+    run_within(provider, delete, super::ACTION_DEADLINE).await
+}
+
+/// [`run`], each delete given at most `deadline` (its call and read-back together): one that
+/// takes longer is reported as unanswered, never as done, and the next is tried.
+pub async fn run_within<P: Provider + ?Sized>(
+    provider: &P,
+    delete: &[LinkedResource],
+    deadline: Duration,
+) -> Vec<Outcome> {
     let mut outcomes: Vec<Outcome> = Vec::with_capacity(delete.len());
     for resource in delete {
         let failed_image = resource.backs_image.as_ref().filter(|image| {
@@ -44,7 +56,19 @@ pub async fn run<P: Provider + ?Sized>(provider: &P, delete: &[LinkedResource]) 
                 provider.name(),
                 format!("not tried: image {image} that uses it was not deleted"),
             )),
-            _ => provider.delete(resource).await,
+            _ => tokio::time::timeout(deadline, provider.delete(resource))
+                .await
+                .unwrap_or_else(|_| {
+                    Err(ProviderError::unreachable(
+                        provider.name(),
+                        format!(
+                            "no answer to deleting {} within {} s: it may still be under way; \
+                             `gpumeter sweep` shows what the provider lists now",
+                            resource.id,
+                            deadline.as_secs()
+                        ),
+                    ))
+                }),
         };
         outcomes.push(Outcome {
             resource: resource.clone(),
@@ -150,6 +174,9 @@ mod tests {
         }
         async fn delete(&self, r: &LinkedResource) -> Result<ActionReport, ProviderError> {
             self.0.lock().unwrap().push(r.id.clone());
+            if r.id == "vol-slow" {
+                std::future::pending::<()>().await;
+            }
             if r.id == "ami-1" {
                 return Err(
                     ProviderError::state("test", "image in use by a launch template")
@@ -194,6 +221,7 @@ mod tests {
             res("snap-1", ResourceKind::Snapshot, Some("ami-1")),
         ];
         let outcomes = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
             .build()
             .unwrap()
             .block_on(run(&provider, &delete));
@@ -217,6 +245,27 @@ mod tests {
                 .any(|c| c.contains("snap-1") && c.contains("not tried")),
             "{:?}",
             report.calls
+        );
+    }
+
+    #[test]
+    fn a_delete_that_never_answers_is_unanswered_not_done_and_the_next_is_tried() {
+        let provider = Refusing(Mutex::new(Vec::new()));
+        let delete = vec![
+            res("vol-slow", ResourceKind::DataDisk, None),
+            res("vol-1", ResourceKind::DataDisk, None),
+        ];
+        let outcomes = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .unwrap()
+            .block_on(run_within(&provider, &delete, Duration::from_millis(20)));
+        let done: Vec<bool> = outcomes.iter().map(Outcome::confirmed).collect();
+        assert_eq!(done, [false, true]);
+        let said = outcomes[0].result.as_ref().unwrap_err().to_string();
+        assert!(
+            said.contains("no answer to deleting vol-slow within"),
+            "{said}"
         );
     }
 }

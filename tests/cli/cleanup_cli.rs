@@ -298,3 +298,26 @@ fn snapshot_clean_by_id_deletes_exactly_the_snapshots_named() {
         "--id and --keep are two different plans"
     );
 }
+
+#[test]
+fn a_delete_past_the_action_deadline_is_reported_unanswered_not_done() {
+    let cloud = Cloud::new("cleanup-slow");
+    let slow = [
+        ("GPUMETER_DEMO_DELAY_MS", "8000"),
+        ("GPUMETER_ACTION_DEADLINE", "1s"),
+    ];
+    let out = cloud.run(&["cleanup", "--id", "vol-0spare", "--yes"], &slow);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    let text = stdout(&out);
+    assert!(
+        text.contains("vol-0spare: NOT deleted")
+            && text.contains("no answer to deleting vol-0spare within 1 s"),
+        "{text}"
+    );
+}
