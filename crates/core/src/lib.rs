@@ -12,6 +12,7 @@
 //! - [`app`]: the cockpit's state, the key table and `update`.
 //! - [`demo`]: the demo cloud's state and the demo cockpit at a fixed instant.
 //! - [`text`]: outside text made one safe line to show.
+//! - [`verify`]: the GPU you got against the GPU you pay for: facts, benchmark, verdict.
 //!
 //! The crate's dependencies are the test of the boundary: no runtime, no terminal, no HTTP, no
 //! database. A change that needs one belongs at the edge, in the `gpumeter` crate.
@@ -27,3 +28,4 @@ pub mod pricing;
 pub mod spend;
 pub mod telemetry;
 pub mod text;
+pub mod verify;
