@@ -16,6 +16,7 @@ pub mod sample;
 pub mod scenario;
 pub mod sim;
 mod sim_host;
+mod sim_verify;
 pub mod source;
 pub mod stamped;
 
