@@ -125,3 +125,55 @@ async fn lambda_sweeps_the_file_systems_no_instance_uses() {
     let found = peer.lambda().sweep().await.unwrap();
     assert_eq!(ids(&found), ["fs-old"], "fs-weights is in use: {found:?}");
 }
+
+/// Stopped by a provider that keeps charging (`economical` false: StopCharging does not apply
+/// to this instance type), the instance itself bills, priced by its type on the sheet, beside
+/// the disks attached to it; stopped with StopCharging, only the disks bill.
+#[tokio::test]
+async fn alibaba_sweeps_a_stopped_instance_that_keeps_charging_and_its_disks() {
+    use gpumeter::meter::ResourceKind;
+    use gpumeter::provider::{CleanupFilter, CleanupPlan, rank};
+
+    for keeps_charging in [true, false] {
+        let peer = Peer::start();
+        peer.cloud(|c| c.economical = !keeps_charging);
+        let adapter = peer.adapter(Some(INSTANCE));
+        let report = adapter.perform(&Action::Stop).await.unwrap();
+        assert!(report.confirmed, "{report:?}");
+        let found = adapter.sweep().await.unwrap();
+        let listed = ids(&found);
+        for disk in [SYSTEM_DISK, DATA_DISK] {
+            let d = found.iter().find(|r| r.id == disk).expect(disk);
+            assert_eq!(d.attached_to.as_deref(), Some(INSTANCE), "{d:?}");
+            assert!(d.state.contains("stopped instance"), "{d:?}");
+        }
+        let instance = found.iter().find(|r| r.id == INSTANCE);
+        if !keeps_charging {
+            assert!(instance.is_none(), "StopCharging: {listed:?}");
+            continue;
+        }
+        let instance = instance.expect("KeepCharging: the instance bills");
+        assert_eq!(instance.kind, ResourceKind::StoppedInstance);
+        assert!(instance.state.contains("KeepCharging"), "{instance:?}");
+        let sheet = gpumeter::pricing::bundled_sheet("alibaba-cn-hangzhou").unwrap();
+        let sku = sheet.sku(instance.class.as_deref().unwrap()).unwrap();
+        let rows = rank(found.clone(), Some(sheet), jiff::Timestamp::now());
+        let row = rows.iter().find(|r| r.resource.id == INSTANCE).unwrap();
+        let month = rust_decimal::Decimal::from(sheet.billing.month_hours);
+        assert_eq!(
+            row.monthly.as_ref().map(|m| m.amount),
+            Some(sku.on_demand_per_hour.unwrap() * month)
+        );
+        // The dearest thing left billing is the compute.
+        assert_eq!(rows[0].resource.id, INSTANCE);
+        // A cleanup never releases an instance: it says how.
+        let only = CleanupFilter {
+            ids: vec![INSTANCE.into()],
+            ..CleanupFilter::default()
+        };
+        let plan = CleanupPlan::new(&found, &only, &[], jiff::Timestamp::now()).unwrap();
+        assert!(plan.delete.is_empty(), "{plan:?}");
+        assert!(plan.refused[0].why.contains("gpumeter release"), "{plan:?}");
+        assert!(peer.violations().is_empty(), "{:?}", peer.violations());
+    }
+}

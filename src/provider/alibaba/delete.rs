@@ -124,7 +124,7 @@ fn steps(r: &LinkedResource) -> Option<Steps> {
                 vec![("LoadBalancerId", id)],
             ),
         },
-        ResourceKind::NetworkVolume => return None,
+        ResourceKind::NetworkVolume | ResourceKind::StoppedInstance => return None,
     })
 }
 

@@ -121,20 +121,24 @@ impl AlibabaCloud {
     }
 
     /// Everything in the region that bills with no running instance using it: disks attached to
-    /// nothing, the account's snapshots and own images, EIPs bound to nothing, and load
-    /// balancers with no healthy backend.
+    /// nothing or to a stopped instance, stopped instances whose compute still bills, the
+    /// account's snapshots and own images, EIPs bound to nothing, and load balancers with no
+    /// healthy backend.
     pub(super) async fn sweep_region(&self) -> Result<Vec<LinkedResource>, ProviderError> {
         let available = || ("Status", "Available".to_string());
         let read = async {
-            let disks = self
+            let mut disks = self
                 .pages::<model::DisksReply>(Product::Ecs, "DescribeDisks", &[available()])
                 .await?;
+            let (stopped, their_disks) = self.stopped().await?;
+            disks.extend(their_disks);
             let snapshots = self.snapshots(&[]).await?;
             let images = self.images().await?;
             let eips = self
                 .pages::<model::EipsReply>(Product::Vpc, "DescribeEipAddresses", &[available()])
                 .await?;
             let mut out = collect(&disks, &snapshots, &images, &eips, &[]);
+            out.extend(stopped.iter().filter_map(super::stopped::still_charging));
             out.extend(self.idle_load_balancers().await?);
             Ok::<_, RpcError>(out)
         };

@@ -21,6 +21,7 @@ pub mod rpc;
 mod sdk_file;
 pub mod sign;
 mod snapshots;
+mod stopped;
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};

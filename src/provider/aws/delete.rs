@@ -87,7 +87,7 @@ pub fn plan(r: &LinkedResource) -> Vec<String> {
             describe_call("DescribeImages", &image_read(id)),
         ],
         ResourceKind::LoadBalancer => super::elb::plan(id),
-        ResourceKind::NetworkVolume => Vec::new(),
+        ResourceKind::NetworkVolume | ResourceKind::StoppedInstance => Vec::new(),
     }
 }
 
@@ -208,7 +208,7 @@ pub async fn delete(
             }
         }
         ResourceKind::LoadBalancer => super::elb::delete(s, id, readback).await?,
-        ResourceKind::NetworkVolume => {
+        ResourceKind::NetworkVolume | ResourceKind::StoppedInstance => {
             return Err(ProviderError::unsupported(
                 "aws",
                 format!(

@@ -86,7 +86,7 @@ fn steps(r: &LinkedResource) -> Option<Steps> {
             freed: "",
             delete: call("DeleteLoadBalancer", json!({"LoadBalancerIds": [id]})),
         },
-        ResourceKind::NetworkVolume => return None,
+        ResourceKind::NetworkVolume | ResourceKind::StoppedInstance => return None,
     })
 }
 

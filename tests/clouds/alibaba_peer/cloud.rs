@@ -324,8 +324,10 @@ impl Cloud {
     fn describe_instances(&mut self, p: &Params) -> (u16, Value) {
         let wanted = ids(p, "InstanceIds").unwrap_or_else(|| vec![INSTANCE.into()]);
         let mut list = Vec::new();
+        let status_asked = p.get("Status").cloned();
         if let Some(i) = &mut self.instance
             && wanted.iter().any(|w| w == INSTANCE)
+            && status_asked.as_ref().is_none_or(|s| *s == i.status)
         {
             let status = if i.status == "Stopping" && i.stopping_reads > 0 {
                 i.stopping_reads -= 1;

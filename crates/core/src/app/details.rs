@@ -152,6 +152,9 @@ fn survives(r: &LinkedResource) -> String {
         ResourceKind::PublicIp => "the address stays allocated to the account",
         ResourceKind::LoadBalancer => "a load balancer is a resource of its own",
         ResourceKind::NetworkVolume => "a network volume outlives the instances that mount it",
+        ResourceKind::StoppedInstance => {
+            "the provider bills its compute while stopped: release it, or start and use it"
+        }
     };
     format!("survives, and bills until deleted: {why}")
 }

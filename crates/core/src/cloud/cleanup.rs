@@ -95,6 +95,8 @@ fn rank(kind: ResourceKind) -> u8 {
         ResourceKind::PublicIp => 2,
         ResourceKind::SystemDisk | ResourceKind::DataDisk | ResourceKind::NetworkVolume => 3,
         ResourceKind::Snapshot => 4,
+        // Never deleted here: refused by the plan.
+        ResourceKind::StoppedInstance => 5,
     }
 }
 
@@ -130,6 +132,11 @@ impl CleanupPlan {
         let mut refused = Vec::new();
         picked.retain(|r| {
             let why = match (&r.attached_to, &r.backs_image) {
+                _ if r.kind == ResourceKind::StoppedInstance => Some(format!(
+                    "an instance is released, not cleaned up: `gpumeter release --instance {}` \
+                     offers a final snapshot of its disks first",
+                    r.id
+                )),
                 (Some(on), _) if running.contains(on) => Some(format!(
                     "attached to {on}, which is running: stop or release it first"
                 )),

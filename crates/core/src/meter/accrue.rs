@@ -213,6 +213,8 @@ fn price_resource(
         )
     };
     let (line, (amount, burn)) = match r.kind {
+        // An instance's compute is metered as the instance, never as a resource of another.
+        ResourceKind::StoppedInstance => return Err(format!("compute of {}", r.id)),
         ResourceKind::SystemDisk | ResourceKind::DataDisk => {
             let class = r.class.as_deref().unwrap_or("default");
             let price = sheet

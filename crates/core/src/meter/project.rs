@@ -46,6 +46,10 @@ pub fn monthly_after_release(sheet: &Sheet, resource: &Resource) -> Option<Decim
         ResourceKind::LoadBalancer => {
             return sheet.extras.load_balancer_per_hour.map(|h| h * month_hours);
         }
+        ResourceKind::StoppedInstance => {
+            let sku = sheet.sku(resource.class.as_deref()?)?;
+            return sku.on_demand_per_hour.map(|h| h * month_hours);
+        }
     };
     per_gib.map(|p| p * resource.size_gib)
 }

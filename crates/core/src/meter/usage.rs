@@ -110,6 +110,10 @@ pub enum ResourceKind {
     PublicIp,
     LoadBalancer,
     NetworkVolume,
+    /// A stopped instance whose provider still bills its compute (Alibaba's `KeepCharging`,
+    /// Tencent's `KEEP_CHARGING`); `class` is its instance type. Only a sweep lists one: a
+    /// release, not a cleanup, removes it.
+    StoppedInstance,
 }
 
 impl ResourceKind {
@@ -122,6 +126,7 @@ impl ResourceKind {
             ResourceKind::PublicIp => "public IP",
             ResourceKind::LoadBalancer => "load balancer",
             ResourceKind::NetworkVolume => "network volume",
+            ResourceKind::StoppedInstance => "stopped instance",
         }
     }
 

@@ -285,6 +285,8 @@ fn price_of(sheet: &Sheet, r: &Resource, state: Option<InstanceState>) -> Option
         ResourceKind::PublicIp if state == Some(Running) => x.public_ip_attached_per_hour?,
         ResourceKind::PublicIp => x.public_ip_idle_per_hour?,
         ResourceKind::LoadBalancer => x.load_balancer_per_hour?,
+        // Metered as the instance, never as a resource: the meter knows no price for it.
+        ResourceKind::StoppedInstance => return None,
     };
     Some(price)
 }

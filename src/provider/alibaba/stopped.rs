@@ -1,0 +1,100 @@
+//! Stopped instances in a sweep: their disks bill in either stopped mode, and in
+//! `KeepCharging` (the default for most instance types) their compute bills as well, as if
+//! running. Both are listed; neither is a running instance's.
+
+use jiff::Timestamp;
+
+use super::AlibabaCloud;
+use super::model::{self, parse_time};
+use super::rpc::{Product, RpcError};
+use crate::meter::ResourceKind;
+use crate::provider::LinkedResource;
+
+impl AlibabaCloud {
+    /// The stopped instances of the region, and the disks attached to each.
+    pub(super) async fn stopped(
+        &self,
+    ) -> Result<(Vec<model::Instance>, Vec<model::Disk>), RpcError> {
+        let instances = self
+            .pages::<model::InstancesReply>(
+                Product::Ecs,
+                "DescribeInstances",
+                &[("Status", "Stopped".to_string())],
+            )
+            .await?;
+        let mut disks = Vec::new();
+        for i in &instances {
+            let mut theirs = self
+                .pages::<model::DisksReply>(
+                    Product::Ecs,
+                    "DescribeDisks",
+                    &[("InstanceId", i.instance_id.clone())],
+                )
+                .await?;
+            for d in &mut theirs {
+                d.status = format!("{}: attached to a stopped instance", d.status);
+            }
+            disks.extend(theirs);
+        }
+        Ok((instances, disks))
+    }
+}
+
+/// A stopped instance whose compute still bills; `None` when its stopped mode says it does
+/// not (`StopCharging`). A mode the reply leaves out or spells otherwise is read as billing,
+/// since that is the provider's default.
+pub(super) fn still_charging(i: &model::Instance) -> Option<LinkedResource> {
+    if i.stopped_mode == "StopCharging" {
+        return None;
+    }
+    let mode = if i.stopped_mode.is_empty() {
+        "stopped mode not stated"
+    } else {
+        i.stopped_mode.as_str()
+    };
+    Some(LinkedResource {
+        id: i.instance_id.clone(),
+        name: i.instance_name.clone(),
+        kind: ResourceKind::StoppedInstance,
+        class: Some(i.instance_type.clone()).filter(|t| !t.is_empty()),
+        size_gib: rust_decimal::Decimal::ZERO,
+        state: format!("Stopped ({mode}): compute still bills"),
+        created: parse_time(&i.creation_time).unwrap_or(Timestamp::UNIX_EPOCH),
+        deleted_with_instance: false,
+        backs_image: None,
+        attached_to: None,
+        exposure: crate::provider::Exposure::default(),
+        origin: None,
+        tags: std::collections::BTreeMap::new(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stopped(mode: &str) -> model::Instance {
+        model::Instance {
+            instance_id: "i-1".into(),
+            instance_type: "ecs.gn7i-c8g1.2xlarge".into(),
+            status: "Stopped".into(),
+            stopped_mode: mode.into(),
+            ..model::Instance::default()
+        }
+    }
+
+    #[test]
+    fn only_stop_charging_stops_the_compute_bill() {
+        assert!(still_charging(&stopped("StopCharging")).is_none());
+        let keep = still_charging(&stopped("KeepCharging")).unwrap();
+        assert_eq!(keep.kind, ResourceKind::StoppedInstance);
+        assert_eq!(keep.class.as_deref(), Some("ecs.gn7i-c8g1.2xlarge"));
+        assert!(keep.state.contains("KeepCharging"), "{}", keep.state);
+        assert!(
+            still_charging(&stopped(""))
+                .unwrap()
+                .state
+                .contains("not stated")
+        );
+    }
+}
