@@ -298,3 +298,44 @@ fn a_card_without_ecc_reports_no_ecc_rather_than_zero_errors() {
     assert!(f.ecc_uncorrected_volatile.value().is_none());
     assert!(f.remapped_rows.value().is_none());
 }
+
+#[test]
+fn each_figure_is_a_healthy_cards_times_its_own_reach() {
+    let mut scenario = Scenario::bundled("training").unwrap();
+    let reach = [0.3, 0.5, 0.7, 0.9, 1.2];
+    let b = &mut scenario.bench;
+    [b.mem_bandwidth, b.fp32, b.bf16, b.fp16, b.gemm] = reach;
+    let s = sim_of(scenario, A100, 2, 42);
+    for (m, h) in bench(&s).iter().zip(&bench(&sim("training"))) {
+        for (r, want) in ratios(m, h).iter().zip(reach) {
+            // Each side carries ±1 % noise.
+            assert!((r / want - 1.0).abs() < 0.021, "{r} for {want}");
+        }
+    }
+}
+
+#[test]
+fn memory_errors_and_the_link_show_as_the_model_reports_them() {
+    let mut scenario = Scenario::bundled("training").unwrap();
+    let c = &mut scenario.card;
+    (
+        c.ecc_corrected,
+        c.ecc_uncorrected,
+        c.bad_rows,
+        c.bad_rows_pending,
+    ) = (12, 3, 2, true);
+    // A Gen5 slot cannot lift a Gen4 card, nor a Gen4 slot a Gen3 one.
+    (c.pcie_gen_max, c.pcie_width_max, c.pcie_gen) = (5, 16, 0);
+    let a100 = &sim_of(scenario.clone(), A100, 1, 42).facts_at(AT)[0];
+    assert_eq!(value(&a100.ecc_corrected_volatile), 12);
+    assert_eq!(value(&a100.ecc_uncorrected_volatile), 3);
+    let rows = value(&a100.remapped_rows);
+    assert_eq!((rows.uncorrected, rows.pending), (2, true));
+    let base = &facts(&sim("training"))[0];
+    assert_eq!(value(&a100.pcie_gen_max), value(&base.pcie_gen_max));
+    assert_eq!(value(&a100.pcie_gen), value(&a100.pcie_gen_max));
+    let t4 = &sim_of(scenario, "Tesla T4", 1, 42).facts_at(AT)[0];
+    assert_eq!(value(&t4.retired_pages), 2);
+    assert!(value(&t4.retired_pages_pending));
+    assert!(value(&t4.pcie_gen_max) < value(&a100.pcie_gen_max));
+}
