@@ -1,17 +1,30 @@
-//! Simulator scenarios: plain TOML files, five bundled (compiled in) and any number from disk.
+//! Simulator scenarios: plain TOML files, ten bundled (compiled in) and any number from disk.
 //! The format is documented in the telemetry README; every key has a default.
+
+mod card;
 
 use serde::Deserialize;
 
+pub use card::{BenchReach, CardBehaviour};
+
 use super::sample::CudaVersion;
 
-/// The bundled scenarios by name, in the order `--help` lists them.
-const BUNDLED: [(&str, &str); 5] = [
+/// The bundled scenarios by name, in the order `--help` lists them: five workloads, then five
+/// cards that are not what was paid for.
+const BUNDLED: [(&str, &str); 10] = [
     ("training", include_str!("scenarios/training.toml")),
     ("idle", include_str!("scenarios/idle.toml")),
     ("cpu-bound", include_str!("scenarios/cpu-bound.toml")),
     ("memory-leak", include_str!("scenarios/memory-leak.toml")),
     ("egress-burst", include_str!("scenarios/egress-burst.toml")),
+    ("shared", include_str!("scenarios/shared.toml")),
+    ("mig-slice", include_str!("scenarios/mig-slice.toml")),
+    ("power-capped", include_str!("scenarios/power-capped.toml")),
+    ("throttled", include_str!("scenarios/throttled.toml")),
+    (
+        "pcie-degraded",
+        include_str!("scenarios/pcie-degraded.toml"),
+    ),
 ];
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -26,6 +39,12 @@ pub struct Scenario {
     pub host: HostBehaviour,
     #[serde(default)]
     pub driver: DriverBehaviour,
+    /// The state the card was handed over in; healthy and dedicated by default.
+    #[serde(default)]
+    pub card: CardBehaviour,
+    /// How far the benchmark gets on the card; a healthy card's figures by default.
+    #[serde(default)]
+    pub bench: BenchReach,
 }
 
 /// How every simulated GPU behaves. Percentages are 0–100, times in seconds.
@@ -226,7 +245,8 @@ impl Scenario {
             .cuda
             .parse::<CudaVersion>()
             .map_err(|e| format!("driver.cuda: {e}"))?;
-        Ok(())
+        self.card.check()?;
+        self.bench.check()
     }
 }
 
@@ -271,5 +291,46 @@ mod tests {
             err.contains("training") && err.contains("egress-burst"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn files_without_card_or_bench_describe_a_healthy_dedicated_card() {
+        let old = "name = \"old\"\n[gpu]\nutil_pct = 50\nprocesses = 1\n[host]\ncpu_pct = 5\n";
+        let s = Scenario::from_toml(old, "old.toml").unwrap();
+        assert_eq!(s.card, CardBehaviour::default());
+        assert_eq!(s.bench, BenchReach::default());
+        assert_eq!(s.card.mig_slice_mib, 0);
+        assert_eq!(s.card.clock_event_reasons, 0);
+    }
+
+    #[test]
+    fn typos_in_card_and_bench_are_errors_with_a_position() {
+        for text in [
+            "name = \"x\"\n[card]\nforeign_mem = 3\n",
+            "name = \"x\"\n[bench]\nbf61 = 0.5\n",
+        ] {
+            let err = Scenario::from_toml(text, "x.toml").unwrap_err().to_string();
+            assert!(err.starts_with("x.toml:3:1:"), "{err}");
+        }
+    }
+
+    #[test]
+    fn impossible_cards_are_refused_by_key() {
+        let cases = [
+            (
+                "[card]\npower_limit_fraction = 0",
+                "card.power_limit_fraction",
+            ),
+            ("[card]\nsm_clock_fraction = 1.2", "card.sm_clock_fraction"),
+            ("[card]\nforeign_util_pct = 101", "card.foreign_util_pct"),
+            ("[card]\nforeign_mem_gib = -1", "card.foreign_mem_gib"),
+            ("[card]\npcie_width_max = 7", "card.pcie_width_max"),
+            ("[card]\npcie_gen = 4\npcie_gen_max = 3", "card.pcie_gen"),
+            ("[bench]\ngemm = -0.1", "bench.gemm"),
+        ];
+        for (body, key) in cases {
+            let err = Scenario::from_toml(&format!("name = \"x\"\n{body}\n"), "x").unwrap_err();
+            assert!(err.to_string().contains(key), "{body}: {err}");
+        }
     }
 }

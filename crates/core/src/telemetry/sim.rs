@@ -6,11 +6,15 @@
 //! tests can ask for t = 3 h without waiting. Noise comes from splitmix64 hashed over
 //! (seed, stream, whole second): a few lines, stateless, so no `rand` dependency is needed.
 
+mod profile;
+
 use std::time::Duration;
+
+pub(crate) use profile::{ModelProfile, model_profile};
 
 use super::metric::{Metric, Unavailable, f64_to_u64};
 use super::sample::{
-    DriverInfo, GpuProcess, GpuReading, GpuRound, GpuSample, MigInfo, ProcessKind, Virtualization,
+    DriverInfo, GpuProcess, GpuReading, GpuRound, GpuSample, ProcessKind, Virtualization,
     power_weighted_load,
 };
 use super::scenario::Scenario;
@@ -43,84 +47,6 @@ impl SimConfig {
 #[error("the simulator runs 1 to {MAX_SIM_GPUS} GPUs, not {0}")]
 pub struct GpuCountError(pub u32);
 
-/// What a model looks like to NVML when idle and at full load.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct ModelProfile {
-    pub mem_total_mib: u64,
-    pub idle_w: f64,
-    pub limit_w: f64,
-    pub sm_clock_max_mhz: u32,
-    pub mem_clock_mhz: u32,
-    /// Data-centre cards are passively cooled: NVML reports no fan.
-    pub has_fan: bool,
-    pub mig_capable: bool,
-    pub compute_capability: &'static str,
-}
-
-/// Profiles for the common rental models; matched by a substring of the NVML name.
-const PROFILES: [(&str, ModelProfile); 7] = [
-    (
-        "A100-SXM4-80GB",
-        profile(81_920, 62.0, 400.0, 1410, 1593, false, true, "8.0"),
-    ),
-    (
-        "A100-SXM4-40GB",
-        profile(40_960, 55.0, 400.0, 1410, 1215, false, true, "8.0"),
-    ),
-    (
-        "H100 80GB HBM3",
-        profile(81_559, 72.0, 700.0, 1980, 2619, false, true, "9.0"),
-    ),
-    (
-        "L4",
-        profile(23_034, 16.0, 72.0, 2040, 6251, false, false, "8.9"),
-    ),
-    (
-        "A10G",
-        profile(23_028, 25.0, 300.0, 1710, 6251, true, false, "8.6"),
-    ),
-    (
-        "RTX 4090",
-        profile(24_564, 20.0, 450.0, 2520, 10_501, true, false, "8.9"),
-    ),
-    (
-        "T4",
-        profile(15_360, 10.0, 70.0, 1590, 5001, false, false, "7.5"),
-    ),
-];
-
-const GENERIC: ModelProfile = profile(24_576, 30.0, 300.0, 1800, 5000, true, false, "8.0");
-
-#[expect(clippy::too_many_arguments, reason = "a table row")]
-const fn profile(
-    mem_total_mib: u64,
-    idle_w: f64,
-    limit_w: f64,
-    sm_clock_max_mhz: u32,
-    mem_clock_mhz: u32,
-    has_fan: bool,
-    mig_capable: bool,
-    compute_capability: &'static str,
-) -> ModelProfile {
-    ModelProfile {
-        mem_total_mib,
-        idle_w,
-        limit_w,
-        sm_clock_max_mhz,
-        mem_clock_mhz,
-        has_fan,
-        mig_capable,
-        compute_capability,
-    }
-}
-
-pub(crate) fn model_profile(name: &str) -> ModelProfile {
-    PROFILES
-        .iter()
-        .find(|(key, _)| name.contains(key))
-        .map_or(GENERIC, |(_, p)| *p)
-}
-
 /// splitmix64's output function: a good 64-bit mix in a few lines.
 fn splitmix64(x: u64) -> u64 {
     let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -138,6 +64,7 @@ pub(super) enum Stream {
     Pcie,
     Cpu,
     Core,
+    Bench,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -157,6 +84,10 @@ impl Simulator {
 
     pub fn config(&self) -> &SimConfig {
         &self.config
+    }
+
+    pub(super) fn profile(&self) -> ModelProfile {
+        self.profile
     }
 
     /// Uniform in [0, 1), a pure function of the seed, the stream, the unit and the second.
@@ -198,7 +129,10 @@ impl Simulator {
             && secs % u64::from(g.dip_every_s)
                 >= u64::from(g.dip_every_s.saturating_sub(g.dip_length_s));
         let base = if in_dip { g.dip_util_pct } else { g.util_pct };
-        (base + self.jitter(Stream::Util, index, at, g.util_jitter_pct)).clamp(0.0, 100.0)
+        let own =
+            (base + self.jitter(Stream::Util, index, at, g.util_jitter_pct)).clamp(0.0, 100.0);
+        // NVML's utilisation is the share of time any kernel ran, whoever launched it.
+        (own + self.config.scenario.card.foreign_util_pct).min(100.0)
     }
 
     /// A die follows its load with a lag of tens of seconds, not second by second: the mean
@@ -212,12 +146,13 @@ impl Simulator {
             .sum::<f64>()
             / crate::telemetry::metric::u64_to_f64(secs - first + 1);
         let drift = self.jitter(Stream::Temp, index, Duration::from_secs(secs / 10), 1.0);
-        32.0 + mean * 0.5 + drift
+        32.0 + mean * 0.5 + drift + self.config.scenario.card.temp_extra_c
     }
 
-    fn mem_used_mib(&self, at: Duration) -> u64 {
+    /// The memory our own processes hold (the workload's).
+    fn own_mem_mib(&self, at: Duration) -> u64 {
         let g = &self.config.scenario.gpu;
-        let total = self.profile.mem_total_mib;
+        let total = self.mem_total_mib();
         let start = crate::telemetry::metric::u64_to_f64(total) * g.mem_used_fraction;
         let leaked = g.mem_leak_mib_per_min * at.as_secs_f64() / 60.0;
         f64_to_u64(start + leaked).min(total)
@@ -237,7 +172,8 @@ impl Simulator {
 
     fn power_for(&self, util_pct: f64, noise: f64) -> f64 {
         let p = self.profile;
-        p.idle_w + (p.limit_w - p.idle_w) * util_pct / 100.0 * (0.85 + 0.1 * noise)
+        let limit = self.enforced_limit_w();
+        p.idle_w + (limit - p.idle_w) * util_pct / 100.0 * (0.85 + 0.1 * noise)
     }
 
     fn gpu_at(&self, index: u32, at: Duration) -> GpuSample {
@@ -245,8 +181,10 @@ impl Simulator {
         let util = self.util_at(index, at);
         let util_pct = Metric::Value(pct(util));
         let power_w = Metric::Value(self.power_for(util, self.noise(Stream::Power, index, at)));
-        let power_limit_w = Metric::Value(p.limit_w);
-        let mem_used = self.mem_used_mib(at);
+        let power_limit_w = Metric::Value(self.enforced_limit_w());
+        let own_mem = self.own_mem_mib(at);
+        // NVML's used memory is device-wide: another tenant's counts whether listed or not.
+        let mem_used = (own_mem + self.foreign_mem_mib()).min(self.mem_total_mib());
         // The driver loaded some hours before the instance was handed over.
         let energy_start = 3_600.0 * p.idle_w * (1.0 + f64::from(index));
         let busy = util > 5.0;
@@ -266,12 +204,16 @@ impl Simulator {
             util_pct,
             mem_util_pct: Metric::Value(pct(util * 0.6)),
             mem_used_mib: Metric::Value(mem_used),
-            mem_total_mib: Metric::Value(p.mem_total_mib),
+            mem_total_mib: Metric::Value(self.mem_total_mib()),
             power_w,
             power_limit_w,
             energy_j: Metric::Value(energy_start + self.mean_power_w() * at.as_secs_f64()),
             temp_c: Metric::Value(pct(self.temp_at(index, at))),
-            sm_clock_mhz: Metric::Value(if busy { p.sm_clock_max_mhz } else { 210 }),
+            sm_clock_mhz: Metric::Value(if busy {
+                self.loaded_sm_clock_mhz()
+            } else {
+                210
+            }),
             mem_clock_mhz: Metric::Value(p.mem_clock_mhz),
             fan_pct: if p.has_fan {
                 Metric::Value(pct(30.0 + util * 0.5))
@@ -280,28 +222,23 @@ impl Simulator {
             },
             pcie_tx_kib_s: Metric::Value(pcie(0)),
             pcie_rx_kib_s: Metric::Value(pcie(1)),
-            mig: if p.mig_capable {
-                Metric::Value(MigInfo {
-                    enabled: false,
-                    instance_mem_total_mib: Vec::new(),
-                })
-            } else {
-                Metric::Unavailable(Unavailable::Unsupported)
-            },
+            mig: self.mig_info(),
             virtualization: Metric::Value(Virtualization::Passthrough),
             compute_capability: Metric::Value(p.compute_capability.to_owned()),
-            processes: Metric::Value(self.processes(index, mem_used)),
+            processes: Metric::Value(self.processes(index, own_mem)),
         }
     }
 
-    fn processes(&self, index: u32, mem_used_mib: u64) -> Vec<GpuProcess> {
+    /// Our own processes, then the other tenant's that NVML lists.
+    fn processes(&self, index: u32, own_mem_mib: u64) -> Vec<GpuProcess> {
         let g = &self.config.scenario.gpu;
         let count = g.processes;
+        let foreign = self.foreign_processes(index);
         if count == 0 {
-            return Vec::new();
+            return foreign;
         }
         // The CUDA context itself takes some memory; the rest is split between the processes.
-        let share = mem_used_mib.saturating_sub(500) / u64::from(count);
+        let share = own_mem_mib.saturating_sub(500) / u64::from(count);
         let name = g
             .process_cmdline
             .split_whitespace()
@@ -317,6 +254,7 @@ impl Simulator {
                 cmdline: Some(g.process_cmdline.clone()),
                 user: Some(g.process_user.clone()),
             })
+            .chain(foreign)
             .collect()
     }
 }

@@ -1,7 +1,8 @@
 //! Tests of the pure core through its public API: `update` key by key and answer by answer on
-//! the demo cockpit, the meter's properties, sheets that extend others, the findings and the
-//! telemetry history on the simulator. Nothing here starts a process, touches a file or the
-//! network, so `cargo test -p gpumeter-core` runs them without building the edges.
+//! the demo cockpit, the meter's properties, sheets that extend others, the findings, the
+//! telemetry history and the verify scenarios on the simulator. Nothing here starts a process,
+//! touches a file or the network, so `cargo test -p gpumeter-core` runs them without building
+//! the edges.
 
 mod app_keys;
 mod app_offer;
@@ -18,3 +19,4 @@ mod pricing_extends;
 mod spend_minutes;
 mod telemetry_findings;
 mod telemetry_history;
+mod telemetry_verify_sim;
