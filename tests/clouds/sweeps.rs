@@ -177,3 +177,49 @@ async fn alibaba_sweeps_a_stopped_instance_that_keeps_charging_and_its_disks() {
         assert!(peer.violations().is_empty(), "{:?}", peer.violations());
     }
 }
+
+/// The same for Tencent: a stop that could not apply STOP_CHARGING leaves the compute billing,
+/// listed and priced by the instance type; one that did leaves only the disks.
+#[tokio::test]
+async fn tencent_sweeps_a_stopped_instance_that_keeps_charging_and_its_disks() {
+    use crate::tencent_peer::Peer;
+    use crate::tencent_peer::cloud::INSTANCE;
+    use gpumeter::meter::ResourceKind;
+    use gpumeter::provider::rank;
+
+    for keeps_charging in [true, false] {
+        let peer = Peer::start();
+        peer.cloud(|c| c.stop_charging_supported = !keeps_charging);
+        let adapter = peer.adapter(Some(INSTANCE));
+        let report = adapter.perform(&Action::Stop).await.unwrap();
+        assert!(report.confirmed, "{report:?}");
+        let found = adapter.sweep().await.unwrap();
+        let disks: Vec<_> = found
+            .iter()
+            .filter(|r| r.kind == ResourceKind::DataDisk)
+            .collect();
+        assert!(
+            !disks.is_empty(),
+            "the stopped instance's disks bill: {found:?}"
+        );
+        for d in &disks {
+            assert_eq!(d.attached_to.as_deref(), Some(INSTANCE), "{d:?}");
+            assert!(d.state.contains("stopped instance"), "{d:?}");
+        }
+        let instance = found.iter().find(|r| r.id == INSTANCE);
+        assert_eq!(instance.is_some(), keeps_charging, "{found:?}");
+        if let Some(instance) = instance {
+            assert_eq!(instance.kind, ResourceKind::StoppedInstance);
+            let sheet = gpumeter::pricing::bundled_sheet("tencent-ap-beijing").unwrap();
+            let sku = sheet.sku(instance.class.as_deref().unwrap()).unwrap();
+            let rows = rank(found.clone(), Some(sheet), jiff::Timestamp::now());
+            let month = rust_decimal::Decimal::from(sheet.billing.month_hours);
+            assert_eq!(rows[0].resource.id, INSTANCE, "the dearest: {rows:?}");
+            assert_eq!(
+                rows[0].monthly.as_ref().map(|m| m.amount),
+                Some(sku.on_demand_per_hour.unwrap() * month)
+            );
+        }
+        assert!(peer.violations().is_empty(), "{:?}", peer.violations());
+    }
+}

@@ -18,6 +18,7 @@ pub mod model;
 mod paging;
 mod regions;
 pub mod sign;
+mod stopped;
 mod sweep;
 
 use std::path::{Path, PathBuf};

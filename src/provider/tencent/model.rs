@@ -164,6 +164,7 @@ macro_rules! listed {
     };
 }
 
+listed!(InstancesReply, instance_set, Instance);
 listed!(AddressesReply, address_set, Address);
 listed!(DisksReply, disk_set, CbsDisk);
 listed!(SnapshotsReply, snapshot_set, Snapshot);

@@ -4,7 +4,8 @@
 //! balancers with no healthy backend ([`super::balancers`]). Each snapshot
 //! and image says whom it is shared with (DescribeSnapshotSharePermission,
 //! DescribeImageSharePermission); where that cannot be read, the sharing stays unknown.
-//! Stopped instances are not read yet.
+//! Stopped instances bill their disks, and their compute unless stopped with STOP_CHARGING
+//! ([`super::stopped`]).
 
 use jiff::Timestamp;
 use rust_decimal::Decimal;
@@ -51,6 +52,7 @@ impl TencentCloud {
             out.push(r);
         }
         out.extend(addresses.iter().map(|a| address(a, now)));
+        out.extend(self.stopped_billing(now).await?);
         out.extend(self.idle_load_balancers(now).await?);
         Ok(out)
     }
@@ -114,7 +116,7 @@ pub(super) fn resource(
     }
 }
 
-fn disk(d: &model::CbsDisk, now: Timestamp) -> LinkedResource {
+pub(super) fn disk(d: &model::CbsDisk, now: Timestamp) -> LinkedResource {
     let mut r = LinkedResource {
         class: Some(d.disk_type.clone()),
         attached_to: d.instance_id.clone().filter(|i| !i.is_empty()),

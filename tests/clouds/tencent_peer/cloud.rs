@@ -267,8 +267,20 @@ impl Cloud {
                 if Self::named(body) {
                     self.read_starting();
                 }
+                // Named by id, or with no ids by the `instance-state` filter.
+                let states = body["Filters"].as_array().and_then(|fs| {
+                    fs.iter()
+                        .find(|f| f["Name"] == "instance-state")
+                        .map(|f| strings(&f["Values"]))
+                });
                 let all: Vec<Value> = match &self.instance {
                     Some(i) if Self::named(body) => vec![self.described(i)],
+                    Some(i)
+                        if strings(&body["InstanceIds"]).is_empty()
+                            && states.as_ref().is_some_and(|s| s.contains(&i.state)) =>
+                    {
+                        vec![self.described(i)]
+                    }
                     _ => Vec::new(),
                 };
                 let (total, set) = self.page(action, body, all);
@@ -432,11 +444,17 @@ impl Cloud {
                 self.settle("DETACHING", "UNATTACHED");
                 let ids = strings(&body["DiskIds"]);
                 let states = filter("disk-state");
+                let on_instance = filter("instance-id");
                 let all: Vec<Value> = self
                     .disks
                     .iter()
                     .filter(|d| ids.is_empty() || ids.contains(&d.id))
                     .filter(|d| states.as_ref().is_none_or(|s| s.contains(&d.state)))
+                    .filter(|d| {
+                        on_instance.as_ref().is_none_or(|i| {
+                            d.state == "ATTACHED" && i.iter().any(|i| i == INSTANCE)
+                        })
+                    })
                     .map(|d| {
                         let on = if d.state == "ATTACHED" { INSTANCE } else { "" };
                         json!({"DiskId": d.id, "DiskType": "CLOUD_SSD", "DiskSize": d.size,

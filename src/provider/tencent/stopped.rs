@@ -1,0 +1,92 @@
+//! Stopped CVM instances in a sweep: their CBS disks bill in either mode, and unless the stop
+//! applied `STOP_CHARGING` (only some pay-as-you-go types support it), their compute bills
+//! too. Both are listed; neither is a running instance's.
+
+use jiff::Timestamp;
+use serde_json::json;
+
+use super::TencentCloud;
+use super::model::{self, parse_time};
+use crate::meter::ResourceKind;
+use crate::provider::{LinkedResource, ProviderError};
+
+impl TencentCloud {
+    /// What the region's stopped instances keep billing: the disks attached to each, and each
+    /// instance whose compute still bills.
+    pub(super) async fn stopped_billing(
+        &self,
+        now: Timestamp,
+    ) -> Result<Vec<LinkedResource>, ProviderError> {
+        let stopped = json!({"Filters": [{"Name": "instance-state", "Values": ["STOPPED"]}]});
+        let instances = self
+            .pages::<model::InstancesReply>("DescribeInstances", &stopped)
+            .await?;
+        let mut out = Vec::new();
+        for i in &instances {
+            let theirs =
+                json!({"Filters": [{"Name": "instance-id", "Values": [i.instance_id.clone()]}]});
+            let disks = self
+                .pages::<model::DisksReply>("DescribeDisks", &theirs)
+                .await?;
+            out.extend(disks.iter().map(|d| {
+                let mut r = super::sweep::disk(d, now);
+                r.state = format!("{}: attached to a stopped instance", d.disk_state);
+                r
+            }));
+            out.extend(still_charging(i, now));
+        }
+        Ok(out)
+    }
+}
+
+/// A stopped instance whose compute still bills; `None` when its `StopChargingMode` says it
+/// does not. Any other word, or none, is read as billing: keeping the charge is the default.
+fn still_charging(i: &model::Instance, now: Timestamp) -> Option<LinkedResource> {
+    if i.stop_charging_mode == "STOP_CHARGING" {
+        return None;
+    }
+    let mode = if i.stop_charging_mode.is_empty() {
+        "StopChargingMode not stated"
+    } else {
+        i.stop_charging_mode.as_str()
+    };
+    let mut r = super::sweep::resource(
+        &i.instance_id,
+        ResourceKind::StoppedInstance,
+        0,
+        &format!("STOPPED ({mode}): compute still bills"),
+        parse_time(&i.created_time).unwrap_or(now),
+    );
+    if !i.instance_name.is_empty() {
+        r.name.clone_from(&i.instance_name);
+    }
+    r.class = Some(i.instance_type.clone()).filter(|t| !t.is_empty());
+    Some(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stopped(mode: &str) -> model::Instance {
+        model::Instance {
+            instance_id: "ins-1".into(),
+            instance_type: "GN7.2XLARGE32".into(),
+            instance_state: "STOPPED".into(),
+            stop_charging_mode: mode.into(),
+            ..model::Instance::default()
+        }
+    }
+
+    #[test]
+    fn only_stop_charging_stops_the_compute_bill() {
+        let now = Timestamp::UNIX_EPOCH;
+        assert!(still_charging(&stopped("STOP_CHARGING"), now).is_none());
+        let keep = still_charging(&stopped("KEEP_CHARGING"), now).unwrap();
+        assert_eq!(keep.kind, ResourceKind::StoppedInstance);
+        assert_eq!(keep.class.as_deref(), Some("GN7.2XLARGE32"));
+        assert!(keep.state.contains("KEEP_CHARGING"), "{}", keep.state);
+        let unsaid = still_charging(&stopped(""), now).unwrap();
+        assert!(unsaid.state.contains("not stated"), "{}", unsaid.state);
+    }
+}
