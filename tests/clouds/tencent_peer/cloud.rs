@@ -253,39 +253,43 @@ impl Cloud {
             .any(|id| id == INSTANCE)
     }
 
+    /// DescribeInstances: the instance named by id, or with no ids, by the `instance-state`
+    /// filter.
+    fn describe_instances(&mut self, body: &Value) -> Value {
+        let action = "DescribeInstances";
+        if self.terminating {
+            if self.terminating_reads == 0 {
+                self.instance = None;
+                self.terminating = false;
+            } else {
+                self.terminating_reads -= 1;
+            }
+        }
+        if Self::named(body) {
+            self.read_starting();
+        }
+        let states = body["Filters"].as_array().and_then(|fs| {
+            fs.iter()
+                .find(|f| f["Name"] == "instance-state")
+                .map(|f| strings(&f["Values"]))
+        });
+        let all: Vec<Value> = match &self.instance {
+            Some(i) if Self::named(body) => vec![self.described(i)],
+            Some(i)
+                if strings(&body["InstanceIds"]).is_empty()
+                    && states.as_ref().is_some_and(|s| s.contains(&i.state)) =>
+            {
+                vec![self.described(i)]
+            }
+            _ => Vec::new(),
+        };
+        let (total, set) = self.page(action, body, all);
+        ok(json!({"TotalCount": total, "InstanceSet": set}))
+    }
+
     pub fn handle(&mut self, action: &str, body: &Value) -> Value {
         match action {
-            "DescribeInstances" => {
-                if self.terminating {
-                    if self.terminating_reads == 0 {
-                        self.instance = None;
-                        self.terminating = false;
-                    } else {
-                        self.terminating_reads -= 1;
-                    }
-                }
-                if Self::named(body) {
-                    self.read_starting();
-                }
-                // Named by id, or with no ids by the `instance-state` filter.
-                let states = body["Filters"].as_array().and_then(|fs| {
-                    fs.iter()
-                        .find(|f| f["Name"] == "instance-state")
-                        .map(|f| strings(&f["Values"]))
-                });
-                let all: Vec<Value> = match &self.instance {
-                    Some(i) if Self::named(body) => vec![self.described(i)],
-                    Some(i)
-                        if strings(&body["InstanceIds"]).is_empty()
-                            && states.as_ref().is_some_and(|s| s.contains(&i.state)) =>
-                    {
-                        vec![self.described(i)]
-                    }
-                    _ => Vec::new(),
-                };
-                let (total, set) = self.page(action, body, all);
-                ok(json!({"TotalCount": total, "InstanceSet": set}))
-            }
+            "DescribeInstances" => self.describe_instances(body),
             "StopInstances" => {
                 let Some(i) = self.instance.as_mut().filter(|_| Self::named(body)) else {
                     return error("InvalidInstanceId.NotFound", "no such instance");
