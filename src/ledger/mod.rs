@@ -9,6 +9,7 @@
 //! - [`guard`]: deadline, policy, snooze and the watchdog's heartbeat, one row per instance.
 //! - [`watchdog_events`]: the watchdog's own events, read back for the cockpit.
 //! - [`retention`]: minute buckets roll up into hours after 30 days.
+//! - [`verifications`]: what `gpumeter verify` found, kept as evidence.
 //! - [`query`] and [`report`]: rows read for a time range, and the pure report over them.
 
 pub mod aggregate;
@@ -24,6 +25,7 @@ pub mod retention;
 pub mod schema;
 pub mod seen;
 pub mod store;
+pub mod verifications;
 pub mod watchdog_events;
 pub mod write;
 
@@ -40,6 +42,7 @@ pub use record::{
 };
 pub use retention::{Compacted, Retention};
 pub use store::{DEFAULT_BUSY_TIMEOUT, Ledger, OpenOptions};
+pub use verifications::Verification;
 pub use watchdog_events::WatchdogEvent;
 pub use write::{LedgerWriter, Notice};
 

@@ -123,6 +123,21 @@ pub(super) const MIGRATIONS: &[&str] = &[
     ALTER TABLE guard ADD COLUMN on_idle TEXT;
     ALTER TABLE guard ADD COLUMN idle_since INTEGER;
     ",
+    // 5: what `gpumeter verify` found, kept as evidence (for a refund request) and for the
+    // cockpit's GPU panel. `report` is the whole answer as JSON: every check with the measured
+    // and the rated value, NVML's facts and the benchmark's figures.
+    "
+    CREATE TABLE verifications (
+        id       INTEGER PRIMARY KEY,
+        instance TEXT,
+        at       INTEGER NOT NULL,
+        verdict  TEXT NOT NULL,
+        summary  TEXT NOT NULL,
+        headline TEXT NOT NULL,
+        report   TEXT NOT NULL
+    );
+    CREATE INDEX verifications_at ON verifications (at);
+    ",
 ];
 
 /// The schema version this build writes and reads.
