@@ -49,6 +49,16 @@ pub struct Plan {
     pub ordinals: Option<Vec<usize>>,
 }
 
+impl Default for Plan {
+    /// The command line's default: 20 seconds, every GPU.
+    fn default() -> Self {
+        Plan {
+            budget: Duration::from_secs(20),
+            ordinals: None,
+        }
+    }
+}
+
 /// How long past the budget `run` waits for a GPU (context creation, the JIT, a last launch)
 /// before it gives up on it.
 pub const GRACE: Duration = Duration::from_secs(30);
@@ -106,13 +116,19 @@ pub fn run(plan: &Plan) -> Result<Vec<Measured>, BenchError> {
 }
 
 fn init() -> Result<(), BenchError> {
-    match cudarc::driver::result::init() {
-        Ok(()) => Ok(()),
-        Err(e) if e.0 == CUresult::CUDA_ERROR_NO_DEVICE => Err(BenchError {
-            kind: BenchErrorKind::NoDevice,
-            detail: error::cuda("cuInit", e),
-        }),
-        Err(e) => Err(cuda_error("cuInit", e)),
+    cudarc::driver::result::init().map_err(|e| BenchError {
+        kind: init_error_kind(e.0),
+        detail: error::cuda("cuInit", e),
+    })
+}
+
+/// What a failed `cuInit` means: no GPU, or a library that is not a driver at all (the
+/// toolkit's link stub, found first on the library path), or some other CUDA failure.
+fn init_error_kind(code: CUresult) -> BenchErrorKind {
+    match code {
+        CUresult::CUDA_ERROR_NO_DEVICE => BenchErrorKind::NoDevice,
+        CUresult::CUDA_ERROR_STUB_LIBRARY => BenchErrorKind::NoDriver,
+        _ => BenchErrorKind::Cuda,
     }
 }
 

@@ -18,7 +18,10 @@ pub fn driver() -> Result<(), BenchError> {
     if unsafe { sys::is_culib_present() } {
         return Ok(());
     }
-    Err(no_driver(&cudarc::get_lib_name_candidates("cuda")))
+    let mut tried = cudarc::get_lib_name_candidates("cuda");
+    let mut seen = std::collections::HashSet::new();
+    tried.retain(|name| seen.insert(name.clone()));
+    Err(no_driver(&tried))
 }
 
 /// The error for a machine where none of `tried` loads.

@@ -66,3 +66,19 @@ fn a_gpu_that_does_not_report_in_time_is_a_timeout_naming_it() {
     assert_eq!(err.kind, BenchErrorKind::Timeout);
     assert!(err.detail.contains('3') && !err.detail.contains("0,"));
 }
+
+#[test]
+fn cuinit_failures_are_told_apart() {
+    assert_eq!(
+        init_error_kind(CUresult::CUDA_ERROR_NO_DEVICE),
+        BenchErrorKind::NoDevice
+    );
+    assert_eq!(
+        init_error_kind(CUresult::CUDA_ERROR_STUB_LIBRARY),
+        BenchErrorKind::NoDriver
+    );
+    assert_eq!(
+        init_error_kind(CUresult::CUDA_ERROR_UNKNOWN),
+        BenchErrorKind::Cuda
+    );
+}
