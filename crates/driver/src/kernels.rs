@@ -6,13 +6,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use cudarc::driver::sys::{CUevent_flags, CUresult};
-use cudarc::driver::{
-    CudaEvent, CudaFunction, CudaModule, DriverError, LaunchConfig, PushKernelArg,
-};
+use cudarc::driver::{CudaEvent, CudaFunction, CudaModule, LaunchConfig, PushKernelArg};
 use cudarc::nvrtc::Ptx;
 use gpumeter_core::verify::Figure;
 
-use crate::error;
 use crate::gpu::Gpu;
 use crate::isa::{NotBuildable, choose};
 use crate::ptx::{
@@ -24,6 +21,7 @@ use crate::sizing::{
     mma_flops, pack2, tflops,
 };
 use crate::timing::{Best, Missed, measure};
+use crate::{error, jit};
 
 /// A pair of timing events around work queued on the GPU's stream.
 pub struct Timer {
@@ -141,7 +139,7 @@ pub fn fp32(gpu: &Gpu, share: Duration, cuda_version: u32) -> Figure {
         Ok(chosen) => chosen,
         Err(why) => return not_buildable(FMA_ENTRY, &why),
     };
-    let loaded = load(gpu, fma_kernel(chosen), FMA_ENTRY).and_then(|f| Launch::new(gpu, f));
+    let loaded = load(gpu, &fma_kernel(chosen), FMA_ENTRY).and_then(|f| Launch::new(gpu, f));
     let mut launch = match loaded {
         Ok(launch) => launch,
         Err(reason) => return failed(reason),
@@ -198,7 +196,7 @@ fn tensor(gpu: &Gpu, share: Duration, cuda_version: u32, mma: Mma, packed: u32) 
         Ok(chosen) => chosen,
         Err(why) => return not_buildable(&entry, &why),
     };
-    let loaded = load(gpu, mma_kernel(mma, chosen), &entry).and_then(|f| Launch::new(gpu, f));
+    let loaded = load(gpu, &mma_kernel(mma, chosen), &entry).and_then(|f| Launch::new(gpu, f));
     let mut launch = match loaded {
         Ok(launch) => launch,
         Err(reason) => return failed(reason),
@@ -285,19 +283,32 @@ impl Launch {
 }
 
 /// The module for `ptx`, JIT-compiled by the driver, and its `entry`.
-fn load(gpu: &Gpu, ptx: String, entry: &str) -> Result<CudaFunction, String> {
-    let module: Arc<CudaModule> = gpu
-        .ctx
-        .load_module(Ptx::from_src(ptx))
-        .map_err(|e| jit_error(entry, e))?;
+fn load(gpu: &Gpu, ptx: &str, entry: &str) -> Result<CudaFunction, String> {
+    let module: Arc<CudaModule> = match gpu.ctx.load_module(Ptx::from_src(ptx)) {
+        Ok(module) => module,
+        Err(e) => {
+            let log = gpu
+                .ctx
+                .bind_to_thread()
+                .ok()
+                .and_then(|()| jit::error_log(ptx));
+            return Err(jit_error(
+                entry,
+                e.0,
+                &error::cuda("cuModuleLoadData", e),
+                log.as_deref(),
+            ));
+        }
+    };
     module
         .load_function(entry)
         .map_err(|e| error::cuda(&format!("cuModuleGetFunction ({entry})"), e))
 }
 
 /// A JIT failure, saying what it means for the errors a driver gives for PTX it cannot build.
-fn jit_error(entry: &str, err: DriverError) -> String {
-    let hint = match err.0 {
+/// `message` is the driver's error for `code`, as [`error::cuda`] writes it.
+fn jit_error(entry: &str, code: CUresult, message: &str, log: Option<&str>) -> String {
+    let hint = match code {
         CUresult::CUDA_ERROR_UNSUPPORTED_PTX_VERSION => {
             ": the driver is older than the PTX ISA this kernel needs"
         }
@@ -306,10 +317,10 @@ fn jit_error(entry: &str, err: DriverError) -> String {
         }
         _ => "",
     };
-    format!(
-        "kernel {entry}: {}{hint}",
-        error::cuda("cuModuleLoadData", err)
-    )
+    let log = log
+        .map(|l| format!("; the JIT said: {l}"))
+        .unwrap_or_default();
+    format!("kernel {entry}: {message}{hint}{log}")
 }
 
 fn not_buildable(entry: &str, why: &NotBuildable) -> Figure {
@@ -325,4 +336,33 @@ fn failed(reason: String) -> Figure {
 
 fn not_run(reason: String) -> Figure {
     Figure::NotRun { reason }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_jit_failure_names_the_kernel_the_error_its_meaning_and_the_log() {
+        let line = jit_error(
+            "gpumeter_mma_bf16_m16n8k16",
+            CUresult::CUDA_ERROR_UNSUPPORTED_PTX_VERSION,
+            "cuModuleLoadData: CUDA_ERROR_UNSUPPORTED_PTX_VERSION",
+            Some("ptxas fatal"),
+        );
+        assert!(line.starts_with("kernel gpumeter_mma_bf16_m16n8k16: cuModuleLoadData: CUDA_ERROR_UNSUPPORTED_PTX_VERSION"));
+        assert!(
+            line.contains("older than the PTX ISA") && line.ends_with("the JIT said: ptxas fatal")
+        );
+        let plain = jit_error("k", CUresult::CUDA_ERROR_OUT_OF_MEMORY, "m", None);
+        assert_eq!(plain, "kernel k: m");
+    }
+
+    #[test]
+    fn a_share_that_ran_out_is_a_failure_that_says_so() {
+        let f = figure(Err(Missed::OutOfTime), |_| 1.0);
+        assert!(matches!(f, Figure::Failed { reason } if reason.contains("ran out of time")));
+        let m = figure(Ok(Best { units: 4, ms: 2.0 }), |b| b.ms * 10.0);
+        assert_eq!(m, Figure::Measured { value: 20.0 });
+    }
 }

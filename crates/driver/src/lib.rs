@@ -23,6 +23,7 @@ mod cublas;
 mod error;
 mod gpu;
 mod isa;
+mod jit;
 mod kernels;
 mod load;
 mod nvml_raw;
