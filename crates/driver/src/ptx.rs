@@ -4,8 +4,8 @@
 //! The tests below check the text's structure (entries, directives, declared registers, the
 //! instruction counts the FLOP formulas use); they do not compile it, as the build machines
 //! have no `ptxas`. When these kernels were written they were also compiled by hand with
-//! ptxas 12.9 for sm_75, sm_80, sm_86, sm_89, sm_90, sm_100 and sm_120, and the SASS held the
-//! counted FFMA and HMMA instructions; at run time the driver's JIT is the compiler.
+//! ptxas 12.9 (sm_75 to sm_120) and 13.5 (sm_75, sm_80, sm_90, sm_100, sm_120), and the SASS
+//! held the counted FFMA and HMMA instructions; at run time the driver's JIT is the compiler.
 //!
 //! Instruction facts from NVIDIA's PTX ISA document ("Warp-level matrix multiply-accumulate
 //! instructions: mma", PTX ISA and target notes).
