@@ -14,9 +14,10 @@ use std::time::Duration;
 use jiff::Timestamp;
 use tokio::sync::mpsc;
 
-use crate::app::{Event, Level, WatchdogNote};
+use crate::app::{Event, Level, Verified, WatchdogNote};
 use crate::config::OnExpiry;
 use crate::ledger::{Change, GuardPolicy, Ledger, WatchdogEvent};
+use gpumeter_core::verify::Verdict;
 
 /// How often the guard row is read back.
 pub const READ_EVERY: Duration = Duration::from_secs(2);
@@ -60,6 +61,8 @@ fn link(path: &PathBuf, rx: &Receiver<Request>, events: &mpsc::Sender<Event>) {
     let mut gone: Option<u32> = None;
     // The watchdog's last event passed on.
     let mut seen_event = 0;
+    // The last verify run passed on, by its row.
+    let mut seen_verified: Option<(Timestamp, String)> = None;
     let mut open = |ledger: &mut Option<Ledger>| {
         if ledger.is_none() {
             match Ledger::open(path) {
@@ -131,6 +134,9 @@ fn link(path: &PathBuf, rx: &Receiver<Request>, events: &mpsc::Sender<Event>) {
         if !pass_new(l, id, &mut seen_event, events) {
             break;
         }
+        if !pass_verified(l, id, &mut seen_verified, events) {
+            break;
+        }
         let Ok(Some(state)) = l.guard(id) else {
             continue;
         };
@@ -184,6 +190,34 @@ fn pass_new(l: &Ledger, instance: &str, seen: &mut i64, events: &mpsc::Sender<Ev
         replay: false,
     };
     events.blocking_send(new).is_ok()
+}
+
+/// The last verify run for `instance`, passed on when it is new; false when the loop is gone.
+fn pass_verified(
+    l: &Ledger,
+    instance: &str,
+    seen: &mut Option<(Timestamp, String)>,
+    events: &mpsc::Sender<Event>,
+) -> bool {
+    let Ok(Some(v)) = l.last_verification(instance) else {
+        return true;
+    };
+    let key = (v.at, v.summary.clone());
+    if seen.as_ref() == Some(&key) {
+        return true;
+    }
+    let verdict = match v.verdict.as_str() {
+        "pass" => Verdict::Pass,
+        "warn" => Verdict::Warn,
+        _ => Verdict::Fail,
+    };
+    *seen = Some(key);
+    let verified = Verified {
+        at: v.at,
+        verdict,
+        summary: gpumeter_core::text::one_line(&v.summary, 80),
+    };
+    events.blocking_send(Event::Verified(verified)).is_ok()
 }
 
 /// One of the watchdog's events as a line of the cockpit's log: one printable line, its level

@@ -22,7 +22,7 @@ pub use offer::{instance_state, is_offered, live_deadline, not_now, offered};
 pub use pick::{PickRow, SnapshotPick};
 pub use state::{
     ActionFailure, App, CloudView, FleetLink, Focus, GuardChoice, GuardLink, Level, LogEntry, Mode,
-    Settings, TelemetryView, WatchdogView,
+    Settings, TelemetryView, Verified, WatchdogView,
 };
 pub use update::{
     Effect, Event, LEDGER_PREFIX, WATCHDOG_PREFIX, WatchdogNote, extend_question, update,

@@ -148,6 +148,18 @@ pub struct TelemetryView {
     pub host: Option<HostSample>,
     pub history: TelemetryHistory,
     pub findings: Vec<Finding>,
+    /// The last `gpumeter verify` on this machine, as the ledger keeps it.
+    pub verified: Option<Verified>,
+}
+
+/// What the last `gpumeter verify` found, for the GPU panel: "verified 09:12: 97 % of rated,
+/// dedicated".
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verified {
+    pub at: Timestamp,
+    pub verdict: crate::verify::Verdict,
+    /// One printable line.
+    pub summary: String,
 }
 
 impl TelemetryView {
@@ -157,6 +169,7 @@ impl TelemetryView {
             host: None,
             history: TelemetryHistory::new(history),
             findings: Vec::new(),
+            verified: None,
         }
     }
 }

@@ -82,6 +82,8 @@ pub enum Event {
         notes: Vec<WatchdogNote>,
         replay: bool,
     },
+    /// The last `gpumeter verify` the ledger holds for this machine.
+    Verified(crate::app::Verified),
     Resize,
 }
 
@@ -210,6 +212,13 @@ pub fn update(app: &mut App, event: Event) -> Vec<Effect> {
             Vec::new()
         }
         Event::WatchdogNotes { notes, replay } => on_watchdog_notes(app, notes, replay),
+        Event::Verified(v) => {
+            if app.telemetry.verified.as_ref() != Some(&v) {
+                app.telemetry.verified = Some(v);
+                app.dirty = true;
+            }
+            Vec::new()
+        }
         Event::Resize => Vec::new(),
     }
 }
