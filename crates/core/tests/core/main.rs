@@ -18,3 +18,4 @@ mod pricing_extends;
 mod spend_minutes;
 mod telemetry_findings;
 mod telemetry_history;
+mod verify_rated;
