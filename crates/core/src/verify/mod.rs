@@ -5,12 +5,20 @@
 //!
 //! [`GpuReading`]: crate::telemetry::GpuReading
 
+mod checks_cuda;
+mod checks_health;
+mod checks_nvml;
+mod checks_sku;
+mod checks_tenant;
+mod checks_throughput;
 pub mod compat;
 pub mod facts;
+mod gpu;
 pub mod measured;
 pub mod money;
 pub mod rated;
 pub mod report;
+mod summary;
 
 pub use facts::{ComputeMode, GpuFacts, RemappedRows};
 pub use measured::{BenchError, BenchErrorKind, Figure, Measured};

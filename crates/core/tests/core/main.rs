@@ -18,4 +18,7 @@ mod pricing_extends;
 mod spend_minutes;
 mod telemetry_findings;
 mod telemetry_history;
+mod verify_fixture;
+mod verify_nvml;
 mod verify_rated;
+mod verify_throughput;
