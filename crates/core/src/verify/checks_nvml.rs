@@ -180,7 +180,14 @@ fn power(gpu: &Gpu<'_>) -> Check {
             format!("capped at {limit:.0} W of {reference:.0} W: a capped card is a slower card"),
         )
     } else {
-        (Verdict::Pass, format!("{limit:.0} W, {what}"))
+        let board = gpu
+            .rated
+            .and_then(|r| r.board_power_w)
+            .filter(|b| reference < b.value * POWER_WARN_BELOW)
+            .map_or_else(String::new, |b| {
+                format!(" (the model is rated up to {:.0} W)", b.value)
+            });
+        (Verdict::Pass, format!("{limit:.0} W, {what}{board}"))
     };
     let mut check = Check::judged("power_cap", at, verdict, message)
         .measured(Reading::number(limit, "W"))
@@ -245,7 +252,14 @@ fn clock_events(gpu: &Gpu<'_>) -> Check {
     } else {
         format!("clocks held back by {}", named.join(", "))
     };
-    Check::judged("clock_events", at, verdict, message)
+    let clock = match (
+        gpu.measured.and_then(|m| m.sm_clock_mhz),
+        gpu.facts.sm_clock_max_mhz.get(),
+    ) {
+        (Some(ran), Some(max)) => format!("; the SMs ran at {ran} of {max} MHz under load"),
+        _ => String::new(),
+    };
+    Check::judged("clock_events", at, verdict, message + &clock)
         .measured(Reading::text(format!("{bits:#x}"), ""))
         .rated(Reading::text("0x0", ""))
 }

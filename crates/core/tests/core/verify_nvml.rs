@@ -235,6 +235,13 @@ fn clock_event_bits_are_named_and_weighed() {
             Verdict::Fail,
             &["HW slowdown", "HW thermal slowdown"][..],
         ),
+        (0x8, Verdict::Fail, &["HW slowdown (clocks cut"][..]),
+        (0x40, Verdict::Fail, &["HW thermal slowdown"][..]),
+        (
+            0x20 | 0x1,
+            Verdict::Warn,
+            &["SW thermal slowdown", "GPU idle"][..],
+        ),
         (0x80, Verdict::Fail, &["HW power brake"][..]),
         (0x20, Verdict::Warn, &["SW thermal slowdown"][..]),
         (
@@ -485,5 +492,38 @@ fn checks_come_most_severe_first() {
             .starts_with("GPU 0: 1 uncorrected ECC error"),
         "{}",
         report.headline
+    );
+}
+
+#[test]
+fn our_own_process_at_idle_hides_the_utilisation_but_not_the_memory() {
+    let m = Machine::a100().gpu0(|g| {
+        g.mem_used_mib = Metric::Value(20_500);
+        g.util_pct = Metric::Value(97);
+        g.processes = Metric::Value(vec![process(17, 20_000, true)]);
+    });
+    let report = m.report();
+    assert!(!check(&report, "foreign_utilisation", Some(0)).read);
+    let memory = check(&report, "foreign_memory", Some(0));
+    assert_eq!(memory.verdict, Verdict::Pass);
+    assert!(close(number(memory.measured.as_ref()), 500.0));
+    assert!(
+        report.summary().ends_with("dedicated"),
+        "{}",
+        report.summary()
+    );
+}
+
+#[test]
+fn the_clock_check_says_how_fast_the_sms_ran() {
+    let mut m = Machine::a100();
+    m.facts[0].clock_event_reasons = Metric::Value(0x40);
+    m.facts[0].sm_clock_max_mhz = Metric::Value(1410);
+    m.measured[0].sm_clock_mhz = Some(705);
+    let c = check(&m.report(), "clock_events", Some(0)).clone();
+    assert!(
+        c.message.contains("the SMs ran at 705 of 1410 MHz"),
+        "{}",
+        c.message
     );
 }
