@@ -21,11 +21,11 @@ pub(super) fn driver(input: &VerifyInput<'_>) -> Option<Check> {
             } else {
                 Verdict::Warn
             };
-            Check::judged("cuda_version", None, verdict, f.message)
+            Check::new("cuda_version", None, verdict, f.message)
                 .measured(Reading::text(have.to_string(), ""))
                 .rated(rated)
         }
-        (None, Metric::Value(have)) => Check::judged(
+        (None, Metric::Value(have)) => Check::new(
             "cuda_version",
             None,
             Verdict::Pass,
@@ -57,7 +57,7 @@ pub(super) fn per_gpu(input: &VerifyInput<'_>, gpu: &Gpu<'_>) -> Check {
     let sm = |(major, minor): (u32, u32)| format!("sm_{major}{minor}");
     let mut check = match (input.require_cuda, expected) {
         (Some(cuda), _) => match buildable(cuda, cc) {
-            Buildable::No(why) => Check::judged(
+            Buildable::No(why) => Check::new(
                 "compute_capability",
                 at,
                 Verdict::Fail,
@@ -67,7 +67,7 @@ pub(super) fn per_gpu(input: &VerifyInput<'_>, gpu: &Gpu<'_>) -> Check {
                     gpu.model()
                 ),
             ),
-            Buildable::Yes => Check::judged(
+            Buildable::Yes => Check::new(
                 "compute_capability",
                 at,
                 Verdict::Pass,
@@ -80,7 +80,7 @@ pub(super) fn per_gpu(input: &VerifyInput<'_>, gpu: &Gpu<'_>) -> Check {
                 "whether CUDA can build for the card",
             ),
         },
-        (None, _) => Check::judged(
+        (None, _) => Check::new(
             "compute_capability",
             at,
             Verdict::Pass,

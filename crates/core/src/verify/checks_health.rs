@@ -75,7 +75,7 @@ fn pcie(gpu: &Gpu<'_>) -> Option<Check> {
             format!("{}: host transfers run slower", problems.join("; ")),
         )
     };
-    let mut check = Check::judged("pcie_link", at, verdict, message)
+    let mut check = Check::new("pcie_link", at, verdict, message)
         .measured(Reading::text(link(now_gen, now_width), ""))
         .rated(Reading::text(link(rated_gen, rated_width), ""));
     check.ratio = Some(lanes_gen1(now_gen, now_width) / lanes_gen1(rated_gen, rated_width));
@@ -114,11 +114,11 @@ fn ecc(gpu: &Gpu<'_>) -> Check {
     };
     if !fails.is_empty() {
         let message = format!("{}: the card's memory is failing", fails.join("; "));
-        return counted(Check::judged("ecc", at, Verdict::Fail, message));
+        return counted(Check::new("ecc", at, Verdict::Fail, message));
     }
     let expected = gpu.rated.is_some_and(|r| r.ecc_expected);
     match (f.ecc_enabled, uncorrected) {
-        (Metric::Value(false), _) if expected => Check::judged(
+        (Metric::Value(false), _) if expected => Check::new(
             "ecc",
             at,
             Verdict::Warn,
@@ -129,7 +129,7 @@ fn ecc(gpu: &Gpu<'_>) -> Check {
         )
         .measured(Reading::text("off", ""))
         .rated(Reading::text("on", "")),
-        (Metric::Value(false), _) => Check::judged(
+        (Metric::Value(false), _) => Check::new(
             "ecc",
             at,
             Verdict::Pass,
@@ -141,7 +141,7 @@ fn ecc(gpu: &Gpu<'_>) -> Check {
                 || "corrected errors not read".to_owned(),
                 |n| format!("{n} corrected since the driver loaded"),
             );
-            counted(Check::judged(
+            counted(Check::new(
                 "ecc",
                 at,
                 Verdict::Pass,

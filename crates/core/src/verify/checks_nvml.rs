@@ -55,7 +55,7 @@ fn mig(gpu: &Gpu<'_>) -> Check {
         ),
         Metric::Unavailable(why) => return Check::unread("mig", at, why, "the MIG mode"),
     };
-    Check::judged("mig", at, verdict, message)
+    Check::new("mig", at, verdict, message)
         .measured(Reading::text(measured, ""))
         .rated(Reading::text("off", ""))
 }
@@ -91,7 +91,7 @@ fn vgpu(gpu: &Gpu<'_>) -> Check {
             "the host side of vSGA: this machine owns the card",
         ),
     };
-    Check::judged("vgpu", at, verdict, message.to_owned())
+    Check::new("vgpu", at, verdict, message.to_owned())
         .measured(Reading::text(word, ""))
         .rated(Reading::text("bare_metal or passthrough", ""))
 }
@@ -126,7 +126,7 @@ fn compute_mode(gpu: &Gpu<'_>) -> Check {
             "compute mode Exclusive Thread: one thread at a time",
         ),
     };
-    Check::judged("compute_mode", at, verdict, message.to_owned())
+    Check::new("compute_mode", at, verdict, message.to_owned())
         .measured(Reading::text(word, ""))
         .rated(Reading::text("not prohibited", ""))
 }
@@ -134,26 +134,23 @@ fn compute_mode(gpu: &Gpu<'_>) -> Check {
 /// The enforced limit and what it is compared with: the card's default limit, else the rated
 /// board power.
 fn power_limits(gpu: &Gpu<'_>) -> Result<(f64, f64, &'static str), (Unavailable, &'static str)> {
-    let limit = gpu.facts.power_limit_w.get().ok_or((
-        gpu.facts
-            .power_limit_w
-            .reason()
-            .unwrap_or(Unavailable::Unsupported),
-        "the power limit",
-    ))?;
-    match (
-        gpu.facts.power_default_limit_w.get(),
-        gpu.rated.and_then(|r| r.board_power_w),
-    ) {
-        (Some(default), _) if default > 0.0 => Ok((limit, default, "the card's default")),
-        (_, Some(board)) => Ok((limit, board.value, "the rated board power")),
-        _ => Err((
-            gpu.facts
-                .power_default_limit_w
-                .reason()
-                .unwrap_or(Unavailable::Unsupported),
-            "the default power limit",
-        )),
+    let watts = |m: &Metric<f64>| match m {
+        Metric::Value(w) if w.is_finite() && *w >= 0.0 => Ok(*w),
+        Metric::Value(_) => Err(Unavailable::Failed("invalid")),
+        Metric::Unavailable(why) => Err(*why),
+    };
+    let limit = watts(&gpu.facts.power_limit_w).map_err(|why| (why, "the power limit"))?;
+    let default = watts(&gpu.facts.power_default_limit_w).and_then(|w| {
+        if w > 0.0 {
+            Ok(w)
+        } else {
+            Err(Unavailable::Failed("invalid"))
+        }
+    });
+    match (default, gpu.rated.and_then(|r| r.board_power_w)) {
+        (Ok(default), _) => Ok((limit, default, "the card's default")),
+        (Err(_), Some(board)) => Ok((limit, board.value, "the rated board power")),
+        (Err(why), None) => Err((why, "the default power limit")),
     }
 }
 
@@ -189,7 +186,7 @@ fn power(gpu: &Gpu<'_>) -> Check {
             });
         (Verdict::Pass, format!("{limit:.0} W, {what}{board}"))
     };
-    let mut check = Check::judged("power_cap", at, verdict, message)
+    let mut check = Check::new("power_cap", at, verdict, message)
         .measured(Reading::number(limit, "W"))
         .rated(Reading::number(reference, "W"))
         .with_ratio();
@@ -259,7 +256,7 @@ fn clock_events(gpu: &Gpu<'_>) -> Check {
         (Some(ran), Some(max)) => format!("; the SMs ran at {ran} of {max} MHz under load"),
         _ => String::new(),
     };
-    Check::judged("clock_events", at, verdict, message + &clock)
+    Check::new("clock_events", at, verdict, message + &clock)
         .measured(Reading::text(format!("{bits:#x}"), ""))
         .rated(Reading::text("0x0", ""))
 }

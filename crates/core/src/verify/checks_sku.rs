@@ -38,7 +38,7 @@ pub(super) fn machine(input: &VerifyInput<'_>) -> Option<Check> {
     let count =
         |n: usize| Reading::number(u64_to_f64(u64::try_from(n).unwrap_or(u64::MAX)), "GPUs");
     Some(
-        Check::judged(
+        Check::new(
             "gpu_count",
             None,
             verdict,
@@ -64,7 +64,7 @@ pub(super) fn per_gpu(input: &VerifyInput<'_>, gpu: &Gpu<'_>) -> Vec<Check> {
                         format!("paying for {paid}, NVML reports {}", gpu.name),
                     )
                 };
-                Check::judged("gpu_model", gpu.at, verdict, message)
+                Check::new("gpu_model", gpu.at, verdict, message)
                     .measured(Reading::text(gpu.name.clone(), ""))
                     .rated(Reading::text(paid, ""))
             }
@@ -110,7 +110,7 @@ fn memory(input: &VerifyInput<'_>, gpu: &Gpu<'_>) -> Check {
     let rated = gpu.rated.map(|r| f64::from(r.memory_gb));
     let measured = Reading::number(gib, "GiB");
     let check = |verdict, message| {
-        Check::judged("gpu_memory", gpu.at, verdict, message).measured(measured.clone())
+        Check::new("gpu_memory", gpu.at, verdict, message).measured(measured.clone())
     };
     let out = match (promised, rated) {
         (Some(p), _) if gib < p * MEMORY_TOLERANCE => check(

@@ -84,7 +84,7 @@ fn memory(input: &VerifyInput<'_>, gpu: &Gpu<'_>, idle: &[&GpuSample]) -> Check 
             format!("{mib:.0} MiB beyond this machine's processes: no other tenant's memory"),
         )
     };
-    Check::judged("foreign_memory", at, verdict, message)
+    Check::new("foreign_memory", at, verdict, message)
         .measured(Reading::number(mib, "MiB"))
         .rated(Reading::number(u64_to_f64(bar), "MiB"))
 }
@@ -124,7 +124,7 @@ fn utilisation(input: &VerifyInput<'_>, gpu: &Gpu<'_>, idle: &[&GpuSample]) -> C
             format!("{pct:.0} % busy while none of this machine's processes ran"),
         )
     };
-    Check::judged("foreign_utilisation", at, verdict, message)
+    Check::new("foreign_utilisation", at, verdict, message)
         .measured(Reading::number(pct, "%"))
         .rated(Reading::number(bar, "%"))
 }

@@ -20,7 +20,7 @@ pub(super) fn benchmark(input: &VerifyInput<'_>) -> Option<Check> {
         }
         None => return None,
     };
-    Some(Check::judged("benchmark", None, Verdict::Warn, message))
+    Some(Check::new("benchmark", None, Verdict::Warn, message))
 }
 
 /// One figure to judge: its code, what it is called, what kind of work it stands for.
@@ -74,7 +74,7 @@ pub(super) fn per_gpu(input: &VerifyInput<'_>, gpu: &Gpu<'_>) -> Vec<Check> {
         return Vec::new();
     }
     let Some(m) = gpu.measured else {
-        return vec![Check::judged(
+        return vec![Check::new(
             "benchmark",
             gpu.at,
             Verdict::Warn,
@@ -152,13 +152,20 @@ fn judge(
 ) -> Check {
     let at = gpu.at;
     let value = match figure {
-        Figure::Measured { value } => *value,
+        Figure::Measured { value } if value.is_finite() && *value >= 0.0 => *value,
+        Figure::Measured { value } => {
+            let message = format!(
+                "the benchmark reported an impossible {} ({value})",
+                kind.name
+            );
+            return Check::new(kind.code, at, Verdict::Warn, message);
+        }
         Figure::NotRun { reason } => {
             return Check::unread(kind.code, at, one_line(reason, 200), kind.name);
         }
         Figure::Failed { reason } => {
             let message = format!("the {} kernel failed: {}", kind.name, one_line(reason, 200));
-            return Check::judged(kind.code, at, Verdict::Warn, message);
+            return Check::new(kind.code, at, Verdict::Warn, message);
         }
     };
     let measured = Reading::number(value, kind.unit);
@@ -207,7 +214,7 @@ fn judge(
         message.push_str(caveat);
         message.push(')');
     }
-    let mut check = Check::judged(kind.code, at, verdict, message)
+    let mut check = Check::new(kind.code, at, verdict, message)
         .measured(measured)
         .rated(Reading::number(rated.value, kind.unit))
         .with_ratio();

@@ -106,13 +106,9 @@ pub struct Check {
 }
 
 impl Check {
-    /// A judged check with a message and nothing read yet.
-    pub(super) fn judged(
-        code: &'static str,
-        gpu: Option<u32>,
-        verdict: Verdict,
-        message: String,
-    ) -> Self {
+    /// A judged check with its verdict and message; readings are added with
+    /// [`Check::measured`] and [`Check::rated`].
+    pub fn new(code: &'static str, gpu: Option<u32>, verdict: Verdict, message: String) -> Self {
         Check {
             code,
             gpu,
@@ -127,15 +123,16 @@ impl Check {
         }
     }
 
-    /// A check that could not be judged, and why.
-    pub(super) fn unread(
+    /// A check that could not be judged, and why: listed with the reason, verdict `warn`,
+    /// left out of the report's verdict.
+    pub fn unread(
         code: &'static str,
         gpu: Option<u32>,
         reason: impl std::fmt::Display,
         what: &str,
     ) -> Self {
         let reason = crate::text::one_line(&reason.to_string(), 200);
-        let mut check = Check::judged(
+        let mut check = Check::new(
             code,
             gpu,
             Verdict::Warn,
@@ -147,20 +144,20 @@ impl Check {
     }
 
     #[must_use]
-    pub(super) fn measured(mut self, reading: Reading) -> Self {
+    pub fn measured(mut self, reading: Reading) -> Self {
         self.measured = Some(reading);
         self
     }
 
     #[must_use]
-    pub(super) fn rated(mut self, reading: Reading) -> Self {
+    pub fn rated(mut self, reading: Reading) -> Self {
         self.rated = Some(reading);
         self
     }
 
     /// Sets `ratio` from the two readings where both are numbers and the rated one is not zero.
     #[must_use]
-    pub(super) fn with_ratio(mut self) -> Self {
+    pub fn with_ratio(mut self) -> Self {
         if let (Some(m), Some(r)) = (&self.measured, &self.rated)
             && let (Amount::Number(m), Amount::Number(r)) = (&m.value, &r.value)
             && *r != 0.0
@@ -225,7 +222,9 @@ pub struct VerifyReport {
     pub unread: usize,
 }
 
-/// The verdict for `input`: every check, most severe first, and the worst as the headline.
+/// The verdict for `input`: every check, most severe first (fails, warnings, the checks that
+/// could not be judged, passes), and the worst as the headline; when everything judged passes,
+/// the headline says so with [`VerifyReport::summary`].
 pub fn assess(input: &VerifyInput<'_>) -> VerifyReport {
     let mut checks = Vec::new();
     checks.extend(checks_sku::machine(input));
@@ -240,22 +239,30 @@ pub fn assess(input: &VerifyInput<'_>) -> VerifyReport {
         checks.push(checks_cuda::per_gpu(input, &ctx));
         checks.extend(checks_throughput::per_gpu(input, &ctx));
     }
-    checks.sort_by_key(Check::rank);
-    let unread = checks.iter().filter(|c| !c.read).count();
-    let verdict = checks
-        .iter()
-        .filter(|c| c.read)
-        .map(|c| c.verdict)
-        .max()
-        .unwrap_or(Verdict::Pass);
-    let mut report = VerifyReport {
-        verdict,
-        headline: String::new(),
-        checks,
-        unread,
-    };
-    report.headline = headline(&report);
-    report
+    VerifyReport::from_checks(checks)
+}
+
+impl VerifyReport {
+    /// The report of `checks`: sorted most severe first, the verdict the worst judged check's,
+    /// and the headline. [`assess`] ends here; a caller with checks of its own may too.
+    pub fn from_checks(mut checks: Vec<Check>) -> Self {
+        checks.sort_by_key(Check::rank);
+        let unread = checks.iter().filter(|c| !c.read).count();
+        let verdict = checks
+            .iter()
+            .filter(|c| c.read)
+            .map(|c| c.verdict)
+            .max()
+            .unwrap_or(Verdict::Pass);
+        let mut report = VerifyReport {
+            verdict,
+            headline: String::new(),
+            checks,
+            unread,
+        };
+        report.headline = headline(&report);
+        report
+    }
 }
 
 fn headline(report: &VerifyReport) -> String {

@@ -527,3 +527,12 @@ fn the_clock_check_says_how_fast_the_sms_ran() {
         c.message
     );
 }
+
+#[test]
+fn a_power_limit_that_is_no_number_is_not_read() {
+    let mut m = Machine::a100();
+    m.facts[0].power_limit_w = Metric::Value(f64::NAN);
+    let c = check(&m.report(), "power_cap", Some(0)).clone();
+    assert!(!c.read);
+    assert_ne!(c.verdict, Verdict::Pass);
+}

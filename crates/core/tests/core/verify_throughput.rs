@@ -273,3 +273,42 @@ fn the_json_has_every_check_s_measured_and_rated_value() {
     ));
     assert!(close(bf16["ratio"].as_f64().unwrap(), 0.48));
 }
+
+#[test]
+fn an_impossible_figure_is_no_pass() {
+    for value in [f64::NAN, -1.0, f64::INFINITY] {
+        let mut m = Machine::a100();
+        m.measured[0].bf16_tflops = Figure::Measured { value };
+        let report = m.report();
+        let c = check(&report, "bf16_throughput", Some(0));
+        assert_eq!(c.verdict, Verdict::Warn, "{value}");
+        assert!(c.ratio.is_none(), "{value}");
+    }
+}
+
+#[test]
+fn a_report_of_checks_takes_the_worst_judged_one() {
+    use gpumeter_core::verify::{Check, Reading, VerifyReport};
+    let report = VerifyReport::from_checks(vec![
+        Check::new("mig", Some(0), Verdict::Pass, "MIG is off".into()),
+        Check::unread("ecc", Some(0), "unsupported", "the ECC mode"),
+        Check::new(
+            "power_cap",
+            Some(1),
+            Verdict::Warn,
+            "capped at 360 W of 400 W".into(),
+        )
+        .measured(Reading::number(360.0, "W"))
+        .rated(Reading::number(400.0, "W"))
+        .with_ratio(),
+    ]);
+    assert_eq!(report.verdict, Verdict::Warn);
+    assert_eq!(report.checks[0].code, "power_cap");
+    assert!(close(report.checks[0].ratio.unwrap(), 0.9));
+    assert_eq!(report.checks[1].code, "ecc");
+    assert_eq!(report.unread, 1);
+    assert_eq!(
+        report.headline,
+        "GPU 1: capped at 360 W of 400 W; 1 check could not be read"
+    );
+}
