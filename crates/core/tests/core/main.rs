@@ -19,6 +19,7 @@ mod spend_minutes;
 mod telemetry_findings;
 mod telemetry_history;
 mod verify_fixture;
+mod verify_health;
 mod verify_nvml;
 mod verify_rated;
 mod verify_throughput;
