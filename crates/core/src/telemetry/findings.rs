@@ -42,7 +42,7 @@ impl Finding {
 
 /// NVML reports a card as usable when it has at least this share of the memory the SKU states
 /// (drivers reserve some: a T4 sold as 16 GB shows 15 GiB).
-const MEMORY_TOLERANCE: f64 = 0.9;
+pub(crate) const MEMORY_TOLERANCE: f64 = 0.9;
 
 /// Compares the SKU the user rents with the GPUs NVML reports. Most severe first.
 pub fn compare_sku(sku: &Sku, reading: &GpuReading) -> Vec<Finding> {
@@ -257,15 +257,18 @@ pub fn model_matches(paid: &str, reported: &str) -> bool {
         && agree(&p.memory, &r.memory)
 }
 
+/// A model name taken apart: the model tokens, the form factor word (`SXM`, `PCIE`, `NVL`), the
+/// memory size in GB and whether a memory technology word (`HBM3`) was named.
 #[derive(Debug, Default)]
-struct ModelKey {
-    tokens: Vec<String>,
-    form: Option<String>,
-    memory: Option<String>,
+pub(crate) struct ModelKey {
+    pub(crate) tokens: Vec<String>,
+    pub(crate) form: Option<String>,
+    pub(crate) memory: Option<String>,
+    pub(crate) hbm: bool,
 }
 
 impl ModelKey {
-    fn parse(name: &str) -> Self {
+    pub(crate) fn parse(name: &str) -> Self {
         const NOISE: [&str; 6] = ["NVIDIA", "TESLA", "GEFORCE", "QUADRO", "GPU", "GENERATION"];
         let upper = name.to_ascii_uppercase();
         let words: Vec<&str> = upper
@@ -294,7 +297,9 @@ impl ModelKey {
                     w.trim_end_matches(|c: char| c.is_ascii_digit()).to_owned()
                 });
             } else if w.starts_with("HBM") || w.starts_with("GDDR") || NOISE.contains(&w) {
-                // Memory technology and brand words say nothing the model token does not.
+                // Memory technology and brand words are no model token; HBM is kept as a hint
+                // of the form factor (NVML names the H100 SXM part "H100 80GB HBM3").
+                key.hbm |= w.starts_with("HBM");
             } else {
                 key.tokens.push(w.to_owned());
             }

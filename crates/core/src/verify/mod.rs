@@ -1,12 +1,26 @@
 //! `gpumeter verify`: did this machine give you the GPU you pay for? What NVML says of each card
 //! ([`GpuFacts`], beside the ordinary [`GpuReading`]), what a short benchmark measured
-//! ([`Measured`]), against what the card is rated to do, become checks, each with the measured
-//! and the rated value, and one verdict. Pure: readings and prices come in as arguments.
+//! ([`Measured`]), against what the card is rated to do ([`rated`]), become checks, each with the
+//! measured and the rated value, and one verdict. Pure: readings and prices come in as arguments.
+//!
+//! [`GpuReading`]: crate::telemetry::GpuReading
 
+mod checks_cuda;
+mod checks_health;
+mod checks_nvml;
+mod checks_sku;
+mod checks_tenant;
+mod checks_throughput;
+pub mod compat;
 pub mod facts;
+mod gpu;
 pub mod measured;
+pub mod money;
+pub mod rated;
 pub mod report;
+mod summary;
 
 pub use facts::{ComputeMode, GpuFacts, RemappedRows};
 pub use measured::{BenchError, BenchErrorKind, Figure, Measured};
+pub use rated::{Quality, RatedGpu, rated_for};
 pub use report::{Amount, Check, Reading, Thresholds, Verdict, VerifyInput, VerifyReport, assess};

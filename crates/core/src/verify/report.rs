@@ -3,7 +3,14 @@
 
 use serde::Serialize;
 
-use super::{GpuFacts, Measured};
+use std::fmt::Write as _;
+
+use super::gpu::Gpu;
+use super::rated::Quality;
+use super::{
+    GpuFacts, Measured, checks_cuda, checks_health, checks_nvml, checks_sku, checks_tenant,
+    checks_throughput,
+};
 use crate::money::Money;
 use crate::pricing::Sku;
 use crate::telemetry::{CudaVersion, GpuReading};
@@ -41,6 +48,10 @@ pub struct Thresholds {
     pub foreign_memory_mib: u64,
     /// Utilisation while none of our processes ran, percent, above which the card is shared.
     pub foreign_util_pct: u32,
+    /// Memory bandwidth's own warn bar (the lower of it and `warn_below` applies): healthy
+    /// cards copy at about 70–90 % of rated, HBM parts at the low end, so the tensor bar would
+    /// warn on healthy cards. `None`: `warn_below`.
+    pub bandwidth_warn_below: Option<f64>,
 }
 
 impl Default for Thresholds {
@@ -52,6 +63,7 @@ impl Default for Thresholds {
             warn_below: 0.7,
             foreign_memory_mib: 1024,
             foreign_util_pct: 10,
+            bandwidth_warn_below: Some(0.6),
         }
     }
 }
@@ -68,17 +80,103 @@ pub enum Verdict {
 /// One check of one GPU (or of the machine, `gpu: None`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Check {
-    /// Stable for scripts: `bf16_throughput`, `foreign_memory`, `power_capped`, ...
+    /// Stable for scripts: `bf16_throughput`, `foreign_memory`, `power_cap`, ...
     pub code: &'static str,
     pub gpu: Option<u32>,
+    /// For a check that could not be judged (`read: false`) always `warn`, never `pass`; the
+    /// report's verdict leaves such checks out.
     pub verdict: Verdict,
     /// What was measured or read, with its unit, as text for people and as a number for scripts.
     pub measured: Option<Reading>,
+    /// What the card is rated for, or what a dedicated, healthy card shows (the bar it must
+    /// clear, `off` for MIG, ...).
     pub rated: Option<Reading>,
     /// `measured / rated` where both are numbers.
     pub ratio: Option<f64>,
     /// What it means, in a sentence; for a shortfall, also in money or hours.
     pub message: String,
+    /// `false` when the reading (or the rated figure it is judged against) was not there: the
+    /// check is listed, with the reason, and counts neither as a pass nor in the verdict.
+    pub read: bool,
+    /// Why the check could not be judged (`unsupported`, `failed: no_permission`, `cuBLAS not
+    /// found`, `no rated figures for ...`).
+    pub unread_reason: Option<String>,
+    /// How far the rated figure can be trusted, where one came from the rated table.
+    pub rated_quality: Option<Quality>,
+}
+
+impl Check {
+    /// A judged check with its verdict and message; readings are added with
+    /// [`Check::measured`] and [`Check::rated`].
+    pub fn new(code: &'static str, gpu: Option<u32>, verdict: Verdict, message: String) -> Self {
+        Check {
+            code,
+            gpu,
+            verdict,
+            measured: None,
+            rated: None,
+            ratio: None,
+            message,
+            read: true,
+            unread_reason: None,
+            rated_quality: None,
+        }
+    }
+
+    /// A check that could not be judged, and why: listed with the reason, verdict `warn`,
+    /// left out of the report's verdict.
+    pub fn unread(
+        code: &'static str,
+        gpu: Option<u32>,
+        reason: impl std::fmt::Display,
+        what: &str,
+    ) -> Self {
+        let reason = crate::text::one_line(&reason.to_string(), 200);
+        let mut check = Check::new(
+            code,
+            gpu,
+            Verdict::Warn,
+            format!("{what} could not be read ({reason})"),
+        );
+        check.read = false;
+        check.unread_reason = Some(reason);
+        check
+    }
+
+    #[must_use]
+    pub fn measured(mut self, reading: Reading) -> Self {
+        self.measured = Some(reading);
+        self
+    }
+
+    #[must_use]
+    pub fn rated(mut self, reading: Reading) -> Self {
+        self.rated = Some(reading);
+        self
+    }
+
+    /// Sets `ratio` from the two readings where both are numbers and the rated one is not zero.
+    #[must_use]
+    pub fn with_ratio(mut self) -> Self {
+        if let (Some(m), Some(r)) = (&self.measured, &self.rated)
+            && let (Amount::Number(m), Amount::Number(r)) = (&m.value, &r.value)
+            && *r != 0.0
+        {
+            self.ratio = Some(m / r);
+        }
+        self
+    }
+
+    /// Where the check stands in the report: fails first, then warnings, then the checks that
+    /// could not be judged, then passes.
+    fn rank(&self) -> u8 {
+        match (self.read, self.verdict) {
+            (true, Verdict::Fail) => 0,
+            (true, Verdict::Warn) => 1,
+            (false, _) => 2,
+            (true, Verdict::Pass) => 3,
+        }
+    }
 }
 
 /// A value with its unit.
@@ -87,6 +185,22 @@ pub struct Reading {
     pub value: Amount,
     /// `GB/s`, `TFLOPS`, `W`, `MiB`, `%`, `gen`, `lanes`, `` for a plain count or word.
     pub unit: &'static str,
+}
+
+impl Reading {
+    pub fn number(value: f64, unit: &'static str) -> Self {
+        Reading {
+            value: Amount::Number(value),
+            unit,
+        }
+    }
+
+    pub fn text(value: impl Into<String>, unit: &'static str) -> Self {
+        Reading {
+            value: Amount::Text(value.into()),
+            unit,
+        }
+    }
 }
 
 /// A number where there is one (JSON number), else a word (JSON string).
@@ -104,10 +218,66 @@ pub struct VerifyReport {
     /// The worst check's message: what a user reads first.
     pub headline: String,
     pub checks: Vec<Check>,
+    /// How many checks could not be judged (`read: false`).
+    pub unread: usize,
 }
 
-/// The verdict for `input`: every check, most severe first, and the worst as the headline.
+/// The verdict for `input`: every check, most severe first (fails, warnings, the checks that
+/// could not be judged, passes), and the worst as the headline; when everything judged passes,
+/// the headline says so with [`VerifyReport::summary`].
 pub fn assess(input: &VerifyInput<'_>) -> VerifyReport {
-    let _ = input;
-    todo!("the checks are built in this module")
+    let mut checks = Vec::new();
+    checks.extend(checks_sku::machine(input));
+    checks.extend(checks_cuda::driver(input));
+    checks.extend(checks_throughput::benchmark(input));
+    for gpu in &input.reading.gpus {
+        let ctx = Gpu::new(input, gpu);
+        checks.extend(checks_sku::per_gpu(input, &ctx));
+        checks.extend(checks_nvml::per_gpu(&ctx));
+        checks.extend(checks_health::per_gpu(&ctx));
+        checks.extend(checks_tenant::per_gpu(input, &ctx));
+        checks.push(checks_cuda::per_gpu(input, &ctx));
+        checks.extend(checks_throughput::per_gpu(input, &ctx));
+    }
+    VerifyReport::from_checks(checks)
+}
+
+impl VerifyReport {
+    /// The report of `checks`: sorted most severe first, the verdict the worst judged check's,
+    /// and the headline. [`assess`] ends here; a caller with checks of its own may too.
+    pub fn from_checks(mut checks: Vec<Check>) -> Self {
+        checks.sort_by_key(Check::rank);
+        let unread = checks.iter().filter(|c| !c.read).count();
+        let verdict = checks
+            .iter()
+            .filter(|c| c.read)
+            .map(|c| c.verdict)
+            .max()
+            .unwrap_or(Verdict::Pass);
+        let mut report = VerifyReport {
+            verdict,
+            headline: String::new(),
+            checks,
+            unread,
+        };
+        report.headline = headline(&report);
+        report
+    }
+}
+
+fn headline(report: &VerifyReport) -> String {
+    let judged = report.checks.iter().filter(|c| c.read).count();
+    let mut line = match report.checks.iter().find(|c| c.read) {
+        Some(worst) if worst.verdict != Verdict::Pass => match worst.gpu {
+            Some(i) => format!("GPU {i}: {}", worst.message),
+            None => worst.message.clone(),
+        },
+        Some(_) => format!("all {judged} checks pass: {}", report.summary()),
+        None => "no check could be judged".to_owned(),
+    };
+    if report.unread > 0 {
+        let s = if report.unread == 1 { "" } else { "s" };
+        let _ = write!(line, "; {} check{s} could not be read", report.unread);
+    }
+    line
 }

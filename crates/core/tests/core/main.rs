@@ -20,3 +20,8 @@ mod spend_minutes;
 mod telemetry_findings;
 mod telemetry_history;
 mod telemetry_verify_sim;
+mod verify_fixture;
+mod verify_health;
+mod verify_nvml;
+mod verify_rated;
+mod verify_throughput;
