@@ -15,6 +15,7 @@ use super::text::{gpu_model, metric, to_u16, truncate, wrap};
 use super::theme::{Role, Theme};
 use crate::app::App;
 use crate::telemetry::{Finding, GpuReading, GpuUnavailable, Severity};
+use gpumeter_core::verify::Verdict;
 
 /// Rows the chart needs to be worth drawing.
 const CHART_MIN_ROWS: usize = 6;
@@ -43,6 +44,9 @@ pub fn render_gpus(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, focus
         panel = panel.title(Line::from(spans).alignment(Alignment::Right));
         if let Some(line) = findings_title(app, theme) {
             panel = panel.title_bottom(line);
+        }
+        if let Some(line) = verified_title(app, theme) {
+            panel = panel.title_bottom(line.alignment(Alignment::Right));
         }
     }
     let inner = panel.inner(area);
@@ -138,6 +142,24 @@ fn findings_title(app: &App, theme: &Theme) -> Option<Line<'static>> {
             ))
         }
     }
+}
+
+/// What the last `gpumeter verify` found: "verified 09:12: 97 % of rated, dedicated", in the
+/// verdict's colour.
+fn verified_title(app: &App, theme: &Theme) -> Option<Line<'static>> {
+    let v = app.telemetry.verified.as_ref()?;
+    let at =
+        v.at.to_zoned_datetime(app.spend.time_zone.clone())
+            .strftime("%H:%M");
+    let role = match v.verdict {
+        Verdict::Pass => Role::ActionOk,
+        Verdict::Warn => Role::AlertWarn,
+        Verdict::Fail => Role::AlertError,
+    };
+    Some(Line::styled(
+        format!(" verified {at}: {} ", v.summary),
+        theme.style(role),
+    ))
 }
 
 fn render_no_gpu(area: Rect, buf: &mut Buffer, e: &GpuUnavailable, theme: &Theme) {

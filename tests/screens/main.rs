@@ -15,3 +15,4 @@ mod ui_resources;
 mod ui_sizes;
 mod ui_snapshots;
 mod ui_states;
+mod ui_verified;
