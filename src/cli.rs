@@ -513,6 +513,7 @@ pub struct StatusArgs {
 
 /// `gpumeter verify`.
 #[derive(Debug, Args)]
+#[command(allow_negative_numbers = true)]
 pub struct VerifyArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
