@@ -191,6 +191,33 @@ mod tests {
         assert_eq!(mean_sm_clock(&[]), None);
     }
 
+    /// On a machine without NVML: no library is lent out. With a driver: one set of facts per
+    /// card, in NVML's order, each power limit a real wattage, and a load sample of each card.
+    #[test]
+    fn every_card_nvml_lists_has_its_facts() {
+        use crate::telemetry::{GpuSource as _, NvmlConfig, NvmlSource};
+        let mut source = NvmlSource::new(NvmlConfig { read_pcie: false });
+        let round = source.read(std::time::Duration::ZERO);
+        let Some(nvml) = source.nvml() else {
+            assert!(round.is_err(), "a reading without a started library");
+            return;
+        };
+        let reading = round.expect("NVML started, so the round reads");
+        let facts = read_all(nvml);
+        let indices: Vec<u32> = facts.iter().map(|f| f.index).collect();
+        let listed: Vec<u32> = reading.gpus.iter().map(|g| g.index).collect();
+        assert_eq!(indices, listed);
+        for f in &facts {
+            if let Some(w) = f.power_limit_w.get() {
+                assert!(w > 1.0 && w < 5000.0, "GPU {}: {w} W", f.index);
+            }
+            let dev = nvml.device_by_index(f.index).expect("a listed card opens");
+            let mut folded = f.clone();
+            fold_load(&mut folded, &[read_load(&dev)]);
+            assert_eq!(folded.index, f.index);
+        }
+    }
+
     #[test]
     fn milliwatts_become_watts() {
         assert!((watts(400_000) - 400.0).abs() < f64::EPSILON);
