@@ -17,6 +17,9 @@ const IDLE_ROUNDS: u32 = 3;
 const IDLE_GAP: Duration = Duration::from_secs(1);
 /// How often NVML is read while the benchmark runs.
 const LOAD_GAP: Duration = Duration::from_millis(250);
+/// How long past `--seconds` the benchmark may take to load the driver and set up each card
+/// before it is given up on.
+const BENCH_GRACE: Duration = Duration::from_secs(30);
 /// The simulated instant the demo is read at, seconds since its start (as `status --demo`).
 const DEMO_AT: Duration = Duration::from_secs(600);
 
@@ -93,23 +96,16 @@ fn live_here(budget: Duration) -> Gather {
         .iter()
         .filter_map(|f| nvml.device_by_index(f.index).ok().map(|d| (f.index, d)))
         .collect();
-    let (result, samples) = std::thread::scope(|s| {
-        let job = s.spawn(move || bench::run_benchmark(budget));
-        let mut samples: Vec<Vec<LoadSample>> = vec![Vec::new(); devices.len()];
-        while !job.is_finished() {
+    let mut samples: Vec<Vec<LoadSample>> = vec![Vec::new(); devices.len()];
+    let result = bench_sampled(
+        budget + BENCH_GRACE,
+        move || bench::run_benchmark(budget),
+        || {
             for ((_, dev), seen) in devices.iter().zip(&mut samples) {
                 seen.push(nvml_facts::read_load(dev));
             }
-            std::thread::sleep(LOAD_GAP);
-        }
-        let result = job.join().unwrap_or_else(|_| {
-            Err(BenchError {
-                kind: BenchErrorKind::Cuda,
-                detail: "the benchmark stopped before it finished".to_string(),
-            })
-        });
-        (result, samples)
-    });
+        },
+    );
     let (mut measured, bench_error) = match result {
         Ok(m) => (m, None),
         Err(e) => (Vec::new(), Some(e)),
@@ -131,4 +127,73 @@ fn live_here(budget: Duration) -> Gather {
         measured,
         bench_error,
     }))
+}
+
+type BenchResult = Result<Vec<Measured>, BenchError>;
+
+/// Runs `bench` on a thread of its own, calling `sample` every [`LOAD_GAP`] until it answers or
+/// `limit` has passed. Not a scoped thread: a driver call that never returns must not hold the
+/// verdict up; it ends with the process, once the verdict is printed.
+fn bench_sampled(
+    limit: Duration,
+    bench: impl FnOnce() -> BenchResult + Send + 'static,
+    mut sample: impl FnMut(),
+) -> BenchResult {
+    let job = std::thread::spawn(bench);
+    let give_up = Instant::now() + limit;
+    while !job.is_finished() && Instant::now() < give_up {
+        sample();
+        std::thread::sleep(LOAD_GAP);
+    }
+    if !job.is_finished() {
+        return Err(BenchError {
+            kind: BenchErrorKind::Timeout,
+            detail: format!("no answer from the driver within {} s", limit.as_secs()),
+        });
+    }
+    job.join().unwrap_or_else(|_| {
+        Err(BenchError {
+            kind: BenchErrorKind::Cuda,
+            detail: "the benchmark stopped before it finished".to_string(),
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_benchmark_that_never_answers_is_given_up_on() {
+        let (tx, rx) = std::sync::mpsc::channel::<()>();
+        let mut sampled = 0;
+        // It waits on a channel nobody sends on until the test ends.
+        let r = bench_sampled(
+            Duration::ZERO,
+            move || {
+                let _ = rx.recv();
+                Ok(Vec::new())
+            },
+            || sampled += 1,
+        );
+        drop(tx);
+        assert_eq!(r.unwrap_err().kind, BenchErrorKind::Timeout);
+        assert_eq!(sampled, 0, "no time to sample in");
+    }
+
+    #[test]
+    fn a_benchmark_that_answers_gives_its_answer_and_one_that_panics_an_error() {
+        let r = bench_sampled(Duration::from_secs(600), || Ok(Vec::new()), || {});
+        assert_eq!(r, Ok(Vec::new()));
+        let r = bench_sampled(Duration::from_secs(600), || panic!("a driver bug"), || {});
+        assert_eq!(r.unwrap_err().kind, BenchErrorKind::Cuda);
+    }
+
+    #[test]
+    fn the_demo_refuses_a_scenario_it_does_not_know_and_too_many_gpus() {
+        let e = demo("no-such-scenario", None, 5).unwrap_err();
+        assert_eq!(e.code, crate::commands::EXIT_BAD_INPUT);
+        let e = demo("training", Some(99), 5).unwrap_err();
+        assert!(e.message.contains("99"), "{}", e.message);
+    }
 }
