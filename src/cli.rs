@@ -111,6 +111,13 @@ pub enum Command {
   gpumeter status --sku p4d.24xlarge --provider aws-us-east-1 --require-cuda 12.4
   gpumeter --provider aws status --json")]
     Status(Box<StatusArgs>),
+    /// Did you get the GPU you pay for: what NVML sees and a short benchmark, against the card's
+    /// rated figures. Exit 0 pass, 1 warn, 3 fail, 2 bad input, 4 no GPU.
+    #[command(after_help = "Examples:
+  gpumeter verify --sku p4de.24xlarge --provider aws-us-east-1
+  gpumeter --provider aws verify --seconds 10 --json --on-fail release
+  gpumeter verify --demo --scenario shared --on-fail release --dry-run")]
+    Verify(Box<VerifyArgs>),
     /// What would keep billing after a release (exit 3 if anything would, 0 if nothing).
     #[command(after_help = "Examples:
   gpumeter checklist --provider aws --instance i-0abc --region us-west-2
@@ -502,6 +509,61 @@ pub struct StatusArgs {
     /// With --demo: seconds since the simulated start [default: 600].
     #[arg(long, value_name = "SECONDS")]
     pub at: Option<u64>,
+}
+
+/// `gpumeter verify`.
+#[derive(Debug, Args)]
+#[command(allow_negative_numbers = true)]
+pub struct VerifyArgs {
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// The SKU you rent: the GPUs NVML reports are checked against it, and a shortfall is
+    /// priced by its hourly price. Needs --provider or --sheet.
+    #[arg(long)]
+    pub sku: Option<String>,
+    /// Look the SKU up in this bundled sheet (by id, such as aws-us-east-1).
+    #[arg(long, conflicts_with = "sheet", value_name = "ID")]
+    pub provider: Option<String>,
+    /// Look the SKU up in this user sheet.
+    #[arg(long, value_name = "FILE")]
+    pub sheet: Option<PathBuf>,
+    /// The longest the benchmark may run, in seconds, 1 to 600.
+    #[arg(long, default_value_t = 20, value_name = "SECONDS")]
+    pub seconds: u32,
+    /// When the verdict is fail: alert (stderr and the configured webhooks), or stop or
+    /// release the instance through the provider (for the cloud, give --provider before
+    /// `verify`).
+    #[arg(long, value_enum, value_name = "ACTION")]
+    pub on_fail: Option<OnFailArg>,
+    /// With --on-fail: print what it would do, and do nothing.
+    #[arg(long, requires = "on_fail")]
+    pub dry_run: bool,
+    /// The CUDA version your job needs, such as 12.4: the driver and each card's compute
+    /// capability are checked against it.
+    #[arg(long, value_name = "VERSION")]
+    pub require_cuda: Option<crate::telemetry::CudaVersion>,
+    /// Fail a figure below this percentage of the card's rated one [default: 50].
+    #[arg(long, value_name = "PCT")]
+    pub fail_below: Option<f64>,
+    /// Warn on a figure below this percentage of the card's rated one [default: 70].
+    #[arg(long, value_name = "PCT")]
+    pub warn_below: Option<f64>,
+    /// With --demo: a scenario (training, shared, mig-slice, power-capped, throttled,
+    /// pcie-degraded, ...) or a scenario file ending in .toml [default: training].
+    #[arg(long, value_name = "NAME|FILE")]
+    pub scenario: Option<String>,
+    /// With --demo: how many GPUs, 1 to 8 [default: 1].
+    #[arg(long, value_name = "N")]
+    pub gpus: Option<u32>,
+}
+
+/// What `verify --on-fail` does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OnFailArg {
+    Alert,
+    Stop,
+    Release,
 }
 
 /// `gpumeter watchdog`.

@@ -15,6 +15,41 @@ use crate::provider::{Action, ActionReport, Inventory, Provider, ProviderError};
 
 pub fn run(cli: &Cli, action: &Action, args: &ActionArgs) -> CommandResult {
     let ctx = Context::load(cli)?;
+    let lines = match act(&ctx, action, args.dry_run, args.yes)? {
+        Acted::NothingToDo(line) => vec![line],
+        Acted::DryRun(lines) => lines,
+        Acted::Done(done) => vec![done.line],
+    };
+    emit(&lines.join("\n"));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What one action came to, short of a failure.
+#[derive(Debug)]
+pub enum Acted {
+    /// The instance is already in that state, or gone: the line says so.
+    NothingToDo(String),
+    /// `--dry-run`: the calls it would make and what would happen, one per line.
+    DryRun(Vec<String>),
+    /// The provider's read-back confirmed it.
+    Done(Box<Done>),
+}
+
+/// A confirmed action.
+#[derive(Debug)]
+pub struct Done {
+    /// What the provider reports.
+    pub line: String,
+    /// The instance as read before the action, and how it is priced, for the cost of what was
+    /// done.
+    pub before: Option<Inventory>,
+    pub pricing: Option<crate::spend::Pricing>,
+}
+
+/// Says what will happen, asks unless `yes` (or `dry_run`), acts through the provider and
+/// reads the result back: the one path every destructive command takes. An action the
+/// provider does not confirm is a failure (exit 1).
+pub fn act(ctx: &Context, action: &Action, dry_run: bool, yes: bool) -> Result<Acted, Failure> {
     if ctx.read_only {
         return Err(Failure::bad_input(format!(
             "refusing to {}: read-only mode (--read-only or read_only in the config)",
@@ -31,13 +66,12 @@ pub fn run(cli: &Cli, action: &Action, args: &ActionArgs) -> CommandResult {
         .and_then(|i| i.instance.as_ref())
         .map(|i| i.state);
     if let Some(why) = crate::provider::nothing_to_do(action, state) {
-        emit(&format!(
+        return Ok(Acted::NothingToDo(format!(
             "{}: nothing to do; {why}, as {} reads it now. `gpumeter checklist` shows what \
              still bills.",
             action.label(),
             provider.name()
-        ));
-        return Ok(ExitCode::SUCCESS);
+        )));
     }
     let pricing = ctx.pricing_for(inventory.as_ref().and_then(|i| i.instance.as_ref()))?;
     let confirm = Confirm::build(
@@ -48,26 +82,28 @@ pub fn run(cli: &Cli, action: &Action, args: &ActionArgs) -> CommandResult {
             .as_ref()
             .and_then(|i| burn_now(i, pricing.as_ref())),
     );
-    if args.dry_run {
+    if dry_run {
         let mut lines = vec!["dry run: nothing is changed. It would call:".to_string()];
         lines.extend(provider.plan(action).iter().map(|c| format!("  {c}")));
         lines.extend(confirm.summary_lines());
-        emit(&lines.join("\n"));
-        return Ok(ExitCode::SUCCESS);
+        return Ok(Acted::DryRun(lines));
     }
     // Moving a deadline later destroys nothing, so it does not ask.
-    if !args.yes && !matches!(action, Action::SetDeadline { .. }) {
+    if !yes && !matches!(action, Action::SetDeadline { .. }) {
         ask(&confirm)?;
     }
     let report = perform_bounded(provider.as_ref(), action, action_deadline()?)?
         .map_err(|e| Failure::provider(EXIT_FAILED, &format!("{} failed", action.label()), &e))?;
     if report.confirmed {
-        emit(&format!(
-            "{}: done; the provider reports {}",
-            action.label(),
-            report.summary
-        ));
-        Ok(ExitCode::SUCCESS)
+        Ok(Acted::Done(Box::new(Done {
+            line: format!(
+                "{}: done; the provider reports {}",
+                action.label(),
+                report.summary
+            ),
+            before: inventory,
+            pricing,
+        })))
     } else {
         Err(Failure::failed(format!(
             "{}: NOT confirmed; the provider reports {}",
@@ -132,11 +168,20 @@ fn burn_now(
     inventory: &Inventory,
     pricing: Option<&crate::spend::Pricing>,
 ) -> Option<crate::money::Money> {
-    let now = Timestamp::now();
+    meter_at(inventory, pricing, Timestamp::now()).map(|r| r.accrual.burn_per_hour.total())
+}
+
+/// The meter's reading of `inventory`'s instance at `at`: what it has cost, what the provider
+/// bills for it (the billing step and minimum applied) and how fast it grows.
+pub fn meter_at(
+    inventory: &Inventory,
+    pricing: Option<&crate::spend::Pricing>,
+    at: Timestamp,
+) -> Option<crate::spend::SpendReading> {
     let mut spend = crate::spend::Spend::new(pricing.cloned(), None, jiff::tz::TimeZone::UTC);
-    spend.record_inventory(inventory, now);
-    spend.recompute(Some(inventory), now, None);
-    spend.reading.map(|r| r.accrual.burn_per_hour.total())
+    spend.record_inventory(inventory, at);
+    spend.recompute(Some(inventory), at, None);
+    spend.reading
 }
 
 fn ask(confirm: &Confirm) -> Result<(), Failure> {

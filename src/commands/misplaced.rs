@@ -18,6 +18,7 @@ fn takes(
     match command {
         Command::Serve(_) => ("serve", &["--scenario", "--gpus"], &[]),
         Command::Status(_) => ("status", &[], &["--scenario", "--gpus"]),
+        Command::Verify(_) => ("verify", &[], &["--scenario", "--gpus"]),
         Command::Watchdog(_) => (
             "watchdog",
             &[],

@@ -23,6 +23,7 @@ pub mod report;
 pub mod serve;
 pub mod status;
 pub mod sweep;
+pub mod verify;
 pub mod watchdog;
 
 /// Exit status for bad input: a malformed sheet, a bad flag, an unknown SKU, a refusal.
@@ -174,6 +175,7 @@ pub fn run(cli: &Cli) -> ExitCode {
         Some(Command::Estimate(args)) => estimate::run(args, cli),
         Some(Command::Pricing(cmd)) => pricing::run(cmd),
         Some(Command::Status(args)) => status::run(args, cli),
+        Some(Command::Verify(args)) => verify::run(args, cli),
         Some(Command::Watchdog(args)) => watchdog::run(cli, args),
         Some(Command::Checklist { json, .. }) => checklist::run(cli, *json),
         Some(Command::Sweep {

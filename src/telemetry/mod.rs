@@ -5,6 +5,7 @@
 //!   Each reading that can fail is a [`Metric`]: a value or an [`Unavailable`] reason.
 //! - [`source`]: the [`GpuSource`] and [`HostSource`] traits, in the core with the seeded
 //!   simulator ([`sim`]); [`nvml`] and [`host`] implement them for the real machine.
+//! - [`nvml_facts`]: what `verify` reads of each card beyond the ordinary round.
 //! - [`scenario_file`]: a scenario by name or from a file.
 //! - [`sampler`]: one task per source, sending [`Telemetry`] events over tokio mpsc.
 //! - [`history`]: bounded rings per metric and window statistics.
@@ -12,6 +13,7 @@
 
 pub mod host;
 pub mod nvml;
+pub mod nvml_facts;
 mod procfs;
 mod procinfo;
 pub mod sampler;

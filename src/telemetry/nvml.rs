@@ -76,6 +76,15 @@ impl NvmlSource {
         }
     }
 
+    /// The started library, for readers beyond the ordinary round (`verify`'s facts) on this
+    /// source's thread; `None` until a read has started it, or when it could not start.
+    pub(crate) fn nvml(&self) -> Option<&Nvml> {
+        match &self.state {
+            State::Ready { nvml, .. } => Some(nvml),
+            State::NotStarted | State::Failed { .. } => None,
+        }
+    }
+
     /// How many times the library has been loaded: once by the first read, plus once per retry
     /// after a failure.
     pub fn init_attempts(&self) -> u32 {
@@ -166,7 +175,7 @@ fn classify(e: &NvmlError) -> GpuUnavailable {
 }
 
 /// Why one reading is missing.
-fn kind(e: &NvmlError) -> Unavailable {
+pub(crate) fn kind(e: &NvmlError) -> Unavailable {
     match e {
         // A missing symbol means this driver predates the call.
         NvmlError::NotSupported
@@ -185,7 +194,7 @@ fn kind(e: &NvmlError) -> Unavailable {
     }
 }
 
-fn metric<T>(r: Result<T, NvmlError>) -> Metric<T> {
+pub(crate) fn metric<T>(r: Result<T, NvmlError>) -> Metric<T> {
     match r {
         Ok(v) => Metric::Value(v),
         Err(e) => Metric::Unavailable(kind(&e)),

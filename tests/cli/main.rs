@@ -24,4 +24,6 @@ mod resources_tmux;
 mod serve_fleet_cli;
 mod status_cli;
 mod status_cloud;
+mod verify_cli;
+mod verify_scenarios;
 mod watchdog_cli;

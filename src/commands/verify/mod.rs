@@ -1,0 +1,228 @@
+//! `gpumeter verify`: did this machine give you the GPU you pay for? One NVML round and a few
+//! idle ones, NVML's facts, a short benchmark (or all of it from the simulator with `--demo`),
+//! judged by the core against the cards' rated figures. Exit 0 pass, 1 warn, 3 fail, 2 bad
+//! input, 4 no GPU; `--on-fail` acts on a fail.
+
+mod bench;
+mod gather;
+mod on_fail;
+mod print;
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use super::context::Context;
+use super::{CommandResult, Failure, emit, emit_err};
+use crate::cli::{Cli, VerifyArgs};
+use crate::meter::{BillingMode, ComputeTerms};
+use crate::money::Money;
+use crate::pricing::{Sheet, Sku};
+use gather::Gather;
+use gpumeter_core::verify::{Thresholds, Verdict, VerifyInput, assess};
+
+/// Exit status of a warning verdict.
+pub const EXIT_WARN: u8 = 1;
+/// Exit status of a failing verdict.
+pub const EXIT_FAIL: u8 = 3;
+/// Exit status when no GPU can be read.
+pub const EXIT_NO_GPU: u8 = 4;
+/// The longest `--seconds` may ask the benchmark to run.
+const MAX_SECONDS: u32 = 600;
+
+pub fn run(args: &VerifyArgs, cli: &Cli) -> CommandResult {
+    if !cli.demo {
+        refuse_demo_only(args)?;
+    }
+    if !(1..=MAX_SECONDS).contains(&args.seconds) {
+        return Err(Failure::bad_input(format!(
+            "--seconds: {} is outside 1 to {MAX_SECONDS}",
+            args.seconds
+        )));
+    }
+    let thresholds = thresholds(args.fail_below, args.warn_below)?;
+    let priced = resolve_sku(args)?;
+    let ctx = Context::load(cli)?;
+    let hourly = match &priced {
+        Some((sheet, sku)) => hourly_of(sheet, sku),
+        None => ctx.pricing()?.and_then(|p| match p.terms {
+            ComputeTerms::Hourly { per_hour } => Some(Money::new(per_hour, p.sheet.currency)),
+            ComputeTerms::Committed { .. } => None,
+        }),
+    };
+    let gathered = if cli.demo {
+        let scenario = args.scenario.as_deref().unwrap_or("training");
+        gather::demo(scenario, args.gpus, args.seconds)?
+    } else {
+        gather::live(Duration::from_secs(u64::from(args.seconds)))
+    };
+    let gathered = match gathered {
+        Gather::Read(g) => g,
+        Gather::NoGpu(why) => {
+            let source = if cli.demo { "demo" } else { "nvml" };
+            return no_gpu(args.json, source, &why);
+        }
+    };
+    let input = VerifyInput {
+        reading: &gathered.reading,
+        idle: &gathered.idle,
+        facts: &gathered.facts,
+        measured: &gathered.measured,
+        bench_error: gathered.bench_error.as_ref(),
+        sku: priced.as_ref().map(|(_, sku)| sku),
+        hourly: hourly.as_ref(),
+        require_cuda: args.require_cuda,
+        thresholds: &thresholds,
+    };
+    let report = assess(&input);
+    let on_fail = |report: &gpumeter_core::verify::VerifyReport| {
+        args.on_fail
+            .filter(|_| report.verdict == Verdict::Fail)
+            .map(|what| {
+                let sheet = priced.as_ref().map(|(sheet, _)| sheet);
+                on_fail::run(&ctx, what, args.dry_run, &report.headline, sheet)
+            })
+    };
+    if args.json {
+        let outcome = on_fail(&report);
+        let doc = print::Document::new(&gathered, &report, outcome.as_ref());
+        emit(&to_json(&doc)?);
+    } else {
+        emit(print::render(&gathered, &report).trim_end());
+        if let Some(outcome) = on_fail(&report) {
+            for line in &outcome.lines {
+                if outcome.done || outcome.dry_run {
+                    emit(line);
+                } else {
+                    emit_err(&format!("gpumeter: {line}"));
+                }
+            }
+        }
+    }
+    Ok(exit_code(report.verdict))
+}
+
+/// The exit status of a verdict.
+pub fn exit_code(verdict: Verdict) -> ExitCode {
+    match verdict {
+        Verdict::Pass => ExitCode::SUCCESS,
+        Verdict::Warn => ExitCode::from(EXIT_WARN),
+        Verdict::Fail => ExitCode::from(EXIT_FAIL),
+    }
+}
+
+fn no_gpu(json: bool, source: &'static str, why: &str) -> CommandResult {
+    let why = gpumeter_core::text::one_line(why, 300);
+    if json {
+        emit(&to_json(&print::Document::no_gpu(source, &why))?);
+    }
+    emit_err(&format!("gpumeter: verify: no GPU can be read: {why}"));
+    Ok(ExitCode::from(EXIT_NO_GPU))
+}
+
+fn to_json(doc: &print::Document<'_>) -> Result<String, Failure> {
+    serde_json::to_string_pretty(doc)
+        .map_err(|e| Failure::failed(format!("cannot write JSON: {e}")))
+}
+
+fn refuse_demo_only(args: &VerifyArgs) -> Result<(), Failure> {
+    if args.scenario.is_some() {
+        return Err(Failure::bad_input("--scenario only applies with --demo"));
+    }
+    super::refuse_gpus_without_demo(args.gpus, false)
+}
+
+/// The bars from `--fail-below` and `--warn-below` (percent of rated), over the defaults.
+fn thresholds(fail_below: Option<f64>, warn_below: Option<f64>) -> Result<Thresholds, Failure> {
+    let share = |flag: &str, pct: f64| {
+        if (0.0..=100.0).contains(&pct) {
+            Ok(pct / 100.0)
+        } else {
+            Err(Failure::bad_input(format!(
+                "{flag}: {pct} is not a percentage from 0 to 100"
+            )))
+        }
+    };
+    let mut t = Thresholds::default();
+    if let Some(pct) = fail_below {
+        t.fail_below = share("--fail-below", pct)?;
+    }
+    if let Some(pct) = warn_below {
+        t.warn_below = share("--warn-below", pct)?;
+    }
+    if t.fail_below > t.warn_below {
+        return Err(Failure::bad_input(format!(
+            "--fail-below ({:.0} %) is above --warn-below ({:.0} %): a figure cannot fail \
+             where it would only warn",
+            t.fail_below * 100.0,
+            t.warn_below * 100.0
+        )));
+    }
+    Ok(t)
+}
+
+/// The SKU named by `--sku`, from the sheet `--provider` or `--sheet` names.
+fn resolve_sku(args: &VerifyArgs) -> Result<Option<(Sheet, Sku)>, Failure> {
+    let Some(name) = args.sku.as_deref() else {
+        return match (&args.provider, &args.sheet) {
+            (None, None) => Ok(None),
+            _ => Err(Failure::bad_input("--provider and --sheet need --sku")),
+        };
+    };
+    let Some(sheet) = super::load_sheet_for(args.provider.as_deref(), args.sheet.as_deref())?
+    else {
+        return Err(Failure::bad_input(
+            "--sku needs a sheet: add --provider NAME or --sheet FILE",
+        ));
+    };
+    let sku = sheet
+        .sku(name)
+        .cloned()
+        .ok_or_else(|| Failure::bad_input(format!("no SKU `{name}` in sheet {}", sheet.id)))?;
+    Ok(Some((sheet, sku)))
+}
+
+/// What an hour of `sku` costs on demand, where the sheet prices one.
+fn hourly_of(sheet: &Sheet, sku: &Sku) -> Option<Money> {
+    match ComputeTerms::from_sheet(sheet, sku, BillingMode::OnDemand, 1).ok()? {
+        ComputeTerms::Hourly { per_hour } => Some(Money::new(per_hour, sheet.currency)),
+        ComputeTerms::Committed { .. } => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentages_become_shares_and_bad_ones_are_refused() {
+        let t = thresholds(Some(40.0), Some(90.0)).unwrap();
+        assert!((t.fail_below - 0.4).abs() < 1e-12 && (t.warn_below - 0.9).abs() < 1e-12);
+        let d = thresholds(None, None).unwrap();
+        assert_eq!(d, Thresholds::default());
+        for (fail, warn) in [
+            (Some(150.0), None),
+            (Some(-1.0), None),
+            (None, Some(f64::NAN)),
+            (Some(80.0), Some(60.0)),
+        ] {
+            let e = thresholds(fail, warn).unwrap_err();
+            assert_eq!(e.code, super::super::EXIT_BAD_INPUT, "{fail:?} {warn:?}");
+        }
+    }
+
+    #[test]
+    fn each_verdict_has_its_exit_status() {
+        assert_eq!(exit_code(Verdict::Pass), ExitCode::SUCCESS);
+        assert_eq!(exit_code(Verdict::Warn), ExitCode::from(1));
+        assert_eq!(exit_code(Verdict::Fail), ExitCode::from(3));
+    }
+
+    #[test]
+    fn an_hour_is_priced_from_the_sheet() {
+        let sheet = crate::pricing::bundled_sheet("aws-us-east-1").unwrap();
+        let sku = sheet.sku("p4de.24xlarge").unwrap();
+        let hourly = hourly_of(sheet, sku).unwrap();
+        assert_eq!(Some(hourly.amount), sku.on_demand_per_hour);
+        assert_eq!(hourly.currency, sheet.currency);
+    }
+}

@@ -1,0 +1,302 @@
+//! What `verify` prints: the `--json` document, and for people the verdict and headline first,
+//! then one row per check. Every string from outside (a GPU's name, the driver's words, a
+//! provider's answer) is made one safe line before it reaches a terminal.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use super::gather::Gathered;
+use super::on_fail::OnFailOutcome;
+use crate::telemetry::Unavailable;
+use gpumeter_core::text::one_line;
+use gpumeter_core::verify::{
+    Amount, BenchError, Check, GpuFacts, Measured, Reading, Verdict, VerifyReport,
+};
+
+/// The longest a string from outside may run on one line.
+const MAX_CHARS: usize = 200;
+
+/// The `verify --json` document.
+#[derive(Debug, Serialize)]
+pub struct Document<'a> {
+    /// `nvml` or `demo`.
+    pub source: &'static str,
+    /// `null` when no GPU could be read (`gpu_error` says why).
+    pub verdict: Option<Verdict>,
+    pub headline: Option<String>,
+    pub checks: &'a [Check],
+    pub gpus: Vec<GpuEntry<'a>>,
+    /// Why the benchmark could not run at all, or `null`.
+    pub bench_error: Option<&'a BenchError>,
+    /// Why no GPU could be read, or `null`.
+    pub gpu_error: Option<String>,
+    /// What `--on-fail` did, or `null` when it was not asked for or the verdict is not fail.
+    pub on_fail: Option<&'a OnFailOutcome>,
+}
+
+/// One GPU: its name, NVML's facts (an unreadable one `null`, its reason in `unavailable`)
+/// and what the benchmark measured on it.
+#[derive(Debug, Serialize)]
+pub struct GpuEntry<'a> {
+    pub index: u32,
+    pub name: Option<&'a str>,
+    pub facts: Option<&'a GpuFacts>,
+    pub unavailable: BTreeMap<&'static str, String>,
+    pub measured: Option<&'a Measured>,
+}
+
+impl<'a> Document<'a> {
+    pub fn new(
+        gathered: &'a Gathered,
+        report: &'a VerifyReport,
+        on_fail: Option<&'a OnFailOutcome>,
+    ) -> Self {
+        let gpus = gathered
+            .reading
+            .gpus
+            .iter()
+            .map(|g| {
+                let facts = gathered.facts.iter().find(|f| f.index == g.index);
+                GpuEntry {
+                    index: g.index,
+                    name: g.name.value().map(String::as_str),
+                    facts,
+                    unavailable: facts.map(facts_unavailable).unwrap_or_default(),
+                    measured: gathered.measured.iter().find(|m| m.index == g.index),
+                }
+            })
+            .collect();
+        Document {
+            source: gathered.source,
+            verdict: Some(report.verdict),
+            headline: Some(report.headline.clone()),
+            checks: &report.checks,
+            gpus,
+            bench_error: gathered.bench_error.as_ref(),
+            gpu_error: None,
+            on_fail,
+        }
+    }
+
+    /// The document when no GPU could be read.
+    pub fn no_gpu(source: &'static str, why: &str) -> Self {
+        Document {
+            source,
+            verdict: None,
+            headline: None,
+            checks: &[],
+            gpus: Vec::new(),
+            bench_error: None,
+            gpu_error: Some(one_line(why, MAX_CHARS)),
+            on_fail: None,
+        }
+    }
+}
+
+/// The reason beside each fact that could not be read.
+fn facts_unavailable(f: &GpuFacts) -> BTreeMap<&'static str, String> {
+    let reasons: [(&'static str, Option<Unavailable>); 16] = [
+        ("compute_mode", f.compute_mode.reason()),
+        ("power_limit_w", f.power_limit_w.reason()),
+        ("power_default_limit_w", f.power_default_limit_w.reason()),
+        ("power_max_limit_w", f.power_max_limit_w.reason()),
+        ("clock_event_reasons", f.clock_event_reasons.reason()),
+        ("sm_clock_max_mhz", f.sm_clock_max_mhz.reason()),
+        ("pcie_gen", f.pcie_gen.reason()),
+        ("pcie_width", f.pcie_width.reason()),
+        ("pcie_gen_max", f.pcie_gen_max.reason()),
+        ("pcie_width_max", f.pcie_width_max.reason()),
+        ("ecc_enabled", f.ecc_enabled.reason()),
+        ("ecc_corrected_volatile", f.ecc_corrected_volatile.reason()),
+        (
+            "ecc_uncorrected_volatile",
+            f.ecc_uncorrected_volatile.reason(),
+        ),
+        ("retired_pages", f.retired_pages.reason()),
+        ("retired_pages_pending", f.retired_pages_pending.reason()),
+        ("remapped_rows", f.remapped_rows.reason()),
+    ];
+    reasons
+        .into_iter()
+        .filter_map(|(name, why)| Some((name, why?.to_string())))
+        .collect()
+}
+
+/// The verdict word as people read it.
+pub fn verdict_word(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Pass => "PASS",
+        Verdict::Warn => "WARN",
+        Verdict::Fail => "FAIL",
+    }
+}
+
+/// The human report: verdict and headline, the checks as a table, what each shortfall means,
+/// and why the benchmark did not run where it did not.
+pub fn render(gathered: &Gathered, report: &VerifyReport) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "verify: {}: {}",
+        verdict_word(report.verdict),
+        one_line(&report.headline, MAX_CHARS)
+    );
+    let names: Vec<String> = gathered
+        .reading
+        .gpus
+        .iter()
+        .map(|g| {
+            let name = g.name.value().map_or("name unknown", |n| n.as_str());
+            format!("  GPU {}: {}", g.index, one_line(name, MAX_CHARS))
+        })
+        .collect();
+    out.push_str(&names.join("\n"));
+    out.push('\n');
+    let rows: Vec<[String; 6]> = report.checks.iter().map(row).collect();
+    let header = ["GPU", "CHECK", "MEASURED", "RATED", "RATIO", "VERDICT"].map(str::to_string);
+    let mut widths = [0usize; 6];
+    for r in std::iter::once(&header).chain(&rows) {
+        for (w, cell) in widths.iter_mut().zip(r) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    for r in std::iter::once(&header).chain(&rows) {
+        let cells: Vec<String> = r
+            .iter()
+            .zip(widths)
+            .map(|(cell, w)| format!("{cell:<w$}"))
+            .collect();
+        let _ = writeln!(out, "{}", cells.join("  ").trim_end());
+    }
+    for c in report.checks.iter().filter(|c| c.verdict != Verdict::Pass) {
+        let _ = writeln!(
+            out,
+            "{} {}: {}",
+            gpu_label(c.gpu),
+            c.code,
+            one_line(&c.message, MAX_CHARS * 2)
+        );
+    }
+    if let Some(e) = &gathered.bench_error {
+        let _ = writeln!(
+            out,
+            "benchmark not run: {}",
+            one_line(&e.to_string(), MAX_CHARS)
+        );
+    }
+    out
+}
+
+fn row(c: &Check) -> [String; 6] {
+    let gpu = c.gpu.map_or_else(|| "-".to_string(), |g| g.to_string());
+    let ratio = c
+        .ratio
+        .map_or_else(|| "-".to_string(), |r| format!("{:.0} %", r * 100.0));
+    [
+        gpu,
+        c.code.to_string(),
+        reading(c.measured.as_ref()),
+        reading(c.rated.as_ref()),
+        ratio,
+        verdict_word(c.verdict).to_lowercase(),
+    ]
+}
+
+fn gpu_label(gpu: Option<u32>) -> String {
+    gpu.map_or_else(|| "machine".to_string(), |g| format!("GPU {g}"))
+}
+
+/// A value with its unit; an absent one is `n/a`, never a zero.
+fn reading(r: Option<&Reading>) -> String {
+    let Some(r) = r else {
+        return "n/a".to_string();
+    };
+    let value = match &r.value {
+        Amount::Number(n) if n.fract() == 0.0 && n.abs() < 1e15 => format!("{n:.0}"),
+        Amount::Number(n) => format!("{n:.1}"),
+        Amount::Text(t) => one_line(t, 40),
+    };
+    if r.unit.is_empty() {
+        value
+    } else if r.unit == "%" {
+        format!("{value} %")
+    } else {
+        format!("{value} {}", r.unit)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(code: &'static str, verdict: Verdict, measured: f64, rated: f64) -> Check {
+        Check {
+            code,
+            gpu: Some(0),
+            verdict,
+            measured: Some(Reading {
+                value: Amount::Number(measured),
+                unit: "TFLOPS",
+            }),
+            rated: Some(Reading {
+                value: Amount::Number(rated),
+                unit: "TFLOPS",
+            }),
+            ratio: Some(measured / rated),
+            message: "at 48 % of rated\nBF16\u{1b}[2J throughput".to_string(),
+        }
+    }
+
+    #[test]
+    fn a_row_shows_measured_rated_and_the_ratio() {
+        let r = row(&check("bf16_throughput", Verdict::Fail, 150.25, 312.0));
+        assert_eq!(r[0], "0");
+        assert_eq!(r[2], "150.2 TFLOPS");
+        assert_eq!(r[3], "312 TFLOPS");
+        assert_eq!(r[4], "48 %");
+        assert_eq!(r[5], "fail");
+    }
+
+    #[test]
+    fn an_absent_reading_is_na_never_zero() {
+        let mut c = check("mig", Verdict::Warn, 1.0, 1.0);
+        c.measured = None;
+        c.ratio = None;
+        c.gpu = None;
+        let r = row(&c);
+        assert_eq!(
+            (r[0].as_str(), r[2].as_str(), r[4].as_str()),
+            ("-", "n/a", "-")
+        );
+    }
+
+    #[test]
+    fn a_message_from_outside_stays_on_its_line() {
+        let report = VerifyReport {
+            verdict: Verdict::Fail,
+            headline: "slow\ncard".to_string(),
+            checks: vec![check("bf16_throughput", Verdict::Fail, 150.0, 312.0)],
+        };
+        let gathered = Gathered {
+            source: "demo",
+            reading: crate::telemetry::GpuReading {
+                driver: crate::telemetry::DriverInfo {
+                    driver_version: crate::telemetry::Metric::Unavailable(Unavailable::Unsupported),
+                    cuda_version: crate::telemetry::Metric::Unavailable(Unavailable::Unsupported),
+                },
+                gpus: vec![],
+            },
+            idle: vec![],
+            facts: vec![],
+            measured: vec![],
+            bench_error: None,
+        };
+        let text = render(&gathered, &report);
+        assert!(text.starts_with("verify: FAIL: slow card\n"), "{text}");
+        assert!(!text.contains('\u{1b}'), "{text}");
+        let line = text.lines().find(|l| l.starts_with("GPU 0 bf16")).unwrap();
+        assert!(line.contains("rated BF16"), "{line}");
+    }
+}

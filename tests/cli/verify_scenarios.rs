@@ -1,0 +1,216 @@
+//! `gpumeter verify --demo --scenario NAME`: each simulated card state gives its verdict, its
+//! exit status and the check that says why, with what was measured and what the card is rated
+//! for; `--on-fail` releases the demo instance (read back), and `--dry-run` does not.
+
+use serde_json::Value;
+
+use super::actions_cli::{Cloud, stderr, stdout};
+
+/// What one scenario must come to.
+struct Expect {
+    /// The verdicts that are right for it (a capped card may be slow enough to fail, or only
+    /// to warn).
+    verdicts: &'static [&'static str],
+    /// The checks, any of which must be among those that did not pass.
+    codes: &'static [&'static str],
+}
+
+/// The check codes the core gives each card state, in one place.
+fn expect(scenario: &str) -> Expect {
+    let (verdicts, codes): (&'static [&'static str], &'static [&'static str]) = match scenario {
+        "training" => (&["pass"], &[]),
+        "shared" => (&["fail"], &["foreign_memory", "foreign_utilisation"]),
+        "mig-slice" => (&["fail"], &["mig"]),
+        "power-capped" => (&["warn", "fail"], &["power_cap"]),
+        "throttled" => (&["warn", "fail"], &["clock_events"]),
+        "pcie-degraded" => (&["warn", "fail"], &["pcie_link"]),
+        other => panic!("no expectation for {other}"),
+    };
+    Expect { verdicts, codes }
+}
+
+fn exit_of(verdict: &str) -> i32 {
+    match verdict {
+        "pass" => 0,
+        "warn" => 1,
+        "fail" => 3,
+        other => panic!("not a verdict: {other}"),
+    }
+}
+
+/// `verify --demo --scenario NAME --json`, with its exit status and document.
+fn verify(cloud: &Cloud, scenario: &str, extra: &[&str]) -> (Option<i32>, Value, String) {
+    let mut args = vec!["verify", "--scenario", scenario, "--json", "--seconds", "5"];
+    args.extend_from_slice(extra);
+    let out = cloud.run(&args, &[]);
+    let v: Value = serde_json::from_str(&stdout(&out))
+        .unwrap_or_else(|e| panic!("{scenario}: stdout is not JSON ({e}): {}", stderr(&out)));
+    (out.status.code(), v, stderr(&out))
+}
+
+/// The demo instance's state as the demo cloud reports it now (a fresh cloud if none was made).
+fn instance_state(cloud: &Cloud) -> String {
+    let out = cloud.run(&["status", "--json"], &[]);
+    let v: Value = serde_json::from_str(&stdout(&out)).expect("status prints JSON");
+    v["instance"]["state"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+fn has_value(v: &Value) -> bool {
+    v.is_object() && !v["value"].is_null()
+}
+
+#[test]
+fn a_healthy_demo_passes_with_its_figures_against_the_rated_ones() {
+    let cloud = Cloud::new("verify-training");
+    let (code, v, err) = verify(&cloud, "training", &[]);
+    assert_eq!(code, Some(0), "{err}\n{v}");
+    assert_eq!(v["verdict"], "pass");
+    assert_eq!(v["source"], "demo");
+    assert!(v["headline"].is_string());
+    let checks = v["checks"].as_array().unwrap();
+    assert!(checks.iter().all(|c| c["verdict"] == "pass"), "{v}");
+    let bf16 = checks
+        .iter()
+        .find(|c| c["code"] == "bf16_throughput")
+        .unwrap_or_else(|| panic!("no bf16_throughput check: {v}"));
+    assert!(
+        has_value(&bf16["measured"]) && has_value(&bf16["rated"]),
+        "{bf16}"
+    );
+    assert!(bf16["ratio"].as_f64().unwrap() >= 0.7, "{bf16}");
+    let gpu = &v["gpus"][0];
+    assert_eq!(gpu["index"], 0);
+    assert!(
+        gpu["facts"].is_object() && gpu["measured"].is_object(),
+        "{gpu}"
+    );
+    assert!(v["bench_error"].is_null() && v["on_fail"].is_null());
+}
+
+#[test]
+fn each_degraded_demo_names_the_check_with_measured_and_rated() {
+    for scenario in [
+        "shared",
+        "mig-slice",
+        "power-capped",
+        "throttled",
+        "pcie-degraded",
+    ] {
+        let cloud = Cloud::new(&format!("verify-{scenario}"));
+        let want = expect(scenario);
+        let (code, v, err) = verify(&cloud, scenario, &[]);
+        let verdict = v["verdict"].as_str().unwrap_or_default();
+        assert!(
+            want.verdicts.contains(&verdict),
+            "{scenario}: verdict {verdict}, wanted one of {:?}: {v}",
+            want.verdicts
+        );
+        assert_eq!(code, Some(exit_of(verdict)), "{scenario}: {err}");
+        let named: Vec<&Value> = v["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["verdict"] != "pass")
+            .filter(|c| want.codes.contains(&c["code"].as_str().unwrap_or_default()))
+            .collect();
+        assert!(
+            !named.is_empty(),
+            "{scenario}: none of {:?} failed or warned: {v}",
+            want.codes
+        );
+        for c in named {
+            assert!(
+                has_value(&c["measured"]) && has_value(&c["rated"]),
+                "{scenario}: {c}"
+            );
+            assert!(!c["message"].as_str().unwrap_or_default().is_empty(), "{c}");
+        }
+        // Without --on-fail nothing is done to the instance.
+        assert!(v["on_fail"].is_null(), "{scenario}");
+        assert_eq!(instance_state(&cloud), "running");
+    }
+}
+
+#[test]
+fn on_fail_release_releases_the_demo_instance_and_reads_it_back() {
+    let cloud = Cloud::new("verify-release");
+    let (code, v, err) = verify(&cloud, "shared", &["--on-fail", "release"]);
+    assert_eq!(code, Some(3), "{err}\n{v}");
+    let acted = &v["on_fail"];
+    assert_eq!(acted["action"], "release", "{v}");
+    assert_eq!(acted["done"], true, "{acted}\n{err}");
+    assert_eq!(acted["dry_run"], false);
+    let lines: Vec<&str> = acted["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        lines.iter().any(|l| l.starts_with("release: done")),
+        "{lines:?}"
+    );
+    // The demo sheet bills a one-minute minimum; the demo instance ran 3 h 20 min.
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("released 3 h 20 min in, past the sheet's 1-minute minimum")),
+        "{lines:?}"
+    );
+    assert_eq!(instance_state(&cloud), "released");
+}
+
+#[test]
+fn on_fail_with_dry_run_says_what_it_would_do_and_does_nothing() {
+    let cloud = Cloud::new("verify-dry");
+    let (code, v, err) = verify(&cloud, "shared", &["--on-fail", "release", "--dry-run"]);
+    assert_eq!(code, Some(3), "{err}\n{v}");
+    let acted = &v["on_fail"];
+    assert_eq!(
+        (acted["done"].clone(), acted["dry_run"].clone()),
+        (false.into(), true.into())
+    );
+    let text = acted["lines"].to_string();
+    assert!(text.contains("demo: release i-0demo4a100f00d"), "{text}");
+    assert!(text.contains("1-minute minimum"), "{text}");
+    assert_eq!(instance_state(&cloud), "running");
+}
+
+#[test]
+fn on_fail_does_nothing_when_the_card_passes() {
+    let cloud = Cloud::new("verify-pass-release");
+    let (code, v, _) = verify(&cloud, "training", &["--on-fail", "release"]);
+    assert_eq!(code, Some(0));
+    assert!(v["on_fail"].is_null(), "{v}");
+    assert_eq!(instance_state(&cloud), "running");
+}
+
+#[test]
+fn on_fail_alert_says_it_on_stderr_and_changes_nothing() {
+    let cloud = Cloud::new("verify-alert");
+    let (code, v, err) = verify(&cloud, "shared", &["--on-fail", "alert"]);
+    assert_eq!(code, Some(3));
+    assert!(err.contains("gpumeter: verify failed: "), "{err}");
+    assert_eq!(v["on_fail"]["action"], "alert");
+    assert!(
+        v["on_fail"]["lines"].to_string().contains("no webhook"),
+        "{v}"
+    );
+    assert_eq!(instance_state(&cloud), "running");
+}
+
+#[test]
+fn the_human_report_starts_with_the_verdict_then_the_table() {
+    let cloud = Cloud::new("verify-text");
+    let out = cloud.run(&["verify", "--scenario", "shared"], &[]);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.starts_with("verify: FAIL: "), "{text}");
+    let header = text.lines().find(|l| l.starts_with("GPU  CHECK")).unwrap();
+    for col in ["MEASURED", "RATED", "RATIO", "VERDICT"] {
+        assert!(header.contains(col), "{header}");
+    }
+}
