@@ -62,7 +62,8 @@ pub struct CockpitArgs {
     #[arg(long)]
     pub reset: bool,
     /// With --demo: the telemetry scenario (training, idle, cpu-bound, memory-leak,
-    /// egress-burst) [default: training].
+    /// egress-burst, shared, mig-slice, power-capped, throttled, pcie-degraded) or a scenario
+    /// file ending in .toml [default: training].
     #[arg(long, value_name = "NAME|FILE")]
     pub scenario: Option<String>,
     /// With --demo: how many simulated GPUs, 1 to 8 [default: 8].
@@ -493,8 +494,9 @@ pub struct StatusArgs {
     #[arg(long, value_name = "VERSION")]
     pub require_cuda: Option<crate::telemetry::CudaVersion>,
 
-    /// With --demo: a bundled scenario (training, idle, cpu-bound, memory-leak, egress-burst) or
-    /// a scenario file ending in .toml [default: training].
+    /// With --demo: a bundled scenario (training, idle, cpu-bound, memory-leak, egress-burst,
+    /// shared, mig-slice, power-capped, throttled, pcie-degraded) or a scenario file ending in
+    /// .toml [default: training].
     #[arg(long, value_name = "NAME|FILE")]
     pub scenario: Option<String>,
     /// With --demo: how many GPUs, 1 to 8 [default: 1].

@@ -13,8 +13,8 @@ use nvml_wrapper::enum_wrappers::device::{
 };
 use nvml_wrapper::{Device, Nvml};
 
+use super::Metric;
 use super::nvml::{kind, metric};
-use super::{Metric, Unavailable};
 use gpumeter_core::verify::{ComputeMode, GpuFacts, RemappedRows};
 
 /// The facts of every GPU NVML lists; a card that cannot be opened gives its reason for each.
@@ -130,17 +130,15 @@ fn retired_pages(dev: &Device<'_>) -> Metric<u64> {
         .map(|(single, double)| single.saturating_add(double))
 }
 
-/// nvml-wrapper does not wrap `nvmlDeviceGetRemappedRows`, so this reads as unsupported until
-/// the call is made directly.
+/// nvml-wrapper does not wrap `nvmlDeviceGetRemappedRows`: `gpumeter-driver` makes the call.
 fn remapped_rows(dev: &Device<'_>) -> Metric<RemappedRows> {
-    // wired to gpumeter_driver::remapped_rows once that crate lands
-    let _ = dev;
-    Metric::Unavailable(Unavailable::Unsupported)
+    metric(gpumeter_driver::remapped_rows(dev))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::telemetry::Unavailable;
 
     fn sample(clock: Option<u32>, reasons: Option<u64>, gen_: Option<u32>) -> LoadSample {
         let m =

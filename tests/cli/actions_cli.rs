@@ -37,7 +37,7 @@ impl Cloud {
         serde_json::from_str(&text).unwrap()
     }
 
-    fn path(&self) -> &Path {
+    pub(super) fn path(&self) -> &Path {
         &self.dir
     }
 }

@@ -4,15 +4,14 @@
 use std::time::Duration;
 
 use crate::telemetry::{GpuSample, Metric};
-use gpumeter_core::verify::{BenchError, BenchErrorKind, Measured};
+use gpumeter_core::verify::{BenchError, Measured};
 
-/// Runs the throughput benchmark on every GPU the CUDA driver sees, within `budget`.
+/// Runs the throughput benchmark on every GPU the CUDA driver sees, within `budget`
+/// (`gpumeter-driver`: the CUDA driver API, loaded at run time). Blocks for about the budget.
 pub fn run_benchmark(budget: Duration) -> Result<Vec<Measured>, BenchError> {
-    // wired to gpumeter_driver::run once that crate lands
-    let _ = budget;
-    Err(BenchError {
-        kind: BenchErrorKind::NoDriver,
-        detail: "benchmark not linked yet".to_string(),
+    gpumeter_driver::run(&gpumeter_driver::Plan {
+        budget,
+        ordinals: None,
     })
 }
 
@@ -24,36 +23,13 @@ pub fn match_by_bus(measured: &mut [Measured], gpus: &[GpuSample]) {
             continue;
         };
         let found = gpus.iter().find(|g| match &g.pci_bus_id {
-            Metric::Value(id) => same_bus(id, bus),
+            Metric::Value(id) => gpumeter_driver::same_pci_bus(id, bus),
             Metric::Unavailable(_) => false,
         });
         if let Some(gpu) = found {
             m.index = gpu.index;
         }
     }
-}
-
-/// Whether two PCI addresses name the same device: NVML writes the domain with eight hex
-/// digits (`00000000:17:00.0`), CUDA with four (`0000:17:00.0`), and either case may appear.
-pub fn same_bus(a: &str, b: &str) -> bool {
-    match (bus_parts(a), bus_parts(b)) {
-        (Some(a), Some(b)) => a == b,
-        _ => false,
-    }
-}
-
-/// Domain, bus, device and function of `domain:bus:device.function` (domain optional).
-fn bus_parts(id: &str) -> Option<[u32; 4]> {
-    let mut fields: Vec<&str> = id.trim().split(':').collect();
-    if fields.len() == 2 {
-        fields.insert(0, "0");
-    }
-    let [domain, bus, rest] = fields.as_slice() else {
-        return None;
-    };
-    let (device, function) = rest.split_once('.')?;
-    let hex = |s: &str| u32::from_str_radix(s, 16).ok();
-    Some([hex(domain)?, hex(bus)?, hex(device)?, hex(function)?])
 }
 
 #[cfg(test)]
@@ -90,17 +66,6 @@ mod tests {
             g.pci_bus_id = Metric::Value(bus.to_string());
         }
         g
-    }
-
-    #[test]
-    fn nvml_and_cuda_spellings_of_one_address_match() {
-        assert!(same_bus("00000000:17:00.0", "0000:17:00.0"));
-        assert!(same_bus("00000000:AB:00.0", "0000:ab:00.0"));
-        assert!(same_bus("17:00.0", "0000:17:00.0"));
-        assert!(!same_bus("00000000:17:00.0", "0000:18:00.0"));
-        assert!(!same_bus("00000001:17:00.0", "0000:17:00.0"));
-        assert!(!same_bus("not an address", "0000:17:00.0"));
-        assert!(!same_bus("", ""));
     }
 
     #[test]

@@ -7,6 +7,7 @@ mod bench;
 mod gather;
 mod on_fail;
 mod print;
+mod record;
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -74,6 +75,10 @@ pub fn run(args: &VerifyArgs, cli: &Cli) -> CommandResult {
         thresholds: &thresholds,
     };
     let report = assess(&input);
+    if !ctx.read_only {
+        let evidence = print::Document::new(&gathered, &report, None);
+        record::keep(&ctx, &report, &evidence, jiff::Timestamp::now());
+    }
     let on_fail = |report: &gpumeter_core::verify::VerifyReport| {
         args.on_fail
             .filter(|_| report.verdict == Verdict::Fail)

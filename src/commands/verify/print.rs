@@ -232,21 +232,19 @@ mod tests {
     use super::*;
 
     fn check(code: &'static str, verdict: Verdict, measured: f64, rated: f64) -> Check {
-        Check {
+        let tflops = |v| Reading {
+            value: Amount::Number(v),
+            unit: "TFLOPS",
+        };
+        Check::new(
             code,
-            gpu: Some(0),
+            Some(0),
             verdict,
-            measured: Some(Reading {
-                value: Amount::Number(measured),
-                unit: "TFLOPS",
-            }),
-            rated: Some(Reading {
-                value: Amount::Number(rated),
-                unit: "TFLOPS",
-            }),
-            ratio: Some(measured / rated),
-            message: "at 48 % of rated\nBF16\u{1b}[2J throughput".to_string(),
-        }
+            "at 48 % of rated\nBF16\u{1b}[2J throughput".to_string(),
+        )
+        .measured(tflops(measured))
+        .rated(tflops(rated))
+        .with_ratio()
     }
 
     #[test]
@@ -274,11 +272,9 @@ mod tests {
 
     #[test]
     fn a_message_from_outside_stays_on_its_line() {
-        let report = VerifyReport {
-            verdict: Verdict::Fail,
-            headline: "slow\ncard".to_string(),
-            checks: vec![check("bf16_throughput", Verdict::Fail, 150.0, 312.0)],
-        };
+        let mut report =
+            VerifyReport::from_checks(vec![check("bf16_throughput", Verdict::Fail, 150.0, 312.0)]);
+        report.headline = "slow\ncard".to_string();
         let gathered = Gathered {
             source: "demo",
             reading: crate::telemetry::GpuReading {

@@ -9,7 +9,8 @@ use serde::Serialize;
 pub struct Measured {
     /// The NVML index of the GPU (matched by PCI bus id: CUDA's own order may differ).
     pub index: u32,
-    /// As CUDA names it (`0000:17:00.0`).
+    /// As NVML writes it (`00000000:17:00.0`); a four-digit domain, as CUDA writes it, names
+    /// the same card.
     pub pci_bus_id: Option<String>,
     /// Device-to-device copy, counted as bytes read plus bytes written, GB/s (10^9 bytes).
     pub mem_bandwidth_gbs: Figure,
