@@ -10,6 +10,7 @@
 //! - [`telemetry`]: GPU and host readings as plain data, their history and the findings.
 //! - [`fleet`]: every configured instance priced, sorted and flagged.
 //! - [`app`]: the cockpit's state, the key table and `update`.
+//! - [`audit`]: the provider's bill against the ledger.
 //! - [`demo`]: the demo cloud's state and the demo cockpit at a fixed instant.
 //! - [`text`]: outside text made one safe line to show.
 //! - [`verify`]: the GPU you got against the GPU you pay for: facts, benchmark, verdict.
@@ -18,6 +19,7 @@
 //! database. A change that needs one belongs at the edge, in the `gpumeter` crate.
 
 pub mod app;
+pub mod audit;
 pub mod cloud;
 pub mod demo;
 pub mod fleet;
