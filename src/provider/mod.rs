@@ -27,6 +27,7 @@ pub mod readback;
 pub mod role_keys;
 pub mod runpod;
 pub mod seen;
+pub mod tag_lists;
 pub mod tencent;
 pub mod vast;
 

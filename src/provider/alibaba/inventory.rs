@@ -377,22 +377,6 @@ pub(super) fn collect(
     eips: &[model::Eip],
     lbs: &[model::LoadBalancer],
 ) -> Vec<LinkedResource> {
-    let item =
-        |id: &str, name: &str, kind, size, state: &str, created: &str, with| LinkedResource {
-            id: id.into(),
-            name: name.into(),
-            kind,
-            class: None,
-            size_gib: size,
-            state: state.into(),
-            created: parse_time(created).unwrap_or(Timestamp::UNIX_EPOCH),
-            deleted_with_instance: with,
-            backs_image: None,
-            attached_to: None,
-            exposure: crate::provider::Exposure::default(),
-            origin: None,
-            tags: std::collections::BTreeMap::new(),
-        };
     let behind = image_snapshots(images);
     let mut out = Vec::new();
     for d in disks {
@@ -413,6 +397,7 @@ pub(super) fn collect(
         r.class = Some(d.category.clone()).filter(|c| !c.is_empty());
         r.attached_to = Some(d.instance_id.clone()).filter(|i| !i.is_empty());
         r.exposure.encrypted = d.encrypted;
+        r.tags.clone_from(&d.tags);
         out.push(r);
     }
     // Manual snapshots and images outlive the instance; EIPs are not released with it.
@@ -428,6 +413,7 @@ pub(super) fn collect(
         );
         r.backs_image = behind.get(&s.snapshot_id).cloned();
         r.exposure.encrypted = s.encrypted;
+        r.tags.clone_from(&s.tags);
         out.push(r);
     }
     for i in images {
@@ -443,6 +429,7 @@ pub(super) fn collect(
         if i.is_public == Some(true) {
             r.exposure.shared = Sharing::Public;
         }
+        r.tags.clone_from(&i.tags);
         out.push(r);
     }
     for e in eips {
@@ -456,25 +443,57 @@ pub(super) fn collect(
             false,
         );
         r.attached_to = Some(e.instance_id.clone()).filter(|i| !i.is_empty());
+        r.tags.clone_from(&e.tags);
         out.push(r);
     }
-    for l in lbs {
-        let mut r = item(
-            &l.load_balancer_id,
-            &l.load_balancer_name,
-            ResourceKind::LoadBalancer,
-            Decimal::ZERO,
-            &l.load_balancer_status,
-            &l.create_time,
-            false,
-        );
-        if let Some(ms) = l
-            .create_time_stamp
-            .and_then(|ms| Timestamp::from_millisecond(ms).ok())
-        {
-            r.created = ms;
-        }
-        out.push(r);
-    }
+    out.extend(lbs.iter().map(lb_row));
     out
+}
+
+/// The row every kind starts from: what each Describe reply says of every resource.
+fn item(
+    id: &str,
+    name: &str,
+    kind: ResourceKind,
+    size: Decimal,
+    state: &str,
+    created: &str,
+    with: bool,
+) -> LinkedResource {
+    LinkedResource {
+        id: id.into(),
+        name: name.into(),
+        kind,
+        class: None,
+        size_gib: size,
+        state: state.into(),
+        created: parse_time(created).unwrap_or(Timestamp::UNIX_EPOCH),
+        deleted_with_instance: with,
+        backs_image: None,
+        attached_to: None,
+        exposure: crate::provider::Exposure::default(),
+        origin: None,
+        tags: std::collections::BTreeMap::new(),
+    }
+}
+
+/// A load balancer's row, as the inventory and the sweep list it.
+pub(super) fn lb_row(l: &model::LoadBalancer) -> LinkedResource {
+    let mut r = item(
+        &l.load_balancer_id,
+        &l.load_balancer_name,
+        ResourceKind::LoadBalancer,
+        Decimal::ZERO,
+        &l.load_balancer_status,
+        &l.create_time,
+        false,
+    );
+    if let Some(ms) = l
+        .create_time_stamp
+        .and_then(|ms| Timestamp::from_millisecond(ms).ok())
+    {
+        r.created = ms;
+    }
+    r.tags.clone_from(&l.tags);
+    r
 }

@@ -120,6 +120,7 @@ impl TencentCloud {
                             encrypted: d.encrypt,
                             ..r.exposure.clone()
                         },
+                        tags: d.tags.clone(),
                         ..r.clone()
                     })
                 })),
@@ -139,6 +140,7 @@ impl TencentCloud {
                         state: format!("{} ({})", a.address_status, a.address_type),
                         deleted_with_instance: false,
                         attached_to: a.instance_id.clone().filter(|i| !i.is_empty()),
+                        tags: a.tags.clone(),
                         ..r.clone()
                     })
                 })),
