@@ -19,6 +19,7 @@ pub mod env;
 pub mod http;
 pub mod ini;
 pub mod lambda;
+pub mod left_by;
 #[cfg(test)]
 mod metadata_stub;
 pub mod none;

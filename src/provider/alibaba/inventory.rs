@@ -15,6 +15,7 @@ use super::model::{self, Paged, parse_time};
 use super::rpc::{Product, RpcError};
 use super::{AlibabaCloud, Known};
 use crate::meter::{BillingMode, InstanceState, ResourceKind};
+use crate::provider::left_by::left_by;
 use crate::provider::{
     HeldDeadline, InstanceInfo, Inventory, LinkedResource, ProviderError, Sharing,
 };
@@ -58,7 +59,7 @@ impl AlibabaCloud {
         let now = (self.clock)();
         let Some(instance) = instance else {
             self.absent(&id)?;
-            let resources = self.leftovers().await.map_err(state)?;
+            let resources = self.leftovers(&id).await.map_err(state)?;
             return Ok(Inventory {
                 instance: None,
                 resources,
@@ -147,9 +148,12 @@ impl AlibabaCloud {
         Ok(out)
     }
 
-    /// What bills without an instance, narrowed to what was seen with it when it was.
-    async fn leftovers(&self) -> Result<Vec<LinkedResource>, RpcError> {
-        let mut disks = self
+    /// What bills without instance `id`, narrowed to what was recorded or seen with it when it
+    /// ran and what the provider's links lead to from those ([`left_by`]). With nothing
+    /// recorded, everything that bills without an instance is listed: none is hidden on a
+    /// guess.
+    async fn leftovers(&self, id: &str) -> Result<Vec<LinkedResource>, RpcError> {
+        let disks = self
             .pages::<model::DisksReply>(
                 Product::Ecs,
                 "DescribeDisks",
@@ -158,30 +162,26 @@ impl AlibabaCloud {
             .await?;
         let snapshots = self.snapshots(&[]).await?;
         let images = self.images().await?;
-        let mut eips = self
+        let eips = self
             .pages::<model::EipsReply>(
                 Product::Vpc,
                 "DescribeEipAddresses",
                 &[("Status", "Available".into())],
             )
             .await?;
-        let known = self.known();
-        let seen = |id: &str| known.linked.is_empty() || known.linked.contains(id);
-        disks.retain(|d| seen(&d.disk_id));
-        let mut snapshots = snapshots;
-        snapshots.retain(|s| seen(&s.snapshot_id));
-        eips.retain(|e| seen(&e.allocation_id));
-        // A load balancer can only be tied to the instance while the instance exists.
-        let lbs = if known.linked.is_empty() {
+        let mut tied = self.recorded.get(id).cloned().unwrap_or_default();
+        tied.extend(self.known().linked);
+        // A load balancer can only be tied to the instance by what was recorded of it.
+        let lbs = if tied.is_empty() {
             Vec::new()
         } else {
-            let mut lbs = self
-                .pages::<model::LoadBalancersReply>(Product::Slb, "DescribeLoadBalancers", &[])
-                .await?;
-            lbs.retain(|l| known.linked.contains(&l.load_balancer_id));
-            lbs
+            self.pages::<model::LoadBalancersReply>(Product::Slb, "DescribeLoadBalancers", &[])
+                .await?
         };
         let mut out = collect(&disks, &snapshots, &images, &eips, &lbs);
+        if !tied.is_empty() {
+            out = left_by(out, id, &tied);
+        }
         self.share_images(&mut out).await;
         self.remember(|k| k.resources.clone_from(&out));
         Ok(out)
@@ -412,6 +412,7 @@ pub(super) fn collect(
             false,
         );
         r.backs_image = behind.get(&s.snapshot_id).cloned();
+        r.origin = Some(s.source_disk_id.clone()).filter(|d| !d.is_empty());
         r.exposure.encrypted = s.encrypted;
         r.tags.clone_from(&s.tags);
         out.push(r);
