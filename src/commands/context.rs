@@ -222,7 +222,12 @@ impl Context {
             instance.id.as_deref(),
             instance.region.as_deref(),
         )
-        .map(|adapter| Arc::new(adapter.remembering(&self.data_dir)) as Arc<dyn Provider>)
+        .map(|adapter| {
+            let adapter = adapter
+                .remembering(&self.data_dir)
+                .recalling(self.recorded_ids());
+            Arc::new(adapter) as Arc<dyn Provider>
+        })
         .map_err(|e| Failure::provider(super::EXIT_BAD_INPUT, "tencent", &e))
     }
 

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 use gpumeter::provider::{Action, Inventory, Provider};
 
-use crate::alibaba_peer;
+use crate::{alibaba_peer, tencent_peer};
 
 fn ids(inv: &Inventory) -> BTreeSet<String> {
     inv.resources.iter().map(|r| r.id.clone()).collect()
@@ -137,5 +137,80 @@ mod alibaba {
             "{all:?}"
         );
         assert!(all.contains(DATA_DISK), "{all:?}");
+    }
+}
+
+mod tencent {
+    use super::*;
+    use tencent_peer::cloud::{CbsDisk, Image, Snapshot};
+    use tencent_peer::{INSTANCE, Peer};
+
+    fn snapshot(id: &str, disk: &str) -> Snapshot {
+        Snapshot {
+            id: id.into(),
+            disk: disk.into(),
+            size: 50,
+        }
+    }
+
+    /// The instance ran (its inventory is returned) with a snapshot of the disk that stays and
+    /// one of its system disk behind a custom image; after its release another instance's
+    /// disk and its snapshot appear beside what it left.
+    async fn ran(peer: &Peer) -> Inventory {
+        let adapter = peer.adapter(Some(INSTANCE));
+        let inv = adapter.inventory().await.unwrap();
+        assert!(inv.instance.is_some());
+        peer.cloud(|c| {
+            c.snapshots.push(snapshot("snap-keep", "disk-keep"));
+            c.snapshots.push(snapshot("snap-img", "disk-sys"));
+            c.images.push(Image {
+                id: "img-train".into(),
+                snapshots: vec!["snap-img".into()],
+                shared: Vec::new(),
+            });
+        });
+        assert!(adapter.perform(&Action::Release).await.unwrap().confirmed);
+        peer.cloud(|c| {
+            c.disks.push(CbsDisk {
+                id: "disk-stranger".into(),
+                size: 100,
+                state: "UNATTACHED".into(),
+                goes: false,
+            });
+            c.snapshots.push(snapshot("snap-stranger", "disk-stranger"));
+        });
+        inv
+    }
+
+    #[tokio::test]
+    async fn a_fresh_adapter_given_the_recorded_ids_lists_exactly_what_the_instance_left() {
+        let peer = Peer::start();
+        let inv = ran(&peer).await;
+        // The address was recorded by its IP; the sweep lists it by its id.
+        assert!(
+            inv.resources.iter().any(|r| r.id == "203.0.113.7"),
+            "{inv:?}"
+        );
+        let adapter = peer
+            .adapter(Some(INSTANCE))
+            .recalling(recorded(INSTANCE, &inv));
+        let after = fresh(adapter, INSTANCE).inventory().await.unwrap();
+        assert!(after.instance.is_none());
+        assert_eq!(
+            ids(&after),
+            set(&[
+                "disk-keep",
+                "snap-keep",
+                "snap-img",
+                "img-train",
+                "eip-loop1"
+            ])
+        );
+        let of_keep = after
+            .resources
+            .iter()
+            .find(|r| r.id == "snap-keep")
+            .unwrap();
+        assert_eq!(of_keep.origin.as_deref(), Some("disk-keep"));
     }
 }

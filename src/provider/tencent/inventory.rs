@@ -180,7 +180,13 @@ impl TencentCloud {
         let now = (self.clock)();
         let Some(instance) = self.describe_instance(&id).await.map_err(state)? else {
             self.absent(&id)?;
-            let resources = self.reread(self.known(&id), now).await;
+            let known = self.known(&id);
+            let resources = match self.recorded.get(&id) {
+                Some(recorded) if known.is_empty() => {
+                    self.recorded_leftovers(&id, recorded).await?
+                }
+                _ => self.reread(known, now).await,
+            };
             return Ok(Inventory {
                 instance: None,
                 resources,

@@ -160,6 +160,7 @@ pub(super) fn snapshot(s: &model::Snapshot, now: Timestamp) -> LinkedResource {
             s.snapshot_name.clone()
         },
         tags: s.tags.clone(),
+        origin: Some(s.disk_id.clone()).filter(|d| !d.is_empty()),
         ..resource(
             &s.snapshot_id,
             ResourceKind::Snapshot,
