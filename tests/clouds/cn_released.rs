@@ -43,9 +43,8 @@ mod alibaba {
     const STRANGER_DISK: &str = "d-bp1stranger01";
     const STRANGER_SNAPSHOT: &str = "s-bp1stranger01";
 
-    /// The peer with another instance's leftovers beside its own: a disk attached to nothing
-    /// and a snapshot of it. Returns what an inventory of the running instance listed.
-    async fn ran(peer: &Peer) -> Inventory {
+    /// Another instance's leftovers: a disk attached to nothing and a snapshot of it.
+    pub(super) fn stranger(peer: &Peer) {
         peer.cloud(|c| {
             c.disks.push(Disk {
                 id: STRANGER_DISK.into(),
@@ -66,6 +65,12 @@ mod alibaba {
                 encrypted: false,
             });
         });
+    }
+
+    /// The peer with another instance's leftovers beside its own: a disk attached to nothing
+    /// and a snapshot of it. Returns what an inventory of the running instance listed.
+    async fn ran(peer: &Peer) -> Inventory {
+        stranger(peer);
         let adapter = peer.adapter(Some(INSTANCE));
         let inv = adapter.inventory().await.unwrap();
         assert!(inv.instance.is_some());
@@ -153,6 +158,19 @@ mod tencent {
         }
     }
 
+    /// Another instance's leftovers: a disk attached to nothing and a snapshot of it.
+    pub(super) fn stranger(peer: &Peer) {
+        peer.cloud(|c| {
+            c.disks.push(CbsDisk {
+                id: "disk-stranger".into(),
+                size: 100,
+                state: "UNATTACHED".into(),
+                goes: false,
+            });
+            c.snapshots.push(snapshot("snap-stranger", "disk-stranger"));
+        });
+    }
+
     /// The instance ran (its inventory is returned) with a snapshot of the disk that stays and
     /// one of its system disk behind a custom image; after its release another instance's
     /// disk and its snapshot appear beside what it left.
@@ -170,15 +188,7 @@ mod tencent {
             });
         });
         assert!(adapter.perform(&Action::Release).await.unwrap().confirmed);
-        peer.cloud(|c| {
-            c.disks.push(CbsDisk {
-                id: "disk-stranger".into(),
-                size: 100,
-                state: "UNATTACHED".into(),
-                goes: false,
-            });
-            c.snapshots.push(snapshot("snap-stranger", "disk-stranger"));
-        });
+        stranger(peer);
         inv
     }
 
@@ -212,5 +222,59 @@ mod tencent {
             .find(|r| r.id == "snap-keep")
             .unwrap();
         assert_eq!(of_keep.origin.as_deref(), Some("disk-keep"));
+    }
+}
+
+/// Through the binary, as a user runs it: `status` while the instance runs records its
+/// inventory in the ledger; after the release, with nothing else kept, `checklist --json` lists
+/// what the instance left and not the stranger's leftovers beside it.
+mod cli {
+    use super::*;
+    use crate::common::cn_bin::{CnBin as Bin, text};
+
+    fn checklist(bin: &Bin) -> BTreeSet<String> {
+        let out = bin.run(&["checklist", "--json"]);
+        assert_eq!(out.status.code(), Some(3), "{}", text(&out));
+        let list: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        list["would_keep_billing"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{list:#}"))
+            .iter()
+            .map(|i| i["id"].as_str().unwrap_or_default().to_string())
+            .collect()
+    }
+
+    fn status_then_release(bin: &Bin) {
+        let out = bin.run_flags_first(&["status", "--json"]);
+        assert!(out.status.success(), "{}", text(&out));
+        let out = bin.run(&["release", "--yes"]);
+        assert!(out.status.success(), "{}", text(&out));
+    }
+
+    #[test]
+    fn alibaba_checklist_after_the_release_from_the_ledgers_record() {
+        use alibaba_peer::cloud::{DATA_DISK, EIP, IMAGE, SLB, SNAPSHOTS};
+        let peer = alibaba_peer::Peer::start();
+        let bin = Bin::alibaba("released", &peer);
+        status_then_release(&bin);
+        super::alibaba::stranger(&peer);
+        let mut left = set(&[DATA_DISK, EIP, SLB, IMAGE]);
+        left.extend(set(&SNAPSHOTS));
+        assert_eq!(checklist(&bin), left);
+    }
+
+    #[test]
+    fn tencent_checklist_after_the_release_from_the_ledgers_record() {
+        let peer = tencent_peer::Peer::start();
+        let bin = Bin::tencent("released", &peer);
+        status_then_release(&bin);
+        // What the adapter kept of the instance is gone: only the ledger's record is left.
+        for entry in std::fs::read_dir(bin.dir()).unwrap().flatten() {
+            if entry.file_name().to_string_lossy().starts_with("tencent-") {
+                std::fs::remove_file(entry.path()).unwrap();
+            }
+        }
+        super::tencent::stranger(&peer);
+        assert_eq!(checklist(&bin), set(&["disk-keep", "eip-loop1"]));
     }
 }
