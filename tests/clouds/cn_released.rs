@@ -223,6 +223,21 @@ mod tencent {
             .unwrap();
         assert_eq!(of_keep.origin.as_deref(), Some("disk-keep"));
     }
+
+    #[tokio::test]
+    async fn with_nothing_kept_or_recorded_every_leftover_in_the_region_is_listed() {
+        let peer = Peer::start();
+        ran(&peer).await;
+        let after = fresh(peer.adapter(Some(INSTANCE)), INSTANCE)
+            .inventory()
+            .await
+            .unwrap();
+        let all = ids(&after);
+        assert!(
+            all.contains("disk-stranger") && all.contains("disk-keep"),
+            "{all:?}"
+        );
+    }
 }
 
 /// Through the binary, as a user runs it: `status` while the instance runs records its

@@ -181,11 +181,10 @@ impl TencentCloud {
         let Some(instance) = self.describe_instance(&id).await.map_err(state)? else {
             self.absent(&id)?;
             let known = self.known(&id);
-            let resources = match self.recorded.get(&id) {
-                Some(recorded) if known.is_empty() => {
-                    self.recorded_leftovers(&id, recorded).await?
-                }
-                _ => self.reread(known, now).await,
+            let resources = if known.is_empty() {
+                self.recorded_leftovers(&id).await?
+            } else {
+                self.reread(known, now).await
             };
             return Ok(Inventory {
                 instance: None,
