@@ -184,13 +184,17 @@ impl Context {
         if let Err(e) = settings.credentials.as_ref().and(settings.region.as_ref()) {
             return Err(Failure::provider(super::EXIT_BAD_INPUT, "aws", e));
         }
-        // The ids the ledger's inventories recorded tie the leftovers EC2 forgets on release.
-        let recorded = Ledger::open_read_only(path_in(&self.data_dir, self.demo))
-            .and_then(|l| l.resource_ids())
-            .unwrap_or_default();
         Ok(Aws::new(settings)
             .remembering(&self.data_dir)
-            .recalling(recorded))
+            .recalling(self.recorded_ids()))
+    }
+
+    /// The resource ids the ledger's inventories recorded, by instance: they tie the leftovers
+    /// a provider forgets on release. None where the ledger cannot be read.
+    fn recorded_ids(&self) -> Vec<(String, String, bool)> {
+        Ledger::open_read_only(path_in(&self.data_dir, self.demo))
+            .and_then(|l| l.resource_ids())
+            .unwrap_or_default()
     }
 
     /// The Alibaba adapter, from the credential chain (the ALIBABA_CLOUD_* variables, the files,
@@ -203,7 +207,7 @@ impl Context {
             instance.id.as_deref(),
             instance.region.as_deref(),
         )
-        .map(|adapter| Arc::new(adapter) as Arc<dyn Provider>)
+        .map(|adapter| Arc::new(adapter.recalling(self.recorded_ids())) as Arc<dyn Provider>)
         .map_err(|e| Failure::provider(super::EXIT_BAD_INPUT, "alibaba", &e))
     }
 
@@ -218,7 +222,12 @@ impl Context {
             instance.id.as_deref(),
             instance.region.as_deref(),
         )
-        .map(|adapter| Arc::new(adapter.remembering(&self.data_dir)) as Arc<dyn Provider>)
+        .map(|adapter| {
+            let adapter = adapter
+                .remembering(&self.data_dir)
+                .recalling(self.recorded_ids());
+            Arc::new(adapter) as Arc<dyn Provider>
+        })
         .map_err(|e| Failure::provider(super::EXIT_BAD_INPUT, "tencent", &e))
     }
 

@@ -19,6 +19,7 @@ pub mod env;
 pub mod http;
 pub mod ini;
 pub mod lambda;
+pub mod left_by;
 #[cfg(test)]
 mod metadata_stub;
 pub mod none;
@@ -27,6 +28,7 @@ pub mod readback;
 pub mod role_keys;
 pub mod runpod;
 pub mod seen;
+pub mod tag_lists;
 pub mod tencent;
 pub mod vast;
 

@@ -488,10 +488,10 @@ async fn every_listing_is_read_to_its_last_page() {
         ids_of(&inv, ResourceKind::PublicIp),
         extra("eip-bp1extra", EIP)
     );
-    assert_eq!(
-        ids_of(&inv, ResourceKind::Image),
-        extra("m-bp1extraimg", IMAGE)
-    );
+    // Every image is read, but only the one made from its snapshot is the instance's.
+    let pages = peer.count("DescribeImages");
+    assert_eq!(ids_of(&inv, ResourceKind::Image), vec![IMAGE]);
+    assert!(pages >= 6, "{pages}");
 }
 
 #[tokio::test]

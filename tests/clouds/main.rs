@@ -24,6 +24,8 @@ mod aws_sweep;
 mod cn_cleanup;
 mod cn_lb;
 mod cn_regions;
+mod cn_released;
+mod cn_tags;
 mod command_adapter;
 mod gpu_cleanup;
 mod gpu_clouds;

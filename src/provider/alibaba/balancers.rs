@@ -5,7 +5,7 @@
 //! rather than call it idle.
 
 use super::AlibabaCloud;
-use super::inventory::collect;
+use super::inventory::lb_row;
 use super::model::{self, HealthStatusReply};
 use super::rpc::{Product, RpcError};
 use crate::provider::LinkedResource;
@@ -49,8 +49,7 @@ fn healthy(reply: &HealthStatusReply) -> bool {
 
 /// The sweep's row for `lb`: as the inventory lists it, its state saying why it is listed.
 fn idle_row(lb: &model::LoadBalancer) -> LinkedResource {
-    let mut rows = collect(&[], &[], &[], &[], std::slice::from_ref(lb));
-    let mut row = rows.remove(0);
+    let mut row = lb_row(lb);
     row.state = if lb.load_balancer_status.is_empty() {
         IDLE.to_string()
     } else {

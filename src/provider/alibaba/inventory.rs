@@ -15,6 +15,7 @@ use super::model::{self, Paged, parse_time};
 use super::rpc::{Product, RpcError};
 use super::{AlibabaCloud, Known};
 use crate::meter::{BillingMode, InstanceState, ResourceKind};
+use crate::provider::left_by::left_by;
 use crate::provider::{
     HeldDeadline, InstanceInfo, Inventory, LinkedResource, ProviderError, Sharing,
 };
@@ -58,7 +59,7 @@ impl AlibabaCloud {
         let now = (self.clock)();
         let Some(instance) = instance else {
             self.absent(&id)?;
-            let resources = self.leftovers().await.map_err(state)?;
+            let resources = self.leftovers(&id).await.map_err(state)?;
             return Ok(Inventory {
                 instance: None,
                 resources,
@@ -147,9 +148,12 @@ impl AlibabaCloud {
         Ok(out)
     }
 
-    /// What bills without an instance, narrowed to what was seen with it when it was.
-    async fn leftovers(&self) -> Result<Vec<LinkedResource>, RpcError> {
-        let mut disks = self
+    /// What bills without instance `id`, narrowed to what was recorded or seen with it when it
+    /// ran and what the provider's links lead to from those ([`left_by`]). With nothing
+    /// recorded, everything that bills without an instance is listed: none is hidden on a
+    /// guess.
+    async fn leftovers(&self, id: &str) -> Result<Vec<LinkedResource>, RpcError> {
+        let disks = self
             .pages::<model::DisksReply>(
                 Product::Ecs,
                 "DescribeDisks",
@@ -158,30 +162,26 @@ impl AlibabaCloud {
             .await?;
         let snapshots = self.snapshots(&[]).await?;
         let images = self.images().await?;
-        let mut eips = self
+        let eips = self
             .pages::<model::EipsReply>(
                 Product::Vpc,
                 "DescribeEipAddresses",
                 &[("Status", "Available".into())],
             )
             .await?;
-        let known = self.known();
-        let seen = |id: &str| known.linked.is_empty() || known.linked.contains(id);
-        disks.retain(|d| seen(&d.disk_id));
-        let mut snapshots = snapshots;
-        snapshots.retain(|s| seen(&s.snapshot_id));
-        eips.retain(|e| seen(&e.allocation_id));
-        // A load balancer can only be tied to the instance while the instance exists.
-        let lbs = if known.linked.is_empty() {
+        let mut tied = self.recorded.get(id).cloned().unwrap_or_default();
+        tied.extend(self.known().linked);
+        // A load balancer can only be tied to the instance by what was recorded of it.
+        let lbs = if tied.is_empty() {
             Vec::new()
         } else {
-            let mut lbs = self
-                .pages::<model::LoadBalancersReply>(Product::Slb, "DescribeLoadBalancers", &[])
-                .await?;
-            lbs.retain(|l| known.linked.contains(&l.load_balancer_id));
-            lbs
+            self.pages::<model::LoadBalancersReply>(Product::Slb, "DescribeLoadBalancers", &[])
+                .await?
         };
         let mut out = collect(&disks, &snapshots, &images, &eips, &lbs);
+        if !tied.is_empty() {
+            out = left_by(out, id, &tied);
+        }
         self.share_images(&mut out).await;
         self.remember(|k| k.resources.clone_from(&out));
         Ok(out)
@@ -377,22 +377,6 @@ pub(super) fn collect(
     eips: &[model::Eip],
     lbs: &[model::LoadBalancer],
 ) -> Vec<LinkedResource> {
-    let item =
-        |id: &str, name: &str, kind, size, state: &str, created: &str, with| LinkedResource {
-            id: id.into(),
-            name: name.into(),
-            kind,
-            class: None,
-            size_gib: size,
-            state: state.into(),
-            created: parse_time(created).unwrap_or(Timestamp::UNIX_EPOCH),
-            deleted_with_instance: with,
-            backs_image: None,
-            attached_to: None,
-            exposure: crate::provider::Exposure::default(),
-            origin: None,
-            tags: std::collections::BTreeMap::new(),
-        };
     let behind = image_snapshots(images);
     let mut out = Vec::new();
     for d in disks {
@@ -413,6 +397,7 @@ pub(super) fn collect(
         r.class = Some(d.category.clone()).filter(|c| !c.is_empty());
         r.attached_to = Some(d.instance_id.clone()).filter(|i| !i.is_empty());
         r.exposure.encrypted = d.encrypted;
+        r.tags.clone_from(&d.tags);
         out.push(r);
     }
     // Manual snapshots and images outlive the instance; EIPs are not released with it.
@@ -427,7 +412,9 @@ pub(super) fn collect(
             false,
         );
         r.backs_image = behind.get(&s.snapshot_id).cloned();
+        r.origin = Some(s.source_disk_id.clone()).filter(|d| !d.is_empty());
         r.exposure.encrypted = s.encrypted;
+        r.tags.clone_from(&s.tags);
         out.push(r);
     }
     for i in images {
@@ -443,6 +430,7 @@ pub(super) fn collect(
         if i.is_public == Some(true) {
             r.exposure.shared = Sharing::Public;
         }
+        r.tags.clone_from(&i.tags);
         out.push(r);
     }
     for e in eips {
@@ -456,25 +444,57 @@ pub(super) fn collect(
             false,
         );
         r.attached_to = Some(e.instance_id.clone()).filter(|i| !i.is_empty());
+        r.tags.clone_from(&e.tags);
         out.push(r);
     }
-    for l in lbs {
-        let mut r = item(
-            &l.load_balancer_id,
-            &l.load_balancer_name,
-            ResourceKind::LoadBalancer,
-            Decimal::ZERO,
-            &l.load_balancer_status,
-            &l.create_time,
-            false,
-        );
-        if let Some(ms) = l
-            .create_time_stamp
-            .and_then(|ms| Timestamp::from_millisecond(ms).ok())
-        {
-            r.created = ms;
-        }
-        out.push(r);
-    }
+    out.extend(lbs.iter().map(lb_row));
     out
+}
+
+/// The row every kind starts from: what each Describe reply says of every resource.
+fn item(
+    id: &str,
+    name: &str,
+    kind: ResourceKind,
+    size: Decimal,
+    state: &str,
+    created: &str,
+    with: bool,
+) -> LinkedResource {
+    LinkedResource {
+        id: id.into(),
+        name: name.into(),
+        kind,
+        class: None,
+        size_gib: size,
+        state: state.into(),
+        created: parse_time(created).unwrap_or(Timestamp::UNIX_EPOCH),
+        deleted_with_instance: with,
+        backs_image: None,
+        attached_to: None,
+        exposure: crate::provider::Exposure::default(),
+        origin: None,
+        tags: std::collections::BTreeMap::new(),
+    }
+}
+
+/// A load balancer's row, as the inventory and the sweep list it.
+pub(super) fn lb_row(l: &model::LoadBalancer) -> LinkedResource {
+    let mut r = item(
+        &l.load_balancer_id,
+        &l.load_balancer_name,
+        ResourceKind::LoadBalancer,
+        Decimal::ZERO,
+        &l.load_balancer_status,
+        &l.create_time,
+        false,
+    );
+    if let Some(ms) = l
+        .create_time_stamp
+        .and_then(|ms| Timestamp::from_millisecond(ms).ok())
+    {
+        r.created = ms;
+    }
+    r.tags.clone_from(&l.tags);
+    r
 }

@@ -23,7 +23,7 @@ pub mod sign;
 mod snapshots;
 mod stopped;
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
@@ -82,6 +82,9 @@ pub struct AlibabaCloud {
     stopped_mode: StoppedMode,
     clock: Clock,
     known: Mutex<Known>,
+    /// The resource ids recorded for each instance (the ledger's inventories), by instance id:
+    /// after a release they tie the leftovers the provider no longer links.
+    recorded: BTreeMap<String, BTreeSet<String>>,
     sightings: Sightings,
 }
 
@@ -106,6 +109,7 @@ impl AlibabaCloud {
             stopped_mode: StoppedMode::StopCharging,
             clock: Arc::new(Timestamp::now),
             known: Mutex::new(Known::default()),
+            recorded: BTreeMap::new(),
             sightings: Sightings::default(),
         })
     }
@@ -120,6 +124,17 @@ impl AlibabaCloud {
             Settings::resolve(env, instance, region)?,
             HttpPolicy::default(),
         )
+    }
+
+    /// Knows the resource ids recorded for each instance, as `(instance, resource, deleted with
+    /// the instance)` (the ledger's inventories), so a process that never saw the instance
+    /// can still tell its leftovers once it is released.
+    #[must_use]
+    pub fn recalling(mut self, ids: impl IntoIterator<Item = (String, String, bool)>) -> Self {
+        for (instance, id, _) in ids {
+            self.recorded.entry(instance).or_default().insert(id);
+        }
+        self
     }
 
     #[must_use]

@@ -130,6 +130,8 @@ pub struct Instance {
     /// Empty when no auto-release time is set.
     pub auto_release_time: String,
     pub region_id: String,
+    #[serde(deserialize_with = "crate::provider::tag_lists::alibaba_tag_key")]
+    pub tags: crate::provider::tag_lists::Tags,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -149,6 +151,8 @@ pub struct Disk {
     pub creation_time: String,
     /// `None` when the reply does not say.
     pub encrypted: Option<bool>,
+    #[serde(deserialize_with = "crate::provider::tag_lists::alibaba_tag_key")]
+    pub tags: crate::provider::tag_lists::Tags,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -166,6 +170,8 @@ pub struct Snapshot {
     pub usage: String,
     /// `None` when the reply does not say.
     pub encrypted: Option<bool>,
+    #[serde(deserialize_with = "crate::provider::tag_lists::alibaba_tag_key")]
+    pub tags: crate::provider::tag_lists::Tags,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -180,6 +186,8 @@ pub struct Image {
     pub disk_device_mappings: Mappings,
     /// An image anyone may use (Alibaba's own public images; the account's are never).
     pub is_public: Option<bool>,
+    #[serde(deserialize_with = "crate::provider::tag_lists::alibaba_tag_key")]
+    pub tags: crate::provider::tag_lists::Tags,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -203,6 +211,8 @@ pub struct Eip {
     pub status: String,
     pub instance_id: String,
     pub allocation_time: String,
+    #[serde(deserialize_with = "crate::provider::tag_lists::alibaba_key")]
+    pub tags: crate::provider::tag_lists::Tags,
 }
 
 /// DescribeImageSharePermission: one page of the accounts an image is shared with, and the
@@ -253,6 +263,8 @@ pub struct LoadBalancer {
     pub create_time: String,
     /// Milliseconds since the epoch.
     pub create_time_stamp: Option<i64>,
+    #[serde(deserialize_with = "crate::provider::tag_lists::alibaba_tag_key")]
+    pub tags: crate::provider::tag_lists::Tags,
 }
 
 /// DescribeHealthStatus: the health of each backend server of one load balancer.

@@ -65,7 +65,7 @@ pub(super) fn still_charging(i: &model::Instance) -> Option<LinkedResource> {
         attached_to: None,
         exposure: crate::provider::Exposure::default(),
         origin: None,
-        tags: std::collections::BTreeMap::new(),
+        tags: i.tags.clone(),
     })
 }
 

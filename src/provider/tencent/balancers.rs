@@ -70,6 +70,7 @@ fn idle_row(lb: &model::LoadBalancer, now: Timestamp) -> LinkedResource {
         } else {
             lb.load_balancer_name.clone()
         },
+        tags: lb.tags.clone(),
         ..resource(
             &lb.load_balancer_id,
             ResourceKind::LoadBalancer,

@@ -120,6 +120,7 @@ impl TencentCloud {
                             encrypted: d.encrypt,
                             ..r.exposure.clone()
                         },
+                        tags: d.tags.clone(),
                         ..r.clone()
                     })
                 })),
@@ -139,6 +140,7 @@ impl TencentCloud {
                         state: format!("{} ({})", a.address_status, a.address_type),
                         deleted_with_instance: false,
                         attached_to: a.instance_id.clone().filter(|i| !i.is_empty()),
+                        tags: a.tags.clone(),
                         ..r.clone()
                     })
                 })),
@@ -178,7 +180,12 @@ impl TencentCloud {
         let now = (self.clock)();
         let Some(instance) = self.describe_instance(&id).await.map_err(state)? else {
             self.absent(&id)?;
-            let resources = self.reread(self.known(&id), now).await;
+            let known = self.known(&id);
+            let resources = if known.is_empty() {
+                self.recorded_leftovers(&id).await?
+            } else {
+                self.reread(known, now).await
+            };
             return Ok(Inventory {
                 instance: None,
                 resources,

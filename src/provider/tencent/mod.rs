@@ -16,11 +16,13 @@ mod delete;
 mod inventory;
 pub mod model;
 mod paging;
+mod recorded;
 mod regions;
 pub mod sign;
 mod stopped;
 mod sweep;
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -74,6 +76,9 @@ pub struct TencentCloud {
     known: Mutex<Vec<LinkedResource>>,
     /// Where that is kept between runs (`tencent-<instance>.json` in the data directory).
     memory: Option<PathBuf>,
+    /// The resource ids recorded for each instance (the ledger's inventories), by instance id:
+    /// after a release they tie the leftovers CVM no longer links, where nothing was kept.
+    recorded: BTreeMap<String, BTreeSet<String>>,
     sightings: Sightings,
 }
 
@@ -98,6 +103,7 @@ impl TencentCloud {
             clock: Arc::new(Timestamp::now),
             known: Mutex::new(Vec::new()),
             memory: None,
+            recorded: BTreeMap::new(),
             sightings: Sightings::default(),
         })
     }
@@ -112,6 +118,17 @@ impl TencentCloud {
             Settings::resolve(env, instance, region)?,
             HttpPolicy::default(),
         )
+    }
+
+    /// Knows the resource ids recorded for each instance, as `(instance, resource, deleted with
+    /// the instance)` (the ledger's inventories), so a process that kept nothing of the
+    /// instance can still tell its leftovers once it is released.
+    #[must_use]
+    pub fn recalling(mut self, ids: impl IntoIterator<Item = (String, String, bool)>) -> Self {
+        for (instance, id, _) in ids {
+            self.recorded.entry(instance).or_default().insert(id);
+        }
+        self
     }
 
     #[must_use]

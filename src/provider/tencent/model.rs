@@ -49,6 +49,8 @@ pub struct Instance {
     /// KEEP_CHARGING | STOP_CHARGING | NOT_APPLICABLE
     pub stop_charging_mode: String,
     pub internet_accessible: Option<InternetAccessible>,
+    #[serde(deserialize_with = "crate::provider::tag_lists::tencent_key")]
+    pub tags: crate::provider::tag_lists::Tags,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -103,6 +105,8 @@ pub struct LoadBalancer {
     /// 0: being created; 1: running.
     pub status: i64,
     pub create_time: String,
+    #[serde(deserialize_with = "crate::provider::tag_lists::tencent_tag_key")]
+    pub tags: crate::provider::tag_lists::Tags,
 }
 
 /// DescribeTargetHealth: each load balancer's listeners, their rules and the rules' targets.
@@ -191,6 +195,9 @@ pub struct Address {
     pub address_status: String,
     /// `null` when it is bound to nothing.
     pub instance_id: Option<String>,
+    #[serde(deserialize_with = "crate::provider::tag_lists::tencent_key")]
+    #[serde(rename = "TagSet")]
+    pub tags: crate::provider::tag_lists::Tags,
 }
 
 /// CBS DescribeDisks (2017-03-12).
@@ -215,6 +222,8 @@ pub struct CbsDisk {
     /// `None` when the reply does not say.
     pub encrypt: Option<bool>,
     pub create_time: String,
+    #[serde(deserialize_with = "crate::provider::tag_lists::tencent_key")]
+    pub tags: crate::provider::tag_lists::Tags,
 }
 
 /// CBS DescribeSnapshots (2017-03-12).
@@ -240,6 +249,8 @@ pub struct Snapshot {
     pub encrypt: Option<bool>,
     /// The custom images made from it; `null` when none.
     pub images: Option<Vec<SnapshotImage>>,
+    #[serde(deserialize_with = "crate::provider::tag_lists::tencent_key")]
+    pub tags: crate::provider::tag_lists::Tags,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -268,6 +279,8 @@ pub struct Image {
     pub image_state: String,
     pub image_size: u64,
     pub created_time: String,
+    #[serde(deserialize_with = "crate::provider::tag_lists::tencent_key")]
+    pub tags: crate::provider::tag_lists::Tags,
 }
 
 /// CVM DescribeImageSharePermission and CBS DescribeSnapshotSharePermission (2017-03-12): the

@@ -61,6 +61,7 @@ fn still_charging(i: &model::Instance, now: Timestamp) -> Option<LinkedResource>
         r.name.clone_from(&i.instance_name);
     }
     r.class = Some(i.instance_type.clone()).filter(|t| !t.is_empty());
+    r.tags.clone_from(&i.tags);
     Some(r)
 }
 

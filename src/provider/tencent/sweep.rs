@@ -120,6 +120,7 @@ pub(super) fn disk(d: &model::CbsDisk, now: Timestamp) -> LinkedResource {
     let mut r = LinkedResource {
         class: Some(d.disk_type.clone()),
         attached_to: d.instance_id.clone().filter(|i| !i.is_empty()),
+        tags: d.tags.clone(),
         ..resource(
             &d.disk_id,
             ResourceKind::DataDisk,
@@ -139,6 +140,7 @@ fn image(i: &model::Image, now: Timestamp) -> LinkedResource {
         } else {
             i.image_name.clone()
         },
+        tags: i.tags.clone(),
         ..resource(
             &i.image_id,
             ResourceKind::Image,
@@ -157,6 +159,8 @@ pub(super) fn snapshot(s: &model::Snapshot, now: Timestamp) -> LinkedResource {
         } else {
             s.snapshot_name.clone()
         },
+        tags: s.tags.clone(),
+        origin: Some(s.disk_id.clone()).filter(|d| !d.is_empty()),
         ..resource(
             &s.snapshot_id,
             ResourceKind::Snapshot,
@@ -180,6 +184,7 @@ fn address(a: &model::Address, now: Timestamp) -> LinkedResource {
     LinkedResource {
         name: a.address_ip.clone(),
         attached_to: a.instance_id.clone().filter(|i| !i.is_empty()),
+        tags: a.tags.clone(),
         ..resource(
             &a.address_id,
             ResourceKind::PublicIp,

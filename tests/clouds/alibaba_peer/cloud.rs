@@ -94,6 +94,8 @@ pub struct Cloud {
     /// More custom images, EIPs bound to the instance and load balancers serving it, numbered,
     /// to make the listings run to several pages.
     pub extra: usize,
+    /// The tags each resource carries, by id (key, value), as the Describe calls list them.
+    pub tags: BTreeMap<String, Vec<(String, String)>>,
     tokens: HashMap<String, String>,
     next: u32,
 }
@@ -187,6 +189,7 @@ impl Cloud {
             pages: BTreeMap::new(),
             refused_region: None,
             extra: 0,
+            tags: BTreeMap::new(),
             tokens: HashMap::new(),
             next: 0,
         }
@@ -354,6 +357,8 @@ impl Cloud {
                 "ZoneId": "cn-hangzhou-i", "GPUAmount": 1, "GPUSpec": "NVIDIA A10",
                 "OperationLocks": {"LockReason": []}
             }));
+            let tagged = self.tagged(list.remove(0), "InstanceId", super::tags::Shape::Ecs);
+            list.push(tagged);
         }
         let (page, size, items) = self.page("DescribeInstances", p, &list);
         ok(

@@ -4,6 +4,7 @@
 use serde_json::{Value, json};
 
 use super::cloud::{Cloud, EIP, IMAGE, INSTANCE, Params, SLB, SNAPSHOTS, extra_id, ids};
+use super::tags::Shape;
 use crate::models::page_size;
 
 impl Cloud {
@@ -62,6 +63,7 @@ impl Cloud {
                 "Encrypted": d.encrypted,
                 "CreationTime": "2026-11-29T08:00Z"
             }))
+            .map(|d| self.tagged(d, "DiskId", Shape::Ecs))
             .collect();
         let (page, size, items) = self.page("DescribeDisks", p, &list);
         json!({"TotalCount": list.len(), "PageNumber": page, "PageSize": size,
@@ -89,6 +91,7 @@ impl Cloud {
                     "Encrypted": s.encrypted
                 })
             })
+            .map(|s| self.tagged(s, "SnapshotId", Shape::Ecs))
             .collect();
         let (page, size, items) = self.page("DescribeSnapshots", p, &all);
         json!({"TotalCount": all.len(), "PageNumber": page, "PageSize": size,
@@ -128,6 +131,7 @@ impl Cloud {
             own.into_iter()
                 .chain(extra)
                 .filter(|i| by_id(i["ImageId"].as_str().unwrap_or_default()))
+                .map(|i| self.tagged(i, "ImageId", Shape::Ecs))
                 .collect()
         } else {
             Vec::new()
@@ -156,6 +160,7 @@ impl Cloud {
                     "Bandwidth": "100", "AllocationTime": "2026-11-29T08:01:00Z"
                 })
             })
+            .map(|e| self.tagged(e, "AllocationId", Shape::Vpc))
             .collect();
         let (page, size, items) = self.page("DescribeEipAddresses", p, &list);
         json!({"TotalCount": list.len(), "PageNumber": page, "PageSize": size,
@@ -199,6 +204,10 @@ impl Cloud {
             let id = l["LoadBalancerId"].as_str().unwrap_or_default();
             self.lb_listed(id) && p.get("LoadBalancerId").is_none_or(|want| want == id)
         });
+        let list: Vec<Value> = list
+            .into_iter()
+            .map(|l| self.tagged(l, "LoadBalancerId", Shape::Ecs))
+            .collect();
         let (page, size, items) = self.page("DescribeLoadBalancers", p, &list);
         json!({"TotalCount": list.len(), "PageNumber": page, "PageSize": size,
                "LoadBalancers": {"LoadBalancer": items}})

@@ -8,6 +8,7 @@
 pub mod cloud;
 mod listing;
 pub mod model_check;
+mod tags;
 mod verify;
 
 use std::collections::{BTreeMap, HashSet};

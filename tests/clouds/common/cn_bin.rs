@@ -78,6 +78,11 @@ impl CnBin {
         )
     }
 
+    /// The data directory each run is given.
+    pub(crate) fn dir(&self) -> &std::path::Path {
+        &self.dir
+    }
+
     pub(crate) fn run(&self, args: &[&str]) -> Output {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_gpumeter"));
         cmd.args(args)
@@ -85,6 +90,20 @@ impl CnBin {
         if !args.contains(&"--all-regions") {
             cmd.args(["--region", self.region]);
         }
+        self.finish(cmd)
+    }
+
+    /// Like [`CnBin::run`], the provider, instance and region given before the command, as a
+    /// command that takes no `--instance` of its own (`status`) needs them.
+    pub(crate) fn run_flags_first(&self, args: &[&str]) -> Output {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_gpumeter"));
+        cmd.args(["--provider", self.provider, "--instance", self.instance])
+            .args(["--region", self.region])
+            .args(args);
+        self.finish(cmd)
+    }
+
+    fn finish(&self, mut cmd: Command) -> Output {
         let out = cmd
             .arg("--config")
             .arg(self.dir.join("config.toml"))

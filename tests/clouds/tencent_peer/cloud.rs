@@ -15,6 +15,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Value, json};
 
+use super::tags::Shape;
 use crate::models::{Pages, page_size};
 
 pub const INSTANCE: &str = "ins-loopback1";
@@ -129,6 +130,8 @@ pub struct Cloud {
     pub lbs: Vec<Clb>,
     /// A region whose every call is answered `UnsupportedRegion`.
     pub refused_region: Option<String>,
+    /// The tags each resource carries, by id (key, value), as the Describe calls list them.
+    pub tags: BTreeMap<String, Vec<(String, String)>>,
     next_timer: usize,
 }
 
@@ -193,6 +196,7 @@ impl Cloud {
             pages: BTreeMap::new(),
             lbs: Vec::new(),
             refused_region: None,
+            tags: BTreeMap::new(),
             next_timer: 1,
         }
     }
@@ -230,7 +234,7 @@ impl Cloud {
                        "DeleteWithInstance": d.goes})
             })
             .collect();
-        json!({
+        let described = json!({
             "InstanceId": INSTANCE,
             "InstanceName": "trainer",
             "InstanceType": "GN7.2XLARGE32",
@@ -244,7 +248,8 @@ impl Cloud {
             "StopChargingMode": i.stop_charging_mode,
             "InternetAccessible": {"InternetChargeType": "TRAFFIC_POSTPAID_BY_HOUR", "InternetMaxBandwidthOut": 100},
             "GPUInfo": {"GPUCount": 1, "GPUType": "T4"}
-        })
+        });
+        self.tagged(described, "InstanceId", Shape::Cbs)
     }
 
     fn named(body: &Value) -> bool {
@@ -403,6 +408,7 @@ impl Cloud {
                                "LoadBalancerVips": ["203.0.113.9"],
                                "CreateTime": "2026-11-20 01:00:00"})
                     })
+                    .map(|l| self.tagged(l, "LoadBalancerId", Shape::Clb))
                     .collect();
                 let (total, set) = self.page("DescribeLoadBalancers", body, all);
                 ok(json!({"TotalCount": total, "LoadBalancerSet": set}))
@@ -467,6 +473,7 @@ impl Cloud {
                                "Encrypt": self.encrypted.contains(&d.id),
                                "CreateTime": "2026-01-02 03:04:05"})
                     })
+                    .map(|d| self.tagged(d, "DiskId", Shape::Cbs))
                     .collect();
                 let (total, set) = self.page(action, body, all);
                 ok(json!({"TotalCount": total, "DiskSet": set}))
@@ -493,6 +500,7 @@ impl Cloud {
                                "ImageCount": images.len(), "Images": images,
                                "ShareReference": self.snapshot_shares.get(&s.id).map_or(0, Vec::len)})
                     })
+                    .map(|s| self.tagged(s, "SnapshotId", Shape::Cbs))
                     .collect();
                 let (total, set) = self.page(action, body, all);
                 ok(json!({"TotalCount": total, "SnapshotSet": set}))
@@ -530,6 +538,7 @@ impl Cloud {
                        "AddressStatus": self.address_status(a),
                        "InstanceId": if a.bound { json!(INSTANCE) } else { Value::Null }})
             })
+            .map(|a| self.tagged(a, "AddressId", Shape::Vpc))
             .collect();
         let (total, set) = self.page("DescribeAddresses", body, all);
         ok(json!({"TotalCount": total, "AddressSet": set}))
@@ -762,6 +771,7 @@ impl Cloud {
                        "CreatedTime": "2026-01-02T05:00:00Z", "Platform": "Ubuntu",
                        "ImageSource": "CREATE_IMAGE", "SnapshotSet": snaps})
             })
+            .map(|i| self.tagged(i, "ImageId", Shape::Cbs))
             .collect();
         let (total, set) = self.page("DescribeImages", body, all);
         ok(json!({"TotalCount": total, "ImageSet": set}))

@@ -5,6 +5,7 @@
 
 pub mod cloud;
 pub mod model_check;
+mod tags;
 mod verify;
 
 use std::sync::Mutex;
