@@ -1,0 +1,258 @@
+//! What a bill's free text says, where no code does: the kind of charge from a billing item,
+//! component or product name (English or Chinese), and region codes from the display names
+//! the Chinese consoles write (`华东1（杭州）`, `华南地区(广州)`).
+//!
+//! Alibaba bills data transfer as a billing item (计费项) of the ECS instance, EIP or shared
+//! bandwidth that carried it (<https://help.aliyun.com/document_detail/209402.html>); Tencent
+//! bills CVM as components (CPU, 内存, 系统盘, 带宽) of the instance
+//! (<https://intl.cloud.tencent.com/document/product/555/37506>).
+
+use crate::audit::{ChargeKind, TransferScope};
+
+/// Keywords for each kind, tried in order: the first text that has one decides. Specific
+/// before general: an EIP's traffic is a transfer, a snapshot of a disk is a snapshot.
+const KINDS: &[(&[&str], ChargeKind)] = &[
+    (&["snapshot", "快照"], ChargeKind::Snapshot),
+    (&["image", "镜像"], ChargeKind::Image),
+    (
+        &[
+            "inter-region",
+            "cross-region",
+            "跨地域",
+            "跨区域",
+            "云联网",
+            "云企业网",
+            "aws-out-bytes",
+        ],
+        ChargeKind::Transfer {
+            scope: TransferScope::InterRegion,
+        },
+    ),
+    (
+        &[
+            "inter-zone",
+            "inter-az",
+            "cross-zone",
+            "跨可用区",
+            "regional-bytes",
+        ],
+        ChargeKind::Transfer {
+            scope: TransferScope::InterZone,
+        },
+    ),
+    (
+        &[
+            "internet",
+            "outbound",
+            "traffic",
+            "bandwidth",
+            "egress",
+            "流量",
+            "带宽",
+            "datatransfer-out",
+        ],
+        ChargeKind::Transfer {
+            scope: TransferScope::Internet,
+        },
+    ),
+    (
+        &["data transfer", "datatransfer"],
+        ChargeKind::Transfer {
+            scope: TransferScope::Unknown,
+        },
+    ),
+    (
+        &[
+            "elastic ip",
+            "public ip",
+            "eip",
+            "ipv4",
+            "弹性公网",
+            "公网ip",
+        ],
+        ChargeKind::PublicIp,
+    ),
+    (
+        &["load balanc", "负载均衡", "slb", "clb", "alb"],
+        ChargeKind::LoadBalancer,
+    ),
+    (
+        &[
+            "disk",
+            "volume",
+            "云盘",
+            "云硬盘",
+            "系统盘",
+            "数据盘",
+            "存储空间",
+        ],
+        ChargeKind::Disk,
+    ),
+    (
+        &[
+            "instance",
+            "virtual machine",
+            "compute",
+            "cpu",
+            "gpu",
+            "memory",
+            "实例",
+            "规格",
+            "内存",
+            "云服务器",
+        ],
+        ChargeKind::Compute,
+    ),
+];
+
+/// The kind the first of `texts` that says one names; `Other` when none does.
+pub(super) fn kind_from_texts(texts: &[Option<&str>]) -> ChargeKind {
+    texts
+        .iter()
+        .flatten()
+        .find_map(|t| kind_from_text(t))
+        .unwrap_or(ChargeKind::Other)
+}
+
+fn kind_from_text(text: &str) -> Option<ChargeKind> {
+    let lower = text.to_lowercase();
+    KINDS
+        .iter()
+        .find(|(words, _)| words.iter().any(|w| lower.contains(w)))
+        .map(|(_, kind)| *kind)
+}
+
+/// Alibaba Cloud's region display names (Chinese and English console) and their codes.
+const ALIBABA_REGIONS: &[(&str, &str)] = &[
+    ("杭州", "cn-hangzhou"),
+    ("hangzhou", "cn-hangzhou"),
+    ("上海", "cn-shanghai"),
+    ("shanghai", "cn-shanghai"),
+    ("青岛", "cn-qingdao"),
+    ("qingdao", "cn-qingdao"),
+    ("北京", "cn-beijing"),
+    ("beijing", "cn-beijing"),
+    ("张家口", "cn-zhangjiakou"),
+    ("zhangjiakou", "cn-zhangjiakou"),
+    ("呼和浩特", "cn-huhehaote"),
+    ("乌兰察布", "cn-wulanchabu"),
+    ("深圳", "cn-shenzhen"),
+    ("shenzhen", "cn-shenzhen"),
+    ("河源", "cn-heyuan"),
+    ("广州", "cn-guangzhou"),
+    ("成都", "cn-chengdu"),
+    ("香港", "cn-hongkong"),
+    ("hong kong", "cn-hongkong"),
+    ("新加坡", "ap-southeast-1"),
+    ("singapore", "ap-southeast-1"),
+    ("东京", "ap-northeast-1"),
+    ("tokyo", "ap-northeast-1"),
+    ("硅谷", "us-west-1"),
+    ("silicon valley", "us-west-1"),
+    ("弗吉尼亚", "us-east-1"),
+    ("virginia", "us-east-1"),
+    ("法兰克福", "eu-central-1"),
+    ("frankfurt", "eu-central-1"),
+    ("伦敦", "eu-west-1"),
+    ("london", "eu-west-1"),
+];
+
+/// Tencent Cloud's region display names and their codes.
+const TENCENT_REGIONS: &[(&str, &str)] = &[
+    ("广州", "ap-guangzhou"),
+    ("guangzhou", "ap-guangzhou"),
+    ("上海", "ap-shanghai"),
+    ("shanghai", "ap-shanghai"),
+    ("南京", "ap-nanjing"),
+    ("nanjing", "ap-nanjing"),
+    ("北京", "ap-beijing"),
+    ("beijing", "ap-beijing"),
+    ("成都", "ap-chengdu"),
+    ("chengdu", "ap-chengdu"),
+    ("重庆", "ap-chongqing"),
+    ("chongqing", "ap-chongqing"),
+    ("香港", "ap-hongkong"),
+    ("hong kong", "ap-hongkong"),
+    ("新加坡", "ap-singapore"),
+    ("singapore", "ap-singapore"),
+    ("东京", "ap-tokyo"),
+    ("tokyo", "ap-tokyo"),
+    ("首尔", "ap-seoul"),
+    ("seoul", "ap-seoul"),
+    ("硅谷", "na-siliconvalley"),
+    ("silicon valley", "na-siliconvalley"),
+    ("弗吉尼亚", "na-ashburn"),
+    ("virginia", "na-ashburn"),
+    ("法兰克福", "eu-frankfurt"),
+    ("frankfurt", "eu-frankfurt"),
+];
+
+/// Which provider's region names to read.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Regions {
+    Alibaba,
+    Tencent,
+}
+
+/// The region code for a display name; a value that already looks like a code
+/// (`cn-hangzhou`) is kept, and a name not in the table is kept as the bill wrote it.
+pub(super) fn region_code(display: &str, regions: Regions) -> String {
+    let looks_like_code = display
+        .chars()
+        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        && display.contains('-');
+    if looks_like_code {
+        return display.to_string();
+    }
+    let table = match regions {
+        Regions::Alibaba => ALIBABA_REGIONS,
+        Regions::Tencent => TENCENT_REGIONS,
+    };
+    let lower = display.to_lowercase();
+    table
+        .iter()
+        .find(|(name, _)| lower.contains(name))
+        .map_or_else(|| display.to_string(), |(_, code)| (*code).to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_from_items_and_components() {
+        let k = |t: &str| kind_from_texts(&[Some(t)]);
+        assert_eq!(k("快照"), ChargeKind::Snapshot);
+        assert_eq!(k("高性能云硬盘-存储空间"), ChargeKind::Disk);
+        assert_eq!(
+            k("公网流量"),
+            ChargeKind::Transfer {
+                scope: TransferScope::Internet
+            }
+        );
+        assert_eq!(k("Instance Type"), ChargeKind::Compute);
+        assert_eq!(k("税费"), ChargeKind::Other);
+        assert_eq!(
+            kind_from_texts(&[None, Some("?"), Some("系统盘")]),
+            ChargeKind::Disk
+        );
+    }
+
+    #[test]
+    fn region_codes_from_display_names() {
+        assert_eq!(
+            region_code("华东1（杭州）", Regions::Alibaba),
+            "cn-hangzhou"
+        );
+        assert_eq!(
+            region_code("China (Hangzhou)", Regions::Alibaba),
+            "cn-hangzhou"
+        );
+        assert_eq!(region_code("cn-beijing", Regions::Alibaba), "cn-beijing");
+        assert_eq!(
+            region_code("华南地区(广州)", Regions::Tencent),
+            "ap-guangzhou"
+        );
+        assert_eq!(region_code("火星", Regions::Tencent), "火星");
+    }
+}
