@@ -10,6 +10,8 @@ mod app_prompt;
 mod app_resources;
 mod app_update;
 mod app_watchdog;
+mod audit_bills;
+mod audit_bills_errors;
 mod drive;
 mod guard_owner;
 mod meter_oracle;
