@@ -12,6 +12,7 @@ mod app_update;
 mod app_watchdog;
 mod audit_bills;
 mod audit_bills_errors;
+mod audit_bills_variants;
 mod drive;
 mod guard_owner;
 mod meter_oracle;

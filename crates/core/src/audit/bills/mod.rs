@@ -5,8 +5,8 @@
 //! Usage Report ([`aws_cur`]), and the Alibaba ([`alibaba`]) and Tencent ([`tencent`])
 //! bill-details exports. A UTF-8 byte-order mark is dropped. Blank rows and rows whose first
 //! field starts with `#` (a note above or between the rows) are skipped anywhere, and so are
-//! the rows the consoles add that are no charge: a repeat of the header, and the total row
-//! (`合计`, `总计`, `小计`, `Total`) at the end of the Chinese exports.
+//! the rows that are no charge: a repeat of the header, and the total row the Chinese
+//! consoles add at the end (first field `合计`, `总计`, `小计`, `总额` or `Total`).
 
 mod alibaba;
 mod aws_cur;
@@ -74,7 +74,8 @@ pub fn read_bill(file: &str, bytes: &[u8]) -> Result<Vec<BillLine>, BillError> {
     let mut lines = Vec::new();
     for record in records {
         let (line, fields) = fields(file, record)?;
-        if is_note(&fields) || is_header_or_total(&table, &fields) {
+        let chinese = matches!(format, BillFormat::Alibaba | BillFormat::Tencent);
+        if is_note(&fields) || is_header_repeat(&table, &fields) || chinese && is_total(&fields) {
             continue;
         }
         if let Some(extra) = fields
@@ -189,20 +190,23 @@ fn is_note(fields: &[String]) -> bool {
             .is_some_and(|f| f.trim_start().starts_with('#'))
 }
 
-/// A repeat of the header, or a total row the Chinese consoles add.
-fn is_header_or_total(table: &Table, fields: &[String]) -> bool {
-    let repeat = fields.len() == table.columns.len()
+/// A repeat of the header, as an export stitched from pages has.
+fn is_header_repeat(table: &Table, fields: &[String]) -> bool {
+    fields.len() == table.columns.len()
         && fields
             .iter()
             .zip(&table.columns)
-            .all(|(f, c)| f.trim() == c);
+            .all(|(f, c)| f.trim() == c)
+}
+
+/// The total row the Chinese consoles add at the end: its first field says so.
+fn is_total(fields: &[String]) -> bool {
     let first = fields.iter().map(|f| f.trim()).find(|f| !f.is_empty());
-    let total = first.is_some_and(|f| {
+    first.is_some_and(|f| {
         ["合计", "总计", "小计", "Total", "总额"]
             .iter()
             .any(|t| f.starts_with(t))
-    });
-    repeat || total
+    })
 }
 
 /// The Chinese consoles' local time, China Standard Time.
