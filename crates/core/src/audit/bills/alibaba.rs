@@ -3,7 +3,7 @@
 //! <https://www.alibabacloud.com/help/en/boa/latest/detailed-file-format>.
 
 use super::table::{Row, Table};
-use super::words::{Regions, kind_from_texts, region_code};
+use super::words::{Regions, destination, kind_from_texts, region_code};
 use super::{BillError, CHINA_OFFSET_HOURS, export_currency, finish_period};
 use crate::audit::{BillFormat, BillLine, ChargeKind, LineSource};
 use crate::money::Money;
@@ -64,6 +64,9 @@ pub(super) fn read(row: &Row) -> Result<BillLine, BillError> {
         kind_from_texts(&[item.as_deref(), detail.as_deref(), Some(&product)])
     };
     let usage = [detail, item].into_iter().flatten().collect::<Vec<_>>();
+    let usage = usage.join(" / ");
+    let region = row.text(REGION).map(|r| region_code(&r, Regions::Alibaba));
+    let to_region = destination(kind, region.as_deref(), &usage, Regions::Alibaba);
     Ok(BillLine {
         source: LineSource {
             file: row.table.file.to_string(),
@@ -72,10 +75,10 @@ pub(super) fn read(row: &Row) -> Result<BillLine, BillError> {
         format: BillFormat::Alibaba,
         resource_id: row.text(RESOURCE),
         service: product,
-        usage: usage.join(" / "),
+        usage,
         kind,
-        region: row.text(REGION).map(|r| region_code(&r, Regions::Alibaba)),
-        to_region: None,
+        region,
+        to_region,
         start,
         end,
         quantity: row.decimal(QUANTITY)?,

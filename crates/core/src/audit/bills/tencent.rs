@@ -3,7 +3,7 @@
 //! <https://intl.cloud.tencent.com/document/product/555/37506>.
 
 use super::table::{Row, Table};
-use super::words::{Regions, kind_from_texts, region_code};
+use super::words::{Regions, destination, kind_from_texts, region_code};
 use super::{BillError, CHINA_OFFSET_HOURS, export_currency, finish_period};
 use crate::audit::{BillFormat, BillLine, ChargeKind, LineSource};
 use crate::money::Money;
@@ -85,6 +85,9 @@ pub(super) fn read(row: &Row) -> Result<BillLine, BillError> {
         .into_iter()
         .flatten()
         .collect::<Vec<_>>();
+    let usage = usage.join(" / ");
+    let region = row.text(REGION).map(|r| region_code(&r, Regions::Tencent));
+    let to_region = destination(kind, region.as_deref(), &usage, Regions::Tencent);
     Ok(BillLine {
         source: LineSource {
             file: row.table.file.to_string(),
@@ -93,10 +96,10 @@ pub(super) fn read(row: &Row) -> Result<BillLine, BillError> {
         format: BillFormat::Tencent,
         resource_id: row.text(RESOURCE).filter(|id| id != "-"),
         service: product,
-        usage: usage.join(" / "),
+        usage,
         kind,
-        region: row.text(REGION).map(|r| region_code(&r, Regions::Tencent)),
-        to_region: None,
+        region,
+        to_region,
         start,
         end,
         quantity: row.decimal(QUANTITY)?,

@@ -215,6 +215,48 @@ pub(super) fn region_code(display: &str, regions: Regions) -> String {
         .map_or_else(|| display.to_string(), |(_, code)| (*code).to_string())
 }
 
+/// The region codes whose display names `text` mentions, in the order it mentions them: a
+/// cross-region line names both ends (`云联网 华南地区(广州)-华东地区(上海) 流量`).
+pub(super) fn regions_in(text: &str, regions: Regions) -> Vec<&'static str> {
+    let table = match regions {
+        Regions::Alibaba => ALIBABA_REGIONS,
+        Regions::Tencent => TENCENT_REGIONS,
+    };
+    let lower = text.to_lowercase();
+    let mut found: Vec<(usize, &'static str)> = table
+        .iter()
+        .filter_map(|(name, code)| lower.find(name).map(|at| (at, *code)))
+        .collect();
+    found.sort_unstable();
+    let mut codes: Vec<&'static str> = Vec::new();
+    for (_, code) in found {
+        if !codes.contains(&code) {
+            codes.push(code);
+        }
+    }
+    codes
+}
+
+/// For a transfer between regions, the other end the line's text names, if any.
+pub(super) fn destination(
+    kind: ChargeKind,
+    region: Option<&str>,
+    text: &str,
+    regions: Regions,
+) -> Option<String> {
+    if kind
+        != (ChargeKind::Transfer {
+            scope: TransferScope::InterRegion,
+        })
+    {
+        return None;
+    }
+    regions_in(text, regions)
+        .into_iter()
+        .find(|code| Some(*code) != region)
+        .map(str::to_string)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -254,5 +296,19 @@ mod tests {
             "ap-guangzhou"
         );
         assert_eq!(region_code("火星", Regions::Tencent), "火星");
+        let text = "云联网 华南地区(广州)-华东地区(上海) 流量";
+        assert_eq!(
+            regions_in(text, Regions::Tencent),
+            ["ap-guangzhou", "ap-shanghai"]
+        );
+        let cross = ChargeKind::Transfer {
+            scope: TransferScope::InterRegion,
+        };
+        let to = destination(cross, Some("ap-guangzhou"), text, Regions::Tencent);
+        assert_eq!(to.as_deref(), Some("ap-shanghai"));
+        assert_eq!(
+            destination(ChargeKind::Disk, None, text, Regions::Tencent),
+            None
+        );
     }
 }
