@@ -12,6 +12,7 @@ mod alibaba;
 mod aws_cur;
 mod aws_usage;
 mod focus;
+mod regions;
 mod table;
 mod tencent;
 mod time;

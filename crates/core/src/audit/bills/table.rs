@@ -11,8 +11,9 @@ use super::time::{Period, parse_time};
 use crate::money::{Currency, Money};
 use crate::text::one_line;
 
-/// The longest text kept from one field of a bill (ids, services, usage descriptions).
-const MAX_TEXT: usize = 200;
+/// The longest text kept from one field of a bill (ids, services, usage descriptions): long
+/// enough for an Azure resource id whole, so ids still match; a screen cuts shorter.
+const MAX_TEXT: usize = 512;
 
 /// The longest found value an error quotes.
 const MAX_QUOTED: usize = 60;

@@ -2,8 +2,9 @@
 //! with the international console's English names:
 //! <https://intl.cloud.tencent.com/document/product/555/37506>.
 
+use super::regions::{Regions, destination, region_code};
 use super::table::{Row, Table};
-use super::words::{Regions, destination, kind_from_texts, region_code};
+use super::words::kind_from_texts;
 use super::{BillError, CHINA_OFFSET_HOURS, export_currency, finish_period};
 use crate::audit::{BillFormat, BillLine, ChargeKind, LineSource};
 use crate::money::Money;
