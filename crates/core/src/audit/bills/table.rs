@@ -1,0 +1,203 @@
+//! The CSV under every format: the header's columns found by name (any of a column's
+//! spellings), each row's fields read as text, decimals, currencies and times, and an error
+//! naming the file, line and column of a value that cannot be read.
+
+use std::collections::HashMap;
+
+use rust_decimal::Decimal;
+
+use super::BillError;
+use super::time::{Period, parse_time};
+use crate::money::{Currency, Money};
+use crate::text::one_line;
+
+/// The longest text kept from one field of a bill (ids, services, usage descriptions): long
+/// enough for an Azure resource id whole, so ids still match; a screen cuts shorter.
+const MAX_TEXT: usize = 512;
+
+/// The longest found value an error quotes.
+const MAX_QUOTED: usize = 60;
+
+/// The header row of a bill: where each column is.
+pub(super) struct Table<'a> {
+    pub file: &'a str,
+    /// The header's columns, trimmed, in order.
+    pub columns: Vec<String>,
+    index: HashMap<String, usize>,
+}
+
+impl<'a> Table<'a> {
+    pub fn new(file: &'a str, columns: Vec<String>) -> Self {
+        let mut index = HashMap::new();
+        for (i, c) in columns.iter().enumerate() {
+            index.entry(c.clone()).or_insert(i);
+        }
+        Table {
+            file,
+            columns,
+            index,
+        }
+    }
+
+    /// The first of `names` the header has, with its position.
+    pub fn find(&self, names: &[&'static str]) -> Option<(&'static str, usize)> {
+        names
+            .iter()
+            .find_map(|n| self.index.get(*n).map(|&i| (*n, i)))
+    }
+
+    /// Whether the header has one of `names`.
+    pub fn has(&self, names: &[&'static str]) -> bool {
+        self.find(names).is_some()
+    }
+
+    /// An error on the header line when none of `names` is there.
+    pub fn require(&self, line: u64, names: &[&'static str]) -> Result<(), BillError> {
+        if self.has(names) {
+            return Ok(());
+        }
+        Err(BillError {
+            file: self.file.to_string(),
+            line,
+            column: names[0].to_string(),
+            message: format!("expected a column named {}", quoted_list(names)),
+        })
+    }
+}
+
+/// `a`, `b` or `c`.
+pub(super) fn quoted_list(names: &[&str]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    match quoted.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
+/// One data row of a bill, read through its table's header.
+pub(super) struct Row<'t, 'a> {
+    pub table: &'t Table<'a>,
+    pub line: u64,
+    pub fields: &'t [String],
+}
+
+impl Row<'_, '_> {
+    /// The trimmed value of the first of `names` the header has, with that column's name;
+    /// `None` when the column is absent or the field is empty.
+    pub fn raw(&self, names: &[&'static str]) -> Option<(&'static str, &str)> {
+        let (name, i) = self.table.find(names)?;
+        let value = self.fields.get(i)?.trim();
+        (!value.is_empty()).then_some((name, value))
+    }
+
+    /// The value as one safe line of text, for ids, names and descriptions.
+    pub fn text(&self, names: &[&'static str]) -> Option<String> {
+        self.raw(names)
+            .map(|(_, v)| one_line(v, MAX_TEXT))
+            .filter(|v| !v.is_empty())
+    }
+
+    /// An error on this row in `column`.
+    pub fn error(&self, column: &str, message: String) -> BillError {
+        BillError {
+            file: self.table.file.to_string(),
+            line: self.line,
+            column: column.to_string(),
+            message,
+        }
+    }
+
+    /// A decimal, when the field has one; an error when it has something else.
+    pub fn decimal(&self, names: &[&'static str]) -> Result<Option<Decimal>, BillError> {
+        let Some((name, value)) = self.raw(names) else {
+            return Ok(None);
+        };
+        parse_decimal(value)
+            .map(Some)
+            .ok_or_else(|| self.error(name, expected("a decimal such as 12.50", value)))
+    }
+
+    /// A decimal that must be there.
+    pub fn required_decimal(&self, names: &[&'static str]) -> Result<Decimal, BillError> {
+        self.decimal(names)?
+            .ok_or_else(|| self.missing(names, "a decimal such as 12.50"))
+    }
+
+    /// A currency code, when the field has one.
+    pub fn currency(&self, names: &[&'static str]) -> Result<Option<Currency>, BillError> {
+        let Some((name, value)) = self.raw(names) else {
+            return Ok(None);
+        };
+        value.parse().map(Some).map_err(|_| {
+            self.error(
+                name,
+                expected(
+                    "a currency code of three capital letters such as USD",
+                    value,
+                ),
+            )
+        })
+    }
+
+    /// An amount in `currency`, when the field has one.
+    pub fn money(
+        &self,
+        names: &[&'static str],
+        currency: Currency,
+    ) -> Result<Option<Money>, BillError> {
+        Ok(self.decimal(names)?.map(|a| Money::new(a, currency)))
+    }
+
+    /// A time, when the field has one; a time with no zone is read at `offset_hours` from UTC.
+    pub fn time(
+        &self,
+        names: &[&'static str],
+        offset_hours: i8,
+    ) -> Result<Option<(Period, &'static str)>, BillError> {
+        let Some((name, value)) = self.raw(names) else {
+            return Ok(None);
+        };
+        parse_time(value, offset_hours)
+            .map(|p| Some((p, name)))
+            .ok_or_else(|| {
+                self.error(
+                    name,
+                    expected(
+                        "a date and time such as 2026-11-03T10:00:00Z or 2026-11-03 10:00:00",
+                        value,
+                    ),
+                )
+            })
+    }
+
+    /// The error for a value that must be there and is not.
+    pub fn missing(&self, names: &[&'static str], what: &str) -> BillError {
+        let column = self.table.find(names).map_or(names[0], |(n, _)| n);
+        self.error(column, format!("expected {what}, found an empty field"))
+    }
+}
+
+/// "expected WHAT, found `VALUE`", the value made one short safe line.
+pub(super) fn expected(what: &str, value: &str) -> String {
+    format!("expected {what}, found `{}`", one_line(value, MAX_QUOTED))
+}
+
+/// A plain decimal (`12.50`, `-0.3`, `.5`) or one in E notation (`1.2E-3`), as FOCUS allows;
+/// no currency symbols, units or thousands separators.
+pub(super) fn parse_decimal(value: &str) -> Option<Decimal> {
+    let digits = value.strip_prefix('-').unwrap_or(value);
+    if digits.is_empty()
+        || !digits.starts_with(|c: char| c.is_ascii_digit() || c == '.')
+        || !digits
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '-' | '+'))
+    {
+        return None;
+    }
+    if value.contains(['e', 'E']) {
+        Decimal::from_scientific(value).ok()
+    } else {
+        value.parse().ok()
+    }
+}
