@@ -1,12 +1,15 @@
 //! The program's parts in process, beyond the pure core: the ledger on disk (crashes
 //! included), the telemetry sources and what is read from them, `serve` and its exposition,
-//! webhooks against a loopback receiver, the fleet, the checkpoint scan, `update` and the idle
+//! webhooks against a loopback receiver, a real Prometheus scraping several serves (and the
+//! Grafana dashboard's queries against it), the fleet, the checkpoint scan, `update` and the idle
 //! rule on the demo fixture, the price sheets on disk and the README's key table.
 
 mod notify_peer;
+mod prometheus_peer;
 
 mod checkpoint_scan;
 mod fleet;
+mod grafana_dashboard;
 mod guard_rules;
 mod ledger_billed;
 mod ledger_crash;
@@ -18,6 +21,7 @@ mod notify_limits;
 mod notify_webhook;
 mod pricing_sheets;
 mod private_files;
+mod prometheus_server;
 mod readme_keys;
 mod regional_sheets;
 mod serve_exposition;
