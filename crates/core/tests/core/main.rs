@@ -11,6 +11,7 @@ mod app_resources;
 mod app_update;
 mod app_watchdog;
 mod drive;
+mod focus_rows;
 mod guard_owner;
 mod meter_oracle;
 mod meter_properties;
