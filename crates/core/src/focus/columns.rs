@@ -1,7 +1,8 @@
 //! The columns of a FOCUS 1.0 dataset, in one order: the 43 columns of the specification under
-//! their 1.0 names, then the four pre-1.0 spellings that the reference validator 1.0.0 still
-//! requires (`Provider`, `Publisher`, `InvoiceIssuer`, `ResourceID`), which carry the same
-//! values as their 1.0 partners.
+//! their 1.0 names, then the pre-1.0 spellings that the reference validator 1.0.0 still reads
+//! (`Provider`, `Publisher`, `InvoiceIssuer`, `ResourceID`, which its "1.0" rule set requires,
+//! and `ChargeType`, which its `SkuPriceId` rule queries and fails without), each carrying the
+//! same value as its 1.0 partner.
 //!
 //! Sources: the column list is the specification's, tag v1.0,
 //! <https://github.com/FinOps-Open-Cost-and-Usage-Spec/FOCUS_Spec/tree/v1.0/specification/columns>;
@@ -82,6 +83,9 @@ columns! {
     LegacyInvoiceIssuer = "InvoiceIssuer",
     /// `ResourceId` under its pre-1.0 spelling.
     LegacyResourceId = "ResourceID",
+    /// `ChargeCategory` under its pre-1.0 name: the validator's `SkuPriceId_Nullable` rule
+    /// (`rules/base_rule_definitions/SkuPriceId_Nullable.yaml`) selects on it.
+    LegacyChargeType = "ChargeType",
 }
 
 /// How many columns the specification itself defines (the legacy spellings come after).

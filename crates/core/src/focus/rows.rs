@@ -8,7 +8,9 @@
 //! What the ledger does not know stays NULL (`None`), never `0` or a placeholder. The only
 //! made-up value is `BillingAccountId`, which the specification forbids to be NULL and the
 //! ledger does not record: it is `gpumeter:<provider>`, the ledger's view of the account that
-//! paid that provider.
+//! paid that provider. `SkuPriceId`, which the validator requires on usage rows, is gpumeter's
+//! own name for the price the meter applied (`<sku>:<line>:<mode>`), as the ledger keeps no
+//! provider price id.
 //!
 //! Column rules: <https://github.com/FinOps-Open-Cost-and-Usage-Spec/FOCUS_Spec/tree/v1.0/specification/columns>.
 
@@ -167,6 +169,7 @@ fn row(
     r.set(Column::ChargePeriodStart, instant(from));
     r.set(Column::ChargePeriodEnd, instant(to));
     r.set(Column::ChargeCategory, "Usage");
+    r.set(Column::LegacyChargeType, "Usage");
     r.set(Column::ChargeFrequency, "Usage-Based");
     r.set(Column::PricingCategory, pricing_category(&session.mode));
     r.set(Column::ServiceCategory, line.service_category());
@@ -214,6 +217,12 @@ fn row(
     if line == Line::Compute {
         r.set(Column::SkuId, session.sku.as_str());
     }
+    // The ledger records no provider price id; this names the price the meter applied: the
+    // line of that instance type in that billing mode.
+    r.set(
+        Column::SkuPriceId,
+        format!("{}:{}:{}", session.sku, line.slug(), session.mode),
+    );
     let list_price = (line == Line::Compute)
         .then_some(session.list_per_hour)
         .flatten();

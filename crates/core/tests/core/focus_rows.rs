@@ -12,7 +12,7 @@ use rust_decimal::dec;
 
 /// The 43 columns of FOCUS 1.0 as its column index lists them
 /// (<https://github.com/FinOps-Open-Cost-and-Usage-Spec/FOCUS_Spec/tree/v1.0/specification/columns>),
-/// and the four pre-1.0 names focus-validator 1.0.0 requires
+/// and the pre-1.0 names focus-validator 1.0.0 requires or queries
 /// (<https://github.com/finopsfoundation/focus_validator/blob/v1.0.0/focus_validator/rules/version_sets.yaml>).
 const SPEC: [&str; 43] = [
     "AvailabilityZone",
@@ -59,7 +59,13 @@ const SPEC: [&str; 43] = [
     "SubAccountName",
     "Tags",
 ];
-const LEGACY: [&str; 4] = ["Provider", "Publisher", "InvoiceIssuer", "ResourceID"];
+const LEGACY: [&str; 5] = [
+    "Provider",
+    "Publisher",
+    "InvoiceIssuer",
+    "ResourceID",
+    "ChargeType",
+];
 
 fn at(text: &str) -> Timestamp {
     text.parse().unwrap()
@@ -141,7 +147,6 @@ fn what_the_ledger_does_not_know_is_null_never_zero_or_empty() {
             Column::ChargeClass,
             Column::CommitmentDiscountId,
             Column::SubAccountId,
-            Column::SkuPriceId,
             Column::ListUnitPrice,
         ] {
             assert_eq!(row.get(column), None, "{}", column.name());
@@ -269,6 +274,11 @@ fn billed_effective_and_contracted_cost_are_the_meters_amounts() {
             row.get(Column::LegacyResourceId)
         );
         assert_eq!(row.get(Column::ResourceId), Some("i-1"));
+        assert_eq!(
+            row.get(Column::ChargeCategory),
+            row.get(Column::LegacyChargeType)
+        );
+        assert!(row.get(Column::SkuPriceId).is_some());
     }
 }
 
