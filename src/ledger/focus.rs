@@ -110,3 +110,44 @@ impl Ledger {
         Ok((sessions, hours))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::schema::{APPLICATION_ID, MIGRATIONS};
+    use super::*;
+    use rust_decimal::Decimal;
+
+    /// A ledger from before sessions kept their region, read without migrating it: its
+    /// sessions read with no region (NULL), and its minutes sum per hour.
+    #[test]
+    fn a_version_1_ledger_reads_without_a_region() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ledger.sqlite");
+        let old = rusqlite::Connection::open(&path).unwrap();
+        old.execute_batch(MIGRATIONS[0]).unwrap();
+        old.execute_batch(
+            "INSERT INTO sessions (id, instance, provider, sku, mode, rate, currency, started,
+                                   last_seen)
+             VALUES (1, 'i-1', 'aws', 'g5.xlarge', 'on_demand', '1', 'USD', 3540, 7260);
+             INSERT INTO buckets VALUES
+                 (3540, 1, 60, 1000, 0, 5, 0, 0, 0, 0, NULL, NULL, 0, NULL, 0, 0),
+                 (3600, 1, 60, 2000, 7, 5, 0, 0, 0, 0, NULL, NULL, 0, NULL, 0, 10),
+                 (3660, 1, 60, 3000, 0, 5, 0, 0, 0, 0, NULL, NULL, 0, NULL, 0, 20);",
+        )
+        .unwrap();
+        old.pragma_update(None, "application_id", APPLICATION_ID)
+            .unwrap();
+        old.pragma_update(None, "user_version", 1).unwrap();
+        drop(old);
+        let reader = Ledger::open_read_only(&path).unwrap();
+        let (sessions, hours) = reader.focus_rows(ts(0), ts(10_000)).unwrap();
+        assert_eq!(sessions.len(), 1);
+        assert_eq!(sessions[0].region, None);
+        assert_eq!(hours.len(), 2);
+        assert_eq!(hours[0].start, ts(0));
+        assert_eq!(hours[1].start, ts(3600));
+        assert_eq!(hours[1].cost[0], Decimal::new(5000, 9));
+        assert_eq!(hours[1].cost[1], Decimal::new(7, 9));
+        assert_eq!(hours[1].egress_bytes, 30);
+    }
+}
