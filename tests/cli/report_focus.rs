@@ -175,23 +175,16 @@ fn package_root() -> PathBuf {
     PathBuf::from(String::from_utf8(out.stdout).unwrap().trim())
 }
 
-#[test]
-fn the_demo_ledger_passes_the_official_focus_validator() {
-    let Some(validator) = validator() else {
-        return;
-    };
-    let dir = tempfile::tempdir().unwrap();
-    let (since, until, _) = json_report(dir.path());
-    let file = dir.path().join("focus.csv");
-    std::fs::write(&file, focus_csv(dir.path(), &since, &until)).unwrap();
+/// What focus-validator says about `file`: it exits 0 whether or not the file passes, so its
+/// words are the verdict.
+fn validate(validator: &Path, file: &Path) -> String {
     let out = Command::new(validator)
         .arg("--data-file")
-        .arg(&file)
+        .arg(file)
         .args(["--validate-version", "1.0"])
         .current_dir(package_root())
         .output()
         .unwrap();
-    // It exits 0 whether or not the file passes: its words are the verdict.
     let text = format!(
         "{}{}",
         String::from_utf8_lossy(&out.stdout),
@@ -202,13 +195,61 @@ fn the_demo_ledger_passes_the_official_focus_validator() {
         "focus-validator: {}\n{text}",
         out.status
     );
-    assert!(!text.contains("Validation failed"), "{text}");
-    assert!(
-        !text.lines().any(|l| l.trim_end().ends_with(" failed:")),
-        "{text}"
-    );
-    assert!(
-        text.lines().any(|l| l.trim() == "Validation succeeded."),
-        "no success line:\n{text}"
-    );
+    text
+}
+
+/// Passed: its success line, and neither its failure line nor a failed check.
+fn passed(text: &str) -> bool {
+    !text.contains("Validation failed")
+        && !text.lines().any(|l| l.trim_end().ends_with(" failed:"))
+        && text.lines().any(|l| l.trim() == "Validation succeeded.")
+}
+
+#[test]
+fn the_demo_ledger_passes_the_official_focus_validator() {
+    let Some(validator) = validator() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (since, until, _) = json_report(dir.path());
+    let file = dir.path().join("focus.csv");
+    std::fs::write(&file, focus_csv(dir.path(), &since, &until)).unwrap();
+    let text = validate(&validator, &file);
+    assert!(passed(&text), "{text}");
+}
+
+/// The verdict is read from the validator's words: the same output without its `BilledCost`
+/// column is refused.
+#[test]
+fn the_validator_refuses_the_output_without_a_required_column() {
+    let Some(validator) = validator() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (since, until, _) = json_report(dir.path());
+    let text = focus_csv(dir.path(), &since, &until);
+    let header = fields(text.lines().next().unwrap());
+    let drop = header.iter().position(|h| h == "BilledCost").unwrap();
+    let mut cut = String::new();
+    for line in text.lines() {
+        let mut row = fields(line);
+        row.remove(drop);
+        let quoted: Vec<String> = row
+            .iter()
+            .map(|f| {
+                if f.contains([',', '"']) {
+                    format!("\"{}\"", f.replace('"', "\"\""))
+                } else {
+                    f.clone()
+                }
+            })
+            .collect();
+        cut.push_str(&quoted.join(","));
+        cut.push('\n');
+    }
+    let file = dir.path().join("cut.csv");
+    std::fs::write(&file, cut).unwrap();
+    let verdict = validate(&validator, &file);
+    assert!(!passed(&verdict), "{verdict}");
+    assert!(verdict.contains("BilledCost"), "{verdict}");
 }
