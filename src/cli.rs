@@ -256,6 +256,10 @@ pub struct ReportArgs {
     /// Print CSV (one row per day and currency) for spreadsheets.
     #[arg(long)]
     pub csv: bool,
+    /// Print the window as a FOCUS 1.0 dataset (CSV): one row per instance, cost line and
+    /// hour, every FOCUS column, for FinOps tools that read the clouds' billing exports.
+    #[arg(long, conflicts_with_all = ["json", "csv"])]
+    pub focus: bool,
 }
 
 /// `gpumeter cleanup`: what to delete. Every flag narrows the choice; at least one is needed.

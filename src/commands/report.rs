@@ -2,6 +2,7 @@
 //! energy, actions, what still bills after a release, and instances that overlapped.
 
 mod bars;
+mod focus;
 mod json;
 mod table;
 pub mod window;
@@ -51,10 +52,16 @@ pub fn run(cli: &Cli, args: &ReportArgs) -> CommandResult {
         )));
     }
     let ledger = Ledger::open_read_only(&path).map_err(|e| Failure::failed(e.to_string()))?;
+    let sheet = ctx.pricing().ok().flatten().map(|p| p.sheet);
+    if args.focus {
+        let text = focus::csv(&ledger, since, until, sheet.as_ref())
+            .map_err(|e| Failure::failed(e.to_string()))?;
+        emit(text.trim_end());
+        return Ok(ExitCode::SUCCESS);
+    }
     let rows = ledger
         .report_rows(since, until)
         .map_err(|e| Failure::failed(e.to_string()))?;
-    let sheet = ctx.pricing().ok().flatten().map(|p| p.sheet);
     let price = |row: &LeftoverRow| sheet.as_ref().and_then(|s| monthly_cost(s, row));
     let report = report::build(&rows, since, until, &tz, &price);
     if args.json {

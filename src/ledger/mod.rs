@@ -16,6 +16,7 @@ pub mod aggregate;
 pub mod amount;
 pub mod demo;
 pub mod error;
+pub mod focus;
 pub mod guard;
 pub mod insert;
 pub mod query;

@@ -20,6 +20,7 @@ mod progress_tmux;
 mod readme_examples;
 mod readme_screen;
 mod regional_price;
+mod report_focus;
 mod resources_tmux;
 mod serve_fleet_cli;
 mod status_cli;

@@ -23,6 +23,7 @@ pub mod audit;
 pub mod cloud;
 pub mod demo;
 pub mod fleet;
+pub mod focus;
 pub mod guard;
 pub mod meter;
 pub mod money;

@@ -14,6 +14,7 @@ mod audit_bills;
 mod audit_bills_errors;
 mod audit_bills_variants;
 mod drive;
+mod focus_rows;
 mod guard_owner;
 mod meter_oracle;
 mod meter_properties;
