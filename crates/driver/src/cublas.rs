@@ -11,8 +11,8 @@ use cudarc::cublas::sys::{
 use cudarc::driver::DevicePtr;
 use gpumeter_core::verify::Figure;
 
+use crate::device::Gpu;
 use crate::error;
-use crate::gpu::Gpu;
 use crate::kernels::{Timer, figure};
 use crate::load::{self, CUBLAS_ABSENT};
 use crate::sizing::{bf16_noise, gemm_flops, gemm_side, tflops};

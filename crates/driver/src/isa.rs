@@ -195,38 +195,6 @@ mod tests {
     }
 
     #[test]
-    fn every_kernel_builds_under_the_oldest_driver_the_benchmark_supports_on_each_card() {
-        // The benchmark needs a CUDA 12.0 driver (R525, the cudarc API set it is built for);
-        // Blackwell cards came with CUDA 12.8. (A Turing card under a CUDA 10.0 or 10.1 driver
-        // could not build the m16n8k8 kernel, which needs PTX 6.5: such drivers are not
-        // supported.)
-        let cards = [
-            (70, 12000),
-            (75, 12000),
-            (80, 12000),
-            (86, 12000),
-            (89, 12000),
-            (90, 12000),
-            (100, 12080),
-            (120, 12080),
-        ];
-        let kernels = [
-            crate::ptx::FMA_NEEDS,
-            crate::ptx::MMA_BF16.needs,
-            crate::ptx::MMA_F16.needs,
-            crate::ptx::MMA_F16_TURING.needs,
-        ];
-        for (card, cuda) in cards {
-            for needs in kernels.iter().filter(|n| n.sm <= card) {
-                assert!(
-                    choose(*needs, card, cuda).is_ok(),
-                    "sm_{card} on CUDA {cuda}: {needs:?}"
-                );
-            }
-        }
-    }
-
-    #[test]
     fn a_card_older_than_the_instructions_is_refused() {
         assert_eq!(
             choose(MMA_BF16, 75, 12000),

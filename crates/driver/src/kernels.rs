@@ -10,7 +10,7 @@ use cudarc::driver::{CudaEvent, CudaFunction, CudaModule, LaunchConfig, PushKern
 use cudarc::nvrtc::Ptx;
 use gpumeter_core::verify::Figure;
 
-use crate::gpu::Gpu;
+use crate::device::Gpu;
 use crate::isa::{NotBuildable, choose};
 use crate::ptx::{
     FMA_ENTRY, FMA_NEEDS, FMA_PER_ITERATION, MMA_BF16, MMA_F16, MMA_F16_TURING, MMA_PER_ITERATION,

@@ -20,6 +20,7 @@
 //! Each unsafe block says why it is sound.
 
 mod cublas;
+mod device;
 mod error;
 mod gpu;
 mod isa;
@@ -37,7 +38,7 @@ use std::time::{Duration, Instant};
 use cudarc::driver::sys::CUresult;
 use gpumeter_core::verify::{BenchError, BenchErrorKind, Measured};
 
-pub use gpu::same_pci_bus;
+pub use device::same_pci_bus;
 pub use load::CUBLAS_ABSENT;
 pub use nvml_raw::remapped_rows;
 

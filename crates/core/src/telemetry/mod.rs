@@ -6,11 +6,15 @@
 //! - [`stamped`]: a reading with its instant, and the [`Telemetry`] the samplers send.
 //! - [`history`]: bounded rings per metric and window statistics.
 //! - [`findings`]: what you paid for against what you got.
+//! - [`facts`] and [`measured`]: what `verify` reads of a card beyond the cockpit's readings,
+//!   and what its benchmark measured.
 //! - [`source`]: the seams the samplers read through; [`sim`] is the seeded simulator behind
 //!   the demo and the tests, driven by a [`scenario`].
 
+pub mod facts;
 pub mod findings;
 pub mod history;
+pub mod measured;
 pub mod metric;
 pub mod sample;
 pub mod scenario;

@@ -5,10 +5,11 @@
 
 use std::time::Duration;
 
+use super::facts::{ComputeMode, GpuFacts, RemappedRows};
+use super::measured::{Figure, Measured};
 use super::metric::{Metric, Unavailable, f64_to_u64};
 use super::sample::{GpuProcess, MigInfo, ProcessKind};
 use super::sim::{Simulator, Stream, pct};
-use crate::verify::{ComputeMode, Figure, GpuFacts, Measured, RemappedRows};
 
 const MIB_PER_GIB: f64 = 1024.0;
 /// The benchmark's run-to-run spread: ± this share of each figure.

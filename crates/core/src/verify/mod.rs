@@ -12,15 +12,14 @@ mod checks_sku;
 mod checks_tenant;
 mod checks_throughput;
 pub mod compat;
-pub mod facts;
 mod gpu;
-pub mod measured;
 pub mod money;
 pub mod rated;
 pub mod report;
 mod summary;
 
-pub use facts::{ComputeMode, GpuFacts, RemappedRows};
-pub use measured::{BenchError, BenchErrorKind, Figure, Measured};
+// The facts and figures are readings, so they live with the other readings in `telemetry`.
+pub use crate::telemetry::facts::{ComputeMode, GpuFacts, RemappedRows};
+pub use crate::telemetry::measured::{BenchError, BenchErrorKind, Figure, Measured};
 pub use rated::{Quality, RatedGpu, rated_for};
 pub use report::{Amount, Check, Reading, Thresholds, Verdict, VerifyInput, VerifyReport, assess};

@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use crate::telemetry::Metric;
+use super::Metric;
 
 /// One GPU's facts, read once by `verify` (NVML at the edge, the simulator in the demo).
 /// The model, memory, MIG, vGPU, utilisation, processes and compute capability come from the
