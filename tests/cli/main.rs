@@ -2,6 +2,8 @@
 //! each command, and the cockpit in a real terminal under tmux.
 
 mod actions_cli;
+mod audit_cli;
+mod audit_focus;
 mod aws_cli;
 mod cleanup_cli;
 mod cockpit_cli;
