@@ -136,8 +136,12 @@ fn describe(f: &Finding) -> String {
             )
         }
         Finding::Transfer(t) => format!(
-            "{:?} data transfer from {} to {}, while {} ran",
-            t.scope,
+            "{} data transfer from {} to {}, while {} ran",
+            if t.scope == super::bill::TransferScope::InterZone {
+                "Inter-zone"
+            } else {
+                "Inter-region"
+            },
             cell(t.from_region.as_deref().unwrap_or("?")),
             cell(t.to_region.as_deref().unwrap_or("?")),
             if t.instances.is_empty() {
