@@ -11,6 +11,7 @@ mod app_resources;
 mod app_update;
 mod app_watchdog;
 mod audit_match;
+mod audit_match_causes;
 mod audit_match_evidence;
 mod audit_match_fixture;
 mod drive;
