@@ -1,7 +1,9 @@
 //! `gpumeter audit --json`: the report as one object. Amounts are exact decimal strings with
 //! their currency; an amount the bill does not give is `null`, never zero.
 
-use gpumeter_core::audit::{Amounts, AuditLedger, AuditReport, BillLine, Cause, Finding};
+use gpumeter_core::audit::{
+    Amounts, AuditLedger, AuditReport, BillLine, Cause, Finding, LeftoverWhy, TransferScope,
+};
 use gpumeter_core::meter::ResourceKind;
 use gpumeter_core::money::Money;
 use gpumeter_core::text::one_line;
@@ -65,12 +67,21 @@ fn finding(f: &Finding, lines: &[BillLine]) -> Value {
             "resource": safe(&l.resource),
             "resource_kind": l.kind.map(ResourceKind::label),
             "instance": safe(&l.instance),
-            "why": format!("{:?}", l.why).to_lowercase(),
+            "why": match l.why {
+                LeftoverWhy::AfterRelease => "after_release",
+                LeftoverWhy::AfterGone => "after_gone",
+                LeftoverWhy::InstanceGone => "instance_gone",
+            },
             "released": l.released.map(|t| t.to_string()),
             "since": l.since.to_string(),
         }),
         Finding::Transfer(t) => json!({
-            "scope": format!("{:?}", t.scope).to_lowercase(),
+            "scope": match t.scope {
+                TransferScope::InterRegion => "inter_region",
+                TransferScope::InterZone => "inter_zone",
+                TransferScope::Internet => "internet",
+                TransferScope::Unknown => "unknown",
+            },
             "from_region": t.from_region.as_deref().map(safe),
             "to_region": t.to_region.as_deref().map(safe),
             "instances": t.instances,
