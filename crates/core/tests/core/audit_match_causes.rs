@@ -1,6 +1,5 @@
-//! The rest of the audit's rules: a released instance's own hours after its release, a
-//! resource charged after it was seen deleted, hours the meter did not see, and compute the
-//! meter billed that the bill does not charge.
+//! Each instance's compute against the meter, and the cause given for a difference; and the
+//! leftovers of a released instance's own hours and of a disk seen deleted.
 
 use gpumeter_core::audit::{
     Cause, ChargeKind, Finding, FindingKind, LeftoverWhy, Tolerance, audit,
@@ -128,4 +127,92 @@ fn compute_the_meter_billed_and_the_bill_lacks_is_not_on_the_bill() {
         report.disputed().is_empty(),
         "a bill below the meter is no money to ask back"
     );
+}
+
+#[test]
+fn a_bill_at_another_rate_is_a_mismatch_from_a_rate_change() {
+    let (sheet, billed) = (dec!(32.77), dec!(40.96));
+    let lines = numbered(compute_hours("i-0x", 0, 24, billed));
+    let inst = instance("i-0x", 0.0, 24.0, false, sheet);
+    let metered = inst.metered.unwrap();
+    let report = audit(
+        &lines,
+        &ledger(vec![inst], Vec::new()),
+        span(),
+        Tolerance::default(),
+    );
+    let Some(Finding::Mismatch(m)) = report.findings.first() else {
+        panic!("{:?}", report.findings)
+    };
+    let bill = sum_by(&lines, |_| Decimal::ONE);
+    assert_eq!(m.billed, Some(usd(bill)));
+    assert_eq!(m.difference, Some(usd(bill - metered.amount)));
+    assert_eq!(
+        m.cause,
+        Cause::RateChange {
+            bill: usd(bill / dec!(24)),
+            sheet: usd(sheet)
+        }
+    );
+}
+
+#[test]
+fn hours_off_by_less_than_a_step_per_line_are_a_rounding_rule() {
+    let rate = dec!(10);
+    // The meter saw 23.5 h; the bill rounds each hour up and charges 24 whole hours.
+    let lines = numbered(compute_hours("i-0r", 0, 24, rate));
+    let mut inst = instance("i-0r", 0.0, 23.5, false, rate);
+    inst.last_seen = at(24.0);
+    inst.step_seconds = Some(3600);
+    let report = audit(
+        &lines,
+        &ledger(vec![inst.clone()], Vec::new()),
+        span(),
+        Tolerance::default(),
+    );
+    let Some(Finding::Mismatch(m)) = report.findings.first() else {
+        panic!("{:?}", report.findings)
+    };
+    assert!(matches!(m.cause, Cause::Rounding { .. }), "{:?}", m.cause);
+    assert_eq!(
+        m.difference,
+        Some(usd(
+            sum_by(&lines, |_| Decimal::ONE) - inst.metered.unwrap().amount
+        ))
+    );
+}
+
+#[test]
+fn a_bill_within_the_tolerance_agrees_and_one_beyond_it_does_not() {
+    let rate = dec!(10);
+    let inst = instance("i-0ok", 0.0, 24.0, false, rate);
+    let metered = inst.metered.unwrap().amount;
+    let allowed = Tolerance::default().allowed(metered);
+    let mut lines = numbered(compute_hours("i-0ok", 0, 24, rate));
+    lines[0].billed = usd(lines[0].billed.amount + allowed);
+    let l = ledger(vec![inst], Vec::new());
+    assert!(audit(&lines, &l, span(), Tolerance::default()).agrees());
+    lines[0].billed = usd(lines[0].billed.amount + dec!(0.01));
+    assert!(!audit(&lines, &l, span(), Tolerance::default()).agrees());
+    assert!(audit(&lines, &l, span(), Tolerance::percent(dec!(5))).agrees());
+}
+
+#[test]
+fn compute_the_sheet_has_no_price_for_is_a_missing_line_on_the_sheet() {
+    let lines = numbered(compute_hours("i-0np", 0, 3, dec!(3)));
+    let mut inst = instance("i-0np", 0.0, 3.0, false, dec!(3));
+    inst.metered = None;
+    inst.rate_per_hour = None;
+    let report = audit(
+        &lines,
+        &ledger(vec![inst], Vec::new()),
+        span(),
+        Tolerance::default(),
+    );
+    let Some(Finding::Mismatch(m)) = report.findings.first() else {
+        panic!("{:?}", report.findings)
+    };
+    assert_eq!(m.cause, Cause::MissingOnSheet);
+    assert_eq!(m.billed, Some(usd(sum_by(&lines, |_| Decimal::ONE))));
+    assert_eq!(m.difference, None, "unknown is not zero");
 }
