@@ -4,6 +4,7 @@
 mod actions_cli;
 mod audit_cli;
 mod audit_cli_bills;
+mod audit_cli_cur;
 mod audit_focus;
 mod aws_cli;
 mod cleanup_cli;
