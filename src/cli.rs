@@ -215,6 +215,14 @@ pub enum Command {
   gpumeter report --since 30d
   gpumeter report --since 7d --csv > spend.csv")]
     Report(ReportArgs),
+    /// The provider's bill against the ledger: charges after a release, transfer between
+    /// regions, overlapping instances, compute billed otherwise than metered, lines nothing
+    /// explains. Exit 0 when they agree, 3 when anything is found, 2 for a bill it cannot read.
+    #[command(after_help = "Examples:
+  gpumeter audit --bill cur-2026-05.csv.gz --since 2026-05-01 --until 2026-06-01
+  gpumeter audit --bill focus.csv --bill alibaba-bill.csv --json
+  gpumeter audit --bill bill.csv --evidence refund-case")]
+    Audit(AuditArgs),
     /// Prometheus metrics on /metrics: telemetry, cost, deadline, leftovers, guards.
     Serve(ServeArgs),
     /// Shell completions for bash, zsh, fish, elvish or powershell, on stdout.
@@ -260,6 +268,32 @@ pub struct ReportArgs {
     /// hour, every FOCUS column, for FinOps tools that read the clouds' billing exports.
     #[arg(long, conflicts_with_all = ["json", "csv"])]
     pub focus: bool,
+}
+
+/// `gpumeter audit`: the bills, the span, the output and the evidence.
+#[derive(Debug, Args)]
+pub struct AuditArgs {
+    /// A bill export: FOCUS 1.x CSV, the AWS Cost and Usage Report CSV, or the Alibaba or
+    /// Tencent bill-details CSV, plain or gzip (repeatable).
+    #[arg(long = "bill", value_name = "FILE", required = true)]
+    pub bills: Vec<PathBuf>,
+    /// Start of the span audited, in the forms `report` takes [default: the bills' first
+    /// charge].
+    #[arg(long, value_name = "WHEN")]
+    pub since: Option<String>,
+    /// End of the span [default: the bills' last charge].
+    #[arg(long, value_name = "WHEN")]
+    pub until: Option<String>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// How far the bill's compute may be from the meter's, in percent of the meter's (at
+    /// least 0.01 of the currency).
+    #[arg(long, value_name = "PCT", default_value = "1")]
+    pub tolerance: Decimal,
+    /// Write a refund case into DIR: summary.md, actions.csv, minutes.csv, bill-lines.csv.
+    #[arg(long, value_name = "DIR")]
+    pub evidence: Option<PathBuf>,
 }
 
 /// `gpumeter cleanup`: what to delete. Every flag narrows the choice; at least one is needed.

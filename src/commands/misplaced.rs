@@ -35,6 +35,7 @@ fn takes(
         Command::SnapshotClean { .. } => ("snapshot-clean", &[], &[]),
         Command::Extend { .. } => ("extend", &[], &[]),
         Command::Report(_) => ("report", &[], &[]),
+        Command::Audit(_) => ("audit", &[], &[]),
         Command::Fleet { .. } => ("fleet", &[], &[]),
         Command::Completions { .. } => ("completions", &[], &[]),
         Command::Man { .. } => ("man", &[], &[]),

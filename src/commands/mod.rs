@@ -8,6 +8,7 @@ use crate::cli::{Cli, Command};
 use crate::provider::{Action, ProviderError};
 
 pub mod actions;
+pub mod audit;
 pub mod checklist;
 pub mod cleanup;
 pub mod cockpit;
@@ -214,6 +215,7 @@ pub fn run(cli: &Cli) -> ExitCode {
         ),
         Some(Command::Extend { duration, common }) => extend::run(cli, duration, common),
         Some(Command::Report(args)) => report::run(cli, args),
+        Some(Command::Audit(args)) => audit::run(cli, args),
         Some(Command::Serve(args)) => serve::run(cli, args),
         Some(Command::Fleet { json }) => fleet::run(cli, *json),
         Some(Command::Completions { shell }) => meta::completions(*shell),

@@ -10,10 +10,12 @@
 //! - [`watchdog_events`]: the watchdog's own events, read back for the cockpit.
 //! - [`retention`]: minute buckets roll up into hours after 30 days.
 //! - [`verifications`]: what `gpumeter verify` found, kept as evidence.
+//! - [`audit`]: what `gpumeter audit` matches a bill against, and the evidence behind it.
 //! - [`query`] and [`report`]: rows read for a time range, and the pure report over them.
 
 pub mod aggregate;
 pub mod amount;
+pub mod audit;
 pub mod demo;
 pub mod error;
 pub mod focus;

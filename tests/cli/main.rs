@@ -2,6 +2,10 @@
 //! each command, and the cockpit in a real terminal under tmux.
 
 mod actions_cli;
+mod audit_cli;
+mod audit_cli_bills;
+mod audit_cli_cur;
+mod audit_focus;
 mod aws_cli;
 mod cleanup_cli;
 mod cockpit_cli;

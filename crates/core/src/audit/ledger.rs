@@ -31,6 +31,9 @@ pub struct LedgerInstance {
     pub metered: Option<Money>,
     /// The rate the meter used, per hour.
     pub rate_per_hour: Option<Money>,
+    /// The sheet's billing step for its compute, in seconds (1 for per-second billing, 3600
+    /// for hourly); `None` when no sheet says.
+    pub step_seconds: Option<u32>,
 }
 
 /// One resource seen with an instance.

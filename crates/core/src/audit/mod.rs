@@ -5,8 +5,20 @@
 
 pub mod bill;
 pub mod bills;
+mod compute;
+pub mod evidence;
+pub mod findings;
 pub mod ledger;
+mod leftovers;
+pub mod matching;
+pub mod report;
 
 pub use bill::{BillFormat, BillLine, ChargeKind, LineSource, TransferScope};
 pub use bills::{BillError, read_bill};
+pub use findings::{
+    Amounts, Cause, Finding, FindingKind, Leftover, LeftoverWhy, Mismatch, OverlapCharge, Transfer,
+    Unexplained,
+};
 pub use ledger::{AuditLedger, LedgerInstance, LedgerResource};
+pub use matching::audit;
+pub use report::{AuditReport, Tolerance};

@@ -1,0 +1,250 @@
+//! What `audit` finds where the bill and the ledger differ. Every amount is [`Money`], kept
+//! per currency ([`Amounts`]) and never mixed; an amount the bill does not give is left out,
+//! never shown as zero.
+
+use jiff::Timestamp;
+use rust_decimal::Decimal;
+
+use super::bill::TransferScope;
+use crate::meter::ResourceKind;
+use crate::money::{Currency, Money};
+
+/// Amounts in one or more currencies, one entry per currency, sorted by currency.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Amounts(pub Vec<Money>);
+
+impl Amounts {
+    /// Adds `money` to the entry of its currency.
+    pub fn add(&mut self, money: Money) {
+        if let Some(m) = self.0.iter_mut().find(|m| m.currency == money.currency) {
+            m.amount += money.amount;
+        } else {
+            self.0.push(money);
+            self.0.sort_by_key(|m| m.currency);
+        }
+    }
+
+    /// Adds every entry of `other`.
+    pub fn add_all(&mut self, other: &Amounts) {
+        for m in &other.0 {
+            self.add(*m);
+        }
+    }
+
+    /// The amount in `currency`, if any line was in it.
+    pub fn get(&self, currency: Currency) -> Option<Money> {
+        self.0.iter().find(|m| m.currency == currency).copied()
+    }
+
+    /// No amount in any currency.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// Why a resource's charges count as left over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LeftoverWhy {
+    /// Charged after its instance was released.
+    AfterRelease,
+    /// Charged after the ledger saw the resource itself gone.
+    AfterGone,
+    /// The ledger recorded it with an instance it holds nothing else of: that instance is gone
+    /// from the audited span.
+    InstanceGone,
+}
+
+/// A resource (or a released instance itself) that the bill charges after it should have
+/// stopped billing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Leftover {
+    pub resource: String,
+    /// `None` for the instance's own charges after its release.
+    pub kind: Option<ResourceKind>,
+    pub instance: String,
+    pub why: LeftoverWhy,
+    /// The instance's release (or the resource's `gone`), where the ledger has one.
+    pub released: Option<Timestamp>,
+    /// From when the bill charges it: the release, or its first charge after.
+    pub since: Timestamp,
+    /// The charges after `since`; a line that straddles it counts pro rata.
+    pub amounts: Amounts,
+    /// Indexes of the bill lines, in the order given.
+    pub lines: Vec<usize>,
+}
+
+/// Data moved between regions or zones, summed per pair.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Transfer {
+    pub scope: TransferScope,
+    pub from_region: Option<String>,
+    pub to_region: Option<String>,
+    /// The instances the ledger saw running in either region while the lines were charged.
+    pub instances: Vec<String>,
+    pub amounts: Amounts,
+    /// The quantity summed where every line gives one in the same unit (GB).
+    pub quantity: Option<(Decimal, String)>,
+    pub lines: Vec<usize>,
+}
+
+/// Two instances of the same provider and SKU that ran at the same time.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OverlapCharge {
+    pub first: String,
+    /// The one started later: its compute during the overlap is what the overlap cost.
+    pub second: String,
+    pub sku: String,
+    pub from: Timestamp,
+    pub until: Timestamp,
+    /// The later instance's compute lines within the overlap, pro rata; empty when the bill
+    /// has none (unknown, not zero).
+    pub amounts: Amounts,
+    pub lines: Vec<usize>,
+}
+
+/// The likely reason the bill and the meter differ for one instance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cause {
+    /// The bill's hourly rate (its amount over its hours) is not the sheet's.
+    RateChange { bill: Money, sheet: Money },
+    /// The hours differ by less than one billing step per line: the provider rounds otherwise.
+    Rounding {
+        bill_hours: Decimal,
+        meter_hours: Decimal,
+    },
+    /// The bill charges hours the meter did not see (it was not watching, or the instance ran
+    /// on after it stopped watching), at the sheet's rate.
+    Hours {
+        bill_hours: Decimal,
+        meter_hours: Decimal,
+    },
+    /// The bill charges compute the sheet has no price for.
+    MissingOnSheet,
+    /// The meter billed compute the bill does not charge (yet, or at all).
+    NotOnBill,
+    /// The bill's lines give no hours, so the rate and the hours cannot be told apart.
+    Unknown,
+}
+
+impl Cause {
+    /// A few words for people.
+    pub fn label(&self) -> &'static str {
+        match self {
+            Cause::RateChange { .. } => "a rate change",
+            Cause::Rounding { .. } => "a rounding rule",
+            Cause::Hours { .. } => "hours the meter did not see",
+            Cause::MissingOnSheet => "a missing line on the sheet",
+            Cause::NotOnBill => "not on the bill",
+            Cause::Unknown => "unknown (the bill gives no hours)",
+        }
+    }
+}
+
+/// One instance's compute: the bill against the meter.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mismatch {
+    pub instance: String,
+    /// The compute the bill charges in the span, in the meter's currency (or the bill's own
+    /// when the meter has no price).
+    pub billed: Option<Money>,
+    pub metered: Option<Money>,
+    /// `billed - metered`, where both are known.
+    pub difference: Option<Money>,
+    pub cause: Cause,
+    pub lines: Vec<usize>,
+}
+
+/// Lines whose resource id the ledger has never seen.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unexplained {
+    /// `None` for lines that name no resource.
+    pub resource: Option<String>,
+    pub service: String,
+    pub amounts: Amounts,
+    pub lines: Vec<usize>,
+}
+
+/// One place the bill and the ledger differ.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Finding {
+    Leftover(Leftover),
+    Transfer(Transfer),
+    Overlap(OverlapCharge),
+    Mismatch(Mismatch),
+    Unexplained(Unexplained),
+}
+
+/// The five kinds, in the order the report lists them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum FindingKind {
+    Leftover,
+    Transfer,
+    Overlap,
+    Mismatch,
+    Unexplained,
+}
+
+impl FindingKind {
+    /// The kind's name in `--json` and in headings.
+    pub fn name(self) -> &'static str {
+        match self {
+            FindingKind::Leftover => "leftover",
+            FindingKind::Transfer => "transfer",
+            FindingKind::Overlap => "overlap",
+            FindingKind::Mismatch => "mismatch",
+            FindingKind::Unexplained => "unexplained",
+        }
+    }
+}
+
+impl Finding {
+    pub fn kind(&self) -> FindingKind {
+        match self {
+            Finding::Leftover(_) => FindingKind::Leftover,
+            Finding::Transfer(_) => FindingKind::Transfer,
+            Finding::Overlap(_) => FindingKind::Overlap,
+            Finding::Mismatch(_) => FindingKind::Mismatch,
+            Finding::Unexplained(_) => FindingKind::Unexplained,
+        }
+    }
+
+    /// What the finding amounts to: the charges, or for a mismatch its difference (the
+    /// bill's compute where the meter has no figure).
+    pub fn amounts(&self) -> Amounts {
+        match self {
+            Finding::Leftover(f) => f.amounts.clone(),
+            Finding::Transfer(f) => f.amounts.clone(),
+            Finding::Overlap(f) => f.amounts.clone(),
+            Finding::Unexplained(f) => f.amounts.clone(),
+            Finding::Mismatch(f) => Amounts(
+                f.difference
+                    .or(f.billed)
+                    .or(f.metered.map(|m| Money::new(-m.amount, m.currency)))
+                    .into_iter()
+                    .collect(),
+            ),
+        }
+    }
+
+    /// The bill lines behind it, as indexes into the lines given.
+    pub fn lines(&self) -> &[usize] {
+        match self {
+            Finding::Leftover(f) => &f.lines,
+            Finding::Transfer(f) => &f.lines,
+            Finding::Overlap(f) => &f.lines,
+            Finding::Mismatch(f) => &f.lines,
+            Finding::Unexplained(f) => &f.lines,
+        }
+    }
+
+    /// The ledger's instances it concerns.
+    pub fn instances(&self) -> Vec<&str> {
+        match self {
+            Finding::Leftover(f) => vec![f.instance.as_str()],
+            Finding::Transfer(f) => f.instances.iter().map(String::as_str).collect(),
+            Finding::Overlap(f) => vec![f.first.as_str(), f.second.as_str()],
+            Finding::Mismatch(f) => vec![f.instance.as_str()],
+            Finding::Unexplained(_) => Vec::new(),
+        }
+    }
+}

@@ -1,0 +1,137 @@
+//! Charges that outlived what the ledger saw: a released instance's own lines after its
+//! release, a resource's lines after its instance's release or after it was seen gone, and the
+//! lines of a resource recorded with an instance the ledger holds nothing else of.
+
+use jiff::Timestamp;
+
+use super::bill::BillLine;
+use super::findings::{Amounts, Finding, Leftover, LeftoverWhy};
+use super::ledger::{AuditLedger, LedgerResource};
+use super::matching::{pro_rata, share};
+use crate::meter::ResourceKind;
+use crate::money::Money;
+
+/// Every leftover charge among the lines `in_span`, one finding per resource.
+pub(super) fn find(
+    lines: &[BillLine],
+    in_span: &[usize],
+    ledger: &AuditLedger,
+    span: (Timestamp, Timestamp),
+) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for inst in &ledger.instances {
+        if let Some(released) = inst.released {
+            let left = Cutoff {
+                resource: &inst.id,
+                kind: None,
+                instance: &inst.id,
+                why: LeftoverWhy::AfterRelease,
+                at: Some(released),
+                whole: true,
+            };
+            out.extend(left.charges(lines, in_span, span));
+        }
+    }
+    let mut ids: Vec<&str> = ledger.resources.iter().map(|r| r.id.as_str()).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    for id in ids {
+        let rows: Vec<&LedgerResource> = ledger.resources.iter().filter(|r| r.id == id).collect();
+        if let Some(left) = cutoff(ledger, &rows) {
+            out.extend(left.charges(lines, in_span, span));
+        }
+    }
+    out
+}
+
+/// From when one resource should bill no more, and why.
+struct Cutoff<'a> {
+    resource: &'a str,
+    kind: Option<ResourceKind>,
+    instance: &'a str,
+    why: LeftoverWhy,
+    /// `None`: the whole span (its instance is gone from the ledger).
+    at: Option<Timestamp>,
+    /// Only lines that start after the cutoff count, each whole: an instance's hour that
+    /// straddles its release bills usage before it (its quantity says how much), while a
+    /// disk or a snapshot bills the hour evenly and counts pro rata.
+    whole: bool,
+}
+
+/// The resource's cutoff over all the rows the ledger holds of it (one per instance it was
+/// seen with): none while any of them says it belongs to a running instance and is not gone;
+/// otherwise the latest of theirs.
+fn cutoff<'a>(ledger: &AuditLedger, rows: &[&'a LedgerResource]) -> Option<Cutoff<'a>> {
+    let mut best: Option<Cutoff<'a>> = None;
+    for r in rows {
+        let instance = ledger.instances.iter().find(|i| i.id == r.instance);
+        let candidate = match (instance.and_then(|i| i.released), r.gone, instance) {
+            (Some(released), Some(gone), _) if gone < released => {
+                (LeftoverWhy::AfterGone, Some(gone))
+            }
+            (Some(released), _, _) => (LeftoverWhy::AfterRelease, Some(released)),
+            (None, Some(gone), _) => (LeftoverWhy::AfterGone, Some(gone)),
+            (None, None, Some(_)) => return None,
+            (None, None, None) => (LeftoverWhy::InstanceGone, None),
+        };
+        let later = best.as_ref().is_none_or(|b| match (b.at, candidate.1) {
+            (Some(b), Some(c)) => c > b,
+            (None, Some(_)) => true,
+            _ => false,
+        });
+        if later {
+            best = Some(Cutoff {
+                resource: &r.id,
+                kind: Some(r.kind),
+                instance: &r.instance,
+                why: candidate.0,
+                at: candidate.1,
+                whole: false,
+            });
+        }
+    }
+    best
+}
+
+impl Cutoff<'_> {
+    /// The resource's lines charged after the cutoff, as one finding; none when there are
+    /// none or they sum to nothing.
+    fn charges(
+        &self,
+        lines: &[BillLine],
+        in_span: &[usize],
+        (since, until): (Timestamp, Timestamp),
+    ) -> Option<Finding> {
+        let from = self.at.map_or(since, |at| at.max(since));
+        let mut amounts = Amounts::default();
+        let mut picked = Vec::new();
+        let mut first: Option<Timestamp> = None;
+        for &i in in_span {
+            let line = &lines[i];
+            if line.resource_id.as_deref() != Some(self.resource) {
+                continue;
+            }
+            if share(line, from, until).is_none() || (self.whole && line.start < from) {
+                continue;
+            }
+            if let Some(m) = pro_rata(line, from, until) {
+                amounts.add(m);
+            }
+            picked.push(i);
+            first = Some(first.map_or(line.start, |f| f.min(line.start)));
+        }
+        if picked.is_empty() || amounts.0.iter().all(Money::is_zero) {
+            return None;
+        }
+        Some(Finding::Leftover(Leftover {
+            resource: self.resource.to_string(),
+            kind: self.kind,
+            instance: self.instance.to_string(),
+            why: self.why,
+            released: self.at,
+            since: first.map_or(from, |f| f.max(from)),
+            amounts,
+            lines: picked,
+        }))
+    }
+}

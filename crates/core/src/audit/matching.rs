@@ -1,0 +1,192 @@
+//! The audit itself: each bill line charged within the span is matched to the ledger's
+//! instances and resources by resource id and time, and what does not add up becomes a
+//! [`Finding`]. Pure: the lines, the ledger and the span come in as arguments.
+
+use jiff::Timestamp;
+use rust_decimal::Decimal;
+
+use super::bill::{BillLine, ChargeKind, TransferScope};
+use super::findings::{Amounts, Finding, Transfer, Unexplained};
+use super::ledger::{AuditLedger, LedgerInstance};
+use super::report::{AuditReport, Tolerance};
+use super::{compute, leftovers};
+use crate::money::Money;
+
+/// Matches `lines` against `ledger` over `span` (`[since, until)`), holding the bill to
+/// `tolerance` where it is compared with the meter.
+pub fn audit(
+    lines: &[BillLine],
+    ledger: &AuditLedger,
+    span: (Timestamp, Timestamp),
+    tolerance: Tolerance,
+) -> AuditReport {
+    let (since, until) = span;
+    let in_span: Vec<usize> = (0..lines.len())
+        .filter(|&i| share(&lines[i], since, until).is_some())
+        .collect();
+    let mut billed = Amounts::default();
+    for &i in &in_span {
+        if let Some(m) = pro_rata(&lines[i], since, until) {
+            billed.add(m);
+        }
+    }
+    let mut findings = Vec::new();
+    findings.extend(leftovers::find(lines, &in_span, ledger, span));
+    findings.extend(transfers(lines, &in_span, ledger, span));
+    findings.extend(compute::overlaps(lines, &in_span, ledger, span));
+    findings.extend(compute::mismatches(
+        lines, &in_span, ledger, span, tolerance,
+    ));
+    findings.extend(unexplained(lines, &in_span, ledger, span));
+    AuditReport {
+        since,
+        until,
+        tolerance,
+        lines_read: lines.len(),
+        lines_in_span: in_span.len(),
+        billed,
+        findings,
+    }
+}
+
+/// The share of `line`'s charge period that falls in `[from, to)`, as a fraction; `None` when
+/// none does. A line with no length counts whole when it starts inside.
+pub(super) fn share(line: &BillLine, from: Timestamp, to: Timestamp) -> Option<Decimal> {
+    let (start, end) = (line.start.as_second(), line.end.as_second());
+    let (from, to) = (from.as_second(), to.as_second());
+    if end <= start {
+        return (from <= start && start < to).then_some(Decimal::ONE);
+    }
+    let inside = end.min(to) - start.max(from);
+    (inside > 0).then(|| Decimal::from(inside) / Decimal::from(end - start))
+}
+
+/// What `line` bills within `[from, to)`, pro rata; `None` when nothing of it falls there.
+pub(super) fn pro_rata(line: &BillLine, from: Timestamp, to: Timestamp) -> Option<Money> {
+    share(line, from, to).map(|s| {
+        if s == Decimal::ONE {
+            line.billed
+        } else {
+            line.billed.times(s)
+        }
+    })
+}
+
+/// When `instance` stopped running as far as the ledger knows: its release, or else its last
+/// sighting.
+pub(super) fn end_of(instance: &LedgerInstance) -> Timestamp {
+    instance.released.unwrap_or(instance.last_seen)
+}
+
+/// Inter-region and inter-zone transfer lines, summed per scope and pair of regions.
+fn transfers(
+    lines: &[BillLine],
+    in_span: &[usize],
+    ledger: &AuditLedger,
+    (since, until): (Timestamp, Timestamp),
+) -> Vec<Finding> {
+    let mut out: Vec<Transfer> = Vec::new();
+    for &i in in_span {
+        let line = &lines[i];
+        let ChargeKind::Transfer { scope } = line.kind else {
+            continue;
+        };
+        if !matches!(scope, TransferScope::InterRegion | TransferScope::InterZone) {
+            continue;
+        }
+        let Some(amount) = pro_rata(line, since, until) else {
+            continue;
+        };
+        let pos = out.iter().position(|t| {
+            t.scope == scope && t.from_region == line.region && t.to_region == line.to_region
+        });
+        let t = if let Some(p) = pos {
+            let t = &mut out[p];
+            t.quantity = match (t.quantity.take(), line.quantity, &line.unit) {
+                (Some((sum, unit)), Some(q), Some(u)) if unit == *u => Some((sum + q, unit)),
+                _ => None,
+            };
+            t
+        } else {
+            out.push(Transfer {
+                scope,
+                from_region: line.region.clone(),
+                to_region: line.to_region.clone(),
+                instances: Vec::new(),
+                amounts: Amounts::default(),
+                quantity: line.quantity.zip(line.unit.clone()),
+                lines: Vec::new(),
+            });
+            let last = out.len() - 1;
+            &mut out[last]
+        };
+        t.amounts.add(amount);
+        t.lines.push(i);
+        for inst in &ledger.instances {
+            let ran_then = inst.started <= line.end && end_of(inst) > line.start;
+            let named = line.resource_id.as_deref() == Some(inst.id.as_str());
+            let region = inst.region.is_some()
+                && (inst.region == line.region || inst.region == line.to_region);
+            if (named || (region && ran_then)) && !t.instances.contains(&inst.id) {
+                t.instances.push(inst.id.clone());
+            }
+        }
+    }
+    out.into_iter().map(Finding::Transfer).collect()
+}
+
+/// Lines whose resource id names nothing the ledger holds: neither an instance nor a resource
+/// seen with one. Taxes, support and credits (lines of no resource charged as "other", and
+/// negative lines) are the account's, not an instance's, and are left out; so are the
+/// transfers between regions, which have a finding of their own.
+fn unexplained(
+    lines: &[BillLine],
+    in_span: &[usize],
+    ledger: &AuditLedger,
+    (since, until): (Timestamp, Timestamp),
+) -> Vec<Finding> {
+    let known = |id: &str| {
+        ledger.instances.iter().any(|i| i.id == id) || ledger.resources.iter().any(|r| r.id == id)
+    };
+    let mut out: Vec<Unexplained> = Vec::new();
+    for &i in in_span {
+        let line = &lines[i];
+        let between = matches!(
+            line.kind,
+            ChargeKind::Transfer {
+                scope: TransferScope::InterRegion | TransferScope::InterZone
+            }
+        );
+        let account = line.resource_id.is_none() && line.kind == ChargeKind::Other;
+        if between || account || line.billed.amount.is_sign_negative() {
+            continue;
+        }
+        if line.resource_id.as_deref().is_some_and(known) {
+            continue;
+        }
+        let Some(amount) = pro_rata(line, since, until) else {
+            continue;
+        };
+        let pos = out
+            .iter()
+            .position(|u| u.resource == line.resource_id && u.service == line.service);
+        let u = if let Some(p) = pos {
+            &mut out[p]
+        } else {
+            out.push(Unexplained {
+                resource: line.resource_id.clone(),
+                service: line.service.clone(),
+                amounts: Amounts::default(),
+                lines: Vec::new(),
+            });
+            let last = out.len() - 1;
+            &mut out[last]
+        };
+        u.amounts.add(amount);
+        u.lines.push(i);
+    }
+    out.into_iter()
+        .filter(|u| u.amounts.0.iter().any(|m| !m.is_zero()))
+        .map(Finding::Unexplained)
+        .collect()
+}

@@ -1,0 +1,103 @@
+//! `gpumeter audit`: the provider's bill against the ledger. The bills are read here, the
+//! ledger's view of the span is read from the ledger, the core matches them, and the findings
+//! are printed (text or `--json`) and, with `--evidence DIR`, written as a refund case.
+//! Exit 0: the bill and the ledger agree within the tolerance; 3: something was found; 2: a
+//! bill or a flag that cannot be read.
+
+mod evidence;
+mod json;
+mod read;
+mod text;
+
+use std::process::ExitCode;
+
+use gpumeter_core::audit::{AuditReport, BillLine, Tolerance, audit};
+use jiff::Timestamp;
+use jiff::tz::TimeZone;
+
+use super::context::Context;
+use super::report::window;
+use super::{CommandResult, Failure, emit};
+use crate::cli::{AuditArgs, Cli};
+use crate::ledger::{self, Ledger};
+
+/// Exit status when the bill and the ledger differ.
+pub const EXIT_FOUND: u8 = 3;
+
+pub fn run(cli: &Cli, args: &AuditArgs) -> CommandResult {
+    let ctx = Context::load(cli)?;
+    if args.tolerance.is_sign_negative() {
+        return Err(Failure::bad_input("--tolerance: a percentage, 0 or more"));
+    }
+    let now = Timestamp::now();
+    let now = Timestamp::from_second(now.as_second()).unwrap_or(now);
+    let tz = TimeZone::system();
+    let lines = read::bills(&args.bills)?;
+    let span = span(args, &lines, now, &tz)?;
+    let path = ledger::path_in(&ctx.data_dir, ctx.demo);
+    if ctx.demo && !path.exists() {
+        let mut fresh = Ledger::open(&path).map_err(|e| Failure::failed(e.to_string()))?;
+        ledger::demo::seed(&mut fresh, now).map_err(|e| Failure::failed(e.to_string()))?;
+    }
+    if !path.exists() {
+        return Err(Failure::failed(format!(
+            "no ledger yet: {} does not exist (the cockpit records it while it runs; try \
+             `gpumeter audit --demo`)",
+            path.display()
+        )));
+    }
+    let ledger = Ledger::open_read_only(&path).map_err(|e| Failure::failed(e.to_string()))?;
+    let view = ledger
+        .audit_ledger(span.0, span.1)
+        .map_err(|e| Failure::failed(e.to_string()))?;
+    let report = audit(&lines, &view, span, Tolerance::percent(args.tolerance));
+    if let Some(dir) = &args.evidence {
+        evidence::write(dir, &report, &view, &lines, &ledger)?;
+    }
+    if args.json {
+        emit(
+            &serde_json::to_string_pretty(&json::shape(&report, &view, &lines)).unwrap_or_default(),
+        );
+    } else {
+        emit(text::render(&report, &lines, args.bills.len()).trim_end());
+        if let Some(dir) = &args.evidence {
+            emit(&format!("evidence written to {}", dir.display()));
+        }
+    }
+    Ok(exit_code(&report))
+}
+
+/// 0 when the bill and the ledger agree, [`EXIT_FOUND`] otherwise.
+pub fn exit_code(report: &AuditReport) -> ExitCode {
+    if report.agrees() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(EXIT_FOUND)
+    }
+}
+
+/// `[since, until)`: the flags where given, else the bills' own first and last charge.
+fn span(
+    args: &AuditArgs,
+    lines: &[BillLine],
+    now: Timestamp,
+    tz: &TimeZone,
+) -> Result<(Timestamp, Timestamp), Failure> {
+    let bound = |flag: &str, text: &Option<String>, default: Option<Timestamp>| match text {
+        Some(text) => window::parse_bound(text, now, tz)
+            .map_err(|e| Failure::bad_input(format!("{flag}: {e}"))),
+        None => default.ok_or_else(|| {
+            Failure::bad_input(format!(
+                "{flag}: the bills hold no lines to take the period from; give --since and --until"
+            ))
+        }),
+    };
+    let since = bound("--since", &args.since, lines.iter().map(|l| l.start).min())?;
+    let until = bound("--until", &args.until, lines.iter().map(|l| l.end).max())?;
+    if since >= until {
+        return Err(Failure::bad_input(format!(
+            "--since ({since}) must be before --until ({until})"
+        )));
+    }
+    Ok((since, until))
+}

@@ -1,0 +1,206 @@
+//! The findings for people: grouped by kind, each with its amounts, a total per currency for
+//! each kind, and one line of what is in question in all. Every string from a bill is made one
+//! safe line first.
+
+use std::fmt::Write as _;
+
+use gpumeter_core::audit::{
+    Amounts, AuditReport, BillLine, Cause, Finding, FindingKind, LeftoverWhy, Mismatch, Transfer,
+};
+use gpumeter_core::money::Money;
+use gpumeter_core::text::one_line;
+
+/// The longest a bill's text is shown.
+const CHARS: usize = 80;
+
+fn safe(text: &str) -> String {
+    one_line(text, CHARS)
+}
+
+/// `1.20 USD + 8.40 CNY`, or `not on the bill` when nothing is known.
+fn money(amounts: &Amounts) -> String {
+    if amounts.is_empty() {
+        return "not on the bill".into();
+    }
+    amounts
+        .0
+        .iter()
+        .map(Money::to_string)
+        .collect::<Vec<_>>()
+        .join(" + ")
+}
+
+fn heading(kind: FindingKind) -> &'static str {
+    match kind {
+        FindingKind::Leftover => "Charged after it should have stopped billing",
+        FindingKind::Transfer => "Data transfer between regions and zones",
+        FindingKind::Overlap => "Instances of one type that ran at the same time",
+        FindingKind::Mismatch => "Compute: the bill against the meter",
+        FindingKind::Unexplained => "Lines the ledger cannot explain",
+    }
+}
+
+/// The whole report as text.
+pub fn render(report: &AuditReport, lines: &[BillLine], files: usize) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "Bill against the ledger, {} to {}",
+        report.since, report.until
+    );
+    let _ = writeln!(
+        out,
+        "  {} lines read from {files} file{}, {} charged in the period: {}",
+        report.lines_read,
+        if files == 1 { "" } else { "s" },
+        report.lines_in_span,
+        money(&report.billed)
+    );
+    let t = report.tolerance;
+    let _ = writeln!(
+        out,
+        "  tolerance: {} % of the meter's amount or {} of the currency, whichever is larger",
+        t.percent.normalize(),
+        t.floor
+    );
+    for (kind, total) in report.totals() {
+        let _ = writeln!(out, "\n{}", heading(kind));
+        for f in report.of(kind) {
+            let _ = writeln!(out, "  {}", describe(f, lines));
+        }
+        let _ = writeln!(out, "  total: {}", money(&total));
+    }
+    if report.agrees() {
+        let _ = writeln!(out, "\nThe bill and the ledger agree within the tolerance.");
+    } else {
+        let _ = writeln!(
+            out,
+            "\n{} finding{}; in question: {}",
+            report.findings.len(),
+            if report.findings.len() == 1 { "" } else { "s" },
+            money(&report.disputed())
+        );
+    }
+    out
+}
+
+/// One finding on one line, with where its first bill line is.
+fn describe(f: &Finding, lines: &[BillLine]) -> String {
+    let at = f
+        .lines()
+        .first()
+        .and_then(|&i| lines.get(i))
+        .map(|l| {
+            format!(
+                " [{}:{}, {} line{}]",
+                safe(&l.source.file),
+                l.source.line,
+                f.lines().len(),
+                if f.lines().len() == 1 { "" } else { "s" }
+            )
+        })
+        .unwrap_or_default();
+    let body = match f {
+        Finding::Leftover(l) => {
+            let what = l.kind.map_or("instance", |k| k.label());
+            let why = match l.why {
+                LeftoverWhy::AfterRelease => "after the release of",
+                LeftoverWhy::AfterGone => "after it was seen deleted, of",
+                LeftoverWhy::InstanceGone => "of the gone",
+            };
+            format!(
+                "{} ({what}) {why} {}, since {}: {}",
+                safe(&l.resource),
+                safe(&l.instance),
+                l.since,
+                money(&l.amounts)
+            )
+        }
+        Finding::Transfer(t) => transfer(t),
+        Finding::Overlap(o) => format!(
+            "{} beside {} ({}) from {} to {}: {} of {}'s compute",
+            safe(&o.second),
+            safe(&o.first),
+            safe(&o.sku),
+            o.from,
+            o.until,
+            money(&o.amounts),
+            safe(&o.second)
+        ),
+        Finding::Mismatch(m) => mismatch(m),
+        Finding::Unexplained(u) => format!(
+            "{} ({}): {}",
+            safe(u.resource.as_deref().unwrap_or("no resource id")),
+            safe(&u.service),
+            money(&u.amounts)
+        ),
+    };
+    format!("{body}{at}")
+}
+
+fn transfer(t: &Transfer) -> String {
+    let scope = match t.scope {
+        gpumeter_core::audit::TransferScope::InterZone => "between zones",
+        _ => "between regions",
+    };
+    let qty = t
+        .quantity
+        .as_ref()
+        .map(|(q, u)| format!(" ({} {})", q.normalize(), safe(u)))
+        .unwrap_or_default();
+    let who = if t.instances.is_empty() {
+        "no watched instance ran there".to_string()
+    } else {
+        format!(
+            "while {} ran",
+            t.instances
+                .iter()
+                .map(|i| safe(i))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    format!(
+        "{scope} {} -> {}{qty}, {who}: {}",
+        safe(t.from_region.as_deref().unwrap_or("?")),
+        safe(t.to_region.as_deref().unwrap_or("?")),
+        money(&t.amounts)
+    )
+}
+
+fn mismatch(m: &Mismatch) -> String {
+    let show = |x: Option<Money>| x.map_or_else(|| "nothing".to_string(), |m| m.to_string());
+    let detail = match m.cause {
+        Cause::RateChange { bill, sheet } => format!(
+            " ({}/h on the bill, {}/h on the sheet)",
+            bill.round_cents(),
+            sheet
+        ),
+        Cause::Rounding {
+            bill_hours,
+            meter_hours,
+        }
+        | Cause::Hours {
+            bill_hours,
+            meter_hours,
+        } => {
+            format!(
+                " ({} h on the bill, {} h metered)",
+                bill_hours.round_dp(3).normalize(),
+                meter_hours.round_dp(3).normalize()
+            )
+        }
+        _ => String::new(),
+    };
+    let diff = m
+        .difference
+        .map(|d| format!(", difference {}", Money::new(d.amount, d.currency)))
+        .unwrap_or_default();
+    format!(
+        "{}: billed {}, metered {}{diff}; likely {}{detail}",
+        safe(&m.instance),
+        show(m.billed),
+        show(m.metered),
+        m.cause.label()
+    )
+}
