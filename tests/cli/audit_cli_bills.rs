@@ -60,7 +60,6 @@ fn agreeing(demo: &Demo) -> Vec<FocusRow> {
 }
 
 #[test]
-#[ignore = "waits for the bill readers (audit::read_bill)"]
 fn a_bill_that_matches_the_meter_exits_0() {
     let dir = tempfile::tempdir().unwrap();
     let demo = Demo::now();
@@ -89,7 +88,6 @@ fn a_bill_that_matches_the_meter_exits_0() {
 }
 
 #[test]
-#[ignore = "waits for the bill readers (audit::read_bill)"]
 fn the_demo_bill_finds_a_leftover_a_transfer_an_overlap_and_a_rate_change() {
     let dir = tempfile::tempdir().unwrap();
     let demo = Demo::now();
@@ -199,7 +197,6 @@ fn the_demo_bill_finds_a_leftover_a_transfer_an_overlap_and_a_rate_change() {
 }
 
 #[test]
-#[ignore = "waits for the bill readers (audit::read_bill)"]
 fn a_gzip_bill_reads_as_the_plain_one() {
     use std::io::Write;
     let dir = tempfile::tempdir().unwrap();
@@ -232,7 +229,6 @@ fn a_gzip_bill_reads_as_the_plain_one() {
 }
 
 #[test]
-#[ignore = "waits for the bill readers (audit::read_bill)"]
 fn a_malformed_bill_names_its_file_line_and_column() {
     let dir = tempfile::tempdir().unwrap();
     let demo = Demo::now();
@@ -250,7 +246,6 @@ fn a_malformed_bill_names_its_file_line_and_column() {
 }
 
 #[test]
-#[ignore = "waits for the bill readers (audit::read_bill)"]
 fn evidence_is_a_private_directory_of_the_four_files() {
     let dir = tempfile::tempdir().unwrap();
     let demo = Demo::now();

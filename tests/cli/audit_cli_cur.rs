@@ -65,7 +65,6 @@ fn csv(rows: &[Row]) -> String {
 }
 
 #[test]
-#[ignore = "waits for the bill readers (audit::read_bill)"]
 fn a_cur_bill_finds_the_snapshot_after_the_release_and_the_traffic_between_zones() {
     let dir = tempfile::tempdir().unwrap();
     let day_back = Timestamp::now() - SignedDuration::from_hours(24);
