@@ -92,7 +92,9 @@ pub fn act(ctx: &Context, action: &Action, dry_run: bool, yes: bool) -> Result<A
     if !yes && !matches!(action, Action::SetDeadline { .. }) {
         ask(&confirm)?;
     }
-    let report = perform_bounded(provider.as_ref(), action, action_deadline()?)?
+    let result = perform_bounded(provider.as_ref(), action, action_deadline()?)?;
+    ctx.record_action(inventory.as_ref(), action, &result);
+    let report = result
         .map_err(|e| Failure::provider(EXIT_FAILED, &format!("{} failed", action.label()), &e))?;
     if report.confirmed {
         Ok(Acted::Done(Box::new(Done {

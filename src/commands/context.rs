@@ -13,7 +13,7 @@ use super::Failure;
 use crate::cli::Cli;
 use crate::config::{Config, InstanceConfig, ProviderKind, SheetRef};
 use crate::demo::demo_pricing;
-use crate::ledger::{Ledger, path_in};
+use crate::ledger::{EventRecord, Ledger, path_in};
 use crate::meter::{BillingMode, ComputeTerms, Resource};
 use crate::provider::alibaba::AlibabaCloud;
 use crate::provider::alibaba::credentials::{
@@ -22,7 +22,9 @@ use crate::provider::alibaba::credentials::{
 use crate::provider::aws::Aws;
 use crate::provider::aws::credentials::{AwsEnv, AwsSettings};
 use crate::provider::demo::DemoCloud;
-use crate::provider::{InstanceInfo, Inventory, Provider, Seen, none::NoProvider};
+use crate::provider::{
+    Action, ActionReport, InstanceInfo, Inventory, Provider, ProviderError, Seen, none::NoProvider,
+};
 use crate::spend::{PriceOrigin, PriceSource, Pricing, sheet_for_region};
 
 /// Actions the demo cloud refuses, comma-separated (`release,stop`): shows the error path.
@@ -116,6 +118,29 @@ impl Context {
         };
         if let Ok(mut ledger) = Ledger::open(path_in(&self.data_dir, self.demo)) {
             let _ = ledger.saw_inventory(&id, inventory, Timestamp::now());
+        }
+    }
+
+    /// Records in the ledger an action run from this command line against `inventory`'s
+    /// instance, with the provider's answer and read-back, so the audit's evidence has it.
+    /// Not recorded, it is said on stderr; the action's own outcome stands either way.
+    pub fn record_action(
+        &self,
+        inventory: Option<&Inventory>,
+        action: &Action,
+        result: &Result<ActionReport, ProviderError>,
+    ) {
+        let Some(id) = inventory.and_then(|i| self.instance_id(i)) else {
+            return;
+        };
+        let event = EventRecord::action(Timestamp::now(), action, result).from_command(id);
+        let kept = Ledger::open(path_in(&self.data_dir, self.demo))
+            .and_then(|mut l| l.record_event(event).map(|_| ()));
+        if let Err(e) = kept {
+            super::emit_err(&format!(
+                "gpumeter: {} is not recorded in the ledger: {e}",
+                action.label()
+            ));
         }
     }
 

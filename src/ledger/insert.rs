@@ -200,8 +200,8 @@ fn insert_event(tx: &Transaction<'_>, e: &EventRecord) -> Result<EventId, RowErr
     let action = e.action.as_ref();
     tx.prepare_cached(
         "INSERT INTO events
-         (session, instance, at, kind, level, text, intent, request, answer, outcome)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+         (session, instance, at, kind, level, text, intent, request, answer, outcome, origin)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
     )?
     .execute(params![
         e.session.map(|s| s.0),
@@ -214,6 +214,7 @@ fn insert_event(tx: &Transaction<'_>, e: &EventRecord) -> Result<EventId, RowErr
         action.map(|a| a.request.as_str()),
         action.map(|a| a.answer.as_str()),
         action.map(|a| word(&a.outcome)),
+        e.origin,
     ])?;
     Ok(EventId(tx.last_insert_rowid()))
 }

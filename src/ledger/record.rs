@@ -130,7 +130,12 @@ pub struct EventRecord {
     pub level: EventLevel,
     pub text: String,
     pub action: Option<ActionRecord>,
+    /// Who acted, when not the cockpit or the watchdog: [`FROM_COMMAND`].
+    pub origin: Option<&'static str>,
 }
+
+/// The origin of an action run from a command line.
+pub const FROM_COMMAND: &str = "command";
 
 impl EventRecord {
     pub fn alert(at: Timestamp, level: EventLevel, text: impl Into<String>) -> Self {
@@ -142,6 +147,7 @@ impl EventRecord {
             level,
             text: text.into(),
             action: None,
+            origin: None,
         }
     }
 
@@ -181,7 +187,16 @@ impl EventRecord {
                 answer,
                 outcome,
             }),
+            origin: None,
         }
+    }
+
+    /// An action run from a command line against `instance`.
+    #[must_use]
+    pub fn from_command(mut self, instance: impl Into<String>) -> Self {
+        self.instance = Some(instance.into());
+        self.origin = Some(FROM_COMMAND);
+        self
     }
 
     /// Ties the event to a session and its instance.

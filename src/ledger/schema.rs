@@ -138,6 +138,12 @@ pub(super) const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX verifications_at ON verifications (at);
     ",
+    // 6: who acted. NULL: the cockpit or the watchdog (told apart by the session); `command`:
+    // a command line (`gpumeter release`, `stop`, `cleanup`, `verify --on-fail`), so the audit's
+    // evidence has every action and the cockpit does not take one for the watchdog's.
+    "
+    ALTER TABLE events ADD COLUMN origin TEXT;
+    ",
 ];
 
 /// The schema version this build writes and reads.

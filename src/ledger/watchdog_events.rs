@@ -1,8 +1,8 @@
 //! Reading back what the watchdog recorded for an instance (its actions with the provider's
 //! read-back, its alerts, hooks and webhook outcomes), for the cockpit's events. The watchdog
-//! writes its events with no session; the cockpit's own carry its session, so neither reads
-//! the other's lines as its own. Reads go by row id, so a poll for what is new is one range
-//! over the primary key.
+//! writes its events with no session; the cockpit's own carry its session, and a command
+//! line's have their origin (`command`), so none reads another's lines as its own. Reads go by
+//! row id, so a poll for what is new is one range over the primary key.
 
 use jiff::Timestamp;
 use rusqlite::params;
@@ -34,7 +34,7 @@ impl Ledger {
     ) -> Result<Vec<WatchdogEvent>, LedgerError> {
         self.watchdog_events(
             "SELECT id, at, kind, level, outcome, text FROM events
-             WHERE id > ?2 AND instance = ?1 AND session IS NULL ORDER BY id LIMIT ?3",
+             WHERE id > ?2 AND instance = ?1 AND session IS NULL AND origin IS NULL ORDER BY id LIMIT ?3",
             instance,
             after,
             limit,
@@ -49,7 +49,7 @@ impl Ledger {
     ) -> Result<Vec<WatchdogEvent>, LedgerError> {
         let mut events = self.watchdog_events(
             "SELECT id, at, kind, level, outcome, text FROM events
-             WHERE id > ?2 AND instance = ?1 AND session IS NULL ORDER BY id DESC LIMIT ?3",
+             WHERE id > ?2 AND instance = ?1 AND session IS NULL AND origin IS NULL ORDER BY id DESC LIMIT ?3",
             instance,
             0,
             limit,

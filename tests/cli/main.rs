@@ -2,6 +2,7 @@
 //! each command, and the cockpit in a real terminal under tmux.
 
 mod actions_cli;
+mod actions_recorded;
 mod audit_cli;
 mod audit_cli_bills;
 mod audit_cli_cur;

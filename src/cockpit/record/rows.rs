@@ -93,6 +93,7 @@ pub(super) fn action_event(
             answer,
             outcome,
         }),
+        origin: None,
     }
 }
 
