@@ -66,7 +66,9 @@ pub fn run(cli: &Cli, by: &str, args: &ActionArgs) -> CommandResult {
     // a failure leaves both at the old one.
     if holds {
         let action = Action::SetDeadline { at: Some(at) };
-        let report = super::block_on(provider.perform(&action))?.map_err(|e| {
+        let result = super::block_on(provider.perform(&action))?;
+        ctx.record_action(inventory.as_ref(), &action, &result);
+        let report = result.map_err(|e| {
             Failure::provider(
                 super::EXIT_FAILED,
                 "extend failed; the ledger keeps the old deadline",
