@@ -55,6 +55,24 @@ pub struct Config {
     pub fleet: Vec<FleetConfig>,
     /// Exchange rates for `estimate --compare`.
     pub fx: FxConfig,
+    /// The bars `gpumeter verify` judges by; its flags override them.
+    pub verify: VerifyConfig,
+}
+
+/// `gpumeter verify`'s bars, each in percent (of the card's rated figure, or of its time
+/// busy); unset ones keep the defaults. `--fail-below` and `--warn-below` override the first
+/// two.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct VerifyConfig {
+    pub fail_below: Option<f64>,
+    pub warn_below: Option<f64>,
+    /// Memory bandwidth warns below this (healthy cards copy at 70–90 % of rated).
+    pub bandwidth_warn_below: Option<f64>,
+    /// Memory held by processes this machine cannot see, above which the card is shared.
+    pub foreign_memory_mib: Option<u64>,
+    /// Utilisation while none of this machine's processes runs, above which it is shared.
+    pub foreign_utilisation: Option<u32>,
 }
 
 /// Exchange rates the user states, as `FROM:TO=RATE` (the same form as `--fx`).

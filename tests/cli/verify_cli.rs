@@ -93,7 +93,7 @@ fn bad_input_exits_2_and_names_what_is_wrong() {
         (&["verify", "--warn-below", "-5"], "--warn-below"),
         (
             &["verify", "--fail-below", "80", "--warn-below", "60"],
-            "above --warn-below",
+            "above the warn bar",
         ),
         (
             &[

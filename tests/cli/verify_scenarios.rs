@@ -251,3 +251,36 @@ fn each_verdict_is_kept_in_the_ledger_with_its_evidence() {
         .unwrap();
     assert!(has_value(&failing["measured"]) && has_value(&failing["rated"]));
 }
+
+/// The config's `[verify]` bars judge the same card differently: the healthy demo fails under
+/// a bar above what it reaches, and a flag still overrides the config.
+#[test]
+fn the_configs_bars_judge_and_the_flags_override_them() {
+    let cloud = Cloud::new("verify-config");
+    let config = cloud.path().join("config.toml");
+    std::fs::write(&config, "[verify]\nfail_below = 95\nwarn_below = 98\n").unwrap();
+    let path = config.display().to_string();
+    let (code, v, err) = verify(&cloud, "training", &["--config", &path]);
+    assert_eq!(code, Some(3), "{err}\n{v}");
+    let bf16 = v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["code"] == "bf16_throughput")
+        .unwrap();
+    assert_eq!(bf16["verdict"], "fail", "{bf16}");
+    assert!(bf16["ratio"].as_f64().unwrap() < 0.95, "{bf16}");
+    let (code, v, err) = verify(
+        &cloud,
+        "training",
+        &[
+            "--config",
+            &path,
+            "--fail-below",
+            "50",
+            "--warn-below",
+            "70",
+        ],
+    );
+    assert_eq!(code, Some(0), "{err}\n{v}");
+}

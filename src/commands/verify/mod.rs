@@ -15,6 +15,7 @@ use std::time::Duration;
 use super::context::Context;
 use super::{CommandResult, Failure, emit, emit_err};
 use crate::cli::{Cli, VerifyArgs};
+use crate::config::VerifyConfig;
 use crate::meter::{BillingMode, ComputeTerms};
 use crate::money::Money;
 use crate::pricing::{Sheet, Sku};
@@ -40,9 +41,9 @@ pub fn run(args: &VerifyArgs, cli: &Cli) -> CommandResult {
             args.seconds
         )));
     }
-    let thresholds = thresholds(args.fail_below, args.warn_below)?;
-    let priced = resolve_sku(args)?;
     let ctx = Context::load(cli)?;
+    let thresholds = thresholds(args.fail_below, args.warn_below, &ctx.config.verify)?;
+    let priced = resolve_sku(args)?;
     let hourly = match &priced {
         Some((sheet, sku)) => hourly_of(sheet, sku),
         None => ctx.pricing()?.and_then(|p| match p.terms {
@@ -71,7 +72,7 @@ pub fn run(args: &VerifyArgs, cli: &Cli) -> CommandResult {
         bench_error: gathered.bench_error.as_ref(),
         sku: priced.as_ref().map(|(_, sku)| sku),
         hourly: hourly.as_ref(),
-        require_cuda: args.require_cuda,
+        require_cuda: args.require_cuda.or(ctx.config.telemetry.cuda_required),
         thresholds: &thresholds,
     };
     let report = assess(&input);
@@ -136,8 +137,13 @@ fn refuse_demo_only(args: &VerifyArgs) -> Result<(), Failure> {
     super::refuse_gpus_without_demo(args.gpus, false)
 }
 
-/// The bars from `--fail-below` and `--warn-below` (percent of rated), over the defaults.
-fn thresholds(fail_below: Option<f64>, warn_below: Option<f64>) -> Result<Thresholds, Failure> {
+/// The bars from `--fail-below` and `--warn-below` (percent of rated), over the config's
+/// `[verify]`, over the defaults.
+fn thresholds(
+    fail_below: Option<f64>,
+    warn_below: Option<f64>,
+    config: &VerifyConfig,
+) -> Result<Thresholds, Failure> {
     let share = |flag: &str, pct: f64| {
         if (0.0..=100.0).contains(&pct) {
             Ok(pct / 100.0)
@@ -148,15 +154,39 @@ fn thresholds(fail_below: Option<f64>, warn_below: Option<f64>) -> Result<Thresh
         }
     };
     let mut t = Thresholds::default();
-    if let Some(pct) = fail_below {
-        t.fail_below = share("--fail-below", pct)?;
+    if let Some(pct) = fail_below.or(config.fail_below) {
+        let from = if fail_below.is_some() {
+            "--fail-below"
+        } else {
+            "[verify] fail_below"
+        };
+        t.fail_below = share(from, pct)?;
     }
-    if let Some(pct) = warn_below {
-        t.warn_below = share("--warn-below", pct)?;
+    if let Some(pct) = warn_below.or(config.warn_below) {
+        let from = if warn_below.is_some() {
+            "--warn-below"
+        } else {
+            "[verify] warn_below"
+        };
+        t.warn_below = share(from, pct)?;
+    }
+    if let Some(pct) = config.bandwidth_warn_below {
+        t.bandwidth_warn_below = Some(share("[verify] bandwidth_warn_below", pct)?);
+    }
+    if let Some(mib) = config.foreign_memory_mib {
+        t.foreign_memory_mib = mib;
+    }
+    if let Some(pct) = config.foreign_utilisation {
+        if pct > 100 {
+            return Err(Failure::bad_input(format!(
+                "[verify] foreign_utilisation: {pct} is not a percentage from 0 to 100"
+            )));
+        }
+        t.foreign_util_pct = pct;
     }
     if t.fail_below > t.warn_below {
         return Err(Failure::bad_input(format!(
-            "--fail-below ({:.0} %) is above --warn-below ({:.0} %): a figure cannot fail \
+            "the fail bar ({:.0} %) is above the warn bar ({:.0} %): a figure cannot fail \
              where it would only warn",
             t.fail_below * 100.0,
             t.warn_below * 100.0
@@ -200,9 +230,10 @@ mod tests {
 
     #[test]
     fn percentages_become_shares_and_bad_ones_are_refused() {
-        let t = thresholds(Some(40.0), Some(90.0)).unwrap();
+        let none = VerifyConfig::default();
+        let t = thresholds(Some(40.0), Some(90.0), &none).unwrap();
         assert!((t.fail_below - 0.4).abs() < 1e-12 && (t.warn_below - 0.9).abs() < 1e-12);
-        let d = thresholds(None, None).unwrap();
+        let d = thresholds(None, None, &none).unwrap();
         assert_eq!(d, Thresholds::default());
         for (fail, warn) in [
             (Some(150.0), None),
@@ -210,9 +241,39 @@ mod tests {
             (None, Some(f64::NAN)),
             (Some(80.0), Some(60.0)),
         ] {
-            let e = thresholds(fail, warn).unwrap_err();
+            let e = thresholds(fail, warn, &none).unwrap_err();
             assert_eq!(e.code, super::super::EXIT_BAD_INPUT, "{fail:?} {warn:?}");
         }
+    }
+
+    #[test]
+    fn the_config_sets_the_bars_and_the_flags_override_it() {
+        let config = VerifyConfig {
+            fail_below: Some(60.0),
+            warn_below: Some(80.0),
+            bandwidth_warn_below: Some(55.0),
+            foreign_memory_mib: Some(2048),
+            foreign_utilisation: Some(20),
+        };
+        let t = thresholds(None, None, &config).unwrap();
+        assert!((t.fail_below - 0.6).abs() < 1e-12 && (t.warn_below - 0.8).abs() < 1e-12);
+        assert!(
+            t.bandwidth_warn_below
+                .is_some_and(|b| (b - 0.55).abs() < 1e-12)
+        );
+        assert_eq!((t.foreign_memory_mib, t.foreign_util_pct), (2048, 20));
+        let flagged = thresholds(Some(30.0), None, &config).unwrap();
+        assert!((flagged.fail_below - 0.3).abs() < 1e-12);
+        let bad = VerifyConfig {
+            foreign_utilisation: Some(120),
+            ..VerifyConfig::default()
+        };
+        let e = thresholds(None, None, &bad).unwrap_err();
+        assert!(
+            e.message.contains("[verify] foreign_utilisation"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]
