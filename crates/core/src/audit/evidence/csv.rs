@@ -7,47 +7,41 @@ use super::{EvidenceAction, EvidenceMinute};
 
 /// `actions.csv`: one row an action.
 pub fn actions_csv(actions: &[EvidenceAction]) -> String {
-    let mut out = String::from("at,instance,intent,outcome,answer,request\n");
+    let mut out = Table::new("at,instance,intent,outcome,answer,request");
     for a in actions {
-        row(
-            &mut out,
-            &[
-                &a.at.to_string(),
-                a.instance.as_deref().unwrap_or(""),
-                &a.intent,
-                a.outcome.as_deref().unwrap_or(""),
-                a.answer.as_deref().unwrap_or(""),
-                a.request.as_deref().unwrap_or(""),
-            ],
-        );
+        out.row(&[
+            &a.at.to_string(),
+            a.instance.as_deref().unwrap_or(""),
+            &a.intent,
+            a.outcome.as_deref().unwrap_or(""),
+            a.answer.as_deref().unwrap_or(""),
+            a.request.as_deref().unwrap_or(""),
+        ]);
     }
-    out
+    out.finish()
 }
 
 /// `minutes.csv`: one row a minute the meter recorded.
 pub fn minutes_csv(minutes: &[EvidenceMinute]) -> String {
-    let mut out = String::from(
-        "instance,start,currency,compute,bandwidth,storage,extras,idle,gpu_util_mean_pct\n",
+    let mut out = Table::new(
+        "instance,start,currency,compute,bandwidth,storage,extras,idle,gpu_util_mean_pct",
     );
     for m in minutes {
         let [c, b, s, x] = m.cost;
-        row(
-            &mut out,
-            &[
-                &m.instance,
-                &m.start.to_string(),
-                c.currency.as_str(),
-                &c.amount.to_string(),
-                &b.amount.to_string(),
-                &s.amount.to_string(),
-                &x.amount.to_string(),
-                if m.idle { "true" } else { "false" },
-                &m.gpu_util_mean_pct
-                    .map_or_else(String::new, |u| format!("{u:.1}")),
-            ],
-        );
+        out.row(&[
+            &m.instance,
+            &m.start.to_string(),
+            c.currency.as_str(),
+            &c.amount.to_string(),
+            &b.amount.to_string(),
+            &s.amount.to_string(),
+            &x.amount.to_string(),
+            if m.idle { "true" } else { "false" },
+            &m.gpu_util_mean_pct
+                .map_or_else(String::new, |u| format!("{u:.1}")),
+        ]);
     }
-    out
+    out.finish()
 }
 
 /// `bill-lines.csv`: the lines behind the findings, each once, with its file and line.
@@ -61,55 +55,60 @@ pub fn bill_lines_csv(report: &AuditReport, lines: &[BillLine]) -> String {
         }
     }
     picked.sort_unstable();
-    let mut out = String::from(
-        "file,line,finding,resource_id,service,usage,region,to_region,start,end,quantity,unit,billed,currency\n",
+    let mut out = Table::new(
+        "file,line,finding,resource_id,service,usage,region,to_region,start,end,quantity,unit,billed,currency",
     );
     for (i, finding) in picked {
         let Some(l) = lines.get(i) else { continue };
-        row(
-            &mut out,
-            &[
-                &l.source.file,
-                &l.source.line.to_string(),
-                finding,
-                l.resource_id.as_deref().unwrap_or(""),
-                &l.service,
-                &l.usage,
-                l.region.as_deref().unwrap_or(""),
-                l.to_region.as_deref().unwrap_or(""),
-                &l.start.to_string(),
-                &l.end.to_string(),
-                &l.quantity.map_or_else(String::new, |q| q.to_string()),
-                l.unit.as_deref().unwrap_or(""),
-                &l.billed.amount.to_string(),
-                l.billed.currency.as_str(),
-            ],
-        );
+        out.row(&[
+            &l.source.file,
+            &l.source.line.to_string(),
+            finding,
+            l.resource_id.as_deref().unwrap_or(""),
+            &l.service,
+            &l.usage,
+            l.region.as_deref().unwrap_or(""),
+            l.to_region.as_deref().unwrap_or(""),
+            &l.start.to_string(),
+            &l.end.to_string(),
+            &l.quantity.map_or_else(String::new, |q| q.to_string()),
+            l.unit.as_deref().unwrap_or(""),
+            &l.billed.amount.to_string(),
+            l.billed.currency.as_str(),
+        ]);
     }
-    out
+    out.finish()
 }
 
-/// Appends one CSV row (RFC 4180): a field with a comma, a quote or a line break is quoted;
-/// text a spreadsheet would run as a formula gets a leading `'`.
-fn row(out: &mut String, fields: &[&str]) {
-    for (n, f) in fields.iter().enumerate() {
-        if n > 0 {
-            out.push(',');
-        }
-        let formula =
-            f.starts_with(['=', '+', '@']) || (f.starts_with('-') && f.parse::<f64>().is_err());
-        let f = if formula {
-            format!("'{f}")
-        } else {
-            (*f).to_string()
-        };
-        if f.contains([',', '"', '\n', '\r']) {
-            out.push('"');
-            out.push_str(&f.replace('"', "\"\""));
-            out.push('"');
-        } else {
-            out.push_str(&f);
-        }
+/// A CSV file built row by row: RFC 4180 quoting by the csv crate, `\n` line ends, and text a
+/// spreadsheet would run as a formula given a leading `'`.
+struct Table(csv::Writer<Vec<u8>>);
+
+impl Table {
+    fn new(header: &str) -> Self {
+        let mut w = csv::WriterBuilder::new()
+            .terminator(csv::Terminator::Any(b'\n'))
+            .from_writer(Vec::new());
+        // Writing to memory cannot fail on its own; every row has the header's width.
+        let _ = w.write_record(header.split(','));
+        Table(w)
     }
-    out.push('\n');
+
+    fn row(&mut self, fields: &[&str]) {
+        let defused = fields.iter().map(|f| {
+            let formula =
+                f.starts_with(['=', '+', '@']) || (f.starts_with('-') && f.parse::<f64>().is_err());
+            if formula {
+                format!("'{f}")
+            } else {
+                (*f).to_string()
+            }
+        });
+        let _ = self.0.write_record(defused);
+    }
+
+    fn finish(self) -> String {
+        let bytes = self.0.into_inner().unwrap_or_default();
+        String::from_utf8(bytes).unwrap_or_default()
+    }
 }
