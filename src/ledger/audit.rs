@@ -14,24 +14,12 @@ use jiff::tz::TimeZone;
 use rusqlite::{Row, params};
 use rust_decimal::Decimal;
 
+use super::columns::{currency, ts};
 use super::error::LedgerError;
 use super::report;
 use super::store::Ledger;
 use crate::meter::ResourceKind;
 use crate::money::{Currency, Money};
-
-/// The currency in column `idx`; a code that is not one fails the read, so no amount is shown
-/// in a currency it was not kept in.
-pub(super) fn currency(r: &Row<'_>, idx: usize) -> rusqlite::Result<Currency> {
-    let text: String = r.get(idx)?;
-    text.parse().map_err(|e: crate::money::BadCurrency| {
-        rusqlite::Error::FromSqlConversionFailure(idx, rusqlite::types::Type::Text, e.into())
-    })
-}
-
-pub(super) fn ts(seconds: i64) -> Timestamp {
-    Timestamp::from_second(seconds).unwrap_or(Timestamp::UNIX_EPOCH)
-}
 
 /// One session, as the audit folds them into instances.
 struct Run {

@@ -6,6 +6,7 @@ use jiff::Timestamp;
 use rusqlite::params;
 
 use super::amount::from_nanos;
+use super::columns::{currency, ts};
 use super::error::LedgerError;
 use super::store::Ledger;
 use crate::focus::FocusHour;
@@ -26,10 +27,6 @@ pub struct FocusSessionRow {
     pub started: Timestamp,
     /// When it was closed, or else the end of its last minute.
     pub ended: Timestamp,
-}
-
-fn ts(seconds: i64) -> Timestamp {
-    Timestamp::from_second(seconds).unwrap_or(Timestamp::UNIX_EPOCH)
 }
 
 impl Ledger {
@@ -60,7 +57,6 @@ impl Ledger {
         let mut stmt = self.conn.prepare(&sql).map_err(e)?;
         let sessions = stmt
             .query_map(params![from, to], |r| {
-                let currency: String = r.get(7)?;
                 Ok(FocusSessionRow {
                     id: r.get(0)?,
                     instance: r.get(1)?,
@@ -69,13 +65,7 @@ impl Ledger {
                     sku: r.get(4)?,
                     mode: r.get(5)?,
                     rate: r.get(6)?,
-                    currency: currency.parse().map_err(|e: crate::money::BadCurrency| {
-                        rusqlite::Error::FromSqlConversionFailure(
-                            7,
-                            rusqlite::types::Type::Text,
-                            e.into(),
-                        )
-                    })?,
+                    currency: currency(r, 7)?,
                     started: ts(r.get(8)?),
                     ended: ts(r.get(9)?),
                 })

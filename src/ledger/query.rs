@@ -7,6 +7,7 @@ use jiff::Timestamp;
 use rusqlite::{Row, params};
 
 use super::amount::from_nanos;
+use super::columns::{currency, ts};
 use super::error::LedgerError;
 use super::record::BillingStep;
 use super::store::Ledger;
@@ -84,10 +85,6 @@ pub struct ReportRows {
     pub actions: Vec<ActionRow>,
     pub alerts: usize,
     pub leftovers: Vec<LeftoverRow>,
-}
-
-fn ts(seconds: i64) -> Timestamp {
-    Timestamp::from_second(seconds).unwrap_or(Timestamp::UNIX_EPOCH)
 }
 
 impl Ledger {
@@ -215,7 +212,6 @@ impl Ledger {
 }
 
 fn session_row(r: &Row<'_>) -> rusqlite::Result<SessionRow> {
-    let currency: String = r.get(6)?;
     Ok(SessionRow {
         id: r.get(0)?,
         instance: r.get(1)?,
@@ -223,9 +219,7 @@ fn session_row(r: &Row<'_>) -> rusqlite::Result<SessionRow> {
         sku: r.get(3)?,
         mode: r.get(4)?,
         rate: r.get(5)?,
-        currency: currency.parse().map_err(|e: crate::money::BadCurrency| {
-            rusqlite::Error::FromSqlConversionFailure(6, rusqlite::types::Type::Text, e.into())
-        })?,
+        currency: currency(r, 6)?,
         started: ts(r.get(7)?),
         ended: ts(r.get(8)?),
         open: r.get(9)?,

@@ -8,7 +8,7 @@ use rusqlite::params;
 use super::super::amount::from_nanos;
 use super::super::error::LedgerError;
 use super::super::store::Ledger;
-use super::{currency, ts};
+use super::super::columns::{currency, ts};
 use crate::money::Money;
 
 impl Ledger {
