@@ -125,12 +125,8 @@ fn facts_unavailable(f: &GpuFacts) -> BTreeMap<&'static str, String> {
 }
 
 /// The verdict word as people read it.
-pub fn verdict_word(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Pass => "PASS",
-        Verdict::Warn => "WARN",
-        Verdict::Fail => "FAIL",
-    }
+pub fn verdict_word(v: Verdict) -> String {
+    v.word().to_ascii_uppercase()
 }
 
 /// The human report: verdict and headline, the checks as a table, what each shortfall means,

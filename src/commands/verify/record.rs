@@ -6,23 +6,18 @@ use jiff::Timestamp;
 use super::print;
 use crate::commands::context::Context;
 use crate::ledger::{Ledger, Verification, path_in};
-use gpumeter_core::verify::{Verdict, VerifyReport};
+use gpumeter_core::verify::VerifyReport;
 
 /// Keeps `report` (and what it was judged from, `doc`) in the ledger of this data directory.
 /// Never fails the command: a ledger that cannot be written is said on stderr.
 pub fn keep(ctx: &Context, report: &VerifyReport, doc: &print::Document<'_>, at: Timestamp) {
-    let verdict = match report.verdict {
-        Verdict::Pass => "pass",
-        Verdict::Warn => "warn",
-        Verdict::Fail => "fail",
-    };
     let kept = serde_json::to_string(doc)
         .map_err(|e| e.to_string())
         .and_then(|json| {
             let row = Verification {
                 instance: ctx.config.instance.id.clone(),
                 at,
-                verdict: verdict.to_string(),
+                verdict: report.verdict.word().to_string(),
                 summary: report.summary(),
                 headline: report.headline.clone(),
                 report: json,

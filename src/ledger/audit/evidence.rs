@@ -6,9 +6,9 @@ use jiff::Timestamp;
 use rusqlite::params;
 
 use super::super::amount::from_nanos;
+use super::super::columns::{currency, ts};
 use super::super::error::LedgerError;
 use super::super::store::Ledger;
-use super::super::columns::{currency, ts};
 use crate::money::Money;
 
 impl Ledger {

@@ -77,6 +77,24 @@ pub enum Verdict {
     Fail,
 }
 
+impl Verdict {
+    /// The word JSON and the ledger keep: `pass`, `warn`, `fail`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Verdict::Pass => "pass",
+            Verdict::Warn => "warn",
+            Verdict::Fail => "fail",
+        }
+    }
+
+    /// The verdict a kept word names; `None` for any other word.
+    pub fn from_word(word: &str) -> Option<Self> {
+        [Verdict::Pass, Verdict::Warn, Verdict::Fail]
+            .into_iter()
+            .find(|v| v.word() == word)
+    }
+}
+
 /// One check of one GPU (or of the machine, `gpu: None`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Check {

@@ -157,3 +157,16 @@ fn every_source_tag_a_row_names_is_cited() {
         }
     }
 }
+
+#[test]
+fn a_verdicts_kept_word_is_its_json_word_and_reads_back() {
+    use gpumeter_core::verify::Verdict;
+    for v in [Verdict::Pass, Verdict::Warn, Verdict::Fail] {
+        assert_eq!(
+            serde_json::to_value(v).unwrap(),
+            serde_json::Value::from(v.word())
+        );
+        assert_eq!(Verdict::from_word(v.word()), Some(v));
+    }
+    assert_eq!(Verdict::from_word("PASS"), None);
+}
