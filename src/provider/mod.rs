@@ -82,6 +82,17 @@ pub trait Provider: Send + Sync {
         ))
     }
 
+    /// Every GPU instance the account holds in this adapter's region, whatever its state, with
+    /// the resources the provider ties to it and its tags: every page of every listing read to
+    /// its end (`gpumeter fleet` over an account, no instance id needed). Instances without a GPU
+    /// are left out.
+    async fn instances(&self) -> Result<Vec<Discovered>, ProviderError> {
+        Err(ProviderError::unsupported(
+            self.name(),
+            "list the account's instances (name them in [[fleet]] instances instead)",
+        ))
+    }
+
     /// The regions a sweep of the whole account visits one by one (`sweep --all-regions`): those
     /// enabled for the account. `None` when this adapter's [`Provider::sweep`] already covers
     /// the whole account, as for clouds without regions in their API.

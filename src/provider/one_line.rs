@@ -9,7 +9,8 @@ use gpumeter_core::text::one_line;
 use jiff::Timestamp;
 
 use super::{
-    Action, ActionReport, Capabilities, Inventory, LinkedResource, Provider, ProviderError, Seen,
+    Action, ActionReport, Capabilities, Discovered, Inventory, LinkedResource, Provider,
+    ProviderError, Seen,
 };
 
 /// The most characters kept of one planned call (`--dry-run` prints them).
@@ -65,6 +66,11 @@ impl Provider for OneLine {
 
     fn own_sheet(&self, base: &crate::pricing::Sheet) -> Option<crate::pricing::Sheet> {
         self.0.own_sheet(base)
+    }
+
+    async fn instances(&self) -> Result<Vec<Discovered>, ProviderError> {
+        let found = self.0.instances().await?;
+        Ok(found.into_iter().map(Discovered::one_lined).collect())
     }
 
     async fn sweep(&self) -> Result<Vec<LinkedResource>, ProviderError> {

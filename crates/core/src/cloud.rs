@@ -12,6 +12,7 @@ use crate::meter::{BillingMode, InstanceState, Resource, ResourceKind};
 
 mod clean;
 mod cleanup;
+mod discovered;
 mod error;
 mod exposure;
 mod fits;
@@ -19,6 +20,7 @@ mod seen;
 pub(crate) mod snapshots;
 mod sweep;
 pub use cleanup::{CleanupFilter, CleanupKind, CleanupPlan, Refusal};
+pub use discovered::Discovered;
 pub use error::{Auth, ErrorKind, MESSAGE_CHARS, ProviderError};
 pub use exposure::{Exposure, Finding, Severity, Sharing, findings, findings_of};
 pub use fits::nothing_to_do;

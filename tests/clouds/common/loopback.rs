@@ -226,3 +226,41 @@ pub fn quick_policy() -> HttpPolicy {
         backoff_max: Duration::from_millis(20),
     }
 }
+
+/// A provider's request rate limit, as the Alibaba, Tencent and AWS APIs apply one per account:
+/// at most `per_second` calls in any second; a call over it is to be answered with the
+/// provider's own throttling error. Counts what it refused, so a test can see the limit bite.
+pub struct RateLimit {
+    per_second: usize,
+    admitted: std::collections::VecDeque<std::time::Instant>,
+    pub refused: usize,
+}
+
+impl RateLimit {
+    pub fn new(per_second: usize) -> RateLimit {
+        RateLimit {
+            per_second,
+            admitted: std::collections::VecDeque::new(),
+            refused: 0,
+        }
+    }
+
+    /// Whether a call arriving now is within the limit (and counts it if so).
+    pub fn admit(&mut self) -> bool {
+        let now = std::time::Instant::now();
+        while self
+            .admitted
+            .front()
+            .is_some_and(|t| now.duration_since(*t) >= Duration::from_secs(1))
+        {
+            self.admitted.pop_front();
+        }
+        if self.admitted.len() < self.per_second {
+            self.admitted.push_back(now);
+            true
+        } else {
+            self.refused += 1;
+            false
+        }
+    }
+}

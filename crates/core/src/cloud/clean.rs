@@ -7,7 +7,7 @@ use super::{ActionReport, InstanceInfo, Inventory, LinkedResource};
 use crate::text::one_line;
 
 /// The most characters kept of an id, a name or a state.
-const FIELD_CHARS: usize = 200;
+pub(super) const FIELD_CHARS: usize = 200;
 /// The most characters kept of an action's summary or of one call it made.
 const SUMMARY_CHARS: usize = 500;
 
