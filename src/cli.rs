@@ -241,11 +241,32 @@ pub enum Command {
         dir: Option<PathBuf>,
     },
     /// Every instance and leftover across the configured providers and accounts, by cost.
-    Fleet {
-        /// Print JSON instead of a table.
-        #[arg(long)]
-        json: bool,
-    },
+    #[command(after_help = "Examples:
+  gpumeter fleet
+  gpumeter fleet --tag team=vision --json
+  gpumeter fleet --provider alibaba --region cn-hangzhou
+
+A [[fleet]] table that names no instances is read by listing: every GPU instance the account
+holds in its region and everything that bills there with no instance.")]
+    Fleet(FleetArgs),
+}
+
+/// `gpumeter fleet`: which accounts and instances, and the output format.
+#[derive(Debug, Args)]
+pub struct FleetArgs {
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// Only instances and orphans carrying this tag: KEY=VALUE, or KEY for any value
+    /// (repeatable; all must match).
+    #[arg(long = "tag", value_name = "KEY[=VALUE]")]
+    pub tags: Vec<String>,
+    /// Only the accounts in this region (repeatable).
+    #[arg(long = "region", value_name = "REGION")]
+    pub regions: Vec<String>,
+    /// Only the accounts on this provider (repeatable).
+    #[arg(long = "provider", value_name = "aws|alibaba|tencent|lambda|runpod|vast|command|demo", value_parser = parse_cloud)]
+    pub providers: Vec<crate::config::ProviderKind>,
 }
 
 /// `gpumeter report`: the window and the output format.

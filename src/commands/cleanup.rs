@@ -224,7 +224,7 @@ pub fn narrow(
 }
 
 /// A tag as `--tag` takes it: `KEY=VALUE` (the first `=` splits), or `KEY` for any value.
-fn parse_tag(text: &str) -> Result<(String, Option<String>), String> {
+pub(super) fn parse_tag(text: &str) -> Result<(String, Option<String>), String> {
     let (key, value) = match text.split_once('=') {
         Some((key, value)) => (key, Some(value.to_string())),
         None => (text, None),

@@ -4,6 +4,7 @@
 
 mod clouds;
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
@@ -41,6 +42,8 @@ pub struct Context {
     pub quiet: bool,
     /// The adapter [`Context::gpu_cloud`] made, asked for its own rates when pricing.
     adapter: OnceLock<Arc<dyn Provider>>,
+    /// Variables read in place of the process's (a `[[fleet]]` account's `env`).
+    env: BTreeMap<String, String>,
 }
 
 impl Context {
@@ -71,6 +74,7 @@ impl Context {
             demo,
             quiet: false,
             adapter: OnceLock::new(),
+            env: BTreeMap::new(),
         })
     }
 
@@ -88,7 +92,26 @@ impl Context {
             read_only: self.read_only,
             quiet: self.quiet,
             adapter: OnceLock::new(),
+            env: self.env.clone(),
         }
+    }
+
+    /// Aimed at `instance` in another account: its adapter reads `env` in place of the
+    /// process's variables of the same names.
+    #[must_use]
+    pub fn for_account(&self, instance: InstanceConfig, env: &BTreeMap<String, String>) -> Context {
+        let mut ctx = self.for_instance(instance);
+        ctx.env
+            .extend(env.iter().map(|(k, v)| (k.clone(), v.clone())));
+        ctx
+    }
+
+    /// A variable as this context's adapters read it: the account's own, else the process's.
+    fn var(&self, name: &str) -> Option<String> {
+        self.env
+            .get(name)
+            .cloned()
+            .or_else(|| std::env::var(name).ok())
     }
 
     /// The provider adapter the flags and config select, told what this data directory has
@@ -195,7 +218,7 @@ impl Context {
     pub fn aws(&self) -> Result<Aws, Failure> {
         let instance = &self.config.instance;
         let mut settings = AwsSettings::resolve(
-            &AwsEnv::from_process(),
+            &self.aws_env(),
             instance.id.clone(),
             instance.region.clone(),
         );
@@ -214,6 +237,18 @@ impl Context {
             .recalling(self.recorded_ids()))
     }
 
+    /// The AWS variables, the account's over the process's.
+    fn aws_env(&self) -> AwsEnv {
+        if self.env.is_empty() {
+            return AwsEnv::from_process();
+        }
+        let process = std::env::vars_os()
+            .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)));
+        let mut vars: BTreeMap<String, String> = process.collect();
+        vars.extend(self.env.clone());
+        AwsEnv::from_pairs(vars)
+    }
+
     /// The resource ids the ledger's inventories recorded, by instance: they tie the leftovers
     /// a provider forgets on release. None where the ledger cannot be read.
     fn recorded_ids(&self) -> Vec<(String, String, bool)> {
@@ -228,7 +263,7 @@ impl Context {
     pub fn alibaba(&self) -> Result<Arc<dyn Provider>, Failure> {
         let instance = &self.config.instance;
         AlibabaCloud::from_env(
-            &crate::provider::alibaba::credentials::env_from_process(),
+            &crate::provider::alibaba::credentials::env_from_lookup(|n| self.var(n)),
             instance.id.as_deref(),
             instance.region.as_deref(),
         )
@@ -243,7 +278,7 @@ impl Context {
         use crate::provider::tencent::TencentCloud;
         let instance = &self.config.instance;
         TencentCloud::from_env(
-            &crate::provider::tencent::credentials::env_from_process(),
+            &crate::provider::tencent::credentials::env_from_lookup(|n| self.var(n)),
             instance.id.as_deref(),
             instance.region.as_deref(),
         )

@@ -217,7 +217,7 @@ pub fn run(cli: &Cli) -> ExitCode {
         Some(Command::Report(args)) => report::run(cli, args),
         Some(Command::Audit(args)) => audit::run(cli, args),
         Some(Command::Serve(args)) => serve::run(cli, args),
-        Some(Command::Fleet { json }) => fleet::run(cli, *json),
+        Some(Command::Fleet(args)) => fleet::run(cli, args),
         Some(Command::Completions { shell }) => meta::completions(*shell),
         Some(Command::Man { dir }) => meta::man(dir.as_deref()),
         None => cockpit::run_cockpit(cli),

@@ -15,8 +15,8 @@ use jiff::Timestamp;
 use rust_decimal::Decimal;
 
 use super::{
-    Action, ActionReport, Capabilities, ErrorKind, HeldDeadline, Inventory, LinkedResource,
-    Provider, ProviderError, SnapshotPlan,
+    Action, ActionReport, Capabilities, Discovered, ErrorKind, HeldDeadline, Inventory,
+    LinkedResource, Provider, ProviderError, SnapshotPlan,
 };
 use crate::meter::{InstanceState, ResourceKind};
 pub use gpumeter_core::demo::cloud::{CAPABILITIES, DEMO_SHEET, DEMO_SKU, DemoState};
@@ -294,6 +294,20 @@ impl Provider for DemoCloud {
             resources: state.resources,
             deadline: state.deadline,
         })
+    }
+
+    /// The demo instance, until it is released: the demo account holds no other.
+    async fn instances(&self) -> Result<Vec<Discovered>, ProviderError> {
+        let state = self.load()?;
+        if state.instance.state == InstanceState::Released {
+            return Ok(Vec::new());
+        }
+        Ok(vec![Discovered {
+            instance: state.instance,
+            resources: state.resources,
+            deadline: state.deadline,
+            tags: std::collections::BTreeMap::new(),
+        }])
     }
 
     /// What bills with no running instance using it: once the instance is released, everything

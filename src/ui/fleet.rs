@@ -27,8 +27,10 @@ pub fn fleet_rows(app: &App) -> Vec<FleetRow> {
             .instance
             .as_ref()
             .map_or_else(String::new, |i| i.id.clone());
-        let (listed, others): (Vec<_>, Vec<_>) =
-            rows.into_iter().partition(|r| r.origin.instance_id == id);
+        // An account's row of orphans has no instance id: it is never this instance's.
+        let (listed, others): (Vec<_>, Vec<_>) = rows
+            .into_iter()
+            .partition(|r| !id.is_empty() && r.origin.instance_id == id);
         rows = others;
         let listed = listed.into_iter().next();
         let origin = Origin {
@@ -58,10 +60,19 @@ pub fn fleet_status(app: &App) -> String {
         return "[[fleet]] in the config adds other accounts' instances here".into();
     }
     let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    // Once read, the instances are those the accounts' listings found, the named ones among them.
+    let instances = if link.read_at.is_some() {
+        app.fleet
+            .iter()
+            .filter(|r| !r.origin.instance_id.is_empty())
+            .count()
+    } else {
+        link.instances
+    };
     let what = format!(
         "{} ({})",
         plural(link.accounts, "account"),
-        plural(link.instances, "instance")
+        plural(instances, "instance")
     );
     match (link.read_at, link.reading) {
         (None, true) => format!("reading {what}…"),

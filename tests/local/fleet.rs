@@ -192,7 +192,12 @@ instances = [\"i-c\"]
 async fn collect_reads_every_instance_of_two_demo_accounts() {
     let dir = tempfile::tempdir().unwrap();
     let ctx = context(dir.path(), TWO_DEMO_ACCOUNTS);
-    let rows = gpumeter::commands::fleet::collect(&ctx, jiff::Timestamp::now()).await;
+    let rows = gpumeter::commands::fleet::collect(
+        &ctx,
+        &gpumeter::fleet::FleetFilter::default(),
+        jiff::Timestamp::now(),
+    )
+    .await;
     let seen: Vec<(&str, &str)> = rows
         .iter()
         .map(|r| (r.origin.account.as_str(), r.origin.instance_id.as_str()))
@@ -226,7 +231,12 @@ async fn the_cockpit_reads_only_the_fleet_accounts() {
     let alone = context(dir.path(), "[instance]\nprovider = \"demo\"\n");
     assert!(gpumeter::commands::fleet::for_cockpit(alone).is_none());
     let alone = context(dir.path(), "[instance]\nprovider = \"demo\"\n");
-    let rows = gpumeter::commands::fleet::collect(&alone, jiff::Timestamp::now()).await;
+    let rows = gpumeter::commands::fleet::collect(
+        &alone,
+        &gpumeter::fleet::FleetFilter::default(),
+        jiff::Timestamp::now(),
+    )
+    .await;
     assert_eq!(rows.len(), 1);
     assert_eq!(rows[0].origin.instance_id, "i-0demo4a100f00d");
 }

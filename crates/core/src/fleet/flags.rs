@@ -1,6 +1,7 @@
 //! Flags and order: which rows need a look, and the most expensive first.
 
 use std::cmp::Ordering;
+use std::collections::HashMap;
 
 use super::{Flag, FleetRow};
 
@@ -9,6 +10,28 @@ pub const IDLE_AFTER_S: f64 = 30.0 * 60.0;
 
 /// Sets each row's flags from the row itself and its neighbours.
 pub fn flag(rows: &mut [FleetRow]) {
+    // Running instances by account, provider and name: two or more is an overlap.
+    let mut named: HashMap<(&str, &str, &str), usize> = HashMap::new();
+    for row in rows.iter().filter(|r| r.running()) {
+        if let Some(name) = &row.name {
+            *named
+                .entry((&row.origin.account, &row.origin.provider, name))
+                .or_default() += 1;
+        }
+    }
+    let twins: Vec<bool> = rows
+        .iter()
+        .map(|row| {
+            row.running()
+                && row.name.as_ref().is_some_and(|name| {
+                    named[&(
+                        row.origin.account.as_str(),
+                        row.origin.provider.as_str(),
+                        name.as_str(),
+                    )] > 1
+                })
+        })
+        .collect();
     for i in 0..rows.len() {
         let row = &rows[i];
         let mut flags = Vec::new();
@@ -21,16 +44,7 @@ pub fn flag(rows: &mut [FleetRow]) {
         if row.running() && row.reporting.idle_s.is_some_and(|s| s >= IDLE_AFTER_S) {
             flags.push(Flag::Idle);
         }
-        let twin = row.running()
-            && row.name.is_some()
-            && rows.iter().enumerate().any(|(j, other)| {
-                j != i
-                    && other.running()
-                    && other.origin.account == row.origin.account
-                    && other.origin.provider == row.origin.provider
-                    && other.name == row.name
-            });
-        if twin {
+        if twins[i] {
             flags.push(Flag::Overlap);
         }
         let left_billing = row

@@ -2,6 +2,7 @@
 //! costs, and flagged when it looks forgotten, idle, doubled or left over. Pure: the inventories,
 //! prices and telemetry come in as arguments; `gpumeter fleet` and the cockpit read them.
 
+mod discover;
 mod flags;
 pub mod table;
 
@@ -15,6 +16,7 @@ use crate::meter::{InstanceState, ResourceKind};
 use crate::pricing::sheet::DEFAULT_MONTH_HOURS;
 use crate::spend::{Pricing, Spend};
 
+pub use discover::{FleetFilter, account_rows};
 pub use flags::{IDLE_AFTER_S, flag, sort_by_cost};
 
 /// Where an instance was looked for.
@@ -188,6 +190,44 @@ pub fn row(
     if let (Some(reading), Some(_)) = (&spend.reading, &inventory.instance) {
         row.burn_per_hour = Some(reading.accrual.burn_per_hour.total().amount.round_dp(4));
     }
+    price_leftovers(&mut row, inventory, sheet.as_ref());
+    row
+}
+
+/// The row of what bills in an account with no instance of its listing (`inventory` holds no
+/// instance), priced by the region's `sheet`; unpriced without one.
+pub fn orphans_row(
+    origin: Origin,
+    inventory: &Inventory,
+    sheet: Option<&crate::pricing::Sheet>,
+) -> FleetRow {
+    let mut row = FleetRow {
+        origin,
+        name: None,
+        sku: None,
+        state: None,
+        currency: sheet.map(|s| s.currency.as_str().to_string()),
+        burn_per_hour: None,
+        uptime_s: None,
+        deadline: None,
+        deadline_remaining_s: None,
+        leftover_monthly: None,
+        leftovers: Vec::new(),
+        reporting: Reporting::default(),
+        flags: Vec::new(),
+        error: None,
+        month_hours: sheet.map_or(DEFAULT_MONTH_HOURS, |s| s.billing.month_hours),
+    };
+    price_leftovers(&mut row, inventory, sheet);
+    row
+}
+
+/// What outlives the instance, each priced by `sheet` a month after release, and their sum.
+fn price_leftovers(
+    row: &mut FleetRow,
+    inventory: &Inventory,
+    sheet: Option<&crate::pricing::Sheet>,
+) {
     row.leftovers = inventory
         .resources
         .iter()
@@ -196,19 +236,16 @@ pub fn row(
             id: r.id.clone(),
             kind: r.kind,
             size_gib: r.size_gib.normalize(),
-            monthly: sheet
-                .as_ref()
-                .and_then(|s| crate::meter::monthly_after_release(s, &r.to_meter())),
+            monthly: sheet.and_then(|s| crate::meter::monthly_after_release(s, &r.to_meter())),
         })
         .collect();
-    row.leftover_monthly = sheet.as_ref().map(|_| {
+    row.leftover_monthly = sheet.map(|_| {
         row.leftovers
             .iter()
             .filter_map(|l| l.monthly)
             .sum::<Decimal>()
             .round_dp(2)
     });
-    row
 }
 
 /// When the instance last started running: its uptime counts from there.

@@ -22,9 +22,13 @@ pub fn span(secs: i64) -> String {
     }
 }
 
+/// The most leftovers listed under one row; `fleet --json` lists them all.
+const LEFTOVER_LINES: usize = 20;
+
 pub fn state_label(row: &FleetRow) -> &'static str {
     match (row.state, &row.error) {
         (_, Some(_)) => "unreadable",
+        (None, None) if row.origin.instance_id.is_empty() => "no instance",
         (Some(InstanceState::Running), _) => "running",
         (Some(InstanceState::Stopped), _) => "stopped",
         (Some(InstanceState::Released) | None, _) => "released",
@@ -63,7 +67,11 @@ pub fn render(rows: &[FleetRow]) -> String {
                 row.origin.account.clone()
             },
             row.origin.provider.clone(),
-            row.origin.instance_id.clone(),
+            if row.origin.instance_id.is_empty() {
+                "—".into()
+            } else {
+                row.origin.instance_id.clone()
+            },
             row.name.clone().unwrap_or_else(|| "—".into()),
             state_label(row).to_string(),
             if row.running() {
@@ -102,7 +110,7 @@ pub fn render(rows: &[FleetRow]) -> String {
         if let Some(why) = &row.error {
             let _ = writeln!(out, "    ! {why}");
         }
-        for l in &row.leftovers {
+        for l in row.leftovers.iter().take(LEFTOVER_LINES) {
             let size = if l.size_gib.is_zero() {
                 String::new()
             } else {
@@ -115,6 +123,10 @@ pub fn render(rows: &[FleetRow]) -> String {
                 l.id,
                 money(l.monthly, row.currency.as_deref())
             );
+        }
+        if row.leftovers.len() > LEFTOVER_LINES {
+            let more = row.leftovers.len() - LEFTOVER_LINES;
+            let _ = writeln!(out, "    └ … {more} more (fleet --json lists every one)");
         }
     }
     out.push_str(&totals(rows));

@@ -18,6 +18,7 @@ mod audit_match_causes;
 mod audit_match_evidence;
 mod audit_match_fixture;
 mod drive;
+mod fleet_discover;
 mod focus_rows;
 mod guard_owner;
 mod meter_oracle;
