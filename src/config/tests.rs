@@ -490,10 +490,12 @@ fn a_fleet_account_names_no_instances_and_its_variables_hold_no_secret() {
     .unwrap();
     assert!(config.fleet[0].discovers());
     assert_eq!(config.fleet[0].env["ALIBABA_CLOUD_PROFILE"], "research");
-    let (line, column, _, message) = invalid(
-        "[[fleet]]\nprovider = \"aws\"\nenv = { AWS_SECRET_ACCESS_KEY = \"x\" }\n",
-    );
+    let (line, column, _, message) =
+        invalid("[[fleet]]\nprovider = \"aws\"\nenv = { AWS_SECRET_ACCESS_KEY = \"x\" }\n");
     assert_eq!((line, column), (3, 7), "{message}");
-    assert!(message.contains("AWS_SECRET_ACCESS_KEY holds a credential"), "{message}");
+    assert!(
+        message.contains("AWS_SECRET_ACCESS_KEY holds a credential"),
+        "{message}"
+    );
     assert!(!message.contains("\"x\""), "{message}");
 }
