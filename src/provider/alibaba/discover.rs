@@ -2,12 +2,11 @@
 //! no instance id needed. Disks and EIPs are each listed once for the whole region and grouped
 //! by instance, not asked for instance by instance, so a fleet of hundreds costs a few pages.
 
-use std::collections::HashMap;
-
 use super::AlibabaCloud;
 use super::inventory::{collect, instance_info};
 use super::model::{self, parse_time};
 use super::rpc::{Product, RpcError};
+use crate::provider::by_instance::by_instance;
 use crate::provider::{Discovered, HeldDeadline, ProviderError};
 
 impl AlibabaCloud {
@@ -30,8 +29,8 @@ impl AlibabaCloud {
             Ok::<_, RpcError>((gpus, disks, eips))
         };
         let (instances, disks, eips) = read.await.map_err(ProviderError::from)?;
-        let mut disks_of = by_instance(disks, |d| &d.instance_id);
-        let mut eips_of = by_instance(eips, |e| &e.instance_id);
+        let mut disks_of = by_instance(disks, |d| Some(d.instance_id.as_str()));
+        let mut eips_of = by_instance(eips, |e| Some(e.instance_id.as_str()));
         let now = (self.clock)();
         let region = self.region();
         let found = instances
@@ -50,16 +49,4 @@ impl AlibabaCloud {
             .collect();
         Ok(found)
     }
-}
-
-/// `items` grouped by the instance each names; those attached to none are dropped.
-fn by_instance<T>(items: Vec<T>, of: impl Fn(&T) -> &String) -> HashMap<String, Vec<T>> {
-    let mut out: HashMap<String, Vec<T>> = HashMap::new();
-    for item in items {
-        let id = of(&item);
-        if !id.is_empty() {
-            out.entry(id.clone()).or_default().push(item);
-        }
-    }
-    out
 }
