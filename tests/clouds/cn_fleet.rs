@@ -13,6 +13,7 @@ use gpumeter::provider::{Discovered, Provider};
 use rust_decimal::Decimal;
 
 use crate::alibaba_peer::{self, Peer as AliPeer};
+use crate::tencent_peer::{self, Peer as TcPeer};
 
 /// One fleet instance as the peer holds it: what its row must say.
 struct Want {
@@ -86,6 +87,24 @@ fn priced(sku: &str, sheet: &str) {
     );
 }
 
+/// The sweep lists the `n` orphans `id` names, each a data disk with its tag.
+fn swept_orphans(
+    swept: &[gpumeter::provider::LinkedResource],
+    n: usize,
+    id: impl Fn(usize) -> String,
+) {
+    for n in 1..=n {
+        let id = id(n);
+        let orphan = swept
+            .iter()
+            .find(|r| r.id == id)
+            .unwrap_or_else(|| panic!("the sweep lists {id}"));
+        assert_eq!(orphan.kind, ResourceKind::DataDisk);
+        let team = alibaba_peer::fleet::team(n);
+        assert_eq!(orphan.tags.get("team").map(String::as_str), Some(team));
+    }
+}
+
 fn ali_fleet(peer: &AliPeer) -> (Vec<Want>, String) {
     let all = peer.cloud(|c| c.fleet.clone());
     let cpu = all.iter().find(|i| i.gpus == 0).map(|i| i.id.clone());
@@ -134,16 +153,9 @@ async fn alibaba_lists_every_gpu_instance_over_every_page() {
     let ids: BTreeSet<&str> = main.resources.iter().map(|r| r.id.as_str()).collect();
     assert_eq!(ids, BTreeSet::from([SYSTEM_DISK, DATA_DISK, EIP]));
     let swept = peer.adapter(None).sweep().await.unwrap();
-    for n in 1..=5 {
-        let id = alibaba_peer::cloud::extra_id("d-bp1orphan", n);
-        let orphan = swept
-            .iter()
-            .find(|r| r.id == id)
-            .unwrap_or_else(|| panic!("the sweep lists {id}"));
-        assert_eq!(orphan.kind, ResourceKind::DataDisk);
-        let team = alibaba_peer::fleet::team(n);
-        assert_eq!(orphan.tags.get("team").map(String::as_str), Some(team));
-    }
+    swept_orphans(&swept, 5, |n| {
+        alibaba_peer::cloud::extra_id("d-bp1orphan", n)
+    });
 }
 
 #[tokio::test]
@@ -160,6 +172,82 @@ async fn alibaba_listing_outwaits_the_rate_limit() {
 async fn alibaba_listing_past_the_page_bound_is_an_error() {
     // 50 GPU instances, the main one and the CPU one, one a page: past the 50-page bound.
     let peer = ali_peer(50, 0, 1);
+    let err = peer.adapter(None).instances().await.unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains("DescribeInstances"), "{text}");
+    assert_eq!(peer.count("DescribeDisks"), 0);
+}
+
+fn tc_fleet(peer: &TcPeer) -> (Vec<Want>, String) {
+    let all = peer.cloud(|c| c.fleet.clone());
+    let cpu = all.iter().find(|i| i.gpus == 0).map(|i| i.id.clone());
+    let want = all
+        .into_iter()
+        .filter(|i| i.gpus > 0)
+        .map(|i| Want {
+            stopped: i.state == "STOPPED",
+            id: i.id,
+            sku: i.instance_type.into(),
+            system_disk: i.system_disk,
+            disk_gib: tencent_peer::fleet::FLEET_DISK_GIB,
+            team: i.team.into(),
+        })
+        .collect();
+    (want, cpu.expect("a CPU instance"))
+}
+
+fn tc_peer(instances: usize, orphans: usize, cap: usize) -> TcPeer {
+    let peer = TcPeer::start();
+    peer.fleet_world(instances, orphans);
+    peer.cloud(|c| c.page_cap = Some(cap));
+    peer
+}
+
+fn tc_adapter(peer: &TcPeer, policy: HttpPolicy) -> gpumeter::provider::tencent::TencentCloud {
+    let settings =
+        gpumeter::provider::tencent::Settings::resolve(&peer.env(), None, None).expect("settings");
+    gpumeter::provider::tencent::TencentCloud::new(settings, policy).expect("adapter")
+}
+
+#[tokio::test]
+async fn tencent_lists_every_gpu_instance_over_every_page() {
+    let peer = tc_peer(7, 5, 3);
+    let found = peer.adapter(None).instances().await.unwrap();
+    let (fleet, cpu) = tc_fleet(&peer);
+    assert_eq!(fleet.len(), 7);
+    check(&found, tencent_peer::INSTANCE, &fleet, &cpu);
+    priced(&fleet[0].sku, "tencent-ap-guangzhou");
+    for action in ["DescribeInstances", "DescribeDisks"] {
+        let pages = peer.cloud(|c| c.pages.get(action).map_or(0, |p| p.served));
+        assert!(pages >= 3, "{action}: {pages} pages");
+    }
+    let main = row(&found, tencent_peer::INSTANCE);
+    let ids: BTreeSet<&str> = main.resources.iter().map(|r| r.id.as_str()).collect();
+    let ip = peer.cloud(|c| c.addresses[0].ip.clone());
+    assert_eq!(
+        ids,
+        BTreeSet::from(["disk-sys", "disk-keep", "disk-go", ip.as_str()])
+    );
+    let swept = peer.adapter(None).sweep().await.unwrap();
+    swept_orphans(&swept, 5, |n| {
+        tencent_peer::fleet::fleet_id("disk-orphan", n)
+    });
+}
+
+#[tokio::test]
+async fn tencent_listing_outwaits_the_rate_limit() {
+    let peer = tc_peer(7, 5, 3);
+    peer.rate_limit(2);
+    let found = tc_adapter(&peer, patient()).instances().await.unwrap();
+    assert!(peer.throttled() > 0, "the rate limit refused nothing");
+    let (fleet, cpu) = tc_fleet(&peer);
+    check(&found, tencent_peer::INSTANCE, &fleet, &cpu);
+}
+
+#[tokio::test]
+async fn tencent_listing_past_the_page_bound_is_an_error() {
+    // 50 GPU instances, the main one and the CPU one, one a page: past the 50-page bound.
+    let peer = tc_peer(50, 0, 1);
     let err = peer.adapter(None).instances().await.unwrap_err();
     let text = err.to_string();
     assert!(text.contains("DescribeInstances"), "{text}");
