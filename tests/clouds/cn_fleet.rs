@@ -140,6 +140,11 @@ fn ali_adapter(peer: &AliPeer, policy: HttpPolicy) -> gpumeter::provider::alibab
 async fn alibaba_lists_every_gpu_instance_over_every_page() {
     use alibaba_peer::cloud::{DATA_DISK, EIP, INSTANCE, SYSTEM_DISK};
     let peer = ali_peer(7, 5, 3);
+    peer.cloud(|c| {
+        if let Some(i) = &mut c.instance {
+            i.auto_release = "2026-12-30T00:00Z".into();
+        }
+    });
     let found = peer.adapter(None).instances().await.unwrap();
     let (fleet, cpu) = ali_fleet(&peer);
     assert_eq!(fleet.len(), 7);
@@ -150,6 +155,9 @@ async fn alibaba_lists_every_gpu_instance_over_every_page() {
         assert!(pages >= 3, "{action}: {pages} pages");
     }
     let main = row(&found, INSTANCE);
+    let release: jiff::Timestamp = "2026-12-30T00:00:00Z".parse().unwrap();
+    assert_eq!(main.deadline.map(|d| d.at), Some(release));
+    assert!(fleet.iter().all(|w| row(&found, &w.id).deadline.is_none()));
     let ids: BTreeSet<&str> = main.resources.iter().map(|r| r.id.as_str()).collect();
     assert_eq!(ids, BTreeSet::from([SYSTEM_DISK, DATA_DISK, EIP]));
     let swept = peer.adapter(None).sweep().await.unwrap();
@@ -212,6 +220,14 @@ fn tc_adapter(peer: &TcPeer, policy: HttpPolicy) -> gpumeter::provider::tencent:
 #[tokio::test]
 async fn tencent_lists_every_gpu_instance_over_every_page() {
     let peer = tc_peer(7, 5, 3);
+    let release = "2026-12-30T00:00:00Z";
+    peer.cloud(|c| {
+        c.timers.push(tencent_peer::cloud::Timer {
+            id: "loop-timer-1".into(),
+            at: release.into(),
+            status: "UNDO".into(),
+        });
+    });
     let found = peer.adapter(None).instances().await.unwrap();
     let (fleet, cpu) = tc_fleet(&peer);
     assert_eq!(fleet.len(), 7);
@@ -222,6 +238,8 @@ async fn tencent_lists_every_gpu_instance_over_every_page() {
         assert!(pages >= 3, "{action}: {pages} pages");
     }
     let main = row(&found, tencent_peer::INSTANCE);
+    assert_eq!(main.deadline.map(|d| d.at), Some(release.parse().unwrap()));
+    assert!(fleet.iter().all(|w| row(&found, &w.id).deadline.is_none()));
     let ids: BTreeSet<&str> = main.resources.iter().map(|r| r.id.as_str()).collect();
     let ip = peer.cloud(|c| c.addresses[0].ip.clone());
     assert_eq!(

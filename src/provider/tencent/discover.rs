@@ -1,17 +1,24 @@
-//! The account listing: every GPU instance of the region with its disks, its addresses and its
-//! tags, no instance id needed. CVM names each instance's disks and public IPs; CBS and VPC are
-//! each listed once for the whole region and grouped by instance, for the disks' own state and
-//! tags, for any disk CVM leaves out, and for what each address is.
+//! The account listing: every GPU instance of the region with its disks, its addresses, its
+//! tags and its release deadline, no instance id needed. CVM names each instance's disks and
+//! public IPs; CBS and VPC are each listed once for the whole region and grouped by instance, for
+//! the disks' own state and tags, for any disk CVM leaves out, and for what each address is; the
+//! release timers are asked for many instances a call.
+
+use std::collections::HashMap;
 
 use jiff::Timestamp;
 use serde_json::json;
 
 use super::TencentCloud;
-use super::inventory::{ADDRESS_TYPES, instance_info, linked};
+use super::inventory::{ADDRESS_TYPES, earliest, instance_info, linked};
 use super::model::{self, parse_time};
 use crate::meter::ResourceKind;
 use crate::provider::by_instance::by_instance;
-use crate::provider::{Discovered, LinkedResource, ProviderError};
+use crate::provider::http::Repeat;
+use crate::provider::{Discovered, HeldDeadline, LinkedResource, ProviderError};
+
+/// Instance ids per DescribeInstancesActionTimer call, as CVM caps `InstanceIds` elsewhere.
+const IDS_PER_CALL: usize = 100;
 
 impl TencentCloud {
     pub(super) async fn discover(&self) -> Result<Vec<Discovered>, ProviderError> {
@@ -29,6 +36,8 @@ impl TencentCloud {
         let addresses = self
             .pages::<model::AddressesReply>("DescribeAddresses", &every_type)
             .await?;
+        let ids: Vec<&str> = gpus.iter().map(|i| i.instance_id.as_str()).collect();
+        let deadlines = self.deadlines(&ids).await?;
         let mut disks_of = by_instance(disks, |d| d.instance_id.as_deref());
         let mut addresses_of = by_instance(addresses, |a| a.instance_id.as_deref());
         let now = (self.clock)();
@@ -46,12 +55,39 @@ impl TencentCloud {
                 Discovered {
                     instance: instance_info(i, region, now),
                     resources,
-                    deadline: None,
+                    deadline: deadlines.get(&i.instance_id).map(|&at| HeldDeadline { at }),
                     tags: i.tags.clone(),
                 }
             })
             .collect();
         Ok(found)
+    }
+}
+
+impl TencentCloud {
+    /// The earliest pending release time of each of the instances `ids` that has one.
+    async fn deadlines(&self, ids: &[&str]) -> Result<HashMap<String, Timestamp>, ProviderError> {
+        let mut timers = Vec::new();
+        for chunk in ids.chunks(IDS_PER_CALL) {
+            let body = json!({"InstanceIds": chunk, "TimerAction": "TerminateInstances",
+                              "StatusList": ["UNDO"]});
+            let reply: model::TimersReply = self
+                .api
+                .call("DescribeInstancesActionTimer", &body, Repeat::Safe)
+                .await?;
+            timers.extend(
+                reply
+                    .action_timers
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter(|t| t.status == "UNDO" && t.timer_action == "TerminateInstances"),
+            );
+        }
+        let of = by_instance(timers, |t| Some(t.instance_id.as_str()));
+        Ok(of
+            .into_iter()
+            .filter_map(|(id, timers)| Some((id, earliest(&timers)?)))
+            .collect())
     }
 }
 
