@@ -22,6 +22,7 @@ mod aws_roles;
 mod aws_start;
 mod aws_sweep;
 mod cn_cleanup;
+mod cn_fleet;
 mod cn_lb;
 mod cn_regions;
 mod cn_released;

@@ -334,7 +334,7 @@ pub(super) fn map_state(status: &str) -> InstanceState {
     }
 }
 
-fn instance_info(i: &model::Instance, region: &str, now: Timestamp) -> InstanceInfo {
+pub(super) fn instance_info(i: &model::Instance, region: &str, now: Timestamp) -> InstanceInfo {
     let created = parse_time(&i.creation_time).unwrap_or(now);
     let state = map_state(&i.status);
     let mode = if matches!(

@@ -10,6 +10,7 @@ mod balancers;
 pub mod chain;
 pub mod credentials;
 mod delete;
+mod discover;
 mod inventory;
 pub mod metadata;
 pub mod model;
@@ -35,8 +36,8 @@ pub use credentials::{AlibabaEnv, Settings};
 use super::http::HttpPolicy;
 use super::seen::Sightings;
 use super::{
-    Action, ActionReport, Asked, Capabilities, Inventory, LinkedResource, Provider, ProviderError,
-    Seen,
+    Action, ActionReport, Asked, Capabilities, Discovered, Inventory, LinkedResource, Provider,
+    ProviderError, Seen,
 };
 use metadata::Metadata;
 use rpc::Client;
@@ -243,6 +244,10 @@ impl Provider for AlibabaCloud {
 
     async fn sweep(&self) -> Result<Vec<LinkedResource>, ProviderError> {
         self.sweep_region().await
+    }
+
+    async fn instances(&self) -> Result<Vec<Discovered>, ProviderError> {
+        self.discover().await
     }
 
     async fn regions(&self) -> Result<Option<Vec<String>>, ProviderError> {

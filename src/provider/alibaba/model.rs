@@ -130,6 +130,9 @@ pub struct Instance {
     /// Empty when no auto-release time is set.
     pub auto_release_time: String,
     pub region_id: String,
+    /// How many GPUs the instance type has: 0 for a type without one.
+    #[serde(rename = "GPUAmount")]
+    pub gpu_amount: i64,
     #[serde(deserialize_with = "crate::provider::tag_lists::alibaba_tag_key")]
     pub tags: crate::provider::tag_lists::Tags,
 }

@@ -242,7 +242,7 @@ pub(super) fn map_state(state: &str) -> InstanceState {
     }
 }
 
-fn instance_info(i: &model::Instance, region: &str, now: Timestamp) -> InstanceInfo {
+pub(super) fn instance_info(i: &model::Instance, region: &str, now: Timestamp) -> InstanceInfo {
     let created = parse_time(&i.created_time).unwrap_or(now);
     let state = map_state(&i.instance_state);
     let mode = match i.instance_charge_type.as_str() {
@@ -291,7 +291,7 @@ fn address_fate(ip: &str, addresses: &[model::Address]) -> (bool, String) {
     }
 }
 
-fn linked(
+pub(super) fn linked(
     i: &model::Instance,
     addresses: &[model::Address],
     created: Timestamp,

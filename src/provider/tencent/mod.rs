@@ -13,6 +13,7 @@ pub mod chain;
 pub mod credentials;
 pub mod cvm_role;
 mod delete;
+mod discover;
 mod inventory;
 pub mod model;
 mod paging;
@@ -36,8 +37,8 @@ pub use credentials::{Settings, TencentEnv};
 use super::http::{Http, HttpPolicy, Repeat, by_status};
 use super::seen::Sightings;
 use super::{
-    Action, ActionReport, Asked, Capabilities, Inventory, LinkedResource, Provider, ProviderError,
-    Seen,
+    Action, ActionReport, Asked, Capabilities, Discovered, Inventory, LinkedResource, Provider,
+    ProviderError, Seen,
 };
 use api::Client;
 
@@ -353,6 +354,10 @@ impl Provider for TencentCloud {
 
     async fn sweep(&self) -> Result<Vec<LinkedResource>, ProviderError> {
         self.sweep_region().await
+    }
+
+    async fn instances(&self) -> Result<Vec<Discovered>, ProviderError> {
+        self.discover().await
     }
 
     async fn regions(&self) -> Result<Option<Vec<String>>, ProviderError> {

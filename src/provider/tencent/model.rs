@@ -49,8 +49,19 @@ pub struct Instance {
     /// KEEP_CHARGING | STOP_CHARGING | NOT_APPLICABLE
     pub stop_charging_mode: String,
     pub internet_accessible: Option<InternetAccessible>,
+    /// Absent or `null` for a type without a GPU.
+    #[serde(rename = "GPUInfo")]
+    pub gpu_info: Option<GpuInfo>,
     #[serde(deserialize_with = "crate::provider::tag_lists::tencent_key")]
     pub tags: crate::provider::tag_lists::Tags,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct GpuInfo {
+    /// A number, not an integer: a vGPU type holds a fraction of one.
+    #[serde(rename = "GPUCount")]
+    pub gpu_count: Option<f64>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -219,6 +230,10 @@ pub struct CbsDisk {
     pub disk_state: String,
     /// The instance it is attached to; empty or `null` when none.
     pub instance_id: Option<String>,
+    /// SYSTEM_DISK | DATA_DISK
+    pub disk_usage: String,
+    /// `None` when the reply does not say.
+    pub delete_with_instance: Option<bool>,
     /// `None` when the reply does not say.
     pub encrypt: Option<bool>,
     pub create_time: String,

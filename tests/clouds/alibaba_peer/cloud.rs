@@ -96,6 +96,8 @@ pub struct Cloud {
     pub extra: usize,
     /// The tags each resource carries, by id (key, value), as the Describe calls list them.
     pub tags: BTreeMap<String, Vec<(String, String)>>,
+    /// Instances beside the main one (`Peer::fleet_world`), listed after it.
+    pub fleet: Vec<super::fleet::FleetInstance>,
     tokens: HashMap<String, String>,
     next: u32,
 }
@@ -190,6 +192,7 @@ impl Cloud {
             refused_region: None,
             extra: 0,
             tags: BTreeMap::new(),
+            fleet: Vec::new(),
             tokens: HashMap::new(),
             next: 0,
         }
@@ -360,6 +363,7 @@ impl Cloud {
             let tagged = self.tagged(list.remove(0), "InstanceId", super::tags::Shape::Ecs);
             list.push(tagged);
         }
+        list.extend(self.fleet_listed(p));
         let (page, size, items) = self.page("DescribeInstances", p, &list);
         ok(
             json!({"TotalCount": list.len(), "PageNumber": page, "PageSize": size,
@@ -383,10 +387,14 @@ impl Cloud {
             );
         }
         self.instance = None;
-        self.disks.retain(|d| !d.with_instance);
+        // The fleet's disks stay with the fleet's instances.
+        self.disks
+            .retain(|d| !(d.with_instance && d.instance == INSTANCE));
         for d in &mut self.disks {
-            d.instance.clear();
-            d.status = "Available".into();
+            if d.instance == INSTANCE || d.instance.is_empty() {
+                d.instance.clear();
+                d.status = "Available".into();
+            }
         }
         self.eip_bound = false;
         self.slb_servers.clear();

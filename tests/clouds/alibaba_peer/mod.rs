@@ -6,6 +6,7 @@
 //! reject the key.
 
 pub mod cloud;
+pub mod fleet;
 mod listing;
 pub mod model_check;
 mod tags;
@@ -18,7 +19,7 @@ use std::time::Duration;
 use gpumeter::provider::alibaba::{AlibabaCloud, AlibabaEnv, Readback, Settings};
 use serde_json::{Value, json};
 
-use crate::common::loopback::{self, Faults, Loopback, Reply, Request, lock};
+use crate::common::loopback::{self, Faults, Loopback, RateLimit, Reply, Request, lock};
 
 pub use cloud::{Cloud, INSTANCE};
 
@@ -63,6 +64,8 @@ struct Shared {
     model: model_check::Log,
     /// The key id of every request that verified.
     signers: Vec<String>,
+    /// The account's request rate limit, once a test sets one.
+    rate: Option<RateLimit>,
 }
 
 pub struct Peer {
@@ -80,6 +83,7 @@ impl Peer {
             nonces: HashSet::new(),
             model: model_check::Log::default(),
             signers: Vec::new(),
+            rate: None,
         };
         let server = Loopback::start(shared, "application/json;charset=utf-8", serve);
         Peer { server }
@@ -97,6 +101,23 @@ impl Peer {
     /// Arms `fault` for every call to `action` after the first `after` ones.
     pub fn fault_after(&self, fault: Fault, action: &str, after: usize) {
         self.server.state().faults.arm_after(fault, action, after);
+    }
+
+    /// Adds `instances` GPU instances beside the main one (every 4th stopped), one instance
+    /// without a GPU, and `orphans` unattached data disks ([`fleet`]).
+    pub fn fleet_world(&self, instances: usize, orphans: usize) {
+        self.cloud(|c| c.add_fleet(instances, orphans));
+    }
+
+    /// From now on, every call past `per_second` in any second is answered 400
+    /// `Throttling.User`, as the service answers one over the account's rate.
+    pub fn rate_limit(&self, per_second: usize) {
+        self.server.state().rate = Some(RateLimit::new(per_second));
+    }
+
+    /// How many calls the rate limit refused.
+    pub fn throttled(&self) -> usize {
+        self.server.state().rate.as_ref().map_or(0, |r| r.refused)
     }
 
     pub fn calls(&self) -> Vec<Call> {
@@ -181,6 +202,13 @@ fn error(code: &str, message: &str) -> String {
         .to_string()
 }
 
+fn throttled() -> String {
+    error(
+        "Throttling.User",
+        "Request was denied due to user flow control.",
+    )
+}
+
 fn serve(request: &Request, shared: &Mutex<Shared>) -> Reply {
     if request.path.starts_with("/latest/") {
         let (status, body) = metadata(request, &lock(shared).cloud);
@@ -195,18 +223,16 @@ fn serve(request: &Request, shared: &Mutex<Shared>) -> Reply {
         Err((status, code)) => return Reply::Answer(status, error(&code, "rejected")),
     };
     lock(shared).signers.extend(verify::key_id(request));
+    let admitted = lock(shared).rate.as_mut().is_none_or(RateLimit::admit);
+    if !admitted {
+        return Reply::Answer(400, throttled());
+    }
     if let Some(refused) = screen(shared, &action, &params) {
         return refused;
     }
     let fault = lock(shared).faults.take(|a| a == action);
     match fault {
-        Some(Fault::Throttle) => Reply::Answer(
-            400,
-            error(
-                "Throttling.User",
-                "Request was denied due to user flow control.",
-            ),
-        ),
+        Some(Fault::Throttle) => Reply::Answer(400, throttled()),
         Some(Fault::ServerError) => Reply::Answer(500, error("InternalError", "oops")),
         Some(Fault::Hang) => Reply::Hang(Duration::from_secs(3)),
         Some(Fault::Malformed) => Reply::Answer(200, "{\"RequestId\": \"r\", \"Instan".into()),

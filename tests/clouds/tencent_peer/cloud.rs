@@ -132,6 +132,10 @@ pub struct Cloud {
     pub refused_region: Option<String>,
     /// The tags each resource carries, by id (key, value), as the Describe calls list them.
     pub tags: BTreeMap<String, Vec<(String, String)>>,
+    /// Instances beside the main one (`Peer::fleet_world`), listed after it.
+    pub fleet: Vec<super::fleet::FleetInstance>,
+    /// The fleet's disks and the orphans, listed after the main instance's.
+    pub fleet_disks: Vec<super::fleet::FleetDisk>,
     next_timer: usize,
 }
 
@@ -197,6 +201,8 @@ impl Cloud {
             lbs: Vec::new(),
             refused_region: None,
             tags: BTreeMap::new(),
+            fleet: Vec::new(),
+            fleet_disks: Vec::new(),
             next_timer: 1,
         }
     }
@@ -258,8 +264,8 @@ impl Cloud {
             .any(|id| id == INSTANCE)
     }
 
-    /// DescribeInstances: the instance named by id, or with no ids, by the `instance-state`
-    /// filter.
+    /// DescribeInstances: the instance named by id, or with no ids, every one the
+    /// `instance-state` filter (if any) admits; the fleet after it.
     fn describe_instances(&mut self, body: &Value) -> Value {
         let action = "DescribeInstances";
         if self.terminating {
@@ -278,16 +284,17 @@ impl Cloud {
                 .find(|f| f["Name"] == "instance-state")
                 .map(|f| strings(&f["Values"]))
         });
-        let all: Vec<Value> = match &self.instance {
+        let mut all: Vec<Value> = match &self.instance {
             Some(i) if Self::named(body) => vec![self.described(i)],
             Some(i)
                 if strings(&body["InstanceIds"]).is_empty()
-                    && states.as_ref().is_some_and(|s| s.contains(&i.state)) =>
+                    && states.as_ref().is_none_or(|s| s.contains(&i.state)) =>
             {
                 vec![self.described(i)]
             }
             _ => Vec::new(),
         };
+        all.extend(self.fleet_listed(body));
         let (total, set) = self.page(action, body, all);
         ok(json!({"TotalCount": total, "InstanceSet": set}))
     }
@@ -455,7 +462,7 @@ impl Cloud {
                 let ids = strings(&body["DiskIds"]);
                 let states = filter("disk-state");
                 let on_instance = filter("instance-id");
-                let all: Vec<Value> = self
+                let mut all: Vec<Value> = self
                     .disks
                     .iter()
                     .filter(|d| ids.is_empty() || ids.contains(&d.id))
@@ -475,6 +482,7 @@ impl Cloud {
                     })
                     .map(|d| self.tagged(d, "DiskId", Shape::Cbs))
                     .collect();
+                all.extend(self.fleet_disks_listed(body));
                 let (total, set) = self.page(action, body, all);
                 ok(json!({"TotalCount": total, "DiskSet": set}))
             }

@@ -4,6 +4,7 @@
 //! service's instance id, and can be told to throttle, fail, hang, garble or reject the key.
 
 pub mod cloud;
+pub mod fleet;
 pub mod model_check;
 mod tags;
 mod verify;
@@ -14,7 +15,7 @@ use std::time::Duration;
 use gpumeter::provider::tencent::{Readback, Settings, TencentCloud, TencentEnv};
 use serde_json::Value;
 
-use crate::common::loopback::{self, Faults, Loopback, Reply, Request, lock};
+use crate::common::loopback::{self, Faults, Loopback, RateLimit, Reply, Request, lock};
 
 pub use cloud::{Cloud, INSTANCE};
 
@@ -63,6 +64,8 @@ struct Shared {
     model: model_check::Log,
     /// The key id of every request that verified.
     signers: Vec<String>,
+    /// The account's request rate limit, once a test sets one.
+    rate: Option<RateLimit>,
 }
 
 pub struct Peer {
@@ -80,6 +83,7 @@ impl Peer {
             rejected: Vec::new(),
             model: model_check::Log::default(),
             signers: Vec::new(),
+            rate: None,
         };
         let server = Loopback::start(shared, "application/json", serve);
         Peer { server }
@@ -97,6 +101,23 @@ impl Peer {
     /// Arms `fault` for every call to `action` after the first `after` ones.
     pub fn fault_after(&self, fault: Fault, action: &str, after: usize) {
         self.server.state().faults.arm_after(fault, action, after);
+    }
+
+    /// Adds `instances` GPU instances beside the main one (every 4th stopped), one instance
+    /// without a GPU, and `orphans` unattached data disks ([`fleet`]).
+    pub fn fleet_world(&self, instances: usize, orphans: usize) {
+        self.cloud(|c| c.add_fleet(instances, orphans));
+    }
+
+    /// From now on, every call past `per_second` in any second is answered
+    /// `RequestLimitExceeded` in the error envelope, as the service answers one over its rate.
+    pub fn rate_limit(&self, per_second: usize) {
+        self.server.state().rate = Some(RateLimit::new(per_second));
+    }
+
+    /// How many calls the rate limit refused.
+    pub fn throttled(&self) -> usize {
+        self.server.state().rate.as_ref().map_or(0, |r| r.refused)
     }
 
     pub fn calls(&self) -> Vec<Call> {
@@ -232,6 +253,11 @@ fn serve(request: &Request, shared: &Mutex<Shared>) -> Reply {
     };
     let body: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
     lock(shared).signers.extend(verify::key_id(request));
+    let admitted = lock(shared).rate.as_mut().is_none_or(RateLimit::admit);
+    if !admitted {
+        let answer = cloud::error("RequestLimitExceeded", "request limit exceeded");
+        return Reply::Answer(200, answer.to_string());
+    }
     if let Some(refused) = screen(shared, &action, &body) {
         return refused;
     }
