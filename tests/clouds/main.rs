@@ -28,6 +28,7 @@ mod cn_regions;
 mod cn_released;
 mod cn_tags;
 mod command_adapter;
+mod fleet_accounts;
 mod gpu_cleanup;
 mod gpu_clouds;
 mod gpu_clouds_cli;

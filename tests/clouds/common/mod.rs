@@ -4,5 +4,6 @@
 pub mod cn_bin;
 pub mod fault_matrix;
 pub mod fault_proxy;
+pub mod fleet_bin;
 pub mod loopback;
 pub mod moto;

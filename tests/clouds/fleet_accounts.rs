@@ -1,0 +1,176 @@
+//! `gpumeter fleet --json` over four accounts that name no instance: two on the Alibaba peer,
+//! one on the Tencent peer and one that answers nothing. It finds every GPU instance and every
+//! orphan disk by listing, through pages and a rate limit that bites, never the instance
+//! without a GPU; the unreadable account gets a row and a line on stderr naming it; `--tag` and
+//! `--provider` narrow it.
+
+use crate::alibaba_peer::{self, Peer as AliPeer};
+use crate::common::cn_bin::text;
+use crate::common::fleet_bin::{Account, FleetBin, instance_ids, orphan_ids};
+use crate::tencent_peer::{self, Peer as TcPeer};
+
+/// What the Alibaba peer with `fleet_world(n, orphans)` holds: its GPU instances and orphans.
+fn alibaba_world(peer: &AliPeer, n: usize, orphans: usize) -> (Vec<String>, Vec<String>) {
+    peer.fleet_world(n, orphans);
+    peer.cloud(|c| {
+        c.page_cap = Some(3);
+        let mut gpus: Vec<String> = c
+            .fleet
+            .iter()
+            .filter(|f| f.gpus > 0)
+            .map(|f| f.id.clone())
+            .chain([alibaba_peer::INSTANCE.to_string()])
+            .collect();
+        gpus.sort();
+        let mut loose: Vec<String> = c
+            .disks
+            .iter()
+            .filter(|d| d.instance.is_empty())
+            .map(|d| d.id.clone())
+            .collect();
+        loose.sort();
+        (gpus, loose)
+    })
+}
+
+fn tencent_world(peer: &TcPeer, n: usize, orphans: usize) -> (Vec<String>, Vec<String>) {
+    peer.fleet_world(n, orphans);
+    peer.cloud(|c| {
+        c.page_cap = Some(3);
+        let mut gpus: Vec<String> = c
+            .fleet
+            .iter()
+            .filter(|f| f.gpus > 0)
+            .map(|f| f.id.clone())
+            .chain([tencent_peer::INSTANCE.to_string()])
+            .collect();
+        gpus.sort();
+        let mut loose: Vec<String> = c
+            .fleet_disks
+            .iter()
+            .filter(|d| d.instance.is_empty())
+            .map(|d| d.id.clone())
+            .collect();
+        loose.sort();
+        (gpus, loose)
+    })
+}
+
+fn contains_all(have: &[String], want: &[String]) -> bool {
+    want.iter().all(|w| have.contains(w))
+}
+
+#[test]
+fn fleet_lists_every_instance_and_orphan_of_every_account_without_ids() {
+    let research = AliPeer::start();
+    let prod = AliPeer::start();
+    let lab = TcPeer::start();
+    let (research_gpus, research_orphans) = alibaba_world(&research, 7, 5);
+    let (prod_gpus, prod_orphans) = alibaba_world(&prod, 3, 2);
+    let (lab_gpus, lab_orphans) = tencent_world(&lab, 5, 4);
+    research.rate_limit(8);
+    let bin = FleetBin::new(
+        "accounts",
+        &[
+            Account::Alibaba("research", &research),
+            Account::Alibaba("prod", &prod),
+            Account::Tencent("lab", &lab),
+            Account::Unreachable("broken"),
+        ],
+    );
+    let run = bin.run(&[]);
+    let said = text(&run.output);
+    assert_eq!(run.output.status.code(), Some(0), "{said}");
+    assert_eq!(instance_ids(&run.rows, "research"), research_gpus, "{said}");
+    assert_eq!(instance_ids(&run.rows, "prod"), prod_gpus);
+    assert_eq!(instance_ids(&run.rows, "lab"), lab_gpus);
+    assert!(
+        !said.contains("i-bp1cpu") && !said.contains("ins-cpu"),
+        "{said}"
+    );
+    assert!(research.throttled() > 0, "the rate limit never bit");
+    for (account, orphans) in [
+        ("research", &research_orphans),
+        ("prod", &prod_orphans),
+        ("lab", &lab_orphans),
+    ] {
+        let listed = orphan_ids(&run.rows, account);
+        assert!(
+            contains_all(&listed, orphans),
+            "{account}: {listed:?} lacks {orphans:?}"
+        );
+        // What an instance's row holds is not listed again among the orphans.
+        let held: Vec<String> = run
+            .rows
+            .iter()
+            .filter(|r| r["account"] == account && r["instance_id"] != "")
+            .flat_map(|r| r["leftovers"].as_array().cloned().unwrap_or_default())
+            .filter_map(|l| l["id"].as_str().map(str::to_string))
+            .collect();
+        assert!(
+            held.iter().all(|id| !listed.contains(id)),
+            "{account}: {held:?}"
+        );
+    }
+    // Priced: every orphan disk has a monthly cost, and the running instances a burn.
+    for r in run.rows.iter().filter(|r| r["account"] == "research") {
+        if r["instance_id"] == "" {
+            assert!(r["leftover_monthly"].as_str().is_some(), "{r}");
+        } else if r["state"] == "running" {
+            assert!(r["burn_per_hour"].as_str().is_some(), "{r}");
+        }
+    }
+    let broken: Vec<_> = run
+        .rows
+        .iter()
+        .filter(|r| r["account"] == "broken")
+        .collect();
+    assert_eq!(broken.len(), 1, "{said}");
+    assert!(broken[0]["error"].as_str().is_some());
+    assert!(broken[0]["flags"].to_string().contains("unreachable"));
+    assert!(
+        String::from_utf8_lossy(&run.output.stderr).contains("account broken on alibaba"),
+        "{said}"
+    );
+}
+
+#[test]
+fn fleet_tag_and_provider_filters_narrow_what_is_listed() {
+    let research = AliPeer::start();
+    let lab = TcPeer::start();
+    alibaba_world(&research, 6, 4);
+    tencent_world(&lab, 4, 3);
+    let bin = FleetBin::new(
+        "filters",
+        &[
+            Account::Alibaba("research", &research),
+            Account::Tencent("lab", &lab),
+        ],
+    );
+    let vision = bin.run(&["--tag", "team=vision"]);
+    let even = |prefix: &str, n: usize| -> Vec<String> {
+        (1..=n)
+            .filter(|i| i % 2 == 0)
+            .map(|i| format!("{prefix}{i:04}"))
+            .collect()
+    };
+    assert_eq!(
+        instance_ids(&vision.rows, "research"),
+        even("i-bp1fleet", 6)
+    );
+    assert_eq!(orphan_ids(&vision.rows, "research"), even("d-bp1orphan", 4));
+    assert_eq!(
+        instance_ids(&vision.rows, "lab"),
+        (1..=4)
+            .filter(|i| i % 2 == 0)
+            .map(|i| tencent_peer::fleet::fleet_id("ins-fleet", i))
+            .collect::<Vec<_>>()
+    );
+    let tencent = bin.run(&["--provider", "tencent"]);
+    assert!(
+        tencent.rows.iter().all(|r| r["account"] == "lab"),
+        "{:?}",
+        tencent.rows
+    );
+    assert!(!tencent.rows.is_empty());
+}
