@@ -29,6 +29,7 @@ mod cn_released;
 mod cn_tags;
 mod command_adapter;
 mod fleet_accounts;
+mod fleet_scale;
 mod gpu_cleanup;
 mod gpu_clouds;
 mod gpu_clouds_cli;

@@ -10,6 +10,11 @@ use super::model::{self, parse_time};
 use crate::meter::ResourceKind;
 use crate::provider::{LinkedResource, ProviderError};
 
+/// Up to this many stopped instances, their disks are asked for one instance at a time; past
+/// it, one listing of the region's disks takes fewer calls than one each, and keeps a large
+/// fleet's sweep within the account's rate limit.
+const PER_INSTANCE_UP_TO: usize = 10;
+
 impl TencentCloud {
     /// What the region's stopped instances keep billing: the disks attached to each, and each
     /// instance whose compute still bills.
@@ -21,20 +26,34 @@ impl TencentCloud {
         let instances = self
             .pages::<model::InstancesReply>("DescribeInstances", &stopped)
             .await?;
-        let mut out = Vec::new();
-        for i in &instances {
-            let theirs =
-                json!({"Filters": [{"Name": "instance-id", "Values": [i.instance_id.clone()]}]});
-            let disks = self
-                .pages::<model::DisksReply>("DescribeDisks", &theirs)
+        let disks = if instances.len() > PER_INSTANCE_UP_TO {
+            let stopped: std::collections::HashSet<&str> =
+                instances.iter().map(|i| i.instance_id.as_str()).collect();
+            let mut all = self
+                .pages::<model::DisksReply>("DescribeDisks", &json!({}))
                 .await?;
-            out.extend(disks.iter().map(|d| {
+            all.retain(|d| d.instance_id.as_deref().is_some_and(|i| stopped.contains(i)));
+            all
+        } else {
+            let mut theirs = Vec::new();
+            for i in &instances {
+                let by_id = json!({"Filters": [{"Name": "instance-id", "Values": [i.instance_id.clone()]}]});
+                theirs.extend(
+                    self.pages::<model::DisksReply>("DescribeDisks", &by_id)
+                        .await?,
+                );
+            }
+            theirs
+        };
+        let mut out: Vec<LinkedResource> = disks
+            .iter()
+            .map(|d| {
                 let mut r = super::sweep::disk(d, now);
                 r.state = format!("{}: attached to a stopped instance", d.disk_state);
                 r
-            }));
-            out.extend(still_charging(i, now));
-        }
+            })
+            .collect();
+        out.extend(instances.iter().filter_map(|i| still_charging(i, now)));
         Ok(out)
     }
 }
