@@ -271,3 +271,37 @@ async fn tencent_listing_past_the_page_bound_is_an_error() {
     assert!(text.contains("DescribeInstances"), "{text}");
     assert_eq!(peer.count("DescribeDisks"), 0);
 }
+
+/// Eleven stopped instances (every fourth of 44): past ten, the sweep finds their disks in one
+/// listing of the region's disks rather than one call each, and lists every one.
+#[tokio::test]
+async fn a_sweep_past_ten_stopped_instances_lists_their_disks_from_one_listing() {
+    let ali = ali_peer(44, 0, 100);
+    let swept = ali.adapter(None).sweep().await.unwrap();
+    let stopped_disks: Vec<&str> = swept
+        .iter()
+        .filter(|r| r.id.starts_with("d-bp1fleetsys") && r.state.contains("stopped instance"))
+        .map(|r| r.id.as_str())
+        .collect();
+    assert_eq!(stopped_disks.len(), 11, "{stopped_disks:?}");
+    let per_instance = ali
+        .calls()
+        .iter()
+        .filter(|c| c.action == "DescribeDisks" && c.params.contains_key("InstanceId"))
+        .count();
+    assert_eq!(per_instance, 0, "one call per stopped instance");
+
+    let tc = tc_peer(44, 0, 100);
+    let swept = tc.adapter(None).sweep().await.unwrap();
+    let stopped_disks = swept
+        .iter()
+        .filter(|r| r.id.starts_with("disk-fleet") && r.state.contains("stopped instance"))
+        .count();
+    assert_eq!(stopped_disks, 11);
+    let per_instance = tc
+        .calls()
+        .iter()
+        .filter(|c| c.action == "DescribeDisks" && c.body.to_string().contains("instance-id"))
+        .count();
+    assert_eq!(per_instance, 0, "one call per stopped instance");
+}

@@ -32,7 +32,11 @@ impl TencentCloud {
             let mut all = self
                 .pages::<model::DisksReply>("DescribeDisks", &json!({}))
                 .await?;
-            all.retain(|d| d.instance_id.as_deref().is_some_and(|i| stopped.contains(i)));
+            all.retain(|d| {
+                d.instance_id
+                    .as_deref()
+                    .is_some_and(|i| stopped.contains(i))
+            });
             all
         } else {
             let mut theirs = Vec::new();
