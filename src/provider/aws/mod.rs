@@ -11,6 +11,7 @@ pub mod chain;
 pub mod container;
 pub mod credentials;
 pub mod delete;
+pub mod discover;
 pub mod elb;
 mod elb_xml;
 pub mod fetch;
@@ -44,8 +45,8 @@ use super::http::HttpPolicy;
 use super::readback::Readback;
 use super::seen::Sightings;
 use super::{
-    Action, ActionReport, Asked, Capabilities, Inventory, LinkedResource, Provider, ProviderError,
-    Seen, SnapshotPlan,
+    Action, ActionReport, Asked, Capabilities, Discovered, Inventory, LinkedResource, Provider,
+    ProviderError, Seen, SnapshotPlan,
 };
 use crate::meter::InstanceState;
 
@@ -74,6 +75,8 @@ pub struct Aws {
     last: Mutex<Last>,
     sightings: Sightings,
     readback: Readback,
+    /// `MaxResults` of the account listings ([`discover`]).
+    per_page: u32,
 }
 
 impl Aws {
@@ -124,6 +127,7 @@ impl Aws {
             last: Mutex::new(Last::default()),
             sightings: Sightings::default(),
             readback: Readback::default(),
+            per_page: discover::MOST_PER_PAGE,
         }
     }
 
@@ -132,6 +136,14 @@ impl Aws {
     #[must_use]
     pub fn with_readback(mut self, readback: Readback) -> Self {
         self.readback = readback;
+        self
+    }
+
+    /// Asks the account listings for `per_page` items a page (default and most 500, fewest 5:
+    /// what DescribeInstances and DescribeVolumes both take; a number outside is brought within).
+    #[must_use]
+    pub fn with_page_size(mut self, per_page: u32) -> Self {
+        self.per_page = per_page;
         self
     }
 
@@ -369,6 +381,11 @@ impl Provider for Aws {
         let mut session =
             Session::new(self.ec2()?).with_elb(self.elb.as_ref().map_err(Clone::clone));
         sweep::sweep(&mut session, self.region(), Timestamp::now()).await
+    }
+
+    async fn instances(&self) -> Result<Vec<Discovered>, ProviderError> {
+        let mut session = Session::new(self.ec2()?);
+        discover::instances(&mut session, self.region(), self.per_page, Timestamp::now()).await
     }
 
     async fn inventory(&self) -> Result<Inventory, ProviderError> {

@@ -82,6 +82,8 @@ pub struct Instance {
     pub availability_zone: Option<String>,
     /// Device name, volume id, delete on termination.
     pub block_devices: Vec<(String, String, bool)>,
+    /// The `tagSet`, key to value.
+    pub tags: BTreeMap<String, String>,
 }
 
 fn tag(node: Node<'_, '_>, key: &str) -> Option<String> {
@@ -154,6 +156,7 @@ pub fn instances(doc: &Document<'_>) -> Vec<Instance> {
                         ))
                     })
                     .collect(),
+                tags: tags(i),
             })
         })
         .collect()
@@ -380,6 +383,7 @@ mod tests {
         assert_eq!(i.state, "running");
         assert_eq!(i.lifecycle.as_deref(), Some("spot"));
         assert_eq!(i.name.as_deref(), Some("train"));
+        assert_eq!(i.tags, BTreeMap::from([("Name".into(), "train".into())]));
         assert_eq!(
             i.block_devices,
             vec![("/dev/xvda".into(), "vol-1".into(), true)]
