@@ -203,3 +203,26 @@ fn instances_lists_every_gpu_instance_with_its_disks_address_and_tags_across_pag
     );
     assert_eq!(moto.violations(), Vec::<String>::new());
 }
+
+/// 255 instances at five a page take 51 pages, one past the bound: the listing is an error
+/// that says it was not read to its end, never the first 250 passed off as the account.
+#[test]
+fn a_listing_past_the_page_bound_is_an_error_not_a_short_list() {
+    let Some(moto) = moto() else { return };
+    let rt = rt();
+    let ec2 = moto_ec2(&moto.url);
+    rt.block_on(call(
+        &ec2,
+        "RunInstances",
+        &[
+            ("ImageId", "ami-12345678"),
+            ("MinCount", "255"),
+            ("MaxCount", "255"),
+            ("InstanceType", "g5.xlarge"),
+        ],
+    ));
+    let settings = AwsSettings::resolve(&env(&moto.url), None, None);
+    let aws = Aws::with_policy(settings, policy(), policy()).with_page_size(5);
+    let err = rt.block_on(aws.instances()).unwrap_err().to_string();
+    assert!(err.contains("not read to its end"), "{err}");
+}

@@ -32,8 +32,8 @@ pub const ELB: Service = Service {
     endpoint_var: ENDPOINT_ELB,
 };
 
-/// At most this many pages of one listing, as for EC2's.
-const MAX_PAGES: usize = 20;
+/// At most this many pages of one listing, as for EC2's; more is an error, not a short list.
+const MAX_PAGES: usize = 50;
 /// The service's answer for an ARN it does not know.
 const GONE: &str = "LoadBalancerNotFound";
 const TARGET_GROUP_GONE: &str = "TargetGroupNotFound";
@@ -85,10 +85,13 @@ async fn list<T>(
                 page = params.clone();
                 page.push(p("Marker", &marker));
             }
-            None => break,
+            None => return Ok(out),
         }
     }
-    Ok(out)
+    Err(Ec2Error::Malformed {
+        action: action.into(),
+        what: format!("more than {MAX_PAGES} pages: the listing was not read to its end"),
+    })
 }
 
 /// `Ok(None)` when the service answers `code` (the thing went between two calls).

@@ -11,8 +11,9 @@ use super::xml;
 use crate::provider::http::Repeat;
 use crate::provider::{ProviderError, Sharing};
 
-/// At most this many pages of one listing; a renter's account never needs more.
-const MAX_PAGES: usize = 20;
+/// At most this many pages of one listing, as for Alibaba and Tencent; a listing longer than
+/// that is an error, never a short list.
+const MAX_PAGES: usize = 50;
 
 /// A run of EC2 calls (and Elastic Load Balancing calls, where the run has that client),
 /// remembered in order for the report.
@@ -106,10 +107,14 @@ impl<'a> Session<'a> {
                     page_params = params.to_vec();
                     page_params.push(p("NextToken", token));
                 }
-                None => break,
+                None => return Ok(out),
             }
         }
-        Ok(out)
+        // A list cut short would pass for the whole account: say so instead.
+        Err(Ec2Error::Malformed {
+            action: action.into(),
+            what: format!("more than {MAX_PAGES} pages: the listing was not read to its end"),
+        })
     }
 
     /// The instance as EC2 describes it; `None` when EC2 does not know the id.
