@@ -174,3 +174,44 @@ fn fleet_tag_and_provider_filters_narrow_what_is_listed() {
     );
     assert!(!tencent.rows.is_empty());
 }
+
+/// An AWS account listed by the binary against moto: its GPU instances, never the CPU one,
+/// and its unattached volume among the orphans.
+#[test]
+fn fleet_lists_an_aws_account_without_ids_against_moto() {
+    use crate::aws_moto::{call, grab, moto_ec2, rt};
+    let Some(moto) = crate::common::moto::moto() else {
+        return;
+    };
+    let rt = rt();
+    let ec2 = moto_ec2(&moto.url);
+    let launch = |kind: &str| {
+        let params = [
+            ("ImageId", "ami-12345678"),
+            ("MinCount", "1"),
+            ("MaxCount", "1"),
+            ("InstanceType", kind),
+        ];
+        grab(
+            &rt.block_on(call(&ec2, "RunInstances", &params)),
+            "instanceId",
+        )
+    };
+    let mut gpus: Vec<String> = ["g5.xlarge", "p3.2xlarge", "g4dn.xlarge"]
+        .into_iter()
+        .map(launch)
+        .collect();
+    gpus.sort();
+    let cpu = launch("t3.micro");
+    let volume = [("AvailabilityZone", "us-east-1a"), ("Size", "300")];
+    let loose = grab(
+        &rt.block_on(call(&ec2, "CreateVolume", &volume)),
+        "volumeId",
+    );
+    let bin = FleetBin::new("aws", &[Account::Aws("cloud", moto.url.clone())]);
+    let run = bin.run(&[]);
+    let said = text(&run.output);
+    assert_eq!(instance_ids(&run.rows, "cloud"), gpus, "{said}");
+    assert!(!said.contains(&cpu), "{said}");
+    assert!(orphan_ids(&run.rows, "cloud").contains(&loose), "{said}");
+}

@@ -15,6 +15,8 @@ use crate::{alibaba_peer, tencent_peer};
 pub(crate) enum Account<'a> {
     Alibaba(&'static str, &'a alibaba_peer::Peer),
     Tencent(&'static str, &'a tencent_peer::Peer),
+    /// An AWS account answered by moto at this URL.
+    Aws(&'static str, String),
     /// An Alibaba account whose endpoint answers nothing.
     Unreachable(&'static str),
 }
@@ -36,6 +38,9 @@ impl Account<'_> {
                 "GPUMETER_TENCENT_ENDPOINT",
                 peer.url(),
             ),
+            Account::Aws(label, url) => {
+                ("aws", label, "us-east-1", "AWS_ENDPOINT_URL", url.clone())
+            }
             // Port 9 (discard) on loopback: nothing listens there.
             Account::Unreachable(label) => (
                 "alibaba",
@@ -90,6 +95,11 @@ impl FleetBin {
             .env("ALIBABA_CLOUD_ACCESS_KEY_SECRET", alibaba_peer::SECRET)
             .env("TENCENTCLOUD_SECRET_ID", tencent_peer::KEY_ID)
             .env("TENCENTCLOUD_SECRET_KEY", tencent_peer::SECRET)
+            .env("AWS_ACCESS_KEY_ID", "AKIDMOTOTEST")
+            .env("AWS_SECRET_ACCESS_KEY", crate::aws_moto::SECRET)
+            .env("AWS_EC2_METADATA_DISABLED", "true")
+            .env_remove("AWS_PROFILE")
+            .env_remove("AWS_SESSION_TOKEN")
             .env_remove("ALIBABA_CLOUD_SECURITY_TOKEN")
             .env_remove("TENCENTCLOUD_SESSION_TOKEN")
             .env_remove("ALIBABA_CLOUD_REGION_ID")
@@ -124,6 +134,7 @@ impl FleetBin {
         let text = crate::common::cn_bin::text(&output);
         assert!(!text.contains(alibaba_peer::SECRET), "the secret leaked");
         assert!(!text.contains(tencent_peer::SECRET), "the secret leaked");
+        assert!(!text.contains(crate::aws_moto::SECRET), "the secret leaked");
         let rows: Vec<Value> = serde_json::from_slice(&output.stdout)
             .unwrap_or_else(|e| panic!("fleet --json {more:?}: {e}: {text}"));
         FleetRun {
