@@ -2,7 +2,7 @@
 //! loopback accounts (three on the Alibaba peer, two on the Tencent peer) holding 100 GPU
 //! instances and 500 orphan disks in all, then 1,000 and 5,000. Every account pages at the
 //! services' own maximum of 100 items and answers at most 20 calls a second, throttling the
-//! rest. Each size runs three times; the medians of wall time and peak memory are printed,
+//! rest; then the same without the limit, which leaves the program's own cost. Each size runs three times; the medians of wall time and peak memory are printed,
 //! with how they grow from the small fleet to the large one. It checks that every instance
 //! and orphan was found, so a fast run that misses some does not count.
 
@@ -28,8 +28,9 @@ struct Figures {
 }
 
 /// One fleet of `instances` GPU instances (the peers' main ones among them) and five times as
-/// many orphans, read `RUNS` times: the median run.
-fn measure(instances: usize) -> Figures {
+/// many orphans, read `RUNS` times: the median run. With `limit`, each account answers that
+/// many calls a second and throttles the rest.
+fn measure(instances: usize, limit: Option<usize>) -> Figures {
     let per_account = instances / ACCOUNTS;
     let orphans = per_account * ORPHANS_PER_INSTANCE;
     let alibaba: Vec<AliPeer> = (0..3).map(|_| AliPeer::start()).collect();
@@ -37,12 +38,16 @@ fn measure(instances: usize) -> Figures {
     for p in &alibaba {
         p.fleet_world(per_account - 1, orphans);
         p.cloud(|c| c.page_cap = Some(PAGE));
-        p.rate_limit(CALLS_PER_SECOND);
+        if let Some(n) = limit {
+            p.rate_limit(n);
+        }
     }
     for p in &tencent {
         p.fleet_world(per_account - 1, orphans);
         p.cloud(|c| c.page_cap = Some(PAGE));
-        p.rate_limit(CALLS_PER_SECOND);
+        if let Some(n) = limit {
+            p.rate_limit(n);
+        }
     }
     let mut accounts: Vec<Account<'_>> = alibaba
         .iter()
@@ -95,30 +100,39 @@ fn measure(instances: usize) -> Figures {
 #[test]
 #[ignore = "a benchmark: scripts/fleet-bench runs it in release"]
 fn fleet_grows_no_faster_than_the_fleet() {
-    let small = measure(100);
-    let large = measure(1000);
-    for (n, f) in [(100, &small), (1000, &large)] {
+    for (what, limit) in [
+        (
+            "rate-limited to 20 calls/s an account",
+            Some(CALLS_PER_SECOND),
+        ),
+        ("no rate limit: the program's own cost", None),
+    ] {
+        let small = measure(100, limit);
+        let large = measure(1000, limit);
+        println!("{what}:");
+        for (n, f) in [(100, &small), (1000, &large)] {
+            println!(
+                "  {n:>4} instances and {:>4} orphans in {ACCOUNTS} accounts: {:>6.2} s, \
+                 peak {:>6.1} MiB, {} calls ({} throttled) a run",
+                n * ORPHANS_PER_INSTANCE,
+                f.wall.as_secs_f64(),
+                f64::from(f.peak_kib) / 1024.0,
+                f.calls,
+                f.throttled
+            );
+        }
+        let wall = large.wall.as_secs_f64() / small.wall.as_secs_f64();
+        let memory = f64::from(large.peak_kib) / f64::from(small.peak_kib);
         println!(
-            "fleet of {n:>4} instances and {:>4} orphans in {ACCOUNTS} accounts: {:>6.2} s, \
-             peak {:>6.1} MiB, {} calls ({} throttled) a run",
-            n * ORPHANS_PER_INSTANCE,
-            f.wall.as_secs_f64(),
-            f64::from(f.peak_kib) / 1024.0,
-            f.calls,
-            f.throttled
+            "  1,000 : 100 instances: wall time {wall:.2}x, peak memory {memory:.2}x (linear is 10x)"
+        );
+        assert!(
+            wall <= 10.0,
+            "wall time grew faster than the fleet: {wall:.2}x"
+        );
+        assert!(
+            memory <= 10.0,
+            "memory grew faster than the fleet: {memory:.2}x"
         );
     }
-    let wall = large.wall.as_secs_f64() / small.wall.as_secs_f64();
-    let memory = f64::from(large.peak_kib) / f64::from(small.peak_kib);
-    println!(
-        "1,000 : 100 instances: wall time {wall:.2}x, peak memory {memory:.2}x (linear is 10x)"
-    );
-    assert!(
-        wall <= 10.0,
-        "wall time grew faster than the fleet: {wall:.2}x"
-    );
-    assert!(
-        memory <= 10.0,
-        "memory grew faster than the fleet: {memory:.2}x"
-    );
 }

@@ -111,6 +111,27 @@ pub struct FleetRow {
 }
 
 impl FleetRow {
+    /// A row of `origin` that knows nothing yet.
+    fn blank(origin: Origin, reporting: Reporting, month_hours: u32) -> FleetRow {
+        FleetRow {
+            origin,
+            name: None,
+            sku: None,
+            state: None,
+            currency: None,
+            burn_per_hour: None,
+            uptime_s: None,
+            deadline: None,
+            deadline_remaining_s: None,
+            leftover_monthly: None,
+            leftovers: Vec::new(),
+            reporting,
+            flags: Vec::new(),
+            error: None,
+            month_hours,
+        }
+    }
+
     /// A month of the current burn plus a month of leftovers: the sort key. `None` when the
     /// cost is not known.
     pub fn monthly_equivalent(&self) -> Option<Decimal> {
@@ -145,25 +166,10 @@ pub fn row(
     reporting: Reporting,
     now: Timestamp,
 ) -> FleetRow {
-    let mut row = FleetRow {
-        origin,
-        name: None,
-        sku: None,
-        state: None,
-        currency: None,
-        burn_per_hour: None,
-        uptime_s: None,
-        deadline: None,
-        deadline_remaining_s: None,
-        leftover_monthly: None,
-        leftovers: Vec::new(),
-        reporting,
-        flags: Vec::new(),
-        error: None,
-        month_hours: pricing
-            .as_ref()
-            .map_or(DEFAULT_MONTH_HOURS, |p| p.sheet.billing.month_hours),
-    };
+    let month_hours = pricing
+        .as_ref()
+        .map_or(DEFAULT_MONTH_HOURS, |p| p.sheet.billing.month_hours);
+    let mut row = FleetRow::blank(origin, reporting, month_hours);
     let inventory = match inventory {
         Ok(i) => i,
         Err(why) => {
@@ -201,23 +207,9 @@ pub fn orphans_row(
     inventory: &Inventory,
     sheet: Option<&crate::pricing::Sheet>,
 ) -> FleetRow {
-    let mut row = FleetRow {
-        origin,
-        name: None,
-        sku: None,
-        state: None,
-        currency: sheet.map(|s| s.currency.as_str().to_string()),
-        burn_per_hour: None,
-        uptime_s: None,
-        deadline: None,
-        deadline_remaining_s: None,
-        leftover_monthly: None,
-        leftovers: Vec::new(),
-        reporting: Reporting::default(),
-        flags: Vec::new(),
-        error: None,
-        month_hours: sheet.map_or(DEFAULT_MONTH_HOURS, |s| s.billing.month_hours),
-    };
+    let month_hours = sheet.map_or(DEFAULT_MONTH_HOURS, |s| s.billing.month_hours);
+    let mut row = FleetRow::blank(origin, Reporting::default(), month_hours);
+    row.currency = sheet.map(|s| s.currency.as_str().to_string());
     price_leftovers(&mut row, inventory, sheet);
     row
 }
