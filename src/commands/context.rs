@@ -23,6 +23,7 @@ use crate::provider::alibaba::credentials::{
 use crate::provider::aws::Aws;
 use crate::provider::aws::credentials::{AwsEnv, AwsSettings};
 use crate::provider::demo::DemoCloud;
+use crate::provider::http::HttpPolicy;
 use crate::provider::{
     Action, ActionReport, InstanceInfo, Inventory, Provider, ProviderError, Seen, none::NoProvider,
 };
@@ -44,6 +45,8 @@ pub struct Context {
     adapter: OnceLock<Arc<dyn Provider>>,
     /// Variables read in place of the process's (a `[[fleet]]` account's `env`).
     env: BTreeMap<String, String>,
+    /// How patient the AWS, Alibaba and Tencent adapters' calls are.
+    http: HttpPolicy,
 }
 
 impl Context {
@@ -75,6 +78,7 @@ impl Context {
             quiet: false,
             adapter: OnceLock::new(),
             env: BTreeMap::new(),
+            http: HttpPolicy::default(),
         })
     }
 
@@ -93,16 +97,19 @@ impl Context {
             quiet: self.quiet,
             adapter: OnceLock::new(),
             env: self.env.clone(),
+            http: self.http,
         }
     }
 
-    /// Aimed at `instance` in another account: its adapter reads `env` in place of the
-    /// process's variables of the same names.
+    /// Aimed at `instance` in another account, as `fleet` reads it: its adapter reads `env` in
+    /// place of the process's variables of the same names, and outwaits the account's rate
+    /// limit ([`HttpPolicy::listing`]).
     #[must_use]
     pub fn for_account(&self, instance: InstanceConfig, env: &BTreeMap<String, String>) -> Context {
         let mut ctx = self.for_instance(instance);
         ctx.env
             .extend(env.iter().map(|(k, v)| (k.clone(), v.clone())));
+        ctx.http = HttpPolicy::listing();
         ctx
     }
 
@@ -232,7 +239,7 @@ impl Context {
         if let Err(e) = settings.credentials.as_ref().and(settings.region.as_ref()) {
             return Err(Failure::provider(super::EXIT_BAD_INPUT, "aws", e));
         }
-        Ok(Aws::new(settings)
+        Ok(Aws::with_policy(settings, self.http, policy)
             .remembering(&self.data_dir)
             .recalling(self.recorded_ids()))
     }
@@ -262,11 +269,13 @@ impl Context {
     /// place looked in.
     pub fn alibaba(&self) -> Result<Arc<dyn Provider>, Failure> {
         let instance = &self.config.instance;
-        AlibabaCloud::from_env(
-            &crate::provider::alibaba::credentials::env_from_lookup(|n| self.var(n)),
+        let env = crate::provider::alibaba::credentials::env_from_lookup(|n| self.var(n));
+        crate::provider::alibaba::Settings::resolve(
+            &env,
             instance.id.as_deref(),
             instance.region.as_deref(),
         )
+        .and_then(|settings| AlibabaCloud::new(settings, self.http))
         .map(|adapter| Arc::new(adapter.recalling(self.recorded_ids())) as Arc<dyn Provider>)
         .map_err(|e| Failure::provider(super::EXIT_BAD_INPUT, "alibaba", &e))
     }
@@ -277,11 +286,13 @@ impl Context {
     pub fn tencent(&self) -> Result<Arc<dyn Provider>, Failure> {
         use crate::provider::tencent::TencentCloud;
         let instance = &self.config.instance;
-        TencentCloud::from_env(
-            &crate::provider::tencent::credentials::env_from_lookup(|n| self.var(n)),
+        let env = crate::provider::tencent::credentials::env_from_lookup(|n| self.var(n));
+        crate::provider::tencent::Settings::resolve(
+            &env,
             instance.id.as_deref(),
             instance.region.as_deref(),
         )
+        .and_then(|settings| TencentCloud::new(settings, self.http))
         .map(|adapter| {
             let adapter = adapter
                 .remembering(&self.data_dir)

@@ -116,6 +116,7 @@ pub fn policy(config: &NotifyConfig) -> HttpPolicy {
         timeout: config.timeout,
         connect_timeout: config.timeout.min(Duration::from_secs(5)),
         retries: config.retries,
+        throttled_retries: config.retries,
         backoff_base: Duration::from_millis(500),
         backoff_max: Duration::from_secs(5),
     }

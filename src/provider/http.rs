@@ -15,6 +15,10 @@ pub struct HttpPolicy {
     pub connect_timeout: Duration,
     /// Attempts after the first, for calls that may be repeated.
     pub retries: u32,
+    /// Attempts after the first when the provider answers that the caller is over its rate
+    /// limit: apart from `retries`, since an account listed page by page meets its limit as a
+    /// matter of course, not as a failure.
+    pub throttled_retries: u32,
     pub backoff_base: Duration,
     pub backoff_max: Duration,
 }
@@ -25,8 +29,21 @@ impl Default for HttpPolicy {
             timeout: Duration::from_secs(20),
             connect_timeout: Duration::from_secs(5),
             retries: 4,
+            throttled_retries: 4,
             backoff_base: Duration::from_millis(250),
             backoff_max: Duration::from_secs(8),
+        }
+    }
+}
+
+impl HttpPolicy {
+    /// For reading whole accounts (`fleet`): the same timeouts and retries, with patience
+    /// enough to outwait an account's rate limit through hundreds of pages: twelve throttled
+    /// answers in a row, up to 8 s apart.
+    pub fn listing() -> Self {
+        HttpPolicy {
+            throttled_retries: 12,
+            ..HttpPolicy::default()
         }
     }
 }
@@ -80,13 +97,17 @@ pub enum HttpError {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Verdict {
     Done,
-    /// Throttled or a server error: worth another try after a pause.
+    /// A server error: worth another try after a pause.
     Transient,
+    /// Over the provider's rate limit: worth another try after a pause.
+    Throttled,
 }
 
-/// The usual reading of a status: 429 and 5xx are transient, everything else is an answer.
+/// The usual reading of a status: 429 is throttled, 5xx transient, everything else an answer.
 pub fn by_status(response: &HttpResponse) -> Verdict {
-    if response.status == 429 || (500..600).contains(&response.status) {
+    if response.status == 429 {
+        Verdict::Throttled
+    } else if (500..600).contains(&response.status) {
         Verdict::Transient
     } else {
         Verdict::Done
@@ -135,23 +156,26 @@ impl Http {
         B: Fn(&reqwest::Client) -> reqwest::RequestBuilder,
         J: Fn(&HttpResponse) -> Verdict,
     {
-        let attempts = match repeat {
-            Repeat::Safe => self.policy.retries + 1,
-            Repeat::Once => 1,
+        let (retries, throttled_retries) = match repeat {
+            Repeat::Safe => (self.policy.retries, self.policy.throttled_retries),
+            Repeat::Once => (0, 0),
         };
-        let mut last = HttpError::Other("no attempt made".into());
-        for attempt in 0..attempts {
+        let (mut failed, mut throttled) = (0, 0);
+        for attempt in 0u32.. {
             if attempt > 0 {
                 tokio::time::sleep(backoff(attempt, &self.policy, fastrand::f64())).await;
             }
             match self.send_once(build(&self.client)).await {
-                Ok(response) if judge(&response) == Verdict::Done => return Ok(response),
-                Ok(response) if attempt + 1 == attempts => return Ok(response),
-                Ok(_) => {}
-                Err(e) => last = e,
+                Ok(response) => match judge(&response) {
+                    Verdict::Throttled if throttled < throttled_retries => throttled += 1,
+                    Verdict::Transient if failed < retries => failed += 1,
+                    _ => return Ok(response),
+                },
+                Err(_) if failed < retries => failed += 1,
+                Err(e) => return Err(e),
             }
         }
-        Err(last)
+        Err(HttpError::Other("no attempt made".into()))
     }
 
     async fn send_once(&self, request: reqwest::RequestBuilder) -> Result<HttpResponse, HttpError> {
@@ -213,7 +237,7 @@ mod tests {
     #[test]
     fn throttling_and_server_errors_are_transient() {
         let r = |status| HttpResponse::new(status, "");
-        assert_eq!(by_status(&r(429)), Verdict::Transient);
+        assert_eq!(by_status(&r(429)), Verdict::Throttled);
         assert_eq!(by_status(&r(503)), Verdict::Transient);
         assert_eq!(by_status(&r(400)), Verdict::Done);
         assert_eq!(by_status(&r(200)), Verdict::Done);

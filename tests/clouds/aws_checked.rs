@@ -18,6 +18,7 @@ fn policy() -> HttpPolicy {
         timeout: Duration::from_secs(10),
         connect_timeout: Duration::from_secs(2),
         retries: 0,
+        throttled_retries: 0,
         backoff_base: Duration::from_millis(20),
         backoff_max: Duration::from_millis(100),
     }

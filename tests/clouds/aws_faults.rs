@@ -176,6 +176,7 @@ fn aws(url: &str) -> Aws {
         timeout: Duration::from_millis(300),
         connect_timeout: Duration::from_millis(300),
         retries: 2,
+        throttled_retries: 2,
         backoff_base: Duration::from_millis(5),
         backoff_max: Duration::from_millis(20),
     };

@@ -35,6 +35,7 @@ pub(crate) fn policy() -> HttpPolicy {
         timeout: Duration::from_secs(10),
         connect_timeout: Duration::from_secs(2),
         retries: 2,
+        throttled_retries: 2,
         backoff_base: Duration::from_millis(20),
         backoff_max: Duration::from_millis(100),
     }

@@ -221,6 +221,7 @@ fn container(r: &Request, seen: &Mutex<Seen>) -> Reply {
 fn container_policy() -> HttpPolicy {
     HttpPolicy {
         retries: 0,
+        throttled_retries: 0,
         ..quick_policy()
     }
 }

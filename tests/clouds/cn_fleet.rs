@@ -31,6 +31,7 @@ fn patient() -> HttpPolicy {
         timeout: Duration::from_secs(2),
         connect_timeout: Duration::from_millis(500),
         retries: 8,
+        throttled_retries: 8,
         backoff_base: Duration::from_millis(100),
         backoff_max: Duration::from_secs(1),
     }

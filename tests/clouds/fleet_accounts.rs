@@ -68,7 +68,7 @@ fn fleet_lists_every_instance_and_orphan_of_every_account_without_ids() {
     let (research_gpus, research_orphans) = alibaba_world(&research, 7, 5);
     let (prod_gpus, prod_orphans) = alibaba_world(&prod, 3, 2);
     let (lab_gpus, lab_orphans) = tencent_world(&lab, 5, 4);
-    research.rate_limit(8);
+    research.rate_limit(4);
     let bin = FleetBin::new(
         "accounts",
         &[
@@ -97,7 +97,7 @@ fn fleet_lists_every_instance_and_orphan_of_every_account_without_ids() {
         let listed = orphan_ids(&run.rows, account);
         assert!(
             contains_all(&listed, orphans),
-            "{account}: {listed:?} lacks {orphans:?}"
+            "{account}: {listed:?} lacks {orphans:?}: {said}"
         );
         // What an instance's row holds is not listed again among the orphans.
         let held: Vec<String> = run

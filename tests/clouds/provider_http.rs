@@ -41,6 +41,7 @@ fn http() -> Http {
         timeout: Duration::from_millis(300),
         connect_timeout: Duration::from_millis(300),
         retries: 3,
+        throttled_retries: 3,
         backoff_base: Duration::from_millis(5),
         backoff_max: Duration::from_millis(20),
     })
@@ -118,4 +119,44 @@ fn a_closed_port_is_a_connect_error_without_the_url() {
         .unwrap_err();
     assert!(matches!(err, HttpError::Connect(_)), "{err:?}");
     assert!(!err.to_string().contains("secret-looking"), "{err}");
+}
+
+/// Being throttled is counted apart from failing: a listing policy outwaits more 429s than
+/// it would retry server errors, and server errors still stop at their own bound.
+#[test]
+fn throttled_answers_have_a_budget_of_their_own() {
+    let patient = |retries, throttled_retries| {
+        Http::new(HttpPolicy {
+            retries,
+            throttled_retries,
+            backoff_base: Duration::from_millis(2),
+            backoff_max: Duration::from_millis(5),
+            ..HttpPolicy::default()
+        })
+        .unwrap()
+    };
+    let six_429s = vec![(429, Duration::ZERO); 6];
+    let (url, count) = serve(six_429s.clone());
+    let r = rt()
+        .block_on(patient(1, 6).call(Repeat::Safe, |c| c.get(&url), by_status))
+        .unwrap();
+    assert_eq!((r.status, count.load(Ordering::SeqCst)), (200, 7));
+
+    let (url, count) = serve(six_429s);
+    let r = rt()
+        .block_on(patient(6, 2).call(Repeat::Safe, |c| c.get(&url), by_status))
+        .unwrap();
+    assert_eq!(
+        r.status, 429,
+        "the throttled answer once its budget is spent"
+    );
+    assert_eq!(count.load(Ordering::SeqCst), 3);
+
+    let (url, count) = serve(vec![(503, Duration::ZERO); 6]);
+    let r = rt()
+        .block_on(patient(1, 6).call(Repeat::Safe, |c| c.get(&url), by_status))
+        .unwrap();
+    assert_eq!((r.status, count.load(Ordering::SeqCst)), (503, 2));
+    assert_eq!(HttpPolicy::listing().retries, HttpPolicy::default().retries);
+    assert!(HttpPolicy::listing().throttled_retries > HttpPolicy::default().throttled_retries);
 }

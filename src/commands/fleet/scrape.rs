@@ -14,6 +14,7 @@ pub async fn scrape(base: &str) -> Reporting {
         timeout: METRICS_TIMEOUT,
         connect_timeout: METRICS_TIMEOUT,
         retries: 0,
+        throttled_retries: 0,
         ..HttpPolicy::default()
     };
     let Ok(http) = Http::new(policy) else {

@@ -26,6 +26,7 @@ impl Metadata {
             timeout: Duration::from_secs(2),
             connect_timeout: Duration::from_secs(1),
             retries: 1,
+            throttled_retries: 1,
             ..HttpPolicy::default()
         };
         let http = Http::new(policy).map_err(|e| ProviderError::state(PROVIDER, e.to_string()))?;

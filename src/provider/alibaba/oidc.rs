@@ -75,6 +75,7 @@ impl OidcRole {
             timeout: Duration::from_secs(10),
             connect_timeout: Duration::from_secs(5),
             retries: 2,
+            throttled_retries: 2,
             ..HttpPolicy::default()
         };
         Ok(OidcRole {

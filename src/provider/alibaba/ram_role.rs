@@ -57,6 +57,7 @@ impl EcsRamRole {
             timeout: Duration::from_secs(2),
             connect_timeout: Duration::from_secs(1),
             retries: 1,
+            throttled_retries: 1,
             ..HttpPolicy::default()
         };
         Ok(EcsRamRole {

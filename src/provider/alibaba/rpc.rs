@@ -204,14 +204,20 @@ impl From<RpcError> for ProviderError {
 
 /// Throttling, `ServiceUnavailable`, 429 and 5xx are worth another try; the rest is an answer.
 pub fn judge(response: &HttpResponse) -> Verdict {
-    if response.status == 429 || response.status >= 500 {
+    if response.status == 429 {
+        return Verdict::Throttled;
+    }
+    if response.status >= 500 {
         return Verdict::Transient;
     }
     if response.status >= 400 {
         let code = serde_json::from_str::<ErrorReply>(&response.body)
             .map(|e| e.code)
             .unwrap_or_default();
-        if code.starts_with("Throttling") || code == "ServiceUnavailable" {
+        if code.starts_with("Throttling") {
+            return Verdict::Throttled;
+        }
+        if code == "ServiceUnavailable" {
             return Verdict::Transient;
         }
     }
@@ -440,15 +446,15 @@ mod tests {
     }
 
     #[test]
-    fn throttling_codes_and_server_errors_are_transient() {
+    fn throttling_codes_are_throttled_and_server_errors_transient() {
         let throttled = r#"{"Code":"Throttling.User","Message":"flow control","RequestId":"r"}"#;
-        assert_eq!(judge(&response(400, throttled)), Verdict::Transient);
+        assert_eq!(judge(&response(400, throttled)), Verdict::Throttled);
         let plain = r#"{"Code":"Throttling","RequestId":"r"}"#;
-        assert_eq!(judge(&response(403, plain)), Verdict::Transient);
+        assert_eq!(judge(&response(403, plain)), Verdict::Throttled);
         let unavailable = r#"{"Code":"ServiceUnavailable","RequestId":"r"}"#;
         assert_eq!(judge(&response(400, unavailable)), Verdict::Transient);
         assert_eq!(judge(&response(500, "")), Verdict::Transient);
-        assert_eq!(judge(&response(429, "")), Verdict::Transient);
+        assert_eq!(judge(&response(429, "")), Verdict::Throttled);
         let missing = r#"{"Code":"InvalidInstanceId.NotFound","RequestId":"r"}"#;
         assert_eq!(judge(&response(404, missing)), Verdict::Done);
         assert_eq!(judge(&response(200, "{}")), Verdict::Done);

@@ -19,6 +19,7 @@ pub fn policy() -> HttpPolicy {
         timeout: Duration::from_secs(2),
         connect_timeout: Duration::from_secs(1),
         retries: 1,
+        throttled_retries: 1,
         backoff_base: Duration::from_millis(100),
         backoff_max: Duration::from_millis(200),
     }

@@ -36,16 +36,15 @@ pub const EC2: Service = Service {
 const PROVIDER: &str = "aws";
 const CONTENT_TYPE: &str = "application/x-www-form-urlencoded; charset=utf-8";
 
-/// Error codes that mean "slow down" or "try later", whatever the HTTP status.
-const TRANSIENT_CODES: [&str; 7] = [
+/// Error codes that mean "slow down", whatever the HTTP status.
+const THROTTLED_CODES: [&str; 4] = [
     "RequestLimitExceeded",
     "Throttling",
     "ThrottlingException",
     "RequestThrottled",
-    "ServiceUnavailable",
-    "Unavailable",
-    "InternalError",
 ];
+/// Error codes that mean "try later", whatever the HTTP status.
+const TRANSIENT_CODES: [&str; 3] = ["ServiceUnavailable", "Unavailable", "InternalError"];
 /// Error codes that mean the credentials were refused.
 const AUTH_CODES: [&str; 6] = [
     "AuthFailure",
@@ -65,14 +64,21 @@ const UNAVAILABLE_CODES: [&str; 4] = [
 
 /// EC2's reading of an answer: throttling and server errors are worth another try.
 pub fn judge(response: &HttpResponse) -> Verdict {
-    if by_status(response) == Verdict::Transient {
-        return Verdict::Transient;
-    }
-    match xml::error(&response.body) {
-        Some((code, _)) if response.status >= 400 && TRANSIENT_CODES.contains(&code.as_str()) => {
-            Verdict::Transient
+    let by_code = match xml::error(&response.body) {
+        Some((code, _)) if response.status >= 400 => {
+            if THROTTLED_CODES.contains(&code.as_str()) {
+                Verdict::Throttled
+            } else if TRANSIENT_CODES.contains(&code.as_str()) {
+                Verdict::Transient
+            } else {
+                Verdict::Done
+            }
         }
         _ => Verdict::Done,
+    };
+    match (by_code, by_status(response)) {
+        (Verdict::Done, by_status) => by_status,
+        (by_code, _) => by_code,
     }
 }
 
@@ -189,9 +195,7 @@ fn classify(
         "UnauthorizedOperation" | "AccessDenied" => {
             ProviderError::permission(PROVIDER, Some(&iam_action(service, action, message)))
         }
-        c if TRANSIENT_CODES.contains(&c) && !UNAVAILABLE_CODES.contains(&c) => {
-            ProviderError::throttled(PROVIDER, retry)
-        }
+        c if THROTTLED_CODES.contains(&c) => ProviderError::throttled(PROVIDER, retry),
         c if UNAVAILABLE_CODES.contains(&c) => ProviderError::new(PROVIDER, ErrorKind::Unreachable),
         _ => match status {
             429 => ProviderError::throttled(PROVIDER, retry),
@@ -450,12 +454,14 @@ mod tests {
     }
 
     #[test]
-    fn throttling_codes_are_transient_whatever_the_status() {
+    fn throttling_codes_are_throttled_whatever_the_status() {
         assert_eq!(
             judge(&answer(400, "RequestLimitExceeded")),
-            Verdict::Transient
+            Verdict::Throttled
         );
-        assert_eq!(judge(&answer(400, "Throttling")), Verdict::Transient);
+        assert_eq!(judge(&answer(400, "Throttling")), Verdict::Throttled);
+        assert_eq!(judge(&answer(503, "Throttling")), Verdict::Throttled);
+        assert_eq!(judge(&answer(429, "Anything")), Verdict::Throttled);
         assert_eq!(judge(&answer(503, "Anything")), Verdict::Transient);
         assert_eq!(judge(&answer(401, "AuthFailure")), Verdict::Done);
         assert_eq!(

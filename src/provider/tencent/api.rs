@@ -272,10 +272,14 @@ fn is_transient_code(code: &str) -> bool {
 
 /// 429, 5xx, and `RequestLimitExceeded` or `InternalError` inside a 200 are worth another try.
 pub fn judge(response: &HttpResponse) -> Verdict {
-    if response.status == 429 || response.status >= 500 {
+    if response.status == 429 {
+        return Verdict::Throttled;
+    }
+    if response.status >= 500 {
         return Verdict::Transient;
     }
     match error_of(&response.body) {
+        Some(e) if e.code.starts_with("RequestLimitExceeded") => Verdict::Throttled,
         Some(e) if is_transient_code(&e.code) => Verdict::Transient,
         _ => Verdict::Done,
     }
@@ -449,14 +453,14 @@ mod tests {
     fn errors_inside_a_200_are_read() {
         assert_eq!(
             judge(&response(200, &error("RequestLimitExceeded"))),
-            Verdict::Transient
+            Verdict::Throttled
         );
         assert_eq!(
             judge(&response(
                 200,
                 &error("RequestLimitExceeded.UinLimitExceeded")
             )),
-            Verdict::Transient
+            Verdict::Throttled
         );
         assert_eq!(
             judge(&response(200, &error("InternalError"))),
@@ -467,7 +471,7 @@ mod tests {
             Verdict::Done
         );
         assert_eq!(judge(&response(500, "")), Verdict::Transient);
-        assert_eq!(judge(&response(429, "")), Verdict::Transient);
+        assert_eq!(judge(&response(429, "")), Verdict::Throttled);
         assert_eq!(judge(&response(200, "<html>")), Verdict::Done);
         let e = error_of(&error("InvalidInstanceId.NotFound")).unwrap();
         assert_eq!(e.code, "InvalidInstanceId.NotFound");

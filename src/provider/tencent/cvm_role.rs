@@ -46,6 +46,7 @@ impl CvmRole {
             timeout: Duration::from_secs(2),
             connect_timeout: Duration::from_secs(1),
             retries: 1,
+            throttled_retries: 1,
             ..HttpPolicy::default()
         };
         Ok(CvmRole {

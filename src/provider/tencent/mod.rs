@@ -179,6 +179,7 @@ impl TencentCloud {
             timeout: Duration::from_secs(2),
             connect_timeout: Duration::from_secs(1),
             retries: 1,
+            throttled_retries: 1,
             ..HttpPolicy::default()
         };
         let http = Http::new(policy).map_err(|e| ProviderError::state("tencent", e.to_string()))?;
@@ -215,6 +216,7 @@ impl TencentCloud {
             timeout: Duration::from_secs(2),
             connect_timeout: Duration::from_secs(1),
             retries: 1,
+            throttled_retries: 1,
             ..HttpPolicy::default()
         };
         let failed = |why: String| ProviderError::state("tencent", format!("spot notice: {why}"));

@@ -50,6 +50,7 @@ fn policy() -> HttpPolicy {
         timeout: Duration::from_millis(1500),
         connect_timeout: Duration::from_millis(1500),
         retries: 2,
+        throttled_retries: 2,
         backoff_base: Duration::from_millis(10),
         backoff_max: Duration::from_millis(50),
     }
