@@ -100,12 +100,13 @@ fn slack_error_word(body: &str) -> Option<&str> {
 /// For [`crate::provider::http::Http::call`]: 429, 5xx and the services' throttling codes are
 /// worth another try.
 pub fn judge(kind: WebhookKind, response: &HttpResponse) -> Verdict {
-    if by_status(response) == Verdict::Transient {
-        return Verdict::Transient;
+    let by_status = by_status(response);
+    if by_status != Verdict::Done {
+        return by_status;
     }
     match body_error(kind, &response.body) {
         Some((code, _)) if (200..300).contains(&response.status) && throttled(kind, code) => {
-            Verdict::Transient
+            Verdict::Throttled
         }
         _ => Verdict::Done,
     }

@@ -129,7 +129,7 @@ fn statuses_and_throttling_codes() {
     );
     assert_eq!(
         judge(WebhookKind::Json, &answer(429, "")),
-        Verdict::Transient
+        Verdict::Throttled
     );
     assert_eq!(
         judge(WebhookKind::Slack, &answer(503, "")),
@@ -153,7 +153,7 @@ fn statuses_and_throttling_codes() {
     for (kind, body) in throttled {
         assert_eq!(
             judge(kind, &answer(200, body)),
-            Verdict::Transient,
+            Verdict::Throttled,
             "{body}"
         );
         assert!(accepted(kind, &answer(200, body)).is_err());

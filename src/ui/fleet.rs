@@ -69,11 +69,16 @@ pub fn fleet_status(app: &App) -> String {
     } else {
         link.instances
     };
-    let what = format!(
-        "{} ({})",
-        plural(link.accounts, "account"),
-        plural(instances, "instance")
-    );
+    // Accounts listed by API have no count until they are read.
+    let what = if link.read_at.is_none() && instances == 0 {
+        plural(link.accounts, "account")
+    } else {
+        format!(
+            "{} ({})",
+            plural(link.accounts, "account"),
+            plural(instances, "instance")
+        )
+    };
     match (link.read_at, link.reading) {
         (None, true) => format!("reading {what}…"),
         (None, false) => format!("{what}, not read yet"),

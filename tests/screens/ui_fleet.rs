@@ -206,3 +206,28 @@ fn the_first_read_says_what_it_reads_and_no_fleet_says_how_to_add_one() {
     let screen = draw(app, 120, 16).backend().to_string();
     assert!(screen.contains("[[fleet]] in the config adds"), "{screen}");
 }
+
+#[test]
+fn accounts_listed_by_api_are_counted_once_read() {
+    let mut app = demo_app(Duration::from_secs(200 * 60));
+    app.fleet_link = FleetLink {
+        accounts: 2,
+        instances: 0,
+        read_at: None,
+        reading: true,
+    };
+    assert_eq!(fleet_status(&app), "reading 2 accounts…");
+    let read = collected();
+    let listed = read
+        .fleet
+        .iter()
+        .filter(|r| !r.origin.instance_id.is_empty())
+        .count();
+    let mut app = read;
+    app.fleet_link.instances = 0;
+    assert!(
+        fleet_status(&app).starts_with(&format!("2 accounts ({listed} instances) read")),
+        "{}",
+        fleet_status(&app)
+    );
+}
