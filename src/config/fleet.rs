@@ -15,6 +15,9 @@ pub struct FleetConfig {
     /// The provider's region; the provider's variable (AWS_REGION, ...) when unset.
     #[serde(default)]
     pub region: Option<String>,
+    /// More regions of the same account, each read as if it had a table of its own.
+    #[serde(default)]
+    pub regions: Vec<String>,
     /// A label for the account, shown beside each instance.
     #[serde(default)]
     pub account: Option<String>,
@@ -35,6 +38,21 @@ pub struct FleetConfig {
 }
 
 impl FleetConfig {
+    /// Every region the table names, `region` first, each once; `[None]` when it names none
+    /// (the provider's variable decides).
+    pub fn each_region(&self) -> Vec<Option<String>> {
+        let mut out: Vec<Option<String>> = Vec::new();
+        for r in self.region.iter().chain(&self.regions) {
+            if !out.iter().any(|o| o.as_deref() == Some(r.as_str())) {
+                out.push(Some(r.clone()));
+            }
+        }
+        if out.is_empty() {
+            out.push(None);
+        }
+        out
+    }
+
     /// Whether the account is listed by API rather than by the ids written here.
     pub fn discovers(&self) -> bool {
         self.instances.is_empty()

@@ -215,3 +215,50 @@ fn fleet_lists_an_aws_account_without_ids_against_moto() {
     assert!(!said.contains(&cpu), "{said}");
     assert!(orphan_ids(&run.rows, "cloud").contains(&loose), "{said}");
 }
+
+/// One table with `regions` reads the account in each, and `--region` picks among them.
+#[test]
+fn a_table_with_regions_reads_the_account_in_each() {
+    let peer = AliPeer::start();
+    let (gpus, _) = alibaba_world(&peer, 2, 1);
+    let config = format!(
+        "[[fleet]]\nprovider = \"alibaba\"\naccount = \"research\"\n\
+         regions = [\"{}\", \"cn-shanghai\"]\nenv = {{ GPUMETER_ALIBABA_ENDPOINT = \"{}\" }}\n",
+        alibaba_peer::cloud::REGION,
+        peer.url()
+    );
+    let bin = FleetBin::with_config("regions", &config);
+    let regions_asked = |peer: &AliPeer| {
+        let mut asked: Vec<String> = peer
+            .calls()
+            .iter()
+            .filter(|c| c.action == "DescribeInstances")
+            .filter_map(|c| c.params.get("RegionId").cloned())
+            .collect();
+        asked.sort();
+        asked.dedup();
+        asked
+    };
+    let both = bin.run(&[]);
+    assert_eq!(
+        instance_ids(&both.rows, "research"),
+        gpus,
+        "{}",
+        text(&both.output)
+    );
+    assert_eq!(
+        regions_asked(&peer),
+        [alibaba_peer::cloud::REGION, "cn-shanghai"]
+    );
+    let shanghai = AliPeer::start();
+    alibaba_world(&shanghai, 2, 1);
+    let config = config.replace(&peer.url(), &shanghai.url());
+    let bin = FleetBin::with_config("one-region", &config);
+    let run = bin.run(&["--region", "cn-shanghai"]);
+    assert!(
+        instance_ids(&run.rows, "research").is_empty(),
+        "{:?}",
+        run.rows
+    );
+    assert_eq!(regions_asked(&shanghai), ["cn-shanghai"]);
+}

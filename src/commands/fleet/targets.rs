@@ -36,28 +36,35 @@ pub fn targets(ctx: &Context, filter: &FleetFilter) -> Vec<Target> {
     let mut out = Vec::new();
     let mut seen: Vec<(ProviderKind, String)> = Vec::new();
     for entry in &ctx.config.fleet {
-        if !filter.reads(entry.provider.name(), entry.region.as_deref()) {
-            continue;
-        }
-        let origin = Origin {
+        let origin_in = |region: Option<String>| Origin {
             account: entry.account.clone().unwrap_or_default(),
             provider: entry.provider.name().to_string(),
-            region: entry.region.clone(),
+            region,
             instance_id: String::new(),
         };
-        let instance = InstanceConfig {
+        let instance_in = |region: Option<String>| InstanceConfig {
             provider: Some(entry.provider),
-            region: entry.region.clone(),
+            region,
             ..InstanceConfig::default()
         };
         if entry.discovers() {
-            out.push(Target::Account(Account {
-                origin,
-                instance,
-                env: entry.env.clone(),
-            }));
+            for region in entry.each_region() {
+                if filter.reads(entry.provider.name(), region.as_deref()) {
+                    out.push(Target::Account(Account {
+                        origin: origin_in(region.clone()),
+                        instance: instance_in(region),
+                        env: entry.env.clone(),
+                    }));
+                }
+            }
             continue;
         }
+        // Named instances live in the table's one region.
+        if !filter.reads(entry.provider.name(), entry.region.as_deref()) {
+            continue;
+        }
+        let origin = origin_in(entry.region.clone());
+        let instance = instance_in(entry.region.clone());
         for (i, id) in entry.instances.iter().enumerate() {
             if seen.contains(&(entry.provider, id.clone())) {
                 continue;

@@ -73,11 +73,16 @@ pub(crate) struct FleetBin {
 impl FleetBin {
     /// A data directory and a config with one table per account.
     pub(crate) fn new(name: &str, accounts: &[Account<'_>]) -> FleetBin {
+        let config: String = accounts.iter().map(Account::table).collect();
+        FleetBin::with_config(name, &config)
+    }
+
+    /// A data directory and this config.
+    pub(crate) fn with_config(name: &str, config: &str) -> FleetBin {
         let dir =
             std::env::temp_dir().join(format!("gpumeter-fleet-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
-        let config: String = accounts.iter().map(Account::table).collect();
         std::fs::write(dir.join("config.toml"), config).unwrap();
         FleetBin { dir }
     }
