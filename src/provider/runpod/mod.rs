@@ -11,6 +11,7 @@
 //! pod and its own disks are still reported, and the network volumes are a gap
 //! ([`Provider::gaps`]), unknown rather than none.
 
+mod discover;
 pub mod model;
 mod volumes;
 
@@ -141,6 +142,32 @@ fn disk(
     }
 }
 
+/// A pod's container and volume disks, which go with it; none once it is terminated.
+fn own_disks(p: &Pod, now: Timestamp) -> Vec<LinkedResource> {
+    if p.status == "TERMINATED" {
+        return Vec::new();
+    }
+    let mut disks = Vec::new();
+    if p.container_gb > Decimal::ZERO {
+        let kind = ResourceKind::SystemDisk;
+        disks.push(disk(p, "container", kind, p.container_gb, now));
+    }
+    if p.volume_gb > Decimal::ZERO {
+        disks.push(disk(p, "volume", ResourceKind::DataDisk, p.volume_gb, now));
+    }
+    disks
+}
+
+/// Network volume `v` as seen from `pod`: `attached` to it where the pod mounts it, else
+/// `unused` and attached to nothing.
+fn volume_of(pod: Option<&Pod>, v: &Value, unused: &str, now: Timestamp) -> Option<LinkedResource> {
+    let here = |vid: &String| pod.is_some_and(|p| p.network.contains(vid));
+    network_volume(v, here, "attached", unused, now).map(|mut r| {
+        r.attached_to = pod.map(|p| p.id.clone()).filter(|_| here(&r.id));
+        r
+    })
+}
+
 pub struct Runpod {
     api: Result<Api, ProviderError>,
     pod_id: Option<String>,
@@ -200,6 +227,18 @@ impl Runpod {
             Err(e) if e.status() == Some(404) => api.gone(e, "/v2/pods", "pods", id).await,
             Err(e) => Err(e),
         }
+    }
+
+    /// Every pod of the account: `GET /v2/pods` lists them all in one answer.
+    async fn pods(api: &Api) -> Result<Vec<Pod>, ApiError> {
+        let listed = api.json("GET", "/v2/pods", None, Repeat::Safe).await?;
+        Ok(listed
+            .get("pods")
+            .and_then(Value::as_array)
+            .ok_or_else(|| ApiError::malformed("GET /v2/pods", "no pods list"))?
+            .iter()
+            .filter_map(parse_pod)
+            .collect())
     }
 
     async fn network_volumes(api: &Api) -> Result<Vec<Value>, ApiError> {
@@ -398,35 +437,21 @@ impl Provider for Runpod {
             .gaps
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner) = gaps;
-        let mut resources = Vec::new();
-        if let Some(p) = pod.as_ref().filter(|p| p.status != "TERMINATED") {
-            if p.container_gb > Decimal::ZERO {
-                resources.push(disk(
-                    p,
-                    "container",
-                    ResourceKind::SystemDisk,
-                    p.container_gb,
-                    now,
-                ));
-            }
-            if p.volume_gb > Decimal::ZERO {
-                resources.push(disk(p, "volume", ResourceKind::DataDisk, p.volume_gb, now));
-            }
-        }
-        for v in &volumes {
-            let here = |vid: &String| pod.as_ref().is_some_and(|p| p.network.contains(vid));
-            resources.extend(
-                network_volume(v, here, "attached", "not attached here", now).map(|mut r| {
-                    r.attached_to = pod.iter().map(|p| p.id.clone()).find(|_| here(&r.id));
-                    r
-                }),
-            );
-        }
+        let mut resources = pod.as_ref().map(|p| own_disks(p, now)).unwrap_or_default();
+        resources.extend(
+            volumes
+                .iter()
+                .filter_map(|v| volume_of(pod.as_ref(), v, "not attached here", now)),
+        );
         Ok(Inventory {
             instance: pod.map(|p| self.info(&p, now)),
             resources,
             deadline: None,
         })
+    }
+
+    async fn instances(&self) -> Result<Vec<crate::provider::Discovered>, ProviderError> {
+        self.discover().await
     }
 
     /// Network volumes no running pod mounts, and the volume disks of stopped (`EXITED`) pods,
@@ -435,17 +460,7 @@ impl Provider for Runpod {
         let api = self.api()?;
         let now = Timestamp::now();
         let state = |e: ApiError| api.error(e);
-        let listed = api
-            .json("GET", "/v2/pods", None, Repeat::Safe)
-            .await
-            .map_err(state)?;
-        let pods: Vec<Pod> = listed
-            .get("pods")
-            .and_then(Value::as_array)
-            .ok_or_else(|| state(ApiError::malformed("GET /v2/pods", "no pods list")))?
-            .iter()
-            .filter_map(parse_pod)
-            .collect();
+        let pods = Self::pods(api).await.map_err(state)?;
         let mounted: std::collections::BTreeSet<&String> = pods
             .iter()
             .filter(|p| p.status == "RUNNING")

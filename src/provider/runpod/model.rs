@@ -15,6 +15,8 @@ pub struct Pod {
     pub status: String,
     pub cost: Option<Decimal>,
     pub sku: String,
+    /// GPUs the pod holds: `gpu.count`, 0 for a CPU pod (one without `gpu`).
+    pub gpus: u64,
     pub container_gb: Decimal,
     pub volume_gb: Decimal,
     pub network: Vec<String>,
@@ -51,17 +53,16 @@ pub fn parse_pod(v: &Value) -> Option<Pod> {
         .unwrap_or_default();
     network.extend(text(v, "networkVolumeId"));
     let gpu = v.get("gpu");
-    let count = gpu
-        .and_then(|g| g.get("count"))
-        .and_then(Value::as_u64)
-        .unwrap_or(1);
+    // `GpuConfig.count` defaults to 1 where the pod has a `gpu`.
+    let gpus = gpu.map_or(0, |g| g.get("count").and_then(Value::as_u64).unwrap_or(1));
     let gpu_id = gpu.and_then(|g| text(g, "id")).unwrap_or_default();
     Some(Pod {
         id: text(v, "id")?,
         name: text(v, "name").unwrap_or_default(),
         status: text(v, "status").or_else(|| text(v, "desiredStatus"))?,
         cost: v.get("cost").and_then(decimal),
-        sku: sku_for(&gpu_id, text(v, "cloud").as_deref(), count),
+        sku: sku_for(&gpu_id, text(v, "cloud").as_deref(), gpus.max(1)),
+        gpus,
         container_gb,
         volume_gb,
         network,

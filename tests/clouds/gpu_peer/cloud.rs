@@ -1,9 +1,10 @@
-//! The in-memory cloud behind the peer: one instance and some account storage, answered in
-//! each provider's documented JSON shape.
+//! The in-memory cloud behind the peer: one instance, the account's others ([`super::fleet`])
+//! and some account storage, answered in each provider's documented JSON shape.
 
 use serde_json::{Value, json};
 
 use super::Request;
+use super::fleet::{self, Member};
 
 pub const LAMBDA_ID: &str = "0920582c7ff041399e34823a0be62549";
 pub const POD_ID: &str = "pod7xq2kzq";
@@ -42,6 +43,8 @@ pub struct Cloud {
     /// Reads of the instance that still show it on its way after a start (RunPod `STARTING`,
     /// Vast `scheduling`) before it is running; `usize::MAX`: it never gets there.
     pub starting_reads: usize,
+    /// The account's other instances, listed after the main one.
+    pub fleet: Vec<Member>,
 }
 
 pub fn error(kind: Kind, status: u16, message: &str) -> String {
@@ -86,6 +89,7 @@ impl Cloud {
             status: Some(status.into()),
             storage,
             starting_reads: 1,
+            fleet: Vec::new(),
         }
     }
 
@@ -197,36 +201,7 @@ impl Cloud {
     }
 
     fn pod(&self) -> Option<Value> {
-        let status = self.status.as_ref()?;
-        let cost = if status == "RUNNING" { 0.34 } else { 0.0 };
-        let running = status == "RUNNING";
-        // What `podAction` allows from each status, as the reference publishes it in `actions`.
-        let actions = match status.as_str() {
-            "EXITED" | "ERROR" => vec!["start", "terminate"],
-            _ => vec!["stop", "terminate"],
-        };
-        // RunPod REST v2 schema `Pod` (runpod-openapi-subset.json), every required member.
-        Some(json!({
-            "id": POD_ID, "name": "train", "status": status, "actions": actions,
-            "cost": cost, "gpu": {"id": "NVIDIA GeForce RTX 4090", "count": 1},
-            "cloud": "COMMUNITY", "disk": 20, "image": "runpod/pytorch:2.4", "args": "",
-            "ports": ["8888/http", "22/tcp"], "registry": null, "template": null,
-            "cudaVersion": "12.4", "dataCenterId": "EU-RO-1", "locked": false,
-            // `Mounts`: each `network` entry is a `NetworkMount` (`volumeId`, `path`). The live
-            // API takes one of `persistent` or `network`; both here so one pod covers both kinds
-            // of disk (the schema itself does not forbid it).
-            "mounts": {"persistent": {"size": 50, "path": "/workspace"},
-                       "network": [{"volumeId": "nv-data", "path": "/data"}]},
-            "ssh": {"proxy": running.then(|| json!({"host": "ssh.runpod.io", "port": 22,
-                        "username": "pod7xq2kzq-6441", "command": "ssh pod7xq2kzq-6441@ssh.runpod.io"})),
-                    "direct": null},
-            "globalNetworking": {"enabled": false},
-            "runtime": running.then(|| json!({"uptime": 3600, "gpus": [{"util": 97, "memoryUtil": 80}],
-                        "cpu": {"util": 12}, "memory": {"util": 40}, "ports": []})),
-            "createdAt": "2026-11-29T08:00:00Z",
-            "startedAt": running.then_some("2026-11-29T08:01:00Z"),
-            "env": {"HF_TOKEN": "not-the-key"}
-        }))
+        self.status.as_ref().map(|s| pod_row(POD_ID, s))
     }
 
     fn runpod(&mut self, r: &Request) -> (u16, String) {
@@ -238,7 +213,8 @@ impl Cloud {
                 self.pod().map_or(gone, |p| (200, p.to_string()))
             }
             ("GET", "/v2/pods") => {
-                let pods: Vec<Value> = self.pod().into_iter().collect();
+                let fleet = self.fleet.iter().map(fleet::runpod_row);
+                let pods: Vec<Value> = self.pod().into_iter().chain(fleet).collect();
                 (200, json!({ "pods": pods }).to_string())
             }
             ("POST", p) if p == format!("{pod_path}/action") => {
@@ -424,4 +400,37 @@ impl Cloud {
             _ => (404, error(Kind::Vast, 404, "no such route")),
         }
     }
+}
+
+/// A pod in RunPod's REST v2 shape, with the main pod's GPU, disks and mounts.
+pub(super) fn pod_row(id: &str, status: &str) -> Value {
+    let cost = if status == "RUNNING" { 0.34 } else { 0.0 };
+    let running = status == "RUNNING";
+    // What `podAction` allows from each status, as the reference publishes it in `actions`.
+    let actions = match status {
+        "EXITED" | "ERROR" => vec!["start", "terminate"],
+        _ => vec!["stop", "terminate"],
+    };
+    // RunPod REST v2 schema `Pod` (runpod-openapi-subset.json), every required member.
+    json!({
+        "id": id, "name": "train", "status": status, "actions": actions,
+        "cost": cost, "gpu": {"id": "NVIDIA GeForce RTX 4090", "count": 1},
+        "cloud": "COMMUNITY", "disk": 20, "image": "runpod/pytorch:2.4", "args": "",
+        "ports": ["8888/http", "22/tcp"], "registry": null, "template": null,
+        "cudaVersion": "12.4", "dataCenterId": "EU-RO-1", "locked": false,
+        // `Mounts`: each `network` entry is a `NetworkMount` (`volumeId`, `path`). The live
+        // API takes one of `persistent` or `network`; both here so one pod covers both kinds
+        // of disk (the schema itself does not forbid it).
+        "mounts": {"persistent": {"size": 50, "path": "/workspace"},
+                   "network": [{"volumeId": "nv-data", "path": "/data"}]},
+        "ssh": {"proxy": running.then(|| json!({"host": "ssh.runpod.io", "port": 22,
+                    "username": "pod7xq2kzq-6441", "command": "ssh pod7xq2kzq-6441@ssh.runpod.io"})),
+                "direct": null},
+        "globalNetworking": {"enabled": false},
+        "runtime": running.then(|| json!({"uptime": 3600, "gpus": [{"util": 97, "memoryUtil": 80}],
+                    "cpu": {"util": 12}, "memory": {"util": 40}, "ports": []})),
+        "createdAt": "2026-11-29T08:00:00Z",
+        "startedAt": running.then_some("2026-11-29T08:01:00Z"),
+        "env": {"HF_TOKEN": "not-the-key"}
+    })
 }

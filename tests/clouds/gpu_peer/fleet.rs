@@ -1,0 +1,67 @@
+//! The account's other instances beside the main one, for account listings: each a row in the
+//! provider's documented shape, made from the main instance's row with its own id, status,
+//! GPUs, price and storage.
+
+use serde_json::{Value, json};
+
+use super::cloud::pod_row;
+
+#[derive(Debug, Clone)]
+pub struct Member {
+    pub id: String,
+    /// In the provider's words (`RUNNING`, `EXITED`; `running`, `stopped`; `active`).
+    pub status: String,
+    /// 0: a CPU-only pod (RunPod), or a row that says it holds no GPU (Vast).
+    pub gpus: u64,
+    /// The live price per hour the row carries, in cents (RunPod: while it runs).
+    pub cents_per_hour: u32,
+    /// What it mounts: a RunPod network volume id, a Vast volume id, a Lambda file system name.
+    pub mounts: Option<String>,
+}
+
+impl Member {
+    pub fn new(id: &str, status: &str, gpus: u64, cents_per_hour: u32) -> Member {
+        Member {
+            id: id.into(),
+            status: status.into(),
+            gpus,
+            cents_per_hour,
+            mounts: None,
+        }
+    }
+
+    #[must_use]
+    pub fn mounting(mut self, storage: &str) -> Member {
+        self.mounts = Some(storage.into());
+        self
+    }
+
+    fn dollars(&self) -> f64 {
+        f64::from(self.cents_per_hour) / 100.0
+    }
+}
+
+/// A RunPod `Pod`: H100s, or a CPU pod's `cpu` (`CpuConfig`) and no `gpu`; a network volume
+/// mounted where the member has one, else a persistent volume disk. `cost` reads 0 stopped.
+pub fn runpod_row(m: &Member) -> Value {
+    let mut row = pod_row(&m.id, &m.status);
+    row["name"] = json!(format!("fleet-{}", m.id));
+    row["cost"] = json!(if m.status == "RUNNING" {
+        m.dollars()
+    } else {
+        0.0
+    });
+    if m.gpus == 0 {
+        if let Some(o) = row.as_object_mut() {
+            o.remove("gpu");
+        }
+        row["cpu"] = json!({"id": "cpu3c", "vcpuCount": 4, "memory": 16});
+    } else {
+        row["gpu"] = json!({"id": "NVIDIA H100 80GB HBM3", "count": m.gpus});
+    }
+    row["mounts"] = match &m.mounts {
+        Some(v) => json!({"network": [{"volumeId": v, "path": "/data"}]}),
+        None => json!({"persistent": {"size": 40, "path": "/workspace"}}),
+    };
+    row
+}
