@@ -9,7 +9,7 @@ use gpumeter::meter::{InstanceState, ResourceKind};
 use gpumeter::provider::{Discovered, Provider};
 use rust_decimal::Decimal;
 
-use crate::gpu_peer::cloud::{POD_ID, Storage};
+use crate::gpu_peer::cloud::{POD_ID, Storage, VAST_ID};
 use crate::gpu_peer::fleet::Member;
 use crate::gpu_peer::{Kind, Peer};
 
@@ -20,22 +20,16 @@ struct Want {
     sku: &'static str,
     price: Decimal,
     /// The ids of the resources tied to it, in any order.
-    resources: &'static [&'static str],
+    resources: Vec<String>,
 }
 
-fn want(
-    id: &str,
-    state: InstanceState,
-    sku: &'static str,
-    cents: i64,
-    resources: &'static [&'static str],
-) -> Want {
+fn want(id: &str, state: InstanceState, sku: &'static str, cents: i64, resources: &[&str]) -> Want {
     Want {
         id: id.into(),
         state,
         sku,
         price: Decimal::new(cents, 2),
-        resources,
+        resources: resources.iter().map(|r| (*r).to_string()).collect(),
     }
 }
 
@@ -73,10 +67,14 @@ fn check(peer: &Peer, main: &str, found: &[Discovered], wants: &[Want]) {
             .find(|d| d.instance.id == w.id)
             .unwrap_or_else(|| panic!("{} is listed: {ids:?}", w.id));
         assert_eq!(d.instance.state, w.state, "{}", w.id);
+        // Each instance's own history, not one shared by the whole listing.
+        let history = &d.instance.history;
+        assert_eq!(history.first().map(|h| h.0), Some(d.instance.created));
+        assert_eq!(history.last().map(|h| h.1), Some(w.state), "{}", w.id);
         assert_eq!(d.instance.sku, w.sku, "{}", w.id);
         assert_eq!(d.instance.live_price_per_hour, Some(w.price), "{}", w.id);
         let tied: BTreeSet<&str> = d.resources.iter().map(|r| r.id.as_str()).collect();
-        let expected: BTreeSet<&str> = w.resources.iter().copied().collect();
+        let expected: BTreeSet<&str> = w.resources.iter().map(String::as_str).collect();
         assert_eq!(tied, expected, "{}", w.id);
         assert!(d.tags.is_empty(), "{}: no tags in this API", w.id);
         assert_eq!(d.deadline, None);
@@ -144,4 +142,65 @@ async fn runpod_lists_its_gpu_pods_not_the_cpu_pod() {
         .unwrap();
     assert_eq!(disk.size_gib, Decimal::from(40));
     assert_eq!(peer.count("GET /v2/pods"), 1, "{:?}", peer.calls());
+}
+
+#[tokio::test]
+async fn vast_lists_every_page_and_leaves_out_a_row_without_gpus() {
+    let peer = Peer::start(Kind::Vast);
+    let others: Vec<Member> = peer.cloud(|c| {
+        let others = c.fleet.clone();
+        c.fleet
+            .push(Member::new("4300", "stopped", 2, 150).mounting("31"));
+        c.fleet.push(Member::new("4301", "running", 0, 10));
+        c.storage.push(Storage {
+            in_use: false,
+            ..used("31")
+        });
+        c.storage.push(Storage {
+            in_use: false,
+            ..used("32")
+        });
+        others
+    });
+    assert!(!others.is_empty(), "the peer's account has other instances");
+    let found = peer.vast().instances().await.unwrap();
+    let mut wants: Vec<Want> = others
+        .iter()
+        .map(|m| {
+            let disk = format!("{}-disk", m.id);
+            let cents = i64::from(m.cents_per_hour);
+            want(
+                &m.id,
+                InstanceState::Running,
+                "1x-h100-sxm",
+                cents,
+                &[&disk],
+            )
+        })
+        .collect();
+    wants.push(want(
+        VAST_ID,
+        InstanceState::Running,
+        "1x-rtx-4090",
+        40,
+        &["4242-disk"],
+    ));
+    wants.push(want(
+        "4300",
+        InstanceState::Stopped,
+        "2x-h100-sxm",
+        150,
+        &["4300-disk", "volume-31"],
+    ));
+    check(&peer, VAST_ID, &found, &wants);
+    let row = found.iter().find(|d| d.instance.id == "4300").unwrap();
+    let volume = row.resources.iter().find(|r| r.id == "volume-31").unwrap();
+    assert_eq!(volume.kind, ResourceKind::NetworkVolume);
+    assert_eq!(volume.attached_to.as_deref(), Some("4300"));
+    assert!(!volume.deleted_with_instance);
+    let pages = peer.count("GET /api/v1/instances/");
+    // The others, the two added and the main instance, two rows a page.
+    let rows = others.len() + 3;
+    assert_eq!(pages, rows.div_ceil(2), "{:?}", peer.calls());
+    assert_eq!(peer.count("GET /api/v0/volumes"), 1, "{:?}", peer.calls());
 }

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use jiff::Timestamp;
 
 use super::{ID, Runpod, own_disks, volume_of};
-use crate::provider::bearer::ApiError;
+use crate::provider::bearer::{ApiError, StateLog};
 use crate::provider::{Discovered, ProviderError};
 
 impl Runpod {
@@ -51,7 +51,7 @@ impl Runpod {
                         .filter(|r| r.attached_to.is_some()),
                 );
                 Discovered {
-                    instance: self.info(p, now),
+                    instance: Self::info(p, now, &StateLog::default()),
                     resources,
                     deadline: None,
                     tags: BTreeMap::new(),

@@ -252,7 +252,9 @@ impl Runpod {
             .ok_or_else(|| ApiError::malformed("GET /v2/network-volumes", "no networkVolumes"))
     }
 
-    fn info(&self, pod: &Pod, now: Timestamp) -> InstanceInfo {
+    /// The pod as an instance, its history from `log` (this adapter's own pod's log, or a
+    /// fresh one for each pod an account listing finds).
+    fn info(pod: &Pod, now: Timestamp, log: &StateLog) -> InstanceInfo {
         let created = pod.created.unwrap_or(now);
         let state = state_of(&pod.status);
         InstanceInfo {
@@ -266,7 +268,7 @@ impl Runpod {
             created,
             // 0 while stopped: right for compute, and the disks bill on through the sheet.
             live_price_per_hour: pod.cost,
-            history: self.log.saw(created, state, None, now),
+            history: log.saw(created, state, None, now),
         }
     }
 
@@ -444,7 +446,7 @@ impl Provider for Runpod {
                 .filter_map(|v| volume_of(pod.as_ref(), v, "not attached here", now)),
         );
         Ok(Inventory {
-            instance: pod.map(|p| self.info(&p, now)),
+            instance: pod.map(|p| Self::info(&p, now, &self.log)),
             resources,
             deadline: None,
         })

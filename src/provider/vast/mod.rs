@@ -11,6 +11,7 @@
 //! outlive it: each is a linked resource that survives a destroy. A key that may not list them
 //! (401 or 403 on that call alone) leaves them a gap ([`Provider::gaps`]), not an error.
 
+mod discover;
 mod listing;
 pub mod model;
 mod volumes;
@@ -241,19 +242,7 @@ impl Vast {
                 .lock()
                 .map_or(now, |mut f| *f.get_or_insert(now))
         });
-        let state = seen.state();
-        InstanceInfo {
-            id: seen.id.clone(),
-            name: seen.label.clone(),
-            provider: "vast".into(),
-            region: None,
-            sku: seen.sku(),
-            mode: BillingMode::OnDemand,
-            state,
-            created,
-            live_price_per_hour: seen.compute_per_hour(),
-            history: self.log.saw(created, state, None, now),
-        }
+        instance_info(seen, created, now, &self.log)
     }
 
     /// `{"success": false, "msg": ...}` is a refusal even with HTTP 200.
@@ -352,6 +341,23 @@ impl Vast {
     }
 }
 
+/// The instance, created at `created`, its history from `log`.
+fn instance_info(seen: &Seen, created: Timestamp, now: Timestamp, log: &StateLog) -> InstanceInfo {
+    let state = seen.state();
+    InstanceInfo {
+        id: seen.id.clone(),
+        name: seen.label.clone(),
+        provider: "vast".into(),
+        region: None,
+        sku: seen.sku(),
+        mode: BillingMode::OnDemand,
+        state,
+        created,
+        live_price_per_hour: seen.compute_per_hour(),
+        history: log.saw(created, state, None, now),
+    }
+}
+
 /// What an action asks of the instance.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Change {
@@ -424,6 +430,10 @@ impl Provider for Vast {
             call,
             format!("GET {path}?owner=me   (read back)"),
         ]
+    }
+
+    async fn instances(&self) -> Result<Vec<crate::provider::Discovered>, ProviderError> {
+        self.discover().await
     }
 
     /// Volumes no instance uses, and the storage of stopped instances, which bills stopped.

@@ -9,7 +9,7 @@ use super::fleet::{self, Member};
 pub const LAMBDA_ID: &str = "0920582c7ff041399e34823a0be62549";
 pub const POD_ID: &str = "pod7xq2kzq";
 pub const VAST_ID: &str = "4242";
-/// The account's other Vast instances, listed before [`VAST_ID`].
+/// The account's other Vast instances (its first [`Cloud::fleet`]), listed before [`VAST_ID`].
 const VAST_OTHERS: [u64; 5] = [4230, 4231, 4232, 4233, 4234];
 /// Rows on one page of the Vast instance list.
 const VAST_PAGE: usize = 2;
@@ -84,12 +84,19 @@ impl Cloud {
             ),
             Kind::Vast => ("running", Vec::new()),
         };
+        let fleet = match kind {
+            Kind::Vast => VAST_OTHERS
+                .iter()
+                .map(|id| Member::new(&id.to_string(), "running", 1, 30))
+                .collect(),
+            _ => Vec::new(),
+        };
         Cloud {
             kind,
             status: Some(status.into()),
             storage,
             starting_reads: 1,
-            fleet: Vec::new(),
+            fleet,
         }
     }
 
@@ -279,17 +286,7 @@ impl Cloud {
     }
 
     fn vast_instance(&self) -> Option<Value> {
-        let status = self.status.as_ref()?;
-        Some(json!({
-            "id": 4242, "label": "train", "machine_id": 977, "actual_status": status,
-            "intended_status": if status == "stopped" { "stopped" } else { "running" },
-            "cur_state": status, "next_state": status,
-            "start_date": 1_764_403_200.25, "end_date": 1_767_000_000.0,
-            "dph_total": 0.4208, "dph_base": 0.40, "storage_cost": 0.15,
-            "inet_up_cost": 0.02, "inet_down_cost": 0.005, "disk_space": 100.0,
-            "num_gpus": 1, "gpu_name": "RTX 4090", "public_ipaddr": "203.0.113.9",
-            "ssh_host": "ssh5.vast.ai", "ssh_port": 31337, "image_uuid": "pytorch/pytorch"
-        }))
+        self.status.as_ref().map(|s| vast_row(4242, s))
     }
 
     /// `vastai` (PyPI, 1.9.1) `show_instances`: `GET /api/v1/instances/`, rows under
@@ -297,10 +294,7 @@ impl Cloud {
     /// [`VAST_PAGE`] rows a page, fewer than the CLI's `limit`, as a server may: the account has
     /// other instances before this one, so the list takes three pages.
     fn vast_list(&self, r: &Request) -> (u16, String) {
-        let mut rows: Vec<Value> = VAST_OTHERS
-            .iter()
-            .map(|id| json!({"id": id, "label": "other", "actual_status": "running"}))
-            .collect();
+        let mut rows: Vec<Value> = self.fleet.iter().map(fleet::vast_row).collect();
         rows.extend(self.vast_instance());
         let start: usize = query_value(&r.query, "after_token")
             .and_then(|t| t.parse().ok())
@@ -362,11 +356,15 @@ impl Cloud {
                     .storage
                     .iter()
                     .map(|s| {
-                        let used: Vec<u64> = if s.in_use && self.status.is_some() {
-                            vec![4242]
-                        } else {
-                            Vec::new()
-                        };
+                        let main = (s.in_use && self.status.is_some()).then_some(4242);
+                        let fleet = self
+                            .fleet
+                            .iter()
+                            .filter(|m| m.mounts.as_ref() == Some(&s.id));
+                        let used: Vec<u64> = main
+                            .into_iter()
+                            .chain(fleet.filter_map(|m| m.id.parse().ok()))
+                            .collect();
                         json!({
                             "id": s.id.parse::<u64>().unwrap_or_default(), "label": s.name,
                             "cluster_id": null, "disk_space": 64.0, "status": "running",
@@ -432,5 +430,19 @@ pub(super) fn pod_row(id: &str, status: &str) -> Value {
         "createdAt": "2026-11-29T08:00:00Z",
         "startedAt": running.then_some("2026-11-29T08:01:00Z"),
         "env": {"HF_TOKEN": "not-the-key"}
+    })
+}
+
+/// An instance row as `vastai show instances` reads it, with the main instance's host and GPU.
+pub(super) fn vast_row(id: u64, status: &str) -> Value {
+    json!({
+        "id": id, "label": "train", "machine_id": 977, "actual_status": status,
+        "intended_status": if status == "stopped" { "stopped" } else { "running" },
+        "cur_state": status, "next_state": status,
+        "start_date": 1_764_403_200.25, "end_date": 1_767_000_000.0,
+        "dph_total": 0.4208, "dph_base": 0.40, "storage_cost": 0.15,
+        "inet_up_cost": 0.02, "inet_down_cost": 0.005, "disk_space": 100.0,
+        "num_gpus": 1, "gpu_name": "RTX 4090", "public_ipaddr": "203.0.113.9",
+        "ssh_host": "ssh5.vast.ai", "ssh_port": 31337, "image_uuid": "pytorch/pytorch"
     })
 }

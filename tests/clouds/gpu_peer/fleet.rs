@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use super::cloud::pod_row;
+use super::cloud::{pod_row, vast_row as vast_row_of};
 
 #[derive(Debug, Clone)]
 pub struct Member {
@@ -63,5 +63,19 @@ pub fn runpod_row(m: &Member) -> Value {
         Some(v) => json!({"network": [{"volumeId": v, "path": "/data"}]}),
         None => json!({"persistent": {"size": 40, "path": "/workspace"}}),
     };
+    row
+}
+
+/// A Vast instance row: H100s at the member's `dph_base`, `dph_total` with the host's storage
+/// share on top (0.15 a GB-month for 100 GB), the same
+/// rates whatever its state.
+pub fn vast_row(m: &Member) -> Value {
+    let id: u64 = m.id.parse().unwrap_or_default();
+    let mut row = vast_row_of(id, &m.status);
+    row["label"] = json!(format!("fleet-{}", m.id));
+    row["num_gpus"] = json!(m.gpus);
+    row["gpu_name"] = json!("H100 SXM");
+    row["dph_base"] = json!(m.dollars());
+    row["dph_total"] = json!(m.dollars() + 0.15 * 100.0 / 720.0);
     row
 }
