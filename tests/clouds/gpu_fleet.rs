@@ -9,7 +9,7 @@ use gpumeter::meter::{InstanceState, ResourceKind};
 use gpumeter::provider::{Discovered, Provider};
 use rust_decimal::Decimal;
 
-use crate::gpu_peer::cloud::{POD_ID, Storage, VAST_ID};
+use crate::gpu_peer::cloud::{LAMBDA_ID, POD_ID, Storage, VAST_ID};
 use crate::gpu_peer::fleet::Member;
 use crate::gpu_peer::{Kind, Peer};
 
@@ -203,4 +203,62 @@ async fn vast_lists_every_page_and_leaves_out_a_row_without_gpus() {
     let rows = others.len() + 3;
     assert_eq!(pages, rows.div_ceil(2), "{:?}", peer.calls());
     assert_eq!(peer.count("GET /api/v0/volumes"), 1, "{:?}", peer.calls());
+}
+
+#[tokio::test]
+async fn lambda_lists_its_gpu_instances_with_the_file_systems_each_mounts() {
+    let peer = Peer::start(Kind::Lambda);
+    peer.cloud(|c| {
+        c.fleet = vec![
+            Member::new("inst-8x", "active", 8, 2392).mounting("vol-fs-fleet"),
+            Member::new("inst-boot", "booting", 1, 299),
+            Member::new("inst-gone", "terminated", 1, 299).mounting("vol-fs-fleet"),
+            Member::new("inst-nogpu", "active", 0, 10),
+        ];
+        c.storage.push(used("fs-fleet"));
+    });
+    let found = peer.lambda().instances().await.unwrap();
+    check(
+        &peer,
+        LAMBDA_ID,
+        &found,
+        &[
+            want(
+                LAMBDA_ID,
+                InstanceState::Running,
+                "gpu_1x_a10",
+                75,
+                &["fs-weights"],
+            ),
+            want(
+                "inst-8x",
+                InstanceState::Running,
+                "gpu_8x_h100_sxm5",
+                2392,
+                &["fs-fleet"],
+            ),
+            want(
+                "inst-boot",
+                InstanceState::Running,
+                "gpu_1x_h100_sxm5",
+                299,
+                &[],
+            ),
+            // Terminated, it holds nothing, though its row still names the file system.
+            want(
+                "inst-gone",
+                InstanceState::Released,
+                "gpu_1x_h100_sxm5",
+                299,
+                &[],
+            ),
+        ],
+    );
+    let row = found.iter().find(|d| d.instance.id == "inst-8x").unwrap();
+    let fs = &row.resources[0];
+    assert_eq!(fs.kind, ResourceKind::NetworkVolume);
+    assert_eq!(fs.attached_to.as_deref(), Some("inst-8x"));
+    assert_eq!(row.instance.region.as_deref(), Some("us-west-1"));
+    assert_eq!(peer.count("GET /api/v1/instances"), 1, "{:?}", peer.calls());
+    assert_eq!(peer.count("GET /api/v1/file-systems"), 1);
 }

@@ -109,23 +109,7 @@ impl Cloud {
     }
 
     fn lambda_instance(&self) -> Option<Value> {
-        let status = self.status.as_ref()?;
-        let can = |yes: bool| json!({"available": yes});
-        let active = status == "active";
-        // Lambda Cloud API v1 `Instance` (lambda-api-v1-subset.json).
-        Some(json!({
-            "id": LAMBDA_ID, "name": "train", "ip": "198.51.100.2", "private_ip": "10.0.2.100",
-            "status": status, "hostname": "10-0-8-196.cloud.lambdalabs.com",
-            "region": {"name": "us-west-1", "description": "California, USA"},
-            "instance_type": {"name": "gpu_1x_a10", "description": "1x A10 (24 GB PCIe)",
-                "gpu_description": "A10 (24 GB PCIe)",
-                "price_cents_per_hour": 75, "specs": {"vcpus": 30, "memory_gib": 200,
-                "storage_gib": 1400, "gpus": 1}},
-            "ssh_key_names": ["laptop"], "file_system_names": ["weights"],
-            "jupyter_token": "not-a-secret", "jupyter_url": "https://jupyter.example",
-            "actions": {"migrate": can(false), "rebuild": can(active), "restart": can(active),
-                "cold_reboot": can(active), "terminate": can(active)}
-        }))
+        self.status.as_ref().map(|s| lambda_row(LAMBDA_ID, s))
     }
 
     fn lambda(&mut self, r: &Request) -> (u16, String) {
@@ -133,7 +117,8 @@ impl Cloud {
         let path = r.path.trim_start_matches("/api/v1");
         match (r.method.as_str(), path) {
             ("GET", "/instances") => {
-                let data: Vec<Value> = self.lambda_instance().into_iter().collect();
+                let fleet = self.fleet.iter().map(fleet::lambda_row);
+                let data: Vec<Value> = self.lambda_instance().into_iter().chain(fleet).collect();
                 (200, json!({ "data": data }).to_string())
             }
             ("GET", p) if p == format!("/instances/{LAMBDA_ID}") => {
@@ -444,5 +429,25 @@ pub(super) fn vast_row(id: u64, status: &str) -> Value {
         "inet_up_cost": 0.02, "inet_down_cost": 0.005, "disk_space": 100.0,
         "num_gpus": 1, "gpu_name": "RTX 4090", "public_ipaddr": "203.0.113.9",
         "ssh_host": "ssh5.vast.ai", "ssh_port": 31337, "image_uuid": "pytorch/pytorch"
+    })
+}
+
+/// An instance in Lambda Cloud API v1's shape, with the main instance's type and mounts.
+pub(super) fn lambda_row(id: &str, status: &str) -> Value {
+    let can = |yes: bool| json!({"available": yes});
+    let active = status == "active";
+    // Lambda Cloud API v1 `Instance` (lambda-api-v1-subset.json).
+    json!({
+        "id": id, "name": "train", "ip": "198.51.100.2", "private_ip": "10.0.2.100",
+        "status": status, "hostname": "10-0-8-196.cloud.lambdalabs.com",
+        "region": {"name": "us-west-1", "description": "California, USA"},
+        "instance_type": {"name": "gpu_1x_a10", "description": "1x A10 (24 GB PCIe)",
+            "gpu_description": "A10 (24 GB PCIe)",
+            "price_cents_per_hour": 75, "specs": {"vcpus": 30, "memory_gib": 200,
+            "storage_gib": 1400, "gpus": 1}},
+        "ssh_key_names": ["laptop"], "file_system_names": ["weights"],
+        "jupyter_token": "not-a-secret", "jupyter_url": "https://jupyter.example",
+        "actions": {"migrate": can(false), "rebuild": can(active), "restart": can(active),
+            "cold_reboot": can(active), "terminate": can(active)}
     })
 }

@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use super::cloud::{pod_row, vast_row as vast_row_of};
+use super::cloud::{lambda_row as lambda_row_of, pod_row, vast_row as vast_row_of};
 
 #[derive(Debug, Clone)]
 pub struct Member {
@@ -77,5 +77,21 @@ pub fn vast_row(m: &Member) -> Value {
     row["gpu_name"] = json!("H100 SXM");
     row["dph_base"] = json!(m.dollars());
     row["dph_total"] = json!(m.dollars() + 0.15 * 100.0 / 720.0);
+    row
+}
+
+/// A Lambda instance: `gpu_{n}x_h100_sxm5` at the member's `price_cents_per_hour`, mounting its
+/// file system by name where it has one; its own name, hostname and address.
+pub fn lambda_row(m: &Member) -> Value {
+    let mut row = lambda_row_of(&m.id, &m.status);
+    let n = m.gpus;
+    row["name"] = json!(format!("fleet-{}", m.id));
+    row["hostname"] = json!(format!("{}.cloud.lambdalabs.com", m.id));
+    row["ip"] = json!("198.51.100.40");
+    row["instance_type"] = json!({"name": format!("gpu_{n}x_h100_sxm5"),
+        "description": format!("{n}x H100 (80 GB SXM5)"), "gpu_description": "H100 (80 GB SXM5)",
+        "price_cents_per_hour": m.cents_per_hour,
+        "specs": {"vcpus": 26 * n, "memory_gib": 225 * n, "storage_gib": 2750 * n, "gpus": n}});
+    row["file_system_names"] = json!(m.mounts.iter().collect::<Vec<_>>());
     row
 }
