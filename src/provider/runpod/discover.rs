@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 
 use jiff::Timestamp;
 
-use super::{ID, Runpod, own_disks, volume_of};
+use super::disks::{own_disks, volume_of};
+use super::{ID, Runpod};
 use crate::provider::bearer::{ApiError, StateLog};
 use crate::provider::{Discovered, ProviderError};
 

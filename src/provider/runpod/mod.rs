@@ -12,12 +12,12 @@
 //! ([`Provider::gaps`]), unknown rather than none.
 
 mod discover;
+mod disks;
 pub mod model;
 mod volumes;
 
 pub use model::sku_for;
 
-use std::collections::BTreeMap;
 use std::ops::ControlFlow::{Break, Continue};
 use std::sync::Mutex;
 
@@ -26,10 +26,9 @@ use jiff::Timestamp;
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
 
-use self::model::{Pod, parse_pod, state_of, time};
-use super::bearer::{
-    Api, ApiError, ApiKey, Cloud, Forbidden, KeyEnv, Readback, StateLog, decimal, text,
-};
+use self::disks::{disk, network_volume, own_disks, volume_of};
+use self::model::{Pod, parse_pod, state_of};
+use super::bearer::{Api, ApiError, ApiKey, Cloud, Forbidden, KeyEnv, Readback, StateLog};
 use super::http::{HttpPolicy, Repeat};
 use super::seen::Sightings;
 use super::{
@@ -88,84 +87,6 @@ impl RunpodSettings {
 
 fn unsupported(what: &str) -> ProviderError {
     ProviderError::unsupported(ID, what)
-}
-
-/// A network volume as a resource, `used` or `unused` by what `in_use` says of its id; `None`
-/// for a row without an id.
-fn network_volume(
-    v: &Value,
-    in_use: impl Fn(&String) -> bool,
-    used: &str,
-    unused: &str,
-    now: Timestamp,
-) -> Option<LinkedResource> {
-    let id = text(v, "id")?;
-    let here = in_use(&id);
-    Some(LinkedResource {
-        name: text(v, "name").unwrap_or_default(),
-        kind: ResourceKind::NetworkVolume,
-        class: None,
-        size_gib: v.get("size").and_then(decimal).unwrap_or_default(),
-        state: if here { used } else { unused }.into(),
-        created: time(v, "createdAt").unwrap_or(now),
-        deleted_with_instance: false,
-        backs_image: None,
-        id,
-        attached_to: None,
-        exposure: crate::provider::Exposure::default(),
-        origin: None,
-        tags: BTreeMap::new(),
-    })
-}
-
-fn disk(
-    pod: &Pod,
-    what: &str,
-    kind: ResourceKind,
-    size: Decimal,
-    now: Timestamp,
-) -> LinkedResource {
-    LinkedResource {
-        id: format!("{}-{what}", pod.id),
-        name: format!("{what} disk"),
-        kind,
-        class: Some(what.into()),
-        size_gib: size,
-        state: pod.status.to_ascii_lowercase(),
-        created: pod.created.unwrap_or(now),
-        deleted_with_instance: true,
-        backs_image: None,
-        attached_to: None,
-        exposure: crate::provider::Exposure::default(),
-        origin: None,
-        tags: BTreeMap::new(),
-    }
-}
-
-/// A pod's container and volume disks, which go with it; none once it is terminated.
-fn own_disks(p: &Pod, now: Timestamp) -> Vec<LinkedResource> {
-    if p.status == "TERMINATED" {
-        return Vec::new();
-    }
-    let mut disks = Vec::new();
-    if p.container_gb > Decimal::ZERO {
-        let kind = ResourceKind::SystemDisk;
-        disks.push(disk(p, "container", kind, p.container_gb, now));
-    }
-    if p.volume_gb > Decimal::ZERO {
-        disks.push(disk(p, "volume", ResourceKind::DataDisk, p.volume_gb, now));
-    }
-    disks
-}
-
-/// Network volume `v` as seen from `pod`: `attached` to it where the pod mounts it, else
-/// `unused` and attached to nothing.
-fn volume_of(pod: Option<&Pod>, v: &Value, unused: &str, now: Timestamp) -> Option<LinkedResource> {
-    let here = |vid: &String| pod.is_some_and(|p| p.network.contains(vid));
-    network_volume(v, here, "attached", unused, now).map(|mut r| {
-        r.attached_to = pod.map(|p| p.id.clone()).filter(|_| here(&r.id));
-        r
-    })
 }
 
 pub struct Runpod {

@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 
 use jiff::Timestamp;
 
-use super::{ID, Vast, instance_info, instance_storage, listing, model};
+use super::resources::instance_storage;
+use super::{ID, Vast, instance_info, listing, model};
 use crate::provider::bearer::{ApiError, StateLog};
 use crate::provider::{Discovered, ProviderError};
 
