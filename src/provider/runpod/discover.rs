@@ -48,7 +48,7 @@ impl Runpod {
                 resources.extend(
                     volumes
                         .iter()
-                        .filter_map(|v| volume_of(Some(p), v, "", now))
+                        .filter_map(|v| volume_of(Some(p), v, "not attached here", now))
                         .filter(|r| r.attached_to.is_some()),
                 );
                 Discovered {
