@@ -1,7 +1,8 @@
 //! Account listings on RunPod, Vast.ai and Lambda Cloud, against their peers with a fleet beside
 //! the main instance: `instances()` returns exactly the instances with a GPU (never a CPU pod or
 //! a row without GPUs), running and stopped alike, each with its state, SKU and live price, and
-//! the storage the provider ties to it; the peer's schema checks stay clean.
+//! the storage the provider ties to it; the peer's schema checks stay clean; a listing that
+//! fails or comes back garbled is an error, not an empty account.
 
 use std::collections::BTreeSet;
 
@@ -11,7 +12,7 @@ use rust_decimal::Decimal;
 
 use crate::gpu_peer::cloud::{LAMBDA_ID, POD_ID, Storage, VAST_ID};
 use crate::gpu_peer::fleet::Member;
-use crate::gpu_peer::{Kind, Peer};
+use crate::gpu_peer::{Fault, Kind, Peer};
 
 /// What one listed instance must say.
 struct Want {
@@ -261,4 +262,28 @@ async fn lambda_lists_its_gpu_instances_with_the_file_systems_each_mounts() {
     assert_eq!(row.instance.region.as_deref(), Some("us-west-1"));
     assert_eq!(peer.count("GET /api/v1/instances"), 1, "{:?}", peer.calls());
     assert_eq!(peer.count("GET /api/v1/file-systems"), 1);
+}
+
+/// A listing the provider fails or garbles is an error, never an account with no instances.
+#[tokio::test]
+async fn a_listing_that_fails_is_an_error_not_an_empty_account() {
+    let lists = [
+        (Kind::Runpod, "GET /v2/pods"),
+        (Kind::Vast, "GET /api/v1/instances/"),
+        (Kind::Lambda, "GET /api/v1/instances"),
+    ];
+    for (kind, call) in lists {
+        for fault in [Fault::ServerError, Fault::Malformed] {
+            let peer = Peer::start(kind);
+            peer.fault(fault, Some(call), None);
+            let provider: Box<dyn Provider> = match kind {
+                Kind::Runpod => Box::new(peer.runpod()),
+                Kind::Vast => Box::new(peer.vast()),
+                Kind::Lambda => Box::new(peer.lambda()),
+            };
+            let listed = provider.instances().await;
+            assert!(listed.is_err(), "{kind:?} {fault:?}: {listed:?}");
+            assert!(peer.count(call) >= 1, "{kind:?}: {:?}", peer.calls());
+        }
+    }
 }
