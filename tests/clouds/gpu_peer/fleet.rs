@@ -11,7 +11,7 @@ pub struct Member {
     pub id: String,
     /// In the provider's words (`RUNNING`, `EXITED`; `running`, `stopped`; `active`).
     pub status: String,
-    /// 0: a CPU-only pod (RunPod), or a row that says it holds no GPU (Vast).
+    /// 0: a CPU-only pod (RunPod), a row or instance type that says it holds no GPU.
     pub gpus: u64,
     /// The live price per hour the row carries, in cents (RunPod: while it runs).
     pub cents_per_hour: u32,
