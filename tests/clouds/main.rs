@@ -35,6 +35,7 @@ mod gpu_cleanup;
 mod gpu_clouds;
 mod gpu_clouds_cli;
 mod gpu_clouds_faults;
+mod gpu_fleet;
 mod gpu_references;
 mod instance_role_cli;
 mod model_checks;

@@ -6,6 +6,7 @@
 //! asking for them says so. There is no metadata service either: the instance comes from
 //! `--instance`/`[instance] id`, else from matching this machine's hostname against the list.
 
+mod discover;
 mod file_systems;
 pub mod model;
 
@@ -199,19 +200,7 @@ impl Lambda {
                 .lock()
                 .map_or(now, |mut f| *f.get_or_insert(now))
         });
-        let state = state_of(&seen.status);
-        InstanceInfo {
-            id: seen.id.clone(),
-            name: seen.name.clone(),
-            provider: "lambda".into(),
-            region: seen.region.clone(),
-            sku: seen.sku.clone(),
-            mode: BillingMode::OnDemand,
-            state,
-            created,
-            live_price_per_hour: seen.price_per_hour,
-            history: self.log.saw(created, state, None, now),
-        }
+        instance_info(seen, created, now, &self.log)
     }
 
     async fn release(
@@ -273,6 +262,23 @@ impl Lambda {
     }
 }
 
+/// The instance, created at `created`, its history from `log`.
+fn instance_info(seen: &Seen, created: Timestamp, now: Timestamp, log: &StateLog) -> InstanceInfo {
+    let state = state_of(&seen.status);
+    InstanceInfo {
+        id: seen.id.clone(),
+        name: seen.name.clone(),
+        provider: "lambda".into(),
+        region: seen.region.clone(),
+        sku: seen.sku.clone(),
+        mode: BillingMode::OnDemand,
+        state,
+        created,
+        live_price_per_hour: seen.price_per_hour,
+        history: log.saw(created, state, None, now),
+    }
+}
+
 fn terminate_call(id: &str) -> String {
     format!("POST /instance-operations/terminate {{\"instance_ids\":[\"{id}\"]}}")
 }
@@ -311,6 +317,10 @@ impl Provider for Lambda {
             ],
             _ => Vec::new(),
         }
+    }
+
+    async fn instances(&self) -> Result<Vec<crate::provider::Discovered>, ProviderError> {
+        self.discover().await
     }
 
     /// Persistent file systems no instance uses (`is_in_use` false): they bill per GB-month

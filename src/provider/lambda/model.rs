@@ -22,6 +22,8 @@ pub struct Seen {
     pub sku: String,
     pub price_per_hour: Option<Decimal>,
     pub created: Option<Timestamp>,
+    /// `instance_type.specs.gpus`, where the row says.
+    pub gpus: Option<u64>,
     /// The names of the file systems mounted on it (`file_system_names`).
     pub file_systems: Vec<String>,
 }
@@ -41,6 +43,10 @@ pub fn parse_instance(v: &Value) -> Option<Seen> {
             .and_then(decimal)
             .map(|cents| cents / Decimal::ONE_HUNDRED),
         created: text(v, "created").and_then(|c| c.parse().ok()),
+        gpus: kind
+            .and_then(|k| k.get("specs"))
+            .and_then(|s| s.get("gpus"))
+            .and_then(Value::as_u64),
         file_systems: v
             .get("file_system_names")
             .and_then(Value::as_array)

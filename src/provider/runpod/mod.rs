@@ -11,12 +11,13 @@
 //! pod and its own disks are still reported, and the network volumes are a gap
 //! ([`Provider::gaps`]), unknown rather than none.
 
+mod discover;
+mod disks;
 pub mod model;
 mod volumes;
 
 pub use model::sku_for;
 
-use std::collections::BTreeMap;
 use std::ops::ControlFlow::{Break, Continue};
 use std::sync::Mutex;
 
@@ -25,10 +26,9 @@ use jiff::Timestamp;
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
 
-use self::model::{Pod, parse_pod, state_of, time};
-use super::bearer::{
-    Api, ApiError, ApiKey, Cloud, Forbidden, KeyEnv, Readback, StateLog, decimal, text,
-};
+use self::disks::{disk, network_volume, own_disks, volume_of};
+use self::model::{Pod, parse_pod, state_of};
+use super::bearer::{Api, ApiError, ApiKey, Cloud, Forbidden, KeyEnv, Readback, StateLog};
 use super::http::{HttpPolicy, Repeat};
 use super::seen::Sightings;
 use super::{
@@ -87,58 +87,6 @@ impl RunpodSettings {
 
 fn unsupported(what: &str) -> ProviderError {
     ProviderError::unsupported(ID, what)
-}
-
-/// A network volume as a resource, `used` or `unused` by what `in_use` says of its id; `None`
-/// for a row without an id.
-fn network_volume(
-    v: &Value,
-    in_use: impl Fn(&String) -> bool,
-    used: &str,
-    unused: &str,
-    now: Timestamp,
-) -> Option<LinkedResource> {
-    let id = text(v, "id")?;
-    let here = in_use(&id);
-    Some(LinkedResource {
-        name: text(v, "name").unwrap_or_default(),
-        kind: ResourceKind::NetworkVolume,
-        class: None,
-        size_gib: v.get("size").and_then(decimal).unwrap_or_default(),
-        state: if here { used } else { unused }.into(),
-        created: time(v, "createdAt").unwrap_or(now),
-        deleted_with_instance: false,
-        backs_image: None,
-        id,
-        attached_to: None,
-        exposure: crate::provider::Exposure::default(),
-        origin: None,
-        tags: BTreeMap::new(),
-    })
-}
-
-fn disk(
-    pod: &Pod,
-    what: &str,
-    kind: ResourceKind,
-    size: Decimal,
-    now: Timestamp,
-) -> LinkedResource {
-    LinkedResource {
-        id: format!("{}-{what}", pod.id),
-        name: format!("{what} disk"),
-        kind,
-        class: Some(what.into()),
-        size_gib: size,
-        state: pod.status.to_ascii_lowercase(),
-        created: pod.created.unwrap_or(now),
-        deleted_with_instance: true,
-        backs_image: None,
-        attached_to: None,
-        exposure: crate::provider::Exposure::default(),
-        origin: None,
-        tags: BTreeMap::new(),
-    }
 }
 
 pub struct Runpod {
@@ -202,6 +150,18 @@ impl Runpod {
         }
     }
 
+    /// Every pod of the account: `GET /v2/pods` lists them all in one answer.
+    async fn pods(api: &Api) -> Result<Vec<Pod>, ApiError> {
+        let listed = api.json("GET", "/v2/pods", None, Repeat::Safe).await?;
+        Ok(listed
+            .get("pods")
+            .and_then(Value::as_array)
+            .ok_or_else(|| ApiError::malformed("GET /v2/pods", "no pods list"))?
+            .iter()
+            .filter_map(parse_pod)
+            .collect())
+    }
+
     async fn network_volumes(api: &Api) -> Result<Vec<Value>, ApiError> {
         let v = api
             .json("GET", "/v2/network-volumes", None, Repeat::Safe)
@@ -213,7 +173,9 @@ impl Runpod {
             .ok_or_else(|| ApiError::malformed("GET /v2/network-volumes", "no networkVolumes"))
     }
 
-    fn info(&self, pod: &Pod, now: Timestamp) -> InstanceInfo {
+    /// The pod as an instance, its history from `log` (this adapter's own pod's log, or a
+    /// fresh one for each pod an account listing finds).
+    fn info(pod: &Pod, now: Timestamp, log: &StateLog) -> InstanceInfo {
         let created = pod.created.unwrap_or(now);
         let state = state_of(&pod.status);
         InstanceInfo {
@@ -227,7 +189,7 @@ impl Runpod {
             created,
             // 0 while stopped: right for compute, and the disks bill on through the sheet.
             live_price_per_hour: pod.cost,
-            history: self.log.saw(created, state, None, now),
+            history: log.saw(created, state, None, now),
         }
     }
 
@@ -398,35 +360,21 @@ impl Provider for Runpod {
             .gaps
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner) = gaps;
-        let mut resources = Vec::new();
-        if let Some(p) = pod.as_ref().filter(|p| p.status != "TERMINATED") {
-            if p.container_gb > Decimal::ZERO {
-                resources.push(disk(
-                    p,
-                    "container",
-                    ResourceKind::SystemDisk,
-                    p.container_gb,
-                    now,
-                ));
-            }
-            if p.volume_gb > Decimal::ZERO {
-                resources.push(disk(p, "volume", ResourceKind::DataDisk, p.volume_gb, now));
-            }
-        }
-        for v in &volumes {
-            let here = |vid: &String| pod.as_ref().is_some_and(|p| p.network.contains(vid));
-            resources.extend(
-                network_volume(v, here, "attached", "not attached here", now).map(|mut r| {
-                    r.attached_to = pod.iter().map(|p| p.id.clone()).find(|_| here(&r.id));
-                    r
-                }),
-            );
-        }
+        let mut resources = pod.as_ref().map(|p| own_disks(p, now)).unwrap_or_default();
+        resources.extend(
+            volumes
+                .iter()
+                .filter_map(|v| volume_of(pod.as_ref(), v, "not attached here", now)),
+        );
         Ok(Inventory {
-            instance: pod.map(|p| self.info(&p, now)),
+            instance: pod.map(|p| Self::info(&p, now, &self.log)),
             resources,
             deadline: None,
         })
+    }
+
+    async fn instances(&self) -> Result<Vec<crate::provider::Discovered>, ProviderError> {
+        self.discover().await
     }
 
     /// Network volumes no running pod mounts, and the volume disks of stopped (`EXITED`) pods,
@@ -435,17 +383,7 @@ impl Provider for Runpod {
         let api = self.api()?;
         let now = Timestamp::now();
         let state = |e: ApiError| api.error(e);
-        let listed = api
-            .json("GET", "/v2/pods", None, Repeat::Safe)
-            .await
-            .map_err(state)?;
-        let pods: Vec<Pod> = listed
-            .get("pods")
-            .and_then(Value::as_array)
-            .ok_or_else(|| state(ApiError::malformed("GET /v2/pods", "no pods list")))?
-            .iter()
-            .filter_map(parse_pod)
-            .collect();
+        let pods = Self::pods(api).await.map_err(state)?;
         let mounted: std::collections::BTreeSet<&String> = pods
             .iter()
             .filter(|p| p.status == "RUNNING")

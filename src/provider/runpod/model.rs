@@ -15,6 +15,8 @@ pub struct Pod {
     pub status: String,
     pub cost: Option<Decimal>,
     pub sku: String,
+    /// GPUs the pod holds: `gpu.count`, 0 for a CPU pod (one without `gpu`).
+    pub gpus: u64,
     pub container_gb: Decimal,
     pub volume_gb: Decimal,
     pub network: Vec<String>,
@@ -50,18 +52,20 @@ pub fn parse_pod(v: &Value) -> Option<Pod> {
         })
         .unwrap_or_default();
     network.extend(text(v, "networkVolumeId"));
-    let gpu = v.get("gpu");
-    let count = gpu
-        .and_then(|g| g.get("count"))
-        .and_then(Value::as_u64)
-        .unwrap_or(1);
+    let gpu = v.get("gpu").filter(|g| g.is_object());
+    // `GpuConfig.count` defaults to 1 where the pod has a `gpu`; v1 rows say `gpuCount`.
+    let gpus = match (gpu, v.get("gpuCount").and_then(Value::as_u64)) {
+        (Some(g), _) => g.get("count").and_then(Value::as_u64).unwrap_or(1),
+        (None, count) => count.unwrap_or(0),
+    };
     let gpu_id = gpu.and_then(|g| text(g, "id")).unwrap_or_default();
     Some(Pod {
         id: text(v, "id")?,
         name: text(v, "name").unwrap_or_default(),
         status: text(v, "status").or_else(|| text(v, "desiredStatus"))?,
         cost: v.get("cost").and_then(decimal),
-        sku: sku_for(&gpu_id, text(v, "cloud").as_deref(), count),
+        sku: sku_for(&gpu_id, text(v, "cloud").as_deref(), gpus.max(1)),
+        gpus,
         container_gb,
         volume_gb,
         network,
@@ -131,6 +135,30 @@ mod tests {
             "2x NVIDIA H100 80GB HBM3"
         );
         assert_eq!(sku_for("AMD MI300X", None, 1), "1x AMD MI300X");
+    }
+
+    #[test]
+    fn a_pod_without_a_gpu_holds_none() {
+        let gpus = |v: serde_json::Value| parse_pod(&v).unwrap().gpus;
+        let pod = |more: serde_json::Value| {
+            let mut v = serde_json::json!({"id": "p1", "status": "RUNNING"});
+            v.as_object_mut()
+                .unwrap()
+                .extend(more.as_object().unwrap().clone());
+            v
+        };
+        assert_eq!(gpus(pod(serde_json::json!({"cpu": {"id": "cpu3c"}}))), 0);
+        assert_eq!(gpus(pod(serde_json::json!({"gpu": null}))), 0);
+        assert_eq!(gpus(pod(serde_json::json!({"gpuCount": 0}))), 0);
+        assert_eq!(gpus(pod(serde_json::json!({"gpuCount": 2}))), 2);
+        assert_eq!(
+            gpus(pod(serde_json::json!({"gpu": {"id": "NVIDIA L4"}}))),
+            1
+        );
+        assert_eq!(
+            gpus(pod(serde_json::json!({"gpu": {"id": "x", "count": 4}}))),
+            4
+        );
     }
 
     #[test]

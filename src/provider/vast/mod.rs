@@ -11,11 +11,12 @@
 //! outlive it: each is a linked resource that survives a destroy. A key that may not list them
 //! (401 or 403 on that call alone) leaves them a gap ([`Provider::gaps`]), not an error.
 
+mod discover;
 mod listing;
 pub mod model;
+mod resources;
 mod volumes;
 
-use std::collections::BTreeMap;
 use std::ops::ControlFlow::{Break, Continue};
 use std::sync::Mutex;
 
@@ -23,7 +24,8 @@ use async_trait::async_trait;
 use jiff::Timestamp;
 use serde_json::{Value, json};
 
-use self::model::{HostRates, STORAGE_CLASS, Seen};
+use self::model::{HostRates, Seen};
+use self::resources::{instance_storage, volume_row};
 use super::bearer::{Api, ApiError, ApiKey, Cloud, Forbidden, KeyEnv, Readback, StateLog};
 use super::http::{HttpPolicy, Repeat};
 use super::seen::Sightings;
@@ -31,7 +33,7 @@ use super::{
     Action, ActionReport, Capabilities, InstanceInfo, Inventory, LinkedResource, Provider,
     ProviderError,
 };
-use crate::meter::{BillingMode, InstanceState, ResourceKind};
+use crate::meter::{BillingMode, InstanceState};
 use crate::pricing::Sheet;
 
 pub const KEY_VAR: &str = "VAST_API_KEY";
@@ -241,19 +243,7 @@ impl Vast {
                 .lock()
                 .map_or(now, |mut f| *f.get_or_insert(now))
         });
-        let state = seen.state();
-        InstanceInfo {
-            id: seen.id.clone(),
-            name: seen.label.clone(),
-            provider: "vast".into(),
-            region: None,
-            sku: seen.sku(),
-            mode: BillingMode::OnDemand,
-            state,
-            created,
-            live_price_per_hour: seen.compute_per_hour(),
-            history: self.log.saw(created, state, None, now),
-        }
+        instance_info(seen, created, now, &self.log)
     }
 
     /// `{"success": false, "msg": ...}` is a refusal even with HTTP 200.
@@ -352,6 +342,23 @@ impl Vast {
     }
 }
 
+/// The instance, created at `created`, its history from `log`.
+fn instance_info(seen: &Seen, created: Timestamp, now: Timestamp, log: &StateLog) -> InstanceInfo {
+    let state = seen.state();
+    InstanceInfo {
+        id: seen.id.clone(),
+        name: seen.label.clone(),
+        provider: "vast".into(),
+        region: None,
+        sku: seen.sku(),
+        mode: BillingMode::OnDemand,
+        state,
+        created,
+        live_price_per_hour: seen.compute_per_hour(),
+        history: log.saw(created, state, None, now),
+    }
+}
+
 /// What an action asks of the instance.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Change {
@@ -424,6 +431,10 @@ impl Provider for Vast {
             call,
             format!("GET {path}?owner=me   (read back)"),
         ]
+    }
+
+    async fn instances(&self) -> Result<Vec<crate::provider::Discovered>, ProviderError> {
+        self.discover().await
     }
 
     /// Volumes no instance uses, and the storage of stopped instances, which bills stopped.
@@ -524,68 +535,4 @@ impl Provider for Vast {
     fn own_sheet(&self, base: &Sheet) -> Option<Sheet> {
         self.host_rates().map(|r| model::host_sheet(base, &r))
     }
-}
-
-fn id_of(v: &Value) -> Option<String> {
-    match v {
-        Value::Number(n) => Some(n.to_string()),
-        Value::String(s) if !s.is_empty() => Some(s.clone()),
-        _ => None,
-    }
-}
-
-/// One row of the volume list as a resource, and the instances using it.
-fn volume_row(row: &Value, now: Timestamp) -> Option<(LinkedResource, Vec<String>)> {
-    let id = row.get("id").and_then(id_of)?;
-    let users: Vec<String> = row
-        .get("instances")
-        .and_then(Value::as_array)
-        .map(|used| used.iter().filter_map(id_of).collect())
-        .unwrap_or_default();
-    let status = row
-        .get("status")
-        .and_then(Value::as_str)
-        .unwrap_or("unknown");
-    let volume = LinkedResource {
-        name: row
-            .get("label")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string(),
-        kind: ResourceKind::NetworkVolume,
-        class: None,
-        size_gib: row
-            .get("disk_space")
-            .and_then(crate::provider::bearer::decimal)
-            .unwrap_or_default(),
-        state: status.to_string(),
-        created: row.get("start_date").and_then(model::epoch).unwrap_or(now),
-        deleted_with_instance: false,
-        backs_image: None,
-        id: format!("volume-{id}"),
-        attached_to: users.first().cloned(),
-        exposure: crate::provider::Exposure::default(),
-        origin: None,
-        tags: BTreeMap::new(),
-    };
-    Some((volume, users))
-}
-
-/// An instance's own disk, which bills while it is stopped and goes when it is destroyed.
-fn instance_storage(s: &model::Seen, now: Timestamp) -> Option<LinkedResource> {
-    (s.disk_gb > rust_decimal::Decimal::ZERO).then(|| LinkedResource {
-        id: format!("{}-disk", s.id),
-        name: "instance storage".into(),
-        kind: ResourceKind::DataDisk,
-        class: Some(STORAGE_CLASS.into()),
-        size_gib: s.disk_gb,
-        state: s.actual.clone().unwrap_or_else(|| "unknown".into()),
-        created: s.started.unwrap_or(now),
-        deleted_with_instance: true,
-        backs_image: None,
-        attached_to: None,
-        exposure: crate::provider::Exposure::default(),
-        origin: None,
-        tags: BTreeMap::new(),
-    })
 }

@@ -1,14 +1,15 @@
-//! The in-memory cloud behind the peer: one instance and some account storage, answered in
-//! each provider's documented JSON shape.
+//! The in-memory cloud behind the peer: one instance, the account's others ([`super::fleet`])
+//! and some account storage, answered in each provider's documented JSON shape.
 
 use serde_json::{Value, json};
 
 use super::Request;
+use super::fleet::{self, Member};
 
 pub const LAMBDA_ID: &str = "0920582c7ff041399e34823a0be62549";
 pub const POD_ID: &str = "pod7xq2kzq";
 pub const VAST_ID: &str = "4242";
-/// The account's other Vast instances, listed before [`VAST_ID`].
+/// The account's other Vast instances (its first [`Cloud::fleet`]), listed before [`VAST_ID`].
 const VAST_OTHERS: [u64; 5] = [4230, 4231, 4232, 4233, 4234];
 /// Rows on one page of the Vast instance list.
 const VAST_PAGE: usize = 2;
@@ -42,6 +43,8 @@ pub struct Cloud {
     /// Reads of the instance that still show it on its way after a start (RunPod `STARTING`,
     /// Vast `scheduling`) before it is running; `usize::MAX`: it never gets there.
     pub starting_reads: usize,
+    /// The account's other instances, listed after the main one.
+    pub fleet: Vec<Member>,
 }
 
 pub fn error(kind: Kind, status: u16, message: &str) -> String {
@@ -81,11 +84,19 @@ impl Cloud {
             ),
             Kind::Vast => ("running", Vec::new()),
         };
+        let fleet = match kind {
+            Kind::Vast => VAST_OTHERS
+                .iter()
+                .map(|id| Member::new(&id.to_string(), "running", 1, 30))
+                .collect(),
+            _ => Vec::new(),
+        };
         Cloud {
             kind,
             status: Some(status.into()),
             storage,
             starting_reads: 1,
+            fleet,
         }
     }
 
@@ -98,23 +109,7 @@ impl Cloud {
     }
 
     fn lambda_instance(&self) -> Option<Value> {
-        let status = self.status.as_ref()?;
-        let can = |yes: bool| json!({"available": yes});
-        let active = status == "active";
-        // Lambda Cloud API v1 `Instance` (lambda-api-v1-subset.json).
-        Some(json!({
-            "id": LAMBDA_ID, "name": "train", "ip": "198.51.100.2", "private_ip": "10.0.2.100",
-            "status": status, "hostname": "10-0-8-196.cloud.lambdalabs.com",
-            "region": {"name": "us-west-1", "description": "California, USA"},
-            "instance_type": {"name": "gpu_1x_a10", "description": "1x A10 (24 GB PCIe)",
-                "gpu_description": "A10 (24 GB PCIe)",
-                "price_cents_per_hour": 75, "specs": {"vcpus": 30, "memory_gib": 200,
-                "storage_gib": 1400, "gpus": 1}},
-            "ssh_key_names": ["laptop"], "file_system_names": ["weights"],
-            "jupyter_token": "not-a-secret", "jupyter_url": "https://jupyter.example",
-            "actions": {"migrate": can(false), "rebuild": can(active), "restart": can(active),
-                "cold_reboot": can(active), "terminate": can(active)}
-        }))
+        self.status.as_ref().map(|s| lambda_row(LAMBDA_ID, s))
     }
 
     fn lambda(&mut self, r: &Request) -> (u16, String) {
@@ -122,7 +117,8 @@ impl Cloud {
         let path = r.path.trim_start_matches("/api/v1");
         match (r.method.as_str(), path) {
             ("GET", "/instances") => {
-                let data: Vec<Value> = self.lambda_instance().into_iter().collect();
+                let fleet = self.fleet.iter().map(fleet::lambda_row);
+                let data: Vec<Value> = self.lambda_instance().into_iter().chain(fleet).collect();
                 (200, json!({ "data": data }).to_string())
             }
             ("GET", p) if p == format!("/instances/{LAMBDA_ID}") => {
@@ -197,36 +193,7 @@ impl Cloud {
     }
 
     fn pod(&self) -> Option<Value> {
-        let status = self.status.as_ref()?;
-        let cost = if status == "RUNNING" { 0.34 } else { 0.0 };
-        let running = status == "RUNNING";
-        // What `podAction` allows from each status, as the reference publishes it in `actions`.
-        let actions = match status.as_str() {
-            "EXITED" | "ERROR" => vec!["start", "terminate"],
-            _ => vec!["stop", "terminate"],
-        };
-        // RunPod REST v2 schema `Pod` (runpod-openapi-subset.json), every required member.
-        Some(json!({
-            "id": POD_ID, "name": "train", "status": status, "actions": actions,
-            "cost": cost, "gpu": {"id": "NVIDIA GeForce RTX 4090", "count": 1},
-            "cloud": "COMMUNITY", "disk": 20, "image": "runpod/pytorch:2.4", "args": "",
-            "ports": ["8888/http", "22/tcp"], "registry": null, "template": null,
-            "cudaVersion": "12.4", "dataCenterId": "EU-RO-1", "locked": false,
-            // `Mounts`: each `network` entry is a `NetworkMount` (`volumeId`, `path`). The live
-            // API takes one of `persistent` or `network`; both here so one pod covers both kinds
-            // of disk (the schema itself does not forbid it).
-            "mounts": {"persistent": {"size": 50, "path": "/workspace"},
-                       "network": [{"volumeId": "nv-data", "path": "/data"}]},
-            "ssh": {"proxy": running.then(|| json!({"host": "ssh.runpod.io", "port": 22,
-                        "username": "pod7xq2kzq-6441", "command": "ssh pod7xq2kzq-6441@ssh.runpod.io"})),
-                    "direct": null},
-            "globalNetworking": {"enabled": false},
-            "runtime": running.then(|| json!({"uptime": 3600, "gpus": [{"util": 97, "memoryUtil": 80}],
-                        "cpu": {"util": 12}, "memory": {"util": 40}, "ports": []})),
-            "createdAt": "2026-11-29T08:00:00Z",
-            "startedAt": running.then_some("2026-11-29T08:01:00Z"),
-            "env": {"HF_TOKEN": "not-the-key"}
-        }))
+        self.status.as_ref().map(|s| pod_row(POD_ID, s))
     }
 
     fn runpod(&mut self, r: &Request) -> (u16, String) {
@@ -238,7 +205,8 @@ impl Cloud {
                 self.pod().map_or(gone, |p| (200, p.to_string()))
             }
             ("GET", "/v2/pods") => {
-                let pods: Vec<Value> = self.pod().into_iter().collect();
+                let fleet = self.fleet.iter().map(fleet::runpod_row);
+                let pods: Vec<Value> = self.pod().into_iter().chain(fleet).collect();
                 (200, json!({ "pods": pods }).to_string())
             }
             ("POST", p) if p == format!("{pod_path}/action") => {
@@ -303,17 +271,7 @@ impl Cloud {
     }
 
     fn vast_instance(&self) -> Option<Value> {
-        let status = self.status.as_ref()?;
-        Some(json!({
-            "id": 4242, "label": "train", "machine_id": 977, "actual_status": status,
-            "intended_status": if status == "stopped" { "stopped" } else { "running" },
-            "cur_state": status, "next_state": status,
-            "start_date": 1_764_403_200.25, "end_date": 1_767_000_000.0,
-            "dph_total": 0.4208, "dph_base": 0.40, "storage_cost": 0.15,
-            "inet_up_cost": 0.02, "inet_down_cost": 0.005, "disk_space": 100.0,
-            "num_gpus": 1, "gpu_name": "RTX 4090", "public_ipaddr": "203.0.113.9",
-            "ssh_host": "ssh5.vast.ai", "ssh_port": 31337, "image_uuid": "pytorch/pytorch"
-        }))
+        self.status.as_ref().map(|s| vast_row(4242, s))
     }
 
     /// `vastai` (PyPI, 1.9.1) `show_instances`: `GET /api/v1/instances/`, rows under
@@ -321,10 +279,7 @@ impl Cloud {
     /// [`VAST_PAGE`] rows a page, fewer than the CLI's `limit`, as a server may: the account has
     /// other instances before this one, so the list takes three pages.
     fn vast_list(&self, r: &Request) -> (u16, String) {
-        let mut rows: Vec<Value> = VAST_OTHERS
-            .iter()
-            .map(|id| json!({"id": id, "label": "other", "actual_status": "running"}))
-            .collect();
+        let mut rows: Vec<Value> = self.fleet.iter().map(fleet::vast_row).collect();
         rows.extend(self.vast_instance());
         let start: usize = query_value(&r.query, "after_token")
             .and_then(|t| t.parse().ok())
@@ -386,11 +341,15 @@ impl Cloud {
                     .storage
                     .iter()
                     .map(|s| {
-                        let used: Vec<u64> = if s.in_use && self.status.is_some() {
-                            vec![4242]
-                        } else {
-                            Vec::new()
-                        };
+                        let main = (s.in_use && self.status.is_some()).then_some(4242);
+                        let fleet = self
+                            .fleet
+                            .iter()
+                            .filter(|m| m.mounts.as_ref() == Some(&s.id));
+                        let used: Vec<u64> = main
+                            .into_iter()
+                            .chain(fleet.filter_map(|m| m.id.parse().ok()))
+                            .collect();
                         json!({
                             "id": s.id.parse::<u64>().unwrap_or_default(), "label": s.name,
                             "cluster_id": null, "disk_space": 64.0, "status": "running",
@@ -424,4 +383,71 @@ impl Cloud {
             _ => (404, error(Kind::Vast, 404, "no such route")),
         }
     }
+}
+
+/// A pod in RunPod's REST v2 shape, with the main pod's GPU, disks and mounts.
+pub(super) fn pod_row(id: &str, status: &str) -> Value {
+    let cost = if status == "RUNNING" { 0.34 } else { 0.0 };
+    let running = status == "RUNNING";
+    // What `podAction` allows from each status, as the reference publishes it in `actions`.
+    let actions = match status {
+        "EXITED" | "ERROR" => vec!["start", "terminate"],
+        _ => vec!["stop", "terminate"],
+    };
+    // RunPod REST v2 schema `Pod` (runpod-openapi-subset.json), every required member.
+    json!({
+        "id": id, "name": "train", "status": status, "actions": actions,
+        "cost": cost, "gpu": {"id": "NVIDIA GeForce RTX 4090", "count": 1},
+        "cloud": "COMMUNITY", "disk": 20, "image": "runpod/pytorch:2.4", "args": "",
+        "ports": ["8888/http", "22/tcp"], "registry": null, "template": null,
+        "cudaVersion": "12.4", "dataCenterId": "EU-RO-1", "locked": false,
+        // `Mounts`: each `network` entry is a `NetworkMount` (`volumeId`, `path`). The live
+        // API takes one of `persistent` or `network`; both here so one pod covers both kinds
+        // of disk (the schema itself does not forbid it).
+        "mounts": {"persistent": {"size": 50, "path": "/workspace"},
+                   "network": [{"volumeId": "nv-data", "path": "/data"}]},
+        "ssh": {"proxy": running.then(|| json!({"host": "ssh.runpod.io", "port": 22,
+                    "username": "pod7xq2kzq-6441", "command": "ssh pod7xq2kzq-6441@ssh.runpod.io"})),
+                "direct": null},
+        "globalNetworking": {"enabled": false},
+        "runtime": running.then(|| json!({"uptime": 3600, "gpus": [{"util": 97, "memoryUtil": 80}],
+                    "cpu": {"util": 12}, "memory": {"util": 40}, "ports": []})),
+        "createdAt": "2026-11-29T08:00:00Z",
+        "startedAt": running.then_some("2026-11-29T08:01:00Z"),
+        "env": {"HF_TOKEN": "not-the-key"}
+    })
+}
+
+/// An instance row as `vastai show instances` reads it, with the main instance's host and GPU.
+pub(super) fn vast_row(id: u64, status: &str) -> Value {
+    json!({
+        "id": id, "label": "train", "machine_id": 977, "actual_status": status,
+        "intended_status": if status == "stopped" { "stopped" } else { "running" },
+        "cur_state": status, "next_state": status,
+        "start_date": 1_764_403_200.25, "end_date": 1_767_000_000.0,
+        "dph_total": 0.4208, "dph_base": 0.40, "storage_cost": 0.15,
+        "inet_up_cost": 0.02, "inet_down_cost": 0.005, "disk_space": 100.0,
+        "num_gpus": 1, "gpu_name": "RTX 4090", "public_ipaddr": "203.0.113.9",
+        "ssh_host": "ssh5.vast.ai", "ssh_port": 31337, "image_uuid": "pytorch/pytorch"
+    })
+}
+
+/// An instance in Lambda Cloud API v1's shape, with the main instance's type and mounts.
+pub(super) fn lambda_row(id: &str, status: &str) -> Value {
+    let can = |yes: bool| json!({"available": yes});
+    let active = status == "active";
+    // Lambda Cloud API v1 `Instance` (lambda-api-v1-subset.json).
+    json!({
+        "id": id, "name": "train", "ip": "198.51.100.2", "private_ip": "10.0.2.100",
+        "status": status, "hostname": "10-0-8-196.cloud.lambdalabs.com",
+        "region": {"name": "us-west-1", "description": "California, USA"},
+        "instance_type": {"name": "gpu_1x_a10", "description": "1x A10 (24 GB PCIe)",
+            "gpu_description": "A10 (24 GB PCIe)",
+            "price_cents_per_hour": 75, "specs": {"vcpus": 30, "memory_gib": 200,
+            "storage_gib": 1400, "gpus": 1}},
+        "ssh_key_names": ["laptop"], "file_system_names": ["weights"],
+        "jupyter_token": "not-a-secret", "jupyter_url": "https://jupyter.example",
+        "actions": {"migrate": can(false), "rebuild": can(active), "restart": can(active),
+            "cold_reboot": can(active), "terminate": can(active)}
+    })
 }

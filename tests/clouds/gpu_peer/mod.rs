@@ -4,6 +4,7 @@
 //! to hang, throttle, fail, garble or reject the key on chosen calls.
 
 pub mod cloud;
+pub mod fleet;
 pub mod schema;
 
 use std::sync::Mutex;

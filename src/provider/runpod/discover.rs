@@ -1,0 +1,63 @@
+//! The account listing: every pod with a GPU (CPU pods left out), each with its own disks and
+//! the network volumes it mounts, from one `GET /v2/pods` and, where some pod mounts a network
+//! volume, one `GET /v2/network-volumes`. RunPod's API gives pods no tags.
+
+use std::collections::BTreeMap;
+
+use jiff::Timestamp;
+
+use super::disks::{own_disks, volume_of};
+use super::{ID, Runpod};
+use crate::provider::bearer::{ApiError, StateLog};
+use crate::provider::{Discovered, ProviderError};
+
+impl Runpod {
+    pub(super) async fn discover(&self) -> Result<Vec<Discovered>, ProviderError> {
+        let api = self.api()?;
+        let now = Timestamp::now();
+        let state = |e: ApiError| api.error(e);
+        let pods: Vec<_> = Self::pods(api)
+            .await
+            .map_err(state)?
+            .into_iter()
+            .filter(|p| p.gpus > 0)
+            .collect();
+        let mut gaps = Vec::new();
+        let volumes = if pods.iter().any(|p| !p.network.is_empty()) {
+            match Self::network_volumes(api).await {
+                Ok(volumes) => volumes,
+                // The pods read with this key, so the key is good but may not list volumes.
+                Err(e) if matches!(e.status(), Some(401 | 403)) => {
+                    gaps.push(format!("network volumes unknown: {}", api.error(e)));
+                    Vec::new()
+                }
+                Err(e) => return Err(state(e)),
+            }
+        } else {
+            Vec::new()
+        };
+        *self
+            .gaps
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = gaps;
+        Ok(pods
+            .iter()
+            .map(|p| {
+                self.sightings.saw(ID, None, &p.id);
+                let mut resources = own_disks(p, now);
+                resources.extend(
+                    volumes
+                        .iter()
+                        .filter_map(|v| volume_of(Some(p), v, "not attached here", now))
+                        .filter(|r| r.attached_to.is_some()),
+                );
+                Discovered {
+                    instance: Self::info(p, now, &StateLog::default()),
+                    resources,
+                    deadline: None,
+                    tags: BTreeMap::new(),
+                }
+            })
+            .collect())
+    }
+}

@@ -1,0 +1,69 @@
+//! The account listing: every instance on every page of `GET /api/v1/instances/` (as `vastai
+//! show instances` pages it), less any row that says it holds no GPU, each with its own storage
+//! and the volumes it uses, from one read of the account's volumes. Vast gives instances no
+//! tags.
+
+use std::collections::BTreeMap;
+
+use jiff::Timestamp;
+
+use super::resources::instance_storage;
+use super::{ID, Vast, instance_info, listing, model};
+use crate::provider::bearer::{ApiError, StateLog};
+use crate::provider::{Discovered, ProviderError};
+
+impl Vast {
+    pub(super) async fn discover(&self) -> Result<Vec<Discovered>, ProviderError> {
+        let api = self.api()?;
+        let now = Timestamp::now();
+        let state = |e: ApiError| api.error(e);
+        let rows = listing::rows(api).await.map_err(state)?;
+        let found: Vec<model::Seen> = rows
+            .iter()
+            .filter_map(model::parse)
+            .filter(|s| s.gpus > 0)
+            .collect();
+        let mut gaps = Vec::new();
+        let volumes = if found.is_empty() {
+            Vec::new()
+        } else {
+            match Self::volume_rows(api, now).await {
+                Ok(volumes) => volumes,
+                // The instances read with this key, so the key is good but may not list volumes.
+                Err(e) if matches!(e.status(), Some(401 | 403)) => {
+                    gaps.push(format!("volumes unknown: {}", api.error(e)));
+                    Vec::new()
+                }
+                Err(e) => return Err(state(e)),
+            }
+        };
+        *self
+            .gaps
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = gaps;
+        Ok(found
+            .iter()
+            .map(|s| {
+                self.sightings.saw(ID, None, &s.id);
+                let mut resources: Vec<_> = instance_storage(s, now).into_iter().collect();
+                resources.extend(
+                    volumes
+                        .iter()
+                        .filter(|(_, users)| users.contains(&s.id))
+                        .map(|(volume, _)| {
+                            let mut volume = volume.clone();
+                            volume.attached_to = Some(s.id.clone());
+                            volume
+                        }),
+                );
+                let created = s.started.unwrap_or(now);
+                Discovered {
+                    instance: instance_info(s, created, now, &StateLog::default()),
+                    resources,
+                    deadline: None,
+                    tags: BTreeMap::new(),
+                }
+            })
+            .collect())
+    }
+}
