@@ -287,3 +287,45 @@ async fn a_listing_that_fails_is_an_error_not_an_empty_account() {
         }
     }
 }
+
+/// `fleet --json` over a RunPod account its key may list pods in but not network volumes: the
+/// pods are listed, and a row says what could not be read rather than passing the account off
+/// as whole.
+#[test]
+fn fleet_says_what_a_runpod_key_could_not_list() {
+    let peer = Peer::start(Kind::Runpod);
+    peer.cloud(|c| {
+        c.fleet = vec![Member::new("podgpua", "RUNNING", 1, 269).mounting("nv-fleet")];
+        c.storage.push(used("nv-fleet"));
+    });
+    let forbidden = r#"{"title":"Forbidden","status":403,"detail":"may not list network volumes"}"#;
+    peer.fault(
+        Fault::Answer(403, forbidden),
+        Some("GET /v2/network-volumes"),
+        None,
+    );
+    let run = crate::gpu_clouds_cli::Run::new("fleet-gap");
+    std::fs::write(
+        run.dir.join("config.toml"),
+        "[[fleet]]\nprovider = \"runpod\"\naccount = \"pods\"\n",
+    )
+    .unwrap();
+    let (out, said) = run.gpumeter(&peer, Kind::Runpod, &["fleet", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    let rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let ids: BTreeSet<&str> = rows
+        .iter()
+        .filter_map(|r| r["instance_id"].as_str())
+        .filter(|id| !id.is_empty())
+        .collect();
+    assert!(ids.contains("podgpua"), "{said}");
+    let gap = rows
+        .iter()
+        .find(|r| r["instance_id"] == "" && r["error"].is_string())
+        .unwrap_or_else(|| panic!("no row says what was not read: {said}"));
+    assert!(
+        gap["error"].as_str().unwrap().contains("listed without"),
+        "{gap}"
+    );
+    assert!(said.contains("account pods on runpod"), "{said}");
+}

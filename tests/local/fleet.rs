@@ -274,7 +274,10 @@ fn a_month_of_burn_is_the_sheets_month() {
 #[test]
 fn the_readme_fleet_example_loads() {
     let readme = std::fs::read_to_string("README.md").unwrap();
-    let section = readme.split("## The fleet (").nth(1).expect("the fleet section");
+    let section = readme
+        .split("## The fleet (")
+        .nth(1)
+        .expect("the fleet section");
     let block = section
         .split("```toml\n")
         .nth(1)

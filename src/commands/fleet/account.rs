@@ -80,6 +80,12 @@ pub async fn read_account(
             .clone();
         rows.push(row(at, Ok(&inventory), pricing, Reporting::default(), now));
     }
+    // A listing the key may not make (a provider's volumes) leaves the rows short of it.
+    let gaps = provider.gaps();
+    if !gaps.is_empty() {
+        let why = format!("listed without {}", gaps.join("; "));
+        rows.push(unreadable(origin.clone(), &why, now));
+    }
     if let Some(why) = sweep_error {
         rows.push(unreadable(origin, &why, now));
     }
