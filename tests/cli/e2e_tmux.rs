@@ -290,6 +290,19 @@ fn a_killed_watchdog_is_started_again_by_its_cockpit() {
 /// machine can delay the detached process's start well beyond that.
 const RELEASE_WAIT: Duration = Duration::from_secs(90);
 
+/// The watchdog's log once it holds `needle`, or as it is after a few seconds: the release
+/// shows in the demo cloud a moment before the watchdog has written it down.
+fn log_with(t: &Tmux, needle: &str) -> String {
+    let start = Instant::now();
+    loop {
+        let log = std::fs::read_to_string(t.data_dir.join("watchdog.log")).unwrap_or_default();
+        if log.contains(needle) || start.elapsed() > Duration::from_secs(10) {
+            return log;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
 /// Polls the demo cloud until the instance is released, for at most `limit`.
 fn wait_released(t: &Tmux, limit: Duration) -> bool {
     let start = Instant::now();
@@ -318,7 +331,7 @@ fn the_watchdog_releases_at_the_deadline_after_the_terminal_is_gone() {
         "the watchdog did not release the instance; its log:\n{}",
         std::fs::read_to_string(t.data_dir.join("watchdog.log")).unwrap_or_default()
     );
-    let log = std::fs::read_to_string(t.data_dir.join("watchdog.log")).unwrap_or_default();
+    let log = log_with(&t, "release: done");
     assert!(log.contains("release: done"), "{log}");
 }
 
@@ -336,7 +349,7 @@ fn the_watchdog_releases_an_idle_instance_after_the_terminal_is_gone() {
     t.wait_for("watchdog ✓");
     t.cmd(&["kill-server"]);
     let released = wait_released(&t, RELEASE_WAIT);
-    let log = std::fs::read_to_string(t.data_dir.join("watchdog.log")).unwrap_or_default();
+    let log = log_with(&t, "idle since");
     let _ = std::fs::remove_file(&config);
     assert!(
         released,
