@@ -103,7 +103,7 @@ impl Ledger {
 
 #[cfg(test)]
 mod tests {
-    use super::super::schema::{APPLICATION_ID, MIGRATIONS};
+    use super::super::schema::old_ledger;
     use super::*;
     use rust_decimal::Decimal;
 
@@ -113,9 +113,9 @@ mod tests {
     fn a_version_1_ledger_reads_without_a_region() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("ledger.sqlite");
-        let old = rusqlite::Connection::open(&path).unwrap();
-        old.execute_batch(MIGRATIONS[0]).unwrap();
-        old.execute_batch(
+        old_ledger(
+            &path,
+            1,
             "INSERT INTO sessions (id, instance, provider, sku, mode, rate, currency, started,
                                    last_seen)
              VALUES (1, 'i-1', 'aws', 'g5.xlarge', 'on_demand', '1', 'USD', 3540, 7260);
@@ -123,12 +123,7 @@ mod tests {
                  (3540, 1, 60, 1000, 0, 5, 0, 0, 0, 0, NULL, NULL, 0, NULL, 0, 0),
                  (3600, 1, 60, 2000, 7, 5, 0, 0, 0, 0, NULL, NULL, 0, NULL, 0, 10),
                  (3660, 1, 60, 3000, 0, 5, 0, 0, 0, 0, NULL, NULL, 0, NULL, 0, 20);",
-        )
-        .unwrap();
-        old.pragma_update(None, "application_id", APPLICATION_ID)
-            .unwrap();
-        old.pragma_update(None, "user_version", 1).unwrap();
-        drop(old);
+        );
         let reader = Ledger::open_read_only(&path).unwrap();
         let (sessions, hours) = reader.focus_rows(ts(0), ts(10_000)).unwrap();
         assert_eq!(sessions.len(), 1);

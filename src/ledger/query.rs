@@ -265,7 +265,7 @@ fn leftover_row(r: &Row<'_>) -> rusqlite::Result<LeftoverRow> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::schema::{APPLICATION_ID, MIGRATIONS};
+    use super::super::schema::old_ledger;
     use super::*;
 
     /// A ledger from before sessions kept their billing step, read without migrating it: its
@@ -274,20 +274,13 @@ mod tests {
     fn a_version_2_ledger_reads_without_a_billing_step() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("ledger.sqlite");
-        let old = rusqlite::Connection::open(&path).unwrap();
-        for sql in &MIGRATIONS[..2] {
-            old.execute_batch(sql).unwrap();
-        }
-        old.execute_batch(
+        old_ledger(
+            &path,
+            2,
             "INSERT INTO sessions (instance, provider, sku, mode, rate, currency, started,
                                    last_seen)
              VALUES ('i-1', 'aws', 'g5.xlarge', 'on_demand', '1', 'USD', 0, 60);",
-        )
-        .unwrap();
-        old.pragma_update(None, "application_id", APPLICATION_ID)
-            .unwrap();
-        old.pragma_update(None, "user_version", 2).unwrap();
-        drop(old);
+        );
         let reader = Ledger::open_read_only(&path).unwrap();
         let rows = reader.report_rows(ts(0), ts(3600)).unwrap();
         assert_eq!(rows.sessions.len(), 1);

@@ -162,3 +162,18 @@ pub fn migrate(tx: &Transaction<'_>, from: i64) -> rusqlite::Result<()> {
     tx.pragma_update(None, "user_version", current_version())?;
     Ok(())
 }
+
+/// A ledger file at `path` as version `version` left it, holding what `rows` inserts, never
+/// migrated: how the tests read an old ledger.
+#[cfg(test)]
+pub(super) fn old_ledger(path: &std::path::Path, version: usize, rows: &str) {
+    let old = rusqlite::Connection::open(path).unwrap();
+    for sql in &MIGRATIONS[..version] {
+        old.execute_batch(sql).unwrap();
+    }
+    old.execute_batch(rows).unwrap();
+    old.pragma_update(None, "application_id", APPLICATION_ID)
+        .unwrap();
+    old.pragma_update(None, "user_version", i64::try_from(version).unwrap())
+        .unwrap();
+}

@@ -185,7 +185,7 @@ mod tests {
 
     use jiff::Timestamp;
 
-    use super::super::schema::{APPLICATION_ID, MIGRATIONS, current_version};
+    use super::super::schema::{current_version, old_ledger};
     use super::*;
     use crate::ledger::record::SessionStart;
     use crate::meter::{BillingMode, InstanceState};
@@ -296,19 +296,14 @@ mod tests {
     fn a_version_1_ledger_migrates_and_its_rows_count_for_any_region() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("ledger.sqlite");
-        let old = rusqlite::Connection::open(&path).unwrap();
-        old.execute_batch(MIGRATIONS[0]).unwrap();
-        old.execute_batch(
+        old_ledger(
+            &path,
+            1,
             "INSERT INTO sessions (instance, provider, sku, mode, currency, started, last_seen)
              VALUES ('i-1', 'aws', 'g5.xlarge', 'on_demand', 'USD', 0, 0);
              INSERT INTO instances (id, provider, state, first_seen, last_seen)
              VALUES ('i-2', 'alibaba', 'running', 0, 0);",
-        )
-        .unwrap();
-        old.pragma_update(None, "application_id", APPLICATION_ID)
-            .unwrap();
-        old.pragma_update(None, "user_version", 1).unwrap();
-        drop(old);
+        );
         let want: Seen = [("aws", None, "i-1"), ("alibaba", None, "i-2")]
             .into_iter()
             .collect();
