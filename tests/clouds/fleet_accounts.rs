@@ -9,50 +9,42 @@ use crate::common::cn_bin::text;
 use crate::common::fleet_bin::{Account, FleetBin, instance_ids, orphan_ids};
 use crate::tencent_peer::{self, Peer as TcPeer};
 
-/// What the Alibaba peer with `fleet_world(n, orphans)` holds: its GPU instances and orphans.
+fn sorted<'a>(ids: impl Iterator<Item = &'a String>) -> Vec<String> {
+    let mut ids: Vec<String> = ids.cloned().collect();
+    ids.sort();
+    ids
+}
+
+/// What the Alibaba peer with `fleet_world(n, orphans)` holds: its GPU instances (the main one
+/// among them) and the disks attached to nothing. Pages of three items.
 fn alibaba_world(peer: &AliPeer, n: usize, orphans: usize) -> (Vec<String>, Vec<String>) {
     peer.fleet_world(n, orphans);
     peer.cloud(|c| {
         c.page_cap = Some(3);
-        let mut gpus: Vec<String> = c
-            .fleet
-            .iter()
-            .filter(|f| f.gpus > 0)
-            .map(|f| f.id.clone())
-            .chain([alibaba_peer::INSTANCE.to_string()])
-            .collect();
-        gpus.sort();
-        let mut loose: Vec<String> = c
+        let main = alibaba_peer::INSTANCE.to_string();
+        let gpus = c.fleet.iter().filter(|f| f.gpus > 0).map(|f| &f.id);
+        let loose = c
             .disks
             .iter()
             .filter(|d| d.instance.is_empty())
-            .map(|d| d.id.clone())
-            .collect();
-        loose.sort();
-        (gpus, loose)
+            .map(|d| &d.id);
+        (sorted(gpus.chain([&main])), sorted(loose))
     })
 }
 
+/// The same for the Tencent peer.
 fn tencent_world(peer: &TcPeer, n: usize, orphans: usize) -> (Vec<String>, Vec<String>) {
     peer.fleet_world(n, orphans);
     peer.cloud(|c| {
         c.page_cap = Some(3);
-        let mut gpus: Vec<String> = c
-            .fleet
-            .iter()
-            .filter(|f| f.gpus > 0)
-            .map(|f| f.id.clone())
-            .chain([tencent_peer::INSTANCE.to_string()])
-            .collect();
-        gpus.sort();
-        let mut loose: Vec<String> = c
+        let main = tencent_peer::INSTANCE.to_string();
+        let gpus = c.fleet.iter().filter(|f| f.gpus > 0).map(|f| &f.id);
+        let loose = c
             .fleet_disks
             .iter()
             .filter(|d| d.instance.is_empty())
-            .map(|d| d.id.clone())
-            .collect();
-        loose.sort();
-        (gpus, loose)
+            .map(|d| &d.id);
+        (sorted(gpus.chain([&main])), sorted(loose))
     })
 }
 
