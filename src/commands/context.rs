@@ -17,9 +17,7 @@ use crate::demo::demo_pricing;
 use crate::ledger::{EventRecord, Ledger, path_in};
 use crate::meter::{BillingMode, ComputeTerms, Resource};
 use crate::provider::alibaba::AlibabaCloud;
-use crate::provider::alibaba::credentials::{
-    cli_profile as alibaba_cli_profile, env_from_process as alibaba_env,
-};
+use crate::provider::alibaba::credentials::cli_profile as alibaba_cli_profile;
 use crate::provider::aws::Aws;
 use crate::provider::aws::credentials::{AwsEnv, AwsSettings};
 use crate::provider::demo::DemoCloud;
@@ -360,7 +358,7 @@ impl Context {
         if configured.is_some() || self.config.instance.provider != Some(ProviderKind::Alibaba) {
             return configured;
         }
-        let env = alibaba_env();
+        let env = crate::provider::alibaba::credentials::env_from_lookup(|n| self.var(n));
         env.region
             .clone()
             .or_else(|| alibaba_cli_profile(&env).ok()?.region)

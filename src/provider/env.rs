@@ -90,11 +90,6 @@ pub struct KeyPairEnv {
 }
 
 impl KeyPairEnv {
-    /// Reads the process environment: call this only at the edge (the command context).
-    pub fn from_process(vars: &'static KeyPairVars) -> Self {
-        Self::from_lookup(vars, |name| std::env::var(name).ok())
-    }
-
     /// Reads through `lookup`.
     pub fn from_lookup(
         vars: &'static KeyPairVars,

@@ -47,11 +47,6 @@ pub static VARS: KeyPairVars = KeyPairVars {
 /// The environment as the adapter needs it, read once.
 pub type AlibabaEnv = KeyPairEnv;
 
-/// Reads the adapter's variables from the process environment: only at the edge.
-pub fn env_from_process() -> AlibabaEnv {
-    KeyPairEnv::from_process(&VARS)
-}
-
 /// Reads the adapter's variables through `lookup`.
 pub fn env_from_lookup(lookup: impl Fn(&str) -> Option<String>) -> AlibabaEnv {
     KeyPairEnv::from_lookup(&VARS, lookup)

@@ -109,18 +109,6 @@ impl TencentCloud {
         })
     }
 
-    /// The adapter for `env`, the instance and the region from the config or flags.
-    pub fn from_env(
-        env: &TencentEnv,
-        instance: Option<&str>,
-        region: Option<&str>,
-    ) -> Result<Self, ProviderError> {
-        Self::new(
-            Settings::resolve(env, instance, region)?,
-            HttpPolicy::default(),
-        )
-    }
-
     /// Knows the resource ids recorded for each instance, as `(instance, resource, deleted with
     /// the instance)` (the ledger's inventories), so a process that kept nothing of the
     /// instance can still tell its leftovers once it is released.
