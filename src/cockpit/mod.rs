@@ -233,6 +233,11 @@ fn spawn_notices(
     tx: mpsc::Sender<Event>,
 ) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
+        if let Some(at) = provider.keys_expire()
+            && tx.send(Event::KeysExpire(at)).await.is_err()
+        {
+            return;
+        }
         let mut every = tokio::time::interval(NOTICE_INTERVAL);
         every.set_missed_tick_behavior(MissedTickBehavior::Skip);
         loop {

@@ -183,6 +183,17 @@ impl Context {
             .unwrap_or_default()
     }
 
+    /// The guard row the ledger holds for `inventory`'s instance; `None` when there is none or
+    /// the ledger cannot be read.
+    pub fn guard_row(&self, inventory: &Inventory) -> Option<crate::guard::GuardState> {
+        let id = self.instance_id(inventory)?;
+        Ledger::open_read_only(path_in(&self.data_dir, self.demo))
+            .ok()?
+            .guard(&id)
+            .ok()
+            .flatten()
+    }
+
     /// The instance an inventory is of: the one it lists, else the configured one.
     fn instance_id(&self, inventory: &Inventory) -> Option<String> {
         inventory

@@ -125,4 +125,11 @@ pub trait Provider: Send + Sync {
     async fn interruption_notice(&self) -> Result<Option<Timestamp>, ProviderError> {
         Ok(None)
     }
+
+    /// When the keys this adapter acts with stop working, with nothing here able to renew them
+    /// (AWS keys exported with `AWS_CREDENTIAL_EXPIRATION`): a deadline past it cannot be acted
+    /// on. `None` for keys without an end, or that renew themselves.
+    fn keys_expire(&self) -> Option<Timestamp> {
+        None
+    }
 }

@@ -103,4 +103,8 @@ impl Provider for OneLine {
     async fn interruption_notice(&self) -> Result<Option<Timestamp>, ProviderError> {
         self.0.interruption_notice().await
     }
+
+    fn keys_expire(&self) -> Option<Timestamp> {
+        self.0.keys_expire()
+    }
 }

@@ -17,6 +17,7 @@ mod aws_cleanup;
 mod aws_elb;
 mod aws_faults;
 mod aws_fleet;
+mod aws_key_expiry;
 mod aws_links;
 mod aws_moto;
 mod aws_roles;

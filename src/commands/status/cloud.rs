@@ -73,6 +73,11 @@ pub struct CloudJson {
     /// leftovers may leave something out. Absent when it read everything.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unknown_resources: Vec<String>,
+    /// When the keys the provider acts with stop working (`AWS_CREDENTIAL_EXPIRATION`);
+    /// `null` when they have no end or renew themselves.
+    pub keys_expire_at: Option<String>,
+    /// Set when those keys expire before the deadline's stop or release can run, saying so.
+    pub keys_warning: Option<String>,
     /// Why the cloud side could not be read, or `null`.
     pub cloud_error: Option<String>,
     /// The kind of that failure (`auth`, `permission`, ...), or `null`.
@@ -103,7 +108,28 @@ pub fn read(ctx: &Context, now: Timestamp) -> Result<CloudJson, Failure> {
     let mut json = describe(&inventory, spend, now);
     json.unknown_resources = provider.gaps();
     json.price_source = price_source;
+    let keys_expire = provider.keys_expire();
+    json.keys_expire_at = keys_expire.map(|t| t.to_string());
+    json.keys_warning = keys_warning(ctx.guard_row(&inventory), &inventory, keys_expire);
     Ok(json)
+}
+
+/// The warning for the deadline that will act: the guard row's (the cockpit's or the
+/// watchdog's), else the one the provider holds, which releases.
+fn keys_warning(
+    row: Option<crate::guard::GuardState>,
+    inventory: &Inventory,
+    keys_expire: Option<Timestamp>,
+) -> Option<String> {
+    let (at, grace, on_expiry) = match row.and_then(|r| Some((r.deadline?, r.grace, r.on_expiry))) {
+        Some(armed) => armed,
+        None => (
+            inventory.deadline?.at,
+            std::time::Duration::ZERO,
+            crate::guard::OnExpiry::Release,
+        ),
+    };
+    crate::provider::outlived_keys(at, grace, on_expiry, keys_expire)
 }
 
 pub fn describe(inventory: &Inventory, mut spend: Spend, now: Timestamp) -> CloudJson {
@@ -178,6 +204,8 @@ pub fn describe(inventory: &Inventory, mut spend: Spend, now: Timestamp) -> Clou
             .as_ref()
             .and_then(|r| cents(r.leftover_monthly)),
         unknown_resources: Vec::new(),
+        keys_expire_at: None,
+        keys_warning: None,
         cloud_error: None,
         cloud_error_kind: None,
         cloud_fix: None,

@@ -93,6 +93,9 @@ pub(super) fn render(cloud: &CloudJson) -> String {
         ),
         None => writeln!(out, "deadline  none held by the provider"),
     };
+    if let Some(warning) = &cloud.keys_warning {
+        let _ = writeln!(out, "warning   {warning}");
+    }
     out + &resources(cloud)
 }
 

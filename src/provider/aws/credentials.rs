@@ -23,6 +23,9 @@ use crate::provider::http::HttpPolicy;
 pub const ACCESS_KEY_ID: &str = "AWS_ACCESS_KEY_ID";
 pub const SECRET_ACCESS_KEY: &str = "AWS_SECRET_ACCESS_KEY";
 pub const SESSION_TOKEN: &str = "AWS_SESSION_TOKEN";
+/// When the keys in the environment stop working (ISO 8601), as `aws configure
+/// export-credentials --format env` writes it; botocore's `EnvProvider` reads it too.
+pub const CREDENTIAL_EXPIRATION: &str = "AWS_CREDENTIAL_EXPIRATION";
 pub const REGION: &str = "AWS_REGION";
 pub const DEFAULT_REGION: &str = "AWS_DEFAULT_REGION";
 pub const ENDPOINT_EC2: &str = "AWS_ENDPOINT_URL_EC2";
@@ -52,10 +55,11 @@ pub const PROCESS_TIMEOUT: Duration = Duration::from_secs(60);
 /// Temporary credentials are fetched again this long before they expire.
 pub const REFRESH_BEFORE: Duration = Duration::from_secs(5 * 60);
 
-const NAMES: [&str; 22] = [
+const NAMES: [&str; 23] = [
     ACCESS_KEY_ID,
     SECRET_ACCESS_KEY,
     SESSION_TOKEN,
+    CREDENTIAL_EXPIRATION,
     REGION,
     DEFAULT_REGION,
     ENDPOINT_EC2,
@@ -156,8 +160,13 @@ impl Credentials {
             access_key_id: need(ACCESS_KEY_ID)?,
             secret_access_key: need(SECRET_ACCESS_KEY)?,
             session_token: env.get(SESSION_TOKEN).map(str::to_string),
-            expiration: None,
+            expiration: env.get(CREDENTIAL_EXPIRATION).map(expiration).transpose()?,
         })
+    }
+
+    /// Whether these have stopped working at `now`: they have an expiry and it has passed.
+    pub fn expired(&self, now: Timestamp) -> bool {
+        self.expiration.is_some_and(|exp| exp <= now)
     }
 
     /// Whether these should be fetched again before the next call.
@@ -177,6 +186,25 @@ impl Credentials {
         }
         out
     }
+}
+
+/// `AWS_CREDENTIAL_EXPIRATION` read as an instant: RFC 3339 with its offset (`Z` or `+00:00`),
+/// as the AWS CLI writes it. Anything else is an error naming the variable, since keys taken
+/// for permanent would let a deadline outlive them unwarned.
+fn expiration(value: &str) -> Result<Timestamp, ProviderError> {
+    value.trim().parse::<Timestamp>().map_err(|_| {
+        ProviderError::state(
+            "aws",
+            format!(
+                "{CREDENTIAL_EXPIRATION} is `{}`, not an instant such as 2026-12-05T18:30:00Z",
+                gpumeter_core::text::one_line(value, 40)
+            ),
+        )
+        .with_fix(&format!(
+            "export {CREDENTIAL_EXPIRATION} as `aws configure export-credentials --format env` \
+             writes it, or unset it for long-term keys"
+        ))
+    })
 }
 
 impl fmt::Debug for Credentials {

@@ -230,3 +230,54 @@ fn debug_output_never_shows_the_secret() {
         "key <redacted> and <redacted>"
     );
 }
+
+#[tokio::test]
+async fn environment_keys_honour_their_expiration() {
+    let keys = |expiry: &str| {
+        Credentials::from_env(&env(&[
+            (ACCESS_KEY_ID, "ASIAEXAMPLE"),
+            (SECRET_ACCESS_KEY, SECRET),
+            (SESSION_TOKEN, "token-example"),
+            (CREDENTIAL_EXPIRATION, expiry),
+        ]))
+    };
+    // As `aws configure export-credentials --format env` writes it.
+    let later = keys("2099-01-01T00:00:00+00:00").unwrap();
+    assert_eq!(
+        later.expiration,
+        Some("2099-01-01T00:00:00Z".parse().unwrap())
+    );
+    let fixed = |credentials| {
+        Keys::new(Source::Fixed {
+            credentials,
+            from: "the environment".into(),
+        })
+    };
+    let lasting = fixed(later);
+    assert_eq!(
+        lasting.hard_expiry(),
+        Some("2099-01-01T00:00:00Z".parse().unwrap())
+    );
+    assert!(lasting.current().await.is_ok());
+
+    let gone = fixed(keys("2020-01-01T00:00:00Z").unwrap());
+    let e = gone.current().await.unwrap_err().to_string();
+    assert!(
+        e.contains("expired") && e.contains(CREDENTIAL_EXPIRATION),
+        "{e}"
+    );
+    assert!(!e.contains(SECRET) && !e.contains("token-example"), "{e}");
+
+    let bad = keys("tomorrow").unwrap_err().to_string();
+    assert!(
+        bad.contains(CREDENTIAL_EXPIRATION) && bad.contains("tomorrow"),
+        "{bad}"
+    );
+
+    let permanent = Credentials::from_env(&env(&[
+        (ACCESS_KEY_ID, "AKIAEXAMPLE"),
+        (SECRET_ACCESS_KEY, SECRET),
+    ]))
+    .unwrap();
+    assert_eq!(fixed(permanent).hard_expiry(), None);
+}

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use jiff::Timestamp;
 
 use super::container::{self, ContainerAuth};
-use super::credentials::{ACCESS_KEY_ID, Credentials};
+use super::credentials::{ACCESS_KEY_ID, CREDENTIAL_EXPIRATION, Credentials};
 use super::sts::{self, Role, Sts};
 use crate::provider::ProviderError;
 use crate::provider::http::HttpPolicy;
@@ -176,8 +176,39 @@ impl Keys {
         }
     }
 
+    /// When these keys stop working with nothing here able to fetch fresh ones: keys given as
+    /// they are (the environment, a shared file) that carry an expiry, or a role assumed with
+    /// such keys. `None` for long-term keys and for sources that fetch a fresh set themselves.
+    pub fn hard_expiry(&self) -> Option<Timestamp> {
+        match &self.source {
+            Source::Fixed { credentials, .. } => credentials.expiration,
+            Source::AssumeRole { source, .. } => source.hard_expiry(),
+            _ => None,
+        }
+    }
+
     /// The credentials to sign the next call with.
     pub async fn current(&self) -> Result<Credentials, ProviderError> {
+        if let Source::Fixed { credentials, from } = &self.source
+            && credentials.expired(Timestamp::now())
+        {
+            // Sending them would only earn ExpiredToken; say which keys and where they came from.
+            let at = credentials
+                .expiration
+                .map(|t| t.to_string())
+                .unwrap_or_default();
+            return Err(ProviderError::state(
+                "aws",
+                format!(
+                    "the keys from {from} expired at {at} ({CREDENTIAL_EXPIRATION}); nothing \
+                     was sent with them"
+                ),
+            )
+            .with_fix(
+                "export fresh keys (`eval \"$(aws configure export-credentials --format env)\"`) \
+                 and start again",
+            ));
+        }
         let mut cached = self.cached.lock().await;
         if let Some(c) = cached.as_ref().filter(|c| !c.stale(Timestamp::now())) {
             return Ok(c.clone());

@@ -295,6 +295,10 @@ impl Provider for Aws {
         Ok(self.spot_notice().await?.map(|n| n.time))
     }
 
+    fn keys_expire(&self) -> Option<jiff::Timestamp> {
+        self.settings.credentials.as_ref().ok()?.hard_expiry()
+    }
+
     fn name(&self) -> &'static str {
         "aws"
     }

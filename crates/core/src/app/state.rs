@@ -110,6 +110,10 @@ pub struct CloudView {
     /// The resources of the latest inventory whose data others can read, each with its
     /// gravest finding ([`crate::cloud::findings_of`]); the resources panel marks them.
     pub exposed: Vec<(String, Severity)>,
+    /// When the keys the provider acts with stop working, if they have an end.
+    pub keys_expire: Option<Timestamp>,
+    /// The warning last logged about those keys, so a deadline is warned about once.
+    pub keys_warned: Option<String>,
 }
 
 impl CloudView {
@@ -123,6 +127,8 @@ impl CloudView {
             running: None,
             failure: None,
             exposed: Vec::new(),
+            keys_expire: None,
+            keys_warned: None,
         }
     }
 

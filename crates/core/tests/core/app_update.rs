@@ -724,3 +724,55 @@ fn keys_samples_inventories_and_resizes_always_draw_a_tick_in_the_same_second_do
     update(&mut app, Event::Tick(now + SignedDuration::from_secs(1)));
     assert!(app.dirty, "a new second redraws the countdown");
 }
+
+#[test]
+fn keys_that_expire_before_the_deadline_acts_are_warned_about_once_per_deadline() {
+    let mut app = app();
+    let deadline = app.deadline.as_mut().unwrap();
+    deadline.on_expiry = OnExpiry::Release;
+    let at = deadline.at;
+    app.bell = false;
+    let logged = app.logged;
+    update(
+        &mut app,
+        Event::KeysExpire(at + SignedDuration::from_hours(1)),
+    );
+    assert_eq!(
+        app.logged, logged,
+        "keys that outlive the deadline say nothing"
+    );
+    update(
+        &mut app,
+        Event::KeysExpire(at - SignedDuration::from_mins(30)),
+    );
+    assert!(app.bell);
+    let (level, text) = last_log(&app);
+    assert_eq!(level, Level::Warn);
+    assert!(
+        text.contains("keys expire") && text.contains("release"),
+        "{text}"
+    );
+    let logged = app.logged;
+    let now = app.now;
+    update(&mut app, Event::Tick(now + SignedDuration::from_secs(1)));
+    assert_eq!(app.logged, logged, "said once for this deadline");
+    // Moved later still (`e`), the deadline is warned about again.
+    ch(&mut app, 'e');
+    update(
+        &mut app,
+        Event::Tick(now + SignedDuration::from_millis(1500)),
+    );
+    assert!(
+        app.events
+            .iter()
+            .rev()
+            .take(3)
+            .any(|e| e.text.contains("keys expire")),
+        "a moved deadline is warned about again"
+    );
+    // Alert only: nothing to act on, nothing to warn about.
+    app.deadline.as_mut().unwrap().on_expiry = OnExpiry::Alert;
+    let logged = app.logged;
+    update(&mut app, Event::Tick(now + SignedDuration::from_secs(2)));
+    assert_eq!(app.logged, logged);
+}

@@ -56,6 +56,8 @@ pub enum Event {
     GuardFound(Option<GuardState>),
     /// The provider announced it reclaims this spot instance at this instant.
     Interruption(Timestamp),
+    /// The keys the provider acts with stop working at this instant.
+    KeysExpire(Timestamp),
     /// The newest checkpoint found (or why the search failed).
     Checkpoint(Result<Option<crate::guard::Checkpoint>, String>),
     ActionDone {
@@ -179,6 +181,11 @@ pub fn update(app: &mut App, event: Event) -> Vec<Effect> {
         Event::GuardFound(found) => on_guard_found(app, found),
         Event::Interruption(at) => {
             on_interruption(app, at);
+            Vec::new()
+        }
+        Event::KeysExpire(at) => {
+            app.cloud.keys_expire = Some(at);
+            warn_if_keys_end_first(app);
             Vec::new()
         }
         Event::Checkpoint(found) => {
@@ -408,6 +415,19 @@ fn on_tick(app: &mut App, now: Timestamp) {
     app.spend
         .recompute(app.cloud.inventory.as_ref(), now, deadline);
     check_budget(app, now);
+    warn_if_keys_end_first(app);
+}
+
+/// Logs, once for each deadline, that the keys will have expired before the guard acts on it.
+fn warn_if_keys_end_first(app: &mut App) {
+    let warning = app.deadline.as_ref().and_then(|d| {
+        crate::cloud::outlived_keys(d.at, app.settings.grace, d.on_expiry, app.cloud.keys_expire)
+    });
+    if warning.is_some() && warning != app.cloud.keys_warned {
+        app.bell = true;
+        app.log(Level::Warn, warning.clone().unwrap_or_default());
+    }
+    app.cloud.keys_warned = warning;
 }
 
 fn on_checkpoint(app: &mut App, found: Result<Option<crate::guard::Checkpoint>, String>) {
