@@ -10,10 +10,8 @@ use std::fmt::Display;
 use async_trait::async_trait;
 
 use super::ProviderError;
+pub use super::readback::EMPTY_READS;
 use super::readback::Readback;
-
-/// How many reads in a row must not list a resource before it counts as gone.
-pub const EMPTY_READS: u32 = 3;
 
 /// A resource as one read lists it.
 #[derive(Debug, Clone, PartialEq, Eq)]

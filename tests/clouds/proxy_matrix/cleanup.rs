@@ -72,11 +72,9 @@ pub fn found(id: &str, kind: ResourceKind, on: Option<&str>) -> LinkedResource {
     }
 }
 
-/// The faults of this matrix's own: each, and whether the resource is attached after the plan.
+/// The cases of this matrix's own, beside the action matrix's faults: the resource attached
+/// after the plan, alone and hidden by one empty read.
 const OWN: &[(Option<(Fault, On)>, bool)] = &[
-    (Some((Fault::EmptyOnce, On::FirstRead)), false),
-    (Some((Fault::EmptyOnce, On::ReadAfterChange)), false),
-    (Some((Fault::AcceptedThenEmpty, On::Change)), false),
     (None, true),
     (Some((Fault::EmptyOnce, On::FirstRead)), true),
 ];

@@ -105,7 +105,8 @@ pub trait Cloud: Sync {
 }
 
 /// Each fault with where it applies. A fault on every call is the wrong endpoint, a proxy in
-/// the way or an outage; "accepted" only makes sense on the change.
+/// the way or an outage; "accepted" only makes sense on the change; an empty list, once, is an
+/// eventually consistent read before the change or as its first read-back.
 pub const CASES: &[(Fault, On)] = &[
     (Fault::Hang, On::Change),
     (Fault::Status(429), On::Change),
@@ -125,6 +126,9 @@ pub const CASES: &[(Fault, On)] = &[
     (Fault::Status(404), On::Every),
     (Fault::Status(503), On::Every),
     (Fault::Malformed, On::Every),
+    (Fault::EmptyOnce, On::FirstRead),
+    (Fault::EmptyOnce, On::ReadAfterChange),
+    (Fault::AcceptedThenEmpty, On::Change),
 ];
 
 /// No action may take longer than this here; the adapters' own bounds are far shorter.
