@@ -168,10 +168,10 @@ async fn watch<D: Deleting>(
                 Some(Seen::Unread(e))
             }
         };
-        if read >= attempts.max(1) {
-            if let Some(last) = last {
-                return last;
-            }
+        if read >= attempts.max(1)
+            && let Some(last) = last
+        {
+            return last;
         }
         read += 1;
         tokio::time::sleep(readback.interval).await;

@@ -6,7 +6,7 @@ use super::*;
 /// A provider answering from a script: each read takes the next answer (the last one repeats),
 /// and every call sent is remembered.
 struct Scripted {
-    reads: VecDeque<Result<Found, String>>,
+    reads: VecDeque<Found>,
     instance: Option<&'static str>,
     answer: fn(Step) -> Sent<String>,
     sent: Vec<Step>,
@@ -20,9 +20,9 @@ impl Deleting for Scripted {
     async fn read(&mut self) -> Result<Found, String> {
         self.read_count += 1;
         if self.reads.len() > 1 {
-            self.reads.pop_front().unwrap()
+            Ok(self.reads.pop_front().unwrap())
         } else {
-            self.reads.front().cloned().unwrap()
+            Ok(self.reads.front().cloned().unwrap())
         }
     }
     fn stops(&self, _: &String) -> bool {
@@ -37,12 +37,12 @@ impl Deleting for Scripted {
     }
 }
 
-fn listed(state: &str, on: Option<&str>) -> Result<Found, String> {
-    Ok(Found::Listed(Now {
+fn listed(state: &str, on: Option<&str>) -> Found {
+    Found::Listed(Now {
         state: state.into(),
         on: on.map(str::to_string),
         link: None,
-    }))
+    })
 }
 
 fn accepted(_: Step) -> Sent<String> {
@@ -58,7 +58,7 @@ const DISK: Plan<'static> = Plan {
     gone_state: None,
 };
 
-fn scripted(reads: Vec<Result<Found, String>>, instance: Option<&'static str>) -> Scripted {
+fn scripted(reads: Vec<Found>, instance: Option<&'static str>) -> Scripted {
     Scripted {
         reads: reads.into(),
         instance,
@@ -130,7 +130,7 @@ fn a_disk_of_the_stopped_instance_shown_is_freed_then_deleted_on_proof() {
         vec![
             listed("In_use", Some("i-1")),
             listed("Available", None),
-            Ok(Found::NotFound),
+            Found::NotFound,
         ],
         Some("Stopped"),
     );
@@ -143,18 +143,14 @@ fn a_disk_of_the_stopped_instance_shown_is_freed_then_deleted_on_proof() {
 fn one_empty_read_before_the_delete_proves_nothing_and_the_delete_is_still_sent() {
     // One lie, then the disk again, free: deleted as usual and proved gone.
     let mut d = scripted(
-        vec![
-            Ok(Found::Absent),
-            listed("Available", None),
-            Ok(Found::NotFound),
-        ],
+        vec![Found::Absent, listed("Available", None), Found::NotFound],
         None,
     );
     let (done, summary) = run_it(&mut d, &DISK);
     assert!(done, "{summary}");
     assert_eq!(d.sent, [Step::Delete]);
     // Never listed: the delete is sent anyway, and its not-found answer is the proof.
-    let mut d = scripted(vec![Ok(Found::Absent)], None);
+    let mut d = scripted(vec![Found::Absent], None);
     d.answer = |_| Sent::NotFound("InvalidDiskId.NotFound".into());
     let (done, summary) = run_it(&mut d, &DISK);
     assert!(done && summary.contains("not found"), "{summary}");
@@ -167,7 +163,7 @@ fn an_accepted_delete_with_one_empty_read_back_is_not_done() {
     let mut d = scripted(
         vec![
             listed("Available", None),
-            Ok(Found::Absent),
+            Found::Absent,
             listed("Available", None),
         ],
         None,
@@ -179,15 +175,15 @@ fn an_accepted_delete_with_one_empty_read_back_is_not_done() {
     let mut d = scripted(
         vec![
             listed("Available", None),
-            Ok(Found::Absent),
-            Ok(Found::Absent),
+            Found::Absent,
+            Found::Absent,
             listed("Available", None),
         ],
         None,
     );
     assert!(!run_it(&mut d, &DISK).0);
     // Empty on enough reads in a row is proof.
-    let mut d = scripted(vec![listed("Available", None), Ok(Found::Absent)], None);
+    let mut d = scripted(vec![listed("Available", None), Found::Absent], None);
     let (done, summary) = run_it(&mut d, &DISK);
     assert!(done && summary.contains("3 reads in a row"), "{summary}");
 }

@@ -70,27 +70,9 @@ impl AlibabaCloud {
             json_ids(&doomed.iter().map(String::as_str).collect::<Vec<_>>()),
         )];
         calls.push(self.line(Product::Ecs, "DescribeSnapshots", &params) + " (read back)");
-        // Not listed counts only when several reads in a row agree; one listing ends it.
-        let listed = || async {
-            let list = self.snapshots(&params).await?;
-            let left: Vec<String> = list
-                .into_iter()
-                .map(|s| s.snapshot_id)
-                .filter(|id| doomed.contains(id))
-                .collect();
-            Ok((!left.is_empty()).then_some(left))
-        };
-        let read = self
-            .readback
-            .poll_listed(
-                1,
-                listed,
-                |l: Option<&Vec<String>>| l.is_none(),
-                |e: &RpcError| matches!(e, RpcError::Auth { .. }),
-            )
-            .await;
+        let read = self.doomed_left(&params, doomed).await;
         let left = match read {
-            Ok(left) => left.unwrap_or_default(),
+            Ok(left) => left,
             // Every delete failed, and nothing can be read: the first refusal says why.
             Err(_) if failures.len() == doomed.len() => {
                 return Err(failures.swap_remove(0).into());
@@ -120,6 +102,34 @@ impl AlibabaCloud {
         }
         summary.push_str(&note);
         Ok((left.is_empty(), summary, calls))
+    }
+
+    /// Which of `doomed` DescribeSnapshots still lists. Not listed counts only when several
+    /// reads in a row agree; one listing ends it.
+    async fn doomed_left(
+        &self,
+        params: &[(&str, String)],
+        doomed: &[String],
+    ) -> Result<Vec<String>, RpcError> {
+        let listed = || async {
+            let list = self.snapshots(params).await?;
+            let left: Vec<String> = list
+                .into_iter()
+                .map(|s| s.snapshot_id)
+                .filter(|id| doomed.contains(id))
+                .collect();
+            Ok((!left.is_empty()).then_some(left))
+        };
+        let read = self
+            .readback
+            .poll_listed(
+                1,
+                listed,
+                |l: Option<&Vec<String>>| l.is_none(),
+                |e: &RpcError| matches!(e, RpcError::Auth { .. }),
+            )
+            .await;
+        read.map(Option::unwrap_or_default)
     }
 
     /// Takes a snapshot of the system disk and waits until it is accomplished. The outer error

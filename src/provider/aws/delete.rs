@@ -125,7 +125,7 @@ pub async fn delete(
         ResourceKind::PublicIp => (Some("DisassociateAddress"), FREE, "ReleaseAddress", None),
         ResourceKind::Snapshot => (None, "", "DeleteSnapshot", None),
         ResourceKind::Image => (None, "", "DeregisterImage", Some("deregistered")),
-        ResourceKind::LoadBalancer => return Ok(super::elb::delete(s, id, readback).await?),
+        ResourceKind::LoadBalancer => return super::elb::delete(s, id, readback).await,
         ResourceKind::NetworkVolume | ResourceKind::StoppedInstance => {
             return Err(ProviderError::unsupported(
                 "aws",

@@ -208,7 +208,7 @@ fn applies(s: &mut State, fault: Fault, on: On, is_change: bool, is_read: bool) 
     };
     match (fault, on) {
         (Fault::AcceptedThenEmpty, _) if is_change => true,
-        (Fault::AcceptedThenEmpty, _) => {
+        (Fault::AcceptedThenEmpty, _) | (_, On::ReadAfterChange) => {
             let now = is_read && s.change_answered;
             once(s, now)
         }
@@ -216,10 +216,6 @@ fn applies(s: &mut State, fault: Fault, on: On, is_change: bool, is_read: bool) 
         (_, On::AfterChange) => s.changed,
         (_, On::Every) => true,
         (_, On::FirstRead) => once(s, is_read),
-        (_, On::ReadAfterChange) => {
-            let now = is_read && s.change_answered;
-            once(s, now)
-        }
     }
 }
 
@@ -308,7 +304,7 @@ pub fn emptied(body: &str) -> String {
         match set_body.and_then(|inner| inner.find(&close).map(|end| (inner, end))) {
             Some((inner, end)) if name.ends_with("Set") => {
                 out.push_str(&rest[..open]);
-                out.push_str(&format!("<{name}>{close}"));
+                let _ = write!(out, "<{name}>{close}");
                 rest = &inner[end + close.len()..];
             }
             _ => {
