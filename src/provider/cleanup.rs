@@ -75,8 +75,9 @@ pub async fn run_within<P: Provider + ?Sized>(
                     Err(ProviderError::unreachable(
                         provider.name(),
                         format!(
-                            "no answer to deleting {} within the cleanup's {} s: it may still \
-                             be under way; `gpumeter sweep` shows what the provider lists now",
+                            "no answer to deleting {} within {} s, the whole cleanup's bound: \
+                             it may still be under way; `gpumeter sweep` shows what the \
+                             provider lists now",
                             resource.id,
                             deadline.as_secs()
                         ),
@@ -289,7 +290,7 @@ mod tests {
         assert_eq!(done, [true, false, false, false]);
         let said = |i: usize| outcomes[i].result.as_ref().unwrap_err().to_string();
         assert!(
-            said(1).contains("no answer to deleting vol-slow within the cleanup's 180 s"),
+            said(1).contains("no answer to deleting vol-slow within 180 s, the whole cleanup's"),
             "{}",
             said(1)
         );
