@@ -508,13 +508,22 @@ where
     let id = &resource.id;
     let what = resource.kind.label();
     let provider = api.cloud.name;
-    let seen = |found: &Option<()>| match found {
-        None => ControlFlow::Break(format!(
-            "delete accepted; {provider} no longer lists the {what}"
-        )),
-        Some(()) => ControlFlow::Continue(format!("{provider} still lists the {what}")),
+    // Not listed counts only when several reads in a row agree: one empty list proves nothing.
+    let gone = |found: Option<&()>| found.is_none();
+    let read = readback
+        .poll_listed(readback.attempts, listed, gone, |_| true)
+        .await;
+    let (confirmed, summary) = match read {
+        Ok(None) => (
+            true,
+            format!("delete accepted; {provider} no longer lists the {what}"),
+        ),
+        Ok(Some(())) => (false, format!("{provider} still lists the {what}")),
+        Err(e) => (
+            false,
+            format!("delete accepted, but the read-back failed: {e}"),
+        ),
     };
-    let (confirmed, summary) = readback.confirm("delete", listed, seen).await;
     ActionReport {
         action: Action::Cleanup {
             delete: vec![resource.clone()],

@@ -9,6 +9,9 @@ use std::time::Duration;
 use super::{Action, ActionReport, LinkedResource, Provider, ProviderError};
 use crate::meter::ResourceKind;
 
+/// How much sooner than the action's deadline a cleanup inside `perform` stops.
+const REPORT_MARGIN: Duration = Duration::from_secs(5);
+
 /// What came of deleting one resource.
 #[derive(Debug)]
 pub struct Outcome {
@@ -31,19 +34,21 @@ pub fn plan<P: Provider + ?Sized>(provider: &P, delete: &[LinkedResource]) -> Ve
         .collect()
 }
 
-/// Deletes each of `delete` in order, one after another, each within the
+/// Deletes each of `delete` in order, one after another, all within the
 /// [`ACTION_DEADLINE`](super::ACTION_DEADLINE) every action has.
 pub async fn run<P: Provider + ?Sized>(provider: &P, delete: &[LinkedResource]) -> Vec<Outcome> {
     run_within(provider, delete, super::ACTION_DEADLINE).await
 }
 
-/// [`run`], each delete given at most `deadline` (its call and read-back together): one that
-/// takes longer is reported as unanswered, never as done, and the next is tried.
+/// [`run`], the whole run given at most `deadline` (every call and read-back together): a
+/// delete under way when it runs out is reported as unanswered, and those not reached as not
+/// tried, never as done.
 pub async fn run_within<P: Provider + ?Sized>(
     provider: &P,
     delete: &[LinkedResource],
     deadline: Duration,
 ) -> Vec<Outcome> {
+    let end = tokio::time::Instant::now() + deadline;
     let mut outcomes: Vec<Outcome> = Vec::with_capacity(delete.len());
     for resource in delete {
         let failed_image = resource.backs_image.as_ref().filter(|image| {
@@ -56,14 +61,23 @@ pub async fn run_within<P: Provider + ?Sized>(
                 provider.name(),
                 format!("not tried: image {image} that uses it was not deleted"),
             )),
-            _ => tokio::time::timeout(deadline, provider.delete(resource))
+            _ if tokio::time::Instant::now() >= end => Err(ProviderError::unreachable(
+                provider.name(),
+                format!(
+                    "not tried: the cleanup's {} s ran out before {} was reached",
+                    deadline.as_secs(),
+                    resource.id
+                ),
+            )),
+            _ => tokio::time::timeout_at(end, provider.delete(resource))
                 .await
                 .unwrap_or_else(|_| {
                     Err(ProviderError::unreachable(
                         provider.name(),
                         format!(
-                            "no answer to deleting {} within {} s: it may still be under way; \
-                             `gpumeter sweep` shows what the provider lists now",
+                            "no answer to deleting {} within {} s, the whole cleanup's bound: \
+                             it may still be under way; `gpumeter sweep` shows what the \
+                             provider lists now",
                             resource.id,
                             deadline.as_secs()
                         ),
@@ -121,7 +135,10 @@ pub async fn perform<P: Provider + ?Sized>(
     provider: &P,
     delete: &[LinkedResource],
 ) -> ActionReport {
-    let outcomes = run(provider, delete).await;
+    // The cockpit bounds the whole action by the same deadline; ending a little sooner lets
+    // each delete's outcome reach it, where its own bound would report only "no answer".
+    let bound = super::ACTION_DEADLINE.saturating_sub(REPORT_MARGIN);
+    let outcomes = run_within(provider, delete, bound).await;
     report(delete, &outcomes)
 }
 
@@ -249,23 +266,41 @@ mod tests {
     }
 
     #[test]
-    fn a_delete_that_never_answers_is_unanswered_not_done_and_the_next_is_tried() {
+    fn hanging_deletes_share_one_bound_and_what_is_not_reached_is_not_tried_never_done() {
         let provider = Refusing(Mutex::new(Vec::new()));
         let delete = vec![
-            res("vol-slow", ResourceKind::DataDisk, None),
             res("vol-1", ResourceKind::DataDisk, None),
+            res("vol-slow", ResourceKind::DataDisk, None),
+            res("vol-slow", ResourceKind::DataDisk, None),
+            res("vol-2", ResourceKind::DataDisk, None),
         ];
-        let outcomes = tokio::runtime::Builder::new_current_thread()
+        let bound = Duration::from_secs(180);
+        let rt = tokio::runtime::Builder::new_current_thread()
             .enable_time()
+            .start_paused(true)
             .build()
-            .unwrap()
-            .block_on(run_within(&provider, &delete, Duration::from_millis(20)));
+            .unwrap();
+        let (outcomes, took) = rt.block_on(async {
+            let start = tokio::time::Instant::now();
+            let outcomes = run_within(&provider, &delete, bound).await;
+            (outcomes, start.elapsed())
+        });
+        assert!(took <= bound, "the run took {took:?}, past its bound");
         let done: Vec<bool> = outcomes.iter().map(Outcome::confirmed).collect();
-        assert_eq!(done, [false, true]);
-        let said = outcomes[0].result.as_ref().unwrap_err().to_string();
+        assert_eq!(done, [true, false, false, false]);
+        let said = |i: usize| outcomes[i].result.as_ref().unwrap_err().to_string();
         assert!(
-            said.contains("no answer to deleting vol-slow within"),
-            "{said}"
+            said(1).contains("no answer to deleting vol-slow within 180 s, the whole cleanup's"),
+            "{}",
+            said(1)
+        );
+        for i in [2, 3] {
+            assert!(said(i).contains("not tried"), "{}", said(i));
+        }
+        assert_eq!(
+            *provider.0.lock().unwrap(),
+            ["vol-1", "vol-slow"],
+            "nothing is sent once the bound ran out"
         );
     }
 }

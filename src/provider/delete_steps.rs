@@ -1,229 +1,283 @@
-//! What a free-then-delete sequence came to, from each call's answer and the read-back after
-//! it: the Alibaba and Tencent adapters detach a disk (or unbind an address), wait for it to be
-//! free, delete it, and wait for it to be gone, with the same rule for what counts as done.
+//! Deleting one resource that an instance may use, the same way on every provider that
+//! detaches: read it again just before the destructive call, free it (detach, disassociate)
+//! only from the stopped instance the confirmed plan showed, delete it, and call it gone only on
+//! proof. Proof is the provider's not-found answer for the id, a state that says deleted in so
+//! many words, or [`EMPTY_READS`] reads in a row that do not list it: eventually consistent
+//! listings answer one empty page now and then, and one empty page proves nothing.
 
 use std::fmt::Display;
 
+use async_trait::async_trait;
+
 use super::ProviderError;
+pub use super::readback::EMPTY_READS;
 use super::readback::Readback;
 
-/// A read-back: the resource's state while it is listed, `None` once it is not.
-pub type Read<R> = Result<Option<String>, R>;
+/// A resource as one read lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Now {
+    /// The provider's word for its state.
+    pub state: String,
+    /// The instance (or, with none, the interface) it is attached to or associated with now.
+    pub on: Option<String>,
+    /// What the freeing call names besides the resource (EC2's association id).
+    pub link: Option<String>,
+}
+
+/// What one read by id found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Found {
+    Listed(Now),
+    /// Not in the answer: alone, this proves nothing.
+    Absent,
+    /// The provider's own not-found answer for this id: proof it is gone.
+    NotFound,
+}
+
+/// What came of sending one call that the provider did not refuse.
+#[derive(Debug)]
+pub enum Sent<E> {
+    Accepted,
+    /// The provider's not-found answer for the id.
+    NotFound(E),
+    /// No answer, or one that cannot say (a timeout, a 5xx): it may or may not have been done.
+    Unanswered(E),
+}
 
 /// Which call of the sequence is asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Step {
-    /// Detach the disk or unbind the address.
+    /// Detach the disk or disassociate the address, from the instance the read found.
     Free,
     Delete,
 }
 
-/// What a read-back waits for.
+/// One provider's calls for one resource.
+#[async_trait]
+pub trait Deleting: Send {
+    type Failed: Display + Send;
+    type Unread: Display + Send;
+    /// One read of the resource by id.
+    async fn read(&mut self) -> Result<Found, Self::Unread>;
+    /// Whether a failed read is one that waiting cannot mend (a refused key).
+    fn stops(&self, e: &Self::Unread) -> bool;
+    /// The state instance `id` is in now; `None` when the provider does not list it.
+    async fn instance_state(&mut self, id: &str) -> Result<Option<String>, Self::Unread>;
+    /// Sends `step`, with what the last read found; the provider's refusal is the outer error.
+    async fn send(
+        &mut self,
+        step: Step,
+        now: Option<&Now>,
+    ) -> Result<Sent<Self::Failed>, ProviderError>;
+}
+
+/// What the confirmed plan showed, and the calls' names for the summaries.
 #[derive(Debug, Clone, Copy)]
-pub enum Until {
-    /// The resource in this state (detached, unbound), or gone.
-    Freed(&'static str),
-    /// The resource no longer listed.
-    Gone,
+pub struct Plan<'a> {
+    /// The resource in words: `disk d-1`.
+    pub what: &'a str,
+    /// The instance the plan showed it attached to.
+    pub shown_on: Option<&'a str>,
+    /// The freeing call, where this kind has one; a kind with none is deleted without a
+    /// read before.
+    pub free: Option<&'a str>,
+    /// The state it reads once freed.
+    pub freed: &'a str,
+    pub delete: &'a str,
+    /// A state that says gone in so many words (EC2's `deleted`).
+    pub gone_state: Option<&'a str>,
 }
 
-impl Until {
-    /// Whether a read of `state` (`None`: not listed) ends the wait.
-    pub fn reached(self, state: Option<&str>) -> bool {
-        match self {
-            Until::Freed(freed) => state.is_none_or(|s| s == freed),
-            Until::Gone => state.is_none(),
-        }
+/// Whether `what`, now on instance `on` in `state` (`None`: not listed), may be freed. Only
+/// from a stopped instance the plan showed, or a terminated one: never from an instance that
+/// runs, starts or stops, and never from one the user did not see in the plan.
+pub fn may_free(plan: &Plan<'_>, on: &str, state: Option<&str>) -> Result<(), String> {
+    let what = plan.what;
+    let Some(state) = state else {
+        return Err(format!(
+            "{what} is now used by {on}, which the provider does not list as an instance: \
+             not freed, not deleted"
+        ));
+    };
+    let is = |s: &str| state.eq_ignore_ascii_case(s);
+    if is("terminated") || (is("stopped") && plan.shown_on == Some(on)) {
+        return Ok(());
     }
+    if is("stopped") {
+        let shown = plan
+            .shown_on
+            .map_or_else(|| "free".to_string(), |i| format!("on {i}"));
+        return Err(format!(
+            "{what} is now used by instance {on} ({state}), where the plan showed it {shown}: \
+             not freed, not deleted"
+        ));
+    }
+    Err(format!(
+        "{what} is in use by instance {on}, which is {state}: not freed, not deleted"
+    ))
 }
 
-/// The whole sequence for `what`: when `free` names an action, that call and the read-back
-/// until `freed`; then the `delete` action and the read-back until it is gone. `call` makes the
-/// call of a step (its outer error is a refusal, returned as it is); `read` reads the resource
-/// back, at most the given number of times ([`Readback::attempts_after`] the call), until it
-/// reaches what is waited for. Returns `(confirmed, summary)`.
-pub async fn run<E, R, Sent, Reading>(
-    what: &str,
-    free: Option<&str>,
-    freed: &'static str,
-    delete: &str,
+/// How a watch of the resource ended.
+enum Seen<U> {
+    Listed(Now),
+    /// Gone, and how that was proved.
+    Gone(String),
+    Unread(U),
+}
+
+/// Reads until `ends` holds for what is listed, or it is proved gone, at most `attempts` reads
+/// (at least one) `interval` apart; a run of empty reads under way may finish past that bound.
+async fn watch<D: Deleting>(
+    d: &mut D,
+    plan: &Plan<'_>,
     readback: &Readback,
-    call: impl Fn(Step) -> Sent,
-    read: impl Fn(u32, Until) -> Reading,
-) -> Result<(bool, String), ProviderError>
-where
-    Sent: Future<Output = Result<Result<(), E>, ProviderError>>,
-    Reading: Future<Output = Read<R>>,
-    E: Display + Clone,
-    ProviderError: From<E>,
-    R: Display,
-{
-    if let Some(free) = free {
-        let sent = call(Step::Free).await?;
-        let seen = read(readback.attempts_after(&sent), Until::Freed(freed)).await;
-        if let Some(done) = after_free(what, free, freed, &sent, &seen) {
-            return Ok(done);
+    attempts: u32,
+    ends: impl Fn(&Now) -> bool + Send,
+) -> Seen<D::Unread> {
+    let mut empty = 0;
+    let mut read = 1;
+    loop {
+        let last = match d.read().await {
+            Ok(Found::NotFound) => {
+                return Seen::Gone("the provider answers not found for its id".into());
+            }
+            Ok(Found::Absent) => {
+                empty += 1;
+                if empty >= EMPTY_READS {
+                    return Seen::Gone(format!(
+                        "the provider did not list it on {empty} reads in a row"
+                    ));
+                }
+                None
+            }
+            Ok(Found::Listed(now)) => {
+                empty = 0;
+                if plan.gone_state.is_some_and(|g| now.state == g) {
+                    return Seen::Gone(format!("the provider reads it back `{}`", now.state));
+                }
+                if ends(&now) {
+                    return Seen::Listed(now);
+                }
+                Some(Seen::Listed(now))
+            }
+            Err(e) => {
+                empty = 0;
+                if d.stops(&e) {
+                    return Seen::Unread(e);
+                }
+                Some(Seen::Unread(e))
+            }
+        };
+        if read >= attempts.max(1)
+            && let Some(last) = last
+        {
+            return last;
+        }
+        read += 1;
+        tokio::time::sleep(readback.interval).await;
+    }
+}
+
+fn said<U: Display>(seen: &Seen<U>) -> String {
+    match seen {
+        Seen::Listed(now) => format!("still lists it ({})", now.state),
+        Seen::Gone(how) => format!("shows it gone ({how})"),
+        Seen::Unread(e) => format!("could not be read ({e})"),
+    }
+}
+
+/// The whole sequence. Returns `(confirmed, summary)`; a refusal by the provider is the error.
+pub async fn run<D: Deleting>(
+    d: &mut D,
+    plan: &Plan<'_>,
+    readback: &Readback,
+) -> Result<(bool, String), ProviderError> {
+    let what = plan.what;
+    let mut last = None;
+    if let Some(free) = plan.free {
+        match watch(d, plan, readback, 1, |_| true).await {
+            Seen::Unread(e) => {
+                return Ok((
+                    false,
+                    format!("{what} could not be read before deleting it ({e}): nothing sent"),
+                ));
+            }
+            // Not listed, even on several reads: the delete is sent anyway, and its answer says.
+            Seen::Gone(_) => {}
+            Seen::Listed(now) => {
+                if let Some(on) = now.on.clone() {
+                    let state = match d.instance_state(&on).await {
+                        Ok(state) => state,
+                        Err(e) => {
+                            return Ok((
+                                false,
+                                format!(
+                                    "{what} is used by {on}, whose state could not be read \
+                                     ({e}): not freed, not deleted"
+                                ),
+                            ));
+                        }
+                    };
+                    if let Err(refused) = may_free(plan, &on, state.as_deref()) {
+                        return Ok((false, refused));
+                    }
+                    let sent = d.send(Step::Free, Some(&now)).await?;
+                    let attempts = match sent {
+                        Sent::Accepted => readback.attempts,
+                        _ => 1,
+                    };
+                    let freed = |n: &Now| n.state == plan.freed && n.on.is_none();
+                    match watch(d, plan, readback, attempts, freed).await {
+                        Seen::Listed(now) if freed(&now) => last = Some(now),
+                        Seen::Gone(_) => {}
+                        seen => {
+                            let outcome = match sent {
+                                Sent::Accepted => format!("{free} from {on} was accepted"),
+                                Sent::NotFound(e) | Sent::Unanswered(e) => {
+                                    format!("{free} from {on} failed ({e})")
+                                }
+                            };
+                            return Ok((
+                                false,
+                                format!(
+                                    "{outcome}, but the provider {}: {what} not deleted",
+                                    said(&seen)
+                                ),
+                            ));
+                        }
+                    }
+                } else {
+                    last = Some(now);
+                }
+            }
         }
     }
-    let sent = call(Step::Delete).await?;
-    let seen = read(readback.attempts_after(&sent), Until::Gone).await;
-    after_delete(what, delete, &sent, &seen).map_err(ProviderError::from)
-}
-
-/// What the provider says now, in words for a summary.
-fn said<R: Display>(read: &Read<R>) -> String {
-    match read {
-        Ok(Some(state)) => format!("still lists it ({state})"),
-        Ok(None) => "no longer lists it".into(),
-        Err(e) => format!("could not be read ({e})"),
-    }
-}
-
-/// After `action` freed `what` and the read-back waited for `freed`: `Some((confirmed,
-/// summary))` when the delete ends there (gone already, or not freed), `None` to go on.
-fn after_free<E: Display, R: Display>(
-    what: &str,
-    action: &str,
-    freed: &str,
-    sent: &Result<(), E>,
-    read: &Read<R>,
-) -> Option<(bool, String)> {
-    match read {
-        Ok(Some(state)) if state == freed => None,
-        Ok(None) => Some((
+    let delete = plan.delete;
+    Ok(match d.send(Step::Delete, last.as_ref()).await? {
+        Sent::NotFound(e) => (
             true,
-            format!("{what} is no longer listed: the provider shows it deleted"),
-        )),
-        _ => {
-            let outcome = match sent {
-                Ok(()) => format!("{action} was accepted"),
-                Err(e) => format!("{action} failed ({e})"),
-            };
-            Some((
+            format!("{what} is gone: the provider answers {delete} with not found ({e})"),
+        ),
+        Sent::Accepted => match watch(d, plan, readback, readback.attempts, |_| false).await {
+            Seen::Gone(how) => (true, format!("{what} deleted: {how}")),
+            seen => (
                 false,
-                format!(
-                    "{outcome}, but the provider {}: {what} not deleted",
-                    said(read)
-                ),
-            ))
-        }
-    }
-}
-
-/// After the delete `action` and its read-back: `(confirmed, summary)`, or the call's own
-/// error when the read-back could not say either.
-fn after_delete<E: Display + Clone, R: Display>(
-    what: &str,
-    action: &str,
-    sent: &Result<(), E>,
-    read: &Read<R>,
-) -> Result<(bool, String), E> {
-    Ok(match (sent, read) {
-        (Ok(()), Ok(None)) => (
-            true,
-            format!("{what} deleted: the provider no longer lists it"),
-        ),
-        (Err(_), Ok(None)) => (
-            true,
-            format!("{what} was already gone: the provider no longer lists it"),
-        ),
-        (Err(e), Err(_)) => return Err(e.clone()),
-        (Ok(()), _) => (
-            false,
-            format!("{action} was accepted, but the provider {}", said(read)),
-        ),
-        (Err(e), _) => (
-            false,
-            format!("{action} failed ({e}); the provider {}", said(read)),
-        ),
+                format!("{delete} was accepted, but the provider {}", said(&seen)),
+            ),
+        },
+        Sent::Unanswered(e) => match watch(d, plan, readback, 1, |_| false).await {
+            Seen::Gone(how) => (
+                true,
+                format!("{what} deleted: {delete} had no clear answer ({e}), but {how}"),
+            ),
+            seen => (
+                false,
+                format!("{delete} failed ({e}); the provider {}", said(&seen)),
+            ),
+        },
     })
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    type Sent = Result<(), String>;
-
-    #[test]
-    fn gone_is_done_and_anything_else_says_what_the_provider_shows() {
-        let gone: Read<String> = Ok(None);
-        let kept: Read<String> = Ok(Some("In_use".into()));
-        let unread: Read<String> = Err("timeout".into());
-        let ok: Sent = Ok(());
-        let refused: Sent = Err("IncorrectDiskStatus".into());
-        assert!(
-            after_delete("disk d-1", "DeleteDisk", &ok, &gone)
-                .unwrap()
-                .0
-        );
-        let (done, summary) = after_delete("disk d-1", "DeleteDisk", &refused, &gone).unwrap();
-        assert!(done && summary.contains("already gone"), "{summary}");
-        let (done, summary) = after_delete("disk d-1", "DeleteDisk", &ok, &kept).unwrap();
-        assert!(
-            !done && summary.contains("still lists it (In_use)"),
-            "{summary}"
-        );
-        assert_eq!(
-            after_delete("disk d-1", "DeleteDisk", &refused, &unread).unwrap_err(),
-            "IncorrectDiskStatus"
-        );
-        let free: Read<String> = Ok(Some("Available".into()));
-        assert_eq!(
-            after_free("disk d-1", "DetachDisk", "Available", &ok, &free),
-            None
-        );
-        let (done, summary) =
-            after_free("disk d-1", "DetachDisk", "Available", &ok, &kept).unwrap();
-        assert!(
-            !done && summary.ends_with("disk d-1 not deleted"),
-            "{summary}"
-        );
-    }
-
-    #[test]
-    fn a_disk_not_freed_is_not_deleted_and_a_freed_one_is_read_back_gone() {
-        use std::cell::RefCell;
-        use std::future::ready;
-        let readback = Readback {
-            attempts: 5,
-            interval: std::time::Duration::ZERO,
-        };
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .build()
-            .unwrap();
-        for (after_detach, want) in [("Detaching", false), ("Available", true)] {
-            let steps = RefCell::new(Vec::new());
-            let reads = RefCell::new(vec![Some(after_detach.to_string()), None]);
-            let outcome = rt.block_on(run(
-                "disk d-1",
-                Some("DetachDisk"),
-                "Available",
-                "DeleteDisk",
-                &readback,
-                |step| {
-                    steps.borrow_mut().push(step);
-                    ready(Ok(Ok::<(), ProviderError>(())))
-                },
-                |attempts, _until| {
-                    assert_eq!(attempts, 5, "an accepted call is read patiently");
-                    let state = reads.borrow_mut().remove(0);
-                    ready(Ok::<_, String>(state))
-                },
-            ));
-            let (confirmed, summary) = outcome.unwrap();
-            assert_eq!(confirmed, want, "{summary}");
-            let sent = steps.borrow().clone();
-            if want {
-                assert_eq!(sent, [Step::Free, Step::Delete]);
-            } else {
-                assert_eq!(
-                    sent,
-                    [Step::Free],
-                    "nothing is deleted while still attached"
-                );
-                assert!(summary.ends_with("disk d-1 not deleted"), "{summary}");
-            }
-        }
-    }
-}
+#[path = "delete_steps_tests.rs"]
+mod tests;

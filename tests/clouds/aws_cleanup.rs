@@ -275,6 +275,7 @@ fn a_disk_of_a_stopped_instance_is_detached_then_deleted_against_moto() {
         actions,
         [
             "DescribeVolumes",
+            "DescribeInstances",
             "DetachVolume",
             "DescribeVolumes",
             "DeleteVolume",

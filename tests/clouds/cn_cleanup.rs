@@ -201,17 +201,21 @@ mod alibaba {
         assert_eq!(
             planned_actions(&planned),
             [
+                "DescribeEipAddresses",
+                "DescribeInstances",
                 "UnassociateEipAddress",
                 "DescribeEipAddresses",
                 "ReleaseEipAddress",
                 "DescribeEipAddresses",
+                "DescribeDisks",
+                "DescribeInstances",
                 "DetachDisk",
                 "DescribeDisks",
                 "DeleteDisk",
                 "DescribeDisks",
             ]
         );
-        assert!(planned[5].ends_with("(until Available)"), "{planned:#?}");
+        assert!(planned[9].ends_with("(until Available)"), "{planned:#?}");
         let before = peer.calls().len();
         let outcomes = cleanup::run(&adapter, &plan.delete).await;
         assert_confirmed(&outcomes);
@@ -396,17 +400,21 @@ mod tencent {
         assert_eq!(
             planned_actions(&planned),
             [
+                "DescribeAddresses",
+                "DescribeInstances",
                 "DisassociateAddress",
                 "DescribeAddresses",
                 "ReleaseAddresses",
                 "DescribeAddresses",
+                "DescribeDisks",
+                "DescribeInstances",
                 "DetachDisks",
                 "DescribeDisks",
                 "TerminateDisks",
                 "DescribeDisks",
             ]
         );
-        assert!(planned[5].ends_with("(until UNATTACHED)"), "{planned:#?}");
+        assert!(planned[9].ends_with("(until UNATTACHED)"), "{planned:#?}");
         let before = peer.calls().len();
         let outcomes = cleanup::run(&adapter, &plan.delete).await;
         assert_confirmed(&outcomes);

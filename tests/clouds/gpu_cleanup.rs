@@ -138,6 +138,30 @@ async fn runpod_does_not_confirm_a_delete_the_list_still_shows() {
     );
 }
 
+#[tokio::test]
+async fn runpod_does_not_confirm_a_delete_not_done_whose_first_list_is_empty() {
+    use crate::common::fault_proxy::{Answer, Fault as ProxyFault, FaultProxy, On};
+    let peer = Peer::start(Kind::Runpod);
+    peer.cloud(|c| c.storage.push(orphan("nv-old")));
+    let volume = find(&peer.runpod().sweep().await.unwrap(), "nv-old");
+    // Accepted without being done, and the first list after it answers with no volume at all.
+    let proxy = FaultProxy::start(&peer.url(), "DELETE /v2/network-volumes/");
+    proxy
+        .arm(ProxyFault::AcceptedThenEmpty, On::Change)
+        .replay(Answer {
+            status: 204,
+            content_type: "application/json".into(),
+            body: String::new(),
+        });
+    let runpod = crate::gpu_peer::runpod_at(&proxy.url());
+    let outcome = clean(&runpod, &volume).await;
+    assert!(!outcome.confirmed(), "{outcome:?}");
+    assert!(
+        peer.cloud(|c| c.storage.iter().any(|s| s.id == "nv-old")),
+        "the volume is still there"
+    );
+}
+
 fn gpu_peer_attempts() -> usize {
     crate::gpu_peer::readback().attempts as usize
 }

@@ -51,6 +51,7 @@ impl AlibabaCloud {
     }
 
     /// Reads the instance until `done` holds, at most `attempts` times; a refused key ends it.
+    /// Not listed counts only when several reads in a row agree.
     async fn poll(
         &self,
         id: &str,
@@ -58,10 +59,10 @@ impl AlibabaCloud {
         done: impl Fn(Option<&model::Instance>) -> bool,
     ) -> Read {
         self.readback
-            .poll(
+            .poll_listed(
                 attempts,
                 || self.describe_instance(id),
-                |found| done(found.as_ref()),
+                done,
                 |e| matches!(e, RpcError::Auth { .. }),
             )
             .await

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use super::AlibabaCloud;
 use super::inventory::json_ids;
 use super::model::{Ack, CreatedSnapshot};
-use super::rpc::{Product, client_token};
+use super::rpc::{Product, RpcError, client_token};
 use crate::provider::{Kept, ProviderError, SnapshotPlan};
 
 impl AlibabaCloud {
@@ -70,8 +70,9 @@ impl AlibabaCloud {
             json_ids(&doomed.iter().map(String::as_str).collect::<Vec<_>>()),
         )];
         calls.push(self.line(Product::Ecs, "DescribeSnapshots", &params) + " (read back)");
-        let remaining = match self.snapshots(&params).await {
-            Ok(list) => list,
+        let read = self.doomed_left(&params, doomed).await;
+        let left = match read {
+            Ok(left) => left,
             // Every delete failed, and nothing can be read: the first refusal says why.
             Err(_) if failures.len() == doomed.len() => {
                 return Err(failures.swap_remove(0).into());
@@ -87,11 +88,6 @@ impl AlibabaCloud {
                 ));
             }
         };
-        let left: Vec<&str> = remaining
-            .iter()
-            .map(|s| s.snapshot_id.as_str())
-            .filter(|id| doomed.iter().any(|d| d == id))
-            .collect();
         let deleted = doomed.len() - left.len();
         let mut summary = format!("deleted {deleted} snapshot(s), kept the newest {kept}");
         if let Some(f) = &final_id {
@@ -106,6 +102,34 @@ impl AlibabaCloud {
         }
         summary.push_str(&note);
         Ok((left.is_empty(), summary, calls))
+    }
+
+    /// Which of `doomed` DescribeSnapshots still lists. Not listed counts only when several
+    /// reads in a row agree; one listing ends it.
+    async fn doomed_left(
+        &self,
+        params: &[(&str, String)],
+        doomed: &[String],
+    ) -> Result<Vec<String>, RpcError> {
+        let listed = || async {
+            let list = self.snapshots(params).await?;
+            let left: Vec<String> = list
+                .into_iter()
+                .map(|s| s.snapshot_id)
+                .filter(|id| doomed.contains(id))
+                .collect();
+            Ok((!left.is_empty()).then_some(left))
+        };
+        let read = self
+            .readback
+            .poll_listed(
+                1,
+                listed,
+                |l: Option<&Vec<String>>| l.is_none(),
+                |e: &RpcError| matches!(e, RpcError::Auth { .. }),
+            )
+            .await;
+        read.map(Option::unwrap_or_default)
     }
 
     /// Takes a snapshot of the system disk and waits until it is accomplished. The outer error

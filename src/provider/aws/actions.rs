@@ -14,7 +14,7 @@ use super::query::Ec2Error;
 use super::xml;
 use crate::meter::InstanceState;
 use crate::provider::http::Repeat;
-use crate::provider::readback::Readback;
+use crate::provider::readback::{EMPTY_READS, Readback};
 use crate::provider::{ProviderError, SnapshotPlan};
 
 pub type Outcome = (bool, String);
@@ -27,8 +27,40 @@ fn state_of(instance: Option<&xml::Instance>) -> Option<(&str, InstanceState)> {
     Some((i.state.as_str(), state(&i.state)?))
 }
 
-async fn read_back(s: &mut Session<'_>, id: &str, want: InstanceState, done: &str) -> Outcome {
-    match s.instance(id).await {
+/// The instance as EC2 lists it: `None` only when EC2 answers not-found for the id, or leaves
+/// it out of [`EMPTY_READS`] answers in a row, `readback.interval` apart.
+async fn listed(
+    s: &mut Session<'_>,
+    id: &str,
+    readback: Readback,
+) -> Result<Option<xml::Instance>, Ec2Error> {
+    let mut empty = 0;
+    loop {
+        match s
+            .list("DescribeInstances", &instance_param(id), xml::instances)
+            .await
+        {
+            Ok(found) => match found.into_iter().find(|i| i.id == id) {
+                Some(i) => return Ok(Some(i)),
+                None => empty += 1,
+            },
+            Err(e) if e.code() == Some("InvalidInstanceID.NotFound") => return Ok(None),
+            Err(e) => return Err(e),
+        }
+        if empty >= EMPTY_READS {
+            return Ok(None);
+        }
+        tokio::time::sleep(readback.interval).await;
+    }
+}
+
+async fn read_back(
+    s: &mut Session<'_>,
+    (id, readback): (&str, Readback),
+    want: InstanceState,
+    done: &str,
+) -> Outcome {
+    match listed(s, id, readback).await {
         Ok(None) if want == InstanceState::Released => {
             (true, format!("{done}; EC2 no longer lists it"))
         }
@@ -47,10 +79,10 @@ pub type Absent<'a> = &'a (dyn Fn() -> Result<(), ProviderError> + Send + Sync);
 
 pub async fn release(
     s: &mut Session<'_>,
-    id: &str,
+    (id, readback): (&str, Readback),
     absent: Absent<'_>,
 ) -> Result<Outcome, ProviderError> {
-    let before = s.instance(id).await?;
+    let before = listed(s, id, readback).await?;
     match state_of(before.as_ref()) {
         None if before.is_none() => {
             absent()?;
@@ -82,7 +114,7 @@ pub async fn release(
     }
     Ok(read_back(
         s,
-        id,
+        (id, readback),
         InstanceState::Released,
         "TerminateInstances accepted",
     )
@@ -92,7 +124,7 @@ pub async fn release(
 /// `StopInstances` of a running instance, read back until EC2 shows it `stopping` or `stopped`.
 pub async fn stop(
     s: &mut Session<'_>,
-    id: &str,
+    id: (&str, Readback),
     absent: Absent<'_>,
 ) -> Result<Outcome, ProviderError> {
     change_state(
@@ -108,7 +140,7 @@ pub async fn stop(
 /// `StartInstances` of a stopped instance, read back until EC2 shows it `pending` or `running`.
 pub async fn start(
     s: &mut Session<'_>,
-    id: &str,
+    id: (&str, Readback),
     absent: Absent<'_>,
 ) -> Result<Outcome, ProviderError> {
     change_state(
@@ -125,12 +157,12 @@ pub async fn start(
 /// there or released, then reads it back.
 async fn change_state(
     s: &mut Session<'_>,
-    id: &str,
+    (id, readback): (&str, Readback),
     absent: Absent<'_>,
     (verb, call): (&str, &str),
     want: InstanceState,
 ) -> Result<Outcome, ProviderError> {
-    let before = s.instance(id).await?;
+    let before = listed(s, id, readback).await?;
     match state_of(before.as_ref()) {
         None => {
             absent()?;
@@ -154,7 +186,7 @@ async fn change_state(
     }
     let body = s.call(call, &instance_param(id), Repeat::Safe).await?;
     xml::parse_answer(&body, call).map_err(|m| Ec2Error::malformed(call, &m))?;
-    Ok(read_back(s, id, want, &format!("{call} accepted")).await)
+    Ok(read_back(s, (id, readback), want, &format!("{call} accepted")).await)
 }
 
 fn token() -> String {

@@ -6,12 +6,13 @@
 //!
 //! The calls are those [`plan`] names, in its order; a read repeated while waiting is shown once.
 
-use roxmltree::Document;
+use async_trait::async_trait;
 
-use super::fetch::{Session, filter};
+use super::fetch::{Session, filter, instance_param};
 use super::query::{Ec2Error, Params, describe_call};
 use super::xml;
 use crate::meter::ResourceKind;
+use crate::provider::delete_steps::{self, Deleting, Found, Now, Plan, Sent, Step};
 use crate::provider::http::Repeat;
 use crate::provider::readback::Readback;
 use crate::provider::{LinkedResource, ProviderError};
@@ -47,14 +48,19 @@ fn address_read(id: &str) -> Params {
     filter(address_key(id).1, &[id])
 }
 
-/// The calls deleting `r` makes, in order; empty for a kind this adapter does not delete.
+/// The calls deleting `r` makes, in order; empty for a kind this adapter does not delete. A
+/// disk or an address is read again first, and freed only where the plan showed it attached,
+/// after its instance reads `stopped`.
 pub fn plan(r: &LinkedResource) -> Vec<String> {
     let id = r.id.as_str();
+    let shown = r.attached_to.as_deref().filter(|on| !on.is_empty());
+    let holder = |on: &str| describe_call("DescribeInstances", &instance_param(on));
     match r.kind {
         ResourceKind::SystemDisk | ResourceKind::DataDisk => {
             let read = describe_call("DescribeVolumes", &volume_read(id));
             let mut calls = vec![read.clone()];
-            if let Some(on) = &r.attached_to {
+            if let Some(on) = shown {
+                calls.push(holder(on));
                 calls.push(describe_call("DetachVolume", &detach(id, on)));
                 calls.push(read.clone());
             }
@@ -65,7 +71,8 @@ pub fn plan(r: &LinkedResource) -> Vec<String> {
         ResourceKind::PublicIp => {
             let read = describe_call("DescribeAddresses", &address_read(id));
             let mut calls = vec![read.clone()];
-            if r.attached_to.is_some() {
+            if let Some(on) = shown {
+                calls.push(holder(on));
                 calls.push(describe_call(
                     "DisassociateAddress",
                     &[p(
@@ -73,6 +80,7 @@ pub fn plan(r: &LinkedResource) -> Vec<String> {
                         "<its association, as DescribeAddresses reads it>",
                     )],
                 ));
+                calls.push(read.clone());
             }
             calls.push(describe_call("ReleaseAddress", &[p(address_key(id).0, id)]));
             calls.push(read);
@@ -95,62 +103,6 @@ fn detach(volume: &str, instance: &str) -> Params {
     vec![p("VolumeId", volume), p("InstanceId", instance)]
 }
 
-/// One resource read by id: `None` when EC2 no longer lists it (or answers `not_found`).
-async fn read_one<T>(
-    s: &mut Session<'_>,
-    (action, params): (&str, &Params),
-    read: fn(&Document<'_>) -> Vec<T>,
-    is_it: impl Fn(&T) -> bool,
-    not_found: &[&str],
-) -> Result<Option<T>, Ec2Error> {
-    match s.list(action, params, read).await {
-        Ok(found) => Ok(found.into_iter().find(is_it)),
-        Err(e) if e.code().is_some_and(|c| not_found.contains(&c)) => Ok(None),
-        Err(e) => Err(e),
-    }
-}
-
-/// Reads until `done` holds, at most `readback.attempts` times: the last answer.
-async fn until<T>(
-    s: &mut Session<'_>,
-    readback: Readback,
-    (action, params): (&str, &Params),
-    read: fn(&Document<'_>) -> Vec<T>,
-    is_it: impl Fn(&T) -> bool + Copy,
-    not_found: &[&str],
-    done: impl Fn(Option<&T>) -> bool,
-) -> Result<Option<T>, Ec2Error> {
-    let mut attempt = 1;
-    loop {
-        let now = read_one(s, (action, params), read, is_it, not_found).await?;
-        if done(now.as_ref()) || attempt >= readback.attempts.max(1) {
-            return Ok(now);
-        }
-        attempt += 1;
-        tokio::time::sleep(readback.interval).await;
-    }
-}
-
-/// Sends a delete; a NotFound answer means it is gone already.
-async fn send(
-    s: &mut Session<'_>,
-    action: &str,
-    params: &Params,
-    not_found: &[&str],
-) -> Result<(), Ec2Error> {
-    match s.call(action, params, Repeat::Safe).await {
-        Ok(body) => xml::parse_answer(&body, action)
-            .map(|_| ())
-            .map_err(|m| Ec2Error::malformed(action, &m)),
-        Err(e) if e.code().is_some_and(|c| not_found.contains(&c)) => Ok(()),
-        Err(e) => Err(e),
-    }
-}
-
-fn read_back_failed(what: &str, e: &Ec2Error) -> Outcome {
-    (false, format!("{what}, but the read-back failed: {e}"))
-}
-
 const VOLUME_GONE: &[&str] = &["InvalidVolume.NotFound"];
 const SNAPSHOT_GONE: &[&str] = &["InvalidSnapshot.NotFound"];
 const IMAGE_GONE: &[&str] = &["InvalidAMIID.NotFound", "InvalidAMIID.Unavailable"];
@@ -163,51 +115,17 @@ pub async fn delete(
     readback: Readback,
 ) -> Result<Outcome, ProviderError> {
     let id = r.id.as_str();
-    Ok(match r.kind {
-        ResourceKind::SystemDisk | ResourceKind::DataDisk => volume(s, r, readback).await?,
-        ResourceKind::PublicIp => address(s, id, readback).await?,
-        ResourceKind::Snapshot => {
-            send(
-                s,
-                "DeleteSnapshot",
-                &vec![p("SnapshotId", id)],
-                SNAPSHOT_GONE,
-            )
-            .await?;
-            let read = ("DescribeSnapshots", &snapshot_read(id));
-            let is_it = |x: &xml::Snapshot| x.id == id;
-            match until(
-                s,
-                readback,
-                read,
-                xml::snapshots,
-                is_it,
-                SNAPSHOT_GONE,
-                |n| n.is_none(),
-            )
-            .await
-            {
-                Ok(None) => (true, format!("{id} deleted; EC2 no longer lists it")),
-                Ok(Some(x)) => (false, format!("{id} is still listed `{}`", x.status)),
-                Err(e) => read_back_failed("DeleteSnapshot accepted", &e),
-            }
-        }
-        ResourceKind::Image => {
-            send(s, "DeregisterImage", &vec![p("ImageId", id)], IMAGE_GONE).await?;
-            let read = ("DescribeImages", &image_read(id));
-            let is_it = |x: &xml::Image| x.id == id;
-            let gone = |n: Option<&xml::Image>| n.is_none_or(|i| i.state == "deregistered");
-            match until(s, readback, read, xml::images, is_it, IMAGE_GONE, gone).await {
-                Ok(None) => (true, format!("{id} deregistered; EC2 no longer lists it")),
-                Ok(Some(i)) if i.state == "deregistered" => (
-                    true,
-                    format!("{id} deregistered; EC2 reads back `deregistered`"),
-                ),
-                Ok(Some(i)) => (false, format!("{id} is still listed `{}`", i.state)),
-                Err(e) => read_back_failed("DeregisterImage accepted", &e),
-            }
-        }
-        ResourceKind::LoadBalancer => super::elb::delete(s, id, readback).await?,
+    let (free, freed, delete, gone_state) = match r.kind {
+        ResourceKind::SystemDisk | ResourceKind::DataDisk => (
+            Some("DetachVolume"),
+            "available",
+            "DeleteVolume",
+            Some("deleted"),
+        ),
+        ResourceKind::PublicIp => (Some("DisassociateAddress"), FREE, "ReleaseAddress", None),
+        ResourceKind::Snapshot => (None, "", "DeleteSnapshot", None),
+        ResourceKind::Image => (None, "", "DeregisterImage", Some("deregistered")),
+        ResourceKind::LoadBalancer => return super::elb::delete(s, id, readback).await,
         ResourceKind::NetworkVolume | ResourceKind::StoppedInstance => {
             return Err(ProviderError::unsupported(
                 "aws",
@@ -217,109 +135,154 @@ pub async fn delete(
                 ),
             ));
         }
-    })
+    };
+    let what = format!("{} {id}", r.kind.label());
+    let plan = Plan {
+        what: &what,
+        shown_on: r.attached_to.as_deref().filter(|on| !on.is_empty()),
+        free,
+        freed,
+        delete,
+        gone_state,
+    };
+    delete_steps::run(&mut One { s, r }, &plan, &readback).await
 }
 
-async fn volume(
-    s: &mut Session<'_>,
-    r: &LinkedResource,
-    readback: Readback,
-) -> Result<Outcome, ProviderError> {
-    let id = r.id.as_str();
-    let read_params = volume_read(id);
-    let read = ("DescribeVolumes", &read_params);
-    let is_it = |v: &xml::Volume| v.id == id;
-    let Some(now) = read_one(s, read, xml::volumes, is_it, VOLUME_GONE).await? else {
-        return Ok((
-            true,
-            format!("{id} is gone already: EC2 no longer lists it"),
-        ));
-    };
-    let on = now
-        .attachments
-        .first()
-        .map(|a| a.0.clone())
-        .or_else(|| r.attached_to.clone().filter(|_| now.status != "available"));
-    if let Some(instance) = on {
-        send(s, "DetachVolume", &detach(id, &instance), &[]).await?;
-        let free = |v: Option<&xml::Volume>| v.is_none_or(|v| v.status == "available");
-        match until(s, readback, read, xml::volumes, is_it, VOLUME_GONE, free).await {
-            Ok(Some(v)) if v.status != "available" => {
-                return Ok((
-                    false,
-                    format!(
-                        "DetachVolume from {instance} accepted, but {id} reads back `{}`, not \
-                         `available`: not deleted",
-                        v.status
-                    ),
-                ));
-            }
-            Ok(_) => {}
-            Err(e) => {
-                return Ok(read_back_failed(
-                    &format!("DetachVolume from {instance} accepted; not deleted"),
-                    &e,
-                ));
-            }
+/// What an address reads while no instance or interface holds it.
+const FREE: &str = "free";
+
+fn now(state: String, on: Option<String>) -> Now {
+    Now {
+        state,
+        on,
+        link: None,
+    }
+}
+
+/// One resource being deleted.
+struct One<'s, 'a> {
+    s: &'s mut Session<'a>,
+    r: &'s LinkedResource,
+}
+
+impl One<'_, '_> {
+    /// The read by id, and the codes by which EC2 says it does not know the id.
+    fn lookup(&self) -> (&'static str, Params, &'static [&'static str]) {
+        let id = self.r.id.as_str();
+        match self.r.kind {
+            ResourceKind::PublicIp => ("DescribeAddresses", address_read(id), ADDRESS_GONE),
+            ResourceKind::Snapshot => ("DescribeSnapshots", snapshot_read(id), SNAPSHOT_GONE),
+            ResourceKind::Image => ("DescribeImages", image_read(id), IMAGE_GONE),
+            _ => ("DescribeVolumes", volume_read(id), VOLUME_GONE),
         }
     }
-    send(s, "DeleteVolume", &vec![p("VolumeId", id)], VOLUME_GONE).await?;
-    let gone = |v: Option<&xml::Volume>| v.is_none_or(|v| v.status == "deleted");
-    Ok(
-        match until(s, readback, read, xml::volumes, is_it, VOLUME_GONE, gone).await {
-            Ok(None) => (true, format!("{id} deleted; EC2 no longer lists it")),
-            Ok(Some(v)) if v.status == "deleted" => {
-                (true, format!("{id} deleted; EC2 reads back `deleted`"))
-            }
-            Ok(Some(v)) => (false, format!("{id} is still listed `{}`", v.status)),
-            Err(e) => read_back_failed("DeleteVolume accepted", &e),
-        },
-    )
+
+    async fn call(
+        &mut self,
+        action: &str,
+        params: &Params,
+    ) -> Result<Sent<Ec2Error>, ProviderError> {
+        let (_, _, gone) = self.lookup();
+        let answer = match self.s.call(action, params, Repeat::Safe).await {
+            Ok(body) => xml::parse_answer(&body, action)
+                .map(|_| ())
+                .map_err(|m| Ec2Error::malformed(action, &m)),
+            Err(e) => Err(e),
+        };
+        match answer {
+            Ok(()) => Ok(Sent::Accepted),
+            Err(e) if e.code().is_some_and(|c| gone.contains(&c)) => Ok(Sent::NotFound(e)),
+            Err(e @ Ec2Error::Api { status, .. }) if status < 500 => Err(e.into()),
+            Err(e @ Ec2Error::Credentials(_)) => Err(e.into()),
+            Err(e) => Ok(Sent::Unanswered(e)),
+        }
+    }
 }
 
-async fn address(s: &mut Session<'_>, id: &str, readback: Readback) -> Result<Outcome, Ec2Error> {
-    let read_params = address_read(id);
-    let read = ("DescribeAddresses", &read_params);
-    let is_it = |a: &xml::Address| a.allocation_id.as_deref() == Some(id) || a.public_ip == id;
-    let Some(now) = read_one(s, read, xml::addresses, is_it, ADDRESS_GONE).await? else {
-        return Ok((
-            true,
-            format!("{id} is released already: EC2 no longer lists it"),
-        ));
-    };
-    if let Some(association) = &now.association_id {
-        send(
-            s,
-            "DisassociateAddress",
-            &vec![p("AssociationId", association)],
-            &["InvalidAssociationID.NotFound"],
-        )
-        .await?;
+#[async_trait]
+impl Deleting for One<'_, '_> {
+    type Failed = Ec2Error;
+    type Unread = Ec2Error;
+
+    async fn read(&mut self) -> Result<Found, Ec2Error> {
+        let id = self.r.id.as_str();
+        let (action, params, gone) = self.lookup();
+        let s = &mut *self.s;
+        let listed = match self.r.kind {
+            ResourceKind::PublicIp => s.list(action, &params, xml::addresses).await.map(|all| {
+                let is_it =
+                    |a: &xml::Address| a.allocation_id.as_deref() == Some(id) || a.public_ip == id;
+                all.into_iter().find(is_it).map(|a| Now {
+                    state: if a.association_id.is_some() {
+                        "associated"
+                    } else {
+                        FREE
+                    }
+                    .into(),
+                    on: a.instance_id.or(a.network_interface_id),
+                    link: a.association_id,
+                })
+            }),
+            ResourceKind::Snapshot => s.list(action, &params, xml::snapshots).await.map(|all| {
+                let x = all.into_iter().find(|x| x.id == id)?;
+                Some(now(x.status, None))
+            }),
+            ResourceKind::Image => s.list(action, &params, xml::images).await.map(|all| {
+                let x = all.into_iter().find(|x| x.id == id)?;
+                Some(now(x.state, None))
+            }),
+            _ => s.list(action, &params, xml::volumes).await.map(|all| {
+                let v = all.into_iter().find(|v| v.id == id)?;
+                let on = v.attachments.into_iter().next().map(|a| a.0);
+                Some(now(v.status, on))
+            }),
+        };
+        match listed {
+            Ok(Some(now)) => Ok(Found::Listed(now)),
+            Ok(None) => Ok(Found::Absent),
+            Err(e) if e.code().is_some_and(|c| gone.contains(&c)) => Ok(Found::NotFound),
+            Err(e) => Err(e),
+        }
     }
-    send(
-        s,
-        "ReleaseAddress",
-        &vec![p(address_key(id).0, id)],
-        ADDRESS_GONE,
-    )
-    .await?;
-    Ok(
-        match until(
-            s,
-            readback,
-            read,
-            xml::addresses,
-            is_it,
-            ADDRESS_GONE,
-            |a| a.is_none(),
-        )
-        .await
-        {
-            Ok(None) => (true, format!("{id} released; EC2 no longer lists it")),
-            Ok(Some(_)) => (false, format!("{id} is still allocated")),
-            Err(e) => read_back_failed("ReleaseAddress accepted", &e),
-        },
-    )
+
+    fn stops(&self, e: &Ec2Error) -> bool {
+        matches!(e, Ec2Error::Credentials(_))
+            || matches!(e, Ec2Error::Api { status, .. } if *status == 401 || *status == 403)
+    }
+
+    async fn instance_state(&mut self, id: &str) -> Result<Option<String>, Ec2Error> {
+        Ok(self.s.instance(id).await?.map(|i| i.state))
+    }
+
+    async fn send(
+        &mut self,
+        step: Step,
+        now: Option<&Now>,
+    ) -> Result<Sent<Ec2Error>, ProviderError> {
+        let id = self.r.id.clone();
+        let (action, params) = match (step, self.r.kind) {
+            (Step::Free, ResourceKind::PublicIp) => {
+                let association = now.and_then(|n| n.link.clone()).unwrap_or_default();
+                (
+                    "DisassociateAddress",
+                    vec![p("AssociationId", &association)],
+                )
+            }
+            (Step::Free, _) => {
+                let on = now.and_then(|n| n.on.clone()).unwrap_or_default();
+                ("DetachVolume", detach(&id, &on))
+            }
+            (Step::Delete, ResourceKind::PublicIp) => {
+                ("ReleaseAddress", vec![p(address_key(&id).0, &id)])
+            }
+            (Step::Delete, ResourceKind::Snapshot) => {
+                ("DeleteSnapshot", vec![p("SnapshotId", &id)])
+            }
+            (Step::Delete, ResourceKind::Image) => ("DeregisterImage", vec![p("ImageId", &id)]),
+            (Step::Delete, _) => ("DeleteVolume", vec![p("VolumeId", &id)]),
+        };
+        self.call(action, &params).await
+    }
 }
 
 /// `calls` with each run of one repeated call (a read while waiting) shown once.

@@ -458,9 +458,9 @@ impl Provider for Aws {
         let mut session = Session::new(ec2);
         let absent = || self.absent(&id);
         let outcome = match action {
-            Action::Release => actions::release(&mut session, &id, &absent).await,
-            Action::Stop => actions::stop(&mut session, &id, &absent).await,
-            Action::Start => actions::start(&mut session, &id, &absent).await,
+            Action::Release => actions::release(&mut session, (&id, self.readback), &absent).await,
+            Action::Stop => actions::stop(&mut session, (&id, self.readback), &absent).await,
+            Action::Start => actions::start(&mut session, (&id, self.readback), &absent).await,
             Action::Cleanup { .. } => return Err(crate::provider::cleanup::not_here("aws")),
             Action::SnapshotClean {
                 keep,

@@ -57,6 +57,7 @@ impl TencentCloud {
     }
 
     /// Reads the instance until `done` holds, at most `attempts` times; a refused key ends it.
+    /// Not listed counts only when several reads in a row agree.
     async fn poll(
         &self,
         id: &str,
@@ -64,10 +65,10 @@ impl TencentCloud {
         done: impl Fn(Option<&model::Instance>) -> bool,
     ) -> Read {
         self.readback
-            .poll(
+            .poll_listed(
                 attempts,
                 || self.describe_instance(id),
-                |found| done(found.as_ref()),
+                done,
                 |e| matches!(e, ApiError::Auth { .. }),
             )
             .await

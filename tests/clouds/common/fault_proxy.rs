@@ -1,8 +1,9 @@
 //! A fault proxy in front of a cloud peer (moto or a loopback peer). It forwards each request
 //! as it came and relays the answer, or, where a fault is armed, answers in the cloud's place:
 //! it hangs, answers a bare status (what a wrong endpoint or a proxy in the way sends), cuts the
-//! answer short, garbles it, or answers the call that changes the cloud with what the cloud
-//! answered to it before, without forwarding it ("accepted but not done").
+//! answer short, garbles it, answers the call that changes the cloud with what the cloud
+//! answered to it before, without forwarding it ("accepted but not done"), or answers one read
+//! with the cloud's own answer emptied of every item (an eventually consistent listing's lie).
 
 use std::fmt::Write as _;
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
@@ -24,6 +25,11 @@ pub enum Fault {
     Malformed,
     /// Does not forward; answers what the cloud answered to the same call in another world.
     Accepted,
+    /// Forwards one read, and answers it with every list in the answer empty; then forwards
+    /// as usual.
+    EmptyOnce,
+    /// [`Fault::Accepted`] on the change, and the first read after it [`Fault::EmptyOnce`].
+    AcceptedThenEmpty,
 }
 
 /// Which calls an armed fault applies to.
@@ -35,6 +41,15 @@ pub enum On {
     AfterChange,
     /// Every call.
     Every,
+    /// The first read ([`is_read`]).
+    FirstRead,
+    /// The first read after the change call was answered.
+    ReadAfterChange,
+}
+
+/// Whether a call only reads: `Describe*` on the Query and RPC clouds, `GET` on the REST ones.
+pub fn is_read(name: &str) -> bool {
+    name.starts_with("Describe") || name.starts_with("GET ")
 }
 
 /// An answer as the cloud sent it.
@@ -52,6 +67,10 @@ struct State {
     armed: Option<(Fault, On)>,
     /// Whether a change call has been forwarded.
     changed: bool,
+    /// Whether a change call has been answered, forwarded or not.
+    change_answered: bool,
+    /// Whether a fault that applies once has applied.
+    fired: bool,
     /// The cloud's answer to the last change call forwarded.
     change_answer: Option<Answer>,
     /// What [`Fault::Accepted`] answers.
@@ -83,6 +102,8 @@ impl FaultProxy {
             change: change.to_string(),
             armed: None,
             changed: false,
+            change_answered: false,
+            fired: false,
             change_answer: None,
             replay: None,
             calls: Vec::new(),
@@ -178,6 +199,26 @@ pub fn call_name(request: &Request) -> String {
         )
 }
 
+/// Whether `fault` armed `on` applies to a call, and marks a fault that applies once.
+fn applies(s: &mut State, fault: Fault, on: On, is_change: bool, is_read: bool) -> bool {
+    let once = |s: &mut State, now: bool| {
+        let fire = now && !s.fired;
+        s.fired |= fire;
+        fire
+    };
+    match (fault, on) {
+        (Fault::AcceptedThenEmpty, _) if is_change => true,
+        (Fault::AcceptedThenEmpty, _) | (_, On::ReadAfterChange) => {
+            let now = is_read && s.change_answered;
+            once(s, now)
+        }
+        (_, On::Change) => is_change,
+        (_, On::AfterChange) => s.changed,
+        (_, On::Every) => true,
+        (_, On::FirstRead) => once(s, is_read),
+    }
+}
+
 fn serve(stream: &TcpStream, state: &Mutex<State>) {
     let Some(request) = read_request(stream) else {
         return;
@@ -189,12 +230,7 @@ fn serve(stream: &TcpStream, state: &Mutex<State>) {
         s.services.push(signed_service(&request));
         let is_change = name.starts_with(&s.change);
         let fault = s.armed.and_then(|(fault, on)| {
-            let applies = match on {
-                On::Change => is_change,
-                On::AfterChange => s.changed,
-                On::Every => true,
-            };
-            applies.then_some(fault)
+            applies(&mut s, fault, on, is_change, is_read(&name)).then_some(fault)
         });
         (fault, s.upstream.clone(), is_change, s.hang)
     };
@@ -208,10 +244,14 @@ fn serve(stream: &TcpStream, state: &Mutex<State>) {
             content_type: "text/html".into(),
             body: format!("<html><body><h1>{status}</h1>nginx</body></html>"),
         },
-        Some(Fault::Accepted) if is_change => match lock(state).replay.clone() {
-            Some(answer) => answer,
-            None => panic!("Fault::Accepted armed without an answer to replay"),
-        },
+        Some(Fault::Accepted | Fault::AcceptedThenEmpty) if is_change => {
+            let mut s = lock(state);
+            s.change_answered = true;
+            match s.replay.clone() {
+                Some(answer) => answer,
+                None => panic!("Fault::Accepted armed without an answer to replay"),
+            }
+        }
         _ => {
             let Some(answer) = forward(&upstream, &request) else {
                 return;
@@ -219,6 +259,7 @@ fn serve(stream: &TcpStream, state: &Mutex<State>) {
             let mut s = lock(state);
             if is_change {
                 s.changed = true;
+                s.change_answered = true;
                 s.change_answer = Some(answer.clone());
             }
             answer
@@ -234,7 +275,61 @@ fn serve(stream: &TcpStream, state: &Mutex<State>) {
             };
             write_answer(stream, &garbled, garbled.body.len());
         }
+        Some(Fault::EmptyOnce | Fault::AcceptedThenEmpty) if !is_change => {
+            let empty = Answer {
+                body: emptied(&answer.body),
+                ..answer
+            };
+            write_answer(stream, &empty, empty.body.len());
+        }
         _ => write_answer(stream, &answer, answer.body.len()),
+    }
+}
+
+/// `body` with every list emptied: each JSON array `[]` and each `TotalCount` 0; each EC2
+/// `<...Set>` element left without items. Still a well-formed answer of the same call.
+pub fn emptied(body: &str) -> String {
+    if let Ok(mut json) = serde_json::from_str::<serde_json::Value>(body) {
+        empty_json(&mut json);
+        return json.to_string();
+    }
+    let mut out = String::with_capacity(body.len());
+    let mut rest = body;
+    while let Some(open) = rest.find('<') {
+        let after = &rest[open + 1..];
+        let name_end = after.find(['>', ' ', '/']).unwrap_or(after.len());
+        let name = &after[..name_end];
+        let close = format!("</{name}>");
+        let set_body = after[name_end..].strip_prefix('>');
+        match set_body.and_then(|inner| inner.find(&close).map(|end| (inner, end))) {
+            Some((inner, end)) if name.ends_with("Set") => {
+                out.push_str(&rest[..open]);
+                let _ = write!(out, "<{name}>{close}");
+                rest = &inner[end + close.len()..];
+            }
+            _ => {
+                out.push_str(&rest[..=open]);
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+fn empty_json(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::Array(items) => items.clear(),
+        serde_json::Value::Object(fields) => {
+            for (key, field) in fields.iter_mut() {
+                if key == "TotalCount" && field.is_number() {
+                    *field = serde_json::Value::from(0);
+                } else {
+                    empty_json(field);
+                }
+            }
+        }
+        _ => {}
     }
 }
 

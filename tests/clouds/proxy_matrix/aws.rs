@@ -5,14 +5,16 @@
 use std::time::Duration;
 
 use async_trait::async_trait;
+use gpumeter::meter::ResourceKind;
 use gpumeter::provider::aws::Aws;
 use gpumeter::provider::aws::credentials::{AwsEnv, AwsSettings, Credentials, Keys};
 use gpumeter::provider::aws::elb::ELB;
 use gpumeter::provider::aws::query::Ec2;
 use gpumeter::provider::http::{HttpPolicy, Repeat};
 use gpumeter::provider::readback::Readback;
-use gpumeter::provider::{Action, Provider, Seen};
+use gpumeter::provider::{Action, LinkedResource, Provider, Seen};
 
+use super::cleanup::{Cleaning, Leftover, found};
 use super::{Cloud, Target, Truth, run, with_snapshots};
 use crate::common::moto::{Moto, all_pages, moto};
 
@@ -311,6 +313,138 @@ impl Cloud for MotoCloud {
     }
 }
 
+/// A running instance beside a volume and an address that nothing uses.
+pub struct Leftovers {
+    instance: String,
+    volume: String,
+    address: String,
+}
+
+#[async_trait]
+impl Cleaning for MotoCloud {
+    type World = Leftovers;
+
+    fn name(&self) -> &'static str {
+        "aws"
+    }
+
+    async fn fresh(&self) -> Leftovers {
+        let run = self
+            .call(
+                "RunInstances",
+                &[
+                    ("ImageId", "ami-12345678"),
+                    ("MinCount", "1"),
+                    ("MaxCount", "1"),
+                    ("InstanceType", "g5.xlarge"),
+                ],
+            )
+            .await;
+        let (instance, zone) = (first(&run, "instanceId"), first(&run, "availabilityZone"));
+        let volume = self
+            .call(
+                "CreateVolume",
+                &[("AvailabilityZone", &zone), ("Size", "20")],
+            )
+            .await;
+        let eip = self.call("AllocateAddress", &[("Domain", "vpc")]).await;
+        Leftovers {
+            instance,
+            volume: first(&volume, "volumeId"),
+            address: first(&eip, "allocationId"),
+        }
+    }
+
+    fn upstream(&self, _world: &Leftovers) -> String {
+        self.moto.url.clone()
+    }
+
+    fn adapter(&self, _world: &Leftovers, endpoint: &str) -> Box<dyn Provider> {
+        let env = env(endpoint, &self.moto.url);
+        let settings = AwsSettings::resolve(&env, None, Some(REGION.to_string()));
+        Box::new(
+            Aws::with_policy(settings, policy(), policy()).with_readback(Readback {
+                attempts: 5,
+                interval: Duration::from_millis(50),
+            }),
+        )
+    }
+
+    fn leftovers(&self, world: &Leftovers) -> Vec<Leftover> {
+        vec![
+            Leftover {
+                resource: found(&world.volume, ResourceKind::DataDisk, None),
+                change: "DeleteVolume",
+            },
+            Leftover {
+                resource: found(&world.address, ResourceKind::PublicIp, None),
+                change: "ReleaseAddress",
+            },
+        ]
+    }
+
+    async fn attach(&self, world: &Leftovers, r: &LinkedResource) {
+        let instance = world.instance.as_str();
+        if r.kind == ResourceKind::PublicIp {
+            let params = [("AllocationId", r.id.as_str()), ("InstanceId", instance)];
+            self.call("AssociateAddress", &params).await;
+        } else {
+            let params = [
+                ("VolumeId", r.id.as_str()),
+                ("InstanceId", instance),
+                ("Device", "/dev/sdf"),
+            ];
+            self.call("AttachVolume", &params).await;
+        }
+    }
+
+    async fn holds(&self, _world: &Leftovers, r: &LinkedResource) -> (bool, Option<String>) {
+        if r.kind == ResourceKind::PublicIp {
+            let body = self
+                .call(
+                    "DescribeAddresses",
+                    &[
+                        ("Filter.1.Name", "allocation-id"),
+                        ("Filter.1.Value.1", &r.id),
+                    ],
+                )
+                .await;
+            let held = all(&body, "allocationId").contains(&r.id);
+            (held, all(&body, "instanceId").into_iter().next())
+        } else {
+            let params = vec![("VolumeId.1".to_string(), r.id.clone())];
+            match self
+                .ec2
+                .call("DescribeVolumes", &params, Repeat::Once)
+                .await
+            {
+                Err(e) if e.code() == Some("InvalidVolume.NotFound") => (false, None),
+                Err(e) => panic!("DescribeVolumes: {e}"),
+                Ok(body) => (
+                    !body.contains("<status>deleted</status>"),
+                    all(&body, "instanceId").into_iter().next(),
+                ),
+            }
+        }
+    }
+
+    fn running(&self, world: &Leftovers) -> String {
+        world.instance.clone()
+    }
+
+    fn secret(&self) -> &'static str {
+        SECRET
+    }
+
+    fn concurrency(&self) -> usize {
+        16
+    }
+
+    fn hang(&self) -> Duration {
+        Duration::from_secs(2)
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn moto_behind_the_fault_proxy_is_never_falsely_done() {
     let Some(moto) = moto() else { return };
@@ -339,6 +473,20 @@ async fn the_iam_policy_allows_every_call_and_nothing_more() {
         vec![Action::Stop, Action::Cleanup { delete: Vec::new() }],
     ];
     super::policies::check(&MotoCloud { moto, ec2, elb }, more, "aws-iam.json").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cleanup_on_moto_behind_the_fault_proxy_deletes_only_what_the_plan_showed() {
+    let Some(moto) = moto() else { return };
+    let creds = Credentials::from_env(&env(&moto.url, &moto.url)).unwrap();
+    let patient = HttpPolicy {
+        timeout: Duration::from_secs(30),
+        ..policy()
+    };
+    let (ec2, elb) = clients(&moto, creds, patient);
+    super::cleanup::run(&MotoCloud { moto, ec2, elb })
+        .await
+        .check("aws");
 }
 
 /// EC2 and Elastic Load Balancing clients of `moto`.

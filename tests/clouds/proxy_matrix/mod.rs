@@ -6,6 +6,8 @@
 //! snapshot may go before its final replacement exists.
 
 mod aws;
+mod cleanup;
+mod cleanup_peers;
 mod peers;
 mod policies;
 
@@ -103,8 +105,9 @@ pub trait Cloud: Sync {
 }
 
 /// Each fault with where it applies. A fault on every call is the wrong endpoint, a proxy in
-/// the way or an outage; "accepted" only makes sense on the change.
-const CASES: &[(Fault, On)] = &[
+/// the way or an outage; "accepted" only makes sense on the change; an empty list, once, is an
+/// eventually consistent read before the change or as its first read-back.
+pub const CASES: &[(Fault, On)] = &[
     (Fault::Hang, On::Change),
     (Fault::Status(429), On::Change),
     (Fault::Status(500), On::Change),
@@ -123,10 +126,13 @@ const CASES: &[(Fault, On)] = &[
     (Fault::Status(404), On::Every),
     (Fault::Status(503), On::Every),
     (Fault::Malformed, On::Every),
+    (Fault::EmptyOnce, On::FirstRead),
+    (Fault::EmptyOnce, On::ReadAfterChange),
+    (Fault::AcceptedThenEmpty, On::Change),
 ];
 
 /// No action may take longer than this here; the adapters' own bounds are far shorter.
-const CASE_LIMIT: Duration = Duration::from_secs(60);
+pub const CASE_LIMIT: Duration = Duration::from_secs(60);
 
 /// What one cloud's matrix came to.
 #[derive(Debug, Default)]
@@ -198,7 +204,7 @@ pub async fn run<C: Cloud>(cloud: &C) -> Figures {
     figures
 }
 
-async fn gated<T>(gate: &Semaphore, run: impl Future<Output = T>) -> T {
+pub async fn gated<T>(gate: &Semaphore, run: impl Future<Output = T>) -> T {
     let _permit = gate.acquire().await.expect("the gate is never closed");
     run.await
 }
