@@ -28,6 +28,7 @@ mod regional_price;
 mod report_focus;
 mod resources_tmux;
 mod serve_fleet_cli;
+mod signals_tmux;
 mod status_cli;
 mod status_cloud;
 mod verify_cli;
