@@ -55,19 +55,14 @@ fn one_signal(t: &Tmux, name: &str, number: u8) -> Result<(), String> {
         return Err(format!("kill -s {name} {cockpit} failed"));
     }
     let end = t.wait_for("EXITED ");
-    let status = format!("EXITED {}", 128 + u16::from(number));
-    if !end.contains(&status) {
-        return Err(format!("no {status}:\n{end}"));
-    }
-    if !end.contains(&format!("ended by SIG{name}")) {
-        return Err(format!("the normal screen does not say why:\n{end}"));
-    }
+    // Every check is made, so that one case says all that went wrong.
+    let mut problems = Vec::new();
     let display = |format: &str| t.cmd(&["display", "-p", format]).trim().to_string();
     if display("#{alternate_on}") != "0" {
-        return Err("still in the alternate screen".into());
+        problems.push("still in the alternate screen".to_string());
     }
     if display("#{cursor_flag}") != "1" {
-        return Err("the cursor is hidden".into());
+        problems.push("the cursor is hidden".into());
     }
     let tty = display("#{pane_tty}");
     let modes = std::process::Command::new("stty")
@@ -78,16 +73,28 @@ fn one_signal(t: &Tmux, name: &str, number: u8) -> Result<(), String> {
     let set: Vec<&str> = modes.split([' ', ';', '\n']).collect();
     let off: Vec<_> = SANE.iter().filter(|m| !set.contains(m)).collect();
     if !off.is_empty() {
-        return Err(format!("tty modes left off: {off:?}\n{modes}"));
+        problems.push(format!("tty modes left off: {off:?}"));
+    }
+    let status = format!("EXITED {}", 128 + u16::from(number));
+    if !end.contains(&status) {
+        problems.push(format!("not {status}"));
+    }
+    if !end.contains(&format!("ended by SIG{name}")) {
+        problems.push("the normal screen does not say which signal ended it".into());
     }
     // Three of its intervals after the cockpit ended, the same watchdog still beats.
     std::thread::sleep(Duration::from_secs(3));
     match t.watchdog_pid() {
-        Some(pid) if pid == watchdog => Ok(()),
-        other => Err(format!(
+        Some(pid) if pid == watchdog => {}
+        other => problems.push(format!(
             "the watchdog {watchdog} stopped guarding (now {other:?}); its log:\n{}",
             std::fs::read_to_string(t.data_dir.join("watchdog.log")).unwrap_or_default()
         )),
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("{}\n{end}", problems.join("; ")))
     }
 }
 
