@@ -8,6 +8,7 @@ mod audit_cli_bills;
 mod audit_cli_cur;
 mod audit_focus;
 mod aws_cli;
+mod bidi_cli;
 mod cleanup_cli;
 mod cockpit_cli;
 mod command_cli;
