@@ -22,6 +22,7 @@ mod input_cli;
 mod keys_tmux;
 mod kill_loop;
 mod meta_cli;
+mod panic_tmux;
 mod pricing_cli;
 mod progress_tmux;
 mod readme_examples;
