@@ -3,6 +3,9 @@ use std::process::ExitCode;
 use clap::{CommandFactory as _, FromArgMatches as _};
 
 fn main() -> color_eyre::Result<ExitCode> {
+    if let Err(e) = no_core_dumps() {
+        gpumeter::commands::emit_err(&format!("gpumeter: warning: core dumps stay on: {e}"));
+    }
     color_eyre::install()?;
     let parsed = gpumeter::cli::Cli::command()
         .long_version(gpumeter::commands::meta::long_version())
@@ -20,4 +23,20 @@ fn main() -> color_eyre::Result<ExitCode> {
             Ok(ExitCode::from(2))
         }
     }
+}
+
+/// Keeps this process's memory out of core dumps, as ssh-agent and gpg-agent do: it holds the
+/// provider's keys and tokens, which a dump would write to disk for anyone who can read it. No
+/// core file (a limit of 0, which the processes it starts inherit), and on Linux not dumpable
+/// at all, which also keeps other processes of the same user from reading its memory.
+fn no_core_dumps() -> std::io::Result<()> {
+    use rustix::process::{Resource, Rlimit, setrlimit};
+    let none = Rlimit {
+        current: Some(0),
+        maximum: Some(0),
+    };
+    setrlimit(Resource::Core, none)?;
+    #[cfg(target_os = "linux")]
+    rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable)?;
+    Ok(())
 }

@@ -61,6 +61,9 @@ pub struct Sources<G, H> {
     /// Starts the watchdog the cockpit supervises (`App::guard.supervisor` says when);
     /// `None` starts none.
     pub watchdog: Option<watchdog::StartWatchdog>,
+    /// Ends the loop at once when it completes, as a second quit does (the signals that end
+    /// the cockpit); `None` ends it only from the keys.
+    pub stop: Option<futures_util::future::BoxFuture<'static, ()>>,
 }
 
 /// Runs the cockpit until the user quits. The terminal is set up and restored by the caller.
@@ -124,7 +127,17 @@ where
         alerts: std::cell::OnceCell::new(),
         events: tx.clone(),
     };
-    while let Some(event) = rx.recv().await {
+    let mut stop = sources
+        .stop
+        .take()
+        .unwrap_or_else(|| Box::pin(std::future::pending()));
+    loop {
+        let event = tokio::select! {
+            biased;
+            () = &mut stop => break,
+            event = rx.recv() => event,
+        };
+        let Some(event) = event else { break };
         let (mut effects, resized) = gather(event, &mut rx, &mut app, &mut recorder).await;
         if resized {
             screen.resized();

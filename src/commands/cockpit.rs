@@ -23,6 +23,7 @@ use crate::telemetry::{
     GpuSource, HostConfig, HostReader, HostSource, NvmlConfig, NvmlSource, SamplerConfig,
     SimConfig, Simulator, scenario_file,
 };
+use crate::terminal::signals::Endings;
 use crate::ui::theme::{Theme, no_color_requested};
 
 pub fn run_cockpit(cli: &Cli) -> CommandResult {
@@ -92,6 +93,7 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
                 notify: Some(ctx.config.notify.clone()),
                 fleet,
                 watchdog,
+                stop: None,
             },
             &theme,
             true,
@@ -116,6 +118,7 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
                 notify: Some(ctx.config.notify.clone()),
                 fleet,
                 watchdog,
+                stop: None,
             },
             &theme,
             false,
@@ -209,8 +212,9 @@ fn fleet_reader(cli: &Cli, app: &mut App) -> Result<Option<crate::cockpit::Fleet
     Ok(Some(reader))
 }
 
-/// Takes the terminal, runs the cockpit, and gives the terminal back on every way out.
-fn drive<G, H>(app: App, sources: Sources<G, H>, theme: &Theme, demo: bool) -> CommandResult
+/// Takes the terminal, runs the cockpit, and gives the terminal back on every way out: a quit,
+/// a panic, or a signal that ends the process (which then exits with 128 + its number).
+fn drive<G, H>(app: App, mut sources: Sources<G, H>, theme: &Theme, demo: bool) -> CommandResult
 where
     G: GpuSource + 'static,
     H: HostSource + 'static,
@@ -221,6 +225,16 @@ where
         .enable_all()
         .build()
         .map_err(|e| Failure::failed(format!("cannot start the runtime: {e}")))?;
+    // Caught before the terminal is taken, so that no moment leaves it raw to a signal.
+    let mut endings = {
+        let _inside = runtime.enter();
+        Endings::catch().map_err(|e| Failure::failed(format!("cannot catch signals: {e}")))?
+    };
+    let ended_by = Arc::new(std::sync::OnceLock::new());
+    let caught = Arc::clone(&ended_by);
+    sources.stop = Some(Box::pin(async move {
+        let _ = caught.set(endings.next().await);
+    }));
     let mut screen = crate::terminal::take_screen()
         .map_err(|e| Failure::failed(format!("cannot set up the terminal: {e}")))?;
     let theme = theme.clone();
@@ -241,13 +255,18 @@ where
         Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
         Err(e) => Err(std::io::Error::other(e.to_string())),
     };
-    ratatui::restore();
+    crate::terminal::restore();
     let app = result.map_err(|e| Failure::failed(format!("the terminal failed: {e}")))?;
     if let Some(line) = unanswered_line(&app) {
         super::emit_err(&line);
     }
+    if let Some(ending) = ended_by.get() {
+        super::emit_err(&format!("gpumeter: ended by {}", ending.name()));
+    }
     super::emit_err(&format!("gpumeter: {}", guards::guard_line(&app, demo)));
-    Ok(ExitCode::SUCCESS)
+    Ok(ended_by
+        .get()
+        .map_or(ExitCode::SUCCESS, |e| ExitCode::from(e.exit_status())))
 }
 
 /// What to say on the normal screen when the user quit while an action had no answer yet:

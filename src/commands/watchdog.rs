@@ -222,12 +222,16 @@ pub fn spawn_detached(data_dir: &Path, passthrough: &[String]) -> Result<Child, 
     )
     .map_err(|e| e.to_string())?;
     let err = log.try_clone().map_err(|e| e.to_string())?;
-    Process::new(exe)
-        .arg("watchdog")
-        .args(passthrough)
-        .stdin(Stdio::null())
-        .stdout(log)
-        .stderr(err)
-        .spawn()
-        .map_err(|e| e.to_string())
+    // A process group of its own from its first instant (it starts its own session only once
+    // it has read its context): a signal to the cockpit's group, as `timeout` or a key sends
+    // one, does not reach the watchdog that is to outlive the cockpit.
+    std::os::unix::process::CommandExt::process_group(
+        Process::new(exe).arg("watchdog").args(passthrough),
+        0,
+    )
+    .stdin(Stdio::null())
+    .stdout(log)
+    .stderr(err)
+    .spawn()
+    .map_err(|e| e.to_string())
 }

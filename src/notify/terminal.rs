@@ -6,7 +6,7 @@
 //! `set -g allow-passthrough on`.
 //!
 //! Alert text comes from outside (instance names, provider messages), so every control
-//! character is taken out before it goes between escape sequences: a body cannot end the
+//! character (and bidirectional control) is taken out before it goes between escape sequences: a body cannot end the
 //! sequence early and inject one of its own.
 
 use super::Alert;
@@ -17,8 +17,8 @@ pub const BELL: &str = "\x07";
 /// Notification text longer than this is cut (terminals show a line or two anyway).
 pub const MAX_CHARS: usize = 200;
 
-/// `text` with every control character (C0, DEL, C1) turned into a space, runs of spaces
-/// collapsed, trimmed, and cut to [`MAX_CHARS`] with an ellipsis.
+/// `text` with every [unsafe](gpumeter_core::text::is_unsafe) character turned into a space,
+/// runs of spaces collapsed, trimmed, and cut to [`MAX_CHARS`] with an ellipsis.
 pub fn sanitize(text: &str) -> String {
     gpumeter_core::text::one_line(text, MAX_CHARS)
 }

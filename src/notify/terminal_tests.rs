@@ -47,6 +47,20 @@ fn a_body_cannot_inject_escape_sequences() {
 }
 
 #[test]
+fn a_bidirectional_override_does_not_reach_a_notification() {
+    let a = alert(
+        Level::Warn,
+        "gpu-\u{202E}kcab",
+        "\u{2067}i-0abc\u{2069} at 18:30",
+    );
+    for seq in [osc9(&a), osc777(&a)] {
+        let inner = &seq[2..seq.len() - 1];
+        assert!(!inner.contains(gpumeter_core::text::is_unsafe), "{seq:?}");
+    }
+    assert_eq!(osc9(&a), "\x1b]9;gpu- kcab: i-0abc at 18:30\x07");
+}
+
+#[test]
 fn a_semicolon_in_the_title_does_not_split_osc_777() {
     let a = alert(Level::Warn, "a;b", "c;d");
     assert_eq!(osc777(&a), "\x1b]777;notify;a,b;c;d\x07");

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use gpumeter_core::text::one_line;
+use gpumeter_core::text::{is_unsafe, one_line};
 use jiff::Timestamp;
 
 use super::{
@@ -39,7 +39,7 @@ impl Provider for OneLine {
             .plan(action)
             .into_iter()
             .map(|call| {
-                if call.contains(char::is_control) || call.chars().count() > CALL_CHARS {
+                if call.contains(is_unsafe) || call.chars().count() > CALL_CHARS {
                     one_line(&call, CALL_CHARS)
                 } else {
                     call

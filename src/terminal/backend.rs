@@ -5,7 +5,7 @@
 //! before every run of changed cells, 256-colour codes for the 16 named colours, a reset of every
 //! attribute at the end of each frame, and hides the cursor again each frame. This backend keeps
 //! a copy of what the terminal shows, skips the cells it already shows (so it can be handed a
-//! whole frame, see [`Screen`]) and, as curses does, takes the cheapest way to the next changed
+//! whole frame, see [`Screen`](super::Screen)) and, as curses does, takes the cheapest way to the next changed
 //! cell: rewriting a few unchanged cells, a relative move or an absolute one. It sends only the
 //! attributes that change, in one SGR sequence, and a frame in one write.
 
@@ -17,24 +17,6 @@ use ratatui::buffer::{Cell, CellDiffOption};
 use ratatui::layout::{Position, Size};
 use ratatui::style::{Color, Modifier};
 use unicode_width::{UnicodeWidthChar as _, UnicodeWidthStr as _};
-
-use super::screen::Screen;
-
-/// Takes the terminal as `ratatui::try_init` does (raw mode, the alternate screen, and a panic
-/// hook that gives it back), drawn through a [`LeanBackend`] on its own handle to standard
-/// output, so a frame is one write whatever `Stdout`'s line buffering would do.
-pub fn take_screen() -> io::Result<Screen<LeanBackend<std::fs::File>>> {
-    use std::os::fd::AsFd as _;
-    let hook = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        ratatui::restore();
-        hook(info);
-    }));
-    crossterm::terminal::enable_raw_mode()?;
-    crossterm::execute!(io::stdout(), crossterm::terminal::EnterAlternateScreen)?;
-    let out = std::fs::File::from(io::stdout().as_fd().try_clone_to_owned()?);
-    Ok(Screen::new(LeanBackend::new(out)))
-}
 
 /// Everything SGR sets for a cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

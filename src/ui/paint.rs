@@ -49,8 +49,9 @@ fn draw_line(line: &Line<'_>, left: u16, y: u16, width: u16, buf: &mut Buffer) {
 }
 
 /// Calls `show` with each grapheme of `line` that fits in `width` columns, its style and its
-/// width: control characters are dropped, a grapheme wider than the whole width is skipped,
-/// and the line ends at the first one that no longer fits.
+/// width: a grapheme holding an [unsafe](gpumeter_core::text::is_unsafe) character is dropped,
+/// one wider than the whole width is skipped, and the line ends at the first one that no longer
+/// fits.
 fn for_each_shown<'a>(line: &'a Line<'_>, width: u16, mut show: impl FnMut(&'a str, Style, u16)) {
     let mut used: u16 = 0;
     for span in &line.spans {
@@ -67,7 +68,7 @@ fn for_each_shown<'a>(line: &'a Line<'_>, width: u16, mut show: impl FnMut(&'a s
             continue;
         }
         for symbol in content.graphemes(true) {
-            if symbol.contains(char::is_control) {
+            if symbol.contains(gpumeter_core::text::is_unsafe) {
                 continue;
             }
             let w = symbol.cell_width();

@@ -1,14 +1,29 @@
 //! Text that came from outside (a provider's error message, an instance name) made safe to show
 //! on one line: no control character can reach a terminal, and nothing runs on for pages.
+//! [`is_unsafe`] is the one rule for which characters those are; every sanitiser, in the core
+//! and at the edges, asks it.
 
-/// `text` with every control character (C0, DEL, C1) and every other whitespace turned into a
-/// space, runs of spaces collapsed, trimmed, and cut to `max_chars` characters with an ellipsis.
+/// Whether `c` must never reach a terminal as it is: a control character (C0, DEL, C1), which
+/// moves the cursor, erases or starts an escape sequence, or a bidirectional control (the
+/// embeddings and overrides U+202A..U+202E, the isolates U+2066..U+2069, the marks U+200E,
+/// U+200F and U+061C), which makes a terminal that honours them show what follows reversed:
+/// a name could show as something it is not (`gpu-\u{202E}kcab` reads as `gpu-back`).
+pub fn is_unsafe(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}'
+        )
+}
+
+/// `text` with every [unsafe](is_unsafe) character and every whitespace turned into a space, runs of spaces collapsed, trimmed, and cut to `max_chars` characters with an ellipsis.
 pub fn one_line(text: &str, max_chars: usize) -> String {
     let mut out = String::with_capacity(text.len().min(max_chars.saturating_mul(4)));
     let mut count = 0;
-    let mut space = false;
+    // As if after a space: what becomes a space at the start is dropped, as at the end.
+    let mut space = true;
     for c in text.trim().chars() {
-        let c = if c.is_control() || c.is_whitespace() {
+        let c = if is_unsafe(c) || c.is_whitespace() {
             ' '
         } else {
             c
@@ -33,13 +48,13 @@ pub fn one_line(text: &str, max_chars: usize) -> String {
     out
 }
 
-/// `text` as it may reach a terminal on the command line: line breaks stay, every other control
-/// character (C0, DEL, C1; a lone carriage return too) becomes a space, so no escape sequence,
-/// cursor move or line erase in a provider's, a sheet's or a config's string can act on the
-/// terminal. Values interpolated into a line should be [`one_line`]d first, or a line break in
+/// `text` as it may reach a terminal on the command line: line breaks stay, every other
+/// [unsafe](is_unsafe) character (a lone carriage return too) becomes a space, so no escape
+/// sequence, cursor move, line erase or reordering in a provider's, a sheet's or a config's
+/// string can act on the terminal. Values interpolated into a line should be [`one_line`]d first, or a line break in
 /// a name could still start a line of its own.
 pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
-    let unsafe_char = |c: char| c.is_control() && c != '\n';
+    let unsafe_char = |c: char| is_unsafe(c) && c != '\n';
     if !text.contains(unsafe_char) {
         return std::borrow::Cow::Borrowed(text);
     }
@@ -68,6 +83,33 @@ mod tests {
             printable("plain\ntext"),
             std::borrow::Cow::Borrowed(_)
         ));
+    }
+
+    /// Every bidirectional control Unicode lists (UAX #9, table 1), in a name.
+    const BIDI: [char; 12] = [
+        '\u{202A}', '\u{202B}', '\u{202C}', '\u{202D}', '\u{202E}', '\u{2066}', '\u{2067}',
+        '\u{2068}', '\u{2069}', '\u{200E}', '\u{200F}', '\u{061C}',
+    ];
+
+    #[test]
+    fn bidirectional_controls_are_unsafe_and_their_neighbours_are_not() {
+        assert!(BIDI.into_iter().all(is_unsafe));
+        // Right-to-left letters themselves, and the joiners scripts need, stay.
+        for fine in [
+            'א', 'ع', '\u{200D}', '\u{200C}', '\u{2029}', '\u{2065}', '\u{202F}',
+        ] {
+            assert!(!is_unsafe(fine), "{fine:?}");
+        }
+    }
+
+    #[test]
+    fn bidirectional_controls_become_spaces_on_one_line_and_when_printed() {
+        for c in BIDI {
+            let name = format!("gpu-{c}kcab");
+            assert_eq!(one_line(&name, 200), "gpu- kcab", "{c:?}");
+            assert_eq!(printable(&format!("{name}\nx")), "gpu- kcab\nx", "{c:?}");
+        }
+        assert_eq!(one_line("\u{202E}\u{2066}a\u{2069}", 200), "a");
     }
 
     #[test]

@@ -41,6 +41,7 @@ pub fn run_for(
         notify: None,
         fleet: None,
         watchdog: None,
+        stop: None,
     };
     let theme = Theme::default();
     runtime.block_on(async {

@@ -1,10 +1,11 @@
 //! What a provider said, made safe to print: every id, name, state and summary one line with no
-//! control character, so a Name tag cannot move the cursor, set the clipboard or forge a line of
-//! its own in a confirmation, `checklist` or `--dry-run`. The edge applies it to every answer
+//! [unsafe](crate::text::is_unsafe) character, so a Name tag cannot move the cursor, set the
+//! clipboard, reverse what follows it or forge a line of its own in a confirmation, `checklist`
+//! or `--dry-run`. The edge applies it to every answer
 //! before anything reads it (`provider::OneLine`).
 
 use super::{ActionReport, InstanceInfo, Inventory, LinkedResource};
-use crate::text::one_line;
+use crate::text::{is_unsafe, one_line};
 
 /// The most characters kept of an id, a name or a state.
 pub(super) const FIELD_CHARS: usize = 200;
@@ -12,7 +13,7 @@ pub(super) const FIELD_CHARS: usize = 200;
 const SUMMARY_CHARS: usize = 500;
 
 fn dirty(text: &str, max: usize) -> bool {
-    text.chars().any(char::is_control) || text.chars().count() > max || text.trim() != text
+    text.contains(is_unsafe) || text.chars().count() > max || text.trim() != text
 }
 
 fn clean(text: &mut String, max: usize) {
@@ -162,6 +163,21 @@ mod tests {
             instance.id, "i-0demo4a100f00d",
             "clean ids are left as they are"
         );
+    }
+
+    #[test]
+    fn a_right_to_left_override_in_a_name_is_neutralised() {
+        // Shown by a terminal that honours it, this reads "data-exe.pdf".
+        let spoofed = "data-\u{202E}fdp.exe\u{2066}";
+        let inventory = Inventory {
+            instance: None,
+            resources: vec![resource("vol-0data\u{200F}", spoofed)],
+            deadline: None,
+        }
+        .one_lined();
+        let r = &inventory.resources[0];
+        assert_eq!(r.name, "data- fdp.exe");
+        assert_eq!(r.id, "vol-0data");
     }
 
     #[test]
