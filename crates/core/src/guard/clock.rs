@@ -72,7 +72,9 @@ impl std::fmt::Display for ClockStep {
         } else {
             "forward"
         };
-        let secs = self.by.as_secs().unsigned_abs();
+        // To the nearest second: the two clocks are read a moment apart.
+        let secs =
+            u64::try_from((self.by.as_millis().unsigned_abs() + 500) / 1000).unwrap_or(u64::MAX);
         let (h, m, s) = (secs / 3600, secs / 60 % 60, secs % 60);
         write!(
             f,
@@ -219,6 +221,12 @@ mod tests {
                 .to_string()
                 .contains("stepped back by 1h 00m 00s")
         );
+        let nearly = ClockStep {
+            by: SignedDuration::from_millis(-3_599_600),
+            ..step.unwrap()
+        };
+        let said = nearly.to_string();
+        assert!(said.contains("stepped back by 1h 00m 00s"), "{said}");
         // Five seconds of difference is within the tolerance; six is not.
         assert_eq!(clock.read(at(-3580 + 5, 20)).1, None);
         assert!(clock.read(at(-3570 + 5 + 6, 30)).1.is_some());
