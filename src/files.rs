@@ -10,6 +10,10 @@
 //!
 //! A file named on the command line or in the config is read only when it is a regular file:
 //! opening a FIFO for reading waits for a writer, forever.
+//!
+//! A file gpumeter keeps that another program opens by name (the ledger, which SQLite opens)
+//! is never a symbolic link ([`refuse_symlink`]): a link, dangling or not, would put the file
+//! wherever it points, outside the data directory.
 
 use std::ffi::OsString;
 use std::fs::{File, OpenOptions, Permissions};
@@ -150,6 +154,26 @@ pub fn open_to_others(dir: &Path) -> Option<String> {
             dir.display()
         )
     })
+}
+
+/// An error when `path` is a symbolic link (dangling or not), saying where it points; `Ok`
+/// when it is anything else or nothing.
+pub fn refuse_symlink(path: &Path) -> io::Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            let to = std::fs::read_link(path).map_or_else(
+                |_| "somewhere unreadable".into(),
+                |t| gpumeter_core::text::printable(&t.display().to_string()).into_owned(),
+            );
+            Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "it is a symbolic link (to {to}), and gpumeter keeps this file only as a                      regular file in its data directory: remove the link, or pass --data-dir DIR"
+                ),
+            ))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Reads the whole of the file a person named, refusing anything but a regular file before

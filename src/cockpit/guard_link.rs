@@ -16,7 +16,7 @@ use tokio::sync::mpsc;
 
 use crate::app::{Event, Level, Verified, WatchdogNote};
 use crate::config::OnExpiry;
-use crate::ledger::{Change, GuardPolicy, Ledger, WatchdogEvent};
+use crate::ledger::{Change, GuardPolicy, GuardState, Ledger, WatchdogEvent};
 use gpumeter_core::verify::Verdict;
 
 /// How often the guard row is read back.
@@ -137,13 +137,10 @@ fn link(path: &PathBuf, rx: &Receiver<Request>, events: &mpsc::Sender<Event>) {
         if !pass_verified(l, id, &mut seen_verified, events) {
             break;
         }
-        let Ok(Some(state)) = l.guard(id) else {
+        let Ok(Some(mut state)) = l.guard(id) else {
             continue;
         };
-        let dead = state
-            .watchdog
-            .map(|w| w.pid)
-            .filter(|pid| gone != Some(*pid) && !crate::watchdog::process::running(*pid));
+        let dead = liveness(path, id, &mut state).filter(|pid| gone != Some(*pid));
         if events.blocking_send(Event::Guard(state)).is_err() {
             break;
         }
@@ -158,6 +155,14 @@ fn link(path: &PathBuf, rx: &Receiver<Request>, events: &mpsc::Sender<Event>) {
             }
         }
     }
+}
+
+/// Marks whether the row's watchdog holds its lock (that, not its heartbeat's age, says it
+/// lives); its pid when it holds none and its process has ended.
+fn liveness(path: &std::path::Path, instance: &str, state: &mut GuardState) -> Option<u32> {
+    let w = state.watchdog.as_mut()?;
+    w.lock_held = crate::watchdog::lock::holder(path, instance).held();
+    (w.lock_held != Some(true) && !crate::watchdog::process::running(w.pid)).then_some(w.pid)
 }
 
 /// The watchdog's last events from before this cockpit, passed on as a replay; the id of the

@@ -101,6 +101,7 @@ pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
             .then(rustix::process::getppid)
             .flatten()
             .map(|p| p.as_raw_nonzero().get().cast_unsigned()),
+        wall: std::sync::Arc::new(Timestamp::now),
     };
     // One thread: the loop waits on its interval, the ledger and the provider in turn.
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -120,9 +121,11 @@ pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
     }
     .map_err(Failure::failed)?;
     match ended {
-        Ended::AlreadyGuarded(pid) => emit(&format!(
+        Ended::AlreadyGuarded(Some(pid)) => emit(&format!(
             "a watchdog (pid {pid}) already guards this instance"
         )),
+        Ended::AlreadyGuarded(None) => emit("a watchdog already guards this instance"),
+        Ended::LedgerGone(why) => return Err(Failure::failed(why)),
         Ended::Released => emit("the instance is released; the watchdog is done"),
         Ended::Stopped => emit("watchdog stopped"),
         Ended::Unwatched => emit("the demo cockpit has ended and nothing is left to enforce"),
@@ -162,10 +165,23 @@ fn status(
         emit(&format!("no watchdog has guarded {instance} yet"));
         return Ok(ExitCode::from(super::EXIT_FAILED));
     };
-    // A killed watchdog leaves a fresh heartbeat behind: its process says it is gone.
-    let alive = guard.watchdog.is_some_and(|w| {
-        w.alive(now, stale_after(interval)) && crate::watchdog::process::running(w.pid)
-    });
+    // A live watchdog holds its lock however late its heartbeat (a wall clock that stepped, a
+    // ledger another process kept locked); a killed one leaves a fresh heartbeat behind and
+    // its lock free. Only where the lock cannot be looked at do the heartbeat and the process
+    // decide.
+    let mut guard = guard;
+    let probe = crate::watchdog::lock::holder(ledger_path, instance);
+    let alive = match probe.held() {
+        Some(held) => held,
+        None => guard.watchdog.is_some_and(|w| {
+            w.alive(now, stale_after(interval)) && crate::watchdog::process::running(w.pid)
+        }),
+    };
+    if let (crate::watchdog::lock::Probe::Held(Some(pid)), Some(w)) =
+        (probe, guard.watchdog.as_mut())
+    {
+        w.pid = pid;
+    }
     emit(&status::lines(instance, &guard, alive, budget, now).join("\n"));
     Ok(if alive {
         ExitCode::SUCCESS

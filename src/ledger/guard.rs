@@ -72,7 +72,7 @@ impl Ledger {
                         provider_held: ts(r.get(3)?),
                         snooze_until: ts(r.get(4)?),
                         watchdog: match (pid.and_then(|p| u32::try_from(p).ok()), ts(beat)) {
-                            (Some(pid), Some(heartbeat)) => Some(Watchdog { pid, heartbeat }),
+                            (Some(pid), Some(heartbeat)) => Some(Watchdog::beat(pid, heartbeat)),
                             _ => None,
                         },
                         idle,

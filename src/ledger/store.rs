@@ -73,6 +73,16 @@ impl Ledger {
             path: path.clone(),
             source,
         };
+        // Any link at the ledger's name, or its journal's, is refused: SQLite would follow it
+        // and keep the history wherever it points. SQLite refuses one that appears later too.
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            crate::files::refuse_symlink(&crate::files::with_suffix(&path, suffix)).map_err(
+                |source| LedgerError::Io {
+                    path: crate::files::with_suffix(&path, suffix),
+                    source,
+                },
+            )?;
+        }
         if options.read_only {
             std::fs::metadata(&path).map_err(io)?;
         } else {
@@ -87,7 +97,7 @@ impl Ledger {
             OpenFlags::SQLITE_OPEN_READ_WRITE
                 | OpenFlags::SQLITE_OPEN_CREATE
                 | OpenFlags::SQLITE_OPEN_NO_MUTEX
-        };
+        } | OpenFlags::SQLITE_OPEN_NOFOLLOW;
         let sql = |e| LedgerError::from_sqlite(&path, options.busy_timeout, e);
         let conn = Connection::open_with_flags(&path, flags).map_err(sql)?;
         conn.busy_timeout(options.busy_timeout).map_err(sql)?;

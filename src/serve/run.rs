@@ -104,12 +104,16 @@ fn spawn_inventory(
     })
 }
 
-/// Reads the guard row off the runtime: SQLite may wait on a lock the watchdog holds.
+/// Reads the guard row off the runtime: SQLite may wait on a lock the watchdog holds. With
+/// it, whether the watchdog holds its own lock: that, not its heartbeat's age, says it lives.
 fn spawn_guard_read(path: PathBuf, instance: String, tx: mpsc::Sender<Input>) {
     tokio::task::spawn_blocking(move || {
-        let guard = Ledger::open_read_only(&path)
+        let mut guard = Ledger::open_read_only(&path)
             .ok()
             .and_then(|ledger| ledger.guard(&instance).ok().flatten());
+        if let Some(w) = guard.as_mut().and_then(|g| g.watchdog.as_mut()) {
+            w.lock_held = crate::watchdog::lock::holder(&path, &instance).held();
+        }
         let _ = tx.try_send(Input::Guard(guard));
     });
 }

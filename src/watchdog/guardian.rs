@@ -2,13 +2,17 @@
 //! verdict and any spot notice at an instant, what to say and what to do. Each thing is said
 //! or done once per cause (one deadline, one idle stretch, one notice): the warnings 30, 10
 //! and 1 minutes before a deadline once each, as the cockpit's countdown says them.
+//!
+//! Time comes as a [`GuardTime`]: the watchdog's own time, carried by the monotonic clock, and
+//! the wall clock. A deadline (wall time) is placed on the watchdog's time when first seen, so
+//! a wall-clock step neither brings it nearer nor pushes it away.
 
 use jiff::Timestamp;
 
 use crate::app::Deadline;
 use crate::app::deadline::Countdown;
 use crate::config::OnExpiry;
-use crate::guard::{Expiry, IdleState, IdleTracker, expiry};
+use crate::guard::{ArmedDeadline, Expiry, GuardTime, IdleState, IdleTracker, expiry};
 use crate::ledger::GuardState;
 use crate::provider::Action;
 
@@ -30,7 +34,10 @@ pub enum Decision {
 pub struct Guardian {
     idle: IdleTracker,
     on_idle: OnExpiry,
-    /// The deadline being counted down to, and which warnings it has had.
+    /// The deadline as written and where it falls on the watchdog's time.
+    armed: Option<ArmedDeadline>,
+    /// The deadline being counted down to (on the watchdog's time), and which warnings it has
+    /// had.
     countdown: Option<Deadline>,
     grace_said_for: Option<Timestamp>,
     acted_for: Option<Timestamp>,
@@ -54,6 +61,7 @@ impl Guardian {
         Guardian {
             idle,
             on_idle,
+            armed: None,
             countdown: None,
             grace_said_for: None,
             acted_for: None,
@@ -61,13 +69,12 @@ impl Guardian {
         }
     }
 
-    /// Since when the machine has been idle, as the idle rule sees it.
+    /// Since when the machine has been idle, as the idle rule sees it, on the watchdog's time.
     pub fn idle_since(&self) -> Option<Timestamp> {
         self.idle.idle_since()
     }
 
-    /// Everything due at `now`. `idle` is whether the latest sample was idle (`None` when no
-    /// sample arrived: that counts as active).
+    /// Everything due at `now`, on a wall clock that has not stepped.
     pub fn step(
         &mut self,
         now: Timestamp,
@@ -75,14 +82,29 @@ impl Guardian {
         idle: Option<bool>,
         notice: Option<Timestamp>,
     ) -> Vec<Decision> {
+        self.step_at(GuardTime::unstepped(now), guard, idle, notice)
+    }
+
+    /// Everything due at `t`. `idle` is whether the latest sample was idle (`None` when no
+    /// sample arrived: that counts as active).
+    pub fn step_at(
+        &mut self,
+        t: GuardTime,
+        guard: Option<&GuardState>,
+        idle: Option<bool>,
+        notice: Option<Timestamp>,
+    ) -> Vec<Decision> {
+        let now = t.now;
         let mut out = Vec::new();
         if let Some(g) = guard {
-            self.deadline(now, g, &mut out);
-            if let Some(until) = g.snooze_until.filter(|u| *u > now) {
+            self.deadline(t, g, &mut out);
+            // Written on the wall clock, like the deadline.
+            if let Some(until) = g.snooze_until.map(|u| t.from_wall(u)).filter(|u| *u > now) {
                 self.idle.snooze(until);
             }
         }
         if let IdleState::Fired(since) = self.idle.observe(now, idle.unwrap_or(false)) {
+            let since = t.to_wall(since);
             let text = format!(
                 "idle since {}: every GPU and the CPU below the idle thresholds",
                 clock(since)
@@ -114,17 +136,24 @@ impl Guardian {
         out
     }
 
-    fn deadline(&mut self, now: Timestamp, g: &GuardState, out: &mut Vec<Decision>) {
-        let Some(at) = g.deadline else {
+    fn deadline(&mut self, t: GuardTime, g: &GuardState, out: &mut Vec<Decision>) {
+        let Some(written) = g.deadline else {
+            self.armed = None;
             self.countdown = None;
             return;
         };
-        self.warn(now, at, g.on_expiry, out);
-        match expiry(at, g.grace, now) {
+        let armed = ArmedDeadline::keep_or_arm(self.armed, written, t);
+        self.armed = Some(armed);
+        // Keyed by the deadline as written; counted on the watchdog's time; said on the wall
+        // clock as it reads now.
+        let (at, now) = (written, t.now);
+        self.warn(t, armed, g.on_expiry, out);
+        match expiry(armed.at, g.grace, now) {
             Expiry::Ahead(_) => {}
             Expiry::Grace(until) => {
                 if self.grace_said_for != Some(at) {
                     self.grace_said_for = Some(at);
+                    let until = t.to_wall(until);
                     let then = match action_for(g.on_expiry) {
                         Some(action) => format!("{} at {}", action.label(), clock(until)),
                         None => "nothing (alert only)".into(),
@@ -141,7 +170,7 @@ impl Guardian {
             Expiry::Due => {
                 if self.acted_for != Some(at) {
                     self.acted_for = Some(at);
-                    let reason = format!("deadline {} passed", clock(at));
+                    let reason = format!("deadline {} passed", clock(t.to_wall(armed.at)));
                     match action_for(g.on_expiry) {
                         Some(action) => out.push(Decision::Act { action, reason }),
                         None => out.push(Decision::Alert {
@@ -159,12 +188,19 @@ impl Guardian {
 impl Guardian {
     /// The warnings before the deadline at `at`. A deadline seen for the first time (or moved)
     /// is counted down afresh; warnings already behind it then are not said.
-    fn warn(&mut self, now: Timestamp, at: Timestamp, policy: OnExpiry, out: &mut Vec<Decision>) {
+    fn warn(
+        &mut self,
+        t: GuardTime,
+        armed: ArmedDeadline,
+        policy: OnExpiry,
+        out: &mut Vec<Decision>,
+    ) {
         let countdown = match &mut self.countdown {
-            Some(d) if d.at == at => d,
-            slot => slot.insert(Deadline::new(at, policy, now)),
+            Some(d) if d.at == armed.at => d,
+            slot => slot.insert(Deadline::new(armed.at, policy, t.now)),
         };
-        for said in countdown.tick(now) {
+        let at = armed.written;
+        for said in countdown.tick(t.now) {
             let Countdown::Warn(minutes) = said else {
                 continue;
             };
@@ -178,7 +214,7 @@ impl Guardian {
                 text: format!(
                     "{minutes} minute{} left before the deadline ({}): {then}",
                     if minutes == 1 { "" } else { "s" },
-                    clock(at)
+                    clock(t.to_wall(armed.at))
                 ),
             });
         }
@@ -305,6 +341,109 @@ mod tests {
             matches!(&d[..], [Decision::Alert { key, .. }] if key == "deadline:30m@7200"),
             "{d:?}"
         );
+    }
+
+    /// Steps a guardian every 5 s of monotonic time for `run` seconds, the wall clock jumping
+    /// by `jump` seconds at `step_at`; what it decided and when, in monotonic seconds.
+    fn through_a_step(
+        state: &GuardState,
+        run: i64,
+        step_at: i64,
+        jump: i64,
+    ) -> Vec<(i64, Decision)> {
+        use crate::guard::{GuardClock, Reading};
+        let reading = |mono: i64| Reading {
+            wall: ts(mono + if mono >= step_at { jump } else { 0 }),
+            mono: Duration::from_secs(mono.unsigned_abs()),
+        };
+        let mut clock = GuardClock::new(reading(0));
+        let mut g = guardian(OnExpiry::Alert);
+        let mut said = Vec::new();
+        for mono in (0..run).step_by(5) {
+            let (t, _) = clock.read(reading(mono));
+            said.extend(
+                g.step_at(t, Some(state), None, None)
+                    .into_iter()
+                    .map(|d| (mono, d)),
+            );
+        }
+        said
+    }
+
+    #[test]
+    fn a_forward_step_never_acts_before_the_warnings_and_the_grace() {
+        // Deadline an hour away; NTP moves the wall clock 3 hours forward ten minutes in.
+        let state = guard(3600, OnExpiry::Release);
+        let said = through_a_step(&state, 4000, 600, 3 * 3600);
+        let keys: Vec<(i64, &str)> = said
+            .iter()
+            .map(|(at, d)| match d {
+                Decision::Alert { key, .. } => (*at, key.as_str()),
+                Decision::Act { .. } => (*at, "act"),
+                Decision::Interrupted { .. } => (*at, "interrupted"),
+            })
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                (1800, "deadline:30m@3600"),
+                (3000, "deadline:10m@3600"),
+                (3540, "deadline:1m@3600"),
+                (3600, "deadline"),
+                (3720, "act"),
+            ]
+        );
+        // Said on the wall clock as it reads now: three hours later than written.
+        let Decision::Alert { text, .. } = &said[3].1 else {
+            panic!("{said:?}")
+        };
+        assert!(text.contains("release at 04:02:00 UTC"), "{text}");
+    }
+
+    #[test]
+    fn a_backward_step_never_delays_a_deadline_that_has_passed() {
+        // Deadline 100 s away; the wall clock goes back an hour at 50 s.
+        let state = guard(100, OnExpiry::Release);
+        let said = through_a_step(&state, 400, 50, -3600);
+        let acted: Vec<i64> = said
+            .iter()
+            .filter(|(_, d)| matches!(d, Decision::Act { .. }))
+            .map(|(at, _)| *at)
+            .collect();
+        assert_eq!(acted, [220]);
+        assert!(
+            said.iter().any(|(at, d)| *at == 100
+                && matches!(d, Decision::Alert { key, .. } if key == "deadline")),
+            "{said:?}"
+        );
+    }
+
+    #[test]
+    fn a_deadline_written_after_a_step_counts_from_the_stepped_clock() {
+        use crate::guard::GuardTime;
+        let mut g = guardian(OnExpiry::Alert);
+        // The wall clock is an hour ahead of the watchdog's time; the cockpit writes a deadline
+        // ten minutes from the wall clock's now.
+        let at = |mono: i64| GuardTime {
+            now: ts(mono),
+            wall: ts(mono + 3600),
+        };
+        let state = guard(3600 + 600, OnExpiry::Stop);
+        assert!(g.step_at(at(0), Some(&state), None, None).is_empty());
+        assert!(g.step_at(at(539), Some(&state), None, None).is_empty());
+        let d = g.step_at(at(540), Some(&state), None, None);
+        assert!(
+            matches!(&d[..], [Decision::Alert { text, .. }] if text.contains("(01:10:00 UTC)")),
+            "{d:?}"
+        );
+        assert!(g.step_at(at(599), Some(&state), None, None).is_empty());
+        let d = g.step_at(at(600), Some(&state), None, None);
+        assert!(
+            matches!(&d[..], [Decision::Alert { key, .. }] if key == "deadline"),
+            "{d:?}"
+        );
+        let d = g.step_at(at(720), Some(&state), None, None);
+        assert!(matches!(&d[..], [Decision::Act { .. }]), "{d:?}");
     }
 
     #[test]

@@ -5,10 +5,15 @@
 //! - [`guardian`]: what to say and do at an instant (pure, time injected).
 //! - [`run`](mod@run): the loop that samples, asks the guardian and acts through the provider.
 //! - [`process`]: whether a watchdog's process still runs.
+//! - [`lock`]: the lock a watchdog holds for its life, which says whether one lives.
+//! - [`ledger_file`]: whether the ledger it opened is still at its path.
 
 pub mod guardian;
+pub mod ledger_file;
+pub mod lock;
 pub mod process;
 pub mod run;
+mod take_up;
 
 pub use guardian::{Decision, Guardian};
-pub use run::{Ended, Watch, has_duty, stale_after, watch};
+pub use run::{Ended, WallClock, Watch, has_duty, stale_after, watch};

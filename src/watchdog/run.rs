@@ -1,21 +1,27 @@
 //! The watchdog's loop: claim the instance in the ledger, then every interval beat the heart,
 //! read the guard state, sample the machine, ask the [`Guardian`] and carry out what it
 //! decides through the provider. It ends after a confirmed release, on SIGTERM, when another
-//! watchdog has taken over, or (a demo's) when its cockpit is gone and nothing is left to enforce.
+//! watchdog has taken over, when its ledger file is gone, or (a demo's) when its cockpit is
+//! gone and nothing is left to enforce.
+//!
+//! It holds the instance's [`lock`](super::lock) for its whole life, and counts time on the
+//! monotonic clock from the wall clock read at start ([`GuardClock`]): a wall-clock step is
+//! said in its log and the cockpit's, and moves no deadline.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use jiff::Timestamp;
 use tokio::sync::mpsc;
 use tokio::time::MissedTickBehavior;
 
 use super::guardian::{Decision, Guardian};
+use super::take_up::take_up;
 use crate::app::Level;
 use crate::config::HooksConfig;
-use crate::guard::IdleTracker;
 pub use crate::guard::stale_after;
-use crate::ledger::{Claim, EventLevel, EventRecord, Ledger};
+use crate::guard::{GuardClock, GuardTime, IdleTracker, Reading};
+use crate::ledger::{EventLevel, EventRecord, Ledger};
 use crate::notify::{Alert, Notifier, Outcome, QUEUE_LEN, Queue, Report};
 use crate::provider::command::run::run as run_hook;
 use crate::provider::{Action, Provider};
@@ -26,6 +32,9 @@ use crate::telemetry::{
 
 /// How long a watchdog that is done waits for its last alerts to reach the webhooks.
 pub const LAST_ALERTS: Duration = Duration::from_secs(30);
+
+/// Reads the wall clock: `Timestamp::now`, or a test's clock that steps.
+pub type WallClock = Arc<dyn Fn() -> Timestamp + Send + Sync>;
 
 /// Everything the loop needs, built at the edge.
 pub struct Watch {
@@ -41,19 +50,23 @@ pub struct Watch {
     /// needs no guard that nobody watches, so once that process is gone the watchdog stays only
     /// while it has something to enforce (see [`has_duty`]).
     pub started_by: Option<u32>,
+    /// The wall clock; the monotonic clock is always the process's own.
+    pub wall: WallClock,
 }
 
 /// How the watch ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Ended {
-    /// Another watchdog already guards the instance (its pid).
-    AlreadyGuarded(u32),
+    /// Another watchdog already guards the instance (its pid, when it could be read).
+    AlreadyGuarded(Option<u32>),
     /// The instance was released (by this watchdog or seen released).
     Released,
     /// Asked to stop (SIGTERM), or another watchdog took over.
     Stopped,
     /// A demo's cockpit is gone and there is no deadline or idle action left to enforce.
     Unwatched,
+    /// The ledger file it opened is no longer at its path (deleted or replaced): why.
+    LedgerGone(String),
 }
 
 /// Heartbeats that may fail in a row before the watchdog gives up.
@@ -94,10 +107,14 @@ where
     crate::guard::watchdog_interval(w.interval)
         .map_err(|e| format!("the interval {:?} {e}", w.interval))?;
     let pid = std::process::id();
-    let now = Timestamp::now();
-    if let Some(other) = claim(&mut w, pid, now)? {
-        return Ok(Ended::AlreadyGuarded(other));
-    }
+    let mut clocks = Clocks::new(w.wall.clone());
+    let now = (w.wall)();
+    // The lock is held until this function returns; the kernel lets go of it if the process
+    // dies first.
+    let (_lock, ledger_file) = match take_up(&mut w, pid, now)? {
+        Ok(taken) => taken,
+        Err(other) => return Ok(Ended::AlreadyGuarded(other)),
+    };
     // Shown after the cockpit's `watchdog:` prefix: "watchdog: pid 4242 guards i-0abc".
     let note = format!("pid {pid} guards {}", w.instance);
     record(&mut w, EventRecord::note(now, note));
@@ -140,20 +157,13 @@ where
             }
             _ = every.tick() => {}
         }
-        let now = Timestamp::now();
-        match w.ledger.heartbeat(&w.instance, pid, now) {
-            Ok(true) => failures = 0,
-            Ok(false) => break Ended::Stopped,
-            Err(e) => {
-                say(&format!("heartbeat: {e}"));
-                if counts_as_lost(&e) {
-                    failures += 1;
-                }
-                // A ledger gone for good (its directory removed) leaves nobody to share with.
-                if failures >= MAX_LEDGER_FAILURES {
-                    break Ended::Stopped;
-                }
-            }
+        if let Err(why) = ledger_file.still_at(w.ledger.path()) {
+            say(&why);
+            break Ended::LedgerGone(why);
+        }
+        let t = clocks.read(&mut w);
+        if let Some(ended) = beat(&mut w, pid, t.wall, &mut failures) {
+            break ended;
         }
         let guard = w.ledger.guard(&w.instance).ok().flatten();
         if starter_gone(w.started_by) && !has_duty(guard.as_ref(), w.on_idle) {
@@ -164,14 +174,15 @@ where
             _ => None,
         };
         let notice = w.provider.interruption_notice().await.ok().flatten();
-        for decision in guardian.step(now, guard.as_ref(), idle, notice) {
+        for decision in guardian.step_at(t, guard.as_ref(), idle, notice) {
             if carry_out(&mut w, alerts.as_ref(), decision).await {
                 break;
             }
         }
         if guardian.idle_since() != idle_said {
             idle_said = guardian.idle_since();
-            if let Err(e) = w.ledger.set_idle_since(&w.instance, pid, idle_said) {
+            let since = idle_said.map(|s| t.to_wall(s));
+            if let Err(e) = w.ledger.set_idle_since(&w.instance, pid, since) {
                 say(&format!("ledger: {e}"));
             }
         }
@@ -180,13 +191,9 @@ where
             break Ended::Released;
         }
     };
-    let _ = w
-        .ledger
-        .release_watchdog(&w.instance, pid, Timestamp::now());
-    record(
-        &mut w,
-        EventRecord::note(Timestamp::now(), ended_note(&ended, pid)),
-    );
+    let _ = w.ledger.release_watchdog(&w.instance, pid, (w.wall)());
+    let note = EventRecord::note((w.wall)(), ended_note(&ended, pid));
+    record(&mut w, note);
     gpu_sampler.shutdown().await;
     host_sampler.shutdown().await;
     if let Some(alerts) = alerts {
@@ -196,32 +203,63 @@ where
     Ok(ended)
 }
 
-/// Makes this process the instance's watchdog; the pid of the live one that already is, if one
-/// is.
-fn claim(w: &mut Watch, pid: u32, now: Timestamp) -> Result<Option<u32>, String> {
-    let claim = w
-        .ledger
-        .claim_watchdog(&w.instance, pid, now, stale_after(w.interval))
-        .map_err(|e| e.to_string())?;
-    let other = match claim {
-        Claim::Claimed => return Ok(None),
-        Claim::HeldBy(other) if super::process::running(other.pid) => return Ok(Some(other.pid)),
-        Claim::HeldBy(other) => other.pid,
-    };
-    // Killed or crashed without clearing its claim: its heartbeat may still look fresh.
-    let taken = w
-        .ledger
-        .take_over_watchdog(&w.instance, other, pid, now)
-        .map_err(|e| e.to_string())?;
-    if !taken {
-        let holder = w.ledger.guard(&w.instance).ok().flatten();
-        return Ok(Some(
-            holder.and_then(|g| g.watchdog).map_or(other, |h| h.pid),
-        ));
+/// The wall clock and this process's monotonic clock, read together.
+struct Clocks {
+    wall: WallClock,
+    origin: Instant,
+    guard: GuardClock,
+}
+
+impl Clocks {
+    fn new(wall: WallClock) -> Self {
+        let origin = Instant::now();
+        let first = Reading {
+            wall: wall(),
+            mono: origin.elapsed(),
+        };
+        Clocks {
+            wall,
+            origin,
+            guard: GuardClock::new(first),
+        }
     }
-    let note = format!("watchdog {pid} takes over from {other}, which is gone");
-    record(w, EventRecord::note(now, note));
-    Ok(None)
+
+    /// The instant now. A step of the wall clock since the last reading is said in the log
+    /// and recorded as a warning, which the cockpit shows.
+    fn read(&mut self, w: &mut Watch) -> GuardTime {
+        let reading = Reading {
+            wall: (self.wall)(),
+            mono: self.origin.elapsed(),
+        };
+        let (t, step) = self.guard.read(reading);
+        if let Some(step) = step {
+            say(&step.to_string());
+            record(
+                w,
+                EventRecord::alert(t.wall, EventLevel::Warn, step.to_string()),
+            );
+        }
+        t
+    }
+}
+
+/// Beats the heart; how the watch ends when it must.
+fn beat(w: &mut Watch, pid: u32, now: Timestamp, failures: &mut u32) -> Option<Ended> {
+    match w.ledger.heartbeat(&w.instance, pid, now) {
+        Ok(true) => *failures = 0,
+        Ok(false) => return Some(Ended::Stopped),
+        Err(e) => {
+            say(&format!("heartbeat: {e}"));
+            if counts_as_lost(&e) {
+                *failures += 1;
+            }
+            // A ledger gone for good (its directory removed) leaves nobody to share with.
+            if *failures >= MAX_LEDGER_FAILURES {
+                return Some(Ended::Stopped);
+            }
+        }
+    }
+    None
 }
 
 fn guardian_idle(rule: &IdleTracker, gpus: &GpuRound, host: &HostSample) -> bool {
@@ -330,15 +368,17 @@ fn record_webhooks(w: &mut Watch, reports: &std::sync::mpsc::Receiver<Report>) {
 
 fn ended_note(ended: &Ended, pid: u32) -> String {
     let why = match ended {
-        Ended::AlreadyGuarded(other) => format!("another watchdog (pid {other}) guards"),
+        Ended::AlreadyGuarded(Some(other)) => format!("another watchdog (pid {other}) guards"),
+        Ended::AlreadyGuarded(None) => "another watchdog guards".into(),
         Ended::Released => "the instance is released".into(),
         Ended::Stopped => "asked to stop, or another watchdog took over".into(),
         Ended::Unwatched => "its demo cockpit is gone and nothing left needs it".into(),
+        Ended::LedgerGone(why) => why.clone(),
     };
     format!("watchdog {pid} ended: {why}")
 }
 
-fn record(w: &mut Watch, mut event: EventRecord) {
+pub(super) fn record(w: &mut Watch, mut event: EventRecord) {
     event.instance = Some(w.instance.clone());
     if let Err(e) = w.ledger.record_event(event) {
         say(&format!("ledger: {e}"));
@@ -368,7 +408,7 @@ async fn hook(w: &mut Watch, name: &str, argv: &[String]) {
 
 /// One line of the watchdog's log (its stderr: a file when detached, the terminal with
 /// `--foreground`), with no control character of a provider's or a path's getting through.
-fn say(text: &str) {
+pub(super) fn say(text: &str) {
     eprintln!("watchdog: {}", gpumeter_core::text::printable(text));
 }
 

@@ -256,3 +256,97 @@ fn status_names_the_idle_rule_when_it_is_the_only_rule_armed() {
     assert!(status.contains("budget: none"), "{status}");
     assert!(!status.contains("no deadline"), "{status}");
 }
+
+/// `gpumeter watchdog --foreground --demo --interval INTERVAL` in `home`, its output piped.
+fn start_watchdog(home: &Home, interval: &str) -> std::process::Child {
+    std::fs::create_dir_all(home.data()).unwrap();
+    Command::new(env!("CARGO_BIN_EXE_gpumeter"))
+        .args(["watchdog", "--foreground", "--demo", "--interval", interval])
+        .env("GPUMETER_DATA_DIR", home.data())
+        .env("GPUMETER_DEMO_DELAY_MS", "0")
+        .env_remove("GPUMETER_WATCHDOG_INTERVAL")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits (30 s at most) until `watchdog --status` says `pid` runs; its output then.
+fn wait_running(home: &Home, pid: u32, watchdog: &mut std::process::Child) -> String {
+    let start = Instant::now();
+    loop {
+        let out = home.run(&["watchdog", "--status", "--interval", "1h"], &[]);
+        if out.status.success() && stdout(&out).contains(&format!("running (pid {pid})")) {
+            return stdout(&out);
+        }
+        if start.elapsed() > Duration::from_secs(30) {
+            let _ = watchdog.kill();
+            panic!("the watchdog did not run within 30s: {}", stdout(&out));
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn a_live_watchdog_with_an_old_heartbeat_runs_and_a_second_one_is_refused() {
+    let home = Home::new("liveness");
+    // Checks hourly: its next heartbeat is an hour away.
+    let mut first = start_watchdog(&home, "1h");
+    let pid = first.id();
+    wait_running(&home, pid, &mut first);
+    // Its heartbeat three hours old, as a wall clock that stepped forward would make it.
+    let ledger = rusqlite::Connection::open(home.data().join("demo-ledger.sqlite")).unwrap();
+    ledger.busy_timeout(Duration::from_secs(10)).unwrap();
+    let n = ledger
+        .execute("UPDATE guard SET heartbeat = heartbeat - 10800", [])
+        .unwrap();
+    assert_eq!(n, 1);
+    drop(ledger);
+    // Looked at by one that expects a check every 200ms: still running, as its lock says.
+    let out = home.run(&["watchdog", "--status", "--interval", "200ms"], &[]);
+    let said = stdout(&out);
+    assert!(out.status.success(), "{said}{}", stderr(&out));
+    assert!(said.contains(&format!("running (pid {pid})")), "{said}");
+    // A second one is refused, naming the first, and leaves it in charge.
+    let out = home.run(&["watchdog", "--foreground", "--interval", "200ms"], &[]);
+    let said = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{said}{}", stderr(&out));
+    assert!(
+        said.contains(&format!(
+            "a watchdog (pid {pid}) already guards this instance"
+        )),
+        "{said}"
+    );
+    assert!(first.try_wait().unwrap().is_none(), "the first still runs");
+    let _ = first.kill();
+    let _ = first.wait();
+    // Killed, its lock is free at once: not running, whatever its heartbeat says.
+    let out = home.run(&["watchdog", "--status", "--interval", "1h"], &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert!(stdout(&out).contains("NOT running"), "{}", stdout(&out));
+}
+
+#[test]
+fn a_watchdog_whose_ledger_is_deleted_stops_and_says_why() {
+    let home = Home::new("deleted");
+    let mut watchdog = start_watchdog(&home, "200ms");
+    let pid = watchdog.id();
+    wait_running(&home, pid, &mut watchdog);
+    let ledger = home.data().join("demo-ledger.sqlite");
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", ledger.display()));
+    }
+    let start = Instant::now();
+    while watchdog.try_wait().unwrap().is_none() && start.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    if watchdog.try_wait().unwrap().is_none() {
+        let _ = watchdog.kill();
+        panic!("the watchdog still ran 20s after its ledger was deleted");
+    }
+    let out = watchdog.wait_with_output().unwrap();
+    let err = stderr(&out);
+    assert_ne!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains("demo-ledger.sqlite was deleted"), "{err}");
+}

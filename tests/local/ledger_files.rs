@@ -264,3 +264,37 @@ fn many_processes_opening_one_new_ledger_at_once_all_succeed() {
         assert_eq!(ledger.guard("i-1").unwrap(), None, "round {round}");
     }
 }
+
+#[test]
+fn a_symlink_at_the_ledgers_name_is_refused_and_nothing_is_made_where_it_points() {
+    let dir = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    let path = data.join("ledger.sqlite");
+    // Dangling, pointing out of the data directory.
+    let target = outside.path().join("stolen.sqlite");
+    std::os::unix::fs::symlink(&target, &path).unwrap();
+    let err = Ledger::open(&path).unwrap_err().to_string();
+    assert!(err.contains(&path.display().to_string()), "{err}");
+    assert!(err.contains("symbolic link"), "{err}");
+    assert!(!target.exists(), "nothing is made where the link points");
+    assert!(Ledger::open_read_only(&path).is_err());
+    // A link to a ledger inside the data directory is refused as well: the rule is any link.
+    std::fs::remove_file(&path).unwrap();
+    let inside = fresh(&dir.path().join("other"));
+    std::os::unix::fs::symlink(&inside, &path).unwrap();
+    assert!(
+        Ledger::open(&path)
+            .unwrap_err()
+            .to_string()
+            .contains("symbolic link")
+    );
+    // So is one at its journal's name.
+    std::fs::remove_file(&path).unwrap();
+    let wal = data.join("ledger.sqlite-wal");
+    std::os::unix::fs::symlink(outside.path().join("wal"), &wal).unwrap();
+    let err = Ledger::open(&path).unwrap_err().to_string();
+    assert!(err.contains("ledger.sqlite-wal"), "{err}");
+    assert!(!outside.path().join("wal").exists());
+}

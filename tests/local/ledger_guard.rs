@@ -58,10 +58,7 @@ fn one_watchdog_at_a_time_and_a_stale_one_is_replaced() {
     );
     let later = t0 + SignedDuration::from_secs(10);
     let second = cockpit.claim_watchdog("i-1", 200, later, stale).unwrap();
-    let holder = Watchdog {
-        pid: 100,
-        heartbeat: t0,
-    };
+    let holder = Watchdog::beat(100, t0);
     assert_eq!(second, Claim::HeldBy(holder));
     // The cockpit moving the deadline does not touch the heartbeat, and the reverse.
     let policy = GuardPolicy {

@@ -31,4 +31,5 @@ mod telemetry_host;
 mod telemetry_nvml;
 mod telemetry_sampler;
 mod telemetry_sim;
+mod watchdog_clock;
 mod watchdog_notify;

@@ -49,6 +49,7 @@ fn watchdog(dir: &Path, deadline: Timestamp, policy: OnExpiry, hooks: &NotifyCon
         on_idle: OnExpiry::Alert,
         hooks: gpumeter::config::HooksConfig::default(),
         started_by: None,
+        wall: Arc::new(Timestamp::now),
     }
 }
 

@@ -217,6 +217,8 @@ impl CheckpointView {
 pub struct WatchdogView {
     pub pid: u32,
     pub last_check: Timestamp,
+    /// Whether its lock was found held, as read with the row (`None`: not looked at).
+    pub lock_held: Option<bool>,
     pub alive: bool,
 }
 

@@ -119,10 +119,7 @@ pub fn guard_state(
         grace: Duration::from_secs(120),
         provider_held: None,
         snooze_until: None,
-        watchdog: Some(Watchdog {
-            pid: 4242,
-            heartbeat: beat,
-        }),
+        watchdog: Some(Watchdog::beat(4242, beat)),
         idle: None,
         revision,
         updated: beat,

@@ -41,11 +41,29 @@ pub struct IdleArmed {
 pub struct Watchdog {
     pub pid: u32,
     pub heartbeat: Timestamp,
+    /// Whether a watchdog holds the instance's lock, the one it takes for its whole life, as
+    /// the edge that read the row found it; `None` when nobody looked (or could).
+    pub lock_held: Option<bool>,
 }
 
 impl Watchdog {
-    /// Alive when its last heartbeat is younger than `stale_after`.
+    /// A row as the ledger stores it, its lock not looked at.
+    pub fn beat(pid: u32, heartbeat: Timestamp) -> Self {
+        Watchdog {
+            pid,
+            heartbeat,
+            lock_held: None,
+        }
+    }
+
+    /// Alive when it holds its lock, however old its heartbeat (a wall clock that stepped, a
+    /// ledger another process kept locked for a minute); dead when the lock is free (its
+    /// process has ended, however fresh its heartbeat). Without a look at the lock, alive when
+    /// its last heartbeat is younger than `stale_after`.
     pub fn alive(&self, now: Timestamp, stale_after: Duration) -> bool {
+        if let Some(held) = self.lock_held {
+            return held;
+        }
         let age = now.as_second() - self.heartbeat.as_second();
         u64::try_from(age).map_or(true, |age| age < stale_after.as_secs())
     }
@@ -110,6 +128,32 @@ mod tests {
         assert!(watchdog_interval(Duration::MAX).is_err());
         let e = watchdog_interval(Duration::ZERO).unwrap_err();
         assert!(e.contains("100ms"), "{e}");
+    }
+
+    #[test]
+    fn a_held_lock_outweighs_the_heartbeat_either_way() {
+        let now = Timestamp::from_second(1_780_000_000).unwrap();
+        let stale = Duration::from_secs(20);
+        let old = Watchdog::beat(7, now - jiff::SignedDuration::from_hours(3));
+        let fresh = Watchdog::beat(7, now);
+        assert!(!old.alive(now, stale));
+        assert!(fresh.alive(now, stale));
+        let held = Watchdog {
+            lock_held: Some(true),
+            ..old
+        };
+        assert!(
+            held.alive(now, stale),
+            "a late heartbeat of a live watchdog"
+        );
+        let free = Watchdog {
+            lock_held: Some(false),
+            ..fresh
+        };
+        assert!(
+            !free.alive(now, stale),
+            "a killed watchdog's fresh heartbeat"
+        );
     }
 
     #[test]

@@ -102,10 +102,14 @@ impl Supervisor {
         self.gone.iter().any(|(p, _)| *p == pid)
     }
 
-    /// Whether `row`'s watchdog is alive at `now`: a fresh heartbeat from a process not known
-    /// to have ended.
+    /// Whether `row`'s watchdog is alive at `now`: its lock held, whatever its heartbeat says;
+    /// where nobody looked at the lock, a fresh heartbeat from a process not known to have
+    /// ended.
     pub fn alive(&self, now: Timestamp, row: &Watchdog) -> bool {
-        row.alive(now, self.stale_after) && !self.is_gone(row.pid)
+        match row.lock_held {
+            Some(held) => held,
+            None => row.alive(now, self.stale_after) && !self.is_gone(row.pid),
+        }
     }
 
     /// The first start, asked for at the first tick.
@@ -179,6 +183,10 @@ impl Supervisor {
                 Some(w) => {
                     let why = match self.why_gone(w.pid) {
                         Some(why) => format!("the watchdog (pid {}) {why}", w.pid),
+                        None if w.lock_held == Some(false) => format!(
+                            "the watchdog (pid {}) is gone: nothing holds its lock",
+                            w.pid
+                        ),
                         None => format!(
                             "the watchdog (pid {}) went silent: no check for {}s",
                             w.pid,
@@ -236,9 +244,13 @@ mod tests {
     }
 
     fn beat(pid: u32, at: i64) -> Watchdog {
+        Watchdog::beat(pid, ts(at))
+    }
+
+    fn locked(pid: u32, at: i64, held: bool) -> Watchdog {
         Watchdog {
-            pid,
-            heartbeat: ts(at),
+            lock_held: Some(held),
+            ..beat(pid, at)
         }
     }
 
@@ -395,6 +407,29 @@ mod tests {
             })
         );
         assert_eq!(s.observe(ts(100), None), None);
+    }
+
+    #[test]
+    fn a_watchdog_holding_its_lock_is_never_restarted_however_late_its_heartbeat() {
+        let mut s = guarding();
+        // Three hours without a heartbeat the ledger shows (a clock step, a locked ledger).
+        assert_eq!(s.observe(ts(10_800), Some(&locked(10, 1, true))), None);
+        assert!(!s.restarting());
+        // Even one the reaper heard end: whoever holds the lock guards.
+        s.ended(10, Some("ended (exit status: 1)".into()));
+        assert_eq!(s.observe(ts(10_801), Some(&locked(10, 1, true))), None);
+    }
+
+    #[test]
+    fn a_free_lock_restarts_at_once_however_fresh_the_heartbeat() {
+        let mut s = guarding();
+        let d = s.observe(ts(2), Some(&locked(10, 2, false)));
+        assert_eq!(
+            d,
+            Some(Supervision::Start {
+                why: Some("the watchdog (pid 10) is gone: nothing holds its lock".into())
+            })
+        );
     }
 
     #[test]

@@ -17,6 +17,7 @@ pub(super) fn supervise(app: &mut App) -> Vec<Effect> {
     let row = app.guard.watchdog.map(|w| crate::guard::Watchdog {
         pid: w.pid,
         heartbeat: w.last_check,
+        lock_held: w.lock_held,
     });
     let said = app
         .guard
@@ -269,6 +270,7 @@ pub(super) fn on_guard(app: &mut App, state: &GuardState) {
     let watchdog = state.watchdog.map(|w| WatchdogView {
         pid: w.pid,
         last_check: w.heartbeat,
+        lock_held: w.lock_held,
         alive: supervisor.map_or_else(|| w.alive(now, WATCHDOG_STALE), |s| s.alive(now, &w)),
     });
     // A heartbeat alone only changes how long ago the watchdog checked, which the next tick's
