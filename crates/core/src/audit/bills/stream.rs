@@ -97,8 +97,8 @@ impl<R: Read> Read for Watched<R> {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidData,
                 format!(
-                    "a row longer than {} KiB; a bill's rows are a few KiB",
-                    self.max_record >> 10
+                    "{} read with no row ending (a bill's rows are a few KiB); refused",
+                    size(self.max_record)
                 ),
             ));
         }
@@ -115,6 +115,15 @@ impl<R: Read> Read for Watched<R> {
         }
         self.since_row += n as u64;
         Ok(n)
+    }
+}
+
+/// `1 MiB`, `16 KiB`.
+fn size(bytes: u64) -> String {
+    if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
+        format!("{} MiB", bytes >> 20)
+    } else {
+        format!("{} KiB", bytes >> 10)
     }
 }
 
@@ -164,7 +173,10 @@ mod tests {
             }
         };
         assert!(read <= (16 << 10) + buf.len(), "{read}");
-        assert!(e.to_string().contains("a row longer than 16 KiB"), "{e}");
+        assert!(
+            e.to_string().contains("16 KiB read with no row ending"),
+            "{e}"
+        );
 
         let mut w = Watched::new(&zeros[..], 16 << 10);
         for _ in 0..8 {
