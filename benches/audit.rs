@@ -31,7 +31,7 @@ fn bill_text(lines: usize) -> String {
 fn read_and_match(c: &mut Criterion) {
     let mut group = c.benchmark_group("audit_distinct_resources");
     group.sample_size(10);
-    group.measurement_time(Duration::from_secs(10));
+    group.measurement_time(Duration::from_secs(15));
     let span: (Timestamp, Timestamp) = (
         "2026-05-01T00:00:00Z".parse().unwrap(),
         "2026-05-03T00:00:00Z".parse().unwrap(),
