@@ -57,7 +57,11 @@ fn a_broken_gzip_bill_and_a_directory_are_bad_input() {
     std::fs::write(&gz, [0x1f, 0x8b, 8, 0, 1, 2, 3]).unwrap();
     let out = gpumeter(dir.path(), &["audit", "--demo", "--bill", path(&gz)]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(stderr(&out).contains("bill.csv.gz: starts as gzip but cannot be decompressed"));
+    let err = stderr(&out);
+    assert!(
+        err.contains("bill.csv.gz:1:1: starts as gzip but cannot be decompressed"),
+        "{err}"
+    );
     let out = gpumeter(dir.path(), &["audit", "--demo", "--bill", path(dir.path())]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(

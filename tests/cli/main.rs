@@ -6,6 +6,7 @@ mod actions_recorded;
 mod audit_cli;
 mod audit_cli_bills;
 mod audit_cli_cur;
+mod audit_cli_cut;
 mod audit_focus;
 mod aws_cli;
 mod bidi_cli;

@@ -1,80 +1,175 @@
 //! Reading the bill files: regular files only, gunzipped when they start with the gzip magic
-//! (AWS writes its exports as `.csv.gz`), each handed to the core's readers with the name the
-//! user gave it.
+//! (AWS writes its exports as `.csv.gz`), each streamed to the core's reader with the name the
+//! user gave it. Never the whole file in memory: the core keeps one row at a time, and what
+//! comes out of the file is bounded ([`Bounds`]) so a small gzip that expands to gigabytes is
+//! refused as it expands, not after.
 
-use std::io::Read;
+use std::cell::Cell;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
+use std::rc::Rc;
 
-use flate2::read::MultiGzDecoder;
-use gpumeter_core::audit::{BillLine, read_bill};
+use flate2::bufread::MultiGzDecoder;
+use gpumeter_core::audit::{BillLine, read_bill_from};
 
 use super::super::Failure;
 
 /// The first two bytes of every gzip member (RFC 1952, section 2.3.1).
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
-/// The most a decompressed bill may hold: a year of hourly lines for a large account is a few
-/// GiB; more is taken for a file that is not a bill.
-const MAX_BYTES: u64 = 8 << 30;
+
+/// How much a bill file may give, decompressed.
+#[derive(Debug, Clone, Copy)]
+pub struct Bounds {
+    /// The most one file may hold, decompressed (all its gzip members together).
+    pub total: u64,
+    /// The most a gzip file may expand, decompressed bytes to compressed ones, once it has
+    /// given `ratio_after` bytes.
+    pub ratio: u64,
+    pub ratio_after: u64,
+}
+
+/// A year of hourly lines for a large account is a few GiB; more is taken for a file that is
+/// not a bill. Bill text gzips 10 to 30 times smaller; 256 times is only reached by a file
+/// made to expand (deflate's own limit is about 1032).
+pub const BOUNDS: Bounds = Bounds {
+    total: 4 << 30,
+    ratio: 256,
+    ratio_after: 16 << 20,
+};
 
 /// Every line of every file in `paths`, in the order given.
 pub fn bills(paths: &[std::path::PathBuf]) -> Result<Vec<BillLine>, Failure> {
     let mut lines = Vec::new();
     for path in paths {
-        let name = path.display().to_string();
-        let bytes = bytes(path).map_err(|e| Failure::bad_input(format!("{name}: {e}")))?;
-        lines.extend(read_bill(&name, &bytes).map_err(|e| Failure::bad_input(e.to_string()))?);
+        lines.extend(bill(path, BOUNDS)?);
     }
     Ok(lines)
 }
 
-/// The file's bytes, decompressed when it is gzip.
-fn bytes(path: &Path) -> Result<Vec<u8>, String> {
+/// Every line of the bill at `path`, read within `bounds`.
+pub fn bill(path: &Path, bounds: Bounds) -> Result<Vec<BillLine>, Failure> {
+    let name = path.display().to_string();
+    let source = open(path, bounds).map_err(|e| Failure::bad_input(format!("{name}: {e}")))?;
+    read_bill_from(&name, source).map_err(|e| Failure::bad_input(e.to_string()))
+}
+
+/// The file's bytes as a stream, decompressed when it is gzip, bounded by `bounds`.
+fn open(path: &Path, bounds: Bounds) -> Result<Bounded<Box<dyn Read>>, String> {
     let meta = std::fs::metadata(path).map_err(|e| format!("cannot read it: {e}"))?;
     if !meta.is_file() {
         return Err("not a regular file".into());
     }
-    let raw = std::fs::read(path).map_err(|e| format!("cannot read it: {e}"))?;
-    if !raw.starts_with(&GZIP_MAGIC) {
-        return Ok(raw);
+    let file = File::open(path).map_err(|e| format!("cannot read it: {e}"))?;
+    let mut raw = BufReader::new(file);
+    let head = raw.fill_buf().map_err(|e| format!("cannot read it: {e}"))?;
+    if !head.starts_with(&GZIP_MAGIC) {
+        return Ok(Bounded::new(Box::new(raw), bounds, None));
     }
-    gunzip(&raw)
+    let packed = Rc::new(Cell::new(0));
+    let counted = BufReader::new(Counted {
+        inner: raw,
+        read: Rc::clone(&packed),
+    });
+    let gunzip = Gunzip(MultiGzDecoder::new(counted));
+    Ok(Bounded::new(Box::new(gunzip), bounds, Some(packed)))
 }
 
-/// `raw` gunzipped, every member of it (a gzip file may be several joined).
-fn gunzip(raw: &[u8]) -> Result<Vec<u8>, String> {
-    let mut out = Vec::new();
-    MultiGzDecoder::new(raw)
-        .take(MAX_BYTES + 1)
-        .read_to_end(&mut out)
-        .map_err(|e| format!("starts as gzip but cannot be decompressed: {e}"))?;
-    if out.len() as u64 > MAX_BYTES {
-        return Err(format!("decompresses to more than {} GiB", MAX_BYTES >> 30));
+/// A gzip stream whose errors say the file starts as gzip (a stream cut short reads as
+/// "unexpected end of file").
+struct Gunzip<R>(MultiGzDecoder<R>);
+
+impl<R: BufRead> Read for Gunzip<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.0.read(buf).map_err(|e| {
+            io::Error::new(
+                e.kind(),
+                format!("starts as gzip but cannot be decompressed: {e}"),
+            )
+        })
     }
-    Ok(out)
+}
+
+/// A reader that counts the bytes taken from it.
+struct Counted<R> {
+    inner: R,
+    read: Rc<Cell<u64>>,
+}
+
+impl<R: Read> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read.set(self.read.get() + n as u64);
+        Ok(n)
+    }
+}
+
+/// A file's decompressed bytes, refused with an error once they pass the bounds: never more
+/// than `total` bytes (plus one read) come out.
+pub struct Bounded<R> {
+    inner: R,
+    bounds: Bounds,
+    out: u64,
+    /// The compressed bytes read so far, for a gzip file.
+    packed: Option<Rc<Cell<u64>>>,
+}
+
+impl<R: Read> Bounded<R> {
+    pub fn new(inner: R, bounds: Bounds, packed: Option<Rc<Cell<u64>>>) -> Bounded<R> {
+        Bounded {
+            inner,
+            bounds,
+            out: 0,
+            packed,
+        }
+    }
+
+    fn refusal(&self) -> Option<String> {
+        if self.out > self.bounds.total {
+            return Some(format!(
+                "decompresses to more than {}, the bound on one bill file; refused",
+                size(self.bounds.total)
+            ));
+        }
+        let packed = self.packed.as_ref()?.get().max(1);
+        (self.out > self.bounds.ratio_after && self.out / packed >= self.bounds.ratio).then(|| {
+            format!(
+                "expands {}:1 past the first {} (a bill gzips to 10-30:1, the bound is \
+                 {}:1); refused as a file made to expand",
+                self.out / packed,
+                size(self.bounds.ratio_after),
+                self.bounds.ratio
+            )
+        })
+    }
+}
+
+impl<R: Read> Read for Bounded<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if let Some(why) = self.refusal() {
+            return Err(io::Error::new(io::ErrorKind::InvalidData, why));
+        }
+        let room = usize::try_from(self.bounds.total + 1 - self.out).unwrap_or(usize::MAX);
+        let want = buf.len().min(room);
+        let n = self.inner.read(&mut buf[..want])?;
+        self.out += n as u64;
+        if let Some(why) = self.refusal() {
+            return Err(io::Error::new(io::ErrorKind::InvalidData, why));
+        }
+        Ok(n)
+    }
+}
+
+/// `4 GiB`, `16 MiB`, `512 KiB`.
+fn size(bytes: u64) -> String {
+    match bytes {
+        b if b >= 1 << 30 && b.is_multiple_of(1 << 30) => format!("{} GiB", b >> 30),
+        b if b >= 1 << 20 && b.is_multiple_of(1 << 20) => format!("{} MiB", b >> 20),
+        b if b.is_multiple_of(1 << 10) => format!("{} KiB", b >> 10),
+        b => format!("{b} bytes"),
+    }
 }
 
 #[cfg(test)]
-mod tests {
-    use std::io::Write;
-
-    use flate2::Compression;
-    use flate2::write::GzEncoder;
-
-    use super::*;
-
-    #[test]
-    fn a_gzip_file_reads_as_what_it_holds() {
-        let text = b"BilledCost,BillingCurrency\n1.00,USD\n";
-        let mut gz = GzEncoder::new(Vec::new(), Compression::default());
-        gz.write_all(text).unwrap();
-        let packed = gz.finish().unwrap();
-        assert!(packed.starts_with(&GZIP_MAGIC));
-        assert_eq!(gunzip(&packed).unwrap(), text);
-    }
-
-    #[test]
-    fn a_broken_gzip_file_is_an_error_not_a_panic() {
-        let e = gunzip(&[0x1f, 0x8b, 8, 0, 0]).unwrap_err();
-        assert!(e.contains("cannot be decompressed"), "{e}");
-    }
-}
+#[path = "read_tests.rs"]
+mod tests;

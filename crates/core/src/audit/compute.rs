@@ -6,6 +6,7 @@ use rust_decimal::Decimal;
 
 use super::bill::{BillLine, ChargeKind};
 use super::findings::{Amounts, Cause, Finding, Mismatch, OverlapCharge};
+use super::index::{Index, step};
 use super::ledger::{AuditLedger, LedgerInstance};
 use super::matching::{end_of, pro_rata, share};
 use super::report::Tolerance;
@@ -14,20 +15,18 @@ use crate::money::Money;
 /// Seconds in an hour.
 const HOUR: i64 = 3600;
 
-/// The compute lines of `instance` among `in_span` that fall (at least partly) in
-/// `[from, to)`.
+/// The compute lines in span of `instance` that fall (at least partly) in `[from, to)`.
 fn compute_lines<'a>(
     lines: &'a [BillLine],
-    in_span: &'a [usize],
+    index: &'a Index,
     instance: &'a str,
     from: Timestamp,
     to: Timestamp,
 ) -> impl Iterator<Item = usize> + 'a {
-    in_span.iter().copied().filter(move |&i| {
+    index.lines_of(instance).iter().copied().filter(move |&i| {
+        step();
         let l = &lines[i];
-        l.kind == ChargeKind::Compute
-            && l.resource_id.as_deref() == Some(instance)
-            && share(l, from, to).is_some()
+        l.kind == ChargeKind::Compute && share(l, from, to).is_some()
     })
 }
 
@@ -36,7 +35,7 @@ fn compute_lines<'a>(
 /// the later instance's compute lines within the overlap.
 pub(super) fn overlaps(
     lines: &[BillLine],
-    in_span: &[usize],
+    index: &Index,
     ledger: &AuditLedger,
     (since, until): (Timestamp, Timestamp),
 ) -> Vec<Finding> {
@@ -44,6 +43,7 @@ pub(super) fn overlaps(
     let all = &ledger.instances;
     for (n, a) in all.iter().enumerate() {
         for b in &all[n + 1..] {
+            step();
             let same = a.id != b.id
                 && a.provider == b.provider
                 && a.sku.is_some()
@@ -62,7 +62,7 @@ pub(super) fn overlaps(
             } else {
                 (b, a)
             };
-            let picked: Vec<usize> = compute_lines(lines, in_span, &second.id, from, to).collect();
+            let picked: Vec<usize> = compute_lines(lines, index, &second.id, from, to).collect();
             let mut amounts = Amounts::default();
             for &i in &picked {
                 if let Some(m) = pro_rata(&lines[i], from, to) {
@@ -87,16 +87,17 @@ pub(super) fn overlaps(
 /// `tolerance`. Lines that start after a release count as leftovers, not here.
 pub(super) fn mismatches(
     lines: &[BillLine],
-    in_span: &[usize],
+    index: &Index,
     ledger: &AuditLedger,
     (since, until): (Timestamp, Timestamp),
     tolerance: Tolerance,
 ) -> Vec<Finding> {
     let mut out = Vec::new();
     for inst in &ledger.instances {
+        step();
         // A line that starts after the release is a leftover's; one that straddles it bills
         // the hour's usage before it, whole.
-        let picked: Vec<usize> = compute_lines(lines, in_span, &inst.id, since, until)
+        let picked: Vec<usize> = compute_lines(lines, index, &inst.id, since, until)
             .filter(|&i| inst.released.is_none_or(|r| lines[i].start < r))
             .collect();
         let mut billed = Amounts::default();

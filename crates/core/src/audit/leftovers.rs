@@ -2,24 +2,28 @@
 //! release, a resource's lines after its instance's release or after it was seen gone, and the
 //! lines of a resource recorded with an instance the ledger holds nothing else of.
 
+use std::collections::BTreeMap;
+
 use jiff::Timestamp;
 
 use super::bill::BillLine;
 use super::findings::{Amounts, Finding, Leftover, LeftoverWhy};
+use super::index::{Index, step};
 use super::ledger::{AuditLedger, LedgerResource};
 use super::matching::{pro_rata, share};
 use crate::meter::ResourceKind;
 use crate::money::Money;
 
-/// Every leftover charge among the lines `in_span`, one finding per resource.
+/// Every leftover charge among the lines in span, one finding per resource.
 pub(super) fn find(
     lines: &[BillLine],
-    in_span: &[usize],
+    index: &Index,
     ledger: &AuditLedger,
     span: (Timestamp, Timestamp),
 ) -> Vec<Finding> {
     let mut out = Vec::new();
     for inst in &ledger.instances {
+        step();
         if let Some(released) = inst.released {
             let left = Cutoff {
                 resource: &inst.id,
@@ -29,16 +33,17 @@ pub(super) fn find(
                 at: Some(released),
                 whole: true,
             };
-            out.extend(left.charges(lines, in_span, span));
+            out.extend(left.charges(lines, index, span));
         }
     }
-    let mut ids: Vec<&str> = ledger.resources.iter().map(|r| r.id.as_str()).collect();
-    ids.sort_unstable();
-    ids.dedup();
-    for id in ids {
-        let rows: Vec<&LedgerResource> = ledger.resources.iter().filter(|r| r.id == id).collect();
-        if let Some(left) = cutoff(ledger, &rows) {
-            out.extend(left.charges(lines, in_span, span));
+    let mut by_id: BTreeMap<&str, Vec<&LedgerResource>> = BTreeMap::new();
+    for r in &ledger.resources {
+        step();
+        by_id.entry(r.id.as_str()).or_default().push(r);
+    }
+    for rows in by_id.values() {
+        if let Some(left) = cutoff(index, rows) {
+            out.extend(left.charges(lines, index, span));
         }
     }
     out
@@ -61,10 +66,11 @@ struct Cutoff<'a> {
 /// The resource's cutoff over all the rows the ledger holds of it (one per instance it was
 /// seen with): none while any of them says it belongs to a running instance and is not gone;
 /// otherwise the latest of theirs.
-fn cutoff<'a>(ledger: &AuditLedger, rows: &[&'a LedgerResource]) -> Option<Cutoff<'a>> {
+fn cutoff<'a>(index: &Index, rows: &[&'a LedgerResource]) -> Option<Cutoff<'a>> {
     let mut best: Option<Cutoff<'a>> = None;
     for r in rows {
-        let instance = ledger.instances.iter().find(|i| i.id == r.instance);
+        step();
+        let instance = index.instance(&r.instance);
         let candidate = match (instance.and_then(|i| i.released), r.gone, instance) {
             (Some(released), Some(gone), _) if gone < released => {
                 (LeftoverWhy::AfterGone, Some(gone))
@@ -99,18 +105,16 @@ impl Cutoff<'_> {
     fn charges(
         &self,
         lines: &[BillLine],
-        in_span: &[usize],
+        index: &Index,
         (since, until): (Timestamp, Timestamp),
     ) -> Option<Finding> {
         let from = self.at.map_or(since, |at| at.max(since));
         let mut amounts = Amounts::default();
         let mut picked = Vec::new();
         let mut first: Option<Timestamp> = None;
-        for &i in in_span {
+        for &i in index.lines_of(self.resource) {
+            step();
             let line = &lines[i];
-            if line.resource_id.as_deref() != Some(self.resource) {
-                continue;
-            }
             if share(line, from, until).is_none() || (self.whole && line.start < from) {
                 continue;
             }

@@ -2,11 +2,15 @@
 //! instances and resources by resource id and time, and what does not add up becomes a
 //! [`Finding`]. Pure: the lines, the ledger and the span come in as arguments.
 
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+
 use jiff::Timestamp;
 use rust_decimal::Decimal;
 
 use super::bill::{BillLine, ChargeKind, TransferScope};
 use super::findings::{Amounts, Finding, Transfer, Unexplained};
+use super::index::{Index, step};
 use super::ledger::{AuditLedger, LedgerInstance};
 use super::report::{AuditReport, Tolerance};
 use super::{compute, leftovers};
@@ -22,22 +26,25 @@ pub fn audit(
 ) -> AuditReport {
     let (since, until) = span;
     let in_span: Vec<usize> = (0..lines.len())
-        .filter(|&i| share(&lines[i], since, until).is_some())
+        .filter(|&i| {
+            step();
+            share(&lines[i], since, until).is_some()
+        })
         .collect();
     let mut billed = Amounts::default();
     for &i in &in_span {
+        step();
         if let Some(m) = pro_rata(&lines[i], since, until) {
             billed.add(m);
         }
     }
+    let index = Index::new(lines, &in_span, ledger);
     let mut findings = Vec::new();
-    findings.extend(leftovers::find(lines, &in_span, ledger, span));
+    findings.extend(leftovers::find(lines, &index, ledger, span));
     findings.extend(transfers(lines, &in_span, ledger, span));
-    findings.extend(compute::overlaps(lines, &in_span, ledger, span));
-    findings.extend(compute::mismatches(
-        lines, &in_span, ledger, span, tolerance,
-    ));
-    findings.extend(unexplained(lines, &in_span, ledger, span));
+    findings.extend(compute::overlaps(lines, &index, ledger, span));
+    findings.extend(compute::mismatches(lines, &index, ledger, span, tolerance));
+    findings.extend(unexplained(lines, &in_span, &index, span));
     AuditReport {
         since,
         until,
@@ -86,7 +93,10 @@ fn transfers(
     (since, until): (Timestamp, Timestamp),
 ) -> Vec<Finding> {
     let mut out: Vec<Transfer> = Vec::new();
+    let mut groups: HashMap<_, usize> = HashMap::new();
+    let mut named = std::collections::HashSet::new();
     for &i in in_span {
+        step();
         let line = &lines[i];
         let ChargeKind::Transfer { scope } = line.kind else {
             continue;
@@ -97,37 +107,40 @@ fn transfers(
         let Some(amount) = pro_rata(line, since, until) else {
             continue;
         };
-        let pos = out.iter().position(|t| {
-            t.scope == scope && t.from_region == line.region && t.to_region == line.to_region
-        });
-        let t = if let Some(p) = pos {
-            let t = &mut out[p];
-            t.quantity = match (t.quantity.take(), line.quantity, &line.unit) {
-                (Some((sum, unit)), Some(q), Some(u)) if unit == *u => Some((sum + q, unit)),
-                _ => None,
-            };
-            t
-        } else {
-            out.push(Transfer {
-                scope,
-                from_region: line.region.clone(),
-                to_region: line.to_region.clone(),
-                instances: Vec::new(),
-                amounts: Amounts::default(),
-                quantity: line.quantity.zip(line.unit.clone()),
-                lines: Vec::new(),
-            });
-            let last = out.len() - 1;
-            &mut out[last]
+        let key = (scope, line.region.as_deref(), line.to_region.as_deref());
+        let at = match groups.entry(key) {
+            Entry::Occupied(e) => {
+                let at = *e.get();
+                let t = &mut out[at];
+                t.quantity = match (t.quantity.take(), line.quantity, &line.unit) {
+                    (Some((sum, unit)), Some(q), Some(u)) if unit == *u => Some((sum + q, unit)),
+                    _ => None,
+                };
+                at
+            }
+            Entry::Vacant(e) => {
+                out.push(Transfer {
+                    scope,
+                    from_region: line.region.clone(),
+                    to_region: line.to_region.clone(),
+                    instances: Vec::new(),
+                    amounts: Amounts::default(),
+                    quantity: line.quantity.zip(line.unit.clone()),
+                    lines: Vec::new(),
+                });
+                *e.insert(out.len() - 1)
+            }
         };
+        let t = &mut out[at];
         t.amounts.add(amount);
         t.lines.push(i);
         for inst in &ledger.instances {
+            step();
             let ran_then = inst.started <= line.end && end_of(inst) > line.start;
-            let named = line.resource_id.as_deref() == Some(inst.id.as_str());
+            let its_own = line.resource_id.as_deref() == Some(inst.id.as_str());
             let region = inst.region.is_some()
                 && (inst.region == line.region || inst.region == line.to_region);
-            if (named || (region && ran_then)) && !t.instances.contains(&inst.id) {
+            if (its_own || (region && ran_then)) && named.insert((at, inst.id.as_str())) {
                 t.instances.push(inst.id.clone());
             }
         }
@@ -142,14 +155,13 @@ fn transfers(
 fn unexplained(
     lines: &[BillLine],
     in_span: &[usize],
-    ledger: &AuditLedger,
+    index: &Index,
     (since, until): (Timestamp, Timestamp),
 ) -> Vec<Finding> {
-    let known = |id: &str| {
-        ledger.instances.iter().any(|i| i.id == id) || ledger.resources.iter().any(|r| r.id == id)
-    };
     let mut out: Vec<Unexplained> = Vec::new();
+    let mut groups = HashMap::new();
     for &i in in_span {
+        step();
         let line = &lines[i];
         let between = matches!(
             line.kind,
@@ -161,27 +173,27 @@ fn unexplained(
         if between || account || line.billed.amount.is_sign_negative() {
             continue;
         }
-        if line.resource_id.as_deref().is_some_and(known) {
+        if line
+            .resource_id
+            .as_deref()
+            .is_some_and(|id| index.knows(id))
+        {
             continue;
         }
         let Some(amount) = pro_rata(line, since, until) else {
             continue;
         };
-        let pos = out
-            .iter()
-            .position(|u| u.resource == line.resource_id && u.service == line.service);
-        let u = if let Some(p) = pos {
-            &mut out[p]
-        } else {
+        let key = (line.resource_id.as_deref(), line.service.as_str());
+        let at = *groups.entry(key).or_insert_with(|| {
             out.push(Unexplained {
                 resource: line.resource_id.clone(),
                 service: line.service.clone(),
                 amounts: Amounts::default(),
                 lines: Vec::new(),
             });
-            let last = out.len() - 1;
-            &mut out[last]
-        };
+            out.len() - 1
+        });
+        let u = &mut out[at];
         u.amounts.add(amount);
         u.lines.push(i);
     }

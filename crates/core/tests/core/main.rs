@@ -11,6 +11,7 @@ mod app_resources;
 mod app_update;
 mod app_watchdog;
 mod audit_bills;
+mod audit_bills_cut;
 mod audit_bills_errors;
 mod audit_bills_variants;
 mod audit_match;

@@ -13,6 +13,7 @@ mod aws_cur;
 mod aws_usage;
 mod focus;
 mod regions;
+mod stream;
 mod table;
 mod tencent;
 mod time;
@@ -20,6 +21,8 @@ mod words;
 
 use jiff::Timestamp;
 
+pub use self::stream::MAX_RECORD_BYTES;
+use self::stream::Watched;
 use self::table::{Row, Table, expected};
 use super::{BillFormat, BillLine};
 use crate::money::Currency;
@@ -41,17 +44,29 @@ pub struct BillError {
 /// Every line of the bill `file` (its name, for errors and evidence) whose bytes (already
 /// decompressed) are `bytes`.
 pub fn read_bill(file: &str, bytes: &[u8]) -> Result<Vec<BillLine>, BillError> {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    read_bill_from(file, bytes)
+}
+
+/// Every line of the bill `file` read from `source` as a stream: one row in memory at a time,
+/// none longer than [`MAX_RECORD_BYTES`]. An error from `source` (a gzip stream cut short, a
+/// bound passed) is the bill's error on the line reached. A bill whose last row is cut short
+/// (fewer fields than the header, or a quoted field never closed) is an error, never a bill
+/// one line shorter.
+pub fn read_bill_from(file: &str, source: impl std::io::Read) -> Result<Vec<BillLine>, BillError> {
+    let mut watched = Watched::new(source, MAX_RECORD_BYTES);
+    watched.skip_bom().map_err(|e| source_error(file, 1, &e))?;
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
-        .from_reader(bytes);
-    let mut records = reader.records();
+        .from_reader(watched);
+    let mut record = csv::StringRecord::new();
     let mut header = None;
-    for record in records.by_ref() {
-        let (line, fields) = fields(file, record)?;
-        if !is_note(&fields) {
-            header = Some((line, fields));
+    while next(file, &mut reader, &mut record)? {
+        if !is_note(&record) {
+            header = Some((
+                line_of(&record),
+                record.iter().map(str::to_string).collect(),
+            ));
             break;
         }
     }
@@ -72,37 +87,104 @@ pub fn read_bill(file: &str, bytes: &[u8]) -> Result<Vec<BillLine>, BillError> {
         BillFormat::Tencent => (tencent::check, tencent::read),
     };
     check(&table, header_line)?;
+    let chinese = matches!(format, BillFormat::Alibaba | BillFormat::Tencent);
+    let width = table.columns.len();
     let mut lines = Vec::new();
-    for record in records {
-        let (line, fields) = fields(file, record)?;
-        let chinese = matches!(format, BillFormat::Alibaba | BillFormat::Tencent);
-        if is_note(&fields) || is_header_repeat(&table, &fields) || chinese && is_total(&fields) {
+    // The last record read, with whether it was a row of charges and its width.
+    let mut last: Option<(u64, Option<usize>)> = None;
+    while next(file, &mut reader, &mut record)? {
+        let line = line_of(&record);
+        if is_note(&record) || is_header_repeat(&table, &record) || chinese && is_total(&record) {
+            // Empty fields split by commas are a row cut right after its first, when last.
+            let cut_blank = record.len() > 1 && record.iter().all(|f| f.trim().is_empty());
+            last = Some((line, cut_blank.then_some(record.len())));
             continue;
         }
-        if let Some(extra) = fields
-            .iter()
-            .skip(table.columns.len())
-            .position(|f| !f.trim().is_empty())
-        {
+        last = Some((line, Some(record.len())));
+        if let Some(extra) = record.iter().skip(width).position(|f| !f.trim().is_empty()) {
             return Err(BillError {
                 file: file.to_string(),
                 line,
-                column: (table.columns.len() + extra + 1).to_string(),
+                column: (width + extra + 1).to_string(),
                 message: format!(
-                    "expected at most {} fields, as many as the header has, found {}",
-                    table.columns.len(),
-                    fields.len()
+                    "expected at most {width} fields, as many as the header has, found {}",
+                    record.len()
                 ),
             });
         }
         let row = Row {
             table: &table,
             line,
-            fields: &fields,
+            fields: &record,
         };
-        lines.push(read(&row)?);
+        match read(&row) {
+            Ok(l) => lines.push(l),
+            // A short row that is the last is cut short, whatever its missing field lacks.
+            Err(e) if record.len() < width => {
+                let fields = record.len();
+                if next(file, &mut reader, &mut record)? {
+                    return Err(e);
+                }
+                return Err(cut_short(file, line, width, fields));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    if let Some((line, _)) = last.filter(|_| reader.get_ref().ends_inside_quotes()) {
+        return Err(BillError {
+            file: file.to_string(),
+            line,
+            column: "1".into(),
+            message: "the file ends inside a quoted field, expected its closing `\"`: the last \
+                      line is cut short"
+                .into(),
+        });
+    }
+    if let Some((line, Some(fields))) = last.filter(|(_, f)| f.is_some_and(|f| f < width)) {
+        return Err(cut_short(file, line, width, fields));
     }
     Ok(lines)
+}
+
+/// The error of a last row with fewer fields than the header.
+fn cut_short(file: &str, line: u64, width: usize, fields: usize) -> BillError {
+    BillError {
+        file: file.to_string(),
+        line,
+        column: (fields + 1).to_string(),
+        message: format!(
+            "the last line is cut short: expected {width} fields, as many as the header has, \
+             found {fields}"
+        ),
+    }
+}
+
+/// Reads the next record into `record`: false at the end of the file.
+fn next<R: std::io::Read>(
+    file: &str,
+    reader: &mut csv::Reader<Watched<R>>,
+    record: &mut csv::StringRecord,
+) -> Result<bool, BillError> {
+    let more = reader
+        .read_record(record)
+        .map_err(|e| csv_error(file, reader.position().line(), &e))?;
+    reader.get_mut().row_done();
+    Ok(more)
+}
+
+/// The line a record starts on (1 is the first).
+fn line_of(record: &csv::StringRecord) -> u64 {
+    record.position().map_or(1, csv::Position::line)
+}
+
+/// An error the source gave (a gzip stream cut short, a bound passed), on the line reached.
+fn source_error(file: &str, line: u64, e: &std::io::Error) -> BillError {
+    BillError {
+        file: file.to_string(),
+        line,
+        column: "1".into(),
+        message: one_line(&e.to_string(), 200),
+    }
 }
 
 type Check = fn(&Table, u64) -> Result<(), BillError>;
@@ -149,50 +231,41 @@ fn detect(table: &Table, line: u64) -> Result<BillFormat, BillError> {
     }
 }
 
-/// A record's line and its fields, or the error of a file that is not CSV text.
-fn fields(
-    file: &str,
-    record: Result<csv::StringRecord, csv::Error>,
-) -> Result<(u64, Vec<String>), BillError> {
-    match record {
-        Ok(r) => {
-            let line = r.position().map_or(1, csv::Position::line);
-            Ok((line, r.iter().map(str::to_string).collect()))
-        }
-        Err(e) => {
-            let (line, message) = match e.kind() {
-                csv::ErrorKind::Utf8 { pos, err } => (
-                    pos.as_ref().map_or(1, csv::Position::line),
-                    format!(
-                        "expected UTF-8 text in field {}: save the export as CSV UTF-8",
-                        err.field() + 1
-                    ),
-                ),
-                _ => (
-                    e.position().map_or(1, csv::Position::line),
-                    format!("expected CSV text: {}", one_line(&e.to_string(), 120)),
-                ),
-            };
-            Err(BillError {
-                file: file.to_string(),
-                line,
-                column: "1".into(),
-                message,
-            })
-        }
+/// The error of a file that is not CSV text, or whose source failed, at `reached` (the line
+/// the reader had reached) where the error does not say.
+fn csv_error(file: &str, reached: u64, e: &csv::Error) -> BillError {
+    let (line, message) = match e.kind() {
+        csv::ErrorKind::Utf8 { pos, err } => (
+            pos.as_ref().map_or(reached, csv::Position::line),
+            format!(
+                "expected UTF-8 text in field {}: save the export as CSV UTF-8",
+                err.field() + 1
+            ),
+        ),
+        csv::ErrorKind::Io(io) => return source_error(file, reached, io),
+        _ => (
+            e.position().map_or(reached, csv::Position::line),
+            format!("expected CSV text: {}", one_line(&e.to_string(), 120)),
+        ),
+    };
+    BillError {
+        file: file.to_string(),
+        line,
+        column: "1".into(),
+        message,
     }
 }
 
 /// A blank row, or a note whose first field starts with `#`.
-fn is_note(fields: &[String]) -> bool {
+fn is_note(fields: &csv::StringRecord) -> bool {
     fields.iter().all(|f| f.trim().is_empty())
         || fields
-            .first()
+            .get(0)
             .is_some_and(|f| f.trim_start().starts_with('#'))
 }
 
 /// A repeat of the header, as an export stitched from pages has.
-fn is_header_repeat(table: &Table, fields: &[String]) -> bool {
+fn is_header_repeat(table: &Table, fields: &csv::StringRecord) -> bool {
     fields.len() == table.columns.len()
         && fields
             .iter()
@@ -201,8 +274,8 @@ fn is_header_repeat(table: &Table, fields: &[String]) -> bool {
 }
 
 /// The total row the Chinese consoles add at the end: its first field says so.
-fn is_total(fields: &[String]) -> bool {
-    let first = fields.iter().map(|f| f.trim()).find(|f| !f.is_empty());
+fn is_total(fields: &csv::StringRecord) -> bool {
+    let first = fields.iter().map(str::trim).find(|f| !f.is_empty());
     first.is_some_and(|f| {
         ["合计", "总计", "小计", "Total", "总额"]
             .iter()

@@ -79,7 +79,7 @@ pub(super) fn quoted_list(names: &[&str]) -> String {
 pub(super) struct Row<'t, 'a> {
     pub table: &'t Table<'a>,
     pub line: u64,
-    pub fields: &'t [String],
+    pub fields: &'t csv::StringRecord,
 }
 
 impl Row<'_, '_> {

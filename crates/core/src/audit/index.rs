@@ -1,0 +1,88 @@
+//! The lines in the span by resource id, and the ledger's instances and resources by id,
+//! built once so that each finding looks its lines up rather than scanning every line of the
+//! bill: the audit grows with the lines, not with the lines times the resources.
+//!
+//! Every loop of the audit counts its turns with [`step`], so that a test can hold the work to
+//! the size of the input without timing it.
+
+use std::collections::{HashMap, HashSet};
+
+use super::bill::BillLine;
+use super::ledger::{AuditLedger, LedgerInstance};
+
+/// The lookups the audit's findings share.
+pub(super) struct Index<'a> {
+    /// The indexes of the lines in span that name each resource, in the bill's order.
+    by_resource: HashMap<&'a str, Vec<usize>>,
+    /// The ledger's instances by id (the first, where one repeats).
+    instances: HashMap<&'a str, &'a LedgerInstance>,
+    /// Every id the ledger holds, instance or resource.
+    known: HashSet<&'a str>,
+}
+
+impl<'a> Index<'a> {
+    pub fn new(lines: &'a [BillLine], in_span: &[usize], ledger: &'a AuditLedger) -> Index<'a> {
+        let mut by_resource: HashMap<&str, Vec<usize>> = HashMap::new();
+        for &i in in_span {
+            step();
+            if let Some(id) = lines[i].resource_id.as_deref() {
+                by_resource.entry(id).or_default().push(i);
+            }
+        }
+        let mut instances = HashMap::new();
+        let mut known = HashSet::new();
+        for inst in &ledger.instances {
+            step();
+            instances.entry(inst.id.as_str()).or_insert(inst);
+            known.insert(inst.id.as_str());
+        }
+        for r in &ledger.resources {
+            step();
+            known.insert(r.id.as_str());
+        }
+        Index {
+            by_resource,
+            instances,
+            known,
+        }
+    }
+
+    /// The lines in span that name `resource`, in the bill's order.
+    pub fn lines_of(&self, resource: &str) -> &[usize] {
+        self.by_resource.get(resource).map_or(&[], Vec::as_slice)
+    }
+
+    /// The ledger's instance `id`.
+    pub fn instance(&self, id: &str) -> Option<&'a LedgerInstance> {
+        self.instances.get(id).copied()
+    }
+
+    /// Whether the ledger holds `id`, as an instance or a resource.
+    pub fn knows(&self, id: &str) -> bool {
+        self.known.contains(id)
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    static STEPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// One turn of one of the audit's loops.
+#[inline]
+pub(super) fn step() {
+    #[cfg(test)]
+    STEPS.with(|s| s.set(s.get() + 1));
+}
+
+/// What `f` returns, with the turns its loops took on this thread.
+#[cfg(test)]
+pub(super) fn counting<T>(f: impl FnOnce() -> T) -> (T, u64) {
+    let before = STEPS.with(std::cell::Cell::get);
+    let out = f();
+    (out, STEPS.with(std::cell::Cell::get) - before)
+}
+
+#[cfg(test)]
+#[path = "index_tests.rs"]
+mod tests;
