@@ -6,9 +6,11 @@
 //! - [`run`](mod@run): the loop that samples, asks the guardian and acts through the provider.
 //! - [`process`]: whether a watchdog's process still runs.
 //! - [`lock`]: the lock a watchdog holds for its life, which says whether one lives.
+//! - [`keys`]: the warning when the provider keys end before the deadline acts.
 //! - [`ledger_file`]: whether the ledger it opened is still at its path.
 
 pub mod guardian;
+pub mod keys;
 pub mod ledger_file;
 pub mod lock;
 pub mod process;

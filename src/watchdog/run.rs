@@ -16,12 +16,13 @@ use tokio::sync::mpsc;
 use tokio::time::MissedTickBehavior;
 
 use super::guardian::{Decision, Guardian};
+use super::keys::KeysWarned;
 use super::take_up::take_up;
 use crate::app::Level;
 use crate::config::HooksConfig;
 pub use crate::guard::stale_after;
 use crate::guard::{GuardClock, GuardTime, IdleTracker, Reading};
-use crate::ledger::{EventLevel, EventRecord, Ledger};
+use crate::ledger::{EventLevel, EventRecord, GuardState, Ledger};
 use crate::notify::{Alert, Notifier, Outcome, QUEUE_LEN, Queue, Report};
 use crate::provider::command::run::run as run_hook;
 use crate::provider::{Action, Provider};
@@ -145,6 +146,7 @@ where
     let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
         .map_err(|e| e.to_string())?;
     let mut failures = 0;
+    let mut keys_warned = KeysWarned::default();
     let ended = loop {
         tokio::select! {
             _ = term.recv() => break Ended::Stopped,
@@ -166,6 +168,7 @@ where
             break ended;
         }
         let guard = w.ledger.guard(&w.instance).ok().flatten();
+        warn_of_keys(&mut w, &mut keys_warned, guard.as_ref(), t.wall);
         if starter_gone(w.started_by) && !has_duty(guard.as_ref(), w.on_idle) {
             break Ended::Unwatched;
         }
@@ -260,6 +263,19 @@ fn beat(w: &mut Watch, pid: u32, now: Timestamp, failures: &mut u32) -> Option<E
         }
     }
     None
+}
+
+/// Says in the log, and records for the cockpit, when the keys end before the deadline acts.
+fn warn_of_keys(
+    w: &mut Watch,
+    warned: &mut KeysWarned,
+    guard: Option<&GuardState>,
+    now: Timestamp,
+) {
+    if let Some(warning) = warned.check(guard, w.provider.keys_expire()) {
+        say(&warning);
+        record(w, EventRecord::alert(now, EventLevel::Warn, warning));
+    }
 }
 
 fn guardian_idle(rule: &IdleTracker, gpus: &GpuRound, host: &HostSample) -> bool {

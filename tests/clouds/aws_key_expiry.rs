@@ -25,6 +25,45 @@ fn arm(dir: &Path, instance: &str, deadline: Timestamp) {
     ledger.set_policy(instance, &policy, change).unwrap();
 }
 
+/// What a foreground watchdog for `instance` says in its first seconds.
+fn watchdog_log(cli: &Cli, instance: &str) -> String {
+    let args: Vec<String> = [
+        "--provider",
+        "aws",
+        "--instance",
+        instance,
+        "--region",
+        "us-east-1",
+        "watchdog",
+        "--foreground",
+        "--interval",
+        "1s",
+    ]
+    .iter()
+    .map(|s| (*s).to_string())
+    .collect();
+    let log_path = cli.dir.join("watchdog-keys.log");
+    let log_file = std::fs::File::create(&log_path).unwrap();
+    let mut child = cli
+        .command(&args)
+        .stdout(std::process::Stdio::null())
+        .stderr(log_file)
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let mut log = String::new();
+    while started.elapsed() < std::time::Duration::from_secs(30) {
+        log = std::fs::read_to_string(&log_path).unwrap_or_default();
+        if log.contains("keys expire") || child.try_wait().unwrap().is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    log
+}
+
 #[test]
 fn status_warns_when_exported_keys_expire_before_the_guard_releases() {
     let Some(moto) = moto() else { return };
@@ -85,6 +124,14 @@ fn status_warns_when_exported_keys_expire_before_the_guard_releases() {
     );
     let text = String::from_utf8_lossy(&cli.run(&args(&[])).stdout).into_owned();
     assert!(text.contains(&format!("warning   {warning}")), "{text}");
+
+    // The watchdog that would act says it in its log when it starts.
+    let log = watchdog_log(&cli, &instance);
+    assert!(log.contains(&warning), "{log}");
+    assert!(
+        !log.contains("session-token-example"),
+        "the token never shows"
+    );
 
     // A release in ten minutes is inside the keys' life: no warning.
     arm(&dir, &instance, now + SignedDuration::from_mins(10));

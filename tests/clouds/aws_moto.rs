@@ -181,6 +181,14 @@ pub(crate) struct Cli {
 
 impl Cli {
     pub(crate) fn run(&mut self, args: &[String]) -> Output {
+        let out = self.command(args).output().unwrap();
+        self.seen.push_str(&String::from_utf8_lossy(&out.stdout));
+        self.seen.push_str(&String::from_utf8_lossy(&out.stderr));
+        out
+    }
+
+    /// The command `run` runs, for a test that spawns it and reads it while it lives.
+    pub(crate) fn command(&self, args: &[String]) -> Command {
         let config = self.dir.join("config.toml");
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_gpumeter"));
         cmd.args(args)
@@ -206,10 +214,7 @@ impl Cli {
                 None => cmd.env_remove(k),
             };
         }
-        let out = cmd.output().unwrap();
-        self.seen.push_str(&String::from_utf8_lossy(&out.stdout));
-        self.seen.push_str(&String::from_utf8_lossy(&out.stderr));
-        out
+        cmd
     }
 
     pub(crate) fn json(&mut self, args: &[String]) -> (i32, Value) {
