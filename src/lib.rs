@@ -11,6 +11,7 @@ pub mod cli;
 pub mod cockpit;
 pub mod commands;
 pub mod config;
+pub mod detect;
 pub mod files;
 pub mod ledger;
 pub mod notify;
