@@ -284,7 +284,7 @@ pub struct CommandConfig {
     pub stop: Option<Vec<String>>,
     pub snapshot_clean: Option<Vec<String>>,
     pub extend: Option<Vec<String>>,
-    /// Prints the inventory as JSON (the schema is in the README).
+    /// Prints the inventory as JSON (the schema is in docs/providers/command.md).
     pub inventory: Option<Vec<String>>,
     /// Deletes one resource `cleanup` chose (`{id}`, `{kind}`); read back through
     /// `list_account` (else `inventory`) until the id is no longer listed.

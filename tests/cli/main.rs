@@ -27,6 +27,7 @@ mod panic_tmux;
 mod pricing_cli;
 mod progress_tmux;
 mod readme_examples;
+mod readme_links;
 mod readme_screen;
 mod regional_price;
 mod report_focus;

@@ -1,8 +1,9 @@
-//! Every `gpumeter` command line in README.md's code blocks: each parses, and each that runs
-//! without a cloud account (the demo, `estimate`, `pricing`, the self-descriptions) runs with
-//! the exit status README promises (0, or 3 where something keeps billing), so an example
-//! that fails is found here, not by a reader.
+//! Every `gpumeter` command line in the code blocks of README.md and of every page under docs/:
+//! each parses, and each that runs without a cloud account (the demo, `estimate`, `pricing`,
+//! the self-descriptions) runs with the exit status the page promises (0, or 3 where something
+//! keeps billing), so an example that fails is found here, not by a reader.
 
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// The arguments of a shell line: quotes kept together, cut at a pipe, a redirect, `&&`, `;`
@@ -32,23 +33,72 @@ fn words(line: &str) -> Vec<String> {
     words
 }
 
-/// Every `gpumeter ...` line inside a fenced block, with its arguments.
-fn examples() -> Vec<(String, Vec<String>)> {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
-        .expect("README.md");
+/// README.md, then every Markdown page under docs/, in a stable order.
+fn pages() -> Vec<PathBuf> {
+    fn walk(dir: &Path, found: &mut Vec<PathBuf>) {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .map(|entry| entry.expect("a directory entry").path())
+            .collect();
+        entries.sort();
+        for path in entries {
+            if path.is_dir() {
+                walk(&path, found);
+            } else if path.extension().is_some_and(|ext| ext == "md") {
+                found.push(path);
+            }
+        }
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut found = vec![root.join("README.md")];
+    walk(&root.join("docs"), &mut found);
+    found
+}
+
+/// One command line from a page: where it is, the line as written, and its arguments.
+struct Example {
+    at: String,
+    line: String,
+    args: Vec<String>,
+}
+
+/// Every `gpumeter ...` line inside a fenced block of `text`, which is the page `name`.
+fn examples_in(name: &str, text: &str) -> Vec<Example> {
     let mut fenced = false;
     let mut found = Vec::new();
-    for line in readme.lines() {
+    for (number, line) in text.lines().enumerate() {
         if line.trim_start().starts_with("```") {
             fenced = !fenced;
             continue;
         }
         let command = line.trim_start().trim_start_matches("$ ");
         if fenced && let Some(rest) = command.strip_prefix("gpumeter ") {
-            found.push((command.to_string(), words(rest)));
+            found.push(Example {
+                at: format!("{name}:{}", number + 1),
+                line: command.to_string(),
+                args: words(rest),
+            });
         }
     }
     found
+}
+
+/// Every example of every page.
+fn examples() -> Vec<Example> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    pages()
+        .iter()
+        .flat_map(|page| {
+            let text =
+                std::fs::read_to_string(page).unwrap_or_else(|e| panic!("{}: {e}", page.display()));
+            let name = page
+                .strip_prefix(root)
+                .unwrap_or(page)
+                .display()
+                .to_string();
+            examples_in(&name, &text)
+        })
+        .collect()
 }
 
 /// Runs without an account, and ends on its own: the demo (not the cockpit, `serve` or a
@@ -71,13 +121,19 @@ fn runs_offline(args: &[String]) -> bool {
 }
 
 #[test]
-fn every_readme_example_parses_and_the_offline_ones_run() {
+fn every_example_in_readme_and_docs_parses_and_the_offline_ones_run() {
     let bin = env!("CARGO_BIN_EXE_gpumeter");
     let examples = examples();
     assert!(examples.len() >= 15, "{} examples", examples.len());
+    for page in ["README.md", "docs/"] {
+        assert!(
+            examples.iter().any(|e| e.at.starts_with(page)),
+            "no example read from {page}"
+        );
+    }
     let mut ran = 0;
     let mut failures = Vec::new();
-    for (line, args) in &examples {
+    for Example { at, line, args } in &examples {
         if args
             .iter()
             .any(|a| a.contains('<') || a.contains("...") || a == "\\")
@@ -107,7 +163,7 @@ fn every_readme_example_parses_and_the_offline_ones_run() {
         };
         if !matches!(out.status.code(), Some(0 | 3)) {
             failures.push(format!(
-                "`{line}` exits {:?}: {}",
+                "{at}: `{line}` exits {:?}: {}",
                 out.status.code(),
                 String::from_utf8_lossy(&out.stderr).trim()
             ));
@@ -128,4 +184,28 @@ fn the_shell_words_are_split_as_a_shell_would() {
         words("--demo report --csv | head"),
         ["--demo", "report", "--csv"]
     );
+}
+
+#[test]
+fn examples_are_the_gpumeter_lines_inside_fences_with_where_they_are() {
+    let page = "Run `gpumeter status` here.\n\n```sh\n$ gpumeter --demo sweep   # note\nls\n```\ngpumeter man\n";
+    let found = examples_in("docs/x.md", page);
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].at, "docs/x.md:4");
+    assert_eq!(found[0].line, "gpumeter --demo sweep   # note");
+    assert_eq!(found[0].args, ["--demo", "sweep"]);
+}
+
+#[test]
+fn the_pages_are_the_readme_and_every_page_under_docs() {
+    let pages = pages();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    assert_eq!(pages[0], root.join("README.md"));
+    for page in [
+        "docs/verify.md",
+        "docs/providers/aws.md",
+        "docs/providers/command.md",
+    ] {
+        assert!(pages.contains(&root.join(page)), "{page} is not read");
+    }
 }

@@ -269,12 +269,12 @@ fn a_month_of_burn_is_the_sheets_month() {
     );
 }
 
-/// The README's `[[fleet]]` example is a config gpumeter loads: a listed account in two regions
-/// and one naming its instances.
+/// The `[[fleet]]` example in docs/prometheus-and-fleet.md is a config gpumeter loads: a listed
+/// account in two regions and one naming its instances.
 #[test]
-fn the_readme_fleet_example_loads() {
-    let readme = std::fs::read_to_string("README.md").unwrap();
-    let section = readme
+fn the_documented_fleet_example_loads() {
+    let page = std::fs::read_to_string("docs/prometheus-and-fleet.md").unwrap();
+    let section = page
         .split("## The fleet (")
         .nth(1)
         .expect("the fleet section");
@@ -283,8 +283,11 @@ fn the_readme_fleet_example_loads() {
         .nth(1)
         .and_then(|rest| rest.split("```").next())
         .expect("a toml block");
-    let config = gpumeter::config::Config::parse(block, std::path::Path::new("README.md"))
-        .unwrap_or_else(|e| panic!("{e}"));
+    let config = gpumeter::config::Config::parse(
+        block,
+        std::path::Path::new("docs/prometheus-and-fleet.md"),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(config.fleet.len(), 2);
     assert!(config.fleet[0].discovers());
     assert_eq!(config.fleet[0].each_region().len(), 2);

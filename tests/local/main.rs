@@ -2,7 +2,7 @@
 //! included), the telemetry sources and what is read from them, `serve` and its exposition,
 //! webhooks against a loopback receiver, a real Prometheus scraping several serves (and the
 //! Grafana dashboard's queries against it), the fleet, the checkpoint scan, `update` and the idle
-//! rule on the demo fixture, the price sheets on disk and the README's key table.
+//! rule on the demo fixture, the price sheets on disk and the cockpit's key table.
 
 mod notify_peer;
 mod prometheus_peer;

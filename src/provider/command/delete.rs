@@ -87,7 +87,7 @@ impl CommandProvider {
                     "the list_account command printed JSON that does not follow the schema: {e}"
                 ),
             )
-            .with_fix("make [command] list_account print the documented JSON (see the README)")
+            .with_fix("make [command] list_account print the documented JSON (see docs/providers/command.md)")
         })
     }
 

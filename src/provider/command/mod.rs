@@ -138,7 +138,7 @@ impl CommandProvider {
                 ID,
                 format!("the inventory command printed JSON that does not follow the schema: {e}"),
             )
-            .with_fix("make [command] inventory print the documented JSON (see the README)")
+            .with_fix("make [command] inventory print the documented JSON (see docs/providers/command.md)")
         })?;
         Ok(document.into_inventory((self.clock)()))
     }

@@ -1,4 +1,4 @@
-//! The JSON an inventory command prints (documented in the README):
+//! The JSON an inventory command prints (documented in docs/providers/command.md):
 //!
 //! ```json
 //! {

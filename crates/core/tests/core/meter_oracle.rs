@@ -1,6 +1,6 @@
-//! A second, deliberately simple reading of the sheet's rules (README's "Cost semantics" and
-//! pricing/README.md) that the engine must agree with to the nano-unit on random sheets,
-//! lifecycles, usages, resources and instants. See `meter_oracle/rules.rs`.
+//! A second, deliberately simple reading of the sheet's rules ("Cost semantics" in
+//! docs/costs-and-sheets.md, and pricing/README.md) that the engine must agree with to the
+//! nano-unit on random sheets, lifecycles, usages, resources and instants. See `meter_oracle/rules.rs`.
 
 mod inputs;
 mod rules;
