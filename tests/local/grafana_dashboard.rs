@@ -63,7 +63,8 @@ fn the_dashboard_is_provisionable_and_every_query_uses_the_datasource_variable()
     }
 }
 
-/// What the README and the issue promise the dashboard shows, each a panel of its own.
+/// What docs/prometheus-and-fleet.md and the issue promise the dashboard shows, each a panel of
+/// its own.
 #[test]
 fn the_dashboard_has_the_promised_panels() {
     let board = dashboard::load();
