@@ -3,7 +3,7 @@
 //! `DryRun` (nothing is stopped or deleted); a key that may do everything passes, and the
 //! release policy's exit status follows.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use gpumeter::provider::aws::sigv4::uri_encode;
@@ -93,8 +93,7 @@ fn doctor_asks_ec2_with_dry_run_what_each_key_may_do_against_moto() {
         .await;
         (reader, admin, grab(&run, "instanceId"))
     });
-    let home = PathBuf::from(std::env::temp_dir())
-        .join(format!("gpumeter-doctor-moto-{}", std::process::id()));
+    let home = std::env::temp_dir().join(format!("gpumeter-doctor-moto-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&home);
     std::fs::create_dir_all(home.join("config/gpumeter")).unwrap();
     std::fs::write(
