@@ -240,6 +240,19 @@ pub enum Command {
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
     },
+    /// Checks what gpumeter needs here, one line each with the fix: NVML, the provider and
+    /// instance, the key and what it may do, the watchdog, the sheet, the clock and the zone.
+    /// Exit 0 when all the configured deadline policy needs works, 1 otherwise.
+    #[command(after_help = "Examples:
+  gpumeter doctor
+  gpumeter --provider aws doctor --json")]
+    Doctor(crate::commands::doctor::DoctorArgs),
+    /// Writes a commented config from what was detected and what you pick; never replaces one
+    /// without asking (or --force).
+    #[command(after_help = "Examples:
+  gpumeter init
+  gpumeter --provider aws init --deadline 4h --at-zero stop --idle 30m --yes")]
+    Init(crate::commands::init::InitArgs),
     /// Every instance and leftover across the configured providers and accounts, by cost.
     #[command(after_help = "Examples:
   gpumeter fleet

@@ -39,6 +39,8 @@ fn takes(
         Command::Fleet { .. } => ("fleet", &[], &[]),
         Command::Completions { .. } => ("completions", &[], &[]),
         Command::Man { .. } => ("man", &[], &[]),
+        Command::Doctor(_) => ("doctor", &[], &[]),
+        Command::Init(_) => ("init", &[], &[]),
     }
 }
 

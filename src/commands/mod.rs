@@ -13,9 +13,12 @@ pub mod checklist;
 pub mod cleanup;
 pub mod cockpit;
 pub mod context;
+mod detected;
+pub mod doctor;
 pub mod estimate;
 pub mod extend;
 pub mod fleet;
+pub mod init;
 pub mod meta;
 mod misplaced;
 pub mod pricing;
@@ -176,6 +179,8 @@ pub fn run(cli: &Cli) -> ExitCode {
         Some(Command::Estimate(args)) => estimate::run(args, cli),
         Some(Command::Pricing(cmd)) => pricing::run(cmd),
         Some(Command::Status(args)) => status::run(args, cli),
+        Some(Command::Doctor(args)) => doctor::run(cli, args),
+        Some(Command::Init(args)) => init::run(cli, args),
         Some(Command::Verify(args)) => verify::run(args, cli),
         Some(Command::Watchdog(args)) => watchdog::run(cli, args),
         Some(Command::Checklist { json, .. }) => checklist::run(cli, *json),

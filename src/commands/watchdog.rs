@@ -5,7 +5,7 @@
 //! `watchdog.log` in the data directory: a dropped ssh connection or a closed tmux pane does
 //! not end it. A reboot does: [`service`] writes the systemd user unit that survives one.
 
-mod service;
+pub(crate) mod service;
 mod status;
 
 use std::path::Path;

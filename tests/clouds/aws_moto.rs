@@ -464,7 +464,7 @@ pub(crate) fn no_secret_anywhere(dir: &Path, output: &str) {
 
 /// An IAM call to moto while it still takes every request: the scope in the header is only
 /// what moto routes by.
-async fn iam(url: &str, form: &str) -> String {
+pub(crate) async fn iam(url: &str, form: &str) -> String {
     let http = Http::new(policy()).unwrap();
     let response = http
         .client()

@@ -14,6 +14,7 @@ mod alibaba_faults;
 mod all_regions;
 mod aws_checked;
 mod aws_cleanup;
+mod aws_doctor;
 mod aws_elb;
 mod aws_faults;
 mod aws_fleet;

@@ -1,0 +1,143 @@
+//! `gpumeter doctor`: one line per capability gpumeter needs here, `✓`, `✗` with the fix, or
+//! `–` where it does not apply; exit 0 when everything the configured policy needs works.
+//!
+//! The facts are gathered here and in [`facts`] and [`aws`]; [`checks`] judges them.
+
+mod aws;
+pub mod checks;
+mod facts;
+
+use std::process::ExitCode;
+
+use clap::Args;
+use serde_json::json;
+
+use self::checks::{Act, Check, Facts, Permission};
+use super::context::Context;
+use super::{CommandResult, EXIT_FAILED, Failure, emit};
+use crate::cli::Cli;
+use crate::config::{Config, ProviderKind};
+use crate::detect::Detected;
+
+/// `gpumeter doctor`.
+#[derive(Debug, Args)]
+pub struct DoctorArgs {
+    /// Print JSON instead of lines: stable keys, every value in English words or numbers.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(cli: &Cli, args: &DoctorArgs) -> CommandResult {
+    let (config, path) =
+        Config::load(cli.config.as_deref()).map_err(|e| Failure::bad_input(e.to_string()))?;
+    let detected = super::detected::detected_here(cli, &config);
+    let ctx = Context::load(cli)?;
+    let (credentials, permissions) = provider_facts(&ctx, &detected);
+    let (service, service_installable) = facts::service();
+    let facts = Facts {
+        config: path.map(|p| p.display().to_string()),
+        policy: facts::policy(&config),
+        nvml: facts::nvml(),
+        credentials,
+        permissions,
+        service,
+        service_installable,
+        sheet: facts::sheet(&config, &detected),
+        clock: facts::clock(),
+        zone: facts::zone(),
+    };
+    let checks = checks::checks(&detected, &facts);
+    let healthy = checks::healthy(&checks);
+    if args.json {
+        emit(&as_json(&checks, healthy).to_string());
+    } else {
+        for check in &checks {
+            emit(&as_line(check));
+        }
+    }
+    Ok(if healthy {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(EXIT_FAILED)
+    })
+}
+
+/// `✓ what — detail`.
+pub fn as_line(check: &Check) -> String {
+    format!("{} {} — {}", check.mark.symbol(), check.what, check.detail)
+}
+
+/// The report as JSON: `ok`, and each check's `key`, `status`, `blocking`, `what`, `detail`.
+pub fn as_json(checks: &[Check], healthy: bool) -> serde_json::Value {
+    let list: Vec<_> = checks
+        .iter()
+        .map(|c| {
+            json!({
+                "key": c.key,
+                "status": c.mark.key(),
+                "blocking": c.blocking,
+                "what": c.what,
+                "detail": c.detail,
+            })
+        })
+        .collect();
+    json!({ "ok": healthy, "checks": list })
+}
+
+type ProviderFacts = (Option<Result<String, String>>, Vec<(Act, Permission)>);
+
+/// The credentials and, per action, what the key may do, through each provider's own chain.
+fn provider_facts(ctx: &Context, detected: &Detected) -> ProviderFacts {
+    let Some(kind) = detected.provider.as_ref().map(|p| p.value) else {
+        return (None, Vec::new());
+    };
+    let not_checked = |why: String| -> Vec<(Act, Permission)> {
+        Act::ALL
+            .iter()
+            .map(|a| (*a, Permission::NotChecked(why.clone())))
+            .collect()
+    };
+    let found = |r: Result<(), Failure>| {
+        r.map(|()| "found through the provider's credential chain".to_string())
+            .map_err(|f| match f.fix {
+                Some(fix) => format!("{}; {fix}", f.message),
+                None => f.message,
+            })
+    };
+    match kind {
+        ProviderKind::Demo => (None, Vec::new()),
+        ProviderKind::Command => (
+            None,
+            not_checked("not checked: the command provider runs your own commands".into()),
+        ),
+        ProviderKind::Aws => {
+            let instance = detected.instance.as_ref().map(|f| f.value.clone());
+            let region = detected.region.as_ref().map(|f| f.value.clone());
+            let env = crate::provider::aws::credentials::AwsEnv::from_process();
+            let policy = crate::provider::http::HttpPolicy::default();
+            match super::block_on(aws::probe(&env, instance, region, policy)) {
+                Ok((credentials, permissions)) => (Some(credentials), permissions),
+                Err(f) => (Some(Err(f.message)), Vec::new()),
+            }
+        }
+        ProviderKind::Alibaba | ProviderKind::Tencent => {
+            let built = if kind == ProviderKind::Alibaba {
+                ctx.alibaba()
+            } else {
+                ctx.tencent()
+            };
+            let why = format!(
+                "not checked: gpumeter asks only EC2 for a dry run, not {}",
+                kind.name()
+            );
+            (Some(found(built.map(|_| ()))), not_checked(why))
+        }
+        ProviderKind::Lambda | ProviderKind::Runpod | ProviderKind::Vast => {
+            let why = format!("not checked: {} has no dry run", kind.name());
+            (
+                Some(found(ctx.gpu_cloud(kind).map(|_| ()))),
+                not_checked(why),
+            )
+        }
+    }
+}

@@ -1,0 +1,206 @@
+//! `gpumeter init`: writes a commented, minimal config at the path `Config::load` reads, from
+//! what was detected and what the user picks, by flag or, on a terminal, by prompt. An existing
+//! config is replaced only after a yes, or with `--force`.
+
+mod template;
+
+use std::io::{BufRead as _, IsTerminal as _};
+use std::path::Path;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use self::template::{Deadline, Picks};
+use super::{CommandResult, Failure, emit, emit_part};
+use crate::cli::Cli;
+use crate::config::{Config, OnExpiry, WebhookUrl, parse_duration};
+
+/// `gpumeter init`.
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// The release deadline: a duration from the start (4h, 90m) or a local clock time (18:30).
+    #[arg(long, value_name = "DURATION|HH:MM")]
+    pub deadline: Option<String>,
+    /// What happens when the deadline reaches zero.
+    #[arg(long, value_enum, value_name = "POLICY")]
+    pub at_zero: Option<PolicyArg>,
+    /// Idle this long (every GPU and the CPU) counts as idle [default: 30m].
+    #[arg(long, value_name = "DURATION")]
+    pub idle: Option<String>,
+    /// What happens when the instance is idle [default: alert].
+    #[arg(long, value_enum, value_name = "POLICY")]
+    pub on_idle: Option<PolicyArg>,
+    /// A webhook that alerts are posted to (Slack, Feishu/Lark, DingTalk, WeCom by host; any
+    /// other gets a plain JSON POST).
+    #[arg(long, value_name = "URL")]
+    pub webhook: Option<String>,
+    /// Ask nothing: what no flag gives takes its default.
+    #[arg(long)]
+    pub yes: bool,
+    /// Replace an existing config without asking.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// `alert`, `stop` or `release`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PolicyArg {
+    Alert,
+    Stop,
+    Release,
+}
+
+impl From<PolicyArg> for OnExpiry {
+    fn from(p: PolicyArg) -> Self {
+        match p {
+            PolicyArg::Alert => OnExpiry::Alert,
+            PolicyArg::Stop => OnExpiry::Stop,
+            PolicyArg::Release => OnExpiry::Release,
+        }
+    }
+}
+
+pub fn run(cli: &Cli, args: &InitArgs) -> CommandResult {
+    let path = match &cli.config {
+        Some(path) => path.clone(),
+        None => Config::default_path().ok_or_else(|| {
+            Failure::bad_input("no home directory for the config: give --config PATH")
+        })?,
+    };
+    let interactive = !args.yes && std::io::stdin().is_terminal();
+    if path.exists() && !args.force && !(interactive && ask_yes(&path)?) {
+        return Err(Failure::bad_input(format!(
+            "{} exists and is left as it is: pass --force to replace it",
+            path.display()
+        )));
+    }
+    // What the existing file (if it loads) and the flags say about the instance.
+    let current = Config::from_file_if_exists(&path)
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    let detected = super::detected::detected_here(cli, &current);
+    let picks = picks(args, interactive)?;
+    let text = template::render(&detected, &picks);
+    Config::parse(&text, &path).map_err(|e| Failure::bad_input(e.to_string()))?;
+    write(&path, &text)?;
+    emit(&format!(
+        "wrote {} (mode 0600)\nnext: gpumeter doctor, then gpumeter",
+        path.display()
+    ));
+    Ok(ExitCode::SUCCESS)
+}
+
+fn write(path: &Path, text: &str) -> Result<(), Failure> {
+    let failed =
+        |e: std::io::Error| Failure::failed(format!("cannot write {}: {e}", path.display()));
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        crate::files::create_private_dir(dir).map_err(failed)?;
+    }
+    crate::files::write_private(path, text.as_bytes()).map_err(failed)
+}
+
+fn ask_yes(path: &Path) -> Result<bool, Failure> {
+    let answer = prompt(&format!("{} exists. Replace it? [y/N] ", path.display()))?;
+    Ok(matches!(answer.to_ascii_lowercase().as_str(), "y" | "yes"))
+}
+
+/// One line from the terminal, trimmed; an empty answer takes the default.
+fn prompt(question: &str) -> Result<String, Failure> {
+    emit_part(question);
+    let mut line = String::new();
+    std::io::stdin()
+        .lock()
+        .read_line(&mut line)
+        .map_err(|e| Failure::failed(format!("cannot read the answer: {e}")))?;
+    Ok(line.trim().to_string())
+}
+
+/// A flag's value, else on a terminal the answer to `question`, else nothing.
+fn given(flag: Option<&str>, interactive: bool, question: &str) -> Result<Option<String>, Failure> {
+    match flag {
+        Some(v) => Ok(Some(v.to_string())),
+        None if interactive => Ok(Some(prompt(question)?).filter(|a| !a.is_empty())),
+        None => Ok(None),
+    }
+}
+
+fn picks(args: &InitArgs, interactive: bool) -> Result<Picks, Failure> {
+    let deadline = given(
+        args.deadline.as_deref(),
+        interactive,
+        "Deadline (4h, 18:30; empty for none): ",
+    )?
+    .map(|d| deadline(&d))
+    .transpose()?;
+    let at_zero = match args.at_zero {
+        Some(p) => p.into(),
+        None => policy(
+            interactive,
+            "At zero: alert, stop or release? [alert] ",
+            "--at-zero",
+        )?,
+    };
+    let idle_after = given(args.idle.as_deref(), interactive, "Idle after (30m): ")?;
+    if let Some(idle) = &idle_after {
+        let d = parse_duration(idle).map_err(|e| Failure::bad_input(format!("--idle: {e}")))?;
+        if d.is_zero() {
+            return Err(Failure::bad_input("--idle: must be more than zero"));
+        }
+    }
+    let on_idle = match args.on_idle {
+        Some(p) => p.into(),
+        None => policy(
+            interactive,
+            "When idle: alert, stop or release? [alert] ",
+            "--on-idle",
+        )?,
+    };
+    let webhook = given(
+        args.webhook.as_deref(),
+        interactive,
+        "Webhook URL (empty for none): ",
+    )?
+    .map(|u| WebhookUrl::parse(&u).map_err(|e| Failure::bad_input(format!("--webhook: {e}"))))
+    .transpose()?;
+    Ok(Picks {
+        deadline,
+        at_zero,
+        idle_after,
+        on_idle,
+        webhook,
+    })
+}
+
+fn policy(interactive: bool, question: &str, flag: &str) -> Result<OnExpiry, Failure> {
+    let answer = given(None, interactive, question)?;
+    match answer.as_deref() {
+        None | Some("alert") => Ok(OnExpiry::Alert),
+        Some("stop") => Ok(OnExpiry::Stop),
+        Some("release") => Ok(OnExpiry::Release),
+        Some(other) => Err(Failure::bad_input(format!(
+            "{flag}: `{}` is not one of alert, stop, release",
+            gpumeter_core::text::one_line(other, 40)
+        ))),
+    }
+}
+
+/// `18:30` is a clock time, anything else a duration.
+fn deadline(text: &str) -> Result<Deadline, Failure> {
+    if text.contains(':') {
+        text.parse::<jiff::civil::Time>()
+            .map(|_| Deadline::At(text.to_string()))
+            .map_err(|_| {
+                Failure::bad_input(format!(
+                    "--deadline: `{}` is not a clock time: write it like 18:30",
+                    gpumeter_core::text::one_line(text, 40)
+                ))
+            })
+    } else {
+        match parse_duration(text) {
+            Ok(d) if !d.is_zero() => Ok(Deadline::In(text.to_string())),
+            Ok(_) => Err(Failure::bad_input("--deadline: must be more than zero")),
+            Err(e) => Err(Failure::bad_input(format!("--deadline: {e}"))),
+        }
+    }
+}

@@ -1,0 +1,258 @@
+//! The config `gpumeter init` writes: only the keys the user picked or the machine told, each
+//! under a comment that says what it does. Pure: the text is a function of the picks.
+
+use std::fmt::Write as _;
+
+use crate::config::{OnExpiry, ProviderKind, WebhookKind, WebhookUrl};
+use crate::detect::Detected;
+
+/// When the deadline falls, as the user gave it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Deadline {
+    /// This long after the cockpit or watchdog starts (`4h`).
+    In(String),
+    /// The next time the local clock shows it (`18:30`).
+    At(String),
+}
+
+/// What the user picked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Picks {
+    pub deadline: Option<Deadline>,
+    pub at_zero: OnExpiry,
+    /// How long idle before `on_idle` runs (`30m`); `None` keeps the default.
+    pub idle_after: Option<String>,
+    pub on_idle: OnExpiry,
+    pub webhook: Option<WebhookUrl>,
+}
+
+fn policy(p: OnExpiry) -> &'static str {
+    match p {
+        OnExpiry::Alert => "alert",
+        OnExpiry::Stop => "stop",
+        OnExpiry::Release => "release",
+    }
+}
+
+/// A TOML string, with anything a terminal could act on (controls, bidi) left out.
+fn quoted(text: &str) -> String {
+    let clean: String = text
+        .chars()
+        .filter(|c| !gpumeter_core::text::is_unsafe(*c))
+        .collect();
+    toml::Value::String(clean).to_string()
+}
+
+/// The chat service a webhook's host belongs to: its payload's shape. Anything else gets the
+/// plain JSON object.
+pub fn webhook_kind(url: &WebhookUrl) -> WebhookKind {
+    let host = url.host();
+    let on = |domain: &str| host == domain || host.ends_with(&format!(".{domain}"));
+    if on("hooks.slack.com") {
+        WebhookKind::Slack
+    } else if on("open.feishu.cn") || on("open.larksuite.com") {
+        WebhookKind::Feishu
+    } else if on("oapi.dingtalk.com") {
+        WebhookKind::Dingtalk
+    } else if on("qyapi.weixin.qq.com") {
+        WebhookKind::Wecom
+    } else {
+        WebhookKind::Json
+    }
+}
+
+/// The config text.
+pub fn render(detected: &Detected, picks: &Picks) -> String {
+    let mut out = String::from(
+        "# gpumeter config, written by `gpumeter init`. Every key is optional; the full list is\n\
+         # in config.sample.toml. `gpumeter doctor` checks what this file asks for.\n",
+    );
+    instance(&mut out, detected);
+    deadline(&mut out, picks);
+    let _ = write!(
+        out,
+        "\n[idle]\n\
+         # Every GPU and the CPU idle this long makes the instance idle.\n\
+         after = {}\n\
+         # What then happens: alert (tell you only), stop or release.\n\
+         on_idle = {}\n",
+        quoted(picks.idle_after.as_deref().unwrap_or("30m")),
+        quoted(policy(picks.on_idle)),
+    );
+    if let Some(url) = &picks.webhook {
+        let _ = write!(
+            out,
+            "\n[notify]\n\
+             # Where alerts are posted: the url is a secret, and gpumeter prints only its host.\n\
+             webhook = [{{ kind = {}, url = {} }}]\n",
+            quoted(webhook_kind(url).name()),
+            quoted(url.expose().as_str()),
+        );
+    }
+    out
+}
+
+fn instance(out: &mut String, detected: &Detected) {
+    if detected.provider.is_none() && detected.instance.is_none() {
+        out.push_str(
+            "\n[instance]\n\
+             # Nothing was detected: name the cloud (aws, alibaba, tencent, lambda, runpod, vast,\n\
+             # command or demo) and the instance here.\n\
+             # provider = \"aws\"\n\
+             # id = \"i-0abc\"\n",
+        );
+        return;
+    }
+    out.push_str("\n[instance]\n");
+    if let Some(p) = &detected.provider {
+        line(
+            out,
+            "The cloud the instance lives in",
+            &p.from,
+            "provider",
+            p.value.name(),
+        );
+    }
+    if let Some(i) = &detected.instance {
+        line(
+            out,
+            "The instance watched and acted on",
+            &i.from,
+            "id",
+            &i.value,
+        );
+    }
+    if let Some(r) = &detected.region {
+        line(
+            out,
+            "Its region, which picks the price sheet",
+            &r.from,
+            "region",
+            &r.value,
+        );
+    }
+    if let Some(sku) = &detected.instance_type {
+        out.push_str("\n[pricing]\n");
+        line(
+            out,
+            "The SKU it is priced as, in the region's price sheet",
+            &sku.from,
+            "sku",
+            &sku.value,
+        );
+    }
+    if detected
+        .provider
+        .as_ref()
+        .is_some_and(|p| p.value == ProviderKind::Command)
+    {
+        out.push_str(
+            "# The command provider needs its commands: see [command] in config.sample.toml.\n",
+        );
+    }
+}
+
+fn line(out: &mut String, what: &str, from: &str, key: &str, value: &str) {
+    let from = gpumeter_core::text::one_line(from, 80);
+    let _ = writeln!(out, "# {what} (from {from}).\n{key} = {}", quoted(value));
+}
+
+fn deadline(out: &mut String, picks: &Picks) {
+    out.push_str("\n[deadline]\n");
+    match &picks.deadline {
+        Some(Deadline::In(d)) => {
+            let _ = writeln!(
+                out,
+                "# The deadline: this long after the cockpit or the watchdog starts.\nrelease_in = {}",
+                quoted(d)
+            );
+        }
+        Some(Deadline::At(t)) => {
+            let _ = writeln!(
+                out,
+                "# The deadline: the next time the local clock shows this time.\nrelease_at = {}",
+                quoted(t)
+            );
+        }
+        None => out.push_str(
+            "# No deadline: set release_in = \"4h\" or release_at = \"18:30\" for one.\n",
+        ),
+    }
+    let _ = writeln!(
+        out,
+        "# What happens at zero: alert (tell you only), stop or release.\non_expiry = {}",
+        quoted(policy(picks.at_zero))
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::config::Config;
+    use crate::detect::Found;
+
+    fn found<T>(value: T) -> Found<T> {
+        Found {
+            value,
+            from: "config".into(),
+        }
+    }
+
+    #[test]
+    fn the_text_loads_and_holds_every_pick_with_a_comment_above_each_key() {
+        let detected = Detected {
+            provider: Some(found(ProviderKind::Aws)),
+            instance: Some(found("i-0abc\u{202e}".to_string())),
+            region: Some(found("us-east-1".to_string())),
+            instance_type: Some(found("p4d.24xlarge".to_string())),
+            problems: Vec::new(),
+        };
+        let picks = Picks {
+            deadline: Some(Deadline::At("18:30".into())),
+            at_zero: OnExpiry::Release,
+            idle_after: Some("45m".into()),
+            on_idle: OnExpiry::Stop,
+            webhook: Some(WebhookUrl::parse("https://hooks.slack.com/services/T/B/X").unwrap()),
+        };
+        let text = render(&detected, &picks);
+        assert!(!text.contains('\u{202e}'));
+        let config = Config::parse(&text, Path::new("config.toml")).unwrap();
+        assert_eq!(config.instance.provider, Some(ProviderKind::Aws));
+        assert_eq!(config.instance.id.as_deref(), Some("i-0abc"));
+        assert_eq!(config.pricing.sku.as_deref(), Some("p4d.24xlarge"));
+        assert_eq!(
+            config.deadline.release_at,
+            Some(jiff::civil::time(18, 30, 0, 0))
+        );
+        assert_eq!(config.deadline.on_expiry, OnExpiry::Release);
+        assert_eq!(config.idle.after, std::time::Duration::from_secs(45 * 60));
+        assert_eq!(config.idle.on_idle, OnExpiry::Stop);
+        assert_eq!(config.notify.webhook[0].kind, WebhookKind::Slack);
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, l) in lines.iter().enumerate() {
+            if l.contains(" = ") && !l.starts_with('#') {
+                assert!(lines[i - 1].starts_with('#'), "no comment above `{l}`");
+            }
+        }
+    }
+
+    #[test]
+    fn webhook_kinds_follow_the_host() {
+        let kind = |u: &str| webhook_kind(&WebhookUrl::parse(u).unwrap());
+        assert_eq!(
+            kind("https://oapi.dingtalk.com/robot/send?access_token=x"),
+            WebhookKind::Dingtalk
+        );
+        assert_eq!(
+            kind("https://open.feishu.cn/open-apis/bot/v2/hook/x"),
+            WebhookKind::Feishu
+        );
+        assert_eq!(
+            kind("https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=x"),
+            WebhookKind::Wecom
+        );
+        assert_eq!(kind("https://slack.com.evil.example/x"), WebhookKind::Json);
+    }
+}
