@@ -48,6 +48,7 @@ pub struct Pointed {
 
 impl Signs {
     /// Keeps a DMI value, as one clean line.
+    #[must_use]
     pub fn with_dmi(mut self, name: &str, value: &str) -> Self {
         let value = one_line(value.trim(), MAX_VALUE);
         if !value.is_empty() {
