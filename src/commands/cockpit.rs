@@ -422,31 +422,6 @@ fn watchdog_args(cli: &Cli, ctx: &Context) -> Vec<String> {
     args
 }
 
-#[cfg(test)]
-mod tests {
-    use std::time::Duration;
-
-    use super::unanswered_line;
-    use crate::app::{Event, KeyCode, KeyPress, update};
-    use crate::demo::demo_app;
-
-    #[test]
-    fn quitting_past_an_unanswered_action_says_so_on_the_normal_screen() {
-        let mut app = demo_app(Duration::from_secs(3600));
-        let mut key = |c| update(&mut app, Event::Key(KeyPress::new(KeyCode::Char(c))));
-        for c in ['S', 'y', 'q', 'q'] {
-            key(c);
-        }
-        let line = unanswered_line(&app).expect("a line");
-        assert!(line.contains("stop had no answer from demo"), "{line}");
-        assert!(line.contains("not confirmed"), "{line}");
-
-        let mut idle = demo_app(Duration::from_secs(3600));
-        update(&mut idle, Event::Key(KeyPress::new(KeyCode::Char('q'))));
-        assert_eq!(unanswered_line(&idle), None);
-    }
-}
-
 /// In the events, when the provider was detected: what the machine said about itself, and what
 /// the provider cannot read (the credentials a detected instance still needs), since no panel
 /// shows either.
@@ -474,5 +449,30 @@ fn say_detected(ctx: &Context, provider: &dyn crate::provider::Provider, app: &m
     }
     for gap in provider.gaps() {
         app.log(crate::app::Level::Warn, gap);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::unanswered_line;
+    use crate::app::{Event, KeyCode, KeyPress, update};
+    use crate::demo::demo_app;
+
+    #[test]
+    fn quitting_past_an_unanswered_action_says_so_on_the_normal_screen() {
+        let mut app = demo_app(Duration::from_secs(3600));
+        let mut key = |c| update(&mut app, Event::Key(KeyPress::new(KeyCode::Char(c))));
+        for c in ['S', 'y', 'q', 'q'] {
+            key(c);
+        }
+        let line = unanswered_line(&app).expect("a line");
+        assert!(line.contains("stop had no answer from demo"), "{line}");
+        assert!(line.contains("not confirmed"), "{line}");
+
+        let mut idle = demo_app(Duration::from_secs(3600));
+        update(&mut idle, Event::Key(KeyPress::new(KeyCode::Char('q'))));
+        assert_eq!(unanswered_line(&idle), None);
     }
 }
