@@ -57,6 +57,7 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
         Spend::new(pricing, budget, time_zone.clone()),
     );
     app.deadline = deadline;
+    say_detected(&ctx, provider.as_ref(), &mut app);
     app.idle = Some(crate::app::IdleWatch::new(idle.rule(), idle.on_idle));
     // A deadline its own flags ask for is asked about when the shared guard row holds another;
     // the config's is only a default and gives way to the row's.
@@ -419,6 +420,36 @@ fn watchdog_args(cli: &Cli, ctx: &Context) -> Vec<String> {
     }
     args.extend(super::watchdog::target_args(cli));
     args
+}
+
+/// In the events, when the provider was detected: what the machine said about itself, and what
+/// the provider cannot read (the credentials a detected instance still needs), since no panel
+/// shows either.
+fn say_detected(ctx: &Context, provider: &dyn crate::provider::Provider, app: &mut App) {
+    let detected = &ctx.detected;
+    if detected.is_none() {
+        return;
+    }
+    if let (Some(cloud), Some(instance)) = (&detected.provider, &detected.instance) {
+        let region = detected.region.as_ref().map_or("", |r| r.value.as_str());
+        let kind = detected
+            .instance_type
+            .as_ref()
+            .map_or("", |t| t.value.as_str());
+        let line = format!(
+            "found {} instance {} {region} {kind} (from {})",
+            cloud.value.name(),
+            instance.value,
+            cloud.from
+        );
+        app.log(
+            crate::app::Level::Info,
+            gpumeter_core::text::one_line(&line, 300),
+        );
+    }
+    for gap in provider.gaps() {
+        app.log(crate::app::Level::Warn, gap);
+    }
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! config file.
 
 mod clouds;
+mod detected;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -14,6 +15,7 @@ use super::Failure;
 use crate::cli::Cli;
 use crate::config::{Config, InstanceConfig, ProviderKind, SheetRef};
 use crate::demo::demo_pricing;
+use crate::detect::Detected;
 use crate::ledger::{EventRecord, Ledger, path_in};
 use crate::meter::{BillingMode, ComputeTerms, Resource};
 use crate::provider::alibaba::AlibabaCloud;
@@ -26,6 +28,7 @@ use crate::provider::{
     Action, ActionReport, InstanceInfo, Inventory, Provider, ProviderError, Seen, none::NoProvider,
 };
 use crate::spend::{PriceOrigin, PriceSource, Pricing, sheet_for_region};
+use detected::{detected_here, fill_from};
 
 /// Actions the demo cloud refuses, comma-separated (`release,stop`): shows the error path.
 pub const DEMO_FAIL_ENV: &str = "GPUMETER_DEMO_FAIL";
@@ -45,6 +48,8 @@ pub struct Context {
     env: BTreeMap<String, String>,
     /// How patient the AWS, Alibaba and Tencent adapters' calls are.
     http: HttpPolicy,
+    /// What the machine said about itself, when neither flags nor config name a provider.
+    pub detected: Detected,
 }
 
 impl Context {
@@ -68,6 +73,12 @@ impl Context {
                 })?,
         };
         let demo = cli.demo || config.instance.provider == Some(ProviderKind::Demo);
+        let detected = if demo || config.instance.provider.is_some() {
+            Detected::default()
+        } else {
+            detected_here()
+        };
+        fill_from(&mut config.instance, &detected);
         Ok(Context {
             read_only: cli.read_only || config.read_only,
             config,
@@ -75,8 +86,9 @@ impl Context {
             demo,
             quiet: false,
             adapter: OnceLock::new(),
-            env: BTreeMap::new(),
+            env: detected::unanswered(&detected),
             http: HttpPolicy::default(),
+            detected,
         })
     }
 
@@ -96,6 +108,7 @@ impl Context {
             adapter: OnceLock::new(),
             env: self.env.clone(),
             http: self.http,
+            detected: Detected::default(),
         }
     }
 
@@ -204,6 +217,14 @@ impl Context {
     }
 
     fn adapter_for_config(&self) -> Result<Arc<dyn Provider>, Failure> {
+        let adapter = self.configured_adapter();
+        match (adapter, &self.detected.provider) {
+            (Err(why), Some(_)) => detected::stand_in(self, &why).ok_or(why),
+            (adapter, _) => adapter,
+        }
+    }
+
+    fn configured_adapter(&self) -> Result<Arc<dyn Provider>, Failure> {
         if self.demo {
             return Ok(Arc::new(self.demo_cloud()));
         }

@@ -18,11 +18,12 @@ pub mod delete_steps;
 pub mod demo;
 pub mod env;
 pub mod http;
+pub mod identity;
 pub mod ini;
 pub mod lambda;
 pub mod left_by;
 #[cfg(test)]
-mod metadata_stub;
+pub(crate) mod metadata_stub;
 pub mod none;
 pub mod one_line;
 pub mod readback;

@@ -66,7 +66,7 @@ pub fn render_cost(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, focus
     let inner = panel.inner(area);
     let (w, h) = (usize::from(inner.width), usize::from(inner.height));
     let lines = match (&app.spend.pricing, &app.spend.reading) {
-        (None, _) => no_pricing(w, theme),
+        (None, _) => no_pricing(w, theme, &app.cloud.provider),
         (Some(_), None) => vec![Line::styled(
             "waiting for the instance's inventory…",
             theme.style(Role::TextDim),
@@ -89,12 +89,21 @@ pub fn render_cost(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, focus
     paint::lines(inner, buf, &lines);
 }
 
-fn no_pricing(w: usize, theme: &Theme) -> Vec<Line<'static>> {
+/// What to do when nothing prices the instance. On AWS, Alibaba and Tencent the instance type
+/// is the SKU of the region's bundled sheet, so naming one is not the fix there.
+fn no_pricing(w: usize, theme: &Theme, provider: &str) -> Vec<Line<'static>> {
     let mut out = vec![Line::styled(
         "no price sheet for this instance",
         theme.style(Role::AlertWarn),
     )];
-    let hint = "name a sheet and SKU in the config; `gpumeter pricing list` shows them";
+    let hint = match provider {
+        "aws" | "alibaba" | "tencent" => {
+            "the instance type is the SKU, priced from its region's sheet once the instance and \
+             region are known: run on the instance, or pass --instance and --region; a type no \
+             sheet lists needs [pricing] sheet (`gpumeter pricing list` shows them)"
+        }
+        _ => "name a sheet and SKU in the config; `gpumeter pricing list` shows them",
+    };
     out.extend(
         wrap(hint, w)
             .into_iter()
@@ -212,5 +221,43 @@ fn meter(app: &App, pricing: &Pricing, reading: &SpendReading, theme: &Theme) ->
             .iter()
             .map(|m| m.to_f64().unwrap_or(0.0))
             .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    /// The Cost panel's text with nothing priced, on `provider`.
+    fn unpriced_on(provider: &str) -> String {
+        let mut app = crate::demo::demo_app(Duration::from_secs(600));
+        app.spend.pricing = None;
+        app.spend.reading = None;
+        app.cloud.provider = provider.to_string();
+        let area = Rect::new(0, 0, 60, 12);
+        let mut buf = Buffer::empty(area);
+        render_cost(area, &mut buf, &app, &Theme::default(), false);
+        let cells = buf.content().iter().map(ratatui::buffer::Cell::symbol);
+        cells
+            .collect::<String>()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    #[test]
+    fn the_clouds_whose_instance_type_is_the_sku_are_not_told_to_name_one() {
+        for provider in ["aws", "alibaba", "tencent"] {
+            let text = unpriced_on(provider);
+            assert!(
+                text.contains("the instance type is the SKU"),
+                "{provider}: {text}"
+            );
+            assert!(!text.contains("name a sheet and SKU"), "{provider}: {text}");
+        }
+        let text = unpriced_on("command");
+        assert!(text.contains("name a sheet and SKU"), "{text}");
     }
 }

@@ -14,6 +14,7 @@ mod cleanup_cli;
 mod cockpit_cli;
 mod command_cli;
 mod core_dumps_cli;
+mod detect_cli;
 mod doctor_cli;
 mod e2e_tmux;
 mod estimate_cli;

@@ -29,6 +29,11 @@ impl Metadata {
             throttled_retries: 1,
             ..HttpPolicy::default()
         };
+        Self::with_policy(base, policy)
+    }
+
+    /// The service at `base`, as patient as `policy`.
+    pub fn with_policy(base: &str, policy: HttpPolicy) -> Result<Self, ProviderError> {
         let http = Http::new(policy).map_err(|e| ProviderError::state(PROVIDER, e.to_string()))?;
         Ok(Metadata {
             base: base.trim_end_matches('/').to_string(),
@@ -97,6 +102,34 @@ impl Metadata {
             Ok(_) => Err(why("does not know it".into())),
             Err(e) => Err(why(format!("did not answer: {e}"))),
         }
+    }
+
+    /// This instance's id, region (`region-id`) and type (`instance/instance-type`), as the
+    /// ECS "Instance metadata items" page names them.
+    pub async fn identity(
+        &self,
+    ) -> Result<crate::provider::identity::MachineIdentity, ProviderError> {
+        use crate::provider::identity::value;
+        let failed = |e: HttpError| {
+            ProviderError::state(
+                PROVIDER,
+                format!("the metadata service at {}: {e}", self.base),
+            )
+        };
+        let instance_id = self.instance_id().await?;
+        let region = self
+            .get("/latest/meta-data/region-id")
+            .await
+            .map_err(failed)?;
+        let kind = self
+            .get("/latest/meta-data/instance/instance-type")
+            .await
+            .map_err(failed)?;
+        Ok(crate::provider::identity::MachineIdentity {
+            instance_id,
+            region: value(region),
+            instance_type: value(kind),
+        })
     }
 
     /// When a spot instance will be reclaimed, if it is scheduled (about 5 minutes ahead).

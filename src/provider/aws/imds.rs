@@ -127,6 +127,22 @@ impl Imds {
             .ok_or_else(|| self.unreachable("region", "HTTP 404"))
     }
 
+    /// This instance's id, region (`placement/region`) and type (`instance-type`), asked with
+    /// one session token.
+    pub async fn identity(
+        &self,
+    ) -> Result<crate::provider::identity::MachineIdentity, ProviderError> {
+        use crate::provider::identity::value;
+        let token = self.token().await?;
+        let instance_id = value(self.get(&token, "instance-id").await?)
+            .ok_or_else(|| self.unreachable("instance id", "HTTP 404"))?;
+        Ok(crate::provider::identity::MachineIdentity {
+            instance_id,
+            region: value(self.get(&token, "placement/region").await?),
+            instance_type: value(self.get(&token, "instance-type").await?),
+        })
+    }
+
     /// The instance role's temporary credentials: the role named by
     /// `iam/security-credentials/`, then that role's JSON.
     pub async fn role_credentials(&self) -> Result<Credentials, ProviderError> {

@@ -15,6 +15,7 @@ pub mod cvm_role;
 mod delete;
 mod discover;
 mod inventory;
+pub mod metadata;
 pub mod model;
 mod paging;
 mod recorded;

@@ -1,0 +1,112 @@
+//! Detection where the context is built: what the machine says about itself fills what neither
+//! flags nor config name, and stands in for the provider's adapter while no credentials let
+//! gpumeter build one.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, OnceLock};
+
+use jiff::Timestamp;
+
+use super::Context;
+use crate::commands::{Failure, block_on};
+use crate::config::{InstanceConfig, ProviderKind};
+use crate::detect::only::{DetectedOnly, boot_time};
+use crate::detect::{Detected, Seams, detect};
+use crate::provider::Provider;
+use crate::provider::aws::credentials::IMDS_DISABLED;
+
+/// Asked once a process: the cockpit builds more than one context.
+static DETECTED: OnceLock<Detected> = OnceLock::new();
+
+/// What this machine says about itself, through the seams the process's variables name.
+pub(super) fn detected_here() -> Detected {
+    DETECTED
+        .get_or_init(|| {
+            let seams = Seams::from_env();
+            // On a thread of its own: a context may be built inside a runtime.
+            std::thread::scope(|s| {
+                s.spawn(|| block_on(detect(&seams)).unwrap_or_default())
+                    .join()
+                    .unwrap_or_default()
+            })
+        })
+        .clone()
+}
+
+/// `instance` with what it leaves unnamed taken from `detected`: flags and config win.
+pub(super) fn fill_from(instance: &mut InstanceConfig, detected: &Detected) {
+    let value =
+        |found: &Option<crate::detect::Found<String>>| found.as_ref().map(|f| f.value.clone());
+    instance.provider = instance
+        .provider
+        .or(detected.provider.as_ref().map(|f| f.value));
+    if instance.id.is_none() {
+        instance.id = value(&detected.instance);
+    }
+    if instance.region.is_none() {
+        instance.region = value(&detected.region);
+    }
+}
+
+/// Variables for the adapters that keep them from asking again a metadata service that did
+/// not answer detection: the AWS chain would wait on it for credentials, region and instance.
+pub(super) fn unanswered(detected: &Detected) -> BTreeMap<String, String> {
+    let aws = detected
+        .provider
+        .as_ref()
+        .is_some_and(|f| f.value == ProviderKind::Aws);
+    let mut env = BTreeMap::new();
+    if aws && !detected.problems.is_empty() {
+        env.insert(IMDS_DISABLED.to_string(), "true".to_string());
+    }
+    env
+}
+
+/// The detected instance in place of the adapter `why` says could not be built; `None` when
+/// detection named no instance.
+pub(super) fn stand_in(ctx: &Context, why: &Failure) -> Option<Arc<dyn Provider>> {
+    let detected = &ctx.detected;
+    let kind = detected.provider.as_ref()?.value;
+    let id = ctx.config.instance.id.clone()?;
+    // The detected type is this machine's: it prices another instance named by flags not at all.
+    let own = detected.instance.as_ref().is_some_and(|f| f.value == id);
+    let sku = detected
+        .instance_type
+        .as_ref()
+        .filter(|_| own)
+        .map(|f| f.value.clone());
+    let since = boot_time().unwrap_or_else(Timestamp::now);
+    let region = ctx.config.instance.region.clone();
+    let needs = needs(kind, why);
+    Some(Arc::new(DetectedOnly::new(
+        kind, id, region, sku, since, needs,
+    )))
+}
+
+/// Which credentials the adapter needs and where it looked, in one line.
+fn needs(kind: ProviderKind, why: &Failure) -> String {
+    let give = match kind {
+        ProviderKind::Aws => {
+            "set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, name a profile with AWS_PROFILE, \
+             or attach an instance role"
+        }
+        ProviderKind::Alibaba => {
+            "set ALIBABA_CLOUD_ACCESS_KEY_ID and ALIBABA_CLOUD_ACCESS_KEY_SECRET, configure the \
+             aliyun CLI, or attach a RAM role to the instance"
+        }
+        ProviderKind::Tencent => {
+            "set TENCENTCLOUD_SECRET_ID and TENCENTCLOUD_SECRET_KEY, configure tccli, or bind a \
+             CAM role to the instance"
+        }
+        ProviderKind::Runpod => "set RUNPOD_API_KEY",
+        ProviderKind::Vast => "set VAST_API_KEY (or CONTAINER_API_KEY inside the instance)",
+        ProviderKind::Lambda => "set LAMBDA_API_KEY",
+        _ => "configure the provider",
+    };
+    format!(
+        "stop, release, the deadline and what keeps billing (disks, snapshots, addresses) need \
+         {} credentials: {give} ({})",
+        kind.name(),
+        gpumeter_core::text::one_line(&why.message, 300)
+    )
+}
