@@ -20,6 +20,8 @@ use crate::telemetry::{
 pub mod cloud;
 mod cloud_table;
 mod table;
+#[cfg(test)]
+mod zone_tests;
 
 /// The `status --json` document. Later sections (cost, deadline, resources) are added here.
 #[derive(Debug, Clone, Serialize)]
