@@ -59,7 +59,7 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> CommandResult {
             &serde_json::to_string_pretty(&json::shape(&report, &view, &lines)).unwrap_or_default(),
         );
     } else {
-        emit(text::render(&report, &lines, args.bills.len()).trim_end());
+        emit(text::render(&report, &lines, args.bills.len(), &tz).trim_end());
         if let Some(dir) = &args.evidence {
             emit(&format!("evidence written to {}", dir.display()));
         }
