@@ -537,4 +537,26 @@ fn the_setting_wins_over_tz_and_tz_over_the_system() {
     assert_eq!(chosen.tz.iana_name(), Some("Asia/Shanghai"));
     let unset = zone::resolve(None, None);
     assert_eq!(unset.source, ZoneSource::System);
+    let from_tz = |value: &str| zone::resolve(None, Some(std::ffi::OsStr::new(value)));
+    for value in [
+        "Asia/Shanghai",
+        ":Asia/Shanghai",
+        "/usr/share/zoneinfo/Asia/Shanghai",
+    ] {
+        let got = from_tz(value);
+        assert_eq!(got.source, ZoneSource::Env, "{value}");
+        assert_eq!(got.tz.iana_name(), Some("Asia/Shanghai"), "{value}");
+    }
+    let posix = from_tz("CST-8");
+    assert_eq!(posix.source, ZoneSource::Env);
+    let noon = jiff::Timestamp::from_second(1_800_000_000).unwrap();
+    assert_eq!(posix.tz.to_offset(noon), jiff::tz::offset(8));
+    assert_eq!(from_tz("").tz, jiff::tz::TimeZone::UTC);
+    let nonsense = from_tz("Foo/Bar");
+    assert_eq!(nonsense.source, ZoneSource::EnvNotUnderstood);
+    assert!(
+        nonsense
+            .describe()
+            .starts_with("UTC (from TZ, which names no zone")
+    );
 }

@@ -61,7 +61,7 @@ pub fn opt_zone<'de, D: Deserializer<'de>>(d: D) -> Result<Option<ZoneSetting>, 
 
 /// The zone times are shown in: the `timezone` setting, else `tz_env` (the `TZ` variable,
 /// read as the C library reads it), else the system's. A `TZ` nothing can make sense of
-/// gives jiff's `Etc/Unknown`, which counts as UTC and says so on screen.
+/// gives UTC, with a source that says so.
 pub fn resolve(
     setting: Option<&ZoneSetting>,
     tz_env: Option<&std::ffi::OsStr>,
@@ -73,16 +73,36 @@ pub fn resolve(
             source: ZoneSource::Setting,
         };
     }
-    if tz_env.is_some() {
-        return UserZone {
-            tz: TimeZone::try_system().unwrap_or_else(|_| TimeZone::unknown()),
-            source: ZoneSource::Env,
+    if let Some(value) = tz_env {
+        return match from_tz_value(value) {
+            Some(tz) => UserZone {
+                tz,
+                source: ZoneSource::Env,
+            },
+            None => UserZone {
+                tz: TimeZone::UTC,
+                source: ZoneSource::EnvNotUnderstood,
+            },
         };
     }
     UserZone {
         tz: TimeZone::system(),
         source: ZoneSource::System,
     }
+}
+
+/// A `TZ` value as the C library reads it: empty for UTC, `Asia/Shanghai` or `:Asia/Shanghai`,
+/// a path ending in `zoneinfo/Asia/Shanghai`, or a POSIX rule such as `CST-8`.
+fn from_tz_value(value: &std::ffi::OsStr) -> Option<TimeZone> {
+    let text = value.to_str()?;
+    if text.is_empty() {
+        return Some(TimeZone::UTC);
+    }
+    let text = text.strip_prefix(':').unwrap_or(text);
+    let name = text.rsplit_once("zoneinfo/").map_or(text, |(_, name)| name);
+    TimeZone::get(name)
+        .ok()
+        .or_else(|| TimeZone::posix(text).ok())
 }
 
 impl super::Config {

@@ -15,6 +15,8 @@ pub enum ZoneSource {
     Setting,
     /// The `TZ` environment variable.
     Env,
+    /// A `TZ` that names no zone this machine knows: UTC stands in, and says why.
+    EnvNotUnderstood,
     /// The system's zone (`/etc/localtime`), or UTC where it cannot be read.
     System,
 }
@@ -24,6 +26,7 @@ impl ZoneSource {
         match self {
             ZoneSource::Setting => "the config's `timezone`",
             ZoneSource::Env => "TZ",
+            ZoneSource::EnvNotUnderstood => "TZ, which names no zone this machine knows",
             ZoneSource::System => "the system zone",
         }
     }

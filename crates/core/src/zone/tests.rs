@@ -119,4 +119,12 @@ fn the_zone_says_where_it_came_from() {
         "Asia/Shanghai (from the config's `timezone`)"
     );
     assert_eq!(UserZone::utc().describe(), "UTC (from the system zone)");
+    let unread = UserZone {
+        tz: TimeZone::UTC,
+        source: ZoneSource::EnvNotUnderstood,
+    };
+    assert_eq!(
+        unread.describe(),
+        "UTC (from TZ, which names no zone this machine knows)"
+    );
 }
