@@ -72,7 +72,8 @@ pub struct CockpitArgs {
     /// Release deadline this long from now (8h, 45m, 90s, 1h30m); overrides the config.
     #[arg(long, value_name = "DURATION", conflicts_with = "release_at")]
     pub release_in: Option<String>,
-    /// Release deadline at the next local clock time (18:30); overrides the config.
+    /// Release deadline at the next 18:30 on the clock of the config's `timezone` (else TZ's,
+    /// else the system's); overrides the config.
     #[arg(long, value_name = "HH:MM")]
     pub release_at: Option<String>,
     /// What happens at the deadline: alert, stop or release.

@@ -5,13 +5,14 @@
 //! repository root documents every key, and a test keeps it complete.
 //!
 //! Loaders take explicit paths, so nothing here reads the environment except
-//! [`Config::default_path`].
+//! [`Config::default_path`] and [`Config::user_zone`] (`TZ`).
 
 mod fleet;
 mod guards;
 mod locate;
 mod notify;
 mod values;
+mod zone;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -29,12 +30,17 @@ pub use notify::{
     MinLevel, NotifyConfig, OscStyle, Secret, WebhookConfig, WebhookKind, WebhookUrl,
 };
 pub use values::{CudaVersion, MAX_DURATION, SheetRef, parse_duration};
+pub use zone::ZoneSetting;
 
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
     /// Remove every destructive action (release, stop, snapshot-clean) from the cockpit.
     pub read_only: bool,
+    /// The zone times are shown in and `release_at` is read in (an IANA name); `TZ`, then
+    /// the system's zone, when unset. JSON stays UTC whatever it says.
+    #[serde(deserialize_with = "zone::opt_zone")]
+    pub timezone: Option<ZoneSetting>,
     pub instance: InstanceConfig,
     pub pricing: PricingConfig,
     pub budget: BudgetConfig,
@@ -198,7 +204,7 @@ impl BudgetConfig {
 pub enum Release {
     /// This long after the cockpit (or watchdog) starts.
     In(Duration),
-    /// The next time the local clock shows this time.
+    /// The next time the clock shows this time, in the user's zone.
     At(jiff::civil::Time),
 }
 

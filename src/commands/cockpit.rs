@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
+use gpumeter_core::zone::{UserZone, next_clock_time};
 use jiff::tz::TimeZone;
 use jiff::{SignedDuration, Timestamp};
 
@@ -31,8 +32,9 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
     let interval = watchdog_interval()?;
     let ctx = Context::load(cli)?;
     let now = Timestamp::now();
-    let time_zone = TimeZone::system();
-    let (settings, deadline) = flags(cli, &ctx, now, &time_zone)?;
+    let zone = ctx.config.user_zone();
+    let time_zone = zone.tz.clone();
+    let (settings, (deadline, deadline_note)) = flags(cli, &ctx, now, &zone)?;
     let idle = guards::idle_config(&cli.cockpit, &ctx)?;
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         return Err(Failure::bad_input(
@@ -58,6 +60,9 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
     );
     app.deadline = deadline;
     say_detected(&ctx, provider.as_ref(), &mut app);
+    if let Some(note) = deadline_note {
+        app.log(crate::app::Level::Info, note);
+    }
     app.idle = Some(crate::app::IdleWatch::new(idle.rule(), idle.on_idle));
     // A deadline its own flags ask for is asked about when the shared guard row holds another;
     // the config's is only a default and gives way to the row's.
@@ -148,10 +153,10 @@ fn flags(
     cli: &Cli,
     ctx: &Context,
     now: Timestamp,
-    tz: &TimeZone,
-) -> Result<(Settings, Option<Deadline>), Failure> {
+    zone: &UserZone,
+) -> Result<(Settings, DeadlineAndNote), Failure> {
     super::refuse_gpus_without_demo(cli.cockpit.gpus, ctx.demo)?;
-    Ok((settings(cli, ctx)?, deadline(&cli.cockpit, ctx, now, tz)?))
+    Ok((settings(cli, ctx)?, deadline(&cli.cockpit, ctx, now, zone)?))
 }
 
 /// The instance's pricing; a budget in another currency is refused before anything acts.
@@ -338,17 +343,22 @@ fn simulator(args: &CockpitArgs) -> Result<Simulator, Failure> {
     Simulator::new(config).map_err(|e| Failure::bad_input(format!("--gpus: {e}")))
 }
 
+/// The deadline, and what the log should say about how its clock time was read.
+type DeadlineAndNote = (Option<Deadline>, Option<String>);
+
 /// How far ahead the demo's deadline is when neither the flags nor the config set one.
 const DEMO_DEADLINE: std::time::Duration = std::time::Duration::from_secs(2 * 3600);
 
 /// The deadline from `--release-in`/`--release-at`, else the config (else, in the demo,
-/// [`DEMO_DEADLINE`]); `None` when none of them says.
+/// [`DEMO_DEADLINE`]); `None` when none of them says. A clock time is read in the user's
+/// zone, and comes with a line for the log saying which zone that was and, on a day the
+/// clocks change, what the time was taken to mean.
 fn deadline(
     args: &CockpitArgs,
     ctx: &Context,
     now: Timestamp,
-    tz: &TimeZone,
-) -> Result<Option<Deadline>, Failure> {
+    zone: &UserZone,
+) -> Result<DeadlineAndNote, Failure> {
     let on_expiry = match args.on_expiry.as_deref() {
         None => ctx.config.deadline.on_expiry,
         Some(text) => super::watchdog::parse_policy(text)
@@ -373,22 +383,26 @@ fn deadline(
             .release()
             .or(ctx.demo.then_some(Release::In(DEMO_DEADLINE)))
     };
-    let at = match release {
-        None => return Ok(None),
-        Some(Release::In(d)) => now + SignedDuration::try_from(d).unwrap_or(SignedDuration::ZERO),
-        Some(Release::At(time)) => next_clock_time(now, time, tz),
+    let (at, note) = match release {
+        None => return Ok((None, None)),
+        Some(Release::In(d)) => (
+            now + SignedDuration::try_from(d).unwrap_or(SignedDuration::ZERO),
+            None,
+        ),
+        Some(Release::At(time)) => {
+            let found = next_clock_time(now, time, &zone.tz);
+            let read_in = format!(
+                "release at {}, read in {}",
+                time.strftime("%H:%M"),
+                zone.describe()
+            );
+            let note = found
+                .note
+                .map_or(read_in.clone(), |n| format!("{read_in}; {n}"));
+            (found.at, Some(note))
+        }
     };
-    Ok(Some(Deadline::new(at, on_expiry, now)))
-}
-
-/// The next instant the local clock shows `time`: today if still ahead, else tomorrow.
-pub fn next_clock_time(now: Timestamp, time: jiff::civil::Time, tz: &TimeZone) -> Timestamp {
-    let today = tz.to_datetime(now).date();
-    let at = |date: jiff::civil::Date| tz.to_timestamp(date.to_datetime(time)).ok();
-    match at(today) {
-        Some(t) if t > now => t,
-        _ => today.tomorrow().ok().and_then(at).unwrap_or(now),
-    }
+    Ok((Some(Deadline::new(at, on_expiry, now)), note))
 }
 
 /// The flags a detached watchdog needs to guard what this cockpit shows.

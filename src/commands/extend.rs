@@ -41,6 +41,7 @@ pub fn run(cli: &Cli, by: &str, args: &ActionArgs) -> CommandResult {
         .flatten()
         .fold(now, Timestamp::max);
     let at = base.saturating_add(by).unwrap_or(base);
+    let shown = gpumeter_core::zone::full_label(at, &ctx.config.user_zone().tz);
     let on_expiry = guard
         .as_ref()
         .map_or(ctx.config.deadline.on_expiry, |g| g.on_expiry);
@@ -48,7 +49,7 @@ pub fn run(cli: &Cli, by: &str, args: &ActionArgs) -> CommandResult {
     let holds = crate::guard::provider_holds_after_extend(can_hold, held.is_some(), on_expiry);
     if args.dry_run {
         let mut lines = vec![format!(
-            "dry run: nothing is changed. The deadline would move to {at}:"
+            "dry run: nothing is changed. The deadline would move to {shown}:"
         )];
         if holds {
             let action = Action::SetDeadline { at: Some(at) };
@@ -104,13 +105,13 @@ pub fn run(cli: &Cli, by: &str, args: &ActionArgs) -> CommandResult {
         });
     if let Err(e) = written {
         return Err(Failure::failed(format!(
-            "extend: {} now holds {at}, but the ledger could not be written ({e}); \
+            "extend: {} now holds {shown}, but the ledger could not be written ({e}); \
              the watchdog still enforces the old deadline",
             provider.name()
         )));
     }
     emit(&format!(
-        "deadline moved to {at}; {}",
+        "deadline moved to {shown}; {}",
         what_it_does(provider.name(), holds, on_expiry)
     ));
     Ok(ExitCode::SUCCESS)

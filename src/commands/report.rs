@@ -10,7 +10,6 @@ pub mod window;
 use std::process::ExitCode;
 
 use jiff::Timestamp;
-use jiff::tz::TimeZone;
 
 use super::context::Context;
 use super::{CommandResult, Failure, emit};
@@ -26,7 +25,7 @@ pub fn run(cli: &Cli, args: &ReportArgs) -> CommandResult {
     // Whole seconds: the ledger keeps no finer time, and the report prints none.
     let now = Timestamp::now();
     let now = Timestamp::from_second(now.as_second()).unwrap_or(now);
-    let tz = TimeZone::system();
+    let tz = ctx.config.user_zone().tz;
     let since = window::parse_bound(&args.since, now, &tz)
         .map_err(|e| Failure::bad_input(format!("--since: {e}")))?;
     let until = match &args.until {

@@ -34,7 +34,9 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> CommandResult {
     };
     let deadline = ctx.config.deadline.release().map(|r| match r {
         Release::In(d) => now + SignedDuration::try_from(d).unwrap_or(SignedDuration::ZERO),
-        Release::At(time) => super::cockpit::next_clock_time(now, time, &TimeZone::system()),
+        Release::At(time) => {
+            gpumeter_core::zone::next_clock_time(now, time, &ctx.config.user_zone().tz).at
+        }
     });
     let collector = Collector::new(target, Spend::new(pricing, None, TimeZone::UTC), deadline)
         .with_idle_rule(ctx.config.idle.rule());

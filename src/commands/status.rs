@@ -20,6 +20,8 @@ use crate::telemetry::{
 pub mod cloud;
 mod cloud_table;
 mod table;
+#[cfg(test)]
+mod zone_tests;
 
 /// The `status --json` document. Later sections (cost, deadline, resources) are added here.
 #[derive(Debug, Clone, Serialize)]
@@ -91,14 +93,23 @@ pub fn run(args: &StatusArgs, cli: &Cli) -> CommandResult {
     };
     let ctx = super::context::Context::load(cli)?;
     report.cloud = cloud::read(&ctx, report.time)?;
-    if args.json {
-        let text = serde_json::to_string_pretty(&report)
-            .map_err(|e| Failure::bad_input(format!("cannot write JSON: {e}")))?;
-        super::emit(&text);
-    } else {
-        super::emit(table::render(&report).trim_end());
-    }
+    super::emit(&output(&report, args.json, &ctx.config.user_zone().tz)?);
     Ok(ExitCode::SUCCESS)
+}
+
+/// The report as JSON (always UTC: the zone is not read) or as the text table, whose times
+/// are in `tz` with the zone named.
+pub fn output(
+    report: &StatusReport,
+    json: bool,
+    tz: &jiff::tz::TimeZone,
+) -> Result<String, Failure> {
+    if json {
+        serde_json::to_string_pretty(report)
+            .map_err(|e| Failure::bad_input(format!("cannot write JSON: {e}")))
+    } else {
+        Ok(table::render(report, tz).trim_end().to_string())
+    }
 }
 
 fn refuse_demo_only(args: &StatusArgs) -> Result<(), Failure> {

@@ -62,7 +62,13 @@ pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
         .ok_or_else(|| Failure::failed("the provider lists no instance to guard"))?;
     let ledger_path = path_in(&ctx.data_dir, ctx.demo);
     if args.status {
-        return status(&ledger_path, &instance, interval, &ctx.config.budget);
+        return status(
+            &ledger_path,
+            &instance,
+            interval,
+            &ctx.config.budget,
+            &ctx.config.user_zone().tz,
+        );
     }
     if args.stop {
         return stop(&ledger_path, &instance);
@@ -155,6 +161,7 @@ fn status(
     instance: &str,
     interval: Duration,
     budget: &crate::config::BudgetConfig,
+    tz: &jiff::tz::TimeZone,
 ) -> CommandResult {
     let ledger = Ledger::open_read_only(ledger_path).map_err(|e| Failure::failed(e.to_string()))?;
     let guard = ledger
@@ -182,7 +189,7 @@ fn status(
     {
         w.pid = pid;
     }
-    emit(&status::lines(instance, &guard, alive, budget, now).join("\n"));
+    emit(&status::lines(instance, &guard, alive, budget, now, tz).join("\n"));
     Ok(if alive {
         ExitCode::SUCCESS
     } else {

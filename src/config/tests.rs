@@ -499,3 +499,64 @@ fn a_fleet_account_names_no_instances_and_its_variables_hold_no_secret() {
     );
     assert!(!message.contains("\"x\""), "{message}");
 }
+
+#[test]
+fn timezone_is_an_iana_name_checked_when_read() {
+    let config = parse("timezone = \"Asia/Shanghai\"\n").unwrap();
+    let zone = config.timezone.expect("set");
+    assert_eq!(zone.name, "Asia/Shanghai");
+    assert_eq!(zone.tz.iana_name(), Some("Asia/Shanghai"));
+    assert_eq!(parse("").unwrap().timezone, None);
+}
+
+#[test]
+fn an_unknown_timezone_names_its_line_column_and_where_names_are_listed() {
+    let (line, column, key, message) = invalid("read_only = false\ntimezone = \"Asia/Shangai\"\n");
+    assert_eq!((line, column), (2, 12));
+    assert_eq!(key.as_deref(), Some("timezone"));
+    assert!(
+        message.contains("`Asia/Shangai` is not a time zone"),
+        "{message}"
+    );
+    assert!(message.contains("timedatectl list-timezones"), "{message}");
+    // A clock time or an offset is not a zone name either.
+    let (_, _, _, message) = invalid("timezone = \"+08:00\"\n");
+    assert!(message.contains("expected an IANA name"), "{message}");
+}
+
+#[test]
+fn the_setting_wins_over_tz_and_tz_over_the_system() {
+    use gpumeter_core::zone::ZoneSource;
+    let setting = parse("timezone = \"Asia/Shanghai\"\n")
+        .unwrap()
+        .timezone
+        .unwrap();
+    let tz = std::ffi::OsStr::new("America/New_York");
+    let chosen = zone::resolve(Some(&setting), Some(tz));
+    assert_eq!(chosen.source, ZoneSource::Setting);
+    assert_eq!(chosen.tz.iana_name(), Some("Asia/Shanghai"));
+    let unset = zone::resolve(None, None);
+    assert_eq!(unset.source, ZoneSource::System);
+    let from_tz = |value: &str| zone::resolve(None, Some(std::ffi::OsStr::new(value)));
+    for value in [
+        "Asia/Shanghai",
+        ":Asia/Shanghai",
+        "/usr/share/zoneinfo/Asia/Shanghai",
+    ] {
+        let got = from_tz(value);
+        assert_eq!(got.source, ZoneSource::Env, "{value}");
+        assert_eq!(got.tz.iana_name(), Some("Asia/Shanghai"), "{value}");
+    }
+    let posix = from_tz("CST-8");
+    assert_eq!(posix.source, ZoneSource::Env);
+    let noon = jiff::Timestamp::from_second(1_800_000_000).unwrap();
+    assert_eq!(posix.tz.to_offset(noon), jiff::tz::offset(8));
+    assert_eq!(from_tz("").tz, jiff::tz::TimeZone::UTC);
+    let nonsense = from_tz("Foo/Bar");
+    assert_eq!(nonsense.source, ZoneSource::EnvNotUnderstood);
+    assert!(
+        nonsense
+            .describe()
+            .starts_with("UTC (from TZ, which names no zone")
+    );
+}

@@ -11,7 +11,7 @@ use ratatui::widgets::{Paragraph, Widget as _};
 use super::bigdigits::{self, Size};
 use super::paint;
 use super::panel::Panel;
-use super::text::{local_time, short_duration, to_u16};
+use super::text::{local_time, local_time_named, short_duration, to_u16};
 use super::theme::{Role, Theme};
 use crate::app::{App, Deadline, format_remaining};
 use crate::config::OnExpiry;
@@ -142,7 +142,14 @@ pub fn render_countdown(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) 
 fn info_lines(app: &App, d: &Deadline, w: usize, theme: &Theme) -> Vec<Line<'static>> {
     let dim = theme.style(Role::TextDim);
     let wide = w >= 40;
-    let at = local_time(d.at, app.now, &app.spend.time_zone);
+    let tz = &app.spend.time_zone;
+    // The zone named where it fits: `18:30 CST (Asia/Shanghai)`, else `18:30 CST`.
+    let named = local_time_named(d.at, app.now, tz);
+    let at = if "deadline ".len() + super::text::width(&named) <= w {
+        named
+    } else {
+        local_time(d.at, app.now, tz)
+    };
     let (what, role) = match (d.on_expiry, wide) {
         (OnExpiry::Alert, true) => ("alert only, billing goes on", Role::Text),
         (OnExpiry::Alert, false) => ("alert only", Role::Text),

@@ -65,13 +65,28 @@ pub fn clock(at: Timestamp, tz: &TimeZone) -> String {
 /// `16:15 UTC` on `now`'s day, `Sat 08:00 UTC` within a week of it, else `27 Apr 2038 06:00
 /// UTC`.
 pub fn local_time(at: Timestamp, now: Timestamp, tz: &TimeZone) -> String {
+    let abbreviation = at.to_zoned_datetime(tz.clone()).strftime("%Z").to_string();
+    format!("{} {abbreviation}", local_clock(at, now, tz))
+}
+
+/// [`local_time`] with the zone's name beside an abbreviation that alone is ambiguous:
+/// `18:30 CST (Asia/Shanghai)`, `Sat 08:00 UTC`. For the deadline, where the zone matters.
+pub fn local_time_named(at: Timestamp, now: Timestamp, tz: &TimeZone) -> String {
+    format!(
+        "{} {}",
+        local_clock(at, now, tz),
+        gpumeter_core::zone::zone_label(at, tz)
+    )
+}
+
+fn local_clock(at: Timestamp, now: Timestamp, tz: &TimeZone) -> String {
     let zoned = at.to_zoned_datetime(tz.clone());
     let today = now.to_zoned_datetime(tz.clone()).date();
     let days = (zoned.date() - today).get_days().abs();
     let format = match days {
-        0 => "%H:%M %Z",
-        1..=6 => "%a %H:%M %Z",
-        _ => "%-d %b %Y %H:%M %Z",
+        0 => "%H:%M",
+        1..=6 => "%a %H:%M",
+        _ => "%-d %b %Y %H:%M",
     };
     zoned.strftime(format).to_string()
 }

@@ -41,3 +41,5 @@ mod status_cloud;
 mod verify_cli;
 mod verify_scenarios;
 mod watchdog_cli;
+mod zone_cli;
+mod zone_tmux;

@@ -32,3 +32,4 @@ pub mod spend;
 pub mod telemetry;
 pub mod text;
 pub mod verify;
+pub mod zone;

@@ -31,7 +31,7 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> CommandResult {
     }
     let now = Timestamp::now();
     let now = Timestamp::from_second(now.as_second()).unwrap_or(now);
-    let tz = TimeZone::system();
+    let tz = ctx.config.user_zone().tz;
     let lines = read::bills(&args.bills)?;
     let span = span(args, &lines, now, &tz)?;
     let path = ledger::path_in(&ctx.data_dir, ctx.demo);
@@ -59,7 +59,7 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> CommandResult {
             &serde_json::to_string_pretty(&json::shape(&report, &view, &lines)).unwrap_or_default(),
         );
     } else {
-        emit(text::render(&report, &lines, args.bills.len()).trim_end());
+        emit(text::render(&report, &lines, args.bills.len(), &tz).trim_end());
         if let Some(dir) = &args.evidence {
             emit(&format!("evidence written to {}", dir.display()));
         }

@@ -9,6 +9,8 @@ use gpumeter_core::audit::{
 };
 use gpumeter_core::money::Money;
 use gpumeter_core::text::one_line;
+use gpumeter_core::zone::full_label;
+use jiff::tz::TimeZone;
 
 /// The longest a bill's text is shown.
 const CHARS: usize = 80;
@@ -41,12 +43,14 @@ fn heading(kind: FindingKind) -> &'static str {
 }
 
 /// The whole report as text.
-pub fn render(report: &AuditReport, lines: &[BillLine], files: usize) -> String {
+/// Times are in `tz`, with the zone named.
+pub fn render(report: &AuditReport, lines: &[BillLine], files: usize, tz: &TimeZone) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
         "Bill against the ledger, {} to {}",
-        report.since, report.until
+        full_label(report.since, tz),
+        full_label(report.until, tz)
     );
     let _ = writeln!(
         out,
@@ -66,7 +70,7 @@ pub fn render(report: &AuditReport, lines: &[BillLine], files: usize) -> String 
     for (kind, total) in report.totals() {
         let _ = writeln!(out, "\n{}", heading(kind));
         for f in report.of(kind) {
-            let _ = writeln!(out, "  {}", describe(f, lines));
+            let _ = writeln!(out, "  {}", describe(f, lines, tz));
         }
         let _ = writeln!(out, "  total: {}", money(&total));
     }
@@ -85,7 +89,7 @@ pub fn render(report: &AuditReport, lines: &[BillLine], files: usize) -> String 
 }
 
 /// One finding on one line, with where its first bill line is.
-fn describe(f: &Finding, lines: &[BillLine]) -> String {
+fn describe(f: &Finding, lines: &[BillLine], tz: &TimeZone) -> String {
     let at = f
         .lines()
         .first()
@@ -112,7 +116,7 @@ fn describe(f: &Finding, lines: &[BillLine]) -> String {
                 "{} ({what}) {why} {}, since {}: {}",
                 safe(&l.resource),
                 safe(&l.instance),
-                l.since,
+                full_label(l.since, tz),
                 money(&l.amounts)
             )
         }
@@ -122,8 +126,8 @@ fn describe(f: &Finding, lines: &[BillLine]) -> String {
             safe(&o.second),
             safe(&o.first),
             safe(&o.sku),
-            o.from,
-            o.until,
+            full_label(o.from, tz),
+            full_label(o.until, tz),
             money(&o.amounts),
             safe(&o.second)
         ),

@@ -43,6 +43,9 @@ pub struct CostJson {
 #[derive(Debug, Clone, Serialize)]
 pub struct DeadlineJson {
     pub at: String,
+    /// `at` as an instant, for the text output to show in the user's zone.
+    #[serde(skip)]
+    pub instant: Timestamp,
     pub remaining_s: i64,
     pub on_expiry: &'static str,
     pub held_by_provider: bool,
@@ -194,6 +197,7 @@ pub fn describe(inventory: &Inventory, mut spend: Spend, now: Timestamp) -> Clou
         }),
         deadline: inventory.deadline.map(|d| DeadlineJson {
             at: d.at.to_string(),
+            instant: d.at,
             remaining_s: d.at.duration_since(now).as_secs(),
             on_expiry: "release",
             held_by_provider: true,

@@ -4,10 +4,13 @@
 
 use std::fmt::Write as _;
 
+use jiff::Timestamp;
+use jiff::tz::TimeZone;
+
 use super::cloud::CloudJson;
 use crate::spend::PriceKind;
 
-pub(super) fn render(cloud: &CloudJson) -> String {
+pub(super) fn render(cloud: &CloudJson, now: Timestamp, tz: &TimeZone) -> String {
     let mut out = String::new();
     if let Some(error) = &cloud.cloud_error {
         let kind = cloud.cloud_error_kind.unwrap_or("error");
@@ -81,8 +84,8 @@ pub(super) fn render(cloud: &CloudJson) -> String {
     let _ = match &cloud.deadline {
         Some(d) => writeln!(
             out,
-            "deadline  {} (in {} s), then {}{}",
-            d.at,
+            "deadline  {}, in {} s, then {}{}",
+            gpumeter_core::zone::deadline_label(d.instant, now, tz),
             d.remaining_s,
             d.on_expiry,
             if d.held_by_provider {

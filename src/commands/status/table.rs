@@ -6,9 +6,14 @@ use std::fmt::{Display, Write as _};
 use super::StatusReport;
 use crate::telemetry::{GpuSample, HostSample, Metric};
 
-pub(super) fn render(report: &StatusReport) -> String {
+pub(super) fn render(report: &StatusReport, tz: &jiff::tz::TimeZone) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "gpumeter status  {}  ({})", report.time, report.source);
+    let _ = writeln!(
+        out,
+        "gpumeter status  {}  ({})",
+        gpumeter_core::zone::full_label(report.time, tz),
+        report.source
+    );
     if let Some(why) = &report.gpu_error {
         let _ = writeln!(out, "GPU   none: {why}");
     }
@@ -46,7 +51,7 @@ pub(super) fn render(report: &StatusReport) -> String {
     {
         let _ = writeln!(out, "{line}");
     }
-    out.push_str(&super::cloud_table::render(&report.cloud));
+    out.push_str(&super::cloud_table::render(&report.cloud, report.time, tz));
     out
 }
 

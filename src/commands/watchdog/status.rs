@@ -2,7 +2,9 @@
 //! set: the watchdog and its last check, the deadline with its policy and grace, the idle rule
 //! the watchdog enforces with how long it has seen the machine idle, and the budget.
 
+use gpumeter_core::zone::{deadline_label, full_label};
 use jiff::Timestamp;
+use jiff::tz::TimeZone;
 
 use crate::config::{BudgetConfig, OnExpiry};
 use crate::ledger::GuardState;
@@ -19,14 +21,15 @@ fn seconds_between(from: Timestamp, to: Timestamp) -> i64 {
     to.as_second() - from.as_second()
 }
 
-/// The lines `--status` prints for `instance`'s row at `now`; `alive` is whether its
-/// watchdog's process runs with a fresh heartbeat.
+/// The lines `--status` prints for `instance`'s row at `now`, times in `tz`; `alive` is
+/// whether its watchdog's process runs with a fresh heartbeat.
 pub fn lines(
     instance: &str,
     guard: &GuardState,
     alive: bool,
     budget: &BudgetConfig,
     now: Timestamp,
+    tz: &TimeZone,
 ) -> Vec<String> {
     let mut lines = Vec::new();
     lines.push(match guard.watchdog {
@@ -37,13 +40,15 @@ pub fn lines(
         ),
         Some(w) => format!(
             "watchdog for {instance}: NOT running (pid {} last checked at {})",
-            w.pid, w.heartbeat
+            w.pid,
+            full_label(w.heartbeat, tz)
         ),
         None => format!("watchdog for {instance}: NOT running"),
     });
     lines.push(match guard.deadline {
         Some(at) => format!(
-            "deadline: {at} (in {}s), then {} after {}s grace",
+            "deadline: {}, in {}s, then {} after {}s grace",
+            deadline_label(at, now, tz),
             seconds_between(now, at),
             word(guard.on_expiry),
             guard.grace.as_secs()
@@ -108,7 +113,15 @@ mod tests {
             on_idle: OnExpiry::Stop,
             since: Some(now - jiff::SignedDuration::from_secs(720)),
         });
-        let said = lines("i-1", &row, true, &BudgetConfig::default(), now).join("\n");
+        let said = lines(
+            "i-1",
+            &row,
+            true,
+            &BudgetConfig::default(),
+            now,
+            &TimeZone::UTC,
+        )
+        .join("\n");
         assert!(
             said.contains("running (pid 4242), last check 0s ago"),
             "{said}"
@@ -120,5 +133,35 @@ mod tests {
         );
         assert!(said.contains("budget: none"), "{said}");
         assert!(!said.contains("no deadline"), "{said}");
+    }
+
+    #[test]
+    fn the_deadline_is_in_the_zone_given_with_the_zone_named() {
+        let now: Timestamp = "2027-06-01T02:00:00Z".parse().unwrap();
+        let row = gpumeter_core::demo::guard_state(
+            Some("2027-06-01T10:30:00Z".parse().unwrap()),
+            3,
+            "watchdog",
+            now,
+        );
+        let shanghai = TimeZone::get("Asia/Shanghai").expect("tzdata is installed");
+        let said = lines("i-1", &row, true, &BudgetConfig::default(), now, &shanghai);
+        let deadline = said.iter().find(|l| l.starts_with("deadline")).unwrap();
+        assert!(
+            deadline.starts_with("deadline: 18:30 CST (Asia/Shanghai), in 30600s"),
+            "{deadline}"
+        );
+        let utc = lines(
+            "i-1",
+            &row,
+            true,
+            &BudgetConfig::default(),
+            now,
+            &TimeZone::UTC,
+        );
+        assert!(
+            utc.iter().any(|l| l.starts_with("deadline: 10:30 UTC,")),
+            "{utc:?}"
+        );
     }
 }
