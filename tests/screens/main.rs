@@ -16,3 +16,4 @@ mod ui_sizes;
 mod ui_snapshots;
 mod ui_states;
 mod ui_verified;
+mod ui_welcome;

@@ -40,9 +40,9 @@ pub fn unguarded(app: &App) -> Option<String> {
     if parts.is_empty() {
         return None;
     }
+    // Short enough for the events panel at 80×24, the fix included.
     Some(format!(
-        "no provider is configured, so nothing enforces {} (this cockpit only warns while it \
-         is open); {HOW_TO_GUARD}",
+        "nothing enforces {}: no provider; `gpumeter init` or --provider gives one",
         parts.join(" or ")
     ))
 }
@@ -173,9 +173,8 @@ mod tests {
         assert_eq!(said[0].level, Level::Warn, "plain, not an alarm");
         assert_eq!(
             said[0].text,
-            "no provider is configured, so nothing enforces the release at 09:30 (this \
-             cockpit only warns while it is open); `gpumeter init` writes a config, or start \
-             with --provider"
+            "nothing enforces the release at 09:30: no provider; `gpumeter init` or \
+             --provider gives one"
         );
         // An idle stop is named too; the default idle alert alone says nothing.
         let mut idle = cockpit(CloudView::unconfigured());
