@@ -38,3 +38,4 @@ mod status_cloud;
 mod verify_cli;
 mod verify_scenarios;
 mod watchdog_cli;
+mod welcome_tmux;
