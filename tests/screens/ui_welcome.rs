@@ -160,3 +160,28 @@ fn a_deadline_with_no_provider_is_plain_not_an_alarm() {
     assert!(!screen.contains("NO WATCHDOG"), "{screen}");
     assert!(!screen.contains("✗"), "no error anywhere:\n{screen}");
 }
+
+#[test]
+fn the_welcome_never_panics_and_stays_whole_from_80x24_up() {
+    let apps = [welcome(false), welcome(true)];
+    for app in &apps {
+        for width in (1..=200).step_by(7).chain([79, 80, 81, 119, 120, 121]) {
+            for height in (1..=60).step_by(5).chain([23, 24, 31, 32, 40]) {
+                let mut terminal =
+                    Terminal::new(TestBackend::new(width, height)).expect("a test terminal");
+                terminal
+                    .draw(|frame| render(frame, app, &Theme::default()))
+                    .expect("drawing never fails on a test backend");
+                let screen = terminal.backend().to_string();
+                if width >= 80 && height >= 24 {
+                    for line in WELCOME {
+                        assert!(
+                            screen.contains(line),
+                            "{line:?} cut at {width}×{height}:\n{screen}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
