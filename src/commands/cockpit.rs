@@ -51,7 +51,12 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
     let budget = pricing
         .as_ref()
         .and_then(|p| ctx.config.budget.instance_limit(p.sheet.currency));
-    let cloud = CloudView::new(provider.name().to_string(), provider.capabilities());
+    // Nothing configured and nothing detected: a welcome, and no watchdog to start.
+    let cloud = if ctx.config.instance.provider.is_none() && !ctx.demo {
+        CloudView::unconfigured()
+    } else {
+        CloudView::new(provider.name().to_string(), provider.capabilities())
+    };
     let mut app = App::new(
         now,
         settings,

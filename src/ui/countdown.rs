@@ -79,11 +79,7 @@ pub fn render_countdown(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) 
     }
     let guards = super::guards::guard_lines(app, wide, theme);
     let Some(deadline) = app.deadline.as_ref() else {
-        let line = Line::from(vec![
-            Span::styled("no deadline — press ", theme.style(Role::TextDim)),
-            Span::styled("e", theme.style(Role::HelpKey)),
-            Span::styled(" to set one", theme.style(Role::TextDim)),
-        ]);
+        let line = no_deadline_hint(app, theme);
         let hint_h = inner.height.saturating_sub(to_u16(guards.len()));
         Paragraph::new(line)
             .wrap(ratatui::widgets::Wrap { trim: true })
@@ -137,6 +133,22 @@ pub fn render_countdown(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) 
         ..inner
     };
     paint::lines(text_area, buf, &padded);
+}
+
+/// In place of the countdown: how to set a deadline, or with no provider, that there is
+/// nothing to guard yet.
+fn no_deadline_hint(app: &App, theme: &Theme) -> Line<'static> {
+    if crate::app::welcome::nothing_to_guard(app) {
+        return Line::styled(
+            "nothing to guard yet: no provider",
+            theme.style(Role::TextDim),
+        );
+    }
+    Line::from(vec![
+        Span::styled("no deadline — press ", theme.style(Role::TextDim)),
+        Span::styled("e", theme.style(Role::HelpKey)),
+        Span::styled(" to set one", theme.style(Role::TextDim)),
+    ])
 }
 
 fn info_lines(app: &App, d: &Deadline, w: usize, theme: &Theme) -> Vec<Line<'static>> {

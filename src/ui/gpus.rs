@@ -57,13 +57,13 @@ pub fn render_gpus(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, focus
             buf,
             &Line::styled("waiting for the first sample…", theme.style(Role::TextDim)),
         ),
-        Some(Err(e)) => render_no_gpu(inner, buf, e, theme),
+        Some(Err(e)) => render_no_gpu(inner, buf, e, app.cloud.configured, theme),
         Some(Ok(r)) if r.gpus.is_empty() => {
             let e = GpuUnavailable {
                 kind: crate::telemetry::GpuUnavailableKind::Other,
                 detail: "NVML started but reports no GPU".into(),
             };
-            render_no_gpu(inner, buf, &e, theme);
+            render_no_gpu(inner, buf, &e, app.cloud.configured, theme);
         }
         Some(Ok(r)) => render_reading(inner, buf, app, r, theme, focused),
     }
@@ -162,7 +162,13 @@ fn verified_title(app: &App, theme: &Theme) -> Option<Line<'static>> {
     ))
 }
 
-fn render_no_gpu(area: Rect, buf: &mut Buffer, e: &GpuUnavailable, theme: &Theme) {
+fn render_no_gpu(
+    area: Rect,
+    buf: &mut Buffer,
+    e: &GpuUnavailable,
+    configured: bool,
+    theme: &Theme,
+) {
     let w = usize::from(area.width);
     let dim = theme.style(Role::TextDim);
     let mut lines: Vec<Line<'static>> = wrap(&format!("no NVIDIA GPU: {}", e.kind), w)
@@ -175,10 +181,13 @@ fn render_no_gpu(area: Rect, buf: &mut Buffer, e: &GpuUnavailable, theme: &Theme
         Span::styled("r", theme.style(Role::HelpKey)),
         Span::styled(" to retry", dim),
     ]));
-    lines.push(Line::styled(
-        truncate("the cost meter, countdown and checklist keep working", w),
-        dim,
-    ));
+    // Without a provider there is no meter or checklist to keep: the welcome says what works.
+    if configured {
+        lines.push(Line::styled(
+            truncate("the cost meter, countdown and checklist keep working", w),
+            dim,
+        ));
+    }
     paint::lines(area, buf, &lines);
 }
 

@@ -5,16 +5,20 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::style::Modifier;
-use ratatui::text::Line;
+use ratatui::text::{Line, Span};
 
 use super::paint;
 use super::theme::{Role, Theme};
 use crate::app::guards::{IdleStatus, armed, grace_banner, idle_status};
+use crate::app::welcome::nothing_to_guard;
 use crate::app::{App, Mode};
 use crate::config::OnExpiry;
 
 /// How many lines [`guard_lines`] draws in a panel `wide` or not.
 pub fn guard_line_count(app: &App, wide: bool) -> u16 {
+    if nothing_to_guard(app) {
+        return 1;
+    }
     let Some(watch) = app.idle.as_ref() else {
         return 0;
     };
@@ -29,6 +33,9 @@ pub fn guard_line_count(app: &App, wide: bool) -> u16 {
 /// A narrow panel shows the idle line only while idle time accrues: otherwise its rows keep
 /// the countdown's large digits.
 pub fn guard_lines(app: &App, wide: bool, theme: &Theme) -> Vec<Line<'static>> {
+    if nothing_to_guard(app) {
+        return vec![how_to_guard(app, wide, theme)];
+    }
     let Some(watch) = app.idle.as_ref() else {
         return Vec::new();
     };
@@ -56,6 +63,40 @@ pub fn guard_lines(app: &App, wide: bool, theme: &Theme) -> Vec<Line<'static>> {
         lines.push(Line::styled(summary, theme.style(Role::TextDim)).alignment(align));
     }
     lines
+}
+
+/// With no provider there is nothing to guard, so no idle rule or policy is armed: the one
+/// line says how to give the cockpit something to guard, or, under a deadline the user set
+/// anyway, that nothing enforces it (the events say the whole of it, once).
+fn how_to_guard(app: &App, wide: bool, theme: &Theme) -> Line<'static> {
+    let dim = theme.style(Role::TextDim);
+    let key = theme.style(Role::HelpKey);
+    let mut spans = if app.deadline.is_some() {
+        vec![Span::styled(
+            "not enforced: no provider",
+            theme.style(Role::AlertWarn),
+        )]
+    } else {
+        vec![
+            Span::styled("gpumeter init", key),
+            Span::styled(" or ", dim),
+            Span::styled("--provider", key),
+        ]
+    };
+    if wide {
+        let more = if app.deadline.is_some() {
+            " · gpumeter init"
+        } else {
+            " gives it one"
+        };
+        spans.push(Span::styled(more, dim));
+    }
+    let align = if wide {
+        Alignment::Center
+    } else {
+        Alignment::Left
+    };
+    Line::from(spans).alignment(align)
 }
 
 /// A full-width line over the top of the main screen while a stop or release is pending:

@@ -74,10 +74,17 @@ fn segments(app: &App, theme: &Theme) -> Vec<Segment> {
         .inventory
         .as_ref()
         .and_then(|i| i.instance.as_ref());
-    let mut out = vec![
-        seg(6, vec![Span::styled("gpumeter", head)]),
-        seg(0, vec![Span::styled(app.cloud.provider.clone(), head)]),
-    ];
+    let mut out = vec![seg(6, vec![Span::styled("gpumeter", head)])];
+    if !app.cloud.configured {
+        // Said plainly, not as a warning: the welcome below says what to do about it.
+        out.push(seg(0, vec![Span::styled("no provider configured", dim)]));
+        if app.spend.pricing.is_some() {
+            out.extend(price_segments(app, None, theme));
+        }
+        out.extend(read_only_segment(app, theme));
+        return out;
+    }
+    out.push(seg(0, vec![Span::styled(app.cloud.provider.clone(), head)]));
     match instance {
         Some(i) => {
             out.push(seg(0, vec![Span::styled(i.id.clone(), head)]));
@@ -110,13 +117,17 @@ fn segments(app: &App, theme: &Theme) -> Vec<Segment> {
         let priority = u8::from(i.state == InstanceState::Running);
         out.push(seg(priority, vec![Span::styled(label, theme.style(role))]));
     }
-    if app.settings.read_only {
-        out.push(seg(
+    out.extend(read_only_segment(app, theme));
+    out
+}
+
+fn read_only_segment(app: &App, theme: &Theme) -> Option<Segment> {
+    app.settings.read_only.then(|| {
+        seg(
             1,
             vec![Span::styled("read-only", theme.style(Role::AlertInfo))],
-        ));
-    }
-    out
+        )
+    })
 }
 
 /// What the instance costs per hour and where the price comes from; once it is stopped or

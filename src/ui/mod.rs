@@ -55,6 +55,9 @@
 //! └ after release: 293.65 USD/mo + 1 unknown ────┘└──────────────────────────────┘
 //! ```
 //!
+//! With no provider configured or detected, the welcome (`welcome.rs`) takes the linked
+//! resources' place in either layout: there are none to list.
+//!
 //! Below 60×16 only a line saying how large the terminal needs to be is drawn. Overlays (help,
 //! the confirm dialog, the `E` prompt, a resource's details) draw over either layout.
 //!
@@ -91,6 +94,7 @@ pub mod resources;
 pub mod text;
 pub mod theme;
 mod theme_file;
+pub mod welcome;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Constraint, Layout, Position, Rect};
@@ -186,7 +190,11 @@ fn render_wide(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
         Constraint::Fill(1),
         Constraint::Length(right_w),
     ]));
-    let resources_h = (resource_count(app) + 3).clamp(5, 14);
+    let resources_h = if app.cloud.configured {
+        (resource_count(app) + 3).clamp(5, 14)
+    } else {
+        welcome::welcome_height(app, left.width)
+    };
     let [gpus, resources] = left.layout(&Layout::vertical([
         Constraint::Fill(1),
         Constraint::Length(resources_h),
@@ -200,7 +208,7 @@ fn render_wide(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
     ]));
     header::render_header(header, buf, app, theme);
     gpus::render_gpus(gpus, buf, app, theme, app.focus == Focus::Gpus);
-    resources::render_resources(resources, buf, app, theme, app.focus == Focus::Resources);
+    render_resources_or_welcome(resources, buf, app, theme);
     countdown::render_countdown(release, buf, app, theme);
     cost::render_cost(cost, buf, app, theme, app.focus == Focus::Cost);
     events::render_events(events, buf, app, theme, app.focus == Focus::Events);
@@ -216,8 +224,11 @@ fn render_compact(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
     // keep three rows, the resources and events give way first, then cost and countdown.
     let avail = body.height;
     let band = 7;
+    let side = (area.width * 2 / 5).clamp(27, 40);
     let bottom = if app.show_processes {
         0
+    } else if !app.cloud.configured {
+        welcome::welcome_height(app, area.width.saturating_sub(side))
     } else {
         (resource_count(app) + 2).clamp(5, 10)
     };
@@ -233,7 +244,6 @@ fn render_compact(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
         Constraint::Length(band),
         Constraint::Length(bottom),
     ]));
-    let side = (area.width * 2 / 5).clamp(27, 40);
     let columns = Layout::horizontal([Constraint::Fill(1), Constraint::Length(side)]);
     let [cost, release] = middle.layout(&columns);
     let [resources, events] = lower.layout(&columns);
@@ -242,7 +252,7 @@ fn render_compact(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
     cost::render_cost(cost, buf, app, theme, app.focus == Focus::Cost);
     countdown::render_countdown(release, buf, app, theme);
     if bottom > 0 {
-        resources::render_resources(resources, buf, app, theme, app.focus == Focus::Resources);
+        render_resources_or_welcome(resources, buf, app, theme);
         events::render_events(events, buf, app, theme, app.focus == Focus::Events);
     }
     // No footer here: the help key sits in the last bottom border.
@@ -252,6 +262,16 @@ fn render_compact(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
         ..area
     };
     footer::render_help_hint(last, buf, app, theme);
+}
+
+/// The linked resources, or with no provider to list them, the welcome in their place.
+fn render_resources_or_welcome(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
+    let focused = app.focus == Focus::Resources;
+    if app.cloud.configured {
+        resources::render_resources(area, buf, app, theme, focused);
+    } else {
+        welcome::render_welcome(area, buf, app, theme, focused);
+    }
 }
 
 /// The whole screen drawn from `app` on a test terminal of `width`×`height`, default theme.

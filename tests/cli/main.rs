@@ -43,3 +43,4 @@ mod verify_scenarios;
 mod watchdog_cli;
 mod zone_cli;
 mod zone_tmux;
+mod welcome_tmux;

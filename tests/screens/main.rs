@@ -17,3 +17,4 @@ mod ui_snapshots;
 mod ui_states;
 mod ui_verified;
 mod ui_zone;
+mod ui_welcome;

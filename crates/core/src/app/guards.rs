@@ -188,6 +188,12 @@ impl GraceBanner {
 
 /// What to say on the normal screen at quit: who keeps guarding, and what.
 pub fn quit_line(app: &App) -> String {
+    if super::welcome::nothing_to_guard(app) {
+        return format!(
+            "no provider configured: nothing to guard, no watchdog started; {}",
+            super::welcome::HOW_TO_GUARD
+        );
+    }
     let armed = armed(app);
     let tz = &app.spend.time_zone;
     match app.guard.watchdog.filter(|w| w.alive) {

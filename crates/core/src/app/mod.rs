@@ -10,6 +10,7 @@ pub mod offer;
 pub mod pick;
 pub mod state;
 pub mod update;
+pub mod welcome;
 
 pub use confirm::{Choice, Confirm, ConfirmLine};
 pub use deadline::{Deadline, format_remaining};

@@ -37,6 +37,13 @@ pub fn not_now(intent: Intent, app: &App) -> Option<&'static str> {
         Intent::Cleanup if no_resources => return Some("no linked resource to delete"),
         _ => {}
     }
+    let acts_on_cloud = matches!(
+        intent,
+        Intent::Release | Intent::Stop | Intent::Start | Intent::SnapshotClean
+    );
+    if acts_on_cloud && super::welcome::nothing_to_guard(app) {
+        return Some("no provider configured: `gpumeter init` writes a config");
+    }
     if intent == Intent::Start {
         if !app.cloud.capabilities.start {
             return Some("this provider's instances cannot be started from here");

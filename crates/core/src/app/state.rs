@@ -99,6 +99,9 @@ pub struct LogEntry {
 pub struct CloudView {
     pub provider: String,
     pub capabilities: Capabilities,
+    /// A provider is configured or detected. Without one there is no instance to read, act
+    /// on or guard: the cockpit shows what works (telemetry, the host) and how to get the rest.
+    pub configured: bool,
     /// The latest inventory; `None` until the first one arrives.
     pub inventory: Option<Inventory>,
     /// Why the latest inventory could not be read, if it could not.
@@ -122,6 +125,7 @@ impl CloudView {
         CloudView {
             provider: provider.into(),
             capabilities,
+            configured: true,
             inventory: None,
             error: None,
             running: None,
@@ -129,6 +133,20 @@ impl CloudView {
             exposed: Vec::new(),
             keys_expire: None,
             keys_warned: None,
+        }
+    }
+
+    /// No provider configured or detected: nothing to read, act on or guard.
+    pub fn unconfigured() -> CloudView {
+        let none = Capabilities {
+            start: false,
+            stop: false,
+            snapshots: false,
+            deadline: false,
+        };
+        CloudView {
+            configured: false,
+            ..CloudView::new("none", none)
         }
     }
 

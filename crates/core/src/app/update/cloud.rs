@@ -114,6 +114,8 @@ pub(super) fn on_inventory(app: &mut App, result: Result<Inventory, ProviderErro
             app.spend
                 .recompute(app.cloud.inventory.as_ref(), app.now, deadline);
         }
+        // Without a provider there is nothing to read: not an error, the screen welcomes.
+        Err(_) if !app.cloud.configured => {}
         Err(e) => app.cloud.error = Some(e),
     }
     // Read the row once, when the instance first becomes known: what to write, if anything,

@@ -165,6 +165,7 @@ pub fn update(app: &mut App, event: Event) -> Vec<Effect> {
         Event::Tick(now) => {
             on_tick(app, now);
             let mut effects = refresh_fleet(app);
+            super::welcome::stand_down(app);
             let first = app.guard.supervisor.as_mut().and_then(Supervisor::tick);
             effects.extend(first.map_or_else(Vec::new, |s| supervised(app, s)));
             effects
