@@ -27,6 +27,15 @@ use crate::telemetry::{
 use crate::terminal::signals::Endings;
 use crate::ui::theme::{Theme, no_color_requested};
 
+/// Nothing configured and nothing detected: a welcome, and no watchdog to start.
+fn cloud_view(ctx: &Context, provider: &dyn crate::provider::Provider) -> CloudView {
+    if ctx.config.instance.provider.is_none() && !ctx.demo {
+        CloudView::unconfigured()
+    } else {
+        CloudView::new(provider.name().to_string(), provider.capabilities())
+    }
+}
+
 pub fn run_cockpit(cli: &Cli) -> CommandResult {
     // Before anything else: the watchdog this cockpit starts reads it too, and must not die of it.
     let interval = watchdog_interval()?;
@@ -51,16 +60,10 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
     let budget = pricing
         .as_ref()
         .and_then(|p| ctx.config.budget.instance_limit(p.sheet.currency));
-    // Nothing configured and nothing detected: a welcome, and no watchdog to start.
-    let cloud = if ctx.config.instance.provider.is_none() && !ctx.demo {
-        CloudView::unconfigured()
-    } else {
-        CloudView::new(provider.name().to_string(), provider.capabilities())
-    };
     let mut app = App::new(
         now,
         settings,
-        cloud,
+        cloud_view(&ctx, provider.as_ref()),
         Spend::new(pricing, budget, time_zone.clone()),
     );
     app.deadline = deadline;

@@ -3,7 +3,7 @@
 //! config file.
 
 mod clouds;
-mod detected;
+pub(crate) mod detected;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;

@@ -66,6 +66,7 @@ pub fn render_cost(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, focus
     let inner = panel.inner(area);
     let (w, h) = (usize::from(inner.width), usize::from(inner.height));
     let lines = match (&app.spend.pricing, &app.spend.reading) {
+        (None, _) if !app.cloud.configured => nothing_to_price(w, theme),
         (None, _) => no_pricing(w, theme, &app.cloud.provider),
         (Some(_), None) => vec![Line::styled(
             "waiting for the instance's inventory…",
@@ -87,6 +88,16 @@ pub fn render_cost(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, focus
     let inner = panel.inner(area);
     panel.render(area, buf);
     paint::lines(inner, buf, &lines);
+}
+
+/// With no provider there is no instance to price: said plainly, not as a warning.
+fn nothing_to_price(w: usize, theme: &Theme) -> Vec<Line<'static>> {
+    let text = "no instance to price yet: a provider (detected, `gpumeter init`, or \
+                --provider) gives one; `gpumeter estimate` prices a plan before renting";
+    wrap(text, w)
+        .into_iter()
+        .map(|l| Line::styled(l, theme.style(Role::TextDim)))
+        .collect()
 }
 
 /// What to do when nothing prices the instance. On AWS, Alibaba and Tencent the instance type

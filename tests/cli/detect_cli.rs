@@ -259,3 +259,54 @@ fn a_metadata_service_that_never_answers_does_not_hang_status() {
     assert!(stderr.contains("AWS_ACCESS_KEY_ID"), "{stderr}");
     assert!(stderr.contains("AWS_EC2_METADATA_DISABLED"), "{stderr}");
 }
+
+#[test]
+fn doctor_and_init_take_what_the_machine_says_and_say_where_from() {
+    let dir = machine("doctor", &[("sys_vendor", "Amazon EC2")]);
+    let (url, _) = imds();
+    let v = json(&run(&dir.0, &url, &["doctor", "--json"]));
+    let check = |key: &str| {
+        v["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["key"] == key)
+            .unwrap_or_else(|| panic!("no {key} in {v}"))
+            .clone()
+    };
+    let provider = check("provider");
+    assert_eq!(provider["status"], "pass", "{provider}");
+    let said = provider["detail"].as_str().unwrap();
+    assert!(
+        said.contains("aws") && said.contains("DMI sys_vendor"),
+        "{said}"
+    );
+    let sku = check("sku");
+    let said = sku["detail"].as_str().unwrap();
+    assert!(
+        said.contains("p4d.24xlarge") && said.contains("IMDSv2"),
+        "{said}"
+    );
+    assert_eq!(check("credentials")["status"], "fail");
+
+    let config = dir.0.join("written.toml");
+    let out = run(
+        &dir.0,
+        &url,
+        &["init", "--yes", "--config", config.to_str().unwrap()],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let written = std::fs::read_to_string(&config).unwrap();
+    for line in [
+        "provider = \"aws\"",
+        "id = \"i-0p4dbox12345678a\"",
+        "region = \"us-east-1\"",
+        "sku = \"p4d.24xlarge\"",
+    ] {
+        assert!(written.contains(line), "{line} missing from:\n{written}");
+    }
+}

@@ -41,6 +41,6 @@ mod status_cloud;
 mod verify_cli;
 mod verify_scenarios;
 mod watchdog_cli;
+mod welcome_tmux;
 mod zone_cli;
 mod zone_tmux;
-mod welcome_tmux;

@@ -50,9 +50,14 @@ impl FirstRun {
         }
         let config = dir.join("empty.toml");
         std::fs::write(&config, "").unwrap();
-        // A bare environment: no cloud's variables from the machine running the tests.
+        // A bare environment on a plain machine: no cloud's variables from the machine running
+        // the tests, and detection reads an empty DMI tree and PID 1 environment, so a test run
+        // on a cloud VM still sees nothing to detect.
+        std::fs::create_dir_all(dir.join("dmi")).unwrap();
+        std::fs::write(dir.join("environ"), "").unwrap();
         let script = format!(
             "env -i PATH=\"$PATH\" TERM=\"$TERM\" HOME='{home}' GPUMETER_DATA_DIR='{data}' \
+             GPUMETER_DETECT_DMI='{home}/dmi' GPUMETER_DETECT_PID1_ENVIRON='{home}/environ' \
              GPUMETER_WATCHDOG_INTERVAL=1s '{bin}' --config '{config}'; \
              echo \"EXITED $?\"; sleep 60",
             home = dir.display(),

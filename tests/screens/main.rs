@@ -16,5 +16,5 @@ mod ui_sizes;
 mod ui_snapshots;
 mod ui_states;
 mod ui_verified;
-mod ui_zone;
 mod ui_welcome;
+mod ui_zone;

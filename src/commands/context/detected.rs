@@ -19,7 +19,7 @@ use crate::provider::aws::credentials::IMDS_DISABLED;
 static DETECTED: OnceLock<Detected> = OnceLock::new();
 
 /// What this machine says about itself, through the seams the process's variables name.
-pub(super) fn detected_here() -> Detected {
+pub(crate) fn detected_here() -> Detected {
     DETECTED
         .get_or_init(|| {
             let seams = Seams::from_env();

@@ -63,7 +63,14 @@ fn not_asked(why: &str) -> Vec<(Act, Permission)> {
 
 /// A provider error as one line with its fix; never a secret (the chain's errors carry none).
 fn refusal(e: &ProviderError) -> String {
-    gpumeter_core::text::one_line(&format!("{e}; fix: {}", e.fix()), 1000)
+    let (said, fix) = (e.to_string(), e.fix());
+    // Many errors already end with their fix; it is said once.
+    let line = if said.contains(fix.as_str()) {
+        said
+    } else {
+        format!("{said}; fix: {fix}")
+    };
+    gpumeter_core::text::one_line(&line, 1000)
 }
 
 async fn ask_all(ec2: &Ec2, instance: Option<&str>) -> Vec<(Act, Permission)> {

@@ -112,18 +112,18 @@ pub fn clock() -> Clock {
     }
 }
 
-/// The zone local times are read in: `TZ`, else `/etc/localtime`; an error when neither says
-/// and times are UTC by default.
-pub fn zone() -> Result<String, String> {
-    let system = jiff::tz::TimeZone::system();
-    let name = system.iana_name().unwrap_or("unnamed").to_string();
-    if let Some(tz) = std::env::var_os("TZ").filter(|v| !v.is_empty()) {
-        let tz = gpumeter_core::text::one_line(&tz.to_string_lossy(), 80);
-        return Ok(format!("{name} (from TZ={tz})"));
+/// The zone times are shown in, as every command resolves it (the config's `timezone`, else
+/// `TZ`, else the system's); an error when nothing names one and times are UTC by default, or
+/// `TZ` names no zone this machine knows.
+pub fn zone(config: &crate::config::Config) -> Result<String, String> {
+    use gpumeter_core::zone::ZoneSource;
+    let zone = config.user_zone();
+    let fix = "set timezone = \"Asia/Shanghai\" (an IANA name) in the config, or TZ";
+    match zone.source {
+        ZoneSource::EnvNotUnderstood => Err(format!("{}: {fix}", zone.describe())),
+        ZoneSource::System if !std::path::Path::new("/etc/localtime").exists() => Err(format!(
+            "UTC: no timezone setting, no TZ and no /etc/localtime: {fix}"
+        )),
+        _ => Ok(zone.describe()),
     }
-    let localtime = std::path::Path::new("/etc/localtime");
-    if localtime.exists() {
-        return Ok(format!("{name} (from /etc/localtime)"));
-    }
-    Err("UTC: no TZ and no /etc/localtime".into())
 }

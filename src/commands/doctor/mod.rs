@@ -44,7 +44,7 @@ pub fn run(cli: &Cli, args: &DoctorArgs) -> CommandResult {
         service_installable,
         sheet: facts::sheet(&config, &detected),
         clock: facts::clock(),
-        zone: facts::zone(),
+        zone: facts::zone(&config),
     };
     let checks = checks::checks(&detected, &facts);
     let healthy = checks::healthy(&checks);
