@@ -5,6 +5,9 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 use rust_decimal::Decimal;
 
+mod setup;
+pub use setup::{DoctorArgs, InitArgs, PolicyArg};
+
 /// How many GPUs the demo's simulator shows when `--gpus` does not say.
 pub const DEMO_GPUS: u32 = 8;
 
@@ -247,13 +250,13 @@ pub enum Command {
     #[command(after_help = "Examples:
   gpumeter doctor
   gpumeter --provider aws doctor --json")]
-    Doctor(crate::commands::doctor::DoctorArgs),
+    Doctor(DoctorArgs),
     /// Writes a commented config from what was detected and what you pick; never replaces one
     /// without asking (or --force).
     #[command(after_help = "Examples:
   gpumeter init
   gpumeter --provider aws init --deadline 4h --at-zero stop --idle 30m --yes")]
-    Init(crate::commands::init::InitArgs),
+    Init(InitArgs),
     /// Every instance and leftover across the configured providers and accounts, by cost.
     #[command(after_help = "Examples:
   gpumeter fleet

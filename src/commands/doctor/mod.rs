@@ -9,23 +9,14 @@ mod facts;
 
 use std::process::ExitCode;
 
-use clap::Args;
 use serde_json::json;
 
 use self::checks::{Act, Check, Facts, Permission};
 use super::context::Context;
 use super::{CommandResult, EXIT_FAILED, Failure, emit};
-use crate::cli::Cli;
+use crate::cli::{Cli, DoctorArgs};
 use crate::config::{Config, ProviderKind};
 use crate::detect::Detected;
-
-/// `gpumeter doctor`.
-#[derive(Debug, Args)]
-pub struct DoctorArgs {
-    /// Print JSON instead of lines: stable keys, every value in English words or numbers.
-    #[arg(long)]
-    pub json: bool,
-}
 
 pub fn run(cli: &Cli, args: &DoctorArgs) -> CommandResult {
     let (config, path) =

@@ -8,57 +8,10 @@ use std::io::{BufRead as _, IsTerminal as _};
 use std::path::Path;
 use std::process::ExitCode;
 
-use clap::Args;
-
 use self::template::{Deadline, Picks};
 use super::{CommandResult, Failure, emit, emit_part};
-use crate::cli::Cli;
+use crate::cli::{Cli, InitArgs};
 use crate::config::{Config, OnExpiry, WebhookUrl, parse_duration};
-
-/// `gpumeter init`.
-#[derive(Debug, Args)]
-pub struct InitArgs {
-    /// The release deadline: a duration from the start (4h, 90m) or a local clock time (18:30).
-    #[arg(long, value_name = "DURATION|HH:MM")]
-    pub deadline: Option<String>,
-    /// What happens when the deadline reaches zero.
-    #[arg(long, value_enum, value_name = "POLICY")]
-    pub at_zero: Option<PolicyArg>,
-    /// Idle this long (every GPU and the CPU) counts as idle [default: 30m].
-    #[arg(long, value_name = "DURATION")]
-    pub idle: Option<String>,
-    /// What happens when the instance is idle [default: alert].
-    #[arg(long, value_enum, value_name = "POLICY")]
-    pub on_idle: Option<PolicyArg>,
-    /// A webhook that alerts are posted to (Slack, Feishu/Lark, DingTalk, WeCom by host; any
-    /// other gets a plain JSON POST).
-    #[arg(long, value_name = "URL")]
-    pub webhook: Option<String>,
-    /// Ask nothing: what no flag gives takes its default.
-    #[arg(long)]
-    pub yes: bool,
-    /// Replace an existing config without asking.
-    #[arg(long)]
-    pub force: bool,
-}
-
-/// `alert`, `stop` or `release`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum PolicyArg {
-    Alert,
-    Stop,
-    Release,
-}
-
-impl From<PolicyArg> for OnExpiry {
-    fn from(p: PolicyArg) -> Self {
-        match p {
-            PolicyArg::Alert => OnExpiry::Alert,
-            PolicyArg::Stop => OnExpiry::Stop,
-            PolicyArg::Release => OnExpiry::Release,
-        }
-    }
-}
 
 pub fn run(cli: &Cli, args: &InitArgs) -> CommandResult {
     let path = match &cli.config {
