@@ -9,6 +9,9 @@ use std::str::FromStr;
 use rust_decimal::{Decimal, RoundingStrategy};
 use serde::{Deserialize, Serialize};
 
+mod partial;
+pub use partial::{PartialTotal, PartialTotalJson};
+
 /// An ISO 4217 currency code: three ASCII capital letters, such as `USD` or `CNY`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Currency([u8; 3]);
