@@ -6,7 +6,7 @@
 use prometheus::Encoder as _;
 use prometheus::proto::{Counter, Gauge, LabelPair, Metric, MetricFamily, MetricType};
 
-use super::snapshot::{COMPONENTS, Snapshot};
+use super::snapshot::{COMPONENTS, CostFacts, Snapshot};
 use crate::meter::InstanceState;
 use crate::telemetry::{GpuSample, HostSample, Metric as Reading};
 
@@ -314,7 +314,7 @@ fn cloud_series(f: &mut Families, base: &[(&str, &str)], s: &Snapshot) {
         }
         f.gauge(
             "gpumeter_leftover_monthly_cost",
-            "What the resources that outlive a release would cost per month.",
+            "What the resources that outlive a release would cost per month; a lower bound while gpumeter_cost_unknown_lines{total=\"leftover_monthly\"} is above 0.",
             &with(base, &[("currency", cur)]),
             cost.leftover_monthly,
         );
@@ -325,6 +325,7 @@ fn cloud_series(f: &mut Families, base: &[(&str, &str)], s: &Snapshot) {
             base,
             cost.leftover_resources as f64,
         );
+        unknown_lines(f, base, cost);
     }
     if let (Some(at), Some(now)) = (s.deadline, s.now) {
         #[expect(clippy::cast_precision_loss, reason = "seconds since 1970 fit in 2^52")]
@@ -342,6 +343,23 @@ fn cloud_series(f: &mut Families, base: &[(&str, &str)], s: &Snapshot) {
             "Seconds until the release deadline; negative once it has passed.",
             base,
             left,
+        );
+    }
+}
+
+/// How many lines each total leaves out because nothing prices them, written even at 0 so a
+/// dashboard can tell a whole total from a lower bound.
+fn unknown_lines(f: &mut Families, base: &[(&str, &str)], cost: &CostFacts) {
+    for (total, count) in [
+        ("accrued", cost.accrued_unknown),
+        ("leftover_monthly", cost.leftover_unknown),
+    ] {
+        #[expect(clippy::cast_precision_loss, reason = "a handful of lines")]
+        f.gauge(
+            "gpumeter_cost_unknown_lines",
+            "Lines left out of a total because no sheet prices them (total: accrued covers gpumeter_cost_total, gpumeter_cost_billed_total and gpumeter_burn_rate_per_hour; leftover_monthly covers gpumeter_leftover_monthly_cost). Above 0 that total is a lower bound, not the whole.",
+            &with(base, &[("total", total)]),
+            count as f64,
         );
     }
 }

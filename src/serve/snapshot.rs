@@ -38,6 +38,11 @@ pub struct CostFacts {
     pub leftover_monthly: f64,
     /// How many resources outlive a release.
     pub leftover_resources: usize,
+    /// Lines no sheet prices, left out of the cost so far, the bill and the burn rate: while
+    /// above 0 those totals are lower bounds.
+    pub accrued_unknown: usize,
+    /// Leftovers no sheet prices, left out of `leftover_monthly`.
+    pub leftover_unknown: usize,
 }
 
 pub const COMPONENTS: [&str; 4] = ["compute", "bandwidth", "storage", "extras"];
@@ -54,6 +59,12 @@ impl CostFacts {
             burn_per_hour: burn,
             leftover_monthly: to_f64(reading.leftover_monthly),
             leftover_resources: reading.leftovers.len(),
+            accrued_unknown: accrual.unpriced.len(),
+            leftover_unknown: reading
+                .leftovers
+                .iter()
+                .filter(|l| l.monthly.is_none())
+                .count(),
         }
     }
 }

@@ -202,7 +202,8 @@ fn lists(c: &Confirm, currency: &str, w: usize, room: usize, theme: &Theme) -> V
             ));
         }
         if i == 1 {
-            let total = format!("{}{currency}", amount(c.survivors_monthly()));
+            // A total with an unpriced line in it is a lower bound, never the sum read as whole.
+            let total = Confirm::monthly_text(c.survivors_monthly().as_ref());
             let label = total_label;
             out.push(Line::from(vec![
                 Span::styled(label, warn),

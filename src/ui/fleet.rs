@@ -103,8 +103,13 @@ fn flag_style(flag: Flag, theme: &Theme) -> Style {
     }
 }
 
-fn money(value: Option<rust_decimal::Decimal>) -> String {
-    value.map_or_else(|| "—".to_string(), amount)
+/// An amount, `≥` before it when `unknown` lines are left out of it; `—` when unknown.
+fn money(value: Option<rust_decimal::Decimal>, unknown: usize) -> String {
+    match (value, unknown) {
+        (None, _) => "—".to_string(),
+        (Some(v), 0) => amount(v),
+        (Some(v), _) => format!("≥{}", amount(v)),
+    }
 }
 
 pub fn render_fleet(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
@@ -184,7 +189,7 @@ fn table_row<'a>(r: &'a FleetRow, lead: usize, theme: &Theme) -> Row<'a> {
         })
         .collect();
     let burn = if r.running() {
-        money(r.burn_per_hour)
+        money(r.burn_per_hour, r.burn_unknown.len())
     } else {
         "—".into()
     };
@@ -204,7 +209,7 @@ fn table_row<'a>(r: &'a FleetRow, lead: usize, theme: &Theme) -> Row<'a> {
             r.deadline_remaining_s
                 .map_or_else(|| "—".into(), |s| format!("in {}", span(s))),
         ),
-        Cell::from(Line::from(money(r.leftover_monthly)).right_aligned()),
+        Cell::from(Line::from(money(r.leftover_monthly, r.leftover_unknown.len())).right_aligned()),
         Cell::from(Line::from(flags)),
     ];
     Row::new(cells.into_iter().skip(lead)).style(theme.style(Role::Text))

@@ -65,8 +65,8 @@ fn the_issue_example_as_json() {
     assert_eq!(v["plan"]["days"], "10");
     assert_eq!(v["plan"]["gpus"], 1);
     assert_eq!(v["modes"]["on_demand"]["compute"], "2000.00");
-    assert_eq!(v["modes"]["on_demand"]["total"], "2000.00");
-    assert_eq!(v["modes"]["monthly"]["total"], "5000.00");
+    assert_eq!(v["modes"]["on_demand"]["total"]["known"], "2000.00");
+    assert_eq!(v["modes"]["monthly"]["total"]["known"], "5000.00");
     assert!(
         v["modes"].get("spot").is_none(),
         "a mode with no price is absent"
@@ -107,7 +107,7 @@ fn gpus_multiply_inline_prices_and_storage_covers_the_whole_plan() {
     // 100 GB x 0.1 per GB-month for 73 x 24 = 1752 hours of 720-hour (inline) months: 24.33.
     assert_eq!(v["modes"]["on_demand"]["storage"], "24.33");
     assert_eq!(v["modes"]["on_demand"]["bandwidth"], "4.50");
-    assert_eq!(v["modes"]["spot"]["total"], "1430.43");
+    assert_eq!(v["modes"]["spot"]["total"]["known"], "1430.43");
     assert_eq!(v["cheapest"], "spot");
     assert!(v["break_even_hours_per_month"].is_null());
 }

@@ -72,7 +72,7 @@ fn every_bundled_a100_80gb_offer_ranked_by_total_in_cny() {
     );
     // Vast's 0.87 USD for 80 h at 7.12: 495.55 CNY, the cheapest.
     assert_eq!(offers[0]["sku"], "1x-a100-pcie");
-    assert_eq!(offers[0]["total"], "69.60");
+    assert_eq!(offers[0]["total"]["known"], "69.60");
     assert_eq!(offers[0]["currency"], "USD");
     assert_eq!(offers[0]["converted_total"], "495.55");
     assert_eq!(offers[0]["as_of"], "2026-11-29");
@@ -95,6 +95,58 @@ fn the_table_marks_stale_sheets_and_lists_what_cannot_be_converted() {
     assert!(text.contains("alibaba-cn-hangzhou"), "{text}");
     let aws = text.lines().find(|l| l.contains("p4de.24xlarge")).unwrap();
     assert!(aws.contains("2026-01-21 stale"), "{aws}");
+}
+
+#[test]
+fn an_incomplete_offer_is_listed_apart_never_ranked_above_a_whole_one() {
+    let mut args = A100_80.to_vec();
+    args.extend([
+        "--egress-gb",
+        "500",
+        "--storage-gb",
+        "100",
+        "--fx",
+        "USD:CNY=7.12",
+        "--json",
+    ]);
+    let v = json("", &args);
+    let offers = v["offers"].as_array().unwrap();
+    let incomplete = v["incomplete"].as_array().unwrap();
+    assert!(!offers.is_empty() && !incomplete.is_empty(), "{v}");
+    for o in offers {
+        assert_eq!(o["total"]["incomplete"], false, "{o}");
+        assert!(o["per_gpu_hour"].is_string(), "{o}");
+    }
+    for o in incomplete {
+        assert_eq!(o["total"]["incomplete"], true, "{o}");
+        assert_eq!(o["converted_total"], Value::Null, "{o}");
+        assert_eq!(o["per_gpu_hour"], Value::Null, "{o}");
+        assert!(o["converted_known"].is_string(), "{o}");
+    }
+    // The cheapest-looking offer of all is incomplete (no disk price), yet not first.
+    let known = |o: &Value, k: &str| o[k].as_str().unwrap().parse::<f64>().unwrap();
+    assert!(known(&incomplete[0], "converted_known") < known(&offers[0], "converted_total"));
+
+    let mut args = A100_80.to_vec();
+    args.extend([
+        "--egress-gb",
+        "500",
+        "--storage-gb",
+        "100",
+        "--fx",
+        "USD:CNY=7.12",
+    ]);
+    let text = String::from_utf8(gpumeter("", &args).stdout).unwrap();
+    let first = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("1 "))
+        .unwrap();
+    assert!(
+        !first.contains("incomplete") && !first.contains('≥'),
+        "{text}"
+    );
+    assert!(text.contains("per GPU-h"), "{text}");
+    assert!(text.contains("\nIncomplete: "), "{text}");
 }
 
 #[test]

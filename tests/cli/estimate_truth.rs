@@ -67,8 +67,8 @@ fn a100_at_25_an_hour_against_5000_a_month_over_80_hours() {
         "--days",
         "10",
     ]);
-    assert_eq!(v["modes"]["on_demand"]["total"], "2000.00");
-    assert_eq!(v["modes"]["monthly"]["total"], "5000.00");
+    assert_eq!(v["modes"]["on_demand"]["total"]["known"], "2000.00");
+    assert_eq!(v["modes"]["monthly"]["total"]["known"], "5000.00");
     assert_eq!(v["cheapest"], "on_demand");
 }
 
@@ -84,8 +84,8 @@ fn twenty_three_an_hour_ten_hours_a_day_for_a_week_against_6500() {
         "--days",
         "7",
     ]);
-    assert_eq!(v["modes"]["on_demand"]["total"], "1610.00");
-    assert_eq!(v["modes"]["monthly"]["total"], "6500.00");
+    assert_eq!(v["modes"]["on_demand"]["total"]["known"], "1610.00");
+    assert_eq!(v["modes"]["monthly"]["total"]["known"], "6500.00");
     assert_eq!(v["break_even_hours_per_month"], "282.61");
 }
 
@@ -155,7 +155,7 @@ fn four_short_runs_a_day_bill_the_minimum_and_the_boot_fee_each() {
     // Four 15-minute runs, each billed the 1-hour minimum at 25 and a 5.00 boot fee: not 25.
     assert_eq!(v["modes"]["on_demand"]["compute"], "100.00");
     assert_eq!(v["modes"]["on_demand"]["extras"], "20.00");
-    assert_eq!(v["modes"]["on_demand"]["total"], "120.00");
+    assert_eq!(v["modes"]["on_demand"]["total"]["known"], "120.00");
 }
 
 #[test]
@@ -170,8 +170,8 @@ fn a_31_day_plan_buys_a_month_and_a_day_on_demand() {
         "--days",
         "31",
     ]);
-    assert_eq!(v["modes"]["monthly"]["total"], "10000.00");
-    assert_eq!(v["modes"]["mixed"]["total"], "5600.00");
+    assert_eq!(v["modes"]["monthly"]["total"]["known"], "10000.00");
+    assert_eq!(v["modes"]["mixed"]["total"]["known"], "5600.00");
     assert_eq!(v["modes"]["mixed"]["months"], "1");
     assert_eq!(v["modes"]["mixed"]["on_demand_days"], "1");
     assert_eq!(v["cheapest"], "mixed");
@@ -200,6 +200,45 @@ fn unknown_egress_is_named_not_priced_at_zero() {
     assert_eq!(
         on_demand["unknown"],
         serde_json::json!(["network.egress_per_unit", "storage.disk"])
+    );
+    // An unknown amount is null with the reason beside it, never "0.00".
+    assert_eq!(on_demand["bandwidth"], Value::Null);
+    assert_eq!(on_demand["storage"], Value::Null);
+    assert_eq!(
+        on_demand["unavailable"]["bandwidth"],
+        "no price for network.egress_per_unit"
+    );
+    assert_eq!(
+        on_demand["unavailable"]["storage"],
+        "no price for storage.disk"
+    );
+    assert_eq!(on_demand["total"]["incomplete"], true);
+    assert_eq!(on_demand["total"]["unknown"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn the_table_shows_an_incomplete_total_as_a_lower_bound() {
+    let out = Command::new(env!("CARGO_BIN_EXE_gpumeter"))
+        .args([
+            "estimate",
+            "--provider",
+            "tencent-ap-beijing",
+            "--sku",
+            "GT4.4XLARGE96",
+            "--hours-per-day",
+            "8",
+            "--days",
+            "10",
+            "--egress-gb",
+            "500",
+        ])
+        .output()
+        .expect("the binary runs");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let row = text.lines().find(|l| l.starts_with("on-demand")).unwrap();
+    assert!(
+        row.contains("unknown") && row.contains("≥ 2295.20 + 1 unknown"),
+        "{row}"
     );
 }
 

@@ -246,6 +246,8 @@ fn a_month_of_burn_is_the_sheets_month() {
     // Vast's sheet counts 720 hours a month, not the 730 most clouds use.
     let mut pricing = demo_pricing().unwrap();
     pricing.sheet.billing.month_hours = 720;
+    // Every line priced, so the totals are whole.
+    pricing.sheet.extras.load_balancer_per_hour = Some(Decimal::ONE);
     let inventory = inventory("i-vast", "train", Some(InstanceState::Running));
     let r = row(
         origin("lab", "i-vast"),
@@ -292,4 +294,47 @@ fn the_documented_fleet_example_loads() {
     assert!(config.fleet[0].discovers());
     assert_eq!(config.fleet[0].each_region().len(), 2);
     assert_eq!(config.fleet[1].instances.len(), 2);
+}
+
+/// The demo's load balancer has no price: each row names it as left out of its burn and of its
+/// leftovers, and the totals are lower bounds that count it, never the priced part alone.
+#[test]
+fn an_unpriced_load_balancer_makes_the_totals_lower_bounds() {
+    let rows = fleet();
+    let watched = find(&rows, "i-watched");
+    assert!(
+        watched.burn_unknown.iter().any(|u| u.contains("lb-0api")),
+        "{:?}",
+        watched.burn_unknown
+    );
+    assert_eq!(
+        watched.leftover_unknown,
+        vec![format!(
+            "load balancer lb-0api: no price in sheet {}",
+            demo_pricing().unwrap().sheet.id
+        )]
+    );
+    let json = serde_json::to_value(watched).unwrap();
+    assert_eq!(json["leftover_unknown"][0], watched.leftover_unknown[0]);
+    assert!(
+        json["burn_unknown"]
+            .as_array()
+            .is_some_and(|a| !a.is_empty())
+    );
+
+    let text = gpumeter::fleet::table::render(&rows);
+    let totals = text
+        .lines()
+        .find(|l| l.contains(" running: "))
+        .expect("a totals line");
+    // Three running demo rows and the released one each leave the load balancer out.
+    assert!(totals.starts_with("3 running: ≥ "), "{totals}");
+    assert!(
+        totals.contains("leftovers after release: ≥ ") && totals.ends_with("/month + 4 unknown"),
+        "{totals}"
+    );
+    assert!(
+        text.contains("1 unpriced: no sheet prices them, so the totals above leave them out"),
+        "the running instance with no sheet is not silently dropped: {text}"
+    );
 }

@@ -84,6 +84,7 @@ fn the_dashboard_has_the_promised_panels() {
         ("utilisation", "DCGM_FI_DEV_GPU_UTIL"),
         ("power", "DCGM_FI_DEV_POWER_USAGE"),
         ("firing alerts", "ALERTS"),
+        ("no sheet prices", "gpumeter_cost_unknown_lines"),
     ] {
         assert!(
             has(title, needle),

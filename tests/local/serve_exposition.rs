@@ -24,12 +24,17 @@ use gpumeter::demo::guard_state;
 
 /// The demo instance ten minutes into training, its watchdog alive, at the fixture instant.
 fn demo_snapshot(scenario: &str) -> Snapshot {
+    demo_snapshot_priced(scenario, demo_pricing())
+}
+
+/// [`demo_snapshot`] under `pricing` instead of the demo's sheet.
+fn demo_snapshot_priced(scenario: &str, pricing: Option<gpumeter::spend::Pricing>) -> Snapshot {
     let now = fixture_now();
     let target = Target {
         instance_id: "unknown".into(),
         provider: "demo".into(),
     };
-    let spend = Spend::new(demo_pricing(), None, TimeZone::UTC);
+    let spend = Spend::new(pricing, None, TimeZone::UTC);
     let deadline = now + SignedDuration::from_mins(90);
     let mut collector = Collector::new(target, spend, Some(deadline));
     let state = DemoState::fresh(now);
@@ -271,6 +276,47 @@ fn unsupported_metrics_are_left_out_never_zero() {
         ..Snapshot::default()
     };
     assert_eq!(render(&bare), "");
+}
+
+fn unknown_lines(snapshot: &Snapshot) -> Vec<(String, f64)> {
+    check_grammar(&render(snapshot))
+        .samples
+        .into_iter()
+        .filter(|s| s.0 == "gpumeter_cost_unknown_lines")
+        .map(|s| (label(&s.1, "total").unwrap_or("").to_string(), s.2))
+        .collect()
+}
+
+/// The demo's load balancer has no price: the totals it is left out of say so, by count,
+/// instead of passing for whole.
+#[test]
+fn an_unpriced_line_is_counted_beside_the_totals_it_is_left_out_of() {
+    let text = render(&demo_snapshot("training"));
+    assert!(
+        text.contains("# TYPE gpumeter_cost_unknown_lines gauge"),
+        "{text}"
+    );
+    assert!(text.contains("# HELP gpumeter_cost_unknown_lines Lines left out"));
+    let lines = unknown_lines(&demo_snapshot("training"));
+    assert_eq!(
+        lines,
+        vec![
+            ("accrued".to_string(), 1.0),
+            ("leftover_monthly".to_string(), 1.0)
+        ]
+    );
+
+    let mut pricing = demo_pricing().unwrap();
+    pricing.sheet.extras.load_balancer_per_hour = Some(rust_decimal::Decimal::ONE);
+    let whole = unknown_lines(&demo_snapshot_priced("training", Some(pricing)));
+    assert_eq!(
+        whole,
+        vec![
+            ("accrued".to_string(), 0.0),
+            ("leftover_monthly".to_string(), 0.0)
+        ],
+        "a whole total says 0 unknown, not nothing"
+    );
 }
 
 #[test]

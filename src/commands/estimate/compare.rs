@@ -11,8 +11,8 @@ use crate::commands::{CommandResult, Failure, today};
 use crate::config::{Config, SheetRef};
 use crate::meter::estimate::compare::{Comparison, Offer, Query, compare};
 use crate::meter::estimate::fx::{FxRate, Rates};
-use crate::meter::estimate::{Needs, Plan, PlanMode};
-use crate::money::Currency;
+use crate::meter::estimate::{Line, Needs, Plan, PlanMode};
+use crate::money::{Currency, PartialTotalJson};
 use crate::pricing::Sheet;
 
 mod table;
@@ -96,7 +96,10 @@ fn sheets(
 struct CompareJson {
     currency: Currency,
     plan: PlanJson,
+    /// Complete offers, cheapest first.
     offers: Vec<OfferJson>,
+    /// Offers with a line no price covers, by what is known of their total.
+    incomplete: Vec<OfferJson>,
     not_comparable: Vec<OfferJson>,
 }
 
@@ -108,12 +111,18 @@ struct OfferJson {
     gpus: u32,
     mode: PlanMode,
     currency: Currency,
-    total: String,
+    total: PartialTotalJson,
+    /// In the comparison currency; `null` without a rate or when the total is incomplete.
     converted_total: Option<String>,
-    compute: String,
-    bandwidth: String,
-    storage: String,
-    extras: String,
+    /// An incomplete offer's known part in the comparison currency: a lower bound.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    converted_known: Option<String>,
+    /// `converted_total` per GPU-hour of use; `null` where it is.
+    per_gpu_hour: Option<String>,
+    compute: Option<String>,
+    bandwidth: Option<String>,
+    storage: Option<String>,
+    extras: Option<String>,
     unknown: Vec<&'static str>,
     as_of: String,
     stale: bool,
@@ -122,6 +131,10 @@ struct OfferJson {
 impl OfferJson {
     fn new(o: &Offer) -> Self {
         let c = o.cost.breakdown.cents();
+        let complete = o.cost.is_complete();
+        let whole =
+            |d: Option<rust_decimal::Decimal>| d.filter(|_| complete).map(super::two_decimals);
+        let known = |line: Line, cents: String| o.cost.line(line).map(|_| cents);
         OfferJson {
             sheet: o.sheet.clone(),
             sku: o.sku.clone(),
@@ -129,12 +142,17 @@ impl OfferJson {
             gpus: o.gpus,
             mode: o.cost.mode,
             currency: o.cost.breakdown.currency,
-            total: c.total,
-            converted_total: o.converted_total.map(super::two_decimals),
-            compute: c.compute,
-            bandwidth: c.bandwidth,
-            storage: c.storage,
-            extras: c.extras,
+            total: o.cost.total().json(),
+            converted_total: whole(o.converted_total),
+            converted_known: o
+                .converted_total
+                .filter(|_| !complete)
+                .map(super::two_decimals),
+            per_gpu_hour: whole(o.per_gpu_hour),
+            compute: known(Line::Compute, c.compute),
+            bandwidth: known(Line::Bandwidth, c.bandwidth),
+            storage: known(Line::Storage, c.storage),
+            extras: known(Line::Extras, c.extras),
             unknown: o.cost.unknown.iter().map(|u| u.key).collect(),
             as_of: o.as_of.to_string(),
             stale: o.stale,
@@ -153,6 +171,7 @@ impl CompareJson {
                 gpus,
             },
             offers: c.offers.iter().map(OfferJson::new).collect(),
+            incomplete: c.incomplete.iter().map(OfferJson::new).collect(),
             not_comparable: c.not_comparable.iter().map(OfferJson::new).collect(),
         }
     }

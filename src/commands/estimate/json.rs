@@ -1,11 +1,13 @@
 //! What `estimate --json` prints: money as decimal strings rounded to the cent.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 
 use super::two_decimals;
 use crate::commands::Failure;
-use crate::meter::estimate::{Estimate, ModeCost, PlanMode};
-use crate::money::Currency;
+use crate::meter::estimate::{Estimate, Line, ModeCost, PlanMode};
+use crate::money::{Currency, PartialTotalJson};
 
 pub fn pretty(value: &impl Serialize) -> Result<String, Failure> {
     serde_json::to_string_pretty(value)
@@ -45,14 +47,17 @@ struct ModesJson {
     spot: Option<ModeJson>,
 }
 
-/// One mode: its lines, the total of what could be priced, and the keys of what could not.
+/// One mode: its lines (`null` where a price is unknown, the reason in `unavailable`), the
+/// total of what could be priced marked `incomplete`, and the keys of what could not.
 #[derive(Debug, Serialize)]
 pub struct ModeJson {
-    pub compute: String,
-    pub bandwidth: String,
-    pub storage: String,
-    pub extras: String,
-    pub total: String,
+    pub compute: Option<String>,
+    pub bandwidth: Option<String>,
+    pub storage: Option<String>,
+    pub extras: Option<String>,
+    /// Why each `null` line has no amount: `{"bandwidth": "no price for ..."}`.
+    pub unavailable: BTreeMap<&'static str, String>,
+    pub total: PartialTotalJson,
     /// The sheet keys a line needed and lacked; the total leaves those lines out.
     pub unknown: Vec<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -66,12 +71,22 @@ pub struct ModeJson {
 impl From<&ModeCost> for ModeJson {
     fn from(m: &ModeCost) -> Self {
         let c = m.breakdown.cents();
+        let known = |line: Line, cents: String| m.line(line).map(|_| cents);
+        let mut unavailable = BTreeMap::<&'static str, String>::new();
+        for u in &m.unknown {
+            let why = format!("no price for {}", u.key);
+            unavailable
+                .entry(u.line.label())
+                .and_modify(|w| *w = format!("{w}; {why}"))
+                .or_insert(why);
+        }
         ModeJson {
-            compute: c.compute,
-            bandwidth: c.bandwidth,
-            storage: c.storage,
-            extras: c.extras,
-            total: c.total,
+            compute: known(Line::Compute, c.compute),
+            bandwidth: known(Line::Bandwidth, c.bandwidth),
+            storage: known(Line::Storage, c.storage),
+            extras: known(Line::Extras, c.extras),
+            unavailable,
+            total: m.total().json(),
             unknown: m.unknown.iter().map(|u| u.key).collect(),
             rerun: m.rerun.map(two_decimals),
             months: m.mix.map(|x| x.months.normalize().to_string()),

@@ -56,10 +56,12 @@ fn row(out: &mut String, m: &ModeCost, cheapest: bool) {
             cents[i].to_string()
         }
     };
+    // An incomplete total is a lower bound, said in the same words as every other surface.
+    let total = match m.unknown.len() {
+        0 => cents[4].to_string(),
+        n => format!("≥ {} + {n} unknown", cents[4]),
+    };
     let mut mark = String::new();
-    if !m.is_complete() {
-        mark.push_str("  incomplete");
-    }
     if cheapest {
         mark.push_str("  <- cheapest");
     }
@@ -71,7 +73,7 @@ fn row(out: &mut String, m: &ModeCost, cheapest: bool) {
         cell(1),
         cell(2),
         cell(3),
-        cents[4],
+        total,
     );
 }
 

@@ -6,7 +6,7 @@ use rust_decimal::Decimal;
 use super::state::App;
 use crate::cloud::{Action, Finding, Inventory, Kept, LinkedResource, SnapshotPlan, findings};
 use crate::meter::{ComputeTerms, ResourceKind, monthly_after_release};
-use crate::money::{Currency, Money};
+use crate::money::{Currency, Money, PartialTotal};
 use crate::pricing::Sheet;
 use crate::spend::Pricing;
 
@@ -44,8 +44,22 @@ pub struct Confirm {
 }
 
 impl Confirm {
-    pub fn survivors_monthly(&self) -> Decimal {
-        self.survivors.iter().filter_map(|l| l.monthly).sum()
+    /// What survives costs a month: the priced lines, and each unpriced one named, never read
+    /// as zero. `None` when no sheet prices anything here.
+    pub fn survivors_monthly(&self) -> Option<PartialTotal> {
+        total(self.currency?, &self.survivors)
+    }
+
+    /// A monthly total as the dialogs show it: `12.00 CNY`, `≥ 12.00 CNY + 3 unknown`, or
+    /// `price unknown` with no currency.
+    pub fn monthly_text(total: Option<&PartialTotal>) -> String {
+        let Some(t) = total else {
+            return "price unknown".into();
+        };
+        match t.unknown.len() {
+            0 => t.known.to_string(),
+            n => format!("≥ {} + {n} unknown", t.known),
+        }
     }
 
     /// The dialog as plain lines, for the command line's prompt and `--dry-run`.
@@ -65,15 +79,9 @@ impl Confirm {
                     Some(_) => format!("    {}  saves {}/month", l.label, money(l.monthly)),
                     None => format!("    {}  price unknown", l.label),
                 }));
-                let unpriced = self.deleted.iter().filter(|l| l.monthly.is_none()).count();
-                let more = if unpriced > 0 {
-                    format!(" + {unpriced} unpriced")
-                } else {
-                    String::new()
-                };
                 out.push(format!(
-                    "  saves: {}/month{more}",
-                    money(Some(self.deleted_monthly()))
+                    "  saves: {}/month",
+                    Confirm::monthly_text(self.deleted_monthly().as_ref())
                 ));
             } else {
                 out.extend(self.deleted.iter().map(|l| format!("    {}", l.label)));
@@ -87,7 +95,7 @@ impl Confirm {
             }));
             out.push(format!(
                 "  total after: {}/month",
-                money(Some(self.survivors_monthly()))
+                Confirm::monthly_text(self.survivors_monthly().as_ref())
             ));
         }
         if !self.note.is_empty() {
@@ -131,9 +139,9 @@ impl Confirm {
         }
     }
 
-    /// What the deletes save a month together (the priced ones).
-    pub fn deleted_monthly(&self) -> Decimal {
-        self.deleted.iter().filter_map(|l| l.monthly).sum()
+    /// What the deletes save a month together, each unpriced one named.
+    pub fn deleted_monthly(&self) -> Option<PartialTotal> {
+        total(self.currency?, &self.deleted)
     }
 
     /// The dialog for `action` as things stand in `app`.
@@ -179,7 +187,10 @@ impl Confirm {
             ),
             Action::Stop => (
                 Vec::new(),
-                resources.iter().map(line).collect(),
+                stopped_compute(pricing)
+                    .into_iter()
+                    .chain(resources.iter().map(line))
+                    .collect(),
                 "Stop the instance",
                 stop_note(pricing),
             ),
@@ -258,6 +269,41 @@ fn promise(action: Action, inventory: Option<&Inventory>) -> Action {
     }
 }
 
+fn total(currency: Currency, lines: &[ConfirmLine]) -> Option<PartialTotal> {
+    let amounts = lines
+        .iter()
+        .map(|l| (l.monthly.map(|m| Money::new(m, currency)), l.label.as_str()));
+    PartialTotal::sum(currency, amounts).ok()
+}
+
+/// The compute a stopped instance still bills, as a line of what keeps billing: a sheet that
+/// keeps charging while stopped bills it every hour of the month. No line when the sheet says
+/// stopping ends compute, or when compute was paid up front; unpriced with no sheet.
+fn stopped_compute(pricing: Option<&Pricing>) -> Option<ConfirmLine> {
+    let Some(pricing) = pricing else {
+        return Some(ConfirmLine {
+            label: "compute while stopped (depends on the provider)".into(),
+            monthly: None,
+        });
+    };
+    let share = pricing.sheet.billing.stop_policy.compute_share();
+    let ComputeTerms::Hourly { per_hour } = pricing.terms else {
+        return None;
+    };
+    if share.is_zero() {
+        return None;
+    }
+    let hours = Decimal::from(pricing.sheet.billing.month_hours);
+    let percent = (share * Decimal::from(100)).normalize();
+    Some(ConfirmLine {
+        label: format!(
+            "compute while stopped ({percent}% of {} per hour)",
+            Money::new(per_hour, pricing.sheet.currency)
+        ),
+        monthly: Some(per_hour * share * hours),
+    })
+}
+
 fn start_note(pricing: Option<&Pricing>) -> String {
     match pricing.map(|p| (&p.terms, p.sheet.currency)) {
         Some((ComputeTerms::Hourly { per_hour }, currency)) => format!(
@@ -293,6 +339,9 @@ pub(crate) fn describe(r: &LinkedResource) -> String {
     };
     format!("{} {} ({}){size}", r.kind.label(), r.id, r.name)
 }
+
+#[cfg(test)]
+mod totals_tests;
 
 #[cfg(test)]
 mod tests {

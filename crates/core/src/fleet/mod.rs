@@ -101,6 +101,12 @@ pub struct FleetRow {
     /// What the leftovers cost per month once the instance is released.
     pub leftover_monthly: Option<Decimal>,
     pub leftovers: Vec<Leftover>,
+    /// What `burn_per_hour` leaves out because the sheet cannot price it, each with the
+    /// missing key; while not empty the burn is a lower bound.
+    pub burn_unknown: Vec<String>,
+    /// The leftovers `leftover_monthly` leaves out because the sheet has no price for them;
+    /// while not empty it is a lower bound.
+    pub leftover_unknown: Vec<String>,
     pub reporting: Reporting,
     pub flags: Vec<Flag>,
     pub error: Option<String>,
@@ -125,6 +131,8 @@ impl FleetRow {
             deadline_remaining_s: None,
             leftover_monthly: None,
             leftovers: Vec::new(),
+            burn_unknown: Vec::new(),
+            leftover_unknown: Vec::new(),
             reporting,
             flags: Vec::new(),
             error: None,
@@ -195,6 +203,7 @@ pub fn row(
     // A gone instance burns nothing itself; what it left is in the leftovers' monthly cost.
     if let (Some(reading), Some(_)) = (&spend.reading, &inventory.instance) {
         row.burn_per_hour = Some(reading.accrual.burn_per_hour.total().amount.round_dp(4));
+        row.burn_unknown.clone_from(&reading.accrual.unpriced);
     }
     price_leftovers(&mut row, inventory, sheet.as_ref());
     row
@@ -231,6 +240,21 @@ fn price_leftovers(
             monthly: sheet.and_then(|s| crate::meter::monthly_after_release(s, &r.to_meter())),
         })
         .collect();
+    if let Some(sheet) = sheet {
+        row.leftover_unknown = row
+            .leftovers
+            .iter()
+            .filter(|l| l.monthly.is_none())
+            .map(|l| {
+                format!(
+                    "{} {}: no price in sheet {}",
+                    l.kind.label(),
+                    l.id,
+                    sheet.id
+                )
+            })
+            .collect();
+    }
     row.leftover_monthly = sheet.map(|_| {
         row.leftovers
             .iter()

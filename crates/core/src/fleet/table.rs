@@ -42,6 +42,14 @@ fn money(amount: Option<Decimal>, currency: Option<&str>) -> String {
     }
 }
 
+/// A row's amount: `—` when unknown, a lower bound when it leaves lines out.
+fn cell(amount: Option<Decimal>, unknown: usize, currency: Option<&str>) -> String {
+    match (amount, currency) {
+        (Some(a), Some(c)) => bound(a.round_dp(2), unknown, c, ""),
+        _ => "—".to_string(),
+    }
+}
+
 pub fn render(rows: &[FleetRow]) -> String {
     let mut out = String::new();
     let header = [
@@ -75,14 +83,14 @@ pub fn render(rows: &[FleetRow]) -> String {
             row.name.clone().unwrap_or_else(|| "—".into()),
             state_label(row).to_string(),
             if row.running() {
-                money(row.burn_per_hour, cur)
+                cell(row.burn_per_hour, row.burn_unknown.len(), cur)
             } else {
                 "—".into()
             },
             row.uptime_s.map_or_else(|| "—".into(), span),
             row.deadline_remaining_s
                 .map_or_else(|| "—".into(), |s| format!("in {}", span(s))),
-            money(row.leftover_monthly, cur),
+            cell(row.leftover_monthly, row.leftover_unknown.len(), cur),
             flags.join(", "),
         ]);
     }
@@ -133,33 +141,70 @@ pub fn render(rows: &[FleetRow]) -> String {
     out
 }
 
-/// Per currency: what the running instances burn and what the leftovers cost a month.
+/// `12.50 USD/h`, or `≥ 12.50 USD/h + 1 unknown` when `unknown` lines are left out of it.
+fn bound(known: Decimal, unknown: usize, currency: &str, unit: &str) -> String {
+    match unknown {
+        0 => format!("{known} {currency}{unit}"),
+        n => format!("≥ {known} {currency}{unit} + {n} unknown"),
+    }
+}
+
+/// One currency's totals: burn per hour, a month of it (each row by its own sheet's month),
+/// leftovers a month, each with the lines it leaves out; and the running instances.
+#[derive(Default)]
+struct Totals {
+    burn: Decimal,
+    month: Decimal,
+    burn_unknown: usize,
+    left: Decimal,
+    left_unknown: usize,
+    running: usize,
+}
+
+/// Per currency: what the running instances burn and what the leftovers cost a month, each a
+/// lower bound naming how many lines it leaves out; then the rows no sheet prices at all.
 fn totals(rows: &[FleetRow]) -> String {
-    // Per currency: burn per hour, a month of it (each row by its own sheet's month),
-    // leftovers a month, running instances.
-    let mut per: Vec<(String, Decimal, Decimal, Decimal, usize)> = Vec::new();
+    let mut per: Vec<(String, Totals)> = Vec::new();
+    let mut unpriced = 0;
     for row in rows {
-        let Some(cur) = &row.currency else { continue };
+        let Some(cur) = &row.currency else {
+            unpriced += usize::from(row.error.is_none());
+            continue;
+        };
         let i = per.iter().position(|p| &p.0 == cur).unwrap_or_else(|| {
-            per.push((cur.clone(), Decimal::ZERO, Decimal::ZERO, Decimal::ZERO, 0));
+            per.push((cur.clone(), Totals::default()));
             per.len() - 1
         });
+        let t = &mut per[i].1;
         if row.running() {
-            let burn = row.burn_per_hour.unwrap_or_default();
-            per[i].1 += burn;
-            per[i].2 += burn * Decimal::from(row.month_hours);
-            per[i].4 += 1;
+            match row.burn_per_hour {
+                Some(burn) => {
+                    t.burn += burn;
+                    t.month += burn * Decimal::from(row.month_hours);
+                }
+                None => t.burn_unknown += 1,
+            }
+            t.burn_unknown += row.burn_unknown.len();
+            t.running += 1;
         }
-        per[i].3 += row.leftover_monthly.unwrap_or_default();
+        t.left += row.leftover_monthly.unwrap_or_default();
+        t.left_unknown += row.leftover_unknown.len();
     }
     let mut out = String::new();
-    for (cur, burn, month, left, n) in per {
+    for (cur, t) in per {
         let _ = writeln!(
             out,
-            "{n} running: {} {cur}/h ({} {cur} a month at this rate); leftovers after release: {} {cur}/month",
-            burn.round_dp(2),
-            month.round_dp(0),
-            left.round_dp(2)
+            "{} running: {} ({} at this rate); leftovers after release: {}",
+            t.running,
+            bound(t.burn.round_dp(2), t.burn_unknown, &cur, "/h"),
+            bound(t.month.round_dp(0), t.burn_unknown, &cur, " a month"),
+            bound(t.left.round_dp(2), t.left_unknown, &cur, "/month"),
+        );
+    }
+    if unpriced > 0 {
+        let _ = writeln!(
+            out,
+            "{unpriced} unpriced: no sheet prices them, so the totals above leave them out"
         );
     }
     let flagged = rows.iter().filter(|r| !r.flags.is_empty()).count();

@@ -1,9 +1,11 @@
-//! The text `estimate --compare` prints: offers ranked by converted total, then the ones that
-//! could not be converted.
+//! The text `estimate --compare` prints: complete offers ranked by converted total, then the
+//! incomplete ones apart (their totals are lower bounds), then the ones that could not be
+//! converted.
 
 use std::fmt::Write as _;
 
 use gpumeter_core::text::one_line;
+use rust_decimal::Decimal;
 
 use crate::commands::estimate::two_decimals;
 use crate::meter::estimate::Plan;
@@ -30,15 +32,16 @@ pub fn render(c: &Comparison, plan: &Plan, query: &Query, rates: &Rates) -> Stri
         let _ = writeln!(out, "Rate: 1 {} = {} {}", r.from, r.rate.normalize(), r.to);
     }
     out.push('\n');
-    if c.offers.is_empty() && c.not_comparable.is_empty() {
+    if c.offers.is_empty() && c.incomplete.is_empty() && c.not_comparable.is_empty() {
         out.push_str("No SKU of any sheet fits.\n");
         return out;
     }
     let _ = writeln!(
         out,
-        "{:>3} {:>12}  {:>14}  {:<20} {:<24} {:>4}  {:<10} as of",
+        "{:>3} {:>12}  {:>10}  {:>14}  {:<20} {:<24} {:>4}  {:<10} as of",
         "#",
         format!("total {}", c.currency),
+        "per GPU-h",
         "as priced",
         "sheet",
         "sku",
@@ -46,8 +49,16 @@ pub fn render(c: &Comparison, plan: &Plan, query: &Query, rates: &Rates) -> Stri
         "mode",
     );
     for (i, o) in c.offers.iter().enumerate() {
-        let converted = o.converted_total.map(two_decimals).unwrap_or_default();
-        row(&mut out, &(i + 1).to_string(), &converted, o);
+        row(&mut out, &(i + 1).to_string(), o);
+    }
+    if !c.incomplete.is_empty() {
+        out.push_str(
+            "\nIncomplete: the sheet lacks a price the plan needs (named after it); each total \
+             is at least this much, so none is ranked.\n",
+        );
+        for o in &c.incomplete {
+            row(&mut out, "-", o);
+        }
     }
     if !c.not_comparable.is_empty() {
         let _ = writeln!(
@@ -56,14 +67,8 @@ pub fn render(c: &Comparison, plan: &Plan, query: &Query, rates: &Rates) -> Stri
             c.currency, c.currency
         );
         for o in &c.not_comparable {
-            row(&mut out, "-", "", o);
+            row(&mut out, "-", o);
         }
-    }
-    let incomplete = c.offers.iter().chain(&c.not_comparable);
-    if incomplete.into_iter().any(|o| !o.cost.is_complete()) {
-        out.push_str(
-            "\nincomplete: the sheet lacks a price the plan needs (named after it); the total leaves it out.\n",
-        );
     }
     if c.offers.iter().any(|o| o.stale) {
         let _ = writeln!(
@@ -75,9 +80,18 @@ pub fn render(c: &Comparison, plan: &Plan, query: &Query, rates: &Rates) -> Stri
     out
 }
 
-fn row(out: &mut String, rank: &str, converted: &str, o: &Offer) {
+fn row(out: &mut String, rank: &str, o: &Offer) {
+    let at_least = if o.cost.is_complete() { "" } else { "≥ " };
+    let shown = |d: Option<Decimal>| {
+        d.map_or_else(String::new, |d| format!("{at_least}{}", two_decimals(d)))
+    };
+    let (converted, per_gpu_hour) = (shown(o.converted_total), shown(o.per_gpu_hour));
     let total = o.cost.breakdown.total().round_cents();
-    let as_priced = format!("{} {}", two_decimals(total.amount), total.currency);
+    let as_priced = format!(
+        "{at_least}{} {}",
+        two_decimals(total.amount),
+        total.currency
+    );
     let stale = if o.stale { " stale" } else { "" };
     let unknown: Vec<&str> = o.cost.unknown.iter().map(|u| u.key).collect();
     let incomplete = if unknown.is_empty() {
@@ -87,7 +101,7 @@ fn row(out: &mut String, rank: &str, converted: &str, o: &Offer) {
     };
     let _ = writeln!(
         out,
-        "{rank:>3} {converted:>12}  {as_priced:>14}  {:<20} {:<24} {:>4}  {:<10} {}{stale}{incomplete}",
+        "{rank:>3} {converted:>12}  {per_gpu_hour:>10}  {as_priced:>14}  {:<20} {:<24} {:>4}  {:<10} {}{stale}{incomplete}",
         one_line(&o.sheet, 20),
         one_line(&o.sku, 24),
         o.gpus,

@@ -1,5 +1,7 @@
 //! One plan priced on every SKU of every sheet that fits, in every mode each offers, ranked by
-//! the plan's total in one currency (not by hourly price).
+//! the plan's total in one currency (not by hourly price). An offer that lacks a price the plan
+//! needs is listed apart: its total is only a lower bound, so it is never ranked above one
+//! that is whole.
 
 use jiff::civil::Date;
 use rust_decimal::Decimal;
@@ -24,8 +26,11 @@ pub struct Offer {
     pub gpu_model: String,
     pub gpus: u32,
     pub cost: ModeCost,
-    /// The total in the comparison currency; `None`: no rate for the offer's currency.
+    /// The total in the comparison currency; `None`: no rate for the offer's currency. A lower
+    /// bound when the offer is incomplete.
     pub converted_total: Option<Decimal>,
+    /// `converted_total` per GPU-hour of use; `None` with no rate or no hours.
+    pub per_gpu_hour: Option<Decimal>,
     pub as_of: Date,
     pub stale: bool,
 }
@@ -33,8 +38,10 @@ pub struct Offer {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Comparison {
     pub currency: Currency,
-    /// By converted total, cheapest first.
+    /// Complete offers by converted total, cheapest first.
     pub offers: Vec<Offer>,
+    /// Offers that leave a line unpriced, by what is known of their total.
+    pub incomplete: Vec<Offer>,
     /// Offers in a currency with no rate to the comparison currency.
     pub not_comparable: Vec<Offer>,
 }
@@ -49,6 +56,7 @@ pub fn compare(
     today: Date,
 ) -> Comparison {
     let mut offers = Vec::new();
+    let mut incomplete = Vec::new();
     let mut not_comparable = Vec::new();
     for sheet in sheets {
         let stale = sheet.age_days(today) > STALE_AFTER_DAYS;
@@ -57,6 +65,10 @@ pub fn compare(
             for cost in estimate(&prices, plan, needs).modes {
                 let total = cost.breakdown.total().amount;
                 let converted_total = rates.convert(total, sheet.currency, currency);
+                let gpu_hours = plan.hours() * Decimal::from(sku.gpu_count);
+                let per_gpu_hour = converted_total
+                    .filter(|_| !gpu_hours.is_zero())
+                    .map(|t| t / gpu_hours);
                 let offer = Offer {
                     sheet: sheet.id.clone(),
                     sku: sku.name.clone(),
@@ -64,26 +76,32 @@ pub fn compare(
                     gpus: sku.gpu_count,
                     cost,
                     converted_total,
+                    per_gpu_hour,
                     as_of: sheet.as_of,
                     stale,
                 };
                 match converted_total {
-                    Some(_) => offers.push(offer),
                     None => not_comparable.push(offer),
+                    Some(_) if !offer.cost.is_complete() => incomplete.push(offer),
+                    Some(_) => offers.push(offer),
                 }
             }
         }
     }
-    offers.sort_by(|a, b| {
-        a.converted_total
-            .cmp(&b.converted_total)
-            .then_with(|| (&a.sheet, &a.sku, a.cost.mode).cmp(&(&b.sheet, &b.sku, b.cost.mode)))
-    });
+    offers.sort_by(by_total);
+    incomplete.sort_by(by_total);
     Comparison {
         currency,
         offers,
+        incomplete,
         not_comparable,
     }
+}
+
+fn by_total(a: &Offer, b: &Offer) -> std::cmp::Ordering {
+    a.converted_total
+        .cmp(&b.converted_total)
+        .then_with(|| (&a.sheet, &a.sku, a.cost.mode).cmp(&(&b.sheet, &b.sku, b.cost.mode)))
 }
 
 /// Every word of the query names the SKU's model (`a100`, `4090`, `sxm`) or its memory

@@ -34,6 +34,13 @@ pub struct Unknown {
     pub key: &'static str,
 }
 
+impl Unknown {
+    /// The line and why it has no amount, as every surface names it.
+    pub fn reason(&self) -> String {
+        format!("{}: no price for {}", self.line.label(), self.key)
+    }
+}
+
 /// Bandwidth, storage and extras over the whole plan, and what could not be priced.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Shared {
@@ -150,6 +157,6 @@ pub fn time_billed(prices: &PlanPrices, plan: &Plan, rate: Decimal, days: Decima
 /// Boot fees over the plan: one per start of each instance, where the sheet charges one.
 pub fn boot_fees(prices: &PlanPrices, plan: &Plan) -> Decimal {
     prices.extras.boot_fee.unwrap_or_default()
-        * plan.runs_in(plan.days)
+        * plan.starts_in(plan.days)
         * Decimal::from(prices.instances)
 }

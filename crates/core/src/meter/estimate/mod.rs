@@ -18,7 +18,7 @@ use rust_decimal::Decimal;
 use serde::Serialize;
 
 use super::breakdown::Breakdown;
-use crate::money::Currency;
+use crate::money::{Currency, Money, PartialTotal};
 
 pub use lines::{Line, Unknown};
 pub use mix::Mix;
@@ -66,6 +66,38 @@ pub struct ModeCost {
 impl ModeCost {
     pub fn is_complete(&self) -> bool {
         self.unknown.is_empty()
+    }
+
+    /// The line's amount, `None` when a price it needs is unknown: a line with a gap in it is
+    /// not a number, whatever part of it was priced.
+    pub fn line(&self, line: Line) -> Option<Decimal> {
+        if self.unknown.iter().any(|u| u.line == line) {
+            return None;
+        }
+        Some(match line {
+            Line::Compute => self.breakdown.compute,
+            Line::Bandwidth => self.breakdown.bandwidth,
+            Line::Storage => self.breakdown.storage,
+            Line::Extras => self.breakdown.extras,
+        })
+    }
+
+    /// What is priced, and each unknown named with its reason.
+    pub fn total(&self) -> PartialTotal {
+        PartialTotal {
+            known: self.breakdown.total(),
+            unknown: self.unknown.iter().map(Unknown::reason).collect(),
+        }
+    }
+
+    /// The total per GPU-hour of use, `None` when nothing runs; a lower bound when incomplete.
+    pub fn per_gpu_hour(&self, plan: &Plan, gpus: u32) -> Option<Money> {
+        let gpu_hours = plan.hours() * Decimal::from(gpus);
+        if gpu_hours.is_zero() {
+            return None;
+        }
+        let total = self.breakdown.total();
+        Some(Money::new(total.amount / gpu_hours, total.currency))
     }
 }
 
@@ -133,8 +165,11 @@ pub fn estimate(prices: &PlanPrices, plan: Plan, needs: &Needs) -> Estimate {
         }
         modes.push(spot);
     }
+    // Only modes that leave out the same lines compare: a mode with a gap of its own (spot's
+    // unknown reruns) could cost anything, so it is never called the cheapest.
     let cheapest = modes
         .iter()
+        .filter(|m| m.unknown == shared.unknown)
         .min_by_key(|m| m.breakdown.total().amount)
         .map(|m| m.mode);
     let break_even_hours_per_month = match (prices.monthly, prices.on_demand_per_hour) {

@@ -37,6 +37,17 @@ impl Plan {
         }
     }
 
+    /// Times the instance boots over `days`: one per run, except that a plan running all day
+    /// never stops, so it boots once however long it lasts.
+    pub fn starts_in(&self, days: Decimal) -> Decimal {
+        let runs = self.runs_in(days);
+        if self.hours_per_day >= Decimal::from(24) && !runs.is_zero() {
+            Decimal::ONE
+        } else {
+            runs
+        }
+    }
+
     /// Hours of one run: the day's hours split evenly across its runs.
     pub fn run_hours(&self) -> Decimal {
         if self.runs_per_day == 0 {

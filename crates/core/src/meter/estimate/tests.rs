@@ -159,3 +159,66 @@ fn a_mode_without_a_price_is_absent() {
     assert_eq!(e.cheapest, Some(PlanMode::Spot));
     assert_eq!(e.break_even_hours_per_month, None);
 }
+
+#[test]
+fn a_plan_running_all_day_boots_once_not_every_day() {
+    let mut prices = cny(dec!(25), dec!(5000));
+    prices.extras.boot_fee = Some(dec!(5));
+    let e = estimate(&prices, plan(dec!(24), dec!(10)), &Needs::default());
+    assert_eq!(
+        e.mode(PlanMode::OnDemand).unwrap().breakdown.extras,
+        dec!(5)
+    );
+    // A plan that stops each day boots each day.
+    let e = estimate(&prices, plan(dec!(23), dec!(10)), &Needs::default());
+    assert_eq!(
+        e.mode(PlanMode::OnDemand).unwrap().breakdown.extras,
+        dec!(50)
+    );
+}
+
+#[test]
+fn an_unknown_line_has_no_amount_and_its_total_says_incomplete() {
+    let mut prices = cny(dec!(10), dec!(1000));
+    prices.egress_per_gb = None;
+    let needs = Needs {
+        egress_gb: dec!(500),
+        ..Needs::default()
+    };
+    let e = estimate(&prices, plan(dec!(1), dec!(1)), &needs);
+    let on_demand = e.mode(PlanMode::OnDemand).unwrap();
+    assert_eq!(on_demand.line(Line::Bandwidth), None);
+    assert_eq!(on_demand.line(Line::Compute), Some(dec!(10)));
+    let total = on_demand.total();
+    assert_eq!(total.exact(), None);
+    assert_eq!(
+        total.unknown,
+        vec!["bandwidth: no price for network.egress_per_unit".to_string()]
+    );
+    assert_eq!(total.to_string(), "≥ 10.00 + 1 unknown");
+}
+
+#[test]
+fn a_mode_with_a_gap_of_its_own_is_never_the_cheapest() {
+    let mut prices = cny(dec!(10), dec!(100000));
+    prices.spot_per_hour = Some(dec!(1));
+    let needs = Needs {
+        checkpoint_every_hours: Some(dec!(1)),
+        ..Needs::default()
+    };
+    let e = estimate(&prices, plan(dec!(12), dec!(10)), &needs);
+    assert!(!e.mode(PlanMode::Spot).unwrap().is_complete());
+    assert_eq!(e.cheapest, Some(PlanMode::OnDemand));
+}
+
+#[test]
+fn per_gpu_hour_divides_the_total_by_the_gpu_hours_of_use() {
+    let e = estimate(
+        &cny(dec!(25), dec!(5000)),
+        plan(dec!(8), dec!(10)),
+        &Needs::default(),
+    );
+    let on_demand = e.mode(PlanMode::OnDemand).unwrap();
+    let per = on_demand.per_gpu_hour(&e.plan, 4).unwrap();
+    assert_eq!(per.amount, dec!(6.25));
+}
