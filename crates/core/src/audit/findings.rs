@@ -127,12 +127,28 @@ pub enum Cause {
 }
 
 impl Cause {
-    /// A few words for people.
+    /// A few words for people, naming the side that is higher: a bill below the meter is
+    /// never put down to hours the meter did not see.
     pub fn label(&self) -> &'static str {
         match self {
-            Cause::RateChange { .. } => "a rate change",
-            Cause::Rounding { .. } => "a rounding rule",
-            Cause::Hours { .. } => "hours the meter did not see",
+            Cause::RateChange { bill, sheet } if bill.amount > sheet.amount => {
+                "a rate change: the bill's rate is above the sheet's"
+            }
+            Cause::RateChange { .. } => "a rate change: the bill's rate is below the sheet's",
+            Cause::Rounding {
+                bill_hours,
+                meter_hours,
+            } if bill_hours > meter_hours => "a rounding rule: the bill rounds the hours up",
+            Cause::Rounding { .. } => "a rounding rule: the bill rounds the hours down",
+            Cause::Hours {
+                bill_hours,
+                meter_hours,
+            } if bill_hours > meter_hours => {
+                "hours the meter did not see: the bill charges more hours than the meter saw"
+            }
+            Cause::Hours { .. } => {
+                "hours the bill does not charge: the meter saw more hours than the bill charges"
+            }
             Cause::MissingOnSheet => "a missing line on the sheet",
             Cause::NotOnBill => "not on the bill",
             Cause::Unknown => "unknown (the bill gives no hours)",
