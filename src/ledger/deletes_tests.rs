@@ -208,4 +208,13 @@ fn a_confirmed_clean_run_as_one_action_ends_each_resource_it_named() {
         deletes,
         vec![("snap-0old".to_string(), at), (disk.id.clone(), at)]
     );
+    let audited = ledger
+        .audit_ledger(now() - SignedDuration::from_hours(24 * 7), now())
+        .unwrap();
+    let seen = audited.resources.iter().find(|r| r.id == disk.id).unwrap();
+    assert_eq!(
+        seen.gone,
+        Some(at),
+        "the audit takes the confirmed delete as the disk's end"
+    );
 }

@@ -67,8 +67,15 @@ pub struct Leftover {
     pub released: Option<Timestamp>,
     /// From when the bill charges it: the release, or its first charge after.
     pub since: Timestamp,
-    /// The charges after `since`; a line that straddles it counts pro rata.
+    /// The charges after `since`, less the refunds the bill already gives for them; a charge
+    /// that straddles `since` counts pro rata, a refund whole.
     pub amounts: Amounts,
+    /// The refunds among them (negative), already on the bill.
+    pub refunded: Amounts,
+    /// The ledger's record shows the resource itself ended: a confirmed delete, or the
+    /// release of the instance it goes with. Only then are its charges money to ask back; a
+    /// disk, snapshot or address kept after the release still exists and bills rightly.
+    pub ended: bool,
     /// Indexes of the bill lines, in the order given.
     pub lines: Vec<usize>,
 }
