@@ -111,7 +111,7 @@ pub fn run(args: &VerifyArgs, cli: &Cli) -> CommandResult {
 pub fn exit_code(verdict: Verdict) -> ExitCode {
     match verdict {
         Verdict::Pass => ExitCode::SUCCESS,
-        Verdict::Warn => ExitCode::from(EXIT_WARN),
+        Verdict::Incomplete | Verdict::Warn => ExitCode::from(EXIT_WARN),
         Verdict::Fail => ExitCode::from(EXIT_FAIL),
     }
 }
