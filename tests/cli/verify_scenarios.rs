@@ -221,6 +221,37 @@ fn on_fail_alert_says_it_on_stderr_and_changes_nothing() {
 }
 
 #[test]
+fn what_on_fail_did_is_an_action_of_verify_in_the_ledger_and_in_report() {
+    let cloud = Cloud::new("verify-alert-kept");
+    let (code, _, _) = verify(&cloud, "shared", &["--on-fail", "alert"]);
+    assert_eq!(code, Some(3));
+    let until = (jiff::Timestamp::now() + jiff::SignedDuration::from_mins(1)).to_string();
+    let out = cloud.run(
+        &["report", "--json", "--since", "1h", "--until", &until],
+        &[],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let actions = report["actions"].as_array().unwrap();
+    let kept = actions
+        .iter()
+        .find(|a| a["intent"] == "verify on-fail alert")
+        .unwrap_or_else(|| panic!("verify's on-fail is not among report's actions: {actions:?}"));
+    assert_eq!(kept["outcome"], "confirmed", "{kept}");
+    assert_eq!(kept["request"]["action"], "verify_on_fail", "{kept}");
+    assert!(
+        kept["request"]["headline"]
+            .as_str()
+            .is_some_and(|h| !h.is_empty()),
+        "{kept}"
+    );
+    assert!(
+        kept["answer"].as_str().unwrap().contains("no webhook"),
+        "{kept}"
+    );
+}
+
+#[test]
 fn the_human_report_starts_with_the_verdict_then_the_table() {
     let cloud = Cloud::new("verify-text");
     let out = cloud.run(&["verify", "--scenario", "shared"], &[]);
