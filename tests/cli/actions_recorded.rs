@@ -68,3 +68,23 @@ fn a_cleanup_delete_is_recorded_with_its_read_back_and_what_it_stops_and_report_
         "{deletes:?}"
     );
 }
+
+#[test]
+fn a_start_from_the_command_line_is_recorded_with_its_read_back() {
+    let cloud = Cloud::new("start-recorded");
+    let out = cloud.run(&["stop", "--yes"], &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = cloud.run(&["start", "--yes"], &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let id = cloud.state()["instance"]["id"]
+        .as_str()
+        .expect("the demo instance has an id")
+        .to_string();
+    let ledger = gpumeter::ledger::Ledger::open(cloud.path().join("demo-ledger.sqlite")).unwrap();
+    let actions = ledger.audit_actions(&[id.as_str()]).unwrap();
+    let start = actions
+        .iter()
+        .find(|a| a.intent == "start")
+        .unwrap_or_else(|| panic!("no start recorded: {actions:?}"));
+    assert_eq!(start.outcome.as_deref(), Some("confirmed"), "{start:?}");
+}
