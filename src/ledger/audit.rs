@@ -162,8 +162,8 @@ impl Ledger {
             .into_iter()
             .filter_map(|(kind, mut resource)| {
                 resource.kind = serde_json::from_value(serde_json::Value::String(kind)).ok()?;
-                let deleted = deletes.iter().find(|(id, _)| *id == resource.id);
-                if let Some(&(_, at)) = deleted {
+                let confirmed = deletes.iter().find(|(id, _)| *id == resource.id);
+                if let Some(&(_, at)) = confirmed {
                     resource.gone = Some(resource.gone.map_or(at, |g| g.min(at)));
                 }
                 Some(resource)

@@ -40,22 +40,22 @@ fn leftover(ledger: &Ledger) -> LinkedResource {
         .unwrap()
 }
 
-fn report(resource: &LinkedResource, confirmed: bool) -> Result<ActionReport, ProviderError> {
-    Ok(ActionReport {
+fn report(resource: &LinkedResource, confirmed: bool) -> ActionReport {
+    ActionReport {
         action: Action::Cleanup {
             delete: vec![resource.clone()],
         },
         confirmed,
         summary: format!("{} is no longer listed", resource.id),
         calls: vec![format!("demo: delete data disk {}", resource.id)],
-    })
+    }
 }
 
 #[test]
 fn a_confirmed_delete_is_an_action_of_the_instance_it_was_left_by_and_ends_its_billing() {
     let (_dir, mut ledger) = seeded();
     let disk = leftover(&ledger);
-    let result = report(&disk, true);
+    let result: Result<ActionReport, ProviderError> = Ok(report(&disk, true));
     let at = now() - SignedDuration::from_mins(5);
     ledger
         .record_delete(
@@ -115,7 +115,7 @@ fn a_confirmed_delete_is_an_action_of_the_instance_it_was_left_by_and_ends_its_b
 fn an_unconfirmed_delete_is_kept_with_an_unknown_cost_and_ends_nothing() {
     let (_dir, mut ledger) = seeded();
     let disk = leftover(&ledger);
-    let result = report(&disk, false);
+    let result: Result<ActionReport, ProviderError> = Ok(report(&disk, false));
     ledger
         .record_delete(
             &Delete {
