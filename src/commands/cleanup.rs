@@ -11,7 +11,10 @@ use super::context::Context;
 use super::{CommandResult, EXIT_FAILED, Failure, emit};
 use crate::app::Confirm;
 use crate::cli::{ActionArgs, CleanupArgs, CleanupKindArg, Cli};
-use crate::meter::ResourceKind;
+use crate::ledger::record::FROM_COMMAND;
+use crate::ledger::{Delete, Ledger, path_in};
+use crate::meter::{ResourceKind, monthly_after_release};
+use crate::money::Money;
 use crate::pricing::Sheet;
 use crate::provider::cleanup::{self, Outcome};
 use crate::provider::{Action, CleanupFilter, CleanupKind, CleanupPlan, LinkedResource, Provider};
@@ -25,6 +28,7 @@ pub fn run(cli: &Cli, args: &CleanupArgs) -> CommandResult {
         .map_err(|e| Failure::provider(EXIT_FAILED, provider.name(), &e))?;
     let sheet = ctx.region_sheet()?;
     act(
+        &ctx,
         provider.as_ref(),
         &found,
         &filter,
@@ -71,6 +75,7 @@ pub fn picked_snapshots(cli: &Cli, ids: &[String], common: &ActionArgs) -> Comma
         ..CleanupFilter::default()
     };
     act(
+        &ctx,
         provider.as_ref(),
         &snapshots,
         &filter,
@@ -93,6 +98,7 @@ fn writable(cli: &Cli, what: &str) -> Result<Context, Failure> {
 /// Plans the deletes of `found` that `filter` chooses, shows them, asks, deletes each and
 /// prints what the provider read back.
 fn act(
+    ctx: &Context,
     provider: &dyn Provider,
     found: &[LinkedResource],
     filter: &CleanupFilter,
@@ -148,12 +154,45 @@ fn act(
         &waiting,
         cleanup::run_within(provider, &plan.delete, deadline),
     )?;
+    record(ctx, &outcomes, sheet);
     emit(&report(&outcomes).join("\n"));
     Ok(if outcomes.iter().all(Outcome::confirmed) {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(EXIT_FAILED)
     })
+}
+
+/// Keeps each delete in the ledger with what it stops a month, so `report` and the audit show
+/// it. Not kept, it is said on stderr; the deletes stand either way.
+fn record(ctx: &Context, outcomes: &[Outcome], sheet: Option<&Sheet>) {
+    let kept = Ledger::open(path_in(&ctx.data_dir, ctx.demo)).and_then(|mut ledger| {
+        outcomes.iter().try_for_each(|o| {
+            let monthly = match sheet {
+                None => Err("no price sheet for the region".to_string()),
+                Some(s) => monthly_after_release(s, &o.resource.to_meter())
+                    .map(|m| Money::new(m, s.currency))
+                    .ok_or_else(|| {
+                        format!(
+                            "the price sheet has no price for a {}",
+                            o.resource.kind.label()
+                        )
+                    }),
+            };
+            let delete = Delete {
+                resource: &o.resource,
+                monthly,
+                result: &o.result,
+                origin: FROM_COMMAND,
+            };
+            ledger.record_delete(&delete, Timestamp::now())
+        })
+    });
+    if let Err(e) = kept {
+        super::emit_err(&format!(
+            "gpumeter: a delete is not recorded in the ledger: {e}"
+        ));
+    }
 }
 
 /// One line per delete, as the provider reported it, and one line of what to do for a failure.

@@ -155,10 +155,17 @@ impl Ledger {
                 ))
             },
         )?;
+        // A delete the provider confirmed ends the resource even where no later reading saw
+        // it gone (the cockpit's cleanup records only the action).
+        let deletes = self.confirmed_deletes()?;
         Ok(rows
             .into_iter()
             .filter_map(|(kind, mut resource)| {
                 resource.kind = serde_json::from_value(serde_json::Value::String(kind)).ok()?;
+                let confirmed = deletes.iter().find(|(id, _)| *id == resource.id);
+                if let Some(&(_, at)) = confirmed {
+                    resource.gone = Some(resource.gone.map_or(at, |g| g.min(at)));
+                }
                 Some(resource)
             })
             .collect())

@@ -196,7 +196,7 @@ fn insert_minute(tx: &Transaction<'_>, b: &MinuteBucket) -> Result<(), RowError>
     Ok(())
 }
 
-fn insert_event(tx: &Transaction<'_>, e: &EventRecord) -> Result<EventId, RowError> {
+pub(super) fn insert_event(tx: &Transaction<'_>, e: &EventRecord) -> Result<EventId, RowError> {
     let action = e.action.as_ref();
     tx.prepare_cached(
         "INSERT INTO events

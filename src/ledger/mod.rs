@@ -9,6 +9,7 @@
 //! - [`guard`]: deadline, policy, snooze and the watchdog's heartbeat, one row per instance.
 //! - [`watchdog_events`]: the watchdog's own events, read back for the cockpit.
 //! - [`retention`]: minute buckets roll up into hours after 30 days.
+//! - [`deletes`]: each resource a cleanup deleted, with the read-back and what it billed.
 //! - [`verifications`]: what `gpumeter verify` found, kept as evidence.
 //! - [`audit`]: what `gpumeter audit` matches a bill against, and the evidence behind it.
 //! - [`query`] and [`report`]: rows read for a time range, and the pure report over them.
@@ -17,6 +18,7 @@ pub mod aggregate;
 pub mod amount;
 pub mod audit;
 mod columns;
+pub mod deletes;
 pub mod demo;
 pub mod error;
 pub mod focus;
@@ -36,6 +38,7 @@ pub mod write;
 use std::path::{Path, PathBuf};
 
 pub use aggregate::{GpuPoint, MinuteAggregator, Tick};
+pub use deletes::Delete;
 pub use error::LedgerError;
 pub use guard::{Change, Claim, GuardPolicy, GuardState, IdleArmed, Watchdog};
 pub use insert::Batch;

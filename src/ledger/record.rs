@@ -136,6 +136,8 @@ pub struct EventRecord {
 
 /// The origin of an action run from a command line.
 pub const FROM_COMMAND: &str = "command";
+/// The origin of what `verify --on-fail` did about a failed verdict.
+pub const FROM_VERIFY: &str = "verify";
 
 impl EventRecord {
     pub fn alert(at: Timestamp, level: EventLevel, text: impl Into<String>) -> Self {

@@ -153,7 +153,7 @@ fn verified_title(app: &App, theme: &Theme) -> Option<Line<'static>> {
             .strftime("%H:%M");
     let role = match v.verdict {
         Verdict::Pass => Role::ActionOk,
-        Verdict::Warn => Role::AlertWarn,
+        Verdict::Incomplete | Verdict::Warn => Role::AlertWarn,
         Verdict::Fail => Role::AlertError,
     };
     Some(Line::styled(

@@ -160,7 +160,10 @@ fn the_demo_bill_finds_a_leftover_a_transfer_an_overlap_and_a_rate_change() {
     // to the release; the test's lines start at hour -11, all inside.
     assert_eq!(usd(&o), sum(&spot));
     let m = find("mismatch", &|f| f["instance"] == TRAINING);
-    assert_eq!(m["cause"], "a rate change");
+    assert_eq!(
+        m["cause"],
+        "a rate change: the bill's rate is above the sheet's"
+    );
     assert_eq!(
         m["bill_rate_per_hour"]["amount"]
             .as_str()

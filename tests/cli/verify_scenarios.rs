@@ -63,11 +63,19 @@ fn has_value(v: &Value) -> bool {
 }
 
 #[test]
-fn a_healthy_demo_passes_with_its_figures_against_the_rated_ones() {
+fn a_healthy_demo_with_a_check_it_could_not_read_is_incomplete_never_a_pass_nor_dedicated() {
     let cloud = Cloud::new("verify-training");
     let (code, v, err) = verify(&cloud, "training", &[]);
-    assert_eq!(code, Some(0), "{err}\n{v}");
-    assert_eq!(v["verdict"], "pass");
+    // The training job's own process ran in every idle reading: utilisation could not be
+    // read, so the verdict is not a pass and the card is not called dedicated.
+    assert_eq!(code, Some(1), "{err}\n{v}");
+    assert_eq!(v["verdict"], "incomplete");
+    let headline = v["headline"].as_str().unwrap();
+    assert!(
+        headline.contains("could not be read (foreign_utilisation)"),
+        "{headline}"
+    );
+    assert!(!headline.contains("dedicated"), "{headline}");
     assert_eq!(v["source"], "demo");
     assert!(v["headline"].is_string());
     let checks = v["checks"].as_array().unwrap();
@@ -190,10 +198,10 @@ fn on_fail_with_dry_run_says_what_it_would_do_and_does_nothing() {
 }
 
 #[test]
-fn on_fail_does_nothing_when_the_card_passes() {
+fn on_fail_does_nothing_when_the_card_does_not_fail() {
     let cloud = Cloud::new("verify-pass-release");
     let (code, v, _) = verify(&cloud, "training", &["--on-fail", "release"]);
-    assert_eq!(code, Some(0));
+    assert_eq!((code, v["verdict"].as_str()), (Some(1), Some("incomplete")));
     assert!(v["on_fail"].is_null(), "{v}");
     assert_eq!(instance_state(&cloud), "running");
 }
@@ -210,6 +218,37 @@ fn on_fail_alert_says_it_on_stderr_and_changes_nothing() {
         "{v}"
     );
     assert_eq!(instance_state(&cloud), "running");
+}
+
+#[test]
+fn what_on_fail_did_is_an_action_of_verify_in_the_ledger_and_in_report() {
+    let cloud = Cloud::new("verify-alert-kept");
+    let (code, _, _) = verify(&cloud, "shared", &["--on-fail", "alert"]);
+    assert_eq!(code, Some(3));
+    let until = (jiff::Timestamp::now() + jiff::SignedDuration::from_mins(1)).to_string();
+    let out = cloud.run(
+        &["report", "--json", "--since", "1h", "--until", &until],
+        &[],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let actions = report["actions"].as_array().unwrap();
+    let kept = actions
+        .iter()
+        .find(|a| a["intent"] == "verify on-fail alert")
+        .unwrap_or_else(|| panic!("verify's on-fail is not among report's actions: {actions:?}"));
+    assert_eq!(kept["outcome"], "confirmed", "{kept}");
+    assert_eq!(kept["request"]["action"], "verify_on_fail", "{kept}");
+    assert!(
+        kept["request"]["headline"]
+            .as_str()
+            .is_some_and(|h| !h.is_empty()),
+        "{kept}"
+    );
+    assert!(
+        kept["answer"].as_str().unwrap().contains("no webhook"),
+        "{kept}"
+    );
 }
 
 #[test]
@@ -282,5 +321,7 @@ fn the_configs_bars_judge_and_the_flags_override_them() {
             "70",
         ],
     );
-    assert_eq!(code, Some(0), "{err}\n{v}");
+    // The flags' bars pass every figure; only the unread utilisation keeps it from a pass.
+    assert_eq!(code, Some(1), "{err}\n{v}");
+    assert_eq!(v["verdict"], "incomplete", "{v}");
 }

@@ -74,6 +74,8 @@ fn finding(f: &Finding, lines: &[BillLine]) -> Value {
             },
             "released": l.released.map(|t| t.to_string()),
             "since": l.since.to_string(),
+            "ended": l.ended,
+            "refunded": amounts(&l.refunded),
         }),
         Finding::Transfer(t) => json!({
             "scope": match t.scope {

@@ -112,8 +112,18 @@ fn describe(f: &Finding, lines: &[BillLine], tz: &TimeZone) -> String {
                 LeftoverWhy::AfterGone => "after it was seen deleted, of",
                 LeftoverWhy::InstanceGone => "of the gone",
             };
+            let refunded = if l.refunded.is_empty() {
+                String::new()
+            } else {
+                format!(" (refunded already: {})", money(&l.refunded))
+            };
+            let kept = if l.ended {
+                ""
+            } else {
+                "; not deleted as far as the record shows: not in question"
+            };
             format!(
-                "{} ({what}) {why} {}, since {}: {}",
+                "{} ({what}) {why} {}, since {}: {}{refunded}{kept}",
                 safe(&l.resource),
                 safe(&l.instance),
                 full_label(l.since, tz),

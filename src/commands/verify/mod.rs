@@ -85,7 +85,11 @@ pub fn run(args: &VerifyArgs, cli: &Cli) -> CommandResult {
             .filter(|_| report.verdict == Verdict::Fail)
             .map(|what| {
                 let sheet = priced.as_ref().map(|(sheet, _)| sheet);
-                on_fail::run(&ctx, what, args.dry_run, &report.headline, sheet)
+                let outcome = on_fail::run(&ctx, what, args.dry_run, &report.headline, sheet);
+                if !outcome.dry_run && !ctx.read_only {
+                    record::keep_on_fail(&ctx, &outcome, &report.headline, jiff::Timestamp::now());
+                }
+                outcome
             })
     };
     if args.json {
@@ -111,7 +115,7 @@ pub fn run(args: &VerifyArgs, cli: &Cli) -> CommandResult {
 pub fn exit_code(verdict: Verdict) -> ExitCode {
     match verdict {
         Verdict::Pass => ExitCode::SUCCESS,
-        Verdict::Warn => ExitCode::from(EXIT_WARN),
+        Verdict::Incomplete | Verdict::Warn => ExitCode::from(EXIT_WARN),
         Verdict::Fail => ExitCode::from(EXIT_FAIL),
     }
 }

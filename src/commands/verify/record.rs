@@ -3,9 +3,11 @@
 
 use jiff::Timestamp;
 
+use super::on_fail::OnFailOutcome;
 use super::print;
 use crate::commands::context::Context;
-use crate::ledger::{Ledger, Verification, path_in};
+use crate::ledger::record::{ActionRecord, EventKind, EventLevel, FROM_VERIFY, Outcome};
+use crate::ledger::{EventRecord, Ledger, Verification, path_in};
 use gpumeter_core::verify::VerifyReport;
 
 /// Keeps `report` (and what it was judged from, `doc`) in the ledger of this data directory.
@@ -29,6 +31,50 @@ pub fn keep(ctx: &Context, report: &VerifyReport, doc: &print::Document<'_>, at:
     if let Err(e) = kept {
         crate::commands::emit_err(&format!(
             "gpumeter: verify: the verdict is not kept in the ledger: {e}"
+        ));
+    }
+}
+
+/// Keeps what `--on-fail` did about a failed verdict as an action of verify's: the action, the
+/// verdict's headline it answered, what happened and whether it was done. A stop or release is
+/// also kept as the action itself, with the provider's read-back. Never fails the command.
+pub fn keep_on_fail(ctx: &Context, outcome: &OnFailOutcome, headline: &str, at: Timestamp) {
+    let intent = format!("verify on-fail {}", outcome.action);
+    let answer = outcome.lines.join("; ");
+    let request = serde_json::json!({
+        "action": "verify_on_fail",
+        "on_fail": outcome.action,
+        "verdict": "fail",
+        "headline": gpumeter_core::text::one_line(headline, 300),
+    });
+    let event = EventRecord {
+        at,
+        session: None,
+        instance: ctx.config.instance.id.clone(),
+        kind: EventKind::Action,
+        level: if outcome.done {
+            EventLevel::Info
+        } else {
+            EventLevel::Error
+        },
+        text: format!("{intent}: {answer}"),
+        action: Some(ActionRecord {
+            intent,
+            request: request.to_string(),
+            answer,
+            outcome: if outcome.done {
+                Outcome::Confirmed
+            } else {
+                Outcome::Failed
+            },
+        }),
+        origin: Some(FROM_VERIFY),
+    };
+    let kept = Ledger::open(path_in(&ctx.data_dir, ctx.demo))
+        .and_then(|mut l| l.record_event(event).map(|_| ()));
+    if let Err(e) = kept {
+        crate::commands::emit_err(&format!(
+            "gpumeter: verify: what --on-fail did is not kept in the ledger: {e}"
         ));
     }
 }

@@ -131,8 +131,19 @@ fn describe(f: &Finding) -> String {
                 LeftoverWhy::AfterGone => "after it was seen deleted",
                 LeftoverWhy::InstanceGone => "though its instance is gone",
             };
+            let refunded = if l.refunded.is_empty() {
+                String::new()
+            } else {
+                let list: Vec<String> = l.refunded.0.iter().map(Money::to_string).collect();
+                format!("; refunded on the bill already: {}", list.join(", "))
+            };
+            let kept = if l.ended {
+                ""
+            } else {
+                "; the meter's record shows no delete of it, so it may still exist and is not asked back"
+            };
             format!(
-                "{} ({what}, of {}) charged {why}, since {}",
+                "{} ({what}, of {}) charged {why}, since {}{refunded}{kept}",
                 cell(&l.resource),
                 cell(&l.instance),
                 l.since
@@ -216,6 +227,7 @@ fn ask(report: &AuditReport) -> String {
     let mut asks = Vec::new();
     for f in &report.findings {
         let line = match f {
+            Finding::Leftover(l) if !l.ended => continue,
             Finding::Leftover(l) => format!(
                 "A refund of the charges for {} after {}, when the meter's record shows it released or deleted.",
                 cell(&l.resource),

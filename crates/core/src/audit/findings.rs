@@ -67,8 +67,15 @@ pub struct Leftover {
     pub released: Option<Timestamp>,
     /// From when the bill charges it: the release, or its first charge after.
     pub since: Timestamp,
-    /// The charges after `since`; a line that straddles it counts pro rata.
+    /// The charges after `since`, less the refunds the bill already gives for them; a charge
+    /// that straddles `since` counts pro rata, a refund whole.
     pub amounts: Amounts,
+    /// The refunds among them (negative), already on the bill.
+    pub refunded: Amounts,
+    /// The ledger's record shows the resource itself ended: a confirmed delete, or the
+    /// release of the instance it goes with. Only then are its charges money to ask back; a
+    /// disk, snapshot or address kept after the release still exists and bills rightly.
+    pub ended: bool,
     /// Indexes of the bill lines, in the order given.
     pub lines: Vec<usize>,
 }
@@ -127,12 +134,28 @@ pub enum Cause {
 }
 
 impl Cause {
-    /// A few words for people.
+    /// A few words for people, naming the side that is higher: a bill below the meter is
+    /// never put down to hours the meter did not see.
     pub fn label(&self) -> &'static str {
         match self {
-            Cause::RateChange { .. } => "a rate change",
-            Cause::Rounding { .. } => "a rounding rule",
-            Cause::Hours { .. } => "hours the meter did not see",
+            Cause::RateChange { bill, sheet } if bill.amount > sheet.amount => {
+                "a rate change: the bill's rate is above the sheet's"
+            }
+            Cause::RateChange { .. } => "a rate change: the bill's rate is below the sheet's",
+            Cause::Rounding {
+                bill_hours,
+                meter_hours,
+            } if bill_hours > meter_hours => "a rounding rule: the bill rounds the hours up",
+            Cause::Rounding { .. } => "a rounding rule: the bill rounds the hours down",
+            Cause::Hours {
+                bill_hours,
+                meter_hours,
+            } if bill_hours > meter_hours => {
+                "hours the meter did not see: the bill charges more hours than the meter saw"
+            }
+            Cause::Hours { .. } => {
+                "hours the bill does not charge: the meter saw more hours than the bill charges"
+            }
             Cause::MissingOnSheet => "a missing line on the sheet",
             Cause::NotOnBill => "not on the bill",
             Cause::Unknown => "unknown (the bill gives no hours)",

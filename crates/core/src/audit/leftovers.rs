@@ -32,6 +32,7 @@ pub(super) fn find(
                 why: LeftoverWhy::AfterRelease,
                 at: Some(released),
                 whole: true,
+                ended: true,
             };
             out.extend(left.charges(lines, index, span));
         }
@@ -61,6 +62,8 @@ struct Cutoff<'a> {
     /// straddles its release bills usage before it (its quantity says how much), while a
     /// disk or a snapshot bills the hour evenly and counts pro rata.
     whole: bool,
+    /// The cutoff is the resource's own end (see [`Leftover::ended`]).
+    ended: bool,
 }
 
 /// The resource's cutoff over all the rows the ledger holds of it (one per instance it was
@@ -73,12 +76,16 @@ fn cutoff<'a>(index: &Index, rows: &[&'a LedgerResource]) -> Option<Cutoff<'a>> 
         let instance = index.instance(&r.instance);
         let candidate = match (instance.and_then(|i| i.released), r.gone, instance) {
             (Some(released), Some(gone), _) if gone < released => {
-                (LeftoverWhy::AfterGone, Some(gone))
+                (LeftoverWhy::AfterGone, Some(gone), true)
             }
-            (Some(released), _, _) => (LeftoverWhy::AfterRelease, Some(released)),
-            (None, Some(gone), _) => (LeftoverWhy::AfterGone, Some(gone)),
+            (Some(released), gone, _) => (
+                LeftoverWhy::AfterRelease,
+                Some(released),
+                gone.is_some() || r.deleted_with_instance,
+            ),
+            (None, Some(gone), _) => (LeftoverWhy::AfterGone, Some(gone), true),
             (None, None, Some(_)) => return None,
-            (None, None, None) => (LeftoverWhy::InstanceGone, None),
+            (None, None, None) => (LeftoverWhy::InstanceGone, None, false),
         };
         let later = best.as_ref().is_none_or(|b| match (b.at, candidate.1) {
             (Some(b), Some(c)) => c > b,
@@ -93,6 +100,7 @@ fn cutoff<'a>(index: &Index, rows: &[&'a LedgerResource]) -> Option<Cutoff<'a>> 
                 why: candidate.0,
                 at: candidate.1,
                 whole: false,
+                ended: candidate.2,
             });
         }
     }
@@ -109,12 +117,21 @@ impl Cutoff<'_> {
         (since, until): (Timestamp, Timestamp),
     ) -> Option<Finding> {
         let from = self.at.map_or(since, |at| at.max(since));
-        let mut amounts = Amounts::default();
+        let (mut amounts, mut refunded) = (Amounts::default(), Amounts::default());
         let mut picked = Vec::new();
         let mut first: Option<Timestamp> = None;
         for &i in index.lines_of(self.resource) {
             step();
             let line = &lines[i];
+            // A refund is dated when given, often over the whole month: it counts whole
+            // against the charges whenever its period reaches past the cutoff.
+            if line.billed.amount.is_sign_negative() && !line.billed.is_zero() {
+                if line.end > from || line.start >= from {
+                    refunded.add(line.billed);
+                    picked.push(i);
+                }
+                continue;
+            }
             if share(line, from, until).is_none() || (self.whole && line.start < from) {
                 continue;
             }
@@ -124,9 +141,10 @@ impl Cutoff<'_> {
             picked.push(i);
             first = Some(first.map_or(line.start, |f| f.min(line.start)));
         }
-        if picked.is_empty() || amounts.0.iter().all(Money::is_zero) {
+        if first.is_none() || amounts.0.iter().all(Money::is_zero) {
             return None;
         }
+        amounts.add_all(&refunded);
         Some(Finding::Leftover(Leftover {
             resource: self.resource.to_string(),
             kind: self.kind,
@@ -135,6 +153,8 @@ impl Cutoff<'_> {
             released: self.at,
             since: first.map_or(from, |f| f.max(from)),
             amounts,
+            refunded,
+            ended: self.ended,
             lines: picked,
         }))
     }

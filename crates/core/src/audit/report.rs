@@ -98,11 +98,15 @@ impl AuditReport {
     }
 
     /// What the findings put in question, per currency: the charges of every kind but
-    /// mismatches, plus each mismatch's overcharge (a bill below the meter is not money to
-    /// ask back).
+    /// mismatches (a leftover's net of the refunds already on the bill, and only once the
+    /// resource ended: what still exists bills rightly), plus each mismatch's overcharge (a
+    /// bill below the meter is not money to ask back).
     pub fn disputed(&self) -> Amounts {
         let mut out = Amounts::default();
         for f in &self.findings {
+            if matches!(f, Finding::Leftover(l) if !l.ended) {
+                continue;
+            }
             for m in f.amounts().0 {
                 if f.kind() != FindingKind::Mismatch
                     || m.amount.is_sign_positive() && !m.amount.is_zero()

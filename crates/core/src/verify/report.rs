@@ -73,15 +73,18 @@ impl Default for Thresholds {
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
     Pass,
+    /// Every check that was read passes, but one or more could not be read: not a pass.
+    Incomplete,
     Warn,
     Fail,
 }
 
 impl Verdict {
-    /// The word JSON and the ledger keep: `pass`, `warn`, `fail`.
+    /// The word JSON and the ledger keep: `pass`, `incomplete`, `warn`, `fail`.
     pub fn word(self) -> &'static str {
         match self {
             Verdict::Pass => "pass",
+            Verdict::Incomplete => "incomplete",
             Verdict::Warn => "warn",
             Verdict::Fail => "fail",
         }
@@ -89,9 +92,14 @@ impl Verdict {
 
     /// The verdict a kept word names; `None` for any other word.
     pub fn from_word(word: &str) -> Option<Self> {
-        [Verdict::Pass, Verdict::Warn, Verdict::Fail]
-            .into_iter()
-            .find(|v| v.word() == word)
+        [
+            Verdict::Pass,
+            Verdict::Incomplete,
+            Verdict::Warn,
+            Verdict::Fail,
+        ]
+        .into_iter()
+        .find(|v| v.word() == word)
     }
 }
 
@@ -191,7 +199,7 @@ impl Check {
         match (self.read, self.verdict) {
             (true, Verdict::Fail) => 0,
             (true, Verdict::Warn) => 1,
-            (false, _) => 2,
+            (false, _) | (true, Verdict::Incomplete) => 2,
             (true, Verdict::Pass) => 3,
         }
     }
@@ -261,17 +269,23 @@ pub fn assess(input: &VerifyInput<'_>) -> VerifyReport {
 }
 
 impl VerifyReport {
-    /// The report of `checks`: sorted most severe first, the verdict the worst judged check's,
-    /// and the headline. [`assess`] ends here; a caller with checks of its own may too.
+    /// The report of `checks`: sorted most severe first, the verdict the worst judged check's
+    /// (incomplete, never pass, where a check could not be read), and the headline. [`assess`]
+    /// ends here; a caller with checks of its own may too.
     pub fn from_checks(mut checks: Vec<Check>) -> Self {
         checks.sort_by_key(Check::rank);
         let unread = checks.iter().filter(|c| !c.read).count();
-        let verdict = checks
+        let judged = checks
             .iter()
             .filter(|c| c.read)
             .map(|c| c.verdict)
             .max()
             .unwrap_or(Verdict::Pass);
+        let verdict = if unread > 0 {
+            judged.max(Verdict::Incomplete)
+        } else {
+            judged
+        };
         let mut report = VerifyReport {
             verdict,
             headline: String::new(),
@@ -290,12 +304,24 @@ fn headline(report: &VerifyReport) -> String {
             Some(i) => format!("GPU {i}: {}", worst.message),
             None => worst.message.clone(),
         },
+        Some(_) if report.unread > 0 => {
+            format!("the {judged} checks read pass: {}", report.summary())
+        }
         Some(_) => format!("all {judged} checks pass: {}", report.summary()),
         None => "no check could be judged".to_owned(),
     };
     if report.unread > 0 {
         let s = if report.unread == 1 { "" } else { "s" };
         let _ = write!(line, "; {} check{s} could not be read", report.unread);
+        let unread: Vec<&str> = report
+            .checks
+            .iter()
+            .filter(|c| !c.read)
+            .map(|c| c.code)
+            .collect();
+        if !unread.is_empty() {
+            let _ = write!(line, " ({})", unread.join(", "));
+        }
     }
     line
 }

@@ -29,6 +29,9 @@ const WORDS: [(&str, &str); 13] = [
     ("compute_capability", "CUDA mismatch"),
 ];
 
+/// The checks that tell whether another tenant shares the card.
+const SHARING: [&str; 4] = ["foreign_memory", "foreign_utilisation", "mig", "vgpu"];
+
 impl VerifyReport {
     /// "97 % of rated, dedicated" or "48 % of rated BF16, shared": the lowest measured share of
     /// rated throughput (with the figure's name when it falls short) and one word for NVML.
@@ -58,15 +61,22 @@ impl VerifyReport {
             .iter()
             .find(|(code, _)| self.checks.iter().filter(judged).any(|c| c.code == *code))
             .map(|(_, word)| *word);
-        // Another tenant's work needs a CUDA context, and a context holds memory: memory read
-        // clean says dedicated even where our own process kept the utilisation from counting.
+        // Dedicated is claimed only on every check of sharing read: one that could not be
+        // read leaves room for another tenant, however clean the others were.
         let sharing_read = self
             .checks
             .iter()
-            .any(|c| c.code == "foreign_memory" && c.read);
+            .any(|c| c.code == "foreign_memory" && c.read)
+            && self
+                .checks
+                .iter()
+                .filter(|c| SHARING.contains(&c.code))
+                .all(|c| c.read);
         let word = match word {
             Some(w) => w,
-            None if sharing_read => "dedicated",
+            None if sharing_read && self.unread == 0 => "dedicated",
+            // Not "dedicated" beside a check that could not be read, of whatever kind.
+            None if sharing_read => "no sharing seen",
             None => "sharing not known",
         };
         format!("{speed}, {word}")

@@ -216,3 +216,66 @@ fn compute_the_sheet_has_no_price_for_is_a_missing_line_on_the_sheet() {
     assert_eq!(m.billed, Some(usd(sum_by(&lines, |_| Decimal::ONE))));
     assert_eq!(m.difference, None, "unknown is not zero");
 }
+
+/// The one instance's mismatch when the bill charges `billed_hours` at `rate` and the meter
+/// saw `metered_hours`.
+fn hours_mismatch(billed_hours: u32, metered_hours: f64) -> gpumeter_core::audit::Mismatch {
+    let rate = dec!(3);
+    let lines = numbered(compute_hours("i-0side", 0, billed_hours, rate));
+    let mut inst = instance("i-0side", 0.0, metered_hours, false, rate);
+    inst.last_seen = at(24.0);
+    let report = audit(
+        &lines,
+        &ledger(vec![inst], Vec::new()),
+        span(),
+        Tolerance::default(),
+    );
+    match report.findings.as_slice() {
+        [Finding::Mismatch(m)] => m.clone(),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_bill_above_the_meter_is_put_down_to_hours_the_meter_did_not_see() {
+    let m = hours_mismatch(20, 12.0);
+    assert!(m.difference.unwrap().amount.is_sign_positive(), "{m:?}");
+    assert_eq!(
+        m.cause.label(),
+        "hours the meter did not see: the bill charges more hours than the meter saw"
+    );
+}
+
+#[test]
+fn a_bill_below_the_meter_is_put_down_to_hours_the_bill_does_not_charge() {
+    let m = hours_mismatch(12, 20.0);
+    assert!(m.difference.unwrap().amount.is_sign_negative(), "{m:?}");
+    assert_eq!(
+        m.cause.label(),
+        "hours the bill does not charge: the meter saw more hours than the bill charges"
+    );
+}
+
+#[test]
+fn a_rate_change_says_which_rate_is_higher() {
+    for (sheet, billed, side) in [
+        (dec!(32.77), dec!(40.96), "above"),
+        (dec!(40.96), dec!(32.77), "below"),
+    ] {
+        let lines = numbered(compute_hours("i-0r", 0, 24, billed));
+        let inst = instance("i-0r", 0.0, 24.0, false, sheet);
+        let report = audit(
+            &lines,
+            &ledger(vec![inst], Vec::new()),
+            span(),
+            Tolerance::default(),
+        );
+        let Some(Finding::Mismatch(m)) = report.findings.first() else {
+            panic!("{:?}", report.findings)
+        };
+        assert_eq!(
+            m.cause.label(),
+            format!("a rate change: the bill's rate is {side} the sheet's")
+        );
+    }
+}

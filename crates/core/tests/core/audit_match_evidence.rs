@@ -66,3 +66,108 @@ fn the_case_names_the_release_the_leftover_and_the_lines_behind_it() {
         "a formula is defused: {acts}"
     );
 }
+
+/// A charge of `amount` for `id` in hour `h`.
+fn hour_of(
+    id: &str,
+    kind: ChargeKind,
+    h: u32,
+    amount: rust_decimal::Decimal,
+) -> gpumeter_core::audit::BillLine {
+    line(Some(id), kind, f64::from(h), f64::from(h + 1), usd(amount))
+}
+
+#[test]
+fn the_case_asks_back_only_what_a_confirmed_delete_or_release_ended_never_what_still_exists() {
+    let rate = dec!(5);
+    let inst = instance("i-0rel", 0.0, 4.0, true, rate);
+    let mut lines = compute_hours("i-0rel", 0, 4, rate);
+    for id in ["snap-0kept", "vol-0deleted", "vol-0system"] {
+        lines.push(hour_of(id, ChargeKind::Disk, 6, dec!(0.40)));
+    }
+    let lines = numbered(lines);
+    let mut deleted = resource("i-0rel", "vol-0deleted", ResourceKind::DataDisk, 0.0);
+    deleted.gone = Some(at(5.0));
+    let mut system = resource("i-0rel", "vol-0system", ResourceKind::SystemDisk, 0.0);
+    system.deleted_with_instance = true;
+    let l = ledger(
+        vec![inst],
+        vec![
+            resource("i-0rel", "snap-0kept", ResourceKind::Snapshot, 0.0),
+            deleted,
+            system,
+        ],
+    );
+    let report = audit(&lines, &l, (at(0.0), at(24.0)), Tolerance::default());
+    assert_eq!(
+        report
+            .of(gpumeter_core::audit::FindingKind::Leftover)
+            .count(),
+        3,
+        "{:?}",
+        report.findings
+    );
+    assert_eq!(
+        report.disputed().get(gpumeter_core::money::Currency::USD),
+        Some(usd(dec!(0.80))),
+        "the kept snapshot's charge is not in question"
+    );
+    let summary = evidence::summary(&report, &l, &[]);
+    let asks = &summary[summary.find("## What we ask").unwrap()..];
+    assert!(
+        asks.contains("vol-0deleted") && asks.contains("vol-0system"),
+        "{asks}"
+    );
+    assert!(
+        !asks.contains("snap-0kept"),
+        "a refund asked for what still exists: {asks}"
+    );
+    assert!(
+        summary.contains("In question in all: 0.80 USD"),
+        "{summary}"
+    );
+}
+
+#[test]
+fn a_refund_already_on_the_bill_counts_whole_against_what_is_in_question() {
+    let rate = dec!(5);
+    let mut lines = compute_hours("i-0live", 0, 24, rate);
+    for h in 6..10 {
+        lines.push(hour_of("vol-0gone", ChargeKind::Disk, h, dec!(0.50)));
+    }
+    // The provider's refund, dated over the whole day as bills date them.
+    let mut refund = line(
+        Some("vol-0gone"),
+        ChargeKind::Other,
+        0.0,
+        24.0,
+        usd(dec!(-1.00)),
+    );
+    refund.usage = "Refund".into();
+    lines.push(refund);
+    let lines = numbered(lines);
+    let mut vol = resource("i-0live", "vol-0gone", ResourceKind::DataDisk, 0.0);
+    vol.gone = Some(at(5.0));
+    let l = ledger(vec![instance("i-0live", 0.0, 24.0, false, rate)], vec![vol]);
+    let report = audit(&lines, &l, (at(0.0), at(24.0)), Tolerance::default());
+    let Some(gpumeter_core::audit::Finding::Leftover(left)) = report.findings.first() else {
+        panic!("{:?}", report.findings)
+    };
+    assert_eq!(
+        left.refunded.get(gpumeter_core::money::Currency::USD),
+        Some(usd(dec!(-1.00)))
+    );
+    assert_eq!(
+        left.amounts.get(gpumeter_core::money::Currency::USD),
+        Some(usd(dec!(1.00)))
+    );
+    assert_eq!(
+        report.disputed().get(gpumeter_core::money::Currency::USD),
+        Some(usd(dec!(1.00)))
+    );
+    let summary = evidence::summary(&report, &l, &[]);
+    assert!(
+        summary.contains("refunded on the bill already: -1.00 USD"),
+        "{summary}"
+    );
+}

@@ -185,7 +185,7 @@ fn prohibited_compute_mode_fails() {
 }
 
 #[test]
-fn unreadable_facts_are_listed_never_passed_and_left_out_of_the_verdict() {
+fn unreadable_facts_are_listed_never_passed_and_make_the_verdict_incomplete() {
     let mut m = Machine::a100();
     m.facts[0] = GpuFacts::unavailable(0, Unavailable::Failed("no_permission"));
     let report = m.report();
@@ -206,10 +206,10 @@ fn unreadable_facts_are_listed_never_passed_and_left_out_of_the_verdict() {
             "{code}"
         );
     }
-    assert_eq!(report.verdict, Verdict::Pass);
+    assert_eq!(report.verdict, Verdict::Incomplete);
     assert_eq!(report.unread, 5);
     assert!(
-        report.headline.ends_with("; 5 checks could not be read"),
+        report.headline.contains("; 5 checks could not be read ("),
         "{}",
         report.headline
     );
@@ -262,7 +262,7 @@ fn checks_come_most_severe_first() {
     let rank = |c: &gpumeter_core::verify::Check| match (c.read, c.verdict) {
         (true, Verdict::Fail) => 0,
         (true, Verdict::Warn) => 1,
-        (false, _) => 2,
+        (false, _) | (true, Verdict::Incomplete) => 2,
         (true, Verdict::Pass) => 3,
     };
     let ranks: Vec<u8> = report.checks.iter().map(rank).collect();
@@ -278,7 +278,7 @@ fn checks_come_most_severe_first() {
 }
 
 #[test]
-fn our_own_process_at_idle_hides_the_utilisation_but_not_the_memory() {
+fn our_own_process_at_idle_hides_the_utilisation_so_dedicated_is_not_claimed_nor_a_pass() {
     let m = Machine::a100().gpu0(|g| {
         g.mem_used_mib = Metric::Value(20_500);
         g.util_pct = Metric::Value(97);
@@ -290,8 +290,21 @@ fn our_own_process_at_idle_hides_the_utilisation_but_not_the_memory() {
     assert_eq!(memory.verdict, Verdict::Pass);
     assert!(close(number(memory.measured.as_ref()), 500.0));
     assert!(
-        report.summary().ends_with("dedicated"),
+        report.summary().ends_with("sharing not known"),
         "{}",
         report.summary()
+    );
+    assert_eq!(report.verdict, Verdict::Incomplete);
+    assert!(
+        !report.headline.contains("dedicated"),
+        "{}",
+        report.headline
+    );
+    assert!(
+        report
+            .headline
+            .ends_with("; 1 check could not be read (foreign_utilisation)"),
+        "{}",
+        report.headline
     );
 }

@@ -135,12 +135,19 @@ fn figures_not_run_are_listed_with_the_reason_and_never_pass() {
     assert_ne!(c.verdict, Verdict::Pass);
     assert!(c.measured.is_none() && c.ratio.is_none());
     assert!(c.unread_reason.as_deref().unwrap().contains("cuBLAS"));
-    assert_eq!(report.verdict, Verdict::Pass);
+    assert_eq!(report.verdict, Verdict::Incomplete);
     assert_eq!(report.unread, 1);
     assert!(
-        report.headline.ends_with("; 1 check could not be read"),
+        report
+            .headline
+            .ends_with("; 1 check could not be read (gemm_throughput)"),
         "{}",
         report.headline
+    );
+    assert!(
+        !report.summary().contains("dedicated"),
+        "dedicated beside a check not read: {}",
+        report.summary()
     );
 }
 
@@ -309,6 +316,6 @@ fn a_report_of_checks_takes_the_worst_judged_one() {
     assert_eq!(report.unread, 1);
     assert_eq!(
         report.headline,
-        "GPU 1: capped at 360 W of 400 W; 1 check could not be read"
+        "GPU 1: capped at 360 W of 400 W; 1 check could not be read (ecc)"
     );
 }
