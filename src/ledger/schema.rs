@@ -144,6 +144,12 @@ pub(super) const MIGRATIONS: &[&str] = &[
     "
     ALTER TABLE events ADD COLUMN origin TEXT;
     ",
+    // 7: the instance as its provider last listed it (JSON: its type, billing mode, creation
+    // and state changes), so a fresh process can still price an instance the provider no
+    // longer lists after its release. NULL: not kept yet; its compute stays unknown.
+    "
+    ALTER TABLE instances ADD COLUMN listing TEXT;
+    ",
 ];
 
 /// The schema version this build writes and reads.
