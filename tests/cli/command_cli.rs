@@ -129,7 +129,12 @@ fn checklist_and_release_through_the_binary() {
     );
     let after = s.run(&["checklist", "--provider", "command"]);
     assert_eq!(after.status.code(), Some(3), "{}", text(&after));
-    assert!(text(&after).contains("Still billing:"), "{}", text(&after));
+    // The ledger saw it listed and released: it is named, not "no instance".
+    assert!(
+        text(&after).contains("i-cmd is released; these are still billing:"),
+        "{}",
+        text(&after)
+    );
 }
 
 #[test]
@@ -173,6 +178,14 @@ fn after_a_release_status_prices_the_leftovers_as_checklist_does() {
     let checklist = json(&["checklist", "--provider", "command", "--json"]);
     // 500 GiB at 0.10 and three 50 GiB snapshots at 0.05, a month.
     assert_eq!(checklist["leftover_monthly_cost"], "57.50");
+    // The provider no longer lists it: still the instance released, not "no instance".
+    assert_eq!(checklist["instance"], "i-cmd", "{checklist}");
+    assert_eq!(checklist["instance_state"], "released", "{checklist}");
+    let listed = text(&s.run(&["checklist", "--provider", "command"]));
+    assert!(
+        listed.contains("i-cmd is released; these are still billing:"),
+        "{listed}"
+    );
     let after = json(&status);
     // The provider no longer lists it; the ledger saw it and its release.
     assert_eq!(after["instance"]["id"], "i-cmd", "{after}");
