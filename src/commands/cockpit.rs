@@ -67,6 +67,7 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
         Spend::new(pricing, budget, time_zone.clone()),
     );
     app.deadline = deadline;
+    restore_account(&ctx, &mut app);
     say_detected(&ctx, provider.as_ref(), &mut app);
     if let Some(note) = deadline_note {
         app.log(crate::app::Level::Info, note);
@@ -497,4 +498,19 @@ mod tests {
         update(&mut idle, Event::Key(KeyPress::new(KeyCode::Char('q'))));
         assert_eq!(unanswered_line(&idle), None);
     }
+}
+
+/// What the ledger recorded of the configured instance, so a cockpit started after a release
+/// the provider no longer lists keeps what the instance cost and offers no second release.
+fn restore_account(ctx: &Context, app: &mut App) {
+    let none = crate::provider::Inventory {
+        instance: None,
+        resources: Vec::new(),
+        deadline: None,
+    };
+    let recorded = ctx.recorded(&none);
+    if let Some((instance, released)) = recorded.instance {
+        app.spend.restore(instance, released);
+    }
+    app.spend.remember(&recorded.resources);
 }
