@@ -102,11 +102,8 @@ impl Ledger {
         let row = self
             .conn
             .query_row(
-                "SELECT i.listing, min(coalesce(i.released, r.at), coalesce(r.at, i.released))
-                 FROM instances i LEFT JOIN (
-                   SELECT min(e.at) AS at FROM events e LEFT JOIN sessions s ON e.session = s.id
-                   WHERE coalesce(e.instance, s.instance) = ?1 AND e.intent = 'release'
-                     AND e.outcome = 'confirmed') r
+                "SELECT i.listing, x.released
+                 FROM instances i JOIN instance_release x ON x.id = i.id
                  WHERE i.id = ?1",
                 [instance],
                 |r| Ok((r.get::<_, Option<String>>(0)?, r.get::<_, Option<i64>>(1)?)),

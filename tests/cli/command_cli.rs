@@ -207,6 +207,18 @@ fn after_a_release_status_prices_the_leftovers_as_checklist_does() {
         "{before} -> {after}"
     );
     assert!(dec(&cost["total"]) >= dec(&before["cost"]["total"]));
+    // The report reads the same ledger: what outlived the release is still billing there.
+    let report = json(&["report", "--json"]);
+    let still: Vec<&str> = report["still_billing"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{report}"))
+        .iter()
+        .filter_map(|r| r["id"].as_str())
+        .collect();
+    assert!(
+        still.contains(&"vol-data") && still.contains(&"snap-2"),
+        "{report}"
+    );
     // Compute stopped at the release: a later reading adds storage only.
     let later = json(&status);
     assert_eq!(later["cost"]["compute"], cost["compute"], "{later}");
