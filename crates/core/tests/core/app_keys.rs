@@ -102,6 +102,37 @@ fn a_release_the_provider_forgets_is_not_offered_again() {
     );
 }
 
+/// Right after the provider confirms a release, before any listing says so (EC2 still lists
+/// the instance as it was for a moment), the burn has no compute and compute stops accruing.
+#[test]
+fn right_after_a_confirmed_release_the_burn_has_no_compute() {
+    use gpumeter_core::cloud::{Action, ActionReport};
+    let mut app = app();
+    let now = app.now;
+    update(&mut app, Event::Tick(now));
+    let running = app.spend.account().expect("an account");
+    assert!(!running.burn_per_hour.compute.is_zero(), "the demo runs");
+    let report = ActionReport {
+        action: Action::Release,
+        confirmed: true,
+        summary: "terminated".into(),
+        calls: Vec::new(),
+    };
+    update(
+        &mut app,
+        Event::ActionDone {
+            action: Action::Release,
+            result: Ok(report),
+        },
+    );
+    let later = now + jiff::SignedDuration::from_mins(10);
+    update(&mut app, Event::Tick(later));
+    let after = app.spend.account().expect("an account");
+    assert_eq!(after.released, Some(now));
+    assert!(after.burn_per_hour.compute.is_zero(), "{after:?}");
+    assert_eq!(after.accrued.compute, running.accrued.compute);
+}
+
 #[test]
 fn after_a_release_the_meter_projects_to_no_deadline() {
     let running = app();
