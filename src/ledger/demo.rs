@@ -193,5 +193,20 @@ mod tests {
         let burn = reading.accrual.burn_per_hour.compute;
         assert_eq!(super::training_rate(), burn);
         assert_eq!(burn, dec!(27.44705));
+        // What the seeded week records: the training session at that rate.
+        let dir = tempfile::tempdir().unwrap();
+        let mut ledger = crate::ledger::Ledger::open(dir.path().join("ledger.sqlite")).unwrap();
+        let now = jiff::Timestamp::from_second(1_800_000_000).unwrap();
+        super::seed(&mut ledger, now).unwrap();
+        let rows = ledger
+            .report_rows(now - jiff::SignedDuration::from_hours(8 * 24), now)
+            .unwrap();
+        let training = rows
+            .sessions
+            .iter()
+            .find(|s| s.instance == super::TRAINING)
+            .expect("the training session");
+        let rate: rust_decimal::Decimal = training.rate.as_deref().unwrap().parse().unwrap();
+        assert_eq!(rate, burn);
     }
 }
