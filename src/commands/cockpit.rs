@@ -475,6 +475,21 @@ fn say_detected(ctx: &Context, provider: &dyn crate::provider::Provider, app: &m
     }
 }
 
+/// What the ledger recorded of the configured instance, so a cockpit started after a release
+/// the provider no longer lists keeps what the instance cost and offers no second release.
+fn restore_account(ctx: &Context, app: &mut App) {
+    let none = crate::provider::Inventory {
+        instance: None,
+        resources: Vec::new(),
+        deadline: None,
+    };
+    let recorded = ctx.recorded(&none);
+    if let Some((instance, released)) = recorded.instance {
+        app.spend.restore(instance, released);
+    }
+    app.spend.remember(&recorded.resources);
+}
+
 #[cfg(test)]
 mod tests {
     use std::time::Duration;
@@ -498,19 +513,4 @@ mod tests {
         update(&mut idle, Event::Key(KeyPress::new(KeyCode::Char('q'))));
         assert_eq!(unanswered_line(&idle), None);
     }
-}
-
-/// What the ledger recorded of the configured instance, so a cockpit started after a release
-/// the provider no longer lists keeps what the instance cost and offers no second release.
-fn restore_account(ctx: &Context, app: &mut App) {
-    let none = crate::provider::Inventory {
-        instance: None,
-        resources: Vec::new(),
-        deadline: None,
-    };
-    let recorded = ctx.recorded(&none);
-    if let Some((instance, released)) = recorded.instance {
-        app.spend.restore(instance, released);
-    }
-    app.spend.remember(&recorded.resources);
 }
