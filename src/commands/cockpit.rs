@@ -513,4 +513,66 @@ mod tests {
         update(&mut idle, Event::Key(KeyPress::new(KeyCode::Char('q'))));
         assert_eq!(unanswered_line(&idle), None);
     }
+
+    /// A cockpit started after a release the provider no longer lists: the ledger's record
+    /// gives it the instance and when it went, so it offers no second release.
+    #[test]
+    fn a_cockpit_started_after_a_release_restores_it_from_the_ledger() {
+        use clap::Parser as _;
+        use gpumeter_core::meter::{BillingMode, InstanceState};
+        let dir = tempfile::tempdir().unwrap();
+        let config = dir.path().join("config.toml");
+        std::fs::write(
+            &config,
+            "[instance]\nprovider = \"command\"\nid = \"i-cmd\"\n\n[command]\n\
+             inventory = [\"true\"]\n",
+        )
+        .unwrap();
+        let data = dir.path().join("data");
+        let t = |s: i64| jiff::Timestamp::from_second(s).unwrap();
+        let listed = crate::provider::InstanceInfo {
+            id: "i-cmd".into(),
+            name: "trainer".into(),
+            provider: "command".into(),
+            region: None,
+            sku: "A100-80G".into(),
+            mode: BillingMode::OnDemand,
+            state: InstanceState::Running,
+            created: t(0),
+            live_price_per_hour: None,
+            history: vec![(t(0), InstanceState::Running)],
+        };
+        let inventory = |instance| crate::provider::Inventory {
+            instance,
+            resources: Vec::new(),
+            deadline: None,
+        };
+        std::fs::create_dir_all(&data).unwrap();
+        let mut ledger = crate::ledger::Ledger::open(crate::ledger::path_in(&data, false)).unwrap();
+        ledger
+            .saw_inventory("i-cmd", &inventory(Some(listed)), t(600))
+            .unwrap();
+        ledger
+            .saw_inventory("i-cmd", &inventory(None), t(900))
+            .unwrap();
+        drop(ledger);
+        let cli = crate::cli::Cli::try_parse_from([
+            "gpumeter".as_ref(),
+            "--config".as_ref(),
+            config.as_os_str(),
+            "--data-dir".as_ref(),
+            data.as_os_str(),
+        ])
+        .unwrap();
+        let ctx = super::Context::load(&cli).unwrap();
+        let mut app = crate::app::App::new(
+            t(3600),
+            crate::app::Settings::default(),
+            crate::app::CloudView::unconfigured(),
+            crate::spend::Spend::new(None, None, jiff::tz::TimeZone::UTC),
+        );
+        assert_eq!(app.spend.released_at(), None);
+        super::restore_account(&ctx, &mut app);
+        assert_eq!(app.spend.released_at(), Some(t(900)));
+    }
 }
