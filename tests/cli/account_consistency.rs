@@ -1,9 +1,9 @@
 //! One account of an instance on every surface, run as a user runs it: random steps against
 //! the file-backed cloud of tests/command_scripts (a provider that forgets a released instance,
-//! or keeps listing it), each followed by `status --json`, `checklist --json` and
-//! `report --json`, fresh processes reading the same ledger. They agree on what keeps billing
-//! and what is unknown, the released instance stays released with what it cost, and the total
-//! never falls.
+//! or keeps listing it) and on the demo cloud, each followed by `status --json`,
+//! `checklist --json` and `report --json`, fresh processes reading the same ledger. They agree
+//! on what keeps billing and what is unknown, the released instance stays released with what
+//! it cost, and the total never falls.
 
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -190,14 +190,91 @@ proptest! {
                 prop_assert_eq!(code, Some(0), "{}", again);
                 prop_assert!(again.contains("already released"), "{}", again);
                 let (_, report) = cloud.run(&["report", "--json"]);
-                let ids = |v: &Value, key: &str| -> Vec<String> {
-                    let mut ids: Vec<String> = v[key]
-                        .as_array()
-                        .map(|a| a.iter().filter_map(|r| r["id"].as_str().map(str::to_string)).collect())
-                        .unwrap_or_default();
-                    ids.sort();
-                    ids
-                };
+                prop_assert_eq!(ids(&report, "still_billing"), ids(&checklist, "would_keep_billing"));
+            }
+        }
+    }
+}
+
+/// The demo cloud, run as `gpumeter --demo`: its own ledger and cloud state in a fresh folder.
+struct Demo {
+    dir: tempfile::TempDir,
+}
+
+impl Demo {
+    fn run(&self, args: &[&str]) -> (Option<i32>, String, Value) {
+        let out = Command::new(env!("CARGO_BIN_EXE_gpumeter"))
+            .arg("--demo")
+            .arg("--data-dir")
+            .arg(self.dir.path())
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let json = serde_json::from_str(&text).unwrap_or(Value::Null);
+        (
+            out.status.code(),
+            text + &String::from_utf8_lossy(&out.stderr),
+            json,
+        )
+    }
+}
+
+fn ids(v: &Value, key: &str) -> Vec<String> {
+    let mut ids: Vec<String> = v[key]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|r| r["id"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    ids.sort();
+    ids
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 4, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// The same on the demo cloud, which keeps listing a released instance: status and
+    /// checklist agree on what keeps billing and what has no price, the total never falls,
+    /// compute stops at the release, and report names what outlived it.
+    #[test]
+    fn the_demo_gives_the_same_account_on_every_surface(
+        steps in proptest::collection::vec(
+            prop_oneof![Just("release"), Just("stop"), Just("start")],
+            1..4,
+        ),
+    ) {
+        let demo = Demo { dir: tempfile::tempdir().unwrap() };
+        let (_, _, first) = demo.run(&["status", "--json"]);
+        let mut last_total = dec(&first["cost"]["total"]);
+        let mut compute_at_release: Option<Decimal> = None;
+        for step in steps {
+            let _ = demo.run(&[step, "--yes"]);
+            let (_, _, status) = demo.run(&["status", "--json"]);
+            let (_, _, checklist) = demo.run(&["checklist", "--json"]);
+            prop_assert_eq!(
+                &status["still_billing_monthly"],
+                &checklist["still_billing_monthly"],
+                "{} / {}", status, checklist
+            );
+            // The demo's load balancer has no price: never a total, always named.
+            prop_assert!(status["leftover_monthly_cost"].is_null(), "{}", status);
+            prop_assert_eq!(&status["still_billing_monthly"]["incomplete"], true);
+            let cost = &status["cost"];
+            let total = dec(&cost["total"]);
+            prop_assert!(total >= last_total, "{} -> {}", last_total, total);
+            last_total = total;
+            if status["instance"]["state"] == "released" {
+                prop_assert_eq!(&checklist["instance_state"], "released");
+                let compute = dec(&cost["compute"]);
+                prop_assert_eq!(*compute_at_release.get_or_insert(compute), compute);
+                let (code, again, _) = demo.run(&["release", "--yes"]);
+                prop_assert_eq!(code, Some(0), "{}", again);
+                prop_assert!(again.contains("already released"), "{}", again);
+                let (_, _, report) = demo.run(&["report", "--json"]);
                 prop_assert_eq!(ids(&report, "still_billing"), ids(&checklist, "would_keep_billing"));
             }
         }
