@@ -60,11 +60,18 @@ pub fn act(ctx: &Context, action: &Action, dry_run: bool, yes: bool) -> Result<A
     let reading = format!("reading the instance from {}", provider.name());
     let inventory = known(super::progress::run(&reading, provider.inventory())?)
         .map_err(|e| Failure::provider(EXIT_FAILED, provider.name(), &e))?;
+    // Not listed after a release the ledger recorded: released, not "unknown".
+    let recorded_release = inventory
+        .as_ref()
+        .filter(|i| i.instance.is_none())
+        .and_then(|i| ctx.recorded(i).instance)
+        .is_some_and(|(_, released)| released.is_some());
     ctx.record_sighting(inventory.as_ref());
     let state = inventory
         .as_ref()
         .and_then(|i| i.instance.as_ref())
-        .map(|i| i.state);
+        .map(|i| i.state)
+        .or(recorded_release.then_some(crate::meter::InstanceState::Released));
     if let Some(why) = crate::provider::nothing_to_do(action, state) {
         return Ok(Acted::NothingToDo(format!(
             "{}: nothing to do; {why}, as {} reads it now. `gpumeter checklist` shows what \

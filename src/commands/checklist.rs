@@ -9,9 +9,10 @@ use serde::Serialize;
 use super::context::Context;
 use super::{CommandResult, Failure, emit};
 use crate::cli::Cli;
-use crate::meter::{InstanceState, ResourceKind, monthly_after_release};
-use crate::provider::{Finding, Inventory, findings};
-use crate::spend::PriceOrigin;
+use crate::meter::{InstanceState, ResourceKind};
+use crate::money::{Money, PartialTotalJson};
+use crate::provider::{Finding, Inventory, LinkedResource, findings};
+use crate::spend::{Account, PriceOrigin, Recorded, account};
 
 /// Exit status when something would keep billing after a release.
 pub const EXIT_LEFTOVERS: u8 = 3;
@@ -35,7 +36,10 @@ struct Checklist {
     instance_state: Option<InstanceState>,
     currency: Option<String>,
     would_keep_billing: Vec<Item>,
+    /// `null` when something that keeps billing has no price: `still_billing_monthly` names it.
     leftover_monthly_cost: Option<String>,
+    /// What keeps billing a month (`known`), whether that leaves something out, and what.
+    still_billing_monthly: Option<PartialTotalJson>,
     /// Where the prices come from (see `status --json`); `null` when nothing prices them.
     price_source: Option<PriceOrigin>,
     /// What the provider could not read: something there may keep billing too.
@@ -52,11 +56,10 @@ pub fn run(cli: &Cli, json: bool) -> CommandResult {
     let inventory = super::block_on(provider.inventory())?
         .map_err(|e| Failure::provider(super::EXIT_FAILED, provider.name(), &e))?;
     let pricing = ctx.pricing_for(inventory.instance.as_ref())?;
-    let mut list = checklist(
-        &inventory,
-        pricing.as_ref().map(|p| &p.sheet),
-        jiff::Timestamp::now(),
-    );
+    let recorded = ctx.recorded(&inventory);
+    let now = jiff::Timestamp::now();
+    let account = account(pricing.as_ref(), &recorded, &inventory, now);
+    let mut list = checklist(&inventory, &recorded, account.as_ref(), now);
     list.unknown = provider.gaps();
     list.price_source = ctx.price_origin(pricing.as_ref(), inventory.instance.as_ref());
     if json {
@@ -84,57 +87,59 @@ pub fn run(cli: &Cli, json: bool) -> CommandResult {
     )
 }
 
+/// The checklist the instance's account gives: each resource that keeps billing after a
+/// release, as the provider lists it, and their monthly total with what has no price.
 fn checklist(
     inventory: &Inventory,
-    sheet: Option<&crate::pricing::Sheet>,
+    recorded: &Recorded,
+    account: Option<&Account>,
     now: jiff::Timestamp,
 ) -> Checklist {
-    let currency = sheet.map(|s| s.currency);
-    let cents = |d: Decimal| {
-        crate::money::Money::new(d, currency.unwrap_or(crate::money::Currency::USD)).cents_string()
-    };
-    // Each survivor's monthly cost once; the total is their sum.
-    let survivors: Vec<(&crate::provider::LinkedResource, Option<Decimal>)> = inventory
+    let survivors: Vec<&LinkedResource> = inventory
         .resources
         .iter()
         .filter(|r| !r.deleted_with_instance)
-        .map(|r| {
-            (
-                r,
-                sheet.and_then(|s| monthly_after_release(s, &r.to_meter())),
-            )
-        })
         .collect();
-    let total: Option<Decimal> =
-        sheet.map(|_| survivors.iter().filter_map(|(_, monthly)| *monthly).sum());
+    let monthly = |id: &str| {
+        let a = account?;
+        let left = a.leftovers.iter().find(|l| l.id == id)?;
+        left.monthly
+            .map(|m| Money::new(m, a.currency).cents_string())
+    };
     let items: Vec<Item> = survivors
-        .into_iter()
-        .map(|(r, monthly)| Item {
+        .iter()
+        .map(|r| Item {
             kind: r.kind,
             id: r.id.clone(),
             name: r.name.clone(),
             size_gib: r.size_gib,
             state: r.state.clone(),
-            monthly_cost: monthly.map(cents),
+            monthly_cost: monthly(&r.id),
             age_days: now.duration_since(r.created).as_hours() / 24,
         })
         .collect();
+    // An instance the provider stops listing after its release is still the one released.
+    let instance = inventory.instance.as_ref().map_or_else(
+        || {
+            recorded
+                .instance
+                .as_ref()
+                .map(|(i, _)| (i.id.clone(), InstanceState::Released))
+        },
+        |i| Some((i.id.clone(), i.state)),
+    );
     Checklist {
-        instance: inventory.instance.as_ref().map(|i| i.id.clone()),
-        instance_state: inventory.instance.as_ref().map(|i| i.state),
-        currency: currency.map(|c| c.to_string()),
+        instance: instance.as_ref().map(|i| i.0.clone()),
+        instance_state: instance.map(|i| i.1),
+        currency: account.map(|a| a.currency.to_string()),
         would_keep_billing: items,
-        leftover_monthly_cost: total.map(cents),
+        leftover_monthly_cost: account
+            .and_then(|a| a.still_billing_monthly.exact())
+            .map(|m| m.cents_string()),
+        still_billing_monthly: account.map(|a| a.still_billing_monthly.json()),
         price_source: None,
         unknown: Vec::new(),
-        exposed: findings(
-            &inventory
-                .resources
-                .iter()
-                .filter(|r| !r.deleted_with_instance)
-                .cloned()
-                .collect::<Vec<_>>(),
-        ),
+        exposed: findings(&survivors.into_iter().cloned().collect::<Vec<_>>()),
     }
 }
 
@@ -188,7 +193,11 @@ fn render(list: &Checklist) -> String {
         );
     }
     unknown(&mut out);
-    if let Some(total) = &list.leftover_monthly_cost {
+    if let Some(still) = &list.still_billing_monthly {
+        let total = match still.unknown.len() {
+            0 => still.known.clone(),
+            n => format!("≥ {} + {n} unknown", still.known),
+        };
         let more = if list.unknown.is_empty() {
             ""
         } else {

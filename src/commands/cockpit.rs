@@ -67,6 +67,7 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
         Spend::new(pricing, budget, time_zone.clone()),
     );
     app.deadline = deadline;
+    restore_account(&ctx, &mut app);
     say_detected(&ctx, provider.as_ref(), &mut app);
     if let Some(note) = deadline_note {
         app.log(crate::app::Level::Info, note);
@@ -474,6 +475,21 @@ fn say_detected(ctx: &Context, provider: &dyn crate::provider::Provider, app: &m
     }
 }
 
+/// What the ledger recorded of the configured instance, so a cockpit started after a release
+/// the provider no longer lists keeps what the instance cost and offers no second release.
+fn restore_account(ctx: &Context, app: &mut App) {
+    let none = crate::provider::Inventory {
+        instance: None,
+        resources: Vec::new(),
+        deadline: None,
+    };
+    let recorded = ctx.recorded(&none);
+    if let Some((instance, released)) = recorded.instance {
+        app.spend.restore(instance, released);
+    }
+    app.spend.remember(&recorded.resources);
+}
+
 #[cfg(test)]
 mod tests {
     use std::time::Duration;
@@ -496,5 +512,67 @@ mod tests {
         let mut idle = demo_app(Duration::from_secs(3600));
         update(&mut idle, Event::Key(KeyPress::new(KeyCode::Char('q'))));
         assert_eq!(unanswered_line(&idle), None);
+    }
+
+    /// A cockpit started after a release the provider no longer lists: the ledger's record
+    /// gives it the instance and when it went, so it offers no second release.
+    #[test]
+    fn a_cockpit_started_after_a_release_restores_it_from_the_ledger() {
+        use clap::Parser as _;
+        use gpumeter_core::meter::{BillingMode, InstanceState};
+        let dir = tempfile::tempdir().unwrap();
+        let config = dir.path().join("config.toml");
+        std::fs::write(
+            &config,
+            "[instance]\nprovider = \"command\"\nid = \"i-cmd\"\n\n[command]\n\
+             inventory = [\"true\"]\n",
+        )
+        .unwrap();
+        let data = dir.path().join("data");
+        let t = |s: i64| jiff::Timestamp::from_second(s).unwrap();
+        let listed = crate::provider::InstanceInfo {
+            id: "i-cmd".into(),
+            name: "trainer".into(),
+            provider: "command".into(),
+            region: None,
+            sku: "A100-80G".into(),
+            mode: BillingMode::OnDemand,
+            state: InstanceState::Running,
+            created: t(0),
+            live_price_per_hour: None,
+            history: vec![(t(0), InstanceState::Running)],
+        };
+        let inventory = |instance| crate::provider::Inventory {
+            instance,
+            resources: Vec::new(),
+            deadline: None,
+        };
+        std::fs::create_dir_all(&data).unwrap();
+        let mut ledger = crate::ledger::Ledger::open(crate::ledger::path_in(&data, false)).unwrap();
+        ledger
+            .saw_inventory("i-cmd", &inventory(Some(listed)), t(600))
+            .unwrap();
+        ledger
+            .saw_inventory("i-cmd", &inventory(None), t(900))
+            .unwrap();
+        drop(ledger);
+        let cli = crate::cli::Cli::try_parse_from([
+            "gpumeter".as_ref(),
+            "--config".as_ref(),
+            config.as_os_str(),
+            "--data-dir".as_ref(),
+            data.as_os_str(),
+        ])
+        .unwrap();
+        let ctx = super::Context::load(&cli).unwrap();
+        let mut app = crate::app::App::new(
+            t(3600),
+            crate::app::Settings::default(),
+            crate::app::CloudView::unconfigured(),
+            crate::spend::Spend::new(None, None, jiff::tz::TimeZone::UTC),
+        );
+        assert_eq!(app.spend.released_at(), None);
+        super::restore_account(&ctx, &mut app);
+        assert_eq!(app.spend.released_at(), Some(t(900)));
     }
 }

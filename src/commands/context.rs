@@ -17,7 +17,7 @@ use crate::config::{Config, InstanceConfig, ProviderKind, SheetRef};
 use crate::demo::demo_pricing;
 use crate::detect::Detected;
 use crate::ledger::{EventRecord, Ledger, path_in};
-use crate::meter::{BillingMode, ComputeTerms, Resource};
+use crate::meter::{BillingMode, ComputeTerms};
 use crate::provider::alibaba::AlibabaCloud;
 use crate::provider::alibaba::credentials::cli_profile as alibaba_cli_profile;
 use crate::provider::aws::Aws;
@@ -185,15 +185,19 @@ impl Context {
         }
     }
 
-    /// The resources of `inventory`'s instance that earlier runs saw, with when each was last
-    /// listed; none when the ledger cannot be read.
-    pub fn remembered(&self, inventory: &Inventory) -> Vec<(Resource, Timestamp)> {
+    /// What the ledger recorded of `inventory`'s instance (its last listing, its release, the
+    /// resources seen), for [`crate::spend::account`]; empty when it holds nothing.
+    pub fn recorded(&self, inventory: &Inventory) -> crate::spend::Recorded {
         let Some(id) = self.instance_id(inventory) else {
-            return Vec::new();
+            return crate::spend::Recorded::default();
         };
-        Ledger::open_read_only(path_in(&self.data_dir, self.demo))
-            .and_then(|l| l.resources_seen(&id))
-            .unwrap_or_default()
+        let Ok(ledger) = Ledger::open_read_only(path_in(&self.data_dir, self.demo)) else {
+            return crate::spend::Recorded::default();
+        };
+        crate::spend::Recorded {
+            instance: ledger.instance_record(&id).ok().flatten(),
+            resources: ledger.resources_seen(&id).unwrap_or_default(),
+        }
     }
 
     /// The guard row the ledger holds for `inventory`'s instance; `None` when there is none or

@@ -26,8 +26,9 @@ pub fn seed(ledger: &mut Ledger, now: Timestamp) -> Result<(), LedgerError> {
     let released = floor_minute(now - SignedDuration::from_hours(24));
     let spot_start = released - SignedDuration::from_hours(12);
 
-    let training = session(ledger, TRAINING, BillingMode::OnDemand, dec!(40.96), start)?;
-    let mut batch = minutes(training, start, released, dec!(40.96), true);
+    let rate = training_rate();
+    let training = session(ledger, TRAINING, BillingMode::OnDemand, rate, start)?;
+    let mut batch = minutes(training, start, released, rate, true);
     let state = DemoState::fresh(released);
     batch.inventories.push((
         training,
@@ -92,6 +93,14 @@ pub fn seed(ledger: &mut Ledger, now: Timestamp) -> Result<(), LedgerError> {
         false,
     ))?;
     Ok(())
+}
+
+/// The training instance's hourly rate: the demo sheet's, which the cockpit prices the demo
+/// instance at, so the week and the cockpit agree.
+pub fn training_rate() -> Decimal {
+    crate::demo::demo_pricing()
+        .and_then(|p| p.sku.on_demand_per_hour)
+        .unwrap_or_default()
 }
 
 fn session(
@@ -171,4 +180,33 @@ fn action(session: SessionId, at: Timestamp, action: &Action) -> EventRecord {
 
 fn floor_minute(t: Timestamp) -> Timestamp {
     Timestamp::from_second(t.as_second().div_euclid(60) * 60).unwrap_or(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use rust_decimal::dec;
+
+    #[test]
+    fn the_week_prices_the_instance_as_the_cockpit_does() {
+        let cockpit = crate::demo::demo_app(std::time::Duration::from_secs(3600));
+        let reading = cockpit.spend.reading.as_ref().expect("a reading");
+        let burn = reading.accrual.burn_per_hour.compute;
+        assert_eq!(super::training_rate(), burn);
+        assert_eq!(burn, dec!(27.44705));
+        // What the seeded week records: the training session at that rate.
+        let dir = tempfile::tempdir().unwrap();
+        let mut ledger = crate::ledger::Ledger::open(dir.path().join("ledger.sqlite")).unwrap();
+        let now = jiff::Timestamp::from_second(1_800_000_000).unwrap();
+        super::seed(&mut ledger, now).unwrap();
+        let rows = ledger
+            .report_rows(now - jiff::SignedDuration::from_hours(8 * 24), now)
+            .unwrap();
+        let training = rows
+            .sessions
+            .iter()
+            .find(|s| s.instance == super::TRAINING)
+            .expect("the training session");
+        let rate: rust_decimal::Decimal = training.rate.as_deref().unwrap().parse().unwrap();
+        assert_eq!(rate, burn);
+    }
 }

@@ -260,6 +260,9 @@ fn insert_inventory(
         state == InstanceState::Released,
         region
     ])?;
+    if let Some(listed) = &inventory.instance {
+        super::seen::keep_listing(tx, listed)?;
+    }
     upsert_resources(tx, &instance, &inventory.resources, t)
 }
 

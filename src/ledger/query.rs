@@ -105,6 +105,13 @@ impl Ledger {
         } else {
             "step_seconds, minimum_seconds"
         };
+        // The release a command confirmed counts too; before version 7 only the instance row
+        // says when it went.
+        let release = if self.schema_version()? < 7 {
+            "SELECT id, released FROM instances"
+        } else {
+            "SELECT id, released FROM instance_release"
+        };
         let mut rows = ReportRows {
             sessions: self.select(
                 &format!(
@@ -143,13 +150,15 @@ impl Ledger {
             )?,
             alerts: 0,
             leftovers: self.select(
-                "SELECT r.instance, i.released, r.id, r.kind, r.name, r.class, r.size_gib,
+                &format!(
+                    "SELECT r.instance, i.released, r.id, r.kind, r.name, r.class, r.size_gib,
                         r.state, r.created, r.last_seen
-                 FROM resources r JOIN instances i ON i.id = r.instance
-                 WHERE i.released IS NOT NULL AND i.released < ?1 AND r.gone IS NULL
-                   AND r.first_seen < ?1
+                 FROM resources r JOIN ({release}) i ON i.id = r.instance
+                 WHERE i.released IS NOT NULL AND i.released <= ?1 AND r.gone IS NULL
+                   AND r.first_seen <= ?1
                    AND (r.deleted_with_instance = 0 OR r.last_seen >= i.released)
-                 ORDER BY i.released, r.instance, r.id",
+                 ORDER BY i.released, r.instance, r.id"
+                ),
                 params![to],
                 leftover_row,
             )?,

@@ -144,6 +144,22 @@ pub(super) const MIGRATIONS: &[&str] = &[
     "
     ALTER TABLE events ADD COLUMN origin TEXT;
     ",
+    // 7: the instance as its provider last listed it (JSON: its type, billing mode, creation
+    // and state changes), so a fresh process can still price an instance the provider no
+    // longer lists after its release. NULL: not kept yet; its compute stays unknown.
+    // `instance_release` says when each instance went: its first confirmed release, else the
+    // first inventory that no longer listed it, whichever came first.
+    "
+    ALTER TABLE instances ADD COLUMN listing TEXT;
+    CREATE VIEW instance_release AS
+      SELECT i.id AS id, min(coalesce(i.released, r.at), coalesce(r.at, i.released)) AS released
+      FROM instances i LEFT JOIN (
+        SELECT coalesce(e.instance, s.instance) AS instance, min(e.at) AS at
+        FROM events e LEFT JOIN sessions s ON e.session = s.id
+        WHERE e.intent = 'release' AND e.outcome = 'confirmed'
+        GROUP BY 1
+      ) r ON r.instance = i.id;
+    ",
 ];
 
 /// The schema version this build writes and reads.

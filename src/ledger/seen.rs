@@ -4,7 +4,7 @@
 //! as released only if seen (in the region asked).
 
 use jiff::Timestamp;
-use rusqlite::params;
+use rusqlite::{OptionalExtension, params};
 
 use rust_decimal::Decimal;
 
@@ -72,9 +72,67 @@ impl Ledger {
                     instance.region
                 ],
             )
+            .map_err(|e| self.err(e))?;
+        keep_listing(&self.conn, instance).map_err(|e| self.err(e))
+    }
+
+    /// Records that an inventory at `at` no longer listed `instance`: the provider answers so
+    /// only for an instance seen before, so it was released by then. The first miss stays.
+    fn missed_instance(&mut self, instance: &str, at: Timestamp) -> Result<(), LedgerError> {
+        self.conn
+            .execute(
+                "UPDATE instances SET state = 'released', released = coalesce(released, ?2)
+                 WHERE id = ?1",
+                params![instance, at.as_second()],
+            )
             .map(drop)
             .map_err(|e| self.err(e))
     }
+
+    /// The instance as its provider last listed it, and when it was released: the first
+    /// confirmed release the ledger recorded, else the first inventory that no longer listed
+    /// it, whichever came first. `None` when no listing was kept (an older ledger).
+    pub fn instance_record(
+        &self,
+        instance: &str,
+    ) -> Result<Option<(InstanceInfo, Option<Timestamp>)>, LedgerError> {
+        if self.schema_version()? < 7 {
+            return Ok(None);
+        }
+        let row = self
+            .conn
+            .query_row(
+                "SELECT i.listing, x.released
+                 FROM instances i JOIN instance_release x ON x.id = i.id
+                 WHERE i.id = ?1",
+                [instance],
+                |r| Ok((r.get::<_, Option<String>>(0)?, r.get::<_, Option<i64>>(1)?)),
+            )
+            .optional()
+            .map_err(|e| self.err(e))?;
+        let Some((Some(listing), released)) = row else {
+            return Ok(None);
+        };
+        // A listing this version cannot read is left out, not guessed.
+        let Ok(info) = serde_json::from_str::<InstanceInfo>(&listing) else {
+            return Ok(None);
+        };
+        let released = released.and_then(|t| Timestamp::from_second(t).ok());
+        Ok(Some((info, released)))
+    }
+}
+
+/// Keeps `instance`'s listing beside its row, for [`Ledger::instance_record`].
+pub(super) fn keep_listing(
+    conn: &rusqlite::Connection,
+    instance: &InstanceInfo,
+) -> rusqlite::Result<()> {
+    let listing = serde_json::to_string(instance).unwrap_or_default();
+    conn.execute(
+        "UPDATE instances SET listing = ?2 WHERE id = ?1",
+        params![instance.id, listing],
+    )
+    .map(drop)
 }
 
 impl Ledger {
@@ -87,8 +145,9 @@ impl Ledger {
         inventory: &Inventory,
         at: Timestamp,
     ) -> Result<(), LedgerError> {
-        if let Some(listed) = &inventory.instance {
-            self.saw_instance(listed, at)?;
+        match &inventory.instance {
+            Some(listed) => self.saw_instance(listed, at)?,
+            None => self.missed_instance(instance, at)?,
         }
         let (path, waited) = (self.path().to_path_buf(), self.busy_timeout);
         let tx = self.immediate()?;
@@ -288,6 +347,54 @@ mod tests {
         ]
         .map(|(i, r, w)| (i.to_string(), r.to_string(), w));
         assert_eq!(ids, want);
+    }
+
+    /// A fresh process reads the instance back as last listed, released at the confirmed
+    /// release, or at the first inventory that no longer listed it.
+    #[test]
+    fn the_last_listing_and_the_release_are_read_back() {
+        use crate::ledger::record::EventRecord;
+        use crate::provider::{Action, ActionReport};
+        let dir = tempfile::tempdir().unwrap();
+        let mut ledger = Ledger::open(dir.path().join("ledger.sqlite")).unwrap();
+        let t = |s: i64| Timestamp::from_second(s).unwrap();
+        let mut listed = instance("i-1", Some("eu-west-1"));
+        listed.history = vec![(t(0), InstanceState::Running)];
+        assert_eq!(ledger.instance_record("i-1").unwrap(), None);
+        let inventory = |instance| Inventory {
+            instance,
+            resources: Vec::new(),
+            deadline: None,
+        };
+        ledger
+            .saw_inventory("i-1", &inventory(Some(listed.clone())), t(100))
+            .unwrap();
+        assert_eq!(
+            ledger.instance_record("i-1").unwrap(),
+            Some((listed.clone(), None))
+        );
+        ledger
+            .saw_inventory("i-1", &inventory(None), t(900))
+            .unwrap();
+        ledger
+            .saw_inventory("i-1", &inventory(None), t(950))
+            .unwrap();
+        assert_eq!(
+            ledger.instance_record("i-1").unwrap(),
+            Some((listed.clone(), Some(t(900))))
+        );
+        let report = ActionReport {
+            action: Action::Release,
+            confirmed: true,
+            summary: "released".into(),
+            calls: Vec::new(),
+        };
+        let event = EventRecord::action(t(500), &Action::Release, &Ok(report)).from_command("i-1");
+        ledger.record_event(event).unwrap();
+        assert_eq!(
+            ledger.instance_record("i-1").unwrap(),
+            Some((listed, Some(t(500))))
+        );
     }
 
     /// A ledger from before regions were kept: its sightings stand for any region, read-only

@@ -16,16 +16,15 @@ pub(super) fn leftover_title(app: &App, w: usize, theme: &Theme) -> Option<Line<
             theme.style(Role::AlertWarn),
         ));
     }
-    let reading = app.spend.reading.as_ref()?;
-    let currency = app.spend.pricing.as_ref()?.sheet.currency;
-    let unpriced = reading
-        .leftovers
-        .iter()
-        .filter(|l| l.monthly.is_none())
-        .count();
+    // The instance's one account, as status and checklist show it.
+    let account = app.spend.account()?;
+    let still = &account.still_billing_monthly;
+    let currency = still.known.currency;
+    let unpriced = still.unknown.len();
     // Once the instance is gone, what is left bills now, not "after release".
-    let released = crate::app::instance_state(app) == Some(crate::meter::InstanceState::Released);
-    if reading.leftovers.is_empty() {
+    let released = account.released.is_some()
+        || crate::app::instance_state(app) == Some(crate::meter::InstanceState::Released);
+    if account.leftovers.is_empty() {
         let text = if released {
             " nothing is billing "
         } else {
@@ -33,7 +32,7 @@ pub(super) fn leftover_title(app: &App, w: usize, theme: &Theme) -> Option<Line<
         };
         return Some(Line::styled(text, theme.style(Role::ActionOk)));
     }
-    let total = amount(reading.leftover_monthly);
+    let total = amount(still.known.amount);
     let long = if released {
         format!(" still billing: {total} {currency}/month ")
     } else {

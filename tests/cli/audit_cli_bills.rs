@@ -55,7 +55,7 @@ fn write(dir: &Path, name: &str, rows: &[FocusRow]) -> std::path::PathBuf {
 /// demo meters it at.
 fn agreeing(demo: &Demo) -> Vec<FocusRow> {
     (-30..-14)
-        .map(|h| compute(demo, TRAINING, h, dec!(40.96)))
+        .map(|h| compute(demo, TRAINING, h, dec!(27.44705)))
         .collect()
 }
 
@@ -91,7 +91,7 @@ fn a_bill_that_matches_the_meter_exits_0() {
 fn the_demo_bill_finds_a_leftover_a_transfer_an_overlap_and_a_rate_change() {
     let dir = tempfile::tempdir().unwrap();
     let demo = Demo::now();
-    // Hours -30 to -14: the training run at 41.50 an hour where the demo meters 40.96.
+    // Hours -30 to -14: the training run at 41.50 an hour where the demo meters 27.44705.
     let mut rows: Vec<FocusRow> = (-30..-14)
         .map(|h| compute(&demo, TRAINING, h, dec!(41.50)))
         .collect();
@@ -237,7 +237,7 @@ fn a_malformed_bill_names_its_file_line_and_column() {
     let demo = Demo::now();
     let bill = write(dir.path(), "focus.csv", &agreeing(&demo));
     let text = std::fs::read_to_string(&bill).unwrap();
-    let broken: String = text.replacen("40.96", "forty", 1);
+    let broken: String = text.replacen("27.44705", "forty", 1);
     std::fs::write(&bill, broken).unwrap();
     let out = gpumeter(dir.path(), &["audit", "--demo", "--bill", path(&bill)]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));

@@ -129,7 +129,12 @@ fn checklist_and_release_through_the_binary() {
     );
     let after = s.run(&["checklist", "--provider", "command"]);
     assert_eq!(after.status.code(), Some(3), "{}", text(&after));
-    assert!(text(&after).contains("Still billing:"), "{}", text(&after));
+    // The ledger saw it listed and released: it is named, not "no instance".
+    assert!(
+        text(&after).contains("i-cmd is released; these are still billing:"),
+        "{}",
+        text(&after)
+    );
 }
 
 #[test]
@@ -173,22 +178,52 @@ fn after_a_release_status_prices_the_leftovers_as_checklist_does() {
     let checklist = json(&["checklist", "--provider", "command", "--json"]);
     // 500 GiB at 0.10 and three 50 GiB snapshots at 0.05, a month.
     assert_eq!(checklist["leftover_monthly_cost"], "57.50");
+    // The provider no longer lists it: still the instance released, not "no instance".
+    assert_eq!(checklist["instance"], "i-cmd", "{checklist}");
+    assert_eq!(checklist["instance_state"], "released", "{checklist}");
+    let listed = text(&s.run(&["checklist", "--provider", "command"]));
+    assert!(
+        listed.contains("i-cmd is released; these are still billing:"),
+        "{listed}"
+    );
     let after = json(&status);
-    assert!(after["instance"].is_null(), "{after}");
+    // The provider no longer lists it; the ledger saw it and its release.
+    assert_eq!(after["instance"]["id"], "i-cmd", "{after}");
+    assert_eq!(after["instance"]["state"], "released", "{after}");
+    assert!(after["instance"]["released_at"].is_string(), "{after}");
     assert_eq!(after["leftover_monthly_cost"], "57.50", "{after}");
     let cost = &after["cost"];
     assert!(cost.is_object(), "{after}");
-    let storage: rust_decimal::Decimal = cost["storage"].as_str().unwrap().parse().unwrap();
-    assert!(storage > rust_decimal::Decimal::ZERO, "{cost}");
-    // What the instance cost before it vanished was never seen: the total says so.
-    assert_eq!(cost["incomplete"], true);
+    let dec =
+        |v: &serde_json::Value| -> rust_decimal::Decimal { v.as_str().unwrap().parse().unwrap() };
     assert!(
-        cost["unknown"][0]
-            .as_str()
-            .unwrap()
-            .starts_with("instance: no longer listed"),
+        dec(&cost["storage"]) > rust_decimal::Decimal::ZERO,
         "{cost}"
     );
+    // What it cost before its release stays counted, and nothing is unknown.
+    assert_eq!(cost["incomplete"], false, "{cost}");
+    assert!(
+        dec(&cost["compute"]) >= dec(&before["cost"]["compute"]),
+        "{before} -> {after}"
+    );
+    assert!(dec(&cost["total"]) >= dec(&before["cost"]["total"]));
+    // The report reads the same ledger: what outlived the release is still billing there.
+    let report = json(&["report", "--json"]);
+    let still: Vec<&str> = report["still_billing"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{report}"))
+        .iter()
+        .filter_map(|r| r["id"].as_str())
+        .collect();
+    assert!(
+        still.contains(&"vol-data") && still.contains(&"snap-2"),
+        "{report}"
+    );
+    // Compute stopped at the release: a later reading adds storage only.
+    let later = json(&status);
+    assert_eq!(later["cost"]["compute"], cost["compute"], "{later}");
+    // 57.50 a month of storage over 730 hours; no 1.89 an hour of compute.
+    assert_eq!(later["cost"]["burn_per_hour"], "0.08", "{later}");
 }
 
 #[test]

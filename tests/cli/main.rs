@@ -1,6 +1,7 @@
 //! The built `gpumeter` binary run as a user runs it: its output, exit status and files for
 //! each command, and the cockpit in a real terminal under tmux.
 
+mod account_consistency;
 mod actions_cli;
 mod actions_recorded;
 mod audit_cli;

@@ -83,7 +83,19 @@ fn checklist_release_and_the_leftovers_through_the_binary() {
         Value::Null,
         "cloud_essd is not priced in the sheet"
     );
-    assert_eq!(list["leftover_monthly_cost"], "76.90");
+    // The unpriced disk keeps billing too: no total, the known part and what it leaves out.
+    assert_eq!(list["leftover_monthly_cost"], Value::Null);
+    let still = &list["still_billing_monthly"];
+    assert_eq!(still["known"], "76.90");
+    assert_eq!(still["incomplete"], true);
+    assert!(
+        still["unknown"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|u| u.as_str().unwrap().contains(DATA_DISK)),
+        "{still}"
+    );
 
     let out = run(&peer, &["release", "--dry-run"]);
     assert!(out.status.success(), "{}", text(&out));

@@ -7,6 +7,7 @@
 #   cloud.sh noop DIR             succeed without doing anything
 #   cloud.sh list_account DIR     print the account's unattached volumes
 #   cloud.sh delete DIR ID KIND   delete a volume (vol-data is refused while attached)
+# A file DIR/keeps_released makes it list a released instance (as released) instead of none.
 set -eu
 verb=$1
 dir=$2
@@ -38,7 +39,7 @@ case $verb in
     if [ "$found" = no ]; then echo "cloud.sh: no $4 $3" >&2; exit 1; fi
     echo "$rest" > "$dir/volumes" ;;
   inventory)
-    if [ "$state" = released ]; then
+    if [ "$state" = released ] && [ ! -f "$dir/keeps_released" ]; then
       instance=null
     else
       instance="{\"id\": \"i-cmd\", \"name\": \"trainer\", \"sku\": \"A100-80G\", \"state\": \"$state\", \"created\": \"2026-01-02T03:04:05Z\", \"price_per_hour\": \"1.89\"}"

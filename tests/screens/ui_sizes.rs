@@ -140,6 +140,44 @@ fn after_release_at_the_smallest_size() {
     insta::assert_snapshot!("after_release_120x40", wide);
 }
 
+/// A provider that stops listing the instance once it is released: the cockpit still shows
+/// what is left as billing now, with what has no price named, and no release to offer.
+#[test]
+fn after_a_release_the_provider_forgets_what_is_left_still_bills() {
+    let mut app = app();
+    let report = gpumeter::provider::ActionReport {
+        action: Action::Release,
+        confirmed: true,
+        summary: "terminated".into(),
+        calls: Vec::new(),
+    };
+    update(
+        &mut app,
+        Event::ActionDone {
+            action: Action::Release,
+            result: Ok(report),
+        },
+    );
+    let mut gone = app.cloud.inventory.clone().expect("the demo inventory");
+    gone.instance = None;
+    gone.resources.retain(|r| !r.deleted_with_instance);
+    update(&mut app, Event::Inventory(Ok(gone)));
+    let account = app.spend.account().expect("an account");
+    let screen = text(&buffer(&app, (120, 40), &Theme::default()));
+    assert!(!screen.contains("keeps billing after release"), "{screen}");
+    let still = format!(
+        "still billing: {} USD/month",
+        account.still_billing_monthly.known.amount.round_dp(2)
+    );
+    assert!(screen.contains(&still), "{still}\n{screen}");
+    let unknown = account.still_billing_monthly.unknown.len();
+    assert!(
+        unknown > 0 && screen.contains(&format!("+ {unknown} unknown")),
+        "{screen}"
+    );
+    assert!(!screen.contains(" R release"), "{screen}");
+}
+
 #[test]
 fn the_release_dialog_keeps_its_choice_at_the_smallest_size() {
     let mut app = app();

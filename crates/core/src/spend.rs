@@ -14,8 +14,10 @@ use crate::meter::{
 use crate::money::Money;
 use crate::pricing::{Sheet, Sku};
 
+mod account;
 pub mod per_minute;
 mod sheet_choice;
+pub use account::{Account, Recorded, account};
 pub use sheet_choice::{SheetChoice, choose_sheet, default_sheet, sheet_for_region};
 
 /// Traffic samples newer than this stay one per sample; older ones merge per hour.
@@ -151,8 +153,9 @@ pub struct Spend {
     /// Every resource seen in an inventory; ones that vanished keep their deletion time, so
     /// what they cost stays counted.
     resources: Vec<Resource>,
-    /// The instance as last listed, and when an inventory first no longer listed it: it was
-    /// released by then, and what it accrued until then stays counted.
+    /// The instance as last listed, and when it was released: a recorded release, the first
+    /// listing that said so, or the first inventory that no longer listed it, whichever came
+    /// first. What it accrued until then stays counted, and nothing after.
     instance: Option<(InstanceInfo, Option<Timestamp>)>,
     /// The per-minute series and the minute it was computed for: computed once a minute.
     per_minute: Option<(i64, Vec<Decimal>)>,
@@ -175,17 +178,39 @@ impl Spend {
         }
     }
 
-    /// Resources an earlier run saw (the ledger keeps them), each with the time it was last
-    /// seen: one the next inventory no longer lists ends there, so a one-shot reading keeps
-    /// what it accrued, such as a disk deleted with the released instance.
+    /// Resources an earlier run saw (the ledger keeps them, each with the time it was last
+    /// seen), so a one-shot reading keeps what they accrued, such as a disk deleted with the
+    /// released instance. One gone since ended when first missed, as the run that missed it
+    /// said; else the next inventory decides, as it would have for that run.
     pub fn remember(&mut self, seen: &[(Resource, Timestamp)]) {
-        for (r, last_seen) in seen {
+        for (r, _last_seen) in seen {
             if !self.resources.iter().any(|k| k.id == r.id) {
-                let mut r = r.clone();
-                r.deleted = Some(r.deleted.map_or(*last_seen, |d| d.min(*last_seen)));
-                self.resources.push(r);
+                self.resources.push(r.clone());
             }
         }
+    }
+
+    /// The instance as an earlier run recorded it (the ledger keeps its last listing) and when
+    /// it was released, if it was: a fresh process then prices an instance the provider no
+    /// longer lists as the run that saw it did, instead of calling its compute unknown.
+    pub fn restore(&mut self, instance: InstanceInfo, released: Option<Timestamp>) {
+        match &mut self.instance {
+            Some((_, gone)) => *gone = earliest(*gone, released),
+            None => self.instance = Some((instance, released)),
+        }
+    }
+
+    /// Records a release the provider confirmed at `at`: compute stops there, whatever a later
+    /// listing says.
+    pub fn released(&mut self, at: Timestamp) {
+        if let Some((_, gone)) = &mut self.instance {
+            *gone = earliest(*gone, Some(at));
+        }
+    }
+
+    /// When the instance was released, if it was.
+    pub fn released_at(&self) -> Option<Timestamp> {
+        self.instance.as_ref().and_then(|(_, gone)| *gone)
     }
 
     /// Records the byte counters of the metered interfaces. A counter that went down (a
@@ -234,7 +259,19 @@ impl Spend {
     pub fn record_inventory(&mut self, inventory: &Inventory, now: Timestamp) {
         self.per_minute = None;
         match (&inventory.instance, &mut self.instance) {
-            (Some(listed), _) => self.instance = Some((listed.clone(), None)),
+            (Some(listed), known) => {
+                let released = (listed.state == InstanceState::Released).then(|| {
+                    listed
+                        .history
+                        .iter()
+                        .find(|(_, s)| *s == InstanceState::Released)
+                        .map_or(now, |(at, _)| *at)
+                });
+                // A release seen before stays; listed alive again, it was a wrong guess.
+                let before = known.as_ref().and_then(|(_, gone)| *gone);
+                let gone = released.map(|r| earliest(before, Some(r)).unwrap_or(r));
+                *known = Some((listed.clone(), gone));
+            }
             (None, Some((_, gone @ None))) => *gone = Some(now),
             (None, _) => {}
         }
@@ -245,10 +282,13 @@ impl Spend {
                 None => self.resources.push(r.to_meter()),
             }
         }
+        let released = self.released_at();
         for known in &mut self.resources {
             let listed = inventory.resources.iter().any(|r| r.id == known.id);
             if !listed && known.deleted.is_none() {
-                known.deleted = Some(now);
+                // What went with the instance went at its release.
+                let with_instance = released.filter(|_| known.deleted_with_instance);
+                known.deleted = Some(with_instance.map_or(now, |r| r.min(now).max(known.created)));
             }
         }
     }
@@ -267,13 +307,9 @@ impl Spend {
             return;
         };
         let listed = inventory.instance.as_ref();
-        let (lifecycle, never_seen) = match (listed, &self.instance) {
-            (Some(instance), _) | (None, Some((instance, None))) => (lifecycle_of(instance), false),
-            (None, Some((instance, Some(gone)))) => {
-                let mut life = lifecycle_of(instance);
-                life.push(*gone, InstanceState::Released);
-                (life, false)
-            }
+        let (lifecycle, never_seen) = match (&self.instance, listed) {
+            (Some((instance, gone)), _) => (lifecycle_until(instance, *gone), false),
+            (None, Some(instance)) => (lifecycle_until(instance, None), false),
             (None, None) => (Lifecycle::new(now, InstanceState::Released), true),
         };
         let mut usage = Usage::new(lifecycle, pricing.terms);
@@ -314,9 +350,29 @@ impl Spend {
     }
 }
 
-fn lifecycle_of(instance: &InstanceInfo) -> Lifecycle {
-    Lifecycle::from_changes(instance.history.clone())
-        .unwrap_or_else(|| Lifecycle::new(instance.created, InstanceState::Running))
+/// The instance's lifecycle as listed, ending at its release when one is known: a listing
+/// taken after the release may date it later, and the earliest word stands.
+fn lifecycle_until(instance: &InstanceInfo, released: Option<Timestamp>) -> Lifecycle {
+    let before = |at: &Timestamp| released.is_none_or(|r| *at < r);
+    let changes: Vec<_> = instance
+        .history
+        .iter()
+        .filter(|(at, _)| before(at))
+        .copied()
+        .collect();
+    let mut life = Lifecycle::from_changes(changes)
+        .unwrap_or_else(|| Lifecycle::new(instance.created, InstanceState::Running));
+    if let Some(at) = released {
+        life.push(at.max(life.created()), InstanceState::Released);
+    }
+    life
+}
+
+fn earliest(a: Option<Timestamp>, b: Option<Timestamp>) -> Option<Timestamp> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
 }
 
 /// The next local midnight after `now`.

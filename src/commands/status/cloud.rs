@@ -2,15 +2,14 @@
 //! would keep billing after a release. Absent (null) when no provider is configured.
 
 use jiff::Timestamp;
-use jiff::tz::TimeZone;
 use serde::Serialize;
 
 use crate::commands::context::Context;
 use crate::commands::{Failure, block_on};
 use crate::meter::{InstanceState, ResourceKind};
-use crate::money::{Currency, Money};
-use crate::provider::Inventory;
-use crate::spend::{PriceOrigin, PriceSource, Spend};
+use crate::money::{Currency, Money, PartialTotalJson};
+use crate::provider::{InstanceInfo, Inventory};
+use crate::spend::{Account, PriceOrigin, PriceSource, Pricing, Recorded, account};
 
 #[derive(Debug, Clone, Serialize)]
 pub struct InstanceJson {
@@ -19,6 +18,9 @@ pub struct InstanceJson {
     pub provider: String,
     pub sku: String,
     pub state: InstanceState,
+    /// When it was released (a confirmed release, or the first reading without it); `null`
+    /// while it is not.
+    pub released_at: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -71,7 +73,11 @@ pub struct CloudJson {
     pub price_source: Option<PriceOrigin>,
     pub deadline: Option<DeadlineJson>,
     pub resources: Option<Vec<ResourceJson>>,
+    /// What keeps billing a month after a release; `null` when something in it has no price
+    /// (`still_billing_monthly` names it).
     pub leftover_monthly_cost: Option<String>,
+    /// The same with what it leaves out: `known`, `incomplete` and `unknown`.
+    pub still_billing_monthly: Option<PartialTotalJson>,
     /// What the provider could not read (a listing the key may not make): the resources and
     /// leftovers may leave something out. Absent when it read everything.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -105,10 +111,9 @@ pub fn read(ctx: &Context, now: Timestamp) -> Result<CloudJson, Failure> {
     };
     let pricing = ctx.pricing_for(inventory.instance.as_ref())?;
     let price_source = ctx.price_origin(pricing.as_ref(), inventory.instance.as_ref());
-    let mut spend = Spend::new(pricing, None, TimeZone::UTC);
-    spend.remember(&ctx.remembered(&inventory));
+    let recorded = ctx.recorded(&inventory);
     ctx.record_sighting(Some(&inventory));
-    let mut json = describe(&inventory, spend, now);
+    let mut json = describe(&inventory, pricing.as_ref(), &recorded, now);
     json.unknown_resources = provider.gaps();
     json.price_source = price_source;
     let keys_expire = provider.keys_expire();
@@ -135,36 +140,17 @@ fn keys_warning(
     crate::provider::outlived_keys(at, grace, on_expiry, keys_expire)
 }
 
-pub fn describe(inventory: &Inventory, mut spend: Spend, now: Timestamp) -> CloudJson {
-    spend.record_inventory(inventory, now);
-    let deadline_at = inventory.deadline.map(|d| d.at);
-    spend.recompute(Some(inventory), now, deadline_at);
-    let currency = spend.pricing.as_ref().map(|p| p.sheet.currency);
-    let cents = |d| currency.map(|c| Money::new(d, c).cents_string());
-    let cost = match (&spend.pricing, &spend.reading) {
-        (Some(pricing), Some(reading)) => {
-            let [compute, bandwidth, storage, extras, total] =
-                reading.accrual.accrued.to_cents().map(|d| d.to_string());
-            Some(CostJson {
-                currency: pricing.sheet.currency,
-                compute,
-                bandwidth,
-                storage,
-                extras,
-                total,
-                billed: reading.accrual.billed.total().cents_string(),
-                burn_per_hour: reading.accrual.burn_per_hour.total().cents_string(),
-                price_source: match &pricing.source {
-                    PriceSource::Sheet(id) => format!("sheet:{id}"),
-                    PriceSource::Live => "live".into(),
-                },
-                unknown: reading.accrual.unpriced.clone(),
-                incomplete: !reading.accrual.unpriced.is_empty(),
-            })
-        }
-        _ => None,
-    };
-    let sheet = spend.pricing.as_ref().map(|p| &p.sheet);
+/// Renders the instance's account (see [`account`]): what the ledger recorded and what
+/// `inventory` lists now.
+pub fn describe(
+    inventory: &Inventory,
+    pricing: Option<&Pricing>,
+    recorded: &Recorded,
+    now: Timestamp,
+) -> CloudJson {
+    let account = account(pricing, recorded, inventory, now);
+    let cost = pricing.zip(account.as_ref()).map(|(p, a)| cost_json(p, a));
+    let sheet = pricing.map(|p| &p.sheet);
     let resources: Vec<ResourceJson> = inventory
         .resources
         .iter()
@@ -173,28 +159,33 @@ pub fn describe(inventory: &Inventory, mut spend: Spend, now: Timestamp) -> Clou
             id: r.id.clone(),
             size_gib: r.size_gib.normalize().to_string(),
             survives_release: !r.deleted_with_instance,
-            monthly_cost_after_release: sheet
-                .and_then(|s| crate::meter::monthly_after_release(s, &r.to_meter()))
-                .and_then(cents),
+            // What goes with the instance bills nothing after its release.
+            monthly_cost_after_release: match (sheet, r.deleted_with_instance) {
+                (Some(s), true) => Some(Money::zero(s.currency).cents_string()),
+                (Some(s), false) => crate::meter::monthly_after_release(s, &r.to_meter())
+                    .map(|m| Money::new(m, s.currency).cents_string()),
+                (None, _) => None,
+            },
         })
         .collect();
+    // An instance the provider no longer lists after its release is still the one it was.
+    let released = account.as_ref().and_then(|a| a.released);
+    let instance = inventory
+        .instance
+        .clone()
+        .or_else(|| recorded.instance.as_ref().map(|(i, _)| gone(i)));
     CloudJson {
-        instance: inventory.instance.as_ref().map(|i| InstanceJson {
-            id: i.id.clone(),
-            name: i.name.clone(),
-            provider: i.provider.clone(),
-            sku: i.sku.clone(),
+        price_source: pricing
+            .map(|p| p.origin(instance.as_ref().and_then(|i| i.region.as_deref()))),
+        instance: instance.map(|i| InstanceJson {
+            id: i.id,
+            name: i.name,
+            provider: i.provider,
+            sku: i.sku,
             state: i.state,
+            released_at: released.map(|t| t.to_string()),
         }),
         cost,
-        price_source: spend.pricing.as_ref().map(|p| {
-            p.origin(
-                inventory
-                    .instance
-                    .as_ref()
-                    .and_then(|i| i.region.as_deref()),
-            )
-        }),
         deadline: inventory.deadline.map(|d| DeadlineJson {
             at: d.at.to_string(),
             instant: d.at,
@@ -203,15 +194,44 @@ pub fn describe(inventory: &Inventory, mut spend: Spend, now: Timestamp) -> Clou
             held_by_provider: true,
         }),
         resources: Some(resources),
-        leftover_monthly_cost: spend
-            .reading
+        leftover_monthly_cost: account
             .as_ref()
-            .and_then(|r| cents(r.leftover_monthly)),
+            .and_then(|a| a.still_billing_monthly.exact())
+            .map(|m| m.cents_string()),
+        still_billing_monthly: account.as_ref().map(|a| a.still_billing_monthly.json()),
         unknown_resources: Vec::new(),
         keys_expire_at: None,
         keys_warning: None,
         cloud_error: None,
         cloud_error_kind: None,
         cloud_fix: None,
+    }
+}
+
+fn gone(listed: &InstanceInfo) -> InstanceInfo {
+    InstanceInfo {
+        state: InstanceState::Released,
+        ..listed.clone()
+    }
+}
+
+fn cost_json(pricing: &Pricing, account: &Account) -> CostJson {
+    let [compute, bandwidth, storage, extras, total] =
+        account.accrued.to_cents().map(|d| d.to_string());
+    CostJson {
+        currency: account.currency,
+        compute,
+        bandwidth,
+        storage,
+        extras,
+        total,
+        billed: account.billed.total().cents_string(),
+        burn_per_hour: account.burn_per_hour.total().cents_string(),
+        price_source: match &pricing.source {
+            PriceSource::Sheet(id) => format!("sheet:{id}"),
+            PriceSource::Live => "live".into(),
+        },
+        unknown: account.total.unknown.clone(),
+        incomplete: !account.total.is_complete(),
     }
 }

@@ -138,11 +138,18 @@ fn resources(cloud: &CloudJson) -> String {
             r.id
         );
     }
-    if let Some(total) = &cloud.leftover_monthly_cost {
+    if let Some(still) = &cloud.still_billing_monthly {
+        let total = match still.unknown.len() {
+            0 => still.known.clone(),
+            n => format!("≥ {} + {n} unknown", still.known),
+        };
         let _ = writeln!(
             out,
             "  keeps billing after a release: {total}{currency} a month"
         );
+        for unknown in &still.unknown {
+            let _ = writeln!(out, "    unpriced: {unknown}");
+        }
     }
     for gap in &cloud.unknown_resources {
         let _ = writeln!(out, "  not checked: {gap}");

@@ -9,7 +9,6 @@ use jiff::tz::TimeZone;
 use jiff::{SignedDuration, Timestamp};
 
 use super::{StatusReport, cloud, output};
-use crate::spend::Spend;
 
 /// The demo's status at the fixture instant, with a deadline the provider holds.
 fn report(deadline: Timestamp) -> StatusReport {
@@ -25,7 +24,8 @@ fn report(deadline: Timestamp) -> StatusReport {
     };
     report.cloud = cloud::describe(
         &inventory,
-        Spend::new(demo_pricing(), None, TimeZone::UTC),
+        demo_pricing().as_ref(),
+        &crate::spend::Recorded::default(),
         now,
     );
     report

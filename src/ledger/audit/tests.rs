@@ -46,9 +46,12 @@ fn the_demo_week_reads_as_its_two_instances_with_what_the_meter_billed() {
     assert_eq!(training.region.as_deref(), Some("us-east-1"));
     assert_eq!(training.step_seconds, Some(1));
     let rate = training.rate_per_hour.unwrap();
-    assert_eq!((rate.amount, rate.currency), (dec!(40.96), Currency::USD));
+    assert_eq!(
+        (rate.amount, rate.currency),
+        (crate::ledger::demo::training_rate(), Currency::USD)
+    );
     let metered = training.metered.unwrap();
-    let expected = dec!(40.96) * hours(start, released);
+    let expected = crate::ledger::demo::training_rate() * hours(start, released);
     assert!(
         (metered.amount - expected).abs() < dec!(0.0001),
         "{metered:?} against {expected}"
@@ -83,7 +86,7 @@ fn a_span_that_ends_before_a_run_meters_nothing_of_it() {
         "the spot run starts at `until`"
     );
     let training = view.instances.iter().find(|i| i.id == TRAINING).unwrap();
-    let expected = dec!(40.96) * Decimal::from(24);
+    let expected = crate::ledger::demo::training_rate() * Decimal::from(24);
     let metered = training.metered.unwrap().amount;
     assert!(
         (metered - expected).abs() < dec!(0.0001),

@@ -7,11 +7,15 @@ use super::state::App;
 use crate::cloud::{Action, nothing_to_do};
 use crate::meter::InstanceState;
 
-/// The instance's state as the latest inventory lists it; `None` before the first one, or
-/// when it lists no instance (the provider decides then).
+/// The instance's state as the latest inventory lists it; released when it lists none after
+/// a release the cockpit saw or the ledger recorded; `None` before the first inventory, or
+/// when it lists no instance never seen (the provider decides then).
 pub fn instance_state(app: &App) -> Option<InstanceState> {
     let inventory = app.cloud.inventory.as_ref()?;
-    inventory.instance.as_ref().map(|i| i.state)
+    match &inventory.instance {
+        Some(i) => Some(i.state),
+        None => app.spend.released_at().map(|_| InstanceState::Released),
+    }
 }
 
 /// The action a key asks the provider (or the guard) for, to judge against the state.

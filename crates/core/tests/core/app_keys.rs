@@ -52,6 +52,87 @@ fn after_a_release_release_stop_and_extend_say_why_and_do_nothing() {
     assert!(matches!(app.mode, Mode::Confirm(_)));
 }
 
+/// A provider that stops listing an instance once it is released (as many platforms' CLIs
+/// do): the cockpit saw the release confirmed, so `R` says it is done and asks nothing, and
+/// what the instance cost stays.
+#[test]
+fn a_release_the_provider_forgets_is_not_offered_again() {
+    use gpumeter_core::cloud::{Action, ActionReport};
+    let mut app = app();
+    let now = app.now;
+    update(&mut app, Event::Tick(now));
+    let before = app.spend.account().expect("an account").total.known;
+    let report = ActionReport {
+        action: Action::Release,
+        confirmed: true,
+        summary: "terminated".into(),
+        calls: Vec::new(),
+    };
+    update(
+        &mut app,
+        Event::ActionDone {
+            action: Action::Release,
+            result: Ok(report),
+        },
+    );
+    let mut gone = app.cloud.inventory.clone().expect("the demo inventory");
+    gone.instance = None;
+    gone.resources.retain(|r| !r.deleted_with_instance);
+    update(&mut app, Event::Inventory(Ok(gone)));
+    let logged = app.logged;
+    assert_eq!(ch(&mut app, 'R'), 0);
+    assert_eq!(app.mode, Mode::Main, "R opens no second release");
+    assert_eq!(app.logged, logged + 1);
+    let last = app.events.back().expect("a line");
+    assert!(last.text.contains("already released"), "{}", last.text);
+    let later = app.now + jiff::SignedDuration::from_hours(1);
+    update(&mut app, Event::Tick(later));
+    let account = app.spend.account().expect("an account");
+    assert!(account.total.known.amount >= before.amount);
+    assert!(account.released.is_some());
+    assert!(account.burn_per_hour.compute.is_zero());
+    assert!(
+        account
+            .total
+            .unknown
+            .iter()
+            .all(|u| !u.starts_with("instance")),
+        "{:?}",
+        account.total.unknown
+    );
+}
+
+/// Right after the provider confirms a release, before any listing says so (EC2 still lists
+/// the instance as it was for a moment), the burn has no compute and compute stops accruing.
+#[test]
+fn right_after_a_confirmed_release_the_burn_has_no_compute() {
+    use gpumeter_core::cloud::{Action, ActionReport};
+    let mut app = app();
+    let now = app.now;
+    update(&mut app, Event::Tick(now));
+    let running = app.spend.account().expect("an account");
+    assert!(!running.burn_per_hour.compute.is_zero(), "the demo runs");
+    let report = ActionReport {
+        action: Action::Release,
+        confirmed: true,
+        summary: "terminated".into(),
+        calls: Vec::new(),
+    };
+    update(
+        &mut app,
+        Event::ActionDone {
+            action: Action::Release,
+            result: Ok(report),
+        },
+    );
+    let later = now + jiff::SignedDuration::from_mins(10);
+    update(&mut app, Event::Tick(later));
+    let after = app.spend.account().expect("an account");
+    assert_eq!(after.released, Some(now));
+    assert!(after.burn_per_hour.compute.is_zero(), "{after:?}");
+    assert_eq!(after.accrued.compute, running.accrued.compute);
+}
+
 #[test]
 fn after_a_release_the_meter_projects_to_no_deadline() {
     let running = app();

@@ -148,6 +148,10 @@ pub(super) fn on_action_done(
                 report.summary
             );
             app.log(Level::Done, text);
+            // Compute stops here, whatever a later listing dates the release at.
+            if *action == Action::Release {
+                app.spend.released(app.now);
+            }
         }
         Ok(report) => {
             let text = format!(

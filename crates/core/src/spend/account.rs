@@ -1,0 +1,111 @@
+//! The one account of an instance that every surface shows: what it has cost (accrued and
+//! billed, by component), what still bills and at what rate, and what is unknown. Built from
+//! what the ledger recorded and the latest provider reading, so a fresh process and the cockpit
+//! that ran all along give the same numbers.
+
+use jiff::Timestamp;
+use jiff::tz::TimeZone;
+
+use super::{Pricing, Spend, SpendReading};
+use crate::cloud::{InstanceInfo, Inventory};
+use crate::meter::{Breakdown, Leftover, Resource};
+use crate::money::{Currency, Money, PartialTotal};
+
+/// What the ledger recorded of an instance: its last listing and release, and every resource
+/// seen with the last time it was listed.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Recorded {
+    pub instance: Option<(InstanceInfo, Option<Timestamp>)>,
+    pub resources: Vec<(Resource, Timestamp)>,
+}
+
+/// The account of one instance at one instant.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Account {
+    pub currency: Currency,
+    /// The exact cost so far, by component; what is unknown is left out and named.
+    pub accrued: Breakdown,
+    /// What the provider bills so far (the billing step and minimum applied).
+    pub billed: Breakdown,
+    /// How fast each component grows now; no compute once released or stopped unbilled.
+    pub burn_per_hour: Breakdown,
+    /// The accrued total and what it leaves out.
+    pub total: PartialTotal,
+    /// What keeps billing once the instance is released (after its release: what still
+    /// bills), a month, with each resource the sheet cannot price named.
+    pub still_billing_monthly: PartialTotal,
+    /// Each resource that keeps billing after the release, priced where the sheet can.
+    pub leftovers: Vec<Leftover>,
+    /// When the instance was released, if it was.
+    pub released: Option<Timestamp>,
+}
+
+impl Account {
+    /// The account the meter's `reading` gives, released at `released`.
+    pub fn of(reading: &SpendReading, released: Option<Timestamp>) -> Account {
+        let accrual = &reading.accrual;
+        let currency = accrual.accrued.currency;
+        let total = PartialTotal {
+            known: accrual.accrued.total(),
+            unknown: accrual.unpriced.clone(),
+        };
+        let mut still = PartialTotal::zero(currency);
+        for left in &reading.leftovers {
+            let label = format!(
+                "{} {}: no price in the sheet",
+                left.kind.label(),
+                crate::text::one_line(&left.id, 80)
+            );
+            // Same currency by construction: the sheet prices both.
+            let _ = still.add(left.monthly.map(|m| Money::new(m, currency)), &label);
+        }
+        Account {
+            currency,
+            accrued: accrual.accrued,
+            billed: accrual.billed,
+            burn_per_hour: accrual.burn_per_hour,
+            total,
+            still_billing_monthly: still,
+            leftovers: reading.leftovers.clone(),
+            released,
+        }
+    }
+
+    /// Everything the account cannot price: in the cost so far, then in what still bills.
+    pub fn unknown(&self) -> Vec<String> {
+        let mut all = self.total.unknown.clone();
+        all.extend(self.still_billing_monthly.unknown.iter().cloned());
+        all
+    }
+}
+
+/// THE account of an instance at `now`: the ledger's record merged with the latest provider
+/// reading. `None` when nothing prices it.
+pub fn account(
+    pricing: Option<&Pricing>,
+    recorded: &Recorded,
+    inventory: &Inventory,
+    now: Timestamp,
+) -> Option<Account> {
+    let mut spend = Spend::new(pricing.cloned(), None, TimeZone::UTC);
+    if let Some((instance, released)) = &recorded.instance {
+        spend.restore(instance.clone(), *released);
+    }
+    spend.remember(&recorded.resources);
+    spend.record_inventory(inventory, now);
+    spend.recompute(Some(inventory), now, None);
+    spend.account()
+}
+
+impl Spend {
+    /// The account of the latest reading; `None` before the first or without pricing.
+    pub fn account(&self) -> Option<Account> {
+        self.reading
+            .as_ref()
+            .map(|r| Account::of(r, self.released_at()))
+    }
+}
+
+#[cfg(test)]
+#[path = "account_tests.rs"]
+mod tests;

@@ -1,0 +1,282 @@
+//! One account of an instance on every surface, run as a user runs it: random steps against
+//! the file-backed cloud of tests/command_scripts (a provider that forgets a released instance,
+//! or keeps listing it) and on the demo cloud, each followed by `status --json`,
+//! `checklist --json` and `report --json`, fresh processes reading the same ledger. They agree
+//! on what keeps billing and what is unknown, the released instance stays released with what
+//! it cost, and the total never falls.
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use proptest::prelude::*;
+use rust_decimal::Decimal;
+use serde_json::Value;
+
+/// The script's SKU priced; its snapshots are not, so what keeps billing is never complete.
+const SHEET: &str = r#"
+id = "cmd-cloud"
+provider = "command"
+currency = "USD"
+as_of = 2026-11-01
+source = "made up for the tests"
+[billing]
+step_seconds = 1
+minimum_seconds = 0
+stop_policy = "stop-charging"
+[[sku]]
+name = "A100-80G"
+gpu_model = "A100"
+gpu_count = 1
+gpu_memory_gib = 80
+on_demand_per_hour = "1.89"
+[network]
+egress_per_unit = "0"
+[storage.disk]
+default = "0.10"
+"#;
+
+struct Cloud {
+    dir: PathBuf,
+}
+
+impl Cloud {
+    fn new(case: u32, keeps_released: bool) -> Cloud {
+        let dir =
+            std::env::temp_dir().join(format!("gpumeter-account-{}-{case}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("cloud")).unwrap();
+        if keeps_released {
+            std::fs::write(dir.join("cloud/keeps_released"), "").unwrap();
+        }
+        let cloud = format!(
+            "{}/tests/command_scripts/cloud.sh",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let state = dir.join("cloud").display().to_string();
+        let config = format!(
+            "[pricing]\nsheet = \"sheet.toml\"\nsku = \"A100-80G\"\n\n\
+             [instance]\nprovider = \"command\"\nid = \"i-cmd\"\n\n[command]\n\
+             release = [{cloud:?}, \"release\", {state:?}]\n\
+             stop = [{cloud:?}, \"stop\", {state:?}]\n\
+             inventory = [{cloud:?}, \"inventory\", {state:?}]\ntimeout = \"20s\"\n"
+        );
+        std::fs::write(dir.join("sheet.toml"), SHEET).unwrap();
+        std::fs::write(dir.join("config.toml"), config).unwrap();
+        Cloud { dir }
+    }
+
+    fn run(&self, args: &[&str]) -> (Option<i32>, Value) {
+        let (code, text) = self.text(args);
+        (code, serde_json::from_str(&text).unwrap_or(Value::Null))
+    }
+
+    fn text(&self, args: &[&str]) -> (Option<i32>, String) {
+        let out = Command::new(env!("CARGO_BIN_EXE_gpumeter"))
+            .arg("--config")
+            .arg(self.dir.join("config.toml"))
+            .arg("--data-dir")
+            .arg(self.dir.join("data"))
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        (
+            out.status.code(),
+            text + &String::from_utf8_lossy(&out.stderr),
+        )
+    }
+
+    fn state(&self) -> String {
+        std::fs::read_to_string(self.dir.join("cloud/state"))
+            .map_or_else(|_| "running".into(), |s| s.trim().to_string())
+    }
+
+    fn set(&self, file: &str, value: &str) {
+        std::fs::write(self.dir.join("cloud").join(file), value).unwrap();
+    }
+}
+
+impl Drop for Cloud {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+#[derive(Debug, Clone)]
+enum Step {
+    Release,
+    Stop,
+    Start,
+    /// A snapshot deleted: the cloud lists one fewer.
+    Cleanup,
+}
+
+fn step() -> impl Strategy<Value = Step> {
+    prop_oneof![
+        Just(Step::Release),
+        Just(Step::Stop),
+        Just(Step::Start),
+        Just(Step::Cleanup),
+    ]
+}
+
+fn dec(v: &Value) -> Decimal {
+    v.as_str()
+        .unwrap_or_else(|| panic!("not money: {v}"))
+        .parse()
+        .unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 8, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn every_surface_gives_the_same_account_after_each_step(
+        keeps in any::<bool>(),
+        steps in proptest::collection::vec(step(), 1..5),
+    ) {
+        static CASE: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let cloud = Cloud::new(CASE.fetch_add(1, std::sync::atomic::Ordering::Relaxed), keeps);
+        let (_, first) = cloud.run(&["status", "--json"]);
+        let mut last_total = dec(&first["cost"]["total"]);
+        let mut snapshots = 3;
+        for step in steps {
+            let released = cloud.state() == "released";
+            match step {
+                Step::Release => {
+                    let (code, _) = cloud.run(&["release", "--provider", "command", "--yes"]);
+                    prop_assert!(released || code == Some(0), "release: {code:?}");
+                }
+                Step::Stop if !released => cloud.set("state", "stopped"),
+                Step::Start if !released => cloud.set("state", "running"),
+                Step::Cleanup => {
+                    snapshots = (snapshots - 1).max(0);
+                    cloud.set("snapshots", &snapshots.to_string());
+                }
+                _ => {}
+            }
+            let (_, status) = cloud.run(&["status", "--json"]);
+            let (_, checklist) = cloud.run(&["checklist", "--provider", "command", "--json"]);
+            // What keeps billing, and what of it has no price: the same on both.
+            prop_assert_eq!(
+                &status["still_billing_monthly"],
+                &checklist["still_billing_monthly"],
+                "{} / {}", status, checklist
+            );
+            prop_assert_eq!(&status["leftover_monthly_cost"], &checklist["leftover_monthly_cost"]);
+            let cost = &status["cost"];
+            let parts: Decimal = ["compute", "bandwidth", "storage", "extras"]
+                .iter()
+                .map(|k| dec(&cost[*k]))
+                .sum();
+            prop_assert_eq!(parts, dec(&cost["total"]));
+            let total = dec(&cost["total"]);
+            prop_assert!(total >= last_total, "{} -> {}", last_total, total);
+            last_total = total;
+            if cloud.state() == "released" {
+                // Still the instance, released, whether the provider lists it or not; no
+                // compute after the release, nothing unknown about what it cost.
+                prop_assert_eq!(&status["instance"]["state"], "released", "{}", status);
+                prop_assert_eq!(&checklist["instance_state"], "released");
+                let unknown = cost["unknown"].as_array().unwrap();
+                prop_assert!(
+                    unknown.iter().all(|u| u.as_str().unwrap().starts_with("snapshot")),
+                    "{}", cost
+                );
+                prop_assert!(dec(&cost["burn_per_hour"]) < "1.89".parse().unwrap());
+                // No second release: the command says it is done and calls nothing.
+                let (code, again) = cloud.text(&["release", "--provider", "command", "--yes"]);
+                prop_assert_eq!(code, Some(0), "{}", again);
+                prop_assert!(again.contains("already released"), "{}", again);
+                let (_, report) = cloud.run(&["report", "--json"]);
+                prop_assert_eq!(ids(&report, "still_billing"), ids(&checklist, "would_keep_billing"));
+            }
+        }
+    }
+}
+
+/// The demo cloud, run as `gpumeter --demo`: its own ledger and cloud state in a fresh folder.
+struct Demo {
+    dir: tempfile::TempDir,
+}
+
+impl Demo {
+    fn run(&self, args: &[&str]) -> (Option<i32>, String, Value) {
+        let out = Command::new(env!("CARGO_BIN_EXE_gpumeter"))
+            .arg("--demo")
+            .arg("--data-dir")
+            .arg(self.dir.path())
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let json = serde_json::from_str(&text).unwrap_or(Value::Null);
+        (
+            out.status.code(),
+            text + &String::from_utf8_lossy(&out.stderr),
+            json,
+        )
+    }
+}
+
+fn ids(v: &Value, key: &str) -> Vec<String> {
+    let mut ids: Vec<String> = v[key]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|r| r["id"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    ids.sort();
+    ids
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 4, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// The same on the demo cloud, which keeps listing a released instance: status and
+    /// checklist agree on what keeps billing and what has no price, the total never falls,
+    /// compute stops at the release, and report names what outlived it.
+    #[test]
+    fn the_demo_gives_the_same_account_on_every_surface(
+        steps in proptest::collection::vec(
+            prop_oneof![Just("release"), Just("stop"), Just("start")],
+            1..4,
+        ),
+    ) {
+        let demo = Demo { dir: tempfile::tempdir().unwrap() };
+        let (_, _, first) = demo.run(&["status", "--json"]);
+        let mut last_total = dec(&first["cost"]["total"]);
+        let mut compute_at_release: Option<Decimal> = None;
+        for step in steps {
+            let _ = demo.run(&[step, "--yes"]);
+            let (_, _, status) = demo.run(&["status", "--json"]);
+            let (_, _, checklist) = demo.run(&["checklist", "--json"]);
+            prop_assert_eq!(
+                &status["still_billing_monthly"],
+                &checklist["still_billing_monthly"],
+                "{} / {}", status, checklist
+            );
+            // The demo's load balancer has no price: never a total, always named.
+            prop_assert!(status["leftover_monthly_cost"].is_null(), "{}", status);
+            prop_assert_eq!(&status["still_billing_monthly"]["incomplete"], true);
+            let cost = &status["cost"];
+            let total = dec(&cost["total"]);
+            prop_assert!(total >= last_total, "{} -> {}", last_total, total);
+            last_total = total;
+            if status["instance"]["state"] == "released" {
+                prop_assert_eq!(&checklist["instance_state"], "released");
+                let compute = dec(&cost["compute"]);
+                prop_assert_eq!(*compute_at_release.get_or_insert(compute), compute);
+                let (code, again, _) = demo.run(&["release", "--yes"]);
+                prop_assert_eq!(code, Some(0), "{}", again);
+                prop_assert!(again.contains("already released"), "{}", again);
+                let (_, _, report) = demo.run(&["report", "--json"]);
+                prop_assert_eq!(ids(&report, "still_billing"), ids(&checklist, "would_keep_billing"));
+            }
+        }
+    }
+}
