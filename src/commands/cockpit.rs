@@ -67,7 +67,7 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
         Spend::new(pricing, budget, time_zone.clone()),
     );
     app.deadline = deadline;
-    restore_account(&ctx, &mut app);
+    ctx.restore_spend(&mut app.spend);
     say_detected(&ctx, provider.as_ref(), &mut app);
     if let Some(note) = deadline_note {
         app.log(crate::app::Level::Info, note);
@@ -477,18 +477,6 @@ fn say_detected(ctx: &Context, provider: &dyn crate::provider::Provider, app: &m
 
 /// What the ledger recorded of the configured instance, so a cockpit started after a release
 /// the provider no longer lists keeps what the instance cost and offers no second release.
-fn restore_account(ctx: &Context, app: &mut App) {
-    let none = crate::provider::Inventory {
-        instance: None,
-        resources: Vec::new(),
-        deadline: None,
-    };
-    let recorded = ctx.recorded(&none);
-    if let Some((instance, released)) = recorded.instance {
-        app.spend.restore(instance, released);
-    }
-    app.spend.remember(&recorded.resources);
-}
 
 #[cfg(test)]
 mod tests {
@@ -572,7 +560,7 @@ mod tests {
             crate::spend::Spend::new(None, None, jiff::tz::TimeZone::UTC),
         );
         assert_eq!(app.spend.released_at(), None);
-        super::restore_account(&ctx, &mut app);
+        ctx.restore_spend(&mut app.spend);
         assert_eq!(app.spend.released_at(), Some(t(900)));
     }
 }

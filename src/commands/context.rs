@@ -200,6 +200,22 @@ impl Context {
         }
     }
 
+    /// Gives `spend` what the ledger recorded of the configured instance (its last listing, its
+    /// release, the resources seen), so a process started after a release prices it as the one
+    /// that saw it did.
+    pub fn restore_spend(&self, spend: &mut crate::spend::Spend) {
+        let none = Inventory {
+            instance: None,
+            resources: Vec::new(),
+            deadline: None,
+        };
+        let recorded = self.recorded(&none);
+        if let Some((instance, released)) = recorded.instance {
+            spend.restore(instance, released);
+        }
+        spend.remember(&recorded.resources);
+    }
+
     /// The guard row the ledger holds for `inventory`'s instance; `None` when there is none or
     /// the ledger cannot be read.
     pub fn guard_row(&self, inventory: &Inventory) -> Option<crate::guard::GuardState> {

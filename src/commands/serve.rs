@@ -38,8 +38,9 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> CommandResult {
             gpumeter_core::zone::next_clock_time(now, time, &ctx.config.user_zone().tz).at
         }
     });
-    let collector = Collector::new(target, Spend::new(pricing, None, TimeZone::UTC), deadline)
-        .with_idle_rule(ctx.config.idle.rule());
+    let mut spend = Spend::new(pricing, None, TimeZone::UTC);
+    ctx.restore_spend(&mut spend);
+    let collector = Collector::new(target, spend, deadline).with_idle_rule(ctx.config.idle.rule());
     if !args.listen.ip().is_loopback() {
         super::emit_err(&format!(
             "gpumeter: warning: serving on {}, not loopback: anyone who can reach it sees your \

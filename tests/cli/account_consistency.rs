@@ -280,3 +280,115 @@ proptest! {
         }
     }
 }
+
+/// The value of the series `name` whose labels include `label`, from a scrape.
+fn series(body: &str, name: &str, label: &str) -> Decimal {
+    let line = body
+        .lines()
+        .find(|l| l.starts_with(&format!("{name}{{")) && l.contains(label))
+        .unwrap_or_else(|| panic!("no {name} with {label} in\n{body}"));
+    let value: f64 = line.rsplit(' ').next().unwrap().parse().unwrap();
+    Decimal::try_from(value).unwrap()
+}
+
+/// `serve` started after a release the provider no longer lists exports the account `status`
+/// gives: what the released instance and its root disk cost, to the cent, and what has no price.
+#[test]
+fn serve_started_after_a_forgotten_release_exports_the_account_status_gives() {
+    use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+    let cloud = Cloud::new(10_000, false);
+    let _ = cloud.run(&["status", "--json"]);
+    let (code, _) = cloud.run(&["release", "--provider", "command", "--yes"]);
+    assert_eq!(code, Some(0));
+    let (_, status) = cloud.run(&["status", "--json"]);
+    assert_eq!(status["instance"]["state"], "released", "{status}");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gpumeter"))
+        .arg("--config")
+        .arg(cloud.dir.join("config.toml"))
+        .arg("--data-dir")
+        .arg(cloud.dir.join("data"))
+        .args(["serve", "--listen", "127.0.0.1:0"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let serving = BufReader::new(child.stderr.take().unwrap())
+        .lines()
+        .map_while(Result::ok)
+        .find(|l| l.contains("serving"))
+        .unwrap_or_default();
+    let port = serving
+        .rsplit_once(':')
+        .and_then(|(_, rest)| rest.split('/').next())
+        .and_then(|p| p.parse::<u16>().ok())
+        .unwrap_or_else(|| panic!("{serving}"));
+    let scrape = || {
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+        stream
+            .write_all(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            .unwrap();
+        let mut out = String::new();
+        stream.read_to_string(&mut out).unwrap();
+        out
+    };
+    let started = std::time::Instant::now();
+    let mut body = scrape();
+    while !body.contains("gpumeter_cost_total{") && started.elapsed().as_secs() < 30 {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        body = scrape();
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let (_, after) = cloud.run(&["status", "--json"]);
+    let cost = &status["cost"];
+    let mut total = Decimal::ZERO;
+    for component in ["compute", "storage", "bandwidth", "extras"] {
+        let exact = series(
+            &body,
+            "gpumeter_cost_total",
+            &format!("component=\"{component}\""),
+        );
+        // status shares the total's cents out by largest remainder, so a line is within a
+        // cent of the exact figure the scrape gives.
+        assert!(
+            (exact - dec(&cost[component])).abs() < Decimal::new(1, 2),
+            "{component}: {exact} against {}\n{body}\n{status}",
+            cost[component]
+        );
+        total += exact;
+    }
+    // The disks accrue while the processes start: the scrape's total, to the cent, lies
+    // between status's before it and status's after it.
+    let total =
+        total.round_dp_with_strategy(2, rust_decimal::RoundingStrategy::MidpointAwayFromZero);
+    assert!(
+        dec(&cost["total"]) <= total && total <= dec(&after["cost"]["total"]),
+        "{total} outside {} .. {}",
+        cost["total"],
+        after["cost"]["total"]
+    );
+    assert_eq!(
+        series(
+            &body,
+            "gpumeter_burn_rate_per_hour",
+            "component=\"compute\""
+        ),
+        Decimal::ZERO
+    );
+    assert_eq!(
+        series(&body, "gpumeter_leftover_monthly_cost", "currency="),
+        dec(&status["still_billing_monthly"]["known"])
+    );
+    let unknown = status["still_billing_monthly"]["unknown"]
+        .as_array()
+        .unwrap();
+    assert_eq!(
+        series(
+            &body,
+            "gpumeter_cost_unknown_lines",
+            "total=\"leftover_monthly\""
+        ),
+        Decimal::from(unknown.len())
+    );
+}
