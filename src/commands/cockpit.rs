@@ -67,6 +67,8 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
         Spend::new(pricing, budget, time_zone.clone()),
     );
     app.deadline = deadline;
+    // A cockpit started after a release the provider no longer lists keeps what the
+    // instance cost and offers no second release.
     ctx.restore_spend(&mut app.spend);
     say_detected(&ctx, provider.as_ref(), &mut app);
     if let Some(note) = deadline_note {
@@ -474,9 +476,6 @@ fn say_detected(ctx: &Context, provider: &dyn crate::provider::Provider, app: &m
         app.log(crate::app::Level::Warn, gap);
     }
 }
-
-/// What the ledger recorded of the configured instance, so a cockpit started after a release
-/// the provider no longer lists keeps what the instance cost and offers no second release.
 
 #[cfg(test)]
 mod tests {
