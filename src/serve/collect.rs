@@ -159,7 +159,23 @@ impl Collector {
             deadline,
             idle_s,
             guard: self.guard.as_ref().map(|g| guard_facts(g, now)),
+            deadline_enforced: deadline.map(|at| self.enforced(at, now)),
         }
+    }
+}
+
+impl Collector {
+    /// Whether a live watchdog or the provider, read back, holds the deadline at `at`.
+    fn enforced(&self, at: Timestamp, now: Timestamp) -> bool {
+        let held = self.inventory.as_ref().and_then(|i| i.deadline);
+        let watchdog = self.guard.as_ref().and_then(|g| g.watchdog);
+        crate::guard::enforcement(&crate::guard::Holders {
+            provider: self.inventory.is_some(),
+            provider_holds: held.is_some_and(|d| d.at <= at),
+            watchdog: watchdog.map(|w| (w.pid, w.alive(now, WATCHDOG_STALE_AFTER))),
+            down: None,
+        })
+        .is_enforced()
     }
 }
 
