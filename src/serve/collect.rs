@@ -8,6 +8,7 @@ use jiff::Timestamp;
 use super::snapshot::{CostFacts, GuardFacts, InstanceFacts, Snapshot, Target};
 use crate::guard::{IdleRule, IdleTracker};
 use crate::ledger::guard::GuardState;
+use crate::meter::InstanceState;
 use crate::provider::Inventory;
 use crate::spend::Spend;
 use crate::telemetry::{GpuRound, HostSample, Telemetry};
@@ -127,12 +128,23 @@ impl Collector {
             })
             .or(self.config_deadline);
         self.spend.recompute(self.inventory.as_ref(), now, deadline);
+        // A stopped instance is not idle, and a released one has no deadline left to reach.
+        let state = self
+            .inventory
+            .as_ref()
+            .and_then(|i| i.instance.as_ref())
+            .map(|i| i.state);
+        let deadline = deadline.filter(|_| state != Some(InstanceState::Released));
+        let running = !matches!(
+            state,
+            Some(InstanceState::Stopped | InstanceState::Released)
+        );
         let gpus = match &self.round {
             Some((Ok(reading), _)) => reading.gpus.clone(),
             _ => Vec::new(),
         };
         let idle_s = match &self.round {
-            Some((Ok(_), _)) => Some(self.idle.idle_since().map_or(0.0, |since| {
+            Some((Ok(_), _)) if running => Some(self.idle.idle_since().map_or(0.0, |since| {
                 now.duration_since(since).as_secs_f64().max(0.0)
             })),
             _ => None,
