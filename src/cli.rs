@@ -185,7 +185,8 @@ pub enum Command {
     /// Stop the instance; disks (and on some providers compute) keep billing.
     #[command(after_help = "Example:\n  gpumeter stop --dry-run")]
     Stop(ActionArgs),
-    /// Start a stopped instance again (AWS and the demo); compute bills again from then.
+    /// Start a stopped instance again (AWS, Alibaba, Tencent, RunPod, Vast.ai and the demo;
+    /// not Lambda Cloud or `command`); compute bills again from then.
     #[command(after_help = "Example:\n  gpumeter start --provider aws --instance i-0abc --dry-run")]
     Start(ActionArgs),
     /// Delete snapshots beyond the newest N, or exactly those named with --id.

@@ -29,12 +29,16 @@ pub fn run(cli: &Cli, by: &str, args: &ActionArgs) -> CommandResult {
     let inventory = known(super::block_on(provider.inventory())?)
         .map_err(|e| Failure::provider(super::EXIT_FAILED, provider.name(), &e))?;
     let instance = instance_to_extend(inventory.as_ref(), &ctx, provider.name())?;
-    let mut ledger = Ledger::open(path_in(&ctx.data_dir, ctx.demo))
-        .map_err(|e| Failure::failed(e.to_string()))?;
+    let ledger_path = path_in(&ctx.data_dir, ctx.demo);
+    let mut ledger = Ledger::open(&ledger_path).map_err(|e| Failure::failed(e.to_string()))?;
     let guard = ledger
         .guard(&instance)
         .map_err(|e| Failure::failed(e.to_string()))?;
     let now = Timestamp::now();
+    let stale = crate::serve::collect::WATCHDOG_STALE_AFTER;
+    let watchdog = guard
+        .as_ref()
+        .and_then(|g| crate::watchdog::liveness::watchdog_of(&ledger_path, g, stale, now));
     let held = inventory.as_ref().and_then(|i| i.deadline).map(|d| d.at);
     let base = [guard.as_ref().and_then(|g| g.deadline), held]
         .into_iter()
@@ -58,7 +62,7 @@ pub fn run(cli: &Cli, by: &str, args: &ActionArgs) -> CommandResult {
         lines.push(format!("  ledger: guard row of {instance}"));
         lines.push(format!(
             "  {}",
-            what_it_does(provider.name(), holds, on_expiry)
+            what_it_does(provider.name(), holds, on_expiry, watchdog)
         ));
         emit(&lines.join("\n"));
         return Ok(ExitCode::SUCCESS);
@@ -112,23 +116,45 @@ pub fn run(cli: &Cli, by: &str, args: &ActionArgs) -> CommandResult {
     }
     emit(&format!(
         "deadline moved to {shown}; {}",
-        what_it_does(provider.name(), holds, on_expiry)
+        what_it_does(provider.name(), holds, on_expiry, watchdog)
     ));
     Ok(ExitCode::SUCCESS)
 }
 
-fn what_it_does(provider: &str, holds: bool, on_expiry: OnExpiry) -> String {
+/// What happens at the new deadline, and who makes it happen: a watchdog is named only while
+/// it lives (`watchdog` is the row's, as `(pid, alive)`); with none, the answer says the
+/// deadline is not enforced, why and the fix, unless the provider holds its release.
+fn what_it_does(
+    provider: &str,
+    holds: bool,
+    on_expiry: OnExpiry,
+    watchdog: Option<(u32, bool)>,
+) -> String {
     let at_expiry = match on_expiry {
         OnExpiry::Alert => "alerts only",
         OnExpiry::Stop => "stops the instance",
         OnExpiry::Release => "releases the instance",
     };
-    if holds {
-        format!(
-            "{provider} holds it and releases (deletes) the instance then, read back; the watchdog {at_expiry}"
-        )
-    } else {
-        format!("the watchdog {at_expiry} then; {provider} holds no release for it")
+    let held = format!("{provider} holds it and releases (deletes) the instance then, read back");
+    let enforced = crate::guard::enforcement(&crate::guard::Holders {
+        provider: true,
+        provider_holds: false,
+        watchdog,
+        down: None,
+    });
+    match (enforced, holds) {
+        (crate::guard::Enforcement::Watchdog { pid }, true) => {
+            format!("{held}; the watchdog (pid {pid}) {at_expiry}")
+        }
+        (crate::guard::Enforcement::Watchdog { pid }, false) => {
+            format!("the watchdog (pid {pid}) {at_expiry} then; {provider} holds no release for it")
+        }
+        (not, true) => format!("{held}; {}", not.text()),
+        (not, false) => format!(
+            "NOT ENFORCED: nothing {} then: {}; {provider} holds no release for it",
+            at_expiry.trim_end_matches(" only"),
+            not.text().trim_start_matches("not enforced: ")
+        ),
     }
 }
 
@@ -165,7 +191,33 @@ mod tests {
         assert!(holds_at_provider(true, false, OnExpiry::Release));
         assert!(holds_at_provider(true, held, OnExpiry::Alert));
         assert!(!holds_at_provider(false, held, OnExpiry::Release));
-        assert!(what_it_does("alibaba", false, OnExpiry::Alert).contains("alerts only"));
-        assert!(what_it_does("alibaba", true, OnExpiry::Release).contains("deletes"));
+        let live = Some((42, true));
+        assert!(what_it_does("alibaba", false, OnExpiry::Alert, live).contains("alerts only"));
+        assert!(what_it_does("alibaba", true, OnExpiry::Release, live).contains("deletes"));
+    }
+
+    #[test]
+    fn the_answer_names_a_watchdog_only_while_it_lives() {
+        let live = what_it_does("command", false, OnExpiry::Alert, Some((42, true)));
+        assert_eq!(
+            live,
+            "the watchdog (pid 42) alerts only then; command holds no release for it"
+        );
+        for watchdog in [None, Some((42, false))] {
+            let said = what_it_does("command", false, OnExpiry::Alert, watchdog);
+            assert!(
+                said.starts_with("NOT ENFORCED: nothing alerts then:"),
+                "{said}"
+            );
+            assert!(!said.contains("the watchdog alerts"), "{said}");
+            assert!(said.contains("gpumeter watchdog"), "{said}");
+        }
+        let stop = what_it_does("command", false, OnExpiry::Stop, None);
+        assert!(
+            stop.starts_with("NOT ENFORCED: nothing stops the instance then"),
+            "{stop}"
+        );
+        let held = what_it_does("alibaba", true, OnExpiry::Release, None);
+        assert!(held.contains("deletes") && held.contains("not enforced: no watchdog runs"));
     }
 }

@@ -19,6 +19,7 @@ use crate::telemetry::{
 
 pub mod cloud;
 mod cloud_table;
+mod deadline;
 mod table;
 #[cfg(test)]
 mod zone_tests;

@@ -8,6 +8,7 @@ use jiff::Timestamp;
 use super::snapshot::{CostFacts, GuardFacts, InstanceFacts, Snapshot, Target};
 use crate::guard::{IdleRule, IdleTracker};
 use crate::ledger::guard::GuardState;
+use crate::meter::InstanceState;
 use crate::provider::Inventory;
 use crate::spend::Spend;
 use crate::telemetry::{GpuRound, HostSample, Telemetry};
@@ -127,12 +128,23 @@ impl Collector {
             })
             .or(self.config_deadline);
         self.spend.recompute(self.inventory.as_ref(), now, deadline);
+        // A stopped instance is not idle, and a released one has no deadline left to reach.
+        let state = self
+            .inventory
+            .as_ref()
+            .and_then(|i| i.instance.as_ref())
+            .map(|i| i.state);
+        let deadline = deadline.filter(|_| state != Some(InstanceState::Released));
+        let running = !matches!(
+            state,
+            Some(InstanceState::Stopped | InstanceState::Released)
+        );
         let gpus = match &self.round {
             Some((Ok(reading), _)) => reading.gpus.clone(),
             _ => Vec::new(),
         };
         let idle_s = match &self.round {
-            Some((Ok(_), _)) => Some(self.idle.idle_since().map_or(0.0, |since| {
+            Some((Ok(_), _)) if running => Some(self.idle.idle_since().map_or(0.0, |since| {
                 now.duration_since(since).as_secs_f64().max(0.0)
             })),
             _ => None,
@@ -159,7 +171,23 @@ impl Collector {
             deadline,
             idle_s,
             guard: self.guard.as_ref().map(|g| guard_facts(g, now)),
+            deadline_enforced: deadline.map(|at| self.enforced(at, now)),
         }
+    }
+}
+
+impl Collector {
+    /// Whether a live watchdog or the provider, read back, holds the deadline at `at`.
+    fn enforced(&self, at: Timestamp, now: Timestamp) -> bool {
+        let held = self.inventory.as_ref().and_then(|i| i.deadline);
+        let watchdog = self.guard.as_ref().and_then(|g| g.watchdog);
+        crate::guard::enforcement(&crate::guard::Holders {
+            provider: self.inventory.is_some(),
+            provider_holds: held.is_some_and(|d| d.at <= at),
+            watchdog: watchdog.map(|w| (w.pid, w.alive(now, WATCHDOG_STALE_AFTER))),
+            down: None,
+        })
+        .is_enforced()
     }
 }
 

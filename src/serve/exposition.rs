@@ -327,6 +327,11 @@ fn cloud_series(f: &mut Families, base: &[(&str, &str)], s: &Snapshot) {
         );
         unknown_lines(f, base, cost);
     }
+    deadline_series(f, base, s);
+}
+
+/// The deadline, and whether anything live holds it.
+fn deadline_series(f: &mut Families, base: &[(&str, &str)], s: &Snapshot) {
     if let (Some(at), Some(now)) = (s.deadline, s.now) {
         #[expect(clippy::cast_precision_loss, reason = "seconds since 1970 fit in 2^52")]
         let at_s = at.as_second() as f64;
@@ -343,6 +348,14 @@ fn cloud_series(f: &mut Families, base: &[(&str, &str)], s: &Snapshot) {
             "Seconds until the release deadline; negative once it has passed.",
             base,
             left,
+        );
+    }
+    if let Some(enforced) = s.deadline_enforced {
+        f.gauge(
+            "gpumeter_deadline_enforced",
+            "1 while a live watchdog or the provider (read back) holds the deadline, else 0.",
+            base,
+            if enforced { 1.0 } else { 0.0 },
         );
     }
 }

@@ -110,4 +110,6 @@ pub struct Snapshot {
     /// when the GPUs cannot be read, since gpumeter never calls unseen work idle.
     pub idle_s: Option<f64>,
     pub guard: Option<GuardFacts>,
+    /// Whether a live watchdog or the provider holds the deadline; `None` without one.
+    pub deadline_enforced: Option<bool>,
 }

@@ -100,21 +100,27 @@ pub fn render_countdown(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) 
     };
     let left = deadline.remaining(app.now);
     let style = countdown_style(left, theme);
-    let mut info = info_lines(app, deadline, usize::from(inner.width), theme);
-    info.extend(guards);
+    let (mut info, why) = info_lines(app, deadline, usize::from(inner.width), theme);
     let clock = format_remaining(left);
-    let free = usize::from(inner.height).saturating_sub(info.len());
-    let fits = |size: Size, rows: usize| {
-        free >= rows
+    let fits = |size: Size, rows: usize, below: usize| {
+        usize::from(inner.height).saturating_sub(below) >= rows
             && bigdigits::width(&clock, size).is_some_and(|w| w <= usize::from(inner.width))
     };
-    let size = if fits(Size::Large, 5) {
-        Some(Size::Large)
-    } else if fits(Size::Small, 3) {
-        Some(Size::Small)
-    } else {
-        None
-    };
+    // Why nothing enforces the deadline outranks the digits' size: smaller digits with the
+    // reason first, and only where no digits fit with it, the digits without it.
+    let without = info.len() + guards.len();
+    let with_why = without + why.len();
+    let tries = [(Size::Large, 5, true), (Size::Small, 3, true)]
+        .into_iter()
+        .chain([(Size::Large, 5, false), (Size::Small, 3, false)]);
+    let chosen = tries
+        .into_iter()
+        .find(|&(size, rows, keep)| fits(size, rows, if keep { with_why } else { without }));
+    if chosen.is_none_or(|(_, _, keep)| keep) {
+        info.extend(why);
+    }
+    info.extend(guards);
+    let size = chosen.map(|(size, _, _)| size);
     let mut lines: Vec<Line<'static>> =
         if let Some(rows) = size.and_then(|s| bigdigits::render(&clock, s)) {
             rows.into_iter()
@@ -151,7 +157,14 @@ fn no_deadline_hint(app: &App, theme: &Theme) -> Line<'static> {
     ])
 }
 
-fn info_lines(app: &App, d: &Deadline, w: usize, theme: &Theme) -> Vec<Line<'static>> {
+/// The deadline and what happens at zero; then, apart, why nothing enforces it and the fix,
+/// lines the countdown drops before it gives up its large digits.
+fn info_lines(
+    app: &App,
+    d: &Deadline,
+    w: usize,
+    theme: &Theme,
+) -> (Vec<Line<'static>>, Vec<Line<'static>>) {
     let dim = theme.style(Role::TextDim);
     let wide = w >= 40;
     let tz = &app.spend.time_zone;
@@ -175,22 +188,40 @@ fn info_lines(app: &App, d: &Deadline, w: usize, theme: &Theme) -> Vec<Line<'sta
     } else {
         Alignment::Left
     };
-    vec![
+    // A stop or release is shown armed only while something that outlives the cockpit holds
+    // it; an alert the open cockpit gives itself.
+    let enforcement = crate::app::enforced::deadline_enforcement(app);
+    let unenforced = d.on_expiry != OnExpiry::Alert && !enforcement.is_enforced();
+    let warn = theme.style(Role::AlertWarn);
+    let mut at_zero = vec![
+        if d.remaining(app.now) <= SignedDuration::ZERO {
+            Span::styled("overdue: ", theme.style(Role::CountdownUrgent))
+        } else {
+            Span::styled("at zero: ", dim)
+        },
+        Span::styled(what, theme.style(role)),
+    ];
+    // With no provider the guard line under these already says it is not enforced and why.
+    let say_why = unenforced && !crate::app::welcome::nothing_to_guard(app);
+    if say_why {
+        at_zero.push(Span::styled(" — not enforced", warn));
+    }
+    let mut why = Vec::new();
+    if let (true, crate::guard::Enforcement::Nothing { reason, fix }) = (say_why, &enforcement) {
+        why.push(Line::styled(super::text::truncate(reason, w), warn).alignment(align));
+        if wide {
+            why.push(Line::styled(super::text::truncate(fix, w), dim).alignment(align));
+        }
+    }
+    let lines = vec![
         Line::from(vec![
             Span::styled("deadline ", dim),
             Span::styled(at, theme.style(Role::Text)),
         ])
         .alignment(align),
-        Line::from(vec![
-            if d.remaining(app.now) <= SignedDuration::ZERO {
-                Span::styled("overdue: ", theme.style(Role::CountdownUrgent))
-            } else {
-                Span::styled("at zero: ", dim)
-            },
-            Span::styled(what, theme.style(role)),
-        ])
-        .alignment(align),
-    ]
+        Line::from(at_zero).alignment(align),
+    ];
+    (lines, why)
 }
 
 /// Who holds the deadline, for the bottom border: the provider (it fires even if this machine

@@ -23,7 +23,8 @@ const CHART_MIN_ROWS: usize = 6;
 pub fn render_gpus(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, focused: bool) {
     let mut panel =
         Panel::new(theme.border(focused)).title(title(app, usize::from(area.width), theme));
-    if let Some(Ok(reading)) = &app.telemetry.gpus {
+    let running = crate::app::enforced::not_running_word(app).is_none();
+    if let Some(Ok(reading)) = app.telemetry.gpus.as_ref().filter(|_| running) {
         let hint = if app.show_processes {
             " hide processes "
         } else {
@@ -51,6 +52,12 @@ pub fn render_gpus(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, focus
     }
     let inner = panel.inner(area);
     panel.render(area, buf);
+    // A stopped or released instance does no work, whatever a last reading says.
+    if let Some(word) = crate::app::enforced::not_running_word(app) {
+        let line = format!("instance {word}: its GPUs run nothing");
+        paint::line(inner, buf, &Line::styled(line, theme.style(Role::TextDim)));
+        return;
+    }
     match &app.telemetry.gpus {
         None => paint::line(
             inner,

@@ -9,7 +9,7 @@ use ratatui::text::{Line, Span};
 
 use super::paint;
 use super::theme::{Role, Theme};
-use crate::app::guards::{IdleStatus, armed, grace_banner, idle_status};
+use crate::app::guards::{IdleStatus, armed, grace_banner, idle_status_of};
 use crate::app::welcome::nothing_to_guard;
 use crate::app::{App, Mode};
 use crate::config::OnExpiry;
@@ -22,10 +22,10 @@ pub fn guard_line_count(app: &App, wide: bool) -> u16 {
     let Some(watch) = app.idle.as_ref() else {
         return 0;
     };
-    match (wide, idle_status(watch, app.now)) {
+    match (wide, idle_status_of(app, watch)) {
         (true, _) => 2,
         (false, IdleStatus::Idle { .. }) => 1,
-        (false, IdleStatus::Active { .. }) => 0,
+        (false, IdleStatus::Active { .. } | IdleStatus::Stopped { .. }) => 0,
     }
 }
 
@@ -40,12 +40,17 @@ pub fn guard_lines(app: &App, wide: bool, theme: &Theme) -> Vec<Line<'static>> {
         return Vec::new();
     };
     let tz = &app.spend.time_zone;
-    let status = idle_status(watch, app.now);
-    if !wide && matches!(status, IdleStatus::Active { .. }) {
+    let status = idle_status_of(app, watch);
+    if !wide
+        && matches!(
+            status,
+            IdleStatus::Active { .. } | IdleStatus::Stopped { .. }
+        )
+    {
         return Vec::new();
     }
     let role = match status {
-        IdleStatus::Active { .. } => Role::TextDim,
+        IdleStatus::Active { .. } | IdleStatus::Stopped { .. } => Role::TextDim,
         IdleStatus::Idle {
             on_idle: OnExpiry::Alert,
             ..

@@ -34,11 +34,7 @@ fn seg(priority: u8, spans: Vec<Span<'static>>) -> Segment {
 pub fn render_header(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
     if let Some(at) = app.interruption {
         // A spot reclaim beats everything else the header could say.
-        let left = at.duration_since(app.now);
-        let banner = format!(
-            " ⚠ SPOT INTERRUPTION: reclaimed in {} — checkpoint now ",
-            crate::app::format_remaining(left)
-        );
+        let banner = crate::app::deadline::spot_banner(at, app.now);
         let style = theme
             .style(Role::AlertError)
             .add_modifier(ratatui::style::Modifier::REVERSED);

@@ -12,6 +12,7 @@
 pub mod guardian;
 pub mod keys;
 pub mod ledger_file;
+pub mod liveness;
 pub mod lock;
 pub mod process;
 pub mod run;

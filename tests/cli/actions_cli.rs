@@ -154,14 +154,35 @@ fn snapshot_clean_keeps_the_newest_and_extend_moves_the_held_deadline() {
     assert_eq!(snaps, vec!["snap-0c".to_string()]);
 
     // "Alert only" with no deadline the provider holds: extend sets none there (at Alibaba and
-    // Tencent one would delete the instance), and says so.
+    // Tencent one would delete the instance), and says so. No watchdog runs, so the answer
+    // says nothing enforces the new deadline, and how to fix that.
     let out = cloud.run(&["extend", "2h", "--yes"], &[]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(cloud.state()["deadline"].is_null(), "{}", cloud.state());
+    let said = stdout(&out);
     assert!(
-        stdout(&out).contains("alerts only") && stdout(&out).contains("holds no release"),
-        "{}",
-        stdout(&out)
+        said.contains("NOT ENFORCED: nothing alerts then: no watchdog runs")
+            && said.contains("`gpumeter watchdog`")
+            && said.contains("holds no release"),
+        "{said}"
+    );
+    assert!(!said.contains("the watchdog alerts"), "{said}");
+    // `status` shows the deadline extend set, not only one the provider holds, as not enforced.
+    let status = cloud.run(&["status", "--json"], &[]);
+    let v: Value = serde_json::from_slice(&status.stdout).unwrap();
+    let d = &v["deadline"];
+    assert_eq!(d["on_expiry"], "alert", "{v}");
+    assert_eq!(d["held_by_provider"], false, "{d}");
+    assert!(d["enforced_by"].is_null(), "{d}");
+    assert_eq!(d["not_enforced_reason"], "no watchdog runs", "{d}");
+    assert!(
+        d["fix"].as_str().unwrap().contains("`gpumeter watchdog`"),
+        "{d}"
+    );
+    let text = stdout(&cloud.run(&["status"], &[]));
+    assert!(
+        text.contains("enforced  NOT ENFORCED: no watchdog runs"),
+        "{text}"
     );
 
     // With release at expiry, the provider holds it, and a second extend moves it.

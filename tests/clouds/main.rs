@@ -44,6 +44,7 @@ mod model_checks;
 mod paging;
 mod provider_http;
 mod proxy_matrix;
+mod start_support;
 mod starts;
 mod sweeps;
 mod tencent_adapter;

@@ -27,6 +27,7 @@ mod regional_sheets;
 mod serve_exposition;
 mod serve_http;
 mod serve_promtool;
+mod serve_stopped;
 mod telemetry_host;
 mod telemetry_nvml;
 mod telemetry_sampler;

@@ -240,6 +240,7 @@ fn the_exposition_parses_back_with_the_documented_names_and_labels() {
     assert_eq!(of("gpumeter_deadline_timestamp_seconds")[0].2, deadline_s);
     assert!(of("gpumeter_leftover_monthly_cost")[0].2 > 0.0);
     assert_eq!(of("gpumeter_watchdog_alive")[0].2, 1.0);
+    assert_eq!(of("gpumeter_deadline_enforced")[0].2, 1.0);
     assert_eq!(of("gpumeter_watchdog_heartbeat_age_seconds")[0].2, 3.0);
     assert_eq!(of("gpumeter_idle_seconds")[0].2, 0.0, "training is busy");
     assert_eq!(of("gpumeter_instance_running")[0].2, 1.0);
@@ -412,5 +413,59 @@ fn a_failing_gpu_read_leaves_the_gpu_timestamp_where_the_last_reading_was() {
     assert!(
         matches!(gpu_time, Some(Value::Gauge(v)) if v == expected),
         "{gpu_time:?}"
+    );
+}
+
+/// The deadline's enforcement as a scrape shows it, with the guard row given and no provider
+/// holding the deadline.
+fn enforced(guard: Option<gpumeter::guard::GuardState>) -> Option<f64> {
+    let now = fixture_now();
+    let target = Target {
+        instance_id: "i-1".into(),
+        provider: "demo".into(),
+    };
+    let spend = Spend::new(demo_pricing(), None, TimeZone::UTC);
+    let mut collector = Collector::new(target, spend, Some(now + SignedDuration::from_hours(8)));
+    let state = DemoState::fresh(now);
+    collector.feed(Input::Inventory(
+        Ok(Inventory {
+            instance: Some(state.instance),
+            resources: state.resources,
+            deadline: None,
+        }),
+        now,
+    ));
+    collector.feed(Input::Guard(guard));
+    let text = render(&collector.snapshot(now));
+    let parsed = check_grammar(&text);
+    parsed
+        .samples
+        .iter()
+        .find(|s| s.0 == "gpumeter_deadline_enforced")
+        .map(|s| s.2)
+}
+
+#[test]
+fn the_deadline_is_enforced_only_while_its_watchdog_holds_its_lock() {
+    let now = fixture_now();
+    let row = |held: Option<bool>| {
+        let mut row = guard_state(None, 1, "watchdog", now);
+        if let Some(w) = row.watchdog.as_mut() {
+            w.lock_held = held;
+        }
+        Some(row)
+    };
+    assert_eq!(enforced(row(Some(true))), Some(1.0));
+    assert_eq!(
+        enforced(row(Some(false))),
+        Some(0.0),
+        "a fresh heartbeat, a free lock"
+    );
+    assert_eq!(enforced(None), Some(0.0), "no watchdog ever ran");
+    let old = guard_state(None, 1, "watchdog", now - SignedDuration::from_mins(10));
+    assert_eq!(
+        enforced(Some(old)),
+        Some(0.0),
+        "a heartbeat ten minutes old"
     );
 }

@@ -51,6 +51,8 @@ pub struct DeadlineJson {
     pub remaining_s: i64,
     pub on_expiry: &'static str,
     pub held_by_provider: bool,
+    #[serde(flatten)]
+    pub enforcement: crate::guard::EnforcementJson,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -118,7 +120,14 @@ pub fn read(ctx: &Context, now: Timestamp) -> Result<CloudJson, Failure> {
     json.price_source = price_source;
     let keys_expire = provider.keys_expire();
     json.keys_expire_at = keys_expire.map(|t| t.to_string());
-    json.keys_warning = keys_warning(ctx.guard_row(&inventory), &inventory, keys_expire);
+    let row = ctx.guard_row(&inventory);
+    let ledger = crate::ledger::path_in(&ctx.data_dir, ctx.demo);
+    let stale = crate::serve::collect::WATCHDOG_STALE_AFTER;
+    let watchdog = row
+        .as_ref()
+        .and_then(|r| crate::watchdog::liveness::watchdog_of(&ledger, r, stale, now));
+    json.deadline = super::deadline::deadline(&inventory, row.as_ref(), watchdog, now);
+    json.keys_warning = keys_warning(row, &inventory, keys_expire);
     Ok(json)
 }
 
@@ -186,13 +195,7 @@ pub fn describe(
             released_at: released.map(|t| t.to_string()),
         }),
         cost,
-        deadline: inventory.deadline.map(|d| DeadlineJson {
-            at: d.at.to_string(),
-            instant: d.at,
-            remaining_s: d.at.duration_since(now).as_secs(),
-            on_expiry: "release",
-            held_by_provider: true,
-        }),
+        deadline: super::deadline::deadline(inventory, None, None, now),
         resources: Some(resources),
         leftover_monthly_cost: account
             .as_ref()

@@ -84,7 +84,7 @@ pub(super) fn render(cloud: &CloudJson, now: Timestamp, tz: &TimeZone) -> String
     let _ = match &cloud.deadline {
         Some(d) => writeln!(
             out,
-            "deadline  {}, in {} s, then {}{}",
+            "deadline  {}, in {} s, then {}{}\n{}",
             gpumeter_core::zone::deadline_label(d.instant, now, tz),
             d.remaining_s,
             d.on_expiry,
@@ -92,9 +92,10 @@ pub(super) fn render(cloud: &CloudJson, now: Timestamp, tz: &TimeZone) -> String
                 ", held by the provider"
             } else {
                 ""
-            }
+            },
+            super::deadline::enforcement_line(d)
         ),
-        None => writeln!(out, "deadline  none held by the provider"),
+        None => writeln!(out, "deadline  none set and none held by the provider"),
     };
     if let Some(warning) = &cloud.keys_warning {
         let _ = writeln!(out, "warning   {warning}");

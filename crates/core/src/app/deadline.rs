@@ -119,6 +119,19 @@ pub fn format_remaining(left: SignedDuration) -> String {
     )
 }
 
+/// The header's banner once the provider has announced a spot reclaim at `at`: time left
+/// while there is some, never a negative count once the moment has passed.
+pub fn spot_banner(at: Timestamp, now: Timestamp) -> String {
+    let left = at.duration_since(now);
+    if left <= SignedDuration::ZERO {
+        return " ⚠ SPOT INTERRUPTION: reclaim due now — checkpoint now ".into();
+    }
+    format!(
+        " ⚠ SPOT INTERRUPTION: reclaimed in {} — checkpoint now ",
+        format_remaining(left)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -160,5 +173,18 @@ mod tests {
     fn remaining_formats_as_a_clock() {
         assert_eq!(format_remaining(SignedDuration::from_secs(3723)), "1:02:03");
         assert_eq!(format_remaining(SignedDuration::from_secs(-61)), "-0:01:01");
+    }
+
+    #[test]
+    fn the_spot_banner_never_counts_below_zero() {
+        assert_eq!(
+            spot_banner(ts(105), ts(0)),
+            " ⚠ SPOT INTERRUPTION: reclaimed in 0:01:45 — checkpoint now "
+        );
+        for now in [100, 102, 5000] {
+            let banner = spot_banner(ts(100), ts(now));
+            assert!(!banner.contains('-'), "{banner}");
+            assert!(banner.contains("reclaim due now"), "{banner}");
+        }
     }
 }

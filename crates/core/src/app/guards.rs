@@ -40,6 +40,8 @@ impl IdleWatch {
 /// Where the idle rule stands at an instant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum IdleStatus {
+    /// The instance is stopped (or released): nothing runs, so nothing is idle.
+    Stopped { after: Duration, on_idle: OnExpiry },
     /// Something works: the idle clock is not running.
     Active { after: Duration, on_idle: OnExpiry },
     /// Idle for `idle_for` of `after`; the policy runs at `acts_at`.
@@ -67,10 +69,27 @@ pub fn idle_status(watch: &IdleWatch, now: Timestamp) -> IdleStatus {
     }
 }
 
+/// The idle rule's standing in the cockpit: [`idle_status`], unless the instance is stopped.
+pub fn idle_status_of(app: &App, watch: &IdleWatch) -> IdleStatus {
+    if super::enforced::is_stopped(app) {
+        return IdleStatus::Stopped {
+            after: watch.after(),
+            on_idle: watch.on_idle,
+        };
+    }
+    idle_status(watch, app.now)
+}
+
 impl IdleStatus {
-    /// `idle 12m/30m → stop at 02:14`, or `active · idle stop after 30m`.
+    /// `idle 12m/30m → stop at 02:14`, `active · idle stop after 30m`, or
+    /// `stopped · idle stop after 30m waits for a start`.
     pub fn text(&self, tz: &TimeZone) -> String {
         match *self {
+            IdleStatus::Stopped { after, on_idle } => format!(
+                "stopped · idle {} after {} waits for a start",
+                word(on_idle),
+                span(after)
+            ),
             IdleStatus::Active { after, on_idle } => {
                 format!("active · idle {} after {}", word(on_idle), span(after))
             }
@@ -98,9 +117,11 @@ pub struct Armed {
     pub budget: Option<Money>,
 }
 
+/// What is armed; a released instance's deadline is not: nothing happens at it any more.
 pub fn armed(app: &App) -> Armed {
+    let deadline = app.deadline.filter(|_| !super::enforced::is_released(app));
     Armed {
-        deadline: app.deadline.map(|d| (d.at, d.on_expiry)),
+        deadline: deadline.map(|d| (d.at, d.on_expiry)),
         idle: app.idle.as_ref().map(|w| (w.after(), w.on_idle)),
         budget: app.budget.as_ref().map(|b| b.limit),
     }
@@ -160,7 +181,7 @@ pub struct GraceBanner {
 /// The banner while the deadline's stop or release waits out its grace period at `now`.
 pub fn grace_banner(app: &App, now: Timestamp) -> Option<GraceBanner> {
     let d = app.deadline?;
-    if d.on_expiry == OnExpiry::Alert {
+    if d.on_expiry == OnExpiry::Alert || super::enforced::is_released(app) {
         return None;
     }
     match expiry(d.at, app.settings.grace, now) {
@@ -193,6 +214,9 @@ pub fn quit_line(app: &App) -> String {
             "no provider configured: nothing to guard, no watchdog started; {}",
             super::welcome::HOW_TO_GUARD
         );
+    }
+    if super::enforced::is_released(app) {
+        return "the instance is released: nothing is left to guard".into();
     }
     let armed = armed(app);
     let tz = &app.spend.time_zone;

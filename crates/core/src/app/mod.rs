@@ -4,6 +4,7 @@
 pub mod confirm;
 pub mod deadline;
 pub mod details;
+pub mod enforced;
 pub mod guards;
 pub mod keymap;
 pub mod offer;

@@ -4,6 +4,8 @@
 //! same screen.
 
 pub mod cloud;
+#[cfg(test)]
+mod enforced_tests;
 
 use std::time::Duration;
 

@@ -16,6 +16,17 @@ pub enum OnExpiry {
     Release,
 }
 
+impl OnExpiry {
+    /// `alert`, `stop` or `release`, as the config and JSON write it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OnExpiry::Alert => "alert",
+            OnExpiry::Stop => "stop",
+            OnExpiry::Release => "release",
+        }
+    }
+}
+
 /// How long after the deadline the policy waits, unless the config sets another grace.
 pub const DEFAULT_GRACE: Duration = Duration::from_secs(2 * 60);
 

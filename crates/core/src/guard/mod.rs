@@ -4,6 +4,7 @@
 //! - [`idle`]: every GPU and the CPU idle for a whole window (a failed reading is active).
 //! - [`budget`]: thresholds of a limit and a forecast of when it runs out.
 //! - [`clock`]: the watchdog's time, carried by the monotonic clock past wall-clock steps.
+//! - [`enforce`]: who enforces the deadline now: a live watchdog, the provider, or nothing.
 //! - [`expiry`]: the deadline, its grace period, and when the policy is due.
 //! - [`row`]: the guard row the cockpit and the watchdog share through the ledger.
 //! - [`supervise`]: when the cockpit starts its watchdog again, and when it gives up.
@@ -12,6 +13,7 @@
 pub mod budget;
 pub mod checkpoint;
 pub mod clock;
+pub mod enforce;
 pub mod expiry;
 pub mod idle;
 pub mod row;
@@ -20,6 +22,7 @@ pub mod supervise;
 pub use budget::{BudgetAlert, BudgetWatch};
 pub use checkpoint::{Checkpoint, CheckpointAlert};
 pub use clock::{ArmedDeadline, ClockStep, GuardClock, GuardTime, Reading, STEP_TOLERANCE};
+pub use enforce::{Enforcement, EnforcementJson, Holders, enforcement};
 pub use expiry::{DEFAULT_GRACE, Expiry, OnExpiry, expiry, provider_holds_after_extend};
 pub use idle::{IdleRule, IdleState, IdleTracker};
 pub use row::{
