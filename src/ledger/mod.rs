@@ -16,6 +16,7 @@
 pub mod aggregate;
 pub mod amount;
 pub mod audit;
+pub mod budget;
 mod columns;
 pub mod demo;
 pub mod error;
