@@ -41,8 +41,15 @@ pub fn deadline_at_limit(
     }
     match current {
         Some((at, policy)) if at <= now && policy != OnExpiry::Alert => None,
-        _ => Some(now),
+        _ => Some(whole_second_from(now)),
     }
+}
+
+/// `now` rounded up to a whole second: the ledger keeps a deadline in whole seconds, and one
+/// rounded down could leave less than the grace period, or none, for the banner.
+fn whole_second_from(now: Timestamp) -> Timestamp {
+    let second = now.as_second() + i64::from(now.subsec_nanosecond() > 0);
+    Timestamp::from_second(second).unwrap_or(now)
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -306,6 +313,12 @@ mod tests {
         // A deadline in its grace period that releases goes ahead as it is.
         let due = Some((ts(900), OnExpiry::Release));
         assert_eq!(deadline_at_limit(OnExpiry::Stop, due, now), None);
+    }
+
+    #[test]
+    fn the_limit_deadline_is_the_next_whole_second_so_the_grace_is_whole() {
+        let now = ts(1000) + SignedDuration::from_millis(900);
+        assert_eq!(deadline_at_limit(OnExpiry::Stop, None, now), Some(ts(1001)));
     }
 
     #[test]
