@@ -164,6 +164,8 @@ pub struct BudgetConfig {
     pub per_instance: Option<Decimal>,
     #[serde(deserialize_with = "values::opt_amount")]
     pub per_month: Option<Decimal>,
+    /// What the watchdog does when spend reaches `per_instance`: alert, stop or release.
+    pub on_budget: OnExpiry,
 }
 
 impl BudgetConfig {

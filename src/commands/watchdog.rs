@@ -24,7 +24,7 @@ use crate::notify::Notifier;
 use crate::telemetry::{
     HostConfig, HostReader, NvmlConfig, NvmlSource, SimConfig, Simulator, scenario_file,
 };
-use crate::watchdog::{Ended, Watch, stale_after, watch};
+use crate::watchdog::{Ended, Watch, WatchBudget, stale_after, watch};
 
 /// The watchdog's log, beside the ledger.
 pub const LOG_FILE: &str = "watchdog.log";
@@ -93,6 +93,7 @@ pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
     }
     let tracker = IdleTracker::new(idle.rule());
     let notifier = Notifier::new(&ctx.config.notify, Some(instance.clone())).ok();
+    let budget = budget(&ctx, provider.as_ref());
     let w = Watch {
         instance,
         provider,
@@ -108,6 +109,7 @@ pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
             .flatten()
             .map(|p| p.as_raw_nonzero().get().cast_unsigned()),
         wall: std::sync::Arc::new(Timestamp::now),
+        budget,
     };
     // One thread: the loop waits on its interval, the ledger and the provider in turn.
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -137,6 +139,38 @@ pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
         Ended::Unwatched => emit("the demo cockpit has ended and nothing is left to enforce"),
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `[budget] per_instance` with the instance's pricing, for the watchdog to keep. A budget it
+/// cannot price is said in its log; the deadline and the idle rule are guarded all the same.
+fn budget(ctx: &Context, provider: &dyn crate::provider::Provider) -> Option<WatchBudget> {
+    ctx.config.budget.per_instance?;
+    let cannot = |why: &str| {
+        super::emit_err(&format!(
+            "gpumeter: warning: the watchdog cannot check [budget] per_instance: {why}"
+        ));
+    };
+    let pricing = match ctx.pricing_with(provider) {
+        Ok(Some(pricing)) => pricing,
+        Ok(None) => {
+            cannot("no price sheet prices the instance");
+            return None;
+        }
+        Err(e) => {
+            cannot(&e.message);
+            return None;
+        }
+    };
+    if let Err(e) = ctx.config.budget.check_currency(&pricing.sheet) {
+        cannot(&e);
+        return None;
+    }
+    let limit = ctx.config.budget.instance_limit(pricing.sheet.currency)?;
+    Some(WatchBudget::new(
+        pricing,
+        limit,
+        ctx.config.budget.on_budget,
+    ))
 }
 
 pub fn parse_policy(text: &str) -> Result<OnExpiry, String> {

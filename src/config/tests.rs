@@ -273,6 +273,19 @@ fn bad_values_point_at_the_value() {
 
     let (_, _, key, _) = invalid("[budget]\ncurrency = \"usd\"\n");
     assert_eq!(key.as_deref(), Some("budget.currency"));
+
+    let (line, column, key, message) =
+        invalid("[budget]\nper_instance = 10\non_budget = \"halt\"\n");
+    assert_eq!((line, column), (3, 13));
+    assert_eq!(key.as_deref(), Some("budget.on_budget"));
+    assert!(message.contains("halt"), "{message}");
+}
+
+#[test]
+fn on_budget_is_alert_unless_set() {
+    assert_eq!(parse("").unwrap().budget.on_budget, OnExpiry::Alert);
+    let config = parse("[budget]\nper_instance = 10\non_budget = \"release\"\n").unwrap();
+    assert_eq!(config.budget.on_budget, OnExpiry::Release);
 }
 
 #[test]

@@ -17,6 +17,7 @@
 pub mod aggregate;
 pub mod amount;
 pub mod audit;
+pub mod budget;
 mod columns;
 pub mod deletes;
 pub mod demo;

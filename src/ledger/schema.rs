@@ -160,6 +160,20 @@ pub(super) const MIGRATIONS: &[&str] = &[
         GROUP BY 1
       ) r ON r.instance = i.id;
     ",
+    // 8: the budget crossings the watchdog has sent to the webhooks, one row per limit and
+    // threshold, so a watchdog that starts again does not send them again. A new limit is a
+    // new budget: its crossings are sent afresh.
+    "
+    CREATE TABLE budget_said (
+        instance     TEXT NOT NULL,
+        scope        TEXT NOT NULL,
+        limit_amount TEXT NOT NULL,
+        currency     TEXT NOT NULL,
+        threshold    INTEGER NOT NULL,
+        at           INTEGER NOT NULL,
+        PRIMARY KEY (instance, scope, limit_amount, currency, threshold)
+    ) WITHOUT ROWID;
+    ",
 ];
 
 /// The schema version this build writes and reads.

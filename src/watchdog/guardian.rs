@@ -42,6 +42,9 @@ pub struct Guardian {
     grace_said_for: Option<Timestamp>,
     acted_for: Option<Timestamp>,
     notice_said: bool,
+    /// A deadline the budget set at its limit (whole seconds, as the ledger keeps it) and why:
+    /// its grace line and its action say the budget, not a deadline the user set.
+    limit: Option<(i64, String)>,
 }
 
 fn action_for(policy: OnExpiry) -> Option<Action> {
@@ -66,7 +69,13 @@ impl Guardian {
             grace_said_for: None,
             acted_for: None,
             notice_said: false,
+            limit: None,
         }
+    }
+
+    /// The budget reached its limit and set the deadline to `deadline`, saying `why`.
+    pub fn limit_reached(&mut self, deadline: Timestamp, why: String) {
+        self.limit = Some((deadline.as_second(), why));
     }
 
     /// Since when the machine has been idle, as the idle rule sees it, on the watchdog's time.
@@ -147,6 +156,11 @@ impl Guardian {
         // Keyed by the deadline as written; counted on the watchdog's time; said on the wall
         // clock as it reads now.
         let (at, now) = (written, t.now);
+        let why = self
+            .limit
+            .as_ref()
+            .filter(|(set, _)| *set == written.as_second())
+            .map(|(_, why)| why.clone());
         self.warn(t, armed, g.on_expiry, out);
         match expiry(armed.at, g.grace, now) {
             Expiry::Ahead(_) => {}
@@ -158,11 +172,12 @@ impl Guardian {
                         Some(action) => format!("{} at {}", action.label(), clock(until)),
                         None => "nothing (alert only)".into(),
                     };
+                    let reached = why.as_deref().unwrap_or("deadline reached");
                     out.push(Decision::Alert {
                         warn: true,
                         key: "deadline".into(),
                         text: format!(
-                            "deadline reached: {then} unless extended (any key in the cockpit or `gpumeter extend`)"
+                            "{reached}: {then} unless extended (any key in the cockpit or `gpumeter extend`)"
                         ),
                     });
                 }
@@ -170,7 +185,9 @@ impl Guardian {
             Expiry::Due => {
                 if self.acted_for != Some(at) {
                     self.acted_for = Some(at);
-                    let reason = format!("deadline {} passed", clock(t.to_wall(armed.at)));
+                    let reason = why.unwrap_or_else(|| {
+                        format!("deadline {} passed", clock(t.to_wall(armed.at)))
+                    });
                     match action_for(g.on_expiry) {
                         Some(action) => out.push(Decision::Act { action, reason }),
                         None => out.push(Decision::Alert {
@@ -444,6 +461,36 @@ mod tests {
         );
         let d = g.step_at(at(720), Some(&state), None, None);
         assert!(matches!(&d[..], [Decision::Act { .. }]), "{d:?}");
+    }
+
+    #[test]
+    fn a_deadline_the_budget_set_says_the_budget_in_its_grace_line_and_its_action() {
+        let mut g = guardian(OnExpiry::Alert);
+        let why = "budget: 100% used (10.02 USD of 10.00 USD)".to_string();
+        g.limit_reached(ts(100), why.clone());
+        let state = guard(100, OnExpiry::Stop);
+        let d = g.step(ts(100), Some(&state), None, None);
+        assert!(
+            matches!(&d[..], [Decision::Alert { key, text, .. }]
+                if key == "deadline" && text.starts_with(&format!("{why}: stop at 00:03:40 UTC unless extended"))),
+            "{d:?}"
+        );
+        let d = g.step(ts(220), Some(&state), None, None);
+        assert_eq!(
+            d,
+            [Decision::Act {
+                action: Action::Stop,
+                reason: why
+            }]
+        );
+        // Extended past it, the deadline is the user's again.
+        let later = guard(400, OnExpiry::Stop);
+        g.step(ts(400), Some(&later), None, None);
+        let d = g.step(ts(520), Some(&later), None, None);
+        assert!(
+            matches!(&d[..], [Decision::Act { reason, .. }] if reason == "deadline 00:06:40 UTC passed"),
+            "{d:?}"
+        );
     }
 
     #[test]

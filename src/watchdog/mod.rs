@@ -1,5 +1,5 @@
-//! `gpumeter watchdog`: the small headless process that enforces the deadline and the idle
-//! rule, and watches for spot interruption notices, whether or not a cockpit is open. It
+//! `gpumeter watchdog`: the small headless process that enforces the deadline, the idle rule
+//! and the budget, and watches for spot interruption notices, whether or not a cockpit is open. It
 //! shares the deadline, the policy and its heartbeat with the cockpit through the ledger.
 //!
 //! - [`guardian`]: what to say and do at an instant (pure, time injected).
@@ -8,7 +8,9 @@
 //! - [`lock`]: the lock a watchdog holds for its life, which says whether one lives.
 //! - [`keys`]: the warning when the provider keys end before the deadline acts.
 //! - [`ledger_file`]: whether the ledger it opened is still at its path.
+//! - [`budget`]: spend against `[budget] per_instance`, its crossings and `on_budget`.
 
+pub mod budget;
 pub mod guardian;
 pub mod keys;
 pub mod ledger_file;
@@ -18,5 +20,6 @@ pub mod process;
 pub mod run;
 mod take_up;
 
+pub use budget::WatchBudget;
 pub use guardian::{Decision, Guardian};
 pub use run::{Ended, WallClock, Watch, has_duty, stale_after, watch};

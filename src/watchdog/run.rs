@@ -19,7 +19,7 @@ use super::guardian::{Decision, Guardian};
 use super::keys::KeysWarned;
 use super::take_up::take_up;
 use crate::app::Level;
-use crate::config::HooksConfig;
+use crate::config::{HooksConfig, OnExpiry};
 pub use crate::guard::stale_after;
 use crate::guard::{GuardClock, GuardTime, IdleTracker, Reading};
 use crate::ledger::{EventLevel, EventRecord, GuardState, Ledger};
@@ -53,6 +53,9 @@ pub struct Watch {
     pub started_by: Option<u32>,
     /// The wall clock; the monotonic clock is always the process's own.
     pub wall: WallClock,
+    /// `[budget] per_instance` with the instance's pricing; `None` when no budget is set or
+    /// no sheet prices the instance.
+    pub budget: Option<super::budget::WatchBudget>,
 }
 
 /// How the watch ended.
@@ -88,6 +91,16 @@ pub fn has_duty(
 ) -> bool {
     let acts = |p| p != crate::config::OnExpiry::Alert;
     guard.is_some_and(|g| g.deadline.is_some() && acts(g.on_expiry)) || acts(on_idle)
+}
+
+/// Whether the watchdog was left alone with nothing to enforce: no deadline or idle rule that
+/// acts, and no budget that stops or releases at its limit.
+fn unwatched(w: &Watch, guard: Option<&GuardState>) -> bool {
+    let budget_acts = w
+        .budget
+        .as_ref()
+        .is_some_and(|b| b.on_budget() != OnExpiry::Alert);
+    starter_gone(w.started_by) && !has_duty(guard, w.on_idle) && !budget_acts
 }
 
 /// Whether the process that started the watchdog has ended (it was reparented).
@@ -132,6 +145,7 @@ where
         })
     });
     publish_idle_rule(&mut w, pid, now);
+    super::budget::restore(&mut w);
     let mut idle_said: Option<Timestamp> = None;
     let (tx, mut rx) = mpsc::channel::<Telemetry>(16);
     let sampling = SamplerConfig {
@@ -151,10 +165,7 @@ where
         tokio::select! {
             _ = term.recv() => break Ended::Stopped,
             Some(t) = rx.recv() => {
-                match t {
-                    Telemetry::Gpu(s) => gpus = Some(s.value),
-                    Telemetry::Host(s) => host = Some(s.value),
-                }
+                take_sample(&mut w, t, &mut gpus, &mut host);
                 continue;
             }
             _ = every.tick() => {}
@@ -169,7 +180,7 @@ where
         }
         let guard = w.ledger.guard(&w.instance).ok().flatten();
         warn_of_keys(&mut w, &mut keys_warned, guard.as_ref(), t.wall);
-        if starter_gone(w.started_by) && !has_duty(guard.as_ref(), w.on_idle) {
+        if unwatched(&w, guard.as_ref()) {
             break Ended::Unwatched;
         }
         let idle = match (&gpus, &host) {
@@ -182,15 +193,17 @@ where
                 break;
             }
         }
-        if guardian.idle_since() != idle_said {
-            idle_said = guardian.idle_since();
-            let since = idle_said.map(|s| t.to_wall(s));
-            if let Err(e) = w.ledger.set_idle_since(&w.instance, pid, since) {
-                say(&format!("ledger: {e}"));
-            }
-        }
+        publish_idle_since(&mut w, pid, &guardian, &mut idle_said, &t);
+        let gone = check_inventory(
+            &mut w,
+            alerts.as_ref(),
+            guard.as_ref(),
+            &mut guardian,
+            t.wall,
+        )
+        .await;
         record_webhooks(&mut w, &hook_rx);
-        if released(&w).await {
+        if gone {
             break Ended::Released;
         }
     };
@@ -282,11 +295,65 @@ fn guardian_idle(rule: &IdleTracker, gpus: &GpuRound, host: &HostSample) -> bool
     rule.sample_is_idle(gpus, host)
 }
 
-/// Whether the provider now reports the instance released (or gone).
-async fn released(w: &Watch) -> bool {
-    match w.provider.inventory().await {
+/// Publishes in the ledger since when the machine has been idle, when that has changed.
+fn publish_idle_since(
+    w: &mut Watch,
+    pid: u32,
+    guardian: &Guardian,
+    idle_said: &mut Option<Timestamp>,
+    t: &GuardTime,
+) {
+    if guardian.idle_since() != *idle_said {
+        *idle_said = guardian.idle_since();
+        let since = idle_said.map(|s| t.to_wall(s));
+        if let Err(e) = w.ledger.set_idle_since(&w.instance, pid, since) {
+            say(&format!("ledger: {e}"));
+        }
+    }
+}
+
+/// Keeps the newest sample of each kind; a host sample's bytes count toward the budget.
+fn take_sample(
+    w: &mut Watch,
+    t: Telemetry,
+    gpus: &mut Option<GpuRound>,
+    host: &mut Option<HostSample>,
+) {
+    match t {
+        Telemetry::Gpu(s) => *gpus = Some(s.value),
+        Telemetry::Host(s) => {
+            super::budget::record_host(w, s.time, &s.value);
+            *host = Some(s.value);
+        }
+    }
+}
+
+/// Reads the provider's inventory once a check: the budget is priced on it, and it says
+/// whether the instance is released (or gone).
+async fn check_inventory(
+    w: &mut Watch,
+    alerts: Option<&Queue>,
+    guard: Option<&GuardState>,
+    guardian: &mut Guardian,
+    now: Timestamp,
+) -> bool {
+    let inventory = w.provider.inventory().await;
+    if let Ok(inventory) = &inventory
+        && let Some(limit) = super::budget::check(w, alerts, inventory, guard, now)
+    {
+        guardian.limit_reached(limit.deadline, limit.why);
+    }
+    released(&inventory)
+}
+
+/// Whether the provider's answer reports the instance released (or gone).
+fn released(
+    inventory: &Result<crate::provider::Inventory, crate::provider::ProviderError>,
+) -> bool {
+    match inventory {
         Ok(inv) => inv
             .instance
+            .as_ref()
             .is_none_or(|i| i.state == crate::meter::InstanceState::Released),
         Err(_) => false,
     }
@@ -402,7 +469,7 @@ pub(super) fn record(w: &mut Watch, mut event: EventRecord) {
 }
 
 /// Logs `text` and queues it for the webhooks; returns at once.
-fn notify(w: &Watch, alerts: Option<&Queue>, level: Level, key: &str, text: &str) {
+pub(super) fn notify(w: &Watch, alerts: Option<&Queue>, level: Level, key: &str, text: &str) {
     say(text);
     if let Some(alerts) = alerts {
         let title = format!("gpumeter: {}", w.instance);

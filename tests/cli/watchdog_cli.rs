@@ -350,3 +350,60 @@ fn a_watchdog_whose_ledger_is_deleted_stops_and_says_why() {
     assert_ne!(out.status.code(), Some(0), "{err}");
     assert!(err.contains("demo-ledger.sqlite was deleted"), "{err}");
 }
+
+/// The texts of the ledger's events in `home` that start with `prefix`, oldest first.
+fn events_starting(home: &Home, prefix: &str) -> Vec<String> {
+    let Ok(ledger) = rusqlite::Connection::open(home.data().join("demo-ledger.sqlite")) else {
+        return Vec::new();
+    };
+    ledger.busy_timeout(Duration::from_secs(10)).unwrap();
+    let Ok(mut statement) =
+        ledger.prepare("SELECT text FROM events WHERE text LIKE ?1 ORDER BY id")
+    else {
+        return Vec::new();
+    };
+    statement
+        .query_map([format!("{prefix}%")], |r| r.get(0))
+        .and_then(Iterator::collect)
+        .unwrap_or_default()
+}
+
+#[test]
+fn the_watchdog_reads_the_budget_of_its_config_and_records_the_limit_reached() {
+    let home = Home::new("budget");
+    let config = home.dir.join("budget.toml");
+    std::fs::write(&config, "[budget]\nper_instance = \"0.01\"\n").unwrap();
+    std::fs::create_dir_all(home.data()).unwrap();
+    let mut watchdog = Command::new(env!("CARGO_BIN_EXE_gpumeter"))
+        .args(["watchdog", "--foreground", "--demo", "--interval", "200ms"])
+        .arg("--config")
+        .arg(&config)
+        .env("GPUMETER_DATA_DIR", home.data())
+        .env("GPUMETER_DEMO_DELAY_MS", "0")
+        .env_remove("GPUMETER_WATCHDOG_INTERVAL")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let mut said = Vec::new();
+    while said.is_empty() && start.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(100));
+        said = events_starting(&home, "budget: ");
+    }
+    let _ = watchdog.kill();
+    let out = watchdog.wait_with_output().unwrap();
+    // The demo instance has cost far more than 0.01: the first check says the level reached.
+    assert_eq!(said.len(), 1, "{said:?}\n{}", stderr(&out));
+    assert!(
+        said[0].contains("% used (") && said[0].contains(" of 0.01 "),
+        "{said:?}"
+    );
+    let level: u64 = said[0]["budget: ".len()..]
+        .split('%')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no level in {said:?}"));
+    assert!(level > 100, "{said:?}");
+}

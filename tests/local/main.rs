@@ -32,5 +32,6 @@ mod telemetry_host;
 mod telemetry_nvml;
 mod telemetry_sampler;
 mod telemetry_sim;
+mod watchdog_budget;
 mod watchdog_clock;
 mod watchdog_notify;

@@ -62,6 +62,7 @@ fn watchdog(
         hooks: gpumeter::config::HooksConfig::default(),
         started_by: None,
         wall,
+        budget: None,
     };
     (w, instance)
 }

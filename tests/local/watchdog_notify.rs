@@ -50,6 +50,7 @@ fn watchdog(dir: &Path, deadline: Timestamp, policy: OnExpiry, hooks: &NotifyCon
         hooks: gpumeter::config::HooksConfig::default(),
         started_by: None,
         wall: Arc::new(Timestamp::now),
+        budget: None,
     }
 }
 

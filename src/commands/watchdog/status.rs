@@ -74,27 +74,36 @@ pub fn lines(
         (Some(_) | None, false) => "idle rule: none enforced (no watchdog runs)".into(),
         (None, true) => "idle rule: not published by this watchdog (an older build)".into(),
     });
+    lines.push(budget_line(budget, alive));
+    lines
+}
+
+/// What guards each budget: the watchdog keeps the instance's (its alerts and `on_budget`)
+/// while it runs; the month's is the cockpit's only.
+fn budget_line(budget: &BudgetConfig, alive: bool) -> String {
     let currency = budget.currency.map_or_else(
         || "in the price sheet's currency".to_string(),
         |c| c.to_string(),
     );
-    lines.push(match (budget.per_instance, budget.per_month) {
-        (None, None) => "budget: none".into(),
-        (instance, month) => {
-            let mut parts = Vec::new();
-            if let Some(a) = instance {
-                parts.push(format!("{a} per instance"));
-            }
-            if let Some(a) = month {
-                parts.push(format!("{a} per month"));
-            }
-            format!(
-                "budget: {} ({currency}); the cockpit alerts on it",
-                parts.join(", ")
-            )
-        }
-    });
-    lines
+    let mut parts = Vec::new();
+    if let Some(a) = budget.per_instance {
+        let then = match budget.on_budget {
+            OnExpiry::Alert => String::new(),
+            policy => format!(", then {}s", word(policy)),
+        };
+        parts.push(if alive {
+            format!("{a} per instance: the watchdog alerts at 80 and 100 %{then}")
+        } else {
+            format!("{a} per instance: not enforced (no watchdog runs)")
+        });
+    }
+    if let Some(a) = budget.per_month {
+        parts.push(format!("{a} per month: the cockpit alerts on it"));
+    }
+    if parts.is_empty() {
+        return "budget: none".into();
+    }
+    format!("budget ({currency}): {}", parts.join("; "))
 }
 
 #[cfg(test)]
@@ -162,6 +171,27 @@ mod tests {
         assert!(
             utc.iter().any(|l| l.starts_with("deadline: 10:30 UTC,")),
             "{utc:?}"
+        );
+    }
+
+    #[test]
+    fn the_instance_budget_is_the_watchdog_s_while_it_runs() {
+        let budget = BudgetConfig {
+            per_instance: Some(rust_decimal::Decimal::from(500)),
+            per_month: Some(rust_decimal::Decimal::from(900)),
+            on_budget: OnExpiry::Stop,
+            ..BudgetConfig::default()
+        };
+        assert_eq!(
+            budget_line(&budget, true),
+            "budget (in the price sheet's currency): 500 per instance: the watchdog alerts at \
+             80 and 100 %, then stops; 900 per month: the cockpit alerts on it"
+        );
+        assert!(
+            budget_line(&budget, false)
+                .contains("500 per instance: not enforced (no watchdog runs)"),
+            "{}",
+            budget_line(&budget, false)
         );
     }
 }

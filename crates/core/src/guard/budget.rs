@@ -4,18 +4,61 @@
 use jiff::{SignedDuration, Timestamp};
 use rust_decimal::Decimal;
 
+use super::expiry::OnExpiry;
 use crate::money::{CurrencyMismatch, Money};
 
 /// Percentages of the limit that warn by default.
 pub const DEFAULT_THRESHOLDS: [u32; 3] = [50, 80, 100];
 /// A forecast warns when the budget would run out within this long.
 pub const DEFAULT_HORIZON: SignedDuration = SignedDuration::from_hours(1);
+/// The crossings the watchdog sends to the webhooks, each once per limit.
+pub const WATCHDOG_THRESHOLDS: [u32; 2] = [80, 100];
+/// The threshold at which `on_budget` acts.
+pub const LIMIT_THRESHOLD: u32 = 100;
+
+/// "budget: 95% used (190.00 USD of 200.00 USD)": the one wording of a crossing, in the
+/// cockpit's log and in the watchdog's alerts. `scope` is "" or " this month".
+pub fn crossed_text(scope: &str, level: u32, spent: Money, limit: Money) -> String {
+    format!("budget{scope}: {level}% used ({spent} of {limit})")
+}
+
+/// The key a crossing's webhook alert carries: one per threshold, so each is sent once.
+pub fn alert_key(threshold: u32) -> String {
+    format!("budget:{threshold}")
+}
+
+/// The deadline a budget that reached its limit sets, so that `on_budget` acts through the
+/// deadline's own path: the grace period and its banner first (a key or `gpumeter extend`
+/// keeps the instance), then the action, read back. `None` with `on_budget = "alert"`, and
+/// when a deadline that acts has already come: that one goes ahead.
+pub fn deadline_at_limit(
+    on_budget: OnExpiry,
+    current: Option<(Timestamp, OnExpiry)>,
+    now: Timestamp,
+) -> Option<Timestamp> {
+    if on_budget == OnExpiry::Alert {
+        return None;
+    }
+    match current {
+        Some((at, policy)) if at <= now && policy != OnExpiry::Alert => None,
+        _ => Some(whole_second_from(now)),
+    }
+}
+
+/// `now` rounded up to a whole second: the ledger keeps a deadline in whole seconds, and one
+/// rounded down could leave less than the grace period, or none, for the banner.
+fn whole_second_from(now: Timestamp) -> Timestamp {
+    let second = now.as_second() + i64::from(now.subsec_nanosecond() > 0);
+    Timestamp::from_second(second).unwrap_or(now)
+}
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BudgetAlert {
-    /// Spend reached this percentage of the limit.
+    /// Spend crossed the `threshold` percentage of the limit and stands at `level` percent
+    /// of it: the level is what is said ("95% used"), the threshold only keys the alert.
     Crossed {
-        percent: u32,
+        threshold: u32,
+        level: u32,
         spent: Money,
         limit: Money,
     },
@@ -41,6 +84,20 @@ impl BudgetWatch {
             crossed: Vec::new(),
             forecast_said: false,
         }
+    }
+
+    /// A watch that warns at `thresholds` only, and takes those in `said` as already said
+    /// (by an earlier run that kept them), so a restart does not say them again.
+    #[must_use]
+    pub fn with_thresholds(mut self, thresholds: &[u32], said: &[u32]) -> Self {
+        self.thresholds = thresholds.to_vec();
+        self.crossed = said.to_vec();
+        self
+    }
+
+    /// The thresholds crossed so far, said or passed over by a jump past them.
+    pub fn crossed(&self) -> &[u32] {
+        &self.crossed
     }
 
     /// When spend reaches the limit at `burn_per_hour` from `now`; `None` if it never will.
@@ -85,9 +142,10 @@ impl BudgetWatch {
             }
         }
         // Crossing several at once (a late start) says only the highest.
-        if let Some(percent) = newest {
+        if let Some(threshold) = newest {
             out.push(BudgetAlert::Crossed {
-                percent,
+                threshold,
+                level: level_of(percent_spent),
                 spent,
                 limit: self.limit,
             });
@@ -105,6 +163,12 @@ impl BudgetWatch {
         }
         Ok(out)
     }
+}
+
+/// The whole percentage reached, rounded down so that it never claims a level not yet reached.
+fn level_of(percent: Decimal) -> u32 {
+    use rust_decimal::prelude::ToPrimitive;
+    percent.floor().to_u32().unwrap_or(u32::MAX)
 }
 
 #[cfg(test)]
@@ -130,14 +194,82 @@ mod tests {
                 .is_empty()
         );
         let a = w.check(usd(dec!(50)), usd(dec!(0)), ts(1)).unwrap();
-        assert!(matches!(a[..], [BudgetAlert::Crossed { percent: 50, .. }]));
+        assert!(matches!(
+            a[..],
+            [BudgetAlert::Crossed {
+                threshold: 50,
+                level: 50,
+                ..
+            }]
+        ));
         assert!(
             w.check(usd(dec!(60)), usd(dec!(0)), ts(2))
                 .unwrap()
                 .is_empty()
         );
         let a = w.check(usd(dec!(120)), usd(dec!(0)), ts(3)).unwrap();
-        assert!(matches!(a[..], [BudgetAlert::Crossed { percent: 100, .. }]));
+        assert!(matches!(
+            a[..],
+            [BudgetAlert::Crossed {
+                threshold: 100,
+                level: 120,
+                ..
+            }]
+        ));
+    }
+
+    #[test]
+    fn a_crossing_says_the_level_reached_not_the_threshold() {
+        let mut w = BudgetWatch::new(usd(dec!(200)));
+        // 80 % passed between two checks: the spend stands at 95.995 %.
+        let a = w.check(usd(dec!(191.99)), usd(dec!(0)), ts(0)).unwrap();
+        assert_eq!(
+            a,
+            [BudgetAlert::Crossed {
+                threshold: 80,
+                level: 95,
+                spent: usd(dec!(191.99)),
+                limit: usd(dec!(200)),
+            }]
+        );
+        // Just under the limit is not yet 100 %.
+        let a = w.check(usd(dec!(199.999)), usd(dec!(0)), ts(1)).unwrap();
+        assert!(a.is_empty(), "{a:?}");
+    }
+
+    #[test]
+    fn thresholds_said_by_an_earlier_run_are_not_said_again() {
+        let limit = usd(dec!(100));
+        let mut w = BudgetWatch::new(limit).with_thresholds(&[80, 100], &[80]);
+        assert!(
+            w.check(usd(dec!(90)), usd(dec!(0)), ts(0))
+                .unwrap()
+                .is_empty()
+        );
+        let a = w.check(usd(dec!(100)), usd(dec!(0)), ts(1)).unwrap();
+        assert!(matches!(
+            a[..],
+            [BudgetAlert::Crossed {
+                threshold: 100,
+                level: 100,
+                ..
+            }]
+        ));
+        assert_eq!(w.crossed(), [80, 100]);
+        // 50 is not among these thresholds: it is never said.
+        let mut w = BudgetWatch::new(limit).with_thresholds(&[80, 100], &[]);
+        assert!(
+            w.check(usd(dec!(60)), usd(dec!(0)), ts(0))
+                .unwrap()
+                .is_empty()
+        );
+        // A jump past both says the highest and counts both as crossed.
+        let a = w.check(usd(dec!(130)), usd(dec!(0)), ts(1)).unwrap();
+        assert!(matches!(
+            a[..],
+            [BudgetAlert::Crossed { threshold: 100, .. }]
+        ));
+        assert_eq!(w.crossed(), [80, 100]);
     }
 
     #[test]
@@ -163,6 +295,30 @@ mod tests {
             w.exhausted_at(usd(dec!(90)), usd(dec!(0)), ts(0)).unwrap(),
             None
         );
+    }
+
+    #[test]
+    fn the_limit_sets_a_deadline_now_unless_one_that_acts_has_come() {
+        let now = ts(1000);
+        assert_eq!(deadline_at_limit(OnExpiry::Alert, None, now), None);
+        assert_eq!(deadline_at_limit(OnExpiry::Stop, None, now), Some(now));
+        // A later deadline, or one that only alerts, gives way to the budget's.
+        let later = Some((ts(5000), OnExpiry::Release));
+        assert_eq!(deadline_at_limit(OnExpiry::Release, later, now), Some(now));
+        let alert_only = Some((ts(900), OnExpiry::Alert));
+        assert_eq!(
+            deadline_at_limit(OnExpiry::Stop, alert_only, now),
+            Some(now)
+        );
+        // A deadline in its grace period that releases goes ahead as it is.
+        let due = Some((ts(900), OnExpiry::Release));
+        assert_eq!(deadline_at_limit(OnExpiry::Stop, due, now), None);
+    }
+
+    #[test]
+    fn the_limit_deadline_is_the_next_whole_second_so_the_grace_is_whole() {
+        let now = ts(1000) + SignedDuration::from_millis(900);
+        assert_eq!(deadline_at_limit(OnExpiry::Stop, None, now), Some(ts(1001)));
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! touches a file or the network, so `cargo test -p gpumeter-core` runs them without building
 //! the edges.
 
+mod app_budget;
 mod app_keys;
 mod app_offer;
 mod app_prompt;

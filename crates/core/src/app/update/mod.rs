@@ -564,10 +564,11 @@ fn announce_budget(
     for alert in alerts {
         let text = match alert {
             BudgetAlert::Crossed {
-                percent,
+                level,
                 spent,
                 limit,
-            } => format!("budget{scope}: {percent}% used ({spent} of {limit})"),
+                ..
+            } => crate::guard::budget::crossed_text(scope, level, spent, limit),
             BudgetAlert::Forecast { at, limit } => format!(
                 "budget{scope}: at this rate the {limit} budget is gone at {}",
                 at.to_zoned_datetime(tz.clone()).strftime("%H:%M")
