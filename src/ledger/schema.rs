@@ -147,8 +147,9 @@ pub(super) const MIGRATIONS: &[&str] = &[
     // 7: the instance as its provider last listed it (JSON: its type, billing mode, creation
     // and state changes), so a fresh process can still price an instance the provider no
     // longer lists after its release. NULL: not kept yet; its compute stays unknown.
-    // `instance_release` says when each instance went: its first confirmed release, else the
-    // first inventory that no longer listed it, whichever came first.
+    // `instance_release` says when each instance went: its first confirmed release since it
+    // was first listed, else the first inventory that no longer listed it, whichever came
+    // first. A release recorded before the instance was ever listed is not its release.
     "
     ALTER TABLE instances ADD COLUMN listing TEXT;
     CREATE VIEW instance_release AS
@@ -156,7 +157,8 @@ pub(super) const MIGRATIONS: &[&str] = &[
       FROM instances i LEFT JOIN (
         SELECT coalesce(e.instance, s.instance) AS instance, min(e.at) AS at
         FROM events e LEFT JOIN sessions s ON e.session = s.id
-        WHERE e.intent = 'release' AND e.outcome = 'confirmed'
+        JOIN instances seen ON seen.id = coalesce(e.instance, s.instance)
+        WHERE e.intent = 'release' AND e.outcome = 'confirmed' AND e.at >= seen.first_seen
         GROUP BY 1
       ) r ON r.instance = i.id;
     ",
