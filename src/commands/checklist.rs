@@ -194,16 +194,13 @@ fn render(list: &Checklist) -> String {
     }
     unknown(&mut out);
     if let Some(still) = &list.still_billing_monthly {
-        let total = match still.unknown.len() {
-            0 => still.known.clone(),
-            n => format!("≥ {} + {n} unknown", still.known),
-        };
+        let total = still.with_currency();
         let more = if list.unknown.is_empty() {
             ""
         } else {
             " (and what could not be checked)"
         };
-        let _ = writeln!(out, "Total that keeps billing: {total} {cur}/month{more}");
+        let _ = writeln!(out, "Total that keeps billing: {total}/month{more}");
     }
     if !list.exposed.is_empty() {
         let _ = writeln!(out, "Data others can read:");

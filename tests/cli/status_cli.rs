@@ -244,9 +244,42 @@ fn the_text_says_what_the_json_says_about_the_cloud() {
     );
     assert!(
         leftover.contains(&format!(
-            "≥ {} + {unknown} unknown",
-            still["known"].as_str().unwrap()
+            "≥ {} {} + {unknown} unknown a month",
+            still["known"].as_str().unwrap(),
+            still["currency"].as_str().unwrap()
         )),
         "{text}"
     );
+}
+
+/// After the release, what survives it is no longer what "would" keep billing: it is what
+/// still bills, with the currency beside the known part and what has no price counted.
+#[test]
+fn after_a_release_the_text_says_what_still_bills() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_str().unwrap();
+    let before =
+        String::from_utf8_lossy(&gpumeter(&["--demo", "--data-dir", data, "status"]).stdout)
+            .into_owned();
+    assert!(
+        before.contains("  keeps billing after a release: ≥ "),
+        "{before}"
+    );
+    assert!(
+        gpumeter(&["--demo", "--data-dir", data, "release", "--yes"])
+            .status
+            .success()
+    );
+    let json = json(&["--demo", "--data-dir", data, "status", "--json"]);
+    let still = &json["still_billing_monthly"];
+    let text = String::from_utf8_lossy(&gpumeter(&["--demo", "--data-dir", data, "status"]).stdout)
+        .into_owned();
+    let expected = format!(
+        "  still billing: ≥ {} {} + {} unknown a month",
+        still["known"].as_str().unwrap(),
+        still["currency"].as_str().unwrap(),
+        still["unknown"].as_array().unwrap().len()
+    );
+    assert!(text.contains(&expected), "{expected}\n{text}");
+    assert!(!text.contains("keeps billing after a release"), "{text}");
 }

@@ -140,14 +140,16 @@ fn resources(cloud: &CloudJson) -> String {
         );
     }
     if let Some(still) = &cloud.still_billing_monthly {
-        let total = match still.unknown.len() {
-            0 => still.known.clone(),
-            n => format!("≥ {} + {n} unknown", still.known),
+        let released = cloud
+            .instance
+            .as_ref()
+            .is_some_and(|i| i.released_at.is_some());
+        let when = if released {
+            "still billing"
+        } else {
+            "keeps billing after a release"
         };
-        let _ = writeln!(
-            out,
-            "  keeps billing after a release: {total}{currency} a month"
-        );
+        let _ = writeln!(out, "  {when}: {} a month", still.with_currency());
         for unknown in &still.unknown {
             let _ = writeln!(out, "    unpriced: {unknown}");
         }

@@ -56,10 +56,7 @@ impl Confirm {
         let Some(t) = total else {
             return "price unknown".into();
         };
-        match t.unknown.len() {
-            0 => t.known.to_string(),
-            n => format!("≥ {} + {n} unknown", t.known),
-        }
+        t.with_currency()
     }
 
     /// The dialog as plain lines, for the command line's prompt and `--dry-run`.

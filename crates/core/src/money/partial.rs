@@ -79,6 +79,32 @@ impl fmt::Display for PartialTotal {
     }
 }
 
+impl PartialTotal {
+    /// `293.65 USD`, or `≥ 293.65 USD + 1 unknown` when something is left out: how every
+    /// surface that names the currency beside the total shows it.
+    pub fn with_currency(&self) -> String {
+        text(
+            &self.known.grouped(),
+            self.known.currency,
+            self.unknown.len(),
+        )
+    }
+}
+
+impl PartialTotalJson {
+    /// The same words as [`PartialTotal::with_currency`], from the JSON a command printed.
+    pub fn with_currency(&self) -> String {
+        text(&self.known, self.currency, self.unknown.len())
+    }
+}
+
+fn text(known: &str, currency: Currency, unknown: usize) -> String {
+    match unknown {
+        0 => format!("{known} {currency}"),
+        n => format!("≥ {known} {currency} + {n} unknown"),
+    }
+}
+
 /// [`PartialTotal`] as JSON: `{"currency": "USD", "known": "293.65", "incomplete": true,
 /// "unknown": ["..."]}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
