@@ -97,6 +97,33 @@ pub fn account(
     spend.account()
 }
 
+/// The account of an instance from the ledger's record alone, for a surface that does not ask
+/// the provider (`report`): the last listing stands for the latest, and each resource the
+/// ledger did not see go is taken as still there. An empty inventory would instead say that
+/// the instance and all its resources went at `now`. `None` without a listing or pricing.
+pub fn recorded_account(
+    pricing: Option<&Pricing>,
+    recorded: &Recorded,
+    now: Timestamp,
+) -> Option<Account> {
+    let (listed, released) = recorded.instance.as_ref()?;
+    let mut spend = Spend::new(pricing.cloned(), None, TimeZone::UTC);
+    spend.restore(listed.clone(), *released);
+    // Read as the provider's latest word only before a release: a listing older than the
+    // release would say it still runs.
+    if released.is_none() {
+        spend.record_listing(listed, now);
+    }
+    spend.remember(&recorded.resources);
+    let nothing_new = Inventory {
+        instance: Some(listed.clone()),
+        resources: Vec::new(),
+        deadline: None,
+    };
+    spend.recompute(Some(&nothing_new), now, None);
+    spend.account()
+}
+
 impl Spend {
     /// The account of the latest reading; `None` before the first or without pricing.
     pub fn account(&self) -> Option<Account> {
