@@ -89,6 +89,23 @@ impl Ledger {
             .map_err(|e| self.err(e))
     }
 
+    /// Every instance id the ledger has a session, an inventory or a sighting of, in order.
+    pub fn instance_ids(&self) -> Result<Vec<String>, LedgerError> {
+        if self.schema_version()? == 0 {
+            return Ok(Vec::new());
+        }
+        let mut statement = self
+            .conn
+            .prepare_cached(
+                "SELECT instance FROM sessions UNION SELECT id FROM instances ORDER BY 1",
+            )
+            .map_err(|e| self.err(e))?;
+        let rows = statement
+            .query_map([], |r| r.get::<_, String>(0))
+            .map_err(|e| self.err(e))?;
+        rows.map(|row| row.map_err(|e| self.err(e))).collect()
+    }
+
     /// The instance as its provider last listed it, and when it was released: the first
     /// confirmed release the ledger recorded, else the first inventory that no longer listed
     /// it, whichever came first. `None` when no listing was kept (an older ledger).
