@@ -8,7 +8,7 @@ use jiff::tz::TimeZone;
 
 use super::{Pricing, Spend, SpendReading};
 use crate::cloud::{InstanceInfo, Inventory};
-use crate::meter::{Breakdown, Leftover, Resource};
+use crate::meter::{Breakdown, InstanceState, Leftover, Resource};
 use crate::money::{Currency, Money, PartialTotal};
 
 /// What the ledger recorded of an instance: its last listing and release, and every resource
@@ -109,9 +109,9 @@ pub fn recorded_account(
     let (listed, released) = recorded.instance.as_ref()?;
     let mut spend = Spend::new(pricing.cloned(), None, TimeZone::UTC);
     spend.restore(listed.clone(), *released);
-    // Read as the provider's latest word only before a release: a listing older than the
-    // release would say it still runs.
-    if released.is_none() {
+    // A listing older than a recorded release would say it still runs; one that says it was
+    // released dates the release as a reading of it does.
+    if released.is_none() || listed.state == InstanceState::Released {
         spend.record_listing(listed, now);
     }
     spend.remember(&recorded.resources);

@@ -375,3 +375,23 @@ fn the_record_alone_keeps_what_the_ledger_did_not_see_go() {
     assert_eq!(offline.still_billing_monthly.known.amount, dec!(52.5));
     assert!(recorded_account(Some(&p), &Recorded::default(), later).is_none());
 }
+
+/// A listing that dates the release earlier than the ledger recorded it (a confirmed release
+/// written a second after the provider's own date) ends compute where a reading of it would.
+#[test]
+fn the_record_alone_takes_the_earlier_release_a_released_listing_gives() {
+    let p = pricing();
+    let mut cloud = Cloud::new(true);
+    cloud.change(ts(3600), InstanceState::Released);
+    let mut listed = cloud.inventory(ts(3600));
+    let recorded = Recorded {
+        instance: Some((listed.instance.take().unwrap(), Some(ts(3601)))),
+        resources: Vec::new(),
+    };
+    let now = ts(7200);
+    let offline = recorded_account(Some(&p), &recorded, now).unwrap();
+    let online = account(Some(&p), &recorded, &cloud.inventory(ts(3600)), now).unwrap();
+    assert_eq!(offline.released, Some(ts(3600)));
+    assert_eq!(offline.released, online.released);
+    assert_eq!(offline.accrued.compute, online.accrued.compute);
+}
