@@ -1,6 +1,7 @@
 //! `gpumeter report`: spend history from the ledger, per day and per component, idle spend,
 //! energy, actions, what still bills after a release, and instances that overlapped.
 
+mod account;
 mod bars;
 mod focus;
 mod json;
@@ -63,12 +64,18 @@ pub fn run(cli: &Cli, args: &ReportArgs) -> CommandResult {
         .map_err(|e| Failure::failed(e.to_string()))?;
     let price = |row: &LeftoverRow| sheet.as_ref().and_then(|s| monthly_cost(s, row));
     let report = report::build(&rows, since, until, &tz, &price);
-    if args.json {
-        emit(&serde_json::to_string_pretty(&json::shape(&report, &tz)).unwrap_or_default());
-    } else if args.csv {
+    if args.csv {
         emit(table::csv(&report).trim_end());
+        return Ok(ExitCode::SUCCESS);
+    }
+    // Lifetime to date, so at now whatever the window.
+    let accounts =
+        account::accounts(&ctx, &ledger, now).map_err(|e| Failure::failed(e.to_string()))?;
+    if args.json {
+        let shape = json::shape(&report, &accounts, &tz);
+        emit(&serde_json::to_string_pretty(&shape).unwrap_or_default());
     } else {
-        emit(table::text(&report, &tz).trim_end());
+        emit(table::text(&report, &accounts, &tz).trim_end());
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -29,7 +29,14 @@ pub fn seed(ledger: &mut Ledger, now: Timestamp) -> Result<(), LedgerError> {
     let rate = training_rate();
     let training = session(ledger, TRAINING, BillingMode::OnDemand, rate, start)?;
     let mut batch = minutes(training, start, released, rate, true);
-    let state = DemoState::fresh(released);
+    let mut state = DemoState::fresh(released);
+    // The listing says what the sessions say: running, and its disks there, since the start.
+    let created = state.instance.created;
+    state.instance.created = start;
+    state.instance.history = vec![(start, InstanceState::Running)];
+    for r in state.resources.iter_mut().filter(|r| r.created == created) {
+        r.created = start;
+    }
     batch.inventories.push((
         training,
         Inventory {

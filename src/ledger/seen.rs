@@ -12,7 +12,7 @@ use super::error::LedgerError;
 use super::insert::upsert_resources;
 use super::record::word;
 use super::store::Ledger;
-use crate::meter::{Resource, ResourceKind};
+use crate::meter::{InstanceState, Resource, ResourceKind};
 use crate::provider::{InstanceInfo, Inventory, Seen};
 
 impl Ledger {
@@ -89,6 +89,23 @@ impl Ledger {
             .map_err(|e| self.err(e))
     }
 
+    /// Every instance id the ledger has a session, an inventory or a sighting of, in order.
+    pub fn instance_ids(&self) -> Result<Vec<String>, LedgerError> {
+        if self.schema_version()? == 0 {
+            return Ok(Vec::new());
+        }
+        let mut statement = self
+            .conn
+            .prepare_cached(
+                "SELECT instance FROM sessions UNION SELECT id FROM instances ORDER BY 1",
+            )
+            .map_err(|e| self.err(e))?;
+        let rows = statement
+            .query_map([], |r| r.get::<_, String>(0))
+            .map_err(|e| self.err(e))?;
+        rows.map(|row| row.map_err(|e| self.err(e))).collect()
+    }
+
     /// The instance as its provider last listed it, and when it was released: the first
     /// confirmed release the ledger recorded, else the first inventory that no longer listed
     /// it, whichever came first. `None` when no listing was kept (an older ledger).
@@ -102,22 +119,33 @@ impl Ledger {
         let row = self
             .conn
             .query_row(
-                "SELECT i.listing, x.released
+                "SELECT i.listing, x.released, i.last_seen
                  FROM instances i JOIN instance_release x ON x.id = i.id
                  WHERE i.id = ?1",
                 [instance],
-                |r| Ok((r.get::<_, Option<String>>(0)?, r.get::<_, Option<i64>>(1)?)),
+                |r| {
+                    Ok((
+                        r.get::<_, Option<String>>(0)?,
+                        r.get::<_, Option<i64>>(1)?,
+                        r.get::<_, i64>(2)?,
+                    ))
+                },
             )
             .optional()
             .map_err(|e| self.err(e))?;
-        let Some((Some(listing), released)) = row else {
+        let Some((Some(listing), released, last_seen)) = row else {
             return Ok(None);
         };
         // A listing this version cannot read is left out, not guessed.
         let Ok(info) = serde_json::from_str::<InstanceInfo>(&listing) else {
             return Ok(None);
         };
-        let released = released.and_then(|t| Timestamp::from_second(t).ok());
+        // Listed alive after it, the release was a wrong guess, as a reading of that listing
+        // says: a fresh process that reads no provider gives the same account.
+        let alive_since = info.state != InstanceState::Released;
+        let released = released
+            .filter(|r| !(alive_since && last_seen > *r))
+            .and_then(|t| Timestamp::from_second(t).ok());
         Ok(Some((info, released)))
     }
 }
@@ -393,8 +421,13 @@ mod tests {
         ledger.record_event(event).unwrap();
         assert_eq!(
             ledger.instance_record("i-1").unwrap(),
-            Some((listed, Some(t(500))))
+            Some((listed.clone(), Some(t(500))))
         );
+        // Listed running after that, the release was a wrong guess, as a reading says.
+        ledger
+            .saw_inventory("i-1", &inventory(Some(listed.clone())), t(1000))
+            .unwrap();
+        assert_eq!(ledger.instance_record("i-1").unwrap(), Some((listed, None)));
     }
 
     /// A ledger from before regions were kept: its sightings stand for any region, read-only

@@ -2,8 +2,8 @@
 //! the file-backed cloud of tests/command_scripts (a provider that forgets a released instance,
 //! or keeps listing it) and on the demo cloud, each followed by `status --json`,
 //! `checklist --json` and `report --json`, fresh processes reading the same ledger. They agree
-//! on what keeps billing and what is unknown, the released instance stays released with what
-//! it cost, and the total never falls.
+//! on what keeps billing and what is unknown, report's account to date is status's cost, the
+//! released instance stays released with what it cost, and the total never falls.
 
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -128,6 +128,49 @@ fn dec(v: &Value) -> Decimal {
         .unwrap()
 }
 
+/// `report --json`'s account of the instance `status --json` describes, read `elapsed` after
+/// that status at most: the same release, what still bills and what is unknown exactly, and a
+/// total no lower and no higher than the burn rate adds in that time (a cent of rounding).
+/// After a release compute no longer grows: within a cent, which the rounding may move
+/// between lines.
+fn report_agrees(
+    report: &Value,
+    status: &Value,
+    elapsed: std::time::Duration,
+) -> Result<(), TestCaseError> {
+    let id = &status["instance"]["id"];
+    let entry = report["accounts"]
+        .as_array()
+        .and_then(|a| a.iter().find(|e| &e["instance"] == id))
+        .unwrap_or_else(|| panic!("no account of {id} in {report}"));
+    let account = &entry["account"];
+    let cost = &status["cost"];
+    prop_assert!(account.is_object(), "{}", entry);
+    prop_assert_eq!(
+        &account["still_billing_monthly"],
+        &status["still_billing_monthly"]
+    );
+    prop_assert_eq!(&account["unknown"], &cost["unknown"]);
+    prop_assert_eq!(&account["incomplete"], &cost["incomplete"]);
+    prop_assert_eq!(&account["released_at"], &status["instance"]["released_at"]);
+    let (before, after) = (dec(&cost["total"]), dec(&account["total"]));
+    let hours = Decimal::try_from(elapsed.as_secs_f64() / 3600.0).unwrap();
+    let cent = Decimal::new(1, 2);
+    let most = before + dec(&cost["burn_per_hour"]) * hours + cent;
+    prop_assert!(
+        before <= after && after <= most,
+        "{} outside {} .. {}",
+        after,
+        before,
+        most
+    );
+    if !status["instance"]["released_at"].is_null() {
+        let drift = (dec(&account["compute"]) - dec(&cost["compute"])).abs();
+        prop_assert!(drift <= cent, "{} / {}", account, cost);
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 8, failure_persistence: None, ..ProptestConfig::default() })]
 
@@ -156,8 +199,11 @@ proptest! {
                 }
                 _ => {}
             }
+            let read = std::time::Instant::now();
             let (_, status) = cloud.run(&["status", "--json"]);
             let (_, checklist) = cloud.run(&["checklist", "--provider", "command", "--json"]);
+            let (_, report) = cloud.run(&["report", "--json"]);
+            report_agrees(&report, &status, read.elapsed())?;
             // What keeps billing, and what of it has no price: the same on both.
             prop_assert_eq!(
                 &status["still_billing_monthly"],
@@ -189,7 +235,6 @@ proptest! {
                 let (code, again) = cloud.text(&["release", "--provider", "command", "--yes"]);
                 prop_assert_eq!(code, Some(0), "{}", again);
                 prop_assert!(again.contains("already released"), "{}", again);
-                let (_, report) = cloud.run(&["report", "--json"]);
                 prop_assert_eq!(ids(&report, "still_billing"), ids(&checklist, "would_keep_billing"));
             }
         }
@@ -253,8 +298,11 @@ proptest! {
         let mut compute_at_release: Option<Decimal> = None;
         for step in steps {
             let _ = demo.run(&[step, "--yes"]);
+            let read = std::time::Instant::now();
             let (_, _, status) = demo.run(&["status", "--json"]);
             let (_, _, checklist) = demo.run(&["checklist", "--json"]);
+            let (_, _, report) = demo.run(&["report", "--json"]);
+            report_agrees(&report, &status, read.elapsed())?;
             prop_assert_eq!(
                 &status["still_billing_monthly"],
                 &checklist["still_billing_monthly"],
@@ -274,7 +322,6 @@ proptest! {
                 let (code, again, _) = demo.run(&["release", "--yes"]);
                 prop_assert_eq!(code, Some(0), "{}", again);
                 prop_assert!(again.contains("already released"), "{}", again);
-                let (_, _, report) = demo.run(&["report", "--json"]);
                 prop_assert_eq!(ids(&report, "still_billing"), ids(&checklist, "would_keep_billing"));
             }
         }

@@ -17,7 +17,7 @@ use crate::pricing::{Sheet, Sku};
 mod account;
 pub mod per_minute;
 mod sheet_choice;
-pub use account::{Account, Recorded, account};
+pub use account::{Account, Recorded, account, recorded_account};
 pub use sheet_choice::{SheetChoice, choose_sheet, default_sheet, sheet_for_region};
 
 /// Traffic samples newer than this stay one per sample; older ones merge per hour.
@@ -258,22 +258,10 @@ impl Spend {
     /// Merges a fresh inventory into the resources seen so far.
     pub fn record_inventory(&mut self, inventory: &Inventory, now: Timestamp) {
         self.per_minute = None;
-        match (&inventory.instance, &mut self.instance) {
-            (Some(listed), known) => {
-                let released = (listed.state == InstanceState::Released).then(|| {
-                    listed
-                        .history
-                        .iter()
-                        .find(|(_, s)| *s == InstanceState::Released)
-                        .map_or(now, |(at, _)| *at)
-                });
-                // A release seen before stays; listed alive again, it was a wrong guess.
-                let before = known.as_ref().and_then(|(_, gone)| *gone);
-                let gone = released.map(|r| earliest(before, Some(r)).unwrap_or(r));
-                *known = Some((listed.clone(), gone));
-            }
-            (None, Some((_, gone @ None))) => *gone = Some(now),
-            (None, _) => {}
+        if let Some(listed) = &inventory.instance {
+            self.record_listing(listed, now);
+        } else if let Some((_, gone @ None)) = &mut self.instance {
+            *gone = Some(now);
         }
         for r in &inventory.resources {
             match self.resources.iter_mut().find(|k| k.id == r.id) {
@@ -291,6 +279,21 @@ impl Spend {
                 known.deleted = Some(with_instance.map_or(now, |r| r.min(now).max(known.created)));
             }
         }
+    }
+
+    /// Takes `listed` as the instance's latest listing, read at `now`.
+    fn record_listing(&mut self, listed: &InstanceInfo, now: Timestamp) {
+        let released = (listed.state == InstanceState::Released).then(|| {
+            listed
+                .history
+                .iter()
+                .find(|(_, s)| *s == InstanceState::Released)
+                .map_or(now, |(at, _)| *at)
+        });
+        // A release seen before stays; listed alive again, it was a wrong guess.
+        let before = self.released_at();
+        let gone = released.map(|r| earliest(before, Some(r)).unwrap_or(r));
+        self.instance = Some((listed.clone(), gone));
     }
 
     /// Recomputes the reading for `now`; without pricing or an inventory there is none. An instance the

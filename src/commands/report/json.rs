@@ -7,6 +7,7 @@ use jiff::tz::TimeZone;
 use rust_decimal::{Decimal, RoundingStrategy};
 use serde::Serialize;
 
+use super::account::{self, InstanceAccount, InstanceAccountJson};
 use crate::ledger::report::{CurrencySpend, Report};
 use crate::meter::CentsBreakdown;
 use crate::money::Money;
@@ -26,6 +27,8 @@ pub struct ReportJson {
     actions: Vec<ActionJson>,
     still_billing: Vec<LeftoverJson>,
     overlaps: Vec<OverlapJson>,
+    /// Each instance's account to date, as `status` gives it; not the window's spend.
+    accounts: Vec<InstanceAccountJson>,
 }
 
 #[derive(Debug, Serialize)]
@@ -104,7 +107,7 @@ pub fn fixed_f64(value: f64, dp: u32) -> String {
     Decimal::try_from(value).map_or_else(|_| "0".into(), |d| fixed(d, dp))
 }
 
-pub fn shape(report: &Report, tz: &TimeZone) -> ReportJson {
+pub fn shape(report: &Report, accounts: &[InstanceAccount], tz: &TimeZone) -> ReportJson {
     ReportJson {
         since: report.since,
         until: report.until,
@@ -172,6 +175,7 @@ pub fn shape(report: &Report, tz: &TimeZone) -> ReportJson {
                 seconds: o.seconds,
             })
             .collect(),
+        accounts: accounts.iter().map(account::json).collect(),
     }
 }
 

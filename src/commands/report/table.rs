@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
 
+use super::account::{self, InstanceAccount};
 use super::json::{fixed, fixed_f64};
 use crate::ledger::report::Report;
 use crate::money::Money;
@@ -31,7 +32,7 @@ pub fn csv(report: &Report) -> String {
     out
 }
 
-pub fn text(report: &Report, tz: &TimeZone) -> String {
+pub fn text(report: &Report, accounts: &[InstanceAccount], tz: &TimeZone) -> String {
     let mut out = String::new();
     let local = |t: Timestamp| tz.to_datetime(t).strftime("%Y-%m-%d %H:%M").to_string();
     let _ = writeln!(
@@ -47,6 +48,7 @@ pub fn text(report: &Report, tz: &TimeZone) -> String {
     spend(&mut out, report);
     usage(&mut out, report);
     instances(&mut out, report);
+    lifetime(&mut out, accounts);
     actions(&mut out, report, &local);
     leftovers(&mut out, report, &local);
     overlaps(&mut out, report, &local);
@@ -129,6 +131,20 @@ fn instances(out: &mut String, report: &Report) {
             i.sessions,
             if i.sessions == 1 { "" } else { "s" }
         );
+    }
+}
+
+/// Each instance's account to date: what `status` says it has cost, not the window's spend.
+fn lifetime(out: &mut String, accounts: &[InstanceAccount]) {
+    if accounts.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\nTo date, over each instance's life (as status gives it)"
+    );
+    for a in accounts {
+        let _ = writeln!(out, "  {:<20} {}", a.instance, account::line(a));
     }
 }
 

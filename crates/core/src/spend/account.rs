@@ -8,7 +8,7 @@ use jiff::tz::TimeZone;
 
 use super::{Pricing, Spend, SpendReading};
 use crate::cloud::{InstanceInfo, Inventory};
-use crate::meter::{Breakdown, Leftover, Resource};
+use crate::meter::{Breakdown, InstanceState, Leftover, Resource};
 use crate::money::{Currency, Money, PartialTotal};
 
 /// What the ledger recorded of an instance: its last listing and release, and every resource
@@ -94,6 +94,33 @@ pub fn account(
     spend.remember(&recorded.resources);
     spend.record_inventory(inventory, now);
     spend.recompute(Some(inventory), now, None);
+    spend.account()
+}
+
+/// The account of an instance from the ledger's record alone, for a surface that does not ask
+/// the provider (`report`): the last listing stands for the latest, and each resource the
+/// ledger did not see go is taken as still there. An empty inventory would instead say that
+/// the instance and all its resources went at `now`. `None` without a listing or pricing.
+pub fn recorded_account(
+    pricing: Option<&Pricing>,
+    recorded: &Recorded,
+    now: Timestamp,
+) -> Option<Account> {
+    let (listed, released) = recorded.instance.as_ref()?;
+    let mut spend = Spend::new(pricing.cloned(), None, TimeZone::UTC);
+    spend.restore(listed.clone(), *released);
+    // A listing older than a recorded release would say it still runs; one that says it was
+    // released dates the release as a reading of it does.
+    if released.is_none() || listed.state == InstanceState::Released {
+        spend.record_listing(listed, now);
+    }
+    spend.remember(&recorded.resources);
+    let nothing_new = Inventory {
+        instance: Some(listed.clone()),
+        resources: Vec::new(),
+        deadline: None,
+    };
+    spend.recompute(Some(&nothing_new), now, None);
     spend.account()
 }
 

@@ -6,7 +6,7 @@ use jiff::tz::TimeZone;
 use proptest::prelude::*;
 use rust_decimal::{Decimal, dec};
 
-use super::{Account, Recorded, account};
+use super::{Account, Recorded, account, recorded_account};
 use crate::cloud::{Exposure, InstanceInfo, Inventory, LinkedResource};
 use crate::meter::fixture::example_sheet;
 use crate::meter::{BillingMode, ComputeTerms, InstanceState, Resource, ResourceKind};
@@ -322,6 +322,10 @@ proptest! {
             let running = cockpit.account().unwrap();
             let fresh = fresh.unwrap();
             prop_assert_eq!(cents(&running), cents(&fresh));
+            // What the ledger now holds, read with no provider at all, says the same.
+            let offline = recorded_account(Some(&p), &ledger.0, now).unwrap();
+            prop_assert_eq!(cents(&running), cents(&offline));
+            prop_assert_eq!(running.released, offline.released);
             prop_assert!(running.total.known.amount >= last_total);
             last_total = running.total.known.amount;
             let released = cloud.state() == InstanceState::Released;
@@ -348,4 +352,46 @@ fn a_resource_the_ledger_saw_go_keeps_what_it_accrued_until_then() {
     // 730 GiB at 0.05 a month is 0.05 an hour: one hour, until it was first missed.
     assert!(a.accrued.storage >= dec!(0.05));
     assert!(a.leftovers.iter().all(|l| l.id != "snap-1"));
+}
+
+/// Offline, a resource the ledger never saw go still bills and still accrues: an empty
+/// reading would have ended it, and the released instance's leftovers with it.
+#[test]
+fn the_record_alone_keeps_what_the_ledger_did_not_see_go() {
+    let p = pricing();
+    let mut cloud = Cloud::new(false);
+    let mut ledger = Ledger::default();
+    ledger.saw(&cloud.inventory(ts(0)), ts(0));
+    cloud.change(ts(3600), InstanceState::Released);
+    ledger.released(ts(3600));
+    let gone = cloud.inventory(ts(7200));
+    ledger.saw(&gone, ts(7200));
+    let later = ts(730 * 3600);
+    let offline = recorded_account(Some(&p), &ledger.0, later).unwrap();
+    let online = account(Some(&p), &ledger.0, &cloud.inventory(later), later).unwrap();
+    assert_eq!(cents(&offline), cents(&online));
+    assert_eq!(offline.accrued.compute, dec!(3.60));
+    assert_eq!(offline.released, Some(ts(3600)));
+    assert_eq!(offline.still_billing_monthly.known.amount, dec!(52.5));
+    assert!(recorded_account(Some(&p), &Recorded::default(), later).is_none());
+}
+
+/// A listing that dates the release earlier than the ledger recorded it (a confirmed release
+/// written a second after the provider's own date) ends compute where a reading of it would.
+#[test]
+fn the_record_alone_takes_the_earlier_release_a_released_listing_gives() {
+    let p = pricing();
+    let mut cloud = Cloud::new(true);
+    cloud.change(ts(3600), InstanceState::Released);
+    let mut listed = cloud.inventory(ts(3600));
+    let recorded = Recorded {
+        instance: Some((listed.instance.take().unwrap(), Some(ts(3601)))),
+        resources: Vec::new(),
+    };
+    let now = ts(7200);
+    let offline = recorded_account(Some(&p), &recorded, now).unwrap();
+    let online = account(Some(&p), &recorded, &cloud.inventory(ts(3600)), now).unwrap();
+    assert_eq!(offline.released, Some(ts(3600)));
+    assert_eq!(offline.released, online.released);
+    assert_eq!(offline.accrued.compute, online.accrued.compute);
 }

@@ -1,0 +1,155 @@
+//! Each instance's account to date, the one `status` gives, built from what the ledger recorded
+//! alone: `report` does not ask the provider. It is lifetime to date at `now`, whatever the
+//! window; the windowed spend beside it is what the metered sessions in the window cost.
+
+use jiff::Timestamp;
+use serde::Serialize;
+
+use crate::commands::context::Context;
+use crate::ledger::Ledger;
+use crate::ledger::error::LedgerError;
+use crate::money::{Currency, PartialTotalJson};
+use crate::provider::InstanceInfo;
+use crate::spend::{Account, Pricing, Recorded, recorded_account};
+
+/// Why an instance the ledger knows has no account.
+const NO_LISTING: &str =
+    "the ledger kept no listing of it (an older ledger, or an instance it never listed)";
+const NO_PRICES: &str = "no price sheet prices it";
+
+/// One instance's account, or why there is none.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InstanceAccount {
+    pub instance: String,
+    pub account: Result<Account, String>,
+}
+
+/// The account of every instance the ledger knows, at `now`.
+pub fn accounts(
+    ctx: &Context,
+    ledger: &Ledger,
+    now: Timestamp,
+) -> Result<Vec<InstanceAccount>, LedgerError> {
+    let mut out = Vec::new();
+    for id in ledger.instance_ids()? {
+        let recorded = Recorded {
+            instance: ledger.instance_record(&id)?,
+            resources: ledger.resources_seen(&id)?,
+        };
+        let account = match &recorded.instance {
+            Some((listed, _)) => {
+                pricing(ctx, &id, listed).and_then(|p| account_of(p.as_ref(), &recorded, now))
+            }
+            None => Err(NO_LISTING.to_string()),
+        };
+        out.push(InstanceAccount {
+            instance: id,
+            account,
+        });
+    }
+    Ok(out)
+}
+
+/// The account of `recorded` at `now` under `pricing`, or why there is none.
+pub fn account_of(
+    pricing: Option<&Pricing>,
+    recorded: &Recorded,
+    now: Timestamp,
+) -> Result<Account, String> {
+    if recorded.instance.is_none() {
+        return Err(NO_LISTING.to_string());
+    }
+    recorded_account(pricing, recorded, now).ok_or_else(|| NO_PRICES.to_string())
+}
+
+/// The config's prices, where they are this instance's: its own instance, or one of the same
+/// provider when the config names no SKU (the listing's type then picks it) or the same one.
+fn pricing(ctx: &Context, id: &str, listed: &InstanceInfo) -> Result<Option<Pricing>, String> {
+    let config = &ctx.config;
+    let same_provider = config
+        .instance
+        .provider
+        .is_none_or(|k| k.name() == listed.provider);
+    let same_sku = config.pricing.sku.as_ref().is_none_or(|s| *s == listed.sku);
+    let its_own = ctx.demo || config.instance.id.as_deref() == Some(id);
+    let same_kind = same_provider && same_sku;
+    if !(its_own || same_kind) {
+        return Err(format!(
+            "the config prices another instance ({} {}), not this {} {}",
+            config.instance.provider.map_or("?", |k| k.name()),
+            config.pricing.sku.as_deref().unwrap_or("?"),
+            listed.provider,
+            listed.sku
+        ));
+    }
+    ctx.pricing_for(Some(listed)).map_err(|e| e.to_string())
+}
+
+/// An account in `report --json`: money as cents strings, the lines adding up to `total`, and
+/// what is unknown named, never counted as 0.
+#[derive(Debug, Serialize)]
+pub struct AccountJson {
+    currency: Currency,
+    compute: String,
+    bandwidth: String,
+    storage: String,
+    extras: String,
+    total: String,
+    /// The total leaves something out: `unknown` is not empty.
+    incomplete: bool,
+    unknown: Vec<String>,
+    still_billing_monthly: PartialTotalJson,
+    released_at: Option<Timestamp>,
+}
+
+/// One entry of `accounts[]`: the account, or `null` and why.
+#[derive(Debug, Serialize)]
+pub struct InstanceAccountJson {
+    instance: String,
+    account: Option<AccountJson>,
+    reason: Option<String>,
+}
+
+pub fn json(entry: &InstanceAccount) -> InstanceAccountJson {
+    let (account, reason) = match &entry.account {
+        Ok(a) => (Some(account_json(a)), None),
+        Err(why) => (None, Some(why.clone())),
+    };
+    InstanceAccountJson {
+        instance: entry.instance.clone(),
+        account,
+        reason,
+    }
+}
+
+fn account_json(account: &Account) -> AccountJson {
+    let [compute, bandwidth, storage, extras, total] =
+        account.accrued.to_cents().map(|d| d.to_string());
+    AccountJson {
+        currency: account.currency,
+        compute,
+        bandwidth,
+        storage,
+        extras,
+        total,
+        incomplete: !account.total.is_complete(),
+        unknown: account.total.unknown.clone(),
+        still_billing_monthly: account.still_billing_monthly.json(),
+        released_at: account.released,
+    }
+}
+
+/// One line of text: the account to date and what still bills a month, or why there is none.
+pub fn line(entry: &InstanceAccount) -> String {
+    match &entry.account {
+        Ok(a) => format!(
+            "account to date ({}): {}; still billing a month: {}",
+            a.currency, a.total, a.still_billing_monthly
+        ),
+        Err(why) => format!("account to date: unknown, {why}"),
+    }
+}
+
+#[cfg(test)]
+#[path = "account_tests.rs"]
+mod tests;
