@@ -8,9 +8,9 @@ use serde::Serialize;
 use crate::commands::context::Context;
 use crate::ledger::Ledger;
 use crate::ledger::error::LedgerError;
-use crate::money::{Currency, PartialTotalJson};
+use crate::money::PartialTotalJson;
 use crate::provider::InstanceInfo;
-use crate::spend::{Account, Pricing, Recorded, recorded_account};
+use crate::spend::{Account, CostCents, Pricing, Recorded, recorded_account};
 
 /// Why an instance the ledger knows has no account.
 const NO_LISTING: &str =
@@ -89,15 +89,8 @@ fn pricing(ctx: &Context, id: &str, listed: &InstanceInfo) -> Result<Option<Pric
 /// what is unknown named, never counted as 0.
 #[derive(Debug, Serialize)]
 pub struct AccountJson {
-    currency: Currency,
-    compute: String,
-    bandwidth: String,
-    storage: String,
-    extras: String,
-    total: String,
-    /// The total leaves something out: `unknown` is not empty.
-    incomplete: bool,
-    unknown: Vec<String>,
+    #[serde(flatten)]
+    cost: CostCents,
     still_billing_monthly: PartialTotalJson,
     released_at: Option<Timestamp>,
 }
@@ -123,17 +116,8 @@ pub fn json(entry: &InstanceAccount) -> InstanceAccountJson {
 }
 
 fn account_json(account: &Account) -> AccountJson {
-    let [compute, bandwidth, storage, extras, total] =
-        account.accrued.to_cents().map(|d| d.to_string());
     AccountJson {
-        currency: account.currency,
-        compute,
-        bandwidth,
-        storage,
-        extras,
-        total,
-        incomplete: !account.total.is_complete(),
-        unknown: account.total.unknown.clone(),
+        cost: account.cost_cents(),
         still_billing_monthly: account.still_billing_monthly.json(),
         released_at: account.released,
     }
@@ -143,8 +127,9 @@ fn account_json(account: &Account) -> AccountJson {
 pub fn line(entry: &InstanceAccount) -> String {
     match &entry.account {
         Ok(a) => format!(
-            "account to date ({}): {}; still billing a month: {}",
-            a.currency, a.total, a.still_billing_monthly
+            "account to date: {}; still billing a month: {}",
+            a.total.with_currency(),
+            a.still_billing_monthly.with_currency()
         ),
         Err(why) => format!("account to date: unknown, {why}"),
     }

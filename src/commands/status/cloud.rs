@@ -7,9 +7,9 @@ use serde::Serialize;
 use crate::commands::context::Context;
 use crate::commands::{Failure, block_on};
 use crate::meter::{InstanceState, ResourceKind};
-use crate::money::{Currency, Money, PartialTotalJson};
+use crate::money::{Money, PartialTotalJson};
 use crate::provider::{InstanceInfo, Inventory};
-use crate::spend::{Account, PriceOrigin, PriceSource, Pricing, Recorded, account};
+use crate::spend::{Account, CostCents, PriceOrigin, PriceSource, Pricing, Recorded, account};
 
 #[derive(Debug, Clone, Serialize)]
 pub struct InstanceJson {
@@ -25,21 +25,13 @@ pub struct InstanceJson {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct CostJson {
-    pub currency: Currency,
-    pub compute: String,
-    pub bandwidth: String,
-    pub storage: String,
-    pub extras: String,
-    pub total: String,
+    #[serde(flatten)]
+    pub cost: CostCents,
     /// What the provider bills so far, after the billing step and minimum.
     pub billed: String,
     pub burn_per_hour: String,
     /// `sheet:<id>` or `live`.
     pub price_source: String,
-    /// What the sheet cannot price, each with the missing key; left out of every amount.
-    pub unknown: Vec<String>,
-    /// The total leaves something out: `unknown` is not empty.
-    pub incomplete: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -219,22 +211,13 @@ fn gone(listed: &InstanceInfo) -> InstanceInfo {
 }
 
 fn cost_json(pricing: &Pricing, account: &Account) -> CostJson {
-    let [compute, bandwidth, storage, extras, total] =
-        account.accrued.to_cents().map(|d| d.to_string());
     CostJson {
-        currency: account.currency,
-        compute,
-        bandwidth,
-        storage,
-        extras,
-        total,
+        cost: account.cost_cents(),
         billed: account.billed.total().cents_string(),
         burn_per_hour: account.burn_per_hour.total().cents_string(),
         price_source: match &pricing.source {
             PriceSource::Sheet(id) => format!("sheet:{id}"),
             PriceSource::Live => "live".into(),
         },
-        unknown: account.total.unknown.clone(),
-        incomplete: !account.total.is_complete(),
     }
 }

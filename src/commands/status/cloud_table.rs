@@ -38,21 +38,21 @@ pub(super) fn render(cloud: &CloudJson, now: Timestamp, tz: &TimeZone) -> String
                 out,
                 "cost      {} {} so far (billed {}): compute {}, bandwidth {}, storage {}, extras {}; \
                  {} {}/h now",
-                c.total,
-                c.currency,
+                c.cost.total,
+                c.cost.currency,
                 c.billed,
-                c.compute,
-                c.bandwidth,
-                c.storage,
-                c.extras,
+                c.cost.compute,
+                c.cost.bandwidth,
+                c.cost.storage,
+                c.cost.extras,
                 c.burn_per_hour,
-                c.currency
+                c.cost.currency
             );
-            if c.incomplete {
+            if c.cost.incomplete {
                 let _ = writeln!(
                     out,
                     "          incomplete, left out: {}",
-                    c.unknown.join("; ")
+                    c.cost.unknown.join("; ")
                 );
             }
         }
@@ -111,7 +111,7 @@ fn resources(cloud: &CloudJson) -> String {
     let currency = cloud
         .cost
         .as_ref()
-        .map_or(String::new(), |c| format!(" {}", c.currency));
+        .map_or(String::new(), |c| format!(" {}", c.cost.currency));
     let _ = writeln!(out, "resources ({}), a month after a release:", list.len());
     for r in list {
         let kind = serde_json::to_value(r.kind)

@@ -5,11 +5,28 @@
 
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
+use serde::Serialize;
 
 use super::{Pricing, Spend, SpendReading};
 use crate::cloud::{InstanceInfo, Inventory};
 use crate::meter::{Breakdown, InstanceState, Leftover, Resource};
 use crate::money::{Currency, Money, PartialTotal};
+
+/// What an account has cost, as every surface's JSON gives it: each line in cents, the lines
+/// adding up to the total, and what the total leaves out.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CostCents {
+    pub currency: Currency,
+    pub compute: String,
+    pub bandwidth: String,
+    pub storage: String,
+    pub extras: String,
+    pub total: String,
+    /// What the sheet cannot price, each with the missing key; left out of every amount.
+    pub unknown: Vec<String>,
+    /// The total leaves something out: `unknown` is not empty.
+    pub incomplete: bool,
+}
 
 /// What the ledger recorded of an instance: its last listing and release, and every resource
 /// seen with the last time it was listed.
@@ -68,6 +85,22 @@ impl Account {
             still_billing_monthly: still,
             leftovers: reading.leftovers.clone(),
             released,
+        }
+    }
+
+    /// What it has cost, in cents, as JSON shows it.
+    pub fn cost_cents(&self) -> CostCents {
+        let [compute, bandwidth, storage, extras, total] =
+            self.accrued.to_cents().map(|d| d.to_string());
+        CostCents {
+            currency: self.currency,
+            compute,
+            bandwidth,
+            storage,
+            extras,
+            total,
+            unknown: self.total.unknown.clone(),
+            incomplete: !self.total.is_complete(),
         }
     }
 
