@@ -58,7 +58,8 @@ impl Cloud {
              [instance]\nprovider = \"command\"\nid = \"i-cmd\"\n\n[command]\n\
              release = [{cloud:?}, \"release\", {state:?}]\n\
              stop = [{cloud:?}, \"stop\", {state:?}]\n\
-             inventory = [{cloud:?}, \"inventory\", {state:?}]\ntimeout = \"20s\"\n"
+             inventory = [{cloud:?}, \"inventory\", {state:?}]\n\
+             extend = [{cloud:?}, \"extend\", {state:?}, \"{{deadline}}\"]\ntimeout = \"20s\"\n"
         );
         std::fs::write(dir.join("sheet.toml"), SHEET).unwrap();
         std::fs::write(dir.join("config.toml"), config).unwrap();
@@ -110,6 +111,8 @@ enum Step {
     Start,
     /// A snapshot deleted: the cloud lists one fewer.
     Cleanup,
+    /// `gpumeter extend 2h`: the provider holds a later deadline; what it cost stays.
+    Extend,
 }
 
 fn step() -> impl Strategy<Value = Step> {
@@ -118,6 +121,7 @@ fn step() -> impl Strategy<Value = Step> {
         Just(Step::Stop),
         Just(Step::Start),
         Just(Step::Cleanup),
+        Just(Step::Extend),
     ]
 }
 
@@ -197,6 +201,10 @@ proptest! {
                     snapshots = (snapshots - 1).max(0);
                     cloud.set("snapshots", &snapshots.to_string());
                 }
+                Step::Extend if !released => {
+                    let (code, said) = cloud.text(&["extend", "2h", "--yes"]);
+                    prop_assert_eq!(code, Some(0), "extend: {}", said);
+                }
                 _ => {}
             }
             let read = std::time::Instant::now();
@@ -204,6 +212,18 @@ proptest! {
             let (_, checklist) = cloud.run(&["checklist", "--provider", "command", "--json"]);
             let (_, report) = cloud.run(&["report", "--json"]);
             report_agrees(&report, &status, read.elapsed())?;
+            // A deadline is never shown without who enforces it, or why nothing does; after
+            // a release there is none to show.
+            let deadline = &status["deadline"];
+            if cloud.state() == "released" {
+                prop_assert!(deadline.is_null(), "{}", deadline);
+            } else if !deadline.is_null() {
+                prop_assert!(
+                    deadline["enforced_by"].is_string()
+                        || deadline["not_enforced_reason"].is_string(),
+                    "{}", deadline
+                );
+            }
             // What keeps billing, and what of it has no price: the same on both.
             prop_assert_eq!(
                 &status["still_billing_monthly"],
@@ -438,4 +458,26 @@ fn serve_started_after_a_forgotten_release_exports_the_account_status_gives() {
         ),
         Decimal::from(unknown.len())
     );
+}
+
+/// A deadline set before the release is nothing to enforce after it: status shows none, says
+/// why, and does not ask for a watchdog to guard a released instance.
+#[test]
+fn after_a_release_status_shows_no_deadline_to_enforce() {
+    let cloud = Cloud::new(10_001, false);
+    let (code, said) = cloud.text(&["extend", "2h", "--yes"]);
+    assert_eq!(code, Some(0), "{said}");
+    let (_, before) = cloud.run(&["status", "--json"]);
+    assert!(before["deadline"].is_object(), "{before}");
+    let (code, _) = cloud.run(&["release", "--provider", "command", "--yes"]);
+    assert_eq!(code, Some(0));
+    let (_, after) = cloud.run(&["status", "--json"]);
+    assert_eq!(after["instance"]["state"], "released", "{after}");
+    assert!(after["deadline"].is_null(), "{after}");
+    let (_, text) = cloud.text(&["status"]);
+    assert!(
+        text.contains("deadline  none: the instance is released"),
+        "{text}"
+    );
+    assert!(!text.contains("NOT ENFORCED"), "{text}");
 }

@@ -118,8 +118,15 @@ pub fn read(ctx: &Context, now: Timestamp) -> Result<CloudJson, Failure> {
     let watchdog = row
         .as_ref()
         .and_then(|r| crate::watchdog::liveness::watchdog_of(&ledger, r, stale, now));
-    json.deadline = super::deadline::deadline(&inventory, row.as_ref(), watchdog, now);
-    json.keys_warning = keys_warning(row, &inventory, keys_expire);
+    // A released instance has nothing left to guard: no deadline and no warning about one.
+    let released = json
+        .instance
+        .as_ref()
+        .is_some_and(|i| i.released_at.is_some());
+    if !released {
+        json.deadline = super::deadline::deadline(&inventory, row.as_ref(), watchdog, now);
+        json.keys_warning = keys_warning(row, &inventory, keys_expire);
+    }
     Ok(json)
 }
 
@@ -187,7 +194,10 @@ pub fn describe(
             released_at: released.map(|t| t.to_string()),
         }),
         cost,
-        deadline: super::deadline::deadline(inventory, None, None, now),
+        deadline: released
+            .is_none()
+            .then(|| super::deadline::deadline(inventory, None, None, now))
+            .flatten(),
         resources: Some(resources),
         leftover_monthly_cost: account
             .as_ref()

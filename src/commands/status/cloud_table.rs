@@ -95,6 +95,13 @@ pub(super) fn render(cloud: &CloudJson, now: Timestamp, tz: &TimeZone) -> String
             },
             super::deadline::enforcement_line(d)
         ),
+        None if cloud
+            .instance
+            .as_ref()
+            .is_some_and(|i| i.released_at.is_some()) =>
+        {
+            writeln!(out, "deadline  none: the instance is released")
+        }
         None => writeln!(out, "deadline  none set and none held by the provider"),
     };
     if let Some(warning) = &cloud.keys_warning {
