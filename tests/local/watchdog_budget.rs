@@ -186,16 +186,16 @@ async fn the_hook_gets_80_then_100_once_each_with_the_level_reached() {
 
 /// When the demo cloud recorded a stop, polled for at most `limit`.
 async fn stopped_at(dir: &Path, limit: Duration) -> Option<Timestamp> {
+    reached(dir, InstanceState::Stopped, limit).await
+}
+
+/// When the demo cloud's instance first went into `wanted`, waiting up to `limit`.
+async fn reached(dir: &Path, wanted: InstanceState, limit: Duration) -> Option<Timestamp> {
     let cloud = DemoCloud::new(dir, Arc::new(Timestamp::now));
     let start = Instant::now();
     while start.elapsed() < limit {
         let state = cloud.load().unwrap();
-        if let Some((at, _)) = state
-            .instance
-            .history
-            .iter()
-            .find(|(_, s)| *s == InstanceState::Stopped)
-        {
+        if let Some((at, _)) = state.instance.history.iter().find(|(_, s)| *s == wanted) {
             return Some(*at);
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
@@ -267,6 +267,65 @@ async fn on_budget_stop_stops_the_instance_after_the_grace_period() {
     assert!(events[grace].text.starts_with("budget: "), "{events:#?}");
     assert_eq!(events[stop].outcome.as_deref(), Some("confirmed"));
     assert!(events[stop].text.contains("(budget: "), "{events:#?}");
+}
+
+/// `on_budget = "release"` goes the same confirmed way as a stop: the crossing, the grace
+/// line, then a release the provider confirmed, each saying it was the budget.
+#[tokio::test]
+async fn on_budget_release_releases_the_instance_after_the_grace_period() {
+    let dir = tempfile::tempdir().unwrap();
+    let (base, log) = receiver(vec![]);
+    let hooks = notify_config(&hook("json", &base));
+    let (_, wall) = stepping_clock();
+    DemoCloud::new(dir.path(), Arc::new(Timestamp::now))
+        .reset()
+        .unwrap();
+    let (spent, _) = spend_at(dir.path(), Timestamp::now()).await;
+    let limit = Money::new(
+        (spent.amount / Decimal::from(2)).round_dp(2),
+        spent.currency,
+    );
+    let w = watchdog(dir.path(), wall, limit, OnExpiry::Release, &hooks);
+    let instance = w.instance.clone();
+    let sim = demo_simulator("training");
+    let started = Timestamp::now();
+    let at = tokio::select! {
+        _ = watch(w, sim.clone(), sim) => None,
+        at = reached(dir.path(), InstanceState::Released, Duration::from_secs(60)) => at,
+    };
+    let at = match at {
+        Some(at) => at,
+        // The watchdog ends once the instance it guards is released; the cloud says when.
+        None => reached(dir.path(), InstanceState::Released, Duration::from_secs(1))
+            .await
+            .expect("the watchdog released the instance"),
+    };
+    let earliest =
+        Timestamp::from_second(started.as_second()).unwrap() + SignedDuration::from_secs(1);
+    assert!(at >= earliest, "released at {at}, before the grace ended");
+    let said = budget_alerts(&log);
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(
+        said[0]
+            .1
+            .contains("on_budget: release after the grace period unless extended"),
+        "{said:?}"
+    );
+    let ledger = Ledger::open_read_only(dir.path().join("ledger.sqlite")).unwrap();
+    let guard = ledger.guard(&instance).unwrap().unwrap();
+    assert_eq!(guard.on_expiry, OnExpiry::Release);
+    let events = ledger.last_watchdog_events(&instance, 50).unwrap();
+    let grace = events
+        .iter()
+        .position(|e| e.text.contains("unless extended (any key in the cockpit"))
+        .unwrap_or_else(|| panic!("no grace line: {events:#?}"));
+    let release = events
+        .iter()
+        .position(|e| e.kind == "action")
+        .expect("the release is an event");
+    assert!(grace < release, "{events:#?}");
+    assert_eq!(events[release].outcome.as_deref(), Some("confirmed"));
+    assert!(events[release].text.contains("(budget: "), "{events:#?}");
 }
 
 #[tokio::test]
