@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use gpumeter::config::{NotifyConfig, OnExpiry};
 use gpumeter::demo::{demo_pricing, demo_simulator};
 use gpumeter::guard::{IdleRule, IdleTracker};
-use gpumeter::ledger::{Change, GuardPolicy, Ledger};
+use gpumeter::ledger::{Change, GuardPolicy, GuardState, Ledger, WatchdogEvent};
 use gpumeter::meter::InstanceState;
 use gpumeter::money::Money;
 use gpumeter::notify::Notifier;
@@ -185,10 +185,6 @@ async fn the_hook_gets_80_then_100_once_each_with_the_level_reached() {
 }
 
 /// When the demo cloud recorded a stop, polled for at most `limit`.
-async fn stopped_at(dir: &Path, limit: Duration) -> Option<Timestamp> {
-    reached(dir, InstanceState::Stopped, limit).await
-}
-
 /// When the demo cloud's instance first went into `wanted`, waiting up to `limit`.
 async fn reached(dir: &Path, wanted: InstanceState, limit: Duration) -> Option<Timestamp> {
     let cloud = DemoCloud::new(dir, Arc::new(Timestamp::now));
@@ -203,8 +199,17 @@ async fn reached(dir: &Path, wanted: InstanceState, limit: Duration) -> Option<T
     None
 }
 
-#[tokio::test]
-async fn on_budget_stop_stops_the_instance_after_the_grace_period() {
+/// What a watchdog over a demo instance already past its limit did with `on_budget`, once the
+/// instance reached `wanted`.
+struct Acted {
+    started: Timestamp,
+    at: Timestamp,
+    said: Vec<(String, String)>,
+    guard: GuardState,
+    events: Vec<WatchdogEvent>,
+}
+
+async fn act_on_budget(on_budget: OnExpiry, wanted: InstanceState) -> Acted {
     let dir = tempfile::tempdir().unwrap();
     let (base, log) = receiver(vec![]);
     let hooks = notify_config(&hook("json", &base));
@@ -218,20 +223,62 @@ async fn on_budget_stop_stops_the_instance_after_the_grace_period() {
         (spent.amount / Decimal::from(2)).round_dp(2),
         spent.currency,
     );
-    let w = watchdog(dir.path(), wall, limit, OnExpiry::Stop, &hooks);
+    let w = watchdog(dir.path(), wall, limit, on_budget, &hooks);
     let instance = w.instance.clone();
     let sim = demo_simulator("training");
     let started = Timestamp::now();
     let at = tokio::select! {
-        ended = watch(w, sim.clone(), sim) => panic!("the watchdog ended first: {ended:?}"),
-        at = stopped_at(dir.path(), Duration::from_secs(60)) => at,
+        // A watchdog whose instance is released ends; the cloud says when that was.
+        _ = watch(w, sim.clone(), sim) => reached(dir.path(), wanted, Duration::from_secs(1)).await,
+        at = reached(dir.path(), wanted, Duration::from_secs(60)) => at,
     };
-    let at = at.expect("the watchdog stopped the instance");
-    // The deadline is set at the limit (whole seconds), then a second's grace.
-    let earliest =
-        Timestamp::from_second(started.as_second()).unwrap() + SignedDuration::from_secs(1);
-    assert!(at >= earliest, "stopped at {at}, before the grace ended");
-    let said = budget_alerts(&log);
+    let ledger = Ledger::open_read_only(dir.path().join("ledger.sqlite")).unwrap();
+    Acted {
+        started,
+        at: at.unwrap_or_else(|| panic!("the watchdog did not bring the instance to {wanted:?}")),
+        said: budget_alerts(&log),
+        guard: ledger.guard(&instance).unwrap().unwrap(),
+        events: ledger.last_watchdog_events(&instance, 50).unwrap(),
+    }
+}
+
+impl Acted {
+    /// The deadline is set at the limit (whole seconds), then a second's grace.
+    fn acted_after_the_grace(&self) {
+        let earliest = Timestamp::from_second(self.started.as_second()).unwrap()
+            + SignedDuration::from_secs(1);
+        assert!(
+            self.at >= earliest,
+            "acted at {}, before the grace ended",
+            self.at
+        );
+    }
+
+    /// The index of the grace line and of the action, the action confirmed and naming the
+    /// budget.
+    fn grace_then_confirmed_action(&self) -> (usize, usize) {
+        let events = &self.events;
+        let grace = events
+            .iter()
+            .position(|e| e.text.contains("unless extended (any key in the cockpit"))
+            .unwrap_or_else(|| panic!("no grace line: {events:#?}"));
+        let action = events
+            .iter()
+            .position(|e| e.kind == "action")
+            .expect("the action is an event");
+        assert!(grace < action, "{events:#?}");
+        assert!(events[grace].text.starts_with("budget: "), "{events:#?}");
+        assert_eq!(events[action].outcome.as_deref(), Some("confirmed"));
+        assert!(events[action].text.contains("(budget: "), "{events:#?}");
+        (grace, action)
+    }
+}
+
+#[tokio::test]
+async fn on_budget_stop_stops_the_instance_after_the_grace_period() {
+    let acted = act_on_budget(OnExpiry::Stop, InstanceState::Stopped).await;
+    acted.acted_after_the_grace();
+    let said = &acted.said;
     assert_eq!(said.len(), 1, "a jump past 80 says only 100: {said:?}");
     assert_eq!(said[0].0, "budget:100");
     assert!(
@@ -240,92 +287,37 @@ async fn on_budget_stop_stops_the_instance_after_the_grace_period() {
             .contains("on_budget: stop after the grace period unless extended"),
         "{said:?}"
     );
-    let ledger = Ledger::open_read_only(dir.path().join("ledger.sqlite")).unwrap();
-    let guard = ledger.guard(&instance).unwrap().unwrap();
-    assert_eq!(guard.on_expiry, OnExpiry::Stop);
-    assert!(guard.updated_by.ends_with("(budget)"), "{guard:?}");
-    let events = ledger.last_watchdog_events(&instance, 50).unwrap();
-    let position = |what: &str| {
-        events
-            .iter()
-            .position(|e| e.text.contains(what))
-            .unwrap_or_else(|| panic!("no event says {what:?}: {events:#?}"))
-    };
-    let crossed = position("on_budget: stop");
-    let grace = position("% used (");
-    let grace = events
+    assert_eq!(acted.guard.on_expiry, OnExpiry::Stop);
+    assert!(
+        acted.guard.updated_by.ends_with("(budget)"),
+        "{:?}",
+        acted.guard
+    );
+    let (grace, _) = acted.grace_then_confirmed_action();
+    let crossed = acted
+        .events
         .iter()
-        .enumerate()
-        .skip(grace + 1)
-        .find(|(_, e)| e.text.contains("unless extended (any key in the cockpit"))
-        .map_or_else(|| panic!("no grace line: {events:#?}"), |(i, _)| i);
-    let stop = events
-        .iter()
-        .position(|e| e.kind == "action")
-        .expect("the stop is an event");
-    assert!(crossed < grace && grace < stop, "{events:#?}");
-    assert!(events[grace].text.starts_with("budget: "), "{events:#?}");
-    assert_eq!(events[stop].outcome.as_deref(), Some("confirmed"));
-    assert!(events[stop].text.contains("(budget: "), "{events:#?}");
+        .position(|e| e.text.contains("on_budget: stop"))
+        .expect("the crossing is an event");
+    assert!(crossed < grace, "{:#?}", acted.events);
 }
 
 /// `on_budget = "release"` goes the same confirmed way as a stop: the crossing, the grace
 /// line, then a release the provider confirmed, each saying it was the budget.
 #[tokio::test]
 async fn on_budget_release_releases_the_instance_after_the_grace_period() {
-    let dir = tempfile::tempdir().unwrap();
-    let (base, log) = receiver(vec![]);
-    let hooks = notify_config(&hook("json", &base));
-    let (_, wall) = stepping_clock();
-    DemoCloud::new(dir.path(), Arc::new(Timestamp::now))
-        .reset()
-        .unwrap();
-    let (spent, _) = spend_at(dir.path(), Timestamp::now()).await;
-    let limit = Money::new(
-        (spent.amount / Decimal::from(2)).round_dp(2),
-        spent.currency,
-    );
-    let w = watchdog(dir.path(), wall, limit, OnExpiry::Release, &hooks);
-    let instance = w.instance.clone();
-    let sim = demo_simulator("training");
-    let started = Timestamp::now();
-    let at = tokio::select! {
-        _ = watch(w, sim.clone(), sim) => None,
-        at = reached(dir.path(), InstanceState::Released, Duration::from_secs(60)) => at,
-    };
-    let at = match at {
-        Some(at) => at,
-        // The watchdog ends once the instance it guards is released; the cloud says when.
-        None => reached(dir.path(), InstanceState::Released, Duration::from_secs(1))
-            .await
-            .expect("the watchdog released the instance"),
-    };
-    let earliest =
-        Timestamp::from_second(started.as_second()).unwrap() + SignedDuration::from_secs(1);
-    assert!(at >= earliest, "released at {at}, before the grace ended");
-    let said = budget_alerts(&log);
-    assert_eq!(said.len(), 1, "{said:?}");
+    let acted = act_on_budget(OnExpiry::Release, InstanceState::Released).await;
+    acted.acted_after_the_grace();
+    assert_eq!(acted.said.len(), 1, "{:?}", acted.said);
     assert!(
-        said[0]
+        acted.said[0]
             .1
             .contains("on_budget: release after the grace period unless extended"),
-        "{said:?}"
+        "{:?}",
+        acted.said
     );
-    let ledger = Ledger::open_read_only(dir.path().join("ledger.sqlite")).unwrap();
-    let guard = ledger.guard(&instance).unwrap().unwrap();
-    assert_eq!(guard.on_expiry, OnExpiry::Release);
-    let events = ledger.last_watchdog_events(&instance, 50).unwrap();
-    let grace = events
-        .iter()
-        .position(|e| e.text.contains("unless extended (any key in the cockpit"))
-        .unwrap_or_else(|| panic!("no grace line: {events:#?}"));
-    let release = events
-        .iter()
-        .position(|e| e.kind == "action")
-        .expect("the release is an event");
-    assert!(grace < release, "{events:#?}");
-    assert_eq!(events[release].outcome.as_deref(), Some("confirmed"));
-    assert!(events[release].text.contains("(budget: "), "{events:#?}");
+    assert_eq!(acted.guard.on_expiry, OnExpiry::Release);
+    acted.grace_then_confirmed_action();
 }
 
 #[tokio::test]
