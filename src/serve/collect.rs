@@ -129,16 +129,16 @@ impl Collector {
             .or(self.config_deadline);
         self.spend.recompute(self.inventory.as_ref(), now, deadline);
         // A stopped instance is not idle, and a released one has no deadline left to reach.
+        // Released is the account's word (a listing that says so, or one that no longer lists
+        // the instance), not only the listing's.
+        let released = self.spend.released_at().is_some();
         let state = self
             .inventory
             .as_ref()
             .and_then(|i| i.instance.as_ref())
             .map(|i| i.state);
-        let deadline = deadline.filter(|_| state != Some(InstanceState::Released));
-        let running = !matches!(
-            state,
-            Some(InstanceState::Stopped | InstanceState::Released)
-        );
+        let deadline = deadline.filter(|_| !released);
+        let running = !released && state != Some(InstanceState::Stopped);
         let gpus = match &self.round {
             Some((Ok(reading), _)) => reading.gpus.clone(),
             _ => Vec::new(),

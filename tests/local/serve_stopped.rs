@@ -13,8 +13,9 @@ use gpumeter::telemetry::{Stamped, Telemetry};
 use jiff::SignedDuration;
 use jiff::tz::TimeZone;
 
-/// The metric names a scrape holds with the instance in `state` and a deadline 90 minutes on.
-fn names(state: InstanceState) -> Vec<String> {
+/// The metric names a scrape holds with the instance in `state` and a deadline 90 minutes on;
+/// `forgotten`: the provider then stops listing it, as many do once it is released.
+fn names(state: InstanceState, forgotten: bool) -> Vec<String> {
     let now = fixture_now();
     let target = Target {
         instance_id: "i-1".into(),
@@ -28,11 +29,21 @@ fn names(state: InstanceState) -> Vec<String> {
     collector.feed(Input::Inventory(
         Ok(Inventory {
             instance: Some(demo.instance),
-            resources: demo.resources,
+            resources: demo.resources.clone(),
             deadline: None,
         }),
-        now,
+        now - SignedDuration::from_mins(1),
     ));
+    if forgotten {
+        collector.feed(Input::Inventory(
+            Ok(Inventory {
+                instance: None,
+                resources: demo.resources,
+                deadline: None,
+            }),
+            now,
+        ));
+    }
     let sim = demo_simulator("training");
     for s in 0..=60u64 {
         let at = Duration::from_secs(s);
@@ -53,15 +64,20 @@ fn names(state: InstanceState) -> Vec<String> {
 #[test]
 fn a_stopped_instance_is_not_idle_and_a_released_one_has_no_deadline() {
     let has = |names: &[String], name: &str| names.iter().any(|n| n == name);
-    let running = names(InstanceState::Running);
+    let running = names(InstanceState::Running, false);
     assert!(has(&running, "gpumeter_idle_seconds"), "{running:?}");
     assert!(has(&running, "gpumeter_deadline_remaining_seconds"));
     assert!(has(&running, "gpumeter_deadline_enforced"));
-    let stopped = names(InstanceState::Stopped);
+    let stopped = names(InstanceState::Stopped, false);
     assert!(!has(&stopped, "gpumeter_idle_seconds"), "{stopped:?}");
     assert!(has(&stopped, "gpumeter_deadline_remaining_seconds"));
-    let released = names(InstanceState::Released);
-    assert!(!has(&released, "gpumeter_idle_seconds"), "{released:?}");
-    assert!(!has(&released, "gpumeter_deadline_remaining_seconds"));
-    assert!(!has(&released, "gpumeter_deadline_enforced"));
+    // Released as listed, or listed running and then no longer listed at all.
+    for released in [
+        names(InstanceState::Released, false),
+        names(InstanceState::Running, true),
+    ] {
+        assert!(!has(&released, "gpumeter_idle_seconds"), "{released:?}");
+        assert!(!has(&released, "gpumeter_deadline_remaining_seconds"));
+        assert!(!has(&released, "gpumeter_deadline_enforced"));
+    }
 }
