@@ -50,6 +50,36 @@ async fn spend_at(dir: &Path, at: Timestamp) -> (Money, Money) {
     (accrual.accrued.total(), accrual.burn_per_hour.total())
 }
 
+/// A fresh demo cloud in `dir`, a webhook receiver and its config, a wall clock the test
+/// steps by `offset` seconds, and what the instance has cost so far.
+struct Setup {
+    dir: tempfile::TempDir,
+    log: Log,
+    hooks: NotifyConfig,
+    offset: Arc<AtomicI64>,
+    wall: WallClock,
+    spent: Money,
+}
+
+async fn setup() -> Setup {
+    let dir = tempfile::tempdir().unwrap();
+    let (base, log) = receiver(vec![]);
+    let hooks = notify_config(&hook("json", &base));
+    let (offset, wall) = stepping_clock();
+    DemoCloud::new(dir.path(), Arc::new(Timestamp::now))
+        .reset()
+        .unwrap();
+    let (spent, _) = spend_at(dir.path(), Timestamp::now()).await;
+    Setup {
+        dir,
+        log,
+        hooks,
+        offset,
+        wall,
+        spent,
+    }
+}
+
 /// Seconds until spend reaches `percent` of `limit`, at the burn rate `burn` from `spent`.
 fn seconds_to(percent: i64, limit: Money, spent: Money, burn: Money) -> i64 {
     let target = limit.amount * Decimal::from(percent) / Decimal::from(100);
@@ -130,14 +160,14 @@ fn level_in(body: &str) -> u32 {
 
 #[tokio::test]
 async fn the_hook_gets_80_then_100_once_each_with_the_level_reached() {
-    let dir = tempfile::tempdir().unwrap();
-    let (base, log) = receiver(vec![]);
-    let hooks = notify_config(&hook("json", &base));
-    let (offset, wall) = stepping_clock();
-    DemoCloud::new(dir.path(), Arc::new(Timestamp::now))
-        .reset()
-        .unwrap();
-    let (spent, _) = spend_at(dir.path(), Timestamp::now()).await;
+    let Setup {
+        dir,
+        log,
+        hooks,
+        offset,
+        wall,
+        spent,
+    } = setup().await;
     // Spend stands at about 70 % of the limit when the watchdog starts.
     let limit = Money::new(
         (spent.amount / Decimal::new(7, 1)).round_dp(2),
@@ -210,14 +240,14 @@ struct Acted {
 }
 
 async fn act_on_budget(on_budget: OnExpiry, wanted: InstanceState) -> Acted {
-    let dir = tempfile::tempdir().unwrap();
-    let (base, log) = receiver(vec![]);
-    let hooks = notify_config(&hook("json", &base));
-    let (_, wall) = stepping_clock();
-    DemoCloud::new(dir.path(), Arc::new(Timestamp::now))
-        .reset()
-        .unwrap();
-    let (spent, _) = spend_at(dir.path(), Timestamp::now()).await;
+    let Setup {
+        dir,
+        log,
+        hooks,
+        wall,
+        spent,
+        ..
+    } = setup().await;
     // Already over: the first check reaches the limit.
     let limit = Money::new(
         (spent.amount / Decimal::from(2)).round_dp(2),
@@ -322,14 +352,13 @@ async fn on_budget_release_releases_the_instance_after_the_grace_period() {
 
 #[tokio::test]
 async fn a_budget_that_stops_keeps_the_watchdog_when_its_cockpit_is_gone() {
-    let dir = tempfile::tempdir().unwrap();
-    let (base, _log) = receiver(vec![]);
-    let hooks = notify_config(&hook("json", &base));
-    let (_, wall) = stepping_clock();
-    DemoCloud::new(dir.path(), Arc::new(Timestamp::now))
-        .reset()
-        .unwrap();
-    let (spent, _) = spend_at(dir.path(), Timestamp::now()).await;
+    let Setup {
+        dir,
+        hooks,
+        wall,
+        spent,
+        ..
+    } = setup().await;
     // Far from the limit; no deadline, no idle rule that acts; the starter is gone.
     let limit = Money::new(spent.amount * Decimal::from(100), spent.currency);
     let alone = |on_budget| {
