@@ -6,6 +6,7 @@ use serde::Serialize;
 
 use crate::commands::context::Context;
 use crate::commands::{Failure, block_on};
+use crate::guard::GuardState;
 use crate::meter::{InstanceState, ResourceKind};
 use crate::money::{Money, PartialTotalJson};
 use crate::provider::{InstanceInfo, Inventory};
@@ -107,24 +108,25 @@ pub fn read(ctx: &Context, now: Timestamp) -> Result<CloudJson, Failure> {
     let price_source = ctx.price_origin(pricing.as_ref(), inventory.instance.as_ref());
     let recorded = ctx.recorded(&inventory);
     ctx.record_sighting(Some(&inventory));
-    let mut json = describe(&inventory, pricing.as_ref(), &recorded, now);
-    json.unknown_resources = provider.gaps();
-    json.price_source = price_source;
-    let keys_expire = provider.keys_expire();
-    json.keys_expire_at = keys_expire.map(|t| t.to_string());
     let row = ctx.guard_row(&inventory);
     let ledger = crate::ledger::path_in(&ctx.data_dir, ctx.demo);
     let stale = crate::serve::collect::WATCHDOG_STALE_AFTER;
     let watchdog = row
         .as_ref()
         .and_then(|r| crate::watchdog::liveness::watchdog_of(&ledger, r, stale, now));
-    // A released instance has nothing left to guard: no deadline and no warning about one.
-    let released = json
-        .instance
-        .as_ref()
-        .is_some_and(|i| i.released_at.is_some());
-    if !released {
-        json.deadline = super::deadline::deadline(&inventory, row.as_ref(), watchdog, now);
+    let mut json = describe(
+        &inventory,
+        pricing.as_ref(),
+        &recorded,
+        (row.as_ref(), watchdog),
+        now,
+    );
+    json.unknown_resources = provider.gaps();
+    json.price_source = price_source;
+    let keys_expire = provider.keys_expire();
+    json.keys_expire_at = keys_expire.map(|t| t.to_string());
+    // The keys matter only to a deadline still to act.
+    if json.deadline.is_some() {
         json.keys_warning = keys_warning(row, &inventory, keys_expire);
     }
     Ok(json)
@@ -133,7 +135,7 @@ pub fn read(ctx: &Context, now: Timestamp) -> Result<CloudJson, Failure> {
 /// The warning for the deadline that will act: the guard row's (the cockpit's or the
 /// watchdog's), else the one the provider holds, which releases.
 fn keys_warning(
-    row: Option<crate::guard::GuardState>,
+    row: Option<GuardState>,
     inventory: &Inventory,
     keys_expire: Option<Timestamp>,
 ) -> Option<String> {
@@ -149,11 +151,13 @@ fn keys_warning(
 }
 
 /// Renders the instance's account (see [`account`]): what the ledger recorded and what
-/// `inventory` lists now.
+/// `inventory` lists now; its deadline from the guard row and the row's watchdog `(pid,
+/// alive)`, none once it is released (nothing is left to guard).
 pub fn describe(
     inventory: &Inventory,
     pricing: Option<&Pricing>,
     recorded: &Recorded,
+    (row, watchdog): (Option<&GuardState>, Option<(u32, bool)>),
     now: Timestamp,
 ) -> CloudJson {
     let account = account(pricing, recorded, inventory, now);
@@ -196,7 +200,7 @@ pub fn describe(
         cost,
         deadline: released
             .is_none()
-            .then(|| super::deadline::deadline(inventory, None, None, now))
+            .then(|| super::deadline::deadline(inventory, row, watchdog, now))
             .flatten(),
         resources: Some(resources),
         leftover_monthly_cost: account

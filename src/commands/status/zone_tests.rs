@@ -26,6 +26,7 @@ fn report(deadline: Timestamp) -> StatusReport {
         &inventory,
         demo_pricing().as_ref(),
         &crate::spend::Recorded::default(),
+        (None, None),
         now,
     );
     report
