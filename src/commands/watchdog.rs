@@ -206,21 +206,13 @@ fn status(
         emit(&format!("no watchdog has guarded {instance} yet"));
         return Ok(ExitCode::from(super::EXIT_FAILED));
     };
-    // A live watchdog holds its lock however late its heartbeat (a wall clock that stepped, a
-    // ledger another process kept locked); a killed one leaves a fresh heartbeat behind and
-    // its lock free. Only where the lock cannot be looked at do the heartbeat and the process
-    // decide.
+    // The same answer status and serve give: the lock first, the heartbeat only where the
+    // lock cannot be looked at.
     let mut guard = guard;
-    let probe = crate::watchdog::lock::holder(ledger_path, instance);
-    let alive = match probe.held() {
-        Some(held) => held,
-        None => guard.watchdog.is_some_and(|w| {
-            w.alive(now, stale_after(interval)) && crate::watchdog::process::running(w.pid)
-        }),
-    };
-    if let (crate::watchdog::lock::Probe::Held(Some(pid)), Some(w)) =
-        (probe, guard.watchdog.as_mut())
-    {
+    let seen =
+        crate::watchdog::liveness::watchdog_of(ledger_path, &guard, stale_after(interval), now);
+    let alive = seen.is_some_and(|(_, alive)| alive);
+    if let (Some((pid, true)), Some(w)) = (seen, guard.watchdog.as_mut()) {
         w.pid = pid;
     }
     emit(&status::lines(instance, &guard, alive, budget, now, tz).join("\n"));
