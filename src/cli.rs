@@ -403,20 +403,9 @@ pub struct TargetArgs {
 }
 
 fn parse_cloud(text: &str) -> Result<crate::config::ProviderKind, String> {
-    use crate::config::ProviderKind as K;
-    match text {
-        "aws" => Ok(K::Aws),
-        "alibaba" => Ok(K::Alibaba),
-        "tencent" => Ok(K::Tencent),
-        "lambda" => Ok(K::Lambda),
-        "runpod" => Ok(K::Runpod),
-        "vast" => Ok(K::Vast),
-        "command" => Ok(K::Command),
-        "demo" => Ok(K::Demo),
-        _ => Err(format!(
-            "`{text}` is not one of aws, alibaba, tencent, lambda, runpod, vast, command, demo"
-        )),
-    }
+    text
+        .parse()
+        .map_err(|e: gpumeter_core::cloud::UnknownProvider| e.to_string())
 }
 
 impl Cli {

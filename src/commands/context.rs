@@ -437,7 +437,7 @@ impl Context {
         }
         let bundled = self.config.instance.provider.and_then(|kind| {
             let region = self.pricing_region(None);
-            sheet_for_region(kind.name(), region.as_deref(), None)
+            sheet_for_region(kind, region.as_deref(), None)
                 .map(|c| SheetRef::Bundled(c.sheet))
         });
         match self.config.pricing.sheet.clone().or(bundled) {
@@ -455,7 +455,7 @@ impl Context {
         let sku_name = cfg.sku.clone().or_else(|| derived.map(|i| i.sku.clone()));
         let provider_sheet = self.config.instance.provider.and_then(|kind| {
             let region = self.pricing_region(instance);
-            sheet_for_region(kind.name(), region.as_deref(), sku_name.as_deref())
+            sheet_for_region(kind, region.as_deref(), sku_name.as_deref())
                 .map(|c| SheetRef::Bundled(c.sheet))
         });
         let sheet_ref = cfg.sheet.clone().or(provider_sheet);

@@ -479,7 +479,7 @@ fn a_provider_kind_is_named_as_the_config_file_names_it() {
         ProviderKind::Vast,
         ProviderKind::Command,
     ] {
-        let config = parse(&format!("[instance]\nprovider = \"{}\"\n", kind.name())).unwrap();
+        let config = parse(&format!("[instance]\nprovider = \"{}\"\n", kind.id())).unwrap();
         assert_eq!(config.instance.provider, Some(kind));
     }
 }

@@ -106,7 +106,7 @@ fn needs(kind: ProviderKind, why: &Failure) -> String {
     format!(
         "stop, release, the deadline and what keeps billing (disks, snapshots, addresses) need \
          {} credentials: {give} ({})",
-        kind.name(),
+        kind.id(),
         gpumeter_core::text::one_line(&why.message, 300)
     )
 }

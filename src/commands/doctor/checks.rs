@@ -173,7 +173,7 @@ pub fn checks(detected: &Detected, facts: &Facts) -> Vec<Check> {
         "provider",
         "provider",
         detected.provider.as_ref(),
-        |p| p.name().to_string(),
+        |p| p.id().to_string(),
         "give --provider or set [instance] provider (gpumeter init writes it)",
     );
     provider_line.blocking = acts && provider.is_none();

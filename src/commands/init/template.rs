@@ -110,7 +110,7 @@ fn instance(out: &mut String, detected: &Detected) {
             "The cloud the instance lives in",
             &p.from,
             "provider",
-            p.value.name(),
+            p.value.id(),
         );
     }
     if let Some(i) = &detected.instance {
