@@ -403,8 +403,7 @@ pub struct TargetArgs {
 }
 
 fn parse_cloud(text: &str) -> Result<crate::config::ProviderKind, String> {
-    text
-        .parse()
+    text.parse()
         .map_err(|e: gpumeter_core::cloud::UnknownProvider| e.to_string())
 }
 

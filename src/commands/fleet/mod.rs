@@ -78,11 +78,7 @@ fn filter_of(args: &FleetArgs) -> Result<FleetFilter, Failure> {
     Ok(FleetFilter {
         tags,
         regions: args.regions.clone(),
-        providers: args
-            .providers
-            .iter()
-            .map(|p| p.id().to_string())
-            .collect(),
+        providers: args.providers.iter().map(|p| p.id().to_string()).collect(),
     })
 }
 

@@ -93,12 +93,42 @@ impl ProviderKind {
     #[must_use]
     pub const fn capabilities(self) -> Capabilities {
         match self {
-            ProviderKind::Demo | ProviderKind::Alibaba => can(true, true, true, true),
-            ProviderKind::Aws => can(true, true, true, false),
-            ProviderKind::Tencent => can(true, true, false, true),
-            ProviderKind::Lambda => can(false, false, false, false),
-            ProviderKind::Runpod | ProviderKind::Vast => can(true, true, false, false),
-            ProviderKind::Command => can(true, false, true, true),
+            ProviderKind::Demo | ProviderKind::Alibaba => Capabilities {
+                stop: true,
+                start: true,
+                snapshots: true,
+                deadline: true,
+            },
+            ProviderKind::Aws => Capabilities {
+                stop: true,
+                start: true,
+                snapshots: true,
+                deadline: false,
+            },
+            ProviderKind::Tencent => Capabilities {
+                stop: true,
+                start: true,
+                snapshots: false,
+                deadline: true,
+            },
+            ProviderKind::Lambda => Capabilities {
+                stop: false,
+                start: false,
+                snapshots: false,
+                deadline: false,
+            },
+            ProviderKind::Runpod | ProviderKind::Vast => Capabilities {
+                stop: true,
+                start: true,
+                snapshots: false,
+                deadline: false,
+            },
+            ProviderKind::Command => Capabilities {
+                stop: true,
+                start: false,
+                snapshots: true,
+                deadline: true,
+            },
         }
     }
 
@@ -131,32 +161,29 @@ impl ProviderKind {
         }
     }
 
-    /// The places the adapter looks for a credential, in order, as a missing credential's
-    /// error names them. Empty where none is needed.
+    /// The ways to give the adapter a credential, in the order its chain looks, each a phrase
+    /// to follow ("set RUNPOD_API_KEY"). Empty where none is needed.
     #[must_use]
     pub const fn credential_chain(self) -> &'static [&'static str] {
         match self {
             ProviderKind::Aws => &[
-                "AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY",
-                "the profile in ~/.aws/config and ~/.aws/credentials",
-                "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI/AWS_CONTAINER_CREDENTIALS_FULL_URI",
-                "the instance role",
+                "set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY",
+                "name a profile with AWS_PROFILE",
+                "attach an instance role",
             ],
             ProviderKind::Alibaba => &[
-                "ALIBABA_CLOUD_ACCESS_KEY_ID/ALIBABA_CLOUD_ACCESS_KEY_SECRET",
-                "the profile in ~/.aliyun/config.json",
-                "~/.alibabacloud/credentials.ini",
-                "the ECS RAM role",
+                "set ALIBABA_CLOUD_ACCESS_KEY_ID and ALIBABA_CLOUD_ACCESS_KEY_SECRET",
+                "configure the aliyun CLI",
+                "attach a RAM role to the instance",
             ],
             ProviderKind::Tencent => &[
-                "TENCENTCLOUD_SECRET_ID/TENCENTCLOUD_SECRET_KEY",
-                "the profile in ~/.tccli",
-                "~/.tencentcloud/credentials",
-                "the CVM role",
+                "set TENCENTCLOUD_SECRET_ID and TENCENTCLOUD_SECRET_KEY",
+                "configure tccli",
+                "bind a CAM role to the instance",
             ],
-            ProviderKind::Lambda => &["LAMBDA_API_KEY"],
-            ProviderKind::Runpod => &["RUNPOD_API_KEY"],
-            ProviderKind::Vast => &["VAST_API_KEY"],
+            ProviderKind::Lambda => &["set LAMBDA_API_KEY"],
+            ProviderKind::Runpod => &["set RUNPOD_API_KEY"],
+            ProviderKind::Vast => &["set VAST_API_KEY", "CONTAINER_API_KEY inside the instance"],
             ProviderKind::Command | ProviderKind::Demo => &[],
         }
     }
@@ -166,16 +193,6 @@ impl ProviderKind {
     #[must_use]
     pub fn from_id(id: &str) -> Option<ProviderKind> {
         ProviderKind::ALL.into_iter().find(|k| k.id() == id)
-    }
-}
-
-/// Stop, start, snapshots, deadline: in [`Capabilities`]' order.
-const fn can(stop: bool, start: bool, snapshots: bool, deadline: bool) -> Capabilities {
-    Capabilities {
-        stop,
-        start,
-        snapshots,
-        deadline,
     }
 }
 
@@ -275,12 +292,15 @@ mod tests {
     }
 
     #[test]
-    fn the_bearer_clouds_look_for_their_key_alone() {
-        for kind in [ProviderKind::Lambda, ProviderKind::Runpod, ProviderKind::Vast] {
-            let [var] = kind.credential_chain() else {
-                panic!("{kind}: {:?}", kind.credential_chain());
-            };
-            assert!(var.ends_with("_API_KEY"), "{kind}: {var}");
+    fn the_bearer_clouds_are_given_their_api_key() {
+        for kind in [
+            ProviderKind::Lambda,
+            ProviderKind::Runpod,
+            ProviderKind::Vast,
+        ] {
+            let first = kind.credential_chain().first().copied().unwrap_or("");
+            let var = format!("{}_API_KEY", kind.id().to_ascii_uppercase());
+            assert_eq!(first, format!("set {var}"), "{kind}");
         }
         assert!(ProviderKind::Demo.credential_chain().is_empty());
     }

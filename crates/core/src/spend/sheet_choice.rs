@@ -79,7 +79,8 @@ mod tests {
     }
 
     fn choice_for(provider: &str, region: &str, sku: &str) -> Option<(String, PriceKind)> {
-        sheet_for_region(provider.parse().unwrap(), Some(region), Some(sku)).map(|c| (c.sheet, c.kind))
+        sheet_for_region(provider.parse().unwrap(), Some(region), Some(sku))
+            .map(|c| (c.sheet, c.kind))
     }
 
     fn sheet(id: &str, kind: PriceKind) -> (String, PriceKind) {
