@@ -1,6 +1,7 @@
-//! A cloud's id is written once, in the core's `ProviderKind`: everywhere else asks the kind,
-//! so that a new cloud is a new variant the compiler walks through, not a hunt for strings.
-//! Test code (test files and in-file test modules) may spell ids as fixture data.
+//! A cloud's id and display name are written once, in the core's `ProviderKind`: everywhere
+//! else asks the kind, so that a new cloud is a new variant the compiler walks through, not a
+//! hunt for strings. Test code (test files and in-file test modules) may spell them as fixture
+//! data.
 
 use std::path::{Path, PathBuf};
 
@@ -8,11 +9,21 @@ use gpumeter_core::cloud::ProviderKind;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
-/// The one file that spells every id.
+/// The one file that spells every id and name.
 const KIND_FILE: &str = "crates/core/src/cloud/kind.rs";
 
-/// Where a quoted id may stay, and why: (path or folder, id, reason).
+/// Where a quoted id or name may stay, and why: (path or folder, id or name, reason).
 const ALLOWED: &[(&str, &str, &str)] = &[
+    (
+        "src/detect/signs.rs",
+        "Alibaba Cloud",
+        "the DMI sys_vendor Alibaba's firmware reports, matched as it is",
+    ),
+    (
+        "src/detect/signs.rs",
+        "Tencent Cloud",
+        "the DMI sys_vendor Tencent's firmware reports, matched as it is",
+    ),
     (
         "src/ledger/record.rs",
         "command",
@@ -79,14 +90,14 @@ fn production_lines(text: &str) -> Vec<(usize, &str)> {
     out
 }
 
-fn allowed(path: &str, id: &str) -> bool {
+fn allowed(path: &str, word: &str) -> bool {
     ALLOWED
         .iter()
-        .any(|(place, allowed_id, _)| path.starts_with(place) && *allowed_id == id)
+        .any(|(place, spelt, _)| path.starts_with(place) && *spelt == word)
 }
 
-/// Every quoted provider id outside the kind, its tests and the allowed places, as
-/// `path:line: text`.
+/// Every quoted provider id or display name outside the kind, its tests and the allowed
+/// places, as `path:line: text`.
 fn stray_ids() -> Vec<String> {
     let mut files = Vec::new();
     for dir in ["src", "crates"] {
@@ -104,9 +115,12 @@ fn stray_ids() -> Vec<String> {
         }
         let text = std::fs::read_to_string(&file).expect("a readable source file");
         for (number, line) in production_lines(&text) {
-            for kind in ProviderKind::ALL {
-                let quoted = format!("\"{}\"", kind.id());
-                if line.contains(&quoted) && !allowed(&path, kind.id()) {
+            let spelt = ProviderKind::ALL
+                .into_iter()
+                .flat_map(|kind| [kind.id(), kind.display_name()])
+                .filter(|word| line.contains(&format!("\"{word}\"")));
+            for word in spelt {
+                if !allowed(&path, word) {
                     found.push(format!("{path}:{number}: {}", line.trim()));
                 }
             }
@@ -116,7 +130,7 @@ fn stray_ids() -> Vec<String> {
 }
 
 #[test]
-fn provider_ids_are_spelt_only_by_the_kind() {
+fn provider_ids_and_names_are_spelt_only_by_the_kind() {
     let stray = stray_ids();
     assert!(
         stray.is_empty(),
@@ -134,6 +148,7 @@ fn the_scan_sees_a_stray_id_and_skips_test_modules() {
     assert!(lines[0].1.contains("\"aws\""));
     assert!(allowed("src/provider/alibaba/rpc.rs", "alibaba"));
     assert!(!allowed("src/provider/alibaba/rpc.rs", "aws"));
+    assert!(!allowed("src/ui/cost.rs", "RunPod"));
 }
 
 #[test]

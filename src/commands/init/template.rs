@@ -94,13 +94,15 @@ pub fn render(detected: &Detected, picks: &Picks) -> String {
 
 fn instance(out: &mut String, detected: &Detected) {
     if detected.provider.is_none() && detected.instance.is_none() {
-        out.push_str(
+        out.push_str(&format!(
             "\n[instance]\n\
-             # Nothing was detected: name the cloud (aws, alibaba, tencent, lambda, runpod, vast,\n\
-             # command or demo) and the instance here.\n\
-             # provider = \"aws\"\n\
+             # Nothing was detected: name the cloud and the instance here; the cloud is one of\n\
+             # {}.\n\
+             # provider = \"{}\"\n\
              # id = \"i-0abc\"\n",
-        );
+            ProviderKind::ids(", "),
+            ProviderKind::Aws.id()
+        ));
         return;
     }
     out.push_str("\n[instance]\n");

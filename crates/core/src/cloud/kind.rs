@@ -188,6 +188,12 @@ impl ProviderKind {
         }
     }
 
+    /// Every id, in [`ProviderKind::ALL`]'s order, with `separator` between them.
+    #[must_use]
+    pub fn ids(separator: &str) -> String {
+        ProviderKind::ALL.map(ProviderKind::id).join(separator)
+    }
+
     /// The kind whose id is `id`, if any: for names read back from the ledger or an adapter,
     /// where an unknown one is shown as it is rather than refused.
     #[must_use]
@@ -198,14 +204,9 @@ impl ProviderKind {
 
 /// A provider id that names no [`ProviderKind`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("`{given}` is not one of {}", ids())]
+#[error("`{given}` is not one of {}", ProviderKind::ids(", "))]
 pub struct UnknownProvider {
     pub given: String,
-}
-
-/// `aws, alibaba, ..., demo`.
-fn ids() -> String {
-    ProviderKind::ALL.map(ProviderKind::id).join(", ")
 }
 
 impl FromStr for ProviderKind {
