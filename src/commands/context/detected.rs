@@ -100,3 +100,30 @@ fn needs(kind: ProviderKind, why: &Failure) -> String {
         gpumeter_core::text::one_line(&why.message, 300)
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_need_lists_the_kinds_credential_chain_as_one_sentence() {
+        let why = Failure::failed("no key");
+        let aws = needs(ProviderKind::Aws, &why);
+        assert!(
+            aws.contains(
+                "need aws credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, name a \
+                 profile with AWS_PROFILE, or attach an instance role (no key)"
+            ),
+            "{aws}"
+        );
+        let vast = needs(ProviderKind::Vast, &why);
+        assert!(
+            vast.contains(": set VAST_API_KEY or CONTAINER_API_KEY inside the instance ("),
+            "{vast}"
+        );
+        let lambda = needs(ProviderKind::Lambda, &why);
+        assert!(lambda.contains(": set LAMBDA_API_KEY ("), "{lambda}");
+        let demo = needs(ProviderKind::Demo, &why);
+        assert!(demo.contains(": configure the provider ("), "{demo}");
+    }
+}
