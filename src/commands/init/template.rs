@@ -94,7 +94,8 @@ pub fn render(detected: &Detected, picks: &Picks) -> String {
 
 fn instance(out: &mut String, detected: &Detected) {
     if detected.provider.is_none() && detected.instance.is_none() {
-        out.push_str(&format!(
+        let _ = write!(
+            out,
             "\n[instance]\n\
              # Nothing was detected: name the cloud and the instance here; the cloud is one of\n\
              # {}.\n\
@@ -102,7 +103,7 @@ fn instance(out: &mut String, detected: &Detected) {
              # id = \"i-0abc\"\n",
             ProviderKind::ids(", "),
             ProviderKind::Aws.id()
-        ));
+        );
         return;
     }
     out.push_str("\n[instance]\n");
