@@ -242,6 +242,31 @@ mod tests {
     }
 
     #[test]
+    fn with_nothing_detected_the_template_names_every_provider_and_still_loads() {
+        let detected = Detected {
+            provider: None,
+            instance: None,
+            region: None,
+            instance_type: None,
+            problems: Vec::new(),
+        };
+        let picks = Picks {
+            deadline: None,
+            at_zero: OnExpiry::Alert,
+            idle_after: None,
+            on_idle: OnExpiry::Alert,
+            webhook: None,
+        };
+        let text = render(&detected, &picks);
+        assert!(
+            text.contains(&format!("# {}.", ProviderKind::ids(", "))),
+            "{text}"
+        );
+        let config = Config::parse(&text, Path::new("config.toml")).unwrap();
+        assert_eq!(config.instance.provider, None);
+    }
+
+    #[test]
     fn webhook_kinds_follow_the_host() {
         let kind = |u: &str| webhook_kind(&WebhookUrl::parse(u).unwrap());
         assert_eq!(
