@@ -2,6 +2,7 @@
 //! each command, and the cockpit in a real terminal under tmux.
 
 mod account_consistency;
+mod account_surfaces;
 mod actions_cli;
 mod actions_recorded;
 mod audit_cli;
