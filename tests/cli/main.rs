@@ -29,6 +29,7 @@ mod kill_loop;
 mod meta_cli;
 mod nvml_serve;
 mod nvml_status;
+mod nvml_verify;
 mod panic_tmux;
 mod pricing_cli;
 mod progress_tmux;

@@ -86,7 +86,7 @@ static const scenario_t SCENARIOS[] = {
     {"eight", 8, -1, OK, {A100_80GB}},
     {"mig", 1, -1, OK,
      {A100_80GB, .mig_slots = 7, .mig_present = 0x9, .mig_slice_mib = 9856, .own_procs = 0,
-      .util_gpu = 0, .mem_used_mib = 2048}},
+      .util_gpu = 0, .mem_used_mib = 25}},
     {"vgpu", 1, -1, OK,
      {A100_80GB, .name = "GRID A100-40C", .mem_total_mib = 40960, .mem_used_mib = 20480,
       .proc_mib = 19968, .virt_mode = 2, .ecc_on = 0,
