@@ -91,3 +91,11 @@ fn command(dirs: &[&Path], scenario: &str, data: &Path) -> Command {
         .env("NO_COLOR", "1");
     command
 }
+
+/// The shell words that set the same environment, for a `gpumeter` that tmux starts.
+pub(crate) fn shell_env(scenario: &str) -> Option<String> {
+    Some(format!(
+        "LD_LIBRARY_PATH='{}' FAKE_NVML_SCENARIO='{scenario}'",
+        NVML.dir()?.display()
+    ))
+}

@@ -27,6 +27,7 @@ mod input_cli;
 mod keys_tmux;
 mod kill_loop;
 mod meta_cli;
+mod nvml_cockpit_tmux;
 mod nvml_serve;
 mod nvml_status;
 mod nvml_verify;
