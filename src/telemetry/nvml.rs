@@ -280,11 +280,16 @@ fn read_mig(dev: &Device<'_>) -> Metric<MigInfo> {
 }
 
 fn read_processes(dev: &Device<'_>, procs: &mut ProcTable) -> Metric<Vec<GpuProcess>> {
-    let compute = dev.running_compute_processes();
-    let graphics = dev.running_graphics_processes();
-    let (compute, graphics) = match (compute, graphics) {
-        (Err(e), Err(_)) => return Metric::Unavailable(kind(&e)),
-        (c, g) => (c.unwrap_or_default(), g.unwrap_or_default()),
+    // Half a list would read as "nothing else runs here": the compute list (the CUDA jobs)
+    // must read, and the graphics list may only be missing where the card has none to offer.
+    let compute = match dev.running_compute_processes() {
+        Ok(list) => list,
+        Err(e) => return Metric::Unavailable(kind(&e)),
+    };
+    let graphics = match dev.running_graphics_processes().map_err(|e| kind(&e)) {
+        Ok(list) => list,
+        Err(Unavailable::Unsupported) => Vec::new(),
+        Err(why) => return Metric::Unavailable(why),
     };
     let mut out: Vec<GpuProcess> = Vec::with_capacity(compute.len() + graphics.len());
     let tagged = compute

@@ -131,6 +131,10 @@ fn a_mig_card_lists_its_instances_and_is_reported_as_a_slice() {
         serde_json::json!([9856, 9856])
     );
     assert!(finding_codes(&v).contains(&"gpu_mig_slice"), "{v}");
+    // Under MIG NVML does not say how much memory a process holds: unknown, not zero.
+    let procs = v["gpus"][0]["processes"].as_array().unwrap();
+    assert_eq!(procs.len(), 1, "{procs:?}");
+    assert!(procs[0]["used_mem_mib"].is_null(), "{procs:?}");
 }
 
 #[test]
@@ -152,6 +156,9 @@ fn a_vgpu_is_reported_and_its_hidden_power_is_unknown_not_zero() {
         assert!(g[key].is_null(), "{key} = {}", g[key]);
         assert_eq!(g["unavailable"][key], "unsupported", "{key}");
     }
+    // A card with no graphics list to offer still lists its compute processes.
+    assert_eq!(g["processes"].as_array().unwrap().len(), 1, "{g}");
+    assert!(g["unavailable"]["processes"].is_null(), "{g}");
     let codes = finding_codes(&v);
     assert!(codes.contains(&"gpu_vgpu"), "{codes:?}");
     assert!(codes.contains(&"gpu_memory_short"), "{codes:?}");
@@ -212,6 +219,8 @@ fn refused_readings_keep_nvml_s_reason_and_are_never_zero() {
         ("energy_j", "unsupported"),
         ("power_weighted_load_pct", "unsupported"),
         ("temp_c", "failed: unknown"),
+        // Only the compute list is refused; the graphics list answering does not make an
+        // empty list of it.
         ("processes", "failed: no_permission"),
     ];
     for (key, why) in expected {

@@ -40,7 +40,7 @@ enum {
 /* The calls a scenario can make fail, each on its own. */
 enum call {
     C_NAME, C_MEMORY, C_UTIL, C_POWER, C_LIMIT, C_ENERGY, C_TEMP, C_CLOCK, C_FAN, C_PCIE_TPUT,
-    C_PCIE_LINK, C_MIG, C_VIRT, C_PROCS, C_EVENTS, C_ECC, C_RETIRED, C_ROWS, C_COUNT
+    C_PCIE_LINK, C_MIG, C_VIRT, C_PROCS, C_GRAPHICS, C_EVENTS, C_ECC, C_RETIRED, C_ROWS, C_COUNT
 };
 
 typedef struct {
@@ -59,6 +59,7 @@ typedef struct {
     unsigned rows_corrected, rows_uncorrected, rows_pending;
     unsigned mig_slots, mig_present, mig_slice_mib; /* mig_present: a bit per slot in use */
     unsigned own_procs;               /* the calling process, listed as a compute process */
+    unsigned proc_mem_hidden;         /* processes' memory NOT_AVAILABLE, as under MIG */
     unsigned foreign_procs;           /* PIDs no process on this machine has */
     int errors[C_COUNT];              /* the answer a call gives instead of data (0: data) */
 } card_t;
@@ -85,13 +86,14 @@ static const scenario_t SCENARIOS[] = {
     {"healthy", 1, -1, OK, {A100_80GB}},
     {"eight", 8, -1, OK, {A100_80GB}},
     {"mig", 1, -1, OK,
-     {A100_80GB, .mig_slots = 7, .mig_present = 0x9, .mig_slice_mib = 9856, .own_procs = 0,
-      .util_gpu = 0, .mem_used_mib = 25}},
+     {A100_80GB, .mig_slots = 7, .mig_present = 0x9, .mig_slice_mib = 9856, .util_gpu = 0,
+      .mem_used_mib = 25, .proc_mem_hidden = 1}},
     {"vgpu", 1, -1, OK,
      {A100_80GB, .name = "GRID A100-40C", .mem_total_mib = 40960, .mem_used_mib = 20480,
       .proc_mib = 19968, .virt_mode = 2, .ecc_on = 0,
       .errors = {[C_FAN] = NOT_SUPPORTED, [C_POWER] = NOT_SUPPORTED, [C_ENERGY] = NOT_SUPPORTED,
-                 [C_LIMIT] = NOT_SUPPORTED, [C_TEMP] = NOT_SUPPORTED}}},
+                 [C_LIMIT] = NOT_SUPPORTED, [C_TEMP] = NOT_SUPPORTED,
+                 [C_GRAPHICS] = NOT_SUPPORTED}}},
     {"foreign", 1, -1, OK,
      {A100_80GB, .own_procs = 0, .foreign_procs = 2, .proc_mib = 19456, .mem_used_mib = 38912,
       .util_gpu = 45}},
@@ -127,6 +129,8 @@ static const scenario_t *S;
 /* The PCI bus numbers of an 8-GPU HGX board, in NVML's order. */
 static const unsigned BUS[MAX_GPUS] = {0x07, 0x0F, 0x47, 0x4E, 0x87, 0x90, 0xB7, 0xBD};
 #define MIB (1024ULL * 1024ULL)
+/* NVML_VALUE_NOT_AVAILABLE, as an unsigned long long. */
+#define NOT_AVAILABLE (~0ULL)
 /* Beyond the kernel's largest pid_max, so no process here has them. */
 #define FOREIGN_PID 4194404u
 
@@ -438,8 +442,8 @@ nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t d, unsigned *c
     for (unsigned i = 0; i < n; i++) {
         unsigned own = i < C->own_procs;
         infos[i] = (nvmlProcessInfo_t){
-            own ? (unsigned)getpid() : FOREIGN_PID + i, C->proc_mib * MIB, 0xFFFFFFFFu,
-            0xFFFFFFFFu};
+            own ? (unsigned)getpid() : FOREIGN_PID + i,
+            C->proc_mem_hidden ? NOT_AVAILABLE : C->proc_mib * MIB, 0xFFFFFFFFu, 0xFFFFFFFFu};
     }
     *count = n;
     return OK;
@@ -448,7 +452,7 @@ nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t d, unsigned *c
 nvmlReturn_t nvmlDeviceGetGraphicsRunningProcesses_v3(nvmlDevice_t d, unsigned *count,
                                                       nvmlProcessInfo_t *infos) {
     (void)infos;
-    CHECK(d, C_PROCS);
+    CHECK(d, C_GRAPHICS);
     *count = 0;
     return OK;
 }
