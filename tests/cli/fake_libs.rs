@@ -1,6 +1,8 @@
-//! The fake NVIDIA library (`tests/fake_nvml`): its C file built once per test binary with the
-//! system compiler into a folder named by the source's hash, and the real `gpumeter` run
-//! against it through `LD_LIBRARY_PATH`, the loader's ordinary search.
+//! The fake NVIDIA libraries (`tests/fake_nvml`, `tests/fake_cuda`): each C file built once per
+//! test binary with the system compiler into a folder named by the source's hash, and the real
+//! `gpumeter` run against them through `LD_LIBRARY_PATH`, the loader's ordinary search. The
+//! fake CUDA driver is always there (answering "no device" unless `FAKE_CUDA_SCENARIO` says
+//! otherwise), so a machine's own driver never benchmarks real cards beside a fake NVML.
 //!
 //! Without gcc these tests say so and skip; under `CI` they fail, as gcc is on the CI machine.
 
@@ -10,16 +12,27 @@ use std::sync::OnceLock;
 
 use sha2::{Digest as _, Sha256};
 
-/// One fake library: its C source, relative to the crate, and the file name it is loaded by.
+/// One fake library: its C source, relative to the crate, and the file names it is loaded by.
 struct Fake {
     source: &'static str,
     soname: &'static str,
+    /// Other names that lead to it: cudarc tries `libcuda.so` before `libcuda.so.1`, and a
+    /// name found here comes before the machine's own.
+    aliases: &'static [&'static str],
     built: OnceLock<Option<PathBuf>>,
 }
 
 static NVML: Fake = Fake {
     source: "tests/fake_nvml/fake_nvml.c",
     soname: "libnvidia-ml.so.1",
+    aliases: &[],
+    built: OnceLock::new(),
+};
+
+static CUDA: Fake = Fake {
+    source: "tests/fake_cuda/fake_cuda.c",
+    soname: "libcuda.so.1",
+    aliases: &["libcuda.so", "libcublas.so"],
     built: OnceLock::new(),
 };
 
@@ -71,31 +84,35 @@ fn build(fake: &Fake) -> Option<PathBuf> {
         fake.source,
         String::from_utf8_lossy(&out.stderr)
     );
+    for alias in fake.aliases {
+        // Another test binary may have made it already: either way it names the library.
+        let _ = std::os::unix::fs::symlink(fake.soname, dir.join(alias));
+    }
     std::fs::rename(&partial, &lib).unwrap();
     Some(dir)
 }
 
 /// `gpumeter` as the fake NVML answers it in `scenario` ("" for its default, one healthy
-/// A100), with a data directory of its own; `None` where the fake cannot be built.
+/// A100) and the fake CUDA driver as `FAKE_CUDA_SCENARIO` names (by default, no device), with
+/// a data directory of its own; `None` where the fakes cannot be built.
 pub(crate) fn gpumeter(scenario: &str, data: &Path) -> Option<Command> {
-    let dirs = vec![NVML.dir()?];
-    Some(command(&dirs, scenario, data))
-}
-
-fn command(dirs: &[&Path], scenario: &str, data: &Path) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_gpumeter"));
     command
-        .env("LD_LIBRARY_PATH", std::env::join_paths(dirs).unwrap())
+        .env("LD_LIBRARY_PATH", library_path()?)
         .env("FAKE_NVML_SCENARIO", scenario)
         .env("GPUMETER_DATA_DIR", data)
         .env("NO_COLOR", "1");
-    command
+    Some(command)
+}
+
+fn library_path() -> Option<std::ffi::OsString> {
+    Some(std::env::join_paths([NVML.dir()?, CUDA.dir()?]).unwrap())
 }
 
 /// The shell words that set the same environment, for a `gpumeter` that tmux starts.
 pub(crate) fn shell_env(scenario: &str) -> Option<String> {
     Some(format!(
         "LD_LIBRARY_PATH='{}' FAKE_NVML_SCENARIO='{scenario}'",
-        NVML.dir()?.display()
+        library_path()?.display()
     ))
 }

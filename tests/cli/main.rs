@@ -17,6 +17,7 @@ mod command_cli;
 mod core_dumps_cli;
 mod detect_cli;
 mod doctor_cli;
+mod driver_errors;
 mod e2e_tmux;
 mod estimate_cli;
 mod estimate_compare;
