@@ -155,6 +155,14 @@ static nvmlReturn_t fails(const fake_device *d, enum call call) {
     } while (0)
 #define C (&S->card)
 
+/* A getter that answers one field of the card, or the call's failure. */
+#define FIELD(fn, call, type, field)                 \
+    nvmlReturn_t fn(nvmlDevice_t d, type *value) {   \
+        CHECK(d, call);                              \
+        *value = C->field;                           \
+        return OK;                                   \
+    }
+
 static void copy(char *out, unsigned length, const char *text) {
     if (out && length) snprintf(out, length, "%s", text);
 }
@@ -267,11 +275,7 @@ nvmlReturn_t nvmlDeviceGetCudaComputeCapability(nvmlDevice_t d, int *major, int 
     return OK;
 }
 
-nvmlReturn_t nvmlDeviceGetVirtualizationMode(nvmlDevice_t d, unsigned *mode) {
-    CHECK(d, C_VIRT);
-    *mode = C->virt_mode;
-    return OK;
-}
+FIELD(nvmlDeviceGetVirtualizationMode, C_VIRT, unsigned, virt_mode)
 
 nvmlReturn_t nvmlDeviceGetComputeMode(nvmlDevice_t d, unsigned *mode) {
     CHECK(d, C_NAME);
@@ -308,29 +312,10 @@ nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t d, nvmlUtilization_t *u)
     return OK;
 }
 
-nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t d, unsigned *mw) {
-    CHECK(d, C_POWER);
-    *mw = C->power_mw;
-    return OK;
-}
-
-nvmlReturn_t nvmlDeviceGetTotalEnergyConsumption(nvmlDevice_t d, unsigned long long *mj) {
-    CHECK(d, C_ENERGY);
-    *mj = C->energy_mj;
-    return OK;
-}
-
-nvmlReturn_t nvmlDeviceGetEnforcedPowerLimit(nvmlDevice_t d, unsigned *mw) {
-    CHECK(d, C_LIMIT);
-    *mw = C->limit_mw;
-    return OK;
-}
-
-nvmlReturn_t nvmlDeviceGetPowerManagementDefaultLimit(nvmlDevice_t d, unsigned *mw) {
-    CHECK(d, C_LIMIT);
-    *mw = C->default_limit_mw;
-    return OK;
-}
+FIELD(nvmlDeviceGetPowerUsage, C_POWER, unsigned, power_mw)
+FIELD(nvmlDeviceGetTotalEnergyConsumption, C_ENERGY, unsigned long long, energy_mj)
+FIELD(nvmlDeviceGetEnforcedPowerLimit, C_LIMIT, unsigned, limit_mw)
+FIELD(nvmlDeviceGetPowerManagementDefaultLimit, C_LIMIT, unsigned, default_limit_mw)
 
 nvmlReturn_t nvmlDeviceGetPowerManagementLimitConstraints(nvmlDevice_t d, unsigned *min,
                                                           unsigned *max) {
@@ -377,23 +362,12 @@ nvmlReturn_t nvmlDeviceGetPcieThroughput(nvmlDevice_t d, unsigned counter, unsig
     return OK;
 }
 
-#define LINK(fn, field)                               \
-    nvmlReturn_t fn(nvmlDevice_t d, unsigned *value) { \
-        CHECK(d, C_PCIE_LINK);                        \
-        *value = C->field;                            \
-        return OK;                                    \
-    }
-LINK(nvmlDeviceGetCurrPcieLinkGeneration, pcie_gen)
-LINK(nvmlDeviceGetCurrPcieLinkWidth, pcie_width)
-LINK(nvmlDeviceGetMaxPcieLinkGeneration, pcie_gen_max)
-LINK(nvmlDeviceGetMaxPcieLinkWidth, pcie_width_max)
+FIELD(nvmlDeviceGetCurrPcieLinkGeneration, C_PCIE_LINK, unsigned, pcie_gen)
+FIELD(nvmlDeviceGetCurrPcieLinkWidth, C_PCIE_LINK, unsigned, pcie_width)
+FIELD(nvmlDeviceGetMaxPcieLinkGeneration, C_PCIE_LINK, unsigned, pcie_gen_max)
+FIELD(nvmlDeviceGetMaxPcieLinkWidth, C_PCIE_LINK, unsigned, pcie_width_max)
 
-nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(nvmlDevice_t d,
-                                                       unsigned long long *reasons) {
-    CHECK(d, C_EVENTS);
-    *reasons = C->clock_events;
-    return OK;
-}
+FIELD(nvmlDeviceGetCurrentClocksThrottleReasons, C_EVENTS, unsigned long long, clock_events)
 
 nvmlReturn_t nvmlDeviceGetCurrentClocksEventReasons(nvmlDevice_t d, unsigned long long *r) {
     return nvmlDeviceGetCurrentClocksThrottleReasons(d, r);
@@ -407,11 +381,7 @@ nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t d, unsigned *current, unsigned *p
     return OK;
 }
 
-nvmlReturn_t nvmlDeviceGetMaxMigDeviceCount(nvmlDevice_t d, unsigned *count) {
-    CHECK(d, C_MIG);
-    *count = C->mig_slots;
-    return OK;
-}
+FIELD(nvmlDeviceGetMaxMigDeviceCount, C_MIG, unsigned, mig_slots)
 
 /* A slot without an instance answers NOT_FOUND, as NVML does. */
 nvmlReturn_t nvmlDeviceGetMigDeviceHandleByIndex(nvmlDevice_t d, unsigned slot,
@@ -501,11 +471,7 @@ nvmlReturn_t nvmlDeviceGetRetiredPages_v2(nvmlDevice_t d, unsigned cause, unsign
     return retired(d, cause, count, addresses, timestamps);
 }
 
-nvmlReturn_t nvmlDeviceGetRetiredPagesPendingStatus(nvmlDevice_t d, unsigned *pending) {
-    CHECK(d, C_RETIRED);
-    *pending = C->retired_pending;
-    return OK;
-}
+FIELD(nvmlDeviceGetRetiredPagesPendingStatus, C_RETIRED, unsigned, retired_pending)
 
 nvmlReturn_t nvmlDeviceGetRemappedRows(nvmlDevice_t d, unsigned *corrected,
                                        unsigned *uncorrected, unsigned *pending,
