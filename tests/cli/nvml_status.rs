@@ -233,6 +233,22 @@ fn refused_readings_keep_nvml_s_reason_and_are_never_zero() {
 }
 
 #[test]
+fn a_driver_before_r510_still_gives_memory_and_processes() {
+    let Some((v, pid)) = status("old_driver", &[]) else {
+        return;
+    };
+    assert_eq!(v["driver"]["driver_version"], "470.182.03");
+    assert_eq!(v["driver"]["cuda_version"], "11.4");
+    let g = &v["gpus"][0];
+    assert_eq!(g["mem_total_mib"], 81920, "{g}");
+    assert_eq!(g["mem_used_mib"], 61440, "{g}");
+    let procs = g["processes"].as_array().unwrap_or_else(|| panic!("{g}"));
+    assert_eq!(procs.len(), 1, "{procs:?}");
+    assert_eq!(procs[0]["pid"], pid);
+    assert_eq!(procs[0]["used_mem_mib"], 60928);
+}
+
+#[test]
 fn a_driver_that_is_not_loaded_is_a_reason_and_a_finding_not_a_crash() {
     let Some((v, _)) = status("no_driver", &P4DE) else {
         return;

@@ -9,14 +9,16 @@
  * slowdown), ecc (ECC errors, remapped rows, a remap pending), pcie_down (a slot that holds the
  * Gen4 x16 card at Gen3 x8: NVML's maximum is the lower of card and slot), off_bus (GPU 1 of 2
  * answers GPU_IS_LOST), errors (NOT_SUPPORTED, NO_PERMISSION and UNKNOWN answers), no_driver
- * (nvmlInit fails: driver not loaded).
+ * (nvmlInit fails: driver not loaded), old_driver (R470: the calls R510 added answer
+ * FUNCTION_NOT_FOUND, as a driver without the symbol would fail them).
  *
  * A symbol gpumeter does not call is left out: nvml-wrapper resolves each symbol on its own, and
  * one that is missing fails only the call that needs it. */
 
 /* Scenarios are the healthy card with a few fields changed: a later designated initializer
- * replaces an earlier one, which is the point here. */
+ * replaces an earlier one, which is the point here, and a field left out is zero. */
 #pragma GCC diagnostic ignored "-Woverride-init"
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +35,7 @@ enum {
     NOT_FOUND = 6,
     INSUFFICIENT_SIZE = 7,
     DRIVER_NOT_LOADED = 9,
+    FUNCTION_NOT_FOUND = 13,
     GPU_IS_LOST = 15,
     UNKNOWN = 999,
 };
@@ -40,7 +43,9 @@ enum {
 /* The calls a scenario can make fail, each on its own. */
 enum call {
     C_NAME, C_MEMORY, C_UTIL, C_POWER, C_LIMIT, C_ENERGY, C_TEMP, C_CLOCK, C_FAN, C_PCIE_TPUT,
-    C_PCIE_LINK, C_MIG, C_VIRT, C_PROCS, C_GRAPHICS, C_EVENTS, C_ECC, C_RETIRED, C_ROWS, C_COUNT
+    C_PCIE_LINK, C_MIG, C_VIRT, C_PROCS, C_GRAPHICS, C_EVENTS, C_ECC, C_RETIRED, C_ROWS,
+    C_R510, /* the calls drivers before R510 lack: the _v2 memory and _v3 process lists */
+    C_COUNT
 };
 
 typedef struct {
@@ -70,6 +75,8 @@ typedef struct {
     int lost;                         /* the card that fell off the bus, or -1 */
     nvmlReturn_t init;
     card_t card;
+    const char *driver;               /* the driver's version, if not 550.54.15 */
+    int cuda;                         /* the CUDA version it supports, if not 12040 */
 } scenario_t;
 
 #define A100_80GB                                                                          \
@@ -111,6 +118,9 @@ static const scenario_t SCENARIOS[] = {
                  [C_PROCS] = NO_PERMISSION, [C_TEMP] = UNKNOWN, [C_ECC] = NO_PERMISSION,
                  [C_EVENTS] = NOT_SUPPORTED, [C_PCIE_LINK] = NOT_SUPPORTED}}},
     {"no_driver", 0, -1, DRIVER_NOT_LOADED, {A100_80GB}},
+    {"old_driver", 1, -1, OK,
+     {A100_80GB, .errors = {[C_FAN] = NOT_SUPPORTED, [C_R510] = FUNCTION_NOT_FOUND}},
+     "470.182.03", 11040},
 };
 
 #define MAX_GPUS 8
@@ -208,13 +218,13 @@ const char *nvmlErrorString(nvmlReturn_t r) {
 
 nvmlReturn_t nvmlSystemGetDriverVersion(char *version, unsigned length) {
     if (!S) return UNINITIALIZED;
-    copy(version, length, "550.54.15");
+    copy(version, length, S->driver ? S->driver : "550.54.15");
     return OK;
 }
 
 nvmlReturn_t nvmlSystemGetCudaDriverVersion_v2(int *version) {
     if (!S) return UNINITIALIZED;
-    *version = 12040;
+    *version = S->cuda ? S->cuda : 12040;
     return OK;
 }
 
@@ -290,14 +300,31 @@ typedef struct {
     unsigned long long total, reserved, free, used;
 } nvmlMemory_v2_t;
 
-nvmlReturn_t nvmlDeviceGetMemoryInfo_v2(nvmlDevice_t d, nvmlMemory_v2_t *m) {
+/* Total and used bytes of a card, or of the MIG instance a handle names. */
+static nvmlReturn_t memory(nvmlDevice_t d, unsigned long long *total, unsigned long long *used) {
     CHECK(d, C_MEMORY);
     int slice = d->slot >= 0;
-    m->total = (slice ? C->mig_slice_mib : C->mem_total_mib) * MIB;
-    m->used = (slice ? C->mig_slice_mib / 8 : C->mem_used_mib) * MIB;
-    m->reserved = 0;
-    m->free = m->total - m->used;
+    *total = (slice ? C->mig_slice_mib : C->mem_total_mib) * MIB;
+    *used = (slice ? C->mig_slice_mib / 8 : C->mem_used_mib) * MIB;
     return OK;
+}
+
+nvmlReturn_t nvmlDeviceGetMemoryInfo_v2(nvmlDevice_t d, nvmlMemory_v2_t *m) {
+    CHECK(d, C_R510);
+    m->reserved = 0;
+    nvmlReturn_t r = memory(d, &m->total, &m->used);
+    m->free = m->total - m->used;
+    return r;
+}
+
+typedef struct {
+    unsigned long long total, free, used;
+} nvmlMemory_t;
+
+nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t d, nvmlMemory_t *m) {
+    nvmlReturn_t r = memory(d, &m->total, &m->used);
+    m->free = m->total - m->used;
+    return r;
 }
 
 typedef struct {
@@ -401,8 +428,8 @@ typedef struct {
     unsigned gpuInstanceId, computeInstanceId;
 } nvmlProcessInfo_t;
 
-nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t d, unsigned *count,
-                                                     nvmlProcessInfo_t *infos) {
+/* The _v2 and _v3 lists write the same struct; the _v3 calls came with R510. */
+static nvmlReturn_t compute_processes(nvmlDevice_t d, unsigned *count, nvmlProcessInfo_t *infos) {
     CHECK(d, C_PROCS);
     unsigned n = C->own_procs + C->foreign_procs;
     if (*count < n) {
@@ -419,12 +446,34 @@ nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t d, unsigned *c
     return OK;
 }
 
-nvmlReturn_t nvmlDeviceGetGraphicsRunningProcesses_v3(nvmlDevice_t d, unsigned *count,
-                                                      nvmlProcessInfo_t *infos) {
-    (void)infos;
+static nvmlReturn_t graphics_processes(nvmlDevice_t d, unsigned *count) {
     CHECK(d, C_GRAPHICS);
     *count = 0;
     return OK;
+}
+
+nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t d, unsigned *count,
+                                                     nvmlProcessInfo_t *infos) {
+    CHECK(d, C_R510);
+    return compute_processes(d, count, infos);
+}
+
+nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v2(nvmlDevice_t d, unsigned *count,
+                                                     nvmlProcessInfo_t *infos) {
+    return compute_processes(d, count, infos);
+}
+
+nvmlReturn_t nvmlDeviceGetGraphicsRunningProcesses_v3(nvmlDevice_t d, unsigned *count,
+                                                      nvmlProcessInfo_t *infos) {
+    (void)infos;
+    CHECK(d, C_R510);
+    return graphics_processes(d, count);
+}
+
+nvmlReturn_t nvmlDeviceGetGraphicsRunningProcesses_v2(nvmlDevice_t d, unsigned *count,
+                                                      nvmlProcessInfo_t *infos) {
+    (void)infos;
+    return graphics_processes(d, count);
 }
 
 /* ---- ECC, retired pages and remapped rows ---- */

@@ -27,6 +27,7 @@ mod isa;
 mod jit;
 mod kernels;
 mod load;
+mod nvml_legacy;
 mod nvml_raw;
 mod ptx;
 mod sizing;
@@ -40,6 +41,10 @@ use gpumeter_core::verify::{BenchError, BenchErrorKind, Measured};
 
 pub use device::same_pci_bus;
 pub use load::CUBLAS_ABSENT;
+pub use nvml_legacy::{
+    compute_processes as nvml_compute_processes, graphics_processes as nvml_graphics_processes,
+    memory_info as nvml_memory_info,
+};
 pub use nvml_raw::remapped_rows;
 
 /// What to benchmark, and for how long.
