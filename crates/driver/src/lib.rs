@@ -16,7 +16,8 @@
 //! step, and every buffer, event and module is freed on every path.
 //!
 //! This is the only crate of the workspace with `unsafe` code: launching a kernel, calling
-//! cuBLAS and calling an NVML function nvml-wrapper does not wrap cannot be done without it.
+//! cuBLAS and calling an NVML function nvml-wrapper does not wrap (remapped rows; memory on
+//! drivers before R510) cannot be done without it.
 //! Each unsafe block says why it is sound.
 
 mod cublas;
