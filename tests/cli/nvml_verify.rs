@@ -6,11 +6,17 @@ use serde_json::Value;
 
 use super::fake_libs;
 
-/// `verify --json` in `scenario`: the report and the exit status; `None` where the fake
-/// cannot be built.
+/// `verify --json` in `scenario`, with no CUDA device: the report and the exit status; `None`
+/// where the fake cannot be built.
 fn verify(scenario: &str) -> Option<(Value, i32)> {
+    verify_loaded(scenario, "no_device")
+}
+
+/// Like [`verify`], the fake CUDA driver answering as `cuda`.
+fn verify_loaded(scenario: &str, cuda: &str) -> Option<(Value, i32)> {
     let data = tempfile::tempdir().unwrap();
     let out = fake_libs::gpumeter(scenario, data.path())?
+        .env("FAKE_CUDA_SCENARIO", cuda)
         .args(["verify", "--seconds", "1", "--json"])
         .output()
         .unwrap();
@@ -102,6 +108,31 @@ fn a_slot_that_holds_the_link_down_warns() {
         ("warn".to_string(), "Gen3 x8".into())
     );
     assert_eq!(check(&v, 0, "pcie_link")["rated"]["value"], "Gen4 x16");
+}
+
+#[test]
+fn a_link_that_trains_down_is_judged_under_load_only() {
+    let Some((idle, _)) = verify("pcie_trained_down") else {
+        return;
+    };
+    // Without a benchmark the link is read at idle, where it drops to save power anyway.
+    assert_eq!(seen(&idle, "pcie_link").0, "pass");
+    let (loaded, _) = verify_loaded("pcie_trained_down", "working").unwrap();
+    assert_eq!(
+        seen(&loaded, "pcie_link"),
+        ("warn".to_string(), "Gen3 x8".into())
+    );
+    let message = check(&loaded, 0, "pcie_link")["message"].as_str().unwrap();
+    assert!(message.contains("under load"), "{message}");
+}
+
+#[test]
+fn the_clock_under_load_is_nvml_s_while_the_benchmark_runs() {
+    let Some((v, _)) = verify_loaded("throttle", "working") else {
+        return;
+    };
+    assert_eq!(v["gpus"][0]["measured"]["sm_clock_mhz"], 1005, "{v}");
+    assert_eq!(seen(&v, "clock_events").1, "0x48");
 }
 
 #[test]

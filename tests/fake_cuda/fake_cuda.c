@@ -6,7 +6,9 @@
  * Scenarios (FAKE_CUDA_SCENARIO, read by cuInit): no_device (cuInit answers NO_DEVICE; the
  * default), no_gpu (the driver starts and counts none), out_of_memory (one A100 on which every
  * allocation and module load answers OUT_OF_MEMORY), launch_failure (one A100 on which every
- * kernel launch and copy answers LAUNCH_FAILED).
+ * kernel launch and copy answers LAUNCH_FAILED), working (one A100 on which everything
+ * succeeds and every timed span reads 1 ms: its figures mean nothing, but the benchmark runs
+ * its course, so NVML is read while it runs).
  *
  * It also answers as cuBLAS (cublasCreate_v2 fails NOT_INITIALIZED), so the harness can load it
  * as libcublas.so too, and a machine's own cuBLAS never meets this fake driver.
@@ -43,6 +45,7 @@ static const scenario_t SCENARIOS[] = {
     {"no_gpu", OK, 0, OK, OK},
     {"out_of_memory", OK, 1, OUT_OF_MEMORY, OK},
     {"launch_failure", OK, 1, OK, LAUNCH_FAILED},
+    {"working", OK, 1, OK, OK},
 };
 
 static const scenario_t *S;

@@ -7,7 +7,8 @@
  * Scenarios: eight (8 cards), mig (MIG on, two 10 GiB instances in seven slots), vgpu (a vGPU
  * guest), foreign (another tenant's PIDs hold memory), throttle (HW slowdown and HW thermal
  * slowdown), ecc (ECC errors, remapped rows, a remap pending), pcie_down (a slot that holds the
- * Gen4 x16 card at Gen3 x8: NVML's maximum is the lower of card and slot), off_bus (GPU 1 of 2
+ * Gen4 x16 card at Gen3 x8: NVML's maximum is the lower of card and slot), pcie_trained_down
+ * (a Gen4 x16 link that runs at Gen3 x8, seen only under load), off_bus (GPU 1 of 2
  * answers GPU_IS_LOST), errors (NOT_SUPPORTED, NO_PERMISSION and UNKNOWN answers), no_driver
  * (nvmlInit fails: driver not loaded), old_driver (R470: the calls R510 added answer
  * FUNCTION_NOT_FOUND, as a driver without the symbol would fail them).
@@ -111,6 +112,7 @@ static const scenario_t SCENARIOS[] = {
       .rows_uncorrected = 1, .rows_pending = 1}},
     {"pcie_down", 1, -1, OK,
      {A100_80GB, .pcie_gen = 3, .pcie_width = 8, .pcie_gen_max = 3, .pcie_width_max = 8}},
+    {"pcie_trained_down", 1, -1, OK, {A100_80GB, .pcie_gen = 3, .pcie_width = 8}},
     {"off_bus", 2, 1, OK, {A100_80GB}},
     {"errors", 1, -1, OK,
      {A100_80GB,
