@@ -29,6 +29,7 @@ mod keys_tmux;
 mod kill_loop;
 mod meta_cli;
 mod nvml_cockpit_tmux;
+mod nvml_doctor;
 mod nvml_serve;
 mod nvml_status;
 mod nvml_verify;
