@@ -307,27 +307,26 @@ fn month_budget(
 ) -> Option<crate::app::state::MonthBudget> {
     let currency = pricing?.sheet.currency;
     let limit = ctx.config.budget.month_limit(currency)?;
-    let start = tz.to_datetime(now).date().first_of_month();
-    let since = tz
-        .to_timestamp(start.to_datetime(jiff::civil::Time::midnight()))
-        .ok()?;
-    let path = crate::ledger::path_in(&ctx.data_dir, ctx.demo);
-    let zero = crate::money::Money::zero(currency);
-    let before = crate::ledger::Ledger::open_read_only(path)
-        .and_then(|l| l.report_rows(since, now))
-        .map_or(zero, |rows| {
-            let report = crate::ledger::report::build(&rows, since, now, tz, &|_| None);
-            report
-                .spend
-                .iter()
-                .find(|s| s.currency == currency)
-                .map_or(zero, |s| s.total.total())
-        });
     Some(crate::app::state::MonthBudget {
         watch: crate::guard::BudgetWatch::new(limit),
-        before,
-        baseline: None,
+        month: spent_this_month(ctx, currency, now, tz)?,
     })
+}
+
+/// The calendar month `now` falls in, with what the ledger recorded in it (nothing when the
+/// ledger cannot be read: the budget then counts this run only).
+pub fn spent_this_month(
+    ctx: &Context,
+    currency: crate::money::Currency,
+    now: Timestamp,
+    tz: &TimeZone,
+) -> Option<crate::guard::MonthSpend> {
+    let (_, since, _) = crate::guard::month::month_of(now, tz)?;
+    let path = crate::ledger::path_in(&ctx.data_dir, ctx.demo);
+    let before = crate::ledger::Ledger::open_read_only(path)
+        .and_then(|l| l.spent_between(since, now, tz, currency))
+        .unwrap_or(crate::money::Money::zero(currency));
+    crate::guard::MonthSpend::new(before, now, tz)
 }
 
 /// The cockpit's settings from the flags, over the config file.

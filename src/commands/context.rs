@@ -194,10 +194,7 @@ impl Context {
         let Ok(ledger) = Ledger::open_read_only(path_in(&self.data_dir, self.demo)) else {
             return crate::spend::Recorded::default();
         };
-        crate::spend::Recorded {
-            instance: ledger.instance_record(&id).ok().flatten(),
-            resources: ledger.resources_seen(&id).unwrap_or_default(),
-        }
+        ledger.recorded(&id)
     }
 
     /// Gives `spend` what the ledger recorded of the configured instance (its last listing, its

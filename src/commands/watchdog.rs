@@ -141,13 +141,17 @@ pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `[budget] per_instance` with the instance's pricing, for the watchdog to keep. A budget it
-/// cannot price is said in its log; the deadline and the idle rule are guarded all the same.
+/// `[budget] per_instance` and `per_month` with the instance's pricing, for the watchdog to
+/// keep. A budget it cannot price is said in its log; the deadline and the idle rule are
+/// guarded all the same.
 fn budget(ctx: &Context, provider: &dyn crate::provider::Provider) -> Option<WatchBudget> {
-    ctx.config.budget.per_instance?;
+    let config = &ctx.config.budget;
+    if config.per_instance.is_none() && config.per_month.is_none() {
+        return None;
+    }
     let cannot = |why: &str| {
         super::emit_err(&format!(
-            "gpumeter: warning: the watchdog cannot check [budget] per_instance: {why}"
+            "gpumeter: warning: the watchdog cannot check [budget]: {why}"
         ));
     };
     let pricing = match ctx.pricing_with(provider) {
@@ -161,16 +165,23 @@ fn budget(ctx: &Context, provider: &dyn crate::provider::Provider) -> Option<Wat
             return None;
         }
     };
-    if let Err(e) = ctx.config.budget.check_currency(&pricing.sheet) {
+    if let Err(e) = config.check_currency(&pricing.sheet) {
         cannot(&e);
         return None;
     }
-    let limit = ctx.config.budget.instance_limit(pricing.sheet.currency)?;
-    Some(WatchBudget::new(
-        pricing,
-        limit,
-        ctx.config.budget.on_budget,
-    ))
+    let currency = pricing.sheet.currency;
+    let mut budget = WatchBudget::new(pricing, config.on_budget);
+    if let Some(limit) = config.instance_limit(currency) {
+        budget = budget.per_instance(limit);
+    }
+    if let Some(limit) = config.month_limit(currency) {
+        let (now, tz) = (jiff::Timestamp::now(), jiff::tz::TimeZone::system());
+        match super::cockpit::spent_this_month(ctx, currency, now, &tz) {
+            Some(spent) => budget = budget.per_month(limit, spent, tz),
+            None => cannot("this month's start cannot be found in the time zone"),
+        }
+    }
+    Some(budget)
 }
 
 pub fn parse_policy(text: &str) -> Result<OnExpiry, String> {

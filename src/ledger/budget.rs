@@ -6,12 +6,38 @@ use rusqlite::params;
 
 use super::error::LedgerError;
 use super::store::Ledger;
-use crate::money::Money;
+use crate::money::{Currency, Money};
 
 /// The scope of a budget for the life of one instance (`[budget] per_instance`).
 pub const PER_INSTANCE: &str = "instance";
+/// The instance a month's budget is kept under: it spans them all, so whichever watchdog
+/// says a crossing, no other says it again.
+pub const EVERY_INSTANCE: &str = "";
+
+/// The scope of the budget for the calendar month `label` (`[budget] per_month`).
+pub fn per_month(label: &str) -> String {
+    format!("month {label}")
+}
 
 impl Ledger {
+    /// What the ledger recorded as spent in `currency` from `since` to `until`, across
+    /// instances, as `report` counts it.
+    pub fn spent_between(
+        &self,
+        since: Timestamp,
+        until: Timestamp,
+        tz: &jiff::tz::TimeZone,
+        currency: Currency,
+    ) -> Result<Money, LedgerError> {
+        let rows = self.report_rows(since, until)?;
+        let report = super::report::build(&rows, since, until, tz, &|_| None);
+        Ok(report
+            .spend
+            .iter()
+            .find(|s| s.currency == currency)
+            .map_or(Money::zero(currency), |s| s.total.total()))
+    }
+
     /// The thresholds already said for `instance`'s budget of `limit` in `scope`, lowest first.
     pub fn budget_said(
         &self,
@@ -78,7 +104,6 @@ mod tests {
     use rust_decimal::dec;
 
     use super::*;
-    use crate::money::Currency;
 
     #[test]
     fn thresholds_said_are_kept_per_limit_and_outlive_the_connection() {

@@ -106,6 +106,15 @@ impl Ledger {
         rows.map(|row| row.map_err(|e| self.err(e))).collect()
     }
 
+    /// What the ledger recorded of `instance` for its account: its last listing and release,
+    /// and every resource seen with it. Empty where it recorded nothing or cannot be read.
+    pub fn recorded(&self, instance: &str) -> crate::spend::Recorded {
+        crate::spend::Recorded {
+            instance: self.instance_record(instance).ok().flatten(),
+            resources: self.resources_seen(instance).unwrap_or_default(),
+        }
+    }
+
     /// The instance as its provider last listed it, and when it was released: the first
     /// confirmed release the ledger recorded, else the first inventory that no longer listed
     /// it, whichever came first. `None` when no listing was kept (an older ledger).

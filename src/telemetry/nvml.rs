@@ -213,7 +213,7 @@ fn read_device(
     let util_pct = util.as_ref().map(|u| u.gpu);
     let power_w = metric(dev.power_usage()).map(milli);
     let power_limit_w = metric(dev.enforced_power_limit()).map(milli);
-    let mem = metric(dev.memory_info());
+    let mem = metric(gpumeter_driver::nvml_memory_info(dev));
     let pcie = |counter| {
         if config.read_pcie {
             metric(dev.pcie_throughput(counter))
@@ -269,7 +269,7 @@ fn read_mig(dev: &Device<'_>) -> Metric<MigInfo> {
         // Slots without an instance answer NotFound; only existing instances are listed.
         let instance_mem_total_mib = (0..max)
             .filter_map(|i| dev.mig_device_by_index(i).ok())
-            .filter_map(|mig| mig.memory_info().ok())
+            .filter_map(|mig| gpumeter_driver::nvml_memory_info(&mig).ok())
             .map(|m| m.total / MIB)
             .collect();
         MigInfo {
@@ -280,11 +280,16 @@ fn read_mig(dev: &Device<'_>) -> Metric<MigInfo> {
 }
 
 fn read_processes(dev: &Device<'_>, procs: &mut ProcTable) -> Metric<Vec<GpuProcess>> {
-    let compute = dev.running_compute_processes();
-    let graphics = dev.running_graphics_processes();
-    let (compute, graphics) = match (compute, graphics) {
-        (Err(e), Err(_)) => return Metric::Unavailable(kind(&e)),
-        (c, g) => (c.unwrap_or_default(), g.unwrap_or_default()),
+    // Half a list would read as "nothing else runs here": the compute list (the CUDA jobs)
+    // must read, and the graphics list may only be missing where the card has none to offer.
+    let compute = match gpumeter_driver::nvml_compute_processes(dev) {
+        Ok(list) => list,
+        Err(e) => return Metric::Unavailable(kind(&e)),
+    };
+    let graphics = match gpumeter_driver::nvml_graphics_processes(dev).map_err(|e| kind(&e)) {
+        Ok(list) => list,
+        Err(Unavailable::Unsupported) => Vec::new(),
+        Err(why) => return Metric::Unavailable(why),
     };
     let mut out: Vec<GpuProcess> = Vec::with_capacity(compute.len() + graphics.len());
     let tagged = compute

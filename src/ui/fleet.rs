@@ -15,7 +15,8 @@ use super::text::{amount, truncate};
 use super::theme::{Role, Theme};
 use crate::app::App;
 use crate::fleet::table::{span, state_label};
-use crate::fleet::{Flag, FleetRow, Origin, Reporting, flag, row, sort_by_cost};
+use crate::fleet::{Flag, FleetRow, Origin, Reporting, flag, render_account, row, sort_by_cost};
+use crate::spend::Recorded;
 
 /// The rows the screen shows: `app.fleet` and this instance, once. This instance's row comes
 /// from the cockpit's own state (its latest inventory, its pricing, its GPUs read here); where
@@ -45,8 +46,19 @@ pub fn fleet_rows(app: &App) -> Vec<FleetRow> {
             here: matches!(app.telemetry.gpus, Some(Ok(_))),
             ..listed.map_or_else(Reporting::default, |r| r.reporting)
         };
-        let pricing = app.spend.pricing.clone();
-        rows.push(row(origin, Ok(inventory), pricing, here, app.now));
+        let pricing = app.spend.pricing.as_ref();
+        // The cockpit's own row is its account, as its cost panel shows it.
+        let mut own = row(
+            origin,
+            Ok((inventory, &Recorded::default())),
+            pricing,
+            here,
+            app.now,
+        );
+        if let Some(account) = app.spend.account() {
+            render_account(&mut own, &account);
+        }
+        rows.push(own);
     }
     flag(&mut rows);
     sort_by_cost(&mut rows);

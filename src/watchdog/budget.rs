@@ -1,12 +1,15 @@
 //! The budget as the watchdog keeps it: the instance's spend, computed as the cockpit computes
 //! it (the core's [`Spend`] over the provider's inventory and the metered bytes), checked
-//! against `[budget] per_instance` at every check. The 80 and 100 % crossings go to the
-//! webhooks once each, saying the level reached, and are kept in the ledger so a watchdog that
-//! starts again does not send them again. At 100 %, `on_budget = "stop"` or `"release"` sets
+//! against `[budget] per_instance` and `per_month` (the ledger's spend this month before the
+//! watchdog started, plus the instance's since) at every check. The 80 and 100 % crossings go
+//! to the webhooks once each (a month's once that month, whichever watchdog says them), saying
+//! the level reached, and are kept in the ledger so a watchdog that starts again does not send
+//! them again. At either 100 %, `on_budget = "stop"` or `"release"` sets
 //! the deadline to now: the deadline's own path then gives the grace period (the cockpit's
 //! banner, any key or `gpumeter extend` keeps the instance) and the confirmed action.
 
 use jiff::Timestamp;
+use jiff::tz::TimeZone;
 
 use super::run::{Watch, record, say};
 use crate::app::Level;
@@ -14,35 +17,113 @@ use crate::config::OnExpiry;
 use crate::guard::budget::{
     LIMIT_THRESHOLD, WATCHDOG_THRESHOLDS, alert_key, crossed_text, deadline_at_limit,
 };
-use crate::guard::{BudgetAlert, BudgetWatch, DEFAULT_GRACE};
-use crate::ledger::budget::PER_INSTANCE;
+use crate::guard::{BudgetAlert, BudgetWatch, DEFAULT_GRACE, MonthSpend};
+use crate::ledger::budget::{EVERY_INSTANCE, PER_INSTANCE, per_month};
 use crate::ledger::{Change, EventLevel, EventRecord, GuardPolicy, GuardState};
-use crate::money::Money;
+use crate::meter::InstanceState;
+use crate::money::{CurrencyMismatch, Money};
 use crate::notify::Queue;
 use crate::provider::Inventory;
 use crate::spend::{Pricing, Spend};
 use crate::telemetry::HostSample;
 
-/// The instance's budget, its spend, and what to do at the limit.
+/// The instance's budgets, its spend, and what to do at a limit.
 #[derive(Debug, Clone)]
 pub struct WatchBudget {
     spend: Spend,
-    watch: BudgetWatch,
+    limits: Vec<Limit>,
     on_budget: OnExpiry,
 }
 
+/// One limit the watchdog checks: the instance's life, or the calendar month's.
+#[derive(Debug, Clone)]
+struct Limit {
+    watch: BudgetWatch,
+    /// `None` for the instance's life: its spend is the meter's total.
+    month: Option<Month>,
+}
+
+/// A month's budget: the month's spend, in the user's zone.
+#[derive(Debug, Clone)]
+struct Month {
+    spent: MonthSpend,
+    tz: TimeZone,
+}
+
+impl Limit {
+    /// The ledger's instance and scope for what this limit has said.
+    fn kept_as(&self, instance: &str) -> (String, String) {
+        match &self.month {
+            None => (instance.to_string(), PER_INSTANCE.to_string()),
+            Some(m) => (EVERY_INSTANCE.to_string(), per_month(&m.spent.label)),
+        }
+    }
+
+    /// How a crossing names the limit: "budget: ..." or "budget this month: ...".
+    fn scope_word(&self) -> &'static str {
+        if self.month.is_some() {
+            " this month"
+        } else {
+            ""
+        }
+    }
+
+    /// The key a crossing's alert carries: the month's are kept apart from the instance's.
+    fn alert_key(&self, threshold: u32) -> String {
+        match &self.month {
+            None => alert_key(threshold),
+            Some(m) => format!("{}:{}", alert_key(threshold), m.spent.label),
+        }
+    }
+
+    /// The spend this limit counts, given the meter's total; a new month starts again.
+    fn spent(&mut self, total: Money, now: Timestamp) -> Result<Money, CurrencyMismatch> {
+        let Some(month) = self.month.as_mut() else {
+            return Ok(total);
+        };
+        let (spent, turned) = month.spent.spent(total, now, &month.tz)?;
+        if turned {
+            self.watch.start_again();
+        }
+        Ok(spent)
+    }
+}
+
+/// A crossing to say: the limit it belongs to, its threshold, and the text.
+struct Crossing {
+    limit: usize,
+    threshold: u32,
+    text: String,
+}
+
 impl WatchBudget {
-    /// A budget of `limit` for the instance priced by `pricing`.
-    pub fn new(pricing: Pricing, limit: Money, on_budget: OnExpiry) -> Self {
+    /// No limit yet for the instance priced by `pricing`, with `on_budget` at a limit.
+    pub fn new(pricing: Pricing, on_budget: OnExpiry) -> Self {
         WatchBudget {
-            spend: Spend::new(Some(pricing), Some(limit), jiff::tz::TimeZone::UTC),
-            watch: BudgetWatch::new(limit).with_thresholds(&WATCHDOG_THRESHOLDS, &[]),
+            spend: Spend::new(Some(pricing), None, TimeZone::UTC),
+            limits: Vec::new(),
             on_budget,
         }
     }
 
-    pub fn limit(&self) -> Money {
-        self.watch.limit
+    /// `[budget] per_instance`: a limit on what the instance costs in its life.
+    #[must_use]
+    pub fn per_instance(mut self, limit: Money) -> Self {
+        self.limits.push(Limit {
+            watch: BudgetWatch::new(limit).with_thresholds(&WATCHDOG_THRESHOLDS, &[]),
+            month: None,
+        });
+        self
+    }
+
+    /// `[budget] per_month`: a limit on the month's spend, `spent` so far by the ledger.
+    #[must_use]
+    pub fn per_month(mut self, limit: Money, spent: MonthSpend, tz: TimeZone) -> Self {
+        self.limits.push(Limit {
+            watch: BudgetWatch::new(limit).with_thresholds(&WATCHDOG_THRESHOLDS, &[]),
+            month: Some(Month { spent, tz }),
+        });
+        self
     }
 
     pub fn on_budget(&self) -> OnExpiry {
@@ -54,35 +135,42 @@ impl WatchBudget {
         self.spend.record_bytes(at, tx_total, rx_total);
     }
 
-    /// Spend by `now` from a fresh inventory, and the crossings it makes: `(threshold, level,
-    /// text)`, the highest only when several are crossed at once.
+    /// Spend by `now` from a fresh inventory, and the crossings it makes, the highest of
+    /// each limit only when several are crossed at once.
     fn check(
         &mut self,
         inventory: &Inventory,
         now: Timestamp,
-    ) -> Result<Vec<(u32, u32, String)>, crate::money::CurrencyMismatch> {
+    ) -> Result<Vec<Crossing>, CurrencyMismatch> {
         self.spend.record_inventory(inventory, now);
         self.spend.recompute(Some(inventory), now, None);
         let Some(reading) = &self.spend.reading else {
             return Ok(Vec::new());
         };
-        let spent = reading.accrual.accrued.total();
+        let total = reading.accrual.accrued.total();
         let burn = reading.accrual.burn_per_hour.total();
-        Ok(self
-            .watch
-            .check(spent, burn, now)?
-            .into_iter()
-            .filter_map(|alert| match alert {
-                BudgetAlert::Crossed {
+        let mut crossings = Vec::new();
+        for (i, limit) in self.limits.iter_mut().enumerate() {
+            let spent = limit.spent(total, now)?;
+            for alert in limit.watch.check(spent, burn, now)? {
+                // A forecast is the cockpit's to say; the watchdog sends crossings only.
+                if let BudgetAlert::Crossed {
                     threshold,
                     level,
                     spent,
-                    limit,
-                } => Some((threshold, level, crossed_text("", level, spent, limit))),
-                // Said by the cockpit; the watchdog sends crossings only, each once for good.
-                BudgetAlert::Forecast { .. } => None,
-            })
-            .collect())
+                    limit: of,
+                } = alert
+                {
+                    let text = crossed_text(limit.scope_word(), level, spent, of);
+                    crossings.push(Crossing {
+                        limit: i,
+                        threshold,
+                        text,
+                    });
+                }
+            }
+        }
+        Ok(crossings)
     }
 }
 
@@ -94,20 +182,20 @@ pub(super) fn record_host(w: &mut Watch, at: Timestamp, host: &HostSample) {
     }
 }
 
-/// Takes the crossings an earlier watchdog sent for this limit as said.
+/// Takes the crossings an earlier watchdog sent for each limit as said.
 pub(super) fn restore(w: &mut Watch) {
     let Some(budget) = w.budget.as_mut() else {
         return;
     };
-    match w
-        .ledger
-        .budget_said(&w.instance, PER_INSTANCE, budget.watch.limit)
-    {
-        Ok(said) => {
-            budget.watch =
-                BudgetWatch::new(budget.watch.limit).with_thresholds(&WATCHDOG_THRESHOLDS, &said);
+    for limit in &mut budget.limits {
+        let (instance, scope) = limit.kept_as(&w.instance);
+        match w.ledger.budget_said(&instance, &scope, limit.watch.limit) {
+            Ok(said) => {
+                limit.watch = BudgetWatch::new(limit.watch.limit)
+                    .with_thresholds(&WATCHDOG_THRESHOLDS, &said);
+            }
+            Err(e) => say(&format!("ledger: {e}")),
         }
-        Err(e) => say(&format!("ledger: {e}")),
     }
 }
 
@@ -118,8 +206,8 @@ pub(super) struct LimitDeadline {
     pub why: String,
 }
 
-/// Checks the budget against `inventory` at `now`: sends each new crossing, keeps it as said,
-/// and at the limit sets the deadline `on_budget` asks for (returned).
+/// Checks the budgets against `inventory` at `now`: sends each new crossing, keeps it as
+/// said, and at a limit sets the deadline `on_budget` asks for (returned).
 pub(super) fn check(
     w: &mut Watch,
     alerts: Option<&Queue>,
@@ -128,7 +216,7 @@ pub(super) fn check(
     now: Timestamp,
 ) -> Option<LimitDeadline> {
     let budget = w.budget.as_mut()?;
-    let (limit, on_budget) = (budget.watch.limit, budget.on_budget);
+    let on_budget = budget.on_budget;
     let crossings = match budget.check(inventory, now) {
         Ok(crossings) => crossings,
         Err(e) => {
@@ -143,11 +231,20 @@ pub(super) fn check(
     if crossings.is_empty() {
         return None;
     }
-    let crossed = budget.watch.crossed().to_vec();
+    let state = inventory
+        .instance
+        .as_ref()
+        .map_or(InstanceState::Released, |i| i.state);
     let mut set = None;
-    for (threshold, _, mut text) in crossings {
+    for Crossing {
+        limit,
+        threshold,
+        mut text,
+    } in crossings
+    {
         if threshold >= LIMIT_THRESHOLD
-            && let Some(deadline) = limit_deadline(w, on_budget, guard, now)
+            && set.is_none()
+            && let Some(deadline) = limit_deadline(w, on_budget, state, guard, now)
         {
             set = Some(LimitDeadline {
                 deadline,
@@ -159,13 +256,20 @@ pub(super) fn check(
             );
         }
         record(w, EventRecord::alert(now, EventLevel::Warn, text.clone()));
-        super::run::notify(w, alerts, Level::Warn, &alert_key(threshold), &text);
-    }
-    if let Err(e) = w
-        .ledger
-        .mark_budget_said(&w.instance, PER_INSTANCE, limit, &crossed, now)
-    {
-        say(&format!("ledger: {e}"));
+        let Some(budget) = w.budget.as_ref() else {
+            continue;
+        };
+        let limit = &budget.limits[limit];
+        let key = limit.alert_key(threshold);
+        let (instance, scope) = limit.kept_as(&w.instance);
+        let (money, crossed) = (limit.watch.limit, limit.watch.crossed().to_vec());
+        super::run::notify(w, alerts, Level::Warn, &key, &text);
+        if let Err(e) = w
+            .ledger
+            .mark_budget_said(&instance, &scope, money, &crossed, now)
+        {
+            say(&format!("ledger: {e}"));
+        }
     }
     set
 }
@@ -175,11 +279,12 @@ pub(super) fn check(
 fn limit_deadline(
     w: &mut Watch,
     on_budget: OnExpiry,
+    state: InstanceState,
     guard: Option<&GuardState>,
     now: Timestamp,
 ) -> Option<Timestamp> {
     let current = guard.and_then(|g| g.deadline.map(|d| (d, g.on_expiry)));
-    let at = deadline_at_limit(on_budget, current, now)?;
+    let at = deadline_at_limit(on_budget, state, current, now)?;
     let grace = guard.map_or(DEFAULT_GRACE, |g| g.grace);
     let policy = GuardPolicy {
         deadline: Some(at),

@@ -1,16 +1,21 @@
 //! One account of an instance on every surface, run as a user runs it: random steps against
 //! the file-backed cloud of tests/command_scripts (a provider that forgets a released instance,
-//! or keeps listing it) and on the demo cloud, each followed by `status --json`,
-//! `checklist --json` and `report --json`, fresh processes reading the same ledger. They agree
-//! on what keeps billing and what is unknown, report's account to date is status's cost, the
-//! released instance stays released with what it cost, and the total never falls.
+//! or keeps listing it) and on the demo cloud (start, stop, release, cleanup, extend, hours
+//! passing, a `serve` started and scraped), each followed by `status --json`,
+//! `checklist --json`, `report --json` and `fleet --json`, fresh processes reading the same
+//! ledger, as after a restart of the program. They agree on what it cost by line, what keeps
+//! billing and what is unknown; the released instance stays released with what it cost, and
+//! the total never falls.
 
+use std::cell::Cell;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 use proptest::prelude::*;
 use rust_decimal::Decimal;
 use serde_json::Value;
+
+use crate::account_surfaces::{dec, fleet_agrees, later, scrape, scrape_agrees};
 
 /// The script's SKU priced; its snapshots are not, so what keeps billing is never complete.
 const SHEET: &str = r#"
@@ -37,6 +42,8 @@ default = "0.10"
 
 struct Cloud {
     dir: PathBuf,
+    /// How many hours have passed: every process runs this much later than now.
+    hours: Cell<u32>,
 }
 
 impl Cloud {
@@ -63,7 +70,20 @@ impl Cloud {
         );
         std::fs::write(dir.join("sheet.toml"), SHEET).unwrap();
         std::fs::write(dir.join("config.toml"), config).unwrap();
-        Cloud { dir }
+        Cloud {
+            dir,
+            hours: Cell::new(0),
+        }
+    }
+
+    /// `--config` and `--data-dir`, as every command here is given them.
+    fn args(&self) -> [std::ffi::OsString; 4] {
+        [
+            "--config".into(),
+            self.dir.join("config.toml").into(),
+            "--data-dir".into(),
+            self.dir.join("data").into(),
+        ]
     }
 
     fn run(&self, args: &[&str]) -> (Option<i32>, Value) {
@@ -72,11 +92,9 @@ impl Cloud {
     }
 
     fn text(&self, args: &[&str]) -> (Option<i32>, String) {
-        let out = Command::new(env!("CARGO_BIN_EXE_gpumeter"))
-            .arg("--config")
-            .arg(self.dir.join("config.toml"))
-            .arg("--data-dir")
-            .arg(self.dir.join("data"))
+        let mut command = Command::new(env!("CARGO_BIN_EXE_gpumeter"));
+        let out = later(&mut command, self.hours.get())
+            .args(self.args())
             .args(args)
             .stdin(Stdio::null())
             .output()
@@ -113,6 +131,10 @@ enum Step {
     Cleanup,
     /// `gpumeter extend 2h`: the provider holds a later deadline; what it cost stays.
     Extend,
+    /// Hours pass: every later process runs that much later.
+    Hours(u32),
+    /// `gpumeter serve` started now and scraped once.
+    Serve,
 }
 
 fn step() -> impl Strategy<Value = Step> {
@@ -122,14 +144,9 @@ fn step() -> impl Strategy<Value = Step> {
         Just(Step::Start),
         Just(Step::Cleanup),
         Just(Step::Extend),
+        (1..30u32).prop_map(Step::Hours),
+        Just(Step::Serve),
     ]
-}
-
-fn dec(v: &Value) -> Decimal {
-    v.as_str()
-        .unwrap_or_else(|| panic!("not money: {v}"))
-        .parse()
-        .unwrap()
 }
 
 /// `report --json`'s account of the instance `status --json` describes, read `elapsed` after
@@ -205,13 +222,25 @@ proptest! {
                     let (code, said) = cloud.text(&["extend", "2h", "--yes"]);
                     prop_assert_eq!(code, Some(0), "extend: {}", said);
                 }
+                Step::Hours(n) => cloud.hours.set(cloud.hours.get() + n),
+                Step::Serve => {
+                    let (_, status) = cloud.run(&["status", "--json"]);
+                    let args = cloud.args();
+                    let args: Vec<_> = args.iter().map(std::ffi::OsString::as_os_str).collect();
+                    let body = scrape(&args, cloud.hours.get());
+                    let (_, after) = cloud.run(&["status", "--json"]);
+                    scrape_agrees(&body, &status, &after)?;
+                }
                 _ => {}
             }
             let read = std::time::Instant::now();
             let (_, status) = cloud.run(&["status", "--json"]);
             let (_, checklist) = cloud.run(&["checklist", "--provider", "command", "--json"]);
             let (_, report) = cloud.run(&["report", "--json"]);
+            let (_, fleet) = cloud.run(&["fleet", "--json"]);
+            let (_, after) = cloud.run(&["status", "--json"]);
             report_agrees(&report, &status, read.elapsed())?;
+            fleet_agrees(&fleet, &status, &after)?;
             // A deadline is never shown without who enforces it, or why nothing does; after
             // a release there is none to show.
             let deadline = &status["deadline"];
@@ -264,11 +293,14 @@ proptest! {
 /// The demo cloud, run as `gpumeter --demo`: its own ledger and cloud state in a fresh folder.
 struct Demo {
     dir: tempfile::TempDir,
+    /// How many hours have passed: every process runs this much later than now.
+    hours: Cell<u32>,
 }
 
 impl Demo {
     fn run(&self, args: &[&str]) -> (Option<i32>, String, Value) {
-        let out = Command::new(env!("CARGO_BIN_EXE_gpumeter"))
+        let mut command = Command::new(env!("CARGO_BIN_EXE_gpumeter"));
+        let out = later(&mut command, self.hours.get())
             .arg("--demo")
             .arg("--data-dir")
             .arg(self.dir.path())
@@ -308,21 +340,28 @@ proptest! {
     #[test]
     fn the_demo_gives_the_same_account_on_every_surface(
         steps in proptest::collection::vec(
-            prop_oneof![Just("release"), Just("stop"), Just("start")],
-            1..4,
+            prop_oneof![Just("release"), Just("stop"), Just("start"), Just("hours")],
+            1..5,
         ),
     ) {
-        let demo = Demo { dir: tempfile::tempdir().unwrap() };
+        let demo = Demo { dir: tempfile::tempdir().unwrap(), hours: Cell::new(0) };
         let (_, _, first) = demo.run(&["status", "--json"]);
         let mut last_total = dec(&first["cost"]["total"]);
         let mut compute_at_release: Option<Decimal> = None;
         for step in steps {
-            let _ = demo.run(&[step, "--yes"]);
+            if step == "hours" {
+                demo.hours.set(demo.hours.get() + 7);
+            } else {
+                let _ = demo.run(&[step, "--yes"]);
+            }
             let read = std::time::Instant::now();
             let (_, _, status) = demo.run(&["status", "--json"]);
             let (_, _, checklist) = demo.run(&["checklist", "--json"]);
             let (_, _, report) = demo.run(&["report", "--json"]);
+            let (_, _, fleet) = demo.run(&["fleet", "--json"]);
+            let (_, _, after) = demo.run(&["status", "--json"]);
             report_agrees(&report, &status, read.elapsed())?;
+            fleet_agrees(&fleet, &status, &after)?;
             prop_assert_eq!(
                 &status["still_billing_monthly"],
                 &checklist["still_billing_monthly"],
@@ -348,116 +387,21 @@ proptest! {
     }
 }
 
-/// The value of the series `name` whose labels include `label`, from a scrape.
-fn series(body: &str, name: &str, label: &str) -> Decimal {
-    let line = body
-        .lines()
-        .find(|l| l.starts_with(&format!("{name}{{")) && l.contains(label))
-        .unwrap_or_else(|| panic!("no {name} with {label} in\n{body}"));
-    let value: f64 = line.rsplit(' ').next().unwrap().parse().unwrap();
-    Decimal::try_from(value).unwrap()
-}
-
 /// `serve` started after a release the provider no longer lists exports the account `status`
 /// gives: what the released instance and its root disk cost, to the cent, and what has no price.
 #[test]
 fn serve_started_after_a_forgotten_release_exports_the_account_status_gives() {
-    use std::io::{BufRead as _, BufReader, Read as _, Write as _};
     let cloud = Cloud::new(10_000, false);
     let _ = cloud.run(&["status", "--json"]);
     let (code, _) = cloud.run(&["release", "--provider", "command", "--yes"]);
     assert_eq!(code, Some(0));
     let (_, status) = cloud.run(&["status", "--json"]);
     assert_eq!(status["instance"]["state"], "released", "{status}");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gpumeter"))
-        .arg("--config")
-        .arg(cloud.dir.join("config.toml"))
-        .arg("--data-dir")
-        .arg(cloud.dir.join("data"))
-        .args(["serve", "--listen", "127.0.0.1:0"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let serving = BufReader::new(child.stderr.take().unwrap())
-        .lines()
-        .map_while(Result::ok)
-        .find(|l| l.contains("serving"))
-        .unwrap_or_default();
-    let port = serving
-        .rsplit_once(':')
-        .and_then(|(_, rest)| rest.split('/').next())
-        .and_then(|p| p.parse::<u16>().ok())
-        .unwrap_or_else(|| panic!("{serving}"));
-    let scrape = || {
-        let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
-        stream
-            .write_all(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-            .unwrap();
-        let mut out = String::new();
-        stream.read_to_string(&mut out).unwrap();
-        out
-    };
-    let started = std::time::Instant::now();
-    let mut body = scrape();
-    while !body.contains("gpumeter_cost_total{") && started.elapsed().as_secs() < 30 {
-        std::thread::sleep(std::time::Duration::from_millis(200));
-        body = scrape();
-    }
-    let _ = child.kill();
-    let _ = child.wait();
+    let args = cloud.args();
+    let args: Vec<_> = args.iter().map(std::ffi::OsString::as_os_str).collect();
+    let body = scrape(&args, 0);
     let (_, after) = cloud.run(&["status", "--json"]);
-    let cost = &status["cost"];
-    let mut total = Decimal::ZERO;
-    for component in ["compute", "storage", "bandwidth", "extras"] {
-        let exact = series(
-            &body,
-            "gpumeter_cost_total",
-            &format!("component=\"{component}\""),
-        );
-        // status shares the total's cents out by largest remainder, so a line is within a
-        // cent of the exact figure the scrape gives.
-        assert!(
-            (exact - dec(&cost[component])).abs() < Decimal::new(1, 2),
-            "{component}: {exact} against {}\n{body}\n{status}",
-            cost[component]
-        );
-        total += exact;
-    }
-    // The disks accrue while the processes start: the scrape's total, to the cent, lies
-    // between status's before it and status's after it.
-    let total =
-        total.round_dp_with_strategy(2, rust_decimal::RoundingStrategy::MidpointAwayFromZero);
-    assert!(
-        dec(&cost["total"]) <= total && total <= dec(&after["cost"]["total"]),
-        "{total} outside {} .. {}",
-        cost["total"],
-        after["cost"]["total"]
-    );
-    assert_eq!(
-        series(
-            &body,
-            "gpumeter_burn_rate_per_hour",
-            "component=\"compute\""
-        ),
-        Decimal::ZERO
-    );
-    assert_eq!(
-        series(&body, "gpumeter_leftover_monthly_cost", "currency="),
-        dec(&status["still_billing_monthly"]["known"])
-    );
-    let unknown = status["still_billing_monthly"]["unknown"]
-        .as_array()
-        .unwrap();
-    assert_eq!(
-        series(
-            &body,
-            "gpumeter_cost_unknown_lines",
-            "total=\"leftover_monthly\""
-        ),
-        Decimal::from(unknown.len())
-    );
+    scrape_agrees(&body, &status, &after).unwrap();
 }
 
 /// A deadline set before the release is nothing to enforce after it: status shows none, says

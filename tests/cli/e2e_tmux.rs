@@ -30,6 +30,35 @@ impl Tmux {
         flags: &str,
         umask: Option<&str>,
     ) -> Option<Tmux> {
+        let tmux = Self::session(name, umask.is_none())?;
+        let umask = umask.map(|u| format!("umask {u}; ")).unwrap_or_default();
+        tmux.run(&format!(
+            "{umask}GPUMETER_DATA_DIR='{}' GPUMETER_DEMO_DELAY_MS=300 GPUMETER_WATCHDOG_INTERVAL=1s {env} '{}' --demo --reset {flags}",
+            tmux.data_dir.display(),
+            env!("CARGO_BIN_EXE_gpumeter"),
+        ));
+        Some(tmux)
+    }
+
+    /// `gpumeter` on the machine's own GPUs (no `--demo`) with an empty config and nothing to
+    /// detect, `env` set before it: the cockpit as a plain GPU box shows it.
+    pub(crate) fn start_live(name: &str, env: &str) -> Option<Tmux> {
+        let tmux = Self::session(name, true)?;
+        let home = tmux.data_dir.display();
+        std::fs::create_dir_all(tmux.data_dir.join("dmi")).unwrap();
+        std::fs::write(tmux.data_dir.join("environ"), "").unwrap();
+        std::fs::write(tmux.data_dir.join("empty.toml"), "").unwrap();
+        tmux.run(&format!(
+            "GPUMETER_DATA_DIR='{home}' GPUMETER_DETECT_DMI='{home}/dmi' \
+             GPUMETER_DETECT_PID1_ENVIRON='{home}/environ' {env} '{}' --config '{home}/empty.toml'",
+            env!("CARGO_BIN_EXE_gpumeter"),
+        ));
+        Some(tmux)
+    }
+
+    /// A tmux server of its own for `name`, and the data directory (made private when
+    /// `private`), or `None` without tmux.
+    fn session(name: &str, private: bool) -> Option<Tmux> {
         if Command::new("tmux").arg("-V").output().is_err() {
             assert!(
                 std::env::var_os("CI").is_none(),
@@ -41,21 +70,19 @@ impl Tmux {
         let socket = format!("gpumeter-e2e-{name}-{}", std::process::id());
         let data_dir = std::env::temp_dir().join(&socket);
         let _ = std::fs::remove_dir_all(&data_dir);
-        if umask.is_none() {
+        if private {
             // Private, as gpumeter makes its own: a directory open to others adds a long
             // warning to the events, which can push out the event a test waits for.
             std::fs::create_dir_all(&data_dir).unwrap();
             std::fs::set_permissions(&data_dir, std::fs::Permissions::from_mode(0o700)).unwrap();
         }
-        let bin = env!("CARGO_BIN_EXE_gpumeter");
-        let umask = umask.map(|u| format!("umask {u}; ")).unwrap_or_default();
-        let script = format!(
-            "{umask}GPUMETER_DATA_DIR='{}' GPUMETER_DEMO_DELAY_MS=300 GPUMETER_WATCHDOG_INTERVAL=1s {env} '{bin}' --demo --reset {flags}; \
-             echo \"EXITED $?\"; sleep 60",
-            data_dir.display()
-        );
-        let tmux = Tmux { socket, data_dir };
-        tmux.cmd(&[
+        Some(Tmux { socket, data_dir })
+    }
+
+    /// Runs `command` in a detached 120x40 session; when it ends the screen says how.
+    fn run(&self, command: &str) {
+        let script = format!("{command}; echo \"EXITED $?\"; sleep 60");
+        self.cmd(&[
             "new-session",
             "-d",
             "-x",
@@ -66,7 +93,6 @@ impl Tmux {
             "-c",
             &script,
         ]);
-        Some(tmux)
     }
 
     pub(crate) fn cmd(&self, args: &[&str]) -> String {

@@ -2,6 +2,7 @@
 //! each command, and the cockpit in a real terminal under tmux.
 
 mod account_consistency;
+mod account_surfaces;
 mod actions_cli;
 mod actions_recorded;
 mod audit_cli;
@@ -17,15 +18,22 @@ mod command_cli;
 mod core_dumps_cli;
 mod detect_cli;
 mod doctor_cli;
+mod driver_errors;
 mod e2e_tmux;
 mod estimate_cli;
 mod estimate_compare;
 mod estimate_truth;
+mod fake_libs;
 mod guards_tmux;
 mod input_cli;
 mod keys_tmux;
 mod kill_loop;
 mod meta_cli;
+mod nvml_cockpit_tmux;
+mod nvml_doctor;
+mod nvml_serve;
+mod nvml_status;
+mod nvml_verify;
 mod panic_tmux;
 mod pricing_cli;
 mod progress_tmux;

@@ -7,6 +7,7 @@ use gpumeter::fleet::{Flag, FleetRow, Origin, Reporting, flag, row, sort_by_cost
 use gpumeter::meter::InstanceState;
 use gpumeter::provider::demo::DemoState;
 use gpumeter::provider::{HeldDeadline, Inventory};
+use gpumeter::spend::Recorded;
 use jiff::SignedDuration;
 use rust_decimal::Decimal;
 
@@ -53,29 +54,35 @@ fn fleet() -> Vec<FleetRow> {
     let mut rows = vec![
         row(
             origin("research", "i-watched"),
-            Ok(&watched),
-            demo_pricing(),
+            Ok((&watched, &Recorded::default())),
+            demo_pricing().as_ref(),
             reporting(Some(true), Some(0.0)),
             now,
         ),
         row(
             origin("research", "i-old"),
-            Ok(&inventory("i-old", "llm-finetune", running)),
-            demo_pricing(),
+            Ok((
+                &inventory("i-old", "llm-finetune", running),
+                &Recorded::default(),
+            )),
+            demo_pricing().as_ref(),
             reporting(None, None),
             now,
         ),
         row(
             origin("research", "i-new"),
-            Ok(&inventory("i-new", "llm-finetune", running)),
-            demo_pricing(),
+            Ok((
+                &inventory("i-new", "llm-finetune", running),
+                &Recorded::default(),
+            )),
+            demo_pricing().as_ref(),
             reporting(Some(true), Some(7200.0)),
             now,
         ),
         row(
             origin("prod", "i-gone"),
-            Ok(&inventory("i-gone", "", None)),
-            demo_pricing(),
+            Ok((&inventory("i-gone", "", None), &Recorded::default())),
+            demo_pricing().as_ref(),
             reporting(None, None),
             now,
         ),
@@ -88,7 +95,10 @@ fn fleet() -> Vec<FleetRow> {
         ),
         row(
             origin("prod", "i-nosheet"),
-            Ok(&inventory("i-nosheet", "notebook", running)),
+            Ok((
+                &inventory("i-nosheet", "notebook", running),
+                &Recorded::default(),
+            )),
             None,
             reporting(Some(true), Some(0.0)),
             now,
@@ -251,8 +261,8 @@ fn a_month_of_burn_is_the_sheets_month() {
     let inventory = inventory("i-vast", "train", Some(InstanceState::Running));
     let r = row(
         origin("lab", "i-vast"),
-        Ok(&inventory),
-        Some(pricing),
+        Ok((&inventory, &Recorded::default())),
+        Some(&pricing),
         reporting(Some(true), None),
         fixture_now(),
     );
@@ -307,13 +317,16 @@ fn an_unpriced_load_balancer_makes_the_totals_lower_bounds() {
         "{:?}",
         watched.burn_unknown
     );
+    // Named as the instance's account (status, checklist, the cockpit) names it.
     assert_eq!(
         watched.leftover_unknown,
-        vec![format!(
-            "load balancer lb-0api: no price in sheet {}",
-            demo_pricing().unwrap().sheet.id
-        )]
+        vec!["load balancer lb-0api: no price in the sheet".to_string()]
     );
+    let cost = watched
+        .cost
+        .as_ref()
+        .expect("the row carries the account's cost");
+    assert!(cost.incomplete, "{cost:?}");
     let json = serde_json::to_value(watched).unwrap();
     assert_eq!(json["leftover_unknown"][0], watched.leftover_unknown[0]);
     assert!(

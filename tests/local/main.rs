@@ -7,6 +7,7 @@
 mod notify_peer;
 mod prometheus_peer;
 
+mod architecture_doc;
 mod checkpoint_scan;
 mod fleet;
 mod grafana_dashboard;

@@ -11,7 +11,8 @@ use std::time::{Duration, Instant};
 
 use gpumeter::config::{NotifyConfig, OnExpiry};
 use gpumeter::demo::{demo_pricing, demo_simulator};
-use gpumeter::guard::{IdleRule, IdleTracker};
+use gpumeter::guard::month::month_of;
+use gpumeter::guard::{IdleRule, IdleTracker, MonthSpend};
 use gpumeter::ledger::{Change, GuardPolicy, GuardState, Ledger, WatchdogEvent};
 use gpumeter::meter::InstanceState;
 use gpumeter::money::Money;
@@ -87,6 +88,11 @@ fn seconds_to(percent: i64, limit: Money, spent: Money, burn: Money) -> i64 {
     i64::try_from((hours * Decimal::from(3600)).ceil()).unwrap()
 }
 
+/// The instance's budget of `limit`, with `on_budget` at the limit.
+fn per_instance(limit: Money, on_budget: OnExpiry) -> WatchBudget {
+    WatchBudget::new(demo_pricing().unwrap(), on_budget).per_instance(limit)
+}
+
 /// A watchdog for the demo cloud in `dir`, checking five times a
 /// second on `wall`, with the budget `limit` and `on_budget`, telling `hooks`. Its guard row
 /// has no deadline and a grace period of one second.
@@ -97,6 +103,11 @@ fn watchdog(
     on_budget: OnExpiry,
     hooks: &NotifyConfig,
 ) -> Watch {
+    watchdog_with(dir, wall, per_instance(limit, on_budget), hooks)
+}
+
+/// The same watchdog with `budget`.
+fn watchdog_with(dir: &Path, wall: WallClock, budget: WatchBudget, hooks: &NotifyConfig) -> Watch {
     let cloud = DemoCloud::new(dir, Arc::new(Timestamp::now)).with_delay(Duration::ZERO);
     let instance = cloud.load().unwrap().instance.id;
     let mut ledger = Ledger::open(dir.join("ledger.sqlite")).unwrap();
@@ -121,7 +132,7 @@ fn watchdog(
         hooks: gpumeter::config::HooksConfig::default(),
         started_by: None,
         wall,
-        budget: Some(WatchBudget::new(demo_pricing().unwrap(), limit, on_budget)),
+        budget: Some(budget),
     }
 }
 
@@ -385,4 +396,104 @@ async fn a_budget_that_stops_keeps_the_watchdog_when_its_cockpit_is_gone() {
         ended.is_err(),
         "the watchdog left a budget that stops: {ended:?}"
     );
+}
+
+/// `[budget] per_month` counts what the ledger recorded this month before the watchdog
+/// started, plus the instance's spend since: at about 95 % of the month the hook gets the
+/// month's 80 % once, saying the level and the month, and a watchdog started again does not
+/// send it again.
+#[tokio::test]
+async fn the_month_budget_counts_the_month_before_and_says_80_once() {
+    let Setup {
+        dir,
+        log,
+        hooks,
+        wall,
+        spent,
+        ..
+    } = setup().await;
+    let tz = jiff::tz::TimeZone::UTC;
+    let now = Timestamp::now();
+    // The month had spent 900 before; the limit puts 900 at 95 % of it.
+    let before = Money::new(Decimal::from(900), spent.currency);
+    let limit = Money::new(
+        (before.amount / Decimal::new(95, 2)).round_dp(2),
+        spent.currency,
+    );
+    let budget = || {
+        let month = MonthSpend::new(before, now, &tz).unwrap();
+        WatchBudget::new(demo_pricing().unwrap(), OnExpiry::Alert).per_month(
+            limit,
+            month,
+            tz.clone(),
+        )
+    };
+    let label = month_of(now, &tz).unwrap().0;
+    let sim = demo_simulator("training");
+    let w = watchdog_with(dir.path(), wall.clone(), budget(), &hooks);
+    let said = tokio::select! {
+        ended = watch(w, sim.clone(), sim.clone()) => panic!("the watchdog ended first: {ended:?}"),
+        said = until_alerts(&log, 1) => said,
+    };
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert_eq!(said[0].0, format!("budget:80:{label}"));
+    assert!(said[0].1.starts_with("budget this month: "), "{said:?}");
+    assert!(
+        (94..=95).contains(&level_in(&said[0].1.replace(" this month", ""))),
+        "{said:?}"
+    );
+    assert!(
+        said[0].1.contains("(900.00 USD of"),
+        "the month before counts: {said:?}"
+    );
+    assert!(said[0].1.contains(&format!("of {limit})")), "{said:?}");
+
+    let again = watchdog_with(dir.path(), wall, budget(), &hooks);
+    tokio::select! {
+        ended = watch(again, sim.clone(), sim) => panic!("the watchdog ended first: {ended:?}"),
+        () = tokio::time::sleep(Duration::from_secs(2)) => {}
+    }
+    assert_eq!(budget_alerts(&log).len(), 1, "{:?}", budget_alerts(&log));
+}
+
+/// A stopped instance past its limit with `on_budget = "stop"`: the crossing is said, but
+/// there is nothing to stop, so no deadline is set and no action is taken.
+#[tokio::test]
+async fn on_budget_stop_leaves_a_stopped_instance_alone() {
+    let Setup {
+        dir,
+        log,
+        hooks,
+        wall,
+        spent,
+        ..
+    } = setup().await;
+    let cloud = DemoCloud::new(dir.path(), Arc::new(Timestamp::now)).with_delay(Duration::ZERO);
+    cloud
+        .perform(&gpumeter::provider::Action::Stop)
+        .await
+        .unwrap();
+    let limit = Money::new(
+        (spent.amount / Decimal::from(2)).round_dp(2),
+        spent.currency,
+    );
+    let w = watchdog(dir.path(), wall, limit, OnExpiry::Stop, &hooks);
+    let instance = w.instance.clone();
+    let sim = demo_simulator("training");
+    let said = tokio::select! {
+        ended = watch(w, sim.clone(), sim) => panic!("the watchdog ended first: {ended:?}"),
+        said = async {
+            let said = until_alerts(&log, 1).await;
+            // Checks enough for a deadline's grace to pass, were one set.
+            tokio::time::sleep(Duration::from_secs(2)).await;
+            said
+        } => said,
+    };
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(!said[0].1.contains("on_budget"), "{said:?}");
+    let ledger = Ledger::open_read_only(dir.path().join("ledger.sqlite")).unwrap();
+    let guard = ledger.guard(&instance).unwrap().unwrap();
+    assert_eq!(guard.deadline, None, "{guard:?}");
+    let events = ledger.last_watchdog_events(&instance, 50).unwrap();
+    assert!(!events.iter().any(|e| e.kind == "action"), "{events:#?}");
 }

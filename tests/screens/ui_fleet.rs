@@ -10,6 +10,7 @@ use gpumeter::demo::{demo_app, demo_pricing, fixture_now};
 use gpumeter::fleet::{Flag, Origin, Reporting, row};
 use gpumeter::provider::Inventory;
 use gpumeter::provider::demo::DemoState;
+use gpumeter::spend::Recorded;
 use gpumeter::ui::fleet::{fleet_rows, fleet_status};
 use gpumeter::ui::theme::Theme;
 use jiff::SignedDuration;
@@ -49,15 +50,15 @@ fn app() -> App {
     app.fleet = vec![
         row(
             origin("i-0gone"),
-            Ok(&gone),
-            demo_pricing(),
+            Ok((&gone, &Recorded::default())),
+            demo_pricing().as_ref(),
             Reporting::default(),
             now,
         ),
         row(
             origin("i-0twin"),
-            Ok(&twin),
-            demo_pricing(),
+            Ok((&twin, &Recorded::default())),
+            demo_pricing().as_ref(),
             Reporting::default(),
             now,
         ),
@@ -136,8 +137,13 @@ fn collected() -> App {
         heartbeat: Some(true),
         ..Reporting::default()
     };
-    app.fleet
-        .push(row(origin, Ok(&this), demo_pricing(), heartbeat, read_at));
+    app.fleet.push(row(
+        origin,
+        Ok((&this, &Recorded::default())),
+        demo_pricing().as_ref(),
+        heartbeat,
+        read_at,
+    ));
     app.fleet_link = FleetLink {
         accounts: 2,
         instances: 3,

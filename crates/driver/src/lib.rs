@@ -16,7 +16,8 @@
 //! step, and every buffer, event and module is freed on every path.
 //!
 //! This is the only crate of the workspace with `unsafe` code: launching a kernel, calling
-//! cuBLAS and calling an NVML function nvml-wrapper does not wrap cannot be done without it.
+//! cuBLAS and calling an NVML function nvml-wrapper does not wrap (remapped rows; memory on
+//! drivers before R510) cannot be done without it.
 //! Each unsafe block says why it is sound.
 
 mod cublas;
@@ -27,6 +28,7 @@ mod isa;
 mod jit;
 mod kernels;
 mod load;
+mod nvml_legacy;
 mod nvml_raw;
 mod ptx;
 mod sizing;
@@ -40,6 +42,10 @@ use gpumeter_core::verify::{BenchError, BenchErrorKind, Measured};
 
 pub use device::same_pci_bus;
 pub use load::CUBLAS_ABSENT;
+pub use nvml_legacy::{
+    compute_processes as nvml_compute_processes, graphics_processes as nvml_graphics_processes,
+    memory_info as nvml_memory_info,
+};
 pub use nvml_raw::remapped_rows;
 
 /// What to benchmark, and for how long.

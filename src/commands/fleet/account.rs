@@ -10,6 +10,7 @@ use rust_decimal::Decimal;
 use super::super::context::Context;
 use super::targets::Account;
 use crate::fleet::{FleetFilter, FleetRow, Origin, Reporting, account_rows, orphans_row, row};
+use crate::ledger::Ledger;
 use crate::meter::BillingMode;
 use crate::provider::ProviderError;
 use crate::spend::Pricing;
@@ -62,6 +63,7 @@ pub async fn read_account(
         ),
     };
     let mut prices: HashMap<PriceKey, Option<Pricing>> = HashMap::new();
+    let ledger = Ledger::open_read_only(crate::ledger::path_in(&ctx.data_dir, ctx.demo)).ok();
     for (at, inventory) in account_rows(&origin, instances, swept, filter) {
         let Some(instance) = &inventory.instance else {
             let sheet = ctx.region_sheet().ok().flatten();
@@ -78,7 +80,12 @@ pub async fn read_account(
             .entry(key)
             .or_insert_with(|| ctx.pricing_for(Some(instance)).ok().flatten())
             .clone();
-        rows.push(row(at, Ok(&inventory), pricing, Reporting::default(), now));
+        let recorded = ledger
+            .as_ref()
+            .map(|l| l.recorded(&instance.id))
+            .unwrap_or_default();
+        let read = Ok((&inventory, &recorded));
+        rows.push(row(at, read, pricing.as_ref(), Reporting::default(), now));
     }
     // A listing the key may not make (a provider's volumes) leaves the rows short of it.
     let gaps = provider.gaps();

@@ -176,5 +176,12 @@ async fn read(base: &Context, target: Listed, now: Timestamp) -> FleetRow {
     }
     // A sheet that cannot price it leaves the cost unknown; the row says so with a flag.
     let pricing = ctx.pricing_for(inventory.instance.as_ref()).ok().flatten();
-    row(origin, Ok(&inventory), pricing, reporting, now)
+    let recorded = ctx.recorded(&inventory);
+    row(
+        origin,
+        Ok((&inventory, &recorded)),
+        pricing.as_ref(),
+        reporting,
+        now,
+    )
 }

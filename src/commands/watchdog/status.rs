@@ -78,19 +78,19 @@ pub fn lines(
     lines
 }
 
-/// What guards each budget: the watchdog keeps the instance's (its alerts and `on_budget`)
-/// while it runs; the month's is the cockpit's only.
+/// What guards each budget: the watchdog keeps both (its alerts and `on_budget`) while it
+/// runs; without it the cockpit only shows the month's.
 fn budget_line(budget: &BudgetConfig, alive: bool) -> String {
     let currency = budget.currency.map_or_else(
         || "in the price sheet's currency".to_string(),
         |c| c.to_string(),
     );
     let mut parts = Vec::new();
+    let then = match budget.on_budget {
+        OnExpiry::Alert => String::new(),
+        policy => format!(", then {}s", word(policy)),
+    };
     if let Some(a) = budget.per_instance {
-        let then = match budget.on_budget {
-            OnExpiry::Alert => String::new(),
-            policy => format!(", then {}s", word(policy)),
-        };
         parts.push(if alive {
             format!("{a} per instance: the watchdog alerts at 80 and 100 %{then}")
         } else {
@@ -98,7 +98,11 @@ fn budget_line(budget: &BudgetConfig, alive: bool) -> String {
         });
     }
     if let Some(a) = budget.per_month {
-        parts.push(format!("{a} per month: the cockpit alerts on it"));
+        parts.push(if alive {
+            format!("{a} per month: the watchdog alerts at 80 and 100 %{then}")
+        } else {
+            format!("{a} per month: the cockpit alerts on it; nothing acts (no watchdog runs)")
+        });
     }
     if parts.is_empty() {
         return "budget: none".into();
@@ -175,7 +179,7 @@ mod tests {
     }
 
     #[test]
-    fn the_instance_budget_is_the_watchdog_s_while_it_runs() {
+    fn both_budgets_are_the_watchdog_s_while_it_runs() {
         let budget = BudgetConfig {
             per_instance: Some(rust_decimal::Decimal::from(500)),
             per_month: Some(rust_decimal::Decimal::from(900)),
@@ -185,13 +189,17 @@ mod tests {
         assert_eq!(
             budget_line(&budget, true),
             "budget (in the price sheet's currency): 500 per instance: the watchdog alerts at \
-             80 and 100 %, then stops; 900 per month: the cockpit alerts on it"
+             80 and 100 %, then stops; 900 per month: the watchdog alerts at 80 and 100 %, \
+             then stops"
+        );
+        let down = budget_line(&budget, false);
+        assert!(
+            down.contains("500 per instance: not enforced (no watchdog runs)"),
+            "{down}"
         );
         assert!(
-            budget_line(&budget, false)
-                .contains("500 per instance: not enforced (no watchdog runs)"),
-            "{}",
-            budget_line(&budget, false)
+            down.contains("900 per month: the cockpit alerts on it; nothing acts"),
+            "{down}"
         );
     }
 }

@@ -203,10 +203,7 @@ impl TelemetryView {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MonthBudget {
     pub watch: crate::guard::BudgetWatch,
-    /// Spend this month recorded before this run.
-    pub before: crate::money::Money,
-    /// The meter's total at this run's first reading.
-    pub baseline: Option<crate::money::Money>,
+    pub month: crate::guard::MonthSpend,
 }
 
 /// The newest checkpoint and what has been said about it.

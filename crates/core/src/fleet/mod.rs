@@ -7,14 +7,13 @@ mod flags;
 pub mod table;
 
 use jiff::Timestamp;
-use jiff::tz::TimeZone;
 use rust_decimal::Decimal;
 use serde::Serialize;
 
 use crate::cloud::Inventory;
-use crate::meter::{InstanceState, ResourceKind};
+use crate::meter::{InstanceState, Leftover};
 use crate::pricing::sheet::DEFAULT_MONTH_HOURS;
-use crate::spend::{Pricing, Spend};
+use crate::spend::{Account, CostCents, Pricing, Recorded, account, unpriced_leftover};
 
 pub use discover::{FleetFilter, account_rows};
 pub use flags::{IDLE_AFTER_S, flag, sort_by_cost};
@@ -75,16 +74,6 @@ impl Flag {
     }
 }
 
-/// A resource that outlives (or outlived) the instance.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Leftover {
-    pub id: String,
-    pub kind: ResourceKind,
-    pub size_gib: Decimal,
-    /// `None` when the sheet has no price for it.
-    pub monthly: Option<Decimal>,
-}
-
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FleetRow {
     #[serde(flatten)]
@@ -98,6 +87,9 @@ pub struct FleetRow {
     pub uptime_s: Option<i64>,
     pub deadline: Option<Timestamp>,
     pub deadline_remaining_s: Option<i64>,
+    /// What the instance has cost since it was created: the account every surface gives,
+    /// `None` when nothing prices it or the provider no longer lists it.
+    pub cost: Option<CostCents>,
     /// What the leftovers cost per month once the instance is released.
     pub leftover_monthly: Option<Decimal>,
     pub leftovers: Vec<Leftover>,
@@ -129,6 +121,7 @@ impl FleetRow {
             uptime_s: None,
             deadline: None,
             deadline_remaining_s: None,
+            cost: None,
             leftover_monthly: None,
             leftovers: Vec::new(),
             burn_unknown: Vec::new(),
@@ -166,20 +159,19 @@ impl FleetRow {
     }
 }
 
-/// One instance's row from what its provider said, priced with `pricing`, at `now`.
+/// One instance's row from what its provider said and what the ledger `recorded` of it (empty
+/// for an instance this machine never watched), priced with `pricing`, at `now`.
 pub fn row(
     origin: Origin,
-    inventory: Result<&Inventory, &str>,
-    pricing: Option<Pricing>,
+    inventory: Result<(&Inventory, &Recorded), &str>,
+    pricing: Option<&Pricing>,
     reporting: Reporting,
     now: Timestamp,
 ) -> FleetRow {
-    let month_hours = pricing
-        .as_ref()
-        .map_or(DEFAULT_MONTH_HOURS, |p| p.sheet.billing.month_hours);
+    let month_hours = pricing.map_or(DEFAULT_MONTH_HOURS, |p| p.sheet.billing.month_hours);
     let mut row = FleetRow::blank(origin, reporting, month_hours);
-    let inventory = match inventory {
-        Ok(i) => i,
+    let (inventory, recorded) = match inventory {
+        Ok(read) => read,
         Err(why) => {
             row.error = Some(why.to_string());
             return row;
@@ -195,18 +187,29 @@ pub fn row(
     }
     row.deadline = inventory.deadline.map(|d| d.at);
     row.deadline_remaining_s = row.deadline.map(|d| d.duration_since(now).as_secs());
-    let sheet = pricing.as_ref().map(|p| p.sheet.clone());
-    row.currency = sheet.as_ref().map(|s| s.currency.as_str().to_string());
-    let mut spend = Spend::new(pricing, None, TimeZone::UTC);
-    spend.record_inventory(inventory, now);
-    spend.recompute(Some(inventory), now, row.deadline);
-    // A gone instance burns nothing itself; what it left is in the leftovers' monthly cost.
-    if let (Some(reading), Some(_)) = (&spend.reading, &inventory.instance) {
-        row.burn_per_hour = Some(reading.accrual.burn_per_hour.total().amount.round_dp(4));
-        row.burn_unknown.clone_from(&reading.accrual.unpriced);
+    let sheet = pricing.map(|p| &p.sheet);
+    row.currency = sheet.map(|s| s.currency.as_str().to_string());
+    // An instance gone and never recorded has no account; what it left is priced as orphans.
+    let known = inventory.instance.is_some() || recorded.instance.is_some();
+    let account = known
+        .then(|| account(pricing, recorded, inventory, now))
+        .flatten();
+    match account {
+        Some(account) => render_account(&mut row, &account),
+        None => price_leftovers(&mut row, inventory, sheet),
     }
-    price_leftovers(&mut row, inventory, sheet.as_ref());
     row
+}
+
+/// The row's money from the instance's one account: its cost, its burn and what still bills.
+pub fn render_account(row: &mut FleetRow, account: &Account) {
+    row.cost = Some(account.cost_cents());
+    row.burn_per_hour = Some(account.burn_per_hour.total().amount.round_dp(4));
+    row.burn_unknown.clone_from(&account.total.unknown);
+    row.leftovers.clone_from(&account.leftovers);
+    row.leftover_monthly = Some(account.still_billing_monthly.known.amount.round_dp(2));
+    row.leftover_unknown
+        .clone_from(&account.still_billing_monthly.unknown);
 }
 
 /// The row of what bills in an account with no instance of its listing (`inventory` holds no
@@ -240,19 +243,12 @@ fn price_leftovers(
             monthly: sheet.and_then(|s| crate::meter::monthly_after_release(s, &r.to_meter())),
         })
         .collect();
-    if let Some(sheet) = sheet {
+    if sheet.is_some() {
         row.leftover_unknown = row
             .leftovers
             .iter()
             .filter(|l| l.monthly.is_none())
-            .map(|l| {
-                format!(
-                    "{} {}: no price in sheet {}",
-                    l.kind.label(),
-                    l.id,
-                    sheet.id
-                )
-            })
+            .map(|l| unpriced_leftover(l.kind, &l.id))
             .collect();
     }
     row.leftover_monthly = sheet.map(|_| {

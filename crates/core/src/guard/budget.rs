@@ -5,6 +5,7 @@ use jiff::{SignedDuration, Timestamp};
 use rust_decimal::Decimal;
 
 use super::expiry::OnExpiry;
+use crate::meter::InstanceState;
 use crate::money::{CurrencyMismatch, Money};
 
 /// Percentages of the limit that warn by default.
@@ -29,14 +30,22 @@ pub fn alert_key(threshold: u32) -> String {
 
 /// The deadline a budget that reached its limit sets, so that `on_budget` acts through the
 /// deadline's own path: the grace period and its banner first (a key or `gpumeter extend`
-/// keeps the instance), then the action, read back. `None` with `on_budget = "alert"`, and
-/// when a deadline that acts has already come: that one goes ahead.
+/// keeps the instance), then the action, read back. `None` with `on_budget = "alert"`, when
+/// the instance `state` already is where the action would take it (a stop of a stopped or
+/// released instance, a release of a released one: there is nothing to confirm), and when a
+/// deadline that acts has already come: that one goes ahead.
 pub fn deadline_at_limit(
     on_budget: OnExpiry,
+    state: InstanceState,
     current: Option<(Timestamp, OnExpiry)>,
     now: Timestamp,
 ) -> Option<Timestamp> {
-    if on_budget == OnExpiry::Alert {
+    let done = match on_budget {
+        OnExpiry::Alert => true,
+        OnExpiry::Stop => state != InstanceState::Running,
+        OnExpiry::Release => state == InstanceState::Released,
+    };
+    if done {
         return None;
     }
     match current {
@@ -93,6 +102,12 @@ impl BudgetWatch {
         self.thresholds = thresholds.to_vec();
         self.crossed = said.to_vec();
         self
+    }
+
+    /// Nothing said yet: a new period (a new month) starts.
+    pub fn start_again(&mut self) {
+        self.crossed.clear();
+        self.forecast_said = false;
     }
 
     /// The thresholds crossed so far, said or passed over by a jump past them.
@@ -176,6 +191,8 @@ mod tests {
     use super::*;
     use crate::money::Currency;
     use rust_decimal::dec;
+
+    const RUNNING: InstanceState = InstanceState::Running;
 
     fn usd(d: Decimal) -> Money {
         Money::new(d, Currency::USD)
@@ -300,25 +317,46 @@ mod tests {
     #[test]
     fn the_limit_sets_a_deadline_now_unless_one_that_acts_has_come() {
         let now = ts(1000);
-        assert_eq!(deadline_at_limit(OnExpiry::Alert, None, now), None);
-        assert_eq!(deadline_at_limit(OnExpiry::Stop, None, now), Some(now));
+        assert_eq!(deadline_at_limit(OnExpiry::Alert, RUNNING, None, now), None);
+        assert_eq!(
+            deadline_at_limit(OnExpiry::Stop, RUNNING, None, now),
+            Some(now)
+        );
         // A later deadline, or one that only alerts, gives way to the budget's.
         let later = Some((ts(5000), OnExpiry::Release));
-        assert_eq!(deadline_at_limit(OnExpiry::Release, later, now), Some(now));
+        assert_eq!(
+            deadline_at_limit(OnExpiry::Release, RUNNING, later, now),
+            Some(now)
+        );
         let alert_only = Some((ts(900), OnExpiry::Alert));
         assert_eq!(
-            deadline_at_limit(OnExpiry::Stop, alert_only, now),
+            deadline_at_limit(OnExpiry::Stop, RUNNING, alert_only, now),
             Some(now)
         );
         // A deadline in its grace period that releases goes ahead as it is.
         let due = Some((ts(900), OnExpiry::Release));
-        assert_eq!(deadline_at_limit(OnExpiry::Stop, due, now), None);
+        assert_eq!(deadline_at_limit(OnExpiry::Stop, RUNNING, due, now), None);
+    }
+
+    #[test]
+    fn the_limit_sets_no_deadline_for_what_the_instance_already_is() {
+        let now = ts(1000);
+        let stop = |state| deadline_at_limit(OnExpiry::Stop, state, None, now);
+        assert_eq!(stop(InstanceState::Stopped), None);
+        assert_eq!(stop(InstanceState::Released), None);
+        let release = |state| deadline_at_limit(OnExpiry::Release, state, None, now);
+        // A stopped instance's disks still bill: the release still has work to do.
+        assert_eq!(release(InstanceState::Stopped), Some(now));
+        assert_eq!(release(InstanceState::Released), None);
     }
 
     #[test]
     fn the_limit_deadline_is_the_next_whole_second_so_the_grace_is_whole() {
         let now = ts(1000) + SignedDuration::from_millis(900);
-        assert_eq!(deadline_at_limit(OnExpiry::Stop, None, now), Some(ts(1001)));
+        assert_eq!(
+            deadline_at_limit(OnExpiry::Stop, RUNNING, None, now),
+            Some(ts(1001))
+        );
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //!
 //! - [`idle`]: every GPU and the CPU idle for a whole window (a failed reading is active).
 //! - [`budget`]: thresholds of a limit and a forecast of when it runs out.
+//! - [`month`]: spend this calendar month, from the ledger and this run's meter.
 //! - [`clock`]: the watchdog's time, carried by the monotonic clock past wall-clock steps.
 //! - [`enforce`]: who enforces the deadline now: a live watchdog, the provider, or nothing.
 //! - [`expiry`]: the deadline, its grace period, and when the policy is due.
@@ -16,6 +17,7 @@ pub mod clock;
 pub mod enforce;
 pub mod expiry;
 pub mod idle;
+pub mod month;
 pub mod row;
 pub mod supervise;
 
@@ -25,6 +27,7 @@ pub use clock::{ArmedDeadline, ClockStep, GuardClock, GuardTime, Reading, STEP_T
 pub use enforce::{Enforcement, EnforcementJson, Holders, enforcement};
 pub use expiry::{DEFAULT_GRACE, Expiry, OnExpiry, expiry, provider_holds_after_extend};
 pub use idle::{IdleRule, IdleState, IdleTracker};
+pub use month::MonthSpend;
 pub use row::{
     GuardPolicy, GuardState, IdleArmed, MAX_WATCHDOG_INTERVAL, MIN_WATCHDOG_INTERVAL, Watchdog,
     stale_after, watchdog_interval,

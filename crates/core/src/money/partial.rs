@@ -12,7 +12,7 @@ use super::{Currency, CurrencyMismatch, Money};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PartialTotal {
     pub known: Money,
-    /// What could not be priced ("load balancer lb-0api: no price in sheet aws-us-east-1").
+    /// What could not be priced ("load balancer lb-0api: no price in the sheet").
     pub unknown: Vec<String>,
 }
 

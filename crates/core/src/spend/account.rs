@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::{Pricing, Spend, SpendReading};
 use crate::cloud::{InstanceInfo, Inventory};
-use crate::meter::{Breakdown, InstanceState, Leftover, Resource};
+use crate::meter::{Breakdown, InstanceState, Leftover, Resource, ResourceKind};
 use crate::money::{Currency, Money, PartialTotal};
 
 /// What an account has cost, as every surface's JSON gives it: each line in cents, the lines
@@ -68,11 +68,7 @@ impl Account {
         };
         let mut still = PartialTotal::zero(currency);
         for left in &reading.leftovers {
-            let label = format!(
-                "{} {}: no price in the sheet",
-                left.kind.label(),
-                crate::text::one_line(&left.id, 80)
-            );
+            let label = unpriced_leftover(left.kind, &left.id);
             // Same currency by construction: the sheet prices both.
             let _ = still.add(left.monthly.map(|m| Money::new(m, currency)), &label);
         }
@@ -110,6 +106,15 @@ impl Account {
         all.extend(self.still_billing_monthly.unknown.iter().cloned());
         all
     }
+}
+
+/// How a total names a leftover the sheet cannot price.
+pub fn unpriced_leftover(kind: ResourceKind, id: &str) -> String {
+    format!(
+        "{} {}: no price in the sheet",
+        kind.label(),
+        crate::text::one_line(id, 80)
+    )
 }
 
 /// THE account of an instance at `now`: the ledger's record merged with the latest provider

@@ -518,14 +518,18 @@ fn a_stale_checkpoint_on_the_root_disk_warns_once_each() {
 #[test]
 fn the_monthly_budget_adds_this_run_to_what_the_month_already_spent() {
     use gpumeter_core::app::state::MonthBudget;
-    use gpumeter_core::guard::BudgetWatch;
+    use gpumeter_core::guard::{BudgetWatch, MonthSpend};
     use gpumeter_core::money::Money;
     let mut app = app();
     let currency = app.spend.pricing.as_ref().unwrap().sheet.currency;
     app.month_budget = Some(MonthBudget {
         watch: BudgetWatch::new(Money::new(Decimal::from(1000), currency)),
-        before: Money::new(Decimal::from(790), currency),
-        baseline: None,
+        month: MonthSpend::new(
+            Money::new(Decimal::from(790), currency),
+            app.now,
+            &app.spend.time_zone,
+        )
+        .unwrap(),
     });
     let start = app.now;
     update(&mut app, Event::Tick(start + SignedDuration::from_secs(1)));

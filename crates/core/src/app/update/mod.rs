@@ -528,15 +528,15 @@ fn check_budget(app: &mut App, now: Timestamp) {
     if let Some(watch) = app.budget.as_mut() {
         said.push(("", watch.check(spent, burn, now)));
     }
-    if let Some(month) = app.month_budget.as_mut() {
-        let baseline = *month.baseline.get_or_insert(spent);
-        let this_month = spent
-            .checked_sub(baseline)
-            .and_then(|run| month.before.checked_add(run));
-        said.push((
-            " this month",
-            this_month.and_then(|m| month.watch.check(m, burn, now)),
-        ));
+    if let Some(budget) = app.month_budget.as_mut() {
+        let tz = &app.spend.time_zone;
+        let checked = budget.month.spent(spent, now, tz).and_then(|(m, turned)| {
+            if turned {
+                budget.watch.start_again();
+            }
+            budget.watch.check(m, burn, now)
+        });
+        said.push((" this month", checked));
     }
     for (scope, result) in said {
         announce_budget(app, scope, result);
