@@ -32,14 +32,12 @@ pub const KEY_VAR: &str = "LAMBDA_API_KEY";
 /// Points the adapter at another endpoint (tests use a loopback server).
 pub const ENDPOINT_VAR: &str = "GPUMETER_LAMBDA_ENDPOINT";
 pub const DEFAULT_ENDPOINT: &str = "https://cloud.lambda.ai/api/v1";
-const NAME: &str = ProviderKind::Lambda.display_name();
 /// The adapter's name in its errors.
 const ID: &str = ProviderKind::Lambda.id();
 /// Lambda's keys carry every permission; its 403 is an account that may not act
 /// (`global/account-inactive`), its refused key a 401 with `global/invalid-api-key`.
 const CLOUD: Cloud = Cloud {
-    id: ID,
-    name: NAME,
+    kind: ProviderKind::Lambda,
     key_var: KEY_VAR,
     forbidden: Forbidden::Permission,
 };

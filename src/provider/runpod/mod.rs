@@ -43,14 +43,12 @@ pub const POD_VAR: &str = "RUNPOD_POD_ID";
 /// Points the adapter at another endpoint (tests use a loopback server).
 pub const ENDPOINT_VAR: &str = "GPUMETER_RUNPOD_ENDPOINT";
 pub const DEFAULT_ENDPOINT: &str = "https://api.runpod.io";
-const NAME: &str = ProviderKind::Runpod.display_name();
 /// The adapter's name in its errors.
 const ID: &str = ProviderKind::Runpod.id();
 /// RunPod keys can be restricted (read-only, or to some endpoints): its 403 is a key that may
 /// not make the call.
 const CLOUD: Cloud = Cloud {
-    id: ID,
-    name: NAME,
+    kind: ProviderKind::Runpod,
     key_var: KEY_VAR,
     forbidden: Forbidden::Permission,
 };

@@ -44,15 +44,13 @@ pub const CONTAINER_ID_VAR: &str = "CONTAINER_ID";
 /// Points the adapter at another endpoint (tests use a loopback server).
 pub const ENDPOINT_VAR: &str = "GPUMETER_VAST_ENDPOINT";
 pub const DEFAULT_ENDPOINT: &str = "https://console.vast.ai";
-const NAME: &str = ProviderKind::Vast.display_name();
 /// The adapter's name in its errors.
 const ID: &str = ProviderKind::Vast.id();
 /// Vast.ai answers a key it does not take (unknown, revoked) with 403, as its loopback peer
 /// in the tests does; a key whose permissions lack the call cannot be told apart from it, and
 /// either way the key is what to check.
 const CLOUD: Cloud = Cloud {
-    id: ID,
-    name: NAME,
+    kind: ProviderKind::Vast,
     key_var: KEY_VAR,
     forbidden: Forbidden::Key,
 };
