@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use super::Capabilities;
 
 /// The cloud the instance lives in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "&'static str")]
 pub enum ProviderKind {
     Demo,
@@ -255,11 +255,21 @@ mod tests {
     }
 
     #[test]
-    fn all_lists_each_kind_once() {
-        let mut ids: Vec<_> = ProviderKind::ALL.map(ProviderKind::id).to_vec();
-        ids.sort_unstable();
-        ids.dedup();
-        assert_eq!(ids.len(), ProviderKind::ALL.len());
+    fn all_holds_every_kind_once() {
+        // No catch-all: a new variant stops this compiling until it is given a place in ALL.
+        let place = |kind: ProviderKind| match kind {
+            ProviderKind::Aws => 0,
+            ProviderKind::Alibaba => 1,
+            ProviderKind::Tencent => 2,
+            ProviderKind::Lambda => 3,
+            ProviderKind::Runpod => 4,
+            ProviderKind::Vast => 5,
+            ProviderKind::Command => 6,
+            ProviderKind::Demo => 7,
+        };
+        for (i, kind) in ProviderKind::ALL.into_iter().enumerate() {
+            assert_eq!(place(kind), i, "{kind}");
+        }
     }
 
     #[test]
@@ -304,6 +314,19 @@ mod tests {
             assert_eq!(first, format!("set {var}"), "{kind}");
         }
         assert!(ProviderKind::Demo.credential_chain().is_empty());
+    }
+
+    #[test]
+    fn a_providers_errors_name_it_and_where_its_permissions_are_granted() {
+        use super::super::ProviderError;
+        for kind in ProviderKind::ALL {
+            let slow = ProviderError::throttled(kind.id(), None).fix();
+            assert!(slow.contains(kind.display_name()), "{kind}: {slow}");
+            let denied = ProviderError::permission(kind.id(), None).fix();
+            assert!(denied.contains(kind.permissions_at()), "{kind}: {denied}");
+        }
+        let stand_in = ProviderError::throttled("no provider", None).fix();
+        assert!(stand_in.contains("no provider is limiting"), "{stand_in}");
     }
 
     #[test]
