@@ -269,7 +269,14 @@ mod tests {
             );
             assert!(!text.contains("name a sheet and SKU"), "{provider}: {text}");
         }
-        let text = unpriced_on("command");
-        assert!(text.contains("name a sheet and SKU"), "{text}");
+        for kind in ProviderKind::ALL {
+            let text = unpriced_on(kind.id());
+            let by_type = text.contains("the instance type is the SKU");
+            assert_eq!(by_type, kind.instance_type_is_sku(), "{kind}: {text}");
+        }
+        for provider in ["command", "no provider"] {
+            let text = unpriced_on(provider);
+            assert!(text.contains("name a sheet and SKU"), "{provider}: {text}");
+        }
     }
 }
