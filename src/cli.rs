@@ -283,7 +283,7 @@ pub struct FleetArgs {
     #[arg(long = "region", value_name = "REGION")]
     pub regions: Vec<String>,
     /// Only the accounts on this provider (repeatable).
-    #[arg(long = "provider", value_name = "aws|alibaba|tencent|lambda|runpod|vast|command|demo", value_parser = parse_cloud)]
+    #[arg(long = "provider", value_name = crate::config::ProviderKind::ids("|"), value_parser = parse_cloud)]
     pub providers: Vec<crate::config::ProviderKind>,
 }
 
@@ -392,7 +392,7 @@ pub struct ActionArgs {
 pub struct TargetArgs {
     /// The provider's API to use: aws, alibaba, tencent, lambda, runpod, vast, command (the
     /// [command] section), or demo (the same as --demo).
-    #[arg(long = "provider", id = "cloud", value_name = "aws|alibaba|tencent|lambda|runpod|vast|command|demo", value_parser = parse_cloud)]
+    #[arg(long = "provider", id = "cloud", value_name = crate::config::ProviderKind::ids("|"), value_parser = parse_cloud)]
     pub cloud: Option<crate::config::ProviderKind>,
     /// The instance id [default: the config's, else this machine's, from the metadata service].
     #[arg(long, value_name = "ID")]
@@ -403,20 +403,8 @@ pub struct TargetArgs {
 }
 
 fn parse_cloud(text: &str) -> Result<crate::config::ProviderKind, String> {
-    use crate::config::ProviderKind as K;
-    match text {
-        "aws" => Ok(K::Aws),
-        "alibaba" => Ok(K::Alibaba),
-        "tencent" => Ok(K::Tencent),
-        "lambda" => Ok(K::Lambda),
-        "runpod" => Ok(K::Runpod),
-        "vast" => Ok(K::Vast),
-        "command" => Ok(K::Command),
-        "demo" => Ok(K::Demo),
-        _ => Err(format!(
-            "`{text}` is not one of aws, alibaba, tencent, lambda, runpod, vast, command, demo"
-        )),
-    }
+    text.parse()
+        .map_err(|e: gpumeter_core::cloud::UnknownProvider| e.to_string())
 }
 
 impl Cli {

@@ -23,6 +23,7 @@ use serde::Deserialize;
 use crate::money::{Currency, Money};
 
 pub use fleet::FleetConfig;
+pub use gpumeter_core::cloud::ProviderKind;
 pub use gpumeter_core::guard::{DEFAULT_GRACE, OnExpiry};
 pub use guards::{CheckpointConfig, HooksConfig, IdleConfig};
 pub use locate::line_col;
@@ -86,37 +87,6 @@ pub struct VerifyConfig {
 #[serde(default, deny_unknown_fields)]
 pub struct FxConfig {
     pub rates: Vec<String>,
-}
-
-/// The cloud the instance lives in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ProviderKind {
-    Demo,
-    Aws,
-    Alibaba,
-    Tencent,
-    Lambda,
-    Runpod,
-    Vast,
-    /// A user-supplied command stands in for a provider API.
-    Command,
-}
-
-impl ProviderKind {
-    /// The name the config file uses for it.
-    pub fn name(self) -> &'static str {
-        match self {
-            ProviderKind::Demo => "demo",
-            ProviderKind::Aws => "aws",
-            ProviderKind::Alibaba => "alibaba",
-            ProviderKind::Tencent => "tencent",
-            ProviderKind::Lambda => "lambda",
-            ProviderKind::Runpod => "runpod",
-            ProviderKind::Vast => "vast",
-            ProviderKind::Command => "command",
-        }
-    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]

@@ -462,7 +462,7 @@ fn say_detected(ctx: &Context, provider: &dyn crate::provider::Provider, app: &m
             .map_or("", |t| t.value.as_str());
         let line = format!(
             "found {} instance {} {region} {kind} (from {})",
-            cloud.value.name(),
+            cloud.value.id(),
             instance.value,
             cloud.from
         );

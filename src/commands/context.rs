@@ -261,9 +261,7 @@ impl Context {
             Some(kind @ (ProviderKind::Lambda | ProviderKind::Runpod | ProviderKind::Vast)) => {
                 self.gpu_cloud(kind)
             }
-            Some(kind) => Ok(Arc::new(NoProvider::new(format!(
-                "the {kind:?} adapter is not available in this build yet"
-            )))),
+            Some(ProviderKind::Demo) => Ok(Arc::new(self.demo_cloud())),
         }
     }
 
@@ -284,7 +282,11 @@ impl Context {
                 .unwrap_or_else(|_| Err(Failure::failed("the AWS settings could not be read")))
         })?;
         if let Err(e) = settings.credentials.as_ref().and(settings.region.as_ref()) {
-            return Err(Failure::provider(super::EXIT_BAD_INPUT, "aws", e));
+            return Err(Failure::provider(
+                super::EXIT_BAD_INPUT,
+                ProviderKind::Aws.id(),
+                e,
+            ));
         }
         Ok(Aws::with_policy(settings, self.http, policy)
             .remembering(&self.data_dir)
@@ -324,7 +326,7 @@ impl Context {
         )
         .and_then(|settings| AlibabaCloud::new(settings, self.http))
         .map(|adapter| Arc::new(adapter.recalling(self.recorded_ids())) as Arc<dyn Provider>)
-        .map_err(|e| Failure::provider(super::EXIT_BAD_INPUT, "alibaba", &e))
+        .map_err(|e| Failure::provider(super::EXIT_BAD_INPUT, ProviderKind::Alibaba.id(), &e))
     }
 
     /// The Tencent Cloud adapter, from the credential chain (the TENCENTCLOUD_* variables, the
@@ -346,7 +348,7 @@ impl Context {
                 .recalling(self.recorded_ids());
             Arc::new(adapter) as Arc<dyn Provider>
         })
-        .map_err(|e| Failure::provider(super::EXIT_BAD_INPUT, "tencent", &e))
+        .map_err(|e| Failure::provider(super::EXIT_BAD_INPUT, ProviderKind::Tencent.id(), &e))
     }
 
     pub fn demo_cloud(&self) -> DemoCloud {
@@ -434,8 +436,7 @@ impl Context {
         }
         let bundled = self.config.instance.provider.and_then(|kind| {
             let region = self.pricing_region(None);
-            sheet_for_region(kind.name(), region.as_deref(), None)
-                .map(|c| SheetRef::Bundled(c.sheet))
+            sheet_for_region(kind, region.as_deref(), None).map(|c| SheetRef::Bundled(c.sheet))
         });
         match self.config.pricing.sheet.clone().or(bundled) {
             Some(sheet_ref) => self.sheet(&sheet_ref).map(Some),
@@ -452,7 +453,7 @@ impl Context {
         let sku_name = cfg.sku.clone().or_else(|| derived.map(|i| i.sku.clone()));
         let provider_sheet = self.config.instance.provider.and_then(|kind| {
             let region = self.pricing_region(instance);
-            sheet_for_region(kind.name(), region.as_deref(), sku_name.as_deref())
+            sheet_for_region(kind, region.as_deref(), sku_name.as_deref())
                 .map(|c| SheetRef::Bundled(c.sheet))
         });
         let sheet_ref = cfg.sheet.clone().or(provider_sheet);

@@ -469,19 +469,21 @@ fn sample_mentions_every_key() {
 
 #[test]
 fn a_provider_kind_is_named_as_the_config_file_names_it() {
-    for kind in [
-        ProviderKind::Demo,
-        ProviderKind::Aws,
-        ProviderKind::Alibaba,
-        ProviderKind::Tencent,
-        ProviderKind::Lambda,
-        ProviderKind::Runpod,
-        ProviderKind::Vast,
-        ProviderKind::Command,
-    ] {
-        let config = parse(&format!("[instance]\nprovider = \"{}\"\n", kind.name())).unwrap();
+    for kind in ProviderKind::ALL {
+        let config = parse(&format!("[instance]\nprovider = \"{}\"\n", kind.id())).unwrap();
         assert_eq!(config.instance.provider, Some(kind));
     }
+}
+
+#[test]
+fn an_unknown_provider_is_refused_with_every_id() {
+    let e = parse("[instance]\nprovider = \"azure\"\n").unwrap_err();
+    let text = format!("{e:#}");
+    assert!(
+        text.contains("`azure` is not one of aws, alibaba"),
+        "{text}"
+    );
+    assert!(text.contains("command, demo"), "{text}");
 }
 
 #[test]

@@ -40,7 +40,11 @@ fn service(kind: ProviderKind, seams: &Seams) -> Option<(String, &'static str)> 
         ProviderKind::Aws => seams.aws_metadata.clone().map(|b| (b, "IMDSv2")),
         ProviderKind::Alibaba => Some((seams.alibaba_metadata.clone(), "ECS metadata")),
         ProviderKind::Tencent => Some((seams.tencent_metadata.clone(), "CVM metadata")),
-        _ => None,
+        ProviderKind::Lambda
+        | ProviderKind::Runpod
+        | ProviderKind::Vast
+        | ProviderKind::Command
+        | ProviderKind::Demo => None,
     }
 }
 
@@ -55,10 +59,18 @@ async fn identity(kind: ProviderKind, base: &str) -> Result<MachineIdentity, Pro
             let service = crate::provider::alibaba::metadata::Metadata::with_policy(base, policy)?;
             service.identity().await
         }
-        _ => {
+        ProviderKind::Tencent => {
             let service = crate::provider::tencent::metadata::Metadata::new(base, policy)?;
             service.identity().await
         }
+        ProviderKind::Lambda
+        | ProviderKind::Runpod
+        | ProviderKind::Vast
+        | ProviderKind::Command
+        | ProviderKind::Demo => Err(ProviderError::unsupported(
+            kind.id(),
+            "answer from a metadata service",
+        )),
     }
 }
 

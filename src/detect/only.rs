@@ -34,7 +34,7 @@ impl DetectedOnly {
         let instance = InstanceInfo {
             name: id.clone(),
             id,
-            provider: kind.name().to_string(),
+            provider: kind.id().to_string(),
             region,
             sku: sku.unwrap_or_default(),
             mode: BillingMode::OnDemand,
@@ -54,7 +54,7 @@ impl DetectedOnly {
 #[async_trait]
 impl Provider for DetectedOnly {
     fn name(&self) -> &str {
-        self.kind.name()
+        self.kind.id()
     }
 
     fn capabilities(&self) -> Capabilities {
@@ -80,7 +80,7 @@ impl Provider for DetectedOnly {
 
     async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
         Err(ProviderError::state(
-            self.kind.name(),
+            self.kind.id(),
             format!("{}: {}", action.label(), self.needs),
         )
         .with_fix(&self.needs))

@@ -15,7 +15,7 @@ use super::store::Ledger;
 use crate::meter::{BillingMode, Breakdown, InstanceState};
 use crate::money::Currency;
 use crate::provider::demo::{DEMO_SKU, DemoState};
-use crate::provider::{Action, ActionReport, Inventory};
+use crate::provider::{Action, ActionReport, Inventory, ProviderKind};
 
 const TRAINING: &str = "i-0demo4a100f00d";
 const SPOT: &str = "i-0demo8spot5eed";
@@ -119,7 +119,7 @@ fn session(
 ) -> Result<SessionId, LedgerError> {
     ledger.start_session(&SessionStart {
         instance: instance.into(),
-        provider: "demo".into(),
+        provider: ProviderKind::Demo.id().into(),
         region: None,
         sku: DEMO_SKU.into(),
         mode,

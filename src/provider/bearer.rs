@@ -14,7 +14,7 @@ use serde_json::Value;
 use super::http::{Http, HttpError, HttpPolicy, Repeat, by_status};
 pub use super::readback::Readback;
 use super::seen::Sightings;
-use super::{Action, ActionReport, Asked, ErrorKind, LinkedResource, ProviderError};
+use super::{Action, ActionReport, Asked, ErrorKind, LinkedResource, ProviderError, ProviderKind};
 use crate::meter::InstanceState;
 
 /// Some variables of one environment, taken at one moment. Tests build it from pairs and never
@@ -98,10 +98,8 @@ pub enum Forbidden {
 /// Whose API it is, as its errors name it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Cloud {
-    /// The adapter's name (`runpod`).
-    pub id: &'static str,
-    /// The provider's own name (`RunPod`).
-    pub name: &'static str,
+    /// Which cloud: its id names the adapter in errors, its display name the provider.
+    pub kind: ProviderKind,
     /// The variable that holds the key.
     pub key_var: &'static str,
     pub forbidden: Forbidden,
@@ -194,7 +192,8 @@ impl Api {
         key: ApiKey,
         policy: HttpPolicy,
     ) -> Result<Api, ProviderError> {
-        let http = Http::new(policy).map_err(|e| ProviderError::state(cloud.id, e.to_string()))?;
+        let http =
+            Http::new(policy).map_err(|e| ProviderError::state(cloud.kind.id(), e.to_string()))?;
         Ok(Api {
             cloud,
             base: base.trim_end_matches('/').to_string(),
@@ -217,7 +216,7 @@ impl Api {
     /// released; else the state error naming the endpoint asked.
     pub fn absent(&self, sightings: &Sightings, id: &str) -> Result<(), ProviderError> {
         sightings.absent(&Asked {
-            provider: self.cloud.id,
+            provider: self.cloud.kind.id(),
             instance: id,
             region: None,
             endpoint: &self.base,
@@ -227,7 +226,7 @@ impl Api {
     /// `e` as the cockpit shows it: its kind from the status (and Lambda's `error.code`), and
     /// nothing of the key.
     pub fn error(&self, e: ApiError) -> ProviderError {
-        let id = self.cloud.id;
+        let id = self.cloud.kind.id();
         match e {
             ApiError::Auth {
                 status,
@@ -339,7 +338,7 @@ impl Api {
         match response.status {
             200..=299 => Ok(response.body),
             status if refused_key => Err(ApiError::Auth {
-                provider: self.cloud.name,
+                provider: self.cloud.kind.display_name(),
                 status,
                 var: self.cloud.key_var,
                 call,
@@ -507,7 +506,7 @@ where
 {
     let id = &resource.id;
     let what = resource.kind.label();
-    let provider = api.cloud.name;
+    let provider = api.cloud.kind.display_name();
     // Not listed counts only when several reads in a row agree: one empty list proves nothing.
     let gone = |found: Option<&()>| found.is_none();
     let read = readback
@@ -587,8 +586,7 @@ mod tests {
 
     fn api(forbidden: Forbidden) -> Api {
         let cloud = Cloud {
-            id: "runpod",
-            name: "RunPod",
+            kind: ProviderKind::Runpod,
             key_var: "RUNPOD_API_KEY",
             forbidden,
         };

@@ -14,6 +14,7 @@ use async_trait::async_trait;
 use jiff::Timestamp;
 use rust_decimal::Decimal;
 
+use super::ProviderKind;
 use super::{
     Action, ActionReport, Capabilities, Discovered, ErrorKind, HeldDeadline, Inventory,
     LinkedResource, Provider, ProviderError, SnapshotPlan,
@@ -22,7 +23,7 @@ use crate::meter::{InstanceState, ResourceKind};
 pub use gpumeter_core::demo::cloud::{CAPABILITIES, DEMO_SHEET, DEMO_SKU, DemoState};
 
 /// The adapter's name in its errors.
-const ID: &str = "demo";
+const ID: &str = ProviderKind::Demo.id();
 const RESET: &str = "start afresh with `gpumeter --demo --reset`";
 
 /// The file name of the demo cloud's state inside the data directory.
@@ -267,7 +268,7 @@ impl Provider for DemoCloud {
     }
 
     fn name(&self) -> &'static str {
-        "demo"
+        ID
     }
 
     fn capabilities(&self) -> Capabilities {

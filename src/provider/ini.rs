@@ -26,7 +26,7 @@ impl std::fmt::Debug for Ini {
 impl Ini {
     /// Parses an AWS file's `text`; `file` only names the file in errors.
     pub fn parse(text: &str, file: &Path) -> Result<Self, ProviderError> {
-        Self::parse_for("aws", text, file)
+        Self::parse_for(super::ProviderKind::Aws.id(), text, file)
     }
 
     /// Parses `text` for `provider`'s errors; `file` only names the file in them.

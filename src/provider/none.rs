@@ -2,7 +2,7 @@
 
 use async_trait::async_trait;
 
-use super::{Action, ActionReport, Capabilities, Inventory, Provider, ProviderError};
+use super::{Action, ActionReport, Capabilities, Inventory, Provider, ProviderError, ProviderKind};
 
 /// How its errors name it.
 const ID: &str = "no provider";
@@ -40,10 +40,10 @@ impl Provider for NoProvider {
     }
 
     async fn inventory(&self) -> Result<Inventory, ProviderError> {
-        Err(ProviderError::state(ID, &self.why).with_fix(
-            "set [instance] provider in the config (aws, alibaba, tencent, lambda, runpod, vast \
-             or command), or try --demo",
-        ))
+        Err(ProviderError::state(ID, &self.why).with_fix(&format!(
+            "set [instance] provider in the config (one of {}), or try --demo",
+            ProviderKind::ids(", ")
+        )))
     }
 
     async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {

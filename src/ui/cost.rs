@@ -19,6 +19,7 @@ use super::panel::Panel;
 use super::text::{amount, local_time, short_duration, wrap};
 use super::theme::{Role, Theme};
 use crate::app::App;
+use crate::config::ProviderKind;
 use crate::meter::{Breakdown, ComputeTerms};
 use crate::money::Money;
 use crate::spend::{Pricing, SpendReading};
@@ -100,20 +101,20 @@ fn nothing_to_price(w: usize, theme: &Theme) -> Vec<Line<'static>> {
         .collect()
 }
 
-/// What to do when nothing prices the instance. On AWS, Alibaba and Tencent the instance type
-/// is the SKU of the region's bundled sheet, so naming one is not the fix there.
+/// What to do when nothing prices the instance. Where the instance type is the SKU of the
+/// region's bundled sheet (AWS, Alibaba, Tencent), naming one is not the fix.
 fn no_pricing(w: usize, theme: &Theme, provider: &str) -> Vec<Line<'static>> {
     let mut out = vec![Line::styled(
         "no price sheet for this instance",
         theme.style(Role::AlertWarn),
     )];
-    let hint = match provider {
-        "aws" | "alibaba" | "tencent" => {
-            "the instance type is the SKU, priced from its region's sheet once the instance and \
-             region are known: run on the instance, or pass --instance and --region; a type no \
-             sheet lists needs [pricing] sheet (`gpumeter pricing list` shows them)"
-        }
-        _ => "name a sheet and SKU in the config; `gpumeter pricing list` shows them",
+    let by_type = ProviderKind::from_id(provider).is_some_and(ProviderKind::instance_type_is_sku);
+    let hint = if by_type {
+        "the instance type is the SKU, priced from its region's sheet once the instance and \
+         region are known: run on the instance, or pass --instance and --region; a type no \
+         sheet lists needs [pricing] sheet (`gpumeter pricing list` shows them)"
+    } else {
+        "name a sheet and SKU in the config; `gpumeter pricing list` shows them"
     };
     out.extend(
         wrap(hint, w)
@@ -268,7 +269,14 @@ mod tests {
             );
             assert!(!text.contains("name a sheet and SKU"), "{provider}: {text}");
         }
-        let text = unpriced_on("command");
-        assert!(text.contains("name a sheet and SKU"), "{text}");
+        for kind in ProviderKind::ALL {
+            let text = unpriced_on(kind.id());
+            let by_type = text.contains("the instance type is the SKU");
+            assert_eq!(by_type, kind.instance_type_is_sku(), "{kind}: {text}");
+        }
+        for provider in ["command", "no provider"] {
+            let text = unpriced_on(provider);
+            assert!(text.contains("name a sheet and SKU"), "{provider}: {text}");
+        }
     }
 }

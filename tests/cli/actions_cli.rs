@@ -132,7 +132,7 @@ fn a_refused_action_exits_1_and_leaves_the_state_as_the_provider_reports_it() {
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("refused to stop"), "{}", stderr(&out));
     assert!(
-        stderr(&out).contains("\ngpumeter: fix (unreachable): the demo cloud is failing"),
+        stderr(&out).contains("\ngpumeter: fix (unreachable): gpumeter demo cloud is failing"),
         "{}",
         stderr(&out)
     );

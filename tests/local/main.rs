@@ -23,6 +23,7 @@ mod notify_webhook;
 mod pricing_sheets;
 mod private_files;
 mod prometheus_server;
+mod provider_ids;
 mod readme_keys;
 mod regional_sheets;
 mod serve_exposition;

@@ -18,7 +18,7 @@ mod account;
 pub mod per_minute;
 mod sheet_choice;
 pub use account::{Account, CostCents, Recorded, account, recorded_account, unpriced_leftover};
-pub use sheet_choice::{SheetChoice, choose_sheet, default_sheet, sheet_for_region};
+pub use sheet_choice::{SheetChoice, choose_sheet, sheet_for_region};
 
 /// Traffic samples newer than this stay one per sample; older ones merge per hour.
 const FINE_TRAFFIC: SignedDuration = SignedDuration::from_hours(1);

@@ -32,27 +32,31 @@ impl Context {
             ProviderKind::Lambda => {
                 let s = LambdaSettings::from_process(id);
                 if let Err(e) = &s.key {
-                    return Err(missing("lambda", e));
+                    return Err(missing(kind.id(), e));
                 }
                 Arc::new(Lambda::new(s, policy))
             }
             ProviderKind::Runpod => {
                 let s = RunpodSettings::from_process(id);
                 if let Err(e) = &s.key {
-                    return Err(missing("runpod", e));
+                    return Err(missing(kind.id(), e));
                 }
                 Arc::new(Runpod::new(s, policy))
             }
             ProviderKind::Vast => {
                 let s = VastSettings::from_process(id);
                 if let Err(e) = &s.key {
-                    return Err(missing("vast", e));
+                    return Err(missing(kind.id(), e));
                 }
                 Arc::new(Vast::new(s, policy))
             }
-            other => {
+            ProviderKind::Aws
+            | ProviderKind::Alibaba
+            | ProviderKind::Tencent
+            | ProviderKind::Command
+            | ProviderKind::Demo => {
                 return Err(Failure::bad_input(format!(
-                    "{other:?} is not a bearer-key cloud"
+                    "{kind} is not a bearer-key cloud"
                 )));
             }
         };

@@ -85,28 +85,45 @@ pub(super) fn stand_in(ctx: &Context, why: &Failure) -> Option<Arc<dyn Provider>
 
 /// Which credentials the adapter needs and where it looked, in one line.
 fn needs(kind: ProviderKind, why: &Failure) -> String {
-    let give = match kind {
-        ProviderKind::Aws => {
-            "set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, name a profile with AWS_PROFILE, \
-             or attach an instance role"
+    let give = match kind.credential_chain() {
+        [] => "configure the provider".to_string(),
+        [one] => (*one).to_string(),
+        [init @ .., last] => {
+            let comma = if init.len() > 1 { "," } else { "" };
+            format!("{}{comma} or {last}", init.join(", "))
         }
-        ProviderKind::Alibaba => {
-            "set ALIBABA_CLOUD_ACCESS_KEY_ID and ALIBABA_CLOUD_ACCESS_KEY_SECRET, configure the \
-             aliyun CLI, or attach a RAM role to the instance"
-        }
-        ProviderKind::Tencent => {
-            "set TENCENTCLOUD_SECRET_ID and TENCENTCLOUD_SECRET_KEY, configure tccli, or bind a \
-             CAM role to the instance"
-        }
-        ProviderKind::Runpod => "set RUNPOD_API_KEY",
-        ProviderKind::Vast => "set VAST_API_KEY (or CONTAINER_API_KEY inside the instance)",
-        ProviderKind::Lambda => "set LAMBDA_API_KEY",
-        _ => "configure the provider",
     };
     format!(
         "stop, release, the deadline and what keeps billing (disks, snapshots, addresses) need \
          {} credentials: {give} ({})",
-        kind.name(),
+        kind.id(),
         gpumeter_core::text::one_line(&why.message, 300)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_need_lists_the_kinds_credential_chain_as_one_sentence() {
+        let why = Failure::failed("no key");
+        let aws = needs(ProviderKind::Aws, &why);
+        assert!(
+            aws.contains(
+                "need aws credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, name a \
+                 profile with AWS_PROFILE, or attach an instance role (no key)"
+            ),
+            "{aws}"
+        );
+        let vast = needs(ProviderKind::Vast, &why);
+        assert!(
+            vast.contains(": set VAST_API_KEY or CONTAINER_API_KEY inside the instance ("),
+            "{vast}"
+        );
+        let lambda = needs(ProviderKind::Lambda, &why);
+        assert!(lambda.contains(": set LAMBDA_API_KEY ("), "{lambda}");
+        let demo = needs(ProviderKind::Demo, &why);
+        assert!(demo.contains(": configure the provider ("), "{demo}");
+    }
 }

@@ -173,7 +173,7 @@ pub fn checks(detected: &Detected, facts: &Facts) -> Vec<Check> {
         "provider",
         "provider",
         detected.provider.as_ref(),
-        |p| p.name().to_string(),
+        |p| p.id().to_string(),
         "give --provider or set [instance] provider (gpumeter init writes it)",
     );
     provider_line.blocking = acts && provider.is_none();
@@ -268,40 +268,29 @@ fn nvml_line(facts: &Facts) -> Check {
 }
 
 fn credentials_line(provider: Option<ProviderKind>, facts: &Facts, acts: bool) -> Check {
-    let what = "credentials";
-    match (provider, &facts.credentials) {
-        (None, _) => check(
-            "credentials",
-            what,
+    let line = |mark, detail: String, blocking| {
+        check("credentials", "credentials", mark, detail, blocking)
+    };
+    let Some(kind) = provider else {
+        return line(Mark::Skip, "no provider to sign in to".into(), false);
+    };
+    match kind {
+        ProviderKind::Demo => line(Mark::Pass, "the demo cloud needs none".into(), false),
+        ProviderKind::Command => line(
             Mark::Skip,
-            "no provider to sign in to",
+            "the command provider runs your own commands, with their own keys".into(),
             false,
         ),
-        (Some(ProviderKind::Demo), _) => check(
-            "credentials",
-            what,
-            Mark::Pass,
-            "the demo cloud needs none",
-            false,
-        ),
-        (Some(ProviderKind::Command), _) => check(
-            "credentials",
-            what,
-            Mark::Skip,
-            "the command provider runs your own commands, with their own keys",
-            false,
-        ),
-        (Some(_), None) => check("credentials", what, Mark::Skip, "not looked for", false),
-        (Some(_), Some(Ok(from))) => check(
-            "credentials",
-            what,
-            Mark::Pass,
-            format!("found: {from}"),
-            false,
-        ),
-        (Some(_), Some(Err(looked))) => {
-            check("credentials", what, Mark::Fail, looked.clone(), acts)
-        }
+        ProviderKind::Aws
+        | ProviderKind::Alibaba
+        | ProviderKind::Tencent
+        | ProviderKind::Lambda
+        | ProviderKind::Runpod
+        | ProviderKind::Vast => match &facts.credentials {
+            None => line(Mark::Skip, "not looked for".into(), false),
+            Some(Ok(from)) => line(Mark::Pass, format!("found: {from}"), false),
+            Some(Err(looked)) => line(Mark::Fail, looked.clone(), acts),
+        },
     }
 }
 

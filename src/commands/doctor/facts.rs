@@ -85,7 +85,7 @@ pub fn sheet(config: &Config, detected: &Detected) -> Option<(String, String, i6
             let provider = detected.provider.as_ref()?.value;
             let region = detected.region.as_ref().map(|r| r.value.as_str());
             let sku = detected.instance_type.as_ref().map(|s| s.value.as_str());
-            let choice = crate::spend::sheet_for_region(provider.name(), region, sku)?;
+            let choice = crate::spend::sheet_for_region(provider, region, sku)?;
             crate::pricing::bundled_sheet(&choice.sheet).cloned()
         }
     }?;

@@ -119,12 +119,12 @@ fn provider_facts(ctx: &Context, detected: &Detected) -> ProviderFacts {
             };
             let why = format!(
                 "not checked: gpumeter asks only EC2 for a dry run, not {}",
-                kind.name()
+                kind.id()
             );
             (Some(found(built.map(|_| ()))), not_checked(why))
         }
         ProviderKind::Lambda | ProviderKind::Runpod | ProviderKind::Vast => {
-            let why = format!("not checked: {} has no dry run", kind.name());
+            let why = format!("not checked: {} has no dry run", kind.id());
             (
                 Some(found(ctx.gpu_cloud(kind).map(|_| ()))),
                 not_checked(why),

@@ -78,11 +78,7 @@ fn filter_of(args: &FleetArgs) -> Result<FleetFilter, Failure> {
     Ok(FleetFilter {
         tags,
         regions: args.regions.clone(),
-        providers: args
-            .providers
-            .iter()
-            .map(|p| p.name().to_string())
-            .collect(),
+        providers: args.providers.iter().map(|p| p.id().to_string()).collect(),
     })
 }
 
@@ -129,7 +125,7 @@ pub fn for_cockpit(ctx: Context) -> Option<(FleetLink, FleetReader)> {
         .config
         .fleet
         .iter()
-        .map(|f| (f.provider.name(), f.account.clone().unwrap_or_default()))
+        .map(|f| (f.provider.id(), f.account.clone().unwrap_or_default()))
         .collect();
     let filter = FleetFilter::default();
     let link = FleetLink {

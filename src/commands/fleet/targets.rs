@@ -38,7 +38,7 @@ pub fn targets(ctx: &Context, filter: &FleetFilter) -> Vec<Target> {
     for entry in &ctx.config.fleet {
         let origin_in = |region: Option<String>| Origin {
             account: entry.account.clone().unwrap_or_default(),
-            provider: entry.provider.name().to_string(),
+            provider: entry.provider.id().to_string(),
             region,
             instance_id: String::new(),
         };
@@ -49,7 +49,7 @@ pub fn targets(ctx: &Context, filter: &FleetFilter) -> Vec<Target> {
         };
         if entry.discovers() {
             for region in entry.each_region() {
-                if filter.reads(entry.provider.name(), region.as_deref()) {
+                if filter.reads(entry.provider.id(), region.as_deref()) {
                     out.push(Target::Account(Account {
                         origin: origin_in(region.clone()),
                         instance: instance_in(region),
@@ -60,7 +60,7 @@ pub fn targets(ctx: &Context, filter: &FleetFilter) -> Vec<Target> {
             continue;
         }
         // Named instances live in the table's one region.
-        if !filter.reads(entry.provider.name(), entry.region.as_deref()) {
+        if !filter.reads(entry.provider.id(), entry.region.as_deref()) {
             continue;
         }
         let origin = origin_in(entry.region.clone());
@@ -90,11 +90,11 @@ pub fn targets(ctx: &Context, filter: &FleetFilter) -> Vec<Target> {
         } else {
             ctx.config.instance.provider.unwrap_or(ProviderKind::Demo)
         };
-        if filter.reads(kind.name(), ctx.config.instance.region.as_deref()) {
+        if filter.reads(kind.id(), ctx.config.instance.region.as_deref()) {
             out.push(Target::Instance(Listed {
                 origin: Origin {
                     account: String::new(),
-                    provider: kind.name().to_string(),
+                    provider: kind.id().to_string(),
                     region: ctx.config.instance.region.clone(),
                     instance_id: ctx.config.instance.id.clone().unwrap_or_default(),
                 },

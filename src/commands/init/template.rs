@@ -94,12 +94,15 @@ pub fn render(detected: &Detected, picks: &Picks) -> String {
 
 fn instance(out: &mut String, detected: &Detected) {
     if detected.provider.is_none() && detected.instance.is_none() {
-        out.push_str(
+        let _ = write!(
+            out,
             "\n[instance]\n\
-             # Nothing was detected: name the cloud (aws, alibaba, tencent, lambda, runpod, vast,\n\
-             # command or demo) and the instance here.\n\
-             # provider = \"aws\"\n\
+             # Nothing was detected: name the cloud and the instance here; the cloud is one of\n\
+             # {}.\n\
+             # provider = \"{}\"\n\
              # id = \"i-0abc\"\n",
+            ProviderKind::ids(", "),
+            ProviderKind::Aws.id()
         );
         return;
     }
@@ -110,7 +113,7 @@ fn instance(out: &mut String, detected: &Detected) {
             "The cloud the instance lives in",
             &p.from,
             "provider",
-            p.value.name(),
+            p.value.id(),
         );
     }
     if let Some(i) = &detected.instance {
@@ -236,6 +239,31 @@ mod tests {
                 assert!(lines[i - 1].starts_with('#'), "no comment above `{l}`");
             }
         }
+    }
+
+    #[test]
+    fn with_nothing_detected_the_template_names_every_provider_and_still_loads() {
+        let detected = Detected {
+            provider: None,
+            instance: None,
+            region: None,
+            instance_type: None,
+            problems: Vec::new(),
+        };
+        let picks = Picks {
+            deadline: None,
+            at_zero: OnExpiry::Alert,
+            idle_after: None,
+            on_idle: OnExpiry::Alert,
+            webhook: None,
+        };
+        let text = render(&detected, &picks);
+        assert!(
+            text.contains(&format!("# {}.", ProviderKind::ids(", "))),
+            "{text}"
+        );
+        let config = Config::parse(&text, Path::new("config.toml")).unwrap();
+        assert_eq!(config.instance.provider, None);
     }
 
     #[test]

@@ -69,14 +69,14 @@ fn pricing(ctx: &Context, id: &str, listed: &InstanceInfo) -> Result<Option<Pric
     let same_provider = config
         .instance
         .provider
-        .is_none_or(|k| k.name() == listed.provider);
+        .is_none_or(|k| k.id() == listed.provider);
     let same_sku = config.pricing.sku.as_ref().is_none_or(|s| *s == listed.sku);
     let its_own = ctx.demo || config.instance.id.as_deref() == Some(id);
     let same_kind = same_provider && same_sku;
     if !(its_own || same_kind) {
         return Err(format!(
             "the config prices another instance ({} {}), not this {} {}",
-            config.instance.provider.map_or("?", |k| k.name()),
+            config.instance.provider.map_or("?", |k| k.id()),
             config.pricing.sku.as_deref().unwrap_or("?"),
             listed.provider,
             listed.sku

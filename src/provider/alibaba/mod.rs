@@ -33,6 +33,7 @@ use jiff::Timestamp;
 pub use super::readback::Readback;
 pub use credentials::{AlibabaEnv, Settings};
 
+use super::ProviderKind;
 use super::http::HttpPolicy;
 use super::seen::Sightings;
 use super::{
@@ -203,7 +204,7 @@ impl Provider for AlibabaCloud {
     }
 
     fn name(&self) -> &'static str {
-        "alibaba"
+        ProviderKind::Alibaba.id()
     }
 
     fn add_seen(&self, seen: &Seen) {
@@ -211,12 +212,7 @@ impl Provider for AlibabaCloud {
     }
 
     fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            start: true,
-            stop: true,
-            snapshots: true,
-            deadline: true,
-        }
+        ProviderKind::Alibaba.capabilities()
     }
 
     fn plan(&self, action: &Action) -> Vec<String> {

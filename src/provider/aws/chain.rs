@@ -50,7 +50,7 @@ pub struct Context<'a> {
 }
 
 fn bad_config(message: String) -> ProviderError {
-    ProviderError::state("aws", message).with_fix("fix the profile in ~/.aws/config")
+    ProviderError::state(super::ID, message).with_fix("fix the profile in ~/.aws/config")
 }
 
 /// The first source that has keys, or every place tried.
@@ -95,7 +95,7 @@ pub fn chain(
     }
     tried.push(format!("the instance role (off: {IMDS_DISABLED})"));
     let tried: Vec<&str> = tried.iter().map(String::as_str).collect();
-    Err(ProviderError::missing("aws", ACCESS_KEY_ID, &tried))
+    Err(ProviderError::missing(super::ID, ACCESS_KEY_ID, &tried))
 }
 
 /// SSO, then the shared credentials file's keys, `credential_process`, the config file's keys:
@@ -149,7 +149,7 @@ fn refuse_sso(files: &SharedFiles) -> Result<(), ProviderError> {
     }
     let p = &files.profile;
     Err(ProviderError::state(
-        "aws",
+        super::ID,
         format!("profile {p} is an SSO profile, and SSO tokens are not read here"),
     )
     .with_fix(&format!(
@@ -176,11 +176,15 @@ fn file_keys(
         })),
         (None, None) => Ok(None),
         (Some(_), None) => Err(ProviderError::missing(
-            "aws",
+            super::ID,
             "aws_secret_access_key",
             &[place],
         )),
-        (None, Some(_)) => Err(ProviderError::missing("aws", "aws_access_key_id", &[place])),
+        (None, Some(_)) => Err(ProviderError::missing(
+            super::ID,
+            "aws_access_key_id",
+            &[place],
+        )),
     }
 }
 
@@ -323,7 +327,7 @@ fn credential_source(
 ) -> Result<Source, ProviderError> {
     let none = || {
         ProviderError::missing(
-            "aws",
+            super::ID,
             ACCESS_KEY_ID,
             &[&format!("credential_source {named} of profile {profile}")],
         )

@@ -46,7 +46,7 @@ impl ContainerAuth {
             ContainerAuth::Token(t) => t.clone(),
             ContainerAuth::File(path) => std::fs::read_to_string(path).map_err(|e| {
                 ProviderError::state(
-                    "aws",
+                    super::ID,
                     format!(
                         "{CONTAINER_TOKEN_FILE} {} cannot be read: {e}",
                         path.display()
@@ -56,7 +56,7 @@ impl ContainerAuth {
         };
         if token.contains(['\r', '\n']) {
             return Err(ProviderError::state(
-                "aws",
+                super::ID,
                 format!("the container authorization token ({from}) is not one header line"),
             ));
         }
@@ -74,7 +74,7 @@ pub fn from_env(env: &AwsEnv) -> Option<Result<(String, ContainerAuth, String), 
     };
     if let Err(why) = allowed(&url) {
         return Some(Err(ProviderError::state(
-            "aws",
+            super::ID,
             format!("{from} `{url}`: {why}"),
         )
         .with_fix(&format!(
@@ -126,7 +126,7 @@ pub async fn fetch(
 ) -> Result<Credentials, ProviderError> {
     let fail = |why: String| {
         ProviderError::unreachable(
-            "aws",
+            super::ID,
             format!("the container credentials endpoint ({from}) {why}"),
         )
     };

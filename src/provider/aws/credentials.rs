@@ -154,7 +154,7 @@ impl Credentials {
         let need = |name: &'static str| {
             env.get(name)
                 .map(str::to_string)
-                .ok_or_else(|| ProviderError::missing("aws", name, &[name]))
+                .ok_or_else(|| ProviderError::missing(super::ID, name, &[name]))
         };
         Ok(Credentials {
             access_key_id: need(ACCESS_KEY_ID)?,
@@ -194,7 +194,7 @@ impl Credentials {
 fn expiration(value: &str) -> Result<Timestamp, ProviderError> {
     value.trim().parse::<Timestamp>().map_err(|_| {
         ProviderError::state(
-            "aws",
+            super::ID,
             format!(
                 "{CREDENTIAL_EXPIRATION} is `{}`, not an instant such as 2026-12-05T18:30:00Z",
                 gpumeter_core::text::one_line(value, 40)
@@ -294,7 +294,7 @@ impl AwsSettings {
             .or_else(|| env.get(REGION).map(str::to_string))
             .or_else(|| env.get(DEFAULT_REGION).map(str::to_string))
             .or(profile_region)
-            .ok_or_else(|| ProviderError::missing("aws", REGION, &REGION_FROM));
+            .ok_or_else(|| ProviderError::missing(super::ID, REGION, &REGION_FROM));
         let given = env
             .get(ENDPOINT_EC2)
             .or_else(|| env.get(ENDPOINT))

@@ -128,7 +128,7 @@ pub async fn delete(
         ResourceKind::LoadBalancer => return super::elb::delete(s, id, readback).await,
         ResourceKind::NetworkVolume | ResourceKind::StoppedInstance => {
             return Err(ProviderError::unsupported(
-                "aws",
+                super::ID,
                 format!(
                     "delete a {} (not built for this adapter yet)",
                     r.kind.label()

@@ -50,7 +50,7 @@ pub async fn instances(
 ) -> Result<Vec<Discovered>, ProviderError> {
     let (found, volumes, addresses) = read(s, per_page).await?;
     assemble(&found, &volumes, &addresses, region, now)
-        .map_err(|e| ProviderError::state("aws", format!("aws: {e}")))
+        .map_err(|e| ProviderError::state(super::ID, format!("aws: {e}")))
 }
 
 async fn read(

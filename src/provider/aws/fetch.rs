@@ -51,7 +51,7 @@ impl<'a> Session<'a> {
         Session {
             ec2,
             elb: Err(ProviderError::unsupported(
-                "aws",
+                super::ID,
                 "reach Elastic Load Balancing (no client for it in this run)",
             )),
             calls: Vec::new(),

@@ -53,14 +53,14 @@ pub struct Imds {
 impl Imds {
     pub fn new(endpoint: &str, policy: HttpPolicy) -> Result<Self, ProviderError> {
         Ok(Imds {
-            http: Http::new(policy).map_err(|e| ProviderError::state("aws", e.to_string()))?,
+            http: Http::new(policy).map_err(|e| ProviderError::state(super::ID, e.to_string()))?,
             endpoint: endpoint.trim_end_matches('/').to_string(),
         })
     }
 
     fn unreachable(&self, what: &str, why: &str) -> ProviderError {
         ProviderError::state(
-            "aws",
+            super::ID,
             format!(
                 "the instance metadata service at {} did not tell the {what} ({why}); \
                  pass --instance ID or set [instance] id in the config",
@@ -158,7 +158,7 @@ impl Imds {
             .await?
             .ok_or_else(|| self.unreachable("instance role", "HTTP 404"))?;
         let r: RoleCredentials = serde_json::from_str(&body)
-            .map_err(|_| ProviderError::state("aws", "unreadable instance role credentials"))?;
+            .map_err(|_| ProviderError::state(super::ID, "unreadable instance role credentials"))?;
         Ok(Credentials {
             access_key_id: r.access_key_id,
             secret_access_key: r.secret_access_key,
@@ -174,7 +174,7 @@ impl Imds {
             None => Ok(None),
             Some(body) => serde_json::from_str(&body).map(Some).map_err(|e| {
                 ProviderError::state(
-                    "aws",
+                    super::ID,
                     format!("unreadable spot instance-action notice: {e}"),
                 )
             }),

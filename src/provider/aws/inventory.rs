@@ -111,7 +111,7 @@ fn info(i: &Instance, region: &str, known: &Known, now: Timestamp) -> Result<Ins
     Ok(InstanceInfo {
         id: i.id.clone(),
         name: i.name.clone().unwrap_or_else(|| i.id.clone()),
-        provider: "aws".into(),
+        provider: super::ID.into(),
         region: Some(region.to_string()),
         sku: i.instance_type.clone(),
         mode: if i.lifecycle.as_deref() == Some("spot") {

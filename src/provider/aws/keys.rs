@@ -143,7 +143,7 @@ impl Keys {
                 let imds = super::imds::Imds::new(endpoint, self.local)?;
                 imds.role_credentials().await.map_err(|_| {
                     let tried: Vec<&str> = tried.iter().map(String::as_str).collect();
-                    ProviderError::missing("aws", ACCESS_KEY_ID, &tried)
+                    ProviderError::missing(super::ID, ACCESS_KEY_ID, &tried)
                 })
             }
             Source::Container { url, auth, from } => {
@@ -198,7 +198,7 @@ impl Keys {
                 .map(|t| t.to_string())
                 .unwrap_or_default();
             return Err(ProviderError::state(
-                "aws",
+                super::ID,
                 format!(
                     "the keys from {from} expired at {at} ({CREDENTIAL_EXPIRATION}); nothing \
                      was sent with them"

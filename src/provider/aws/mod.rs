@@ -41,6 +41,7 @@ use self::fetch::{Session, filter, instance_param, owned_by_self};
 use self::imds::{Imds, SpotNotice};
 use self::known::Known;
 use self::query::{Ec2, describe_call};
+use super::ProviderKind;
 use super::http::HttpPolicy;
 use super::readback::Readback;
 use super::seen::Sightings;
@@ -49,6 +50,9 @@ use super::{
     ProviderError, Seen, SnapshotPlan,
 };
 use crate::meter::InstanceState;
+
+/// The adapter's id, in its errors and sightings.
+const ID: &str = ProviderKind::Aws.id();
 
 /// What the last inventory saw, so `--dry-run` can name the exact ids it would touch.
 #[derive(Debug, Clone, Default)]
@@ -92,7 +96,7 @@ impl Aws {
                 Ec2::with_keys(endpoint, region, keys.clone(), ec2)
             }
             (Ok(_), Ok(_), None) => Err(ProviderError::missing(
-                "aws",
+                ID,
                 credentials::ENDPOINT_EC2,
                 &[credentials::ENDPOINT_EC2, credentials::ENDPOINT],
             )),
@@ -107,7 +111,7 @@ impl Aws {
                 Ec2::for_service(elb::ELB, &at, region, keys.clone(), ec2)
             }
             (Ok(_), Ok(_), None) => Err(ProviderError::missing(
-                "aws",
+                ID,
                 credentials::ENDPOINT_ELB,
                 &[credentials::ENDPOINT_ELB, credentials::ENDPOINT],
             )),
@@ -187,10 +191,10 @@ impl Aws {
     fn absent(&self, id: &str) -> Result<(), ProviderError> {
         let known = self.known(id);
         if !known.transitions.is_empty() {
-            self.sightings.saw("aws", known.region.as_deref(), id);
+            self.sightings.saw(ID, known.region.as_deref(), id);
         }
         self.sightings.absent(&Asked {
-            provider: "aws",
+            provider: ID,
             instance: id,
             region: Some(self.region()),
             endpoint: self.endpoint(),
@@ -200,7 +204,7 @@ impl Aws {
     fn imds(&self) -> Result<&Imds, ProviderError> {
         self.imds.as_ref().ok_or_else(|| {
             ProviderError::state(
-                "aws",
+                ID,
                 "no instance: pass --instance ID or set [instance] id in the config \
                  (the metadata service is disabled)",
             )
@@ -300,7 +304,7 @@ impl Provider for Aws {
     }
 
     fn name(&self) -> &'static str {
-        "aws"
+        ID
     }
 
     fn add_seen(&self, seen: &Seen) {
@@ -312,12 +316,7 @@ impl Provider for Aws {
     }
 
     fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            start: true,
-            stop: true,
-            snapshots: true,
-            deadline: false,
-        }
+        ProviderKind::Aws.capabilities()
     }
 
     fn plan(&self, action: &Action) -> Vec<String> {
@@ -399,7 +398,7 @@ impl Provider for Aws {
         let mut session = Session::new(ec2);
         let instance = session.instance(&id).await?;
         if instance.is_some() {
-            self.sightings.saw("aws", Some(self.region()), &id);
+            self.sightings.saw(ID, Some(self.region()), &id);
         } else {
             self.absent(&id)?;
         }
@@ -444,7 +443,7 @@ impl Provider for Aws {
             l.gaps = gaps;
         });
         let inventory = inventory::assemble(&id, self.region(), &seen, &known, now)
-            .map_err(|e| ProviderError::state("aws", format!("aws: {e}")))?;
+            .map_err(|e| ProviderError::state(ID, format!("aws: {e}")))?;
         self.update_last(|l| l.resources.clone_from(&inventory.resources));
         Ok(inventory)
     }
@@ -461,7 +460,7 @@ impl Provider for Aws {
             Action::Release => actions::release(&mut session, (&id, self.readback), &absent).await,
             Action::Stop => actions::stop(&mut session, (&id, self.readback), &absent).await,
             Action::Start => actions::start(&mut session, (&id, self.readback), &absent).await,
-            Action::Cleanup { .. } => return Err(crate::provider::cleanup::not_here("aws")),
+            Action::Cleanup { .. } => return Err(crate::provider::cleanup::not_here(ID)),
             Action::SnapshotClean {
                 keep,
                 final_snapshot,
@@ -475,17 +474,17 @@ impl Provider for Aws {
                 // The plan from this fresh read, by the same rule the confirmation used.
                 let fresh =
                     inventory::assemble(&id, self.region(), &seen, &known, Timestamp::now())
-                        .map_err(|e| ProviderError::state("aws", format!("aws: {e}")))?;
+                        .map_err(|e| ProviderError::state(ID, format!("aws: {e}")))?;
                 let plan = SnapshotPlan::new(&fresh.resources, *keep, *final_snapshot);
                 plan.check_promise(delete.as_deref())
-                    .map_err(|why| ProviderError::state("aws", why))?;
+                    .map_err(|why| ProviderError::state(ID, why))?;
                 actions::snapshot_clean(&mut session, &seen, &plan, *final_snapshot, self.readback)
                     .await
                     .map_err(ProviderError::from)
             }
             Action::SetDeadline { .. } => {
                 return Err(ProviderError::unsupported(
-                    "aws",
+                    ID,
                     "hold a release deadline (EC2 has no instance deadline)",
                 ));
             }

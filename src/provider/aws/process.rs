@@ -20,7 +20,7 @@ struct ProcessAnswer {
 /// Runs `command` through the shell, reads its JSON; its output never reaches an error.
 pub async fn run(command: &str, from: &str) -> Result<Credentials, ProviderError> {
     let fail = |why: &str| {
-        ProviderError::state("aws", format!("credential_process in {from} {why}"))
+        ProviderError::state(super::ID, format!("credential_process in {from} {why}"))
             .with_fix("run the command by hand to see what it says")
     };
     let child = tokio::process::Command::new("sh")

@@ -33,7 +33,7 @@ impl SharedFiles {
                 Some(Ok(text)) => Ini::parse(&text, path.as_deref().unwrap_or(Path::new(""))),
                 Some(Err(e)) if e.kind() != std::io::ErrorKind::NotFound => {
                     Err(ProviderError::state(
-                        "aws",
+                        super::ID,
                         format!("cannot read {}: {e}", path.as_deref().unwrap().display()),
                     ))
                 }

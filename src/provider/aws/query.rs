@@ -33,7 +33,7 @@ pub const EC2: Service = Service {
     endpoint_var: ENDPOINT_EC2,
 };
 /// The adapter's name in its errors.
-const PROVIDER: &str = "aws";
+const PROVIDER: &str = super::ID;
 const CONTENT_TYPE: &str = "application/x-www-form-urlencoded; charset=utf-8";
 
 /// Error codes that mean "slow down", whatever the HTTP status.

@@ -74,7 +74,7 @@ impl Role {
 pub fn read_token(path: &Path, from: &str) -> Result<String, ProviderError> {
     let fail = |why: String| {
         ProviderError::state(
-            "aws",
+            super::ID,
             format!(
                 "the web identity token file {} ({from}) {why}",
                 path.display()
@@ -105,9 +105,9 @@ fn form(action: &str, params: &[(&str, String)]) -> String {
 
 fn authority(endpoint: &str) -> Result<String, ProviderError> {
     let bad = |why: &str| {
-        ProviderError::state("aws", format!("STS endpoint `{endpoint}`: {why}")).with_fix(&format!(
-            "set {ENDPOINT_STS} or {ENDPOINT} to an http(s) URL"
-        ))
+        ProviderError::state(super::ID, format!("STS endpoint `{endpoint}`: {why}")).with_fix(
+            &format!("set {ENDPOINT_STS} or {ENDPOINT} to an http(s) URL"),
+        )
     };
     let url = reqwest::Url::parse(endpoint).map_err(|e| bad(&e.to_string()))?;
     if !matches!(url.scheme(), "http" | "https") {
@@ -131,8 +131,8 @@ pub async fn assume_role_with_web_identity(
     params.retain(|(k, _)| *k != "ExternalId");
     params.push(("WebIdentityToken", token.to_string()));
     let body = form("AssumeRoleWithWebIdentity", &params);
-    let http =
-        Http::new(HttpPolicy::default()).map_err(|e| ProviderError::state("aws", e.to_string()))?;
+    let http = Http::new(HttpPolicy::default())
+        .map_err(|e| ProviderError::state(super::ID, e.to_string()))?;
     let r = http
         .call(
             Repeat::Safe,
@@ -156,8 +156,8 @@ pub async fn assume_role(
 ) -> Result<Credentials, ProviderError> {
     let body = form("AssumeRole", &role.params());
     let host = authority(&sts.endpoint)?;
-    let http =
-        Http::new(HttpPolicy::default()).map_err(|e| ProviderError::state("aws", e.to_string()))?;
+    let http = Http::new(HttpPolicy::default())
+        .map_err(|e| ProviderError::state(super::ID, e.to_string()))?;
     let r = http
         .call(
             Repeat::Safe,
@@ -191,11 +191,11 @@ fn answer(
 ) -> Result<Credentials, ProviderError> {
     let call = format!("sts {action}");
     let r = result.map_err(|e| {
-        ProviderError::unreachable("aws", redact(&e.to_string(), secrets)).with_call(&call)
+        ProviderError::unreachable(super::ID, redact(&e.to_string(), secrets)).with_call(&call)
     })?;
     if (200..300).contains(&r.status) {
         return credentials(&r.body, action)
-            .map_err(|what| ProviderError::state("aws", format!("unreadable answer: {what}")))
+            .map_err(|what| ProviderError::state(super::ID, format!("unreadable answer: {what}")))
             .map_err(|e| e.with_call(&call));
     }
     let (code, message) =
@@ -206,20 +206,20 @@ fn answer(
         role.arn
     );
     let e = match code.as_str() {
-        "AccessDenied" => ProviderError::permission("aws", Some(&format!("sts:{action}"))),
+        "AccessDenied" => ProviderError::permission(super::ID, Some(&format!("sts:{action}"))),
         "ExpiredToken" | "ExpiredTokenException" => {
-            ProviderError::expired("aws", "the token given to STS", &[from])
+            ProviderError::expired(super::ID, "the token given to STS", &[from])
         }
         "InvalidIdentityToken"
         | "IDPRejectedClaim"
         | "InvalidClientTokenId"
         | "SignatureDoesNotMatch" => {
-            ProviderError::refused("aws", "the credentials given to STS", &[from])
+            ProviderError::refused(super::ID, "the credentials given to STS", &[from])
         }
-        "Throttling" => ProviderError::throttled("aws", r.retry_after),
-        _ if r.status == 429 => ProviderError::throttled("aws", r.retry_after),
-        _ if r.status >= 500 => ProviderError::unreachable("aws", ""),
-        _ => ProviderError::rejected("aws"),
+        "Throttling" => ProviderError::throttled(super::ID, r.retry_after),
+        _ if r.status == 429 => ProviderError::throttled(super::ID, r.retry_after),
+        _ if r.status >= 500 => ProviderError::unreachable(super::ID, ""),
+        _ => ProviderError::rejected(super::ID),
     };
     Err(e.with_call(&call).with_code(&code).with_message(&message))
 }

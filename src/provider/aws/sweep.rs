@@ -25,7 +25,7 @@ pub async fn sweep(
         .await
         .map_err(|e| e.to_string())
         .and_then(|seen| assemble("", region, &seen, &Known::default(), now).map(|i| i.resources))
-        .map_err(|e| ProviderError::state("aws", format!("aws: {e}")))?;
+        .map_err(|e| ProviderError::state(super::ID, format!("aws: {e}")))?;
     found.extend(super::elb::sweep(s, now).await?);
     Ok(found)
 }

@@ -16,6 +16,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use jiff::Timestamp;
 
+use super::ProviderKind;
 use super::{
     Action, ActionReport, Capabilities, Inventory, LinkedResource, Provider, ProviderError,
     SnapshotPlan,
@@ -88,7 +89,7 @@ impl CommandProvider {
             Action::Release => (&self.config.release, "release"),
             Action::Stop => (&self.config.stop, "stop"),
             Action::Start => return Err(Self::unsupported("start a stopped instance")),
-            Action::Cleanup { .. } => return Err(crate::provider::cleanup::not_here("command")),
+            Action::Cleanup { .. } => return Err(crate::provider::cleanup::not_here(ID)),
             Action::SnapshotClean {
                 keep,
                 final_snapshot,
@@ -162,7 +163,7 @@ impl CommandProvider {
 }
 
 /// The adapter's name in its errors.
-const ID: &str = "command";
+const ID: &str = ProviderKind::Command.id();
 
 /// A placeholder the configured vector needs has no value (`{instance}` without an instance).
 fn unfilled(why: &str) -> ProviderError {
@@ -247,16 +248,17 @@ fn what_it_shows(inventory: &Inventory) -> String {
 #[async_trait]
 impl Provider for CommandProvider {
     fn name(&self) -> &'static str {
-        "command"
+        ID
     }
 
     fn capabilities(&self) -> Capabilities {
         let set = |v: &Option<Vec<String>>| v.as_ref().is_some_and(|a| !a.is_empty());
+        let most = ProviderKind::Command.capabilities();
         Capabilities {
-            start: false,
-            stop: set(&self.config.stop),
-            snapshots: set(&self.config.snapshot_clean),
-            deadline: set(&self.config.extend),
+            start: most.start,
+            stop: most.stop && set(&self.config.stop),
+            snapshots: most.snapshots && set(&self.config.snapshot_clean),
+            deadline: most.deadline && set(&self.config.extend),
         }
     }
 

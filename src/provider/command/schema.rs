@@ -178,7 +178,7 @@ impl Document {
                 InstanceInfo {
                     id: i.id,
                     name: i.name,
-                    provider: "command".into(),
+                    provider: super::ID.into(),
                     region: None,
                     sku: i.sku,
                     mode: match i.billing {

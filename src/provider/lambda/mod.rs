@@ -18,6 +18,7 @@ use jiff::Timestamp;
 use serde_json::{Value, json};
 
 use self::model::{Seen, file_system, parse_instance, state_of};
+use super::ProviderKind;
 use super::bearer::{Api, ApiError, ApiKey, Cloud, Forbidden, KeyEnv, Readback, StateLog};
 use super::http::{HttpPolicy, Repeat};
 use super::seen::Sightings;
@@ -31,14 +32,12 @@ pub const KEY_VAR: &str = "LAMBDA_API_KEY";
 /// Points the adapter at another endpoint (tests use a loopback server).
 pub const ENDPOINT_VAR: &str = "GPUMETER_LAMBDA_ENDPOINT";
 pub const DEFAULT_ENDPOINT: &str = "https://cloud.lambda.ai/api/v1";
-const NAME: &str = "Lambda Cloud";
 /// The adapter's name in its errors.
-const ID: &str = "lambda";
+const ID: &str = ProviderKind::Lambda.id();
 /// Lambda's keys carry every permission; its 403 is an account that may not act
 /// (`global/account-inactive`), its refused key a 401 with `global/invalid-api-key`.
 const CLOUD: Cloud = Cloud {
-    id: ID,
-    name: NAME,
+    kind: ProviderKind::Lambda,
     key_var: KEY_VAR,
     forbidden: Forbidden::Permission,
 };
@@ -268,7 +267,7 @@ fn instance_info(seen: &Seen, created: Timestamp, now: Timestamp, log: &StateLog
     InstanceInfo {
         id: seen.id.clone(),
         name: seen.name.clone(),
-        provider: "lambda".into(),
+        provider: ID.into(),
         region: seen.region.clone(),
         sku: seen.sku.clone(),
         mode: BillingMode::OnDemand,
@@ -286,7 +285,7 @@ fn terminate_call(id: &str) -> String {
 #[async_trait]
 impl Provider for Lambda {
     fn name(&self) -> &'static str {
-        "lambda"
+        ID
     }
 
     fn add_seen(&self, seen: &crate::provider::Seen) {
@@ -294,12 +293,7 @@ impl Provider for Lambda {
     }
 
     fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            start: false,
-            stop: false,
-            snapshots: false,
-            deadline: false,
-        }
+        ProviderKind::Lambda.capabilities()
     }
 
     fn plan(&self, action: &Action) -> Vec<String> {
@@ -369,7 +363,7 @@ impl Provider for Lambda {
         }
         match action {
             Action::Release => {}
-            Action::Cleanup { .. } => return Err(crate::provider::cleanup::not_here("lambda")),
+            Action::Cleanup { .. } => return Err(crate::provider::cleanup::not_here(ID)),
             Action::Stop | Action::Start => {
                 return Err(unsupported(
                     "stop or start (Lambda Cloud has no stop or pause: an instance bills until it is terminated)",

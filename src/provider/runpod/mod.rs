@@ -28,6 +28,7 @@ use serde_json::{Value, json};
 
 use self::disks::{disk, network_volume, own_disks, volume_of};
 use self::model::{Pod, parse_pod, state_of};
+use super::ProviderKind;
 use super::bearer::{Api, ApiError, ApiKey, Cloud, Forbidden, KeyEnv, Readback, StateLog};
 use super::http::{HttpPolicy, Repeat};
 use super::seen::Sightings;
@@ -42,14 +43,12 @@ pub const POD_VAR: &str = "RUNPOD_POD_ID";
 /// Points the adapter at another endpoint (tests use a loopback server).
 pub const ENDPOINT_VAR: &str = "GPUMETER_RUNPOD_ENDPOINT";
 pub const DEFAULT_ENDPOINT: &str = "https://api.runpod.io";
-const NAME: &str = "RunPod";
 /// The adapter's name in its errors.
-const ID: &str = "runpod";
+const ID: &str = ProviderKind::Runpod.id();
 /// RunPod keys can be restricted (read-only, or to some endpoints): its 403 is a key that may
 /// not make the call.
 const CLOUD: Cloud = Cloud {
-    id: ID,
-    name: NAME,
+    kind: ProviderKind::Runpod,
     key_var: KEY_VAR,
     forbidden: Forbidden::Permission,
 };
@@ -181,7 +180,7 @@ impl Runpod {
         InstanceInfo {
             id: pod.id.clone(),
             name: pod.name.clone(),
-            provider: "runpod".into(),
+            provider: ID.into(),
             region: pod.data_center.clone(),
             sku: pod.sku.clone(),
             mode: BillingMode::OnDemand,
@@ -292,7 +291,7 @@ fn action_call(id: &str, action: &str) -> String {
 #[async_trait]
 impl Provider for Runpod {
     fn name(&self) -> &'static str {
-        "runpod"
+        ID
     }
 
     fn add_seen(&self, seen: &crate::provider::Seen) {
@@ -307,12 +306,7 @@ impl Provider for Runpod {
     }
 
     fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            start: true,
-            stop: true,
-            snapshots: false,
-            deadline: false,
-        }
+        ProviderKind::Runpod.capabilities()
     }
 
     fn plan(&self, action: &Action) -> Vec<String> {
@@ -427,7 +421,7 @@ impl Provider for Runpod {
         }
         let verb = match action {
             Action::Release => "terminate",
-            Action::Cleanup { .. } => return Err(crate::provider::cleanup::not_here("runpod")),
+            Action::Cleanup { .. } => return Err(crate::provider::cleanup::not_here(ID)),
             Action::Stop => "stop",
             Action::Start => "start",
             Action::SnapshotClean { .. } => {

@@ -35,6 +35,7 @@ use jiff::Timestamp;
 pub use super::readback::Readback;
 pub use credentials::{Settings, TencentEnv};
 
+use super::ProviderKind;
 use super::http::{Http, HttpPolicy, Repeat, by_status};
 use super::seen::Sightings;
 use super::{
@@ -316,7 +317,7 @@ impl Provider for TencentCloud {
     }
 
     fn name(&self) -> &'static str {
-        "tencent"
+        ProviderKind::Tencent.id()
     }
 
     fn add_seen(&self, seen: &Seen) {
@@ -324,12 +325,7 @@ impl Provider for TencentCloud {
     }
 
     fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            start: true,
-            stop: true,
-            snapshots: false,
-            deadline: true,
-        }
+        ProviderKind::Tencent.capabilities()
     }
 
     fn plan(&self, action: &Action) -> Vec<String> {

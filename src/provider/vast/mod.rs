@@ -26,6 +26,7 @@ use serde_json::{Value, json};
 
 use self::model::{HostRates, Seen};
 use self::resources::{instance_storage, volume_row};
+use super::ProviderKind;
 use super::bearer::{Api, ApiError, ApiKey, Cloud, Forbidden, KeyEnv, Readback, StateLog};
 use super::http::{HttpPolicy, Repeat};
 use super::seen::Sightings;
@@ -43,15 +44,13 @@ pub const CONTAINER_ID_VAR: &str = "CONTAINER_ID";
 /// Points the adapter at another endpoint (tests use a loopback server).
 pub const ENDPOINT_VAR: &str = "GPUMETER_VAST_ENDPOINT";
 pub const DEFAULT_ENDPOINT: &str = "https://console.vast.ai";
-const NAME: &str = "Vast.ai";
 /// The adapter's name in its errors.
-const ID: &str = "vast";
+const ID: &str = ProviderKind::Vast.id();
 /// Vast.ai answers a key it does not take (unknown, revoked) with 403, as its loopback peer
 /// in the tests does; a key whose permissions lack the call cannot be told apart from it, and
 /// either way the key is what to check.
 const CLOUD: Cloud = Cloud {
-    id: ID,
-    name: NAME,
+    kind: ProviderKind::Vast,
     key_var: KEY_VAR,
     forbidden: Forbidden::Key,
 };
@@ -348,7 +347,7 @@ fn instance_info(seen: &Seen, created: Timestamp, now: Timestamp, log: &StateLog
     InstanceInfo {
         id: seen.id.clone(),
         name: seen.label.clone(),
-        provider: "vast".into(),
+        provider: ID.into(),
         region: None,
         sku: seen.sku(),
         mode: BillingMode::OnDemand,
@@ -388,7 +387,7 @@ fn is_running(s: &Seen) -> bool {
 #[async_trait]
 impl Provider for Vast {
     fn name(&self) -> &'static str {
-        "vast"
+        ID
     }
 
     fn add_seen(&self, seen: &crate::provider::Seen) {
@@ -403,12 +402,7 @@ impl Provider for Vast {
     }
 
     fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            start: true,
-            stop: true,
-            snapshots: false,
-            deadline: false,
-        }
+        ProviderKind::Vast.capabilities()
     }
 
     fn plan(&self, action: &Action) -> Vec<String> {
@@ -511,7 +505,7 @@ impl Provider for Vast {
         }
         let change = match action {
             Action::Release => Change::Destroy,
-            Action::Cleanup { .. } => return Err(crate::provider::cleanup::not_here("vast")),
+            Action::Cleanup { .. } => return Err(crate::provider::cleanup::not_here(ID)),
             Action::Stop => Change::Stop,
             Action::Start => Change::Start,
             Action::SnapshotClean { .. } => {

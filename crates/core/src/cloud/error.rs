@@ -9,6 +9,7 @@
 use std::fmt;
 use std::time::Duration;
 
+use super::ProviderKind;
 use crate::text::one_line;
 
 /// The most characters kept of the provider's message.
@@ -67,18 +68,12 @@ struct Inner {
     message: String,
 }
 
-/// How the screen names a provider, and where its permissions are granted.
+/// How the screen names a provider, and where its permissions are granted. A name that is no
+/// [`ProviderKind`]'s id (an adapter standing in for none) is shown as it is.
 fn names(provider: &str) -> (&str, &'static str) {
-    match provider {
-        "aws" => ("AWS", "IAM"),
-        "alibaba" => ("Alibaba Cloud", "RAM"),
-        "tencent" => ("Tencent Cloud", "CAM"),
-        "lambda" => ("Lambda Cloud", "the Lambda Cloud dashboard"),
-        "runpod" => ("RunPod", "the key's RunPod permissions"),
-        "vast" => ("Vast.ai", "the key's Vast.ai permissions"),
-        "command" => ("the command", "the command's own setup"),
-        "demo" => ("the demo cloud", "the demo settings"),
-        other => (other, "the provider's access settings"),
+    match ProviderKind::from_id(provider) {
+        Some(kind) => (kind.display_name(), kind.permissions_at()),
+        None => (provider, "the provider's access settings"),
     }
 }
 

@@ -8,7 +8,9 @@ use jiff::{SignedDuration, Timestamp};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
-use crate::cloud::{Capabilities, Exposure, HeldDeadline, InstanceInfo, LinkedResource, Sharing};
+use crate::cloud::{
+    Capabilities, Exposure, HeldDeadline, InstanceInfo, LinkedResource, ProviderKind, Sharing,
+};
 use crate::meter::{BillingMode, InstanceState, ResourceKind};
 
 /// The bundled sheet and SKU that price the demo instance.
@@ -16,12 +18,7 @@ pub const DEMO_SHEET: &str = "aws-us-east-1";
 pub const DEMO_SKU: &str = "p4de.24xlarge";
 
 /// The demo cloud can do everything: stop, start, snapshots, and hold a deadline.
-pub const CAPABILITIES: Capabilities = Capabilities {
-    stop: true,
-    start: true,
-    snapshots: true,
-    deadline: true,
-};
+pub const CAPABILITIES: Capabilities = ProviderKind::Demo.capabilities();
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DemoState {
@@ -73,7 +70,7 @@ impl DemoState {
             instance: InstanceInfo {
                 id: "i-0demo4a100f00d".into(),
                 name: "llm-finetune".into(),
-                provider: "demo".into(),
+                provider: ProviderKind::Demo.id().into(),
                 region: Some("us-east-1".into()),
                 sku: DEMO_SKU.into(),
                 mode: BillingMode::OnDemand,

@@ -13,7 +13,7 @@ use jiff::tz::TimeZone;
 use jiff::{SignedDuration, Timestamp};
 
 use crate::app::{App, CloudView, Deadline, Event, Level, Settings, update};
-use crate::cloud::{Capabilities, Inventory};
+use crate::cloud::{Capabilities, Inventory, ProviderKind};
 use crate::guard::{GuardState, OnExpiry, Watchdog};
 use crate::meter::{BillingMode, ComputeTerms};
 use crate::spend::{PriceSource, Pricing, Spend};
@@ -57,7 +57,7 @@ pub fn demo_simulator(scenario: &str) -> Simulator {
 pub fn demo_app(uptime: Duration) -> App {
     let now = fixture_now();
     let start = now - SignedDuration::try_from(uptime).unwrap_or(SignedDuration::ZERO);
-    let cloud = CloudView::new("demo", demo_capabilities());
+    let cloud = CloudView::new(ProviderKind::Demo.id(), demo_capabilities());
     let spend = Spend::new(demo_pricing(), None, TimeZone::UTC);
     let mut app = App::new(start, Settings::default(), cloud, spend);
     let state = DemoState::fresh(now);

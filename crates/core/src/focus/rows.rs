@@ -19,6 +19,7 @@ use rust_decimal::Decimal;
 
 use super::columns::Column;
 use super::format::{decimal, instant, json_object, month_of};
+use crate::cloud::ProviderKind;
 use crate::money::Currency;
 
 /// Bytes in a (decimal) gigabyte: the unit bandwidth rows are counted in.
@@ -287,14 +288,5 @@ fn mode_label(mode: &str) -> &str {
 
 /// The provider's own name for itself, where the ledger's short name is one gpumeter knows.
 fn provider_name(provider: &str) -> &str {
-    match provider {
-        "aws" => "AWS",
-        "alibaba" => "Alibaba Cloud",
-        "tencent" => "Tencent Cloud",
-        "lambda" => "Lambda",
-        "runpod" => "RunPod",
-        "vast" => "Vast.ai",
-        "demo" => "gpumeter demo cloud",
-        other => other,
-    }
+    ProviderKind::from_id(provider).map_or(provider, |kind| kind.display_name())
 }

@@ -3,17 +3,8 @@
 //! prices an instance asks here, so they all name the same sheet.
 
 use super::{PriceKind, PriceOrigin};
+use crate::cloud::ProviderKind;
 use crate::pricing::{Sheet, bundled};
-
-/// The sheet each provider falls back on when none is for the instance's region. Alibaba and
-/// Tencent have none: their bundled sheets are mainland-China prices in CNY, which would be a
-/// wrong currency, not just a wrong price, for most other regions.
-const DEFAULT_SHEETS: &[(&str, &str)] = &[
-    ("aws", "aws-us-east-1"),
-    ("lambda", "lambda"),
-    ("runpod", "runpod"),
-    ("vast", "vast-typical"),
-];
 
 /// The sheet chosen and what kind of price it gives the instance.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,24 +13,21 @@ pub struct SheetChoice {
     pub kind: PriceKind,
 }
 
-/// The bundled sheet for `provider` (a config name such as `aws`) in `region`, for instance
-/// type `sku` when it is known.
+/// The bundled sheet for `provider` in `region`, for instance type `sku` when it is known;
+/// else the provider's [default sheet](ProviderKind::default_sheet).
 #[must_use]
 pub fn sheet_for_region(
-    provider: &str,
+    provider: ProviderKind,
     region: Option<&str>,
     sku: Option<&str>,
 ) -> Option<SheetChoice> {
-    choose_sheet(bundled(), provider, default_sheet(provider), region, sku)
-}
-
-/// The sheet `provider` falls back on, if any.
-#[must_use]
-pub fn default_sheet(provider: &str) -> Option<&'static str> {
-    DEFAULT_SHEETS
-        .iter()
-        .find(|(p, _)| *p == provider)
-        .map(|(_, id)| *id)
+    choose_sheet(
+        bundled(),
+        provider.id(),
+        provider.default_sheet(),
+        region,
+        sku,
+    )
 }
 
 /// Among `sheets`, the first of `provider` whose region is `region` (ignoring case and
@@ -87,11 +75,12 @@ mod tests {
     use super::*;
 
     fn choice(provider: &str, region: Option<&str>) -> Option<(String, PriceKind)> {
-        sheet_for_region(provider, region, None).map(|c| (c.sheet, c.kind))
+        sheet_for_region(provider.parse().unwrap(), region, None).map(|c| (c.sheet, c.kind))
     }
 
     fn choice_for(provider: &str, region: &str, sku: &str) -> Option<(String, PriceKind)> {
-        sheet_for_region(provider, Some(region), Some(sku)).map(|c| (c.sheet, c.kind))
+        sheet_for_region(provider.parse().unwrap(), Some(region), Some(sku))
+            .map(|c| (c.sheet, c.kind))
     }
 
     fn sheet(id: &str, kind: PriceKind) -> (String, PriceKind) {

@@ -2,6 +2,7 @@
 //! empty string) for what the ledger does not know, end-exclusive periods clipped to the
 //! window, and costs carried over exactly.
 
+use gpumeter_core::cloud::ProviderKind;
 use gpumeter_core::focus::{
     Column, FocusHour, FocusRow, FocusSession, SPEC_COLUMNS, build, header,
 };
@@ -309,4 +310,25 @@ fn tags_are_a_json_object() {
         let tags: serde_json::Value = serde_json::from_str(row.get(Column::Tags).unwrap()).unwrap();
         assert!(tags.is_object());
     }
+}
+
+#[test]
+fn the_provider_name_is_the_kinds_display_name_and_an_unknown_one_stays_as_it_is() {
+    let name_of = |provider: &str| {
+        let mut one = session(1, "on_demand", None, None);
+        one.provider = provider.into();
+        let rows = build(
+            &[one],
+            &hours(1),
+            at("2026-05-01T00:00:00Z"),
+            at("2026-05-02T00:00:00Z"),
+        );
+        rows[0].get(Column::ProviderName).map(str::to_string)
+    };
+    for kind in ProviderKind::ALL {
+        assert_eq!(name_of(kind.id()).as_deref(), Some(kind.display_name()));
+    }
+    assert_eq!(name_of("aws").as_deref(), Some("AWS"));
+    assert_eq!(name_of("lambda").as_deref(), Some("Lambda Cloud"));
+    assert_eq!(name_of("oci").as_deref(), Some("oci"));
 }
