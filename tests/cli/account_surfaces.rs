@@ -90,8 +90,11 @@ pub fn fleet_agrees(fleet: &Value, status: &Value, after: &Value) -> Result<(), 
         );
     }
     prop_assert_eq!(&cost["unknown"], &before["unknown"]);
+    // The burn is a rate, not a sum: it is status's before fleet's read or status's after it
+    // (a resource the provider drops in between changes it).
     let burn = dec(&row["burn_per_hour"]).round_dp(2);
-    prop_assert_eq!(burn, dec(&before["burn_per_hour"]), "{}", row);
+    let rates = [dec(&before["burn_per_hour"]), dec(&now["burn_per_hour"])];
+    prop_assert!(rates.contains(&burn), "burn {} not in {:?}: {}", burn, rates, row);
     let still = &status["still_billing_monthly"];
     prop_assert_eq!(dec(&row["leftover_monthly"]), dec(&still["known"]));
     prop_assert_eq!(&row["leftover_unknown"], &still["unknown"]);
