@@ -28,6 +28,7 @@ pub mod none;
 pub mod one_line;
 pub mod readback;
 pub mod role_keys;
+pub mod rpc_cloud;
 pub mod runpod;
 pub mod seen;
 pub mod tag_lists;

@@ -11,6 +11,7 @@ pub mod chain;
 pub mod credentials;
 mod delete;
 mod discover;
+mod instance_api;
 mod inventory;
 pub mod metadata;
 pub mod model;

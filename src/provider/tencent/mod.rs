@@ -14,6 +14,7 @@ pub mod credentials;
 pub mod cvm_role;
 mod delete;
 mod discover;
+mod instance_api;
 mod inventory;
 pub mod metadata;
 pub mod model;
