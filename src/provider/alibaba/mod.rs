@@ -244,17 +244,14 @@ impl Provider for AlibabaCloud {
     }
 
     fn delete_plan(&self, resource: &LinkedResource) -> Vec<String> {
-        self.delete_calls(resource)
+        crate::provider::rpc_cloud::delete::plan(self, resource)
     }
 
     async fn delete(&self, resource: &LinkedResource) -> Result<ActionReport, ProviderError> {
-        self.delete_resource(resource).await
+        crate::provider::rpc_cloud::delete::delete(self, resource).await
     }
 
-    async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
-        if let Action::Cleanup { delete } = action {
-            return Ok(crate::provider::cleanup::perform(self, delete).await);
-        }
+    async fn act(&self, action: &Action) -> Result<ActionReport, ProviderError> {
         self.run_action(action).await
     }
 }

@@ -1,9 +1,11 @@
 //! The skeleton of a signed-API cloud (Alibaba, Tencent, and the next one like them): each fills
 //! in its own calls (how a call is named, sent and described, how its errors read, what its
 //! instance states are called) and the generic functions here run the rest, the same way for
-//! all of them: the start, stop and release sequences with their read-back ([`actions`]).
+//! all of them: the start, stop and release sequences with their read-back ([`actions`]) and
+//! the deletes of what an instance leaves behind ([`delete`]).
 
 pub mod actions;
+pub mod delete;
 
 use async_trait::async_trait;
 
