@@ -260,10 +260,7 @@ impl Provider for CommandProvider {
         }
     }
 
-    fn plan(&self, action: &Action) -> Vec<String> {
-        if let Action::Cleanup { delete } = action {
-            return crate::provider::cleanup::plan(self, delete);
-        }
+    fn plan_instance(&self, action: &Action) -> Vec<String> {
         let Ok((argv, values)) = self.command_for(action) else {
             return Vec::new();
         };
@@ -295,10 +292,7 @@ impl Provider for CommandProvider {
         self.delete_resource(resource).await
     }
 
-    async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
-        if let Action::Cleanup { delete } = action {
-            return Ok(crate::provider::cleanup::perform(self, delete).await);
-        }
+    async fn act(&self, action: &Action) -> Result<ActionReport, ProviderError> {
         let (argv, values) = self.command_for(action)?;
         // The script decides what it deletes; with an inventory to read, it is not run when the
         // plan from a fresh read is not the one confirmed.

@@ -302,10 +302,7 @@ impl Provider for Lambda {
         }
     }
 
-    fn plan(&self, action: &Action) -> Vec<String> {
-        if let Action::Cleanup { delete } = action {
-            return crate::provider::cleanup::plan(self, delete);
-        }
+    fn plan_instance(&self, action: &Action) -> Vec<String> {
         let id = self
             .known_id()
             .unwrap_or_else(|| "<the instance with this machine's hostname>".into());
@@ -363,10 +360,7 @@ impl Provider for Lambda {
         self.delete_file_system(resource).await
     }
 
-    async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
-        if let Action::Cleanup { delete } = action {
-            return Ok(crate::provider::cleanup::perform(self, delete).await);
-        }
+    async fn act(&self, action: &Action) -> Result<ActionReport, ProviderError> {
         match action {
             Action::Release => {}
             Action::Cleanup { .. } => return Err(crate::provider::cleanup::not_here("lambda")),

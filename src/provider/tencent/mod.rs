@@ -333,10 +333,7 @@ impl Provider for TencentCloud {
         }
     }
 
-    fn plan(&self, action: &Action) -> Vec<String> {
-        if let Action::Cleanup { delete } = action {
-            return crate::provider::cleanup::plan(self, delete);
-        }
+    fn plan_instance(&self, action: &Action) -> Vec<String> {
         self.plan_calls(action)
     }
 
