@@ -11,7 +11,6 @@ pub mod run;
 pub mod schema;
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use async_trait::async_trait;
 use jiff::Timestamp;
@@ -26,21 +25,7 @@ use run::{RunError, Values, display, fill};
 
 pub type Clock = Arc<dyn Fn() -> Timestamp + Send + Sync>;
 
-/// How long an action waits for the inventory command to show its effect.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Readback {
-    pub attempts: u32,
-    pub interval: Duration,
-}
-
-impl Default for Readback {
-    fn default() -> Self {
-        Readback {
-            attempts: 20,
-            interval: Duration::from_secs(3),
-        }
-    }
-}
+pub use crate::provider::readback::Readback;
 
 /// An extend's read-back accepts a deadline this close to the one asked (CLIs round).
 const DEADLINE_SLACK_S: i64 = 60;
@@ -57,7 +42,10 @@ impl CommandProvider {
         CommandProvider {
             config,
             instance: instance.filter(|i| !i.trim().is_empty()),
-            readback: Readback::default(),
+            readback: Readback {
+                attempts: 20,
+                ..Readback::default()
+            },
             clock: Arc::new(Timestamp::now),
         }
     }

@@ -28,7 +28,6 @@ mod sweep;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use async_trait::async_trait;
 use jiff::Timestamp;
@@ -165,13 +164,7 @@ impl TencentCloud {
     }
 
     async fn metadata_instance_id(&self) -> Result<String, ProviderError> {
-        let policy = HttpPolicy {
-            timeout: Duration::from_secs(2),
-            connect_timeout: Duration::from_secs(1),
-            retries: 1,
-            throttled_retries: 1,
-            ..HttpPolicy::default()
-        };
+        let policy = HttpPolicy::metadata();
         let http = Http::new(policy).map_err(|e| ProviderError::state("tencent", e.to_string()))?;
         let url = format!("{}/latest/meta-data/instance-id", self.metadata);
         let unknown = |why: String| {
@@ -202,13 +195,7 @@ impl TencentCloud {
     /// `2018-08-18 12:05:33`, in UTC+8, and 404 when the instance is not a spot instance or is
     /// not being reclaimed.
     pub async fn spot_notice(&self) -> Result<Option<Timestamp>, ProviderError> {
-        let policy = HttpPolicy {
-            timeout: Duration::from_secs(2),
-            connect_timeout: Duration::from_secs(1),
-            retries: 1,
-            throttled_retries: 1,
-            ..HttpPolicy::default()
-        };
+        let policy = HttpPolicy::metadata();
         let failed = |why: String| ProviderError::state("tencent", format!("spot notice: {why}"));
         let http = Http::new(policy).map_err(|e| failed(e.to_string()))?;
         let url = format!("{}/latest/meta-data/spot/termination-time", self.metadata);
