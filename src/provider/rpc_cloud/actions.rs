@@ -227,24 +227,21 @@ mod tests {
 
     #[test]
     fn stop_summaries_tell_the_billing_truth() {
-        let alibaba = |asked: &str, mode: &str| {
-            stop_summary(&AlibabaCloud::WORDS.stopped_mode, "i-1", asked, mode)
-        };
-        assert!(
-            alibaba("StopCharging", "KeepCharging")
-                .contains("still charging compute (KeepCharging)")
-        );
-        assert!(alibaba("StopCharging", "StopCharging").contains("compute no longer bills"));
-        assert!(alibaba("StopCharging", "Not-applicable").contains("assume compute still bills"));
-        let tencent = |asked: &str, mode: &str| {
-            stop_summary(&TencentCloud::WORDS.stopped_mode, "ins-1", asked, mode)
-        };
-        assert!(
-            tencent("STOP_CHARGING", "KEEP_CHARGING")
-                .contains("still charging compute (KEEP_CHARGING)")
-        );
-        assert!(tencent("STOP_CHARGING", "STOP_CHARGING").contains("no longer bill"));
-        assert!(tencent("STOP_CHARGING", "NOT_APPLICABLE").contains("assume compute still bills"));
-        assert!(tencent("KEEP_CHARGING", "KEEP_CHARGING").contains("(KEEP_CHARGING, as asked)"));
+        let clouds = [
+            (AlibabaCloud::WORDS.stopped_mode, "Not-applicable"),
+            (TencentCloud::WORDS.stopped_mode, "NOT_APPLICABLE"),
+        ];
+        for (words, other) in clouds {
+            let (stop, keep) = (words.stop_charging, words.keep_charging);
+            let summary = |asked: &str, mode: &str| stop_summary(&words, "i-1", asked, mode);
+            let kept = format!("still charging compute ({keep})");
+            assert!(summary(stop, keep).contains(&kept));
+            assert!(summary(stop, stop).contains("no longer bill"));
+            assert!(summary(stop, other).contains("assume compute still bills"));
+            assert!(summary(keep, keep).contains(&format!("({keep}, as asked)")));
+        }
+        let alibaba = AlibabaCloud::WORDS.stopped_mode;
+        let stopped = stop_summary(&alibaba, "i-1", "StopCharging", "StopCharging");
+        assert!(stopped.contains("compute no longer bills"));
     }
 }
