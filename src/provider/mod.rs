@@ -20,6 +20,7 @@ pub mod env;
 pub mod http;
 pub mod identity;
 pub mod ini;
+pub mod key_cache;
 pub mod lambda;
 pub mod left_by;
 #[cfg(test)]
