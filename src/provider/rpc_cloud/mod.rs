@@ -2,10 +2,12 @@
 //! in its own calls (how a call is named, sent and described, how its errors read, what its
 //! instance states are called) and the generic functions here run the rest, the same way for
 //! all of them: the start, stop and release sequences with their read-back ([`actions`]) and
-//! the deletes of what an instance leaves behind ([`delete`]).
+//! the deletes of what an instance leaves behind ([`delete`]), and listings read to their end
+//! ([`paging`]).
 
 pub mod actions;
 pub mod delete;
+pub mod paging;
 
 use async_trait::async_trait;
 
