@@ -7,6 +7,7 @@
 
 pub mod actions;
 pub mod delete;
+pub mod instance;
 pub mod paging;
 
 use async_trait::async_trait;

@@ -36,6 +36,7 @@ pub use super::readback::Readback;
 pub use credentials::{Settings, TencentEnv};
 
 use super::http::{Http, HttpPolicy, Repeat, by_status};
+use super::rpc_cloud::instance::InstanceId;
 use super::seen::Sightings;
 use super::{
     Action, ActionReport, Asked, Capabilities, Discovered, Inventory, LinkedResource, Provider,
@@ -69,8 +70,7 @@ impl StoppedMode {
 pub struct TencentCloud {
     api: Client,
     metadata: String,
-    configured_instance: Option<String>,
-    instance: tokio::sync::OnceCell<String>,
+    instance: InstanceId,
     readback: Readback,
     stopped_mode: StoppedMode,
     clock: Clock,
@@ -98,8 +98,7 @@ impl TencentCloud {
         Ok(TencentCloud {
             api: Client::new(keys, region, endpoint, policy)?,
             metadata: metadata.trim_end_matches('/').to_string(),
-            configured_instance: instance_id,
-            instance: tokio::sync::OnceCell::new(),
+            instance: InstanceId::new(instance_id),
             readback: Readback::default(),
             stopped_mode: StoppedMode::StopCharging,
             clock: Arc::new(Timestamp::now),
@@ -154,13 +153,7 @@ impl TencentCloud {
 
     /// The instance: from the config or flags, else from the metadata service (asked once).
     pub async fn instance_id(&self) -> Result<String, ProviderError> {
-        if let Some(id) = &self.configured_instance {
-            return Ok(id.clone());
-        }
-        self.instance
-            .get_or_try_init(|| self.metadata_instance_id())
-            .await
-            .cloned()
+        self.instance.get(|| self.metadata_instance_id()).await
     }
 
     async fn metadata_instance_id(&self) -> Result<String, ProviderError> {
@@ -223,10 +216,7 @@ impl TencentCloud {
 
     /// The instance id for a plan, without asking anyone.
     fn planned_instance(&self) -> String {
-        self.configured_instance
-            .clone()
-            .or_else(|| self.instance.get().cloned())
-            .unwrap_or_else(|| "<the instance the metadata service names>".into())
+        self.instance.planned()
     }
 
     /// Where the linked resources of `id` are kept: one file per region and instance, so a
