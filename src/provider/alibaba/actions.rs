@@ -8,7 +8,7 @@ use jiff::{SignedDuration, Timestamp};
 use super::AlibabaCloud;
 use super::model::{self, Ack, parse_time};
 use super::rpc::{Product, describe};
-use crate::provider::rpc_cloud::{InstanceApi, actions};
+use crate::provider::rpc_cloud::{CallError, InstanceApi, actions};
 use crate::provider::{Action, ActionReport, ProviderError};
 
 /// Alibaba refuses an auto-release time sooner than this.

@@ -8,21 +8,7 @@ use super::model::{self, Ack};
 use super::rpc::{Product, RpcError};
 use crate::provider::ProviderError;
 use crate::provider::readback::Readback;
-use crate::provider::rpc_cloud::{Call, CallError, InstanceApi, Listed, StoppedMode, Words};
-
-impl CallError for RpcError {
-    fn is_refusal(&self) -> bool {
-        RpcError::is_refusal(self)
-    }
-
-    fn is_not_found(&self) -> bool {
-        RpcError::is_not_found(self)
-    }
-
-    fn is_auth(&self) -> bool {
-        matches!(self, RpcError::Auth { .. })
-    }
-}
+use crate::provider::rpc_cloud::{Call, InstanceApi, Listed, StoppedMode, Words};
 
 impl Listed for model::Instance {
     fn state(&self) -> &str {

@@ -13,7 +13,7 @@ use super::api::{ApiError, describe};
 use super::inventory::{earliest, timer_filter, zoneless};
 use super::model::{self, format_time};
 use crate::provider::http::Repeat;
-use crate::provider::rpc_cloud::{Call, actions};
+use crate::provider::rpc_cloud::{Call, CallError, actions};
 use crate::provider::{Action, ActionReport, ProviderError};
 
 /// The provider refuses an action time sooner than this.

@@ -10,21 +10,7 @@ use super::model;
 use crate::provider::ProviderError;
 use crate::provider::http::Repeat;
 use crate::provider::readback::Readback;
-use crate::provider::rpc_cloud::{Call, CallError, InstanceApi, Listed, StoppedMode, Words};
-
-impl CallError for ApiError {
-    fn is_refusal(&self) -> bool {
-        ApiError::is_refusal(self)
-    }
-
-    fn is_not_found(&self) -> bool {
-        ApiError::is_not_found(self)
-    }
-
-    fn is_auth(&self) -> bool {
-        matches!(self, ApiError::Auth { .. })
-    }
-}
+use crate::provider::rpc_cloud::{Call, InstanceApi, Listed, StoppedMode, Words};
 
 impl Listed for model::Instance {
     fn state(&self) -> &str {
