@@ -48,20 +48,20 @@ impl DeleteApi for AlibabaCloud {
     fn steps(r: &LinkedResource) -> Option<Steps<Body>> {
         let id = r.id.clone();
         Some(match r.kind {
-            ResourceKind::SystemDisk | ResourceKind::DataDisk => Steps {
-                free: Some("DetachDisk"),
-                freed: "Available",
-                delete: call(Product::Ecs, "DeleteDisk", vec![("DiskId", id)]),
-            },
-            ResourceKind::PublicIp => Steps {
-                free: Some("UnassociateEipAddress"),
-                freed: "Available",
-                delete: call(
+            ResourceKind::SystemDisk | ResourceKind::DataDisk => Steps::freed_first(
+                "DetachDisk",
+                "Available",
+                call(Product::Ecs, "DeleteDisk", vec![("DiskId", id)]),
+            ),
+            ResourceKind::PublicIp => Steps::freed_first(
+                "UnassociateEipAddress",
+                "Available",
+                call(
                     Product::Vpc,
                     "ReleaseEipAddress",
                     vec![("AllocationId", id)],
                 ),
-            },
+            ),
             ResourceKind::Snapshot => {
                 Steps::delete("DeleteSnapshot", (Product::Ecs, vec![("SnapshotId", id)]))
             }

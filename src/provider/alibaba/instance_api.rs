@@ -38,15 +38,15 @@ impl InstanceApi for AlibabaCloud {
     type Instance = model::Instance;
     type Error = RpcError;
     const WORDS: Words = Words {
-        release: "DeleteInstance",
-        stop: "StopInstance",
-        start: "StartInstance",
+        calls: ["DeleteInstance", "StopInstance", "StartInstance"],
         running: "Running",
         stopped: "Stopped",
         stopped_mode: StoppedMode {
             field: "StoppedMode",
-            stop_charging: "StopCharging",
-            still_bills: "compute no longer bills; disks, EIPs and snapshots still do",
+            stop_charging: (
+                "StopCharging",
+                "compute no longer bills; disks, EIPs and snapshots still do",
+            ),
             keep_charging: "KeepCharging",
         },
     };

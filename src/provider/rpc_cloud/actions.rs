@@ -161,8 +161,7 @@ pub async fn stop<C: InstanceApi>(c: &C) -> Result<Outcome, ProviderError> {
 pub fn stop_summary(words: &StoppedMode, id: &str, asked: &str, mode: &str) -> String {
     let StoppedMode {
         field,
-        stop_charging: stop,
-        still_bills,
+        stop_charging: (stop, still_bills),
         keep_charging: keep,
     } = words;
     if mode == *stop {
@@ -232,7 +231,7 @@ mod tests {
             (TencentCloud::WORDS.stopped_mode, "NOT_APPLICABLE"),
         ];
         for (words, other) in clouds {
-            let (stop, keep) = (words.stop_charging, words.keep_charging);
+            let (stop, keep) = (words.stop_charging.0, words.keep_charging);
             let summary = |asked: &str, mode: &str| stop_summary(&words, "i-1", asked, mode);
             let kept = format!("still charging compute ({keep})");
             assert!(summary(stop, keep).contains(&kept));

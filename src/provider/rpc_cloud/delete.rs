@@ -34,6 +34,15 @@ pub struct Steps<B> {
 }
 
 impl<B> Steps<B> {
+    /// A resource freed by the call `free` first, deleted by `delete` once it reads `freed`.
+    pub fn freed_first(free: &'static str, freed: &'static str, delete: Request<B>) -> Self {
+        Steps {
+            free: Some(free),
+            freed,
+            delete,
+        }
+    }
+
     /// A resource deleted by one call, with nothing to free first.
     pub fn delete(action: &'static str, body: B) -> Self {
         Steps {

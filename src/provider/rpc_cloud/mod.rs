@@ -44,10 +44,8 @@ pub enum Call {
 /// A cloud's words, as its API spells them.
 #[derive(Debug, Clone, Copy)]
 pub struct Words {
-    /// The call each action sends.
-    pub release: &'static str,
-    pub stop: &'static str,
-    pub start: &'static str,
+    /// The call each action sends: release, stop, start.
+    pub calls: [&'static str; 3],
     /// The states a start and a stop end in.
     pub running: &'static str,
     pub stopped: &'static str,
@@ -58,20 +56,19 @@ pub struct Words {
 #[derive(Debug, Clone, Copy)]
 pub struct StoppedMode {
     pub field: &'static str,
-    /// Compute no longer bills...
-    pub stop_charging: &'static str,
-    /// ... and what still does, in a sentence.
-    pub still_bills: &'static str,
-    /// Compute bills on.
+    /// The value that stops compute billing, and what still bills then, in a sentence.
+    pub stop_charging: (&'static str, &'static str),
+    /// The value that keeps compute billing.
     pub keep_charging: &'static str,
 }
 
 impl Words {
     pub fn call(&self, call: Call) -> &'static str {
+        let [release, stop, start] = self.calls;
         match call {
-            Call::Release => self.release,
-            Call::Stop => self.stop,
-            Call::Start => self.start,
+            Call::Release => release,
+            Call::Stop => stop,
+            Call::Start => start,
         }
     }
 }

@@ -35,16 +35,16 @@ impl DeleteApi for TencentCloud {
     fn steps(r: &LinkedResource) -> Option<Steps<Value>> {
         let id = r.id.as_str();
         Some(match r.kind {
-            ResourceKind::SystemDisk | ResourceKind::DataDisk => Steps {
-                free: Some("DetachDisks"),
-                freed: "UNATTACHED",
-                delete: request("TerminateDisks", json!({"DiskIds": [id]})),
-            },
-            ResourceKind::PublicIp => Steps {
-                free: Some("DisassociateAddress"),
-                freed: "UNBIND",
-                delete: request("ReleaseAddresses", json!({"AddressIds": [id]})),
-            },
+            ResourceKind::SystemDisk | ResourceKind::DataDisk => Steps::freed_first(
+                "DetachDisks",
+                "UNATTACHED",
+                request("TerminateDisks", json!({"DiskIds": [id]})),
+            ),
+            ResourceKind::PublicIp => Steps::freed_first(
+                "DisassociateAddress",
+                "UNBIND",
+                request("ReleaseAddresses", json!({"AddressIds": [id]})),
+            ),
             ResourceKind::Snapshot => {
                 Steps::delete("DeleteSnapshots", json!({"SnapshotIds": [id]}))
             }

@@ -39,15 +39,15 @@ impl InstanceApi for TencentCloud {
     type Instance = model::Instance;
     type Error = ApiError;
     const WORDS: Words = Words {
-        release: "TerminateInstances",
-        stop: "StopInstances",
-        start: "StartInstances",
+        calls: ["TerminateInstances", "StopInstances", "StartInstances"],
         running: "RUNNING",
         stopped: "STOPPED",
         stopped_mode: StoppedMode {
             field: "StopChargingMode",
-            stop_charging: "STOP_CHARGING",
-            still_bills: "CPU and memory no longer bill; disks, bandwidth and images still do",
+            stop_charging: (
+                "STOP_CHARGING",
+                "CPU and memory no longer bill; disks, bandwidth and images still do",
+            ),
             keep_charging: "KEEP_CHARGING",
         },
     };
