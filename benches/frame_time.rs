@@ -47,7 +47,7 @@ impl Provider for Hanging {
         }
     }
 
-    fn plan(&self, _action: &Action) -> Vec<String> {
+    fn plan_instance(&self, _action: &Action) -> Vec<String> {
         Vec::new()
     }
 
@@ -56,7 +56,7 @@ impl Provider for Hanging {
         Err(ProviderError::unreachable("hung", "hung for 30 s"))
     }
 
-    async fn perform(&self, _action: &Action) -> Result<ActionReport, ProviderError> {
+    async fn act(&self, _action: &Action) -> Result<ActionReport, ProviderError> {
         tokio::time::sleep(HANG).await;
         Err(ProviderError::unreachable("hung", "hung for 30 s"))
     }

@@ -70,6 +70,10 @@ impl Provider for DetectedOnly {
         vec![self.needs.clone()]
     }
 
+    fn plan_instance(&self, action: &Action) -> Vec<String> {
+        self.plan(action)
+    }
+
     async fn inventory(&self) -> Result<Inventory, ProviderError> {
         Ok(Inventory {
             instance: Some(self.instance.clone()),
@@ -84,6 +88,10 @@ impl Provider for DetectedOnly {
             format!("{}: {}", action.label(), self.needs),
         )
         .with_fix(&self.needs))
+    }
+
+    async fn act(&self, action: &Action) -> Result<ActionReport, ProviderError> {
+        self.perform(action).await
     }
 
     fn gaps(&self) -> Vec<String> {

@@ -180,13 +180,13 @@ mod tests {
                 deadline: false,
             }
         }
-        fn plan(&self, _: &Action) -> Vec<String> {
+        fn plan_instance(&self, _: &Action) -> Vec<String> {
             Vec::new()
         }
         async fn inventory(&self) -> Result<Inventory, ProviderError> {
             Err(ProviderError::unsupported("test", "inventory"))
         }
-        async fn perform(&self, _: &Action) -> Result<ActionReport, ProviderError> {
+        async fn act(&self, _: &Action) -> Result<ActionReport, ProviderError> {
             Err(ProviderError::unsupported("test", "perform"))
         }
         async fn delete(&self, r: &LinkedResource) -> Result<ActionReport, ProviderError> {

@@ -275,10 +275,7 @@ impl Provider for DemoCloud {
         CAPABILITIES
     }
 
-    fn plan(&self, action: &Action) -> Vec<String> {
-        if let Action::Cleanup { delete } = action {
-            return crate::provider::cleanup::plan(self, delete);
-        }
+    fn plan_instance(&self, action: &Action) -> Vec<String> {
         let target = self
             .load()
             .map_or_else(|_| "the demo instance".into(), |s| s.instance.id);
@@ -377,10 +374,7 @@ impl Provider for DemoCloud {
         })
     }
 
-    async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
-        if let Action::Cleanup { delete } = action {
-            return Ok(crate::provider::cleanup::perform(self, delete).await);
-        }
+    async fn act(&self, action: &Action) -> Result<ActionReport, ProviderError> {
         tokio::time::sleep(self.delay).await;
         if self.failing.iter().any(|f| f == action.label()) {
             // As a cloud failing on its side would answer (GPUMETER_DEMO_FAIL).

@@ -46,6 +46,24 @@ impl HttpPolicy {
             ..HttpPolicy::default()
         }
     }
+
+    /// At most `timeout` a call (`connect` of it to connect), tried `retries` more times
+    /// whether it failed or was throttled.
+    pub fn bounded(timeout: Duration, connect: Duration, retries: u32) -> Self {
+        HttpPolicy {
+            timeout,
+            connect_timeout: connect,
+            retries,
+            throttled_retries: retries,
+            ..HttpPolicy::default()
+        }
+    }
+
+    /// For a metadata service on the instance itself: quick to give up, since off the
+    /// instance nothing answers there.
+    pub fn metadata() -> Self {
+        Self::bounded(Duration::from_secs(2), Duration::from_secs(1), 1)
+    }
 }
 
 /// Whether a call may be sent again after a failure that leaves its effect unknown.

@@ -20,6 +20,7 @@ pub mod env;
 pub mod http;
 pub mod identity;
 pub mod ini;
+pub mod key_cache;
 pub mod lambda;
 pub mod left_by;
 #[cfg(test)]
@@ -28,8 +29,10 @@ pub mod none;
 pub mod one_line;
 pub mod readback;
 pub mod role_keys;
+pub mod rpc_cloud;
 pub mod runpod;
 pub mod seen;
+pub mod signing;
 pub mod tag_lists;
 pub mod tencent;
 pub mod vast;
@@ -51,14 +54,34 @@ pub trait Provider: Send + Sync {
     /// Adapters that never read "absent" as "done" ignore it.
     fn add_seen(&self, _seen: &Seen) {}
 
-    /// The calls `action` would make, without making them (`--dry-run`).
-    fn plan(&self, action: &Action) -> Vec<String>;
+    /// The calls `action` would make, without making them (`--dry-run`): a cleanup's deletes
+    /// in its order, else [`Provider::plan_instance`].
+    fn plan(&self, action: &Action) -> Vec<String> {
+        match action {
+            Action::Cleanup { delete } => cleanup::plan(self, delete),
+            _ => self.plan_instance(action),
+        }
+    }
+
+    /// The calls an action on the instance would make (any action but a cleanup).
+    fn plan_instance(&self, action: &Action) -> Vec<String>;
 
     /// The instance and every linked billable resource.
     async fn inventory(&self) -> Result<Inventory, ProviderError>;
 
-    /// Runs `action`, then reads the state back and reports what the provider says.
-    async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError>;
+    /// Runs `action`, then reads the state back and reports what the provider says: a cleanup
+    /// deletes each resource through [`Provider::delete`], anything else is
+    /// [`Provider::act`].
+    async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
+        match action {
+            Action::Cleanup { delete } => Ok(cleanup::perform(self, delete).await),
+            _ => self.act(action).await,
+        }
+    }
+
+    /// Runs an action on the instance (any action but a cleanup), then reads the state back
+    /// and reports what the provider says.
+    async fn act(&self, action: &Action) -> Result<ActionReport, ProviderError>;
 
     /// `base` with the rates the provider reported for this instance (a Vast.ai host sets its
     /// own storage and bandwidth prices), after an inventory; `None` keeps `base`.

@@ -32,10 +32,7 @@ impl Provider for NoProvider {
         }
     }
 
-    fn plan(&self, action: &Action) -> Vec<String> {
-        if let Action::Cleanup { delete } = action {
-            return crate::provider::cleanup::plan(self, delete);
-        }
+    fn plan_instance(&self, _action: &Action) -> Vec<String> {
         Vec::new()
     }
 
@@ -46,10 +43,7 @@ impl Provider for NoProvider {
         )))
     }
 
-    async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
-        if let Action::Cleanup { delete } = action {
-            return Ok(crate::provider::cleanup::perform(self, delete).await);
-        }
+    async fn act(&self, action: &Action) -> Result<ActionReport, ProviderError> {
         Err(ProviderError::unsupported(
             ID,
             format!("{} ({})", action.label(), self.why),

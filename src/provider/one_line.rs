@@ -20,6 +20,19 @@ const REGION_CHARS: usize = 64;
 
 pub struct OneLine(pub Arc<dyn Provider>);
 
+fn one_line_calls(calls: Vec<String>) -> Vec<String> {
+    calls
+        .into_iter()
+        .map(|call| {
+            if call.contains(is_unsafe) || call.chars().count() > CALL_CHARS {
+                one_line(&call, CALL_CHARS)
+            } else {
+                call
+            }
+        })
+        .collect()
+}
+
 #[async_trait]
 impl Provider for OneLine {
     fn name(&self) -> &str {
@@ -35,17 +48,11 @@ impl Provider for OneLine {
     }
 
     fn plan(&self, action: &Action) -> Vec<String> {
-        self.0
-            .plan(action)
-            .into_iter()
-            .map(|call| {
-                if call.contains(is_unsafe) || call.chars().count() > CALL_CHARS {
-                    one_line(&call, CALL_CHARS)
-                } else {
-                    call
-                }
-            })
-            .collect()
+        one_line_calls(self.0.plan(action))
+    }
+
+    fn plan_instance(&self, action: &Action) -> Vec<String> {
+        one_line_calls(self.0.plan_instance(action))
     }
 
     async fn inventory(&self) -> Result<Inventory, ProviderError> {
@@ -54,6 +61,10 @@ impl Provider for OneLine {
 
     async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
         self.0.perform(action).await.map(ActionReport::one_lined)
+    }
+
+    async fn act(&self, action: &Action) -> Result<ActionReport, ProviderError> {
+        self.0.act(action).await.map(ActionReport::one_lined)
     }
 
     fn gaps(&self) -> Vec<String> {

@@ -12,6 +12,8 @@ use jiff::{SignedDuration, Timestamp};
 
 use super::ProviderError;
 use super::env::KeyPair;
+use super::http::HttpError;
+use super::key_cache::{Expiring, KeyCache};
 
 /// Where the keys come from, once the credential chain has picked its source.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,6 +41,30 @@ impl KeySource {
     }
 }
 
+/// Why a role gave no keys, in one line that holds no secret.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RoleError {
+    /// The service could not be asked, or gave no answer.
+    #[error(transparent)]
+    Http(#[from] HttpError),
+    /// The service could not be asked as it must be (no metadata token, no token file), or
+    /// failed with what was sent redacted from its error.
+    #[error("{0}")]
+    Unasked(String),
+    /// The service says there is no role (`has no RAM role`).
+    #[error("{0}")]
+    NoRole(&'static str),
+    #[error("lists a role name that is not one")]
+    NotARoleName,
+    #[error("says the role keys are not ready (Code `{0}`)")]
+    NotReady(String),
+    #[error("answered HTTP {0}")]
+    Status(u16),
+    /// An answer that is not the documented one, or a refusal to hand out keys.
+    #[error("{0}")]
+    Answer(String),
+}
+
 /// One set of temporary keys and when they stop working.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TempKeys {
@@ -49,23 +75,33 @@ pub struct TempKeys {
 /// The role a metadata service's listing names first (or `given`), if it is a role name at
 /// all: one path segment, nothing that would change the URL it is put in. `none` says there is
 /// no role ("has no RAM role").
-pub fn role_name(given: Option<&str>, listed: &str, none: &str) -> Result<String, String> {
+pub fn role_name(
+    given: Option<&str>,
+    listed: &str,
+    none: &'static str,
+) -> Result<String, RoleError> {
     let role = given.unwrap_or_else(|| listed.lines().next().unwrap_or_default().trim());
     if role.is_empty() {
-        return Err(none.into());
+        return Err(RoleError::NoRole(none));
     }
     if role.contains(['/', '?', '#']) || role.chars().any(char::is_whitespace) {
-        return Err("lists a role name that is not one".into());
+        return Err(RoleError::NotARoleName);
     }
     Ok(role.to_string())
 }
 
 /// A metadata service's role answer is usable only with `Code` `Success`.
-pub fn ready(code: &str) -> Result<(), String> {
+pub fn ready(code: &str) -> Result<(), RoleError> {
     if code == "Success" {
         Ok(())
     } else {
-        Err(format!("says the role keys are not ready (Code `{code}`)"))
+        Err(RoleError::NotReady(code.to_string()))
+    }
+}
+
+impl Expiring for TempKeys {
+    fn expires(&self) -> Option<Timestamp> {
+        self.expires
     }
 }
 
@@ -77,12 +113,12 @@ impl TempKeys {
         expires: Timestamp,
         who: &str,
         expected: &str,
-    ) -> Result<TempKeys, String> {
+    ) -> Result<TempKeys, RoleError> {
         let (id, secret, token) = (id.trim(), secret.trim(), token.trim());
         if id.is_empty() || secret.is_empty() || token.is_empty() {
-            return Err(format!(
+            return Err(RoleError::Answer(format!(
                 "{who} sent keys with a field empty: expected {expected}"
-            ));
+            )));
         }
         Ok(TempKeys {
             keys: KeyPair {
@@ -99,7 +135,7 @@ impl TempKeys {
 /// that holds no secret.
 #[async_trait]
 pub trait Fetch: Send + Sync {
-    async fn fetch(&self) -> Result<TempKeys, String>;
+    async fn fetch(&self) -> Result<TempKeys, RoleError>;
 }
 
 /// What the store names when the role gives no keys at all.
@@ -119,9 +155,7 @@ pub struct Naming {
 pub struct KeyStore {
     fetch: Option<(Box<dyn Fetch>, Naming)>,
     refresh_before: Duration,
-    cached: tokio::sync::Mutex<Option<TempKeys>>,
-    /// Every set handed out, so text can be redacted without waiting for the lock above.
-    handed: std::sync::Mutex<Vec<KeyPair>>,
+    cache: KeyCache<TempKeys>,
 }
 
 impl fmt::Debug for KeyStore {
@@ -142,8 +176,7 @@ impl KeyStore {
         KeyStore {
             fetch: None,
             refresh_before: Duration::ZERO,
-            handed: std::sync::Mutex::new(vec![keys.clone()]),
-            cached: tokio::sync::Mutex::new(Some(TempKeys {
+            cache: KeyCache::new(Some(TempKeys {
                 keys,
                 expires: None,
             })),
@@ -156,54 +189,35 @@ impl KeyStore {
         KeyStore {
             fetch: Some((fetch, naming)),
             refresh_before,
-            handed: std::sync::Mutex::new(Vec::new()),
-            cached: tokio::sync::Mutex::new(None),
+            cache: KeyCache::new(None),
         }
     }
 
     /// The keys to sign the next call with.
     pub async fn current(&self) -> Result<KeyPair, ProviderError> {
-        let mut cached = self.cached.lock().await;
         let now = Timestamp::now();
         let early = SignedDuration::try_from(self.refresh_before).unwrap_or(SignedDuration::ZERO);
         let fresh_enough = |t: &TempKeys| t.expires.is_none_or(|e| e.duration_since(now) >= early);
-        if let Some(t) = cached.as_ref().filter(|t| fresh_enough(t)) {
-            return Ok(t.keys.clone());
-        }
-        let Some((fetch, naming)) = &self.fetch else {
-            // Fixed keys never go stale; this is only reached if the cache was never filled.
-            return Err(ProviderError::state("gpumeter", "no keys were given"));
-        };
-        let fresh = match (fetch.fetch().await, cached.as_ref()) {
-            (Ok(fresh), _) => fresh,
-            // A failed early refresh keeps the old set while it still works.
-            (Err(_), Some(old)) if old.expires.is_some_and(|e| e > now) => {
-                return Ok(old.keys.clone());
-            }
-            (Err(why), _) => {
+        let fetch = async {
+            let Some((fetch, naming)) = &self.fetch else {
+                // Fixed keys never go stale; this is only reached if the cache was never filled.
+                return Err(ProviderError::state("gpumeter", "no keys were given"));
+            };
+            fetch.fetch().await.map_err(|why| {
                 let place = format!("{} ({why})", naming.place);
                 let mut tried: Vec<&str> = naming.tried.iter().map(String::as_str).collect();
                 tried.push(&place);
                 tried.extend(naming.after.iter().map(String::as_str));
-                return Err(ProviderError::missing(
-                    naming.provider,
-                    naming.key_var,
-                    &tried,
-                ));
-            }
+                ProviderError::missing(naming.provider, naming.key_var, &tried)
+            })
         };
-        if let Ok(mut handed) = self.handed.lock() {
-            handed.push(fresh.keys.clone());
-        }
-        *cached = Some(fresh.clone());
-        Ok(fresh.keys)
+        Ok(self.cache.get(fresh_enough, fetch).await?.keys)
     }
 
     /// `text` with the secret and token of every set these keys have held replaced.
     pub fn redact(&self, text: &str) -> String {
-        let handed = self.handed.lock().map(|h| h.clone()).unwrap_or_default();
         let mut out = text.to_string();
-        for keys in &handed {
+        for TempKeys { keys, .. } in &self.cache.handed() {
             for secret in std::iter::once(&keys.secret).chain(&keys.token) {
                 if secret.expose().len() >= 4 {
                     out = out.replace(secret.expose(), "<redacted>");
@@ -222,14 +236,14 @@ mod tests {
     use crate::provider::env::Secret;
 
     /// Answers the queued results in order, then fails.
-    struct Queue(Mutex<Vec<Result<TempKeys, String>>>);
+    struct Queue(Mutex<Vec<Result<TempKeys, RoleError>>>);
 
     #[async_trait]
     impl Fetch for Queue {
-        async fn fetch(&self) -> Result<TempKeys, String> {
+        async fn fetch(&self) -> Result<TempKeys, RoleError> {
             let mut q = self.0.lock().unwrap();
             if q.is_empty() {
-                Err("no more".into())
+                Err(RoleError::Unasked("no more".into()))
             } else {
                 q.remove(0)
             }
@@ -247,7 +261,7 @@ mod tests {
         }
     }
 
-    fn store(answers: Vec<Result<TempKeys, String>>) -> KeyStore {
+    fn store(answers: Vec<Result<TempKeys, RoleError>>) -> KeyStore {
         let naming = Naming {
             provider: "alibaba",
             key_var: "KEY",
@@ -277,7 +291,10 @@ mod tests {
 
     #[tokio::test]
     async fn a_failed_refresh_keeps_the_old_set_only_while_it_works() {
-        let s = store(vec![Ok(set("B", 2)), Err("down".into())]);
+        let s = store(vec![
+            Ok(set("B", 2)),
+            Err(RoleError::Unasked("down".into())),
+        ]);
         assert_eq!(s.current().await.unwrap().id, "B");
         assert_eq!(s.current().await.unwrap().id, "B");
         let s = store(vec![Ok(set("D", -1))]);

@@ -31,7 +31,7 @@ impl Provider for Hanging {
         }
     }
 
-    fn plan(&self, _action: &Action) -> Vec<String> {
+    fn plan_instance(&self, _action: &Action) -> Vec<String> {
         Vec::new()
     }
 
@@ -40,7 +40,7 @@ impl Provider for Hanging {
         Err(ProviderError::unreachable("hung", "hung"))
     }
 
-    async fn perform(&self, _action: &Action) -> Result<ActionReport, ProviderError> {
+    async fn act(&self, _action: &Action) -> Result<ActionReport, ProviderError> {
         tokio::time::sleep(Duration::from_secs(30)).await;
         Err(ProviderError::unreachable("hung", "hung"))
     }

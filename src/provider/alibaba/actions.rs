@@ -1,13 +1,14 @@
-//! Release, stop, start, snapshot-clean and the auto-release deadline, each read back before
-//! it is reported. A call that fails leaves the outcome to the read-back: if DescribeInstances shows
-//! the effect, it happened; if it does not, the report says so and is not confirmed.
+//! Snapshot-clean and the auto-release deadline, each read back before it is reported (release,
+//! stop and start run in the skeleton's [`actions`]). A call that fails leaves the outcome to
+//! the read-back: if DescribeInstances shows the effect, it happened; if it does not, the report
+//! says so and is not confirmed.
 
 use jiff::{SignedDuration, Timestamp};
 
 use super::AlibabaCloud;
-use super::inventory::json_ids;
 use super::model::{self, Ack, parse_time};
-use super::rpc::{Product, RpcError, describe};
+use super::rpc::{Product, describe};
+use crate::provider::rpc_cloud::{CallError, InstanceApi, actions};
 use crate::provider::{Action, ActionReport, ProviderError};
 
 /// Alibaba refuses an auto-release time sooner than this.
@@ -15,18 +16,8 @@ pub const MIN_AHEAD: SignedDuration = SignedDuration::from_mins(30);
 /// ... or later than three years ahead.
 pub const MAX_AHEAD: SignedDuration = SignedDuration::from_hours(3 * 365 * 24);
 
-type Read = Result<Option<model::Instance>, RpcError>;
-
 fn when(at: Timestamp) -> String {
     at.strftime("%Y-%m-%d %H:%M UTC").to_string()
-}
-
-fn status_of(read: &Read) -> String {
-    match read {
-        Ok(Some(i)) => format!("lists it as {}", i.status),
-        Ok(None) => "no longer lists it".into(),
-        Err(e) => format!("could not be read ({e})"),
-    }
 }
 
 impl AlibabaCloud {
@@ -39,41 +30,12 @@ impl AlibabaCloud {
         describe(product, action, &all)
     }
 
-    pub(super) fn readback_line(&self, id: &str, until: &str) -> String {
-        format!(
-            "{} (read back until {until})",
-            self.line(
-                Product::Ecs,
-                "DescribeInstances",
-                &[("InstanceIds", json_ids(&[id]))]
-            )
-        )
-    }
-
-    /// Reads the instance until `done` holds, at most `attempts` times; a refused key ends it.
-    /// Not listed counts only when several reads in a row agree.
-    async fn poll(
-        &self,
-        id: &str,
-        attempts: u32,
-        done: impl Fn(Option<&model::Instance>) -> bool,
-    ) -> Read {
-        self.readback
-            .poll_listed(
-                attempts,
-                || self.describe_instance(id),
-                done,
-                |e| matches!(e, RpcError::Auth { .. }),
-            )
-            .await
-    }
-
     pub(super) async fn run_action(&self, action: &Action) -> Result<ActionReport, ProviderError> {
         let (confirmed, summary, calls) = match action {
-            Action::Release => self.release().await?,
-            Action::Stop => self.stop().await?,
+            Action::Release => actions::release(self).await?,
+            Action::Stop => actions::stop(self).await?,
             Action::Cleanup { .. } => return Err(crate::provider::cleanup::not_here("alibaba")),
-            Action::Start => self.start().await?,
+            Action::Start => actions::start(self).await?,
             Action::SnapshotClean {
                 keep,
                 final_snapshot,
@@ -90,180 +52,6 @@ impl AlibabaCloud {
             summary,
             calls,
         })
-    }
-
-    async fn release(&self) -> Result<(bool, String, Vec<String>), ProviderError> {
-        let id = self.instance_id().await?;
-        let params = [("InstanceId", id.clone()), ("Force", "true".to_string())];
-        let mut calls = vec![self.line(Product::Ecs, "DeleteInstance", &params)];
-        let call = self
-            .rpc
-            .call::<Ack>(Product::Ecs, "DeleteInstance", &params)
-            .await;
-        if call.is_ok() {
-            // Accepted: the provider knows the instance.
-            self.sightings.saw("alibaba", Some(self.region()), &id);
-        }
-        let gone_already = matches!(&call, Err(e) if e.is_not_found());
-        calls.push(self.readback_line(&id, "it is no longer listed"));
-        let attempts = if gone_already {
-            1
-        } else {
-            self.readback.attempts_after(&call)
-        };
-        let read = self.poll(&id, attempts, |i| i.is_none()).await;
-        // Not listed after a call that was not accepted: released only if it was ever seen.
-        if call.is_err() && matches!(read, Ok(None)) {
-            self.absent(&id)?;
-        }
-        let summary = match (&call, &read) {
-            (_, Ok(None)) if gone_already => {
-                format!(
-                    "{id} was already released: the provider no longer lists the instance this data directory saw"
-                )
-            }
-            (_, Ok(None)) => format!(
-                "{id} released: the provider no longer lists it{}",
-                self.leftover_note().await
-            ),
-            (Err(e), _) if e.is_refusal() => return Err(e.clone().into()),
-            (Err(e), Err(_)) => return Err(e.clone().into()),
-            (Ok(_), _) => format!(
-                "DeleteInstance was accepted, but the provider {}",
-                status_of(&read)
-            ),
-            (Err(e), _) => format!(
-                "DeleteInstance failed ({e}); the provider {}",
-                status_of(&read)
-            ),
-        };
-        Ok((matches!(read, Ok(None)), summary, calls))
-    }
-
-    /// What the release left billing, from what this process saw linked to the instance.
-    async fn leftover_note(&self) -> String {
-        if self.known().linked.is_empty() {
-            return "; run `gpumeter checklist` for what still bills".into();
-        }
-        match self.read_inventory().await {
-            Ok(inv) if inv.resources.is_empty() => "; nothing linked to it is left".into(),
-            Ok(inv) => {
-                let names: Vec<String> = inv
-                    .resources
-                    .iter()
-                    .map(|r| format!("{} {}", r.kind.label(), r.id))
-                    .collect();
-                format!("; still billing: {}", names.join(", "))
-            }
-            Err(e) => format!("; the leftovers could not be listed ({e})"),
-        }
-    }
-
-    async fn stop(&self) -> Result<(bool, String, Vec<String>), ProviderError> {
-        let id = self.instance_id().await?;
-        let asked = self.stopped_mode.as_str();
-        let params = [
-            ("InstanceId", id.clone()),
-            ("StoppedMode", asked.to_string()),
-        ];
-        let mut calls = vec![self.line(Product::Ecs, "StopInstance", &params)];
-        let call = self
-            .rpc
-            .call::<Ack>(Product::Ecs, "StopInstance", &params)
-            .await;
-        if call.is_ok() {
-            // Accepted: the provider knows the instance.
-            self.sightings.saw("alibaba", Some(self.region()), &id);
-        }
-        calls.push(self.readback_line(&id, "Stopped, then its StoppedMode"));
-        let read = self
-            .poll(&id, self.readback.attempts_after(&call), |i| {
-                i.is_none_or(|i| i.status == "Stopped")
-            })
-            .await;
-        if matches!(read, Ok(None)) {
-            self.absent(&id)?;
-        }
-        let summary = match (&call, &read) {
-            (_, Ok(None)) => {
-                format!("{id} is no longer listed: it is released, there is nothing to stop")
-            }
-            (_, Ok(Some(i))) if i.status == "Stopped" => stop_summary(&id, asked, &i.stopped_mode),
-            (Err(e), _) if e.is_refusal() => return Err(e.clone().into()),
-            (Err(e), Err(_)) => return Err(e.clone().into()),
-            (Ok(_), _) => format!(
-                "StopInstance was accepted, but the provider {}",
-                status_of(&read)
-            ),
-            (Err(e), _) => format!(
-                "StopInstance failed ({e}); the provider {}",
-                status_of(&read)
-            ),
-        };
-        let confirmed = matches!(&read, Ok(Some(i)) if i.status == "Stopped");
-        Ok((confirmed, summary, calls))
-    }
-
-    /// `StartInstance` of a stopped instance, read back until DescribeInstances shows it
-    /// `Running` (it goes `Starting` first). The instance is read before: one already running,
-    /// or no longer listed, is left alone.
-    async fn start(&self) -> Result<(bool, String, Vec<String>), ProviderError> {
-        let id = self.instance_id().await?;
-        let mut calls = vec![self.line(
-            Product::Ecs,
-            "DescribeInstances",
-            &[("InstanceIds", json_ids(&[&id]))],
-        )];
-        match self.describe_instance(&id).await? {
-            None => {
-                self.absent(&id)?;
-                return Ok((
-                    false,
-                    format!("{id} is no longer listed: it is released, there is nothing to start"),
-                    calls,
-                ));
-            }
-            Some(i) if i.status == "Running" => {
-                return Ok((true, format!("{id} is already running (`Running`)"), calls));
-            }
-            Some(_) => {}
-        }
-        let params = [("InstanceId", id.clone())];
-        calls.push(self.line(Product::Ecs, "StartInstance", &params));
-        let call = self
-            .rpc
-            .call::<Ack>(Product::Ecs, "StartInstance", &params)
-            .await;
-        calls.push(self.readback_line(&id, "Running"));
-        let running = |i: &model::Instance| i.status == "Running";
-        let read = self
-            .poll(&id, self.readback.attempts_after(&call), |i| {
-                i.is_none_or(running)
-            })
-            .await;
-        if matches!(read, Ok(None)) {
-            self.absent(&id)?;
-        }
-        let summary = match (&call, &read) {
-            (_, Ok(None)) => {
-                format!("{id} is no longer listed: it is released, there is nothing to start")
-            }
-            (_, Ok(Some(i))) if running(i) => {
-                format!("{id} started: the provider lists it as Running, and compute bills again")
-            }
-            (Err(e), _) if e.is_refusal() => return Err(e.clone().into()),
-            (Err(e), Err(_)) => return Err(e.clone().into()),
-            (Ok(_), _) => format!(
-                "StartInstance was accepted, but the provider {}",
-                status_of(&read)
-            ),
-            (Err(e), _) => format!(
-                "StartInstance failed ({e}); the provider {}",
-                status_of(&read)
-            ),
-        };
-        let confirmed = matches!(&read, Ok(Some(i)) if running(i));
-        Ok((confirmed, summary, calls))
     }
 
     async fn set_deadline(
@@ -291,9 +79,7 @@ impl AlibabaCloud {
         calls.push(self.readback_line(&id, "AutoReleaseTime shows it"));
         let holds =
             |i: Option<&model::Instance>| i.is_none_or(|i| parse_time(&i.auto_release_time) == at);
-        let read = self
-            .poll(&id, self.readback.attempts_after(&call), holds)
-            .await;
+        let read = actions::poll(self, &id, self.readback.attempts_after(&call), holds).await;
         let held = |i: &model::Instance| {
             parse_time(&i.auto_release_time).map_or_else(
                 || "no auto-release time".to_string(),
@@ -330,22 +116,6 @@ impl AlibabaCloud {
         };
         let confirmed = matches!(&read, Ok(Some(i)) if holds(Some(i)));
         Ok((confirmed, summary, calls))
-    }
-}
-
-fn stop_summary(id: &str, asked: &str, mode: &str) -> String {
-    match mode {
-        "StopCharging" => format!(
-            "{id} stopped (StopCharging): compute no longer bills; disks, EIPs and snapshots still do"
-        ),
-        "KeepCharging" if asked == "StopCharging" => format!(
-            "{id} stopped, but still charging compute (KeepCharging): the provider did not apply \
-             StopCharging to this instance, so everything still bills"
-        ),
-        "KeepCharging" => format!("{id} stopped, still charging compute (KeepCharging, as asked)"),
-        other => {
-            format!("{id} stopped; StoppedMode reads `{other}`, so assume compute still bills")
-        }
     }
 }
 
@@ -397,20 +167,5 @@ mod tests {
     fn deadlines_drop_their_seconds() {
         let t: Timestamp = "2026-01-01T10:31:59Z".parse().unwrap();
         assert_eq!(model::format_time(to_minute(t)), "2026-01-01T10:31:00Z");
-    }
-
-    #[test]
-    fn stop_summaries_tell_the_billing_truth() {
-        assert!(
-            stop_summary("i-1", "StopCharging", "KeepCharging")
-                .contains("still charging compute (KeepCharging)")
-        );
-        assert!(
-            stop_summary("i-1", "StopCharging", "StopCharging").contains("compute no longer bills")
-        );
-        assert!(
-            stop_summary("i-1", "StopCharging", "Not-applicable")
-                .contains("assume compute still bills")
-        );
     }
 }

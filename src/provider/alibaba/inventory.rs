@@ -6,6 +6,8 @@
 //! is gone, what still bills without it is listed region-wide (detached disks, unbound EIPs,
 //! snapshots, images), narrowed to what this process saw linked to the instance if it saw it.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use jiff::Timestamp;
 use rust_decimal::Decimal;
 
@@ -16,6 +18,7 @@ use super::rpc::{Product, RpcError};
 use super::{AlibabaCloud, Known};
 use crate::meter::{BillingMode, InstanceState, ResourceKind};
 use crate::provider::left_by::left_by;
+use crate::provider::rpc_cloud::paging::{self, Bound};
 use crate::provider::{
     HeldDeadline, InstanceInfo, Inventory, LinkedResource, ProviderError, Sharing,
 };
@@ -204,51 +207,50 @@ impl AlibabaCloud {
     /// DescribeImageSharePermission for `image`, page by page: shared with the group `all`
     /// is public, with accounts is those accounts, with neither is private.
     pub(super) async fn image_sharing(&self, image: &str) -> Result<Sharing, RpcError> {
-        let mut accounts: Vec<String> = Vec::new();
-        let mut public = false;
-        for page in 1..=MAX_PAGES {
+        let public = AtomicBool::new(false);
+        let bound = Bound {
+            per_page: PAGE as usize,
+            max_pages: MAX_PAGES as usize,
+        };
+        let page = |_, number: usize| {
             let params = [
                 ("ImageId", image.to_string()),
                 ("PageSize", PAGE.to_string()),
-                ("PageNumber", page.to_string()),
+                ("PageNumber", number.to_string()),
             ];
-            let reply: model::SharePermissionReply = self
-                .rpc
-                .call(Product::Ecs, "DescribeImageSharePermission", &params)
-                .await?;
-            public |= reply
-                .share_groups
-                .iter()
-                .flat_map(|g| &g.items)
-                .any(|g| g.group == "all");
-            let got: Vec<String> = reply
-                .accounts
-                .map(|a| a.items)
-                .unwrap_or_default()
-                .into_iter()
-                .map(|a| a.aliyun_id)
-                .filter(|id| !id.is_empty())
-                .collect();
-            let read = got.len();
-            accounts.extend(got);
-            let done = match reply.total_count {
-                Some(total) => accounts.len() as u64 >= total,
-                None => read < PAGE as usize,
-            };
-            if done || read == 0 {
-                return Ok(if public {
-                    Sharing::Public
-                } else if accounts.is_empty() {
-                    Sharing::Private
-                } else {
-                    Sharing::Accounts(accounts)
-                });
+            let public = &public;
+            async move {
+                let reply: model::SharePermissionReply = self
+                    .rpc
+                    .call(Product::Ecs, "DescribeImageSharePermission", &params)
+                    .await?;
+                let all = reply.share_groups.iter().flat_map(|g| &g.items);
+                if all.into_iter().any(|g| g.group == "all") {
+                    public.store(true, Ordering::Relaxed);
+                }
+                let accounts: Vec<String> = reply
+                    .accounts
+                    .map(|a| a.items)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|a| a.aliyun_id)
+                    .filter(|id| !id.is_empty())
+                    .collect();
+                Ok((accounts, reply.total_count))
             }
-        }
-        Err(RpcError::TooManyPages {
+        };
+        let too_many = |read| RpcError::TooManyPages {
             action: "DescribeImageSharePermission",
             pages: MAX_PAGES,
-            read: accounts.len(),
+            read,
+        };
+        let accounts = paging::read_all(bound, page, too_many).await?;
+        Ok(if public.load(Ordering::Relaxed) {
+            Sharing::Public
+        } else if accounts.is_empty() {
+            Sharing::Private
+        } else {
+            Sharing::Accounts(accounts)
         })
     }
 
@@ -282,28 +284,25 @@ impl AlibabaCloud {
         action: &'static str,
         filter: &[(&str, String)],
     ) -> Result<Vec<R::Item>, RpcError> {
-        let mut all = Vec::new();
-        for page in 1..=MAX_PAGES {
+        let bound = Bound {
+            per_page: PAGE as usize,
+            max_pages: MAX_PAGES as usize,
+        };
+        let page = |_, number: usize| {
             let mut params = filter.to_vec();
             params.push(("PageSize", PAGE.to_string()));
-            params.push(("PageNumber", page.to_string()));
-            let reply: R = self.rpc.call(product, action, &params).await?;
-            let (items, total) = reply.page();
-            let got = items.len();
-            all.extend(items);
-            let done = match total {
-                Some(total) => all.len() as u64 >= total,
-                None => got < PAGE as usize,
-            };
-            if done || got == 0 {
-                return Ok(all);
+            params.push(("PageNumber", number.to_string()));
+            async move {
+                let reply: R = self.rpc.call(product, action, &params).await?;
+                Ok(reply.page())
             }
-        }
-        Err(RpcError::TooManyPages {
+        };
+        let too_many = |read| RpcError::TooManyPages {
             action,
             pages: MAX_PAGES,
-            read: all.len(),
-        })
+            read,
+        };
+        paging::read_all(bound, page, too_many).await
     }
 }
 

@@ -1,8 +1,6 @@
 //! The instance metadata service at 100.100.100.200: which instance this is, and the spot
 //! reclaim notice. Hardened mode is honoured: a token is asked for first, and used when given.
 
-use std::time::Duration;
-
 use jiff::Timestamp;
 
 use super::model::parse_time;
@@ -22,13 +20,7 @@ impl Metadata {
     /// The service at `base` (`http://100.100.100.200`); quick to give up, since off the
     /// instance nothing answers there.
     pub fn new(base: &str) -> Result<Self, ProviderError> {
-        let policy = HttpPolicy {
-            timeout: Duration::from_secs(2),
-            connect_timeout: Duration::from_secs(1),
-            retries: 1,
-            throttled_retries: 1,
-            ..HttpPolicy::default()
-        };
+        let policy = HttpPolicy::metadata();
         Self::with_policy(base, policy)
     }
 

@@ -11,6 +11,7 @@ pub mod chain;
 pub mod credentials;
 mod delete;
 mod discover;
+mod instance_api;
 mod inventory;
 pub mod metadata;
 pub mod model;
@@ -35,6 +36,7 @@ pub use credentials::{AlibabaEnv, Settings};
 
 use super::ProviderKind;
 use super::http::HttpPolicy;
+use super::rpc_cloud::instance::InstanceId;
 use super::seen::Sightings;
 use super::{
     Action, ActionReport, Asked, Capabilities, Discovered, Inventory, LinkedResource, Provider,
@@ -78,8 +80,7 @@ struct Known {
 pub struct AlibabaCloud {
     rpc: Client,
     metadata: Metadata,
-    configured_instance: Option<String>,
-    instance: tokio::sync::OnceCell<String>,
+    instance: InstanceId,
     readback: Readback,
     stopped_mode: StoppedMode,
     clock: Clock,
@@ -105,8 +106,7 @@ impl AlibabaCloud {
         Ok(AlibabaCloud {
             rpc: Client::new(keys, region, endpoints, policy)?,
             metadata: Metadata::new(&metadata)?,
-            configured_instance: instance_id,
-            instance: tokio::sync::OnceCell::new(),
+            instance: InstanceId::new(instance_id),
             readback: Readback::default(),
             stopped_mode: StoppedMode::StopCharging,
             clock: Arc::new(Timestamp::now),
@@ -152,13 +152,7 @@ impl AlibabaCloud {
 
     /// The instance: from the config or flags, else from the metadata service (asked once).
     pub async fn instance_id(&self) -> Result<String, ProviderError> {
-        if let Some(id) = &self.configured_instance {
-            return Ok(id.clone());
-        }
-        self.instance
-            .get_or_try_init(|| self.metadata.instance_id())
-            .await
-            .cloned()
+        self.instance.get(|| self.metadata.instance_id()).await
     }
 
     /// When the provider will reclaim this spot instance, if it has said so.
@@ -168,10 +162,7 @@ impl AlibabaCloud {
 
     /// The instance id for a plan, without asking anyone.
     fn planned_instance(&self) -> String {
-        self.configured_instance
-            .clone()
-            .or_else(|| self.instance.get().cloned())
-            .unwrap_or_else(|| "<the instance the metadata service names>".into())
+        self.instance.planned()
     }
 
     /// The core's rule for instance `id` when DescribeInstances does not list it: seen by this
@@ -215,10 +206,7 @@ impl Provider for AlibabaCloud {
         ProviderKind::Alibaba.capabilities()
     }
 
-    fn plan(&self, action: &Action) -> Vec<String> {
-        if let Action::Cleanup { delete } = action {
-            return crate::provider::cleanup::plan(self, delete);
-        }
+    fn plan_instance(&self, action: &Action) -> Vec<String> {
         self.plan_calls(action)
     }
 
@@ -239,17 +227,14 @@ impl Provider for AlibabaCloud {
     }
 
     fn delete_plan(&self, resource: &LinkedResource) -> Vec<String> {
-        self.delete_calls(resource)
+        crate::provider::rpc_cloud::delete::plan(self, resource)
     }
 
     async fn delete(&self, resource: &LinkedResource) -> Result<ActionReport, ProviderError> {
-        self.delete_resource(resource).await
+        crate::provider::rpc_cloud::delete::delete(self, resource).await
     }
 
-    async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
-        if let Action::Cleanup { delete } = action {
-            return Ok(crate::provider::cleanup::perform(self, delete).await);
-        }
+    async fn act(&self, action: &Action) -> Result<ActionReport, ProviderError> {
         self.run_action(action).await
     }
 }

@@ -14,7 +14,7 @@ use serde::Deserialize;
 
 use super::sign::canonical_query;
 use crate::provider::http::{Http, HttpPolicy, Repeat, by_status};
-use crate::provider::role_keys::{Fetch, TempKeys};
+use crate::provider::role_keys::{Fetch, RoleError, TempKeys};
 
 pub const STS_REGION_ENV: &str = "ALIBABA_CLOUD_STS_REGION";
 pub const VPC_ENDPOINT_ENV: &str = "ALIBABA_CLOUD_VPC_ENDPOINT_ENABLED";
@@ -69,28 +69,23 @@ pub struct OidcRole {
 }
 
 impl OidcRole {
-    pub fn new(settings: OidcSettings) -> Result<Self, String> {
+    pub fn new(settings: OidcSettings) -> Result<Self, RoleError> {
         // The SDK's patience: five seconds to connect, ten to read.
-        let policy = HttpPolicy {
-            timeout: Duration::from_secs(10),
-            connect_timeout: Duration::from_secs(5),
-            retries: 2,
-            throttled_retries: 2,
-            ..HttpPolicy::default()
-        };
+        let policy = HttpPolicy::bounded(Duration::from_secs(10), Duration::from_secs(5), 2);
         Ok(OidcRole {
             settings,
-            http: Http::new(policy).map_err(|e| e.to_string())?,
+            http: Http::new(policy)?,
         })
     }
 }
 
 #[async_trait]
 impl Fetch for OidcRole {
-    async fn fetch(&self) -> Result<TempKeys, String> {
+    async fn fetch(&self) -> Result<TempKeys, RoleError> {
         let s = &self.settings;
-        let token = std::fs::read_to_string(&s.token_file)
-            .map_err(|e| format!("cannot read {}: {e}", s.token_file.display()))?;
+        let token = std::fs::read_to_string(&s.token_file).map_err(|e| {
+            RoleError::Unasked(format!("cannot read {}: {e}", s.token_file.display()))
+        })?;
         let query: Vec<(String, String)> = [
             ("Action", "AssumeRoleWithOIDC"),
             ("Format", "JSON"),
@@ -113,7 +108,12 @@ impl Fetch for OidcRole {
             .http
             .call(Repeat::Safe, |c| c.get(&url), by_status)
             .await
-            .map_err(|e| format!("STS: {}", e.to_string().replace(token.trim(), "<token>")))?;
+            .map_err(|e| {
+                RoleError::Unasked(format!(
+                    "STS: {}",
+                    e.to_string().replace(token.trim(), "<token>")
+                ))
+            })?;
         let reply: Option<Reply> = serde_json::from_str(&r.body).ok();
         let expected = "STS JSON with Credentials.AccessKeyId, AccessKeySecret, SecurityToken, \
                         Expiration";
@@ -123,14 +123,22 @@ impl Fetch for OidcRole {
                 ..
             }) if r.status == 200 => keys,
             Some(Reply { code, .. }) if !code.is_empty() => {
-                return Err(format!("STS refused AssumeRoleWithOIDC ({code})"));
+                return Err(RoleError::Answer(format!(
+                    "STS refused AssumeRoleWithOIDC ({code})"
+                )));
             }
-            _ => return Err(format!("STS answered HTTP {}, not {expected}", r.status)),
+            _ => {
+                return Err(RoleError::Answer(format!(
+                    "STS answered HTTP {}, not {expected}",
+                    r.status
+                )));
+            }
         };
-        let expires: Timestamp = keys
-            .expiration
-            .parse()
-            .map_err(|_| format!("STS sent an Expiration that is not a UTC time: {expected}"))?;
+        let expires: Timestamp = keys.expiration.parse().map_err(|_| {
+            RoleError::Answer(format!(
+                "STS sent an Expiration that is not a UTC time: {expected}"
+            ))
+        })?;
         let parts = (
             keys.access_key_id.as_str(),
             keys.access_key_secret.as_str(),
@@ -209,7 +217,7 @@ mod tests {
         assert_eq!(keys.keys.token.unwrap().expose(), "oidc-sts-token-1");
         // A refused token: STS's code, never the token.
         std::fs::write(&file, "another-token").unwrap();
-        let why = role(&stub, file).fetch().await.unwrap_err();
+        let why = role(&stub, file).fetch().await.unwrap_err().to_string();
         assert!(
             why.contains("InvalidParameter") && !why.contains("another-token"),
             "{why}"
@@ -217,7 +225,8 @@ mod tests {
         let why = role(&stub, dir.path().join("none"))
             .fetch()
             .await
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(why.contains("none"), "{why}");
         assert_eq!(sts_endpoint(None, true), "https://sts.aliyuncs.com/");
     }

@@ -1,9 +1,9 @@
 //! `--dry-run`: the exact calls an action would make, from what the last inventory saw.
 
 use super::AlibabaCloud;
-use super::inventory::json_ids;
 use super::model;
 use super::rpc::Product;
+use crate::provider::rpc_cloud::{Call, InstanceApi, actions};
 use crate::provider::{Action, SnapshotPlan};
 
 impl AlibabaCloud {
@@ -11,25 +11,8 @@ impl AlibabaCloud {
         let id = self.planned_instance();
         let known = self.known();
         match action {
-            Action::Release => vec![
-                self.line(
-                    Product::Ecs,
-                    "DeleteInstance",
-                    &[("InstanceId", id.clone()), ("Force", "true".into())],
-                ),
-                self.readback_line(&id, "it is no longer listed"),
-            ],
-            Action::Stop => vec![
-                self.line(
-                    Product::Ecs,
-                    "StopInstance",
-                    &[
-                        ("InstanceId", id.clone()),
-                        ("StoppedMode", self.stopped_mode.as_str().into()),
-                    ],
-                ),
-                self.readback_line(&id, "Stopped, then its StoppedMode"),
-            ],
+            Action::Release => actions::plan(self, Call::Release, &id),
+            Action::Stop => actions::plan(self, Call::Stop, &id),
             Action::SnapshotClean {
                 keep,
                 final_snapshot,
@@ -87,7 +70,7 @@ impl AlibabaCloud {
                 calls
             }
             Action::Cleanup { .. } => Vec::new(),
-            Action::Start => self.start_plan(&id),
+            Action::Start => actions::plan(self, Call::Start, &id),
             Action::SetDeadline { at } => {
                 let mut params = vec![("InstanceId", id.clone())];
                 if let Some(at) = at {
@@ -102,22 +85,5 @@ impl AlibabaCloud {
                 ]
             }
         }
-    }
-
-    /// The instance read first (one already running is left alone), the start, its read-back.
-    fn start_plan(&self, id: &str) -> Vec<String> {
-        vec![
-            self.line(
-                Product::Ecs,
-                "DescribeInstances",
-                &[("InstanceIds", json_ids(&[id]))],
-            ),
-            self.line(
-                Product::Ecs,
-                "StartInstance",
-                &[("InstanceId", id.to_string())],
-            ),
-            self.readback_line(id, "Running"),
-        ]
     }
 }

@@ -16,7 +16,9 @@ use super::credentials::ACCESS_KEY_ID_ENV;
 use super::oidc::{OidcRole, OidcSettings};
 use crate::provider::ProviderError;
 use crate::provider::http::{Http, HttpPolicy, Repeat, by_status};
-use crate::provider::role_keys::{Fetch, KeySource, KeyStore, Naming, TempKeys, ready, role_name};
+use crate::provider::role_keys::{
+    Fetch, KeySource, KeyStore, Naming, RoleError, TempKeys, ready, role_name,
+};
 
 const TOKEN_PATH: &str = "/latest/api/token";
 const TOKEN_TTL_HEADER: &str = "X-aliyun-ecs-metadata-token-ttl-seconds";
@@ -52,23 +54,21 @@ pub struct EcsRamRole {
 
 impl EcsRamRole {
     /// The service at `base`; quick to give up, as the SDK is (one second to connect).
-    pub fn new(base: &str, role: Option<String>, imds_v1_disabled: bool) -> Result<Self, String> {
-        let policy = HttpPolicy {
-            timeout: Duration::from_secs(2),
-            connect_timeout: Duration::from_secs(1),
-            retries: 1,
-            throttled_retries: 1,
-            ..HttpPolicy::default()
-        };
+    pub fn new(
+        base: &str,
+        role: Option<String>,
+        imds_v1_disabled: bool,
+    ) -> Result<Self, RoleError> {
+        let policy = HttpPolicy::metadata();
         Ok(EcsRamRole {
             base: base.trim_end_matches('/').to_string(),
             role,
             imds_v1_disabled,
-            http: Http::new(policy).map_err(|e| e.to_string())?,
+            http: Http::new(policy)?,
         })
     }
 
-    async fn token(&self) -> Result<Option<String>, String> {
+    async fn token(&self) -> Result<Option<String>, RoleError> {
         let url = format!("{}{TOKEN_PATH}", self.base);
         let answer = self
             .http
@@ -82,14 +82,14 @@ impl EcsRamRole {
             Ok(r) if r.status == 200 && !r.body.trim().is_empty() => {
                 Ok(Some(r.body.trim().to_string()))
             }
-            _ if self.imds_v1_disabled => Err("gave no metadata token".into()),
+            _ if self.imds_v1_disabled => Err(RoleError::Unasked("gave no metadata token".into())),
             _ => Ok(None),
         }
     }
 
     /// The text at `path`, with the token when there is one; as the SDK does, a refusal with a
     /// token is asked once more without it, unless plain calls are disabled.
-    async fn get(&self, path: &str, token: Option<&str>) -> Result<String, String> {
+    async fn get(&self, path: &str, token: Option<&str>) -> Result<String, RoleError> {
         let url = format!("{}{path}", self.base);
         let once = |token: Option<&str>| {
             let url = url.clone();
@@ -105,12 +105,11 @@ impl EcsRamRole {
                         },
                         by_status,
                     )
-                    .await
-                    .map_err(|e| e.to_string())?;
+                    .await?;
                 match r.status {
                     200 => Ok(r.body),
-                    404 => Err("has no RAM role".to_string()),
-                    other => Err(format!("answered HTTP {other}")),
+                    404 => Err(RoleError::NoRole("has no RAM role")),
+                    other => Err(RoleError::Status(other)),
                 }
             }
         };
@@ -123,7 +122,7 @@ impl EcsRamRole {
 
 #[async_trait]
 impl Fetch for EcsRamRole {
-    async fn fetch(&self) -> Result<TempKeys, String> {
+    async fn fetch(&self) -> Result<TempKeys, RoleError> {
         let token = self.token().await?;
         let listed = match &self.role {
             Some(_) => String::new(),
@@ -135,10 +134,12 @@ impl Fetch for EcsRamRole {
             .await?;
         let expected = "JSON with Code, AccessKeyId, AccessKeySecret, SecurityToken, Expiration";
         let answer: RoleAnswer = serde_json::from_str(&body)
-            .map_err(|_| format!("sent role keys that are not {expected}"))?;
+            .map_err(|_| RoleError::Answer(format!("sent role keys that are not {expected}")))?;
         ready(&answer.code)?;
         let expires: Timestamp = answer.expiration.parse().map_err(|_| {
-            format!("sent an Expiration that is not a UTC time: expected {expected}")
+            RoleError::Answer(format!(
+                "sent an Expiration that is not a UTC time: expected {expected}"
+            ))
         })?;
         let parts = (
             answer.access_key_id.as_str(),
@@ -164,7 +165,8 @@ pub fn key_store(
                 ProviderError::state("alibaba", "an OIDC role without its settings")
             })?;
             let place = format!("the OIDC role {} at {}", settings.role_arn, settings.sts);
-            let fetch = OidcRole::new(settings).map_err(|e| ProviderError::state("alibaba", e))?;
+            let fetch = OidcRole::new(settings)
+                .map_err(|e| ProviderError::state("alibaba", e.to_string()))?;
             let naming = Naming {
                 provider: "alibaba",
                 key_var: ACCESS_KEY_ID_ENV,
@@ -176,7 +178,7 @@ pub fn key_store(
         }
         KeySource::InstanceRole { role, tried } => {
             let fetch = EcsRamRole::new(metadata, role, imds_v1_disabled)
-                .map_err(|e| ProviderError::state("alibaba", e))?;
+                .map_err(|e| ProviderError::state("alibaba", e.to_string()))?;
             let naming = Naming {
                 provider: "alibaba",
                 key_var: ACCESS_KEY_ID_ENV,
@@ -311,7 +313,7 @@ mod tests {
         stub.answer(plain);
         let strict = EcsRamRole::new(&stub.url, None, true).unwrap();
         let why = strict.fetch().await.unwrap_err();
-        assert_eq!(why, "gave no metadata token");
+        assert_eq!(why.to_string(), "gave no metadata token");
     }
 
     #[tokio::test]

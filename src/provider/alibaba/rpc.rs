@@ -14,6 +14,7 @@ use super::sign;
 use crate::provider::env::KeyPair;
 use crate::provider::http::{Http, HttpError, HttpPolicy, HttpResponse, Repeat, Verdict};
 use crate::provider::role_keys::KeyStore;
+use crate::provider::rpc_cloud::CallError;
 use crate::provider::{ErrorKind, ProviderError};
 
 /// The three products the adapter calls, each with its own API version.
@@ -96,10 +97,12 @@ impl RpcError {
             _ => None,
         }
     }
+}
 
+impl CallError for RpcError {
     /// The provider answered no: the call did nothing, and its error says why. A transport
     /// failure or a server error leaves it unknown whether the call did anything.
-    pub fn is_refusal(&self) -> bool {
+    fn is_refusal(&self) -> bool {
         match self {
             RpcError::Auth { .. } | RpcError::Credentials(_) => true,
             RpcError::Api { status, code, .. } => {
@@ -113,8 +116,12 @@ impl RpcError {
 
     /// `InvalidInstanceId.NotFound`, `InvalidSnapshotId.NotFound` and the like; never an auth
     /// error, though `InvalidAccessKeyId.NotFound` ends the same way.
-    pub fn is_not_found(&self) -> bool {
+    fn is_not_found(&self) -> bool {
         matches!(self, RpcError::Api { code, .. } if code.ends_with("NotFound"))
+    }
+
+    fn is_auth(&self) -> bool {
+        matches!(self, RpcError::Auth { .. })
     }
 }
 

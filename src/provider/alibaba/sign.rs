@@ -5,30 +5,11 @@
 //! joined by `;`, and the hex SHA-256 of the body. The signature is the hex HMAC-SHA256 of
 //! `ACS3-HMAC-SHA256\n` + hex SHA-256 of that canonical request, keyed by the raw secret.
 
-use std::fmt::Write as _;
-
-use hmac::{Hmac, Mac as _};
-use sha2::{Digest as _, Sha256};
+use crate::provider::signing;
 
 pub const ALGORITHM: &str = "ACS3-HMAC-SHA256";
 
-/// The lower-case hex SHA-256 of `bytes` (`x-acs-content-sha256` for a body).
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    hex::encode(Sha256::digest(bytes))
-}
-
-/// RFC 3986 percent-encoding: `A-Z a-z 0-9 - _ . ~` stay, every other byte becomes `%XY`.
-pub fn percent_encode(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for byte in text.bytes() {
-        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'_' | b'.' | b'~') {
-            out.push(char::from(byte));
-        } else {
-            let _ = write!(out, "%{byte:02X}");
-        }
-    }
-    out
-}
+pub use crate::provider::signing::{percent_encode, sha256_hex};
 
 /// `k=v` pairs, each side percent-encoded, sorted, joined by `&` (an empty value gives `k=`).
 pub fn canonical_query(params: &[(String, String)]) -> String {
@@ -57,21 +38,12 @@ pub struct Signable<'a> {
 
 /// The canonical request and the signed header names (`host;x-acs-action;...`).
 pub fn canonical_request(request: &Signable<'_>) -> (String, String) {
-    let mut headers: Vec<(String, &str)> = request
-        .headers
-        .iter()
-        .map(|(name, value)| (name.to_ascii_lowercase(), value.trim()))
-        .collect();
-    headers.sort();
-    let mut canonical_headers = String::new();
-    for (name, value) in &headers {
-        let _ = writeln!(canonical_headers, "{name}:{value}");
-    }
-    let signed = headers
-        .iter()
-        .map(|(name, _)| name.as_str())
-        .collect::<Vec<_>>()
-        .join(";");
+    let (canonical_headers, signed) = signing::canonical_headers(
+        request
+            .headers
+            .iter()
+            .map(|(name, value)| (name.as_str(), value.trim().to_string())),
+    );
     let canonical = format!(
         "{}\n/\n{}\n{canonical_headers}\n{signed}\n{}",
         request.method,
@@ -88,11 +60,10 @@ pub fn string_to_sign(canonical: &str) -> String {
 
 /// The hex HMAC-SHA256 of `string_to_sign`, keyed by the raw secret (no `&` suffix).
 pub fn signature(secret: &str, string_to_sign: &str) -> String {
-    // HMAC takes a key of any length, so `new_from_slice` cannot fail here.
-    let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes())
-        .unwrap_or_else(|_| unreachable!("HMAC accepts keys of any length"));
-    mac.update(string_to_sign.as_bytes());
-    hex::encode(mac.finalize().into_bytes())
+    hex::encode(signing::hmac_sha256(
+        secret.as_bytes(),
+        string_to_sign.as_bytes(),
+    ))
 }
 
 /// The `Authorization` header value.

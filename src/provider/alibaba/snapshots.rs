@@ -8,6 +8,7 @@ use super::AlibabaCloud;
 use super::inventory::json_ids;
 use super::model::{Ack, CreatedSnapshot};
 use super::rpc::{Product, RpcError, client_token};
+use crate::provider::rpc_cloud::CallError;
 use crate::provider::{Kept, ProviderError, SnapshotPlan};
 
 impl AlibabaCloud {

@@ -12,6 +12,7 @@ use super::credentials::{ACCESS_KEY_ID, CREDENTIAL_EXPIRATION, Credentials};
 use super::sts::{self, Role, Sts};
 use crate::provider::ProviderError;
 use crate::provider::http::HttpPolicy;
+use crate::provider::key_cache::{Expiring, KeyCache};
 
 /// Where the keys come from, once the chain has picked the first source that has them.
 #[derive(Clone)]
@@ -80,11 +81,15 @@ pub struct Keys {
     /// Patience for the services on the machine itself: the metadata service and the container
     /// endpoint.
     local: HttpPolicy,
-    cached: tokio::sync::Mutex<Option<Credentials>>,
-    /// Every set handed out, so text can be redacted without waiting for the lock above.
-    handed: std::sync::Mutex<Vec<Credentials>>,
+    cache: KeyCache<Credentials>,
     /// Tokens sent to get them (web identity, container authorization), redacted the same way.
     tokens: std::sync::Mutex<Vec<String>>,
+}
+
+impl Expiring for Credentials {
+    fn expires(&self) -> Option<Timestamp> {
+        self.expiration
+    }
 }
 
 impl fmt::Debug for Keys {
@@ -109,8 +114,7 @@ impl Keys {
         Keys {
             source,
             local,
-            handed: std::sync::Mutex::new(cached.iter().cloned().collect()),
-            cached: tokio::sync::Mutex::new(cached),
+            cache: KeyCache::new(cached),
             tokens: std::sync::Mutex::new(Vec::new()),
         }
     }
@@ -209,28 +213,13 @@ impl Keys {
                  and start again",
             ));
         }
-        let mut cached = self.cached.lock().await;
-        if let Some(c) = cached.as_ref().filter(|c| !c.stale(Timestamp::now())) {
-            return Ok(c.clone());
-        }
-        let fresh = match (self.fetch().await, cached.as_ref()) {
-            (Ok(fresh), _) => fresh,
-            // A failed early refresh keeps the old set while it still works.
-            (Err(_), Some(old)) if old.expiration.is_some_and(|e| e > Timestamp::now()) => {
-                return Ok(old.clone());
-            }
-            (Err(e), _) => return Err(e),
-        };
-        if let Ok(mut handed) = self.handed.lock() {
-            handed.push(fresh.clone());
-        }
-        *cached = Some(fresh.clone());
-        Ok(fresh)
+        let fresh = |c: &Credentials| !c.stale(Timestamp::now());
+        self.cache.get(fresh, self.fetch()).await
     }
 
     /// `text` with every secret these keys (and the keys they were got with) have held replaced.
     pub fn redact(&self, text: &str) -> String {
-        let handed = self.handed.lock().map(|h| h.clone()).unwrap_or_default();
+        let handed = self.cache.handed();
         let mut out = handed.iter().fold(text.to_string(), |t, c| c.redact(&t));
         let tokens = self.tokens.lock().map(|t| t.clone()).unwrap_or_default();
         for token in tokens.iter().filter(|t| t.len() >= 4) {

@@ -319,10 +319,7 @@ impl Provider for Aws {
         ProviderKind::Aws.capabilities()
     }
 
-    fn plan(&self, action: &Action) -> Vec<String> {
-        if let Action::Cleanup { delete } = action {
-            return crate::provider::cleanup::plan(self, delete);
-        }
+    fn plan_instance(&self, action: &Action) -> Vec<String> {
         let last = self.last();
         let id = self
             .settings
@@ -448,10 +445,7 @@ impl Provider for Aws {
         Ok(inventory)
     }
 
-    async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
-        if let Action::Cleanup { delete } = action {
-            return Ok(crate::provider::cleanup::perform(self, delete).await);
-        }
+    async fn act(&self, action: &Action) -> Result<ActionReport, ProviderError> {
         let ec2 = self.ec2()?;
         let id = self.instance_id().await?;
         let mut session = Session::new(ec2);

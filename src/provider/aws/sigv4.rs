@@ -2,12 +2,9 @@
 //! the derived signing key and the `Authorization` header. Checked against the AWS test suite's
 //! `get-vanilla` vector.
 
-use std::fmt::Write as _;
-
-use hmac::{Hmac, Mac};
-use sha2::{Digest, Sha256};
-
 use super::credentials::Credentials;
+pub use crate::provider::signing::percent_encode as uri_encode;
+use crate::provider::signing::{self, sha256_hex};
 
 const ALGORITHM: &str = "AWS4-HMAC-SHA256";
 
@@ -30,37 +27,13 @@ pub struct Scope<'a> {
     pub service: &'a str,
 }
 
-fn sha256_hex(data: &[u8]) -> String {
-    hex::encode(Sha256::digest(data))
-}
-
-fn hmac(key: &[u8], data: &[u8]) -> Vec<u8> {
-    // HMAC accepts keys of any length, so this cannot fail.
-    let mut mac = Hmac::<Sha256>::new_from_slice(key).expect("HMAC takes any key length");
-    mac.update(data);
-    mac.finalize().into_bytes().to_vec()
-}
-
-/// Sorted `name:value` lines and the `;`-joined names.
+/// Sorted `name:value` lines and the `;`-joined names, each value's runs of spaces made one.
 fn canonical_headers(headers: &[(&str, &str)]) -> (String, String) {
-    let mut lines: Vec<(String, String)> = headers
-        .iter()
-        .map(|(k, v)| {
-            let value = v.split_whitespace().collect::<Vec<_>>().join(" ");
-            (k.to_ascii_lowercase(), value)
-        })
-        .collect();
-    lines.sort();
-    let mut canonical = String::new();
-    for (k, v) in &lines {
-        let _ = writeln!(canonical, "{k}:{v}");
-    }
-    let signed = lines
-        .iter()
-        .map(|(k, _)| k.as_str())
-        .collect::<Vec<_>>()
-        .join(";");
-    (canonical, signed)
+    signing::canonical_headers(
+        headers
+            .iter()
+            .map(|(k, v)| (*k, v.split_whitespace().collect::<Vec<_>>().join(" "))),
+    )
 }
 
 pub fn canonical_request(req: &Request<'_>) -> (String, String) {
@@ -85,12 +58,12 @@ pub fn signature(req: &Request<'_>, scope: &Scope<'_>, secret: &str) -> (String,
         scope.amz_date,
         sha256_hex(canonical.as_bytes())
     );
-    let k_date = hmac(format!("AWS4{secret}").as_bytes(), date.as_bytes());
-    let k_region = hmac(&k_date, scope.region.as_bytes());
-    let k_service = hmac(&k_region, scope.service.as_bytes());
-    let k_signing = hmac(&k_service, b"aws4_request");
+    let k_date = signing::hmac_sha256(format!("AWS4{secret}").as_bytes(), date.as_bytes());
+    let k_region = signing::hmac_sha256(&k_date, scope.region.as_bytes());
+    let k_service = signing::hmac_sha256(&k_region, scope.service.as_bytes());
+    let k_signing = signing::hmac_sha256(&k_service, b"aws4_request");
     (
-        hex::encode(hmac(&k_signing, string_to_sign.as_bytes())),
+        hex::encode(signing::hmac_sha256(&k_signing, string_to_sign.as_bytes())),
         signed,
     )
 }
@@ -108,19 +81,6 @@ pub fn authorization(req: &Request<'_>, scope: &Scope<'_>, creds: &Credentials) 
 /// `x-amz-date` for `at`.
 pub fn amz_date(at: jiff::Timestamp) -> String {
     at.strftime("%Y%m%dT%H%M%SZ").to_string()
-}
-
-/// RFC 3986 encoding: unreserved characters as they are, everything else `%XX` upper-case.
-pub fn uri_encode(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for b in text.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
-            out.push(char::from(b));
-        } else {
-            let _ = write!(out, "%{b:02X}");
-        }
-    }
-    out
 }
 
 #[cfg(test)]

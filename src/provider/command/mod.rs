@@ -11,7 +11,6 @@ pub mod run;
 pub mod schema;
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use async_trait::async_trait;
 use jiff::Timestamp;
@@ -27,21 +26,7 @@ use run::{RunError, Values, display, fill};
 
 pub type Clock = Arc<dyn Fn() -> Timestamp + Send + Sync>;
 
-/// How long an action waits for the inventory command to show its effect.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Readback {
-    pub attempts: u32,
-    pub interval: Duration,
-}
-
-impl Default for Readback {
-    fn default() -> Self {
-        Readback {
-            attempts: 20,
-            interval: Duration::from_secs(3),
-        }
-    }
-}
+pub use crate::provider::readback::Readback;
 
 /// An extend's read-back accepts a deadline this close to the one asked (CLIs round).
 const DEADLINE_SLACK_S: i64 = 60;
@@ -58,7 +43,10 @@ impl CommandProvider {
         CommandProvider {
             config,
             instance: instance.filter(|i| !i.trim().is_empty()),
-            readback: Readback::default(),
+            readback: Readback {
+                attempts: 20,
+                ..Readback::default()
+            },
             clock: Arc::new(Timestamp::now),
         }
     }
@@ -262,10 +250,7 @@ impl Provider for CommandProvider {
         }
     }
 
-    fn plan(&self, action: &Action) -> Vec<String> {
-        if let Action::Cleanup { delete } = action {
-            return crate::provider::cleanup::plan(self, delete);
-        }
+    fn plan_instance(&self, action: &Action) -> Vec<String> {
         let Ok((argv, values)) = self.command_for(action) else {
             return Vec::new();
         };
@@ -297,10 +282,7 @@ impl Provider for CommandProvider {
         self.delete_resource(resource).await
     }
 
-    async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
-        if let Action::Cleanup { delete } = action {
-            return Ok(crate::provider::cleanup::perform(self, delete).await);
-        }
+    async fn act(&self, action: &Action) -> Result<ActionReport, ProviderError> {
         let (argv, values) = self.command_for(action)?;
         // The script decides what it deletes; with an inventory to read, it is not run when the
         // plan from a fresh read is not the one confirmed.

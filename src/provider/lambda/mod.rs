@@ -296,10 +296,7 @@ impl Provider for Lambda {
         ProviderKind::Lambda.capabilities()
     }
 
-    fn plan(&self, action: &Action) -> Vec<String> {
-        if let Action::Cleanup { delete } = action {
-            return crate::provider::cleanup::plan(self, delete);
-        }
+    fn plan_instance(&self, action: &Action) -> Vec<String> {
         let id = self
             .known_id()
             .unwrap_or_else(|| "<the instance with this machine's hostname>".into());
@@ -357,10 +354,7 @@ impl Provider for Lambda {
         self.delete_file_system(resource).await
     }
 
-    async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
-        if let Action::Cleanup { delete } = action {
-            return Ok(crate::provider::cleanup::perform(self, delete).await);
-        }
+    async fn act(&self, action: &Action) -> Result<ActionReport, ProviderError> {
         match action {
             Action::Release => {}
             Action::Cleanup { .. } => return Err(crate::provider::cleanup::not_here(ID)),

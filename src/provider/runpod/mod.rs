@@ -309,10 +309,7 @@ impl Provider for Runpod {
         ProviderKind::Runpod.capabilities()
     }
 
-    fn plan(&self, action: &Action) -> Vec<String> {
-        if let Action::Cleanup { delete } = action {
-            return crate::provider::cleanup::plan(self, delete);
-        }
+    fn plan_instance(&self, action: &Action) -> Vec<String> {
         let id = self.pod_id.clone().unwrap_or_else(|| format!("${POD_VAR}"));
         let verb = match action {
             Action::Release => "terminate",
@@ -415,10 +412,7 @@ impl Provider for Runpod {
         self.delete_volume(resource).await
     }
 
-    async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
-        if let Action::Cleanup { delete } = action {
-            return Ok(crate::provider::cleanup::perform(self, delete).await);
-        }
+    async fn act(&self, action: &Action) -> Result<ActionReport, ProviderError> {
         let verb = match action {
             Action::Release => "terminate",
             Action::Cleanup { .. } => return Err(crate::provider::cleanup::not_here(ID)),

@@ -15,6 +15,7 @@ use super::sign;
 use crate::provider::env::KeyPair;
 use crate::provider::http::{Http, HttpError, HttpPolicy, HttpResponse, Repeat, Verdict};
 use crate::provider::role_keys::KeyStore;
+use crate::provider::rpc_cloud::CallError;
 use crate::provider::{ErrorKind, ProviderError};
 
 pub const VERSION: &str = "2017-03-12";
@@ -109,10 +110,10 @@ pub enum ApiError {
     Credentials(ProviderError),
 }
 
-impl ApiError {
+impl CallError for ApiError {
     /// The provider answered no: the call did nothing, and its error says why. A transport
     /// failure or a server error leaves it unknown whether the call did anything.
-    pub fn is_refusal(&self) -> bool {
+    fn is_refusal(&self) -> bool {
         match self {
             ApiError::Auth { .. } | ApiError::Credentials(_) => true,
             ApiError::Api { code, .. } => {
@@ -125,8 +126,12 @@ impl ApiError {
     }
 
     /// `InvalidInstanceId.NotFound` and the like; never an auth error.
-    pub fn is_not_found(&self) -> bool {
+    fn is_not_found(&self) -> bool {
         matches!(self, ApiError::Api { code, .. } if code.ends_with("NotFound"))
+    }
+
+    fn is_auth(&self) -> bool {
+        matches!(self, ApiError::Auth { .. })
     }
 }
 

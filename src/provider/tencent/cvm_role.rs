@@ -13,7 +13,9 @@ use serde::Deserialize;
 use super::credentials::SECRET_ID_ENV;
 use crate::provider::ProviderError;
 use crate::provider::http::{Http, HttpPolicy, Repeat, by_status};
-use crate::provider::role_keys::{Fetch, KeySource, KeyStore, Naming, TempKeys, ready, role_name};
+use crate::provider::role_keys::{
+    Fetch, KeySource, KeyStore, Naming, RoleError, TempKeys, ready, role_name,
+};
 
 const ROLES_PATH: &str = "/latest/meta-data/cam/security-credentials/";
 /// The SDK's `_expired_timeout`: keys are fetched again five minutes before they expire.
@@ -41,39 +43,32 @@ pub struct CvmRole {
 
 impl CvmRole {
     /// The service at `base` (`http://metadata.tencentyun.com`); quick to give up.
-    pub fn new(base: &str, role: Option<String>) -> Result<Self, String> {
-        let policy = HttpPolicy {
-            timeout: Duration::from_secs(2),
-            connect_timeout: Duration::from_secs(1),
-            retries: 1,
-            throttled_retries: 1,
-            ..HttpPolicy::default()
-        };
+    pub fn new(base: &str, role: Option<String>) -> Result<Self, RoleError> {
+        let policy = HttpPolicy::metadata();
         Ok(CvmRole {
             base: base.trim_end_matches('/').to_string(),
             role,
-            http: Http::new(policy).map_err(|e| e.to_string())?,
+            http: Http::new(policy)?,
         })
     }
 
-    async fn get(&self, path: &str) -> Result<String, String> {
+    async fn get(&self, path: &str) -> Result<String, RoleError> {
         let url = format!("{}{path}", self.base);
         let r = self
             .http
             .call(Repeat::Safe, |c| c.get(&url), by_status)
-            .await
-            .map_err(|e| e.to_string())?;
+            .await?;
         match r.status {
             200 => Ok(r.body),
-            404 => Err("has no CAM role".into()),
-            other => Err(format!("answered HTTP {other}")),
+            404 => Err(RoleError::NoRole("has no CAM role")),
+            other => Err(RoleError::Status(other)),
         }
     }
 }
 
 #[async_trait]
 impl Fetch for CvmRole {
-    async fn fetch(&self) -> Result<TempKeys, String> {
+    async fn fetch(&self) -> Result<TempKeys, RoleError> {
         let listed = match &self.role {
             Some(_) => String::new(),
             None => self.get(ROLES_PATH).await?,
@@ -82,12 +77,14 @@ impl Fetch for CvmRole {
         let body = self.get(&format!("{ROLES_PATH}{role}")).await?;
         let expected = "JSON with Code, TmpSecretId, TmpSecretKey, Token, ExpiredTime";
         let answer: RoleAnswer = serde_json::from_str(&body)
-            .map_err(|_| format!("sent role keys that are not {expected}"))?;
+            .map_err(|_| RoleError::Answer(format!("sent role keys that are not {expected}")))?;
         ready(&answer.code)?;
         let expires = answer
             .expired_time
             .and_then(|t| Timestamp::from_second(t).ok())
-            .ok_or_else(|| format!("sent no ExpiredTime: expected {expected}"))?;
+            .ok_or_else(|| {
+                RoleError::Answer(format!("sent no ExpiredTime: expected {expected}"))
+            })?;
         let parts = (
             answer.tmp_secret_id.as_str(),
             answer.tmp_secret_key.as_str(),
@@ -110,8 +107,8 @@ pub fn key_store(
             Err(ProviderError::unsupported("tencent", "TKE's OIDC role"))
         }
         KeySource::InstanceRole { role, tried } => {
-            let fetch =
-                CvmRole::new(metadata, role).map_err(|e| ProviderError::state("tencent", e))?;
+            let fetch = CvmRole::new(metadata, role)
+                .map_err(|e| ProviderError::state("tencent", e.to_string()))?;
             let naming = Naming {
                 provider: "tencent",
                 key_var: SECRET_ID_ENV,

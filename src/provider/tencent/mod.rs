@@ -14,6 +14,7 @@ pub mod credentials;
 pub mod cvm_role;
 mod delete;
 mod discover;
+mod instance_api;
 mod inventory;
 pub mod metadata;
 pub mod model;
@@ -27,7 +28,6 @@ mod sweep;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use async_trait::async_trait;
 use jiff::Timestamp;
@@ -37,6 +37,7 @@ pub use credentials::{Settings, TencentEnv};
 
 use super::ProviderKind;
 use super::http::{Http, HttpPolicy, Repeat, by_status};
+use super::rpc_cloud::instance::InstanceId;
 use super::seen::Sightings;
 use super::{
     Action, ActionReport, Asked, Capabilities, Discovered, Inventory, LinkedResource, Provider,
@@ -70,8 +71,7 @@ impl StoppedMode {
 pub struct TencentCloud {
     api: Client,
     metadata: String,
-    configured_instance: Option<String>,
-    instance: tokio::sync::OnceCell<String>,
+    instance: InstanceId,
     readback: Readback,
     stopped_mode: StoppedMode,
     clock: Clock,
@@ -99,8 +99,7 @@ impl TencentCloud {
         Ok(TencentCloud {
             api: Client::new(keys, region, endpoint, policy)?,
             metadata: metadata.trim_end_matches('/').to_string(),
-            configured_instance: instance_id,
-            instance: tokio::sync::OnceCell::new(),
+            instance: InstanceId::new(instance_id),
             readback: Readback::default(),
             stopped_mode: StoppedMode::StopCharging,
             clock: Arc::new(Timestamp::now),
@@ -155,23 +154,11 @@ impl TencentCloud {
 
     /// The instance: from the config or flags, else from the metadata service (asked once).
     pub async fn instance_id(&self) -> Result<String, ProviderError> {
-        if let Some(id) = &self.configured_instance {
-            return Ok(id.clone());
-        }
-        self.instance
-            .get_or_try_init(|| self.metadata_instance_id())
-            .await
-            .cloned()
+        self.instance.get(|| self.metadata_instance_id()).await
     }
 
     async fn metadata_instance_id(&self) -> Result<String, ProviderError> {
-        let policy = HttpPolicy {
-            timeout: Duration::from_secs(2),
-            connect_timeout: Duration::from_secs(1),
-            retries: 1,
-            throttled_retries: 1,
-            ..HttpPolicy::default()
-        };
+        let policy = HttpPolicy::metadata();
         let http = Http::new(policy).map_err(|e| ProviderError::state("tencent", e.to_string()))?;
         let url = format!("{}/latest/meta-data/instance-id", self.metadata);
         let unknown = |why: String| {
@@ -202,13 +189,7 @@ impl TencentCloud {
     /// `2018-08-18 12:05:33`, in UTC+8, and 404 when the instance is not a spot instance or is
     /// not being reclaimed.
     pub async fn spot_notice(&self) -> Result<Option<Timestamp>, ProviderError> {
-        let policy = HttpPolicy {
-            timeout: Duration::from_secs(2),
-            connect_timeout: Duration::from_secs(1),
-            retries: 1,
-            throttled_retries: 1,
-            ..HttpPolicy::default()
-        };
+        let policy = HttpPolicy::metadata();
         let failed = |why: String| ProviderError::state("tencent", format!("spot notice: {why}"));
         let http = Http::new(policy).map_err(|e| failed(e.to_string()))?;
         let url = format!("{}/latest/meta-data/spot/termination-time", self.metadata);
@@ -236,10 +217,7 @@ impl TencentCloud {
 
     /// The instance id for a plan, without asking anyone.
     fn planned_instance(&self) -> String {
-        self.configured_instance
-            .clone()
-            .or_else(|| self.instance.get().cloned())
-            .unwrap_or_else(|| "<the instance the metadata service names>".into())
+        self.instance.planned()
     }
 
     /// Where the linked resources of `id` are kept: one file per region and instance, so a
@@ -328,10 +306,7 @@ impl Provider for TencentCloud {
         ProviderKind::Tencent.capabilities()
     }
 
-    fn plan(&self, action: &Action) -> Vec<String> {
-        if let Action::Cleanup { delete } = action {
-            return crate::provider::cleanup::plan(self, delete);
-        }
+    fn plan_instance(&self, action: &Action) -> Vec<String> {
         self.plan_calls(action)
     }
 
@@ -352,17 +327,14 @@ impl Provider for TencentCloud {
     }
 
     fn delete_plan(&self, resource: &LinkedResource) -> Vec<String> {
-        Self::delete_calls(resource)
+        crate::provider::rpc_cloud::delete::plan(self, resource)
     }
 
     async fn delete(&self, resource: &LinkedResource) -> Result<ActionReport, ProviderError> {
-        self.delete_resource(resource).await
+        crate::provider::rpc_cloud::delete::delete(self, resource).await
     }
 
-    async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
-        if let Action::Cleanup { delete } = action {
-            return Ok(crate::provider::cleanup::perform(self, delete).await);
-        }
+    async fn act(&self, action: &Action) -> Result<ActionReport, ProviderError> {
         self.run_action(action).await
     }
 }

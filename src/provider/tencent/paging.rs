@@ -1,5 +1,6 @@
 //! Reading a Describe listing page by page: CVM, CBS and VPC 2017-03-12 page by `Offset` and
-//! `Limit`, and say how many items there are in all as `TotalCount`.
+//! `Limit`, and say how many items there are in all as `TotalCount`; the skeleton's [`paging`]
+//! reads them to the end.
 
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -8,6 +9,7 @@ use super::TencentCloud;
 use super::model::Listed;
 use crate::provider::ProviderError;
 use crate::provider::http::Repeat;
+use crate::provider::rpc_cloud::paging::{self, Bound};
 
 /// The most items a Describe page holds (`Limit` is at most 100 in CVM, CBS and VPC 2017-03-12).
 const PAGE: usize = 100;
@@ -23,24 +25,27 @@ impl TencentCloud {
         action: &'static str,
         filter: &Value,
     ) -> Result<Vec<R::Item>, ProviderError> {
-        let mut all = Vec::new();
-        for _ in 0..MAX_PAGES {
+        let bound = Bound {
+            per_page: PAGE,
+            max_pages: MAX_PAGES,
+        };
+        let page = |offset: usize, _| {
             let mut body = filter.clone();
-            body["Offset"] = json!(all.len());
+            body["Offset"] = json!(offset);
             body["Limit"] = json!(PAGE);
-            let reply: R = self.api.call(action, &body, Repeat::Safe).await?;
-            let (items, total) = reply.page();
-            let got = items.len();
-            all.extend(items);
-            if got == 0 || all.len() as u64 >= total {
-                return Ok(all);
+            async move {
+                let reply: R = self.api.call(action, &body, Repeat::Safe).await?;
+                let (items, total) = reply.page();
+                Ok((items, Some(total)))
             }
-        }
-        let message = format!(
-            "{action}: the listing runs past {MAX_PAGES} pages; stopped after {} items rather \
-             than report an incomplete list",
-            all.len()
-        );
-        Err(ProviderError::state("tencent", message).with_call(action))
+        };
+        let too_many = |read| {
+            let message = format!(
+                "{action}: the listing runs past {MAX_PAGES} pages; stopped after {read} items \
+                 rather than report an incomplete list"
+            );
+            ProviderError::state("tencent", message).with_call(action)
+        };
+        paging::read_all(bound, page, too_many).await
     }
 }

@@ -7,23 +7,17 @@
 //! signing key is derived from `TC3` + the secret key through the date, the service and
 //! `tc3_request`.
 
-use hmac::{Hmac, Mac as _};
 use jiff::Timestamp;
-use sha2::{Digest as _, Sha256};
+
+use crate::provider::signing;
 
 pub const ALGORITHM: &str = "TC3-HMAC-SHA256";
 pub const SIGNED_HEADERS: &str = "content-type;host";
 
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    hex::encode(Sha256::digest(bytes))
-}
+pub use crate::provider::signing::sha256_hex;
 
 fn hmac(key: &[u8], data: &str) -> Vec<u8> {
-    // HMAC takes a key of any length, so `new_from_slice` cannot fail here.
-    let mut mac = Hmac::<Sha256>::new_from_slice(key)
-        .unwrap_or_else(|_| unreachable!("HMAC accepts keys of any length"));
-    mac.update(data.as_bytes());
-    mac.finalize().into_bytes().to_vec()
+    signing::hmac_sha256(key, data.as_bytes())
 }
 
 /// The UTC date (`2019-02-25`) of a Unix timestamp: the service checks the scope against it.

@@ -405,10 +405,7 @@ impl Provider for Vast {
         ProviderKind::Vast.capabilities()
     }
 
-    fn plan(&self, action: &Action) -> Vec<String> {
-        if let Action::Cleanup { delete } = action {
-            return crate::provider::cleanup::plan(self, delete);
-        }
+    fn plan_instance(&self, action: &Action) -> Vec<String> {
         let id = self
             .instance_id
             .clone()
@@ -499,10 +496,7 @@ impl Provider for Vast {
         self.delete_volume(resource).await
     }
 
-    async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
-        if let Action::Cleanup { delete } = action {
-            return Ok(crate::provider::cleanup::perform(self, delete).await);
-        }
+    async fn act(&self, action: &Action) -> Result<ActionReport, ProviderError> {
         let change = match action {
             Action::Release => Change::Destroy,
             Action::Cleanup { .. } => return Err(crate::provider::cleanup::not_here(ID)),

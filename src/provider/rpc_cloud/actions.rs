@@ -1,0 +1,246 @@
+//! Release, stop and start of one instance, each read back before it is reported. A call that
+//! fails leaves the outcome to the read-back: if DescribeInstances shows the effect, it
+//! happened; if it does not, the report says so and is not confirmed. A refusal by the
+//! provider, or a failed call that cannot be read back, is the error.
+
+use super::{Call, CallError, InstanceApi, Listed, StoppedMode};
+use crate::provider::ProviderError;
+
+/// `(confirmed, summary, calls made)`.
+pub type Outcome = (bool, String, Vec<String>);
+
+type Read<C> = Result<Option<<C as InstanceApi>::Instance>, <C as InstanceApi>::Error>;
+
+fn status_of<C: InstanceApi>(read: &Read<C>) -> String {
+    match read {
+        Ok(Some(i)) => format!("lists it as {}", i.state()),
+        Ok(None) => "no longer lists it".into(),
+        Err(e) => format!("could not be read ({e})"),
+    }
+}
+
+/// The read-back `until` each call waits for.
+fn until<C: InstanceApi>(call: Call) -> String {
+    let w = C::WORDS;
+    match call {
+        Call::Release => "it is no longer listed".into(),
+        Call::Stop => format!("{}, then its {}", w.stopped, w.stopped_mode.field),
+        Call::Start => w.running.into(),
+    }
+}
+
+/// The calls `call` would make on instance `id`, without making them (`--dry-run`).
+pub fn plan<C: InstanceApi>(c: &C, call: Call, id: &str) -> Vec<String> {
+    let mut calls = Vec::new();
+    if call == Call::Start {
+        calls.push(c.describe_line(id));
+    }
+    calls.push(c.call_line(call, id));
+    calls.push(c.readback_line(id, &until::<C>(call)));
+    calls
+}
+
+/// Reads the instance until `done` holds, at most `attempts` times; a refused key ends it.
+/// Not listed counts only when several reads in a row agree.
+pub async fn poll<C: InstanceApi>(
+    c: &C,
+    id: &str,
+    attempts: u32,
+    done: impl Fn(Option<&C::Instance>) -> bool,
+) -> Read<C> {
+    c.readback()
+        .poll_listed(
+            attempts,
+            || c.describe_instance(id),
+            done,
+            CallError::is_auth,
+        )
+        .await
+}
+
+/// Sends `call`, then reads the instance back until `done` holds. Returns the call's answer,
+/// the read and the calls made.
+async fn send_and_read<C: InstanceApi>(
+    c: &C,
+    call: Call,
+    id: &str,
+    mut calls: Vec<String>,
+    done: impl Fn(Option<&C::Instance>) -> bool,
+) -> (Result<(), C::Error>, Read<C>, Vec<String>) {
+    calls.push(c.call_line(call, id));
+    let sent = c.send(call, id).await;
+    if sent.is_ok() && call != Call::Start {
+        c.saw(id);
+    }
+    let attempts = match &sent {
+        Err(e) if call == Call::Release && e.is_not_found() => 1,
+        _ => c.readback().attempts_after(&sent),
+    };
+    calls.push(c.readback_line(id, &until::<C>(call)));
+    let read = poll(c, id, attempts, done).await;
+    (sent, read, calls)
+}
+
+/// The summary of a call whose effect the read-back did not show; a refusal, or a failed call
+/// that could not be read back either, is the error.
+fn not_shown<C: InstanceApi>(
+    call: Call,
+    sent: &Result<(), C::Error>,
+    read: &Read<C>,
+) -> Result<String, ProviderError> {
+    let name = C::WORDS.call(call);
+    match (sent, read) {
+        (Err(e), _) if e.is_refusal() => Err(e.clone().into()),
+        (Err(e), Err(_)) => Err(e.clone().into()),
+        (Ok(()), _) => Ok(format!(
+            "{name} was accepted, but the provider {}",
+            status_of::<C>(read)
+        )),
+        (Err(e), _) => Ok(format!(
+            "{name} failed ({e}); the provider {}",
+            status_of::<C>(read)
+        )),
+    }
+}
+
+/// Releases the instance, read back until the provider no longer lists it (or lists it in its
+/// recycle bin).
+pub async fn release<C: InstanceApi>(c: &C) -> Result<Outcome, ProviderError> {
+    let id = c.instance_id().await?;
+    let gone = |i: Option<&C::Instance>| i.is_none_or(|i| c.recycled(i));
+    let (sent, read, calls) = send_and_read(c, Call::Release, &id, Vec::new(), gone).await;
+    let gone_already = matches!(&sent, Err(e) if e.is_not_found());
+    // Not listed after a call that was not accepted: released only if it was ever seen.
+    if sent.is_err() && matches!(read, Ok(None)) {
+        c.absent(&id)?;
+    }
+    let summary = match &read {
+        Ok(None) if gone_already => format!(
+            "{id} was already released: the provider no longer lists the instance this data directory saw"
+        ),
+        Ok(None) => format!(
+            "{id} released: the provider no longer lists it{}",
+            c.leftover_note(&id).await
+        ),
+        Ok(Some(i)) if gone(Some(i)) => format!(
+            "{id} is in the recycle bin ({}): compute no longer bills{}",
+            i.state(),
+            c.leftover_note(&id).await
+        ),
+        _ => not_shown::<C>(Call::Release, &sent, &read)?,
+    };
+    let confirmed = matches!(&read, Ok(found) if gone(found.as_ref()));
+    Ok((confirmed, summary, calls))
+}
+
+/// Stops the instance, read back until it is stopped; the summary says what its stopped mode
+/// leaves billing.
+pub async fn stop<C: InstanceApi>(c: &C) -> Result<Outcome, ProviderError> {
+    let id = c.instance_id().await?;
+    let stopped = |i: &C::Instance| i.state() == C::WORDS.stopped;
+    let (sent, read, calls) =
+        send_and_read(c, Call::Stop, &id, Vec::new(), |i| i.is_none_or(stopped)).await;
+    if matches!(read, Ok(None)) {
+        c.absent(&id)?;
+    }
+    let summary = match &read {
+        Ok(None) => format!("{id} is no longer listed: it is released, there is nothing to stop"),
+        Ok(Some(i)) if stopped(i) => stop_summary(
+            &C::WORDS.stopped_mode,
+            &id,
+            c.asked_mode(),
+            i.stopped_mode(),
+        ),
+        _ => not_shown::<C>(Call::Stop, &sent, &read)?,
+    };
+    let confirmed = matches!(&read, Ok(Some(i)) if stopped(i));
+    Ok((confirmed, summary, calls))
+}
+
+/// What a stop of `id` that asked for mode `asked` and read back `mode` means for the bill.
+pub fn stop_summary(words: &StoppedMode, id: &str, asked: &str, mode: &str) -> String {
+    let StoppedMode {
+        field,
+        stop_charging: (stop, still_bills),
+        keep_charging: keep,
+    } = words;
+    if mode == *stop {
+        format!("{id} stopped ({stop}): {still_bills}")
+    } else if mode == *keep && asked == *stop {
+        format!(
+            "{id} stopped, but still charging compute ({keep}): the provider did not apply \
+             {stop} to this instance, so everything still bills"
+        )
+    } else if mode == *keep {
+        format!("{id} stopped, still charging compute ({keep}, as asked)")
+    } else {
+        format!("{id} stopped; {field} reads `{mode}`, so assume compute still bills")
+    }
+}
+
+/// Starts a stopped instance, read back until the provider lists it running (it goes through
+/// a starting state first). The instance is read before: one already running, or no longer
+/// listed, is left alone.
+pub async fn start<C: InstanceApi>(c: &C) -> Result<Outcome, ProviderError> {
+    let id = c.instance_id().await?;
+    let running_word = C::WORDS.running;
+    let released =
+        || format!("{id} is no longer listed: it is released, there is nothing to start");
+    let calls = vec![c.describe_line(&id)];
+    match c.describe_instance(&id).await.map_err(Into::into)? {
+        None => {
+            c.absent(&id)?;
+            return Ok((false, released(), calls));
+        }
+        Some(i) if i.state() == running_word => {
+            return Ok((
+                true,
+                format!("{id} is already running (`{running_word}`)"),
+                calls,
+            ));
+        }
+        Some(_) => {}
+    }
+    let running = |i: &C::Instance| i.state() == running_word;
+    let (sent, read, calls) =
+        send_and_read(c, Call::Start, &id, calls, |i| i.is_none_or(running)).await;
+    if matches!(read, Ok(None)) {
+        c.absent(&id)?;
+    }
+    let summary = match &read {
+        Ok(None) => released(),
+        Ok(Some(i)) if running(i) => format!(
+            "{id} started: the provider lists it as {running_word}, and compute bills again"
+        ),
+        _ => not_shown::<C>(Call::Start, &sent, &read)?,
+    };
+    let confirmed = matches!(&read, Ok(Some(i)) if running(i));
+    Ok((confirmed, summary, calls))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::provider::alibaba::AlibabaCloud;
+    use crate::provider::tencent::TencentCloud;
+
+    #[test]
+    fn stop_summaries_tell_the_billing_truth() {
+        let clouds = [
+            (AlibabaCloud::WORDS.stopped_mode, "Not-applicable"),
+            (TencentCloud::WORDS.stopped_mode, "NOT_APPLICABLE"),
+        ];
+        for (words, other) in clouds {
+            let (stop, keep) = (words.stop_charging.0, words.keep_charging);
+            let summary = |asked: &str, mode: &str| stop_summary(&words, "i-1", asked, mode);
+            let kept = format!("still charging compute ({keep})");
+            assert!(summary(stop, keep).contains(&kept));
+            assert!(summary(stop, stop).contains("no longer bill"));
+            assert!(summary(stop, other).contains("assume compute still bills"));
+            assert!(summary(keep, keep).contains(&format!("({keep}, as asked)")));
+        }
+        let alibaba = AlibabaCloud::WORDS.stopped_mode;
+        let stopped = stop_summary(&alibaba, "i-1", "StopCharging", "StopCharging");
+        assert!(stopped.contains("compute no longer bills"));
+    }
+}
