@@ -138,6 +138,10 @@ pub(super) fn per_gpu(input: &VerifyInput<'_>, gpu: &Gpu<'_>) -> Vec<Check> {
     out
 }
 
+/// A figure above this share of the rated peak is a broken measurement, not a fast card: boost
+/// clocks take a card a few percent past its rated figures, never half again.
+const BEYOND_THE_CARD: f64 = 1.5;
+
 fn gemm_ran(m: &Measured) -> bool {
     !matches!(m.gemm_bf16_tflops, Figure::NotRun { .. })
 }
@@ -179,6 +183,17 @@ fn judge(
         return check;
     };
     let ratio = value / rated.value;
+    if ratio > BEYOND_THE_CARD {
+        let message = format!(
+            "the benchmark measured {value:.d$} {unit}, {:.0} % of the rated {:.d$} {unit}: more \
+             than the card can do, so its timing cannot be trusted",
+            ratio * 100.0,
+            rated.value,
+            unit = kind.unit,
+            d = kind.decimals
+        );
+        return Check::new(kind.code, at, Verdict::Warn, message).measured(measured);
+    }
     let fail_below = input.thresholds.fail_below;
     let verdict = if ratio < fail_below {
         Verdict::Fail

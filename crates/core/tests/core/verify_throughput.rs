@@ -293,6 +293,29 @@ fn an_impossible_figure_is_no_pass() {
     }
 }
 
+/// A figure far past the card's rated peak (a timer that broke, a kernel that did no work)
+/// is a warning that names it, never a pass.
+#[test]
+fn a_figure_far_above_the_rated_peak_is_no_pass() {
+    let mut m = Machine::a100();
+    let rated = row(A100).memory_bandwidth_gbs.value;
+    m.measured[0].mem_bandwidth_gbs = Figure::Measured {
+        value: rated * 1053.2,
+    };
+    let report = m.report();
+    let c = check(&report, "memory_bandwidth", Some(0));
+    assert_eq!(c.verdict, Verdict::Warn);
+    assert!(c.message.contains("cannot be trusted"), "{}", c.message);
+    assert_ne!(report.verdict, Verdict::Pass);
+    // A few percent past the rated boost is a fast card, and passes.
+    let mut m = Machine::a100();
+    m.measured[0].mem_bandwidth_gbs = Figure::Measured {
+        value: rated * 1.04,
+    };
+    let c = check(&m.report(), "memory_bandwidth", Some(0)).clone();
+    assert_eq!(c.verdict, Verdict::Pass, "{}", c.message);
+}
+
 #[test]
 fn a_report_of_checks_takes_the_worst_judged_one() {
     use gpumeter_core::verify::{Check, Reading, VerifyReport};
