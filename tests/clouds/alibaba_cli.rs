@@ -1,7 +1,7 @@
 //! The `gpumeter` binary with `--provider alibaba`, against the loopback peer: checklist, a dry
 //! run, release, release again, and what the checklist says afterwards.
 
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 use serde_json::Value;
 
@@ -21,7 +21,7 @@ fn workdir(name: &str) -> std::path::PathBuf {
 
 fn run(peer: &Peer, args: &[&str]) -> Output {
     let dir = workdir("main");
-    let out = Command::new(env!("CARGO_BIN_EXE_gpumeter"))
+    let out = crate::common::gpumeter()
         .args(args)
         .args([
             "--provider",
@@ -137,7 +137,7 @@ fn checklist_release_and_the_leftovers_through_the_binary() {
 fn a_missing_secret_names_the_variable() {
     let peer = Peer::start();
     let dir = workdir("nosecret");
-    let out = Command::new(env!("CARGO_BIN_EXE_gpumeter"))
+    let out = crate::common::gpumeter()
         .args(["checklist", "--provider", "alibaba", "--instance", INSTANCE])
         .env("ALIBABA_CLOUD_ACCESS_KEY_ID", KEY_ID)
         .env_remove("ALIBABA_CLOUD_ACCESS_KEY_SECRET")
@@ -176,7 +176,7 @@ fn keys_only_in_the_aliyun_cli_file_work_through_the_binary() {
     });
     std::fs::write(home.join(".aliyun/config.json"), config.to_string()).unwrap();
     let gpumeter = |home: &std::path::Path, more: &[(&str, &str)]| {
-        Command::new(env!("CARGO_BIN_EXE_gpumeter"))
+        crate::common::gpumeter()
             .args(["checklist", "--provider", "alibaba", "--instance", INSTANCE])
             .arg("--config")
             .arg(dir.join("config.toml"))

@@ -3,7 +3,7 @@
 //! and `--region` together are refused; a provider without regions (the demo) is swept once.
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 use gpumeter::provider::aws::credentials::Credentials;
 use gpumeter::provider::aws::query::Ec2;
@@ -14,7 +14,7 @@ use crate::common::moto::moto;
 
 /// The binary with `args`, its files in `dir`, aimed at moto at `url` (when given).
 fn gpumeter(dir: &Path, url: Option<&str>, args: &[&str]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_gpumeter"));
+    let mut cmd = crate::common::gpumeter();
     cmd.args(args)
         .env("GPUMETER_DATA_DIR", dir)
         .env("HOME", dir)

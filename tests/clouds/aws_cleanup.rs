@@ -293,7 +293,7 @@ fn a_disk_of_a_stopped_instance_is_detached_then_deleted_against_moto() {
 
 /// `gpumeter ARGS --provider aws --region us-east-1` against moto, as a user runs it.
 fn gpumeter(moto: &Moto, dir: &std::path::Path, args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_gpumeter"))
+    crate::common::gpumeter()
         .args(args)
         .args(["--provider", "aws", "--region", "us-east-1"])
         .env("GPUMETER_DATA_DIR", dir)

@@ -4,7 +4,7 @@
 //! release policy's exit status follows.
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 use gpumeter::provider::aws::sigv4::uri_encode;
 use serde_json::Value;
@@ -31,7 +31,7 @@ async fn user(url: &str, name: &str, policy: &str) -> (String, String) {
 }
 
 fn doctor(home: &Path, url: &str, key: &(String, String), instance: &str) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gpumeter"))
+    crate::common::gpumeter()
         .args([
             "--provider",
             "aws",

@@ -190,7 +190,7 @@ fn the_sweep_lists_load_balancers_with_no_healthy_target_and_deletes_each_read_b
 
 /// `gpumeter ARGS --provider aws --region us-east-1` against moto, as a user runs it.
 fn gpumeter(moto: &Moto, dir: &std::path::Path, args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_gpumeter"))
+    crate::common::gpumeter()
         .args(args)
         .args(["--provider", "aws", "--region", "us-east-1"])
         .env("GPUMETER_DATA_DIR", dir)

@@ -190,7 +190,7 @@ impl Cli {
     /// The command `run` runs, for a test that spawns it and reads it while it lives.
     pub(crate) fn command(&self, args: &[String]) -> Command {
         let config = self.dir.join("config.toml");
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_gpumeter"));
+        let mut cmd = crate::common::gpumeter();
         cmd.args(args)
             .arg("--config")
             .arg(&config)

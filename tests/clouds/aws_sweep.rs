@@ -1,7 +1,7 @@
 //! `gpumeter sweep` against moto: what bills in the region with no running instance using it
 //! is listed, each priced and the dearest first, and what a running instance uses is not.
 
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use gpumeter::provider::aws::query::Ec2;
 use rust_decimal::Decimal;
@@ -103,7 +103,7 @@ fn the_sweep_lists_what_bills_without_a_running_instance_dearest_first_against_m
     let ec2 = moto_ec2(&moto.url);
     let w = rt.block_on(world(&ec2));
     let dir = tempfile::tempdir().unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_gpumeter"))
+    let out = crate::common::gpumeter()
         .args([
             "sweep",
             "--provider",

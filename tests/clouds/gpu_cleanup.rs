@@ -548,7 +548,7 @@ fn command_cleanup_through_the_binary_deletes_what_list_account_lists() {
     let path = dir.0.join("config.toml");
     std::fs::write(&path, config).unwrap();
     let run = |args: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_gpumeter"))
+        let out = crate::common::gpumeter()
             .args(args)
             .arg("--config")
             .arg(&path)

@@ -3,7 +3,7 @@
 //! never in stdout or stderr.
 
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 use serde_json::Value;
 
@@ -29,7 +29,7 @@ impl Run {
             Kind::Runpod => ("runpod", gpu_peer::cloud::POD_ID),
             Kind::Vast => ("vast", gpu_peer::cloud::VAST_ID),
         };
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_gpumeter"));
+        let mut cmd = crate::common::gpumeter();
         // Before the subcommand, where every subcommand takes them.
         cmd.args(["--provider", provider, "--instance", id])
             .args(args)
@@ -150,7 +150,7 @@ fn vast_checklist_finds_nothing_left_after_destroy_and_missing_keys_are_named() 
         peer.cloud(|c| c.status.is_some()),
         "a dry run changes nothing"
     );
-    let out = Command::new(env!("CARGO_BIN_EXE_gpumeter"))
+    let out = crate::common::gpumeter()
         .args([
             "checklist",
             "--provider",

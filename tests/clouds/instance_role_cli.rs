@@ -2,7 +2,7 @@
 //! empty `HOME`, the metadata service and the API both the loopback peer. The checklist must
 //! sign every call with the role's temporary key and token, and never print either.
 
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 use serde_json::Value;
 
@@ -13,7 +13,7 @@ use crate::{alibaba_peer, tencent_peer};
 fn checklist(provider: &str, instance: &str, region: &str, vars: &[(&str, String)]) -> Output {
     let home = tempfile::tempdir().unwrap();
     std::fs::write(home.path().join("config.toml"), "").unwrap();
-    Command::new(env!("CARGO_BIN_EXE_gpumeter"))
+    crate::common::gpumeter()
         .args(["checklist", "--json", "--provider", provider])
         .args(["--instance", instance, "--region", region])
         .arg("--config")

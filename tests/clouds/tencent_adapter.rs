@@ -352,7 +352,7 @@ async fn snapshot_clean_is_not_offered() {
 }
 
 fn gpumeter(peer: &Peer, dir: &std::path::Path, args: &[&str]) -> (Option<i32>, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_gpumeter"))
+    let out = crate::common::gpumeter()
         .args(["--data-dir", &dir.display().to_string()])
         .args(args)
         .args(["--provider", "tencent", "--instance", INSTANCE])

@@ -84,7 +84,7 @@ impl CnBin {
     }
 
     pub(crate) fn run(&self, args: &[&str]) -> Output {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_gpumeter"));
+        let mut cmd = crate::common::gpumeter();
         cmd.args(args)
             .args(["--provider", self.provider, "--instance", self.instance]);
         if !args.contains(&"--all-regions") {
@@ -96,7 +96,7 @@ impl CnBin {
     /// Like [`CnBin::run`], the provider, instance and region given before the command, as a
     /// command that takes no `--instance` of its own (`status`) needs them.
     pub(crate) fn run_flags_first(&self, args: &[&str]) -> Output {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_gpumeter"));
+        let mut cmd = crate::common::gpumeter();
         cmd.args(["--provider", self.provider, "--instance", self.instance])
             .args(["--region", self.region])
             .args(args);

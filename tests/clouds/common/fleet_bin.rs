@@ -4,7 +4,7 @@
 //! and the benchmark that times it.
 
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -90,7 +90,7 @@ impl FleetBin {
     /// `gpumeter fleet --json` with `more` flags, timed, its peak memory watched.
     pub(crate) fn run(&self, more: &[&str]) -> FleetRun {
         let started = Instant::now();
-        let child = Command::new(env!("CARGO_BIN_EXE_gpumeter"))
+        let child = crate::common::gpumeter()
             .args(["fleet", "--json"])
             .args(more)
             .arg("--config")
