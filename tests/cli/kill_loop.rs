@@ -178,7 +178,12 @@ fn sigkill_of_the_cockpit_watchdog_serve_and_extend_never_damages_the_ledger_or_
         cockpit.is_none() || !before.sessions.is_empty(),
         "the cockpits recorded no session: {before:?}"
     );
-    assert_eq!(kill_strays(dir.path()), 0, "a process outlived its trial");
+    // A watchdog the last cockpit forked just before its kill may start after the last
+    // sweep, more so on a busy machine: it is swept too; anything a SIGKILL did not end is
+    // still there for the sweep after.
+    std::thread::sleep(Duration::from_secs(1));
+    strays += kill_strays(dir.path());
+    assert_eq!(kill_strays(dir.path()), 0, "a process outlived its SIGKILL");
     eprintln!(
         "{trials} trials, {kills} processes killed ({cockpits} cockpits, {strays} watchdogs \
          they left): corrupt 0, lost committed events {lost}, revision {} and {} sessions at \
