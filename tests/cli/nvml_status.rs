@@ -206,6 +206,23 @@ fn a_gpu_fallen_off_the_bus_reads_as_lost_beside_a_healthy_one() {
         assert!(lost[key].is_null(), "{key} = {}", lost[key]);
         assert_eq!(lost["unavailable"][key], "failed: gpu_lost", "{key}");
     }
+    // Against what was paid for, the lost card is named and not counted as working.
+    let Some((v, _)) = status("off_bus", &P4DE) else {
+        return;
+    };
+    let found = finding_codes(&v);
+    assert!(found.contains(&"gpu_lost"), "{found:?}");
+    let short = v["findings"]
+        .as_array()
+        .and_then(|f| f.iter().find(|f| f["code"] == "gpu_count_short"))
+        .unwrap_or_else(|| panic!("{v}"));
+    assert!(
+        short["message"]
+            .as_str()
+            .unwrap()
+            .contains("NVML reports 1 working GPU"),
+        "{short}"
+    );
 }
 
 #[test]

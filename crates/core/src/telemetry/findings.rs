@@ -48,12 +48,35 @@ pub(crate) const MEMORY_TOLERANCE: f64 = 0.9;
 pub fn compare_sku(sku: &Sku, reading: &GpuReading) -> Vec<Finding> {
     let mut out = Vec::new();
     let paid = format!("{} × {}", sku.gpu_count, sku.gpu_model);
-    let seen = u32::try_from(reading.gpus.len()).unwrap_or(u32::MAX);
+    // A card fallen off the bus is listed but does no work: it is not one of those paid for.
+    let lost: Vec<u32> = reading
+        .gpus
+        .iter()
+        .filter(|g| g.lost())
+        .map(|g| g.index)
+        .collect();
+    let listed = u32::try_from(reading.gpus.len()).unwrap_or(u32::MAX);
+    let seen = listed.saturating_sub(u32::try_from(lost.len()).unwrap_or(u32::MAX));
+    if !lost.is_empty() {
+        out.push(Finding::new(
+            Severity::Critical,
+            "gpu_lost",
+            format!(
+                "NVML says a GPU has fallen off the bus{}: it does no work until the \
+                 instance is restarted or the card is replaced",
+                on(&lost)
+            ),
+        ));
+    }
     if seen < sku.gpu_count {
+        let working = if lost.is_empty() { "" } else { " working" };
         out.push(Finding::new(
             Severity::Critical,
             "gpu_count_short",
-            format!("paying for {paid}, NVML reports {seen} GPU{}", plural(seen)),
+            format!(
+                "paying for {paid}, NVML reports {seen}{working} GPU{}",
+                plural(seen)
+            ),
         ));
     } else if seen > sku.gpu_count {
         out.push(Finding::new(

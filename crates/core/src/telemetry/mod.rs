@@ -31,7 +31,7 @@ pub use findings::{
 pub use history::{GpuSeries, HistoryConfig, HostSeries, Series, TelemetryHistory, WindowStats};
 pub use metric::{Metric, Unavailability, Unavailable};
 pub use sample::{
-    CudaVersion, DiskUsage, DriverInfo, GpuProcess, GpuReading, GpuRound, GpuSample,
+    CudaVersion, DiskUsage, DriverInfo, GPU_LOST, GpuProcess, GpuReading, GpuRound, GpuSample,
     GpuUnavailable, GpuUnavailableKind, HostSample, LoadAvg, Memory, MigInfo, NetInterface,
     ProcessKind, Virtualization, power_weighted_load,
 };

@@ -203,7 +203,20 @@ pub fn power_weighted_load(
     }
 }
 
+/// NVML's word for a card that has fallen off the bus (`NVML_ERROR_GPU_IS_LOST`).
+pub const GPU_LOST: Unavailable = Unavailable::Failed("gpu_lost");
+
 impl GpuSample {
+    /// The card has fallen off the bus: NVML answers it, but only with "GPU is lost".
+    pub fn lost(&self) -> bool {
+        [
+            self.name.reason(),
+            self.util_pct.reason(),
+            self.mem_total_mib.reason(),
+        ]
+        .contains(&Some(GPU_LOST))
+    }
+
     /// A GPU of which nothing could be read, every metric giving the same reason.
     pub fn unavailable(index: u32, why: Unavailable) -> Self {
         GpuSample {

@@ -120,6 +120,32 @@ fn fewer_gpus_than_paid_for_is_critical() {
     assert!(findings[0].message.contains("NVML reports 4 GPUs"));
 }
 
+/// A card fallen off the bus is still listed by NVML, but it is not one of the GPUs paid for
+/// that work: it is named, and the count is short.
+#[test]
+fn a_gpu_fallen_off_the_bus_is_named_and_not_counted() {
+    use gpumeter_core::telemetry::{GPU_LOST, GpuSample};
+    let mut r = reading("NVIDIA A100-SXM4-80GB", 2);
+    r.gpus[1] = GpuSample::unavailable(1, GPU_LOST);
+    let findings = compare_sku(&sku("A100 80GB", 2, 80), &r);
+    assert_eq!(
+        codes(&findings)[..2],
+        ["gpu_lost", "gpu_count_short"],
+        "{findings:?}"
+    );
+    assert!(
+        findings[0].message.contains("(GPU 1)"),
+        "{}",
+        findings[0].message
+    );
+    assert!(
+        findings[1].message.contains("NVML reports 1 working GPU"),
+        "{}",
+        findings[1].message
+    );
+    assert_eq!(findings[0].severity, Severity::Critical);
+}
+
 #[test]
 fn driver_reserved_memory_is_tolerated() {
     // A T4 sold as 16 GB shows 15 GiB to NVML.
