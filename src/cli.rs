@@ -402,7 +402,7 @@ pub struct TargetArgs {
     pub region: Option<String>,
 }
 
-fn parse_cloud(text: &str) -> Result<crate::config::ProviderKind, String> {
+fn parse_cloud(text: &str) -> Result<crate::config::ProviderKind, UnknownCloud> {
     use crate::config::ProviderKind as K;
     match text {
         "aws" => Ok(K::Aws),
@@ -413,11 +413,13 @@ fn parse_cloud(text: &str) -> Result<crate::config::ProviderKind, String> {
         "vast" => Ok(K::Vast),
         "command" => Ok(K::Command),
         "demo" => Ok(K::Demo),
-        _ => Err(format!(
-            "`{text}` is not one of aws, alibaba, tencent, lambda, runpod, vast, command, demo"
-        )),
+        _ => Err(UnknownCloud(text.to_owned())),
     }
 }
+
+#[derive(Debug, thiserror::Error)]
+#[error("`{0}` is not one of aws, alibaba, tencent, lambda, runpod, vast, command, demo")]
+pub struct UnknownCloud(String);
 
 impl Cli {
     /// The instance the command line names: the subcommand's flags first, then those given

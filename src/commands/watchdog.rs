@@ -17,7 +17,7 @@ use jiff::Timestamp;
 use super::context::Context;
 use super::{CommandResult, Failure, emit};
 use crate::cli::{Cli, WatchdogArgs};
-use crate::config::{OnExpiry, parse_duration};
+use crate::config::{DurationError, OnExpiry, parse_duration};
 use crate::guard::IdleTracker;
 use crate::ledger::{Ledger, path_in};
 use crate::notify::Notifier;
@@ -36,9 +36,24 @@ pub const DEFAULT_INTERVAL: Duration = Duration::from_secs(5);
 
 /// How often a watchdog checks, from text as the user wrote it, held to
 /// [`crate::guard::watchdog_interval`]'s bounds.
-pub fn parse_interval(text: &str) -> Result<Duration, String> {
+pub fn parse_interval(text: &str) -> Result<Duration, IntervalTextError> {
     let interval = parse_duration(text)?;
-    crate::guard::watchdog_interval(interval).map_err(|e| format!("`{text}` {e}"))
+    crate::guard::watchdog_interval(interval).map_err(|reason| IntervalTextError::Bounds {
+        text: text.to_owned(),
+        reason,
+    })
+}
+
+/// Why an interval's text was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum IntervalTextError {
+    #[error(transparent)]
+    Duration(#[from] DurationError),
+    #[error("`{text}` {reason}")]
+    Bounds {
+        text: String,
+        reason: crate::guard::IntervalError,
+    },
 }
 
 pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
@@ -166,7 +181,7 @@ fn budget(ctx: &Context, provider: &dyn crate::provider::Provider) -> Option<Wat
         }
     };
     if let Err(e) = config.check_currency(&pricing.sheet) {
-        cannot(&e);
+        cannot(&e.to_string());
         return None;
     }
     let currency = pricing.sheet.currency;
@@ -184,14 +199,18 @@ fn budget(ctx: &Context, provider: &dyn crate::provider::Provider) -> Option<Wat
     Some(budget)
 }
 
-pub fn parse_policy(text: &str) -> Result<OnExpiry, String> {
+pub fn parse_policy(text: &str) -> Result<OnExpiry, UnknownPolicy> {
     match text {
         "alert" => Ok(OnExpiry::Alert),
         "stop" => Ok(OnExpiry::Stop),
         "release" => Ok(OnExpiry::Release),
-        other => Err(format!("`{other}` is not one of alert, stop, release")),
+        other => Err(UnknownPolicy(other.to_owned())),
     }
 }
+
+#[derive(Debug, thiserror::Error)]
+#[error("`{0}` is not one of alert, stop, release")]
+pub struct UnknownPolicy(String);
 
 fn simulator(args: &WatchdogArgs) -> Result<Simulator, Failure> {
     let scenario = scenario_file::resolve(&args.scenario)
