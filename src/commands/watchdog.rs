@@ -293,14 +293,13 @@ pub fn target_args(cli: &Cli) -> Vec<String> {
 /// Starts `gpumeter watchdog` detached, with the same global flags (one that finds another
 /// already guarding the instance leaves it in charge and exits 0). Its output goes to
 /// [`LOG_FILE`] in `data_dir`. The caller reaps the child.
-pub fn spawn_detached(data_dir: &Path, passthrough: &[String]) -> Result<Child, String> {
-    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+pub fn spawn_detached(data_dir: &Path, passthrough: &[String]) -> std::io::Result<Child> {
+    let exe = std::env::current_exe()?;
     let log = crate::files::open_private(
         &data_dir.join(LOG_FILE),
         std::fs::OpenOptions::new().create(true).append(true),
-    )
-    .map_err(|e| e.to_string())?;
-    let err = log.try_clone().map_err(|e| e.to_string())?;
+    )?;
+    let err = log.try_clone()?;
     // A process group of its own from its first instant (it starts its own session only once
     // it has read its context): a signal to the cockpit's group, as `timeout` or a key sends
     // one, does not reach the watchdog that is to outlive the cockpit.
@@ -312,5 +311,4 @@ pub fn spawn_detached(data_dir: &Path, passthrough: &[String]) -> Result<Child, 
     .stdout(log)
     .stderr(err)
     .spawn()
-    .map_err(|e| e.to_string())
 }

@@ -32,4 +32,4 @@ pub use row::{
     GuardPolicy, GuardState, IdleArmed, IntervalError, MAX_WATCHDOG_INTERVAL,
     MIN_WATCHDOG_INTERVAL, Watchdog, stale_after, watchdog_interval,
 };
-pub use supervise::{Supervision, Supervisor};
+pub use supervise::{StartError, Supervision, Supervisor};
