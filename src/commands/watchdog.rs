@@ -142,13 +142,13 @@ pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
         });
         runtime.block_on(watch(w, NvmlSource::new(NvmlConfig::default()), host))
     }
-    .map_err(Failure::failed)?;
+    .map_err(|e| Failure::failed(e.to_string()))?;
     match ended {
         Ended::AlreadyGuarded(Some(pid)) => emit(&format!(
             "a watchdog (pid {pid}) already guards this instance"
         )),
         Ended::AlreadyGuarded(None) => emit("a watchdog already guards this instance"),
-        Ended::LedgerGone(why) => return Err(Failure::failed(why)),
+        Ended::LedgerGone(why) => return Err(Failure::failed(why.to_string())),
         Ended::Released => emit("the instance is released; the watchdog is done"),
         Ended::Stopped => emit("watchdog stopped"),
         Ended::Unwatched => emit("the demo cockpit has ended and nothing is left to enforce"),
