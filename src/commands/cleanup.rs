@@ -12,7 +12,7 @@ use super::{CommandResult, EXIT_FAILED, Failure, emit};
 use crate::app::Confirm;
 use crate::cli::{ActionArgs, CleanupArgs, CleanupKindArg, Cli};
 use crate::ledger::record::FROM_COMMAND;
-use crate::ledger::{Delete, Ledger, path_in};
+use crate::ledger::{Delete, Ledger, Unpriced, path_in};
 use crate::meter::{ResourceKind, monthly_after_release};
 use crate::money::Money;
 use crate::pricing::Sheet;
@@ -169,15 +169,10 @@ fn record(ctx: &Context, outcomes: &[Outcome], sheet: Option<&Sheet>) {
     let kept = Ledger::open(path_in(&ctx.data_dir, ctx.demo)).and_then(|mut ledger| {
         outcomes.iter().try_for_each(|o| {
             let monthly = match sheet {
-                None => Err("no price sheet for the region".to_string()),
+                None => Err(Unpriced::NoSheet),
                 Some(s) => monthly_after_release(s, &o.resource.to_meter())
                     .map(|m| Money::new(m, s.currency))
-                    .ok_or_else(|| {
-                        format!(
-                            "the price sheet has no price for a {}",
-                            o.resource.kind.label()
-                        )
-                    }),
+                    .ok_or(Unpriced::NoPrice(o.resource.kind.label())),
             };
             let delete = Delete {
                 resource: &o.resource,
