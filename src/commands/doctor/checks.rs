@@ -113,16 +113,24 @@ impl Policy {
     }
 }
 
+/// What one probe of the edge found: a line to pass, or a line to fail. Both are report text
+/// the checks judge, not errors to handle.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Probe {
+    Found(String),
+    Failed(String),
+}
+
 /// Everything the edge found out, as plain data.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Facts {
     /// The config file read, if any.
     pub config: Option<String>,
     pub policy: Policy,
-    /// `Ok("8 × NVIDIA H100, driver 550.54.15")` or NVML's error.
-    pub nvml: Result<String, String>,
-    /// `None` when no provider needs credentials; `Ok(where found)` or `Err(where looked)`.
-    pub credentials: Option<Result<String, String>>,
+    /// `Found("8 × NVIDIA H100, driver 550.54.15")` or NVML's error.
+    pub nvml: Probe,
+    /// `None` when no provider needs credentials; `Found(where)` or `Failed(where looked)`.
+    pub credentials: Option<Probe>,
     pub permissions: Vec<(Act, Permission)>,
     /// The watchdog's systemd user unit, when installed.
     pub service: Option<String>,
@@ -132,7 +140,7 @@ pub struct Facts {
     pub sheet: Option<(String, String, i64)>,
     pub clock: Clock,
     /// The zone local times are read in, and where it came from.
-    pub zone: Result<String, String>,
+    pub zone: Probe,
 }
 
 fn check(key: &str, what: &str, mark: Mark, detail: impl Into<String>, blocking: bool) -> Check {
@@ -256,8 +264,8 @@ fn nvml_line(facts: &Facts) -> Check {
     // Idle is judged by the GPUs; a reading that failed counts as busy, so idle never acts.
     let blocking = facts.policy.on_idle != OnExpiry::Alert;
     match &facts.nvml {
-        Ok(seen) => check("nvml", "NVML", Mark::Pass, seen.clone(), blocking),
-        Err(why) => check(
+        Probe::Found(seen) => check("nvml", "NVML", Mark::Pass, seen.clone(), blocking),
+        Probe::Failed(why) => check(
             "nvml",
             "NVML",
             Mark::Fail,
@@ -292,14 +300,14 @@ fn credentials_line(provider: Option<ProviderKind>, facts: &Facts, acts: bool) -
             false,
         ),
         (Some(_), None) => check("credentials", what, Mark::Skip, "not looked for", false),
-        (Some(_), Some(Ok(from))) => check(
+        (Some(_), Some(Probe::Found(from))) => check(
             "credentials",
             what,
             Mark::Pass,
             format!("found: {from}"),
             false,
         ),
-        (Some(_), Some(Err(looked))) => {
+        (Some(_), Some(Probe::Failed(looked))) => {
             check("credentials", what, Mark::Fail, looked.clone(), acts)
         }
     }
@@ -408,8 +416,8 @@ fn clock_line(facts: &Facts, acts: bool) -> Check {
 
 fn zone_line(facts: &Facts) -> Check {
     match &facts.zone {
-        Ok(zone) => check("timezone", "time zone", Mark::Pass, zone.clone(), false),
-        Err(why) => check(
+        Probe::Found(zone) => check("timezone", "time zone", Mark::Pass, zone.clone(), false),
+        Probe::Failed(why) => check(
             "timezone",
             "time zone",
             Mark::Fail,
