@@ -402,9 +402,10 @@ pub struct TargetArgs {
     pub region: Option<String>,
 }
 
-fn parse_cloud(text: &str) -> Result<crate::config::ProviderKind, String> {
+fn parse_cloud(
+    text: &str,
+) -> Result<crate::config::ProviderKind, gpumeter_core::cloud::UnknownProvider> {
     text.parse()
-        .map_err(|e: gpumeter_core::cloud::UnknownProvider| e.to_string())
 }
 
 impl Cli {

@@ -30,7 +30,7 @@ pub use locate::line_col;
 pub use notify::{
     MinLevel, NotifyConfig, OscStyle, Secret, WebhookConfig, WebhookKind, WebhookUrl,
 };
-pub use values::{CudaVersion, MAX_DURATION, SheetRef, parse_duration};
+pub use values::{CudaVersion, DurationError, MAX_DURATION, SheetRef, parse_duration};
 pub use zone::ZoneSetting;
 
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
@@ -141,7 +141,7 @@ pub struct BudgetConfig {
 impl BudgetConfig {
     /// Refuses a `currency` unlike the sheet's: spend in one currency is never compared with a
     /// budget in another, and converting would need a rate nobody stated.
-    pub fn check_currency(&self, sheet: &crate::pricing::Sheet) -> Result<(), String> {
+    pub fn check_currency(&self, sheet: &crate::pricing::Sheet) -> Result<(), BudgetCurrencyError> {
         match self.currency {
             Some(currency) if currency != sheet.currency => {
                 let at = self
@@ -149,10 +149,10 @@ impl BudgetConfig {
                     .as_ref()
                     .map(|at| format!("{at}: "))
                     .unwrap_or_default();
-                Err(format!(
-                    "{at}budget.currency: {}",
-                    currency_mismatch(currency, sheet)
-                ))
+                Err(BudgetCurrencyError {
+                    at,
+                    mismatch: CurrencyMismatch::new(currency, sheet),
+                })
             }
             _ => Ok(()),
         }
@@ -310,12 +310,34 @@ pub enum ConfigError {
     },
 }
 
-fn currency_mismatch(currency: Currency, sheet: &crate::pricing::Sheet) -> String {
-    format!(
-        "the budget is in {currency} but the price sheet `{}` prices in {}; expected {} (or no \
-         currency, to take the sheet's)",
-        sheet.id, sheet.currency, sheet.currency
-    )
+/// A budget in another currency than its price sheet's.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the budget is in {budget} but the price sheet `{sheet}` prices in {priced}; expected {priced} \
+     (or no currency, to take the sheet's)"
+)]
+pub struct CurrencyMismatch {
+    budget: Currency,
+    sheet: String,
+    priced: Currency,
+}
+
+impl CurrencyMismatch {
+    fn new(budget: Currency, sheet: &crate::pricing::Sheet) -> Self {
+        CurrencyMismatch {
+            budget,
+            sheet: sheet.id.clone(),
+            priced: sheet.currency,
+        }
+    }
+}
+
+/// [`CurrencyMismatch`], and where the budget's currency is written.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{at}budget.currency: {mismatch}")]
+pub struct BudgetCurrencyError {
+    at: String,
+    mismatch: CurrencyMismatch,
 }
 
 fn key_prefix(key: Option<&str>) -> String {
@@ -399,7 +421,7 @@ impl Config {
                 return Err(invalid(
                     span,
                     Some("budget.currency".into()),
-                    currency_mismatch(currency, sheet),
+                    CurrencyMismatch::new(currency, sheet).to_string(),
                 ));
             }
             let (line, column) = span.map_or((1, 1), |s| line_col(src, s.start));

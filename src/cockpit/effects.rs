@@ -83,8 +83,9 @@ impl EffectRunner<'_> {
             }
             Effect::StartWatchdog => {
                 let result = match &self.watchdog {
-                    Some(spawn) => super::watchdog::start(spawn, self.events.clone()),
-                    None => Err("this cockpit starts no watchdog".into()),
+                    Some(spawn) => super::watchdog::start(spawn, self.events.clone())
+                        .map_err(crate::guard::StartError::from),
+                    None => Err(crate::guard::StartError::NoWatchdog),
                 };
                 let tx = self.events.clone();
                 tokio::spawn(async move {

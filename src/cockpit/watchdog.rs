@@ -12,11 +12,11 @@ use crate::app::Event;
 
 /// Starts `gpumeter watchdog` detached, with the flags the cockpit was given, and hands back
 /// the child to reap.
-pub type StartWatchdog = Arc<dyn Fn() -> Result<Child, String> + Send + Sync>;
+pub type StartWatchdog = Arc<dyn Fn() -> std::io::Result<Child> + Send + Sync>;
 
 /// Starts the watchdog and the thread that waits for it; the watchdog's pid, or why it did
 /// not start.
-pub fn start(spawn: &StartWatchdog, events: mpsc::Sender<Event>) -> Result<u32, String> {
+pub fn start(spawn: &StartWatchdog, events: mpsc::Sender<Event>) -> std::io::Result<u32> {
     let mut child = spawn()?;
     let pid = child.id();
     // Without the thread the watchdog still runs; only its end goes unheard (the guard link

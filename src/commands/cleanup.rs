@@ -12,7 +12,7 @@ use super::{CommandResult, EXIT_FAILED, Failure, emit};
 use crate::app::Confirm;
 use crate::cli::{ActionArgs, CleanupArgs, CleanupKindArg, Cli};
 use crate::ledger::record::FROM_COMMAND;
-use crate::ledger::{Delete, Ledger, path_in};
+use crate::ledger::{Delete, Ledger, Unpriced, path_in};
 use crate::meter::{ResourceKind, monthly_after_release};
 use crate::money::Money;
 use crate::pricing::Sheet;
@@ -169,15 +169,10 @@ fn record(ctx: &Context, outcomes: &[Outcome], sheet: Option<&Sheet>) {
     let kept = Ledger::open(path_in(&ctx.data_dir, ctx.demo)).and_then(|mut ledger| {
         outcomes.iter().try_for_each(|o| {
             let monthly = match sheet {
-                None => Err("no price sheet for the region".to_string()),
+                None => Err(Unpriced::NoSheet),
                 Some(s) => monthly_after_release(s, &o.resource.to_meter())
                     .map(|m| Money::new(m, s.currency))
-                    .ok_or_else(|| {
-                        format!(
-                            "the price sheet has no price for a {}",
-                            o.resource.kind.label()
-                        )
-                    }),
+                    .ok_or(Unpriced::NoPrice(o.resource.kind.label())),
             };
             let delete = Delete {
                 resource: &o.resource,
@@ -288,18 +283,31 @@ fn kind(arg: CleanupKindArg) -> CleanupKind {
 }
 
 /// An age such as `30d`, `12h` or `1d12h`: days count 24 hours, as a resource's age does.
-fn parse_age(text: &str) -> Result<SignedDuration, String> {
+fn parse_age(text: &str) -> Result<SignedDuration, AgeError> {
     let span: jiff::Span = text
         .trim()
         .parse()
-        .map_err(|_| format!("`{text}` is not an age: write it like 30d, 12h or 90m"))?;
+        .map_err(|_| AgeError::Malformed(text.to_owned()))?;
     let age = span
         .to_duration(jiff::SpanRelativeTo::days_are_24_hours())
-        .map_err(|e| format!("`{text}`: {e}"))?;
+        .map_err(|source| AgeError::Span {
+            text: text.to_owned(),
+            source,
+        })?;
     if age.is_negative() {
-        return Err(format!("`{text}` is negative"));
+        return Err(AgeError::Negative(text.to_owned()));
     }
     Ok(age)
+}
+
+#[derive(Debug, thiserror::Error)]
+enum AgeError {
+    #[error("`{0}` is not an age: write it like 30d, 12h or 90m")]
+    Malformed(String),
+    #[error("`{text}`: {source}")]
+    Span { text: String, source: jiff::Error },
+    #[error("`{0}` is negative")]
+    Negative(String),
 }
 
 #[cfg(test)]
@@ -310,7 +318,7 @@ mod tests {
     fn ages_take_days_and_refuse_what_is_not_one() {
         assert_eq!(parse_age("30d").unwrap(), SignedDuration::from_hours(720));
         assert_eq!(parse_age("1d12h").unwrap(), SignedDuration::from_hours(36));
-        assert!(parse_age("soon").unwrap_err().contains("30d"));
+        assert!(parse_age("soon").unwrap_err().to_string().contains("30d"));
         assert!(parse_age("-2d").is_err());
     }
 

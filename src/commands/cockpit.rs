@@ -180,7 +180,7 @@ fn pricing(
         ctx.config
             .budget
             .check_currency(&p.sheet)
-            .map_err(Failure::bad_input)?;
+            .map_err(|e| Failure::bad_input(e.to_string()))?;
     }
     Ok(pricing)
 }

@@ -67,7 +67,10 @@ fn first<T>(flag: Option<T>, configured: Option<T>) -> Option<Found<T>> {
 mod tests {
     use super::*;
 
-    #[allow(clippy::unnecessary_wraps)]
+    #[expect(
+        clippy::unnecessary_wraps,
+        reason = "the tests build Detected fields, which are Options"
+    )]
     fn at<T>(value: T, from: &str) -> Option<Found<T>> {
         Some(found(value, from))
     }

@@ -17,7 +17,7 @@ use jiff::Timestamp;
 use super::context::Context;
 use super::{CommandResult, Failure, emit};
 use crate::cli::{Cli, WatchdogArgs};
-use crate::config::{OnExpiry, parse_duration};
+use crate::config::{DurationError, OnExpiry, parse_duration};
 use crate::guard::IdleTracker;
 use crate::ledger::{Ledger, path_in};
 use crate::notify::Notifier;
@@ -36,9 +36,24 @@ pub const DEFAULT_INTERVAL: Duration = Duration::from_secs(5);
 
 /// How often a watchdog checks, from text as the user wrote it, held to
 /// [`crate::guard::watchdog_interval`]'s bounds.
-pub fn parse_interval(text: &str) -> Result<Duration, String> {
+pub fn parse_interval(text: &str) -> Result<Duration, IntervalTextError> {
     let interval = parse_duration(text)?;
-    crate::guard::watchdog_interval(interval).map_err(|e| format!("`{text}` {e}"))
+    crate::guard::watchdog_interval(interval).map_err(|reason| IntervalTextError::Bounds {
+        text: text.to_owned(),
+        reason,
+    })
+}
+
+/// Why an interval's text was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum IntervalTextError {
+    #[error(transparent)]
+    Duration(#[from] DurationError),
+    #[error("`{text}` {reason}")]
+    Bounds {
+        text: String,
+        reason: crate::guard::IntervalError,
+    },
 }
 
 pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
@@ -127,13 +142,13 @@ pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
         });
         runtime.block_on(watch(w, NvmlSource::new(NvmlConfig::default()), host))
     }
-    .map_err(Failure::failed)?;
+    .map_err(|e| Failure::failed(e.to_string()))?;
     match ended {
         Ended::AlreadyGuarded(Some(pid)) => emit(&format!(
             "a watchdog (pid {pid}) already guards this instance"
         )),
         Ended::AlreadyGuarded(None) => emit("a watchdog already guards this instance"),
-        Ended::LedgerGone(why) => return Err(Failure::failed(why)),
+        Ended::LedgerGone(why) => return Err(Failure::failed(why.to_string())),
         Ended::Released => emit("the instance is released; the watchdog is done"),
         Ended::Stopped => emit("watchdog stopped"),
         Ended::Unwatched => emit("the demo cockpit has ended and nothing is left to enforce"),
@@ -166,7 +181,7 @@ fn budget(ctx: &Context, provider: &dyn crate::provider::Provider) -> Option<Wat
         }
     };
     if let Err(e) = config.check_currency(&pricing.sheet) {
-        cannot(&e);
+        cannot(&e.to_string());
         return None;
     }
     let currency = pricing.sheet.currency;
@@ -184,14 +199,18 @@ fn budget(ctx: &Context, provider: &dyn crate::provider::Provider) -> Option<Wat
     Some(budget)
 }
 
-pub fn parse_policy(text: &str) -> Result<OnExpiry, String> {
+pub fn parse_policy(text: &str) -> Result<OnExpiry, UnknownPolicy> {
     match text {
         "alert" => Ok(OnExpiry::Alert),
         "stop" => Ok(OnExpiry::Stop),
         "release" => Ok(OnExpiry::Release),
-        other => Err(format!("`{other}` is not one of alert, stop, release")),
+        other => Err(UnknownPolicy(other.to_owned())),
     }
 }
+
+#[derive(Debug, thiserror::Error)]
+#[error("`{0}` is not one of alert, stop, release")]
+pub struct UnknownPolicy(String);
 
 fn simulator(args: &WatchdogArgs) -> Result<Simulator, Failure> {
     let scenario = scenario_file::resolve(&args.scenario)
@@ -274,14 +293,13 @@ pub fn target_args(cli: &Cli) -> Vec<String> {
 /// Starts `gpumeter watchdog` detached, with the same global flags (one that finds another
 /// already guarding the instance leaves it in charge and exits 0). Its output goes to
 /// [`LOG_FILE`] in `data_dir`. The caller reaps the child.
-pub fn spawn_detached(data_dir: &Path, passthrough: &[String]) -> Result<Child, String> {
-    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+pub fn spawn_detached(data_dir: &Path, passthrough: &[String]) -> std::io::Result<Child> {
+    let exe = std::env::current_exe()?;
     let log = crate::files::open_private(
         &data_dir.join(LOG_FILE),
         std::fs::OpenOptions::new().create(true).append(true),
-    )
-    .map_err(|e| e.to_string())?;
-    let err = log.try_clone().map_err(|e| e.to_string())?;
+    )?;
+    let err = log.try_clone()?;
     // A process group of its own from its first instant (it starts its own session only once
     // it has read its context): a signal to the cockpit's group, as `timeout` or a key sends
     // one, does not reach the watchdog that is to outlive the cockpit.
@@ -293,5 +311,4 @@ pub fn spawn_detached(data_dir: &Path, passthrough: &[String]) -> Result<Child, 
     .stdout(log)
     .stderr(err)
     .spawn()
-    .map_err(|e| e.to_string())
 }

@@ -84,6 +84,19 @@ impl WebhookKind {
     }
 }
 
+/// Why a webhook's address or secret was refused. None quotes the address: it holds the token.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WebhookError {
+    #[error("not a web address: write it like https://hooks.slack.com/…")]
+    NotAnAddress,
+    #[error("a webhook address starts with https:// and names a host")]
+    NotWeb,
+    #[error("{0} webhooks are not signed: drop `secret` (only dingtalk and feishu use one)")]
+    Unsigned(&'static str),
+    #[error("the secret is empty: paste it, or drop `secret`")]
+    EmptySecret,
+}
+
 /// A webhook address. Prints as `https://hooks.slack.com/…`: the path and query hold the
 /// token.
 #[derive(Clone, PartialEq, Eq)]
@@ -91,11 +104,10 @@ pub struct WebhookUrl(reqwest::Url);
 
 impl WebhookUrl {
     /// Only `http` and `https` addresses with a host. The error never quotes the address.
-    pub fn parse(s: &str) -> Result<WebhookUrl, String> {
-        let url = reqwest::Url::parse(s.trim())
-            .map_err(|_| "not a web address: write it like https://hooks.slack.com/…")?;
+    pub fn parse(s: &str) -> Result<WebhookUrl, WebhookError> {
+        let url = reqwest::Url::parse(s.trim()).map_err(|_| WebhookError::NotAnAddress)?;
         if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
-            return Err("a webhook address starts with https:// and names a host".into());
+            return Err(WebhookError::NotWeb);
         }
         Ok(WebhookUrl(url))
     }
@@ -183,17 +195,14 @@ struct RawWebhook {
 }
 
 impl TryFrom<RawWebhook> for WebhookConfig {
-    type Error = String;
+    type Error = WebhookError;
 
-    fn try_from(raw: RawWebhook) -> Result<Self, String> {
+    fn try_from(raw: RawWebhook) -> Result<Self, WebhookError> {
         if raw.secret.is_some() && !raw.kind.signs() {
-            return Err(format!(
-                "{} webhooks are not signed: drop `secret` (only dingtalk and feishu use one)",
-                raw.kind.name()
-            ));
+            return Err(WebhookError::Unsigned(raw.kind.name()));
         }
         if raw.secret.as_ref().is_some_and(|s| s.0.trim().is_empty()) {
-            return Err("the secret is empty: paste it, or drop `secret`".into());
+            return Err(WebhookError::EmptySecret);
         }
         Ok(WebhookConfig {
             kind: raw.kind,

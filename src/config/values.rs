@@ -15,27 +15,31 @@ use serde::de::{self, Deserializer, Visitor};
 /// nothing to a rented machine, and a deadline that far stays a time the clock can show.
 pub const MAX_DURATION: Duration = Duration::from_secs(87_600 * 3600);
 
+/// Why a duration's text was refused; each holds the text as written.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DurationError {
+    #[error("`{0}` is negative: a duration must be 0 or more")]
+    Negative(String),
+    #[error("`{0}` is too large: the largest duration accepted is {max}h (10 years)", max = MAX_DURATION.as_secs() / 3600)]
+    TooLarge(String),
+    #[error("`{0}` is not a duration: write it like 8h, 45m, 90s or 1h30m")]
+    Malformed(String),
+    #[error("`{0}` is zero: this duration must be more than zero")]
+    Zero(String),
+}
+
 /// Parses `"8h"`, `"45m"`, `"90s"`, `"1h30m"` (or ISO 8601 `"PT8H"`) into a duration from zero
 /// to [`MAX_DURATION`]. Every duration the command line and the config take comes through here.
-pub fn parse_duration(s: &str) -> Result<Duration, String> {
-    let negative = || format!("`{s}` is negative: a duration must be 0 or more");
-    let too_large = || {
-        format!(
-            "`{s}` is too large: the largest duration accepted is {}h (10 years)",
-            MAX_DURATION.as_secs() / 3600
-        )
-    };
+pub fn parse_duration(s: &str) -> Result<Duration, DurationError> {
+    let negative = || DurationError::Negative(s.to_owned());
+    let too_large = || DurationError::TooLarge(s.to_owned());
     let signed: SignedDuration = match s.trim().parse() {
         Ok(signed) => signed,
         // Numbers too big to count in are still a duration, only too long a one.
         Err(_) => match shrunk_numbers(s.trim()).parse::<SignedDuration>() {
             Ok(shape) if shape.is_negative() => return Err(negative()),
             Ok(_) => return Err(too_large()),
-            Err(_) => {
-                return Err(format!(
-                    "`{s}` is not a duration: write it like 8h, 45m, 90s or 1h30m"
-                ));
-            }
+            Err(_) => return Err(DurationError::Malformed(s.to_owned())),
         },
     };
     let duration = Duration::try_from(signed).map_err(|_| negative())?;
@@ -70,12 +74,10 @@ fn shrunk_numbers(s: &str) -> String {
     out
 }
 
-fn positive(s: &str) -> Result<Duration, String> {
+fn positive(s: &str) -> Result<Duration, DurationError> {
     let d = parse_duration(s)?;
     if d.is_zero() {
-        Err(format!(
-            "`{s}` is zero: this duration must be more than zero"
-        ))
+        Err(DurationError::Zero(s.to_owned()))
     } else {
         Ok(d)
     }

@@ -29,25 +29,34 @@ impl fmt::Display for ZoneSetting {
 pub const HOW_TO_LIST: &str = "`timedatectl list-timezones` lists them, and so does \
      https://en.wikipedia.org/wiki/List_of_tz_database_time_zones";
 
+/// Why a time zone name was refused; each holds the name, cut to one short line.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ZoneError {
+    #[error(
+        "`{0}` cannot be looked up: this machine has no time zone database; install the tzdata \
+         package, or leave timezone unset for UTC"
+    )]
+    NoDatabase(String),
+    #[error(
+        "`{0}` is not a time zone: expected an IANA name such as \"Asia/Shanghai\", \
+         \"America/New_York\" or \"UTC\"; {HOW_TO_LIST}"
+    )]
+    Unknown(String),
+}
+
 impl ZoneSetting {
     /// Looks `name` up in the time zone database.
-    pub fn parse(name: &str) -> Result<ZoneSetting, String> {
+    pub fn parse(name: &str) -> Result<ZoneSetting, ZoneError> {
         let trimmed = name.trim();
         match TimeZone::get(trimmed) {
             Ok(tz) => Ok(ZoneSetting {
                 name: trimmed.to_string(),
                 tz,
             }),
-            Err(_) if jiff::tz::db().is_definitively_empty() => Err(format!(
-                "`{}` cannot be looked up: this machine has no time zone database; install \
-                 the tzdata package, or leave timezone unset for UTC",
-                gpumeter_core::text::one_line(name, 60)
+            Err(_) if jiff::tz::db().is_definitively_empty() => Err(ZoneError::NoDatabase(
+                gpumeter_core::text::one_line(name, 60),
             )),
-            Err(_) => Err(format!(
-                "`{}` is not a time zone: expected an IANA name such as \"Asia/Shanghai\", \
-                 \"America/New_York\" or \"UTC\"; {HOW_TO_LIST}",
-                gpumeter_core::text::one_line(name, 60)
-            )),
+            Err(_) => Err(ZoneError::Unknown(gpumeter_core::text::one_line(name, 60))),
         }
     }
 }

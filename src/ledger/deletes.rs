@@ -15,13 +15,23 @@ use super::store::Ledger;
 use crate::money::Money;
 use crate::provider::{ActionReport, LinkedResource, ProviderError};
 
+/// Why what a deleted resource billed a month is not known.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Unpriced {
+    #[error("no price sheet for the region")]
+    NoSheet,
+    /// The sheet prices no resource of this kind (its label).
+    #[error("the price sheet has no price for a {0}")]
+    NoPrice(&'static str),
+}
+
 /// One delete of a cleanup, as it ended.
 #[derive(Debug)]
 pub struct Delete<'a> {
     pub resource: &'a LinkedResource,
     /// What the resource billed a month, which its delete stops; the reason when that is not
     /// known (no sheet, no price on it).
-    pub monthly: Result<Money, String>,
+    pub monthly: Result<Money, Unpriced>,
     pub result: &'a Result<ActionReport, ProviderError>,
     /// Who deleted it: [`FROM_COMMAND`](super::record::FROM_COMMAND) for the command line.
     pub origin: &'static str,
@@ -47,7 +57,7 @@ impl Delete<'_> {
         };
         let (monthly, currency, unknown) = match &self.monthly {
             Ok(m) => (Some(m.amount.to_string()), Some(m.currency.as_str()), None),
-            Err(why) => (None, None, Some(why.as_str())),
+            Err(why) => (None, None, Some(why.to_string())),
         };
         let request = json!({
             "action": "delete",

@@ -6,7 +6,7 @@ use rust_decimal::dec;
 
 use super::super::record::FROM_COMMAND;
 use super::super::{Ledger, demo};
-use super::Delete;
+use super::{Delete, Unpriced};
 use crate::money::{Currency, Money};
 use crate::provider::{Action, ActionReport, LinkedResource, ProviderError};
 
@@ -120,7 +120,7 @@ fn an_unconfirmed_delete_is_kept_with_an_unknown_cost_and_ends_nothing() {
         .record_delete(
             &Delete {
                 resource: &disk,
-                monthly: Err("no price sheet for this region".into()),
+                monthly: Err(Unpriced::NoSheet),
                 result: &result,
                 origin: FROM_COMMAND,
             },
@@ -144,7 +144,7 @@ fn an_unconfirmed_delete_is_kept_with_an_unknown_cost_and_ends_nothing() {
     assert!(request["stops_monthly"].is_null(), "{request}");
     assert_eq!(
         request["stops_monthly_unknown"],
-        "no price sheet for this region"
+        "no price sheet for the region"
     );
     assert!(rows.leftovers.iter().any(|r| r.id == disk.id));
     assert!(ledger.confirmed_deletes().unwrap().is_empty());
@@ -160,7 +160,7 @@ fn a_delete_of_a_resource_never_seen_with_an_instance_is_still_kept() {
         .record_delete(
             &Delete {
                 resource: &orphan,
-                monthly: Err("no price sheet".into()),
+                monthly: Err(Unpriced::NoSheet),
                 result: &result,
                 origin: FROM_COMMAND,
             },

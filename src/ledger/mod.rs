@@ -39,7 +39,7 @@ pub mod write;
 use std::path::{Path, PathBuf};
 
 pub use aggregate::{GpuPoint, MinuteAggregator, Tick};
-pub use deletes::Delete;
+pub use deletes::{Delete, Unpriced};
 pub use error::LedgerError;
 pub use guard::{Change, Claim, GuardPolicy, GuardState, IdleArmed, Watchdog};
 pub use insert::Batch;

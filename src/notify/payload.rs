@@ -114,23 +114,56 @@ pub fn judge(kind: WebhookKind, response: &HttpResponse) -> Verdict {
 
 /// Whether the service took the alert; the failure in a few words when it did not. The text
 /// quotes only the service's error code and message, never the request.
-pub fn accepted(kind: WebhookKind, response: &HttpResponse) -> Result<(), String> {
-    if !(200..300).contains(&response.status) {
+pub fn accepted(kind: WebhookKind, response: &HttpResponse) -> Result<(), Refused> {
+    let status = response.status;
+    if !(200..300).contains(&status) {
         return Err(match body_error(kind, &response.body) {
-            Some((code, message)) => format!("HTTP {}: {code} {message}", response.status),
-            None => format!("HTTP {}", response.status),
+            Some((code, message)) => Refused::StatusCoded {
+                status,
+                code,
+                message,
+            },
+            None => Refused::Status(status),
         });
     }
     if kind == WebhookKind::Slack
         && let Some(word) = slack_error_word(&response.body)
     {
-        return Err(format!("HTTP {}: {word}", response.status));
+        return Err(Refused::Said {
+            status,
+            message: word.to_owned(),
+        });
     }
     match body_error(kind, &response.body) {
-        Some((0, message)) => Err(format!("HTTP {}: {message}", response.status)),
-        Some((code, message)) => Err(format!("HTTP {}: error {code} {message}", response.status)),
+        Some((0, message)) => Err(Refused::Said { status, message }),
+        Some((code, message)) => Err(Refused::Coded {
+            status,
+            code,
+            message,
+        }),
         None => Ok(()),
     }
+}
+
+/// How a service refused an alert: its status, and its own error code and message if any.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Refused {
+    #[error("HTTP {0}")]
+    Status(u16),
+    #[error("HTTP {status}: {code} {message}")]
+    StatusCoded {
+        status: u16,
+        code: i64,
+        message: String,
+    },
+    #[error("HTTP {status}: {message}")]
+    Said { status: u16, message: String },
+    #[error("HTTP {status}: error {code} {message}")]
+    Coded {
+        status: u16,
+        code: i64,
+        message: String,
+    },
 }
 
 #[cfg(test)]

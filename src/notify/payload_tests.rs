@@ -105,7 +105,10 @@ fn errors_in_a_200_body_are_failures() {
         ),
     ];
     for (kind, body, expect) in failed {
-        assert_eq!(accepted(kind, &answer(200, body)), Err(expect.into()));
+        assert_eq!(
+            accepted(kind, &answer(200, body)).map_err(|e| e.to_string()),
+            Err(expect.into())
+        );
         assert_eq!(
             judge(kind, &answer(200, body)),
             Verdict::Done,
@@ -117,14 +120,15 @@ fn errors_in_a_200_body_are_failures() {
 #[test]
 fn statuses_and_throttling_codes() {
     assert_eq!(
-        accepted(WebhookKind::Json, &answer(500, "boom")),
+        accepted(WebhookKind::Json, &answer(500, "boom")).map_err(|e| e.to_string()),
         Err("HTTP 500".into())
     );
     assert_eq!(
         accepted(
             WebhookKind::Dingtalk,
             &answer(400, r#"{"errcode":300001,"errmsg":"token is not exist"}"#)
-        ),
+        )
+        .map_err(|e| e.to_string()),
         Err("HTTP 400: 300001 token is not exist".into())
     );
     assert_eq!(
@@ -163,6 +167,8 @@ fn statuses_and_throttling_codes() {
 #[test]
 fn a_service_message_cannot_carry_control_characters() {
     let body = r#"{"errcode":1,"errmsg":"bad\u001b]0;x\u0007 thing"}"#;
-    let error = accepted(WebhookKind::Wecom, &answer(200, body)).unwrap_err();
+    let error = accepted(WebhookKind::Wecom, &answer(200, body))
+        .unwrap_err()
+        .to_string();
     assert!(!error.chars().any(char::is_control), "{error:?}");
 }

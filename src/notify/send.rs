@@ -132,9 +132,14 @@ fn bound(policy: &HttpPolicy) -> Duration {
         .saturating_add(Duration::from_secs(1))
 }
 
+/// The webhooks' HTTP client could not be built.
+#[derive(Debug, thiserror::Error)]
+#[error("webhooks: {0}")]
+pub struct NoWebhooks(#[from] crate::provider::http::HttpError);
+
 impl Notifier {
     /// `instance` names the instance in every message (its id, or a name of the user's).
-    pub fn new(config: &NotifyConfig, instance: Option<String>) -> Result<Notifier, String> {
+    pub fn new(config: &NotifyConfig, instance: Option<String>) -> Result<Notifier, NoWebhooks> {
         Notifier::with_policy(config, instance, policy(config))
     }
 
@@ -142,8 +147,8 @@ impl Notifier {
         config: &NotifyConfig,
         instance: Option<String>,
         policy: HttpPolicy,
-    ) -> Result<Notifier, String> {
-        let http = Http::new(policy).map_err(|e| format!("webhooks: {e}"))?;
+    ) -> Result<Notifier, NoWebhooks> {
+        let http = Http::new(policy)?;
         let hooks = config
             .webhook
             .iter()
@@ -231,7 +236,7 @@ impl Notifier {
             )
             .await
             .map_err(|e| e.to_string())
-            .and_then(|response| payload::accepted(kind, &response));
+            .and_then(|response| payload::accepted(kind, &response).map_err(|e| e.to_string()));
         let id = hook.id.clone();
         match result {
             Ok(()) => Outcome::Sent { hook: id, key },

@@ -16,12 +16,21 @@ use crate::telemetry::{GpuRound, HostSample, Telemetry};
 /// A watchdog whose last heartbeat is older than this counts as dead.
 pub const WATCHDOG_STALE_AFTER: Duration = Duration::from_secs(60);
 
+/// Why an inventory read failed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum NoInventory {
+    #[error(transparent)]
+    Provider(#[from] crate::provider::ProviderError),
+    #[error("the provider did not answer in time")]
+    Timeout,
+}
+
 /// What the background tasks send the collector.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Input {
     Telemetry(Telemetry),
     /// An inventory read, or why it failed, and when it was read.
-    Inventory(Result<Inventory, String>, Timestamp),
+    Inventory(Result<Inventory, NoInventory>, Timestamp),
     /// The instance's row in the ledger's guard table (`None`: no row, or no ledger).
     Guard(Option<GuardState>),
 }

@@ -10,7 +10,7 @@ use tokio::net::TcpListener;
 use tokio::sync::{mpsc, watch};
 use tokio::time::MissedTickBehavior;
 
-use super::collect::{Collector, Input};
+use super::collect::{Collector, Input, NoInventory};
 use super::http::serve_http;
 use super::snapshot::Snapshot;
 use crate::ledger::Ledger;
@@ -90,8 +90,8 @@ fn spawn_inventory(
         loop {
             every.tick().await;
             let result = match tokio::time::timeout(INVENTORY_TIMEOUT, provider.inventory()).await {
-                Ok(r) => r.map_err(|e| e.to_string()),
-                Err(_) => Err("the provider did not answer in time".to_string()),
+                Ok(r) => r.map_err(NoInventory::from),
+                Err(_) => Err(NoInventory::Timeout),
             };
             if tx
                 .send(Input::Inventory(result, Timestamp::now()))

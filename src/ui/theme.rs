@@ -140,14 +140,16 @@ impl Preset {
 #[derive(Debug, Clone, Copy)]
 struct StyleSpec(Style);
 
-fn parse_color(s: &str) -> Result<Color, String> {
-    s.parse().map_err(|_| {
-        format!(
-            "`{s}` is not a colour: use a name (red, light blue, dark gray), \
-             #rrggbb, or an index 0-255 as a string (\"208\")"
-        )
-    })
+fn parse_color(s: &str) -> Result<Color, NotAColour> {
+    s.parse().map_err(|_| NotAColour(s.to_owned()))
 }
+
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "`{0}` is not a colour: use a name (red, light blue, dark gray), #rrggbb, or an index 0-255 \
+     as a string (\"208\")"
+)]
+struct NotAColour(String);
 
 fn de_color<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Color>, D::Error> {
     let s = String::deserialize(d)?;

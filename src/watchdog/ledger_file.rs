@@ -7,6 +7,8 @@
 use std::os::unix::fs::MetadataExt as _;
 use std::path::Path;
 
+use super::error::{LedgerGone, WatchError};
+
 /// The file at a path when the watchdog opened it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Identity {
@@ -16,9 +18,11 @@ pub struct Identity {
 
 impl Identity {
     /// The file at `path` now (a symlink is itself, not what it points to).
-    pub fn of(path: &Path) -> Result<Self, String> {
-        let meta = std::fs::symlink_metadata(path)
-            .map_err(|e| format!("cannot look at the ledger {}: {e}", path.display()))?;
+    pub fn of(path: &Path) -> Result<Self, WatchError> {
+        let meta = std::fs::symlink_metadata(path).map_err(|source| WatchError::LookAtLedger {
+            path: path.to_path_buf(),
+            source,
+        })?;
         Ok(Identity {
             dev: meta.dev(),
             ino: meta.ino(),
@@ -26,18 +30,13 @@ impl Identity {
     }
 
     /// `Ok` while `path` still names this file; why not, otherwise.
-    pub fn still_at(&self, path: &Path) -> Result<(), String> {
+    pub fn still_at(&self, path: &Path) -> Result<(), LedgerGone> {
         match std::fs::symlink_metadata(path) {
             Ok(meta) if meta.dev() == self.dev && meta.ino() == self.ino => Ok(()),
-            Ok(_) => Err(format!(
-                "the ledger {} was replaced by another file; this watchdog stops, as nobody \
-                 could see or stop it through the new one",
-                path.display()
-            )),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(format!(
-                "the ledger {} was deleted; this watchdog stops, as nobody could see or stop it",
-                path.display()
-            )),
+            Ok(_) => Err(LedgerGone::Replaced(path.to_path_buf())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                Err(LedgerGone::Deleted(path.to_path_buf()))
+            }
             // Anything else (a directory made unreadable for a moment) is not taken for gone.
             Err(_) => Ok(()),
         }
@@ -64,9 +63,9 @@ mod tests {
         std::fs::write(&other, "c").unwrap();
         std::fs::rename(&other, &path).unwrap();
         let e = id.still_at(&path).unwrap_err();
-        assert!(e.contains("was replaced"), "{e}");
+        assert!(e.to_string().contains("was replaced"), "{e}");
         std::fs::remove_file(&path).unwrap();
         let e = id.still_at(&path).unwrap_err();
-        assert!(e.contains("was deleted"), "{e}");
+        assert!(e.to_string().contains("was deleted"), "{e}");
     }
 }

@@ -8,9 +8,11 @@
 //! - [`lock`]: the lock a watchdog holds for its life, which says whether one lives.
 //! - [`keys`]: the warning when the provider keys end before the deadline acts.
 //! - [`ledger_file`]: whether the ledger it opened is still at its path.
+//! - [`error`]: why it could not watch, or stopped because its ledger went away.
 //! - [`budget`]: spend against `[budget] per_instance`, its crossings and `on_budget`.
 
 pub mod budget;
+pub mod error;
 pub mod guardian;
 pub mod keys;
 pub mod ledger_file;

@@ -15,6 +15,7 @@ use jiff::Timestamp;
 use tokio::sync::mpsc;
 use tokio::time::MissedTickBehavior;
 
+use super::error::WatchError;
 use super::guardian::{Decision, Guardian};
 use super::keys::KeysWarned;
 use super::take_up::take_up;
@@ -70,7 +71,7 @@ pub enum Ended {
     /// A demo's cockpit is gone and there is no deadline or idle action left to enforce.
     Unwatched,
     /// The ledger file it opened is no longer at its path (deleted or replaced): why.
-    LedgerGone(String),
+    LedgerGone(super::error::LedgerGone),
 }
 
 /// Heartbeats that may fail in a row before the watchdog gives up.
@@ -111,15 +112,17 @@ fn starter_gone(started_by: Option<u32>) -> bool {
     })
 }
 
-pub async fn watch<G, H>(mut w: Watch, gpu: G, host: H) -> Result<Ended, String>
+pub async fn watch<G, H>(mut w: Watch, gpu: G, host: H) -> Result<Ended, WatchError>
 where
     G: GpuSource + 'static,
     H: HostSource + 'static,
 {
     // Zero would panic below and a nanosecond would spin: the command refuses both, and so
     // does the loop, for any other caller.
-    crate::guard::watchdog_interval(w.interval)
-        .map_err(|e| format!("the interval {:?} {e}", w.interval))?;
+    crate::guard::watchdog_interval(w.interval).map_err(|reason| WatchError::Interval {
+        interval: w.interval,
+        reason,
+    })?;
     let pid = std::process::id();
     let mut clocks = Clocks::new(w.wall.clone());
     let now = (w.wall)();
@@ -151,14 +154,13 @@ where
     let sampling = SamplerConfig {
         interval: w.interval,
     };
-    let gpu_sampler = spawn_gpu_sampler(gpu, sampling, tx.clone()).map_err(|e| e.to_string())?;
-    let host_sampler = spawn_host_sampler(host, sampling, tx).map_err(|e| e.to_string())?;
+    let gpu_sampler = spawn_gpu_sampler(gpu, sampling, tx.clone())?;
+    let host_sampler = spawn_host_sampler(host, sampling, tx)?;
     let mut guardian = Guardian::new(w.idle.clone(), w.on_idle);
     let (mut gpus, mut host): (Option<GpuRound>, Option<HostSample>) = (None, None);
     let mut every = tokio::time::interval(w.interval);
     every.set_missed_tick_behavior(MissedTickBehavior::Skip);
-    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-        .map_err(|e| e.to_string())?;
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
     let mut failures = 0;
     let mut keys_warned = KeysWarned::default();
     let ended = loop {
@@ -171,7 +173,7 @@ where
             _ = every.tick() => {}
         }
         if let Err(why) = ledger_file.still_at(w.ledger.path()) {
-            say(&why);
+            say(&why.to_string());
             break Ended::LedgerGone(why);
         }
         let t = clocks.read(&mut w);
@@ -456,7 +458,7 @@ fn ended_note(ended: &Ended, pid: u32) -> String {
         Ended::Released => "the instance is released".into(),
         Ended::Stopped => "asked to stop, or another watchdog took over".into(),
         Ended::Unwatched => "its demo cockpit is gone and nothing left needs it".into(),
-        Ended::LedgerGone(why) => why.clone(),
+        Ended::LedgerGone(why) => why.to_string(),
     };
     format!("watchdog {pid} ended: {why}")
 }

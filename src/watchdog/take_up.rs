@@ -4,6 +4,7 @@
 
 use jiff::Timestamp;
 
+use super::error::WatchError;
 use super::ledger_file::Identity;
 use super::run::{Watch, record, stale_after};
 use crate::ledger::{Claim, EventRecord};
@@ -14,7 +15,7 @@ pub(super) fn take_up(
     w: &mut Watch,
     pid: u32,
     now: Timestamp,
-) -> Result<Result<(super::lock::Held, Identity), Option<u32>>, String> {
+) -> Result<Result<(super::lock::Held, Identity), Option<u32>>, WatchError> {
     let path = super::lock::path_for(w.ledger.path(), &w.instance);
     let held = match super::lock::acquire(&path, pid) {
         Ok(Ok(held)) => held,
@@ -24,9 +25,11 @@ pub(super) fn take_up(
                 holder.or_else(|| row.and_then(|g| g.watchdog).map(|h| h.pid))
             ));
         }
-        Err(e) => {
-            let at = w.ledger.path().display();
-            return Err(format!("cannot take the watchdog's lock beside {at}: {e}"));
+        Err(source) => {
+            return Err(WatchError::Lock {
+                at: w.ledger.path().to_path_buf(),
+                source,
+            });
         }
     };
     let ledger_file = Identity::of(w.ledger.path())?;
@@ -38,21 +41,17 @@ pub(super) fn take_up(
 
 /// Makes this process the instance's watchdog; the pid of the live one that already is, if one
 /// is.
-fn claim(w: &mut Watch, pid: u32, now: Timestamp) -> Result<Option<u32>, String> {
+fn claim(w: &mut Watch, pid: u32, now: Timestamp) -> Result<Option<u32>, WatchError> {
     let claim = w
         .ledger
-        .claim_watchdog(&w.instance, pid, now, stale_after(w.interval))
-        .map_err(|e| e.to_string())?;
+        .claim_watchdog(&w.instance, pid, now, stale_after(w.interval))?;
     let other = match claim {
         Claim::Claimed => return Ok(None),
         Claim::HeldBy(other) if super::process::running(other.pid) => return Ok(Some(other.pid)),
         Claim::HeldBy(other) => other.pid,
     };
     // Killed or crashed without clearing its claim: its heartbeat may still look fresh.
-    let taken = w
-        .ledger
-        .take_over_watchdog(&w.instance, other, pid, now)
-        .map_err(|e| e.to_string())?;
+    let taken = w.ledger.take_over_watchdog(&w.instance, other, pid, now)?;
     if !taken {
         let holder = w.ledger.guard(&w.instance).ok().flatten();
         return Ok(Some(

@@ -59,12 +59,7 @@ impl Tmux {
     /// A tmux server of its own for `name`, and the data directory (made private when
     /// `private`), or `None` without tmux.
     fn session(name: &str, private: bool) -> Option<Tmux> {
-        if Command::new("tmux").arg("-V").output().is_err() {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "tmux is required in CI: scripts/test installs it"
-            );
-            eprintln!("skipping: tmux is not installed");
+        if !crate::peer::installed("tmux") {
             return None;
         }
         let socket = format!("gpumeter-e2e-{name}-{}", std::process::id());

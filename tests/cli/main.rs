@@ -1,6 +1,9 @@
 //! The built `gpumeter` binary run as a user runs it: its output, exit status and files for
 //! each command, and the cockpit in a real terminal under tmux.
 
+#[path = "../shared/peer.rs"]
+mod peer;
+
 mod account_consistency;
 mod account_surfaces;
 mod actions_cli;

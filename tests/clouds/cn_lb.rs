@@ -91,7 +91,9 @@ fn sweep_then_clean(
 async fn alibaba_an_slb_without_a_healthy_backend_is_swept_and_deleted_through_the_binary() {
     use alibaba_peer::cloud::SLB;
     const IDLE: &str = "lb-bp1idle00001";
-    let peer = alibaba_peer::Peer::start();
+    let Some(peer) = alibaba_peer::Peer::start() else {
+        return;
+    };
     peer.cloud(|c| c.idle_lbs.push(IDLE.into()));
     let adapter = peer.adapter(Some(alibaba_peer::INSTANCE));
     let idle = only_lb(&adapter.sweep().await.unwrap());
@@ -123,7 +125,9 @@ async fn alibaba_an_slb_without_a_healthy_backend_is_swept_and_deleted_through_t
 
 #[tokio::test]
 async fn tencent_a_clb_without_a_healthy_backend_is_swept_and_deleted_through_the_binary() {
-    let peer = tencent_peer::Peer::start();
+    let Some(peer) = tencent_peer::Peer::start() else {
+        return;
+    };
     peer.cloud(|c| {
         for (id, healthy) in [("lb-inuse1", true), ("lb-idle01", false)] {
             c.lbs.push(tencent_peer::cloud::Clb {

@@ -59,7 +59,9 @@ fn not_checked(doc: &Value) -> Vec<(String, String)> {
 #[test]
 fn alibaba_every_region_is_swept_and_a_refused_one_is_not_checked() {
     use alibaba_peer::cloud::{IMAGE, REGION, REGIONS, SNAPSHOTS};
-    let peer = alibaba_peer::Peer::start();
+    let Some(peer) = alibaba_peer::Peer::start() else {
+        return;
+    };
     let bin = Bin::alibaba("alibaba", &peer);
     let (code, doc) = bin.sweep_doc(&["--all-regions"]);
     assert_eq!(code, Some(3), "the snapshots and the image bill: {doc:#}");
@@ -101,7 +103,9 @@ fn alibaba_every_region_is_swept_and_a_refused_one_is_not_checked() {
 #[test]
 fn tencent_every_region_is_swept_and_a_refused_one_is_not_checked() {
     use tencent_peer::{REGION, REGIONS};
-    let peer = tencent_peer::Peer::start();
+    let Some(peer) = tencent_peer::Peer::start() else {
+        return;
+    };
     peer.cloud(|c| {
         c.snapshots.push(tencent_peer::cloud::Snapshot {
             id: "snap-keep".into(),

@@ -101,7 +101,9 @@ mod alibaba {
 
     #[tokio::test]
     async fn the_sweep_carries_each_tag_and_a_tag_picks_exactly_the_tagged() {
-        let peer = Peer::start();
+        let Some(peer) = Peer::start() else {
+            return;
+        };
         tag(&peer);
         let adapter = peer.adapter(Some(INSTANCE));
         assert!(adapter.perform(&Action::Release).await.unwrap().confirmed);
@@ -132,7 +134,9 @@ mod alibaba {
 
     #[tokio::test]
     async fn a_stopped_instance_that_bills_carries_its_tags() {
-        let peer = Peer::start();
+        let Some(peer) = Peer::start() else {
+            return;
+        };
         peer.cloud(|c| {
             c.tags.insert(INSTANCE.into(), pairs(&[("project", "llm")]));
             c.economical = false;
@@ -149,7 +153,9 @@ mod alibaba {
 
     #[test]
     fn sweep_and_cleanup_by_tag_through_the_binary() {
-        let peer = Peer::start();
+        let Some(peer) = Peer::start() else {
+            return;
+        };
         tag(&peer);
         let bin = Bin::alibaba("tags", &peer);
         let out = bin.run(&["release", "--yes"]);
@@ -174,12 +180,12 @@ mod tencent {
     /// After a release: disk-keep and its snapshot, the address, and an idle load balancer.
     /// disk-keep, the address (VPC's `TagSet`) and the load balancer (CLB's `TagKey`) carry
     /// `project=llm`; the snapshot `project=cv`.
-    async fn released() -> Peer {
-        let peer = Peer::start();
+    async fn released() -> Option<Peer> {
+        let peer = Peer::start()?;
         let adapter = peer.adapter(Some(INSTANCE));
         assert!(adapter.perform(&Action::Release).await.unwrap().confirmed);
         leftovers(&peer);
-        peer
+        Some(peer)
     }
 
     fn leftovers(peer: &Peer) {
@@ -203,7 +209,9 @@ mod tencent {
 
     #[tokio::test]
     async fn the_sweep_carries_each_tag_and_a_tag_picks_exactly_the_tagged() {
-        let peer = released().await;
+        let Some(peer) = released().await else {
+            return;
+        };
         let found = peer.adapter(Some(INSTANCE)).sweep().await.unwrap();
         for id in ["disk-keep", "eip-loop1", IDLE_LB] {
             assert_eq!(tags_of(&found, id), &map(&[("project", "llm")]), "{id}");
@@ -217,7 +225,9 @@ mod tencent {
 
     #[tokio::test]
     async fn a_tag_that_would_act_on_the_terminal_arrives_as_one_plain_line() {
-        let peer = released().await;
+        let Some(peer) = released().await else {
+            return;
+        };
         peer.cloud(|c| {
             let hostile = pairs(&[("team\u{1b}[2J", "a\nforged: line\u{7}")]);
             c.tags.insert("disk-keep".into(), hostile);
@@ -238,7 +248,9 @@ mod tencent {
 
     #[tokio::test]
     async fn a_stopped_instance_that_bills_carries_its_tags() {
-        let peer = Peer::start();
+        let Some(peer) = Peer::start() else {
+            return;
+        };
         peer.cloud(|c| {
             c.tags.insert(INSTANCE.into(), pairs(&[("project", "llm")]));
             c.stop_charging_supported = false;
@@ -255,7 +267,9 @@ mod tencent {
 
     #[test]
     fn sweep_and_cleanup_by_tag_through_the_binary() {
-        let peer = Peer::start();
+        let Some(peer) = Peer::start() else {
+            return;
+        };
         let bin = Bin::tencent("tags", &peer);
         let out = bin.run(&["release", "--yes"]);
         assert!(out.status.success(), "{}", text(&out));

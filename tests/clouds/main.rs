@@ -2,6 +2,13 @@
 //! Lambda, RunPod and Vast.ai peers (through the library and through the binary), the fault
 //! matrices, the `command` provider against its scripts, and the shared HTTP layer.
 
+#[path = "../shared/peer.rs"]
+#[allow(
+    dead_code,
+    reason = "this binary probes no program, so it leaves `installed` unused"
+)]
+mod peer;
+
 mod alibaba_peer;
 mod common;
 mod gpu_peer;

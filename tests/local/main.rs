@@ -4,6 +4,13 @@
 //! Grafana dashboard's queries against it), the fleet, the checkpoint scan, `update` and the idle
 //! rule on the demo fixture, the price sheets on disk and the cockpit's key table.
 
+#[path = "../shared/peer.rs"]
+#[allow(
+    dead_code,
+    reason = "this binary probes no program, so it leaves `installed` unused"
+)]
+mod peer;
+
 mod notify_peer;
 mod prometheus_peer;
 

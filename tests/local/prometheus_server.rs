@@ -5,8 +5,7 @@
 //! rule's expression gives what the serves' readings imply, that the idle, deadline and
 //! leftover alerts fire, and that every query of the Grafana dashboard has an answer.
 //!
-//! Without a `prometheus` binary the test says so and passes, unless `CI` or
-//! `GPUMETER_REQUIRE_PROMTOOL` is set: then it fails.
+//! Without a `prometheus` binary the test says so and passes, unless `CI` is set: then it fails.
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -235,7 +235,7 @@ fn the_exposition_parses_back_with_the_documented_names_and_labels() {
     );
     assert_eq!(of("gpumeter_deadline_remaining_seconds")[0].2, 5400.0);
     let deadline_at = fixture_now() + SignedDuration::from_mins(90);
-    #[expect(clippy::cast_precision_loss)]
+    #[expect(clippy::cast_precision_loss, reason = "seconds since 1970 fit in 2^52")]
     let deadline_s = deadline_at.as_second() as f64;
     assert_eq!(of("gpumeter_deadline_timestamp_seconds")[0].2, deadline_s);
     assert!(of("gpumeter_leftover_monthly_cost")[0].2 > 0.0);

@@ -1,16 +1,15 @@
 //! The example Prometheus config and alert rules pass `promtool`, and the rules pass their unit
 //! tests (`deploy/prometheus/gpumeter-alerts.test.yml`, run by `promtool test rules`). Without
-//! `promtool` these tests say so and pass, unless `GPUMETER_REQUIRE_PROMTOOL` is set (as
-//! `scripts/test` sets it whenever promtool is there): then they fail. `serve_exposition` checks
-//! the metric names always.
+//! `promtool` these tests say so and pass, unless `CI` is set: then they fail. `serve_exposition`
+//! checks the metric names always.
 
 use std::io::ErrorKind;
 use std::process::{Command, Output};
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/deploy/prometheus");
 
-/// `promtool ARGS` in deploy/prometheus, or `None` when promtool is not installed and not
-/// required.
+/// `promtool ARGS` in deploy/prometheus, or `None` (said as every missing peer is) when promtool
+/// is not installed.
 fn promtool(args: &[&str]) -> Option<Output> {
     match Command::new("promtool")
         .args(args)
@@ -19,15 +18,7 @@ fn promtool(args: &[&str]) -> Option<Output> {
     {
         Ok(output) => Some(output),
         Err(e) if e.kind() == ErrorKind::NotFound => {
-            if let Some(value) = std::env::var_os("GPUMETER_REQUIRE_PROMTOOL") {
-                panic!(
-                    "promtool is not installed, and GPUMETER_REQUIRE_PROMTOOL={} requires it",
-                    value.to_string_lossy()
-                );
-            }
-            eprintln!(
-                "promtool is not installed: skipped (set GPUMETER_REQUIRE_PROMTOOL=1 to fail instead)"
-            );
+            crate::peer::missing("promtool");
             None
         }
         Err(e) => panic!("promtool {}: {e}", args.join(" ")),

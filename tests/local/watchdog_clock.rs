@@ -104,7 +104,7 @@ async fn run_with_a_step(
     })
     .await
     .expect("the watchdog ended within 60s");
-    assert_eq!(ended, Ok(Ended::Released));
+    assert_eq!(ended.unwrap(), Ended::Released);
     let ledger = Ledger::open_read_only(dir.join("ledger.sqlite")).unwrap();
     ledger.last_watchdog_events(&instance, 50).unwrap()
 }

@@ -320,7 +320,9 @@ fn a_watchdog_given_up_on_takes_over_the_header() {
     update(&mut app, Event::Tick(now));
     update(
         &mut app,
-        Event::WatchdogStarted(Err("permission denied".into())),
+        Event::WatchdogStarted(Err(gpumeter::guard::StartError::Os(
+            "permission denied".into(),
+        ))),
     );
     let screen = draw(&app, 80, 24).backend().to_string();
     assert!(screen.contains("NO WATCHDOG"), "{screen}");

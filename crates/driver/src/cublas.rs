@@ -12,7 +12,7 @@ use cudarc::driver::DevicePtr;
 use gpumeter_core::verify::Figure;
 
 use crate::device::Gpu;
-use crate::error;
+use crate::error::{self, GpuError};
 use crate::kernels::{Timer, figure};
 use crate::load::{self, CUBLAS_ABSENT};
 use crate::sizing::{bf16_noise, gemm_flops, gemm_side, tflops};
@@ -47,23 +47,22 @@ pub fn gemm(gpu: &Gpu, share: Duration) -> Figure {
     }
     match run(gpu, share, began) {
         Ok(figure) => figure,
-        Err(reason) => Figure::Failed { reason },
+        Err(reason) => Figure::Failed {
+            reason: reason.to_string(),
+        },
     }
 }
 
-fn run(gpu: &Gpu, share: Duration, began: Instant) -> Result<Figure, String> {
+fn run(gpu: &Gpu, share: Duration, began: Instant) -> Result<Figure, GpuError> {
     let (free, _) = gpu
         .ctx
         .mem_get_info()
         .map_err(|e| error::cuda("cuMemGetInfo", e))?;
-    let n = gemm_side(free as u64).ok_or_else(|| {
-        format!(
-            "only {} MiB of device memory free: too little for a 1024³ GEMM",
-            free >> 20
-        )
+    let n = gemm_side(free as u64).ok_or(GpuError::TooLittleForGemm {
+        free_mib: free as u64 >> 20,
     })?;
-    let len = usize::try_from(n * n).map_err(|_| "matrix size".to_string())?;
-    let side = i32::try_from(n).map_err(|_| "matrix side".to_string())?;
+    let len = usize::try_from(n * n).map_err(|_| GpuError::Size("matrix size"))?;
+    let side = i32::try_from(n).map_err(|_| GpuError::Size("matrix side"))?;
     let host = bf16_noise(len, 0x5eed_cafe);
     let upload = |data: &[u16]| {
         gpu.stream

@@ -47,7 +47,7 @@ pub struct Gpu {
 }
 
 impl Gpu {
-    pub fn open(ordinal: usize) -> Result<Self, String> {
+    pub fn open(ordinal: usize) -> Result<Self, error::GpuError> {
         let ctx =
             CudaContext::new(ordinal).map_err(|e| error::cuda("cuDevicePrimaryCtxRetain", e))?;
         let attr = |a: Attr| {

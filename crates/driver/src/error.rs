@@ -16,19 +16,52 @@ pub fn format_error(call: &str, name: &str, description: Option<&str>) -> String
     }
 }
 
+/// Why a benchmark step on the GPU failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GpuError {
+    /// A CUDA or cuBLAS call returned an error.
+    #[error("{}", format_error(.call, .name, .description.as_deref()))]
+    Call {
+        call: String,
+        name: String,
+        description: Option<String>,
+    },
+    /// The driver's JIT could not build a kernel: its error, what that means, and its log.
+    #[error("kernel {entry}: {cause}{hint}{log}")]
+    Jit {
+        entry: String,
+        cause: Box<GpuError>,
+        hint: &'static str,
+        log: String,
+    },
+    #[error("only {free_mib} MiB of device memory free: too little for a 1024³ GEMM")]
+    TooLittleForGemm { free_mib: u64 },
+    /// A size that does not fit the type the API takes.
+    #[error("{0}")]
+    Size(&'static str),
+}
+
 /// A driver error from `call`. Only for errors the loaded driver returned: the description is
 /// asked of it.
-pub fn cuda(call: &str, err: DriverError) -> String {
+pub fn cuda(call: &str, err: DriverError) -> GpuError {
     let description = err
         .error_string()
         .ok()
         .map(|d| d.to_string_lossy().into_owned());
-    format_error(call, &format!("{:?}", err.0), description.as_deref())
+    GpuError::Call {
+        call: call.to_owned(),
+        name: format!("{:?}", err.0),
+        description,
+    }
 }
 
 /// A cuBLAS error from `call`.
-pub fn cublas(call: &str, err: CublasError) -> String {
-    format_error(call, &format!("{:?}", err.0), None)
+pub fn cublas(call: &str, err: CublasError) -> GpuError {
+    GpuError::Call {
+        call: call.to_owned(),
+        name: format!("{:?}", err.0),
+        description: None,
+    }
 }
 
 #[cfg(test)]

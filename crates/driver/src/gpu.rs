@@ -33,7 +33,7 @@ pub fn bench(ordinal: usize, deadline: Instant, cuda_version: u32) -> Measured {
     let began = Instant::now();
     let gpu = match Gpu::open(ordinal) {
         Ok(gpu) => gpu,
-        Err(reason) => return all_failed(ordinal, None, &reason, began),
+        Err(reason) => return all_failed(ordinal, None, &reason.to_string(), began),
     };
     let mut figures: Vec<Figure> = Vec::with_capacity(FIGURES.len());
     let mut weights_left: u32 = FIGURES.iter().map(|(_, w)| w).sum();

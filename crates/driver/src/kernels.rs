@@ -11,7 +11,9 @@ use cudarc::nvrtc::Ptx;
 use gpumeter_core::verify::Figure;
 
 use crate::device::Gpu;
+use crate::error::{self, GpuError};
 use crate::isa::{NotBuildable, choose};
+use crate::jit;
 use crate::ptx::{
     FMA_ENTRY, FMA_NEEDS, FMA_PER_ITERATION, MMA_BF16, MMA_F16, MMA_F16_TURING, MMA_PER_ITERATION,
     Mma, fma_kernel, mma_kernel,
@@ -21,7 +23,6 @@ use crate::sizing::{
     mma_flops, pack2, tflops,
 };
 use crate::timing::{Best, Missed, measure};
-use crate::{error, jit};
 
 /// A pair of timing events around work queued on the GPU's stream.
 pub struct Timer {
@@ -30,7 +31,7 @@ pub struct Timer {
 }
 
 impl Timer {
-    pub fn new(gpu: &Gpu) -> Result<Self, String> {
+    pub fn new(gpu: &Gpu) -> Result<Self, GpuError> {
         let event = || {
             gpu.ctx
                 .new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))
@@ -46,8 +47,8 @@ impl Timer {
     pub fn time(
         &self,
         gpu: &Gpu,
-        work: impl FnOnce() -> Result<(), String>,
-    ) -> Result<f64, String> {
+        work: impl FnOnce() -> Result<(), GpuError>,
+    ) -> Result<f64, GpuError> {
         let timed = self
             .start
             .record(&gpu.stream)
@@ -74,14 +75,14 @@ impl Timer {
 }
 
 /// The figure from a measurement, or why there is none.
-pub fn figure(result: Result<Best, Missed<String>>, value: impl FnOnce(Best) -> f64) -> Figure {
+pub fn figure(result: Result<Best, Missed<GpuError>>, value: impl FnOnce(Best) -> f64) -> Figure {
     match result {
         Ok(best) => Figure::Measured { value: value(best) },
         Err(Missed::OutOfTime) => Figure::Failed {
             reason: "its share of the time ran out before one timed launch: the benchmark ran out of time"
                 .into(),
         },
-        Err(Missed::Launch(reason)) => Figure::Failed { reason },
+        Err(Missed::Launch(reason)) => failed(reason),
     }
 }
 
@@ -100,7 +101,7 @@ pub fn bandwidth(gpu: &Gpu, share: Duration) -> Figure {
         ));
     };
     let buffers = usize::try_from(bytes)
-        .map_err(|_| "buffer size".to_string())
+        .map_err(|_| GpuError::Size("buffer size"))
         .and_then(|len| {
             let alloc = || {
                 gpu.stream
@@ -227,7 +228,7 @@ struct Launch {
 }
 
 impl Launch {
-    fn new(gpu: &Gpu, func: CudaFunction) -> Result<Self, String> {
+    fn new(gpu: &Gpu, func: CudaFunction) -> Result<Self, GpuError> {
         let per_sm = func
             .occupancy_max_active_blocks_per_multiprocessor(BLOCK_THREADS, 0, None)
             .map_err(|e| error::cuda("cuOccupancyMaxActiveBlocksPerMultiprocessor", e))?;
@@ -259,7 +260,7 @@ impl Launch {
         x: u32,
         y: u32,
         entry: &str,
-    ) -> Result<f64, String> {
+    ) -> Result<f64, GpuError> {
         let iterations = u32::try_from(iterations).unwrap_or(u32::MAX);
         let Launch {
             func,
@@ -283,7 +284,7 @@ impl Launch {
 }
 
 /// The module for `ptx`, JIT-compiled by the driver, and its `entry`.
-fn load(gpu: &Gpu, ptx: &str, entry: &str) -> Result<CudaFunction, String> {
+fn load(gpu: &Gpu, ptx: &str, entry: &str) -> Result<CudaFunction, GpuError> {
     let module: Arc<CudaModule> = match gpu.ctx.load_module(Ptx::from_src(ptx)) {
         Ok(module) => module,
         Err(e) => {
@@ -295,7 +296,7 @@ fn load(gpu: &Gpu, ptx: &str, entry: &str) -> Result<CudaFunction, String> {
             return Err(jit_error(
                 entry,
                 e.0,
-                &error::cuda("cuModuleLoadData", e),
+                error::cuda("cuModuleLoadData", e),
                 log.as_deref(),
             ));
         }
@@ -306,8 +307,8 @@ fn load(gpu: &Gpu, ptx: &str, entry: &str) -> Result<CudaFunction, String> {
 }
 
 /// A JIT failure, saying what it means for the errors a driver gives for PTX it cannot build.
-/// `message` is the driver's error for `code`, as [`error::cuda`] writes it.
-fn jit_error(entry: &str, code: CUresult, message: &str, log: Option<&str>) -> String {
+/// `cause` is the driver's error for `code`.
+fn jit_error(entry: &str, code: CUresult, cause: GpuError, log: Option<&str>) -> GpuError {
     let hint = match code {
         CUresult::CUDA_ERROR_UNSUPPORTED_PTX_VERSION => {
             ": the driver is older than the PTX ISA this kernel needs"
@@ -320,7 +321,12 @@ fn jit_error(entry: &str, code: CUresult, message: &str, log: Option<&str>) -> S
     let log = log
         .map(|l| format!("; the JIT said: {l}"))
         .unwrap_or_default();
-    format!("kernel {entry}: {message}{hint}{log}")
+    GpuError::Jit {
+        entry: entry.to_owned(),
+        cause: Box::new(cause),
+        hint,
+        log,
+    }
 }
 
 fn not_buildable(entry: &str, why: &NotBuildable) -> Figure {
@@ -330,8 +336,10 @@ fn not_buildable(entry: &str, why: &NotBuildable) -> Figure {
     }
 }
 
-fn failed(reason: String) -> Figure {
-    Figure::Failed { reason }
+fn failed(reason: impl std::fmt::Display) -> Figure {
+    Figure::Failed {
+        reason: reason.to_string(),
+    }
 }
 
 fn not_run(reason: String) -> Figure {
@@ -342,20 +350,37 @@ fn not_run(reason: String) -> Figure {
 mod tests {
     use super::*;
 
+    fn call(call: &str, name: &str) -> GpuError {
+        GpuError::Call {
+            call: call.into(),
+            name: name.into(),
+            description: None,
+        }
+    }
+
     #[test]
     fn a_jit_failure_names_the_kernel_the_error_its_meaning_and_the_log() {
         let line = jit_error(
             "gpumeter_mma_bf16_m16n8k16",
             CUresult::CUDA_ERROR_UNSUPPORTED_PTX_VERSION,
-            "cuModuleLoadData: CUDA_ERROR_UNSUPPORTED_PTX_VERSION",
+            call("cuModuleLoadData", "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"),
             Some("ptxas fatal"),
-        );
+        )
+        .to_string();
         assert!(line.starts_with("kernel gpumeter_mma_bf16_m16n8k16: cuModuleLoadData: CUDA_ERROR_UNSUPPORTED_PTX_VERSION"));
         assert!(
             line.contains("older than the PTX ISA") && line.ends_with("the JIT said: ptxas fatal")
         );
-        let plain = jit_error("k", CUresult::CUDA_ERROR_OUT_OF_MEMORY, "m", None);
-        assert_eq!(plain, "kernel k: m");
+        let plain = jit_error(
+            "k",
+            CUresult::CUDA_ERROR_OUT_OF_MEMORY,
+            call("cuModuleLoadData", "CUDA_ERROR_OUT_OF_MEMORY"),
+            None,
+        );
+        assert_eq!(
+            plain.to_string(),
+            "kernel k: cuModuleLoadData: CUDA_ERROR_OUT_OF_MEMORY"
+        );
     }
 
     #[test]

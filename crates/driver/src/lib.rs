@@ -126,7 +126,7 @@ pub fn run(plan: &Plan) -> Result<Vec<Measured>, BenchError> {
 fn init() -> Result<(), BenchError> {
     cudarc::driver::result::init().map_err(|e| BenchError {
         kind: init_error_kind(e.0),
-        detail: error::cuda("cuInit", e),
+        detail: error::cuda("cuInit", e).to_string(),
     })
 }
 
@@ -143,7 +143,7 @@ fn init_error_kind(code: CUresult) -> BenchErrorKind {
 fn cuda_error(call: &str, e: cudarc::driver::DriverError) -> BenchError {
     BenchError {
         kind: BenchErrorKind::Cuda,
-        detail: error::cuda(call, e),
+        detail: error::cuda(call, e).to_string(),
     }
 }
 

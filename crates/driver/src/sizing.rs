@@ -5,13 +5,19 @@
 use std::time::Duration;
 
 /// Trillions of floating-point operations a second from `flops` done in `ms`.
-#[allow(clippy::cast_precision_loss)]
+#[expect(
+    clippy::cast_precision_loss,
+    reason = "a rate to report, to a few digits"
+)]
 pub fn tflops(flops: u128, ms: f64) -> f64 {
     flops as f64 / (ms / 1e3) / 1e12
 }
 
 /// GB/s (10^9 bytes) from `bytes` moved in `ms`.
-#[allow(clippy::cast_precision_loss)]
+#[expect(
+    clippy::cast_precision_loss,
+    reason = "a rate to report, to a few digits"
+)]
 pub fn gbs(bytes: u128, ms: f64) -> f64 {
     bytes as f64 / (ms / 1e3) / 1e9
 }
@@ -61,10 +67,11 @@ pub const MIN_CALIBRATION_MS: f64 = 1.0;
 /// The units (loop iterations, copies, GEMMs) for a launch of about `target_ms`, from a
 /// calibration launch of `calibrated` units that took `calibrated_ms`; at least 1, at most
 /// `max_units`.
-#[allow(
+#[expect(
     clippy::cast_possible_truncation,
     clippy::cast_sign_loss,
-    clippy::cast_precision_loss
+    clippy::cast_precision_loss,
+    reason = "the cast back happens below max_units only, and a negative saturates to 0, lifted to 1"
 )]
 pub fn units_for(target_ms: f64, calibrated: u64, calibrated_ms: f64, max_units: u64) -> u64 {
     if calibrated_ms.is_nan() || calibrated_ms <= 0.0 || calibrated_ms.is_infinite() {
@@ -139,7 +146,10 @@ pub fn pack2(low: u16, high: u16) -> u32 {
 
 /// `len` pseudo-random bfloat16 values in [-1, 1), for GEMM inputs: a GEMM of zeros runs
 /// faster and cooler than one of real data. A block of distinct values, repeated.
-#[allow(clippy::cast_precision_loss)]
+#[expect(
+    clippy::cast_precision_loss,
+    reason = "pseudo-random bits scaled into [-1, 1); lost low bits do not matter"
+)]
 pub fn bf16_noise(len: usize, seed: u64) -> Vec<u16> {
     const BLOCK: usize = 1 << 16;
     let mut state = seed | 1;

@@ -69,12 +69,18 @@ pub fn measure<E>(
     best.ok_or(Missed::OutOfTime)
 }
 
-#[allow(clippy::cast_precision_loss)]
+#[expect(
+    clippy::cast_precision_loss,
+    reason = "a rate to compare, not an exact count"
+)]
 fn rate(units: u64, ms: f64) -> f64 {
     units as f64 / ms
 }
 
-#[allow(clippy::cast_precision_loss)]
+#[expect(
+    clippy::cast_precision_loss,
+    reason = "a growth ratio, not an exact count"
+)]
 fn ratio(next: u64, units: u64) -> f64 {
     next as f64 / units.max(1) as f64
 }
@@ -109,7 +115,7 @@ mod tests {
         fn elapsed(&self) -> Duration {
             Duration::from_secs_f64(self.now_ms.get() / 1e3)
         }
-        #[allow(clippy::cast_precision_loss)]
+        #[expect(clippy::cast_precision_loss, reason = "test units are far below 2^52")]
         fn launch(&self, units: u64) -> Result<f64, &'static str> {
             let ms = units as f64 * self.unit_ms + self.first_extra_ms.replace(0.0);
             self.now_ms.set(self.now_ms.get() + ms);
@@ -126,7 +132,7 @@ mod tests {
         let fake = Fake::new(0.001, 0.0);
         let share = Duration::from_secs(2);
         let best = measure(share, 1, u64::MAX, || fake.elapsed(), |u| fake.launch(u)).unwrap();
-        #[allow(clippy::cast_precision_loss)]
+        #[expect(clippy::cast_precision_loss, reason = "test units are far below 2^52")]
         let per_unit = best.ms / best.units as f64;
         assert!((per_unit - 0.001).abs() < 1e-9);
         assert!(fake.elapsed() <= share);
@@ -147,7 +153,7 @@ mod tests {
             |u| fake.launch(u),
         )
         .unwrap();
-        #[allow(clippy::cast_precision_loss)]
+        #[expect(clippy::cast_precision_loss, reason = "test units are far below 2^52")]
         let per_unit = best.ms / best.units as f64;
         assert!((per_unit - 0.01).abs() < 1e-9);
     }

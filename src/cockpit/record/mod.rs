@@ -36,7 +36,20 @@ const CLOSE_WAIT: Duration = Duration::from_secs(2);
 mod rows;
 use rows::{InventoryGate, action_event, fingerprint, open, session_start};
 
-type Opening = Receiver<Result<LedgerWriter, String>>;
+type Opening = Receiver<Result<LedgerWriter, OpenError>>;
+
+/// Why the cockpit's ledger could not be opened for recording.
+#[derive(Debug, thiserror::Error)]
+enum OpenError {
+    #[error(transparent)]
+    Ledger(#[from] crate::ledger::LedgerError),
+    #[error("cannot start its writer: {0}")]
+    Writer(std::io::Error),
+    #[error("cannot start a thread to open it: {0}")]
+    Thread(std::io::Error),
+    #[error("the thread opening it stopped")]
+    ThreadStopped,
+}
 type Starting = Receiver<Result<(SessionId, Option<Breakdown>), String>>;
 
 struct Session {
@@ -154,14 +167,12 @@ impl Recorder {
         let result = match rx.try_recv() {
             Ok(result) => result,
             Err(std::sync::mpsc::TryRecvError::Empty) => return,
-            Err(std::sync::mpsc::TryRecvError::Disconnected) => {
-                Err("the thread opening it stopped".to_string())
-            }
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => Err(OpenError::ThreadStopped),
         };
         self.opening = None;
         match result {
             Ok(writer) => self.writer = Some(writer),
-            Err(e) => self.stop(&e),
+            Err(e) => self.stop(&e.to_string()),
         }
     }
 

@@ -7,7 +7,7 @@ use std::sync::mpsc::{Sender, channel};
 
 use jiff::Timestamp;
 
-use super::{INVENTORY_EVERY, Opening};
+use super::{INVENTORY_EVERY, OpenError, Opening};
 use crate::app::App;
 use crate::ledger::{
     ActionRecord, BillingStep, EventKind, EventLevel, EventRecord, Ledger, LedgerWriter, Notice,
@@ -25,7 +25,7 @@ pub(super) fn open(path: PathBuf, notices: Sender<Notice>, now: Timestamp) -> Op
         .name("gpumeter-ledger-open".into())
         .spawn(move || {
             let result = Ledger::open(&path)
-                .map_err(|e| e.to_string())
+                .map_err(OpenError::from)
                 .and_then(|mut ledger| {
                     if let Err(e) = ledger.compact(now, &Retention::default()) {
                         let _ = notices.send(Notice::Failed(e));
@@ -33,12 +33,12 @@ pub(super) fn open(path: PathBuf, notices: Sender<Notice>, now: Timestamp) -> Op
                     LedgerWriter::spawn(ledger, move |n| {
                         let _ = notices.send(n);
                     })
-                    .map_err(|e| format!("cannot start its writer: {e}"))
+                    .map_err(OpenError::Writer)
                 });
             let _ = reply.send(result);
         });
     if let Err(e) = spawned {
-        let _ = tx.send(Err(format!("cannot start a thread to open it: {e}")));
+        let _ = tx.send(Err(OpenError::Thread(e)));
     }
     rx
 }

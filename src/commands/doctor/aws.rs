@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use super::checks::{Act, Permission};
+use super::checks::{Act, Permission, Probe};
 use crate::provider::ProviderError;
 use crate::provider::aws::credentials::{AwsEnv, AwsSettings};
 use crate::provider::aws::imds::Imds;
@@ -21,24 +21,24 @@ pub async fn probe(
     instance: Option<String>,
     region: Option<String>,
     policy: HttpPolicy,
-) -> (Result<String, String>, Vec<(Act, Permission)>) {
+) -> (Probe, Vec<(Act, Permission)>) {
     let mut settings = AwsSettings::resolve(env, instance, region);
     settings
         .complete(crate::provider::aws::imds::policy())
         .await;
     let keys = match &settings.credentials {
         Ok(keys) => keys.clone(),
-        Err(e) => return (Err(refusal(e)), not_asked("no key to ask with")),
+        Err(e) => return (Probe::Failed(refusal(e)), not_asked("no key to ask with")),
     };
-    let from = format!("{:?}", keys.source());
+    let from = Probe::Found(format!("{:?}", keys.source()));
     let (region, endpoint) = match (&settings.region, &settings.endpoint) {
         (Ok(region), Some(endpoint)) => (region.clone(), endpoint.clone()),
-        (Err(e), _) => return (Ok(from), not_asked(&refusal(e))),
-        (Ok(_), None) => return (Ok(from), not_asked("no EC2 endpoint")),
+        (Err(e), _) => return (from, not_asked(&refusal(e))),
+        (Ok(_), None) => return (from, not_asked("no EC2 endpoint")),
     };
     let ec2 = match Ec2::with_keys(&endpoint, &region, Arc::clone(&keys), policy) {
         Ok(ec2) => ec2,
-        Err(e) => return (Ok(from), not_asked(&refusal(&e))),
+        Err(e) => return (from, not_asked(&refusal(&e))),
     };
     let instance = match settings.instance_id.clone() {
         Some(id) => Some(id),
@@ -51,7 +51,7 @@ pub async fn probe(
             _ => None,
         },
     };
-    (Ok(from), ask_all(&ec2, instance.as_deref()).await)
+    (from, ask_all(&ec2, instance.as_deref()).await)
 }
 
 fn not_asked(why: &str) -> Vec<(Act, Permission)> {

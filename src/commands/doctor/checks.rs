@@ -113,16 +113,24 @@ impl Policy {
     }
 }
 
+/// What one probe of the edge found: a line to pass, or a line to fail. Both are report text
+/// the checks judge, not errors to handle.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Probe {
+    Found(String),
+    Failed(String),
+}
+
 /// Everything the edge found out, as plain data.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Facts {
     /// The config file read, if any.
     pub config: Option<String>,
     pub policy: Policy,
-    /// `Ok("8 × NVIDIA H100, driver 550.54.15")` or NVML's error.
-    pub nvml: Result<String, String>,
-    /// `None` when no provider needs credentials; `Ok(where found)` or `Err(where looked)`.
-    pub credentials: Option<Result<String, String>>,
+    /// `Found("8 × NVIDIA H100, driver 550.54.15")` or NVML's error.
+    pub nvml: Probe,
+    /// `None` when no provider needs credentials; `Found(where)` or `Failed(where looked)`.
+    pub credentials: Option<Probe>,
     pub permissions: Vec<(Act, Permission)>,
     /// The watchdog's systemd user unit, when installed.
     pub service: Option<String>,
@@ -132,7 +140,7 @@ pub struct Facts {
     pub sheet: Option<(String, String, i64)>,
     pub clock: Clock,
     /// The zone local times are read in, and where it came from.
-    pub zone: Result<String, String>,
+    pub zone: Probe,
 }
 
 fn check(key: &str, what: &str, mark: Mark, detail: impl Into<String>, blocking: bool) -> Check {
@@ -256,8 +264,8 @@ fn nvml_line(facts: &Facts) -> Check {
     // Idle is judged by the GPUs; a reading that failed counts as busy, so idle never acts.
     let blocking = facts.policy.on_idle != OnExpiry::Alert;
     match &facts.nvml {
-        Ok(seen) => check("nvml", "NVML", Mark::Pass, seen.clone(), blocking),
-        Err(why) => check(
+        Probe::Found(seen) => check("nvml", "NVML", Mark::Pass, seen.clone(), blocking),
+        Probe::Failed(why) => check(
             "nvml",
             "NVML",
             Mark::Fail,
@@ -288,8 +296,8 @@ fn credentials_line(provider: Option<ProviderKind>, facts: &Facts, acts: bool) -
         | ProviderKind::Runpod
         | ProviderKind::Vast => match &facts.credentials {
             None => line(Mark::Skip, "not looked for".into(), false),
-            Some(Ok(from)) => line(Mark::Pass, format!("found: {from}"), false),
-            Some(Err(looked)) => line(Mark::Fail, looked.clone(), acts),
+            Some(Probe::Found(from)) => line(Mark::Pass, format!("found: {from}"), false),
+            Some(Probe::Failed(looked)) => line(Mark::Fail, looked.clone(), acts),
         },
     }
 }
@@ -397,8 +405,8 @@ fn clock_line(facts: &Facts, acts: bool) -> Check {
 
 fn zone_line(facts: &Facts) -> Check {
     match &facts.zone {
-        Ok(zone) => check("timezone", "time zone", Mark::Pass, zone.clone(), false),
-        Err(why) => check(
+        Probe::Found(zone) => check("timezone", "time zone", Mark::Pass, zone.clone(), false),
+        Probe::Failed(why) => check(
             "timezone",
             "time zone",
             Mark::Fail,

@@ -8,14 +8,14 @@ fn plain_facts() -> Facts {
             on_idle: OnExpiry::Alert,
             deadline: None,
         },
-        nvml: Err("NVIDIA library (libnvidia-ml.so.1) not found".into()),
+        nvml: Probe::Failed("NVIDIA library (libnvidia-ml.so.1) not found".into()),
         credentials: None,
         permissions: Vec::new(),
         service: None,
         service_installable: true,
         sheet: None,
         clock: Clock::Unknown,
-        zone: Err("no TZ and no /etc/localtime".into()),
+        zone: Probe::Failed("no TZ and no /etc/localtime".into()),
     }
 }
 
@@ -64,7 +64,7 @@ fn a_release_policy_needs_the_provider_the_key_and_the_release_permission() {
         "no provider"
     );
 
-    facts.credentials = Some(Ok("environment".into()));
+    facts.credentials = Some(Probe::Found("environment".into()));
     facts.permissions = vec![
         (Act::Read, Permission::Allowed("DryRun".into())),
         (
@@ -91,7 +91,9 @@ fn a_release_policy_needs_the_provider_the_key_and_the_release_permission() {
     facts.permissions[2].1 = Permission::NotChecked("not checked: lambda has no dry run".into());
     assert!(healthy(&checks(&aws_detected(), &facts)));
 
-    facts.credentials = Some(Err("no key: looked in AWS_ACCESS_KEY_ID, ~/.aws".into()));
+    facts.credentials = Some(Probe::Failed(
+        "no key: looked in AWS_ACCESS_KEY_ID, ~/.aws".into(),
+    ));
     let keyless = checks(&aws_detected(), &facts);
     assert!(!healthy(&keyless));
     assert!(line(&keyless, "credentials").detail.contains("~/.aws"));
@@ -101,8 +103,8 @@ fn a_release_policy_needs_the_provider_the_key_and_the_release_permission() {
 fn a_watchdog_blocks_only_when_it_can_be_neither_found_nor_installed() {
     let mut facts = plain_facts();
     facts.policy.on_idle = OnExpiry::Stop;
-    facts.nvml = Ok("1 × NVIDIA H100".into());
-    facts.credentials = Some(Ok("environment".into()));
+    facts.nvml = Probe::Found("1 × NVIDIA H100".into());
+    facts.credentials = Some(Probe::Found("environment".into()));
     assert!(healthy(&checks(&aws_detected(), &facts)));
     facts.service_installable = false;
     assert!(!healthy(&checks(&aws_detected(), &facts)));
@@ -113,10 +115,10 @@ fn a_watchdog_blocks_only_when_it_can_be_neither_found_nor_installed() {
 #[test]
 fn an_idle_rule_that_acts_needs_nvml_and_an_unsynchronised_clock_blocks_an_action() {
     let mut facts = plain_facts();
-    facts.credentials = Some(Ok("environment".into()));
+    facts.credentials = Some(Probe::Found("environment".into()));
     facts.policy.on_idle = OnExpiry::Stop;
     assert!(!healthy(&checks(&aws_detected(), &facts)), "no NVML");
-    facts.nvml = Ok("8 × NVIDIA A100".into());
+    facts.nvml = Probe::Found("8 × NVIDIA A100".into());
     assert!(healthy(&checks(&aws_detected(), &facts)));
     facts.clock = Clock::NotSynchronised {
         from: "timedatectl".into(),

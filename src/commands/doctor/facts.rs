@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use super::checks::{Clock, Policy};
+use super::checks::{Clock, Policy, Probe};
 use crate::config::{Config, SheetRef};
 use crate::detect::Detected;
 use crate::telemetry::{GpuSource as _, NvmlConfig, NvmlSource};
@@ -29,7 +29,7 @@ pub fn policy(config: &Config) -> Policy {
 }
 
 /// What NVML sees, or its error, in one line.
-pub fn nvml() -> Result<String, String> {
+pub fn nvml() -> Probe {
     let mut source = NvmlSource::new(NvmlConfig { read_pcie: false });
     match source.read(Duration::ZERO) {
         Ok(reading) => {
@@ -44,9 +44,9 @@ pub fn nvml() -> Result<String, String> {
                 .value()
                 .cloned()
                 .unwrap_or_else(|| "unknown".into());
-            Ok(format!("{} × {model}, driver {driver}", reading.gpus.len()))
+            Probe::Found(format!("{} × {model}, driver {driver}", reading.gpus.len()))
         }
-        Err(why) => Err(format!("{}: {}", why.kind, why.detail)),
+        Err(why) => Probe::Failed(format!("{}: {}", why.kind, why.detail)),
     }
 }
 
@@ -115,15 +115,15 @@ pub fn clock() -> Clock {
 /// The zone times are shown in, as every command resolves it (the config's `timezone`, else
 /// `TZ`, else the system's); an error when nothing names one and times are UTC by default, or
 /// `TZ` names no zone this machine knows.
-pub fn zone(config: &crate::config::Config) -> Result<String, String> {
+pub fn zone(config: &crate::config::Config) -> Probe {
     use gpumeter_core::zone::ZoneSource;
     let zone = config.user_zone();
     let fix = "set timezone = \"Asia/Shanghai\" (an IANA name) in the config, or TZ";
     match zone.source {
-        ZoneSource::EnvNotUnderstood => Err(format!("{}: {fix}", zone.describe())),
-        ZoneSource::System if !std::path::Path::new("/etc/localtime").exists() => Err(format!(
-            "UTC: no timezone setting, no TZ and no /etc/localtime: {fix}"
-        )),
-        _ => Ok(zone.describe()),
+        ZoneSource::EnvNotUnderstood => Probe::Failed(format!("{}: {fix}", zone.describe())),
+        ZoneSource::System if !std::path::Path::new("/etc/localtime").exists() => Probe::Failed(
+            format!("UTC: no timezone setting, no TZ and no /etc/localtime: {fix}"),
+        ),
+        _ => Probe::Found(zone.describe()),
     }
 }

@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 use serde_json::json;
 
-use self::checks::{Act, Check, Facts, Permission};
+use self::checks::{Act, Check, Facts, Permission, Probe};
 use super::context::Context;
 use super::{CommandResult, EXIT_FAILED, Failure, emit};
 use crate::cli::{Cli, DoctorArgs};
@@ -75,7 +75,7 @@ pub fn as_json(checks: &[Check], healthy: bool) -> serde_json::Value {
     json!({ "ok": healthy, "checks": list })
 }
 
-type ProviderFacts = (Option<Result<String, String>>, Vec<(Act, Permission)>);
+type ProviderFacts = (Option<Probe>, Vec<(Act, Permission)>);
 
 /// The credentials and, per action, what the key may do, through each provider's own chain.
 fn provider_facts(ctx: &Context, detected: &Detected) -> ProviderFacts {
@@ -88,12 +88,12 @@ fn provider_facts(ctx: &Context, detected: &Detected) -> ProviderFacts {
             .map(|a| (*a, Permission::NotChecked(why.clone())))
             .collect()
     };
-    let found = |r: Result<(), Failure>| {
-        r.map(|()| "found through the provider's credential chain".to_string())
-            .map_err(|f| match f.fix {
-                Some(fix) => format!("{}; {fix}", f.message),
-                None => f.message,
-            })
+    let found = |r: Result<(), Failure>| match r {
+        Ok(()) => Probe::Found("found through the provider's credential chain".to_string()),
+        Err(f) => Probe::Failed(match f.fix {
+            Some(fix) => format!("{}; {fix}", f.message),
+            None => f.message,
+        }),
     };
     match kind {
         ProviderKind::Demo => (None, Vec::new()),
@@ -108,7 +108,7 @@ fn provider_facts(ctx: &Context, detected: &Detected) -> ProviderFacts {
             let policy = crate::provider::http::HttpPolicy::default();
             match super::block_on(aws::probe(&env, instance, region, policy)) {
                 Ok((credentials, permissions)) => (Some(credentials), permissions),
-                Err(f) => (Some(Err(f.message)), Vec::new()),
+                Err(f) => (Some(Probe::Failed(f.message)), Vec::new()),
             }
         }
         ProviderKind::Alibaba | ProviderKind::Tencent => {

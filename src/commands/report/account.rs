@@ -13,15 +13,32 @@ use crate::provider::InstanceInfo;
 use crate::spend::{Account, CostCents, Pricing, Recorded, recorded_account};
 
 /// Why an instance the ledger knows has no account.
-const NO_LISTING: &str =
-    "the ledger kept no listing of it (an older ledger, or an instance it never listed)";
-const NO_PRICES: &str = "no price sheet prices it";
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NoAccount {
+    #[error("the ledger kept no listing of it (an older ledger, or an instance it never listed)")]
+    NoListing,
+    #[error("no price sheet prices it")]
+    NoPrices,
+    #[error(
+        "the config prices another instance ({provider} {sku}), not this {listed_provider} \
+         {listed_sku}"
+    )]
+    OtherInstance {
+        provider: &'static str,
+        sku: String,
+        listed_provider: String,
+        listed_sku: String,
+    },
+    /// The prices could not be loaded: what loading them said.
+    #[error("{0}")]
+    Pricing(String),
+}
 
 /// One instance's account, or why there is none.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InstanceAccount {
     pub instance: String,
-    pub account: Result<Account, String>,
+    pub account: Result<Account, NoAccount>,
 }
 
 /// The account of every instance the ledger knows, at `now`.
@@ -40,7 +57,7 @@ pub fn accounts(
             Some((listed, _)) => {
                 pricing(ctx, &id, listed).and_then(|p| account_of(p.as_ref(), &recorded, now))
             }
-            None => Err(NO_LISTING.to_string()),
+            None => Err(NoAccount::NoListing),
         };
         out.push(InstanceAccount {
             instance: id,
@@ -55,16 +72,16 @@ pub fn account_of(
     pricing: Option<&Pricing>,
     recorded: &Recorded,
     now: Timestamp,
-) -> Result<Account, String> {
+) -> Result<Account, NoAccount> {
     if recorded.instance.is_none() {
-        return Err(NO_LISTING.to_string());
+        return Err(NoAccount::NoListing);
     }
-    recorded_account(pricing, recorded, now).ok_or_else(|| NO_PRICES.to_string())
+    recorded_account(pricing, recorded, now).ok_or(NoAccount::NoPrices)
 }
 
 /// The config's prices, where they are this instance's: its own instance, or one of the same
 /// provider when the config names no SKU (the listing's type then picks it) or the same one.
-fn pricing(ctx: &Context, id: &str, listed: &InstanceInfo) -> Result<Option<Pricing>, String> {
+fn pricing(ctx: &Context, id: &str, listed: &InstanceInfo) -> Result<Option<Pricing>, NoAccount> {
     let config = &ctx.config;
     let same_provider = config
         .instance
@@ -74,15 +91,15 @@ fn pricing(ctx: &Context, id: &str, listed: &InstanceInfo) -> Result<Option<Pric
     let its_own = ctx.demo || config.instance.id.as_deref() == Some(id);
     let same_kind = same_provider && same_sku;
     if !(its_own || same_kind) {
-        return Err(format!(
-            "the config prices another instance ({} {}), not this {} {}",
-            config.instance.provider.map_or("?", |k| k.id()),
-            config.pricing.sku.as_deref().unwrap_or("?"),
-            listed.provider,
-            listed.sku
-        ));
+        return Err(NoAccount::OtherInstance {
+            provider: config.instance.provider.map_or("?", |k| k.id()),
+            sku: config.pricing.sku.as_deref().unwrap_or("?").to_owned(),
+            listed_provider: listed.provider.clone(),
+            listed_sku: listed.sku.clone(),
+        });
     }
-    ctx.pricing_for(Some(listed)).map_err(|e| e.to_string())
+    ctx.pricing_for(Some(listed))
+        .map_err(|e| NoAccount::Pricing(e.to_string()))
 }
 
 /// An account in `report --json`: money as cents strings, the lines adding up to `total`, and
@@ -106,7 +123,7 @@ pub struct InstanceAccountJson {
 pub fn json(entry: &InstanceAccount) -> InstanceAccountJson {
     let (account, reason) = match &entry.account {
         Ok(a) => (Some(account_json(a)), None),
-        Err(why) => (None, Some(why.clone())),
+        Err(why) => (None, Some(why.to_string())),
     };
     InstanceAccountJson {
         instance: entry.instance.clone(),

@@ -96,6 +96,6 @@ fn an_instance_without_a_kept_listing_has_no_account_and_says_why() {
     };
     let json = serde_json::to_value(json(&entry)).unwrap();
     assert!(json["account"].is_null());
-    assert_eq!(json["reason"], NO_LISTING);
+    assert_eq!(json["reason"], NoAccount::NoListing.to_string());
     assert!(line(&entry).contains("no listing"));
 }

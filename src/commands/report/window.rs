@@ -6,7 +6,19 @@ use jiff::civil::{Date, DateTime};
 use jiff::tz::TimeZone;
 use jiff::{SignedDuration, Timestamp};
 
-pub fn parse_bound(text: &str, now: Timestamp, tz: &TimeZone) -> Result<Timestamp, String> {
+/// Why a bound's text was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum BoundError {
+    #[error("`{0}` reaches too far back")]
+    TooFarBack(String),
+    #[error(
+        "`{0}` is not a time: write a span back from now (7d, 36h, 90m), a date \
+         (2026-05-01), a local time (2026-05-01 18:30) or an RFC 3339 instant"
+    )]
+    Malformed(String),
+}
+
+pub fn parse_bound(text: &str, now: Timestamp, tz: &TimeZone) -> Result<Timestamp, BoundError> {
     let text = text.trim();
     if text.eq_ignore_ascii_case("now") {
         return Ok(now);
@@ -14,7 +26,7 @@ pub fn parse_bound(text: &str, now: Timestamp, tz: &TimeZone) -> Result<Timestam
     if let Some(span) = parse_span(text) {
         return now
             .checked_sub(span)
-            .map_err(|_| format!("`{text}` reaches too far back"));
+            .map_err(|_| BoundError::TooFarBack(text.to_owned()));
     }
     if let Ok(t) = text.parse::<Timestamp>() {
         return Ok(t);
@@ -26,12 +38,7 @@ pub fn parse_bound(text: &str, now: Timestamp, tz: &TimeZone) -> Result<Timestam
     local
         .ok()
         .and_then(|dt| tz.to_timestamp(dt).ok())
-        .ok_or_else(|| {
-            format!(
-                "`{text}` is not a time: write a span back from now (7d, 36h, 90m), a date \
-                 (2026-05-01), a local time (2026-05-01 18:30) or an RFC 3339 instant"
-            )
-        })
+        .ok_or_else(|| BoundError::Malformed(text.to_owned()))
 }
 
 /// `7d`, `1d12h`, `90m`, `45s`: whole numbers, each followed by d, h, m or s.
@@ -91,7 +98,7 @@ mod tests {
     #[test]
     fn nonsense_is_an_error_that_shows_the_forms() {
         let err = parse_bound("last week", now(), &TimeZone::UTC).unwrap_err();
-        assert!(err.contains("7d"), "{err}");
+        assert!(err.to_string().contains("7d"), "{err}");
         assert!(parse_bound("7", now(), &TimeZone::UTC).is_err());
         assert!(parse_bound("", now(), &TimeZone::UTC).is_err());
         assert!(parse_bound("7w", now(), &TimeZone::UTC).is_err());

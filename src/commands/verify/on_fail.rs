@@ -62,7 +62,7 @@ fn alert(ctx: &Context, dry_run: bool, headline: &str) -> OnFailOutcome {
     let notifier = match Notifier::new(&ctx.config.notify, ctx.config.instance.id.clone()) {
         Ok(n) => n,
         Err(e) => {
-            outcome.lines.push(one_line(&e, 300));
+            outcome.lines.push(one_line(&e.to_string(), 300));
             return outcome;
         }
     };

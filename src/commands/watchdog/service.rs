@@ -26,7 +26,8 @@ pub fn run(cli: &Cli, ctx: &Context, args: &WatchdogArgs) -> CommandResult {
     }
     let exe = std::env::current_exe()
         .map_err(|e| Failure::failed(format!("cannot tell where gpumeter is: {e}")))?;
-    let text = unit(&exe, &unit_args(cli, ctx, args)?).map_err(Failure::bad_input)?;
+    let text =
+        unit(&exe, &unit_args(cli, ctx, args)?).map_err(|e| Failure::bad_input(e.to_string()))?;
     if args.dry_run {
         emit(&format!(
             "would write {} (mode 0600):\n\n{text}",
@@ -95,12 +96,21 @@ fn unit_args(cli: &Cli, ctx: &Context, args: &WatchdogArgs) -> Result<Vec<String
     Ok(out)
 }
 
+/// What a unit file cannot say.
+#[derive(Debug, thiserror::Error)]
+pub enum Unwritable {
+    #[error("{} is not UTF-8", .0.display())]
+    NotUtf8(std::path::PathBuf),
+    #[error("`{}` holds a control character, which a unit file cannot carry", .0.escape_debug())]
+    ControlCharacter(String),
+}
+
 /// The unit's text: `exe` with `args`, restarted when it fails (a clean exit, such as after a
 /// confirmed release or `gpumeter watchdog --stop`, is left alone).
-pub fn unit(exe: &Path, args: &[String]) -> Result<String, String> {
+pub fn unit(exe: &Path, args: &[String]) -> Result<String, Unwritable> {
     let exe = exe
         .to_str()
-        .ok_or_else(|| format!("{} is not UTF-8", exe.display()))?;
+        .ok_or_else(|| Unwritable::NotUtf8(exe.to_path_buf()))?;
     let mut exec = quote(exe)?;
     for arg in args {
         exec.push(' ');
@@ -127,12 +137,9 @@ pub fn unit(exe: &Path, args: &[String]) -> Result<String, String> {
 
 /// One argument of `ExecStart=`, quoted so that systemd passes it through unchanged:
 /// backslashes and quotes escaped, `%` and `$` doubled (specifiers and variables).
-fn quote(arg: &str) -> Result<String, String> {
+fn quote(arg: &str) -> Result<String, Unwritable> {
     if arg.chars().any(char::is_control) {
-        return Err(format!(
-            "`{}` holds a control character, which a unit file cannot carry",
-            arg.escape_debug()
-        ));
+        return Err(Unwritable::ControlCharacter(arg.to_owned()));
     }
     let mut out = String::from("\"");
     for c in arg.chars() {

@@ -162,24 +162,6 @@ pub fn instances(doc: &Document<'_>) -> Vec<Instance> {
         .collect()
 }
 
-/// `instancesSet` of TerminateInstances / StopInstances: id, previous state, current state.
-pub fn state_changes(doc: &Document<'_>) -> Vec<(String, String, String)> {
-    let name = |i: Node<'_, '_>, set: &str| {
-        child(i, set)
-            .and_then(|s| owned(s, "name"))
-            .unwrap_or_default()
-    };
-    items(doc.root_element(), "instancesSet")
-        .filter_map(|i| {
-            Some((
-                owned(i, "instanceId")?,
-                name(i, "previousState"),
-                name(i, "currentState"),
-            ))
-        })
-        .collect()
-}
-
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Volume {
     pub id: String,

@@ -65,7 +65,10 @@ pub fn parse(v: &Value) -> Option<Seen> {
 /// Vast's times: seconds since the epoch, with a fraction.
 pub fn epoch(v: &Value) -> Option<Timestamp> {
     let s = v.as_f64()?;
-    #[allow(clippy::cast_possible_truncation)]
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "trunc() leaves a whole number; one past i64 is no date and from_second refuses it"
+    )]
     let whole = s.trunc() as i64;
     Timestamp::from_second(whole).ok()
 }

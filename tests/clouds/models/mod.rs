@@ -2,7 +2,8 @@
 //! written by `extract.py` from the installed SDK packages (scripts/test installs them into
 //! `.venv`), and the walk that checks a JSON value against one. The extractor runs once per test
 //! binary, so the models are always those of the packages installed, never a stale copy.
-//! Without the packages the peers' model checks are skipped, except under CI, where they fail.
+//! Without the packages the Alibaba and Tencent peers refuse to start, so their tests skip,
+//! saying so, except under CI, where they fail.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -57,26 +58,33 @@ pub struct Models {
     pub tencent: BTreeMap<String, Action>,
 }
 
-/// The models, or `None` (said once) when the SDK packages are not installed outside CI.
+/// The models, or `None` when the SDK packages are not installed.
 pub fn models() -> Option<&'static Models> {
-    static MODELS: OnceLock<Option<Models>> = OnceLock::new();
-    MODELS.get_or_init(load).as_ref()
+    loaded().as_ref().ok()
 }
 
-fn skip(why: &str) -> Option<Models> {
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "{why}: run scripts/test, which installs the official SDKs into .venv"
-    );
-    eprintln!("skipping the official SDK model checks: {why} (scripts/test installs them)");
-    None
+/// The models for a peer to check against, or `None` after saying that the running test skips
+/// for want of them (failing it under CI): a peer without them answers nonsense.
+pub fn required() -> Option<&'static Models> {
+    match loaded() {
+        Ok(models) => Some(models),
+        Err(why) => {
+            crate::peer::missing(&format!("the official SDK models in .venv ({why})"));
+            None
+        }
+    }
 }
 
-fn load() -> Option<Models> {
+fn loaded() -> &'static Result<Models, String> {
+    static MODELS: OnceLock<Result<Models, String>> = OnceLock::new();
+    MODELS.get_or_init(load)
+}
+
+fn load() -> Result<Models, String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let python = root.join(".venv/bin/python");
     if !python.exists() {
-        return skip("there is no .venv/bin/python");
+        return Err("there is no .venv/bin/python".to_string());
     }
     let out = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join(format!("sdk-models-{}.json", std::process::id()));
@@ -86,7 +94,7 @@ fn load() -> Option<Models> {
         .output()
         .expect("the extractor runs");
     if run.status.code() == Some(3) {
-        return skip(String::from_utf8_lossy(&run.stderr).trim());
+        return Err(String::from_utf8_lossy(&run.stderr).trim().to_string());
     }
     assert!(
         run.status.success(),
@@ -95,7 +103,7 @@ fn load() -> Option<Models> {
     );
     let text = std::fs::read_to_string(&out).expect("the extractor wrote its file");
     let _ = std::fs::remove_file(&out);
-    Some(serde_json::from_str(&text).expect("the extractor's JSON reads"))
+    Ok(serde_json::from_str(&text).expect("the extractor's JSON reads"))
 }
 
 /// What is wrong with a value against the model.

@@ -43,7 +43,7 @@ impl Cleaning for Alibaba {
     }
 
     async fn fresh(&self) -> Self::World {
-        let peer = alibaba_peer::Peer::start();
+        let peer = alibaba_peer::Peer::start().expect("the test has checked the models");
         peer.cloud(|c| {
             c.eip_bound = false;
             let disk = c.disks.iter_mut().find(|d| d.id == DATA_DISK).unwrap();
@@ -119,7 +119,7 @@ impl Cleaning for Tencent {
     }
 
     async fn fresh(&self) -> Self::World {
-        let peer = tencent_peer::Peer::start();
+        let peer = tencent_peer::Peer::start().expect("the test has checked the models");
         peer.cloud(|c| {
             c.addresses.iter_mut().for_each(|a| a.bound = false);
             let disk = c.disks.iter_mut().find(|d| d.id == TENCENT_DISK).unwrap();
@@ -188,10 +188,16 @@ impl Cleaning for Tencent {
 
 #[tokio::test]
 async fn cleanup_on_alibaba_behind_the_fault_proxy_deletes_only_what_the_plan_showed() {
+    if crate::models::required().is_none() {
+        return;
+    }
     run(&Alibaba).await.check("alibaba");
 }
 
 #[tokio::test]
 async fn cleanup_on_tencent_behind_the_fault_proxy_deletes_only_what_the_plan_showed() {
+    if crate::models::required().is_none() {
+        return;
+    }
     run(&Tencent).await.check("tencent");
 }

@@ -101,10 +101,6 @@ impl Deadline {
         }
         out
     }
-
-    pub fn is_expired(&self) -> bool {
-        self.expired
-    }
 }
 
 /// `h:mm:ss` for a countdown; negative durations read as overdue.
@@ -150,7 +146,7 @@ mod tests {
         assert_eq!(d.tick(ts(3540)), vec![Countdown::Warn(1)]);
         assert_eq!(d.tick(ts(3600)), vec![Countdown::Expired]);
         assert!(d.tick(ts(3700)).is_empty());
-        assert!(d.is_expired());
+        assert!(d.expired);
     }
 
     #[test]
@@ -165,7 +161,7 @@ mod tests {
         assert_eq!(d.tick(ts(700)), vec![Countdown::Expired]);
         d.extend(SignedDuration::from_hours(1), ts(700));
         assert_eq!(d.at, ts(4300));
-        assert!(!d.is_expired());
+        assert!(!d.expired);
         assert_eq!(d.tick(ts(4300 - 1800)), vec![Countdown::Warn(30)]);
     }
 

@@ -45,12 +45,6 @@ impl Tolerance {
     pub fn agrees(&self, expected: Decimal, actual: Decimal) -> bool {
         (actual - expected).abs() <= self.allowed(expected)
     }
-
-    /// Two rates agree within `percent` of the expected one (no floor: a rate is small).
-    pub fn rates_agree(&self, expected: Decimal, actual: Decimal) -> bool {
-        (actual - expected).abs() <= expected.abs() * self.percent / Decimal::ONE_HUNDRED
-            || (actual - expected).is_zero()
-    }
 }
 
 /// The bill against the ledger over `[since, until)`.

@@ -100,6 +100,11 @@ fn rank(kind: ResourceKind) -> u8 {
     }
 }
 
+/// Ids a cleanup names that the provider does not list now: deleting by a guess is not done.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("not found among what the provider lists now: {}", .0.join(", "))]
+pub struct NotFound(pub Vec<String>);
+
 impl CleanupPlan {
     /// The plan for `found` under `filter` at `now`. `running` names the instances that run
     /// now: what is attached to one is refused. An id in `filter.ids` that `found` does not
@@ -109,18 +114,15 @@ impl CleanupPlan {
         filter: &CleanupFilter,
         running: &[String],
         now: Timestamp,
-    ) -> Result<CleanupPlan, String> {
-        let missing: Vec<&str> = filter
+    ) -> Result<CleanupPlan, NotFound> {
+        let missing: Vec<String> = filter
             .ids
             .iter()
             .filter(|id| !found.iter().any(|r| &r.id == *id))
-            .map(String::as_str)
+            .cloned()
             .collect();
         if !missing.is_empty() {
-            return Err(format!(
-                "not found among what the provider lists now: {}",
-                missing.join(", ")
-            ));
+            return Err(NotFound(missing));
         }
         let (mut picked, stays): (Vec<LinkedResource>, Vec<LinkedResource>) =
             found.iter().cloned().partition(|r| filter.matches(r, now));
@@ -298,7 +300,9 @@ mod tests {
             ids: vec!["vol-1".into(), "vol-gone".into()],
             ..CleanupFilter::default()
         };
-        let err = CleanupPlan::new(&found, &filter, &[], now).unwrap_err();
+        let err = CleanupPlan::new(&found, &filter, &[], now)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("vol-gone") && !err.contains("vol-1"), "{err}");
     }
 

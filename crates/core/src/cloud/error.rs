@@ -199,8 +199,8 @@ impl ProviderError {
     }
 
     /// The state cannot be read or is not what was expected, as `message` says.
-    pub fn state(provider: &str, message: impl AsRef<str>) -> Self {
-        Self::new(provider, ErrorKind::State { fix: None }).with_message(message.as_ref())
+    pub fn state(provider: &str, message: impl std::fmt::Display) -> Self {
+        Self::new(provider, ErrorKind::State { fix: None }).with_message(&message.to_string())
     }
 
     /// No usable answer, as `message` says (`timed out after 20s`).

@@ -10,7 +10,6 @@
 //! one is kept).
 
 use std::cmp::Reverse;
-use std::fmt::Write as _;
 
 use super::LinkedResource;
 use crate::meter::ResourceKind;
@@ -32,6 +31,30 @@ pub struct SnapshotPlan {
     /// The ids kept and why: the newest first, then those behind an image.
     pub kept: Vec<(String, Kept)>,
 }
+
+/// A snapshot plan that no longer deletes what its confirmation promised.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanChanged {
+    /// Deleted now, not promised.
+    pub extra: Vec<String>,
+    /// Promised, no longer deleted.
+    pub spared: Vec<String>,
+}
+
+impl std::fmt::Display for PlanChanged {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the snapshots changed since the confirmation")?;
+        if !self.extra.is_empty() {
+            write!(f, "; it would now also delete {}", self.extra.join(", "))?;
+        }
+        if !self.spared.is_empty() {
+            write!(f, "; it would no longer delete {}", self.spared.join(", "))?;
+        }
+        f.write_str("; nothing deleted: look again and confirm the new plan")
+    }
+}
+
+impl std::error::Error for PlanChanged {}
 
 impl SnapshotPlan {
     /// The plan for `resources` (an inventory's): keep the newest `keep` snapshots not behind an
@@ -66,33 +89,25 @@ impl SnapshotPlan {
 
     /// `Err` saying what changed when this plan (from a fresh inventory) would delete other
     /// snapshots than the confirmation `promised`; `Ok` when nothing was promised.
-    pub fn check_promise(&self, promised: Option<&[String]>) -> Result<(), String> {
+    pub fn check_promise(&self, promised: Option<&[String]>) -> Result<(), PlanChanged> {
         let Some(promised) = promised else {
             return Ok(());
         };
-        let extra: Vec<&str> = self
+        let extra: Vec<String> = self
             .deleted
             .iter()
             .filter(|id| !promised.contains(id))
-            .map(String::as_str)
+            .cloned()
             .collect();
-        let spared: Vec<&str> = promised
+        let spared: Vec<String> = promised
             .iter()
             .filter(|id| !self.deleted.contains(id))
-            .map(String::as_str)
+            .cloned()
             .collect();
         if extra.is_empty() && spared.is_empty() {
             return Ok(());
         }
-        let mut why = String::from("the snapshots changed since the confirmation");
-        if !extra.is_empty() {
-            let _ = write!(why, "; it would now also delete {}", extra.join(", "));
-        }
-        if !spared.is_empty() {
-            let _ = write!(why, "; it would no longer delete {}", spared.join(", "));
-        }
-        why.push_str("; nothing deleted: look again and confirm the new plan");
-        Err(why)
+        Err(PlanChanged { extra, spared })
     }
 
     /// Whether the plan keeps snapshot `id`.
@@ -170,7 +185,10 @@ mod tests {
         let plan = SnapshotPlan::new(&resources, 1, false);
         assert!(plan.check_promise(None).is_ok());
         assert!(plan.check_promise(Some(&["snap-a".into()])).is_ok());
-        let why = plan.check_promise(Some(&["snap-b".into()])).unwrap_err();
+        let why = plan
+            .check_promise(Some(&["snap-b".into()]))
+            .unwrap_err()
+            .to_string();
         assert!(why.contains("also delete snap-a"), "{why}");
         assert!(why.contains("no longer delete snap-b"), "{why}");
     }

@@ -29,7 +29,7 @@ pub use expiry::{DEFAULT_GRACE, Expiry, OnExpiry, expiry, provider_holds_after_e
 pub use idle::{IdleRule, IdleState, IdleTracker};
 pub use month::MonthSpend;
 pub use row::{
-    GuardPolicy, GuardState, IdleArmed, MAX_WATCHDOG_INTERVAL, MIN_WATCHDOG_INTERVAL, Watchdog,
-    stale_after, watchdog_interval,
+    GuardPolicy, GuardState, IdleArmed, IntervalError, MAX_WATCHDOG_INTERVAL,
+    MIN_WATCHDOG_INTERVAL, Watchdog, stale_after, watchdog_interval,
 };
-pub use supervise::{Supervision, Supervisor};
+pub use supervise::{StartError, Supervision, Supervisor};

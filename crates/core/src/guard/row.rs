@@ -74,18 +74,22 @@ pub const MIN_WATCHDOG_INTERVAL: Duration = Duration::from_millis(100);
 /// The longest: a guard that looks less often than hourly misses a deadline by that much.
 pub const MAX_WATCHDOG_INTERVAL: Duration = Duration::from_secs(3600);
 
+/// Why a watchdog may not check at an interval; the text follows the value as written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum IntervalError {
+    #[error("is under {MIN_WATCHDOG_INTERVAL:?}, the shortest interval the watchdog checks at")]
+    TooShort,
+    #[error("is over {}h, the longest interval the watchdog checks at", MAX_WATCHDOG_INTERVAL.as_secs() / 3600)]
+    TooLong,
+}
+
 /// `interval` when a watchdog may check at it, else why not, to follow the value as the user
 /// wrote it (`` `0s` is under 100ms, ...``).
-pub fn watchdog_interval(interval: Duration) -> Result<Duration, String> {
+pub fn watchdog_interval(interval: Duration) -> Result<Duration, IntervalError> {
     if interval < MIN_WATCHDOG_INTERVAL {
-        Err(format!(
-            "is under {MIN_WATCHDOG_INTERVAL:?}, the shortest interval the watchdog checks at"
-        ))
+        Err(IntervalError::TooShort)
     } else if interval > MAX_WATCHDOG_INTERVAL {
-        Err(format!(
-            "is over {}h, the longest interval the watchdog checks at",
-            MAX_WATCHDOG_INTERVAL.as_secs() / 3600
-        ))
+        Err(IntervalError::TooLong)
     } else {
         Ok(interval)
     }
@@ -127,7 +131,7 @@ mod tests {
         assert!(watchdog_interval(Duration::from_secs(3601)).is_err());
         assert!(watchdog_interval(Duration::MAX).is_err());
         let e = watchdog_interval(Duration::ZERO).unwrap_err();
-        assert!(e.contains("100ms"), "{e}");
+        assert!(e.to_string().contains("100ms"), "{e}");
     }
 
     #[test]

@@ -14,6 +14,22 @@ use jiff::{SignedDuration, Timestamp};
 
 use super::row::{Watchdog, stale_after};
 
+/// Why a watchdog did not start. The OS's reason arrives as its text: the core's events are
+/// compared and cloned, which `std::io::Error` is not.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StartError {
+    #[error("{0}")]
+    Os(String),
+    #[error("this cockpit starts no watchdog")]
+    NoWatchdog,
+}
+
+impl From<std::io::Error> for StartError {
+    fn from(e: std::io::Error) -> Self {
+        StartError::Os(e.to_string())
+    }
+}
+
 /// A watchdog restarted this many times within [`RESTART_WINDOW`] is not started again.
 pub const MAX_RESTARTS: usize = 3;
 /// The window [`MAX_RESTARTS`] counts in.
@@ -122,7 +138,11 @@ impl Supervisor {
     }
 
     /// The answer to a start: the new process's pid, or why it could not start.
-    pub fn started(&mut self, now: Timestamp, result: Result<u32, String>) -> Option<Supervision> {
+    pub fn started(
+        &mut self,
+        now: Timestamp,
+        result: Result<u32, StartError>,
+    ) -> Option<Supervision> {
         match result {
             Ok(pid) => {
                 self.phase = Phase::Started { at: now, pid };
@@ -399,7 +419,7 @@ mod tests {
     fn a_start_that_fails_gives_up_at_once() {
         let mut s = Supervisor::new(Duration::from_secs(5));
         s.tick();
-        let d = s.started(ts(0), Err("no such file".into()));
+        let d = s.started(ts(0), Err(StartError::Os("no such file".into())));
         assert_eq!(
             d,
             Some(Supervision::GiveUp {

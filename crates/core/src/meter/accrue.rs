@@ -193,7 +193,7 @@ fn price_resource(
     end: i64,
     at: Timestamp,
     state_now: Option<InstanceState>,
-) -> Result<(Line, Decimal, Decimal), String> {
+) -> Result<(Line, Decimal, Decimal), Unpriced> {
     let start = r.created.as_second();
     let [running, stopped, gone] = seconds_by_state(intervals, start, end);
     let alive_now = start <= at.as_second() && end == at.as_second();
@@ -214,14 +214,14 @@ fn price_resource(
     };
     let (line, (amount, burn)) = match r.kind {
         // An instance's compute is metered as the instance, never as a resource of another.
-        ResourceKind::StoppedInstance => return Err(format!("compute of {}", r.id)),
+        ResourceKind::StoppedInstance => return Err(Unpriced::Compute(r.id.clone())),
         ResourceKind::SystemDisk | ResourceKind::DataDisk => {
             let class = r.class.as_deref().unwrap_or("default");
             let price = sheet
                 .storage
                 .disk
                 .get(class)
-                .ok_or_else(|| format!("storage.disk.{class}"))?;
+                .ok_or_else(|| Unpriced::Disk(class.to_owned()))?;
             let stopped_price = price.when_stopped.unwrap_or(price.per_gib_month);
             (
                 Line::Storage,
@@ -276,8 +276,20 @@ fn price_resource(
     Ok((line, amount, if alive_now { burn } else { Decimal::ZERO }))
 }
 
-fn known(price: Option<Decimal>, key: &str) -> Result<Decimal, String> {
-    price.ok_or_else(|| key.to_string())
+fn known(price: Option<Decimal>, key: &'static str) -> Result<Decimal, Unpriced> {
+    price.ok_or(Unpriced::Key(key))
+}
+
+/// Where the sheet holds no price for a resource, named as the sheet's key.
+#[derive(Debug, thiserror::Error)]
+enum Unpriced {
+    #[error("{0}")]
+    Key(&'static str),
+    #[error("storage.disk.{0}")]
+    Disk(String),
+    /// An instance's compute is metered as the instance, never as a resource of another.
+    #[error("compute of {0}")]
+    Compute(String),
 }
 
 /// Licences, boot fees and fixed bandwidth: extras tied to the instance itself.

@@ -49,18 +49,6 @@ impl Breakdown {
         Money::new(self.compute, self.currency)
     }
 
-    pub fn bandwidth_money(&self) -> Money {
-        Money::new(self.bandwidth, self.currency)
-    }
-
-    pub fn storage_money(&self) -> Money {
-        Money::new(self.storage, self.currency)
-    }
-
-    pub fn extras_money(&self) -> Money {
-        Money::new(self.extras, self.currency)
-    }
-
     /// Scales every line by `factor` (hours, a count of instances).
     #[must_use]
     pub fn times(&self, factor: Decimal) -> Breakdown {

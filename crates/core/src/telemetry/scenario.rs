@@ -1,6 +1,7 @@
 //! Simulator scenarios: plain TOML files, ten bundled (compiled in) and any number from disk.
 //! The format is documented in the telemetry README; every key has a default.
 
+mod broken;
 mod card;
 
 use serde::Deserialize;
@@ -8,6 +9,7 @@ use serde::Deserialize;
 pub use card::{BenchReach, CardBehaviour};
 
 use super::sample::CudaVersion;
+pub use broken::Broken;
 
 /// The bundled scenarios by name, in the order `--help` lists them: five workloads, then five
 /// cards that are not what was paid for.
@@ -159,7 +161,7 @@ pub enum ScenarioError {
         message: String,
     },
     #[error("{origin}: {message}")]
-    Invalid { origin: String, message: String },
+    Invalid { origin: String, message: Broken },
 }
 
 impl Scenario {
@@ -197,7 +199,7 @@ impl Scenario {
         self.driver.cuda.parse().ok()
     }
 
-    fn check(&self) -> Result<(), String> {
+    fn check(&self) -> Result<(), Broken> {
         let pct = [
             ("gpu.util_pct", self.gpu.util_pct),
             ("gpu.dip_util_pct", self.gpu.dip_util_pct),
@@ -205,7 +207,7 @@ impl Scenario {
         ];
         for (key, v) in pct {
             if !(0.0..=100.0).contains(&v) {
-                return Err(format!("{key} = {v} is not between 0 and 100"));
+                return Err(Broken::NotPercent { key, value: v });
             }
         }
         let non_negative = [
@@ -223,28 +225,34 @@ impl Scenario {
         ];
         for (key, v) in non_negative {
             if !v.is_finite() || v < 0.0 {
-                return Err(format!("{key} = {v} must be zero or more"));
+                return Err(Broken::Negative { key, value: v });
             }
         }
         if !(0.0..=1.0).contains(&self.gpu.mem_used_fraction) {
-            return Err("gpu.mem_used_fraction must be between 0 and 1".to_owned());
+            return Err(Broken::Rule(
+                "gpu.mem_used_fraction must be between 0 and 1",
+            ));
         }
         if self.host.cores == 0 || self.host.cores > 1024 {
-            return Err("host.cores must be between 1 and 1024".to_owned());
+            return Err(Broken::Rule("host.cores must be between 1 and 1024"));
         }
         if self.host.mem_used_gib > self.host.mem_total_gib {
-            return Err("host.mem_used_gib is more than host.mem_total_gib".to_owned());
+            return Err(Broken::Rule(
+                "host.mem_used_gib is more than host.mem_total_gib",
+            ));
         }
         if self.host.disk_used_gib > self.host.disk_total_gib {
-            return Err("host.disk_used_gib is more than host.disk_total_gib".to_owned());
+            return Err(Broken::Rule(
+                "host.disk_used_gib is more than host.disk_total_gib",
+            ));
         }
         if self.gpu.processes > 64 {
-            return Err("gpu.processes must be 64 or fewer".to_owned());
+            return Err(Broken::Rule("gpu.processes must be 64 or fewer"));
         }
         self.driver
             .cuda
             .parse::<CudaVersion>()
-            .map_err(|e| format!("driver.cuda: {e}"))?;
+            .map_err(Broken::Cuda)?;
         self.card.check()?;
         self.bench.check()
     }

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use gpumeter_core::app::{App, Effect, Event, Level, update};
 use gpumeter_core::demo::{demo_app, guard_state};
-use gpumeter_core::guard::Supervisor;
+use gpumeter_core::guard::{StartError, Supervisor};
 use jiff::{SignedDuration, Timestamp};
 
 /// The demo cockpit supervising a watchdog that checks every 5 s.
@@ -157,7 +157,9 @@ fn a_watchdog_that_cannot_start_raises_the_alarm() {
     update(&mut app, Event::Tick(now));
     let effects = update(
         &mut app,
-        Event::WatchdogStarted(Err("No such file or directory (os error 2)".into())),
+        Event::WatchdogStarted(Err(StartError::Os(
+            "No such file or directory (os error 2)".into(),
+        ))),
     );
     assert!(
         matches!(&effects[..], [Effect::Notify { text, .. }] if text.contains("cannot start the watchdog: No such file")),

@@ -27,7 +27,10 @@ pub(super) fn supervise(app: &mut App) -> Vec<Effect> {
     said.map_or_else(Vec::new, |s| supervised(app, s))
 }
 
-pub(super) fn on_watchdog_started(app: &mut App, result: Result<u32, String>) -> Vec<Effect> {
+pub(super) fn on_watchdog_started(
+    app: &mut App,
+    result: Result<u32, crate::guard::StartError>,
+) -> Vec<Effect> {
     let now = app.now;
     let Some(s) = app.guard.supervisor.as_mut() else {
         return Vec::new();

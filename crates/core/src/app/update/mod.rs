@@ -69,7 +69,7 @@ pub enum Event {
     /// The ledger could not do what the cockpit asked of it (open, record, share the guard).
     Ledger(String),
     /// The answer to [`Effect::StartWatchdog`]: the new watchdog's pid, or why it did not start.
-    WatchdogStarted(Result<u32, String>),
+    WatchdogStarted(Result<u32, crate::guard::StartError>),
     /// A watchdog process ended: `failure` says how it ended badly (`None`: it exited by
     /// itself, with status 0). Its own child's exit, or the guard row's pid found gone.
     WatchdogEnded {

@@ -5,6 +5,8 @@
 
 use serde::Deserialize;
 
+use super::Broken;
+
 /// The card as rented. Memory in GiB or MiB as named, fractions 0–1.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -93,15 +95,17 @@ impl Default for BenchReach {
 }
 
 impl CardBehaviour {
-    pub(super) fn check(&self) -> Result<(), String> {
+    pub(super) fn check(&self) -> Result<(), Broken> {
         if !self.foreign_mem_gib.is_finite() || self.foreign_mem_gib < 0.0 {
-            return Err("card.foreign_mem_gib must be zero or more".to_owned());
+            return Err(Broken::Rule("card.foreign_mem_gib must be zero or more"));
         }
         if !(0.0..=100.0).contains(&self.foreign_util_pct) {
-            return Err("card.foreign_util_pct must be between 0 and 100".to_owned());
+            return Err(Broken::Rule(
+                "card.foreign_util_pct must be between 0 and 100",
+            ));
         }
         if self.foreign_processes > 64 {
-            return Err("card.foreign_processes must be 64 or fewer".to_owned());
+            return Err(Broken::Rule("card.foreign_processes must be 64 or fewer"));
         }
         let shares = [
             ("card.power_limit_fraction", self.power_limit_fraction),
@@ -109,14 +113,16 @@ impl CardBehaviour {
         ];
         for (key, v) in shares {
             if !(v > 0.0 && v <= 1.0) {
-                return Err(format!("{key} = {v} must be above 0 and at most 1"));
+                return Err(Broken::NotShare { key, value: v });
             }
         }
         if !(0.0..=100.0).contains(&self.temp_extra_c) {
-            return Err("card.temp_extra_c must be between 0 and 100".to_owned());
+            return Err(Broken::Rule("card.temp_extra_c must be between 0 and 100"));
         }
         if self.pcie_gen_max > 6 || self.pcie_gen > 6 {
-            return Err("card.pcie_gen and card.pcie_gen_max go up to 6".to_owned());
+            return Err(Broken::Rule(
+                "card.pcie_gen and card.pcie_gen_max go up to 6",
+            ));
         }
         let widths = [1, 2, 4, 8, 12, 16, 32];
         for (key, w) in [
@@ -124,21 +130,21 @@ impl CardBehaviour {
             ("card.pcie_width_max", self.pcie_width_max),
         ] {
             if w != 0 && !widths.contains(&w) {
-                return Err(format!("{key} = {w} is not a PCIe link width"));
+                return Err(Broken::NotWidth { key, value: w });
             }
         }
         if self.pcie_gen_max != 0 && self.pcie_gen > self.pcie_gen_max {
-            return Err("card.pcie_gen is above card.pcie_gen_max".to_owned());
+            return Err(Broken::Rule("card.pcie_gen is above card.pcie_gen_max"));
         }
         if self.pcie_width_max != 0 && self.pcie_width > self.pcie_width_max {
-            return Err("card.pcie_width is above card.pcie_width_max".to_owned());
+            return Err(Broken::Rule("card.pcie_width is above card.pcie_width_max"));
         }
         Ok(())
     }
 }
 
 impl BenchReach {
-    pub(super) fn check(&self) -> Result<(), String> {
+    pub(super) fn check(&self) -> Result<(), Broken> {
         let reach = [
             ("bench.mem_bandwidth", self.mem_bandwidth),
             ("bench.fp32", self.fp32),
@@ -148,7 +154,7 @@ impl BenchReach {
         ];
         for (key, v) in reach {
             if !(0.0..=1.5).contains(&v) {
-                return Err(format!("{key} = {v} is not between 0 and 1.5"));
+                return Err(Broken::NotReach { key, value: v });
             }
         }
         Ok(())
