@@ -376,8 +376,11 @@ proptest! {
             last_total = total;
             if status["instance"]["state"] == "released" {
                 prop_assert_eq!(&checklist["instance_state"], "released");
+                // Compute stops at the release; the cents the total shares out by largest
+                // remainder may move one between lines as the disks accrue.
                 let compute = dec(&cost["compute"]);
-                prop_assert_eq!(*compute_at_release.get_or_insert(compute), compute);
+                let at_release = *compute_at_release.get_or_insert(compute);
+                prop_assert!((compute - at_release).abs() <= Decimal::new(1, 2), "{} -> {}", at_release, compute);
                 let (code, again, _) = demo.run(&["release", "--yes"]);
                 prop_assert_eq!(code, Some(0), "{}", again);
                 prop_assert!(again.contains("already released"), "{}", again);
