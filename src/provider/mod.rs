@@ -32,6 +32,7 @@ pub mod role_keys;
 pub mod rpc_cloud;
 pub mod runpod;
 pub mod seen;
+mod setters;
 pub mod signing;
 pub mod tag_lists;
 pub mod tencent;

@@ -135,12 +135,10 @@ impl Aws {
         }
     }
 
-    /// How long a final snapshot is waited for before anything is deleted, and a deleted
-    /// resource (or a detached disk) is read back.
-    #[must_use]
-    pub fn with_readback(mut self, readback: Readback) -> Self {
-        self.readback = readback;
-        self
+    super::setters::with_setters! {
+        /// How long a final snapshot is waited for before anything is deleted, and a deleted
+        /// resource (or a detached disk) is read back.
+        with_readback(readback: Readback);
     }
 
     /// Asks the account listings for `per_page` items a page (default and most 500, fewest 5:

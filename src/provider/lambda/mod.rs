@@ -113,10 +113,8 @@ impl Lambda {
         }
     }
 
-    #[must_use]
-    pub fn with_readback(mut self, readback: Readback) -> Self {
-        self.readback = readback;
-        self
+    super::setters::with_setters! {
+        with_readback(readback: Readback);
     }
 
     fn api(&self) -> Result<&Api, ProviderError> {

@@ -176,10 +176,8 @@ impl Vast {
         Ok(list.iter().filter_map(|row| volume_row(row, now)).collect())
     }
 
-    #[must_use]
-    pub fn with_readback(mut self, readback: Readback) -> Self {
-        self.readback = readback;
-        self
+    super::setters::with_setters! {
+        with_readback(readback: Readback);
     }
 
     fn api(&self) -> Result<&Api, ProviderError> {
