@@ -11,6 +11,7 @@ pub use gpumeter_core::cloud::*;
 pub mod alibaba;
 pub mod aws;
 pub mod bearer;
+mod bearer_held;
 pub mod by_instance;
 pub mod cleanup;
 pub mod command;

@@ -1,6 +1,5 @@
 //! Lambda Cloud's JSON rows: an instance and a file system.
 
-
 use jiff::Timestamp;
 use rust_decimal::Decimal;
 use serde_json::Value;
