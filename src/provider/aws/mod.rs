@@ -450,8 +450,14 @@ impl Provider for Aws {
         let absent = || self.absent(&id);
         let outcome = match action {
             Action::Release => actions::release(&mut session, (&id, self.readback), &absent).await,
-            Action::Stop => actions::stop(&mut session, (&id, self.readback), &absent).await,
-            Action::Start => actions::start(&mut session, (&id, self.readback), &absent).await,
+            Action::Stop | Action::Start => {
+                let to = if matches!(action, Action::Stop) {
+                    actions::STOP
+                } else {
+                    actions::START
+                };
+                actions::change_state(&mut session, (&id, self.readback), &absent, to).await
+            }
             Action::Cleanup { .. } => return Err(crate::provider::cleanup::not_here(ID)),
             Action::SnapshotClean {
                 keep,
