@@ -94,7 +94,13 @@ pub fn fleet_agrees(fleet: &Value, status: &Value, after: &Value) -> Result<(), 
     // (a resource the provider drops in between changes it).
     let burn = dec(&row["burn_per_hour"]).round_dp(2);
     let rates = [dec(&before["burn_per_hour"]), dec(&now["burn_per_hour"])];
-    prop_assert!(rates.contains(&burn), "burn {} not in {:?}: {}", burn, rates, row);
+    prop_assert!(
+        rates.contains(&burn),
+        "burn {} not in {:?}: {}",
+        burn,
+        rates,
+        row
+    );
     let still = &status["still_billing_monthly"];
     prop_assert_eq!(dec(&row["leftover_monthly"]), dec(&still["known"]));
     prop_assert_eq!(&row["leftover_unknown"], &still["unknown"]);
