@@ -68,6 +68,19 @@ fn scripted(reads: Vec<Found>, instance: Option<&'static str>) -> Scripted {
     }
 }
 
+/// Deletes the disk shown on the stopped instance `i-1`, listed there first and then as `after`.
+fn shown_on_stopped(after: impl IntoIterator<Item = Found>) -> (Scripted, (bool, String)) {
+    let shown = Plan {
+        shown_on: Some("i-1"),
+        ..DISK
+    };
+    let mut reads = vec![listed("In_use", Some("i-1"))];
+    reads.extend(after);
+    let mut d = scripted(reads, Some("Stopped"));
+    let out = run_it(&mut d, &shown);
+    (d, out)
+}
+
 fn run_it(d: &mut Scripted, plan: &Plan<'_>) -> (bool, String) {
     let readback = Readback {
         attempts: 6,
@@ -122,19 +135,7 @@ fn a_disk_attached_since_the_plan_to_a_running_instance_is_refused_with_nothing_
 
 #[test]
 fn a_disk_of_the_stopped_instance_shown_is_freed_then_deleted_on_proof() {
-    let shown = Plan {
-        shown_on: Some("i-1"),
-        ..DISK
-    };
-    let mut d = scripted(
-        vec![
-            listed("In_use", Some("i-1")),
-            listed("Available", None),
-            Found::NotFound,
-        ],
-        Some("Stopped"),
-    );
-    let (done, summary) = run_it(&mut d, &shown);
+    let (d, (done, summary)) = shown_on_stopped([listed("Available", None), Found::NotFound]);
     assert!(done, "{summary}");
     assert_eq!(d.sent, [Step::Free, Step::Delete]);
 }
@@ -190,18 +191,7 @@ fn an_accepted_delete_with_one_empty_read_back_is_not_done() {
 
 #[test]
 fn a_disk_not_freed_is_not_deleted() {
-    let shown = Plan {
-        shown_on: Some("i-1"),
-        ..DISK
-    };
-    let mut d = scripted(
-        vec![
-            listed("In_use", Some("i-1")),
-            listed("Detaching", Some("i-1")),
-        ],
-        Some("Stopped"),
-    );
-    let (done, summary) = run_it(&mut d, &shown);
+    let (d, (done, summary)) = shown_on_stopped([listed("Detaching", Some("i-1"))]);
     assert!(
         !done && summary.ends_with("disk d-1 not deleted"),
         "{summary}"

@@ -5,7 +5,6 @@
 //! and the watchdog, each its own process, see the same cloud. Writes go to a temporary file
 //! that is renamed over the old one, so a reader never sees half a file.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -200,21 +199,14 @@ fn snapshot_clean(
             .iter()
             .find(|r| r.kind == ResourceKind::SystemDisk)
             .map_or(Decimal::ZERO, |r| r.size_gib);
-        state.resources.push(LinkedResource {
-            id: format!("snap-final{}", now.as_second()),
-            name: "final".into(),
-            kind: ResourceKind::Snapshot,
-            class: None,
-            size_gib: size,
-            state: "completed".into(),
-            created: now,
-            deleted_with_instance: false,
-            backs_image: None,
-            attached_to: None,
-            exposure: crate::provider::Exposure::default(),
-            origin: None,
-            tags: BTreeMap::new(),
-        });
+        state.resources.push(LinkedResource::new(
+            format!("snap-final{}", now.as_second()),
+            "final".into(),
+            ResourceKind::Snapshot,
+            size,
+            "completed".into(),
+            now,
+        ));
     }
     state.resources.retain(|r| !plan.deleted.contains(&r.id));
     format!(

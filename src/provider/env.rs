@@ -259,6 +259,25 @@ pub fn base_url(provider: &str, var: &str, base: &str) -> Result<String, Provide
     Ok(format!("{}/", base.trim_end_matches('/')))
 }
 
+/// A lookup for tests: `HOME` is `home`, the other variables are `vars`.
+#[cfg(test)]
+pub fn lookup_in(
+    home: &std::path::Path,
+    vars: &[(&str, &str)],
+) -> impl Fn(&str) -> Option<String> + use<> {
+    let dir = home.display().to_string();
+    let vars: Vec<(String, String)> = vars
+        .iter()
+        .map(|(k, v)| ((*k).into(), (*v).into()))
+        .collect();
+    move |name| {
+        if name == HOME {
+            return Some(dir.clone());
+        }
+        vars.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

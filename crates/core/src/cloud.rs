@@ -84,6 +84,33 @@ pub struct LinkedResource {
 }
 
 impl LinkedResource {
+    /// One with only what every resource has: no class, not deleted with the instance, nothing
+    /// attached, no image, origin or tags, and the exposure unknown.
+    pub fn new(
+        id: String,
+        name: String,
+        kind: ResourceKind,
+        size_gib: Decimal,
+        state: String,
+        created: Timestamp,
+    ) -> Self {
+        LinkedResource {
+            id,
+            name,
+            kind,
+            class: None,
+            size_gib,
+            state,
+            created,
+            deleted_with_instance: false,
+            backs_image: None,
+            attached_to: None,
+            exposure: Exposure::default(),
+            origin: None,
+            tags: BTreeMap::new(),
+        }
+    }
+
     /// The meter's view of this resource.
     pub fn to_meter(&self) -> Resource {
         Resource {

@@ -142,7 +142,7 @@ fn instance_role(env: &AlibabaEnv, role: Option<&str>, tried: Vec<String>) -> Ke
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::provider::alibaba::credentials::{CLI_FILE, PROFILE_ENV, env_from_lookup};
 
@@ -152,6 +152,21 @@ mod tests {
         "mode": "EcsRamRole", "ram_role_name": "CliRole"}]}"#;
     const INI_KEYS: &str = "[default]\ntype = access_key\naccess_key_id = LTAIini\n\
         access_key_secret = ini-secret-2\n";
+
+    /// The error when no source has keys: the variables, the CLI profile `cli`, the INI section
+    /// `ini`, and the RAM role switched off.
+    pub(in crate::provider::alibaba) fn no_keys(cli: &str, ini: &str) -> ProviderError {
+        ProviderError::missing(
+            "alibaba",
+            ACCESS_KEY_ID_ENV,
+            &[
+                &format!("{ACCESS_KEY_ID_ENV}/{ACCESS_KEY_SECRET_ENV}"),
+                cli,
+                ini,
+                &format!("the ECS RAM role ({ECS_METADATA_DISABLED_ENV}=true)"),
+            ],
+        )
+    }
 
     /// A home with the CLI's file and the SDK's INI file when given, and the variables.
     fn setup(
@@ -167,17 +182,7 @@ mod tests {
                 std::fs::write(path, text).unwrap();
             }
         }
-        let dir = home.path().display().to_string();
-        let vars: Vec<(String, String)> = vars
-            .iter()
-            .map(|(k, v)| ((*k).into(), (*v).into()))
-            .collect();
-        let env = env_from_lookup(move |name| {
-            if name == "HOME" {
-                return Some(dir.clone());
-            }
-            vars.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone())
-        });
+        let env = env_from_lookup(crate::provider::env::lookup_in(home.path(), vars));
         (home, env)
     }
 
@@ -290,19 +295,7 @@ mod tests {
             "[default] in {} or credentials",
             home.path().join(CREDENTIALS_FILE).display()
         );
-        assert_eq!(
-            err,
-            ProviderError::missing(
-                "alibaba",
-                ACCESS_KEY_ID_ENV,
-                &[
-                    &format!("{ACCESS_KEY_ID_ENV}/{ACCESS_KEY_SECRET_ENV}"),
-                    &cli,
-                    &ini,
-                    &format!("the ECS RAM role ({ECS_METADATA_DISABLED_ENV}=true)"),
-                ]
-            )
-        );
+        assert_eq!(err, no_keys(&cli, &ini));
     }
 
     #[test]

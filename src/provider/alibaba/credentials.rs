@@ -393,15 +393,9 @@ mod tests {
         let ini = format!("{} or credentials", home.join(CREDENTIALS_FILE).display());
         assert_eq!(
             err,
-            ProviderError::missing(
-                "alibaba",
-                ACCESS_KEY_ID_ENV,
-                &[
-                    &format!("{ACCESS_KEY_ID_ENV}/{ACCESS_KEY_SECRET_ENV}"),
-                    &format!("profile `nope` in {file} (no such profile)"),
-                    &format!("[nope] in {ini}"),
-                    &format!("the ECS RAM role ({ECS_METADATA_DISABLED_ENV}=true)"),
-                ]
+            super::super::chain::tests::no_keys(
+                &format!("profile `nope` in {file} (no such profile)"),
+                &format!("[nope] in {ini}"),
             )
         );
         std::fs::write(home.join(CLI_FILE), "{\"current\": \"file-secret-95\" ").unwrap();

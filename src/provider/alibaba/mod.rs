@@ -127,23 +127,11 @@ impl AlibabaCloud {
         self
     }
 
-    #[must_use]
-    pub fn with_readback(mut self, readback: Readback) -> Self {
-        self.readback = readback;
-        self
-    }
-
-    #[must_use]
-    pub fn with_clock(mut self, clock: Clock) -> Self {
-        self.clock = clock;
-        self
-    }
-
-    /// The mode `stop` asks for (StopCharging unless set).
-    #[must_use]
-    pub fn with_stopped_mode(mut self, mode: StoppedMode) -> Self {
-        self.stopped_mode = mode;
-        self
+    super::setters::with_setters! {
+        with_readback(readback: Readback);
+        with_clock(clock: Clock);
+        /// The mode `stop` asks for (StopCharging unless set).
+        with_stopped_mode(stopped_mode: StoppedMode);
     }
 
     pub fn region(&self) -> &str {

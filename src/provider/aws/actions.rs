@@ -122,45 +122,17 @@ pub async fn release(
 }
 
 /// `StopInstances` of a running instance, read back until EC2 shows it `stopping` or `stopped`.
-pub async fn stop(
-    s: &mut Session<'_>,
-    id: (&str, Readback),
-    absent: Absent<'_>,
-) -> Result<Outcome, ProviderError> {
-    change_state(
-        s,
-        id,
-        absent,
-        ("stop", "StopInstances"),
-        InstanceState::Stopped,
-    )
-    .await
-}
-
+pub const STOP: (&str, &str, InstanceState) = ("stop", "StopInstances", InstanceState::Stopped);
 /// `StartInstances` of a stopped instance, read back until EC2 shows it `pending` or `running`.
-pub async fn start(
-    s: &mut Session<'_>,
-    id: (&str, Readback),
-    absent: Absent<'_>,
-) -> Result<Outcome, ProviderError> {
-    change_state(
-        s,
-        id,
-        absent,
-        ("start", "StartInstances"),
-        InstanceState::Running,
-    )
-    .await
-}
+pub const START: (&str, &str, InstanceState) = ("start", "StartInstances", InstanceState::Running);
 
-/// Sends `call` to move the instance into `want` (`verb` for the user), unless it is already
-/// there or released, then reads it back.
-async fn change_state(
+/// Sends `call` ([`STOP`] or [`START`]) to move the instance into `want` (`verb` for the user),
+/// unless it is already there or released, then reads it back.
+pub async fn change_state(
     s: &mut Session<'_>,
     (id, readback): (&str, Readback),
     absent: Absent<'_>,
-    (verb, call): (&str, &str),
-    want: InstanceState,
+    (verb, call, want): (&str, &str, InstanceState),
 ) -> Result<Outcome, ProviderError> {
     let before = listed(s, id, readback).await?;
     match state_of(before.as_ref()) {

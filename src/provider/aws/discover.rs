@@ -158,19 +158,7 @@ mod tests {
     }
 
     fn volume(id: &str, size: u64, attached: Option<&str>) -> Volume {
-        Volume {
-            id: id.into(),
-            size_gib: size,
-            volume_type: Some("gp3".into()),
-            status: "in-use".into(),
-            create_time: None,
-            name: None,
-            attachments: attached
-                .map(|i| vec![(i.to_string(), "/dev/sdf".to_string(), false)])
-                .unwrap_or_default(),
-            encrypted: None,
-            tags: BTreeMap::new(),
-        }
+        super::super::xml::test_volume(id, size, "in-use", attached)
     }
 
     #[test]

@@ -158,19 +158,7 @@ mod tests {
     use super::*;
 
     fn volume(id: &str, attached: Option<&str>) -> Volume {
-        Volume {
-            id: id.into(),
-            size_gib: 10,
-            volume_type: Some("gp3".into()),
-            status: "available".into(),
-            create_time: None,
-            name: None,
-            attachments: attached
-                .map(|i| vec![(i.to_string(), "/dev/sdf".to_string(), false)])
-                .unwrap_or_default(),
-            encrypted: None,
-            tags: BTreeMap::new(),
-        }
+        super::super::xml::test_volume(id, 10, "available", attached)
     }
 
     fn snapshot(id: &str, volume: &str, description: Option<&str>) -> Snapshot {

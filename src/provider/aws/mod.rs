@@ -135,12 +135,10 @@ impl Aws {
         }
     }
 
-    /// How long a final snapshot is waited for before anything is deleted, and a deleted
-    /// resource (or a detached disk) is read back.
-    #[must_use]
-    pub fn with_readback(mut self, readback: Readback) -> Self {
-        self.readback = readback;
-        self
+    super::setters::with_setters! {
+        /// How long a final snapshot is waited for before anything is deleted, and a deleted
+        /// resource (or a detached disk) is read back.
+        with_readback(readback: Readback);
     }
 
     /// Asks the account listings for `per_page` items a page (default and most 500, fewest 5:
@@ -452,8 +450,14 @@ impl Provider for Aws {
         let absent = || self.absent(&id);
         let outcome = match action {
             Action::Release => actions::release(&mut session, (&id, self.readback), &absent).await,
-            Action::Stop => actions::stop(&mut session, (&id, self.readback), &absent).await,
-            Action::Start => actions::start(&mut session, (&id, self.readback), &absent).await,
+            Action::Stop | Action::Start => {
+                let to = if matches!(action, Action::Stop) {
+                    actions::STOP
+                } else {
+                    actions::START
+                };
+                actions::change_state(&mut session, (&id, self.readback), &absent, to).await
+            }
             Action::Cleanup { .. } => return Err(crate::provider::cleanup::not_here(ID)),
             Action::SnapshotClean {
                 keep,

@@ -8,7 +8,7 @@ use super::credentials::{AwsEnv, Credentials, ENDPOINT, ENDPOINT_STS, WEB_IDENTI
 use super::sigv4;
 use super::xml;
 use crate::provider::ProviderError;
-use crate::provider::http::{Http, HttpPolicy, Repeat, by_status};
+use crate::provider::http::{Http, HttpError, HttpPolicy, HttpResponse, Repeat, by_status};
 
 pub const VERSION: &str = "2011-06-15";
 const CONTENT_TYPE: &str = "application/x-www-form-urlencoded; charset=utf-8";
@@ -131,19 +131,12 @@ pub async fn assume_role_with_web_identity(
     params.retain(|(k, _)| *k != "ExternalId");
     params.push(("WebIdentityToken", token.to_string()));
     let body = form("AssumeRoleWithWebIdentity", &params);
-    let http = Http::new(HttpPolicy::default())
-        .map_err(|e| ProviderError::state(super::ID, e.to_string()))?;
-    let r = http
-        .call(
-            Repeat::Safe,
-            |c| {
-                c.post(&sts.endpoint)
-                    .header("content-type", CONTENT_TYPE)
-                    .body(body.clone())
-            },
-            by_status,
-        )
-        .await;
+    let r = post(|c| {
+        c.post(&sts.endpoint)
+            .header("content-type", CONTENT_TYPE)
+            .body(body.clone())
+    })
+    .await?;
     answer("AssumeRoleWithWebIdentity", role, from, r, &[token])
 }
 
@@ -156,18 +149,11 @@ pub async fn assume_role(
 ) -> Result<Credentials, ProviderError> {
     let body = form("AssumeRole", &role.params());
     let host = authority(&sts.endpoint)?;
-    let http = Http::new(HttpPolicy::default())
-        .map_err(|e| ProviderError::state(super::ID, e.to_string()))?;
-    let r = http
-        .call(
-            Repeat::Safe,
-            |c| {
-                let target = (sts.endpoint.as_str(), host.as_str());
-                super::query::signed_post(c, target, (&sts.region, "sts"), &body, signer)
-            },
-            by_status,
-        )
-        .await;
+    let r = post(|c| {
+        let target = (sts.endpoint.as_str(), host.as_str());
+        super::query::signed_post(c, target, (&sts.region, "sts"), &body, signer)
+    })
+    .await?;
     let secrets: Vec<&str> = std::iter::once(signer.secret_access_key.as_str())
         .chain(signer.session_token.as_deref())
         .collect();
@@ -182,11 +168,20 @@ fn redact(text: &str, secrets: &[&str]) -> String {
 }
 
 /// The keys in a 2xx answer, or the error STS (or the network) gave, with `secrets` redacted.
+/// Sends `request` once, and again on what is safe to repeat, with the default policy.
+async fn post(
+    request: impl Fn(&reqwest::Client) -> reqwest::RequestBuilder,
+) -> Result<Result<HttpResponse, HttpError>, ProviderError> {
+    let http = Http::new(HttpPolicy::default())
+        .map_err(|e| ProviderError::state(super::ID, e.to_string()))?;
+    Ok(http.call(Repeat::Safe, request, by_status).await)
+}
+
 fn answer(
     action: &str,
     role: &Role,
     from: &str,
-    result: Result<crate::provider::http::HttpResponse, crate::provider::http::HttpError>,
+    result: Result<HttpResponse, HttpError>,
     secrets: &[&str],
 ) -> Result<Credentials, ProviderError> {
     let call = format!("sts {action}");

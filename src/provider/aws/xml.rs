@@ -162,6 +162,24 @@ pub fn instances(doc: &Document<'_>) -> Vec<Instance> {
         .collect()
 }
 
+/// A volume for tests: `gp3`, attached (to `attached`, as `/dev/sdf`) or not, untagged.
+#[cfg(test)]
+pub fn test_volume(id: &str, size_gib: u64, status: &str, attached: Option<&str>) -> Volume {
+    Volume {
+        id: id.into(),
+        size_gib,
+        volume_type: Some("gp3".into()),
+        status: status.into(),
+        create_time: None,
+        name: None,
+        attachments: attached
+            .map(|i| vec![(i.to_string(), "/dev/sdf".to_string(), false)])
+            .unwrap_or_default(),
+        encrypted: None,
+        tags: BTreeMap::new(),
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Volume {
     pub id: String,

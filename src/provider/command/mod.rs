@@ -51,16 +51,9 @@ impl CommandProvider {
         }
     }
 
-    #[must_use]
-    pub fn with_readback(mut self, readback: Readback) -> Self {
-        self.readback = readback;
-        self
-    }
-
-    #[must_use]
-    pub fn with_clock(mut self, clock: Clock) -> Self {
-        self.clock = clock;
-        self
+    super::setters::with_setters! {
+        with_readback(readback: Readback);
+        with_clock(clock: Clock);
     }
 
     fn unsupported(what: &str) -> ProviderError {

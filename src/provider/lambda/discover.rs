@@ -15,7 +15,7 @@ use crate::provider::{Discovered, ProviderError};
 
 impl Lambda {
     pub(super) async fn discover(&self) -> Result<Vec<Discovered>, ProviderError> {
-        let api = self.api()?;
+        let api = self.held.api()?;
         let now = Timestamp::now();
         let state = |e: ApiError| api.error(e);
         let list = api
@@ -39,7 +39,7 @@ impl Lambda {
         Ok(found
             .iter()
             .map(|i| {
-                self.sightings.saw(ID, i.region.as_deref(), &i.id);
+                self.held.sightings.saw(ID, i.region.as_deref(), &i.id);
                 let resources = file_systems
                     .iter()
                     .filter(|f| mounts(i) && i.file_systems.contains(&f.name))

@@ -10,7 +10,8 @@ use serde_json::Value;
 use super::model::{Seen, parse_instance};
 use super::{ID, Lambda};
 use crate::meter::ResourceKind;
-use crate::provider::bearer::{Api, ApiError, read_back_removal, removal_read_back};
+use crate::provider::bearer::{Api, ApiError};
+use crate::provider::bearer_held::{delete_plan, read_back_delete};
 use crate::provider::http::Repeat;
 use crate::provider::{ActionReport, LinkedResource, ProviderError};
 
@@ -66,10 +67,7 @@ impl Lambda {
         if r.kind != ResourceKind::NetworkVolume {
             return Vec::new();
         }
-        vec![
-            Api::describe("DELETE", &path(&r.id)),
-            removal_read_back(&Api::describe("GET", LIST), &r.id),
-        ]
+        delete_plan(r, &path(&r.id), LIST)
     }
 
     /// Deletes file system `r` (refused by Lambda while it is mounted), then lists the file
@@ -87,33 +85,22 @@ impl Lambda {
                 ),
             ));
         }
-        let api = self.api()?;
+        let api = self.held.api()?;
         let call = path(&r.id);
-        match api.json("DELETE", &call, None, Repeat::Safe).await {
-            Ok(v) if v.get("data").is_some() => {}
-            Ok(_) => {
-                return Err(api.error(ApiError::malformed(
-                    &Api::describe("DELETE", &call),
-                    "no data",
-                )));
-            }
-            // Already gone, or the wrong endpoint: the read-back decides.
-            Err(e) if e.status() == Some(404) => {}
-            Err(e) => return Err(api.error(e)),
-        }
+        let sent = api.json("DELETE", &call, None, Repeat::Safe).await;
+        let sent = sent.and_then(|v| match v.get("data") {
+            Some(_) => Ok(()),
+            None => Err(ApiError::malformed(
+                &Api::describe("DELETE", &call),
+                "no data",
+            )),
+        });
         let listed = || async {
             let now = jiff::Timestamp::now();
             let list = Self::file_systems(api, now).await?;
             Ok(list.iter().any(|f| f.id == r.id).then_some(()))
         };
-        Ok(read_back_removal(
-            api,
-            &self.readback,
-            r,
-            Api::describe("DELETE", &call),
-            &Api::describe("GET", LIST),
-            listed,
-        )
-        .await)
+        let held = (api, &self.held.readback);
+        read_back_delete(held, r, (&call, LIST), sent, listed).await
     }
 }

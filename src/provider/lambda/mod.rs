@@ -20,11 +20,10 @@ use serde_json::{Value, json};
 use self::model::{Seen, file_system, parse_instance, state_of};
 use super::ProviderKind;
 use super::bearer::{Api, ApiError, ApiKey, Cloud, Forbidden, KeyEnv, Readback, StateLog};
+use super::bearer_held::{Held, held_provider_methods, refusal};
 use super::http::{HttpPolicy, Repeat};
-use super::seen::Sightings;
 use super::{
-    Action, ActionReport, Capabilities, InstanceInfo, Inventory, LinkedResource, Provider,
-    ProviderError,
+    Action, ActionReport, InstanceInfo, Inventory, LinkedResource, Provider, ProviderError,
 };
 use crate::meter::BillingMode;
 
@@ -81,46 +80,27 @@ impl LambdaSettings {
     }
 }
 
-fn unsupported(what: &str) -> ProviderError {
-    ProviderError::unsupported(ID, what)
-}
-
 pub struct Lambda {
-    api: Result<Api, ProviderError>,
+    held: Held,
     configured: Option<String>,
     hostname: Option<String>,
     found: Mutex<Option<String>>,
     first_seen: Mutex<Option<Timestamp>>,
-    log: StateLog,
-    readback: Readback,
-    sightings: Sightings,
 }
 
 impl Lambda {
     pub fn new(settings: LambdaSettings, policy: HttpPolicy) -> Self {
-        let api = settings
-            .key
-            .and_then(|key| Api::new(CLOUD, &settings.endpoint, key, policy));
         Lambda {
-            api,
+            held: Held::new(CLOUD, settings.key, &settings.endpoint, policy),
             configured: settings.instance_id,
             hostname: settings.hostname,
             found: Mutex::new(None),
             first_seen: Mutex::new(None),
-            log: StateLog::default(),
-            readback: Readback::default(),
-            sightings: Sightings::default(),
         }
     }
 
-    #[must_use]
-    pub fn with_readback(mut self, readback: Readback) -> Self {
-        self.readback = readback;
-        self
-    }
-
-    fn api(&self) -> Result<&Api, ProviderError> {
-        self.api.as_ref().map_err(Clone::clone)
+    super::setters::with_setters! {
+        with_readback(readback: Readback) in held;
     }
 
     fn known_id(&self) -> Option<String> {
@@ -134,7 +114,7 @@ impl Lambda {
         if let Some(id) = self.known_id() {
             return Ok(id);
         }
-        let api = self.api()?;
+        let api = self.held.api()?;
         let no_id = || {
             ProviderError::state(
                 ID,
@@ -199,7 +179,7 @@ impl Lambda {
                 .lock()
                 .map_or(now, |mut f| *f.get_or_insert(now))
         });
-        instance_info(seen, created, now, &self.log)
+        instance_info(seen, created, now, &self.held.log)
     }
 
     async fn release(
@@ -212,7 +192,8 @@ impl Lambda {
         calls.push(Api::describe("GET", &path));
         match Self::get(api, id).await? {
             None => {
-                api.absent(&self.sightings, id).map_err(ApiError::Unseen)?;
+                api.absent(&self.held.sightings, id)
+                    .map_err(ApiError::Unseen)?;
                 return Ok((
                     true,
                     "already released: Lambda no longer lists the instance this data directory saw"
@@ -222,7 +203,7 @@ impl Lambda {
             Some(i) if i.status == "terminated" => {
                 return Ok((true, "already released (`terminated`)".into()));
             }
-            Some(i) => self.sightings.saw(ID, i.region.as_deref(), id),
+            Some(i) => self.held.sightings.saw(ID, i.region.as_deref(), id),
         }
         calls.push(terminate_call(id));
         let body = json!({ "instance_ids": [id] });
@@ -255,6 +236,7 @@ impl Lambda {
             Some(i) => Continue(format!("Lambda reads back `{}`", i.status)),
         };
         Ok(self
+            .held
             .readback
             .confirm("terminate", || Self::get(api, id), seen)
             .await)
@@ -284,17 +266,7 @@ fn terminate_call(id: &str) -> String {
 
 #[async_trait]
 impl Provider for Lambda {
-    fn name(&self) -> &'static str {
-        ID
-    }
-
-    fn add_seen(&self, seen: &crate::provider::Seen) {
-        self.sightings.add(seen);
-    }
-
-    fn capabilities(&self) -> Capabilities {
-        ProviderKind::Lambda.capabilities()
-    }
+    held_provider_methods!(ProviderKind::Lambda);
 
     fn plan_instance(&self, action: &Action) -> Vec<String> {
         let id = self
@@ -317,7 +289,7 @@ impl Provider for Lambda {
     /// Persistent file systems no instance uses (`is_in_use` false): they bill per GB-month
     /// with nothing attached. Lambda instances cannot be stopped, so nothing else bills idle.
     async fn sweep(&self) -> Result<Vec<LinkedResource>, ProviderError> {
-        let api = self.api()?;
+        let api = self.held.api()?;
         let found = Self::file_systems(api, Timestamp::now())
             .await
             .map_err(|e| api.error(e))?;
@@ -328,14 +300,14 @@ impl Provider for Lambda {
     }
 
     async fn inventory(&self) -> Result<Inventory, ProviderError> {
-        let api = self.api()?;
+        let api = self.held.api()?;
         let id = self.instance_id().await?;
         let now = Timestamp::now();
         let state = |e: ApiError| api.error(e);
         let seen = Self::get(api, &id).await.map_err(state)?;
         match &seen {
-            Some(i) => self.sightings.saw(ID, i.region.as_deref(), &id),
-            None => api.absent(&self.sightings, &id)?,
+            Some(i) => self.held.sightings.saw(ID, i.region.as_deref(), &id),
+            None => api.absent(&self.held.sightings, &id)?,
         }
         let mut resources = Self::file_systems(api, now).await.map_err(state)?;
         Self::attach_file_systems(api, &mut resources, seen.as_ref()).await;
@@ -357,24 +329,15 @@ impl Provider for Lambda {
     async fn act(&self, action: &Action) -> Result<ActionReport, ProviderError> {
         match action {
             Action::Release => {}
-            Action::Cleanup { .. } => return Err(crate::provider::cleanup::not_here(ID)),
             Action::Stop | Action::Start => {
-                return Err(unsupported(
+                return Err(ProviderError::unsupported(
+                    ID,
                     "stop or start (Lambda Cloud has no stop or pause: an instance bills until it is terminated)",
                 ));
             }
-            Action::SnapshotClean { .. } => {
-                return Err(unsupported(
-                    "manage snapshots (Lambda Cloud has no snapshots)",
-                ));
-            }
-            Action::SetDeadline { .. } => {
-                return Err(unsupported(
-                    "hold a release deadline (Lambda Cloud has no server-side deadline)",
-                ));
-            }
+            other => return Err(refusal(CLOUD.kind, other, "Lambda Cloud has no snapshots")),
         }
-        let api = self.api()?;
+        let api = self.held.api()?;
         let id = self.instance_id().await?;
         let mut calls = Vec::new();
         let outcome = self.release(api, &id, &mut calls).await;

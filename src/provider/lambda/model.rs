@@ -1,7 +1,5 @@
 //! Lambda Cloud's JSON rows: an instance and a file system.
 
-use std::collections::BTreeMap;
-
 use jiff::Timestamp;
 use rust_decimal::Decimal;
 use serde_json::Value;
@@ -73,21 +71,14 @@ pub const NOT_IN_USE: &str = "not in use";
 pub fn file_system(v: &Value, now: Timestamp) -> Option<LinkedResource> {
     let bytes = v.get("bytes_used").and_then(decimal).unwrap_or_default();
     let in_use = v.get("is_in_use").and_then(Value::as_bool).unwrap_or(false);
-    Some(LinkedResource {
-        id: text(v, "id")?,
-        name: text(v, "name").unwrap_or_default(),
-        kind: ResourceKind::NetworkVolume,
-        class: None,
-        size_gib: (bytes / Decimal::from(1u64 << 30)).round_dp(3),
-        state: if in_use { "in use" } else { NOT_IN_USE }.into(),
-        created: text(v, "created")
+    Some(LinkedResource::new(
+        text(v, "id")?,
+        text(v, "name").unwrap_or_default(),
+        ResourceKind::NetworkVolume,
+        (bytes / Decimal::from(1u64 << 30)).round_dp(3),
+        if in_use { "in use" } else { NOT_IN_USE }.into(),
+        text(v, "created")
             .and_then(|c| c.parse().ok())
             .unwrap_or(now),
-        deleted_with_instance: false,
-        backs_image: None,
-        attached_to: None,
-        exposure: crate::provider::Exposure::default(),
-        origin: None,
-        tags: BTreeMap::new(),
-    })
+    ))
 }

@@ -9,11 +9,12 @@ use jiff::Timestamp;
 use super::disks::{own_disks, volume_of};
 use super::{ID, Runpod};
 use crate::provider::bearer::{ApiError, StateLog};
+use crate::provider::bearer_held::or_gap;
 use crate::provider::{Discovered, ProviderError};
 
 impl Runpod {
     pub(super) async fn discover(&self) -> Result<Vec<Discovered>, ProviderError> {
-        let api = self.api()?;
+        let api = self.held.api()?;
         let now = Timestamp::now();
         let state = |e: ApiError| api.error(e);
         let pods: Vec<_> = Self::pods(api)
@@ -24,26 +25,16 @@ impl Runpod {
             .collect();
         let mut gaps = Vec::new();
         let volumes = if pods.iter().any(|p| !p.network.is_empty()) {
-            match Self::network_volumes(api).await {
-                Ok(volumes) => volumes,
-                // The pods read with this key, so the key is good but may not list volumes.
-                Err(e) if matches!(e.status(), Some(401 | 403)) => {
-                    gaps.push(format!("network volumes unknown: {}", api.error(e)));
-                    Vec::new()
-                }
-                Err(e) => return Err(state(e)),
-            }
+            let volumes = Self::network_volumes(api).await;
+            or_gap(api, volumes, "network volumes unknown", &mut gaps)?
         } else {
             Vec::new()
         };
-        *self
-            .gaps
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = gaps;
+        self.held.set_gaps(gaps);
         Ok(pods
             .iter()
             .map(|p| {
-                self.sightings.saw(ID, None, &p.id);
+                self.held.sightings.saw(ID, None, &p.id);
                 let mut resources = own_disks(p, now);
                 resources.extend(
                     volumes

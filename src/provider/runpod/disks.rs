@@ -47,20 +47,13 @@ pub(super) fn disk(
     size: Decimal,
     now: Timestamp,
 ) -> LinkedResource {
+    let state = pod.status.to_ascii_lowercase();
+    let created = pod.created.unwrap_or(now);
+    let id = format!("{}-{what}", pod.id);
     LinkedResource {
-        id: format!("{}-{what}", pod.id),
-        name: format!("{what} disk"),
-        kind,
         class: Some(what.into()),
-        size_gib: size,
-        state: pod.status.to_ascii_lowercase(),
-        created: pod.created.unwrap_or(now),
         deleted_with_instance: true,
-        backs_image: None,
-        attached_to: None,
-        exposure: crate::provider::Exposure::default(),
-        origin: None,
-        tags: BTreeMap::new(),
+        ..LinkedResource::new(id, format!("{what} disk"), kind, size, state, created)
     }
 }
 

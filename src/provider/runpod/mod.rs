@@ -19,7 +19,6 @@ mod volumes;
 pub use model::sku_for;
 
 use std::ops::ControlFlow::{Break, Continue};
-use std::sync::Mutex;
 
 use async_trait::async_trait;
 use jiff::Timestamp;
@@ -30,11 +29,10 @@ use self::disks::{disk, network_volume, own_disks, volume_of};
 use self::model::{Pod, parse_pod, state_of};
 use super::ProviderKind;
 use super::bearer::{Api, ApiError, ApiKey, Cloud, Forbidden, KeyEnv, Readback, StateLog};
+use super::bearer_held::{Held, held_provider_methods, or_gap, refusal};
 use super::http::{HttpPolicy, Repeat};
-use super::seen::Sightings;
 use super::{
-    Action, ActionReport, Capabilities, InstanceInfo, Inventory, LinkedResource, Provider,
-    ProviderError,
+    Action, ActionReport, InstanceInfo, Inventory, LinkedResource, Provider, ProviderError,
 };
 use crate::meter::{BillingMode, ResourceKind};
 
@@ -84,43 +82,21 @@ impl RunpodSettings {
     }
 }
 
-fn unsupported(what: &str) -> ProviderError {
-    ProviderError::unsupported(ID, what)
-}
-
 pub struct Runpod {
-    api: Result<Api, ProviderError>,
+    held: Held,
     pod_id: Option<String>,
-    log: StateLog,
-    readback: Readback,
-    sightings: Sightings,
-    /// What the last inventory could not read.
-    gaps: Mutex<Vec<String>>,
 }
 
 impl Runpod {
     pub fn new(settings: RunpodSettings, policy: HttpPolicy) -> Self {
-        let api = settings
-            .key
-            .and_then(|key| Api::new(CLOUD, &settings.endpoint, key, policy));
         Runpod {
-            api,
+            held: Held::new(CLOUD, settings.key, &settings.endpoint, policy),
             pod_id: settings.pod_id,
-            log: StateLog::default(),
-            readback: Readback::default(),
-            sightings: Sightings::default(),
-            gaps: Mutex::new(Vec::new()),
         }
     }
 
-    #[must_use]
-    pub fn with_readback(mut self, readback: Readback) -> Self {
-        self.readback = readback;
-        self
-    }
-
-    fn api(&self) -> Result<&Api, ProviderError> {
-        self.api.as_ref().map_err(Clone::clone)
+    super::setters::with_setters! {
+        with_readback(readback: Readback) in held;
     }
 
     fn pod_id(&self) -> Result<&str, ProviderError> {
@@ -206,9 +182,10 @@ impl Runpod {
         calls.push(Api::describe("GET", &path));
         let before = Self::get(api, id).await?;
         if before.is_none() {
-            api.absent(&self.sightings, id).map_err(ApiError::Unseen)?;
+            api.absent(&self.held.sightings, id)
+                .map_err(ApiError::Unseen)?;
         } else {
-            self.sightings.saw(ID, None, id);
+            self.held.sightings.saw(ID, None, id);
         }
         let (stop, start) = (action == "stop", action == "start");
         let ends = !stop && !start;
@@ -271,10 +248,10 @@ impl Runpod {
         let readback = if refused.is_some() {
             Readback {
                 attempts: 1,
-                ..self.readback
+                ..self.held.readback
             }
         } else {
-            self.readback
+            self.held.readback
         };
         let (confirmed, summary) = readback.confirm(action, || Self::get(api, id), seen).await;
         Ok(match refused {
@@ -290,24 +267,7 @@ fn action_call(id: &str, action: &str) -> String {
 
 #[async_trait]
 impl Provider for Runpod {
-    fn name(&self) -> &'static str {
-        ID
-    }
-
-    fn add_seen(&self, seen: &crate::provider::Seen) {
-        self.sightings.add(seen);
-    }
-
-    fn gaps(&self) -> Vec<String> {
-        self.gaps
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .clone()
-    }
-
-    fn capabilities(&self) -> Capabilities {
-        ProviderKind::Runpod.capabilities()
-    }
+    held_provider_methods!(ProviderKind::Runpod);
 
     fn plan_instance(&self, action: &Action) -> Vec<String> {
         let id = self.pod_id.clone().unwrap_or_else(|| format!("${POD_VAR}"));
@@ -325,32 +285,19 @@ impl Provider for Runpod {
     }
 
     async fn inventory(&self) -> Result<Inventory, ProviderError> {
-        let api = self.api()?;
+        let api = self.held.api()?;
         let id = self.pod_id()?;
         let now = Timestamp::now();
         let state = |e: ApiError| api.error(e);
         let pod = Self::get(api, id).await.map_err(state)?;
         match &pod {
-            Some(_) => self.sightings.saw(ID, None, id),
-            None => api.absent(&self.sightings, id)?,
+            Some(_) => self.held.sightings.saw(ID, None, id),
+            None => api.absent(&self.held.sightings, id)?,
         }
         let mut gaps = Vec::new();
-        let volumes = match Self::network_volumes(api).await {
-            Ok(volumes) => volumes,
-            // The pod read with this key, so the key is good but may not list volumes.
-            Err(e) if matches!(e.status(), Some(401 | 403)) => {
-                gaps.push(format!(
-                    "network volumes unknown (any would survive a release): {}",
-                    api.error(e)
-                ));
-                Vec::new()
-            }
-            Err(e) => return Err(state(e)),
-        };
-        *self
-            .gaps
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = gaps;
+        let what = "network volumes unknown (any would survive a release)";
+        let volumes = or_gap(api, Self::network_volumes(api).await, what, &mut gaps)?;
+        self.held.set_gaps(gaps);
         let mut resources = pod.as_ref().map(|p| own_disks(p, now)).unwrap_or_default();
         resources.extend(
             volumes
@@ -358,7 +305,7 @@ impl Provider for Runpod {
                 .filter_map(|v| volume_of(pod.as_ref(), v, "not attached here", now)),
         );
         Ok(Inventory {
-            instance: pod.map(|p| Self::info(&p, now, &self.log)),
+            instance: pod.map(|p| Self::info(&p, now, &self.held.log)),
             resources,
             deadline: None,
         })
@@ -371,7 +318,7 @@ impl Provider for Runpod {
     /// Network volumes no running pod mounts, and the volume disks of stopped (`EXITED`) pods,
     /// which bill while the pod is stopped.
     async fn sweep(&self) -> Result<Vec<LinkedResource>, ProviderError> {
-        let api = self.api()?;
+        let api = self.held.api()?;
         let now = Timestamp::now();
         let state = |e: ApiError| api.error(e);
         let pods = Self::pods(api).await.map_err(state)?;
@@ -415,19 +362,11 @@ impl Provider for Runpod {
     async fn act(&self, action: &Action) -> Result<ActionReport, ProviderError> {
         let verb = match action {
             Action::Release => "terminate",
-            Action::Cleanup { .. } => return Err(crate::provider::cleanup::not_here(ID)),
             Action::Stop => "stop",
             Action::Start => "start",
-            Action::SnapshotClean { .. } => {
-                return Err(unsupported("manage snapshots (RunPod has no snapshots)"));
-            }
-            Action::SetDeadline { .. } => {
-                return Err(unsupported(
-                    "hold a release deadline (RunPod has no server-side deadline)",
-                ));
-            }
+            other => return Err(refusal(CLOUD.kind, other, "RunPod has no snapshots")),
         };
-        let api = self.api()?;
+        let api = self.held.api()?;
         let id = self.pod_id()?;
         let mut calls = Vec::new();
         let outcome = self.act(api, id, verb, &mut calls).await;

@@ -6,7 +6,8 @@
 use super::model::Pod;
 use super::{ID, Runpod};
 use crate::meter::ResourceKind;
-use crate::provider::bearer::{Api, read_back_removal, removal_read_back, text};
+use crate::provider::bearer::text;
+use crate::provider::bearer_held::{delete_plan, read_back_delete};
 use crate::provider::http::Repeat;
 use crate::provider::{ActionReport, LinkedResource, ProviderError};
 
@@ -40,10 +41,7 @@ impl Runpod {
         if r.kind != ResourceKind::NetworkVolume {
             return Vec::new();
         }
-        vec![
-            Api::describe("DELETE", &path(&r.id)),
-            removal_read_back(&Api::describe("GET", LIST), &r.id),
-        ]
+        delete_plan(r, &path(&r.id), LIST)
     }
 
     /// Deletes network volume `r`, then lists the volumes until it is gone.
@@ -54,14 +52,12 @@ impl Runpod {
         if r.kind != ResourceKind::NetworkVolume {
             return Err(not_deleted(r));
         }
-        let api = self.api()?;
+        let api = self.held.api()?;
         let call = path(&r.id);
-        match api.send("DELETE", &call, None, Repeat::Safe).await {
-            Ok(_) => {}
-            // Already gone, or the wrong endpoint: the read-back decides.
-            Err(e) if e.status() == Some(404) => {}
-            Err(e) => return Err(api.error(e)),
-        }
+        let sent = api
+            .send("DELETE", &call, None, Repeat::Safe)
+            .await
+            .map(drop);
         let listed = || async {
             let list = Self::network_volumes(api).await?;
             Ok(list
@@ -69,14 +65,7 @@ impl Runpod {
                 .any(|v| text(v, "id").as_deref() == Some(r.id.as_str()))
                 .then_some(()))
         };
-        Ok(read_back_removal(
-            api,
-            &self.readback,
-            r,
-            Api::describe("DELETE", &call),
-            &Api::describe("GET", LIST),
-            listed,
-        )
-        .await)
+        let held = (api, &self.held.readback);
+        read_back_delete(held, r, (&call, LIST), sent, listed).await
     }
 }

@@ -141,17 +141,7 @@ mod tests {
             std::fs::create_dir_all(home.path().join(CLI_DIR)).unwrap();
             std::fs::write(home.path().join(CLI_DIR).join("default.credential"), text).unwrap();
         }
-        let dir = home.path().display().to_string();
-        let vars: Vec<(String, String)> = vars
-            .iter()
-            .map(|(k, v)| ((*k).into(), (*v).into()))
-            .collect();
-        let env = env_from_lookup(move |name| {
-            if name == "HOME" {
-                return Some(dir.clone());
-            }
-            vars.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone())
-        });
+        let env = env_from_lookup(crate::provider::env::lookup_in(home.path(), vars));
         (home, env, paths)
     }
 

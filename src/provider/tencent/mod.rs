@@ -121,16 +121,11 @@ impl TencentCloud {
         self
     }
 
-    #[must_use]
-    pub fn with_readback(mut self, readback: Readback) -> Self {
-        self.readback = readback;
-        self
-    }
-
-    #[must_use]
-    pub fn with_clock(mut self, clock: Clock) -> Self {
-        self.clock = clock;
-        self
+    super::setters::with_setters! {
+        with_readback(readback: Readback);
+        with_clock(clock: Clock);
+        /// The mode `stop` asks for (STOP_CHARGING unless set).
+        with_stopped_mode(stopped_mode: StoppedMode);
     }
 
     /// Keeps what was seen linked to the instance in `dir`, so a later run still names the
@@ -138,13 +133,6 @@ impl TencentCloud {
     #[must_use]
     pub fn remembering(mut self, dir: &Path) -> Self {
         self.memory = Some(dir.to_path_buf());
-        self
-    }
-
-    /// The mode `stop` asks for (STOP_CHARGING unless set).
-    #[must_use]
-    pub fn with_stopped_mode(mut self, mode: StoppedMode) -> Self {
-        self.stopped_mode = mode;
         self
     }
 

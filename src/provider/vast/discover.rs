@@ -10,11 +10,12 @@ use jiff::Timestamp;
 use super::resources::instance_storage;
 use super::{ID, Vast, instance_info, listing, model};
 use crate::provider::bearer::{ApiError, StateLog};
+use crate::provider::bearer_held::or_gap;
 use crate::provider::{Discovered, ProviderError};
 
 impl Vast {
     pub(super) async fn discover(&self) -> Result<Vec<Discovered>, ProviderError> {
-        let api = self.api()?;
+        let api = self.held.api()?;
         let now = Timestamp::now();
         let state = |e: ApiError| api.error(e);
         let rows = listing::rows(api).await.map_err(state)?;
@@ -27,24 +28,14 @@ impl Vast {
         let volumes = if found.is_empty() {
             Vec::new()
         } else {
-            match Self::volume_rows(api, now).await {
-                Ok(volumes) => volumes,
-                // The instances read with this key, so the key is good but may not list volumes.
-                Err(e) if matches!(e.status(), Some(401 | 403)) => {
-                    gaps.push(format!("volumes unknown: {}", api.error(e)));
-                    Vec::new()
-                }
-                Err(e) => return Err(state(e)),
-            }
+            let rows = Self::volume_rows(api, now).await;
+            or_gap(api, rows, "volumes unknown", &mut gaps)?
         };
-        *self
-            .gaps
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = gaps;
+        self.held.set_gaps(gaps);
         Ok(found
             .iter()
             .map(|s| {
-                self.sightings.saw(ID, None, &s.id);
+                self.held.sightings.saw(ID, None, &s.id);
                 let mut resources: Vec<_> = instance_storage(s, now).into_iter().collect();
                 resources.extend(
                     volumes

@@ -28,11 +28,10 @@ use self::model::{HostRates, Seen};
 use self::resources::{instance_storage, volume_row};
 use super::ProviderKind;
 use super::bearer::{Api, ApiError, ApiKey, Cloud, Forbidden, KeyEnv, Readback, StateLog};
+use super::bearer_held::{Held, held_provider_methods, or_gap, refusal};
 use super::http::{HttpPolicy, Repeat};
-use super::seen::Sightings;
 use super::{
-    Action, ActionReport, Capabilities, InstanceInfo, Inventory, LinkedResource, Provider,
-    ProviderError,
+    Action, ActionReport, InstanceInfo, Inventory, LinkedResource, Provider, ProviderError,
 };
 use crate::meter::{BillingMode, InstanceState};
 use crate::pricing::Sheet;
@@ -105,24 +104,15 @@ pub fn pid1_vars(block: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-fn unsupported(what: &str) -> ProviderError {
-    ProviderError::unsupported(ID, what)
-}
-
 fn instance_path(id: &str) -> String {
     format!("/api/v0/instances/{id}/")
 }
 
 pub struct Vast {
-    api: Result<Api, ProviderError>,
+    held: Held,
     instance_id: Option<String>,
     rates: Mutex<Option<HostRates>>,
     first_seen: Mutex<Option<Timestamp>>,
-    log: StateLog,
-    readback: Readback,
-    sightings: Sightings,
-    /// What the last inventory could not read.
-    gaps: Mutex<Vec<String>>,
 }
 
 /// The account's volumes, local and network, as `vastai show volumes` asks for them.
@@ -130,18 +120,11 @@ const VOLUMES: &str = "/api/v0/volumes?owner=me&type=all_volume";
 
 impl Vast {
     pub fn new(settings: VastSettings, policy: HttpPolicy) -> Self {
-        let api = settings
-            .key
-            .and_then(|key| Api::new(CLOUD, &settings.endpoint, key, policy));
         Vast {
-            api,
+            held: Held::new(CLOUD, settings.key, &settings.endpoint, policy),
             instance_id: settings.instance_id,
             rates: Mutex::new(None),
             first_seen: Mutex::new(None),
-            log: StateLog::default(),
-            readback: Readback::default(),
-            sightings: Sightings::default(),
-            gaps: Mutex::new(Vec::new()),
         }
     }
 
@@ -176,14 +159,8 @@ impl Vast {
         Ok(list.iter().filter_map(|row| volume_row(row, now)).collect())
     }
 
-    #[must_use]
-    pub fn with_readback(mut self, readback: Readback) -> Self {
-        self.readback = readback;
-        self
-    }
-
-    fn api(&self) -> Result<&Api, ProviderError> {
-        self.api.as_ref().map_err(Clone::clone)
+    super::setters::with_setters! {
+        with_readback(readback: Readback) in held;
     }
 
     fn id(&self) -> Result<&str, ProviderError> {
@@ -242,7 +219,7 @@ impl Vast {
                 .lock()
                 .map_or(now, |mut f| *f.get_or_insert(now))
         });
-        instance_info(seen, created, now, &self.log)
+        instance_info(seen, created, now, &self.held.log)
     }
 
     /// `{"success": false, "msg": ...}` is a refusal even with HTTP 200.
@@ -271,9 +248,10 @@ impl Vast {
         calls.push(format!("GET {path}?owner=me"));
         let before = Self::get(api, id).await?;
         if before.is_none() {
-            api.absent(&self.sightings, id).map_err(ApiError::Unseen)?;
+            api.absent(&self.held.sightings, id)
+                .map_err(ApiError::Unseen)?;
         } else {
-            self.sightings.saw(ID, None, id);
+            self.held.sightings.saw(ID, None, id);
         }
         let verb = change.verb();
         let status = |s: &Seen| s.actual.clone().unwrap_or_else(|| "no status".into());
@@ -335,6 +313,7 @@ impl Vast {
             (Some(s), _) => Continue(format!("Vast reads back `{}`", status(s))),
         };
         Ok(self
+            .held
             .readback
             .confirm(verb, || Self::get(api, id), seen)
             .await)
@@ -386,24 +365,7 @@ fn is_running(s: &Seen) -> bool {
 
 #[async_trait]
 impl Provider for Vast {
-    fn name(&self) -> &'static str {
-        ID
-    }
-
-    fn add_seen(&self, seen: &crate::provider::Seen) {
-        self.sightings.add(seen);
-    }
-
-    fn gaps(&self) -> Vec<String> {
-        self.gaps
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .clone()
-    }
-
-    fn capabilities(&self) -> Capabilities {
-        ProviderKind::Vast.capabilities()
-    }
+    held_provider_methods!(ProviderKind::Vast);
 
     fn plan_instance(&self, action: &Action) -> Vec<String> {
         let id = self
@@ -430,7 +392,7 @@ impl Provider for Vast {
 
     /// Volumes no instance uses, and the storage of stopped instances, which bills stopped.
     async fn sweep(&self) -> Result<Vec<LinkedResource>, ProviderError> {
-        let api = self.api()?;
+        let api = self.held.api()?;
         let now = Timestamp::now();
         let state = |e: ApiError| api.error(e);
         let rows = listing::rows(api).await.map_err(state)?;
@@ -452,13 +414,13 @@ impl Provider for Vast {
     }
 
     async fn inventory(&self) -> Result<Inventory, ProviderError> {
-        let api = self.api()?;
+        let api = self.held.api()?;
         let id = self.id()?;
         let now = Timestamp::now();
         let seen = Self::get(api, id).await.map_err(|e| api.error(e))?;
         match &seen {
-            Some(_) => self.sightings.saw(ID, None, id),
-            None => api.absent(&self.sightings, id)?,
+            Some(_) => self.held.sightings.saw(ID, None, id),
+            None => api.absent(&self.held.sightings, id)?,
         }
         if let (Some(s), Ok(mut rates)) = (&seen, self.rates.lock()) {
             *rates = Some(s.rates);
@@ -468,19 +430,14 @@ impl Provider for Vast {
             .filter_map(|s| instance_storage(s, now))
             .collect();
         let mut gaps = Vec::new();
-        match Self::volumes(api, now, id).await {
-            Ok(volumes) => resources.extend(volumes),
-            // The instance read with this key, so the key is good but may not list volumes.
-            Err(e) if matches!(e.status(), Some(401 | 403)) => gaps.push(format!(
-                "volumes unknown (any would survive a destroy): {}",
-                api.error(e)
-            )),
-            Err(e) => return Err(api.error(e)),
-        }
-        *self
-            .gaps
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = gaps;
+        let what = "volumes unknown (any would survive a destroy)";
+        resources.extend(or_gap(
+            api,
+            Self::volumes(api, now, id).await,
+            what,
+            &mut gaps,
+        )?);
+        self.held.set_gaps(gaps);
         Ok(Inventory {
             instance: seen.map(|s| self.info(&s, now)),
             resources,
@@ -499,21 +456,14 @@ impl Provider for Vast {
     async fn act(&self, action: &Action) -> Result<ActionReport, ProviderError> {
         let change = match action {
             Action::Release => Change::Destroy,
-            Action::Cleanup { .. } => return Err(crate::provider::cleanup::not_here(ID)),
             Action::Stop => Change::Stop,
             Action::Start => Change::Start,
-            Action::SnapshotClean { .. } => {
-                return Err(unsupported(
-                    "manage snapshots (Vast.ai bills none; its container snapshots go to your own registry)",
-                ));
-            }
-            Action::SetDeadline { .. } => {
-                return Err(unsupported(
-                    "hold a release deadline (Vast.ai has no server-side deadline)",
-                ));
+            other => {
+                let why = "Vast.ai bills none; its container snapshots go to your own registry";
+                return Err(refusal(CLOUD.kind, other, why));
             }
         };
-        let api = self.api()?;
+        let api = self.held.api()?;
         let id = self.id()?;
         let mut calls = Vec::new();
         let outcome = self.act(api, id, change, &mut calls).await;

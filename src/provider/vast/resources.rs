@@ -57,19 +57,17 @@ pub(super) fn volume_row(row: &Value, now: Timestamp) -> Option<(LinkedResource,
 
 /// An instance's own disk, which bills while it is stopped and goes when it is destroyed.
 pub(super) fn instance_storage(s: &model::Seen, now: Timestamp) -> Option<LinkedResource> {
+    let storage = LinkedResource::new(
+        format!("{}-disk", s.id),
+        "instance storage".into(),
+        ResourceKind::DataDisk,
+        s.disk_gb,
+        s.actual.clone().unwrap_or_else(|| "unknown".into()),
+        s.started.unwrap_or(now),
+    );
     (s.disk_gb > rust_decimal::Decimal::ZERO).then(|| LinkedResource {
-        id: format!("{}-disk", s.id),
-        name: "instance storage".into(),
-        kind: ResourceKind::DataDisk,
         class: Some(STORAGE_CLASS.into()),
-        size_gib: s.disk_gb,
-        state: s.actual.clone().unwrap_or_else(|| "unknown".into()),
-        created: s.started.unwrap_or(now),
         deleted_with_instance: true,
-        backs_image: None,
-        attached_to: None,
-        exposure: crate::provider::Exposure::default(),
-        origin: None,
-        tags: BTreeMap::new(),
+        ..storage
     })
 }

@@ -10,7 +10,8 @@ use serde_json::json;
 
 use super::{ID, VOLUMES, Vast};
 use crate::meter::ResourceKind;
-use crate::provider::bearer::{Api, read_back_removal, removal_read_back};
+use crate::provider::bearer::Api;
+use crate::provider::bearer_held::{delete_plan, read_back_delete};
 use crate::provider::http::Repeat;
 use crate::provider::{ActionReport, LinkedResource, ProviderError};
 
@@ -35,10 +36,7 @@ impl Vast {
         let Some(n) = number(r) else {
             return Vec::new();
         };
-        vec![
-            Api::describe("DELETE", &path(n)),
-            removal_read_back(&Api::describe("GET", VOLUMES), &r.id),
-        ]
+        delete_plan(r, &path(n), VOLUMES)
     }
 
     /// Deletes volume `r`, then lists the volumes until it is gone.
@@ -56,33 +54,19 @@ impl Vast {
                 ),
             ));
         };
-        let api = self.api()?;
+        let api = self.held.api()?;
         let call = Api::describe("DELETE", &path(n));
-        match api
-            .json("DELETE", &path(n), Some(&json!({})), Repeat::Safe)
-            .await
-        {
-            Ok(v) => {
-                if let Some(e) = Self::refused(&call, &v) {
-                    return Err(api.error(e));
-                }
-            }
-            // Already gone, or the wrong endpoint: the read-back decides.
-            Err(e) if e.status() == Some(404) => {}
-            Err(e) => return Err(api.error(e)),
-        }
+        let body = json!({});
+        let sent = api
+            .json("DELETE", &path(n), Some(&body), Repeat::Safe)
+            .await;
+        // Vast's refusal can come with 200: `success` false.
+        let sent = sent.and_then(|v| Self::refused(&call, &v).map_or(Ok(()), Err));
         let listed = || async {
             let rows = Self::volume_rows(api, Timestamp::now()).await?;
             Ok(rows.iter().any(|(v, _)| v.id == r.id).then_some(()))
         };
-        Ok(read_back_removal(
-            api,
-            &self.readback,
-            r,
-            call.clone(),
-            &Api::describe("GET", VOLUMES),
-            listed,
-        )
-        .await)
+        let held = (api, &self.held.readback);
+        read_back_delete(held, r, (&path(n), VOLUMES), sent, listed).await
     }
 }

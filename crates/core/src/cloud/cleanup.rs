@@ -191,24 +191,18 @@ mod tests {
     use rust_decimal::Decimal;
 
     use super::*;
-    use crate::cloud::Exposure;
 
     fn res(id: &str, kind: ResourceKind, days_old: i64, now: Timestamp) -> LinkedResource {
-        LinkedResource {
-            id: id.into(),
-            name: String::new(),
+        let created = now - SignedDuration::from_hours(24 * days_old);
+        let size = Decimal::from(10);
+        LinkedResource::new(
+            id.into(),
+            String::new(),
             kind,
-            class: None,
-            size_gib: Decimal::from(10),
-            state: "available".into(),
-            created: now - SignedDuration::from_hours(24 * days_old),
-            deleted_with_instance: false,
-            backs_image: None,
-            attached_to: None,
-            exposure: Exposure::default(),
-            origin: None,
-            tags: BTreeMap::new(),
-        }
+            size,
+            "available".into(),
+            created,
+        )
     }
 
     fn now() -> Timestamp {
