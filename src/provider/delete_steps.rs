@@ -91,6 +91,7 @@ pub struct Plan<'a> {
 /// Whether `what`, now on instance `on` in `state` (`None`: not listed), may be freed. Only
 /// from a stopped instance the plan showed, or a terminated one: never from an instance that
 /// runs, starts or stops, and never from one the user did not see in the plan.
+// A `String` error: the refusal, shown as the resource's outcome; no caller matches on it.
 pub fn may_free(plan: &Plan<'_>, on: &str, state: Option<&str>) -> Result<(), String> {
     let what = plan.what;
     let Some(state) = state else {

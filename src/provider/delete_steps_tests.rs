@@ -17,6 +17,7 @@ struct Scripted {
 impl Deleting for Scripted {
     type Failed = String;
     type Unread = String;
+    // The trait's own error type in this test double: the text is all a test reads.
     async fn read(&mut self) -> Result<Found, String> {
         self.read_count += 1;
         if self.reads.len() > 1 {

@@ -135,6 +135,7 @@ impl AlibabaCloud {
 
     /// Takes a snapshot of the system disk and waits until it is accomplished. The outer error
     /// is a failure to call; the inner one says why nothing will be deleted.
+    // The inner `String`: why nothing will be deleted, said in the report, never matched on.
     async fn final_snapshot(
         &self,
         calls: &mut Vec<String>,

@@ -204,6 +204,7 @@ async fn final_snapshot(s: &mut Session<'_>, volume: &str) -> Result<String, Ec2
 /// `Err` with the last status seen (`pending`, `error`, `not listed`, or that it is another
 /// volume's) when it does not get there. An id answered for a snapshot that is not of `volume`
 /// backs nothing up.
+// A `String` error: the last status seen, said in the action's report; nothing matches on it.
 async fn until_completed(
     s: &mut Session<'_>,
     id: &str,

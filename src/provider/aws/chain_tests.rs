@@ -31,6 +31,7 @@ fn files(name: &str, profile: &str, credentials: &str, config: &str) -> SharedFi
     f
 }
 
+// A test's answer: the chain's error as the text the assertions read.
 fn pick(pairs: &[(&str, &str)], files: SharedFiles) -> Result<String, String> {
     let env = AwsEnv::from_pairs(pairs.iter().copied());
     let sts = Sts::resolve(&env, Some("eu-west-1"));

@@ -90,6 +90,7 @@ pub fn from_env(env: &AwsEnv) -> Option<Result<(String, ContainerAuth, String), 
     Some(Ok((url, auth, from.to_string())))
 }
 
+// A `String` error: the refusal is one line of the credential chain's "looked for" list.
 fn allowed(url: &str) -> Result<(), String> {
     let parsed = reqwest::Url::parse(url).map_err(|e| e.to_string())?;
     if parsed.scheme() == "https" {

@@ -98,6 +98,8 @@ impl Seen {
     }
 }
 
+// A `String` error: the field it names becomes the message of the caller's ProviderError; no
+// caller matches on it.
 fn info(i: &Instance, region: &str, known: &Known, now: Timestamp) -> Result<InstanceInfo, String> {
     let created = time(i.launch_time.as_deref())
         .ok_or_else(|| format!("instance {} has no readable launchTime", i.id))?;
@@ -126,6 +128,7 @@ fn info(i: &Instance, region: &str, known: &Known, now: Timestamp) -> Result<Ins
     })
 }
 
+// A `String` error: see `info`.
 /// The inventory of instance `id` from what EC2 said at `now`; `Err` names an unreadable field.
 pub fn assemble(
     id: &str,

@@ -219,6 +219,7 @@ fn answer(
     Err(e.with_call(&call).with_code(&code).with_message(&message))
 }
 
+// A `String` error: it becomes the message of the STS call's ProviderError, with its code.
 /// `<Credentials>` of an `AssumeRole*Result`.
 fn credentials(body: &str, action: &str) -> Result<Credentials, String> {
     let doc = xml::parse_answer(body, action).map_err(|m| m.0)?;

@@ -156,6 +156,7 @@ fn opt_decimal<'de, D: Deserializer<'de>>(de: D) -> Result<Option<Decimal>, D::E
 }
 
 /// Reads the command's output.
+// A `String` error: serde's words, shown with the command's name and output; nothing matches.
 pub fn parse(text: &str) -> Result<Document, String> {
     serde_json::from_str(text.trim()).map_err(|e| e.to_string())
 }
