@@ -2,7 +2,7 @@
 //! `serve` scrape, each held to status's account; and hours that pass, by running every
 //! process under libfaketime with the clock moved on.
 
-use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+use std::io::{BufRead as _, BufReader};
 use std::process::{Command, Stdio};
 
 use proptest::test_runner::TestCaseError;
@@ -123,15 +123,8 @@ pub fn scrape(args: &[&std::ffi::OsStr], hours: u32) -> String {
         .and_then(|(_, rest)| rest.split('/').next())
         .and_then(|p| p.parse::<u16>().ok())
         .unwrap_or_else(|| panic!("{serving}"));
-    let get = || {
-        let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
-        stream
-            .write_all(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-            .unwrap();
-        let mut out = String::new();
-        stream.read_to_string(&mut out).unwrap();
-        out
-    };
+    let addr = format!("127.0.0.1:{port}");
+    let get = || crate::serve_fleet_cli::get(&addr);
     let started = std::time::Instant::now();
     let mut body = get();
     while !body.contains("gpumeter_cost_total{") && started.elapsed().as_secs() < 30 {

@@ -13,7 +13,8 @@ fn gpumeter() -> Command {
     command
 }
 
-fn get(addr: &str) -> String {
+/// The body of one `GET /metrics` from the server at `addr`, headers included.
+pub(crate) fn get(addr: &str) -> String {
     let mut stream = std::net::TcpStream::connect(addr).expect("the server listens");
     stream
         .write_all(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")

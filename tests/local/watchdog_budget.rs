@@ -81,6 +81,14 @@ async fn setup() -> Setup {
     }
 }
 
+/// A limit half of what the instance has `spent`: the watchdog's first check is past it.
+fn already_past(spent: Money) -> Money {
+    Money::new(
+        (spent.amount / Decimal::from(2)).round_dp(2),
+        spent.currency,
+    )
+}
+
 /// Seconds until spend reaches `percent` of `limit`, at the burn rate `burn` from `spent`.
 fn seconds_to(percent: i64, limit: Money, spent: Money, burn: Money) -> i64 {
     let target = limit.amount * Decimal::from(percent) / Decimal::from(100);
@@ -259,11 +267,7 @@ async fn act_on_budget(on_budget: OnExpiry, wanted: InstanceState) -> Acted {
         spent,
         ..
     } = setup().await;
-    // Already over: the first check reaches the limit.
-    let limit = Money::new(
-        (spent.amount / Decimal::from(2)).round_dp(2),
-        spent.currency,
-    );
+    let limit = already_past(spent);
     let w = watchdog(dir.path(), wall, limit, on_budget, &hooks);
     let instance = w.instance.clone();
     let sim = demo_simulator("training");
@@ -473,10 +477,7 @@ async fn on_budget_stop_leaves_a_stopped_instance_alone() {
         .perform(&gpumeter::provider::Action::Stop)
         .await
         .unwrap();
-    let limit = Money::new(
-        (spent.amount / Decimal::from(2)).round_dp(2),
-        spent.currency,
-    );
+    let limit = already_past(spent);
     let w = watchdog(dir.path(), wall, limit, OnExpiry::Stop, &hooks);
     let instance = w.instance.clone();
     let sim = demo_simulator("training");
