@@ -309,24 +309,8 @@ fn month_budget(
     let limit = ctx.config.budget.month_limit(currency)?;
     Some(crate::app::state::MonthBudget {
         watch: crate::guard::BudgetWatch::new(limit),
-        month: spent_this_month(ctx, currency, now, tz)?,
+        month: ctx.spent_this_month(currency, now, tz)?,
     })
-}
-
-/// The calendar month `now` falls in, with what the ledger recorded in it (nothing when the
-/// ledger cannot be read: the budget then counts this run only).
-pub fn spent_this_month(
-    ctx: &Context,
-    currency: crate::money::Currency,
-    now: Timestamp,
-    tz: &TimeZone,
-) -> Option<crate::guard::MonthSpend> {
-    let (_, since, _) = crate::guard::month::month_of(now, tz)?;
-    let path = crate::ledger::path_in(&ctx.data_dir, ctx.demo);
-    let before = crate::ledger::Ledger::open_read_only(path)
-        .and_then(|l| l.spent_between(since, now, tz, currency))
-        .unwrap_or(crate::money::Money::zero(currency));
-    crate::guard::MonthSpend::new(before, now, tz)
 }
 
 /// The cockpit's settings from the flags, over the config file.

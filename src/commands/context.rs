@@ -197,6 +197,21 @@ impl Context {
         ledger.recorded(&id)
     }
 
+    /// The calendar month `now` falls in (in `tz`), with what the ledger recorded in it across
+    /// instances; nothing when the ledger cannot be read, so a budget counts this run only.
+    pub fn spent_this_month(
+        &self,
+        currency: crate::money::Currency,
+        now: jiff::Timestamp,
+        tz: &jiff::tz::TimeZone,
+    ) -> Option<crate::guard::MonthSpend> {
+        let (_, since, _) = crate::guard::month::month_of(now, tz)?;
+        let before = Ledger::open_read_only(path_in(&self.data_dir, self.demo))
+            .and_then(|l| l.spent_between(since, now, tz, currency))
+            .unwrap_or(crate::money::Money::zero(currency));
+        crate::guard::MonthSpend::new(before, now, tz)
+    }
+
     /// Gives `spend` what the ledger recorded of the configured instance (its last listing, its
     /// release, the resources seen), so a process started after a release prices it as the one
     /// that saw it did.

@@ -190,8 +190,9 @@ fn budget(ctx: &Context, provider: &dyn crate::provider::Provider) -> Option<Wat
         budget = budget.per_instance(limit);
     }
     if let Some(limit) = config.month_limit(currency) {
-        let (now, tz) = (jiff::Timestamp::now(), jiff::tz::TimeZone::system());
-        match super::cockpit::spent_this_month(ctx, currency, now, &tz) {
+        // The user's zone, as the cockpit counts the month: both then say the same level.
+        let (now, tz) = (jiff::Timestamp::now(), ctx.config.user_zone().tz);
+        match ctx.spent_this_month(currency, now, &tz) {
             Some(spent) => budget = budget.per_month(limit, spent, tz),
             None => cannot("this month's start cannot be found in the time zone"),
         }
