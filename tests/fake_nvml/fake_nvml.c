@@ -26,6 +26,9 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The return codes, struct layouts and enum values are NVIDIA's, as nvml.h declares them (the
+ * header nvml-wrapper-sys's bindings are generated from): the fake speaks the driver's ABI, not
+ * gpumeter's idea of it. */
 typedef int nvmlReturn_t;
 enum {
     OK = 0,
