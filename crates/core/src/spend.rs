@@ -17,7 +17,10 @@ use crate::pricing::{Sheet, Sku};
 mod account;
 pub mod per_minute;
 mod sheet_choice;
-pub use account::{Account, CostCents, Recorded, account, recorded_account, unpriced_leftover};
+pub use account::{
+    Account, CostCents, Recorded, RecordedMeter, WindowCost, account, recorded_account,
+    unpriced_leftover,
+};
 pub use sheet_choice::{SheetChoice, choose_sheet, sheet_for_region};
 
 /// Traffic samples newer than this stay one per sample; older ones merge per hour.
@@ -234,6 +237,18 @@ impl Spend {
         }
     }
 
+    /// The egress an earlier run recorded (the ledger keeps it by minute), for a one-shot
+    /// reading or a cockpit started later: what it cost stays counted. Samples at or after the
+    /// first this spend measured itself are that run's own and are left out.
+    pub fn remember_traffic(&mut self, seen: &[Traffic]) {
+        let first_own = self.traffic.first().map(|t| t.at);
+        let earlier = seen.iter().filter(|t| first_own.is_none_or(|f| t.at < f));
+        let mut all: Vec<Traffic> = earlier.copied().collect();
+        all.append(&mut self.traffic);
+        all.sort_by_key(|t| t.at);
+        self.traffic = all;
+    }
+
     /// Keeps the traffic log short: samples older than an hour merge into one per hour.
     fn coalesce(&mut self, now: Timestamp) {
         let cutoff = now.as_second() - FINE_TRAFFIC.as_secs();
@@ -305,29 +320,14 @@ impl Spend {
         now: Timestamp,
         deadline: Option<Timestamp>,
     ) {
-        let (Some(pricing), Some(inventory)) = (&self.pricing, inventory) else {
+        let Some((usage, accrual)) = self.accrual(inventory, now) else {
             self.reading = None;
             return;
         };
-        let listed = inventory.instance.as_ref();
-        let (lifecycle, never_seen) = match (&self.instance, listed) {
-            (Some((instance, gone)), _) => (lifecycle_until(instance, *gone), false),
-            (None, Some(instance)) => (lifecycle_until(instance, None), false),
-            (None, None) => (Lifecycle::new(now, InstanceState::Released), true),
+        // `accrual` answered, so there is pricing.
+        let Some(pricing) = &self.pricing else {
+            return;
         };
-        let mut usage = Usage::new(lifecycle, pricing.terms);
-        usage.traffic.clone_from(&self.traffic);
-        usage.resources.clone_from(&self.resources);
-        usage.licenses = pricing.licenses();
-        usage.fixed_bandwidth_mbps = pricing.bandwidth_mbps;
-        let mut accrual = accrue(&pricing.sheet, &usage, now);
-        if never_seen {
-            accrual.unpriced.insert(
-                0,
-                "instance: no longer listed, so what it cost before its release is unknown"
-                    .to_string(),
-            );
-        }
         let minute = per_minute::minute_of(now);
         let series = match self.per_minute.take() {
             Some((at, series)) if at == minute => series,
@@ -350,6 +350,38 @@ impl Spend {
             accrual,
             per_minute: series,
         });
+    }
+    /// What the meter says at `at` from what this spend holds, and the usage it read: the
+    /// instance as listed (or released when first missed, or unknown when never seen), the
+    /// traffic and the resources. `None` without pricing or an inventory.
+    fn accrual(&self, inventory: Option<&Inventory>, at: Timestamp) -> Option<(Usage, Accrual)> {
+        let (pricing, inventory) = (self.pricing.as_ref()?, inventory?);
+        let listed = inventory.instance.as_ref();
+        let (lifecycle, never_seen) = match (&self.instance, listed) {
+            (Some((instance, gone)), _) => (lifecycle_until(instance, *gone), false),
+            (None, Some(instance)) => (lifecycle_until(instance, None), false),
+            (None, None) => (Lifecycle::new(at, InstanceState::Released), true),
+        };
+        let mut usage = Usage::new(lifecycle, pricing.terms);
+        usage.traffic.clone_from(&self.traffic);
+        usage.resources.clone_from(&self.resources);
+        usage.licenses = pricing.licenses();
+        usage.fixed_bandwidth_mbps = pricing.bandwidth_mbps;
+        let mut accrual = accrue(&pricing.sheet, &usage, at);
+        if never_seen {
+            accrual.unpriced.insert(
+                0,
+                "instance: no longer listed, so what it cost before its release is unknown"
+                    .to_string(),
+            );
+        }
+        Some((usage, accrual))
+    }
+
+    /// What the meter says at `at`, an instant at or before the latest reading's: the same
+    /// record read as it stood then. `None` without pricing or an inventory.
+    pub fn accrual_at(&self, inventory: Option<&Inventory>, at: Timestamp) -> Option<Accrual> {
+        self.accrual(inventory, at).map(|(_, accrual)| accrual)
     }
 }
 

@@ -140,6 +140,22 @@ impl std::ops::Add for Breakdown {
     }
 }
 
+impl std::ops::Sub for Breakdown {
+    type Output = Breakdown;
+
+    /// What grew between two readings of one sheet: the later less the earlier, line by line.
+    fn sub(self, rhs: Breakdown) -> Breakdown {
+        debug_assert_eq!(self.currency, rhs.currency, "breakdowns in two currencies");
+        Breakdown {
+            currency: self.currency,
+            compute: self.compute - rhs.compute,
+            bandwidth: self.bandwidth - rhs.bandwidth,
+            storage: self.storage - rhs.storage,
+            extras: self.extras - rhs.extras,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::{Pricing, Spend, SpendReading};
 use crate::cloud::{InstanceInfo, Inventory};
-use crate::meter::{Breakdown, InstanceState, Leftover, Resource, ResourceKind};
+use crate::meter::{Accrual, Breakdown, InstanceState, Leftover, Resource, ResourceKind, Traffic};
 use crate::money::{Currency, Money, PartialTotal};
 
 /// What an account has cost, as every surface's JSON gives it: each line in cents, the lines
@@ -28,12 +28,14 @@ pub struct CostCents {
     pub incomplete: bool,
 }
 
-/// What the ledger recorded of an instance: its last listing and release, and every resource
-/// seen with the last time it was listed.
+/// What the ledger recorded of an instance: its last listing and release, every resource
+/// seen with the last time it was listed, and the egress the meter measured.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Recorded {
     pub instance: Option<(InstanceInfo, Option<Timestamp>)>,
     pub resources: Vec<(Resource, Timestamp)>,
+    /// Bytes that left the instance, by the minute (or hour) they were measured in.
+    pub traffic: Vec<Traffic>,
 }
 
 /// The account of one instance at one instant.
@@ -130,6 +132,7 @@ pub fn account(
         spend.restore(instance.clone(), *released);
     }
     spend.remember(&recorded.resources);
+    spend.remember_traffic(&recorded.traffic);
     spend.record_inventory(inventory, now);
     spend.recompute(Some(inventory), now, None);
     spend.account()
@@ -144,22 +147,84 @@ pub fn recorded_account(
     recorded: &Recorded,
     now: Timestamp,
 ) -> Option<Account> {
-    let (listed, released) = recorded.instance.as_ref()?;
-    let mut spend = Spend::new(pricing.cloned(), None, TimeZone::UTC);
-    spend.restore(listed.clone(), *released);
-    // A listing older than a recorded release would say it still runs; one that says it was
-    // released dates the release as a reading of it does.
-    if released.is_none() || listed.state == InstanceState::Released {
-        spend.record_listing(listed, now);
+    let mut meter = RecordedMeter::new(pricing, recorded, now)?;
+    meter.spend.recompute(Some(&meter.listed), now, None);
+    meter.spend.account()
+}
+
+/// What an instance cost in `[from, to)`: its account at `to` less its account at `from`, so
+/// the windows of a span add up to the span's, and a window from its creation to now is its
+/// account to date.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WindowCost {
+    pub accrued: Breakdown,
+    /// The billed lines: a billing step begun in the window counts in it whole.
+    pub billed: Breakdown,
+    /// What the account at the window's end cannot price, left out of both.
+    pub unknown: Vec<String>,
+}
+
+/// The ledger's record of an instance as it stood at `now`, to be read at any instant up to
+/// then: the one account that `report`, FOCUS and `audit` cut into windows.
+#[derive(Debug, Clone)]
+pub struct RecordedMeter {
+    spend: Spend,
+    listed: Inventory,
+}
+
+impl RecordedMeter {
+    /// `None` without a listing or pricing.
+    pub fn new(pricing: Option<&Pricing>, recorded: &Recorded, now: Timestamp) -> Option<Self> {
+        let (listed, released) = recorded.instance.as_ref()?;
+        pricing?;
+        let mut spend = Spend::new(pricing.cloned(), None, TimeZone::UTC);
+        spend.restore(listed.clone(), *released);
+        // A listing older than a recorded release would say it still runs; one that says it
+        // was released dates the release as a reading of it does.
+        if released.is_none() || listed.state == InstanceState::Released {
+            spend.record_listing(listed, now);
+        }
+        spend.remember(&recorded.resources);
+        spend.remember_traffic(&recorded.traffic);
+        let listed = Inventory {
+            instance: Some(listed.clone()),
+            resources: Vec::new(),
+            deadline: None,
+        };
+        Some(RecordedMeter { spend, listed })
     }
-    spend.remember(&recorded.resources);
-    let nothing_new = Inventory {
-        instance: Some(listed.clone()),
-        resources: Vec::new(),
-        deadline: None,
-    };
-    spend.recompute(Some(&nothing_new), now, None);
-    spend.account()
+
+    /// What it cost in `[from, to)`.
+    pub fn between(&self, from: Timestamp, to: Timestamp) -> Option<WindowCost> {
+        self.cut(&[from, to]).pop()
+    }
+
+    /// What it cost between each two neighbouring instants of `bounds` (oldest first): one
+    /// reading an instant, so consecutive windows add up to the whole span exactly.
+    pub fn cut(&self, bounds: &[Timestamp]) -> Vec<WindowCost> {
+        let readings: Vec<Accrual> = bounds
+            .iter()
+            .filter_map(|at| self.spend.accrual_at(Some(&self.listed), *at))
+            .collect();
+        readings
+            .windows(2)
+            .map(|pair| WindowCost {
+                accrued: pair[1].accrued - pair[0].accrued,
+                billed: pair[1].billed - pair[0].billed,
+                unknown: pair[1].unpriced.clone(),
+            })
+            .collect()
+    }
+
+    /// When the instance was released, if it was.
+    pub fn released(&self) -> Option<Timestamp> {
+        self.spend.released_at()
+    }
+
+    /// The currency it is priced in.
+    pub fn currency(&self) -> Option<Currency> {
+        self.spend.pricing.as_ref().map(|p| p.sheet.currency)
+    }
 }
 
 impl Spend {

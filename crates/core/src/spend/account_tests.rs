@@ -387,6 +387,7 @@ fn the_record_alone_takes_the_earlier_release_a_released_listing_gives() {
     let recorded = Recorded {
         instance: Some((listed.instance.take().unwrap(), Some(ts(3601)))),
         resources: Vec::new(),
+        traffic: Vec::new(),
     };
     let now = ts(7200);
     let offline = recorded_account(Some(&p), &recorded, now).unwrap();
@@ -395,3 +396,6 @@ fn the_record_alone_takes_the_earlier_release_a_released_listing_gives() {
     assert_eq!(offline.released, online.released);
     assert_eq!(offline.accrued.compute, online.accrued.compute);
 }
+
+#[path = "window_tests.rs"]
+mod window_tests;
