@@ -213,8 +213,8 @@ impl Context {
     }
 
     /// Gives `spend` what the ledger recorded of the configured instance (its last listing, its
-    /// release, the resources seen), so a process started after a release prices it as the one
-    /// that saw it did.
+    /// release, the resources seen, the egress measured), so a process started after a release
+    /// prices it as the one that saw it did.
     pub fn restore_spend(&self, spend: &mut crate::spend::Spend) {
         let none = Inventory {
             instance: None,
@@ -226,6 +226,7 @@ impl Context {
             spend.restore(instance, released);
         }
         spend.remember(&recorded.resources);
+        spend.remember_traffic(&recorded.traffic);
     }
 
     /// The guard row the ledger holds for `inventory`'s instance; `None` when there is none or

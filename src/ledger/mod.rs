@@ -32,6 +32,7 @@ pub mod retention;
 pub mod schema;
 pub mod seen;
 pub mod store;
+pub mod traffic;
 pub mod verifications;
 pub mod watchdog_events;
 pub mod write;

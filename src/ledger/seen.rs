@@ -107,11 +107,13 @@ impl Ledger {
     }
 
     /// What the ledger recorded of `instance` for its account: its last listing and release,
-    /// and every resource seen with it. Empty where it recorded nothing or cannot be read.
+    /// every resource seen with it and the egress measured. Empty where it recorded nothing or
+    /// cannot be read.
     pub fn recorded(&self, instance: &str) -> crate::spend::Recorded {
         crate::spend::Recorded {
             instance: self.instance_record(instance).ok().flatten(),
             resources: self.resources_seen(instance).unwrap_or_default(),
+            traffic: self.traffic(instance).unwrap_or_default(),
         }
     }
 
