@@ -115,7 +115,7 @@ fn report_once(path: &std::path::Path, now: Timestamp) -> report::Report {
     let since = now - SignedDuration::from_hours(24 * 30);
     let rows = ledger.report_rows(since, now).expect("rows");
     let price = |_: &LeftoverRow| None::<Money>;
-    report::build(&rows, since, now, &TimeZone::UTC, &price)
+    report::build(&rows, (since, now), &TimeZone::UTC, &price, &[])
 }
 
 fn file_bytes(path: &std::path::Path) -> u64 {

@@ -1,7 +1,7 @@
 //! `gpumeter report`: spend history from the ledger, per day and per component, idle spend,
 //! energy, actions, what still bills after a release, and instances that overlapped.
 
-mod account;
+pub mod account;
 mod bars;
 mod focus;
 mod json;
@@ -53,24 +53,25 @@ pub fn run(cli: &Cli, args: &ReportArgs) -> CommandResult {
     }
     let ledger = Ledger::open_read_only(&path).map_err(|e| Failure::failed(e.to_string()))?;
     let sheet = ctx.pricing().ok().flatten().map(|p| p.sheet);
+    let failed = |e: ledger::LedgerError| Failure::failed(e.to_string());
+    let records = account::records(&ctx, &ledger).map_err(failed)?;
+    // Each account as it stands now, cut into the window, its days or its hours.
+    let meters = account::meters(&records, now);
     if args.focus {
-        let text = focus::csv(&ledger, since, until, sheet.as_ref())
-            .map_err(|e| Failure::failed(e.to_string()))?;
+        let text = focus::csv(&ledger, (since, until), sheet.as_ref(), &meters).map_err(failed)?;
         emit(text.trim_end());
         return Ok(ExitCode::SUCCESS);
     }
-    let rows = ledger
-        .report_rows(since, until)
-        .map_err(|e| Failure::failed(e.to_string()))?;
+    let rows = ledger.report_rows(since, until).map_err(failed)?;
     let price = |row: &LeftoverRow| sheet.as_ref().and_then(|s| monthly_cost(s, row));
-    let report = report::build(&rows, since, until, &tz, &price);
+    let windows = account::windows(&meters, (since, until), &tz);
+    let report = report::build(&rows, (since, until), &tz, &price, &windows);
     if args.csv {
         emit(table::csv(&report).trim_end());
         return Ok(ExitCode::SUCCESS);
     }
     // Lifetime to date, so at now whatever the window.
-    let accounts =
-        account::accounts(&ctx, &ledger, now).map_err(|e| Failure::failed(e.to_string()))?;
+    let accounts = account::accounts(&records, now);
     if args.json {
         let shape = json::shape(&report, &accounts, &tz);
         emit(&serde_json::to_string_pretty(&shape).unwrap_or_default());

@@ -49,7 +49,7 @@ impl Ledger {
             return Ok(AuditLedger::default());
         }
         let rows = self.report_rows(since, until)?;
-        let spent = report::build(&rows, since, until, &TimeZone::UTC, &|_| None);
+        let spent = report::build(&rows, (since, until), &TimeZone::UTC, &|_| None, &[]);
         let region = if version < 2 { "NULL" } else { "region" };
         let step = if version < 3 { "NULL" } else { "step_seconds" };
         let runs = self.rows(

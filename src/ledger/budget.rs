@@ -30,7 +30,7 @@ impl Ledger {
         currency: Currency,
     ) -> Result<Money, LedgerError> {
         let rows = self.report_rows(since, until)?;
-        let report = super::report::build(&rows, since, until, tz, &|_| None);
+        let report = super::report::build(&rows, (since, until), tz, &|_| None, &[]);
         Ok(report
             .spend
             .iter()

@@ -14,6 +14,7 @@ use super::amount::from_nanos;
 use super::query::{ActionRow, LeftoverRow, ReportRows, SessionRow, SliceRow};
 use crate::meter::Breakdown;
 use crate::money::{Currency, Money};
+use crate::spend::WindowCost;
 
 /// Joules in a kilowatt-hour.
 const JOULES_PER_KWH: f64 = 3_600_000.0;
@@ -47,9 +48,21 @@ pub struct CurrencySpend {
     pub idle: Decimal,
     /// Local calendar days, oldest first; days without spend are left out.
     pub days: Vec<DaySpend>,
+    /// What the instances' accounts cannot price in the window, left out of every amount.
+    pub unknown: Vec<String>,
 }
 
 impl CurrencySpend {
+    fn empty(currency: Currency) -> Self {
+        Self {
+            currency,
+            total: Breakdown::zero(currency),
+            billed: Breakdown::zero(currency),
+            idle: Decimal::ZERO,
+            days: Vec::new(),
+            unknown: Vec::new(),
+        }
+    }
     /// Idle spend as a percentage of all spend; `None` when nothing was spent.
     pub fn idle_share_pct(&self) -> Option<Decimal> {
         let total = self.total.total().amount;
@@ -76,6 +89,23 @@ pub struct InstanceSpend {
     pub billed: Breakdown,
     pub idle: Decimal,
     pub energy_kwh: f64,
+    /// The cost is the instance's account cut to the window (else the meter's minutes).
+    pub from_account: bool,
+    /// What its account cannot price in the window, left out of `cost` and `billed`.
+    pub unknown: Vec<String>,
+}
+
+/// An instance's account cut to the report's window and to each local day in it: the spend the
+/// report shows for it, in place of the minutes a meter happened to record.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AccountWindow {
+    pub instance: String,
+    pub provider: String,
+    pub sku: String,
+    pub mode: String,
+    pub window: WindowCost,
+    /// Each local day of the window it cost anything in, oldest first.
+    pub days: Vec<(Date, WindowCost)>,
 }
 
 /// A resource still billing after its instance was released.
@@ -84,6 +114,24 @@ pub struct StillBilling {
     pub resource: LeftoverRow,
     /// What it costs each month, where a sheet prices it.
     pub monthly: Option<Money>,
+}
+
+/// Adds what rounding `session` up to its provider's billing unit bills beyond its minutes.
+fn add_rounding(
+    spend: &mut BTreeMap<Currency, CurrencySpend>,
+    instances: &mut BTreeMap<&str, InstanceSpend>,
+    session: &SessionRow,
+    until: Timestamp,
+) {
+    let rounding = rounding_up(session, until);
+    if let Some(entry) = spend.get_mut(&session.currency) {
+        entry.billed.compute += rounding;
+    }
+    if let Some(inst) = instances.get_mut(session.instance.as_str())
+        && inst.cost.currency == session.currency
+    {
+        inst.billed.compute += rounding;
+    }
 }
 
 /// Two instances that were running (and watched) at the same time.
@@ -97,14 +145,16 @@ pub struct Overlap {
 }
 
 /// Builds the report of `[since, until)` from `rows`. Days are local days in `tz`; `price`
-/// gives a leftover's monthly cost where a sheet knows it.
+/// gives a leftover's monthly cost where a sheet knows it. An instance in `accounted` costs
+/// what its account says for the window; the others what the meter's minutes recorded.
 pub fn build(
     rows: &ReportRows,
-    since: Timestamp,
-    until: Timestamp,
+    (since, until): (Timestamp, Timestamp),
     tz: &TimeZone,
     price: &dyn Fn(&LeftoverRow) -> Option<Money>,
+    accounted: &[AccountWindow],
 ) -> Report {
+    let from_account = |instance: &str| accounted.iter().any(|a| a.instance == instance);
     let sessions: BTreeMap<i64, &SessionRow> = rows.sessions.iter().map(|s| (s.id, s)).collect();
     let mut spend: BTreeMap<Currency, CurrencySpend> = BTreeMap::new();
     let mut instances: BTreeMap<&str, InstanceSpend> = BTreeMap::new();
@@ -114,17 +164,16 @@ pub fn build(
         let Some(session) = sessions.get(&slice.session) else {
             continue;
         };
-        let cost = breakdown(session.currency, slice);
+        let metered = !from_account(&session.instance);
+        let cost = if metered {
+            breakdown(session.currency, slice)
+        } else {
+            Breakdown::zero(session.currency)
+        };
         let idle = from_nanos(slice.idle_cost);
         let entry = spend
             .entry(session.currency)
-            .or_insert_with(|| CurrencySpend {
-                currency: session.currency,
-                total: Breakdown::zero(session.currency),
-                billed: Breakdown::zero(session.currency),
-                idle: Decimal::ZERO,
-                days: Vec::new(),
-            });
+            .or_insert_with(|| CurrencySpend::empty(session.currency));
         entry.total = entry.total + cost;
         entry.billed = entry.billed + cost;
         entry.idle += idle;
@@ -146,6 +195,8 @@ pub fn build(
                 billed: Breakdown::zero(session.currency),
                 idle: Decimal::ZERO,
                 energy_kwh: 0.0,
+                from_account: !metered,
+                unknown: Vec::new(),
             });
         if inst.cost.currency == session.currency {
             inst.cost = inst.cost + cost;
@@ -159,16 +210,11 @@ pub fn build(
         energy_j += slice.energy_j;
         egress = egress.saturating_add(u64::try_from(slice.egress_bytes).unwrap_or(0));
     }
-    for session in &rows.sessions {
-        let rounding = rounding_up(session, until);
-        if let Some(entry) = spend.get_mut(&session.currency) {
-            entry.billed.compute += rounding;
-        }
-        if let Some(inst) = instances.get_mut(session.instance.as_str())
-            && inst.cost.currency == session.currency
-        {
-            inst.billed.compute += rounding;
-        }
+    for window in accounted {
+        add_account(&mut spend, &mut instances, window);
+    }
+    for session in rows.sessions.iter().filter(|s| !from_account(&s.instance)) {
+        add_rounding(&mut spend, &mut instances, session, until);
     }
     for inst in instances.values_mut() {
         inst.sessions = rows
@@ -203,6 +249,50 @@ pub fn build(
             })
             .collect(),
         overlaps: overlaps(&rows.sessions, since, until),
+    }
+}
+
+/// Adds an instance's account for the window: its cost to its currency's total and days, and
+/// to its own line (made if the meter recorded no minute of it in the window).
+fn add_account<'a>(
+    spend: &mut BTreeMap<Currency, CurrencySpend>,
+    instances: &mut BTreeMap<&'a str, InstanceSpend>,
+    account: &'a AccountWindow,
+) {
+    let w = &account.window;
+    let currency = w.accrued.currency;
+    let nothing = w.accrued.total().amount.is_zero() && w.unknown.is_empty();
+    if nothing && !instances.contains_key(account.instance.as_str()) {
+        return;
+    }
+    let entry = spend
+        .entry(currency)
+        .or_insert_with(|| CurrencySpend::empty(currency));
+    entry.total = entry.total + w.accrued;
+    entry.billed = entry.billed + w.billed;
+    entry.unknown.extend(w.unknown.iter().cloned());
+    for (date, day) in &account.days {
+        add_to_day(&mut entry.days, *date, day.accrued, Decimal::ZERO);
+    }
+    let inst = instances
+        .entry(&account.instance)
+        .or_insert_with(|| InstanceSpend {
+            instance: account.instance.clone(),
+            provider: account.provider.clone(),
+            sku: account.sku.clone(),
+            mode: account.mode.clone(),
+            sessions: 0,
+            cost: Breakdown::zero(currency),
+            billed: Breakdown::zero(currency),
+            idle: Decimal::ZERO,
+            energy_kwh: 0.0,
+            from_account: true,
+            unknown: Vec::new(),
+        });
+    if inst.cost.currency == currency {
+        inst.cost = w.accrued;
+        inst.billed = w.billed;
+        inst.unknown.clone_from(&w.unknown);
     }
 }
 

@@ -61,7 +61,7 @@ fn a_61_second_session_is_billed_a_whole_hour() {
     let ledger = Ledger::open_read_only(dir.path().join("ledger.sqlite")).unwrap();
     let (since, until) = (t("2026-05-01T00:00:00Z"), t("2026-05-02T00:00:00Z"));
     let rows = ledger.report_rows(since, until).unwrap();
-    let report = build(&rows, since, until, &TimeZone::UTC, &|_| None);
+    let report = build(&rows, (since, until), &TimeZone::UTC, &|_| None, &[]);
     let usd = &report.spend[0];
     assert_eq!(usd.total.compute, dec!(0.061));
     assert_eq!(usd.billed.compute, dec!(3.60));

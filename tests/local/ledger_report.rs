@@ -188,7 +188,7 @@ fn report(path: &std::path::Path, tz: &TimeZone) -> Report {
     let rows = ledger.report_rows(since, until).unwrap();
     let price =
         |r: &LeftoverRow| (r.kind == "snapshot").then(|| Money::new(dec!(5), Currency::USD));
-    build(&rows, since, until, tz, &price)
+    build(&rows, (since, until), tz, &price, &[])
 }
 
 #[test]

@@ -11,15 +11,37 @@ mod text;
 
 use std::process::ExitCode;
 
-use gpumeter_core::audit::{AuditReport, BillLine, Tolerance, audit};
+use gpumeter_core::audit::{AuditLedger, AuditReport, BillLine, Tolerance, audit};
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
 
 use super::context::Context;
-use super::report::window;
+use super::report::{account, window};
 use super::{CommandResult, Failure, emit};
 use crate::cli::{AuditArgs, Cli};
 use crate::ledger::{self, Ledger};
+use crate::money::Money;
+use crate::provider::InstanceInfo;
+use crate::spend::RecordedMeter;
+
+/// Each instance with an account is metered by it: the compute it billed in the span (up to
+/// now), the same account `report` and `status` give, in place of the minutes a running meter
+/// happened to record.
+fn metered_from_accounts(
+    view: &mut AuditLedger,
+    meters: &[(InstanceInfo, RecordedMeter)],
+    (since, until): (Timestamp, Timestamp),
+    now: Timestamp,
+) {
+    for (listed, meter) in meters {
+        let Some(inst) = view.instances.iter_mut().find(|i| i.id == listed.id) else {
+            continue;
+        };
+        if let Some(cost) = meter.between(since.min(now), until.min(now)) {
+            inst.metered = Some(Money::new(cost.billed.compute, cost.billed.currency));
+        }
+    }
+}
 
 /// Exit status when the bill and the ledger differ.
 pub const EXIT_FOUND: u8 = 3;
@@ -47,9 +69,11 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> CommandResult {
         )));
     }
     let ledger = Ledger::open_read_only(&path).map_err(|e| Failure::failed(e.to_string()))?;
-    let view = ledger
+    let mut view = ledger
         .audit_ledger(span.0, span.1)
         .map_err(|e| Failure::failed(e.to_string()))?;
+    let records = account::records(&ctx, &ledger).map_err(|e| Failure::failed(e.to_string()))?;
+    metered_from_accounts(&mut view, &account::meters(&records, now), span, now);
     let report = audit(&lines, &view, span, Tolerance::percent(args.tolerance));
     if let Some(dir) = &args.evidence {
         evidence::write(dir, &report, &view, &lines, &ledger)?;

@@ -3,14 +3,17 @@
 //! window; the windowed spend beside it is what the metered sessions in the window cost.
 
 use jiff::Timestamp;
+use jiff::civil::Date;
+use jiff::tz::TimeZone;
 use serde::Serialize;
 
 use crate::commands::context::Context;
 use crate::ledger::Ledger;
 use crate::ledger::error::LedgerError;
+use crate::ledger::report::AccountWindow;
 use crate::money::PartialTotalJson;
 use crate::provider::InstanceInfo;
-use crate::spend::{Account, CostCents, Pricing, Recorded, recorded_account};
+use crate::spend::{Account, CostCents, Pricing, Recorded, RecordedMeter, recorded_account};
 
 /// Why an instance the ledger knows has no account.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -41,30 +44,113 @@ pub struct InstanceAccount {
     pub account: Result<Account, NoAccount>,
 }
 
-/// The account of every instance the ledger knows, at `now`.
-pub fn accounts(
-    ctx: &Context,
-    ledger: &Ledger,
-    now: Timestamp,
-) -> Result<Vec<InstanceAccount>, LedgerError> {
+/// One instance the ledger knows: what it recorded and the prices that are its own, or why
+/// it has no account.
+pub struct InstanceRecord {
+    pub instance: String,
+    pub record: Result<(Recorded, Option<Pricing>), NoAccount>,
+}
+
+/// What the ledger recorded of every instance it knows, each with its prices.
+pub fn records(ctx: &Context, ledger: &Ledger) -> Result<Vec<InstanceRecord>, LedgerError> {
     let mut out = Vec::new();
     for id in ledger.instance_ids()? {
         let recorded = Recorded {
             instance: ledger.instance_record(&id)?,
             resources: ledger.resources_seen(&id)?,
+            traffic: ledger.traffic(&id)?,
         };
-        let account = match &recorded.instance {
-            Some((listed, _)) => {
-                pricing(ctx, &id, listed).and_then(|p| account_of(p.as_ref(), &recorded, now))
-            }
+        let record = match &recorded.instance {
+            Some((listed, _)) => pricing(ctx, &id, listed).map(|p| (recorded, p)),
             None => Err(NoAccount::NoListing),
         };
-        out.push(InstanceAccount {
+        out.push(InstanceRecord {
             instance: id,
-            account,
+            record,
         });
     }
     Ok(out)
+}
+
+/// The account of every instance the ledger knows, at `now`.
+pub fn accounts(records: &[InstanceRecord], now: Timestamp) -> Vec<InstanceAccount> {
+    records
+        .iter()
+        .map(|r| InstanceAccount {
+            instance: r.instance.clone(),
+            account: r
+                .record
+                .clone()
+                .and_then(|(recorded, p)| account_of(p.as_ref(), &recorded, now)),
+        })
+        .collect()
+}
+
+/// Each priced instance's account as it stood at `now`, to be cut into windows.
+pub fn meters(records: &[InstanceRecord], now: Timestamp) -> Vec<(InstanceInfo, RecordedMeter)> {
+    records
+        .iter()
+        .filter_map(|r| {
+            let (recorded, pricing) = r.record.as_ref().ok()?;
+            let (listed, _) = recorded.instance.as_ref()?;
+            let meter = RecordedMeter::new(pricing.as_ref(), recorded, now)?;
+            Some((listed.clone(), meter))
+        })
+        .collect()
+}
+
+/// Each priced instance's account cut to `[since, until)` and to the local days (in `tz`) in
+/// it: the spend `report` shows for it.
+pub fn windows(
+    meters: &[(InstanceInfo, RecordedMeter)],
+    (since, until): (Timestamp, Timestamp),
+    tz: &TimeZone,
+) -> Vec<AccountWindow> {
+    let days: Vec<(Date, Timestamp, Timestamp)> = day_bounds(since, until, tz).collect();
+    let mut bounds: Vec<Timestamp> = days.iter().map(|(_, from, _)| *from).collect();
+    bounds.push(until);
+    let mut out = Vec::new();
+    for (listed, meter) in meters {
+        let Some(window) = meter.between(since, until) else {
+            continue;
+        };
+        let days = days
+            .iter()
+            .zip(meter.cut(&bounds))
+            .filter(|(_, cost)| !cost.accrued.total().amount.is_zero())
+            .map(|((date, _, _), cost)| (*date, cost))
+            .collect();
+        out.push(AccountWindow {
+            instance: listed.id.clone(),
+            provider: listed.provider.clone(),
+            sku: listed.sku.clone(),
+            mode: crate::ledger::record::word(&listed.mode),
+            window,
+            days,
+        });
+    }
+    out
+}
+
+/// The local days (in `tz`) that `[since, until)` touches, each cut to the window.
+fn day_bounds(
+    since: Timestamp,
+    until: Timestamp,
+    tz: &TimeZone,
+) -> impl Iterator<Item = (Date, Timestamp, Timestamp)> + '_ {
+    let mut from = since;
+    std::iter::from_fn(move || {
+        if from >= until {
+            return None;
+        }
+        let date = tz.to_datetime(from).date();
+        let next = crate::spend::end_of_local_day(from, tz).min(until);
+        // A zone whose day would not end (no next midnight) ends the walk at the window's end.
+        let to = if next > from { next } else { until };
+        let day = (date, from, to);
+        from = to;
+        Some(day)
+    })
 }
 
 /// The account of `recorded` at `now` under `pricing`, or why there is none.

@@ -51,6 +51,7 @@ fn the_report_gives_the_account_status_gives_for_a_released_instance_and_its_lef
     let recorded = Recorded {
         instance: ledger.instance_record(&id).unwrap(),
         resources: ledger.resources_seen(&id).unwrap(),
+        traffic: ledger.traffic(&id).unwrap(),
     };
     let pricing = crate::demo::demo_pricing();
     let now = ts(7200) + SignedDuration::from_hours(24 * 30);

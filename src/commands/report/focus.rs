@@ -3,26 +3,131 @@
 //! rows become CSV: a header, one line per row, NULL as an empty field (how the specification's
 //! own example files and the reference validator read it), RFC 4180 quoting.
 
-use jiff::Timestamp;
+use jiff::{SignedDuration, Timestamp};
 use rust_decimal::Decimal;
 
-use crate::focus::{self, FocusRow, FocusSession};
+use crate::focus::{self, FocusHour, FocusRow, FocusSession};
 use crate::ledger::Ledger;
 use crate::ledger::LedgerError;
 use crate::ledger::focus::FocusSessionRow;
 use crate::pricing::Sheet;
+use crate::provider::InstanceInfo;
+use crate::spend::RecordedMeter;
 
-/// The dataset of `[since, until)` as CSV text, header first.
+/// The dataset of `[since, until)` as CSV text, header first. An instance with an account
+/// (`meters`) gives that account cut into hours; the others the minutes its meter recorded.
 pub fn csv(
     ledger: &Ledger,
-    since: Timestamp,
-    until: Timestamp,
+    (since, until): (Timestamp, Timestamp),
     sheet: Option<&Sheet>,
+    meters: &[(InstanceInfo, RecordedMeter)],
 ) -> Result<String, LedgerError> {
-    let (sessions, hours) = ledger.focus_rows(since, until)?;
-    let sessions: Vec<FocusSession> = sessions.into_iter().map(|s| session(s, sheet)).collect();
+    let (rows, metered) = ledger.focus_rows(since, until)?;
+    let mut sessions: Vec<FocusSession> = rows.into_iter().map(|s| session(s, sheet)).collect();
+    let instance_of = |id: i64, sessions: &[FocusSession]| {
+        sessions
+            .iter()
+            .find(|s| s.id == id)
+            .map(|s| s.instance.clone())
+    };
+    let accounted = |instance: &str| meters.iter().any(|(l, _)| l.id == instance);
+    let (from_meter, egress): (Vec<FocusHour>, Vec<FocusHour>) = metered
+        .into_iter()
+        .partition(|h| instance_of(h.session, &sessions).is_none_or(|i| !accounted(&i)));
+    let mut hours = from_meter;
+    for (n, (listed, meter)) in meters.iter().enumerate() {
+        let made = session_of_listing(listed, meter, sheet, n, until);
+        if !sessions.iter().any(|s| s.instance == listed.id) {
+            sessions.push(made);
+        }
+        let own: Vec<&FocusSession> = sessions
+            .iter()
+            .filter(|s| s.instance == listed.id)
+            .collect();
+        hours.extend(account_hours(
+            meter,
+            &own,
+            &egress,
+            listed.created,
+            (since, until),
+        ));
+    }
+    hours.sort_by_key(|h| (h.start, h.session));
     let rows = focus::build(&sessions, &hours, since, until);
     Ok(write(&rows))
+}
+
+/// The account of one instance cut into the hours of `[since, until)` from the hour it was
+/// created in, each hour given to the session that ran in it (else the latest before it) and
+/// the egress its meter measured then.
+fn account_hours(
+    meter: &RecordedMeter,
+    sessions: &[&FocusSession],
+    egress: &[FocusHour],
+    created: Timestamp,
+    (since, until): (Timestamp, Timestamp),
+) -> Vec<FocusHour> {
+    let hour = SignedDuration::from_hours(1);
+    let first = since.max(created);
+    let mut starts = vec![
+        Timestamp::from_second(first.as_second() - first.as_second().rem_euclid(3600))
+            .unwrap_or(first),
+    ];
+    while let Some(&last) = starts.last()
+        && last + hour < until
+    {
+        starts.push(last + hour);
+    }
+    let mut bounds: Vec<Timestamp> = starts.iter().map(|s| (*s).max(since)).collect();
+    bounds.push(until);
+    let mut out = Vec::new();
+    for (start, cost) in starts.into_iter().zip(meter.cut(&bounds)) {
+        let Some(session) = sessions
+            .iter()
+            .filter(|s| s.started < start + hour)
+            .max_by_key(|s| (s.ended >= start, s.started))
+            .or_else(|| sessions.first())
+        else {
+            continue;
+        };
+        let egress_bytes = egress
+            .iter()
+            .filter(|h| h.start == start && sessions.iter().any(|s| s.id == h.session))
+            .map(|h| h.egress_bytes)
+            .sum();
+        let c = cost.accrued;
+        out.push(FocusHour {
+            session: session.id,
+            start,
+            cost: [c.compute, c.bandwidth, c.storage, c.extras],
+            egress_bytes,
+        });
+    }
+    out
+}
+
+/// A session for an instance the ledger never metered in the window (only listed), so its
+/// account's hours have one: numbered below every real session's id.
+fn session_of_listing(
+    listed: &InstanceInfo,
+    meter: &RecordedMeter,
+    sheet: Option<&Sheet>,
+    n: usize,
+    until: Timestamp,
+) -> FocusSession {
+    let row = FocusSessionRow {
+        id: -1 - i64::try_from(n).unwrap_or(0),
+        instance: listed.id.clone(),
+        provider: listed.provider.clone(),
+        region: listed.region.clone(),
+        sku: listed.sku.clone(),
+        mode: crate::ledger::record::word(&listed.mode),
+        rate: listed.live_price_per_hour.map(|p| p.to_string()),
+        currency: meter.currency().unwrap_or(crate::money::Currency::USD),
+        started: listed.created,
+        ended: meter.released().unwrap_or(until).min(until),
+    };
+    session(row, sheet)
 }
 
 /// The session with its list price per hour: its own rate when it ran on demand (what the meter

@@ -39,6 +39,9 @@ struct SpendJson {
     idle: String,
     idle_share_pct: Option<String>,
     days: Vec<DayJson>,
+    /// What the accounts cannot price in the window, left out of every amount.
+    unknown: Vec<String>,
+    incomplete: bool,
 }
 
 #[derive(Debug, Serialize)]
@@ -61,6 +64,11 @@ struct InstanceJson {
     billed: CentsBreakdown,
     idle: String,
     energy_kwh: String,
+    /// `account`: the instance's account cut to the window, as `status` gives it whole;
+    /// `meter`: the minutes a running meter recorded (no listing or no prices for an account).
+    cost_source: &'static str,
+    unknown: Vec<String>,
+    incomplete: bool,
 }
 
 #[derive(Debug, Serialize)]
@@ -127,6 +135,9 @@ pub fn shape(report: &Report, accounts: &[InstanceAccount], tz: &TimeZone) -> Re
                 billed: i.billed.cents(),
                 idle: Money::new(i.idle, i.cost.currency).cents_string(),
                 energy_kwh: fixed_f64(i.energy_kwh, 3),
+                cost_source: if i.from_account { "account" } else { "meter" },
+                unknown: i.unknown.clone(),
+                incomplete: !i.unknown.is_empty(),
             })
             .collect(),
         energy_kwh: fixed_f64(report.energy_kwh, 3),
@@ -195,5 +206,7 @@ fn spend(s: &CurrencySpend) -> SpendJson {
                 idle: Money::new(d.idle, s.currency).cents_string(),
             })
             .collect(),
+        unknown: s.unknown.clone(),
+        incomplete: !s.unknown.is_empty(),
     }
 }

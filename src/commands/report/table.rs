@@ -85,6 +85,14 @@ fn spend(out: &mut String, report: &Report) {
         let share = s.idle_share_pct().map_or(String::new(), |p| {
             format!(" ({}% of the spend)", fixed(p, 1))
         });
+        if !s.unknown.is_empty() {
+            let _ = writeln!(
+                out,
+                "The total is at least this: it leaves out {} unknown: {}",
+                s.unknown.len(),
+                s.unknown.join("; ")
+            );
+        }
         let _ = writeln!(out, "Idle spend: {idle}{share}");
         out.push_str(&super::bars::chart(s));
     }
@@ -120,12 +128,16 @@ fn instances(out: &mut String, report: &Report) {
     for i in &report.instances {
         let _ = writeln!(
             out,
-            "  {:<20} {:<8} {:<16} {:<10} {:>14} (idle {}, billed {}), {} session{}",
+            "  {:<20} {:<8} {:<16} {:<10} {:>14}{} (idle {}, billed {}), {} session{}",
             i.instance,
             i.provider,
             i.sku,
             i.mode,
             i.cost.total().to_string(),
+            match i.unknown.len() {
+                0 => String::new(),
+                n => format!(" + {n} unknown"),
+            },
             Money::new(i.idle, i.cost.currency).grouped(),
             i.billed.total().grouped(),
             i.sessions,
