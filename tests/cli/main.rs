@@ -6,6 +6,7 @@ mod peer;
 
 mod account_consistency;
 mod account_surfaces;
+mod account_windows;
 mod actions_cli;
 mod actions_recorded;
 mod audit_cli;

@@ -1,0 +1,152 @@
+//! `report`, FOCUS and `audit` render the one account of an instance, cut to their window: over
+//! the demo ledger, the instance's FOCUS rows add up, line by line, to what `report --json`
+//! says it cost in the window, which (the window holding its whole life) is its account to
+//! date; two windows that split a span add up to the span to the last digit; and `audit` of
+//! that FOCUS export meters the same compute.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use jiff::{SignedDuration, Timestamp};
+use rust_decimal::Decimal;
+use serde_json::Value;
+
+/// The demo instance whose ledger keeps its listing, so it has an account.
+const TRAINER: &str = "i-0demo4a100f00d";
+
+fn gpumeter(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gpumeter"))
+        .arg("--demo")
+        .args(args)
+        .env("GPUMETER_DATA_DIR", dir)
+        .env("GPUMETER_DEMO_DELAY_MS", "0")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+fn stdout_of(out: &Output) -> String {
+    let text = String::from_utf8(out.stdout.clone()).unwrap();
+    assert!(
+        out.status.success() || out.status.code() == Some(3),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    text
+}
+
+fn json(dir: &Path, args: &[&str]) -> Value {
+    serde_json::from_str(&stdout_of(&gpumeter(dir, args))).unwrap()
+}
+
+fn amount(v: &Value) -> Decimal {
+    v.as_str().unwrap().parse().unwrap()
+}
+
+/// The FOCUS rows of `[since, until)` for `instance`: the exact sum of `BilledCost` per
+/// `ServiceCategory`.
+fn focus_sums(dir: &Path, since: &str, until: &str, instance: &str) -> BTreeMap<String, Decimal> {
+    let text = stdout_of(&gpumeter(
+        dir,
+        &["report", "--focus", "--since", since, "--until", until],
+    ));
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let header = reader.headers().unwrap().clone();
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let (cost, category, resource) = (col("BilledCost"), col("ServiceCategory"), col("ResourceId"));
+    let mut sums = BTreeMap::new();
+    for record in reader.records() {
+        let record = record.unwrap();
+        if &record[resource] == instance {
+            *sums.entry(record[category].to_string()).or_default() +=
+                record[cost].parse::<Decimal>().unwrap();
+        }
+    }
+    sums
+}
+
+#[test]
+fn focus_report_and_audit_give_the_instances_account_for_the_same_window() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = json(dir.path(), &["report", "--json"]);
+    let (since, until) = (
+        report["since"].as_str().unwrap(),
+        report["until"].as_str().unwrap(),
+    );
+    let inst = report["instances"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["instance"] == TRAINER)
+        .unwrap();
+    assert_eq!(inst["cost_source"], "account", "{inst}");
+    let to_date = report["accounts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["instance"] == TRAINER)
+        .unwrap();
+    // The demo instance lived inside the window: what it cost there is its account to date,
+    // and what neither can price is named in both.
+    for line in ["compute", "bandwidth", "storage", "extras", "total"] {
+        assert_eq!(inst["cost"][line], to_date["account"][line], "{line}");
+    }
+    assert_eq!(inst["unknown"], to_date["account"]["unknown"]);
+    assert_eq!(inst["incomplete"], true);
+
+    let sums = focus_sums(dir.path(), since, until, TRAINER);
+    for (category, line) in [
+        ("Compute", "compute"),
+        ("Networking", "bandwidth"),
+        ("Storage", "storage"),
+        ("Other", "extras"),
+    ] {
+        let focus = sums.get(category).copied().unwrap_or_default();
+        assert_eq!(focus.round_dp(2), amount(&inst["cost"][line]), "{category}");
+    }
+
+    // Split the span inside an hour: both halves add up to the whole to the last digit.
+    let (a, b): (Timestamp, Timestamp) = (since.parse().unwrap(), until.parse().unwrap());
+    let mid = a + SignedDuration::from_secs((b.as_second() - a.as_second()) / 2 + 1234);
+    let mid = mid.to_string();
+    let first = focus_sums(dir.path(), since, &mid, TRAINER);
+    let second = focus_sums(dir.path(), &mid, until, TRAINER);
+    for (category, whole) in &sums {
+        let parts = first.get(category).copied().unwrap_or_default()
+            + second.get(category).copied().unwrap_or_default();
+        assert_eq!(parts, *whole, "{category}");
+    }
+
+    // `audit` of that very export meters the instance's compute as the account does.
+    let bill = dir.path().join("focus.csv");
+    let export = gpumeter(
+        dir.path(),
+        &["report", "--focus", "--since", since, "--until", until],
+    );
+    std::fs::write(&bill, &export.stdout).unwrap();
+    let audit = json(
+        dir.path(),
+        &[
+            "audit",
+            "--json",
+            "--bill",
+            bill.to_str().unwrap(),
+            "--since",
+            since,
+            "--until",
+            until,
+        ],
+    );
+    let metered = audit["instances"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["id"] == TRAINER)
+        .unwrap();
+    assert_eq!(
+        amount(&metered["metered"]["amount"]).round_dp(2),
+        amount(&inst["billed"]["compute"]),
+        "{metered}"
+    );
+}
