@@ -10,6 +10,17 @@ pub mod delete;
 pub mod instance;
 pub mod paging;
 
+/// The region ids a DescribeRegions answer lists, in its order, trimmed; an item without one is
+/// not a region. A region that takes no new instance may still hold what bills, so every one
+/// listed is kept.
+pub fn region_names<'a>(ids: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    ids.into_iter()
+        .map(str::trim)
+        .filter(|id| !id.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
 use async_trait::async_trait;
 
 use super::ProviderError;

@@ -23,12 +23,7 @@ impl TencentCloud {
 
 /// `RegionSet[].Region`, trimmed; an item without one is not a region.
 fn names(reply: RegionsReply) -> Vec<String> {
-    reply
-        .region_set
-        .into_iter()
-        .map(|r| r.region.trim().to_string())
-        .filter(|r| !r.is_empty())
-        .collect()
+    crate::provider::rpc_cloud::region_names(reply.region_set.iter().map(|r| r.region.as_str()))
 }
 
 #[cfg(test)]
