@@ -74,6 +74,20 @@ pub struct StoppedMode {
 }
 
 impl Words {
+    /// Why a stopped instance's compute still bills, as a sweep's state
+    /// (`Stopped (KeepCharging): compute still bills`); `None` when its stopped mode stops the
+    /// compute bill. A mode left out or spelled otherwise is read as billing: keeping the
+    /// charge is the provider's default.
+    pub fn still_billing(&self, instance: &impl Listed) -> Option<String> {
+        let mode = instance.stopped_mode();
+        if mode == self.stopped_mode.stop_charging.0 {
+            return None;
+        }
+        let unstated = format!("{} not stated", self.stopped_mode.field);
+        let mode = if mode.is_empty() { &unstated } else { mode };
+        Some(format!("{} ({mode}): compute still bills", self.stopped))
+    }
+
     pub fn call(&self, call: Call) -> &'static str {
         let [release, stop, start] = self.calls;
         match call {
