@@ -27,11 +27,7 @@ pub struct KeyEnv {
 impl KeyEnv {
     /// The process environment's values of `names` (empty ones count as unset).
     pub fn from_process(names: &[&str]) -> Self {
-        Self::from_pairs(
-            names
-                .iter()
-                .filter_map(|n| std::env::var(n).ok().map(|v| (*n, v))),
-        )
+        Self::from_pairs(super::env::process_vars(names))
     }
 
     pub fn from_pairs<K: AsRef<str>, V: Into<String>>(
