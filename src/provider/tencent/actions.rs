@@ -98,7 +98,7 @@ impl TencentCloud {
         // `ActionTime` holds whole seconds: what is read back is compared with what was sent.
         let at = at.map(|t| Timestamp::from_second(t.as_second()).unwrap_or(t));
         if let Some(at) = at {
-            check_ahead(at, (self.clock)())?;
+            check_ahead(at, self.common.now())?;
         }
         let id = self.instance_id().await?;
         let mut calls = vec![describe("DescribeInstancesActionTimer", &timer_filter(&id))];
@@ -127,7 +127,7 @@ impl TencentCloud {
             None => timers.is_empty(),
         };
         let attempts = if failure.is_none() {
-            self.readback.attempts
+            self.common.readback.attempts
         } else {
             1
         };
@@ -136,7 +136,7 @@ impl TencentCloud {
             if matches!(&read, Ok(t) if holds(t)) || matches!(&read, Err(ApiError::Auth { .. })) {
                 break;
             }
-            tokio::time::sleep(self.readback.interval).await;
+            tokio::time::sleep(self.common.readback.interval).await;
             read = self.timers(&id).await;
         }
         let held = |timers: &[model::ActionTimer]| {

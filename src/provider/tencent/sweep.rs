@@ -19,7 +19,7 @@ use crate::provider::{LinkedResource, ProviderError, Sharing};
 
 impl TencentCloud {
     pub(super) async fn sweep_region(&self) -> Result<Vec<LinkedResource>, ProviderError> {
-        let now = (self.clock)();
+        let now = self.common.now();
         let unattached = json!({"Filters": [{"Name": "disk-state", "Values": ["UNATTACHED"]}]});
         let disks = self
             .pages::<model::DisksReply>("DescribeDisks", &unattached)
