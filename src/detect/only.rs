@@ -58,12 +58,7 @@ impl Provider for DetectedOnly {
     }
 
     fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            stop: false,
-            start: false,
-            snapshots: false,
-            deadline: false,
-        }
+        Capabilities::NONE
     }
 
     fn plan(&self, _action: &Action) -> Vec<String> {

@@ -27,11 +27,7 @@ pub struct KeyEnv {
 impl KeyEnv {
     /// The process environment's values of `names` (empty ones count as unset).
     pub fn from_process(names: &[&str]) -> Self {
-        Self::from_pairs(
-            names
-                .iter()
-                .filter_map(|n| std::env::var(n).ok().map(|v| (*n, v))),
-        )
+        Self::from_pairs(super::env::process_vars(names))
     }
 
     pub fn from_pairs<K: AsRef<str>, V: Into<String>>(
@@ -103,6 +99,26 @@ pub struct Cloud {
     /// The variable that holds the key.
     pub key_var: &'static str,
     pub forbidden: Forbidden,
+    /// The variable that points the adapter at another endpoint (tests use a loopback
+    /// server), and the endpoint without it.
+    pub endpoint: (&'static str, &'static str),
+}
+
+impl Cloud {
+    /// The key: the first of `from` set in `env`; with none set, the missing-key error that
+    /// names them all.
+    pub fn key(&self, env: &KeyEnv, from: &[&str]) -> Result<ApiKey, ProviderError> {
+        from.iter()
+            .find_map(|name| env.get(name))
+            .map(ApiKey::new)
+            .ok_or_else(|| ProviderError::missing(self.kind.id(), self.key_var, from))
+    }
+
+    /// The base URL: the endpoint variable's, else the cloud's own.
+    pub fn base_url(&self, env: &KeyEnv) -> String {
+        let (var, default) = self.endpoint;
+        env.get(var).unwrap_or(default).to_string()
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -589,6 +605,7 @@ mod tests {
             kind: ProviderKind::Runpod,
             key_var: "RUNPOD_API_KEY",
             forbidden,
+            endpoint: ("GPUMETER_RUNPOD_ENDPOINT", "https://api.runpod.io"),
         };
         Api::new(
             cloud,

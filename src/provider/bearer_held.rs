@@ -143,3 +143,21 @@ macro_rules! held_provider_methods {
 }
 
 pub(crate) use held_provider_methods;
+
+/// An account listing's row: these APIs hold no deadline for an instance and give it no tags.
+pub fn listed(instance: super::InstanceInfo, resources: Vec<LinkedResource>) -> super::Discovered {
+    super::Discovered {
+        instance,
+        resources,
+        deadline: None,
+        tags: std::collections::BTreeMap::new(),
+    }
+}
+
+/// `resource`, as attached to instance `id`.
+pub fn attached(resource: &LinkedResource, id: &str) -> LinkedResource {
+    LinkedResource {
+        attached_to: Some(id.to_string()),
+        ..resource.clone()
+    }
+}

@@ -173,12 +173,7 @@ mod tests {
             "test"
         }
         fn capabilities(&self) -> Capabilities {
-            Capabilities {
-                stop: false,
-                start: false,
-                snapshots: false,
-                deadline: false,
-            }
+            Capabilities::NONE
         }
         fn plan_instance(&self, _: &Action) -> Vec<String> {
             Vec::new()

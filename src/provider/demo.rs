@@ -106,6 +106,7 @@ impl DemoCloud {
     }
 
     fn apply(state: &mut DemoState, action: &Action, now: Timestamp) -> String {
+        use InstanceState::{Running, Stopped};
         match action {
             Action::Cleanup { .. } => "a cleanup deletes one resource at a time".into(),
             Action::Release => {
@@ -126,22 +127,8 @@ impl DemoCloud {
                 state.deadline = None;
                 "released".into()
             }
-            Action::Stop => {
-                if state.instance.state != InstanceState::Running {
-                    return format!("not running ({:?})", state.instance.state).to_lowercase();
-                }
-                state.instance.state = InstanceState::Stopped;
-                state.instance.history.push((now, InstanceState::Stopped));
-                "stopped".into()
-            }
-            Action::Start => {
-                if state.instance.state != InstanceState::Stopped {
-                    return format!("not stopped ({:?})", state.instance.state).to_lowercase();
-                }
-                state.instance.state = InstanceState::Running;
-                state.instance.history.push((now, InstanceState::Running));
-                "started".into()
-            }
+            Action::Stop => Self::turn(state, now, [Running, Stopped], ["running", "stopped"]),
+            Action::Start => Self::turn(state, now, [Stopped, Running], ["stopped", "started"]),
             Action::SnapshotClean {
                 keep,
                 final_snapshot,
@@ -155,6 +142,22 @@ impl DemoCloud {
                 )
             }
         }
+    }
+
+    /// Moves the instance from state `from` to `to` (a stop or a start), answering `to`'s word;
+    /// an instance not in `from` stays as it is, and the answer says so.
+    fn turn(
+        state: &mut DemoState,
+        now: Timestamp,
+        [from, to]: [InstanceState; 2],
+        [was, done]: [&str; 2],
+    ) -> String {
+        if state.instance.state != from {
+            return format!("not {was} ({:?})", state.instance.state).to_lowercase();
+        }
+        state.instance.state = to;
+        state.instance.history.push((now, to));
+        done.into()
     }
 
     fn verify(state: &DemoState, action: &Action, before: &DemoState) -> bool {

@@ -29,6 +29,14 @@ impl fmt::Debug for Secret {
 }
 
 /// The first four characters of a key id, then asterisks: enough to tell keys apart.
+/// The process environment's values of `names`, in their order (unset ones left out).
+pub fn process_vars<'a>(names: &[&'a str]) -> Vec<(&'a str, String)> {
+    names
+        .iter()
+        .filter_map(|n| std::env::var(n).ok().map(|v| (*n, v)))
+        .collect()
+}
+
 pub fn redact_id(id: &str) -> String {
     let head: String = id.chars().take(4).collect();
     format!("{head}****")

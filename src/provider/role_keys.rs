@@ -131,6 +131,37 @@ impl TempKeys {
     }
 }
 
+/// What one role's answer is, for the errors that read it: `who` sends it, `expected` says what a
+/// good one holds, `no_expiry` what the answer says when it does not tell when the keys end.
+#[derive(Debug, Clone, Copy)]
+pub struct RoleReply {
+    pub who: &'static str,
+    pub expected: &'static str,
+    pub no_expiry: &'static str,
+}
+
+impl RoleReply {
+    /// The role's JSON answer as `A`.
+    pub fn parse<A: serde::de::DeserializeOwned>(&self, body: &str) -> Result<A, RoleError> {
+        serde_json::from_str(body).map_err(|_| {
+            RoleError::Answer(format!("sent role keys that are not {}", self.expected))
+        })
+    }
+
+    /// The answer's id, secret and token as keys that end at `expires` (`None`: the answer did
+    /// not say when, in a form that reads).
+    pub fn keys(
+        &self,
+        parts: (&str, &str, &str),
+        expires: Option<Timestamp>,
+    ) -> Result<TempKeys, RoleError> {
+        let expires = expires.ok_or_else(|| {
+            RoleError::Answer(format!("{}: expected {}", self.no_expiry, self.expected))
+        })?;
+        TempKeys::from_answer(parts, expires, self.who, self.expected)
+    }
+}
+
 /// What fetches a fresh set: the metadata service of one cloud. Its error says why in one line
 /// that holds no secret.
 #[async_trait]
@@ -185,6 +216,17 @@ impl KeyStore {
 
     /// Keys fetched by `fetch` on the first call, and again once they are within
     /// `refresh_before` of expiring.
+    /// The store for the role `made` reads (its error, one line, is the provider's state
+    /// error), named by `naming`.
+    pub fn role<F: Fetch + 'static>(
+        made: Result<F, impl fmt::Display>,
+        naming: Naming,
+        refresh_before: Duration,
+    ) -> Result<Self, ProviderError> {
+        let fetch = made.map_err(|e| ProviderError::state(naming.provider, e.to_string()))?;
+        Ok(Self::fetched(Box::new(fetch), naming, refresh_before))
+    }
+
     pub fn fetched(fetch: Box<dyn Fetch>, naming: Naming, refresh_before: Duration) -> Self {
         KeyStore {
             fetch: Some((fetch, naming)),

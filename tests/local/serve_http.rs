@@ -23,12 +23,7 @@ impl Provider for Hanging {
     }
 
     fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            start: false,
-            stop: false,
-            snapshots: false,
-            deadline: false,
-        }
+        Capabilities::NONE
     }
 
     fn plan_instance(&self, _action: &Action) -> Vec<String> {

@@ -155,6 +155,16 @@ pub struct Capabilities {
     pub deadline: bool,
 }
 
+impl Capabilities {
+    /// Nothing but reading: no stop, start, snapshot clean or held deadline.
+    pub const NONE: Capabilities = Capabilities {
+        stop: false,
+        start: false,
+        snapshots: false,
+        deadline: false,
+    };
+}
+
 /// A destructive or state-changing request.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "action")]

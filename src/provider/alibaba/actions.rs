@@ -60,7 +60,7 @@ impl AlibabaCloud {
     ) -> Result<(bool, String, Vec<String>), ProviderError> {
         let at = at.map(to_minute);
         if let Some(at) = at {
-            check_ahead(at, (self.clock)())?;
+            check_ahead(at, self.common.now())?;
         }
         let id = self.instance_id().await?;
         let mut params = vec![("InstanceId", id.clone())];
@@ -74,12 +74,15 @@ impl AlibabaCloud {
             .await;
         if call.is_ok() {
             // Accepted: the provider knows the instance.
-            self.sightings.saw("alibaba", Some(self.region()), &id);
+            self.common
+                .sightings
+                .saw("alibaba", Some(self.region()), &id);
         }
         calls.push(self.readback_line(&id, "AutoReleaseTime shows it"));
         let holds =
             |i: Option<&model::Instance>| i.is_none_or(|i| parse_time(&i.auto_release_time) == at);
-        let read = actions::poll(self, &id, self.readback.attempts_after(&call), holds).await;
+        let read =
+            actions::poll(self, &id, self.common.readback.attempts_after(&call), holds).await;
         let held = |i: &model::Instance| {
             parse_time(&i.auto_release_time).map_or_else(
                 || "no auto-release time".to_string(),

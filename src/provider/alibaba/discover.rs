@@ -31,12 +31,14 @@ impl AlibabaCloud {
         let (instances, disks, eips) = read.await.map_err(ProviderError::from)?;
         let mut disks_of = by_instance(disks, |d| Some(d.instance_id.as_str()));
         let mut eips_of = by_instance(eips, |e| Some(e.instance_id.as_str()));
-        let now = (self.clock)();
+        let now = self.common.now();
         let region = self.region();
         let found = instances
             .iter()
             .map(|i| {
-                self.sightings.saw("alibaba", Some(region), &i.instance_id);
+                self.common
+                    .sightings
+                    .saw("alibaba", Some(region), &i.instance_id);
                 let disks = disks_of.remove(&i.instance_id).unwrap_or_default();
                 let eips = eips_of.remove(&i.instance_id).unwrap_or_default();
                 Discovered {

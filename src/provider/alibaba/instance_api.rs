@@ -7,8 +7,7 @@ use super::inventory::json_ids;
 use super::model::{self, Ack};
 use super::rpc::{Product, RpcError};
 use crate::provider::ProviderError;
-use crate::provider::readback::Readback;
-use crate::provider::rpc_cloud::{Call, InstanceApi, Listed, StoppedMode, Words};
+use crate::provider::rpc_cloud::{Call, Common, InstanceApi, Listed, StoppedMode, Words};
 
 impl Listed for model::Instance {
     fn state(&self) -> &str {
@@ -24,7 +23,7 @@ impl AlibabaCloud {
     fn params(&self, call: Call, id: &str) -> Vec<(&'static str, String)> {
         let second = match call {
             Call::Release => Some(("Force", "true".to_string())),
-            Call::Stop => Some(("StoppedMode", self.stopped_mode.as_str().to_string())),
+            Call::Stop => Some(("StoppedMode", self.asked_mode().to_string())),
             Call::Start => None,
         };
         std::iter::once(("InstanceId", id.to_string()))
@@ -51,8 +50,12 @@ impl InstanceApi for AlibabaCloud {
         },
     };
 
-    fn readback(&self) -> &Readback {
-        &self.readback
+    fn common(&self) -> &Common {
+        &self.common
+    }
+
+    fn region(&self) -> &str {
+        self.rpc.region()
     }
 
     async fn instance_id(&self) -> Result<String, ProviderError> {
@@ -83,16 +86,8 @@ impl InstanceApi for AlibabaCloud {
             .map(|_| ())
     }
 
-    fn saw(&self, id: &str) {
-        self.sightings.saw("alibaba", Some(self.region()), id);
-    }
-
     fn absent(&self, id: &str) -> Result<(), ProviderError> {
         AlibabaCloud::absent(self, id)
-    }
-
-    fn asked_mode(&self) -> &'static str {
-        self.stopped_mode.as_str()
     }
 
     /// What the release left billing, from what this process saw linked to the instance.

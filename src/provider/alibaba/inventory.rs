@@ -50,7 +50,9 @@ impl AlibabaCloud {
             .into_iter()
             .find(|i| i.instance_id == id);
         if found.is_some() {
-            self.sightings.saw("alibaba", Some(self.region()), id);
+            self.common
+                .sightings
+                .saw("alibaba", Some(self.region()), id);
         }
         Ok(found)
     }
@@ -59,7 +61,7 @@ impl AlibabaCloud {
         let id = self.instance_id().await?;
         let state = ProviderError::from;
         let instance = self.describe_instance(&id).await.map_err(state)?;
-        let now = (self.clock)();
+        let now = self.common.now();
         let Some(instance) = instance else {
             self.absent(&id)?;
             let resources = self.leftovers(&id).await.map_err(state)?;
@@ -172,7 +174,7 @@ impl AlibabaCloud {
                 &[("Status", "Available".into())],
             )
             .await?;
-        let mut tied = self.recorded.get(id).cloned().unwrap_or_default();
+        let mut tied = self.common.recorded.get(id).cloned().unwrap_or_default();
         tied.extend(self.known().linked);
         // A load balancer can only be tied to the instance by what was recorded of it.
         let lbs = if tied.is_empty() {

@@ -14,7 +14,7 @@ use serde::Deserialize;
 
 use super::sign::canonical_query;
 use crate::provider::http::{Http, HttpPolicy, Repeat, by_status};
-use crate::provider::role_keys::{Fetch, RoleError, TempKeys};
+use crate::provider::role_keys::{Fetch, RoleError, RoleReply, TempKeys};
 
 pub const STS_REGION_ENV: &str = "ALIBABA_CLOUD_STS_REGION";
 pub const VPC_ENDPOINT_ENV: &str = "ALIBABA_CLOUD_VPC_ENDPOINT_ENABLED";
@@ -50,17 +50,26 @@ struct Reply {
     code: String,
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "PascalCase")]
-struct ReplyKeys {
-    #[serde(default)]
+/// Alibaba's temporary keys, as STS and the metadata service's RAM role both send them.
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "PascalCase", default)]
+pub(super) struct ReplyKeys {
     access_key_id: String,
-    #[serde(default)]
     access_key_secret: String,
-    #[serde(default)]
     security_token: String,
-    #[serde(default)]
     expiration: String,
+}
+
+impl ReplyKeys {
+    /// These keys, as `reply` sends them.
+    pub(super) fn temp_keys(&self, reply: &RoleReply) -> Result<TempKeys, RoleError> {
+        let parts = (
+            &*self.access_key_id,
+            &*self.access_key_secret,
+            &*self.security_token,
+        );
+        reply.keys(parts, self.expiration.parse().ok())
+    }
 }
 
 pub struct OidcRole {
@@ -134,17 +143,12 @@ impl Fetch for OidcRole {
                 )));
             }
         };
-        let expires: Timestamp = keys.expiration.parse().map_err(|_| {
-            RoleError::Answer(format!(
-                "STS sent an Expiration that is not a UTC time: {expected}"
-            ))
-        })?;
-        let parts = (
-            keys.access_key_id.as_str(),
-            keys.access_key_secret.as_str(),
-            keys.security_token.as_str(),
-        );
-        TempKeys::from_answer(parts, expires, "STS", expected)
+        let sts = RoleReply {
+            who: "STS",
+            expected,
+            no_expiry: "STS sent an Expiration that is not a UTC time",
+        };
+        keys.temp_keys(&sts)
     }
 }
 

@@ -9,15 +9,14 @@
 use std::time::Duration;
 
 use async_trait::async_trait;
-use jiff::Timestamp;
 use serde::Deserialize;
 
 use super::credentials::ACCESS_KEY_ID_ENV;
-use super::oidc::{OidcRole, OidcSettings};
+use super::oidc::{OidcRole, OidcSettings, ReplyKeys};
 use crate::provider::ProviderError;
 use crate::provider::http::{Http, HttpPolicy, Repeat, by_status};
 use crate::provider::role_keys::{
-    Fetch, KeySource, KeyStore, Naming, RoleError, TempKeys, ready, role_name,
+    Fetch, KeySource, KeyStore, Naming, RoleError, RoleReply, TempKeys, ready, role_name,
 };
 
 const TOKEN_PATH: &str = "/latest/api/token";
@@ -35,15 +34,15 @@ pub const REFRESH_BEFORE: Duration = Duration::from_secs(15 * 60);
 struct RoleAnswer {
     #[serde(default)]
     code: String,
-    #[serde(default)]
-    access_key_id: String,
-    #[serde(default)]
-    access_key_secret: String,
-    #[serde(default)]
-    security_token: String,
-    #[serde(default)]
-    expiration: String,
+    #[serde(flatten)]
+    keys: ReplyKeys,
 }
+
+const RAM_ROLE: RoleReply = RoleReply {
+    who: "the RAM role",
+    expected: "JSON with Code, AccessKeyId, AccessKeySecret, SecurityToken, Expiration",
+    no_expiry: "sent an Expiration that is not a UTC time",
+};
 
 pub struct EcsRamRole {
     base: String,
@@ -132,21 +131,20 @@ impl Fetch for EcsRamRole {
         let body = self
             .get(&format!("{ROLES_PATH}{role}"), token.as_deref())
             .await?;
-        let expected = "JSON with Code, AccessKeyId, AccessKeySecret, SecurityToken, Expiration";
-        let answer: RoleAnswer = serde_json::from_str(&body)
-            .map_err(|_| RoleError::Answer(format!("sent role keys that are not {expected}")))?;
+        let answer: RoleAnswer = RAM_ROLE.parse(&body)?;
         ready(&answer.code)?;
-        let expires: Timestamp = answer.expiration.parse().map_err(|_| {
-            RoleError::Answer(format!(
-                "sent an Expiration that is not a UTC time: expected {expected}"
-            ))
-        })?;
-        let parts = (
-            answer.access_key_id.as_str(),
-            answer.access_key_secret.as_str(),
-            answer.security_token.as_str(),
-        );
-        TempKeys::from_answer(parts, expires, "the RAM role", expected)
+        answer.keys.temp_keys(&RAM_ROLE)
+    }
+}
+
+/// How a role's keys are named when it gives none: `tried` before it, at `place`.
+fn naming(tried: Vec<String>, place: String) -> Naming {
+    Naming {
+        provider: "alibaba",
+        key_var: ACCESS_KEY_ID_ENV,
+        tried,
+        place,
+        after: Vec::new(),
     }
 }
 
@@ -165,28 +163,13 @@ pub fn key_store(
                 ProviderError::state("alibaba", "an OIDC role without its settings")
             })?;
             let place = format!("the OIDC role {} at {}", settings.role_arn, settings.sts);
-            let fetch = OidcRole::new(settings)
-                .map_err(|e| ProviderError::state("alibaba", e.to_string()))?;
-            let naming = Naming {
-                provider: "alibaba",
-                key_var: ACCESS_KEY_ID_ENV,
-                tried,
-                place,
-                after: Vec::new(),
-            };
-            Ok(KeyStore::fetched(Box::new(fetch), naming, REFRESH_BEFORE))
+            let made = OidcRole::new(settings);
+            KeyStore::role(made, naming(tried, place), REFRESH_BEFORE)
         }
         KeySource::InstanceRole { role, tried } => {
-            let fetch = EcsRamRole::new(metadata, role, imds_v1_disabled)
-                .map_err(|e| ProviderError::state("alibaba", e.to_string()))?;
-            let naming = Naming {
-                provider: "alibaba",
-                key_var: ACCESS_KEY_ID_ENV,
-                tried,
-                place: format!("the ECS RAM role at {}", metadata.trim_end_matches('/')),
-                after: Vec::new(),
-            };
-            Ok(KeyStore::fetched(Box::new(fetch), naming, REFRESH_BEFORE))
+            let place = format!("the ECS RAM role at {}", metadata.trim_end_matches('/'));
+            let made = EcsRamRole::new(metadata, role, imds_v1_disabled);
+            KeyStore::role(made, naming(tried, place), REFRESH_BEFORE)
         }
     }
 }
@@ -196,7 +179,7 @@ mod tests {
     use std::sync::Arc;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
-    use jiff::SignedDuration;
+    use jiff::{SignedDuration, Timestamp};
 
     use super::*;
     use crate::provider::metadata_stub::{Asked, Stub};

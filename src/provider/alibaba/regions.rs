@@ -19,13 +19,7 @@ impl AlibabaCloud {
 
 /// `Regions.Region[].RegionId`, trimmed; an item without one is not a region.
 fn names(reply: RegionsReply) -> Vec<String> {
-    reply
-        .page()
-        .0
-        .into_iter()
-        .map(|r| r.region_id.trim().to_string())
-        .filter(|id| !id.is_empty())
-        .collect()
+    crate::provider::rpc_cloud::region_names(reply.page().0.iter().map(|r| r.region_id.as_str()))
 }
 
 #[cfg(test)]

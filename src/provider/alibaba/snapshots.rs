@@ -122,6 +122,7 @@ impl AlibabaCloud {
             Ok((!left.is_empty()).then_some(left))
         };
         let read = self
+            .common
             .readback
             .poll_listed(
                 1,
@@ -160,9 +161,9 @@ impl AlibabaCloud {
         let filter = [("SnapshotIds", json_ids(&[&id]))];
         calls.push(self.line(Product::Ecs, "DescribeSnapshots", &filter) + " (until accomplished)");
         let mut status = String::from("not listed");
-        for attempt in 0..self.readback.attempts.max(1) {
+        for attempt in 0..self.common.readback.attempts.max(1) {
             if attempt > 0 {
-                tokio::time::sleep(self.readback.interval).await;
+                tokio::time::sleep(self.common.readback.interval).await;
             }
             if let Ok(list) = self.snapshots(&filter).await
                 && let Some(s) = list.iter().find(|s| s.snapshot_id == id)

@@ -9,6 +9,7 @@ use super::model::{self, parse_time};
 use super::rpc::{Product, RpcError};
 use crate::meter::ResourceKind;
 use crate::provider::LinkedResource;
+use crate::provider::rpc_cloud::InstanceApi as _;
 
 /// Up to this many stopped instances, their disks are asked for one instance at a time; past
 /// it, one listing of the region's disks takes fewer calls than one each, and keeps a large
@@ -57,24 +58,16 @@ impl AlibabaCloud {
 }
 
 /// A stopped instance whose compute still bills; `None` when its stopped mode says it does
-/// not (`StopCharging`). A mode the reply leaves out or spells otherwise is read as billing,
-/// since that is the provider's default.
+/// not (`StopCharging`), as [`crate::provider::rpc_cloud::Words::still_billing`] reads it.
 pub(super) fn still_charging(i: &model::Instance) -> Option<LinkedResource> {
-    if i.stopped_mode == "StopCharging" {
-        return None;
-    }
-    let mode = if i.stopped_mode.is_empty() {
-        "stopped mode not stated"
-    } else {
-        i.stopped_mode.as_str()
-    };
+    let state = AlibabaCloud::WORDS.still_billing(i)?;
     Some(LinkedResource {
         id: i.instance_id.clone(),
         name: i.instance_name.clone(),
         kind: ResourceKind::StoppedInstance,
         class: Some(i.instance_type.clone()).filter(|t| !t.is_empty()),
         size_gib: rust_decimal::Decimal::ZERO,
-        state: format!("Stopped ({mode}): compute still bills"),
+        state,
         created: parse_time(&i.creation_time).unwrap_or(Timestamp::UNIX_EPOCH),
         deleted_with_instance: false,
         backs_image: None,

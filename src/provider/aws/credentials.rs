@@ -100,11 +100,7 @@ pub struct AwsEnv {
 impl AwsEnv {
     /// The process environment's AWS variables.
     pub fn from_process() -> Self {
-        Self::from_pairs(
-            NAMES
-                .iter()
-                .filter_map(|name| std::env::var(name).ok().map(|v| (*name, v))),
-        )
+        Self::from_pairs(crate::provider::env::process_vars(&NAMES))
     }
 
     /// Variables given as pairs; names that are not AWS variables this adapter reads are ignored.

@@ -9,7 +9,7 @@
 use async_trait::async_trait;
 
 use super::fetch::{Session, filter, instance_param};
-use super::query::{Ec2Error, Params, describe_call};
+use super::query::{Ec2Error, Params, describe_call, param as p};
 use super::xml;
 use crate::meter::ResourceKind;
 use crate::provider::delete_steps::{self, Deleting, Found, Now, Plan, Sent, Step};
@@ -18,10 +18,6 @@ use crate::provider::readback::Readback;
 use crate::provider::{LinkedResource, ProviderError};
 
 pub type Outcome = (bool, String);
-
-fn p(k: &str, v: &str) -> (String, String) {
-    (k.to_string(), v.to_string())
-}
 
 fn volume_read(id: &str) -> Params {
     vec![p("VolumeId.1", id)]

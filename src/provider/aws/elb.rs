@@ -19,7 +19,7 @@ use super::delete::Outcome;
 use super::elb_xml;
 use super::fetch::Session;
 use super::inventory::time;
-use super::query::{Ec2, Ec2Error, Params, Service, describe_service_call};
+use super::query::{Ec2, Ec2Error, Params, Service, describe_service_call, param as p};
 use super::xml;
 use crate::meter::ResourceKind;
 use crate::provider::http::Repeat;
@@ -37,10 +37,6 @@ const MAX_PAGES: usize = 50;
 /// The service's answer for an ARN it does not know.
 const GONE: &str = "LoadBalancerNotFound";
 const TARGET_GROUP_GONE: &str = "TargetGroupNotFound";
-
-fn p(k: &str, v: &str) -> (String, String) {
-    (k.to_string(), v.to_string())
-}
 
 fn delete_params(arn: &str) -> Params {
     vec![p("LoadBalancerArn", arn)]

@@ -6,7 +6,7 @@ use roxmltree::Document;
 
 use super::inventory::Seen;
 use super::known::Known;
-use super::query::{Ec2, Ec2Error, Params, describe_call, describe_service_call};
+use super::query::{Ec2, Ec2Error, Params, describe_call, describe_service_call, param as p};
 use super::xml;
 use crate::provider::http::Repeat;
 use crate::provider::{ProviderError, Sharing};
@@ -22,10 +22,6 @@ pub struct Session<'a> {
     /// The Elastic Load Balancing client, or why there is none.
     pub elb: Result<&'a Ec2, ProviderError>,
     pub calls: Vec<String>,
-}
-
-fn p(k: impl Into<String>, v: impl Into<String>) -> (String, String) {
-    (k.into(), v.into())
 }
 
 /// `Filter.1.Name=name` with `Filter.1.Value.N` for each value.

@@ -109,22 +109,24 @@ impl Imds {
         }
     }
 
+    /// `GET /latest/meta-data/<path>` with a fresh token; a 404 or an empty answer does not
+    /// tell the `what`.
+    async fn required(&self, path: &str, what: &str) -> Result<String, ProviderError> {
+        let token = self.token().await?;
+        self.get(&token, path)
+            .await?
+            .filter(|v| !v.is_empty())
+            .ok_or_else(|| self.unreachable(what, "HTTP 404"))
+    }
+
     /// This instance's id.
     pub async fn instance_id(&self) -> Result<String, ProviderError> {
-        let token = self.token().await?;
-        self.get(&token, "instance-id")
-            .await?
-            .filter(|id| !id.is_empty())
-            .ok_or_else(|| self.unreachable("instance id", "HTTP 404"))
+        self.required("instance-id", "instance id").await
     }
 
     /// The region this instance runs in (`placement/region`).
     pub async fn region(&self) -> Result<String, ProviderError> {
-        let token = self.token().await?;
-        self.get(&token, "placement/region")
-            .await?
-            .filter(|r| !r.is_empty())
-            .ok_or_else(|| self.unreachable("region", "HTTP 404"))
+        self.required("placement/region", "region").await
     }
 
     /// This instance's id, region (`placement/region`) and type (`instance-type`), asked with

@@ -85,6 +85,11 @@ pub fn judge(response: &HttpResponse) -> Verdict {
 /// One EC2 call's parameters, in the order they are sent.
 pub type Params = Vec<(String, String)>;
 
+/// One parameter, `k=v`.
+pub fn param(k: impl Into<String>, v: impl Into<String>) -> (String, String) {
+    (k.into(), v.into())
+}
+
 /// What went wrong with one call, without anything secret.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Ec2Error {

@@ -2,14 +2,13 @@
 //! less any whose type says it has no GPU, each with the file systems it mounts by name, from
 //! one read of the file systems. Lambda's API gives instances no tags.
 
-use std::collections::BTreeMap;
-
 use jiff::Timestamp;
 use serde_json::Value;
 
 use super::model::{Seen, parse_instance};
 use super::{ID, Lambda, instance_info};
 use crate::provider::bearer::{ApiError, StateLog};
+use crate::provider::bearer_held::{attached, listed};
 use crate::provider::http::Repeat;
 use crate::provider::{Discovered, ProviderError};
 
@@ -43,19 +42,13 @@ impl Lambda {
                 let resources = file_systems
                     .iter()
                     .filter(|f| mounts(i) && i.file_systems.contains(&f.name))
-                    .map(|f| {
-                        let mut f = f.clone();
-                        f.attached_to = Some(i.id.clone());
-                        f
-                    })
+                    .map(|f| attached(f, &i.id))
                     .collect();
                 let created = i.created.unwrap_or(now);
-                Discovered {
-                    instance: instance_info(i, created, now, &StateLog::default()),
+                listed(
+                    instance_info(i, created, now, &StateLog::default()),
                     resources,
-                    deadline: None,
-                    tags: BTreeMap::new(),
-                }
+                )
             })
             .collect())
     }

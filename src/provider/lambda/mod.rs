@@ -39,6 +39,7 @@ const CLOUD: Cloud = Cloud {
     kind: ProviderKind::Lambda,
     key_var: KEY_VAR,
     forbidden: Forbidden::Permission,
+    endpoint: (ENDPOINT_VAR, DEFAULT_ENDPOINT),
 };
 
 /// Everything the adapter needs before its first call.
@@ -54,14 +55,8 @@ pub struct LambdaSettings {
 impl LambdaSettings {
     pub fn resolve(env: &KeyEnv, instance_id: Option<String>, hostname: Option<String>) -> Self {
         LambdaSettings {
-            key: env
-                .get(KEY_VAR)
-                .map(ApiKey::new)
-                .ok_or_else(|| ProviderError::missing(ID, KEY_VAR, &[KEY_VAR])),
-            endpoint: env
-                .get(ENDPOINT_VAR)
-                .unwrap_or(DEFAULT_ENDPOINT)
-                .to_string(),
+            key: CLOUD.key(env, &[KEY_VAR]),
+            endpoint: CLOUD.base_url(env),
             instance_id,
             hostname: hostname
                 .map(|h| h.trim().to_string())

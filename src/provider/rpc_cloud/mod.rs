@@ -10,10 +10,191 @@ pub mod delete;
 pub mod instance;
 pub mod paging;
 
-use async_trait::async_trait;
+/// The region ids a DescribeRegions answer lists, in its order, trimmed; an item without one is
+/// not a region. A region that takes no new instance may still hold what bills, so every one
+/// listed is kept.
+pub fn region_names<'a>(ids: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    ids.into_iter()
+        .map(str::trim)
+        .filter(|id| !id.is_empty())
+        .map(str::to_string)
+        .collect()
+}
 
-use super::ProviderError;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use jiff::Timestamp;
+
 use super::readback::Readback;
+use super::seen::Sightings;
+use super::{ProviderError, ProviderKind};
+use instance::InstanceId;
+
+pub type Clock = Arc<dyn Fn() -> Timestamp + Send + Sync>;
+
+/// The billing mode a stop asks for, each cloud spelling it in its own [`StoppedMode`] words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChargeMode {
+    /// Compute stops billing; disks, addresses and images go on.
+    StopCharging,
+    /// Everything goes on billing.
+    KeepCharging,
+}
+
+impl ChargeMode {
+    /// The mode as the cloud whose words are `words` spells it.
+    pub fn word(self, words: &StoppedMode) -> &'static str {
+        match self {
+            ChargeMode::StopCharging => words.stop_charging.0,
+            ChargeMode::KeepCharging => words.keep_charging,
+        }
+    }
+}
+
+/// What every signed-API cloud holds alike beside its own client.
+pub struct Common {
+    pub kind: ProviderKind,
+    /// The instance the actions are for.
+    pub instance: InstanceId,
+    pub readback: Readback,
+    /// The mode a stop asks for (stop charging unless set).
+    pub stopped_mode: ChargeMode,
+    pub clock: Clock,
+    /// The resource ids recorded for each instance (the ledger's inventories), by instance id:
+    /// after a release they tie the leftovers the provider no longer links.
+    pub recorded: BTreeMap<String, BTreeSet<String>>,
+    pub sightings: Sightings,
+}
+
+impl Common {
+    /// For `kind`, acting on `instance_id` (else the one the metadata service names).
+    pub fn new(kind: ProviderKind, instance_id: Option<String>) -> Self {
+        Common {
+            kind,
+            instance: InstanceId::new(instance_id),
+            readback: Readback::default(),
+            stopped_mode: ChargeMode::StopCharging,
+            clock: Arc::new(Timestamp::now),
+            recorded: BTreeMap::new(),
+            sightings: Sightings::default(),
+        }
+    }
+
+    /// Knows the resource ids recorded for each instance, as `(instance, resource, deleted with
+    /// the instance)` (the ledger's inventories), so a process that never saw the instance can
+    /// still tell its leftovers once it is released.
+    pub fn recall(&mut self, ids: impl IntoIterator<Item = (String, String, bool)>) {
+        for (instance, id, _) in ids {
+            self.recorded.entry(instance).or_default().insert(id);
+        }
+    }
+
+    pub fn now(&self) -> Timestamp {
+        (self.clock)()
+    }
+}
+
+/// The builder methods of a signed-API cloud that holds its [`Common`] in a field `common`, in
+/// its `impl` block: what the ledger recorded, the read-back, the clock and the stop's mode.
+macro_rules! common_builders {
+    () => {
+        /// Knows the resource ids recorded for each instance
+        /// ([`Common::recall`](crate::provider::rpc_cloud::Common::recall)).
+        #[must_use]
+        pub fn recalling(mut self, ids: impl IntoIterator<Item = (String, String, bool)>) -> Self {
+            self.common.recall(ids);
+            self
+        }
+
+        crate::provider::setters::with_setters! {
+            with_readback(readback: crate::provider::readback::Readback) in common;
+            with_clock(clock: crate::provider::rpc_cloud::Clock) in common;
+            /// The mode `stop` asks for (the one that stops the compute bill unless set).
+            with_stopped_mode(stopped_mode: crate::provider::rpc_cloud::ChargeMode) in common;
+        }
+    };
+}
+
+pub(crate) use common_builders;
+
+/// `impl Provider` for a signed-API cloud that holds its [`Common`] in a field `common`: its
+/// name, capabilities and sightings come from there, deletes from the skeleton's [`delete`],
+/// and the rest from the cloud's own methods (`spot_notice`, `plan_calls`, `read_inventory`,
+/// `sweep_region`, `discover`, `account_regions`, `run_action`). A macro rather than a
+/// generic impl: those methods are written in the cloud's own modules, and a trait would have
+/// each cloud forward every one of them again.
+macro_rules! rpc_provider {
+    ($cloud:ty) => {
+        #[async_trait::async_trait]
+        impl crate::provider::Provider for $cloud {
+            async fn interruption_notice(
+                &self,
+            ) -> Result<Option<jiff::Timestamp>, crate::provider::ProviderError> {
+                self.spot_notice().await
+            }
+
+            fn name(&self) -> &'static str {
+                self.common.kind.id()
+            }
+
+            fn add_seen(&self, seen: &crate::provider::Seen) {
+                self.common.sightings.add(seen);
+            }
+
+            fn capabilities(&self) -> crate::provider::Capabilities {
+                self.common.kind.capabilities()
+            }
+
+            fn plan_instance(&self, action: &crate::provider::Action) -> Vec<String> {
+                self.plan_calls(action)
+            }
+
+            async fn inventory(
+                &self,
+            ) -> Result<crate::provider::Inventory, crate::provider::ProviderError> {
+                self.read_inventory().await
+            }
+
+            async fn sweep(
+                &self,
+            ) -> Result<Vec<crate::provider::LinkedResource>, crate::provider::ProviderError> {
+                self.sweep_region().await
+            }
+
+            async fn instances(
+                &self,
+            ) -> Result<Vec<crate::provider::Discovered>, crate::provider::ProviderError> {
+                self.discover().await
+            }
+
+            async fn regions(&self) -> Result<Option<Vec<String>>, crate::provider::ProviderError> {
+                self.account_regions().await.map(Some)
+            }
+
+            fn delete_plan(&self, resource: &crate::provider::LinkedResource) -> Vec<String> {
+                crate::provider::rpc_cloud::delete::plan(self, resource)
+            }
+
+            async fn delete(
+                &self,
+                resource: &crate::provider::LinkedResource,
+            ) -> Result<crate::provider::ActionReport, crate::provider::ProviderError> {
+                crate::provider::rpc_cloud::delete::delete(self, resource).await
+            }
+
+            async fn act(
+                &self,
+                action: &crate::provider::Action,
+            ) -> Result<crate::provider::ActionReport, crate::provider::ProviderError> {
+                self.run_action(action).await
+            }
+        }
+    };
+}
+
+pub(crate) use rpc_provider;
 
 /// A cloud's error, as the skeleton judges it.
 pub trait CallError: std::fmt::Display + Clone + Into<ProviderError> + Send + Sync {
@@ -63,6 +244,20 @@ pub struct StoppedMode {
 }
 
 impl Words {
+    /// Why a stopped instance's compute still bills, as a sweep's state
+    /// (`Stopped (KeepCharging): compute still bills`); `None` when its stopped mode stops the
+    /// compute bill. A mode left out or spelled otherwise is read as billing: keeping the
+    /// charge is the provider's default.
+    pub fn still_billing(&self, instance: &impl Listed) -> Option<String> {
+        let mode = instance.stopped_mode();
+        if mode == self.stopped_mode.stop_charging.0 {
+            return None;
+        }
+        let unstated = format!("{} not stated", self.stopped_mode.field);
+        let mode = if mode.is_empty() { &unstated } else { mode };
+        Some(format!("{} ({mode}): compute still bills", self.stopped))
+    }
+
     pub fn call(&self, call: Call) -> &'static str {
         let [release, stop, start] = self.calls;
         match call {
@@ -80,7 +275,14 @@ pub trait InstanceApi: Send + Sync {
     type Error: CallError;
     const WORDS: Words;
 
-    fn readback(&self) -> &Readback;
+    /// What the cloud holds like every other.
+    fn common(&self) -> &Common;
+    /// The region the cloud's calls go to.
+    fn region(&self) -> &str;
+
+    fn readback(&self) -> &Readback {
+        &self.common().readback
+    }
     /// The instance the actions are for.
     async fn instance_id(&self) -> Result<String, ProviderError>;
     /// One read of instance `id`; `None` when the provider does not list it.
@@ -92,12 +294,19 @@ pub trait InstanceApi: Send + Sync {
     /// Sends `call` for instance `id`.
     async fn send(&self, call: Call, id: &str) -> Result<(), Self::Error>;
     /// The provider accepted a call for instance `id`: it knows the instance.
-    fn saw(&self, id: &str);
+    fn saw(&self, id: &str) {
+        let common = self.common();
+        common
+            .sightings
+            .saw(common.kind.id(), Some(self.region()), id);
+    }
     /// The core's rule for an instance the provider does not list: released if it was seen,
     /// else an error naming where it was looked for.
     fn absent(&self, id: &str) -> Result<(), ProviderError>;
     /// The stopped mode a stop asks for.
-    fn asked_mode(&self) -> &'static str;
+    fn asked_mode(&self) -> &'static str {
+        self.common().stopped_mode.word(&Self::WORDS.stopped_mode)
+    }
     /// Whether a released instance still listed is in the provider's recycle bin, where it no
     /// longer bills compute.
     fn recycled(&self, _instance: &Self::Instance) -> bool {

@@ -2,14 +2,12 @@
 //! the network volumes it mounts, from one `GET /v2/pods` and, where some pod mounts a network
 //! volume, one `GET /v2/network-volumes`. RunPod's API gives pods no tags.
 
-use std::collections::BTreeMap;
-
 use jiff::Timestamp;
 
 use super::disks::{own_disks, volume_of};
 use super::{ID, Runpod};
 use crate::provider::bearer::{ApiError, StateLog};
-use crate::provider::bearer_held::or_gap;
+use crate::provider::bearer_held::{listed, or_gap};
 use crate::provider::{Discovered, ProviderError};
 
 impl Runpod {
@@ -42,12 +40,7 @@ impl Runpod {
                         .filter_map(|v| volume_of(Some(p), v, "not attached here", now))
                         .filter(|r| r.attached_to.is_some()),
                 );
-                Discovered {
-                    instance: Self::info(p, now, &StateLog::default()),
-                    resources,
-                    deadline: None,
-                    tags: BTreeMap::new(),
-                }
+                listed(Self::info(p, now, &StateLog::default()), resources)
             })
             .collect())
     }

@@ -49,6 +49,7 @@ const CLOUD: Cloud = Cloud {
     kind: ProviderKind::Runpod,
     key_var: KEY_VAR,
     forbidden: Forbidden::Permission,
+    endpoint: (ENDPOINT_VAR, DEFAULT_ENDPOINT),
 };
 
 #[derive(Debug, Clone)]
@@ -62,14 +63,8 @@ pub struct RunpodSettings {
 impl RunpodSettings {
     pub fn resolve(env: &KeyEnv, pod_id: Option<String>) -> Self {
         RunpodSettings {
-            key: env
-                .get(KEY_VAR)
-                .map(ApiKey::new)
-                .ok_or_else(|| ProviderError::missing(ID, KEY_VAR, &[KEY_VAR])),
-            endpoint: env
-                .get(ENDPOINT_VAR)
-                .unwrap_or(DEFAULT_ENDPOINT)
-                .to_string(),
+            key: CLOUD.key(env, &[KEY_VAR]),
+            endpoint: CLOUD.base_url(env),
             pod_id: pod_id.or_else(|| env.get(POD_VAR).map(str::to_string)),
         }
     }

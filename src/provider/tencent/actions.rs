@@ -84,11 +84,21 @@ impl TencentCloud {
         })
     }
 
+    /// Sends `action` with `body`, its line added to `calls`; the error, if it failed.
+    async fn noted<R: serde::de::DeserializeOwned>(
+        &self,
+        calls: &mut Vec<String>,
+        (action, body, repeat): (&'static str, &Value, Repeat),
+    ) -> Option<ApiError> {
+        calls.push(describe(action, body));
+        self.api.call::<R>(action, body, repeat).await.err()
+    }
+
     async fn set_deadline(&self, at: Option<Timestamp>) -> Result<Outcome, ProviderError> {
         // `ActionTime` holds whole seconds: what is read back is compared with what was sent.
         let at = at.map(|t| Timestamp::from_second(t.as_second()).unwrap_or(t));
         if let Some(at) = at {
-            check_ahead(at, (self.clock)())?;
+            check_ahead(at, self.common.now())?;
         }
         let id = self.instance_id().await?;
         let mut calls = vec![describe("DescribeInstancesActionTimer", &timer_filter(&id))];
@@ -97,15 +107,9 @@ impl TencentCloud {
         let mut failure: Option<ApiError> = None;
         if let Some(at) = at {
             let body = import_body(&id, at);
-            calls.push(describe("ImportInstancesActionTimer", &body));
             // No idempotency token: a repeat could add a second timer, so it is sent once.
-            if let Err(e) = self
-                .api
-                .call::<model::ImportReply>("ImportInstancesActionTimer", &body, Repeat::Once)
-                .await
-            {
-                failure = Some(e);
-            }
+            let import = ("ImportInstancesActionTimer", &body, Repeat::Once);
+            failure = self.noted::<model::ImportReply>(&mut calls, import).await;
         }
         let old: Vec<String> = before
             .iter()
@@ -114,14 +118,8 @@ impl TencentCloud {
             .collect();
         if failure.is_none() && !old.is_empty() {
             let body = json!({ "ActionTimerIds": old });
-            calls.push(describe("DeleteInstancesActionTimer", &body));
-            if let Err(e) = self
-                .api
-                .call::<model::Ack>("DeleteInstancesActionTimer", &body, Repeat::Safe)
-                .await
-            {
-                failure = Some(e);
-            }
+            let delete = ("DeleteInstancesActionTimer", &body, Repeat::Safe);
+            failure = self.noted::<model::Ack>(&mut calls, delete).await;
         }
         calls.push(describe("DescribeInstancesActionTimer", &timer_filter(&id)) + " (read back)");
         let holds = |timers: &[model::ActionTimer]| match at {
@@ -129,7 +127,7 @@ impl TencentCloud {
             None => timers.is_empty(),
         };
         let attempts = if failure.is_none() {
-            self.readback.attempts
+            self.common.readback.attempts
         } else {
             1
         };
@@ -138,7 +136,7 @@ impl TencentCloud {
             if matches!(&read, Ok(t) if holds(t)) || matches!(&read, Err(ApiError::Auth { .. })) {
                 break;
             }
-            tokio::time::sleep(self.readback.interval).await;
+            tokio::time::sleep(self.common.readback.interval).await;
             read = self.timers(&id).await;
         }
         let held = |timers: &[model::ActionTimer]| {

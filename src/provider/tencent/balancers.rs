@@ -9,7 +9,7 @@ use serde_json::json;
 
 use super::TencentCloud;
 use super::model::{self, TargetHealthReply, parse_time};
-use super::sweep::resource;
+use super::sweep::{named, resource};
 use crate::meter::ResourceKind;
 use crate::provider::http::Repeat;
 use crate::provider::{LinkedResource, ProviderError};
@@ -64,21 +64,14 @@ fn healthy(reply: &TargetHealthReply, id: &str) -> bool {
 
 /// The sweep's row for `lb`, its state saying why it is listed.
 fn idle_row(lb: &model::LoadBalancer, now: Timestamp) -> LinkedResource {
-    LinkedResource {
-        name: if lb.load_balancer_name.is_empty() {
-            lb.load_balancer_id.clone()
-        } else {
-            lb.load_balancer_name.clone()
-        },
-        tags: lb.tags.clone(),
-        ..resource(
-            &lb.load_balancer_id,
-            ResourceKind::LoadBalancer,
-            0,
-            &format!("{}, {IDLE}", state(lb.status)),
-            parse_time(&lb.create_time).unwrap_or(now),
-        )
-    }
+    let r = resource(
+        &lb.load_balancer_id,
+        ResourceKind::LoadBalancer,
+        0,
+        &format!("{}, {IDLE}", state(lb.status)),
+        parse_time(&lb.create_time).unwrap_or(now),
+    );
+    named(r, &lb.load_balancer_name, &lb.tags)
 }
 
 #[cfg(test)]

@@ -14,26 +14,28 @@ use super::credentials::SECRET_ID_ENV;
 use crate::provider::ProviderError;
 use crate::provider::http::{Http, HttpPolicy, Repeat, by_status};
 use crate::provider::role_keys::{
-    Fetch, KeySource, KeyStore, Naming, RoleError, TempKeys, ready, role_name,
+    Fetch, KeySource, KeyStore, Naming, RoleError, RoleReply, TempKeys, ready, role_name,
 };
 
 const ROLES_PATH: &str = "/latest/meta-data/cam/security-credentials/";
 /// The SDK's `_expired_timeout`: keys are fetched again five minutes before they expire.
 pub const REFRESH_BEFORE: Duration = Duration::from_secs(300);
 
-#[derive(Deserialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "PascalCase", default)]
 struct RoleAnswer {
-    #[serde(default)]
     code: String,
-    #[serde(default)]
     tmp_secret_id: String,
-    #[serde(default)]
     tmp_secret_key: String,
-    #[serde(default)]
     token: String,
     expired_time: Option<i64>,
 }
+
+const CAM_ROLE: RoleReply = RoleReply {
+    who: "the CAM role",
+    expected: "JSON with Code, TmpSecretId, TmpSecretKey, Token, ExpiredTime",
+    no_expiry: "sent no ExpiredTime",
+};
 
 pub struct CvmRole {
     base: String,
@@ -75,22 +77,17 @@ impl Fetch for CvmRole {
         };
         let role = role_name(self.role.as_deref(), &listed, "has no CAM role")?;
         let body = self.get(&format!("{ROLES_PATH}{role}")).await?;
-        let expected = "JSON with Code, TmpSecretId, TmpSecretKey, Token, ExpiredTime";
-        let answer: RoleAnswer = serde_json::from_str(&body)
-            .map_err(|_| RoleError::Answer(format!("sent role keys that are not {expected}")))?;
+        let answer: RoleAnswer = CAM_ROLE.parse(&body)?;
         ready(&answer.code)?;
         let expires = answer
             .expired_time
-            .and_then(|t| Timestamp::from_second(t).ok())
-            .ok_or_else(|| {
-                RoleError::Answer(format!("sent no ExpiredTime: expected {expected}"))
-            })?;
+            .and_then(|t| Timestamp::from_second(t).ok());
         let parts = (
-            answer.tmp_secret_id.as_str(),
-            answer.tmp_secret_key.as_str(),
-            answer.token.as_str(),
+            &*answer.tmp_secret_id,
+            &*answer.tmp_secret_key,
+            &*answer.token,
         );
-        TempKeys::from_answer(parts, expires, "the CAM role", expected)
+        CAM_ROLE.keys(parts, expires)
     }
 }
 
@@ -107,8 +104,6 @@ pub fn key_store(
             Err(ProviderError::unsupported("tencent", "TKE's OIDC role"))
         }
         KeySource::InstanceRole { role, tried } => {
-            let fetch = CvmRole::new(metadata, role)
-                .map_err(|e| ProviderError::state("tencent", e.to_string()))?;
             let naming = Naming {
                 provider: "tencent",
                 key_var: SECRET_ID_ENV,
@@ -116,7 +111,7 @@ pub fn key_store(
                 place: format!("the CVM role at {}", metadata.trim_end_matches('/')),
                 after,
             };
-            Ok(KeyStore::fetched(Box::new(fetch), naming, REFRESH_BEFORE))
+            KeyStore::role(CvmRole::new(metadata, role), naming, REFRESH_BEFORE)
         }
     }
 }

@@ -40,12 +40,14 @@ impl TencentCloud {
         let deadlines = self.deadlines(&ids).await?;
         let mut disks_of = by_instance(disks, |d| d.instance_id.as_deref());
         let mut addresses_of = by_instance(addresses, |a| a.instance_id.as_deref());
-        let now = (self.clock)();
+        let now = self.common.now();
         let region = self.region();
         let found = gpus
             .iter()
             .map(|i| {
-                self.sightings.saw("tencent", Some(region), &i.instance_id);
+                self.common
+                    .sightings
+                    .saw("tencent", Some(region), &i.instance_id);
                 let created = parse_time(&i.created_time).unwrap_or(now);
                 let addresses = addresses_of.remove(&i.instance_id).unwrap_or_default();
                 let mut resources = linked(i, &addresses, created);

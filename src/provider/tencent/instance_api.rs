@@ -9,8 +9,7 @@ use super::api::{ApiError, describe};
 use super::model;
 use crate::provider::ProviderError;
 use crate::provider::http::Repeat;
-use crate::provider::readback::Readback;
-use crate::provider::rpc_cloud::{Call, InstanceApi, Listed, StoppedMode, Words};
+use crate::provider::rpc_cloud::{Call, Common, InstanceApi, Listed, StoppedMode, Words};
 
 impl Listed for model::Instance {
     fn state(&self) -> &str {
@@ -27,7 +26,7 @@ impl TencentCloud {
         match call {
             Call::Release => json!({"InstanceIds": [id], "ReleaseAddress": true}),
             Call::Stop => {
-                json!({"InstanceIds": [id], "StopType": "SOFT_FIRST", "StoppedMode": self.stopped_mode.as_str()})
+                json!({"InstanceIds": [id], "StopType": "SOFT_FIRST", "StoppedMode": self.asked_mode()})
             }
             Call::Start => ids(id),
         }
@@ -52,8 +51,12 @@ impl InstanceApi for TencentCloud {
         },
     };
 
-    fn readback(&self) -> &Readback {
-        &self.readback
+    fn common(&self) -> &Common {
+        &self.common
+    }
+
+    fn region(&self) -> &str {
+        self.api.region()
     }
 
     async fn instance_id(&self) -> Result<String, ProviderError> {
@@ -80,16 +83,8 @@ impl InstanceApi for TencentCloud {
             .map(|_| ())
     }
 
-    fn saw(&self, id: &str) {
-        self.sightings.saw("tencent", Some(self.region()), id);
-    }
-
     fn absent(&self, id: &str) -> Result<(), ProviderError> {
         TencentCloud::absent(self, id)
-    }
-
-    fn asked_mode(&self) -> &'static str {
-        self.stopped_mode.as_str()
     }
 
     /// A terminated instance waits in the recycle bin as `SHUTDOWN`, no longer billing compute.

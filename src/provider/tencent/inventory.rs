@@ -49,7 +49,9 @@ impl TencentCloud {
             .await?;
         let found = reply.instance_set.into_iter().find(|i| i.instance_id == id);
         if found.is_some() {
-            self.sightings.saw("tencent", Some(self.region()), id);
+            self.common
+                .sightings
+                .saw("tencent", Some(self.region()), id);
         }
         Ok(found)
     }
@@ -177,7 +179,7 @@ impl TencentCloud {
     pub(super) async fn read_inventory(&self) -> Result<Inventory, ProviderError> {
         let id = self.instance_id().await?;
         let state = ProviderError::from;
-        let now = (self.clock)();
+        let now = self.common.now();
         let Some(instance) = self.describe_instance(&id).await.map_err(state)? else {
             self.absent(&id)?;
             let known = self.known(&id);

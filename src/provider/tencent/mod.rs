@@ -25,64 +25,30 @@ pub mod sign;
 mod stopped;
 mod sweep;
 
-use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
-use async_trait::async_trait;
 use jiff::Timestamp;
 
 pub use super::readback::Readback;
+pub use super::rpc_cloud::{ChargeMode as StoppedMode, Clock};
 pub use credentials::{Settings, TencentEnv};
 
-use super::ProviderKind;
 use super::http::{Http, HttpPolicy, Repeat, by_status};
-use super::rpc_cloud::instance::InstanceId;
-use super::seen::Sightings;
-use super::{
-    Action, ActionReport, Asked, Capabilities, Discovered, Inventory, LinkedResource, Provider,
-    ProviderError, Seen,
-};
+use super::rpc_cloud::Common;
+use super::{Asked, LinkedResource, ProviderError, ProviderKind};
 use api::Client;
 
 use crate::files::safe_name;
 
-pub type Clock = Arc<dyn Fn() -> Timestamp + Send + Sync>;
-
-/// StopInstances' `StoppedMode`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum StoppedMode {
-    /// "No charge when shut down": CPU and memory stop billing; disks, bandwidth and images
-    /// go on, and the public IP is released.
-    StopCharging,
-    /// Everything goes on billing.
-    KeepCharging,
-}
-
-impl StoppedMode {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            StoppedMode::StopCharging => "STOP_CHARGING",
-            StoppedMode::KeepCharging => "KEEP_CHARGING",
-        }
-    }
-}
-
 pub struct TencentCloud {
     api: Client,
     metadata: String,
-    instance: InstanceId,
-    readback: Readback,
-    stopped_mode: StoppedMode,
-    clock: Clock,
+    common: Common,
     /// What was last seen linked to the instance, to name the leftovers once it is gone.
     known: Mutex<Vec<LinkedResource>>,
     /// Where that is kept between runs (`tencent-<instance>.json` in the data directory).
     memory: Option<PathBuf>,
-    /// The resource ids recorded for each instance (the ledger's inventories), by instance id:
-    /// after a release they tie the leftovers CVM no longer links, where nothing was kept.
-    recorded: BTreeMap<String, BTreeSet<String>>,
-    sightings: Sightings,
 }
 
 impl TencentCloud {
@@ -99,34 +65,13 @@ impl TencentCloud {
         Ok(TencentCloud {
             api: Client::new(keys, region, endpoint, policy)?,
             metadata: metadata.trim_end_matches('/').to_string(),
-            instance: InstanceId::new(instance_id),
-            readback: Readback::default(),
-            stopped_mode: StoppedMode::StopCharging,
-            clock: Arc::new(Timestamp::now),
+            common: Common::new(ProviderKind::Tencent, instance_id),
             known: Mutex::new(Vec::new()),
             memory: None,
-            recorded: BTreeMap::new(),
-            sightings: Sightings::default(),
         })
     }
 
-    /// Knows the resource ids recorded for each instance, as `(instance, resource, deleted with
-    /// the instance)` (the ledger's inventories), so a process that kept nothing of the
-    /// instance can still tell its leftovers once it is released.
-    #[must_use]
-    pub fn recalling(mut self, ids: impl IntoIterator<Item = (String, String, bool)>) -> Self {
-        for (instance, id, _) in ids {
-            self.recorded.entry(instance).or_default().insert(id);
-        }
-        self
-    }
-
-    super::setters::with_setters! {
-        with_readback(readback: Readback);
-        with_clock(clock: Clock);
-        /// The mode `stop` asks for (STOP_CHARGING unless set).
-        with_stopped_mode(stopped_mode: StoppedMode);
-    }
+    super::rpc_cloud::common_builders!();
 
     /// Keeps what was seen linked to the instance in `dir`, so a later run still names the
     /// leftovers after a release (CVM stops listing the disks with the instance).
@@ -142,7 +87,10 @@ impl TencentCloud {
 
     /// The instance: from the config or flags, else from the metadata service (asked once).
     pub async fn instance_id(&self) -> Result<String, ProviderError> {
-        self.instance.get(|| self.metadata_instance_id()).await
+        self.common
+            .instance
+            .get(|| self.metadata_instance_id())
+            .await
     }
 
     async fn metadata_instance_id(&self) -> Result<String, ProviderError> {
@@ -205,7 +153,7 @@ impl TencentCloud {
 
     /// The instance id for a plan, without asking anyone.
     fn planned_instance(&self) -> String {
-        self.instance.planned()
+        self.common.instance.planned()
     }
 
     /// Where the linked resources of `id` are kept: one file per region and instance, so a
@@ -228,11 +176,13 @@ impl TencentCloud {
     /// else an error naming the region and the endpoint asked.
     fn absent(&self, id: &str) -> Result<(), ProviderError> {
         if self.memory_file(id).is_some_and(|f| f.exists()) {
-            self.sightings.saw("tencent", Some(self.region()), id);
+            self.common
+                .sightings
+                .saw("tencent", Some(self.region()), id);
         } else if self.legacy_memory_file(id).is_some_and(|f| f.exists()) {
-            self.sightings.saw("tencent", None, id);
+            self.common.sightings.saw("tencent", None, id);
         }
-        self.sightings.absent(&Asked {
+        self.common.sightings.absent(&Asked {
             provider: "tencent",
             instance: id,
             region: Some(self.region()),
@@ -276,53 +226,4 @@ fn spot_time(text: &str) -> Option<Timestamp> {
     jiff::tz::Offset::constant(8).to_timestamp(civil).ok()
 }
 
-#[async_trait]
-impl Provider for TencentCloud {
-    async fn interruption_notice(&self) -> Result<Option<Timestamp>, ProviderError> {
-        self.spot_notice().await
-    }
-
-    fn name(&self) -> &'static str {
-        ProviderKind::Tencent.id()
-    }
-
-    fn add_seen(&self, seen: &Seen) {
-        self.sightings.add(seen);
-    }
-
-    fn capabilities(&self) -> Capabilities {
-        ProviderKind::Tencent.capabilities()
-    }
-
-    fn plan_instance(&self, action: &Action) -> Vec<String> {
-        self.plan_calls(action)
-    }
-
-    async fn inventory(&self) -> Result<Inventory, ProviderError> {
-        self.read_inventory().await
-    }
-
-    async fn sweep(&self) -> Result<Vec<LinkedResource>, ProviderError> {
-        self.sweep_region().await
-    }
-
-    async fn instances(&self) -> Result<Vec<Discovered>, ProviderError> {
-        self.discover().await
-    }
-
-    async fn regions(&self) -> Result<Option<Vec<String>>, ProviderError> {
-        self.account_regions().await.map(Some)
-    }
-
-    fn delete_plan(&self, resource: &LinkedResource) -> Vec<String> {
-        crate::provider::rpc_cloud::delete::plan(self, resource)
-    }
-
-    async fn delete(&self, resource: &LinkedResource) -> Result<ActionReport, ProviderError> {
-        crate::provider::rpc_cloud::delete::delete(self, resource).await
-    }
-
-    async fn act(&self, action: &Action) -> Result<ActionReport, ProviderError> {
-        self.run_action(action).await
-    }
-}
+super::rpc_cloud::rpc_provider!(TencentCloud);

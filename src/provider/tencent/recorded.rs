@@ -18,7 +18,7 @@ impl TencentCloud {
         id: &str,
     ) -> Result<Vec<LinkedResource>, ProviderError> {
         let found = self.sweep_region().await?;
-        let Some(recorded) = self.recorded.get(id).filter(|r| !r.is_empty()) else {
+        let Some(recorded) = self.common.recorded.get(id).filter(|r| !r.is_empty()) else {
             return Ok(found);
         };
         let mut tied = recorded.clone();

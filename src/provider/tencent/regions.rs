@@ -17,18 +17,13 @@ impl TencentCloud {
             .api
             .call("DescribeRegions", &json!({}), Repeat::Safe)
             .await?;
-        Ok(names(reply))
+        Ok(names(&reply))
     }
 }
 
 /// `RegionSet[].Region`, trimmed; an item without one is not a region.
-fn names(reply: RegionsReply) -> Vec<String> {
-    reply
-        .region_set
-        .into_iter()
-        .map(|r| r.region.trim().to_string())
-        .filter(|r| !r.is_empty())
-        .collect()
+fn names(reply: &RegionsReply) -> Vec<String> {
+    crate::provider::rpc_cloud::region_names(reply.region_set.iter().map(|r| r.region.as_str()))
 }
 
 #[cfg(test)]
@@ -42,7 +37,7 @@ mod tests {
             {"RegionName":"nowhere"},
             {"Region":" ap-tokyo ","RegionState":"UNAVAILABLE"}]}"#;
         let reply: RegionsReply = serde_json::from_str(body).unwrap();
-        assert_eq!(names(reply), ["ap-guangzhou", "ap-tokyo"]);
+        assert_eq!(names(&reply), ["ap-guangzhou", "ap-tokyo"]);
         assert!(serde_json::from_str::<RegionsReply>(r#"{"RequestId":"r"}"#).is_err());
     }
 }

@@ -8,6 +8,7 @@ use serde_json::json;
 use super::TencentCloud;
 use super::model::{self, parse_time};
 use crate::meter::ResourceKind;
+use crate::provider::rpc_cloud::InstanceApi as _;
 use crate::provider::{LinkedResource, ProviderError};
 
 /// Up to this many stopped instances, their disks are asked for one instance at a time; past
@@ -63,21 +64,14 @@ impl TencentCloud {
 }
 
 /// A stopped instance whose compute still bills; `None` when its `StopChargingMode` says it
-/// does not. Any other word, or none, is read as billing: keeping the charge is the default.
+/// does not, as [`crate::provider::rpc_cloud::Words::still_billing`] reads it.
 fn still_charging(i: &model::Instance, now: Timestamp) -> Option<LinkedResource> {
-    if i.stop_charging_mode == "STOP_CHARGING" {
-        return None;
-    }
-    let mode = if i.stop_charging_mode.is_empty() {
-        "StopChargingMode not stated"
-    } else {
-        i.stop_charging_mode.as_str()
-    };
+    let state = TencentCloud::WORDS.still_billing(i)?;
     let mut r = super::sweep::resource(
         &i.instance_id,
         ResourceKind::StoppedInstance,
         0,
-        &format!("STOPPED ({mode}): compute still bills"),
+        &state,
         parse_time(&i.created_time).unwrap_or(now),
     );
     if !i.instance_name.is_empty() {

@@ -19,7 +19,7 @@ use crate::provider::{LinkedResource, ProviderError, Sharing};
 
 impl TencentCloud {
     pub(super) async fn sweep_region(&self) -> Result<Vec<LinkedResource>, ProviderError> {
-        let now = (self.clock)();
+        let now = self.common.now();
         let unattached = json!({"Filters": [{"Name": "disk-state", "Values": ["UNATTACHED"]}]});
         let disks = self
             .pages::<model::DisksReply>("DescribeDisks", &unattached)
@@ -133,40 +133,48 @@ pub(super) fn disk(d: &model::CbsDisk, now: Timestamp) -> LinkedResource {
     r
 }
 
-fn image(i: &model::Image, now: Timestamp) -> LinkedResource {
+/// `r` under its own name (its id where it has none), with its tags.
+pub(super) fn named(
+    r: LinkedResource,
+    name: &str,
+    tags: &crate::provider::tag_lists::Tags,
+) -> LinkedResource {
     LinkedResource {
-        name: if i.image_name.is_empty() {
-            i.image_id.clone()
+        name: if name.is_empty() {
+            r.id.clone()
         } else {
-            i.image_name.clone()
+            name.to_string()
         },
-        tags: i.tags.clone(),
-        ..resource(
-            &i.image_id,
-            ResourceKind::Image,
-            i.image_size,
-            &i.image_state,
-            parse_time(&i.created_time).unwrap_or(now),
-        )
+        tags: tags.clone(),
+        ..r
     }
+}
+
+fn image(i: &model::Image, now: Timestamp) -> LinkedResource {
+    let r = resource(
+        &i.image_id,
+        ResourceKind::Image,
+        i.image_size,
+        &i.image_state,
+        parse_time(&i.created_time).unwrap_or(now),
+    );
+    named(r, &i.image_name, &i.tags)
 }
 
 pub(super) fn snapshot(s: &model::Snapshot, now: Timestamp) -> LinkedResource {
     let created = parse_time(&s.create_time).unwrap_or(now);
     let mut r = LinkedResource {
-        name: if s.snapshot_name.is_empty() {
-            s.snapshot_id.clone()
-        } else {
-            s.snapshot_name.clone()
-        },
-        tags: s.tags.clone(),
         origin: Some(s.disk_id.clone()).filter(|d| !d.is_empty()),
-        ..resource(
-            &s.snapshot_id,
-            ResourceKind::Snapshot,
-            s.disk_size,
-            &s.snapshot_state,
-            created,
+        ..named(
+            resource(
+                &s.snapshot_id,
+                ResourceKind::Snapshot,
+                s.disk_size,
+                &s.snapshot_state,
+                created,
+            ),
+            &s.snapshot_name,
+            &s.tags,
         )
     };
     r.exposure.encrypted = s.encrypt;

@@ -3,14 +3,12 @@
 //! and the volumes it uses, from one read of the account's volumes. Vast gives instances no
 //! tags.
 
-use std::collections::BTreeMap;
-
 use jiff::Timestamp;
 
 use super::resources::instance_storage;
 use super::{ID, Vast, instance_info, listing, model};
 use crate::provider::bearer::{ApiError, StateLog};
-use crate::provider::bearer_held::or_gap;
+use crate::provider::bearer_held::{attached, listed, or_gap};
 use crate::provider::{Discovered, ProviderError};
 
 impl Vast {
@@ -41,19 +39,13 @@ impl Vast {
                     volumes
                         .iter()
                         .filter(|(_, users)| users.contains(&s.id))
-                        .map(|(volume, _)| {
-                            let mut volume = volume.clone();
-                            volume.attached_to = Some(s.id.clone());
-                            volume
-                        }),
+                        .map(|(volume, _)| attached(volume, &s.id)),
                 );
                 let created = s.started.unwrap_or(now);
-                Discovered {
-                    instance: instance_info(s, created, now, &StateLog::default()),
+                listed(
+                    instance_info(s, created, now, &StateLog::default()),
                     resources,
-                    deadline: None,
-                    tags: BTreeMap::new(),
-                }
+                )
             })
             .collect())
     }

@@ -52,6 +52,7 @@ const CLOUD: Cloud = Cloud {
     kind: ProviderKind::Vast,
     key_var: KEY_VAR,
     forbidden: Forbidden::Key,
+    endpoint: (ENDPOINT_VAR, DEFAULT_ENDPOINT),
 };
 /// Where the key is looked for: this process's environment, then (inside the container) PID 1's.
 const KEY_FROM: [&str; 2] = [KEY_VAR, CONTAINER_KEY_VAR];
@@ -67,15 +68,8 @@ pub struct VastSettings {
 impl VastSettings {
     pub fn resolve(env: &KeyEnv, instance_id: Option<String>) -> Self {
         VastSettings {
-            key: env
-                .get(KEY_VAR)
-                .or_else(|| env.get(CONTAINER_KEY_VAR))
-                .map(ApiKey::new)
-                .ok_or_else(|| ProviderError::missing(ID, KEY_VAR, &KEY_FROM)),
-            endpoint: env
-                .get(ENDPOINT_VAR)
-                .unwrap_or(DEFAULT_ENDPOINT)
-                .to_string(),
+            key: CLOUD.key(env, &KEY_FROM),
+            endpoint: CLOUD.base_url(env),
             instance_id: instance_id.or_else(|| env.get(CONTAINER_ID_VAR).map(str::to_string)),
         }
     }

@@ -138,12 +138,7 @@ impl CloudView {
 
     /// No provider configured or detected: nothing to read, act on or guard.
     pub fn unconfigured() -> CloudView {
-        let none = Capabilities {
-            start: false,
-            stop: false,
-            snapshots: false,
-            deadline: false,
-        };
+        let none = Capabilities::NONE;
         CloudView {
             configured: false,
             ..CloudView::new("none", none)
