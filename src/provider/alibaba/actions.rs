@@ -57,9 +57,7 @@ impl OwnActions for AlibabaCloud {
             .await;
         if call.is_ok() {
             // Accepted: the provider knows the instance.
-            self.common
-                .sightings
-                .saw("alibaba", Some(self.region()), &id);
+            self.saw(&id);
         }
         calls.push(self.readback_line(&id, "AutoReleaseTime shows it"));
         let holds =

@@ -18,6 +18,7 @@ use super::rpc::{Product, RpcError};
 use super::{AlibabaCloud, Known};
 use crate::meter::{BillingMode, InstanceState, ResourceKind};
 use crate::provider::left_by::left_by;
+use crate::provider::rpc_cloud::InstanceApi as _;
 use crate::provider::rpc_cloud::paging::{self, Bound};
 use crate::provider::{
     HeldDeadline, InstanceInfo, Inventory, LinkedResource, ProviderError, Sharing,
@@ -50,9 +51,7 @@ impl AlibabaCloud {
             .into_iter()
             .find(|i| i.instance_id == id);
         if found.is_some() {
-            self.common
-                .sightings
-                .saw("alibaba", Some(self.region()), id);
+            self.saw(id);
         }
         Ok(found)
     }

@@ -196,6 +196,12 @@ macro_rules! rpc_provider {
 
 pub(crate) use rpc_provider;
 
+/// The UTC form both clouds' APIs take for an instant (Alibaba's AutoReleaseTime, Tencent's
+/// ActionTime): `2026-01-02T03:04:05Z`.
+pub fn format_time(at: jiff::Timestamp) -> String {
+    at.strftime("%Y-%m-%dT%H:%M:%SZ").to_string()
+}
+
 /// A cloud's error, as the skeleton judges it.
 pub trait CallError: std::fmt::Display + Clone + Into<ProviderError> + Send + Sync {
     /// The provider said no to the request itself (not a 5xx, not a lost answer).

@@ -18,6 +18,7 @@ use super::api::ApiError;
 use super::model::{self, parse_time};
 use crate::meter::{BillingMode, InstanceState, ResourceKind};
 use crate::provider::http::Repeat;
+use crate::provider::rpc_cloud::InstanceApi as _;
 use crate::provider::{HeldDeadline, InstanceInfo, Inventory, LinkedResource, ProviderError};
 
 /// The state given to leftovers that were not read again after the instance went.
@@ -49,9 +50,7 @@ impl TencentCloud {
             .await?;
         let found = reply.instance_set.into_iter().find(|i| i.instance_id == id);
         if found.is_some() {
-            self.common
-                .sightings
-                .saw("tencent", Some(self.region()), id);
+            self.saw(id);
         }
         Ok(found)
     }

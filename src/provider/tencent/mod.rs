@@ -40,6 +40,7 @@ use super::{Asked, LinkedResource, ProviderError, ProviderKind};
 use api::Client;
 
 use crate::files::safe_name;
+use crate::provider::rpc_cloud::InstanceApi as _;
 
 pub struct TencentCloud {
     api: Client,
@@ -176,9 +177,7 @@ impl TencentCloud {
     /// else an error naming the region and the endpoint asked.
     fn absent(&self, id: &str) -> Result<(), ProviderError> {
         if self.memory_file(id).is_some_and(|f| f.exists()) {
-            self.common
-                .sightings
-                .saw("tencent", Some(self.region()), id);
+            self.saw(id);
         } else if self.legacy_memory_file(id).is_some_and(|f| f.exists()) {
             self.common.sightings.saw("tencent", None, id);
         }
