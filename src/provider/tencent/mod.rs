@@ -32,7 +32,7 @@ use jiff::Timestamp;
 
 pub use super::readback::Readback;
 pub use super::rpc_cloud::{ChargeMode as StoppedMode, Clock};
-pub use credentials::{Settings, TencentEnv};
+pub use credentials::{OwnSettings, Settings, TencentEnv};
 
 use super::http::{Http, HttpPolicy, Repeat, by_status};
 use super::rpc_cloud::Common;
@@ -54,19 +54,12 @@ pub struct TencentCloud {
 
 impl TencentCloud {
     pub fn new(settings: Settings, policy: HttpPolicy) -> Result<Self, ProviderError> {
-        let Settings {
-            credentials,
-            region,
-            endpoint,
-            instance_id,
-            metadata,
-            after_role,
-        } = settings;
-        let keys = cvm_role::key_store(credentials, &metadata, after_role)?;
+        let own = settings.own;
+        let keys = cvm_role::key_store(settings.credentials, &settings.metadata, own.after_role)?;
         Ok(TencentCloud {
-            api: Client::new(keys, region, endpoint, policy)?,
-            metadata: metadata.trim_end_matches('/').to_string(),
-            common: Common::new(ProviderKind::Tencent, instance_id),
+            api: Client::new(keys, settings.region, own.endpoint, policy)?,
+            metadata: settings.metadata.trim_end_matches('/').to_string(),
+            common: Common::new(ProviderKind::Tencent, settings.instance_id),
             known: Mutex::new(Vec::new()),
             memory: None,
         })
