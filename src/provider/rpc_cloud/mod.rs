@@ -7,6 +7,7 @@
 
 pub mod actions;
 pub mod delete;
+pub mod info;
 pub mod instance;
 pub mod paging;
 

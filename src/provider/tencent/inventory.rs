@@ -36,25 +36,6 @@ pub const RELEASED_EIP_TYPES: [&str; 4] =
 pub(super) const ADDRESS_TYPES: [&str; 4] = ["WanIP", "EIP", "AnycastEIP", "HighQualityEIP"];
 
 impl TencentCloud {
-    pub(super) async fn describe_instance(
-        &self,
-        id: &str,
-    ) -> Result<Option<model::Instance>, ApiError> {
-        let reply: model::InstancesReply = self
-            .api
-            .call(
-                "DescribeInstances",
-                &json!({"InstanceIds": [id]}),
-                Repeat::Safe,
-            )
-            .await?;
-        let found = reply.instance_set.into_iter().find(|i| i.instance_id == id);
-        if found.is_some() {
-            self.saw(id);
-        }
-        Ok(found)
-    }
-
     /// The instance's pending TerminateInstances timers, earliest first.
     pub(super) async fn timers(&self, id: &str) -> Result<Vec<model::ActionTimer>, ApiError> {
         let reply: model::TimersReply = self
@@ -231,23 +212,12 @@ pub(super) fn instance_info(i: &model::Instance, region: &str, now: Timestamp) -
         "PREPAID" => BillingMode::Monthly,
         _ => BillingMode::OnDemand,
     };
-    // The API does not say when the instance stopped: count it as running until seen stopped.
-    let mut history = vec![(created, InstanceState::Running)];
-    if state == InstanceState::Stopped {
-        history.push((now.max(created), InstanceState::Stopped));
-    }
-    InstanceInfo {
-        id: i.instance_id.clone(),
-        name: i.instance_name.clone(),
-        provider: "tencent".into(),
-        region: Some(region.to_string()),
-        sku: i.instance_type.clone(),
-        mode,
-        state,
-        created,
-        live_price_per_hour: None,
-        history,
-    }
+    let names = [i.instance_id.as_str(), &i.instance_name, &i.instance_type];
+    let (kind, how) = (
+        crate::provider::ProviderKind::Tencent,
+        (mode, state, created),
+    );
+    crate::provider::rpc_cloud::info::instance_info(kind, names, region, how, now)
 }
 
 /// Whether the public address `ip` goes with the instance, and what to call its state.
