@@ -119,6 +119,29 @@ impl Cloud {
         let (var, default) = self.endpoint;
         env.get(var).unwrap_or(default).to_string()
     }
+
+    /// The settings of an adapter whose key is the first of `key_from` set in `env`, and whose
+    /// instance is `given` (flags or config), else the one `id_var` names.
+    pub fn settings(
+        &self,
+        env: &KeyEnv,
+        key_from: &[&str],
+        (given, id_var): (Option<String>, &str),
+    ) -> Settings {
+        Settings {
+            key: self.key(env, key_from),
+            endpoint: self.base_url(env),
+            instance_id: given.or_else(|| env.get(id_var).map(str::to_string)),
+        }
+    }
+}
+
+/// Everything a bearer adapter needs before its first call.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub key: Result<ApiKey, ProviderError>,
+    pub endpoint: String,
+    pub instance_id: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -230,6 +253,23 @@ impl Api {
     /// The core's rule for instance `id` when the provider does not list it (a 404 too, which
     /// a wrong endpoint or a proxy also answers): `Ok` when `sightings` has it, so it counts as
     /// released; else the state error naming the endpoint asked.
+    /// Instance `id` was just read: where it is `listed` (in `region`, where the API says) the
+    /// provider knows it; where it is not, the core's rule for an absent instance decides.
+    pub fn listed_or_absent(
+        &self,
+        sightings: &Sightings,
+        id: &str,
+        listed: bool,
+        region: Option<&str>,
+    ) -> Result<(), ProviderError> {
+        if listed {
+            sightings.saw(self.cloud.kind.id(), region, id);
+            Ok(())
+        } else {
+            self.absent(sightings, id)
+        }
+    }
+
     pub fn absent(&self, sightings: &Sightings, id: &str) -> Result<(), ProviderError> {
         sightings.absent(&Asked {
             provider: self.cloud.kind.id(),

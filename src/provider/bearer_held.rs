@@ -54,6 +54,28 @@ impl Held {
     }
 }
 
+/// The instance the adapter watches, or the error that says how to name it: `what` is the
+/// provider's word for it (`pod`), and inside the `inside` (`container`) `var` names it.
+pub fn watched<'a>(
+    id: Option<&'a str>,
+    kind: ProviderKind,
+    (what, inside, var): (&str, &str, &str),
+) -> Result<&'a str, ProviderError> {
+    id.ok_or_else(|| {
+        let name = kind.id();
+        ProviderError::state(
+            name,
+            format!(
+                "{name}: no {what}: pass --instance ID, set [instance] id, or run inside the \
+                 {inside} ({var})"
+            ),
+        )
+        .with_fix(&format!(
+            "pass --instance ID or set [instance] id (inside the {inside}, {var} names it)"
+        ))
+    })
+}
+
 /// The listing `found`, or none and a gap (`what` unknown) when the key may not make that call:
 /// the instance read with this key, so the key is good, and a 401 or 403 is that call's alone.
 pub fn or_gap<T>(

@@ -152,6 +152,15 @@ impl KeyPairEnv {
         }
     }
 
+    /// The endpoint override as a base URL ending in `/`, `None` when unset; a value that is not
+    /// an http:// or https:// URL is an error that names the variable.
+    pub fn checked_endpoint(&self) -> Result<Option<String>, ProviderError> {
+        self.endpoint
+            .as_deref()
+            .map(|base| base_url(self.vars.provider, self.vars.endpoint, base))
+            .transpose()
+    }
+
     /// Whether the CLI's files are needed: no keys in the variables, or no region anywhere else.
     pub fn needs_cli(&self, configured_region: Option<&str>) -> bool {
         let no_region =

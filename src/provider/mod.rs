@@ -22,6 +22,7 @@ pub mod http;
 pub mod identity;
 pub mod ini;
 pub mod key_cache;
+pub mod key_pair_settings;
 pub mod lambda;
 pub mod left_by;
 #[cfg(test)]

@@ -283,13 +283,13 @@ async fn a_missing_key_names_its_variable_and_no_debug_shows_the_key() {
     let env = KeyEnv::from_pairs(peer.env_pairs(Kind::Vast));
     let shown = format!(
         "{env:?} {:?} {:?}",
-        gpumeter::provider::vast::VastSettings::resolve(&env, None),
-        gpumeter::provider::runpod::RunpodSettings::resolve(&env, None),
+        gpumeter::provider::vast::settings(&env, None),
+        gpumeter::provider::runpod::settings(&env, None),
     );
     assert!(!shown.contains(KEY), "{shown}");
     let block = "PATH=/bin\0CONTAINER_ID=4242\0CONTAINER_API_KEY=scoped\0";
     let vars = gpumeter::provider::vast::pid1_vars(block);
-    let s = gpumeter::provider::vast::VastSettings::resolve(&KeyEnv::from_pairs(vars), None);
+    let s = gpumeter::provider::vast::settings(&KeyEnv::from_pairs(vars), None);
     assert_eq!(s.instance_id.as_deref(), Some("4242"));
     assert!(s.key.is_ok(), "the container's scoped key serves");
 }

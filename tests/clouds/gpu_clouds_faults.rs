@@ -185,7 +185,7 @@ async fn a_wrong_key_is_refused_by_the_peer_and_named_by_the_adapter() {
         ("RUNPOD_API_KEY", "someone-elses-key".to_string()),
         ("GPUMETER_RUNPOD_ENDPOINT", peer.url()),
     ]);
-    let s = gpumeter::provider::runpod::RunpodSettings::resolve(&env, Some("pod7xq2kzq".into()));
+    let s = gpumeter::provider::runpod::settings(&env, Some("pod7xq2kzq".into()));
     let runpod = gpumeter::provider::runpod::Runpod::new(s, gpu_peer::policy());
     let err = runpod
         .perform(&Action::Release)

@@ -14,8 +14,8 @@ use crate::meter::ComputeTerms;
 use crate::pricing::Sku;
 use crate::provider::http::HttpPolicy;
 use crate::provider::lambda::{Lambda, LambdaSettings};
-use crate::provider::runpod::{Runpod, RunpodSettings};
-use crate::provider::vast::{Vast, VastSettings};
+use crate::provider::runpod::{self, Runpod};
+use crate::provider::vast::{self, Vast};
 use crate::provider::{InstanceInfo, Provider, ProviderError};
 use crate::spend::{PriceSource, Pricing};
 
@@ -37,14 +37,14 @@ impl Context {
                 Arc::new(Lambda::new(s, policy))
             }
             ProviderKind::Runpod => {
-                let s = RunpodSettings::from_process(id);
+                let s = runpod::settings_from_process(id);
                 if let Err(e) = &s.key {
                     return Err(missing(kind.id(), e));
                 }
                 Arc::new(Runpod::new(s, policy))
             }
             ProviderKind::Vast => {
-                let s = VastSettings::from_process(id);
+                let s = vast::settings_from_process(id);
                 if let Err(e) = &s.key {
                     return Err(missing(kind.id(), e));
                 }

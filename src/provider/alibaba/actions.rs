@@ -3,13 +3,15 @@
 //! the read-back: if DescribeInstances shows the effect, it happened; if it does not, the report
 //! says so and is not confirmed.
 
+use async_trait::async_trait;
 use jiff::{SignedDuration, Timestamp};
 
 use super::AlibabaCloud;
 use super::model::{self, Ack, parse_time};
 use super::rpc::{Product, describe};
-use crate::provider::rpc_cloud::{CallError, InstanceApi, actions};
-use crate::provider::{Action, ActionReport, ProviderError};
+use crate::provider::ProviderError;
+use crate::provider::rpc_cloud::actions::{self, Outcome, OwnActions, SnapshotPlan};
+use crate::provider::rpc_cloud::{CallError, InstanceApi};
 
 /// Alibaba refuses an auto-release time sooner than this.
 pub const MIN_AHEAD: SignedDuration = SignedDuration::from_mins(30);
@@ -29,35 +31,16 @@ impl AlibabaCloud {
         all.extend(params.iter().cloned());
         describe(product, action, &all)
     }
+}
 
-    pub(super) async fn run_action(&self, action: &Action) -> Result<ActionReport, ProviderError> {
-        let (confirmed, summary, calls) = match action {
-            Action::Release => actions::release(self).await?,
-            Action::Stop => actions::stop(self).await?,
-            Action::Cleanup { .. } => return Err(crate::provider::cleanup::not_here("alibaba")),
-            Action::Start => actions::start(self).await?,
-            Action::SnapshotClean {
-                keep,
-                final_snapshot,
-                delete,
-            } => {
-                self.snapshot_clean(*keep, *final_snapshot, delete.as_deref())
-                    .await?
-            }
-            Action::SetDeadline { at } => self.set_deadline(*at).await?,
-        };
-        Ok(ActionReport {
-            action: action.clone(),
-            confirmed,
-            summary,
-            calls,
-        })
+#[async_trait]
+impl OwnActions for AlibabaCloud {
+    async fn snapshot_clean(&self, plan: SnapshotPlan<'_>) -> Result<Outcome, ProviderError> {
+        let (keep, final_snapshot, shown) = plan;
+        self.clean_snapshots(keep, final_snapshot, shown).await
     }
 
-    async fn set_deadline(
-        &self,
-        at: Option<Timestamp>,
-    ) -> Result<(bool, String, Vec<String>), ProviderError> {
+    async fn set_deadline(&self, at: Option<Timestamp>) -> Result<Outcome, ProviderError> {
         let at = at.map(to_minute);
         if let Some(at) = at {
             check_ahead(at, self.common.now())?;
@@ -74,9 +57,7 @@ impl AlibabaCloud {
             .await;
         if call.is_ok() {
             // Accepted: the provider knows the instance.
-            self.common
-                .sightings
-                .saw("alibaba", Some(self.region()), &id);
+            self.saw(&id);
         }
         calls.push(self.readback_line(&id, "AutoReleaseTime shows it"));
         let holds =

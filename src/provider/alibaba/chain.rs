@@ -20,11 +20,11 @@
 
 use std::path::PathBuf;
 
-use super::credentials::{ACCESS_KEY_ID_ENV, ACCESS_KEY_SECRET_ENV, AlibabaEnv, ENDPOINT_ENV};
+use super::credentials::{ACCESS_KEY_ID_ENV, ACCESS_KEY_SECRET_ENV, AlibabaEnv};
 use super::oidc::{OidcSettings, SESSION_NAME_ENV, STS_REGION_ENV, VPC_ENDPOINT_ENV, sts_endpoint};
 use super::sdk_file::{FileKeys, credentials_file};
 use crate::provider::ProviderError;
-use crate::provider::env::{CliProfile, KeyPair, base_url};
+use crate::provider::env::{CliProfile, KeyPair};
 use crate::provider::role_keys::KeySource;
 
 pub const ROLE_ARN_ENV: &str = "ALIBABA_CLOUD_ROLE_ARN";
@@ -62,8 +62,8 @@ pub fn oidc_settings(env: &AlibabaEnv) -> Result<Option<OidcSettings>, ProviderE
     ) else {
         return Ok(None);
     };
-    let sts = match &env.endpoint {
-        Some(base) => base_url("alibaba", ENDPOINT_ENV, base)?,
+    let sts = match env.checked_endpoint()? {
+        Some(base) => base,
         None => sts_endpoint(env.var(STS_REGION_ENV), env.is_true(VPC_ENDPOINT_ENV)),
     };
     let session_name = env.var(SESSION_NAME_ENV).map_or_else(

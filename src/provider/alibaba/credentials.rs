@@ -10,9 +10,10 @@ use serde::Deserialize;
 
 use crate::provider::ProviderError;
 use crate::provider::env::{
-    CliProfile, KeyPair, KeyPairEnv, KeyPairVars, base_url, malformed_cli_file, read_cli_file,
+    CliProfile, KeyPair, KeyPairEnv, KeyPairVars, malformed_cli_file, read_cli_file,
 };
 pub use crate::provider::env::{Secret, redact_id};
+use crate::provider::key_pair_settings::{KeyPairCloud, KeyPairSettings};
 pub use crate::provider::role_keys::KeySource;
 
 pub const ACCESS_KEY_ID_ENV: &str = "ALIBABA_CLOUD_ACCESS_KEY_ID";
@@ -72,63 +73,51 @@ impl Endpoints {
     }
 
     /// One base URL for all three.
-    pub fn single(base: &str) -> Result<Self, ProviderError> {
-        let base = base_url("alibaba", ENDPOINT_ENV, base)?;
-        Ok(Endpoints {
+    pub fn single(base: String) -> Self {
+        Endpoints {
             ecs: base.clone(),
             vpc: base.clone(),
             slb: base,
-        })
+        }
     }
 }
 
 /// Everything the adapter needs to make calls.
+pub type Settings = KeyPairSettings<OwnSettings>;
+
+/// What only the Alibaba adapter needs beyond the shared settings.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Settings {
-    /// Where the keys come from: see [`super::chain`] for the order.
-    pub credentials: KeySource,
-    pub region: String,
+pub struct OwnSettings {
     pub endpoints: Endpoints,
-    /// The instance, when `--instance` or the config names it; otherwise the metadata service.
-    pub instance_id: Option<String>,
-    pub metadata: String,
     /// `ALIBABA_CLOUD_IMDSV1_DISABLED=true`: the role's keys only with a metadata token.
     pub imds_v1_disabled: bool,
     /// The OIDC role, when the chain chose it.
     pub oidc: Option<super::oidc::OidcSettings>,
 }
 
-impl Settings {
-    /// Settings from the environment snapshot and the config's (or flags') instance and region.
-    /// The config's region wins over `ALIBABA_CLOUD_REGION_ID`.
-    pub fn resolve(
-        env: &AlibabaEnv,
-        instance_id: Option<&str>,
-        region: Option<&str>,
-    ) -> Result<Settings, ProviderError> {
-        let cli = if env.needs_cli(region) {
-            cli_profile(env)?
-        } else {
-            CliProfile::default()
+/// The Alibaba steps of [`KeyPairSettings::resolve`]; the chain's order is [`super::chain`]'s.
+impl KeyPairCloud for OwnSettings {
+    const DEFAULT_METADATA: &'static str = DEFAULT_METADATA;
+    /// The chain finds its credentials file through the environment alone.
+    type Files = ();
+
+    fn files(_: &AlibabaEnv) {}
+
+    fn cli_profile(env: &AlibabaEnv) -> Result<CliProfile, ProviderError> {
+        cli_profile(env)
+    }
+
+    fn key_source(env: &AlibabaEnv, (): &(), cli: &CliProfile) -> Result<KeySource, ProviderError> {
+        super::chain::key_source(env, cli)
+    }
+
+    fn own(env: &AlibabaEnv, region: &str) -> Result<Self, ProviderError> {
+        let endpoints = match env.checked_endpoint()? {
+            Some(base) => Endpoints::single(base),
+            None => Endpoints::regional(region),
         };
-        let credentials = super::chain::key_source(env, &cli)?;
-        let region = env.region_or(region, &cli)?;
-        let endpoints = match &env.endpoint {
-            Some(base) => Endpoints::single(base)?,
-            None => Endpoints::regional(&region),
-        };
-        Ok(Settings {
-            credentials,
-            region,
+        Ok(OwnSettings {
             endpoints,
-            instance_id: instance_id
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .map(str::to_string),
-            metadata: env
-                .metadata
-                .clone()
-                .unwrap_or_else(|| DEFAULT_METADATA.to_string()),
             imds_v1_disabled: env.is_true(super::chain::IMDSV1_DISABLED_ENV),
             oidc: super::chain::oidc_settings(env)?,
         })
@@ -243,22 +232,14 @@ pub fn cli_profile(env: &AlibabaEnv) -> Result<CliProfile, ProviderError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::provider::key_pair_settings::testing;
 
     fn keys(s: &Settings) -> &KeyPair {
         s.credentials.fixed_keys().expect("fixed keys")
     }
 
     fn env(pairs: &[(&str, &str)]) -> AlibabaEnv {
-        let pairs: Vec<(String, String)> = pairs
-            .iter()
-            .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
-            .collect();
-        env_from_lookup(|name| {
-            pairs
-                .iter()
-                .find(|(k, _)| k == name)
-                .map(|(_, v)| v.clone())
-        })
+        testing::env(&VARS, pairs)
     }
 
     const FULL: &[(&str, &str)] = &[
@@ -302,27 +283,26 @@ mod tests {
 
     #[test]
     fn debug_output_never_shows_secrets() {
-        let e = env(FULL);
-        let s = Settings::resolve(&e, Some("i-1"), None).unwrap();
-        for text in [format!("{e:?}"), format!("{s:?}"), format!("{s:#?}")] {
-            assert!(!text.contains("very-secret-value-42"), "{text}");
-            assert!(!text.contains("sts-token-value-43"), "{text}");
-            assert!(!text.contains("LTAI5tExampleKeyId"), "{text}");
-            assert!(text.contains("LTAI****"), "{text}");
-        }
+        testing::assert_debug_hides::<OwnSettings>(&VARS, FULL, "LTAI****");
     }
 
     #[test]
     fn endpoints_are_regional_unless_overridden() {
         let s = Settings::resolve(&env(FULL), None, Some("ap-southeast-1")).unwrap();
         assert_eq!(s.region, "ap-southeast-1");
-        assert_eq!(s.endpoints.ecs, "https://ecs.ap-southeast-1.aliyuncs.com/");
-        assert_eq!(s.endpoints.slb, "https://slb.ap-southeast-1.aliyuncs.com/");
+        assert_eq!(
+            s.own.endpoints.ecs,
+            "https://ecs.ap-southeast-1.aliyuncs.com/"
+        );
+        assert_eq!(
+            s.own.endpoints.slb,
+            "https://slb.ap-southeast-1.aliyuncs.com/"
+        );
         assert_eq!(s.metadata, DEFAULT_METADATA);
         let mut pairs = FULL.to_vec();
         pairs.push((ENDPOINT_ENV, "http://127.0.0.1:9/"));
         let s = Settings::resolve(&env(&pairs), None, None).unwrap();
-        assert_eq!(s.endpoints.vpc, "http://127.0.0.1:9/");
+        assert_eq!(s.own.endpoints.vpc, "http://127.0.0.1:9/");
         pairs.push((ENDPOINT_ENV, "ftp://x"));
         let bad = AlibabaEnv {
             endpoint: Some("ftp://x".into()),
@@ -340,13 +320,7 @@ mod tests {
     }
 
     fn at_home(home: &std::path::Path, profile: Option<&str>) -> AlibabaEnv {
-        let home = home.display().to_string();
-        let profile = profile.map(str::to_string);
-        env_from_lookup(|name| match name {
-            "HOME" => Some(home.clone()),
-            PROFILE_ENV => profile.clone(),
-            _ => None,
-        })
+        testing::at_home(&VARS, &home.display().to_string(), profile)
     }
 
     const CONFIG: &str = r#"{"current": "work", "profiles": [

@@ -7,6 +7,7 @@ use super::inventory::{collect, instance_info};
 use super::model::{self, parse_time};
 use super::rpc::{Product, RpcError};
 use crate::provider::by_instance::by_instance;
+use crate::provider::rpc_cloud::InstanceApi as _;
 use crate::provider::{Discovered, HeldDeadline, ProviderError};
 
 impl AlibabaCloud {
@@ -36,9 +37,7 @@ impl AlibabaCloud {
         let found = instances
             .iter()
             .map(|i| {
-                self.common
-                    .sightings
-                    .saw("alibaba", Some(region), &i.instance_id);
+                self.saw(&i.instance_id);
                 let disks = disks_of.remove(&i.instance_id).unwrap_or_default();
                 let eips = eips_of.remove(&i.instance_id).unwrap_or_default();
                 Discovered {

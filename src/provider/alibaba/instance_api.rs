@@ -63,7 +63,23 @@ impl InstanceApi for AlibabaCloud {
     }
 
     async fn describe_instance(&self, id: &str) -> Result<Option<model::Instance>, RpcError> {
-        AlibabaCloud::describe_instance(self, id).await
+        let reply: model::InstancesReply = self
+            .rpc
+            .call(
+                Product::Ecs,
+                "DescribeInstances",
+                &[("InstanceIds", json_ids(&[id]))],
+            )
+            .await?;
+        let found = reply
+            .instances
+            .items
+            .into_iter()
+            .find(|i| i.instance_id == id);
+        if found.is_some() {
+            self.saw(id);
+        }
+        Ok(found)
     }
 
     fn call_line(&self, call: Call, id: &str) -> String {

@@ -18,6 +18,7 @@ use super::rpc::{Product, RpcError};
 use super::{AlibabaCloud, Known};
 use crate::meter::{BillingMode, InstanceState, ResourceKind};
 use crate::provider::left_by::left_by;
+use crate::provider::rpc_cloud::InstanceApi as _;
 use crate::provider::rpc_cloud::paging::{self, Bound};
 use crate::provider::{
     HeldDeadline, InstanceInfo, Inventory, LinkedResource, ProviderError, Sharing,
@@ -32,31 +33,6 @@ pub(super) const IMAGE_STATUSES: &str =
     "Creating,Waiting,Available,UnAvailable,CreateFailed,Deprecated";
 
 impl AlibabaCloud {
-    pub(super) async fn describe_instance(
-        &self,
-        id: &str,
-    ) -> Result<Option<model::Instance>, RpcError> {
-        let reply: model::InstancesReply = self
-            .rpc
-            .call(
-                Product::Ecs,
-                "DescribeInstances",
-                &[("InstanceIds", json_ids(&[id]))],
-            )
-            .await?;
-        let found = reply
-            .instances
-            .items
-            .into_iter()
-            .find(|i| i.instance_id == id);
-        if found.is_some() {
-            self.common
-                .sightings
-                .saw("alibaba", Some(self.region()), id);
-        }
-        Ok(found)
-    }
-
     pub(super) async fn read_inventory(&self) -> Result<Inventory, ProviderError> {
         let id = self.instance_id().await?;
         let state = ProviderError::from;
@@ -131,18 +107,12 @@ impl AlibabaCloud {
     /// account's snapshots and own images, EIPs bound to nothing, and load balancers with no
     /// healthy backend.
     pub(super) async fn sweep_region(&self) -> Result<Vec<LinkedResource>, ProviderError> {
-        let available = || ("Status", "Available".to_string());
         let read = async {
-            let mut disks = self
-                .pages::<model::DisksReply>(Product::Ecs, "DescribeDisks", &[available()])
-                .await?;
+            let (mut disks, eips) = self.unattached().await?;
             let (stopped, their_disks) = self.stopped().await?;
             disks.extend(their_disks);
             let snapshots = self.snapshots(&[]).await?;
             let images = self.images().await?;
-            let eips = self
-                .pages::<model::EipsReply>(Product::Vpc, "DescribeEipAddresses", &[available()])
-                .await?;
             let mut out = collect(&disks, &snapshots, &images, &eips, &[]);
             out.extend(stopped.iter().filter_map(super::stopped::still_charging));
             out.extend(self.idle_load_balancers().await?);
@@ -158,22 +128,9 @@ impl AlibabaCloud {
     /// recorded, everything that bills without an instance is listed: none is hidden on a
     /// guess.
     async fn leftovers(&self, id: &str) -> Result<Vec<LinkedResource>, RpcError> {
-        let disks = self
-            .pages::<model::DisksReply>(
-                Product::Ecs,
-                "DescribeDisks",
-                &[("Status", "Available".into())],
-            )
-            .await?;
+        let (disks, eips) = self.unattached().await?;
         let snapshots = self.snapshots(&[]).await?;
         let images = self.images().await?;
-        let eips = self
-            .pages::<model::EipsReply>(
-                Product::Vpc,
-                "DescribeEipAddresses",
-                &[("Status", "Available".into())],
-            )
-            .await?;
         let mut tied = self.common.recorded.get(id).cloned().unwrap_or_default();
         tied.extend(self.known().linked);
         // A load balancer can only be tied to the instance by what was recorded of it.
@@ -190,6 +147,14 @@ impl AlibabaCloud {
         self.share_images(&mut out).await;
         self.remember(|k| k.resources.clone_from(&out));
         Ok(out)
+    }
+
+    /// The disks and the EIPs of the region bound to nothing (`Available`).
+    async fn unattached(&self) -> Result<(Vec<model::Disk>, Vec<model::Eip>), RpcError> {
+        let available = [("Status", "Available".to_string())];
+        let disks = self.pages::<model::DisksReply>(Product::Ecs, "DescribeDisks", &available);
+        let eips = self.pages::<model::EipsReply>(Product::Vpc, "DescribeEipAddresses", &available);
+        Ok((disks.await?, eips.await?))
     }
 
     /// Who else may launch from each image in `found`, as DescribeImageSharePermission says
@@ -348,27 +313,17 @@ pub(super) fn instance_info(i: &model::Instance, region: &str, now: Timestamp) -
     } else {
         BillingMode::OnDemand
     };
-    // The API does not say when the instance stopped: count it as running until seen stopped.
-    let mut history = vec![(created, InstanceState::Running)];
-    if state == InstanceState::Stopped {
-        history.push((now.max(created), InstanceState::Stopped));
-    }
-    InstanceInfo {
-        id: i.instance_id.clone(),
-        name: i.instance_name.clone(),
-        provider: "alibaba".into(),
-        region: Some(if i.region_id.is_empty() {
-            region.to_string()
-        } else {
-            i.region_id.clone()
-        }),
-        sku: i.instance_type.clone(),
-        mode,
-        state,
-        created,
-        live_price_per_hour: None,
-        history,
-    }
+    let region = if i.region_id.is_empty() {
+        region
+    } else {
+        &i.region_id
+    };
+    let names = [i.instance_id.as_str(), &i.instance_name, &i.instance_type];
+    let (kind, how) = (
+        crate::provider::ProviderKind::Alibaba,
+        (mode, state, created),
+    );
+    crate::provider::rpc_cloud::info::instance_info(kind, names, region, how, now)
 }
 
 pub(super) fn collect(

@@ -32,7 +32,7 @@ use jiff::Timestamp;
 
 pub use super::readback::Readback;
 pub use super::rpc_cloud::{ChargeMode as StoppedMode, Clock};
-pub use credentials::{AlibabaEnv, Settings};
+pub use credentials::{AlibabaEnv, OwnSettings, Settings};
 
 use super::ProviderKind;
 use super::http::HttpPolicy;
@@ -62,20 +62,17 @@ pub struct AlibabaCloud {
 
 impl AlibabaCloud {
     pub fn new(settings: Settings, policy: HttpPolicy) -> Result<Self, ProviderError> {
-        let Settings {
-            credentials,
-            region,
-            endpoints,
-            instance_id,
-            metadata,
-            imds_v1_disabled,
-            oidc,
-        } = settings;
-        let keys = ram_role::key_store(credentials, &metadata, imds_v1_disabled, oidc)?;
+        let own = settings.own;
+        let keys = ram_role::key_store(
+            settings.credentials,
+            &settings.metadata,
+            own.imds_v1_disabled,
+            own.oidc,
+        )?;
         Ok(AlibabaCloud {
-            rpc: Client::new(keys, region, endpoints, policy)?,
-            metadata: Metadata::new(&metadata)?,
-            common: Common::new(ProviderKind::Alibaba, instance_id),
+            rpc: Client::new(keys, settings.region, own.endpoints, policy)?,
+            metadata: Metadata::new(&settings.metadata)?,
+            common: Common::new(ProviderKind::Alibaba, settings.instance_id),
             known: Mutex::new(Known::default()),
         })
     }

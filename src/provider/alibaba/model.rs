@@ -326,10 +326,7 @@ pub fn parse_time(text: &str) -> Option<Timestamp> {
     })
 }
 
-/// The UTC form the API takes: `2026-01-02T03:04:00Z`.
-pub fn format_time(at: Timestamp) -> String {
-    at.strftime("%Y-%m-%dT%H:%M:%SZ").to_string()
-}
+pub use crate::provider::rpc_cloud::format_time;
 
 #[cfg(test)]
 mod tests {

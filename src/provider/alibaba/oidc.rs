@@ -210,12 +210,17 @@ mod tests {
         .unwrap()
     }
 
-    #[tokio::test]
-    async fn the_token_from_its_file_assumes_the_role() {
+    /// A token file holding `token`, in a folder of its own, and the STS stub that takes it.
+    fn token_file(token: &str) -> (tempfile::TempDir, PathBuf, Stub) {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("token");
-        std::fs::write(&file, "oidc-token-value\n").unwrap();
-        let stub = Stub::start(sts);
+        std::fs::write(&file, token).unwrap();
+        (dir, file, Stub::start(sts))
+    }
+
+    #[tokio::test]
+    async fn the_token_from_its_file_assumes_the_role() {
+        let (dir, file, stub) = token_file("oidc-token-value\n");
         let keys = role(&stub, file.clone()).fetch().await.unwrap();
         assert_eq!(keys.keys.id, "STS.oidcKey");
         assert_eq!(keys.keys.token.unwrap().expose(), "oidc-sts-token-1");
@@ -237,10 +242,7 @@ mod tests {
 
     #[tokio::test]
     async fn the_adapter_s_store_signs_with_the_assumed_role_and_names_it_on_failure() {
-        let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("token");
-        std::fs::write(&file, "oidc-token-value").unwrap();
-        let stub = Stub::start(sts);
+        let (_dir, file, stub) = token_file("oidc-token-value");
         let settings = role(&stub, file.clone()).settings;
         let source = KeySource::WebIdentity {
             tried: vec!["KEYS".into()],

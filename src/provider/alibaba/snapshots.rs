@@ -12,7 +12,7 @@ use crate::provider::rpc_cloud::CallError;
 use crate::provider::{Kept, ProviderError, SnapshotPlan};
 
 impl AlibabaCloud {
-    pub(super) async fn snapshot_clean(
+    pub(super) async fn clean_snapshots(
         &self,
         keep: usize,
         final_snapshot: bool,

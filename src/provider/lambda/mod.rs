@@ -300,10 +300,8 @@ impl Provider for Lambda {
         let now = Timestamp::now();
         let state = |e: ApiError| api.error(e);
         let seen = Self::get(api, &id).await.map_err(state)?;
-        match &seen {
-            Some(i) => self.held.sightings.saw(ID, i.region.as_deref(), &id),
-            None => api.absent(&self.held.sightings, &id)?,
-        }
+        let region = seen.as_ref().and_then(|i| i.region.as_deref());
+        api.listed_or_absent(&self.held.sightings, &id, seen.is_some(), region)?;
         let mut resources = Self::file_systems(api, now).await.map_err(state)?;
         Self::attach_file_systems(api, &mut resources, seen.as_ref()).await;
         Ok(Inventory {

@@ -3,11 +3,61 @@
 //! happened; if it does not, the report says so and is not confirmed. A refusal by the
 //! provider, or a failed call that cannot be read back, is the error.
 
+use async_trait::async_trait;
+use jiff::Timestamp;
+
 use super::{Call, CallError, InstanceApi, Listed, StoppedMode};
-use crate::provider::ProviderError;
+use crate::provider::{Action, ActionReport, ProviderError};
 
 /// `(confirmed, summary, calls made)`.
 pub type Outcome = (bool, String, Vec<String>);
+
+/// A snapshot-clean as the user confirmed it: how many to keep, whether to take a final one
+/// first, and the snapshots the user was shown for deletion.
+pub type SnapshotPlan<'a> = (usize, bool, Option<&'a [String]>);
+
+/// The actions a cloud writes itself: its own release deadline, and its snapshot-clean where
+/// it has one.
+#[async_trait]
+pub trait OwnActions: InstanceApi {
+    /// Sets (or with `None` cancels) the deadline the provider holds, read back.
+    async fn set_deadline(&self, at: Option<Timestamp>) -> Result<Outcome, ProviderError>;
+    /// Keeps the newest snapshots as `plan` says. A cloud whose adapter does not call the API
+    /// that holds its snapshots says so.
+    async fn snapshot_clean(&self, _plan: SnapshotPlan<'_>) -> Result<Outcome, ProviderError> {
+        Err(ProviderError::unsupported(
+            self.common().kind.id(),
+            "clean snapshots (they live in an API this adapter does not call)",
+        ))
+    }
+}
+
+/// Runs `action`: release, stop and start here, the rest through the cloud's [`OwnActions`].
+pub async fn run<C: OwnActions>(c: &C, action: &Action) -> Result<ActionReport, ProviderError> {
+    let (confirmed, summary, calls) = match action {
+        Action::Release => release(c).await?,
+        Action::Stop => stop(c).await?,
+        Action::Start => start(c).await?,
+        Action::Cleanup { .. } => {
+            return Err(crate::provider::cleanup::not_here(c.common().kind.id()));
+        }
+        Action::SnapshotClean {
+            keep,
+            final_snapshot,
+            delete,
+        } => {
+            c.snapshot_clean((*keep, *final_snapshot, delete.as_deref()))
+                .await?
+        }
+        Action::SetDeadline { at } => c.set_deadline(*at).await?,
+    };
+    Ok(ActionReport {
+        action: action.clone(),
+        confirmed,
+        summary,
+        calls,
+    })
+}
 
 type Read<C> = Result<Option<<C as InstanceApi>::Instance>, <C as InstanceApi>::Error>;
 

@@ -7,6 +7,7 @@
 
 pub mod actions;
 pub mod delete;
+pub mod info;
 pub mod instance;
 pub mod paging;
 
@@ -122,7 +123,7 @@ pub(crate) use common_builders;
 /// `impl Provider` for a signed-API cloud that holds its [`Common`] in a field `common`: its
 /// name, capabilities and sightings come from there, deletes from the skeleton's [`delete`],
 /// and the rest from the cloud's own methods (`spot_notice`, `plan_calls`, `read_inventory`,
-/// `sweep_region`, `discover`, `account_regions`, `run_action`). A macro rather than a
+/// `sweep_region`, `discover`, `account_regions`; actions through its `OwnActions`). A macro rather than a
 /// generic impl: those methods are written in the cloud's own modules, and a trait would have
 /// each cloud forward every one of them again.
 macro_rules! rpc_provider {
@@ -188,13 +189,19 @@ macro_rules! rpc_provider {
                 &self,
                 action: &crate::provider::Action,
             ) -> Result<crate::provider::ActionReport, crate::provider::ProviderError> {
-                self.run_action(action).await
+                crate::provider::rpc_cloud::actions::run(self, action).await
             }
         }
     };
 }
 
 pub(crate) use rpc_provider;
+
+/// The UTC form both clouds' APIs take for an instant (Alibaba's AutoReleaseTime, Tencent's
+/// ActionTime): `2026-01-02T03:04:05Z`.
+pub fn format_time(at: jiff::Timestamp) -> String {
+    at.strftime("%Y-%m-%dT%H:%M:%SZ").to_string()
+}
 
 /// A cloud's error, as the skeleton judges it.
 pub trait CallError: std::fmt::Display + Clone + Into<ProviderError> + Send + Sync {

@@ -28,8 +28,8 @@ use serde_json::{Value, json};
 use self::disks::{disk, network_volume, own_disks, volume_of};
 use self::model::{Pod, parse_pod, state_of};
 use super::ProviderKind;
-use super::bearer::{Api, ApiError, ApiKey, Cloud, Forbidden, KeyEnv, Readback, StateLog};
-use super::bearer_held::{Held, held_provider_methods, or_gap, refusal};
+use super::bearer::{Api, ApiError, Cloud, Forbidden, KeyEnv, Readback, Settings, StateLog};
+use super::bearer_held::{Held, held_provider_methods, or_gap, refusal, watched};
 use super::http::{HttpPolicy, Repeat};
 use super::{
     Action, ActionReport, InstanceInfo, Inventory, LinkedResource, Provider, ProviderError,
@@ -52,29 +52,16 @@ const CLOUD: Cloud = Cloud {
     endpoint: (ENDPOINT_VAR, DEFAULT_ENDPOINT),
 };
 
-#[derive(Debug, Clone)]
-pub struct RunpodSettings {
-    pub key: Result<ApiKey, ProviderError>,
-    pub endpoint: String,
-    /// From the flags or config, else `RUNPOD_POD_ID`.
-    pub pod_id: Option<String>,
+/// The pod from the flags or config, else `RUNPOD_POD_ID`.
+pub type RunpodSettings = Settings;
+
+pub fn settings(env: &KeyEnv, pod_id: Option<String>) -> RunpodSettings {
+    CLOUD.settings(env, &[KEY_VAR], (pod_id, POD_VAR))
 }
 
-impl RunpodSettings {
-    pub fn resolve(env: &KeyEnv, pod_id: Option<String>) -> Self {
-        RunpodSettings {
-            key: CLOUD.key(env, &[KEY_VAR]),
-            endpoint: CLOUD.base_url(env),
-            pod_id: pod_id.or_else(|| env.get(POD_VAR).map(str::to_string)),
-        }
-    }
-
-    pub fn from_process(pod_id: Option<String>) -> Self {
-        Self::resolve(
-            &KeyEnv::from_process(&[KEY_VAR, POD_VAR, ENDPOINT_VAR]),
-            pod_id,
-        )
-    }
+pub fn settings_from_process(pod_id: Option<String>) -> RunpodSettings {
+    let names = [KEY_VAR, POD_VAR, ENDPOINT_VAR];
+    settings(&KeyEnv::from_process(&names), pod_id)
 }
 
 pub struct Runpod {
@@ -86,7 +73,7 @@ impl Runpod {
     pub fn new(settings: RunpodSettings, policy: HttpPolicy) -> Self {
         Runpod {
             held: Held::new(CLOUD, settings.key, &settings.endpoint, policy),
-            pod_id: settings.pod_id,
+            pod_id: settings.instance_id,
         }
     }
 
@@ -95,18 +82,7 @@ impl Runpod {
     }
 
     fn pod_id(&self) -> Result<&str, ProviderError> {
-        self.pod_id.as_deref().ok_or_else(|| {
-            ProviderError::state(
-                ID,
-                format!(
-                    "runpod: no pod: pass --instance ID, set [instance] id, or run inside the pod \
-                     ({POD_VAR})"
-                ),
-            )
-            .with_fix(&format!(
-                "pass --instance ID or set [instance] id (inside the pod, {POD_VAR} names it)"
-            ))
-        })
+        watched(self.pod_id.as_deref(), CLOUD.kind, ("pod", "pod", POD_VAR))
     }
 
     async fn get(api: &Api, id: &str) -> Result<Option<Pod>, ApiError> {
@@ -176,12 +152,8 @@ impl Runpod {
         let path = format!("/v2/pods/{id}");
         calls.push(Api::describe("GET", &path));
         let before = Self::get(api, id).await?;
-        if before.is_none() {
-            api.absent(&self.held.sightings, id)
-                .map_err(ApiError::Unseen)?;
-        } else {
-            self.held.sightings.saw(ID, None, id);
-        }
+        api.listed_or_absent(&self.held.sightings, id, before.is_some(), None)
+            .map_err(ApiError::Unseen)?;
         let (stop, start) = (action == "stop", action == "start");
         let ends = !stop && !start;
         match before.as_ref().map(|p| p.status.as_str()) {
@@ -285,10 +257,7 @@ impl Provider for Runpod {
         let now = Timestamp::now();
         let state = |e: ApiError| api.error(e);
         let pod = Self::get(api, id).await.map_err(state)?;
-        match &pod {
-            Some(_) => self.held.sightings.saw(ID, None, id),
-            None => api.absent(&self.held.sightings, id)?,
-        }
+        api.listed_or_absent(&self.held.sightings, id, pod.is_some(), None)?;
         let mut gaps = Vec::new();
         let what = "network volumes unknown (any would survive a release)";
         let volumes = or_gap(api, Self::network_volumes(api).await, what, &mut gaps)?;

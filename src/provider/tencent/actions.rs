@@ -5,6 +5,7 @@
 
 use std::fmt::Write as _;
 
+use async_trait::async_trait;
 use jiff::{SignedDuration, Timestamp};
 use serde_json::{Value, json};
 
@@ -13,13 +14,12 @@ use super::api::{ApiError, describe};
 use super::inventory::{earliest, timer_filter, zoneless};
 use super::model::{self, format_time};
 use crate::provider::http::Repeat;
-use crate::provider::rpc_cloud::{Call, CallError, actions};
-use crate::provider::{Action, ActionReport, ProviderError};
+use crate::provider::rpc_cloud::actions::{self, Outcome, OwnActions};
+use crate::provider::rpc_cloud::{Call, CallError};
+use crate::provider::{Action, ProviderError};
 
 /// The provider refuses an action time sooner than this.
 pub const MIN_AHEAD: SignedDuration = SignedDuration::from_mins(5);
-
-type Outcome = (bool, String, Vec<String>);
 
 fn when(at: Timestamp) -> String {
     at.strftime("%Y-%m-%d %H:%M:%S UTC").to_string()
@@ -62,28 +62,6 @@ impl TencentCloud {
         }
     }
 
-    pub(super) async fn run_action(&self, action: &Action) -> Result<ActionReport, ProviderError> {
-        let (confirmed, summary, calls) = match action {
-            Action::Release => actions::release(self).await?,
-            Action::Stop => actions::stop(self).await?,
-            Action::Cleanup { .. } => return Err(crate::provider::cleanup::not_here("tencent")),
-            Action::Start => actions::start(self).await?,
-            Action::SnapshotClean { .. } => {
-                return Err(ProviderError::unsupported(
-                    "tencent",
-                    "clean snapshots (they live in the CBS API, which this adapter does not call)",
-                ));
-            }
-            Action::SetDeadline { at } => self.set_deadline(*at).await?,
-        };
-        Ok(ActionReport {
-            action: action.clone(),
-            confirmed,
-            summary,
-            calls,
-        })
-    }
-
     /// Sends `action` with `body`, its line added to `calls`; the error, if it failed.
     async fn noted<R: serde::de::DeserializeOwned>(
         &self,
@@ -93,7 +71,12 @@ impl TencentCloud {
         calls.push(describe(action, body));
         self.api.call::<R>(action, body, repeat).await.err()
     }
+}
 
+/// Snapshots live in the CBS API, which this adapter does not call: snapshot-clean is the
+/// skeleton's refusal.
+#[async_trait]
+impl OwnActions for TencentCloud {
     async fn set_deadline(&self, at: Option<Timestamp>) -> Result<Outcome, ProviderError> {
         // `ActionTime` holds whole seconds: what is read back is compared with what was sent.
         let at = at.map(|t| Timestamp::from_second(t.as_second()).unwrap_or(t));

@@ -3,15 +3,16 @@
 //! The environment is read once, at the edge, into a [`TencentEnv`] snapshot; the adapter and its
 //! tests work from plain values. Secrets live in [`Secret`], whose `Debug` prints no part of them.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
 use crate::provider::ProviderError;
 use crate::provider::env::{
-    CliProfile, KeyPair, KeyPairEnv, KeyPairVars, base_url, malformed_cli_file, read_cli_file,
+    CliProfile, KeyPair, KeyPairEnv, KeyPairVars, malformed_cli_file, read_cli_file,
 };
 pub use crate::provider::env::{Secret, redact_id};
+use crate::provider::key_pair_settings::{KeyPairCloud, KeyPairSettings};
 pub use crate::provider::role_keys::KeySource;
 
 pub const SECRET_ID_ENV: &str = "TENCENTCLOUD_SECRET_ID";
@@ -53,61 +54,44 @@ pub fn env_from_lookup(lookup: impl Fn(&str) -> Option<String>) -> TencentEnv {
 }
 
 /// Everything the adapter needs to make calls.
+pub type Settings = KeyPairSettings<OwnSettings>;
+
+/// What only the Tencent adapter needs beyond the shared settings.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Settings {
-    /// Where the keys come from: see [`super::chain`] for the order.
-    pub credentials: KeySource,
-    pub region: String,
+pub struct OwnSettings {
     /// The API's base URL, ending in `/`.
     pub endpoint: String,
-    /// The instance, when `--instance` or the config names it; otherwise the metadata service.
-    pub instance_id: Option<String>,
-    pub metadata: String,
     /// What the official chain tries after the CVM role and gpumeter does not.
     pub after_role: Vec<String>,
 }
 
-impl Settings {
-    /// Settings from the environment snapshot and the config's (or flags') instance and region.
-    /// The config's region wins over `TENCENTCLOUD_REGION`.
-    pub fn resolve(
-        env: &TencentEnv,
-        instance_id: Option<&str>,
-        region: Option<&str>,
-    ) -> Result<Settings, ProviderError> {
-        Self::resolve_with(env, &super::chain::profile_files(env), instance_id, region)
+/// The Tencent steps of [`KeyPairSettings::resolve`]; the chain's order is [`super::chain`]'s.
+impl KeyPairCloud for OwnSettings {
+    const DEFAULT_METADATA: &'static str = DEFAULT_METADATA;
+    /// The SDK's profile files, in the order it reads them.
+    type Files = Vec<PathBuf>;
+
+    fn files(env: &TencentEnv) -> Vec<PathBuf> {
+        super::chain::profile_files(env)
     }
 
-    /// Like [`Settings::resolve`], with the SDK's profile files at `files`.
-    pub fn resolve_with(
+    fn cli_profile(env: &TencentEnv) -> Result<CliProfile, ProviderError> {
+        cli_profile(env)
+    }
+
+    fn key_source(
         env: &TencentEnv,
-        files: &[std::path::PathBuf],
-        instance_id: Option<&str>,
-        region: Option<&str>,
-    ) -> Result<Settings, ProviderError> {
-        let cli = if env.needs_cli(region) {
-            cli_profile(env)?
-        } else {
-            CliProfile::default()
-        };
-        let credentials = super::chain::key_source(env, files, &cli)?;
-        let region = env.region_or(region, &cli)?;
-        let endpoint = match &env.endpoint {
-            Some(base) => base_url("tencent", ENDPOINT_ENV, base)?,
-            None => DEFAULT_ENDPOINT.to_string(),
-        };
-        Ok(Settings {
-            credentials,
-            region,
-            endpoint,
-            instance_id: instance_id
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .map(str::to_string),
-            metadata: env
-                .metadata
-                .clone()
-                .unwrap_or_else(|| DEFAULT_METADATA.to_string()),
+        files: &Vec<PathBuf>,
+        cli: &CliProfile,
+    ) -> Result<KeySource, ProviderError> {
+        super::chain::key_source(env, files, cli)
+    }
+
+    fn own(env: &TencentEnv, _region: &str) -> Result<Self, ProviderError> {
+        Ok(OwnSettings {
+            endpoint: env
+                .checked_endpoint()?
+                .unwrap_or_else(|| DEFAULT_ENDPOINT.to_string()),
             after_role: super::chain::after_role(env),
         })
     }
@@ -201,6 +185,7 @@ pub fn cli_profile(env: &TencentEnv) -> Result<CliProfile, ProviderError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::provider::key_pair_settings::testing;
 
     fn keys(s: &Settings) -> &KeyPair {
         s.credentials.fixed_keys().expect("fixed keys")
@@ -214,12 +199,7 @@ mod tests {
     ];
 
     fn env(pairs: &[(&str, &str)]) -> TencentEnv {
-        env_from_lookup(|name| {
-            pairs
-                .iter()
-                .find(|(k, _)| *k == name)
-                .map(|(_, v)| (*v).to_string())
-        })
+        testing::env(&VARS, pairs)
     }
 
     #[test]
@@ -241,19 +221,12 @@ mod tests {
         let s = Settings::resolve(&env(&FULL[..2]), Some(" ins-1 "), Some("ap-tokyo")).unwrap();
         assert_eq!(s.region, "ap-tokyo");
         assert_eq!(s.instance_id.as_deref(), Some("ins-1"));
-        assert_eq!(s.endpoint, DEFAULT_ENDPOINT);
+        assert_eq!(s.own.endpoint, DEFAULT_ENDPOINT);
     }
 
     #[test]
     fn debug_output_never_shows_secrets() {
-        let e = env(FULL);
-        let s = Settings::resolve(&e, Some("ins-1"), None).unwrap();
-        for text in [format!("{e:?}"), format!("{s:?}"), format!("{s:#?}")] {
-            assert!(!text.contains("tencent-secret-key-77"), "{text}");
-            assert!(!text.contains("tencent-token-78"), "{text}");
-            assert!(!text.contains("AKIDExampleSecretId"), "{text}");
-            assert!(text.contains("AKID****"), "{text}");
-        }
+        testing::assert_debug_hides::<OwnSettings>(&VARS, FULL, "AKID****");
     }
 
     #[test]
@@ -261,7 +234,7 @@ mod tests {
         let mut pairs = FULL.to_vec();
         pairs.push((ENDPOINT_ENV, "http://127.0.0.1:9"));
         let s = Settings::resolve(&env(&pairs), None, None).unwrap();
-        assert_eq!(s.endpoint, "http://127.0.0.1:9/");
+        assert_eq!(s.own.endpoint, "http://127.0.0.1:9/");
         let bad = TencentEnv {
             endpoint: Some("ftp://x".into()),
             ..env(FULL)
@@ -280,11 +253,7 @@ mod tests {
     }
 
     fn at_home(home: &str, profile: Option<&str>) -> TencentEnv {
-        env_from_lookup(|name| match name {
-            "HOME" => Some(home.to_string()),
-            PROFILE_ENV => profile.map(str::to_string),
-            _ => None,
-        })
+        testing::at_home(&VARS, home, profile)
     }
 
     #[test]
@@ -301,7 +270,8 @@ mod tests {
         assert_eq!(keys(&s).token.as_ref().unwrap().expose(), "file-token-82");
         assert_eq!(s.region, "ap-shanghai");
         // No keys in any file: the CVM role is next, after every place tried.
-        let s = Settings::resolve_with(&at_home(&home, None), &[], None, Some("ap-x")).unwrap();
+        let s =
+            Settings::resolve_with(&at_home(&home, None), &Vec::new(), None, Some("ap-x")).unwrap();
         let dir = std::path::Path::new(&home).join(CLI_DIR);
         let cred = dir.join("default.credential").display().to_string();
         assert_eq!(

@@ -15,6 +15,7 @@ use super::model::{self, parse_time};
 use crate::meter::ResourceKind;
 use crate::provider::by_instance::by_instance;
 use crate::provider::http::Repeat;
+use crate::provider::rpc_cloud::InstanceApi as _;
 use crate::provider::{Discovered, HeldDeadline, LinkedResource, ProviderError};
 
 /// Instance ids per DescribeInstancesActionTimer call, as CVM caps `InstanceIds` elsewhere.
@@ -45,9 +46,7 @@ impl TencentCloud {
         let found = gpus
             .iter()
             .map(|i| {
-                self.common
-                    .sightings
-                    .saw("tencent", Some(region), &i.instance_id);
+                self.saw(&i.instance_id);
                 let created = parse_time(&i.created_time).unwrap_or(now);
                 let addresses = addresses_of.remove(&i.instance_id).unwrap_or_default();
                 let mut resources = linked(i, &addresses, created);

@@ -64,7 +64,19 @@ impl InstanceApi for TencentCloud {
     }
 
     async fn describe_instance(&self, id: &str) -> Result<Option<model::Instance>, ApiError> {
-        TencentCloud::describe_instance(self, id).await
+        let reply: model::InstancesReply = self
+            .api
+            .call(
+                "DescribeInstances",
+                &json!({"InstanceIds": [id]}),
+                Repeat::Safe,
+            )
+            .await?;
+        let found = reply.instance_set.into_iter().find(|i| i.instance_id == id);
+        if found.is_some() {
+            self.saw(id);
+        }
+        Ok(found)
     }
 
     fn call_line(&self, call: Call, id: &str) -> String {

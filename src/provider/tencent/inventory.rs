@@ -18,6 +18,7 @@ use super::api::ApiError;
 use super::model::{self, parse_time};
 use crate::meter::{BillingMode, InstanceState, ResourceKind};
 use crate::provider::http::Repeat;
+use crate::provider::rpc_cloud::InstanceApi as _;
 use crate::provider::{HeldDeadline, InstanceInfo, Inventory, LinkedResource, ProviderError};
 
 /// The state given to leftovers that were not read again after the instance went.
@@ -35,27 +36,6 @@ pub const RELEASED_EIP_TYPES: [&str; 4] =
 pub(super) const ADDRESS_TYPES: [&str; 4] = ["WanIP", "EIP", "AnycastEIP", "HighQualityEIP"];
 
 impl TencentCloud {
-    pub(super) async fn describe_instance(
-        &self,
-        id: &str,
-    ) -> Result<Option<model::Instance>, ApiError> {
-        let reply: model::InstancesReply = self
-            .api
-            .call(
-                "DescribeInstances",
-                &json!({"InstanceIds": [id]}),
-                Repeat::Safe,
-            )
-            .await?;
-        let found = reply.instance_set.into_iter().find(|i| i.instance_id == id);
-        if found.is_some() {
-            self.common
-                .sightings
-                .saw("tencent", Some(self.region()), id);
-        }
-        Ok(found)
-    }
-
     /// The instance's pending TerminateInstances timers, earliest first.
     pub(super) async fn timers(&self, id: &str) -> Result<Vec<model::ActionTimer>, ApiError> {
         let reply: model::TimersReply = self
@@ -99,10 +79,6 @@ impl TencentCloud {
         let is_disk = |r: &LinkedResource| {
             matches!(r.kind, ResourceKind::SystemDisk | ResourceKind::DataDisk)
         };
-        let stale = |r: &LinkedResource| LinkedResource {
-            state: NOT_REREAD.into(),
-            ..r.clone()
-        };
         let (disks, rest): (Vec<_>, Vec<_>) = known.into_iter().partition(is_disk);
         let (ips, rest): (Vec<_>, Vec<_>) = rest
             .into_iter()
@@ -110,24 +86,15 @@ impl TencentCloud {
         let mut out = Vec::new();
         if !disks.is_empty() {
             let disk_ids: Vec<&str> = disks.iter().map(|r| r.id.as_str()).collect();
-            match self.cbs_disks(&disk_ids).await {
-                Ok(listed) => out.extend(disks.iter().filter_map(|r| {
-                    let d = listed.iter().find(|d| d.disk_id == r.id)?;
-                    Some(LinkedResource {
-                        state: d.disk_state.clone(),
-                        size_gib: Decimal::from(d.disk_size),
-                        deleted_with_instance: false,
-                        attached_to: d.instance_id.clone().filter(|i| !i.is_empty()),
-                        exposure: crate::provider::Exposure {
-                            encrypted: d.encrypt,
-                            ..r.exposure.clone()
-                        },
-                        tags: d.tags.clone(),
-                        ..r.clone()
-                    })
-                })),
-                Err(_) => out.extend(disks.iter().filter(|r| !r.deleted_with_instance).map(stale)),
-            }
+            let listed = self.cbs_disks(&disk_ids).await;
+            out.extend(reread_from(&disks, listed, |r, listed| {
+                let d = listed.iter().find(|d| d.disk_id == r.id)?;
+                let mut now =
+                    listed_now(r, d.disk_state.clone(), d.instance_id.as_deref(), &d.tags);
+                now.size_gib = Decimal::from(d.disk_size);
+                now.exposure.encrypted = d.encrypt;
+                Some(now)
+            }));
             // A snapshot outlives its disk and bills on its own.
             if let Ok(snapshots) = self.cbs_snapshots(&disk_ids).await {
                 out.extend(snapshots.iter().map(|s| super::sweep::snapshot(s, now)));
@@ -135,21 +102,14 @@ impl TencentCloud {
         }
         if !ips.is_empty() {
             let wanted: Vec<&str> = ips.iter().map(|r| r.id.as_str()).collect();
-            match self.addresses_at(&wanted).await {
-                Ok(listed) => out.extend(ips.iter().filter_map(|r| {
-                    let a = listed.iter().find(|a| a.address_ip == r.id)?;
-                    Some(LinkedResource {
-                        state: format!("{} ({})", a.address_status, a.address_type),
-                        deleted_with_instance: false,
-                        attached_to: a.instance_id.clone().filter(|i| !i.is_empty()),
-                        tags: a.tags.clone(),
-                        ..r.clone()
-                    })
-                })),
-                Err(_) => out.extend(ips.iter().filter(|r| !r.deleted_with_instance).map(stale)),
-            }
+            let listed = self.addresses_at(&wanted).await;
+            out.extend(reread_from(&ips, listed, |r, listed| {
+                let a = listed.iter().find(|a| a.address_ip == r.id)?;
+                let state = format!("{} ({})", a.address_status, a.address_type);
+                Some(listed_now(r, state, a.instance_id.as_deref(), &a.tags))
+            }));
         }
-        out.extend(rest.iter().filter(|r| !r.deleted_with_instance).map(stale));
+        out.extend(kept_unread(&rest));
         out
     }
 
@@ -252,23 +212,12 @@ pub(super) fn instance_info(i: &model::Instance, region: &str, now: Timestamp) -
         "PREPAID" => BillingMode::Monthly,
         _ => BillingMode::OnDemand,
     };
-    // The API does not say when the instance stopped: count it as running until seen stopped.
-    let mut history = vec![(created, InstanceState::Running)];
-    if state == InstanceState::Stopped {
-        history.push((now.max(created), InstanceState::Stopped));
-    }
-    InstanceInfo {
-        id: i.instance_id.clone(),
-        name: i.instance_name.clone(),
-        provider: "tencent".into(),
-        region: Some(region.to_string()),
-        sku: i.instance_type.clone(),
-        mode,
-        state,
-        created,
-        live_price_per_hour: None,
-        history,
-    }
+    let names = [i.instance_id.as_str(), &i.instance_name, &i.instance_type];
+    let (kind, how) = (
+        crate::provider::ProviderKind::Tencent,
+        (mode, state, created),
+    );
+    crate::provider::rpc_cloud::info::instance_info(kind, names, region, how, now)
 }
 
 /// Whether the public address `ip` goes with the instance, and what to call its state.
@@ -298,20 +247,20 @@ pub(super) fn linked(
     addresses: &[model::Address],
     created: Timestamp,
 ) -> Vec<LinkedResource> {
-    let disk = |d: &model::Disk, kind, with: bool| LinkedResource {
-        id: d.disk_id.clone(),
-        name: d.disk_id.clone(),
-        kind,
-        class: Some(d.disk_type.clone()).filter(|c| !c.is_empty()),
-        size_gib: Decimal::from(d.disk_size),
-        state: "attached".into(),
-        created,
-        deleted_with_instance: with,
-        backs_image: None,
-        attached_to: Some(i.instance_id.clone()),
-        exposure: crate::provider::Exposure::default(),
-        origin: None,
-        tags: std::collections::BTreeMap::new(),
+    let disk = |d: &model::Disk, kind, with: bool| {
+        let size = Decimal::from(d.disk_size);
+        let mut r = LinkedResource::new(
+            d.disk_id.clone(),
+            d.disk_id.clone(),
+            kind,
+            size,
+            "attached".into(),
+            created,
+        );
+        r.class = Some(d.disk_type.clone()).filter(|c| !c.is_empty());
+        r.deleted_with_instance = with;
+        r.attached_to = Some(i.instance_id.clone());
+        r
     };
     let mut out = Vec::new();
     if let Some(system) = i.system_disk.as_ref().filter(|d| !d.disk_id.is_empty()) {
@@ -324,23 +273,56 @@ pub(super) fn linked(
     }
     for ip in i.public_ip_addresses.iter().flatten() {
         let (with, state) = address_fate(ip, addresses);
-        out.push(LinkedResource {
-            id: ip.clone(),
-            name: ip.clone(),
-            kind: ResourceKind::PublicIp,
-            class: None,
-            size_gib: Decimal::ZERO,
-            state,
-            created,
-            deleted_with_instance: with,
-            backs_image: None,
-            attached_to: Some(i.instance_id.clone()),
-            exposure: crate::provider::Exposure::default(),
-            origin: None,
-            tags: std::collections::BTreeMap::new(),
-        });
+        let kind = ResourceKind::PublicIp;
+        let mut r =
+            LinkedResource::new(ip.clone(), ip.clone(), kind, Decimal::ZERO, state, created);
+        r.deleted_with_instance = with;
+        r.attached_to = Some(i.instance_id.clone());
+        out.push(r);
     }
     out
+}
+
+/// `known` as a fresh listing shows it: `now` gives each one's state today, `None` where the
+/// listing no longer has it (gone); where the read failed, [`kept_unread`].
+fn reread_from<T, E>(
+    known: &[LinkedResource],
+    listed: Result<Vec<T>, E>,
+    now: impl Fn(&LinkedResource, &[T]) -> Option<LinkedResource>,
+) -> Vec<LinkedResource> {
+    match listed {
+        Ok(listed) => known.iter().filter_map(|r| now(r, &listed)).collect(),
+        Err(_) => kept_unread(known),
+    }
+}
+
+/// What of `known` does not go with the instance, as last seen, marked as not read again.
+fn kept_unread(known: &[LinkedResource]) -> Vec<LinkedResource> {
+    known
+        .iter()
+        .filter(|r| !r.deleted_with_instance)
+        .map(|r| LinkedResource {
+            state: NOT_REREAD.into(),
+            ..r.clone()
+        })
+        .collect()
+}
+
+/// `r` as listed now, with the instance gone: in `state`, on `on` where it is bound to
+/// something, with the tags it has now.
+fn listed_now(
+    r: &LinkedResource,
+    state: String,
+    on: Option<&str>,
+    tags: &crate::provider::tag_lists::Tags,
+) -> LinkedResource {
+    LinkedResource {
+        state,
+        deleted_with_instance: false,
+        attached_to: on.filter(|i| !i.is_empty()).map(str::to_string),
+        tags: tags.clone(),
+        ..r.clone()
+    }
 }
 
 #[cfg(test)]

@@ -32,7 +32,7 @@ use jiff::Timestamp;
 
 pub use super::readback::Readback;
 pub use super::rpc_cloud::{ChargeMode as StoppedMode, Clock};
-pub use credentials::{Settings, TencentEnv};
+pub use credentials::{OwnSettings, Settings, TencentEnv};
 
 use super::http::{Http, HttpPolicy, Repeat, by_status};
 use super::rpc_cloud::Common;
@@ -40,6 +40,7 @@ use super::{Asked, LinkedResource, ProviderError, ProviderKind};
 use api::Client;
 
 use crate::files::safe_name;
+use crate::provider::rpc_cloud::InstanceApi as _;
 
 pub struct TencentCloud {
     api: Client,
@@ -53,19 +54,12 @@ pub struct TencentCloud {
 
 impl TencentCloud {
     pub fn new(settings: Settings, policy: HttpPolicy) -> Result<Self, ProviderError> {
-        let Settings {
-            credentials,
-            region,
-            endpoint,
-            instance_id,
-            metadata,
-            after_role,
-        } = settings;
-        let keys = cvm_role::key_store(credentials, &metadata, after_role)?;
+        let own = settings.own;
+        let keys = cvm_role::key_store(settings.credentials, &settings.metadata, own.after_role)?;
         Ok(TencentCloud {
-            api: Client::new(keys, region, endpoint, policy)?,
-            metadata: metadata.trim_end_matches('/').to_string(),
-            common: Common::new(ProviderKind::Tencent, instance_id),
+            api: Client::new(keys, settings.region, own.endpoint, policy)?,
+            metadata: settings.metadata.trim_end_matches('/').to_string(),
+            common: Common::new(ProviderKind::Tencent, settings.instance_id),
             known: Mutex::new(Vec::new()),
             memory: None,
         })
@@ -176,9 +170,7 @@ impl TencentCloud {
     /// else an error naming the region and the endpoint asked.
     fn absent(&self, id: &str) -> Result<(), ProviderError> {
         if self.memory_file(id).is_some_and(|f| f.exists()) {
-            self.common
-                .sightings
-                .saw("tencent", Some(self.region()), id);
+            self.saw(id);
         } else if self.legacy_memory_file(id).is_some_and(|f| f.exists()) {
             self.common.sightings.saw("tencent", None, id);
         }

@@ -391,10 +391,7 @@ pub fn parse_action_time(text: &str) -> ActionTime {
     }
 }
 
-/// The form ActionTime takes: `2026-01-02T03:04:05Z`.
-pub fn format_time(at: Timestamp) -> String {
-    at.strftime("%Y-%m-%dT%H:%M:%SZ").to_string()
-}
+pub use crate::provider::rpc_cloud::format_time;
 
 #[cfg(test)]
 mod tests {

@@ -27,8 +27,8 @@ use serde_json::{Value, json};
 use self::model::{HostRates, Seen};
 use self::resources::{instance_storage, volume_row};
 use super::ProviderKind;
-use super::bearer::{Api, ApiError, ApiKey, Cloud, Forbidden, KeyEnv, Readback, StateLog};
-use super::bearer_held::{Held, held_provider_methods, or_gap, refusal};
+use super::bearer::{Api, ApiError, Cloud, Forbidden, KeyEnv, Readback, Settings, StateLog};
+use super::bearer_held::{Held, held_provider_methods, or_gap, refusal, watched};
 use super::http::{HttpPolicy, Repeat};
 use super::{
     Action, ActionReport, InstanceInfo, Inventory, LinkedResource, Provider, ProviderError,
@@ -58,34 +58,24 @@ const CLOUD: Cloud = Cloud {
 const KEY_FROM: [&str; 2] = [KEY_VAR, CONTAINER_KEY_VAR];
 const NAMES: [&str; 4] = [KEY_VAR, CONTAINER_KEY_VAR, CONTAINER_ID_VAR, ENDPOINT_VAR];
 
-#[derive(Debug, Clone)]
-pub struct VastSettings {
-    pub key: Result<ApiKey, ProviderError>,
-    pub endpoint: String,
-    pub instance_id: Option<String>,
+/// The instance from the flags or config, else `CONTAINER_ID`.
+pub type VastSettings = Settings;
+
+pub fn settings(env: &KeyEnv, instance_id: Option<String>) -> VastSettings {
+    CLOUD.settings(env, &KEY_FROM, (instance_id, CONTAINER_ID_VAR))
 }
 
-impl VastSettings {
-    pub fn resolve(env: &KeyEnv, instance_id: Option<String>) -> Self {
-        VastSettings {
-            key: CLOUD.key(env, &KEY_FROM),
-            endpoint: CLOUD.base_url(env),
-            instance_id: instance_id.or_else(|| env.get(CONTAINER_ID_VAR).map(str::to_string)),
-        }
-    }
-
-    /// From the process environment, then PID 1's (inside the container).
-    pub fn from_process(instance_id: Option<String>) -> Self {
-        let mut pairs: Vec<(String, String)> = std::fs::read("/proc/1/environ")
-            .map(|raw| pid1_vars(&String::from_utf8_lossy(&raw)))
-            .unwrap_or_default();
-        pairs.extend(
-            NAMES
-                .iter()
-                .filter_map(|n| std::env::var(n).ok().map(|v| ((*n).to_string(), v))),
-        );
-        Self::resolve(&KeyEnv::from_pairs(pairs), instance_id)
-    }
+/// From the process environment, then PID 1's (inside the container).
+pub fn settings_from_process(instance_id: Option<String>) -> VastSettings {
+    let mut pairs: Vec<(String, String)> = std::fs::read("/proc/1/environ")
+        .map(|raw| pid1_vars(&String::from_utf8_lossy(&raw)))
+        .unwrap_or_default();
+    pairs.extend(
+        NAMES
+            .iter()
+            .filter_map(|n| std::env::var(n).ok().map(|v| ((*n).to_string(), v))),
+    );
+    settings(&KeyEnv::from_pairs(pairs), instance_id)
 }
 
 /// The variables this adapter reads from a NUL-separated environment block.
@@ -158,18 +148,8 @@ impl Vast {
     }
 
     fn id(&self) -> Result<&str, ProviderError> {
-        self.instance_id.as_deref().ok_or_else(|| {
-            ProviderError::state(
-                ID,
-                format!(
-                    "vast: no instance: pass --instance ID, set [instance] id, or run inside the \
-                     container ({CONTAINER_ID_VAR})"
-                ),
-            )
-            .with_fix(&format!(
-                "pass --instance ID or set [instance] id (inside the container, {CONTAINER_ID_VAR} names it)"
-            ))
-        })
+        let how = ("instance", "container", CONTAINER_ID_VAR);
+        watched(self.instance_id.as_deref(), CLOUD.kind, how)
     }
 
     /// The host's rates from the last inventory.
@@ -241,12 +221,8 @@ impl Vast {
         let path = instance_path(id);
         calls.push(format!("GET {path}?owner=me"));
         let before = Self::get(api, id).await?;
-        if before.is_none() {
-            api.absent(&self.held.sightings, id)
-                .map_err(ApiError::Unseen)?;
-        } else {
-            self.held.sightings.saw(ID, None, id);
-        }
+        api.listed_or_absent(&self.held.sightings, id, before.is_some(), None)
+            .map_err(ApiError::Unseen)?;
         let verb = change.verb();
         let status = |s: &Seen| s.actual.clone().unwrap_or_else(|| "no status".into());
         match (&before, change) {
@@ -412,10 +388,7 @@ impl Provider for Vast {
         let id = self.id()?;
         let now = Timestamp::now();
         let seen = Self::get(api, id).await.map_err(|e| api.error(e))?;
-        match &seen {
-            Some(_) => self.held.sightings.saw(ID, None, id),
-            None => api.absent(&self.held.sightings, id)?,
-        }
+        api.listed_or_absent(&self.held.sightings, id, seen.is_some(), None)?;
         if let (Some(s), Ok(mut rates)) = (&seen, self.rates.lock()) {
             *rates = Some(s.rates);
         }

@@ -13,8 +13,8 @@ use std::time::Duration;
 use gpumeter::provider::bearer::{KeyEnv, Readback};
 use gpumeter::provider::http::HttpPolicy;
 use gpumeter::provider::lambda::{Lambda, LambdaSettings};
-use gpumeter::provider::runpod::{Runpod, RunpodSettings};
-use gpumeter::provider::vast::{Vast, VastSettings};
+use gpumeter::provider::runpod::{self, Runpod};
+use gpumeter::provider::vast::{self, Vast};
 
 use crate::common::loopback::{self, Faults, Loopback, Reply, Request, lock};
 
@@ -172,12 +172,12 @@ pub fn lambda_at(url: &str) -> Lambda {
 }
 
 pub fn runpod_at(url: &str) -> Runpod {
-    let s = RunpodSettings::resolve(&env(Kind::Runpod, url), Some(cloud::POD_ID.into()));
+    let s = runpod::settings(&env(Kind::Runpod, url), Some(cloud::POD_ID.into()));
     Runpod::new(s, policy()).with_readback(readback())
 }
 
 pub fn vast_at(url: &str) -> Vast {
-    let s = VastSettings::resolve(&env(Kind::Vast, url), Some(cloud::VAST_ID.into()));
+    let s = vast::settings(&env(Kind::Vast, url), Some(cloud::VAST_ID.into()));
     Vast::new(s, policy()).with_readback(readback())
 }
 
