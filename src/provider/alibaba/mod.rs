@@ -8,6 +8,7 @@
 mod actions;
 mod balancers;
 pub mod chain;
+mod codes;
 pub mod credentials;
 mod delete;
 mod discover;

@@ -3,9 +3,14 @@
 //! instance states are called) and the generic functions here run the rest, the same way for
 //! all of them: the start, stop and release sequences with their read-back ([`actions`]) and
 //! the deletes of what an instance leaves behind ([`delete`]), and listings read to their end
-//! ([`paging`]).
+//! ([`paging`]). The client that sends the calls ([`caller`]) and the error a call ends in
+//! ([`cloud_error`]) are shared too: a cloud names its error codes ([`codes`]), and what each
+//! means for a retry and for the user is decided here, once for every cloud.
 
 pub mod actions;
+pub mod caller;
+pub mod cloud_error;
+pub mod codes;
 pub mod delete;
 pub mod info;
 pub mod instance;

@@ -10,6 +10,7 @@ mod actions;
 pub mod api;
 mod balancers;
 pub mod chain;
+mod codes;
 pub mod credentials;
 pub mod cvm_role;
 mod delete;
