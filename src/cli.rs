@@ -650,6 +650,11 @@ pub struct WatchdogArgs {
     /// How often it checks (5s, 1m; from 100ms to 1h).
     #[arg(long, env = "GPUMETER_WATCHDOG_INTERVAL", default_value = "5s")]
     pub interval: String,
+    /// How often it asks the cloud for the instance's inventory while nothing happens (10m,
+    /// 1h; never more often than it checks). After an action it reads back at once; the
+    /// demo's cloud, a local file, is read every check.
+    #[arg(long, env = "GPUMETER_INVENTORY_INTERVAL", default_value = "10m")]
+    pub inventory_interval: String,
     /// Write a systemd user unit that runs this watchdog (with these flags) at boot and
     /// restarts it if it fails; say how to enable it.
     #[arg(long, conflicts_with_all = ["status", "stop", "uninstall_service"])]

@@ -59,6 +59,8 @@ pub enum IntervalTextError {
 pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
     let interval = parse_interval(&args.interval)
         .map_err(|e| Failure::bad_input(format!("--interval (or {INTERVAL_ENV}): {e}")))?;
+    let inventory_every = parse_duration(&args.inventory_interval)
+        .map_err(|e| Failure::bad_input(format!("--inventory-interval: {e}")))?;
     if args.dry_run && !args.install_service && !args.uninstall_service {
         return Err(Failure::bad_input(
             "--dry-run goes with --install-service or --uninstall-service",
@@ -114,6 +116,7 @@ pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
         provider,
         ledger,
         interval,
+        inventory_every: inventory_interval(ctx.demo, inventory_every, interval),
         idle: tracker,
         on_idle: idle.on_idle,
         hooks: ctx.config.hooks.clone(),
@@ -198,6 +201,12 @@ fn budget(ctx: &Context, provider: &dyn crate::provider::Provider) -> Option<Wat
         }
     }
     Some(budget)
+}
+
+/// How often the watchdog asks the cloud for the inventory: never more often than it checks,
+/// and every check for the demo, whose cloud is a file on this machine and costs nothing.
+fn inventory_interval(demo: bool, asked: Duration, interval: Duration) -> Duration {
+    if demo { interval } else { asked.max(interval) }
 }
 
 pub fn parse_policy(text: &str) -> Result<OnExpiry, UnknownPolicy> {

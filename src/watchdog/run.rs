@@ -17,6 +17,7 @@ use tokio::time::MissedTickBehavior;
 
 use super::error::WatchError;
 use super::guardian::{Decision, Guardian};
+use super::inventory_due::InventoryDue;
 use super::keys::KeysWarned;
 use super::take_up::take_up;
 use crate::app::Level;
@@ -44,6 +45,8 @@ pub struct Watch {
     pub provider: Arc<dyn Provider>,
     pub ledger: Ledger,
     pub interval: Duration,
+    /// How often the cloud is asked for the inventory while nothing happens.
+    pub inventory_every: Duration,
     pub idle: IdleTracker,
     pub on_idle: crate::config::OnExpiry,
     pub hooks: HooksConfig,
@@ -163,6 +166,10 @@ where
     let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
     let mut failures = 0;
     let mut keys_warned = KeysWarned::default();
+    let mut inventory = LastInventory {
+        due: InventoryDue::new(w.inventory_every),
+        read: None,
+    };
     let ended = loop {
         tokio::select! {
             _ = term.recv() => break Ended::Stopped,
@@ -190,20 +197,19 @@ where
             _ => None,
         };
         let notice = w.provider.interruption_notice().await.ok().flatten();
-        for decision in guardian.step_at(t, guard.as_ref(), idle, notice) {
-            if carry_out(&mut w, alerts.as_ref(), decision).await {
-                break;
-            }
-        }
+        let decisions = guardian.step_at(t, guard.as_ref(), idle, notice);
+        let acted = carry_out_all(&mut w, alerts.as_ref(), decisions).await;
         publish_idle_since(&mut w, pid, &guardian, &mut idle_said, &t);
-        let gone = check_inventory(
-            &mut w,
-            alerts.as_ref(),
-            guard.as_ref(),
-            &mut guardian,
-            t.wall,
-        )
-        .await;
+        let due = inventory.due.take(clocks.origin.elapsed(), acted);
+        let gone = inventory
+            .check(
+                &mut w,
+                due,
+                (alerts.as_ref(), guard.as_ref()),
+                &mut guardian,
+                t.wall,
+            )
+            .await;
         record_webhooks(&mut w, &hook_rx);
         if gone {
             break Ended::Released;
@@ -330,22 +336,38 @@ fn take_sample(
     }
 }
 
-/// Reads the provider's inventory once a check: the budget is priced on it, and it says
-/// whether the instance is released (or gone).
-async fn check_inventory(
-    w: &mut Watch,
-    alerts: Option<&Queue>,
-    guard: Option<&GuardState>,
-    guardian: &mut Guardian,
-    now: Timestamp,
-) -> bool {
-    let inventory = w.provider.inventory().await;
-    if let Ok(inventory) = &inventory
-        && let Some(limit) = super::budget::check(w, alerts, inventory, guard, now)
-    {
-        guardian.limit_reached(limit.deadline, limit.why);
+/// The inventory as last read, and when the next read is due.
+struct LastInventory {
+    due: InventoryDue,
+    read: Option<crate::provider::Inventory>,
+}
+
+impl LastInventory {
+    /// Reads the inventory again where `due`, then prices the budget on the last one read;
+    /// true when a fresh read reports the instance released (or gone).
+    async fn check(
+        &mut self,
+        w: &mut Watch,
+        due: bool,
+        (alerts, guard): (Option<&Queue>, Option<&GuardState>),
+        guardian: &mut Guardian,
+        now: Timestamp,
+    ) -> bool {
+        let mut gone = false;
+        if due {
+            let read = w.provider.inventory().await;
+            gone = released(&read);
+            if let Ok(read) = read {
+                self.read = Some(read);
+            }
+        }
+        if let Some(inventory) = &self.read
+            && let Some(limit) = super::budget::check(w, alerts, inventory, guard, now)
+        {
+            guardian.limit_reached(limit.deadline, limit.why);
+        }
+        gone
     }
-    released(&inventory)
 }
 
 /// Whether the provider's answer reports the instance released (or gone).
@@ -359,6 +381,19 @@ fn released(
             .is_none_or(|i| i.state == crate::meter::InstanceState::Released),
         Err(_) => false,
     }
+}
+
+/// Does what the decisions say, in order, until one leaves the instance gone; whether any
+/// was an action (its read-back is due at once).
+async fn carry_out_all(w: &mut Watch, alerts: Option<&Queue>, decisions: Vec<Decision>) -> bool {
+    let mut acted = false;
+    for decision in decisions {
+        acted |= matches!(decision, Decision::Act { .. });
+        if carry_out(w, alerts, decision).await {
+            break;
+        }
+    }
+    acted
 }
 
 /// Does what a decision says; true when the instance is gone.

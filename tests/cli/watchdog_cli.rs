@@ -108,6 +108,23 @@ fn intervals_too_short_or_too_long_are_refused_from_the_flag_and_the_variable() 
 }
 
 #[test]
+fn an_inventory_interval_that_is_not_a_duration_is_refused_from_the_flag_and_the_variable() {
+    let home = Home::new("inventory-interval");
+    for (args, env) in [
+        (vec!["--inventory-interval", "often"], vec![]),
+        (vec![], vec![("GPUMETER_INVENTORY_INTERVAL", "10 parsecs")]),
+    ] {
+        let mut all = vec!["watchdog", "--foreground"];
+        all.extend(&args);
+        let out = home.run(&all, &env);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?} {env:?}: {err}");
+        assert!(err.contains("--inventory-interval: "), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
+
+#[test]
 fn dry_run_prints_the_unit_and_writes_nothing() {
     let home = Home::new("dry");
     let out = home.run(
@@ -117,6 +134,8 @@ fn dry_run_prints_the_unit_and_writes_nothing() {
             "--dry-run",
             "--interval",
             "10s",
+            "--inventory-interval",
+            "15m",
         ],
         &[],
     );
@@ -134,7 +153,7 @@ fn dry_run_prints_the_unit_and_writes_nothing() {
     let data = home.data();
     let expected = format!(
         "ExecStart=\"{bin}\" \"watchdog\" \"--foreground\" \"--data-dir\" \"{}\" \"--demo\" \
-         \"--scenario\" \"training\" \"--gpus\" \"8\" \"--interval\" \"10s\"",
+         \"--scenario\" \"training\" \"--gpus\" \"8\" \"--interval\" \"10s\" \"--inventory-interval\" \"15m\"",
         data.display()
     );
     assert_eq!(exec, expected);

@@ -42,5 +42,6 @@ mod telemetry_nvml;
 mod telemetry_sampler;
 mod telemetry_sim;
 mod watchdog_budget;
+mod watchdog_calls;
 mod watchdog_clock;
 mod watchdog_notify;

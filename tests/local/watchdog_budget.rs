@@ -135,6 +135,7 @@ fn watchdog_with(dir: &Path, wall: WallClock, budget: WatchBudget, hooks: &Notif
         provider: Arc::new(cloud),
         ledger,
         interval: Duration::from_millis(200),
+        inventory_every: Duration::from_millis(200),
         idle: IdleTracker::new(IdleRule::default()),
         on_idle: OnExpiry::Alert,
         hooks: gpumeter::config::HooksConfig::default(),

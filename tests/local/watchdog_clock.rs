@@ -57,6 +57,8 @@ fn watchdog(
         provider: Arc::new(cloud),
         ledger,
         interval: Duration::from_millis(200),
+        // Only the read-back after the release asks the cloud again.
+        inventory_every: Duration::from_secs(3600),
         idle: IdleTracker::new(IdleRule::default()),
         on_idle: OnExpiry::Alert,
         hooks: gpumeter::config::HooksConfig::default(),

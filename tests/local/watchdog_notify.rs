@@ -45,6 +45,7 @@ fn watchdog(dir: &Path, deadline: Timestamp, policy: OnExpiry, hooks: &NotifyCon
         provider: Arc::new(cloud),
         ledger,
         interval: Duration::from_millis(200),
+        inventory_every: Duration::from_millis(200),
         idle: IdleTracker::new(IdleRule::default()),
         on_idle: OnExpiry::Alert,
         hooks: gpumeter::config::HooksConfig::default(),

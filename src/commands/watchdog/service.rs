@@ -87,6 +87,10 @@ fn unit_args(cli: &Cli, ctx: &Context, args: &WatchdogArgs) -> Result<Vec<String
     }
     out.extend(super::target_args(cli));
     out.extend(["--interval".into(), args.interval.clone()]);
+    out.extend([
+        "--inventory-interval".into(),
+        args.inventory_interval.clone(),
+    ]);
     if let Some(after) = &args.idle_after {
         out.extend(["--idle-after".into(), after.clone()]);
     }
