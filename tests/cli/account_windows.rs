@@ -6,25 +6,16 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use jiff::{SignedDuration, Timestamp};
 use rust_decimal::Decimal;
 use serde_json::Value;
 
+use crate::report_focus::gpumeter;
+
 /// The demo instance whose ledger keeps its listing, so it has an account.
 const TRAINER: &str = "i-0demo4a100f00d";
-
-fn gpumeter(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gpumeter"))
-        .arg("--demo")
-        .args(args)
-        .env("GPUMETER_DATA_DIR", dir)
-        .env("GPUMETER_DEMO_DELAY_MS", "0")
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
-}
 
 fn stdout_of(out: &Output) -> String {
     let text = String::from_utf8(out.stdout.clone()).unwrap();
@@ -66,6 +57,13 @@ fn focus_sums(dir: &Path, since: &str, until: &str, instance: &str) -> BTreeMap<
     sums
 }
 
+/// The row of `list` whose `key` names the demo instance.
+fn row<'a>(list: &'a Value, key: &str) -> &'a Value {
+    let rows = list.as_array().unwrap();
+    let trainer = rows.iter().find(|r| r[key] == TRAINER);
+    trainer.unwrap_or_else(|| panic!("no row for {TRAINER}: {list}"))
+}
+
 #[test]
 fn focus_report_and_audit_give_the_instances_account_for_the_same_window() {
     let dir = tempfile::tempdir().unwrap();
@@ -74,19 +72,9 @@ fn focus_report_and_audit_give_the_instances_account_for_the_same_window() {
         report["since"].as_str().unwrap(),
         report["until"].as_str().unwrap(),
     );
-    let inst = report["instances"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|i| i["instance"] == TRAINER)
-        .unwrap();
+    let inst = row(&report["instances"], "instance");
     assert_eq!(inst["cost_source"], "account", "{inst}");
-    let to_date = report["accounts"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|a| a["instance"] == TRAINER)
-        .unwrap();
+    let to_date = row(&report["accounts"], "instance");
     // The demo instance lived inside the window: what it cost there is its account to date,
     // and what neither can price is named in both.
     for line in ["compute", "bandwidth", "storage", "extras", "total"] {
@@ -138,12 +126,7 @@ fn focus_report_and_audit_give_the_instances_account_for_the_same_window() {
             until,
         ],
     );
-    let metered = audit["instances"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|i| i["id"] == TRAINER)
-        .unwrap();
+    let metered = row(&audit["instances"], "id");
     assert_eq!(
         amount(&metered["metered"]["amount"]).round_dp(2),
         amount(&inst["billed"]["compute"]),

@@ -14,7 +14,8 @@ use serde_json::Value;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
-fn gpumeter(dir: &Path, args: &[&str]) -> Output {
+/// `gpumeter --demo ARGS` on the data directory `dir`, without the demo's pauses.
+pub(crate) fn gpumeter(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_gpumeter"))
         .arg("--demo")
         .args(args)
