@@ -6,7 +6,7 @@
 use jiff::Timestamp;
 
 use super::fetch::Session;
-use super::inventory::{self, Seen};
+use super::inventory::{self, Seen, Unreadable};
 use super::known::Known;
 use super::query::Ec2Error;
 use super::xml::{self, Address, Instance, Volume};
@@ -49,8 +49,7 @@ pub async fn instances(
     now: Timestamp,
 ) -> Result<Vec<Discovered>, ProviderError> {
     let (found, volumes, addresses) = read(s, per_page).await?;
-    assemble(&found, &volumes, &addresses, region, now)
-        .map_err(|e| ProviderError::state(super::ID, format!("aws: {e}")))
+    Ok(assemble(&found, &volumes, &addresses, region, now)?)
 }
 
 async fn read(
@@ -98,7 +97,7 @@ pub fn assemble(
     addresses: &[Address],
     region: &str,
     now: Timestamp,
-) -> Result<Vec<Discovered>, String> {
+) -> Result<Vec<Discovered>, Unreadable> {
     let mut out = Vec::new();
     for i in found {
         let seen = Seen {
@@ -113,7 +112,7 @@ pub fn assemble(
         };
         let inv = inventory::assemble(&i.id, region, &seen, &Known::default(), now)?;
         let Some(instance) = inv.instance else {
-            return Err(format!("instance {} could not be read", i.id));
+            return Err(Unreadable::Instance(i.id.clone()));
         };
         out.push(Discovered {
             instance,

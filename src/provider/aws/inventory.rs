@@ -98,13 +98,35 @@ impl Seen {
     }
 }
 
-// A `String` error: the field it names becomes the message of the caller's ProviderError; no
-// caller matches on it.
-fn info(i: &Instance, region: &str, known: &Known, now: Timestamp) -> Result<InstanceInfo, String> {
-    let created = time(i.launch_time.as_deref())
-        .ok_or_else(|| format!("instance {} has no readable launchTime", i.id))?;
-    let now_state = state(&i.state)
-        .ok_or_else(|| format!("instance {} is in an unknown state `{}`", i.id, i.state))?;
+/// A field of EC2's answer this adapter cannot read: the inventory is refused, not guessed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Unreadable {
+    #[error("instance {0} has no readable launchTime")]
+    LaunchTime(String),
+    #[error("instance {id} is in an unknown state `{state}`")]
+    State { id: String, state: String },
+    #[error("instance {0} could not be read")]
+    Instance(String),
+}
+
+impl From<Unreadable> for crate::provider::ProviderError {
+    fn from(e: Unreadable) -> Self {
+        crate::provider::ProviderError::state(super::ID, format!("aws: {e}"))
+    }
+}
+
+fn info(
+    i: &Instance,
+    region: &str,
+    known: &Known,
+    now: Timestamp,
+) -> Result<InstanceInfo, Unreadable> {
+    let created =
+        time(i.launch_time.as_deref()).ok_or_else(|| Unreadable::LaunchTime(i.id.clone()))?;
+    let now_state = state(&i.state).ok_or_else(|| Unreadable::State {
+        id: i.id.clone(),
+        state: i.state.clone(),
+    })?;
     let mut history = vec![(created, InstanceState::Running)];
     history.extend(known.transitions.iter().filter(|(at, _)| *at > created));
     if history.last().map(|h| h.1) != Some(now_state) {
@@ -128,7 +150,6 @@ fn info(i: &Instance, region: &str, known: &Known, now: Timestamp) -> Result<Ins
     })
 }
 
-// A `String` error: see `info`.
 /// The inventory of instance `id` from what EC2 said at `now`; `Err` names an unreadable field.
 pub fn assemble(
     id: &str,
@@ -136,7 +157,7 @@ pub fn assemble(
     seen: &Seen,
     known: &Known,
     now: Timestamp,
-) -> Result<Inventory, String> {
+) -> Result<Inventory, Unreadable> {
     let instance = seen
         .instance
         .as_ref()

@@ -437,8 +437,7 @@ impl Provider for Aws {
             l.root_volume = seen.root_volume().map(str::to_string);
             l.gaps = gaps;
         });
-        let inventory = inventory::assemble(&id, self.region(), &seen, &known, now)
-            .map_err(|e| ProviderError::state(ID, format!("aws: {e}")))?;
+        let inventory = inventory::assemble(&id, self.region(), &seen, &known, now)?;
         self.update_last(|l| l.resources.clone_from(&inventory.resources));
         Ok(inventory)
     }
@@ -471,8 +470,7 @@ impl Provider for Aws {
                 }
                 // The plan from this fresh read, by the same rule the confirmation used.
                 let fresh =
-                    inventory::assemble(&id, self.region(), &seen, &known, Timestamp::now())
-                        .map_err(|e| ProviderError::state(ID, format!("aws: {e}")))?;
+                    inventory::assemble(&id, self.region(), &seen, &known, Timestamp::now())?;
                 let plan = SnapshotPlan::new(&fresh.resources, *keep, *final_snapshot);
                 plan.check_promise(delete.as_deref())
                     .map_err(|why| ProviderError::state(ID, why))?;

@@ -21,11 +21,10 @@ pub async fn sweep(
     region: &str,
     now: Timestamp,
 ) -> Result<Vec<LinkedResource>, ProviderError> {
-    let mut found = read(s)
+    let seen = read(s)
         .await
-        .map_err(|e| e.to_string())
-        .and_then(|seen| assemble("", region, &seen, &Known::default(), now).map(|i| i.resources))
         .map_err(|e| ProviderError::state(super::ID, format!("aws: {e}")))?;
+    let mut found = assemble("", region, &seen, &Known::default(), now)?.resources;
     found.extend(super::elb::sweep(s, now).await?);
     Ok(found)
 }
