@@ -65,7 +65,7 @@ impl CommandProvider {
             resource: Some((r.id.clone(), kind_name(r))),
             ..self.values()
         };
-        fill(argv, &values).map_err(|why| unfilled(&why))
+        fill(argv, &values).map_err(|why| unfilled(why.0))
     }
 
     /// Runs `list_account` and reads what it prints.
@@ -76,7 +76,7 @@ impl CommandProvider {
                 "sweep the account (set [command] list_account in the config)",
             )
         })?;
-        let argv = fill(argv, &self.values()).map_err(|why| unfilled(&why))?;
+        let argv = fill(argv, &self.values()).map_err(|why| unfilled(why.0))?;
         let out = run::run(&argv, self.config.timeout)
             .await
             .map_err(|e| run_error(&e).with_call("list_account command"))?;

@@ -111,7 +111,7 @@ impl CommandProvider {
             instance: self.instance.clone(),
             ..Values::default()
         };
-        let argv = fill(argv, &values).map_err(|why| unfilled(&why))?;
+        let argv = fill(argv, &values).map_err(|why| unfilled(why.0))?;
         let out = run::run(&argv, self.config.timeout)
             .await
             .map_err(|e| run_error(&e).with_call("inventory command"))?;
@@ -295,7 +295,7 @@ impl Provider for CommandProvider {
                 .check_promise(Some(promised))
                 .map_err(|why| ProviderError::state(ID, why))?;
         }
-        let argv = fill(argv, &values).map_err(|why| unfilled(&why))?;
+        let argv = fill(argv, &values).map_err(|why| unfilled(why.0))?;
         let mut calls = vec![display(&argv)];
         let outcome = run::run(&argv, self.config.timeout).await;
         let label = action.label();

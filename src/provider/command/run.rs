@@ -60,11 +60,16 @@ pub struct Values {
     pub resource: Option<(String, String)>,
 }
 
+/// A placeholder the command line holds and nothing gives a value for; what to set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Unfilled(pub &'static str);
+
 /// `argv` with `{instance}`, `{keep}`, `{final}`, `{deadline}` and `{duration}` filled in. A
 /// placeholder without a value is an error that says which. `{id}` and `{kind}` are filled only
 /// where a resource is given (the delete command); elsewhere they stay as written, since an
 /// inventory's filter may well hold `{id}` of its own (jq's `{id}`).
-pub fn fill(argv: &[String], values: &Values) -> Result<Vec<String>, String> {
+pub fn fill(argv: &[String], values: &Values) -> Result<Vec<String>, Unfilled> {
     let slots: [(&str, Option<String>, &str); 5] = [
         (
             "{instance}",
@@ -95,7 +100,7 @@ pub fn fill(argv: &[String], values: &Values) -> Result<Vec<String>, String> {
             let mut arg = arg.clone();
             for (name, value, missing) in &slots {
                 if arg.contains(name) {
-                    let value = value.as_ref().ok_or_else(|| (*missing).to_string())?;
+                    let value = value.as_ref().ok_or(Unfilled(missing))?;
                     arg = arg.replace(name, value);
                 }
             }
@@ -236,7 +241,9 @@ mod tests {
                 "5400s"
             ])
         );
-        let err = fill(&argv(&["cli", "{instance}"]), &Values::default()).unwrap_err();
+        let err = fill(&argv(&["cli", "{instance}"]), &Values::default())
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("[instance] id"), "{err}");
         assert_eq!(
             fill(&argv(&["cli", "{other}"]), &Values::default()).unwrap(),

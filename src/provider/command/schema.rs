@@ -121,11 +121,19 @@ pub struct Account {
     pub resources: Vec<Resource>,
 }
 
+/// Output of the `list_account` command that is not an account, in serde's words.
+#[derive(Debug, thiserror::Error)]
+#[error("expected {{\"resources\": [...]}}: {0}")]
+pub struct NotAnAccount(#[from] serde_json::Error);
+
 /// Reads the `list_account` command's output.
-pub fn parse_account(text: &str) -> Result<Vec<LinkedResource>, String> {
-    serde_json::from_str::<Account>(text.trim())
-        .map(|a| a.resources.into_iter().map(Resource::into_linked).collect())
-        .map_err(|e| format!("expected {{\"resources\": [...]}}: {e}"))
+pub fn parse_account(text: &str) -> Result<Vec<LinkedResource>, NotAnAccount> {
+    let account = serde_json::from_str::<Account>(text.trim())?;
+    Ok(account
+        .resources
+        .into_iter()
+        .map(Resource::into_linked)
+        .collect())
 }
 
 fn to_decimal(value: &serde_json::Value) -> Option<Decimal> {
@@ -155,10 +163,9 @@ fn opt_decimal<'de, D: Deserializer<'de>>(de: D) -> Result<Option<Decimal>, D::E
         .ok_or_else(|| serde::de::Error::custom(format!("`{value}` is not an amount")))
 }
 
-/// Reads the command's output.
-// A `String` error: serde's words, shown with the command's name and output; nothing matches.
-pub fn parse(text: &str) -> Result<Document, String> {
-    serde_json::from_str(text.trim()).map_err(|e| e.to_string())
+/// Reads the command's output; serde's error says where it stops following the schema.
+pub fn parse(text: &str) -> Result<Document, serde_json::Error> {
+    serde_json::from_str(text.trim())
 }
 
 impl Document {
@@ -274,7 +281,7 @@ mod tests {
             r#"{"resources": [{"id": "v", "kind": "data_disk", "size_gib": 1, "state": "x",
                 "created": "2026-01-02T03:04:05Z"}]}"#,
         ] {
-            let err = parse_account(bad).unwrap_err();
+            let err = parse_account(bad).unwrap_err().to_string();
             assert!(
                 err.starts_with(r#"expected {"resources": [...]}"#),
                 "{bad}: {err}"
