@@ -257,16 +257,19 @@ pub fn narrow(
     })
 }
 
+/// A `--tag` that names no key (`=llm`), as written.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` names no key: write it like project=llm or project")]
+pub struct NoTagKey(String);
+
 /// A tag as `--tag` takes it: `KEY=VALUE` (the first `=` splits), or `KEY` for any value.
-pub(super) fn parse_tag(text: &str) -> Result<(String, Option<String>), String> {
+pub(super) fn parse_tag(text: &str) -> Result<(String, Option<String>), NoTagKey> {
     let (key, value) = match text.split_once('=') {
         Some((key, value)) => (key, Some(value.to_string())),
         None => (text, None),
     };
     if key.is_empty() {
-        return Err(format!(
-            "`{text}` names no key: write it like project=llm or project"
-        ));
+        return Err(NoTagKey(text.to_string()));
     }
     Ok((key.to_string(), value))
 }
@@ -337,6 +340,10 @@ mod tests {
             parse_tag("keep=").unwrap(),
             ("keep".into(), Some(String::new()))
         );
-        assert!(parse_tag("=llm").unwrap_err().contains("project=llm"));
+        let err = parse_tag("=llm").unwrap_err().to_string();
+        assert!(
+            err.contains("`=llm` names no key") && err.contains("project=llm"),
+            "{err}"
+        );
     }
 }

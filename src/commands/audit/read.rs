@@ -54,15 +54,22 @@ pub fn bill(path: &Path, bounds: Bounds) -> Result<Vec<BillLine>, Failure> {
     read_bill_from(&name, source).map_err(|e| Failure::bad_input(e.to_string()))
 }
 
+/// Why a bill file could not be opened.
+#[derive(Debug, thiserror::Error)]
+enum Unopened {
+    #[error("cannot read it: {0}")]
+    Io(#[from] std::io::Error),
+    #[error("not a regular file")]
+    NotAFile,
+}
+
 /// The file's bytes as a stream, decompressed when it is gzip, bounded by `bounds`.
-fn open(path: &Path, bounds: Bounds) -> Result<Bounded<Box<dyn Read>>, String> {
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read it: {e}"))?;
-    if !meta.is_file() {
-        return Err("not a regular file".into());
+fn open(path: &Path, bounds: Bounds) -> Result<Bounded<Box<dyn Read>>, Unopened> {
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(Unopened::NotAFile);
     }
-    let file = File::open(path).map_err(|e| format!("cannot read it: {e}"))?;
-    let mut raw = BufReader::new(file);
-    let head = raw.fill_buf().map_err(|e| format!("cannot read it: {e}"))?;
+    let mut raw = BufReader::new(File::open(path)?);
+    let head = raw.fill_buf()?;
     if !head.starts_with(&GZIP_MAGIC) {
         return Ok(Bounded::new(Box::new(raw), bounds, None));
     }
