@@ -16,6 +16,7 @@ use crate::guard::checkpoint::mount_of;
 pub const SCAN_EVERY: Duration = Duration::from_secs(60);
 
 /// The newest file matching `pattern`, with its modification time and mount point.
+// A `String` error: it crosses into the core's `Event::Checkpoint`, which shows it as it is.
 pub fn newest(pattern: &str, mounts: &[PathBuf]) -> Result<Option<Checkpoint>, String> {
     let paths = glob::glob(pattern).map_err(|e| format!("checkpoint pattern `{pattern}`: {e}"))?;
     let mut best: Option<(PathBuf, std::time::SystemTime)> = None;

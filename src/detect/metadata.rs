@@ -18,6 +18,8 @@ pub struct Answer {
 
 /// The metadata service of `kind`, asked within `seams.bound`; `Ok(None)` for a cloud with no
 /// such service, or when the service is turned off (`AWS_EC2_METADATA_DISABLED`).
+// A `String` error: why the service did not answer, one line of what `detect` reports where
+// it looked; nothing matches on it.
 pub async fn ask(kind: ProviderKind, seams: &Seams) -> Result<Option<Answer>, String> {
     let Some((base, label)) = service(kind, seams) else {
         return Ok(None);

@@ -50,6 +50,8 @@ enum OpenError {
     #[error("the thread opening it stopped")]
     ThreadStopped,
 }
+// A `String` error: the opening thread's failure, said once in the events; the session is
+// then not recorded, whatever the cause.
 type Starting = Receiver<Result<(SessionId, Option<Breakdown>), String>>;
 
 struct Session {

@@ -58,7 +58,9 @@ pub enum Event {
     Interruption(Timestamp),
     /// The keys the provider acts with stop working at this instant.
     KeysExpire(Timestamp),
-    /// The newest checkpoint found (or why the search failed).
+    /// The newest checkpoint found (or why the search failed). A `String` error: the core
+    /// shows it in the checkpoint line and never matches on it, and the glob error it comes
+    /// from is the edge's.
     Checkpoint(Result<Option<crate::guard::Checkpoint>, String>),
     ActionDone {
         action: Action,
