@@ -3,11 +3,10 @@
 //! clock and the idle rule local telemetry: neither needs the cloud until it is time to act,
 //! and a checker that asks every few seconds meets rate limits, fills the account's audit
 //! trail, and can cost more than it saves. Between reads the budget is priced on the last one.
+//! The interval is `--inventory-interval`, ten minutes unless set, as the idle-shutdown guides
+//! advise for a checker.
 
 use std::time::Duration;
-
-/// Ten minutes, as the idle-shutdown guides of the GPU clouds advise for a checker.
-pub const DEFAULT_INVENTORY_INTERVAL: Duration = Duration::from_secs(600);
 
 /// Whether an inventory read is due, counted on the monotonic clock.
 #[derive(Debug, Clone)]

@@ -26,5 +26,4 @@ mod take_up;
 
 pub use budget::WatchBudget;
 pub use guardian::{Decision, Guardian};
-pub use inventory_due::DEFAULT_INVENTORY_INTERVAL;
 pub use run::{Ended, WallClock, Watch, has_duty, stale_after, watch};
