@@ -322,3 +322,18 @@ pub fn spawn_detached(data_dir: &Path, passthrough: &[String]) -> std::io::Resul
     .stderr(err)
     .spawn()
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::inventory_interval;
+
+    #[test]
+    fn the_cloud_is_never_asked_more_often_than_the_watchdog_checks_and_the_demo_at_every_check() {
+        let (s, m) = (Duration::from_secs(5), Duration::from_secs(600));
+        assert_eq!(inventory_interval(false, m, s), m);
+        assert_eq!(inventory_interval(false, Duration::from_secs(1), s), s);
+        assert_eq!(inventory_interval(true, m, s), s);
+    }
+}
