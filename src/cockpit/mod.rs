@@ -22,6 +22,7 @@ pub mod keys;
 pub mod record;
 pub mod watchdog;
 use crate::provider::Provider;
+use crate::provider::refresh::{Ask, ask as ask_cloud};
 use crate::telemetry::{
     GpuSource, HostSource, SamplerConfig, spawn_gpu_sampler, spawn_host_sampler,
 };
@@ -30,8 +31,9 @@ use crate::ui::theme::Theme;
 
 /// How often the clock ticks: the countdown shows seconds.
 pub const TICK_INTERVAL: Duration = Duration::from_secs(1);
-/// How often the provider's inventory is read again when nothing asked for it.
-pub const INVENTORY_INTERVAL: Duration = Duration::from_secs(30);
+/// How often the demo's inventory, a file on this machine, is looked at when nothing asked
+/// for it; a cloud's is looked at once its inventory interval ([`crate::provider::refresh`]).
+pub const DEMO_INVENTORY_EVERY: Duration = Duration::from_secs(30);
 /// How long a frame waits for other news of the same second (see the loop); keys never wait.
 pub const GATHER: Duration = Duration::from_millis(30);
 /// Events queued between the sources and `update`; a slow terminal makes sources wait, not grow.
@@ -49,6 +51,8 @@ pub struct Sources<G, H> {
     /// Called with how long each frame took to draw (benchmarks measure frame times with it).
     pub on_frame: Option<Box<dyn FnMut(Duration) + Send>>,
     pub sampling: SamplerConfig,
+    /// How often the provider is looked at when nothing asked for a read.
+    pub inventory_every: Duration,
     pub provider: Arc<dyn Provider>,
     /// The ledger the deadline is shared through with the watchdog; `None` shares nothing.
     pub ledger: Option<std::path::PathBuf>,
@@ -95,7 +99,7 @@ where
     let refresh = Arc::new(Notify::new());
     let inventory_task = spawn_inventory(
         Arc::clone(&sources.provider),
-        Arc::clone(&refresh),
+        (Arc::clone(&refresh), sources.inventory_every),
         tx.clone(),
     );
     let terminal_task = spawn_terminal_events(tx.clone());
@@ -264,20 +268,29 @@ fn spawn_notices(
     })
 }
 
+/// Reads the full inventory at start and whenever `refresh` is notified (after an action, or
+/// the watchdog's); between, looks at the instance once `every` and reads it all again only
+/// when the look finds a change.
 fn spawn_inventory(
     provider: Arc<dyn Provider>,
-    refresh: Arc<Notify>,
+    (refresh, every): (Arc<Notify>, Duration),
     tx: mpsc::Sender<Event>,
 ) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
-        let mut every = tokio::time::interval(INVENTORY_INTERVAL);
-        every.set_missed_tick_behavior(MissedTickBehavior::Skip);
+        let mut ticks = tokio::time::interval(every);
+        ticks.set_missed_tick_behavior(MissedTickBehavior::Skip);
+        let mut last = None;
         loop {
-            tokio::select! {
-                _ = every.tick() => {}
-                () = refresh.notified() => {}
+            let ask = tokio::select! {
+                _ = ticks.tick() => Ask::Look,
+                () = refresh.notified() => Ask::Full,
+            };
+            let Some(result) = ask_cloud(&*provider, ask, last.as_ref()).await else {
+                continue;
+            };
+            if let Ok(read) = &result {
+                last = Some(read.clone());
             }
-            let result = provider.inventory().await;
             if tx.send(Event::Inventory(result)).await.is_err() {
                 break;
             }

@@ -38,7 +38,7 @@ fn cloud_view(ctx: &Context, provider: &dyn crate::provider::Provider) -> CloudV
 
 pub fn run_cockpit(cli: &Cli) -> CommandResult {
     // Before anything else: the watchdog this cockpit starts reads it too, and must not die of it.
-    let interval = watchdog_interval()?;
+    let (interval, inventory_every) = (watchdog_interval()?, inventory_interval()?);
     let ctx = Context::load(cli)?;
     let now = Timestamp::now();
     let zone = ctx.config.user_zone();
@@ -103,6 +103,7 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
                 gpu,
                 host,
                 sampling,
+                inventory_every: crate::cockpit::DEMO_INVENTORY_EVERY,
                 provider,
                 on_frame: None,
                 ledger: Some(ledger_path.clone()),
@@ -128,6 +129,7 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
                 gpu,
                 host,
                 sampling,
+                inventory_every,
                 provider,
                 on_frame: None,
                 ledger: Some(ledger_path.clone()),
@@ -215,6 +217,22 @@ fn watchdog_interval() -> Result<Duration, Failure> {
         Ok(_) | Err(std::env::VarError::NotPresent) => Ok(DEFAULT_INTERVAL),
         Err(std::env::VarError::NotUnicode(_)) => {
             Err(Failure::bad_input(format!("{INTERVAL_ENV} is not UTF-8")))
+        }
+    }
+}
+
+/// How often the cockpit asks the cloud while nothing happens, as the watchdog does: what it
+/// reads from `GPUMETER_INVENTORY_INTERVAL` (an empty one is unset, as for the flag), refused
+/// here as the watchdog it starts would refuse it. The demo's cloud, a file on this machine,
+/// is read at [`crate::cockpit::DEMO_INVENTORY_EVERY`].
+fn inventory_interval() -> Result<Duration, Failure> {
+    use super::watchdog::{DEFAULT_INVENTORY_INTERVAL, INVENTORY_ENV};
+    match std::env::var(INVENTORY_ENV) {
+        Ok(text) if !text.is_empty() => crate::config::parse_duration(&text)
+            .map_err(|e| Failure::bad_input(format!("{INVENTORY_ENV}: {e}"))),
+        Ok(_) | Err(std::env::VarError::NotPresent) => Ok(DEFAULT_INVENTORY_INTERVAL),
+        Err(std::env::VarError::NotUnicode(_)) => {
+            Err(Failure::bad_input(format!("{INVENTORY_ENV} is not UTF-8")))
         }
     }
 }

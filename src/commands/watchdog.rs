@@ -33,6 +33,10 @@ pub const LOG_FILE: &str = "watchdog.log";
 pub const INTERVAL_ENV: &str = "GPUMETER_WATCHDOG_INTERVAL";
 /// `--interval`'s default, as `cli.rs` writes it.
 pub const DEFAULT_INTERVAL: Duration = Duration::from_secs(5);
+/// The environment variable `--inventory-interval` also reads; the cockpit reads it too.
+pub const INVENTORY_ENV: &str = "GPUMETER_INVENTORY_INTERVAL";
+/// `--inventory-interval`'s default, as `cli.rs` writes it.
+pub const DEFAULT_INVENTORY_INTERVAL: Duration = Duration::from_secs(600);
 
 /// How often a watchdog checks, from text as the user wrote it, held to
 /// [`crate::guard::watchdog_interval`]'s bounds.
@@ -59,8 +63,9 @@ pub enum IntervalTextError {
 pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
     let interval = parse_interval(&args.interval)
         .map_err(|e| Failure::bad_input(format!("--interval (or {INTERVAL_ENV}): {e}")))?;
-    let inventory_every = parse_duration(&args.inventory_interval)
-        .map_err(|e| Failure::bad_input(format!("--inventory-interval: {e}")))?;
+    let inventory_every = parse_duration(&args.inventory_interval).map_err(|e| {
+        Failure::bad_input(format!("--inventory-interval (or {INVENTORY_ENV}): {e}"))
+    })?;
     if args.dry_run && !args.install_service && !args.uninstall_service {
         return Err(Failure::bad_input(
             "--dry-run goes with --install-service or --uninstall-service",

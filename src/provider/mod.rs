@@ -30,6 +30,7 @@ pub(crate) mod metadata_stub;
 pub mod none;
 pub mod one_line;
 pub mod readback;
+pub mod refresh;
 pub mod role_keys;
 pub mod rpc_cloud;
 pub mod runpod;
@@ -71,6 +72,13 @@ pub trait Provider: Send + Sync {
 
     /// The instance and every linked billable resource.
     async fn inventory(&self) -> Result<Inventory, ProviderError>;
+
+    /// The instance's state alone, in one call where the cloud has one: what a long-running
+    /// view asks between full inventories ([`refresh`]). Where a cloud has none, only the
+    /// full inventory tells.
+    async fn look(&self) -> Result<refresh::Look, ProviderError> {
+        Ok(refresh::Look::OnlyByInventory)
+    }
 
     /// Runs `action`, then reads the state back and reports what the provider says: a cleanup
     /// deletes each resource through [`Provider::delete`], anything else is

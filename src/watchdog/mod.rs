@@ -10,12 +10,10 @@
 //! - [`ledger_file`]: whether the ledger it opened is still at its path.
 //! - [`error`]: why it could not watch, or stopped because its ledger went away.
 //! - [`budget`]: spend against `[budget] per_instance`, its crossings and `on_budget`.
-//! - [`inventory_due`]: when the cloud is asked for the inventory (once an interval).
 
 pub mod budget;
 pub mod error;
 pub mod guardian;
-pub mod inventory_due;
 pub mod keys;
 pub mod ledger_file;
 pub mod liveness;

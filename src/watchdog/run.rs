@@ -9,7 +9,9 @@
 //! said in its log and the cockpit's, and moves no deadline.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use tokio::time::Instant;
 
 use jiff::Timestamp;
 use tokio::sync::mpsc;
@@ -17,7 +19,6 @@ use tokio::time::MissedTickBehavior;
 
 use super::error::WatchError;
 use super::guardian::{Decision, Guardian};
-use super::inventory_due::InventoryDue;
 use super::keys::KeysWarned;
 use super::take_up::take_up;
 use crate::app::Level;
@@ -27,6 +28,7 @@ use crate::guard::{GuardClock, GuardTime, IdleTracker, Reading};
 use crate::ledger::{EventLevel, EventRecord, GuardState, Ledger};
 use crate::notify::{Alert, Notifier, Outcome, QUEUE_LEN, Queue, Report};
 use crate::provider::command::run::run as run_hook;
+use crate::provider::refresh::{self, Ask, InventoryDue};
 use crate::provider::{Action, Provider};
 use crate::telemetry::{
     GpuRound, GpuSource, HostSample, HostSource, SamplerConfig, Telemetry, spawn_gpu_sampler,
@@ -35,6 +37,10 @@ use crate::telemetry::{
 
 /// How long a watchdog that is done waits for its last alerts to reach the webhooks.
 pub const LAST_ALERTS: Duration = Duration::from_secs(30);
+
+/// With a budget, the full inventory is read at least this often: the budget prices the disks
+/// too, and one can be added while the instance's state stays the same.
+pub const BUDGET_FULL_EVERY: Duration = Duration::from_secs(3600);
 
 /// Reads the wall clock: `Timestamp::now`, or a test's clock that steps.
 pub type WallClock = Arc<dyn Fn() -> Timestamp + Send + Sync>;
@@ -167,7 +173,8 @@ where
     let mut failures = 0;
     let mut keys_warned = KeysWarned::default();
     let mut inventory = LastInventory {
-        due: InventoryDue::new(w.inventory_every),
+        due: InventoryDue::new(w.inventory_every)
+            .with_full_every(w.budget.is_some().then_some(BUDGET_FULL_EVERY)),
         read: None,
     };
     let ended = loop {
@@ -200,11 +207,11 @@ where
         let decisions = guardian.step_at(t, guard.as_ref(), idle, notice);
         let acted = carry_out_all(&mut w, alerts.as_ref(), decisions).await;
         publish_idle_since(&mut w, pid, &guardian, &mut idle_said, &t);
-        let due = inventory.due.take(clocks.origin.elapsed(), acted);
+        let ask = inventory.due.take(clocks.origin.elapsed(), acted);
         let gone = inventory
             .check(
                 &mut w,
-                due,
+                ask,
                 (alerts.as_ref(), guard.as_ref()),
                 &mut guardian,
                 t.wall,
@@ -343,19 +350,18 @@ struct LastInventory {
 }
 
 impl LastInventory {
-    /// Reads the inventory again where `due`, then prices the budget on the last one read;
+    /// Asks the cloud what `ask` says, then prices the budget on the last inventory read;
     /// true when a fresh read reports the instance released (or gone).
     async fn check(
         &mut self,
         w: &mut Watch,
-        due: bool,
+        ask: Ask,
         (alerts, guard): (Option<&Queue>, Option<&GuardState>),
         guardian: &mut Guardian,
         now: Timestamp,
     ) -> bool {
         let mut gone = false;
-        if due {
-            let read = w.provider.inventory().await;
+        if let Some(read) = refresh::ask(&*w.provider, ask, self.read.as_ref()).await {
             gone = released(&read);
             if let Ok(read) = read {
                 self.read = Some(read);

@@ -119,9 +119,17 @@ fn an_inventory_interval_that_is_not_a_duration_is_refused_from_the_flag_and_the
         let out = home.run(&all, &env);
         let err = stderr(&out);
         assert_eq!(out.status.code(), Some(2), "{args:?} {env:?}: {err}");
-        assert!(err.contains("--inventory-interval: "), "{err}");
+        assert!(
+            err.contains("--inventory-interval (or GPUMETER_INVENTORY_INTERVAL): "),
+            "{err}"
+        );
         assert!(!err.contains("panicked"), "{err}");
     }
+    // The cockpit reads the variable too, and refuses it before starting a watchdog that would.
+    let out = home.run(&[], &[("GPUMETER_INVENTORY_INTERVAL", "10 parsecs")]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("GPUMETER_INVENTORY_INTERVAL: "), "{err}");
 }
 
 #[test]

@@ -56,3 +56,4 @@ mod starts;
 mod sweeps;
 mod tencent_adapter;
 mod tencent_faults;
+mod watchdog_day;

@@ -442,6 +442,15 @@ impl Provider for Aws {
         Ok(inventory)
     }
 
+    /// One `DescribeInstances` for the one id.
+    async fn look(&self) -> Result<crate::provider::refresh::Look, ProviderError> {
+        let ec2 = self.ec2()?;
+        let id = self.instance_id().await?;
+        let instance = Session::new(ec2).instance(&id).await?;
+        let state = instance.and_then(|i| inventory::state(&i.state));
+        Ok(crate::provider::refresh::Look::State(state))
+    }
+
     async fn act(&self, action: &Action) -> Result<ActionReport, ProviderError> {
         let ec2 = self.ec2()?;
         let id = self.instance_id().await?;

@@ -35,6 +35,7 @@ pub fn run_for(
         host: sim,
         on_frame: Some(on_frame),
         sampling: SamplerConfig { interval: every },
+        inventory_every: gpumeter::cockpit::DEMO_INVENTORY_EVERY,
         provider,
         ledger: None,
         idle: gpumeter::guard::IdleRule::default(),
