@@ -2,6 +2,7 @@
 //! small cloud: inventory, release, stop, snapshot-clean, auto-release and the metadata service.
 
 use gpumeter::meter::{BillingMode, InstanceState, ResourceKind};
+use gpumeter::provider::refresh::Look;
 use gpumeter::provider::{Action, ErrorKind, Provider};
 use jiff::{SignedDuration, Timestamp};
 use rust_decimal::Decimal;
@@ -624,4 +625,28 @@ async fn without_keys_anywhere_the_error_names_every_place_in_order() {
     assert!(places.is_sorted(), "{text}");
     assert!(matches!(err.kind(), ErrorKind::Auth(_)), "{err:?}");
     let _ = std::fs::remove_dir_all(home);
+}
+
+/// What the watchdog and the cockpit ask between full inventories: one DescribeInstances,
+/// whose state is the one the inventory reads; `None` where the instance is not listed.
+#[tokio::test]
+async fn a_look_is_one_describe_instances_in_the_inventory_s_words() {
+    let Some(peer) = Peer::start() else {
+        return;
+    };
+    let adapter = peer.adapter(Some(INSTANCE));
+    for status in ["Running", "Stopped", "Starting"] {
+        peer.cloud(|c| c.instance.as_mut().unwrap().status = status.into());
+        let before = peer.calls().len();
+        let look = adapter.look().await.unwrap();
+        let asked: Vec<String> = peer.calls()[before..]
+            .iter()
+            .map(|c| c.action.clone())
+            .collect();
+        assert_eq!(asked, ["DescribeInstances"], "{status}");
+        let read = adapter.inventory().await.unwrap().instance.unwrap().state;
+        assert_eq!(look, Look::State(Some(read)), "{status}");
+    }
+    peer.cloud(|c| c.instance = None);
+    assert_eq!(adapter.look().await.unwrap(), Look::State(None));
 }

@@ -16,6 +16,7 @@ use gpumeter::provider::aws::credentials::{AwsEnv, AwsSettings, Credentials, Key
 use gpumeter::provider::aws::query::Ec2;
 use gpumeter::provider::aws::sigv4::uri_encode;
 use gpumeter::provider::http::{Http, HttpPolicy, Repeat};
+use gpumeter::provider::refresh::Look;
 use gpumeter::provider::{Action, Auth, ErrorKind, Inventory, Provider};
 use serde_json::Value;
 
@@ -347,6 +348,15 @@ fn inventory_checklist_clean_stop_release_and_leftovers_against_moto() {
     let settings = AwsSettings::resolve(&env(&moto.url), Some(s.instance.clone()), None);
     let aws = Aws::with_policy(settings, policy(), policy()).remembering(&dir);
     check_inventory(&rt.block_on(aws.inventory()).unwrap(), &s);
+    // Between full inventories the watchdog and the cockpit look: one DescribeInstances.
+    let before = moto.calls().len();
+    let look = rt.block_on(aws.look()).unwrap();
+    assert_eq!(look, Look::State(Some(InstanceState::Running)));
+    let asked: Vec<String> = moto.calls()[before..]
+        .iter()
+        .filter_map(|c| c.split_whitespace().nth(1).map(str::to_string))
+        .collect();
+    assert_eq!(asked, ["DescribeInstances"]);
 
     // The metadata service names the instance when nothing else does (moto serves `i-fake`).
     let no_id = Aws::with_policy(

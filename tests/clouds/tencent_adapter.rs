@@ -3,6 +3,7 @@
 //! deadline, throttling inside HTTP 200, a wrong key, and the checklist through the binary.
 
 use gpumeter::meter::{InstanceState, ResourceKind};
+use gpumeter::provider::refresh::Look;
 use gpumeter::provider::tencent::StoppedMode;
 use gpumeter::provider::{Action, Provider};
 use jiff::{SignedDuration, Timestamp};
@@ -536,4 +537,28 @@ async fn without_keys_anywhere_the_error_names_every_place_in_order() {
     ];
     assert!(places.is_sorted(), "{text}");
     let _ = std::fs::remove_dir_all(home);
+}
+
+/// What the watchdog and the cockpit ask between full inventories: one DescribeInstances,
+/// whose state is the one the inventory reads; `None` where the instance is not listed.
+#[tokio::test]
+async fn a_look_is_one_describe_instances_in_the_inventory_s_words() {
+    let Some(peer) = Peer::start() else {
+        return;
+    };
+    let adapter = peer.adapter(Some(INSTANCE));
+    for state in ["RUNNING", "STOPPED", "STARTING"] {
+        peer.cloud(|c| c.instance.as_mut().unwrap().state = state.into());
+        let before = peer.calls().len();
+        let look = adapter.look().await.unwrap();
+        let asked: Vec<String> = peer.calls()[before..]
+            .iter()
+            .map(|c| c.action.clone())
+            .collect();
+        assert_eq!(asked, ["DescribeInstances"], "{state}");
+        let read = adapter.inventory().await.unwrap().instance.unwrap().state;
+        assert_eq!(look, Look::State(Some(read)), "{state}");
+    }
+    peer.cloud(|c| c.instance = None);
+    assert_eq!(adapter.look().await.unwrap(), Look::State(None));
 }

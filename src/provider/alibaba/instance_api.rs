@@ -17,6 +17,10 @@ impl Listed for model::Instance {
     fn stopped_mode(&self) -> &str {
         &self.stopped_mode
     }
+
+    fn core_state(&self) -> crate::meter::InstanceState {
+        super::inventory::map_state(&self.status)
+    }
 }
 
 impl AlibabaCloud {

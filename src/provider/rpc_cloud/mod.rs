@@ -163,6 +163,12 @@ macro_rules! rpc_provider {
                 self.read_inventory().await
             }
 
+            async fn look(
+                &self,
+            ) -> Result<crate::provider::refresh::Look, crate::provider::ProviderError> {
+                crate::provider::rpc_cloud::look(self).await
+            }
+
             async fn sweep(
                 &self,
             ) -> Result<Vec<crate::provider::LinkedResource>, crate::provider::ProviderError> {
@@ -224,6 +230,17 @@ pub trait Listed: Send + Sync {
     fn state(&self) -> &str;
     /// What the provider says a stopped instance still bills (its stopped mode).
     fn stopped_mode(&self) -> &str;
+    /// Its state in the core's words, as the inventory reads it.
+    fn core_state(&self) -> crate::meter::InstanceState;
+}
+
+/// The instance's state from one DescribeInstances: the look between full inventories.
+pub async fn look<C: InstanceApi>(cloud: &C) -> Result<super::refresh::Look, ProviderError> {
+    let id = cloud.instance_id().await?;
+    let listed = cloud.describe_instance(&id).await.map_err(Into::into)?;
+    Ok(super::refresh::Look::State(
+        listed.as_ref().map(Listed::core_state),
+    ))
 }
 
 /// The instance actions the skeleton runs.

@@ -19,6 +19,10 @@ impl Listed for model::Instance {
     fn stopped_mode(&self) -> &str {
         &self.stop_charging_mode
     }
+
+    fn core_state(&self) -> crate::meter::InstanceState {
+        super::inventory::map_state(&self.instance_state)
+    }
 }
 
 impl TencentCloud {
