@@ -333,6 +333,18 @@ fn unknown_instances_are_errors(cli: &mut Cli, url: &str, dir: &Path, instance: 
     }
 }
 
+/// Between full inventories the watchdog and the cockpit look: one DescribeInstances.
+fn check_look(moto: &Moto, rt: &tokio::runtime::Runtime, aws: &Aws) {
+    let before = moto.calls().len();
+    let look = rt.block_on(aws.look()).unwrap();
+    assert_eq!(look, Look::State(Some(InstanceState::Running)));
+    let asked: Vec<String> = moto.calls()[before..]
+        .iter()
+        .filter_map(|c| c.split_whitespace().nth(1).map(str::to_string))
+        .collect();
+    assert_eq!(asked, ["DescribeInstances"]);
+}
+
 #[test]
 fn inventory_checklist_clean_stop_release_and_leftovers_against_moto() {
     let Some(moto) = moto() else { return };
@@ -348,15 +360,7 @@ fn inventory_checklist_clean_stop_release_and_leftovers_against_moto() {
     let settings = AwsSettings::resolve(&env(&moto.url), Some(s.instance.clone()), None);
     let aws = Aws::with_policy(settings, policy(), policy()).remembering(&dir);
     check_inventory(&rt.block_on(aws.inventory()).unwrap(), &s);
-    // Between full inventories the watchdog and the cockpit look: one DescribeInstances.
-    let before = moto.calls().len();
-    let look = rt.block_on(aws.look()).unwrap();
-    assert_eq!(look, Look::State(Some(InstanceState::Running)));
-    let asked: Vec<String> = moto.calls()[before..]
-        .iter()
-        .filter_map(|c| c.split_whitespace().nth(1).map(str::to_string))
-        .collect();
-    assert_eq!(asked, ["DescribeInstances"]);
+    check_look(&moto, &rt, &aws);
 
     // The metadata service names the instance when nothing else does (moto serves `i-fake`).
     let no_id = Aws::with_policy(
