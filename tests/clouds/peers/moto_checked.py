@@ -25,6 +25,9 @@ page served is a line ``Action N`` in the file named by ``MOTO_CHECKED_PAGES``.
 
 Each request in the model's terms is a line ``service Action k=v ...`` (its parameters in the
 order sent) in the file named by ``MOTO_CHECKED_CALLS``.
+
+``--zygote SOCKET`` loads all this once and forks a server for each request on a Unix socket
+(see ``zygote``): the tests start dozens, and loading moto is most of what each costs.
 """
 
 import argparse
@@ -34,6 +37,7 @@ import os
 import re
 import secrets
 import threading
+import time
 import xml.etree.ElementTree as ET
 from urllib.parse import parse_qsl, urlencode
 from xml.sax.saxutils import escape
@@ -279,11 +283,105 @@ def middleware(app):
     return checked
 
 
-if __name__ == "__main__":
-    parser = argparse.ArgumentParser()
-    parser.add_argument("-H", "--host", default="127.0.0.1")
-    parser.add_argument("-p", "--port", type=int, required=True)
-    host, port = vars(parser.parse_args()).values()
+def serve(host, port):
     os.environ.setdefault("MOTO_PORT", str(port))
     app = middleware(Dispatcher(create_backend_app))
     run_simple(host, port, app, threaded=True, request_handler=MotoRequestHandler)
+
+
+def warm():
+    """What every server loads before its first answer, loaded once: moto's EC2 and Elastic
+    Load Balancing and botocore's models of them (about 1.2 s of CPU a server otherwise)."""
+    import moto.ec2.models  # noqa: F401
+    import moto.ec2.responses  # noqa: F401
+    import moto.elb.models  # noqa: F401
+    import moto.elbv2.models  # noqa: F401
+    import moto.elbv2.responses  # noqa: F401
+
+    for service in ("ec2", "elbv2", "elb"):
+        SESSION.get_service_model(service)
+
+
+def forked_server(host, port, env):
+    """The child: this request's environment, moto's settings read from it again, a fresh
+    random state, and a server until killed or orphaned."""
+    import importlib
+    import random
+
+    import moto.settings
+    from moto.moto_api._internal import mock_random
+
+    quiet = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(quiet, 1)
+    os.dup2(quiet, 2)
+    os.environ.update(env)
+    importlib.reload(moto.settings)
+    random.seed()
+    mock_random.seed()
+    zygote = os.getppid()
+
+    def orphaned():
+        while os.getppid() == zygote:
+            time.sleep(1)
+        os._exit(0)
+
+    threading.Thread(target=orphaned, daemon=True).start()
+    serve(host, port)
+    os._exit(0)
+
+
+def zygote(path):
+    """Loads moto once, then forks a server for each `{"start": ...}` line on the Unix socket at
+    `path` and answers its pid; `{"stop": PID}` kills and reaps one. A test binary starts dozens
+    of servers: each costs a fork, not an interpreter loading moto. It exits, stopping its
+    servers, once the process that started it is gone."""
+    import json
+    import signal
+    import socket
+
+    warm()
+    parent = os.getppid()
+    children = set()
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(path + ".tmp")
+    os.rename(path + ".tmp", path)
+    listener.listen(64)
+    listener.settimeout(1)
+    while os.getppid() == parent:
+        try:
+            conn, _ = listener.accept()
+        except socket.timeout:
+            continue
+        with conn, conn.makefile("rw") as stream:
+            request = json.loads(stream.readline())
+            if "start" in request:
+                start = request["start"]
+                pid = os.fork()
+                if pid == 0:
+                    listener.close()
+                    forked_server(start["host"], start["port"], start["env"])
+                children.add(pid)
+                stream.write(json.dumps({"pid": pid}) + "\n")
+            elif "stop" in request:
+                pid = request["stop"]
+                if pid in children:
+                    os.kill(pid, signal.SIGKILL)
+                    os.waitpid(pid, 0)
+                    children.discard(pid)
+                stream.write(json.dumps({"stopped": pid}) + "\n")
+    for pid in children:
+        os.kill(pid, signal.SIGKILL)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("-H", "--host", default="127.0.0.1")
+    parser.add_argument("-p", "--port", type=int)
+    parser.add_argument("--zygote", metavar="SOCKET", help="fork servers asked for on SOCKET")
+    args = parser.parse_args()
+    if args.zygote:
+        zygote(args.zygote)
+    elif args.port is None:
+        parser.error("--port or --zygote")
+    else:
+        serve(args.host, args.port)
