@@ -1,5 +1,5 @@
 //! The background: samplers, the provider and the ledger feed the collector on their own
-//! schedules; the collector publishes a fresh snapshot every second.
+//! schedules; the collector publishes a fresh snapshot every second, rendered there once.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -12,7 +12,7 @@ use tokio::time::MissedTickBehavior;
 
 use super::collect::{Collector, Input, NoInventory};
 use super::http::serve_http;
-use super::snapshot::Snapshot;
+use super::page::Page;
 use crate::ledger::Ledger;
 use crate::provider::Provider;
 use crate::telemetry::{
@@ -25,7 +25,7 @@ pub const INVENTORY_INTERVAL: Duration = Duration::from_secs(30);
 pub const INVENTORY_TIMEOUT: Duration = Duration::from_secs(20);
 /// How often the ledger's guard row is read.
 pub const GUARD_INTERVAL: Duration = Duration::from_secs(5);
-/// How often the snapshot is rebuilt.
+/// How often the snapshot is rebuilt and rendered.
 pub const PUBLISH_INTERVAL: Duration = Duration::from_secs(1);
 
 pub struct ServeSources<G, H> {
@@ -51,8 +51,8 @@ where
     let _gpu = spawn_gpu_sampler(sources.gpu, sources.sampling, tx.clone())?;
     let _host = spawn_host_sampler(sources.host, sources.sampling, tx.clone())?;
     let inventory = spawn_inventory(sources.provider, tx.clone());
-    let (publish, snapshots) = watch::channel(Arc::new(collector.snapshot(Timestamp::now())));
-    let http = tokio::spawn(serve_http(listener, snapshots));
+    let (publish, pages) = watch::channel(Page::of(&collector.snapshot(Timestamp::now())));
+    let http = tokio::spawn(serve_http(listener, pages));
     let mut every = tokio::time::interval(PUBLISH_INTERVAL);
     every.set_missed_tick_behavior(MissedTickBehavior::Skip);
     let mut guard_every = tokio::time::interval(GUARD_INTERVAL);
@@ -61,8 +61,7 @@ where
         tokio::select! {
             Some(input) = rx.recv() => collector.feed(input),
             _ = every.tick() => {
-                let snapshot: Snapshot = collector.snapshot(Timestamp::now());
-                publish.send_replace(Arc::new(snapshot));
+                publish.send_replace(Page::of(&collector.snapshot(Timestamp::now())));
             }
             _ = guard_every.tick(), if sources.ledger.is_some() => {
                 if let Some(path) = sources.ledger.clone() {

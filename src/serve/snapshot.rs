@@ -1,5 +1,5 @@
 //! What one scrape shows: the latest readings, reduced to plain numbers. The collector builds a
-//! fresh one whenever something arrives; a scrape only copies the newest one out.
+//! fresh one every second, and it is rendered then, once, into the page every scrape answers.
 
 use jiff::Timestamp;
 use rust_decimal::Decimal;

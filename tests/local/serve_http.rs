@@ -1,4 +1,4 @@
-//! `gpumeter serve` over HTTP: a scrape answers at once from the newest snapshot while the
+//! `gpumeter serve` over HTTP: a scrape answers at once from the newest page while the
 //! provider's API hangs, and only `/metrics` is served.
 
 use std::sync::Arc;
@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use async_trait::async_trait;
 use gpumeter::demo::demo_simulator;
 use gpumeter::provider::{Action, ActionReport, Capabilities, Inventory, Provider, ProviderError};
-use gpumeter::serve::{Collector, ServeSources, Target, serve};
+use gpumeter::serve::{Collector, Page, ServeSources, Target, serve};
 use gpumeter::spend::Spend;
 use gpumeter::telemetry::SamplerConfig;
 use jiff::tz::TimeZone;
@@ -116,15 +116,15 @@ async fn a_scrape_answers_at_once_while_the_provider_hangs() {
     server.abort();
 }
 
-/// A snapshot channel with nothing in it but the instance: enough to answer scrapes.
-fn snapshots() -> tokio::sync::watch::Receiver<Arc<gpumeter::serve::Snapshot>> {
+/// A page channel with nothing in it but the instance: enough to answer scrapes.
+fn pages() -> tokio::sync::watch::Receiver<Page> {
     let target = Target {
         instance_id: "i-test".into(),
         provider: "test".into(),
     };
     let mut collector = Collector::new(target, Spend::new(None, None, TimeZone::UTC), None);
     let (tx, rx) =
-        tokio::sync::watch::channel(Arc::new(collector.snapshot(jiff::Timestamp::now())));
+        tokio::sync::watch::channel(Page::of(&collector.snapshot(jiff::Timestamp::now())));
     // The receiver keeps the last value after the sender goes.
     drop(tx);
     rx
@@ -156,7 +156,7 @@ async fn half_sent_and_idle_connections_are_closed() {
         connection: Duration::from_secs(2),
         closing: Duration::from_millis(500),
     };
-    let server = tokio::spawn(serve_http_with(listener, snapshots(), limits));
+    let server = tokio::spawn(serve_http_with(listener, pages(), limits));
 
     // Half a request line, then nothing: closed once the headers are overdue.
     let mut half = tokio::net::TcpStream::connect(addr).await.unwrap();
