@@ -13,6 +13,7 @@ use jiff::{SignedDuration, Timestamp};
 mod guards;
 
 use super::context::Context;
+use super::watchdog::inventory_interval_from_env;
 use super::{CommandResult, Failure};
 use crate::app::{App, CloudView, Deadline, Settings};
 use crate::cli::{Cli, CockpitArgs};
@@ -38,7 +39,7 @@ fn cloud_view(ctx: &Context, provider: &dyn crate::provider::Provider) -> CloudV
 
 pub fn run_cockpit(cli: &Cli) -> CommandResult {
     // Before anything else: the watchdog this cockpit starts reads it too, and must not die of it.
-    let (interval, inventory_every) = (watchdog_interval()?, inventory_interval()?);
+    let (interval, inventory_every) = (watchdog_interval()?, inventory_interval_from_env()?);
     let ctx = Context::load(cli)?;
     let now = Timestamp::now();
     let zone = ctx.config.user_zone();
@@ -217,22 +218,6 @@ fn watchdog_interval() -> Result<Duration, Failure> {
         Ok(_) | Err(std::env::VarError::NotPresent) => Ok(DEFAULT_INTERVAL),
         Err(std::env::VarError::NotUnicode(_)) => {
             Err(Failure::bad_input(format!("{INTERVAL_ENV} is not UTF-8")))
-        }
-    }
-}
-
-/// How often the cockpit asks the cloud while nothing happens, as the watchdog does: what it
-/// reads from `GPUMETER_INVENTORY_INTERVAL` (an empty one is unset, as for the flag), refused
-/// here as the watchdog it starts would refuse it. The demo's cloud, a file on this machine,
-/// is read at [`crate::cockpit::DEMO_INVENTORY_EVERY`].
-fn inventory_interval() -> Result<Duration, Failure> {
-    use super::watchdog::{DEFAULT_INVENTORY_INTERVAL, INVENTORY_ENV};
-    match std::env::var(INVENTORY_ENV) {
-        Ok(text) if !text.is_empty() => crate::config::parse_duration(&text)
-            .map_err(|e| Failure::bad_input(format!("{INVENTORY_ENV}: {e}"))),
-        Ok(_) | Err(std::env::VarError::NotPresent) => Ok(DEFAULT_INVENTORY_INTERVAL),
-        Err(std::env::VarError::NotUnicode(_)) => {
-            Err(Failure::bad_input(format!("{INVENTORY_ENV} is not UTF-8")))
         }
     }
 }

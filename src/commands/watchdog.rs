@@ -214,6 +214,21 @@ fn inventory_interval(demo: bool, asked: Duration, interval: Duration) -> Durati
     if demo { interval } else { asked.max(interval) }
 }
 
+/// How often the cockpit and `serve` ask the cloud while nothing happens, as the watchdog
+/// does: what they read from `GPUMETER_INVENTORY_INTERVAL` (an empty one is unset, as for the
+/// flag), refused there as the watchdog the cockpit starts would refuse it. The demo's cloud,
+/// a file on this machine, is read at the pace they set for it.
+pub fn inventory_interval_from_env() -> Result<Duration, Failure> {
+    match std::env::var(INVENTORY_ENV) {
+        Ok(text) if !text.is_empty() => crate::config::parse_duration(&text)
+            .map_err(|e| Failure::bad_input(format!("{INVENTORY_ENV}: {e}"))),
+        Ok(_) | Err(std::env::VarError::NotPresent) => Ok(DEFAULT_INVENTORY_INTERVAL),
+        Err(std::env::VarError::NotUnicode(_)) => {
+            Err(Failure::bad_input(format!("{INVENTORY_ENV} is not UTF-8")))
+        }
+    }
+}
+
 pub fn parse_policy(text: &str) -> Result<OnExpiry, UnknownPolicy> {
     match text {
         "alert" => Ok(OnExpiry::Alert),

@@ -31,6 +31,9 @@ pub enum Input {
     Telemetry(Telemetry),
     /// An inventory read, or why it failed, and when it was read.
     Inventory(Result<Inventory, NoInventory>, Timestamp),
+    /// A look at the instance found it as the last inventory left it, at this instant: the
+    /// cloud answered, and nothing needed reading again.
+    Unchanged(Timestamp),
     /// The instance's row in the ledger's guard table (`None`: no row, or no ledger).
     Guard(Option<GuardState>),
 }
@@ -117,6 +120,10 @@ impl Collector {
             }
             Input::Inventory(Err(_), at) => {
                 self.cloud_ok = Some(false);
+                self.cloud_time = Some(at);
+            }
+            Input::Unchanged(at) => {
+                self.cloud_ok = Some(true);
                 self.cloud_time = Some(at);
             }
             Input::Guard(guard) => self.guard = guard,

@@ -10,7 +10,7 @@ pub mod page;
 pub mod run;
 pub mod snapshot;
 
-pub use collect::{Collector, Input};
+pub use collect::{Collector, Input, NoInventory};
 pub use exposition::{CONTENT_TYPE, render};
 pub use page::Page;
 pub use run::{ServeSources, serve};

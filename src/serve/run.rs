@@ -15,13 +15,16 @@ use super::http::serve_http;
 use super::page::Page;
 use crate::ledger::Ledger;
 use crate::provider::Provider;
+use crate::provider::refresh::{Ask, ask as ask_cloud};
 use crate::telemetry::{
     GpuSource, HostSource, SamplerConfig, spawn_gpu_sampler, spawn_host_sampler,
 };
 
-/// How often the provider's inventory is read.
-pub const INVENTORY_INTERVAL: Duration = Duration::from_secs(30);
-/// An inventory read that takes longer than this counts as failed.
+/// How often the demo's inventory, a file on this machine, is read; a cloud's is looked at once
+/// its inventory interval ([`crate::provider::refresh`]).
+pub const DEMO_INVENTORY_EVERY: Duration = Duration::from_secs(30);
+/// An inventory read (a look and the full read it may need) that takes longer than this
+/// counts as failed.
 pub const INVENTORY_TIMEOUT: Duration = Duration::from_secs(20);
 /// How often the ledger's guard row is read.
 pub const GUARD_INTERVAL: Duration = Duration::from_secs(5);
@@ -32,6 +35,8 @@ pub struct ServeSources<G, H> {
     pub gpu: G,
     pub host: H,
     pub sampling: SamplerConfig,
+    /// How often the provider is looked at.
+    pub inventory_every: Duration,
     pub provider: Arc<dyn Provider>,
     /// The ledger holding the guard table; `None` leaves the guard series out.
     pub ledger: Option<PathBuf>,
@@ -50,7 +55,7 @@ where
     let (tx, mut rx) = mpsc::channel::<Input>(64);
     let _gpu = spawn_gpu_sampler(sources.gpu, sources.sampling, tx.clone())?;
     let _host = spawn_host_sampler(sources.host, sources.sampling, tx.clone())?;
-    let inventory = spawn_inventory(sources.provider, tx.clone());
+    let inventory = spawn_inventory(sources.provider, sources.inventory_every, tx.clone());
     let (publish, pages) = watch::channel(Page::of(&collector.snapshot(Timestamp::now())));
     let http = tokio::spawn(serve_http(listener, pages));
     let mut every = tokio::time::interval(PUBLISH_INTERVAL);
@@ -79,24 +84,31 @@ where
     Ok(())
 }
 
+/// The full inventory at start, then a look once `every`, and the full inventory again only
+/// when the look finds a change.
 fn spawn_inventory(
     provider: Arc<dyn Provider>,
+    every: Duration,
     tx: mpsc::Sender<Input>,
 ) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
-        let mut every = tokio::time::interval(INVENTORY_INTERVAL);
-        every.set_missed_tick_behavior(MissedTickBehavior::Skip);
+        let mut ticks = tokio::time::interval(every);
+        ticks.set_missed_tick_behavior(MissedTickBehavior::Skip);
+        let mut last = None;
         loop {
-            every.tick().await;
-            let result = match tokio::time::timeout(INVENTORY_TIMEOUT, provider.inventory()).await {
-                Ok(r) => r.map_err(NoInventory::from),
-                Err(_) => Err(NoInventory::Timeout),
+            ticks.tick().await;
+            let asked = ask_cloud(&*provider, Ask::Look, last.as_ref());
+            let input = match tokio::time::timeout(INVENTORY_TIMEOUT, asked).await {
+                Err(_) => Input::Inventory(Err(NoInventory::Timeout), Timestamp::now()),
+                Ok(None) => Input::Unchanged(Timestamp::now()),
+                Ok(Some(read)) => {
+                    if let Ok(read) = &read {
+                        last = Some(read.clone());
+                    }
+                    Input::Inventory(read.map_err(NoInventory::from), Timestamp::now())
+                }
             };
-            if tx
-                .send(Input::Inventory(result, Timestamp::now()))
-                .await
-                .is_err()
-            {
+            if tx.send(input).await.is_err() {
                 break;
             }
         }

@@ -469,3 +469,78 @@ fn the_deadline_is_enforced_only_while_its_watchdog_holds_its_lock() {
         "a heartbeat ten minutes old"
     );
 }
+
+/// Between full inventories `serve` only looks at the instance: a look that finds it unchanged
+/// says the cloud answered (up again after a failed read, its time the look's) and keeps the
+/// last inventory's cost.
+#[test]
+fn a_look_that_finds_nothing_changed_marks_the_cloud_up_and_keeps_the_cost() {
+    let now = fixture_now();
+    let target = Target {
+        instance_id: "i-1".into(),
+        provider: "demo".into(),
+    };
+    let spend = Spend::new(demo_pricing(), None, TimeZone::UTC);
+    let mut collector = Collector::new(target, spend, None);
+    let state = DemoState::fresh(now - SignedDuration::from_hours(2));
+    let read = Inventory {
+        instance: Some(state.instance),
+        resources: state.resources,
+        deadline: None,
+    };
+    collector.feed(Input::Inventory(
+        Ok(read),
+        now - SignedDuration::from_mins(20),
+    ));
+    collector.feed(Input::Inventory(
+        Err(gpumeter::serve::NoInventory::Timeout),
+        now - SignedDuration::from_mins(10),
+    ));
+    let before = scrape_of(&mut collector, now);
+    assert_eq!(gauge(&before, "gpumeter_cloud_up", None), Some(0.0));
+    collector.feed(Input::Unchanged(now));
+    let after = scrape_of(&mut collector, now);
+    assert_eq!(gauge(&after, "gpumeter_cloud_up", None), Some(1.0));
+    #[expect(
+        clippy::cast_precision_loss,
+        reason = "milliseconds since 1970 fit in 2^52"
+    )]
+    let looked = now.as_millisecond() as f64 / 1000.0;
+    assert_eq!(
+        gauge(
+            &after,
+            "gpumeter_sample_timestamp_seconds",
+            Some(("source", "cloud"))
+        ),
+        Some(looked)
+    );
+    let cost = |s: &Scrape| {
+        s.samples
+            .iter()
+            .filter(|x| x.metric.starts_with("gpumeter_cost"))
+            .map(|x| {
+                let part = (x.labels.get("component"), x.labels.get("total"));
+                format!("{} {part:?} {:?}", x.metric, x.value)
+            })
+            .collect::<Vec<_>>()
+    };
+    assert!(!cost(&after).is_empty(), "the inventory's cost is shown");
+    assert_eq!(cost(&before), cost(&after));
+}
+
+fn scrape_of(collector: &mut Collector, now: jiff::Timestamp) -> Scrape {
+    let text = render(&collector.snapshot(now));
+    Scrape::parse(text.lines().map(|l| Ok(l.to_string()))).unwrap()
+}
+
+/// The value of the first `metric` sample (with the label `(name, value)` where given).
+fn gauge(scrape: &Scrape, metric: &str, label: Option<(&str, &str)>) -> Option<f64> {
+    scrape
+        .samples
+        .iter()
+        .find(|s| s.metric == metric && label.is_none_or(|(k, v)| s.labels.get(k) == Some(v)))
+        .and_then(|s| match s.value {
+            Value::Gauge(v) => Some(v),
+            _ => None,
+        })
+}

@@ -69,6 +69,7 @@ async fn a_scrape_answers_at_once_while_the_provider_hangs() {
         sampling: SamplerConfig {
             interval: Duration::from_millis(100),
         },
+        inventory_every: gpumeter::serve::run::DEMO_INVENTORY_EVERY,
         provider: Arc::new(Hanging),
         ledger: None,
     };
@@ -238,6 +239,7 @@ async fn serve_closes_a_half_sent_request_after_the_default_timeout() {
         sampling: SamplerConfig {
             interval: Duration::from_secs(1),
         },
+        inventory_every: gpumeter::serve::run::DEMO_INVENTORY_EVERY,
         provider: Arc::new(Hanging),
         ledger: None,
     };
