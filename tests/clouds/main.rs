@@ -28,6 +28,7 @@ mod aws_fleet;
 mod aws_key_expiry;
 mod aws_links;
 mod aws_moto;
+mod aws_paging;
 mod aws_roles;
 mod aws_start;
 mod aws_sweep;
