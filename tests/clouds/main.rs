@@ -25,6 +25,7 @@ mod aws_doctor;
 mod aws_elb;
 mod aws_faults;
 mod aws_fleet;
+mod aws_fleet_bench;
 mod aws_key_expiry;
 mod aws_links;
 mod aws_moto;
