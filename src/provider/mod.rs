@@ -118,6 +118,13 @@ pub trait Provider: Send + Sync {
         ))
     }
 
+    /// What [`Provider::sweep`] finds, for a caller that prices it and shows none of its
+    /// exposure (`gpumeter fleet`): an adapter that reads who may use a resource one call at a
+    /// time may leave unknown here what its listings and what it kept do not say.
+    async fn sweep_listed(&self) -> Result<Vec<LinkedResource>, ProviderError> {
+        self.sweep().await
+    }
+
     /// Every GPU instance the account holds in this adapter's region, whatever its state, with
     /// the resources the provider ties to it and its tags: every page of every listing read to
     /// its end (`gpumeter fleet` over an account, no instance id needed). Instances without a GPU

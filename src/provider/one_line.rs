@@ -89,6 +89,11 @@ impl Provider for OneLine {
         Ok(found.into_iter().map(LinkedResource::one_lined).collect())
     }
 
+    async fn sweep_listed(&self) -> Result<Vec<LinkedResource>, ProviderError> {
+        let found = self.0.sweep_listed().await?;
+        Ok(found.into_iter().map(LinkedResource::one_lined).collect())
+    }
+
     async fn regions(&self) -> Result<Option<Vec<String>>, ProviderError> {
         let regions = self.0.regions().await?;
         Ok(regions.map(|names| {

@@ -291,6 +291,15 @@ mod tencent {
             return;
         };
         let found = adapter.sweep().await.unwrap();
+        // The listing's ShareReference says snap-img is shared with no one: only snap-keep's
+        // accounts are asked for.
+        let asked: Vec<String> = peer
+            .calls()
+            .iter()
+            .filter(|c| c.action == "DescribeSnapshotSharePermission")
+            .map(|c| c.body["SnapshotId"].to_string())
+            .collect();
+        assert_eq!(asked, ["\"snap-keep\""]);
         assert_eq!(
             ids(&found),
             [

@@ -38,7 +38,7 @@ pub async fn read_account(
     let bounded = |what| format!("no answer in {} s ({what})", ACCOUNT_TIMEOUT.as_secs());
     let (listed, swept) = tokio::join!(
         tokio::time::timeout(ACCOUNT_TIMEOUT, provider.instances()),
-        tokio::time::timeout(ACCOUNT_TIMEOUT, provider.sweep()),
+        tokio::time::timeout(ACCOUNT_TIMEOUT, provider.sweep_listed()),
     );
     let listed =
         listed.unwrap_or_else(|_| Err(ProviderError::state(provider.name(), bounded("instances"))));

@@ -157,12 +157,12 @@ impl AlibabaCloud {
         Ok((disks.await?, eips.await?))
     }
 
-    /// Who else may launch from each image in `found`, as DescribeImageSharePermission says
-    /// (an image the provider already calls public stays public). Where it cannot be read,
-    /// the sharing stays unknown, never private.
+    /// Who else may launch from each image in `found`, as DescribeImageSharePermission says,
+    /// where the listing did not say already (public, or `IsSelfShared` false: shared with no
+    /// one). Where it cannot be read, the sharing stays unknown, never private.
     async fn share_images(&self, found: &mut [LinkedResource]) {
         for r in found.iter_mut().filter(|r| r.kind == ResourceKind::Image) {
-            if r.exposure.shared == Sharing::Public {
+            if r.exposure.shared != Sharing::Unknown {
                 continue;
             }
             if let Ok(shared) = self.image_sharing(&r.id).await {
@@ -385,6 +385,8 @@ pub(super) fn collect(
         );
         if i.is_public == Some(true) {
             r.exposure.shared = Sharing::Public;
+        } else if i.is_self_shared.as_deref() == Some("False") {
+            r.exposure.shared = Sharing::Private;
         }
         r.tags.clone_from(&i.tags);
         out.push(r);

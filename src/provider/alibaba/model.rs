@@ -189,6 +189,8 @@ pub struct Image {
     pub disk_device_mappings: Mappings,
     /// An image anyone may use (Alibaba's own public images; the account's are never).
     pub is_public: Option<bool>,
+    /// `True` when the account shared it with others, `False` when with no one.
+    pub is_self_shared: Option<String>,
     #[serde(deserialize_with = "crate::provider::tag_lists::alibaba_tag_key")]
     pub tags: crate::provider::tag_lists::Tags,
 }

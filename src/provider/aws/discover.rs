@@ -8,7 +8,7 @@ use jiff::Timestamp;
 use super::fetch::Session;
 use super::inventory::{self, Seen, Unreadable};
 use super::known::Known;
-use super::query::Ec2Error;
+use super::query::{Ec2Error, Params, param};
 use super::xml::{self, Address, Instance, Volume};
 use crate::provider::{Discovered, ProviderError};
 
@@ -16,6 +16,14 @@ use crate::provider::{Discovered, ProviderError};
 /// most is the default page size.
 pub const MOST_PER_PAGE: u32 = 500;
 pub const FEWEST_PER_PAGE: u32 = 5;
+
+/// `params` asking `per_page` items a page of DescribeInstances or DescribeVolumes, brought
+/// within what both take.
+pub fn page_size(per_page: u32, mut params: Params) -> Params {
+    let size = per_page.clamp(FEWEST_PER_PAGE, MOST_PER_PAGE);
+    params.push(param("MaxResults", size.to_string()));
+    params
+}
 
 /// Whether an instance of `instance_type` has a GPU. DescribeInstances does not say, so this goes
 /// by the instance family: EC2's GPU families are the accelerated `p` (training) and `g`
@@ -56,10 +64,7 @@ async fn read(
     s: &mut Session<'_>,
     per_page: u32,
 ) -> Result<(Vec<Instance>, Vec<Volume>, Vec<Address>), Ec2Error> {
-    let size = vec![(
-        "MaxResults".to_string(),
-        per_page.clamp(FEWEST_PER_PAGE, MOST_PER_PAGE).to_string(),
-    )];
+    let size = page_size(per_page, Vec::new());
     let found: Vec<Instance> = s
         .list("DescribeInstances", &size, xml::instances)
         .await?

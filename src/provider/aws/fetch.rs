@@ -7,9 +7,10 @@ use roxmltree::Document;
 use super::inventory::Seen;
 use super::known::Known;
 use super::query::{Ec2, Ec2Error, Params, describe_call, describe_service_call, param as p};
+use super::shares::{self, Reads, Shares};
 use super::xml;
+use crate::provider::ProviderError;
 use crate::provider::http::Repeat;
-use crate::provider::{ProviderError, Sharing};
 
 /// At most this many pages of one listing, as for Alibaba and Tencent; a listing longer than
 /// that is an error, never a short list.
@@ -22,6 +23,9 @@ pub struct Session<'a> {
     /// The Elastic Load Balancing client, or why there is none.
     pub elb: Result<&'a Ec2, ProviderError>,
     pub calls: Vec<String>,
+    /// The sharing read before, kept across rounds; `None` reads it every round.
+    pub shares: Option<&'a Shares>,
+    pub reads: Reads,
 }
 
 /// `Filter.1.Name=name` with `Filter.1.Value.N` for each value.
@@ -51,7 +55,18 @@ impl<'a> Session<'a> {
                 "reach Elastic Load Balancing (no client for it in this run)",
             )),
             calls: Vec::new(),
+            shares: None,
+            reads: Reads::Ask,
         }
+    }
+
+    /// Keeping what sharing it reads in `shares`, and reading what is not kept only with
+    /// [`Reads::Ask`].
+    #[must_use]
+    pub fn with_shares(mut self, shares: &'a Shares, reads: Reads) -> Self {
+        self.shares = Some(shares);
+        self.reads = reads;
+        self
     }
 
     /// With `elb` for the load balancer calls.
@@ -170,16 +185,11 @@ impl<'a> Session<'a> {
         volume_ids.extend(volumes.iter().map(|v| v.id.clone()));
         volume_ids.sort();
         volume_ids.dedup();
-        let snapshots = if volume_ids.is_empty() {
-            Vec::new()
+        let (snapshots, public) = if volume_ids.is_empty() {
+            (Vec::new(), None)
         } else {
             let ids: Vec<&str> = volume_ids.iter().map(String::as_str).collect();
-            self.list(
-                "DescribeSnapshots",
-                &owned_by_self(filter("volume-id", &ids)),
-                xml::snapshots,
-            )
-            .await?
+            shares::snapshots(self, &filter("volume-id", &ids)).await?
         };
         let images = self
             .list("DescribeImages", &owned_by_self(Vec::new()), xml::images)
@@ -203,67 +213,8 @@ impl<'a> Session<'a> {
             addresses,
             shared: BTreeMap::new(),
         };
-        self.sharing(&mut seen).await;
+        self.sharing(&mut seen, public.as_ref()).await;
         Ok(seen)
-    }
-
-    /// Who may use each snapshot and image of `seen`, into `seen.shared`: an image EC2 calls
-    /// public is public; for the rest, the `createVolumePermission` of each snapshot and the
-    /// `launchPermission` of each image (group `all` is everyone, user ids are other accounts,
-    /// none is the owner alone). One that cannot be read is left out, so it stays unknown.
-    pub async fn sharing(&mut self, seen: &mut Seen) {
-        for snap in &seen.snapshots {
-            let asked = self
-                .permissions(
-                    "DescribeSnapshotAttribute",
-                    ("SnapshotId", "snapshotId", &snap.id),
-                    "createVolumePermission",
-                )
-                .await;
-            if let Some(sharing) = asked {
-                seen.shared.insert(snap.id.clone(), sharing);
-            }
-        }
-        for image in &seen.images {
-            if image.public == Some(true) {
-                seen.shared.insert(image.id.clone(), Sharing::Public);
-                continue;
-            }
-            let asked = self
-                .permissions(
-                    "DescribeImageAttribute",
-                    ("ImageId", "imageId", &image.id),
-                    "launchPermission",
-                )
-                .await;
-            // Private only when DescribeImages said `isPublic` false as well.
-            match asked {
-                Some(Sharing::Private) if image.public != Some(false) => {}
-                Some(sharing) => {
-                    seen.shared.insert(image.id.clone(), sharing);
-                }
-                None => {}
-            }
-        }
-    }
-
-    async fn permissions(
-        &mut self,
-        action: &str,
-        (param, tag, id): (&str, &str, &str),
-        attribute: &str,
-    ) -> Option<Sharing> {
-        let params = vec![p(param, id), p("Attribute", attribute)];
-        let body = self.call(action, &params, Repeat::Safe).await.ok()?;
-        let doc = xml::parse_answer(&body, action).ok()?;
-        let (groups, users) = xml::permissions(&doc, (tag, id), attribute)?;
-        Some(if groups.iter().any(|g| g == "all") {
-            Sharing::Public
-        } else if users.is_empty() {
-            Sharing::Private
-        } else {
-            Sharing::Accounts(users)
-        })
     }
 
     async fn addresses(&mut self, id: &str, known: &Known) -> Result<Vec<xml::Address>, Ec2Error> {

@@ -24,6 +24,7 @@ pub mod process;
 pub mod profile;
 pub mod query;
 mod regions;
+pub mod shares;
 pub mod sigv4;
 pub mod sts;
 mod sweep;
@@ -41,6 +42,7 @@ use self::fetch::{Session, filter, instance_param, owned_by_self};
 use self::imds::{Imds, SpotNotice};
 use self::known::Known;
 use self::query::{Ec2, describe_call};
+use self::shares::{Reads, Shares};
 use super::ProviderKind;
 use super::http::HttpPolicy;
 use super::readback::Readback;
@@ -81,6 +83,8 @@ pub struct Aws {
     readback: Readback,
     /// `MaxResults` of the account listings ([`discover`]).
     per_page: u32,
+    /// Who may use each snapshot and image, as read before ([`shares`]).
+    shares: Shares,
 }
 
 impl Aws {
@@ -132,6 +136,7 @@ impl Aws {
             sightings: Sightings::default(),
             readback: Readback::default(),
             per_page: discover::MOST_PER_PAGE,
+            shares: Shares::default(),
         }
     }
 
@@ -282,6 +287,14 @@ impl Aws {
         }
     }
 
+    async fn swept(&self, reads: Reads) -> Result<Vec<LinkedResource>, ProviderError> {
+        let mut session = Session::new(self.ec2()?)
+            .with_elb(self.elb.as_ref().map_err(Clone::clone))
+            .with_shares(&self.shares, reads);
+        let now = Timestamp::now();
+        sweep::sweep(&mut session, self.region(), self.per_page, now).await
+    }
+
     fn secret_free(&self, e: impl std::fmt::Display) -> String {
         let text = e.to_string();
         match &self.settings.credentials {
@@ -376,9 +389,11 @@ impl Provider for Aws {
     }
 
     async fn sweep(&self) -> Result<Vec<LinkedResource>, ProviderError> {
-        let mut session =
-            Session::new(self.ec2()?).with_elb(self.elb.as_ref().map_err(Clone::clone));
-        sweep::sweep(&mut session, self.region(), Timestamp::now()).await
+        self.swept(Reads::Ask).await
+    }
+
+    async fn sweep_listed(&self) -> Result<Vec<LinkedResource>, ProviderError> {
+        self.swept(Reads::KeptOnly).await
     }
 
     async fn instances(&self) -> Result<Vec<Discovered>, ProviderError> {
@@ -390,7 +405,7 @@ impl Provider for Aws {
         let ec2 = self.ec2()?;
         let id = self.instance_id().await?;
         let mut known = self.known(&id);
-        let mut session = Session::new(ec2);
+        let mut session = Session::new(ec2).with_shares(&self.shares, Reads::Ask);
         let instance = session.instance(&id).await?;
         if instance.is_some() {
             self.sightings.saw(ID, Some(self.region()), &id);
@@ -417,7 +432,7 @@ impl Provider for Aws {
                     self.region()
                 ));
             }
-            sweep::of_released(&mut session, &id, instance, &recorded).await?
+            sweep::of_released(&mut session, (&id, instance), &recorded, self.per_page).await?
         } else {
             session.linked(&id, instance, &known).await?
         };

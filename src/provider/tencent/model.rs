@@ -264,6 +264,8 @@ pub struct Snapshot {
     pub encrypt: Option<bool>,
     /// The custom images made from it; `null` when none.
     pub images: Option<Vec<SnapshotImage>>,
+    /// How many accounts it is shared with; `None` when the reply does not say.
+    pub share_reference: Option<u64>,
     #[serde(deserialize_with = "crate::provider::tag_lists::tencent_key")]
     pub tags: crate::provider::tag_lists::Tags,
 }

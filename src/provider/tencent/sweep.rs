@@ -2,8 +2,10 @@
 //! every CBS snapshot, the account's own custom images (`image-type` PRIVATE_IMAGE), and EIPs
 //! bound to nothing (`address-status` UNBIND), each list read to its last page, and CLB load
 //! balancers with no healthy backend ([`super::balancers`]). Each snapshot
-//! and image says whom it is shared with (DescribeSnapshotSharePermission,
-//! DescribeImageSharePermission); where that cannot be read, the sharing stays unknown.
+//! and image says whom it is shared with: a snapshot whose `ShareReference` is 0 is private from
+//! the listing alone; the accounts of one shared take DescribeSnapshotSharePermission, and an
+//! image's DescribeImageSharePermission, since DescribeImages says nothing of sharing. Where that
+//! cannot be read, the sharing stays unknown.
 //! Stopped instances bill their disks, and their compute unless stopped with STOP_CHARGING
 //! ([`super::stopped`]).
 
@@ -35,13 +37,17 @@ impl TencentCloud {
         let mut out: Vec<LinkedResource> = disks.iter().map(|d| disk(d, now)).collect();
         for s in &snapshots {
             let mut r = snapshot(s, now);
-            r.exposure.shared = self
-                .shared_with(
+            // The listing says whether it is shared at all; only the accounts take a call.
+            r.exposure.shared = if s.share_reference == Some(0) {
+                Sharing::Private
+            } else {
+                self.shared_with(
                     "DescribeSnapshotSharePermission",
                     "SnapshotId",
                     &s.snapshot_id,
                 )
-                .await;
+                .await
+            };
             out.push(r);
         }
         for i in &images {

@@ -16,6 +16,11 @@ The model is botocore's service of the scope's name; where botocore names the mo
 (``elasticloadbalancing`` signs for both ``elbv2`` and ``elb``), the one whose ``api_version``
 is the request's ``Version``.
 
+Sharing: moto takes ``RestorableBy.N`` of DescribeSnapshots and ignores it, answering every
+snapshot. The launcher keeps those AWS would answer: ``all`` the snapshots whose
+``createVolumePermission`` holds the group ``all``, an account id those that name the account,
+``self`` every one (moto holds one account's), before cutting the page.
+
 Paging: moto answers DescribeVolumes, DescribeSnapshots and DescribeImages whole. Where the
 model's input has ``MaxResults`` and ``NextToken`` and its output ``NextToken`` (EC2), or its
 input ``PageSize`` and ``Marker`` and its output ``NextMarker`` (Elastic Load Balancing), the
@@ -47,7 +52,7 @@ from moto.moto_server.werkzeug_app import DomainDispatcherApplication as Dispatc
 from moto.moto_server.werkzeug_app import MotoRequestHandler, create_backend_app
 from werkzeug.serving import run_simple
 
-SCOPE = re.compile(r"Credential=[^/]*/\d{8}/[^/]*/([^/]+)/aws4_request")
+SCOPE = re.compile(r"Credential=[^/]*/\d{8}/([^/]*)/([^/]+)/aws4_request")
 SESSION = botocore.session.get_session()
 LOCK = threading.Lock()
 TOKENS = {}  # token -> (action, other params, offset, page number)
@@ -183,7 +188,29 @@ def named(key):
     return first.endswith("Id") or first.endswith("Arns") or first == "Names"
 
 
-def one_page(app, environ, body, action, version, params, listing):
+def restorable(region, params):
+    """``keep(item)`` for DescribeSnapshots' ``RestorableBy.N`` as AWS reads it; ``None`` without."""
+    asked = {v for k, v in params if k.startswith("RestorableBy.")}
+    if not asked:
+        return None
+    from moto.core import DEFAULT_ACCOUNT_ID
+    from moto.ec2.models import ec2_backends
+
+    snapshots = ec2_backends[DEFAULT_ACCOUNT_ID][region].snapshots
+
+    def keep(item):
+        snap = snapshots.get(item.findtext("{*}snapshotId") or item.findtext("snapshotId"))
+        if snap is None:
+            return False
+        granted = set(snap.create_volume_permission_userids)
+        if "all" in snap.create_volume_permission_groups:
+            granted.add("all")
+        return "self" in asked or bool(asked & granted)
+
+    return keep
+
+
+def one_page(app, environ, body, action, version, params, listing, region):
     """The page the request asks for, cut from moto's whole answer."""
     list_name, (size_in, token_in, token_out) = listing
     rest = [(k, v) for k, v in params if k not in (size_in, token_in)]
@@ -216,6 +243,11 @@ def one_page(app, environ, body, action, version, params, listing):
     token_tag = token_out[0].lower() + token_out[1:] if parent is root else token_out
     holder = parent.find(ns + list_name)
     items = list(holder) if holder is not None else []
+    keep = restorable(region, rest) if action == "DescribeSnapshots" else None
+    if keep is not None:
+        for item in [i for i in items if not keep(i)]:
+            holder.remove(item)
+        items = list(holder)
     for old in parent.findall(ns + token_tag):
         parent.remove(old)
     for item in items[:offset] + items[offset + size :]:
@@ -241,10 +273,10 @@ def answer(app, environ, body, params):
     """moto's answer, or AWS's refusal of a request botocore's model does not allow."""
     fields = dict(params)
     scope = SCOPE.search(environ.get("HTTP_AUTHORIZATION", ""))
-    model = scope and "Action" in fields and model_for(scope.group(1), fields.get("Version"))
+    model = scope and "Action" in fields and model_for(scope.group(2), fields.get("Version"))
     if not model:
         return forward(app, environ, body)
-    service, action = scope.group(1), fields["Action"]
+    region, service, action = scope.group(1), scope.group(2), fields["Action"]
     try:
         if fields.get("Version") != model.api_version:
             raise Refusal("NoSuchVersion", f"{service} speaks Version {model.api_version}")
@@ -259,7 +291,7 @@ def answer(app, environ, body, params):
             raise unknown(args[0][0])
         listing = paged(operation)
         if listing:
-            return one_page(app, environ, body, action, fields["Version"], args, listing)
+            return one_page(app, environ, body, action, fields["Version"], args, listing, region)
         return forward(app, environ, body)
     except Refusal as refusal:
         code, message = refusal.args

@@ -80,8 +80,12 @@ impl Cloud for Alibaba {
         targets
     }
 
+    /// With its image shared with another account, so that its sharing is read: a listing
+    /// says only that it is shared.
     async fn fresh(&self) -> Self::World {
-        alibaba_peer::Peer::start().expect("the test has checked the models")
+        let peer = alibaba_peer::Peer::start().expect("the test has checked the models");
+        peer.cloud(|c| c.image_accounts = vec!["1234567890123456".into()]);
+        peer
     }
 
     fn upstream(&self, world: &Self::World) -> String {
@@ -157,8 +161,9 @@ impl Cloud for Tencent {
         ]
     }
 
-    /// With an old snapshot of a disk long gone and the custom image made from it, which the
-    /// sweep lists and a cleanup deletes, and a load balancer serving the instance.
+    /// With an old snapshot of a disk long gone, shared with another account (so that whom it
+    /// is shared with is read: the listing says only how many), and the custom image made from
+    /// it, which the sweep lists and a cleanup deletes, and a load balancer serving the instance.
     async fn fresh(&self) -> Self::World {
         let peer = tencent_peer::Peer::start().expect("the test has checked the models");
         peer.cloud(|c| {
@@ -171,6 +176,8 @@ impl Cloud for Tencent {
                 disk: "disk-gone".into(),
                 size: 50,
             });
+            c.snapshot_shares
+                .insert("snap-old".into(), vec!["100000000001".into()]);
             c.images.push(tencent_peer::cloud::Image {
                 id: "img-old".into(),
                 snapshots: vec!["snap-old".into()],
