@@ -1,18 +1,13 @@
 //! `gpumeter audit --json`: the report as one object. Amounts are exact decimal strings with
 //! their currency; an amount the bill does not give is `null`, never zero.
 
-use std::collections::HashMap;
-
 use gpumeter_core::audit::{
-    Amounts, AuditLedger, AuditReport, Cause, Charges, Finding, LeftoverWhy, TransferScope,
+    Amounts, AuditLedger, AuditReport, Cause, Charges, Finding, LeftoverWhy, Places, TransferScope,
 };
 use gpumeter_core::meter::ResourceKind;
 use gpumeter_core::money::Money;
 use gpumeter_core::text::one_line;
 use serde_json::{Value, json};
-
-/// Each line's file and line in it, by the line's index.
-type Places<'a> = HashMap<usize, (&'a str, u64)>;
 
 const CHARS: usize = 200;
 
@@ -150,7 +145,7 @@ fn finding(f: &Finding, places: &Places) -> Value {
         let named: Vec<Value> = f
             .lines()
             .iter()
-            .filter_map(|i| places.get(i))
+            .filter_map(|&i| places.get(i))
             .map(|(file, line)| json!({ "file": safe(file), "line": line }))
             .collect();
         map.insert("lines".into(), Value::Array(named));

@@ -49,6 +49,7 @@ pub fn bills(paths: &[std::path::PathBuf]) -> Result<Charges, Failure> {
             .read(&name, source)
             .map_err(|e| Failure::bad_input(e.to_string()))?;
     }
+    charges.finish();
     Ok(charges)
 }
 

@@ -2,11 +2,11 @@
 //! each kind, and one line of what is in question in all. Every string from a bill is made one
 //! safe line first.
 
-use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use gpumeter_core::audit::{
-    Amounts, AuditReport, Cause, Charges, Finding, FindingKind, LeftoverWhy, Mismatch, Transfer,
+    Amounts, AuditReport, Cause, Charges, Finding, FindingKind, LeftoverWhy, Mismatch, Places,
+    Transfer,
 };
 use gpumeter_core::money::Money;
 use gpumeter_core::text::one_line;
@@ -96,11 +96,11 @@ pub fn render(report: &AuditReport, charges: &Charges, files: usize, tz: &TimeZo
 }
 
 /// One finding on one line, with where its first bill line is.
-fn describe(f: &Finding, places: &HashMap<usize, (&str, u64)>, tz: &TimeZone) -> String {
+fn describe(f: &Finding, places: &Places, tz: &TimeZone) -> String {
     let at = f
         .lines()
         .first()
-        .and_then(|i| places.get(i))
+        .and_then(|&i| places.get(i))
         .map(|(file, line)| {
             format!(
                 " [{}:{}, {} line{}]",

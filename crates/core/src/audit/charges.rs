@@ -48,6 +48,12 @@ impl Charges {
         each_line(file, source, |line| self.add(at, &line))
     }
 
+    /// Done reading: what only the reading needed is let go.
+    pub fn finish(&mut self) {
+        self.open = HashMap::new();
+        self.names.finish();
+    }
+
     /// The lines read, in every file.
     pub fn lines_read(&self) -> usize {
         self.read
@@ -93,21 +99,25 @@ impl Charges {
     }
 
     /// Where the lines at `indexes` are: the file's name and the line in it.
-    pub fn locate(&self, indexes: &[usize]) -> HashMap<usize, (&str, u64)> {
-        let wanted: std::collections::HashSet<usize> = indexes.iter().copied().collect();
-        let mut out = HashMap::with_capacity(wanted.len());
+    pub fn locate(&self, indexes: &[usize]) -> Places<'_> {
+        let mut wanted = indexes.to_vec();
+        wanted.sort_unstable();
+        wanted.dedup();
+        let mut lines = vec![(u32::MAX, 0); wanted.len()];
         for run in &self.runs {
-            let file = self
-                .files
-                .get(run.attrs.file as usize)
-                .map_or("", |&f| self.names.get(f));
             for (index, line) in run.places() {
-                if wanted.contains(&index) {
-                    out.insert(index, (file, line));
+                if let Ok(at) = wanted.binary_search(&index)
+                    && let Some(slot) = lines.get_mut(at)
+                {
+                    *slot = (run.attrs.file, line);
                 }
             }
         }
-        out
+        Places {
+            indexes: wanted,
+            lines,
+            files: self.files.iter().map(|&f| self.names.get(f)).collect(),
+        }
     }
 
     fn file_of(&mut self, name: &str) -> u32 {
@@ -139,6 +149,25 @@ impl Charges {
         let n = u32::try_from(self.runs.len()).unwrap_or(u32::MAX);
         self.runs.push(Run::new(attrs, line, index));
         self.open.insert(attrs, n);
+    }
+}
+
+/// Lines' files and line numbers, by the lines' indexes (see [`Charges::locate`]).
+#[derive(Debug)]
+pub struct Places<'a> {
+    /// Sorted.
+    indexes: Vec<usize>,
+    /// The file's place among `files` and the line, for each of `indexes`.
+    lines: Vec<(u32, u64)>,
+    files: Vec<&'a str>,
+}
+
+impl Places<'_> {
+    /// The file and line of the bill's `index`-th line, when it was asked for.
+    pub fn get(&self, index: usize) -> Option<(&str, u64)> {
+        let at = self.indexes.binary_search(&index).ok()?;
+        let &(file, line) = self.lines.get(at)?;
+        Some((*self.files.get(file as usize)?, line))
     }
 }
 

@@ -17,7 +17,7 @@ use super::matching::share;
 pub(super) struct Index<'a> {
     charges: &'a Charges,
     span: (Timestamp, Timestamp),
-    /// The runs that name each resource.
+    /// The runs that name each resource the ledger holds.
     by_resource: HashMap<&'a str, Vec<usize>>,
     /// The ledger's instances by id (the first, where one repeats).
     instances: HashMap<&'a str, &'a LedgerInstance>,
@@ -31,11 +31,6 @@ impl<'a> Index<'a> {
         span: (Timestamp, Timestamp),
         ledger: &'a AuditLedger,
     ) -> Index<'a> {
-        let mut by_resource: HashMap<&str, Vec<usize>> = HashMap::new();
-        for (run, id) in charges.resources() {
-            step();
-            by_resource.entry(id).or_default().push(run);
-        }
         let mut instances = HashMap::new();
         let mut known = HashSet::new();
         for inst in &ledger.instances {
@@ -47,6 +42,14 @@ impl<'a> Index<'a> {
             step();
             known.insert(r.id.as_str());
         }
+        // Only what the ledger holds is looked up by id; the rest is unexplained, read once.
+        let mut by_resource: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (run, id) in charges.resources() {
+            step();
+            if known.contains(id) {
+                by_resource.entry(id).or_default().push(run);
+            }
+        }
         Index {
             charges,
             span,
@@ -56,7 +59,7 @@ impl<'a> Index<'a> {
         }
     }
 
-    /// The lines in span that name `resource`, in the bill's order.
+    /// The lines in span that name `resource` (one the ledger holds), in the bill's order.
     pub fn lines_of(&self, resource: &str) -> Vec<Charge<'a>> {
         let (since, until) = self.span;
         let runs = self

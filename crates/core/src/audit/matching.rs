@@ -197,7 +197,8 @@ fn unexplained(
     index: &Index,
     (since, until): (Timestamp, Timestamp),
 ) -> Vec<Finding> {
-    let mut groups: HashMap<(Option<&str>, &str), Gathered<Unexplained>> = HashMap::new();
+    let mut groups: HashMap<(Option<u32>, u32), u32> = HashMap::new();
+    let mut out: Vec<Gathered<Unexplained>> = Vec::new();
     for line in charges.iter() {
         step();
         let between = matches!(
@@ -216,9 +217,8 @@ fn unexplained(
         let Some(amount) = pro_rata(&line, since, until) else {
             continue;
         };
-        let group = groups
-            .entry((line.resource, line.service))
-            .or_insert_with(|| Gathered {
+        let at = *groups.entry(line.keys).or_insert_with(|| {
+            out.push(Gathered {
                 first: line.index,
                 finding: Unexplained {
                     resource: line.resource.map(str::to_string),
@@ -227,12 +227,18 @@ fn unexplained(
                     lines: Vec::new(),
                 },
             });
+            u32::try_from(out.len() - 1).unwrap_or(u32::MAX)
+        });
+        let Some(group) = out.get_mut(at as usize) else {
+            continue;
+        };
         group.first = group.first.min(line.index);
         group.finding.amounts.add(amount);
         group.finding.lines.push(line.index);
     }
-    let kept = groups
-        .into_values()
+    drop(groups);
+    let kept = out
+        .into_iter()
         .filter(|g| g.finding.amounts.0.iter().any(|m| !m.is_zero()))
         .map(|mut g| {
             g.finding.lines.sort_unstable();

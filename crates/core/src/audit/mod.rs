@@ -17,7 +17,7 @@ pub mod report;
 
 pub use bill::{BillFormat, BillLine, ChargeKind, LineSource, TransferScope};
 pub use bills::{BillError, each_line, read_bill, read_bill_from};
-pub use charges::{Charge, Charges};
+pub use charges::{Charge, Charges, Places};
 pub use findings::{
     Amounts, Cause, Finding, FindingKind, Leftover, LeftoverWhy, Mismatch, OverlapCharge, Transfer,
     Unexplained,

@@ -129,6 +129,7 @@ impl Run {
             end: Timestamp::from_nanosecond(from + self.step).ok()?,
             quantity: self.quantity,
             billed: Money::new(self.billed, self.attrs.currency),
+            keys: (self.attrs.resource, self.attrs.service),
         })
     }
 }
@@ -148,4 +149,6 @@ pub struct Charge<'a> {
     pub end: Timestamp,
     pub quantity: Option<Decimal>,
     pub billed: Money,
+    /// The resource's and the service's numbers: a key cheaper than their strings.
+    pub(crate) keys: (Option<u32>, u32),
 }
