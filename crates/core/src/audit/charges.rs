@@ -8,6 +8,7 @@ mod names;
 mod run;
 
 use std::collections::HashMap;
+use std::hash::{BuildHasher, RandomState};
 
 use jiff::Timestamp;
 
@@ -24,8 +25,11 @@ pub struct Charges {
     names: Names,
     files: Vec<Sym>,
     runs: Vec<Run>,
-    /// The latest run of each set of attributes: the only one a new line may extend.
-    open: HashMap<Attrs, u32>,
+    /// The latest run of each set of attributes, by their hash: the only one a new line may
+    /// extend. The run's own attributes are compared, so two sets of one hash only share
+    /// the slot (each line then starts a run), never a run.
+    open: HashMap<u64, u32>,
+    hasher: RandomState,
     read: usize,
     first_start: Option<Timestamp>,
     last_end: Option<Timestamp>,
@@ -140,15 +144,17 @@ impl Charges {
         self.first_start = Some(self.first_start.map_or(line.start, |s| s.min(line.start)));
         self.last_end = Some(self.last_end.map_or(line.end, |e| e.max(line.end)));
         let attrs = Attrs::of(line, file, &mut self.names);
-        if let Some(&open) = self.open.get(&attrs)
+        let key = self.hasher.hash_one(attrs);
+        if let Some(&open) = self.open.get(&key)
             && let Some(run) = self.runs.get_mut(open as usize)
+            && run.attrs == attrs
             && run.extend(line, index)
         {
             return;
         }
         let n = u32::try_from(self.runs.len()).unwrap_or(u32::MAX);
         self.runs.push(Run::new(attrs, line, index));
-        self.open.insert(attrs, n);
+        self.open.insert(key, n);
     }
 }
 

@@ -52,7 +52,7 @@ pub fn audit_charges(
     findings.extend(transfers(charges, ledger, span));
     findings.extend(compute::overlaps(&index, ledger, span));
     findings.extend(compute::mismatches(&index, ledger, span, tolerance));
-    findings.extend(unexplained(charges, &index, span));
+    unexplained(charges, &index, span, &mut findings);
     AuditReport {
         since,
         until,
@@ -196,7 +196,8 @@ fn unexplained(
     charges: &Charges,
     index: &Index,
     (since, until): (Timestamp, Timestamp),
-) -> Vec<Finding> {
+    findings: &mut Vec<Finding>,
+) {
     let mut groups: HashMap<(Option<u32>, u32), u32> = HashMap::new();
     let mut out: Vec<Gathered<Unexplained>> = Vec::new();
     for line in charges.iter() {
@@ -237,15 +238,12 @@ fn unexplained(
         group.finding.lines.push(line.index);
     }
     drop(groups);
-    let kept = out
-        .into_iter()
-        .filter(|g| g.finding.amounts.0.iter().any(|m| !m.is_zero()))
-        .map(|mut g| {
-            g.finding.lines.sort_unstable();
-            g
-        });
-    Gathered::order(kept)
-        .into_iter()
-        .map(Finding::Unexplained)
-        .collect()
+    // In place: with a resource to every line, these are as many as the lines.
+    out.retain(|g| g.finding.amounts.0.iter().any(|m| !m.is_zero()));
+    out.sort_unstable_by_key(|g| g.first);
+    findings.reserve(out.len());
+    for mut g in out {
+        g.finding.lines.sort_unstable();
+        findings.push(Finding::Unexplained(g.finding));
+    }
 }
