@@ -6,7 +6,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use gpumeter_core::audit::{AuditLedger, Tolerance, audit, read_bill};
+use gpumeter_core::audit::{AuditLedger, Charges, Tolerance, audit_charges};
 use jiff::Timestamp;
 
 /// A FOCUS bill of `lines` hourly disk lines, each for a volume of its own.
@@ -28,6 +28,13 @@ fn bill_text(lines: usize) -> String {
     text
 }
 
+/// The bill read as `gpumeter audit` reads it: streamed into the fold.
+fn fold(bytes: &[u8]) -> Charges {
+    let mut charges = Charges::default();
+    charges.read("bill.csv", bytes).unwrap();
+    charges
+}
+
 fn read_and_match(c: &mut Criterion) {
     let mut group = c.benchmark_group("audit_distinct_resources");
     group.sample_size(10);
@@ -39,18 +46,18 @@ fn read_and_match(c: &mut Criterion) {
     let ledger = AuditLedger::default();
     for lines in [10_000, 80_000] {
         let text = bill_text(lines);
-        let read = read_bill("bill.csv", text.as_bytes()).unwrap();
-        assert_eq!(read.len(), lines);
+        let read = fold(text.as_bytes());
+        assert_eq!(read.lines_read(), lines);
         assert_eq!(
-            audit(&read, &ledger, span, Tolerance::default())
+            audit_charges(&read, &ledger, span, Tolerance::default())
                 .findings
                 .len(),
             lines
         );
         group.bench_with_input(BenchmarkId::from_parameter(lines), &text, |b, text| {
             b.iter(|| {
-                let read = read_bill("bill.csv", black_box(text.as_bytes())).unwrap();
-                audit(&read, &ledger, span, Tolerance::default())
+                let read = fold(black_box(text.as_bytes()));
+                audit_charges(&read, &ledger, span, Tolerance::default())
             });
         });
     }

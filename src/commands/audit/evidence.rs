@@ -1,23 +1,26 @@
 //! `--evidence DIR`: the refund case on disk. The directory and every file in it are private
 //! to the owner (`files`), since a bill and an account's actions are nobody else's business.
 
-use std::path::Path;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
 
-use gpumeter_core::audit::evidence::{actions_csv, bill_lines_csv, minutes_csv, summary};
-use gpumeter_core::audit::{AuditLedger, AuditReport, BillLine};
+use gpumeter_core::audit::evidence::{actions_csv, bill_lines_csv_of, minutes_csv, summary};
+use gpumeter_core::audit::{AuditLedger, AuditReport};
 use jiff::Timestamp;
 
 use super::super::Failure;
+use super::read;
 use crate::files;
 use crate::ledger::Ledger;
 
 /// Writes `summary.md`, `actions.csv`, `minutes.csv` and `bill-lines.csv` into `dir`, for the
-/// instances the findings concern (every instance of the span when nothing was found).
+/// instances the findings concern (every instance of the span when nothing was found). The
+/// lines behind the findings are read again from `bills`.
 pub fn write(
     dir: &Path,
     report: &AuditReport,
     view: &AuditLedger,
-    lines: &[BillLine],
+    bills: &[PathBuf],
     ledger: &Ledger,
 ) -> Result<(), Failure> {
     let mut ids: Vec<&str> = report.findings.iter().flat_map(|f| f.instances()).collect();
@@ -40,6 +43,12 @@ pub fn write(
     let minutes = ledger
         .audit_minutes(&ids, from, report.until)
         .map_err(failed)?;
+    let wanted: BTreeSet<usize> = report
+        .findings
+        .iter()
+        .flat_map(|f| f.lines().iter().copied())
+        .collect();
+    let lines = read::lines_at(bills, &wanted)?;
     let cannot = |what: &str, e: std::io::Error| {
         Failure::failed(format!("cannot write {}: {e}", dir.join(what).display()))
     };
@@ -49,7 +58,10 @@ pub fn write(
         ("summary.md", summary(report, view, &actions)),
         ("actions.csv", actions_csv(&actions)),
         ("minutes.csv", minutes_csv(&minutes)),
-        ("bill-lines.csv", bill_lines_csv(report, lines)),
+        (
+            "bill-lines.csv",
+            bill_lines_csv_of(report, |i| lines.get(&i)),
+        ),
     ] {
         files::write_private(&dir.join(name), text.as_bytes()).map_err(|e| cannot(name, e))?;
     }

@@ -2,7 +2,7 @@
 //! their currency; an amount the bill does not give is `null`, never zero.
 
 use gpumeter_core::audit::{
-    Amounts, AuditLedger, AuditReport, BillLine, Cause, Finding, LeftoverWhy, TransferScope,
+    Amounts, AuditLedger, AuditReport, Cause, Charges, Finding, LeftoverWhy, Places, TransferScope,
 };
 use gpumeter_core::meter::ResourceKind;
 use gpumeter_core::money::Money;
@@ -28,7 +28,13 @@ fn safe(text: &str) -> String {
 }
 
 /// The report, with each finding's bill lines named by file and line.
-pub fn shape(report: &AuditReport, ledger: &AuditLedger, lines: &[BillLine]) -> Value {
+pub fn shape(report: &AuditReport, ledger: &AuditLedger, charges: &Charges) -> Value {
+    let behind: Vec<usize> = report
+        .findings
+        .iter()
+        .flat_map(|f| f.lines().iter().copied())
+        .collect();
+    let places = charges.locate(&behind);
     let totals: Vec<Value> = report
         .totals()
         .iter()
@@ -55,13 +61,13 @@ pub fn shape(report: &AuditReport, ledger: &AuditLedger, lines: &[BillLine]) -> 
             "released": i.released.map(|t| t.to_string()),
             "metered": opt(i.metered),
         })).collect::<Vec<_>>(),
-        "findings": report.findings.iter().map(|f| finding(f, lines)).collect::<Vec<_>>(),
+        "findings": report.findings.iter().map(|f| finding(f, &places)).collect::<Vec<_>>(),
         "totals": totals,
         "disputed": amounts(&report.disputed()),
     })
 }
 
-fn finding(f: &Finding, lines: &[BillLine]) -> Value {
+fn finding(f: &Finding, places: &Places) -> Value {
     let mut v = match f {
         Finding::Leftover(l) => json!({
             "resource": safe(&l.resource),
@@ -139,8 +145,8 @@ fn finding(f: &Finding, lines: &[BillLine]) -> Value {
         let named: Vec<Value> = f
             .lines()
             .iter()
-            .filter_map(|&i| lines.get(i))
-            .map(|l| json!({ "file": safe(&l.source.file), "line": l.source.line }))
+            .filter_map(|&i| places.get(i))
+            .map(|(file, line)| json!({ "file": safe(file), "line": line }))
             .collect();
         map.insert("lines".into(), Value::Array(named));
     }

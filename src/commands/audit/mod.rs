@@ -11,7 +11,7 @@ mod text;
 
 use std::process::ExitCode;
 
-use gpumeter_core::audit::{AuditLedger, AuditReport, BillLine, Tolerance, audit};
+use gpumeter_core::audit::{AuditLedger, AuditReport, Charges, Tolerance, audit_charges};
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
 
@@ -54,8 +54,8 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> CommandResult {
     let now = Timestamp::now();
     let now = Timestamp::from_second(now.as_second()).unwrap_or(now);
     let tz = ctx.config.user_zone().tz;
-    let lines = read::bills(&args.bills)?;
-    let span = span(args, &lines, now, &tz)?;
+    let charges = read::bills(&args.bills)?;
+    let span = span(args, &charges, now, &tz)?;
     let path = ledger::path_in(&ctx.data_dir, ctx.demo);
     if ctx.demo && !path.exists() {
         let mut fresh = Ledger::open(&path).map_err(|e| Failure::failed(e.to_string()))?;
@@ -74,16 +74,17 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> CommandResult {
         .map_err(|e| Failure::failed(e.to_string()))?;
     let records = account::records(&ctx, &ledger).map_err(|e| Failure::failed(e.to_string()))?;
     metered_from_accounts(&mut view, &account::meters(&records, now), span, now);
-    let report = audit(&lines, &view, span, Tolerance::percent(args.tolerance));
+    let report = audit_charges(&charges, &view, span, Tolerance::percent(args.tolerance));
     if let Some(dir) = &args.evidence {
-        evidence::write(dir, &report, &view, &lines, &ledger)?;
+        evidence::write(dir, &report, &view, &args.bills, &ledger)?;
     }
     if args.json {
         emit(
-            &serde_json::to_string_pretty(&json::shape(&report, &view, &lines)).unwrap_or_default(),
+            &serde_json::to_string_pretty(&json::shape(&report, &view, &charges))
+                .unwrap_or_default(),
         );
     } else {
-        emit(text::render(&report, &lines, args.bills.len(), &tz).trim_end());
+        emit(text::render(&report, &charges, args.bills.len(), &tz).trim_end());
         if let Some(dir) = &args.evidence {
             emit(&format!("evidence written to {}", dir.display()));
         }
@@ -103,7 +104,7 @@ pub fn exit_code(report: &AuditReport) -> ExitCode {
 /// `[since, until)`: the flags where given, else the bills' own first and last charge.
 fn span(
     args: &AuditArgs,
-    lines: &[BillLine],
+    charges: &Charges,
     now: Timestamp,
     tz: &TimeZone,
 ) -> Result<(Timestamp, Timestamp), Failure> {
@@ -116,8 +117,8 @@ fn span(
             ))
         }),
     };
-    let since = bound("--since", &args.since, lines.iter().map(|l| l.start).min())?;
-    let until = bound("--until", &args.until, lines.iter().map(|l| l.end).max())?;
+    let since = bound("--since", &args.since, charges.first_start())?;
+    let until = bound("--until", &args.until, charges.last_end())?;
     if since >= until {
         return Err(Failure::bad_input(format!(
             "--since ({since}) must be before --until ({until})"

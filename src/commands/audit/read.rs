@@ -1,17 +1,18 @@
 //! Reading the bill files: regular files only, gunzipped when they start with the gzip magic
 //! (AWS writes its exports as `.csv.gz`), each streamed to the core's reader with the name the
-//! user gave it. Never the whole file in memory: the core keeps one row at a time, and what
-//! comes out of the file is bounded ([`Bounds`]) so a small gzip that expands to gigabytes is
-//! refused as it expands, not after.
+//! user gave it. Never the whole file in memory: the core reads one row at a time and folds it
+//! into what matching needs ([`Charges`]), and what comes out of the file is bounded
+//! ([`Bounds`]) so a small gzip that expands to gigabytes is refused as it expands, not after.
 
 use std::cell::Cell;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 use std::rc::Rc;
 
 use flate2::bufread::MultiGzDecoder;
-use gpumeter_core::audit::{BillLine, read_bill_from};
+use gpumeter_core::audit::{BillLine, Charges, each_line};
 
 use super::super::Failure;
 
@@ -38,20 +39,45 @@ pub const BOUNDS: Bounds = Bounds {
     ratio_after: 16 << 20,
 };
 
-/// Every line of every file in `paths`, in the order given.
-pub fn bills(paths: &[std::path::PathBuf]) -> Result<Vec<BillLine>, Failure> {
-    let mut lines = Vec::new();
+/// Every line of every file in `paths`, in the order given, folded.
+pub fn bills(paths: &[std::path::PathBuf]) -> Result<Charges, Failure> {
+    let mut charges = Charges::default();
     for path in paths {
-        lines.extend(bill(path, BOUNDS)?);
+        let name = path.display().to_string();
+        let source = open(path, BOUNDS).map_err(|e| Failure::bad_input(format!("{name}: {e}")))?;
+        charges
+            .read(&name, source)
+            .map_err(|e| Failure::bad_input(e.to_string()))?;
     }
-    Ok(lines)
+    charges.finish();
+    Ok(charges)
 }
 
-/// Every line of the bill at `path`, read within `bounds`.
-pub fn bill(path: &Path, bounds: Bounds) -> Result<Vec<BillLine>, Failure> {
+/// The lines of `paths` at `wanted` (their places among every line of the files, in the
+/// order given), read again: the evidence names the lines behind the findings whole, and the
+/// fold kept none whole.
+pub fn lines_at(
+    paths: &[std::path::PathBuf],
+    wanted: &BTreeSet<usize>,
+) -> Result<BTreeMap<usize, BillLine>, Failure> {
+    let mut found = BTreeMap::new();
+    let mut index = 0;
+    for path in paths {
+        each(path, BOUNDS, |line| {
+            if wanted.contains(&index) {
+                found.insert(index, line);
+            }
+            index += 1;
+        })?;
+    }
+    Ok(found)
+}
+
+/// Each line of the bill at `path`, read within `bounds`, handed to `take`.
+pub fn each(path: &Path, bounds: Bounds, take: impl FnMut(BillLine)) -> Result<(), Failure> {
     let name = path.display().to_string();
     let source = open(path, bounds).map_err(|e| Failure::bad_input(format!("{name}: {e}")))?;
-    read_bill_from(&name, source).map_err(|e| Failure::bad_input(e.to_string()))
+    each_line(&name, source, take).map_err(|e| Failure::bad_input(e.to_string()))
 }
 
 /// Why a bill file could not be opened.

@@ -35,6 +35,13 @@ fn bomb(dir: &Path, head: &[u8], unit: &[u8], members: usize) -> PathBuf {
     path
 }
 
+/// Every line of the bill at `path`, read within `bounds`.
+fn bill(path: &Path, bounds: Bounds) -> Result<Vec<BillLine>, Failure> {
+    let mut lines = Vec::new();
+    each(path, bounds, |l| lines.push(l))?;
+    Ok(lines)
+}
+
 fn message(r: Result<Vec<BillLine>, Failure>) -> String {
     match r {
         Ok(lines) => panic!("read {} lines", lines.len()),

@@ -5,7 +5,8 @@
 use std::fmt::Write as _;
 
 use gpumeter_core::audit::{
-    Amounts, AuditReport, BillLine, Cause, Finding, FindingKind, LeftoverWhy, Mismatch, Transfer,
+    Amounts, AuditReport, Cause, Charges, Finding, FindingKind, LeftoverWhy, Mismatch, Places,
+    Transfer,
 };
 use gpumeter_core::money::Money;
 use gpumeter_core::text::one_line;
@@ -44,7 +45,13 @@ fn heading(kind: FindingKind) -> &'static str {
 
 /// The whole report as text.
 /// Times are in `tz`, with the zone named.
-pub fn render(report: &AuditReport, lines: &[BillLine], files: usize, tz: &TimeZone) -> String {
+pub fn render(report: &AuditReport, charges: &Charges, files: usize, tz: &TimeZone) -> String {
+    let firsts: Vec<usize> = report
+        .findings
+        .iter()
+        .filter_map(|f| f.lines().first().copied())
+        .collect();
+    let places = charges.locate(&firsts);
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -70,7 +77,7 @@ pub fn render(report: &AuditReport, lines: &[BillLine], files: usize, tz: &TimeZ
     for (kind, total) in report.totals() {
         let _ = writeln!(out, "\n{}", heading(kind));
         for f in report.of(kind) {
-            let _ = writeln!(out, "  {}", describe(f, lines, tz));
+            let _ = writeln!(out, "  {}", describe(f, &places, tz));
         }
         let _ = writeln!(out, "  total: {}", money(&total));
     }
@@ -89,16 +96,16 @@ pub fn render(report: &AuditReport, lines: &[BillLine], files: usize, tz: &TimeZ
 }
 
 /// One finding on one line, with where its first bill line is.
-fn describe(f: &Finding, lines: &[BillLine], tz: &TimeZone) -> String {
+fn describe(f: &Finding, places: &Places, tz: &TimeZone) -> String {
     let at = f
         .lines()
         .first()
-        .and_then(|&i| lines.get(i))
-        .map(|l| {
+        .and_then(|&i| places.get(i))
+        .map(|(file, line)| {
             format!(
                 " [{}:{}, {} line{}]",
-                safe(&l.source.file),
-                l.source.line,
+                safe(file),
+                line,
                 f.lines().len(),
                 if f.lines().len() == 1 { "" } else { "s" }
             )

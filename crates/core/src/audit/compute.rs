@@ -4,7 +4,8 @@
 use jiff::Timestamp;
 use rust_decimal::Decimal;
 
-use super::bill::{BillLine, ChargeKind};
+use super::bill::ChargeKind;
+use super::charges::Charge;
 use super::findings::{Amounts, Cause, Finding, Mismatch, OverlapCharge};
 use super::index::{Index, step};
 use super::ledger::{AuditLedger, LedgerInstance};
@@ -17,24 +18,28 @@ const HOUR: i64 = 3600;
 
 /// The compute lines in span of `instance` that fall (at least partly) in `[from, to)`.
 fn compute_lines<'a>(
-    lines: &'a [BillLine],
-    index: &'a Index,
-    instance: &'a str,
+    index: &Index<'a>,
+    instance: &str,
     from: Timestamp,
     to: Timestamp,
-) -> impl Iterator<Item = usize> + 'a {
-    index.lines_of(instance).iter().copied().filter(move |&i| {
+) -> Vec<Charge<'a>> {
+    let mut lines = index.lines_of(instance);
+    lines.retain(|l| {
         step();
-        let l = &lines[i];
         l.kind == ChargeKind::Compute && share(l, from, to).is_some()
-    })
+    });
+    lines
+}
+
+/// The bill's indexes of `lines`.
+fn indexes(lines: &[Charge]) -> Vec<usize> {
+    lines.iter().map(|l| l.index).collect()
 }
 
 /// Pairs of instances of the same provider and SKU (and region, where both are known) that
 /// ran at the same time within the span, as the report's overlap finds them; each priced from
 /// the later instance's compute lines within the overlap.
 pub(super) fn overlaps(
-    lines: &[BillLine],
     index: &Index,
     ledger: &AuditLedger,
     (since, until): (Timestamp, Timestamp),
@@ -62,10 +67,10 @@ pub(super) fn overlaps(
             } else {
                 (b, a)
             };
-            let picked: Vec<usize> = compute_lines(lines, index, &second.id, from, to).collect();
+            let picked = compute_lines(index, &second.id, from, to);
             let mut amounts = Amounts::default();
-            for &i in &picked {
-                if let Some(m) = pro_rata(&lines[i], from, to) {
+            for line in &picked {
+                if let Some(m) = pro_rata(line, from, to) {
                     amounts.add(m);
                 }
             }
@@ -76,7 +81,7 @@ pub(super) fn overlaps(
                 from,
                 until: to,
                 amounts,
-                lines: picked,
+                lines: indexes(&picked),
             }));
         }
     }
@@ -86,7 +91,6 @@ pub(super) fn overlaps(
 /// Each instance's compute on the bill against the meter's, where they differ by more than
 /// `tolerance`. Lines that start after a release count as leftovers, not here.
 pub(super) fn mismatches(
-    lines: &[BillLine],
     index: &Index,
     ledger: &AuditLedger,
     (since, until): (Timestamp, Timestamp),
@@ -97,12 +101,11 @@ pub(super) fn mismatches(
         step();
         // A line that starts after the release is a leftover's; one that straddles it bills
         // the hour's usage before it, whole.
-        let picked: Vec<usize> = compute_lines(lines, index, &inst.id, since, until)
-            .filter(|&i| inst.released.is_none_or(|r| lines[i].start < r))
-            .collect();
+        let mut picked = compute_lines(index, &inst.id, since, until);
+        picked.retain(|l| inst.released.is_none_or(|r| l.start < r));
         let mut billed = Amounts::default();
-        for &i in &picked {
-            if let Some(m) = pro_rata(&lines[i], since, until) {
+        for line in &picked {
+            if let Some(m) = pro_rata(line, since, until) {
                 billed.add(m);
             }
         }
@@ -117,7 +120,7 @@ pub(super) fn mismatches(
                     metered: None,
                     difference: None,
                     cause: Cause::MissingOnSheet,
-                    lines: picked.clone(),
+                    lines: indexes(&picked),
                 }));
             }
         }
@@ -140,8 +143,8 @@ pub(super) fn mismatches(
                 billed: Some(b),
                 metered: Some(metered),
                 difference: Some(Money::new(b.amount - metered.amount, b.currency)),
-                cause: cause(inst, lines, &picked, (since, until), b, metered, tolerance),
-                lines: picked,
+                cause: cause(inst, &picked, (since, until), b, metered, tolerance),
+                lines: indexes(&picked),
             }),
         };
         out.extend(found.map(Finding::Mismatch));
@@ -154,8 +157,7 @@ pub(super) fn mismatches(
 /// than a billing step per line (rounding) or by more (hours the meter did not see).
 fn cause(
     inst: &LedgerInstance,
-    lines: &[BillLine],
-    picked: &[usize],
+    picked: &[Charge],
     (from, to): (Timestamp, Timestamp),
     billed: Money,
     metered: Money,
@@ -164,7 +166,7 @@ fn cause(
     let Some(rate) = inst.rate_per_hour.filter(|r| r.currency == billed.currency) else {
         return Cause::MissingOnSheet;
     };
-    let Some(bill_hours) = hours(lines, picked, from, to) else {
+    let Some(bill_hours) = hours(picked, from, to) else {
         return Cause::Unknown;
     };
     if rate.amount.is_zero() || bill_hours.is_zero() {
@@ -194,11 +196,10 @@ fn cause(
 
 /// The hours the lines charge within `[from, to)`, pro rata; `None` when a line gives no
 /// quantity in hours or seconds.
-fn hours(lines: &[BillLine], picked: &[usize], from: Timestamp, to: Timestamp) -> Option<Decimal> {
+fn hours(picked: &[Charge], from: Timestamp, to: Timestamp) -> Option<Decimal> {
     let mut total = Decimal::ZERO;
-    for &i in picked {
-        let line = &lines[i];
-        let per_hour = match line.unit.as_deref().map(str::trim) {
+    for line in picked {
+        let per_hour = match line.unit.map(str::trim) {
             Some(u) if is_hours(u) => Decimal::ONE,
             Some(u) if is_seconds(u) => Decimal::from(HOUR),
             _ => return None,

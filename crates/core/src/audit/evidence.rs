@@ -4,7 +4,7 @@
 
 mod csv;
 
-pub use csv::{actions_csv, bill_lines_csv, minutes_csv};
+pub use csv::{actions_csv, bill_lines_csv, bill_lines_csv_of, minutes_csv};
 
 use std::fmt::Write as _;
 

@@ -1,18 +1,23 @@
-//! The lines in the span by resource id, and the ledger's instances and resources by id,
-//! built once so that each finding looks its lines up rather than scanning every line of the
-//! bill: the audit grows with the lines, not with the lines times the resources.
+//! The bill's runs by resource id, and the ledger's instances and resources by id, built once
+//! so that each finding looks its lines up rather than scanning every line of the bill: the
+//! audit grows with the lines, not with the lines times the resources.
 //!
 //! Every loop of the audit counts its turns with [`step`], so that a test can hold the work to
 //! the size of the input without timing it.
 
 use std::collections::{HashMap, HashSet};
 
-use super::bill::BillLine;
+use jiff::Timestamp;
+
+use super::charges::{Charge, Charges};
 use super::ledger::{AuditLedger, LedgerInstance};
+use super::matching::share;
 
 /// The lookups the audit's findings share.
 pub(super) struct Index<'a> {
-    /// The indexes of the lines in span that name each resource, in the bill's order.
+    charges: &'a Charges,
+    span: (Timestamp, Timestamp),
+    /// The runs that name each resource the ledger holds.
     by_resource: HashMap<&'a str, Vec<usize>>,
     /// The ledger's instances by id (the first, where one repeats).
     instances: HashMap<&'a str, &'a LedgerInstance>,
@@ -21,14 +26,11 @@ pub(super) struct Index<'a> {
 }
 
 impl<'a> Index<'a> {
-    pub fn new(lines: &'a [BillLine], in_span: &[usize], ledger: &'a AuditLedger) -> Index<'a> {
-        let mut by_resource: HashMap<&str, Vec<usize>> = HashMap::new();
-        for &i in in_span {
-            step();
-            if let Some(id) = lines[i].resource_id.as_deref() {
-                by_resource.entry(id).or_default().push(i);
-            }
-        }
+    pub fn new(
+        charges: &'a Charges,
+        span: (Timestamp, Timestamp),
+        ledger: &'a AuditLedger,
+    ) -> Index<'a> {
         let mut instances = HashMap::new();
         let mut known = HashSet::new();
         for inst in &ledger.instances {
@@ -40,16 +42,40 @@ impl<'a> Index<'a> {
             step();
             known.insert(r.id.as_str());
         }
+        // Only what the ledger holds is looked up by id; the rest is unexplained, read once.
+        let mut by_resource: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (run, id) in charges.resources() {
+            step();
+            if known.contains(id) {
+                by_resource.entry(id).or_default().push(run);
+            }
+        }
         Index {
+            charges,
+            span,
             by_resource,
             instances,
             known,
         }
     }
 
-    /// The lines in span that name `resource`, in the bill's order.
-    pub fn lines_of(&self, resource: &str) -> &[usize] {
-        self.by_resource.get(resource).map_or(&[], Vec::as_slice)
+    /// The lines in span that name `resource` (one the ledger holds), in the bill's order.
+    pub fn lines_of(&self, resource: &str) -> Vec<Charge<'a>> {
+        let (since, until) = self.span;
+        let runs = self
+            .by_resource
+            .get(resource)
+            .map_or(&[][..], Vec::as_slice);
+        let mut lines: Vec<Charge<'a>> = runs
+            .iter()
+            .flat_map(|&r| self.charges.run(r))
+            .filter(|l| {
+                step();
+                share(l, since, until).is_some()
+            })
+            .collect();
+        lines.sort_unstable_by_key(|l| l.index);
+        lines
     }
 
     /// The ledger's instance `id`.

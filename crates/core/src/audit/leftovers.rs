@@ -6,7 +6,6 @@ use std::collections::BTreeMap;
 
 use jiff::Timestamp;
 
-use super::bill::BillLine;
 use super::findings::{Amounts, Finding, Leftover, LeftoverWhy};
 use super::index::{Index, step};
 use super::ledger::{AuditLedger, LedgerResource};
@@ -16,7 +15,6 @@ use crate::money::Money;
 
 /// Every leftover charge among the lines in span, one finding per resource.
 pub(super) fn find(
-    lines: &[BillLine],
     index: &Index,
     ledger: &AuditLedger,
     span: (Timestamp, Timestamp),
@@ -34,7 +32,7 @@ pub(super) fn find(
                 whole: true,
                 ended: true,
             };
-            out.extend(left.charges(lines, index, span));
+            out.extend(left.charges(index, span));
         }
     }
     let mut by_id: BTreeMap<&str, Vec<&LedgerResource>> = BTreeMap::new();
@@ -44,7 +42,7 @@ pub(super) fn find(
     }
     for rows in by_id.values() {
         if let Some(left) = cutoff(index, rows) {
-            out.extend(left.charges(lines, index, span));
+            out.extend(left.charges(index, span));
         }
     }
     out
@@ -110,35 +108,29 @@ fn cutoff<'a>(index: &Index, rows: &[&'a LedgerResource]) -> Option<Cutoff<'a>> 
 impl Cutoff<'_> {
     /// The resource's lines charged after the cutoff, as one finding; none when there are
     /// none or they sum to nothing.
-    fn charges(
-        &self,
-        lines: &[BillLine],
-        index: &Index,
-        (since, until): (Timestamp, Timestamp),
-    ) -> Option<Finding> {
+    fn charges(&self, index: &Index, (since, until): (Timestamp, Timestamp)) -> Option<Finding> {
         let from = self.at.map_or(since, |at| at.max(since));
         let (mut amounts, mut refunded) = (Amounts::default(), Amounts::default());
         let mut picked = Vec::new();
         let mut first: Option<Timestamp> = None;
-        for &i in index.lines_of(self.resource) {
+        for line in index.lines_of(self.resource) {
             step();
-            let line = &lines[i];
             // A refund is dated when given, often over the whole month: it counts whole
             // against the charges whenever its period reaches past the cutoff.
             if line.billed.amount.is_sign_negative() && !line.billed.is_zero() {
                 if line.end > from || line.start >= from {
                     refunded.add(line.billed);
-                    picked.push(i);
+                    picked.push(line.index);
                 }
                 continue;
             }
-            if share(line, from, until).is_none() || (self.whole && line.start < from) {
+            if share(&line, from, until).is_none() || (self.whole && line.start < from) {
                 continue;
             }
-            if let Some(m) = pro_rata(line, from, until) {
+            if let Some(m) = pro_rata(&line, from, until) {
                 amounts.add(m);
             }
-            picked.push(i);
+            picked.push(line.index);
             first = Some(first.map_or(line.start, |f| f.min(line.start)));
         }
         if first.is_none() || amounts.0.iter().all(Money::is_zero) {

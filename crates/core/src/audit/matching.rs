@@ -3,12 +3,12 @@
 //! [`Finding`]. Pure: the lines, the ledger and the span come in as arguments.
 
 use std::collections::HashMap;
-use std::collections::hash_map::Entry;
 
 use jiff::Timestamp;
 use rust_decimal::Decimal;
 
 use super::bill::{BillLine, ChargeKind, TransferScope};
+use super::charges::{Charge, Charges};
 use super::findings::{Amounts, Finding, Transfer, Unexplained};
 use super::index::{Index, step};
 use super::ledger::{AuditLedger, LedgerInstance};
@@ -17,40 +17,48 @@ use super::{compute, leftovers};
 use crate::money::Money;
 
 /// Matches `lines` against `ledger` over `span` (`[since, until)`), holding the bill to
-/// `tolerance` where it is compared with the meter.
+/// `tolerance` where it is compared with the meter; the lines are folded first (see
+/// [`audit_charges`]).
 pub fn audit(
     lines: &[BillLine],
     ledger: &AuditLedger,
     span: (Timestamp, Timestamp),
     tolerance: Tolerance,
 ) -> AuditReport {
+    audit_charges(&Charges::of(lines.iter().cloned()), ledger, span, tolerance)
+}
+
+/// Matches the bill folded into `charges` against `ledger` over `span` (`[since, until)`),
+/// holding the bill to `tolerance` where it is compared with the meter.
+pub fn audit_charges(
+    charges: &Charges,
+    ledger: &AuditLedger,
+    span: (Timestamp, Timestamp),
+    tolerance: Tolerance,
+) -> AuditReport {
     let (since, until) = span;
-    let in_span: Vec<usize> = (0..lines.len())
-        .filter(|&i| {
-            step();
-            share(&lines[i], since, until).is_some()
-        })
-        .collect();
     let mut billed = Amounts::default();
-    for &i in &in_span {
+    let mut lines_in_span = 0;
+    for line in charges.iter() {
         step();
-        if let Some(m) = pro_rata(&lines[i], since, until) {
+        if let Some(m) = pro_rata(&line, since, until) {
+            lines_in_span += 1;
             billed.add(m);
         }
     }
-    let index = Index::new(lines, &in_span, ledger);
+    let index = Index::new(charges, span, ledger);
     let mut findings = Vec::new();
-    findings.extend(leftovers::find(lines, &index, ledger, span));
-    findings.extend(transfers(lines, &in_span, ledger, span));
-    findings.extend(compute::overlaps(lines, &index, ledger, span));
-    findings.extend(compute::mismatches(lines, &index, ledger, span, tolerance));
-    findings.extend(unexplained(lines, &in_span, &index, span));
+    findings.extend(leftovers::find(&index, ledger, span));
+    findings.extend(transfers(charges, ledger, span));
+    findings.extend(compute::overlaps(&index, ledger, span));
+    findings.extend(compute::mismatches(&index, ledger, span, tolerance));
+    unexplained(charges, &index, span, &mut findings);
     AuditReport {
         since,
         until,
         tolerance,
-        lines_read: lines.len(),
-        lines_in_span: in_span.len(),
+        lines_read: charges.lines_read(),
+        lines_in_span,
         billed,
         findings,
     }
@@ -58,7 +66,7 @@ pub fn audit(
 
 /// The share of `line`'s charge period that falls in `[from, to)`, as a fraction; `None` when
 /// none does. A line with no length counts whole when it starts inside.
-pub(super) fn share(line: &BillLine, from: Timestamp, to: Timestamp) -> Option<Decimal> {
+pub(super) fn share(line: &Charge, from: Timestamp, to: Timestamp) -> Option<Decimal> {
     let (start, end) = (line.start.as_second(), line.end.as_second());
     let (from, to) = (from.as_second(), to.as_second());
     if end <= start {
@@ -69,7 +77,7 @@ pub(super) fn share(line: &BillLine, from: Timestamp, to: Timestamp) -> Option<D
 }
 
 /// What `line` bills within `[from, to)`, pro rata; `None` when nothing of it falls there.
-pub(super) fn pro_rata(line: &BillLine, from: Timestamp, to: Timestamp) -> Option<Money> {
+pub(super) fn pro_rata(line: &Charge, from: Timestamp, to: Timestamp) -> Option<Money> {
     share(line, from, to).map(|s| {
         if s == Decimal::ONE {
             line.billed
@@ -85,67 +93,99 @@ pub(super) fn end_of(instance: &LedgerInstance) -> Timestamp {
     instance.released.unwrap_or(instance.last_seen)
 }
 
+/// Lines of one finding as they are met, run by run; put back in the bill's order by
+/// [`Gathered::order`].
+struct Gathered<T> {
+    first: usize,
+    finding: T,
+}
+
+impl<T> Gathered<T> {
+    /// The findings in the order of their first lines, as a reading in the bill's order
+    /// meets them.
+    fn order(groups: impl IntoIterator<Item = Gathered<T>>) -> Vec<T> {
+        let mut all: Vec<Gathered<T>> = groups.into_iter().collect();
+        all.sort_unstable_by_key(|g| g.first);
+        all.into_iter().map(|g| g.finding).collect()
+    }
+}
+
 /// Inter-region and inter-zone transfer lines, summed per scope and pair of regions.
 fn transfers(
-    lines: &[BillLine],
-    in_span: &[usize],
+    charges: &Charges,
     ledger: &AuditLedger,
     (since, until): (Timestamp, Timestamp),
 ) -> Vec<Finding> {
-    let mut out: Vec<Transfer> = Vec::new();
-    let mut groups: HashMap<_, usize> = HashMap::new();
-    let mut named = std::collections::HashSet::new();
-    for &i in in_span {
+    type Named<'a> = HashMap<&'a str, (usize, usize)>;
+    let mut groups: HashMap<_, (Gathered<Transfer>, Named)> = HashMap::new();
+    for line in charges.iter() {
         step();
-        let line = &lines[i];
         let ChargeKind::Transfer { scope } = line.kind else {
             continue;
         };
         if !matches!(scope, TransferScope::InterRegion | TransferScope::InterZone) {
             continue;
         }
-        let Some(amount) = pro_rata(line, since, until) else {
+        let Some(amount) = pro_rata(&line, since, until) else {
             continue;
         };
-        let key = (scope, line.region.as_deref(), line.to_region.as_deref());
-        let at = match groups.entry(key) {
-            Entry::Occupied(e) => {
-                let at = *e.get();
-                let t = &mut out[at];
-                t.quantity = match (t.quantity.take(), line.quantity, &line.unit) {
-                    (Some((sum, unit)), Some(q), Some(u)) if unit == *u => Some((sum + q, unit)),
-                    _ => None,
-                };
-                at
-            }
-            Entry::Vacant(e) => {
-                out.push(Transfer {
+        let (group, named) = groups
+            .entry((scope, line.region, line.to_region))
+            .or_insert_with(|| {
+                let t = Transfer {
                     scope,
-                    from_region: line.region.clone(),
-                    to_region: line.to_region.clone(),
+                    from_region: line.region.map(str::to_string),
+                    to_region: line.to_region.map(str::to_string),
                     instances: Vec::new(),
                     amounts: Amounts::default(),
-                    quantity: line.quantity.zip(line.unit.clone()),
+                    // The first line's own quantity is added below, as every line's is.
+                    quantity: line
+                        .quantity
+                        .map(|_| Decimal::ZERO)
+                        .zip(line.unit.map(str::to_string)),
                     lines: Vec::new(),
-                });
-                *e.insert(out.len() - 1)
-            }
+                };
+                (
+                    Gathered {
+                        first: line.index,
+                        finding: t,
+                    },
+                    HashMap::new(),
+                )
+            });
+        group.first = group.first.min(line.index);
+        let t = &mut group.finding;
+        t.quantity = match (t.quantity.take(), line.quantity, line.unit) {
+            (Some((sum, unit)), Some(q), Some(u)) if unit == u => Some((sum + q, unit)),
+            _ => None,
         };
-        let t = &mut out[at];
         t.amounts.add(amount);
-        t.lines.push(i);
-        for inst in &ledger.instances {
+        t.lines.push(line.index);
+        for (at, inst) in ledger.instances.iter().enumerate() {
             step();
             let ran_then = inst.started <= line.end && end_of(inst) > line.start;
-            let its_own = line.resource_id.as_deref() == Some(inst.id.as_str());
+            let its_own = line.resource == Some(inst.id.as_str());
             let region = inst.region.is_some()
-                && (inst.region == line.region || inst.region == line.to_region);
-            if (its_own || (region && ran_then)) && named.insert((at, inst.id.as_str())) {
-                t.instances.push(inst.id.clone());
+                && (inst.region.as_deref() == line.region
+                    || inst.region.as_deref() == line.to_region);
+            if its_own || (region && ran_then) {
+                let seen = named.entry(inst.id.as_str()).or_insert((line.index, at));
+                *seen = (*seen).min((line.index, at));
             }
         }
     }
-    out.into_iter().map(Finding::Transfer).collect()
+    let gathered = groups.into_values().map(|(mut g, named)| {
+        let mut order: Vec<((usize, usize), &str)> =
+            named.into_iter().map(|(id, at)| (at, id)).collect();
+        order.sort_unstable();
+        g.finding.instances = order.into_iter().map(|(_, id)| id.to_string()).collect();
+        g.finding.lines.sort_unstable();
+        g
+    });
+    Gathered::order(gathered)
+        .into_iter()
+        .map(Finding::Transfer)
+        .collect()
 }
 
 /// Lines whose resource id names nothing the ledger holds: neither an instance nor a resource
@@ -153,52 +193,57 @@ fn transfers(
 /// negative lines) are the account's, not an instance's, and are left out; so are the
 /// transfers between regions, which have a finding of their own.
 fn unexplained(
-    lines: &[BillLine],
-    in_span: &[usize],
+    charges: &Charges,
     index: &Index,
     (since, until): (Timestamp, Timestamp),
-) -> Vec<Finding> {
-    let mut out: Vec<Unexplained> = Vec::new();
-    let mut groups = HashMap::new();
-    for &i in in_span {
+    findings: &mut Vec<Finding>,
+) {
+    let mut groups: HashMap<(Option<u32>, u32), u32> = HashMap::new();
+    let mut out: Vec<Gathered<Unexplained>> = Vec::new();
+    for line in charges.iter() {
         step();
-        let line = &lines[i];
         let between = matches!(
             line.kind,
             ChargeKind::Transfer {
                 scope: TransferScope::InterRegion | TransferScope::InterZone
             }
         );
-        let account = line.resource_id.is_none() && line.kind == ChargeKind::Other;
+        let account = line.resource.is_none() && line.kind == ChargeKind::Other;
         if between || account || line.billed.amount.is_sign_negative() {
             continue;
         }
-        if line
-            .resource_id
-            .as_deref()
-            .is_some_and(|id| index.knows(id))
-        {
+        if line.resource.is_some_and(|id| index.knows(id)) {
             continue;
         }
-        let Some(amount) = pro_rata(line, since, until) else {
+        let Some(amount) = pro_rata(&line, since, until) else {
             continue;
         };
-        let key = (line.resource_id.as_deref(), line.service.as_str());
-        let at = *groups.entry(key).or_insert_with(|| {
-            out.push(Unexplained {
-                resource: line.resource_id.clone(),
-                service: line.service.clone(),
-                amounts: Amounts::default(),
-                lines: Vec::new(),
+        let at = *groups.entry(line.keys).or_insert_with(|| {
+            out.push(Gathered {
+                first: line.index,
+                finding: Unexplained {
+                    resource: line.resource.map(str::to_string),
+                    service: line.service.to_string(),
+                    amounts: Amounts::default(),
+                    lines: Vec::new(),
+                },
             });
-            out.len() - 1
+            u32::try_from(out.len() - 1).unwrap_or(u32::MAX)
         });
-        let u = &mut out[at];
-        u.amounts.add(amount);
-        u.lines.push(i);
+        let Some(group) = out.get_mut(at as usize) else {
+            continue;
+        };
+        group.first = group.first.min(line.index);
+        group.finding.amounts.add(amount);
+        group.finding.lines.push(line.index);
     }
-    out.into_iter()
-        .filter(|u| u.amounts.0.iter().any(|m| !m.is_zero()))
-        .map(Finding::Unexplained)
-        .collect()
+    drop(groups);
+    // In place: with a resource to every line, these are as many as the lines.
+    out.retain(|g| g.finding.amounts.0.iter().any(|m| !m.is_zero()));
+    out.sort_unstable_by_key(|g| g.first);
+    findings.reserve(out.len());
+    for mut g in out {
+        g.finding.lines.sort_unstable();
+        findings.push(Finding::Unexplained(g.finding));
+    }
 }

@@ -5,6 +5,7 @@
 
 pub mod bill;
 pub mod bills;
+pub mod charges;
 mod compute;
 pub mod evidence;
 pub mod findings;
@@ -15,11 +16,12 @@ pub mod matching;
 pub mod report;
 
 pub use bill::{BillFormat, BillLine, ChargeKind, LineSource, TransferScope};
-pub use bills::{BillError, read_bill, read_bill_from};
+pub use bills::{BillError, each_line, read_bill, read_bill_from};
+pub use charges::{Charge, Charges, Places};
 pub use findings::{
     Amounts, Cause, Finding, FindingKind, Leftover, LeftoverWhy, Mismatch, OverlapCharge, Transfer,
     Unexplained,
 };
 pub use ledger::{AuditLedger, LedgerInstance, LedgerResource};
-pub use matching::audit;
+pub use matching::{audit, audit_charges};
 pub use report::{AuditReport, Tolerance};

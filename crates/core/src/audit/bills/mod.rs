@@ -47,12 +47,23 @@ pub fn read_bill(file: &str, bytes: &[u8]) -> Result<Vec<BillLine>, BillError> {
     read_bill_from(file, bytes)
 }
 
-/// Every line of the bill `file` read from `source` as a stream: one row in memory at a time,
-/// none longer than [`MAX_RECORD_BYTES`]. An error from `source` (a gzip stream cut short, a
-/// bound passed) is the bill's error on the line reached. A bill whose last row is cut short
-/// (fewer fields than the header, or a quoted field never closed) is an error, never a bill
-/// one line shorter.
+/// Every line of the bill `file` read from `source` (see [`each_line`]), collected.
 pub fn read_bill_from(file: &str, source: impl std::io::Read) -> Result<Vec<BillLine>, BillError> {
+    let mut lines = Vec::new();
+    each_line(file, source, |l| lines.push(l))?;
+    Ok(lines)
+}
+
+/// Each line of the bill `file` read from `source` as a stream, handed to `take` in order:
+/// one row in memory at a time, none longer than [`MAX_RECORD_BYTES`]. An error from
+/// `source` (a gzip stream cut short, a bound passed) is the bill's error on the line
+/// reached. A bill whose last row is cut short (fewer fields than the header, or a quoted
+/// field never closed) is an error, never a bill one line shorter.
+pub fn each_line(
+    file: &str,
+    source: impl std::io::Read,
+    mut take: impl FnMut(BillLine),
+) -> Result<(), BillError> {
     let mut watched = Watched::new(source, MAX_RECORD_BYTES);
     watched.skip_bom().map_err(|e| source_error(file, 1, &e))?;
     let mut reader = csv::ReaderBuilder::new()
@@ -89,7 +100,6 @@ pub fn read_bill_from(file: &str, source: impl std::io::Read) -> Result<Vec<Bill
     check(&table, header_line)?;
     let chinese = matches!(format, BillFormat::Alibaba | BillFormat::Tencent);
     let width = table.columns.len();
-    let mut lines = Vec::new();
     // The last record read, with whether it was a row of charges and its width.
     let mut last: Option<(u64, Option<usize>)> = None;
     while next(file, &mut reader, &mut record)? {
@@ -118,7 +128,7 @@ pub fn read_bill_from(file: &str, source: impl std::io::Read) -> Result<Vec<Bill
             fields: &record,
         };
         match read(&row) {
-            Ok(l) => lines.push(l),
+            Ok(l) => take(l),
             // A short row that is the last is cut short, whatever its missing field lacks.
             Err(e) if record.len() < width => {
                 let fields = record.len();
@@ -143,7 +153,7 @@ pub fn read_bill_from(file: &str, source: impl std::io::Read) -> Result<Vec<Bill
     if let Some((line, Some(fields))) = last.filter(|(_, f)| f.is_some_and(|f| f < width)) {
         return Err(cut_short(file, line, width, fields));
     }
-    Ok(lines)
+    Ok(())
 }
 
 /// The error of a last row with fewer fields than the header.

@@ -1,6 +1,8 @@
 //! The refund case's CSV files (RFC 4180): the actions, the meter's minutes and the bill
 //! lines behind the findings.
 
+use std::collections::BTreeMap;
+
 use super::super::bill::BillLine;
 use super::super::report::AuditReport;
 use super::{EvidenceAction, EvidenceMinute};
@@ -46,20 +48,26 @@ pub fn minutes_csv(minutes: &[EvidenceMinute]) -> String {
 
 /// `bill-lines.csv`: the lines behind the findings, each once, with its file and line.
 pub fn bill_lines_csv(report: &AuditReport, lines: &[BillLine]) -> String {
-    let mut picked: Vec<(usize, &str)> = Vec::new();
+    bill_lines_csv_of(report, |i| lines.get(i))
+}
+
+/// [`bill_lines_csv`] with the bill's `index`-th line from `line`: the edge reads back only
+/// the lines behind the findings.
+pub fn bill_lines_csv_of<'a>(
+    report: &AuditReport,
+    line: impl Fn(usize) -> Option<&'a BillLine>,
+) -> String {
+    let mut picked: BTreeMap<usize, &str> = BTreeMap::new();
     for f in &report.findings {
         for &i in f.lines() {
-            if !picked.iter().any(|(n, _)| *n == i) {
-                picked.push((i, f.kind().name()));
-            }
+            picked.entry(i).or_insert(f.kind().name());
         }
     }
-    picked.sort_unstable();
     let mut out = Table::new(
         "file,line,finding,resource_id,service,usage,region,to_region,start,end,quantity,unit,billed,currency",
     );
     for (i, finding) in picked {
-        let Some(l) = lines.get(i) else { continue };
+        let Some(l) = line(i) else { continue };
         out.row(&[
             &l.source.file,
             &l.source.line.to_string(),
