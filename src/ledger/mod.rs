@@ -12,7 +12,8 @@
 //! - [`deletes`]: each resource a cleanup deleted, with the read-back and what it billed.
 //! - [`verifications`]: what `gpumeter verify` found, kept as evidence.
 //! - [`audit`]: what `gpumeter audit` matches a bill against, and the evidence behind it.
-//! - [`query`] and [`report`]: rows read for a time range, and the pure report over them.
+//! - [`query`] and [`report`]: rows read for a time range, and the pure report over them;
+//!   [`slices`]: the range's minutes summed per session and quarter hour.
 
 pub mod aggregate;
 pub mod amount;
@@ -31,6 +32,7 @@ pub mod report;
 pub mod retention;
 pub mod schema;
 pub mod seen;
+pub mod slices;
 pub mod store;
 pub mod traffic;
 pub mod verifications;

@@ -1,7 +1,5 @@
-//! Reading the rows a report needs for a time range. Costs are summed by SQLite per session
-//! and quarter hour (integers, so exactly): a month of minutes comes back as a few thousand
-//! rows. Quarter hours, because every time zone's offset is a whole number of them, so a local
-//! day is made of whole quarter hours.
+//! Reading the rows a report needs for a time range; its minutes come summed per session and
+//! quarter hour ([`super::slices`]).
 
 use jiff::Timestamp;
 use rusqlite::{Row, params};
@@ -10,12 +8,10 @@ use super::amount::from_nanos;
 use super::columns::{currency, ts};
 use super::error::LedgerError;
 use super::record::BillingStep;
+pub use super::slices::{SLICE_SECONDS, SliceRow};
 use super::store::Ledger;
 use crate::meter::Breakdown;
 use crate::money::Currency;
-
-/// How finely the report's rows are summed, in seconds.
-pub const SLICE_SECONDS: i64 = 15 * 60;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SessionRow {
@@ -33,23 +29,6 @@ pub struct SessionRow {
     /// How its compute is billed; `None` (unpriced, or recorded before the ledger kept it):
     /// billed as accrued.
     pub billing: Option<BillingStep>,
-}
-
-/// Sums over one session and one slice of time.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct SliceRow {
-    pub session: i64,
-    pub start: Timestamp,
-    /// Nano-units per line: compute, bandwidth, storage, extras.
-    pub cost: [i64; 4],
-    pub idle_cost: i64,
-    pub idle_minutes: i64,
-    pub util_samples: i64,
-    /// Sum of utilisation over its samples (mean × samples).
-    pub util_sum: f64,
-    pub util_max: Option<f64>,
-    pub energy_j: f64,
-    pub egress_bytes: i64,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -123,16 +102,7 @@ impl Ledger {
                 params![from, to],
                 session_row,
             )?,
-            slices: self.select(
-                "SELECT session, start - start % ?3, sum(compute), sum(bandwidth), sum(storage),
-                        sum(extras), sum(idle_cost), sum(idle_minutes), sum(util_samples),
-                        total(util_mean * util_samples), max(util_max), total(energy_j),
-                        sum(egress_bytes)
-                 FROM buckets WHERE start >= ?1 AND start < ?2
-                 GROUP BY session, start - start % ?3 ORDER BY 2, 1",
-                params![from, to, SLICE_SECONDS],
-                slice_row,
-            )?,
+            slices: self.slices(from, to)?,
             actions: self.select(
                 "SELECT at, instance, coalesce(intent, ''), request, answer, outcome
                  FROM events WHERE kind = 'action' AND at >= ?1 AND at < ?2 ORDER BY at, id",
@@ -239,21 +209,6 @@ fn session_row(r: &Row<'_>) -> rusqlite::Result<SessionRow> {
             }),
             _ => None,
         },
-    })
-}
-
-fn slice_row(r: &Row<'_>) -> rusqlite::Result<SliceRow> {
-    Ok(SliceRow {
-        session: r.get(0)?,
-        start: ts(r.get(1)?),
-        cost: [r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?],
-        idle_cost: r.get(6)?,
-        idle_minutes: r.get(7)?,
-        util_samples: r.get(8)?,
-        util_sum: r.get(9)?,
-        util_max: r.get(10)?,
-        energy_j: r.get(11)?,
-        egress_bytes: r.get(12)?,
     })
 }
 

@@ -21,6 +21,7 @@ mod grafana_dashboard;
 mod guard_rules;
 mod ledger_billed;
 mod ledger_crash;
+mod ledger_days;
 mod ledger_files;
 mod ledger_guard;
 mod ledger_report;

@@ -55,13 +55,20 @@ pub struct InstanceRecord {
 pub fn records(ctx: &Context, ledger: &Ledger) -> Result<Vec<InstanceRecord>, LedgerError> {
     let mut out = Vec::new();
     for id in ledger.instance_ids()? {
-        let recorded = Recorded {
-            instance: ledger.instance_record(&id)?,
-            resources: ledger.resources_seen(&id)?,
-            traffic: ledger.traffic(&id)?,
-        };
-        let record = match &recorded.instance {
-            Some((listed, _)) => pricing(ctx, &id, listed).map(|p| (recorded, p)),
+        // Its resources and egress are read only where an account is made of them: the egress
+        // is a pass over every minute in the ledger, once an instance.
+        let record = match ledger.instance_record(&id)? {
+            Some(listing) => match pricing(ctx, &id, &listing.0) {
+                Ok(prices) => Ok((
+                    Recorded {
+                        instance: Some(listing),
+                        resources: ledger.resources_seen(&id)?,
+                        traffic: ledger.traffic(&id)?,
+                    },
+                    prices,
+                )),
+                Err(why) => Err(why),
+            },
             None => Err(NoAccount::NoListing),
         };
         out.push(InstanceRecord {
