@@ -39,8 +39,10 @@ use crate::telemetry::{
 pub const LAST_ALERTS: Duration = Duration::from_secs(30);
 
 /// With a budget, the full inventory is read at least this often: the budget prices the disks
-/// too, and one can be added while the instance's state stays the same.
-pub const BUDGET_FULL_EVERY: Duration = Duration::from_secs(3600);
+/// too, and one can be added while the instance's state stays the same. Every two hours keeps
+/// a watched day near 220 calls on AWS, inside 300: 12 full reads of 7 or 8 calls and 132
+/// looks of one, where hourly reads would come to about 290.
+pub const BUDGET_FULL_EVERY: Duration = Duration::from_secs(2 * 3600);
 
 /// Reads the wall clock: `Timestamp::now`, or a test's clock that steps.
 pub type WallClock = Arc<dyn Fn() -> Timestamp + Send + Sync>;
