@@ -22,7 +22,7 @@ pub mod keys;
 pub mod record;
 pub mod watchdog;
 use crate::provider::Provider;
-use crate::provider::refresh::{Ask, ask as ask_cloud};
+use crate::provider::refresh::{Ask, LastRead};
 use crate::telemetry::{
     GpuSource, HostSource, SamplerConfig, spawn_gpu_sampler, spawn_host_sampler,
 };
@@ -279,18 +279,15 @@ fn spawn_inventory(
     tokio::spawn(async move {
         let mut ticks = tokio::time::interval(every);
         ticks.set_missed_tick_behavior(MissedTickBehavior::Skip);
-        let mut last = None;
+        let mut last = LastRead::default();
         loop {
             let ask = tokio::select! {
                 _ = ticks.tick() => Ask::Look,
                 () = refresh.notified() => Ask::Full,
             };
-            let Some(result) = ask_cloud(&*provider, ask, last.as_ref()).await else {
+            let Some(result) = last.ask(&*provider, ask).await else {
                 continue;
             };
-            if let Ok(read) = &result {
-                last = Some(read.clone());
-            }
             if tx.send(Event::Inventory(result)).await.is_err() {
                 break;
             }

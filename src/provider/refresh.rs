@@ -98,6 +98,32 @@ pub async fn ask(
     }
 }
 
+/// The last full inventory read, kept so that a look can tell whether to read it all again:
+/// the one place the watchdog, the cockpit and `serve` remember it.
+#[derive(Debug, Default)]
+pub struct LastRead {
+    inventory: Option<Inventory>,
+}
+
+impl LastRead {
+    pub fn inventory(&self) -> Option<&Inventory> {
+        self.inventory.as_ref()
+    }
+
+    /// [`ask`] against the last read, which a fresh read replaces.
+    pub async fn ask(
+        &mut self,
+        provider: &dyn Provider,
+        what: Ask,
+    ) -> Option<Result<Inventory, ProviderError>> {
+        let read = ask(provider, what, self.inventory.as_ref()).await?;
+        if let Ok(inventory) = &read {
+            self.inventory = Some(inventory.clone());
+        }
+        Some(read)
+    }
+}
+
 #[cfg(test)]
 #[path = "refresh_tests.rs"]
 mod tests;

@@ -121,3 +121,20 @@ async fn a_look_that_finds_the_state_last_read_reads_nothing_more_and_any_other_
     assert!(ask(&cloud, Ask::Full, Some(&last)).await.is_some());
     assert_eq!(cloud.looks.load(Ordering::SeqCst), looks);
 }
+
+#[tokio::test]
+async fn the_last_read_is_remembered_so_the_next_look_needs_no_read() {
+    let cloud = counted(Look::State(Some(InstanceState::Running))).await;
+    let mut last = LastRead::default();
+    assert!(last.inventory().is_none());
+    assert!(
+        last.ask(&cloud, Ask::Look).await.is_some(),
+        "nothing read yet"
+    );
+    assert_eq!(last.inventory(), Some(&cloud.inventory));
+    assert!(
+        last.ask(&cloud, Ask::Look).await.is_none(),
+        "the same state"
+    );
+    assert_eq!(cloud.reads.load(Ordering::SeqCst), 1);
+}

@@ -15,7 +15,7 @@ use super::http::serve_http;
 use super::page::Page;
 use crate::ledger::Ledger;
 use crate::provider::Provider;
-use crate::provider::refresh::{Ask, ask as ask_cloud};
+use crate::provider::refresh::{Ask, LastRead};
 use crate::telemetry::{
     GpuSource, HostSource, SamplerConfig, spawn_gpu_sampler, spawn_host_sampler,
 };
@@ -94,17 +94,14 @@ fn spawn_inventory(
     tokio::spawn(async move {
         let mut ticks = tokio::time::interval(every);
         ticks.set_missed_tick_behavior(MissedTickBehavior::Skip);
-        let mut last = None;
+        let mut last = LastRead::default();
         loop {
             ticks.tick().await;
-            let asked = ask_cloud(&*provider, Ask::Look, last.as_ref());
+            let asked = last.ask(&*provider, Ask::Look);
             let input = match tokio::time::timeout(INVENTORY_TIMEOUT, asked).await {
                 Err(_) => Input::Inventory(Err(NoInventory::Timeout), Timestamp::now()),
                 Ok(None) => Input::Unchanged(Timestamp::now()),
                 Ok(Some(read)) => {
-                    if let Ok(read) = &read {
-                        last = Some(read.clone());
-                    }
                     Input::Inventory(read.map_err(NoInventory::from), Timestamp::now())
                 }
             };

@@ -28,7 +28,7 @@ use crate::guard::{GuardClock, GuardTime, IdleTracker, Reading};
 use crate::ledger::{EventLevel, EventRecord, GuardState, Ledger};
 use crate::notify::{Alert, Notifier, Outcome, QUEUE_LEN, Queue, Report};
 use crate::provider::command::run::run as run_hook;
-use crate::provider::refresh::{self, Ask, InventoryDue};
+use crate::provider::refresh::{Ask, InventoryDue, LastRead};
 use crate::provider::{Action, Provider};
 use crate::telemetry::{
     GpuRound, GpuSource, HostSample, HostSource, SamplerConfig, Telemetry, spawn_gpu_sampler,
@@ -177,7 +177,7 @@ where
     let mut inventory = LastInventory {
         due: InventoryDue::new(w.inventory_every)
             .with_full_every(w.budget.is_some().then_some(BUDGET_FULL_EVERY)),
-        read: None,
+        read: LastRead::default(),
     };
     let ended = loop {
         tokio::select! {
@@ -348,7 +348,7 @@ fn take_sample(
 /// The inventory as last read, and when the next read is due.
 struct LastInventory {
     due: InventoryDue,
-    read: Option<crate::provider::Inventory>,
+    read: LastRead,
 }
 
 impl LastInventory {
@@ -363,13 +363,10 @@ impl LastInventory {
         now: Timestamp,
     ) -> bool {
         let mut gone = false;
-        if let Some(read) = refresh::ask(&*w.provider, ask, self.read.as_ref()).await {
+        if let Some(read) = self.read.ask(&*w.provider, ask).await {
             gone = released(&read);
-            if let Ok(read) = read {
-                self.read = Some(read);
-            }
         }
-        if let Some(inventory) = &self.read
+        if let Some(inventory) = self.read.inventory()
             && let Some(limit) = super::budget::check(w, alerts, inventory, guard, now)
         {
             guardian.limit_reached(limit.deadline, limit.why);
