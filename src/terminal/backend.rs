@@ -6,8 +6,9 @@
 //! attribute at the end of each frame, and hides the cursor again each frame. This backend keeps
 //! a copy of what the terminal shows, skips the cells it already shows (so it can be handed a
 //! whole frame, see [`Screen`](super::Screen)) and, as curses does, takes the cheapest way to the next changed
-//! cell: rewriting a few unchanged cells, a relative move or an absolute one. It sends only the
-//! attributes that change, in one SGR sequence, and a frame in one write.
+//! cell: rewriting a few unchanged cells, a relative move, backspaces or an absolute one. It
+//! sends only the attributes that change, in one SGR sequence, takes a frame's changes in the
+//! order that changes colour least, and sends a frame in one write.
 
 use std::io::{self, Write};
 use std::num::NonZeroU32;
@@ -15,44 +16,9 @@ use std::num::NonZeroU32;
 use ratatui::backend::{Backend, ClearType, WindowSize};
 use ratatui::buffer::{Cell, CellDiffOption};
 use ratatui::layout::{Position, Size};
-use ratatui::style::{Color, Modifier};
 use unicode_width::{UnicodeWidthChar as _, UnicodeWidthStr as _};
 
-/// Everything SGR sets for a cell.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Pen {
-    fg: Color,
-    bg: Color,
-    underline: Color,
-    modifier: Modifier,
-}
-
-impl Pen {
-    const PLAIN: Self = Self {
-        fg: Color::Reset,
-        bg: Color::Reset,
-        underline: Color::Reset,
-        modifier: Modifier::empty(),
-    };
-
-    fn of(cell: &Cell) -> Self {
-        Self {
-            fg: cell.fg,
-            bg: cell.bg,
-            underline: cell.underline_color,
-            modifier: cell.modifier,
-        }
-    }
-
-    /// Whether `cell` is written with this pen, without copying its attributes out first.
-    #[inline]
-    fn is_of(&self, cell: &Cell) -> bool {
-        self.modifier == cell.modifier
-            && self.fg == cell.fg
-            && self.bg == cell.bg
-            && self.underline == cell.underline_color
-    }
-}
+use super::codes::{Pen, absolute_cost, csi, push_number, sgr, step_cost};
 
 /// A ratatui backend that writes the fewest bytes it can find for each frame.
 pub struct LeanBackend<W: Write> {
@@ -235,6 +201,15 @@ impl<W: Write> LeanBackend<W> {
         self.cursor = Some(Position { x, y });
     }
 
+    /// The bytes `go_to` would send to reach `(x, y)` from where the cursor is.
+    fn move_cost(&self, x: u16, y: u16) -> usize {
+        match self.cursor {
+            Some(here) if here == (Position { x, y }) => 0,
+            Some(here) => absolute_cost(x, y).min(self.relative_cost(here, x, y)),
+            None => absolute_cost(x, y),
+        }
+    }
+
     /// The bytes of the cheapest relative way from `from` to `(x, y)`.
     fn relative_cost(&self, from: Position, x: u16, y: u16) -> usize {
         let vertical = match from.y.abs_diff(y) {
@@ -257,9 +232,14 @@ impl<W: Write> LeanBackend<W> {
                 }
             }
             Ordering::Less => {
-                let back = (step_cost(from - to), Horizontal::Back);
+                // A backspace moves one column left in one byte, whatever the terminal mode.
+                let back = if from - to <= 3 {
+                    (usize::from(from - to), Horizontal::Backspace)
+                } else {
+                    (step_cost(from - to), Horizontal::Back)
+                };
                 let home = 1 + if to == 0 { 0 } else { step_cost(to) };
-                if home < back.0 {
+                if home <= back.0 {
                     (home, Horizontal::Home)
                 } else {
                     back
@@ -290,6 +270,10 @@ impl<W: Write> LeanBackend<W> {
             Horizontal::Stay => {}
             Horizontal::Forward => csi(&mut self.queued, x - from.x, b'C'),
             Horizontal::Back => csi(&mut self.queued, from.x - x, b'D'),
+            Horizontal::Backspace => {
+                let steps = usize::from(from.x - x);
+                self.queued.extend(std::iter::repeat_n(b'\x08', steps));
+            }
             Horizontal::Home => {
                 self.queued.push(b'\r');
                 if x > 0 {
@@ -323,35 +307,19 @@ impl<W: Write> LeanBackend<W> {
         if self.pen == Some(to) {
             return;
         }
-        let mut params: Vec<u8> = Vec::with_capacity(24);
-        // Taking an attribute away has a code per attribute; starting over is simpler and
-        // rarely longer.
-        let from = match self.pen {
-            Some(from) if to.modifier.contains(from.modifier) => from,
-            _ => {
-                params.push(b'0');
-                Pen::PLAIN
-            }
-        };
-        for (bit, code) in MODIFIER_CODES {
-            if to.modifier.contains(bit) && !from.modifier.contains(bit) {
-                param(&mut params, |p| push_number(p, code));
-            }
-        }
-        if to.fg != from.fg {
-            param(&mut params, |p| colour(p, to.fg, Layer::Fg));
-        }
-        if to.bg != from.bg {
-            param(&mut params, |p| colour(p, to.bg, Layer::Bg));
-        }
-        if to.underline != from.underline {
-            param(&mut params, |p| colour(p, to.underline, Layer::Underline));
-        }
-        self.queued.extend_from_slice(b"\x1b[");
-        self.queued.extend_from_slice(&params);
-        self.queued.push(b'm');
+        sgr(self.pen, to, &mut self.queued);
         self.pen = Some(to);
         self.pen_id = self.pen_id_of(to);
+    }
+
+    /// The bytes `set_pen` would send to write with `to`; `scratch` is for the counting.
+    fn pen_cost(&self, to: Pen, scratch: &mut Vec<u8>) -> usize {
+        if self.pen == Some(to) {
+            return 0;
+        }
+        scratch.clear();
+        sgr(self.pen, to, scratch);
+        scratch.len()
     }
 
     fn pen_id_of(&mut self, pen: Pen) -> u32 {
@@ -366,6 +334,70 @@ impl<W: Write> LeanBackend<W> {
         u32::try_from(self.pens.len() - 1).unwrap_or(u32::MAX)
     }
 
+    /// Writes `cell` at `(x, y)`, and remembers what the terminal shows.
+    fn put(&mut self, x: u16, y: u16, cell: &Cell, columns: u16) {
+        self.go_to(x, y);
+        self.set_pen(Pen::of(cell));
+        self.queued.extend_from_slice(cell.symbol().as_bytes());
+        let w = width(cell);
+        // Wide characters stay unknown, both halves, so they are always written and a
+        // narrow one written over either half needs no bookkeeping.
+        let known = if w == 1 {
+            Known::of(cell.symbol(), self.pen_id)
+        } else {
+            Known::NOTHING
+        };
+        self.remember(x, y, known);
+        for covered in x.saturating_add(1)..x.saturating_add(w) {
+            self.remember(covered, y, Known::NOTHING);
+        }
+        let next = x.saturating_add(w);
+        self.cursor = (next < columns).then_some(Position { x: next, y });
+    }
+
+    /// Writes the runs of `changed`, each time the one cheapest to reach from where the last
+    /// left the cursor and the pen (the first in screen order of those as cheap). A frame's
+    /// changes are mostly numbers in a few colours on every row: taking all of one colour
+    /// before the next saves two colour changes a row for a few bytes of cursor moves. Only
+    /// for one-column cells, whose order on the terminal cannot matter.
+    fn put_cheapest_first(&mut self, changed: &[(u16, u16, &Cell)], runs: Vec<Run>, columns: u16) {
+        let mut left = runs;
+        let mut scratch = Vec::new();
+        // The cost of each pen from the one the terminal has: a frame has a few pens.
+        let mut pen_costs: Vec<(Pen, usize)> = Vec::new();
+        let mut costs_from = self.pen;
+        while !left.is_empty() {
+            if costs_from != self.pen {
+                pen_costs.clear();
+                costs_from = self.pen;
+            }
+            let mut best = 0;
+            let mut best_cost = usize::MAX;
+            for (i, run) in left.iter().enumerate() {
+                let known = pen_costs.iter().find(|(pen, _)| *pen == run.pen);
+                let pen_cost = if let Some(&(_, cost)) = known {
+                    cost
+                } else {
+                    let cost = self.pen_cost(run.pen, &mut scratch);
+                    pen_costs.push((run.pen, cost));
+                    cost
+                };
+                let (x, y, _) = changed[run.start];
+                let cost = self.move_cost(x, y) + pen_cost;
+                if cost < best_cost {
+                    (best, best_cost) = (i, cost);
+                    if cost == 0 {
+                        break;
+                    }
+                }
+            }
+            let run = left.remove(best);
+            for &(x, y, cell) in &changed[run.start..run.end] {
+                self.put(x, y, cell, columns);
+            }
+        }
+    }
+
     /// Sends what is queued in one write.
     fn send(&mut self) -> io::Result<()> {
         if !self.queued.is_empty() {
@@ -376,128 +408,46 @@ impl<W: Write> LeanBackend<W> {
     }
 }
 
+/// Frames with more runs than this (a first frame, a resize) are written in screen order: the
+/// search for the cheapest next run grows with the square of their number.
+const MAX_REORDERED_RUNS: usize = 256;
+
+/// Changed cells one after another on a row, in one pen: `changed[start..end]`.
+struct Run {
+    start: usize,
+    end: usize,
+    pen: Pen,
+}
+
+/// The runs of `changed`, a frame's changed cells in screen order.
+fn runs_of(changed: &[(u16, u16, &Cell)]) -> Vec<Run> {
+    let mut runs: Vec<Run> = Vec::new();
+    let mut next = None;
+    for (i, &(x, y, cell)) in changed.iter().enumerate() {
+        match runs.last_mut() {
+            Some(run) if next == Some((x, y)) && run.pen.is_of(cell) => run.end = i + 1,
+            _ => runs.push(Run {
+                start: i,
+                end: i + 1,
+                pen: Pen::of(cell),
+            }),
+        }
+        next = Some((x.saturating_add(width(cell)), y));
+    }
+    runs
+}
+
 #[derive(Clone, Copy)]
 enum Horizontal {
     Stay,
     Forward,
     Back,
+    /// A backspace a column.
+    Backspace,
     /// A carriage return, then forward.
     Home,
     /// Rewrite the cells in between.
     Fill,
-}
-
-const MODIFIER_CODES: [(Modifier, u16); 9] = [
-    (Modifier::BOLD, 1),
-    (Modifier::DIM, 2),
-    (Modifier::ITALIC, 3),
-    (Modifier::UNDERLINED, 4),
-    (Modifier::SLOW_BLINK, 5),
-    (Modifier::RAPID_BLINK, 6),
-    (Modifier::REVERSED, 7),
-    (Modifier::HIDDEN, 8),
-    (Modifier::CROSSED_OUT, 9),
-];
-
-#[derive(Clone, Copy)]
-enum Layer {
-    Fg,
-    Bg,
-    Underline,
-}
-
-/// Appends one SGR parameter, with the separator it needs.
-fn param(params: &mut Vec<u8>, write: impl FnOnce(&mut Vec<u8>)) {
-    if !params.is_empty() {
-        params.push(b';');
-    }
-    write(params);
-}
-
-/// The SGR parameters of a colour: the short 30–37/90–97 codes for the 16 named colours.
-fn colour(out: &mut Vec<u8>, color: Color, layer: Layer) {
-    let (base, extended, reset) = match layer {
-        Layer::Fg => (30, 38, 39),
-        Layer::Bg => (40, 48, 49),
-        Layer::Underline => (0, 58, 59),
-    };
-    match (color, named_index(color)) {
-        (Color::Rgb(r, g, b), _) => {
-            push_number(out, extended);
-            let _ = write!(out, ";2;{r};{g};{b}");
-        }
-        (Color::Indexed(n), _) => {
-            push_number(out, extended);
-            let _ = write!(out, ";5;{n}");
-        }
-        (_, Some(n)) => match layer {
-            Layer::Underline => {
-                push_number(out, extended);
-                let _ = write!(out, ";5;{n}");
-            }
-            _ if n < 8 => push_number(out, base + n),
-            _ => push_number(out, base + 60 + n - 8),
-        },
-        (_, None) => push_number(out, reset),
-    }
-}
-
-/// The palette index of the 16 named colours.
-fn named_index(color: Color) -> Option<u16> {
-    Some(match color {
-        Color::Black => 0,
-        Color::Red => 1,
-        Color::Green => 2,
-        Color::Yellow => 3,
-        Color::Blue => 4,
-        Color::Magenta => 5,
-        Color::Cyan => 6,
-        Color::Gray => 7,
-        Color::DarkGray => 8,
-        Color::LightRed => 9,
-        Color::LightGreen => 10,
-        Color::LightYellow => 11,
-        Color::LightBlue => 12,
-        Color::LightMagenta => 13,
-        Color::LightCyan => 14,
-        Color::White => 15,
-        Color::Reset | Color::Indexed(_) | Color::Rgb(..) => return None,
-    })
-}
-
-fn push_number(out: &mut Vec<u8>, n: u16) {
-    let _ = write!(out, "{n}");
-}
-
-fn digits(n: u16) -> usize {
-    match n {
-        0..=9 => 1,
-        10..=99 => 2,
-        100..=999 => 3,
-        1000..=9999 => 4,
-        _ => 5,
-    }
-}
-
-/// `CSI n X`, with `n` left out when it is 1.
-fn csi(out: &mut Vec<u8>, n: u16, letter: u8) {
-    out.extend_from_slice(b"\x1b[");
-    if n != 1 {
-        push_number(out, n);
-    }
-    out.push(letter);
-}
-
-fn step_cost(n: u16) -> usize {
-    if n == 1 { 3 } else { 3 + digits(n) }
-}
-
-fn absolute_cost(x: u16, y: u16) -> usize {
-    match (x, y) {
-        (0, 0) => 3,
-        (0, _) => 3 + digits(y + 1),
-        _ => 4 + digits(y + 1) + digits(x + 1),
-    }
 }
 
 /// The columns a cell takes on the terminal.
@@ -558,28 +508,22 @@ impl<W: Write> Backend for LeanBackend<W> {
             None => self.size()?,
         };
         self.fit(size);
-        let columns = size.width;
+        let mut widths = Widths::default();
+        let mut all_narrow = true;
+        let mut changed: Vec<(u16, u16, &Cell)> = Vec::new();
         for (x, y, cell) in content {
-            if self.shows(x, y, cell) {
-                continue;
+            if !self.shows(x, y, cell) {
+                all_narrow &= widths.of(cell) == 1;
+                changed.push((x, y, cell));
             }
-            self.go_to(x, y);
-            self.set_pen(Pen::of(cell));
-            self.queued.extend_from_slice(cell.symbol().as_bytes());
-            let w = width(cell);
-            // Wide characters stay unknown, both halves, so they are always written and a
-            // narrow one written over either half needs no bookkeeping.
-            let known = if w == 1 {
-                Known::of(cell.symbol(), self.pen_id)
-            } else {
-                Known::NOTHING
-            };
-            self.remember(x, y, known);
-            for covered in x.saturating_add(1)..x.saturating_add(w) {
-                self.remember(covered, y, Known::NOTHING);
+        }
+        let runs = runs_of(&changed);
+        if all_narrow && runs.len() <= MAX_REORDERED_RUNS {
+            self.put_cheapest_first(&changed, runs, size.width);
+        } else {
+            for &(x, y, cell) in &changed {
+                self.put(x, y, cell, size.width);
             }
-            let next = x.saturating_add(w);
-            self.cursor = (next < columns).then_some(Position { x: next, y });
         }
         Ok(())
     }

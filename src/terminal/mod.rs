@@ -5,6 +5,7 @@
 //! gives the terminal back on every way out, [`signals`] included.
 
 pub mod backend;
+mod codes;
 pub mod restore;
 pub mod screen;
 pub mod signals;

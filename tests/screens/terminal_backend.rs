@@ -289,7 +289,8 @@ fn a_changed_box_drawing_cell_is_rewritten_and_nothing_else() {
     draw(&mut screen, &[(0, 0, "┌──┐", plain)]);
     out.take();
     draw(&mut screen, &[(0, 0, "┌┬─┐", plain)]);
-    assert_eq!(text(&out), "\x1b[3D┬");
+    // Three columns back: three backspaces, a byte each, are cheaper than `CSI 3 D`.
+    assert_eq!(text(&out), "\x08\x08\x08┬");
     // The same character in another colour is a change too.
     let red = Style::new().fg(Color::Red);
     draw(
@@ -329,6 +330,31 @@ fn long_gaps_move_relative_and_named_colours_use_short_codes() {
     let red = Style::new().fg(Color::Red);
     draw(&mut screen, &[(1, 0, "x", red), (30, 0, "y", red)]);
     assert_eq!(text(&out), "\x1b[1;2H\x1b[31mx\x1b[28Cy");
+}
+
+#[test]
+fn a_frame_takes_all_of_one_colour_before_the_next() {
+    let (mut screen, out) = lean_screen(40, 4);
+    let (plain, blue) = (Style::new(), Style::new().fg(Color::Blue));
+    let rows = |a: &'static str, bar: &'static str| {
+        [0, 1, 2].map(|y| [(2, y, a, plain), (10, y, bar, blue), (20, y, a, plain)])
+    };
+    let mut terminal = emulator(Size::new(40, 4));
+    draw(&mut screen, rows("1", "▌").as_flattened());
+    terminal.process(&out.take());
+    // Every row changes a plain digit, a blue bar end and another plain digit. In screen
+    // order that is two colour changes a row, six in all; taken colour by colour, at most
+    // one into each colour for the whole frame.
+    draw(&mut screen, rows("2", "▊").as_flattened());
+    let bytes = out.take();
+    let written = String::from_utf8_lossy(&bytes);
+    let colour_changes = written.matches("\x1b[34m").count() + written.matches("\x1b[39m").count();
+    assert!(
+        colour_changes <= 2,
+        "{colour_changes} colour changes: {written:?}"
+    );
+    terminal.process(&bytes);
+    assert_screen_is(terminal.screen(), screen.buffer(), 1);
 }
 
 #[test]
