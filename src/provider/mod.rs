@@ -162,6 +162,12 @@ pub trait Provider: Send + Sync {
         ))
     }
 
+    /// What a prepaid account holds now, for a provider that bills from a balance; `None`
+    /// where the provider keeps none (it bills a card) or this adapter does not read it.
+    async fn balance(&self) -> Result<Option<Balance>, ProviderError> {
+        Ok(None)
+    }
+
     /// When the provider will reclaim this spot instance, once it has said so; `None` while
     /// there is no notice (and always for providers without spot interruptions).
     async fn interruption_notice(&self) -> Result<Option<Timestamp>, ProviderError> {
