@@ -9,6 +9,7 @@ use jiff::Timestamp;
 pub use gpumeter_core::cloud::*;
 
 pub mod alibaba;
+pub mod autodl;
 pub mod aws;
 pub mod bearer;
 mod bearer_held;
