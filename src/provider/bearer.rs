@@ -1,4 +1,4 @@
-//! What the GPU clouds that take one bearer key have in common (Lambda Cloud, RunPod, Vast.ai):
+//! What the GPU clouds that take one key have in common (Lambda Cloud, RunPod, Vast.ai, AutoDL):
 //! a snapshot of their environment variables, the key (never shown), a JSON client over the
 //! shared [`Http`] layer that maps refusals to clear errors, read-back polling, and the states
 //! an adapter has seen, which make the instance's history.
