@@ -185,7 +185,7 @@ pub enum Command {
     /// Stop the instance; disks (and on some providers compute) keep billing.
     #[command(after_help = "Example:\n  gpumeter stop --dry-run")]
     Stop(ActionArgs),
-    /// Start a stopped instance again (AWS, Alibaba, Tencent, RunPod, Vast.ai and the demo;
+    /// Start a stopped instance again (AWS, Alibaba, Tencent, RunPod, Vast.ai, AutoDL and the demo;
     /// not Lambda Cloud or `command`); compute bills again from then.
     #[command(after_help = "Example:\n  gpumeter start --provider aws --instance i-0abc --dry-run")]
     Start(ActionArgs),
@@ -390,7 +390,7 @@ pub struct ActionArgs {
 /// sheet: for them, give these flags before the subcommand, `gpumeter --provider aws status`.)
 #[derive(Debug, Args, Clone, Default)]
 pub struct TargetArgs {
-    /// The provider's API to use: aws, alibaba, tencent, lambda, runpod, vast, command (the
+    /// The provider's API to use: aws, alibaba, tencent, lambda, runpod, vast, autodl, command (the
     /// [command] section), or demo (the same as --demo).
     #[arg(long = "provider", id = "cloud", value_name = crate::config::ProviderKind::ids("|"), value_parser = parse_cloud)]
     pub cloud: Option<crate::config::ProviderKind>,

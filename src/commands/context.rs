@@ -274,9 +274,12 @@ impl Context {
                     self.config.instance.id.clone(),
                 )))
             }
-            Some(kind @ (ProviderKind::Lambda | ProviderKind::Runpod | ProviderKind::Vast)) => {
-                self.gpu_cloud(kind)
-            }
+            Some(
+                kind @ (ProviderKind::Lambda
+                | ProviderKind::Runpod
+                | ProviderKind::Vast
+                | ProviderKind::Autodl),
+            ) => self.gpu_cloud(kind),
             Some(ProviderKind::Demo) => Ok(Arc::new(self.demo_cloud())),
         }
     }

@@ -17,6 +17,7 @@ use crate::telemetry::{
     TelemetryHistory, Unavailability, assess, scenario_file,
 };
 
+mod balance;
 pub mod cloud;
 mod cloud_table;
 mod deadline;

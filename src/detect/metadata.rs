@@ -45,6 +45,7 @@ fn service(kind: ProviderKind, seams: &Seams) -> Option<(String, &'static str)> 
         ProviderKind::Lambda
         | ProviderKind::Runpod
         | ProviderKind::Vast
+        | ProviderKind::Autodl
         | ProviderKind::Command
         | ProviderKind::Demo => None,
     }
@@ -68,6 +69,7 @@ async fn identity(kind: ProviderKind, base: &str) -> Result<MachineIdentity, Pro
         ProviderKind::Lambda
         | ProviderKind::Runpod
         | ProviderKind::Vast
+        | ProviderKind::Autodl
         | ProviderKind::Command
         | ProviderKind::Demo => Err(ProviderError::unsupported(
             kind.id(),

@@ -1,4 +1,4 @@
-//! What the GPU clouds that take one bearer key have in common (Lambda Cloud, RunPod, Vast.ai):
+//! What the GPU clouds that take one key have in common (Lambda Cloud, RunPod, Vast.ai, AutoDL):
 //! a snapshot of their environment variables, the key (never shown), a JSON client over the
 //! shared [`Http`] layer that maps refusals to clear errors, read-back polling, and the states
 //! an adapter has seen, which make the instance's history.
@@ -91,6 +91,15 @@ pub enum Forbidden {
     Key,
 }
 
+/// How the key goes in the `Authorization` header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scheme {
+    /// `Authorization: Bearer <key>`.
+    Bearer,
+    /// `Authorization: <key>`, the key alone (AutoDL's developer token).
+    Bare,
+}
+
 /// Whose API it is, as its errors name it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Cloud {
@@ -99,6 +108,7 @@ pub struct Cloud {
     /// The variable that holds the key.
     pub key_var: &'static str,
     pub forbidden: Forbidden,
+    pub scheme: Scheme,
     /// The variable that points the adapter at another endpoint (tests use a loopback
     /// server), and the endpoint without it.
     pub endpoint: (&'static str, &'static str),
@@ -165,6 +175,14 @@ pub enum ApiError {
     },
     #[error("{call}: {source}")]
     Transport { call: String, source: HttpError },
+    /// A 2xx answer whose own code says the provider refused the request (AutoDL answers
+    /// `200` with `code` other than `Success`).
+    #[error("{call}: {code}: {detail}")]
+    Refused {
+        call: String,
+        code: String,
+        detail: String,
+    },
     #[error("{call}: the answer is not the documented JSON ({what})")]
     Malformed { call: String, what: String },
     /// The provider does not list the instance and this data directory has never seen it
@@ -310,6 +328,10 @@ impl Api {
                     .with_code(&format!("HTTP {status}"))
                     .with_message(&self.redact(&detail))
             }
+            ApiError::Refused { call, code, detail } => ProviderError::rejected(id)
+                .with_call(&call)
+                .with_code(&code)
+                .with_message(&self.redact(&detail)),
             ApiError::Transport { call, source } => {
                 ProviderError::unreachable(id, self.redact(&source.to_string())).with_call(&call)
             }
@@ -368,10 +390,12 @@ impl Api {
             .call(
                 repeat,
                 |c| {
-                    let mut r = c
-                        .request(method.clone(), &url)
-                        .bearer_auth(&self.key.0)
-                        .header("accept", "application/json");
+                    let r = c.request(method.clone(), &url);
+                    let mut r = match self.cloud.scheme {
+                        Scheme::Bearer => r.bearer_auth(&self.key.0),
+                        Scheme::Bare => r.header("authorization", &self.key.0),
+                    }
+                    .header("accept", "application/json");
                     if let Some(p) = &payload {
                         r = r.header("content-type", "application/json").body(p.clone());
                     }
@@ -645,6 +669,7 @@ mod tests {
             kind: ProviderKind::Runpod,
             key_var: "RUNPOD_API_KEY",
             forbidden,
+            scheme: Scheme::Bearer,
             endpoint: ("GPUMETER_RUNPOD_ENDPOINT", "https://api.runpod.io"),
         };
         Api::new(

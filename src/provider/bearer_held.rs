@@ -1,6 +1,6 @@
-//! What each bearer-key adapter (Lambda Cloud, RunPod, Vast.ai) holds alike beside its own ids:
-//! the API (or why there is none), the states it saw, the read-back, the sightings and what the
-//! last listing could not read; and the Provider methods and refusals that follow from them.
+//! What each one-key adapter (Lambda Cloud, RunPod, Vast.ai, AutoDL) holds alike beside its own
+//! ids: the API (or why there is none), the states it saw, the read-back, the sightings and what
+//! the last listing could not read; and the Provider methods and refusals that follow from them.
 
 use std::sync::Mutex;
 

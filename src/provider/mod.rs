@@ -9,6 +9,7 @@ use jiff::Timestamp;
 pub use gpumeter_core::cloud::*;
 
 pub mod alibaba;
+pub mod autodl;
 pub mod aws;
 pub mod bearer;
 mod bearer_held;
@@ -160,6 +161,12 @@ pub trait Provider: Send + Sync {
                 resource.kind.label()
             ),
         ))
+    }
+
+    /// What a prepaid account holds now, for a provider that bills from a balance; `None`
+    /// where the provider keeps none (it bills a card) or this adapter does not read it.
+    async fn balance(&self) -> Result<Option<Balance>, ProviderError> {
+        Ok(None)
     }
 
     /// When the provider will reclaim this spot instance, once it has said so; `None` while

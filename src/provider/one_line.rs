@@ -9,7 +9,7 @@ use gpumeter_core::text::{is_unsafe, one_line};
 use jiff::Timestamp;
 
 use super::{
-    Action, ActionReport, Capabilities, Discovered, Inventory, LinkedResource, Provider,
+    Action, ActionReport, Balance, Capabilities, Discovered, Inventory, LinkedResource, Provider,
     ProviderError, Seen,
 };
 
@@ -118,6 +118,11 @@ impl Provider for OneLine {
 
     async fn interruption_notice(&self) -> Result<Option<Timestamp>, ProviderError> {
         self.0.interruption_notice().await
+    }
+
+    /// Money alone: no text of the provider's to make one line.
+    async fn balance(&self) -> Result<Option<Balance>, ProviderError> {
+        self.0.balance().await
     }
 
     fn keys_expire(&self) -> Option<Timestamp> {

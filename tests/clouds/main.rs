@@ -1,5 +1,5 @@
 //! The provider adapters against their peers: moto for AWS, the loopback Alibaba, Tencent,
-//! Lambda, RunPod and Vast.ai peers (through the library and through the binary), the fault
+//! Lambda, RunPod, Vast.ai and AutoDL peers (through the library and through the binary), the fault
 //! matrices, the `command` provider against its scripts, and the shared HTTP layer.
 
 #[path = "../shared/peer.rs"]
@@ -10,6 +10,7 @@
 mod peer;
 
 mod alibaba_peer;
+mod autodl_peer;
 mod common;
 mod gpu_peer;
 mod models;
@@ -19,6 +20,9 @@ mod alibaba_adapter;
 mod alibaba_cli;
 mod alibaba_faults;
 mod all_regions;
+mod autodl_adapter;
+mod autodl_cli;
+mod autodl_faults;
 mod aws_checked;
 mod aws_cleanup;
 mod aws_doctor;

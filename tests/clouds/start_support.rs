@@ -12,7 +12,7 @@ use gpumeter::provider::aws::Aws;
 use gpumeter::provider::aws::credentials::{AwsEnv, AwsSettings};
 use gpumeter::provider::demo::DemoCloud;
 
-use crate::{alibaba_peer, gpu_peer, tencent_peer};
+use crate::{alibaba_peer, autodl_peer, gpu_peer, tencent_peer};
 
 const NOWHERE: &str = "http://127.0.0.1:9";
 
@@ -39,6 +39,10 @@ fn adapters(dir: &std::path::Path) -> Vec<(&'static str, Box<dyn Provider>)> {
         ("Tencent", Box::new(tencent)),
         ("RunPod", Box::new(gpu_peer::runpod_at(NOWHERE))),
         ("Vast.ai", Box::new(gpu_peer::vast_at(NOWHERE))),
+        (
+            "AutoDL",
+            Box::new(autodl_peer::adapter_at(NOWHERE, "pro-1")),
+        ),
         ("Lambda Cloud", Box::new(gpu_peer::lambda_at(NOWHERE))),
         (
             "`command`",

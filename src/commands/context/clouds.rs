@@ -1,4 +1,4 @@
-//! The GPU clouds with one bearer key (Lambda Cloud, RunPod, Vast.ai) and live prices: where a
+//! The GPU clouds with one key (Lambda Cloud, RunPod, Vast.ai, AutoDL) and live prices: where a
 //! provider's API reports the instance's price per hour, the meter prices compute with it
 //! ([`PriceSource::Live`]) and keeps the sheet for storage, bandwidth and extras, with the
 //! provider's own rates on top where it reports them (a Vast.ai host's storage and bandwidth).
@@ -12,6 +12,8 @@ use crate::commands::Failure;
 use crate::config::{ProviderKind, SheetRef};
 use crate::meter::ComputeTerms;
 use crate::pricing::Sku;
+use crate::provider::autodl::{self, Autodl};
+use crate::provider::bearer::KeyEnv;
 use crate::provider::http::HttpPolicy;
 use crate::provider::lambda::{Lambda, LambdaSettings};
 use crate::provider::runpod::{self, Runpod};
@@ -49,6 +51,15 @@ impl Context {
                     return Err(missing(kind.id(), e));
                 }
                 Arc::new(Vast::new(s, policy))
+            }
+            ProviderKind::Autodl => {
+                // The account's variables over the process's, as `fleet` names them.
+                let vars = autodl::VARS.map(|name| (name, self.var(name).unwrap_or_default()));
+                let s = autodl::settings(&KeyEnv::from_pairs(vars), id);
+                if let Err(e) = &s.key {
+                    return Err(missing(kind.id(), e));
+                }
+                Arc::new(Autodl::new(s, policy))
             }
             ProviderKind::Aws
             | ProviderKind::Alibaba

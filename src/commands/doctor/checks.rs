@@ -294,7 +294,8 @@ fn credentials_line(provider: Option<ProviderKind>, facts: &Facts, acts: bool) -
         | ProviderKind::Tencent
         | ProviderKind::Lambda
         | ProviderKind::Runpod
-        | ProviderKind::Vast => match &facts.credentials {
+        | ProviderKind::Vast
+        | ProviderKind::Autodl => match &facts.credentials {
             None => line(Mark::Skip, "not looked for".into(), false),
             Some(Probe::Found(from)) => line(Mark::Pass, format!("found: {from}"), false),
             Some(Probe::Failed(looked)) => line(Mark::Fail, looked.clone(), acts),

@@ -123,7 +123,7 @@ fn provider_facts(ctx: &Context, detected: &Detected) -> ProviderFacts {
             );
             (Some(found(built.map(|_| ()))), not_checked(why))
         }
-        ProviderKind::Lambda | ProviderKind::Runpod | ProviderKind::Vast => {
+        ProviderKind::Lambda | ProviderKind::Runpod | ProviderKind::Vast | ProviderKind::Autodl => {
             let why = format!("not checked: {} has no dry run", kind.id());
             (
                 Some(found(ctx.gpu_cloud(kind).map(|_| ()))),

@@ -82,6 +82,12 @@ pub struct CloudJson {
     pub keys_expire_at: Option<String>,
     /// Set when those keys expire before the deadline's stop or release can run, saying so.
     pub keys_warning: Option<String>,
+    /// What the prepaid account holds (AutoDL's wallet), or `null` where the provider keeps no
+    /// balance or it could not be read.
+    pub balance: Option<super::balance::BalanceJson>,
+    /// Why the balance could not be read; absent when it was, or when there is none to read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub balance_error: Option<String>,
     /// Why the cloud side could not be read, or `null`.
     pub cloud_error: Option<String>,
     /// The kind of that failure (`auth`, `permission`, ...), or `null`.
@@ -122,6 +128,7 @@ pub fn read(ctx: &Context, now: Timestamp) -> Result<CloudJson, Failure> {
         now,
     );
     json.unknown_resources = provider.gaps();
+    (json.balance, json.balance_error) = super::balance::read(provider.as_ref());
     json.price_source = price_source;
     let keys_expire = provider.keys_expire();
     json.keys_expire_at = keys_expire.map(|t| t.to_string());
@@ -211,6 +218,8 @@ pub fn describe(
         unknown_resources: Vec::new(),
         keys_expire_at: None,
         keys_warning: None,
+        balance: None,
+        balance_error: None,
         cloud_error: None,
         cloud_error_kind: None,
         cloud_fix: None,

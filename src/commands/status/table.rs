@@ -52,6 +52,15 @@ pub(super) fn render(report: &StatusReport, tz: &jiff::tz::TimeZone) -> String {
         let _ = writeln!(out, "{line}");
     }
     out.push_str(&super::cloud_table::render(&report.cloud, report.time, tz));
+    match (&report.cloud.balance, &report.cloud.balance_error) {
+        (Some(b), _) => {
+            let _ = writeln!(out, "balance   {}", b.line);
+        }
+        (None, Some(why)) => {
+            let _ = writeln!(out, "balance   unknown: {why}");
+        }
+        (None, None) => {}
+    }
     out
 }
 

@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 
 use self::model::{Seen, file_system, parse_instance, state_of};
 use super::ProviderKind;
-use super::bearer::{Api, ApiError, ApiKey, Cloud, Forbidden, KeyEnv, Readback, StateLog};
+use super::bearer::{Api, ApiError, ApiKey, Cloud, Forbidden, KeyEnv, Readback, Scheme, StateLog};
 use super::bearer_held::{Held, held_provider_methods, refusal};
 use super::http::{HttpPolicy, Repeat};
 use super::{
@@ -39,6 +39,7 @@ const CLOUD: Cloud = Cloud {
     kind: ProviderKind::Lambda,
     key_var: KEY_VAR,
     forbidden: Forbidden::Permission,
+    scheme: Scheme::Bearer,
     endpoint: (ENDPOINT_VAR, DEFAULT_ENDPOINT),
 };
 

@@ -28,7 +28,9 @@ use serde_json::{Value, json};
 use self::disks::{disk, network_volume, own_disks, volume_of};
 use self::model::{Pod, parse_pod, state_of};
 use super::ProviderKind;
-use super::bearer::{Api, ApiError, Cloud, Forbidden, KeyEnv, Readback, Settings, StateLog};
+use super::bearer::{
+    Api, ApiError, Cloud, Forbidden, KeyEnv, Readback, Scheme, Settings, StateLog,
+};
 use super::bearer_held::{Held, held_provider_methods, or_gap, refusal, watched};
 use super::http::{HttpPolicy, Repeat};
 use super::{
@@ -49,6 +51,7 @@ const CLOUD: Cloud = Cloud {
     kind: ProviderKind::Runpod,
     key_var: KEY_VAR,
     forbidden: Forbidden::Permission,
+    scheme: Scheme::Bearer,
     endpoint: (ENDPOINT_VAR, DEFAULT_ENDPOINT),
 };
 

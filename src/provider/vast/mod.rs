@@ -27,7 +27,9 @@ use serde_json::{Value, json};
 use self::model::{HostRates, Seen};
 use self::resources::{instance_storage, volume_row};
 use super::ProviderKind;
-use super::bearer::{Api, ApiError, Cloud, Forbidden, KeyEnv, Readback, Settings, StateLog};
+use super::bearer::{
+    Api, ApiError, Cloud, Forbidden, KeyEnv, Readback, Scheme, Settings, StateLog,
+};
 use super::bearer_held::{Held, held_provider_methods, or_gap, refusal, watched};
 use super::http::{HttpPolicy, Repeat};
 use super::{
@@ -52,6 +54,7 @@ const CLOUD: Cloud = Cloud {
     kind: ProviderKind::Vast,
     key_var: KEY_VAR,
     forbidden: Forbidden::Key,
+    scheme: Scheme::Bearer,
     endpoint: (ENDPOINT_VAR, DEFAULT_ENDPOINT),
 };
 /// Where the key is looked for: this process's environment, then (inside the container) PID 1's.

@@ -5,6 +5,7 @@
 //! action reported done must be done in the cloud itself (read around the proxy), and no
 //! snapshot may go before its final replacement exists.
 
+mod autodl;
 mod aws;
 mod cleanup;
 mod cleanup_peers;

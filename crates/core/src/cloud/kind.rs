@@ -22,19 +22,22 @@ pub enum ProviderKind {
     Lambda,
     Runpod,
     Vast,
+    /// AutoDL's developer API (容器实例 Pro), prepaid in CNY.
+    Autodl,
     /// A user-supplied command stands in for a provider API.
     Command,
 }
 
 impl ProviderKind {
     /// Every kind, in the order help texts and error messages list them.
-    pub const ALL: [ProviderKind; 8] = [
+    pub const ALL: [ProviderKind; 9] = [
         ProviderKind::Aws,
         ProviderKind::Alibaba,
         ProviderKind::Tencent,
         ProviderKind::Lambda,
         ProviderKind::Runpod,
         ProviderKind::Vast,
+        ProviderKind::Autodl,
         ProviderKind::Command,
         ProviderKind::Demo,
     ];
@@ -50,6 +53,7 @@ impl ProviderKind {
             ProviderKind::Lambda => "lambda",
             ProviderKind::Runpod => "runpod",
             ProviderKind::Vast => "vast",
+            ProviderKind::Autodl => "autodl",
             ProviderKind::Command => "command",
         }
     }
@@ -66,6 +70,7 @@ impl ProviderKind {
             ProviderKind::Lambda => "Lambda Cloud",
             ProviderKind::Runpod => "RunPod",
             ProviderKind::Vast => "Vast.ai",
+            ProviderKind::Autodl => "AutoDL",
             ProviderKind::Command => "the command",
         }
     }
@@ -81,8 +86,10 @@ impl ProviderKind {
             ProviderKind::Lambda => Some("lambda"),
             ProviderKind::Runpod => Some("runpod"),
             ProviderKind::Vast => Some("vast-typical"),
+            // Its one sheet is an illustrative example, priced per card-hour in its own SKUs.
             ProviderKind::Alibaba
             | ProviderKind::Tencent
+            | ProviderKind::Autodl
             | ProviderKind::Demo
             | ProviderKind::Command => None,
         }
@@ -117,7 +124,7 @@ impl ProviderKind {
                 snapshots: false,
                 deadline: false,
             },
-            ProviderKind::Runpod | ProviderKind::Vast => Capabilities {
+            ProviderKind::Runpod | ProviderKind::Vast | ProviderKind::Autodl => Capabilities {
                 stop: true,
                 start: true,
                 snapshots: false,
@@ -141,6 +148,7 @@ impl ProviderKind {
             ProviderKind::Lambda
             | ProviderKind::Runpod
             | ProviderKind::Vast
+            | ProviderKind::Autodl
             | ProviderKind::Command
             | ProviderKind::Demo => false,
         }
@@ -156,6 +164,8 @@ impl ProviderKind {
             ProviderKind::Lambda => "the Lambda Cloud dashboard",
             ProviderKind::Runpod => "the key's RunPod permissions",
             ProviderKind::Vast => "the key's Vast.ai permissions",
+            // The token has no scopes; the Pro API asks for a verified (实名) account.
+            ProviderKind::Autodl => "the AutoDL account's verification",
             ProviderKind::Command => "the command's own setup",
             ProviderKind::Demo => "the demo settings",
         }
@@ -184,7 +194,32 @@ impl ProviderKind {
             ProviderKind::Lambda => &["set LAMBDA_API_KEY"],
             ProviderKind::Runpod => &["set RUNPOD_API_KEY"],
             ProviderKind::Vast => &["set VAST_API_KEY", "CONTAINER_API_KEY inside the instance"],
+            ProviderKind::Autodl => &[
+                "set AUTODL_TOKEN",
+                "write the token to ~/.config/gpumeter/autodl-token (or the file \
+                 AUTODL_CREDENTIALS_FILE names)",
+            ],
             ProviderKind::Command | ProviderKind::Demo => &[],
+        }
+    }
+
+    /// How long the platform keeps an instance that stays shut down before it releases it and
+    /// erases its data on its own; `None` where it keeps a stopped instance until told.
+    /// For a later countdown to that release.
+    #[must_use]
+    pub const fn released_after_stopped(self) -> Option<jiff::SignedDuration> {
+        match self {
+            // "实例连续关机15天会释放实例": https://www.autodl.com/docs/instance_data/ and the
+            // console's instance list say it.
+            ProviderKind::Autodl => Some(jiff::SignedDuration::from_hours(15 * 24)),
+            ProviderKind::Aws
+            | ProviderKind::Alibaba
+            | ProviderKind::Tencent
+            | ProviderKind::Lambda
+            | ProviderKind::Runpod
+            | ProviderKind::Vast
+            | ProviderKind::Command
+            | ProviderKind::Demo => None,
         }
     }
 
@@ -264,8 +299,9 @@ mod tests {
             ProviderKind::Lambda => 3,
             ProviderKind::Runpod => 4,
             ProviderKind::Vast => 5,
-            ProviderKind::Command => 6,
-            ProviderKind::Demo => 7,
+            ProviderKind::Autodl => 6,
+            ProviderKind::Command => 7,
+            ProviderKind::Demo => 8,
         };
         for (i, kind) in ProviderKind::ALL.into_iter().enumerate() {
             assert_eq!(place(kind), i, "{kind}");
@@ -284,6 +320,7 @@ mod tests {
                 ("lambda", "Lambda Cloud"),
                 ("runpod", "RunPod"),
                 ("vast", "Vast.ai"),
+                ("autodl", "AutoDL"),
                 ("command", "the command"),
                 ("demo", "gpumeter demo cloud"),
             ]
@@ -295,7 +332,8 @@ mod tests {
         let e = "azure".parse::<ProviderKind>().unwrap_err();
         assert_eq!(
             e.to_string(),
-            "`azure` is not one of aws, alibaba, tencent, lambda, runpod, vast, command, demo"
+            "`azure` is not one of aws, alibaba, tencent, lambda, runpod, vast, autodl, command, \
+             demo"
         );
         assert!("AWS".parse::<ProviderKind>().is_err(), "ids are lowercase");
         let e = serde_json::from_str::<ProviderKind>("\"gcp\"").unwrap_err();
@@ -327,6 +365,19 @@ mod tests {
         }
         let stand_in = ProviderError::throttled("no provider", None).fix();
         assert!(stand_in.contains("no provider is limiting"), "{stand_in}");
+    }
+
+    #[test]
+    fn only_autodl_releases_a_stopped_instance_on_its_own_after_fifteen_days() {
+        for kind in ProviderKind::ALL {
+            let after = kind.released_after_stopped();
+            match kind {
+                ProviderKind::Autodl => {
+                    assert_eq!(after, Some(jiff::SignedDuration::from_hours(360)));
+                }
+                _ => assert_eq!(after, None, "{kind}"),
+            }
+        }
     }
 
     #[test]

@@ -1,0 +1,25 @@
+//! A prepaid account's balance, as the provider reports it: what a balance guard (when the
+//! money runs out at the current burn, thresholds, a floor) will read. Clouds that bill a card
+//! afterwards have none.
+
+use crate::money::Money;
+
+/// What the account holds, read at one moment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Balance {
+    /// Cash the provider will draw on.
+    pub available: Money,
+    /// Vouchers the provider draws on before cash; `None` where it does not say.
+    pub vouchers: Option<Money>,
+}
+
+impl Balance {
+    /// `available`, with the vouchers after it where the provider reports any: one line.
+    #[must_use]
+    pub fn line(&self) -> String {
+        match &self.vouchers {
+            Some(v) if !v.amount.is_zero() => format!("{} (vouchers {v})", self.available),
+            _ => self.available.to_string(),
+        }
+    }
+}

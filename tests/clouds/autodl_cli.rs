@@ -1,0 +1,143 @@
+//! `gpumeter status|checklist|stop|fleet` on AutoDL through the binary, pointed at the loopback
+//! peer: the balance in `status` (JSON and text), the images that keep billing, a stop read
+//! back, an AutoDL account in `fleet`, and the token never in stdout or stderr.
+
+use std::process::{Output, Stdio};
+
+use serde_json::Value;
+
+use crate::autodl_peer::{INSTANCE, OTHERS, Peer, TOKEN};
+use crate::gpu_clouds_cli::Run;
+
+fn gpumeter(run: &Run, peer: &Peer, instance: bool, args: &[&str]) -> (Output, String) {
+    let mut cmd = crate::common::gpumeter();
+    if instance {
+        cmd.args(["--provider", "autodl", "--instance", INSTANCE]);
+    }
+    cmd.args(args)
+        .arg("--config")
+        .arg(run.dir.join("config.toml"))
+        .env("GPUMETER_DATA_DIR", &run.dir)
+        .env("HOME", &run.dir)
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("AUTODL_CREDENTIALS_FILE")
+        .stdin(Stdio::null());
+    for (k, v) in peer.env_pairs() {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    let all = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!all.contains(TOKEN), "the token was shown: {all}");
+    (out, all)
+}
+
+#[test]
+fn status_shows_the_balance_in_yuan_in_json_and_text() {
+    let peer = Peer::start();
+    let run = Run::new("autodl-status");
+    let (out, said) = gpumeter(&run, &peer, true, &["status", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["balance"]["available"], "29.29", "{said}");
+    assert_eq!(json["balance"]["vouchers"], "1.5", "{said}");
+    assert_eq!(json["balance"]["currency"], "CNY", "{said}");
+    assert_eq!(json["instance"]["id"], INSTANCE, "{said}");
+    let (out, said) = gpumeter(&run, &peer, true, &["status"]);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert!(
+        said.contains("balance   29.29 CNY (vouchers 1.50 CNY)"),
+        "{said}"
+    );
+}
+
+#[test]
+fn status_json_has_a_null_balance_where_the_provider_keeps_none() {
+    let run = Run::new("autodl-demo-balance");
+    let out = crate::common::gpumeter()
+        .args(["--demo", "status", "--json", "--config"])
+        .arg(run.dir.join("config.toml"))
+        .env("GPUMETER_DATA_DIR", &run.dir)
+        .output()
+        .unwrap();
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(json["balance"].is_null(), "{json}");
+    assert!(json.get("balance_error").is_none(), "{json}");
+}
+
+#[test]
+fn checklist_names_the_private_images_and_stop_is_read_back() {
+    let peer = Peer::start();
+    let run = Run::new("autodl-checklist");
+    let (out, said) = gpumeter(&run, &peer, true, &["checklist"]);
+    assert_eq!(out.status.code(), Some(3), "{said}");
+    assert!(said.contains("image-db8346e037"), "{said}");
+    let (out, said) = gpumeter(&run, &peer, true, &["stop", "--yes"]);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert_eq!(
+        peer.cloud(|c| c.status(INSTANCE).map(str::to_string))
+            .as_deref(),
+        Some("shutdown"),
+        "{said}"
+    );
+    let (out, said) = gpumeter(&run, &peer, true, &["release", "--dry-run"]);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert!(said.contains("/api/v1/dev/instance/pro/release"), "{said}");
+    assert!(
+        peer.cloud(|c| c.status(INSTANCE).is_some()),
+        "a dry run released it"
+    );
+}
+
+#[test]
+fn fleet_lists_an_autodl_account() {
+    let peer = Peer::start();
+    let run = Run::new("autodl-fleet");
+    let table = format!(
+        "[[fleet]]\nprovider = \"autodl\"\naccount = \"lab\"\nenv = {{ GPUMETER_AUTODL_ENDPOINT = \"{}\" }}\n",
+        peer.url()
+    );
+    std::fs::write(run.dir.join("config.toml"), table).unwrap();
+    let (out, said) = gpumeter(&run, &peer, false, &["fleet", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    let rows: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let ids: Vec<&str> = rows
+        .iter()
+        .filter_map(|r| r["instance_id"].as_str())
+        .collect();
+    for id in [INSTANCE, OTHERS[0], OTHERS[1]] {
+        assert!(ids.contains(&id), "{id} missing: {said}");
+    }
+}
+
+#[test]
+fn a_missing_token_names_the_variable_and_the_file() {
+    let run = Run::new("autodl-no-token");
+    let out = crate::common::gpumeter()
+        .args([
+            "--provider",
+            "autodl",
+            "--instance",
+            INSTANCE,
+            "status",
+            "--config",
+        ])
+        .arg(run.dir.join("config.toml"))
+        .env("GPUMETER_DATA_DIR", &run.dir)
+        .env("HOME", &run.dir)
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("AUTODL_TOKEN")
+        .env_remove("AUTODL_CREDENTIALS_FILE")
+        .output()
+        .unwrap();
+    let said =
+        String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("AUTODL_TOKEN"), "{said}");
+    assert!(
+        said.contains("AUTODL_CREDENTIALS_FILE") && said.contains("autodl-token"),
+        "{said}"
+    );
+}
