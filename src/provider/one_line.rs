@@ -59,6 +59,10 @@ impl Provider for OneLine {
         self.0.inventory().await.map(Inventory::one_lined)
     }
 
+    async fn look(&self) -> Result<super::refresh::Look, ProviderError> {
+        self.0.look().await
+    }
+
     async fn perform(&self, action: &Action) -> Result<ActionReport, ProviderError> {
         self.0.perform(action).await.map(ActionReport::one_lined)
     }

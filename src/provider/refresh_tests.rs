@@ -138,3 +138,13 @@ async fn the_last_read_is_remembered_so_the_next_look_needs_no_read() {
     );
     assert_eq!(cloud.reads.load(Ordering::SeqCst), 1);
 }
+
+#[tokio::test]
+async fn the_wrapper_every_command_uses_passes_a_look_on_rather_than_reading_everything() {
+    let cloud = std::sync::Arc::new(counted(Look::State(Some(InstanceState::Running))).await);
+    let last = cloud.inventory.clone();
+    let wrapped = crate::provider::one_line::OneLine(cloud.clone());
+    assert!(ask(&wrapped, Ask::Look, Some(&last)).await.is_none());
+    assert_eq!(cloud.looks.load(Ordering::SeqCst), 1);
+    assert_eq!(cloud.reads.load(Ordering::SeqCst), 0);
+}
