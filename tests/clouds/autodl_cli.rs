@@ -46,6 +46,10 @@ fn status_shows_the_balance_in_yuan_in_json_and_text() {
     assert_eq!(json["balance"]["vouchers"], "1.5", "{said}");
     assert_eq!(json["balance"]["currency"], "CNY", "{said}");
     assert_eq!(json["instance"]["id"], INSTANCE, "{said}");
+    assert!(
+        json["forced_release"].is_null(),
+        "a running instance counts nothing down"
+    );
     let (out, said) = gpumeter(&run, &peer, true, &["status"]);
     assert_eq!(out.status.code(), Some(0), "{said}");
     assert!(
@@ -83,6 +87,19 @@ fn checklist_names_the_private_images_and_stop_is_read_back() {
         Some("shutdown"),
         "{said}"
     );
+    // Shut down, AutoDL releases it in 15 days and erases it: status counts down from the
+    // shutdown the platform reports.
+    let (out, said) = gpumeter(&run, &peer, true, &["status", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let forced = &json["forced_release"];
+    assert_eq!(forced["after_days"], 15, "{said}");
+    let left = forced["remaining_s"].as_i64().expect("seconds left");
+    assert!((15 * 86_400 - 120..=15 * 86_400).contains(&left), "{said}");
+    assert_eq!(forced["erases"][0], INSTANCE, "{said}");
+    let (_, said) = gpumeter(&run, &peer, true, &["status"]);
+    assert!(said.contains("released  by autodl in 14d23h"), "{said}");
+    assert!(said.contains("a start resets the clock"), "{said}");
     let (out, said) = gpumeter(&run, &peer, true, &["release", "--dry-run"]);
     assert_eq!(out.status.code(), Some(0), "{said}");
     assert!(said.contains("/api/v1/dev/instance/pro/release"), "{said}");

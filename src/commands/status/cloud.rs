@@ -67,6 +67,10 @@ pub struct CloudJson {
     /// sheet for another region, used as an estimate); `null` when nothing prices the instance.
     pub price_source: Option<PriceOrigin>,
     pub deadline: Option<DeadlineJson>,
+    /// When the platform itself releases the instance for staying shut down (AutoDL after 15
+    /// days) and what that erases; `null` while it runs, or where the platform keeps a stopped
+    /// instance until told.
+    pub forced_release: Option<crate::guard::ForcedReleaseJson>,
     pub resources: Option<Vec<ResourceJson>>,
     /// What keeps billing a month after a release; `null` when something in it has no price
     /// (`still_billing_monthly` names it).
@@ -209,6 +213,7 @@ pub fn describe(
             .is_none()
             .then(|| super::deadline::deadline(inventory, row, watchdog, now))
             .flatten(),
+        forced_release: forced_release(inventory, now),
         resources: Some(resources),
         leftover_monthly_cost: account
             .as_ref()
@@ -224,6 +229,26 @@ pub fn describe(
         cloud_error_kind: None,
         cloud_fix: None,
     }
+}
+
+/// The platform's release of a stopped instance, with what it erases: the instance and what
+/// goes with it.
+fn forced_release(
+    inventory: &Inventory,
+    now: Timestamp,
+) -> Option<crate::guard::ForcedReleaseJson> {
+    let instance = inventory.instance.as_ref()?;
+    let forced = crate::guard::ForcedRelease::of(instance, None)?;
+    let erases = std::iter::once(instance.id.clone())
+        .chain(
+            inventory
+                .resources
+                .iter()
+                .filter(|r| r.deleted_with_instance)
+                .map(|r| r.id.clone()),
+        )
+        .collect();
+    Some(forced.json(now, erases))
 }
 
 fn gone(listed: &InstanceInfo) -> InstanceInfo {

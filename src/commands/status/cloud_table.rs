@@ -104,10 +104,38 @@ pub(super) fn render(cloud: &CloudJson, now: Timestamp, tz: &TimeZone) -> String
         }
         None => writeln!(out, "deadline  none set and none held by the provider"),
     };
+    if let Some(forced) = &cloud.forced_release {
+        let line = forced_release_line(forced, &instance.provider, now, tz);
+        let _ = writeln!(out, "{line}");
+    }
     if let Some(warning) = &cloud.keys_warning {
         let _ = writeln!(out, "warning   {warning}");
     }
     out + &resources(cloud)
+}
+
+/// "released  by autodl in 2d4h: 15 days shut down erases pro-1, vol-1; a start resets the
+/// clock", or that it is due.
+pub(crate) fn forced_release_line(
+    forced: &crate::guard::ForcedReleaseJson,
+    provider: &str,
+    now: Timestamp,
+    tz: &TimeZone,
+) -> String {
+    let erases = forced.erases.join(", ");
+    let days = forced.after_days;
+    if forced.remaining_s <= 0 {
+        return format!(
+            "released  by {provider} now: {days} days shut down are over; {erases} may be erased \
+             already"
+        );
+    }
+    let left = crate::ui::text::short_duration(jiff::SignedDuration::from_secs(forced.remaining_s));
+    format!(
+        "released  by {provider} in {left} ({}): {days} days shut down erases {erases}; a start \
+         resets the clock",
+        gpumeter_core::zone::deadline_label(forced.instant, now, tz)
+    )
 }
 
 fn resources(cloud: &CloudJson) -> String {

@@ -20,6 +20,8 @@ pub struct Instance {
     /// Status reads left before a `starting` or `shutting_down` instance arrives; `usize::MAX`:
     /// never.
     pub settling: usize,
+    /// When it was shut down, as the list's `stopped_at` says it (China's +08:00).
+    pub stopped_at: String,
 }
 
 pub struct Cloud {
@@ -58,6 +60,7 @@ impl Instance {
             spec,
             gpus,
             settling: 1,
+            stopped_at: "2025-12-16T09:00:00+08:00".into(),
         }
     }
 
@@ -71,7 +74,7 @@ impl Instance {
             "status_at": "2025-12-15T17:31:05+08:00", "start_mode": "gpu", "charge_type": "payg",
             "req_gpu_amount": self.gpus, "expired_at": never(),
             "started_at": at("2025-12-15T17:31:05+08:00"),
-            "stopped_at": if stopped { at("2025-12-16T09:00:00+08:00") } else { never() },
+            "stopped_at": if stopped { at(&self.stopped_at) } else { never() },
             "name": "API创建的实例", "timed_shutdown_at": never(), "gpu_spec_uuid": self.spec,
         })
     }
@@ -163,6 +166,11 @@ impl Cloud {
             if i.settling == 0 {
                 i.status = next.into();
                 i.settling = 1;
+                if next == "shutdown" {
+                    let china = jiff::tz::TimeZone::fixed(jiff::tz::offset(8));
+                    let now = jiff::Timestamp::now().to_zoned_datetime(china);
+                    i.stopped_at = now.strftime("%Y-%m-%dT%H:%M:%S%:z").to_string();
+                }
             } else if i.settling != usize::MAX {
                 i.settling -= 1;
             }
