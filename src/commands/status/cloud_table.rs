@@ -81,6 +81,19 @@ pub(super) fn render(cloud: &CloudJson, now: Timestamp, tz: &TimeZone) -> String
             ),
         };
     }
+    deadline(&mut out, cloud, now, tz);
+    if let Some(forced) = &cloud.forced_release {
+        let line = forced_release_line(forced, &instance.provider, now, tz);
+        let _ = writeln!(out, "{line}");
+    }
+    if let Some(warning) = &cloud.keys_warning {
+        let _ = writeln!(out, "warning   {warning}");
+    }
+    out + &resources(cloud)
+}
+
+/// The deadline line and who enforces it, or why there is none.
+fn deadline(out: &mut String, cloud: &CloudJson, now: Timestamp, tz: &TimeZone) {
     let _ = match &cloud.deadline {
         Some(d) => writeln!(
             out,
@@ -104,14 +117,6 @@ pub(super) fn render(cloud: &CloudJson, now: Timestamp, tz: &TimeZone) -> String
         }
         None => writeln!(out, "deadline  none set and none held by the provider"),
     };
-    if let Some(forced) = &cloud.forced_release {
-        let line = forced_release_line(forced, &instance.provider, now, tz);
-        let _ = writeln!(out, "{line}");
-    }
-    if let Some(warning) = &cloud.keys_warning {
-        let _ = writeln!(out, "warning   {warning}");
-    }
-    out + &resources(cloud)
 }
 
 /// "released  by autodl in 2d4h: 15 days shut down erases pro-1, vol-1; a start resets the
