@@ -173,3 +173,80 @@ fn a_malformed_rate_or_currency_names_the_flag() {
         assert!(err.contains(named) && err.contains("expected"), "{err}");
     }
 }
+
+const RTX_4090: &[&str] = &[
+    "estimate",
+    "--compare",
+    "--gpu",
+    "4090",
+    "--hours-per-day",
+    "8",
+    "--days",
+    "10",
+    "--currency",
+    "CNY",
+];
+
+/// The offer of `sheet`'s `sku` in `list` (`offers` or `incomplete`).
+fn offer<'a>(v: &'a Value, list: &str, sheet: &str, sku: &str) -> &'a Value {
+    v[list]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["sheet"] == sheet && o["sku"] == sku)
+        .unwrap_or_else(|| panic!("{sheet} {sku} is not in {list}: {v}"))
+}
+
+#[test]
+fn the_card_hour_markets_are_compared_in_cny() {
+    let mut args = RTX_4090.to_vec();
+    args.push("--json");
+    let v = json("", &args);
+    assert_eq!(v["currency"], "CNY");
+    // 80 GPU-hours at AutoDL's 1.88 and Gpushare's 1.32 per card-hour.
+    let autodl = offer(&v, "offers", "autodl", "rtx-4090");
+    assert_eq!(autodl["currency"], "CNY");
+    assert_eq!(autodl["converted_total"], "150.40");
+    assert_eq!(autodl["per_gpu_hour"], "1.88");
+    assert_eq!(autodl["as_of"], "2026-08-21");
+    let gpushare = offer(&v, "offers", "gpushare", "rtx-4090");
+    assert_eq!(gpushare["converted_total"], "105.60");
+    assert_eq!(gpushare["per_gpu_hour"], "1.32");
+    // Every offer kept has a 4090; the USD sheets wait for a rate, never dropped.
+    for o in v["offers"].as_array().unwrap() {
+        assert!(o["gpu_model"].as_str().unwrap().contains("4090"), "{o}");
+    }
+    assert!(!v["not_comparable"].as_array().unwrap().is_empty(), "{v}");
+
+    let text = String::from_utf8(gpumeter("", RTX_4090).stdout).unwrap();
+    let row = |sheet: &str| {
+        text.lines()
+            .find(|l| l.contains(sheet) && l.contains("rtx-4090"))
+            .unwrap_or_else(|| panic!("no {sheet} row: {text}"))
+            .to_string()
+    };
+    assert!(row("autodl").contains("150.40 CNY"), "{text}");
+    assert!(row("gpushare").contains("105.60 CNY"), "{text}");
+}
+
+#[test]
+fn a_price_the_market_does_not_publish_is_unknown_not_zero() {
+    let mut args = RTX_4090.to_vec();
+    args.extend(["--egress-gb", "100", "--storage-gb", "100", "--json"]);
+    let v = json("", &args);
+    // AutoDL bills no traffic and states its data-disk price, so the offer stays whole. The
+    // sheet's per-GiB-month price gives back AutoDL's own per-GB-day one: 100 GB for 10 days
+    // at 0.0066 CNY per GB per day is 6.60.
+    let autodl = offer(&v, "offers", "autodl", "rtx-4090");
+    assert_eq!(autodl["bandwidth"], "0.00", "{autodl}");
+    assert_eq!(autodl["storage"], "6.60", "{autodl}");
+    // Gpushare's egress and disk prices were not found: unknown, so the offer is only a lower
+    // bound and is never ranked.
+    let gpushare = offer(&v, "incomplete", "gpushare", "rtx-4090");
+    assert_eq!(gpushare["bandwidth"], Value::Null, "{gpushare}");
+    assert_eq!(gpushare["storage"], Value::Null, "{gpushare}");
+    assert_eq!(gpushare["converted_total"], Value::Null, "{gpushare}");
+    assert_eq!(gpushare["converted_known"], "105.60", "{gpushare}");
+    let unknown = gpushare["unknown"].to_string();
+    assert!(unknown.contains("network.egress_per_unit"), "{unknown}");
+}

@@ -67,6 +67,8 @@ fn list_shows_every_bundled_sheet_and_its_skus() {
         "runpod (runpod): USD, as of 2025-07-13",
         "vast-typical",
         "autodl-example",
+        "autodl (autodl): CNY, as of 2026-08-21",
+        "gpushare (gpushare): CNY, as of 2026-10-01",
     ] {
         assert!(text.contains(id), "{id} missing from:\n{text}");
     }

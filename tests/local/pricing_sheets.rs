@@ -347,6 +347,8 @@ fn every_bundled_sheet_validates() {
         ("runpod", Currency::USD),
         ("vast-typical", Currency::USD),
         ("autodl-example", Currency::CNY),
+        ("autodl", Currency::CNY),
+        ("gpushare", Currency::CNY),
     ] {
         let sheet = pricing::bundled_sheet(id).unwrap_or_else(|| panic!("{id} is bundled"));
         assert_eq!(sheet.currency, currency, "{id}");
@@ -376,6 +378,25 @@ fn bundled_prices_match_their_sources() {
     let autodl = pricing::bundled_sheet("autodl-example").unwrap();
     let units = autodl.sku("rtx-4090").unwrap().compute_units.unwrap();
     assert_eq!(units.per_hour(), dec!(2.80));
+    // AutoDL's data disk: 0.0066 CNY per GB per day, as a per-GiB 30-day month.
+    let autodl = pricing::bundled_sheet("autodl").unwrap();
+    let per_gib_month = autodl.storage.disk["data"].per_gib_month;
+    let per_gb_day = per_gib_month * dec!(1_000_000_000)
+        / dec!(1_073_741_824)
+        / rust_decimal::Decimal::from(autodl.billing.month_hours / 24);
+    assert_eq!(per_gb_day, dec!(0.0066));
+    assert_eq!(
+        autodl.sku("rtx-4090").unwrap().on_demand_per_hour,
+        Some(dec!(1.88))
+    );
+    assert_eq!(autodl.network.egress_per_unit, Some(dec!(0)));
+    let gpushare = pricing::bundled_sheet("gpushare").unwrap();
+    assert_eq!(
+        gpushare.network.egress_per_unit, None,
+        "unknown, never free"
+    );
+    assert!(gpushare.storage.disk.is_empty());
+    assert_eq!(gpushare.billing.no_gpu_per_hour, None);
     // g5.xlarge is an AWS type: every AWS region's sheet has it, no other provider's does.
     let found = pricing::find_sku("G5.XLARGE", None);
     assert!(found.len() > 1, "{}", found.len());

@@ -42,6 +42,8 @@ pub fn example_sheet() -> Sheet {
             stop_policy: StopPolicy::StopCharging,
             month_hours: 730,
             reclaims_per_day: None,
+            no_gpu_per_hour: None,
+            released_after_stopped_days: None,
         },
         skus: vec![Sku {
             name: "gpu.1x".into(),

@@ -64,6 +64,14 @@ const BUNDLED: &[(&str, &str)] = &[
         "pricing/autodl-example.toml",
         include_str!("../../../../pricing/autodl-example.toml"),
     ),
+    (
+        "pricing/autodl.toml",
+        include_str!("../../../../pricing/autodl.toml"),
+    ),
+    (
+        "pricing/gpushare.toml",
+        include_str!("../../../../pricing/gpushare.toml"),
+    ),
 ];
 
 /// Loads every bundled sheet afresh, errors included; for tests and `pricing validate`.

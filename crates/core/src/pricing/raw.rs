@@ -44,6 +44,10 @@ pub(crate) struct RawBilling {
     pub compute_unit_price: Num,
     /// How often a spot instance is reclaimed, on average, per day.
     pub reclaims_per_day: Num,
+    /// The hourly price of the instance started without its GPUs (AutoDL's 无卡模式).
+    pub no_gpu_per_hour: Num,
+    /// Days an instance may stay stopped before the platform releases it on its own.
+    pub released_after_stopped_days: Option<Spanned<u32>>,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -182,13 +182,38 @@ fn billing(
             .map(|q| v.quantity(q, "billing.reclaims_per_day")),
         base.and_then(|b| b.reclaims_per_day),
     )?;
+    let (no_gpu_per_hour, released_after_stopped_days) = billing_states(v, r, base)?;
     Ok(Billing {
         step_seconds,
         minimum_seconds,
         stop_policy,
         month_hours,
         reclaims_per_day,
+        no_gpu_per_hour,
+        released_after_stopped_days,
     })
+}
+
+/// The two optional keys for states other than running and stopped: the no-GPU rate and the
+/// days after which a stopped instance is released.
+fn billing_states(
+    v: &Values,
+    r: &RawBilling,
+    base: Option<&Billing>,
+) -> Result<(Option<Decimal>, Option<u32>), SheetError> {
+    let no_gpu_per_hour = stated_or(
+        r.no_gpu_per_hour
+            .as_ref()
+            .map(|p| v.price(p, "billing.no_gpu_per_hour")),
+        base.and_then(|b| b.no_gpu_per_hour),
+    )?;
+    let released_after_stopped_days = stated_or(
+        r.released_after_stopped_days
+            .as_ref()
+            .map(|d| v.positive(d, "billing.released_after_stopped_days")),
+        base.and_then(|b| b.released_after_stopped_days),
+    )?;
+    Ok((no_gpu_per_hour, released_after_stopped_days))
 }
 
 fn network(

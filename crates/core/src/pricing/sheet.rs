@@ -41,6 +41,13 @@ pub struct Billing {
     pub month_hours: u32,
     /// How often a spot instance is reclaimed, on average, per day; `None`: unknown.
     pub reclaims_per_day: Option<Decimal>,
+    /// What the instance costs per hour while it runs without its GPUs, a billing state of its
+    /// own on card-hour platforms (AutoDL's 无卡模式, for setting up and uploading); `None`: the
+    /// sheet knows no such rate (the platform has no such mode, or its price is unknown).
+    pub no_gpu_per_hour: Option<Decimal>,
+    /// Whole days an instance may stay stopped before the platform releases it and erases its
+    /// disks on its own (15 on AutoDL); `None`: the sheet states no such rule.
+    pub released_after_stopped_days: Option<u32>,
 }
 
 /// What compute costs while the instance is stopped.

@@ -26,6 +26,7 @@ mod guard_owner;
 mod meter_oracle;
 mod meter_properties;
 mod meter_release;
+mod pricing_billing_states;
 mod pricing_extends;
 mod spend_minutes;
 mod telemetry_findings;
