@@ -1,6 +1,7 @@
 //! `gpumeter checklist`: what would keep billing after a release, and what it costs a month.
 //! Exit 3 when anything would, so scripts can refuse to walk away from a billing leftover.
 
+use gpumeter_core::cell::Cell;
 use std::process::ExitCode;
 
 use rust_decimal::Decimal;
@@ -183,12 +184,13 @@ fn render(list: &Checklist) -> String {
         );
         let _ = writeln!(
             out,
-            "  [ ] {:<15} {:<16} {:<14} {:>9}  {:<11} {cost:<18} {}d old",
-            item.kind.label(),
-            item.id,
-            item.name,
-            size,
-            item.state,
+            "  [ ] {:<15} {:<16} {:<14} {:>9}  {:<11} {:<18} {}d old",
+            Cell(item.kind.label()),
+            Cell(&item.id),
+            Cell(&item.name),
+            Cell(size),
+            Cell(&item.state),
+            Cell(cost),
             item.age_days
         );
     }

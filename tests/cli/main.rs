@@ -55,5 +55,6 @@ mod verify_cli;
 mod verify_scenarios;
 mod watchdog_cli;
 mod welcome_tmux;
+mod wide_names_cli;
 mod zone_cli;
 mod zone_tmux;

@@ -2,6 +2,7 @@
 //! price source, deadline, what keeps billing after a release, what could not be read), one
 //! labelled line or table each. Unknown amounts say so; they are never printed as zero.
 
+use gpumeter_core::cell::Cell;
 use std::fmt::Write as _;
 
 use jiff::Timestamp;
@@ -142,8 +143,11 @@ fn resources(cloud: &CloudJson) -> String {
         };
         let _ = writeln!(
             out,
-            "  {kind:<13} {:<24} {size:>10}  {fate:<12} {monthly}",
-            r.id
+            "  {:<13} {:<24} {:>10}  {:<12} {monthly}",
+            Cell(kind),
+            Cell(&r.id),
+            Cell(size),
+            Cell(fate)
         );
     }
     if let Some(still) = &cloud.still_billing_monthly {
