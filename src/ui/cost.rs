@@ -23,6 +23,7 @@ use crate::config::ProviderKind;
 use crate::meter::{Breakdown, ComputeTerms};
 use crate::money::Money;
 use crate::spend::{Pricing, SpendReading};
+use crate::t;
 
 /// The summary goes under the table from this inner size, beside it below.
 const STACKED_FROM: (usize, usize) = (50, 11);
@@ -53,8 +54,10 @@ pub(super) struct Budget {
 }
 
 pub fn render_cost(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, focused: bool) {
-    let mut panel =
-        Panel::new(theme.border(focused)).title(Span::styled(" Cost ", theme.style(Role::Title)));
+    let mut panel = Panel::new(theme.border(focused)).title(Span::styled(
+        format!(" {} ", t!("panel-cost")),
+        theme.style(Role::Title),
+    ));
     if let Some(p) = &app.spend.pricing {
         panel = panel.title(
             Line::styled(
