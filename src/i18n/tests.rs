@@ -6,7 +6,6 @@ use std::path::Path;
 
 use super::catalogue::SOURCES;
 use super::{Lang, choose, current, scoped};
-use crate::t;
 
 /// Each message's id and the variables its text uses, read from a catalogue file: an entry
 /// starts at the line's beginning with `id =`; its text runs on in indented lines.

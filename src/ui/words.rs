@@ -5,6 +5,7 @@ use std::borrow::Cow;
 
 use crate::app::{Binding, Confirm, Intent};
 use crate::guard::OnExpiry;
+use crate::meter::ResourceKind;
 use crate::provider::Action;
 use crate::t;
 
@@ -92,5 +93,19 @@ pub fn on_expiry(on: OnExpiry, long: bool) -> Cow<'static, str> {
         (OnExpiry::Stop, false) => t!("expiry-stop"),
         (OnExpiry::Release, true) => t!("expiry-release-long"),
         (OnExpiry::Release, false) => t!("expiry-release"),
+    }
+}
+
+/// A kind of resource, as people read it (the JSON keeps its snake-case name).
+pub fn resource_kind(kind: ResourceKind) -> Cow<'static, str> {
+    match kind {
+        ResourceKind::SystemDisk => t!("kind-system-disk"),
+        ResourceKind::DataDisk => t!("kind-data-disk"),
+        ResourceKind::Snapshot => t!("kind-snapshot"),
+        ResourceKind::Image => t!("kind-image"),
+        ResourceKind::PublicIp => t!("kind-public-ip"),
+        ResourceKind::LoadBalancer => t!("kind-load-balancer"),
+        ResourceKind::NetworkVolume => t!("kind-network-volume"),
+        ResourceKind::StoppedInstance => t!("kind-stopped-instance"),
     }
 }

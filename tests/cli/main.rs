@@ -32,6 +32,7 @@ mod guards_tmux;
 mod input_cli;
 mod keys_tmux;
 mod kill_loop;
+mod lang_cli;
 mod meta_cli;
 mod nvml_cockpit_tmux;
 mod nvml_doctor;

@@ -5,6 +5,7 @@ use gpumeter_core::cell::Cell;
 use std::fmt::{Display, Write as _};
 
 use super::StatusReport;
+use crate::t;
 use crate::telemetry::{GpuSample, HostSample, Metric};
 
 pub(super) fn render(report: &StatusReport, tz: &jiff::tz::TimeZone) -> String {
@@ -16,20 +17,20 @@ pub(super) fn render(report: &StatusReport, tz: &jiff::tz::TimeZone) -> String {
         report.source
     );
     if let Some(why) = &report.gpu_error {
-        let _ = writeln!(out, "GPU   none: {why}");
+        let _ = writeln!(out, "GPU   {}", t!("status-gpu-none", why = why.as_str()));
     }
     if !report.gpus.is_empty() {
         let _ = writeln!(
             out,
             "{:<3} {:<24} {:>5} {:>5} {:>17} {:>11} {:>5} {:>5}",
             Cell("GPU"),
-            Cell("NAME"),
-            Cell("UTIL"),
-            Cell("LOAD"),
-            Cell("MEM MiB"),
-            Cell("POWER W"),
-            Cell("TEMP"),
-            Cell("PROCS")
+            Cell(t!("status-col-name")),
+            Cell(t!("status-col-util")),
+            Cell(t!("status-col-load")),
+            Cell(t!("status-col-mem")),
+            Cell(t!("status-col-power")),
+            Cell(t!("status-col-temp")),
+            Cell(t!("status-col-procs"))
         );
         for gpu in &report.gpus {
             out.push_str(&gpu_row(gpu));
@@ -45,7 +46,7 @@ pub(super) fn render(report: &StatusReport, tz: &jiff::tz::TimeZone) -> String {
     }
     out.push_str(&host_lines(&report.host));
     if !report.findings.is_empty() {
-        out.push_str("findings\n");
+        let _ = writeln!(out, "{}", t!("status-findings"));
         for f in &report.findings {
             let severity = format!("{:?}", f.severity).to_lowercase();
             let _ = writeln!(out, "  {:<8}  {}", Cell(severity), f.message);
