@@ -35,6 +35,11 @@ pub struct Cli {
     #[arg(long, value_name = "NAME|FILE")]
     pub theme: Option<String>,
 
+    /// The language of what gpumeter shows: en or zh-CN [default: [ui] language, then
+    /// LC_ALL, LC_MESSAGES, LANG]. JSON, CSV and metric names stay the same in every language.
+    #[arg(long, global = true, value_name = "en|zh-CN")]
+    pub lang: Option<crate::i18n::Lang>,
+
     /// The cockpit without colours (also when the NO_COLOR environment variable is set).
     #[arg(long)]
     pub no_color: bool,

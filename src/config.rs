@@ -227,6 +227,8 @@ impl DeadlineConfig {
 pub struct UiConfig {
     /// A built-in theme name or a theme file (relative to the config file's directory).
     pub theme: Option<String>,
+    /// The language shown (`en`, `zh-CN`); `--lang` overrides it, and it overrides the locale.
+    pub language: Option<crate::i18n::Lang>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]

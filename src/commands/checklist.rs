@@ -1,6 +1,7 @@
 //! `gpumeter checklist`: what would keep billing after a release, and what it costs a month.
 //! Exit 3 when anything would, so scripts can refuse to walk away from a billing leftover.
 
+use gpumeter_core::cell::Cell;
 use std::process::ExitCode;
 
 use rust_decimal::Decimal;
@@ -13,6 +14,7 @@ use crate::meter::{InstanceState, ResourceKind};
 use crate::money::{Money, PartialTotalJson};
 use crate::provider::{Finding, Inventory, LinkedResource, findings};
 use crate::spend::{Account, PriceOrigin, Recorded, account};
+use crate::t;
 
 /// Exit status when something would keep billing after a release.
 pub const EXIT_LEFTOVERS: u8 = 3;
@@ -148,23 +150,24 @@ fn render(list: &Checklist) -> String {
     let mut out = String::new();
     let released = list.instance_state == Some(InstanceState::Released);
     let heading = match (&list.instance, released) {
-        (Some(id), false) => format!("After releasing {id}, these keep billing:"),
-        (Some(id), true) => format!("{id} is released; these are still billing:"),
-        (None, _) => "Still billing:".into(),
+        (Some(id), false) => t!("checklist-after-release", instance = id.as_str()),
+        (Some(id), true) => t!("checklist-released", instance = id.as_str()),
+        (None, _) => t!("checklist-still-billing").into_owned(),
     };
     let unknown = |out: &mut String| {
         for gap in &list.unknown {
-            let _ = writeln!(out, "  [?] not checked: {gap}");
+            let _ = writeln!(
+                out,
+                "  [?] {}",
+                t!("checklist-not-checked", what = gap.as_str())
+            );
         }
     };
     if list.would_keep_billing.is_empty() {
         if list.unknown.is_empty() {
-            let _ = writeln!(out, "Nothing would keep billing after a release.");
+            let _ = writeln!(out, "{}", t!("checklist-nothing"));
         } else {
-            let _ = writeln!(
-                out,
-                "Nothing listed would keep billing after a release, but not everything could be read:"
-            );
+            let _ = writeln!(out, "{}", t!("checklist-nothing-listed"));
             unknown(&mut out);
         }
         return out;
@@ -178,32 +181,33 @@ fn render(list: &Checklist) -> String {
             format!("{} GiB", item.size_gib.normalize())
         };
         let cost = item.monthly_cost.as_deref().map_or_else(
-            || "price unknown".to_string(),
-            |c| format!("{c} {cur}/month"),
+            || t!("checklist-price-unknown").into_owned(),
+            |c| t!("checklist-per-month", amount = format!("{c} {cur}")),
         );
         let _ = writeln!(
             out,
-            "  [ ] {:<15} {:<16} {:<14} {:>9}  {:<11} {cost:<18} {}d old",
-            item.kind.label(),
-            item.id,
-            item.name,
-            size,
-            item.state,
-            item.age_days
+            "  [ ] {:<15} {:<16} {:<14} {:>9}  {:<11} {:<18} {}",
+            Cell(crate::ui::words::resource_kind(item.kind)),
+            Cell(&item.id),
+            Cell(&item.name),
+            Cell(size),
+            Cell(&item.state),
+            Cell(cost),
+            t!("checklist-days-old", days = item.age_days)
         );
     }
     unknown(&mut out);
     if let Some(still) = &list.still_billing_monthly {
         let total = still.with_currency();
-        let more = if list.unknown.is_empty() {
-            ""
+        let line = if list.unknown.is_empty() {
+            t!("checklist-total", total = total)
         } else {
-            " (and what could not be checked)"
+            t!("checklist-total-and-unchecked", total = total)
         };
-        let _ = writeln!(out, "Total that keeps billing: {total}/month{more}");
+        let _ = writeln!(out, "{line}");
     }
     if !list.exposed.is_empty() {
-        let _ = writeln!(out, "Data others can read:");
+        let _ = writeln!(out, "{}", t!("checklist-exposed"));
         for f in &list.exposed {
             let _ = writeln!(out, "  {}", f.line());
         }

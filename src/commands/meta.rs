@@ -1,6 +1,7 @@
 //! What the program says about itself: shell completions, the manual pages and the long
 //! version, all generated from the same definitions as `--help`.
 
+use gpumeter_core::cell::Cell;
 use std::io::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
@@ -75,7 +76,9 @@ pub fn long_version() -> String {
     for sheet in crate::pricing::bundled() {
         lines.push(format!(
             "  {:<22} {} as of {}",
-            sheet.id, sheet.currency, sheet.as_of
+            Cell(&sheet.id),
+            sheet.currency,
+            sheet.as_of
         ));
     }
     lines.join("\n")

@@ -4,6 +4,7 @@
 //! of its own and priced by its own sheet; a region that cannot be swept is listed as not
 //! checked, and counts as billing (exit 3), since what it holds is unknown.
 
+use gpumeter_core::cell::Cell;
 use std::fmt::Write as _;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -262,13 +263,13 @@ fn text(swept: &Swept, totals: &[Money], unpriced: usize) -> String {
     }
     let width = rows
         .iter()
-        .filter_map(|r| r.region.as_ref().map(|r| r.chars().count()))
+        .filter_map(|r| r.region.as_deref().map(gpumeter_core::cell::width))
         .max()
         .unwrap_or(0)
         .max("region".len());
     let region = |name: &str| {
         if swept.by_region {
-            format!("{name:<width$} ")
+            format!("{:<width$} ", Cell(name))
         } else {
             String::new()
         }
@@ -277,12 +278,12 @@ fn text(swept: &Swept, totals: &[Money], unpriced: usize) -> String {
         out,
         "{}{:<13} {:<24} {:>10} {:>7}  {:>14}  {:<21}  state",
         region("region"),
-        "kind",
-        "id",
-        "size",
-        "age",
-        "a month",
-        "from"
+        Cell("kind"),
+        Cell("id"),
+        Cell("size"),
+        Cell("age"),
+        Cell("a month"),
+        Cell("from")
     );
     for r in rows {
         let kind = serde_json::to_value(r.resource.kind)
@@ -299,11 +300,14 @@ fn text(swept: &Swept, totals: &[Money], unpriced: usize) -> String {
             .map_or_else(|| "unpriced".to_string(), |m| m.to_string());
         let _ = writeln!(
             out,
-            "{}{kind:<13} {:<24} {size:>10} {:>6}d  {monthly:>14}  {:<21}  {}",
+            "{}{:<13} {:<24} {:>10} {:>6}d  {:>14}  {:<21}  {}",
             region(r.region.as_deref().unwrap_or("-")),
-            r.resource.id,
+            Cell(kind),
+            Cell(&r.resource.id),
+            Cell(size),
             r.age_days,
-            r.resource.origin.as_deref().unwrap_or("-"),
+            Cell(monthly),
+            Cell(r.resource.origin.as_deref().unwrap_or("-")),
             r.resource.state
         );
     }

@@ -14,6 +14,8 @@ use super::text::{amount, centered, to_u16, truncate, width, wrap};
 use super::theme::{Role, Theme};
 use crate::app::{Choice, Confirm, ConfirmLine, PickRow, SnapshotPick};
 use crate::provider::Action;
+use crate::t;
+use gpumeter_core::cell::Cell;
 
 /// The widest the dialog grows.
 const MAX_WIDTH: usize = 76;
@@ -25,17 +27,17 @@ pub fn render_confirm(area: Rect, buf: &mut Buffer, c: &Confirm, theme: &Theme) 
     let currency = c.currency.map(|c| format!(" {c}")).unwrap_or_default();
     let mut head = vec![
         Line::from(vec![
-            Span::styled("target   ", dim),
+            Span::styled(format!("{:<9}", Cell(t!("confirm-target"))), dim),
             Span::styled(
                 truncate(&c.target, w.saturating_sub(9)),
                 theme.style(Role::Title),
             ),
         ]),
         Line::from(vec![
-            Span::styled("costs    ", dim),
+            Span::styled(format!("{:<9}", Cell(t!("confirm-costs"))), dim),
             match c.cost_per_hour {
-                Some(m) => Span::styled(format!("{m}/h now"), text),
-                None => Span::styled("unknown (no price sheet)", theme.style(Role::NA)),
+                Some(m) => Span::styled(t!("confirm-per-hour-now", amount = m.to_string()), text),
+                None => Span::styled(t!("confirm-no-sheet"), theme.style(Role::NA)),
             },
         ]),
     ];
@@ -57,18 +59,18 @@ pub fn render_confirm(area: Rect, buf: &mut Buffer, c: &Confirm, theme: &Theme) 
     if c.pick.is_some() {
         keys.extend([
             Span::styled("Space", theme.style(Role::HelpKey)),
-            Span::styled(" picks · ", dim),
+            Span::styled(format!(" {} · ", t!("confirm-picks")), dim),
         ]);
     }
     keys.extend([
         Span::styled("y", theme.style(Role::HelpKey)),
-        Span::styled(" confirms · ", dim),
+        Span::styled(format!(" {} · ", t!("confirm-confirms")), dim),
         Span::styled("Esc", theme.style(Role::HelpKey)),
         Span::styled("/", dim),
         Span::styled("n", theme.style(Role::HelpKey)),
-        Span::styled(" cancels · ", dim),
+        Span::styled(format!(" {} · ", t!("confirm-cancels")), dim),
         Span::styled("← →", theme.style(Role::HelpKey)),
-        Span::styled(" choose", dim),
+        Span::styled(format!(" {}", t!("confirm-choose")), dim),
     ]);
     let keys = Line::from(keys).alignment(Alignment::Center);
     // Fixed lines: head, blank, note, blank, buttons, keys; the lists get what is left.
@@ -96,7 +98,7 @@ pub fn render_confirm(area: Rect, buf: &mut Buffer, c: &Confirm, theme: &Theme) 
     let block = Block::bordered()
         .border_style(theme.style(Role::DialogBorder))
         .title(Span::styled(
-            format!(" {} ", c.title),
+            format!(" {} ", super::words::confirm_title(c)),
             theme.style(Role::DialogDanger),
         ));
     Clear.render(popup, buf);
@@ -122,10 +124,7 @@ fn fit_body(lines: &mut Vec<Line<'static>>, room: usize, dim: Style) {
     }
     let cut = lines.len() + 1 - room.max(1);
     lines.truncate(room.saturating_sub(1));
-    lines.push(Line::styled(
-        format!("… {cut} more lines: a taller terminal shows them"),
-        dim,
-    ));
+    lines.push(Line::styled(t!("confirm-more-lines", count = cut), dim));
 }
 
 fn buttons(c: &Confirm, theme: &Theme) -> Line<'static> {
@@ -135,9 +134,9 @@ fn buttons(c: &Confirm, theme: &Theme) -> Line<'static> {
         Choice::Cancel => (chosen, plain),
         Choice::Confirm => (plain, theme.style(Role::DialogDanger)),
     };
-    let verb = c.action.label();
+    let verb = super::words::verb(&c.action);
     Line::from(vec![
-        Span::styled("[ cancel ]", cancel),
+        Span::styled(format!("[ {} ]", t!("confirm-cancel")), cancel),
         Span::raw("     "),
         Span::styled(format!("[ {verb} ]"), confirm),
     ])
@@ -169,26 +168,29 @@ fn lists(c: &Confirm, currency: &str, w: usize, room: usize, theme: &Theme) -> V
     }
     let mut out = Vec::new();
     let (kept, total_label) = match c.action {
-        Action::Stop => ("keeps billing while stopped", "  total while stopped"),
-        Action::Start => ("billing as before", "  total"),
-        Action::SnapshotClean { .. } => ("kept, and keeps billing", "  total kept"),
-        Action::Cleanup { .. } => ("stays, and keeps billing", "  total that stays"),
+        Action::Stop => (t!("confirm-kept-stop"), t!("confirm-total-stop")),
+        Action::Start => (t!("confirm-kept-start"), t!("confirm-total-start")),
+        Action::SnapshotClean { .. } => (
+            t!("confirm-kept-snapshot-clean"),
+            t!("confirm-total-snapshot-clean"),
+        ),
+        Action::Cleanup { .. } => (t!("confirm-kept-cleanup"), t!("confirm-total-cleanup")),
         Action::Release | Action::SetDeadline { .. } => {
-            ("survives and keeps billing", "  total after release")
+            (t!("confirm-kept-release"), t!("confirm-total-release"))
         }
     };
-    for (i, title) in ["will be deleted", kept].iter().enumerate() {
+    for (i, title) in [t!("confirm-deleted"), kept].iter().enumerate() {
         if items[i].is_empty() {
             continue;
         }
         let per_month = if i == 1 {
-            "per month"
+            t!("confirm-per-month")
         } else {
-            "saves per month"
+            t!("confirm-saves-per-month")
         };
         out.push(Line::from(vec![
-            Span::styled((*title).to_string(), dim),
-            Span::raw(" ".repeat(w.saturating_sub(width(title) + width(per_month)))),
+            Span::styled(title.to_string(), dim),
+            Span::raw(" ".repeat(w.saturating_sub(width(title) + width(&per_month)))),
             Span::styled(per_month, dim),
         ]));
         let style = if i == 1 { theme.style(Role::Text) } else { dim };
@@ -197,17 +199,21 @@ fn lists(c: &Confirm, currency: &str, w: usize, room: usize, theme: &Theme) -> V
         }
         if shown[i] < items[i].len() {
             out.push(Line::styled(
-                format!("  … and {} more", items[i].len() - shown[i]),
+                format!(
+                    "  {}",
+                    t!("confirm-and-more", count = items[i].len() - shown[i])
+                ),
                 dim,
             ));
         }
         if i == 1 {
             // A total with an unpriced line in it is a lower bound, never the sum read as whole.
             let total = Confirm::monthly_text(c.survivors_monthly().as_ref());
-            let label = total_label;
+            let label = format!("  {total_label}");
+            let gap = w.saturating_sub(width(&label) + width(&total));
             out.push(Line::from(vec![
                 Span::styled(label, warn),
-                Span::raw(" ".repeat(w.saturating_sub(width(label) + width(&total)))),
+                Span::raw(" ".repeat(gap)),
                 Span::styled(total, warn),
             ]));
         }
@@ -228,7 +234,7 @@ fn pick_lines(
     let dim = theme.style(Role::TextDim);
     let mut out = Vec::new();
     if pick.rows.is_empty() {
-        out.push(Line::styled("no snapshots to delete", dim));
+        out.push(Line::styled(t!("confirm-no-snapshots"), dim));
         out.push(Line::raw(""));
         return out;
     }
@@ -248,13 +254,13 @@ fn pick_lines(
     let cols = PickCols::new(pick, &tails, w);
     // The header over the same columns: the age over the ages, the price at the right.
     let lead = cols.lead();
-    let title = "pick what goes";
+    let title = t!("confirm-pick-title");
     let age_w = cols.age;
-    let per_month = "per month";
-    let gap = w.saturating_sub(lead.max(width(title)) + age_w + width(per_month));
+    let per_month = t!("confirm-per-month");
+    let gap = w.saturating_sub(lead.max(width(&title)) + age_w + width(&per_month));
     out.push(Line::from(vec![
-        Span::styled(format!("{title:lead$}"), dim),
-        Span::styled(format!("{:>age_w$}", "age"), dim),
+        Span::styled(format!("{:lead$}", Cell(title)), dim),
+        Span::styled(format!("{:>age_w$}", Cell(t!("confirm-age"))), dim),
         Span::raw(" ".repeat(gap)),
         Span::styled(per_month, dim),
     ]));
@@ -263,14 +269,22 @@ fn pick_lines(
     }
     if shown < n {
         out.push(Line::styled(
-            format!("  … {} more: ↑ ↓ scroll", n - shown),
+            format!("  {}", t!("confirm-more-scroll", count = n - shown)),
             dim,
         ));
     }
     let (gone, saved) = pick.total(true);
     let (kept, kept_monthly) = pick.total(false);
-    let deletes = format!("deletes {gone}: saves {}{currency}/mo", amount(saved));
-    let keeps = format!("keeps {kept}: {}{currency}/mo", amount(kept_monthly));
+    let deletes = t!(
+        "confirm-pick-deletes",
+        count = gone,
+        amount = format!("{}{currency}", amount(saved))
+    );
+    let keeps = t!(
+        "confirm-pick-keeps",
+        count = kept,
+        amount = format!("{}{currency}", amount(kept_monthly))
+    );
     let text = theme.style(Role::Text);
     let warn = theme.style(Role::LeftoverWarning);
     if width(&deletes) + width(&keeps) + 3 <= w {

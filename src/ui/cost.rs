@@ -6,6 +6,8 @@
 //! Every number comes from the meter's reading; lines are rounded with `to_cents`, so they add
 //! up to the total shown. Wide, the summary sits under the table; narrow, beside it.
 
+use std::borrow::Cow;
+
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::style::Style;
@@ -23,6 +25,7 @@ use crate::config::ProviderKind;
 use crate::meter::{Breakdown, ComputeTerms};
 use crate::money::Money;
 use crate::spend::{Pricing, SpendReading};
+use crate::t;
 
 /// The summary goes under the table from this inner size, beside it below.
 const STACKED_FROM: (usize, usize) = (50, 11);
@@ -30,7 +33,7 @@ const STACKED_FROM: (usize, usize) = (50, 11);
 /// The meter as strings and styles, ready to lay out.
 pub(super) struct Meter {
     /// The four lines: label, so far, per hour.
-    pub(super) lines: [(&'static str, String, String); 4],
+    pub(super) lines: [(Cow<'static, str>, String, String); 4],
     pub(super) total: String,
     pub(super) burn: String,
     pub(super) total_style: Style,
@@ -53,8 +56,10 @@ pub(super) struct Budget {
 }
 
 pub fn render_cost(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, focused: bool) {
-    let mut panel =
-        Panel::new(theme.border(focused)).title(Span::styled(" Cost ", theme.style(Role::Title)));
+    let mut panel = Panel::new(theme.border(focused)).title(Span::styled(
+        format!(" {} ", t!("panel-cost")),
+        theme.style(Role::Title),
+    ));
     if let Some(p) = &app.spend.pricing {
         panel = panel.title(
             Line::styled(
@@ -154,14 +159,18 @@ fn total_style(fraction: Option<f64>, theme: &Theme) -> Style {
 fn step_label(pricing: &Pricing) -> String {
     let billing = &pricing.sheet.billing;
     let step = match billing.step_seconds {
-        0 | 1 => "per second".to_string(),
-        60 => "per minute".to_string(),
-        3600 => "per hour".to_string(),
-        s => format!("per {s} s"),
+        0 | 1 => t!("cost-step-second").into_owned(),
+        60 => t!("cost-step-minute").into_owned(),
+        3600 => t!("cost-step-hour").into_owned(),
+        s => t!("cost-step-seconds", seconds = s),
     };
     if billing.minimum_seconds > billing.step_seconds {
         let min = jiff::SignedDuration::from_secs(i64::from(billing.minimum_seconds));
-        format!("{step}, min {}", short_duration(min))
+        t!(
+            "cost-step-minimum",
+            step = step,
+            minimum = short_duration(min)
+        )
     } else {
         step
     }
@@ -174,11 +183,16 @@ fn meter(app: &App, pricing: &Pricing, reading: &SpendReading, theme: &Theme) ->
     let spent = reading.accrual.accrued.total();
     let fraction = budget.and_then(|b| fraction_of(spent, b));
     let compute = if matches!(pricing.terms, ComputeTerms::Committed { .. }) {
-        "committed"
+        t!("cost-committed")
     } else {
-        "compute"
+        t!("cost-compute")
     };
-    let labels = [compute, "bandwidth", "storage", "extras"];
+    let labels = [
+        compute,
+        t!("cost-bandwidth"),
+        t!("cost-storage"),
+        t!("cost-extras"),
+    ];
     let projected = |b: &Breakdown| {
         let over = budget
             .and_then(|budget| fraction_of(b.total(), budget))
@@ -191,8 +205,8 @@ fn meter(app: &App, pricing: &Pricing, reading: &SpendReading, theme: &Theme) ->
         let (value, style) = projected(b);
         let at = local_time(d.at, app.now, &app.spend.time_zone);
         projections.push((
-            format!("at deadline {at}"),
-            "deadline".to_string(),
+            t!("cost-at-deadline", at = at),
+            t!("cost-deadline").into_owned(),
             value,
             style,
         ));
@@ -201,13 +215,13 @@ fn meter(app: &App, pricing: &Pricing, reading: &SpendReading, theme: &Theme) ->
     // last midnight: said so.
     let (value, style) = projected(&reading.at_end_of_day);
     projections.push((
-        "total by 24:00 tonight".into(),
-        "by 24:00".into(),
+        t!("cost-by-midnight-long").into_owned(),
+        t!("cost-by-midnight").into_owned(),
         value,
         style,
     ));
     Meter {
-        lines: std::array::from_fn(|i| (labels[i], accrued[i].clone(), burn[i].clone())),
+        lines: std::array::from_fn(|i| (labels[i].clone(), accrued[i].clone(), burn[i].clone())),
         total: accrued[4].clone(),
         burn: burn[4].clone(),
         total_style: total_style(fraction, theme),
@@ -217,9 +231,17 @@ fn meter(app: &App, pricing: &Pricing, reading: &SpendReading, theme: &Theme) ->
         budget: budget.map(|b| Budget {
             fraction,
             text: match fraction {
-                Some(f) if f >= 10.0 => format!(">999% of {}", amount(b.amount)),
-                Some(f) => format!("{:.0}% of {}", f * 100.0, amount(b.amount)),
-                None => format!("budget in {}, meter in {}", b.currency, spent.currency),
+                Some(f) if f >= 10.0 => t!("cost-budget-over", amount = amount(b.amount)),
+                Some(f) => t!(
+                    "cost-budget-share",
+                    percent = format!("{:.0}", f * 100.0),
+                    amount = amount(b.amount)
+                ),
+                None => t!(
+                    "cost-budget-currency",
+                    budget = b.currency.to_string(),
+                    meter = spent.currency.to_string()
+                ),
             },
             style: theme.style(if fraction.is_some() {
                 budget_role(fraction)

@@ -8,6 +8,8 @@ use super::bars::{gauge, levels};
 use super::cost::{Budget, Meter};
 use super::text::{truncate, width, wrap};
 use super::theme::{Role, Theme};
+use crate::t;
+use gpumeter_core::cell::Cell;
 use gpumeter_core::text::one_line;
 
 fn pad_between(left: Vec<Span<'static>>, right: Span<'static>, w: usize) -> Line<'static> {
@@ -19,7 +21,10 @@ fn pad_between(left: Vec<Span<'static>>, right: Span<'static>, w: usize) -> Line
 }
 
 fn budget_line(b: &Budget, w: usize, theme: &Theme) -> Line<'static> {
-    let mut spans = vec![Span::styled("budget ", theme.style(Role::TextDim))];
+    let mut spans = vec![Span::styled(
+        format!("{} ", t!("cost-budget")),
+        theme.style(Role::TextDim),
+    )];
     if let Some(f) = b.fraction {
         let bar_w = w.saturating_sub(8 + width(&b.text)).min(30);
         spans.extend(gauge(f, bar_w, theme));
@@ -31,13 +36,16 @@ fn budget_line(b: &Budget, w: usize, theme: &Theme) -> Line<'static> {
 
 /// "last hour ▁▂▃▅█ per min": what each of the last sixty minutes cost, by shape.
 fn spark_line(m: &Meter, w: usize, theme: &Theme) -> Option<Line<'static>> {
-    let label = "last hour ";
-    let room = w.saturating_sub(width(label) + 8).min(m.per_minute.len());
+    let label = format!("{} ", t!("cost-last-hour"));
+    let per = format!(" {}", t!("cost-per-min"));
+    let room = w
+        .saturating_sub(width(&label) + width(&per) + 3)
+        .min(m.per_minute.len());
     (room >= 10).then(|| {
         Line::from(vec![
             Span::styled(label, theme.style(Role::TextDim)),
             Span::styled(levels(&m.per_minute, room), theme.style(Role::Sparkline)),
-            Span::styled(" /min", theme.style(Role::TextDim)),
+            Span::styled(per, theme.style(Role::TextDim)),
         ])
     })
 }
@@ -45,7 +53,7 @@ fn spark_line(m: &Meter, w: usize, theme: &Theme) -> Option<Line<'static>> {
 fn unknown_text(m: &Meter) -> String {
     // Names come from the provider and the sheet: one clean line before they are drawn.
     one_line(
-        &format!("! total incomplete, unknown: {}", m.unknown.join("; ")),
+        &t!("cost-total-incomplete", unknown = m.unknown.join("; ")),
         1000,
     )
 }
@@ -81,12 +89,18 @@ pub(super) fn stacked(
     let col = (widest + 2).max(10);
     let row = |label: &str, a: String, b: String, style: Style, b_style: Style| {
         Line::from(vec![
-            Span::styled(format!("{label:<11}"), dim),
+            Span::styled(format!("{:<11}", Cell(label)), dim),
             Span::styled(format!("{a:>col$}"), style),
             Span::styled(format!("{b:>col$}"), b_style),
         ])
     };
-    let mut out = vec![row("", "so far".into(), "per hour".into(), dim, dim)];
+    let mut out = vec![row(
+        "",
+        t!("cost-so-far").into_owned(),
+        t!("cost-per-hour").into_owned(),
+        dim,
+        dim,
+    )];
     for (label, so_far, per_hour) in &m.lines {
         out.push(row(label, so_far.clone(), per_hour.clone(), text, text));
     }
@@ -95,13 +109,19 @@ pub(super) fn stacked(
         theme.style(Role::Border),
     ));
     out.push(row(
-        "total",
+        &t!("cost-total"),
         m.total.clone(),
         m.burn.clone(),
         m.total_style,
         m.total_style,
     ));
-    let mut billed = row("billed", m.billed.clone(), String::new(), text, text);
+    let mut billed = row(
+        &t!("cost-billed"),
+        m.billed.clone(),
+        String::new(),
+        text,
+        text,
+    );
     let note_w = w.saturating_sub(billed.width() + 2);
     billed.push_span(Span::styled(
         format!("  {}", truncate(&m.step, note_w)),
@@ -163,12 +183,17 @@ pub(super) fn side_by_side(
         .max()
         .unwrap_or(2);
     let left: Vec<Vec<Span<'static>>> = std::iter::once(vec![Span::styled(
-        format!("{:9} {:>so_w$} {:>rate_w$}", "", "so far", "/h"),
+        format!(
+            "{:9} {:>so_w$} {:>rate_w$}",
+            "",
+            Cell(t!("cost-so-far")),
+            Cell(t!("cost-per-hour-short"))
+        ),
         dim,
     )])
     .chain(m.lines.iter().map(|(label, so_far, per_hour)| {
         vec![
-            Span::styled(format!("{label:9} "), dim),
+            Span::styled(format!("{:9} ", Cell(label)), dim),
             Span::styled(format!("{so_far:>so_w$} {per_hour:>rate_w$}"), text),
         ]
     }))
@@ -180,17 +205,17 @@ pub(super) fn side_by_side(
     }
     let mut right = vec![
         pad_between(
-            vec![Span::styled("total", dim)],
+            vec![Span::styled(t!("cost-total"), dim)],
             Span::styled(m.total.clone(), m.total_style),
             right_w,
         ),
         pad_between(
-            vec![Span::styled("burn", dim)],
+            vec![Span::styled(t!("cost-burn"), dim)],
             Span::styled(format!("{}/h", m.burn), m.total_style),
             right_w,
         ),
         pad_between(
-            vec![Span::styled("billed", dim)],
+            vec![Span::styled(t!("cost-billed"), dim)],
             Span::styled(m.billed.clone(), text),
             right_w,
         ),
@@ -254,7 +279,7 @@ fn below_or_in_border(
             out.extend(lines);
         } else {
             border.push(Span::styled(
-                format!(" ! incomplete: {} unknown ", m.unknown.len()),
+                format!(" {} ", t!("cost-incomplete-count", count = m.unknown.len())),
                 theme.style(Role::AlertWarn),
             ));
         }
@@ -274,20 +299,20 @@ fn narrow(
     let text = theme.style(Role::Text);
     let row = |label: &str, a: &str, b: &str, style: Style| {
         Line::from(vec![
-            Span::styled(format!("{label:9} "), dim),
+            Span::styled(format!("{:9} ", Cell(label)), dim),
             Span::styled(format!("{a:>so_w$} {b:>rate_w$}"), style),
         ])
     };
     let mut out: Vec<Line<'static>> = m.lines.iter().map(|(l, a, b)| row(l, a, b, text)).collect();
-    out.push(row("total", &m.total, &m.burn, m.total_style));
-    out.push(row("billed", &m.billed, "", text));
+    out.push(row(&t!("cost-total"), &m.total, &m.burn, m.total_style));
+    out.push(row(&t!("cost-billed"), &m.billed, "", text));
     for (_, short, value, style) in &m.projections {
         out.push(row(short, value, "", *style));
     }
     out.truncate(h.max(5));
     let note = (!m.unknown.is_empty()).then(|| {
         Line::styled(
-            format!(" ! incomplete: {} unknown ", m.unknown.len()),
+            format!(" {} ", t!("cost-incomplete-count", count = m.unknown.len())),
             theme.style(Role::AlertWarn),
         )
     });

@@ -16,6 +16,7 @@ use super::theme::{Role, Theme};
 use crate::app::{App, Deadline, format_remaining};
 use crate::config::OnExpiry;
 use crate::meter::InstanceState;
+use crate::t;
 
 /// The countdown's style for `left`: calm, warning under 30 minutes, urgent under 10, and
 /// urgent and reversed in the last minute and once overdue.
@@ -36,8 +37,10 @@ pub fn countdown_style(left: SignedDuration, theme: &Theme) -> Style {
 
 pub fn render_countdown(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
     let step = short_duration(app.settings.extend_step);
-    let mut panel =
-        Panel::new(theme.border(false)).title(Span::styled(" Release ", theme.style(Role::Title)));
+    let mut panel = Panel::new(theme.border(false)).title(Span::styled(
+        format!(" {} ", t!("panel-release")),
+        theme.style(Role::Title),
+    ));
     // The hint only where `e` would do something: not after a release, not read-only.
     if crate::app::is_offered(crate::app::Intent::Extend, app) {
         panel = panel.title(
@@ -62,15 +65,13 @@ pub fn render_countdown(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) 
     let inner = panel.inner(area);
     panel.render(area, buf);
     if let Some(at) = released {
+        let when = local_time(at, app.now, &app.spend.time_zone);
         let lines = vec![
             Line::styled(
-                format!(
-                    "released at {}",
-                    local_time(at, app.now, &app.spend.time_zone)
-                ),
+                t!("countdown-released-at", at = when),
                 theme.style(Role::ActionOk),
             ),
-            Line::styled("nothing left to count down", theme.style(Role::TextDim)),
+            Line::styled(t!("countdown-nothing-left"), theme.style(Role::TextDim)),
         ];
         Paragraph::new(lines)
             .wrap(ratatui::widgets::Wrap { trim: true })
@@ -145,15 +146,18 @@ pub fn render_countdown(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) 
 /// nothing to guard yet.
 fn no_deadline_hint(app: &App, theme: &Theme) -> Line<'static> {
     if crate::app::welcome::nothing_to_guard(app) {
-        return Line::styled(
-            "nothing to guard yet: no provider",
-            theme.style(Role::TextDim),
-        );
+        return Line::styled(t!("countdown-nothing-to-guard"), theme.style(Role::TextDim));
     }
     Line::from(vec![
-        Span::styled("no deadline — press ", theme.style(Role::TextDim)),
+        Span::styled(
+            format!("{} ", t!("countdown-no-deadline-press")),
+            theme.style(Role::TextDim),
+        ),
         Span::styled("e", theme.style(Role::HelpKey)),
-        Span::styled(" to set one", theme.style(Role::TextDim)),
+        Span::styled(
+            format!(" {}", t!("countdown-to-set-one")),
+            theme.style(Role::TextDim),
+        ),
     ])
 }
 
@@ -170,18 +174,16 @@ fn info_lines(
     let tz = &app.spend.time_zone;
     // The zone named where it fits: `18:30 CST (Asia/Shanghai)`, else `18:30 CST`.
     let named = local_time_named(d.at, app.now, tz);
-    let at = if "deadline ".len() + super::text::width(&named) <= w {
+    let label = format!("{} ", t!("countdown-deadline"));
+    let at = if super::text::width(&label) + super::text::width(&named) <= w {
         named
     } else {
         local_time(d.at, app.now, tz)
     };
-    let (what, role) = match (d.on_expiry, wide) {
-        (OnExpiry::Alert, true) => ("alert only, billing goes on", Role::Text),
-        (OnExpiry::Alert, false) => ("alert only", Role::Text),
-        (OnExpiry::Stop, true) => ("stop the instance", Role::AlertWarn),
-        (OnExpiry::Stop, false) => ("stop", Role::AlertWarn),
-        (OnExpiry::Release, true) => ("release the instance", Role::AlertWarn),
-        (OnExpiry::Release, false) => ("release", Role::AlertWarn),
+    let what = super::words::on_expiry(d.on_expiry, wide);
+    let role = match d.on_expiry {
+        OnExpiry::Alert => Role::Text,
+        OnExpiry::Stop | OnExpiry::Release => Role::AlertWarn,
     };
     let align = if wide {
         Alignment::Center
@@ -195,16 +197,22 @@ fn info_lines(
     let warn = theme.style(Role::AlertWarn);
     let mut at_zero = vec![
         if d.remaining(app.now) <= SignedDuration::ZERO {
-            Span::styled("overdue: ", theme.style(Role::CountdownUrgent))
+            Span::styled(
+                format!("{} ", t!("countdown-overdue")),
+                theme.style(Role::CountdownUrgent),
+            )
         } else {
-            Span::styled("at zero: ", dim)
+            Span::styled(format!("{} ", t!("countdown-at-zero")), dim)
         },
         Span::styled(what, theme.style(role)),
     ];
     // With no provider the guard line under these already says it is not enforced and why.
     let say_why = unenforced && !crate::app::welcome::nothing_to_guard(app);
     if say_why {
-        at_zero.push(Span::styled(" — not enforced", warn));
+        at_zero.push(Span::styled(
+            format!(" {}", t!("countdown-not-enforced")),
+            warn,
+        ));
     }
     let mut why = Vec::new();
     if let (true, crate::guard::Enforcement::Nothing { reason, fix }) = (say_why, &enforcement) {
@@ -215,7 +223,7 @@ fn info_lines(
     }
     let lines = vec![
         Line::from(vec![
-            Span::styled("deadline ", dim),
+            Span::styled(label, dim),
             Span::styled(at, theme.style(Role::Text)),
         ])
         .alignment(align),
@@ -228,9 +236,18 @@ fn info_lines(
 /// is gone) or only this side.
 fn held_title(d: &Deadline, wide: bool, theme: &Theme) -> Line<'static> {
     match (d.held_by_provider, wide) {
-        (true, true) => Line::styled(" ✓ held by the provider ", theme.style(Role::ActionOk)),
-        (true, false) => Line::styled(" ✓ provider ", theme.style(Role::ActionOk)),
-        (false, _) => Line::styled(" not held by the provider ", theme.style(Role::TextDim)),
+        (true, true) => Line::styled(
+            format!(" {} ", t!("countdown-held-by-provider")),
+            theme.style(Role::ActionOk),
+        ),
+        (true, false) => Line::styled(
+            format!(" {} ", t!("countdown-held-provider")),
+            theme.style(Role::ActionOk),
+        ),
+        (false, _) => Line::styled(
+            format!(" {} ", t!("countdown-not-held")),
+            theme.style(Role::TextDim),
+        ),
     }
 }
 
@@ -238,22 +255,37 @@ fn held_title(d: &Deadline, wide: bool, theme: &Theme) -> Line<'static> {
 fn watchdog_title(app: &App, wide: bool, theme: &Theme) -> Line<'static> {
     let supervisor = app.guard.supervisor.as_ref();
     if supervisor.is_some_and(|s| s.down().is_some()) {
-        return Line::styled(" watchdog DOWN ", theme.style(Role::AlertError));
+        return Line::styled(
+            format!(" {} ", t!("watchdog-down")),
+            theme.style(Role::AlertError),
+        );
     }
     if supervisor.is_some_and(crate::guard::Supervisor::restarting) {
-        return Line::styled(" watchdog restarting ", theme.style(Role::AlertWarn));
+        return Line::styled(
+            format!(" {} ", t!("watchdog-restarting")),
+            theme.style(Role::AlertWarn),
+        );
     }
     match app.guard.watchdog {
         Some(w) if w.alive && wide => {
             let ago = (app.now.as_second() - w.last_check.as_second()).max(0);
             Line::styled(
-                format!(" watchdog ✓ {ago}s ago "),
+                format!(" {} ", t!("watchdog-checked-ago", seconds = ago)),
                 theme.style(Role::ActionOk),
             )
         }
-        Some(w) if w.alive => Line::styled(" ✓ watchdog ", theme.style(Role::ActionOk)),
-        Some(_) => Line::styled(" watchdog silent ", theme.style(Role::AlertWarn)),
-        None => Line::styled(" no watchdog ", theme.style(Role::TextDim)),
+        Some(w) if w.alive => Line::styled(
+            format!(" {} ", t!("watchdog-alive")),
+            theme.style(Role::ActionOk),
+        ),
+        Some(_) => Line::styled(
+            format!(" {} ", t!("watchdog-silent")),
+            theme.style(Role::AlertWarn),
+        ),
+        None => Line::styled(
+            format!(" {} ", t!("watchdog-none")),
+            theme.style(Role::TextDim),
+        ),
     }
 }
 

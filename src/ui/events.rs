@@ -11,6 +11,7 @@ use super::panel::Panel;
 use super::text::{clock, short_duration, width, wrap};
 use super::theme::{Role, Theme};
 use crate::app::{App, Level};
+use crate::t;
 
 const SPINNER: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
@@ -37,8 +38,10 @@ fn look(level: Level) -> (&'static str, Role, Role) {
 }
 
 pub fn render_events(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, focused: bool) {
-    let mut panel =
-        Panel::new(theme.border(focused)).title(Span::styled(" Events ", theme.style(Role::Title)));
+    let mut panel = Panel::new(theme.border(focused)).title(Span::styled(
+        format!(" {} ", t!("panel-events")),
+        theme.style(Role::Title),
+    ));
     // Scrolled back: which entry is the newest shown, of how many (the newest is the last).
     let total = app.events.len();
     let skip = app.events_scroll.min(total.saturating_sub(1));

@@ -10,19 +10,20 @@ use super::paint;
 use super::text::{short_duration, width};
 use super::theme::{Role, Theme};
 use crate::app::{App, Intent, Key, offered};
+use crate::t;
 
-/// The hints shown, in order: the intents whose keys are listed, and what to call them.
-const HINTS: &[(&[Intent], &str)] = &[
-    (&[Intent::Help], "help"),
-    (&[Intent::FocusNext], "focus"),
-    (&[Intent::Down, Intent::Up], "select"),
-    (&[Intent::Processes], "processes"),
-    (&[Intent::Extend], "extend"),
-    (&[Intent::ExtendPrompt], "extend by…"),
-    (&[Intent::Release], "release"),
-    (&[Intent::Stop], "stop"),
-    (&[Intent::SnapshotClean], "clean snapshots"),
-    (&[Intent::Quit], "quit"),
+/// The hints shown, in order: the intents whose keys are listed (named by `words::hint`).
+const HINTS: &[&[Intent]] = &[
+    &[Intent::Help],
+    &[Intent::FocusNext],
+    &[Intent::Down, Intent::Up],
+    &[Intent::Processes],
+    &[Intent::Extend],
+    &[Intent::ExtendPrompt],
+    &[Intent::Release],
+    &[Intent::Stop],
+    &[Intent::SnapshotClean],
+    &[Intent::Quit],
 ];
 
 /// The key to show for an intent, when it applies now: its letter if it has one, else its
@@ -41,7 +42,7 @@ pub fn render_footer(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
     let max = usize::from(area.width);
     let mut spans = vec![Span::raw(" ")];
     let mut used = 1;
-    for (intents, label) in HINTS {
+    for intents in HINTS {
         let keys: Vec<String> = intents.iter().filter_map(|c| key_for(*c, app)).collect();
         if keys.is_empty() {
             continue;
@@ -49,7 +50,7 @@ pub fn render_footer(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
         let label = if intents == &[Intent::Extend] {
             format!("+{}", short_duration(app.settings.extend_step))
         } else {
-            (*label).to_string()
+            super::words::hint(intents[0]).into_owned()
         };
         let keys = keys.join("/");
         let w = width(&keys) + 1 + width(&label) + 2;
@@ -75,9 +76,9 @@ pub fn render_help_hint(row: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
     let spans = vec![
         Span::raw(" "),
         Span::styled(key.clone(), theme.style(Role::HelpKey)),
-        Span::styled(" help ", theme.style(Role::TextDim)),
+        Span::styled(format!(" {} ", t!("hint-help")), theme.style(Role::TextDim)),
     ];
-    let w = super::text::to_u16(width(&key) + 7);
+    let w = super::text::to_u16(width(&key) + width(&t!("hint-help")) + 3);
     if row.width < w + 2 {
         return;
     }

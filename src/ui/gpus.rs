@@ -14,6 +14,7 @@ use super::processes::render_processes;
 use super::text::{gpu_model, metric, to_u16, truncate, wrap};
 use super::theme::{Role, Theme};
 use crate::app::App;
+use crate::t;
 use crate::telemetry::{Finding, GpuReading, GpuUnavailable, Severity};
 use gpumeter_core::verify::Verdict;
 
@@ -77,7 +78,10 @@ pub fn render_gpus(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, focus
 }
 
 fn title(app: &App, w: usize, theme: &Theme) -> Line<'static> {
-    let mut spans = vec![Span::styled(" GPUs ", theme.style(Role::Title))];
+    let mut spans = vec![Span::styled(
+        format!(" {} ", t!("panel-gpus")),
+        theme.style(Role::Title),
+    )];
     if let Some(Ok(r)) = &app.telemetry.gpus
         && let Some(first) = r.gpus.first()
     {

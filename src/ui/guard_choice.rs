@@ -12,6 +12,8 @@ use super::text::{centered, local_time, to_u16, wrap};
 use super::theme::{Role, Theme};
 use crate::app::{App, Choice, GuardChoice};
 use crate::config::OnExpiry;
+use crate::t;
+use gpumeter_core::cell::Cell;
 
 pub fn render_guard_choice(
     area: Rect,
@@ -24,42 +26,40 @@ pub fn render_guard_choice(
     let text = theme.style(Role::Text);
     let w = usize::from(area.width).saturating_sub(6).min(68);
     let policy = |(at, on_expiry): (Timestamp, OnExpiry)| {
-        let word = match on_expiry {
-            OnExpiry::Alert => "alert only",
-            OnExpiry::Stop => "stop",
-            OnExpiry::Release => "release",
-        };
-        format!(
-            "{}, then {word}",
-            local_time(at, app.now, &app.spend.time_zone)
+        t!(
+            "guard-choice-policy",
+            at = local_time(at, app.now, &app.spend.time_zone),
+            action = super::words::on_expiry(on_expiry, false),
         )
     };
     let mut lines = vec![
         Line::from(vec![
-            Span::styled("instance ", dim),
+            Span::styled(format!("{:<9}", Cell(t!("guard-choice-instance"))), dim),
             Span::styled(c.instance.clone(), theme.style(Role::Title)),
         ]),
         Line::from(vec![
-            Span::styled("shared   ", dim),
+            Span::styled(format!("{:<9}", Cell(t!("guard-choice-shared"))), dim),
             Span::styled(policy(c.existing), text),
         ]),
         Line::styled(
             format!(
-                "         set by {} at {}",
-                c.set_by,
-                local_time(c.set_at, app.now, &app.spend.time_zone)
+                "         {}",
+                t!(
+                    "guard-choice-set-by",
+                    who = c.set_by.as_str(),
+                    at = local_time(c.set_at, app.now, &app.spend.time_zone)
+                )
             ),
             dim,
         ),
         Line::from(vec![
-            Span::styled("asked    ", dim),
+            Span::styled(format!("{:<9}", Cell(t!("guard-choice-asked"))), dim),
             Span::styled(policy(c.wanted), text),
         ]),
         Line::raw(""),
     ];
-    let note = "The watchdog enforces the shared deadline for every cockpit on this ledger. \
-                Replacing it changes it for all of them.";
-    lines.extend(wrap(note, w).into_iter().map(|l| Line::styled(l, text)));
+    let note = t!("guard-choice-note");
+    lines.extend(wrap(&note, w).into_iter().map(|l| Line::styled(l, text)));
     lines.push(Line::raw(""));
     let chosen = theme.style(Role::Selected);
     let (keep, replace) = match c.choice {
@@ -68,9 +68,9 @@ pub fn render_guard_choice(
     };
     lines.push(
         Line::from(vec![
-            Span::styled("[ keep shared ]", keep),
+            Span::styled(format!("[ {} ]", t!("guard-choice-keep")), keep),
             Span::raw("     "),
-            Span::styled("[ replace ]", replace),
+            Span::styled(format!("[ {} ]", t!("guard-choice-replace")), replace),
         ])
         .alignment(Alignment::Center),
     );
@@ -78,13 +78,13 @@ pub fn render_guard_choice(
     lines.push(
         Line::from(vec![
             Span::styled("y", key),
-            Span::styled(" replaces · ", dim),
+            Span::styled(format!(" {} · ", t!("guard-choice-replaces")), dim),
             Span::styled("Esc", key),
             Span::styled("/", dim),
             Span::styled("n", key),
-            Span::styled(" keeps · ", dim),
+            Span::styled(format!(" {} · ", t!("guard-choice-keeps")), dim),
             Span::styled("← →", key),
-            Span::styled(" choose", dim),
+            Span::styled(format!(" {}", t!("confirm-choose")), dim),
         ])
         .alignment(Alignment::Center),
     );
@@ -93,7 +93,7 @@ pub fn render_guard_choice(
     let block = Block::bordered()
         .border_style(theme.style(Role::DialogBorder))
         .title(Span::styled(
-            " another deadline is already set ",
+            format!(" {} ", t!("guard-choice-title")),
             theme.style(Role::DialogDanger),
         ));
     Clear.render(popup, buf);

@@ -13,6 +13,7 @@ use crate::app::guards::{IdleStatus, armed, grace_banner, idle_status_of};
 use crate::app::welcome::nothing_to_guard;
 use crate::app::{App, Mode};
 use crate::config::OnExpiry;
+use crate::t;
 
 /// How many lines [`guard_lines`] draws in a panel `wide` or not.
 pub fn guard_line_count(app: &App, wide: bool) -> u16 {
@@ -78,21 +79,21 @@ fn how_to_guard(app: &App, wide: bool, theme: &Theme) -> Line<'static> {
     let key = theme.style(Role::HelpKey);
     let mut spans = if app.deadline.is_some() {
         vec![Span::styled(
-            "not enforced: no provider",
+            t!("guards-not-enforced-no-provider"),
             theme.style(Role::AlertWarn),
         )]
     } else {
         vec![
             Span::styled("gpumeter init", key),
-            Span::styled(" or ", dim),
+            Span::styled(format!(" {} ", t!("guards-or")), dim),
             Span::styled("--provider", key),
         ]
     };
     if wide {
         let more = if app.deadline.is_some() {
-            " · gpumeter init"
+            " · gpumeter init".to_string()
         } else {
-            " gives it one"
+            format!(" {}", t!("guards-gives-it-one"))
         };
         spans.push(Span::styled(more, dim));
     }

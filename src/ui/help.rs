@@ -10,6 +10,7 @@ use ratatui::widgets::{Block, Clear, Paragraph, Widget as _};
 use super::text::{centered, to_u16, width};
 use super::theme::{Role, Theme};
 use crate::app::{App, Binding, Key, offered};
+use crate::t;
 
 fn keys_label(b: &Binding) -> String {
     b.keys
@@ -35,10 +36,13 @@ pub fn render_help(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
                     format!(" {:key_w$}  ", keys_label(b)),
                     theme.style(Role::HelpKey),
                 ),
-                Span::styled(b.description, theme.style(Role::Text)),
+                Span::styled(super::words::describe(b), theme.style(Role::Text)),
             ];
             if b.destructive {
-                spans.push(Span::styled(" (asks first)", theme.style(Role::TextDim)));
+                spans.push(Span::styled(
+                    format!(" {}", t!("help-asks-first")),
+                    theme.style(Role::TextDim),
+                ));
             }
             Line::from(spans)
         })
@@ -46,15 +50,12 @@ pub fn render_help(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
     lines.push(Line::raw(""));
     if read_only {
         lines.push(Line::styled(
-            " read-only: the keys that change the cloud are off",
+            format!(" {}", t!("help-read-only")),
             theme.style(Role::AlertInfo),
         ));
     } else {
         lines.push(Line::styled(
-            format!(
-                " capital letters change the cloud and ask first; {} confirms",
-                Key::Char('y').label()
-            ),
+            format!(" {}", t!("help-capitals", confirm = Key::Char('y').label())),
             theme.style(Role::TextDim),
         ));
     }
@@ -68,7 +69,7 @@ pub fn render_help(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
         let cut = lines.len() - room + 1;
         lines.truncate(room - 1);
         lines.push(Line::styled(
-            format!(" … {cut} more lines: a taller terminal shows them all"),
+            format!(" {}", t!("help-more", count = cut)),
             theme.style(Role::AlertInfo),
         ));
     }
@@ -76,13 +77,19 @@ pub fn render_help(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
     let popup = centered(area, to_u16(content_w + 2), to_u16(lines.len() + 2));
     let block = Block::bordered()
         .border_style(theme.style(Role::DialogBorder))
-        .title(Span::styled(" Keys ", theme.style(Role::Title)))
+        .title(Span::styled(
+            format!(" {} ", t!("help-title")),
+            theme.style(Role::Title),
+        ))
         .title_bottom(
             Line::from(vec![
                 Span::styled(" Esc", theme.style(Role::HelpKey)),
-                Span::styled(" or ", theme.style(Role::TextDim)),
+                Span::styled(format!(" {} ", t!("help-or")), theme.style(Role::TextDim)),
                 Span::styled("?", theme.style(Role::HelpKey)),
-                Span::styled(" closes ", theme.style(Role::TextDim)),
+                Span::styled(
+                    format!(" {} ", t!("help-closes")),
+                    theme.style(Role::TextDim),
+                ),
             ])
             .alignment(Alignment::Right),
         );

@@ -7,12 +7,13 @@ use ratatui::text::{Line, Span};
 use super::text::{amount, width};
 use super::theme::{Role, Theme};
 use crate::app::App;
+use crate::t;
 
 /// "keeps billing after release: 293.65 USD/month", for the bottom border.
 pub(super) fn leftover_title(app: &App, w: usize, theme: &Theme) -> Option<Line<'static>> {
     if app.spend.pricing.is_none() {
         return Some(Line::styled(
-            " no price sheet: what survives is not totalled ",
+            format!(" {} ", t!("leftover-no-sheet")),
             theme.style(Role::AlertWarn),
         ));
     }
@@ -26,28 +27,37 @@ pub(super) fn leftover_title(app: &App, w: usize, theme: &Theme) -> Option<Line<
         || crate::app::instance_state(app) == Some(crate::meter::InstanceState::Released);
     if account.leftovers.is_empty() {
         let text = if released {
-            " nothing is billing "
+            t!("leftover-nothing-billing")
         } else {
-            " nothing keeps billing after release "
+            t!("leftover-nothing-after-release")
         };
+        let text = format!(" {text} ");
         return Some(Line::styled(text, theme.style(Role::ActionOk)));
     }
     let total = amount(still.known.amount);
+    let with_currency = format!("{total} {currency}");
     let long = if released {
-        format!(" still billing: {total} {currency}/month ")
+        t!("leftover-still-billing", amount = with_currency.as_str())
     } else {
-        format!(" keeps billing after release: {total} {currency}/month ")
+        t!(
+            "leftover-after-release-long",
+            amount = with_currency.as_str()
+        )
     };
     let mid = if released {
-        format!(" billing: {total} {currency}/mo ")
+        t!("leftover-billing-short", amount = with_currency.as_str())
     } else {
-        format!(" after release: {total} {currency}/mo ")
+        t!(
+            "leftover-after-release-short",
+            amount = with_currency.as_str()
+        )
     };
-    let labels = [long, mid, format!(" {total}/mo ")];
+    let short = t!("leftover-per-month", amount = total.as_str());
+    let labels = [long, mid, short].map(|l| format!(" {l} "));
     let extras: Vec<String> = if unpriced > 0 {
         vec![
-            format!("+ {unpriced} unknown: incomplete "),
-            format!("+ {unpriced} unknown "),
+            format!("{} ", t!("leftover-unknown-long", count = unpriced)),
+            format!("{} ", t!("leftover-unknown", count = unpriced)),
             format!("+{unpriced}? "),
         ]
     } else {

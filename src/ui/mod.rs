@@ -95,6 +95,7 @@ pub mod text;
 pub mod theme;
 mod theme_file;
 pub mod welcome;
+pub mod words;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Constraint, Layout, Position, Rect};

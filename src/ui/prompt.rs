@@ -9,6 +9,7 @@ use ratatui::widgets::{Block, Clear, Padding, Paragraph, Widget as _};
 use super::text::{centered, local_time, to_u16, truncate, width, wrap};
 use super::theme::{Role, Theme};
 use crate::app::App;
+use crate::t;
 
 const WIDTH: u16 = 52;
 
@@ -23,18 +24,15 @@ pub fn render_prompt(
     let inner_w = usize::from(WIDTH.min(area.width).saturating_sub(4));
     let dim = theme.style(Role::TextDim);
     let now = match &app.deadline {
-        Some(d) => format!(
-            "the deadline is now {}",
-            local_time(d.at, app.now, &app.spend.time_zone)
+        Some(d) => t!(
+            "prompt-deadline-now",
+            at = local_time(d.at, app.now, &app.spend.time_zone)
         ),
-        None => "there is no deadline yet".to_string(),
+        None => t!("prompt-no-deadline").into_owned(),
     };
     let shown = truncate(input, inner_w.saturating_sub(3));
     let mut lines = vec![
-        Line::styled(
-            "by how long? such as 45m, 2h or 1h30m",
-            theme.style(Role::Text),
-        ),
+        Line::styled(t!("prompt-how-long"), theme.style(Role::Text)),
         Line::styled(now, dim),
         Line::raw(""),
         Line::from(vec![
@@ -48,7 +46,7 @@ pub fn render_prompt(
             theme.style(Role::AlertWarn),
         ));
     } else {
-        lines.push(Line::styled("Ctrl-U clears · Ctrl-W deletes a word", dim));
+        lines.push(Line::styled(t!("prompt-editing"), dim));
     }
     if let Some(e) = error {
         lines.extend(
@@ -81,21 +79,21 @@ pub fn render_prompt(
         .border_style(theme.style(Role::DialogBorder))
         .padding(Padding::horizontal(1))
         .title(Span::styled(
-            " Extend the deadline ",
+            format!(" {} ", t!("prompt-title")),
             theme.style(Role::Title),
         ))
         .title_bottom(
             Line::from(if asking.is_some() {
                 vec![
                     Span::styled(" y", theme.style(Role::HelpKey)),
-                    Span::styled(" extends · any other key edits ", dim),
+                    Span::styled(format!(" {} ", t!("prompt-extends-or-edit")), dim),
                 ]
             } else {
                 vec![
                     Span::styled(" Enter", theme.style(Role::HelpKey)),
-                    Span::styled(" extends · ", dim),
+                    Span::styled(format!(" {} · ", t!("prompt-extends")), dim),
                     Span::styled("Esc", theme.style(Role::HelpKey)),
-                    Span::styled(" cancels ", dim),
+                    Span::styled(format!(" {} ", t!("prompt-cancels")), dim),
                 ]
             })
             .alignment(Alignment::Right),

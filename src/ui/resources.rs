@@ -15,6 +15,7 @@ use super::theme::{Role, Theme};
 use crate::app::App;
 use crate::meter::ResourceKind;
 use crate::provider::{LinkedResource, ProviderError, Severity};
+use crate::t;
 
 /// The columns in display order, with how much each matters (0 is always shown).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,8 +59,10 @@ pub fn render_resources(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, 
         .inventory
         .as_ref()
         .map_or(&[], |i| i.resources.as_slice());
-    let mut panel = Panel::new(theme.border(focused))
-        .title(Span::styled(" Linked resources ", theme.style(Role::Title)));
+    let mut panel = Panel::new(theme.border(focused)).title(Span::styled(
+        format!(" {} ", t!("panel-resources")),
+        theme.style(Role::Title),
+    ));
     if !resources.is_empty() {
         let n = resources.len();
         // Focused, the selected row's place; otherwise how many of them the rows show.

@@ -154,10 +154,18 @@ pub fn wrap(text: &str, max: usize) -> Vec<String> {
                 lines.push(std::mem::take(&mut current));
                 continue;
             }
-            // A word longer than the line: cut it.
-            let head: String = word.chars().take(max).collect();
-            let rest: String = word.chars().skip(max).collect();
-            lines.push(head);
+            // A word longer than the line (or Chinese, which has no spaces): cut it where the
+            // columns run out, never inside a wide character.
+            let mut used = 0;
+            let cut = word
+                .char_indices()
+                .find(|&(i, c)| {
+                    used += width(c.encode_utf8(&mut [0; 4]));
+                    i > 0 && used > max
+                })
+                .map_or(word.len(), |(i, _)| i);
+            let rest = word.split_off(cut);
+            lines.push(word);
             if rest.is_empty() {
                 break;
             }
@@ -200,6 +208,19 @@ pub fn gib(mib: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chinese_wraps_where_the_columns_run_out() {
+        let lines = wrap("看门狗为使用此账本的每个驾驶舱执行共享的截止时间。", 10);
+        assert!(lines.len() > 1, "{lines:?}");
+        for line in &lines {
+            assert!(width(line) <= 10, "{line:?} in {lines:?}");
+        }
+        assert_eq!(
+            lines.concat(),
+            "看门狗为使用此账本的每个驾驶舱执行共享的截止时间。"
+        );
+    }
 
     #[test]
     fn truncation_and_wrapping_respect_widths() {

@@ -13,6 +13,7 @@
 //! - [`audit`]: the provider's bill against the ledger.
 //! - [`demo`]: the demo cloud's state and the demo cockpit at a fixed instant.
 //! - [`text`]: outside text made one safe line to show.
+//! - [`cell`]: table cells padded by the columns they take on a terminal.
 //! - [`verify`]: the GPU you got against the GPU you pay for: facts, benchmark, verdict.
 //!
 //! The crate's dependencies are the test of the boundary: no runtime, no terminal, no HTTP, no
@@ -20,6 +21,7 @@
 
 pub mod app;
 pub mod audit;
+pub mod cell;
 pub mod cloud;
 pub mod demo;
 pub mod fleet;

@@ -1,5 +1,6 @@
 //! The text `estimate` prints: one row a mode, unknown lines named under the table.
 
+use gpumeter_core::cell::Cell;
 use std::fmt::Write as _;
 
 use super::prices::Priced;
@@ -30,14 +31,19 @@ pub fn render(e: &Estimate, priced: &Priced) -> String {
     let _ = writeln!(
         out,
         "{:<11}{:>12}{:>12}{:>12}{:>12}{:>12}",
-        "mode", "compute", "bandwidth", "storage", "extras", "total"
+        Cell("mode"),
+        Cell("compute"),
+        Cell("bandwidth"),
+        Cell("storage"),
+        Cell("extras"),
+        Cell("total")
     );
     for m in &e.modes {
         row(&mut out, m, e.cheapest == Some(m.mode));
     }
     for mode in [PlanMode::OnDemand, PlanMode::Monthly, PlanMode::Spot] {
         if e.mode(mode).is_none() {
-            let _ = writeln!(out, "{:<11}{:>12}", mode.label(), "no price");
+            let _ = writeln!(out, "{:<11}{:>12}", Cell(mode.label()), Cell("no price"));
         }
     }
     out.push('\n');
@@ -68,12 +74,12 @@ fn row(out: &mut String, m: &ModeCost, cheapest: bool) {
     let _ = writeln!(
         out,
         "{:<11}{:>12}{:>12}{:>12}{:>12}{:>12}{mark}",
-        m.mode.label(),
-        cell(0),
-        cell(1),
-        cell(2),
-        cell(3),
-        total,
+        Cell(m.mode.label()),
+        Cell(cell(0)),
+        Cell(cell(1)),
+        Cell(cell(2)),
+        Cell(cell(3)),
+        Cell(total),
     );
 }
 

@@ -1,6 +1,7 @@
 //! Spend per day as bars in the terminal: the busy part solid, the idle part shaded, so the
 //! idle share of each day is seen at a glance. Cells come from exact decimal amounts.
 
+use gpumeter_core::cell::Cell;
 use std::fmt::Write as _;
 
 use rust_decimal::Decimal;
@@ -53,8 +54,9 @@ pub fn chart(s: &CurrencySpend) -> String {
         };
         let _ = writeln!(
             out,
-            "{}  {bar:<width$}  {:>12}{share}",
+            "{}  {:<width$}  {:>12}{share}",
             d.date,
+            Cell(bar),
             Money::new(total, s.currency).cents_string(),
             width = WIDTH as usize
         );

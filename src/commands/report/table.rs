@@ -1,5 +1,6 @@
 //! The report as text for people and as CSV for spreadsheets (one row per day and currency).
 
+use gpumeter_core::cell::Cell;
 use std::fmt::Write as _;
 
 use jiff::Timestamp;
@@ -60,18 +61,24 @@ fn spend(out: &mut String, report: &Report) {
         let _ = writeln!(
             out,
             "\n{:<12} {:>11} {:>11} {:>11} {:>11} {:>12} {:>11}",
-            format!("Day ({})", s.currency),
-            "compute",
-            "bandwidth",
-            "storage",
-            "extras",
-            "total",
-            "idle"
+            Cell(format!("Day ({})", s.currency)),
+            Cell("compute"),
+            Cell("bandwidth"),
+            Cell("storage"),
+            Cell("extras"),
+            Cell("total"),
+            Cell("idle")
         );
         let row = |out: &mut String, label: &str, c: &crate::meter::CentsBreakdown, idle| {
             let line = format!(
-                "{label:<12} {:>11} {:>11} {:>11} {:>11} {:>12} {idle:>11}",
-                c.compute, c.bandwidth, c.storage, c.extras, c.total
+                "{:<12} {:>11} {:>11} {:>11} {:>11} {:>12} {:>11}",
+                Cell(label),
+                Cell(&c.compute),
+                Cell(&c.bandwidth),
+                Cell(&c.storage),
+                Cell(&c.extras),
+                Cell(&c.total),
+                Cell(idle)
             );
             let _ = writeln!(out, "{}", line.trim_end());
         };
@@ -129,11 +136,11 @@ fn instances(out: &mut String, report: &Report) {
         let _ = writeln!(
             out,
             "  {:<20} {:<8} {:<16} {:<10} {:>14}{} (idle {}, billed {}), {} session{}",
-            i.instance,
-            i.provider,
-            i.sku,
-            i.mode,
-            i.cost.total().to_string(),
+            Cell(&i.instance),
+            Cell(&i.provider),
+            Cell(&i.sku),
+            Cell(&i.mode),
+            Cell(i.cost.total()),
             match i.unknown.len() {
                 0 => String::new(),
                 n => format!(" + {n} unknown"),
@@ -156,7 +163,7 @@ fn lifetime(out: &mut String, accounts: &[InstanceAccount]) {
         "\nTo date, over each instance's life (as status gives it)"
     );
     for a in accounts {
-        let _ = writeln!(out, "  {:<20} {}", a.instance, account::line(a));
+        let _ = writeln!(out, "  {:<20} {}", Cell(&a.instance), account::line(a));
     }
 }
 
@@ -172,8 +179,8 @@ fn actions(out: &mut String, report: &Report, local: &dyn Fn(Timestamp) -> Strin
             out,
             "  {}  {:<15} {:<12} {}",
             local(a.at),
-            a.intent,
-            a.outcome.as_deref().unwrap_or("-"),
+            Cell(&a.intent),
+            Cell(a.outcome.as_deref().unwrap_or("-")),
             a.answer.as_deref().unwrap_or("")
         );
     }
@@ -197,11 +204,12 @@ fn leftovers(out: &mut String, report: &Report, local: &dyn Fn(Timestamp) -> Str
         };
         let _ = writeln!(
             out,
-            "  [ ] {:<12} {:<14} {:<14} {size:>9}  {:<10} {cost}  ({} released {})",
-            r.kind.replace('_', " "),
-            r.id,
-            r.name,
-            r.state,
+            "  [ ] {:<12} {:<14} {:<14} {:>9}  {:<10} {cost}  ({} released {})",
+            Cell(r.kind.replace('_', " ")),
+            Cell(&r.id),
+            Cell(&r.name),
+            Cell(size),
+            Cell(&r.state),
             r.instance,
             local(r.released)
         );

@@ -2,19 +2,22 @@
 //! price source, deadline, what keeps billing after a release, what could not be read), one
 //! labelled line or table each. Unknown amounts say so; they are never printed as zero.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
+use gpumeter_core::cell::Cell;
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
 
 use super::cloud::CloudJson;
 use crate::spend::PriceKind;
+use crate::t;
 
 pub(super) fn render(cloud: &CloudJson, now: Timestamp, tz: &TimeZone) -> String {
     let mut out = String::new();
     if let Some(error) = &cloud.cloud_error {
         let kind = cloud.cloud_error_kind.unwrap_or("error");
-        let _ = writeln!(out, "cloud     {kind}: {error}");
+        let _ = writeln!(out, "{}{kind}: {error}", label(t!("status-cloud")));
         if let Some(fix) = &cloud.cloud_fix {
             let _ = writeln!(out, "          {fix}");
         }
@@ -22,64 +25,28 @@ pub(super) fn render(cloud: &CloudJson, now: Timestamp, tz: &TimeZone) -> String
     }
     let Some(instance) = &cloud.instance else {
         if cloud.resources.is_some() {
-            let _ = writeln!(out, "instance  none listed");
+            let _ = writeln!(
+                out,
+                "{}{}",
+                label(t!("status-instance")),
+                t!("status-none-listed")
+            );
         }
         return out + &resources(cloud);
     };
     let state = format!("{:?}", instance.state).to_lowercase();
-    let _ = writeln!(
-        out,
-        "instance  {} \"{}\" on {}, {}, {state}",
-        instance.id, instance.name, instance.provider, instance.sku
+    let line = t!(
+        "status-instance-line",
+        id = instance.id.as_str(),
+        name = instance.name.as_str(),
+        provider = instance.provider.as_str(),
+        sku = instance.sku.as_str(),
+        state = state
     );
-    match &cloud.cost {
-        Some(c) => {
-            let _ = writeln!(
-                out,
-                "cost      {} {} so far (billed {}): compute {}, bandwidth {}, storage {}, extras {}; \
-                 {} {}/h now",
-                c.cost.total,
-                c.cost.currency,
-                c.billed,
-                c.cost.compute,
-                c.cost.bandwidth,
-                c.cost.storage,
-                c.cost.extras,
-                c.burn_per_hour,
-                c.cost.currency
-            );
-            if c.cost.incomplete {
-                let _ = writeln!(
-                    out,
-                    "          incomplete, left out: {}",
-                    c.cost.unknown.join("; ")
-                );
-            }
-        }
-        None => {
-            let _ = writeln!(
-                out,
-                "cost      unknown: no price sheet prices {}",
-                instance.sku
-            );
-        }
-    }
+    let _ = writeln!(out, "{}{line}", label(t!("status-instance")));
+    out.push_str(&cost(cloud.cost.as_ref(), &instance.sku));
     if let Some(origin) = &cloud.price_source {
-        let region = origin.sheet_region.as_deref().unwrap_or("no region");
-        let _ = match origin.kind {
-            PriceKind::Live => writeln!(
-                out,
-                "prices    the provider's own for compute; the rest from sheet {}",
-                origin.sheet
-            ),
-            PriceKind::Sheet => writeln!(out, "prices    sheet {} ({region})", origin.sheet),
-            PriceKind::OtherRegion => writeln!(
-                out,
-                "prices    sheet {} ({region}), an estimate for {}",
-                origin.sheet,
-                origin.instance_region.as_deref().unwrap_or("this region")
-            ),
-        };
+        out.push_str(&prices(origin));
     }
     deadline(&mut out, cloud, now, tz);
     if let Some(forced) = &cloud.forced_release {
@@ -87,7 +54,7 @@ pub(super) fn render(cloud: &CloudJson, now: Timestamp, tz: &TimeZone) -> String
         let _ = writeln!(out, "{line}");
     }
     if let Some(warning) = &cloud.keys_warning {
-        let _ = writeln!(out, "warning   {warning}");
+        let _ = writeln!(out, "{}{warning}", label(t!("status-warning")));
     }
     out + &resources(cloud)
 }
@@ -113,14 +80,24 @@ fn deadline(out: &mut String, cloud: &CloudJson, now: Timestamp, tz: &TimeZone) 
             .as_ref()
             .is_some_and(|i| i.released_at.is_some()) =>
         {
-            writeln!(out, "deadline  none: the instance is released")
+            writeln!(
+                out,
+                "{}{}",
+                label(t!("status-deadline")),
+                t!("status-deadline-released")
+            )
         }
-        None => writeln!(out, "deadline  none set and none held by the provider"),
+        None => writeln!(
+            out,
+            "{}{}",
+            label(t!("status-deadline")),
+            t!("status-deadline-none")
+        ),
     };
 }
 
-/// "released  by autodl in 2d4h: 15 days shut down erases pro-1, vol-1; a start resets the
-/// clock", or that it is due.
+/// "released  by autodl in 2d4h (Tue 09:00 CST): 15 days shut down erases pro-1, vol-1; a
+/// start resets the clock", or that it is due.
 pub(crate) fn forced_release_line(
     forced: &crate::guard::ForcedReleaseJson,
     provider: &str,
@@ -128,19 +105,25 @@ pub(crate) fn forced_release_line(
     tz: &TimeZone,
 ) -> String {
     let erases = forced.erases.join(", ");
-    let days = forced.after_days;
-    if forced.remaining_s <= 0 {
-        return format!(
-            "released  by {provider} now: {days} days shut down are over; {erases} may be erased \
-             already"
-        );
-    }
-    let left = crate::ui::text::short_duration(jiff::SignedDuration::from_secs(forced.remaining_s));
-    format!(
-        "released  by {provider} in {left} ({}): {days} days shut down erases {erases}; a start \
-         resets the clock",
-        gpumeter_core::zone::deadline_label(forced.instant, now, tz)
-    )
+    let line = if forced.remaining_s <= 0 {
+        t!(
+            "status-forced-release-due",
+            provider = provider,
+            days = forced.after_days,
+            erases = erases
+        )
+    } else {
+        let left = jiff::SignedDuration::from_secs(forced.remaining_s);
+        t!(
+            "status-forced-release",
+            provider = provider,
+            left = crate::ui::text::short_duration(left),
+            at = gpumeter_core::zone::deadline_label(forced.instant, now, tz),
+            days = forced.after_days,
+            erases = erases
+        )
+    };
+    format!("{}{line}", label(t!("status-forced-release-label")))
 }
 
 fn resources(cloud: &CloudJson) -> String {
@@ -152,21 +135,21 @@ fn resources(cloud: &CloudJson) -> String {
         .cost
         .as_ref()
         .map_or(String::new(), |c| format!(" {}", c.cost.currency));
-    let _ = writeln!(out, "resources ({}), a month after a release:", list.len());
+    let _ = writeln!(out, "{}", t!("status-resources", count = list.len()));
     for r in list {
         let kind = serde_json::to_value(r.kind)
             .ok()
             .and_then(|v| v.as_str().map(str::to_string))
             .unwrap_or_default();
         let fate = if r.survives_release {
-            "survives"
+            t!("status-survives")
         } else {
-            "goes with it"
+            t!("status-goes-with-it")
         };
         let monthly = match (&r.monthly_cost_after_release, r.survives_release) {
             (_, false) => "-".to_string(),
             (Some(m), true) => format!("{m}{currency}"),
-            (None, true) => "unpriced".to_string(),
+            (None, true) => t!("status-unpriced").into_owned(),
         };
         let size = if r.size_gib == "0" {
             "-".to_string()
@@ -175,8 +158,11 @@ fn resources(cloud: &CloudJson) -> String {
         };
         let _ = writeln!(
             out,
-            "  {kind:<13} {:<24} {size:>10}  {fate:<12} {monthly}",
-            r.id
+            "  {:<13} {:<24} {:>10}  {:<12} {monthly}",
+            Cell(kind),
+            Cell(&r.id),
+            Cell(size),
+            Cell(fate)
         );
     }
     if let Some(still) = &cloud.still_billing_monthly {
@@ -184,18 +170,74 @@ fn resources(cloud: &CloudJson) -> String {
             .instance
             .as_ref()
             .is_some_and(|i| i.released_at.is_some());
-        let when = if released {
-            "still billing"
+        let amount = still.with_currency();
+        let line = if released {
+            t!("status-still-billing", amount = amount)
         } else {
-            "keeps billing after a release"
+            t!("status-keeps-billing", amount = amount)
         };
-        let _ = writeln!(out, "  {when}: {} a month", still.with_currency());
+        let _ = writeln!(out, "  {line}");
         for unknown in &still.unknown {
-            let _ = writeln!(out, "    unpriced: {unknown}");
+            let _ = writeln!(
+                out,
+                "    {}",
+                t!("status-unpriced-line", what = unknown.as_str())
+            );
         }
     }
     for gap in &cloud.unknown_resources {
-        let _ = writeln!(out, "  not checked: {gap}");
+        let _ = writeln!(out, "  {}", t!("status-not-checked", what = gap.as_str()));
     }
     out
+}
+
+/// A line's label, padded to the column where the values start.
+fn label(text: Cow<'_, str>) -> String {
+    format!("{:<10}", Cell(text))
+}
+
+fn cost(cost: Option<&super::cloud::CostJson>, sku: &str) -> String {
+    let Some(c) = cost else {
+        let line = t!("status-cost-unknown", sku = sku);
+        return format!("{}{line}\n", label(t!("status-cost")));
+    };
+    let line = t!(
+        "status-cost-line",
+        total = c.cost.total.as_str(),
+        currency = c.cost.currency.to_string(),
+        billed = c.billed.as_str(),
+        compute = c.cost.compute.as_str(),
+        bandwidth = c.cost.bandwidth.as_str(),
+        storage = c.cost.storage.as_str(),
+        extras = c.cost.extras.as_str(),
+        burn = c.burn_per_hour.as_str(),
+    );
+    let mut out = format!("{}{line}\n", label(t!("status-cost")));
+    if c.cost.incomplete {
+        let line = t!("status-incomplete", unknown = c.cost.unknown.join("; "));
+        let _ = writeln!(out, "{}{line}", label(Cow::Borrowed("")));
+    }
+    out
+}
+
+fn prices(origin: &crate::spend::PriceOrigin) -> String {
+    let region = origin
+        .sheet_region
+        .clone()
+        .unwrap_or_else(|| t!("status-no-region").into_owned());
+    let sheet = origin.sheet.as_str();
+    let line = match origin.kind {
+        PriceKind::Live => t!("status-prices-live", sheet = sheet),
+        PriceKind::Sheet => t!("status-prices-sheet", sheet = sheet, region = region),
+        PriceKind::OtherRegion => t!(
+            "status-prices-other-region",
+            sheet = sheet,
+            region = region,
+            instance_region = origin
+                .instance_region
+                .clone()
+                .unwrap_or_else(|| t!("status-this-region").into_owned()),
+        ),
+    };
+    format!("{}{line}\n", label(t!("status-prices")))
 }

@@ -1,9 +1,11 @@
 //! The short human table `gpumeter status` prints without `--json`. Unavailable readings show as
 //! `n/a`, never as zero.
 
+use gpumeter_core::cell::Cell;
 use std::fmt::{Display, Write as _};
 
 use super::StatusReport;
+use crate::t;
 use crate::telemetry::{GpuSample, HostSample, Metric};
 
 pub(super) fn render(report: &StatusReport, tz: &jiff::tz::TimeZone) -> String {
@@ -15,13 +17,20 @@ pub(super) fn render(report: &StatusReport, tz: &jiff::tz::TimeZone) -> String {
         report.source
     );
     if let Some(why) = &report.gpu_error {
-        let _ = writeln!(out, "GPU   none: {why}");
+        let _ = writeln!(out, "GPU   {}", t!("status-gpu-none", why = why.as_str()));
     }
     if !report.gpus.is_empty() {
         let _ = writeln!(
             out,
             "{:<3} {:<24} {:>5} {:>5} {:>17} {:>11} {:>5} {:>5}",
-            "GPU", "NAME", "UTIL", "LOAD", "MEM MiB", "POWER W", "TEMP", "PROCS"
+            Cell("GPU"),
+            Cell(t!("status-col-name")),
+            Cell(t!("status-col-util")),
+            Cell(t!("status-col-load")),
+            Cell(t!("status-col-mem")),
+            Cell(t!("status-col-power")),
+            Cell(t!("status-col-temp")),
+            Cell(t!("status-col-procs"))
         );
         for gpu in &report.gpus {
             out.push_str(&gpu_row(gpu));
@@ -37,10 +46,10 @@ pub(super) fn render(report: &StatusReport, tz: &jiff::tz::TimeZone) -> String {
     }
     out.push_str(&host_lines(&report.host));
     if !report.findings.is_empty() {
-        out.push_str("findings\n");
+        let _ = writeln!(out, "{}", t!("status-findings"));
         for f in &report.findings {
             let severity = format!("{:?}", f.severity).to_lowercase();
-            let _ = writeln!(out, "  {severity:<8}  {}", f.message);
+            let _ = writeln!(out, "  {:<8}  {}", Cell(severity), f.message);
         }
     }
     if let Some(line) = report
@@ -79,13 +88,13 @@ fn gpu_row(gpu: &GpuSample) -> String {
     format!(
         "{:<3} {:<24} {:>5} {:>5} {:>17} {:>11} {:>5} {:>5}\n",
         gpu.index,
-        truncate(name, 24),
-        na(&gpu.util_pct.map(|u| format!("{u}%"))),
-        na(&gpu.power_weighted_load_pct.map(|l| format!("{l:.0}%"))),
-        mem,
-        power,
-        na(&gpu.temp_c.map(|t| format!("{t}C"))),
-        na(&procs),
+        Cell(gpumeter_core::cell::truncate(name, 24)),
+        Cell(na(&gpu.util_pct.map(|u| format!("{u}%")))),
+        Cell(na(&gpu.power_weighted_load_pct.map(|l| format!("{l:.0}%")))),
+        Cell(mem),
+        Cell(power),
+        Cell(na(&gpu.temp_c.map(|t| format!("{t}C")))),
+        Cell(na(&procs)),
     )
 }
 
@@ -112,7 +121,7 @@ fn host_lines(host: &HostSample) -> String {
         let _ = writeln!(
             out,
             "net   {:<10} out {} ({}/s)  in {} ({}/s)",
-            n.name,
+            Cell(&n.name),
             bytes(n.tx_bytes),
             na(&n.tx_bytes_per_s.map(bytes_f)),
             bytes(n.rx_bytes),
@@ -123,7 +132,7 @@ fn host_lines(host: &HostSample) -> String {
         let _ = writeln!(
             out,
             "disk  {:<10} {} of {} used, {} free",
-            d.mount,
+            Cell(&d.mount),
             bytes(d.used_bytes),
             bytes(d.total_bytes),
             bytes(d.avail_bytes)
@@ -135,15 +144,6 @@ fn host_lines(host: &HostSample) -> String {
 fn na<T: Display>(m: &Metric<T>) -> String {
     m.value()
         .map_or_else(|| "n/a".to_owned(), ToString::to_string)
-}
-
-fn truncate(s: &str, width: usize) -> String {
-    if s.chars().count() <= width {
-        return s.to_owned();
-    }
-    let mut t: String = s.chars().take(width - 1).collect();
-    t.push('…');
-    t
 }
 
 fn gib_of_mib(mib: u64) -> f64 {

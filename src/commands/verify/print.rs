@@ -2,6 +2,7 @@
 //! then one row per check. Every string from outside (a GPU's name, the driver's words, a
 //! provider's answer) is made one safe line before it reaches a terminal.
 
+use gpumeter_core::cell::Cell;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -155,14 +156,14 @@ pub fn render(gathered: &Gathered, report: &VerifyReport) -> String {
     let mut widths = [0usize; 6];
     for r in std::iter::once(&header).chain(&rows) {
         for (w, cell) in widths.iter_mut().zip(r) {
-            *w = (*w).max(cell.chars().count());
+            *w = (*w).max(gpumeter_core::cell::width(cell));
         }
     }
     for r in std::iter::once(&header).chain(&rows) {
         let cells: Vec<String> = r
             .iter()
             .zip(widths)
-            .map(|(cell, w)| format!("{cell:<w$}"))
+            .map(|(cell, w)| format!("{:<w$}", Cell(cell)))
             .collect();
         let _ = writeln!(out, "{}", cells.join("  ").trim_end());
     }

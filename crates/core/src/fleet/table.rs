@@ -98,7 +98,7 @@ pub fn render(rows: &[FleetRow]) -> String {
         .map(|c| {
             lines
                 .iter()
-                .map(|l| l[c].chars().count())
+                .map(|l| crate::cell::width(&l[c]))
                 .max()
                 .unwrap_or(0)
         })
@@ -106,7 +106,7 @@ pub fn render(rows: &[FleetRow]) -> String {
     for (i, line) in lines.iter().enumerate() {
         let mut text = String::new();
         for (c, cell) in line.iter().enumerate() {
-            let pad = widths[c].saturating_sub(cell.chars().count());
+            let pad = widths[c].saturating_sub(crate::cell::width(cell));
             let _ = write!(text, "{cell}{}  ", " ".repeat(pad));
         }
         out.push_str(text.trim_end());

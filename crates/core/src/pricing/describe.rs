@@ -1,6 +1,7 @@
 //! Plain-text descriptions of sheets and SKUs for `gpumeter pricing`, and the stale-sheet
 //! warning. Pure: the date is an argument.
 
+use crate::cell::{self, Cell};
 use std::fmt::Write as _;
 
 use jiff::civil::Date;
@@ -36,17 +37,23 @@ pub fn sheet_heading(sheet: &Sheet) -> String {
 
 /// One line per SKU, names aligned: `g5.xlarge  1x A10G 24 GiB  on-demand 1.006/h`.
 pub fn sku_lines(sheet: &Sheet) -> Vec<String> {
-    let width = sheet.skus.iter().map(|s| s.name.len()).max().unwrap_or(0);
+    let width = sheet
+        .skus
+        .iter()
+        .map(|s| cell::width(&s.name))
+        .max()
+        .unwrap_or(0);
     let gpus: Vec<String> = sheet.skus.iter().map(gpu_summary).collect();
-    let gpu_width = gpus.iter().map(String::len).max().unwrap_or(0);
+    let gpu_width = gpus.iter().map(|g| cell::width(g)).max().unwrap_or(0);
     sheet
         .skus
         .iter()
         .zip(gpus)
         .map(|(sku, gpu)| {
             format!(
-                "{:<width$}  {gpu:<gpu_width$}  {}",
-                sku.name,
+                "{:<width$}  {:<gpu_width$}  {}",
+                Cell(&sku.name),
+                Cell(gpu),
                 price_summary(sku)
             )
         })
@@ -88,7 +95,7 @@ pub fn sku_details(sheet: &Sheet, sku: &Sku) -> String {
     };
     let mut out = String::new();
     let mut row = |label: &str, value: String| {
-        let _ = writeln!(out, "  {label:<16}{value}");
+        let _ = writeln!(out, "  {:<16}{value}", Cell(label));
     };
     row("sheet", sheet_heading(sheet));
     row("source", sheet.source.clone());

@@ -2,6 +2,7 @@
 //! incomplete ones apart (their totals are lower bounds), then the ones that could not be
 //! converted.
 
+use gpumeter_core::cell::{Cell, truncate};
 use std::fmt::Write as _;
 
 use gpumeter_core::text::one_line;
@@ -39,14 +40,14 @@ pub fn render(c: &Comparison, plan: &Plan, query: &Query, rates: &Rates) -> Stri
     let _ = writeln!(
         out,
         "{:>3} {:>12}  {:>10}  {:>14}  {:<20} {:<24} {:>4}  {:<10} as of",
-        "#",
-        format!("total {}", c.currency),
-        "per GPU-h",
-        "as priced",
-        "sheet",
-        "sku",
-        "gpus",
-        "mode",
+        Cell("#"),
+        Cell(format!("total {}", c.currency)),
+        Cell("per GPU-h"),
+        Cell("as priced"),
+        Cell("sheet"),
+        Cell("sku"),
+        Cell("gpus"),
+        Cell("mode"),
     );
     for (i, o) in c.offers.iter().enumerate() {
         row(&mut out, &(i + 1).to_string(), o);
@@ -101,11 +102,15 @@ fn row(out: &mut String, rank: &str, o: &Offer) {
     };
     let _ = writeln!(
         out,
-        "{rank:>3} {converted:>12}  {per_gpu_hour:>10}  {as_priced:>14}  {:<20} {:<24} {:>4}  {:<10} {}{stale}{incomplete}",
-        one_line(&o.sheet, 20),
-        one_line(&o.sku, 24),
+        "{:>3} {:>12}  {:>10}  {:>14}  {:<20} {:<24} {:>4}  {:<10} {}{stale}{incomplete}",
+        Cell(rank),
+        Cell(converted),
+        Cell(per_gpu_hour),
+        Cell(as_priced),
+        Cell(truncate(&one_line(&o.sheet, 20), 20)),
+        Cell(truncate(&one_line(&o.sku, 24), 24)),
         o.gpus,
-        o.cost.mode.label(),
+        Cell(o.cost.mode.label()),
         o.as_of,
     );
 }

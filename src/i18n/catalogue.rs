@@ -1,0 +1,68 @@
+//! The bundles, one a language, parsed once from the catalogue files built into the binary,
+//! and the lookup. Fluent's isolation marks (FSI/PDI) around arguments are off: every outside
+//! string is already cleared of bidirectional controls, and terminals draw the marks.
+
+use std::borrow::Cow;
+use std::sync::LazyLock;
+
+use fluent_bundle::concurrent::FluentBundle;
+use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
+
+use super::Lang;
+
+/// One argument of a message: text or a number (numbers choose plural forms).
+pub type Arg<'a> = FluentValue<'a>;
+
+pub(super) const SOURCES: [(Lang, &str); 2] = [
+    (Lang::En, include_str!("../../i18n/en/gpumeter.ftl")),
+    (Lang::ZhCn, include_str!("../../i18n/zh-CN/gpumeter.ftl")),
+];
+
+type Bundle = FluentBundle<FluentResource>;
+
+fn build(lang: Lang) -> Bundle {
+    let source = SOURCES
+        .iter()
+        .find(|(l, _)| *l == lang)
+        .map_or("", |(_, s)| s);
+    // A syntax error leaves the entries it could read; the catalogue tests fail on any.
+    let resource = FluentResource::try_new(source.to_string()).unwrap_or_else(|(r, _)| r);
+    let id = lang.tag().parse().unwrap_or_default();
+    let mut bundle = FluentBundle::new_concurrent(vec![id]);
+    bundle.set_use_isolating(false);
+    let _ = bundle.add_resource(resource);
+    bundle
+}
+
+static BUNDLES: LazyLock<[Bundle; 2]> = LazyLock::new(|| Lang::ALL.map(build));
+
+pub(super) fn bundle(lang: Lang) -> &'static Bundle {
+    &BUNDLES[lang as usize]
+}
+
+fn format(lang: Lang, id: &'static str, args: Option<&FluentArgs>) -> Option<Cow<'static, str>> {
+    let bundle = bundle(lang);
+    let pattern = bundle.get_message(id)?.value()?;
+    let mut errors = Vec::new();
+    Some(bundle.format_pattern(pattern, args, &mut errors))
+}
+
+/// Message `id` in the current language, else in English, else the id itself.
+pub fn lookup(id: &'static str) -> Cow<'static, str> {
+    let lang = super::current();
+    format(lang, id, None)
+        .or_else(|| format(Lang::En, id, None))
+        .unwrap_or(Cow::Borrowed(id))
+}
+
+/// Message `id` with its arguments, as [`lookup`] finds it.
+pub fn lookup_with(id: &'static str, args: &[(&'static str, Arg<'_>)]) -> String {
+    let mut fluent = FluentArgs::with_capacity(args.len());
+    for (name, value) in args {
+        fluent.set(*name, value.clone());
+    }
+    let lang = super::current();
+    format(lang, id, Some(&fluent))
+        .or_else(|| format(Lang::En, id, Some(&fluent)))
+        .map_or_else(|| id.to_string(), Cow::into_owned)
+}
