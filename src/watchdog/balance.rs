@@ -27,8 +27,9 @@ pub struct WatchBalance {
     /// The floor's amount, in the configured or the sheet's currency, else the balance's.
     floor: Option<(rust_decimal::Decimal, Option<crate::money::Currency>)>,
     on_balance: OnExpiry,
-    /// `None` where no sheet prices the instance: only the floor is checked.
-    spend: Option<Spend>,
+    /// `None` where no sheet prices the instance: only the floor is checked. Boxed: the
+    /// watchdog's future stays small.
+    spend: Option<Box<Spend>>,
 }
 
 impl WatchBalance {
@@ -43,7 +44,7 @@ impl WatchBalance {
             watch: BalanceWatch::new(None),
             floor,
             on_balance,
-            spend: pricing.map(|p| Spend::new(Some(p), None, TimeZone::UTC)),
+            spend: pricing.map(|p| Box::new(Spend::new(Some(p), None, TimeZone::UTC))),
         }
     }
 
