@@ -7,8 +7,8 @@ use jiff::Timestamp;
 use rust_decimal::Decimal;
 
 use super::cloud::{DEMO_SHEET, DEMO_SKU, DemoState};
-use crate::cloud::Balance;
 use crate::meter::InstanceState;
+use crate::money::Balance;
 use crate::money::Money;
 use crate::pricing::bundled_sheet;
 

@@ -13,7 +13,7 @@ use jiff::{SignedDuration, Timestamp};
 use rust_decimal::Decimal;
 use serde::Serialize;
 
-use crate::cloud::Balance;
+use crate::money::Balance;
 use crate::money::{CurrencyMismatch, Money};
 
 /// Hours of burn left at which an alert is sent, each once.
