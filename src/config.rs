@@ -121,7 +121,7 @@ pub struct PricingConfig {
     pub billing: BillingMode,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct BudgetConfig {
     /// The currency of the amounts; the price sheet's when unset, and refused when unlike it.
@@ -136,6 +136,28 @@ pub struct BudgetConfig {
     pub per_month: Option<Decimal>,
     /// What the watchdog does when spend reaches `per_instance`: alert, stop or release.
     pub on_budget: OnExpiry,
+    /// A prepaid balance's cash at or under this acts (`on_balance`); in the balance's
+    /// currency, which `currency` (or the sheet's) must be.
+    #[serde(deserialize_with = "values::opt_amount")]
+    pub balance_floor: Option<Decimal>,
+    /// What the watchdog does at `balance_floor`. Stop by default: a stopped instance keeps its
+    /// disk and stops the hourly burn, while a balance at zero lets the provider stop it
+    /// (and, left unpaid, take its data) at a time nobody chose.
+    pub on_balance: OnExpiry,
+}
+
+impl Default for BudgetConfig {
+    fn default() -> Self {
+        BudgetConfig {
+            currency: None,
+            currency_at: None,
+            per_instance: None,
+            per_month: None,
+            on_budget: OnExpiry::Alert,
+            balance_floor: None,
+            on_balance: OnExpiry::Stop,
+        }
+    }
 }
 
 impl BudgetConfig {
@@ -161,6 +183,12 @@ impl BudgetConfig {
     /// The budget for this instance's life, in the configured currency or `fallback`.
     pub fn instance_limit(&self, fallback: Currency) -> Option<Money> {
         self.per_instance
+            .map(|a| Money::new(a, self.currency.unwrap_or(fallback)))
+    }
+
+    /// The floor under a prepaid balance, in the configured currency or `fallback`.
+    pub fn balance_floor(&self, fallback: Currency) -> Option<Money> {
+        self.balance_floor
             .map(|a| Money::new(a, self.currency.unwrap_or(fallback)))
     }
 

@@ -244,6 +244,7 @@ cost-so-far = so far
 cost-per-hour = per hour
 cost-per-hour-short = /h
 cost-budget = budget
+cost-balance = balance
 cost-last-hour = last hour
 cost-per-min = /min
 cost-total-incomplete = ! total incomplete, unknown: { $unknown }

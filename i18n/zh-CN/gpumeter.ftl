@@ -243,6 +243,7 @@ cost-so-far = 至今
 cost-per-hour = 每小时
 cost-per-hour-short = /时
 cost-budget = 预算
+cost-balance = 余额
 cost-last-hour = 近一小时
 cost-per-min = /分
 cost-total-incomplete = ! 合计不完整，未知：{ $unknown }

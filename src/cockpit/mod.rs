@@ -288,7 +288,17 @@ fn spawn_inventory(
             let Some(result) = last.ask(&*provider, ask).await else {
                 continue;
             };
+            let fresh = result.is_ok();
             if tx.send(Event::Inventory(result)).await.is_err() {
+                break;
+            }
+            // The balance comes with a full inventory only.
+            if let Some(balance) = last.balance().filter(|_| fresh)
+                && tx
+                    .send(Event::Balance(balance.clone(), Timestamp::now()))
+                    .await
+                    .is_err()
+            {
                 break;
             }
         }

@@ -34,6 +34,9 @@ use detected::{detected_here, fill_from};
 pub const DEMO_FAIL_ENV: &str = "GPUMETER_DEMO_FAIL";
 /// How long a demo action takes, in milliseconds.
 pub const DEMO_DELAY_ENV: &str = "GPUMETER_DEMO_DELAY_MS";
+/// A prepaid balance for the demo cloud (`"300"`, in the demo sheet's currency): what the
+/// account held when the demo instance was created, which its running draws down.
+pub const DEMO_BALANCE_ENV: &str = "GPUMETER_DEMO_BALANCE";
 
 pub struct Context {
     pub config: Config,
@@ -386,9 +389,13 @@ impl Context {
                 std::time::Duration::from_millis(1200),
                 std::time::Duration::from_millis,
             );
+        let prepaid = std::env::var(DEMO_BALANCE_ENV)
+            .ok()
+            .and_then(|v| v.trim().parse::<rust_decimal::Decimal>().ok());
         DemoCloud::new(&self.data_dir, Arc::new(Timestamp::now))
             .with_delay(delay)
             .failing(failing)
+            .prepaid(prepaid)
     }
 
     /// How the instance is priced: the demo's sheet, or the config's sheet and SKU.

@@ -24,7 +24,7 @@ use crate::notify::Notifier;
 use crate::telemetry::{
     HostConfig, HostReader, NvmlConfig, NvmlSource, SimConfig, Simulator, scenario_file,
 };
-use crate::watchdog::{Ended, Watch, WatchBudget, stale_after, watch};
+use crate::watchdog::{Ended, Watch, WatchBalance, WatchBudget, stale_after, watch};
 
 /// The watchdog's log, beside the ledger.
 pub const LOG_FILE: &str = "watchdog.log";
@@ -116,6 +116,7 @@ pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
     let tracker = IdleTracker::new(idle.rule());
     let notifier = Notifier::new(&ctx.config.notify, Some(instance.clone())).ok();
     let budget = budget(&ctx, provider.as_ref());
+    let balance = balance(&ctx, provider.as_ref());
     let w = Watch {
         instance,
         provider,
@@ -133,6 +134,7 @@ pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
             .map(|p| p.as_raw_nonzero().get().cast_unsigned()),
         wall: std::sync::Arc::new(Timestamp::now),
         budget,
+        balance,
     };
     // One thread: the loop waits on its interval, the ledger and the provider in turn.
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -206,6 +208,25 @@ fn budget(ctx: &Context, provider: &dyn crate::provider::Provider) -> Option<Wat
         }
     }
     Some(budget)
+}
+
+/// The balance guard: `[budget] balance_floor` and `on_balance`, with the instance's pricing
+/// for its burn where a sheet prices it. A provider with no balance leaves it idle.
+fn balance(ctx: &Context, provider: &dyn crate::provider::Provider) -> Option<WatchBalance> {
+    let config = &ctx.config.budget;
+    let pricing = ctx.pricing_with(provider).ok().flatten();
+    if let Some(p) = &pricing
+        && config.check_currency(&p.sheet).is_err()
+    {
+        // Said once already by the budget's check, when a budget is set; the floor goes too.
+        return None;
+    }
+    let currency = config
+        .currency
+        .or(pricing.as_ref().map(|p| p.sheet.currency));
+    let floor = config.balance_floor.map(|amount| (amount, currency));
+    (floor.is_some() || pricing.is_some())
+        .then(|| WatchBalance::new(floor, config.on_balance, pricing))
 }
 
 /// How often the watchdog asks the cloud for the inventory: never more often than it checks,

@@ -587,3 +587,18 @@ fn the_setting_wins_over_tz_and_tz_over_the_system() {
             .starts_with("UTC (from TZ, which names no zone")
     );
 }
+
+#[test]
+fn the_balance_floor_is_exact_and_stops_unless_told_otherwise() {
+    let config = parse("[budget]\nbalance_floor = \"5.00\"\n").unwrap();
+    assert_eq!(
+        config.budget.balance_floor(Currency::CNY),
+        Some(Money::new(dec!(5.00), Currency::CNY))
+    );
+    assert_eq!(config.budget.on_balance, OnExpiry::Stop);
+    assert_eq!(parse("").unwrap().budget.balance_floor(Currency::CNY), None);
+    let alert = parse("[budget]\nbalance_floor = 5\non_balance = \"alert\"\n").unwrap();
+    assert_eq!(alert.budget.on_balance, OnExpiry::Alert);
+    let (_, _, key, _) = invalid("[budget]\nbalance_floor = 5.5\n");
+    assert_eq!(key.as_deref(), Some("budget.balance_floor"));
+}

@@ -34,6 +34,9 @@ pub struct DemoCloud {
     clock: Clock,
     delay: Duration,
     failing: Vec<String>,
+    /// The prepaid cash at the instance's creation, in the sheet's currency; `None`: the demo
+    /// bills a card, as most clouds do, and keeps no balance.
+    prepaid: Option<Decimal>,
 }
 
 impl DemoCloud {
@@ -44,6 +47,7 @@ impl DemoCloud {
             clock,
             delay: Duration::from_millis(1200),
             failing: Vec::new(),
+            prepaid: None,
         }
     }
 
@@ -58,6 +62,14 @@ impl DemoCloud {
     #[must_use]
     pub fn failing(mut self, actions: Vec<String>) -> Self {
         self.failing = actions;
+        self
+    }
+
+    /// A prepaid account topped up with `cash` when the instance was created, which its
+    /// running draws down (`GPUMETER_DEMO_BALANCE`).
+    #[must_use]
+    pub fn prepaid(mut self, cash: Option<Decimal>) -> Self {
+        self.prepaid = cash;
         self
     }
 
@@ -367,6 +379,18 @@ impl Provider for DemoCloud {
             },
             calls: self.delete_plan(resource),
         })
+    }
+
+    async fn balance(&self) -> Result<Option<super::Balance>, ProviderError> {
+        let Some(cash) = self.prepaid else {
+            return Ok(None);
+        };
+        let state = self.load()?;
+        Ok(gpumeter_core::demo::prepaid::balance(
+            &state,
+            cash,
+            (self.clock)(),
+        ))
     }
 
     async fn act(&self, action: &Action) -> Result<ActionReport, ProviderError> {

@@ -9,7 +9,7 @@
 
 use std::time::Duration;
 
-use super::{Inventory, Provider, ProviderError};
+use super::{Balance, Inventory, Provider, ProviderError};
 use crate::meter::InstanceState;
 
 /// What a look at the instance found.
@@ -99,10 +99,12 @@ pub async fn ask(
 }
 
 /// The last full inventory read, kept so that a look can tell whether to read it all again:
-/// the one place the watchdog, the cockpit and `serve` remember it.
+/// the one place the watchdog, the cockpit and `serve` remember it. A prepaid balance is read
+/// with each full inventory and never between: the balance guard sees it at the same pace.
 #[derive(Debug, Default)]
 pub struct LastRead {
     inventory: Option<Inventory>,
+    balance: Option<Balance>,
 }
 
 impl LastRead {
@@ -110,7 +112,14 @@ impl LastRead {
         self.inventory.as_ref()
     }
 
-    /// [`ask`] against the last read, which a fresh read replaces.
+    /// The balance read with the last full inventory; `None` where the provider keeps none.
+    /// A read that failed leaves the one before it (one inventory interval older).
+    pub fn balance(&self) -> Option<&Balance> {
+        self.balance.as_ref()
+    }
+
+    /// [`ask`] against the last read, which a fresh read replaces; with a fresh read, the
+    /// balance too.
     pub async fn ask(
         &mut self,
         provider: &dyn Provider,
@@ -119,6 +128,9 @@ impl LastRead {
         let read = ask(provider, what, self.inventory.as_ref()).await?;
         if let Ok(inventory) = &read {
             self.inventory = Some(inventory.clone());
+            if let Ok(balance) = provider.balance().await {
+                self.balance = balance;
+            }
         }
         Some(read)
     }

@@ -47,6 +47,7 @@ struct Counted {
     look: Mutex<Look>,
     looks: AtomicUsize,
     reads: AtomicUsize,
+    balances: AtomicUsize,
 }
 
 #[async_trait]
@@ -71,6 +72,14 @@ impl Provider for Counted {
     async fn act(&self, _action: &Action) -> Result<ActionReport, ProviderError> {
         Err(ProviderError::unsupported("counted", "act"))
     }
+    async fn balance(&self) -> Result<Option<Balance>, ProviderError> {
+        let n = self.balances.fetch_add(1, Ordering::SeqCst);
+        let cash = rust_decimal::Decimal::from(100 - i64::try_from(n).unwrap());
+        Ok(Some(Balance {
+            available: crate::money::Money::new(cash, crate::money::Currency::CNY),
+            vouchers: None,
+        }))
+    }
 }
 
 async fn counted(look: Look) -> Counted {
@@ -84,6 +93,7 @@ async fn counted(look: Look) -> Counted {
         look: Mutex::new(look),
         looks: AtomicUsize::new(0),
         reads: AtomicUsize::new(0),
+        balances: AtomicUsize::new(0),
     }
 }
 
@@ -147,4 +157,25 @@ async fn the_wrapper_every_command_uses_passes_a_look_on_rather_than_reading_eve
     assert!(ask(&wrapped, Ask::Look, Some(&last)).await.is_none());
     assert_eq!(cloud.looks.load(Ordering::SeqCst), 1);
     assert_eq!(cloud.reads.load(Ordering::SeqCst), 0);
+}
+
+#[tokio::test]
+async fn the_balance_is_read_with_each_full_inventory_and_never_at_a_look() {
+    let cloud = counted(Look::State(Some(InstanceState::Running))).await;
+    let mut last = LastRead::default();
+    assert!(last.balance().is_none());
+    last.ask(&cloud, Ask::Full).await;
+    assert_eq!(last.balance().map(|b| b.available.amount), Some(100.into()));
+    for _ in 0..5 {
+        assert!(last.ask(&cloud, Ask::Look).await.is_none());
+    }
+    assert_eq!(cloud.balances.load(Ordering::SeqCst), 1);
+    *cloud.look.lock().unwrap() = Look::State(Some(InstanceState::Stopped));
+    assert!(last.ask(&cloud, Ask::Look).await.is_some());
+    assert_eq!(cloud.balances.load(Ordering::SeqCst), 2);
+    assert_eq!(last.balance().map(|b| b.available.amount), Some(99.into()));
+    assert_eq!(
+        cloud.reads.load(Ordering::SeqCst),
+        cloud.balances.load(Ordering::SeqCst)
+    );
 }

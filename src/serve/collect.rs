@@ -5,7 +5,8 @@ use std::time::Duration;
 
 use jiff::Timestamp;
 
-use super::snapshot::{CostFacts, GuardFacts, InstanceFacts, Snapshot, Target};
+use super::snapshot::{BalanceFacts, CostFacts, GuardFacts, InstanceFacts, Snapshot, Target};
+use crate::guard::{BalanceOutlook, Burn, BurnScope};
 use crate::guard::{IdleRule, IdleTracker};
 use crate::ledger::guard::GuardState;
 use crate::meter::InstanceState;
@@ -36,6 +37,8 @@ pub enum Input {
     Unchanged(Timestamp),
     /// The instance's row in the ledger's guard table (`None`: no row, or no ledger).
     Guard(Option<GuardState>),
+    /// A prepaid balance, read with a full inventory at this instant.
+    Balance(crate::provider::Balance, Timestamp),
 }
 
 impl From<Telemetry> for Input {
@@ -59,6 +62,7 @@ pub struct Collector {
     /// The deadline from the config, used when neither the ledger nor the provider holds one.
     config_deadline: Option<Timestamp>,
     guard: Option<GuardState>,
+    balance: Option<(crate::provider::Balance, Timestamp)>,
 }
 
 impl Collector {
@@ -76,6 +80,7 @@ impl Collector {
             idle: IdleTracker::new(IdleRule::default()),
             config_deadline,
             guard: None,
+            balance: None,
         }
     }
 
@@ -127,6 +132,7 @@ impl Collector {
                 self.cloud_time = Some(at);
             }
             Input::Guard(guard) => self.guard = guard,
+            Input::Balance(balance, at) => self.balance = Some((balance, at)),
         }
     }
 
@@ -188,11 +194,32 @@ impl Collector {
             idle_s,
             guard: self.guard.as_ref().map(|g| guard_facts(g, now)),
             deadline_enforced: deadline.map(|at| self.enforced(at, now)),
+            balance: self.balance_facts(now),
         }
     }
 }
 
 impl Collector {
+    /// The balance as last read, and the seconds it lasts from `now` at this instance's burn
+    /// (reckoned from when it was read).
+    fn balance_facts(&self, now: Timestamp) -> Option<BalanceFacts> {
+        let (balance, read_at) = self.balance.as_ref()?;
+        let burn = self.spend.reading.as_ref().map(|r| Burn {
+            per_hour: r.accrual.burn_per_hour.total(),
+            scope: BurnScope::ThisInstance,
+        });
+        let outlook = burn.and_then(|b| BalanceOutlook::new(balance.clone(), b, *read_at).ok());
+        Some(BalanceFacts {
+            currency: balance.available.currency.as_str().to_string(),
+            available: super::snapshot::to_f64(balance.available.amount),
+            seconds_left: outlook
+                .as_ref()
+                .and_then(|o| o.left(now))
+                .map(|d| d.as_secs_f64()),
+            scope: "this_instance",
+        })
+    }
+
     /// Whether a live watchdog or the provider, read back, holds the deadline at `at`.
     fn enforced(&self, at: Timestamp, now: Timestamp) -> bool {
         let held = self.inventory.as_ref().and_then(|i| i.deadline);

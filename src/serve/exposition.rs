@@ -328,6 +328,28 @@ fn cloud_series(f: &mut Families, base: &[(&str, &str)], s: &Snapshot) {
         unknown_lines(f, base, cost);
     }
     deadline_series(f, base, s);
+    balance_series(f, base, s);
+}
+
+/// A prepaid balance and how long it lasts at the burn.
+fn balance_series(f: &mut Families, base: &[(&str, &str)], s: &Snapshot) {
+    let Some(b) = &s.balance else {
+        return;
+    };
+    f.gauge(
+        "gpumeter_balance",
+        "The prepaid account's cash, as the provider last reported it (read with each full inventory).",
+        &with(base, &[("currency", b.currency.as_str())]),
+        b.available,
+    );
+    if let Some(left) = b.seconds_left {
+        f.gauge(
+            "gpumeter_balance_seconds_left",
+            "Seconds until the balance's cash reaches zero at the burn; burn=\"this_instance\" counts this instance alone, so the account's may be shorter.",
+            &with(base, &[("burn", b.scope)]),
+            left,
+        );
+    }
 }
 
 /// The deadline, and whether anything live holds it.

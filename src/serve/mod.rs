@@ -14,4 +14,4 @@ pub use collect::{Collector, Input, NoInventory};
 pub use exposition::{CONTENT_TYPE, render};
 pub use page::Page;
 pub use run::{ServeSources, serve};
-pub use snapshot::{CostFacts, GuardFacts, InstanceFacts, Snapshot, Target};
+pub use snapshot::{BalanceFacts, CostFacts, GuardFacts, InstanceFacts, Snapshot, Target};

@@ -98,14 +98,25 @@ fn spawn_inventory(
         loop {
             ticks.tick().await;
             let asked = last.ask(&*provider, Ask::Look);
+            let mut fresh = false;
             let input = match tokio::time::timeout(INVENTORY_TIMEOUT, asked).await {
                 Err(_) => Input::Inventory(Err(NoInventory::Timeout), Timestamp::now()),
                 Ok(None) => Input::Unchanged(Timestamp::now()),
                 Ok(Some(read)) => {
+                    fresh = read.is_ok();
                     Input::Inventory(read.map_err(NoInventory::from), Timestamp::now())
                 }
             };
             if tx.send(input).await.is_err() {
+                break;
+            }
+            // The balance comes with a full inventory only.
+            if let Some(balance) = last.balance().filter(|_| fresh)
+                && tx
+                    .send(Input::Balance(balance.clone(), Timestamp::now()))
+                    .await
+                    .is_err()
+            {
                 break;
             }
         }

@@ -77,7 +77,7 @@ fn parts(b: &Breakdown) -> Vec<(&'static str, f64)> {
         .collect()
 }
 
-fn to_f64(d: Decimal) -> f64 {
+pub(super) fn to_f64(d: Decimal) -> f64 {
     d.to_f64().unwrap_or(0.0)
 }
 
@@ -112,4 +112,18 @@ pub struct Snapshot {
     pub guard: Option<GuardFacts>,
     /// Whether a live watchdog or the provider holds the deadline; `None` without one.
     pub deadline_enforced: Option<bool>,
+    /// A prepaid balance; `None` where the provider keeps none.
+    pub balance: Option<BalanceFacts>,
+}
+
+/// A prepaid balance as last read, and how long it lasts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BalanceFacts {
+    pub currency: String,
+    /// The cash, as last read.
+    pub available: f64,
+    /// Seconds until it runs out at the burn; `None` when nothing burns or nothing prices it.
+    pub seconds_left: Option<f64>,
+    /// Whose burn: `this_instance`, a lower bound of the account's.
+    pub scope: &'static str,
 }

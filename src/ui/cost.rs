@@ -43,6 +43,8 @@ pub(super) struct Meter {
     /// (long label, short label, value, style) for the deadline and midnight.
     pub(super) projections: Vec<(String, String, String, Style)>,
     pub(super) budget: Option<Budget>,
+    /// The prepaid balance and the time it lasts, where the provider keeps one.
+    pub(super) balance: Option<Budget>,
     /// What the sheet cannot price, with the missing key: the total is incomplete.
     pub(super) unknown: Vec<String>,
     /// Spent in each of the last sixty minutes, for the sparkline: only its shape is drawn.
@@ -249,6 +251,7 @@ fn meter(app: &App, pricing: &Pricing, reading: &SpendReading, theme: &Theme) ->
                 Role::AlertWarn
             }),
         }),
+        balance: balance(app, reading, theme),
         unknown: reading.accrual.unpriced.clone(),
         per_minute: reading
             .per_minute
@@ -256,6 +259,38 @@ fn meter(app: &App, pricing: &Pricing, reading: &SpendReading, theme: &Theme) ->
             .map(|m| m.to_f64().unwrap_or(0.0))
             .collect(),
     }
+}
+
+/// "208.51 USD · ≤ 7h28m left": the balance as read, lasting from its reading at this
+/// instance's burn; warned under 6 hours, over under 1.
+fn balance(app: &App, reading: &SpendReading, theme: &Theme) -> Option<Budget> {
+    let (balance, read_at) = app.balance.as_ref()?;
+    let burn = crate::guard::Burn {
+        per_hour: reading.accrual.burn_per_hour.total(),
+        scope: crate::guard::BurnScope::ThisInstance,
+    };
+    let Ok(outlook) = crate::guard::BalanceOutlook::new(balance.clone(), burn, *read_at) else {
+        return Some(Budget {
+            fraction: None,
+            text: balance.available.to_string(),
+            style: theme.style(Role::Text),
+        });
+    };
+    let left = outlook.left(app.now);
+    let role = match left.map(|l| l.as_hours()) {
+        Some(h) if h < 1 => Role::CostOver,
+        Some(h) if h < 6 => Role::CostWarn,
+        _ => Role::Text,
+    };
+    Some(Budget {
+        fraction: None,
+        text: format!(
+            "{} · {}",
+            balance.available,
+            super::balance::left_short(&outlook, app.now)
+        ),
+        style: theme.style(role),
+    })
 }
 
 #[cfg(test)]

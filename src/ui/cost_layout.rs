@@ -21,10 +21,21 @@ fn pad_between(left: Vec<Span<'static>>, right: Span<'static>, w: usize) -> Line
 }
 
 fn budget_line(b: &Budget, w: usize, theme: &Theme) -> Line<'static> {
-    let mut spans = vec![Span::styled(
-        format!("{} ", t!("cost-budget")),
-        theme.style(Role::TextDim),
-    )];
+    labelled_line(format!("{} ", t!("cost-budget")), b, w, theme)
+}
+
+/// "balance 208.51 USD · 7h28m left", cut to the width.
+fn balance_line(b: &Budget, w: usize, theme: &Theme) -> Line<'static> {
+    let label = format!("{} ", t!("cost-balance"));
+    let room = w.saturating_sub(width(&label));
+    Line::from(vec![
+        Span::styled(label, theme.style(Role::TextDim)),
+        Span::styled(truncate(&b.text, room), b.style),
+    ])
+}
+
+fn labelled_line(label: String, b: &Budget, w: usize, theme: &Theme) -> Line<'static> {
+    let mut spans = vec![Span::styled(label, theme.style(Role::TextDim))];
     if let Some(f) = b.fraction {
         let bar_w = w.saturating_sub(8 + width(&b.text)).min(30);
         spans.extend(gauge(f, bar_w, theme));
@@ -142,6 +153,9 @@ pub(super) fn stacked(
         .collect();
     if let Some(b) = &m.budget {
         tail.push(budget_line(b, w, theme));
+    }
+    if let Some(b) = &m.balance {
+        tail.push(balance_line(b, w, theme));
     }
     if !m.unknown.is_empty() {
         tail.extend(unknown_lines(m, w, theme));
@@ -265,6 +279,14 @@ fn below_or_in_border(
             border.push(Span::styled(format!("{} ", b.text), b.style));
         }
     }
+    if let Some(b) = &m.balance {
+        if out.len() < h {
+            out.push(balance_line(b, w, theme));
+        } else {
+            border.push(Span::styled(" ", theme.style(Role::TextDim)));
+            border.push(Span::styled(format!("{} ", b.text), b.style));
+        }
+    }
     if out.len() + usize::from(!m.unknown.is_empty()) < h
         && let Some(spark) = spark_line(m, w, theme)
     {
@@ -310,11 +332,15 @@ fn narrow(
         out.push(row(short, value, "", *style));
     }
     out.truncate(h.max(5));
-    let note = (!m.unknown.is_empty()).then(|| {
-        Line::styled(
+    let mut note: Vec<Span<'static>> = Vec::new();
+    if let Some(b) = &m.balance {
+        note.push(Span::styled(format!(" {} ", b.text), b.style));
+    }
+    if !m.unknown.is_empty() {
+        note.push(Span::styled(
             format!(" {} ", t!("cost-incomplete-count", count = m.unknown.len())),
             theme.style(Role::AlertWarn),
-        )
-    });
-    (out, note)
+        ));
+    }
+    (out, (!note.is_empty()).then(|| Line::from(note)))
 }

@@ -67,6 +67,7 @@
 //! keep them equal. Everything else (wrapping text, the dialogs, tables, the fleet screen)
 //! uses ratatui's widgets, until a profile shows a frame spending its time there.
 
+pub mod balance;
 pub mod bars;
 pub mod bigdigits;
 pub mod confirm;

@@ -244,7 +244,7 @@ pub(super) fn check(
     {
         if threshold >= LIMIT_THRESHOLD
             && set.is_none()
-            && let Some(deadline) = limit_deadline(w, on_budget, state, guard, now)
+            && let Some(deadline) = limit_deadline(w, (on_budget, "budget"), state, guard, now)
         {
             set = Some(LimitDeadline {
                 deadline,
@@ -275,10 +275,10 @@ pub(super) fn check(
 }
 
 /// Sets the deadline to `now` with `on_budget` as its policy, unless a deadline that acts has
-/// already come: the deadline set, if it is.
-fn limit_deadline(
+/// already come: the deadline set, if it is. `rule` names the guard in the ledger's change.
+pub(super) fn limit_deadline(
     w: &mut Watch,
-    on_budget: OnExpiry,
+    (on_budget, rule): (OnExpiry, &str),
     state: InstanceState,
     guard: Option<&GuardState>,
     now: Timestamp,
@@ -291,16 +291,16 @@ fn limit_deadline(
         on_expiry: on_budget,
         grace,
     };
-    let by = format!("watchdog {} (budget)", std::process::id());
+    let by = format!("watchdog {} ({rule})", std::process::id());
     let change = Change { at: now, by: &by };
     if let Err(e) = w.ledger.set_policy(&w.instance, &policy, change) {
-        say(&format!("ledger: {e}; the budget cannot set the deadline"));
+        say(&format!("ledger: {e}; the {rule} cannot set the deadline"));
         return None;
     }
     Some(at)
 }
 
-fn word(policy: OnExpiry) -> &'static str {
+pub(super) fn word(policy: OnExpiry) -> &'static str {
     match policy {
         OnExpiry::Alert => "alert",
         OnExpiry::Stop => "stop",

@@ -9,8 +9,10 @@
 //! - [`keys`]: the warning when the provider keys end before the deadline acts.
 //! - [`ledger_file`]: whether the ledger it opened is still at its path.
 //! - [`error`]: why it could not watch, or stopped because its ledger went away.
+//! - [`balance`]: a prepaid balance against `[budget] balance_floor`, its alerts and `on_balance`.
 //! - [`budget`]: spend against `[budget] per_instance`, its crossings and `on_budget`.
 
+pub mod balance;
 pub mod budget;
 pub mod error;
 pub mod guardian;
@@ -22,6 +24,7 @@ pub mod process;
 pub mod run;
 mod take_up;
 
+pub use balance::WatchBalance;
 pub use budget::WatchBudget;
 pub use guardian::{Decision, Guardian};
 pub use run::{Ended, WallClock, Watch, has_duty, stale_after, watch};

@@ -68,6 +68,9 @@ pub struct Watch {
     /// `[budget] per_instance` with the instance's pricing; `None` when no budget is set or
     /// no sheet prices the instance.
     pub budget: Option<super::budget::WatchBudget>,
+    /// The balance guard, for a provider that bills a prepaid balance; `None` where neither a
+    /// floor is set nor a sheet prices the burn.
+    pub balance: Option<super::balance::WatchBalance>,
 }
 
 /// How the watch ended.
@@ -112,7 +115,11 @@ fn unwatched(w: &Watch, guard: Option<&GuardState>) -> bool {
         .budget
         .as_ref()
         .is_some_and(|b| b.on_budget() != OnExpiry::Alert);
-    starter_gone(w.started_by) && !has_duty(guard, w.on_idle) && !budget_acts
+    let balance_acts = w
+        .balance
+        .as_ref()
+        .is_some_and(super::balance::WatchBalance::acts);
+    starter_gone(w.started_by) && !has_duty(guard, w.on_idle) && !budget_acts && !balance_acts
 }
 
 /// Whether the process that started the watchdog has ended (it was reparented).
@@ -363,13 +370,22 @@ impl LastInventory {
         now: Timestamp,
     ) -> bool {
         let mut gone = false;
+        let mut fresh = false;
         if let Some(read) = self.read.ask(&*w.provider, ask).await {
             gone = released(&read);
+            fresh = read.is_ok();
         }
         if let Some(inventory) = self.read.inventory()
             && let Some(limit) = super::budget::check(w, alerts, inventory, guard, now)
         {
             guardian.limit_reached(limit.deadline, limit.why);
+        }
+        // The balance is new only with a full inventory: checked then, and only then.
+        if fresh
+            && let (Some(balance), Some(inventory)) = (self.read.balance(), self.read.inventory())
+            && let Some(floor) = super::balance::check(w, alerts, (balance, inventory), guard, now)
+        {
+            guardian.limit_reached(floor.deadline, floor.why);
         }
         gone
     }

@@ -50,6 +50,7 @@ mod report_focus;
 mod resources_tmux;
 mod serve_fleet_cli;
 mod signals_tmux;
+mod status_balance;
 mod status_cli;
 mod status_cloud;
 mod verify_cli;

@@ -42,6 +42,7 @@ mod telemetry_host;
 mod telemetry_nvml;
 mod telemetry_sampler;
 mod telemetry_sim;
+mod watchdog_balance;
 mod watchdog_budget;
 mod watchdog_calls;
 mod watchdog_clock;

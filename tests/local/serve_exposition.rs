@@ -544,3 +544,55 @@ fn gauge(scrape: &Scrape, metric: &str, label: Option<(&str, &str)>) -> Option<f
             _ => None,
         })
 }
+
+/// A prepaid balance read with the inventory: the cash as read, and the seconds it lasts at
+/// this instance's burn from when it was read, labelled as this instance's burn alone.
+#[test]
+fn a_prepaid_balance_is_exposed_with_the_seconds_it_lasts() {
+    let now = fixture_now();
+    let target = Target {
+        instance_id: "i-1".into(),
+        provider: "demo".into(),
+    };
+    let spend = Spend::new(demo_pricing(), None, TimeZone::UTC);
+    let mut collector = Collector::new(target, spend, None);
+    let state = DemoState::fresh(now);
+    let read = Inventory {
+        instance: Some(state.instance),
+        resources: state.resources,
+        deadline: None,
+    };
+    let without = scrape_of(&mut collector, now);
+    assert_eq!(gauge(&without, "gpumeter_balance", None), None);
+    let read_at = now - SignedDuration::from_mins(10);
+    collector.feed(Input::Inventory(Ok(read), read_at));
+    let cash = gpumeter::money::Money::new(
+        rust_decimal::Decimal::from(100),
+        gpumeter::money::Currency::USD,
+    );
+    let balance = gpumeter::provider::Balance {
+        available: cash,
+        vouchers: None,
+    };
+    collector.feed(Input::Balance(balance, read_at));
+    let scrape = scrape_of(&mut collector, now);
+    assert_eq!(
+        gauge(&scrape, "gpumeter_balance", Some(("currency", "USD"))),
+        Some(100.0)
+    );
+    let burn = gauge(
+        &scrape,
+        "gpumeter_burn_rate_per_hour",
+        Some(("component", "total")),
+    )
+    .unwrap();
+    let left = gauge(
+        &scrape,
+        "gpumeter_balance_seconds_left",
+        Some(("burn", "this_instance")),
+    )
+    .unwrap();
+    // 100 at the burn from the read, less the ten minutes since; rounded down to the second.
+    let expected = 100.0 / burn * 3600.0 - 600.0;
+    assert!((left - expected).abs() <= 1.0, "{left} against {expected}");
+}

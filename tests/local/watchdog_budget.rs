@@ -142,6 +142,7 @@ fn watchdog_with(dir: &Path, wall: WallClock, budget: WatchBudget, hooks: &Notif
         started_by: None,
         wall,
         budget: Some(budget),
+        balance: None,
     }
 }
 

@@ -72,6 +72,7 @@ async fn calls(dir: &Path, inventory_every: Duration, run: Duration) -> (usize, 
         started_by: None,
         wall: Arc::new(Timestamp::now),
         budget: None,
+        balance: None,
     };
     let sim = demo_simulator("training");
     let ended = tokio::time::timeout(run, watch(w, sim.clone(), sim)).await;

@@ -65,6 +65,7 @@ fn watchdog(
         started_by: None,
         wall,
         budget: None,
+        balance: None,
     };
     (w, instance)
 }

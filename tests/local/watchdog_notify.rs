@@ -52,6 +52,7 @@ fn watchdog(dir: &Path, deadline: Timestamp, policy: OnExpiry, hooks: &NotifyCon
         started_by: None,
         wall: Arc::new(Timestamp::now),
         budget: None,
+        balance: None,
     }
 }
 

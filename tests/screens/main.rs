@@ -8,6 +8,7 @@ mod cockpit_loop;
 mod cockpit_record;
 mod terminal_backend;
 mod theme;
+mod ui_balance;
 mod ui_chinese;
 mod ui_enforced;
 mod ui_fleet;

@@ -10,7 +10,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::meter::{BillingMode, InstanceState, Resource, ResourceKind};
 
-mod balance;
 mod clean;
 mod cleanup;
 mod discovered;
@@ -22,7 +21,7 @@ mod kind;
 mod seen;
 pub(crate) mod snapshots;
 mod sweep;
-pub use balance::Balance;
+pub use crate::money::Balance;
 pub use cleanup::{CleanupFilter, CleanupKind, CleanupPlan, Refusal};
 pub use discovered::Discovered;
 pub use error::{Auth, ErrorKind, MESSAGE_CHARS, ProviderError};

@@ -9,7 +9,9 @@ use std::str::FromStr;
 use rust_decimal::{Decimal, RoundingStrategy};
 use serde::{Deserialize, Serialize};
 
+mod balance;
 mod partial;
+pub use balance::Balance;
 pub use partial::{PartialTotal, PartialTotalJson};
 
 /// An ISO 4217 currency code: three ASCII capital letters, such as `USD` or `CNY`.

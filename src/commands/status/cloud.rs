@@ -92,6 +92,15 @@ pub struct CloudJson {
     /// Why the balance could not be read; absent when it was, or when there is none to read.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub balance_error: Option<String>,
+    /// When the balance's cash reaches zero at `balance_burn_per_hour` (RFC 3339), or `null`
+    /// with no balance, no burn, or a burn in another currency.
+    pub balance_runs_out_at: Option<String>,
+    /// The burn that time is reckoned at, and whose it is (`this_instance`: a lower bound of
+    /// the account's, so `balance_runs_out_at` is the latest it may be).
+    pub balance_burn_per_hour: Option<super::balance::BalanceBurnJson>,
+    /// This instance's burn an hour, for the balance.
+    #[serde(skip)]
+    pub burn: Option<Money>,
     /// Why the cloud side could not be read, or `null`.
     pub cloud_error: Option<String>,
     /// The kind of that failure (`auth`, `permission`, ...), or `null`.
@@ -132,7 +141,7 @@ pub fn read(ctx: &Context, now: Timestamp) -> Result<CloudJson, Failure> {
         now,
     );
     json.unknown_resources = provider.gaps();
-    (json.balance, json.balance_error) = super::balance::read(provider.as_ref());
+    json.set_balance(super::balance::read(provider.as_ref()), now);
     json.price_source = price_source;
     let keys_expire = provider.keys_expire();
     json.keys_expire_at = keys_expire.map(|t| t.to_string());
@@ -225,6 +234,9 @@ pub fn describe(
         keys_warning: None,
         balance: None,
         balance_error: None,
+        balance_runs_out_at: None,
+        balance_burn_per_hour: None,
+        burn: account.as_ref().map(|a| a.burn_per_hour.total()),
         cloud_error: None,
         cloud_error_kind: None,
         cloud_fix: None,

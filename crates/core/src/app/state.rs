@@ -343,6 +343,9 @@ pub struct App {
     pub interruption: Option<Timestamp>,
     /// Budget thresholds already announced, when a budget is set.
     pub budget: Option<crate::guard::BudgetWatch>,
+    /// A prepaid balance and when it was read (with a full inventory); `None` where the
+    /// provider keeps none.
+    pub balance: Option<(crate::money::Balance, Timestamp)>,
     /// The monthly budget: spend this month across instances, from the ledger, plus this run's.
     pub month_budget: Option<MonthBudget>,
     /// The checkpoint watch, when `[checkpoint] path` is set.
@@ -386,6 +389,7 @@ impl App {
             guard: GuardLink::default(),
             interruption: None,
             budget: None,
+            balance: None,
             month_budget: None,
             checkpoint: None,
             idle: None,

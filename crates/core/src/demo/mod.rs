@@ -6,6 +6,7 @@
 pub mod cloud;
 #[cfg(test)]
 mod enforced_tests;
+pub mod prepaid;
 
 use std::time::Duration;
 

@@ -2,6 +2,7 @@
 //! watchdog and the cockpit feed them and act on what they say.
 //!
 //! - [`idle`]: every GPU and the CPU idle for a whole window (a failed reading is active).
+//! - [`balance`]: a prepaid balance: when it runs out at the burn, its alerts and its floor.
 //! - [`budget`]: thresholds of a limit and a forecast of when it runs out.
 //! - [`month`]: spend this calendar month, from the ledger and this run's meter.
 //! - [`clock`]: the watchdog's time, carried by the monotonic clock past wall-clock steps.
@@ -12,6 +13,7 @@
 //! - [`supervise`]: when the cockpit starts its watchdog again, and when it gives up.
 //! - [`checkpoint`]: how old the newest checkpoint is and whether its disk outlives the instance.
 
+pub mod balance;
 pub mod budget;
 pub mod checkpoint;
 pub mod clock;
@@ -23,6 +25,7 @@ pub mod month;
 pub mod row;
 pub mod supervise;
 
+pub use balance::{BalanceAlert, BalanceOutlook, BalanceWatch, Burn, BurnScope};
 pub use budget::{BudgetAlert, BudgetWatch};
 pub use checkpoint::{Checkpoint, CheckpointAlert};
 pub use clock::{ArmedDeadline, ClockStep, GuardClock, GuardTime, Reading, STEP_TOLERANCE};

@@ -49,6 +49,8 @@ pub enum Event {
     Telemetry(Telemetry),
     /// The provider's inventory, or why it could not be read.
     Inventory(Result<Inventory, ProviderError>),
+    /// A prepaid balance, read with a full inventory at this instant.
+    Balance(crate::money::Balance, Timestamp),
     /// The guard row as the ledger holds it (the watchdog's heartbeat, a deadline someone moved).
     Guard(GuardState),
     /// The instance's guard row as first read, before this cockpit writes anything to it
@@ -177,6 +179,11 @@ pub fn update(app: &mut App, event: Event) -> Vec<Effect> {
             Vec::new()
         }
         Event::Inventory(result) => on_inventory(app, result),
+        Event::Balance(balance, at) => {
+            app.balance = Some((balance, at));
+            app.dirty = true;
+            Vec::new()
+        }
         Event::Guard(state) => {
             on_guard(app, &state);
             supervise(app)

@@ -1,8 +1,9 @@
-//! A prepaid account's balance, as the provider reports it: what a balance guard (when the
-//! money runs out at the current burn, thresholds, a floor) will read. Clouds that bill a card
-//! afterwards have none.
+//! A prepaid account's balance, as the provider reports it: what the balance guard
+//! (`guard::balance`: when the money runs out at the current burn, thresholds, a floor) reads.
+//! It lives beside money, not in `cloud`, so the guard can read it without the two modules
+//! importing each other. Clouds that bill a card afterwards have none.
 
-use crate::money::Money;
+use super::Money;
 
 /// What the account holds, read at one moment.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,0 +1,77 @@
+//! The words for a prepaid balance and when it runs out, in one place: `status`'s line, the
+//! cockpit's cost panel and the watchdog's log say it the same way.
+
+use jiff::Timestamp;
+
+use super::text::short_duration;
+use crate::guard::BalanceOutlook;
+
+/// "29.29 CNY · runs out in 11h40m at 2.51 CNY/h"; a burn of this instance alone is said as a
+/// bound ("≤ 11h40m at ≥ 2.51 CNY/h (this instance only; ...)").
+pub fn line(o: &BalanceOutlook, now: Timestamp) -> String {
+    let scope = o.burn.scope;
+    let Some(left) = o.left(now) else {
+        return format!("{} · nothing burns now", o.balance.line());
+    };
+    format!(
+        "{} · runs out in {}{} at {}{}/h{}",
+        o.balance.line(),
+        scope.at_most(),
+        short_duration(left),
+        scope.at_least(),
+        o.burn.per_hour,
+        scope.note()
+    )
+}
+
+/// The cockpit's cell: "11h40m left", "≤ 11h40m left", or "no burn".
+pub fn left_short(o: &BalanceOutlook, now: Timestamp) -> String {
+    match o.left(now) {
+        Some(left) => format!("{}{} left", o.burn.scope.at_most(), short_duration(left)),
+        None => "no burn".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rust_decimal::dec;
+
+    use super::*;
+    use crate::guard::{Burn, BurnScope};
+    use crate::money::{Currency, Money};
+    use crate::provider::Balance;
+
+    fn outlook(scope: BurnScope, burn: rust_decimal::Decimal) -> BalanceOutlook {
+        let cny = |d| Money::new(d, Currency::CNY);
+        let balance = Balance {
+            available: cny(dec!(29.29)),
+            vouchers: None,
+        };
+        let burn = Burn {
+            per_hour: cny(burn),
+            scope,
+        };
+        BalanceOutlook::new(balance, burn, Timestamp::UNIX_EPOCH).unwrap()
+    }
+
+    #[test]
+    fn the_line_says_when_and_at_what_burn_and_whose() {
+        let now = Timestamp::UNIX_EPOCH;
+        let o = outlook(BurnScope::Account, dec!(2.51));
+        assert_eq!(
+            line(&o, now),
+            "29.29 CNY · runs out in 11h40m at 2.51 CNY/h"
+        );
+        assert_eq!(left_short(&o, now), "11h40m left");
+        let o = outlook(BurnScope::ThisInstance, dec!(2.51));
+        assert_eq!(
+            line(&o, now),
+            "29.29 CNY · runs out in ≤ 11h40m at ≥ 2.51 CNY/h (this instance only; other \
+             instances not counted)"
+        );
+        assert_eq!(left_short(&o, now), "≤ 11h40m left");
+        let o = outlook(BurnScope::Account, dec!(0));
+        assert_eq!(line(&o, now), "29.29 CNY · nothing burns now");
+        assert_eq!(left_short(&o, now), "no burn");
+    }
+}

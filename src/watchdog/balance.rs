@@ -1,0 +1,143 @@
+//! The balance guard as the watchdog keeps it: the prepaid balance read with each full
+//! inventory (never between), checked with this instance's burn (the core's
+//! [`BalanceWatch`]): under 24, 6 and 1 hours of burn left and at `[budget] balance_floor`,
+//! each sent to the webhooks once (keys `balance:24h` ... `balance:floor`) until a top-up. At
+//! the floor, `on_balance = "stop"` or `"release"` sets the deadline to now, as `on_budget`
+//! does: the grace period and its banner first, then the action, read back.
+
+use jiff::Timestamp;
+use jiff::tz::TimeZone;
+
+use super::budget::{LimitDeadline, limit_deadline, word};
+use super::run::{Watch, notify, record, say};
+use crate::app::Level;
+use crate::config::OnExpiry;
+use crate::guard::{BalanceAlert, BalanceOutlook, BalanceWatch, Burn, BurnScope};
+use crate::ledger::{EventLevel, EventRecord, GuardState};
+use crate::meter::InstanceState;
+use crate::money::{CurrencyMismatch, Money};
+use crate::notify::Queue;
+use crate::provider::{Balance, Inventory};
+use crate::spend::{Pricing, Spend};
+
+/// The floor, what to do at it, and the meter that prices this instance's burn.
+#[derive(Debug, Clone)]
+pub struct WatchBalance {
+    watch: BalanceWatch,
+    /// The floor's amount, in the configured or the sheet's currency, else the balance's.
+    floor: Option<(rust_decimal::Decimal, Option<crate::money::Currency>)>,
+    on_balance: OnExpiry,
+    /// `None` where no sheet prices the instance: only the floor is checked. Boxed: the
+    /// watchdog's future stays small.
+    spend: Option<Box<Spend>>,
+}
+
+impl WatchBalance {
+    /// `floor` is `[budget] balance_floor` with its currency where one is known before the
+    /// balance is read (the config's or the sheet's).
+    pub fn new(
+        floor: Option<(rust_decimal::Decimal, Option<crate::money::Currency>)>,
+        on_balance: OnExpiry,
+        pricing: Option<Pricing>,
+    ) -> Self {
+        WatchBalance {
+            watch: BalanceWatch::new(None),
+            floor,
+            on_balance,
+            spend: pricing.map(|p| Box::new(Spend::new(Some(p), None, TimeZone::UTC))),
+        }
+    }
+
+    /// Whether it stops or releases at a floor, and so keeps the watchdog on duty.
+    pub fn acts(&self) -> bool {
+        self.floor.is_some() && self.on_balance != OnExpiry::Alert
+    }
+
+    /// This instance's burn by the last inventory: a lower bound of the account's.
+    fn burn(
+        &mut self,
+        inventory: &Inventory,
+        now: Timestamp,
+        currency: crate::money::Currency,
+    ) -> Burn {
+        let per_hour = self
+            .spend
+            .as_mut()
+            .and_then(|spend| {
+                spend.record_inventory(inventory, now);
+                spend.recompute(Some(inventory), now, None);
+                spend
+                    .reading
+                    .as_ref()
+                    .map(|r| r.accrual.burn_per_hour.total())
+            })
+            .unwrap_or(Money::zero(currency));
+        Burn {
+            per_hour,
+            scope: BurnScope::ThisInstance,
+        }
+    }
+
+    fn check(
+        &mut self,
+        balance: &Balance,
+        inventory: &Inventory,
+        now: Timestamp,
+    ) -> Result<Vec<BalanceAlert>, CurrencyMismatch> {
+        let currency = balance.available.currency;
+        if self.watch.floor.is_none() {
+            self.watch.floor = self
+                .floor
+                .map(|(amount, of)| Money::new(amount, of.unwrap_or(currency)));
+        }
+        let burn = self.burn(inventory, now, currency);
+        let outlook = BalanceOutlook::new(balance.clone(), burn, now)?;
+        self.watch.check(&outlook, now)
+    }
+}
+
+/// Checks a freshly read `balance`: sends each new alert, and at the floor sets the deadline
+/// `on_balance` asks for (returned).
+pub(super) fn check(
+    w: &mut Watch,
+    alerts: Option<&Queue>,
+    (balance, inventory): (&Balance, &Inventory),
+    guard: Option<&GuardState>,
+    now: Timestamp,
+) -> Option<LimitDeadline> {
+    let guarded = w.balance.as_mut()?;
+    let on_balance = guarded.on_balance;
+    let said = match guarded.check(balance, inventory, now) {
+        Ok(said) => said,
+        Err(e) => {
+            w.balance = None;
+            let text = format!("balance: {e}; the watchdog no longer checks it");
+            say(&text);
+            record(w, EventRecord::alert(now, EventLevel::Error, text));
+            return None;
+        }
+    };
+    let state = inventory
+        .instance
+        .as_ref()
+        .map_or(InstanceState::Released, |i| i.state);
+    let mut set = None;
+    for alert in said {
+        let mut text = alert.text();
+        if matches!(alert, BalanceAlert::Floor { .. })
+            && let Some(deadline) = limit_deadline(w, (on_balance, "balance"), state, guard, now)
+        {
+            set = Some(LimitDeadline {
+                deadline,
+                why: text.clone(),
+            });
+            text = format!(
+                "{text}; on_balance: {} after the grace period unless extended",
+                word(on_balance)
+            );
+        }
+        record(w, EventRecord::alert(now, EventLevel::Warn, text.clone()));
+        notify(w, alerts, Level::Warn, &alert.key(), &text);
+    }
+    set
+}
