@@ -70,7 +70,7 @@ pub struct CloudJson {
     /// When the platform itself releases the instance for staying shut down (AutoDL after 15
     /// days) and what that erases; `null` while it runs, or where the platform keeps a stopped
     /// instance until told.
-    pub forced_release: Option<crate::guard::ForcedReleaseJson>,
+    pub forced_release: Option<crate::provider::ForcedReleaseJson>,
     pub resources: Option<Vec<ResourceJson>>,
     /// What keeps billing a month after a release; `null` when something in it has no price
     /// (`still_billing_monthly` names it).
@@ -222,7 +222,7 @@ pub fn describe(
             .is_none()
             .then(|| super::deadline::deadline(inventory, row, watchdog, now))
             .flatten(),
-        forced_release: forced_release(inventory, now),
+        forced_release: forced_release(inventory, sheet, now),
         resources: Some(resources),
         leftover_monthly_cost: account
             .as_ref()
@@ -245,12 +245,16 @@ pub fn describe(
 
 /// The platform's release of a stopped instance, with what it erases: the instance and what
 /// goes with it.
+/// The sheet's `released_after_stopped_days` wins over the platform's built-in rule.
 fn forced_release(
     inventory: &Inventory,
+    sheet: Option<&crate::pricing::Sheet>,
     now: Timestamp,
-) -> Option<crate::guard::ForcedReleaseJson> {
+) -> Option<crate::provider::ForcedReleaseJson> {
     let instance = inventory.instance.as_ref()?;
-    let forced = crate::guard::ForcedRelease::of(instance, None)?;
+    let days = sheet.and_then(|s| s.billing.released_after_stopped_days);
+    let after = days.map(|d| jiff::SignedDuration::from_hours(i64::from(d) * 24));
+    let forced = crate::provider::ForcedRelease::of(instance, after)?;
     let erases = std::iter::once(instance.id.clone())
         .chain(
             inventory

@@ -99,7 +99,7 @@ fn deadline(out: &mut String, cloud: &CloudJson, now: Timestamp, tz: &TimeZone) 
 /// "released  by autodl in 2d4h (Tue 09:00 CST): 15 days shut down erases pro-1, vol-1; a
 /// start resets the clock", or that it is due.
 pub(crate) fn forced_release_line(
-    forced: &crate::guard::ForcedReleaseJson,
+    forced: &crate::provider::ForcedReleaseJson,
     provider: &str,
     now: Timestamp,
     tz: &TimeZone,

@@ -8,7 +8,6 @@
 //! - [`clock`]: the watchdog's time, carried by the monotonic clock past wall-clock steps.
 //! - [`enforce`]: who enforces the deadline now: a live watchdog, the provider, or nothing.
 //! - [`expiry`]: the deadline, its grace period, and when the policy is due.
-//! - [`forced_release`]: when a platform releases an instance left shut down too long.
 //! - [`row`]: the guard row the cockpit and the watchdog share through the ledger.
 //! - [`supervise`]: when the cockpit starts its watchdog again, and when it gives up.
 //! - [`checkpoint`]: how old the newest checkpoint is and whether its disk outlives the instance.
@@ -19,7 +18,6 @@ pub mod checkpoint;
 pub mod clock;
 pub mod enforce;
 pub mod expiry;
-pub mod forced_release;
 pub mod idle;
 pub mod month;
 pub mod row;
@@ -31,7 +29,6 @@ pub use checkpoint::{Checkpoint, CheckpointAlert};
 pub use clock::{ArmedDeadline, ClockStep, GuardClock, GuardTime, Reading, STEP_TOLERANCE};
 pub use enforce::{Enforcement, EnforcementJson, Holders, enforcement};
 pub use expiry::{DEFAULT_GRACE, Expiry, OnExpiry, expiry, provider_holds_after_extend};
-pub use forced_release::{ForcedRelease, ForcedReleaseAlert, ForcedReleaseJson};
 pub use idle::{IdleRule, IdleState, IdleTracker};
 pub use month::MonthSpend;
 pub use row::{

@@ -6,7 +6,7 @@
 use jiff::{SignedDuration, Timestamp};
 use serde::Serialize;
 
-use crate::cloud::{InstanceInfo, ProviderKind};
+use super::{InstanceInfo, ProviderKind};
 use crate::meter::InstanceState;
 
 /// How long before the forced release the alerts go out, the earliest first.
