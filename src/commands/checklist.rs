@@ -50,6 +50,11 @@ struct Checklist {
     /// What of the survivors' data others can read (public, shared, unencrypted), the gravest
     /// first.
     exposed: Vec<Finding>,
+    /// When the platform releases the stopped instance on its own, erasing it (see `status`).
+    forced_release: Option<crate::provider::ForcedReleaseJson>,
+    /// The provider's id, for the text.
+    #[serde(skip)]
+    provider: String,
 }
 
 pub fn run(cli: &Cli, json: bool) -> CommandResult {
@@ -62,12 +67,17 @@ pub fn run(cli: &Cli, json: bool) -> CommandResult {
     let now = jiff::Timestamp::now();
     let account = account(pricing.as_ref(), &recorded, &inventory, now);
     let mut list = checklist(&inventory, &recorded, account.as_ref(), now);
+    let days = pricing
+        .as_ref()
+        .and_then(|p| p.sheet.billing.released_after_stopped_days);
+    list.forced_release = crate::provider::forced_release_of(&inventory, days, now);
+    list.provider = provider.name().to_string();
     list.unknown = provider.gaps();
     list.price_source = ctx.price_origin(pricing.as_ref(), inventory.instance.as_ref());
     if json {
         emit(&serde_json::to_string_pretty(&list).unwrap_or_default());
     } else {
-        let mut text = render(&list);
+        let mut text = render(&list, &ctx.config.user_zone().tz);
         // Monthly costs from another region's sheet are an estimate: say so.
         if let Some(line) = list
             .price_source
@@ -142,12 +152,20 @@ fn checklist(
         price_source: None,
         unknown: Vec::new(),
         exposed: findings(&survivors.into_iter().cloned().collect::<Vec<_>>()),
+        forced_release: None,
+        provider: String::new(),
     }
 }
 
-fn render(list: &Checklist) -> String {
+fn render(list: &Checklist, tz: &jiff::tz::TimeZone) -> String {
     use std::fmt::Write as _;
     let mut out = String::new();
+    // Before anything that survives a release: on these platforms the release is the danger.
+    if let Some(forced) = &list.forced_release {
+        let line =
+            super::status::forced_release_line(forced, &list.provider, jiff::Timestamp::now(), tz);
+        let _ = writeln!(out, "{line}");
+    }
     let released = list.instance_state == Some(InstanceState::Released);
     let heading = match (&list.instance, released) {
         (Some(id), false) => t!("checklist-after-release", instance = id.as_str()),

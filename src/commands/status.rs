@@ -20,6 +20,8 @@ use crate::telemetry::{
 mod balance;
 pub mod cloud;
 mod cloud_table;
+
+pub(crate) use cloud_table::forced_release_line;
 mod deadline;
 mod table;
 #[cfg(test)]

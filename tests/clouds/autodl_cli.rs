@@ -100,6 +100,11 @@ fn checklist_names_the_private_images_and_stop_is_read_back() {
     let (_, said) = gpumeter(&run, &peer, true, &["status"]);
     assert!(said.contains("released  by autodl in 14d23h"), "{said}");
     assert!(said.contains("a start resets the clock"), "{said}");
+    let (out, said) = gpumeter(&run, &peer, true, &["checklist", "--json"]);
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["forced_release"]["after_days"], 15, "{said}");
+    let (_, said) = gpumeter(&run, &peer, true, &["checklist"]);
+    assert!(said.starts_with("released  by autodl in 14d23h"), "{said}");
     let (out, said) = gpumeter(&run, &peer, true, &["release", "--dry-run"]);
     assert_eq!(out.status.code(), Some(0), "{said}");
     assert!(said.contains("/api/v1/dev/instance/pro/release"), "{said}");

@@ -222,7 +222,11 @@ pub fn describe(
             .is_none()
             .then(|| super::deadline::deadline(inventory, row, watchdog, now))
             .flatten(),
-        forced_release: forced_release(inventory, sheet, now),
+        forced_release: crate::provider::forced_release_of(
+            inventory,
+            sheet.and_then(|s| s.billing.released_after_stopped_days),
+            now,
+        ),
         resources: Some(resources),
         leftover_monthly_cost: account
             .as_ref()
@@ -241,30 +245,6 @@ pub fn describe(
         cloud_error_kind: None,
         cloud_fix: None,
     }
-}
-
-/// The platform's release of a stopped instance, with what it erases: the instance and what
-/// goes with it.
-/// The sheet's `released_after_stopped_days` wins over the platform's built-in rule.
-fn forced_release(
-    inventory: &Inventory,
-    sheet: Option<&crate::pricing::Sheet>,
-    now: Timestamp,
-) -> Option<crate::provider::ForcedReleaseJson> {
-    let instance = inventory.instance.as_ref()?;
-    let days = sheet.and_then(|s| s.billing.released_after_stopped_days);
-    let after = days.map(|d| jiff::SignedDuration::from_hours(i64::from(d) * 24));
-    let forced = crate::provider::ForcedRelease::of(instance, after)?;
-    let erases = std::iter::once(instance.id.clone())
-        .chain(
-            inventory
-                .resources
-                .iter()
-                .filter(|r| r.deleted_with_instance)
-                .map(|r| r.id.clone()),
-        )
-        .collect();
-    Some(forced.json(now, erases))
 }
 
 fn gone(listed: &InstanceInfo) -> InstanceInfo {

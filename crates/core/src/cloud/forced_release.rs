@@ -6,7 +6,7 @@
 use jiff::{SignedDuration, Timestamp};
 use serde::Serialize;
 
-use super::{InstanceInfo, ProviderKind};
+use super::{InstanceInfo, Inventory, ProviderKind};
 use crate::meter::InstanceState;
 
 /// How long before the forced release the alerts go out, the earliest first.
@@ -83,6 +83,29 @@ impl ForcedRelease {
             erases,
         }
     }
+}
+
+/// The forced release the inventory's instance is heading for, with what it erases (the
+/// instance and what goes with it). `days` is a sheet's `released_after_stopped_days`, which
+/// wins over the platform's built-in rule.
+pub fn forced_release_of(
+    inventory: &Inventory,
+    days: Option<u32>,
+    now: Timestamp,
+) -> Option<ForcedReleaseJson> {
+    let instance = inventory.instance.as_ref()?;
+    let after = days.map(|d| SignedDuration::from_hours(i64::from(d) * 24));
+    let forced = ForcedRelease::of(instance, after)?;
+    let erases = std::iter::once(instance.id.clone())
+        .chain(
+            inventory
+                .resources
+                .iter()
+                .filter(|r| r.deleted_with_instance)
+                .map(|r| r.id.clone()),
+        )
+        .collect();
+    Some(forced.json(now, erases))
 }
 
 /// A forced release as the JSON outputs carry it.
