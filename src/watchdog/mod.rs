@@ -15,6 +15,7 @@
 pub mod balance;
 pub mod budget;
 pub mod error;
+mod forced_release;
 pub mod guardian;
 pub mod keys;
 pub mod ledger_file;

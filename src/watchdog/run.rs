@@ -185,6 +185,7 @@ where
         due: InventoryDue::new(w.inventory_every)
             .with_full_every(w.budget.is_some().then_some(BUDGET_FULL_EVERY)),
         read: LastRead::default(),
+        forced_release: super::forced_release::ForcedReleaseAlerts::default(),
     };
     let ended = loop {
         tokio::select! {
@@ -356,6 +357,7 @@ fn take_sample(
 struct LastInventory {
     due: InventoryDue,
     read: LastRead,
+    forced_release: super::forced_release::ForcedReleaseAlerts,
 }
 
 impl LastInventory {
@@ -379,6 +381,9 @@ impl LastInventory {
             && let Some(limit) = super::budget::check(w, alerts, inventory, guard, now)
         {
             guardian.limit_reached(limit.deadline, limit.why);
+        }
+        if let Some(inventory) = self.read.inventory() {
+            self.forced_release.check(w, alerts, inventory, now);
         }
         // The balance is new only with a full inventory: checked then, and only then.
         if fresh
