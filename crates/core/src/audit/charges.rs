@@ -7,9 +7,9 @@
 mod names;
 mod run;
 
-use std::collections::HashMap;
-use std::hash::{BuildHasher, RandomState};
+use std::hash::BuildHasher;
 
+use hashbrown::{DefaultHashBuilder, HashMap};
 use jiff::Timestamp;
 
 use self::names::{Names, Sym};
@@ -29,7 +29,7 @@ pub struct Charges {
     /// extend. The run's own attributes are compared, so two sets of one hash only share
     /// the slot (each line then starts a run), never a run.
     open: HashMap<u64, u32>,
-    hasher: RandomState,
+    hasher: DefaultHashBuilder,
     read: usize,
     first_start: Option<Timestamp>,
     last_end: Option<Timestamp>,
