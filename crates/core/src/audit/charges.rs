@@ -52,6 +52,16 @@ impl Charges {
         each_line(file, source, |line| self.add(at, &line))
     }
 
+    /// Folds `lines` in, the next lines of the bill `file` (each, as [`Charges::read`]
+    /// folds them, after every line read before): for lines read elsewhere, such as on a
+    /// thread of their own.
+    pub fn take(&mut self, file: &str, lines: impl IntoIterator<Item = BillLine>) {
+        let at = self.file_of(file);
+        for line in lines {
+            self.add(at, &line);
+        }
+    }
+
     /// Done reading: what only the reading needed is let go.
     pub fn finish(&mut self) {
         self.open = HashMap::new();

@@ -2,6 +2,7 @@
 //! spellings), each row's fields read as text, decimals, currencies and times, and an error
 //! naming the file, line and column of a value that cannot be read.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 
 use hashbrown::HashMap;
@@ -10,7 +11,7 @@ use rust_decimal::Decimal;
 use super::BillError;
 use super::time::{Period, parse_time};
 use crate::money::{Currency, Money};
-use crate::text::one_line;
+use crate::text::{one_line, one_line_cow};
 
 /// The longest text kept from one field of a bill (ids, services, usage descriptions): long
 /// enough for an Azure resource id whole, so ids still match; a screen cuts shorter.
@@ -106,8 +107,13 @@ impl Row<'_, '_> {
 
     /// The value as one safe line of text, for ids, names and descriptions.
     pub fn text(&self, names: &[&'static str]) -> Option<String> {
+        self.text_ref(names).map(Cow::into_owned)
+    }
+
+    /// [`Row::text`], borrowed from the row where the field is one safe line already.
+    pub fn text_ref(&self, names: &[&'static str]) -> Option<Cow<'_, str>> {
         self.raw(names)
-            .map(|(_, v)| one_line(v, MAX_TEXT))
+            .map(|(_, v)| one_line_cow(v, MAX_TEXT))
             .filter(|v| !v.is_empty())
     }
 
