@@ -55,10 +55,10 @@ impl Charges {
     /// Folds `lines` in, the next lines of the bill `file` (each, as [`Charges::read`]
     /// folds them, after every line read before): for lines read elsewhere, such as on a
     /// thread of their own.
-    pub fn take(&mut self, file: &str, lines: impl IntoIterator<Item = BillLine>) {
+    pub fn take(&mut self, file: &str, lines: &[BillLine]) {
         let at = self.file_of(file);
         for line in lines {
-            self.add(at, &line);
+            self.add(at, line);
         }
     }
 

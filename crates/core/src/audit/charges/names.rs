@@ -19,8 +19,9 @@ pub(super) struct Names {
     text: String,
     /// Where each string ends in `text`, by number less one.
     ends: Vec<usize>,
-    /// The numbers, found by their strings' hashes; let go once reading is done.
-    numbers: HashTable<Sym>,
+    /// The numbers, found by their strings' hashes (kept beside them, so that growing the
+    /// table never reads the strings again); let go once reading is done.
+    numbers: HashTable<(Sym, u32)>,
     hasher: DefaultHashBuilder,
     recent: [Option<Sym>; RECENT],
 }
@@ -51,8 +52,12 @@ impl Names {
             hasher,
             ..
         } = self;
-        let hash = hasher.hash_one(text);
-        if let Some(&n) = numbers.find(hash, |&n| slice(all, ends, n) == text) {
+        // 32 bits of the hash are kept and spread back over 64 for the table.
+        let short = u32::try_from(hasher.hash_one(text) >> 32).unwrap_or_default();
+        let spread = |short: u32| u64::from(short).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        if let Some(&(n, _)) = numbers.find(spread(short), |&(n, h)| {
+            h == short && slice(all, ends, n) == text
+        }) {
             return n;
         }
         let n = u32::try_from(ends.len() + 1)
@@ -61,7 +66,7 @@ impl Names {
             .unwrap_or(NonZeroU32::MAX);
         all.push_str(text);
         ends.push(all.len());
-        numbers.insert_unique(hash, n, |&m| hasher.hash_one(slice(all, ends, m)));
+        numbers.insert_unique(spread(short), (n, short), |&(_, h)| spread(h));
         n
     }
 
