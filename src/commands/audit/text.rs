@@ -21,6 +21,20 @@ fn safe(text: &str) -> Cow<'_, str> {
     one_line_cow(text, CHARS)
 }
 
+/// [`money`], written to `out`.
+fn write_money(amounts: &Amounts, out: &mut impl Write) -> io::Result<()> {
+    if amounts.is_empty() {
+        return write!(out, "not on the bill");
+    }
+    for (i, m) in amounts.0.iter().enumerate() {
+        if i > 0 {
+            write!(out, " + ")?;
+        }
+        write!(out, "{m}")?;
+    }
+    Ok(())
+}
+
 /// `1.20 USD + 8.40 CNY`, or `not on the bill` when nothing is known.
 fn money(amounts: &Amounts) -> String {
     if amounts.is_empty() {
@@ -107,6 +121,17 @@ pub fn write(
 /// One finding on one line, with where its first bill line is.
 fn describe(f: &Finding, places: &Places, tz: &TimeZone, out: &mut impl Write) -> io::Result<()> {
     let body = match f {
+        // The kind a bill can have a million of, written as it is.
+        Finding::Unexplained(u) => {
+            write!(
+                out,
+                "  {} ({}): ",
+                safe(u.resource.as_deref().unwrap_or("no resource id")),
+                safe(&u.service),
+            )?;
+            write_money(&u.amounts, out)?;
+            return at(f, places, out);
+        }
         Finding::Leftover(l) => {
             let what = l.kind.map_or("instance", |k| k.label());
             let why = match l.why {
@@ -144,14 +169,13 @@ fn describe(f: &Finding, places: &Places, tz: &TimeZone, out: &mut impl Write) -
             safe(&o.second)
         ),
         Finding::Mismatch(m) => mismatch(m),
-        Finding::Unexplained(u) => format!(
-            "{} ({}): {}",
-            safe(u.resource.as_deref().unwrap_or("no resource id")),
-            safe(&u.service),
-            money(&u.amounts)
-        ),
     };
     write!(out, "  {body}")?;
+    at(f, places, out)
+}
+
+/// Where the finding's first bill line is, and the end of its line.
+fn at(f: &Finding, places: &Places, out: &mut impl Write) -> io::Result<()> {
     if let Some((file, line)) = f.lines().first().and_then(|&i| places.get(i)) {
         let n = f.lines().len();
         write!(
