@@ -187,3 +187,30 @@ fn finding(f: &Finding, places: &Places) -> Value {
     }
     v
 }
+
+#[cfg(test)]
+mod tests {
+    use gpumeter_core::audit::{AuditLedger, Charges, Tolerance, audit_charges, read_bill};
+
+    /// The report written a finding at a time prints as the one `Value` of it would: the
+    /// same keys in the same order, the same indentation.
+    #[test]
+    fn the_streamed_report_is_the_text_of_its_value() {
+        let bill = include_bytes!("../../../tests/fixtures/bills/focus-aws.csv");
+        let lines = read_bill("focus-aws.csv", bill).unwrap();
+        let charges = Charges::of(lines);
+        let span = (charges.first_start().unwrap(), charges.last_end().unwrap());
+        let ledger = AuditLedger::default();
+        let report = audit_charges(&charges, &ledger, span, Tolerance::default());
+        assert!(report.findings.len() > 2, "{:?}", report.findings);
+        let mut out = Vec::new();
+        super::write(&report, &ledger, &charges, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(text, serde_json::to_string_pretty(&value).unwrap());
+        assert_eq!(
+            value["findings"].as_array().unwrap().len(),
+            report.findings.len()
+        );
+    }
+}
