@@ -22,6 +22,7 @@ pub mod init;
 pub mod meta;
 mod misplaced;
 pub mod pricing;
+pub mod printable_out;
 mod progress;
 pub mod report;
 pub mod serve;

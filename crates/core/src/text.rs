@@ -29,8 +29,13 @@ pub fn is_unsafe(c: char) -> bool {
 
 /// `text` with every [unsafe](is_unsafe) character and every whitespace turned into a space, runs of spaces collapsed, trimmed, and cut to `max_chars` characters with an ellipsis.
 pub fn one_line(text: &str, max_chars: usize) -> String {
+    one_line_cow(text, max_chars).into_owned()
+}
+
+/// [`one_line`], borrowing `text` where it is already one safe line.
+pub fn one_line_cow(text: &str, max_chars: usize) -> std::borrow::Cow<'_, str> {
     if is_plain(text, max_chars) {
-        return text.to_string();
+        return std::borrow::Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len().min(max_chars.saturating_mul(4)));
     let mut count = 0;
@@ -53,13 +58,13 @@ pub fn one_line(text: &str, max_chars: usize) -> String {
         if count == max_chars {
             out.truncate(out.trim_end().len());
             out.push('…');
-            return out;
+            return std::borrow::Cow::Owned(out);
         }
         out.push(c);
         count += 1;
     }
     out.truncate(out.trim_end().len());
-    out
+    std::borrow::Cow::Owned(out)
 }
 
 /// `text` as it may reach a terminal on the command line: line breaks stay, every other
@@ -69,7 +74,13 @@ pub fn one_line(text: &str, max_chars: usize) -> String {
 /// a name could still start a line of its own.
 pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
     let unsafe_char = |c: char| is_unsafe(c) && c != '\n';
-    if !text.contains(unsafe_char) {
+    // Printable ASCII and line breaks, as nearly all output is, told by its bytes alone, a
+    // block at a time with no early exit so that the compiler can test a block at once.
+    let plain = |block: &[u8]| {
+        let odd = |b: u8| u8::from(!matches!(b, b' '..=b'~' | b'\n'));
+        block.iter().fold(0, |seen, &b| seen | odd(b)) == 0
+    };
+    if text.as_bytes().chunks(64).all(plain) || !text.contains(unsafe_char) {
         return std::borrow::Cow::Borrowed(text);
     }
     text.chars()

@@ -1,12 +1,15 @@
 //! `gpumeter audit --json`: the report as one object. Amounts are exact decimal strings with
 //! their currency; an amount the bill does not give is `null`, never zero.
 
+use std::cell::RefCell;
+
 use gpumeter_core::audit::{
     Amounts, AuditLedger, AuditReport, Cause, Charges, Finding, LeftoverWhy, Places, TransferScope,
 };
 use gpumeter_core::meter::ResourceKind;
 use gpumeter_core::money::Money;
 use gpumeter_core::text::one_line;
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Value, json};
 
 const CHARS: usize = 200;
@@ -27,31 +30,30 @@ fn safe(text: &str) -> String {
     one_line(text, CHARS)
 }
 
-/// The report, with each finding's bill lines named by file and line.
-pub fn shape(report: &AuditReport, ledger: &AuditLedger, charges: &Charges) -> Value {
+/// The report, with each finding's bill lines named by file and line, written to `out` as
+/// it is made: one finding's tree at a time, never the whole report's (a bill of a million
+/// resources the ledger does not know is a million findings). The keys come in the order
+/// `serde_json` sorts an object's, so the text is what one `Value` of the report would print.
+pub fn write(
+    report: &AuditReport,
+    ledger: &AuditLedger,
+    charges: &Charges,
+    out: impl std::io::Write,
+) -> serde_json::Result<()> {
     let behind: Vec<usize> = report
         .findings
         .iter()
         .flat_map(|f| f.lines().iter().copied())
         .collect();
     let places = charges.locate(&behind);
+    drop(behind);
     let totals: Vec<Value> = report
         .totals()
         .iter()
         .map(|(k, a)| json!({ "kind": k.name(), "amounts": amounts(a) }))
         .collect();
-    json!({
-        "since": report.since.to_string(),
-        "until": report.until.to_string(),
-        "tolerance": {
-            "percent": report.tolerance.percent.to_string(),
-            "floor": report.tolerance.floor.to_string(),
-        },
-        "agrees": report.agrees(),
-        "lines_read": report.lines_read,
-        "lines_in_span": report.lines_in_span,
-        "billed": amounts(&report.billed),
-        "instances": ledger.instances.iter().map(|i| json!({
+    let instances = ledger.instances.iter().map(|i| {
+        json!({
             "id": safe(&i.id),
             "provider": i.provider,
             "region": i.region,
@@ -60,11 +62,44 @@ pub fn shape(report: &AuditReport, ledger: &AuditLedger, charges: &Charges) -> V
             "last_seen": i.last_seen.to_string(),
             "released": i.released.map(|t| t.to_string()),
             "metered": opt(i.metered),
-        })).collect::<Vec<_>>(),
-        "findings": report.findings.iter().map(|f| finding(f, &places)).collect::<Vec<_>>(),
-        "totals": totals,
-        "disputed": amounts(&report.disputed()),
-    })
+        })
+    });
+    let findings = report.findings.iter().map(|f| finding(f, &places));
+    let mut ser = serde_json::Serializer::pretty(out);
+    let mut map = ser.serialize_map(None)?;
+    map.serialize_entry("agrees", &report.agrees())?;
+    map.serialize_entry("billed", &amounts(&report.billed))?;
+    map.serialize_entry("disputed", &amounts(&report.disputed()))?;
+    map.serialize_entry("findings", &Each::new(findings))?;
+    map.serialize_entry("instances", &Each::new(instances))?;
+    map.serialize_entry("lines_in_span", &report.lines_in_span)?;
+    map.serialize_entry("lines_read", &report.lines_read)?;
+    map.serialize_entry("since", &report.since.to_string())?;
+    map.serialize_entry(
+        "tolerance",
+        &json!({
+            "percent": report.tolerance.percent.to_string(),
+            "floor": report.tolerance.floor.to_string(),
+        }),
+    )?;
+    map.serialize_entry("totals", &totals)?;
+    map.serialize_entry("until", &report.until.to_string())?;
+    SerializeMap::end(map)
+}
+
+/// The items of an iterator serialized as an array, made one at a time as it is written.
+struct Each<I>(RefCell<Option<I>>);
+
+impl<I> Each<I> {
+    fn new(items: I) -> Each<I> {
+        Each(RefCell::new(Some(items)))
+    }
+}
+
+impl<I: Iterator<Item = Value>> Serialize for Each<I> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.borrow_mut().take().into_iter().flatten())
+    }
 }
 
 fn finding(f: &Finding, places: &Places) -> Value {
@@ -151,4 +186,31 @@ fn finding(f: &Finding, places: &Places) -> Value {
         map.insert("lines".into(), Value::Array(named));
     }
     v
+}
+
+#[cfg(test)]
+mod tests {
+    use gpumeter_core::audit::{AuditLedger, Charges, Tolerance, audit_charges, read_bill};
+
+    /// The report written a finding at a time prints as the one `Value` of it would: the
+    /// same keys in the same order, the same indentation.
+    #[test]
+    fn the_streamed_report_is_the_text_of_its_value() {
+        let bill = include_bytes!("../../../tests/fixtures/bills/focus-aws.csv");
+        let lines = read_bill("focus-aws.csv", bill).unwrap();
+        let charges = Charges::of(lines);
+        let span = (charges.first_start().unwrap(), charges.last_end().unwrap());
+        let ledger = AuditLedger::default();
+        let report = audit_charges(&charges, &ledger, span, Tolerance::default());
+        assert!(report.findings.len() > 2, "{:?}", report.findings);
+        let mut out = Vec::new();
+        super::write(&report, &ledger, &charges, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(text, serde_json::to_string_pretty(&value).unwrap());
+        assert_eq!(
+            value["findings"].as_array().unwrap().len(),
+            report.findings.len()
+        );
+    }
 }

@@ -9,6 +9,7 @@ mod json;
 mod read;
 mod text;
 
+use std::io::Write as _;
 use std::process::ExitCode;
 
 use gpumeter_core::audit::{AuditLedger, AuditReport, Charges, Tolerance, audit_charges};
@@ -17,7 +18,7 @@ use jiff::tz::TimeZone;
 
 use super::context::Context;
 use super::report::{account, window};
-use super::{CommandResult, Failure, emit};
+use super::{CommandResult, Failure, emit, printable_out};
 use crate::cli::{AuditArgs, Cli};
 use crate::ledger::{self, Ledger};
 use crate::money::Money;
@@ -78,16 +79,21 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> CommandResult {
     if let Some(dir) = &args.evidence {
         evidence::write(dir, &report, &view, &args.bills, &ledger)?;
     }
-    if args.json {
-        emit(
-            &serde_json::to_string_pretty(&json::shape(&report, &view, &charges))
-                .unwrap_or_default(),
-        );
+    // Written as it is made; a reader that went away (`| head`) ends it quietly, as `emit`.
+    let mut out = printable_out::stdout();
+    let written = if args.json {
+        json::write(&report, &view, &charges, &mut out)
+            .map_err(std::io::Error::from)
+            .and_then(|()| writeln!(out))
     } else {
-        emit(text::render(&report, &charges, args.bills.len(), &tz).trim_end());
-        if let Some(dir) = &args.evidence {
-            emit(&format!("evidence written to {}", dir.display()));
-        }
+        text::write(&report, &charges, args.bills.len(), &tz, &mut out)
+    };
+    let _ = written.and_then(|()| out.flush());
+    drop(out);
+    if !args.json
+        && let Some(dir) = &args.evidence
+    {
+        emit(&format!("evidence written to {}", dir.display()));
     }
     Ok(exit_code(&report))
 }

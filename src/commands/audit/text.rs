@@ -2,28 +2,46 @@
 //! each kind, and one line of what is in question in all. Every string from a bill is made one
 //! safe line first.
 
-use std::fmt::Write as _;
+use std::borrow::Cow;
+use std::io::{self, Write};
 
 use gpumeter_core::audit::{
     Amounts, AuditReport, Cause, Charges, Finding, FindingKind, LeftoverWhy, Mismatch, Places,
     Transfer,
 };
 use gpumeter_core::money::Money;
-use gpumeter_core::text::one_line;
+use gpumeter_core::text::one_line_cow;
 use gpumeter_core::zone::full_label;
 use jiff::tz::TimeZone;
 
 /// The longest a bill's text is shown.
 const CHARS: usize = 80;
 
-fn safe(text: &str) -> String {
-    one_line(text, CHARS)
+fn safe(text: &str) -> Cow<'_, str> {
+    one_line_cow(text, CHARS)
+}
+
+/// [`money`], written to `out`.
+fn write_money(amounts: &Amounts, out: &mut impl Write) -> io::Result<()> {
+    if amounts.is_empty() {
+        return write!(out, "not on the bill");
+    }
+    for (i, m) in amounts.0.iter().enumerate() {
+        if i > 0 {
+            write!(out, " + ")?;
+        }
+        write!(out, "{m}")?;
+    }
+    Ok(())
 }
 
 /// `1.20 USD + 8.40 CNY`, or `not on the bill` when nothing is known.
 fn money(amounts: &Amounts) -> String {
     if amounts.is_empty() {
         return "not on the bill".into();
+    }
+    if let [one] = amounts.0.as_slice() {
+        return one.to_string();
     }
     amounts
         .0
@@ -43,75 +61,77 @@ fn heading(kind: FindingKind) -> &'static str {
     }
 }
 
-/// The whole report as text.
-/// Times are in `tz`, with the zone named.
-pub fn render(report: &AuditReport, charges: &Charges, files: usize, tz: &TimeZone) -> String {
+/// The whole report as text, written to `out` a line at a time (a bill of a million
+/// resources the ledger does not know is a million lines). Times are in `tz`, with the zone
+/// named.
+pub fn write(
+    report: &AuditReport,
+    charges: &Charges,
+    files: usize,
+    tz: &TimeZone,
+    out: &mut impl Write,
+) -> io::Result<()> {
     let firsts: Vec<usize> = report
         .findings
         .iter()
         .filter_map(|f| f.lines().first().copied())
         .collect();
     let places = charges.locate(&firsts);
-    let mut out = String::new();
-    let _ = writeln!(
+    writeln!(
         out,
         "Bill against the ledger, {} to {}",
         full_label(report.since, tz),
         full_label(report.until, tz)
-    );
-    let _ = writeln!(
+    )?;
+    writeln!(
         out,
         "  {} lines read from {files} file{}, {} charged in the period: {}",
         report.lines_read,
         if files == 1 { "" } else { "s" },
         report.lines_in_span,
         money(&report.billed)
-    );
+    )?;
     let t = report.tolerance;
-    let _ = writeln!(
+    writeln!(
         out,
         "  tolerance: {} % of the meter's amount or {} of the currency, whichever is larger",
         t.percent.normalize(),
         t.floor
-    );
+    )?;
     for (kind, total) in report.totals() {
-        let _ = writeln!(out, "\n{}", heading(kind));
+        writeln!(out, "\n{}", heading(kind))?;
         for f in report.of(kind) {
-            let _ = writeln!(out, "  {}", describe(f, &places, tz));
+            describe(f, &places, tz, out)?;
         }
-        let _ = writeln!(out, "  total: {}", money(&total));
+        writeln!(out, "  total: {}", money(&total))?;
     }
     if report.agrees() {
-        let _ = writeln!(out, "\nThe bill and the ledger agree within the tolerance.");
+        writeln!(out, "\nThe bill and the ledger agree within the tolerance.")
     } else {
-        let _ = writeln!(
+        writeln!(
             out,
             "\n{} finding{}; in question: {}",
             report.findings.len(),
             if report.findings.len() == 1 { "" } else { "s" },
             money(&report.disputed())
-        );
+        )
     }
-    out
 }
 
 /// One finding on one line, with where its first bill line is.
-fn describe(f: &Finding, places: &Places, tz: &TimeZone) -> String {
-    let at = f
-        .lines()
-        .first()
-        .and_then(|&i| places.get(i))
-        .map(|(file, line)| {
-            format!(
-                " [{}:{}, {} line{}]",
-                safe(file),
-                line,
-                f.lines().len(),
-                if f.lines().len() == 1 { "" } else { "s" }
-            )
-        })
-        .unwrap_or_default();
+fn describe(f: &Finding, places: &Places, tz: &TimeZone, out: &mut impl Write) -> io::Result<()> {
     let body = match f {
+        // The kind a bill can have a million of, written as it is.
+        Finding::Unexplained(u) => {
+            write!(
+                out,
+                "  {} ({}): ",
+                safe(u.resource.as_deref().unwrap_or("no resource id")),
+                safe(&u.service),
+            )?;
+            write_money(&u.amounts, out)?;
+            return at(f, places, out);
+        }
         Finding::Leftover(l) => {
             let what = l.kind.map_or("instance", |k| k.label());
             let why = match l.why {
@@ -149,14 +169,23 @@ fn describe(f: &Finding, places: &Places, tz: &TimeZone) -> String {
             safe(&o.second)
         ),
         Finding::Mismatch(m) => mismatch(m),
-        Finding::Unexplained(u) => format!(
-            "{} ({}): {}",
-            safe(u.resource.as_deref().unwrap_or("no resource id")),
-            safe(&u.service),
-            money(&u.amounts)
-        ),
     };
-    format!("{body}{at}")
+    write!(out, "  {body}")?;
+    at(f, places, out)
+}
+
+/// Where the finding's first bill line is, and the end of its line.
+fn at(f: &Finding, places: &Places, out: &mut impl Write) -> io::Result<()> {
+    if let Some((file, line)) = f.lines().first().and_then(|&i| places.get(i)) {
+        let n = f.lines().len();
+        write!(
+            out,
+            " [{}:{line}, {n} line{}]",
+            safe(file),
+            if n == 1 { "" } else { "s" }
+        )?;
+    }
+    writeln!(out)
 }
 
 fn transfer(t: &Transfer) -> String {

@@ -7,9 +7,9 @@
 mod names;
 mod run;
 
-use std::collections::HashMap;
-use std::hash::{BuildHasher, RandomState};
+use std::hash::BuildHasher;
 
+use hashbrown::{DefaultHashBuilder, HashMap};
 use jiff::Timestamp;
 
 use self::names::{Names, Sym};
@@ -29,7 +29,7 @@ pub struct Charges {
     /// extend. The run's own attributes are compared, so two sets of one hash only share
     /// the slot (each line then starts a run), never a run.
     open: HashMap<u64, u32>,
-    hasher: RandomState,
+    hasher: DefaultHashBuilder,
     read: usize,
     first_start: Option<Timestamp>,
     last_end: Option<Timestamp>,
@@ -50,6 +50,16 @@ impl Charges {
     pub fn read(&mut self, file: &str, source: impl std::io::Read) -> Result<(), BillError> {
         let at = self.file_of(file);
         each_line(file, source, |line| self.add(at, &line))
+    }
+
+    /// Folds `lines` in, the next lines of the bill `file` (each, as [`Charges::read`]
+    /// folds them, after every line read before): for lines read elsewhere, such as on a
+    /// thread of their own.
+    pub fn take(&mut self, file: &str, lines: &[BillLine]) {
+        let at = self.file_of(file);
+        for line in lines {
+            self.add(at, line);
+        }
     }
 
     /// Done reading: what only the reading needed is let go.

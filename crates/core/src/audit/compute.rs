@@ -74,7 +74,7 @@ pub(super) fn overlaps(
                     amounts.add(m);
                 }
             }
-            out.push(Finding::Overlap(OverlapCharge {
+            out.push(Finding::Overlap(Box::new(OverlapCharge {
                 first: first.id.clone(),
                 second: second.id.clone(),
                 sku: a.sku.clone().unwrap_or_default(),
@@ -82,7 +82,7 @@ pub(super) fn overlaps(
                 until: to,
                 amounts,
                 lines: indexes(&picked),
-            }));
+            })));
         }
     }
     out
@@ -114,14 +114,14 @@ pub(super) fn mismatches(
                 .metered
                 .is_none_or(|metered| metered.currency != m.currency)
             {
-                out.push(Finding::Mismatch(Mismatch {
+                out.push(Finding::Mismatch(Box::new(Mismatch {
                     instance: inst.id.clone(),
                     billed: Some(m),
                     metered: None,
                     difference: None,
                     cause: Cause::MissingOnSheet,
                     lines: indexes(&picked),
-                }));
+                })));
             }
         }
         let Some(metered) = inst.metered else {
@@ -147,7 +147,7 @@ pub(super) fn mismatches(
                 lines: indexes(&picked),
             }),
         };
-        out.extend(found.map(Finding::Mismatch));
+        out.extend(found.map(|m| Finding::Mismatch(Box::new(m))));
     }
     out
 }

@@ -2,6 +2,8 @@
 //! per currency ([`Amounts`]) and never mixed; an amount the bill does not give is left out,
 //! never shown as zero.
 
+use std::sync::Arc;
+
 use jiff::Timestamp;
 use rust_decimal::Decimal;
 
@@ -19,6 +21,11 @@ impl Amounts {
         if let Some(m) = self.0.iter_mut().find(|m| m.currency == money.currency) {
             m.amount += money.amount;
         } else {
+            // Nearly every finding is in one currency: room for one, not the four a first
+            // push makes.
+            if self.0.is_empty() {
+                self.0.reserve_exact(1);
+            }
             self.0.push(money);
             self.0.sort_by_key(|m| m.currency);
         }
@@ -182,18 +189,22 @@ pub struct Mismatch {
 pub struct Unexplained {
     /// `None` for lines that name no resource.
     pub resource: Option<String>,
-    pub service: String,
+    /// Shared by every finding of the service: a bill of a million unknown resources names
+    /// a few services.
+    pub service: Arc<str>,
     pub amounts: Amounts,
     pub lines: Vec<usize>,
 }
 
-/// One place the bill and the ledger differ.
+/// One place the bill and the ledger differ. The kinds a bill has a few of are boxed: a bill
+/// of a million resources the ledger does not know has a million unexplained findings, and
+/// each is no larger than an [`Unexplained`].
 #[derive(Debug, Clone, PartialEq)]
 pub enum Finding {
-    Leftover(Leftover),
-    Transfer(Transfer),
-    Overlap(OverlapCharge),
-    Mismatch(Mismatch),
+    Leftover(Box<Leftover>),
+    Transfer(Box<Transfer>),
+    Overlap(Box<OverlapCharge>),
+    Mismatch(Box<Mismatch>),
     Unexplained(Unexplained),
 }
 

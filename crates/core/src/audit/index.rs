@@ -5,7 +5,7 @@
 //! Every loop of the audit counts its turns with [`step`], so that a test can hold the work to
 //! the size of the input without timing it.
 
-use std::collections::{HashMap, HashSet};
+use hashbrown::{HashMap, HashSet};
 
 use jiff::Timestamp;
 

@@ -137,7 +137,7 @@ impl Cutoff<'_> {
             return None;
         }
         amounts.add_all(&refunded);
-        Some(Finding::Leftover(Leftover {
+        Some(Finding::Leftover(Box::new(Leftover {
             resource: self.resource.to_string(),
             kind: self.kind,
             instance: self.instance.to_string(),
@@ -148,6 +148,6 @@ impl Cutoff<'_> {
             refunded,
             ended: self.ended,
             lines: picked,
-        }))
+        })))
     }
 }

@@ -2,7 +2,9 @@
 //! instances and resources by resource id and time, and what does not add up becomes a
 //! [`Finding`]. Pure: the lines, the ledger and the span come in as arguments.
 
-use std::collections::HashMap;
+use std::sync::Arc;
+
+use hashbrown::HashMap;
 
 use jiff::Timestamp;
 use rust_decimal::Decimal;
@@ -184,7 +186,7 @@ fn transfers(
     });
     Gathered::order(gathered)
         .into_iter()
-        .map(Finding::Transfer)
+        .map(|t| Finding::Transfer(Box::new(t)))
         .collect()
 }
 
@@ -198,8 +200,12 @@ fn unexplained(
     (since, until): (Timestamp, Timestamp),
     findings: &mut Vec<Finding>,
 ) {
-    let mut groups: HashMap<(Option<u32>, u32), u32> = HashMap::new();
-    let mut out: Vec<Gathered<Unexplained>> = Vec::new();
+    // Built in place at the end of `findings`: with a resource to every line, these are as
+    // many as the lines, and a second list of them would hold them twice.
+    let base = findings.len();
+    // By resource and service, their numbers in one key.
+    let mut groups: HashMap<u64, usize> = HashMap::new();
+    let mut services: HashMap<u32, Arc<str>> = HashMap::new();
     for line in charges.iter() {
         step();
         let between = matches!(
@@ -218,32 +224,38 @@ fn unexplained(
         let Some(amount) = pro_rata(&line, since, until) else {
             continue;
         };
-        let at = *groups.entry(line.keys).or_insert_with(|| {
-            out.push(Gathered {
-                first: line.index,
-                finding: Unexplained {
-                    resource: line.resource.map(str::to_string),
-                    service: line.service.to_string(),
-                    amounts: Amounts::default(),
-                    lines: Vec::new(),
-                },
-            });
-            u32::try_from(out.len() - 1).unwrap_or(u32::MAX)
+        let (resource, service) = line.keys;
+        let key = u64::from(resource.unwrap_or(0)) << 32 | u64::from(service);
+        let at = *groups.entry(key).or_insert_with(|| {
+            findings.push(Finding::Unexplained(Unexplained {
+                resource: line.resource.map(str::to_string),
+                service: Arc::clone(
+                    services
+                        .entry(service)
+                        .or_insert_with(|| Arc::from(line.service)),
+                ),
+                amounts: Amounts::default(),
+                lines: Vec::with_capacity(1),
+            }));
+            findings.len() - 1
         });
-        let Some(group) = out.get_mut(at as usize) else {
-            continue;
-        };
-        group.first = group.first.min(line.index);
-        group.finding.amounts.add(amount);
-        group.finding.lines.push(line.index);
+        if let Some(Finding::Unexplained(u)) = findings.get_mut(at) {
+            u.amounts.add(amount);
+            u.lines.push(line.index);
+        }
     }
-    drop(groups);
-    // In place: with a resource to every line, these are as many as the lines.
-    out.retain(|g| g.finding.amounts.0.iter().any(|m| !m.is_zero()));
-    out.sort_unstable_by_key(|g| g.first);
-    findings.reserve(out.len());
-    for mut g in out {
-        g.finding.lines.sort_unstable();
-        findings.push(Finding::Unexplained(g.finding));
+    drop((groups, services));
+    let mut n = 0;
+    findings.retain(|f| {
+        n += 1;
+        n <= base || !matches!(f, Finding::Unexplained(u) if u.amounts.0.iter().all(Money::is_zero))
+    });
+    let ours = findings.get_mut(base..).unwrap_or_default();
+    for f in ours.iter_mut() {
+        if let Finding::Unexplained(u) = f {
+            u.lines.sort_unstable();
+        }
     }
+    // In the order of their first lines, as a reading in the bill's order meets them.
+    ours.sort_unstable_by_key(|f| f.lines().first().copied());
 }

@@ -108,3 +108,35 @@ fn a_known_format_missing_a_column_it_needs_says_which() {
         e.message
     );
 }
+
+/// Each time column keeps its last value read: rows that repeat a start, an end or both,
+/// alternate them, or give one column the other's last value are each read for their own.
+#[test]
+fn times_repeated_alternated_and_swapped_between_columns_are_each_read_for_themselves() {
+    let rows = [
+        ("2026-11-03T10:00:00Z", "2026-11-03T11:00:00Z"),
+        ("2026-11-03T10:00:00Z", "2026-11-03T11:00:00Z"),
+        ("2026-11-03T11:00:00Z", "2026-11-03T12:00:00Z"),
+        ("2026-11-03T10:00:00Z", "2026-11-03T12:00:00Z"),
+        ("2026-11-03T12:00:00Z", "2026-11-03T12:00:00Z"),
+        ("2026-11-03T10:00:00.5+08:00", "2026-11-03T11:00:00Z"),
+    ];
+    let mut text = String::from(
+        "BilledCost,BillingCurrency,ChargePeriodStart,ChargePeriodEnd,ResourceId,ServiceName\n",
+    );
+    for (start, end) in rows {
+        text.push_str(&["1.00,USD", start, end, "i-0abc,AmazonEC2\n"].join(","));
+    }
+    let lines = read_bill("focus.csv", text.as_bytes()).unwrap();
+    assert_eq!(lines.len(), rows.len());
+    for (line, (start, end)) in lines.iter().zip(rows) {
+        let start: jiff::Timestamp = start.parse().unwrap();
+        let end: jiff::Timestamp = end.parse().unwrap();
+        assert_eq!(
+            (line.start, line.end),
+            (start, end),
+            "line {}",
+            line.source.line
+        );
+    }
+}

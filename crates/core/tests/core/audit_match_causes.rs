@@ -231,7 +231,7 @@ fn hours_mismatch(billed_hours: u32, metered_hours: f64) -> gpumeter_core::audit
         Tolerance::default(),
     );
     match report.findings.as_slice() {
-        [Finding::Mismatch(m)] => m.clone(),
+        [Finding::Mismatch(m)] => (**m).clone(),
         other => panic!("{other:?}"),
     }
 }

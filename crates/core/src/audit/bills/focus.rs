@@ -3,6 +3,8 @@
 //! <https://github.com/FinOps-Open-Cost-and-Usage-Spec/FOCUS_Spec/tree/v1.0/specification>;
 //! the pre-1.0 spellings (`ResourceID`, `Region`, `UsageQuantity`) are read too.
 
+use std::borrow::Cow;
+
 use super::aws_usage::{classify, reduce_arn};
 use super::table::{Row, Table};
 use super::words::kind_from_texts;
@@ -48,11 +50,11 @@ pub(super) fn read(row: &Row) -> Result<BillLine, BillError> {
     let billed = row.required_decimal(BILLED)?;
     let (start, end) = finish_period(row, START, END, 0)?;
     let usage_type = row.text(USAGE_TYPE);
-    let description = row.text(DESCRIPTION);
+    let description = row.text_ref(DESCRIPTION);
     let aws = usage_type.as_deref().and_then(classify);
     // Tax, Credit and Adjustment are not usage of any resource; Purchase is an up-front
     // commitment, not an hour of something.
-    let category = row.text(CATEGORY).unwrap_or_default();
+    let category = row.text_ref(CATEGORY).unwrap_or_default();
     let usage_like = category.is_empty() || category == "Usage";
     let kind = if !usage_like {
         ChargeKind::Other
@@ -76,9 +78,14 @@ pub(super) fn read(row: &Row) -> Result<BillLine, BillError> {
             line: row.line,
         },
         format: BillFormat::Focus,
-        resource_id: row.text(RESOURCE).map(|id| reduce_arn(&id).to_string()),
+        resource_id: row.text(RESOURCE).map(|id| match reduce_arn(&id) {
+            reduced if reduced.len() == id.len() => id,
+            reduced => reduced.to_string(),
+        }),
         service: row.text(SERVICE).unwrap_or_default(),
-        usage: usage_type.or(description).unwrap_or_default(),
+        usage: usage_type
+            .or_else(|| description.map(Cow::into_owned))
+            .unwrap_or_default(),
         kind,
         region,
         to_region: aws.and_then(|u| u.to_region).map(str::to_string),

@@ -301,8 +301,8 @@ const CHINA_OFFSET_HOURS: i8 = 8;
 /// instant (a consumption or deduction time with no end).
 fn finish_period(
     row: &Row,
-    start: &[&'static str],
-    end: &[&'static str],
+    start: &'static [&'static str],
+    end: &'static [&'static str],
     offset_hours: i8,
 ) -> Result<(Timestamp, Timestamp), BillError> {
     let Some((from, _)) = row.time(start, offset_hours)? else {
@@ -322,7 +322,7 @@ fn finish_period(
 /// The currency of a Chinese export: its currency column where it has one; otherwise CNY
 /// for a Chinese header (the China site bills in yuan) and USD for an English one (the
 /// international site's console).
-fn export_currency(row: &Row, names: &[&'static str]) -> Result<Currency, BillError> {
+fn export_currency(row: &Row, names: &'static [&'static str]) -> Result<Currency, BillError> {
     if let Some(c) = row.currency(names)? {
         return Ok(c);
     }

@@ -28,6 +28,26 @@ enum Quoting {
 }
 
 impl Quoting {
+    /// Where `bytes` leave the quoting: only a `"` and the byte before it change more than
+    /// "inside quotes or not", so the bytes are walked from quote to quote.
+    fn over(mut self, bytes: &[u8]) -> Quoting {
+        let mut from = 0;
+        for at in memchr::memchr_iter(b'"', bytes) {
+            self = self.over_plain(&bytes[from..at]).next(b'"');
+            from = at + 1;
+        }
+        self.over_plain(&bytes[from..])
+    }
+
+    /// Where `bytes`, none of them a `"`, leave the quoting: inside quotes stays inside;
+    /// anywhere else the last byte says.
+    fn over_plain(self, bytes: &[u8]) -> Quoting {
+        match bytes.last() {
+            Some(&last) if self != Quoting::Quoted => Quoting::FieldStart.next(last),
+            _ => self,
+        }
+    }
+
     fn next(self, byte: u8) -> Quoting {
         let ends_field = matches!(byte, b',' | b'\n' | b'\r');
         match (self, byte) {
@@ -110,9 +130,7 @@ impl<R: Read> Read for Watched<R> {
             self.head.drain(..n);
             n
         };
-        for &byte in &buf[..n] {
-            self.quoting = self.quoting.next(byte);
-        }
+        self.quoting = self.quoting.over(&buf[..n]);
         self.since_row += n as u64;
         Ok(n)
     }
@@ -158,6 +176,33 @@ mod tests {
         assert!(!open("a,b\"c"));
         assert!(!open("a,\"x\"\n\"y\",z\n"));
         assert!(open("a,\"x\"\n\"y,z\n"));
+    }
+
+    #[test]
+    fn quoting_walked_from_quote_to_quote_is_quoting_walked_byte_by_byte() {
+        let texts: [&[u8]; 6] = [
+            b"a,\"x\"\"y\",b\n\"c\nd\",e",
+            b"\"\"\"\",\"\"x,\"",
+            b"a\"b,\"c\r\n",
+            b"\"x\"y,z",
+            b",,\"",
+            b"",
+        ];
+        for text in texts {
+            for start in [
+                Quoting::FieldStart,
+                Quoting::Unquoted,
+                Quoting::Quoted,
+                Quoting::QuoteInQuoted,
+            ] {
+                let mut bytewise = start;
+                for (i, &b) in text.iter().enumerate() {
+                    bytewise = bytewise.next(b);
+                    let walked = start.over(&text[..=i]);
+                    assert_eq!(walked, bytewise, "{:?} from {start:?}", &text[..=i]);
+                }
+            }
+        }
     }
 
     #[test]

@@ -2,18 +2,29 @@
 //! spellings), each row's fields read as text, decimals, currencies and times, and an error
 //! naming the file, line and column of a value that cannot be read.
 
-use std::collections::HashMap;
+use std::borrow::Cow;
+use std::cell::RefCell;
 
+use hashbrown::HashMap;
 use rust_decimal::Decimal;
 
 use super::BillError;
 use super::time::{Period, parse_time};
 use crate::money::{Currency, Money};
-use crate::text::one_line;
+use crate::text::{one_line, one_line_cow};
 
 /// The longest text kept from one field of a bill (ids, services, usage descriptions): long
 /// enough for an Azure resource id whole, so ids still match; a screen cuts shorter.
 const MAX_TEXT: usize = 512;
+
+/// A column's names, any of which the header may have.
+type Spellings = &'static [&'static str];
+
+/// The name a column has in the header, and its place.
+type Found = (&'static str, usize);
+
+/// The most lists of spellings [`Table::find`] remembers: more than any format asks for.
+const FOUND_MAX: usize = 64;
 
 /// The longest found value an error quotes.
 const MAX_QUOTED: usize = 60;
@@ -24,6 +35,20 @@ pub(super) struct Table<'a> {
     /// The header's columns, trimmed, in order.
     pub columns: Vec<String>,
     index: HashMap<String, usize>,
+    /// What [`Table::find`] found for each list of spellings asked, by the list's address
+    /// (static, so never another list's): every row asks for the same dozen lists.
+    found: RefCell<Vec<(Spellings, Option<Found>)>>,
+    /// The last time read in each time column, as text and as read: the rows of a bill
+    /// share their hour a thousand at a time, and reading a time is most of a row's work.
+    times: RefCell<Vec<LastTime>>,
+}
+
+/// A time column's last value, read at `offset_hours`.
+struct LastTime {
+    column: usize,
+    offset_hours: i8,
+    text: String,
+    period: Period,
 }
 
 impl<'a> Table<'a> {
@@ -36,23 +61,35 @@ impl<'a> Table<'a> {
             file,
             columns,
             index,
+            found: RefCell::new(Vec::new()),
+            times: RefCell::new(Vec::new()),
         }
     }
 
     /// The first of `names` the header has, with its position.
-    pub fn find(&self, names: &[&'static str]) -> Option<(&'static str, usize)> {
-        names
+    pub fn find(&self, names: &'static [&'static str]) -> Option<(&'static str, usize)> {
+        let mut found = self.found.borrow_mut();
+        if let Some(&(_, at)) = found.iter().find(|(k, _)| std::ptr::eq(*k, names)) {
+            return at;
+        }
+        let at = names
             .iter()
-            .find_map(|n| self.index.get(*n).map(|&i| (*n, i)))
+            .find_map(|n| self.index.get(*n).map(|&i| (*n, i)));
+        // The lists are constants; should one be copied to a new address for each use, the
+        // memo stops growing and the header is asked.
+        if found.len() < FOUND_MAX {
+            found.push((names, at));
+        }
+        at
     }
 
     /// Whether the header has one of `names`.
-    pub fn has(&self, names: &[&'static str]) -> bool {
+    pub fn has(&self, names: &'static [&'static str]) -> bool {
         self.find(names).is_some()
     }
 
     /// An error on the header line when none of `names` is there.
-    pub fn require(&self, line: u64, names: &[&'static str]) -> Result<(), BillError> {
+    pub fn require(&self, line: u64, names: &'static [&'static str]) -> Result<(), BillError> {
         if self.has(names) {
             return Ok(());
         }
@@ -85,16 +122,21 @@ pub(super) struct Row<'t, 'a> {
 impl Row<'_, '_> {
     /// The trimmed value of the first of `names` the header has, with that column's name;
     /// `None` when the column is absent or the field is empty.
-    pub fn raw(&self, names: &[&'static str]) -> Option<(&'static str, &str)> {
+    pub fn raw(&self, names: &'static [&'static str]) -> Option<(&'static str, &str)> {
         let (name, i) = self.table.find(names)?;
         let value = self.fields.get(i)?.trim();
         (!value.is_empty()).then_some((name, value))
     }
 
     /// The value as one safe line of text, for ids, names and descriptions.
-    pub fn text(&self, names: &[&'static str]) -> Option<String> {
+    pub fn text(&self, names: &'static [&'static str]) -> Option<String> {
+        self.text_ref(names).map(Cow::into_owned)
+    }
+
+    /// [`Row::text`], borrowed from the row where the field is one safe line already.
+    pub fn text_ref(&self, names: &'static [&'static str]) -> Option<Cow<'_, str>> {
         self.raw(names)
-            .map(|(_, v)| one_line(v, MAX_TEXT))
+            .map(|(_, v)| one_line_cow(v, MAX_TEXT))
             .filter(|v| !v.is_empty())
     }
 
@@ -109,7 +151,7 @@ impl Row<'_, '_> {
     }
 
     /// A decimal, when the field has one; an error when it has something else.
-    pub fn decimal(&self, names: &[&'static str]) -> Result<Option<Decimal>, BillError> {
+    pub fn decimal(&self, names: &'static [&'static str]) -> Result<Option<Decimal>, BillError> {
         let Some((name, value)) = self.raw(names) else {
             return Ok(None);
         };
@@ -119,13 +161,13 @@ impl Row<'_, '_> {
     }
 
     /// A decimal that must be there.
-    pub fn required_decimal(&self, names: &[&'static str]) -> Result<Decimal, BillError> {
+    pub fn required_decimal(&self, names: &'static [&'static str]) -> Result<Decimal, BillError> {
         self.decimal(names)?
             .ok_or_else(|| self.missing(names, "a decimal such as 12.50"))
     }
 
     /// A currency code, when the field has one.
-    pub fn currency(&self, names: &[&'static str]) -> Result<Option<Currency>, BillError> {
+    pub fn currency(&self, names: &'static [&'static str]) -> Result<Option<Currency>, BillError> {
         let Some((name, value)) = self.raw(names) else {
             return Ok(None);
         };
@@ -143,7 +185,7 @@ impl Row<'_, '_> {
     /// An amount in `currency`, when the field has one.
     pub fn money(
         &self,
-        names: &[&'static str],
+        names: &'static [&'static str],
         currency: Currency,
     ) -> Result<Option<Money>, BillError> {
         Ok(self.decimal(names)?.map(|a| Money::new(a, currency)))
@@ -152,27 +194,48 @@ impl Row<'_, '_> {
     /// A time, when the field has one; a time with no zone is read at `offset_hours` from UTC.
     pub fn time(
         &self,
-        names: &[&'static str],
+        names: &'static [&'static str],
         offset_hours: i8,
     ) -> Result<Option<(Period, &'static str)>, BillError> {
         let Some((name, value)) = self.raw(names) else {
             return Ok(None);
         };
-        parse_time(value, offset_hours)
-            .map(|p| Some((p, name)))
-            .ok_or_else(|| {
-                self.error(
-                    name,
-                    expected(
-                        "a date and time such as 2026-11-03T10:00:00Z or 2026-11-03 10:00:00",
-                        value,
-                    ),
-                )
-            })
+        let column = self.table.find(names).map_or(usize::MAX, |(_, i)| i);
+        let mut times = self.table.times.borrow_mut();
+        let last = times
+            .iter_mut()
+            .find(|t| t.column == column && t.offset_hours == offset_hours);
+        if let Some(last) = &last
+            && last.text == value
+        {
+            return Ok(Some((last.period, name)));
+        }
+        let period = parse_time(value, offset_hours).ok_or_else(|| {
+            self.error(
+                name,
+                expected(
+                    "a date and time such as 2026-11-03T10:00:00Z or 2026-11-03 10:00:00",
+                    value,
+                ),
+            )
+        })?;
+        if let Some(last) = last {
+            last.text.clear();
+            last.text.push_str(value);
+            last.period = period;
+        } else {
+            times.push(LastTime {
+                column,
+                offset_hours,
+                text: value.to_string(),
+                period,
+            });
+        }
+        Ok(Some((period, name)))
     }
 
     /// The error for a value that must be there and is not.
-    pub fn missing(&self, names: &[&'static str], what: &str) -> BillError {
+    pub fn missing(&self, names: &'static [&'static str], what: &str) -> BillError {
         let column = self.table.find(names).map_or(names[0], |(n, _)| n);
         self.error(column, format!("expected {what}, found an empty field"))
     }

@@ -18,7 +18,11 @@ pub(super) struct Period {
 pub(super) fn parse_time(value: &str, offset_hours: i8) -> Option<Period> {
     let value = value.trim();
     // A separator of slashes (`2026/11/03`), as spreadsheets save the Chinese exports.
-    let value = value.replace('/', "-");
+    let value = if value.contains('/') {
+        std::borrow::Cow::Owned(value.replace('/', "-"))
+    } else {
+        std::borrow::Cow::Borrowed(value)
+    };
     if value.ends_with(['Z', 'z']) || has_offset(&value) {
         let start: Timestamp = value.parse().ok()?;
         return Some(Period { start, end: None });

@@ -37,21 +37,23 @@ impl Attrs {
     }
 }
 
-/// `count` lines: the k-th charges `billed` for `[start + k·step, start + (k+1)·step)`, is
-/// the bill's line `index + k·index_stride`, at `line + k·line_stride` of its file.
+/// `count` lines: the k-th charges `billed` for `[start + k·step, start + (k+1)·step)` (the
+/// step is the first line's length, `end - start`), is the bill's line
+/// `index + k·index_stride`, at `line + k·line_stride` of its file. A bill of as many
+/// resources as lines holds one run a line, so the strides and the count are kept in 32 bits:
+/// a line that would pass them starts a run of its own.
 #[derive(Debug)]
 pub(super) struct Run {
     pub attrs: Attrs,
     billed: Decimal,
     quantity: Option<Decimal>,
-    /// In nanoseconds since the epoch, and nanoseconds.
-    start: i128,
-    step: i128,
+    start: Timestamp,
+    end: Timestamp,
     index: usize,
-    index_stride: usize,
     line: u64,
-    line_stride: u64,
-    pub count: usize,
+    index_stride: u32,
+    line_stride: u32,
+    pub count: u32,
 }
 
 /// The same value written the same way: `1.0` and `1.00` sum to different text.
@@ -61,45 +63,56 @@ fn same(a: Decimal, b: Decimal) -> bool {
 
 impl Run {
     pub fn new(attrs: Attrs, line: &BillLine, index: usize) -> Run {
-        let start = line.start.as_nanosecond();
         Run {
             attrs,
             billed: line.billed.amount,
             quantity: line.quantity,
-            start,
-            step: line.end.as_nanosecond() - start,
+            start: line.start,
+            end: line.end,
             index,
-            index_stride: 0,
             line: line.source.line,
+            index_stride: 0,
             line_stride: 0,
             count: 1,
         }
     }
 
+    /// The length of each line's period, in nanoseconds.
+    fn step(&self) -> i128 {
+        self.end.as_nanosecond() - self.start.as_nanosecond()
+    }
+
     /// Takes `line` (the bill's `index`-th) as the next of the run when it continues it.
     pub fn extend(&mut self, line: &BillLine, index: usize) -> bool {
-        let n = self.count as i128;
+        let n = i128::from(self.count);
+        let step = self.step();
         let start = line.start.as_nanosecond();
-        let continues = self.step > 0
+        let continues = step > 0
             && same(self.billed, line.billed.amount)
             && match (self.quantity, line.quantity) {
                 (Some(a), Some(b)) => same(a, b),
                 (a, b) => a.is_none() && b.is_none(),
             }
-            && start == self.start + self.step * n
-            && line.end.as_nanosecond() - start == self.step;
+            && start == self.start.as_nanosecond() + step * n
+            && line.end.as_nanosecond() - start == step;
         if !continues || index <= self.index || line.source.line <= self.line {
             return false;
         }
-        let (index_stride, line_stride) = (index - self.index, line.source.line - self.line);
+        let (Ok(index_stride), Ok(line_stride), Some(count)) = (
+            u32::try_from(index - self.index),
+            u32::try_from(line.source.line - self.line),
+            self.count.checked_add(1),
+        ) else {
+            return false;
+        };
         if self.count == 1 {
             (self.index_stride, self.line_stride) = (index_stride, line_stride);
-        } else if index_stride != self.index_stride * self.count
-            || line_stride != self.line_stride * self.count as u64
+        } else if u64::from(index_stride) != u64::from(self.index_stride) * u64::from(self.count)
+            || u64::from(line_stride) != u64::from(self.line_stride) * u64::from(self.count)
         {
             return false;
         }
-        self.count += 1;
+        self.count = count;
         true
     }
 
@@ -107,29 +120,38 @@ impl Run {
     pub fn places(&self) -> impl Iterator<Item = (usize, u64)> + '_ {
         (0..self.count).map(|k| {
             (
-                self.index + k * self.index_stride,
-                self.line + k as u64 * self.line_stride,
+                self.index + k as usize * self.index_stride as usize,
+                self.line + u64::from(k) * u64::from(self.line_stride),
             )
         })
     }
 
     /// The `k`-th line.
-    pub fn charge<'a>(&self, k: usize, names: &'a Names) -> Option<Charge<'a>> {
-        let from = self.start + self.step * k as i128;
+    pub fn charge<'a>(&self, k: u32, names: &'a Names) -> Option<Charge<'a>> {
+        let (start, end) = if k == 0 {
+            (self.start, self.end)
+        } else {
+            let step = self.step();
+            let from = self.start.as_nanosecond() + step * i128::from(k);
+            (
+                Timestamp::from_nanosecond(from).ok()?,
+                Timestamp::from_nanosecond(from + step).ok()?,
+            )
+        };
         let name = |s: Option<Sym>| s.map(|s| names.get(s));
         Some(Charge {
-            index: self.index + k * self.index_stride,
+            index: self.index + k as usize * self.index_stride as usize,
             resource: name(self.attrs.resource),
             service: names.get(self.attrs.service),
             kind: self.attrs.kind,
             region: name(self.attrs.region),
             to_region: name(self.attrs.to_region),
             unit: name(self.attrs.unit),
-            start: Timestamp::from_nanosecond(from).ok()?,
-            end: Timestamp::from_nanosecond(from + self.step).ok()?,
+            start,
+            end,
             quantity: self.quantity,
             billed: Money::new(self.billed, self.attrs.currency),
-            keys: (self.attrs.resource, self.attrs.service),
+            keys: (self.attrs.resource.map(Sym::get), self.attrs.service.get()),
         })
     }
 }
