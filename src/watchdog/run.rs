@@ -181,12 +181,7 @@ where
     let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
     let mut failures = 0;
     let mut keys_warned = KeysWarned::default();
-    let mut inventory = LastInventory {
-        due: InventoryDue::new(w.inventory_every)
-            .with_full_every(w.budget.is_some().then_some(BUDGET_FULL_EVERY)),
-        read: LastRead::default(),
-        forced_release: super::forced_release::ForcedReleaseAlerts::default(),
-    };
+    let mut inventory = LastInventory::new(&w);
     let ended = loop {
         tokio::select! {
             _ = term.recv() => break Ended::Stopped,
@@ -361,6 +356,15 @@ struct LastInventory {
 }
 
 impl LastInventory {
+    fn new(w: &Watch) -> Self {
+        LastInventory {
+            due: InventoryDue::new(w.inventory_every)
+                .with_full_every(w.budget.is_some().then_some(BUDGET_FULL_EVERY)),
+            read: LastRead::default(),
+            forced_release: super::forced_release::ForcedReleaseAlerts::default(),
+        }
+    }
+
     /// Asks the cloud what `ask` says, then prices the budget on the last inventory read;
     /// true when a fresh read reports the instance released (or gone).
     async fn check(
