@@ -2,6 +2,7 @@
 //! deletes and what survives with its monthly cost. "Cancel" is the default choice.
 
 use rust_decimal::Decimal;
+use std::fmt::Write as _;
 
 use super::state::App;
 use crate::cloud::{Action, Finding, Inventory, Kept, LinkedResource, SnapshotPlan, findings};
@@ -189,7 +190,7 @@ impl Confirm {
                     .chain(resources.iter().map(line))
                     .collect(),
                 "Stop the instance",
-                stop_note(pricing),
+                stop_note(pricing, inventory.and_then(|i| i.instance.as_ref())),
             ),
             Action::SnapshotClean {
                 keep,
@@ -311,7 +312,30 @@ fn start_note(pricing: Option<&Pricing>) -> String {
     }
 }
 
-fn stop_note(pricing: Option<&Pricing>) -> String {
+/// What a stop bills, and on a platform that releases stopped instances (AutoDL), when the
+/// disk is lost and that the GPU may not come back.
+fn stop_note(pricing: Option<&Pricing>, instance: Option<&crate::cloud::InstanceInfo>) -> String {
+    let mut note = stop_billing_note(pricing);
+    let days = pricing.and_then(|p| p.sheet.billing.released_after_stopped_days);
+    let after = days
+        .map(|d| jiff::SignedDuration::from_hours(i64::from(d) * 24))
+        .or_else(|| {
+            let kind = crate::cloud::ProviderKind::from_id(&instance?.provider)?;
+            kind.released_after_stopped()
+        });
+    if let Some(after) = after {
+        let provider = instance.map_or("The platform", |i| i.provider.as_str());
+        let _ = write!(
+            note,
+            " {provider} releases an instance shut down {} days and erases its disks. Its GPU \
+             may be rented out meanwhile: a start then waits until the host has one free.",
+            after.as_hours() / 24
+        );
+    }
+    note
+}
+
+fn stop_billing_note(pricing: Option<&Pricing>) -> String {
     let Some(pricing) = pricing else {
         return "Whether a stopped instance bills compute depends on the provider.".into();
     };
@@ -337,6 +361,8 @@ pub(crate) fn describe(r: &LinkedResource) -> String {
     format!("{} {} ({}){size}", r.kind.label(), r.id, r.name)
 }
 
+#[cfg(test)]
+mod stop_tests;
 #[cfg(test)]
 mod totals_tests;
 
