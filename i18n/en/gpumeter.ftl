@@ -118,6 +118,7 @@ countdown-released-at = released at { $at }
 countdown-nothing-left = nothing left to count down
 countdown-nothing-to-guard = nothing to guard yet: no provider
 countdown-no-deadline-press = no deadline — press
+countdown-forced-release = { $provider } releases it in { $left } ({ $days } days shut down) and erases its disks; a start resets the clock
 countdown-to-set-one = to set one
 countdown-deadline = deadline
 countdown-overdue = overdue:

@@ -117,6 +117,7 @@ countdown-released-at = 已于 { $at } 释放
 countdown-nothing-left = 没有需要倒计时的了
 countdown-nothing-to-guard = 暂无可守护的对象：未配置云服务商
 countdown-no-deadline-press = 未设截止时间 — 按
+countdown-forced-release = { $provider } 将在 { $left } 后释放（关机满 { $days } 天）并清除磁盘；开机可重新计时
 countdown-to-set-one = 设置
 countdown-deadline = 截止
 countdown-overdue = 已超时：

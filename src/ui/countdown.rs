@@ -80,7 +80,7 @@ pub fn render_countdown(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) 
     }
     let guards = super::guards::guard_lines(app, wide, theme);
     let Some(deadline) = app.deadline.as_ref() else {
-        let line = no_deadline_hint(app, theme);
+        let line = forced_release_line(app, theme).unwrap_or_else(|| no_deadline_hint(app, theme));
         let hint_h = inner.height.saturating_sub(to_u16(guards.len()));
         Paragraph::new(line)
             .wrap(ratatui::widgets::Wrap { trim: true })
@@ -140,6 +140,27 @@ pub fn render_countdown(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) 
         ..inner
     };
     paint::lines(text_area, buf, &padded);
+}
+
+/// In place of the deadline's hint, for a stopped instance its platform will release on its
+/// own (AutoDL, 15 days shut down): when, and that a start resets it.
+fn forced_release_line(app: &App, theme: &Theme) -> Option<Line<'static>> {
+    let inventory = app.cloud.inventory.as_ref()?;
+    let provider = inventory.instance.as_ref()?.provider.clone();
+    let days = app
+        .spend
+        .pricing
+        .as_ref()
+        .and_then(|p| p.sheet.billing.released_after_stopped_days);
+    let forced = gpumeter_core::cloud::forced_release_of(inventory, days, app.now)?;
+    let left = short_duration(SignedDuration::from_secs(forced.remaining_s.max(0)));
+    let text = t!(
+        "countdown-forced-release",
+        provider = provider,
+        left = left,
+        days = forced.after_days
+    );
+    Some(Line::styled(text, theme.style(Role::AlertWarn)))
 }
 
 /// In place of the countdown: how to set a deadline, or with no provider, that there is

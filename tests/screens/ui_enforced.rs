@@ -96,3 +96,29 @@ fn a_stopped_instance_shows_no_gpu_work_and_no_idle_countdown() {
         "no GPU reading on a stopped instance:\n{stopped}"
     );
 }
+
+#[test]
+fn a_stopped_instance_its_platform_will_release_counts_down_in_the_release_panel() {
+    let mut app = demo_app(Duration::from_secs(200 * 60));
+    app.deadline = None;
+    let mut inventory = app.cloud.inventory.clone().expect("the demo inventory");
+    if let Some(i) = inventory.instance.as_mut() {
+        i.provider = "autodl".into();
+        i.state = InstanceState::Stopped;
+        i.history.push((
+            app.now - SignedDuration::from_hours(24),
+            InstanceState::Stopped,
+        ));
+    }
+    update(&mut app, Event::Inventory(Ok(inventory.clone())));
+    app.deadline = None;
+    let stopped = screen(&app);
+    assert!(stopped.contains("autodl releases it in 14d0h"), "{stopped}");
+    // On a platform that keeps a stopped instance, nothing counts down.
+    if let Some(i) = inventory.instance.as_mut() {
+        i.provider = "aws".into();
+    }
+    update(&mut app, Event::Inventory(Ok(inventory)));
+    app.deadline = None;
+    assert!(!screen(&app).contains("releases it in"));
+}
