@@ -145,20 +145,19 @@ pub fn render_countdown(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) 
 /// In place of the deadline's hint, for a stopped instance its platform will release on its
 /// own (AutoDL, 15 days shut down): when, and that a start resets it.
 fn forced_release_line(app: &App, theme: &Theme) -> Option<Line<'static>> {
-    let inventory = app.cloud.inventory.as_ref()?;
-    let provider = inventory.instance.as_ref()?.provider.clone();
+    let instance = app.cloud.inventory.as_ref()?.instance.as_ref()?;
     let days = app
         .spend
         .pricing
         .as_ref()
         .and_then(|p| p.sheet.billing.released_after_stopped_days);
-    let forced = gpumeter_core::cloud::forced_release_of(inventory, days, app.now)?;
-    let left = short_duration(SignedDuration::from_secs(forced.remaining_s.max(0)));
+    let forced = gpumeter_core::cloud::ForcedRelease::of(instance, days)?;
+    let left = short_duration(forced.remaining(app.now).max(SignedDuration::ZERO));
     let text = t!(
         "countdown-forced-release",
-        provider = provider,
+        provider = instance.provider.as_str(),
         left = left,
-        days = forced.after_days
+        days = forced.after.as_hours() / 24
     );
     Some(Line::styled(text, theme.style(Role::AlertWarn)))
 }

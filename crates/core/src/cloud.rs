@@ -28,7 +28,9 @@ pub use discovered::Discovered;
 pub use error::{Auth, ErrorKind, MESSAGE_CHARS, ProviderError};
 pub use exposure::{Exposure, Finding, Severity, Sharing, findings, findings_of};
 pub use fits::nothing_to_do;
-pub use forced_release::{ForcedRelease, ForcedReleaseAlert, ForcedReleaseJson, forced_release_of};
+pub use forced_release::{
+    ForcedRelease, ForcedReleaseAlert, ForcedReleaseJson, forced_release_of, kept_stopped_for,
+};
 pub use key_expiry::outlived_keys;
 pub use kind::{ProviderKind, UnknownProvider};
 pub use seen::{Asked, Seen};

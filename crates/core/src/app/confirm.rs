@@ -317,13 +317,8 @@ fn start_note(pricing: Option<&Pricing>) -> String {
 fn stop_note(pricing: Option<&Pricing>, instance: Option<&crate::cloud::InstanceInfo>) -> String {
     let mut note = stop_billing_note(pricing);
     let days = pricing.and_then(|p| p.sheet.billing.released_after_stopped_days);
-    let after = days
-        .map(|d| jiff::SignedDuration::from_hours(i64::from(d) * 24))
-        .or_else(|| {
-            let kind = crate::cloud::ProviderKind::from_id(&instance?.provider)?;
-            kind.released_after_stopped()
-        });
-    if let Some(after) = after {
+    let provider = instance.map_or("", |i| i.provider.as_str());
+    if let Some(after) = crate::cloud::kept_stopped_for(days, provider) {
         let provider = instance.map_or("The platform", |i| i.provider.as_str());
         let _ = write!(
             note,

@@ -35,16 +35,24 @@ pub struct ForcedReleaseAlert {
     pub key: String,
 }
 
+/// How long `provider`'s platform keeps an instance shut down before it releases it: a sheet's
+/// `released_after_stopped_days` where it states them, else the platform's own rule; `None`
+/// where the platform keeps a stopped instance until told.
+pub fn kept_stopped_for(sheet_days: Option<u32>, provider: &str) -> Option<SignedDuration> {
+    match sheet_days {
+        Some(days) => Some(SignedDuration::from_hours(i64::from(days) * 24)),
+        None => ProviderKind::from_id(provider).and_then(ProviderKind::released_after_stopped),
+    }
+}
+
 impl ForcedRelease {
     /// The forced release `instance` is heading for: `None` unless it is stopped on a platform
-    /// that releases stopped instances (`after`, the sheet's key or the platform's own rule).
-    pub fn of(instance: &InstanceInfo, after: Option<SignedDuration>) -> Option<ForcedRelease> {
+    /// that releases stopped instances ([`kept_stopped_for`] with the sheet's `sheet_days`).
+    pub fn of(instance: &InstanceInfo, sheet_days: Option<u32>) -> Option<ForcedRelease> {
         if instance.state != InstanceState::Stopped {
             return None;
         }
-        let after = after.or_else(|| {
-            ProviderKind::from_id(&instance.provider).and_then(ProviderKind::released_after_stopped)
-        })?;
+        let after = kept_stopped_for(sheet_days, &instance.provider)?;
         let stopped_since = stopped_since(&instance.history, instance.created);
         Some(ForcedRelease {
             stopped_since,
@@ -94,8 +102,7 @@ pub fn forced_release_of(
     now: Timestamp,
 ) -> Option<ForcedReleaseJson> {
     let instance = inventory.instance.as_ref()?;
-    let after = days.map(|d| SignedDuration::from_hours(i64::from(d) * 24));
-    let forced = ForcedRelease::of(instance, after)?;
+    let forced = ForcedRelease::of(instance, days)?;
     let erases = std::iter::once(instance.id.clone())
         .chain(
             inventory
@@ -187,10 +194,10 @@ mod tests {
         let aws = instance("aws", &[(0, Running), (10, Stopped)]);
         assert_eq!(ForcedRelease::of(&aws, None), None);
         let seven = SignedDuration::from_hours(7 * 24);
-        let by_sheet = ForcedRelease::of(&aws, Some(seven)).expect("the sheet's rule");
+        let by_sheet = ForcedRelease::of(&aws, Some(7)).expect("the sheet's rule");
         assert_eq!(by_sheet.at, t(10 + 7 * 24));
         let autodl = instance("autodl", &[(0, Running), (10, Stopped)]);
-        let overridden = ForcedRelease::of(&autodl, Some(seven)).unwrap();
+        let overridden = ForcedRelease::of(&autodl, Some(7)).unwrap();
         assert_eq!(
             overridden.after, seven,
             "the sheet's key wins over the built-in rule"
