@@ -239,10 +239,7 @@ fn insert_inventory(
         .and_then(|i| i.region.clone())
         .or(region);
     let t = at.as_second();
-    let state = inventory
-        .instance
-        .as_ref()
-        .map_or(InstanceState::Released, |i| i.state);
+    let state = inventory.instance_state();
     tx.prepare_cached(
         "INSERT INTO instances
            (id, provider, sku, state, first_seen, last_seen, released, region)

@@ -9,12 +9,11 @@ use jiff::Timestamp;
 use jiff::tz::TimeZone;
 
 use super::budget::{LimitDeadline, limit_deadline, word};
-use super::run::{Watch, notify, record, say};
+use super::run::{Watch, notify, record};
 use crate::app::Level;
 use crate::config::OnExpiry;
 use crate::guard::{BalanceAlert, BalanceOutlook, BalanceWatch, Burn, BurnScope};
 use crate::ledger::{EventLevel, EventRecord, GuardState};
-use crate::meter::InstanceState;
 use crate::money::{CurrencyMismatch, Money};
 use crate::notify::Queue;
 use crate::provider::{Balance, Inventory};
@@ -111,16 +110,11 @@ pub(super) fn check(
         Ok(said) => said,
         Err(e) => {
             w.balance = None;
-            let text = format!("balance: {e}; the watchdog no longer checks it");
-            say(&text);
-            record(w, EventRecord::alert(now, EventLevel::Error, text));
+            super::run::no_longer_checked(w, "balance", &e, now);
             return None;
         }
     };
-    let state = inventory
-        .instance
-        .as_ref()
-        .map_or(InstanceState::Released, |i| i.state);
+    let state = inventory.instance_state();
     let mut set = None;
     for alert in said {
         let mut text = alert.text();

@@ -221,9 +221,7 @@ pub(super) fn check(
         Ok(crossings) => crossings,
         Err(e) => {
             w.budget = None;
-            let text = format!("budget: {e}; the watchdog no longer checks it");
-            say(&text);
-            record(w, EventRecord::alert(now, EventLevel::Error, text));
+            super::run::no_longer_checked(w, "budget", &e, now);
             return None;
         }
     };
@@ -231,10 +229,7 @@ pub(super) fn check(
     if crossings.is_empty() {
         return None;
     }
-    let state = inventory
-        .instance
-        .as_ref()
-        .map_or(InstanceState::Released, |i| i.state);
+    let state = inventory.instance_state();
     let mut set = None;
     for Crossing {
         limit,

@@ -535,6 +535,18 @@ pub(super) fn record(w: &mut Watch, mut event: EventRecord) {
     }
 }
 
+/// Says and records that a guard (`what`: budget, balance) can no longer be checked, and why.
+pub(super) fn no_longer_checked(
+    w: &mut Watch,
+    what: &str,
+    why: &dyn std::fmt::Display,
+    now: Timestamp,
+) {
+    let text = format!("{what}: {why}; the watchdog no longer checks it");
+    say(&text);
+    record(w, EventRecord::alert(now, EventLevel::Error, text));
+}
+
 /// Logs `text` and queues it for the webhooks; returns at once.
 pub(super) fn notify(w: &Watch, alerts: Option<&Queue>, level: Level, key: &str, text: &str) {
     say(text);

@@ -145,6 +145,15 @@ pub struct Inventory {
     pub deadline: Option<HeldDeadline>,
 }
 
+impl Inventory {
+    /// The instance's state; released once the provider no longer lists it.
+    pub fn instance_state(&self) -> InstanceState {
+        self.instance
+            .as_ref()
+            .map_or(InstanceState::Released, |i| i.state)
+    }
+}
+
 /// What a provider can do; the cockpit hides the keys for what it cannot, and says why.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[expect(
