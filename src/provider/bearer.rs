@@ -215,14 +215,15 @@ impl Readback {
         &self,
         verb: &str,
         read: impl FnMut() -> Fut,
-        seen: impl Fn(&Option<T>) -> ControlFlow<String, String>,
+        seen: impl Fn(Option<&T>) -> ControlFlow<String, String>,
     ) -> (bool, String)
     where
         Fut: Future<Output = Result<Option<T>, ApiError>>,
     {
-        let done = |found: &Option<T>| seen(found).is_break();
-        match self.poll(self.attempts, read, done, |_| true).await {
-            Ok(found) => match seen(&found) {
+        // Gone only when several reads in a row agree: one empty answer proves nothing.
+        let done = |found: Option<&T>| seen(found).is_break();
+        match self.poll_listed(self.attempts, read, done, |_| true).await {
+            Ok(found) => match seen(found.as_ref()) {
                 ControlFlow::Break(summary) => (true, summary),
                 ControlFlow::Continue(state) => (false, state),
             },
@@ -621,6 +622,29 @@ pub fn removal_read_back(list: &str, id: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn a_release_is_confirmed_gone_only_when_reads_in_a_row_agree() {
+        let answers = std::cell::RefCell::new(vec![None, Some("running"), None, None, None]);
+        let reads = std::cell::Cell::new(0);
+        let read = || {
+            reads.set(reads.get() + 1);
+            let next = answers.borrow_mut().remove(0);
+            std::future::ready(Ok::<Option<&str>, ApiError>(next))
+        };
+        let readback = Readback {
+            attempts: 10,
+            interval: std::time::Duration::ZERO,
+        };
+        let seen = |found: Option<&&str>| match found {
+            None => ControlFlow::Break("gone".to_string()),
+            Some(s) => ControlFlow::Continue((*s).to_string()),
+        };
+        let (confirmed, summary) = readback.confirm("release", read, seen).await;
+        assert_eq!((confirmed, summary.as_str()), (true, "gone"));
+        // One empty answer, then a listing, then three empty ones in a row.
+        assert_eq!(reads.get(), 5);
+    }
 
     #[test]
     fn env_and_key_debug_never_show_values() {

@@ -130,7 +130,7 @@ impl Autodl {
         instance_call(api, path, id, payload).await?;
         calls.push(format!("{}   (read back)", read_call(id)));
         let word = verb.word();
-        let seen = |found: &Option<String>| match (verb, found.as_deref()) {
+        let seen = |found: Option<&String>| match (verb, found.map(String::as_str)) {
             (Verb::Release, None) => Break(format!("{word} accepted; AutoDL no longer knows it")),
             (_, None) => Continue("AutoDL no longer knows the instance".into()),
             (Verb::Release, Some(s)) if state_of(s) == InstanceState::Released => {

@@ -224,7 +224,7 @@ impl Lambda {
             Err(e) => return Err(e),
         }
         calls.push(format!("GET {path}   (read back)"));
-        let seen = |instance: &Option<Seen>| match instance {
+        let seen = |instance: Option<&Seen>| match instance {
             None => Break("terminate accepted; Lambda no longer lists it".into()),
             Some(i) if i.status == "terminated" => {
                 Break("terminate accepted; Lambda reads back `terminated`".into())

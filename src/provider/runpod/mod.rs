@@ -206,7 +206,7 @@ impl Runpod {
             "start" => "RUNNING",
             _ => "TERMINATED",
         };
-        let seen = |pod: &Option<Pod>| match pod {
+        let seen = |pod: Option<&Pod>| match pod {
             None if ends => Break(format!("{action} accepted; RunPod no longer lists it")),
             None => Continue("RunPod no longer lists the pod".into()),
             Some(p) if p.status == want => Break(format!(

@@ -274,7 +274,7 @@ impl Vast {
             Err(e) => return Err(e),
         }
         calls.push(format!("GET {path}?owner=me   (read back)"));
-        let seen = |instance: &Option<Seen>| match (instance, change) {
+        let seen = |instance: Option<&Seen>| match (instance, change) {
             (None, Change::Destroy) => Break("destroy accepted; Vast no longer lists it".into()),
             (None, _) => Continue("Vast no longer lists the instance".into()),
             (Some(s), Change::Stop) if s.state() == InstanceState::Stopped => {
