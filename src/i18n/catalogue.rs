@@ -13,24 +13,35 @@ use super::Lang;
 /// One argument of a message: text or a number (numbers choose plural forms).
 pub type Arg<'a> = FluentValue<'a>;
 
-pub(super) const SOURCES: [(Lang, &str); 2] = [
-    (Lang::En, include_str!("../../i18n/en/gpumeter.ftl")),
-    (Lang::ZhCn, include_str!("../../i18n/zh-CN/gpumeter.ftl")),
-];
+/// The catalogue's files, one an area of the program, each in every language.
+macro_rules! files {
+    ($($name:literal),+ $(,)?) => {
+        /// Each language's catalogue: its files' names and texts.
+        pub(super) const SOURCES: [(Lang, &[(&str, &str)]); 2] = [
+            (Lang::En, &[$(($name, include_str!(concat!("../../i18n/en/", $name, ".ftl")))),+]),
+            (Lang::ZhCn, &[$(($name, include_str!(concat!("../../i18n/zh-CN/", $name, ".ftl")))),+]),
+        ];
+    };
+}
+
+files!["cockpit", "commands"];
 
 type Bundle = FluentBundle<FluentResource>;
 
 fn build(lang: Lang) -> Bundle {
-    let source = SOURCES
+    let files = SOURCES
         .iter()
         .find(|(l, _)| *l == lang)
-        .map_or("", |(_, s)| s);
-    // A syntax error leaves the entries it could read; the catalogue tests fail on any.
-    let resource = FluentResource::try_new(source.to_string()).unwrap_or_else(|(r, _)| r);
+        .map_or(&[][..], |(_, files)| files);
     let id = lang.tag().parse().unwrap_or_default();
     let mut bundle = FluentBundle::new_concurrent(vec![id]);
     bundle.set_use_isolating(false);
-    let _ = bundle.add_resource(resource);
+    for (_, source) in files {
+        // A syntax error or an id in two files leaves the entries it could read; the catalogue
+        // tests fail on either.
+        let resource = FluentResource::try_new((*source).to_string()).unwrap_or_else(|(r, _)| r);
+        let _ = bundle.add_resource(resource);
+    }
     bundle
 }
 

@@ -1,5 +1,5 @@
-//! Every word the user reads comes from the message catalogue: `i18n/en/gpumeter.ftl` and
-//! `i18n/zh-CN/gpumeter.ftl` (Project Fluent), built into the binary.
+//! Every word the user reads comes from the message catalogue: the files under `i18n/en/` and
+//! `i18n/zh-CN/` (Project Fluent), one an area of the program, built into the binary.
 //!
 //! The language is chosen once at start ([`choose`]: `--lang`, then `[ui] language`, then
 //! `LC_ALL`, `LC_MESSAGES`, `LANG`, else English) and [`set`] for the process; [`t!`] looks a

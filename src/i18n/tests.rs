@@ -42,25 +42,48 @@ fn messages(source: &str) -> BTreeMap<String, BTreeSet<String>> {
     out
 }
 
-#[test]
-fn both_languages_have_the_same_messages_with_the_same_arguments() {
-    let [(_, en), (_, zh)] = SOURCES;
-    let (en, zh) = (messages(en), messages(zh));
-    let only_en: Vec<_> = en.keys().filter(|k| !zh.contains_key(*k)).collect();
-    let only_zh: Vec<_> = zh.keys().filter(|k| !en.contains_key(*k)).collect();
-    assert!(only_en.is_empty(), "missing in zh-CN: {only_en:?}");
-    assert!(only_zh.is_empty(), "missing in en: {only_zh:?}");
-    for (id, vars) in &en {
-        assert_eq!(vars, &zh[id], "{id} takes other arguments in zh-CN");
+/// Every message of a language's catalogue, across its files; an id in two files fails.
+fn catalogue(files: &[(&str, &str)]) -> BTreeMap<String, BTreeSet<String>> {
+    let mut all = BTreeMap::new();
+    for (file, source) in files {
+        for (id, vars) in messages(source) {
+            let id_again = id.clone();
+            assert!(all.insert(id, vars).is_none(), "{id_again} again in {file}");
+        }
     }
-    assert!(en.len() > 50, "{} messages", en.len());
+    all
+}
+
+#[test]
+fn both_languages_have_the_same_files_and_messages_with_the_same_arguments() {
+    let [(_, en), (_, zh)] = SOURCES;
+    assert_eq!(en.len(), zh.len());
+    for ((en_file, en_text), (zh_file, zh_text)) in en.iter().zip(zh) {
+        assert_eq!(en_file, zh_file);
+        let (en, zh) = (messages(en_text), messages(zh_text));
+        let only_en: Vec<_> = en.keys().filter(|k| !zh.contains_key(*k)).collect();
+        let only_zh: Vec<_> = zh.keys().filter(|k| !en.contains_key(*k)).collect();
+        assert!(
+            only_en.is_empty(),
+            "missing in zh-CN/{en_file}: {only_en:?}"
+        );
+        assert!(only_zh.is_empty(), "missing in en/{en_file}: {only_zh:?}");
+        for (id, vars) in &en {
+            assert_eq!(vars, &zh[id], "{id} takes other arguments in zh-CN");
+        }
+    }
+    assert!(catalogue(en).len() > 50, "{} messages", catalogue(en).len());
+    assert_eq!(catalogue(en).len(), catalogue(zh).len());
 }
 
 #[test]
 fn the_catalogue_files_parse_without_an_error() {
-    for (lang, source) in SOURCES {
-        if let Err((_, errors)) = fluent_bundle::FluentResource::try_new(source.to_string()) {
-            panic!("{lang}: {errors:?}");
+    for (lang, files) in SOURCES {
+        for (file, source) in files {
+            if let Err((_, errors)) = fluent_bundle::FluentResource::try_new((*source).to_string())
+            {
+                panic!("{lang}/{file}: {errors:?}");
+            }
         }
     }
 }
@@ -110,8 +133,8 @@ fn every_message_the_code_asks_for_is_in_the_catalogue() {
         &mut used,
     );
     assert!(!used.is_empty(), "no t!(\"…\") found");
-    for (lang, source) in SOURCES {
-        let known = messages(source);
+    for (lang, files) in SOURCES {
+        let known = catalogue(files);
         let missing: Vec<_> = used
             .iter()
             .filter(|(id, _)| !known.contains_key(id))

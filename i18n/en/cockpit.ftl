@@ -1,6 +1,6 @@
-# gpumeter's messages in English. Each id is in i18n/zh-CN/gpumeter.ftl too, with the same
-# arguments; a test fails otherwise. Spaces around a message stay in the code, since Fluent
-# trims them.
+# gpumeter's messages in English: the cockpit. Each id is in the same file under i18n/zh-CN/,
+# with the same arguments, and no id is in two files; tests fail otherwise. Spaces around a
+# message stay in the code, since Fluent trims them.
 
 # Keys: the help overlay lists what each key does.
 key-help = show or hide this help
@@ -177,60 +177,6 @@ kind-public-ip = public IP
 kind-load-balancer = load balancer
 kind-network-volume = network volume
 kind-stopped-instance = stopped instance
-
-# checklist
-checklist-after-release = After releasing { $instance }, these keep billing:
-checklist-released = { $instance } is released; these are still billing:
-checklist-still-billing = Still billing:
-checklist-not-checked = not checked: { $what }
-checklist-nothing = Nothing would keep billing after a release.
-checklist-nothing-listed = Nothing listed would keep billing after a release, but not everything could be read:
-checklist-price-unknown = price unknown
-checklist-per-month = { $amount }/month
-checklist-days-old = { $days }d old
-checklist-total = Total that keeps billing: { $total }/month
-checklist-total-and-unchecked = Total that keeps billing: { $total }/month (and what could not be checked)
-checklist-exposed = Data others can read:
-
-# status
-status-cloud = cloud
-status-instance = instance
-status-cost = cost
-status-prices = prices
-status-deadline = deadline
-status-warning = warning
-status-none-listed = none listed
-status-instance-line = { $id } "{ $name }" on { $provider }, { $sku }, { $state }
-status-cost-line = { $total } { $currency } so far (billed { $billed }): compute { $compute }, bandwidth { $bandwidth }, storage { $storage }, extras { $extras }; { $burn } { $currency }/h now
-status-incomplete = incomplete, left out: { $unknown }
-status-cost-unknown = unknown: no price sheet prices { $sku }
-status-prices-live = the provider's own for compute; the rest from sheet { $sheet }
-status-prices-sheet = sheet { $sheet } ({ $region })
-status-prices-other-region = sheet { $sheet } ({ $region }), an estimate for { $instance_region }
-status-no-region = no region
-status-this-region = this region
-status-deadline-released = none: the instance is released
-status-deadline-none = none set and none held by the provider
-status-forced-release-label = released
-status-forced-release = by { $provider } in { $left } ({ $at }): { $days } days shut down erases { $erases }; a start resets the clock
-status-forced-release-due = by { $provider } now: { $days } days shut down are over; { $erases } may be erased already
-status-resources = resources ({ $count }), a month after a release:
-status-survives = survives
-status-goes-with-it = goes with it
-status-unpriced = unpriced
-status-still-billing = still billing: { $amount } a month
-status-keeps-billing = keeps billing after a release: { $amount } a month
-status-unpriced-line = unpriced: { $what }
-status-not-checked = not checked: { $what }
-status-gpu-none = none: { $why }
-status-col-name = NAME
-status-col-util = UTIL
-status-col-load = LOAD
-status-col-mem = MEM MiB
-status-col-power = POWER W
-status-col-temp = TEMP
-status-col-procs = PROCS
-status-findings = findings
 
 # The cost panel.
 cost-compute = compute

@@ -1,0 +1,56 @@
+# gpumeter 的简体中文消息：各命令的输出。每个 id 都必须在 i18n/en/ 下的同名文件中存在且参数相同，
+# 且不在两个文件中重复，否则测试失败。
+
+# checklist
+checklist-after-release = 释放 { $instance } 后，以下资源仍会继续计费：
+checklist-released = { $instance } 已释放；以下资源仍在计费：
+checklist-still-billing = 仍在计费：
+checklist-not-checked = 未检查：{ $what }
+checklist-nothing = 释放后不会有资源继续计费。
+checklist-nothing-listed = 列出的资源在释放后都不会继续计费，但有些内容未能读取：
+checklist-price-unknown = 价格未知
+checklist-per-month = { $amount }/月
+checklist-days-old = 存在 { $days } 天
+checklist-total = 继续计费合计：{ $total }/月
+checklist-total-and-unchecked = 继续计费合计：{ $total }/月（另加未能检查的部分）
+checklist-exposed = 他人可读取的数据：
+
+# status
+status-cloud = 云
+status-instance = 实例
+status-cost = 费用
+status-prices = 价格
+status-deadline = 截止
+status-warning = 警告
+status-none-listed = 未列出
+status-instance-line = { $id }「{ $name }」，{ $provider }，{ $sku }，{ $state }
+status-cost-line = 至今 { $total } { $currency }（已计费 { $billed }）：计算 { $compute }，带宽 { $bandwidth }，存储 { $storage }，其他 { $extras }；当前 { $burn } { $currency }/小时
+status-incomplete = 不完整，未计入：{ $unknown }
+status-cost-unknown = 未知：没有价格表为 { $sku } 定价
+status-prices-live = 计算用云服务商自己的价格；其余来自价格表 { $sheet }
+status-prices-sheet = 价格表 { $sheet }（{ $region }）
+status-prices-other-region = 价格表 { $sheet }（{ $region }），为 { $instance_region } 估算
+status-no-region = 无地域
+status-this-region = 本地域
+status-deadline-released = 无：实例已释放
+status-deadline-none = 未设置，云服务商也未托管
+status-forced-release-label = 强制释放
+status-forced-release = { $provider } 将在 { $left } 后（{ $at }）释放：关机满 { $days } 天会清除 { $erases }；开机可重新计时
+status-forced-release-due = { $provider } 现在即可释放：关机已满 { $days } 天；{ $erases } 可能已被清除
+status-resources = 资源（{ $count } 项），释放一个月后：
+status-survives = 保留
+status-goes-with-it = 随实例删除
+status-unpriced = 未定价
+status-still-billing = 仍在计费：每月 { $amount }
+status-keeps-billing = 释放后继续计费：每月 { $amount }
+status-unpriced-line = 未定价：{ $what }
+status-not-checked = 未检查：{ $what }
+status-gpu-none = 无：{ $why }
+status-col-name = 名称
+status-col-util = 利用率
+status-col-load = 负载
+status-col-mem = 显存 MiB
+status-col-power = 功率 W
+status-col-temp = 温度
+status-col-procs = 进程
+status-findings = 发现
