@@ -13,7 +13,7 @@ pub mod commands;
 pub mod config;
 pub mod detect;
 pub mod files;
-pub mod i18n;
+pub use gpumeter_core::{i18n, t};
 pub mod ledger;
 pub mod notify;
 pub mod pricing;

@@ -15,6 +15,7 @@
 //! - [`text`]: outside text made one safe line to show.
 //! - [`cell`]: table cells padded by the columns they take on a terminal.
 //! - [`verify`]: the GPU you got against the GPU you pay for: facts, benchmark, verdict.
+//! - [`i18n`]: the message catalogue every word a user reads comes from, in their language.
 //!
 //! The crate's dependencies are the test of the boundary: no runtime, no terminal, no HTTP, no
 //! database. A change that needs one belongs at the edge, in the `gpumeter` crate.
@@ -27,6 +28,7 @@ pub mod demo;
 pub mod fleet;
 pub mod focus;
 pub mod guard;
+pub mod i18n;
 pub mod meter;
 pub mod money;
 pub mod pricing;

@@ -18,8 +18,8 @@ macro_rules! files {
     ($($name:literal),+ $(,)?) => {
         /// Each language's catalogue: its files' names and texts.
         pub(super) const SOURCES: [(Lang, &[(&str, &str)]); 2] = [
-            (Lang::En, &[$(($name, include_str!(concat!("../../i18n/en/", $name, ".ftl")))),+]),
-            (Lang::ZhCn, &[$(($name, include_str!(concat!("../../i18n/zh-CN/", $name, ".ftl")))),+]),
+            (Lang::En, &[$(($name, include_str!(concat!("../../../../i18n/en/", $name, ".ftl")))),+]),
+            (Lang::ZhCn, &[$(($name, include_str!(concat!("../../../../i18n/zh-CN/", $name, ".ftl")))),+]),
         ];
     };
 }
