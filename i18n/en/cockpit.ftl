@@ -208,3 +208,6 @@ cost-step-minimum = { $step }, min { $minimum }
 cost-budget-over = >999% of { $amount }
 cost-budget-share = { $percent }% of { $amount }
 cost-budget-currency = budget in { $budget }, meter in { $meter }
+
+# The GPU panel while the instance runs without its GPUs.
+gpus-none-by-choice = no GPU, as expected: the instance runs without its GPUs (no-GPU mode); the meter bills the no-GPU rate

@@ -46,6 +46,7 @@ status-keeps-billing = keeps billing after a release: { $amount } a month
 status-unpriced-line = unpriced: { $what }
 status-not-checked = not checked: { $what }
 status-gpu-none = none: { $why }
+status-gpu-none-by-choice = none, as expected: the instance runs without its GPUs (no-GPU mode)
 status-col-name = NAME
 status-col-util = UTIL
 status-col-load = LOAD

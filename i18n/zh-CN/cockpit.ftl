@@ -207,3 +207,6 @@ cost-step-minimum = { $step }，最少 { $minimum }
 cost-budget-over = >999%，共 { $amount }
 cost-budget-share = { $percent }%，共 { $amount }
 cost-budget-currency = 预算币种 { $budget }，计量币种 { $meter }
+
+# The GPU panel while the instance runs without its GPUs.
+gpus-none-by-choice = 无 GPU，符合预期：实例以无卡模式运行，按无卡模式价格计费

@@ -46,6 +46,7 @@ status-keeps-billing = 释放后继续计费：每月 { $amount }
 status-unpriced-line = 未定价：{ $what }
 status-not-checked = 未检查：{ $what }
 status-gpu-none = 无：{ $why }
+status-gpu-none-by-choice = 无，符合预期：实例以无卡模式运行，不带 GPU
 status-col-name = 名称
 status-col-util = 利用率
 status-col-load = 负载

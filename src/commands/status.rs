@@ -10,6 +10,7 @@ use serde::{Serialize, Serializer};
 
 use super::{CommandResult, Failure};
 use crate::cli::{Cli, StatusArgs};
+use crate::meter::InstanceState;
 use crate::pricing::{self, Sku};
 use crate::telemetry::{
     DriverInfo, Expectations, Finding, GpuRound, GpuSample, GpuSource, HistoryConfig, HostConfig,
@@ -40,6 +41,9 @@ pub struct StatusReport {
     pub gpus: Vec<GpuSample>,
     /// Why no GPU could be read, or `null`.
     pub gpu_error: Option<String>,
+    /// `false` while the instance runs without its GPUs by choice (a card-hour platform's
+    /// no-GPU mode): then no GPU is expected, and none read is no fault.
+    pub gpus_expected: bool,
     #[serde(serialize_with = "with_reasons")]
     pub host: HostSample,
     pub findings: Vec<Finding>,
@@ -72,6 +76,7 @@ impl StatusReport {
             driver,
             gpus,
             gpu_error,
+            gpus_expected: true,
             host,
             findings,
             cloud: cloud::CloudJson::default(),
@@ -97,6 +102,11 @@ pub fn run(args: &StatusArgs, cli: &Cli) -> CommandResult {
     };
     let ctx = super::context::Context::load(cli)?;
     report.cloud = cloud::read(&ctx, report.time)?;
+    report.gpus_expected = report
+        .cloud
+        .instance
+        .as_ref()
+        .is_none_or(|i| i.state != InstanceState::NoGpu);
     super::emit(&output(&report, args.json, &ctx.config.user_zone().tz)?);
     Ok(ExitCode::SUCCESS)
 }

@@ -327,7 +327,7 @@ impl Provider for DemoCloud {
             .filter(|r| match instance_state {
                 InstanceState::Released => !r.deleted_with_instance,
                 InstanceState::Stopped => true,
-                InstanceState::Running => {
+                InstanceState::Running | InstanceState::NoGpu => {
                     matches!(r.kind, ResourceKind::Snapshot | ResourceKind::Image)
                 }
             })

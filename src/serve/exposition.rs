@@ -258,6 +258,7 @@ fn cloud_series(f: &mut Families, base: &[(&str, &str)], s: &Snapshot) {
             InstanceState::Running => "running",
             InstanceState::Stopped => "stopped",
             InstanceState::Released => "released",
+            InstanceState::NoGpu => "no_gpu",
         };
         let region = instance.region.as_deref().unwrap_or("");
         let labels = with(
@@ -278,11 +279,7 @@ fn cloud_series(f: &mut Families, base: &[(&str, &str)], s: &Snapshot) {
             "gpumeter_instance_running",
             "1 while the provider reports the instance running.",
             base,
-            if instance.state == InstanceState::Running {
-                1.0
-            } else {
-                0.0
-            },
+            if instance.state.is_up() { 1.0 } else { 0.0 },
         );
     }
     if let Some(cost) = &s.cost {

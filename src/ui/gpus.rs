@@ -59,6 +59,19 @@ pub fn render_gpus(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, focus
         paint::line(inner, buf, &Line::styled(line, theme.style(Role::TextDim)));
         return;
     }
+    let no_reading = !matches!(&app.telemetry.gpus, Some(Ok(r)) if !r.gpus.is_empty());
+    if no_reading && crate::app::enforced::runs_without_gpus(app) {
+        let line = crate::t!("gpus-none-by-choice");
+        paint::lines(
+            inner,
+            buf,
+            &wrap(&line, usize::from(inner.width))
+                .into_iter()
+                .map(|l| Line::styled(l, theme.style(Role::TextDim)))
+                .collect::<Vec<_>>(),
+        );
+        return;
+    }
     match &app.telemetry.gpus {
         None => paint::line(
             inner,

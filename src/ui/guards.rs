@@ -26,7 +26,10 @@ pub fn guard_line_count(app: &App, wide: bool) -> u16 {
     match (wide, idle_status_of(app, watch)) {
         (true, _) => 2,
         (false, IdleStatus::Idle { .. }) => 1,
-        (false, IdleStatus::Active { .. } | IdleStatus::Stopped { .. }) => 0,
+        (
+            false,
+            IdleStatus::Active { .. } | IdleStatus::Stopped { .. } | IdleStatus::WithoutGpus { .. },
+        ) => 0,
     }
 }
 
@@ -45,13 +48,15 @@ pub fn guard_lines(app: &App, wide: bool, theme: &Theme) -> Vec<Line<'static>> {
     if !wide
         && matches!(
             status,
-            IdleStatus::Active { .. } | IdleStatus::Stopped { .. }
+            IdleStatus::Active { .. } | IdleStatus::Stopped { .. } | IdleStatus::WithoutGpus { .. }
         )
     {
         return Vec::new();
     }
     let role = match status {
-        IdleStatus::Active { .. } | IdleStatus::Stopped { .. } => Role::TextDim,
+        IdleStatus::Active { .. } | IdleStatus::Stopped { .. } | IdleStatus::WithoutGpus { .. } => {
+            Role::TextDim
+        }
         IdleStatus::Idle {
             on_idle: OnExpiry::Alert,
             ..

@@ -97,7 +97,7 @@ fn segments(app: &App, theme: &Theme) -> Vec<Segment> {
     }
     out.extend(price_segments(app, instance, theme));
     if let Some(i) = instance {
-        if i.state == InstanceState::Running {
+        if i.state.is_up() {
             let up = short_duration(app.now.duration_since(i.created));
             out.push(seg(
                 2,
@@ -106,11 +106,12 @@ fn segments(app: &App, theme: &Theme) -> Vec<Segment> {
         }
         let (label, role) = match i.state {
             InstanceState::Running => ("running", Role::ActionOk),
+            InstanceState::NoGpu => ("running without GPUs", Role::ActionOk),
             InstanceState::Stopped => ("stopped", Role::AlertWarn),
             InstanceState::Released => ("released", Role::TextDim),
         };
         // Stopped or released is what the burn beside it is explained by: it stays.
-        let priority = u8::from(i.state == InstanceState::Running);
+        let priority = u8::from(i.state.is_up());
         out.push(seg(priority, vec![Span::styled(label, theme.style(role))]));
     }
     out.extend(read_only_segment(app, theme));
@@ -137,7 +138,7 @@ fn price_segments(
     let text = theme.style(Role::Text);
     let pricing = app.spend.pricing.as_ref();
     let mut out = Vec::new();
-    let running = instance.is_none_or(|i| i.state == InstanceState::Running);
+    let running = instance.is_none_or(|i| i.state.is_up());
     let burn = app
         .spend
         .reading

@@ -59,6 +59,48 @@ fn status_shows_the_balance_in_yuan_in_json_and_text() {
 }
 
 #[test]
+fn the_no_gpu_mode_bills_its_own_rate_and_expects_no_gpu() {
+    let peer = Peer::start();
+    peer.cloud(|c| c.run_without_gpus(INSTANCE));
+    let run = Run::new("autodl-no-gpu");
+    // The bundled sheet has no price for the Pro API's spec ids: the user's own gives one.
+    let sheet = run.dir.join("mine.toml");
+    std::fs::write(
+        &sheet,
+        "extends = \"autodl\"\nid = \"autodl-mine\"\n\n[[sku]]\nname = \"pro6000-p\"\n\
+         gpu_model = \"RTX PRO 6000\"\ngpu_count = 1\ngpu_memory_gib = 96\non_demand_per_hour = \"5.98\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        run.dir.join("config.toml"),
+        format!("[pricing]\nsheet = {:?}\n", sheet.display().to_string()),
+    )
+    .unwrap();
+    let (out, said) = gpumeter(&run, &peer, true, &["status", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["instance"]["state"], "no_gpu", "{said}");
+    // The sheet's no-GPU price (pricing/autodl.toml), not the card's.
+    assert_eq!(json["cost"]["burn_per_hour"], "0.10", "{said}");
+    assert_eq!(json["gpus_expected"], false, "{said}");
+    let (out, said) = gpumeter(&run, &peer, true, &["status"]);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert!(
+        said.contains("GPU   none, as expected: the instance runs without its GPUs"),
+        "{said}"
+    );
+    // Powered on again with its GPUs: the card's price, and a GPU expected.
+    peer.cloud(|c| c.instances[0].start_mode = "gpu");
+    let (out, said) = gpumeter(&run, &peer, true, &["status", "--json"]);
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        json["cost"]["burn_per_hour"], "5.98",
+        "with its GPUs again: {said}"
+    );
+    assert_eq!(json["gpus_expected"], true, "{said}");
+}
+
+#[test]
 fn status_json_has_a_null_balance_where_the_provider_keeps_none() {
     let run = Run::new("autodl-demo-balance");
     let out = crate::common::gpumeter()

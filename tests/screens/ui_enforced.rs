@@ -122,3 +122,38 @@ fn a_stopped_instance_its_platform_will_release_counts_down_in_the_release_panel
     app.deadline = None;
     assert!(!screen(&app).contains("releases it in"));
 }
+
+#[test]
+fn an_instance_without_gpus_by_choice_shows_no_gpu_as_expected_not_an_error() {
+    use gpumeter::telemetry::{GpuUnavailable, GpuUnavailableKind};
+    let mut app = demo_app(Duration::from_secs(200 * 60));
+    app.idle = Some(IdleWatch::new(
+        IdleRule {
+            window: Duration::from_secs(60),
+            ..IdleRule::default()
+        },
+        OnExpiry::Stop,
+    ));
+    app.telemetry.gpus = Some(Err(GpuUnavailable {
+        kind: GpuUnavailableKind::LibraryNotFound,
+        detail: "libnvidia-ml.so.1: cannot open shared object file".into(),
+    }));
+    let missing = screen(&app);
+    assert!(missing.contains("no NVIDIA GPU"), "{missing}");
+    let mut inventory = app.cloud.inventory.clone().expect("the demo inventory");
+    if let Some(i) = inventory.instance.as_mut() {
+        i.state = InstanceState::NoGpu;
+        i.history.push((app.now, InstanceState::NoGpu));
+    }
+    update(&mut app, Event::Inventory(Ok(inventory)));
+    let by_choice = screen(&app);
+    assert!(
+        by_choice.contains("no GPU, as expected: the instance runs without its GPUs"),
+        "{by_choice}"
+    );
+    assert!(!by_choice.contains("no NVIDIA GPU"), "{by_choice}");
+    assert!(
+        by_choice.contains("running without GPUs"),
+        "the header says so:\n{by_choice}"
+    );
+}

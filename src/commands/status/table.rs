@@ -16,8 +16,14 @@ pub(super) fn render(report: &StatusReport, tz: &jiff::tz::TimeZone) -> String {
         gpumeter_core::zone::full_label(report.time, tz),
         report.source
     );
-    if let Some(why) = &report.gpu_error {
-        let _ = writeln!(out, "GPU   {}", t!("status-gpu-none", why = why.as_str()));
+    match &report.gpu_error {
+        Some(_) if !report.gpus_expected => {
+            let _ = writeln!(out, "GPU   {}", t!("status-gpu-none-by-choice"));
+        }
+        Some(why) => {
+            let _ = writeln!(out, "GPU   {}", t!("status-gpu-none", why = why.as_str()));
+        }
+        None => {}
     }
     if !report.gpus.is_empty() {
         let _ = writeln!(

@@ -27,7 +27,7 @@ use async_trait::async_trait;
 use jiff::Timestamp;
 
 use self::calls::{POWER_OFF, POWER_ON, RELEASE, describe_call};
-use self::model::{Image, Row, sku_of, state_of};
+use self::model::{Image, Row, row_state, sku_of, state_of};
 use super::bearer::{
     Api, ApiError, Cloud, Forbidden, KeyEnv, Readback, Scheme, Settings, StateLog,
 };
@@ -96,7 +96,7 @@ impl Autodl {
 
     fn info(row: &Row, now: Timestamp, log: &StateLog) -> InstanceInfo {
         let created = row.created.unwrap_or(now);
-        let state = state_of(&row.status);
+        let state = row_state(row);
         InstanceInfo {
             id: row.id.clone(),
             name: row.name.clone(),

@@ -64,6 +64,20 @@ pub fn state_of(status: &str) -> InstanceState {
     }
 }
 
+/// The word `start_mode` holds for an instance powered on without its GPUs (无卡模式). The
+/// documentation shows only `gpu`; `non_gpu` is the word the console's own power-on sends and
+/// the community clients read back, not verified against the documentation.
+pub const NO_GPU_MODE: &str = "non_gpu";
+
+/// The state the meter bills a listed instance by: its status word, and for one that runs,
+/// whether it runs without its GPUs (billed at the sheet's no-GPU price).
+pub fn row_state(row: &Row) -> InstanceState {
+    match state_of(&row.status) {
+        InstanceState::Running if row.start_mode == NO_GPU_MODE => InstanceState::NoGpu,
+        state => state,
+    }
+}
+
 /// The SKU: the spec id, with the card count in front when it is more than one (`2xpro6000-p`).
 pub fn sku_of(row: &Row) -> String {
     match row.gpus {
@@ -116,6 +130,13 @@ mod tests {
         assert_eq!(row.created, Some("2025-12-15T09:30:54Z".parse().unwrap()));
         assert_eq!(row.stopped_at, None, "an invalid time is no time");
         assert_eq!(state_of(&row.status), InstanceState::Running);
+        // The no-GPU mode bills at its own price while it runs, and stops like any other.
+        let mut no_gpu = row.clone();
+        no_gpu.start_mode = NO_GPU_MODE.into();
+        assert_eq!(row_state(&no_gpu), InstanceState::NoGpu);
+        assert_eq!(row_state(&row), InstanceState::Running);
+        no_gpu.status = "shutdown".into();
+        assert_eq!(row_state(&no_gpu), InstanceState::Stopped);
     }
 
     #[test]

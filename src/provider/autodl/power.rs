@@ -97,7 +97,7 @@ impl Autodl {
             (Verb::Start, _) if now == "running" => {
                 return Ok((true, "already running (`running`)".into()));
             }
-            (Verb::Release, InstanceState::Running) => {
+            (Verb::Release, state) if state.is_up() => {
                 let (off, summary) = self.send(api, id, Verb::Stop, calls).await?;
                 if !off {
                     return Ok((

@@ -177,7 +177,7 @@ fn shows(action: &Action, inventory: &Inventory) -> bool {
     let state = inventory.instance.as_ref().map(|i| i.state);
     match action {
         Action::Release => state.is_none() || state == Some(InstanceState::Released),
-        Action::Stop => state.is_none_or(|s| s != InstanceState::Running),
+        Action::Stop => state.is_none_or(|s| !s.is_up()),
         Action::Start => state == Some(InstanceState::Running),
         Action::Cleanup { .. } => false,
         Action::SnapshotClean {

@@ -22,6 +22,8 @@ pub struct Instance {
     pub settling: usize,
     /// When it was shut down, as the list's `stopped_at` says it (China's +08:00).
     pub stopped_at: String,
+    /// `gpu`, or `non_gpu` for an instance powered on without its GPUs (无卡模式).
+    pub start_mode: &'static str,
 }
 
 pub struct Cloud {
@@ -61,6 +63,7 @@ impl Instance {
             gpus,
             settling: 1,
             stopped_at: "2025-12-16T09:00:00+08:00".into(),
+            start_mode: "gpu",
         }
     }
 
@@ -71,7 +74,7 @@ impl Instance {
             "created_at": "2025-12-15T17:30:54+08:00", "uuid": self.uuid,
             "machine_id": "4d67438b4f", "machine_alias": "", "region_sign": "neimeng-C",
             "region_name": "内蒙C区", "status": self.status, "sub_status": "",
-            "status_at": "2025-12-15T17:31:05+08:00", "start_mode": "gpu", "charge_type": "payg",
+            "status_at": "2025-12-15T17:31:05+08:00", "start_mode": self.start_mode, "charge_type": "payg",
             "req_gpu_amount": self.gpus, "expired_at": never(),
             "started_at": at("2025-12-15T17:31:05+08:00"),
             "stopped_at": if stopped { at(&self.stopped_at) } else { never() },
@@ -100,6 +103,14 @@ impl Cloud {
             .iter()
             .find(|i| i.uuid == uuid)
             .map(|i| i.status.as_str())
+    }
+
+    /// Powers `uuid` on without its GPUs, as the console's no-GPU mode (无卡模式) does.
+    pub fn run_without_gpus(&mut self, uuid: &str) {
+        if let Some(i) = self.instances.iter_mut().find(|i| i.uuid == uuid) {
+            i.status = "running".into();
+            i.start_mode = "non_gpu";
+        }
     }
 
     pub fn set_status(&mut self, uuid: &str, status: &str) {

@@ -32,12 +32,18 @@ pub fn is_stopped(app: &App) -> bool {
     )
 }
 
+/// The instance runs without its GPUs by choice (a card-hour platform's no-GPU mode): no GPU
+/// reading is expected, and none is no fault.
+pub fn runs_without_gpus(app: &App) -> bool {
+    instance_state(app) == Some(InstanceState::NoGpu)
+}
+
 /// `stopped` or `released`, for the panels that would otherwise show a reading of a machine
 /// that is not running.
 pub fn not_running_word(app: &App) -> Option<&'static str> {
     match instance_state(app)? {
         InstanceState::Stopped => Some("stopped"),
         InstanceState::Released => Some("released"),
-        InstanceState::Running => None,
+        InstanceState::Running | InstanceState::NoGpu => None,
     }
 }

@@ -42,6 +42,9 @@ impl IdleWatch {
 pub enum IdleStatus {
     /// The instance is stopped (or released): nothing runs, so nothing is idle.
     Stopped { after: Duration, on_idle: OnExpiry },
+    /// The instance runs without its GPUs by choice (no-GPU mode): with no GPU nothing is
+    /// wasted, and the rule waits until they are back.
+    WithoutGpus { after: Duration, on_idle: OnExpiry },
     /// Something works: the idle clock is not running.
     Active { after: Duration, on_idle: OnExpiry },
     /// Idle for `idle_for` of `after`; the policy runs at `acts_at`.
@@ -77,6 +80,12 @@ pub fn idle_status_of(app: &App, watch: &IdleWatch) -> IdleStatus {
             on_idle: watch.on_idle,
         };
     }
+    if super::enforced::runs_without_gpus(app) {
+        return IdleStatus::WithoutGpus {
+            after: watch.after(),
+            on_idle: watch.on_idle,
+        };
+    }
     idle_status(watch, app.now)
 }
 
@@ -87,6 +96,11 @@ impl IdleStatus {
         match *self {
             IdleStatus::Stopped { after, on_idle } => format!(
                 "stopped · idle {} after {} waits for a start",
+                word(on_idle),
+                span(after)
+            ),
+            IdleStatus::WithoutGpus { after, on_idle } => format!(
+                "no GPUs · idle {} after {} waits for them",
                 word(on_idle),
                 span(after)
             ),

@@ -139,7 +139,7 @@ impl FleetRow {
         if self.error.is_some() {
             return None;
         }
-        let running = self.state == Some(InstanceState::Running);
+        let running = self.state.is_some_and(InstanceState::is_up);
         let burn = if running {
             self.burn_per_hour
                 .map(|b| b * Decimal::from(self.month_hours))
@@ -155,7 +155,7 @@ impl FleetRow {
     }
 
     pub fn running(&self) -> bool {
-        self.state == Some(InstanceState::Running)
+        self.state.is_some_and(InstanceState::is_up)
     }
 }
 
@@ -181,7 +181,7 @@ pub fn row(
         row.name = Some(instance.name.clone()).filter(|n| !n.is_empty());
         row.sku = Some(instance.sku.clone());
         row.state = Some(instance.state);
-        if instance.state == InstanceState::Running {
+        if instance.state.is_up() {
             row.uptime_s = Some(now.duration_since(running_since(instance)).as_secs());
         }
     }
@@ -266,6 +266,6 @@ fn running_since(instance: &crate::cloud::InstanceInfo) -> Timestamp {
         .history
         .iter()
         .rev()
-        .find(|(_, s)| *s == InstanceState::Running)
+        .find(|(_, s)| s.is_up())
         .map_or(instance.created, |(at, _)| *at)
 }

@@ -30,6 +30,7 @@ pub fn state_label(row: &FleetRow) -> &'static str {
         (_, Some(_)) => "unreadable",
         (None, None) if row.origin.instance_id.is_empty() => "no instance",
         (Some(InstanceState::Running), _) => "running",
+        (Some(InstanceState::NoGpu), _) => "no-GPU",
         (Some(InstanceState::Stopped), _) => "stopped",
         (Some(InstanceState::Released) | None, _) => "released",
     }

@@ -42,7 +42,7 @@ pub fn deadline_at_limit(
 ) -> Option<Timestamp> {
     let done = match on_budget {
         OnExpiry::Alert => true,
-        OnExpiry::Stop => state != InstanceState::Running,
+        OnExpiry::Stop => !state.is_up(),
         OnExpiry::Release => state == InstanceState::Released,
     };
     if done {

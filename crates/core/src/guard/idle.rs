@@ -143,6 +143,31 @@ mod tests {
     }
 
     #[test]
+    fn a_machine_without_gpus_by_choice_is_never_idle() {
+        // The no-GPU mode of a card-hour platform: no driver, an idle CPU. With no GPU there is
+        // nothing to waste, and a stop would end the coding the mode was bought for.
+        use crate::telemetry::{GpuUnavailable, GpuUnavailableKind, HostSample, Metric};
+        let no_gpu = Err(GpuUnavailable {
+            kind: GpuUnavailableKind::LibraryNotFound,
+            detail: "libnvidia-ml.so.1: cannot open shared object file".into(),
+        });
+        let quiet = HostSample {
+            cpu_pct: Metric::Value(0.5),
+            cpu_per_core_pct: Metric::Value(vec![0.5]),
+            load_avg: Metric::Unavailable(crate::telemetry::Unavailable::Pending),
+            mem: Metric::Unavailable(crate::telemetry::Unavailable::Pending),
+            net: Vec::new(),
+            disks: Vec::new(),
+        };
+        let mut t = tracker();
+        assert!(!t.sample_is_idle(&no_gpu, &quiet));
+        for minute in 0..120 {
+            let idle = t.sample_is_idle(&no_gpu, &quiet);
+            assert_eq!(t.observe(ts(minute * 60), idle), IdleState::Active);
+        }
+    }
+
+    #[test]
     fn snooze_holds_the_rule_off_until_it_ends() {
         let mut t = tracker();
         t.observe(ts(0), true);

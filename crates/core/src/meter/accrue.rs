@@ -40,6 +40,7 @@ pub fn accrue(sheet: &Sheet, usage: &Usage, at: Timestamp) -> Accrual {
     let compute = compute_cost(sheet, usage.terms, &intervals, state_now);
     accrued.compute = compute.accrued;
     burn.compute = compute.burn_per_hour;
+    unpriced.extend(no_gpu_unpriced(sheet, usage.terms, &intervals));
 
     let bandwidth = super::bandwidth::bandwidth_cost(sheet, usage, &intervals, at);
     accrued.bandwidth = bandwidth.cost.accrued;
@@ -120,37 +121,63 @@ fn compute_cost(
         ComputeTerms::Hourly { per_hour } => per_hour,
     };
     let share = sheet.billing.stop_policy.compute_share();
+    // No price for the no-GPU mode leaves its seconds out and says so (`unpriced`).
+    let no_gpu_per_hour = sheet.billing.no_gpu_per_hour.unwrap_or_default();
     let step = i64::from(sheet.billing.step_seconds.max(1));
     let minimum = i64::from(sheet.billing.minimum_seconds);
-    let (mut running, mut stopped, mut billed_running, mut billed_stopped) = (0, 0, 0, 0);
+    let mut seconds = Seconds::default();
+    let mut billed = Seconds::default();
     for iv in intervals {
         match iv.state {
             InstanceState::Running => {
-                running += iv.seconds();
-                billed_running += round_up(iv.seconds(), step).max(minimum);
+                seconds.running += iv.seconds();
+                billed.running += round_up(iv.seconds(), step).max(minimum);
             }
             InstanceState::Stopped => {
-                stopped += iv.seconds();
-                billed_stopped += round_up(iv.seconds(), step);
+                seconds.stopped += iv.seconds();
+                billed.stopped += round_up(iv.seconds(), step);
+            }
+            InstanceState::NoGpu => {
+                seconds.no_gpu += iv.seconds();
+                billed.no_gpu += round_up(iv.seconds(), step);
             }
             InstanceState::Released => {}
         }
     }
     // Multiply before dividing: seconds / 3600 alone is rarely a finite decimal.
-    let cost = |running: i64, stopped: i64| {
-        per_hour * (Decimal::from(running) + share * Decimal::from(stopped))
+    let cost = |s: Seconds| {
+        (per_hour * (Decimal::from(s.running) + share * Decimal::from(s.stopped))
+            + no_gpu_per_hour * Decimal::from(s.no_gpu))
             / Decimal::from(SECONDS_PER_HOUR)
     };
-    let burn_share = match state_now {
-        Some(InstanceState::Running) => Decimal::ONE,
-        Some(InstanceState::Stopped) => share,
+    let burn_per_hour = match state_now {
+        Some(InstanceState::Running) => per_hour,
+        Some(InstanceState::Stopped) => per_hour * share,
+        Some(InstanceState::NoGpu) => no_gpu_per_hour,
         Some(InstanceState::Released) | None => Decimal::ZERO,
     };
     LineCost {
-        accrued: cost(running, stopped),
-        billed: cost(billed_running, billed_stopped),
-        burn_per_hour: per_hour * burn_share,
+        accrued: cost(seconds),
+        billed: cost(billed),
+        burn_per_hour,
     }
+}
+
+/// Seconds of compute in each billed state.
+#[derive(Debug, Clone, Copy, Default)]
+struct Seconds {
+    running: i64,
+    stopped: i64,
+    no_gpu: i64,
+}
+
+/// The line `unpriced` names when the instance spent time in the no-GPU mode and the sheet
+/// has no price for it.
+fn no_gpu_unpriced(sheet: &Sheet, terms: ComputeTerms, intervals: &[Interval]) -> Option<String> {
+    let hourly = matches!(terms, ComputeTerms::Hourly { .. });
+    let used = intervals.iter().any(|iv| iv.state == InstanceState::NoGpu);
+    (hourly && used && sheet.billing.no_gpu_per_hour.is_none())
+        .then(|| "compute without GPUs: billing.no_gpu_per_hour unknown".to_string())
 }
 
 fn round_up(seconds: i64, step: i64) -> i64 {
@@ -179,7 +206,13 @@ fn seconds_by_state(intervals: &[Interval], from: i64, to: i64) -> [i64; 3] {
     for iv in intervals {
         let overlap = (iv.end.min(to) - iv.start.max(from)).max(0);
         covered += overlap;
-        out[iv.state as usize] += overlap;
+        // Disks bill the same whether the machine runs with its GPUs or without.
+        let state = if iv.state == InstanceState::NoGpu {
+            InstanceState::Running
+        } else {
+            iv.state
+        };
+        out[state as usize] += overlap;
     }
     out[InstanceState::Released as usize] += (to - from).max(0) - covered;
     out
@@ -255,7 +288,7 @@ fn price_resource(
             )?;
             let amount =
                 (attached * Decimal::from(running) + idle * Decimal::from(stopped + gone)) / hour;
-            let burn = if state_now == Some(InstanceState::Running) {
+            let burn = if state_now.is_some_and(InstanceState::is_up) {
                 attached
             } else {
                 idle
@@ -302,10 +335,13 @@ fn instance_extras(
     let hour = Decimal::from(SECONDS_PER_HOUR);
     let running: i64 = intervals
         .iter()
-        .filter(|iv| iv.state == InstanceState::Running)
+        .filter(|iv| iv.state.is_up())
         .map(Interval::seconds)
         .sum();
-    let running_now = usage.lifecycle.state_at(at) == Some(InstanceState::Running);
+    let running_now = usage
+        .lifecycle
+        .state_at(at)
+        .is_some_and(InstanceState::is_up);
     let mut cost = LineCost {
         accrued: Decimal::ZERO,
         billed: Decimal::ZERO,

@@ -10,6 +10,17 @@ pub enum InstanceState {
     Running,
     Stopped,
     Released,
+    /// Running without its GPUs, as card-hour platforms sell it for coding and uploads
+    /// (AutoDL's 无卡模式): compute bills at the sheet's `billing.no_gpu_per_hour`, disks bill as
+    /// while running, and no GPU is expected.
+    NoGpu,
+}
+
+impl InstanceState {
+    /// Whether the machine is up: running, with its GPUs or without.
+    pub fn is_up(self) -> bool {
+        matches!(self, InstanceState::Running | InstanceState::NoGpu)
+    }
 }
 
 /// The instance's state changes from its creation on. Released is final: changes after it are
@@ -117,7 +128,7 @@ impl Lifecycle {
     pub fn starts_until(&self, at: Timestamp) -> usize {
         self.changes
             .iter()
-            .filter(|(t, s)| *t <= at && *s == InstanceState::Running)
+            .filter(|(t, s)| *t <= at && s.is_up())
             .count()
     }
 }

@@ -197,6 +197,41 @@ fn fixed_bandwidth_bills_by_time_while_the_instance_exists() {
 }
 
 #[test]
+fn the_no_gpu_mode_bills_its_own_rate_and_disks_as_while_running() {
+    // An hour with the cards, an hour without them, an hour shut down.
+    let mut life = running_from(0);
+    life.push(ts(3600), InstanceState::NoGpu);
+    life.push(ts(7200), InstanceState::Stopped);
+    let mut usage = Usage::new(life.clone(), hourly(dec!(3.60)));
+    usage.resources.push(disk("vol", "volume", dec!(730), true));
+    let mut s = sheet();
+    s.billing.stop_policy = StopPolicy::StopCharging;
+    s.billing.no_gpu_per_hour = Some(dec!(0.10));
+    let r = accrue(&s, &usage, ts(3 * 3600));
+    assert_eq!(r.accrued.compute, dec!(3.60) + dec!(0.10));
+    // 0.1 an hour while up (with or without cards), 0.2 while stopped.
+    assert_eq!(r.accrued.storage, dec!(0.1) + dec!(0.1) + dec!(0.2));
+    let no_gpu_line = "compute without GPUs: billing.no_gpu_per_hour unknown".to_string();
+    assert!(!r.unpriced.contains(&no_gpu_line), "{:?}", r.unpriced);
+    let now = accrue(&s, &usage, ts(5400));
+    assert_eq!(now.burn_per_hour.compute, dec!(0.10));
+    assert_eq!(now.burn_per_hour.storage, dec!(0.1));
+
+    // Without a price for it, the hour without cards is left out and named, never priced as
+    // the card's hour.
+    s.billing.no_gpu_per_hour = None;
+    let r = accrue(&s, &usage, ts(3 * 3600));
+    assert_eq!(r.accrued.compute, dec!(3.60));
+    assert!(r.unpriced.contains(&no_gpu_line), "{:?}", r.unpriced);
+    let never = accrue(&s, &Usage::new(running_from(0), hourly(dec!(3.60))), ts(60));
+    assert!(
+        !never.unpriced.contains(&no_gpu_line),
+        "{:?}",
+        never.unpriced
+    );
+}
+
+#[test]
 fn storage_accrues_pro_rata_over_a_730_hour_month() {
     let mut usage = Usage::new(running_from(0), hourly(dec!(0)));
     usage.resources.push(disk("vol-1", "ssd", dec!(730), true));

@@ -39,6 +39,8 @@ fn named(reading: &Accrual, usage: &Usage) -> Vec<Unpriced> {
                 Unpriced::FixedBandwidth
             } else if entry.contains("licen") {
                 Unpriced::Licence
+            } else if entry.contains("no_gpu_per_hour") {
+                Unpriced::NoGpu
             } else {
                 panic!("an unpriced entry that names nothing: {entry}")
             }

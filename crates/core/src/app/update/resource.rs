@@ -90,7 +90,7 @@ pub(super) fn open_cleanup(app: &mut App) {
     let r = &inventory.resources[index];
     let instance = inventory.instance.as_ref();
     let running: Vec<String> = instance
-        .filter(|i| i.state == InstanceState::Running)
+        .filter(|i| i.state.is_up())
         .map(|i| vec![i.id.clone()])
         .unwrap_or_default();
     let goes_with_instance =

@@ -41,6 +41,7 @@ fn state() -> impl Strategy<Value = InstanceState> {
     prop_oneof![
         4 => Just(InstanceState::Running),
         3 => Just(InstanceState::Stopped),
+        2 => Just(InstanceState::NoGpu),
         1 => Just(InstanceState::Released),
     ]
 }
@@ -51,6 +52,7 @@ fn sheet() -> impl Strategy<Value = Sheet> {
         prop_oneof![Just(0u32), Just(60), Just(3600), 0u32..7200],
         stop_policy(),
         prop_oneof![Just(730u32), Just(720), 1u32..1000],
+        known(),
     );
     let network = (
         any::<bool>(),
@@ -74,6 +76,7 @@ fn sheet() -> impl Strategy<Value = Sheet> {
         sheet.billing.minimum_seconds = b.1;
         sheet.billing.stop_policy = b.2;
         sheet.billing.month_hours = b.3;
+        sheet.billing.no_gpu_per_hour = b.4;
         let net = &mut sheet.network;
         net.unit = if n.0 { DataUnit::GiB } else { DataUnit::GB };
         net.egress_per_unit = n.1;

@@ -12,7 +12,7 @@ use jiff::Timestamp;
 use jiff::tz::TimeZone;
 use rust_decimal::Decimal;
 
-use InstanceState::{Released, Running, Stopped};
+use InstanceState::{NoGpu, Released, Running, Stopped};
 
 /// What the rules say the meter shows: the four lines (compute, bandwidth, storage, extras)
 /// accrued and billed, and what it must name as unpriced.
@@ -29,6 +29,7 @@ pub enum Unpriced {
     Egress,
     FixedBandwidth,
     Licence,
+    NoGpu,
 }
 
 /// The changes that count: in time order, and nothing after a release.
@@ -77,6 +78,16 @@ fn pieces(life: &Life, usage: &Usage, at: i64) -> Vec<(i64, i64)> {
 
 pub fn expect(sheet: &Sheet, changes: &[(i64, InstanceState)], usage: &Usage, at: i64) -> Expected {
     let changes = effective(changes);
+    let without_gpus_before = |at: i64| {
+        (0..changes.len()).any(|i| {
+            changes[i].1 == NoGpu
+                && changes[i].0 < at
+                && changes.get(i + 1).is_none_or(|n| n.0 > changes[i].0)
+        })
+    };
+    let no_gpu_unpriced = matches!(usage.terms, ComputeTerms::Hourly { .. })
+        && sheet.billing.no_gpu_per_hour.is_none()
+        && without_gpus_before(at);
     let release = changes
         .iter()
         .find(|(_, s)| *s == Released)
@@ -97,12 +108,20 @@ pub fn expect(sheet: &Sheet, changes: &[(i64, InstanceState)], usage: &Usage, at
     Expected {
         accrued,
         billed,
-        unpriced: unpriced_names(sheet, usage, at),
+        unpriced: {
+            let mut named = unpriced_names(sheet, usage, at);
+            if no_gpu_unpriced {
+                named.insert(Unpriced::NoGpu);
+            }
+            named
+        },
     }
 }
 
-/// Compute accrued and billed: running at the rate, stopped at the stop policy's share; billed,
-/// each run rounded up to the step and at least the minimum, each stop rounded up to the step.
+/// Compute accrued and billed: running at the rate, stopped at the stop policy's share, running
+/// without GPUs at the sheet's no-GPU rate (nothing where it has none); billed, each run rounded
+/// up to the step and at least the minimum, each stop and each run without GPUs rounded up to
+/// the step.
 fn compute(
     sheet: &Sheet,
     terms: ComputeTerms,
@@ -117,6 +136,7 @@ fn compute(
         ComputeTerms::Committed { .. } => return (Decimal::ZERO, Decimal::ZERO),
     };
     let share = sheet.billing.stop_policy.compute_share();
+    let no_gpu = sheet.billing.no_gpu_per_hour.unwrap_or_default();
     let step = i64::from(sheet.billing.step_seconds.max(1));
     let minimum = i64::from(sheet.billing.minimum_seconds);
     let (mut accrued, mut billed) = (Decimal::ZERO, Decimal::ZERO);
@@ -125,6 +145,7 @@ fn compute(
             billed += per_hour * Decimal::from(round_up(len, step).max(minimum));
         }
         Some((Stopped, len)) => billed += per_hour * share * Decimal::from(round_up(len, step)),
+        Some((NoGpu, len)) => billed += no_gpu * Decimal::from(round_up(len, step)),
         _ => {}
     };
     // The stretch of one state still open: it bills when it ends.
@@ -142,6 +163,7 @@ fn compute(
         match state {
             Some(Running) => accrued += per_hour * Decimal::from(to - from),
             Some(Stopped) => accrued += per_hour * share * Decimal::from(to - from),
+            Some(NoGpu) => accrued += no_gpu * Decimal::from(to - from),
             _ => {}
         }
     }
@@ -173,7 +195,12 @@ fn fixed_bandwidth(sheet: &Sheet, usage: &Usage, life: &Life, pieces: &[(i64, i6
     };
     let existing: i64 = pieces
         .iter()
-        .filter(|(from, _)| matches!(state_during(&life.changes, *from), Some(Running | Stopped)))
+        .filter(|(from, _)| {
+            matches!(
+                state_during(&life.changes, *from),
+                Some(Running | Stopped | NoGpu)
+            )
+        })
         .map(|(from, to)| to - from)
         .sum();
     price * mbps * Decimal::from(existing) / month(sheet)
@@ -218,7 +245,7 @@ fn resources(
     }
 }
 
-/// Licences while running and a boot fee on every start.
+/// Licences while running (with GPUs or without) and a boot fee on every power-on, into either.
 fn instance_extras(
     sheet: &Sheet,
     usage: &Usage,
@@ -228,7 +255,7 @@ fn instance_extras(
 ) -> Decimal {
     let running: i64 = pieces
         .iter()
-        .filter(|(from, _)| state_during(&life.changes, *from) == Some(Running))
+        .filter(|(from, _)| matches!(state_during(&life.changes, *from), Some(Running | NoGpu)))
         .map(|(from, to)| to - from)
         .sum();
     let licences = sheet.extras.license_per_hour.unwrap_or_default()
@@ -237,7 +264,9 @@ fn instance_extras(
         / hour();
     let c = &life.changes;
     let starts = (0..c.len())
-        .filter(|&i| c[i].0 <= at && c[i].1 == Running && (i == 0 || c[i - 1].1 != Running))
+        .filter(|&i| {
+            c[i].0 <= at && matches!(c[i].1, Running | NoGpu) && (i == 0 || c[i - 1].1 != c[i].1)
+        })
         .count();
     licences + sheet.extras.boot_fee.unwrap_or_default() * Decimal::from(starts)
 }
@@ -274,6 +303,7 @@ fn price_of(sheet: &Sheet, r: &Resource, state: Option<InstanceState>) -> Option
     let price = match r.kind {
         ResourceKind::SystemDisk | ResourceKind::DataDisk => {
             let class = s.disk.get(r.class.as_deref().unwrap_or("default"))?;
+            // Without GPUs, a disk bills as while running.
             match state {
                 Some(Stopped) => class.when_stopped.unwrap_or(class.per_gib_month),
                 _ => class.per_gib_month,
@@ -282,7 +312,9 @@ fn price_of(sheet: &Sheet, r: &Resource, state: Option<InstanceState>) -> Option
         ResourceKind::Snapshot => s.snapshot?,
         ResourceKind::Image => s.image?,
         ResourceKind::NetworkVolume => s.network_volume?,
-        ResourceKind::PublicIp if state == Some(Running) => x.public_ip_attached_per_hour?,
+        ResourceKind::PublicIp if matches!(state, Some(Running | NoGpu)) => {
+            x.public_ip_attached_per_hour?
+        }
         ResourceKind::PublicIp => x.public_ip_idle_per_hour?,
         ResourceKind::LoadBalancer => x.load_balancer_per_hour?,
         // Metered as the instance, never as a resource: the meter knows no price for it.
