@@ -55,3 +55,10 @@ status-col-power = POWER W
 status-col-temp = TEMP
 status-col-procs = PROCS
 status-findings = findings
+
+# sweep: shut-down instances the platform releases on its own.
+sweep-forced-heading = Shut down, and { $provider } releases them on its own (a start resets the clock):
+sweep-forced-in = released in { $left } ({ $at }), { $days } days after its shutdown
+sweep-forced-due = due now: { $days } days shut down are over
+sweep-forced-erases = erases { $erases }
+sweep-forced-not-checked = shut-down instances

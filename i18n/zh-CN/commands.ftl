@@ -55,3 +55,10 @@ status-col-power = 功率 W
 status-col-temp = 温度
 status-col-procs = 进程
 status-findings = 发现
+
+# sweep: shut-down instances the platform releases on its own.
+sweep-forced-heading = 已关机，{ $provider } 将自动释放（开机可重新计时）：
+sweep-forced-in = { $left } 后释放（{ $at }），即关机满 { $days } 天时
+sweep-forced-due = 已到期：关机已满 { $days } 天
+sweep-forced-erases = 将清除 { $erases }
+sweep-forced-not-checked = 已关机的实例

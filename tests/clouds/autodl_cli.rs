@@ -157,6 +157,38 @@ fn checklist_names_the_private_images_and_stop_is_read_back() {
 }
 
 #[test]
+fn sweep_counts_down_to_the_release_of_each_shut_down_instance() {
+    let peer = Peer::start();
+    let run = Run::new("autodl-sweep");
+    // Shut down twelve days ago, as AutoDL's list says it in China's time: three days left.
+    let twelve_days_ago = jiff::Timestamp::now() - jiff::SignedDuration::from_hours(12 * 24);
+    let shanghai = jiff::tz::TimeZone::fixed(jiff::tz::offset(8));
+    let local = shanghai.to_datetime(twelve_days_ago);
+    let stopped_at = format!("{}+08:00", local.strftime("%Y-%m-%dT%H:%M:%S"));
+    peer.cloud(|c| c.instances[1].stopped_at = stopped_at);
+    let (out, said) = gpumeter(&run, &peer, true, &["sweep", "--json"]);
+    assert_eq!(out.status.code(), Some(3), "the images bill: {said}");
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let pending = json["forced_releases"].as_array().expect("a list");
+    assert_eq!(pending.len(), 1, "only the shut-down one: {said}");
+    assert_eq!(pending[0]["id"], OTHERS[0], "{said}");
+    assert_eq!(pending[0]["after_days"], 15, "{said}");
+    let left = pending[0]["remaining_s"].as_i64().expect("seconds left");
+    assert!((3 * 86_400 - 120..=3 * 86_400).contains(&left), "{said}");
+    assert_eq!(pending[0]["erases"][0], OTHERS[0], "{said}");
+    let (_, said) = gpumeter(&run, &peer, true, &["sweep"]);
+    assert!(
+        said.contains("Shut down, and autodl releases them on its own"),
+        "{said}"
+    );
+    assert!(said.contains(&format!("  {} ", OTHERS[0])), "{said}");
+    assert!(said.contains("released in 2d23h"), "{said}");
+    assert!(said.contains(&format!("erases {}", OTHERS[0])), "{said}");
+    let (_, said) = gpumeter(&run, &peer, true, &["--lang", "zh-CN", "sweep"]);
+    assert!(said.contains("将自动释放"), "{said}");
+}
+
+#[test]
 fn fleet_lists_an_autodl_account() {
     let peer = Peer::start();
     let run = Run::new("autodl-fleet");

@@ -2,7 +2,11 @@
 //! uses, with its monthly cost and age, the dearest first; exit 3 when anything bills. With
 //! `--all-regions`, every region the provider lists for the account, each swept by an adapter
 //! of its own and priced by its own sheet; a region that cannot be swept is listed as not
-//! checked, and counts as billing (exit 3), since what it holds is unknown.
+//! checked, and counts as billing (exit 3), since what it holds is unknown. On a platform that
+//! releases shut-down instances on its own, each one heading for that release is listed with
+//! its countdown (`forced`).
+
+mod forced;
 
 use gpumeter_core::cell::Cell;
 use std::fmt::Write as _;
@@ -23,6 +27,7 @@ use crate::provider::{
     CleanupFilter, LinkedResource, Provider, Sharing, SweepRow, findings, findings_of,
     merge_regions, monthly_totals, rank,
 };
+use crate::t;
 
 /// How many regions are swept at once: each region's calls go to its own endpoint, but a
 /// few dozen at once would only wait on each other.
@@ -48,6 +53,10 @@ pub fn run(cli: &Cli, as_json: bool, all_regions: bool, only: &CleanupFilter) ->
     let mut ctx = Context::load(cli)?;
     let provider = ctx.provider()?;
     let now = Timestamp::now();
+    let sheet_days = ctx
+        .region_sheet()?
+        .and_then(|s| s.billing.released_after_stopped_days);
+    let tz = ctx.config.user_zone().tz;
     let regions = if all_regions {
         let what = format!("listing the regions of the account at {}", provider.name());
         super::progress::run(&what, provider.regions())?
@@ -55,18 +64,30 @@ pub fn run(cli: &Cli, as_json: bool, all_regions: bool, only: &CleanupFilter) ->
     } else {
         None
     };
-    let swept = match regions {
+    let mut swept = match regions {
         None => one(&ctx, provider.as_ref(), only, now)?,
         Some(regions) => every(&mut ctx, provider.name(), regions, only, now)?,
     };
+    let pending = forced::read(provider.as_ref(), sheet_days, now).unwrap_or_else(|why| {
+        swept
+            .not_checked
+            .push((t!("sweep-forced-not-checked").into_owned(), why));
+        None
+    });
     let (totals, unpriced) = monthly_totals(&swept.rows);
     if as_json {
-        emit(
-            &serde_json::to_string_pretty(&document(provider.name(), &swept, &totals, unpriced))
-                .unwrap_or_default(),
-        );
+        let mut doc = document(provider.name(), &swept, &totals, unpriced);
+        doc["forced_releases"] = json!(pending);
+        emit(&serde_json::to_string_pretty(&doc).unwrap_or_default());
     } else {
-        emit(text(&swept, &totals, unpriced).trim_end());
+        let mut out = text(&swept, &totals, unpriced);
+        out.push_str(&forced::text(
+            pending.as_deref().unwrap_or_default(),
+            provider.name(),
+            now,
+            &tz,
+        ));
+        emit(out.trim_end());
     }
     Ok(if swept.rows.is_empty() && swept.not_checked.is_empty() {
         ExitCode::SUCCESS
