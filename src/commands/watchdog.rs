@@ -104,15 +104,7 @@ pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
     if let Some(warning) = crate::files::open_to_others(&ctx.data_dir) {
         super::emit_err(&format!("gpumeter: warning: {warning}"));
     }
-    let mut idle = ctx.config.idle.clone();
-    if let Some(after) = &args.idle_after {
-        idle.after =
-            parse_duration(after).map_err(|e| Failure::bad_input(format!("--idle-after: {e}")))?;
-    }
-    if let Some(policy) = &args.on_idle {
-        idle.on_idle =
-            parse_policy(policy).map_err(|e| Failure::bad_input(format!("--on-idle: {e}")))?;
-    }
+    let idle = idle_config(&ctx, args)?;
     let tracker = IdleTracker::new(idle.rule());
     let notifier = Notifier::new(&ctx.config.notify, Some(instance.clone())).ok();
     let budget = budget(&ctx, provider.as_ref());
@@ -135,6 +127,7 @@ pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
         wall: std::sync::Arc::new(Timestamp::now),
         budget,
         balance,
+        released_after_stopped_days: kept_stopped_days(&ctx),
     };
     // One thread: the loop waits on its interval, the ledger and the provider in turn.
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -362,6 +355,28 @@ pub fn spawn_detached(data_dir: &Path, passthrough: &[String]) -> std::io::Resul
     .stdout(log)
     .stderr(err)
     .spawn()
+}
+
+/// The config's idle rule with `--idle-after` and `--on-idle` over it.
+fn idle_config(ctx: &Context, args: &WatchdogArgs) -> Result<crate::config::IdleConfig, Failure> {
+    let mut idle = ctx.config.idle.clone();
+    if let Some(after) = &args.idle_after {
+        idle.after =
+            parse_duration(after).map_err(|e| Failure::bad_input(format!("--idle-after: {e}")))?;
+    }
+    if let Some(policy) = &args.on_idle {
+        idle.on_idle =
+            parse_policy(policy).map_err(|e| Failure::bad_input(format!("--on-idle: {e}")))?;
+    }
+    Ok(idle)
+}
+
+/// The sheet's `released_after_stopped_days`, where it states them.
+fn kept_stopped_days(ctx: &Context) -> Option<u32> {
+    ctx.region_sheet()
+        .ok()
+        .flatten()
+        .and_then(|s| s.billing.released_after_stopped_days)
 }
 
 #[cfg(test)]

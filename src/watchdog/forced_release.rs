@@ -28,16 +28,22 @@ impl ForcedReleaseAlerts {
         inventory: &Inventory,
         now: Timestamp,
     ) {
-        if let Some((key, text)) = self.due(inventory, now) {
+        if let Some((key, text)) = self.due(inventory, w.released_after_stopped_days, now) {
             record(w, EventRecord::alert(now, EventLevel::Warn, text.clone()));
             notify(w, alerts, Level::Warn, &key, &text);
         }
     }
 
-    /// The alert's key and words, the first time its threshold is crossed.
-    fn due(&mut self, inventory: &Inventory, now: Timestamp) -> Option<(String, String)> {
+    /// The alert's key and words, the first time its threshold is crossed. `sheet_days` is the
+    /// sheet's `released_after_stopped_days`, which wins over the platform's own rule.
+    fn due(
+        &mut self,
+        inventory: &Inventory,
+        sheet_days: Option<u32>,
+        now: Timestamp,
+    ) -> Option<(String, String)> {
         let instance = inventory.instance.as_ref()?;
-        let forced = ForcedRelease::of(instance, None)?;
+        let forced = ForcedRelease::of(instance, sheet_days)?;
         let alert = forced.alert(now)?;
         if !self.sent.insert(alert.key.clone()) {
             return None;
@@ -92,21 +98,41 @@ mod tests {
         let inventory = stopped_at(stop);
         let day = SignedDuration::from_hours(24);
         let mut alerts = ForcedReleaseAlerts::default();
-        assert_eq!(alerts.due(&inventory, stop + day * 11), None);
+        assert_eq!(alerts.due(&inventory, None, stop + day * 11), None);
         let (three, text) = alerts
-            .due(&inventory, stop + day * 12)
+            .due(&inventory, None, stop + day * 12)
             .expect("three days left");
         assert!(text.contains("autodl releases pro-1 in 3d0h"), "{text}");
         assert_eq!(
-            alerts.due(&inventory, stop + day * 12 + day / 2),
+            alerts.due(&inventory, None, stop + day * 12 + day / 2),
             None,
             "sent once"
         );
-        let (one, _) = alerts.due(&inventory, stop + day * 14).expect("a day left");
+        let (one, _) = alerts
+            .due(&inventory, None, stop + day * 14)
+            .expect("a day left");
         assert_ne!(three, one);
-        assert_eq!(alerts.due(&inventory, stop + day * 14 + day / 4), None);
+        assert_eq!(
+            alerts.due(&inventory, None, stop + day * 14 + day / 4),
+            None
+        );
         // Started and shut down again: a new shutdown, a new countdown and its alerts.
         let again = stopped_at(stop + day * 14 + day / 2);
-        assert!(alerts.due(&again, stop + day * 27).is_some());
+        assert!(alerts.due(&again, None, stop + day * 27).is_some());
+    }
+
+    #[test]
+    fn a_sheet_that_states_other_days_wins_over_the_platform_rule() {
+        let stop = fixture_now();
+        let inventory = stopped_at(stop);
+        let day = SignedDuration::from_hours(24);
+        let mut alerts = ForcedReleaseAlerts::default();
+        // Seven days kept: three days before is day four, where the platform's 15 say nothing.
+        assert_eq!(alerts.due(&inventory, None, stop + day * 4), None);
+        let (_, text) = alerts
+            .due(&inventory, Some(7), stop + day * 4)
+            .expect("three days left of seven");
+        assert!(text.contains("in 3d0h"), "{text}");
+        assert!(text.contains("7 days after its shutdown"), "{text}");
     }
 }

@@ -71,6 +71,9 @@ pub struct Watch {
     /// The balance guard, for a provider that bills a prepaid balance; `None` where neither a
     /// floor is set nor a sheet prices the burn.
     pub balance: Option<super::balance::WatchBalance>,
+    /// The sheet's `released_after_stopped_days`: how long the platform keeps the instance shut
+    /// down before it releases it, where the sheet says (else the platform's own rule).
+    pub released_after_stopped_days: Option<u32>,
 }
 
 /// How the watch ended.

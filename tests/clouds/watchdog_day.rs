@@ -169,6 +169,7 @@ fn a_day_watching_an_untouched_instance_asks_ec2_at_most_300_times() {
             wall: Arc::new(wall),
             budget: None,
             balance: None,
+            released_after_stopped_days: None,
         };
         let sim = demo_simulator("training");
         let ended = tokio::time::timeout(DAY, watch(w, sim.clone(), sim)).await;

@@ -51,6 +51,7 @@ fn watchdog(dir: &Path, cash: Decimal, floor: Decimal, hooks: &NotifyConfig) -> 
         started_by: None,
         wall: Arc::new(Timestamp::now),
         budget: None,
+        released_after_stopped_days: None,
         balance: Some(WatchBalance::new(
             Some((floor, None)),
             OnExpiry::Stop,

@@ -143,6 +143,7 @@ fn watchdog_with(dir: &Path, wall: WallClock, budget: WatchBudget, hooks: &Notif
         wall,
         budget: Some(budget),
         balance: None,
+        released_after_stopped_days: None,
     }
 }
 

@@ -73,6 +73,7 @@ async fn calls(dir: &Path, inventory_every: Duration, run: Duration) -> (usize, 
         wall: Arc::new(Timestamp::now),
         budget: None,
         balance: None,
+        released_after_stopped_days: None,
     };
     let sim = demo_simulator("training");
     let ended = tokio::time::timeout(run, watch(w, sim.clone(), sim)).await;

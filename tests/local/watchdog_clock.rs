@@ -66,6 +66,7 @@ fn watchdog(
         wall,
         budget: None,
         balance: None,
+        released_after_stopped_days: None,
     };
     (w, instance)
 }

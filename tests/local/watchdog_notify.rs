@@ -53,6 +53,7 @@ fn watchdog(dir: &Path, deadline: Timestamp, policy: OnExpiry, hooks: &NotifyCon
         wall: Arc::new(Timestamp::now),
         budget: None,
         balance: None,
+        released_after_stopped_days: None,
     }
 }
 
