@@ -62,3 +62,10 @@ sweep-forced-in = released in { $left } ({ $at }), { $days } days after its shut
 sweep-forced-due = due now: { $days } days shut down are over
 sweep-forced-erases = erases { $erases }
 sweep-forced-not-checked = shut-down instances
+
+# The burn a prepaid balance is drawn down by, where it leaves something out.
+burn-this-instance-only = (this instance only; other instances not counted)
+burn-uncounted = ({ $count ->
+    [one] { $count } other running instance
+   *[other] { $count } other running instances
+} not priced, not counted)

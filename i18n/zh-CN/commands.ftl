@@ -62,3 +62,7 @@ sweep-forced-in = { $left } 后释放（{ $at }），即关机满 { $days } 天�
 sweep-forced-due = 已到期：关机已满 { $days } 天
 sweep-forced-erases = 将清除 { $erases }
 sweep-forced-not-checked = 已关机的实例
+
+# The burn a prepaid balance is drawn down by, where it leaves something out.
+burn-this-instance-only = （仅本实例；未计入其他实例）
+burn-uncounted = （另有 { $count } 个运行中的实例无价格，未计入）

@@ -301,6 +301,11 @@ fn spawn_inventory(
             {
                 break;
             }
+            if let Some(listed) = last.account().filter(|_| fresh)
+                && tx.send(Event::Account(listed.to_vec())).await.is_err()
+            {
+                break;
+            }
         }
     })
 }

@@ -9,7 +9,7 @@
 
 use std::time::Duration;
 
-use super::{Balance, Inventory, Provider, ProviderError};
+use super::{Balance, InstanceInfo, Inventory, Provider, ProviderError};
 use crate::meter::InstanceState;
 
 /// What a look at the instance found.
@@ -101,10 +101,13 @@ pub async fn ask(
 /// The last full inventory read, kept so that a look can tell whether to read it all again:
 /// the one place the watchdog, the cockpit and `serve` remember it. A prepaid balance is read
 /// with each full inventory and never between: the balance guard sees it at the same pace.
+/// Where there is one, the account's instances are listed with it, since every instance up
+/// draws on the same balance.
 #[derive(Debug, Default)]
 pub struct LastRead {
     inventory: Option<Inventory>,
     balance: Option<Balance>,
+    account: Option<Vec<InstanceInfo>>,
 }
 
 impl LastRead {
@@ -116,6 +119,12 @@ impl LastRead {
     /// A read that failed leaves the one before it (one inventory interval older).
     pub fn balance(&self) -> Option<&Balance> {
         self.balance.as_ref()
+    }
+
+    /// The account's instances as listed with the last balance; `None` where the provider
+    /// keeps no balance or the list was never read. A list that failed leaves the one before.
+    pub fn account(&self) -> Option<&[InstanceInfo]> {
+        self.account.as_deref()
     }
 
     /// [`ask`] against the last read, which a fresh read replaces; with a fresh read, the
@@ -130,6 +139,11 @@ impl LastRead {
             self.inventory = Some(inventory.clone());
             if let Ok(balance) = provider.balance().await {
                 self.balance = balance;
+            }
+            if self.balance.is_some()
+                && let Ok(listed) = provider.instances().await
+            {
+                self.account = Some(listed.into_iter().map(|d| d.instance).collect());
             }
         }
         Some(read)

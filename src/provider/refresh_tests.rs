@@ -48,6 +48,7 @@ struct Counted {
     looks: AtomicUsize,
     reads: AtomicUsize,
     balances: AtomicUsize,
+    listings: AtomicUsize,
 }
 
 #[async_trait]
@@ -72,6 +73,16 @@ impl Provider for Counted {
     async fn act(&self, _action: &Action) -> Result<ActionReport, ProviderError> {
         Err(ProviderError::unsupported("counted", "act"))
     }
+    async fn instances(&self) -> Result<Vec<crate::provider::Discovered>, ProviderError> {
+        self.listings.fetch_add(1, Ordering::SeqCst);
+        let instance = self.inventory.instance.clone().expect("the demo instance");
+        Ok(vec![crate::provider::Discovered {
+            instance,
+            resources: Vec::new(),
+            deadline: None,
+            tags: std::collections::BTreeMap::new(),
+        }])
+    }
     async fn balance(&self) -> Result<Option<Balance>, ProviderError> {
         let n = self.balances.fetch_add(1, Ordering::SeqCst);
         let cash = rust_decimal::Decimal::from(100 - i64::try_from(n).unwrap());
@@ -94,6 +105,7 @@ async fn counted(look: Look) -> Counted {
         looks: AtomicUsize::new(0),
         reads: AtomicUsize::new(0),
         balances: AtomicUsize::new(0),
+        listings: AtomicUsize::new(0),
     }
 }
 
@@ -178,4 +190,7 @@ async fn the_balance_is_read_with_each_full_inventory_and_never_at_a_look() {
         cloud.reads.load(Ordering::SeqCst),
         cloud.balances.load(Ordering::SeqCst)
     );
+    // The account is listed with each balance, for the burn of every instance that draws on it.
+    assert_eq!(cloud.listings.load(Ordering::SeqCst), 2);
+    assert_eq!(last.account().map(<[_]>::len), Some(1));
 }

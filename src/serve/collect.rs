@@ -6,12 +6,13 @@ use std::time::Duration;
 use jiff::Timestamp;
 
 use super::snapshot::{BalanceFacts, CostFacts, GuardFacts, InstanceFacts, Snapshot, Target};
-use crate::guard::{BalanceOutlook, Burn, BurnScope};
+use crate::guard::{BalanceOutlook, BurnScope};
 use crate::guard::{IdleRule, IdleTracker};
 use crate::ledger::guard::GuardState;
 use crate::meter::InstanceState;
 use crate::provider::Inventory;
 use crate::spend::Spend;
+use crate::spend::burn_of_account;
 use crate::telemetry::{GpuRound, HostSample, Telemetry};
 
 /// A watchdog whose last heartbeat is older than this counts as dead.
@@ -39,6 +40,8 @@ pub enum Input {
     Guard(Option<GuardState>),
     /// A prepaid balance, read with a full inventory at this instant.
     Balance(crate::provider::Balance, Timestamp),
+    /// The account's instances, listed with the balance: what else draws on it.
+    Account(Vec<crate::provider::InstanceInfo>),
 }
 
 impl From<Telemetry> for Input {
@@ -63,6 +66,7 @@ pub struct Collector {
     config_deadline: Option<Timestamp>,
     guard: Option<GuardState>,
     balance: Option<(crate::provider::Balance, Timestamp)>,
+    account: Option<Vec<crate::provider::InstanceInfo>>,
 }
 
 impl Collector {
@@ -81,6 +85,7 @@ impl Collector {
             config_deadline,
             guard: None,
             balance: None,
+            account: None,
         }
     }
 
@@ -133,6 +138,7 @@ impl Collector {
             }
             Input::Guard(guard) => self.guard = guard,
             Input::Balance(balance, at) => self.balance = Some((balance, at)),
+            Input::Account(listed) => self.account = Some(listed),
         }
     }
 
@@ -200,13 +206,19 @@ impl Collector {
 }
 
 impl Collector {
-    /// The balance as last read, and the seconds it lasts from `now` at this instance's burn
+    /// The balance as last read, and the seconds it lasts from `now` at the account's burn
     /// (reckoned from when it was read).
     fn balance_facts(&self, now: Timestamp) -> Option<BalanceFacts> {
         let (balance, read_at) = self.balance.as_ref()?;
-        let burn = self.spend.reading.as_ref().map(|r| Burn {
-            per_hour: r.accrual.burn_per_hour.total(),
-            scope: BurnScope::ThisInstance,
+        let this_id = self.target.instance_id.as_str();
+        let sheet = self.spend.pricing.as_ref().map(|p| &p.sheet);
+        let burn = self.spend.reading.as_ref().map(|r| {
+            burn_of_account(
+                r.accrual.burn_per_hour.total(),
+                this_id,
+                sheet,
+                self.account.as_deref(),
+            )
         });
         let outlook = burn.and_then(|b| BalanceOutlook::new(balance.clone(), b, *read_at).ok());
         Some(BalanceFacts {
@@ -216,7 +228,10 @@ impl Collector {
                 .as_ref()
                 .and_then(|o| o.left(now))
                 .map(|d| d.as_secs_f64()),
-            scope: "this_instance",
+            scope: match outlook.as_ref().map(|o| o.burn.scope) {
+                Some(BurnScope::Account) => "account",
+                _ => "this_instance",
+            },
         })
     }
 

@@ -119,6 +119,11 @@ fn spawn_inventory(
             {
                 break;
             }
+            if let Some(listed) = last.account().filter(|_| fresh)
+                && tx.send(Input::Account(listed.to_vec())).await.is_err()
+            {
+                break;
+            }
         }
     })
 }

@@ -9,25 +9,25 @@ use crate::guard::BalanceOutlook;
 /// "29.29 CNY · runs out in 11h40m at 2.51 CNY/h"; a burn of this instance alone is said as a
 /// bound ("≤ 11h40m at ≥ 2.51 CNY/h (this instance only; ...)").
 pub fn line(o: &BalanceOutlook, now: Timestamp) -> String {
-    let scope = o.burn.scope;
+    let burn = &o.burn;
     let Some(left) = o.left(now) else {
         return format!("{} · nothing burns now", o.balance.line());
     };
     format!(
         "{} · runs out in {}{} at {}{}/h{}",
         o.balance.line(),
-        scope.at_most(),
+        burn.at_most(),
         short_duration(left),
-        scope.at_least(),
+        burn.at_least(),
         o.burn.per_hour,
-        scope.note()
+        burn.note()
     )
 }
 
 /// The cockpit's cell: "11h40m left", "≤ 11h40m left", or "no burn".
 pub fn left_short(o: &BalanceOutlook, now: Timestamp) -> String {
     match o.left(now) {
-        Some(left) => format!("{}{} left", o.burn.scope.at_most(), short_duration(left)),
+        Some(left) => format!("{}{} left", o.burn.at_most(), short_duration(left)),
         None => "no burn".into(),
     }
 }
@@ -50,6 +50,7 @@ mod tests {
         let burn = Burn {
             per_hour: cny(burn),
             scope,
+            uncounted: (scope == BurnScope::Account).then_some(0),
         };
         BalanceOutlook::new(balance, burn, Timestamp::UNIX_EPOCH).unwrap()
     }

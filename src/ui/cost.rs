@@ -261,14 +261,23 @@ fn meter(app: &App, pricing: &Pricing, reading: &SpendReading, theme: &Theme) ->
     }
 }
 
-/// "208.51 USD · ≤ 7h28m left": the balance as read, lasting from its reading at this
-/// instance's burn; warned under 6 hours, over under 1.
+/// "208.51 USD · ≤ 7h28m left": the balance as read, lasting from its reading at the
+/// account's burn (a bound where only this instance's is known); warned under 6 hours, over
+/// under 1.
 fn balance(app: &App, reading: &SpendReading, theme: &Theme) -> Option<Budget> {
     let (balance, read_at) = app.balance.as_ref()?;
-    let burn = crate::guard::Burn {
-        per_hour: reading.accrual.burn_per_hour.total(),
-        scope: crate::guard::BurnScope::ThisInstance,
-    };
+    let this_id = app
+        .cloud
+        .inventory
+        .as_ref()
+        .and_then(|i| i.instance.as_ref())
+        .map_or("", |i| i.id.as_str());
+    let burn = crate::spend::burn_of_account(
+        reading.accrual.burn_per_hour.total(),
+        this_id,
+        app.spend.pricing.as_ref().map(|p| &p.sheet),
+        app.account.as_deref(),
+    );
     let Ok(outlook) = crate::guard::BalanceOutlook::new(balance.clone(), burn, *read_at) else {
         return Some(Budget {
             fraction: None,

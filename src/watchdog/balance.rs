@@ -12,11 +12,12 @@ use super::budget::{LimitDeadline, limit_deadline, word};
 use super::run::{Watch, notify, record};
 use crate::app::Level;
 use crate::config::OnExpiry;
-use crate::guard::{BalanceAlert, BalanceOutlook, BalanceWatch, Burn, BurnScope};
+use crate::guard::{BalanceAlert, BalanceOutlook, BalanceWatch, Burn};
 use crate::ledger::{EventLevel, EventRecord, GuardState};
 use crate::money::{CurrencyMismatch, Money};
 use crate::notify::Queue;
-use crate::provider::{Balance, Inventory};
+use crate::provider::{Balance, InstanceInfo, Inventory};
+use crate::spend::burn_of_account;
 use crate::spend::{Pricing, Spend};
 
 /// The floor, what to do at it, and the meter that prices this instance's burn.
@@ -52,35 +53,32 @@ impl WatchBalance {
         self.floor.is_some() && self.on_balance != OnExpiry::Alert
     }
 
-    /// This instance's burn by the last inventory: a lower bound of the account's.
+    /// This instance's burn by the last inventory, with the account's other instances where
+    /// they were `listed`.
     fn burn(
         &mut self,
-        inventory: &Inventory,
+        (inventory, listed): (&Inventory, Option<&[InstanceInfo]>),
         now: Timestamp,
         currency: crate::money::Currency,
     ) -> Burn {
-        let per_hour = self
-            .spend
-            .as_mut()
-            .and_then(|spend| {
-                spend.record_inventory(inventory, now);
-                spend.recompute(Some(inventory), now, None);
-                spend
-                    .reading
-                    .as_ref()
-                    .map(|r| r.accrual.burn_per_hour.total())
-            })
-            .unwrap_or(Money::zero(currency));
-        Burn {
-            per_hour,
-            scope: BurnScope::ThisInstance,
-        }
+        let this_id = inventory.instance.as_ref().map_or("", |i| i.id.as_str());
+        let Some(spend) = self.spend.as_mut() else {
+            return Burn::this_instance(Money::zero(currency));
+        };
+        spend.record_inventory(inventory, now);
+        spend.recompute(Some(inventory), now, None);
+        let this = spend
+            .reading
+            .as_ref()
+            .map_or(Money::zero(currency), |r| r.accrual.burn_per_hour.total());
+        let sheet = spend.pricing.as_ref().map(|p| &p.sheet);
+        burn_of_account(this, this_id, sheet, listed)
     }
 
     fn check(
         &mut self,
         balance: &Balance,
-        inventory: &Inventory,
+        read: (&Inventory, Option<&[InstanceInfo]>),
         now: Timestamp,
     ) -> Result<Vec<BalanceAlert>, CurrencyMismatch> {
         let currency = balance.available.currency;
@@ -89,7 +87,7 @@ impl WatchBalance {
                 .floor
                 .map(|(amount, of)| Money::new(amount, of.unwrap_or(currency)));
         }
-        let burn = self.burn(inventory, now, currency);
+        let burn = self.burn(read, now, currency);
         let outlook = BalanceOutlook::new(balance.clone(), burn, now)?;
         self.watch.check(&outlook, now)
     }
@@ -100,13 +98,13 @@ impl WatchBalance {
 pub(super) fn check(
     w: &mut Watch,
     alerts: Option<&Queue>,
-    (balance, inventory): (&Balance, &Inventory),
+    (balance, inventory, listed): (&Balance, &Inventory, Option<&[InstanceInfo]>),
     guard: Option<&GuardState>,
     now: Timestamp,
 ) -> Option<LimitDeadline> {
     let guarded = w.balance.as_mut()?;
     let on_balance = guarded.on_balance;
-    let said = match guarded.check(balance, inventory, now) {
+    let said = match guarded.check(balance, (inventory, listed), now) {
         Ok(said) => said,
         Err(e) => {
             w.balance = None;

@@ -395,7 +395,13 @@ impl LastInventory {
         // The balance is new only with a full inventory: checked then, and only then.
         if fresh
             && let (Some(balance), Some(inventory)) = (self.read.balance(), self.read.inventory())
-            && let Some(floor) = super::balance::check(w, alerts, (balance, inventory), guard, now)
+            && let Some(floor) = super::balance::check(
+                w,
+                alerts,
+                (balance, inventory, self.read.account()),
+                guard,
+                now,
+            )
         {
             guardian.limit_reached(floor.deadline, floor.why);
         }

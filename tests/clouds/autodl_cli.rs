@@ -101,6 +101,53 @@ fn the_no_gpu_mode_bills_its_own_rate_and_expects_no_gpu() {
 }
 
 #[test]
+fn the_balance_runs_out_at_the_whole_accounts_burn() {
+    let peer = Peer::start();
+    let run = Run::new("autodl-account-burn");
+    let sheet = run.dir.join("mine.toml");
+    let sku = |name: &str, price: &str| {
+        format!(
+            "[[sku]]\nname = \"{name}\"\ngpu_model = \"GPU\"\ngpu_count = 1\n\
+             gpu_memory_gib = 48\non_demand_per_hour = \"{price}\"\n"
+        )
+    };
+    let head = "extends = \"autodl\"\nid = \"autodl-mine\"\n";
+    std::fs::write(
+        run.dir.join("config.toml"),
+        format!("[pricing]\nsheet = {:?}\n", sheet.display().to_string()),
+    )
+    .unwrap();
+    // This instance priced, the other one running (two v-48g cards) not: a bound, said so.
+    std::fs::write(&sheet, format!("{head}{}", sku("pro6000-p", "5.98"))).unwrap();
+    let (out, said) = gpumeter(&run, &peer, true, &["status", "--json"]);
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let burn = &json["balance_burn_per_hour"];
+    assert_eq!(burn["amount"], "5.98", "{said}");
+    assert_eq!(burn["scope"], "this_instance", "{said}");
+    assert_eq!(burn["uncounted_instances"], 1, "{said}");
+    let (_, said) = gpumeter(&run, &peer, true, &["status"]);
+    assert!(
+        said.contains("at ≥ 5.98 CNY/h (1 other running instance not priced, not counted)"),
+        "{said}"
+    );
+    // Both priced: the account's burn, and the balance runs out sooner.
+    let both = format!(
+        "{head}{}{}",
+        sku("pro6000-p", "5.98"),
+        sku("2xv-48g", "4.40")
+    );
+    std::fs::write(&sheet, both).unwrap();
+    let (out, said) = gpumeter(&run, &peer, true, &["status", "--json"]);
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let burn = &json["balance_burn_per_hour"];
+    assert_eq!(burn["amount"], "10.38", "{said}");
+    assert_eq!(burn["scope"], "account", "{said}");
+    assert_eq!(burn["uncounted_instances"], 0, "{said}");
+    let (_, said) = gpumeter(&run, &peer, true, &["status"]);
+    assert!(said.contains("runs out in 2h49m at 10.38 CNY/h"), "{said}");
+}
+
+#[test]
 fn status_json_has_a_null_balance_where_the_provider_keeps_none() {
     let run = Run::new("autodl-demo-balance");
     let out = crate::common::gpumeter()

@@ -15,12 +15,14 @@ use crate::money::Money;
 use crate::pricing::{Sheet, Sku};
 
 mod account;
+mod account_burn;
 pub mod per_minute;
 mod sheet_choice;
 pub use account::{
     Account, CostCents, Recorded, RecordedMeter, WindowCost, account, recorded_account,
     unpriced_leftover,
 };
+pub use account_burn::{OthersBurn, burn_of_account, others_burn};
 pub use sheet_choice::{SheetChoice, choose_sheet, sheet_for_region};
 
 /// Traffic samples newer than this stay one per sample; older ones merge per hour.

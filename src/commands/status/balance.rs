@@ -8,7 +8,9 @@ use serde::Serialize;
 use crate::commands::block_on;
 use crate::guard::{BalanceOutlook, Burn, BurnScope};
 use crate::money::Money;
+use crate::pricing::Sheet;
 use crate::provider::{Balance, Provider};
+use crate::spend::{OthersBurn, others_burn};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct BalanceJson {
@@ -40,46 +42,73 @@ pub struct BalanceBurnJson {
     pub amount: String,
     pub currency: String,
     pub scope: BurnScope,
+    /// Where the account was listed, how many of its running instances no price was found
+    /// for (left out, so the burn is a lower bound); `null` where it was not listed.
+    pub uncounted_instances: Option<usize>,
 }
 
-/// The balance, or why it could not be read (one line, without secrets: the adapter's error).
-pub fn read(provider: &dyn Provider) -> (Option<Balance>, Option<String>) {
-    match block_on(provider.balance()) {
+/// What `status` read of a prepaid account.
+#[derive(Debug, Default)]
+pub struct Read {
+    pub balance: Option<Balance>,
+    /// Why the balance could not be read (one line, without secrets: the adapter's error).
+    pub error: Option<String>,
+    /// The account's other instances that are up, priced by `sheet`; `None` where the account
+    /// was not listed (no balance, no sheet, or the list failed).
+    pub others: Option<OthersBurn>,
+}
+
+/// The balance, and where there is one and a sheet, the burn of the account's other instances
+/// (one listing of the account, made only for a provider that keeps a balance).
+pub fn read(provider: &dyn Provider, sheet: Option<&Sheet>, this_id: &str) -> Read {
+    let (balance, error) = match block_on(provider.balance()) {
         Ok(Ok(found)) => (found, None),
         Ok(Err(e)) => (None, Some(e.to_string())),
         Err(f) => (None, Some(f.message)),
+    };
+    let others = sheet.filter(|_| balance.is_some()).and_then(|sheet| {
+        let listed = block_on(provider.instances()).ok()?.ok()?;
+        Some(others_burn(
+            sheet,
+            this_id,
+            listed.iter().map(|d| &d.instance),
+        ))
+    });
+    Read {
+        balance,
+        error,
+        others,
     }
 }
 
-/// When `balance` runs out at this instance's `burn` (all `status` knows of the account), or
-/// `None` without a burn or with one in another currency.
-pub fn outlook(balance: &Balance, burn: Option<Money>, now: Timestamp) -> Option<BalanceOutlook> {
-    let burn = Burn {
-        per_hour: burn?,
-        scope: BurnScope::ThisInstance,
-    };
+/// When `balance` runs out at the account's burn (this instance's `burn` and the `others`'),
+/// or `None` without a burn or with one in another currency.
+pub fn outlook(
+    balance: &Balance,
+    burn: Option<Money>,
+    others: Option<OthersBurn>,
+    now: Timestamp,
+) -> Option<BalanceOutlook> {
+    let burn = Burn::account(burn?, others).ok()?;
     BalanceOutlook::new(balance.clone(), burn, now).ok()
 }
 
 impl super::cloud::CloudJson {
     /// Fills the balance fields from what was read at `now`.
-    pub fn set_balance(
-        &mut self,
-        (balance, error): (Option<Balance>, Option<String>),
-        now: Timestamp,
-    ) {
-        self.balance_error = error;
-        let Some(balance) = balance else {
+    pub fn set_balance(&mut self, read: Read, now: Timestamp) {
+        self.balance_error = read.error;
+        let Some(balance) = read.balance else {
             return;
         };
         let mut json = BalanceJson::from(&balance);
-        if let Some(o) = outlook(&balance, self.burn, now) {
+        if let Some(o) = outlook(&balance, self.burn, read.others, now) {
             json.line = crate::ui::balance::line(&o, now);
             self.balance_runs_out_at = o.runs_out_at.map(|t| t.to_string());
             self.balance_burn_per_hour = Some(BalanceBurnJson {
                 amount: o.burn.per_hour.amount.normalize().to_string(),
                 currency: o.burn.per_hour.currency.to_string(),
                 scope: o.burn.scope,
+                uncounted_instances: o.burn.uncounted,
             });
         }
         self.balance = Some(json);

@@ -141,7 +141,9 @@ pub fn read(ctx: &Context, now: Timestamp) -> Result<CloudJson, Failure> {
         now,
     );
     json.unknown_resources = provider.gaps();
-    json.set_balance(super::balance::read(provider.as_ref()), now);
+    let this_id = inventory.instance.as_ref().map_or("", |i| i.id.as_str());
+    let sheet = pricing.as_ref().map(|p| &p.sheet);
+    json.set_balance(super::balance::read(provider.as_ref(), sheet, this_id), now);
     json.price_source = price_source;
     let keys_expire = provider.keys_expire();
     json.keys_expire_at = keys_expire.map(|t| t.to_string());

@@ -346,6 +346,9 @@ pub struct App {
     /// A prepaid balance and when it was read (with a full inventory); `None` where the
     /// provider keeps none.
     pub balance: Option<(crate::money::Balance, Timestamp)>,
+    /// The account's instances as last listed with the balance, so the balance runs out at
+    /// the whole account's burn; `None` where they were not listed.
+    pub account: Option<Vec<crate::cloud::InstanceInfo>>,
     /// The monthly budget: spend this month across instances, from the ledger, plus this run's.
     pub month_budget: Option<MonthBudget>,
     /// The checkpoint watch, when `[checkpoint] path` is set.
@@ -390,6 +393,7 @@ impl App {
             interruption: None,
             budget: None,
             balance: None,
+            account: None,
             month_budget: None,
             checkpoint: None,
             idle: None,

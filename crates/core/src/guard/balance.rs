@@ -25,41 +25,49 @@ pub const DEFAULT_HOURS_LEFT: [u32; 3] = [24, 6, 1];
 pub enum BurnScope {
     /// Every running instance of the account.
     Account,
-    /// This instance alone: the account may burn more (its other instances are unknown).
+    /// A lower bound: this instance alone (the account's others unknown), or the account
+    /// less the running instances no price was found for.
     ThisInstance,
 }
 
-impl BurnScope {
-    /// "" for the account's, or what the figure leaves out.
-    pub fn note(self) -> &'static str {
-        match self {
-            BurnScope::Account => "",
-            BurnScope::ThisInstance => " (this instance only; other instances not counted)",
+/// What draws the balance down, an hour ([`Burn::account`], [`Burn::this_instance`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Burn {
+    pub per_hour: Money,
+    pub scope: BurnScope,
+    /// Where the account's instances were listed, how many running ones no price was found
+    /// for; `None` where only this instance is known.
+    pub uncounted: Option<usize>,
+}
+
+impl Burn {
+    /// "" for the whole account's, or what the figure leaves out.
+    pub fn note(&self) -> String {
+        match (self.scope, self.uncounted) {
+            (BurnScope::Account, _) => String::new(),
+            // Fluent trims the space that sets the note off from the amount.
+            (BurnScope::ThisInstance, Some(n)) => {
+                format!(" {}", crate::t!("burn-uncounted", count = n))
+            }
+            (BurnScope::ThisInstance, None) => format!(" {}", crate::t!("burn-this-instance-only")),
         }
     }
 
     /// "≥ " where the burn is a lower bound, for the amount.
-    pub fn at_least(self) -> &'static str {
-        match self {
+    pub fn at_least(&self) -> &'static str {
+        match self.scope {
             BurnScope::Account => "",
             BurnScope::ThisInstance => "≥ ",
         }
     }
 
     /// "≤ " where the run-out time is an upper bound, for the time left.
-    pub fn at_most(self) -> &'static str {
-        match self {
+    pub fn at_most(&self) -> &'static str {
+        match self.scope {
             BurnScope::Account => "",
             BurnScope::ThisInstance => "≤ ",
         }
     }
-}
-
-/// What draws the balance down, an hour.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Burn {
-    pub per_hour: Money,
-    pub scope: BurnScope,
 }
 
 /// When `available` reaches zero at `burn` from `now`: `now` when nothing is left, `None` when
@@ -136,9 +144,9 @@ impl BalanceAlert {
                 ..
             } => format!(
                 "balance: under {hours}h of burn left ({available} at {}{}/h{})",
-                burn.scope.at_least(),
+                burn.at_least(),
                 burn.per_hour,
-                burn.scope.note()
+                burn.note()
             ),
             BalanceAlert::Floor { available, floor } => {
                 format!("balance: {available}, at or under the floor of {floor}")

@@ -20,6 +20,7 @@ fn outlook(available: Decimal, burn: Decimal, now: Timestamp) -> BalanceOutlook 
     let burn = Burn {
         per_hour: cny(burn),
         scope: BurnScope::Account,
+        uncounted: Some(0),
     };
     BalanceOutlook::new(balance, burn, now).unwrap()
 }
@@ -112,10 +113,7 @@ fn the_floor_is_said_once_and_again_after_a_top_up() {
 
 #[test]
 fn a_burn_of_this_instance_alone_is_said_as_a_bound() {
-    let burn = Burn {
-        per_hour: cny(dec!(2.5)),
-        scope: BurnScope::ThisInstance,
-    };
+    let burn = Burn::this_instance(cny(dec!(2.5)));
     let alert = BalanceAlert::HoursLeft {
         hours: 6,
         at: ts(0),

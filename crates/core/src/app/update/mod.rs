@@ -51,6 +51,8 @@ pub enum Event {
     Inventory(Result<Inventory, ProviderError>),
     /// A prepaid balance, read with a full inventory at this instant.
     Balance(crate::money::Balance, Timestamp),
+    /// The account's instances, listed with the balance: what else draws on it.
+    Account(Vec<crate::cloud::InstanceInfo>),
     /// The guard row as the ledger holds it (the watchdog's heartbeat, a deadline someone moved).
     Guard(GuardState),
     /// The instance's guard row as first read, before this cockpit writes anything to it
@@ -181,6 +183,11 @@ pub fn update(app: &mut App, event: Event) -> Vec<Effect> {
         Event::Inventory(result) => on_inventory(app, result),
         Event::Balance(balance, at) => {
             app.balance = Some((balance, at));
+            app.dirty = true;
+            Vec::new()
+        }
+        Event::Account(listed) => {
+            app.account = Some(listed);
             app.dirty = true;
             Vec::new()
         }
