@@ -19,6 +19,7 @@ pub mod estimate;
 pub mod extend;
 pub mod fleet;
 pub mod init;
+pub mod language;
 pub mod meta;
 mod misplaced;
 pub mod pricing;
@@ -176,7 +177,7 @@ pub fn refuse_gpus_without_demo(gpus: Option<u32>, demo: bool) -> Result<(), Fai
 
 /// Runs a parsed command line and turns its outcome into an exit status.
 pub fn run(cli: &Cli) -> ExitCode {
-    choose_language(cli);
+    language::choose(cli);
     let result = misplaced::refuse(cli).and_then(|()| match &cli.command {
         Some(Command::Estimate(args)) => estimate::run(args, cli),
         Some(Command::Pricing(cmd)) => pricing::run(cmd),
@@ -239,18 +240,4 @@ pub fn run(cli: &Cli) -> ExitCode {
             ExitCode::from(failure.code)
         }
     }
-}
-
-/// The language, chosen once: `--lang`, `[ui] language`, then the locale. A config that does
-/// not load gives no language here; the command itself then says what is wrong with it.
-fn choose_language(cli: &Cli) {
-    let config = || {
-        crate::config::Config::load(cli.config.as_deref())
-            .ok()
-            .and_then(|(c, _)| c.ui.language)
-    };
-    let config = if cli.lang.is_some() { None } else { config() };
-    crate::i18n::set(crate::i18n::choose(cli.lang, config, |var| {
-        std::env::var(var).ok()
-    }));
 }
