@@ -3,3 +3,91 @@
 
 # the program
 err-core-dumps-on = warning: core dumps stay on: { $error }
+# the emission: `gpumeter: fix (kind): ...`; the kind word is the same in every language
+err-fix-line = fix ({ $kind }): { $fix }
+err-usage = usage: { $usage } (more with --help)
+err-more-with-help = more with --help
+
+# lists inside messages
+err-list-sep = {", "}
+err-list-and = { $init } and { $last }
+
+# a provider's error: what happened
+err-provider-missing = missing credential: set { $name }
+err-provider-missing-looked = missing credential: set { $name } (looked in { $tried })
+err-provider-refused = { $provider } rejected { $what }{ $answer }; check { $check }
+err-provider-expired = { $provider } says { $what } has expired{ $answer }; renew { $check }
+err-provider-clock = { $provider } refused the request's time{ $answer }; check this machine's clock
+err-provider-unsupported = { $provider } cannot { $what }
+err-provider-state = cannot read the provider's state: { $detail }
+
+# a provider's error: what to fix
+err-fix-missing = set { $name }
+err-fix-missing-looked = set { $name } (looked in { $tried })
+err-fix-refused = check { $check }; { $provider } refused { $what }
+err-fix-expired = renew { $check }; { $what } has expired
+err-fix-clock = set this machine's clock right (NTP); { $provider } refused the request's time
+err-fix-permission = the key lacks { $action }; grant it in { $policy }
+err-fix-permission-call = the key may not call { $call }; grant it in { $policy }
+err-fix-permission-any = the key lacks a permission; grant it in { $policy }
+err-fix-throttled-wait = wait { $seconds }s and retry; { $provider } is limiting requests
+err-fix-throttled = wait and retry; { $provider } is limiting requests
+err-fix-instance-id = check the instance id (--instance or [instance] id)
+err-fix-rejected = change the request; { $provider } refuses it as it is
+err-fix-rejected-code = { $provider } refused the request ({ $code }); see its message
+err-fix-unsupported = nothing to fix: { $provider } has no way to do this
+err-fix-state = { $provider } answered what gpumeter does not expect: retry, and report it if it persists
+err-fix-unreachable-code = { $provider } is failing on its side ({ $code }): retry later, or see its status page
+err-fix-unreachable = check the network to { $provider }, then retry
+
+# where each provider's permissions are granted
+err-grant-at-aws = IAM
+err-grant-at-alibaba = RAM
+err-grant-at-tencent = CAM
+err-grant-at-lambda = the Lambda Cloud dashboard
+err-grant-at-runpod = the key's RunPod permissions
+err-grant-at-vast = the key's Vast.ai permissions
+err-grant-at-autodl = the AutoDL account's verification
+err-grant-at-command = the command's own setup
+err-grant-at-demo = the demo settings
+err-grant-at-unknown = the provider's access settings
+
+# the command line's own refusals and bad input
+err-runtime = cannot start the runtime: { $error }
+err-no-bundled-sheet = --provider: no bundled sheet `{ $id }`; the bundled sheets are { $ids }
+err-gpus-without-demo = --gpus only applies with --demo: without it the real GPUs are read through NVML
+err-sku-needs-sheet = --sku needs a sheet: add --provider NAME or --sheet FILE
+err-cockpit-needs-terminal = the cockpit needs a terminal; for scripts use `gpumeter status --json`
+err-release-at = --release-at: `{ $text }` is not a clock time such as 18:30
+err-flag-before-command = { $flag } before `{ $name }` does nothing: give it after, as `gpumeter { $name } { $flag } ...`
+err-flag-of-the-cockpit = { $flag } is a flag of the cockpit (`gpumeter { $flag } ...` with no subcommand); `{ $name }` does not take it
+
+# durations, after the flag or setting that took them
+err-duration-negative = `{ $text }` is negative: a duration must be 0 or more
+err-duration-too-large = `{ $text }` is too large: the largest duration accepted is { $max }h (10 years)
+err-duration-malformed = `{ $text }` is not a duration: write it like 8h, 45m, 90s or 1h30m
+err-duration-zero = `{ $text }` is zero: this duration must be more than zero
+
+# release, stop, start, snapshot-clean, cleanup, extend
+err-read-only = refusing to { $action }: read-only mode (--read-only or read_only in the config)
+err-read-only-extend = refusing to extend: read-only mode
+err-verb-clean-up = clean up
+err-no-terminal = refusing to { $action } without confirmation: no terminal to ask on; pass --yes
+err-cannot-read-answer = cannot read the answer: { $error }
+err-cancelled = { $action }: cancelled
+err-nothing-to-do = { $action }: nothing to do; { $why }, as { $provider } reads it now. `gpumeter checklist` shows what still bills.
+err-action-failed = { $action } failed
+err-not-confirmed = { $action }: NOT confirmed; the provider reports { $summary }
+err-no-answer = { $action }: NOT confirmed; no answer from { $provider } within { $seconds } s. It may still be under way, or done in part: `gpumeter checklist` shows what the provider says now
+err-extend-failed = extend failed; the ledger keeps the old deadline
+err-extend-not-confirmed = extend: NOT confirmed; the ledger keeps the old deadline; the provider reports { $summary }
+err-nothing-to-extend = nothing to extend: { $why }, as { $provider } reads it now
+err-no-instance-to-extend = no instance to extend: name it with --instance
+
+# why an action has nothing to do
+err-already-released = the instance is already released
+err-released-nothing-to-stop = the instance is released: there is nothing to stop
+err-already-stopped = the instance is already stopped
+err-already-running = the instance is already running
+err-released-nothing-to-start = the instance is released: there is nothing to start
+err-released-no-deadline = the instance is released: there is no deadline to move

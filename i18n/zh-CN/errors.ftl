@@ -3,3 +3,91 @@
 
 # 程序
 err-core-dumps-on = 警告：核心转储仍处于开启状态：{ $error }
+# 输出：`gpumeter: 修复 (kind)：...`；kind 一词在所有语言中相同，便于脚本匹配
+err-fix-line = 修复 ({ $kind })：{ $fix }
+err-usage = 用法：{ $usage }（更多信息见 --help）
+err-more-with-help = 更多信息见 --help
+
+# 消息中的列表
+err-list-sep = {"、"}
+err-list-and = { $init } 和 { $last }
+
+# 云服务商的错误：发生了什么
+err-provider-missing = 缺少凭证：请设置 { $name }
+err-provider-missing-looked = 缺少凭证：请设置 { $name }（已查找：{ $tried }）
+err-provider-refused = { $provider } 拒绝了 { $what }{ $answer }；请检查 { $check }
+err-provider-expired = { $provider } 称 { $what } 已过期{ $answer }；请更新 { $check }
+err-provider-clock = { $provider } 拒绝了请求的时间{ $answer }；请检查本机时钟
+err-provider-unsupported = { $provider } 无法执行：{ $what }
+err-provider-state = 无法读取云服务商的状态：{ $detail }
+
+# 云服务商的错误：如何修复
+err-fix-missing = 请设置 { $name }
+err-fix-missing-looked = 请设置 { $name }（已查找：{ $tried }）
+err-fix-refused = 请检查 { $check }；{ $provider } 拒绝了 { $what }
+err-fix-expired = 请更新 { $check }；{ $what } 已过期
+err-fix-clock = 请校准本机时钟（NTP）；{ $provider } 拒绝了请求的时间
+err-fix-permission = 密钥缺少 { $action } 权限；请在 { $policy } 中授予
+err-fix-permission-call = 密钥无权调用 { $call }；请在 { $policy } 中授予
+err-fix-permission-any = 密钥缺少某项权限；请在 { $policy } 中授予
+err-fix-throttled-wait = 请等待 { $seconds } 秒后重试；{ $provider } 正在限制请求频率
+err-fix-throttled = 请稍后重试；{ $provider } 正在限制请求频率
+err-fix-instance-id = 请检查实例 ID（--instance 或 [instance] id）
+err-fix-rejected = 请修改请求；{ $provider } 不接受当前的请求
+err-fix-rejected-code = { $provider } 拒绝了请求（{ $code }）；详见其消息
+err-fix-unsupported = 无需修复：{ $provider } 没有办法执行此操作
+err-fix-state = { $provider } 的响应不符合 gpumeter 的预期：请重试，若持续出现请报告
+err-fix-unreachable-code = { $provider } 自身出现故障（{ $code }）：请稍后重试，或查看其状态页
+err-fix-unreachable = 请检查到 { $provider } 的网络，然后重试
+
+# 各云服务商授予权限的位置
+err-grant-at-aws = IAM
+err-grant-at-alibaba = RAM
+err-grant-at-tencent = CAM
+err-grant-at-lambda = Lambda Cloud 控制台
+err-grant-at-runpod = 该密钥的 RunPod 权限设置
+err-grant-at-vast = 该密钥的 Vast.ai 权限设置
+err-grant-at-autodl = AutoDL 账号的实名认证
+err-grant-at-command = 该命令自身的配置
+err-grant-at-demo = 演示设置
+err-grant-at-unknown = 云服务商的访问设置
+
+# 命令行自身的拒绝和输入错误
+err-runtime = 无法启动运行时：{ $error }
+err-no-bundled-sheet = --provider：没有名为 `{ $id }` 的内置价格表；内置价格表有 { $ids }
+err-gpus-without-demo = --gpus 只能与 --demo 一起使用：不加 --demo 时，通过 NVML 读取真实的 GPU
+err-sku-needs-sheet = --sku 需要价格表：请加上 --provider NAME 或 --sheet FILE
+err-cockpit-needs-terminal = 驾驶舱需要终端；脚本请使用 `gpumeter status --json`
+err-release-at = --release-at：`{ $text }` 不是 18:30 这样的时钟时间
+err-flag-before-command = { $flag } 放在 `{ $name }` 之前不起作用：请放在后面，如 `gpumeter { $name } { $flag } ...`
+err-flag-of-the-cockpit = { $flag } 是驾驶舱的参数（`gpumeter { $flag } ...`，不带子命令）；`{ $name }` 不接受它
+
+# 时长，跟在接受它的参数或设置之后
+err-duration-negative = `{ $text }` 是负数：时长必须大于等于 0
+err-duration-too-large = `{ $text }` 太长：可接受的最长时长为 { $max }h（10 年）
+err-duration-malformed = `{ $text }` 不是时长：请写成 8h、45m、90s 或 1h30m 这样的形式
+err-duration-zero = `{ $text }` 为零：此时长必须大于零
+
+# release、stop、start、snapshot-clean、cleanup、extend
+err-read-only = 拒绝{ $action }：只读模式（--read-only 或配置中的 read_only）
+err-read-only-extend = 拒绝延长：只读模式
+err-verb-clean-up = 清理
+err-no-terminal = 未经确认拒绝{ $action }：没有可供询问的终端；请加上 --yes
+err-cannot-read-answer = 无法读取回答：{ $error }
+err-cancelled = { $action }：已取消
+err-nothing-to-do = { $action }：无需操作；按 { $provider } 当前的读数，{ $why }。`gpumeter checklist` 会显示仍在计费的资源。
+err-action-failed = { $action }失败
+err-not-confirmed = { $action }：未确认；云服务商报告 { $summary }
+err-no-answer = { $action }：未确认；{ $provider } 在 { $seconds } 秒内没有回应。操作可能仍在进行，或只完成了一部分：`gpumeter checklist` 会显示云服务商当前的状态
+err-extend-failed = 延长失败；账本保留原截止时间
+err-extend-not-confirmed = extend：未确认；账本保留原截止时间；云服务商报告 { $summary }
+err-nothing-to-extend = 无可延长：按 { $provider } 当前的读数，{ $why }
+err-no-instance-to-extend = 没有可延长的实例：请用 --instance 指定
+
+# 操作无需执行的原因
+err-already-released = 实例已经释放
+err-released-nothing-to-stop = 实例已释放：没有可关机的对象
+err-already-stopped = 实例已经关机
+err-already-running = 实例已经在运行
+err-released-nothing-to-start = 实例已释放：没有可开机的对象
+err-released-no-deadline = 实例已释放：没有可推迟的截止时间

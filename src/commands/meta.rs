@@ -116,7 +116,9 @@ pub fn long_version() -> String {
 }
 
 /// clap's parse error as gpumeter's errors read: one line of what is wrong (with clap's tip),
-/// then one of the usage, both starting `gpumeter:`, instead of clap's block of several.
+/// then one of the usage, both starting `gpumeter:`, instead of clap's block of several. What
+/// is wrong stays in clap's words, which it has in English only; the usage line is in the
+/// user's language.
 pub fn parse_error_lines(rendered: &str) -> Vec<String> {
     let mut lines = rendered.lines();
     let mut what = lines
@@ -146,9 +148,10 @@ pub fn parse_error_lines(rendered: &str) -> Vec<String> {
         what = format!("{what}; {tip}");
     }
     let second = match usage {
-        Some(usage) => format!("gpumeter: usage: {usage} (more with --help)"),
-        None => "gpumeter: more with --help".to_string(),
+        Some(usage) => crate::t!("err-usage", usage = usage),
+        None => crate::t!("err-more-with-help").into_owned(),
     };
+    let second = format!("gpumeter: {second}");
     vec![format!("gpumeter: {what}"), second]
 }
 
