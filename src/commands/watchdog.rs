@@ -106,8 +106,8 @@ pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
     }
     let mut idle = ctx.config.idle.clone();
     if let Some(after) = &args.idle_after {
-        idle.after =
-            parse_duration(after).map_err(|e| Failure::bad_input(format!("--idle-after: {e}")))?;
+        idle.after = parse_duration(after)
+            .map_err(|e| Failure::bad_input(format!("--idle-after: {}", e.shown())))?;
     }
     if let Some(policy) = &args.on_idle {
         idle.on_idle =

@@ -28,6 +28,27 @@ pub enum DurationError {
     Zero(String),
 }
 
+impl DurationError {
+    /// The error in the language the user reads (`Display` is English, for the config's
+    /// errors and logs).
+    pub fn shown(&self) -> String {
+        match self {
+            DurationError::Negative(text) => {
+                crate::t!("err-duration-negative", text = text.as_str())
+            }
+            DurationError::TooLarge(text) => crate::t!(
+                "err-duration-too-large",
+                text = text.as_str(),
+                max = (MAX_DURATION.as_secs() / 3600).to_string()
+            ),
+            DurationError::Malformed(text) => {
+                crate::t!("err-duration-malformed", text = text.as_str())
+            }
+            DurationError::Zero(text) => crate::t!("err-duration-zero", text = text.as_str()),
+        }
+    }
+}
+
 /// Parses `"8h"`, `"45m"`, `"90s"`, `"1h30m"` (or ISO 8601 `"PT8H"`) into a duration from zero
 /// to [`MAX_DURATION`]. Every duration the command line and the config take comes through here.
 pub fn parse_duration(s: &str) -> Result<Duration, DurationError> {
@@ -187,5 +208,26 @@ impl<'de> Deserialize<'de> for SheetRef {
         } else {
             Ok(SheetRef::Bundled(s))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{DurationError, parse_duration};
+    use crate::i18n::{Lang, scoped};
+
+    #[test]
+    fn a_duration_error_reads_as_display_in_english_and_in_chinese_otherwise() {
+        for text in ["-5m", "99999h", "soon"] {
+            let e = parse_duration(text).unwrap_err();
+            assert_eq!(scoped(Lang::En, || e.shown()), e.to_string());
+            let chinese = scoped(Lang::ZhCn, || e.shown());
+            assert!(
+                chinese.contains(text) && chinese != e.to_string(),
+                "{chinese}"
+            );
+        }
+        let zero = DurationError::Zero("0s".into());
+        assert_eq!(scoped(Lang::En, || zero.shown()), zero.to_string());
     }
 }

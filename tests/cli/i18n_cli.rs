@@ -56,3 +56,89 @@ fn the_manual_follows_the_language() {
     let english = ok(&cloud.run(&["man"], C));
     assert!(english.contains(".SH NAME\n") && !is_chinese(&english));
 }
+
+#[test]
+fn a_refusal_and_a_bad_flag_are_in_chinese_and_read_as_before_in_english() {
+    let cloud = Cloud::new("i18n-refusals");
+    let refused = cloud.run(&["release", "--lang", "zh-CN"], C);
+    assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+    assert_eq!(
+        stderr(&refused),
+        "gpumeter: 未经确认拒绝释放：没有可供询问的终端；请加上 --yes\n"
+    );
+    let english = cloud.run(&["release"], C);
+    assert_eq!(
+        stderr(&english),
+        "gpumeter: refusing to release without confirmation: no terminal to ask on; pass --yes\n"
+    );
+    let read_only = cloud.run(&["stop", "--read-only"], CHINESE);
+    assert_eq!(read_only.status.code(), Some(2));
+    assert!(
+        stderr(&read_only).starts_with("gpumeter: 拒绝关机：只读模式"),
+        "{read_only:?}"
+    );
+    let too_long = cloud.run(&["--release-in", "99999h"], CHINESE);
+    assert_eq!(too_long.status.code(), Some(2));
+    let said = stderr(&too_long);
+    assert!(
+        said.starts_with("gpumeter: --release-in: `99999h` 太长"),
+        "{said}"
+    );
+    let english = stderr(&cloud.run(&["--release-at", "7pm"], C));
+    assert_eq!(
+        english,
+        "gpumeter: --release-at: `7pm` is not a clock time such as 18:30\n"
+    );
+    let usage = stderr(&cloud.run(&["stats"], CHINESE));
+    assert!(usage.contains("\ngpumeter: 用法：gpumeter "), "{usage}");
+}
+
+#[test]
+fn a_provider_error_keeps_its_own_words_and_its_fix_is_in_chinese() {
+    let cloud = Cloud::new("i18n-provider");
+    let fail = [("GPUMETER_DEMO_FAIL", "release")];
+    let env = |lang: &[(&'static str, &'static str)]| -> Vec<(&'static str, &'static str)> {
+        lang.iter().chain(&fail).copied().collect()
+    };
+    let chinese = cloud.run(&["release", "--yes"], &env(CHINESE));
+    assert_eq!(chinese.status.code(), Some(1), "{chinese:?}");
+    let said = stderr(&chinese);
+    let lines: Vec<&str> = said.lines().collect();
+    assert_eq!(lines.len(), 2, "{said}");
+    // The provider's code and message come as they came; the kind word stays for scripts.
+    assert!(lines[0].starts_with("gpumeter: 释放失败: "), "{said}");
+    assert!(lines[0].contains("(injected failure)"), "{said}");
+    assert!(
+        lines[1].starts_with("gpumeter: 修复 (unreachable)："),
+        "{said}"
+    );
+    assert!(
+        is_chinese(lines[1].trim_start_matches("gpumeter: 修复")),
+        "{said}"
+    );
+    let english = stderr(&cloud.run(&["release", "--yes"], &env(C)));
+    assert!(
+        english.starts_with("gpumeter: release failed: "),
+        "{english}"
+    );
+    assert!(
+        english.contains("\ngpumeter: fix (unreachable): "),
+        "{english}"
+    );
+    assert!(!is_chinese(&english), "{english}");
+}
+
+#[test]
+fn nothing_to_do_says_why_in_chinese() {
+    let cloud = Cloud::new("i18n-nothing");
+    ok(&cloud.run(&["release", "--yes"], C));
+    let again = ok(&cloud.run(&["stop", "--yes"], CHINESE));
+    assert!(again.starts_with("关机：无需操作；"), "{again}");
+    assert!(again.contains("实例已释放：没有可关机的对象"), "{again}");
+    let english = ok(&cloud.run(&["stop", "--yes"], C));
+    assert!(
+        english
+            .starts_with("stop: nothing to do; the instance is released: there is nothing to stop"),
+        "{english}"
+    );
+}

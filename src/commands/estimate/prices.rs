@@ -89,9 +89,7 @@ fn from_sheet(args: &EstimateArgs, sheet: &Sheet) -> Result<Priced, Failure> {
 
 fn inline(args: &EstimateArgs) -> Result<Priced, Failure> {
     if args.sku.is_some() {
-        return Err(Failure::bad_input(
-            "--sku needs a sheet: add --provider NAME or --sheet FILE",
-        ));
+        return Err(Failure::bad_input(crate::t!("err-sku-needs-sheet")));
     }
     if args.rate.is_none() && args.monthly.is_none() && args.spot_rate.is_none() {
         return Err(Failure::bad_input(

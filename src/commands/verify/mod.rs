@@ -209,9 +209,7 @@ fn resolve_sku(args: &VerifyArgs) -> Result<Option<(Sheet, Sku)>, Failure> {
     };
     let Some(sheet) = super::load_sheet_for(args.provider.as_deref(), args.sheet.as_deref())?
     else {
-        return Err(Failure::bad_input(
-            "--sku needs a sheet: add --provider NAME or --sheet FILE",
-        ));
+        return Err(Failure::bad_input(crate::t!("err-sku-needs-sheet")));
     };
     let sku = sheet
         .sku(name)
