@@ -91,3 +91,17 @@ err-already-stopped = the instance is already stopped
 err-already-running = the instance is already running
 err-released-nothing-to-start = the instance is released: there is nothing to start
 err-released-no-deadline = the instance is released: there is no deadline to move
+
+# the config file: after file:line:column and the key; the TOML parser's own words stay English
+err-config-read = cannot read config file { $path }: { $error }
+err-config-percent = `{ $value }` is not a percentage: expected a number from 0 to 100
+err-config-clock-time = `{ $text }` is not a clock time: write it like 18:30
+err-config-amount = `{ $text }` is not an amount: write it like "12.50"
+err-config-amount-float = write amounts as strings ("{ $value }") or integers, not floats, so they stay exact
+err-config-amount-zero = `{ $amount }` is not above zero: this must be more than zero
+err-config-sheet-empty = the sheet is empty: name a bundled sheet or a file
+err-config-release-both = set release_in or release_at, not both
+err-config-currency = the budget is in { $budget } but the price sheet `{ $sheet }` prices in { $priced }; expected { $priced } (or no currency, to take the sheet's)
+err-config-refresh = { $refresh } is too fast: refresh at most every 100ms
+err-config-secret-in-env = { $name } holds a credential: keep keys and secrets in the provider's credentials file and name its profile here (AWS_PROFILE, ALIBABA_CLOUD_PROFILE, ...)
+err-config-hooks-zero = 0 would silence every hook: write 1 or more

@@ -91,3 +91,17 @@ err-already-stopped = 实例已经关机
 err-already-running = 实例已经在运行
 err-released-nothing-to-start = 实例已释放：没有可开机的对象
 err-released-no-deadline = 实例已释放：没有可推迟的截止时间
+
+# 配置文件：跟在 文件:行:列 和键名之后；TOML 解析器自己的措辞保持英文
+err-config-read = 无法读取配置文件 { $path }：{ $error }
+err-config-percent = `{ $value }` 不是百分比：应为 0 到 100 之间的数
+err-config-clock-time = `{ $text }` 不是时钟时间：请写成 18:30 这样的形式
+err-config-amount = `{ $text }` 不是金额：请写成 "12.50" 这样的形式
+err-config-amount-float = 金额请写成字符串（"{ $value }"）或整数，不要写成浮点数，以保持精确
+err-config-amount-zero = `{ $amount }` 不大于零：此值必须大于零
+err-config-sheet-empty = 价格表为空：请填写内置价格表的名称或文件
+err-config-release-both = release_in 和 release_at 只能设置一个
+err-config-currency = 预算的币种是 { $budget }，但价格表 `{ $sheet }` 以 { $priced } 计价；应为 { $priced }（或不写币种，沿用价格表的）
+err-config-refresh = { $refresh } 太快：刷新间隔至少为 100ms
+err-config-secret-in-env = { $name } 含有凭证：请把密钥保存在云服务商的凭证文件中，并在此处写其 profile 名称（AWS_PROFILE、ALIBABA_CLOUD_PROFILE 等）
+err-config-hooks-zero = 0 会让所有钩子都不触发：请写 1 或更大的数

@@ -58,7 +58,7 @@ pub struct Context {
 impl Context {
     pub fn load(cli: &Cli) -> Result<Self, Failure> {
         let (mut config, _) =
-            Config::load(cli.config.as_deref()).map_err(|e| Failure::bad_input(e.to_string()))?;
+            Config::load(cli.config.as_deref()).map_err(|e| Failure::bad_input(e.shown()))?;
         // `--provider`, `--instance` and `--region` override `[instance]` in the config.
         let target = cli.target();
         let instance = &mut config.instance;

@@ -142,3 +142,28 @@ fn nothing_to_do_says_why_in_chinese() {
         "{english}"
     );
 }
+
+#[test]
+fn the_config_s_language_reaches_help_and_its_own_errors_are_in_it() {
+    let cloud = Cloud::new("i18n-config");
+    let config = cloud.path().join("config.toml");
+    std::fs::write(&config, "[ui]\nlanguage = \"zh-CN\"\n").unwrap();
+    let path = config.to_str().unwrap();
+    let help = ok(&cloud.run(&["--config", path, "status", "--help"], C));
+    assert!(help.contains("用法:"), "{help}");
+    std::fs::write(&config, "[deadline]\nrelease_in = \"soon\"\n").unwrap();
+    let bad = cloud.run(&["--config", path, "checklist"], CHINESE);
+    assert_eq!(bad.status.code(), Some(2));
+    let said = stderr(&bad);
+    // file:line:column and the key stay; the words after them are Chinese.
+    let place = format!("gpumeter: {path}:2:14: deadline.release_in: `soon` ");
+    assert!(said.starts_with(&place), "{said}");
+    assert!(is_chinese(&said), "{said}");
+    let english = stderr(&cloud.run(&["--config", path, "checklist"], C));
+    assert_eq!(
+        english,
+        format!(
+            "gpumeter: {path}:2:14: deadline.release_in: `soon` is not a duration: write it like 8h, 45m, 90s or 1h30m\n"
+        )
+    );
+}

@@ -127,7 +127,11 @@ impl ProviderError {
         let message = Some(&self.0.message)
             .filter(|m| !m.is_empty())
             .map(|m| format!(": {}", m.trim_end_matches('.')));
-        format!("{}{}", code.unwrap_or_default(), message.unwrap_or_default())
+        format!(
+            "{}{}",
+            code.unwrap_or_default(),
+            message.unwrap_or_default()
+        )
     }
 
     /// One short line of what the user should do about it, in the current language.
