@@ -105,3 +105,43 @@ err-config-currency = the budget is in { $budget } but the price sheet `{ $sheet
 err-config-refresh = { $refresh } is too fast: refresh at most every 100ms
 err-config-secret-in-env = { $name } holds a credential: keep keys and secrets in the provider's credentials file and name its profile here (AWS_PROFILE, ALIBABA_CLOUD_PROFILE, ...)
 err-config-hooks-zero = 0 would silence every hook: write 1 or more
+
+# a price sheet: after file:line:column
+sheet-cannot-read = cannot read the price sheet: { $error }
+sheet-missing-key = missing key `{ $key }`, expected { $expected }
+sheet-for-new-sku = { $expected } for new SKU `{ $name }`
+sheet-not-a-number = `{ $key }` is { $written }, expected a number such as 0.09 or "0.09"
+sheet-number-too-large = `{ $key }` is { $written }, expected a number no larger than { $max } with at most 28 decimal places
+sheet-not-finite = `{ $key }` is { $written }, expected a finite number
+sheet-inexact-float = `{ $key }` = { $text } has { $digits } significant digits, more than a TOML float keeps exactly ({ $max }); expected the price in quotes: "{ $text }"
+sheet-negative-price = `{ $key }` is { $amount }, expected a price of 0 or more
+sheet-negative = `{ $key }` is { $amount }, expected 0 or more
+sheet-zero = `{ $key }` is 0, expected a whole number of at least 1
+sheet-empty-text = `{ $key }` is empty, expected some text
+sheet-stop-policy-word = `stop_policy` is "{ $word }", expected "keep-charging", "stop-charging" or a fraction of the compute price from 0 to 1
+sheet-stop-policy-fraction = `stop_policy` fraction { $fraction } is outside 0..=1, expected "keep-charging", "stop-charging" or a fraction of the compute price from 0 to 1
+sheet-unknown-unit = unknown unit "{ $unit }" in `network.unit`, expected "GiB" (2^30 bytes) or "GB" (10^9 bytes)
+sheet-not-a-date = `as_of` is not a date, expected a date such as 2026-01-21
+sheet-unknown-extends = unknown sheet `{ $id }` in `extends`, expected one of { $known }
+sheet-currency-changed = `currency` is { $currency } but `{ $base }` prices in { $priced }; expected { $priced } (a sheet that extends another keeps its currency)
+sheet-unit-changed = `network.unit` is "{ $unit }" but `{ $base }` prices data per { $priced }; expected "{ $priced }" (a sheet that extends another keeps its data unit)
+sheet-duplicate-sku = SKU `{ $name }` is listed twice (first on line { $line }), expected each SKU name once
+sheet-no-price = SKU `{ $name }` has no price, expected at least one of `on_demand_per_hour`, `spot_per_hour`, `monthly` or `compute_units_per_hour`
+
+# what a missing key of a price sheet should hold
+sheet-expect-id = a sheet id
+sheet-expect-provider = the provider name, such as "aws"
+sheet-expect-currency = a currency code such as "USD" or "CNY"
+sheet-expect-as-of = the date the prices were read, such as 2026-01-21
+sheet-expect-source = where the prices come from (a URL or a repository)
+sheet-expect-step = the billing step in seconds (1, 60 or 3600)
+sheet-expect-minimum = the minimum billed duration in seconds (0 for none)
+sheet-expect-stop-policy = "keep-charging", "stop-charging" or a fraction from 0 to 1
+sheet-expect-egress = the price per GiB (or GB) sent to the internet; 0 where egress is free, "unknown" where it is not known
+sheet-expect-disk = the price per GiB-month of this disk class
+sheet-expect-sku-name = the SKU's name, such as "g5.xlarge"
+sheet-expect-gpu-model = the GPU model
+sheet-expect-gpu-count = the number of GPUs
+sheet-expect-gpu-memory = the memory per GPU in GiB
+sheet-expect-unit-price = the price of one compute unit, in this SKU or in [billing]
+sheet-expect-units = the units this SKU uses per hour, since it states `compute_unit_price`

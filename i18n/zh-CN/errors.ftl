@@ -105,3 +105,43 @@ err-config-currency = 预算的币种是 { $budget }，但价格表 `{ $sheet }`
 err-config-refresh = { $refresh } 太快：刷新间隔至少为 100ms
 err-config-secret-in-env = { $name } 含有凭证：请把密钥保存在云服务商的凭证文件中，并在此处写其 profile 名称（AWS_PROFILE、ALIBABA_CLOUD_PROFILE 等）
 err-config-hooks-zero = 0 会让所有钩子都不触发：请写 1 或更大的数
+
+# 价格表：跟在 文件:行:列 之后
+sheet-cannot-read = 无法读取价格表：{ $error }
+sheet-missing-key = 缺少键 `{ $key }`，应为{ $expected }
+sheet-for-new-sku = { $expected }（新 SKU `{ $name }`）
+sheet-not-a-number = `{ $key }` 为 { $written }，应为数字，例如 0.09 或 "0.09"
+sheet-number-too-large = `{ $key }` 为 { $written }，应为不大于 { $max }、最多 28 位小数的数字
+sheet-not-finite = `{ $key }` 为 { $written }，应为有限的数字
+sheet-inexact-float = `{ $key }` = { $text } 有 { $digits } 位有效数字，超过 TOML 浮点数能精确保存的位数（{ $max }）；请把价格写在引号中："{ $text }"
+sheet-negative-price = `{ $key }` 为 { $amount }，价格应大于等于 0
+sheet-negative = `{ $key }` 为 { $amount }，应大于等于 0
+sheet-zero = `{ $key }` 为 0，应为至少 1 的整数
+sheet-empty-text = `{ $key }` 为空，应有文字
+sheet-stop-policy-word = `stop_policy` 为 "{ $word }"，应为 "keep-charging"、"stop-charging"，或 0 到 1 之间的计算价格比例
+sheet-stop-policy-fraction = `stop_policy` 的比例 { $fraction } 不在 0..=1 内，应为 "keep-charging"、"stop-charging"，或 0 到 1 之间的计算价格比例
+sheet-unknown-unit = `network.unit` 中的单位 "{ $unit }" 未知，应为 "GiB"（2^30 字节）或 "GB"（10^9 字节）
+sheet-not-a-date = `as_of` 不是日期，应为 2026-01-21 这样的日期
+sheet-unknown-extends = `extends` 中的价格表 `{ $id }` 未知，应为以下之一：{ $known }
+sheet-currency-changed = `currency` 为 { $currency }，但 `{ $base }` 以 { $priced } 计价；应为 { $priced }（继承其他价格表的价格表沿用其币种）
+sheet-unit-changed = `network.unit` 为 "{ $unit }"，但 `{ $base }` 按 { $priced } 计价流量；应为 "{ $priced }"（继承其他价格表的价格表沿用其流量单位）
+sheet-duplicate-sku = SKU `{ $name }` 出现了两次（第一次在第 { $line } 行），每个 SKU 名称只能出现一次
+sheet-no-price = SKU `{ $name }` 没有价格，至少需要 `on_demand_per_hour`、`spot_per_hour`、`monthly` 或 `compute_units_per_hour` 之一
+
+# 价格表中缺少的键应填写的内容
+sheet-expect-id = 价格表 id
+sheet-expect-provider = 云服务商名称，例如 "aws"
+sheet-expect-currency = 币种代码，例如 "USD" 或 "CNY"
+sheet-expect-as-of = 读取价格的日期，例如 2026-01-21
+sheet-expect-source = 价格的来源（URL 或代码仓库）
+sheet-expect-step = 以秒为单位的计费步长（1、60 或 3600）
+sheet-expect-minimum = 以秒为单位的最低计费时长（没有则为 0）
+sheet-expect-stop-policy = "keep-charging"、"stop-charging"，或 0 到 1 之间的比例
+sheet-expect-egress = 发往互联网的每 GiB（或 GB）价格；出网免费时为 0，未知时为 "unknown"
+sheet-expect-disk = 该类磁盘每 GiB 每月的价格
+sheet-expect-sku-name = SKU 名称，例如 "g5.xlarge"
+sheet-expect-gpu-model = GPU 型号
+sheet-expect-gpu-count = GPU 数量
+sheet-expect-gpu-memory = 每块 GPU 的显存，单位 GiB
+sheet-expect-unit-price = 一个计算单位的价格，写在此 SKU 或 [billing] 中
+sheet-expect-units = 此 SKU 每小时使用的计算单位数，因为它给出了 `compute_unit_price`

@@ -167,3 +167,32 @@ fn the_config_s_language_reaches_help_and_its_own_errors_are_in_it() {
         )
     );
 }
+
+#[test]
+fn a_sheet_error_keeps_its_place_and_says_the_rest_in_chinese() {
+    let cloud = Cloud::new("i18n-sheet");
+    let sheet = cloud.path().join("mine.toml");
+    let text = "provider = \"x\"\ncurrency = \"USD\"\nas_of = \"2026-01-01\"\nsource = \"me\"\n\
+                [billing]\nstep_seconds = 0\n";
+    std::fs::write(&sheet, text).unwrap();
+    let path = sheet.to_str().unwrap();
+    let chinese = cloud.run(&["pricing", "validate", path], CHINESE);
+    assert_eq!(chinese.status.code(), Some(2));
+    assert_eq!(
+        stderr(&chinese),
+        format!("gpumeter: {path}:6:16: `billing.step_seconds` 为 0，应为至少 1 的整数\n")
+    );
+    let english = stderr(&cloud.run(&["pricing", "validate", path], C));
+    assert_eq!(
+        english,
+        format!(
+            "gpumeter: {path}:6:16: `billing.step_seconds` is 0, expected a whole number of at least 1\n"
+        )
+    );
+    std::fs::write(&sheet, "").unwrap();
+    let missing = stderr(&cloud.run(&["pricing", "validate", path], CHINESE));
+    assert!(
+        missing.ends_with(":1:1: 缺少键 `provider`，应为云服务商名称，例如 \"aws\"\n"),
+        "{missing}"
+    );
+}
