@@ -145,3 +145,16 @@ sheet-expect-gpu-count = the number of GPUs
 sheet-expect-gpu-memory = the memory per GPU in GiB
 sheet-expect-unit-price = the price of one compute unit, in this SKU or in [billing]
 sheet-expect-units = the units this SKU uses per hour, since it states `compute_unit_price`
+
+# the ledger and the data directory
+err-no-data-dir = no home directory to keep data in: pass --data-dir DIR or set GPUMETER_DATA_DIR
+err-not-recorded = { $action } is not recorded in the ledger: { $error }
+err-ledger-busy = the ledger { $path } is locked by another process (still busy after { $ms } ms); is another gpumeter writing to it? It was left as it is
+err-ledger-read-only = the ledger { $path } is read-only, so gpumeter will not write to it: make it writable, or pass --data-dir DIR to keep the history elsewhere
+err-ledger-corrupt = the ledger { $path } is damaged ({ $detail }); it was left untouched: move it aside to start a new history, or restore a copy
+err-ledger-newer = the ledger { $path } has schema version { $found }, newer than this gpumeter knows ({ $known }); it was left untouched: upgrade gpumeter, or pass --data-dir DIR
+err-ledger-not-a-ledger = { $path } is an SQLite database but not a gpumeter ledger; it was left untouched
+err-ledger-io = cannot use the ledger { $path }: { $error }
+err-ledger-bad-value = the ledger { $path } holds a value gpumeter cannot read: { $detail }
+err-ledger-sqlite = the ledger { $path }: { $error }
+err-ledger-writer-gone = the ledger writer has stopped; nothing more can be recorded

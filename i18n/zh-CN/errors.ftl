@@ -145,3 +145,16 @@ sheet-expect-gpu-count = GPU 数量
 sheet-expect-gpu-memory = 每块 GPU 的显存，单位 GiB
 sheet-expect-unit-price = 一个计算单位的价格，写在此 SKU 或 [billing] 中
 sheet-expect-units = 此 SKU 每小时使用的计算单位数，因为它给出了 `compute_unit_price`
+
+# 账本和数据目录
+err-no-data-dir = 没有用户主目录可存放数据：请传入 --data-dir DIR 或设置 GPUMETER_DATA_DIR
+err-not-recorded = { $action }未记入账本：{ $error }
+err-ledger-busy = 账本 { $path } 被另一个进程锁定（等待 { $ms } ms 后仍忙）；是否有另一个 gpumeter 正在写入？文件保持原样
+err-ledger-read-only = 账本 { $path } 是只读的，gpumeter 不会写入：请使其可写，或传入 --data-dir DIR 把历史记录保存到别处
+err-ledger-corrupt = 账本 { $path } 已损坏（{ $detail }）；文件未被改动：请将其移走以开始新的历史记录，或恢复备份
+err-ledger-newer = 账本 { $path } 的结构版本为 { $found }，比此 gpumeter 所知的（{ $known }）更新；文件未被改动：请升级 gpumeter，或传入 --data-dir DIR
+err-ledger-not-a-ledger = { $path } 是 SQLite 数据库，但不是 gpumeter 账本；文件未被改动
+err-ledger-io = 无法使用账本 { $path }：{ $error }
+err-ledger-bad-value = 账本 { $path } 中有 gpumeter 无法读取的值：{ $detail }
+err-ledger-sqlite = 账本 { $path }：{ $error }
+err-ledger-writer-gone = 账本写入进程已停止；无法再记录任何内容

@@ -30,10 +30,10 @@ pub fn run(cli: &Cli, by: &str, args: &ActionArgs) -> CommandResult {
         .map_err(|e| Failure::provider(super::EXIT_FAILED, provider.name(), &e))?;
     let instance = instance_to_extend(inventory.as_ref(), &ctx, provider.name())?;
     let ledger_path = path_in(&ctx.data_dir, ctx.demo);
-    let mut ledger = Ledger::open(&ledger_path).map_err(|e| Failure::failed(e.to_string()))?;
+    let mut ledger = Ledger::open(&ledger_path).map_err(|e| Failure::failed(e.shown()))?;
     let guard = ledger
         .guard(&instance)
-        .map_err(|e| Failure::failed(e.to_string()))?;
+        .map_err(|e| Failure::failed(e.shown()))?;
     let now = Timestamp::now();
     let stale = crate::serve::collect::WATCHDOG_STALE_AFTER;
     let watchdog = guard

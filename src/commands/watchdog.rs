@@ -100,7 +100,7 @@ pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
         // Fails only when already a session leader, which is just as good.
         let _ = rustix::process::setsid();
     }
-    let ledger = Ledger::open(&ledger_path).map_err(|e| Failure::failed(e.to_string()))?;
+    let ledger = Ledger::open(&ledger_path).map_err(|e| Failure::failed(e.shown()))?;
     if let Some(warning) = crate::files::open_to_others(&ctx.data_dir) {
         super::emit_err(&format!("gpumeter: warning: {warning}"));
     }
@@ -278,10 +278,10 @@ fn status(
     budget: &crate::config::BudgetConfig,
     tz: &jiff::tz::TimeZone,
 ) -> CommandResult {
-    let ledger = Ledger::open_read_only(ledger_path).map_err(|e| Failure::failed(e.to_string()))?;
+    let ledger = Ledger::open_read_only(ledger_path).map_err(|e| Failure::failed(e.shown()))?;
     let guard = ledger
         .guard(instance)
-        .map_err(|e| Failure::failed(e.to_string()))?;
+        .map_err(|e| Failure::failed(e.shown()))?;
     let now = Timestamp::now();
     let Some(guard) = guard else {
         emit(&format!("no watchdog has guarded {instance} yet"));
@@ -305,7 +305,7 @@ fn status(
 }
 
 fn stop(ledger_path: &Path, instance: &str) -> CommandResult {
-    let ledger = Ledger::open_read_only(ledger_path).map_err(|e| Failure::failed(e.to_string()))?;
+    let ledger = Ledger::open_read_only(ledger_path).map_err(|e| Failure::failed(e.shown()))?;
     let Some(w) = ledger
         .guard(instance)
         .ok()

@@ -196,3 +196,19 @@ fn a_sheet_error_keeps_its_place_and_says_the_rest_in_chinese() {
         "{missing}"
     );
 }
+
+#[test]
+fn a_damaged_ledger_is_said_in_chinese_and_left_as_it_is() {
+    let cloud = Cloud::new("i18n-ledger");
+    let ledger = cloud.path().join("demo-ledger.sqlite");
+    let garbage = vec![0x5a_u8; 4096];
+    std::fs::write(&ledger, &garbage).unwrap();
+    let out = cloud.run(&["extend", "1h"], CHINESE);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let said = stderr(&out);
+    assert!(
+        said.starts_with("gpumeter: 账本 ") && said.contains("已损坏"),
+        "{said}"
+    );
+    assert_eq!(std::fs::read(&ledger).unwrap(), garbage);
+}

@@ -59,8 +59,8 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> CommandResult {
     let span = span(args, &charges, now, &tz)?;
     let path = ledger::path_in(&ctx.data_dir, ctx.demo);
     if ctx.demo && !path.exists() {
-        let mut fresh = Ledger::open(&path).map_err(|e| Failure::failed(e.to_string()))?;
-        ledger::demo::seed(&mut fresh, now).map_err(|e| Failure::failed(e.to_string()))?;
+        let mut fresh = Ledger::open(&path).map_err(|e| Failure::failed(e.shown()))?;
+        ledger::demo::seed(&mut fresh, now).map_err(|e| Failure::failed(e.shown()))?;
     }
     if !path.exists() {
         return Err(Failure::failed(format!(
@@ -69,11 +69,11 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> CommandResult {
             path.display()
         )));
     }
-    let ledger = Ledger::open_read_only(&path).map_err(|e| Failure::failed(e.to_string()))?;
+    let ledger = Ledger::open_read_only(&path).map_err(|e| Failure::failed(e.shown()))?;
     let mut view = ledger
         .audit_ledger(span.0, span.1)
-        .map_err(|e| Failure::failed(e.to_string()))?;
-    let records = account::records(&ctx, &ledger).map_err(|e| Failure::failed(e.to_string()))?;
+        .map_err(|e| Failure::failed(e.shown()))?;
+    let records = account::records(&ctx, &ledger).map_err(|e| Failure::failed(e.shown()))?;
     metered_from_accounts(&mut view, &account::meters(&records, now), span, now);
     let report = audit_charges(&charges, &view, span, Tolerance::percent(args.tolerance));
     if let Some(dir) = &args.evidence {
