@@ -158,3 +158,38 @@ err-ledger-io = cannot use the ledger { $path }: { $error }
 err-ledger-bad-value = the ledger { $path } holds a value gpumeter cannot read: { $detail }
 err-ledger-sqlite = the ledger { $path }: { $error }
 err-ledger-writer-gone = the ledger writer has stopped; nothing more can be recorded
+
+# estimate, report and audit
+err-hours-per-day = --hours-per-day must be between 0 and 24, got { $got }
+err-days = --days must be more than 0, got { $got }
+err-at-least-one = { $flag } must be at least 1
+err-not-negative = { $flag } must not be negative
+err-checkpoint-zero = --checkpoint-every must be more than 0, such as 30m or 1h
+err-inline-with-sheet = { $flag } prices inline and cannot be combined with a sheet; drop it or drop --provider/--sheet
+err-sku-required = --sku is required with a sheet; `gpumeter pricing list` shows the SKUs of `{ $sheet }`
+err-no-price = no price: give --rate, --monthly or --spot-rate, or a sheet with --provider/--sheet and --sku
+err-currency-required = --currency is required with inline prices (for example --currency USD)
+err-inline-needs = { $flag } needs { $needs } with inline prices: inline flags price compute, egress and storage only
+err-not-with-compare = { $flag } prices one sheet and cannot be combined with --compare
+err-since-before-until = --since ({ $since }) must be before --until ({ $until })
+err-no-history = no spend history yet: { $path } does not exist (the cockpit records it while it runs; try `gpumeter report --demo`)
+err-no-ledger = no ledger yet: { $path } does not exist (the cockpit records it while it runs; try `gpumeter audit --demo`)
+err-audit-no-period = { $flag }: the bills hold no lines to take the period from; give --since and --until
+err-tolerance = --tolerance: a percentage, 0 or more
+
+# verify, status, sweep, pricing, cleanup and init
+err-seconds = --seconds: { $seconds } is outside 1 to { $max }
+err-percent = { $flag }: { $pct } is not a percentage from 0 to 100
+err-fail-above-warn = the fail bar ({ $fail } %) is above the warn bar ({ $warn } %): a figure cannot fail where it would only warn
+err-demo-only = { $flag } only applies with --demo
+err-sheet-needs-sku = --provider and --sheet need --sku
+err-no-sheet-has-sku = no bundled sheet has SKU `{ $name }`; name the sheet with --provider or --sheet
+err-sku-in-several-sheets = SKU `{ $name }` is in several sheets with different GPUs ({ $ids }); choose one with --provider
+err-all-regions-and-region = --all-regions sweeps every region of the account: give it or --region, not both
+err-provider-and-sheet = --provider and --sheet both name a price sheet; give one
+err-cleanup-what = cleanup: say what to delete: --id, --kind, --older-than, --tag, --unattached, or --all (`gpumeter sweep` lists what bills)
+err-no-config-dir = no home directory for the config: give --config PATH
+err-config-exists = { $path } exists and is left as it is: pass --force to replace it
+err-more-than-zero = { $flag }: must be more than zero
+err-not-a-policy = { $flag }: `{ $text }` is not one of alert, stop, release
+err-deadline-clock = --deadline: `{ $text }` is not a clock time: write it like 18:30

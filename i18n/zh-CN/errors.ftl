@@ -158,3 +158,38 @@ err-ledger-io = 无法使用账本 { $path }：{ $error }
 err-ledger-bad-value = 账本 { $path } 中有 gpumeter 无法读取的值：{ $detail }
 err-ledger-sqlite = 账本 { $path }：{ $error }
 err-ledger-writer-gone = 账本写入进程已停止；无法再记录任何内容
+
+# estimate、report 和 audit
+err-hours-per-day = --hours-per-day 必须在 0 到 24 之间，实际为 { $got }
+err-days = --days 必须大于 0，实际为 { $got }
+err-at-least-one = { $flag } 至少为 1
+err-not-negative = { $flag } 不能为负数
+err-checkpoint-zero = --checkpoint-every 必须大于 0，例如 30m 或 1h
+err-inline-with-sheet = { $flag } 用于直接给出的价格，不能与价格表同时使用；请去掉它，或去掉 --provider/--sheet
+err-sku-required = 使用价格表时必须给出 --sku；`gpumeter pricing list` 会列出 `{ $sheet }` 的 SKU
+err-no-price = 没有价格：请给出 --rate、--monthly 或 --spot-rate，或用 --provider/--sheet 指定价格表并给出 --sku
+err-currency-required = 直接给出价格时必须指定 --currency（例如 --currency USD）
+err-inline-needs = 直接给出价格时，{ $flag } 需要 { $needs }：直接给出的参数只为计算、出网流量和存储计价
+err-not-with-compare = { $flag } 只为一个价格表计价，不能与 --compare 同时使用
+err-since-before-until = --since（{ $since }）必须早于 --until（{ $until }）
+err-no-history = 还没有花费历史：{ $path } 不存在（驾驶舱运行时会记录；可试试 `gpumeter report --demo`）
+err-no-ledger = 还没有账本：{ $path } 不存在（驾驶舱运行时会记录；可试试 `gpumeter audit --demo`）
+err-audit-no-period = { $flag }：账单中没有可确定区间的账单行；请给出 --since 和 --until
+err-tolerance = --tolerance：应为大于等于 0 的百分比
+
+# verify、status、sweep、pricing、cleanup 和 init
+err-seconds = --seconds：{ $seconds } 不在 1 到 { $max } 之间
+err-percent = { $flag }：{ $pct } 不是 0 到 100 之间的百分比
+err-fail-above-warn = 失败线（{ $fail } %）高于警告线（{ $warn } %）：指标不能在只应警告的地方判为失败
+err-demo-only = { $flag } 只能与 --demo 一起使用
+err-sheet-needs-sku = --provider 和 --sheet 需要配合 --sku
+err-no-sheet-has-sku = 没有内置价格表含有 SKU `{ $name }`；请用 --provider 或 --sheet 指定价格表
+err-sku-in-several-sheets = SKU `{ $name }` 出现在多个 GPU 不同的价格表中（{ $ids }）；请用 --provider 选择一个
+err-all-regions-and-region = --all-regions 会扫描账号的所有地域：请只给出它或 --region 之一
+err-provider-and-sheet = --provider 和 --sheet 都指定了价格表；请只给一个
+err-cleanup-what = cleanup：请说明要删除什么：--id、--kind、--older-than、--tag、--unattached 或 --all（`gpumeter sweep` 会列出仍在计费的资源）
+err-no-config-dir = 没有用户主目录可存放配置：请给出 --config PATH
+err-config-exists = { $path } 已存在，保持原样：传入 --force 可替换它
+err-more-than-zero = { $flag }：必须大于零
+err-not-a-policy = { $flag }：`{ $text }` 不是 alert、stop、release 之一
+err-deadline-clock = --deadline：`{ $text }` 不是时钟时间：请写成 18:30 这样的形式

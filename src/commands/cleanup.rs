@@ -223,10 +223,7 @@ fn filter(args: &CleanupArgs) -> Result<CleanupFilter, Failure> {
         || !args.tags.is_empty()
         || args.unattached;
     if !chosen && !args.all {
-        return Err(Failure::bad_input(
-            "cleanup: say what to delete: --id, --kind, --older-than, --tag, --unattached, or \
-             --all (`gpumeter sweep` lists what bills)",
-        ));
+        return Err(Failure::bad_input(crate::t!("err-cleanup-what")));
     }
     Ok(CleanupFilter {
         ids: args.ids.clone(),

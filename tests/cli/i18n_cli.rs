@@ -212,3 +212,32 @@ fn a_damaged_ledger_is_said_in_chinese_and_left_as_it_is() {
     );
     assert_eq!(std::fs::read(&ledger).unwrap(), garbage);
 }
+
+#[test]
+fn a_command_s_bad_input_is_in_chinese() {
+    let cloud = Cloud::new("i18n-bad-input");
+    let days = [
+        "estimate",
+        "--rate",
+        "1",
+        "--currency",
+        "USD",
+        "--hours-per-day",
+        "8",
+        "--days",
+        "0",
+    ];
+    let chinese = cloud.run(&days, CHINESE);
+    assert_eq!(chinese.status.code(), Some(2));
+    assert_eq!(stderr(&chinese), "gpumeter: --days 必须大于 0，实际为 0\n");
+    let english = cloud.run(&days, C);
+    assert_eq!(
+        stderr(&english),
+        "gpumeter: --days must be more than 0, got 0\n"
+    );
+    let cleanup = stderr(&cloud.run(&["cleanup"], CHINESE));
+    assert!(
+        cleanup.starts_with("gpumeter: cleanup：请说明要删除什么："),
+        "{cleanup}"
+    );
+}

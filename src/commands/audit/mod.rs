@@ -50,7 +50,7 @@ pub const EXIT_FOUND: u8 = 3;
 pub fn run(cli: &Cli, args: &AuditArgs) -> CommandResult {
     let ctx = Context::load(cli)?;
     if args.tolerance.is_sign_negative() {
-        return Err(Failure::bad_input("--tolerance: a percentage, 0 or more"));
+        return Err(Failure::bad_input(crate::t!("err-tolerance")));
     }
     let now = Timestamp::now();
     let now = Timestamp::from_second(now.as_second()).unwrap_or(now);
@@ -63,10 +63,9 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> CommandResult {
         ledger::demo::seed(&mut fresh, now).map_err(|e| Failure::failed(e.shown()))?;
     }
     if !path.exists() {
-        return Err(Failure::failed(format!(
-            "no ledger yet: {} does not exist (the cockpit records it while it runs; try \
-             `gpumeter audit --demo`)",
-            path.display()
+        return Err(Failure::failed(crate::t!(
+            "err-no-ledger",
+            path = path.display().to_string()
         )));
     }
     let ledger = Ledger::open_read_only(&path).map_err(|e| Failure::failed(e.shown()))?;
@@ -117,17 +116,17 @@ fn span(
     let bound = |flag: &str, text: &Option<String>, default: Option<Timestamp>| match text {
         Some(text) => window::parse_bound(text, now, tz)
             .map_err(|e| Failure::bad_input(format!("{flag}: {e}"))),
-        None => default.ok_or_else(|| {
-            Failure::bad_input(format!(
-                "{flag}: the bills hold no lines to take the period from; give --since and --until"
-            ))
-        }),
+        None => {
+            default.ok_or_else(|| Failure::bad_input(crate::t!("err-audit-no-period", flag = flag)))
+        }
     };
     let since = bound("--since", &args.since, charges.first_start())?;
     let until = bound("--until", &args.until, charges.last_end())?;
     if since >= until {
-        return Err(Failure::bad_input(format!(
-            "--since ({since}) must be before --until ({until})"
+        return Err(Failure::bad_input(crate::t!(
+            "err-since-before-until",
+            since = since.to_string(),
+            until = until.to_string()
         )));
     }
     Ok((since, until))
