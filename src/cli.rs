@@ -5,7 +5,9 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 use rust_decimal::Decimal;
 
+mod localize;
 mod setup;
+pub use localize::localized;
 pub use setup::{DoctorArgs, InitArgs, PolicyArg};
 
 /// How many GPUs the demo's simulator shows when `--gpus` does not say.

@@ -340,6 +340,21 @@ pub enum ConfigError {
     },
 }
 
+impl ConfigError {
+    /// The error in the language the user reads: a file that cannot be read is said in it,
+    /// and an invalid one's message already is (the TOML parser's own words stay English).
+    pub fn shown(&self) -> String {
+        match self {
+            ConfigError::Read { path, source } => crate::t!(
+                "err-config-read",
+                path = path.display().to_string(),
+                error = source.to_string()
+            ),
+            ConfigError::Invalid { .. } => self.to_string(),
+        }
+    }
+}
+
 /// A budget in another currency than its price sheet's.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
@@ -353,6 +368,16 @@ pub struct CurrencyMismatch {
 }
 
 impl CurrencyMismatch {
+    /// The mismatch in the language the user reads.
+    fn shown(&self) -> String {
+        crate::t!(
+            "err-config-currency",
+            budget = self.budget.to_string(),
+            sheet = self.sheet.as_str(),
+            priced = self.priced.to_string()
+        )
+    }
+
     fn new(budget: Currency, sheet: &crate::pricing::Sheet) -> Self {
         CurrencyMismatch {
             budget,
@@ -438,7 +463,7 @@ impl Config {
             return Err(invalid(
                 locate::key_span(src, &["deadline", "release_at"]),
                 Some("deadline.release_at".into()),
-                "set release_in or release_at, not both".into(),
+                crate::t!("err-config-release-both").into_owned(),
             ));
         }
         if let Some(currency) = config.budget.currency {
@@ -451,7 +476,7 @@ impl Config {
                 return Err(invalid(
                     span,
                     Some("budget.currency".into()),
-                    CurrencyMismatch::new(currency, sheet).to_string(),
+                    CurrencyMismatch::new(currency, sheet).shown(),
                 ));
             }
             let (line, column) = span.map_or((1, 1), |s| line_col(src, s.start));
@@ -461,9 +486,9 @@ impl Config {
             return Err(invalid(
                 locate::key_span(src, &["telemetry", "refresh"]),
                 Some("telemetry.refresh".into()),
-                format!(
-                    "{:?} is too fast: refresh at most every 100ms",
-                    config.telemetry.refresh
+                crate::t!(
+                    "err-config-refresh",
+                    refresh = format!("{:?}", config.telemetry.refresh)
                 ),
             ));
         }

@@ -3,13 +3,20 @@ use std::process::ExitCode;
 use clap::{CommandFactory as _, FromArgMatches as _};
 
 fn main() -> color_eyre::Result<ExitCode> {
-    if let Err(e) = no_core_dumps() {
-        gpumeter::commands::emit_err(&format!("gpumeter: warning: core dumps stay on: {e}"));
+    // Before anything is read: a config may hold keys.
+    let dumps = no_core_dumps();
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    gpumeter::commands::language::choose_from_args(&args);
+    if let Err(e) = dumps {
+        let e = e.to_string();
+        let warning = gpumeter::t!("err-core-dumps-on", error = e);
+        gpumeter::commands::emit_err(&format!("gpumeter: {warning}"));
     }
     color_eyre::install()?;
-    let parsed = gpumeter::cli::Cli::command()
-        .long_version(gpumeter::commands::meta::long_version())
-        .try_get_matches()
+    let command =
+        gpumeter::cli::Cli::command().long_version(gpumeter::commands::meta::long_version());
+    let parsed = gpumeter::cli::localized(command)
+        .try_get_matches_from(args)
         .and_then(|matches| gpumeter::cli::Cli::from_arg_matches(&matches));
     match parsed {
         Ok(cli) => Ok(gpumeter::commands::run(&cli)),

@@ -12,7 +12,7 @@ pub fn load_file(path: &Path) -> Result<Sheet, SheetError> {
         source_name: name.clone(),
         location: None,
         kind: ErrorKind::Io,
-        message: format!("cannot read the price sheet: {e}"),
+        message: crate::t!("sheet-cannot-read", error = e.to_string()),
     })?;
     load_str(&name, &text)
 }

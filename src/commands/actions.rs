@@ -51,9 +51,9 @@ pub struct Done {
 /// provider does not confirm is a failure (exit 1).
 pub fn act(ctx: &Context, action: &Action, dry_run: bool, yes: bool) -> Result<Acted, Failure> {
     if ctx.read_only {
-        return Err(Failure::bad_input(format!(
-            "refusing to {}: read-only mode (--read-only or read_only in the config)",
-            action.label()
+        return Err(Failure::bad_input(crate::t!(
+            "err-read-only",
+            action = verb(action)
         )));
     }
     let provider = ctx.provider()?;
@@ -72,12 +72,12 @@ pub fn act(ctx: &Context, action: &Action, dry_run: bool, yes: bool) -> Result<A
         .and_then(|i| i.instance.as_ref())
         .map(|i| i.state)
         .or(recorded_release.then_some(crate::meter::InstanceState::Released));
-    if let Some(why) = crate::provider::nothing_to_do(action, state) {
-        return Ok(Acted::NothingToDo(format!(
-            "{}: nothing to do; {why}, as {} reads it now. `gpumeter checklist` shows what \
-             still bills.",
-            action.label(),
-            provider.name()
+    if let Some(why) = crate::provider::nothing_to_do_shown(action, state) {
+        return Ok(Acted::NothingToDo(crate::t!(
+            "err-nothing-to-do",
+            action = verb(action),
+            why = why,
+            provider = provider.name()
         )));
     }
     let pricing = ctx.pricing_for(inventory.as_ref().and_then(|i| i.instance.as_ref()))?;
@@ -101,8 +101,10 @@ pub fn act(ctx: &Context, action: &Action, dry_run: bool, yes: bool) -> Result<A
     }
     let result = perform_bounded(provider.as_ref(), action, action_deadline()?)?;
     ctx.record_action(inventory.as_ref(), action, &result);
-    let report = result
-        .map_err(|e| Failure::provider(EXIT_FAILED, &format!("{} failed", action.label()), &e))?;
+    let report = result.map_err(|e| {
+        let context = crate::t!("err-action-failed", action = verb(action));
+        Failure::provider(EXIT_FAILED, &context, &e)
+    })?;
     if report.confirmed {
         Ok(Acted::Done(Box::new(Done {
             line: format!(
@@ -114,10 +116,10 @@ pub fn act(ctx: &Context, action: &Action, dry_run: bool, yes: bool) -> Result<A
             pricing,
         })))
     } else {
-        Err(Failure::failed(format!(
-            "{}: NOT confirmed; the provider reports {}",
-            action.label(),
-            report.summary
+        Err(Failure::failed(crate::t!(
+            "err-not-confirmed",
+            action = verb(action),
+            summary = report.summary
         )))
     }
 }
@@ -128,7 +130,7 @@ pub const ACTION_DEADLINE_ENV: &str = "GPUMETER_ACTION_DEADLINE";
 pub(super) fn action_deadline() -> Result<Duration, Failure> {
     match std::env::var(ACTION_DEADLINE_ENV) {
         Ok(text) if !text.trim().is_empty() => crate::config::parse_duration(text.trim())
-            .map_err(|e| Failure::bad_input(format!("{ACTION_DEADLINE_ENV}: {e}"))),
+            .map_err(|e| Failure::bad_input(format!("{ACTION_DEADLINE_ENV}: {}", e.shown()))),
         _ => Ok(crate::provider::ACTION_DEADLINE),
     }
 }
@@ -153,10 +155,11 @@ fn perform_bounded(
         async { tokio::time::timeout(deadline, provider.perform(action)).await },
     )?;
     answer.map_err(|_| {
-        Failure::failed(format!(
-            "{label}: NOT confirmed; no answer from {name} within {} s. It may still be under \
-             way, or done in part: `gpumeter checklist` shows what the provider says now",
-            deadline.as_secs()
+        Failure::failed(crate::t!(
+            "err-no-answer",
+            action = verb(action),
+            provider = name.as_str(),
+            seconds = deadline.as_secs().to_string()
         ))
     })
 }
@@ -194,14 +197,20 @@ pub fn meter_at(
 }
 
 fn ask(confirm: &Confirm) -> Result<(), Failure> {
-    ask_lines(&confirm.summary_lines(), confirm.action.label())
+    ask_lines(&confirm.summary_lines(), &verb(&confirm.action))
+}
+
+/// An action's verb, as the user's language says it (`release`, `释放`).
+fn verb(action: &Action) -> String {
+    crate::ui::words::verb(action).into_owned()
 }
 
 /// Prints `lines` and asks `{question}? [y/N]` on the terminal; anything but yes cancels.
 pub fn ask_lines(lines: &[String], question: &str) -> Result<(), Failure> {
     if !std::io::stdin().is_terminal() {
-        return Err(Failure::bad_input(format!(
-            "refusing to {question} without confirmation: no terminal to ask on; pass --yes"
+        return Err(Failure::bad_input(crate::t!(
+            "err-no-terminal",
+            action = question
         )));
     }
     let mut err = std::io::stderr();
@@ -214,10 +223,16 @@ pub fn ask_lines(lines: &[String], question: &str) -> Result<(), Failure> {
     std::io::stdin()
         .lock()
         .read_line(&mut answer)
-        .map_err(|e| Failure::bad_input(format!("cannot read the answer: {e}")))?;
+        .map_err(|e| {
+            let error = e.to_string();
+            Failure::bad_input(crate::t!("err-cannot-read-answer", error = error))
+        })?;
     if matches!(answer.trim(), "y" | "Y" | "yes") {
         Ok(())
     } else {
-        Err(Failure::bad_input(format!("{question}: cancelled")))
+        Err(Failure::bad_input(crate::t!(
+            "err-cancelled",
+            action = question
+        )))
     }
 }

@@ -21,7 +21,7 @@ use crate::provider::{Action, CleanupFilter, CleanupKind, CleanupPlan, LinkedRes
 
 pub fn run(cli: &Cli, args: &CleanupArgs) -> CommandResult {
     let filter = filter(args)?;
-    let ctx = writable(cli, "clean up")?;
+    let ctx = writable(cli, &crate::t!("err-verb-clean-up"))?;
     let provider = ctx.provider()?;
     let what = format!("sweeping the account at {}", provider.name());
     let found = super::progress::run(&what, provider.sweep())?
@@ -56,7 +56,7 @@ const SNAPSHOT_CLEAN: Asker = Asker {
 /// `snapshot-clean --id ID...`: exactly the instance's snapshots named, by the same plan,
 /// dialog and read-back as `cleanup`.
 pub fn picked_snapshots(cli: &Cli, ids: &[String], common: &ActionArgs) -> CommandResult {
-    let ctx = writable(cli, "snapshot-clean")?;
+    let ctx = writable(cli, &crate::t!("verb-snapshot-clean"))?;
     let provider = ctx.provider()?;
     let reading = format!("reading the instance from {}", provider.name());
     let inventory = super::progress::run(&reading, provider.inventory())?
@@ -88,8 +88,9 @@ pub fn picked_snapshots(cli: &Cli, ids: &[String], common: &ActionArgs) -> Comma
 fn writable(cli: &Cli, what: &str) -> Result<Context, Failure> {
     let ctx = Context::load(cli)?;
     if ctx.read_only {
-        return Err(Failure::bad_input(format!(
-            "refusing to {what}: read-only mode (--read-only or read_only in the config)"
+        return Err(Failure::bad_input(crate::t!(
+            "err-read-only",
+            action = what
         )));
     }
     Ok(ctx)
@@ -222,10 +223,7 @@ fn filter(args: &CleanupArgs) -> Result<CleanupFilter, Failure> {
         || !args.tags.is_empty()
         || args.unattached;
     if !chosen && !args.all {
-        return Err(Failure::bad_input(
-            "cleanup: say what to delete: --id, --kind, --older-than, --tag, --unattached, or \
-             --all (`gpumeter sweep` lists what bills)",
-        ));
+        return Err(Failure::bad_input(crate::t!("err-cleanup-what")));
     }
     Ok(CleanupFilter {
         ids: args.ids.clone(),

@@ -47,9 +47,7 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
     let (settings, (deadline, deadline_note)) = flags(cli, &ctx, now, &zone)?;
     let idle = guards::idle_config(&cli.cockpit, &ctx)?;
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
-        return Err(Failure::bad_input(
-            "the cockpit needs a terminal; for scripts use `gpumeter status --json`",
-        ));
+        return Err(Failure::bad_input(crate::t!("err-cockpit-needs-terminal")));
     }
     let provider = ctx.provider()?;
     let pricing = pricing(&ctx, provider.as_ref())?;
@@ -326,7 +324,7 @@ fn settings(cli: &Cli, ctx: &Context) -> Result<Settings, Failure> {
         cuda_required: ctx.config.telemetry.cuda_required,
         grace: match &cli.cockpit.grace {
             Some(text) => crate::config::parse_duration(text)
-                .map_err(|e| Failure::bad_input(format!("--grace: {e}")))?,
+                .map_err(|e| Failure::bad_input(format!("--grace: {}", e.shown())))?,
             None => ctx.config.deadline.grace,
         },
     })
@@ -363,14 +361,12 @@ fn deadline(
     };
     let release = if let Some(text) = &args.release_in {
         Some(Release::In(crate::config::parse_duration(text).map_err(
-            |e| Failure::bad_input(format!("--release-in: {e}")),
+            |e| Failure::bad_input(format!("--release-in: {}", e.shown())),
         )?))
     } else if let Some(text) = &args.release_at {
-        let time: jiff::civil::Time = text.parse().map_err(|_| {
-            Failure::bad_input(format!(
-                "--release-at: `{text}` is not a clock time such as 18:30"
-            ))
-        })?;
+        let time: jiff::civil::Time = text
+            .parse()
+            .map_err(|_| Failure::bad_input(crate::t!("err-release-at", text = text.as_str())))?;
         Some(Release::At(time))
     } else {
         // The demo opens with a deadline, so the countdown has something to count on the first

@@ -58,7 +58,7 @@ pub struct Context {
 impl Context {
     pub fn load(cli: &Cli) -> Result<Self, Failure> {
         let (mut config, _) =
-            Config::load(cli.config.as_deref()).map_err(|e| Failure::bad_input(e.to_string()))?;
+            Config::load(cli.config.as_deref()).map_err(|e| Failure::bad_input(e.shown()))?;
         // `--provider`, `--instance` and `--region` override `[instance]` in the config.
         let target = cli.target();
         let instance = &mut config.instance;
@@ -69,11 +69,7 @@ impl Context {
             Some(dir) => dir.clone(),
             None => directories::ProjectDirs::from("", "", "gpumeter")
                 .map(|d| d.data_dir().to_path_buf())
-                .ok_or_else(|| {
-                    Failure::bad_input(
-                        "no home directory to keep data in: pass --data-dir DIR or set GPUMETER_DATA_DIR",
-                    )
-                })?,
+                .ok_or_else(|| Failure::bad_input(crate::t!("err-no-data-dir")))?,
         };
         let demo = cli.demo || config.instance.provider == Some(ProviderKind::Demo);
         let detected = if demo || config.instance.provider.is_some() {
@@ -181,10 +177,12 @@ impl Context {
         let kept = Ledger::open(path_in(&self.data_dir, self.demo))
             .and_then(|mut l| l.record_event(event).map(|_| ()));
         if let Err(e) = kept {
-            super::emit_err(&format!(
-                "gpumeter: {} is not recorded in the ledger: {e}",
-                action.label()
-            ));
+            let not_recorded = crate::t!(
+                "err-not-recorded",
+                action = crate::ui::words::verb(action),
+                error = e.shown()
+            );
+            super::emit_err(&format!("gpumeter: {not_recorded}"));
         }
     }
 

@@ -34,19 +34,22 @@ pub fn run(args: &EstimateArgs, cli: &Cli) -> CommandResult {
 
 fn plan_from(args: &EstimateArgs) -> Result<Plan, Failure> {
     if args.hours_per_day < Decimal::ZERO || args.hours_per_day > Decimal::from(24) {
-        return Err(Failure::bad_input(format!(
-            "--hours-per-day must be between 0 and 24, got {}",
-            args.hours_per_day
+        return Err(Failure::bad_input(crate::t!(
+            "err-hours-per-day",
+            got = args.hours_per_day.to_string()
         )));
     }
     if args.days <= Decimal::ZERO {
-        return Err(Failure::bad_input(format!(
-            "--days must be more than 0, got {}",
-            args.days
+        return Err(Failure::bad_input(crate::t!(
+            "err-days",
+            got = args.days.to_string()
         )));
     }
     if args.runs_per_day == 0 {
-        return Err(Failure::bad_input("--runs-per-day must be at least 1"));
+        return Err(Failure::bad_input(crate::t!(
+            "err-at-least-one",
+            flag = "--runs-per-day"
+        )));
     }
     for (flag, value) in [
         ("--egress-gb", args.egress_gb),
@@ -60,7 +63,10 @@ fn plan_from(args: &EstimateArgs) -> Result<Plan, Failure> {
         ("--reclaims-per-day", args.reclaims_per_day),
     ] {
         if value.is_some_and(|v| v < Decimal::ZERO) {
-            return Err(Failure::bad_input(format!("{flag} must not be negative")));
+            return Err(Failure::bad_input(crate::t!(
+                "err-not-negative",
+                flag = flag
+            )));
         }
     }
     Ok(Plan {
@@ -75,11 +81,9 @@ fn needs_from(args: &EstimateArgs) -> Result<Needs, Failure> {
         None => None,
         Some(text) => {
             let every = crate::config::parse_duration(text)
-                .map_err(|e| Failure::bad_input(format!("--checkpoint-every: {e}")))?;
+                .map_err(|e| Failure::bad_input(format!("--checkpoint-every: {}", e.shown())))?;
             if every.is_zero() {
-                return Err(Failure::bad_input(
-                    "--checkpoint-every must be more than 0, such as 30m or 1h",
-                ));
+                return Err(Failure::bad_input(crate::t!("err-checkpoint-zero")));
             }
             Some(Decimal::from(every.as_secs()) / Decimal::from(3600))
         }

@@ -18,22 +18,22 @@ use crate::provider::Action;
 
 pub fn run(cli: &Cli, by: &str, args: &ActionArgs) -> CommandResult {
     let by = crate::config::parse_duration(by)
-        .map_err(|e| Failure::bad_input(format!("DURATION: {e}")))?;
+        .map_err(|e| Failure::bad_input(format!("DURATION: {}", e.shown())))?;
     let by =
         SignedDuration::try_from(by).map_err(|e| Failure::bad_input(format!("DURATION: {e}")))?;
     let ctx = Context::load(cli)?;
     if ctx.read_only {
-        return Err(Failure::bad_input("refusing to extend: read-only mode"));
+        return Err(Failure::bad_input(crate::t!("err-read-only-extend")));
     }
     let provider = ctx.provider()?;
     let inventory = known(super::block_on(provider.inventory())?)
         .map_err(|e| Failure::provider(super::EXIT_FAILED, provider.name(), &e))?;
     let instance = instance_to_extend(inventory.as_ref(), &ctx, provider.name())?;
     let ledger_path = path_in(&ctx.data_dir, ctx.demo);
-    let mut ledger = Ledger::open(&ledger_path).map_err(|e| Failure::failed(e.to_string()))?;
+    let mut ledger = Ledger::open(&ledger_path).map_err(|e| Failure::failed(e.shown()))?;
     let guard = ledger
         .guard(&instance)
-        .map_err(|e| Failure::failed(e.to_string()))?;
+        .map_err(|e| Failure::failed(e.shown()))?;
     let now = Timestamp::now();
     let stale = crate::serve::collect::WATCHDOG_STALE_AFTER;
     let watchdog = guard
@@ -74,16 +74,12 @@ pub fn run(cli: &Cli, by: &str, args: &ActionArgs) -> CommandResult {
         let result = super::block_on(provider.perform(&action))?;
         ctx.record_action(inventory.as_ref(), &action, &result);
         let report = result.map_err(|e| {
-            Failure::provider(
-                super::EXIT_FAILED,
-                "extend failed; the ledger keeps the old deadline",
-                &e,
-            )
+            Failure::provider(super::EXIT_FAILED, &crate::t!("err-extend-failed"), &e)
         })?;
         if !report.confirmed {
-            return Err(Failure::failed(format!(
-                "extend: NOT confirmed; the ledger keeps the old deadline; the provider reports {}",
-                report.summary
+            return Err(Failure::failed(crate::t!(
+                "err-extend-not-confirmed",
+                summary = report.summary
             )));
         }
     }
@@ -167,15 +163,18 @@ fn instance_to_extend(
 ) -> Result<String, Failure> {
     let listed = inventory.and_then(|i| i.instance.as_ref());
     let state = listed.map(|i| i.state);
-    if let Some(why) = crate::provider::nothing_to_do(&Action::SetDeadline { at: None }, state) {
-        return Err(Failure::bad_input(format!(
-            "nothing to extend: {why}, as {provider} reads it now"
+    let deadline = Action::SetDeadline { at: None };
+    if let Some(why) = crate::provider::nothing_to_do_shown(&deadline, state) {
+        return Err(Failure::bad_input(crate::t!(
+            "err-nothing-to-extend",
+            why = why,
+            provider = provider
         )));
     }
     listed
         .map(|i| i.id.clone())
         .or_else(|| ctx.config.instance.id.clone())
-        .ok_or_else(|| Failure::failed("no instance to extend: name it with --instance"))
+        .ok_or_else(|| Failure::failed(crate::t!("err-no-instance-to-extend")))
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use crate::cli::Cli;
 
 /// Completions for `shell`, on stdout.
 pub fn completions(shell: clap_complete::Shell) -> CommandResult {
-    let mut command = Cli::command();
+    let mut command = crate::cli::localized(Cli::command());
     let mut out = Vec::new();
     clap_complete::generate(shell, &mut command, "gpumeter", &mut out);
     write_stdout(&out)
@@ -22,7 +22,7 @@ pub fn completions(shell: clap_complete::Shell) -> CommandResult {
 /// `gpumeter.1` on stdout; with `dir`, it and a `gpumeter-<subcommand>.1` for each
 /// subcommand, written there.
 pub fn man(dir: Option<&Path>) -> CommandResult {
-    let command = Cli::command().version(env!("CARGO_PKG_VERSION"));
+    let command = crate::cli::localized(Cli::command().version(env!("CARGO_PKG_VERSION")));
     let Some(dir) = dir else {
         return write_stdout(&render(command)?);
     };
@@ -47,7 +47,38 @@ fn render(command: clap::Command) -> Result<Vec<u8>, Failure> {
     clap_mangen::Man::new(command)
         .render(&mut out)
         .map_err(|e| Failure::failed(format!("the manual page: {e}")))?;
-    Ok(out)
+    Ok(section_names(out))
+}
+
+/// The page's section headings in the current language: clap_mangen writes its own in
+/// English (`.SH NAME`); those of the options and subcommands are the help's headings already.
+fn section_names(page: Vec<u8>) -> Vec<u8> {
+    if crate::i18n::current() == crate::i18n::Lang::En {
+        return page;
+    }
+    let text = String::from_utf8_lossy(&page);
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let heading = line.strip_prefix(".SH ").map(str::trim_end);
+        let name = match heading {
+            Some("NAME") => Some(crate::t!("cli-man-name")),
+            Some("SYNOPSIS") => Some(crate::t!("cli-man-synopsis")),
+            Some("DESCRIPTION") => Some(crate::t!("cli-man-description")),
+            Some("EXTRA") => Some(crate::t!("cli-man-extra")),
+            Some("VERSION") => Some(crate::t!("cli-man-version")),
+            Some("AUTHORS") => Some(crate::t!("cli-man-authors")),
+            _ => None,
+        };
+        match name {
+            Some(name) => {
+                out.push_str(".SH ");
+                out.push_str(&name);
+                out.push('\n');
+            }
+            None => out.push_str(line),
+        }
+    }
+    out.into_bytes()
 }
 
 fn write_stdout(bytes: &[u8]) -> CommandResult {
@@ -85,7 +116,9 @@ pub fn long_version() -> String {
 }
 
 /// clap's parse error as gpumeter's errors read: one line of what is wrong (with clap's tip),
-/// then one of the usage, both starting `gpumeter:`, instead of clap's block of several.
+/// then one of the usage, both starting `gpumeter:`, instead of clap's block of several. What
+/// is wrong stays in clap's words, which it has in English only; the usage line is in the
+/// user's language.
 pub fn parse_error_lines(rendered: &str) -> Vec<String> {
     let mut lines = rendered.lines();
     let mut what = lines
@@ -115,9 +148,10 @@ pub fn parse_error_lines(rendered: &str) -> Vec<String> {
         what = format!("{what}; {tip}");
     }
     let second = match usage {
-        Some(usage) => format!("gpumeter: usage: {usage} (more with --help)"),
-        None => "gpumeter: more with --help".to_string(),
+        Some(usage) => crate::t!("err-usage", usage = usage),
+        None => crate::t!("err-more-with-help").into_owned(),
     };
+    let second = format!("gpumeter: {second}");
     vec![format!("gpumeter: {what}"), second]
 }
 

@@ -72,14 +72,9 @@ pub fn refuse(cli: &Cli) -> Result<(), Failure> {
         return Ok(());
     };
     Err(Failure::bad_input(if own.contains(&flag) {
-        format!(
-            "{flag} before `{name}` does nothing: give it after, as `gpumeter {name} {flag} ...`"
-        )
+        crate::t!("err-flag-before-command", flag = flag, name = name)
     } else {
-        format!(
-            "{flag} is a flag of the cockpit (`gpumeter {flag} ...` with no subcommand); \
-             `{name}` does not take it"
-        )
+        crate::t!("err-flag-of-the-cockpit", flag = flag, name = name)
     }))
 }
 

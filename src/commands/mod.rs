@@ -19,6 +19,7 @@ pub mod estimate;
 pub mod extend;
 pub mod fleet;
 pub mod init;
+pub mod language;
 pub mod meta;
 mod misplaced;
 pub mod pricing;
@@ -64,7 +65,10 @@ pub fn block_on<F: std::future::Future>(future: F) -> Result<F::Output, Failure>
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(|e| Failure::failed(format!("cannot start the runtime: {e}")))?;
+        .map_err(|e| {
+            let error = e.to_string();
+            Failure::failed(crate::t!("err-runtime", error = error))
+        })?;
     Ok(runtime.block_on(future))
 }
 
@@ -97,12 +101,18 @@ impl Failure {
     }
 
     /// A provider's error, after `context` (`aws`, `release failed`), exiting with `code`; its
-    /// fix line is the one the cockpit shows.
+    /// fix line is the one the cockpit shows, in the language the user reads. Its kind word
+    /// (`fix (permission): ...`) stays English in every language: it names the kind as
+    /// docs/errors.md lists it, and scripts match it as they match the exit status.
     pub fn provider(code: u8, context: &str, e: &ProviderError) -> Self {
         Failure {
             code,
-            message: format!("{context}: {e}"),
-            fix: Some(format!("fix ({}): {}", e.kind_label(), e.fix())),
+            message: format!("{context}: {}", e.shown()),
+            fix: Some(crate::t!(
+                "err-fix-line",
+                kind = e.kind_label(),
+                fix = e.shown_fix()
+            )),
         }
     }
 }
@@ -147,9 +157,10 @@ pub fn read_sheet_for(
                 .iter()
                 .map(|s| s.id.as_str())
                 .collect();
-            Failure::bad_input(format!(
-                "--provider: no bundled sheet `{id}`; the bundled sheets are {}",
-                ids.join(", ")
+            Failure::bad_input(crate::t!(
+                "err-no-bundled-sheet",
+                id = id,
+                ids = ids.join(", ")
             ))
         })?,
     };
@@ -167,16 +178,14 @@ pub fn today() -> jiff::civil::Date {
 /// and a flag that silently does nothing reads as one that worked.
 pub fn refuse_gpus_without_demo(gpus: Option<u32>, demo: bool) -> Result<(), Failure> {
     if gpus.is_some() && !demo {
-        return Err(Failure::bad_input(
-            "--gpus only applies with --demo: without it the real GPUs are read through NVML",
-        ));
+        return Err(Failure::bad_input(crate::t!("err-gpus-without-demo")));
     }
     Ok(())
 }
 
 /// Runs a parsed command line and turns its outcome into an exit status.
 pub fn run(cli: &Cli) -> ExitCode {
-    choose_language(cli);
+    language::choose(cli);
     let result = misplaced::refuse(cli).and_then(|()| match &cli.command {
         Some(Command::Estimate(args)) => estimate::run(args, cli),
         Some(Command::Pricing(cmd)) => pricing::run(cmd),
@@ -239,18 +248,4 @@ pub fn run(cli: &Cli) -> ExitCode {
             ExitCode::from(failure.code)
         }
     }
-}
-
-/// The language, chosen once: `--lang`, `[ui] language`, then the locale. A config that does
-/// not load gives no language here; the command itself then says what is wrong with it.
-fn choose_language(cli: &Cli) {
-    let config = || {
-        crate::config::Config::load(cli.config.as_deref())
-            .ok()
-            .and_then(|(c, _)| c.ui.language)
-    };
-    let config = if cli.lang.is_some() { None } else { config() };
-    crate::i18n::set(crate::i18n::choose(cli.lang, config, |var| {
-        std::env::var(var).ok()
-    }));
 }

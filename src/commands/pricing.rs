@@ -48,9 +48,7 @@ fn list(today: Date) {
 /// every bundled sheet that has the SKU.
 fn show(sku: &str, provider: Option<&str>, file: Option<&Path>) -> CommandResult {
     if provider.is_some() && file.is_some() {
-        return Err(Failure::bad_input(
-            "--provider and --sheet both name a price sheet; give one",
-        ));
+        return Err(Failure::bad_input(crate::t!("err-provider-and-sheet")));
     }
     let named = load_sheet_for(provider, file)?;
     let found: Vec<(&Sheet, &Sku)> = if let Some(sheet) = &named {

@@ -35,25 +35,26 @@ pub fn run(cli: &Cli, args: &ReportArgs) -> CommandResult {
         None => now,
     };
     if since >= until {
-        return Err(Failure::bad_input(format!(
-            "--since ({since}) must be before --until ({until})"
+        return Err(Failure::bad_input(crate::t!(
+            "err-since-before-until",
+            since = since.to_string(),
+            until = until.to_string()
         )));
     }
     let path = ledger::path_in(&ctx.data_dir, ctx.demo);
     if ctx.demo && !path.exists() {
-        let mut fresh = Ledger::open(&path).map_err(|e| Failure::failed(e.to_string()))?;
-        ledger::demo::seed(&mut fresh, now).map_err(|e| Failure::failed(e.to_string()))?;
+        let mut fresh = Ledger::open(&path).map_err(|e| Failure::failed(e.shown()))?;
+        ledger::demo::seed(&mut fresh, now).map_err(|e| Failure::failed(e.shown()))?;
     }
     if !path.exists() {
-        return Err(Failure::failed(format!(
-            "no spend history yet: {} does not exist (the cockpit records it while it runs; \
-             try `gpumeter report --demo`)",
-            path.display()
+        return Err(Failure::failed(crate::t!(
+            "err-no-history",
+            path = path.display().to_string()
         )));
     }
-    let ledger = Ledger::open_read_only(&path).map_err(|e| Failure::failed(e.to_string()))?;
+    let ledger = Ledger::open_read_only(&path).map_err(|e| Failure::failed(e.shown()))?;
     let sheet = ctx.pricing().ok().flatten().map(|p| p.sheet);
-    let failed = |e: ledger::LedgerError| Failure::failed(e.to_string());
+    let failed = |e: ledger::LedgerError| Failure::failed(e.shown());
     let records = account::records(&ctx, &ledger).map_err(failed)?;
     // Each account as it stands now, cut into the window, its days or its hours.
     let meters = account::meters(&records, now);

@@ -135,9 +135,7 @@ fn refuse_demo_only(args: &StatusArgs) -> Result<(), Failure> {
         ("--at", args.at.is_some()),
     ];
     match given.iter().find(|(_, set)| *set) {
-        Some((flag, _)) => Err(Failure::bad_input(format!(
-            "{flag} only applies with --demo"
-        ))),
+        Some((flag, _)) => Err(Failure::bad_input(crate::t!("err-demo-only", flag = *flag))),
         None => Ok(()),
     }
 }
@@ -147,7 +145,7 @@ fn resolve_sku(args: &StatusArgs) -> Result<Option<Sku>, Failure> {
     let Some(name) = args.sku.as_deref() else {
         return match (&args.provider, &args.sheet) {
             (None, None) => Ok(None),
-            _ => Err(Failure::bad_input("--provider and --sheet need --sku")),
+            _ => Err(Failure::bad_input(crate::t!("err-sheet-needs-sku"))),
         };
     };
     if let Some(sheet) = super::load_sheet_for(args.provider.as_deref(), args.sheet.as_deref())? {
@@ -159,8 +157,9 @@ fn resolve_sku(args: &StatusArgs) -> Result<Option<Sku>, Failure> {
     }
     let found = pricing::find_sku(name, None);
     let Some((_, first)) = found.first() else {
-        return Err(Failure::bad_input(format!(
-            "no bundled sheet has SKU `{name}`; name the sheet with --provider or --sheet"
+        return Err(Failure::bad_input(crate::t!(
+            "err-no-sheet-has-sku",
+            name = name
         )));
     };
     let same_gpus = found.iter().all(|(_, s)| {
@@ -170,9 +169,10 @@ fn resolve_sku(args: &StatusArgs) -> Result<Option<Sku>, Failure> {
     });
     if !same_gpus {
         let ids: Vec<&str> = found.iter().map(|(sheet, _)| sheet.id.as_str()).collect();
-        return Err(Failure::bad_input(format!(
-            "SKU `{name}` is in several sheets with different GPUs ({}); choose one with --provider",
-            ids.join(", ")
+        return Err(Failure::bad_input(crate::t!(
+            "err-sku-in-several-sheets",
+            name = name,
+            ids = ids.join(", ")
         )));
     }
     Ok(Some((*first).clone()))

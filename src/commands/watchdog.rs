@@ -100,7 +100,7 @@ pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
         // Fails only when already a session leader, which is just as good.
         let _ = rustix::process::setsid();
     }
-    let ledger = Ledger::open(&ledger_path).map_err(|e| Failure::failed(e.to_string()))?;
+    let ledger = Ledger::open(&ledger_path).map_err(|e| Failure::failed(e.shown()))?;
     if let Some(warning) = crate::files::open_to_others(&ctx.data_dir) {
         super::emit_err(&format!("gpumeter: warning: {warning}"));
     }
@@ -271,10 +271,10 @@ fn status(
     budget: &crate::config::BudgetConfig,
     tz: &jiff::tz::TimeZone,
 ) -> CommandResult {
-    let ledger = Ledger::open_read_only(ledger_path).map_err(|e| Failure::failed(e.to_string()))?;
+    let ledger = Ledger::open_read_only(ledger_path).map_err(|e| Failure::failed(e.shown()))?;
     let guard = ledger
         .guard(instance)
-        .map_err(|e| Failure::failed(e.to_string()))?;
+        .map_err(|e| Failure::failed(e.shown()))?;
     let now = Timestamp::now();
     let Some(guard) = guard else {
         emit(&format!("no watchdog has guarded {instance} yet"));
@@ -298,7 +298,7 @@ fn status(
 }
 
 fn stop(ledger_path: &Path, instance: &str) -> CommandResult {
-    let ledger = Ledger::open_read_only(ledger_path).map_err(|e| Failure::failed(e.to_string()))?;
+    let ledger = Ledger::open_read_only(ledger_path).map_err(|e| Failure::failed(e.shown()))?;
     let Some(w) = ledger
         .guard(instance)
         .ok()
@@ -361,8 +361,8 @@ pub fn spawn_detached(data_dir: &Path, passthrough: &[String]) -> std::io::Resul
 fn idle_config(ctx: &Context, args: &WatchdogArgs) -> Result<crate::config::IdleConfig, Failure> {
     let mut idle = ctx.config.idle.clone();
     if let Some(after) = &args.idle_after {
-        idle.after =
-            parse_duration(after).map_err(|e| Failure::bad_input(format!("--idle-after: {e}")))?;
+        idle.after = parse_duration(after)
+            .map_err(|e| Failure::bad_input(format!("--idle-after: {}", e.shown())))?;
     }
     if let Some(policy) = &args.on_idle {
         idle.on_idle =

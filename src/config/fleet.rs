@@ -72,9 +72,9 @@ pub fn holds_secret(name: &str) -> bool {
 fn no_secrets<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, String>, D::Error> {
     let vars = BTreeMap::<String, String>::deserialize(d)?;
     if let Some(name) = vars.keys().find(|name| holds_secret(name)) {
-        return Err(serde::de::Error::custom(format!(
-            "{name} holds a credential: keep keys and secrets in the provider's credentials \
-             file and name its profile here (AWS_PROFILE, ALIBABA_CLOUD_PROFILE, ...)"
+        return Err(serde::de::Error::custom(crate::t!(
+            "err-config-secret-in-env",
+            name = name.as_str()
         )));
     }
     Ok(vars)

@@ -258,9 +258,7 @@ impl Default for NotifyConfig {
 
 fn positive_count<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
     match u32::deserialize(d)? {
-        0 => Err(de::Error::custom(
-            "0 would silence every hook: write 1 or more",
-        )),
+        0 => Err(de::Error::custom(crate::t!("err-config-hooks-zero"))),
         n => Ok(n),
     }
 }

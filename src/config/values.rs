@@ -28,6 +28,27 @@ pub enum DurationError {
     Zero(String),
 }
 
+impl DurationError {
+    /// The error in the language the user reads (`Display` is English, for the config's
+    /// errors and logs).
+    pub fn shown(&self) -> String {
+        match self {
+            DurationError::Negative(text) => {
+                crate::t!("err-duration-negative", text = text.as_str())
+            }
+            DurationError::TooLarge(text) => crate::t!(
+                "err-duration-too-large",
+                text = text.as_str(),
+                max = (MAX_DURATION.as_secs() / 3600).to_string()
+            ),
+            DurationError::Malformed(text) => {
+                crate::t!("err-duration-malformed", text = text.as_str())
+            }
+            DurationError::Zero(text) => crate::t!("err-duration-zero", text = text.as_str()),
+        }
+    }
+}
+
 /// Parses `"8h"`, `"45m"`, `"90s"`, `"1h30m"` (or ISO 8601 `"PT8H"`) into a duration from zero
 /// to [`MAX_DURATION`]. Every duration the command line and the config take comes through here.
 pub fn parse_duration(s: &str) -> Result<Duration, DurationError> {
@@ -84,11 +105,11 @@ fn positive(s: &str) -> Result<Duration, DurationError> {
 }
 
 pub fn duration<'de, D: Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
-    parse_duration(&String::deserialize(d)?).map_err(de::Error::custom)
+    parse_duration(&String::deserialize(d)?).map_err(|e| de::Error::custom(e.shown()))
 }
 
 pub fn positive_duration<'de, D: Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
-    positive(&String::deserialize(d)?).map_err(de::Error::custom)
+    positive(&String::deserialize(d)?).map_err(|e| de::Error::custom(e.shown()))
 }
 
 pub fn opt_positive_duration<'de, D: Deserializer<'de>>(
@@ -96,7 +117,7 @@ pub fn opt_positive_duration<'de, D: Deserializer<'de>>(
 ) -> Result<Option<Duration>, D::Error> {
     positive(&String::deserialize(d)?)
         .map(Some)
-        .map_err(de::Error::custom)
+        .map_err(|e| de::Error::custom(e.shown()))
 }
 
 /// A percentage from 0 to 100, such as `3` or `2.5`.
@@ -105,8 +126,10 @@ pub fn percent<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
     if value.is_finite() && (0.0..=100.0).contains(&value) {
         Ok(value)
     } else {
-        Err(de::Error::custom(format!(
-            "`{value}` is not a percentage: expected a number from 0 to 100"
+        let value = value.to_string();
+        Err(de::Error::custom(crate::t!(
+            "err-config-percent",
+            value = value
         )))
     }
 }
@@ -119,7 +142,7 @@ pub fn opt_clock_time<'de, D: Deserializer<'de>>(
     s.trim()
         .parse()
         .map(Some)
-        .map_err(|_| de::Error::custom(format!("`{s}` is not a clock time: write it like 18:30")))
+        .map_err(|_| de::Error::custom(crate::t!("err-config-clock-time", text = s.as_str())))
 }
 
 /// A money amount above zero: a decimal string (`"12.50"`) or an integer. Floats are refused
@@ -133,7 +156,7 @@ pub fn opt_amount<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Decimal>, D:
         }
         fn visit_str<E: de::Error>(self, s: &str) -> Result<Decimal, E> {
             Decimal::from_str(s.trim())
-                .map_err(|_| E::custom(format!("`{s}` is not an amount: write it like \"12.50\"")))
+                .map_err(|_| E::custom(crate::t!("err-config-amount", text = s)))
         }
         fn visit_i64<E: de::Error>(self, v: i64) -> Result<Decimal, E> {
             Ok(Decimal::from(v))
@@ -142,15 +165,19 @@ pub fn opt_amount<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Decimal>, D:
             Ok(Decimal::from(v))
         }
         fn visit_f64<E: de::Error>(self, v: f64) -> Result<Decimal, E> {
-            Err(E::custom(format!(
-                "write amounts as strings (\"{v}\") or integers, not floats, so they stay exact"
+            let value = v.to_string();
+            Err(E::custom(crate::t!(
+                "err-config-amount-float",
+                value = value
             )))
         }
     }
     let amount = d.deserialize_any(AmountVisitor)?;
     if amount <= Decimal::ZERO {
-        return Err(de::Error::custom(format!(
-            "`{amount}` is not above zero: this must be more than zero"
+        let amount = amount.to_string();
+        return Err(de::Error::custom(crate::t!(
+            "err-config-amount-zero",
+            amount = amount
         )));
     }
     Ok(Some(amount))
@@ -179,13 +206,32 @@ impl<'de> Deserialize<'de> for SheetRef {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = String::deserialize(d)?;
         if s.trim().is_empty() {
-            Err(de::Error::custom(
-                "the sheet is empty: name a bundled sheet or a file",
-            ))
+            Err(de::Error::custom(crate::t!("err-config-sheet-empty")))
         } else if looks_like_path(&s) {
             Ok(SheetRef::File(PathBuf::from(s)))
         } else {
             Ok(SheetRef::Bundled(s))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{DurationError, parse_duration};
+    use crate::i18n::{Lang, scoped};
+
+    #[test]
+    fn a_duration_error_reads_as_display_in_english_and_in_chinese_otherwise() {
+        for text in ["-5m", "99999h", "soon"] {
+            let e = parse_duration(text).unwrap_err();
+            assert_eq!(scoped(Lang::En, || e.shown()), e.to_string());
+            let chinese = scoped(Lang::ZhCn, || e.shown());
+            assert!(
+                chinese.contains(text) && chinese != e.to_string(),
+                "{chinese}"
+            );
+        }
+        let zero = DurationError::Zero("0s".into());
+        assert_eq!(scoped(Lang::En, || zero.shown()), zero.to_string());
     }
 }

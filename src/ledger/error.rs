@@ -81,3 +81,98 @@ impl LedgerError {
         }
     }
 }
+
+impl LedgerError {
+    /// The error in the language the user reads; `Display` is English, for the logs. The
+    /// database's own words (an I/O or SQLite error) stay as they came.
+    pub fn shown(&self) -> String {
+        let at = |path: &Path| path.display().to_string();
+        match self {
+            LedgerError::Busy { path, waited } => crate::t!(
+                "err-ledger-busy",
+                path = at(path),
+                ms = waited.as_millis().to_string()
+            ),
+            LedgerError::ReadOnly { path } => crate::t!("err-ledger-read-only", path = at(path)),
+            LedgerError::Corrupt { path, detail } => crate::t!(
+                "err-ledger-corrupt",
+                path = at(path),
+                detail = detail.as_str()
+            ),
+            LedgerError::NewerSchema { path, found, known } => crate::t!(
+                "err-ledger-newer",
+                path = at(path),
+                found = found.to_string(),
+                known = known.to_string()
+            ),
+            LedgerError::NotALedger { path } => {
+                crate::t!("err-ledger-not-a-ledger", path = at(path))
+            }
+            LedgerError::Io { path, source } => {
+                crate::t!("err-ledger-io", path = at(path), error = source.to_string())
+            }
+            LedgerError::BadValue { path, detail } => crate::t!(
+                "err-ledger-bad-value",
+                path = at(path),
+                detail = detail.as_str()
+            ),
+            LedgerError::Sqlite { path, source } => crate::t!(
+                "err-ledger-sqlite",
+                path = at(path),
+                error = source.to_string()
+            ),
+            LedgerError::WriterGone => crate::t!("err-ledger-writer-gone").into_owned(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+    use std::time::Duration;
+
+    use super::LedgerError;
+    use crate::i18n::{Lang, scoped};
+
+    #[test]
+    fn each_error_reads_as_display_in_english_and_otherwise_in_chinese() {
+        let path = || PathBuf::from("/data/ledger.sqlite");
+        let io = || std::io::Error::other("disk gone");
+        let all = [
+            LedgerError::Busy {
+                path: path(),
+                waited: Duration::from_millis(250),
+            },
+            LedgerError::ReadOnly { path: path() },
+            LedgerError::Corrupt {
+                path: path(),
+                detail: "bad page".into(),
+            },
+            LedgerError::NewerSchema {
+                path: path(),
+                found: 9,
+                known: 3,
+            },
+            LedgerError::NotALedger { path: path() },
+            LedgerError::Io {
+                path: path(),
+                source: io(),
+            },
+            LedgerError::BadValue {
+                path: path(),
+                detail: "x".into(),
+            },
+            LedgerError::Sqlite {
+                path: path(),
+                source: rusqlite::Error::InvalidQuery,
+            },
+            LedgerError::WriterGone,
+        ];
+        for e in &all {
+            assert_eq!(scoped(Lang::En, || e.shown()), e.to_string());
+            let chinese = scoped(Lang::ZhCn, || e.shown());
+            assert_ne!(chinese, e.to_string());
+            assert!(chinese.contains("账本"), "{chinese}");
+        }
+    }
+}

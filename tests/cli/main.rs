@@ -29,6 +29,7 @@ mod estimate_compare;
 mod estimate_truth;
 mod fake_libs;
 mod guards_tmux;
+mod i18n_cli;
 mod input_cli;
 mod keys_tmux;
 mod kill_loop;

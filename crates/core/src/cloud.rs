@@ -27,7 +27,7 @@ pub use cleanup::{CleanupFilter, CleanupKind, CleanupPlan, Refusal};
 pub use discovered::Discovered;
 pub use error::{Auth, ErrorKind, MESSAGE_CHARS, ProviderError};
 pub use exposure::{Exposure, Finding, Severity, Sharing, findings, findings_of};
-pub use fits::nothing_to_do;
+pub use fits::{nothing_to_do, nothing_to_do_shown};
 pub use forced_release::{
     ForcedRelease, ForcedReleaseAlert, ForcedReleaseJson, forced_release_of, kept_stopped_for,
 };

@@ -29,7 +29,7 @@ pub fn write(
     }
     ids.sort_unstable();
     ids.dedup();
-    let failed = |e: crate::ledger::LedgerError| Failure::failed(e.to_string());
+    let failed = |e: crate::ledger::LedgerError| Failure::failed(e.shown());
     let actions = ledger.audit_actions(&ids).map_err(failed)?;
     // The minutes of the span, and the hour before each release in question: the meter's
     // record of the instance's last minutes, which a leftover after it is measured against.

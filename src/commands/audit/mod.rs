@@ -50,7 +50,7 @@ pub const EXIT_FOUND: u8 = 3;
 pub fn run(cli: &Cli, args: &AuditArgs) -> CommandResult {
     let ctx = Context::load(cli)?;
     if args.tolerance.is_sign_negative() {
-        return Err(Failure::bad_input("--tolerance: a percentage, 0 or more"));
+        return Err(Failure::bad_input(crate::t!("err-tolerance")));
     }
     let now = Timestamp::now();
     let now = Timestamp::from_second(now.as_second()).unwrap_or(now);
@@ -59,21 +59,20 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> CommandResult {
     let span = span(args, &charges, now, &tz)?;
     let path = ledger::path_in(&ctx.data_dir, ctx.demo);
     if ctx.demo && !path.exists() {
-        let mut fresh = Ledger::open(&path).map_err(|e| Failure::failed(e.to_string()))?;
-        ledger::demo::seed(&mut fresh, now).map_err(|e| Failure::failed(e.to_string()))?;
+        let mut fresh = Ledger::open(&path).map_err(|e| Failure::failed(e.shown()))?;
+        ledger::demo::seed(&mut fresh, now).map_err(|e| Failure::failed(e.shown()))?;
     }
     if !path.exists() {
-        return Err(Failure::failed(format!(
-            "no ledger yet: {} does not exist (the cockpit records it while it runs; try \
-             `gpumeter audit --demo`)",
-            path.display()
+        return Err(Failure::failed(crate::t!(
+            "err-no-ledger",
+            path = path.display().to_string()
         )));
     }
-    let ledger = Ledger::open_read_only(&path).map_err(|e| Failure::failed(e.to_string()))?;
+    let ledger = Ledger::open_read_only(&path).map_err(|e| Failure::failed(e.shown()))?;
     let mut view = ledger
         .audit_ledger(span.0, span.1)
-        .map_err(|e| Failure::failed(e.to_string()))?;
-    let records = account::records(&ctx, &ledger).map_err(|e| Failure::failed(e.to_string()))?;
+        .map_err(|e| Failure::failed(e.shown()))?;
+    let records = account::records(&ctx, &ledger).map_err(|e| Failure::failed(e.shown()))?;
     metered_from_accounts(&mut view, &account::meters(&records, now), span, now);
     let report = audit_charges(&charges, &view, span, Tolerance::percent(args.tolerance));
     if let Some(dir) = &args.evidence {
@@ -117,17 +116,17 @@ fn span(
     let bound = |flag: &str, text: &Option<String>, default: Option<Timestamp>| match text {
         Some(text) => window::parse_bound(text, now, tz)
             .map_err(|e| Failure::bad_input(format!("{flag}: {e}"))),
-        None => default.ok_or_else(|| {
-            Failure::bad_input(format!(
-                "{flag}: the bills hold no lines to take the period from; give --since and --until"
-            ))
-        }),
+        None => {
+            default.ok_or_else(|| Failure::bad_input(crate::t!("err-audit-no-period", flag = flag)))
+        }
     };
     let since = bound("--since", &args.since, charges.first_start())?;
     let until = bound("--until", &args.until, charges.last_end())?;
     if since >= until {
-        return Err(Failure::bad_input(format!(
-            "--since ({since}) must be before --until ({until})"
+        return Err(Failure::bad_input(crate::t!(
+            "err-since-before-until",
+            since = since.to_string(),
+            until = until.to_string()
         )));
     }
     Ok((since, until))

@@ -14,7 +14,7 @@ pub(super) fn idle_config(
     let mut idle = ctx.config.idle.clone();
     if let Some(text) = &args.idle_after {
         idle.after = crate::config::parse_duration(text)
-            .map_err(|e| Failure::bad_input(format!("--idle-after: {e}")))?;
+            .map_err(|e| Failure::bad_input(format!("--idle-after: {}", e.shown())))?;
     }
     if let Some(text) = &args.on_idle {
         idle.on_idle = crate::commands::watchdog::parse_policy(text)

@@ -20,7 +20,7 @@ use crate::detect::Detected;
 
 pub fn run(cli: &Cli, args: &DoctorArgs) -> CommandResult {
     let (config, path) =
-        Config::load(cli.config.as_deref()).map_err(|e| Failure::bad_input(e.to_string()))?;
+        Config::load(cli.config.as_deref()).map_err(|e| Failure::bad_input(e.shown()))?;
     let detected = super::detected::detected_here(cli, &config);
     let ctx = Context::load(cli)?;
     let (credentials, permissions) = provider_facts(&ctx, &detected);

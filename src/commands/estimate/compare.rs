@@ -23,13 +23,14 @@ pub fn run(args: &EstimateArgs, cli: &Cli, plan: Plan, needs: &Needs) -> Command
         ("--storage-rate", args.storage_rate.is_some()),
     ] {
         if set {
-            return Err(Failure::bad_input(format!(
-                "{flag} prices one sheet and cannot be combined with --compare"
+            return Err(Failure::bad_input(crate::t!(
+                "err-not-with-compare",
+                flag = flag
             )));
         }
     }
     let (config, config_path) =
-        Config::load(cli.config.as_deref()).map_err(|e| Failure::bad_input(e.to_string()))?;
+        Config::load(cli.config.as_deref()).map_err(|e| Failure::bad_input(e.shown()))?;
     let rates = rates(&args.fx, &config.fx.rates)?;
     let currency = match args.currency.as_deref() {
         Some(code) => code

@@ -33,16 +33,14 @@ fn from_sheet(args: &EstimateArgs, sheet: &Sheet) -> Result<Priced, Failure> {
         ("--currency", args.currency.is_some()),
     ] {
         if set {
-            return Err(Failure::bad_input(format!(
-                "{flag} prices inline and cannot be combined with a sheet; drop it or drop --provider/--sheet"
+            return Err(Failure::bad_input(crate::t!(
+                "err-inline-with-sheet",
+                flag = flag
             )));
         }
     }
     let sku_name = args.sku.as_deref().ok_or_else(|| {
-        Failure::bad_input(format!(
-            "--sku is required with a sheet; `gpumeter pricing list` shows the SKUs of `{}`",
-            sheet.id
-        ))
+        Failure::bad_input(crate::t!("err-sku-required", sheet = sheet.id.as_str()))
     })?;
     let sku = sheet.sku(sku_name).ok_or_else(|| {
         Failure::bad_input(format!(
@@ -57,7 +55,10 @@ fn from_sheet(args: &EstimateArgs, sheet: &Sheet) -> Result<Priced, Failure> {
         ))
     })?;
     if args.instances == 0 {
-        return Err(Failure::bad_input("--instances must be at least 1"));
+        return Err(Failure::bad_input(crate::t!(
+            "err-at-least-one",
+            flag = "--instances"
+        )));
     }
     let mut prices = PlanPrices::from_sheet(sheet, sku, args.instances);
     if let Some(rate) = args.egress_rate {
@@ -89,27 +90,22 @@ fn from_sheet(args: &EstimateArgs, sheet: &Sheet) -> Result<Priced, Failure> {
 
 fn inline(args: &EstimateArgs) -> Result<Priced, Failure> {
     if args.sku.is_some() {
-        return Err(Failure::bad_input(
-            "--sku needs a sheet: add --provider NAME or --sheet FILE",
-        ));
+        return Err(Failure::bad_input(crate::t!("err-sku-needs-sheet")));
     }
     if args.rate.is_none() && args.monthly.is_none() && args.spot_rate.is_none() {
-        return Err(Failure::bad_input(
-            "no price: give --rate, --monthly or --spot-rate, or a sheet with --provider/--sheet and --sku",
-        ));
+        return Err(Failure::bad_input(crate::t!("err-no-price")));
     }
     let currency: Currency = args
         .currency
         .as_deref()
-        .ok_or_else(|| {
-            Failure::bad_input(
-                "--currency is required with inline prices (for example --currency USD)",
-            )
-        })?
+        .ok_or_else(|| Failure::bad_input(crate::t!("err-currency-required")))?
         .parse()
         .map_err(|e| Failure::bad_input(format!("--currency: {e}")))?;
     if args.gpus == 0 {
-        return Err(Failure::bad_input("--gpus must be at least 1"));
+        return Err(Failure::bad_input(crate::t!(
+            "err-at-least-one",
+            flag = "--gpus"
+        )));
     }
     for (flag, needs, set) in [
         (
@@ -128,8 +124,10 @@ fn inline(args: &EstimateArgs) -> Result<Priced, Failure> {
         ("--bandwidth-mbps", "a sheet", args.bandwidth_mbps.is_some()),
     ] {
         if set {
-            return Err(Failure::bad_input(format!(
-                "{flag} needs {needs} with inline prices: inline flags price compute, egress and storage only"
+            return Err(Failure::bad_input(crate::t!(
+                "err-inline-needs",
+                flag = flag,
+                needs = needs
             )));
         }
     }

@@ -16,15 +16,14 @@ use crate::config::{Config, OnExpiry, WebhookUrl, parse_duration};
 pub fn run(cli: &Cli, args: &InitArgs) -> CommandResult {
     let path = match &cli.config {
         Some(path) => path.clone(),
-        None => Config::default_path().ok_or_else(|| {
-            Failure::bad_input("no home directory for the config: give --config PATH")
-        })?,
+        None => Config::default_path()
+            .ok_or_else(|| Failure::bad_input(crate::t!("err-no-config-dir")))?,
     };
     let interactive = !args.yes && std::io::stdin().is_terminal();
     if path.exists() && !args.force && !(interactive && ask_yes(&path)?) {
-        return Err(Failure::bad_input(format!(
-            "{} exists and is left as it is: pass --force to replace it",
-            path.display()
+        return Err(Failure::bad_input(crate::t!(
+            "err-config-exists",
+            path = path.display().to_string()
         )));
     }
     // What the existing file (if it loads) and the flags say about the instance.
@@ -98,7 +97,10 @@ fn picks(args: &InitArgs, interactive: bool) -> Result<Picks, Failure> {
     if let Some(idle) = &idle_after {
         let d = parse_duration(idle).map_err(|e| Failure::bad_input(format!("--idle: {e}")))?;
         if d.is_zero() {
-            return Err(Failure::bad_input("--idle: must be more than zero"));
+            return Err(Failure::bad_input(crate::t!(
+                "err-more-than-zero",
+                flag = "--idle"
+            )));
         }
     }
     let on_idle = match args.on_idle {
@@ -131,9 +133,10 @@ fn policy(interactive: bool, question: &str, flag: &str) -> Result<OnExpiry, Fai
         None | Some("alert") => Ok(OnExpiry::Alert),
         Some("stop") => Ok(OnExpiry::Stop),
         Some("release") => Ok(OnExpiry::Release),
-        Some(other) => Err(Failure::bad_input(format!(
-            "{flag}: `{}` is not one of alert, stop, release",
-            gpumeter_core::text::one_line(other, 40)
+        Some(other) => Err(Failure::bad_input(crate::t!(
+            "err-not-a-policy",
+            flag = flag,
+            text = gpumeter_core::text::one_line(other, 40)
         ))),
     }
 }
@@ -144,15 +147,18 @@ fn deadline(text: &str) -> Result<Deadline, Failure> {
         text.parse::<jiff::civil::Time>()
             .map(|_| Deadline::At(text.to_string()))
             .map_err(|_| {
-                Failure::bad_input(format!(
-                    "--deadline: `{}` is not a clock time: write it like 18:30",
-                    gpumeter_core::text::one_line(text, 40)
+                Failure::bad_input(crate::t!(
+                    "err-deadline-clock",
+                    text = gpumeter_core::text::one_line(text, 40)
                 ))
             })
     } else {
         match parse_duration(text) {
             Ok(d) if !d.is_zero() => Ok(Deadline::In(text.to_string())),
-            Ok(_) => Err(Failure::bad_input("--deadline: must be more than zero")),
+            Ok(_) => Err(Failure::bad_input(crate::t!(
+                "err-more-than-zero",
+                flag = "--deadline"
+            ))),
             Err(e) => Err(Failure::bad_input(format!("--deadline: {e}"))),
         }
     }

@@ -46,9 +46,7 @@ struct Swept {
 
 pub fn run(cli: &Cli, as_json: bool, all_regions: bool, only: &CleanupFilter) -> CommandResult {
     if all_regions && cli.target().region.is_some() {
-        return Err(Failure::bad_input(
-            "--all-regions sweeps every region of the account: give it or --region, not both",
-        ));
+        return Err(Failure::bad_input(crate::t!("err-all-regions-and-region")));
     }
     let mut ctx = Context::load(cli)?;
     let provider = ctx.provider()?;

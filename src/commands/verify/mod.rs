@@ -36,9 +36,10 @@ pub fn run(args: &VerifyArgs, cli: &Cli) -> CommandResult {
         refuse_demo_only(args)?;
     }
     if !(1..=MAX_SECONDS).contains(&args.seconds) {
-        return Err(Failure::bad_input(format!(
-            "--seconds: {} is outside 1 to {MAX_SECONDS}",
-            args.seconds
+        return Err(Failure::bad_input(crate::t!(
+            "err-seconds",
+            seconds = args.seconds.to_string(),
+            max = MAX_SECONDS.to_string()
         )));
     }
     let ctx = Context::load(cli)?;
@@ -136,7 +137,10 @@ fn to_json(doc: &print::Document<'_>) -> Result<String, Failure> {
 
 fn refuse_demo_only(args: &VerifyArgs) -> Result<(), Failure> {
     if args.scenario.is_some() {
-        return Err(Failure::bad_input("--scenario only applies with --demo"));
+        return Err(Failure::bad_input(crate::t!(
+            "err-demo-only",
+            flag = "--scenario"
+        )));
     }
     super::refuse_gpus_without_demo(args.gpus, false)
 }
@@ -152,8 +156,10 @@ fn thresholds(
         if (0.0..=100.0).contains(&pct) {
             Ok(pct / 100.0)
         } else {
-            Err(Failure::bad_input(format!(
-                "{flag}: {pct} is not a percentage from 0 to 100"
+            Err(Failure::bad_input(crate::t!(
+                "err-percent",
+                flag = flag,
+                pct = pct.to_string()
             )))
         }
     };
@@ -189,11 +195,10 @@ fn thresholds(
         t.foreign_util_pct = pct;
     }
     if t.fail_below > t.warn_below {
-        return Err(Failure::bad_input(format!(
-            "the fail bar ({:.0} %) is above the warn bar ({:.0} %): a figure cannot fail \
-             where it would only warn",
-            t.fail_below * 100.0,
-            t.warn_below * 100.0
+        return Err(Failure::bad_input(crate::t!(
+            "err-fail-above-warn",
+            fail = format!("{:.0}", t.fail_below * 100.0),
+            warn = format!("{:.0}", t.warn_below * 100.0)
         )));
     }
     Ok(t)
@@ -204,14 +209,12 @@ fn resolve_sku(args: &VerifyArgs) -> Result<Option<(Sheet, Sku)>, Failure> {
     let Some(name) = args.sku.as_deref() else {
         return match (&args.provider, &args.sheet) {
             (None, None) => Ok(None),
-            _ => Err(Failure::bad_input("--provider and --sheet need --sku")),
+            _ => Err(Failure::bad_input(crate::t!("err-sheet-needs-sku"))),
         };
     };
     let Some(sheet) = super::load_sheet_for(args.provider.as_deref(), args.sheet.as_deref())?
     else {
-        return Err(Failure::bad_input(
-            "--sku needs a sheet: add --provider NAME or --sheet FILE",
-        ));
+        return Err(Failure::bad_input(crate::t!("err-sku-needs-sheet")));
     };
     let sku = sheet
         .sku(name)

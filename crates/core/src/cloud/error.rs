@@ -6,11 +6,11 @@
 //! Every string that may come from outside is made one safe line on the way in
 //! ([`crate::text::one_line`]). Secrets are the adapter's to keep out: this type never sees one.
 
-use std::fmt;
 use std::time::Duration;
 
-use super::ProviderKind;
 use crate::text::one_line;
+
+mod words;
 
 /// The most characters kept of the provider's message.
 pub const MESSAGE_CHARS: usize = 300;
@@ -68,15 +68,6 @@ struct Inner {
     message: String,
 }
 
-/// How the screen names a provider, and where its permissions are granted. A name that is no
-/// [`ProviderKind`]'s id (an adapter standing in for none) is shown as it is.
-fn names(provider: &str) -> (&str, &'static str) {
-    match ProviderKind::from_id(provider) {
-        Some(kind) => (kind.display_name(), kind.permissions_at()),
-        None => (provider, "the provider's access settings"),
-    }
-}
-
 fn short(text: &str) -> String {
     one_line(text, SHORT_CHARS)
 }
@@ -112,15 +103,6 @@ fn clean_kind(kind: ErrorKind) -> ErrorKind {
                 .filter(|f| !f.is_empty()),
         },
         other => other,
-    }
-}
-
-/// `a`, `a and b`, `a, b and c`.
-fn and_list(items: &[String]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.clone(),
-        [init @ .., last] => format!("{} and {last}", init.join(", ")),
     }
 }
 
@@ -273,138 +255,6 @@ impl ProviderError {
             ErrorKind::Unsupported { .. } => "unsupported",
             ErrorKind::State { .. } => "state",
             ErrorKind::Unreachable => "unreachable",
-        }
-    }
-
-    /// One short line of what the user should do about it.
-    pub fn fix(&self) -> String {
-        let (label, policy) = names(&self.0.provider);
-        match &self.0.kind {
-            ErrorKind::Auth(Auth::Missing { name, tried }) => {
-                if tried.len() == 1 && tried[0] == *name {
-                    format!("set {name}")
-                } else {
-                    format!("set {name} (looked in {})", tried.join(", "))
-                }
-            }
-            ErrorKind::Auth(Auth::Refused { what, check }) => {
-                format!("check {}; {label} refused {what}", and_list(check))
-            }
-            ErrorKind::Auth(Auth::Expired { what, check }) => {
-                format!("renew {}; {what} has expired", and_list(check))
-            }
-            ErrorKind::Auth(Auth::Clock) => {
-                format!("set this machine's clock right (NTP); {label} refused the request's time")
-            }
-            ErrorKind::Permission {
-                action: Some(action),
-            } => format!("the key lacks {action}; grant it in {policy}"),
-            ErrorKind::Permission { action: None } => match &self.0.call {
-                Some(call) => format!("the key may not call {call}; grant it in {policy}"),
-                None => format!("the key lacks a permission; grant it in {policy}"),
-            },
-            ErrorKind::Throttled {
-                retry_after: Some(after),
-            } => format!(
-                "wait {}s and retry; {label} is limiting requests",
-                after.as_secs().max(1)
-            ),
-            ErrorKind::Throttled { retry_after: None } => {
-                format!("wait and retry; {label} is limiting requests")
-            }
-            ErrorKind::Rejected => {
-                let code = self.0.code.as_deref().unwrap_or("");
-                if code.to_ascii_lowercase().contains("instanceid") {
-                    "check the instance id (--instance or [instance] id)".into()
-                } else if code.is_empty() {
-                    format!("change the request; {label} refuses it as it is")
-                } else {
-                    format!("{label} refused the request ({code}); see its message")
-                }
-            }
-            ErrorKind::Unsupported { .. } => {
-                format!("nothing to fix: {label} has no way to do this")
-            }
-            ErrorKind::State { fix: Some(fix) } => fix.clone(),
-            ErrorKind::State { fix: None } => {
-                format!(
-                    "{label} answered what gpumeter does not expect: retry, and report it if it persists"
-                )
-            }
-            ErrorKind::Unreachable => match &self.0.code {
-                Some(code) => format!(
-                    "{label} is failing on its side ({code}): retry later, or see its status page"
-                ),
-                None => format!("check the network to {label}, then retry"),
-            },
-        }
-    }
-
-    fn write_call(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.0.call {
-            Some(call) => write!(f, "{call}: "),
-            None => Ok(()),
-        }
-    }
-
-    /// ` (code)` and `: message`, each when there is one.
-    fn write_answer(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(code) = &self.0.code {
-            write!(f, " ({code})")?;
-        }
-        if !self.0.message.is_empty() {
-            write!(f, ": {}", self.0.message.trim_end_matches('.'))?;
-        }
-        Ok(())
-    }
-}
-
-impl fmt::Display for ProviderError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (label, _) = names(&self.0.provider);
-        match &self.0.kind {
-            ErrorKind::Auth(Auth::Missing { name, tried }) => {
-                write!(f, "missing credential: set {name}")?;
-                if !(tried.len() == 1 && tried[0] == *name) {
-                    write!(f, " (looked in {})", tried.join(", "))?;
-                }
-                Ok(())
-            }
-            ErrorKind::Auth(Auth::Refused { what, check }) => {
-                self.write_call(f)?;
-                write!(f, "{label} rejected {what}")?;
-                self.write_answer(f)?;
-                write!(f, "; check {}", and_list(check))
-            }
-            ErrorKind::Auth(Auth::Expired { what, check }) => {
-                self.write_call(f)?;
-                write!(f, "{label} says {what} has expired")?;
-                self.write_answer(f)?;
-                write!(f, "; renew {}", and_list(check))
-            }
-            ErrorKind::Auth(Auth::Clock) => {
-                self.write_call(f)?;
-                write!(f, "{label} refused the request's time")?;
-                self.write_answer(f)?;
-                write!(f, "; check this machine's clock")
-            }
-            ErrorKind::Unsupported { what } => write!(f, "{} cannot {what}", self.0.provider),
-            ErrorKind::State { .. } => {
-                write!(f, "cannot read the provider's state: ")?;
-                self.write_call(f)?;
-                f.write_str(&self.0.message)
-            }
-            ErrorKind::Permission { .. }
-            | ErrorKind::Throttled { .. }
-            | ErrorKind::Rejected
-            | ErrorKind::Unreachable => {
-                self.write_call(f)?;
-                match (&self.0.code, self.0.message.is_empty()) {
-                    (Some(code), true) => f.write_str(code),
-                    (Some(code), false) => write!(f, "{code}: {}", self.0.message),
-                    (None, _) => f.write_str(&self.0.message),
-                }
-            }
         }
     }
 }

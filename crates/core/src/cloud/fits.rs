@@ -10,19 +10,39 @@ use crate::meter::InstanceState;
 /// them always applies.
 #[must_use]
 pub fn nothing_to_do(action: &Action, state: Option<InstanceState>) -> Option<&'static str> {
+    reason(action, state).map(|(_, english)| english)
+}
+
+/// [`nothing_to_do`]'s reason in the language the user reads.
+#[must_use]
+pub fn nothing_to_do_shown(action: &Action, state: Option<InstanceState>) -> Option<String> {
+    reason(action, state).map(|(id, _)| crate::i18n::lookup(id).into_owned())
+}
+
+/// The reason's message id and its English words.
+fn reason(action: &Action, state: Option<InstanceState>) -> Option<(&'static str, &'static str)> {
     match (action, state?) {
-        (Action::Release, InstanceState::Released) => Some("the instance is already released"),
-        (Action::Stop, InstanceState::Released) => {
-            Some("the instance is released: there is nothing to stop")
+        (Action::Release, InstanceState::Released) => {
+            Some(("err-already-released", "the instance is already released"))
         }
-        (Action::Stop, InstanceState::Stopped) => Some("the instance is already stopped"),
-        (Action::Start, InstanceState::Running) => Some("the instance is already running"),
-        (Action::Start, InstanceState::Released) => {
-            Some("the instance is released: there is nothing to start")
+        (Action::Stop, InstanceState::Released) => Some((
+            "err-released-nothing-to-stop",
+            "the instance is released: there is nothing to stop",
+        )),
+        (Action::Stop, InstanceState::Stopped) => {
+            Some(("err-already-stopped", "the instance is already stopped"))
         }
-        (Action::SetDeadline { .. }, InstanceState::Released) => {
-            Some("the instance is released: there is no deadline to move")
+        (Action::Start, InstanceState::Running) => {
+            Some(("err-already-running", "the instance is already running"))
         }
+        (Action::Start, InstanceState::Released) => Some((
+            "err-released-nothing-to-start",
+            "the instance is released: there is nothing to start",
+        )),
+        (Action::SetDeadline { .. }, InstanceState::Released) => Some((
+            "err-released-no-deadline",
+            "the instance is released: there is no deadline to move",
+        )),
         _ => None,
     }
 }
@@ -54,5 +74,26 @@ mod tests {
         assert!(nothing_to_do(&deadline, Some(Released)).is_some());
         assert_eq!(nothing_to_do(&deadline, Some(Stopped)), None);
         assert_eq!(nothing_to_do(&clean, Some(Released)), None);
+    }
+
+    #[test]
+    fn each_reason_reads_the_same_from_the_catalogue_in_english() {
+        use crate::i18n::{Lang, has, scoped};
+        use InstanceState::{Released, Running, Stopped};
+        let deadline = Action::SetDeadline { at: None };
+        let actions = [&Action::Release, &Action::Stop, &Action::Start, &deadline];
+        let mut seen = 0;
+        for action in actions {
+            for state in [Released, Running, Stopped] {
+                let Some((id, english)) = reason(action, Some(state)) else {
+                    continue;
+                };
+                seen += 1;
+                assert!(has(Lang::ZhCn, id), "{id}");
+                let shown = scoped(Lang::En, || nothing_to_do_shown(action, Some(state)));
+                assert_eq!(shown.as_deref(), Some(english));
+            }
+        }
+        assert_eq!(seen, 6);
     }
 }

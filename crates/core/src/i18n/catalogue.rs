@@ -24,7 +24,7 @@ macro_rules! files {
     };
 }
 
-files!["cockpit", "commands"];
+files!["cli", "cockpit", "commands", "errors"];
 
 type Bundle = FluentBundle<FluentResource>;
 
@@ -51,7 +51,7 @@ pub(super) fn bundle(lang: Lang) -> &'static Bundle {
     &BUNDLES[lang as usize]
 }
 
-fn format(lang: Lang, id: &'static str, args: Option<&FluentArgs>) -> Option<Cow<'static, str>> {
+fn format(lang: Lang, id: &str, args: Option<&FluentArgs>) -> Option<Cow<'static, str>> {
     let bundle = bundle(lang);
     let pattern = bundle.get_message(id)?.value()?;
     let mut errors = Vec::new();
@@ -64,6 +64,22 @@ pub fn lookup(id: &'static str) -> Cow<'static, str> {
     format(lang, id, None)
         .or_else(|| format(Lang::En, id, None))
         .unwrap_or(Cow::Borrowed(id))
+}
+
+/// Message `id`, named at run time (the command line's, from its tree), in the current language,
+/// else in English; `None` where neither holds it, for the caller to keep what it had.
+pub fn lookup_named(id: &str) -> Option<String> {
+    let lang = super::current();
+    format(lang, id, None)
+        .or_else(|| format(Lang::En, id, None))
+        .map(Cow::into_owned)
+}
+
+/// Whether `lang`'s catalogue holds message `id`.
+pub fn has(lang: Lang, id: &str) -> bool {
+    bundle(lang)
+        .get_message(id)
+        .is_some_and(|m| m.value().is_some())
 }
 
 /// Message `id` with its arguments, as [`lookup`] finds it.

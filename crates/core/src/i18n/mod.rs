@@ -16,7 +16,7 @@ mod tests;
 use std::cell::Cell;
 use std::sync::OnceLock;
 
-pub use catalogue::{Arg, lookup, lookup_with};
+pub use catalogue::{Arg, has, lookup, lookup_named, lookup_with};
 pub use lang::{Lang, UnknownLang, choose};
 
 static CHOSEN: OnceLock<Lang> = OnceLock::new();

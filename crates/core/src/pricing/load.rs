@@ -35,10 +35,10 @@ pub(crate) fn load_with(
                 values.error(
                     target.span(),
                     ErrorKind::UnknownExtends,
-                    format!(
-                        "unknown sheet `{}` in `extends`, expected one of {}",
-                        target.get_ref(),
-                        known.join(", ")
+                    crate::t!(
+                        "sheet-unknown-extends",
+                        id = target.get_ref().as_str(),
+                        known = known.join(", ")
                     ),
                 )
             })?)

@@ -25,13 +25,14 @@ pub(crate) fn resolve(
 ) -> Result<Sheet, SheetError> {
     let id = match &raw.id {
         Some(id) => v.text(id, "id")?,
-        None => file_stem(v.src.name).ok_or_else(|| v.missing(None, "id", "a sheet id"))?,
+        None => file_stem(v.src.name)
+            .ok_or_else(|| v.missing(None, "id", &crate::t!("sheet-expect-id")))?,
     };
     let provider = stated_or(
         raw.provider.as_ref().map(|p| v.text(p, "provider")),
         base.map(|b| b.provider.clone()),
     )?
-    .ok_or_else(|| v.missing(None, "provider", "the provider name, such as \"aws\""))?;
+    .ok_or_else(|| v.missing(None, "provider", &crate::t!("sheet-expect-provider")))?;
     let region = stated_or(
         raw.region.as_ref().map(|r| v.text(r, "region")),
         base.and_then(|b| b.region.clone()),
@@ -43,10 +44,11 @@ pub(crate) fn resolve(
                 return Err(v.error(
                     stated.span(),
                     ErrorKind::CurrencyChanged,
-                    format!(
-                        "`currency` is {currency} but `{}` prices in {}; expected {} (a sheet \
-                         that extends another keeps its currency)",
-                        base.id, base.currency, base.currency
+                    crate::t!(
+                        "sheet-currency-changed",
+                        currency = currency.to_string(),
+                        base = base.id.as_str(),
+                        priced = base.currency.to_string()
                     ),
                 ));
             }
@@ -55,32 +57,16 @@ pub(crate) fn resolve(
         (Some(stated), None) => v.currency(stated)?,
         (None, Some(base)) => base.currency,
         (None, None) => {
-            return Err(v.missing(
-                None,
-                "currency",
-                "a currency code such as \"USD\" or \"CNY\"",
-            ));
+            return Err(v.missing(None, "currency", &crate::t!("sheet-expect-currency")));
         }
     };
     let as_of = stated_or(raw.as_of.as_ref().map(|d| v.date(d)), base.map(|b| b.as_of))?
-        .ok_or_else(|| {
-            v.missing(
-                None,
-                "as_of",
-                "the date the prices were read, such as 2026-01-21",
-            )
-        })?;
+        .ok_or_else(|| v.missing(None, "as_of", &crate::t!("sheet-expect-as-of")))?;
     let source = stated_or(
         raw.source.as_ref().map(|s| v.text(s, "source")),
         base.map(|b| b.source.clone()),
     )?
-    .ok_or_else(|| {
-        v.missing(
-            None,
-            "source",
-            "where the prices come from (a URL or a repository)",
-        )
-    })?;
+    .ok_or_else(|| v.missing(None, "source", &crate::t!("sheet-expect-source")))?;
 
     let billing_raw = raw.billing.as_ref();
     let billing = billing(v, billing_raw, base.map(|b| &b.billing))?;
@@ -144,7 +130,7 @@ fn billing(
         v.missing(
             span.clone(),
             "billing.step_seconds",
-            "the billing step in seconds (1, 60 or 3600)",
+            &crate::t!("sheet-expect-step"),
         )
     })?;
     let minimum_seconds = stated_or(
@@ -155,7 +141,7 @@ fn billing(
         v.missing(
             span.clone(),
             "billing.minimum_seconds",
-            "the minimum billed duration in seconds (0 for none)",
+            &crate::t!("sheet-expect-minimum"),
         )
     })?;
     let stop_policy = stated_or(
@@ -166,7 +152,7 @@ fn billing(
         v.missing(
             span.clone(),
             "billing.stop_policy",
-            "\"keep-charging\", \"stop-charging\" or a fraction from 0 to 1",
+            &crate::t!("sheet-expect-stop-policy"),
         )
     })?;
     let month_hours = stated_or(
@@ -232,13 +218,11 @@ fn network(
                 return Err(v.error(
                     stated.span(),
                     ErrorKind::BadValue,
-                    format!(
-                        "`network.unit` is \"{}\" but `{}` prices data per {}; expected \"{}\" \
-                         (a sheet that extends another keeps its data unit)",
-                        unit.as_str(),
-                        sheet.id,
-                        sheet.network.unit.as_str(),
-                        sheet.network.unit.as_str()
+                    crate::t!(
+                        "sheet-unit-changed",
+                        unit = unit.as_str(),
+                        base = sheet.id.as_str(),
+                        priced = sheet.network.unit.as_str()
                     ),
                 ));
             }
@@ -257,8 +241,7 @@ fn network(
         v.missing(
             span,
             "network.egress_per_unit",
-            "the price per GiB (or GB) sent to the internet; 0 where egress is free, \
-             \"unknown\" where it is not known",
+            &crate::t!("sheet-expect-egress"),
         )
     })?;
     let ingress_per_unit = stated_or(
@@ -353,7 +336,7 @@ fn disk_price(
                 v.missing(
                     Some(raw.span()),
                     &format!("{key}.per_gib_month"),
-                    "the price per GiB-month of this disk class",
+                    &crate::t!("sheet-expect-disk"),
                 )
             })?;
             let when_stopped = v

@@ -75,7 +75,7 @@ fn names(v: &Values, raw: &[Spanned<RawSku>]) -> Result<Vec<String>, SheetError>
             return Err(v.missing(
                 Some(entry.span()),
                 "name",
-                "the SKU's name, such as \"g5.xlarge\"",
+                &crate::t!("sheet-expect-sku-name"),
             ));
         };
         let name = v.text(name_value, "name")?;
@@ -85,7 +85,11 @@ fn names(v: &Values, raw: &[Spanned<RawSku>]) -> Result<Vec<String>, SheetError>
                 return Err(v.error(
                     name_value.span(),
                     ErrorKind::DuplicateSku,
-                    format!("SKU `{name}` is listed twice (first on line {line}), expected each SKU name once"),
+                    crate::t!(
+                        "sheet-duplicate-sku",
+                        name = name.as_str(),
+                        line = line.to_string()
+                    ),
                 ));
             }
             Entry::Vacant(slot) => {
@@ -148,20 +152,24 @@ fn new_sku(
         v.missing(
             Some(span.clone()),
             key,
-            &format!("{expected} for new SKU `{name}`"),
+            &crate::t!(
+                "sheet-for-new-sku",
+                expected = expected,
+                name = name.as_str()
+            ),
         )
     };
     let compute_units = compute_units(v, span.clone(), &stated, None, sheet_unit_price)?;
     let sku = Sku {
         gpu_model: stated
             .gpu_model
-            .ok_or_else(|| missing("gpu_model", "the GPU model"))?,
+            .ok_or_else(|| missing("gpu_model", &crate::t!("sheet-expect-gpu-model")))?,
         gpu_count: stated
             .gpu_count
-            .ok_or_else(|| missing("gpu_count", "the number of GPUs"))?,
+            .ok_or_else(|| missing("gpu_count", &crate::t!("sheet-expect-gpu-count")))?,
         gpu_memory_gib: stated
             .gpu_memory_gib
-            .ok_or_else(|| missing("gpu_memory_gib", "the memory per GPU in GiB"))?,
+            .ok_or_else(|| missing("gpu_memory_gib", &crate::t!("sheet-expect-gpu-memory")))?,
         on_demand_per_hour: stated.on_demand_per_hour,
         spot_per_hour: stated.spot_per_hour,
         monthly: stated.monthly,
@@ -176,11 +184,7 @@ fn new_sku(
         return Err(v.error(
             span,
             ErrorKind::NoPrice,
-            format!(
-                "SKU `{}` has no price, expected at least one of `on_demand_per_hour`, \
-                 `spot_per_hour`, `monthly` or `compute_units_per_hour`",
-                sku.name
-            ),
+            crate::t!("sheet-no-price", name = sku.name.as_str()),
         ));
     }
     Ok(sku)
@@ -208,12 +212,12 @@ fn compute_units(
         (Some(_), None) => Err(v.missing(
             Some(span),
             "compute_unit_price",
-            "the price of one compute unit, in this SKU or in [billing]",
+            &crate::t!("sheet-expect-unit-price"),
         )),
         (None, _) if stated.unit_price.is_some() => Err(v.missing(
             Some(span),
             "compute_units_per_hour",
-            "the units this SKU uses per hour, since it states `compute_unit_price`",
+            &crate::t!("sheet-expect-units"),
         )),
         (None, _) => Ok(None),
     }

@@ -27,7 +27,7 @@ impl Values<'_> {
         self.error(
             table.unwrap_or(0..0),
             ErrorKind::MissingKey,
-            format!("missing key `{key}`, expected {expected}"),
+            crate::t!("sheet-missing-key", key = key, expected = expected),
         )
     }
 
@@ -39,27 +39,31 @@ impl Values<'_> {
             let (kind, message) = match e {
                 NumberError::NotADecimal => (
                     ErrorKind::BadNumber,
-                    format!("`{key}` is {written}, expected a number such as 0.09 or \"0.09\""),
+                    crate::t!("sheet-not-a-number", key = key, written = written.as_str()),
                 ),
                 NumberError::OutOfRange => (
                     ErrorKind::BadNumber,
-                    format!(
-                        "`{key}` is {written}, expected a number no larger than {MAX_MAGNITUDE} \
-                         with at most 28 decimal places"
+                    crate::t!(
+                        "sheet-number-too-large",
+                        key = key,
+                        written = written.as_str(),
+                        max = MAX_MAGNITUDE.to_string()
                     ),
                 ),
                 NumberError::NotFinite => (
                     ErrorKind::BadNumber,
-                    format!("`{key}` is {written}, expected a finite number"),
+                    crate::t!("sheet-not-finite", key = key, written = written.as_str()),
                 ),
                 NumberError::Inexact { digits } => {
                     let text = &written;
                     (
                         ErrorKind::InexactFloat,
-                        format!(
-                            "`{key}` = {text} has {digits} significant digits, more than a TOML \
-                             float keeps exactly ({MAX_EXACT_FLOAT_DIGITS}); expected the price \
-                             in quotes: \"{text}\""
+                        crate::t!(
+                            "sheet-inexact-float",
+                            key = key,
+                            text = text.as_str(),
+                            digits = digits.to_string(),
+                            max = MAX_EXACT_FLOAT_DIGITS.to_string()
                         ),
                     )
                 }
@@ -75,7 +79,11 @@ impl Values<'_> {
             return Err(self.error(
                 value.span(),
                 ErrorKind::NegativePrice,
-                format!("`{key}` is {amount}, expected a price of 0 or more"),
+                crate::t!(
+                    "sheet-negative-price",
+                    key = key,
+                    amount = amount.to_string()
+                ),
             ));
         }
         Ok(amount)
@@ -104,7 +112,7 @@ impl Values<'_> {
             return Err(self.error(
                 value.span(),
                 ErrorKind::BadValue,
-                format!("`{key}` is {amount}, expected 0 or more"),
+                crate::t!("sheet-negative", key = key, amount = amount.to_string()),
             ));
         }
         Ok(amount)
@@ -120,7 +128,7 @@ impl Values<'_> {
             0 => Err(self.error(
                 value.span(),
                 ErrorKind::BadValue,
-                format!("`{key}` is 0, expected a whole number of at least 1"),
+                crate::t!("sheet-zero", key = key),
             )),
             n => Ok(n),
         }
@@ -133,27 +141,26 @@ impl Values<'_> {
             return Err(self.error(
                 value.span(),
                 ErrorKind::BadValue,
-                format!("`{key}` is empty, expected some text"),
+                crate::t!("sheet-empty-text", key = key),
             ));
         }
         Ok(text.to_string())
     }
 
     pub fn stop_policy(&self, value: &Spanned<RawNumber>) -> Result<StopPolicy, SheetError> {
-        const EXPECTED: &str = "expected \"keep-charging\", \"stop-charging\" or a fraction \
-                                of the compute price from 0 to 1";
         let bad = |message: String| self.error(value.span(), ErrorKind::BadStopPolicy, message);
         match value.get_ref() {
             RawNumber::Text(word) if word == "keep-charging" => Ok(StopPolicy::KeepCharging),
             RawNumber::Text(word) if word == "stop-charging" => Ok(StopPolicy::StopCharging),
-            RawNumber::Text(word) if value.get_ref().to_decimal(None).is_err() => {
-                Err(bad(format!("`stop_policy` is \"{word}\", {EXPECTED}")))
-            }
+            RawNumber::Text(word) if value.get_ref().to_decimal(None).is_err() => Err(bad(
+                crate::t!("sheet-stop-policy-word", word = word.as_str()),
+            )),
             _ => {
                 let fraction = self.decimal(value, "stop_policy")?;
                 if fraction < Decimal::ZERO || fraction > Decimal::ONE {
-                    return Err(bad(format!(
-                        "`stop_policy` fraction {fraction} is outside 0..=1, {EXPECTED}"
+                    return Err(bad(crate::t!(
+                        "sheet-stop-policy-fraction",
+                        fraction = fraction.to_string()
                     )));
                 }
                 Ok(StopPolicy::Fraction(fraction))
@@ -181,10 +188,7 @@ impl Values<'_> {
             other => Err(self.error(
                 value.span(),
                 ErrorKind::UnknownUnit,
-                format!(
-                    "unknown unit \"{other}\" in `network.unit`, expected \"GiB\" (2^30 bytes) \
-                     or \"GB\" (10^9 bytes)"
-                ),
+                crate::t!("sheet-unknown-unit", unit = other),
             )),
         }
     }
@@ -208,7 +212,7 @@ impl Values<'_> {
             self.error(
                 value.span(),
                 ErrorKind::BadValue,
-                "`as_of` is not a date, expected a date such as 2026-01-21".to_string(),
+                crate::t!("sheet-not-a-date").into_owned(),
             )
         })
     }
