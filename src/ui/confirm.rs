@@ -409,11 +409,11 @@ fn tail(row: &PickRow, currency: &str) -> String {
         return why.clone();
     }
     let price = row.monthly.map_or_else(
-        || "no price".to_string(),
+        || t!("resources-no-price").into_owned(),
         |m| format!("{}{currency}", amount(m)),
     );
     if row.newest && !row.picked {
-        format!("newest  {price}")
+        format!("{}  {price}", t!("confirm-newest"))
     } else {
         price
     }
@@ -428,7 +428,10 @@ fn item_line(
 ) -> Line<'static> {
     let (price, price_style) = match item.monthly {
         Some(m) => (format!("{}{currency}", amount(m)), style),
-        None => ("no price".to_string(), theme.style(Role::AlertWarn)),
+        None => (
+            t!("resources-no-price").into_owned(),
+            theme.style(Role::AlertWarn),
+        ),
     };
     let label_w = w.saturating_sub(width(&price) + 3);
     let label = truncate(&item.label, label_w);

@@ -9,6 +9,7 @@ use ratatui::text::Span;
 use rust_decimal::Decimal;
 
 use super::theme::{Role, Theme};
+use crate::t;
 use crate::telemetry::Metric;
 use crate::telemetry::metric::u64_to_f64;
 
@@ -63,7 +64,7 @@ pub fn clock(at: Timestamp, tz: &TimeZone) -> String {
 }
 
 /// `16:15 UTC` on `now`'s day, `Sat 08:00 UTC` within a week of it, else `27 Apr 2038 06:00
-/// UTC`.
+/// UTC`; in Chinese `12月5日 周六 08:00 UTC` and `2038年4月27日 06:00 UTC`.
 pub fn local_time(at: Timestamp, now: Timestamp, tz: &TimeZone) -> String {
     let abbreviation = at.to_zoned_datetime(tz.clone()).strftime("%Z").to_string();
     format!("{} {abbreviation}", local_clock(at, now, tz))
@@ -83,12 +84,64 @@ fn local_clock(at: Timestamp, now: Timestamp, tz: &TimeZone) -> String {
     let zoned = at.to_zoned_datetime(tz.clone());
     let today = now.to_zoned_datetime(tz.clone()).date();
     let days = (zoned.date() - today).get_days().abs();
-    let format = match days {
-        0 => "%H:%M",
-        1..=6 => "%a %H:%M",
-        _ => "%-d %b %Y %H:%M",
-    };
-    zoned.strftime(format).to_string()
+    let time = zoned.strftime("%H:%M").to_string();
+    if days == 0 {
+        return time;
+    }
+    // The day's parts go to the catalogue whole: `Sat 08:00` reads `12月5日 周六 08:00`.
+    let day = zoned.strftime("%-d").to_string();
+    let month = month(zoned.month());
+    if days <= 6 {
+        let weekday = weekday(zoned.weekday());
+        t!(
+            "date-this-week",
+            weekday = weekday,
+            day = day,
+            month = month,
+            time = time
+        )
+    } else {
+        let year = zoned.strftime("%Y").to_string();
+        t!(
+            "date-far",
+            day = day,
+            month = month,
+            year = year,
+            time = time
+        )
+    }
+}
+
+/// A month, short: `Apr`, `4月`.
+fn month(n: i8) -> std::borrow::Cow<'static, str> {
+    match n {
+        1 => t!("month-1"),
+        2 => t!("month-2"),
+        3 => t!("month-3"),
+        4 => t!("month-4"),
+        5 => t!("month-5"),
+        6 => t!("month-6"),
+        7 => t!("month-7"),
+        8 => t!("month-8"),
+        9 => t!("month-9"),
+        10 => t!("month-10"),
+        11 => t!("month-11"),
+        _ => t!("month-12"),
+    }
+}
+
+/// A day of the week, short: `Mon`, `周一`.
+fn weekday(day: jiff::civil::Weekday) -> std::borrow::Cow<'static, str> {
+    use jiff::civil::Weekday;
+    match day {
+        Weekday::Monday => t!("weekday-mon"),
+        Weekday::Tuesday => t!("weekday-tue"),
+        Weekday::Wednesday => t!("weekday-wed"),
+        Weekday::Thursday => t!("weekday-thu"),
+        Weekday::Friday => t!("weekday-fri"),
+        Weekday::Saturday => t!("weekday-sat"),
+        Weekday::Sunday => t!("weekday-sun"),
+    }
 }
 
 /// `3h20m`, `12m`, `45s`, `2d4h`: an elapsed time in at most two units.

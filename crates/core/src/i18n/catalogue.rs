@@ -24,7 +24,7 @@ macro_rules! files {
     };
 }
 
-files!["cockpit", "commands"];
+files!["cockpit", "commands", "screen"];
 
 type Bundle = FluentBundle<FluentResource>;
 

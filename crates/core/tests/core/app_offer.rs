@@ -39,7 +39,7 @@ fn a_running_instance_is_offered_every_key_but_start() {
     }
     assert!(!shown.contains(&Intent::Start));
     assert_eq!(
-        not_now(Intent::Start, &app),
+        not_now(Intent::Start, &app).as_deref(),
         Some("the instance is already running")
     );
 }
@@ -71,7 +71,7 @@ fn a_stopped_instance_is_not_offered_stop() {
         assert!(shown.contains(&intent), "{intent:?}");
     }
     assert_eq!(
-        not_now(Intent::Stop, &app),
+        not_now(Intent::Stop, &app).as_deref(),
         Some("the instance is already stopped")
     );
 }
