@@ -8,7 +8,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Clear, Paragraph, Widget as _};
+use ratatui::widgets::{Block, Paragraph, Widget as _};
 
 use super::text::{amount, centered, to_u16, truncate, width, wrap};
 use super::theme::{Role, Theme};
@@ -101,7 +101,7 @@ pub fn render_confirm(area: Rect, buf: &mut Buffer, c: &Confirm, theme: &Theme) 
             format!(" {} ", super::words::confirm_title(c)),
             theme.style(Role::DialogDanger),
         ));
-    Clear.render(popup, buf);
+    super::text::clear_popup(popup, buf);
     Paragraph::new(lines)
         .block(block.padding(ratatui::widgets::Padding::horizontal(1)))
         .render(popup, buf);

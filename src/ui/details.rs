@@ -5,7 +5,7 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Clear, Padding, Paragraph, Widget as _};
+use ratatui::widgets::{Block, Padding, Paragraph, Widget as _};
 
 use super::text::{centered, to_u16, truncate, width, wrap};
 use super::theme::{Role, Theme};
@@ -60,7 +60,7 @@ pub fn render_details(area: Rect, buf: &mut Buffer, app: &App, d: &Details, them
             theme.style(Role::Title),
         ))
         .title_bottom(Line::from(keys).alignment(Alignment::Right));
-    Clear.render(popup, buf);
+    super::text::clear_popup(popup, buf);
     Paragraph::new(lines)
         .block(block.padding(Padding::horizontal(1)))
         .render(popup, buf);
