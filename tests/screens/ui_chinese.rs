@@ -6,10 +6,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
-use gpumeter::app::{App, Confirm, Details, Event, Mode, update};
+use gpumeter::app::{App, Confirm, Details, Event, IdleWatch, Mode, update};
 use gpumeter::demo::demo_app;
-use gpumeter::guard::{OnExpiry, StartError, Supervisor};
+use gpumeter::guard::{IdleRule, OnExpiry, StartError, Supervisor};
 use gpumeter::i18n::{Lang, scoped};
+use gpumeter::meter::InstanceState;
 use gpumeter::money::{Balance, Currency, Money};
 use gpumeter::provider::Action;
 use gpumeter::ui::theme::{Role, Theme};
@@ -57,7 +58,39 @@ fn screens() -> Vec<(&'static str, App)> {
         ("banners", banners()),
         ("grace", stop_in_grace()),
         ("no_watchdog", no_watchdog()),
+        ("idle", idle_for_12_minutes()),
+        ("stopped", stopped()),
     ]
+}
+
+/// An idle stop after 30 minutes, idle for the last 12, and a budget: the guard lines.
+fn idle_for_12_minutes() -> App {
+    let mut app = demo_app(Duration::from_secs(200 * 60));
+    let rule = IdleRule {
+        window: Duration::from_secs(30 * 60),
+        ..IdleRule::default()
+    };
+    let mut watch = IdleWatch::new(rule, OnExpiry::Stop);
+    watch
+        .tracker
+        .observe(app.now - SignedDuration::from_mins(12), true);
+    watch.tracker.observe(app.now, true);
+    app.idle = Some(watch);
+    app
+}
+
+/// The instance stopped: the header says what still bills, the GPUs that they do no work.
+fn stopped() -> App {
+    let mut app = demo_app(Duration::from_secs(200 * 60));
+    if let Some(i) = app
+        .cloud
+        .inventory
+        .as_mut()
+        .and_then(|i| i.instance.as_mut())
+    {
+        i.state = InstanceState::Stopped;
+    }
+    app
 }
 
 /// The stop dialog on a platform that releases what stays stopped, with its notes.
