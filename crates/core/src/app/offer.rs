@@ -59,7 +59,26 @@ pub fn not_now(intent: Intent, app: &App) -> Option<Cow<'static, str>> {
             return Some(t!("not-now-not-known-stopped"));
         }
     }
-    nothing_to_do(&action_of(intent)?, instance_state(app)).map(Cow::Borrowed)
+    let action = action_of(intent)?;
+    let state = instance_state(app)?;
+    let why = nothing_to_do(&action, Some(state))?;
+    Some(nothing_to_do_said(&action, state).unwrap_or(Cow::Borrowed(why)))
+}
+
+/// [`nothing_to_do`]'s reason in the cockpit's language; the command line keeps the core's
+/// English inside its own sentences.
+fn nothing_to_do_said(action: &Action, state: InstanceState) -> Option<Cow<'static, str>> {
+    Some(match (action, state) {
+        (Action::Release, InstanceState::Released) => t!("not-now-already-released"),
+        (Action::Stop, InstanceState::Released) => t!("not-now-released-nothing-to-stop"),
+        (Action::Stop, InstanceState::Stopped) => t!("not-now-already-stopped"),
+        (Action::Start, InstanceState::Running) => t!("not-now-already-running"),
+        (Action::Start, InstanceState::Released) => t!("not-now-released-nothing-to-start"),
+        (Action::SetDeadline { .. }, InstanceState::Released) => {
+            t!("not-now-released-no-deadline")
+        }
+        _ => return None,
+    })
 }
 
 /// The deadline the meter projects to: none once the instance is released, since nothing

@@ -99,3 +99,23 @@ fn read_only_offers_nothing_that_writes() {
     }
     assert!(shown.contains(&Intent::Help));
 }
+
+#[test]
+fn why_a_key_does_nothing_is_said_in_the_language_shown() {
+    use gpumeter_core::i18n::{Lang, scoped};
+    let released = in_state(InstanceState::Released);
+    let stopped = in_state(InstanceState::Stopped);
+    let said = |app: &App, intent| scoped(Lang::ZhCn, || not_now(intent, app));
+    assert_eq!(
+        said(&released, Intent::Release).as_deref(),
+        Some("实例已经释放")
+    );
+    assert_eq!(
+        said(&stopped, Intent::Stop).as_deref(),
+        Some("实例已经关机")
+    );
+    assert_eq!(
+        not_now(Intent::Stop, &stopped).as_deref(),
+        Some("the instance is already stopped")
+    );
+}
