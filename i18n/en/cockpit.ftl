@@ -319,6 +319,10 @@ event-checkpoint-stale = checkpoint: the newest, { $path }, is { $minutes } min 
 event-checkpoint-ephemeral = checkpoint: { $path } is on { $mount }, a disk deleted with the instance
 event-spot-interruption = spot interruption: the provider reclaims this instance at { $at }; checkpoint now
 event-budget-forecast = budget{ $scope }: at this rate the { $limit } budget is gone at { $at }
+budget-this-month = {" this month"}
+event-budget-error = budget{ $scope }: { $error }
+event-budget-crossed = budget{ $scope }: { $level }% used ({ $spent } of { $limit })
+event-no-answer-within = no answer within { $seconds } s; it may still be under way, or done in part
 spot-due-now = ⚠ SPOT INTERRUPTION: reclaim due now — checkpoint now
 spot-reclaimed-in = ⚠ SPOT INTERRUPTION: reclaimed in { $left } — checkpoint now
 not-now-no-resource-to-show = no linked resource to show
@@ -326,13 +330,16 @@ not-now-no-resource-to-delete = no linked resource to delete
 not-now-no-provider = no provider configured: `gpumeter init` writes a config
 not-now-cannot-start = this provider's instances cannot be started from here
 not-now-not-known-stopped = the instance is not known to be stopped
+not-now-already-released = the instance is already released
+not-now-released-nothing-to-stop = the instance is released: there is nothing to stop
+not-now-already-stopped = the instance is already stopped
+not-now-already-running = the instance is already running
+not-now-released-nothing-to-start = the instance is released: there is nothing to start
+not-now-released-no-deadline = the instance is released: there is no deadline to move
 
 # The demo's first events.
 demo-ready = demo cloud ready: { $id } ({ $name })
 demo-outlive = 3 snapshots and a 2000 GiB disk will outlive a release
-budget-this-month = {" this month"}
-event-budget-error = budget{ $scope }: { $error }
-event-budget-crossed = budget{ $scope }: { $level }% used ({ $spent } of { $limit })
 
 # Why the cockpit starts its watchdog again, or gives up on it. A why of a watchdog that
 # ended follows its pid: "the watchdog (pid 42) ended (exit status: 1)".
@@ -359,9 +366,3 @@ unenforced-fix-watchdog = start one with `{ $command }` (or keep the cockpit ope
 partial-total = ≥ { $known } + { $count } unknown
 partial-total-currency = ≥ { $known } { $currency } + { $count } unknown
 sentence-gap = {" "}
-not-now-already-released = the instance is already released
-not-now-released-nothing-to-stop = the instance is released: there is nothing to stop
-not-now-already-stopped = the instance is already stopped
-not-now-already-running = the instance is already running
-not-now-released-nothing-to-start = the instance is released: there is nothing to start
-not-now-released-no-deadline = the instance is released: there is no deadline to move

@@ -313,6 +313,10 @@ event-checkpoint-stale = 检查点：最新的 { $path } 已是 { $minutes } 分
 event-checkpoint-ephemeral = 检查点：{ $path } 在 { $mount } 上，这块磁盘会随实例删除
 event-spot-interruption = 竞价实例中断：云服务商将在 { $at } 回收此实例；请立即保存检查点
 event-budget-forecast = 预算{ $scope }：按当前速度，{ $limit } 的预算将在 { $at } 用完
+budget-this-month = （本月）
+event-budget-error = 预算{ $scope }：{ $error }
+event-budget-crossed = 预算{ $scope }：已用 { $level }%（{ $spent }，共 { $limit }）
+event-no-answer-within = { $seconds } 秒内没有答复；它可能仍在进行，或已部分完成
 spot-due-now = ⚠ 竞价实例中断：即将回收 — 请立即保存检查点
 spot-reclaimed-in = ⚠ 竞价实例中断：{ $left } 后回收 — 请立即保存检查点
 not-now-no-resource-to-show = 没有可查看的关联资源
@@ -320,13 +324,16 @@ not-now-no-resource-to-delete = 没有可删除的关联资源
 not-now-no-provider = 未配置云服务商：`gpumeter init` 可写一份配置
 not-now-cannot-start = 无法从这里启动此云服务商的实例
 not-now-not-known-stopped = 不确定实例已关机
+not-now-already-released = 实例已经释放
+not-now-released-nothing-to-stop = 实例已释放：没有可关机的
+not-now-already-stopped = 实例已经关机
+not-now-already-running = 实例已在运行
+not-now-released-nothing-to-start = 实例已释放：没有可开机的
+not-now-released-no-deadline = 实例已释放：没有可调整的截止时间
 
 # 演示模式的头两条事件。
 demo-ready = 演示云已就绪：{ $id }（{ $name }）
 demo-outlive = 有 3 个快照和一块 2000 GiB 的磁盘会在释放后保留
-budget-this-month = （本月）
-event-budget-error = 预算{ $scope }：{ $error }
-event-budget-crossed = 预算{ $scope }：已用 { $level }%（{ $spent }，共 { $limit }）
 
 # 驾驶舱重新启动看门狗、或放弃它的原因。已结束的看门狗的原因跟在它的 pid 后面。
 watchdog-cannot-start = 无法启动看门狗：{ $error }
@@ -351,9 +358,3 @@ unenforced-fix-watchdog = 用 `{ $command }` 启动一个（或保持驾驶舱�
 partial-total = ≥ { $known } + { $count } 项未知
 partial-total-currency = ≥ { $known } { $currency } + { $count } 项未知
 sentence-gap = {""}
-not-now-already-released = 实例已经释放
-not-now-released-nothing-to-stop = 实例已释放：没有可关机的
-not-now-already-stopped = 实例已经关机
-not-now-already-running = 实例已在运行
-not-now-released-nothing-to-start = 实例已释放：没有可开机的
-not-now-released-no-deadline = 实例已释放：没有可调整的截止时间
