@@ -66,6 +66,6 @@ sweep-forced-not-checked = shut-down instances
 # The burn a prepaid balance is drawn down by, where it leaves something out.
 burn-this-instance-only = (this instance only; other instances not counted)
 burn-uncounted = ({ $count ->
-    [one] { $count } other running instance
-   *[other] { $count } other running instances
-} not priced, not counted)
+        [one] { $count } other running instance
+       *[other] { $count } other running instances
+    } not priced, not counted)

@@ -23,6 +23,7 @@ key-stop = 关机（停止实例）
 key-start = 重新开机（启动已停止的实例）
 key-snapshot-clean = 删除旧快照
 key-cleanup = 删除所选关联资源
+key-confirm = 确认打开的对话框
 help-title = 按键
 help-asks-first = （先确认）
 help-read-only = 只读：会改动云上资源的按键已关闭
@@ -207,6 +208,157 @@ cost-step-minimum = { $step }，最少 { $minimum }
 cost-budget-over = >999%，共 { $amount }
 cost-budget-share = { $percent }%，共 { $amount }
 cost-budget-currency = 预算币种 { $budget }，计量币种 { $meter }
+
+# 守护规则的布防情况、空闲规则的状态，以及退出时的提示（在核心里生成）。
+policy-alert = 提醒
+policy-stop = 关机
+policy-release = 释放
+list-separator = ，
+list-or = 或
+idle-stopped = 已关机 · 空闲 { $after } 后{ $action }，等待开机
+idle-active = 运行中 · 空闲 { $after } 后{ $action }
+idle-without-gpus = 无卡 · 空闲 { $after } 后{ $action }，等待 GPU 恢复
+idle-idle = 空闲 { $idle_for }/{ $after } → { $at } { $action }
+armed = 已布防：{ $rules }
+armed-deadline = 截止 { $at } → { $action }
+armed-idle = 空闲 { $after } → { $action }
+armed-budget = 预算 { $limit }
+armed-nothing = 未布防任何规则
+duty-deadline = { $at } { $action }
+duty-idle = 空闲 { $after } 后{ $action }
+duty-none = 没有截止时间或空闲规则
+grace-releasing = { $left } 后释放 — 按任意键取消
+grace-stopping = { $left } 后关机 — 按任意键取消
+how-to-guard = `gpumeter init` 可写一份配置，或用 --provider 启动
+quit-no-provider = 未配置云服务商：没有可守护的对象，未启动看门狗；{ $how }
+quit-released = 实例已释放：没有需要守护的了
+quit-watchdog-guards = 看门狗（pid { $pid }）继续守护：{ $duties }；`gpumeter watchdog --stop` 可结束它
+quit-unguarded-acts = 现在没有任何东西守护此实例：没有运行看门狗，因此{ $duties }不会发生
+quit-unguarded = 现在没有任何东西守护此实例：没有运行看门狗
+unguarded-deadline = { $at } 的{ $action }
+unguarded-idle = 空闲 { $after } 后的{ $action }
+unguarded = 无人执行{ $what }：未配置云服务商；`gpumeter init` 或 --provider 可配置一个
+
+# 在核心里生成的确认对话框内容：目标、仍在计费的各行、说明，以及命令行提示里用的纯文本行。
+confirm-price-unknown = 价格未知
+confirm-resources = { $count } 个资源
+confirm-the-instance = 该实例
+confirm-stopped-compute-unknown = 关机期间的计算费用（取决于云服务商）
+confirm-stopped-compute = 关机期间的计算费用（每小时 { $per_hour } 的 { $percent }%）
+note-cleanup = 按此顺序永久删除，每一项都会回读确认；磁盘先卸载，地址先解绑。
+note-release = 计算费用将永久停止。保留下来的资源每月继续计费，直到你删除它们。
+note-snapshot-clean = 保留最新的 { $keep } 个快照（时间相同时保留 ID 较大的）；其余永久删除。
+note-snapshot-image = 被镜像使用的快照会保留，且不计入。
+note-start-priced = 开机起重新计算费用：每小时另加 { $per_hour }。
+note-start = 开机起重新计算费用。
+note-the-platform = 该平台
+note-stop-released-after = { $provider } 会释放关机满 { $days } 天的实例并清除其磁盘。其间 GPU 可能被他人租走：届时开机要等到宿主机有空闲的 GPU。
+note-stop-unknown = 关机后是否继续收取计算费用取决于云服务商。
+note-stop-free = 计算费用停止；关机期间磁盘、快照和 IP 继续计费。
+note-stop-full = 实例关机期间 { $provider } 仍收取计算费用：释放它才能停止付费。
+note-stop-share = 关机的实例仍收取 { $share } 的计算费用，外加磁盘和 IP。
+summary-costs-now = 当前费用：每小时 { $cost }
+summary-deleted = 将删除：
+summary-saves-line = 每月节省 { $amount }
+summary-saves = 节省：每月 { $amount }
+summary-keeps-billing = 之后继续计费：
+summary-per-month = 每月 { $amount }
+summary-total-after = 之后合计：每月 { $amount }
+summary-exposed = 他人可读取的数据：
+pick-image-uses-it = 镜像 { $image } 在使用它
+note-pick = 只删除所选的快照，每一项都会回读确认。
+
+# 核心记录的事件（其中一些也会作为桌面通知发出）。
+event-wait-running = 请稍候：{ $action } 仍在进行
+event-cannot = { $provider } 不支持{ $action }
+event-nothing-picked = { $action }：未选择任何项，未删除任何资源
+event-sent = { $action }：已发送给 { $provider }
+event-cancelled = { $action }：已取消
+event-done = { $action }：完成，云服务商报告 { $summary }
+event-not-confirmed = { $action }：未确认，云服务商报告 { $summary }
+event-failed = { $action } 失败（{ $kind }）：{ $fix }。{ $error }
+event-may-hold-old = { $provider } 可能仍保留旧的截止时间，并会在那时释放实例；重新读取后倒计时会显示它保留的时间
+event-select-resource = 要{ $verb }关联资源，请按 Tab 切到关联资源面板并选中它（j/k）
+event-verb-see = 查看
+event-verb-delete = 删除
+event-cleanup-gone = 清理：{ $id } 已不再列出
+event-read-only-no-delete = 只读：此驾驶舱不会删除所选的关联资源
+event-cleanup-why = 清理：{ $why }
+event-cleanup-refused = 清理：未删除 { $id }：{ $why }
+event-cleanup-goes-with-instance = 清理：未删除 { $id }：它随实例一起删除，释放（R）实例时会一并删除
+event-watchdog-restarted = 看门狗已重新启动（pid { $pid }）
+event-watchdog-starting-again = { $why }：正在重新启动
+event-no-watchdog = 无看门狗：{ $why }。本驾驶舱退出后，没有谁执行截止时间或空闲规则；详见数据目录中的 watchdog.log
+event-watchdog-recovered = 看门狗已恢复守护（pid { $pid }）
+event-extended = 截止时间已延长 { $by }，至 { $to }
+event-read-only-keeps-deadline = 只读：保留 { $by } 设置的截止时间 { $existing }；未应用：{ $wanted }
+event-shared-deadline = 共享截止时间 { $existing }，由 { $by } 设置
+event-deadline-replaced = 截止时间已替换：现为 { $wanted }，原为 { $by } 设置的 { $existing }
+event-kept-deadline = 保留了 { $by } 设置的截止时间 { $existing }；未应用：{ $wanted }
+policy-text = { $at }（到期：{ $action }）
+policy-action = 操作
+event-grace-cancelled = 已按键取消截止时的{ $action }
+event-deadline-moved = 截止时间被 { $by } 改为 { $at }
+event-deadline-cleared = 截止时间被 { $by } 清除
+event-watchdog-own-idle = 看门狗（pid { $pid }）执行它自己的空闲规则：空闲 { $after } 后{ $action }；先 `gpumeter watchdog --stop` 再重启驾驶舱，才能应用本驾驶舱的规则
+prompt-ask-extend = 延长 { $by }，至 { $to }？y/N
+prompt-not-a-duration = `{ $input }` 不是时长：试试 45m、2h 或 1h30m
+event-read-only-key = 只读：此驾驶舱不会{ $what }
+event-retrying-nvml = 正在重试 NVML
+event-quit-after-answer = 等{ $action }有了答复就退出；再按一次退出键立即离开
+event-minutes-left = 距截止时间还有 { $minutes } 分钟
+event-deadline-reached = 已到截止时间：到期操作 → { $action }
+event-checkpoint-error = 检查点：{ $error }
+event-checkpoint-missing = 检查点：没有文件匹配 { $pattern }
+event-checkpoint-stale = 检查点：最新的 { $path } 已是 { $minutes } 分钟前的
+event-checkpoint-ephemeral = 检查点：{ $path } 在 { $mount } 上，这块磁盘会随实例删除
+event-spot-interruption = 竞价实例中断：云服务商将在 { $at } 回收此实例；请立即保存检查点
+event-budget-forecast = 预算{ $scope }：按当前速度，{ $limit } 的预算将在 { $at } 用完
+budget-this-month = （本月）
+event-budget-error = 预算{ $scope }：{ $error }
+event-budget-crossed = 预算{ $scope }：已用 { $level }%（{ $spent }，共 { $limit }）
+event-no-answer-within = { $seconds } 秒内没有答复；它可能仍在进行，或已部分完成
+spot-due-now = ⚠ 竞价实例中断：即将回收 — 请立即保存检查点
+spot-reclaimed-in = ⚠ 竞价实例中断：{ $left } 后回收 — 请立即保存检查点
+not-now-no-resource-to-show = 没有可查看的关联资源
+not-now-no-resource-to-delete = 没有可删除的关联资源
+not-now-no-provider = 未配置云服务商：`gpumeter init` 可写一份配置
+not-now-cannot-start = 无法从这里启动此云服务商的实例
+not-now-not-known-stopped = 不确定实例已关机
+not-now-already-released = 实例已经释放
+not-now-released-nothing-to-stop = 实例已释放：没有可关机的
+not-now-already-stopped = 实例已经关机
+not-now-already-running = 实例已在运行
+not-now-released-nothing-to-start = 实例已释放：没有可开机的
+not-now-released-no-deadline = 实例已释放：没有可调整的截止时间
+
+# 演示模式的头两条事件。
+demo-ready = 演示云已就绪：{ $id }（{ $name }）
+demo-outlive = 有 3 个快照和一块 2000 GiB 的磁盘会在释放后保留
+
+# 驾驶舱重新启动看门狗、或放弃它的原因。已结束的看门狗的原因跟在它的 pid 后面。
+watchdog-cannot-start = 无法启动看门狗：{ $error }
+watchdog-pid-why = 看门狗（pid { $pid }）{ $why }
+watchdog-did-not-take-up = 看门狗（pid { $pid }）在 { $seconds } 秒内没有接手守护
+watchdog-lock-free = 看门狗（pid { $pid }）已消失：没有进程持有它的锁
+watchdog-went-silent = 看门狗（pid { $pid }）无响应：已 { $seconds } 秒没有检查
+watchdog-after-restarts = { $why }，{ $minutes } 分钟内已重启 { $restarts } 次
+watchdog-ended = 已结束（{ $status }）
+watchdog-not-waited = 无法等待其结束（{ $error }）
+watchdog-process-ended = 已消失：其进程已结束
+
+# 倒计时下方：为什么没有谁执行截止时间，以及怎样才会有。
+unenforced-no-provider = 未配置云服务商，没有谁能关机或释放实例
+unenforced-fix-provider = `gpumeter init` 可写一份配置，或传入 --provider
+unenforced-down = 没有运行看门狗：{ $why }
+unenforced-not-running = 它的看门狗（pid { $pid }）没有在运行
+unenforced-no-watchdog = 没有运行看门狗
+unenforced-fix-watchdog = 用 `{ $command }` 启动一个（或保持驾驶舱开着）
+
+# 不完整的合计（带或不带币种）；说明里两句话之间的分隔。
+partial-total = ≥ { $known } + { $count } 项未知
+partial-total-currency = ≥ { $known } { $currency } + { $count } 项未知
+sentence-gap = {""}
 
 # The GPU panel while the instance runs without its GPUs.
 gpus-none-by-choice = 无 GPU，符合预期：实例以无卡模式运行，按无卡模式价格计费

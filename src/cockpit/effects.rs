@@ -106,9 +106,9 @@ impl EffectRunner<'_> {
                     let result = tokio::time::timeout(deadline, provider.perform(&action))
                         .await
                         .unwrap_or_else(|_| {
-                            let why = format!(
-                                "no answer within {} s; it may still be under way, or done in part",
-                                deadline.as_secs()
+                            let why = crate::t!(
+                                "event-no-answer-within",
+                                seconds = deadline.as_secs().to_string()
                             );
                             Err(crate::provider::ProviderError::unreachable(
                                 provider.name(),

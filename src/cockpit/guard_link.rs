@@ -146,7 +146,7 @@ fn link(path: &PathBuf, rx: &Receiver<Request>, events: &mpsc::Sender<Event>) {
         }
         if let Some(pid) = dead {
             gone = Some(pid);
-            let failure = Some("is gone: its process has ended".to_string());
+            let failure = Some(crate::t!("watchdog-process-ended").into_owned());
             if events
                 .blocking_send(Event::WatchdogEnded { pid, failure })
                 .is_err()

@@ -26,8 +26,8 @@ pub fn start(spawn: &StartWatchdog, events: mpsc::Sender<Event>) -> std::io::Res
         .spawn(move || {
             let failure = match child.wait() {
                 Ok(status) if status.success() => None,
-                Ok(status) => Some(format!("ended ({status})")),
-                Err(e) => Some(format!("could not be waited for ({e})")),
+                Ok(status) => Some(crate::t!("watchdog-ended", status = status.to_string())),
+                Err(e) => Some(crate::t!("watchdog-not-waited", error = e.to_string())),
             };
             let _ = events.blocking_send(Event::WatchdogEnded { pid, failure });
         });

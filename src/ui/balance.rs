@@ -1,5 +1,6 @@
 //! The words for a prepaid balance and when it runs out, in one place: `status`'s line, the
-//! cockpit's cost panel and the watchdog's log say it the same way.
+//! cockpit's cost panel and the watchdog's log say it the same way. The line stays English, as
+//! `status --json` carries it; the cockpit's cell comes from the catalogue.
 
 use jiff::Timestamp;
 
@@ -27,8 +28,12 @@ pub fn line(o: &BalanceOutlook, now: Timestamp) -> String {
 /// The cockpit's cell: "11h40m left", "≤ 11h40m left", or "no burn".
 pub fn left_short(o: &BalanceOutlook, now: Timestamp) -> String {
     match o.left(now) {
-        Some(left) => format!("{}{} left", o.burn.at_most(), short_duration(left)),
-        None => "no burn".into(),
+        Some(left) => crate::t!(
+            "balance-left",
+            bound = o.burn.at_most(),
+            left = short_duration(left)
+        ),
+        None => crate::t!("balance-no-burn").into_owned(),
     }
 }
 

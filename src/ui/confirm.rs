@@ -8,7 +8,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Clear, Paragraph, Widget as _};
+use ratatui::widgets::{Block, Paragraph, Widget as _};
 
 use super::text::{amount, centered, to_u16, truncate, width, wrap};
 use super::theme::{Role, Theme};
@@ -101,7 +101,7 @@ pub fn render_confirm(area: Rect, buf: &mut Buffer, c: &Confirm, theme: &Theme) 
             format!(" {} ", super::words::confirm_title(c)),
             theme.style(Role::DialogDanger),
         ));
-    Clear.render(popup, buf);
+    super::text::clear_popup(popup, buf);
     Paragraph::new(lines)
         .block(block.padding(ratatui::widgets::Padding::horizontal(1)))
         .render(popup, buf);
@@ -409,11 +409,11 @@ fn tail(row: &PickRow, currency: &str) -> String {
         return why.clone();
     }
     let price = row.monthly.map_or_else(
-        || "no price".to_string(),
+        || t!("resources-no-price").into_owned(),
         |m| format!("{}{currency}", amount(m)),
     );
     if row.newest && !row.picked {
-        format!("newest  {price}")
+        format!("{}  {price}", t!("confirm-newest"))
     } else {
         price
     }
@@ -428,7 +428,10 @@ fn item_line(
 ) -> Line<'static> {
     let (price, price_style) = match item.monthly {
         Some(m) => (format!("{}{currency}", amount(m)), style),
-        None => ("no price".to_string(), theme.style(Role::AlertWarn)),
+        None => (
+            t!("resources-no-price").into_owned(),
+            theme.style(Role::AlertWarn),
+        ),
     };
     let label_w = w.saturating_sub(width(&price) + 3);
     let label = truncate(&item.label, label_w);

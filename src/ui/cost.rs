@@ -77,7 +77,7 @@ pub fn render_cost(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, focus
         (None, _) if !app.cloud.configured => nothing_to_price(w, theme),
         (None, _) => no_pricing(w, theme, &app.cloud.provider),
         (Some(_), None) => vec![Line::styled(
-            "waiting for the instance's inventory…",
+            t!("cost-waiting-inventory"),
             theme.style(Role::TextDim),
         )],
         (Some(p), Some(r)) => {
@@ -100,9 +100,7 @@ pub fn render_cost(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, focus
 
 /// With no provider there is no instance to price: said plainly, not as a warning.
 fn nothing_to_price(w: usize, theme: &Theme) -> Vec<Line<'static>> {
-    let text = "no instance to price yet: a provider (detected, `gpumeter init`, or \
-                --provider) gives one; `gpumeter estimate` prices a plan before renting";
-    wrap(text, w)
+    wrap(&t!("cost-nothing-to-price"), w)
         .into_iter()
         .map(|l| Line::styled(l, theme.style(Role::TextDim)))
         .collect()
@@ -112,19 +110,17 @@ fn nothing_to_price(w: usize, theme: &Theme) -> Vec<Line<'static>> {
 /// region's bundled sheet (AWS, Alibaba, Tencent), naming one is not the fix.
 fn no_pricing(w: usize, theme: &Theme, provider: &str) -> Vec<Line<'static>> {
     let mut out = vec![Line::styled(
-        "no price sheet for this instance",
+        t!("cost-no-sheet"),
         theme.style(Role::AlertWarn),
     )];
     let by_type = ProviderKind::from_id(provider).is_some_and(ProviderKind::instance_type_is_sku);
     let hint = if by_type {
-        "the instance type is the SKU, priced from its region's sheet once the instance and \
-         region are known: run on the instance, or pass --instance and --region; a type no \
-         sheet lists needs [pricing] sheet (`gpumeter pricing list` shows them)"
+        t!("cost-hint-by-type")
     } else {
-        "name a sheet and SKU in the config; `gpumeter pricing list` shows them"
+        t!("cost-hint-name-sheet")
     };
     out.extend(
-        wrap(hint, w)
+        wrap(&hint, w)
             .into_iter()
             .map(|l| Line::styled(l, theme.style(Role::TextDim))),
     );

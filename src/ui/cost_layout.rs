@@ -271,7 +271,10 @@ fn below_or_in_border(
             out.push(budget_line(b, w, theme));
         } else {
             // A short gauge still fits in the border.
-            border.push(Span::styled(" budget ", theme.style(Role::TextDim)));
+            border.push(Span::styled(
+                format!(" {} ", t!("cost-budget")),
+                theme.style(Role::TextDim),
+            ));
             if let Some(f) = b.fraction {
                 border.extend(gauge(f, 8, theme));
                 border.push(Span::raw(" "));

@@ -235,10 +235,11 @@ fn info_lines(
         ));
     }
     let mut why = Vec::new();
-    if let (true, crate::guard::Enforcement::Nothing { reason, fix }) = (say_why, &enforcement) {
-        why.push(Line::styled(super::text::truncate(reason, w), warn).alignment(align));
+    if let (true, crate::guard::Enforcement::Nothing { cause, .. }) = (say_why, &enforcement) {
+        let (reason, fix) = cause.said();
+        why.push(Line::styled(super::text::truncate(&reason, w), warn).alignment(align));
         if wide {
-            why.push(Line::styled(super::text::truncate(fix, w), dim).alignment(align));
+            why.push(Line::styled(super::text::truncate(&fix, w), dim).alignment(align));
         }
     }
     let lines = vec![

@@ -5,12 +5,15 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Clear, Padding, Paragraph, Widget as _};
+use ratatui::widgets::{Block, Padding, Paragraph, Widget as _};
 
 use super::text::{centered, to_u16, truncate, width, wrap};
 use super::theme::{Role, Theme};
+use super::words::detail_label;
 use crate::app::{App, Details, Intent, is_offered};
 use crate::provider::Severity;
+use crate::t;
+use gpumeter_core::cell::Cell;
 
 /// The widest the overlay grows.
 const MAX_WIDTH: usize = 76;
@@ -30,7 +33,7 @@ pub fn render_details(area: Rect, buf: &mut Buffer, app: &App, d: &Details, them
         let cut = lines.len() - room + 1;
         lines.truncate(room - 1);
         lines.push(Line::styled(
-            format!("… {cut} more lines: a taller terminal shows them"),
+            t!("confirm-more-lines", count = cut),
             theme.style(Role::AlertInfo),
         ));
     }
@@ -41,13 +44,13 @@ pub fn render_details(area: Rect, buf: &mut Buffer, app: &App, d: &Details, them
         Span::styled(" Esc", key),
         Span::styled("/", dim),
         Span::styled("Enter", key),
-        Span::styled(" closes ", dim),
+        Span::styled(format!(" {} ", t!("help-closes")), dim),
     ];
     if is_offered(Intent::Cleanup, app) {
         keys.extend([
             Span::styled("· ", dim),
             Span::styled("D", key),
-            Span::styled(" deletes ", dim),
+            Span::styled(format!(" {} ", t!("details-deletes")), dim),
         ]);
     }
     let block = Block::bordered()
@@ -57,7 +60,7 @@ pub fn render_details(area: Rect, buf: &mut Buffer, app: &App, d: &Details, them
             theme.style(Role::Title),
         ))
         .title_bottom(Line::from(keys).alignment(Alignment::Right));
-    Clear.render(popup, buf);
+    super::text::clear_popup(popup, buf);
     Paragraph::new(lines)
         .block(block.padding(Padding::horizontal(1)))
         .render(popup, buf);
@@ -78,14 +81,14 @@ fn body(d: &Details, w: usize, wrapped: bool, theme: &Theme) -> Vec<Line<'static
     let mut lines: Vec<Line<'static>> = Vec::new();
     if d.gone {
         lines.push(Line::styled(
-            "no longer listed by the provider: deleted, or moved",
+            t!("details-gone"),
             theme.style(Role::AlertWarn),
         ));
     }
     for f in &d.findings {
         let (grade, style) = match f.severity {
-            Severity::Critical => ("CRITICAL", theme.style(Role::AlertError)),
-            Severity::Warning => ("warning", theme.style(Role::AlertWarn)),
+            Severity::Critical => (t!("details-critical"), theme.style(Role::AlertError)),
+            Severity::Warning => (t!("details-warning"), theme.style(Role::AlertWarn)),
         };
         let said = format!("{grade} {}; {}", f.what, f.fix);
         for (i, part) in parts(&said, w).into_iter().enumerate() {
@@ -96,19 +99,29 @@ fn body(d: &Details, w: usize, wrapped: bool, theme: &Theme) -> Vec<Line<'static
     if !d.findings.is_empty() && wrapped {
         lines.push(Line::raw(""));
     }
-    let label_w = d.rows.iter().map(|(l, _)| width(l)).max().unwrap_or(0) + 2;
+    let label_w = d
+        .rows
+        .iter()
+        .map(|(l, _)| width(&detail_label(l)))
+        .max()
+        .unwrap_or(0)
+        + 2;
     let value_w = w.saturating_sub(label_w).max(8);
     for (label, value) in &d.rows {
         let style = match *label {
             "per month" if d.unpriced => theme.style(Role::AlertWarn),
-            "on release" if value.starts_with("survives") => theme.style(Role::LeftoverWarning),
+            "on release" if d.survives => theme.style(Role::LeftoverWarning),
             "id" => theme.style(Role::Title),
             _ => text,
         };
         for (i, part) in parts(value, value_w).into_iter().enumerate() {
-            let head = if i == 0 { *label } else { "" };
+            let head = if i == 0 {
+                detail_label(label)
+            } else {
+                "".into()
+            };
             lines.push(Line::from(vec![
-                Span::styled(format!("{head:label_w$}"), dim),
+                Span::styled(format!("{:label_w$}", Cell(head)), dim),
                 Span::styled(part, style),
             ]));
         }

@@ -23,7 +23,7 @@ pub fn progress(app: &App) -> Option<String> {
     Some(format!(
         "{} {} {}",
         SPINNER[turn],
-        action.label(),
+        super::words::verb(action),
         short_duration(elapsed)
     ))
 }
@@ -53,7 +53,10 @@ pub fn render_events(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, foc
                     theme.style(Role::TextDim),
                 ),
                 Span::styled("G", theme.style(Role::HelpKey)),
-                Span::styled(" newest ", theme.style(Role::TextDim)),
+                Span::styled(
+                    format!(" {} ", t!("events-newest")),
+                    theme.style(Role::TextDim),
+                ),
             ])
             .alignment(ratatui::layout::Alignment::Right),
         );
@@ -66,7 +69,10 @@ pub fn render_events(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, foc
     }
     let mut tail: Vec<Line<'static>> = Vec::new();
     if let Some(p) = progress(app) {
-        let text = format!("{p} · waiting for {}", app.cloud.provider);
+        let text = format!(
+            "{p} · {}",
+            t!("events-waiting-for", provider = app.cloud.provider.clone())
+        );
         tail.extend(
             wrap(&text, w)
                 .into_iter()
@@ -115,7 +121,10 @@ pub fn render_events(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, foc
         lines = entry_lines;
     }
     if lines.is_empty() && tail.is_empty() {
-        lines.push(Line::styled("nothing yet", theme.style(Role::TextDim)));
+        lines.push(Line::styled(
+            t!("events-nothing-yet"),
+            theme.style(Role::TextDim),
+        ));
     }
     lines.extend(tail);
     paint::lines(inner, buf, &lines);

@@ -13,10 +13,12 @@ use super::paint;
 use super::panel::Panel;
 use super::text::{amount, truncate};
 use super::theme::{Role, Theme};
+use super::words;
 use crate::app::App;
-use crate::fleet::table::{span, state_label};
+use crate::fleet::table::span;
 use crate::fleet::{Flag, FleetRow, Origin, Reporting, flag, render_account, row, sort_by_cost};
 use crate::spend::Recorded;
+use crate::t;
 
 /// The rows the screen shows: `app.fleet` and this instance, once. This instance's row comes
 /// from the cockpit's own state (its latest inventory, its pricing, its GPUs read here); where
@@ -69,9 +71,8 @@ pub fn fleet_rows(app: &App) -> Vec<FleetRow> {
 pub fn fleet_status(app: &App) -> String {
     let link = &app.fleet_link;
     if link.accounts == 0 {
-        return "[[fleet]] in the config adds other accounts' instances here".into();
+        return t!("fleet-how-to-add").into_owned();
     }
-    let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     // Once read, the instances are those the accounts' listings found, the named ones among them.
     let instances = if link.read_at.is_some() {
         app.fleet
@@ -83,26 +84,30 @@ pub fn fleet_status(app: &App) -> String {
     };
     // Accounts listed by API have no count until they are read.
     let what = if link.read_at.is_none() && instances == 0 {
-        plural(link.accounts, "account")
+        t!("fleet-accounts", count = link.accounts)
     } else {
-        format!(
-            "{} ({})",
-            plural(link.accounts, "account"),
-            plural(instances, "instance")
+        t!(
+            "fleet-accounts-instances",
+            accounts = link.accounts,
+            instances = instances
         )
     };
     match (link.read_at, link.reading) {
-        (None, true) => format!("reading {what}…"),
-        (None, false) => format!("{what}, not read yet"),
+        (None, true) => t!("fleet-reading", what = what),
+        (None, false) => t!("fleet-not-read", what = what),
         (Some(at), reading) => {
             let age = app.now.duration_since(at).as_secs().max(0);
             let ago = if age < 60 {
-                format!("{age} s ago")
+                t!("fleet-seconds-ago", seconds = age)
             } else {
-                format!("{} ago", span(age))
+                t!("fleet-ago", span = span(age))
             };
-            let again = if reading { " · reading again…" } else { "" };
-            format!("{what} read {ago}{again}")
+            let read = t!("fleet-read", what = what, ago = ago);
+            if reading {
+                format!("{read} · {}", t!("fleet-reading-again"))
+            } else {
+                read
+            }
         }
     }
 }
@@ -130,14 +135,17 @@ pub fn render_fleet(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
         .iter()
         .find_map(|r| r.currency.clone())
         .unwrap_or_default();
-    let title = format!(" Fleet · {} · most expensive first ", rows.len());
+    let title = format!(" {} ", t!("fleet-title", count = rows.len()));
     let panel = Panel::new(theme.border(true))
         .title(Span::styled(title, theme.style(Role::Title)))
         .title_bottom(Line::from(vec![
             Span::styled(" F", theme.style(Role::HelpKey)),
-            Span::styled(" or ", theme.style(Role::TextDim)),
+            Span::styled(format!(" {} ", t!("help-or")), theme.style(Role::TextDim)),
             Span::styled("Esc", theme.style(Role::HelpKey)),
-            Span::styled(" back ", theme.style(Role::TextDim)),
+            Span::styled(
+                format!(" {} ", t!("fleet-back")),
+                theme.style(Role::TextDim),
+            ),
         ]));
     let dim = theme.style(Role::TextDim);
     let inner = panel.inner(area);
@@ -146,7 +154,7 @@ pub fn render_fleet(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
         Layout::vertical([Constraint::Min(0), Constraint::Length(1)]).areas(inner);
     Line::styled(fleet_status(app), dim).render(status_area, buf);
     if rows.is_empty() {
-        let text = Line::styled("no instance yet: waiting for the provider", dim);
+        let text = Line::styled(t!("fleet-no-instance"), dim);
         paint::line(table_area, buf, &text);
         return;
     }
@@ -155,17 +163,17 @@ pub fn render_fleet(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
     let lead = usize::from(!accounts);
     let header = Row::new(
         [
-            "account",
-            "instance",
-            "name",
-            "state",
-            &format!("{currency}/h"),
-            "up",
-            "deadline",
-            "left/mo",
-            "flags",
+            t!("fleet-account"),
+            t!("fleet-instance"),
+            t!("fleet-name"),
+            t!("fleet-state"),
+            format!("{currency}/h").into(),
+            t!("fleet-up"),
+            t!("fleet-deadline"),
+            t!("fleet-left-per-month"),
+            t!("fleet-flags"),
         ]
-        .map(|h| Cell::from(h.to_string()))
+        .map(Cell::from)
         .into_iter()
         .skip(lead),
     )
@@ -195,7 +203,7 @@ fn table_row<'a>(r: &'a FleetRow, lead: usize, theme: &Theme) -> Row<'a> {
         .iter()
         .flat_map(|f| {
             [
-                Span::styled(f.label(), flag_style(*f, theme)),
+                Span::styled(words::fleet_flag(*f), flag_style(*f, theme)),
                 Span::raw(" "),
             ]
         })
@@ -214,12 +222,12 @@ fn table_row<'a>(r: &'a FleetRow, lead: usize, theme: &Theme) -> Row<'a> {
         Cell::from(truncate(account, 10)),
         Cell::from(truncate(&r.origin.instance_id, 20)),
         Cell::from(truncate(r.name.as_deref().unwrap_or("—"), 16)),
-        Cell::from(state_label(r)),
+        Cell::from(words::fleet_state(r)),
         Cell::from(Line::from(burn).right_aligned()),
         Cell::from(r.uptime_s.map_or_else(|| "—".into(), span)),
         Cell::from(
             r.deadline_remaining_s
-                .map_or_else(|| "—".into(), |s| format!("in {}", span(s))),
+                .map_or_else(|| "—".into(), |s| t!("fleet-in", span = span(s))),
         ),
         Cell::from(Line::from(money(r.leftover_monthly, r.leftover_unknown.len())).right_aligned()),
         Cell::from(Line::from(flags)),

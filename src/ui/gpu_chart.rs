@@ -14,6 +14,7 @@ use super::bars::{columns, per_column};
 use super::paint;
 use super::text::short_duration;
 use super::theme::{Role, Theme};
+use crate::t;
 use crate::telemetry::{GpuSeries, Series};
 
 /// Columns for the labels left of each sparkline.
@@ -38,9 +39,12 @@ pub fn render_gpu_chart(
         Span::styled(format!("GPU {}", series.index), theme.style(Role::Title)),
         Span::styled(
             format!(
-                " · last {} · {} a column",
-                short_duration(signed(shown)),
-                short_duration(signed(per_column))
+                " · {}",
+                t!(
+                    "chart-caption",
+                    shown = short_duration(signed(shown)),
+                    column = short_duration(signed(per_column))
+                )
             ),
             theme.style(Role::TextDim),
         ),
@@ -52,9 +56,15 @@ pub fn render_gpu_chart(
     ]));
     paint::line(caption_area, buf, &caption);
     let chart = Chart { per_column, theme };
-    chart.history(util_area, buf, "util", &series.util_pct, Role::Sparkline);
+    chart.history(
+        util_area,
+        buf,
+        &t!("gpu-util"),
+        &series.util_pct,
+        Role::Sparkline,
+    );
     let load = &series.power_weighted_load_pct;
-    chart.history(load_area, buf, "load", load, Role::GaugeMid);
+    chart.history(load_area, buf, &t!("gpu-load"), load, Role::GaugeMid);
 }
 
 fn signed(d: Duration) -> SignedDuration {

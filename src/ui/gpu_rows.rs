@@ -5,10 +5,12 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use super::bars::{empty_gauge, gauge_in, sparkline};
-use super::text::{gib, gpu_model, metric_right, truncate};
+use super::text::{gib, gpu_model, metric_right, truncate, width};
 use super::theme::{Role, Theme};
+use crate::t;
 use crate::telemetry::metric::u64_to_f64;
 use crate::telemetry::{GpuSample, Metric, Series};
+use gpumeter_core::cell::Cell;
 
 /// How much room one GPU gets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -148,8 +150,20 @@ fn memory(g: &GpuSample, theme: &Theme) -> Span<'static> {
     }
 }
 
-fn label(s: &str, theme: &Theme) -> Span<'static> {
-    Span::styled(s.to_string(), theme.style(Role::TextDim))
+fn label(s: String, theme: &Theme) -> Span<'static> {
+    Span::styled(s, theme.style(Role::TextDim))
+}
+
+/// The short labels of a one-line row (`UTL `, ` ld`, ` MEM `) and the columns they take
+/// beyond English's, which the gauges give up.
+fn short_labels() -> ([String; 3], usize) {
+    let labels = [
+        format!("{} ", t!("gpu-util-short")),
+        format!(" {}", t!("gpu-load-short")),
+        format!(" {} ", t!("gpu-mem-short")),
+    ];
+    let extra = labels.iter().map(|l| width(l)).sum::<usize>();
+    (labels, extra.saturating_sub(4 + 3 + 5))
 }
 
 /// The lines for one GPU at `density`, `w` columns wide.
@@ -181,12 +195,12 @@ fn double(v: &GpuView<'_>, w: usize, theme: &Theme) -> Vec<Line<'static>> {
         Span::raw(" "),
         power(g, 9, theme),
         Span::raw("  "),
-        label("util ", theme),
+        label(format!("{:<5}", Cell(t!("gpu-util"))), theme),
     ];
     one.extend(bar(&util_fraction(g), bar_w, theme));
     one.extend([
         pct(&util_fraction(g), theme, text),
-        label("  load ", theme),
+        label(format!("  {:<5}", Cell(t!("gpu-load"))), theme),
         load(g, theme),
         Span::raw("  "),
         spark(v, spark_w, theme),
@@ -196,14 +210,14 @@ fn double(v: &GpuView<'_>, w: usize, theme: &Theme) -> Vec<Line<'static>> {
     let fan = metric_right(&g.fan_pct, 4, theme, dim, |f| format!("{f}%"));
     let mut two = vec![
         Span::raw("   "),
-        label("SM ", theme),
+        label("SM ".into(), theme),
         clocks,
-        label(" MHz  fan ", theme),
+        label(format!(" MHz {:>4} ", Cell(t!("gpu-fan"))), theme),
         fan,
     ];
     let used: usize = two.iter().map(Span::width).sum();
     two.push(Span::raw(" ".repeat(DOUBLE_LEAD.saturating_sub(used))));
-    two.push(label("mem  ", theme));
+    two.push(label(format!("{:<5}", Cell(t!("gpu-mem"))), theme));
     two.extend(mem_bar(&mem_fraction(g), bar_w, theme));
     two.extend([
         pct(&mem_fraction(g), theme, text),
@@ -218,7 +232,8 @@ fn single(v: &GpuView<'_>, w: usize, theme: &Theme) -> Line<'static> {
     let text = theme.style(Role::Text);
     let show_name = w >= 96;
     let name_w = if show_name { 16 } else { 0 };
-    let fixed = 2 + 1 + name_w + 5 + 1 + 9 + 1 + 4 + 4 + 8 + 5 + 4 + 1;
+    let ([utl, ld, mem], extra) = short_labels();
+    let fixed = 2 + 1 + name_w + 5 + 1 + 9 + 1 + 4 + 4 + 8 + 5 + 4 + 1 + extra;
     let rest = w.saturating_sub(fixed);
     let bar_w = (rest * 2 / 5).clamp(3, 20).min(rest / 2);
     let spark_w = rest.saturating_sub(bar_w * 2);
@@ -231,14 +246,14 @@ fn single(v: &GpuView<'_>, w: usize, theme: &Theme) -> Line<'static> {
         Span::raw(" "),
         power(g, 9, theme),
         Span::raw(" "),
-        label("UTL ", theme),
+        label(utl, theme),
     ]);
     one.extend(bar(&util_fraction(g), bar_w, theme));
     one.extend([
         pct(&util_fraction(g), theme, text),
-        label(" ld", theme),
+        label(ld, theme),
         load(g, theme),
-        label(" MEM ", theme),
+        label(mem, theme),
     ]);
     one.extend(mem_bar(&mem_fraction(g), bar_w, theme));
     one.push(pct(&mem_fraction(g), theme, text));
@@ -252,15 +267,18 @@ fn half(v: &GpuView<'_>, w: usize, theme: &Theme) -> Line<'static> {
     let g = v.gpu;
     let text = theme.style(Role::Text);
     // idx(2) ␣ bar " 96%" " ld" " 84%" " mem" " 82%" " 80°C"
-    let fixed = 2 + 1 + 4 + 3 + 4 + 4 + 4 + 5;
+    let ([_, ld, _], _) = short_labels();
+    let mem = format!(" {}", t!("gpu-mem"));
+    let extra = (width(&ld) + width(&mem)).saturating_sub(3 + 4);
+    let fixed = 2 + 1 + 4 + 3 + 4 + 4 + 4 + 5 + extra;
     let bar_w = w.saturating_sub(fixed).clamp(3, 20);
     let mut one = vec![index(v, theme), Span::raw(" ")];
     one.extend(bar(&util_fraction(g), bar_w, theme));
     one.extend([
         pct(&util_fraction(g), theme, text),
-        label(" ld", theme),
+        label(ld, theme),
         load(g, theme),
-        label(" mem", theme),
+        label(mem, theme),
         pct(&mem_fraction(g), theme, text),
         Span::raw(" "),
         temp(g, 4, theme),

@@ -27,9 +27,9 @@ pub fn render_gpus(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, focus
     let running = crate::app::enforced::not_running_word(app).is_none();
     if let Some(Ok(reading)) = app.telemetry.gpus.as_ref().filter(|_| running) {
         let hint = if app.show_processes {
-            " hide processes "
+            format!(" {} ", t!("gpus-hide-processes"))
         } else {
-            " processes "
+            format!(" {} ", t!("hint-processes"))
         };
         let mut spans = Vec::new();
         let (shown, n) = (visible(app, reading, panel.inner(area)), reading.gpus.len());
@@ -37,7 +37,7 @@ pub fn render_gpus(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, focus
             // Rows cut: say how many GPUs are not on screen, and which one is selected.
             let at = app.selected_gpu.min(n - 1) + 1;
             spans.push(Span::styled(
-                format!(" {at}/{n} +{} more ", n - shown),
+                format!(" {} ", t!("gpus-more", at = at, n = n, more = n - shown)),
                 theme.style(Role::AlertInfo),
             ));
         }
@@ -55,7 +55,7 @@ pub fn render_gpus(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, focus
     panel.render(area, buf);
     // A stopped or released instance does no work, whatever a last reading says.
     if let Some(word) = crate::app::enforced::not_running_word(app) {
-        let line = format!("instance {word}: its GPUs run nothing");
+        let line = t!("gpus-not-running", state = word);
         paint::line(inner, buf, &Line::styled(line, theme.style(Role::TextDim)));
         return;
     }
@@ -76,13 +76,13 @@ pub fn render_gpus(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, focus
         None => paint::line(
             inner,
             buf,
-            &Line::styled("waiting for the first sample…", theme.style(Role::TextDim)),
+            &Line::styled(t!("gpus-waiting"), theme.style(Role::TextDim)),
         ),
         Some(Err(e)) => render_no_gpu(inner, buf, e, app.cloud.configured, theme),
         Some(Ok(r)) if r.gpus.is_empty() => {
             let e = GpuUnavailable {
                 kind: crate::telemetry::GpuUnavailableKind::Other,
-                detail: "NVML started but reports no GPU".into(),
+                detail: t!("gpus-none-reported").into_owned(),
             };
             render_no_gpu(inner, buf, &e, app.cloud.configured, theme);
         }
@@ -102,14 +102,14 @@ fn title(app: &App, w: usize, theme: &Theme) -> Line<'static> {
         let same = r.gpus.iter().all(|g| g.name == first.name);
         let model = match (first.name.value(), same) {
             (Some(n), true) => format!("{}× {}", r.gpus.len(), gpu_model(n)),
-            _ => format!("{} GPUs", r.gpus.len()),
+            _ => t!("gpus-count", count = r.gpus.len()),
         };
         spans.push(Span::styled(model, theme.style(Role::Text)));
         if w < 72 {
             spans.push(Span::raw(" "));
             return Line::from(spans);
         }
-        spans.push(Span::styled(" · driver ", dim));
+        spans.push(Span::styled(format!(" · {} ", t!("gpus-driver")), dim));
         spans.push(metric(&r.driver.driver_version, theme, dim, Clone::clone));
         spans.push(Span::styled(" · CUDA ", dim));
         spans.push(metric(
@@ -148,15 +148,19 @@ fn findings_title(app: &App, theme: &Theme) -> Option<Line<'static>> {
             }
             Some(Line::styled(
                 format!(
-                    " ✓ got the {} × {} you pay for ",
-                    sku.gpu_count, sku.gpu_model
+                    " {} ",
+                    t!(
+                        "gpus-got-what-you-pay-for",
+                        count = sku.gpu_count,
+                        model = sku.gpu_model.clone()
+                    )
                 ),
                 theme.style(Role::ActionOk),
             ))
         }
         Some(f) => {
             let more = if findings.len() > 1 {
-                format!(" (+{} more)", findings.len() - 1)
+                format!(" {}", t!("gpus-more-findings", count = findings.len() - 1))
             } else {
                 String::new()
             };
@@ -181,7 +185,14 @@ fn verified_title(app: &App, theme: &Theme) -> Option<Line<'static>> {
         Verdict::Fail => Role::AlertError,
     };
     Some(Line::styled(
-        format!(" verified {at}: {} ", v.summary),
+        format!(
+            " {} ",
+            t!(
+                "gpus-verified",
+                at = at.to_string(),
+                summary = v.summary.clone()
+            )
+        ),
         theme.style(role),
     ))
 }
@@ -195,20 +206,21 @@ fn render_no_gpu(
 ) {
     let w = usize::from(area.width);
     let dim = theme.style(Role::TextDim);
-    let mut lines: Vec<Line<'static>> = wrap(&format!("no NVIDIA GPU: {}", e.kind), w)
+    let why = super::words::gpu_unavailable(e.kind);
+    let mut lines: Vec<Line<'static>> = wrap(&t!("gpus-no-nvidia", why = why), w)
         .into_iter()
         .map(|l| Line::styled(l, theme.style(Role::AlertError)))
         .collect();
     lines.extend(wrap(&e.detail, w).into_iter().map(|l| Line::styled(l, dim)));
     lines.push(Line::from(vec![
-        Span::styled("press ", dim),
+        Span::styled(format!("{} ", t!("gpus-press")), dim),
         Span::styled("r", theme.style(Role::HelpKey)),
-        Span::styled(" to retry", dim),
+        Span::styled(format!(" {}", t!("gpus-to-retry")), dim),
     ]));
     // Without a provider there is no meter or checklist to keep: the welcome says what works.
     if configured {
         lines.push(Line::styled(
-            truncate("the cost meter, countdown and checklist keep working", w),
+            truncate(&t!("gpus-meter-keeps-working"), w),
             dim,
         ));
     }

@@ -6,7 +6,7 @@ use jiff::Timestamp;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Clear, Padding, Paragraph, Widget as _};
+use ratatui::widgets::{Block, Padding, Paragraph, Widget as _};
 
 use super::text::{centered, local_time, to_u16, wrap};
 use super::theme::{Role, Theme};
@@ -96,7 +96,7 @@ pub fn render_guard_choice(
             format!(" {} ", t!("guard-choice-title")),
             theme.style(Role::DialogDanger),
         ));
-    Clear.render(popup, buf);
+    super::text::clear_popup(popup, buf);
     Paragraph::new(lines)
         .block(block.padding(Padding::horizontal(1)))
         .render(popup, buf);

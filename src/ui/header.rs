@@ -10,9 +10,11 @@ use super::events::progress;
 use super::paint;
 use super::text::{amount, money, short_duration, truncate, width};
 use super::theme::{Role, Theme};
+use super::words;
 use crate::app::App;
 use crate::meter::{ComputeTerms, InstanceState};
 use crate::spend::PriceKind;
+use crate::t;
 
 /// A piece of the header and how much it matters: 0 stays longest.
 struct Segment {
@@ -48,7 +50,7 @@ pub fn render_header(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
         .is_some_and(|s| s.down().is_some())
     {
         // Nothing acts at the deadline once this cockpit is gone: the events say why.
-        let banner = " ⚠ NO WATCHDOG: nothing enforces the deadline once this cockpit is gone ";
+        let banner = format!(" {} ", t!("header-no-watchdog"));
         let style = theme
             .style(Role::AlertError)
             .add_modifier(ratatui::style::Modifier::REVERSED);
@@ -73,7 +75,7 @@ fn segments(app: &App, theme: &Theme) -> Vec<Segment> {
     let mut out = vec![seg(6, vec![Span::styled("gpumeter", head)])];
     if !app.cloud.configured {
         // Said plainly, not as a warning: the welcome below says what to do about it.
-        out.push(seg(0, vec![Span::styled("no provider configured", dim)]));
+        out.push(seg(0, vec![Span::styled(t!("header-no-provider"), dim)]));
         if app.spend.pricing.is_some() {
             out.extend(price_segments(app, None, theme));
         }
@@ -90,10 +92,13 @@ fn segments(app: &App, theme: &Theme) -> Vec<Segment> {
         None if app.cloud.inventory.is_some() => {
             out.push(seg(
                 0,
-                vec![Span::styled("no instance", theme.style(Role::AlertWarn))],
+                vec![Span::styled(
+                    t!("header-no-instance"),
+                    theme.style(Role::AlertWarn),
+                )],
             ));
         }
-        None => out.push(seg(0, vec![Span::styled("reading the provider…", dim)])),
+        None => out.push(seg(0, vec![Span::styled(t!("header-reading"), dim)])),
     }
     out.extend(price_segments(app, instance, theme));
     if let Some(i) = instance {
@@ -101,15 +106,18 @@ fn segments(app: &App, theme: &Theme) -> Vec<Segment> {
             let up = short_duration(app.now.duration_since(i.created));
             out.push(seg(
                 2,
-                vec![Span::styled("up ", dim), Span::styled(up, text)],
+                vec![
+                    Span::styled(format!("{} ", t!("header-up")), dim),
+                    Span::styled(up, text),
+                ],
             ));
         }
-        let (label, role) = match i.state {
-            InstanceState::Running => ("running", Role::ActionOk),
-            InstanceState::NoGpu => ("running without GPUs", Role::ActionOk),
-            InstanceState::Stopped => ("stopped", Role::AlertWarn),
-            InstanceState::Released => ("released", Role::TextDim),
+        let role = match i.state {
+            InstanceState::Running | InstanceState::NoGpu => Role::ActionOk,
+            InstanceState::Stopped => Role::AlertWarn,
+            InstanceState::Released => Role::TextDim,
         };
+        let label = words::instance_state(i.state);
         // Stopped or released is what the burn beside it is explained by: it stays.
         let priority = u8::from(i.state.is_up());
         out.push(seg(priority, vec![Span::styled(label, theme.style(role))]));
@@ -122,7 +130,10 @@ fn read_only_segment(app: &App, theme: &Theme) -> Option<Segment> {
     app.settings.read_only.then(|| {
         seg(
             1,
-            vec![Span::styled("read-only", theme.style(Role::AlertInfo))],
+            vec![Span::styled(
+                t!("header-read-only"),
+                theme.style(Role::AlertInfo),
+            )],
         )
     })
 }
@@ -149,7 +160,7 @@ fn price_segments(
         out.push(seg(
             0,
             vec![
-                Span::styled("burn ", dim),
+                Span::styled(format!("{} ", t!("cost-burn")), dim),
                 Span::styled(format!("{}/h", money(burn)), text),
             ],
         ));
@@ -159,37 +170,51 @@ fn price_segments(
                 format!("{} {}/h", amount(per_hour), p.sheet.currency)
             }
             ComputeTerms::Committed { amount: a } => {
-                format!("{} {} committed", amount(a), p.sheet.currency)
+                format!(
+                    "{} {} {}",
+                    amount(a),
+                    p.sheet.currency,
+                    t!("cost-committed")
+                )
             }
         };
         out.push(seg(
             0,
             vec![
                 Span::styled(rate, theme.style(Role::CostOk)),
-                Span::styled(format!(" {}", p.mode.label()), text),
+                Span::styled(format!(" {}", words::billing_mode(p.mode)), text),
             ],
         ));
         let origin = p.origin(instance.and_then(|i| i.region.as_deref()));
         match (origin.kind, &origin.instance_region) {
-            (PriceKind::Live, _) => out.push(seg(4, vec![Span::styled("live price", dim)])),
+            (PriceKind::Live, _) => {
+                out.push(seg(4, vec![Span::styled(t!("header-live-price"), dim)]));
+            }
             // Another region's sheet is an estimate: said, and kept longer than a plain source.
             (PriceKind::OtherRegion, Some(region)) => out.push(seg(
                 2,
                 vec![Span::styled(
-                    format!("≈ sheet {} for {region}", origin.sheet),
+                    t!(
+                        "header-other-region",
+                        sheet = origin.sheet.clone(),
+                        region = region.clone()
+                    ),
                     theme.style(Role::AlertWarn),
                 )],
             )),
             _ => out.push(seg(
                 4,
-                vec![Span::styled(format!("sheet {}", origin.sheet), dim)],
+                vec![Span::styled(
+                    t!("header-sheet", sheet = origin.sheet.clone()),
+                    dim,
+                )],
             )),
         }
     } else {
         out.push(seg(
             0,
             vec![Span::styled(
-                "cost unknown: no sheet",
+                t!("header-cost-unknown"),
                 theme.style(Role::AlertWarn),
             )],
         ));
@@ -204,7 +229,7 @@ fn right_segment(app: &App, theme: &Theme) -> Segment {
             5,
             vec![
                 Span::styled("?", theme.style(Role::HelpKey)),
-                Span::styled(" help", theme.style(Role::TextDim)),
+                Span::styled(format!(" {}", t!("hint-help")), theme.style(Role::TextDim)),
             ],
         ),
     }

@@ -5,7 +5,7 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Clear, Paragraph, Widget as _};
+use ratatui::widgets::{Block, Paragraph, Widget as _};
 
 use super::text::{centered, to_u16, width};
 use super::theme::{Role, Theme};
@@ -93,6 +93,6 @@ pub fn render_help(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
             ])
             .alignment(Alignment::Right),
         );
-    Clear.render(popup, buf);
+    super::text::clear_popup(popup, buf);
     Paragraph::new(lines).block(block).render(popup, buf);
 }

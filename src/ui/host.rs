@@ -4,6 +4,7 @@ use ratatui::text::{Line, Span};
 
 use super::text::metric;
 use super::theme::{Role, Theme};
+use crate::t;
 use crate::telemetry::metric::u64_to_f64;
 use crate::telemetry::{HostSample, Metric, Unavailable};
 
@@ -35,15 +36,15 @@ pub fn host_line(host: &HostSample, w: usize, theme: &Theme) -> Line<'static> {
     let rx: Metric<f64> = rx.map_or(Metric::Unavailable(Unavailable::Pending), Metric::Value);
     let parts: Vec<Vec<Span<'static>>> = vec![
         vec![
-            Span::styled("host  CPU ", dim),
+            Span::styled(format!("{}  CPU ", t!("host-host")), dim),
             metric(&host.cpu_pct, theme, text, |c| format!("{c:.0}%")),
         ],
         vec![
-            Span::styled("  load ", dim),
+            Span::styled(format!("  {} ", t!("host-load")), dim),
             metric(&host.load_avg, theme, text, |l| format!("{:.2}", l.one)),
         ],
         vec![
-            Span::styled("  RAM ", dim),
+            Span::styled(format!("  {} ", t!("host-ram")), dim),
             metric(&host.mem, theme, text, |m| {
                 let used = m.total_mib.saturating_sub(m.available_mib);
                 format!(
@@ -54,7 +55,7 @@ pub fn host_line(host: &HostSample, w: usize, theme: &Theme) -> Line<'static> {
             }),
         ],
         vec![
-            Span::styled("  net ↑ ", dim),
+            Span::styled(format!("  {} ↑ ", t!("host-net")), dim),
             metric(&host.tx_bytes_per_s(), theme, text, |v| rate(*v)),
             Span::styled(" ↓ ", dim),
             metric(&rx, theme, text, |v| rate(*v)),

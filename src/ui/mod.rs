@@ -157,9 +157,10 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) -> Option<
 }
 
 fn render_too_small(area: Rect, buf: &mut Buffer, theme: &Theme) {
-    let text = format!(
-        "gpumeter needs at least {MIN_WIDTH}×{MIN_HEIGHT} (now {}×{})",
-        area.width, area.height
+    let text = crate::t!(
+        "screen-too-small",
+        need = format!("{MIN_WIDTH}×{MIN_HEIGHT}"),
+        now = format!("{}×{}", area.width, area.height)
     );
     let middle = Rect {
         y: area.y + area.height.saturating_sub(1) / 2,

@@ -8,6 +8,7 @@ use ratatui::widgets::{Cell, Row, Table, Widget as _};
 use super::paint;
 use super::text::{gib, na, to_u16, truncate};
 use super::theme::{Role, Theme};
+use crate::t;
 use crate::telemetry::{GpuProcess, GpuReading, Metric};
 
 pub fn render_processes(area: Rect, buf: &mut Buffer, reading: &GpuReading, theme: &Theme) {
@@ -19,7 +20,10 @@ pub fn render_processes(area: Rect, buf: &mut Buffer, reading: &GpuReading, them
         match &g.processes {
             Metric::Value(list) => procs.extend(list.iter().map(|p| (g.index, p))),
             Metric::Unavailable(why) => missing.push(Line::from(vec![
-                ratatui::text::Span::styled(format!("GPU {}: processes ", g.index), dim),
+                ratatui::text::Span::styled(
+                    format!("{} ", t!("processes-of-gpu", index = g.index)),
+                    dim,
+                ),
                 na(theme),
                 ratatui::text::Span::styled(format!(" ({why})"), dim),
             ])),
@@ -27,7 +31,7 @@ pub fn render_processes(area: Rect, buf: &mut Buffer, reading: &GpuReading, them
     }
     procs.sort_by_key(|(gpu, p)| (*gpu, std::cmp::Reverse(p.used_mem_mib.get()), p.pid));
     if procs.is_empty() && missing.is_empty() {
-        let line = Line::styled("no process is using a GPU", dim);
+        let line = Line::styled(t!("processes-none"), dim);
         paint::line(area, buf, &line);
         return;
     }
@@ -45,7 +49,7 @@ pub fn render_processes(area: Rect, buf: &mut Buffer, reading: &GpuReading, them
                 .cmdline
                 .clone()
                 .or_else(|| p.name.clone())
-                .unwrap_or_else(|| "(other namespace)".into());
+                .unwrap_or_else(|| t!("processes-other-namespace").into_owned());
             Row::new(vec![
                 right(gpu.to_string()).style(text),
                 right(p.pid.to_string()).style(text),
@@ -58,9 +62,9 @@ pub fn render_processes(area: Rect, buf: &mut Buffer, reading: &GpuReading, them
     let header = Row::new(vec![
         right("GPU".into()),
         right("PID".into()),
-        Cell::from("USER"),
-        right("GPU MEM".into()),
-        Cell::from("COMMAND"),
+        Cell::from(t!("processes-user")),
+        right(t!("processes-gpu-mem").into_owned()),
+        Cell::from(t!("processes-command")),
     ])
     .style(dim);
     let widths = [

@@ -4,7 +4,7 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Position, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Clear, Padding, Paragraph, Widget as _};
+use ratatui::widgets::{Block, Padding, Paragraph, Widget as _};
 
 use super::text::{centered, local_time, to_u16, truncate, width, wrap};
 use super::theme::{Role, Theme};
@@ -99,7 +99,7 @@ pub fn render_prompt(
             .alignment(Alignment::Right),
         );
     let inner = block.inner(popup);
-    Clear.render(popup, buf);
+    super::text::clear_popup(popup, buf);
     Paragraph::new(lines).block(block).render(popup, buf);
     let cursor = Position {
         x: inner.x + to_u16(2 + width(&shown)).min(inner.width.saturating_sub(1)),

@@ -2,6 +2,8 @@
 //! with it, and what each survivor costs per month after release. The total that keeps billing
 //! sits in the bottom border in the leftover warning style.
 
+use std::borrow::Cow;
+
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Constraint, Rect};
 use ratatui::style::Style;
@@ -32,24 +34,37 @@ enum Col {
     Monthly,
 }
 
-const COLUMNS: [(Col, u8, &str); 9] = [
-    (Col::Mark, 0, ""),
-    (Col::Exposed, 0, ""),
-    (Col::Kind, 0, "kind"),
-    (Col::Id, 0, "id"),
-    (Col::Name, 4, "name"),
-    (Col::Size, 1, "size"),
-    (Col::State, 3, "state"),
-    (Col::Fate, 2, "on release"),
-    (Col::Monthly, 0, "/month"),
+const COLUMNS: [(Col, u8); 9] = [
+    (Col::Mark, 0),
+    (Col::Exposed, 0),
+    (Col::Kind, 0),
+    (Col::Id, 0),
+    (Col::Name, 4),
+    (Col::Size, 1),
+    (Col::State, 3),
+    (Col::Fate, 2),
+    (Col::Monthly, 0),
 ];
 
-fn kind_label(kind: ResourceKind, short: bool) -> &'static str {
+fn column_title(col: Col) -> Cow<'static, str> {
+    match col {
+        Col::Mark | Col::Exposed => Cow::Borrowed(""),
+        Col::Kind => t!("resources-kind"),
+        Col::Id => t!("resources-id"),
+        Col::Name => t!("resources-name"),
+        Col::Size => t!("resources-size"),
+        Col::State => t!("resources-state"),
+        Col::Fate => t!("resources-on-release"),
+        Col::Monthly => t!("resources-per-month"),
+    }
+}
+
+fn kind_label(kind: ResourceKind, short: bool) -> Cow<'static, str> {
     match (kind, short) {
-        (ResourceKind::SystemDisk, true) => "root disk",
-        (ResourceKind::LoadBalancer, true) => "load bal.",
-        (ResourceKind::NetworkVolume, true) => "net volume",
-        (k, _) => k.label(),
+        (ResourceKind::SystemDisk, true) => t!("kind-short-system-disk"),
+        (ResourceKind::LoadBalancer, true) => t!("kind-short-load-balancer"),
+        (ResourceKind::NetworkVolume, true) => t!("kind-short-network-volume"),
+        (k, _) => super::words::resource_kind(k),
     }
 }
 
@@ -70,7 +85,7 @@ pub fn render_resources(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, 
         let position = if focused {
             format!(" {}/{n} ", app.selected_resource.min(n - 1) + 1)
         } else if shown < n {
-            format!(" {shown} of {n} ")
+            format!(" {} ", t!("resources-shown-of", shown = shown, n = n))
         } else {
             format!(" {n} ")
         };
@@ -90,9 +105,9 @@ pub fn render_resources(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, 
     }
     if resources.is_empty() {
         let text = if app.cloud.inventory.is_none() {
-            "reading the provider…"
+            t!("header-reading")
         } else {
-            "no linked resources"
+            t!("resources-none")
         };
         paint::line(
             table_area,
@@ -162,9 +177,13 @@ fn render_table(
     let widths: Vec<usize> = COLUMNS
         .iter()
         .enumerate()
-        .map(|(i, (_, _, title))| {
+        .map(|(i, (col, _))| {
             let content = cells.iter().map(|c| width(&c[i].0)).max().unwrap_or(0);
-            content.max(if header { width(title) } else { 0 })
+            content.max(if header {
+                width(&column_title(*col))
+            } else {
+                0
+            })
         })
         .collect();
     let mut widths = widths;
@@ -205,7 +224,7 @@ fn render_table(
     if header {
         table = table.header(
             Row::new(shown.iter().map(|&i| {
-                let line = Line::from(COLUMNS[i].2);
+                let line = Line::from(column_title(COLUMNS[i].0));
                 Cell::from(if matches!(COLUMNS[i].0, Col::Size | Col::Monthly) {
                     line.alignment(Alignment::Right)
                 } else {
@@ -253,7 +272,7 @@ fn row_cells(app: &App, r: &LinkedResource, short: bool, theme: &Theme) -> Vec<(
     let (mark, fate, monthly) = if r.deleted_with_instance {
         (
             ("✓".to_string(), theme.style(Role::ActionOk)),
-            ("deleted".to_string(), dim),
+            (t!("resources-deleted").into_owned(), dim),
             ("—".to_string(), dim),
         )
     } else {
@@ -263,15 +282,23 @@ fn row_cells(app: &App, r: &LinkedResource, short: bool, theme: &Theme) -> Vec<(
             .as_ref()
             .and_then(|reading| reading.leftovers.iter().find(|l| l.id == r.id))
             .map_or_else(
-                || ("no price".to_string(), theme.style(Role::AlertWarn)),
+                || {
+                    (
+                        t!("resources-no-price").into_owned(),
+                        theme.style(Role::AlertWarn),
+                    )
+                },
                 |l| match l.monthly {
                     Some(m) => (amount(m), text),
-                    None => ("no price".to_string(), theme.style(Role::AlertWarn)),
+                    None => (
+                        t!("resources-no-price").into_owned(),
+                        theme.style(Role::AlertWarn),
+                    ),
                 },
             );
         (
             ("!".to_string(), warn),
-            ("survives".to_string(), warn),
+            (t!("resources-survives").into_owned(), warn),
             monthly,
         )
     };
@@ -283,7 +310,7 @@ fn row_cells(app: &App, r: &LinkedResource, short: bool, theme: &Theme) -> Vec<(
     vec![
         mark,
         exposed,
-        (kind_label(r.kind, short).to_string(), text),
+        (kind_label(r.kind, short).into_owned(), text),
         (r.id.clone(), text),
         (r.name.clone(), dim),
         size,

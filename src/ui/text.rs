@@ -9,6 +9,7 @@ use ratatui::text::Span;
 use rust_decimal::Decimal;
 
 use super::theme::{Role, Theme};
+use crate::t;
 use crate::telemetry::Metric;
 use crate::telemetry::metric::u64_to_f64;
 
@@ -63,7 +64,7 @@ pub fn clock(at: Timestamp, tz: &TimeZone) -> String {
 }
 
 /// `16:15 UTC` on `now`'s day, `Sat 08:00 UTC` within a week of it, else `27 Apr 2038 06:00
-/// UTC`.
+/// UTC`; in Chinese `12月5日 周六 08:00 UTC` and `2038年4月27日 06:00 UTC`.
 pub fn local_time(at: Timestamp, now: Timestamp, tz: &TimeZone) -> String {
     let abbreviation = at.to_zoned_datetime(tz.clone()).strftime("%Z").to_string();
     format!("{} {abbreviation}", local_clock(at, now, tz))
@@ -83,12 +84,64 @@ fn local_clock(at: Timestamp, now: Timestamp, tz: &TimeZone) -> String {
     let zoned = at.to_zoned_datetime(tz.clone());
     let today = now.to_zoned_datetime(tz.clone()).date();
     let days = (zoned.date() - today).get_days().abs();
-    let format = match days {
-        0 => "%H:%M",
-        1..=6 => "%a %H:%M",
-        _ => "%-d %b %Y %H:%M",
-    };
-    zoned.strftime(format).to_string()
+    let time = zoned.strftime("%H:%M").to_string();
+    if days == 0 {
+        return time;
+    }
+    // The day's parts go to the catalogue whole: `Sat 08:00` reads `12月5日 周六 08:00`.
+    let day = zoned.strftime("%-d").to_string();
+    let month = month(zoned.month());
+    if days <= 6 {
+        let weekday = weekday(zoned.weekday());
+        t!(
+            "date-this-week",
+            weekday = weekday,
+            day = day,
+            month = month,
+            time = time
+        )
+    } else {
+        let year = zoned.strftime("%Y").to_string();
+        t!(
+            "date-far",
+            day = day,
+            month = month,
+            year = year,
+            time = time
+        )
+    }
+}
+
+/// A month, short: `Apr`, `4月`.
+fn month(n: i8) -> std::borrow::Cow<'static, str> {
+    match n {
+        1 => t!("month-1"),
+        2 => t!("month-2"),
+        3 => t!("month-3"),
+        4 => t!("month-4"),
+        5 => t!("month-5"),
+        6 => t!("month-6"),
+        7 => t!("month-7"),
+        8 => t!("month-8"),
+        9 => t!("month-9"),
+        10 => t!("month-10"),
+        11 => t!("month-11"),
+        _ => t!("month-12"),
+    }
+}
+
+/// A day of the week, short: `Mon`, `周一`.
+fn weekday(day: jiff::civil::Weekday) -> std::borrow::Cow<'static, str> {
+    use jiff::civil::Weekday;
+    match day {
+        Weekday::Monday => t!("weekday-mon"),
+        Weekday::Tuesday => t!("weekday-tue"),
+        Weekday::Wednesday => t!("weekday-wed"),
+        Weekday::Thursday => t!("weekday-thu"),
+        Weekday::Friday => t!("weekday-fri"),
+        Weekday::Saturday => t!("weekday-sat"),
+        Weekday::Sunday => t!("weekday-sun"),
+    }
 }
 
 /// `3h20m`, `12m`, `45s`, `2d4h`: an elapsed time in at most two units.
@@ -134,15 +187,22 @@ pub fn truncate(s: &str, max: usize) -> String {
     out
 }
 
-/// Splits `text` into lines of at most `max` columns, at spaces where it can.
+/// Splits `text` into lines of at most `max` columns, at spaces where it can, and beside a
+/// Chinese character (Chinese has no spaces), never before closing punctuation or after
+/// opening punctuation.
 pub fn wrap(text: &str, max: usize) -> Vec<String> {
     let max = max.max(1);
     let mut lines = Vec::new();
     let mut current = String::new();
-    for word in text.split(' ') {
+    for (word, spaced) in text.split(' ').flat_map(|piece| {
+        pieces(piece)
+            .into_iter()
+            .enumerate()
+            .map(|(i, part)| (part, i == 0))
+    }) {
         let mut word = word.to_string();
         loop {
-            let sep = usize::from(!current.is_empty());
+            let sep = usize::from(spaced && !current.is_empty());
             if width(&current) + sep + width(&word) <= max {
                 if sep == 1 {
                     current.push(' ');
@@ -178,9 +238,48 @@ pub fn wrap(text: &str, max: usize) -> Vec<String> {
     lines
 }
 
+/// `piece` (text without spaces) cut where a line may break beside a wide character.
+fn pieces(piece: &str) -> Vec<&str> {
+    const CLOSING: &str = "，。、：；！？）」』》〉】…";
+    const OPENING: &str = "（「『《〈【";
+    let wide = |c: char| unicode_width::UnicodeWidthChar::width(c) == Some(2);
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut prev: Option<char> = None;
+    for (i, c) in piece.char_indices() {
+        if let Some(p) = prev
+            && (wide(p) || wide(c))
+            && !CLOSING.contains(c)
+            && !OPENING.contains(p)
+        {
+            out.push(&piece[start..i]);
+            start = i;
+        }
+        prev = Some(c);
+    }
+    out.push(&piece[start..]);
+    out
+}
+
 /// A `u16` from a count, saturating.
 pub fn to_u16(n: usize) -> u16 {
     u16::try_from(n).unwrap_or(u16::MAX)
+}
+
+/// Clears `popup` for an overlay, and the wide character (Chinese) left of it whose second
+/// half the overlay's border would cover: a terminal draws the character whole, over the
+/// border, and shifts the row.
+pub fn clear_popup(popup: Rect, buf: &mut ratatui::buffer::Buffer) {
+    use ratatui::widgets::Widget as _;
+    ratatui::widgets::Clear.render(popup, buf);
+    let Some(left) = popup.x.checked_sub(1).filter(|x| *x >= buf.area.x) else {
+        return;
+    };
+    for y in popup.top()..popup.bottom().min(buf.area.bottom()) {
+        if width(buf[(left, y)].symbol()) > 1 {
+            buf[(left, y)].set_symbol(" ");
+        }
+    }
 }
 
 /// A rectangle of at most `w`×`h` centred in `area`.
@@ -220,6 +319,36 @@ mod tests {
             lines.concat(),
             "看门狗为使用此账本的每个驾驶舱执行共享的截止时间。"
         );
+    }
+
+    #[test]
+    fn chinese_breaks_beside_its_characters_and_keeps_an_id_whole() {
+        let text = "演示云已就绪：i-0demo4a100f00d（llm-finetune）";
+        let lines = wrap(text, 20);
+        assert_eq!(
+            lines,
+            vec!["演示云已就绪：", "i-0demo4a100f00d", "（llm-finetune）"]
+        );
+        // Closing punctuation stays with what it closes, at any width an id fits.
+        for max in 16..30 {
+            for line in wrap(text, max) {
+                assert!(!line.starts_with(['：', '）']), "{max}: {line:?}");
+                assert!(!line.ends_with('（'), "{max}: {line:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn an_overlay_takes_the_wide_character_its_border_would_cut() {
+        let mut buf = ratatui::buffer::Buffer::empty(Rect::new(0, 0, 8, 2));
+        buf.set_string(0, 0, "利用率", ratatui::style::Style::default());
+        buf.set_string(0, 1, "abc利", ratatui::style::Style::default());
+        clear_popup(Rect::new(3, 0, 4, 2), &mut buf);
+        // Row 0: 用 (columns 2-3) would lose its second half under the border: it goes, and
+        // 利 beside it stays. Row 1: the narrow c left of the overlay stays.
+        assert_eq!(buf[(2, 0)].symbol(), " ");
+        assert_eq!(buf[(0, 0)].symbol(), "利");
+        assert_eq!(buf[(2, 1)].symbol(), "c");
     }
 
     #[test]

@@ -4,40 +4,17 @@
 use std::borrow::Cow;
 
 use crate::app::{Binding, Confirm, Intent};
+use crate::fleet::{Flag, FleetRow};
 use crate::guard::OnExpiry;
-use crate::meter::ResourceKind;
+use crate::meter::usage::BillingMode;
+use crate::meter::{InstanceState, ResourceKind};
 use crate::provider::Action;
 use crate::t;
+use crate::telemetry::GpuUnavailableKind;
 
 /// What a key does, as the help overlay lists it.
 pub fn describe(b: &Binding) -> Cow<'static, str> {
-    match b.intent {
-        Intent::Help => t!("key-help"),
-        Intent::Quit => t!("key-quit"),
-        Intent::Close => t!("key-close"),
-        Intent::FocusNext => t!("key-focus"),
-        Intent::Up => t!("key-up"),
-        Intent::Down => t!("key-down"),
-        Intent::Left => t!("key-left"),
-        Intent::Right => t!("key-right"),
-        Intent::Details => t!("key-details"),
-        Intent::Processes => t!("key-processes"),
-        Intent::Fleet => t!("key-fleet"),
-        Intent::Top => t!("key-top"),
-        Intent::PageUp => t!("key-page"),
-        Intent::Extend => t!("key-extend"),
-        Intent::ExtendPrompt => t!("key-extend-prompt"),
-        Intent::RetryGpu => t!("key-retry-gpu"),
-        Intent::Release => t!("key-release"),
-        Intent::Stop => t!("key-stop"),
-        Intent::Start => t!("key-start"),
-        Intent::SnapshotClean => t!("key-snapshot-clean"),
-        Intent::Cleanup => t!("key-cleanup"),
-        // Not in the key table on their own (they share a row above).
-        Intent::FocusPrev | Intent::Bottom | Intent::PageDown | Intent::Confirm => {
-            Cow::Borrowed(b.description)
-        }
-    }
+    crate::app::keymap::describe(b)
 }
 
 /// The footer's short name for an intent.
@@ -74,14 +51,7 @@ pub fn confirm_title(c: &Confirm) -> Cow<'static, str> {
 
 /// An action's verb on its button.
 pub fn verb(action: &Action) -> Cow<'static, str> {
-    match action {
-        Action::Release => t!("verb-release"),
-        Action::Stop => t!("verb-stop"),
-        Action::Start => t!("verb-start"),
-        Action::SnapshotClean { .. } => t!("verb-snapshot-clean"),
-        Action::SetDeadline { .. } => t!("verb-set-deadline"),
-        Action::Cleanup { .. } => t!("verb-cleanup"),
-    }
+    crate::app::confirm::verb(action)
 }
 
 /// What happens at zero, in full (`long`) or short.
@@ -98,14 +68,77 @@ pub fn on_expiry(on: OnExpiry, long: bool) -> Cow<'static, str> {
 
 /// A kind of resource, as people read it (the JSON keeps its snake-case name).
 pub fn resource_kind(kind: ResourceKind) -> Cow<'static, str> {
+    crate::app::details::kind_word(kind)
+}
+
+/// A row's label in a linked resource's details (the core names rows in English).
+pub fn detail_label(label: &'static str) -> Cow<'static, str> {
+    match label {
+        "id" => t!("details-id"),
+        "name" => t!("details-name"),
+        "kind" => t!("details-kind"),
+        "created" => t!("details-created-label"),
+        "size" => t!("details-size"),
+        "class" => t!("details-class"),
+        "state" => t!("details-state"),
+        "attached to" => t!("details-attached-to"),
+        "per month" => t!("details-per-month"),
+        "on release" => t!("details-on-release"),
+        "data" => t!("details-data-label"),
+        "backs image" => t!("details-backs-image-label"),
+        other => Cow::Borrowed(other),
+    }
+}
+
+/// An instance's state, as the header and the fleet show it.
+pub fn instance_state(state: InstanceState) -> Cow<'static, str> {
+    match state {
+        InstanceState::Running => t!("state-running"),
+        InstanceState::NoGpu => t!("state-no-gpu"),
+        InstanceState::Stopped => t!("state-stopped"),
+        InstanceState::Released => t!("state-released"),
+    }
+}
+
+/// How the compute is billed: on demand, spot, monthly or in compute units.
+pub fn billing_mode(mode: BillingMode) -> Cow<'static, str> {
+    match mode {
+        BillingMode::OnDemand => t!("mode-on-demand"),
+        BillingMode::Spot => t!("mode-spot"),
+        BillingMode::Monthly => t!("mode-monthly"),
+        BillingMode::ComputeUnits => t!("mode-compute-units"),
+    }
+}
+
+/// Why NVML gave no GPU, in a word or two (`doctor` keeps the core's English).
+pub fn gpu_unavailable(kind: GpuUnavailableKind) -> Cow<'static, str> {
     match kind {
-        ResourceKind::SystemDisk => t!("kind-system-disk"),
-        ResourceKind::DataDisk => t!("kind-data-disk"),
-        ResourceKind::Snapshot => t!("kind-snapshot"),
-        ResourceKind::Image => t!("kind-image"),
-        ResourceKind::PublicIp => t!("kind-public-ip"),
-        ResourceKind::LoadBalancer => t!("kind-load-balancer"),
-        ResourceKind::NetworkVolume => t!("kind-network-volume"),
-        ResourceKind::StoppedInstance => t!("kind-stopped-instance"),
+        GpuUnavailableKind::LibraryNotFound => t!("nvml-library-not-found"),
+        GpuUnavailableKind::DriverNotLoaded => t!("nvml-driver-not-loaded"),
+        GpuUnavailableKind::NoPermission => t!("nvml-no-permission"),
+        GpuUnavailableKind::VersionMismatch => t!("nvml-version-mismatch"),
+        GpuUnavailableKind::Other => t!("nvml-other"),
+    }
+}
+
+/// A fleet row's state (the `fleet` command keeps the core's English).
+pub fn fleet_state(row: &FleetRow) -> Cow<'static, str> {
+    match (row.state, &row.error) {
+        (_, Some(_)) => t!("fleet-unreadable"),
+        (None, None) if row.origin.instance_id.is_empty() => t!("header-no-instance"),
+        (Some(state), _) => instance_state(state),
+        (None, _) => t!("state-released"),
+    }
+}
+
+/// What a fleet row is flagged for.
+pub fn fleet_flag(flag: Flag) -> Cow<'static, str> {
+    match flag {
+        Flag::Forgotten => t!("flag-forgotten"),
+        Flag::Idle => t!("flag-idle"),
+        Flag::Overlap => t!("flag-overlap"),
+        Flag::Leftovers => t!("flag-leftovers"),
+        Flag::Unreachable => t!("flag-unreachable"),
+        Flag::Unpriced => t!("flag-unpriced"),
     }
 }

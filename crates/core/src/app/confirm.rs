@@ -1,6 +1,8 @@
 //! The confirmation a destructive key opens: the target, what it costs per hour, what the action
 //! deletes and what survives with its monthly cost. "Cancel" is the default choice.
 
+use std::borrow::Cow;
+
 use rust_decimal::Decimal;
 use std::fmt::Write as _;
 
@@ -10,6 +12,7 @@ use crate::meter::{ComputeTerms, ResourceKind, monthly_after_release};
 use crate::money::{Currency, Money, PartialTotal};
 use crate::pricing::Sheet;
 use crate::spend::Pricing;
+use crate::t;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Choice {
@@ -55,7 +58,7 @@ impl Confirm {
     /// `price unknown` with no currency.
     pub fn monthly_text(total: Option<&PartialTotal>) -> String {
         let Some(t) = total else {
-            return "price unknown".into();
+            return t!("confirm-price-unknown").into_owned();
         };
         t.with_currency()
     }
@@ -64,43 +67,47 @@ impl Confirm {
     pub fn summary_lines(&self) -> Vec<String> {
         let money = |d: Option<Decimal>| match (d, self.currency) {
             (Some(d), Some(c)) => Money::new(d, c).to_string(),
-            _ => "price unknown".into(),
+            _ => t!("confirm-price-unknown").into_owned(),
         };
+        let unknown = t!("confirm-price-unknown");
         let mut out = vec![format!("{}: {}", self.title, self.target)];
         if let Some(cost) = self.cost_per_hour {
-            out.push(format!("  costs now: {cost} per hour"));
+            let cost = cost.to_string();
+            out.push(format!("  {}", t!("summary-costs-now", cost = cost)));
         }
         if !self.deleted.is_empty() {
-            out.push("  deleted:".into());
+            out.push(format!("  {}", t!("summary-deleted")));
             if matches!(self.action, Action::Cleanup { .. }) {
                 out.extend(self.deleted.iter().map(|l| match l.monthly {
-                    Some(_) => format!("    {}  saves {}/month", l.label, money(l.monthly)),
-                    None => format!("    {}  price unknown", l.label),
+                    Some(_) => {
+                        let saves = t!("summary-saves-line", amount = money(l.monthly));
+                        format!("    {}  {saves}", l.label)
+                    }
+                    None => format!("    {}  {unknown}", l.label),
                 }));
-                out.push(format!(
-                    "  saves: {}/month",
-                    Confirm::monthly_text(self.deleted_monthly().as_ref())
-                ));
+                let saves = Confirm::monthly_text(self.deleted_monthly().as_ref());
+                out.push(format!("  {}", t!("summary-saves", amount = saves)));
             } else {
                 out.extend(self.deleted.iter().map(|l| format!("    {}", l.label)));
             }
         }
         if !self.survivors.is_empty() {
-            out.push("  keeps billing afterwards:".into());
+            out.push(format!("  {}", t!("summary-keeps-billing")));
             out.extend(self.survivors.iter().map(|l| match l.monthly {
-                Some(_) => format!("    {}  {}/month", l.label, money(l.monthly)),
-                None => format!("    {}  price unknown", l.label),
+                Some(_) => {
+                    let monthly = t!("summary-per-month", amount = money(l.monthly));
+                    format!("    {}  {monthly}", l.label)
+                }
+                None => format!("    {}  {unknown}", l.label),
             }));
-            out.push(format!(
-                "  total after: {}/month",
-                Confirm::monthly_text(self.survivors_monthly().as_ref())
-            ));
+            let after = Confirm::monthly_text(self.survivors_monthly().as_ref());
+            out.push(format!("  {}", t!("summary-total-after", amount = after)));
         }
         if !self.note.is_empty() {
             out.push(format!("  {}", self.note));
         }
         if !self.exposed.is_empty() {
-            out.push("  data others can read:".into());
+            out.push(format!("  {}", t!("summary-exposed")));
             out.extend(self.exposed.iter().map(|l| format!("    {l}")));
         }
         out
@@ -123,13 +130,13 @@ impl Confirm {
             .map(line)
             .collect();
         Confirm {
-            title: "Delete what keeps billing".into(),
-            target: format!("{} resource(s)", delete.len()),
+            title: t!("confirm-title-cleanup").into_owned(),
+            target: t!("confirm-resources", count = delete.len()),
             cost_per_hour: None,
             deleted: delete.iter().map(line).collect(),
             survivors,
             currency: sheet.map(|s| s.currency),
-            note: "Deleted for good, in this order, each read back; a disk is detached and an address disassociated first.".into(),
+            note: t!("note-cleanup").into_owned(),
             exposed: findings(found).iter().map(Finding::line).collect(),
             pick: None,
             choice: Choice::Cancel,
@@ -166,7 +173,7 @@ impl Confirm {
     ) -> Confirm {
         let resources: &[LinkedResource] = inventory.map_or(&[], |i| i.resources.as_slice());
         let target = inventory.and_then(|i| i.instance.as_ref()).map_or_else(
-            || "the instance".to_string(),
+            || t!("confirm-the-instance").into_owned(),
             |i| format!("{} ({})", i.id, i.name),
         );
         let monthly = |r: &LinkedResource| {
@@ -178,10 +185,18 @@ impl Confirm {
         };
         let (deleted, survivors, title, note): (Vec<_>, Vec<_>, _, String) = match &action {
             Action::Release => (
-                resources.iter().filter(|r| r.deleted_with_instance).map(line).collect(),
-                resources.iter().filter(|r| !r.deleted_with_instance).map(line).collect(),
-                "Release the instance",
-                "Compute stops billing for good. What survives keeps billing every month until you delete it.".into(),
+                resources
+                    .iter()
+                    .filter(|r| r.deleted_with_instance)
+                    .map(line)
+                    .collect(),
+                resources
+                    .iter()
+                    .filter(|r| !r.deleted_with_instance)
+                    .map(line)
+                    .collect(),
+                t!("confirm-title-release"),
+                t!("note-release").into_owned(),
             ),
             Action::Stop => (
                 Vec::new(),
@@ -189,7 +204,7 @@ impl Confirm {
                     .into_iter()
                     .chain(resources.iter().map(line))
                     .collect(),
-                "Stop the instance",
+                t!("confirm-title-stop"),
                 stop_note(pricing, inventory.and_then(|i| i.instance.as_ref())),
             ),
             Action::SnapshotClean {
@@ -198,27 +213,39 @@ impl Confirm {
                 ..
             } => {
                 let plan = SnapshotPlan::new(resources, *keep, *final_snapshot);
-                let by_id = |id: &str| resources.iter().find(|r| r.id == id && r.kind == ResourceKind::Snapshot);
-                let mut note = format!(
-                    "Keeps the newest {keep} snapshot(s) (same time: the greater id); the rest are deleted for good."
-                );
-                if plan.kept.iter().any(|(_, why)| matches!(why, Kept::BacksImage(_))) {
-                    note.push_str(" A snapshot an image uses is kept and not counted.");
-                }
+                let by_id = |id: &str| {
+                    resources
+                        .iter()
+                        .find(|r| r.id == id && r.kind == ResourceKind::Snapshot)
+                };
+                let note = snapshot_clean_note(*keep, &plan);
                 (
-                    plan.deleted.iter().filter_map(|id| by_id(id)).map(line).collect(),
-                    plan.kept.iter().filter_map(|(id, _)| by_id(id)).map(line).collect(),
-                    "Delete old snapshots",
+                    plan.deleted
+                        .iter()
+                        .filter_map(|id| by_id(id))
+                        .map(line)
+                        .collect(),
+                    plan.kept
+                        .iter()
+                        .filter_map(|(id, _)| by_id(id))
+                        .map(line)
+                        .collect(),
+                    t!("confirm-title-snapshot-clean"),
                     note,
                 )
             }
             Action::Start => (
                 Vec::new(),
                 resources.iter().map(line).collect(),
-                "Start the instance",
+                t!("confirm-title-start"),
                 start_note(pricing),
             ),
-            Action::SetDeadline { .. } => (Vec::new(), Vec::new(), "Set the deadline", String::new()),
+            Action::SetDeadline { .. } => (
+                Vec::new(),
+                Vec::new(),
+                t!("confirm-title-set-deadline"),
+                String::new(),
+            ),
             Action::Cleanup { delete } => {
                 let mut c = Confirm::cleanup(delete.clone(), resources, pricing.map(|p| &p.sheet));
                 c.cost_per_hour = cost_per_hour;
@@ -232,7 +259,7 @@ impl Confirm {
         };
         let action = promise(action, inventory);
         Confirm {
-            title: title.into(),
+            title: title.into_owned(),
             target,
             cost_per_hour,
             deleted,
@@ -267,6 +294,20 @@ fn promise(action: Action, inventory: Option<&Inventory>) -> Action {
     }
 }
 
+/// What a snapshot clean keeps, and that a snapshot an image uses is kept too.
+fn snapshot_clean_note(keep: usize, plan: &SnapshotPlan) -> String {
+    let mut note = t!("note-snapshot-clean", keep = keep);
+    if plan
+        .kept
+        .iter()
+        .any(|(_, why)| matches!(why, Kept::BacksImage(_)))
+    {
+        note.push_str(&t!("sentence-gap"));
+        note.push_str(&t!("note-snapshot-image"));
+    }
+    note
+}
+
 fn total(currency: Currency, lines: &[ConfirmLine]) -> Option<PartialTotal> {
     let amounts = lines
         .iter()
@@ -280,7 +321,7 @@ fn total(currency: Currency, lines: &[ConfirmLine]) -> Option<PartialTotal> {
 fn stopped_compute(pricing: Option<&Pricing>) -> Option<ConfirmLine> {
     let Some(pricing) = pricing else {
         return Some(ConfirmLine {
-            label: "compute while stopped (depends on the provider)".into(),
+            label: t!("confirm-stopped-compute-unknown").into_owned(),
             monthly: None,
         });
     };
@@ -294,9 +335,10 @@ fn stopped_compute(pricing: Option<&Pricing>) -> Option<ConfirmLine> {
     let hours = Decimal::from(pricing.sheet.billing.month_hours);
     let percent = (share * Decimal::from(100)).normalize();
     Some(ConfirmLine {
-        label: format!(
-            "compute while stopped ({percent}% of {} per hour)",
-            Money::new(per_hour, pricing.sheet.currency)
+        label: t!(
+            "confirm-stopped-compute",
+            percent = percent.to_string(),
+            per_hour = Money::new(per_hour, pricing.sheet.currency).to_string()
         ),
         monthly: Some(per_hour * share * hours),
     })
@@ -304,11 +346,11 @@ fn stopped_compute(pricing: Option<&Pricing>) -> Option<ConfirmLine> {
 
 fn start_note(pricing: Option<&Pricing>) -> String {
     match pricing.map(|p| (&p.terms, p.sheet.currency)) {
-        Some((ComputeTerms::Hourly { per_hour }, currency)) => format!(
-            "Compute bills again from the moment it starts: {} per hour on top.",
-            Money::new(*per_hour, currency)
+        Some((ComputeTerms::Hourly { per_hour }, currency)) => t!(
+            "note-start-priced",
+            per_hour = Money::new(*per_hour, currency).to_string()
         ),
-        _ => "Compute bills again from the moment it starts.".into(),
+        _ => t!("note-start").into_owned(),
     }
 }
 
@@ -319,12 +361,16 @@ fn stop_note(pricing: Option<&Pricing>, instance: Option<&crate::cloud::Instance
     let days = pricing.and_then(|p| p.sheet.billing.released_after_stopped_days);
     let provider = instance.map_or("", |i| i.provider.as_str());
     if let Some(after) = crate::cloud::kept_stopped_for(days, provider) {
-        let provider = instance.map_or("The platform", |i| i.provider.as_str());
+        let provider = instance.map_or_else(
+            || t!("note-the-platform").into_owned(),
+            |i| i.provider.clone(),
+        );
+        let days = (after.as_hours() / 24).to_string();
         let _ = write!(
             note,
-            " {provider} releases an instance shut down {} days and erases its disks. Its GPU \
-             may be rented out meanwhile: a start then waits until the host has one free.",
-            after.as_hours() / 24
+            "{}{}",
+            t!("sentence-gap"),
+            t!("note-stop-released-after", provider = provider, days = days)
         );
     }
     note
@@ -332,18 +378,27 @@ fn stop_note(pricing: Option<&Pricing>, instance: Option<&crate::cloud::Instance
 
 fn stop_billing_note(pricing: Option<&Pricing>) -> String {
     let Some(pricing) = pricing else {
-        return "Whether a stopped instance bills compute depends on the provider.".into();
+        return t!("note-stop-unknown").into_owned();
     };
     let share = pricing.sheet.billing.stop_policy.compute_share();
     if share.is_zero() {
-        "Compute stops billing; disks, snapshots and IPs keep billing while it is stopped.".into()
+        t!("note-stop-free").into_owned()
     } else if share == Decimal::ONE {
-        format!(
-            "{} keeps billing compute while the instance is stopped: release it to stop paying.",
-            pricing.sheet.provider
-        )
+        t!("note-stop-full", provider = pricing.sheet.provider.clone())
     } else {
-        format!("A stopped instance still bills {share} of compute, plus disks and IPs.")
+        t!("note-stop-share", share = share.to_string())
+    }
+}
+
+/// An action's verb as the dialogs and the events say it: `release`, `snapshot-clean`.
+pub fn verb(action: &Action) -> Cow<'static, str> {
+    match action {
+        Action::Release => t!("verb-release"),
+        Action::Stop => t!("verb-stop"),
+        Action::Start => t!("verb-start"),
+        Action::SnapshotClean { .. } => t!("verb-snapshot-clean"),
+        Action::SetDeadline { .. } => t!("verb-set-deadline"),
+        Action::Cleanup { .. } => t!("verb-cleanup"),
     }
 }
 
@@ -353,7 +408,12 @@ pub(crate) fn describe(r: &LinkedResource) -> String {
     } else {
         format!(" {} GiB", r.size_gib.normalize())
     };
-    format!("{} {} ({}){size}", r.kind.label(), r.id, r.name)
+    format!(
+        "{} {} ({}){size}",
+        super::details::kind_word(r.kind),
+        r.id,
+        r.name
+    )
 }
 
 #[cfg(test)]

@@ -120,12 +120,10 @@ pub fn format_remaining(left: SignedDuration) -> String {
 pub fn spot_banner(at: Timestamp, now: Timestamp) -> String {
     let left = at.duration_since(now);
     if left <= SignedDuration::ZERO {
-        return " ⚠ SPOT INTERRUPTION: reclaim due now — checkpoint now ".into();
+        return format!(" {} ", crate::t!("spot-due-now"));
     }
-    format!(
-        " ⚠ SPOT INTERRUPTION: reclaimed in {} — checkpoint now ",
-        format_remaining(left)
-    )
+    let left = format_remaining(left);
+    format!(" {} ", crate::t!("spot-reclaimed-in", left = left))
 }
 
 #[cfg(test)]

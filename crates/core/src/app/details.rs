@@ -24,6 +24,8 @@ pub struct Details {
     pub findings: Vec<Finding>,
     /// The inventory no longer lists it (deleted since the overlay opened).
     pub gone: bool,
+    /// It outlives a release: the row that says so is drawn as a leftover.
+    pub survives: bool,
 }
 
 impl Details {
@@ -53,12 +55,14 @@ impl Details {
 
     fn build(app: &App, r: &LinkedResource) -> Details {
         let tz = app.spend.time_zone.clone();
-        let created = format!(
-            "{}, {} ago",
-            r.created
+        let created = crate::t!(
+            "details-created",
+            at = r
+                .created
                 .to_zoned_datetime(tz)
-                .strftime("%Y-%m-%d %H:%M %Z"),
-            short_age(app.now, r.created)
+                .strftime("%Y-%m-%d %H:%M %Z")
+                .to_string(),
+            age = short_age(app.now, r.created)
         );
         let size = if r.size_gib.is_zero() {
             "—".to_string()
@@ -71,8 +75,8 @@ impl Details {
         });
         let per_month = match (monthly, pricing) {
             (Some(m), _) => m.to_string(),
-            (None, Some(p)) => format!("unpriced: sheet {} has no price for it", p.sheet.id),
-            (None, None) => "unpriced: no price sheet".to_string(),
+            (None, Some(p)) => crate::t!("details-unpriced-sheet", sheet = p.sheet.id.clone()),
+            (None, None) => crate::t!("details-unpriced").into_owned(),
         };
         let or_dash = |s: &str| {
             if s.is_empty() {
@@ -84,7 +88,7 @@ impl Details {
         let mut rows = vec![
             ("id", r.id.clone()),
             ("name", or_dash(&r.name)),
-            ("kind", r.kind.label().to_string()),
+            ("kind", kind_word(r.kind).into_owned()),
             ("created", created),
             ("size", size),
             ("class", or_dash(r.class.as_deref().unwrap_or(""))),
@@ -93,7 +97,7 @@ impl Details {
                 "attached to",
                 r.attached_to
                     .clone()
-                    .unwrap_or_else(|| "nothing".to_string()),
+                    .unwrap_or_else(|| crate::t!("details-attached-to-nothing").into_owned()),
             ),
             ("per month", per_month),
             ("on release", survives(r)),
@@ -104,16 +108,17 @@ impl Details {
         if let Some(image) = &r.backs_image {
             rows.push((
                 "backs image",
-                format!("{image}: it goes when that image goes"),
+                crate::t!("details-backs-image", image = image.clone()),
             ));
         }
         Details {
             id: r.id.clone(),
-            title: format!("{} {}", r.kind.label(), r.id),
+            title: format!("{} {}", kind_word(r.kind), r.id),
             rows,
             unpriced: monthly.is_none(),
             findings: findings_of(r),
             gone: false,
+            survives: !r.deleted_with_instance,
         }
     }
 }
@@ -125,38 +130,52 @@ fn data(r: &LinkedResource) -> Option<String> {
         return None;
     }
     let encrypted = match r.exposure.encrypted {
-        Some(true) => "encrypted",
-        Some(false) => "unencrypted",
-        None => "encryption not said",
+        Some(true) => crate::t!("details-encrypted"),
+        Some(false) => crate::t!("details-unencrypted"),
+        None => crate::t!("details-encryption-not-said"),
     };
     let shared = match &r.exposure.shared {
-        Sharing::Unknown => "sharing not said".to_string(),
-        Sharing::Private => "private to the account".to_string(),
-        Sharing::Accounts(a) => format!("shared with {} other account(s)", a.len()),
-        Sharing::Public => "public".to_string(),
+        Sharing::Unknown => crate::t!("details-sharing-not-said").into_owned(),
+        Sharing::Private => crate::t!("details-private").into_owned(),
+        Sharing::Accounts(a) => crate::t!("details-shared-with", count = a.len()),
+        Sharing::Public => crate::t!("details-public").into_owned(),
     };
-    Some(format!("{encrypted}, {shared}"))
+    Some(crate::t!(
+        "details-data",
+        encrypted = encrypted,
+        shared = shared
+    ))
 }
 
 /// Why a resource outlives a release, or that it does not.
 fn survives(r: &LinkedResource) -> String {
     if r.deleted_with_instance {
-        return "deleted with the instance".into();
+        return crate::t!("details-deleted-with-instance").into_owned();
     }
     let why = match r.kind {
-        ResourceKind::SystemDisk | ResourceKind::DataDisk => {
-            "the provider keeps this disk after a release (not deleted with the instance)"
-        }
-        ResourceKind::Snapshot => "a snapshot is stored apart from the instance",
-        ResourceKind::Image => "an image is stored apart from the instance",
-        ResourceKind::PublicIp => "the address stays allocated to the account",
-        ResourceKind::LoadBalancer => "a load balancer is a resource of its own",
-        ResourceKind::NetworkVolume => "a network volume outlives the instances that mount it",
-        ResourceKind::StoppedInstance => {
-            "the provider bills its compute while stopped: release it, or start and use it"
-        }
+        ResourceKind::SystemDisk | ResourceKind::DataDisk => crate::t!("details-why-disk"),
+        ResourceKind::Snapshot => crate::t!("details-why-snapshot"),
+        ResourceKind::Image => crate::t!("details-why-image"),
+        ResourceKind::PublicIp => crate::t!("details-why-public-ip"),
+        ResourceKind::LoadBalancer => crate::t!("details-why-load-balancer"),
+        ResourceKind::NetworkVolume => crate::t!("details-why-network-volume"),
+        ResourceKind::StoppedInstance => crate::t!("details-why-stopped-instance"),
     };
-    format!("survives, and bills until deleted: {why}")
+    crate::t!("details-survives", why = why)
+}
+
+/// A kind of resource as people read it (the JSON keeps [`ResourceKind::label`]).
+pub fn kind_word(kind: ResourceKind) -> std::borrow::Cow<'static, str> {
+    match kind {
+        ResourceKind::SystemDisk => crate::t!("kind-system-disk"),
+        ResourceKind::DataDisk => crate::t!("kind-data-disk"),
+        ResourceKind::Snapshot => crate::t!("kind-snapshot"),
+        ResourceKind::Image => crate::t!("kind-image"),
+        ResourceKind::PublicIp => crate::t!("kind-public-ip"),
+        ResourceKind::LoadBalancer => crate::t!("kind-load-balancer"),
+        ResourceKind::NetworkVolume => crate::t!("kind-network-volume"),
+        ResourceKind::StoppedInstance => crate::t!("kind-stopped-instance"),
+    }
 }
 
 /// `2d2h`, `3h20m`, `45m`, `30s`: how long ago `then` was, in at most two units.

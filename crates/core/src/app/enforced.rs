@@ -3,6 +3,8 @@
 //! and a stopped or released instance has no idle clock, no telemetry to show as work, and
 //! (released) no countdown and nothing to threaten at quit.
 
+use std::borrow::Cow;
+
 use super::offer::instance_state;
 use super::state::App;
 use crate::guard::{Enforcement, Holders, enforcement};
@@ -40,10 +42,10 @@ pub fn runs_without_gpus(app: &App) -> bool {
 
 /// `stopped` or `released`, for the panels that would otherwise show a reading of a machine
 /// that is not running.
-pub fn not_running_word(app: &App) -> Option<&'static str> {
+pub fn not_running_word(app: &App) -> Option<Cow<'static, str>> {
     match instance_state(app)? {
-        InstanceState::Stopped => Some("stopped"),
-        InstanceState::Released => Some("released"),
+        InstanceState::Stopped => Some(crate::t!("state-stopped")),
+        InstanceState::Released => Some(crate::t!("state-released")),
         InstanceState::Running | InstanceState::NoGpu => None,
     }
 }

@@ -2,6 +2,7 @@
 //! the grace banner and the line said at quit. Pure: time is an argument, and the text is
 //! made here so the screen and the command line say the same thing.
 
+use std::borrow::Cow;
 use std::time::Duration;
 
 use jiff::tz::TimeZone;
@@ -11,6 +12,7 @@ use super::deadline::format_remaining;
 use super::state::App;
 use crate::guard::{Expiry, IdleRule, IdleTracker, OnExpiry, expiry};
 use crate::money::Money;
+use crate::t;
 
 /// The idle rule the cockpit shows: the one its flags and config arm (which it hands to the
 /// watchdog it starts), or the one a live watchdog publishes in the guard row.
@@ -94,30 +96,30 @@ impl IdleStatus {
     /// `stopped · idle stop after 30m waits for a start`.
     pub fn text(&self, tz: &TimeZone) -> String {
         match *self {
-            IdleStatus::Stopped { after, on_idle } => format!(
-                "stopped · idle {} after {} waits for a start",
-                word(on_idle),
-                span(after)
-            ),
-            IdleStatus::WithoutGpus { after, on_idle } => format!(
-                "no GPUs · idle {} after {} waits for them",
-                word(on_idle),
-                span(after)
-            ),
+            IdleStatus::Stopped { after, on_idle } => {
+                t!("idle-stopped", action = word(on_idle), after = span(after))
+            }
+            IdleStatus::WithoutGpus { after, on_idle } => {
+                t!(
+                    "idle-without-gpus",
+                    action = word(on_idle),
+                    after = span(after)
+                )
+            }
             IdleStatus::Active { after, on_idle } => {
-                format!("active · idle {} after {}", word(on_idle), span(after))
+                t!("idle-active", action = word(on_idle), after = span(after))
             }
             IdleStatus::Idle {
                 idle_for,
                 after,
                 acts_at,
                 on_idle,
-            } => format!(
-                "idle {}/{} → {} at {}",
-                span(idle_for),
-                span(after),
-                word(on_idle),
-                clock(acts_at, tz)
+            } => t!(
+                "idle-idle",
+                idle_for = span(idle_for),
+                after = span(after),
+                action = word(on_idle),
+                at = clock(acts_at, tz)
             ),
         }
     }
@@ -146,18 +148,22 @@ impl Armed {
     pub fn summary(&self, tz: &TimeZone) -> String {
         let mut parts = Vec::new();
         if let Some((at, policy)) = self.deadline {
-            parts.push(format!("deadline {} → {}", clock(at, tz), word(policy)));
+            parts.push(t!(
+                "armed-deadline",
+                at = clock(at, tz),
+                action = word(policy)
+            ));
         }
         if let Some((after, policy)) = self.idle {
-            parts.push(format!("idle {} → {}", span(after), word(policy)));
+            parts.push(t!("armed-idle", after = span(after), action = word(policy)));
         }
         if let Some(limit) = self.budget {
-            parts.push(format!("budget {limit}"));
+            parts.push(t!("armed-budget", limit = limit.to_string()));
         }
         if parts.is_empty() {
-            "nothing armed".into()
+            t!("armed-nothing").into_owned()
         } else {
-            format!("armed: {}", parts.join(" · "))
+            t!("armed", rules = parts.join(" · "))
         }
     }
 
@@ -172,15 +178,19 @@ impl Armed {
     pub fn duties(&self, tz: &TimeZone) -> String {
         let mut parts = Vec::new();
         if let Some((at, policy)) = self.deadline {
-            parts.push(format!("{} at {}", word(policy), clock(at, tz)));
+            parts.push(t!(
+                "duty-deadline",
+                action = word(policy),
+                at = clock(at, tz)
+            ));
         }
         if let Some((after, policy)) = self.idle {
-            parts.push(format!("idle {} after {}", word(policy), span(after)));
+            parts.push(t!("duty-idle", action = word(policy), after = span(after)));
         }
         if parts.is_empty() {
-            "no deadline or idle rule".into()
+            t!("duty-none").into_owned()
         } else {
-            parts.join(", ")
+            parts.join(&t!("list-separator"))
         }
     }
 }
@@ -210,49 +220,43 @@ pub fn grace_banner(app: &App, now: Timestamp) -> Option<GraceBanner> {
 impl GraceBanner {
     /// `STOPPING in 0:28 — any key cancels`.
     pub fn text(&self) -> String {
-        let verb = match self.on_expiry {
-            OnExpiry::Release => "RELEASING",
-            OnExpiry::Stop | OnExpiry::Alert => "STOPPING",
-        };
         let clock = format_remaining(self.left);
         let clock = clock.strip_prefix("0:").unwrap_or(&clock);
-        let clock = clock.strip_prefix('0').unwrap_or(clock);
-        format!("{verb} in {clock} — any key cancels")
+        let clock = clock.strip_prefix('0').unwrap_or(clock).to_string();
+        match self.on_expiry {
+            OnExpiry::Release => t!("grace-releasing", left = clock),
+            OnExpiry::Stop | OnExpiry::Alert => t!("grace-stopping", left = clock),
+        }
     }
 }
 
 /// What to say on the normal screen at quit: who keeps guarding, and what.
 pub fn quit_line(app: &App) -> String {
     if super::welcome::nothing_to_guard(app) {
-        return format!(
-            "no provider configured: nothing to guard, no watchdog started; {}",
-            super::welcome::HOW_TO_GUARD
-        );
+        return t!("quit-no-provider", how = super::welcome::how_to_guard());
     }
     if super::enforced::is_released(app) {
-        return "the instance is released: nothing is left to guard".into();
+        return t!("quit-released").into_owned();
     }
     let armed = armed(app);
     let tz = &app.spend.time_zone;
     match app.guard.watchdog.filter(|w| w.alive) {
-        Some(w) => format!(
-            "watchdog (pid {}) keeps guarding: {}; `gpumeter watchdog --stop` ends it",
-            w.pid,
-            armed.duties(tz)
+        Some(w) => t!(
+            "quit-watchdog-guards",
+            pid = w.pid.to_string(),
+            duties = armed.duties(tz)
         ),
-        None if armed.acts() => format!(
-            "nothing guards this instance now: no watchdog runs, so {} will not happen",
-            armed.duties(tz)
-        ),
-        None => "nothing guards this instance now: no watchdog runs".into(),
+        None if armed.acts() => t!("quit-unguarded-acts", duties = armed.duties(tz)),
+        None => t!("quit-unguarded").into_owned(),
     }
 }
 
-pub(crate) fn word(policy: OnExpiry) -> &'static str {
+/// What a rule does when it fires, in a word: `alert`, `stop`, `release`.
+pub(crate) fn word(policy: OnExpiry) -> Cow<'static, str> {
     match policy {
-        OnExpiry::Alert => "alert",
-        OnExpiry::Stop => "stop",
-        OnExpiry::Release => "release",
+        OnExpiry::Alert => t!("policy-alert"),
+        OnExpiry::Stop => t!("policy-stop"),
+        OnExpiry::Release => t!("policy-release"),
     }
 }
 

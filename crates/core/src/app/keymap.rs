@@ -291,6 +291,38 @@ pub fn intent_for(event: KeyPress, read_only: bool) -> Option<Intent> {
     })
 }
 
+/// What a key does, as the help overlay lists it.
+pub fn describe(b: &Binding) -> std::borrow::Cow<'static, str> {
+    match b.intent {
+        Intent::Help => crate::t!("key-help"),
+        Intent::Quit => crate::t!("key-quit"),
+        Intent::Close => crate::t!("key-close"),
+        Intent::FocusNext => crate::t!("key-focus"),
+        Intent::Up => crate::t!("key-up"),
+        Intent::Down => crate::t!("key-down"),
+        Intent::Left => crate::t!("key-left"),
+        Intent::Right => crate::t!("key-right"),
+        Intent::Details => crate::t!("key-details"),
+        Intent::Processes => crate::t!("key-processes"),
+        Intent::Fleet => crate::t!("key-fleet"),
+        Intent::Top => crate::t!("key-top"),
+        Intent::PageUp => crate::t!("key-page"),
+        Intent::Extend => crate::t!("key-extend"),
+        Intent::ExtendPrompt => crate::t!("key-extend-prompt"),
+        Intent::RetryGpu => crate::t!("key-retry-gpu"),
+        Intent::Release => crate::t!("key-release"),
+        Intent::Stop => crate::t!("key-stop"),
+        Intent::Start => crate::t!("key-start"),
+        Intent::SnapshotClean => crate::t!("key-snapshot-clean"),
+        Intent::Cleanup => crate::t!("key-cleanup"),
+        Intent::Confirm => crate::t!("key-confirm"),
+        // Not in the key table on their own (they share a row above).
+        Intent::FocusPrev | Intent::Bottom | Intent::PageDown => {
+            std::borrow::Cow::Borrowed(b.description)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

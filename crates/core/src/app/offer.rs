@@ -2,10 +2,13 @@
 //! same rule the command line asks ([`crate::cloud::nothing_to_do`]), so a key that has
 //! nothing to do is neither offered nor acted on.
 
+use std::borrow::Cow;
+
 use super::keymap::{Binding, Intent, bindings};
 use super::state::App;
 use crate::cloud::{Action, nothing_to_do};
 use crate::meter::InstanceState;
+use crate::t;
 
 /// The instance's state as the latest inventory lists it; released when it lists none after
 /// a release the cockpit saw or the ledger recorded; `None` before the first inventory, or
@@ -30,15 +33,15 @@ fn action_of(intent: Intent) -> Option<Action> {
 }
 
 /// Why `intent` does nothing now, in one line for the events; `None` when it applies.
-pub fn not_now(intent: Intent, app: &App) -> Option<&'static str> {
+pub fn not_now(intent: Intent, app: &App) -> Option<Cow<'static, str>> {
     let no_resources = app
         .cloud
         .inventory
         .as_ref()
         .is_none_or(|i| i.resources.is_empty());
     match intent {
-        Intent::Details if no_resources => return Some("no linked resource to show"),
-        Intent::Cleanup if no_resources => return Some("no linked resource to delete"),
+        Intent::Details if no_resources => return Some(t!("not-now-no-resource-to-show")),
+        Intent::Cleanup if no_resources => return Some(t!("not-now-no-resource-to-delete")),
         _ => {}
     }
     let acts_on_cloud = matches!(
@@ -46,17 +49,36 @@ pub fn not_now(intent: Intent, app: &App) -> Option<&'static str> {
         Intent::Release | Intent::Stop | Intent::Start | Intent::SnapshotClean
     );
     if acts_on_cloud && super::welcome::nothing_to_guard(app) {
-        return Some("no provider configured: `gpumeter init` writes a config");
+        return Some(t!("not-now-no-provider"));
     }
     if intent == Intent::Start {
         if !app.cloud.capabilities.start {
-            return Some("this provider's instances cannot be started from here");
+            return Some(t!("not-now-cannot-start"));
         }
         if instance_state(app).is_none() {
-            return Some("the instance is not known to be stopped");
+            return Some(t!("not-now-not-known-stopped"));
         }
     }
-    nothing_to_do(&action_of(intent)?, instance_state(app))
+    let action = action_of(intent)?;
+    let state = instance_state(app)?;
+    let why = nothing_to_do(&action, Some(state))?;
+    Some(nothing_to_do_said(&action, state).unwrap_or(Cow::Borrowed(why)))
+}
+
+/// [`nothing_to_do`]'s reason in the cockpit's language; the command line keeps the core's
+/// English inside its own sentences.
+fn nothing_to_do_said(action: &Action, state: InstanceState) -> Option<Cow<'static, str>> {
+    Some(match (action, state) {
+        (Action::Release, InstanceState::Released) => t!("not-now-already-released"),
+        (Action::Stop, InstanceState::Released) => t!("not-now-released-nothing-to-stop"),
+        (Action::Stop, InstanceState::Stopped) => t!("not-now-already-stopped"),
+        (Action::Start, InstanceState::Running) => t!("not-now-already-running"),
+        (Action::Start, InstanceState::Released) => t!("not-now-released-nothing-to-start"),
+        (Action::SetDeadline { .. }, InstanceState::Released) => {
+            t!("not-now-released-no-deadline")
+        }
+        _ => return None,
+    })
 }
 
 /// The deadline the meter projects to: none once the instance is released, since nothing

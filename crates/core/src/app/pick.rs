@@ -75,7 +75,7 @@ impl SnapshotPick {
             .map(|r| {
                 let locked = plan.kept.iter().find_map(|(id, why)| match why {
                     Kept::BacksImage(image) if *id == r.id => {
-                        Some(format!("image {image} uses it"))
+                        Some(crate::t!("pick-image-uses-it", image = image.clone()))
                     }
                     _ => None,
                 });
@@ -175,6 +175,6 @@ impl SnapshotPick {
         if self.is_proposed() {
             return self.proposed_note.clone();
         }
-        "Deletes exactly the picked snapshots, each read back.".into()
+        crate::t!("note-pick").into_owned()
     }
 }

@@ -12,7 +12,9 @@ use super::state::{App, Level};
 use crate::guard::OnExpiry;
 
 /// How to give the cockpit something to guard, wherever it says there is nothing.
-pub const HOW_TO_GUARD: &str = "`gpumeter init` writes a config, or start with --provider";
+pub fn how_to_guard() -> String {
+    crate::t!("how-to-guard").into_owned()
+}
 
 /// Nothing to guard: no provider, so no instance a watchdog could act on.
 pub fn nothing_to_guard(app: &App) -> bool {
@@ -28,22 +30,26 @@ pub fn unguarded(app: &App) -> Option<String> {
     let armed = armed(app);
     let mut parts = Vec::new();
     if let Some((at, policy)) = armed.deadline {
-        parts.push(format!(
-            "the {} at {}",
-            word(policy),
-            clock(at, &app.spend.time_zone)
+        parts.push(crate::t!(
+            "unguarded-deadline",
+            action = word(policy),
+            at = clock(at, &app.spend.time_zone)
         ));
     }
     if let Some((after, policy)) = armed.idle.filter(|(_, p)| *p != OnExpiry::Alert) {
-        parts.push(format!("the idle {} after {}", word(policy), span(after)));
+        parts.push(crate::t!(
+            "unguarded-idle",
+            action = word(policy),
+            after = span(after)
+        ));
     }
     if parts.is_empty() {
         return None;
     }
     // Short enough for the events panel at 80×24, the fix included.
-    Some(format!(
-        "nothing enforces {}: no provider; `gpumeter init` or --provider gives one",
-        parts.join(" or ")
+    Some(crate::t!(
+        "unguarded",
+        what = parts.join(&crate::t!("list-or"))
     ))
 }
 

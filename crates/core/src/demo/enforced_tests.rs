@@ -92,7 +92,7 @@ fn a_stopped_instance_has_no_idle_clock() {
     assert!(matches!(status, IdleStatus::Stopped { .. }), "{status:?}");
     let text = status.text(&app.spend.time_zone);
     assert_eq!(text, "stopped · idle stop after 1m waits for a start");
-    assert_eq!(not_running_word(&app), Some("stopped"));
+    assert_eq!(not_running_word(&app).as_deref(), Some("stopped"));
 }
 
 #[test]
@@ -114,5 +114,5 @@ fn after_a_release_nothing_is_armed_and_quit_threatens_nothing() {
     assert_eq!(line, "the instance is released: nothing is left to guard");
     assert_eq!(crate::app::guards::armed(&app).deadline, None);
     assert_eq!(grace_banner(&app, app.now), None);
-    assert_eq!(not_running_word(&app), Some("released"));
+    assert_eq!(not_running_word(&app).as_deref(), Some("released"));
 }

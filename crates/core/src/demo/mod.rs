@@ -98,12 +98,9 @@ pub fn demo_app(uptime: Duration) -> App {
     update(&mut app, Event::Tick(now));
     app.log(
         Level::Info,
-        "demo cloud ready: i-0demo4a100f00d (llm-finetune)",
+        crate::t!("demo-ready", id = "i-0demo4a100f00d", name = "llm-finetune"),
     );
-    app.log(
-        Level::Warn,
-        "3 snapshots and a 2000 GiB disk will outlive a release",
-    );
+    app.log(Level::Warn, crate::t!("demo-outlive"));
     app
 }
 

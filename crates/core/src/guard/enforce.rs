@@ -25,8 +25,24 @@ pub enum Enforcement {
     Watchdog { pid: u32 },
     /// The provider releases the instance at the deadline by itself.
     Provider,
-    /// Nothing acts at the deadline.
-    Nothing { reason: String, fix: String },
+    /// Nothing acts at the deadline: why and what would, in English as JSON carries them,
+    /// and the cause, for saying it in the user's language.
+    Nothing {
+        reason: String,
+        fix: String,
+        cause: Unenforced,
+    },
+}
+
+/// Why nothing enforces a deadline.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unenforced {
+    NoProvider,
+    /// The cockpit gave up starting a watchdog, for this reason.
+    Down(String),
+    /// The guard row's watchdog, with this pid, is not running.
+    NotRunning(u32),
+    NoWatchdog,
 }
 
 /// The command that starts a watchdog for the configured instance.
@@ -42,22 +58,58 @@ pub fn enforcement(h: &Holders<'_>) -> Enforcement {
         return Enforcement::Provider;
     }
     let watchdog_fix = format!("start one with `{START_WATCHDOG}` (or keep the cockpit open)");
-    let (reason, fix) = if !h.provider {
+    let (reason, fix, cause) = if !h.provider {
         (
             "no provider is configured, so nothing can stop or release the instance".into(),
             "`gpumeter init` writes a config, or pass --provider".into(),
+            Unenforced::NoProvider,
         )
     } else if let Some(why) = h.down {
-        (format!("no watchdog runs: {why}"), watchdog_fix)
+        (
+            format!("no watchdog runs: {why}"),
+            watchdog_fix,
+            Unenforced::Down(why.to_string()),
+        )
     } else if let Some((pid, false)) = h.watchdog {
         (
             format!("its watchdog (pid {pid}) is not running"),
             watchdog_fix,
+            Unenforced::NotRunning(pid),
         )
     } else {
-        ("no watchdog runs".into(), watchdog_fix)
+        (
+            "no watchdog runs".into(),
+            watchdog_fix,
+            Unenforced::NoWatchdog,
+        )
     };
-    Enforcement::Nothing { reason, fix }
+    Enforcement::Nothing { reason, fix, cause }
+}
+
+impl Unenforced {
+    /// Why, and what would enforce it, in the user's language (the cockpit's words; JSON
+    /// keeps [`Enforcement::Nothing`]'s English).
+    pub fn said(&self) -> (String, String) {
+        let watchdog_fix = || crate::t!("unenforced-fix-watchdog", command = START_WATCHDOG);
+        match self {
+            Unenforced::NoProvider => (
+                crate::t!("unenforced-no-provider").into_owned(),
+                crate::t!("unenforced-fix-provider").into_owned(),
+            ),
+            Unenforced::Down(why) => (
+                crate::t!("unenforced-down", why = why.clone()),
+                watchdog_fix(),
+            ),
+            Unenforced::NotRunning(pid) => (
+                crate::t!("unenforced-not-running", pid = pid.to_string()),
+                watchdog_fix(),
+            ),
+            Unenforced::NoWatchdog => (
+                crate::t!("unenforced-no-watchdog").into_owned(),
+                watchdog_fix(),
+            ),
+        }
+    }
 }
 
 impl Enforcement {
@@ -80,14 +132,14 @@ impl Enforcement {
         match self {
             Enforcement::Watchdog { pid } => format!("enforced by the watchdog (pid {pid})"),
             Enforcement::Provider => "held by the provider (read back)".into(),
-            Enforcement::Nothing { reason, fix } => format!("not enforced: {reason}; {fix}"),
+            Enforcement::Nothing { reason, fix, .. } => format!("not enforced: {reason}; {fix}"),
         }
     }
 
     /// The JSON fields beside a deadline.
     pub fn json(&self) -> EnforcementJson {
         let (reason, fix) = match self {
-            Enforcement::Nothing { reason, fix } => (Some(reason.clone()), Some(fix.clone())),
+            Enforcement::Nothing { reason, fix, .. } => (Some(reason.clone()), Some(fix.clone())),
             _ => (None, None),
         };
         EnforcementJson {
@@ -164,7 +216,7 @@ mod tests {
     #[test]
     fn no_provider_and_a_supervisor_that_gave_up_say_so() {
         let none = enforcement(&Holders::default());
-        let Enforcement::Nothing { reason, fix } = &none else {
+        let Enforcement::Nothing { reason, fix, .. } = &none else {
             panic!("{none:?}")
         };
         assert!(reason.contains("no provider is configured"), "{reason}");

@@ -27,7 +27,7 @@ pub use balance::{BalanceAlert, BalanceOutlook, BalanceWatch, Burn, BurnScope};
 pub use budget::{BudgetAlert, BudgetWatch};
 pub use checkpoint::{Checkpoint, CheckpointAlert};
 pub use clock::{ArmedDeadline, ClockStep, GuardClock, GuardTime, Reading, STEP_TOLERANCE};
-pub use enforce::{Enforcement, EnforcementJson, Holders, enforcement};
+pub use enforce::{Enforcement, EnforcementJson, Holders, Unenforced, enforcement};
 pub use expiry::{DEFAULT_GRACE, Expiry, OnExpiry, expiry, provider_holds_after_extend};
 pub use idle::{IdleRule, IdleState, IdleTracker};
 pub use month::MonthSpend;

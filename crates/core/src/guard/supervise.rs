@@ -148,7 +148,7 @@ impl Supervisor {
                 self.phase = Phase::Started { at: now, pid };
                 None
             }
-            Err(e) => Some(self.give_up(format!("cannot start the watchdog: {e}"))),
+            Err(e) => Some(self.give_up(crate::t!("watchdog-cannot-start", error = e.to_string()))),
         }
     }
 
@@ -183,11 +183,13 @@ impl Supervisor {
                     self.phase = Phase::Ended;
                     None
                 } else if let Some(why) = self.why_gone(pid) {
-                    Some(self.restart(now, format!("the watchdog (pid {pid}) {why}")))
+                    let why = crate::t!("watchdog-pid-why", pid = pid.to_string(), why = why);
+                    Some(self.restart(now, why))
                 } else if waited(at, now) >= START_GRACE {
-                    let why = format!(
-                        "the watchdog (pid {pid}) did not take up the guard within {}s",
-                        START_GRACE.as_secs()
+                    let why = crate::t!(
+                        "watchdog-did-not-take-up",
+                        pid = pid.to_string(),
+                        seconds = START_GRACE.as_secs().to_string()
                     );
                     Some(self.restart(now, why))
                 } else {
@@ -202,15 +204,16 @@ impl Supervisor {
                 }
                 Some(w) => {
                     let why = match self.why_gone(w.pid) {
-                        Some(why) => format!("the watchdog (pid {}) {why}", w.pid),
-                        None if w.lock_held == Some(false) => format!(
-                            "the watchdog (pid {}) is gone: nothing holds its lock",
-                            w.pid
-                        ),
-                        None => format!(
-                            "the watchdog (pid {}) went silent: no check for {}s",
-                            w.pid,
-                            waited(w.heartbeat, now).as_secs()
+                        Some(why) => {
+                            crate::t!("watchdog-pid-why", pid = w.pid.to_string(), why = why)
+                        }
+                        None if w.lock_held == Some(false) => {
+                            crate::t!("watchdog-lock-free", pid = w.pid.to_string())
+                        }
+                        None => crate::t!(
+                            "watchdog-went-silent",
+                            pid = w.pid.to_string(),
+                            seconds = waited(w.heartbeat, now).as_secs().to_string()
                         ),
                     };
                     Some(self.restart(now, why))
@@ -231,10 +234,11 @@ impl Supervisor {
         self.restarts
             .retain(|at| *at <= now && waited(*at, now) < RESTART_WINDOW);
         if self.restarts.len() >= MAX_RESTARTS {
-            return self.give_up(format!(
-                "{why}, after {} restarts in {} minutes",
-                self.restarts.len(),
-                RESTART_WINDOW.as_secs() / 60
+            return self.give_up(crate::t!(
+                "watchdog-after-restarts",
+                why = why,
+                restarts = self.restarts.len().to_string(),
+                minutes = (RESTART_WINDOW.as_secs() / 60).to_string()
             ));
         }
         self.restarts.push(now);

@@ -24,7 +24,7 @@ macro_rules! files {
     };
 }
 
-files!["cli", "cockpit", "commands", "errors"];
+files!["cli", "cockpit", "commands", "errors", "screen"];
 
 type Bundle = FluentBundle<FluentResource>;
 

@@ -74,7 +74,7 @@ impl fmt::Display for PartialTotal {
         let known = self.known.grouped();
         match self.unknown.len() {
             0 => f.write_str(&known),
-            n => write!(f, "≥ {known} + {n} unknown"),
+            n => f.write_str(&crate::t!("partial-total", known = known, count = n)),
         }
     }
 }
@@ -101,7 +101,12 @@ impl PartialTotalJson {
 fn text(known: &str, currency: Currency, unknown: usize) -> String {
     match unknown {
         0 => format!("{known} {currency}"),
-        n => format!("≥ {known} {currency} + {n} unknown"),
+        n => crate::t!(
+            "partial-total-currency",
+            known = known,
+            currency = currency.to_string(),
+            count = n
+        ),
     }
 }
 
@@ -153,6 +158,18 @@ mod tests {
         assert_eq!(json["known"], "1293.65");
         assert_eq!(json["incomplete"], true);
         assert_eq!(json["unknown"][0], "load balancer lb-0api: no price");
+    }
+
+    #[test]
+    fn an_incomplete_total_is_said_in_the_language_shown() {
+        let t = PartialTotal::sum(
+            Currency::USD,
+            [(Some(usd("12")), "disk"), (None, "load balancer lb-0api")],
+        )
+        .unwrap();
+        let zh = crate::i18n::scoped(crate::i18n::Lang::ZhCn, || t.with_currency());
+        assert_eq!(zh, "≥ 12.00 USD + 1 项未知");
+        assert_eq!(t.with_currency(), "≥ 12.00 USD + 1 unknown");
     }
 
     #[test]

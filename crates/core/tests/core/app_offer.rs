@@ -39,7 +39,7 @@ fn a_running_instance_is_offered_every_key_but_start() {
     }
     assert!(!shown.contains(&Intent::Start));
     assert_eq!(
-        not_now(Intent::Start, &app),
+        not_now(Intent::Start, &app).as_deref(),
         Some("the instance is already running")
     );
 }
@@ -71,7 +71,7 @@ fn a_stopped_instance_is_not_offered_stop() {
         assert!(shown.contains(&intent), "{intent:?}");
     }
     assert_eq!(
-        not_now(Intent::Stop, &app),
+        not_now(Intent::Stop, &app).as_deref(),
         Some("the instance is already stopped")
     );
 }
@@ -98,4 +98,24 @@ fn read_only_offers_nothing_that_writes() {
         assert!(!shown.contains(&intent), "{intent:?}");
     }
     assert!(shown.contains(&Intent::Help));
+}
+
+#[test]
+fn why_a_key_does_nothing_is_said_in_the_language_shown() {
+    use gpumeter_core::i18n::{Lang, scoped};
+    let released = in_state(InstanceState::Released);
+    let stopped = in_state(InstanceState::Stopped);
+    let said = |app: &App, intent| scoped(Lang::ZhCn, || not_now(intent, app));
+    assert_eq!(
+        said(&released, Intent::Release).as_deref(),
+        Some("实例已经释放")
+    );
+    assert_eq!(
+        said(&stopped, Intent::Stop).as_deref(),
+        Some("实例已经关机")
+    );
+    assert_eq!(
+        not_now(Intent::Stop, &stopped).as_deref(),
+        Some("the instance is already stopped")
+    );
 }

@@ -1,17 +1,21 @@
 //! What `update` does with the provider: the destructive dialogs, the inventories and the
 //! answers to actions, each reported as the provider's read-back says.
 
+use std::borrow::Cow;
+
 use super::Effect;
+use crate::app::confirm::verb;
 use crate::app::confirm::{Choice, Confirm};
 use crate::app::deadline::Deadline;
 use crate::app::keymap::{Intent, KeyCode, KeyPress, intent_for};
 use crate::app::state::{ActionFailure, App, Level, Mode};
 use crate::cloud::{Action, ActionReport, Inventory, ProviderError};
 use crate::guard::OnExpiry;
+use crate::t;
 
 pub(super) fn open_confirm(app: &mut App, action: Action) {
     if let Some((running, _)) = &app.cloud.running {
-        let text = format!("wait: {} is still running", running.label());
+        let text = t!("event-wait-running", action = verb(running));
         app.log(Level::Warn, text);
         return;
     }
@@ -23,7 +27,11 @@ pub(super) fn open_confirm(app: &mut App, action: Action) {
         _ => false,
     };
     if unsupported {
-        let text = format!("{} cannot {}", app.cloud.provider, action.label());
+        let text = t!(
+            "event-cannot",
+            provider = app.cloud.provider.clone(),
+            action = verb(&action)
+        );
         app.log(Level::Warn, text);
         return;
     }
@@ -54,21 +62,25 @@ pub(super) fn on_confirm_key(app: &mut App, mut confirm: Confirm, key: KeyPress)
         Some(Choice::Confirm) if matches!(&confirm.action, Action::Cleanup { delete } if delete.is_empty()) =>
         {
             app.mode = Mode::Main;
-            let text = format!("{}: nothing picked, nothing deleted", label(&confirm));
+            let text = t!("event-nothing-picked", action = label(&confirm));
             app.log(Level::Info, text);
             Vec::new()
         }
         Some(Choice::Confirm) => {
             app.mode = Mode::Main;
             let action = confirm.action;
-            let text = format!("{}: sent to {}", action.label(), app.cloud.provider);
+            let text = t!(
+                "event-sent",
+                action = verb(&action),
+                provider = app.cloud.provider.clone()
+            );
             app.log(Level::Info, text);
             app.cloud.running = Some((action.clone(), app.now));
             vec![Effect::Perform(action)]
         }
         Some(Choice::Cancel) => {
             app.mode = Mode::Main;
-            let text = format!("{}: cancelled", label(&confirm));
+            let text = t!("event-cancelled", action = label(&confirm));
             app.log(Level::Info, text);
             Vec::new()
         }
@@ -78,11 +90,11 @@ pub(super) fn on_confirm_key(app: &mut App, mut confirm: Confirm, key: KeyPress)
 
 /// What the dialog's events call it: the snapshot-clean it was opened as, even once the pick
 /// makes it a cleanup.
-fn label(confirm: &Confirm) -> &'static str {
+fn label(confirm: &Confirm) -> Cow<'static, str> {
     if confirm.pick.is_some() {
-        "snapshot-clean"
+        t!("verb-snapshot-clean")
     } else {
-        confirm.action.label()
+        verb(&confirm.action)
     }
 }
 
@@ -142,10 +154,10 @@ pub(super) fn on_action_done(
         matches!(action, Action::SetDeadline { .. }) && !result.as_ref().is_ok_and(|r| r.confirmed);
     match result {
         Ok(report) if report.confirmed => {
-            let text = format!(
-                "{}: done, the provider reports {}",
-                action.label(),
-                report.summary
+            let text = t!(
+                "event-done",
+                action = verb(action),
+                summary = report.summary.clone()
             );
             app.log(Level::Done, text);
             // Compute stops here, whatever a later listing dates the release at.
@@ -154,20 +166,21 @@ pub(super) fn on_action_done(
             }
         }
         Ok(report) => {
-            let text = format!(
-                "{}: NOT confirmed, the provider reports {}",
-                action.label(),
-                report.summary
+            let text = t!(
+                "event-not-confirmed",
+                action = verb(action),
+                summary = report.summary.clone()
             );
             app.log(Level::Error, text);
         }
         Err(error) => {
             // What to fix first: an entry too long for the panel keeps its start.
-            let text = format!(
-                "{} failed ({}): {}. {error}",
-                action.label(),
-                error.kind_label(),
-                error.fix()
+            let text = t!(
+                "event-failed",
+                action = verb(action),
+                kind = error.kind_label().to_string(),
+                fix = error.fix().clone(),
+                error = error.to_string()
             );
             app.log(Level::Error, text);
             app.cloud.failure = Some(ActionFailure {
@@ -178,11 +191,7 @@ pub(super) fn on_action_done(
         }
     }
     if held_old {
-        let text = format!(
-            "{} may still hold its old deadline and release the instance then; the countdown \
-             shows what it holds once it is read again",
-            app.cloud.provider
-        );
+        let text = t!("event-may-hold-old", provider = app.cloud.provider.clone());
         app.log(Level::Warn, text);
     }
     if app.quit_after_answer && app.cloud.running.is_none() {

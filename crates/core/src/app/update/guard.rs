@@ -10,6 +10,7 @@ use crate::app::keymap::{Intent, KeyCode, KeyPress, intent_for};
 use crate::app::state::{App, GuardChoice, Level, Mode, WatchdogView};
 use crate::cloud::Action;
 use crate::guard::{GuardState, OnExpiry, Supervision};
+use crate::t;
 
 /// Asks the supervisor about the guard row as last read.
 pub(super) fn supervise(app: &mut App) -> Vec<Effect> {
@@ -39,7 +40,10 @@ pub(super) fn on_watchdog_started(
     let said = s.started(now, result.clone());
     app.dirty = true;
     if let (Ok(pid), true) = (result, again) {
-        app.log(Level::Info, format!("watchdog started again (pid {pid})"));
+        app.log(
+            Level::Info,
+            t!("event-watchdog-restarted", pid = pid.to_string()),
+        );
     }
     said.map_or_else(Vec::new, |s| supervised(app, s))
 }
@@ -50,14 +54,14 @@ pub(super) fn supervised(app: &mut App, said: Supervision) -> Vec<Effect> {
     match said {
         Supervision::Start { why: None } => vec![Effect::StartWatchdog],
         Supervision::Start { why: Some(why) } => {
-            app.log(Level::Warn, format!("{why}: starting it again"));
+            app.log(
+                Level::Warn,
+                t!("event-watchdog-starting-again", why = why.as_str()),
+            );
             vec![Effect::StartWatchdog]
         }
         Supervision::GiveUp { why } => {
-            let text = format!(
-                "NO WATCHDOG: {why}. Nothing enforces the deadline or the idle rule once this \
-                 cockpit is gone; see watchdog.log in the data directory"
-            );
+            let text = t!("event-no-watchdog", why = why.as_str());
             app.bell = true;
             app.log(Level::Error, text.clone());
             vec![Effect::Notify {
@@ -68,7 +72,10 @@ pub(super) fn supervised(app: &mut App, said: Supervision) -> Vec<Effect> {
             }]
         }
         Supervision::Recovered { pid } => {
-            app.log(Level::Info, format!("a watchdog guards again (pid {pid})"));
+            app.log(
+                Level::Info,
+                t!("event-watchdog-recovered", pid = pid.to_string()),
+            );
             Vec::new()
         }
     }
@@ -87,7 +94,7 @@ pub(super) fn extend(app: &mut App, by: SignedDuration) -> Vec<Effect> {
     deadline.extend(by, now);
     let (at, on_expiry) = (deadline.at, deadline.on_expiry);
     let to = crate::app::deadline::when(at, now, &app.spend.time_zone);
-    let text = format!("deadline extended by {by:#} to {to}");
+    let text = t!("event-extended", by = format!("{by:#}"), to = to);
     app.log(Level::Info, text);
     let mut effects: Vec<Effect> = save_guard(app).into_iter().collect();
     let can_hold = app.cloud.capabilities.deadline && !app.settings.read_only;
@@ -155,19 +162,21 @@ pub(super) fn on_guard_found(app: &mut App, found: Option<GuardState>) -> Vec<Ef
         }
         Some(wanted) if !same && app.guard.asked => {
             app.guard.settled = true;
-            let text = format!(
-                "read-only: keeping the deadline {} set by {by}; not applied: {}",
-                policy_text(app, existing),
-                policy_text(app, wanted)
+            let text = t!(
+                "event-read-only-keeps-deadline",
+                existing = policy_text(app, existing),
+                by = by,
+                wanted = policy_text(app, wanted)
             );
             app.log(Level::Warn, text);
         }
         _ => {
             app.guard.settled = true;
             if !same {
-                let text = format!(
-                    "shared deadline {} as set by {by}",
-                    policy_text(app, existing)
+                let text = t!(
+                    "event-shared-deadline",
+                    existing = policy_text(app, existing),
+                    by = by
                 );
                 app.log(Level::Info, text);
             }
@@ -202,19 +211,21 @@ pub(super) fn on_guard_choice_key(
     match chosen {
         Choice::Confirm => {
             adopt(app, wanted);
-            let text = format!(
-                "deadline replaced: now {}, was {} set by {by}",
-                policy_text(app, wanted),
-                policy_text(app, existing)
+            let text = t!(
+                "event-deadline-replaced",
+                wanted = policy_text(app, wanted),
+                existing = policy_text(app, existing),
+                by = by
             );
             app.log(Level::Warn, text);
             save_guard(app).into_iter().collect()
         }
         Choice::Cancel => {
-            let text = format!(
-                "kept the deadline {} set by {by}; not applied: {}",
-                policy_text(app, existing),
-                policy_text(app, wanted)
+            let text = t!(
+                "event-kept-deadline",
+                existing = policy_text(app, existing),
+                by = by,
+                wanted = policy_text(app, wanted)
             );
             app.log(Level::Info, text);
             Vec::new()
@@ -239,12 +250,12 @@ pub(super) fn adopt(app: &mut App, (at, on_expiry): (Timestamp, OnExpiry)) {
 /// `18:30 (on expiry: release)`, in the cockpit's time zone.
 pub(super) fn policy_text(app: &App, (at, on_expiry): (Timestamp, OnExpiry)) -> String {
     let local = at.to_zoned_datetime(app.spend.time_zone.clone());
-    let word = match on_expiry {
-        OnExpiry::Alert => "alert",
-        OnExpiry::Stop => "stop",
-        OnExpiry::Release => "release",
-    };
-    format!("{} (on expiry: {word})", local.strftime("%H:%M"))
+    let at = local.strftime("%H:%M").to_string();
+    t!(
+        "policy-text",
+        at = at,
+        action = crate::app::guards::word(on_expiry)
+    )
 }
 
 /// Past the deadline and inside its grace period: the policy has not run yet.
@@ -255,15 +266,11 @@ pub(super) fn in_grace(app: &App) -> bool {
 /// Any key during the grace period cancels the pending stop or release: the deadline moves
 /// one step from now.
 pub(super) fn cancel_grace(app: &mut App) -> Vec<Effect> {
-    let label = app.deadline.map_or("action", |d| match d.on_expiry {
-        OnExpiry::Release => "release",
-        OnExpiry::Stop => "stop",
-        OnExpiry::Alert => "alert",
-    });
-    app.log(
-        Level::Warn,
-        format!("{label} at the deadline cancelled by a key"),
+    let label = app.deadline.map_or_else(
+        || t!("policy-action"),
+        |d| crate::app::guards::word(d.on_expiry),
     );
+    app.log(Level::Warn, t!("event-grace-cancelled", action = label));
     extend(app, app.settings.extend_step)
 }
 
@@ -307,13 +314,13 @@ pub(super) fn on_guard(app: &mut App, state: &GuardState) {
         let text = match state.deadline {
             Some(at) => {
                 let local = at.to_zoned_datetime(app.spend.time_zone.clone());
-                format!(
-                    "deadline moved to {} by {}",
-                    local.strftime("%H:%M"),
-                    state.updated_by
+                t!(
+                    "event-deadline-moved",
+                    at = local.strftime("%H:%M").to_string(),
+                    by = state.updated_by.clone()
                 )
             }
-            None => format!("deadline cleared by {}", state.updated_by),
+            None => t!("event-deadline-cleared", by = state.updated_by.clone()),
         };
         app.log(Level::Info, text);
     }
@@ -335,11 +342,11 @@ fn adopt_idle(app: &mut App, state: &GuardState) {
     watch.on_idle = armed.on_idle;
     app.dirty = true;
     if differs {
-        let text = format!(
-            "the watchdog (pid {pid}) enforces its own idle rule: idle {} after {}; \
-             `gpumeter watchdog --stop` and start the cockpit again to apply this one's",
-            crate::app::guards::word(armed.on_idle),
-            crate::app::guards::span(armed.after)
+        let text = t!(
+            "event-watchdog-own-idle",
+            pid = pid.to_string(),
+            action = crate::app::guards::word(armed.on_idle),
+            after = crate::app::guards::span(armed.after)
         );
         app.log(Level::Warn, text);
     }

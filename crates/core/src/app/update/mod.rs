@@ -1,6 +1,8 @@
 //! `update`: the only place the cockpit's state changes. Pure: it takes an event (a key, a
 //! clock tick, a sample, a provider answer) and returns the effects to run at the edge.
 
+use std::borrow::Cow;
+
 use jiff::{SignedDuration, Timestamp};
 
 use super::deadline::Countdown;
@@ -12,6 +14,7 @@ use crate::guard::BudgetAlert;
 use crate::guard::GuardState;
 use crate::guard::OnExpiry;
 use crate::guard::Supervisor;
+use crate::t;
 use crate::telemetry::{CpuBoundRule, Expectations, Telemetry, assess};
 
 mod cloud;
@@ -279,7 +282,7 @@ fn on_key(app: &mut App, key: KeyPress) -> Vec<Effect> {
             let read_only = app.settings.read_only;
             let Some(intent) = intent_for(key, read_only) else {
                 if let Some(b) = binding_for(key).filter(|b| b.writes && read_only) {
-                    let text = format!("read-only: this cockpit does not {}", b.description);
+                    let text = t!("event-read-only-key", what = super::keymap::describe(b));
                     app.log(Level::Info, text);
                 }
                 return Vec::new();
@@ -321,7 +324,7 @@ fn on_intent(app: &mut App, intent: Intent) -> Vec<Effect> {
             };
         }
         Intent::RetryGpu => {
-            app.log(Level::Info, "retrying NVML");
+            app.log(Level::Info, t!("event-retrying-nvml"));
             return vec![Effect::RetryGpu];
         }
         Intent::Release => open_confirm(app, Action::Release),
@@ -342,17 +345,14 @@ fn request_quit(app: &mut App) {
         app.quit = true;
         return;
     };
-    let label = running.label();
+    let label = crate::app::confirm::verb(running);
     if app.quit_after_answer {
         app.unanswered_at_quit = Some(running.clone());
         app.quit = true;
         return;
     }
     app.quit_after_answer = true;
-    app.log(
-        Level::Warn,
-        format!("quitting once the {label} is answered; quit again to leave now"),
-    );
+    app.log(Level::Warn, t!("event-quit-after-answer", action = label));
 }
 
 /// Asks for the fleet while its screen is open, when `[[fleet]]` lists accounts, no read is in
@@ -416,13 +416,11 @@ fn on_tick(app: &mut App, now: Timestamp) {
         let on_expiry = deadline.on_expiry;
         for said in deadline.tick(now) {
             let text = match said {
-                Countdown::Warn(minutes) => format!(
-                    "{minutes} minute{} left before the deadline",
-                    if minutes == 1 { "" } else { "s" }
+                Countdown::Warn(minutes) => t!("event-minutes-left", minutes = minutes),
+                Countdown::Expired => t!(
+                    "event-deadline-reached",
+                    action = crate::app::guards::word(on_expiry)
                 ),
-                Countdown::Expired => {
-                    format!("deadline reached: on expiry → {on_expiry:?}").to_lowercase()
-                }
             };
             app.bell = true;
             app.log(Level::Warn, text);
@@ -471,7 +469,7 @@ fn on_checkpoint(app: &mut App, found: Result<Option<crate::guard::Checkpoint>, 
     let found = match found {
         Ok(found) => found,
         Err(e) => {
-            app.log(Level::Warn, format!("checkpoint: {e}"));
+            app.log(Level::Warn, t!("event-checkpoint-error", error = e));
             return;
         }
     };
@@ -500,17 +498,17 @@ fn on_checkpoint(app: &mut App, found: Result<Option<crate::guard::Checkpoint>, 
     for alert in fresh {
         let text = match alert {
             crate::guard::CheckpointAlert::Missing { pattern } => {
-                format!("checkpoint: nothing matches {pattern}")
+                t!("event-checkpoint-missing", pattern = pattern.clone())
             }
-            crate::guard::CheckpointAlert::Stale { path, age } => format!(
-                "checkpoint: the newest, {}, is {} min old",
-                path.display(),
-                age.as_secs() / 60
+            crate::guard::CheckpointAlert::Stale { path, age } => t!(
+                "event-checkpoint-stale",
+                path = path.display().to_string(),
+                minutes = (age.as_secs() / 60).to_string()
             ),
-            crate::guard::CheckpointAlert::OnEphemeralDisk { path, mount } => format!(
-                "checkpoint: {} is on {}, a disk deleted with the instance",
-                path.display(),
-                mount.display()
+            crate::guard::CheckpointAlert::OnEphemeralDisk { path, mount } => t!(
+                "event-checkpoint-ephemeral",
+                path = path.display().to_string(),
+                mount = mount.display().to_string()
             ),
         };
         app.bell = true;
@@ -525,9 +523,9 @@ fn on_interruption(app: &mut App, at: Timestamp) {
     app.interruption = Some(at);
     app.bell = true;
     let local = at.to_zoned_datetime(app.spend.time_zone.clone());
-    let text = format!(
-        "spot interruption: the provider reclaims this instance at {}; checkpoint now",
-        local.strftime("%H:%M:%S")
+    let text = t!(
+        "event-spot-interruption",
+        at = local.strftime("%H:%M:%S").to_string()
     );
     app.log(Level::Error, text);
 }
@@ -542,7 +540,7 @@ fn check_budget(app: &mut App, now: Timestamp) {
     let burn = reading.accrual.burn_per_hour.total();
     let mut said = Vec::new();
     if let Some(watch) = app.budget.as_mut() {
-        said.push(("", watch.check(spent, burn, now)));
+        said.push((Cow::Borrowed(""), watch.check(spent, burn, now)));
     }
     if let Some(budget) = app.month_budget.as_mut() {
         let tz = &app.spend.time_zone;
@@ -552,10 +550,10 @@ fn check_budget(app: &mut App, now: Timestamp) {
             }
             budget.watch.check(m, burn, now)
         });
-        said.push((" this month", checked));
+        said.push((t!("budget-this-month"), checked));
     }
     for (scope, result) in said {
-        announce_budget(app, scope, result);
+        announce_budget(app, &scope, result);
     }
 }
 
@@ -572,7 +570,12 @@ fn announce_budget(
             } else {
                 app.month_budget = None;
             }
-            app.log(Level::Error, format!("budget{scope}: {e}"));
+            let text = t!(
+                "event-budget-error",
+                scope = scope.to_string(),
+                error = e.to_string()
+            );
+            app.log(Level::Error, text);
             return;
         }
     };
@@ -584,10 +587,21 @@ fn announce_budget(
                 spent,
                 limit,
                 ..
-            } => crate::guard::budget::crossed_text(scope, level, spent, limit),
-            BudgetAlert::Forecast { at, limit } => format!(
-                "budget{scope}: at this rate the {limit} budget is gone at {}",
-                at.to_zoned_datetime(tz.clone()).strftime("%H:%M")
+            } => t!(
+                "event-budget-crossed",
+                scope = scope.to_string(),
+                level = level.to_string(),
+                spent = spent.to_string(),
+                limit = limit.to_string()
+            ),
+            BudgetAlert::Forecast { at, limit } => t!(
+                "event-budget-forecast",
+                scope = scope.to_string(),
+                limit = limit.to_string(),
+                at = at
+                    .to_zoned_datetime(tz.clone())
+                    .strftime("%H:%M")
+                    .to_string()
             ),
         };
         app.bell = true;

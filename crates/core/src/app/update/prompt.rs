@@ -16,7 +16,7 @@ const MAX_INPUT: usize = 32;
 pub fn extend_question(app: &App, by: SignedDuration) -> String {
     let at = extended_at(app.deadline.map(|d| d.at), by, app.now);
     let to = when(at, app.now, &app.spend.time_zone);
-    format!("extend by {by:#}, to {to}? y/N")
+    crate::t!("prompt-ask-extend", by = format!("{by:#}"), to = to)
 }
 
 /// `input` without its last word and the spaces after it, as Ctrl-W leaves a shell's line.
@@ -90,7 +90,7 @@ fn on_enter(app: &mut App, input: String) -> Vec<Effect> {
         }
         _ => {
             app.mode = Mode::Prompt {
-                error: Some(format!("`{input}` is not a duration: try 45m, 2h or 1h30m")),
+                error: Some(crate::t!("prompt-not-a-duration", input = input.clone())),
                 input,
                 asking: None,
             };

@@ -2,18 +2,21 @@
 //! resource's details, `D` asks to delete it (the cleanup plan refuses what cannot go), and `C`
 //! lets the user pick which snapshots go.
 
+use std::borrow::Cow;
+
 use super::cloud::open_confirm;
 use crate::app::confirm::Confirm;
-use crate::app::details::Details;
+use crate::app::details::{Details, kind_word};
 use crate::app::keymap::{Intent, KeyCode, KeyPress, intent_for};
 use crate::app::pick::{PickRow, SnapshotPick};
 use crate::app::state::{App, Focus, Level, Mode};
 use crate::cloud::{Action, CleanupFilter, CleanupPlan, LinkedResource, SnapshotPlan, findings_of};
 use crate::meter::InstanceState;
+use crate::t;
 
 /// The selected linked resource's index, when the resources panel has the keyboard and the
 /// inventory lists any; otherwise says in the events how to select one.
-fn selected(app: &mut App, verb: &str) -> Option<usize> {
+fn selected(app: &mut App, verb: Cow<'static, str>) -> Option<usize> {
     let n = app
         .cloud
         .inventory
@@ -23,8 +26,7 @@ fn selected(app: &mut App, verb: &str) -> Option<usize> {
         return None;
     }
     if app.focus != Focus::Resources {
-        let text =
-            format!("to {verb} a linked resource, Tab to the linked resources and select it (j/k)");
+        let text = t!("event-select-resource", verb = verb);
         app.log(Level::Info, text);
         return None;
     }
@@ -32,7 +34,7 @@ fn selected(app: &mut App, verb: &str) -> Option<usize> {
 }
 
 pub(super) fn open_details(app: &mut App) {
-    let Some(index) = selected(app, "see") else {
+    let Some(index) = selected(app, t!("event-verb-see")) else {
         return;
     };
     if let Some(details) = Details::of(app, index) {
@@ -62,15 +64,12 @@ pub(super) fn on_details_key(app: &mut App, details: &Details, key: KeyPress) {
                 app.selected_resource = index;
                 open_cleanup(app);
             } else {
-                let text = format!("cleanup: {} is no longer listed", details.id);
+                let text = t!("event-cleanup-gone", id = details.id.clone());
                 app.log(Level::Info, text);
             }
         }
         _ if key.code == KeyCode::Char('D') && app.settings.read_only => {
-            app.log(
-                Level::Info,
-                "read-only: this cockpit does not delete the selected linked resource",
-            );
+            app.log(Level::Info, t!("event-read-only-no-delete"));
         }
         _ => {}
     }
@@ -81,7 +80,7 @@ pub(super) fn on_details_key(app: &mut App, details: &Details, key: KeyPress) {
 /// to the running instance, a snapshot an image uses), and what goes with the instance
 /// anyway, is said in the events instead of a dialog that could not do what it says.
 pub(super) fn open_cleanup(app: &mut App) {
-    let Some(index) = selected(app, "delete") else {
+    let Some(index) = selected(app, t!("event-verb-delete")) else {
         return;
     };
     let Some(inventory) = app.cloud.inventory.as_ref() else {
@@ -102,17 +101,19 @@ pub(super) fn open_cleanup(app: &mut App) {
     let id = r.id.clone();
     let target = describe(r);
     match CleanupPlan::new(&inventory.resources, &filter, &running, app.now) {
-        Err(why) => app.log(Level::Warn, format!("cleanup: {why}")),
+        Err(why) => app.log(Level::Warn, t!("event-cleanup-why", why = why.to_string())),
         Ok(plan) if !plan.refused.is_empty() => {
             for refusal in plan.refused {
-                let text = format!("cleanup: {} is not deleted: {}", refusal.id, refusal.why);
+                let text = t!(
+                    "event-cleanup-refused",
+                    id = refusal.id.clone(),
+                    why = refusal.why.clone()
+                );
                 app.log(Level::Warn, text);
             }
         }
         Ok(_) if goes_with_instance => {
-            let text = format!(
-                "cleanup: {id} is not deleted: it goes with the instance, which a release (R) deletes it with"
-            );
+            let text = t!("event-cleanup-goes-with-instance", id = id);
             app.log(Level::Warn, text);
         }
         Ok(plan) => {
@@ -132,9 +133,9 @@ pub(super) fn open_cleanup(app: &mut App) {
 /// `kind id (name)`: the resource a cleanup dialog is about.
 fn describe(r: &LinkedResource) -> String {
     if r.name.is_empty() {
-        format!("{} {}", r.kind.label(), r.id)
+        format!("{} {}", kind_word(r.kind), r.id)
     } else {
-        format!("{} {} ({})", r.kind.label(), r.id, r.name)
+        format!("{} {} ({})", kind_word(r.kind), r.id, r.name)
     }
 }
 
