@@ -595,4 +595,20 @@ fn a_prepaid_balance_is_exposed_with_the_seconds_it_lasts() {
     // 100 at the burn from the read, less the ten minutes since; rounded down to the second.
     let expected = 100.0 / burn * 3600.0 - 600.0;
     assert!((left - expected).abs() <= 1.0, "{left} against {expected}");
+
+    // The account listed: this instance and a second one of the same SKU, running. The
+    // balance now runs out at twice the compute, the account's burn.
+    let mut this = DemoState::fresh(now).instance;
+    this.id = "i-1".into();
+    let mut other = this.clone();
+    other.id = "i-2".into();
+    collector.feed(Input::Account(vec![this, other]));
+    let scrape = scrape_of(&mut collector, now);
+    let account = gauge(
+        &scrape,
+        "gpumeter_balance_seconds_left",
+        Some(("burn", "account")),
+    )
+    .expect("the account's burn");
+    assert!(account < left * 0.9, "{account} against {left}");
 }
