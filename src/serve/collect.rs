@@ -13,7 +13,9 @@ use crate::meter::InstanceState;
 use crate::provider::Inventory;
 use crate::spend::Spend;
 use crate::spend::burn_of_account;
-use crate::telemetry::{GpuRound, HostSample, Telemetry};
+use crate::telemetry::{
+    GpuRound, HistoryConfig, HostSample, MemoryFullRule, Telemetry, TelemetryHistory, full_gpus,
+};
 
 /// A watchdog whose last heartbeat is older than this counts as dead.
 pub const WATCHDOG_STALE_AFTER: Duration = Duration::from_secs(60);
@@ -58,6 +60,9 @@ pub struct Collector {
     cloud_ok: Option<bool>,
     cloud_time: Option<Timestamp>,
     round: Option<(GpuRound, Timestamp)>,
+    /// The GPU rounds of the memory rule's window, and when (on the samplers' clock) the last
+    /// was taken: enough to tell memory climbing to full.
+    memory: (TelemetryHistory, Duration),
     /// When the GPUs last answered: a failing NVML is stale, however often it is asked.
     gpu_read_at: Option<Timestamp>,
     host: Option<(HostSample, Timestamp)>,
@@ -79,6 +84,13 @@ impl Collector {
             cloud_ok: None,
             cloud_time: None,
             round: None,
+            memory: (
+                TelemetryHistory::new(HistoryConfig {
+                    span: MemoryFullRule::default().window + Duration::from_secs(10),
+                    interval: Duration::from_secs(1),
+                }),
+                Duration::ZERO,
+            ),
             gpu_read_at: None,
             host: None,
             idle: IdleTracker::new(IdleRule::default()),
@@ -112,6 +124,8 @@ impl Collector {
                     self.idle.observe(s.time, idle);
                     self.gpu_read_at = Some(s.time);
                 }
+                self.memory.0.record_gpus(s.at, &s.value);
+                self.memory.1 = s.at;
                 self.round = Some((s.value, s.time));
             }
             Input::Telemetry(Telemetry::Host(s)) => {
@@ -167,9 +181,13 @@ impl Collector {
             .map(|i| i.state);
         let deadline = deadline.filter(|_| !released);
         let running = !released && state != Some(InstanceState::Stopped);
-        let gpus = match &self.round {
-            Some((Ok(reading), _)) => reading.gpus.clone(),
-            _ => Vec::new(),
+        let (gpus, memory_full) = match &self.round {
+            Some((Ok(reading), _)) => {
+                let (history, at) = &self.memory;
+                let full = full_gpus(history, reading, *at, &MemoryFullRule::default());
+                (reading.gpus.clone(), full.iter().map(|m| m.index).collect())
+            }
+            _ => (Vec::new(), Vec::new()),
         };
         let idle_s = match &self.round {
             Some((Ok(_), _)) if running => Some(self.idle.idle_since().map_or(0.0, |since| {
@@ -201,6 +219,7 @@ impl Collector {
             guard: self.guard.as_ref().map(|g| guard_facts(g, now)),
             deadline_enforced: deadline.map(|at| self.enforced(at, now)),
             balance: self.balance_facts(now),
+            memory_full,
         }
     }
 }

@@ -83,6 +83,7 @@ pub fn render(snapshot: &Snapshot) -> String {
     ];
     for gpu in &snapshot.gpus {
         gpu_series(&mut families, &base, gpu);
+        memory_full_series(&mut families, &base, gpu, snapshot);
     }
     if let Some(host) = &snapshot.host {
         host_series(&mut families, &base, host);
@@ -203,6 +204,22 @@ fn gpu_series(f: &mut Families, base: &[(&str, &str)], gpu: &GpuSample) {
     clippy::cast_precision_loss,
     reason = "byte counts shown as floats, as Prometheus does"
 )]
+/// 1 while the GPU's memory is full, or has stayed nearly full and climbing (the next
+/// allocation may fail with out-of-memory), as the cockpit's and `status`'s finding says.
+fn memory_full_series(f: &mut Families, base: &[(&str, &str)], gpu: &GpuSample, s: &Snapshot) {
+    let index = gpu.index.to_string();
+    f.gauge(
+        "gpumeter_gpu_memory_full",
+        "1 while the GPU's memory is full, or has stayed above 95 % and climbing for 2 minutes.",
+        &with(base, &[("gpu", index.as_str())]),
+        if s.memory_full.contains(&gpu.index) {
+            1.0
+        } else {
+            0.0
+        },
+    );
+}
+
 fn host_series(f: &mut Families, base: &[(&str, &str)], host: &HostSample) {
     if let Some(cpu) = host.cpu_pct.value() {
         f.gauge(

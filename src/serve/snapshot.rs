@@ -114,6 +114,8 @@ pub struct Snapshot {
     pub deadline_enforced: Option<bool>,
     /// A prepaid balance; `None` where the provider keeps none.
     pub balance: Option<BalanceFacts>,
+    /// The GPUs whose memory is full or climbing to full ([`crate::telemetry::memory_full`]).
+    pub memory_full: Vec<u32>,
 }
 
 /// A prepaid balance as last read, and how long it lasts.

@@ -275,3 +275,19 @@ fn a_driver_that_is_not_loaded_is_a_reason_and_a_finding_not_a_crash() {
     assert!(why.contains("driver not loaded"), "{why}");
     assert!(finding_codes(&v).contains(&"gpu_unreadable"), "{v}");
 }
+
+#[test]
+fn memory_at_the_card_s_size_is_a_finding_before_the_out_of_memory_crash() {
+    let Some((v, _)) = status("oom", &[]) else {
+        return;
+    };
+    assert_eq!(v["gpus"][0]["mem_used_mib"], 81920, "{v}");
+    assert!(finding_codes(&v).contains(&"gpu_memory_full"), "{v}");
+    let Some((healthy, _)) = status("", &[]) else {
+        return;
+    };
+    assert!(
+        !finding_codes(&healthy).contains(&"gpu_memory_full"),
+        "{healthy}"
+    );
+}

@@ -108,6 +108,7 @@ static const scenario_t SCENARIOS[] = {
     {"foreign", 1, -1, OK,
      {A100_80GB, .own_procs = 0, .foreign_procs = 2, .proc_mib = 19456, .mem_used_mib = 38912,
       .util_gpu = 45}},
+    {"oom", 1, -1, OK, {A100_80GB, .mem_used_mib = 81920, .proc_mib = 81408}},
     {"throttle", 1, -1, OK,
      {A100_80GB, .clock_events = 0x48, .temp_c = 91, .sm_mhz = 1005}},
     {"ecc", 1, -1, OK,

@@ -335,6 +335,52 @@ fn an_idle_machine_counts_its_idle_seconds() {
     );
 }
 
+#[test]
+fn gpu_memory_climbing_to_full_is_a_gauge_per_gpu() {
+    let now = fixture_now();
+    let snapshot_at = |scenario: &str, minutes: u64| {
+        let target = Target {
+            instance_id: "i-demo".into(),
+            provider: "demo".into(),
+        };
+        let mut collector = Collector::new(target, Spend::new(None, None, TimeZone::UTC), None);
+        let sim = demo_simulator(scenario);
+        let end = minutes * 60;
+        for s in end - 150..=end {
+            let at = Duration::from_secs(s);
+            let time = now - SignedDuration::from_secs(i64::try_from(end - s).unwrap());
+            collector.feed(Input::Telemetry(Telemetry::Gpu(Stamped {
+                at,
+                time,
+                value: Ok(sim.gpus_at(at)),
+            })));
+        }
+        check_grammar(&render(&collector.snapshot(now)))
+    };
+    let full = |parsed: &Parsed| -> Vec<f64> {
+        parsed
+            .samples
+            .iter()
+            .filter(|s| s.0 == "gpumeter_gpu_memory_full")
+            .map(|s| s.2)
+            .collect()
+    };
+    // The leak has climbed past 95 % of the card by 86 minutes, and goes on climbing.
+    let leaking = full(&snapshot_at("memory-leak", 86));
+    assert!(
+        !leaking.is_empty() && leaking.iter().all(|v| *v == 1.0),
+        "{leaking:?}"
+    );
+    // Half an hour in it is at about half: nothing to say.
+    let early = full(&snapshot_at("memory-leak", 30));
+    assert!(
+        !early.is_empty() && early.iter().all(|v| *v == 0.0),
+        "{early:?}"
+    );
+    let training = full(&snapshot_at("training", 86));
+    assert!(training.iter().all(|v| *v == 0.0), "{training:?}");
+}
+
 /// Every metric name the example alert rules and scrape config use is one gpumeter writes.
 #[test]
 fn the_example_alert_rules_use_only_exposed_metrics() {

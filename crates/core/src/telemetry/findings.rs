@@ -31,7 +31,7 @@ pub struct Finding {
 }
 
 impl Finding {
-    fn new(severity: Severity, code: &'static str, message: String) -> Self {
+    pub(crate) fn new(severity: Severity, code: &'static str, message: String) -> Self {
         Finding {
             severity,
             code,
@@ -232,10 +232,11 @@ pub struct Expectations<'a> {
     /// The CUDA version their job needs.
     pub cuda: Option<CudaVersion>,
     pub cpu_bound: CpuBoundRule,
+    pub memory_full: super::memory_full::MemoryFullRule,
 }
 
 /// Every finding for one moment: the latest GPU round against the expectations, and the
-/// history (up to `now`) against the CPU-bound rule. Most severe first.
+/// history (up to `now`) against the CPU-bound and memory rules. Most severe first.
 pub fn assess(
     expect: &Expectations<'_>,
     round: &GpuRound,
@@ -245,6 +246,12 @@ pub fn assess(
     let mut out = Vec::new();
     match (round, expect.sku) {
         (Ok(reading), sku) => {
+            out.extend(super::memory_full::memory_full(
+                history,
+                reading,
+                now,
+                &expect.memory_full,
+            ));
             if let Some(sku) = sku {
                 out.extend(compare_sku(sku, reading));
             }

@@ -5,7 +5,7 @@
 //!   is a [`Metric`]: a value or an [`Unavailable`] reason.
 //! - [`stamped`]: a reading with its instant, and the [`Telemetry`] the samplers send.
 //! - [`history`]: bounded rings per metric and window statistics.
-//! - [`findings`]: what you paid for against what you got.
+//! - [`findings`]: what you paid for against what you got; [`memory_full`]: memory about to run out.
 //! - [`facts`] and [`measured`]: what `verify` reads of a card beyond the cockpit's readings,
 //!   and what its benchmark measured.
 //! - [`source`]: the seams the samplers read through; [`sim`] is the seeded simulator behind
@@ -15,6 +15,7 @@ pub mod facts;
 pub mod findings;
 pub mod history;
 pub mod measured;
+pub mod memory_full;
 pub mod metric;
 pub mod sample;
 pub mod scenario;
@@ -29,6 +30,7 @@ pub use findings::{
     model_matches,
 };
 pub use history::{GpuSeries, HistoryConfig, HostSeries, Series, TelemetryHistory, WindowStats};
+pub use memory_full::{MemoryFull, MemoryFullRule, full_gpus, memory_full};
 pub use metric::{Metric, Unavailability, Unavailable};
 pub use sample::{
     CudaVersion, DiskUsage, DriverInfo, GPU_LOST, GpuProcess, GpuReading, GpuRound, GpuSample,

@@ -617,6 +617,7 @@ fn on_telemetry(app: &mut App, t: Telemetry) {
                 sku: app.spend.pricing.as_ref().map(|p| &p.sku),
                 cuda: app.settings.cuda_required,
                 cpu_bound: CpuBoundRule::default(),
+                ..Expectations::default()
             };
             app.telemetry.findings =
                 assess(&expect, &sample.value, &app.telemetry.history, sample.at);
