@@ -200,10 +200,6 @@ fn gpu_series(f: &mut Families, base: &[(&str, &str)], gpu: &GpuSample) {
     }
 }
 
-#[expect(
-    clippy::cast_precision_loss,
-    reason = "byte counts shown as floats, as Prometheus does"
-)]
 /// 1 while the GPU's memory is full, or has stayed nearly full and climbing (the next
 /// allocation may fail with out-of-memory), as the cockpit's and `status`'s finding says.
 fn memory_full_series(f: &mut Families, base: &[(&str, &str)], gpu: &GpuSample, s: &Snapshot) {
@@ -220,6 +216,10 @@ fn memory_full_series(f: &mut Families, base: &[(&str, &str)], gpu: &GpuSample, 
     );
 }
 
+#[expect(
+    clippy::cast_precision_loss,
+    reason = "byte counts shown as floats, as Prometheus does"
+)]
 fn host_series(f: &mut Families, base: &[(&str, &str)], host: &HostSample) {
     if let Some(cpu) = host.cpu_pct.value() {
         f.gauge(

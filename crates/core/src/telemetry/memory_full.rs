@@ -127,7 +127,7 @@ fn stays_above_and_climbs(
         .filter(|(at, _)| *at >= from && *at <= now)
         .filter_map(|(_, v)| v);
     let first = inside.next();
-    let last = inside.last();
+    let last = inside.next_back();
     matches!((first, last), (Some(first), Some(last)) if last > first)
 }
 
