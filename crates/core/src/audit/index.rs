@@ -101,6 +101,23 @@ pub(super) fn step() {
     STEPS.with(|s| s.set(s.get() + 1));
 }
 
+/// What `f` returns, with the turns its loops took (0 outside tests): for work on a thread
+/// of its own, its turns then given to [`add_steps`] on the thread that waited for it.
+pub(super) fn tallied<T>(f: impl FnOnce() -> T) -> (T, u64) {
+    #[cfg(test)]
+    return counting(f);
+    #[cfg(not(test))]
+    (f(), 0)
+}
+
+/// Turns taken on another thread, counted as this thread's.
+pub(super) fn add_steps(n: u64) {
+    #[cfg(test)]
+    STEPS.with(|s| s.set(s.get() + n));
+    #[cfg(not(test))]
+    let _ = n;
+}
+
 /// What `f` returns, with the turns its loops took on this thread.
 #[cfg(test)]
 pub(super) fn counting<T>(f: impl FnOnce() -> T) -> (T, u64) {

@@ -12,7 +12,7 @@ use rust_decimal::Decimal;
 use super::bill::{BillLine, ChargeKind, TransferScope};
 use super::charges::{Charge, Charges};
 use super::findings::{Amounts, Finding, Transfer, Unexplained};
-use super::index::{Index, step};
+use super::index::{Index, add_steps, step, tallied};
 use super::ledger::{AuditLedger, LedgerInstance};
 use super::report::{AuditReport, Tolerance};
 use super::{compute, leftovers};
@@ -31,7 +31,9 @@ pub fn audit(
 }
 
 /// Matches the bill folded into `charges` against `ledger` over `span` (`[since, until)`),
-/// holding the bill to `tolerance` where it is compared with the meter.
+/// holding the bill to `tolerance` where it is compared with the meter. The passes over every
+/// line are shared between two threads: the sum and the transfers on one, the index and the
+/// unexplained lines on the other.
 pub fn audit_charges(
     charges: &Charges,
     ledger: &AuditLedger,
@@ -39,22 +41,29 @@ pub fn audit_charges(
     tolerance: Tolerance,
 ) -> AuditReport {
     let (since, until) = span;
-    let mut billed = Amounts::default();
-    let mut lines_in_span = 0;
-    for line in charges.iter() {
-        step();
-        if let Some(m) = pro_rata(&line, since, until) {
-            lines_in_span += 1;
-            billed.add(m);
-        }
-    }
-    let index = Index::new(charges, span, ledger);
-    let mut findings = Vec::new();
-    findings.extend(leftovers::find(&index, ledger, span));
-    findings.extend(transfers(charges, ledger, span));
-    findings.extend(compute::overlaps(&index, ledger, span));
-    findings.extend(compute::mismatches(&index, ledger, span, tolerance));
-    unexplained(charges, &index, span, &mut findings);
+    let (findings, (billed, lines_in_span)) = std::thread::scope(|scope| {
+        let theirs = scope.spawn(|| {
+            tallied(|| {
+                let billed = billed(charges, span);
+                (billed, transfers(charges, ledger, span))
+            })
+        });
+        let index = Index::new(charges, span, ledger);
+        let mut unexplained = unexplained(charges, &index, span);
+        let leftovers = leftovers::find(&index, ledger, span);
+        let overlaps = compute::overlaps(&index, ledger, span);
+        let mismatches = compute::mismatches(&index, ledger, span, tolerance);
+        let ((billed, transfers), steps) = theirs
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        add_steps(steps);
+        // The few go before the many, which are not moved to another list.
+        let few = [leftovers, transfers, overlaps, mismatches]
+            .into_iter()
+            .flatten();
+        unexplained.splice(0..0, few);
+        (unexplained, billed)
+    });
     AuditReport {
         since,
         until,
@@ -66,6 +75,20 @@ pub fn audit_charges(
     }
 }
 
+/// What the lines bill within `span`, pro rata, and how many bill anything there.
+fn billed(charges: &Charges, (since, until): (Timestamp, Timestamp)) -> (Amounts, usize) {
+    let mut billed = Amounts::default();
+    let mut lines_in_span = 0;
+    for line in charges.iter() {
+        step();
+        if let Some(m) = pro_rata(&line, since, until) {
+            lines_in_span += 1;
+            billed.add(m);
+        }
+    }
+    (billed, lines_in_span)
+}
+
 /// The share of `line`'s charge period that falls in `[from, to)`, as a fraction; `None` when
 /// none does. A line with no length counts whole when it starts inside.
 pub(super) fn share(line: &Charge, from: Timestamp, to: Timestamp) -> Option<Decimal> {
@@ -73,6 +96,10 @@ pub(super) fn share(line: &Charge, from: Timestamp, to: Timestamp) -> Option<Dec
     let (from, to) = (from.as_second(), to.as_second());
     if end <= start {
         return (from <= start && start < to).then_some(Decimal::ONE);
+    }
+    // Nearly every line lies wholly inside: its length over itself, without dividing.
+    if from <= start && end <= to {
+        return Some(Decimal::ONE);
     }
     let inside = end.min(to) - start.max(from);
     (inside > 0).then(|| Decimal::from(inside) / Decimal::from(end - start))
@@ -198,11 +225,9 @@ fn unexplained(
     charges: &Charges,
     index: &Index,
     (since, until): (Timestamp, Timestamp),
-    findings: &mut Vec<Finding>,
-) {
-    // Built in place at the end of `findings`: with a resource to every line, these are as
-    // many as the lines, and a second list of them would hold them twice.
-    let base = findings.len();
+) -> Vec<Finding> {
+    // With a resource to every line, these are as many as the lines.
+    let mut findings = Vec::new();
     // By resource and service, their numbers in one key.
     let mut groups: HashMap<u64, usize> = HashMap::new();
     let mut services: HashMap<u32, Arc<str>> = HashMap::new();
@@ -245,17 +270,59 @@ fn unexplained(
         }
     }
     drop((groups, services));
-    let mut n = 0;
-    findings.retain(|f| {
-        n += 1;
-        n <= base || !matches!(f, Finding::Unexplained(u) if u.amounts.0.iter().all(Money::is_zero))
-    });
-    let ours = findings.get_mut(base..).unwrap_or_default();
-    for f in ours.iter_mut() {
+    findings.retain(
+        |f| !matches!(f, Finding::Unexplained(u) if u.amounts.0.iter().all(Money::is_zero)),
+    );
+    for f in &mut findings {
         if let Finding::Unexplained(u) = f {
             u.lines.sort_unstable();
         }
     }
     // In the order of their first lines, as a reading in the bill's order meets them.
-    ours.sort_unstable_by_key(|f| f.lines().first().copied());
+    findings.sort_unstable_by_key(|f| f.lines().first().copied());
+    findings
+}
+
+#[cfg(test)]
+mod tests {
+    use jiff::{SignedDuration, Timestamp};
+    use rust_decimal::Decimal;
+
+    use super::share;
+    use crate::audit::{ChargeKind, charges::Charge};
+    use crate::money::{Currency, Money};
+
+    fn hour(h: i64) -> Timestamp {
+        Timestamp::UNIX_EPOCH + SignedDuration::from_hours(h)
+    }
+
+    fn line(from: i64, to: i64) -> Charge<'static> {
+        Charge {
+            index: 0,
+            resource: None,
+            service: "",
+            kind: ChargeKind::Other,
+            region: None,
+            to_region: None,
+            unit: None,
+            start: hour(from),
+            end: hour(to),
+            quantity: None,
+            billed: Money::new(Decimal::ONE, Currency::USD),
+            keys: (None, 1),
+        }
+    }
+
+    /// A line wholly inside is the share its length over itself gives, to the scale: a
+    /// quantity times it prints as before.
+    #[test]
+    fn a_whole_line_is_the_share_of_its_length_over_itself() {
+        let whole = share(&line(2, 5), hour(0), hour(9)).unwrap();
+        let divided = Decimal::from(3 * 3600) / Decimal::from(3 * 3600);
+        assert_eq!((whole, whole.scale()), (divided, divided.scale()));
+        assert_eq!(share(&line(0, 9), hour(0), hour(9)), Some(Decimal::ONE));
+        let part = share(&line(2, 6), hour(4), hour(9)).unwrap();
+        assert_eq!(part, Decimal::new(5, 1));
+        assert_eq!(share(&line(9, 10), hour(0), hour(9)), None);
+    }
 }
