@@ -5,6 +5,7 @@
 //! bill or a flag that cannot be read.
 
 mod evidence;
+mod in_order;
 mod json;
 mod read;
 mod text;
