@@ -4,6 +4,7 @@
 
 use std::borrow::Cow;
 use std::cell::RefCell;
+use std::sync::Arc;
 
 use hashbrown::HashMap;
 use rust_decimal::Decimal;
@@ -32,6 +33,8 @@ const MAX_QUOTED: usize = 60;
 /// The header row of a bill: where each column is.
 pub(super) struct Table<'a> {
     pub file: &'a str,
+    /// The file's name once for all its lines (see [`Table::line_file`]).
+    shared: Arc<str>,
     /// The header's columns, trimmed, in order.
     pub columns: Vec<String>,
     index: HashMap<String, usize>,
@@ -59,11 +62,18 @@ impl<'a> Table<'a> {
         }
         Table {
             file,
+            shared: Arc::from(file),
             columns,
             index,
             found: RefCell::new(Vec::new()),
             times: RefCell::new(Vec::new()),
         }
+    }
+
+    /// The file's name for a line read from it: one string shared by every line, not one
+    /// made for each.
+    pub fn line_file(&self) -> Arc<str> {
+        Arc::clone(&self.shared)
     }
 
     /// The first of `names` the header has, with its position.
