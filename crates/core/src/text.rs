@@ -11,7 +11,7 @@ fn is_plain(text: &str, max_chars: usize) -> bool {
         && bytes.first().is_none_or(|&b| b != b' ')
         && bytes.last().is_none_or(|&b| b != b' ')
         && printable_ascii(bytes)
-        && memchr::memmem::find(bytes, b"  ").is_none()
+        && !memchr::memchr_iter(b' ', bytes).any(|at| bytes.get(at + 1) == Some(&b' '))
 }
 
 /// Whether every byte is printable ASCII, a space to `~`: told eight bytes at a time, since
@@ -123,6 +123,7 @@ mod tests {
         assert_eq!(one_line(evil, 200), "done ]0;pwned [2J 31m rm -rf");
         assert_eq!(one_line("  a \t\n b  ", 200), "a b");
         assert_eq!(one_line("", 10), "");
+        assert_eq!(one_line("a  b c   d e", 200), "a b c d e");
     }
 
     #[test]
