@@ -2,6 +2,7 @@
 //! per currency ([`Amounts`]) and never mixed; an amount the bill does not give is left out,
 //! never shown as zero.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use jiff::Timestamp;
@@ -245,18 +246,24 @@ impl Finding {
     /// What the finding amounts to: the charges, or for a mismatch its difference (the
     /// bill's compute where the meter has no figure).
     pub fn amounts(&self) -> Amounts {
+        self.amounts_ref().into_owned()
+    }
+
+    /// [`Finding::amounts`], borrowed where the finding holds them: the totals of a million
+    /// findings copy none.
+    pub fn amounts_ref(&self) -> Cow<'_, Amounts> {
         match self {
-            Finding::Leftover(f) => f.amounts.clone(),
-            Finding::Transfer(f) => f.amounts.clone(),
-            Finding::Overlap(f) => f.amounts.clone(),
-            Finding::Unexplained(f) => f.amounts.clone(),
-            Finding::Mismatch(f) => Amounts(
+            Finding::Leftover(f) => Cow::Borrowed(&f.amounts),
+            Finding::Transfer(f) => Cow::Borrowed(&f.amounts),
+            Finding::Overlap(f) => Cow::Borrowed(&f.amounts),
+            Finding::Unexplained(f) => Cow::Borrowed(&f.amounts),
+            Finding::Mismatch(f) => Cow::Owned(Amounts(
                 f.difference
                     .or(f.billed)
                     .or(f.metered.map(|m| Money::new(-m.amount, m.currency)))
                     .into_iter()
                     .collect(),
-            ),
+            )),
         }
     }
 
@@ -280,5 +287,38 @@ impl Finding {
             Finding::Mismatch(f) => vec![f.instance.as_str()],
             Finding::Unexplained(_) => Vec::new(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::borrow::Cow;
+    use std::sync::Arc;
+
+    use rust_decimal::Decimal;
+
+    use super::{Amounts, Cause, Finding, Mismatch, Unexplained};
+    use crate::money::{Currency, Money};
+
+    #[test]
+    fn amounts_are_borrowed_where_held_and_made_for_a_mismatch() {
+        let usd = |n: i64| Money::new(Decimal::from(n), Currency::USD);
+        let held = Finding::Unexplained(Unexplained {
+            resource: None,
+            service: Arc::from("EC2"),
+            amounts: Amounts(vec![usd(3)]),
+            lines: vec![0],
+        });
+        assert!(matches!(held.amounts_ref(), Cow::Borrowed(a) if *a == held.amounts()));
+        assert_eq!(held.amounts(), Amounts(vec![usd(3)]));
+        let made = Finding::Mismatch(Box::new(Mismatch {
+            instance: "i-1".into(),
+            billed: None,
+            metered: Some(usd(2)),
+            difference: None,
+            cause: Cause::NotOnBill,
+            lines: Vec::new(),
+        }));
+        assert_eq!(made.amounts_ref().into_owned(), Amounts(vec![usd(-2)]));
     }
 }
