@@ -109,4 +109,13 @@ fn the_lines_read_back_from_the_runs_are_the_lines_read() {
     }
     assert!(charges.runs() < back.len(), "{} runs", charges.runs());
     assert_eq!(back[0].quantity, Some(Decimal::ONE));
+    // Some of the lines, asked in no order: those and no others are found.
+    let some: Vec<usize> = (0..back.len()).rev().step_by(3).collect();
+    let picked = charges.locate(&some);
+    for (n, l) in expected.iter().enumerate() {
+        let want = some
+            .contains(&n)
+            .then_some((&*l.source.file, l.source.line));
+        assert_eq!(picked.get(n), want, "line {n}");
+    }
 }
