@@ -21,8 +21,21 @@ pub(super) struct Index<'a> {
     by_resource: HashMap<&'a str, Vec<usize>>,
     /// The ledger's instances by id (the first, where one repeats).
     instances: HashMap<&'a str, &'a LedgerInstance>,
-    /// Every id the ledger holds, instance or resource.
-    known: HashSet<&'a str>,
+}
+
+/// Every id the ledger holds, instance or resource.
+pub(super) fn known(ledger: &AuditLedger) -> HashSet<&str> {
+    let mut known = HashSet::new();
+    for id in ledger
+        .instances
+        .iter()
+        .map(|i| &i.id)
+        .chain(ledger.resources.iter().map(|r| &r.id))
+    {
+        step();
+        known.insert(id.as_str());
+    }
+    known
 }
 
 impl<'a> Index<'a> {
@@ -32,16 +45,11 @@ impl<'a> Index<'a> {
         ledger: &'a AuditLedger,
     ) -> Index<'a> {
         let mut instances = HashMap::new();
-        let mut known = HashSet::new();
         for inst in &ledger.instances {
             step();
             instances.entry(inst.id.as_str()).or_insert(inst);
-            known.insert(inst.id.as_str());
         }
-        for r in &ledger.resources {
-            step();
-            known.insert(r.id.as_str());
-        }
+        let known = known(ledger);
         // Only what the ledger holds is looked up by id; the rest is unexplained, read once.
         let mut by_resource: HashMap<&str, Vec<usize>> = HashMap::new();
         for (run, id) in charges.resources() {
@@ -55,7 +63,6 @@ impl<'a> Index<'a> {
             span,
             by_resource,
             instances,
-            known,
         }
     }
 
@@ -81,11 +88,6 @@ impl<'a> Index<'a> {
     /// The ledger's instance `id`.
     pub fn instance(&self, id: &str) -> Option<&'a LedgerInstance> {
         self.instances.get(id).copied()
-    }
-
-    /// Whether the ledger holds `id`, as an instance or a resource.
-    pub fn knows(&self, id: &str) -> bool {
-        self.known.contains(id)
     }
 }
 

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use hashbrown::HashMap;
+use hashbrown::{HashMap, HashSet};
 
 use jiff::Timestamp;
 use rust_decimal::Decimal;
@@ -12,7 +12,7 @@ use rust_decimal::Decimal;
 use super::bill::{BillLine, ChargeKind, TransferScope};
 use super::charges::{Charge, Charges};
 use super::findings::{Amounts, Finding, Transfer, Unexplained};
-use super::index::{Index, add_steps, step, tallied};
+use super::index::{Index, add_steps, known, step, tallied};
 use super::ledger::{AuditLedger, LedgerInstance};
 use super::report::{AuditReport, Tolerance};
 use super::{compute, leftovers};
@@ -32,8 +32,9 @@ pub fn audit(
 
 /// Matches the bill folded into `charges` against `ledger` over `span` (`[since, until)`),
 /// holding the bill to `tolerance` where it is compared with the meter. The passes over every
-/// line are shared between two threads: the sum and the transfers on one, the index and the
-/// unexplained lines on the other.
+/// line are shared between two threads: the sum, the index of the lines by resource and the
+/// findings that read it on one, the unexplained lines (as many as the lines, at worst) on
+/// the other.
 pub fn audit_charges(
     charges: &Charges,
     ledger: &AuditLedger,
@@ -45,23 +46,23 @@ pub fn audit_charges(
         let theirs = scope.spawn(|| {
             tallied(|| {
                 let billed = billed(charges, span);
-                (billed, transfers(charges, ledger, span))
+                let index = Index::new(charges, span, ledger);
+                let few = [
+                    leftovers::find(&index, ledger, span),
+                    transfers(charges, ledger, span),
+                    compute::overlaps(&index, ledger, span),
+                    compute::mismatches(&index, ledger, span, tolerance),
+                ];
+                (billed, few)
             })
         });
-        let index = Index::new(charges, span, ledger);
-        let mut unexplained = unexplained(charges, &index, span);
-        let leftovers = leftovers::find(&index, ledger, span);
-        let overlaps = compute::overlaps(&index, ledger, span);
-        let mismatches = compute::mismatches(&index, ledger, span, tolerance);
-        let ((billed, transfers), steps) = theirs
+        let mut unexplained = unexplained(charges, &known(ledger), span);
+        let ((billed, few), steps) = theirs
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         add_steps(steps);
         // The few go before the many, which are not moved to another list.
-        let few = [leftovers, transfers, overlaps, mismatches]
-            .into_iter()
-            .flatten();
-        unexplained.splice(0..0, few);
+        unexplained.splice(0..0, few.into_iter().flatten());
         (unexplained, billed)
     });
     AuditReport {
@@ -223,7 +224,7 @@ fn transfers(
 /// transfers between regions, which have a finding of their own.
 fn unexplained(
     charges: &Charges,
-    index: &Index,
+    known: &HashSet<&str>,
     (since, until): (Timestamp, Timestamp),
 ) -> Vec<Finding> {
     // With a resource to every line, these are as many as the lines.
@@ -243,7 +244,7 @@ fn unexplained(
         if between || account || line.billed.amount.is_sign_negative() {
             continue;
         }
-        if line.resource.is_some_and(|id| index.knows(id)) {
+        if line.resource.is_some_and(|id| known.contains(id)) {
             continue;
         }
         let Some(amount) = pro_rata(&line, since, until) else {
