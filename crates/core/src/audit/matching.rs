@@ -8,6 +8,7 @@ use hashbrown::{HashMap, HashSet};
 
 use jiff::Timestamp;
 use rust_decimal::Decimal;
+use smallvec::SmallVec;
 
 use super::bill::{BillLine, ChargeKind, TransferScope};
 use super::charges::{Charge, Charges};
@@ -261,7 +262,7 @@ fn unexplained(
                         .or_insert_with(|| Arc::from(line.service)),
                 ),
                 amounts: Amounts::default(),
-                lines: Vec::with_capacity(1),
+                lines: SmallVec::new(),
             }));
             findings.len() - 1
         });
