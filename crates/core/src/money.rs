@@ -167,30 +167,63 @@ impl Money {
 impl fmt::Display for Money {
     /// `1,212.50 USD`: rounded to the cent for people; the exact amount stays in `amount`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}", self.grouped(), self.currency)
+        write_grouped_cents(self.amount, f)?;
+        write!(f, " {}", self.currency)
     }
 }
 
 /// `amount` rounded half away from zero to the cent, two decimals, a comma every three digits
 /// of the whole part: `-1,234.50`, `0.00`, `278,835.64`. The one way money is shown to people.
 pub fn grouped_cents(amount: Decimal) -> String {
+    let mut out = String::new();
+    let _ = write_grouped_cents(amount, &mut out);
+    out
+}
+
+/// [`grouped_cents`] written to `out`, no string made on the way: a report of a million lines
+/// shows a million amounts.
+fn write_grouped_cents(amount: Decimal, out: &mut impl fmt::Write) -> fmt::Result {
     let mut rounded = amount.round_dp_with_strategy(2, RoundingStrategy::MidpointAwayFromZero);
     rounded.rescale(2);
-    let plain = rounded.abs().to_string();
-    let (whole, cents) = plain.split_once('.').unwrap_or((plain.as_str(), "00"));
-    let mut out = String::with_capacity(plain.len() + whole.len() / 3 + 1);
     if rounded.is_sign_negative() && !rounded.is_zero() {
-        out.push('-');
+        out.write_char('-')?;
     }
-    for (i, digit) in whole.chars().enumerate() {
-        if i > 0 && (whole.len() - i).is_multiple_of(3) {
-            out.push(',');
+    if rounded.scale() != 2 {
+        // Too large for two decimals: the scale it kept, its digits as printed.
+        let plain = rounded.abs().to_string();
+        let (whole, cents) = plain.split_once('.').unwrap_or((plain.as_str(), "00"));
+        write_grouped(whole.as_bytes(), out)?;
+        return write!(out, ".{cents}");
+    }
+    let cents = rounded.mantissa().unsigned_abs();
+    let mut buf = [0u8; 40];
+    write_grouped(digits(cents / 100, &mut buf), out)?;
+    write!(out, ".{:02}", cents % 100)
+}
+
+/// The decimal digits of `n`, most significant first, written at the end of `buf`.
+fn digits(mut n: u128, buf: &mut [u8; 40]) -> &[u8] {
+    let mut at = buf.len();
+    while let Some(i) = at.checked_sub(1) {
+        at = i;
+        buf[i] = b'0' + u8::try_from(n % 10).unwrap_or(0);
+        n /= 10;
+        if n == 0 {
+            break;
         }
-        out.push(digit);
     }
-    out.push('.');
-    out.push_str(cents);
-    out
+    &buf[at..]
+}
+
+/// The digits `whole` with a comma every three from the right.
+fn write_grouped(whole: &[u8], out: &mut impl fmt::Write) -> fmt::Result {
+    for (i, &d) in whole.iter().enumerate() {
+        if i > 0 && (whole.len() - i).is_multiple_of(3) {
+            out.write_char(',')?;
+        }
+        out.write_char(char::from(d))?;
+    }
+    Ok(())
 }
 
 impl fmt::Debug for Money {
@@ -227,6 +260,57 @@ impl Rate {
 mod tests {
     use super::*;
     use rust_decimal::dec;
+
+    #[test]
+    fn grouped_cents_are_the_rounded_amounts_digits_grouped() {
+        // What the amount's own printing gives, grouped.
+        let by_text = |amount: Decimal| {
+            let mut rounded =
+                amount.round_dp_with_strategy(2, RoundingStrategy::MidpointAwayFromZero);
+            rounded.rescale(2);
+            let plain = rounded.abs().to_string();
+            let (whole, cents) = plain.split_once('.').unwrap_or((plain.as_str(), "00"));
+            let sign = if rounded.is_sign_negative() && !rounded.is_zero() {
+                "-"
+            } else {
+                ""
+            };
+            let mut grouped = String::new();
+            for (i, c) in whole.chars().enumerate() {
+                if i > 0 && (whole.len() - i).is_multiple_of(3) {
+                    grouped.push(',');
+                }
+                grouped.push(c);
+            }
+            format!("{sign}{grouped}.{cents}")
+        };
+        let mut n: i128 = 1;
+        for scale in 0..=6 {
+            for _ in 0..40 {
+                for amount in [
+                    Decimal::from_i128_with_scale(n, scale),
+                    Decimal::from_i128_with_scale(-n, scale),
+                ] {
+                    assert_eq!(grouped_cents(amount), by_text(amount), "{amount}");
+                    let money = Money::new(amount, Currency::CNY);
+                    assert_eq!(money.to_string(), format!("{} CNY", by_text(amount)));
+                }
+                n = n * 7 + 3;
+                if n > 10_i128.pow(27) {
+                    n = 5;
+                }
+            }
+        }
+        for amount in [
+            Decimal::MAX,
+            Decimal::MIN,
+            dec!(0.005),
+            dec!(-0.005),
+            dec!(999999.995),
+        ] {
+            assert_eq!(grouped_cents(amount), by_text(amount), "{amount}");
+        }
+    }
 
     #[test]
     fn grouped_cents_separate_thousands_and_keep_two_decimals() {

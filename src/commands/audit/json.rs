@@ -176,7 +176,7 @@ fn finding(f: &Finding, places: &Places) -> Value {
     };
     if let Value::Object(map) = &mut v {
         map.insert("kind".into(), json!(f.kind().name()));
-        map.insert("amounts".into(), amounts(&f.amounts()));
+        map.insert("amounts".into(), amounts(&f.amounts_ref()));
         let named: Vec<Value> = f
             .lines()
             .iter()

@@ -5,6 +5,7 @@
 //! bill or a flag that cannot be read.
 
 mod evidence;
+mod in_order;
 mod json;
 mod read;
 mod text;
@@ -94,7 +95,11 @@ pub fn run(cli: &Cli, args: &AuditArgs) -> CommandResult {
     {
         emit(&format!("evidence written to {}", dir.display()));
     }
-    Ok(exit_code(&report))
+    let code = exit_code(&report);
+    // Let go with the process, which ends here: freeing a million findings and the bill's
+    // fold one allocation at a time would add a tenth of a second to a large audit.
+    std::mem::forget((report, charges));
+    Ok(code)
 }
 
 /// 0 when the bill and the ledger agree, [`EXIT_FOUND`] otherwise.

@@ -4,16 +4,16 @@
 //! into what matching needs ([`Charges`]), and what comes out of the file is bounded
 //! ([`Bounds`]) so a small gzip that expands to gigabytes is refused as it expands, not after.
 
-use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
-use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::sync_channel;
 
 use flate2::bufread::MultiGzDecoder;
-use gpumeter_core::audit::{BillLine, Charges, each_line};
+use gpumeter_core::audit::{BillLine, Charges, each_line_read_ahead};
 
 use super::super::Failure;
 
@@ -44,9 +44,9 @@ pub const BOUNDS: Bounds = Bounds {
 const BATCH: usize = 1024;
 
 /// Every line of every file in `paths`, in the order given, folded. Each file is read (and
-/// gunzipped) and its rows made lines on a thread of its own while this one folds them: the
-/// two take about as long, and a bill of a million lines is read in little more than half
-/// the time. At most a few batches wait between them, and the folded batches go back to the
+/// gunzipped) and split into records on one thread, its records made lines on another (see
+/// [`each_line_read_ahead`]), while this one folds them: the reading spreads over the cores
+/// instead of waiting on one. At most a few batches wait between them, and the folded batches go back to the
 /// reading thread to be let go there, where their strings were made (freeing another
 /// thread's allocations is slower, and theirs are reused for the next lines).
 pub fn bills(paths: &[std::path::PathBuf]) -> Result<Charges, Failure> {
@@ -113,7 +113,7 @@ pub fn lines_at(
 pub fn each(path: &Path, bounds: Bounds, take: impl FnMut(BillLine)) -> Result<(), Failure> {
     let name = path.display().to_string();
     let source = open(path, bounds).map_err(|e| Failure::bad_input(format!("{name}: {e}")))?;
-    each_line(&name, source, take).map_err(|e| Failure::bad_input(e.to_string()))
+    each_line_read_ahead(&name, source, take).map_err(|e| Failure::bad_input(e.to_string()))
 }
 
 /// Why a bill file could not be opened.
@@ -126,7 +126,7 @@ enum Unopened {
 }
 
 /// The file's bytes as a stream, decompressed when it is gzip, bounded by `bounds`.
-fn open(path: &Path, bounds: Bounds) -> Result<Bounded<Box<dyn Read>>, Unopened> {
+fn open(path: &Path, bounds: Bounds) -> Result<Bounded<Box<dyn Read + Send>>, Unopened> {
     if !std::fs::metadata(path)?.is_file() {
         return Err(Unopened::NotAFile);
     }
@@ -135,10 +135,10 @@ fn open(path: &Path, bounds: Bounds) -> Result<Bounded<Box<dyn Read>>, Unopened>
     if !head.starts_with(&GZIP_MAGIC) {
         return Ok(Bounded::new(Box::new(raw), bounds, None));
     }
-    let packed = Rc::new(Cell::new(0));
+    let packed = Arc::new(AtomicU64::new(0));
     let counted = BufReader::new(Counted {
         inner: raw,
-        read: Rc::clone(&packed),
+        read: Arc::clone(&packed),
     });
     let gunzip = Gunzip(MultiGzDecoder::new(counted));
     Ok(Bounded::new(Box::new(gunzip), bounds, Some(packed)))
@@ -162,13 +162,13 @@ impl<R: BufRead> Read for Gunzip<R> {
 /// A reader that counts the bytes taken from it.
 struct Counted<R> {
     inner: R,
-    read: Rc<Cell<u64>>,
+    read: Arc<AtomicU64>,
 }
 
 impl<R: Read> Read for Counted<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
-        self.read.set(self.read.get() + n as u64);
+        self.read.fetch_add(n as u64, Ordering::Relaxed);
         Ok(n)
     }
 }
@@ -180,11 +180,11 @@ pub struct Bounded<R> {
     bounds: Bounds,
     out: u64,
     /// The compressed bytes read so far, for a gzip file.
-    packed: Option<Rc<Cell<u64>>>,
+    packed: Option<Arc<AtomicU64>>,
 }
 
 impl<R: Read> Bounded<R> {
-    pub fn new(inner: R, bounds: Bounds, packed: Option<Rc<Cell<u64>>>) -> Bounded<R> {
+    pub fn new(inner: R, bounds: Bounds, packed: Option<Arc<AtomicU64>>) -> Bounded<R> {
         Bounded {
             inner,
             bounds,
@@ -200,7 +200,7 @@ impl<R: Read> Bounded<R> {
                 size(self.bounds.total)
             ));
         }
-        let packed = self.packed.as_ref()?.get().max(1);
+        let packed = self.packed.as_ref()?.load(Ordering::Relaxed).max(1);
         (self.out > self.bounds.ratio_after && self.out / packed >= self.bounds.ratio).then(|| {
             format!(
                 "expands {}:1 past the first {} (a bill gzips to 10-30:1, the bound is \

@@ -14,6 +14,8 @@ use gpumeter_core::text::one_line_cow;
 use gpumeter_core::zone::full_label;
 use jiff::tz::TimeZone;
 
+use super::in_order::each_in_order;
+
 /// The longest a bill's text is shown.
 const CHARS: usize = 80;
 
@@ -100,9 +102,8 @@ pub fn write(
     )?;
     for (kind, total) in report.totals() {
         writeln!(out, "\n{}", heading(kind))?;
-        for f in report.of(kind) {
-            describe(f, &places, tz, out)?;
-        }
+        let found: Vec<&Finding> = report.of(kind).collect();
+        each_in_order(&found, |f, buf| describe(f, &places, tz, buf), out)?;
         writeln!(out, "  total: {}", money(&total))?;
     }
     if report.agrees() {

@@ -1,6 +1,8 @@
 //! One line of a provider's bill, whatever format it came in: what was charged, for which
 //! resource, when, in which region, and what kind of charge it is.
 
+use std::sync::Arc;
+
 use jiff::Timestamp;
 use rust_decimal::Decimal;
 use serde::Serialize;
@@ -24,8 +26,8 @@ pub enum BillFormat {
 /// Where a line came from, for the evidence and for errors.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LineSource {
-    /// The file's name as the user gave it.
-    pub file: String,
+    /// The file's name as the user gave it, shared by the file's lines.
+    pub file: Arc<str>,
     /// 1-based line number in the file (the header is line 1).
     pub line: u64,
 }

@@ -118,12 +118,20 @@ impl Charges {
         wanted.sort_unstable();
         wanted.dedup();
         let mut lines = vec![(u32::MAX, 0); wanted.len()];
+        // Lines mostly come in the bill's order: the place after the last found is tried
+        // before a search.
+        let mut next = 0;
         for run in &self.runs {
             for (index, line) in run.places() {
-                if let Ok(at) = wanted.binary_search(&index)
+                let at = match wanted.get(next) {
+                    Some(&w) if w == index => Ok(next),
+                    _ => wanted.binary_search(&index),
+                };
+                if let Ok(at) = at
                     && let Some(slot) = lines.get_mut(at)
                 {
                     *slot = (run.attrs.file, line);
+                    next = at + 1;
                 }
             }
         }

@@ -99,7 +99,7 @@ fn the_lines_read_back_from_the_runs_are_the_lines_read() {
     let places = charges.locate(&(0..back.len()).collect::<Vec<_>>());
     for (n, (c, l)) in back.iter().zip(&expected).enumerate() {
         assert_eq!(c.index, n);
-        assert_eq!(places.get(n), Some((l.source.file.as_str(), l.source.line)));
+        assert_eq!(places.get(n), Some((&*l.source.file, l.source.line)));
         assert_eq!((c.start, c.end), (l.start, l.end), "line {n}");
         assert_eq!(c.resource, l.resource_id.as_deref());
         assert_eq!(c.billed, l.billed);
@@ -109,4 +109,13 @@ fn the_lines_read_back_from_the_runs_are_the_lines_read() {
     }
     assert!(charges.runs() < back.len(), "{} runs", charges.runs());
     assert_eq!(back[0].quantity, Some(Decimal::ONE));
+    // Some of the lines, asked in no order: those and no others are found.
+    let some: Vec<usize> = (0..back.len()).rev().step_by(3).collect();
+    let picked = charges.locate(&some);
+    for (n, l) in expected.iter().enumerate() {
+        let want = some
+            .contains(&n)
+            .then_some((&*l.source.file, l.source.line));
+        assert_eq!(picked.get(n), want, "line {n}");
+    }
 }

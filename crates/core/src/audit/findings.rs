@@ -2,18 +2,21 @@
 //! per currency ([`Amounts`]) and never mixed; an amount the bill does not give is left out,
 //! never shown as zero.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use jiff::Timestamp;
 use rust_decimal::Decimal;
+use smallvec::SmallVec;
 
 use super::bill::TransferScope;
 use crate::meter::ResourceKind;
 use crate::money::{Currency, Money};
 
-/// Amounts in one or more currencies, one entry per currency, sorted by currency.
+/// Amounts in one or more currencies, one entry per currency, sorted by currency; the one
+/// nearly every finding has is held in place.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Amounts(pub Vec<Money>);
+pub struct Amounts(pub SmallVec<[Money; 1]>);
 
 impl Amounts {
     /// Adds `money` to the entry of its currency.
@@ -21,11 +24,6 @@ impl Amounts {
         if let Some(m) = self.0.iter_mut().find(|m| m.currency == money.currency) {
             m.amount += money.amount;
         } else {
-            // Nearly every finding is in one currency: room for one, not the four a first
-            // push makes.
-            if self.0.is_empty() {
-                self.0.reserve_exact(1);
-            }
             self.0.push(money);
             self.0.sort_by_key(|m| m.currency);
         }
@@ -193,7 +191,8 @@ pub struct Unexplained {
     /// a few services.
     pub service: Arc<str>,
     pub amounts: Amounts,
-    pub lines: Vec<usize>,
+    /// Nearly always one, held in place.
+    pub lines: SmallVec<[usize; 1]>,
 }
 
 /// One place the bill and the ledger differ. The kinds a bill has a few of are boxed: a bill
@@ -245,18 +244,24 @@ impl Finding {
     /// What the finding amounts to: the charges, or for a mismatch its difference (the
     /// bill's compute where the meter has no figure).
     pub fn amounts(&self) -> Amounts {
+        self.amounts_ref().into_owned()
+    }
+
+    /// [`Finding::amounts`], borrowed where the finding holds them: the totals of a million
+    /// findings copy none.
+    pub fn amounts_ref(&self) -> Cow<'_, Amounts> {
         match self {
-            Finding::Leftover(f) => f.amounts.clone(),
-            Finding::Transfer(f) => f.amounts.clone(),
-            Finding::Overlap(f) => f.amounts.clone(),
-            Finding::Unexplained(f) => f.amounts.clone(),
-            Finding::Mismatch(f) => Amounts(
+            Finding::Leftover(f) => Cow::Borrowed(&f.amounts),
+            Finding::Transfer(f) => Cow::Borrowed(&f.amounts),
+            Finding::Overlap(f) => Cow::Borrowed(&f.amounts),
+            Finding::Unexplained(f) => Cow::Borrowed(&f.amounts),
+            Finding::Mismatch(f) => Cow::Owned(Amounts(
                 f.difference
                     .or(f.billed)
                     .or(f.metered.map(|m| Money::new(-m.amount, m.currency)))
                     .into_iter()
                     .collect(),
-            ),
+            )),
         }
     }
 
@@ -280,5 +285,52 @@ impl Finding {
             Finding::Mismatch(f) => vec![f.instance.as_str()],
             Finding::Unexplained(_) => Vec::new(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::borrow::Cow;
+    use std::sync::Arc;
+
+    use rust_decimal::Decimal;
+    use smallvec::smallvec;
+
+    use super::{Amounts, Cause, Finding, Mismatch, Unexplained};
+    use crate::money::{Currency, Money};
+
+    #[test]
+    fn one_currency_is_held_in_place_and_each_is_summed_apart() {
+        let money = |n: i64, c: Currency| Money::new(Decimal::from(n), c);
+        let mut a = Amounts::default();
+        a.add(money(1, Currency::USD));
+        a.add(money(2, Currency::USD));
+        assert!(!a.0.spilled());
+        a.add(money(5, Currency::CNY));
+        assert_eq!(a.get(Currency::USD), Some(money(3, Currency::USD)));
+        assert_eq!(a.get(Currency::CNY), Some(money(5, Currency::CNY)));
+        assert_eq!(a.0.len(), 2);
+    }
+
+    #[test]
+    fn amounts_are_borrowed_where_held_and_made_for_a_mismatch() {
+        let usd = |n: i64| Money::new(Decimal::from(n), Currency::USD);
+        let held = Finding::Unexplained(Unexplained {
+            resource: None,
+            service: Arc::from("EC2"),
+            amounts: Amounts(smallvec![usd(3)]),
+            lines: smallvec![0],
+        });
+        assert!(matches!(held.amounts_ref(), Cow::Borrowed(a) if *a == held.amounts()));
+        assert_eq!(held.amounts(), Amounts(smallvec![usd(3)]));
+        let made = Finding::Mismatch(Box::new(Mismatch {
+            instance: "i-1".into(),
+            billed: None,
+            metered: Some(usd(2)),
+            difference: None,
+            cause: Cause::NotOnBill,
+            lines: Vec::new(),
+        }));
+        assert_eq!(made.amounts_ref().into_owned(), Amounts(smallvec![usd(-2)]));
     }
 }

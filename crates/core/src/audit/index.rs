@@ -21,8 +21,21 @@ pub(super) struct Index<'a> {
     by_resource: HashMap<&'a str, Vec<usize>>,
     /// The ledger's instances by id (the first, where one repeats).
     instances: HashMap<&'a str, &'a LedgerInstance>,
-    /// Every id the ledger holds, instance or resource.
-    known: HashSet<&'a str>,
+}
+
+/// Every id the ledger holds, instance or resource.
+pub(super) fn known(ledger: &AuditLedger) -> HashSet<&str> {
+    let mut known = HashSet::new();
+    for id in ledger
+        .instances
+        .iter()
+        .map(|i| &i.id)
+        .chain(ledger.resources.iter().map(|r| &r.id))
+    {
+        step();
+        known.insert(id.as_str());
+    }
+    known
 }
 
 impl<'a> Index<'a> {
@@ -32,16 +45,11 @@ impl<'a> Index<'a> {
         ledger: &'a AuditLedger,
     ) -> Index<'a> {
         let mut instances = HashMap::new();
-        let mut known = HashSet::new();
         for inst in &ledger.instances {
             step();
             instances.entry(inst.id.as_str()).or_insert(inst);
-            known.insert(inst.id.as_str());
         }
-        for r in &ledger.resources {
-            step();
-            known.insert(r.id.as_str());
-        }
+        let known = known(ledger);
         // Only what the ledger holds is looked up by id; the rest is unexplained, read once.
         let mut by_resource: HashMap<&str, Vec<usize>> = HashMap::new();
         for (run, id) in charges.resources() {
@@ -55,7 +63,6 @@ impl<'a> Index<'a> {
             span,
             by_resource,
             instances,
-            known,
         }
     }
 
@@ -82,11 +89,6 @@ impl<'a> Index<'a> {
     pub fn instance(&self, id: &str) -> Option<&'a LedgerInstance> {
         self.instances.get(id).copied()
     }
-
-    /// Whether the ledger holds `id`, as an instance or a resource.
-    pub fn knows(&self, id: &str) -> bool {
-        self.known.contains(id)
-    }
 }
 
 #[cfg(test)]
@@ -99,6 +101,23 @@ thread_local! {
 pub(super) fn step() {
     #[cfg(test)]
     STEPS.with(|s| s.set(s.get() + 1));
+}
+
+/// What `f` returns, with the turns its loops took (0 outside tests): for work on a thread
+/// of its own, its turns then given to [`add_steps`] on the thread that waited for it.
+pub(super) fn tallied<T>(f: impl FnOnce() -> T) -> (T, u64) {
+    #[cfg(test)]
+    return counting(f);
+    #[cfg(not(test))]
+    (f(), 0)
+}
+
+/// Turns taken on another thread, counted as this thread's.
+pub(super) fn add_steps(n: u64) {
+    #[cfg(test)]
+    STEPS.with(|s| s.set(s.get() + n));
+    #[cfg(not(test))]
+    let _ = n;
 }
 
 /// What `f` returns, with the turns its loops took on this thread.

@@ -135,3 +135,20 @@ fn eighty_thousand_distinct_resources_take_about_eight_times_the_work_of_ten_tho
         "10k lines: {small} steps, 80k lines: {large} steps"
     );
 }
+
+#[test]
+fn turns_taken_on_another_thread_count_as_the_waiting_threads() {
+    let ((), steps) = counting(|| {
+        let (three, taken) = std::thread::spawn(|| {
+            super::tallied(|| {
+                (0..3).for_each(|_| super::step());
+                3
+            })
+        })
+        .join()
+        .unwrap();
+        assert_eq!(three, 3);
+        super::add_steps(taken);
+    });
+    assert_eq!(steps, 3);
+}

@@ -4,15 +4,16 @@
 
 use std::sync::Arc;
 
-use hashbrown::HashMap;
+use hashbrown::{HashMap, HashSet};
 
 use jiff::Timestamp;
 use rust_decimal::Decimal;
+use smallvec::SmallVec;
 
 use super::bill::{BillLine, ChargeKind, TransferScope};
 use super::charges::{Charge, Charges};
 use super::findings::{Amounts, Finding, Transfer, Unexplained};
-use super::index::{Index, step};
+use super::index::{Index, add_steps, known, step, tallied};
 use super::ledger::{AuditLedger, LedgerInstance};
 use super::report::{AuditReport, Tolerance};
 use super::{compute, leftovers};
@@ -31,7 +32,10 @@ pub fn audit(
 }
 
 /// Matches the bill folded into `charges` against `ledger` over `span` (`[since, until)`),
-/// holding the bill to `tolerance` where it is compared with the meter.
+/// holding the bill to `tolerance` where it is compared with the meter. The passes over every
+/// line are shared between two threads: the sum, the index of the lines by resource and the
+/// findings that read it on one, the unexplained lines (as many as the lines, at worst) on
+/// the other.
 pub fn audit_charges(
     charges: &Charges,
     ledger: &AuditLedger,
@@ -39,22 +43,29 @@ pub fn audit_charges(
     tolerance: Tolerance,
 ) -> AuditReport {
     let (since, until) = span;
-    let mut billed = Amounts::default();
-    let mut lines_in_span = 0;
-    for line in charges.iter() {
-        step();
-        if let Some(m) = pro_rata(&line, since, until) {
-            lines_in_span += 1;
-            billed.add(m);
-        }
-    }
-    let index = Index::new(charges, span, ledger);
-    let mut findings = Vec::new();
-    findings.extend(leftovers::find(&index, ledger, span));
-    findings.extend(transfers(charges, ledger, span));
-    findings.extend(compute::overlaps(&index, ledger, span));
-    findings.extend(compute::mismatches(&index, ledger, span, tolerance));
-    unexplained(charges, &index, span, &mut findings);
+    let (findings, (billed, lines_in_span)) = std::thread::scope(|scope| {
+        let theirs = scope.spawn(|| {
+            tallied(|| {
+                let billed = billed(charges, span);
+                let index = Index::new(charges, span, ledger);
+                let few = [
+                    leftovers::find(&index, ledger, span),
+                    transfers(charges, ledger, span),
+                    compute::overlaps(&index, ledger, span),
+                    compute::mismatches(&index, ledger, span, tolerance),
+                ];
+                (billed, few)
+            })
+        });
+        let mut unexplained = unexplained(charges, &known(ledger), span);
+        let ((billed, few), steps) = theirs
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        add_steps(steps);
+        // The few go before the many, which are not moved to another list.
+        unexplained.splice(0..0, few.into_iter().flatten());
+        (unexplained, billed)
+    });
     AuditReport {
         since,
         until,
@@ -66,6 +77,20 @@ pub fn audit_charges(
     }
 }
 
+/// What the lines bill within `span`, pro rata, and how many bill anything there.
+fn billed(charges: &Charges, (since, until): (Timestamp, Timestamp)) -> (Amounts, usize) {
+    let mut billed = Amounts::default();
+    let mut lines_in_span = 0;
+    for line in charges.iter() {
+        step();
+        if let Some(m) = pro_rata(&line, since, until) {
+            lines_in_span += 1;
+            billed.add(m);
+        }
+    }
+    (billed, lines_in_span)
+}
+
 /// The share of `line`'s charge period that falls in `[from, to)`, as a fraction; `None` when
 /// none does. A line with no length counts whole when it starts inside.
 pub(super) fn share(line: &Charge, from: Timestamp, to: Timestamp) -> Option<Decimal> {
@@ -73,6 +98,10 @@ pub(super) fn share(line: &Charge, from: Timestamp, to: Timestamp) -> Option<Dec
     let (from, to) = (from.as_second(), to.as_second());
     if end <= start {
         return (from <= start && start < to).then_some(Decimal::ONE);
+    }
+    // Nearly every line lies wholly inside: its length over itself, without dividing.
+    if from <= start && end <= to {
+        return Some(Decimal::ONE);
     }
     let inside = end.min(to) - start.max(from);
     (inside > 0).then(|| Decimal::from(inside) / Decimal::from(end - start))
@@ -196,13 +225,11 @@ fn transfers(
 /// transfers between regions, which have a finding of their own.
 fn unexplained(
     charges: &Charges,
-    index: &Index,
+    known: &HashSet<&str>,
     (since, until): (Timestamp, Timestamp),
-    findings: &mut Vec<Finding>,
-) {
-    // Built in place at the end of `findings`: with a resource to every line, these are as
-    // many as the lines, and a second list of them would hold them twice.
-    let base = findings.len();
+) -> Vec<Finding> {
+    // With a resource to every line, these are as many as the lines.
+    let mut findings = Vec::new();
     // By resource and service, their numbers in one key.
     let mut groups: HashMap<u64, usize> = HashMap::new();
     let mut services: HashMap<u32, Arc<str>> = HashMap::new();
@@ -218,7 +245,7 @@ fn unexplained(
         if between || account || line.billed.amount.is_sign_negative() {
             continue;
         }
-        if line.resource.is_some_and(|id| index.knows(id)) {
+        if line.resource.is_some_and(|id| known.contains(id)) {
             continue;
         }
         let Some(amount) = pro_rata(&line, since, until) else {
@@ -235,7 +262,7 @@ fn unexplained(
                         .or_insert_with(|| Arc::from(line.service)),
                 ),
                 amounts: Amounts::default(),
-                lines: Vec::with_capacity(1),
+                lines: SmallVec::new(),
             }));
             findings.len() - 1
         });
@@ -245,17 +272,59 @@ fn unexplained(
         }
     }
     drop((groups, services));
-    let mut n = 0;
-    findings.retain(|f| {
-        n += 1;
-        n <= base || !matches!(f, Finding::Unexplained(u) if u.amounts.0.iter().all(Money::is_zero))
-    });
-    let ours = findings.get_mut(base..).unwrap_or_default();
-    for f in ours.iter_mut() {
+    findings.retain(
+        |f| !matches!(f, Finding::Unexplained(u) if u.amounts.0.iter().all(Money::is_zero)),
+    );
+    for f in &mut findings {
         if let Finding::Unexplained(u) = f {
             u.lines.sort_unstable();
         }
     }
     // In the order of their first lines, as a reading in the bill's order meets them.
-    ours.sort_unstable_by_key(|f| f.lines().first().copied());
+    findings.sort_unstable_by_key(|f| f.lines().first().copied());
+    findings
+}
+
+#[cfg(test)]
+mod tests {
+    use jiff::{SignedDuration, Timestamp};
+    use rust_decimal::Decimal;
+
+    use super::share;
+    use crate::audit::{ChargeKind, charges::Charge};
+    use crate::money::{Currency, Money};
+
+    fn hour(h: i64) -> Timestamp {
+        Timestamp::UNIX_EPOCH + SignedDuration::from_hours(h)
+    }
+
+    fn line(from: i64, to: i64) -> Charge<'static> {
+        Charge {
+            index: 0,
+            resource: None,
+            service: "",
+            kind: ChargeKind::Other,
+            region: None,
+            to_region: None,
+            unit: None,
+            start: hour(from),
+            end: hour(to),
+            quantity: None,
+            billed: Money::new(Decimal::ONE, Currency::USD),
+            keys: (None, 1),
+        }
+    }
+
+    /// A line wholly inside is the share its length over itself gives, to the scale: a
+    /// quantity times it prints as before.
+    #[test]
+    fn a_whole_line_is_the_share_of_its_length_over_itself() {
+        let whole = share(&line(2, 5), hour(0), hour(9)).unwrap();
+        let divided = Decimal::from(3 * 3600) / Decimal::from(3 * 3600);
+        assert_eq!((whole, whole.scale()), (divided, divided.scale()));
+        assert_eq!(share(&line(0, 9), hour(0), hour(9)), Some(Decimal::ONE));
+        let part = share(&line(2, 6), hour(4), hour(9)).unwrap();
+        assert_eq!(part, Decimal::new(5, 1));
+        assert_eq!(share(&line(9, 10), hour(0), hour(9)), None);
+    }
 }

@@ -16,7 +16,7 @@ pub mod matching;
 pub mod report;
 
 pub use bill::{BillFormat, BillLine, ChargeKind, LineSource, TransferScope};
-pub use bills::{BillError, each_line, read_bill, read_bill_from};
+pub use bills::{BillError, each_line, each_line_read_ahead, read_bill, read_bill_from};
 pub use charges::{Charge, Charges, Places};
 pub use findings::{
     Amounts, Cause, Finding, FindingKind, Leftover, LeftoverWhy, Mismatch, OverlapCharge, Transfer,

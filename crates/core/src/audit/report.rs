@@ -85,7 +85,7 @@ impl AuditReport {
                 out.push((kind, Amounts::default()));
                 out.len() - 1
             };
-            out[i].1.add_all(&f.amounts());
+            out[i].1.add_all(&f.amounts_ref());
         }
         out.sort_by_key(|(k, _)| *k);
         out
@@ -101,7 +101,7 @@ impl AuditReport {
             if matches!(f, Finding::Leftover(l) if !l.ended) {
                 continue;
             }
-            for m in f.amounts().0 {
+            for &m in &f.amounts_ref().0 {
                 if f.kind() != FindingKind::Mismatch
                     || m.amount.is_sign_positive() && !m.amount.is_zero()
                 {

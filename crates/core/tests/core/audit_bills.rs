@@ -257,3 +257,24 @@ fn tencent_reads_every_component_line() {
     assert_eq!(first.start, "2026-11-24T02:00:00Z".parse().unwrap());
     assert_eq!(first.end, "2026-11-24T03:00:00Z".parse().unwrap());
 }
+
+#[test]
+fn the_lines_of_a_file_share_its_name() {
+    for (name, bill) in [
+        ("a.csv", FOCUS),
+        ("b.csv", CUR),
+        ("c.csv", ALIBABA),
+        ("d.csv", TENCENT),
+    ] {
+        let lines = read_bill(name, bill).unwrap();
+        assert!(lines.len() > 1, "{name}");
+        assert_eq!(&*lines[0].source.file, name);
+        let first = &lines[0].source.file;
+        assert!(
+            lines
+                .iter()
+                .all(|l| std::sync::Arc::ptr_eq(&l.source.file, first)),
+            "{name}"
+        );
+    }
+}

@@ -142,3 +142,23 @@ proptest! {
         let _ = read_bill("p.csv", text.as_bytes());
     }
 }
+
+#[test]
+fn a_row_with_more_fields_than_the_header_names_the_first_filled_one_past_it() {
+    let width = CUR.lines().next().unwrap().split(',').count();
+    let mut lines: Vec<String> = CUR.lines().map(String::from).collect();
+    lines[2].push_str(",,  ,x,y");
+    let e = read_bill("nov.csv", lines.join("\n").as_bytes()).unwrap_err();
+    assert_eq!((e.line, e.column), (3, (width + 3).to_string()));
+    assert_eq!(
+        e.message,
+        format!(
+            "expected at most {width} fields, as many as the header has, found {}",
+            width + 4
+        )
+    );
+    // Empty fields past the header's are no error.
+    let cut = lines[2].len() - ",x,y".len();
+    lines[2].truncate(cut);
+    assert!(read_bill("nov.csv", lines.join("\n").as_bytes()).is_ok());
+}

@@ -270,7 +270,7 @@ fn a_line_for_a_resource_the_ledger_never_saw_is_unexplained_but_tax_and_credits
     };
     assert_eq!(u.resource.as_deref(), Some("i-0stranger"));
     assert_eq!(u.amounts.get(Currency::USD), Some(stranger.billed));
-    assert_eq!(u.lines, vec![0]);
+    assert_eq!(u.lines.as_slice(), [0]);
     assert_eq!(report.lines_in_span, 3);
 }
 

@@ -74,7 +74,7 @@ pub(super) fn read(row: &Row) -> Result<BillLine, BillError> {
         .or_else(|| aws.and_then(|u| u.region).map(str::to_string));
     Ok(BillLine {
         source: LineSource {
-            file: row.table.file.to_string(),
+            file: row.table.line_file(),
             line: row.line,
         },
         format: BillFormat::Focus,

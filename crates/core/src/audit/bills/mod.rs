@@ -8,11 +8,13 @@
 //! the rows that are no charge: a repeat of the header, and the total row the Chinese
 //! consoles add at the end (first field `合计`, `总计`, `小计`, `总额` or `Total`).
 
+mod ahead;
 mod alibaba;
 mod aws_cur;
 mod aws_usage;
 mod focus;
 mod regions;
+mod rows;
 mod stream;
 mod table;
 mod tencent;
@@ -21,8 +23,9 @@ mod words;
 
 use jiff::Timestamp;
 
+pub use self::ahead::each_line_read_ahead;
+use self::rows::{CsvRows, Rows};
 pub use self::stream::MAX_RECORD_BYTES;
-use self::stream::Watched;
 use self::table::{Row, Table, expected};
 use super::{BillFormat, BillLine};
 use crate::money::Currency;
@@ -62,17 +65,20 @@ pub fn read_bill_from(file: &str, source: impl std::io::Read) -> Result<Vec<Bill
 pub fn each_line(
     file: &str,
     source: impl std::io::Read,
+    take: impl FnMut(BillLine),
+) -> Result<(), BillError> {
+    each_line_of(file, CsvRows::new(file, source)?, take)
+}
+
+/// [`each_line`] of the records `rows` gives.
+fn each_line_of(
+    file: &str,
+    mut rows: impl Rows,
     mut take: impl FnMut(BillLine),
 ) -> Result<(), BillError> {
-    let mut watched = Watched::new(source, MAX_RECORD_BYTES);
-    watched.skip_bom().map_err(|e| source_error(file, 1, &e))?;
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .from_reader(watched);
     let mut record = csv::StringRecord::new();
     let mut header = None;
-    while next(file, &mut reader, &mut record)? {
+    while rows.next(&mut record)? {
         if !is_note(&record) {
             header = Some((
                 line_of(&record),
@@ -102,7 +108,7 @@ pub fn each_line(
     let width = table.columns.len();
     // The last record read, with whether it was a row of charges and its width.
     let mut last: Option<(u64, Option<usize>)> = None;
-    while next(file, &mut reader, &mut record)? {
+    while rows.next(&mut record)? {
         let line = line_of(&record);
         if is_note(&record) || is_header_repeat(&table, &record) || chinese && is_total(&record) {
             // Empty fields split by commas are a row cut right after its first, when last.
@@ -111,11 +117,13 @@ pub fn each_line(
             continue;
         }
         last = Some((line, Some(record.len())));
-        if let Some(extra) = record.iter().skip(width).position(|f| !f.trim().is_empty()) {
+        // Only the fields past the header's are looked at: walking to them is a row's work.
+        let past = |i: &usize| record.get(*i).is_some_and(|f| !f.trim().is_empty());
+        if let Some(extra) = (width..record.len()).find(past) {
             return Err(BillError {
                 file: file.to_string(),
                 line,
-                column: (width + extra + 1).to_string(),
+                column: (extra + 1).to_string(),
                 message: format!(
                     "expected at most {width} fields, as many as the header has, found {}",
                     record.len()
@@ -132,7 +140,7 @@ pub fn each_line(
             // A short row that is the last is cut short, whatever its missing field lacks.
             Err(e) if record.len() < width => {
                 let fields = record.len();
-                if next(file, &mut reader, &mut record)? {
+                if rows.next(&mut record)? {
                     return Err(e);
                 }
                 return Err(cut_short(file, line, width, fields));
@@ -140,7 +148,7 @@ pub fn each_line(
             Err(e) => return Err(e),
         }
     }
-    if let Some((line, _)) = last.filter(|_| reader.get_ref().ends_inside_quotes()) {
+    if let Some((line, _)) = last.filter(|_| rows.ends_inside_quotes()) {
         return Err(BillError {
             file: file.to_string(),
             line,
@@ -169,32 +177,9 @@ fn cut_short(file: &str, line: u64, width: usize, fields: usize) -> BillError {
     }
 }
 
-/// Reads the next record into `record`: false at the end of the file.
-fn next<R: std::io::Read>(
-    file: &str,
-    reader: &mut csv::Reader<Watched<R>>,
-    record: &mut csv::StringRecord,
-) -> Result<bool, BillError> {
-    let more = reader
-        .read_record(record)
-        .map_err(|e| csv_error(file, reader.position().line(), &e))?;
-    reader.get_mut().row_done();
-    Ok(more)
-}
-
 /// The line a record starts on (1 is the first).
 fn line_of(record: &csv::StringRecord) -> u64 {
     record.position().map_or(1, csv::Position::line)
-}
-
-/// An error the source gave (a gzip stream cut short, a bound passed), on the line reached.
-fn source_error(file: &str, line: u64, e: &std::io::Error) -> BillError {
-    BillError {
-        file: file.to_string(),
-        line,
-        column: "1".into(),
-        message: one_line(&e.to_string(), 200),
-    }
 }
 
 type Check = fn(&Table, u64) -> Result<(), BillError>;
@@ -238,31 +223,6 @@ fn detect(table: &Table, line: u64) -> Result<BillFormat, BillError> {
                 seen.join(", ")
             ),
         })
-    }
-}
-
-/// The error of a file that is not CSV text, or whose source failed, at `reached` (the line
-/// the reader had reached) where the error does not say.
-fn csv_error(file: &str, reached: u64, e: &csv::Error) -> BillError {
-    let (line, message) = match e.kind() {
-        csv::ErrorKind::Utf8 { pos, err } => (
-            pos.as_ref().map_or(reached, csv::Position::line),
-            format!(
-                "expected UTF-8 text in field {}: save the export as CSV UTF-8",
-                err.field() + 1
-            ),
-        ),
-        csv::ErrorKind::Io(io) => return source_error(file, reached, io),
-        _ => (
-            e.position().map_or(reached, csv::Position::line),
-            format!("expected CSV text: {}", one_line(&e.to_string(), 120)),
-        ),
-    };
-    BillError {
-        file: file.to_string(),
-        line,
-        column: "1".into(),
-        message,
     }
 }
 

@@ -3,7 +3,8 @@
 //! naming the file, line and column of a value that cannot be read.
 
 use std::borrow::Cow;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
+use std::sync::Arc;
 
 use hashbrown::HashMap;
 use rust_decimal::Decimal;
@@ -32,12 +33,16 @@ const MAX_QUOTED: usize = 60;
 /// The header row of a bill: where each column is.
 pub(super) struct Table<'a> {
     pub file: &'a str,
+    /// The file's name once for all its lines (see [`Table::line_file`]).
+    shared: Arc<str>,
     /// The header's columns, trimmed, in order.
     pub columns: Vec<String>,
     index: HashMap<String, usize>,
     /// What [`Table::find`] found for each list of spellings asked, by the list's address
     /// (static, so never another list's): every row asks for the same dozen lists.
     found: RefCell<Vec<(Spellings, Option<Found>)>>,
+    /// The place in `found` after the list last asked.
+    next: Cell<usize>,
     /// The last time read in each time column, as text and as read: the rows of a bill
     /// share their hour a thousand at a time, and reading a time is most of a row's work.
     times: RefCell<Vec<LastTime>>,
@@ -59,18 +64,35 @@ impl<'a> Table<'a> {
         }
         Table {
             file,
+            shared: Arc::from(file),
             columns,
             index,
             found: RefCell::new(Vec::new()),
+            next: Cell::new(0),
             times: RefCell::new(Vec::new()),
         }
+    }
+
+    /// The file's name for a line read from it: one string shared by every line, not one
+    /// made for each.
+    pub fn line_file(&self) -> Arc<str> {
+        Arc::clone(&self.shared)
     }
 
     /// The first of `names` the header has, with its position.
     pub fn find(&self, names: &'static [&'static str]) -> Option<(&'static str, usize)> {
         let mut found = self.found.borrow_mut();
-        if let Some(&(_, at)) = found.iter().find(|(k, _)| std::ptr::eq(*k, names)) {
-            return at;
+        // Every row asks for the same lists in the same order: the one after the last asked
+        // is tried before the others.
+        let asked = |&(k, _): &(Spellings, Option<Found>)| std::ptr::eq(k, names);
+        let next = self.next.get();
+        let memo = match found.get(next) {
+            Some(entry) if asked(entry) => Some(next),
+            _ => found.iter().position(asked),
+        };
+        if let Some(at) = memo.and_then(|i| found.get(i).map(|&(_, at)| (i, at))) {
+            self.next.set(at.0 + 1);
+            return at.1;
         }
         let at = names
             .iter()
@@ -250,17 +272,50 @@ pub(super) fn expected(what: &str, value: &str) -> String {
 /// no currency symbols, units or thousands separators.
 pub(super) fn parse_decimal(value: &str) -> Option<Decimal> {
     let digits = value.strip_prefix('-').unwrap_or(value);
+    let allowed = |b: u8| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'-' | b'+');
     if digits.is_empty()
         || !digits.starts_with(|c: char| c.is_ascii_digit() || c == '.')
-        || !digits
-            .chars()
-            .all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '-' | '+'))
+        || !digits.bytes().all(allowed)
     {
         return None;
     }
-    if value.contains(['e', 'E']) {
+    if value.bytes().any(|b| matches!(b, b'e' | b'E')) {
         Decimal::from_scientific(value).ok()
     } else {
         value.parse().ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Table;
+
+    const A: &[&str] = &["a", "alpha"];
+    const B: &[&str] = &["b"];
+    const C: &[&str] = &["gamma", "c"];
+    const MISSING: &[&str] = &["z"];
+
+    /// The lists are found where the header has them whatever order they are asked in, the
+    /// same order each row or another.
+    #[test]
+    fn each_list_is_found_at_its_column_in_any_order_of_asking() {
+        let table = Table::new("t.csv", ["c", "b", "alpha"].map(String::from).to_vec());
+        let expected = |names: &[&str]| match names.first() {
+            Some(&"a") => Some(("alpha", 2)),
+            Some(&"b") => Some(("b", 1)),
+            Some(&"gamma") => Some(("c", 0)),
+            _ => None,
+        };
+        let orders: [&[&'static [&'static str]]; 4] = [
+            &[A, B, C, MISSING],
+            &[A, B, C, MISSING],
+            &[C, A, MISSING, B],
+            &[B, B, A],
+        ];
+        for order in orders {
+            for &names in order {
+                assert_eq!(table.find(names), expected(names), "{names:?}");
+            }
+        }
     }
 }

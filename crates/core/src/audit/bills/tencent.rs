@@ -91,7 +91,7 @@ pub(super) fn read(row: &Row) -> Result<BillLine, BillError> {
     let to_region = destination(kind, region.as_deref(), &usage, Regions::Tencent);
     Ok(BillLine {
         source: LineSource {
-            file: row.table.file.to_string(),
+            file: row.table.line_file(),
             line: row.line,
         },
         format: BillFormat::Tencent,
