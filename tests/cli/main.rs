@@ -41,6 +41,7 @@ mod nvml_serve;
 mod nvml_status;
 mod nvml_verify;
 mod panic_tmux;
+mod plan_chinese;
 mod pricing_cli;
 mod progress_tmux;
 mod readme_examples;

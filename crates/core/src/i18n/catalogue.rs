@@ -24,7 +24,7 @@ macro_rules! files {
     };
 }
 
-files!["cli", "cockpit", "commands", "errors", "screen"];
+files!["cli", "cockpit", "commands", "errors", "plan", "screen"];
 
 type Bundle = FluentBundle<FluentResource>;
 
