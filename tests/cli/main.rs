@@ -51,6 +51,7 @@ mod regional_price;
 mod report_focus;
 mod resources_tmux;
 mod serve_fleet_cli;
+mod setup_chinese;
 mod signals_tmux;
 mod status_balance;
 mod status_cli;

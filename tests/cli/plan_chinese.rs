@@ -10,16 +10,34 @@ use unicode_width::UnicodeWidthStr as _;
 
 use super::actions_cli::{Cloud, stderr, stdout};
 
-const C: &[(&str, &str)] = &[("LANG", "C"), ("LC_ALL", ""), ("LC_MESSAGES", "")];
-const CHINESE: &[(&str, &str)] = &[("LANG", "zh_CN.UTF-8"), ("LC_ALL", ""), ("LC_MESSAGES", "")];
+pub(super) const C: &[(&str, &str)] = &[("LANG", "C"), ("LC_ALL", ""), ("LC_MESSAGES", "")];
+pub(super) const CHINESE: &[(&str, &str)] =
+    &[("LANG", "zh_CN.UTF-8"), ("LC_ALL", ""), ("LC_MESSAGES", "")];
 
 /// Names, units and flags the Chinese text keeps as they are.
 const KEPT: &[&str] = &[
-    "gpu", "sku", "gib", "ip", "kwh", "usd", "cny", "from", "rate", "fx", "rates", "gpumeter",
-    "pricing", "list", "status",
+    "gpu",
+    "sku",
+    "gib",
+    "ip",
+    "kwh",
+    "usd",
+    "cny",
+    "from",
+    "rate",
+    "fx",
+    "rates",
+    "gpumeter",
+    "pricing",
+    "list",
+    "status",
+    "demo",
+    "aws",
+    "timedatectl",
+    "nvidia",
 ];
 
-fn ok(out: &Output) -> String {
+pub(super) fn ok(out: &Output) -> String {
     assert!(out.status.success(), "{}", stderr(out));
     stdout(out)
 }
@@ -33,11 +51,11 @@ fn tokens(text: &str) -> impl Iterator<Item = String> + '_ {
         .filter(|t| t.len() > 1 && t.chars().all(|c| c.is_ascii_alphabetic() || c == '-'))
 }
 
-/// The English words of the catalogue's messages whose ids start with one of `prefixes`,
-/// their arguments left out.
-fn vocabulary(prefixes: &[&str]) -> BTreeSet<String> {
-    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/i18n/en/plan.ftl");
-    let source = std::fs::read_to_string(file).unwrap();
+/// The English words of the messages of catalogue file `file` whose ids start with one of
+/// `prefixes`, their arguments left out.
+fn vocabulary(file: &str, prefixes: &[&str]) -> BTreeSet<String> {
+    let path = format!("{}/i18n/en/{file}.ftl", env!("CARGO_MANIFEST_DIR"));
+    let source = std::fs::read_to_string(path).unwrap();
     let mut words = BTreeSet::new();
     let mut taking = false;
     for line in source.lines() {
@@ -70,14 +88,15 @@ fn vocabulary(prefixes: &[&str]) -> BTreeSet<String> {
     words
 }
 
-/// Every English word of the commands' own text that the Chinese output still shows.
-fn english_left(chinese: &str, prefixes: &[&str]) -> Vec<String> {
-    let vocabulary = vocabulary(prefixes);
+/// Every English word of the commands' own text (the messages of `file` whose ids start with
+/// one of `prefixes`) that the Chinese output still shows.
+pub(super) fn english_left(chinese: &str, file: &str, prefixes: &[&str]) -> Vec<String> {
+    let vocabulary = vocabulary(file, prefixes);
     tokens(chinese).filter(|t| vocabulary.contains(t)).collect()
 }
 
 /// The display column where `needle` starts on `line`.
-fn column_of(line: &str, needle: &str) -> usize {
+pub(super) fn column_of(line: &str, needle: &str) -> usize {
     let at = line
         .find(needle)
         .unwrap_or_else(|| panic!("{needle:?} in {line:?}"));
@@ -120,7 +139,7 @@ fn estimate_in_chinese_lines_up_and_keeps_its_json() {
         assert!(chinese.contains(words), "{words} in {chinese}");
     }
     assert_eq!(
-        english_left(&chinese, &["estimate-"]),
+        english_left(&chinese, "plan", &["estimate-"]),
         Vec::<String>::new(),
         "{chinese}"
     );
@@ -166,7 +185,11 @@ fn compare_in_chinese_lines_up_and_keeps_its_json() {
         assert!(chinese.contains(words), "{words} in {chinese}");
     }
     assert_eq!(
-        english_left(&chinese, &["compare-", "estimate-mode", "estimate-col"]),
+        english_left(
+            &chinese,
+            "plan",
+            &["compare-", "estimate-mode", "estimate-col"]
+        ),
         Vec::<String>::new(),
         "{chinese}"
     );
@@ -225,7 +248,7 @@ fn pricing_in_chinese_lines_up_and_reads_as_before_in_english() {
         .collect::<Vec<_>>()
         .join("\n");
     assert_eq!(
-        english_left(&own, &["pricing-"]),
+        english_left(&own, "plan", &["pricing-"]),
         Vec::<String>::new(),
         "{own}"
     );
@@ -260,7 +283,7 @@ fn pricing_in_chinese_lines_up_and_reads_as_before_in_english() {
         "{list}"
     );
     assert_eq!(
-        english_left(&list, &["pricing-"]),
+        english_left(&list, "plan", &["pricing-"]),
         Vec::<String>::new(),
         "{list}"
     );
@@ -304,7 +327,7 @@ fn report_in_chinese_lines_up_and_keeps_its_json() {
         .collect::<Vec<_>>()
         .join("\n");
     assert_eq!(
-        english_left(&own, &["report-"]),
+        english_left(&own, "plan", &["report-"]),
         Vec::<String>::new(),
         "{own}"
     );

@@ -40,7 +40,10 @@ pub fn run(cli: &Cli, args: &DoctorArgs) -> CommandResult {
     let checks = checks::checks(&detected, &facts);
     let healthy = checks::healthy(&checks);
     if args.json {
-        emit(&as_json(&checks, healthy).to_string());
+        // The JSON's words are English whatever the terminal reads.
+        let english =
+            crate::i18n::scoped(crate::i18n::Lang::En, || checks::checks(&detected, &facts));
+        emit(&as_json(&english, healthy).to_string());
     } else {
         for check in &checks {
             emit(&as_line(check));

@@ -126,7 +126,10 @@ fn no_gpu(json: bool, source: &'static str, why: &str) -> CommandResult {
     if json {
         emit(&to_json(&print::Document::no_gpu(source, &why))?);
     }
-    emit_err(&format!("gpumeter: verify: no GPU can be read: {why}"));
+    emit_err(&format!(
+        "gpumeter: {}",
+        crate::t!("verify-no-gpu", why = why.as_str())
+    ));
     Ok(ExitCode::from(EXIT_NO_GPU))
 }
 
