@@ -151,3 +151,5 @@ report-mode-on-demand = on_demand
 report-mode-spot = spot
 report-mode-monthly = monthly
 report-mode-compute-units = compute_units
+estimate-sku-not-in-sheet = --sku: `{ $sku }` is not in sheet `{ $sheet }`; it has: { $skus }
+estimate-storage-rate-needed = --storage-rate is needed: sheet `{ $sheet }` prices several disk classes ({ $classes })

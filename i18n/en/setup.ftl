@@ -89,3 +89,4 @@ verify-not-available = n/a
 verify-no-gpu = verify: no GPU can be read: { $why }
 doctor-from-flag = flag
 doctor-from-config = config
+verify-no-sku = no SKU `{ $sku }` in sheet { $sheet }

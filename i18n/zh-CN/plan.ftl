@@ -142,3 +142,5 @@ report-mode-on-demand = 按量
 report-mode-spot = 竞价
 report-mode-monthly = 包月
 report-mode-compute-units = 算力单位
+estimate-sku-not-in-sheet = --sku：价格表 `{ $sheet }` 中没有 `{ $sku }`；它有：{ $skus }
+estimate-storage-rate-needed = 需要 --storage-rate：价格表 `{ $sheet }` 为多种磁盘类型定价（{ $classes }）

@@ -88,3 +88,4 @@ verify-not-available = 无
 verify-no-gpu = verify：无法读取任何 GPU：{ $why }
 doctor-from-flag = 命令行参数
 doctor-from-config = 配置文件
+verify-no-sku = 价格表 { $sheet } 中没有 SKU `{ $sku }`

@@ -219,10 +219,13 @@ fn resolve_sku(args: &VerifyArgs) -> Result<Option<(Sheet, Sku)>, Failure> {
     else {
         return Err(Failure::bad_input(crate::t!("err-sku-needs-sheet")));
     };
-    let sku = sheet
-        .sku(name)
-        .cloned()
-        .ok_or_else(|| Failure::bad_input(format!("no SKU `{name}` in sheet {}", sheet.id)))?;
+    let sku = sheet.sku(name).cloned().ok_or_else(|| {
+        Failure::bad_input(crate::t!(
+            "verify-no-sku",
+            sku = name,
+            sheet = sheet.id.as_str()
+        ))
+    })?;
     Ok(Some((sheet, sku)))
 }
 
