@@ -76,6 +76,32 @@ fn doctor_in_chinese_and_its_json_in_english() {
         "{english_json}"
     );
     assert_eq!(json(CHINESE), english_json);
+    // A cloud with no dry run: why the key's permissions went unasked, in either language,
+    // and the JSON in English.
+    let lambda = |lang, extra: &[&'static str]| {
+        let mut args = vec!["--provider", "lambda", "doctor"];
+        args.extend(extra);
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_gpumeter"))
+            .args(&args)
+            .envs(with_env(&cloud, lang))
+            .env("GPUMETER_DATA_DIR", cloud.path())
+            .env_remove("LAMBDA_API_KEY")
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        stdout(&out)
+    };
+    let chinese = lambda(CHINESE, &[]);
+    assert!(
+        chinese.contains("\n– 可释放 — 未检查：lambda 不支持试运行"),
+        "{chinese}"
+    );
+    let english = lambda(C, &[]);
+    assert!(
+        english.contains("\n– may release — not checked: lambda has no dry run\n"),
+        "{english}"
+    );
+    assert_eq!(lambda(CHINESE, &["--json"]), lambda(C, &["--json"]));
 }
 
 #[test]
