@@ -153,3 +153,5 @@ report-mode-monthly = monthly
 report-mode-compute-units = compute_units
 estimate-sku-not-in-sheet = --sku: `{ $sku }` is not in sheet `{ $sheet }`; it has: { $skus }
 estimate-storage-rate-needed = --storage-rate is needed: sheet `{ $sheet }` prices several disk classes ({ $classes })
+report-too-far-back = `{ $text }` reaches too far back
+report-not-a-time = `{ $text }` is not a time: write a span back from now (7d, 36h, 90m), a date (2026-05-01), a local time (2026-05-01 18:30) or an RFC 3339 instant

@@ -106,3 +106,11 @@ doctor-no-volume = no volume of the instance to ask about
 doctor-asked-dry-run = ec2:{ $action }, asked with DryRun
 doctor-zone-set-fix = set timezone = "Asia/Shanghai" (an IANA name) in the config, or TZ
 doctor-zone-utc = UTC: no timezone setting, no TZ and no /etc/localtime: { $fix }
+
+# the zone times are read in, as doctor names it
+zone-described = { $name } (from { $source })
+zone-unnamed = an unnamed zone
+zone-from-setting = the config's `timezone`
+zone-from-env = TZ
+zone-from-env-not-understood = TZ, which names no zone this machine knows
+zone-from-system = the system zone

@@ -144,3 +144,5 @@ report-mode-monthly = 包月
 report-mode-compute-units = 算力单位
 estimate-sku-not-in-sheet = --sku：价格表 `{ $sheet }` 中没有 `{ $sku }`；它有：{ $skus }
 estimate-storage-rate-needed = 需要 --storage-rate：价格表 `{ $sheet }` 为多种磁盘类型定价（{ $classes }）
+report-too-far-back = `{ $text }` 往前太远了
+report-not-a-time = `{ $text }` 不是时间：请写从现在往前的时长（7d、36h、90m）、日期（2026-05-01）、本地时间（2026-05-01 18:30）或 RFC 3339 时刻

@@ -105,3 +105,11 @@ doctor-no-volume = 实例没有可供询问的磁盘
 doctor-asked-dry-run = ec2:{ $action }，以 DryRun 询问
 doctor-zone-set-fix = 请在配置中设置 timezone = "Asia/Shanghai"（IANA 名称），或设置 TZ
 doctor-zone-utc = UTC：没有 timezone 设置、没有 TZ，也没有 /etc/localtime：{ $fix }
+
+# the zone times are read in, as doctor names it
+zone-described = { $name }（来自{ $source }）
+zone-unnamed = 未命名的时区
+zone-from-setting = 配置的 `timezone`
+zone-from-env = TZ
+zone-from-env-not-understood = TZ，但它指定的时区本机不认识
+zone-from-system = 系统时区

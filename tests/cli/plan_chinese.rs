@@ -345,4 +345,10 @@ fn report_in_chinese_lines_up_and_keeps_its_json() {
     }
     assert_eq!(run(&["--json"], CHINESE), run(&["--json"], C));
     assert_eq!(run(&["--csv"], CHINESE), run(&["--csv"], C));
+    let refused = cloud.run(&["report", "--since", "last week"], CHINESE);
+    assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+    assert!(
+        stderr(&refused).starts_with("gpumeter: --since: `last week` 不是时间："),
+        "{refused:?}"
+    );
 }

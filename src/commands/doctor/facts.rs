@@ -130,10 +130,10 @@ pub fn zone(config: &crate::config::Config) -> Probe {
     let zone = config.user_zone();
     let fix = crate::t!("doctor-zone-set-fix");
     match zone.source {
-        ZoneSource::EnvNotUnderstood => Probe::Failed(format!("{}: {fix}", zone.describe())),
+        ZoneSource::EnvNotUnderstood => Probe::Failed(format!("{}: {fix}", zone.shown())),
         ZoneSource::System if !std::path::Path::new("/etc/localtime").exists() => {
             Probe::Failed(crate::t!("doctor-zone-utc", fix = fix))
         }
-        _ => Probe::Found(zone.describe()),
+        _ => Probe::Found(zone.shown()),
     }
 }
