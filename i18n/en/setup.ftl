@@ -114,3 +114,25 @@ zone-from-setting = the config's `timezone`
 zone-from-env = TZ
 zone-from-env-not-understood = TZ, which names no zone this machine knows
 zone-from-system = the system zone
+
+# verify --on-fail
+verify-failed = verify failed: { $headline }
+verify-alert-stderr = alert: on stderr; no webhook is configured ([notify])
+verify-alert-dry-run = dry run: nothing is sent. It would alert { $hooks }
+verify-alert-outcome = alert: { $outcome }
+verify-sheet-minimum = the sheet bills a { $minimum } minimum
+verify-ran-stopped = stopped { $span } in
+verify-ran-released = released { $span } in
+verify-under-minimum = : the sheet bills a { $minimum } minimum
+verify-past-minimum = , past the sheet's { $minimum } minimum
+verify-so-costs = , so this machine costs { $cost }
+verify-billed = : this machine's compute is billed { $cost }
+verify-minimum-hours = { $count }-hour
+verify-minimum-minutes = { $count }-minute
+verify-minimum-seconds = { $count }-second
+verify-span-seconds = { $seconds } s
+verify-span-minutes = { $minutes } min
+verify-span-hours = { $hours } h
+verify-span-hours-minutes = { $hours } h { $minutes } min
+verify-not-kept = verify: the verdict is not kept in the ledger: { $error }
+verify-on-fail-not-kept = verify: what --on-fail did is not kept in the ledger: { $error }

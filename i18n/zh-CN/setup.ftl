@@ -113,3 +113,25 @@ zone-from-setting = 配置的 `timezone`
 zone-from-env = TZ
 zone-from-env-not-understood = TZ，但它指定的时区本机不认识
 zone-from-system = 系统时区
+
+# verify --on-fail
+verify-failed = verify 失败：{ $headline }
+verify-alert-stderr = 提醒：已输出到 stderr；未配置 webhook（[notify]）
+verify-alert-dry-run = 试运行：不发送任何内容。将提醒 { $hooks }
+verify-alert-outcome = 提醒：{ $outcome }
+verify-sheet-minimum = 价格表最低计费 { $minimum }
+verify-ran-stopped = 运行 { $span } 后已关机
+verify-ran-released = 运行 { $span } 后已释放
+verify-under-minimum = ：价格表最低计费 { $minimum }
+verify-past-minimum = ，已超过价格表的最低计费 { $minimum }
+verify-so-costs = ，因此这台机器花费 { $cost }
+verify-billed = ：这台机器的计算费用为 { $cost }
+verify-minimum-hours = { $count } 小时
+verify-minimum-minutes = { $count } 分钟
+verify-minimum-seconds = { $count } 秒
+verify-span-seconds = { $seconds } 秒
+verify-span-minutes = { $minutes } 分钟
+verify-span-hours = { $hours } 小时
+verify-span-hours-minutes = { $hours } 小时 { $minutes } 分钟
+verify-not-kept = verify：判定结果未能记入账本：{ $error }
+verify-on-fail-not-kept = verify：--on-fail 所做的操作未能记入账本：{ $error }

@@ -155,6 +155,24 @@ fn verify_in_chinese_lines_up_and_keeps_its_json() {
     let first = stdout(&cloud.run(&json, C));
     assert!(first.contains("\"verdict\": \"fail\""), "{first}");
     assert_eq!(stdout(&cloud.run(&json, CHINESE)), first);
+    // --on-fail: what it did, in Chinese on the terminal and in English in the JSON.
+    let mut alert = args.to_vec();
+    alert.extend(["--on-fail", "alert"]);
+    let said = stdout(&cloud.run(&alert, &with_env(&cloud, CHINESE)));
+    assert!(
+        said.ends_with("\n提醒：已输出到 stderr；未配置 webhook（[notify]）\n"),
+        "{said}"
+    );
+    alert.push("--json");
+    let first = stdout(&cloud.run(&alert, &with_env(&cloud, C)));
+    assert!(
+        first.contains("alert: on stderr; no webhook is configured"),
+        "{first}"
+    );
+    assert_eq!(
+        stdout(&cloud.run(&alert, &with_env(&cloud, CHINESE))),
+        first
+    );
 }
 
 #[test]

@@ -94,7 +94,8 @@ pub fn run(args: &VerifyArgs, cli: &Cli) -> CommandResult {
             })
     };
     if args.json {
-        let outcome = on_fail(&report);
+        // What --on-fail says goes into the JSON, so it is said in English there.
+        let outcome = crate::i18n::scoped(crate::i18n::Lang::En, || on_fail(&report));
         let doc = print::Document::new(&gathered, &report, outcome.as_ref());
         emit(&to_json(&doc)?);
     } else {
