@@ -62,12 +62,14 @@ fn show(sku: &str, provider: Option<&str>, file: Option<&Path>) -> CommandResult
     };
     if found.is_empty() {
         let place = match (provider, file) {
-            (Some(id), _) => format!("sheet `{id}`"),
+            (Some(id), _) => crate::t!("estimate-sheet", sheet = id),
             (_, Some(path)) => path.display().to_string(),
-            _ => "any bundled sheet".to_string(),
+            _ => crate::t!("pricing-any-bundled").into_owned(),
         };
-        return Err(Failure::bad_input(format!(
-            "no SKU `{sku}` in {place}; `gpumeter pricing list` shows them all"
+        return Err(Failure::bad_input(crate::t!(
+            "pricing-no-sku",
+            sku = sku,
+            place = place
         )));
     }
     for (i, (sheet, found_sku)) in found.iter().enumerate() {
@@ -82,10 +84,10 @@ fn show(sku: &str, provider: Option<&str>, file: Option<&Path>) -> CommandResult
 
 fn validate(file: &Path) -> CommandResult {
     if let Some(sheet) = load_sheet_for(None, Some(file))? {
-        super::emit(&format!(
-            "{}: ok, {}",
-            file.display(),
-            pricing::sheet_heading(&sheet)
+        super::emit(&crate::t!(
+            "pricing-valid",
+            file = file.display().to_string(),
+            heading = pricing::sheet_heading(&sheet)
         ));
     }
     Ok(ExitCode::SUCCESS)

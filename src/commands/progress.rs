@@ -30,10 +30,12 @@ pub fn run<F: Future>(what: &str, work: F) -> Result<F::Output, Failure> {
                     if terminal {
                         frame = (frame + 1) % FRAMES.len();
                         let mut err = std::io::stderr().lock();
-                        let _ = write!(err, "\r\x1b[2K{} {what} ({secs} s)", FRAMES[frame]);
+                        let line = crate::t!("progress-spinning", what = what, seconds = secs.to_string());
+                        let _ = write!(err, "\r\x1b[2K{} {line}", FRAMES[frame]);
                         let _ = err.flush();
                     } else {
-                        emit_err(&format!("gpumeter: {what} ({secs} s so far)"));
+                        let line = crate::t!("progress-waiting", what = what, seconds = secs.to_string());
+                        emit_err(&format!("gpumeter: {line}"));
                     }
                 }
             }

@@ -28,10 +28,10 @@ pub fn run(cli: &Cli, args: &ReportArgs) -> CommandResult {
     let now = Timestamp::from_second(now.as_second()).unwrap_or(now);
     let tz = ctx.config.user_zone().tz;
     let since = window::parse_bound(&args.since, now, &tz)
-        .map_err(|e| Failure::bad_input(format!("--since: {e}")))?;
+        .map_err(|e| Failure::bad_input(format!("--since: {}", e.shown())))?;
     let until = match &args.until {
         Some(text) => window::parse_bound(text, now, &tz)
-            .map_err(|e| Failure::bad_input(format!("--until: {e}")))?,
+            .map_err(|e| Failure::bad_input(format!("--until: {}", e.shown())))?,
         None => now,
     };
     if since >= until {

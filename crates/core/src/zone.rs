@@ -56,6 +56,21 @@ impl UserZone {
         );
         format!("{name} (from {})", self.source.describe())
     }
+
+    /// [`UserZone::describe`] in the user's language, for text a person reads.
+    pub fn shown(&self) -> String {
+        let name = self.tz.iana_name().map_or_else(
+            || crate::t!("zone-unnamed").into_owned(),
+            |n| crate::text::one_line(n, 60),
+        );
+        let source = match self.source {
+            ZoneSource::Setting => crate::t!("zone-from-setting"),
+            ZoneSource::Env => crate::t!("zone-from-env"),
+            ZoneSource::EnvNotUnderstood => crate::t!("zone-from-env-not-understood"),
+            ZoneSource::System => crate::t!("zone-from-system"),
+        };
+        crate::t!("zone-described", name = name, source = source)
+    }
 }
 
 /// The zone as a clock in it shows at `at`, named where the abbreviation alone is ambiguous:

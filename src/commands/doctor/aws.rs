@@ -28,13 +28,18 @@ pub async fn probe(
         .await;
     let keys = match &settings.credentials {
         Ok(keys) => keys.clone(),
-        Err(e) => return (Probe::Failed(refusal(e)), not_asked("no key to ask with")),
+        Err(e) => {
+            return (
+                Probe::Failed(refusal(e)),
+                not_asked(&crate::t!("doctor-no-key")),
+            );
+        }
     };
     let from = Probe::Found(format!("{:?}", keys.source()));
     let (region, endpoint) = match (&settings.region, &settings.endpoint) {
         (Ok(region), Some(endpoint)) => (region.clone(), endpoint.clone()),
         (Err(e), _) => return (from, not_asked(&refusal(e))),
-        (Ok(_), None) => return (from, not_asked("no EC2 endpoint")),
+        (Ok(_), None) => return (from, not_asked(&crate::t!("doctor-no-endpoint"))),
     };
     let ec2 = match Ec2::with_keys(&endpoint, &region, Arc::clone(&keys), policy) {
         Ok(ec2) => ec2,
@@ -57,7 +62,12 @@ pub async fn probe(
 fn not_asked(why: &str) -> Vec<(Act, Permission)> {
     Act::ALL
         .iter()
-        .map(|a| (*a, Permission::NotChecked(format!("not checked: {why}"))))
+        .map(|a| {
+            (
+                *a,
+                Permission::NotChecked(crate::t!("doctor-not-checked", why = why)),
+            )
+        })
         .collect()
 }
 
@@ -79,9 +89,12 @@ async fn ask_all(ec2: &Ec2, instance: Option<&str>) -> Vec<(Act, Permission)> {
     let read = ask(ec2, "DescribeInstances", read_params.clone()).await;
     let mut out = vec![(Act::Read, read.clone())];
     let Some(id) = instance else {
-        let why = "not checked: no instance id (give --instance or set [instance] id)";
+        let why = crate::t!(
+            "doctor-not-checked",
+            why = crate::t!("doctor-no-instance-id")
+        );
         for act in [Act::Stop, Act::Release, Act::Delete] {
-            out.push((act, Permission::NotChecked(why.into())));
+            out.push((act, Permission::NotChecked(why.clone())));
         }
         return out;
     };
@@ -100,9 +113,10 @@ async fn ask_all(ec2: &Ec2, instance: Option<&str>) -> Vec<(Act, Permission)> {
             let params = vec![("VolumeId".to_string(), volume)];
             ask(ec2, "DeleteVolume", params).await
         }
-        None => {
-            Permission::NotChecked("not checked: no volume of the instance to ask about".into())
-        }
+        None => Permission::NotChecked(crate::t!(
+            "doctor-not-checked",
+            why = crate::t!("doctor-no-volume")
+        )),
     };
     out.push((Act::Delete, delete));
     out
@@ -124,7 +138,7 @@ async fn first_volume(ec2: &Ec2, params: Vec<(String, String)>) -> Option<String
 /// `action` with `DryRun=true`: whether EC2 would have let the key do it.
 async fn ask(ec2: &Ec2, action: &str, mut params: Vec<(String, String)>) -> Permission {
     params.push(("DryRun".into(), "true".into()));
-    let how = format!("ec2:{action}, asked with DryRun");
+    let how = crate::t!("doctor-asked-dry-run", action = action);
     match ec2.call(action, &params, Repeat::Safe).await {
         Ok(_) => Permission::Allowed(how),
         Err(e) if e.code() == Some(ALLOWED) => Permission::Allowed(how),
@@ -133,11 +147,11 @@ async fn ask(ec2: &Ec2, action: &str, mut params: Vec<(String, String)>) -> Perm
             Permission::Denied(gpumeter_core::text::one_line(&error.fix(), 300))
         }
         Err(Ec2Error::Credentials(e)) => {
-            Permission::NotChecked(format!("not checked: {}", refusal(&e)))
+            Permission::NotChecked(crate::t!("doctor-not-checked", why = refusal(&e)))
         }
-        Err(e) => Permission::NotChecked(format!(
-            "not checked: {}",
-            gpumeter_core::text::one_line(&ProviderError::from(e).to_string(), 300)
+        Err(e) => Permission::NotChecked(crate::t!(
+            "doctor-not-checked",
+            why = gpumeter_core::text::one_line(&ProviderError::from(e).to_string(), 300)
         )),
     }
 }

@@ -64,6 +64,17 @@ impl Act {
             Act::Delete => "delete",
         }
     }
+
+    /// `may release`, in the user's language.
+    fn may(self) -> String {
+        match self {
+            Act::Read => crate::t!("doctor-may-read"),
+            Act::Stop => crate::t!("doctor-may-stop"),
+            Act::Release => crate::t!("doctor-may-release"),
+            Act::Delete => crate::t!("doctor-may-delete"),
+        }
+        .into_owned()
+    }
 }
 
 /// The provider's answer to "may this key do it?", asked without doing it.
@@ -165,10 +176,30 @@ fn found<T>(
             key,
             what,
             Mark::Pass,
-            format!("{} (from {})", show(&f.value), f.from),
+            crate::t!(
+                "doctor-found-from",
+                value = show(&f.value),
+                from = from_shown(&f.from)
+            ),
             false,
         ),
-        None => check(key, what, Mark::Fail, format!("not detected: {fix}"), false),
+        None => check(
+            key,
+            what,
+            Mark::Fail,
+            crate::t!("doctor-not-detected", fix = fix),
+            false,
+        ),
+    }
+}
+
+/// Where a detected value came from, in the user's language: the flag and the config are
+/// gpumeter's words; a probe's name (`IMDSv2`) stays as it is.
+fn from_shown(from: &str) -> String {
+    match from {
+        "flag" => crate::t!("doctor-from-flag").into_owned(),
+        "config" => crate::t!("doctor-from-config").into_owned(),
+        other => other.to_string(),
     }
 }
 
@@ -179,40 +210,43 @@ pub fn checks(detected: &Detected, facts: &Facts) -> Vec<Check> {
     let provider = detected.provider.as_ref().map(|p| p.value);
     let mut provider_line = found(
         "provider",
-        "provider",
+        &crate::t!("doctor-provider"),
         detected.provider.as_ref(),
         |p| p.id().to_string(),
-        "give --provider or set [instance] provider (gpumeter init writes it)",
+        &crate::t!("doctor-provider-fix"),
     );
     provider_line.blocking = acts && provider.is_none();
     out.push(provider_line);
     out.push(found(
         "instance",
-        "instance",
+        &crate::t!("doctor-instance"),
         detected.instance.as_ref(),
         Clone::clone,
-        "give --instance or set [instance] id; on AWS the metadata service tells it",
+        &crate::t!("doctor-instance-fix"),
     ));
     out.push(found(
         "region",
-        "region",
+        &crate::t!("doctor-region"),
         detected.region.as_ref(),
         Clone::clone,
-        "give --region or set [instance] region",
+        &crate::t!("doctor-region-fix"),
     ));
     out.push(found(
         "sku",
-        "SKU",
+        &crate::t!("doctor-sku"),
         detected.instance_type.as_ref(),
         Clone::clone,
-        "set [pricing] sku to the instance type",
+        &crate::t!("doctor-sku-fix"),
     ));
-    out.extend(
-        detected
-            .problems
-            .iter()
-            .map(|p| check("detect", "detection", Mark::Fail, p.clone(), false)),
-    );
+    out.extend(detected.problems.iter().map(|p| {
+        check(
+            "detect",
+            &crate::t!("doctor-detection"),
+            Mark::Fail,
+            p.clone(),
+            false,
+        )
+    }));
     out.push(credentials_line(provider, facts, acts));
     out.extend(permission_lines(facts));
     out.push(service_line(facts, acts));
@@ -227,34 +261,40 @@ pub fn healthy(checks: &[Check]) -> bool {
     !checks.iter().any(|c| c.blocking && c.mark == Mark::Fail)
 }
 
-fn policy_name(p: OnExpiry) -> &'static str {
+fn policy_name(p: OnExpiry) -> std::borrow::Cow<'static, str> {
     match p {
-        OnExpiry::Alert => "alert",
-        OnExpiry::Stop => "stop",
-        OnExpiry::Release => "release",
+        OnExpiry::Alert => crate::t!("doctor-policy-alert"),
+        OnExpiry::Stop => crate::t!("doctor-policy-stop"),
+        OnExpiry::Release => crate::t!("doctor-policy-release"),
     }
 }
 
 fn policy_line(facts: &Facts) -> Check {
     let p = &facts.policy;
-    let deadline = p.deadline.as_deref().unwrap_or("none set");
+    let deadline = p
+        .deadline
+        .clone()
+        .unwrap_or_else(|| crate::t!("doctor-deadline-none").into_owned());
     let config = facts.config.as_deref().map_or_else(
-        || "no config file: gpumeter init writes one".to_string(),
-        |c| format!("config {c}"),
+        || crate::t!("doctor-no-config").into_owned(),
+        |c| crate::t!("doctor-config", path = c),
     );
     let needs = match p.acts() {
-        None => "alerts only: needs no provider key",
-        Some(OnExpiry::Stop) => "acts: needs the provider's key, stop permission and a watchdog",
-        Some(_) => "acts: needs the provider's key, release permission and a watchdog",
+        None => crate::t!("doctor-alerts-only"),
+        Some(OnExpiry::Stop) => crate::t!("doctor-acts-stop"),
+        Some(_) => crate::t!("doctor-acts-release"),
     };
     check(
         "policy",
-        "policy",
+        &crate::t!("doctor-policy"),
         Mark::Pass,
-        format!(
-            "deadline {deadline}, at zero {}, when idle {}; {needs}; {config}",
-            policy_name(p.at_zero),
-            policy_name(p.on_idle)
+        crate::t!(
+            "doctor-policy-detail",
+            deadline = deadline,
+            at_zero = policy_name(p.at_zero),
+            on_idle = policy_name(p.on_idle),
+            needs = needs,
+            config = config
         ),
         false,
     )
@@ -269,7 +309,7 @@ fn nvml_line(facts: &Facts) -> Check {
             "nvml",
             "NVML",
             Mark::Fail,
-            format!("{why}; install the NVIDIA driver (libnvidia-ml.so.1), or try --demo"),
+            crate::t!("doctor-nvml-fix", why = why.as_str()),
             blocking,
         ),
     }
@@ -277,18 +317,24 @@ fn nvml_line(facts: &Facts) -> Check {
 
 fn credentials_line(provider: Option<ProviderKind>, facts: &Facts, acts: bool) -> Check {
     let line = |mark, detail: String, blocking| {
-        check("credentials", "credentials", mark, detail, blocking)
+        check(
+            "credentials",
+            &crate::t!("doctor-credentials"),
+            mark,
+            detail,
+            blocking,
+        )
     };
     let Some(kind) = provider else {
-        return line(Mark::Skip, "no provider to sign in to".into(), false);
+        return line(Mark::Skip, crate::t!("doctor-no-provider").into(), false);
     };
     match kind {
-        ProviderKind::Demo => line(Mark::Pass, "the demo cloud needs none".into(), false),
-        ProviderKind::Command => line(
-            Mark::Skip,
-            "the command provider runs your own commands, with their own keys".into(),
+        ProviderKind::Demo => line(
+            Mark::Pass,
+            crate::t!("doctor-demo-needs-none").into(),
             false,
         ),
+        ProviderKind::Command => line(Mark::Skip, crate::t!("doctor-command-keys").into(), false),
         ProviderKind::Aws
         | ProviderKind::Alibaba
         | ProviderKind::Tencent
@@ -296,8 +342,12 @@ fn credentials_line(provider: Option<ProviderKind>, facts: &Facts, acts: bool) -
         | ProviderKind::Runpod
         | ProviderKind::Vast
         | ProviderKind::Autodl => match &facts.credentials {
-            None => line(Mark::Skip, "not looked for".into(), false),
-            Some(Probe::Found(from)) => line(Mark::Pass, format!("found: {from}"), false),
+            None => line(Mark::Skip, crate::t!("doctor-not-looked-for").into(), false),
+            Some(Probe::Found(from)) => line(
+                Mark::Pass,
+                crate::t!("doctor-credentials-found", from = from.as_str()),
+                false,
+            ),
             Some(Probe::Failed(looked)) => line(Mark::Fail, looked.clone(), acts),
         },
     }
@@ -309,7 +359,7 @@ fn permission_lines(facts: &Facts) -> Vec<Check> {
         .iter()
         .map(|(act, answer)| {
             let key = format!("permission.{}", act.key());
-            let what = format!("may {}", act.key());
+            let what = act.may();
             let needed = facts.policy.needs(*act);
             match answer {
                 Permission::Allowed(how) => check(&key, &what, Mark::Pass, how.clone(), needed),
@@ -321,27 +371,27 @@ fn permission_lines(facts: &Facts) -> Vec<Check> {
 }
 
 fn service_line(facts: &Facts, acts: bool) -> Check {
-    let what = "watchdog service";
+    let what = &*crate::t!("doctor-watchdog-service");
     match (&facts.service, facts.service_installable) {
         (Some(path), _) => check(
             "watchdog_service",
             what,
             Mark::Pass,
-            format!("installed: {path}"),
+            crate::t!("doctor-service-installed", path = path.as_str()),
             false,
         ),
         (None, true) => check(
             "watchdog_service",
             what,
             Mark::Fail,
-            "not installed (the cockpit starts a watchdog, but not at boot): gpumeter watchdog --install-service",
+            crate::t!("doctor-service-missing"),
             false,
         ),
         (None, false) => check(
             "watchdog_service",
             what,
             Mark::Fail,
-            "not installed, and no systemd user manager here: run `gpumeter watchdog` under your own supervisor",
+            crate::t!("doctor-service-no-systemd"),
             acts,
         ),
     }
@@ -352,25 +402,34 @@ fn sheet_line(facts: &Facts) -> Check {
     match &facts.sheet {
         None => check(
             "sheet",
-            "price sheet",
+            &crate::t!("doctor-sheet"),
             Mark::Skip,
-            "none for this instance: set [pricing] sheet and sku",
+            crate::t!("doctor-sheet-none"),
             false,
         ),
         Some((id, as_of, age)) if *age > stale => check(
             "sheet",
-            "price sheet",
+            &crate::t!("doctor-sheet"),
             Mark::Fail,
-            format!(
-                "{id} is dated {as_of}, {age} days ago (over {stale}): check its prices, or update gpumeter"
+            crate::t!(
+                "doctor-sheet-stale",
+                id = id.as_str(),
+                as_of = as_of.as_str(),
+                age = age.to_string(),
+                limit = stale.to_string()
             ),
             false,
         ),
         Some((id, as_of, age)) => check(
             "sheet",
-            "price sheet",
+            &crate::t!("doctor-sheet"),
             Mark::Pass,
-            format!("{id} as of {as_of} ({age} days old)"),
+            crate::t!(
+                "doctor-sheet-ok",
+                id = id.as_str(),
+                as_of = as_of.as_str(),
+                age = age.to_string()
+            ),
             false,
         ),
     }
@@ -380,25 +439,23 @@ fn clock_line(facts: &Facts, acts: bool) -> Check {
     match &facts.clock {
         Clock::Synchronised { from } => check(
             "clock",
-            "clock",
+            &crate::t!("doctor-clock"),
             Mark::Pass,
-            format!("synchronised ({from})"),
+            crate::t!("doctor-clock-synchronised", from = from.as_str()),
             false,
         ),
         Clock::NotSynchronised { from } => check(
             "clock",
-            "clock",
+            &crate::t!("doctor-clock"),
             Mark::Fail,
-            format!(
-                "not synchronised ({from}): the deadline and signed calls need it; sudo timedatectl set-ntp true"
-            ),
+            crate::t!("doctor-clock-not-synchronised", from = from.as_str()),
             acts,
         ),
         Clock::Unknown => check(
             "clock",
-            "clock",
+            &crate::t!("doctor-clock"),
             Mark::Skip,
-            "unknown: neither timedatectl nor the kernel said",
+            crate::t!("doctor-clock-unknown"),
             false,
         ),
     }
@@ -406,12 +463,18 @@ fn clock_line(facts: &Facts, acts: bool) -> Check {
 
 fn zone_line(facts: &Facts) -> Check {
     match &facts.zone {
-        Probe::Found(zone) => check("timezone", "time zone", Mark::Pass, zone.clone(), false),
+        Probe::Found(zone) => check(
+            "timezone",
+            &crate::t!("doctor-zone"),
+            Mark::Pass,
+            zone.clone(),
+            false,
+        ),
         Probe::Failed(why) => check(
             "timezone",
-            "time zone",
+            &crate::t!("doctor-zone"),
             Mark::Fail,
-            format!("{why}: a deadline such as 18:30 means 18:30 UTC; set TZ=Area/City"),
+            crate::t!("doctor-zone-fix", why = why.as_str()),
             false,
         ),
     }

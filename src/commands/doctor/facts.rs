@@ -14,11 +14,16 @@ use crate::telemetry::{GpuSource as _, NvmlConfig, NvmlSource};
 /// The guards' policy as the config sets it.
 pub fn policy(config: &Config) -> Policy {
     let deadline = config.deadline.release_in.map_or_else(
-        || config.deadline.release_at.map(|t| format!("at {t}")),
+        || {
+            config
+                .deadline
+                .release_at
+                .map(|t| crate::t!("doctor-deadline-at", time = t.to_string()))
+        },
         |d| {
             jiff::SignedDuration::try_from(d)
                 .ok()
-                .map(|d| format!("in {d:#}"))
+                .map(|d| crate::t!("doctor-deadline-in", span = format!("{d:#}")))
         },
     );
     Policy {
@@ -43,8 +48,13 @@ pub fn nvml() -> Probe {
                 .driver_version
                 .value()
                 .cloned()
-                .unwrap_or_else(|| "unknown".into());
-            Probe::Found(format!("{} × {model}, driver {driver}", reading.gpus.len()))
+                .unwrap_or_else(|| crate::t!("doctor-driver-unknown").into_owned());
+            Probe::Found(crate::t!(
+                "doctor-nvml-found",
+                count = reading.gpus.len().to_string(),
+                model = model,
+                driver = driver
+            ))
         }
         Err(why) => Probe::Failed(format!("{}: {}", why.kind, why.detail)),
     }
@@ -118,12 +128,12 @@ pub fn clock() -> Clock {
 pub fn zone(config: &crate::config::Config) -> Probe {
     use gpumeter_core::zone::ZoneSource;
     let zone = config.user_zone();
-    let fix = "set timezone = \"Asia/Shanghai\" (an IANA name) in the config, or TZ";
+    let fix = crate::t!("doctor-zone-set-fix");
     match zone.source {
-        ZoneSource::EnvNotUnderstood => Probe::Failed(format!("{}: {fix}", zone.describe())),
-        ZoneSource::System if !std::path::Path::new("/etc/localtime").exists() => Probe::Failed(
-            format!("UTC: no timezone setting, no TZ and no /etc/localtime: {fix}"),
-        ),
-        _ => Probe::Found(zone.describe()),
+        ZoneSource::EnvNotUnderstood => Probe::Failed(format!("{}: {fix}", zone.shown())),
+        ZoneSource::System if !std::path::Path::new("/etc/localtime").exists() => {
+            Probe::Failed(crate::t!("doctor-zone-utc", fix = fix))
+        }
+        _ => Probe::Found(zone.shown()),
     }
 }

@@ -23,21 +23,30 @@ pub fn run(cli: &Cli, args: &DoctorArgs) -> CommandResult {
         Config::load(cli.config.as_deref()).map_err(|e| Failure::bad_input(e.shown()))?;
     let detected = super::detected::detected_here(cli, &config);
     let ctx = Context::load(cli)?;
-    let (credentials, permissions) = provider_facts(&ctx, &detected);
-    let (service, service_installable) = facts::service();
-    let facts = Facts {
-        config: path.map(|p| p.display().to_string()),
-        policy: facts::policy(&config),
-        nvml: facts::nvml(),
-        credentials,
-        permissions,
-        service,
-        service_installable,
-        sheet: facts::sheet(&config, &detected),
-        clock: facts::clock(),
-        zone: facts::zone(&config),
+    // The JSON's words are English whatever the terminal reads: every fact and check is
+    // worded in the language of what is printed.
+    let lang = if args.json {
+        crate::i18n::Lang::En
+    } else {
+        crate::i18n::current()
     };
-    let checks = checks::checks(&detected, &facts);
+    let checks = crate::i18n::scoped(lang, || {
+        let (credentials, permissions) = provider_facts(&ctx, &detected);
+        let (service, service_installable) = facts::service();
+        let facts = Facts {
+            config: path.map(|p| p.display().to_string()),
+            policy: facts::policy(&config),
+            nvml: facts::nvml(),
+            credentials,
+            permissions,
+            service,
+            service_installable,
+            sheet: facts::sheet(&config, &detected),
+            clock: facts::clock(),
+            zone: facts::zone(&config),
+        };
+        checks::checks(&detected, &facts)
+    });
     let healthy = checks::healthy(&checks);
     if args.json {
         emit(&as_json(&checks, healthy).to_string());
@@ -89,7 +98,7 @@ fn provider_facts(ctx: &Context, detected: &Detected) -> ProviderFacts {
             .collect()
     };
     let found = |r: Result<(), Failure>| match r {
-        Ok(()) => Probe::Found("found through the provider's credential chain".to_string()),
+        Ok(()) => Probe::Found(crate::t!("doctor-found-by-chain").into_owned()),
         Err(f) => Probe::Failed(match f.fix {
             Some(fix) => format!("{}; {fix}", f.message),
             None => f.message,
@@ -99,7 +108,10 @@ fn provider_facts(ctx: &Context, detected: &Detected) -> ProviderFacts {
         ProviderKind::Demo => (None, Vec::new()),
         ProviderKind::Command => (
             None,
-            not_checked("not checked: the command provider runs your own commands".into()),
+            not_checked(crate::t!(
+                "doctor-not-checked",
+                why = crate::t!("doctor-command-not-checked")
+            )),
         ),
         ProviderKind::Aws => {
             let instance = detected.instance.as_ref().map(|f| f.value.clone());
@@ -117,14 +129,17 @@ fn provider_facts(ctx: &Context, detected: &Detected) -> ProviderFacts {
             } else {
                 ctx.tencent()
             };
-            let why = format!(
-                "not checked: gpumeter asks only EC2 for a dry run, not {}",
-                kind.id()
+            let why = crate::t!(
+                "doctor-not-checked",
+                why = crate::t!("doctor-only-ec2", provider = kind.id())
             );
             (Some(found(built.map(|_| ()))), not_checked(why))
         }
         ProviderKind::Lambda | ProviderKind::Runpod | ProviderKind::Vast | ProviderKind::Autodl => {
-            let why = format!("not checked: {} has no dry run", kind.id());
+            let why = crate::t!(
+                "doctor-not-checked",
+                why = crate::t!("doctor-no-dry-run", provider = kind.id())
+            );
             (
                 Some(found(ctx.gpu_cloud(kind).map(|_| ()))),
                 not_checked(why),

@@ -43,10 +43,11 @@ fn from_sheet(args: &EstimateArgs, sheet: &Sheet) -> Result<Priced, Failure> {
         Failure::bad_input(crate::t!("err-sku-required", sheet = sheet.id.as_str()))
     })?;
     let sku = sheet.sku(sku_name).ok_or_else(|| {
-        Failure::bad_input(format!(
-            "--sku: `{sku_name}` is not in sheet `{}`; it has: {}",
-            sheet.id,
-            sheet
+        Failure::bad_input(crate::t!(
+            "estimate-sku-not-in-sheet",
+            sku = sku_name,
+            sheet = sheet.id.as_str(),
+            skus = sheet
                 .skus
                 .iter()
                 .map(|s| s.name.as_str())
@@ -68,10 +69,10 @@ fn from_sheet(args: &EstimateArgs, sheet: &Sheet) -> Result<Priced, Failure> {
         prices.storage_per_gb_month = Some(rate);
     } else if args.storage_gb.is_some() && sheet.storage.disk.len() > 1 {
         // Several classes is a choice for the user, not a price the sheet lacks.
-        return Err(Failure::bad_input(format!(
-            "--storage-rate is needed: sheet `{}` prices several disk classes ({})",
-            sheet.id,
-            sheet
+        return Err(Failure::bad_input(crate::t!(
+            "estimate-storage-rate-needed",
+            sheet = sheet.id.as_str(),
+            classes = sheet
                 .storage
                 .disk
                 .keys()

@@ -11,45 +11,72 @@ use gpumeter_core::text::one_line;
 pub fn render(e: &Estimate, priced: &Priced) -> String {
     let mut out = String::new();
     let gpus = priced.gpus;
-    let count = format!("{gpus} GPU{}", if gpus == 1 { "" } else { "s" });
+    let count = crate::t!("estimate-gpus", gpus = gpus);
     let what = match priced.sku.as_deref() {
-        Some(sku) => format!("{} ({count})", one_line(sku, 60)),
+        Some(sku) => crate::t!("estimate-sku-gpus", sku = one_line(sku, 60), count = count),
         None => count,
     };
     let runs = match e.plan.runs_per_day {
         1 => String::new(),
-        n => format!(" in {n} runs"),
+        n => crate::t!("estimate-runs", runs = n),
     };
-    let _ = writeln!(
-        out,
-        "{what}, {} h/day{runs} for {} days = {} h, in {}\n",
-        e.plan.hours_per_day.normalize(),
-        e.plan.days.normalize(),
-        e.plan.hours().normalize(),
-        e.currency
+    let plan = crate::t!(
+        "estimate-plan",
+        what = what,
+        hours_per_day = e.plan.hours_per_day.normalize().to_string(),
+        runs = runs,
+        days = e.plan.days.normalize().to_string(),
+        hours = e.plan.hours().normalize().to_string(),
+        currency = e.currency.to_string()
     );
+    let _ = writeln!(out, "{plan}\n");
     let _ = writeln!(
         out,
         "{:<11}{:>12}{:>12}{:>12}{:>12}{:>12}",
-        Cell("mode"),
-        Cell("compute"),
-        Cell("bandwidth"),
-        Cell("storage"),
-        Cell("extras"),
-        Cell("total")
+        Cell(crate::t!("estimate-col-mode")),
+        Cell(crate::t!("estimate-col-compute")),
+        Cell(crate::t!("estimate-col-bandwidth")),
+        Cell(crate::t!("estimate-col-storage")),
+        Cell(crate::t!("estimate-col-extras")),
+        Cell(crate::t!("estimate-col-total"))
     );
     for m in &e.modes {
         row(&mut out, m, e.cheapest == Some(m.mode));
     }
     for mode in [PlanMode::OnDemand, PlanMode::Monthly, PlanMode::Spot] {
         if e.mode(mode).is_none() {
-            let _ = writeln!(out, "{:<11}{:>12}", Cell(mode.label()), Cell("no price"));
+            let _ = writeln!(
+                out,
+                "{:<11}{:>12}",
+                Cell(mode_shown(mode)),
+                Cell(crate::t!("estimate-no-price"))
+            );
         }
     }
     out.push('\n');
     notes(&mut out, e, priced);
-    out.push_str(NOTE);
+    out.push_str(&crate::t!("estimate-note"));
+    out.push('\n');
     out
+}
+
+/// A mode as the table names it, in the user's language (JSON keeps [`PlanMode`]'s own).
+pub(in crate::commands::estimate) fn mode_shown(mode: PlanMode) -> std::borrow::Cow<'static, str> {
+    match mode {
+        PlanMode::OnDemand => crate::t!("estimate-mode-on-demand"),
+        PlanMode::Monthly => crate::t!("estimate-mode-monthly"),
+        PlanMode::Mixed => crate::t!("estimate-mode-mixed"),
+        PlanMode::Spot => crate::t!("estimate-mode-spot"),
+    }
+}
+
+fn line_shown(line: Line) -> std::borrow::Cow<'static, str> {
+    match line {
+        Line::Compute => crate::t!("estimate-col-compute"),
+        Line::Bandwidth => crate::t!("estimate-col-bandwidth"),
+        Line::Storage => crate::t!("estimate-col-storage"),
+        Line::Extras => crate::t!("estimate-col-extras"),
+    }
 }
 
 fn row(out: &mut String, m: &ModeCost, cheapest: bool) {
@@ -57,7 +84,7 @@ fn row(out: &mut String, m: &ModeCost, cheapest: bool) {
     let lines = [Line::Compute, Line::Bandwidth, Line::Storage, Line::Extras];
     let cell = |i: usize| {
         if m.unknown.iter().any(|u| u.line == lines[i]) {
-            "unknown".to_string()
+            crate::t!("estimate-unknown").into_owned()
         } else {
             cents[i].to_string()
         }
@@ -65,16 +92,17 @@ fn row(out: &mut String, m: &ModeCost, cheapest: bool) {
     // An incomplete total is a lower bound, said in the same words as every other surface.
     let total = match m.unknown.len() {
         0 => cents[4].to_string(),
-        n => format!("≥ {} + {n} unknown", cents[4]),
+        n => crate::t!("estimate-at-least", total = cents[4].to_string(), count = n),
     };
-    let mut mark = String::new();
-    if cheapest {
-        mark.push_str("  <- cheapest");
-    }
+    let mark = if cheapest {
+        crate::t!("estimate-cheapest")
+    } else {
+        std::borrow::Cow::Borrowed("")
+    };
     let _ = writeln!(
         out,
         "{:<11}{:>12}{:>12}{:>12}{:>12}{:>12}{mark}",
-        Cell(m.mode.label()),
+        Cell(mode_shown(m.mode)),
         Cell(cell(0)),
         Cell(cell(1)),
         Cell(cell(2)),
@@ -85,48 +113,37 @@ fn row(out: &mut String, m: &ModeCost, cheapest: bool) {
 
 fn notes(out: &mut String, e: &Estimate, priced: &Priced) {
     let sheet = priced.sheet.as_deref().map_or_else(
-        || "the inline prices".to_string(),
-        |s| format!("sheet `{}`", one_line(s, 60)),
+        || crate::t!("estimate-inline-prices").into_owned(),
+        |s| crate::t!("estimate-sheet", sheet = one_line(s, 60)),
     );
     let mut named = Vec::new();
     for u in e.modes.iter().flat_map(|m| &m.unknown) {
         if !named.contains(u) {
             named.push(*u);
-            let _ = writeln!(
-                out,
-                "Unknown: {} has no price in {sheet} ({}); an incomplete total leaves it out.",
-                u.line.label(),
-                u.key
+            let note = crate::t!(
+                "estimate-unknown-note",
+                line = line_shown(u.line),
+                sheet = sheet.as_str(),
+                key = u.key
             );
+            let _ = writeln!(out, "{note}");
         }
     }
     if let Some(mix) = e.mode(PlanMode::Mixed).and_then(|m| m.mix) {
-        let _ = writeln!(
-            out,
-            "Mixed: {} month(s) of {} h, then {} day(s) on demand.",
-            mix.months.normalize(),
-            e.month_hours,
-            mix.on_demand_days.normalize()
+        let note = crate::t!(
+            "estimate-mixed-note",
+            months = mix.months.normalize().to_string(),
+            month_hours = e.month_hours.to_string(),
+            days = mix.on_demand_days.normalize().to_string()
         );
+        let _ = writeln!(out, "{note}");
     }
     if let Some(rerun) = e.mode(PlanMode::Spot).and_then(|m| m.rerun) {
-        let _ = writeln!(
-            out,
-            "Spot compute includes {} of expected reruns: each reclaim loses half a checkpoint \
-             interval of work on average.",
-            two_decimals(rerun)
-        );
+        let note = crate::t!("estimate-rerun-note", rerun = two_decimals(rerun));
+        let _ = writeln!(out, "{note}");
     }
     if let Some(hours) = e.break_even_hours_per_month {
-        let _ = writeln!(
-            out,
-            "Break-even: the monthly subscription is cheaper above {} hours of use a month.",
-            two_decimals(hours)
-        );
+        let note = crate::t!("estimate-break-even", hours = two_decimals(hours));
+        let _ = writeln!(out, "{note}");
     }
 }
-
-const NOTE: &str = "\
-Note: spot capacity can be reclaimed at any moment; use it only for work that resumes from a
-checkpoint. A monthly commitment is paid up front and cannot be refunded if you stop early.
-";

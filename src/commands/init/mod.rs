@@ -36,16 +36,18 @@ pub fn run(cli: &Cli, args: &InitArgs) -> CommandResult {
     let text = template::render(&detected, &picks);
     Config::parse(&text, &path).map_err(|e| Failure::bad_input(e.to_string()))?;
     write(&path, &text)?;
-    emit(&format!(
-        "wrote {} (mode 0600)\nnext: gpumeter doctor, then gpumeter",
-        path.display()
-    ));
+    emit(&crate::t!("init-wrote", path = path.display().to_string()));
     Ok(ExitCode::SUCCESS)
 }
 
 fn write(path: &Path, text: &str) -> Result<(), Failure> {
-    let failed =
-        |e: std::io::Error| Failure::failed(format!("cannot write {}: {e}", path.display()));
+    let failed = |e: std::io::Error| {
+        Failure::failed(crate::t!(
+            "init-cannot-write",
+            path = path.display().to_string(),
+            error = e.to_string()
+        ))
+    };
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         crate::files::create_private_dir(dir).map_err(failed)?;
     }
@@ -53,18 +55,22 @@ fn write(path: &Path, text: &str) -> Result<(), Failure> {
 }
 
 fn ask_yes(path: &Path) -> Result<bool, Failure> {
-    let answer = prompt(&format!("{} exists. Replace it? [y/N] ", path.display()))?;
+    let answer = prompt(&crate::t!(
+        "init-replace",
+        path = path.display().to_string()
+    ))?;
     Ok(matches!(answer.to_ascii_lowercase().as_str(), "y" | "yes"))
 }
 
-/// One line from the terminal, trimmed; an empty answer takes the default.
+/// One line from the terminal, trimmed; an empty answer takes the default. The question is
+/// followed by a space to type after.
 fn prompt(question: &str) -> Result<String, Failure> {
-    emit_part(question);
+    emit_part(&format!("{question} "));
     let mut line = String::new();
     std::io::stdin()
         .lock()
         .read_line(&mut line)
-        .map_err(|e| Failure::failed(format!("cannot read the answer: {e}")))?;
+        .map_err(|e| Failure::failed(crate::t!("init-cannot-read", error = e.to_string())))?;
     Ok(line.trim().to_string())
 }
 
@@ -81,19 +87,19 @@ fn picks(args: &InitArgs, interactive: bool) -> Result<Picks, Failure> {
     let deadline = given(
         args.deadline.as_deref(),
         interactive,
-        "Deadline (4h, 18:30; empty for none): ",
+        &crate::t!("init-ask-deadline"),
     )?
     .map(|d| deadline(&d))
     .transpose()?;
     let at_zero = match args.at_zero {
         Some(p) => p.into(),
-        None => policy(
-            interactive,
-            "At zero: alert, stop or release? [alert] ",
-            "--at-zero",
-        )?,
+        None => policy(interactive, &crate::t!("init-ask-at-zero"), "--at-zero")?,
     };
-    let idle_after = given(args.idle.as_deref(), interactive, "Idle after (30m): ")?;
+    let idle_after = given(
+        args.idle.as_deref(),
+        interactive,
+        &crate::t!("init-ask-idle"),
+    )?;
     if let Some(idle) = &idle_after {
         let d = parse_duration(idle).map_err(|e| Failure::bad_input(format!("--idle: {e}")))?;
         if d.is_zero() {
@@ -105,16 +111,12 @@ fn picks(args: &InitArgs, interactive: bool) -> Result<Picks, Failure> {
     }
     let on_idle = match args.on_idle {
         Some(p) => p.into(),
-        None => policy(
-            interactive,
-            "When idle: alert, stop or release? [alert] ",
-            "--on-idle",
-        )?,
+        None => policy(interactive, &crate::t!("init-ask-on-idle"), "--on-idle")?,
     };
     let webhook = given(
         args.webhook.as_deref(),
         interactive,
-        "Webhook URL (empty for none): ",
+        &crate::t!("init-ask-webhook"),
     )?
     .map(|u| WebhookUrl::parse(&u).map_err(|e| Failure::bad_input(format!("--webhook: {e}"))))
     .transpose()?;

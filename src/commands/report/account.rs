@@ -236,12 +236,35 @@ fn account_json(account: &Account) -> AccountJson {
 /// One line of text: the account to date and what still bills a month, or why there is none.
 pub fn line(entry: &InstanceAccount) -> String {
     match &entry.account {
-        Ok(a) => format!(
-            "account to date: {}; still billing a month: {}",
-            a.total.with_currency(),
-            a.still_billing_monthly.with_currency()
+        Ok(a) => crate::t!(
+            "report-account",
+            total = a.total.with_currency(),
+            monthly = a.still_billing_monthly.with_currency()
         ),
-        Err(why) => format!("account to date: unknown, {why}"),
+        Err(why) => crate::t!("report-account-unknown", why = why.shown()),
+    }
+}
+
+impl NoAccount {
+    /// Why there is no account, in the user's language; `Display` stays English for JSON.
+    pub fn shown(&self) -> String {
+        match self {
+            NoAccount::NoListing => crate::t!("report-no-listing").into_owned(),
+            NoAccount::NoPrices => crate::t!("report-no-prices").into_owned(),
+            NoAccount::OtherInstance {
+                provider,
+                sku,
+                listed_provider,
+                listed_sku,
+            } => crate::t!(
+                "report-other-instance",
+                provider = *provider,
+                sku = sku.as_str(),
+                listed_provider = listed_provider.as_str(),
+                listed_sku = listed_sku.as_str()
+            ),
+            NoAccount::Pricing(why) => why.clone(),
+        }
     }
 }
 

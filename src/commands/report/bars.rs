@@ -41,14 +41,15 @@ pub fn chart(s: &CurrencySpend) -> String {
     if max <= Decimal::ZERO {
         return out;
     }
-    let _ = writeln!(out, "\nSpend per day ({}; █ busy, ░ idle)", s.currency);
+    let title = crate::t!("report-chart", currency = s.currency.to_string());
+    let _ = writeln!(out, "\n{title}");
     for d in &s.days {
         let total = d.cost.total().amount;
         let (busy, idle) = cells(total, d.idle, max);
         let bar = format!("{}{}", "█".repeat(busy as usize), "░".repeat(idle as usize));
         let share = if total > Decimal::ZERO && d.idle > Decimal::ZERO {
             let pct = (d.idle * Decimal::ONE_HUNDRED / total).round();
-            format!("  {pct}% idle")
+            crate::t!("report-chart-idle", pct = pct.to_string())
         } else {
             String::new()
         };

@@ -36,15 +36,19 @@ pub fn csv(report: &Report) -> String {
 pub fn text(report: &Report, accounts: &[InstanceAccount], tz: &TimeZone) -> String {
     let mut out = String::new();
     let local = |t: Timestamp| tz.to_datetime(t).strftime("%Y-%m-%d %H:%M").to_string();
-    let _ = writeln!(
-        out,
-        "Spend from {} to {} ({})",
-        local(report.since),
-        local(report.until),
-        tz.iana_name().unwrap_or("local time")
+    let zone = tz.iana_name().map_or_else(
+        || crate::t!("report-local-time").into_owned(),
+        str::to_string,
     );
+    let heading = crate::t!(
+        "report-spend-from",
+        since = local(report.since),
+        until = local(report.until),
+        zone = zone
+    );
+    let _ = writeln!(out, "{heading}");
     if report.spend.is_empty() {
-        let _ = writeln!(out, "\nNothing was recorded in this window.");
+        let _ = writeln!(out, "\n{}", crate::t!("report-nothing"));
     }
     spend(&mut out, report);
     usage(&mut out, report);
@@ -61,13 +65,16 @@ fn spend(out: &mut String, report: &Report) {
         let _ = writeln!(
             out,
             "\n{:<12} {:>11} {:>11} {:>11} {:>11} {:>12} {:>11}",
-            Cell(format!("Day ({})", s.currency)),
-            Cell("compute"),
-            Cell("bandwidth"),
-            Cell("storage"),
-            Cell("extras"),
-            Cell("total"),
-            Cell("idle")
+            Cell(crate::t!(
+                "report-col-day",
+                currency = s.currency.to_string()
+            )),
+            Cell(crate::t!("estimate-col-compute")),
+            Cell(crate::t!("estimate-col-bandwidth")),
+            Cell(crate::t!("estimate-col-storage")),
+            Cell(crate::t!("estimate-col-extras")),
+            Cell(crate::t!("estimate-col-total")),
+            Cell(crate::t!("report-col-idle"))
         );
         let row = |out: &mut String, label: &str, c: &crate::meter::CentsBreakdown, idle| {
             let line = format!(
@@ -87,68 +94,82 @@ fn spend(out: &mut String, report: &Report) {
             row(out, &d.date.to_string(), &d.cost.grouped(), idle);
         }
         let idle = Money::new(s.idle, s.currency);
-        row(out, "Total", &s.total.grouped(), idle.grouped());
-        row(out, "Billed", &s.billed.grouped(), String::new());
+        row(
+            out,
+            &crate::t!("report-total"),
+            &s.total.grouped(),
+            idle.grouped(),
+        );
+        row(
+            out,
+            &crate::t!("report-billed"),
+            &s.billed.grouped(),
+            String::new(),
+        );
         let share = s.idle_share_pct().map_or(String::new(), |p| {
-            format!(" ({}% of the spend)", fixed(p, 1))
+            crate::t!("report-idle-share", pct = fixed(p, 1))
         });
         if !s.unknown.is_empty() {
-            let _ = writeln!(
-                out,
-                "The total is at least this: it leaves out {} unknown: {}",
-                s.unknown.len(),
-                s.unknown.join("; ")
+            let note = crate::t!(
+                "report-at-least",
+                count = s.unknown.len(),
+                unknown = s.unknown.join("; ")
             );
+            let _ = writeln!(out, "{note}");
         }
-        let _ = writeln!(out, "Idle spend: {idle}{share}");
+        let note = crate::t!("report-idle-spend", idle = idle.to_string(), share = share);
+        let _ = writeln!(out, "{note}");
         out.push_str(&super::bars::chart(s));
     }
 }
 
 fn usage(out: &mut String, report: &Report) {
     let util = match (report.gpu_util_mean_pct, report.gpu_util_max_pct) {
-        (Some(mean), Some(max)) => format!(
-            "GPU utilisation {}% mean, {}% max",
-            fixed_f64(mean, 1),
-            fixed_f64(max, 0)
+        (Some(mean), Some(max)) => crate::t!(
+            "report-util",
+            mean = fixed_f64(mean, 1),
+            max = fixed_f64(max, 0)
         ),
-        _ => "GPU utilisation n/a".into(),
+        _ => crate::t!("report-util-none").into_owned(),
     };
     #[expect(
         clippy::cast_precision_loss,
         reason = "bytes shown to one decimal of a GiB"
     )]
     let gib = report.egress_bytes as f64 / f64::from(1 << 30);
-    let _ = writeln!(
-        out,
-        "\nEnergy {} kWh · {util} · egress {} GiB",
-        fixed_f64(report.energy_kwh, 3),
-        fixed_f64(gib, 1)
+    let line = crate::t!(
+        "report-usage",
+        kwh = fixed_f64(report.energy_kwh, 3),
+        util = util,
+        gib = fixed_f64(gib, 1)
     );
+    let _ = writeln!(out, "\n{line}");
 }
 
 fn instances(out: &mut String, report: &Report) {
     if report.instances.is_empty() {
         return;
     }
-    let _ = writeln!(out, "\nInstances");
+    let _ = writeln!(out, "\n{}", crate::t!("report-instances"));
     for i in &report.instances {
+        let tail = crate::t!(
+            "report-instance-tail",
+            idle = Money::new(i.idle, i.cost.currency).grouped(),
+            billed = i.billed.total().grouped(),
+            sessions = i.sessions
+        );
         let _ = writeln!(
             out,
-            "  {:<20} {:<8} {:<16} {:<10} {:>14}{} (idle {}, billed {}), {} session{}",
+            "  {:<20} {:<8} {:<16} {:<10} {:>14}{}{tail}",
             Cell(&i.instance),
             Cell(&i.provider),
             Cell(&i.sku),
-            Cell(&i.mode),
+            Cell(mode_shown(&i.mode)),
             Cell(i.cost.total()),
             match i.unknown.len() {
                 0 => String::new(),
-                n => format!(" + {n} unknown"),
+                n => crate::t!("report-instance-unknown", count = n),
             },
-            Money::new(i.idle, i.cost.currency).grouped(),
-            i.billed.total().grouped(),
-            i.sessions,
-            if i.sessions == 1 { "" } else { "s" }
         );
     }
 }
@@ -158,22 +179,19 @@ fn lifetime(out: &mut String, accounts: &[InstanceAccount]) {
     if accounts.is_empty() {
         return;
     }
-    let _ = writeln!(
-        out,
-        "\nTo date, over each instance's life (as status gives it)"
-    );
+    let _ = writeln!(out, "\n{}", crate::t!("report-to-date"));
     for a in accounts {
         let _ = writeln!(out, "  {:<20} {}", Cell(&a.instance), account::line(a));
     }
 }
 
 fn actions(out: &mut String, report: &Report, local: &dyn Fn(Timestamp) -> String) {
-    let _ = writeln!(
-        out,
-        "\nActions: {} · alerts: {}",
-        report.actions.len(),
-        report.alerts
+    let line = crate::t!(
+        "report-actions",
+        actions = report.actions.len().to_string(),
+        alerts = report.alerts.to_string()
     );
+    let _ = writeln!(out, "\n{line}");
     for a in &report.actions {
         let _ = writeln!(
             out,
@@ -188,15 +206,21 @@ fn actions(out: &mut String, report: &Report, local: &dyn Fn(Timestamp) -> Strin
 
 fn leftovers(out: &mut String, report: &Report, local: &dyn Fn(Timestamp) -> String) {
     if report.still_billing.is_empty() {
-        let _ = writeln!(out, "\nNothing seen still billing after a release.");
+        let _ = writeln!(out, "\n{}", crate::t!("report-nothing-billing"));
         return;
     }
-    let _ = writeln!(out, "\nStill billing after their instance was released");
+    let _ = writeln!(out, "\n{}", crate::t!("report-still-billing"));
     for s in &report.still_billing {
         let r = &s.resource;
-        let cost = s
-            .monthly
-            .map_or_else(|| "price unknown".into(), |m| format!("{m}/month"));
+        let cost = s.monthly.map_or_else(
+            || crate::t!("report-price-unknown").into_owned(),
+            |m| crate::t!("report-per-month", amount = m.to_string()),
+        );
+        let released = crate::t!(
+            "report-released",
+            instance = r.instance.as_str(),
+            at = local(r.released)
+        );
         let size = if r.size_gib == "0" {
             String::new()
         } else {
@@ -204,29 +228,56 @@ fn leftovers(out: &mut String, report: &Report, local: &dyn Fn(Timestamp) -> Str
         };
         let _ = writeln!(
             out,
-            "  [ ] {:<12} {:<14} {:<14} {:>9}  {:<10} {cost}  ({} released {})",
-            Cell(r.kind.replace('_', " ")),
+            "  [ ] {:<12} {:<14} {:<14} {:>9}  {:<10} {cost}  {released}",
+            Cell(kind_shown(&r.kind)),
             Cell(&r.id),
             Cell(&r.name),
             Cell(size),
             Cell(&r.state),
-            r.instance,
-            local(r.released)
         );
     }
 }
 
 fn overlaps(out: &mut String, report: &Report, local: &dyn Fn(Timestamp) -> String) {
     for o in &report.overlaps {
-        let _ = writeln!(
-            out,
-            "\nOverlap: {} and {} ran together for {}h{:02}m ({} to {})",
-            o.first,
-            o.second,
-            o.seconds / 3600,
-            o.seconds % 3600 / 60,
-            local(o.from),
-            local(o.until)
+        let line = crate::t!(
+            "report-overlap",
+            first = o.first.as_str(),
+            second = o.second.as_str(),
+            hours = (o.seconds / 3600).to_string(),
+            minutes = format!("{:02}", o.seconds % 3600 / 60),
+            from = local(o.from),
+            until = local(o.until)
         );
+        let _ = writeln!(out, "\n{line}");
     }
+}
+
+/// A leftover's kind as the ledger names it (`public_ip`), in the user's language; a kind
+/// this build does not know is shown as the ledger wrote it.
+fn kind_shown(kind: &str) -> String {
+    let word = match kind {
+        "system_disk" => crate::t!("report-kind-system-disk"),
+        "data_disk" => crate::t!("report-kind-data-disk"),
+        "snapshot" => crate::t!("report-kind-snapshot"),
+        "image" => crate::t!("report-kind-image"),
+        "public_ip" => crate::t!("report-kind-public-ip"),
+        "load_balancer" => crate::t!("report-kind-load-balancer"),
+        "network_volume" => crate::t!("report-kind-network-volume"),
+        "stopped_instance" => crate::t!("report-kind-stopped-instance"),
+        other => return other.replace('_', " "),
+    };
+    word.into_owned()
+}
+
+/// An instance's billing mode as the ledger names it (`on_demand`), in the user's language.
+fn mode_shown(mode: &str) -> String {
+    let word = match mode {
+        "on_demand" => crate::t!("report-mode-on-demand"),
+        "spot" => crate::t!("report-mode-spot"),
+        "monthly" => crate::t!("report-mode-monthly"),
+        "compute_units" => crate::t!("report-mode-compute-units"),
+        other => return other.to_string(),
+    };
+    word.into_owned()
 }

@@ -18,6 +18,16 @@ pub enum BoundError {
     Malformed(String),
 }
 
+impl BoundError {
+    /// The refusal in the user's language; `Display` stays English.
+    pub fn shown(&self) -> String {
+        match self {
+            BoundError::TooFarBack(text) => crate::t!("report-too-far-back", text = text.as_str()),
+            BoundError::Malformed(text) => crate::t!("report-not-a-time", text = text.as_str()),
+        }
+    }
+}
+
 pub fn parse_bound(text: &str, now: Timestamp, tz: &TimeZone) -> Result<Timestamp, BoundError> {
     let text = text.trim();
     if text.eq_ignore_ascii_case("now") {

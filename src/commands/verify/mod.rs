@@ -94,7 +94,8 @@ pub fn run(args: &VerifyArgs, cli: &Cli) -> CommandResult {
             })
     };
     if args.json {
-        let outcome = on_fail(&report);
+        // What --on-fail says goes into the JSON, so it is said in English there.
+        let outcome = crate::i18n::scoped(crate::i18n::Lang::En, || on_fail(&report));
         let doc = print::Document::new(&gathered, &report, outcome.as_ref());
         emit(&to_json(&doc)?);
     } else {
@@ -126,7 +127,10 @@ fn no_gpu(json: bool, source: &'static str, why: &str) -> CommandResult {
     if json {
         emit(&to_json(&print::Document::no_gpu(source, &why))?);
     }
-    emit_err(&format!("gpumeter: verify: no GPU can be read: {why}"));
+    emit_err(&format!(
+        "gpumeter: {}",
+        crate::t!("verify-no-gpu", why = why.as_str())
+    ));
     Ok(ExitCode::from(EXIT_NO_GPU))
 }
 
@@ -216,10 +220,13 @@ fn resolve_sku(args: &VerifyArgs) -> Result<Option<(Sheet, Sku)>, Failure> {
     else {
         return Err(Failure::bad_input(crate::t!("err-sku-needs-sheet")));
     };
-    let sku = sheet
-        .sku(name)
-        .cloned()
-        .ok_or_else(|| Failure::bad_input(format!("no SKU `{name}` in sheet {}", sheet.id)))?;
+    let sku = sheet.sku(name).cloned().ok_or_else(|| {
+        Failure::bad_input(crate::t!(
+            "verify-no-sku",
+            sku = name,
+            sheet = sheet.id.as_str()
+        ))
+    })?;
     Ok(Some((sheet, sku)))
 }
 

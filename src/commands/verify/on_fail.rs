@@ -4,8 +4,6 @@
 //! what this machine costs. No question is asked (this is for scripts); `--dry-run` says what
 //! it would do and does nothing.
 
-use std::fmt::Write as _;
-
 use jiff::Timestamp;
 use serde::Serialize;
 
@@ -52,7 +50,10 @@ pub fn run(
 
 fn alert(ctx: &Context, dry_run: bool, headline: &str) -> OnFailOutcome {
     let headline = one_line(headline, 300);
-    emit_err(&format!("gpumeter: verify failed: {headline}"));
+    emit_err(&format!(
+        "gpumeter: {}",
+        crate::t!("verify-failed", headline = headline.as_str())
+    ));
     let mut outcome = OnFailOutcome {
         action: "alert",
         dry_run,
@@ -71,14 +72,13 @@ fn alert(ctx: &Context, dry_run: bool, headline: &str) -> OnFailOutcome {
         outcome.done = true;
         outcome
             .lines
-            .push("alert: on stderr; no webhook is configured ([notify])".to_string());
+            .push(crate::t!("verify-alert-stderr").into_owned());
         return outcome;
     }
     if dry_run {
-        outcome.lines.push(format!(
-            "dry run: nothing is sent. It would alert {}",
-            hooks.join(", ")
-        ));
+        outcome
+            .lines
+            .push(crate::t!("verify-alert-dry-run", hooks = hooks.join(", ")));
         return outcome;
     }
     let alert = Alert::new(
@@ -97,11 +97,12 @@ fn alert(ctx: &Context, dry_run: bool, headline: &str) -> OnFailOutcome {
     match sent {
         Ok(outcomes) => {
             outcome.done = !outcomes.iter().any(crate::notify::Outcome::is_failure);
-            outcome.lines.extend(
-                outcomes
-                    .iter()
-                    .map(|o| format!("alert: {}", one_line(&o.to_string(), 300))),
-            );
+            outcome.lines.extend(outcomes.iter().map(|o| {
+                crate::t!(
+                    "verify-alert-outcome",
+                    outcome = one_line(&o.to_string(), 300)
+                )
+            }));
         }
         Err(e) => outcome.lines.push(e.message),
     }
@@ -127,7 +128,7 @@ fn act(ctx: &Context, action: &Action, dry_run: bool, sku_sheet: Option<&Sheet>)
             if let Some(min) = sheet.and_then(minimum_words) {
                 outcome
                     .lines
-                    .push(format!("the sheet bills a {min} minimum"));
+                    .push(crate::t!("verify-sheet-minimum", minimum = min));
             }
         }
         Ok(Acted::Done(done)) => {
@@ -170,32 +171,24 @@ pub fn cost_line(
     let inventory = before?;
     let created = inventory.instance.as_ref()?.created;
     let ran = u64::try_from(now.as_second().saturating_sub(created.as_second())).unwrap_or(0);
-    let verb = match action {
-        Action::Stop => "stopped",
-        _ => "released",
-    };
+
     let billed = pricing
         .and_then(|p| actions::meter_at(inventory, Some(p), now))
         .map(|r| r.accrual.billed.compute_money().to_string());
     let minimum = sheet.map_or(0, |s| u64::from(s.billing.minimum_seconds));
     let words = sheet.and_then(minimum_words);
-    let mut line = format!("{verb} {} in", span(ran));
+    let mut line = match action {
+        Action::Stop => crate::t!("verify-ran-stopped", span = span(ran)),
+        _ => crate::t!("verify-ran-released", span = span(ran)),
+    };
     match (words, ran < minimum) {
-        (Some(min), true) => {
-            let _ = write!(line, ": the sheet bills a {min} minimum");
-        }
-        (Some(min), false) => {
-            let _ = write!(line, ", past the sheet's {min} minimum");
-        }
+        (Some(min), true) => line.push_str(&crate::t!("verify-under-minimum", minimum = min)),
+        (Some(min), false) => line.push_str(&crate::t!("verify-past-minimum", minimum = min)),
         (None, _) => {}
     }
     match (billed, ran < minimum) {
-        (Some(cost), true) => {
-            let _ = write!(line, ", so this machine costs {cost}");
-        }
-        (Some(cost), false) => {
-            let _ = write!(line, ": this machine's compute is billed {cost}");
-        }
+        (Some(cost), true) => line.push_str(&crate::t!("verify-so-costs", cost = cost)),
+        (Some(cost), false) => line.push_str(&crate::t!("verify-billed", cost = cost)),
         (None, _) => {}
     }
     Some(line)
@@ -206,19 +199,29 @@ fn minimum_words(sheet: &Sheet) -> Option<String> {
     let s = sheet.billing.minimum_seconds;
     match s {
         0 => None,
-        s if s % 3600 == 0 => Some(format!("{}-hour", s / 3600)),
-        s if s % 60 == 0 => Some(format!("{}-minute", s / 60)),
-        s => Some(format!("{s}-second")),
+        s if s % 3600 == 0 => Some(crate::t!(
+            "verify-minimum-hours",
+            count = (s / 3600).to_string()
+        )),
+        s if s % 60 == 0 => Some(crate::t!(
+            "verify-minimum-minutes",
+            count = (s / 60).to_string()
+        )),
+        s => Some(crate::t!("verify-minimum-seconds", count = s.to_string())),
     }
 }
 
 /// `45 s`, `4 min`, `3 h 20 min`.
 fn span(seconds: u64) -> String {
     match seconds {
-        s if s < 60 => format!("{s} s"),
-        s if s < 3600 => format!("{} min", s / 60),
-        s if s % 3600 < 60 => format!("{} h", s / 3600),
-        s => format!("{} h {} min", s / 3600, s % 3600 / 60),
+        s if s < 60 => crate::t!("verify-span-seconds", seconds = s.to_string()),
+        s if s < 3600 => crate::t!("verify-span-minutes", minutes = (s / 60).to_string()),
+        s if s % 3600 < 60 => crate::t!("verify-span-hours", hours = (s / 3600).to_string()),
+        s => crate::t!(
+            "verify-span-hours-minutes",
+            hours = (s / 3600).to_string(),
+            minutes = (s % 3600 / 60).to_string()
+        ),
     }
 }
 

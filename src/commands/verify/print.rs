@@ -125,34 +125,57 @@ fn facts_unavailable(f: &GpuFacts) -> BTreeMap<&'static str, String> {
         .collect()
 }
 
-/// The verdict word as people read it.
+/// The verdict word as people read it, in their language (`FAIL` in English).
 pub fn verdict_word(v: Verdict) -> String {
-    v.word().to_ascii_uppercase()
+    verdict_shown(v).to_uppercase()
+}
+
+/// The verdict in the user's language, as the table's rows give it (`fail` in English).
+fn verdict_shown(v: Verdict) -> String {
+    match v {
+        Verdict::Pass => crate::t!("verify-verdict-pass"),
+        Verdict::Incomplete => crate::t!("verify-verdict-incomplete"),
+        Verdict::Warn => crate::t!("verify-verdict-warn"),
+        Verdict::Fail => crate::t!("verify-verdict-fail"),
+    }
+    .into_owned()
 }
 
 /// The human report: verdict and headline, the checks as a table, what each shortfall means,
 /// and why the benchmark did not run where it did not.
 pub fn render(gathered: &Gathered, report: &VerifyReport) -> String {
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "verify: {}: {}",
-        verdict_word(report.verdict),
-        one_line(&report.headline, MAX_CHARS)
+    let headline = crate::t!(
+        "verify-headline",
+        verdict = verdict_word(report.verdict),
+        headline = one_line(&report.headline, MAX_CHARS)
     );
+    let _ = writeln!(out, "{headline}");
     let names: Vec<String> = gathered
         .reading
         .gpus
         .iter()
         .map(|g| {
-            let name = g.name.value().map_or("name unknown", |n| n.as_str());
-            format!("  GPU {}: {}", g.index, one_line(name, MAX_CHARS))
+            let name = g.name.value().map_or_else(
+                || crate::t!("verify-name-unknown").into_owned(),
+                |n| one_line(n, MAX_CHARS),
+            );
+            let gpu = crate::t!("verify-gpu", index = g.index.to_string(), name = name);
+            format!("  {gpu}")
         })
         .collect();
     out.push_str(&names.join("\n"));
     out.push('\n');
     let rows: Vec<[String; 6]> = report.checks.iter().map(row).collect();
-    let header = ["GPU", "CHECK", "MEASURED", "RATED", "RATIO", "VERDICT"].map(str::to_string);
+    let header = [
+        crate::t!("verify-col-gpu"),
+        crate::t!("verify-col-check"),
+        crate::t!("verify-col-measured"),
+        crate::t!("verify-col-rated"),
+        crate::t!("verify-col-ratio"),
+        crate::t!("verify-col-verdict"),
+    ]
+    .map(std::borrow::Cow::into_owned);
     let mut widths = [0usize; 6];
     for r in std::iter::once(&header).chain(&rows) {
         for (w, cell) in widths.iter_mut().zip(r) {
@@ -177,11 +200,11 @@ pub fn render(gathered: &Gathered, report: &VerifyReport) -> String {
         );
     }
     if let Some(e) = &gathered.bench_error {
-        let _ = writeln!(
-            out,
-            "benchmark not run: {}",
-            one_line(&e.to_string(), MAX_CHARS)
+        let line = crate::t!(
+            "verify-bench-not-run",
+            why = one_line(&e.to_string(), MAX_CHARS)
         );
+        let _ = writeln!(out, "{line}");
     }
     out
 }
@@ -197,18 +220,21 @@ fn row(c: &Check) -> [String; 6] {
         reading(c.measured.as_ref()),
         reading(c.rated.as_ref()),
         ratio,
-        verdict_word(c.verdict).to_lowercase(),
+        verdict_shown(c.verdict),
     ]
 }
 
 fn gpu_label(gpu: Option<u32>) -> String {
-    gpu.map_or_else(|| "machine".to_string(), |g| format!("GPU {g}"))
+    gpu.map_or_else(
+        || crate::t!("verify-machine").into_owned(),
+        |g| crate::t!("verify-gpu-label", index = g.to_string()),
+    )
 }
 
 /// A value with its unit; an absent one is `n/a`, never a zero.
 fn reading(r: Option<&Reading>) -> String {
     let Some(r) = r else {
-        return "n/a".to_string();
+        return crate::t!("verify-not-available").into_owned();
     };
     let value = match &r.value {
         Amount::Number(n) if n.fract() == 0.0 && n.abs() < 1e15 => format!("{n:.0}"),

@@ -29,9 +29,8 @@ pub fn keep(ctx: &Context, report: &VerifyReport, doc: &print::Document<'_>, at:
                 .map_err(|e| e.to_string())
         });
     if let Err(e) = kept {
-        crate::commands::emit_err(&format!(
-            "gpumeter: verify: the verdict is not kept in the ledger: {e}"
-        ));
+        let said = crate::t!("verify-not-kept", error = e.as_str());
+        crate::commands::emit_err(&format!("gpumeter: {said}"));
     }
 }
 
@@ -73,8 +72,7 @@ pub fn keep_on_fail(ctx: &Context, outcome: &OnFailOutcome, headline: &str, at: 
     let kept = Ledger::open(path_in(&ctx.data_dir, ctx.demo))
         .and_then(|mut l| l.record_event(event).map(|_| ()));
     if let Err(e) = kept {
-        crate::commands::emit_err(&format!(
-            "gpumeter: verify: what --on-fail did is not kept in the ledger: {e}"
-        ));
+        let said = crate::t!("verify-on-fail-not-kept", error = e.to_string());
+        crate::commands::emit_err(&format!("gpumeter: {said}"));
     }
 }

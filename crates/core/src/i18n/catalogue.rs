@@ -24,7 +24,9 @@ macro_rules! files {
     };
 }
 
-files!["cli", "cockpit", "commands", "errors", "screen"];
+files![
+    "cli", "cockpit", "commands", "errors", "plan", "screen", "setup"
+];
 
 type Bundle = FluentBundle<FluentResource>;
 

@@ -13,10 +13,12 @@ use super::sheet::{STALE_AFTER_DAYS, Sheet, Sku, StopPolicy};
 pub fn stale_warning(sheet: &Sheet, today: Date) -> Option<String> {
     let age = sheet.age_days(today);
     (age > STALE_AFTER_DAYS).then(|| {
-        format!(
-            "warning: price sheet `{}` is dated {} ({age} days ago, more than \
-             {STALE_AFTER_DAYS}); its prices may have changed",
-            sheet.id, sheet.as_of
+        crate::t!(
+            "pricing-stale",
+            sheet = sheet.id.as_str(),
+            date = sheet.as_of.to_string(),
+            age = age,
+            limit = STALE_AFTER_DAYS
         )
     })
 }
@@ -24,14 +26,20 @@ pub fn stale_warning(sheet: &Sheet, today: Date) -> Option<String> {
 /// `aws-us-east-1 (aws, us-east-1): USD, as of 2026-01-21, 15 SKUs`
 pub fn sheet_heading(sheet: &Sheet) -> String {
     let place = match &sheet.region {
-        Some(region) => format!("{}, {region}", sheet.provider),
+        Some(region) => crate::t!(
+            "pricing-place",
+            provider = sheet.provider.as_str(),
+            region = region.as_str()
+        ),
         None => sheet.provider.clone(),
     };
-    let count = sheet.skus.len();
-    let plural = if count == 1 { "" } else { "s" };
-    format!(
-        "{} ({place}): {}, as of {}, {count} SKU{plural}",
-        sheet.id, sheet.currency, sheet.as_of
+    crate::t!(
+        "pricing-heading",
+        id = sheet.id.as_str(),
+        place = place,
+        currency = sheet.currency.to_string(),
+        date = sheet.as_of.to_string(),
+        count = sheet.skus.len()
     )
 }
 
@@ -61,25 +69,30 @@ pub fn sku_lines(sheet: &Sheet) -> Vec<String> {
 }
 
 fn gpu_summary(sku: &Sku) -> String {
-    format!(
-        "{}x {} {} GiB",
-        sku.gpu_count, sku.gpu_model, sku.gpu_memory_gib
+    crate::t!(
+        "pricing-gpus",
+        count = sku.gpu_count,
+        model = sku.gpu_model.as_str(),
+        memory = sku.gpu_memory_gib.to_string()
     )
 }
 
 fn price_summary(sku: &Sku) -> String {
     let mut parts = Vec::new();
     if let Some(p) = sku.on_demand_per_hour {
-        parts.push(format!("on-demand {p}/h"));
+        parts.push(crate::t!("pricing-on-demand-short", price = p.to_string()));
     }
     if let Some(p) = sku.spot_per_hour {
-        parts.push(format!("spot {p}/h"));
+        parts.push(crate::t!("pricing-spot-short", price = p.to_string()));
     }
     if let Some(p) = sku.monthly {
-        parts.push(format!("monthly {p}"));
+        parts.push(crate::t!("pricing-monthly-short", price = p.to_string()));
     }
     if let Some(units) = sku.compute_units {
-        parts.push(format!("{}/h in units", units.per_hour()));
+        parts.push(crate::t!(
+            "pricing-units-short",
+            price = units.per_hour().to_string()
+        ));
     }
     parts.join(", ")
 }
@@ -89,7 +102,7 @@ pub fn sku_details(sheet: &Sheet, sku: &Sku) -> String {
     let cur = sheet.currency;
     let money = |p: Option<Decimal>, per: &str| {
         p.map_or_else(
-            || "not in this sheet".to_string(),
+            || crate::t!("pricing-not-in-sheet").into_owned(),
             |p| format!("{p} {cur}{per}"),
         )
     };
@@ -97,80 +110,128 @@ pub fn sku_details(sheet: &Sheet, sku: &Sku) -> String {
     let mut row = |label: &str, value: String| {
         let _ = writeln!(out, "  {:<16}{value}", Cell(label));
     };
-    row("sheet", sheet_heading(sheet));
-    row("source", sheet.source.clone());
+    row(&crate::t!("pricing-row-sheet"), sheet_heading(sheet));
+    row(&crate::t!("pricing-row-source"), sheet.source.clone());
     row(
-        "GPUs",
-        format!(
-            "{}x {}, {} GiB each",
-            sku.gpu_count, sku.gpu_model, sku.gpu_memory_gib
+        &crate::t!("pricing-row-gpus"),
+        crate::t!(
+            "pricing-gpus-each",
+            count = sku.gpu_count,
+            model = sku.gpu_model.as_str(),
+            memory = sku.gpu_memory_gib.to_string()
         ),
     );
     row(
-        "on-demand",
+        &crate::t!("pricing-row-on-demand"),
         with_per_gpu(sku.on_demand_per_hour, sku, &money),
     );
-    row("spot", with_per_gpu(sku.spot_per_hour, sku, &money));
-    row("monthly", money(sku.monthly, " per month"));
+    row(
+        &crate::t!("pricing-row-spot"),
+        with_per_gpu(sku.spot_per_hour, sku, &money),
+    );
+    row(
+        &crate::t!("pricing-row-monthly"),
+        money(sku.monthly, &crate::t!("pricing-per-month")),
+    );
     if let Some(units) = sku.compute_units {
         row(
-            "compute units",
-            format!(
-                "{} units/h x {} {cur} = {} {cur}/h",
-                units.units_per_hour,
-                units.unit_price,
-                units.per_hour()
+            &crate::t!("pricing-row-compute-units"),
+            crate::t!(
+                "pricing-units",
+                units = units.units_per_hour.to_string(),
+                price = units.unit_price.to_string(),
+                currency = cur.to_string(),
+                per_hour = units.per_hour().to_string()
             ),
         );
     }
-    row("billing", billing_summary(sheet));
+    row(&crate::t!("pricing-row-billing"), billing_summary(sheet));
+    network_and_storage(sheet, &money, &mut row);
+    out
+}
+
+/// The rows of `sku_details` that are the sheet's, not the SKU's: traffic, disks and extras.
+fn network_and_storage(
+    sheet: &Sheet,
+    money: &dyn Fn(Option<Decimal>, &str) -> String,
+    row: &mut dyn FnMut(&str, String),
+) {
     let net = &sheet.network;
     let unit = net.unit.as_str();
     let mut egress = money(net.egress_per_unit, &format!("/{unit}"));
     if !net.free_egress_per_month.is_zero() {
-        let _ = write!(
-            egress,
-            ", {} {unit} free per month",
-            net.free_egress_per_month
-        );
+        egress.push_str(&crate::t!(
+            "pricing-free-egress",
+            amount = net.free_egress_per_month.to_string(),
+            unit = unit
+        ));
     }
-    row("egress", egress);
+    row(&crate::t!("pricing-row-egress"), egress);
     row(
-        "ingress",
+        &crate::t!("pricing-row-ingress"),
         money(Some(net.ingress_per_unit), &format!("/{unit}")),
     );
     if let Some(p) = net.fixed_bandwidth_per_mbps_month {
-        row("fixed bandwidth", money(Some(p), " per Mbps-month"));
+        row(
+            &crate::t!("pricing-row-fixed-bandwidth"),
+            money(Some(p), &crate::t!("pricing-per-mbps-month")),
+        );
     }
     for (class, disk) in &sheet.storage.disk {
-        let stopped = disk
-            .when_stopped
-            .map_or(String::new(), |s| format!(" ({s} while stopped)"));
+        let stopped = disk.when_stopped.map_or(String::new(), |s| {
+            crate::t!("pricing-while-stopped", price = s.to_string())
+        });
         row(
-            &format!("disk {class}"),
-            money(Some(disk.per_gib_month), "/GiB-month") + &stopped,
+            &crate::t!("pricing-row-disk", class = class.as_str()),
+            money(
+                Some(disk.per_gib_month),
+                &crate::t!("pricing-per-gib-month"),
+            ) + &stopped,
         );
     }
     let storage = &sheet.storage;
-    row("snapshot", money(storage.snapshot, "/GiB-month"));
-    row("image", money(storage.image, "/GiB-month"));
     row(
-        "network volume",
-        money(storage.network_volume, "/GiB-month"),
+        &crate::t!("pricing-row-snapshot"),
+        money(storage.snapshot, &crate::t!("pricing-per-gib-month")),
+    );
+    row(
+        &crate::t!("pricing-row-image"),
+        money(storage.image, &crate::t!("pricing-per-gib-month")),
+    );
+    row(
+        &crate::t!("pricing-row-network-volume"),
+        money(storage.network_volume, &crate::t!("pricing-per-gib-month")),
     );
     let extras = &sheet.extras;
     row(
-        "public IP",
-        money(extras.public_ip_attached_per_hour, "/h attached"),
+        &crate::t!("pricing-row-public-ip"),
+        money(
+            extras.public_ip_attached_per_hour,
+            &crate::t!("pricing-attached"),
+        ),
     );
     row(
-        "idle public IP",
-        money(extras.public_ip_idle_per_hour, "/h"),
+        &crate::t!("pricing-row-idle-public-ip"),
+        money(
+            extras.public_ip_idle_per_hour,
+            &crate::t!("pricing-per-hour"),
+        ),
     );
-    row("load balancer", money(extras.load_balancer_per_hour, "/h"));
-    row("license", money(extras.license_per_hour, "/h"));
-    row("boot fee", money(extras.boot_fee, " per start"));
-    out
+    row(
+        &crate::t!("pricing-row-load-balancer"),
+        money(
+            extras.load_balancer_per_hour,
+            &crate::t!("pricing-per-hour"),
+        ),
+    );
+    row(
+        &crate::t!("pricing-row-license"),
+        money(extras.license_per_hour, &crate::t!("pricing-per-hour")),
+    );
+    row(
+        &crate::t!("pricing-row-boot-fee"),
+        money(extras.boot_fee, &crate::t!("pricing-per-start")),
+    );
 }
 
 fn with_per_gpu(
@@ -178,11 +239,15 @@ fn with_per_gpu(
     sku: &Sku,
     money: &dyn Fn(Option<Decimal>, &str) -> String,
 ) -> String {
-    let text = money(price, "/h");
+    let text = money(price, &crate::t!("pricing-per-hour"));
     match price {
         Some(p) if sku.gpu_count > 1 => {
             let per_gpu = (p / Decimal::from(sku.gpu_count)).round_dp(6).normalize();
-            format!("{text} ({per_gpu} per GPU-hour)")
+            crate::t!(
+                "pricing-per-gpu-hour",
+                price = text,
+                per_gpu = per_gpu.to_string()
+            )
         }
         _ => text,
     }
@@ -191,13 +256,16 @@ fn with_per_gpu(
 fn billing_summary(sheet: &Sheet) -> String {
     let b = &sheet.billing;
     let stopped = match b.stop_policy {
-        StopPolicy::KeepCharging => "compute keeps billing".to_string(),
-        StopPolicy::StopCharging => "compute stops billing".to_string(),
-        StopPolicy::Fraction(f) => format!("{f} of compute bills"),
+        StopPolicy::KeepCharging => crate::t!("pricing-keeps-billing").into_owned(),
+        StopPolicy::StopCharging => crate::t!("pricing-stops-billing").into_owned(),
+        StopPolicy::Fraction(f) => crate::t!("pricing-fraction-bills", fraction = f.to_string()),
     };
-    format!(
-        "per {} s, minimum {} s; when stopped, {stopped}; a month is {} h",
-        b.step_seconds, b.minimum_seconds, b.month_hours
+    crate::t!(
+        "pricing-billing",
+        step = b.step_seconds.to_string(),
+        minimum = b.minimum_seconds.to_string(),
+        stopped = stopped,
+        month = b.month_hours.to_string()
     )
 }
 

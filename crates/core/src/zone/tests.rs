@@ -128,3 +128,22 @@ fn the_zone_says_where_it_came_from() {
         "UTC (from TZ, which names no zone this machine knows)"
     );
 }
+
+#[test]
+fn the_zone_is_shown_in_the_users_language_and_reads_as_described_in_english() {
+    use crate::i18n::{Lang, scoped};
+    for source in [
+        ZoneSource::Setting,
+        ZoneSource::Env,
+        ZoneSource::EnvNotUnderstood,
+        ZoneSource::System,
+    ] {
+        let zone = UserZone {
+            tz: zone("Asia/Shanghai"),
+            source,
+        };
+        assert_eq!(scoped(Lang::En, || zone.shown()), zone.describe());
+    }
+    let chinese = scoped(Lang::ZhCn, || UserZone::utc().shown());
+    assert_eq!(chinese, "UTC（来自系统时区）");
+}
