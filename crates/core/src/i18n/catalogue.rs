@@ -24,7 +24,9 @@ macro_rules! files {
     };
 }
 
-files!["cli", "cockpit", "commands", "errors", "screen"];
+files![
+    "account", "cli", "cockpit", "commands", "errors", "screen", "watch"
+];
 
 type Bundle = FluentBundle<FluentResource>;
 

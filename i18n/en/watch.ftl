@@ -1,0 +1,50 @@
+# The watchdog, its alerts, serve and the cockpit's events as the command line logs them.
+
+## watchdog --status
+# $policy is `alert`, `stop` or `release`; seconds are whole seconds.
+
+wd-status-running = watchdog for { $instance }: running (pid { $pid }), last check { $seconds }s ago
+wd-status-not-running-since = watchdog for { $instance }: NOT running (pid { $pid } last checked at { $at })
+wd-status-not-running = watchdog for { $instance }: NOT running
+wd-status-deadline = deadline: { $at }, in { $seconds }s, then { $policy } after { $grace }s grace
+wd-status-no-deadline = deadline: none (a deadline would { $policy } after { $grace }s grace)
+wd-status-idle-for = idle for { $seconds }s
+wd-status-active = active now
+wd-status-idle-rule = idle rule: { $policy } after { $after }s idle; { $state }
+wd-status-idle-none = idle rule: none enforced (no watchdog runs)
+wd-status-idle-unpublished = idle rule: not published by this watchdog (an older build)
+wd-budget-sheet-currency = in the price sheet's currency
+wd-budget-then = , then { $policy }s
+wd-budget-instance = { $amount } per instance: the watchdog alerts at 80 and 100 %{ $then }
+wd-budget-instance-unenforced = { $amount } per instance: not enforced (no watchdog runs)
+wd-budget-month = { $amount } per month: the watchdog alerts at 80 and 100 %{ $then }
+wd-budget-month-unenforced = { $amount } per month: the cockpit alerts on it; nothing acts (no watchdog runs)
+wd-budget-none = budget: none
+wd-budget = budget ({ $currency }): { $parts }
+wd-budget-separator = {"; "}
+
+## The watchdog command
+
+wd-already-guarded-pid = a watchdog (pid { $pid }) already guards this instance
+wd-already-guarded = a watchdog already guards this instance
+wd-ended-released = the instance is released; the watchdog is done
+wd-ended-stopped = watchdog stopped
+wd-ended-unwatched = the demo cockpit has ended and nothing is left to enforce
+wd-never-guarded = no watchdog has guarded { $instance } yet
+wd-none-guards = no watchdog guards { $instance }
+wd-asked-to-stop = asked the watchdog (pid { $pid }) to stop
+wd-not-running = the watchdog (pid { $pid }) is not running: { $error }
+wd-budget-unchecked = warning: the watchdog cannot check [budget]: { $why }
+wd-budget-no-sheet = no price sheet prices the instance
+wd-budget-no-month-start = this month's start cannot be found in the time zone
+wd-no-instance = the provider lists no instance to guard
+
+## serve
+
+serve-listening = serving Prometheus metrics on { $url }
+
+## What stops the cockpit, the watchdog or serve from starting
+
+err-signals = cannot catch signals: { $error }
+err-terminal-setup = cannot set up the terminal: { $error }
+err-terminal-failed = the terminal failed: { $error }

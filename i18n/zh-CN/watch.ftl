@@ -1,0 +1,65 @@
+# 看门狗、它的告警、serve 以及命令行记录的驾驶舱事件。
+
+## watchdog --status
+
+wd-status-running = { $instance } 的看门狗：运行中（pid { $pid }），上次检查在 { $seconds } 秒前
+wd-status-not-running-since = { $instance } 的看门狗：未运行（pid { $pid }，上次检查于 { $at }）
+wd-status-not-running = { $instance } 的看门狗：未运行
+wd-status-deadline = 截止时间：{ $at }，还剩 { $seconds } 秒，到时{ $policy ->
+    [alert] 提醒
+    [stop] 关机
+   *[release] 释放
+    }，宽限 { $grace } 秒
+wd-status-no-deadline = 截止时间：无（设置后将在宽限 { $grace } 秒后{ $policy ->
+    [alert] 提醒
+    [stop] 关机
+   *[release] 释放
+    }）
+wd-status-idle-for = 已空闲 { $seconds } 秒
+wd-status-active = 当前活跃
+wd-status-idle-rule = 空闲规则：空闲 { $after } 秒后{ $policy ->
+    [alert] 提醒
+    [stop] 关机
+   *[release] 释放
+    }；{ $state }
+wd-status-idle-none = 空闲规则：无人执行（没有运行看门狗）
+wd-status-idle-unpublished = 空闲规则：此看门狗未公布（较旧的版本）
+wd-budget-sheet-currency = 按价格表的币种
+wd-budget-then = ，随后{ $policy ->
+    [stop] 关机
+    [release] 释放
+   *[other] { $policy }
+    }
+wd-budget-instance = 每实例 { $amount }：看门狗在 80% 和 100% 时告警{ $then }
+wd-budget-instance-unenforced = 每实例 { $amount }：未执行（没有运行看门狗）
+wd-budget-month = 每月 { $amount }：看门狗在 80% 和 100% 时告警{ $then }
+wd-budget-month-unenforced = 每月 { $amount }：驾驶舱会就此告警；但不会采取行动（没有运行看门狗）
+wd-budget-none = 预算：无
+wd-budget = 预算（{ $currency }）：{ $parts }
+wd-budget-separator = {"；"}
+
+## watchdog 命令
+
+wd-already-guarded-pid = 已有看门狗（pid { $pid }）在守护此实例
+wd-already-guarded = 已有看门狗在守护此实例
+wd-ended-released = 实例已释放；看门狗结束
+wd-ended-stopped = 看门狗已停止
+wd-ended-unwatched = 演示驾驶舱已结束，没有需要执行的了
+wd-never-guarded = 还没有看门狗守护过 { $instance }
+wd-none-guards = 没有看门狗在守护 { $instance }
+wd-asked-to-stop = 已请看门狗（pid { $pid }）停止
+wd-not-running = 看门狗（pid { $pid }）没有在运行：{ $error }
+wd-budget-unchecked = 警告：看门狗无法检查 [budget]：{ $why }
+wd-budget-no-sheet = 没有价格表为该实例定价
+wd-budget-no-month-start = 在该时区中找不到本月的起点
+wd-no-instance = 云服务商没有列出可守护的实例
+
+## serve
+
+serve-listening = 正在 { $url } 上提供 Prometheus 指标
+
+## 驾驶舱、看门狗或 serve 无法启动的原因
+
+err-signals = 无法捕获信号：{ $error }
+err-terminal-setup = 无法设置终端：{ $error }
+err-terminal-failed = 终端出错：{ $error }
