@@ -242,11 +242,12 @@ where
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(|e| Failure::failed(format!("cannot start the runtime: {e}")))?;
+        .map_err(|e| Failure::failed(crate::t!("err-runtime", error = e.to_string())))?;
     // Caught before the terminal is taken, so that no moment leaves it raw to a signal.
     let mut endings = {
         let _inside = runtime.enter();
-        Endings::catch().map_err(|e| Failure::failed(format!("cannot catch signals: {e}")))?
+        Endings::catch()
+            .map_err(|e| Failure::failed(crate::t!("err-signals", error = e.to_string())))?
     };
     let ended_by = Arc::new(std::sync::OnceLock::new());
     let caught = Arc::clone(&ended_by);
@@ -254,7 +255,7 @@ where
         let _ = caught.set(endings.next().await);
     }));
     let mut screen = crate::terminal::take_screen()
-        .map_err(|e| Failure::failed(format!("cannot set up the terminal: {e}")))?;
+        .map_err(|e| Failure::failed(crate::t!("err-terminal-setup", error = e.to_string())))?;
     let theme = theme.clone();
     // The loop runs as a task, not as `block_on`'s own future: a task woken on the runtime's
     // thread is queued there, where waking `block_on`'s future writes to the runtime's eventfd,
@@ -274,7 +275,8 @@ where
         Err(e) => Err(std::io::Error::other(e.to_string())),
     };
     crate::terminal::restore();
-    let app = result.map_err(|e| Failure::failed(format!("the terminal failed: {e}")))?;
+    let app = result
+        .map_err(|e| Failure::failed(crate::t!("err-terminal-failed", error = e.to_string())))?;
     if let Some(line) = unanswered_line(&app) {
         super::emit_err(&line);
     }
