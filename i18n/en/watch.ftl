@@ -48,3 +48,36 @@ serve-listening = serving Prometheus metrics on { $url }
 err-signals = cannot catch signals: { $error }
 err-terminal-setup = cannot set up the terminal: { $error }
 err-terminal-failed = the terminal failed: { $error }
+
+## The watchdog's log lines and alerts (its log, the ledger's events and the webhooks)
+
+wd-action-done = { $action }: done ({ $reason }); the provider reports { $summary }
+wd-action-not-confirmed = { $action }: NOT confirmed ({ $reason }); the provider reports { $summary }
+wd-action-failed = { $action } failed ({ $reason }): { $error }; fix ({ $kind }): { $fix }
+wd-ended = watchdog { $pid } ended: { $why }
+wd-end-other-pid = another watchdog (pid { $pid }) guards
+wd-end-other = another watchdog guards
+wd-end-released = the instance is released
+wd-end-stopped = asked to stop, or another watchdog took over
+wd-end-unwatched = its demo cockpit is gone and nothing left needs it
+# $what is `budget` or `balance`.
+wd-no-longer-checked = { $what }: { $why }; the watchdog no longer checks it
+wd-hook-finished = hook { $name } finished
+wd-hook-failed = hook { $name }: { $error }; going ahead
+wd-idle-since = idle since { $at }: every GPU and the CPU below the idle thresholds
+wd-spot = spot interruption: the provider reclaims this instance at { $at }
+wd-action-at = { $action } at { $at }
+wd-nothing-alert-only = nothing (alert only)
+wd-deadline-reached = deadline reached
+wd-grace = { $reached }: { $then } unless extended (any key in the cockpit or `gpumeter extend`)
+wd-deadline-passed = deadline { $at } passed
+wd-keeps-billing = { $reason }: the instance keeps billing (policy: alert)
+wd-then-unless-extended = then { $action } unless extended
+wd-then-alert-only = then an alert only
+wd-minutes-left = { $minutes ->
+        [one] { $minutes } minute
+       *[other] { $minutes } minutes
+    } left before the deadline ({ $at }): { $then }
+# $rule is the config key (`on_budget`, `on_balance`); $policy is `stop` or `release`.
+wd-limit-then = { $text }; { $rule }: { $policy } after the grace period unless extended
+wd-forced-release = forced release: { $provider } releases { $id } in { $left } ({ $at }), { $days } days after its shutdown, and erases its disks; start it to keep it

@@ -63,3 +63,39 @@ serve-listening = 正在 { $url } 上提供 Prometheus 指标
 err-signals = 无法捕获信号：{ $error }
 err-terminal-setup = 无法设置终端：{ $error }
 err-terminal-failed = 终端出错：{ $error }
+
+## 看门狗的日志行与告警（日志、账本事件与 webhook）
+
+wd-action-done = { $action }：已完成（{ $reason }）；云服务商报告 { $summary }
+wd-action-not-confirmed = { $action }：未确认（{ $reason }）；云服务商报告 { $summary }
+wd-action-failed = { $action }失败（{ $reason }）：{ $error }；解决办法（{ $kind }）：{ $fix }
+wd-ended = 看门狗 { $pid } 已结束：{ $why }
+wd-end-other-pid = 另一个看门狗（pid { $pid }）在守护
+wd-end-other = 另一个看门狗在守护
+wd-end-released = 实例已释放
+wd-end-stopped = 被要求停止，或已由另一个看门狗接管
+wd-end-unwatched = 它的演示驾驶舱已关闭，没有需要它的了
+wd-no-longer-checked = { $what ->
+        [budget] 预算
+        [balance] 余额
+       *[other] { $what }
+    }：{ $why }；看门狗不再检查它
+wd-hook-finished = 钩子 { $name } 已完成
+wd-hook-failed = 钩子 { $name }：{ $error }；继续执行
+wd-idle-since = 自 { $at } 起空闲：每块 GPU 和 CPU 都低于空闲阈值
+wd-spot = 抢占式实例中断：云服务商将在 { $at } 收回此实例
+wd-action-at = { $at } { $action }
+wd-nothing-alert-only = 什么也不做（仅提醒）
+wd-deadline-reached = 已到截止时间
+wd-grace = { $reached }：除非延长，否则{ $then }（在驾驶舱按任意键或运行 `gpumeter extend`）
+wd-deadline-passed = 截止时间 { $at } 已过
+wd-keeps-billing = { $reason }：实例继续计费（策略：仅提醒）
+wd-then-unless-extended = 除非延长，届时{ $action }
+wd-then-alert-only = 届时仅提醒
+wd-minutes-left = 距截止时间（{ $at }）还剩 { $minutes } 分钟：{ $then }
+wd-limit-then = { $text }；{ $rule }：宽限期过后{ $policy ->
+        [stop] 关机
+        [release] 释放
+       *[other] { $policy }
+    }，除非延长
+wd-forced-release = 强制释放：{ $provider } 将在 { $left } 后（{ $at }）释放 { $id }，即关机满 { $days } 天时，并清除其磁盘；开机可保留它

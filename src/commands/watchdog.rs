@@ -321,9 +321,13 @@ fn stop(ledger_path: &Path, instance: &str) -> CommandResult {
 }
 
 /// The flags that aim a watchdog at what this command line targets: `--provider`,
-/// `--instance` and `--region`, where given.
+/// `--instance` and `--region`, where given; and `--lang`, so its log and alerts are in the
+/// language the user asked for.
 pub fn target_args(cli: &Cli) -> Vec<String> {
     let mut args = Vec::new();
+    if let Some(lang) = cli.lang {
+        args.extend(["--lang".into(), lang.tag().to_string()]);
+    }
     let target = cli.target();
     if let Some(cloud) = target.cloud {
         args.extend(["--provider".into(), format!("{cloud:?}").to_lowercase()]);
