@@ -48,6 +48,17 @@ status-enforced-by = by the { $by } (read back)
 status-not-enforced = NOT ENFORCED: { $reason }; { $fix }
 status-nothing-holds-it = nothing holds it
 status-driver = driver { $driver }, CUDA { $cuda }
+# The instance's state as the JSON names it.
+status-state = { $state }
+status-host-label = host
+status-host = CPU { $cpu } of { $cores } cores, load { $load }, memory { $memory }
+status-mem-used = { $used } / { $total } GiB used
+status-net-label = net
+status-net = out { $sent } ({ $sent_rate }/s)  in { $received } ({ $received_rate }/s)
+status-disk-label = disk
+status-disk = { $used } of { $total } used, { $free } free
+status-balance = balance
+status-balance-unknown = unknown: { $why }
 
 ## extend
 
@@ -86,6 +97,8 @@ cleanup-deleted = deleted { $what }: { $summary }
 cleanup-not-confirmed = { $what }: NOT confirmed; the provider reports { $summary }
 cleanup-failed = { $what }: NOT deleted: { $error }
 cleanup-done = cleanup: { $done } of { $count } deleted and read back
+cleanup-sweep-lists = `gpumeter sweep` lists them
+cleanup-checklist-lists = `gpumeter checklist` lists the instance's snapshots
 
 ## fleet (the command's table; the cockpit's fleet screen words are reused where the same)
 
@@ -113,12 +126,11 @@ fleet-account-error = account { $account } on { $provider } in { $region }: { $w
 fleet-default-region = its default region
 err-no-fleet = no fleet: add [[fleet]] tables (or an [instance]) to the config, or try --demo
 err-no-fleet-asked = no [[fleet]] table is on the providers and regions asked for
-# The instance's state as the JSON names it.
-status-state = { $state }
-status-host-label = host
-status-host = CPU { $cpu } of { $cores } cores, load { $load }, memory { $memory }
-status-mem-used = { $used } / { $total } GiB used
-status-net-label = net
-status-net = out { $sent } ({ $sent_rate }/s)  in { $received } ({ $received_rate }/s)
-status-disk-label = disk
-status-disk = { $used } of { $total } used, { $free } free
+
+## The context every account command loads
+
+err-aws-settings = the AWS settings could not be read
+err-no-price-sheet = no price sheet
+err-sku-not-in-sheet = config: SKU `{ $sku }` is not in sheet `{ $sheet }`
+err-costs-not-shown = { $error }; costs are not shown
+err-not-bearer-key = { $provider } is not a bearer-key cloud

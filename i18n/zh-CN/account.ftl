@@ -63,6 +63,22 @@ status-enforced-by = 由{ $by ->
 status-not-enforced = 未执行：{ $reason }；{ $fix }
 status-nothing-holds-it = 没有谁持有它
 status-driver = 驱动 { $driver }，CUDA { $cuda }
+status-state = { $state ->
+    [running] 运行中
+    [nogpu] 无卡模式运行中
+    [stopped] 已关机
+    [released] 已释放
+   *[other] { $state }
+    }
+status-host-label = 主机
+status-host = CPU { $cpu }，共 { $cores } 核，负载 { $load }，内存 { $memory }
+status-mem-used = 已用 { $used } / { $total } GiB
+status-net-label = 网络
+status-net = 发送 { $sent }（{ $sent_rate }/s）  接收 { $received }（{ $received_rate }/s）
+status-disk-label = 磁盘
+status-disk = 已用 { $used }，共 { $total }，剩余 { $free }
+status-balance = 余额
+status-balance-unknown = 未知：{ $why }
 
 ## extend
 
@@ -99,6 +115,8 @@ cleanup-deleted = 已删除 { $what }：{ $summary }
 cleanup-not-confirmed = { $what }：未确认；云服务商报告 { $summary }
 cleanup-failed = { $what }：未删除：{ $error }
 cleanup-done = cleanup：{ $count } 项中已删除并回读确认 { $done } 项
+cleanup-sweep-lists = `gpumeter sweep` 会列出它们
+cleanup-checklist-lists = `gpumeter checklist` 会列出该实例的快照
 
 ## fleet（命令的表格；与驾驶舱机群界面相同的词沿用其条目）
 
@@ -126,17 +144,11 @@ fleet-account-error = { $provider } 上 { $region } 的账号 { $account }：{ $
 fleet-default-region = 其默认地域
 err-no-fleet = 没有机群：在配置中加入 [[fleet]] 表（或一个 [instance]），或试试 --demo
 err-no-fleet-asked = 所问的云服务商与地域上没有 [[fleet]] 表
-status-state = { $state ->
-    [running] 运行中
-    [nogpu] 无卡模式运行中
-    [stopped] 已关机
-    [released] 已释放
-   *[other] { $state }
-    }
-status-host-label = 主机
-status-host = CPU { $cpu }，共 { $cores } 核，负载 { $load }，内存 { $memory }
-status-mem-used = 已用 { $used } / { $total } GiB
-status-net-label = 网络
-status-net = 发送 { $sent }（{ $sent_rate }/s）  接收 { $received }（{ $received_rate }/s）
-status-disk-label = 磁盘
-status-disk = 已用 { $used }，共 { $total }，剩余 { $free }
+
+## 各账户命令加载的上下文
+
+err-aws-settings = 无法读取 AWS 设置
+err-no-price-sheet = 没有价格表
+err-sku-not-in-sheet = 配置：SKU `{ $sku }` 不在价格表 `{ $sheet }` 中
+err-costs-not-shown = { $error }；不显示费用
+err-not-bearer-key = { $provider } 不是使用 bearer 密钥的云

@@ -41,16 +41,16 @@ pub fn run(cli: &Cli, args: &CleanupArgs) -> CommandResult {
 /// The command that asked, and where the user finds the ids it takes.
 struct Asker {
     command: &'static str,
-    lists: &'static str,
+    lists: fn() -> std::borrow::Cow<'static, str>,
 }
 
 const CLEANUP: Asker = Asker {
     command: "cleanup",
-    lists: "`gpumeter sweep` lists them",
+    lists: || crate::t!("cleanup-sweep-lists"),
 };
 const SNAPSHOT_CLEAN: Asker = Asker {
     command: "snapshot-clean",
-    lists: "`gpumeter checklist` lists the instance's snapshots",
+    lists: || crate::t!("cleanup-checklist-lists"),
 };
 
 /// `snapshot-clean --id ID...`: exactly the instance's snapshots named, by the same plan,
@@ -108,7 +108,7 @@ fn act(
     asker: &Asker,
 ) -> CommandResult {
     let plan = CleanupPlan::new(found, filter, &[], Timestamp::now())
-        .map_err(|e| Failure::bad_input(format!("{}: {e}; {}", asker.command, asker.lists)))?;
+        .map_err(|e| Failure::bad_input(format!("{}: {e}; {}", asker.command, (asker.lists)())))?;
     let refused: Vec<String> = plan
         .refused
         .iter()

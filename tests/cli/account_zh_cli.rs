@@ -138,6 +138,10 @@ fn checklist_and_status_say_their_lines_in_chinese() {
     );
     assert!(en.contains("\nenforced  "), "{en}");
     same_json(&cloud, &["status", "--json"]);
+    let mut prepaid = CHINESE.to_vec();
+    prepaid.push(("GPUMETER_DEMO_BALANCE", "300"));
+    let balance = stdout(&cloud.run(&["status"], &prepaid));
+    assert!(balance.contains("\n余额"), "{balance}");
 }
 
 #[test]
@@ -202,6 +206,13 @@ fn cleanup_lists_and_deletes_in_chinese() {
     assert!(
         english.contains("nothing to delete among what"),
         "{english}"
+    );
+    let unknown = cloud.run(&["cleanup", "--id", "vol-0typo", "--yes"], CHINESE);
+    assert_eq!(unknown.status.code(), Some(2), "{unknown:?}");
+    assert!(
+        stderr(&unknown).contains("`gpumeter sweep` 会列出它们"),
+        "{}",
+        stderr(&unknown)
     );
 }
 

@@ -69,10 +69,11 @@ pub(super) fn render(report: &StatusReport, tz: &jiff::tz::TimeZone) -> String {
     out.push_str(&super::cloud_table::render(&report.cloud, report.time, tz));
     match (&report.cloud.balance, &report.cloud.balance_error) {
         (Some(b), _) => {
-            let _ = writeln!(out, "balance   {}", b.line);
+            let _ = writeln!(out, "{:<10}{}", Cell(t!("status-balance")), b.line);
         }
         (None, Some(why)) => {
-            let _ = writeln!(out, "balance   unknown: {why}");
+            let why = t!("status-balance-unknown", why = why.as_str());
+            let _ = writeln!(out, "{:<10}{why}", Cell(t!("status-balance")));
         }
         (None, None) => {}
     }
