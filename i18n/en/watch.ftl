@@ -81,3 +81,10 @@ wd-minutes-left = { $minutes ->
 # $rule is the config key (`on_budget`, `on_balance`); $policy is `stop` or `release`.
 wd-limit-then = { $text }; { $rule }: { $policy } after the grace period unless extended
 wd-forced-release = forced release: { $provider } releases { $id } in { $left } ({ $at }), { $days } days after its shutdown, and erases its disks; start it to keep it
+
+## The cockpit's start-up events and its line after quitting, from the command side
+
+# $action is the action's verb; $provider the provider's id.
+cockpit-unanswered-at-quit = the { $action } had no answer from { $provider } when the cockpit quit, so it is not confirmed; it may still happen. `gpumeter checklist` shows what the provider says now.
+cockpit-release-at-read-in = release at { $at }, read in { $zone }
+cockpit-found-instance = found { $provider } instance { $instance } { $region } { $kind } (from { $from })

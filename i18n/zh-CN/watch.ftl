@@ -99,3 +99,9 @@ wd-limit-then = { $text }；{ $rule }：宽限期过后{ $policy ->
        *[other] { $policy }
     }，除非延长
 wd-forced-release = 强制释放：{ $provider } 将在 { $left } 后（{ $at }）释放 { $id }，即关机满 { $days } 天时，并清除其磁盘；开机可保留它
+
+## 驾驶舱启动时的事件与退出后的提示（命令一侧）
+
+cockpit-unanswered-at-quit = 驾驶舱退出时 { $provider } 仍未答复{ $action }，因此未确认；它仍可能生效。`gpumeter checklist` 会显示云服务商当前的状态。
+cockpit-release-at-read-in = 在 { $at } 释放，按 { $zone } 解读
+cockpit-found-instance = 发现 { $provider } 实例 { $instance } { $region } { $kind }（来自 { $from }）

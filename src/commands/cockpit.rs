@@ -293,12 +293,12 @@ where
 /// the provider may still carry it out.
 pub fn unanswered_line(app: &App) -> Option<String> {
     let action = app.unanswered_at_quit.as_ref()?;
-    Some(format!(
-        "gpumeter: the {} had no answer from {} when the cockpit quit, so it is not confirmed; \
-         it may still happen. `gpumeter checklist` shows what the provider says now.",
-        action.label(),
-        crate::notify::terminal::sanitize(&app.cloud.provider),
-    ))
+    let line = crate::t!(
+        "cockpit-unanswered-at-quit",
+        action = crate::ui::words::verb(action),
+        provider = crate::notify::terminal::sanitize(&app.cloud.provider)
+    );
+    Some(format!("gpumeter: {line}"))
 }
 
 /// The monthly budget, with what the ledger recorded this calendar month before this run.
@@ -386,10 +386,10 @@ fn deadline(
         ),
         Some(Release::At(time)) => {
             let found = next_clock_time(now, time, &zone.tz);
-            let read_in = format!(
-                "release at {}, read in {}",
-                time.strftime("%H:%M"),
-                zone.describe()
+            let read_in = crate::t!(
+                "cockpit-release-at-read-in",
+                at = time.strftime("%H:%M").to_string(),
+                zone = zone.describe()
             );
             let note = found
                 .note
@@ -445,11 +445,13 @@ fn say_detected(ctx: &Context, provider: &dyn crate::provider::Provider, app: &m
             .instance_type
             .as_ref()
             .map_or("", |t| t.value.as_str());
-        let line = format!(
-            "found {} instance {} {region} {kind} (from {})",
-            cloud.value.id(),
-            instance.value,
-            cloud.from
+        let line = crate::t!(
+            "cockpit-found-instance",
+            provider = cloud.value.id(),
+            instance = instance.value.as_str(),
+            region = region,
+            kind = kind,
+            from = cloud.from.as_str()
         );
         app.log(
             crate::app::Level::Info,
@@ -479,6 +481,13 @@ mod tests {
         let line = unanswered_line(&app).expect("a line");
         assert!(line.contains("stop had no answer from demo"), "{line}");
         assert!(line.contains("not confirmed"), "{line}");
+        let chinese = crate::i18n::scoped(crate::i18n::Lang::ZhCn, || unanswered_line(&app));
+        let chinese = chinese.expect("a line");
+        assert!(chinese.contains("demo 仍未答复关机"), "{chinese}");
+        assert!(
+            !chinese.contains("answer") && !chinese.contains("stop"),
+            "{chinese}"
+        );
 
         let mut idle = demo_app(Duration::from_secs(3600));
         update(&mut idle, Event::Key(KeyPress::new(KeyCode::Char('q'))));
