@@ -88,3 +88,26 @@ wd-forced-release = forced release: { $provider } releases { $id } in { $left } 
 cockpit-unanswered-at-quit = the { $action } had no answer from { $provider } when the cockpit quit, so it is not confirmed; it may still happen. `gpumeter checklist` shows what the provider says now.
 cockpit-release-at-read-in = release at { $at }, read in { $zone }
 cockpit-found-instance = found { $provider } instance { $instance } { $region } { $kind } (from { $from })
+
+## watchdog --install-service and --uninstall-service
+
+wd-service-would-write = would write { $path } (mode 0600):
+wd-service-wrote =
+    wrote { $path }
+    Start it now and at every boot:
+      systemctl --user daemon-reload
+      systemctl --user enable --now { $unit }
+    Keep it running while you are not logged in (and after a reboot, before you log in):
+      loginctl enable-linger
+    Its output goes to the journal: journalctl --user -u { $unit }
+    The unit carries no environment: the watchdog reads the config file and the provider's own credential files, not variables set in this shell.
+wd-service-none = no unit at { $path }: nothing to remove
+wd-service-and = {" "}and{" "}
+wd-service-would-remove = would remove { $paths }
+wd-service-removed =
+    removed { $paths }
+    If it runs, stop it, and tell systemd:
+      systemctl --user stop { $unit }
+      systemctl --user daemon-reload
+wd-service-no-home = no home directory to keep the unit in
+wd-dry-run-needs-service = --dry-run goes with --install-service or --uninstall-service

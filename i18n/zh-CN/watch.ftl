@@ -105,3 +105,26 @@ wd-forced-release = 强制释放：{ $provider } 将在 { $left } 后（{ $at }�
 cockpit-unanswered-at-quit = 驾驶舱退出时 { $provider } 仍未答复{ $action }，因此未确认；它仍可能生效。`gpumeter checklist` 会显示云服务商当前的状态。
 cockpit-release-at-read-in = 在 { $at } 释放，按 { $zone } 解读
 cockpit-found-instance = 发现 { $provider } 实例 { $instance } { $region } { $kind }（来自 { $from }）
+
+## watchdog --install-service 与 --uninstall-service
+
+wd-service-would-write = 将写入 { $path }（权限 0600）：
+wd-service-wrote =
+    已写入 { $path }
+    立即启动，并在每次开机时启动：
+      systemctl --user daemon-reload
+      systemctl --user enable --now { $unit }
+    未登录时也保持运行（重启后、登录前亦然）：
+      loginctl enable-linger
+    其输出写入日志：journalctl --user -u { $unit }
+    该单元不携带环境变量：看门狗读取配置文件和云服务商自己的凭据文件，而不是在此 shell 中设置的变量。
+wd-service-none = { $path } 处没有单元：无需删除
+wd-service-and = {"、"}
+wd-service-would-remove = 将删除 { $paths }
+wd-service-removed =
+    已删除 { $paths }
+    如果它正在运行，请停止它并通知 systemd：
+      systemctl --user stop { $unit }
+      systemctl --user daemon-reload
+wd-service-no-home = 没有可存放该单元的主目录
+wd-dry-run-needs-service = --dry-run 需与 --install-service 或 --uninstall-service 一起使用

@@ -67,9 +67,7 @@ pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
         Failure::bad_input(format!("--inventory-interval (or {INVENTORY_ENV}): {e}"))
     })?;
     if args.dry_run && !args.install_service && !args.uninstall_service {
-        return Err(Failure::bad_input(
-            "--dry-run goes with --install-service or --uninstall-service",
-        ));
+        return Err(Failure::bad_input(crate::t!("wd-dry-run-needs-service")));
     }
     let ctx = Context::load(cli)?;
     super::refuse_gpus_without_demo(args.gpus, ctx.demo)?;

@@ -261,3 +261,35 @@ fn the_watchdog_status_is_in_chinese() {
     let english = stdout(&cloud.run(&["watchdog", "--status"], C));
     assert!(english.contains("idle rule: "), "{english}");
 }
+
+#[test]
+fn installing_the_watchdog_service_says_what_it_wrote_in_chinese() {
+    let cloud = Cloud::new("zh-service");
+    let home = cloud.path().to_str().unwrap().to_string();
+    let config = cloud.path().join("config");
+    let mut env = CHINESE.to_vec();
+    env.extend([
+        ("HOME", home.as_str()),
+        ("XDG_CONFIG_HOME", config.to_str().unwrap()),
+    ]);
+    let dry = stdout(&cloud.run(&["watchdog", "--install-service", "--dry-run"], &env));
+    assert!(
+        dry.starts_with("将写入 ") && dry.contains("[Unit]"),
+        "{dry}"
+    );
+    let wrote = cloud.run(&["watchdog", "--install-service"], &env);
+    assert!(wrote.status.success(), "{}", stderr(&wrote));
+    let wrote = stdout(&wrote);
+    assert!(
+        wrote.starts_with("已写入 ") && wrote.contains("\n  systemctl --user daemon-reload\n"),
+        "{wrote}"
+    );
+    no_english(
+        &wrote,
+        &["wrote", "Start it", "Keep it", "journal:", "environment"],
+    );
+    let removed = stdout(&cloud.run(&["watchdog", "--uninstall-service"], &env));
+    assert!(removed.starts_with("已删除 "), "{removed}");
+    let none = stdout(&cloud.run(&["watchdog", "--uninstall-service"], &env));
+    assert!(none.contains("无需删除"), "{none}");
+}
