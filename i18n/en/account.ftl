@@ -134,3 +134,17 @@ err-no-price-sheet = no price sheet
 err-sku-not-in-sheet = config: SKU `{ $sku }` is not in sheet `{ $sheet }`
 err-costs-not-shown = { $error }; costs are not shown
 err-not-bearer-key = { $provider } is not a bearer-key cloud
+
+## What of the survivors' data others can read (checklist and sweep)
+
+finding-line = { $grade } { $kind } { $id }: { $what }; { $fix }
+# $image is `yes` for an image, else `no`.
+finding-public = public: anyone can { $image ->
+        [yes] launch instances from it
+       *[no] copy its data
+    }
+finding-public-fix = make it private now, or delete it
+finding-shared = shared with { $count } other account(s): { $accounts }
+finding-shared-fix = remove the accounts that should not have it
+finding-unencrypted = unencrypted
+finding-unencrypted-fix = delete it when done, or copy it encrypted and delete this one

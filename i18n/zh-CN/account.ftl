@@ -152,3 +152,16 @@ err-no-price-sheet = 没有价格表
 err-sku-not-in-sheet = 配置：SKU `{ $sku }` 不在价格表 `{ $sheet }` 中
 err-costs-not-shown = { $error }；不显示费用
 err-not-bearer-key = { $provider } 不是使用 bearer 密钥的云
+
+## 保留资源中他人可读取的数据（checklist 与 sweep）
+
+finding-line = { $grade } { $kind } { $id }：{ $what }；{ $fix }
+finding-public = 公开：任何人都可以{ $image ->
+        [yes] 用它启动实例
+       *[no] 复制其中的数据
+    }
+finding-public-fix = 立即设为私有，或删除它
+finding-shared = 已共享给其他 { $count } 个账号：{ $accounts }
+finding-shared-fix = 移除不该拥有它的账号
+finding-unencrypted = 未加密
+finding-unencrypted-fix = 用完后删除，或复制一份加密的再删除这一份

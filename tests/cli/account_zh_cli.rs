@@ -81,10 +81,9 @@ fn sweep_speaks_chinese_in_a_table_that_lines_up() {
     let zh = stdout(&zh);
     assert!(zh.contains("类型") && zh.contains("每月计费"), "{zh}");
     assert!(zh.contains("数据盘") || zh.contains("快照"), "{zh}");
-    // The findings under the table are the core's words; the table and its total are ours.
-    let table = zh.split("他人可读取的数据").next().unwrap();
+    assert!(zh.contains("严重 快照 snap-0public：公开"), "{zh}");
     no_english(
-        table,
+        &zh,
         &[
             "kind ",
             "a month",
@@ -94,6 +93,9 @@ fn sweep_speaks_chinese_in_a_table_that_lines_up() {
             "unpriced",
             "data_disk",
             "snapshot ",
+            "CRITICAL",
+            "public:",
+            "unencrypted",
         ],
     );
     let en = stdout(&en);

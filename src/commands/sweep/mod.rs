@@ -256,7 +256,7 @@ fn exposure_lines(found: &[LinkedResource]) -> Vec<String> {
         return Vec::new();
     }
     let mut lines = vec![t!("summary-exposed").into_owned()];
-    lines.extend(found.iter().map(|f| format!("  {}", f.line())));
+    lines.extend(found.iter().map(|f| format!("  {}", f.shown())));
     lines
 }
 

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use rust_decimal::Decimal;
 
 use super::FleetRow;
-use crate::meter::{InstanceState, ResourceKind};
+use crate::meter::InstanceState;
 use crate::t;
 
 /// `3h20m`, `45m`, `2d4h`.
@@ -36,20 +36,6 @@ pub fn state_label(row: &FleetRow) -> Cow<'static, str> {
         (Some(InstanceState::NoGpu), _) => t!("fleet-no-gpu"),
         (Some(InstanceState::Stopped), _) => t!("state-stopped"),
         (Some(InstanceState::Released) | None, _) => t!("state-released"),
-    }
-}
-
-/// A leftover's kind, in the cockpit's words.
-fn kind_word(kind: ResourceKind) -> Cow<'static, str> {
-    match kind {
-        ResourceKind::SystemDisk => t!("kind-system-disk"),
-        ResourceKind::DataDisk => t!("kind-data-disk"),
-        ResourceKind::Snapshot => t!("kind-snapshot"),
-        ResourceKind::Image => t!("kind-image"),
-        ResourceKind::PublicIp => t!("kind-public-ip"),
-        ResourceKind::LoadBalancer => t!("kind-load-balancer"),
-        ResourceKind::NetworkVolume => t!("kind-network-volume"),
-        ResourceKind::StoppedInstance => t!("kind-stopped-instance"),
     }
 }
 
@@ -159,7 +145,7 @@ pub fn render(rows: &[FleetRow]) -> String {
                 "fleet-per-month",
                 amount = money(l.monthly, row.currency.as_deref())
             );
-            let kind = kind_word(l.kind);
+            let kind = l.kind.shown();
             let _ = writeln!(out, "    └ {kind} {}{size}  {monthly}", l.id);
         }
         if row.leftovers.len() > LEFTOVER_LINES {
