@@ -111,3 +111,13 @@ wd-service-removed =
       systemctl --user daemon-reload
 wd-service-no-home = no home directory to keep the unit in
 wd-dry-run-needs-service = --dry-run goes with --install-service or --uninstall-service
+
+## Webhook alerts
+
+# The level in a chat alert's header, after `[gpumeter]`; $level is `info`, `warn`, `error` or `done`.
+notify-level = { $level ->
+        [info] INFO
+        [warn] WARN
+        [error] ERROR
+       *[done] DONE
+    }

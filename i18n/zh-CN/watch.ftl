@@ -128,3 +128,12 @@ wd-service-removed =
       systemctl --user daemon-reload
 wd-service-no-home = 没有可存放该单元的主目录
 wd-dry-run-needs-service = --dry-run 需与 --install-service 或 --uninstall-service 一起使用
+
+## Webhook 告警
+
+notify-level = { $level ->
+        [info] 信息
+        [warn] 警告
+        [error] 错误
+       *[done] 完成
+    }
