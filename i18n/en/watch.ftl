@@ -121,3 +121,10 @@ notify-level = { $level ->
         [error] ERROR
        *[done] DONE
     }
+
+## The watchdog's notes when it starts
+
+# Shown after the cockpit's `watchdog:` prefix.
+wd-pid-guards = pid { $pid } guards { $instance }
+wd-takes-over = watchdog { $pid } takes over from { $other }, which is gone
+wd-warning = warning: { $warning }

@@ -137,3 +137,9 @@ notify-level = { $level ->
         [error] 错误
        *[done] 完成
     }
+
+## 看门狗启动时的记录
+
+wd-pid-guards = pid { $pid } 守护 { $instance }
+wd-takes-over = 看门狗 { $pid } 接管了已消失的 { $other }
+wd-warning = 警告：{ $warning }

@@ -100,7 +100,8 @@ pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
     }
     let ledger = Ledger::open(&ledger_path).map_err(|e| Failure::failed(e.shown()))?;
     if let Some(warning) = crate::files::open_to_others(&ctx.data_dir) {
-        super::emit_err(&format!("gpumeter: warning: {warning}"));
+        let line = crate::t!("wd-warning", warning = warning);
+        super::emit_err(&format!("gpumeter: {line}"));
     }
     let idle = idle_config(&ctx, args)?;
     let tracker = IdleTracker::new(idle.rule());

@@ -154,7 +154,11 @@ where
         Err(other) => return Ok(Ended::AlreadyGuarded(other)),
     };
     // Shown after the cockpit's `watchdog:` prefix: "watchdog: pid 4242 guards i-0abc".
-    let note = format!("pid {pid} guards {}", w.instance);
+    let note = crate::t!(
+        "wd-pid-guards",
+        pid = pid.to_string(),
+        instance = w.instance.as_str()
+    );
     record(&mut w, EventRecord::note(now, note));
     // Alerts go to the webhooks from a queue of their own: a hook that hangs never holds up
     // the release. What each hook did with each alert comes back here, to be recorded (and so
