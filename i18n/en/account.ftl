@@ -148,3 +148,8 @@ finding-shared = shared with { $count } other account(s): { $accounts }
 finding-shared-fix = remove the accounts that should not have it
 finding-unencrypted = unencrypted
 finding-unencrypted-fix = delete it when done, or copy it encrypted and delete this one
+
+## Rarer failures of the account commands
+
+err-write-json = cannot write JSON: { $error }
+err-no-sku-in-sheet = no SKU `{ $sku }` in sheet { $sheet }

@@ -128,3 +128,12 @@ notify-level = { $level ->
 wd-pid-guards = pid { $pid } guards { $instance }
 wd-takes-over = watchdog { $pid } takes over from { $other }, which is gone
 wd-warning = warning: { $warning }
+
+## Rarer failures of the watchdog and the cockpit
+
+# $name is an environment variable's name.
+err-env-not-utf8 = { $name } is not UTF-8
+wd-bad-pid = bad watchdog pid { $pid }
+wd-service-no-exe = cannot tell where gpumeter is: { $error }
+wd-service-cannot-write = cannot write { $path }: { $error }
+wd-service-cannot-remove = cannot remove { $path }: { $error }

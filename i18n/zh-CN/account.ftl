@@ -165,3 +165,8 @@ finding-shared = 已共享给其他 { $count } 个账号：{ $accounts }
 finding-shared-fix = 移除不该拥有它的账号
 finding-unencrypted = 未加密
 finding-unencrypted-fix = 用完后删除，或复制一份加密的再删除这一份
+
+## 账户命令较少见的失败
+
+err-write-json = 无法写出 JSON：{ $error }
+err-no-sku-in-sheet = 价格表 { $sheet } 中没有 SKU `{ $sku }`

@@ -143,3 +143,11 @@ notify-level = { $level ->
 wd-pid-guards = pid { $pid } 守护 { $instance }
 wd-takes-over = 看门狗 { $pid } 接管了已消失的 { $other }
 wd-warning = 警告：{ $warning }
+
+## 看门狗与驾驶舱较少见的失败
+
+err-env-not-utf8 = { $name } 不是 UTF-8
+wd-bad-pid = 看门狗 pid { $pid } 无效
+wd-service-no-exe = 无法确定 gpumeter 所在位置：{ $error }
+wd-service-cannot-write = 无法写入 { $path }：{ $error }
+wd-service-cannot-remove = 无法删除 { $path }：{ $error }

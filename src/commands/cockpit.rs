@@ -214,9 +214,10 @@ fn watchdog_interval() -> Result<Duration, Failure> {
             parse_interval(&text).map_err(|e| Failure::bad_input(format!("{INTERVAL_ENV}: {e}")))
         }
         Ok(_) | Err(std::env::VarError::NotPresent) => Ok(DEFAULT_INTERVAL),
-        Err(std::env::VarError::NotUnicode(_)) => {
-            Err(Failure::bad_input(format!("{INTERVAL_ENV} is not UTF-8")))
-        }
+        Err(std::env::VarError::NotUnicode(_)) => Err(Failure::bad_input(crate::t!(
+            "err-env-not-utf8",
+            name = INTERVAL_ENV
+        ))),
     }
 }
 

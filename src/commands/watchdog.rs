@@ -235,9 +235,10 @@ pub fn inventory_interval_from_env() -> Result<Duration, Failure> {
         Ok(text) if !text.is_empty() => crate::config::parse_duration(&text)
             .map_err(|e| Failure::bad_input(format!("{INVENTORY_ENV}: {e}"))),
         Ok(_) | Err(std::env::VarError::NotPresent) => Ok(DEFAULT_INVENTORY_INTERVAL),
-        Err(std::env::VarError::NotUnicode(_)) => {
-            Err(Failure::bad_input(format!("{INVENTORY_ENV} is not UTF-8")))
-        }
+        Err(std::env::VarError::NotUnicode(_)) => Err(Failure::bad_input(crate::t!(
+            "err-env-not-utf8",
+            name = INVENTORY_ENV
+        ))),
     }
 }
 
@@ -307,7 +308,7 @@ fn stop(ledger_path: &Path, instance: &str) -> CommandResult {
         return Ok(ExitCode::SUCCESS);
     };
     let pid = rustix::process::Pid::from_raw(i32::try_from(w.pid).unwrap_or(0))
-        .ok_or_else(|| Failure::failed(format!("bad watchdog pid {}", w.pid)))?;
+        .ok_or_else(|| Failure::failed(crate::t!("wd-bad-pid", pid = w.pid.to_string())))?;
     match rustix::process::kill_process(pid, rustix::process::Signal::TERM) {
         Ok(()) => emit(&crate::t!("wd-asked-to-stop", pid = w.pid.to_string())),
         Err(e) => emit(&crate::t!(

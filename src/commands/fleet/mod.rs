@@ -68,7 +68,7 @@ pub fn run(cli: &Cli, args: &FleetArgs) -> CommandResult {
     }
     if args.json {
         let text = serde_json::to_string_pretty(&rows)
-            .map_err(|e| Failure::bad_input(format!("cannot write JSON: {e}")))?;
+            .map_err(|e| Failure::bad_input(crate::t!("err-write-json", error = e.to_string())))?;
         super::emit(&text);
     } else {
         super::emit(table::render(&rows).trim_end());

@@ -25,7 +25,7 @@ pub fn run(cli: &Cli, ctx: &Context, args: &WatchdogArgs) -> CommandResult {
         return uninstall(&path, args.dry_run);
     }
     let exe = std::env::current_exe()
-        .map_err(|e| Failure::failed(format!("cannot tell where gpumeter is: {e}")))?;
+        .map_err(|e| Failure::failed(crate::t!("wd-service-no-exe", error = e.to_string())))?;
     let text =
         unit(&exe, &unit_args(cli, ctx, args)?).map_err(|e| Failure::bad_input(e.to_string()))?;
     if args.dry_run {
@@ -36,8 +36,13 @@ pub fn run(cli: &Cli, ctx: &Context, args: &WatchdogArgs) -> CommandResult {
         ));
         return Ok(ExitCode::SUCCESS);
     }
-    write_private(&path, &text)
-        .map_err(|e| Failure::failed(format!("cannot write {}: {e}", path.display())))?;
+    write_private(&path, &text).map_err(|e| {
+        Failure::failed(crate::t!(
+            "wd-service-cannot-write",
+            path = path.display().to_string(),
+            error = e.to_string()
+        ))
+    })?;
     emit(&crate::t!(
         "wd-service-wrote",
         path = path.display().to_string(),
@@ -201,8 +206,13 @@ fn uninstall(path: &Path, dry_run: bool) -> CommandResult {
         return Ok(ExitCode::SUCCESS);
     }
     for p in &present {
-        std::fs::remove_file(p)
-            .map_err(|e| Failure::failed(format!("cannot remove {}: {e}", p.display())))?;
+        std::fs::remove_file(p).map_err(|e| {
+            Failure::failed(crate::t!(
+                "wd-service-cannot-remove",
+                path = p.display().to_string(),
+                error = e.to_string()
+            ))
+        })?;
     }
     emit(&crate::t!(
         "wd-service-removed",
