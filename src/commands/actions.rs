@@ -57,7 +57,7 @@ pub fn act(ctx: &Context, action: &Action, dry_run: bool, yes: bool) -> Result<A
         )));
     }
     let provider = ctx.provider()?;
-    let reading = format!("reading the instance from {}", provider.name());
+    let reading = crate::t!("progress-reading-instance", provider = provider.name());
     let inventory = known(super::progress::run(&reading, provider.inventory())?)
         .map_err(|e| Failure::provider(EXIT_FAILED, provider.name(), &e))?;
     // Not listed after a release the ledger recorded: released, not "unknown".
@@ -90,7 +90,7 @@ pub fn act(ctx: &Context, action: &Action, dry_run: bool, yes: bool) -> Result<A
             .and_then(|i| burn_now(i, pricing.as_ref())),
     );
     if dry_run {
-        let mut lines = vec!["dry run: nothing is changed. It would call:".to_string()];
+        let mut lines = vec![crate::t!("dry-run-would-call").into_owned()];
         lines.extend(provider.plan(action).iter().map(|c| format!("  {c}")));
         lines.extend(confirm.summary_lines());
         return Ok(Acted::DryRun(lines));
@@ -107,10 +107,10 @@ pub fn act(ctx: &Context, action: &Action, dry_run: bool, yes: bool) -> Result<A
     })?;
     if report.confirmed {
         Ok(Acted::Done(Box::new(Done {
-            line: format!(
-                "{}: done; the provider reports {}",
-                action.label(),
-                report.summary
+            line: crate::t!(
+                "action-done",
+                action = verb(action),
+                summary = report.summary
             ),
             before: inventory,
             pricing,
@@ -143,11 +143,12 @@ fn perform_bounded(
     action: &Action,
     deadline: Duration,
 ) -> Result<Result<ActionReport, ProviderError>, Failure> {
-    let label = action.label();
     let name = provider.name().to_string();
-    let what = format!(
-        "{label}: waiting for {name} to confirm (at most {} s)",
-        deadline.as_secs()
+    let what = crate::t!(
+        "action-waiting",
+        action = verb(action),
+        provider = name.as_str(),
+        seconds = deadline.as_secs().to_string()
     );
     let answer = super::progress::run(
         &what,
@@ -217,7 +218,7 @@ pub fn ask_lines(lines: &[String], question: &str) -> Result<(), Failure> {
     for line in lines {
         let _ = writeln!(err, "{line}");
     }
-    let _ = write!(err, "{question}? [y/N] ");
+    let _ = write!(err, "{} ", crate::t!("action-prompt", question = question));
     let _ = err.flush();
     let mut answer = String::new();
     std::io::stdin()

@@ -227,7 +227,7 @@ fn render(list: &Checklist, tz: &jiff::tz::TimeZone) -> String {
     if !list.exposed.is_empty() {
         let _ = writeln!(out, "{}", t!("checklist-exposed"));
         for f in &list.exposed {
-            let _ = writeln!(out, "  {}", f.line());
+            let _ = writeln!(out, "  {}", f.shown());
         }
     }
     out

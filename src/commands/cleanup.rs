@@ -23,7 +23,7 @@ pub fn run(cli: &Cli, args: &CleanupArgs) -> CommandResult {
     let filter = filter(args)?;
     let ctx = writable(cli, &crate::t!("err-verb-clean-up"))?;
     let provider = ctx.provider()?;
-    let what = format!("sweeping the account at {}", provider.name());
+    let what = crate::t!("progress-sweeping", provider = provider.name());
     let found = super::progress::run(&what, provider.sweep())?
         .map_err(|e| Failure::provider(EXIT_FAILED, provider.name(), &e))?;
     let sheet = ctx.region_sheet()?;
@@ -41,16 +41,16 @@ pub fn run(cli: &Cli, args: &CleanupArgs) -> CommandResult {
 /// The command that asked, and where the user finds the ids it takes.
 struct Asker {
     command: &'static str,
-    lists: &'static str,
+    lists: fn() -> std::borrow::Cow<'static, str>,
 }
 
 const CLEANUP: Asker = Asker {
     command: "cleanup",
-    lists: "`gpumeter sweep` lists them",
+    lists: || crate::t!("cleanup-sweep-lists"),
 };
 const SNAPSHOT_CLEAN: Asker = Asker {
     command: "snapshot-clean",
-    lists: "`gpumeter checklist` lists the instance's snapshots",
+    lists: || crate::t!("cleanup-checklist-lists"),
 };
 
 /// `snapshot-clean --id ID...`: exactly the instance's snapshots named, by the same plan,
@@ -58,7 +58,7 @@ const SNAPSHOT_CLEAN: Asker = Asker {
 pub fn picked_snapshots(cli: &Cli, ids: &[String], common: &ActionArgs) -> CommandResult {
     let ctx = writable(cli, &crate::t!("verb-snapshot-clean"))?;
     let provider = ctx.provider()?;
-    let reading = format!("reading the instance from {}", provider.name());
+    let reading = crate::t!("progress-reading-instance", provider = provider.name());
     let inventory = super::progress::run(&reading, provider.inventory())?
         .map_err(|e| Failure::provider(EXIT_FAILED, provider.name(), &e))?;
     ctx.record_sighting(Some(&inventory));
@@ -108,17 +108,20 @@ fn act(
     asker: &Asker,
 ) -> CommandResult {
     let plan = CleanupPlan::new(found, filter, &[], Timestamp::now())
-        .map_err(|e| Failure::bad_input(format!("{}: {e}; {}", asker.command, asker.lists)))?;
+        .map_err(|e| Failure::bad_input(format!("{}: {e}; {}", asker.command, (asker.lists)())))?;
     let refused: Vec<String> = plan
         .refused
         .iter()
-        .map(|r| format!("  not deleted: {}: {}", r.id, r.why))
+        .map(|r| {
+            let line = crate::t!("cleanup-refused", id = r.id.as_str(), why = r.why.as_str());
+            format!("  {line}")
+        })
         .collect();
     if plan.delete.is_empty() {
-        let mut lines = vec![format!(
-            "{}: nothing to delete among what {} lists now",
-            asker.command,
-            provider.name()
+        let mut lines = vec![crate::t!(
+            "cleanup-nothing",
+            command = asker.command,
+            provider = provider.name()
         )];
         lines.extend(refused.iter().cloned());
         emit(&lines.join("\n"));
@@ -135,20 +138,20 @@ fn act(
     let mut summary = confirm.summary_lines();
     summary.extend(refused.iter().cloned());
     if common.dry_run {
-        let mut lines = vec!["dry run: nothing is changed. It would call:".to_string()];
+        let mut lines = vec![crate::t!("dry-run-would-call").into_owned()];
         lines.extend(provider.plan(&action).iter().map(|c| format!("  {c}")));
         lines.extend(summary);
         emit(&lines.join("\n"));
         return Ok(ExitCode::SUCCESS);
     }
     if !common.yes {
-        super::actions::ask_lines(&summary, "delete these")?;
+        super::actions::ask_lines(&summary, &crate::t!("cleanup-question"))?;
     }
-    let waiting = format!(
-        "{}: deleting {} at {} and reading each back",
-        asker.command,
-        plan.delete.len(),
-        provider.name()
+    let waiting = crate::t!(
+        "cleanup-deleting",
+        command = asker.command,
+        count = plan.delete.len(),
+        provider = provider.name()
     );
     let deadline = super::actions::action_deadline()?;
     let outcomes = super::progress::run(
@@ -185,8 +188,10 @@ fn record(ctx: &Context, outcomes: &[Outcome], sheet: Option<&Sheet>) {
         })
     });
     if let Err(e) = kept {
+        let error = e.to_string();
         super::emit_err(&format!(
-            "gpumeter: a delete is not recorded in the ledger: {e}"
+            "gpumeter: {}",
+            crate::t!("cleanup-not-recorded", error = error)
         ));
     }
 }
@@ -195,23 +200,34 @@ fn record(ctx: &Context, outcomes: &[Outcome], sheet: Option<&Sheet>) {
 fn report(outcomes: &[Outcome]) -> Vec<String> {
     let mut lines = Vec::new();
     for o in outcomes {
-        let what = format!("{} {}", o.resource.kind.label(), o.resource.id);
+        let what = format!(
+            "{} {}",
+            crate::ui::words::resource_kind(o.resource.kind),
+            o.resource.id
+        );
+        let what = what.as_str();
         match &o.result {
-            Ok(r) if r.confirmed => lines.push(format!("deleted {what}: {}", r.summary)),
-            Ok(r) => lines.push(format!(
-                "{what}: NOT confirmed; the provider reports {}",
-                r.summary
+            Ok(r) if r.confirmed => lines.push(crate::t!(
+                "cleanup-deleted",
+                what = what,
+                summary = r.summary.as_str()
+            )),
+            Ok(r) => lines.push(crate::t!(
+                "cleanup-not-confirmed",
+                what = what,
+                summary = r.summary.as_str()
             )),
             Err(e) => {
-                lines.push(format!("{what}: NOT deleted: {e}"));
-                lines.push(format!("  {}", e.fix()));
+                lines.push(crate::t!("cleanup-failed", what = what, error = e.shown()));
+                lines.push(format!("  {}", e.shown_fix()));
             }
         }
     }
     let done = outcomes.iter().filter(|o| o.confirmed()).count();
-    lines.push(format!(
-        "cleanup: {done} of {} deleted and read back",
-        outcomes.len()
+    lines.push(crate::t!(
+        "cleanup-done",
+        done = done.to_string(),
+        count = outcomes.len()
     ));
     lines
 }

@@ -214,9 +214,10 @@ fn watchdog_interval() -> Result<Duration, Failure> {
             parse_interval(&text).map_err(|e| Failure::bad_input(format!("{INTERVAL_ENV}: {e}")))
         }
         Ok(_) | Err(std::env::VarError::NotPresent) => Ok(DEFAULT_INTERVAL),
-        Err(std::env::VarError::NotUnicode(_)) => {
-            Err(Failure::bad_input(format!("{INTERVAL_ENV} is not UTF-8")))
-        }
+        Err(std::env::VarError::NotUnicode(_)) => Err(Failure::bad_input(crate::t!(
+            "err-env-not-utf8",
+            name = INTERVAL_ENV
+        ))),
     }
 }
 
@@ -242,11 +243,12 @@ where
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(|e| Failure::failed(format!("cannot start the runtime: {e}")))?;
+        .map_err(|e| Failure::failed(crate::t!("err-runtime", error = e.to_string())))?;
     // Caught before the terminal is taken, so that no moment leaves it raw to a signal.
     let mut endings = {
         let _inside = runtime.enter();
-        Endings::catch().map_err(|e| Failure::failed(format!("cannot catch signals: {e}")))?
+        Endings::catch()
+            .map_err(|e| Failure::failed(crate::t!("err-signals", error = e.to_string())))?
     };
     let ended_by = Arc::new(std::sync::OnceLock::new());
     let caught = Arc::clone(&ended_by);
@@ -254,7 +256,7 @@ where
         let _ = caught.set(endings.next().await);
     }));
     let mut screen = crate::terminal::take_screen()
-        .map_err(|e| Failure::failed(format!("cannot set up the terminal: {e}")))?;
+        .map_err(|e| Failure::failed(crate::t!("err-terminal-setup", error = e.to_string())))?;
     let theme = theme.clone();
     // The loop runs as a task, not as `block_on`'s own future: a task woken on the runtime's
     // thread is queued there, where waking `block_on`'s future writes to the runtime's eventfd,
@@ -274,7 +276,8 @@ where
         Err(e) => Err(std::io::Error::other(e.to_string())),
     };
     crate::terminal::restore();
-    let app = result.map_err(|e| Failure::failed(format!("the terminal failed: {e}")))?;
+    let app = result
+        .map_err(|e| Failure::failed(crate::t!("err-terminal-failed", error = e.to_string())))?;
     if let Some(line) = unanswered_line(&app) {
         super::emit_err(&line);
     }
@@ -291,12 +294,12 @@ where
 /// the provider may still carry it out.
 pub fn unanswered_line(app: &App) -> Option<String> {
     let action = app.unanswered_at_quit.as_ref()?;
-    Some(format!(
-        "gpumeter: the {} had no answer from {} when the cockpit quit, so it is not confirmed; \
-         it may still happen. `gpumeter checklist` shows what the provider says now.",
-        action.label(),
-        crate::notify::terminal::sanitize(&app.cloud.provider),
-    ))
+    let line = crate::t!(
+        "cockpit-unanswered-at-quit",
+        action = crate::ui::words::verb(action),
+        provider = crate::notify::terminal::sanitize(&app.cloud.provider)
+    );
+    Some(format!("gpumeter: {line}"))
 }
 
 /// The monthly budget, with what the ledger recorded this calendar month before this run.
@@ -384,10 +387,10 @@ fn deadline(
         ),
         Some(Release::At(time)) => {
             let found = next_clock_time(now, time, &zone.tz);
-            let read_in = format!(
-                "release at {}, read in {}",
-                time.strftime("%H:%M"),
-                zone.describe()
+            let read_in = crate::t!(
+                "cockpit-release-at-read-in",
+                at = time.strftime("%H:%M").to_string(),
+                zone = zone.describe()
             );
             let note = found
                 .note
@@ -443,11 +446,13 @@ fn say_detected(ctx: &Context, provider: &dyn crate::provider::Provider, app: &m
             .instance_type
             .as_ref()
             .map_or("", |t| t.value.as_str());
-        let line = format!(
-            "found {} instance {} {region} {kind} (from {})",
-            cloud.value.id(),
-            instance.value,
-            cloud.from
+        let line = crate::t!(
+            "cockpit-found-instance",
+            provider = cloud.value.id(),
+            instance = instance.value.as_str(),
+            region = region,
+            kind = kind,
+            from = cloud.from.as_str()
         );
         app.log(
             crate::app::Level::Info,
@@ -477,6 +482,13 @@ mod tests {
         let line = unanswered_line(&app).expect("a line");
         assert!(line.contains("stop had no answer from demo"), "{line}");
         assert!(line.contains("not confirmed"), "{line}");
+        let chinese = crate::i18n::scoped(crate::i18n::Lang::ZhCn, || unanswered_line(&app));
+        let chinese = chinese.expect("a line");
+        assert!(chinese.contains("demo 仍未答复关机"), "{chinese}");
+        assert!(
+            !chinese.contains("answer") && !chinese.contains("stop"),
+            "{chinese}"
+        );
 
         let mut idle = demo_app(Duration::from_secs(3600));
         update(&mut idle, Event::Key(KeyPress::new(KeyCode::Char('q'))));

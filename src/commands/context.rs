@@ -299,7 +299,7 @@ impl Context {
         std::thread::scope(|s| {
             s.spawn(|| super::block_on(settings.complete(policy)))
                 .join()
-                .unwrap_or_else(|_| Err(Failure::failed("the AWS settings could not be read")))
+                .unwrap_or_else(|_| Err(Failure::failed(crate::t!("err-aws-settings"))))
         })?;
         if let Err(e) = settings.credentials.as_ref().and(settings.region.as_ref()) {
             return Err(Failure::provider(
@@ -495,7 +495,8 @@ impl Context {
                 .priced(sheet_ref, sku_name, instance.mode)
                 .map_err(|e| {
                     if !self.quiet {
-                        super::emit_err(&format!("gpumeter: {e}; costs are not shown"));
+                        let line = crate::t!("err-costs-not-shown", error = e.to_string());
+                        super::emit_err(&format!("gpumeter: {line}"));
                     }
                 })
                 .ok());
@@ -519,7 +520,7 @@ impl Context {
         } else {
             super::load_sheet_for
         };
-        load(id, file)?.ok_or_else(|| Failure::bad_input("no price sheet"))
+        load(id, file)?.ok_or_else(|| Failure::bad_input(crate::t!("err-no-price-sheet")))
     }
 
     fn priced(
@@ -530,9 +531,10 @@ impl Context {
     ) -> Result<Pricing, Failure> {
         let sheet = self.sheet(sheet_ref)?;
         let sku = sheet.sku(sku_name).cloned().ok_or_else(|| {
-            Failure::bad_input(format!(
-                "config: SKU `{sku_name}` is not in sheet `{}`",
-                sheet.id
+            Failure::bad_input(crate::t!(
+                "err-sku-not-in-sheet",
+                sku = sku_name,
+                sheet = sheet.id.as_str()
             ))
         })?;
         let terms = ComputeTerms::from_sheet(&sheet, &sku, mode, 1)

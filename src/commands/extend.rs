@@ -52,14 +52,15 @@ pub fn run(cli: &Cli, by: &str, args: &ActionArgs) -> CommandResult {
     let can_hold = provider.capabilities().deadline;
     let holds = crate::guard::provider_holds_after_extend(can_hold, held.is_some(), on_expiry);
     if args.dry_run {
-        let mut lines = vec![format!(
-            "dry run: nothing is changed. The deadline would move to {shown}:"
-        )];
+        let mut lines = vec![crate::t!("extend-dry-run", at = shown.as_str())];
         if holds {
             let action = Action::SetDeadline { at: Some(at) };
             lines.extend(provider.plan(&action).iter().map(|c| format!("  {c}")));
         }
-        lines.push(format!("  ledger: guard row of {instance}"));
+        lines.push(format!(
+            "  {}",
+            crate::t!("extend-ledger", instance = instance.as_str())
+        ));
         lines.push(format!(
             "  {}",
             what_it_does(provider.name(), holds, on_expiry, watchdog)
@@ -104,15 +105,17 @@ pub fn run(cli: &Cli, by: &str, args: &ActionArgs) -> CommandResult {
             }
         });
     if let Err(e) = written {
-        return Err(Failure::failed(format!(
-            "extend: {} now holds {shown}, but the ledger could not be written ({e}); \
-             the watchdog still enforces the old deadline",
-            provider.name()
+        return Err(Failure::failed(crate::t!(
+            "err-extend-ledger",
+            provider = provider.name(),
+            at = shown.as_str(),
+            error = e.to_string()
         )));
     }
-    emit(&format!(
-        "deadline moved to {shown}; {}",
-        what_it_does(provider.name(), holds, on_expiry, watchdog)
+    emit(&crate::t!(
+        "extend-moved",
+        at = shown.as_str(),
+        what = what_it_does(provider.name(), holds, on_expiry, watchdog)
     ));
     Ok(ExitCode::SUCCESS)
 }
@@ -126,31 +129,48 @@ fn what_it_does(
     on_expiry: OnExpiry,
     watchdog: Option<(u32, bool)>,
 ) -> String {
-    let at_expiry = match on_expiry {
-        OnExpiry::Alert => "alerts only",
-        OnExpiry::Stop => "stops the instance",
-        OnExpiry::Release => "releases the instance",
-    };
-    let held = format!("{provider} holds it and releases (deletes) the instance then, read back");
+    let on = on_expiry.as_str();
+    let held = crate::t!("extend-held", provider = provider);
     let enforced = crate::guard::enforcement(&crate::guard::Holders {
         provider: true,
         provider_holds: false,
         watchdog,
         down: None,
     });
-    match (enforced, holds) {
-        (crate::guard::Enforcement::Watchdog { pid }, true) => {
-            format!("{held}; the watchdog (pid {pid}) {at_expiry}")
-        }
-        (crate::guard::Enforcement::Watchdog { pid }, false) => {
-            format!("the watchdog (pid {pid}) {at_expiry} then; {provider} holds no release for it")
-        }
-        (not, true) => format!("{held}; {}", not.text()),
-        (not, false) => format!(
-            "NOT ENFORCED: nothing {} then: {}; {provider} holds no release for it",
-            at_expiry.trim_end_matches(" only"),
-            not.text().trim_start_matches("not enforced: ")
+    let pid_of = |pid: u32| pid.to_string();
+    match enforced {
+        crate::guard::Enforcement::Watchdog { pid } if holds => crate::t!(
+            "extend-held-watchdog",
+            held = held,
+            pid = pid_of(pid),
+            on_expiry = on
         ),
+        crate::guard::Enforcement::Watchdog { pid } => crate::t!(
+            "extend-watchdog",
+            pid = pid_of(pid),
+            on_expiry = on,
+            provider = provider
+        ),
+        crate::guard::Enforcement::Nothing { cause, .. } => {
+            let (reason, fix) = cause.said();
+            if holds {
+                crate::t!(
+                    "extend-held-unenforced",
+                    held = held,
+                    reason = reason,
+                    fix = fix
+                )
+            } else {
+                crate::t!(
+                    "extend-unenforced",
+                    on_expiry = on,
+                    reason = reason,
+                    fix = fix,
+                    provider = provider
+                )
+            }
+        }
+        crate::guard::Enforcement::Provider => held,
     }
 }
 

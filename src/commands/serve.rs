@@ -98,7 +98,7 @@ where
         .worker_threads(2)
         .enable_all()
         .build()
-        .map_err(|e| Failure::failed(format!("cannot start the runtime: {e}")))?;
+        .map_err(|e| Failure::failed(crate::t!("err-runtime", error = e.to_string())))?;
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(args.listen)
             .await
@@ -107,7 +107,8 @@ where
             .local_addr()
             .map_or_else(|_| args.listen.to_string(), |a| a.to_string());
         super::emit_err(&format!(
-            "gpumeter: serving Prometheus metrics on http://{bound}/metrics"
+            "gpumeter: {}",
+            crate::t!("serve-listening", url = format!("http://{bound}/metrics"))
         ));
         serve(listener, collector, sources)
             .await

@@ -120,7 +120,7 @@ pub fn output(
 ) -> Result<String, Failure> {
     if json {
         serde_json::to_string_pretty(report)
-            .map_err(|e| Failure::bad_input(format!("cannot write JSON: {e}")))
+            .map_err(|e| Failure::bad_input(crate::t!("err-write-json", error = e.to_string())))
     } else {
         Ok(table::render(report, tz).trim_end().to_string())
     }
@@ -149,11 +149,13 @@ fn resolve_sku(args: &StatusArgs) -> Result<Option<Sku>, Failure> {
         };
     };
     if let Some(sheet) = super::load_sheet_for(args.provider.as_deref(), args.sheet.as_deref())? {
-        return sheet
-            .sku(name)
-            .cloned()
-            .map(Some)
-            .ok_or_else(|| Failure::bad_input(format!("no SKU `{name}` in sheet {}", sheet.id)));
+        return sheet.sku(name).cloned().map(Some).ok_or_else(|| {
+            Failure::bad_input(crate::t!(
+                "err-no-sku-in-sheet",
+                sku = name,
+                sheet = sheet.id.as_str()
+            ))
+        });
     }
     let found = pricing::find_sku(name, None);
     let Some((_, first)) = found.first() else {

@@ -67,9 +67,7 @@ pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
         Failure::bad_input(format!("--inventory-interval (or {INVENTORY_ENV}): {e}"))
     })?;
     if args.dry_run && !args.install_service && !args.uninstall_service {
-        return Err(Failure::bad_input(
-            "--dry-run goes with --install-service or --uninstall-service",
-        ));
+        return Err(Failure::bad_input(crate::t!("wd-dry-run-needs-service")));
     }
     let ctx = Context::load(cli)?;
     super::refuse_gpus_without_demo(args.gpus, ctx.demo)?;
@@ -81,7 +79,7 @@ pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
         .map_err(|e| Failure::provider(super::EXIT_FAILED, provider.name(), &e))?
         .instance
         .map(|i| i.id)
-        .ok_or_else(|| Failure::failed("the provider lists no instance to guard"))?;
+        .ok_or_else(|| Failure::failed(crate::t!("wd-no-instance")))?;
     let ledger_path = path_in(&ctx.data_dir, ctx.demo);
     if args.status {
         return status(
@@ -102,7 +100,8 @@ pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
     }
     let ledger = Ledger::open(&ledger_path).map_err(|e| Failure::failed(e.shown()))?;
     if let Some(warning) = crate::files::open_to_others(&ctx.data_dir) {
-        super::emit_err(&format!("gpumeter: warning: {warning}"));
+        let line = crate::t!("wd-warning", warning = warning);
+        super::emit_err(&format!("gpumeter: {line}"));
     }
     let idle = idle_config(&ctx, args)?;
     let tracker = IdleTracker::new(idle.rule());
@@ -133,7 +132,7 @@ pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(|e| Failure::failed(format!("cannot start the runtime: {e}")))?;
+        .map_err(|e| Failure::failed(crate::t!("err-runtime", error = e.to_string())))?;
     let ended = if ctx.demo {
         let sim = simulator(args)?;
         runtime.block_on(watch(w, sim.clone(), sim))
@@ -147,14 +146,14 @@ pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
     }
     .map_err(|e| Failure::failed(e.to_string()))?;
     match ended {
-        Ended::AlreadyGuarded(Some(pid)) => emit(&format!(
-            "a watchdog (pid {pid}) already guards this instance"
-        )),
-        Ended::AlreadyGuarded(None) => emit("a watchdog already guards this instance"),
+        Ended::AlreadyGuarded(Some(pid)) => {
+            emit(&crate::t!("wd-already-guarded-pid", pid = pid.to_string()));
+        }
+        Ended::AlreadyGuarded(None) => emit(&crate::t!("wd-already-guarded")),
         Ended::LedgerGone(why) => return Err(Failure::failed(why.to_string())),
-        Ended::Released => emit("the instance is released; the watchdog is done"),
-        Ended::Stopped => emit("watchdog stopped"),
-        Ended::Unwatched => emit("the demo cockpit has ended and nothing is left to enforce"),
+        Ended::Released => emit(&crate::t!("wd-ended-released")),
+        Ended::Stopped => emit(&crate::t!("wd-ended-stopped")),
+        Ended::Unwatched => emit(&crate::t!("wd-ended-unwatched")),
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -168,14 +167,13 @@ fn budget(ctx: &Context, provider: &dyn crate::provider::Provider) -> Option<Wat
         return None;
     }
     let cannot = |why: &str| {
-        super::emit_err(&format!(
-            "gpumeter: warning: the watchdog cannot check [budget]: {why}"
-        ));
+        let line = crate::t!("wd-budget-unchecked", why = why);
+        super::emit_err(&format!("gpumeter: {line}"));
     };
     let pricing = match ctx.pricing_with(provider) {
         Ok(Some(pricing)) => pricing,
         Ok(None) => {
-            cannot("no price sheet prices the instance");
+            cannot(&crate::t!("wd-budget-no-sheet"));
             return None;
         }
         Err(e) => {
@@ -197,7 +195,7 @@ fn budget(ctx: &Context, provider: &dyn crate::provider::Provider) -> Option<Wat
         let (now, tz) = (jiff::Timestamp::now(), ctx.config.user_zone().tz);
         match ctx.spent_this_month(currency, now, &tz) {
             Some(spent) => budget = budget.per_month(limit, spent, tz),
-            None => cannot("this month's start cannot be found in the time zone"),
+            None => cannot(&crate::t!("wd-budget-no-month-start")),
         }
     }
     Some(budget)
@@ -237,9 +235,10 @@ pub fn inventory_interval_from_env() -> Result<Duration, Failure> {
         Ok(text) if !text.is_empty() => crate::config::parse_duration(&text)
             .map_err(|e| Failure::bad_input(format!("{INVENTORY_ENV}: {e}"))),
         Ok(_) | Err(std::env::VarError::NotPresent) => Ok(DEFAULT_INVENTORY_INTERVAL),
-        Err(std::env::VarError::NotUnicode(_)) => {
-            Err(Failure::bad_input(format!("{INVENTORY_ENV} is not UTF-8")))
-        }
+        Err(std::env::VarError::NotUnicode(_)) => Err(Failure::bad_input(crate::t!(
+            "err-env-not-utf8",
+            name = INVENTORY_ENV
+        ))),
     }
 }
 
@@ -277,7 +276,7 @@ fn status(
         .map_err(|e| Failure::failed(e.shown()))?;
     let now = Timestamp::now();
     let Some(guard) = guard else {
-        emit(&format!("no watchdog has guarded {instance} yet"));
+        emit(&crate::t!("wd-never-guarded", instance = instance));
         return Ok(ExitCode::from(super::EXIT_FAILED));
     };
     // The same answer status and serve give: the lock first, the heartbeat only where the
@@ -305,22 +304,30 @@ fn stop(ledger_path: &Path, instance: &str) -> CommandResult {
         .flatten()
         .and_then(|g| g.watchdog)
     else {
-        emit(&format!("no watchdog guards {instance}"));
+        emit(&crate::t!("wd-none-guards", instance = instance));
         return Ok(ExitCode::SUCCESS);
     };
     let pid = rustix::process::Pid::from_raw(i32::try_from(w.pid).unwrap_or(0))
-        .ok_or_else(|| Failure::failed(format!("bad watchdog pid {}", w.pid)))?;
+        .ok_or_else(|| Failure::failed(crate::t!("wd-bad-pid", pid = w.pid.to_string())))?;
     match rustix::process::kill_process(pid, rustix::process::Signal::TERM) {
-        Ok(()) => emit(&format!("asked the watchdog (pid {}) to stop", w.pid)),
-        Err(e) => emit(&format!("the watchdog (pid {}) is not running: {e}", w.pid)),
+        Ok(()) => emit(&crate::t!("wd-asked-to-stop", pid = w.pid.to_string())),
+        Err(e) => emit(&crate::t!(
+            "wd-not-running",
+            pid = w.pid.to_string(),
+            error = e.to_string()
+        )),
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// The flags that aim a watchdog at what this command line targets: `--provider`,
-/// `--instance` and `--region`, where given.
+/// `--instance` and `--region`, where given; and `--lang`, so its log and alerts are in the
+/// language the user asked for.
 pub fn target_args(cli: &Cli) -> Vec<String> {
     let mut args = Vec::new();
+    if let Some(lang) = cli.lang {
+        args.extend(["--lang".into(), lang.tag().to_string()]);
+    }
     let target = cli.target();
     if let Some(cloud) = target.cloud {
         args.extend(["--provider".into(), format!("{cloud:?}").to_lowercase()]);

@@ -13,9 +13,11 @@ use crate::config::WebhookKind;
 use crate::provider::http::{HttpResponse, Verdict, by_status};
 
 /// The alert as chat text: a header line that names gpumeter (DingTalk bots with a keyword
-/// filter can use "gpumeter"), the level and the instance, then the title and the body.
+/// filter can use "gpumeter"), the level in the user's language and the instance, then the
+/// title and the body.
 pub fn text(alert: &Alert, instance: Option<&str>) -> String {
-    let mut header = format!("[gpumeter] {}", level_name(alert.level).to_uppercase());
+    let level = crate::t!("notify-level", level = level_name(alert.level));
+    let mut header = format!("[gpumeter] {level}");
     if let Some(instance) = instance {
         header.push_str(" · ");
         header.push_str(instance);

@@ -27,6 +27,14 @@ fn chat_text_names_gpumeter_the_level_and_the_instance() {
     let mut bare = alert();
     bare.body.clear();
     assert_eq!(text(&bare, None), "[gpumeter] WARN\nRelease in 10 minutes");
+    // The keyword stays for a bot's filter; the level follows the language, and the JSON
+    // payload's level does not.
+    let chinese = crate::i18n::scoped(crate::i18n::Lang::ZhCn, || text(&bare, None));
+    assert_eq!(chinese, "[gpumeter] 警告\nRelease in 10 minutes");
+    let json = crate::i18n::scoped(crate::i18n::Lang::ZhCn, || {
+        payload(WebhookKind::Json, &alert(), None)
+    });
+    assert_eq!(json["level"], "warn");
 }
 
 #[test]

@@ -123,9 +123,11 @@ pub(super) fn check(
                 deadline,
                 why: text.clone(),
             });
-            text = format!(
-                "{text}; on_balance: {} after the grace period unless extended",
-                word(on_balance)
+            text = crate::t!(
+                "wd-limit-then",
+                text = text,
+                rule = "on_balance",
+                policy = word(on_balance)
             );
         }
         record(w, EventRecord::alert(now, EventLevel::Warn, text.clone()));

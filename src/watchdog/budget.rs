@@ -245,9 +245,11 @@ pub(super) fn check(
                 deadline,
                 why: text.clone(),
             });
-            text = format!(
-                "{text}; on_budget: {} after the grace period unless extended",
-                word(on_budget),
+            text = crate::t!(
+                "wd-limit-then",
+                text = text,
+                rule = "on_budget",
+                policy = word(on_budget)
             );
         }
         record(w, EventRecord::alert(now, EventLevel::Warn, text.clone()));

@@ -49,13 +49,13 @@ impl ForcedReleaseAlerts {
             return None;
         }
         let left = crate::ui::text::short_duration(forced.remaining(now));
-        let text = format!(
-            "forced release: {} releases {} in {left} ({}), {} days after its shutdown, and \
-             erases its disks; start it to keep it",
-            instance.provider,
-            instance.id,
-            forced.at,
-            forced.after.as_hours() / 24
+        let text = crate::t!(
+            "wd-forced-release",
+            provider = instance.provider.as_str(),
+            id = instance.id.as_str(),
+            left = left,
+            at = forced.at.to_string(),
+            days = forced.after.as_hours() / 24
         );
         Some((alert.key, text))
     }

@@ -15,6 +15,7 @@ use crate::config::OnExpiry;
 use crate::guard::{ArmedDeadline, Expiry, GuardTime, IdleState, IdleTracker, expiry};
 use crate::ledger::GuardState;
 use crate::provider::Action;
+use crate::t;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Decision {
@@ -53,6 +54,11 @@ fn action_for(policy: OnExpiry) -> Option<Action> {
         OnExpiry::Stop => Some(Action::Stop),
         OnExpiry::Release => Some(Action::Release),
     }
+}
+
+/// An action's verb in the user's language (`release`, `释放`).
+fn verb(action: &Action) -> String {
+    crate::ui::words::verb(action).into_owned()
 }
 
 fn clock(at: Timestamp) -> String {
@@ -114,10 +120,7 @@ impl Guardian {
         }
         if let IdleState::Fired(since) = self.idle.observe(now, idle.unwrap_or(false)) {
             let since = t.to_wall(since);
-            let text = format!(
-                "idle since {}: every GPU and the CPU below the idle thresholds",
-                clock(since)
-            );
+            let text = t!("wd-idle-since", at = clock(since));
             match action_for(self.on_idle) {
                 Some(action) => out.push(Decision::Act {
                     action,
@@ -135,10 +138,7 @@ impl Guardian {
             out.push(Decision::Alert {
                 warn: true,
                 key: "spot".into(),
-                text: format!(
-                    "spot interruption: the provider reclaims this instance at {}",
-                    clock(at)
-                ),
+                text: t!("wd-spot", at = clock(at)),
             });
             out.push(Decision::Interrupted { at });
         }
@@ -169,16 +169,18 @@ impl Guardian {
                     self.grace_said_for = Some(at);
                     let until = t.to_wall(until);
                     let then = match action_for(g.on_expiry) {
-                        Some(action) => format!("{} at {}", action.label(), clock(until)),
-                        None => "nothing (alert only)".into(),
+                        Some(action) => {
+                            t!("wd-action-at", action = verb(&action), at = clock(until))
+                        }
+                        None => t!("wd-nothing-alert-only").into_owned(),
                     };
-                    let reached = why.as_deref().unwrap_or("deadline reached");
+                    let reached = why
+                        .clone()
+                        .unwrap_or_else(|| t!("wd-deadline-reached").into_owned());
                     out.push(Decision::Alert {
                         warn: true,
                         key: "deadline".into(),
-                        text: format!(
-                            "{reached}: {then} unless extended (any key in the cockpit or `gpumeter extend`)"
-                        ),
+                        text: t!("wd-grace", reached = reached, then = then),
                     });
                 }
             }
@@ -186,14 +188,14 @@ impl Guardian {
                 if self.acted_for != Some(at) {
                     self.acted_for = Some(at);
                     let reason = why.unwrap_or_else(|| {
-                        format!("deadline {} passed", clock(t.to_wall(armed.at)))
+                        t!("wd-deadline-passed", at = clock(t.to_wall(armed.at)))
                     });
                     match action_for(g.on_expiry) {
                         Some(action) => out.push(Decision::Act { action, reason }),
                         None => out.push(Decision::Alert {
                             warn: true,
                             key: "deadline-due".into(),
-                            text: format!("{reason}: the instance keeps billing (policy: alert)"),
+                            text: t!("wd-keeps-billing", reason = reason),
                         }),
                     }
                 }
@@ -222,16 +224,17 @@ impl Guardian {
                 continue;
             };
             let then = match action_for(policy) {
-                Some(action) => format!("then {} unless extended", action.label()),
-                None => "then an alert only".into(),
+                Some(action) => t!("wd-then-unless-extended", action = verb(&action)),
+                None => t!("wd-then-alert-only").into_owned(),
             };
             out.push(Decision::Alert {
                 warn: true,
                 key: format!("deadline:{minutes}m@{}", at.as_second()),
-                text: format!(
-                    "{minutes} minute{} left before the deadline ({}): {then}",
-                    if minutes == 1 { "" } else { "s" },
-                    clock(t.to_wall(armed.at))
+                text: t!(
+                    "wd-minutes-left",
+                    minutes = minutes,
+                    at = clock(t.to_wall(armed.at)),
+                    then = then
                 ),
             });
         }
@@ -311,6 +314,51 @@ mod tests {
             ),
             "{d:?}"
         );
+    }
+
+    /// Every alert text and action reason the guardian says over an hour's countdown, its
+    /// grace and its expiry, under `on_expiry`.
+    fn said_over_the_hour(on_expiry: OnExpiry) -> Vec<String> {
+        let mut g = guardian(OnExpiry::Alert);
+        let state = guard(3600, on_expiry);
+        (0..3800)
+            .step_by(5)
+            .flat_map(|s| g.step(ts(s), Some(&state), None, None))
+            .filter_map(|d| match d {
+                Decision::Alert { text, .. } => Some(text),
+                Decision::Act { reason, .. } => Some(reason),
+                Decision::Interrupted { .. } => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_alerts_are_in_the_users_language_and_english_reads_as_before() {
+        use crate::i18n::{Lang, scoped};
+        let english = scoped(Lang::En, || said_over_the_hour(OnExpiry::Release));
+        assert!(
+            english.contains(
+                &"1 minute left before the deadline (01:00:00 UTC): then release unless extended"
+                    .to_string()
+            ),
+            "{english:?}"
+        );
+        assert!(
+            english.iter().any(|t| t.starts_with("30 minutes left")),
+            "{english:?}"
+        );
+        for policy in [OnExpiry::Release, OnExpiry::Stop, OnExpiry::Alert] {
+            let chinese = scoped(Lang::ZhCn, || said_over_the_hour(policy));
+            assert!(chinese.len() >= 4, "{chinese:?}");
+            for text in &chinese {
+                assert!(text.contains("截止时间"), "{text}");
+                for word in [
+                    "minute", "deadline", "unless", "release", "stop", "alert", "passed", "billing",
+                ] {
+                    assert!(!text.contains(word), "{word} in {text}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -154,7 +154,11 @@ where
         Err(other) => return Ok(Ended::AlreadyGuarded(other)),
     };
     // Shown after the cockpit's `watchdog:` prefix: "watchdog: pid 4242 guards i-0abc".
-    let note = format!("pid {pid} guards {}", w.instance);
+    let note = crate::t!(
+        "wd-pid-guards",
+        pid = pid.to_string(),
+        instance = w.instance.as_str()
+    );
     record(&mut w, EventRecord::note(now, note));
     // Alerts go to the webhooks from a queue of their own: a hook that hangs never holds up
     // the release. What each hook did with each alert comes back here, to be recorded (and so
@@ -460,29 +464,33 @@ async fn carry_out(w: &mut Watch, alerts: Option<&Queue>, decision: Decision) ->
             let (level, text, gone) = match &result {
                 Ok(r) if r.confirmed => (
                     Level::Done,
-                    format!(
-                        "{}: done ({reason}); the provider reports {}",
-                        action.label(),
-                        r.summary
+                    crate::t!(
+                        "wd-action-done",
+                        action = verb(&action),
+                        reason = reason.as_str(),
+                        summary = r.summary.as_str()
                     ),
                     action == Action::Release,
                 ),
                 Ok(r) => (
                     Level::Error,
-                    format!(
-                        "{}: NOT confirmed ({reason}); the provider reports {}",
-                        action.label(),
-                        r.summary
+                    crate::t!(
+                        "wd-action-not-confirmed",
+                        action = verb(&action),
+                        reason = reason.as_str(),
+                        summary = r.summary.as_str()
                     ),
                     false,
                 ),
                 Err(e) => (
                     Level::Error,
-                    format!(
-                        "{} failed ({reason}): {e}; fix ({}): {}",
-                        action.label(),
-                        e.kind_label(),
-                        e.fix()
+                    crate::t!(
+                        "wd-action-failed",
+                        action = verb(&action),
+                        reason = reason.as_str(),
+                        error = e.shown(),
+                        kind = e.kind_label(),
+                        fix = e.shown_fix()
                     ),
                     false,
                 ),
@@ -527,14 +535,21 @@ fn record_webhooks(w: &mut Watch, reports: &std::sync::mpsc::Receiver<Report>) {
 
 fn ended_note(ended: &Ended, pid: u32) -> String {
     let why = match ended {
-        Ended::AlreadyGuarded(Some(other)) => format!("another watchdog (pid {other}) guards"),
-        Ended::AlreadyGuarded(None) => "another watchdog guards".into(),
-        Ended::Released => "the instance is released".into(),
-        Ended::Stopped => "asked to stop, or another watchdog took over".into(),
-        Ended::Unwatched => "its demo cockpit is gone and nothing left needs it".into(),
+        Ended::AlreadyGuarded(Some(other)) => {
+            crate::t!("wd-end-other-pid", pid = other.to_string())
+        }
+        Ended::AlreadyGuarded(None) => crate::t!("wd-end-other").into_owned(),
+        Ended::Released => crate::t!("wd-end-released").into_owned(),
+        Ended::Stopped => crate::t!("wd-end-stopped").into_owned(),
+        Ended::Unwatched => crate::t!("wd-end-unwatched").into_owned(),
         Ended::LedgerGone(why) => why.to_string(),
     };
-    format!("watchdog {pid} ended: {why}")
+    crate::t!("wd-ended", pid = pid.to_string(), why = why)
+}
+
+/// An action's verb in the user's language (`release`, `释放`).
+fn verb(action: &Action) -> String {
+    crate::ui::words::verb(action).into_owned()
 }
 
 pub(super) fn record(w: &mut Watch, mut event: EventRecord) {
@@ -551,7 +566,7 @@ pub(super) fn no_longer_checked(
     why: &dyn std::fmt::Display,
     now: Timestamp,
 ) {
-    let text = format!("{what}: {why}; the watchdog no longer checks it");
+    let text = crate::t!("wd-no-longer-checked", what = what, why = why.to_string());
     say(&text);
     record(w, EventRecord::alert(now, EventLevel::Error, text));
 }
@@ -570,8 +585,8 @@ async fn hook(w: &mut Watch, name: &str, argv: &[String]) {
         return;
     }
     let text = match run_hook(argv, w.hooks.timeout).await {
-        Ok(_) => format!("hook {name} finished"),
-        Err(e) => format!("hook {name}: {e}; going ahead"),
+        Ok(_) => crate::t!("wd-hook-finished", name = name),
+        Err(e) => crate::t!("wd-hook-failed", name = name, error = e.to_string()),
     };
     record(w, EventRecord::note(Timestamp::now(), text.clone()));
     say(&text);

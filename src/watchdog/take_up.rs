@@ -58,7 +58,11 @@ fn claim(w: &mut Watch, pid: u32, now: Timestamp) -> Result<Option<u32>, WatchEr
             holder.and_then(|g| g.watchdog).map_or(other, |h| h.pid),
         ));
     }
-    let note = format!("watchdog {pid} takes over from {other}, which is gone");
+    let note = crate::t!(
+        "wd-takes-over",
+        pid = pid.to_string(),
+        other = other.to_string()
+    );
     record(w, EventRecord::note(now, note));
     Ok(None)
 }

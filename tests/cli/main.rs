@@ -7,6 +7,7 @@ mod peer;
 mod account_consistency;
 mod account_surfaces;
 mod account_windows;
+mod account_zh_cli;
 mod actions_cli;
 mod actions_recorded;
 mod audit_cli;

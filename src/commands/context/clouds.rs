@@ -66,8 +66,9 @@ impl Context {
             | ProviderKind::Tencent
             | ProviderKind::Command
             | ProviderKind::Demo => {
-                return Err(Failure::bad_input(format!(
-                    "{kind} is not a bearer-key cloud"
+                return Err(Failure::bad_input(crate::t!(
+                    "err-not-bearer-key",
+                    provider = kind.to_string()
                 )));
             }
         };

@@ -38,9 +38,9 @@ pub fn run(cli: &Cli, args: &FleetArgs) -> CommandResult {
     let filter = filter_of(args)?;
     if targets(&base, &filter).is_empty() {
         return Err(Failure::bad_input(if base.config.fleet.is_empty() {
-            "no fleet: add [[fleet]] tables (or an [instance]) to the config, or try --demo"
+            crate::t!("err-no-fleet")
         } else {
-            "no [[fleet]] table is on the providers and regions asked for"
+            crate::t!("err-no-fleet-asked")
         }));
     }
     let rows = block_on(collect(&base, &filter, Timestamp::now()))?;
@@ -51,16 +51,24 @@ pub fn run(cli: &Cli, args: &FleetArgs) -> CommandResult {
             } else {
                 &r.origin.account
             };
-            let region = r.origin.region.as_deref().unwrap_or("its default region");
-            super::emit_err(&format!(
-                "gpumeter: account {account} on {} in {region}: {why}",
-                r.origin.provider
-            ));
+            let region = r
+                .origin
+                .region
+                .clone()
+                .unwrap_or_else(|| crate::t!("fleet-default-region").into_owned());
+            let line = crate::t!(
+                "fleet-account-error",
+                account = account,
+                provider = r.origin.provider.as_str(),
+                region = region,
+                why = why.as_str()
+            );
+            super::emit_err(&format!("gpumeter: {line}"));
         }
     }
     if args.json {
         let text = serde_json::to_string_pretty(&rows)
-            .map_err(|e| Failure::bad_input(format!("cannot write JSON: {e}")))?;
+            .map_err(|e| Failure::bad_input(crate::t!("err-write-json", error = e.to_string())))?;
         super::emit(&text);
     } else {
         super::emit(table::render(&rows).trim_end());

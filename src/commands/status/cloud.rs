@@ -46,6 +46,9 @@ pub struct DeadlineJson {
     pub held_by_provider: bool,
     #[serde(flatten)]
     pub enforcement: crate::guard::EnforcementJson,
+    /// Why nothing enforces it and what would, in the user's language, for the text.
+    #[serde(skip)]
+    pub unenforced_said: Option<(String, String)>,
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -35,6 +35,7 @@ pub(super) fn render(cloud: &CloudJson, now: Timestamp, tz: &TimeZone) -> String
         return out + &resources(cloud);
     };
     let state = format!("{:?}", instance.state).to_lowercase();
+    let state = t!("status-state", state = state);
     let line = t!(
         "status-instance-line",
         id = instance.id.as_str(),
@@ -62,19 +63,26 @@ pub(super) fn render(cloud: &CloudJson, now: Timestamp, tz: &TimeZone) -> String
 /// The deadline line and who enforces it, or why there is none.
 fn deadline(out: &mut String, cloud: &CloudJson, now: Timestamp, tz: &TimeZone) {
     let _ = match &cloud.deadline {
-        Some(d) => writeln!(
-            out,
-            "deadline  {}, in {} s, then {}{}\n{}",
-            gpumeter_core::zone::deadline_label(d.instant, now, tz),
-            d.remaining_s,
-            d.on_expiry,
-            if d.held_by_provider {
-                ", held by the provider"
+        Some(d) => {
+            let held = if d.held_by_provider {
+                t!("status-held-by-provider")
             } else {
-                ""
-            },
-            super::deadline::enforcement_line(d)
-        ),
+                Cow::Borrowed("")
+            };
+            let line = t!(
+                "status-deadline-line",
+                at = gpumeter_core::zone::deadline_label(d.instant, now, tz),
+                seconds = d.remaining_s.to_string(),
+                on_expiry = d.on_expiry,
+                held = held
+            );
+            writeln!(
+                out,
+                "{}{line}\n{}",
+                label(t!("status-deadline")),
+                super::deadline::enforcement_line(d)
+            )
+        }
         None if cloud
             .instance
             .as_ref()
@@ -141,6 +149,7 @@ fn resources(cloud: &CloudJson) -> String {
             .ok()
             .and_then(|v| v.as_str().map(str::to_string))
             .unwrap_or_default();
+        let kind = t!("resource-kind-named", kind = kind);
         let fate = if r.survives_release {
             t!("status-survives")
         } else {

@@ -3,11 +3,13 @@
 //! or the provider, read back, holds it; otherwise `enforced_by` is `null` with the reason and
 //! the fix beside it.
 
+use gpumeter_core::cell::Cell;
 use jiff::Timestamp;
 
 use super::cloud::DeadlineJson;
-use crate::guard::{GuardState, Holders, OnExpiry, enforcement};
+use crate::guard::{Enforcement, GuardState, Holders, OnExpiry, enforcement};
 use crate::provider::Inventory;
+use crate::t;
 
 /// The deadline at `now`, from the guard row and the inventory; `watchdog` is the row's
 /// watchdog as `(pid, alive)`.
@@ -37,21 +39,35 @@ pub fn deadline(
         on_expiry: on_expiry.as_str(),
         held_by_provider: provider_holds,
         enforcement: enforced.json(),
+        unenforced_said: match &enforced {
+            Enforcement::Nothing { cause, .. } => Some(cause.said()),
+            _ => None,
+        },
     })
 }
 
 /// The text line under the deadline: who enforces it, or in capitals that nothing does.
 pub fn enforcement_line(d: &DeadlineJson) -> String {
     let e = &d.enforcement;
-    match (e.enforced_by, e.watchdog_pid, &e.not_enforced_reason) {
-        (Some("watchdog"), Some(pid), _) => format!("enforced  by the watchdog (pid {pid})"),
-        (Some(by), _, _) => format!("enforced  by the {by} (read back)"),
-        (None, _, reason) => format!(
-            "enforced  NOT ENFORCED: {}; {}",
-            reason.as_deref().unwrap_or("nothing holds it"),
-            e.fix.as_deref().unwrap_or_default()
+    let line = match (e.enforced_by, e.watchdog_pid, &d.unenforced_said) {
+        (Some("watchdog"), Some(pid), _) => {
+            t!("status-enforced-watchdog", pid = pid.to_string())
+        }
+        (Some(by), _, _) => t!("status-enforced-by", by = by),
+        (None, _, Some((reason, fix))) => {
+            t!(
+                "status-not-enforced",
+                reason = reason.as_str(),
+                fix = fix.as_str()
+            )
+        }
+        (None, _, None) => t!(
+            "status-not-enforced",
+            reason = t!("status-nothing-holds-it"),
+            fix = e.fix.as_deref().unwrap_or_default()
         ),
-    }
+    };
+    format!("{:<10}{line}", Cell(t!("status-enforced")))
 }
 
 #[cfg(test)]

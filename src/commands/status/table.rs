@@ -43,12 +43,12 @@ pub(super) fn render(report: &StatusReport, tz: &jiff::tz::TimeZone) -> String {
         }
     }
     if let Some(driver) = &report.driver {
-        let _ = writeln!(
-            out,
-            "driver {}, CUDA {}",
-            na(&driver.driver_version),
-            na(&driver.cuda_version)
+        let line = t!(
+            "status-driver",
+            driver = na(&driver.driver_version),
+            cuda = na(&driver.cuda_version)
         );
+        let _ = writeln!(out, "{line}");
     }
     out.push_str(&host_lines(&report.host));
     if !report.findings.is_empty() {
@@ -69,10 +69,11 @@ pub(super) fn render(report: &StatusReport, tz: &jiff::tz::TimeZone) -> String {
     out.push_str(&super::cloud_table::render(&report.cloud, report.time, tz));
     match (&report.cloud.balance, &report.cloud.balance_error) {
         (Some(b), _) => {
-            let _ = writeln!(out, "balance   {}", b.line);
+            let _ = writeln!(out, "{:<10}{}", Cell(t!("status-balance")), b.line);
         }
         (None, Some(why)) => {
-            let _ = writeln!(out, "balance   unknown: {why}");
+            let why = t!("status-balance-unknown", why = why.as_str());
+            let _ = writeln!(out, "{:<10}{why}", Cell(t!("status-balance")));
         }
         (None, None) => {}
     }
@@ -109,39 +110,50 @@ fn host_lines(host: &HostSample) -> String {
     let cores = host.cpu_per_core_pct.as_ref().map(Vec::len);
     let load = host.load_avg.map(|l| format!("{:.2}", l.one));
     let mem = host.mem.map(|m| {
-        format!(
-            "{:.1} / {:.1} GiB used",
-            gib_of_mib(m.total_mib.saturating_sub(m.available_mib)),
-            gib_of_mib(m.total_mib)
+        t!(
+            "status-mem-used",
+            used = format!(
+                "{:.1}",
+                gib_of_mib(m.total_mib.saturating_sub(m.available_mib))
+            ),
+            total = format!("{:.1}", gib_of_mib(m.total_mib))
         )
     });
-    let _ = writeln!(
-        out,
-        "host  CPU {} of {} cores, load {}, memory {}",
-        na(&host.cpu_pct.map(|c| format!("{c:.0}%"))),
-        na(&cores),
-        na(&load),
-        na(&mem)
+    let line = t!(
+        "status-host",
+        cpu = na(&host.cpu_pct.map(|c| format!("{c:.0}%"))),
+        cores = na(&cores),
+        load = na(&load),
+        memory = na(&mem)
     );
+    let _ = writeln!(out, "{:<6}{line}", Cell(t!("status-host-label")));
     for n in &host.net {
+        let line = t!(
+            "status-net",
+            sent = bytes(n.tx_bytes),
+            sent_rate = na(&n.tx_bytes_per_s.map(bytes_f)),
+            received = bytes(n.rx_bytes),
+            received_rate = na(&n.rx_bytes_per_s.map(bytes_f))
+        );
         let _ = writeln!(
             out,
-            "net   {:<10} out {} ({}/s)  in {} ({}/s)",
-            Cell(&n.name),
-            bytes(n.tx_bytes),
-            na(&n.tx_bytes_per_s.map(bytes_f)),
-            bytes(n.rx_bytes),
-            na(&n.rx_bytes_per_s.map(bytes_f)),
+            "{:<6}{:<10} {line}",
+            Cell(t!("status-net-label")),
+            Cell(&n.name)
         );
     }
     for d in &host.disks {
+        let line = t!(
+            "status-disk",
+            used = bytes(d.used_bytes),
+            total = bytes(d.total_bytes),
+            free = bytes(d.avail_bytes)
+        );
         let _ = writeln!(
             out,
-            "disk  {:<10} {} of {} used, {} free",
-            Cell(&d.mount),
-            bytes(d.used_bytes),
-            bytes(d.total_bytes),
-            bytes(d.avail_bytes)
+            "{:<6}{:<10} {line}",
+            Cell(t!("status-disk-label")),
+            Cell(&d.mount)
         );
     }
     out

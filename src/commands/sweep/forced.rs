@@ -31,7 +31,7 @@ pub fn read(
 ) -> Result<Option<Vec<Pending>>, String> {
     kept_stopped_for(sheet_days, provider.name())
         .map(|_| {
-            let what = format!("listing the shut-down instances at {}", provider.name());
+            let what = t!("progress-listing-stopped", provider = provider.name());
             let listed = super::super::progress::run(&what, provider.instances())
                 .map_err(|f| f.message)?
                 .map_err(|e| e.to_string())?;

@@ -56,7 +56,7 @@ pub fn run(cli: &Cli, as_json: bool, all_regions: bool, only: &CleanupFilter) ->
         .and_then(|s| s.billing.released_after_stopped_days);
     let tz = ctx.config.user_zone().tz;
     let regions = if all_regions {
-        let what = format!("listing the regions of the account at {}", provider.name());
+        let what = t!("progress-listing-regions", provider = provider.name());
         super::progress::run(&what, provider.regions())?
             .map_err(|e| Failure::provider(EXIT_FAILED, provider.name(), &e))?
     } else {
@@ -102,7 +102,7 @@ fn one(
     only: &CleanupFilter,
     now: Timestamp,
 ) -> Result<Swept, Failure> {
-    let what = format!("sweeping the account at {}", provider.name());
+    let what = t!("progress-sweeping", provider = provider.name());
     let found = super::progress::run(&what, provider.sweep())?
         .map_err(|e| Failure::provider(EXIT_FAILED, provider.name(), &e))?;
     let sheet = ctx.region_sheet()?;
@@ -150,7 +150,11 @@ fn every(
             Err(f) => not_checked.push((region, f.message)),
         }
     }
-    let what = format!("sweeping {} regions of the account at {name}", ready.len());
+    let what = t!(
+        "progress-sweeping-regions",
+        count = ready.len(),
+        provider = name
+    );
     let answers: Vec<_> = super::progress::run(
         &what,
         futures_util::stream::iter(ready.iter().map(|(_, adapter, _)| adapter.sweep()))
@@ -251,8 +255,8 @@ fn exposure_lines(found: &[LinkedResource]) -> Vec<String> {
     if found.is_empty() {
         return Vec::new();
     }
-    let mut lines = vec!["data others can read:".to_string()];
-    lines.extend(found.iter().map(|f| format!("  {}", f.line())));
+    let mut lines = vec![t!("summary-exposed").into_owned()];
+    lines.extend(found.iter().map(|f| format!("  {}", f.shown())));
     lines
 }
 
@@ -261,31 +265,31 @@ fn text(swept: &Swept, totals: &[Money], unpriced: usize) -> String {
     let rows = &swept.rows;
     let not_checked = |out: &mut String| {
         for (region, why) in &swept.not_checked {
-            let _ = writeln!(out, "[?] not checked: {region}: {why}");
+            let line = t!(
+                "sweep-not-checked",
+                region = region.as_str(),
+                why = why.as_str()
+            );
+            let _ = writeln!(out, "[?] {line}");
         }
     };
     if rows.is_empty() {
         if swept.by_region {
-            let _ = writeln!(
-                out,
-                "nothing bills without a running instance in the {} regions checked",
-                swept.sheets.len()
-            );
+            let line = t!("sweep-nothing-regions", count = swept.sheets.len());
+            let _ = writeln!(out, "{line}");
         } else {
-            let _ = writeln!(
-                out,
-                "nothing bills without a running instance in this region"
-            );
+            let _ = writeln!(out, "{}", t!("sweep-nothing"));
         }
         not_checked(&mut out);
         return out;
     }
+    let region_header = t!("sweep-col-region");
     let width = rows
         .iter()
         .filter_map(|r| r.region.as_deref().map(gpumeter_core::cell::width))
         .max()
         .unwrap_or(0)
-        .max("region".len());
+        .max(gpumeter_core::cell::width(&region_header));
     let region = |name: &str| {
         if swept.by_region {
             format!("{:<width$} ", Cell(name))
@@ -295,20 +299,22 @@ fn text(swept: &Swept, totals: &[Money], unpriced: usize) -> String {
     };
     let _ = writeln!(
         out,
-        "{}{:<13} {:<24} {:>10} {:>7}  {:>14}  {:<21}  state",
-        region("region"),
-        Cell("kind"),
-        Cell("id"),
-        Cell("size"),
-        Cell("age"),
-        Cell("a month"),
-        Cell("from")
+        "{}{:<13} {:<24} {:>10} {:>7}  {:>14}  {:<21}  {}",
+        region(&region_header),
+        Cell(t!("sweep-col-kind")),
+        Cell(t!("sweep-col-id")),
+        Cell(t!("sweep-col-size")),
+        Cell(t!("sweep-col-age")),
+        Cell(t!("sweep-col-monthly")),
+        Cell(t!("sweep-col-from")),
+        t!("sweep-col-state")
     );
     for r in rows {
         let kind = serde_json::to_value(r.resource.kind)
             .ok()
             .and_then(|v| v.as_str().map(str::to_string))
             .unwrap_or_default();
+        let kind = t!("resource-kind-named", kind = kind);
         let size = if r.resource.size_gib.is_zero() {
             "-".to_string()
         } else {
@@ -316,36 +322,38 @@ fn text(swept: &Swept, totals: &[Money], unpriced: usize) -> String {
         };
         let monthly = r
             .monthly
-            .map_or_else(|| "unpriced".to_string(), |m| m.to_string());
+            .map_or_else(|| t!("status-unpriced").into_owned(), |m| m.to_string());
+        let age = t!("sweep-age-days", days = r.age_days.to_string());
         let _ = writeln!(
             out,
-            "{}{:<13} {:<24} {:>10} {:>6}d  {:>14}  {:<21}  {}",
+            "{}{:<13} {:<24} {:>10} {:>7}  {:>14}  {:<21}  {}",
             region(r.region.as_deref().unwrap_or("-")),
             Cell(kind),
             Cell(&r.resource.id),
             Cell(size),
-            r.age_days,
+            Cell(age),
             Cell(monthly),
             Cell(r.resource.origin.as_deref().unwrap_or("-")),
             r.resource.state
         );
     }
     let more = if unpriced > 0 {
-        format!(" + {unpriced} unpriced")
+        format!(" {}", t!("sweep-plus-unpriced", count = unpriced))
     } else {
         String::new()
     };
     // One total per currency, never one sum of two.
     let total = if totals.is_empty() {
-        "unknown".to_string()
+        t!("sweep-total-unknown").into_owned()
     } else {
         totals
             .iter()
             .map(ToString::to_string)
             .collect::<Vec<_>>()
-            .join(" and ")
+            .join(&*t!("sweep-and"))
     };
-    let _ = writeln!(out, "bills {total} a month{more}");
+    let line = t!("sweep-bills", total = total, more = more);
+    let _ = writeln!(out, "{line}");
     not_checked(&mut out);
     let resources: Vec<LinkedResource> = rows.iter().map(|r| r.resource.clone()).collect();
     for line in exposure_lines(&resources) {

@@ -25,29 +25,28 @@ pub fn run(cli: &Cli, ctx: &Context, args: &WatchdogArgs) -> CommandResult {
         return uninstall(&path, args.dry_run);
     }
     let exe = std::env::current_exe()
-        .map_err(|e| Failure::failed(format!("cannot tell where gpumeter is: {e}")))?;
+        .map_err(|e| Failure::failed(crate::t!("wd-service-no-exe", error = e.to_string())))?;
     let text =
         unit(&exe, &unit_args(cli, ctx, args)?).map_err(|e| Failure::bad_input(e.to_string()))?;
     if args.dry_run {
+        let path = path.display().to_string();
         emit(&format!(
-            "would write {} (mode 0600):\n\n{text}",
-            path.display()
+            "{}\n\n{text}",
+            crate::t!("wd-service-would-write", path = path)
         ));
         return Ok(ExitCode::SUCCESS);
     }
-    write_private(&path, &text)
-        .map_err(|e| Failure::failed(format!("cannot write {}: {e}", path.display())))?;
-    emit(&format!(
-        "wrote {}\n\
-         Start it now and at every boot:\n\
-         \x20 systemctl --user daemon-reload\n\
-         \x20 systemctl --user enable --now {UNIT}\n\
-         Keep it running while you are not logged in (and after a reboot, before you log in):\n\
-         \x20 loginctl enable-linger\n\
-         Its output goes to the journal: journalctl --user -u {UNIT}\n\
-         The unit carries no environment: the watchdog reads the config file and the provider's \
-         own credential files, not variables set in this shell.",
-        path.display()
+    write_private(&path, &text).map_err(|e| {
+        Failure::failed(crate::t!(
+            "wd-service-cannot-write",
+            path = path.display().to_string(),
+            error = e.to_string()
+        ))
+    })?;
+    emit(&crate::t!(
+        "wd-service-wrote",
+        path = path.display().to_string(),
+        unit = UNIT
     ));
     Ok(ExitCode::SUCCESS)
 }
@@ -55,7 +54,7 @@ pub fn run(cli: &Cli, ctx: &Context, args: &WatchdogArgs) -> CommandResult {
 /// `$XDG_CONFIG_HOME/systemd/user/gpumeter-watchdog.service`, by default under `~/.config`.
 fn unit_path() -> Result<PathBuf, Failure> {
     let base = directories::BaseDirs::new()
-        .ok_or_else(|| Failure::failed("no home directory to keep the unit in"))?;
+        .ok_or_else(|| Failure::failed(crate::t!("wd-service-no-home")))?;
     Ok(base.config_dir().join("systemd").join("user").join(UNIT))
 }
 
@@ -192,24 +191,33 @@ fn uninstall(path: &Path, dry_run: bool) -> CommandResult {
         .filter(|p| p.symlink_metadata().is_ok())
         .collect();
     if present.is_empty() {
-        emit(&format!("no unit at {}: nothing to remove", path.display()));
+        emit(&crate::t!(
+            "wd-service-none",
+            path = path.display().to_string()
+        ));
         return Ok(ExitCode::SUCCESS);
     }
     let names: Vec<String> = present.iter().map(|p| p.display().to_string()).collect();
     if dry_run {
-        emit(&format!("would remove {}", names.join(" and ")));
+        emit(&crate::t!(
+            "wd-service-would-remove",
+            paths = names.join(&*crate::t!("wd-service-and"))
+        ));
         return Ok(ExitCode::SUCCESS);
     }
     for p in &present {
-        std::fs::remove_file(p)
-            .map_err(|e| Failure::failed(format!("cannot remove {}: {e}", p.display())))?;
+        std::fs::remove_file(p).map_err(|e| {
+            Failure::failed(crate::t!(
+                "wd-service-cannot-remove",
+                path = p.display().to_string(),
+                error = e.to_string()
+            ))
+        })?;
     }
-    emit(&format!(
-        "removed {}\n\
-         If it runs, stop it, and tell systemd:\n\
-         \x20 systemctl --user stop {UNIT}\n\
-         \x20 systemctl --user daemon-reload",
-        names.join(" and ")
+    emit(&crate::t!(
+        "wd-service-removed",
+        paths = names.join(&*crate::t!("wd-service-and")),
+        unit = UNIT
     ));
     Ok(ExitCode::SUCCESS)
 }

@@ -9,6 +9,8 @@ use jiff::tz::TimeZone;
 use crate::config::{BudgetConfig, OnExpiry};
 use crate::ledger::GuardState;
 
+use crate::t;
+
 fn word(policy: OnExpiry) -> &'static str {
     match policy {
         OnExpiry::Alert => "alert",
@@ -33,46 +35,53 @@ pub fn lines(
 ) -> Vec<String> {
     let mut lines = Vec::new();
     lines.push(match guard.watchdog {
-        Some(w) if alive => format!(
-            "watchdog for {instance}: running (pid {}), last check {}s ago",
-            w.pid,
-            seconds_between(w.heartbeat, now)
+        Some(w) if alive => t!(
+            "wd-status-running",
+            instance = instance,
+            pid = w.pid.to_string(),
+            seconds = seconds_between(w.heartbeat, now).to_string()
         ),
-        Some(w) => format!(
-            "watchdog for {instance}: NOT running (pid {} last checked at {})",
-            w.pid,
-            full_label(w.heartbeat, tz)
+        Some(w) => t!(
+            "wd-status-not-running-since",
+            instance = instance,
+            pid = w.pid.to_string(),
+            at = full_label(w.heartbeat, tz)
         ),
-        None => format!("watchdog for {instance}: NOT running"),
+        None => t!("wd-status-not-running", instance = instance),
     });
+    let grace = guard.grace.as_secs().to_string();
     lines.push(match guard.deadline {
-        Some(at) => format!(
-            "deadline: {}, in {}s, then {} after {}s grace",
-            deadline_label(at, now, tz),
-            seconds_between(now, at),
-            word(guard.on_expiry),
-            guard.grace.as_secs()
+        Some(at) => t!(
+            "wd-status-deadline",
+            at = deadline_label(at, now, tz),
+            seconds = seconds_between(now, at).to_string(),
+            policy = word(guard.on_expiry),
+            grace = grace
         ),
-        None => format!(
-            "deadline: none (a deadline would {} after {}s grace)",
-            word(guard.on_expiry),
-            guard.grace.as_secs()
+        None => t!(
+            "wd-status-no-deadline",
+            policy = word(guard.on_expiry),
+            grace = grace
         ),
     });
     lines.push(match (guard.idle, alive) {
         (Some(idle), true) => {
             let state = match idle.since {
-                Some(since) => format!("idle for {}s", seconds_between(since, now).max(0)),
-                None => "active now".into(),
+                Some(since) => t!(
+                    "wd-status-idle-for",
+                    seconds = seconds_between(since, now).max(0).to_string()
+                ),
+                None => t!("wd-status-active").into_owned(),
             };
-            format!(
-                "idle rule: {} after {}s idle; {state}",
-                word(idle.on_idle),
-                idle.after.as_secs()
+            t!(
+                "wd-status-idle-rule",
+                policy = word(idle.on_idle),
+                after = idle.after.as_secs().to_string(),
+                state = state
             )
         }
-        (Some(_) | None, false) => "idle rule: none enforced (no watchdog runs)".into(),
-        (None, true) => "idle rule: not published by this watchdog (an older build)".into(),
+        (Some(_) | None, false) => t!("wd-status-idle-none").into_owned(),
+        (None, true) => t!("wd-status-idle-unpublished").into_owned(),
     });
     lines.push(budget_line(budget, alive));
     lines
@@ -82,32 +91,38 @@ pub fn lines(
 /// runs; without it the cockpit only shows the month's.
 fn budget_line(budget: &BudgetConfig, alive: bool) -> String {
     let currency = budget.currency.map_or_else(
-        || "in the price sheet's currency".to_string(),
+        || t!("wd-budget-sheet-currency").into_owned(),
         |c| c.to_string(),
     );
     let mut parts = Vec::new();
     let then = match budget.on_budget {
         OnExpiry::Alert => String::new(),
-        policy => format!(", then {}s", word(policy)),
+        policy => t!("wd-budget-then", policy = word(policy)),
     };
     if let Some(a) = budget.per_instance {
+        let amount = a.to_string();
         parts.push(if alive {
-            format!("{a} per instance: the watchdog alerts at 80 and 100 %{then}")
+            t!("wd-budget-instance", amount = amount, then = then.as_str())
         } else {
-            format!("{a} per instance: not enforced (no watchdog runs)")
+            t!("wd-budget-instance-unenforced", amount = amount)
         });
     }
     if let Some(a) = budget.per_month {
+        let amount = a.to_string();
         parts.push(if alive {
-            format!("{a} per month: the watchdog alerts at 80 and 100 %{then}")
+            t!("wd-budget-month", amount = amount, then = then.as_str())
         } else {
-            format!("{a} per month: the cockpit alerts on it; nothing acts (no watchdog runs)")
+            t!("wd-budget-month-unenforced", amount = amount)
         });
     }
     if parts.is_empty() {
-        return "budget: none".into();
+        return t!("wd-budget-none").into_owned();
     }
-    format!("budget ({currency}): {}", parts.join("; "))
+    t!(
+        "wd-budget",
+        currency = currency,
+        parts = parts.join(&*t!("wd-budget-separator"))
+    )
 }
 
 #[cfg(test)]

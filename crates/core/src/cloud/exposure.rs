@@ -52,10 +52,24 @@ pub struct Finding {
     pub id: String,
     pub kind: ResourceKind,
     pub severity: Severity,
-    /// What is wrong, in a few words.
+    /// What is wrong, in a few words (English, as JSON carries it).
     pub what: String,
-    /// What to do about it, in one line.
+    /// What to do about it, in one line (English, as JSON carries it).
     pub fix: String,
+    /// What it is, for saying it in the user's language.
+    #[serde(skip)]
+    pub cause: Exposed,
+}
+
+/// What a finding found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Exposed {
+    /// Anyone may copy it (or, for an image, launch from it).
+    Public,
+    /// These other accounts may.
+    Shared(Vec<String>),
+    /// Stored unencrypted.
+    Unencrypted,
 }
 
 fn holds_data(kind: ResourceKind) -> bool {
@@ -75,12 +89,13 @@ pub fn findings_of(r: &LinkedResource) -> Vec<Finding> {
     if !holds_data(r.kind) {
         return Vec::new();
     }
-    let finding = |severity, what: String, fix: &str| Finding {
+    let finding = |severity, what: String, fix: &str, cause| Finding {
         id: r.id.clone(),
         kind: r.kind,
         severity,
         what,
         fix: fix.into(),
+        cause,
     };
     let mut out = Vec::new();
     let copy = if r.kind == ResourceKind::Image {
@@ -93,6 +108,7 @@ pub fn findings_of(r: &LinkedResource) -> Vec<Finding> {
             Severity::Critical,
             format!("public: anyone can {copy}"),
             "make it private now, or delete it",
+            Exposed::Public,
         )),
         Sharing::Accounts(accounts) => out.push(finding(
             Severity::Warning,
@@ -102,6 +118,7 @@ pub fn findings_of(r: &LinkedResource) -> Vec<Finding> {
                 accounts.join(", ")
             ),
             "remove the accounts that should not have it",
+            Exposed::Shared(accounts.clone()),
         )),
         Sharing::Private | Sharing::Unknown => {}
     }
@@ -110,6 +127,7 @@ pub fn findings_of(r: &LinkedResource) -> Vec<Finding> {
             Severity::Warning,
             "unencrypted".into(),
             "delete it when done, or copy it encrypted and delete this one",
+            Exposed::Unencrypted,
         ));
     }
     out
@@ -137,6 +155,46 @@ impl Finding {
             self.id,
             self.what,
             self.fix
+        )
+    }
+
+    /// [`Finding::line`] in the user's language: the same line in English.
+    #[must_use]
+    pub fn shown(&self) -> String {
+        let grade = match self.severity {
+            Severity::Critical => crate::t!("details-critical"),
+            Severity::Warning => crate::t!("details-warning"),
+        };
+        let image = if self.kind == ResourceKind::Image {
+            "yes"
+        } else {
+            "no"
+        };
+        let (what, fix) = match &self.cause {
+            Exposed::Public => (
+                crate::t!("finding-public", image = image),
+                crate::t!("finding-public-fix").into_owned(),
+            ),
+            Exposed::Shared(accounts) => (
+                crate::t!(
+                    "finding-shared",
+                    count = accounts.len(),
+                    accounts = accounts.join(", ")
+                ),
+                crate::t!("finding-shared-fix").into_owned(),
+            ),
+            Exposed::Unencrypted => (
+                crate::t!("finding-unencrypted").into_owned(),
+                crate::t!("finding-unencrypted-fix").into_owned(),
+            ),
+        };
+        crate::t!(
+            "finding-line",
+            grade = grade,
+            kind = self.kind.shown(),
+            id = self.id.as_str(),
+            what = what,
+            fix = fix
         )
     }
 }
@@ -195,6 +253,42 @@ mod tests {
                 .starts_with("CRITICAL snapshot snapshot-1: public")
         );
         assert!(found[2].what.contains("111122223333"), "{:?}", found[2]);
+    }
+
+    #[test]
+    fn a_finding_is_shown_in_the_users_language_and_as_its_line_in_english() {
+        use crate::i18n::{Lang, scoped};
+        let found = findings(&[
+            with(ResourceKind::Image, Some(false), Sharing::Public),
+            with(
+                ResourceKind::Snapshot,
+                Some(true),
+                Sharing::Accounts(vec!["123".into(), "456".into()]),
+            ),
+        ]);
+        assert_eq!(found.len(), 3);
+        for f in &found {
+            assert_eq!(scoped(Lang::En, || f.shown()), f.line());
+            // The id is the provider's: only the words around it change.
+            let chinese = scoped(Lang::ZhCn, || f.shown()).replace(&f.id, "");
+            for word in [
+                "CRITICAL",
+                "warning",
+                "public",
+                "shared",
+                "unencrypted",
+                "delete",
+                "image",
+                "snapshot",
+            ] {
+                assert!(!chinese.contains(word), "{word} in {chinese}");
+            }
+        }
+        let public = scoped(Lang::ZhCn, || found[0].shown());
+        assert!(
+            public.starts_with("严重 镜像 image-1：公开：任何人都可以用它启动实例"),
+            "{public}"
+        );
     }
 
     #[test]

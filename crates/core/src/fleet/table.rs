@@ -1,12 +1,14 @@
 //! The fleet as a plain-text table: one line per instance, its leftovers indented below it,
 //! and the totals.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use rust_decimal::Decimal;
 
 use super::FleetRow;
 use crate::meter::InstanceState;
+use crate::t;
 
 /// `3h20m`, `45m`, `2d4h`.
 pub fn span(secs: i64) -> String {
@@ -25,14 +27,28 @@ pub fn span(secs: i64) -> String {
 /// The most leftovers listed under one row; `fleet --json` lists them all.
 const LEFTOVER_LINES: usize = 20;
 
-pub fn state_label(row: &FleetRow) -> &'static str {
+/// A row's state in the user's language, in the cockpit's words where they are the same.
+pub fn state_label(row: &FleetRow) -> Cow<'static, str> {
     match (row.state, &row.error) {
-        (_, Some(_)) => "unreadable",
-        (None, None) if row.origin.instance_id.is_empty() => "no instance",
-        (Some(InstanceState::Running), _) => "running",
-        (Some(InstanceState::NoGpu), _) => "no-GPU",
-        (Some(InstanceState::Stopped), _) => "stopped",
-        (Some(InstanceState::Released) | None, _) => "released",
+        (_, Some(_)) => t!("fleet-unreadable"),
+        (None, None) if row.origin.instance_id.is_empty() => t!("header-no-instance"),
+        (Some(InstanceState::Running), _) => t!("state-running"),
+        (Some(InstanceState::NoGpu), _) => t!("fleet-no-gpu"),
+        (Some(InstanceState::Stopped), _) => t!("state-stopped"),
+        (Some(InstanceState::Released) | None, _) => t!("state-released"),
+    }
+}
+
+/// What a row is flagged for, in the cockpit's words.
+fn flag_word(flag: super::Flag) -> Cow<'static, str> {
+    use super::Flag;
+    match flag {
+        Flag::Forgotten => t!("flag-forgotten"),
+        Flag::Idle => t!("flag-idle"),
+        Flag::Overlap => t!("flag-overlap"),
+        Flag::Leftovers => t!("flag-leftovers"),
+        Flag::Unreachable => t!("flag-unreachable"),
+        Flag::Unpriced => t!("flag-unpriced"),
     }
 }
 
@@ -54,21 +70,21 @@ fn cell(amount: Option<Decimal>, unknown: usize, currency: Option<&str>) -> Stri
 pub fn render(rows: &[FleetRow]) -> String {
     let mut out = String::new();
     let header = [
-        "ACCOUNT",
-        "PROVIDER",
-        "INSTANCE",
-        "NAME",
-        "STATE",
-        "BURN/H",
-        "UPTIME",
-        "DEADLINE",
-        "AFTER RELEASE/MO",
-        "FLAGS",
+        t!("fleet-col-account"),
+        t!("fleet-col-provider"),
+        t!("fleet-col-instance"),
+        t!("fleet-col-name"),
+        t!("fleet-col-state"),
+        t!("fleet-col-burn"),
+        t!("fleet-col-uptime"),
+        t!("fleet-col-deadline"),
+        t!("fleet-col-after-release"),
+        t!("fleet-col-flags"),
     ];
-    let mut lines: Vec<[String; 10]> = vec![header.map(str::to_string)];
+    let mut lines: Vec<[String; 10]> = vec![header.map(Cow::into_owned)];
     for row in rows {
         let cur = row.currency.as_deref();
-        let flags: Vec<&str> = row.flags.iter().map(|f| f.label()).collect();
+        let flags: Vec<Cow<str>> = row.flags.iter().map(|f| flag_word(*f)).collect();
         lines.push([
             if row.origin.account.is_empty() {
                 "—".into()
@@ -82,7 +98,7 @@ pub fn render(rows: &[FleetRow]) -> String {
                 row.origin.instance_id.clone()
             },
             row.name.clone().unwrap_or_else(|| "—".into()),
-            state_label(row).to_string(),
+            state_label(row).into_owned(),
             if row.running() {
                 cell(row.burn_per_hour, row.burn_unknown.len(), cur)
             } else {
@@ -90,7 +106,7 @@ pub fn render(rows: &[FleetRow]) -> String {
             },
             row.uptime_s.map_or_else(|| "—".into(), span),
             row.deadline_remaining_s
-                .map_or_else(|| "—".into(), |s| format!("in {}", span(s))),
+                .map_or_else(|| "—".into(), |s| t!("fleet-in", span = span(s))),
             cell(row.leftover_monthly, row.leftover_unknown.len(), cur),
             flags.join(", "),
         ]);
@@ -125,17 +141,16 @@ pub fn render(rows: &[FleetRow]) -> String {
             } else {
                 format!(" {} GiB", l.size_gib)
             };
-            let _ = writeln!(
-                out,
-                "    └ {} {}{size}  {}/mo",
-                l.kind.label(),
-                l.id,
-                money(l.monthly, row.currency.as_deref())
+            let monthly = t!(
+                "fleet-per-month",
+                amount = money(l.monthly, row.currency.as_deref())
             );
+            let kind = l.kind.shown();
+            let _ = writeln!(out, "    └ {kind} {}{size}  {monthly}", l.id);
         }
         if row.leftovers.len() > LEFTOVER_LINES {
             let more = row.leftovers.len() - LEFTOVER_LINES;
-            let _ = writeln!(out, "    └ … {more} more (fleet --json lists every one)");
+            let _ = writeln!(out, "    └ … {}", t!("fleet-more", count = more));
         }
     }
     out.push_str(&totals(rows));
@@ -146,7 +161,11 @@ pub fn render(rows: &[FleetRow]) -> String {
 fn bound(known: Decimal, unknown: usize, currency: &str, unit: &str) -> String {
     match unknown {
         0 => format!("{known} {currency}{unit}"),
-        n => format!("≥ {known} {currency}{unit} + {n} unknown"),
+        n => t!(
+            "fleet-bound",
+            amount = format!("{known} {currency}{unit}"),
+            count = n
+        ),
     }
 }
 
@@ -193,24 +212,36 @@ fn totals(rows: &[FleetRow]) -> String {
     }
     let mut out = String::new();
     for (cur, t) in per {
-        let _ = writeln!(
-            out,
-            "{} running: {} ({} at this rate); leftovers after release: {}",
-            t.running,
-            bound(t.burn.round_dp(2), t.burn_unknown, &cur, "/h"),
-            bound(t.month.round_dp(0), t.burn_unknown, &cur, " a month"),
-            bound(t.left.round_dp(2), t.left_unknown, &cur, "/month"),
+        let line = t!(
+            "fleet-totals",
+            running = t.running,
+            burn = bound(
+                t.burn.round_dp(2),
+                t.burn_unknown,
+                &cur,
+                &t!("fleet-unit-hour")
+            ),
+            month = bound(
+                t.month.round_dp(0),
+                t.burn_unknown,
+                &cur,
+                &t!("fleet-unit-a-month")
+            ),
+            left = bound(
+                t.left.round_dp(2),
+                t.left_unknown,
+                &cur,
+                &t!("fleet-unit-month")
+            ),
         );
+        let _ = writeln!(out, "{line}");
     }
     if unpriced > 0 {
-        let _ = writeln!(
-            out,
-            "{unpriced} unpriced: no sheet prices them, so the totals above leave them out"
-        );
+        let _ = writeln!(out, "{}", t!("fleet-unpriced", count = unpriced));
     }
     let flagged = rows.iter().filter(|r| !r.flags.is_empty()).count();
     if flagged > 0 {
-        let _ = writeln!(out, "{flagged} flagged: look at these first");
+        let _ = writeln!(out, "{}", t!("fleet-flagged", count = flagged));
     }
     out
 }

@@ -25,7 +25,7 @@ macro_rules! files {
 }
 
 files![
-    "cli", "cockpit", "commands", "errors", "plan", "screen", "setup"
+    "account", "cli", "cockpit", "commands", "errors", "plan", "screen", "setup", "watch"
 ];
 
 type Bundle = FluentBundle<FluentResource>;

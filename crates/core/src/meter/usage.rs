@@ -130,6 +130,20 @@ impl ResourceKind {
         }
     }
 
+    /// The kind as people read it in the user's language; [`ResourceKind::label`] in English.
+    pub fn shown(self) -> std::borrow::Cow<'static, str> {
+        match self {
+            ResourceKind::SystemDisk => crate::t!("kind-system-disk"),
+            ResourceKind::DataDisk => crate::t!("kind-data-disk"),
+            ResourceKind::Snapshot => crate::t!("kind-snapshot"),
+            ResourceKind::Image => crate::t!("kind-image"),
+            ResourceKind::PublicIp => crate::t!("kind-public-ip"),
+            ResourceKind::LoadBalancer => crate::t!("kind-load-balancer"),
+            ResourceKind::NetworkVolume => crate::t!("kind-network-volume"),
+            ResourceKind::StoppedInstance => crate::t!("kind-stopped-instance"),
+        }
+    }
+
     pub fn is_disk(self) -> bool {
         matches!(self, ResourceKind::SystemDisk | ResourceKind::DataDisk)
     }
