@@ -205,7 +205,7 @@ fn render(list: &Checklist, tz: &jiff::tz::TimeZone) -> String {
         let _ = writeln!(
             out,
             "  [ ] {:<15} {:<16} {:<14} {:>9}  {:<11} {:<18} {}",
-            Cell(crate::ui::words::resource_kind(item.kind)),
+            Cell(item.kind.shown()),
             Cell(&item.id),
             Cell(&item.name),
             Cell(size),

@@ -200,11 +200,7 @@ fn record(ctx: &Context, outcomes: &[Outcome], sheet: Option<&Sheet>) {
 fn report(outcomes: &[Outcome]) -> Vec<String> {
     let mut lines = Vec::new();
     for o in outcomes {
-        let what = format!(
-            "{} {}",
-            crate::ui::words::resource_kind(o.resource.kind),
-            o.resource.id
-        );
+        let what = format!("{} {}", o.resource.kind.shown(), o.resource.id);
         let what = what.as_str();
         match &o.result {
             Ok(r) if r.confirmed => lines.push(crate::t!(

@@ -203,7 +203,7 @@ fn table_row<'a>(r: &'a FleetRow, lead: usize, theme: &Theme) -> Row<'a> {
         .iter()
         .flat_map(|f| {
             [
-                Span::styled(words::fleet_flag(*f), flag_style(*f, theme)),
+                Span::styled(f.shown(), flag_style(*f, theme)),
                 Span::raw(" "),
             ]
         })

@@ -64,7 +64,7 @@ fn kind_label(kind: ResourceKind, short: bool) -> Cow<'static, str> {
         (ResourceKind::SystemDisk, true) => t!("kind-short-system-disk"),
         (ResourceKind::LoadBalancer, true) => t!("kind-short-load-balancer"),
         (ResourceKind::NetworkVolume, true) => t!("kind-short-network-volume"),
-        (k, _) => super::words::resource_kind(k),
+        (k, _) => k.shown(),
     }
 }
 

@@ -4,10 +4,10 @@
 use std::borrow::Cow;
 
 use crate::app::{Binding, Confirm, Intent};
-use crate::fleet::{Flag, FleetRow};
+use crate::fleet::FleetRow;
 use crate::guard::OnExpiry;
 use crate::meter::usage::BillingMode;
-use crate::meter::{InstanceState, ResourceKind};
+use crate::meter::InstanceState;
 use crate::provider::Action;
 use crate::t;
 use crate::telemetry::GpuUnavailableKind;
@@ -64,11 +64,6 @@ pub fn on_expiry(on: OnExpiry, long: bool) -> Cow<'static, str> {
         (OnExpiry::Release, true) => t!("expiry-release-long"),
         (OnExpiry::Release, false) => t!("expiry-release"),
     }
-}
-
-/// A kind of resource, as people read it (the JSON keeps its snake-case name).
-pub fn resource_kind(kind: ResourceKind) -> Cow<'static, str> {
-    crate::app::details::kind_word(kind)
 }
 
 /// A row's label in a linked resource's details (the core names rows in English).
@@ -128,17 +123,5 @@ pub fn fleet_state(row: &FleetRow) -> Cow<'static, str> {
         (None, None) if row.origin.instance_id.is_empty() => t!("header-no-instance"),
         (Some(state), _) => instance_state(state),
         (None, _) => t!("state-released"),
-    }
-}
-
-/// What a fleet row is flagged for.
-pub fn fleet_flag(flag: Flag) -> Cow<'static, str> {
-    match flag {
-        Flag::Forgotten => t!("flag-forgotten"),
-        Flag::Idle => t!("flag-idle"),
-        Flag::Overlap => t!("flag-overlap"),
-        Flag::Leftovers => t!("flag-leftovers"),
-        Flag::Unreachable => t!("flag-unreachable"),
-        Flag::Unpriced => t!("flag-unpriced"),
     }
 }

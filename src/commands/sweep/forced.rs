@@ -9,7 +9,9 @@ use jiff::Timestamp;
 use jiff::tz::TimeZone;
 use serde::Serialize;
 
-use crate::provider::{Discovered, ForcedRelease, ForcedReleaseJson, Provider, kept_stopped_for};
+use crate::provider::{
+    Discovered, ForcedReleaseJson, Provider, forced_release_of, kept_stopped_for,
+};
 use crate::t;
 
 /// One shut-down instance heading for its platform's release.
@@ -45,19 +47,10 @@ pub fn pending(listed: &[Discovered], sheet_days: Option<u32>, now: Timestamp) -
     let mut out: Vec<Pending> = listed
         .iter()
         .filter_map(|d| {
-            let forced = ForcedRelease::of(&d.instance, sheet_days)?;
-            let erases = std::iter::once(d.instance.id.clone())
-                .chain(
-                    d.resources
-                        .iter()
-                        .filter(|r| r.deleted_with_instance)
-                        .map(|r| r.id.clone()),
-                )
-                .collect();
             Some(Pending {
                 id: d.instance.id.clone(),
                 name: d.instance.name.clone(),
-                release: forced.json(now, erases),
+                release: forced_release_of(&d.inventory(), sheet_days, now)?,
             })
         })
         .collect();

@@ -408,12 +408,7 @@ pub(crate) fn describe(r: &LinkedResource) -> String {
     } else {
         format!(" {} GiB", r.size_gib.normalize())
     };
-    format!(
-        "{} {} ({}){size}",
-        super::details::kind_word(r.kind),
-        r.id,
-        r.name
-    )
+    format!("{} {} ({}){size}", r.kind.shown(), r.id, r.name)
 }
 
 #[cfg(test)]

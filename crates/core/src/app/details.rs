@@ -88,7 +88,7 @@ impl Details {
         let mut rows = vec![
             ("id", r.id.clone()),
             ("name", or_dash(&r.name)),
-            ("kind", kind_word(r.kind).into_owned()),
+            ("kind", r.kind.shown().into_owned()),
             ("created", created),
             ("size", size),
             ("class", or_dash(r.class.as_deref().unwrap_or(""))),
@@ -113,7 +113,7 @@ impl Details {
         }
         Details {
             id: r.id.clone(),
-            title: format!("{} {}", kind_word(r.kind), r.id),
+            title: format!("{} {}", r.kind.shown(), r.id),
             rows,
             unpriced: monthly.is_none(),
             findings: findings_of(r),
@@ -162,20 +162,6 @@ fn survives(r: &LinkedResource) -> String {
         ResourceKind::StoppedInstance => crate::t!("details-why-stopped-instance"),
     };
     crate::t!("details-survives", why = why)
-}
-
-/// A kind of resource as people read it (the JSON keeps [`ResourceKind::label`]).
-pub fn kind_word(kind: ResourceKind) -> std::borrow::Cow<'static, str> {
-    match kind {
-        ResourceKind::SystemDisk => crate::t!("kind-system-disk"),
-        ResourceKind::DataDisk => crate::t!("kind-data-disk"),
-        ResourceKind::Snapshot => crate::t!("kind-snapshot"),
-        ResourceKind::Image => crate::t!("kind-image"),
-        ResourceKind::PublicIp => crate::t!("kind-public-ip"),
-        ResourceKind::LoadBalancer => crate::t!("kind-load-balancer"),
-        ResourceKind::NetworkVolume => crate::t!("kind-network-volume"),
-        ResourceKind::StoppedInstance => crate::t!("kind-stopped-instance"),
-    }
 }
 
 /// `2d2h`, `3h20m`, `45m`, `30s`: how long ago `then` was, in at most two units.

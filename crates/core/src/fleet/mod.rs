@@ -72,6 +72,18 @@ impl Flag {
             Flag::Unpriced => "unpriced",
         }
     }
+
+    /// What a row is flagged for, in the user's language (the JSON keeps [`Flag::label`]).
+    pub fn shown(self) -> std::borrow::Cow<'static, str> {
+        match self {
+            Flag::Forgotten => crate::t!("flag-forgotten"),
+            Flag::Idle => crate::t!("flag-idle"),
+            Flag::Overlap => crate::t!("flag-overlap"),
+            Flag::Leftovers => crate::t!("flag-leftovers"),
+            Flag::Unreachable => crate::t!("flag-unreachable"),
+            Flag::Unpriced => crate::t!("flag-unpriced"),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -39,19 +39,6 @@ pub fn state_label(row: &FleetRow) -> Cow<'static, str> {
     }
 }
 
-/// What a row is flagged for, in the cockpit's words.
-fn flag_word(flag: super::Flag) -> Cow<'static, str> {
-    use super::Flag;
-    match flag {
-        Flag::Forgotten => t!("flag-forgotten"),
-        Flag::Idle => t!("flag-idle"),
-        Flag::Overlap => t!("flag-overlap"),
-        Flag::Leftovers => t!("flag-leftovers"),
-        Flag::Unreachable => t!("flag-unreachable"),
-        Flag::Unpriced => t!("flag-unpriced"),
-    }
-}
-
 fn money(amount: Option<Decimal>, currency: Option<&str>) -> String {
     match (amount, currency) {
         (Some(a), Some(c)) => format!("{} {c}", a.round_dp(2)),
@@ -84,7 +71,7 @@ pub fn render(rows: &[FleetRow]) -> String {
     let mut lines: Vec<[String; 10]> = vec![header.map(Cow::into_owned)];
     for row in rows {
         let cur = row.currency.as_deref();
-        let flags: Vec<Cow<str>> = row.flags.iter().map(|f| flag_word(*f)).collect();
+        let flags: Vec<Cow<str>> = row.flags.iter().map(|f| f.shown()).collect();
         lines.push([
             if row.origin.account.is_empty() {
                 "—".into()

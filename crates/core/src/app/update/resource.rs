@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use super::cloud::open_confirm;
 use crate::app::confirm::Confirm;
-use crate::app::details::{Details, kind_word};
+use crate::app::details::Details;
 use crate::app::keymap::{Intent, KeyCode, KeyPress, intent_for};
 use crate::app::pick::{PickRow, SnapshotPick};
 use crate::app::state::{App, Focus, Level, Mode};
@@ -133,9 +133,9 @@ pub(super) fn open_cleanup(app: &mut App) {
 /// `kind id (name)`: the resource a cleanup dialog is about.
 fn describe(r: &LinkedResource) -> String {
     if r.name.is_empty() {
-        format!("{} {}", kind_word(r.kind), r.id)
+        format!("{} {}", r.kind.shown(), r.id)
     } else {
-        format!("{} {} ({})", kind_word(r.kind), r.id, r.name)
+        format!("{} {} ({})", r.kind.shown(), r.id, r.name)
     }
 }
 
