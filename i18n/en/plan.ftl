@@ -28,6 +28,14 @@ estimate-sheet = sheet `{ $sheet }`
 estimate-unknown-note = Unknown: { $line } has no price in { $sheet } ({ $key }); an incomplete total leaves it out.
 estimate-mixed-note = Mixed: { $months } month(s) of { $month_hours } h, then { $days } day(s) on demand.
 estimate-rerun-note = Spot compute includes { $rerun } of expected reruns: each reclaim loses half a checkpoint interval of work on average.
+estimate-rerun-unpriced = Spot compute leaves reruns out: no reclaim rate is known (billing.reclaims_per_day in the sheet, or --reclaims-per-day).
+estimate-restart-note = Spot compute includes { $rerun } of expected reruns: with no checkpoint, each reclaim starts a { $job } h job over (it takes { $expected } h on average).
+estimate-restart-warning =
+    Warning: a spot job of { $job } h runs longer than the { $interval } h spot usually runs between reclaims, and no --checkpoint-every was given: each reclaim starts it over.
+    Spot compute includes { $rerun } of expected reruns (the job takes { $expected } h on average). Save checkpoints outside the instance and pass --checkpoint-every.
+estimate-restart-never =
+    Warning: a spot job of { $job } h against { $interval } h between reclaims, with no checkpoint, would in practice never finish: the spot total leaves its reruns out and is never called the cheapest.
+    Save checkpoints outside the instance and pass --checkpoint-every.
 estimate-break-even = Break-even: the monthly subscription is cheaper above { $hours } hours of use a month.
 estimate-note =
     Note: spot capacity can be reclaimed at any moment; use it only for work that resumes from a

@@ -25,6 +25,14 @@ estimate-sheet = 价格表 `{ $sheet }`
 estimate-unknown-note = 未知：{ $sheet }中没有{ $line }的价格（{ $key }）；不完整的合计未计入此项。
 estimate-mixed-note = 混合：先包月 { $months } 个月（每月 { $month_hours } 小时），再按量 { $days } 天。
 estimate-rerun-note = 竞价的计算费用包含预期重跑的 { $rerun }：每次回收平均损失半个检查点间隔的工作量。
+estimate-rerun-unpriced = 竞价的计算费用未含重跑：回收频率未知（价目表的 billing.reclaims_per_day，或 --reclaims-per-day）。
+estimate-restart-note = 竞价的计算费用包含预期重跑的 { $rerun }：没有检查点时，每次回收都让 { $job } 小时的任务从头再来（平均需 { $expected } 小时）。
+estimate-restart-warning =
+    警告：{ $job } 小时的竞价任务超过了两次回收之间通常的 { $interval } 小时，且未给出 --checkpoint-every：每次回收都从头再来。
+    竞价的计算费用包含预期重跑的 { $rerun }（任务平均需 { $expected } 小时）。请把检查点保存在实例之外，并传入 --checkpoint-every。
+estimate-restart-never =
+    警告：{ $job } 小时的竞价任务，回收间隔 { $interval } 小时，又没有检查点，实际上永远跑不完：竞价合计不含重跑，也不会被标为最便宜。
+    请把检查点保存在实例之外，并传入 --checkpoint-every。
 estimate-break-even = 盈亏平衡：每月使用超过 { $hours } 小时，包月更便宜。
 estimate-note =
     注意：竞价实例随时可能被回收，只用于能从检查点恢复的任务。

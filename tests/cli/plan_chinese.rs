@@ -82,6 +82,12 @@ fn vocabulary(file: &str, prefixes: &[&str]) -> BTreeSet<String> {
                     _ => plain.push(' '),
                 }
             }
+            // A flag (`--checkpoint-every`) is named as it is in every language.
+            let plain: Vec<&str> = plain
+                .split_whitespace()
+                .filter(|w| !w.trim_start_matches(['(', '`']).starts_with("--"))
+                .collect();
+            let plain = plain.join(" ");
             words.extend(tokens(&plain).filter(|w| !KEPT.contains(&w.as_str())));
         }
     }

@@ -62,10 +62,25 @@ pub struct ModeJson {
     pub unknown: Vec<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rerun: Option<String>,
+    /// Spot with no checkpoint interval: each reclaim restarts the job.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_checkpoint: Option<NoCheckpointJson>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub months: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub on_demand_days: Option<String>,
+}
+
+/// A job restarted at every reclaim: `null` hours and rerun when it would never finish.
+#[derive(Debug, Serialize)]
+pub struct NoCheckpointJson {
+    pub typical_interval_hours: String,
+    pub job_hours: String,
+    pub jobs: String,
+    pub expected_job_hours: Option<String>,
+    pub rerun: Option<String>,
+    /// The job runs longer than spot usually runs between reclaims: the warning.
+    pub outlasts_reclaims: bool,
 }
 
 impl From<&ModeCost> for ModeJson {
@@ -89,6 +104,14 @@ impl From<&ModeCost> for ModeJson {
             total: m.total().json(),
             unknown: m.unknown.iter().map(|u| u.key).collect(),
             rerun: m.rerun.map(two_decimals),
+            no_checkpoint: m.no_checkpoint.map(|r| NoCheckpointJson {
+                typical_interval_hours: two_decimals(r.typical_interval_hours),
+                job_hours: two_decimals(r.job_hours),
+                jobs: r.jobs.normalize().to_string(),
+                expected_job_hours: r.expected_job_hours.map(two_decimals),
+                rerun: r.rerun.map(two_decimals),
+                outlasts_reclaims: r.outlasts_reclaims(),
+            }),
             months: m.mix.map(|x| x.months.normalize().to_string()),
             on_demand_days: m.mix.map(|x| x.on_demand_days.normalize().to_string()),
         }

@@ -7,6 +7,7 @@ use super::prices::Priced;
 use super::two_decimals;
 use crate::meter::estimate::{Estimate, Line, ModeCost, PlanMode};
 use gpumeter_core::text::one_line;
+use rust_decimal::Decimal;
 
 pub fn render(e: &Estimate, priced: &Priced) -> String {
     let mut out = String::new();
@@ -138,12 +139,45 @@ fn notes(out: &mut String, e: &Estimate, priced: &Priced) {
         );
         let _ = writeln!(out, "{note}");
     }
-    if let Some(rerun) = e.mode(PlanMode::Spot).and_then(|m| m.rerun) {
-        let note = crate::t!("estimate-rerun-note", rerun = two_decimals(rerun));
-        let _ = writeln!(out, "{note}");
+    if let Some(spot) = e.mode(PlanMode::Spot) {
+        let _ = writeln!(out, "{}", spot_risk_note(spot));
     }
     if let Some(hours) = e.break_even_hours_per_month {
         let note = crate::t!("estimate-break-even", hours = two_decimals(hours));
         let _ = writeln!(out, "{note}");
     }
+}
+
+/// What spot's reclaims cost: half a checkpoint interval each, or, with no checkpoint, the job
+/// started over (warned when it runs longer than spot usually lets it), or why it is unpriced.
+fn spot_risk_note(spot: &ModeCost) -> String {
+    let Some(risk) = spot.no_checkpoint else {
+        return match spot.rerun {
+            Some(rerun) => crate::t!("estimate-rerun-note", rerun = two_decimals(rerun)),
+            None => crate::t!("estimate-rerun-unpriced").to_string(),
+        };
+    };
+    let job = hours(risk.job_hours);
+    let interval = hours(risk.typical_interval_hours);
+    match (risk.rerun, risk.expected_job_hours) {
+        (Some(rerun), Some(expected)) if risk.outlasts_reclaims() => crate::t!(
+            "estimate-restart-warning",
+            job = job,
+            interval = interval,
+            rerun = two_decimals(rerun),
+            expected = hours(expected)
+        ),
+        (Some(rerun), Some(expected)) => crate::t!(
+            "estimate-restart-note",
+            job = job,
+            rerun = two_decimals(rerun),
+            expected = hours(expected)
+        ),
+        _ => crate::t!("estimate-restart-never", job = job, interval = interval),
+    }
+}
+
+/// Hours to the hundredth, without trailing zeros.
+fn hours(h: Decimal) -> String {
+    h.round_dp(2).normalize().to_string()
 }

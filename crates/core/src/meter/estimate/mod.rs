@@ -59,6 +59,9 @@ pub struct ModeCost {
     pub breakdown: Breakdown,
     /// Spot only: the expected cost of work redone after reclaims.
     pub rerun: Option<Decimal>,
+    /// Spot only, with no checkpoint interval: each reclaim restarts the job (the cost of that
+    /// is in `rerun` where it is a number).
+    pub no_checkpoint: Option<risk::NoCheckpoint>,
     pub mix: Option<Mix>,
     pub unknown: Vec<Unknown>,
 }
@@ -133,6 +136,7 @@ pub fn estimate(prices: &PlanPrices, plan: Plan, needs: &Needs) -> Estimate {
             extras,
         },
         rerun: None,
+        no_checkpoint: None,
         mix: None,
         unknown: shared.unknown.clone(),
     };
@@ -163,13 +167,20 @@ pub fn estimate(prices: &PlanPrices, plan: Plan, needs: &Needs) -> Estimate {
             }
             Err(unknown) => spot.unknown.insert(0, unknown),
         }
+        if let Some(risk) = risk::no_checkpoint(prices, &plan, needs, rate) {
+            spot.breakdown.compute += risk.rerun.unwrap_or_default();
+            spot.rerun = risk.rerun;
+            spot.no_checkpoint = Some(risk);
+        }
         modes.push(spot);
     }
     // Only modes that leave out the same lines compare: a mode with a gap of its own (spot's
-    // unknown reruns) could cost anything, so it is never called the cheapest.
+    // unknown reruns) could cost anything, so it is never called the cheapest; nor is a job
+    // that reclaims would, in practice, never let finish.
+    let never_finishes = |m: &ModeCost| m.no_checkpoint.is_some_and(|r| r.rerun.is_none());
     let cheapest = modes
         .iter()
-        .filter(|m| m.unknown == shared.unknown)
+        .filter(|m| m.unknown == shared.unknown && !never_finishes(m))
         .min_by_key(|m| m.breakdown.total().amount)
         .map(|m| m.mode);
     let break_even_hours_per_month = match (prices.monthly, prices.on_demand_per_hour) {

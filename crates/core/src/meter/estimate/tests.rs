@@ -148,6 +148,112 @@ fn spot_adds_the_expected_rerun_or_names_the_missing_rate() {
     assert_eq!(e.modes[0].breakdown.compute, dec!(242.5));
 }
 
+/// The spot-only prices of a plan, reclaims at `per_day`.
+fn spot(rate: Decimal, per_day: Option<Decimal>) -> PlanPrices {
+    PlanPrices {
+        spot_per_hour: Some(rate),
+        on_demand_per_hour: Some(rate * dec!(3)),
+        reclaims_per_day: per_day,
+        ..PlanPrices::inline(Currency::USD)
+    }
+}
+
+/// The expected hours of a job restarted at every reclaim, computed apart in floating point.
+fn restarted_hours(per_day: f64, job_hours: f64) -> f64 {
+    let per_hour = per_day / 24.0;
+    ((per_hour * job_hours).exp() - 1.0) / per_hour
+}
+
+fn close(got: Decimal, want: f64) {
+    let got: f64 = got.to_string().parse().unwrap();
+    assert!(
+        (got - want).abs() <= want.abs() * 1e-9,
+        "{got} against {want}"
+    );
+}
+
+#[test]
+fn a_week_on_spot_with_no_checkpoint_is_priced_as_restarts_and_warned() {
+    let e = estimate(
+        &spot(dec!(2), Some(dec!(1))),
+        plan(dec!(24), dec!(7)),
+        &Needs::default(),
+    );
+    let s = e.mode(PlanMode::Spot).unwrap();
+    let risk = s
+        .no_checkpoint
+        .expect("no checkpoint: the restart risk is priced");
+    assert_eq!(
+        risk.job_hours,
+        dec!(168),
+        "all day for a week never stops: one job"
+    );
+    assert_eq!(risk.typical_interval_hours, dec!(24));
+    assert!(risk.outlasts_reclaims());
+    let expected = restarted_hours(1.0, 168.0);
+    close(risk.expected_job_hours.unwrap(), expected);
+    close(s.rerun.unwrap(), (expected - 168.0) * 2.0);
+    assert_eq!(s.breakdown.compute, dec!(336) + s.rerun.unwrap());
+    assert_eq!(
+        e.cheapest,
+        Some(PlanMode::OnDemand),
+        "e^7 of reruns: on-demand wins"
+    );
+}
+
+#[test]
+fn short_daily_runs_on_spot_are_not_warned_and_cost_little_more() {
+    let e = estimate(
+        &spot(dec!(2), Some(dec!(0.5))),
+        plan(dec!(2), dec!(10)),
+        &Needs::default(),
+    );
+    let s = e.mode(PlanMode::Spot).unwrap();
+    let risk = s.no_checkpoint.unwrap();
+    assert_eq!((risk.job_hours, risk.jobs), (dec!(2), dec!(10)));
+    assert!(
+        !risk.outlasts_reclaims(),
+        "2 h against 48 h between reclaims"
+    );
+    close(
+        s.rerun.unwrap(),
+        (restarted_hours(0.5, 2.0) - 2.0) * 10.0 * 2.0,
+    );
+    assert_eq!(e.cheapest, Some(PlanMode::Spot));
+}
+
+#[test]
+fn a_job_reclaims_never_let_finish_has_no_number_and_is_never_cheapest() {
+    let e = estimate(
+        &spot(dec!(2), Some(dec!(100))),
+        plan(dec!(24), dec!(7)),
+        &Needs::default(),
+    );
+    let s = e.mode(PlanMode::Spot).unwrap();
+    let risk = s.no_checkpoint.unwrap();
+    assert_eq!((risk.expected_job_hours, risk.rerun), (None, None));
+    assert_eq!(s.breakdown.compute, dec!(336));
+    assert_eq!(e.cheapest, Some(PlanMode::OnDemand));
+}
+
+#[test]
+fn a_checkpoint_interval_or_an_unknown_rate_leaves_the_restart_risk_out() {
+    let with_checkpoints = Needs {
+        checkpoint_every_hours: Some(dec!(1)),
+        ..Needs::default()
+    };
+    let week = plan(dec!(24), dec!(7));
+    let e = estimate(&spot(dec!(2), Some(dec!(1))), week, &with_checkpoints);
+    let s = e.mode(PlanMode::Spot).unwrap();
+    assert_eq!(s.no_checkpoint, None);
+    // 7 reclaims x half an hour x 2 per hour.
+    assert_eq!(s.rerun, Some(dec!(7)));
+    let e = estimate(&spot(dec!(2), None), week, &Needs::default());
+    let s = e.mode(PlanMode::Spot).unwrap();
+    assert_eq!((s.no_checkpoint, s.rerun), (None, None));
+    assert_eq!(e.cheapest, Some(PlanMode::Spot));
+}
+
 #[test]
 fn a_mode_without_a_price_is_absent() {
     let mut prices = cny(dec!(10), dec!(1000));
