@@ -125,6 +125,8 @@ sheet-not-a-date = `as_of` is not a date, expected a date such as 2026-01-21
 sheet-unknown-extends = unknown sheet `{ $id }` in `extends`, expected one of { $known }
 sheet-currency-changed = `currency` is { $currency } but `{ $base }` prices in { $priced }; expected { $priced } (a sheet that extends another keeps its currency)
 sheet-unit-changed = `network.unit` is "{ $unit }" but `{ $base }` prices data per { $priced }; expected "{ $priced }" (a sheet that extends another keeps its data unit)
+sheet-other-label = a label such as "port mapping"
+sheet-other-one-price = `[[extras.other]]` "{ $label }" needs exactly one of `per_hour` (while the instance is up) and `per_month` (while it exists)
 sheet-duplicate-sku = SKU `{ $name }` is listed twice (first on line { $line }), expected each SKU name once
 sheet-no-price = SKU `{ $name }` has no price, expected at least one of `on_demand_per_hour`, `spot_per_hour`, `monthly` or `compute_units_per_hour`
 

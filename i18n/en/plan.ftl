@@ -36,6 +36,10 @@ estimate-restart-warning =
 estimate-restart-never =
     Warning: a spot job of { $job } h against { $interval } h between reclaims, with no checkpoint, would in practice never finish: the spot total leaves its reruns out and is never called the cheapest.
     Save checkpoints outside the instance and pass --checkpoint-every.
+estimate-other-note = Extras include, for each instance: { $each }.
+estimate-other-hourly = { $label } { $price }/h while up
+estimate-other-monthly = { $label } { $price } a month
+estimate-list-separator = ;{" "}
 estimate-break-even = Break-even: the monthly subscription is cheaper above { $hours } hours of use a month.
 estimate-note =
     Note: spot capacity can be reclaimed at any moment; use it only for work that resumes from a
@@ -108,6 +112,7 @@ pricing-billing = per { $step } s, minimum { $minimum } s; when stopped, { $stop
 pricing-valid = { $file }: ok, { $heading }
 pricing-place = { $provider }, { $region }
 pricing-per-hour = /h
+pricing-per-hour-up = /h while up
 pricing-per-gib-month = /GiB-month
 pricing-no-sku = no SKU `{ $sku }` in { $place }; `gpumeter pricing list` shows them all
 pricing-any-bundled = any bundled sheet

@@ -33,6 +33,10 @@ estimate-restart-warning =
 estimate-restart-never =
     警告：{ $job } 小时的竞价任务，回收间隔 { $interval } 小时，又没有检查点，实际上永远跑不完：竞价合计不含重跑，也不会被标为最便宜。
     请把检查点保存在实例之外，并传入 --checkpoint-every。
+estimate-other-note = 其他费用已计入，每个实例：{ $each }。
+estimate-other-hourly = { $label } 开机时每小时 { $price }
+estimate-other-monthly = { $label } 每月 { $price }
+estimate-list-separator = ；
 estimate-break-even = 盈亏平衡：每月使用超过 { $hours } 小时，包月更便宜。
 estimate-note =
     注意：竞价实例随时可能被回收，只用于能从检查点恢复的任务。
@@ -102,6 +106,7 @@ pricing-billing = 按 { $step } 秒计费，最低 { $minimum } 秒；关机时{
 pricing-valid = { $file }：正常，{ $heading }
 pricing-place = { $provider }，{ $region }
 pricing-per-hour = /小时
+pricing-per-hour-up = /小时（开机时）
 pricing-per-gib-month = /GiB/月
 pricing-no-sku = { $place }中没有 SKU `{ $sku }`；`gpumeter pricing list` 会列出全部
 pricing-any-bundled = 所有内置价格表

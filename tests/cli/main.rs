@@ -41,6 +41,7 @@ mod nvml_doctor;
 mod nvml_serve;
 mod nvml_status;
 mod nvml_verify;
+mod other_extras;
 mod panic_tmux;
 mod plan_chinese;
 mod pricing_cli;

@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use super::prices::Priced;
 use super::two_decimals;
 use crate::meter::estimate::{Estimate, Line, ModeCost, PlanMode};
+use crate::pricing::OtherPrice;
 use gpumeter_core::text::one_line;
 use rust_decimal::Decimal;
 
@@ -136,6 +137,31 @@ fn notes(out: &mut String, e: &Estimate, priced: &Priced) {
             months = mix.months.normalize().to_string(),
             month_hours = e.month_hours.to_string(),
             days = mix.on_demand_days.normalize().to_string()
+        );
+        let _ = writeln!(out, "{note}");
+    }
+    if !priced.prices.extras.other.is_empty() {
+        let each: Vec<String> = priced
+            .prices
+            .extras
+            .other
+            .iter()
+            .map(|o| match o.price {
+                OtherPrice::PerHourUp(p) => crate::t!(
+                    "estimate-other-hourly",
+                    label = one_line(&o.label, 40),
+                    price = p.normalize().to_string()
+                ),
+                OtherPrice::PerMonth(p) => crate::t!(
+                    "estimate-other-monthly",
+                    label = one_line(&o.label, 40),
+                    price = p.normalize().to_string()
+                ),
+            })
+            .collect();
+        let note = crate::t!(
+            "estimate-other-note",
+            each = each.join(&crate::t!("estimate-list-separator"))
         );
         let _ = writeln!(out, "{note}");
     }

@@ -10,6 +10,7 @@ use super::breakdown::Breakdown;
 use super::lifecycle::{InstanceState, Interval};
 use super::usage::{ComputeTerms, Resource, ResourceKind, Usage};
 use crate::pricing::Sheet;
+use crate::pricing::sheet::OtherPrice;
 
 const SECONDS_PER_HOUR: i64 = 3600;
 
@@ -357,6 +358,60 @@ fn instance_extras(
     if let Some(fee) = sheet.extras.boot_fee {
         cost.accrued += fee * Decimal::from(usage.lifecycle.starts_until(at));
     }
+    let other = other_extras(sheet, intervals, running, exists_now(usage, at));
+    cost.accrued += other.accrued;
+    cost.burn_per_hour += other.burn_per_hour;
+    if running_now {
+        cost.burn_per_hour += other_per_hour_up(sheet);
+    }
     cost.billed = cost.accrued;
     cost
+}
+
+/// The sheet's own charges: by the hour while up, by the month while the instance exists.
+/// `exists_now`: the monthly ones burn now.
+fn other_extras(sheet: &Sheet, intervals: &[Interval], running: i64, exists_now: bool) -> LineCost {
+    let hour = Decimal::from(SECONDS_PER_HOUR);
+    let month = Decimal::from(i64::from(sheet.billing.month_hours) * SECONDS_PER_HOUR);
+    let existing: i64 = intervals
+        .iter()
+        .filter(|iv| iv.state != InstanceState::Released)
+        .map(Interval::seconds)
+        .sum();
+    let mut cost = LineCost {
+        accrued: Decimal::ZERO,
+        billed: Decimal::ZERO,
+        burn_per_hour: Decimal::ZERO,
+    };
+    for extra in &sheet.extras.other {
+        match extra.price {
+            OtherPrice::PerHourUp(p) => cost.accrued += p * Decimal::from(running) / hour,
+            OtherPrice::PerMonth(p) => {
+                cost.accrued += p * Decimal::from(existing) / month;
+                if exists_now {
+                    cost.burn_per_hour += p * hour / month;
+                }
+            }
+        }
+    }
+    cost
+}
+
+fn other_per_hour_up(sheet: &Sheet) -> Decimal {
+    sheet
+        .extras
+        .other
+        .iter()
+        .filter_map(|o| match o.price {
+            OtherPrice::PerHourUp(p) => Some(p),
+            OtherPrice::PerMonth(_) => None,
+        })
+        .sum()
+}
+
+fn exists_now(usage: &Usage, at: Timestamp) -> bool {
+    usage
+        .lifecycle
+        .state_at(at)
+        .is_some_and(|s| s != InstanceState::Released)
 }

@@ -75,6 +75,7 @@ pub fn example_sheet() -> Sheet {
             load_balancer_per_hour: Some(dec!(0.025)),
             license_per_hour: Some(dec!(0.50)),
             boot_fee: Some(dec!(0.10)),
+            other: Vec::new(),
         },
     }
 }

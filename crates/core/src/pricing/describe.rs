@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use jiff::civil::Date;
 use rust_decimal::Decimal;
 
-use super::sheet::{STALE_AFTER_DAYS, Sheet, Sku, StopPolicy};
+use super::sheet::{OtherPrice, STALE_AFTER_DAYS, Sheet, Sku, StopPolicy};
 
 /// A warning when the sheet's prices are older than [`STALE_AFTER_DAYS`] on `today`.
 pub fn stale_warning(sheet: &Sheet, today: Date) -> Option<String> {
@@ -232,6 +232,13 @@ fn network_and_storage(
         &crate::t!("pricing-row-boot-fee"),
         money(extras.boot_fee, &crate::t!("pricing-per-start")),
     );
+    for other in &extras.other {
+        let price = match other.price {
+            OtherPrice::PerHourUp(p) => money(Some(p), &crate::t!("pricing-per-hour-up")),
+            OtherPrice::PerMonth(p) => money(Some(p), &crate::t!("pricing-per-month")),
+        };
+        row(&other.label, price);
+    }
 }
 
 fn with_per_gpu(

@@ -109,6 +109,16 @@ pub(crate) struct RawExtras {
     pub load_balancer_per_hour: Num,
     pub license_per_hour: Num,
     pub boot_fee: Num,
+    pub other: Option<Vec<Spanned<RawOtherExtra>>>,
+}
+
+/// `[[extras.other]]`: a charge the sheet names itself.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawOtherExtra {
+    pub label: Option<Spanned<String>>,
+    pub per_hour: Num,
+    pub per_month: Num,
 }
 
 impl<'de> Deserialize<'de> for RawDisk {

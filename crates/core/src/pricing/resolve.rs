@@ -11,9 +11,10 @@ use rust_decimal::Decimal;
 use toml::Spanned;
 
 use super::error::{ErrorKind, SheetError};
-use super::raw::{RawBilling, RawDisk, RawExtras, RawNetwork, RawSheet, RawStorage};
+use super::raw::{RawBilling, RawDisk, RawExtras, RawNetwork, RawOtherExtra, RawSheet, RawStorage};
 use super::sheet::{
-    Billing, DEFAULT_MONTH_HOURS, DataUnit, DiskPrice, Extras, Network, Sheet, Storage,
+    Billing, DEFAULT_MONTH_HOURS, DataUnit, DiskPrice, Extras, Network, OtherExtra, OtherPrice,
+    Sheet, Storage,
 };
 use super::sku;
 use super::values::Values;
@@ -377,5 +378,42 @@ fn extras(
         boot_fee: v
             .opt_price(&r.boot_fee, "extras.boot_fee")?
             .or(inherit(|e| e.boot_fee)),
+        // A sheet that lists its own replaces the base's list; one that lists none keeps it.
+        other: match &r.other {
+            Some(list) => list
+                .iter()
+                .map(|o| other_extra(v, o))
+                .collect::<Result<_, _>>()?,
+            None => base.map(|b| b.other.clone()).unwrap_or_default(),
+        },
     })
+}
+
+/// One `[[extras.other]]`: a label and exactly one of `per_hour` and `per_month`.
+fn other_extra(v: &Values, raw: &Spanned<RawOtherExtra>) -> Result<OtherExtra, SheetError> {
+    let r = raw.get_ref();
+    let label = match &r.label {
+        Some(label) => crate::text::printable(&v.text(label, "extras.other.label")?).into_owned(),
+        None => {
+            return Err(v.missing(
+                Some(raw.span()),
+                "extras.other.label",
+                &crate::t!("sheet-other-label"),
+            ));
+        }
+    };
+    let per_hour = v.opt_price(&r.per_hour, "extras.other.per_hour")?;
+    let per_month = v.opt_price(&r.per_month, "extras.other.per_month")?;
+    let price = match (per_hour, per_month) {
+        (Some(p), None) => OtherPrice::PerHourUp(p),
+        (None, Some(p)) => OtherPrice::PerMonth(p),
+        _ => {
+            return Err(v.error(
+                raw.span(),
+                ErrorKind::BadValue,
+                crate::t!("sheet-other-one-price", label = label),
+            ));
+        }
+    };
+    Ok(OtherExtra { label, price })
 }

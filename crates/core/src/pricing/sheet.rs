@@ -185,6 +185,24 @@ pub struct Extras {
     pub license_per_hour: Option<Decimal>,
     /// Charged on every start of the instance.
     pub boot_fee: Option<Decimal>,
+    /// Charges the sheet names itself (`[[extras.other]]`: support, port mapping, a tunnel).
+    pub other: Vec<OtherExtra>,
+}
+
+/// A charge with a label of the sheet's own, per instance.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OtherExtra {
+    pub label: String,
+    pub price: OtherPrice,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OtherPrice {
+    /// By the hour while the instance is up (with its GPUs or without).
+    PerHourUp(Decimal),
+    /// By the month, for every hour the instance exists (running or stopped), a month being
+    /// the sheet's `billing.month_hours`.
+    PerMonth(Decimal),
 }
 
 impl Sheet {

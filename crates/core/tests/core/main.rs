@@ -28,6 +28,7 @@ mod meter_properties;
 mod meter_release;
 mod pricing_billing_states;
 mod pricing_extends;
+mod pricing_other_extras;
 mod spend_minutes;
 mod telemetry_findings;
 mod telemetry_history;

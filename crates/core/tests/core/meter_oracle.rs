@@ -11,6 +11,7 @@ use gpumeter_core::meter::fixture::example_sheet;
 use gpumeter_core::meter::{
     Accrual, ComputeTerms, InstanceState, Lifecycle, ResourceKind, Traffic, Usage, accrue,
 };
+use gpumeter_core::pricing::{OtherExtra, OtherPrice};
 use proptest::prelude::*;
 use rust_decimal::{Decimal, dec};
 
@@ -132,6 +133,34 @@ fn running_for(seconds: i64, per_hour: Decimal) -> Usage {
     let mut life = Lifecycle::new(ts(0), InstanceState::Running);
     life.push(ts(seconds), InstanceState::Released);
     Usage::new(life, ComputeTerms::Hourly { per_hour })
+}
+
+#[test]
+fn a_port_mapping_bills_while_up_and_a_monthly_fee_while_the_instance_exists() {
+    let mut sheet = example_sheet();
+    (sheet.extras.license_per_hour, sheet.extras.boot_fee) = (None, None);
+    sheet.billing.month_hours = 730;
+    sheet.extras.other = vec![
+        OtherExtra {
+            label: "port mapping".into(),
+            price: OtherPrice::PerHourUp(dec!(0.02)),
+        },
+        OtherExtra {
+            label: "support".into(),
+            price: OtherPrice::PerMonth(dec!(73)),
+        },
+    ];
+    let mut life = Lifecycle::new(ts(0), InstanceState::Running);
+    life.push(ts(hours(10)), InstanceState::Stopped);
+    let usage = Usage::new(life, ComputeTerms::Hourly { per_hour: dec!(0) });
+    let r = accrue(&sheet, &usage, ts(hours(20)));
+    // 10 h up at 0.02, and 20 h of existence at 73 a 730-hour month.
+    assert_eq!(r.accrued.extras, dec!(2.2));
+    assert_eq!(
+        r.burn_per_hour.extras,
+        dec!(0.1),
+        "stopped: only the monthly fee burns"
+    );
 }
 
 #[test]

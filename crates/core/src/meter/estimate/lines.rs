@@ -5,6 +5,7 @@ use rust_decimal::Decimal;
 use serde::Serialize;
 
 use super::plan::{Needs, Plan, PlanPrices};
+use crate::pricing::sheet::OtherPrice;
 
 /// Which line of the breakdown an unknown price leaves out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -137,12 +138,29 @@ pub fn shared(prices: &PlanPrices, plan: &Plan, needs: &Needs) -> Shared {
         extras.load_balancer_per_hour,
         Decimal::from(needs.load_balancers) * plan.wall_hours(),
     );
+    extra += other_extras(prices, plan);
     Shared {
         bandwidth,
         storage,
         extras: extra,
         unknown,
     }
+}
+
+/// The sheet's own charges for each instance: by the hour of use, or by the month for every
+/// hour of the plan (the instance exists between runs, as its disks do).
+fn other_extras(prices: &PlanPrices, plan: &Plan) -> Decimal {
+    let months_of_plan = plan.wall_hours() / Decimal::from(prices.month_hours);
+    let each: Decimal = prices
+        .extras
+        .other
+        .iter()
+        .map(|o| match o.price {
+            OtherPrice::PerHourUp(p) => p * plan.hours(),
+            OtherPrice::PerMonth(p) => p * months_of_plan,
+        })
+        .sum();
+    each * Decimal::from(prices.instances)
 }
 
 /// Compute at `rate` per hour over `days` of the plan: each run rounded up to the billing

@@ -5,7 +5,7 @@ use gpumeter_core::meter::fixture::example_sheet;
 use gpumeter_core::meter::{
     ComputeTerms, InstanceState, Lifecycle, Resource, ResourceKind, Traffic, Usage,
 };
-use gpumeter_core::pricing::{DataUnit, DiskPrice, Sheet, StopPolicy};
+use gpumeter_core::pricing::{DataUnit, DiskPrice, OtherExtra, OtherPrice, Sheet, StopPolicy};
 use proptest::option::of;
 use proptest::prelude::*;
 use rust_decimal::Decimal;
@@ -70,7 +70,8 @@ fn sheet() -> impl Strategy<Value = Sheet> {
         known(),
     );
     let extras = (known(), known(), known(), known(), known());
-    (billing, network, storage, extras).prop_map(|(b, n, s, x)| {
+    let other = proptest::collection::vec((any::<bool>(), price()), 0..3);
+    (billing, network, storage, extras, other).prop_map(|(b, n, s, x, other)| {
         let mut sheet = example_sheet();
         sheet.billing.step_seconds = b.0;
         sheet.billing.minimum_seconds = b.1;
@@ -111,6 +112,17 @@ fn sheet() -> impl Strategy<Value = Sheet> {
         let e = &mut sheet.extras;
         (e.public_ip_attached_per_hour, e.public_ip_idle_per_hour) = (x.0, x.1);
         (e.load_balancer_per_hour, e.license_per_hour, e.boot_fee) = (x.2, x.3, x.4);
+        e.other = other
+            .into_iter()
+            .map(|(hourly, p)| OtherExtra {
+                label: "port mapping".into(),
+                price: if hourly {
+                    OtherPrice::PerHourUp(p)
+                } else {
+                    OtherPrice::PerMonth(p)
+                },
+            })
+            .collect();
         sheet
     })
 }

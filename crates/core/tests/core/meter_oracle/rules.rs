@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use gpumeter_core::meter::{ComputeTerms, InstanceState, Resource, ResourceKind, Usage};
-use gpumeter_core::pricing::Sheet;
+use gpumeter_core::pricing::{OtherPrice, Sheet};
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
 use rust_decimal::Decimal;
@@ -268,7 +268,28 @@ fn instance_extras(
             c[i].0 <= at && matches!(c[i].1, Running | NoGpu) && (i == 0 || c[i - 1].1 != c[i].1)
         })
         .count();
-    licences + sheet.extras.boot_fee.unwrap_or_default() * Decimal::from(starts)
+    licences
+        + sheet.extras.boot_fee.unwrap_or_default() * Decimal::from(starts)
+        + other(sheet, life, pieces, running)
+}
+
+/// The sheet's own charges: per hour while up (`running` seconds), per month while the
+/// instance exists (running, stopped or without GPUs).
+fn other(sheet: &Sheet, life: &Life, pieces: &[(i64, i64)], running: i64) -> Decimal {
+    let existing: i64 = pieces
+        .iter()
+        .filter(|(from, _)| state_during(&life.changes, *from).is_some_and(|s| s != Released))
+        .map(|(from, to)| to - from)
+        .sum();
+    sheet
+        .extras
+        .other
+        .iter()
+        .map(|o| match o.price {
+            OtherPrice::PerHourUp(p) => p * Decimal::from(running) / hour(),
+            OtherPrice::PerMonth(p) => p * Decimal::from(existing) / month(sheet),
+        })
+        .sum()
 }
 
 fn unpriced_names(sheet: &Sheet, usage: &Usage, at: i64) -> BTreeSet<Unpriced> {
