@@ -27,7 +27,7 @@ pub use crate::guard::stale_after;
 use crate::guard::{GuardClock, GuardTime, IdleTracker, Reading};
 use crate::ledger::{EventLevel, EventRecord, GuardState, Ledger};
 use crate::notify::{Alert, Notifier, Outcome, QUEUE_LEN, Queue, Report};
-use crate::provider::command::run::run as run_hook;
+use crate::provider::command::run::run_with_env as run_hook;
 use crate::provider::refresh::{Ask, InventoryDue, LastRead};
 use crate::provider::{Action, Provider};
 use crate::telemetry::{
@@ -454,12 +454,14 @@ async fn carry_out(w: &mut Watch, alerts: Option<&Queue>, decision: Decision) ->
             notify(w, alerts, level, &key, &text);
             false
         }
-        Decision::Interrupted { .. } => {
-            hook(w, "on_interrupt", &w.hooks.on_interrupt.clone()).await;
+        Decision::Interrupted { at } => {
+            let env = [("GPUMETER_INTERRUPT_AT", at.to_string())];
+            hook(w, "on_interrupt", &w.hooks.on_interrupt.clone(), &env).await;
             false
         }
         Decision::Act { action, reason } => {
-            hook(w, "before_action", &w.hooks.before_action.clone()).await;
+            let env = [("GPUMETER_ACTION", action.label().to_string())];
+            hook(w, "before_action", &w.hooks.before_action.clone(), &env).await;
             let result = w.provider.perform(&action).await;
             let (level, text, gone) = match &result {
                 Ok(r) if r.confirmed => (
@@ -580,11 +582,16 @@ pub(super) fn notify(w: &Watch, alerts: Option<&Queue>, level: Level, key: &str,
     }
 }
 
-async fn hook(w: &mut Watch, name: &str, argv: &[String]) {
+/// Runs hook `name`, telling it which hook runs, for which instance, and `env` besides (when
+/// the notice says the instance goes, which action comes), so one script can serve several.
+async fn hook(w: &mut Watch, name: &str, argv: &[String], env: &[(&str, String)]) {
     if argv.is_empty() {
         return;
     }
-    let text = match run_hook(argv, w.hooks.timeout).await {
+    let mut env = env.to_vec();
+    env.push(("GPUMETER_HOOK", name.to_string()));
+    env.push(("GPUMETER_INSTANCE", w.instance.clone()));
+    let text = match run_hook(argv, w.hooks.timeout, &env).await {
         Ok(_) => crate::t!("wd-hook-finished", name = name),
         Err(e) => crate::t!("wd-hook-failed", name = name, error = e.to_string()),
     };

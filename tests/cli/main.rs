@@ -55,6 +55,7 @@ mod resources_tmux;
 mod serve_fleet_cli;
 mod setup_chinese;
 mod signals_tmux;
+mod spot_relaunch;
 mod spot_risk;
 mod status_balance;
 mod status_cli;

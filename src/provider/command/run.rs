@@ -139,6 +139,15 @@ pub fn display(argv: &[String]) -> String {
 
 /// Runs `argv` (already filled in), killing it after `timeout`.
 pub async fn run(argv: &[String], timeout: Duration) -> Result<Output, RunError> {
+    run_with_env(argv, timeout, &[]).await
+}
+
+/// [`run`] with `env` added to the environment the command inherits.
+pub async fn run_with_env(
+    argv: &[String],
+    timeout: Duration,
+    env: &[(&str, String)],
+) -> Result<Output, RunError> {
     let Some((program, rest)) = argv.split_first() else {
         return Err(RunError::Spawn {
             program: String::new(),
@@ -148,6 +157,7 @@ pub async fn run(argv: &[String], timeout: Duration) -> Result<Output, RunError>
     let mut command = tokio::process::Command::new(program);
     command
         .args(rest)
+        .envs(env.iter().map(|(k, v)| (k, v)))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
