@@ -41,18 +41,7 @@ fn the_recipe_keeps_the_newest_checkpoint_and_relaunches_from_it_on_the_demo_not
     for dir in [&data, &checkpoints, &bin] {
         std::fs::create_dir_all(dir).unwrap();
     }
-    // Two checkpoints; the second is the newer by a minute.
-    let older = checkpoints.join("step-0900.pt");
-    let newer = checkpoints.join("step-1000.pt");
-    std::fs::write(&older, b"older").unwrap();
-    std::fs::write(&newer, b"newer").unwrap();
-    let minute_ago = SystemTime::now() - Duration::from_secs(60);
-    std::fs::File::options()
-        .write(true)
-        .open(&older)
-        .unwrap()
-        .set_modified(minute_ago)
-        .unwrap();
+    two_checkpoints(&checkpoints);
     let record = home.join("sky-called");
     executable(
         &bin.join("sky"),
@@ -93,18 +82,7 @@ fn the_recipe_keeps_the_newest_checkpoint_and_relaunches_from_it_on_the_demo_not
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // The demo cloud's state appears with the watchdog; then the provider announces a reclaim.
-    let state = data.join("demo-cloud.json");
-    assert!(wait_for(&state), "no demo cloud state");
-    std::thread::sleep(Duration::from_millis(300));
-    let mut cloud: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
-    let at = jiff::Timestamp::now() + jiff::SignedDuration::from_secs(120);
-    cloud["interruption"] = serde_json::Value::String(at.to_string());
-    let instance = cloud["instance"]["id"].as_str().unwrap().to_string();
-    let tmp = data.join("demo-cloud.json.tmp");
-    std::fs::write(&tmp, serde_json::to_vec(&cloud).unwrap()).unwrap();
-    std::fs::rename(&tmp, &state).unwrap();
+    let (instance, at) = announce_reclaim(&data);
 
     let called = wait_for(&record);
     let _ = watchdog.kill();
@@ -151,4 +129,35 @@ fn the_recipe_keeps_the_newest_checkpoint_and_relaunches_from_it_on_the_demo_not
         "{env}"
     );
     let _ = std::fs::remove_dir_all(&home);
+}
+
+/// Once the demo cloud's state exists (the watchdog makes it), the provider announces a reclaim
+/// two minutes ahead: the instance's id and when.
+fn announce_reclaim(data: &Path) -> (String, jiff::Timestamp) {
+    let state = data.join("demo-cloud.json");
+    assert!(wait_for(&state), "no demo cloud state");
+    std::thread::sleep(Duration::from_millis(300));
+    let mut cloud: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    let at = jiff::Timestamp::now() + jiff::SignedDuration::from_secs(120);
+    cloud["interruption"] = serde_json::Value::String(at.to_string());
+    let instance = cloud["instance"]["id"].as_str().unwrap().to_string();
+    let tmp = data.join("demo-cloud.json.tmp");
+    std::fs::write(&tmp, serde_json::to_vec(&cloud).unwrap()).unwrap();
+    std::fs::rename(&tmp, &state).unwrap();
+    (instance, at)
+}
+
+/// Two checkpoints in `dir`, the second newer by a minute.
+fn two_checkpoints(dir: &Path) {
+    let older = dir.join("step-0900.pt");
+    std::fs::write(&older, b"older").unwrap();
+    std::fs::write(dir.join("step-1000.pt"), b"newer").unwrap();
+    let minute_ago = SystemTime::now() - Duration::from_secs(60);
+    std::fs::File::options()
+        .write(true)
+        .open(&older)
+        .unwrap()
+        .set_modified(minute_ago)
+        .unwrap();
 }
