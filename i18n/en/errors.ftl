@@ -127,6 +127,8 @@ sheet-currency-changed = `currency` is { $currency } but `{ $base }` prices in {
 sheet-unit-changed = `network.unit` is "{ $unit }" but `{ $base }` prices data per { $priced }; expected "{ $priced }" (a sheet that extends another keeps its data unit)
 sheet-other-label = a label such as "port mapping"
 sheet-other-one-price = `[[extras.other]]` "{ $label }" needs exactly one of `per_hour` (while the instance is up) and `per_month` (while it exists)
+sheet-expect-discount = a `months` count (at least 1) and an `off` fraction below 1, such as months = 3, off = "0.15"
+sheet-bad-discount = `[[billing.duration_discount]]` for { $months } months takes off { $off }; expected a fraction below 1, each months count once
 sheet-duplicate-sku = SKU `{ $name }` is listed twice (first on line { $line }), expected each SKU name once
 sheet-no-price = SKU `{ $name }` has no price, expected at least one of `on_demand_per_hour`, `spot_per_hour`, `monthly` or `compute_units_per_hour`
 

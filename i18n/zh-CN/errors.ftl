@@ -127,6 +127,8 @@ sheet-currency-changed = `currency` 为 { $currency }，但 `{ $base }` 以 { $p
 sheet-unit-changed = `network.unit` 为 "{ $unit }"，但 `{ $base }` 按 { $priced } 计价流量；应为 "{ $priced }"（继承其他价格表的价格表沿用其流量单位）
 sheet-other-label = 一个名称，例如 "port mapping"
 sheet-other-one-price = `[[extras.other]]` "{ $label }" 需要 `per_hour`（实例开机时）和 `per_month`（实例存在时）二者之一，且只能有一个
+sheet-expect-discount = `months`（至少 1）和小于 1 的折扣比例 `off`，例如 months = 3, off = "0.15"
+sheet-bad-discount = `[[billing.duration_discount]]` 对 { $months } 个月折扣 { $off }；折扣须小于 1，且每个月数只能出现一次
 sheet-duplicate-sku = SKU `{ $name }` 出现了两次（第一次在第 { $line } 行），每个 SKU 名称只能出现一次
 sheet-no-price = SKU `{ $name }` 没有价格，至少需要 `on_demand_per_hour`、`spot_per_hour`、`monthly` 或 `compute_units_per_hour` 之一
 

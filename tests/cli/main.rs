@@ -44,6 +44,7 @@ mod nvml_verify;
 mod other_extras;
 mod panic_tmux;
 mod plan_chinese;
+mod plans_cli;
 mod pricing_cli;
 mod progress_tmux;
 mod readme_examples;

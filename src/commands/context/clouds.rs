@@ -102,6 +102,9 @@ impl Context {
             on_demand_per_hour: Some(per_hour),
             spot_per_hour: None,
             monthly: None,
+            daily: None,
+            weekly: None,
+            yearly: None,
             compute_units: None,
         });
         Ok(Some(Pricing {

@@ -69,6 +69,13 @@ pub struct ModeJson {
     pub months: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub on_demand_days: Option<String>,
+    /// The mix's other plans, where it buys any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub years: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub weeks: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub days: Option<u32>,
 }
 
 /// A job restarted at every reclaim: `null` hours and rerun when it would never finish.
@@ -112,8 +119,11 @@ impl From<&ModeCost> for ModeJson {
                 rerun: r.rerun.map(two_decimals),
                 outlasts_reclaims: r.outlasts_reclaims(),
             }),
-            months: m.mix.map(|x| x.months.normalize().to_string()),
+            months: m.mix.map(|x| x.months.to_string()),
             on_demand_days: m.mix.map(|x| x.on_demand_days.normalize().to_string()),
+            years: m.mix.map(|x| x.years).filter(|n| *n > 0),
+            weeks: m.mix.map(|x| x.weeks).filter(|n| *n > 0),
+            days: m.mix.map(|x| x.days).filter(|n| *n > 0),
         }
     }
 }

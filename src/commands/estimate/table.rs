@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use super::prices::Priced;
 use super::two_decimals;
-use crate::meter::estimate::{Estimate, Line, ModeCost, PlanMode};
+use crate::meter::estimate::{Estimate, Line, Mix, ModeCost, PlanMode, PlanPrices};
 use crate::pricing::OtherPrice;
 use gpumeter_core::text::one_line;
 use rust_decimal::Decimal;
@@ -132,13 +132,7 @@ fn notes(out: &mut String, e: &Estimate, priced: &Priced) {
         }
     }
     if let Some(mix) = e.mode(PlanMode::Mixed).and_then(|m| m.mix) {
-        let note = crate::t!(
-            "estimate-mixed-note",
-            months = mix.months.normalize().to_string(),
-            month_hours = e.month_hours.to_string(),
-            days = mix.on_demand_days.normalize().to_string()
-        );
-        let _ = writeln!(out, "{note}");
+        let _ = writeln!(out, "{}", mixed_note(&mix, &priced.prices));
     }
     if !priced.prices.extras.other.is_empty() {
         let each: Vec<String> = priced
@@ -206,4 +200,50 @@ fn spot_risk_note(spot: &ModeCost) -> String {
 /// Hours to the hundredth, without trailing zeros.
 fn hours(h: Decimal) -> String {
     h.round_dp(2).normalize().to_string()
+}
+
+/// What the cheapest mix buys: each plan, then the days on demand.
+fn mixed_note(mix: &Mix, prices: &PlanPrices) -> String {
+    let mut plans = Vec::new();
+    if mix.years > 0 {
+        plans.push(crate::t!("estimate-plan-years", count = mix.years).to_string());
+    }
+    if mix.months > 0 {
+        let off = prices
+            .duration_discounts
+            .iter()
+            .rev()
+            .find(|d| d.months <= mix.months)
+            .map(|d| (d.off * Decimal::ONE_HUNDRED).normalize().to_string());
+        let month_hours = prices.month_hours.to_string();
+        plans.push(match off {
+            Some(off) => crate::t!(
+                "estimate-plan-months-off",
+                count = mix.months,
+                month_hours = month_hours,
+                off = off
+            ),
+            None => crate::t!(
+                "estimate-plan-months",
+                count = mix.months,
+                month_hours = month_hours
+            ),
+        });
+    }
+    if mix.weeks > 0 {
+        plans.push(crate::t!("estimate-plan-weeks", count = mix.weeks).to_string());
+    }
+    if mix.days > 0 {
+        plans.push(crate::t!("estimate-plan-days", count = mix.days).to_string());
+    }
+    let plans = plans.join(&crate::t!("estimate-plan-separator"));
+    if mix.on_demand_days.is_zero() {
+        crate::t!("estimate-mixed-note-plans-only", plans = plans)
+    } else {
+        crate::t!(
+            "estimate-mixed-note",
+            plans = plans,
+            days = mix.on_demand_days.normalize().to_string()
+        )
+    }
 }

@@ -44,6 +44,7 @@ pub fn example_sheet() -> Sheet {
             reclaims_per_day: None,
             no_gpu_per_hour: None,
             released_after_stopped_days: None,
+            duration_discounts: Vec::new(),
         },
         skus: vec![Sku {
             name: "gpu.1x".into(),
@@ -53,6 +54,9 @@ pub fn example_sheet() -> Sheet {
             on_demand_per_hour: Some(dec!(3.60)),
             spot_per_hour: Some(dec!(1.20)),
             monthly: Some(dec!(1500)),
+            daily: None,
+            weekly: None,
+            yearly: None,
             compute_units: None,
         }],
         network: Network {

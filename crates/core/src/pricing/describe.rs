@@ -88,6 +88,15 @@ fn price_summary(sku: &Sku) -> String {
     if let Some(p) = sku.monthly {
         parts.push(crate::t!("pricing-monthly-short", price = p.to_string()));
     }
+    if let Some(p) = sku.daily {
+        parts.push(crate::t!("pricing-daily-short", price = p.to_string()));
+    }
+    if let Some(p) = sku.weekly {
+        parts.push(crate::t!("pricing-weekly-short", price = p.to_string()));
+    }
+    if let Some(p) = sku.yearly {
+        parts.push(crate::t!("pricing-yearly-short", price = p.to_string()));
+    }
     if let Some(units) = sku.compute_units {
         parts.push(crate::t!(
             "pricing-units-short",
@@ -133,6 +142,29 @@ pub fn sku_details(sheet: &Sheet, sku: &Sku) -> String {
         &crate::t!("pricing-row-monthly"),
         money(sku.monthly, &crate::t!("pricing-per-month")),
     );
+    // Plans by the day, week and year are rare: a row only where the sheet sells one.
+    let plans = [
+        (
+            sku.daily,
+            crate::t!("pricing-row-daily"),
+            crate::t!("pricing-per-day"),
+        ),
+        (
+            sku.weekly,
+            crate::t!("pricing-row-weekly"),
+            crate::t!("pricing-per-week"),
+        ),
+        (
+            sku.yearly,
+            crate::t!("pricing-row-yearly"),
+            crate::t!("pricing-per-year"),
+        ),
+    ];
+    for (price, label, per) in plans {
+        if price.is_some() {
+            row(&label, money(price, &per));
+        }
+    }
     if let Some(units) = sku.compute_units {
         row(
             &crate::t!("pricing-row-compute-units"),
@@ -146,6 +178,13 @@ pub fn sku_details(sheet: &Sheet, sku: &Sku) -> String {
         );
     }
     row(&crate::t!("pricing-row-billing"), billing_summary(sheet));
+    for d in &sheet.billing.duration_discounts {
+        let off = (d.off * Decimal::ONE_HUNDRED).normalize().to_string();
+        row(
+            "",
+            crate::t!("pricing-discount", months = d.months, off = off),
+        );
+    }
     network_and_storage(sheet, &money, &mut row);
     out
 }

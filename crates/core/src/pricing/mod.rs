@@ -21,6 +21,6 @@ pub use describe::{sheet_heading, sku_details, sku_lines, stale_warning};
 pub use error::{ErrorKind, Location, SheetError};
 pub use load::load_str;
 pub use sheet::{
-    Billing, ComputeUnits, DataUnit, DiskPrice, Extras, Network, OtherExtra, OtherPrice, Sheet,
-    Sku, StopPolicy, Storage,
+    Billing, ComputeUnits, DataUnit, DiskPrice, DurationDiscount, Extras, Network, OtherExtra,
+    OtherPrice, Sheet, Sku, StopPolicy, Storage,
 };

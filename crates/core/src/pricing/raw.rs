@@ -48,6 +48,15 @@ pub(crate) struct RawBilling {
     pub no_gpu_per_hour: Num,
     /// Days an instance may stay stopped before the platform releases it on its own.
     pub released_after_stopped_days: Option<Spanned<u32>>,
+    /// `[[billing.duration_discount]]`: months bought at once, and the fraction off.
+    pub duration_discount: Option<Vec<Spanned<RawDurationDiscount>>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawDurationDiscount {
+    pub months: Option<Spanned<u32>>,
+    pub off: Num,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -60,6 +69,9 @@ pub(crate) struct RawSku {
     pub on_demand_per_hour: Num,
     pub spot_per_hour: Num,
     pub monthly: Num,
+    pub daily: Num,
+    pub weekly: Num,
+    pub yearly: Num,
     pub compute_units_per_hour: Num,
     /// Overrides `billing.compute_unit_price` for this SKU.
     pub compute_unit_price: Num,

@@ -11,10 +11,13 @@ use rust_decimal::Decimal;
 use toml::Spanned;
 
 use super::error::{ErrorKind, SheetError};
-use super::raw::{RawBilling, RawDisk, RawExtras, RawNetwork, RawOtherExtra, RawSheet, RawStorage};
+use super::raw::{
+    RawBilling, RawDisk, RawDurationDiscount, RawExtras, RawNetwork, RawOtherExtra, RawSheet,
+    RawStorage,
+};
 use super::sheet::{
-    Billing, DEFAULT_MONTH_HOURS, DataUnit, DiskPrice, Extras, Network, OtherExtra, OtherPrice,
-    Sheet, Storage,
+    Billing, DEFAULT_MONTH_HOURS, DataUnit, DiskPrice, DurationDiscount, Extras, Network,
+    OtherExtra, OtherPrice, Sheet, Storage,
 };
 use super::sku;
 use super::values::Values;
@@ -170,6 +173,12 @@ fn billing(
         base.and_then(|b| b.reclaims_per_day),
     )?;
     let (no_gpu_per_hour, released_after_stopped_days) = billing_states(v, r, base)?;
+    let duration_discounts = match &r.duration_discount {
+        Some(list) => duration_discounts(v, list)?,
+        None => base
+            .map(|b| b.duration_discounts.clone())
+            .unwrap_or_default(),
+    };
     Ok(Billing {
         step_seconds,
         minimum_seconds,
@@ -178,7 +187,56 @@ fn billing(
         reclaims_per_day,
         no_gpu_per_hour,
         released_after_stopped_days,
+        duration_discounts,
     })
+}
+
+/// `[[billing.duration_discount]]`: each a whole number of months and a fraction off below 1,
+/// each count once; kept fewest months first.
+fn duration_discounts(
+    v: &Values,
+    list: &[Spanned<RawDurationDiscount>],
+) -> Result<Vec<DurationDiscount>, SheetError> {
+    let mut out: Vec<DurationDiscount> = Vec::with_capacity(list.len());
+    for entry in list {
+        let r = entry.get_ref();
+        let expected = crate::t!("sheet-expect-discount");
+        let months = match &r.months {
+            Some(m) => v.positive(m, "billing.duration_discount.months")?,
+            None => {
+                return Err(v.missing(
+                    Some(entry.span()),
+                    "billing.duration_discount.months",
+                    &expected,
+                ));
+            }
+        };
+        let Some(off) = &r.off else {
+            return Err(v.missing(
+                Some(entry.span()),
+                "billing.duration_discount.off",
+                &expected,
+            ));
+        };
+        let off_value = v.quantity(off, "billing.duration_discount.off")?;
+        if off_value >= Decimal::ONE || out.iter().any(|d| d.months == months) {
+            return Err(v.error(
+                entry.span(),
+                ErrorKind::BadValue,
+                crate::t!(
+                    "sheet-bad-discount",
+                    months = months,
+                    off = off_value.to_string()
+                ),
+            ));
+        }
+        out.push(DurationDiscount {
+            months,
+            off: off_value,
+        });
+    }
+    out.sort_by_key(|d| d.months);
+    Ok(out)
 }
 
 /// The two optional keys for states other than running and stopped: the no-GPU rate and the

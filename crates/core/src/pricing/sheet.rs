@@ -48,6 +48,27 @@ pub struct Billing {
     /// Whole days an instance may stay stopped before the platform releases it and erases its
     /// disks on its own (15 on AutoDL); `None`: the sheet states no such rule.
     pub released_after_stopped_days: Option<u32>,
+    /// Cheaper months for buying several at once (`[[billing.duration_discount]]`), fewest
+    /// months first: the last whose `months` the purchase reaches applies.
+    pub duration_discounts: Vec<DurationDiscount>,
+}
+
+/// Buying at least `months` months at once takes `off` (a fraction below 1) off their price.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DurationDiscount {
+    pub months: u32,
+    pub off: Decimal,
+}
+
+impl Billing {
+    /// The fraction off a purchase of `months` months at once.
+    pub fn discount_for(&self, months: u32) -> Decimal {
+        self.duration_discounts
+            .iter()
+            .rev()
+            .find(|d| d.months <= months)
+            .map_or(Decimal::ZERO, |d| d.off)
+    }
 }
 
 /// What compute costs while the instance is stopped.
@@ -86,6 +107,11 @@ pub struct Sku {
     pub spot_per_hour: Option<Decimal>,
     /// Subscription price per month (`billing.month_hours`) for the instance.
     pub monthly: Option<Decimal>,
+    /// Subscription prices for the instance by the day (24 h), the week (168 h) and the year
+    /// (8,760 h), where the platform sells such plans.
+    pub daily: Option<Decimal>,
+    pub weekly: Option<Decimal>,
+    pub yearly: Option<Decimal>,
     pub compute_units: Option<ComputeUnits>,
 }
 

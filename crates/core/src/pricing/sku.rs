@@ -23,6 +23,9 @@ struct Stated {
     on_demand_per_hour: Option<Decimal>,
     spot_per_hour: Option<Decimal>,
     monthly: Option<Decimal>,
+    daily: Option<Decimal>,
+    weekly: Option<Decimal>,
+    yearly: Option<Decimal>,
     units_per_hour: Option<Decimal>,
     unit_price: Option<Decimal>,
 }
@@ -117,6 +120,9 @@ fn stated(v: &Values, raw: &RawSku) -> Result<Stated, SheetError> {
         on_demand_per_hour: v.opt_price(&raw.on_demand_per_hour, "on_demand_per_hour")?,
         spot_per_hour: v.opt_price(&raw.spot_per_hour, "spot_per_hour")?,
         monthly: v.opt_price(&raw.monthly, "monthly")?,
+        daily: v.opt_price(&raw.daily, "daily")?,
+        weekly: v.opt_price(&raw.weekly, "weekly")?,
+        yearly: v.opt_price(&raw.yearly, "yearly")?,
         units_per_hour: v.opt_quantity(&raw.compute_units_per_hour, "compute_units_per_hour")?,
         unit_price: v.opt_price(&raw.compute_unit_price, "compute_unit_price")?,
     })
@@ -138,6 +144,9 @@ fn override_fields(
     sku.on_demand_per_hour = stated.on_demand_per_hour.or(sku.on_demand_per_hour);
     sku.spot_per_hour = stated.spot_per_hour.or(sku.spot_per_hour);
     sku.monthly = stated.monthly.or(sku.monthly);
+    sku.daily = stated.daily.or(sku.daily);
+    sku.weekly = stated.weekly.or(sku.weekly);
+    sku.yearly = stated.yearly.or(sku.yearly);
     Ok(())
 }
 
@@ -173,12 +182,18 @@ fn new_sku(
         on_demand_per_hour: stated.on_demand_per_hour,
         spot_per_hour: stated.spot_per_hour,
         monthly: stated.monthly,
+        daily: stated.daily,
+        weekly: stated.weekly,
+        yearly: stated.yearly,
         compute_units,
         name,
     };
     let priced = sku.on_demand_per_hour.is_some()
         || sku.spot_per_hour.is_some()
         || sku.monthly.is_some()
+        || sku.daily.is_some()
+        || sku.weekly.is_some()
+        || sku.yearly.is_some()
         || sku.compute_units.is_some();
     if !priced {
         return Err(v.error(

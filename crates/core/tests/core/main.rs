@@ -29,6 +29,7 @@ mod meter_release;
 mod pricing_billing_states;
 mod pricing_extends;
 mod pricing_other_extras;
+mod pricing_plans;
 mod spend_minutes;
 mod telemetry_findings;
 mod telemetry_history;

@@ -136,6 +136,9 @@ pub fn sku(model: &str, count: u32, gib: u32) -> Sku {
         on_demand_per_hour: None,
         spot_per_hour: None,
         monthly: None,
+        daily: None,
+        weekly: None,
+        yearly: None,
         compute_units: None,
     }
 }

@@ -145,8 +145,7 @@ pub fn estimate(prices: &PlanPrices, plan: Plan, needs: &Needs) -> Estimate {
         let compute = lines::time_billed(prices, &plan, rate, plan.days);
         modes.push(cost(PlanMode::OnDemand, compute));
     }
-    if let Some(monthly) = prices.monthly {
-        let compute = monthly * plan.months(prices.month_hours);
+    if let Some(compute) = mix::months_price(prices, plan.months(prices.month_hours)) {
         modes.push(cost(PlanMode::Monthly, compute));
     }
     if let Some(mix) = mix::cheapest_mix(prices, &plan) {

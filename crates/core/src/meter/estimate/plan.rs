@@ -3,7 +3,7 @@
 use rust_decimal::Decimal;
 
 use crate::money::Currency;
-use crate::pricing::sheet::{Extras, Sheet, Sku};
+use crate::pricing::sheet::{DurationDiscount, Extras, Sheet, Sku};
 
 /// Hours in a month for inline prices (no sheet): a 30-day month.
 pub const INLINE_MONTH_HOURS: u32 = 720;
@@ -92,6 +92,11 @@ pub struct PlanPrices {
     pub on_demand_per_hour: Option<Decimal>,
     pub spot_per_hour: Option<Decimal>,
     pub monthly: Option<Decimal>,
+    pub daily: Option<Decimal>,
+    pub weekly: Option<Decimal>,
+    pub yearly: Option<Decimal>,
+    /// Cheaper months for buying several at once, fewest months first.
+    pub duration_discounts: Vec<DurationDiscount>,
     pub step_seconds: u32,
     pub minimum_seconds: u32,
     /// The one month length for storage, subscriptions and every per-month price.
@@ -115,6 +120,10 @@ impl PlanPrices {
             on_demand_per_hour: None,
             spot_per_hour: None,
             monthly: None,
+            daily: None,
+            weekly: None,
+            yearly: None,
+            duration_discounts: Vec::new(),
             step_seconds: 1,
             minimum_seconds: 0,
             month_hours: INLINE_MONTH_HOURS,
@@ -145,6 +154,10 @@ impl PlanPrices {
             on_demand_per_hour: on_demand.map(|p| p * n),
             spot_per_hour: sku.spot_per_hour.map(|p| p * n),
             monthly: sku.monthly.map(|p| p * n),
+            daily: sku.daily.map(|p| p * n),
+            weekly: sku.weekly.map(|p| p * n),
+            yearly: sku.yearly.map(|p| p * n),
+            duration_discounts: sheet.billing.duration_discounts.clone(),
             step_seconds: sheet.billing.step_seconds,
             minimum_seconds: sheet.billing.minimum_seconds,
             month_hours: sheet.billing.month_hours,

@@ -2,6 +2,7 @@ use rust_decimal::Decimal;
 use rust_decimal::dec;
 
 use super::*;
+use crate::pricing::DurationDiscount;
 
 fn cny(on_demand: Decimal, monthly: Decimal) -> PlanPrices {
     PlanPrices {
@@ -55,7 +56,7 @@ fn a_month_and_a_day_on_demand_beat_two_months() {
     let mixed = e.mode(PlanMode::Mixed).unwrap();
     assert_eq!(mixed.breakdown.compute, dec!(5600));
     let mix = mixed.mix.unwrap();
-    assert_eq!((mix.months, mix.on_demand_days), (dec!(1), dec!(1)));
+    assert_eq!((mix.months, mix.on_demand_days), (1, dec!(1)));
     assert_eq!(e.cheapest, Some(PlanMode::Mixed));
 }
 
@@ -327,4 +328,133 @@ fn per_gpu_hour_divides_the_total_by_the_gpu_hours_of_use() {
     let on_demand = e.mode(PlanMode::OnDemand).unwrap();
     let per = on_demand.per_gpu_hour(&e.plan, 4).unwrap();
     assert_eq!(per.amount, dec!(6.25));
+}
+
+/// Prices by the hour and by plans: day, week, month (720 h) and year, any of them absent.
+fn plans(
+    hourly: Option<Decimal>,
+    daily: Option<Decimal>,
+    weekly: Option<Decimal>,
+    monthly: Option<Decimal>,
+    yearly: Option<Decimal>,
+) -> PlanPrices {
+    PlanPrices {
+        on_demand_per_hour: hourly,
+        daily,
+        weekly,
+        monthly,
+        yearly,
+        ..PlanPrices::inline(Currency::CNY)
+    }
+}
+
+fn mixed(e: &Estimate) -> mix::Mix {
+    e.mode(PlanMode::Mixed).and_then(|m| m.mix).expect("a mix")
+}
+
+#[test]
+fn a_week_and_three_days_beat_ten_days_by_the_hour() {
+    let p = plans(Some(dec!(2)), Some(dec!(40)), Some(dec!(200)), None, None);
+    let e = estimate(&p, plan(dec!(24), dec!(10)), &Needs::default());
+    let m = mixed(&e);
+    assert_eq!((m.weeks, m.days, m.on_demand_days), (1, 3, dec!(0)));
+    assert_eq!(m.compute, dec!(320));
+    assert_eq!(e.cheapest, Some(PlanMode::Mixed));
+}
+
+#[test]
+fn part_days_run_on_demand_beside_a_cheap_week() {
+    let p = plans(Some(dec!(2)), Some(dec!(40)), Some(dec!(30)), None, None);
+    let e = estimate(&p, plan(dec!(4), dec!(10)), &Needs::default());
+    let m = mixed(&e);
+    // A week covers 7 days for 30; the other 3 days run 4 h at 2 an hour.
+    assert_eq!((m.weeks, m.days, m.on_demand_days), (1, 0, dec!(3)));
+    assert_eq!(m.compute, dec!(54));
+}
+
+#[test]
+fn months_bought_at_once_take_the_duration_discount_they_reach() {
+    let mut p = plans(Some(dec!(2)), None, None, Some(dec!(1000)), None);
+    p.duration_discounts = vec![
+        DurationDiscount {
+            months: 3,
+            off: dec!(0.10),
+        },
+        DurationDiscount {
+            months: 6,
+            off: dec!(0.20),
+        },
+    ];
+    let half_year = estimate(&p, plan(dec!(24), dec!(180)), &Needs::default());
+    assert_eq!(total(&half_year, PlanMode::Monthly), dec!(4800));
+    let hundred_days = estimate(&p, plan(dec!(24), dec!(100)), &Needs::default());
+    assert_eq!(
+        total(&hundred_days, PlanMode::Monthly),
+        dec!(3600),
+        "4 months at 10 % off"
+    );
+    let m = mixed(&hundred_days);
+    // 3 months at 10 % off, then 10 days of 48.
+    assert_eq!(
+        (m.months, m.on_demand_days, m.compute),
+        (3, dec!(10), dec!(3180))
+    );
+}
+
+#[test]
+fn a_year_then_a_month_then_days_on_demand() {
+    let p = plans(
+        Some(dec!(2)),
+        None,
+        None,
+        Some(dec!(1000)),
+        Some(dec!(9000)),
+    );
+    let e = estimate(&p, plan(dec!(24), dec!(400)), &Needs::default());
+    let m = mixed(&e);
+    // 365 days for 9000, 30 for 1000, the last 5 at 48 a day.
+    assert_eq!((m.years, m.months, m.on_demand_days), (1, 1, dec!(5)));
+    assert_eq!(m.compute, dec!(10240));
+}
+
+proptest::proptest! {
+    /// Against every count of every plan tried by hand on short plans: the mix found is never
+    /// dearer than any combination, and it costs what its counts say.
+    #[test]
+    fn the_mix_is_the_cheapest_of_every_combination(
+        hourly in 1u32..50,
+        daily in proptest::option::of(10u32..1200),
+        weekly in proptest::option::of(50u32..8000),
+        monthly in proptest::option::of(200u32..30000),
+        hours_per_day in 1u32..=24,
+        days in 1u32..45,
+    ) {
+        let d = |n: Option<u32>| n.map(Decimal::from);
+        let p = plans(Some(Decimal::from(hourly)), d(daily), d(weekly), d(monthly), None);
+        let pl = plan(Decimal::from(hours_per_day), Decimal::from(days));
+        let od_day = Decimal::from(hourly * hours_per_day);
+        let mut cheapest = od_day * Decimal::from(days);
+        for months in 0..=(if monthly.is_some() { 2 } else { 0 }) {
+            for weeks in 0..=(if weekly.is_some() { 7 } else { 0 }) {
+                for by_day in 0..=(if daily.is_some() { days } else { 0 }) {
+                    let covered = months * 30 + weeks * 7 + by_day;
+                    let cost = Decimal::from(months * monthly.unwrap_or(0)
+                        + weeks * weekly.unwrap_or(0)
+                        + by_day * daily.unwrap_or(0))
+                        + od_day * Decimal::from(days.saturating_sub(covered));
+                    cheapest = cheapest.min(cost);
+                }
+            }
+        }
+        let e = estimate(&p, pl, &Needs::default());
+        let best = e.modes.iter().map(|m| m.breakdown.compute).min().unwrap();
+        proptest::prop_assert_eq!(best, cheapest);
+        if let Some(m) = e.mode(PlanMode::Mixed).and_then(|m| m.mix) {
+            let said = Decimal::from(m.months * monthly.unwrap_or(0)
+                + m.weeks * weekly.unwrap_or(0)
+                + m.days * daily.unwrap_or(0))
+                + od_day * m.on_demand_days;
+            proptest::prop_assert_eq!(m.compute, said);
+        }
+    }
 }
