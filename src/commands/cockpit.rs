@@ -422,6 +422,10 @@ fn watchdog_args(cli: &Cli, ctx: &Context) -> Vec<String> {
     let idle = [
         ("--idle-after", &cli.cockpit.idle_after),
         ("--on-idle", &cli.cockpit.on_idle),
+        (
+            "--stopped-release-after",
+            &cli.cockpit.stopped_release_after,
+        ),
     ];
     for (flag, value) in idle {
         if let Some(value) = value {

@@ -176,6 +176,15 @@ pub(super) const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (instance, scope, limit_amount, currency, threshold)
     ) WITHOUT ROWID;
     ",
+    // 9: when the watchdog first saw each instance stopped, for `stopped_release_after` on a
+    // cloud that does not date shutdowns: a watchdog that starts again keeps the clock. The
+    // row goes when the instance is seen in any other state.
+    "
+    CREATE TABLE stopped_seen (
+        instance TEXT PRIMARY KEY,
+        since    INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    ",
 ];
 
 /// The schema version this build writes and reads.

@@ -74,6 +74,8 @@ pub struct Watch {
     /// The sheet's `released_after_stopped_days`: how long the platform keeps the instance shut
     /// down before it releases it, where the sheet says (else the platform's own rule).
     pub released_after_stopped_days: Option<u32>,
+    /// `stopped_release_after`: release the instance once it has stayed stopped this long.
+    pub stopped_release: Option<super::stopped_release::WatchStopped>,
 }
 
 /// How the watch ended.
@@ -122,7 +124,11 @@ fn unwatched(w: &Watch, guard: Option<&GuardState>) -> bool {
         .balance
         .as_ref()
         .is_some_and(super::balance::WatchBalance::acts);
-    starter_gone(w.started_by) && !has_duty(guard, w.on_idle) && !budget_acts && !balance_acts
+    starter_gone(w.started_by)
+        && !has_duty(guard, w.on_idle)
+        && !budget_acts
+        && !balance_acts
+        && w.stopped_release.is_none()
 }
 
 /// Whether the process that started the watchdog has ended (it was reparented).
@@ -217,7 +223,7 @@ where
         };
         let notice = w.provider.interruption_notice().await.ok().flatten();
         let decisions = guardian.step_at(t, guard.as_ref(), idle, notice);
-        let acted = carry_out_all(&mut w, alerts.as_ref(), decisions).await;
+        let acted = carry_out_all(&mut w, (alerts.as_ref(), guard.as_ref()), decisions).await;
         publish_idle_since(&mut w, pid, &guardian, &mut idle_said, &t);
         let ask = inventory.due.take(clocks.origin.elapsed(), acted);
         let gone = inventory
@@ -396,6 +402,11 @@ impl LastInventory {
         if let Some(inventory) = self.read.inventory() {
             self.forced_release.check(w, alerts, inventory, now);
         }
+        if let Some(inventory) = self.read.inventory()
+            && let Some(set) = super::stopped_release::check(w, alerts, inventory, guard, now)
+        {
+            guardian.limit_reached(set.deadline, set.why);
+        }
         // The balance is new only with a full inventory: checked then, and only then.
         if fresh
             && let (Some(balance), Some(inventory)) = (self.read.balance(), self.read.inventory())
@@ -428,10 +439,25 @@ fn released(
 
 /// Does what the decisions say, in order, until one leaves the instance gone; whether any
 /// was an action (its read-back is due at once).
-async fn carry_out_all(w: &mut Watch, alerts: Option<&Queue>, decisions: Vec<Decision>) -> bool {
+async fn carry_out_all(
+    w: &mut Watch,
+    (alerts, guard): (Option<&Queue>, Option<&GuardState>),
+    decisions: Vec<Decision>,
+) -> bool {
     let mut acted = false;
     for decision in decisions {
         acted |= matches!(decision, Decision::Act { .. });
+        // The release `stopped_release_after` asked for waits on a fresh read: an instance
+        // started since the last one is never released for having been stopped.
+        if let Decision::Act {
+            action: Action::Release,
+            reason,
+        } = &decision
+            && w.stopped_release.as_ref().is_some_and(|r| r.gave(reason))
+            && !super::stopped_release::still_stopped(w, (alerts, guard)).await
+        {
+            continue;
+        }
         if carry_out(w, alerts, decision).await {
             break;
         }
