@@ -10,3 +10,17 @@ sr-refused-state = stopped_release_after：未释放 { $id }：重新读取显�
    *[other] 处于 { $state }
     }，而非关机；下次关机时重新计时
 sr-refused-read = stopped_release_after：未释放 { $id }：释放前无法重新读取它（{ $error }）；下次读取后再试
+
+## status
+
+sr-status-label = 关机释放
+sr-status-in = 将按 stopped_release_after 在 { $left } 后（{ $at }）释放：关机满 { $after } 会清除 { $erases }；开机可重新计时，计时起点为{ $from ->
+    [watchdog] 看门狗首次发现其关机的时间
+   *[provider] 云服务商记录的关机时间
+    }
+sr-status-due = 现在按 stopped_release_after 释放：宽限期过后看门狗将释放 { $erases }，除非实例已开机
+sr-status-not-enforced = 未执行：没有看门狗执行 stopped_release_after；用 `gpumeter watchdog --stopped-release-after { $after }` 启动一个
+
+## 驾驶舱的释放面板：已关机且无截止时间的实例
+
+sr-countdown = stopped_release_after 将在 { $left } 后释放它（关机满 { $after }）并清除 { $erases }；开机可重新计时

@@ -388,7 +388,7 @@ fn idle_config(ctx: &Context, args: &WatchdogArgs) -> Result<crate::config::Idle
 }
 
 /// A duration over zero: a policy that releases at once is no policy.
-fn parse_positive(text: &str) -> Result<Duration, DurationError> {
+pub(crate) fn parse_positive(text: &str) -> Result<Duration, DurationError> {
     match parse_duration(text)? {
         d if d.is_zero() => Err(DurationError::Zero(text.to_owned())),
         d => Ok(d),

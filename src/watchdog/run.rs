@@ -178,7 +178,7 @@ where
             let _ = hook_tx.send(report);
         })
     });
-    publish_idle_rule(&mut w, pid, now);
+    publish_rules(&mut w, pid, now);
     super::budget::restore(&mut w);
     let mut idle_said: Option<Timestamp> = None;
     let (tx, mut rx) = mpsc::channel::<Telemetry>(16);
@@ -240,7 +240,7 @@ where
             break Ended::Released;
         }
     };
-    let _ = w.ledger.release_watchdog(&w.instance, pid, (w.wall)());
+    leave(&mut w, pid);
     let note = EventRecord::note((w.wall)(), ended_note(&ended, pid));
     record(&mut w, note);
     gpu_sampler.shutdown().await;
@@ -532,9 +532,16 @@ async fn carry_out(w: &mut Watch, alerts: Option<&Queue>, decision: Decision) ->
     }
 }
 
-/// Publishes the idle rule this watchdog enforces in the guard row, for the cockpit and
-/// `watchdog --status`.
-fn publish_idle_rule(w: &mut Watch, pid: u32, now: Timestamp) {
+/// Lets go of the guard row, and of `stopped_release_after`: nothing enforces them now.
+fn leave(w: &mut Watch, pid: u32) {
+    let _ = w.ledger.release_watchdog(&w.instance, pid, (w.wall)());
+    super::stopped_release::publish(w, false);
+}
+
+/// Publishes the idle rule this watchdog enforces in the guard row, and its
+/// `stopped_release_after`, for the cockpit, `status` and `watchdog --status`.
+fn publish_rules(w: &mut Watch, pid: u32, now: Timestamp) {
+    super::stopped_release::publish(w, true);
     let after = w.idle.rule.window;
     if let Err(e) = w
         .ledger

@@ -60,6 +60,19 @@ impl WatchStopped {
     }
 }
 
+/// Publishes in the ledger the policy this watchdog enforces (`None` at its exit, or when it
+/// has none), for `status` and the cockpit.
+pub(super) fn publish(w: &mut Watch, enforcing: bool) {
+    let after = w
+        .stopped_release
+        .as_ref()
+        .filter(|_| enforcing)
+        .map(|r| r.after.unsigned_abs());
+    if let Err(e) = w.ledger.set_stopped_release_after(&w.instance, after) {
+        say(&format!("ledger: {e}"));
+    }
+}
+
 /// After an inventory read at `now`: keeps the first sighting of a shutdown, and once the
 /// instance has stayed stopped for the policy's time sets the deadline (returned for the
 /// guardian to say why); a start takes back a deadline it set.

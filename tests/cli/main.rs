@@ -57,6 +57,7 @@ mod signals_tmux;
 mod status_balance;
 mod status_cli;
 mod status_cloud;
+mod stopped_release_cli;
 mod verify_cli;
 mod verify_scenarios;
 mod watchdog_cli;

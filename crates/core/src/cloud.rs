@@ -38,7 +38,7 @@ pub use seen::{Asked, Seen};
 pub use snapshots::{Kept, SnapshotPlan};
 pub use stopped_release::{
     ReleaseCountdownJson, ReleasedBy, StoppedClock, StoppedPolicy, StoppedSince, erased_by_release,
-    release_countdown, seen_after_read,
+    last_shutdown, release_countdown, seen_after_read,
 };
 pub use sweep::{SweepRow, merge_regions, monthly_total, monthly_totals, rank};
 

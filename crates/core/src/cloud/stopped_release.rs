@@ -194,9 +194,9 @@ pub fn erased_by_release(inventory: &Inventory) -> Vec<String> {
         .collect()
 }
 
-/// When the last shutdown began, as the provider dates it: the first of the stopped readings
-/// that end the history.
-fn last_shutdown(history: &[(Timestamp, InstanceState)]) -> Option<Timestamp> {
+/// When the last shutdown began, as the history dates it: the first of the stopped readings
+/// that end it (the provider's own time where it dates shutdowns, else the adapter's sighting).
+pub fn last_shutdown(history: &[(Timestamp, InstanceState)]) -> Option<Timestamp> {
     history
         .iter()
         .rev()
