@@ -155,6 +155,41 @@ async fn stopped_past_the_policy_the_instance_is_released_after_the_grace_line()
     );
 }
 
+/// `--on-idle stop` followed by the policy: the idle instance is stopped by the watchdog, and
+/// released once it has stayed stopped three days.
+#[tokio::test]
+async fn idle_then_stopped_then_released() {
+    let dir = tempfile::tempdir().unwrap();
+    let (offset, wall) = stepping_clock();
+    let mut w = watchdog(
+        dir.path(),
+        wall,
+        Duration::from_secs(1),
+        Duration::from_millis(200),
+    );
+    w.idle = IdleTracker::new(IdleRule {
+        window: Duration::from_secs(1),
+        ..IdleRule::default()
+    });
+    w.on_idle = OnExpiry::Stop;
+    let sim = demo_simulator("idle");
+    let steps = async {
+        let stopped = || state(dir.path()) == InstanceState::Stopped;
+        assert!(
+            until(Duration::from_secs(20), stopped).await,
+            "the idle rule did not stop the instance"
+        );
+        offset.store(3 * 24 * 3600 + 60, Ordering::SeqCst);
+        tokio::time::sleep(Duration::from_secs(30)).await;
+    };
+    let ended = tokio::select! {
+        ended = watch(w, sim.clone(), sim) => ended,
+        () = steps => panic!("the watchdog did not release the stopped instance"),
+    };
+    assert_eq!(ended.unwrap(), Ended::Released);
+    assert_eq!(state(dir.path()), InstanceState::Released);
+}
+
 #[tokio::test]
 async fn started_during_the_grace_period_the_instance_is_not_released() {
     let dir = tempfile::tempdir().unwrap();
