@@ -20,6 +20,7 @@ use tokio::time::MissedTickBehavior;
 use super::error::WatchError;
 use super::guardian::{Decision, Guardian};
 use super::keys::KeysWarned;
+use super::stopped_release::WatchStopped;
 use super::take_up::take_up;
 use crate::app::Level;
 use crate::config::{HooksConfig, OnExpiry};
@@ -447,13 +448,14 @@ async fn carry_out_all(
     let mut acted = false;
     for decision in decisions {
         acted |= matches!(decision, Decision::Act { .. });
-        // The release `stopped_release_after` asked for waits on a fresh read: an instance
-        // started since the last one is never released for having been stopped.
+        // While `stopped_release_after`'s deadline (or its extension) is in force, a release
+        // waits on a fresh read: an instance started since the last read is never released
+        // for having been stopped.
         if let Decision::Act {
             action: Action::Release,
-            reason,
+            ..
         } = &decision
-            && w.stopped_release.as_ref().is_some_and(|r| r.gave(reason))
+            && w.stopped_release.as_ref().is_some_and(WatchStopped::armed)
             && !super::stopped_release::still_stopped(w, (alerts, guard)).await
         {
             continue;

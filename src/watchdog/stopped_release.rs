@@ -34,11 +34,10 @@ pub struct WatchStopped {
     armed: Option<Armed>,
 }
 
-/// The deadline the policy set, why, and the guard row's deadline before it.
+/// The deadline the policy set, and the guard row's deadline before it.
 #[derive(Debug, Clone)]
 struct Armed {
     at: Timestamp,
-    why: String,
     before: (Option<Timestamp>, OnExpiry),
 }
 
@@ -53,10 +52,10 @@ impl WatchStopped {
         }
     }
 
-    /// Whether `reason` is the one this policy gave its deadline: that release waits on a
-    /// fresh read.
-    pub(super) fn gave(&self, reason: &str) -> bool {
-        self.armed.as_ref().is_some_and(|a| a.why == reason)
+    /// Whether the deadline this policy set (or an extension of it) is in force: a release
+    /// then waits on a fresh read.
+    pub(super) fn armed(&self) -> bool {
+        self.armed.is_some()
     }
 }
 
@@ -118,11 +117,7 @@ pub(super) fn check(
     record(w, EventRecord::alert(now, EventLevel::Warn, text.clone()));
     notify(w, alerts, Level::Warn, "stopped_release", &text);
     let rule = w.stopped_release.as_mut()?;
-    rule.armed = Some(Armed {
-        at,
-        why: why.clone(),
-        before,
-    });
+    rule.armed = Some(Armed { at, before });
     Some(LimitDeadline { deadline: at, why })
 }
 
@@ -180,8 +175,9 @@ pub(super) async fn still_stopped(
     false
 }
 
-/// Takes back the deadline the policy set (the guard row's deadline as it was before, unless
-/// somebody has changed it since), saying `text`.
+/// Takes back the deadline the policy set, or the extension of it a key or `gpumeter extend`
+/// made in its grace period (the guard row's deadline as it was before, unless somebody has
+/// set another since), saying `text`.
 fn disarm(
     w: &mut Watch,
     (alerts, guard): (Option<&Queue>, Option<&GuardState>),
@@ -191,8 +187,9 @@ fn disarm(
     let Some(armed) = w.stopped_release.as_mut().and_then(|r| r.armed.take()) else {
         return;
     };
-    let ours =
-        guard.is_some_and(|g| g.deadline == Some(armed.at) && g.on_expiry == OnExpiry::Release);
+    let ours = guard.is_some_and(|g| {
+        g.on_expiry == OnExpiry::Release && g.deadline.is_some_and(|d| d >= armed.at)
+    });
     if ours {
         let (at, policy) = armed.before;
         write_deadline(w, (at, policy, RULE), guard, now);

@@ -256,3 +256,71 @@ async fn started_during_the_grace_period_the_instance_is_not_released() {
         "the deadline the policy set is taken back"
     );
 }
+
+/// A key in the cockpit or `gpumeter extend` during the grace period moves the release later;
+/// a start before then takes the extended release back too.
+#[tokio::test]
+async fn extended_in_the_grace_period_then_started_the_instance_is_not_released() {
+    let dir = tempfile::tempdir().unwrap();
+    let (offset, wall) = stepping_clock();
+    let w = watchdog(
+        dir.path(),
+        wall.clone(),
+        Duration::from_secs(2),
+        Duration::from_millis(200),
+    );
+    let instance = w.instance.clone();
+    cloud(dir.path()).perform(&Action::Stop).await.unwrap();
+    offset.store(3 * 24 * 3600 + 60, Ordering::SeqCst);
+    let ledger = dir.path().join("ledger.sqlite");
+    let guard = || {
+        Ledger::open_read_only(&ledger)
+            .unwrap()
+            .guard(&instance)
+            .unwrap()
+            .unwrap()
+    };
+    let sim = demo_simulator("training");
+    let steps = async {
+        let armed = || guard().deadline.is_some() && guard().on_expiry == OnExpiry::Release;
+        assert!(
+            until(Duration::from_secs(20), armed).await,
+            "no deadline set"
+        );
+        let extended = guard().deadline.unwrap() + SignedDuration::from_secs(4);
+        let policy = GuardPolicy {
+            deadline: Some(extended),
+            on_expiry: OnExpiry::Release,
+            grace: Duration::from_secs(2),
+        };
+        let by = Change {
+            at: wall(),
+            by: "cockpit",
+        };
+        Ledger::open(&ledger)
+            .unwrap()
+            .set_policy(&instance, &policy, by)
+            .unwrap();
+        cloud(dir.path()).perform(&Action::Start).await.unwrap();
+        let said = || {
+            events(dir.path(), &instance)
+                .iter()
+                .any(|e| e.text.contains("is up again; its release is called off"))
+        };
+        assert!(until(Duration::from_secs(20), said).await);
+        // Past the extended deadline and its grace.
+        tokio::time::sleep(Duration::from_secs(7)).await;
+    };
+    tokio::select! {
+        ended = watch(w, sim.clone(), sim) => panic!("the watchdog ended: {ended:?}"),
+        () = steps => {}
+    }
+    assert_eq!(state(dir.path()), InstanceState::Running);
+    assert!(
+        events(dir.path(), &instance)
+            .iter()
+            .all(|e| e.kind != "action"),
+        "no release was tried"
+    );
+    assert_eq!(guard().deadline, None);
+}
