@@ -20,3 +20,8 @@ sr-status-not-enforced = NOT ENFORCED: no watchdog enforces stopped_release_afte
 ## The cockpit's release panel, for a stopped instance with no deadline
 
 sr-countdown = stopped_release_after releases it in { $left } ({ $after } stopped) and erases { $erases }; a start resets the clock
+
+## watchdog --status
+
+sr-watchdog-status = stopped: release once stopped { $after } (stopped_release_after), after the grace period
+sr-watchdog-status-none = stopped: kept until told (no stopped_release_after enforced)

@@ -24,3 +24,8 @@ sr-status-not-enforced = 未执行：没有看门狗执行 stopped_release_after
 ## 驾驶舱的释放面板：已关机且无截止时间的实例
 
 sr-countdown = stopped_release_after 将在 { $left } 后释放它（关机满 { $after }）并清除 { $erases }；开机可重新计时
+
+## watchdog --status
+
+sr-watchdog-status = 关机：关机满 { $after } 后释放（stopped_release_after），先经过宽限期
+sr-watchdog-status-none = 关机：一直保留，直到手动处理（未执行 stopped_release_after）

@@ -290,12 +290,30 @@ fn status(
     if let (Some((pid, true)), Some(w)) = (seen, guard.watchdog.as_mut()) {
         w.pid = pid;
     }
-    emit(&status::lines(instance, &guard, alive, budget, now, tz).join("\n"));
+    let mut lines = status::lines(instance, &guard, alive, budget, now, tz);
+    lines.push(stopped_release_line(&ledger, instance, alive));
+    emit(&lines.join("\n"));
     Ok(if alive {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(super::EXIT_FAILED)
     })
+}
+
+/// `stopped_release_after` as the live watchdog publishes it, or that none enforces it.
+fn stopped_release_line(ledger: &Ledger, instance: &str, alive: bool) -> String {
+    let published = ledger
+        .stopped_release_after(instance)
+        .ok()
+        .flatten()
+        .filter(|_| alive);
+    match published.and_then(|a| jiff::SignedDuration::try_from(a).ok()) {
+        Some(after) => crate::t!(
+            "sr-watchdog-status",
+            after = crate::ui::text::short_duration(after)
+        ),
+        None => crate::t!("sr-watchdog-status-none").into_owned(),
+    }
 }
 
 fn stop(ledger_path: &Path, instance: &str) -> CommandResult {
