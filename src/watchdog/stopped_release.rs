@@ -4,8 +4,9 @@
 //! with `release` as its policy, as `on_budget` does: the deadline's own path then gives the
 //! grace period and its banner (any key or `gpumeter extend` keeps the instance), the
 //! `before_action` hook and the release, read back. A start ends it: seen running, the
-//! deadline it set goes and the guard row is as it was. The release itself waits on a fresh
-//! read: if that read does not show the instance still stopped, nothing is released.
+//! deadline it set (or its extension) goes and the guard row is as it was. While that deadline
+//! is in force, a release waits on a fresh read: unless it shows the instance still stopped,
+//! nothing is released.
 
 use std::time::Duration;
 
@@ -85,14 +86,14 @@ pub(super) fn check(
     w.stopped_release.as_ref()?;
     let state = inventory.instance_state();
     let seen = keep_sighting(w, state, now);
-    let rule = w.stopped_release.as_ref()?;
+    if state.is_up() && w.stopped_release.as_ref()?.armed.is_some() {
+        let text = crate::t!("sr-started-again", id = w.instance.as_str());
+        disarm(w, (alerts, guard), now, &text);
+    }
     if state != InstanceState::Stopped {
-        if rule.armed.is_some() {
-            let text = crate::t!("sr-started-again", id = w.instance.as_str());
-            disarm(w, (alerts, guard), now, &text);
-        }
         return None;
     }
+    let rule = w.stopped_release.as_ref()?;
     let clock = StoppedClock::of(inventory.instance.as_ref()?, rule.after, seen)?;
     if !clock.due(now) || rule.armed.is_some() {
         return None;

@@ -153,6 +153,10 @@ async fn stopped_past_the_policy_the_instance_is_released_after_the_grace_line()
         events[action].text.contains("stopped 3d"),
         "the release says why: {events:#?}"
     );
+    assert!(
+        !events.iter().any(|e| e.text.contains("is up again")),
+        "released is not up: {events:#?}"
+    );
 }
 
 /// `--on-idle stop` followed by the policy: the idle instance is stopped by the watchdog, and
