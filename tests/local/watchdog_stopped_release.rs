@@ -14,7 +14,7 @@ use gpumeter::guard::{IdleRule, IdleTracker};
 use gpumeter::ledger::{Change, GuardPolicy, Ledger, WatchdogEvent};
 use gpumeter::meter::InstanceState;
 use gpumeter::provider::demo::DemoCloud;
-use gpumeter::provider::{Action, Provider};
+use gpumeter::provider::{Action, ActionReport, Capabilities, Inventory, Provider, ProviderError};
 use gpumeter::watchdog::{Ended, WallClock, Watch, WatchStopped, watch};
 use jiff::{SignedDuration, Timestamp};
 
@@ -72,6 +72,42 @@ fn watchdog(dir: &Path, wall: WallClock, grace: Duration, inventory_every: Durat
         balance: None,
         released_after_stopped_days: None,
         stopped_release: Some(WatchStopped::new(THREE_DAYS)),
+    }
+}
+
+/// The demo cloud as a cloud that does not date shutdowns (EC2, say): its instance is listed
+/// as AWS's, and a stopped one reads as stopped since the moment of the read.
+struct Undated(DemoCloud);
+
+#[async_trait::async_trait]
+impl Provider for Undated {
+    fn name(&self) -> &'static str {
+        "aws"
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        self.0.capabilities()
+    }
+
+    fn plan_instance(&self, action: &Action) -> Vec<String> {
+        self.0.plan_instance(action)
+    }
+
+    async fn inventory(&self) -> Result<Inventory, ProviderError> {
+        let mut inventory = self.0.inventory().await?;
+        if let Some(i) = inventory.instance.as_mut() {
+            "aws".clone_into(&mut i.provider);
+            if let Some(last) = i.history.last_mut()
+                && last.1 == InstanceState::Stopped
+            {
+                last.0 = Timestamp::now();
+            }
+        }
+        Ok(inventory)
+    }
+
+    async fn act(&self, action: &Action) -> Result<ActionReport, ProviderError> {
+        self.0.act(action).await
     }
 }
 
@@ -327,4 +363,70 @@ async fn extended_in_the_grace_period_then_started_the_instance_is_not_released(
         "no release was tried"
     );
     assert_eq!(guard().deadline, None);
+}
+
+/// On a cloud that does not date shutdowns the clock runs from the watchdog's first sighting,
+/// kept in the ledger: a watchdog started again three days later releases the instance at
+/// once, where one that started the clock afresh would wait three more days.
+#[tokio::test]
+async fn a_watchdog_started_again_keeps_the_clock_of_an_undated_shutdown() {
+    let dir = tempfile::tempdir().unwrap();
+    let (offset, wall) = stepping_clock();
+    let undated = |w: Watch| Watch {
+        provider: Arc::new(Undated(cloud(dir.path()))),
+        ..w
+    };
+    let first = undated(watchdog(
+        dir.path(),
+        wall.clone(),
+        Duration::from_secs(1),
+        Duration::from_millis(200),
+    ));
+    let instance = first.instance.clone();
+    cloud(dir.path()).perform(&Action::Stop).await.unwrap();
+    let ledger = dir.path().join("ledger.sqlite");
+    let seen = || {
+        Ledger::open_read_only(&ledger)
+            .unwrap()
+            .stopped_seen(&instance)
+            .unwrap()
+    };
+    let sim = demo_simulator("training");
+    tokio::select! {
+        ended = watch(first, sim.clone(), sim.clone()) => panic!("it ended: {ended:?}"),
+        kept = until(Duration::from_secs(20), || seen().is_some()) => assert!(kept),
+    }
+    let first_seen = seen().unwrap();
+    // Three days on, the first watchdog gone, a second one starts.
+    offset.store(3 * 24 * 3600 + 60, Ordering::SeqCst);
+    let second = Watch {
+        ledger: Ledger::open(&ledger).unwrap(),
+        provider: Arc::new(Undated(cloud(dir.path()))),
+        wall,
+        interval: Duration::from_millis(200),
+        inventory_every: Duration::from_millis(200),
+        idle: IdleTracker::new(IdleRule::default()),
+        on_idle: OnExpiry::Alert,
+        hooks: gpumeter::config::HooksConfig::default(),
+        started_by: None,
+        notifier: None,
+        budget: None,
+        balance: None,
+        released_after_stopped_days: None,
+        stopped_release: Some(WatchStopped::new(THREE_DAYS)),
+        instance: instance.clone(),
+    };
+    let ended = tokio::time::timeout(Duration::from_secs(30), watch(second, sim.clone(), sim))
+        .await
+        .expect("the second watchdog did not release the instance");
+    assert_eq!(ended.unwrap(), Ended::Released);
+    assert_eq!(state(dir.path()), InstanceState::Released);
+    let since = first_seen.strftime("%Y-%m-%d %H:%M UTC").to_string();
+    assert!(
+        events(dir.path(), &instance)
+            .iter()
+            .any(|e| e.text.contains(&format!("stopped 3d0h (since {since})"))),
+        "the release counts from the first sighting: {:#?}",
+        events(dir.path(), &instance)
+    );
 }
