@@ -98,6 +98,10 @@ pub struct CockpitArgs {
     /// What happens when the instance is idle: alert, stop or release; overrides [idle].
     #[arg(long, value_name = "POLICY")]
     pub on_idle: Option<String>,
+    /// Release the instance once it has stayed stopped this long (3d, 12h), after the grace
+    /// period; overrides [idle] stopped_release_after.
+    #[arg(long, value_name = "DURATION")]
+    pub stopped_release_after: Option<String>,
 }
 
 impl CockpitArgs {
@@ -682,6 +686,10 @@ pub struct WatchdogArgs {
     /// What happens when the instance is idle: alert, stop or release; overrides [idle].
     #[arg(long, value_name = "POLICY")]
     pub on_idle: Option<String>,
+    /// Release the instance once it has stayed stopped this long (3d, 12h), after the grace
+    /// period; overrides [idle] stopped_release_after.
+    #[arg(long, value_name = "DURATION")]
+    pub stopped_release_after: Option<String>,
     /// With --demo: the telemetry scenario the watchdog samples.
     #[arg(long, value_name = "NAME|FILE", default_value = "training")]
     pub scenario: String,

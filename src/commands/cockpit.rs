@@ -74,6 +74,7 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
         app.log(crate::app::Level::Info, note);
     }
     app.idle = Some(crate::app::IdleWatch::new(idle.rule(), idle.on_idle));
+    app.stopped_release = guards::stopped_release(&ctx, idle.stopped_release_after);
     // A deadline its own flags ask for is asked about when the shared guard row holds another;
     // the config's is only a default and gives way to the row's.
     let args = &cli.cockpit;
@@ -422,6 +423,10 @@ fn watchdog_args(cli: &Cli, ctx: &Context) -> Vec<String> {
     let idle = [
         ("--idle-after", &cli.cockpit.idle_after),
         ("--on-idle", &cli.cockpit.on_idle),
+        (
+            "--stopped-release-after",
+            &cli.cockpit.stopped_release_after,
+        ),
     ];
     for (flag, value) in idle {
         if let Some(value) = value {

@@ -22,7 +22,13 @@ fn takes(
         Command::Watchdog(_) => (
             "watchdog",
             &[],
-            &["--scenario", "--gpus", "--idle-after", "--on-idle"],
+            &[
+                "--scenario",
+                "--gpus",
+                "--idle-after",
+                "--on-idle",
+                "--stopped-release-after",
+            ],
         ),
         Command::Estimate(_) => ("estimate", &[], &["--gpus"]),
         Command::Pricing(_) => ("pricing", &[], &[]),
@@ -62,6 +68,7 @@ pub fn refuse(cli: &Cli) -> Result<(), Failure> {
         ("--grace", c.grace.is_some()),
         ("--idle-after", c.idle_after.is_some()),
         ("--on-idle", c.on_idle.is_some()),
+        ("--stopped-release-after", c.stopped_release_after.is_some()),
     ];
     let (name, as_given, own) = takes(command);
     let Some(flag) = given

@@ -24,6 +24,7 @@ mod cloud_table;
 
 pub(crate) use cloud_table::forced_release_line;
 mod deadline;
+pub mod stopped_release;
 mod table;
 #[cfg(test)]
 mod zone_tests;

@@ -24,6 +24,7 @@ use crate::notify::Notifier;
 use crate::telemetry::{
     HostConfig, HostReader, NvmlConfig, NvmlSource, SimConfig, Simulator, scenario_file,
 };
+use crate::watchdog::stopped_release::WatchStopped;
 use crate::watchdog::{Ended, Watch, WatchBalance, WatchBudget, stale_after, watch};
 
 /// The watchdog's log, beside the ledger.
@@ -127,6 +128,7 @@ pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
         budget,
         balance,
         released_after_stopped_days: kept_stopped_days(&ctx),
+        stopped_release: idle.stopped_release_after.map(WatchStopped::new),
     };
     // One thread: the loop waits on its interval, the ledger and the provider in turn.
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -288,12 +290,30 @@ fn status(
     if let (Some((pid, true)), Some(w)) = (seen, guard.watchdog.as_mut()) {
         w.pid = pid;
     }
-    emit(&status::lines(instance, &guard, alive, budget, now, tz).join("\n"));
+    let mut lines = status::lines(instance, &guard, alive, budget, now, tz);
+    lines.push(stopped_release_line(&ledger, instance, alive));
+    emit(&lines.join("\n"));
     Ok(if alive {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(super::EXIT_FAILED)
     })
+}
+
+/// `stopped_release_after` as the live watchdog publishes it, or that none enforces it.
+fn stopped_release_line(ledger: &Ledger, instance: &str, alive: bool) -> String {
+    let published = ledger
+        .stopped_release_after(instance)
+        .ok()
+        .flatten()
+        .filter(|_| alive);
+    match published.and_then(|a| jiff::SignedDuration::try_from(a).ok()) {
+        Some(after) => crate::t!(
+            "sr-watchdog-status",
+            after = crate::ui::text::short_duration(after)
+        ),
+        None => crate::t!("sr-watchdog-status-none").into_owned(),
+    }
 }
 
 fn stop(ledger_path: &Path, instance: &str) -> CommandResult {
@@ -364,7 +384,8 @@ pub fn spawn_detached(data_dir: &Path, passthrough: &[String]) -> std::io::Resul
     .spawn()
 }
 
-/// The config's idle rule with `--idle-after` and `--on-idle` over it.
+/// The config's idle rule with `--idle-after`, `--on-idle` and `--stopped-release-after` over
+/// it.
 fn idle_config(ctx: &Context, args: &WatchdogArgs) -> Result<crate::config::IdleConfig, Failure> {
     let mut idle = ctx.config.idle.clone();
     if let Some(after) = &args.idle_after {
@@ -375,7 +396,21 @@ fn idle_config(ctx: &Context, args: &WatchdogArgs) -> Result<crate::config::Idle
         idle.on_idle =
             parse_policy(policy).map_err(|e| Failure::bad_input(format!("--on-idle: {e}")))?;
     }
+    if let Some(after) = &args.stopped_release_after {
+        idle.stopped_release_after =
+            Some(parse_positive(after).map_err(|e| {
+                Failure::bad_input(format!("--stopped-release-after: {}", e.shown()))
+            })?);
+    }
     Ok(idle)
+}
+
+/// A duration over zero: a policy that releases at once is no policy.
+pub(crate) fn parse_positive(text: &str) -> Result<Duration, DurationError> {
+    match parse_duration(text)? {
+        d if d.is_zero() => Err(DurationError::Zero(text.to_owned())),
+        d => Ok(d),
+    }
 }
 
 /// The sheet's `released_after_stopped_days`, where it states them.

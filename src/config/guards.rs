@@ -25,6 +25,10 @@ pub struct IdleConfig {
     pub power_weighted: bool,
     /// alert, stop or release.
     pub on_idle: OnExpiry,
+    /// Release an instance that has stayed stopped this long (`3d`), whatever stopped it;
+    /// unset keeps a stopped instance until told.
+    #[serde(deserialize_with = "values::opt_positive_duration")]
+    pub stopped_release_after: Option<Duration>,
 }
 
 impl Default for IdleConfig {
@@ -35,6 +39,7 @@ impl Default for IdleConfig {
             cpu_below_pct: 5.0,
             power_weighted: false,
             on_idle: OnExpiry::Alert,
+            stopped_release_after: None,
         }
     }
 }

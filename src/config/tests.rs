@@ -126,6 +126,8 @@ fn durations_use_the_friendly_format() {
         ("90s", 90),
         ("45m", 2700),
         ("1h30m", 5400),
+        ("3d", 3 * 86_400),
+        ("2d12h", 60 * 3600),
     ] {
         assert_eq!(
             parse_duration(text),
@@ -135,6 +137,14 @@ fn durations_use_the_friendly_format() {
     }
     assert!(parse_duration("8x").is_err());
     assert!(parse_duration("-5m").is_err());
+    assert!(parse_duration("-3d").is_err());
+    assert!(parse_duration("1mo").is_err(), "a month is no fixed length");
+    let config = parse("[idle]\non_idle = \"stop\"\nstopped_release_after = \"3d\"\n").unwrap();
+    assert_eq!(
+        config.idle.stopped_release_after,
+        Some(Duration::from_secs(3 * 86_400))
+    );
+    assert!(parse("[idle]\nstopped_release_after = \"0s\"\n").is_err());
     let config = parse("[deadline]\nrelease_in = \"8h\"\n").unwrap();
     assert_eq!(
         config.deadline.release(),

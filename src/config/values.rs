@@ -49,12 +49,12 @@ impl DurationError {
     }
 }
 
-/// Parses `"8h"`, `"45m"`, `"90s"`, `"1h30m"` (or ISO 8601 `"PT8H"`) into a duration from zero
+/// Parses `"8h"`, `"45m"`, `"90s"`, `"1h30m"`, `"3d"` (or ISO 8601 `"PT8H"`) into a duration from zero
 /// to [`MAX_DURATION`]. Every duration the command line and the config take comes through here.
 pub fn parse_duration(s: &str) -> Result<Duration, DurationError> {
     let negative = || DurationError::Negative(s.to_owned());
     let too_large = || DurationError::TooLarge(s.to_owned());
-    let signed: SignedDuration = match s.trim().parse() {
+    let signed: SignedDuration = match s.trim().parse().or_else(|_| in_days(s.trim())) {
         Ok(signed) => signed,
         // Numbers too big to count in are still a duration, only too long a one.
         Err(_) => match shrunk_numbers(s.trim()).parse::<SignedDuration>() {
@@ -68,6 +68,13 @@ pub fn parse_duration(s: &str) -> Result<Duration, DurationError> {
         return Err(too_large());
     }
     Ok(duration)
+}
+
+/// A duration written with days (`3d`, `2d12h`), a day being 24 hours: what a policy that
+/// waits days (`stopped_release_after`) is written in.
+fn in_days(s: &str) -> Result<SignedDuration, jiff::Error> {
+    s.parse::<jiff::Span>()?
+        .to_duration(jiff::SpanRelativeTo::days_are_24_hours())
 }
 
 /// `s` with each whole number (not the digits after a decimal point) written as `1`: the

@@ -10,6 +10,8 @@
 //! - [`watchdog_events`]: the watchdog's own events, read back for the cockpit.
 //! - [`retention`]: minute buckets roll up into hours after 30 days.
 //! - [`deletes`]: each resource a cleanup deleted, with the read-back and what it billed.
+//! - [`stopped_seen`]: the `stopped_release_after` a watchdog enforces, and when it first saw
+//!   the instance stopped.
 //! - [`verifications`]: what `gpumeter verify` found, kept as evidence.
 //! - [`audit`]: what `gpumeter audit` matches a bill against, and the evidence behind it.
 //! - [`query`] and [`report`]: rows read for a time range, and the pure report over them;
@@ -33,6 +35,7 @@ pub mod retention;
 pub mod schema;
 pub mod seen;
 pub mod slices;
+pub mod stopped_seen;
 pub mod store;
 pub mod traffic;
 pub mod verifications;

@@ -176,6 +176,18 @@ pub(super) const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (instance, scope, limit_amount, currency, threshold)
     ) WITHOUT ROWID;
     ",
+    // 9: `stopped_release_after` as a watchdog enforces it, one row per instance: the time it
+    // releases a stopped instance after (`after_s`, NULL when none enforces it: published at
+    // start, cleared at exit) and, for a cloud that does not date shutdowns, when the watchdog
+    // first saw the instance stopped (`seen`, NULL while it is not stopped), so a watchdog that
+    // starts again keeps the clock.
+    "
+    CREATE TABLE stopped_release (
+        instance TEXT PRIMARY KEY,
+        after_s  INTEGER,
+        seen     INTEGER
+    ) WITHOUT ROWID;
+    ",
 ];
 
 /// The schema version this build writes and reads.

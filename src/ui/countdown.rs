@@ -17,6 +17,7 @@ use crate::app::{App, Deadline, format_remaining};
 use crate::config::OnExpiry;
 use crate::meter::InstanceState;
 use crate::t;
+use gpumeter_core::cloud::{ReleasedBy, StoppedPolicy, last_shutdown, release_countdown};
 
 /// The countdown's style for `left`: calm, warning under 30 minutes, urgent under 10, and
 /// urgent and reversed in the last minute and once overdue.
@@ -142,24 +143,69 @@ pub fn render_countdown(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) 
     paint::lines(text_area, buf, &padded);
 }
 
-/// In place of the deadline's hint, for a stopped instance its platform will release on its
-/// own (AutoDL, 15 days shut down): when, and that a start resets it.
+/// The rows the panel's text needs beside its guard lines where no deadline counts down, at
+/// `width` columns inside: the release a stopped instance is heading for wraps over several.
+pub fn hint_rows(app: &App, width: u16) -> u16 {
+    if app.deadline.is_some() {
+        return 0;
+    }
+    let Some(text) = release_text(app) else {
+        return 1;
+    };
+    let width = usize::from(width.max(1));
+    // Word wrapping can leave a row's end short: one row more than the characters need.
+    to_u16(Line::raw(text).width().div_ceil(width) + 1)
+}
+
+/// In place of the deadline's hint, for a stopped instance something will release: the
+/// platform on its own (AutoDL, 15 days shut down) or `stopped_release_after`, whichever comes
+/// first; when, what it erases, and that a start resets it.
 fn forced_release_line(app: &App, theme: &Theme) -> Option<Line<'static>> {
-    let instance = app.cloud.inventory.as_ref()?.instance.as_ref()?;
-    let days = app
-        .spend
-        .pricing
-        .as_ref()
-        .and_then(|p| p.sheet.billing.released_after_stopped_days);
-    let forced = gpumeter_core::cloud::ForcedRelease::of(instance, days)?;
-    let left = short_duration(forced.remaining(app.now).max(SignedDuration::ZERO));
-    let text = t!(
-        "countdown-forced-release",
-        provider = instance.provider.as_str(),
-        left = left,
-        days = forced.after.as_hours() / 24
+    Some(Line::styled(
+        release_text(app)?,
+        theme.style(Role::AlertWarn),
+    ))
+}
+
+fn release_text(app: &App) -> Option<String> {
+    let inventory = app.cloud.inventory.as_ref()?;
+    let instance = inventory.instance.as_ref()?;
+    let policy = StoppedPolicy {
+        sheet_days: app
+            .spend
+            .pricing
+            .as_ref()
+            .and_then(|p| p.sheet.billing.released_after_stopped_days),
+        // Until the watchdog's sighting is known, the cockpit's own (a read apart at most).
+        seen: app
+            .stopped_release
+            .seen
+            .or_else(|| last_shutdown(&instance.history)),
+        ..app.stopped_release
+    };
+    let countdown = release_countdown(inventory, policy, app.now)?;
+    let left = short_duration(
+        countdown
+            .instant
+            .duration_since(app.now)
+            .max(SignedDuration::ZERO),
     );
-    Some(Line::styled(text, theme.style(Role::AlertWarn)))
+    let after = SignedDuration::from_secs(countdown.after_s);
+    let text = match countdown.by {
+        ReleasedBy::Platform => t!(
+            "countdown-forced-release",
+            provider = instance.provider.as_str(),
+            left = left,
+            days = after.as_hours() / 24
+        ),
+        ReleasedBy::Policy => t!(
+            "sr-countdown",
+            left = left,
+            after = short_duration(after),
+            erases = countdown.erases.join(", ")
+        ),
+    };
+    Some(text)
 }
 
 /// In place of the countdown: how to set a deadline, or with no provider, that there is

@@ -202,8 +202,11 @@ fn render_wide(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
         Constraint::Fill(1),
         Constraint::Length(resources_h),
     ]));
-    let release_h =
-        if app.deadline.is_some() { 9 } else { 3 } + guards::guard_line_count(app, true);
+    let release_h = if app.deadline.is_some() {
+        9
+    } else {
+        2 + countdown::hint_rows(app, right_w.saturating_sub(4))
+    } + guards::guard_line_count(app, true);
     let [release, cost, events] = right.layout(&Layout::vertical([
         Constraint::Length(release_h),
         Constraint::Length(16),

@@ -282,19 +282,30 @@ pub(super) fn limit_deadline(
 ) -> Option<Timestamp> {
     let current = guard.and_then(|g| g.deadline.map(|d| (d, g.on_expiry)));
     let at = deadline_at_limit(on_budget, state, current, now)?;
+    write_deadline(w, (Some(at), on_budget, rule), guard, now).then_some(at)
+}
+
+/// Writes the deadline `at` with `policy` into the guard row, keeping its grace period, as
+/// the watchdog's `rule`; whether the ledger took it.
+pub(super) fn write_deadline(
+    w: &mut Watch,
+    (at, policy, rule): (Option<Timestamp>, OnExpiry, &str),
+    guard: Option<&GuardState>,
+    now: Timestamp,
+) -> bool {
     let grace = guard.map_or(DEFAULT_GRACE, |g| g.grace);
     let policy = GuardPolicy {
-        deadline: Some(at),
-        on_expiry: on_budget,
+        deadline: at,
+        on_expiry: policy,
         grace,
     };
     let by = format!("watchdog {} ({rule})", std::process::id());
     let change = Change { at: now, by: &by };
     if let Err(e) = w.ledger.set_policy(&w.instance, &policy, change) {
         say(&format!("ledger: {e}; the {rule} cannot set the deadline"));
-        return None;
+        return false;
     }
-    Some(at)
+    true
 }
 
 pub(super) fn word(policy: OnExpiry) -> &'static str {

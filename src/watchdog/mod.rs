@@ -11,6 +11,7 @@
 //! - [`error`]: why it could not watch, or stopped because its ledger went away.
 //! - [`balance`]: a prepaid balance against `[budget] balance_floor`, its alerts and `on_balance`.
 //! - [`budget`]: spend against `[budget] per_instance`, its crossings and `on_budget`.
+//! - [`stopped_release`]: `stopped_release_after`, the release of an instance left stopped.
 
 pub mod balance;
 pub mod budget;
@@ -23,9 +24,11 @@ pub mod liveness;
 pub mod lock;
 pub mod process;
 pub mod run;
+pub mod stopped_release;
 mod take_up;
 
 pub use balance::WatchBalance;
 pub use budget::WatchBudget;
 pub use guardian::{Decision, Guardian};
 pub use run::{Ended, WallClock, Watch, has_duty, stale_after, watch};
+pub use stopped_release::WatchStopped;

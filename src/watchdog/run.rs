@@ -20,6 +20,7 @@ use tokio::time::MissedTickBehavior;
 use super::error::WatchError;
 use super::guardian::{Decision, Guardian};
 use super::keys::KeysWarned;
+use super::stopped_release::WatchStopped;
 use super::take_up::take_up;
 use crate::app::Level;
 use crate::config::{HooksConfig, OnExpiry};
@@ -74,6 +75,8 @@ pub struct Watch {
     /// The sheet's `released_after_stopped_days`: how long the platform keeps the instance shut
     /// down before it releases it, where the sheet says (else the platform's own rule).
     pub released_after_stopped_days: Option<u32>,
+    /// `stopped_release_after`: release the instance once it has stayed stopped this long.
+    pub stopped_release: Option<super::stopped_release::WatchStopped>,
 }
 
 /// How the watch ended.
@@ -122,7 +125,11 @@ fn unwatched(w: &Watch, guard: Option<&GuardState>) -> bool {
         .balance
         .as_ref()
         .is_some_and(super::balance::WatchBalance::acts);
-    starter_gone(w.started_by) && !has_duty(guard, w.on_idle) && !budget_acts && !balance_acts
+    starter_gone(w.started_by)
+        && !has_duty(guard, w.on_idle)
+        && !budget_acts
+        && !balance_acts
+        && w.stopped_release.is_none()
 }
 
 /// Whether the process that started the watchdog has ended (it was reparented).
@@ -172,7 +179,7 @@ where
             let _ = hook_tx.send(report);
         })
     });
-    publish_idle_rule(&mut w, pid, now);
+    publish_rules(&mut w, pid, now);
     super::budget::restore(&mut w);
     let mut idle_said: Option<Timestamp> = None;
     let (tx, mut rx) = mpsc::channel::<Telemetry>(16);
@@ -217,7 +224,7 @@ where
         };
         let notice = w.provider.interruption_notice().await.ok().flatten();
         let decisions = guardian.step_at(t, guard.as_ref(), idle, notice);
-        let acted = carry_out_all(&mut w, alerts.as_ref(), decisions).await;
+        let acted = carry_out_all(&mut w, (alerts.as_ref(), guard.as_ref()), decisions).await;
         publish_idle_since(&mut w, pid, &guardian, &mut idle_said, &t);
         let ask = inventory.due.take(clocks.origin.elapsed(), acted);
         let gone = inventory
@@ -234,7 +241,7 @@ where
             break Ended::Released;
         }
     };
-    let _ = w.ledger.release_watchdog(&w.instance, pid, (w.wall)());
+    leave(&mut w, pid);
     let note = EventRecord::note((w.wall)(), ended_note(&ended, pid));
     record(&mut w, note);
     gpu_sampler.shutdown().await;
@@ -396,6 +403,11 @@ impl LastInventory {
         if let Some(inventory) = self.read.inventory() {
             self.forced_release.check(w, alerts, inventory, now);
         }
+        if let Some(inventory) = self.read.inventory()
+            && let Some(set) = super::stopped_release::check(w, alerts, inventory, guard, now)
+        {
+            guardian.limit_reached(set.deadline, set.why);
+        }
         // The balance is new only with a full inventory: checked then, and only then.
         if fresh
             && let (Some(balance), Some(inventory)) = (self.read.balance(), self.read.inventory())
@@ -428,10 +440,26 @@ fn released(
 
 /// Does what the decisions say, in order, until one leaves the instance gone; whether any
 /// was an action (its read-back is due at once).
-async fn carry_out_all(w: &mut Watch, alerts: Option<&Queue>, decisions: Vec<Decision>) -> bool {
+async fn carry_out_all(
+    w: &mut Watch,
+    (alerts, guard): (Option<&Queue>, Option<&GuardState>),
+    decisions: Vec<Decision>,
+) -> bool {
     let mut acted = false;
     for decision in decisions {
         acted |= matches!(decision, Decision::Act { .. });
+        // While `stopped_release_after`'s deadline (or its extension) is in force, a release
+        // waits on a fresh read: an instance started since the last read is never released
+        // for having been stopped.
+        if let Decision::Act {
+            action: Action::Release,
+            ..
+        } = &decision
+            && w.stopped_release.as_ref().is_some_and(WatchStopped::armed)
+            && !super::stopped_release::still_stopped(w, (alerts, guard)).await
+        {
+            continue;
+        }
         if carry_out(w, alerts, decision).await {
             break;
         }
@@ -508,9 +536,16 @@ async fn carry_out(w: &mut Watch, alerts: Option<&Queue>, decision: Decision) ->
     }
 }
 
-/// Publishes the idle rule this watchdog enforces in the guard row, for the cockpit and
-/// `watchdog --status`.
-fn publish_idle_rule(w: &mut Watch, pid: u32, now: Timestamp) {
+/// Lets go of the guard row, and of `stopped_release_after`: nothing enforces them now.
+fn leave(w: &mut Watch, pid: u32) {
+    let _ = w.ledger.release_watchdog(&w.instance, pid, (w.wall)());
+    super::stopped_release::publish(w, false);
+}
+
+/// Publishes the idle rule this watchdog enforces in the guard row, and its
+/// `stopped_release_after`, for the cockpit, `status` and `watchdog --status`.
+fn publish_rules(w: &mut Watch, pid: u32, now: Timestamp) {
+    super::stopped_release::publish(w, true);
     let after = w.idle.rule.window;
     if let Err(e) = w
         .ledger

@@ -61,6 +61,7 @@ mod spot_risk;
 mod status_balance;
 mod status_cli;
 mod status_cloud;
+mod stopped_release_cli;
 mod verify_cli;
 mod verify_scenarios;
 mod watchdog_cli;

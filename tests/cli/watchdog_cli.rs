@@ -250,6 +250,7 @@ fn status_names_the_idle_rule_when_it_is_the_only_rule_armed() {
     let mut watchdog = Command::new(env!("CARGO_BIN_EXE_gpumeter"))
         .args(["watchdog", "--foreground", "--demo", "--interval", "200ms"])
         .args(["--idle-after", "30m", "--on-idle", "stop"])
+        .args(["--stopped-release-after", "3d"])
         .env("GPUMETER_DATA_DIR", home.data())
         .env("GPUMETER_DEMO_DELAY_MS", "0")
         .stdin(Stdio::null())
@@ -281,7 +282,17 @@ fn status_names_the_idle_rule_when_it_is_the_only_rule_armed() {
         "{status}"
     );
     assert!(status.contains("budget: none"), "{status}");
+    assert!(
+        status.contains("stopped: release once stopped 3d0h (stopped_release_after)"),
+        "{status}"
+    );
     assert!(!status.contains("no deadline"), "{status}");
+    // Killed, it enforces nothing, whatever it published.
+    let after = stdout(&home.run(&["watchdog", "--status", "--interval", "200ms"], &[]));
+    assert!(
+        after.contains("stopped: kept until told (no stopped_release_after enforced)"),
+        "{after}"
+    );
 }
 
 /// `gpumeter watchdog --foreground --demo --interval INTERVAL` in `home`, its output piped.

@@ -170,6 +170,7 @@ fn a_day_watching_an_untouched_instance_asks_ec2_at_most_300_times() {
             budget: None,
             balance: None,
             released_after_stopped_days: None,
+            stopped_release: None,
         };
         let sim = demo_simulator("training");
         let ended = tokio::time::timeout(DAY, watch(w, sim.clone(), sim)).await;

@@ -47,3 +47,4 @@ mod watchdog_budget;
 mod watchdog_calls;
 mod watchdog_clock;
 mod watchdog_notify;
+mod watchdog_stopped_release;

@@ -52,6 +52,7 @@ fn watchdog(dir: &Path, cash: Decimal, floor: Decimal, hooks: &NotifyConfig) -> 
         wall: Arc::new(Timestamp::now),
         budget: None,
         released_after_stopped_days: None,
+        stopped_release: None,
         balance: Some(WatchBalance::new(
             Some((floor, None)),
             OnExpiry::Stop,

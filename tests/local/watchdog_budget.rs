@@ -144,6 +144,7 @@ fn watchdog_with(dir: &Path, wall: WallClock, budget: WatchBudget, hooks: &Notif
         budget: Some(budget),
         balance: None,
         released_after_stopped_days: None,
+        stopped_release: None,
     }
 }
 

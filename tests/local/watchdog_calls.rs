@@ -74,6 +74,7 @@ async fn calls(dir: &Path, inventory_every: Duration, run: Duration) -> (usize, 
         budget: None,
         balance: None,
         released_after_stopped_days: None,
+        stopped_release: None,
     };
     let sim = demo_simulator("training");
     let ended = tokio::time::timeout(run, watch(w, sim.clone(), sim)).await;

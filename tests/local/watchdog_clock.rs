@@ -67,6 +67,7 @@ fn watchdog(
         budget: None,
         balance: None,
         released_after_stopped_days: None,
+        stopped_release: None,
     };
     (w, instance)
 }

@@ -54,6 +54,7 @@ fn watchdog(dir: &Path, deadline: Timestamp, policy: OnExpiry, hooks: &NotifyCon
         budget: None,
         balance: None,
         released_after_stopped_days: None,
+        stopped_release: None,
     }
 }
 

@@ -18,6 +18,7 @@ mod ui_resources;
 mod ui_sizes;
 mod ui_snapshots;
 mod ui_states;
+mod ui_stopped_release;
 mod ui_verified;
 mod ui_welcome;
 mod ui_zone;

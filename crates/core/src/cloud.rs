@@ -21,6 +21,7 @@ mod key_expiry;
 mod kind;
 mod seen;
 pub(crate) mod snapshots;
+mod stopped_release;
 mod sweep;
 pub use crate::money::Balance;
 pub use cleanup::{CleanupFilter, CleanupKind, CleanupPlan, Refusal};
@@ -35,6 +36,10 @@ pub use key_expiry::outlived_keys;
 pub use kind::{ProviderKind, UnknownProvider};
 pub use seen::{Asked, Seen};
 pub use snapshots::{Kept, SnapshotPlan};
+pub use stopped_release::{
+    ReleaseCountdownJson, ReleasedBy, StoppedClock, StoppedPolicy, StoppedSince, erased_by_release,
+    last_shutdown, release_countdown, seen_after_read,
+};
 pub use sweep::{SweepRow, merge_regions, monthly_total, monthly_totals, rank};
 
 /// The instance the cockpit watches, as the provider describes it.

@@ -1,4 +1,5 @@
-//! The cockpit's guards at its edges: the idle rule its flags arm, and who keeps guarding
+//! The cockpit's guards at its edges: the idle rule its flags arm, `stopped_release_after`, and
+//! who keeps guarding
 //! once it quits.
 
 use crate::app::App;
@@ -20,7 +21,32 @@ pub(super) fn idle_config(
         idle.on_idle = crate::commands::watchdog::parse_policy(text)
             .map_err(|e| Failure::bad_input(format!("--on-idle: {e}")))?;
     }
+    if let Some(text) = &args.stopped_release_after {
+        let after = crate::commands::watchdog::parse_positive(text)
+            .map_err(|e| Failure::bad_input(format!("--stopped-release-after: {}", e.shown())))?;
+        idle.stopped_release_after = Some(after);
+    }
     Ok(idle)
+}
+
+/// `stopped_release_after` for the release panel, with when the watchdog first saw the
+/// configured instance stopped (from the ledger, where it has).
+pub(super) fn stopped_release(
+    ctx: &Context,
+    after: Option<std::time::Duration>,
+) -> crate::provider::StoppedPolicy {
+    let seen = ctx.config.instance.id.as_deref().and_then(|id| {
+        crate::ledger::Ledger::open_read_only(crate::ledger::path_in(&ctx.data_dir, ctx.demo))
+            .ok()?
+            .stopped_seen(id)
+            .ok()
+            .flatten()
+    });
+    crate::provider::StoppedPolicy {
+        after: after.and_then(|a| jiff::SignedDuration::try_from(a).ok()),
+        seen,
+        sheet_days: None,
+    }
 }
 
 /// Who keeps guarding once the cockpit is gone. A demo's watchdog is stopped here unless a

@@ -74,6 +74,10 @@ pub struct CloudJson {
     /// days) and what that erases; `null` while it runs, or where the platform keeps a stopped
     /// instance until told.
     pub forced_release: Option<crate::provider::ForcedReleaseJson>,
+    /// The release a stopped instance is heading for: `stopped_release_after`'s or the
+    /// platform's, whichever comes first (`by`), with what it erases and whether anything
+    /// enforces it; `null` while it runs, or when nothing releases it.
+    pub stopped_release: Option<super::stopped_release::StoppedReleaseJson>,
     pub resources: Option<Vec<ResourceJson>>,
     /// What keeps billing a month after a release; `null` when something in it has no price
     /// (`still_billing_monthly` names it).
@@ -141,6 +145,15 @@ pub fn read(ctx: &Context, now: Timestamp) -> Result<CloudJson, Failure> {
         pricing.as_ref(),
         &recorded,
         (row.as_ref(), watchdog),
+        now,
+    );
+    json.stopped_release = super::stopped_release::read(
+        ctx,
+        &inventory,
+        pricing
+            .as_ref()
+            .and_then(|p| p.sheet.billing.released_after_stopped_days),
+        watchdog.is_some_and(|(_, alive)| alive),
         now,
     );
     json.unknown_resources = provider.gaps();
@@ -232,6 +245,7 @@ pub fn describe(
             sheet.and_then(|s| s.billing.released_after_stopped_days),
             now,
         ),
+        stopped_release: None,
         resources: Some(resources),
         leftover_monthly_cost: account
             .as_ref()

@@ -50,9 +50,19 @@ pub(super) fn render(cloud: &CloudJson, now: Timestamp, tz: &TimeZone) -> String
         out.push_str(&prices(origin));
     }
     deadline(&mut out, cloud, now, tz);
-    if let Some(forced) = &cloud.forced_release {
-        let line = forced_release_line(forced, &instance.provider, now, tz);
-        let _ = writeln!(out, "{line}");
+    // One account: the policy's line where it comes first, else the platform's.
+    match cloud
+        .stopped_release
+        .as_ref()
+        .and_then(|s| super::stopped_release::lines(s, now, tz))
+    {
+        Some(lines) => out.push_str(&lines),
+        None => {
+            if let Some(forced) = &cloud.forced_release {
+                let line = forced_release_line(forced, &instance.provider, now, tz);
+                let _ = writeln!(out, "{line}");
+            }
+        }
     }
     if let Some(warning) = &cloud.keys_warning {
         let _ = writeln!(out, "{}{warning}", label(t!("status-warning")));

@@ -96,6 +96,9 @@ fn unit_args(cli: &Cli, ctx: &Context, args: &WatchdogArgs) -> Result<Vec<String
     if let Some(policy) = &args.on_idle {
         out.extend(["--on-idle".into(), policy.clone()]);
     }
+    if let Some(after) = &args.stopped_release_after {
+        out.extend(["--stopped-release-after".into(), after.clone()]);
+    }
     Ok(out)
 }
 

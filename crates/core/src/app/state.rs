@@ -355,6 +355,9 @@ pub struct App {
     pub checkpoint: Option<CheckpointView>,
     /// The idle rule shown beside the countdown; `None` shows none.
     pub idle: Option<super::guards::IdleWatch>,
+    /// `stopped_release_after`, and when the watchdog first saw this shutdown (the ledger's,
+    /// for a cloud that does not date shutdowns): the countdown of a stopped instance.
+    pub stopped_release: crate::cloud::StoppedPolicy,
     pub events: VecDeque<LogEntry>,
     /// How many entries back from the newest the events panel shows (0: it follows the newest).
     pub events_scroll: usize,
@@ -397,6 +400,7 @@ impl App {
             month_budget: None,
             checkpoint: None,
             idle: None,
+            stopped_release: crate::cloud::StoppedPolicy::default(),
             events: VecDeque::new(),
             events_scroll: 0,
             logged: 0,

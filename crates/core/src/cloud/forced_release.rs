@@ -103,16 +103,7 @@ pub fn forced_release_of(
 ) -> Option<ForcedReleaseJson> {
     let instance = inventory.instance.as_ref()?;
     let forced = ForcedRelease::of(instance, days)?;
-    let erases = std::iter::once(instance.id.clone())
-        .chain(
-            inventory
-                .resources
-                .iter()
-                .filter(|r| r.deleted_with_instance)
-                .map(|r| r.id.clone()),
-        )
-        .collect();
-    Some(forced.json(now, erases))
+    Some(forced.json(now, super::erased_by_release(inventory)))
 }
 
 /// A forced release as the JSON outputs carry it.

@@ -203,6 +203,22 @@ impl ProviderKind {
         }
     }
 
+    /// Whether the inventory dates a shutdown with the provider's own time (AutoDL's
+    /// `stopped_at`, the demo's history). Elsewhere the adapter can only say it saw the
+    /// instance stopped, so `stopped_release_after` counts from the watchdog's first sighting.
+    pub const fn dates_shutdowns(self) -> bool {
+        match self {
+            ProviderKind::Autodl | ProviderKind::Demo => true,
+            ProviderKind::Aws
+            | ProviderKind::Alibaba
+            | ProviderKind::Tencent
+            | ProviderKind::Lambda
+            | ProviderKind::Runpod
+            | ProviderKind::Vast
+            | ProviderKind::Command => false,
+        }
+    }
+
     /// How long the platform keeps an instance that stays shut down before it releases it and
     /// erases its data on its own; `None` where it keeps a stopped instance until told.
     /// For a later countdown to that release.

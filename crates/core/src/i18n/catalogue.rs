@@ -25,7 +25,16 @@ macro_rules! files {
 }
 
 files![
-    "account", "cli", "cockpit", "commands", "errors", "plan", "screen", "setup", "watch"
+    "account",
+    "cli",
+    "cockpit",
+    "commands",
+    "errors",
+    "plan",
+    "screen",
+    "setup",
+    "stop_release",
+    "watch"
 ];
 
 type Bundle = FluentBundle<FluentResource>;
