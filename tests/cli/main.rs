@@ -59,6 +59,7 @@ mod status_cli;
 mod status_cloud;
 mod verify_cli;
 mod verify_scenarios;
+mod verify_use;
 mod watchdog_cli;
 mod welcome_tmux;
 mod wide_names_cli;

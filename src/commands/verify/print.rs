@@ -13,7 +13,8 @@ use super::on_fail::OnFailOutcome;
 use crate::telemetry::Unavailable;
 use gpumeter_core::text::one_line;
 use gpumeter_core::verify::{
-    Amount, BenchError, Check, GpuFacts, Measured, Reading, Verdict, VerifyReport,
+    Amount, BenchError, Check, GpuFacts, Measured, NetworkInput, Reading, TorchProbe, Verdict,
+    VerifyReport,
 };
 
 /// The longest a string from outside may run on one line.
@@ -35,6 +36,10 @@ pub struct Document<'a> {
     pub gpu_error: Option<String>,
     /// What `--on-fail` did, or `null` when it was not asked for or the verdict is not fail.
     pub on_fail: Option<&'a OnFailOutcome>,
+    /// What the interpreter's torch said (`--python`), or `null` when it was not asked.
+    pub python: Option<&'a TorchProbe>,
+    /// The download and the promise (`--bandwidth`), or `null` when it was not asked.
+    pub bandwidth: Option<&'a NetworkInput>,
 }
 
 /// One GPU: its name, NVML's facts (an unreadable one `null`, its reason in `unavailable`)
@@ -78,6 +83,8 @@ impl<'a> Document<'a> {
             bench_error: gathered.bench_error.as_ref(),
             gpu_error: None,
             on_fail,
+            python: gathered.torch.as_ref(),
+            bandwidth: gathered.network.as_ref(),
         }
     }
 
@@ -92,6 +99,8 @@ impl<'a> Document<'a> {
             bench_error: None,
             gpu_error: Some(one_line(why, MAX_CHARS)),
             on_fail: None,
+            python: None,
+            bandwidth: None,
         }
     }
 }
@@ -196,7 +205,7 @@ pub fn render(gathered: &Gathered, report: &VerifyReport) -> String {
             "{} {}: {}",
             gpu_label(c.gpu),
             c.code,
-            one_line(&c.message, MAX_CHARS * 2)
+            one_line(&c.shown(), MAX_CHARS * 2)
         );
     }
     if let Some(e) = &gathered.bench_error {
@@ -311,6 +320,8 @@ mod tests {
             facts: vec![],
             measured: vec![],
             bench_error: None,
+            torch: None,
+            network: None,
         };
         let text = render(&gathered, &report);
         assert!(text.starts_with("verify: FAIL: slow card\n"), "{text}");

@@ -25,7 +25,7 @@ macro_rules! files {
 }
 
 files![
-    "account", "cli", "cockpit", "commands", "errors", "plan", "screen", "setup", "watch"
+    "account", "cli", "cockpit", "commands", "errors", "plan", "screen", "setup", "verify", "watch"
 ];
 
 type Bundle = FluentBundle<FluentResource>;

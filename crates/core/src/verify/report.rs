@@ -8,8 +8,8 @@ use std::fmt::Write as _;
 use super::gpu::Gpu;
 use super::rated::Quality;
 use super::{
-    GpuFacts, Measured, checks_cuda, checks_health, checks_nvml, checks_sku, checks_tenant,
-    checks_throughput,
+    GpuFacts, Measured, checks_cuda, checks_health, checks_network, checks_nvml, checks_sku,
+    checks_tenant, checks_throughput, checks_torch,
 };
 use crate::money::Money;
 use crate::pricing::Sku;
@@ -33,6 +33,10 @@ pub struct VerifyInput<'a> {
     pub hourly: Option<&'a Money>,
     pub require_cuda: Option<CudaVersion>,
     pub thresholds: &'a Thresholds,
+    /// What the interpreter's torch said, where `--python` asked.
+    pub torch: Option<&'a super::TorchProbe>,
+    /// The download measured against the plan's promise, where `--bandwidth` asked.
+    pub network: Option<&'a super::NetworkInput>,
 }
 
 /// The bars a check must clear, as a share of the rated figure (0.0–1.0). A user may change
@@ -119,7 +123,8 @@ pub struct Check {
     pub rated: Option<Reading>,
     /// `measured / rated` where both are numbers.
     pub ratio: Option<f64>,
-    /// What it means, in a sentence; for a shortfall, also in money or hours.
+    /// What it means, in a sentence; for a shortfall, also in money or hours. English, as
+    /// JSON and the ledger keep it; [`Check::shown`] is the same in the user's language.
     pub message: String,
     /// `false` when the reading (or the rated figure it is judged against) was not there: the
     /// check is listed, with the reason, and counts neither as a pass nor in the verdict.
@@ -129,6 +134,43 @@ pub struct Check {
     pub unread_reason: Option<String>,
     /// How far the rated figure can be trusted, where one came from the rated table.
     pub rated_quality: Option<Quality>,
+    /// The message, said again in whatever language is current; `None`: `message` as it is.
+    #[serde(skip)]
+    pub said: Option<Said>,
+}
+
+/// A message said from the catalogue, kept to be said again in another language: the report
+/// keeps it in English and the terminal shows it in the user's.
+#[derive(Clone)]
+pub struct Said(std::sync::Arc<dyn Fn() -> String + Send + Sync>);
+
+impl Said {
+    pub fn new(say: impl Fn() -> String + Send + Sync + 'static) -> Self {
+        Said(std::sync::Arc::new(say))
+    }
+
+    /// In the current language.
+    pub fn shown(&self) -> String {
+        (self.0)()
+    }
+
+    /// In English, as what is kept.
+    pub fn english(&self) -> String {
+        crate::i18n::scoped(crate::i18n::Lang::En, || self.shown())
+    }
+}
+
+impl std::fmt::Debug for Said {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Said(..)")
+    }
+}
+
+/// Two checks are alike by what they keep: the English message, not how it is said again.
+impl PartialEq for Said {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 impl Check {
@@ -146,7 +188,36 @@ impl Check {
             read: true,
             unread_reason: None,
             rated_quality: None,
+            said: None,
         }
+    }
+
+    /// Like [`Check::new`], the message said from the catalogue: kept in English, shown in the
+    /// user's language.
+    pub fn says(
+        code: &'static str,
+        gpu: Option<u32>,
+        verdict: Verdict,
+        say: impl Fn() -> String + Send + Sync + 'static,
+    ) -> Self {
+        let said = Said::new(say);
+        let mut check = Check::new(code, gpu, verdict, said.english());
+        check.said = Some(said);
+        check
+    }
+
+    /// Sets the message, said from the catalogue.
+    pub fn say(&mut self, say: impl Fn() -> String + Send + Sync + 'static) {
+        let said = Said::new(say);
+        self.message = said.english();
+        self.said = Some(said);
+    }
+
+    /// The message in the user's language.
+    pub fn shown(&self) -> String {
+        self.said
+            .as_ref()
+            .map_or_else(|| self.message.clone(), Said::shown)
     }
 
     /// A check that could not be judged, and why: listed with the reason, verdict `warn`,
@@ -256,6 +327,8 @@ pub fn assess(input: &VerifyInput<'_>) -> VerifyReport {
     checks.extend(checks_sku::machine(input));
     checks.extend(checks_cuda::driver(input));
     checks.extend(checks_throughput::benchmark(input));
+    checks.extend(checks_torch::machine(input));
+    checks.extend(checks_network::machine(input));
     for gpu in &input.reading.gpus {
         let ctx = Gpu::new(input, gpu);
         checks.extend(checks_sku::per_gpu(input, &ctx));
@@ -264,6 +337,7 @@ pub fn assess(input: &VerifyInput<'_>) -> VerifyReport {
         checks.extend(checks_tenant::per_gpu(input, &ctx));
         checks.push(checks_cuda::per_gpu(input, &ctx));
         checks.extend(checks_throughput::per_gpu(input, &ctx));
+        checks.extend(checks_torch::per_gpu(input, &ctx));
     }
     VerifyReport::from_checks(checks)
 }
