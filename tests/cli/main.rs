@@ -57,6 +57,7 @@ mod signals_tmux;
 mod status_balance;
 mod status_cli;
 mod status_cloud;
+mod verify_chinese;
 mod verify_cli;
 mod verify_scenarios;
 mod verify_use;

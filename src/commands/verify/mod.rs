@@ -89,7 +89,8 @@ pub fn run(args: &VerifyArgs, cli: &Cli) -> CommandResult {
             .filter(|_| report.verdict == Verdict::Fail)
             .map(|what| {
                 let sheet = priced.as_ref().map(|(sheet, _)| sheet);
-                let outcome = on_fail::run(&ctx, what, args.dry_run, &report.headline, sheet);
+                let outcome =
+                    on_fail::run(&ctx, what, args.dry_run, &report.shown_headline(), sheet);
                 if !outcome.dry_run && !ctx.read_only {
                     record::keep_on_fail(&ctx, &outcome, &report.headline, jiff::Timestamp::now());
                 }

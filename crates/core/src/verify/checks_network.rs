@@ -7,7 +7,7 @@
 
 use rust_decimal::prelude::ToPrimitive as _;
 
-use super::report::{Check, Reading, Verdict, VerifyInput};
+use super::report::{Check, Reading, Verdict, VerifyInput, What};
 
 /// Below this share of the promised Mbps: fail.
 pub const FAIL_BELOW: f64 = 0.5;
@@ -19,7 +19,7 @@ const CODE: &str = "network_bandwidth";
 pub(super) fn machine(input: &VerifyInput<'_>) -> Option<Check> {
     let net = input.network?;
     let d = &net.download;
-    let what = "the download rate";
+    let what: What = || crate::t!("verify-what-download");
     let promised = net
         .promised_mbps
         .and_then(|p| p.to_f64())
@@ -38,16 +38,20 @@ pub(super) fn machine(input: &VerifyInput<'_>) -> Option<Check> {
         return Some(with_rated(Check::unread(CODE, None, e, what)));
     }
     let Some(peak) = d.peak_mbps else {
-        let why = format!(
-            "the download lasted {:.2} s ({} bytes), less than the one-second window: name a larger file",
-            d.seconds, d.bytes
-        );
-        return Some(with_rated(Check::unread(CODE, None, why, what)));
+        let (seconds, bytes) = (format!("{:.2}", d.seconds), d.bytes.to_string());
+        let why = move || {
+            crate::t!(
+                "verify-net-too-short",
+                seconds = seconds.as_str(),
+                bytes = bytes.as_str()
+            )
+        };
+        return Some(with_rated(Check::unread_says(CODE, None, why, what)));
     };
     let measured = Reading::number(peak, "Mbps");
     let Some(promised) = promised else {
-        let why = "no promised Mbps: the sheet's network.fixed_bandwidth_mbps or the config's [instance] bandwidth_mbps";
-        return Some(Check::unread(CODE, None, why, what).measured(measured));
+        let why = || crate::t!("verify-net-no-promise").into_owned();
+        return Some(Check::unread_says(CODE, None, why, what).measured(measured));
     };
     let ratio = peak / promised;
     let verdict = if ratio < FAIL_BELOW {

@@ -50,12 +50,9 @@ pub(super) fn machine(input: &VerifyInput<'_>) -> Option<Check> {
     let check = match (probe.state, &probe.torch_cuda, probe.cuda_available) {
         (ProbeState::NotRun, ..) => {
             let why = probe.error.clone().unwrap_or_default();
-            return Some(Check::unread(
-                "torch",
-                None,
-                why,
-                "torch in the interpreter",
-            ));
+            return Some(Check::unread("torch", None, why, || {
+                crate::t!("verify-what-torch")
+            }));
         }
         (ProbeState::NotInstalled, ..) => Check::says("torch", None, Verdict::Warn, move || {
             crate::t!("verify-torch-not-installed", python = python.as_str())
@@ -150,7 +147,7 @@ pub(super) fn per_gpu(input: &VerifyInput<'_>, gpu: &Gpu<'_>) -> Option<Check> {
             "torch_arch",
             at,
             "NVML gave no compute capability as major.minor",
-            "the card's architecture",
+            || crate::t!("verify-what-cc"),
         ));
     };
     let archs = probe.arch_list.clone().unwrap_or_default();

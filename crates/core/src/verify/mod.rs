@@ -25,6 +25,7 @@ pub mod torch;
 // The facts and figures are readings, so they live with the other readings in `telemetry`.
 pub use crate::telemetry::facts::{ComputeMode, GpuFacts, RemappedRows};
 pub use crate::telemetry::measured::{BenchError, BenchErrorKind, Figure, Measured};
+pub use checks_throughput::shown_bench_error;
 pub use network::{Download, NetworkInput};
 pub use rated::{Quality, RatedGpu, rated_for};
 pub use report::{Amount, Check, Reading, Thresholds, Verdict, VerifyInput, VerifyReport, assess};

@@ -3,8 +3,6 @@
 
 use serde::Serialize;
 
-use std::fmt::Write as _;
-
 use super::gpu::Gpu;
 use super::rated::Quality;
 use super::{
@@ -139,6 +137,9 @@ pub struct Check {
     pub said: Option<Said>,
 }
 
+/// What could not be read, as the catalogue says it: `|| crate::t!("verify-what-mig")`.
+pub type What = fn() -> std::borrow::Cow<'static, str>;
+
 /// A message said from the catalogue, kept to be said again in another language: the report
 /// keeps it in English and the terminal shows it in the user's.
 #[derive(Clone)]
@@ -220,23 +221,34 @@ impl Check {
             .map_or_else(|| self.message.clone(), Said::shown)
     }
 
-    /// A check that could not be judged, and why: listed with the reason, verdict `warn`,
-    /// left out of the report's verdict.
+    /// A check that could not be judged, and why (the reading's own words, kept as they are):
+    /// listed with the reason, verdict `warn`, left out of the report's verdict. `what` names
+    /// what could not be read, from the catalogue.
     pub fn unread(
         code: &'static str,
         gpu: Option<u32>,
         reason: impl std::fmt::Display,
-        what: &str,
+        what: What,
     ) -> Self {
         let reason = crate::text::one_line(&reason.to_string(), 200);
-        let mut check = Check::new(
-            code,
-            gpu,
-            Verdict::Warn,
-            format!("{what} could not be read ({reason})"),
-        );
+        Self::unread_says(code, gpu, move || reason.clone(), what)
+    }
+
+    /// Like [`Check::unread`], the reason said from the catalogue too.
+    pub fn unread_says(
+        code: &'static str,
+        gpu: Option<u32>,
+        reason: impl Fn() -> String + Send + Sync + 'static,
+        what: What,
+    ) -> Self {
+        let reason = Said::new(reason);
+        let english = crate::text::one_line(&reason.english(), 200);
+        let mut check = Check::says(code, gpu, Verdict::Warn, move || {
+            let reason = crate::text::one_line(&reason.shown(), 200);
+            crate::t!("verify-unread", what = what(), reason = reason)
+        });
         check.read = false;
-        check.unread_reason = Some(reason);
+        check.unread_reason = Some(english);
         check
     }
 
@@ -366,36 +378,47 @@ impl VerifyReport {
             checks,
             unread,
         };
-        report.headline = headline(&report);
+        report.headline = crate::i18n::scoped(crate::i18n::Lang::En, || report.shown_headline());
         report
     }
-}
 
-fn headline(report: &VerifyReport) -> String {
-    let judged = report.checks.iter().filter(|c| c.read).count();
-    let mut line = match report.checks.iter().find(|c| c.read) {
-        Some(worst) if worst.verdict != Verdict::Pass => match worst.gpu {
-            Some(i) => format!("GPU {i}: {}", worst.message),
-            None => worst.message.clone(),
-        },
-        Some(_) if report.unread > 0 => {
-            format!("the {judged} checks read pass: {}", report.summary())
+    /// The headline in the user's language; [`VerifyReport::headline`] is the same in English.
+    pub fn shown_headline(&self) -> String {
+        let judged = self.checks.iter().filter(|c| c.read).count();
+        let mut line = match self.checks.iter().find(|c| c.read) {
+            Some(worst) if worst.verdict != Verdict::Pass => match worst.gpu {
+                Some(i) => crate::t!(
+                    "verify-headline-gpu",
+                    index = i.to_string(),
+                    message = worst.shown()
+                ),
+                None => worst.shown(),
+            },
+            Some(_) if self.unread > 0 => crate::t!(
+                "verify-headline-read-pass",
+                count = judged,
+                summary = self.shown_summary()
+            ),
+            Some(_) => crate::t!(
+                "verify-headline-all-pass",
+                count = judged,
+                summary = self.shown_summary()
+            ),
+            None => crate::t!("verify-headline-none").into_owned(),
+        };
+        if self.unread > 0 {
+            let codes: Vec<&str> = self
+                .checks
+                .iter()
+                .filter(|c| !c.read)
+                .map(|c| c.code)
+                .collect();
+            line.push_str(&crate::t!(
+                "verify-headline-unread",
+                count = self.unread,
+                codes = codes.join(", ")
+            ));
         }
-        Some(_) => format!("all {judged} checks pass: {}", report.summary()),
-        None => "no check could be judged".to_owned(),
-    };
-    if report.unread > 0 {
-        let s = if report.unread == 1 { "" } else { "s" };
-        let _ = write!(line, "; {} check{s} could not be read", report.unread);
-        let unread: Vec<&str> = report
-            .checks
-            .iter()
-            .filter(|c| !c.read)
-            .map(|c| c.code)
-            .collect();
-        if !unread.is_empty() {
-            let _ = write!(line, " ({})", unread.join(", "));
-        }
+        line
     }
-    line
 }
