@@ -137,7 +137,10 @@ fn python_and_bandwidth_read_in_chinese_too() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("无法读取解释器中的 torch"), "{text}");
     assert!(text.contains("无法读取下载速率"), "{text}");
-    for code in ["torch", "network_bandwidth"] {
+    for (code, english) in [
+        ("torch", "torch in the interpreter could not be read"),
+        ("network_bandwidth", "the download rate could not be read"),
+    ] {
         let c = v["checks"]
             .as_array()
             .unwrap()
@@ -145,9 +148,54 @@ fn python_and_bandwidth_read_in_chinese_too() {
             .find(|c| c["code"] == code)
             .unwrap();
         let message = c["message"].as_str().unwrap();
-        assert!(
-            message.starts_with("torch in") || message.starts_with("the download"),
-            "{message}"
-        );
+        assert!(message.starts_with(english), "{message}");
+        assert!(!text.contains(english), "{text}");
     }
+}
+
+/// Run in Chinese, the ledger keeps the English headline and the whole English report, with
+/// what `--python` and `--bandwidth` found.
+#[test]
+fn the_ledger_keeps_english_and_the_new_checks_evidence() {
+    let data = tempfile::tempdir().unwrap();
+    let missing = data.path().join("no-such-python");
+    let Some(command) = fake_libs::gpumeter("", data.path()) else {
+        return;
+    };
+    let mut command = command;
+    let out = command
+        .env("FAKE_CUDA_SCENARIO", "no_device")
+        .env("HOME", data.path())
+        .env("XDG_CONFIG_HOME", data.path())
+        .args(["--lang", "zh-CN", "verify", "--seconds", "1", "--python"])
+        .arg(&missing)
+        .args(["--bandwidth", "http://127.0.0.1:9/f"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).chars().any(is_chinese));
+    let ledger = gpumeter::ledger::Ledger::open(data.path().join("ledger.sqlite")).unwrap();
+    let kept = ledger
+        .last_verification("any instance")
+        .unwrap()
+        .expect("the run was kept");
+    assert!(!kept.headline.chars().any(is_chinese), "{}", kept.headline);
+    assert!(!kept.summary.chars().any(is_chinese), "{}", kept.summary);
+    let evidence: Value = serde_json::from_str(&kept.report).unwrap();
+    assert_eq!(evidence["python"]["state"], "not_run");
+    assert!(
+        evidence["bandwidth"]["download"]["error"].is_string(),
+        "{evidence:#}"
+    );
+    assert!(!kept.report.chars().any(is_chinese));
+    let torch = evidence["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["code"] == "torch")
+        .unwrap();
+    let message = torch["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("torch in the interpreter could not be read"),
+        "{message}"
+    );
 }
