@@ -214,3 +214,15 @@ verify-bench-no-device = the CUDA driver sees no GPU
 verify-bench-cuda = a CUDA call failed
 verify-bench-timeout = the benchmark ran out of time
 verify-name-sep = {", "}
+
+# What the telemetry's findings decide, in verify's words
+verify-cuda-too-old = the driver supports CUDA up to { $have }, you need { $required }: update the driver or choose an image with a newer one
+verify-count-short = paying for { $paid }, NVML reports { $seen ->
+        [one] { $seen } GPU
+       *[other] { $seen } GPUs
+    }
+verify-count-short-working = paying for { $paid }, NVML reports { $seen ->
+        [one] { $seen } working GPU
+       *[other] { $seen } working GPUs
+    }
+verify-count-extra = paying for { $paid }, NVML reports { $seen } GPUs

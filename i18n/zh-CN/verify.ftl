@@ -202,3 +202,9 @@ verify-bench-no-device = CUDA 驱动看不到任何 GPU
 verify-bench-cuda = 某个 CUDA 调用失败
 verify-bench-timeout = 基准测试超时
 verify-name-sep = {"、"}
+
+# 遥测发现所判定的，用 verify 自己的话说
+verify-cuda-too-old = 驱动最高支持 CUDA { $have }，你需要 { $required }：请升级驱动，或选择带更新驱动的镜像
+verify-count-short = 你付费的是 { $paid }，NVML 只报告了 { $seen } 块 GPU
+verify-count-short-working = 你付费的是 { $paid }，NVML 只报告了 { $seen } 块正常工作的 GPU
+verify-count-extra = 你付费的是 { $paid }，NVML 报告了 { $seen } 块 GPU

@@ -22,9 +22,16 @@ pub(super) fn driver(input: &VerifyInput<'_>) -> Option<Check> {
             } else {
                 Verdict::Warn
             };
-            Check::new("cuda_version", None, verdict, f.message)
-                .measured(Reading::text(have.to_string(), ""))
-                .rated(rated)
+            // The finding decides; verify says it in its own words, as the finding does.
+            Check::says("cuda_version", None, verdict, move || {
+                crate::t!(
+                    "verify-cuda-too-old",
+                    have = have.to_string(),
+                    required = required.to_string()
+                )
+            })
+            .measured(Reading::text(have.to_string(), ""))
+            .rated(rated)
         }
         (None, Metric::Value(have)) => {
             Check::says("cuda_version", None, Verdict::Pass, move || {

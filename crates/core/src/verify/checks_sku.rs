@@ -33,13 +33,32 @@ pub(super) fn machine(input: &VerifyInput<'_>) -> Option<Check> {
                 crate::t!("verify-count-ok", count = seen, model = model.as_str())
             })
         }
-        // The finding's words are the telemetry's own, shown as they are.
-        Some(f) => Check::new(
-            "gpu_count",
-            None,
-            verdict_of(f.severity),
-            crate::text::one_line(&f.message, 200),
-        ),
+        // The finding decides; verify says it in its own words, as the finding does in English.
+        Some(f) => {
+            let paid = format!(
+                "{} × {}",
+                sku.gpu_count,
+                crate::text::one_line(&sku.gpu_model, 80)
+            );
+            let lost = input.reading.gpus.iter().filter(|g| g.lost()).count();
+            let working = seen.saturating_sub(lost);
+            let short = f.code == "gpu_count_short";
+            Check::says("gpu_count", None, verdict_of(f.severity), move || {
+                match (short, lost) {
+                    (true, 0) => {
+                        crate::t!("verify-count-short", paid = paid.as_str(), seen = working)
+                    }
+                    (true, _) => crate::t!(
+                        "verify-count-short-working",
+                        paid = paid.as_str(),
+                        seen = working
+                    ),
+                    (false, _) => {
+                        crate::t!("verify-count-extra", paid = paid.as_str(), seen = working)
+                    }
+                }
+            })
+        }
     };
     let count =
         |n: usize| Reading::number(u64_to_f64(u64::try_from(n).unwrap_or(u64::MAX)), "GPUs");

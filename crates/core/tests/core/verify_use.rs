@@ -5,7 +5,7 @@ use gpumeter_core::i18n::{Lang, scoped};
 use gpumeter_core::verify::{Download, NetworkInput, TorchProbe, Verdict, VerifyReport};
 use rust_decimal::dec;
 
-use super::verify_fixture::{Machine, check, number, text};
+use super::verify_fixture::{Machine, check, number, sku, text};
 
 /// torch's answer as the probe writes it.
 fn torch(cuda: Option<&str>, available: bool, archs: &[&str]) -> TorchProbe {
@@ -188,4 +188,37 @@ fn without_a_promise_or_a_whole_second_the_rate_is_not_judged() {
         "{}",
         c.message
     );
+}
+
+/// Where a telemetry finding decides a check, verify says it in its own words: the same English
+/// as the finding's, and the user's language on the terminal.
+#[test]
+fn verify_says_what_the_findings_decide_in_the_findings_english() {
+    use gpumeter_core::telemetry::{CudaVersion, check_cuda, compare_sku};
+    for (count, machines) in [(2, 1), (1, 2), (4, 3)] {
+        let mut m = Machine::healthy("NVIDIA A100-SXM4-80GB", 81_920, machines);
+        m.sku = Some(sku("A100 80GB", count, 80));
+        let finding = compare_sku(m.sku.as_ref().unwrap(), &m.reading)
+            .into_iter()
+            .find(|f| f.code.starts_with("gpu_count"))
+            .unwrap();
+        let r = m.report();
+        let c = check(&r, "gpu_count", None);
+        assert_eq!(c.message, finding.message);
+        assert!(scoped(Lang::ZhCn, || c.shown()).contains("你付费的是"));
+    }
+    let mut m = Machine::a100();
+    let required = CudaVersion {
+        major: 13,
+        minor: 1,
+    };
+    m.require_cuda = Some(required);
+    let finding = check_cuda(required, &m.reading.driver).unwrap();
+    let r = m.report();
+    let c = check(&r, "cuda_version", None);
+    assert_eq!(
+        (c.verdict, c.message.as_str()),
+        (Verdict::Fail, finding.message.as_str())
+    );
+    assert!(scoped(Lang::ZhCn, || c.shown()).contains("请升级驱动"));
 }
