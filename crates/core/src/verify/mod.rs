@@ -19,6 +19,7 @@ pub mod money;
 pub mod network;
 pub mod rated;
 pub mod report;
+mod said;
 mod summary;
 pub mod torch;
 
