@@ -635,6 +635,15 @@ pub struct VerifyArgs {
     /// With --demo: how many GPUs, 1 to 8 [default: 1].
     #[arg(long, value_name = "N")]
     pub gpus: Option<u32>,
+    /// Check the torch this interpreter imports against the cards: CUDA available, and built
+    /// for their architecture [default: python3].
+    #[arg(long, value_name = "PATH", num_args = 0..=1, default_missing_value = "python3")]
+    pub python: Option<String>,
+    /// Download from this address (10 s or 1 GiB at most) and judge the best second against
+    /// the Mbps the plan promises (the sheet's network.fixed_bandwidth_mbps, or the config's
+    /// [instance] bandwidth_mbps).
+    #[arg(long, value_name = "URL")]
+    pub bandwidth: Option<String>,
 }
 
 /// What `verify --on-fail` does.

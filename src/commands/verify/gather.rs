@@ -9,7 +9,9 @@ use crate::telemetry::nvml_facts::{self, LoadSample};
 use crate::telemetry::{
     GpuReading, GpuSource as _, NvmlConfig, NvmlSource, SimConfig, Simulator, scenario_file,
 };
-use gpumeter_core::verify::{BenchError, BenchErrorKind, GpuFacts, Measured};
+use gpumeter_core::verify::{
+    BenchError, BenchErrorKind, GpuFacts, Measured, NetworkInput, TorchProbe,
+};
 
 /// How many rounds are read before the benchmark, and how far apart: a card another tenant
 /// uses is busy in more than one of them.
@@ -33,6 +35,10 @@ pub struct Gathered {
     pub facts: Vec<GpuFacts>,
     pub measured: Vec<Measured>,
     pub bench_error: Option<BenchError>,
+    /// What the interpreter's torch said (`--python`).
+    pub torch: Option<TorchProbe>,
+    /// The download and the promise it is judged against (`--bandwidth`).
+    pub network: Option<NetworkInput>,
 }
 
 /// What reading the machine came to.
@@ -61,6 +67,8 @@ pub fn demo(scenario: &str, gpus: Option<u32>, seconds: u32) -> Result<Gather, F
         facts: sim.facts_at(DEMO_AT),
         measured: sim.bench_at(DEMO_AT, f64::from(seconds)),
         bench_error: None,
+        torch: None,
+        network: None,
     })))
 }
 
@@ -126,6 +134,8 @@ fn live_here(budget: Duration) -> Gather {
         facts,
         measured,
         bench_error,
+        torch: None,
+        network: None,
     }))
 }
 

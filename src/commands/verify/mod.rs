@@ -3,10 +3,12 @@
 //! judged by the core against the cards' rated figures. Exit 0 pass, 1 warn, 3 fail, 2 bad
 //! input, 4 no GPU; `--on-fail` acts on a fail.
 
+mod bandwidth;
 mod bench;
 mod gather;
 mod on_fail;
 mod print;
+mod python;
 mod record;
 
 use std::process::ExitCode;
@@ -20,7 +22,7 @@ use crate::meter::{BillingMode, ComputeTerms};
 use crate::money::Money;
 use crate::pricing::{Sheet, Sku};
 use gather::Gather;
-use gpumeter_core::verify::{Thresholds, Verdict, VerifyInput, assess};
+use gpumeter_core::verify::{NetworkInput, Thresholds, Verdict, VerifyInput, assess};
 
 /// Exit status of a warning verdict.
 pub const EXIT_WARN: u8 = 1;
@@ -44,27 +46,26 @@ pub fn run(args: &VerifyArgs, cli: &Cli) -> CommandResult {
     }
     let ctx = Context::load(cli)?;
     let thresholds = thresholds(args.fail_below, args.warn_below, &ctx.config.verify)?;
-    let priced = resolve_sku(args)?;
-    let hourly = match &priced {
-        Some((sheet, sku)) => hourly_of(sheet, sku),
-        None => ctx.pricing()?.and_then(|p| match p.terms {
-            ComputeTerms::Hourly { per_hour } => Some(Money::new(per_hour, p.sheet.currency)),
-            ComputeTerms::Committed { .. } => None,
-        }),
-    };
+    let (priced, hourly, promised) = prices(&ctx, args)?;
+    let download = args
+        .bandwidth
+        .as_deref()
+        .map(bandwidth::parse)
+        .transpose()?;
     let gathered = if cli.demo {
         let scenario = args.scenario.as_deref().unwrap_or("training");
         gather::demo(scenario, args.gpus, args.seconds)?
     } else {
         gather::live(Duration::from_secs(u64::from(args.seconds)))
     };
-    let gathered = match gathered {
+    let mut gathered = match gathered {
         Gather::Read(g) => g,
         Gather::NoGpu(why) => {
             let source = if cli.demo { "demo" } else { "nvml" };
             return no_gpu(args.json, source, &why);
         }
     };
+    read_uses(args, download.as_ref(), promised, &mut gathered);
     let input = VerifyInput {
         reading: &gathered.reading,
         idle: &gathered.idle,
@@ -75,6 +76,8 @@ pub fn run(args: &VerifyArgs, cli: &Cli) -> CommandResult {
         hourly: hourly.as_ref(),
         require_cuda: args.require_cuda.or(ctx.config.telemetry.cuda_required),
         thresholds: &thresholds,
+        torch: gathered.torch.as_ref(),
+        network: gathered.network.as_ref(),
     };
     let report = assess(&input);
     if !ctx.read_only {
@@ -86,7 +89,8 @@ pub fn run(args: &VerifyArgs, cli: &Cli) -> CommandResult {
             .filter(|_| report.verdict == Verdict::Fail)
             .map(|what| {
                 let sheet = priced.as_ref().map(|(sheet, _)| sheet);
-                let outcome = on_fail::run(&ctx, what, args.dry_run, &report.headline, sheet);
+                let outcome =
+                    on_fail::run(&ctx, what, args.dry_run, &report.shown_headline(), sheet);
                 if !outcome.dry_run && !ctx.read_only {
                     record::keep_on_fail(&ctx, &outcome, &report.headline, jiff::Timestamp::now());
                 }
@@ -111,6 +115,61 @@ pub fn run(args: &VerifyArgs, cli: &Cli) -> CommandResult {
         }
     }
     Ok(exit_code(report.verdict))
+}
+
+/// The SKU `--sku` names with its sheet, what an hour costs (from it, else from the config's
+/// pricing), and the Mbps the plan promises: the config's over the sheet's, as the meter takes
+/// them.
+fn prices(ctx: &Context, args: &VerifyArgs) -> Result<Priced, Failure> {
+    let priced = resolve_sku(args)?;
+    let pricing = match priced {
+        Some(_) => None,
+        None => ctx.pricing()?,
+    };
+    let hourly = match (&priced, &pricing) {
+        (Some((sheet, sku)), _) => hourly_of(sheet, sku),
+        (None, Some(p)) => match p.terms {
+            ComputeTerms::Hourly { per_hour } => Some(Money::new(per_hour, p.sheet.currency)),
+            ComputeTerms::Committed { .. } => None,
+        },
+        (None, None) => None,
+    };
+    let sheet = priced
+        .as_ref()
+        .map(|(s, _)| s)
+        .or(pricing.as_ref().map(|p| &p.sheet));
+    let promised = ctx
+        .config
+        .instance
+        .bandwidth_mbps
+        .or(sheet.and_then(|s| s.network.fixed_bandwidth_mbps));
+    Ok((priced, hourly, promised))
+}
+
+type Priced = (
+    Option<(Sheet, Sku)>,
+    Option<Money>,
+    Option<rust_decimal::Decimal>,
+);
+
+/// What `--python` and `--bandwidth` ask, read once the cards are: the interpreter's torch,
+/// and the download with the Mbps promised.
+fn read_uses(
+    args: &VerifyArgs,
+    download: Option<&(reqwest::Url, String)>,
+    promised: Option<rust_decimal::Decimal>,
+    gathered: &mut gather::Gathered,
+) {
+    if let Some(interpreter) = &args.python {
+        let limit = python::limit(std::env::var(python::LIMIT_VAR).ok().as_deref());
+        gathered.torch = Some(python::probe(interpreter, limit));
+    }
+    if let Some((url, kept)) = download {
+        gathered.network = Some(NetworkInput {
+            download: bandwidth::measure(url, kept),
+            promised_mbps: promised,
+        });
+    }
 }
 
 /// The exit status of a verdict.

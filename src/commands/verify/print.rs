@@ -13,7 +13,8 @@ use super::on_fail::OnFailOutcome;
 use crate::telemetry::Unavailable;
 use gpumeter_core::text::one_line;
 use gpumeter_core::verify::{
-    Amount, BenchError, Check, GpuFacts, Measured, Reading, Verdict, VerifyReport,
+    Amount, BenchError, Check, GpuFacts, Measured, NetworkInput, Reading, TorchProbe, Verdict,
+    VerifyReport,
 };
 
 /// The longest a string from outside may run on one line.
@@ -35,6 +36,10 @@ pub struct Document<'a> {
     pub gpu_error: Option<String>,
     /// What `--on-fail` did, or `null` when it was not asked for or the verdict is not fail.
     pub on_fail: Option<&'a OnFailOutcome>,
+    /// What the interpreter's torch said (`--python`), or `null` when it was not asked.
+    pub python: Option<&'a TorchProbe>,
+    /// The download and the promise (`--bandwidth`), or `null` when it was not asked.
+    pub bandwidth: Option<&'a NetworkInput>,
 }
 
 /// One GPU: its name, NVML's facts (an unreadable one `null`, its reason in `unavailable`)
@@ -78,6 +83,8 @@ impl<'a> Document<'a> {
             bench_error: gathered.bench_error.as_ref(),
             gpu_error: None,
             on_fail,
+            python: gathered.torch.as_ref(),
+            bandwidth: gathered.network.as_ref(),
         }
     }
 
@@ -92,6 +99,8 @@ impl<'a> Document<'a> {
             bench_error: None,
             gpu_error: Some(one_line(why, MAX_CHARS)),
             on_fail: None,
+            python: None,
+            bandwidth: None,
         }
     }
 }
@@ -148,7 +157,7 @@ pub fn render(gathered: &Gathered, report: &VerifyReport) -> String {
     let headline = crate::t!(
         "verify-headline",
         verdict = verdict_word(report.verdict),
-        headline = one_line(&report.headline, MAX_CHARS)
+        headline = one_line(&report.shown_headline(), MAX_CHARS)
     );
     let _ = writeln!(out, "{headline}");
     let names: Vec<String> = gathered
@@ -196,13 +205,13 @@ pub fn render(gathered: &Gathered, report: &VerifyReport) -> String {
             "{} {}: {}",
             gpu_label(c.gpu),
             c.code,
-            one_line(&c.message, MAX_CHARS * 2)
+            one_line(&c.shown(), MAX_CHARS * 2)
         );
     }
     if let Some(e) = &gathered.bench_error {
         let line = crate::t!(
             "verify-bench-not-run",
-            why = one_line(&e.to_string(), MAX_CHARS)
+            why = one_line(&gpumeter_core::verify::shown_bench_error(e), MAX_CHARS)
         );
         let _ = writeln!(out, "{line}");
     }
@@ -295,9 +304,8 @@ mod tests {
 
     #[test]
     fn a_message_from_outside_stays_on_its_line() {
-        let mut report =
+        let report =
             VerifyReport::from_checks(vec![check("bf16_throughput", Verdict::Fail, 150.0, 312.0)]);
-        report.headline = "slow\ncard".to_string();
         let gathered = Gathered {
             source: "demo",
             reading: crate::telemetry::GpuReading {
@@ -311,9 +319,15 @@ mod tests {
             facts: vec![],
             measured: vec![],
             bench_error: None,
+            torch: None,
+            network: None,
         };
         let text = render(&gathered, &report);
-        assert!(text.starts_with("verify: FAIL: slow card\n"), "{text}");
+        let first = text.lines().next().unwrap();
+        assert!(
+            first.starts_with("verify: FAIL: GPU 0: at 48 % of rated BF16"),
+            "{first}"
+        );
         assert!(!text.contains('\u{1b}'), "{text}");
         let line = text.lines().find(|l| l.starts_with("GPU 0 bf16")).unwrap();
         assert!(line.contains("rated BF16"), "{line}");

@@ -3,9 +3,12 @@
 
 use super::ComputeMode;
 use super::gpu::Gpu;
-use super::report::{Check, Reading, Verdict};
+use super::report::{Check, Reading, Verdict, What};
 use crate::telemetry::metric::u64_to_f64;
 use crate::telemetry::{Metric, Unavailable, Virtualization};
+
+/// A sentence from the catalogue.
+type Say = fn() -> std::borrow::Cow<'static, str>;
 
 /// Below this share of the default power limit a card is capped (warn) ...
 const POWER_WARN_BELOW: f64 = 0.95;
@@ -24,38 +27,41 @@ pub(super) fn per_gpu(gpu: &Gpu<'_>) -> Vec<Check> {
 
 fn mig(gpu: &Gpu<'_>) -> Check {
     let at = gpu.at;
-    let (verdict, measured, message) = match &gpu.sample.mig {
+    let (measured, check) = match &gpu.sample.mig {
         Metric::Value(m) if m.enabled => {
             let sizes: Vec<String> = m
                 .instance_mem_total_mib
                 .iter()
                 .map(|mib| format!("{:.0} GiB", u64_to_f64(*mib) / 1024.0))
                 .collect();
-            let seen = if sizes.is_empty() {
-                String::new()
-            } else {
-                format!(" (this machine sees {})", sizes.join(", "))
-            };
-            (
-                Verdict::Fail,
-                "on",
-                format!("MIG is on: a slice, not the card{seen}"),
-            )
+            let sizes = sizes.join(", ");
+            let check = Check::says("mig", at, Verdict::Fail, move || {
+                if sizes.is_empty() {
+                    crate::t!("verify-mig-on").into_owned()
+                } else {
+                    crate::t!("verify-mig-on-sees", sizes = sizes.as_str())
+                }
+            });
+            ("on", check)
         }
         Metric::Value(_) => (
-            Verdict::Pass,
             "off",
-            "MIG is off: the whole card".to_owned(),
+            Check::says("mig", at, Verdict::Pass, || {
+                crate::t!("verify-mig-off").into_owned()
+            }),
         ),
         // A card without MIG cannot hand out a MIG slice.
         Metric::Unavailable(Unavailable::Unsupported) => (
-            Verdict::Pass,
             "unsupported",
-            "the card has no MIG: the whole card".to_owned(),
+            Check::says("mig", at, Verdict::Pass, || {
+                crate::t!("verify-mig-none").into_owned()
+            }),
         ),
-        Metric::Unavailable(why) => return Check::unread("mig", at, why, "the MIG mode"),
+        Metric::Unavailable(why) => {
+            return Check::unread("mig", at, why, || crate::t!("verify-what-mig"));
+        }
     };
-    Check::new("mig", at, verdict, message)
+    check
         .measured(Reading::text(measured, ""))
         .rated(Reading::text("off", ""))
 }
@@ -65,33 +71,25 @@ fn vgpu(gpu: &Gpu<'_>) -> Check {
     let mode = match gpu.sample.virtualization {
         Metric::Value(v) => v,
         Metric::Unavailable(why) => {
-            return Check::unread("vgpu", at, why, "the virtualization mode");
+            return Check::unread("vgpu", at, why, || crate::t!("verify-what-vgpu"));
         }
     };
-    let (verdict, word, message) = match mode {
-        Virtualization::Vgpu => (
-            Verdict::Warn,
-            "vgpu",
-            "a vGPU: a hypervisor's share of a card, not the whole card",
-        ),
-        Virtualization::BareMetal => (Verdict::Pass, "bare_metal", "bare metal: the whole card"),
-        Virtualization::Passthrough => (
-            Verdict::Pass,
-            "passthrough",
-            "passthrough: the whole card in a virtual machine",
-        ),
-        Virtualization::HostVgpu => (
-            Verdict::Pass,
-            "host_vgpu",
-            "the host side of vGPUs: this machine owns the card",
-        ),
-        Virtualization::HostVsga => (
-            Verdict::Pass,
-            "host_vsga",
-            "the host side of vSGA: this machine owns the card",
-        ),
+    let (verdict, word, message): (_, _, Say) = match mode {
+        Virtualization::Vgpu => (Verdict::Warn, "vgpu", || crate::t!("verify-vgpu-vgpu")),
+        Virtualization::BareMetal => (Verdict::Pass, "bare_metal", || {
+            crate::t!("verify-vgpu-bare-metal")
+        }),
+        Virtualization::Passthrough => (Verdict::Pass, "passthrough", || {
+            crate::t!("verify-vgpu-passthrough")
+        }),
+        Virtualization::HostVgpu => (Verdict::Pass, "host_vgpu", || {
+            crate::t!("verify-vgpu-host-vgpu")
+        }),
+        Virtualization::HostVsga => (Verdict::Pass, "host_vsga", || {
+            crate::t!("verify-vgpu-host-vsga")
+        }),
     };
-    Check::new("vgpu", at, verdict, message.to_owned())
+    Check::says("vgpu", at, verdict, move || message().into_owned())
         .measured(Reading::text(word, ""))
         .rated(Reading::text("bare_metal or passthrough", ""))
 }
@@ -101,45 +99,40 @@ fn compute_mode(gpu: &Gpu<'_>) -> Check {
     let mode = match gpu.facts.compute_mode {
         Metric::Value(m) => m,
         Metric::Unavailable(why) => {
-            return Check::unread("compute_mode", at, why, "the compute mode");
+            return Check::unread("compute_mode", at, why, || {
+                crate::t!("verify-what-compute-mode")
+            });
         }
     };
-    let (verdict, word, message) = match mode {
-        ComputeMode::Prohibited => (
-            Verdict::Fail,
-            "prohibited",
-            "compute mode Prohibited: no process may use the card",
-        ),
-        ComputeMode::Default => (
-            Verdict::Pass,
-            "default",
-            "compute mode Default: processes may share the card",
-        ),
-        ComputeMode::ExclusiveProcess => (
-            Verdict::Pass,
-            "exclusive_process",
-            "compute mode Exclusive Process: one process at a time",
-        ),
-        ComputeMode::ExclusiveThread => (
-            Verdict::Pass,
-            "exclusive_thread",
-            "compute mode Exclusive Thread: one thread at a time",
-        ),
+    let (verdict, word, message): (_, _, Say) = match mode {
+        ComputeMode::Prohibited => (Verdict::Fail, "prohibited", || {
+            crate::t!("verify-mode-prohibited")
+        }),
+        ComputeMode::Default => (Verdict::Pass, "default", || {
+            crate::t!("verify-mode-default")
+        }),
+        ComputeMode::ExclusiveProcess => (Verdict::Pass, "exclusive_process", || {
+            crate::t!("verify-mode-exclusive-process")
+        }),
+        ComputeMode::ExclusiveThread => (Verdict::Pass, "exclusive_thread", || {
+            crate::t!("verify-mode-exclusive-thread")
+        }),
     };
-    Check::new("compute_mode", at, verdict, message.to_owned())
+    Check::says("compute_mode", at, verdict, move || message().into_owned())
         .measured(Reading::text(word, ""))
         .rated(Reading::text("not prohibited", ""))
 }
 
 /// The enforced limit and what it is compared with: the card's default limit, else the rated
 /// board power.
-fn power_limits(gpu: &Gpu<'_>) -> Result<(f64, f64, &'static str), (Unavailable, &'static str)> {
+fn power_limits(gpu: &Gpu<'_>) -> Result<(f64, f64, Reference), (Unavailable, What)> {
     let watts = |m: &Metric<f64>| match m {
         Metric::Value(w) if w.is_finite() && *w >= 0.0 => Ok(*w),
         Metric::Value(_) => Err(Unavailable::Failed("invalid")),
         Metric::Unavailable(why) => Err(*why),
     };
-    let limit = watts(&gpu.facts.power_limit_w).map_err(|why| (why, "the power limit"))?;
+    let limit = watts(&gpu.facts.power_limit_w)
+        .map_err(|why| (why, (|| crate::t!("verify-what-power-limit")) as What))?;
     let default = watts(&gpu.facts.power_default_limit_w).and_then(|w| {
         if w > 0.0 {
             Ok(w)
@@ -148,10 +141,19 @@ fn power_limits(gpu: &Gpu<'_>) -> Result<(f64, f64, &'static str), (Unavailable,
         }
     });
     match (default, gpu.rated.and_then(|r| r.board_power_w)) {
-        (Ok(default), _) => Ok((limit, default, "the card's default")),
-        (Err(_), Some(board)) => Ok((limit, board.value, "the rated board power")),
-        (Err(why), None) => Err((why, "the default power limit")),
+        (Ok(default), _) => Ok((limit, default, Reference::Default)),
+        (Err(_), Some(board)) => Ok((limit, board.value, Reference::Board)),
+        (Err(why), None) => Err((why, || crate::t!("verify-what-default-power-limit"))),
     }
+}
+
+/// What the enforced power limit is compared with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reference {
+    /// The card's default limit.
+    Default,
+    /// The rated board power, where NVML gives no default.
+    Board,
 }
 
 /// Whether the enforced limit is below what the card ships with.
@@ -163,58 +165,70 @@ fn power(gpu: &Gpu<'_>) -> Check {
     let at = gpu.at;
     let (limit, reference, what) = match power_limits(gpu) {
         Ok(l) => l,
-        Err((why, name)) => return Check::unread("power_cap", at, why, name),
+        Err((why, what)) => return Check::unread("power_cap", at, why, what),
     };
     let share = limit / reference;
-    let (verdict, message) = if share < POWER_WARN_BELOW {
+    let (limit_w, reference_w) = (format!("{limit:.0}"), format!("{reference:.0}"));
+    let mut check = if share < POWER_WARN_BELOW {
         let verdict = if share < POWER_FAIL_BELOW {
             Verdict::Fail
         } else {
             Verdict::Warn
         };
-        (
-            verdict,
-            format!("capped at {limit:.0} W of {reference:.0} W: a capped card is a slower card"),
-        )
+        Check::says("power_cap", at, verdict, move || {
+            crate::t!(
+                "verify-power-capped",
+                limit = limit_w.as_str(),
+                reference = reference_w.as_str()
+            )
+        })
     } else {
         let board = gpu
             .rated
             .and_then(|r| r.board_power_w)
             .filter(|b| reference < b.value * POWER_WARN_BELOW)
-            .map_or_else(String::new, |b| {
-                format!(" (the model is rated up to {:.0} W)", b.value)
-            });
-        (Verdict::Pass, format!("{limit:.0} W, {what}{board}"))
+            .map(|b| format!("{:.0}", b.value));
+        Check::says("power_cap", at, Verdict::Pass, move || {
+            let what = match what {
+                Reference::Default => crate::t!("verify-power-of-default"),
+                Reference::Board => crate::t!("verify-power-of-board"),
+            };
+            match &board {
+                Some(b) => crate::t!(
+                    "verify-power-ok-board",
+                    limit = limit_w.as_str(),
+                    what = what,
+                    board = b.as_str()
+                ),
+                None => crate::t!("verify-power-ok", limit = limit_w.as_str(), what = what),
+            }
+        })
     };
-    let mut check = Check::new("power_cap", at, verdict, message)
+    check = check
         .measured(Reading::number(limit, "W"))
         .rated(Reading::number(reference, "W"))
         .with_ratio();
-    if what == "the rated board power" {
+    if what == Reference::Board {
         check.rated_quality = gpu.rated.and_then(|r| r.board_power_w).map(|b| b.quality);
     }
     check
 }
 
 /// NVML's clock-event reason bits, what they mean, and how much each one matters.
-const REASONS: [(u64, &str, Verdict); 9] = [
-    (0x1, "GPU idle", Verdict::Pass),
-    (0x2, "application clocks pinned", Verdict::Warn),
-    (0x4, "SW power cap", Verdict::Pass),
-    (
-        0x8,
-        "HW slowdown (clocks cut by half or more)",
-        Verdict::Fail,
-    ),
-    (0x10, "sync boost", Verdict::Pass),
-    (0x20, "SW thermal slowdown", Verdict::Warn),
-    (0x40, "HW thermal slowdown", Verdict::Fail),
+const REASONS: [(u64, Say, Verdict); 9] = [
+    (0x1, || crate::t!("verify-clock-idle"), Verdict::Pass),
+    (0x2, || crate::t!("verify-clock-app-clocks"), Verdict::Warn),
+    (0x4, || crate::t!("verify-clock-sw-power"), Verdict::Pass),
+    (0x8, || crate::t!("verify-clock-hw-slowdown"), Verdict::Fail),
+    (0x10, || crate::t!("verify-clock-sync-boost"), Verdict::Pass),
+    (0x20, || crate::t!("verify-clock-sw-thermal"), Verdict::Warn),
+    (0x40, || crate::t!("verify-clock-hw-thermal"), Verdict::Fail),
     (
         0x80,
-        "HW power brake (the host's power supply)",
+        || crate::t!("verify-clock-power-brake"),
         Verdict::Fail,
     ),
-    (0x100, "display clock setting", Verdict::Pass),
+    (0x100, || crate::t!("verify-clock-display"), Verdict::Pass),
 ];
 
 fn clock_events(gpu: &Gpu<'_>) -> Check {
@@ -222,41 +236,59 @@ fn clock_events(gpu: &Gpu<'_>) -> Check {
     let bits = match gpu.facts.clock_event_reasons {
         Metric::Value(b) => b,
         Metric::Unavailable(why) => {
-            return Check::unread("clock_events", at, why, "the clock-event reasons");
+            return Check::unread("clock_events", at, why, || {
+                crate::t!("verify-what-clock-events")
+            });
         }
     };
     let mut verdict = Verdict::Pass;
-    let mut named = Vec::new();
-    for (bit, name, weight) in REASONS {
+    for (bit, _, weight) in REASONS {
         if bits & bit != 0 {
             verdict = verdict.max(weight);
-            named.push(format!("{name} ({bit:#x})"));
         }
     }
-    let known = REASONS.iter().fold(0, |all, (bit, _, _)| all | bit);
-    if bits & !known != 0 {
-        named.push(format!("other ({:#x})", bits & !known));
-    }
-    let message = if named.is_empty() {
-        "no clock-event reason: clocks as high as they go".to_owned()
-    } else if bits & 0x4 != 0 && verdict == Verdict::Pass {
-        let tail = if capped(gpu) {
-            "at a lowered limit (see the power check)"
+    let capped = capped(gpu);
+    let clock = gpu
+        .measured
+        .and_then(|m| m.sm_clock_mhz)
+        .zip(gpu.facts.sm_clock_max_mhz.get())
+        .map(|(ran, max)| (ran.to_string(), max.to_string()));
+    Check::says("clock_events", at, verdict, move || {
+        let mut named: Vec<String> = REASONS
+            .iter()
+            .filter(|(bit, _, _)| bits & bit != 0)
+            .map(|(bit, name, _)| format!("{} ({bit:#x})", name()))
+            .collect();
+        let known = REASONS.iter().fold(0, |all, (bit, _, _)| all | bit);
+        if bits & !known != 0 {
+            let other = format!("{:#x}", bits & !known);
+            named.push(crate::t!("verify-clock-other", bits = other));
+        }
+        let listed = named.join(&crate::t!("verify-name-sep"));
+        let message = if named.is_empty() {
+            crate::t!("verify-clock-none").into_owned()
+        } else if bits & 0x4 != 0 && verdict == Verdict::Pass {
+            let tail = if capped {
+                crate::t!("verify-clock-at-lowered-limit")
+            } else {
+                crate::t!("verify-clock-at-own-limit")
+            };
+            crate::t!("verify-clock-held-by-tail", names = listed, tail = tail)
         } else {
-            "at the card's own limit, as under full load"
+            crate::t!("verify-clock-held-by", names = listed)
         };
-        format!("clocks held back by {}: {tail}", named.join(", "))
-    } else {
-        format!("clocks held back by {}", named.join(", "))
-    };
-    let clock = match (
-        gpu.measured.and_then(|m| m.sm_clock_mhz),
-        gpu.facts.sm_clock_max_mhz.get(),
-    ) {
-        (Some(ran), Some(max)) => format!("; the SMs ran at {ran} of {max} MHz under load"),
-        _ => String::new(),
-    };
-    Check::new("clock_events", at, verdict, message + &clock)
-        .measured(Reading::text(format!("{bits:#x}"), ""))
-        .rated(Reading::text("0x0", ""))
+        match &clock {
+            Some((ran, max)) => {
+                message
+                    + &crate::t!(
+                        "verify-clock-ran-at",
+                        ran = ran.as_str(),
+                        max = max.as_str()
+                    )
+            }
+            None => message,
+        }
+    })
+    .measured(Reading::text(format!("{bits:#x}"), ""))
+    .rated(Reading::text("0x0", ""))
 }

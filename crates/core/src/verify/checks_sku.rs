@@ -26,27 +26,47 @@ pub(super) fn machine(input: &VerifyInput<'_>) -> Option<Check> {
     let finding = compare_sku(sku, input.reading)
         .into_iter()
         .find(|f| f.code.starts_with("gpu_count"));
-    let (verdict, message) = finding.map_or_else(
-        || {
-            (
-                Verdict::Pass,
-                format!("{seen} × {} as the SKU states", sku.gpu_model),
-            )
-        },
-        |f| (verdict_of(f.severity), f.message),
-    );
+    let check = match finding {
+        None => {
+            let model = crate::text::one_line(&sku.gpu_model, 80);
+            Check::says("gpu_count", None, Verdict::Pass, move || {
+                crate::t!("verify-count-ok", count = seen, model = model.as_str())
+            })
+        }
+        // The finding decides; verify says it in its own words, as the finding does in English.
+        Some(f) => {
+            let paid = format!(
+                "{} × {}",
+                sku.gpu_count,
+                crate::text::one_line(&sku.gpu_model, 80)
+            );
+            let lost = input.reading.gpus.iter().filter(|g| g.lost()).count();
+            let working = seen.saturating_sub(lost);
+            let short = f.code == "gpu_count_short";
+            Check::says("gpu_count", None, verdict_of(f.severity), move || {
+                match (short, lost) {
+                    (true, 0) => {
+                        crate::t!("verify-count-short", paid = paid.as_str(), seen = working)
+                    }
+                    (true, _) => crate::t!(
+                        "verify-count-short-working",
+                        paid = paid.as_str(),
+                        seen = working
+                    ),
+                    (false, _) => {
+                        crate::t!("verify-count-extra", paid = paid.as_str(), seen = working)
+                    }
+                }
+            })
+        }
+    };
     let count =
         |n: usize| Reading::number(u64_to_f64(u64::try_from(n).unwrap_or(u64::MAX)), "GPUs");
     Some(
-        Check::new(
-            "gpu_count",
-            None,
-            verdict,
-            crate::text::one_line(&message, 200),
-        )
-        .measured(count(seen))
-        .rated(Reading::number(f64::from(sku.gpu_count), "GPUs"))
-        .with_ratio(),
+        check
+            .measured(count(seen))
+            .rated(Reading::number(f64::from(sku.gpu_count), "GPUs"))
+            .with_ratio(),
     )
 }
 
@@ -56,15 +76,21 @@ pub(super) fn per_gpu(input: &VerifyInput<'_>, gpu: &Gpu<'_>) -> Vec<Check> {
         out.push(match gpu.sample.name.value() {
             Some(name) => {
                 let paid = crate::text::one_line(&sku.gpu_model, 80);
-                let (verdict, message) = if model_matches(&sku.gpu_model, name) {
-                    (Verdict::Pass, format!("{} as the SKU states", gpu.name))
+                let (said_paid, seen) = (paid.clone(), gpu.name.clone());
+                let check = if model_matches(&sku.gpu_model, name) {
+                    Check::says("gpu_model", gpu.at, Verdict::Pass, move || {
+                        crate::t!("verify-model-ok", model = seen.as_str())
+                    })
                 } else {
-                    (
-                        Verdict::Fail,
-                        format!("paying for {paid}, NVML reports {}", gpu.name),
-                    )
+                    Check::says("gpu_model", gpu.at, Verdict::Fail, move || {
+                        crate::t!(
+                            "verify-model-wrong",
+                            paid = said_paid.as_str(),
+                            seen = seen.as_str()
+                        )
+                    })
                 };
-                Check::new("gpu_model", gpu.at, verdict, message)
+                check
                     .measured(Reading::text(gpu.name.clone(), ""))
                     .rated(Reading::text(paid, ""))
             }
@@ -75,31 +101,38 @@ pub(super) fn per_gpu(input: &VerifyInput<'_>, gpu: &Gpu<'_>) -> Vec<Check> {
                     .name
                     .reason()
                     .map_or("no name".into(), |r| r.to_string()),
-                "the GPU's model",
+                || crate::t!("verify-what-model"),
             ),
         });
     }
     out.push(memory(input, gpu));
     if gpu.rated.is_none() {
-        out.push(Check::unread(
+        let name = gpu.name.clone();
+        out.push(Check::unread_says(
             "rated_figures",
             gpu.at,
-            format!("no rated figures for {}", gpu.name),
-            "what the card is rated for",
+            move || crate::t!("verify-no-rated-figures", model = name.as_str()),
+            || crate::t!("verify-what-rated"),
         ));
     }
     out
 }
 
+/// What the memory check says.
+#[derive(Debug, Clone, Copy)]
+enum MemoryLine {
+    ShortOfSku,
+    Sliced,
+    AsSku,
+    Whole,
+}
+
 fn memory(input: &VerifyInput<'_>, gpu: &Gpu<'_>) -> Check {
     let Some(mib) = gpu.sample.mem_total_mib.get() else {
         let why = gpu.sample.mem_total_mib.reason().map(|r| r.to_string());
-        return Check::unread(
-            "gpu_memory",
-            gpu.at,
-            why.unwrap_or_default(),
-            "the memory total",
-        );
+        return Check::unread("gpu_memory", gpu.at, why.unwrap_or_default(), || {
+            crate::t!("verify-what-memory")
+        });
     };
     let gib = u64_to_f64(mib) / 1024.0;
     let promised = input
@@ -109,36 +142,41 @@ fn memory(input: &VerifyInput<'_>, gpu: &Gpu<'_>) -> Check {
     // NVIDIA's "80 GB" shows in NVML as about 80 GiB less a small reservation.
     let rated = gpu.rated.map(|r| f64::from(r.memory_gb));
     let measured = Reading::number(gib, "GiB");
-    let check = |verdict, message| {
-        Check::new("gpu_memory", gpu.at, verdict, message).measured(measured.clone())
+    let check = |verdict, id: MemoryLine, reference: f64| {
+        let (gib, of, model) = (
+            format!("{gib:.1}"),
+            reference.to_string(),
+            gpu.model().to_owned(),
+        );
+        Check::says("gpu_memory", gpu.at, verdict, move || {
+            let (gib, of, model) = (gib.as_str(), of.as_str(), model.as_str());
+            match id {
+                MemoryLine::ShortOfSku => crate::t!("verify-memory-short-sku", of = of, gib = gib),
+                MemoryLine::Sliced => {
+                    crate::t!("verify-memory-sliced", gib = gib, of = of, model = model)
+                }
+                MemoryLine::AsSku => crate::t!("verify-memory-as-sku", gib = gib),
+                MemoryLine::Whole => {
+                    crate::t!("verify-memory-whole", gib = gib, of = of, model = model)
+                }
+            }
+        })
+        .measured(measured.clone())
+        .rated(Reading::number(reference, "GiB"))
     };
     let out = match (promised, rated) {
-        (Some(p), _) if gib < p * MEMORY_TOLERANCE => check(
-            Verdict::Fail,
-            format!("the SKU promises {p} GiB per GPU, NVML reports {gib:.1} GiB"),
-        )
-        .rated(Reading::number(p, "GiB")),
-        (_, Some(r)) if gib < r * MEMORY_TOLERANCE => check(
-            Verdict::Fail,
-            format!(
-                "NVML reports {gib:.1} GiB of a {r} GB {}: the memory is sliced (software slicing, a MIG or vGPU profile)",
-                gpu.model()
-            ),
-        )
-        .rated(Reading::number(r, "GiB")),
-        (Some(p), _) => check(Verdict::Pass, format!("{gib:.1} GiB, as the SKU states"))
-            .rated(Reading::number(p, "GiB")),
-        (None, Some(r)) => check(
-            Verdict::Pass,
-            format!("{gib:.1} GiB, the whole of a {r} GB {}", gpu.model()),
-        )
-        .rated(Reading::number(r, "GiB")),
+        (Some(p), _) if gib < p * MEMORY_TOLERANCE => {
+            check(Verdict::Fail, MemoryLine::ShortOfSku, p)
+        }
+        (_, Some(r)) if gib < r * MEMORY_TOLERANCE => check(Verdict::Fail, MemoryLine::Sliced, r),
+        (Some(p), _) => check(Verdict::Pass, MemoryLine::AsSku, p),
+        (None, Some(r)) => check(Verdict::Pass, MemoryLine::Whole, r),
         (None, None) => {
-            let mut c = Check::unread(
+            let mut c = Check::unread_says(
                 "gpu_memory",
                 gpu.at,
-                "neither a SKU nor the rated table gives this card's memory",
-                "the memory the card should have",
+                || crate::t!("verify-memory-no-reference").into_owned(),
+                || crate::t!("verify-what-memory-expected"),
             );
             c.measured = Some(measured);
             return c;

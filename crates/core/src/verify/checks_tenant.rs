@@ -3,7 +3,7 @@
 //! NVML lists without a name (`/proc` has no such PID here) belongs to someone else.
 
 use super::gpu::Gpu;
-use super::report::{Check, Reading, Verdict, VerifyInput};
+use super::report::{Check, Reading, Verdict, VerifyInput, What};
 use crate::telemetry::metric::u64_to_f64;
 use crate::telemetry::{GpuSample, Metric, Unavailable};
 
@@ -38,6 +38,10 @@ fn foreign_mib(sample: &GpuSample) -> Result<(u64, usize), Unavailable> {
     Ok((used.saturating_sub(ours), unseen))
 }
 
+fn no_idle() -> String {
+    crate::t!("verify-no-idle").into_owned()
+}
+
 fn mean(values: &[f64]) -> Option<f64> {
     let n = u64::try_from(values.len()).ok().filter(|n| *n > 0)?;
     Some(values.iter().sum::<f64>() / u64_to_f64(n))
@@ -45,7 +49,7 @@ fn mean(values: &[f64]) -> Option<f64> {
 
 fn memory(input: &VerifyInput<'_>, gpu: &Gpu<'_>, idle: &[&GpuSample]) -> Check {
     let at = gpu.at;
-    let what = "the memory held by others";
+    let what: What = || crate::t!("verify-what-foreign-memory");
     let mut values = Vec::new();
     let mut unseen = 0;
     let mut reason = None;
@@ -61,37 +65,34 @@ fn memory(input: &VerifyInput<'_>, gpu: &Gpu<'_>, idle: &[&GpuSample]) -> Check 
     let Some(mib) = mean(&values) else {
         return match reason {
             Some(why) => Check::unread("foreign_memory", at, why, what),
-            None => Check::unread("foreign_memory", at, "no idle reading was taken", what),
+            None => Check::unread_says("foreign_memory", at, no_idle, what),
         };
     };
     let bar = input.thresholds.foreign_memory_mib;
-    let (verdict, message) = if mib > u64_to_f64(bar) {
-        let procs = match unseen {
-            0 => String::new(),
-            1 => " (1 process this machine cannot see)".to_owned(),
-            n => format!(" ({n} processes this machine cannot see)"),
-        };
-        (
-            Verdict::Fail,
-            format!(
-                "another tenant holds {:.1} GiB of the card's memory{procs}",
-                mib / 1024.0
+    let check = if mib > u64_to_f64(bar) {
+        let gib = format!("{:.1}", mib / 1024.0);
+        Check::says("foreign_memory", at, Verdict::Fail, move || match unseen {
+            0 => crate::t!("verify-foreign-memory", gib = gib.as_str()),
+            n => crate::t!(
+                "verify-foreign-memory-unseen",
+                gib = gib.as_str(),
+                count = n
             ),
-        )
+        })
     } else {
-        (
-            Verdict::Pass,
-            format!("{mib:.0} MiB beyond this machine's processes: no other tenant's memory"),
-        )
+        let mib = format!("{mib:.0}");
+        Check::says("foreign_memory", at, Verdict::Pass, move || {
+            crate::t!("verify-foreign-memory-none", mib = mib.as_str())
+        })
     };
-    Check::new("foreign_memory", at, verdict, message)
+    check
         .measured(Reading::number(mib, "MiB"))
         .rated(Reading::number(u64_to_f64(bar), "MiB"))
 }
 
 fn utilisation(input: &VerifyInput<'_>, gpu: &Gpu<'_>, idle: &[&GpuSample]) -> Check {
     let at = gpu.at;
-    let what = "the utilisation while none of this machine's processes ran";
+    let what: What = || crate::t!("verify-what-foreign-util");
     let mut values = Vec::new();
     let mut ours_ran = false;
     let mut reason = None;
@@ -105,26 +106,33 @@ fn utilisation(input: &VerifyInput<'_>, gpu: &Gpu<'_>, idle: &[&GpuSample]) -> C
         }
     }
     let Some(pct) = mean(&values) else {
-        let why = match (reason, ours_ran) {
-            (_, true) => "a process of this machine ran during every idle reading".to_owned(),
-            (Some(why), false) => why.to_string(),
-            (None, false) => "no idle reading was taken".to_owned(),
+        return match (reason, ours_ran) {
+            (_, true) => Check::unread_says(
+                "foreign_utilisation",
+                at,
+                || crate::t!("verify-ours-ran").into_owned(),
+                what,
+            ),
+            (Some(why), false) => Check::unread("foreign_utilisation", at, why, what),
+            (None, false) => Check::unread_says("foreign_utilisation", at, no_idle, what),
         };
-        return Check::unread("foreign_utilisation", at, why, what);
     };
     let bar = f64::from(input.thresholds.foreign_util_pct);
-    let (verdict, message) = if pct > bar {
-        (
-            Verdict::Fail,
-            format!("the card is {pct:.0} % busy with work this machine cannot see"),
-        )
-    } else {
-        (
-            Verdict::Pass,
-            format!("{pct:.0} % busy while none of this machine's processes ran"),
-        )
-    };
-    Check::new("foreign_utilisation", at, verdict, message)
-        .measured(Reading::number(pct, "%"))
-        .rated(Reading::number(bar, "%"))
+    let (verdict, busy) = (
+        if pct > bar {
+            Verdict::Fail
+        } else {
+            Verdict::Pass
+        },
+        format!("{pct:.0}"),
+    );
+    Check::says("foreign_utilisation", at, verdict, move || {
+        if verdict == Verdict::Fail {
+            crate::t!("verify-foreign-busy", pct = busy.as_str())
+        } else {
+            crate::t!("verify-foreign-idle", pct = busy.as_str())
+        }
+    })
+    .measured(Reading::number(pct, "%"))
+    .rated(Reading::number(bar, "%"))
 }

@@ -5,68 +5,93 @@ use super::gpu::Gpu;
 use super::money::shortfall;
 use super::rated::Rated;
 use super::report::{Check, Reading, Verdict, VerifyInput};
-use super::{Figure, Measured};
+use super::{BenchError, BenchErrorKind, Figure, Measured};
 use crate::text::one_line;
 
 /// A machine-level check when no benchmark ran at all.
 pub(super) fn benchmark(input: &VerifyInput<'_>) -> Option<Check> {
-    let message = match input.bench_error {
-        Some(e) => format!(
-            "no benchmark ({}): the verdict rests on what NVML reports alone",
-            one_line(&e.to_string(), 200)
-        ),
-        None if input.measured.is_empty() => {
-            "the benchmark was not run: the verdict rests on what NVML reports alone".to_owned()
-        }
+    let error = match input.bench_error {
+        Some(e) => Some(e.clone()),
+        None if input.measured.is_empty() => None,
         None => return None,
     };
-    Some(Check::new("benchmark", None, Verdict::Warn, message))
+    Some(Check::says(
+        "benchmark",
+        None,
+        Verdict::Warn,
+        move || match &error {
+            Some(e) => crate::t!("verify-bench-error", error = shown_bench_error(e)),
+            None => crate::t!("verify-bench-not-asked").into_owned(),
+        },
+    ))
+}
+
+/// Why the benchmark did not run, in the user's language: the kind said from the catalogue,
+/// the driver's own words after it, as `BenchError`'s English `Display` has them.
+pub fn shown_bench_error(e: &BenchError) -> String {
+    let kind = match e.kind {
+        BenchErrorKind::NoDriver => crate::t!("verify-bench-no-driver"),
+        BenchErrorKind::NoDevice => crate::t!("verify-bench-no-device"),
+        BenchErrorKind::Cuda => crate::t!("verify-bench-cuda"),
+        BenchErrorKind::Timeout => crate::t!("verify-bench-timeout"),
+    };
+    format!("{kind}: {}", one_line(&e.detail, 200))
 }
 
 /// One figure to judge: its code, what it is called, what kind of work it stands for.
 struct Kind {
     code: &'static str,
-    name: &'static str,
+    name: Say,
     unit: &'static str,
     /// Decimals shown: bandwidth in whole GB/s, throughput to a tenth of a TFLOPS.
     decimals: usize,
-    work: &'static str,
+    work: Say,
+    /// "the rated memory bandwidth", for a figure the card has no rating of.
+    rated: Say,
 }
+
+/// A few words from the catalogue.
+type Say = fn() -> std::borrow::Cow<'static, str>;
 
 const BANDWIDTH: Kind = Kind {
     code: "memory_bandwidth",
-    name: "memory bandwidth",
+    name: || crate::t!("verify-kind-bandwidth"),
+    rated: || crate::t!("verify-kind-rated-bandwidth"),
     unit: "GB/s",
     decimals: 0,
-    work: "memory-bound work",
+    work: || crate::t!("verify-work-memory"),
 };
 const FP32: Kind = Kind {
     code: "fp32_throughput",
-    name: "FP32 throughput",
+    name: || crate::t!("verify-kind-fp32"),
+    rated: || crate::t!("verify-kind-rated-fp32"),
     unit: "TFLOPS",
     decimals: 1,
-    work: "FP32 work",
+    work: || crate::t!("verify-work-fp32"),
 };
 const BF16: Kind = Kind {
     code: "bf16_throughput",
-    name: "BF16 throughput",
+    name: || crate::t!("verify-kind-bf16"),
+    rated: || crate::t!("verify-kind-rated-bf16"),
     unit: "TFLOPS",
     decimals: 1,
-    work: "training",
+    work: || crate::t!("verify-work-training"),
 };
 const FP16: Kind = Kind {
     code: "fp16_throughput",
-    name: "FP16 throughput",
+    name: || crate::t!("verify-kind-fp16"),
+    rated: || crate::t!("verify-kind-rated-fp16"),
     unit: "TFLOPS",
     decimals: 1,
-    work: "training",
+    work: || crate::t!("verify-work-training"),
 };
 const GEMM: Kind = Kind {
     code: "gemm_throughput",
-    name: "BF16 GEMM (cuBLAS) throughput",
+    name: || crate::t!("verify-kind-gemm"),
+    rated: || crate::t!("verify-kind-rated-gemm"),
     unit: "TFLOPS",
     decimals: 1,
-    work: "training",
+    work: || crate::t!("verify-work-training"),
 };
 
 pub(super) fn per_gpu(input: &VerifyInput<'_>, gpu: &Gpu<'_>) -> Vec<Check> {
@@ -74,12 +99,9 @@ pub(super) fn per_gpu(input: &VerifyInput<'_>, gpu: &Gpu<'_>) -> Vec<Check> {
         return Vec::new();
     }
     let Some(m) = gpu.measured else {
-        return vec![Check::new(
-            "benchmark",
-            gpu.at,
-            Verdict::Warn,
-            "no benchmark figures for this GPU: its throughput is not known".to_owned(),
-        )];
+        return vec![Check::says("benchmark", gpu.at, Verdict::Warn, || {
+            crate::t!("verify-bench-no-figures").into_owned()
+        })];
     };
     let t = input.thresholds;
     let warn = t.warn_below;
@@ -155,45 +177,96 @@ fn judge(
     warn_below: f64,
 ) -> Check {
     let at = gpu.at;
+    let (name, unit) = (kind.name, kind.unit);
     let value = match figure {
         Figure::Measured { value } if value.is_finite() && *value >= 0.0 => *value,
         Figure::Measured { value } => {
-            let message = format!(
-                "the benchmark reported an impossible {} ({value})",
-                kind.name
-            );
-            return Check::new(kind.code, at, Verdict::Warn, message);
+            let value = value.to_string();
+            return Check::says(kind.code, at, Verdict::Warn, move || {
+                crate::t!(
+                    "verify-figure-impossible",
+                    name = name(),
+                    value = value.as_str()
+                )
+            });
         }
         Figure::NotRun { reason } => {
             return Check::unread(kind.code, at, one_line(reason, 200), kind.name);
         }
         Figure::Failed { reason } => {
-            let message = format!("the {} kernel failed: {}", kind.name, one_line(reason, 200));
-            return Check::new(kind.code, at, Verdict::Warn, message);
+            let reason = one_line(reason, 200);
+            return Check::says(kind.code, at, Verdict::Warn, move || {
+                crate::t!(
+                    "verify-figure-failed",
+                    name = name(),
+                    reason = reason.as_str()
+                )
+            });
         }
     };
     let measured = Reading::number(value, kind.unit);
     let Some(rated) = rated.filter(|r| r.value > 0.0) else {
-        let why = match gpu.rated {
-            Some(_) => format!("no rated {} for {}", kind.name, gpu.model()),
-            None => format!("no rated figures for {}", gpu.name),
-        };
-        let mut check = Check::unread(kind.code, at, why, &format!("the rated {}", kind.name));
+        let (model, nvml) = (gpu.model().to_owned(), gpu.name.clone());
+        let has_row = gpu.rated.is_some();
+        let mut check = Check::unread_says(
+            kind.code,
+            at,
+            move || {
+                if has_row {
+                    crate::t!(
+                        "verify-no-rated-figure",
+                        name = name(),
+                        model = model.as_str()
+                    )
+                } else {
+                    crate::t!("verify-no-rated-figures", model = nvml.as_str())
+                }
+            },
+            kind.rated,
+        );
         check.measured = Some(measured);
         return check;
     };
-    let ratio = value / rated.value;
-    if ratio > BEYOND_THE_CARD {
-        let message = format!(
-            "the benchmark measured {value:.d$} {unit}, {:.0} % of the rated {:.d$} {unit}: more \
-             than the card can do, so its timing cannot be trusted",
-            ratio * 100.0,
-            rated.value,
-            unit = kind.unit,
-            d = kind.decimals
-        );
-        return Check::new(kind.code, at, Verdict::Warn, message).measured(measured);
+    if value / rated.value > BEYOND_THE_CARD {
+        let (value_s, rated_s, pct) = texts(kind, value, rated.value);
+        return Check::says(kind.code, at, Verdict::Warn, move || {
+            crate::t!(
+                "verify-figure-beyond",
+                value = value_s.as_str(),
+                unit = unit,
+                pct = pct.as_str(),
+                rated = rated_s.as_str()
+            )
+        })
+        .measured(measured);
     }
+    judged(input, kind, at, value, rated, warn_below)
+        .measured(measured)
+        .with_ratio()
+}
+
+/// The measured figure, the rated one (each to the kind's decimals) and the share in percent.
+fn texts(kind: &Kind, value: f64, rated: f64) -> (String, String, String) {
+    let d = kind.decimals;
+    (
+        format!("{value:.d$}"),
+        format!("{rated:.d$}"),
+        format!("{:.0}", value / rated * 100.0),
+    )
+}
+
+/// A figure the card can reach, against its rating: a pass, or a shortfall in hours and money.
+fn judged(
+    input: &VerifyInput<'_>,
+    kind: &Kind,
+    at: Option<u32>,
+    value: f64,
+    rated: Rated,
+    warn_below: f64,
+) -> Check {
+    let ratio = value / rated.value;
+    let (value_s, rated_s, pct) = texts(kind, value, rated.value);
+    let (name, unit) = (kind.name, kind.unit);
     let fail_below = input.thresholds.fail_below;
     let verdict = if ratio < fail_below {
         Verdict::Fail
@@ -202,37 +275,42 @@ fn judge(
     } else {
         Verdict::Pass
     };
-    let mut message = if verdict == Verdict::Pass {
-        let boost = if ratio > 1.0 {
-            " (clocks above the rated boost)"
+    let (work, hourly, quality) = (kind.work, input.hourly.copied(), rated.quality);
+    let mut check = Check::says(kind.code, at, verdict, move || {
+        let mut message = if verdict == Verdict::Pass {
+            let args = (value_s.as_str(), unit, pct.as_str(), rated_s.as_str());
+            if ratio > 1.0 {
+                crate::t!(
+                    "verify-figure-pass-boost",
+                    value = args.0,
+                    unit = args.1,
+                    pct = args.2,
+                    rated = args.3
+                )
+            } else {
+                crate::t!(
+                    "verify-figure-pass",
+                    value = args.0,
+                    unit = args.1,
+                    pct = args.2,
+                    rated = args.3
+                )
+            }
         } else {
-            ""
+            crate::t!(
+                "verify-figure-short",
+                value = value_s.as_str(),
+                unit = unit,
+                rated = rated_s.as_str(),
+                shortfall = shortfall(ratio, &name(), &work(), hourly.as_ref())
+            )
         };
-        format!(
-            "{value:.d$} {unit}, {:.0} % of the rated {:.d$} {unit}{boost}",
-            ratio * 100.0,
-            rated.value,
-            unit = kind.unit,
-            d = kind.decimals
-        )
-    } else {
-        format!(
-            "{value:.d$} {unit} of a rated {:.d$}: {}",
-            rated.value,
-            shortfall(ratio, kind.name, kind.work, input.hourly),
-            unit = kind.unit,
-            d = kind.decimals
-        )
-    };
-    if let Some(caveat) = rated.quality.caveat() {
-        message.push_str(" (");
-        message.push_str(caveat);
-        message.push(')');
-    }
-    let mut check = Check::new(kind.code, at, verdict, message)
-        .measured(measured)
-        .rated(Reading::number(rated.value, kind.unit))
-        .with_ratio();
+        if let Some(caveat) = quality.caveat() {
+            message = crate::t!("verify-caveat", message = message, caveat = caveat);
+        }
+        message
+    })
+    .rated(Reading::number(rated.value, kind.unit));
     check.rated_quality = Some(rated.quality);
     check
 }

@@ -19,7 +19,7 @@ use crate::telemetry::CudaVersion;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Buildable {
     Yes,
-    /// It cannot; the reason says which toolkit can.
+    /// It cannot; the reason, in the current language, says which toolkit can.
     No(String),
     /// The table does not know this architecture.
     Unknown,
@@ -73,16 +73,17 @@ pub fn buildable(cuda: CudaVersion, sm: (u32, u32)) -> Buildable {
         return Buildable::Unknown;
     };
     if cuda < s.from {
-        return Buildable::No(format!("it needs CUDA {} or later", s.from));
+        return Buildable::No(crate::t!("verify-cuda-needs", from = s.from.to_string()));
     }
     match s.until {
         Some(until) if cuda >= until => {
-            let last = if until.minor == 0 {
-                format!("a CUDA {} image", until.major - 1)
+            let until_s = until.to_string();
+            Buildable::No(if until.minor == 0 {
+                let major = (until.major - 1).to_string();
+                crate::t!("verify-cuda-dropped-major", until = until_s, major = major)
             } else {
-                format!("a CUDA image older than {until}")
-            };
-            Buildable::No(format!("CUDA {until} dropped it: use {last}"))
+                crate::t!("verify-cuda-dropped", until = until_s)
+            })
         }
         _ => Buildable::Yes,
     }

@@ -2,8 +2,6 @@
 //! for each hour of work, so an hour of it is worth 48 % of its price. The share is rounded to
 //! two places first, and the money is computed from that share in decimal.
 
-use std::fmt::Write as _;
-
 use rust_decimal::{Decimal, RoundingStrategy};
 
 use crate::money::Money;
@@ -20,25 +18,32 @@ pub fn share(ratio: f64) -> Option<Decimal> {
 /// an hour buys what 1.97 USD buys on a healthy card (each hour of work costs about 8.54 USD)".
 pub fn shortfall(ratio: f64, name: &str, work: &str, hourly: Option<&Money>) -> String {
     let Some(share) = share(ratio) else {
-        return format!("{name} could not be compared with its rating");
+        return crate::t!("verify-short-not-compared", name = name);
     };
-    let percent = (share * Decimal::ONE_HUNDRED).normalize();
+    let percent = (share * Decimal::ONE_HUNDRED).normalize().to_string();
     if share <= Decimal::ZERO {
-        return format!("at {percent} % of rated {name}, the card does almost none of the work");
+        return crate::t!("verify-short-none", pct = percent, name = name);
     }
     let hours = (Decimal::ONE / share)
         .round_dp_with_strategy(1, RoundingStrategy::MidpointAwayFromZero)
-        .normalize();
-    let mut line = format!(
-        "at {percent} % of rated {name}, each hour of {work} costs you about {hours} hours"
+        .normalize()
+        .to_string();
+    let mut line = crate::t!(
+        "verify-short-hours",
+        pct = percent,
+        name = name,
+        work = work,
+        hours = hours
     );
     if let Some(hour) = hourly {
         let buys = hour.times(share).round_cents();
         let costs = Money::new(hour.amount / share, hour.currency).round_cents();
-        let _ = write!(
-            line,
-            ": {hour} an hour buys what {buys} buys on a healthy card (each hour of work costs about {costs})"
-        );
+        line.push_str(&crate::t!(
+            "verify-short-money",
+            hour = hour.to_string(),
+            buys = buys.to_string(),
+            costs = costs.to_string()
+        ));
     }
     line
 }

@@ -3,13 +3,12 @@
 
 use serde::Serialize;
 
-use std::fmt::Write as _;
-
 use super::gpu::Gpu;
 use super::rated::Quality;
+pub use super::said::{Said, What};
 use super::{
-    GpuFacts, Measured, checks_cuda, checks_health, checks_nvml, checks_sku, checks_tenant,
-    checks_throughput,
+    GpuFacts, Measured, checks_cuda, checks_health, checks_network, checks_nvml, checks_sku,
+    checks_tenant, checks_throughput, checks_torch,
 };
 use crate::money::Money;
 use crate::pricing::Sku;
@@ -33,6 +32,10 @@ pub struct VerifyInput<'a> {
     pub hourly: Option<&'a Money>,
     pub require_cuda: Option<CudaVersion>,
     pub thresholds: &'a Thresholds,
+    /// What the interpreter's torch said, where `--python` asked.
+    pub torch: Option<&'a super::TorchProbe>,
+    /// The download measured against the plan's promise, where `--bandwidth` asked.
+    pub network: Option<&'a super::NetworkInput>,
 }
 
 /// The bars a check must clear, as a share of the rated figure (0.0–1.0). A user may change
@@ -119,7 +122,8 @@ pub struct Check {
     pub rated: Option<Reading>,
     /// `measured / rated` where both are numbers.
     pub ratio: Option<f64>,
-    /// What it means, in a sentence; for a shortfall, also in money or hours.
+    /// What it means, in a sentence; for a shortfall, also in money or hours. English, as
+    /// JSON and the ledger keep it; [`Check::shown`] is the same in the user's language.
     pub message: String,
     /// `false` when the reading (or the rated figure it is judged against) was not there: the
     /// check is listed, with the reason, and counts neither as a pass nor in the verdict.
@@ -129,6 +133,9 @@ pub struct Check {
     pub unread_reason: Option<String>,
     /// How far the rated figure can be trusted, where one came from the rated table.
     pub rated_quality: Option<Quality>,
+    /// The message, said again in whatever language is current; `None`: `message` as it is.
+    #[serde(skip)]
+    pub said: Option<Said>,
 }
 
 impl Check {
@@ -146,26 +153,66 @@ impl Check {
             read: true,
             unread_reason: None,
             rated_quality: None,
+            said: None,
         }
     }
 
-    /// A check that could not be judged, and why: listed with the reason, verdict `warn`,
-    /// left out of the report's verdict.
+    /// Like [`Check::new`], the message said from the catalogue: kept in English, shown in the
+    /// user's language.
+    pub fn says(
+        code: &'static str,
+        gpu: Option<u32>,
+        verdict: Verdict,
+        say: impl Fn() -> String + Send + Sync + 'static,
+    ) -> Self {
+        let said = Said::new(say);
+        let mut check = Check::new(code, gpu, verdict, said.english());
+        check.said = Some(said);
+        check
+    }
+
+    /// Sets the message, said from the catalogue.
+    pub fn say(&mut self, say: impl Fn() -> String + Send + Sync + 'static) {
+        let said = Said::new(say);
+        self.message = said.english();
+        self.said = Some(said);
+    }
+
+    /// The message in the user's language.
+    pub fn shown(&self) -> String {
+        self.said
+            .as_ref()
+            .map_or_else(|| self.message.clone(), Said::shown)
+    }
+
+    /// A check that could not be judged, and why (the reading's own words, kept as they are):
+    /// listed with the reason, verdict `warn`, left out of the report's verdict. `what` names
+    /// what could not be read, from the catalogue.
     pub fn unread(
         code: &'static str,
         gpu: Option<u32>,
         reason: impl std::fmt::Display,
-        what: &str,
+        what: What,
     ) -> Self {
         let reason = crate::text::one_line(&reason.to_string(), 200);
-        let mut check = Check::new(
-            code,
-            gpu,
-            Verdict::Warn,
-            format!("{what} could not be read ({reason})"),
-        );
+        Self::unread_says(code, gpu, move || reason.clone(), what)
+    }
+
+    /// Like [`Check::unread`], the reason said from the catalogue too.
+    pub fn unread_says(
+        code: &'static str,
+        gpu: Option<u32>,
+        reason: impl Fn() -> String + Send + Sync + 'static,
+        what: What,
+    ) -> Self {
+        let reason = Said::new(reason);
+        let english = crate::text::one_line(&reason.english(), 200);
+        let mut check = Check::says(code, gpu, Verdict::Warn, move || {
+            let reason = crate::text::one_line(&reason.shown(), 200);
+            crate::t!("verify-unread", what = what(), reason = reason)
+        });
         check.read = false;
-        check.unread_reason = Some(reason);
+        check.unread_reason = Some(english);
         check
     }
 
@@ -256,6 +303,8 @@ pub fn assess(input: &VerifyInput<'_>) -> VerifyReport {
     checks.extend(checks_sku::machine(input));
     checks.extend(checks_cuda::driver(input));
     checks.extend(checks_throughput::benchmark(input));
+    checks.extend(checks_torch::machine(input));
+    checks.extend(checks_network::machine(input));
     for gpu in &input.reading.gpus {
         let ctx = Gpu::new(input, gpu);
         checks.extend(checks_sku::per_gpu(input, &ctx));
@@ -264,6 +313,7 @@ pub fn assess(input: &VerifyInput<'_>) -> VerifyReport {
         checks.extend(checks_tenant::per_gpu(input, &ctx));
         checks.push(checks_cuda::per_gpu(input, &ctx));
         checks.extend(checks_throughput::per_gpu(input, &ctx));
+        checks.extend(checks_torch::per_gpu(input, &ctx));
     }
     VerifyReport::from_checks(checks)
 }
@@ -292,36 +342,47 @@ impl VerifyReport {
             checks,
             unread,
         };
-        report.headline = headline(&report);
+        report.headline = crate::i18n::scoped(crate::i18n::Lang::En, || report.shown_headline());
         report
     }
-}
 
-fn headline(report: &VerifyReport) -> String {
-    let judged = report.checks.iter().filter(|c| c.read).count();
-    let mut line = match report.checks.iter().find(|c| c.read) {
-        Some(worst) if worst.verdict != Verdict::Pass => match worst.gpu {
-            Some(i) => format!("GPU {i}: {}", worst.message),
-            None => worst.message.clone(),
-        },
-        Some(_) if report.unread > 0 => {
-            format!("the {judged} checks read pass: {}", report.summary())
+    /// The headline in the user's language; [`VerifyReport::headline`] is the same in English.
+    pub fn shown_headline(&self) -> String {
+        let judged = self.checks.iter().filter(|c| c.read).count();
+        let mut line = match self.checks.iter().find(|c| c.read) {
+            Some(worst) if worst.verdict != Verdict::Pass => match worst.gpu {
+                Some(i) => crate::t!(
+                    "verify-headline-gpu",
+                    index = i.to_string(),
+                    message = worst.shown()
+                ),
+                None => worst.shown(),
+            },
+            Some(_) if self.unread > 0 => crate::t!(
+                "verify-headline-read-pass",
+                count = judged,
+                summary = self.shown_summary()
+            ),
+            Some(_) => crate::t!(
+                "verify-headline-all-pass",
+                count = judged,
+                summary = self.shown_summary()
+            ),
+            None => crate::t!("verify-headline-none").into_owned(),
+        };
+        if self.unread > 0 {
+            let codes: Vec<&str> = self
+                .checks
+                .iter()
+                .filter(|c| !c.read)
+                .map(|c| c.code)
+                .collect();
+            line.push_str(&crate::t!(
+                "verify-headline-unread",
+                count = self.unread,
+                codes = codes.join(", ")
+            ));
         }
-        Some(_) => format!("all {judged} checks pass: {}", report.summary()),
-        None => "no check could be judged".to_owned(),
-    };
-    if report.unread > 0 {
-        let s = if report.unread == 1 { "" } else { "s" };
-        let _ = write!(line, "; {} check{s} could not be read", report.unread);
-        let unread: Vec<&str> = report
-            .checks
-            .iter()
-            .filter(|c| !c.read)
-            .map(|c| c.code)
-            .collect();
-        if !unread.is_empty() {
-            let _ = write!(line, " ({})", unread.join(", "));
-        }
+        line
     }
-    line
 }

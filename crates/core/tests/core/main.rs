@@ -39,3 +39,4 @@ mod verify_health;
 mod verify_nvml;
 mod verify_rated;
 mod verify_throughput;
+mod verify_use;

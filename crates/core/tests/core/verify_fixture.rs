@@ -8,8 +8,8 @@ use gpumeter_core::telemetry::{
     Unavailable, Virtualization,
 };
 use gpumeter_core::verify::{
-    BenchError, Check, ComputeMode, Figure, GpuFacts, Measured, RatedGpu, RemappedRows, Thresholds,
-    VerifyInput, VerifyReport, assess, rated_for,
+    BenchError, Check, ComputeMode, Figure, GpuFacts, Measured, NetworkInput, RatedGpu,
+    RemappedRows, Thresholds, TorchProbe, VerifyInput, VerifyReport, assess, rated_for,
 };
 use rust_decimal::Decimal;
 
@@ -26,6 +26,8 @@ pub struct Machine {
     pub hourly: Option<Money>,
     pub require_cuda: Option<CudaVersion>,
     pub thresholds: Thresholds,
+    pub torch: Option<TorchProbe>,
+    pub network: Option<NetworkInput>,
 }
 
 pub fn row(name: &str) -> &'static RatedGpu {
@@ -171,6 +173,8 @@ impl Machine {
             hourly: None,
             require_cuda: None,
             thresholds: Thresholds::default(),
+            torch: None,
+            network: None,
         }
     }
 
@@ -203,6 +207,8 @@ impl Machine {
             hourly: self.hourly.as_ref(),
             require_cuda: self.require_cuda,
             thresholds: &self.thresholds,
+            torch: self.torch.as_ref(),
+            network: self.network.as_ref(),
         })
     }
 }

@@ -134,7 +134,7 @@ fn qualifiers_survive_into_the_table() {
     let ampere = rated_for("NVIDIA A100-SXM4-80GB", None).unwrap();
     assert_eq!(ampere.memory_bandwidth_gbs.quality, Quality::Sourced);
     assert_eq!(
-        Quality::Unverified.caveat(),
+        Quality::Unverified.caveat().as_deref(),
         Some("rated figure unverified")
     );
     assert_eq!(Quality::Sourced.caveat(), None);

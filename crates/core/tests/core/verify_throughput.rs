@@ -321,7 +321,7 @@ fn a_report_of_checks_takes_the_worst_judged_one() {
     use gpumeter_core::verify::{Check, Reading, VerifyReport};
     let report = VerifyReport::from_checks(vec![
         Check::new("mig", Some(0), Verdict::Pass, "MIG is off".into()),
-        Check::unread("ecc", Some(0), "unsupported", "the ECC mode"),
+        Check::unread("ecc", Some(0), "unsupported", || "the ECC mode".into()),
         Check::new(
             "power_cap",
             Some(1),

@@ -26,11 +26,11 @@ pub enum Quality {
 
 impl Quality {
     /// A few words for a check's message where the figure is weaker than sourced.
-    pub fn caveat(self) -> Option<&'static str> {
+    pub fn caveat(self) -> Option<std::borrow::Cow<'static, str>> {
         match self {
             Quality::Sourced | Quality::Secondary => None,
-            Quality::Derived => Some("rated figure derived, not published"),
-            Quality::Unverified => Some("rated figure unverified"),
+            Quality::Derived => Some(crate::t!("verify-caveat-derived")),
+            Quality::Unverified => Some(crate::t!("verify-caveat-unverified")),
         }
     }
 }
