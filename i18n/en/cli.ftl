@@ -61,6 +61,7 @@ cli-common-arg-json = Print JSON instead of a table
 cli-common-arg-kind = Only resources of this kind (repeatable)
 cli-common-arg-older-than = Only what was created at least this long ago (30d, 12h, 90m)
 cli-common-arg-on-idle = What happens when the instance is idle: alert, stop or release; overrides [idle]
+cli-common-arg-stopped-release-after = Release the instance once it has stayed stopped this long (3d, 12h), after the grace period; overrides [idle] stopped_release_after
 cli-common-arg-provider = Look the SKU up in this bundled sheet (by id, such as aws-us-east-1)
 cli-common-arg-region = The provider's region [default: the config's, else the provider's variable, AWS_REGION]
 cli-common-arg-sheet = Look the SKU up in this user sheet

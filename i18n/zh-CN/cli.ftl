@@ -58,6 +58,7 @@ cli-common-arg-json = 输出 JSON 而不是表格
 cli-common-arg-kind = 只包括此类资源（可重复）
 cli-common-arg-older-than = 只包括创建至少这么久的资源（30d、12h、90m）
 cli-common-arg-on-idle = 实例空闲时做什么：alert（告警）、stop（关机）或 release（释放）；覆盖 [idle]
+cli-common-arg-stopped-release-after = 实例停机持续这么久（如 3d、12h）后，经过宽限期将其释放；覆盖 [idle] stopped_release_after
 cli-common-arg-provider = 在此内置价格表中查找 SKU（按 id，例如 aws-us-east-1）
 cli-common-arg-region = 云服务商的地域 [默认：配置中的，否则为云服务商的环境变量，如 AWS_REGION]
 cli-common-arg-sheet = 在此用户价格表中查找 SKU
