@@ -131,7 +131,7 @@ impl EffectRunner<'_> {
             let tx = self.events.clone();
             Some(Queue::start(notifier, QUEUE_LEN, move |report| {
                 if report.is_failure() {
-                    let _ = tx.try_send(Event::Webhook(report.to_string()));
+                    let _ = tx.try_send(Event::Webhook(report.shown()));
                 }
             }))
         });

@@ -25,8 +25,8 @@ macro_rules! files {
 }
 
 files![
-    "account", "cli", "cockpit", "commands", "errors", "findings", "plan", "screen", "setup",
-    "watch"
+    "account", "cli", "cockpit", "commands", "edges", "errors", "findings", "plan", "screen",
+    "setup", "watch"
 ];
 
 type Bundle = FluentBundle<FluentResource>;

@@ -1,0 +1,55 @@
+## Why a fleet account could not be read (the fleet table and its stderr lines)
+## JSON keeps these in English.
+
+fleet-could-not-list = 无法列出实例：{ $error }
+fleet-could-not-sweep = 无法清查该账户：{ $error }
+# $seconds is how long the listing was given.
+fleet-no-answer-instances = { $seconds } 秒内无应答（实例列表）
+fleet-no-answer-sweep = { $seconds } 秒内无应答（清查）
+fleet-no-answer = { $seconds } 秒内无应答
+# $gaps lists the provider's listings the key may not make.
+fleet-listed-without = 列表不完整，缺少：{ $gaps }
+
+## A region the sweep could not read (JSON keeps the English)
+
+sweep-not-a-region = 不是地域名称
+
+## What became of an alert at the webhooks (the cockpit's log, the watchdog's log)
+
+# $hook names the webhook as configured: "webhook slack #1 (hooks.slack.com)".
+webhook-sent = { $hook }：已发送 { $key }
+webhook-held = { $hook }：暂缓发送 { $key }：{ $why }
+webhook-failed = { $hook }：{ $error }
+webhook-held-repeat = 已于 { $since } 发送过，{ $until } 之前不再重复发送
+webhook-held-busy = 每分钟已超过 { $count } 条
+webhook-dropped = webhook：告警 { $key } 未发送即被丢弃：已有 { $count } 条更新的告警在排队
+webhook-no-runtime = webhook：{ $key } 未发送：没有异步运行时
+
+## Where a credential or a region was looked for, and what a provider refused: the adapters'
+## phrases inside a credential error. Names, variables and paths ($a, $b) stay as they are.
+
+place-environment = 环境变量
+place-instance-metadata = 实例元数据服务
+place-aws-profile-region = ~/.aws/config 中该配置档的 region
+place-the-token-to-sts = 提交给 STS 的令牌
+place-the-credentials = 凭证
+place-the-credentials-to-sts = 提交给 STS 的凭证
+place-the-access-key = 访问密钥
+place-the-signature = 签名
+place-the-sts-token = STS 令牌
+place-the-api-key = API 密钥
+place-the-session-token = 会话令牌
+place-home-unset = { $a }（HOME 未设置）
+place-no-such-profile = { $a }（没有该配置档）
+place-credential-source = { $a }（配置档 { $b } 的 credential_source）
+place-role-arn = 配置档 { $a } 的 role_arn
+place-web-identity = { $a } 以及配置档 { $b } 的 web_identity_token_file
+place-instance-role-at = { $a } 上的实例角色
+place-instance-role-off = 实例角色（已被 { $a } 关闭）
+place-profile-in = { $b } 中的配置档 `{ $a }`
+place-region-id-of = { $a } 中的 region_id
+place-oidc-role-at = { $b } 上的 OIDC 角色 { $a }
+place-ecs-ram-role-at = { $a } 上的 ECS RAM 角色
+place-cvm-role-at = { $a } 上的 CVM 角色
+place-credential-process-in = { $a } 中的 credential_process
+place-in = { $b } 中的 { $a }
