@@ -23,6 +23,8 @@ webhook-failed = { $hook }: { $error }
 webhook-held-repeat = already sent at { $since }, not again before { $until }
 webhook-held-busy = more than { $count } a minute
 webhook-dropped = webhooks: dropped the alert { $key } unsent: { $count } newer ones were waiting
+# Who sends an alert when no instance is watched, in its title: "gpumeter: the cockpit".
+webhook-from-cockpit = the cockpit
 webhook-no-runtime = webhooks: { $key } not sent: no async runtime
 
 ## Where a credential or a region was looked for, and what a provider refused: the adapters'
@@ -53,3 +55,14 @@ place-ecs-ram-role-at = the ECS RAM role at { $a }
 place-cvm-role-at = the CVM role at { $a }
 place-credential-process-in = credential_process in { $a }
 place-in = { $a } in { $b }
+
+## A prepaid balance and when it runs out, as status says it
+
+# $vouchers are drawn on before the cash in $available.
+balance-with-vouchers = { $available } (vouchers { $vouchers })
+# $bound is "≤ " and $at_least "≥ " where only this instance's burn is counted; $note says so.
+balance-line = { $balance } · runs out in { $bound }{ $left } at { $at_least }{ $burn }/h{ $note }
+balance-line-no-burn = { $balance } · nothing burns now
+# The balance guard's alerts, in the cockpit's log and the watchdog's.
+balance-alert-hours-left = balance: under { $hours }h of burn left ({ $available } at { $at_least }{ $burn }/h{ $note })
+balance-alert-floor = balance: { $available }, at or under the floor of { $floor }

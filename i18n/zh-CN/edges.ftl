@@ -23,6 +23,8 @@ webhook-failed = { $hook }：{ $error }
 webhook-held-repeat = 已于 { $since } 发送过，{ $until } 之前不再重复发送
 webhook-held-busy = 每分钟已超过 { $count } 条
 webhook-dropped = webhook：告警 { $key } 未发送即被丢弃：已有 { $count } 条更新的告警在排队
+# Who sends an alert when no instance is watched, in its title: "gpumeter: the cockpit".
+webhook-from-cockpit = 驾驶舱
 webhook-no-runtime = webhook：{ $key } 未发送：没有异步运行时
 
 ## Where a credential or a region was looked for, and what a provider refused: the adapters'
@@ -53,3 +55,14 @@ place-ecs-ram-role-at = { $a } 上的 ECS RAM 角色
 place-cvm-role-at = { $a } 上的 CVM 角色
 place-credential-process-in = { $a } 中的 credential_process
 place-in = { $b } 中的 { $a }
+
+## A prepaid balance and when it runs out, as status says it
+
+# $vouchers are drawn on before the cash in $available.
+balance-with-vouchers = { $available }（代金券 { $vouchers }）
+# $bound is "≤ " and $at_least "≥ " where only this instance's burn is counted; $note says so.
+balance-line = { $balance } · 按 { $at_least }{ $burn }/小时计，{ $bound }{ $left } 后用完{ $note }
+balance-line-no-burn = { $balance } · 当前没有消耗
+# The balance guard's alerts, in the cockpit's log and the watchdog's.
+balance-alert-hours-left = 余额：按当前消耗已不足 { $hours } 小时（{ $available }，按 { $at_least }{ $burn }/小时计{ $note }）
+balance-alert-floor = 余额：{ $available }，已不高于下限 { $floor }

@@ -136,7 +136,8 @@ impl EffectRunner<'_> {
             }))
         });
         if let Some(queue) = queue {
-            let title = format!("gpumeter: {}", instance.unwrap_or("the cockpit"));
+            let cockpit = crate::t!("webhook-from-cockpit");
+            let title = format!("gpumeter: {}", instance.unwrap_or(&cockpit));
             queue.push(Alert::new(level, key, title, text, Timestamp::now()));
         }
     }

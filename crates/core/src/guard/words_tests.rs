@@ -31,3 +31,38 @@ fn a_budget_crossing_is_said_in_the_users_language() {
         assert!(!chinese.contains(word), "{word} in {chinese}");
     }
 }
+
+#[test]
+fn a_balance_alert_is_said_in_the_users_language() {
+    use super::BalanceAlert;
+    let cny = |d| Money::new(d, Currency::CNY);
+    let floor = BalanceAlert::Floor {
+        available: cny(dec!(9.50)),
+        floor: cny(dec!(10.00)),
+    };
+    assert_eq!(
+        scoped(Lang::En, || floor.text()),
+        "balance: 9.50 CNY, at or under the floor of 10.00 CNY"
+    );
+    let chinese = scoped(Lang::ZhCn, || floor.text());
+    assert_eq!(chinese, "余额：9.50 CNY，已不高于下限 10.00 CNY");
+    let hours = BalanceAlert::HoursLeft {
+        hours: 6,
+        at: jiff::Timestamp::UNIX_EPOCH,
+        available: cny(dec!(10.00)),
+        burn: super::Burn {
+            per_hour: cny(dec!(2.50)),
+            scope: super::BurnScope::Account,
+            uncounted: Some(0),
+        },
+    };
+    assert_eq!(
+        scoped(Lang::En, || hours.text()),
+        "balance: under 6h of burn left (10.00 CNY at 2.50 CNY/h)"
+    );
+    let chinese = scoped(Lang::ZhCn, || hours.text());
+    assert_eq!(
+        chinese,
+        "余额：按当前消耗已不足 6 小时（10.00 CNY，按 2.50 CNY/小时计）"
+    );
+}
