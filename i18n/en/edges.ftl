@@ -42,6 +42,7 @@ place-the-sts-token = the STS token
 place-the-api-key = the API key
 place-the-session-token = the session token
 place-home-unset = { $a } (HOME is unset)
+place-ecs-ram-role-mode = { $a } (EcsRamRole)
 place-no-such-profile = { $a } (no such profile)
 place-credential-source = { $a } (credential_source of profile { $b })
 place-role-arn = role_arn of profile { $a }

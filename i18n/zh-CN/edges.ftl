@@ -42,6 +42,7 @@ place-the-sts-token = STS 令牌
 place-the-api-key = API 密钥
 place-the-session-token = 会话令牌
 place-home-unset = { $a }（HOME 未设置）
+place-ecs-ram-role-mode = { $a }（EcsRamRole）
 place-no-such-profile = { $a }（没有该配置档）
 place-credential-source = { $a }（配置档 { $b } 的 credential_source）
 place-role-arn = 配置档 { $a } 的 role_arn

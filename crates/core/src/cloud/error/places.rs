@@ -30,8 +30,9 @@ const WHOLE: [(&str, &str); 11] = [
 /// Phrases with holes (`{}`) where names go, tried in this order, and the message that says
 /// each with `$a` and `$b` for the holes. The holes are said again, so that a place inside a
 /// place ("profile `x` in ~/.aliyun/config.json (no such profile)") is said whole.
-const SHAPES: [(&str, &str); 14] = [
+const SHAPES: [(&str, &str); 15] = [
     ("{} (HOME is unset)", "place-home-unset"),
+    ("{} (EcsRamRole)", "place-ecs-ram-role-mode"),
     ("{} (no such profile)", "place-no-such-profile"),
     (
         "{} (credential_source of profile {})",
@@ -98,7 +99,7 @@ mod tests {
     use crate::i18n::{Lang, has, scoped};
 
     /// One phrase of each kind, as the adapters make them.
-    const PHRASES: [&str; 16] = [
+    const PHRASES: [&str; 17] = [
         "the environment",
         "the credentials",
         "the instance metadata service",
@@ -109,6 +110,7 @@ mod tests {
         "credential_process in ~/.aws/config [profile ml]",
         "the instance role at http://169.254.169.254 (credential_source of profile ml)",
         "profile `default` in ~/.aliyun/config.json (no such profile)",
+        "profile `ecs` in ~/.aliyun/config.json (EcsRamRole)",
         "region_id of ~/.aliyun/config.json (HOME is unset)",
         "the OIDC role acs:ram::1:role/x at https://sts.aliyuncs.com",
         "the ECS RAM role at http://100.100.100.200/latest/meta-data",
