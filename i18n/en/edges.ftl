@@ -67,3 +67,15 @@ balance-line-no-burn = { $balance } · nothing burns now
 # The balance guard's alerts, in the cockpit's log and the watchdog's.
 balance-alert-hours-left = balance: under { $hours }h of burn left ({ $available } at { $at_least }{ $burn }/h{ $note })
 balance-alert-floor = balance: { $available }, at or under the floor of { $floor }
+
+## A data directory other users can look into (the cockpit's events, the watchdog's log)
+
+files-dir-open = the data directory { $dir } is open to other users (mode { $mode }); `chmod 700 { $dir }` keeps even the names of its files to yourself
+
+## The cockpit's own ledger troubles, in its events
+
+# $why is why the cockpit stopped writing this run's history.
+record-stopped = { $why }; this run's spend history is not recorded
+record-no-session = cannot start a session: { $error }
+record-writer-stopped = the writer stopped
+cockpit-no-shared-deadline = cannot share the deadline with the watchdog: { $error }

@@ -67,3 +67,15 @@ balance-line-no-burn = { $balance } · 当前没有消耗
 # The balance guard's alerts, in the cockpit's log and the watchdog's.
 balance-alert-hours-left = 余额：按当前消耗已不足 { $hours } 小时（{ $available }，按 { $at_least }{ $burn }/小时计{ $note }）
 balance-alert-floor = 余额：{ $available }，已不高于下限 { $floor }
+
+## A data directory other users can look into (the cockpit's events, the watchdog's log)
+
+files-dir-open = 数据目录 { $dir } 对其他用户开放（权限 { $mode }）；运行 `chmod 700 { $dir }` 后，连其中的文件名也只有你能看到
+
+## The cockpit's own ledger troubles, in its events
+
+# $why is why the cockpit stopped writing this run's history.
+record-stopped = { $why }；本次运行的花费历史不会被记录
+record-no-session = 无法开始会话：{ $error }
+record-writer-stopped = 写入线程已停止
+cockpit-no-shared-deadline = 无法与看门狗共享截止时间：{ $error }
