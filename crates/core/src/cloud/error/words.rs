@@ -267,7 +267,7 @@ mod tests {
         let chinese = i18n::scoped(Lang::ZhCn, || missing.shown());
         let fix = i18n::scoped(Lang::ZhCn, || missing.shown_fix());
         for said in [&chinese, &fix] {
-            assert!(said.contains("配置档 default 的 role_arn"), "{said}");
+            assert!(said.contains("profile default 的 role_arn"), "{said}");
             assert!(said.contains("AWS_EC2_METADATA_DISABLED"), "{said}");
             assert!(
                 !said.contains("of profile") && !said.contains("instance role"),
