@@ -147,11 +147,10 @@ pub fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
 pub fn open_to_others(dir: &Path) -> Option<String> {
     let mode = std::fs::metadata(dir).ok()?.permissions().mode() & 0o777;
     (mode & OTHERS != 0).then(|| {
-        format!(
-            "the data directory {} is open to other users (mode {mode:o}); `chmod 700 {}` \
-             keeps even the names of its files to yourself",
-            dir.display(),
-            dir.display()
+        crate::t!(
+            "files-dir-open",
+            dir = dir.display().to_string(),
+            mode = format!("{mode:o}")
         )
     })
 }
@@ -268,6 +267,13 @@ mod tests {
         assert_eq!(mode(&root), 0o755);
         let warning = open_to_others(&root).unwrap();
         assert!(warning.contains("mode 755"), "{warning}");
+        let chinese = crate::i18n::scoped(crate::i18n::Lang::ZhCn, || open_to_others(&root));
+        let chinese = chinese.unwrap();
+        assert!(
+            chinese.contains("755") && chinese.contains("chmod 700"),
+            "{chinese}"
+        );
+        assert!(!chinese.contains("open to other users"), "{chinese}");
         std::fs::set_permissions(&root, Permissions::from_mode(0o700)).unwrap();
         assert_eq!(open_to_others(&root), None);
         std::fs::remove_dir_all(&root).unwrap();

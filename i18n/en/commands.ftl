@@ -11,8 +11,15 @@ checklist-nothing-listed = Nothing listed would keep billing after a release, bu
 checklist-price-unknown = price unknown
 checklist-per-month = { $amount }/month
 checklist-days-old = { $days }d old
-checklist-total = Total that keeps billing: { $total }/month
-checklist-total-and-unchecked = Total that keeps billing: { $total }/month (and what could not be checked)
+# $known is the priced part with its currency, $count how many things have no price.
+checklist-total = Total that keeps billing: { $count ->
+        [0] { $known }
+       *[other] ≥ { $known } + { $count } unknown
+    }/month
+checklist-total-and-unchecked = Total that keeps billing: { $count ->
+        [0] { $known }
+       *[other] ≥ { $known } + { $count } unknown
+    }/month (and what could not be checked)
 checklist-exposed = Data others can read:
 
 # status

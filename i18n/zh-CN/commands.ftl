@@ -11,8 +11,15 @@ checklist-nothing-listed = 列出的资源在释放后都不会继续计费，�
 checklist-price-unknown = 价格未知
 checklist-per-month = { $amount }/月
 checklist-days-old = 存在 { $days } 天
-checklist-total = 继续计费合计：{ $total }/月
-checklist-total-and-unchecked = 继续计费合计：{ $total }/月（另加未能检查的部分）
+# $known is the priced part with its currency, $count how many things have no price.
+checklist-total = 继续计费合计：{ $count ->
+        [0] { $known }/月
+       *[other] ≥ { $known }/月 + { $count } 项未知
+    }
+checklist-total-and-unchecked = 继续计费合计：{ $count ->
+        [0] { $known }/月
+       *[other] ≥ { $known }/月 + { $count } 项未知
+    }（另加未能检查的部分）
 checklist-exposed = 他人可读取的数据：
 
 # status

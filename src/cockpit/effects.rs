@@ -131,12 +131,13 @@ impl EffectRunner<'_> {
             let tx = self.events.clone();
             Some(Queue::start(notifier, QUEUE_LEN, move |report| {
                 if report.is_failure() {
-                    let _ = tx.try_send(Event::Webhook(report.to_string()));
+                    let _ = tx.try_send(Event::Webhook(report.shown()));
                 }
             }))
         });
         if let Some(queue) = queue {
-            let title = format!("gpumeter: {}", instance.unwrap_or("the cockpit"));
+            let cockpit = crate::t!("webhook-from-cockpit");
+            let title = format!("gpumeter: {}", instance.unwrap_or(&cockpit));
             queue.push(Alert::new(level, key, title, text, Timestamp::now()));
         }
     }

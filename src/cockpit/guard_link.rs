@@ -69,7 +69,7 @@ fn link(path: &PathBuf, rx: &Receiver<Request>, events: &mpsc::Sender<Event>) {
                 Ok(l) => *ledger = Some(l),
                 Err(e) if !said => {
                     said = true;
-                    let text = format!("cannot share the deadline with the watchdog: {e}");
+                    let text = crate::t!("cockpit-no-shared-deadline", error = e.to_string());
                     let _ = events.blocking_send(Event::Ledger(text));
                 }
                 Err(_) => {}

@@ -216,13 +216,7 @@ fn render(list: &Checklist, tz: &jiff::tz::TimeZone) -> String {
     }
     unknown(&mut out);
     if let Some(still) = &list.still_billing_monthly {
-        let total = still.with_currency();
-        let line = if list.unknown.is_empty() {
-            t!("checklist-total", total = total)
-        } else {
-            t!("checklist-total-and-unchecked", total = total)
-        };
-        let _ = writeln!(out, "{line}");
+        let _ = writeln!(out, "{}", total_line(still, !list.unknown.is_empty()));
     }
     if !list.exposed.is_empty() {
         let _ = writeln!(out, "{}", t!("checklist-exposed"));
@@ -231,4 +225,64 @@ fn render(list: &Checklist, tz: &jiff::tz::TimeZone) -> String {
         }
     }
     out
+}
+
+/// The total that keeps billing: the amount with its unit, then how many things it leaves out,
+/// and whether some of the account could not be checked.
+fn total_line(still: &PartialTotalJson, unchecked: bool) -> String {
+    let known = format!("{} {}", still.known, still.currency);
+    let count = still.unknown.len();
+    if unchecked {
+        t!(
+            "checklist-total-and-unchecked",
+            known = known,
+            count = count
+        )
+    } else {
+        t!("checklist-total", known = known, count = count)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use gpumeter_core::i18n::{Lang, scoped};
+
+    use super::total_line;
+    use crate::money::{Currency, Money, PartialTotal};
+
+    #[test]
+    fn the_total_keeps_its_unit_with_the_amount_in_chinese_and_reads_as_before_in_english() {
+        let mut total = PartialTotal::zero(Currency::CNY);
+        total
+            .add(
+                Some(Money::new(rust_decimal::Decimal::from(12), Currency::CNY)),
+                "disk",
+            )
+            .unwrap();
+        let whole = total.json();
+        total
+            .add(None, "load balancer lb-1: no price in the sheet")
+            .unwrap();
+        let part = total.json();
+        let en = |t: &crate::money::PartialTotalJson, u| scoped(Lang::En, || total_line(t, u));
+        assert_eq!(
+            en(&whole, false),
+            "Total that keeps billing: 12.00 CNY/month"
+        );
+        assert_eq!(
+            en(&part, false),
+            format!("Total that keeps billing: {}/month", part.with_currency())
+        );
+        assert_eq!(
+            en(&part, true),
+            "Total that keeps billing: ≥ 12.00 CNY + 1 unknown/month (and what could not be checked)"
+        );
+        let zh = |t, u| scoped(Lang::ZhCn, || total_line(t, u));
+        assert_eq!(zh(&whole, false), "继续计费合计：12.00 CNY/月");
+        assert_eq!(zh(&part, false), "继续计费合计：≥ 12.00 CNY/月 + 1 项未知");
+        assert_eq!(
+            zh(&part, true),
+            "继续计费合计：≥ 12.00 CNY/月 + 1 项未知（另加未能检查的部分）"
+        );
+    }
 }

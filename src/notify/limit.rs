@@ -21,14 +21,26 @@ pub enum Limited {
     Busy { per_minute: u32 },
 }
 
+impl Limited {
+    /// Why it was held, in the user's language.
+    pub fn shown(&self) -> String {
+        match self {
+            Limited::Repeat { since, until } => crate::t!(
+                "webhook-held-repeat",
+                since = since.to_string(),
+                until = until.to_string()
+            ),
+            Limited::Busy { per_minute } => {
+                crate::t!("webhook-held-busy", count = per_minute.to_string())
+            }
+        }
+    }
+}
+
+/// [`Limited::shown`] in English.
 impl fmt::Display for Limited {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Limited::Repeat { since, until } => {
-                write!(f, "already sent at {since}, not again before {until}")
-            }
-            Limited::Busy { per_minute } => write!(f, "more than {per_minute} a minute"),
-        }
+        f.write_str(&crate::i18n::scoped(crate::i18n::Lang::En, || self.shown()))
     }
 }
 

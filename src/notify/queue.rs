@@ -40,16 +40,25 @@ impl Report {
     }
 }
 
+impl Report {
+    /// The line as the user reads it, in their language.
+    pub fn shown(&self) -> String {
+        match self {
+            Report::Outcome(o) => o.shown(),
+            Report::Dropped { key } => crate::t!(
+                "webhook-dropped",
+                key = key.as_str(),
+                count = QUEUE_LEN.to_string()
+            ),
+            Report::NoRuntime { key } => crate::t!("webhook-no-runtime", key = key.as_str()),
+        }
+    }
+}
+
+/// [`Report::shown`] in English.
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Report::Outcome(o) => o.fmt(f),
-            Report::Dropped { key } => write!(
-                f,
-                "webhooks: dropped the alert {key} unsent: {QUEUE_LEN} newer ones were waiting"
-            ),
-            Report::NoRuntime { key } => write!(f, "webhooks: {key} not sent: no async runtime"),
-        }
+        f.write_str(&crate::i18n::scoped(crate::i18n::Lang::En, || self.shown()))
     }
 }
 
@@ -174,6 +183,74 @@ async fn send_all(notifier: Notifier, shared: Arc<Shared>, report: Reporter) {
             }
             None if shared.closed.load(Ordering::SeqCst) => break,
             None => shared.wake.notified().await,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use jiff::Timestamp;
+
+    use super::super::limit::Limited;
+    use super::super::send::HookId;
+    use super::*;
+    use crate::config::WebhookKind;
+    use crate::i18n::{Lang, scoped};
+
+    fn hook() -> HookId {
+        HookId {
+            kind: WebhookKind::Feishu,
+            number: 2,
+            host: "open.feishu.cn".into(),
+        }
+    }
+
+    #[test]
+    fn what_became_of_an_alert_is_said_in_the_users_language_and_logged_in_english() {
+        let since = Timestamp::from_second(1_800_000_000).unwrap();
+        let reports = [
+            Report::Outcome(Outcome::Sent {
+                hook: hook(),
+                key: "idle".into(),
+            }),
+            Report::Outcome(Outcome::Held {
+                hook: hook(),
+                key: "idle".into(),
+                why: Limited::Repeat {
+                    since,
+                    until: since + jiff::SignedDuration::from_mins(30),
+                },
+            }),
+            Report::Outcome(Outcome::Held {
+                hook: hook(),
+                key: "budget:80".into(),
+                why: Limited::Busy { per_minute: 6 },
+            }),
+            Report::Dropped { key: "idle".into() },
+            Report::NoRuntime {
+                key: "deadline:10m".into(),
+            },
+        ];
+        let english: Vec<String> = reports.iter().map(ToString::to_string).collect();
+        assert_eq!(english[0], "webhook feishu #2 (open.feishu.cn): sent idle");
+        assert!(english[1].contains(": held idle: already sent at 2027-01-15T08:00:00Z"));
+        assert_eq!(
+            english[3],
+            "webhooks: dropped the alert idle unsent: 16 newer ones were waiting"
+        );
+        for (report, english) in reports.iter().zip(&english) {
+            assert_eq!(&scoped(Lang::En, || report.shown()), english);
+            let chinese = scoped(Lang::ZhCn, || report.shown());
+            assert_eq!(scoped(Lang::ZhCn, || report.to_string()), *english);
+            for word in ["sent", "held", "dropped", "waiting", "already", "a minute"] {
+                assert!(!chinese.contains(word), "{word} in {chinese}");
+            }
+            assert!(
+                chinese
+                    .chars()
+                    .any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+                "{chinese}"
+            );
         }
     }
 }

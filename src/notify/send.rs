@@ -75,13 +75,32 @@ impl Outcome {
     }
 }
 
+impl Outcome {
+    /// The line as the user reads it, in their language; the hook is named as configured.
+    pub fn shown(&self) -> String {
+        match self {
+            Outcome::Sent { hook, key } => {
+                crate::t!("webhook-sent", hook = hook.to_string(), key = key.as_str())
+            }
+            Outcome::Held { hook, key, why } => crate::t!(
+                "webhook-held",
+                hook = hook.to_string(),
+                key = key.as_str(),
+                why = why.shown()
+            ),
+            Outcome::Failed { hook, error, .. } => crate::t!(
+                "webhook-failed",
+                hook = hook.to_string(),
+                error = error.as_str()
+            ),
+        }
+    }
+}
+
+/// [`Outcome::shown`] in English.
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Outcome::Sent { hook, key } => write!(f, "{hook}: sent {key}"),
-            Outcome::Held { hook, key, why } => write!(f, "{hook}: held {key}: {why}"),
-            Outcome::Failed { hook, error, .. } => write!(f, "{hook}: {error}"),
-        }
+        f.write_str(&crate::i18n::scoped(crate::i18n::Lang::En, || self.shown()))
     }
 }
 

@@ -1,6 +1,6 @@
 //! The words for a prepaid balance and when it runs out, in one place: `status`'s line, the
-//! cockpit's cost panel and the watchdog's log say it the same way. The line stays English, as
-//! `status --json` carries it; the cockpit's cell comes from the catalogue.
+//! cockpit's cost panel and the watchdog's log say it the same way, from the catalogue.
+//! `status --json` carries the amounts, never this line.
 
 use jiff::Timestamp;
 
@@ -12,16 +12,16 @@ use crate::guard::BalanceOutlook;
 pub fn line(o: &BalanceOutlook, now: Timestamp) -> String {
     let burn = &o.burn;
     let Some(left) = o.left(now) else {
-        return format!("{} · nothing burns now", o.balance.line());
+        return crate::t!("balance-line-no-burn", balance = o.balance.line());
     };
-    format!(
-        "{} · runs out in {}{} at {}{}/h{}",
-        o.balance.line(),
-        burn.at_most(),
-        short_duration(left),
-        burn.at_least(),
-        o.burn.per_hour,
-        burn.note()
+    crate::t!(
+        "balance-line",
+        balance = o.balance.line(),
+        bound = burn.at_most(),
+        left = short_duration(left),
+        at_least = burn.at_least(),
+        burn = o.burn.per_hour.to_string(),
+        note = burn.note()
     )
 }
 
@@ -79,5 +79,32 @@ mod tests {
         let o = outlook(BurnScope::Account, dec!(0));
         assert_eq!(line(&o, now), "29.29 CNY · nothing burns now");
         assert_eq!(left_short(&o, now), "no burn");
+    }
+
+    #[test]
+    fn the_line_is_said_in_chinese_with_the_amounts_as_they_are() {
+        use crate::i18n::{Lang, scoped};
+        let now = Timestamp::UNIX_EPOCH;
+        let mut o = outlook(BurnScope::ThisInstance, dec!(2.51));
+        o.balance.vouchers = Some(Money::new(dec!(1.50), Currency::CNY));
+        assert_eq!(
+            scoped(Lang::En, || line(&o, now)),
+            "29.29 CNY (vouchers 1.50 CNY) · runs out in ≤ 11h40m at ≥ 2.51 CNY/h (this \
+             instance only; other instances not counted)"
+        );
+        let chinese = scoped(Lang::ZhCn, || line(&o, now));
+        assert!(
+            chinese.starts_with(
+                "29.29 CNY（代金券 1.50 CNY） · 按 ≥ 2.51 CNY/小时计，≤ 11h40m 后用完"
+            ),
+            "{chinese}"
+        );
+        let idle = outlook(BurnScope::Account, dec!(0));
+        let chinese_idle = scoped(Lang::ZhCn, || line(&idle, now));
+        for said in [&chinese, &chinese_idle] {
+            for word in ["runs out", "vouchers", "nothing burns", " at "] {
+                assert!(!said.contains(word), "{word} in {said}");
+            }
+        }
     }
 }

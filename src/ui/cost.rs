@@ -248,7 +248,7 @@ fn meter(app: &App, pricing: &Pricing, reading: &SpendReading, theme: &Theme) ->
             }),
         }),
         balance: balance(app, reading, theme),
-        unknown: reading.accrual.unpriced.clone(),
+        unknown: crate::meter::unpriced::all_shown(&reading.accrual.unpriced),
         per_minute: reading
             .per_minute
             .iter()

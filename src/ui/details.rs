@@ -86,11 +86,11 @@ fn body(d: &Details, w: usize, wrapped: bool, theme: &Theme) -> Vec<Line<'static
         ));
     }
     for f in &d.findings {
-        let (grade, style) = match f.severity {
-            Severity::Critical => (t!("details-critical"), theme.style(Role::AlertError)),
-            Severity::Warning => (t!("details-warning"), theme.style(Role::AlertWarn)),
+        let style = match f.severity {
+            Severity::Critical => theme.style(Role::AlertError),
+            Severity::Warning => theme.style(Role::AlertWarn),
         };
-        let said = format!("{grade} {}; {}", f.what, f.fix);
+        let said = f.shown_said();
         for (i, part) in parts(&said, w).into_iter().enumerate() {
             let lead = if i == 0 { "" } else { "  " };
             lines.push(Line::styled(format!("{lead}{part}"), style));

@@ -165,7 +165,7 @@ fn findings_title(app: &App, theme: &Theme) -> Option<Line<'static>> {
                 String::new()
             };
             Some(Line::styled(
-                format!(" ! {}{more} ", f.message),
+                format!(" ! {}{more} ", f.shown()),
                 theme.style(severity_role(f.severity)),
             ))
         }
@@ -388,7 +388,7 @@ fn findings_lines(findings: &[Finding], w: usize, theme: &Theme) -> Vec<Line<'st
         .iter()
         .map(|f| {
             Line::styled(
-                truncate(&format!("! {}", f.message), w),
+                truncate(&format!("! {}", f.shown()), w),
                 theme.style(severity_role(f.severity)),
             )
         })

@@ -60,11 +60,11 @@ impl Limit {
     }
 
     /// How a crossing names the limit: "budget: ..." or "budget this month: ...".
-    fn scope_word(&self) -> &'static str {
+    fn scope_word(&self) -> std::borrow::Cow<'static, str> {
         if self.month.is_some() {
-            " this month"
+            crate::t!("budget-this-month")
         } else {
-            ""
+            std::borrow::Cow::Borrowed("")
         }
     }
 
@@ -161,7 +161,7 @@ impl WatchBudget {
                     limit: of,
                 } = alert
                 {
-                    let text = crossed_text(limit.scope_word(), level, spent, of);
+                    let text = crossed_text(&limit.scope_word(), level, spent, of);
                     crossings.push(Crossing {
                         limit: i,
                         threshold,

@@ -174,7 +174,7 @@ where
     let alerts = w.notifier.take().map(|n| {
         Queue::start(n, QUEUE_LEN, move |report| {
             if report.is_failure() {
-                say(&format!("{report}"));
+                say(&report.shown());
             }
             let _ = hook_tx.send(report);
         })
@@ -560,7 +560,7 @@ fn publish_rules(w: &mut Watch, pid: u32, now: Timestamp) {
 fn record_webhooks(w: &mut Watch, reports: &std::sync::mpsc::Receiver<Report>) {
     while let Ok(report) = reports.try_recv() {
         let now = Timestamp::now();
-        let text = format!("webhook {report}");
+        let text = format!("webhook {}", report.shown());
         let event = match &report {
             Report::Outcome(Outcome::Held { .. }) => continue,
             Report::Outcome(Outcome::Sent { .. }) => EventRecord::note(now, text),

@@ -85,13 +85,16 @@ impl PriceOrigin {
         }
     }
 
-    /// One line for text output when the sheet is another region's; `None` otherwise.
+    /// One line for text output, in the user's language, when the sheet is another region's;
+    /// `None` otherwise.
     #[must_use]
     pub fn estimate_line(&self) -> Option<String> {
         match (self.kind, &self.sheet_region, &self.instance_region) {
-            (PriceKind::OtherRegion, Some(s), Some(i)) => Some(format!(
-                "prices: sheet {} ({s}) used as an estimate for {i}",
-                self.sheet
+            (PriceKind::OtherRegion, Some(s), Some(i)) => Some(crate::t!(
+                "spend-estimate-line",
+                sheet = self.sheet.as_str(),
+                region = s.as_str(),
+                instance_region = i.as_str()
             )),
             _ => None,
         }
@@ -371,11 +374,9 @@ impl Spend {
         usage.fixed_bandwidth_mbps = pricing.bandwidth_mbps;
         let mut accrual = accrue(&pricing.sheet, &usage, at);
         if never_seen {
-            accrual.unpriced.insert(
-                0,
-                "instance: no longer listed, so what it cost before its release is unknown"
-                    .to_string(),
-            );
+            accrual
+                .unpriced
+                .insert(0, crate::meter::unpriced::never_listed());
         }
         Some((usage, accrual))
     }

@@ -194,7 +194,7 @@ impl Recorder {
     /// Says why nothing more is recorded, once, and lets go of the ledger.
     fn stop(&mut self, why: &str) {
         self.notes
-            .push(format!("{why}; this run's spend history is not recorded"));
+            .push(crate::t!("record-stopped", why = why.to_string()));
         self.opening = None;
         self.writer = None;
         self.starting = None;
@@ -211,10 +211,12 @@ impl Recorder {
                     self.starting = None;
                     self.begin(instance, currency, id, baseline);
                 }
-                Ok(Err(e)) => self.stop(&format!("cannot start a session: {e}")),
+                Ok(Err(e)) => {
+                    self.stop(&crate::t!("record-no-session", error = e.as_str()));
+                }
                 Err(std::sync::mpsc::TryRecvError::Empty) => {}
                 Err(std::sync::mpsc::TryRecvError::Disconnected) => {
-                    self.stop("the writer stopped");
+                    self.stop(&crate::t!("record-writer-stopped"));
                 }
             }
             return;
@@ -247,7 +249,7 @@ impl Recorder {
                 self.gate = InventoryGate::default();
                 self.starting = Some((instance, currency, rx));
             }
-            _ => self.stop("the writer stopped"),
+            _ => self.stop(&crate::t!("record-writer-stopped")),
         }
     }
 
@@ -444,5 +446,30 @@ impl Drop for Recorder {
         if let Some(at) = self.last_tick {
             self.end_session(at);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::{Lang, scoped};
+
+    #[test]
+    fn why_the_history_stopped_is_said_in_the_users_language() {
+        let said = |lang| {
+            scoped(lang, || {
+                let mut r = Recorder::start(None, IdleRule::default());
+                r.stop(&crate::t!("record-writer-stopped"));
+                std::mem::take(&mut r.notes)
+            })
+        };
+        assert_eq!(
+            said(Lang::En),
+            ["the writer stopped; this run's spend history is not recorded"]
+        );
+        assert_eq!(
+            said(Lang::ZhCn),
+            ["写入线程已停止；本次运行的花费历史不会被记录"]
+        );
     }
 }

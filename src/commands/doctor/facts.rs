@@ -56,7 +56,11 @@ pub fn nvml() -> Probe {
                 driver = driver
             ))
         }
-        Err(why) => Probe::Failed(format!("{}: {}", why.kind, why.detail)),
+        Err(why) => Probe::Failed(format!(
+            "{}: {}",
+            crate::ui::words::gpu_unavailable(why.kind),
+            why.detail
+        )),
     }
 }
 

@@ -14,6 +14,7 @@ use crate::ledger::Ledger;
 use crate::meter::BillingMode;
 use crate::provider::ProviderError;
 use crate::spend::Pricing;
+use crate::t;
 
 /// An account whose listings take longer than this, their pages, retries and rate-limit waits
 /// together, is shown as unreachable.
@@ -33,34 +34,55 @@ pub async fn read_account(
     ctx.quiet = true;
     let provider = match ctx.provider() {
         Ok(p) => p,
-        Err(e) => return vec![unreadable(origin, &e.message, now)],
+        Err(e) => {
+            let why = Why {
+                english: e.message.clone(),
+                shown: e.message,
+            };
+            return vec![unreadable(origin, why, now)];
+        }
     };
-    let bounded = |what| format!("no answer in {} s ({what})", ACCOUNT_TIMEOUT.as_secs());
     let (listed, swept) = tokio::join!(
         tokio::time::timeout(ACCOUNT_TIMEOUT, provider.instances()),
         tokio::time::timeout(ACCOUNT_TIMEOUT, provider.sweep_listed()),
     );
-    let listed =
-        listed.unwrap_or_else(|_| Err(ProviderError::state(provider.name(), bounded("instances"))));
-    let swept =
-        swept.unwrap_or_else(|_| Err(ProviderError::state(provider.name(), bounded("sweep"))));
     let instances = match listed {
-        Ok(instances) => instances,
-        Err(e) => {
-            let why = format!("could not list the instances: {e}");
-            return vec![unreadable(origin, &why, now)];
+        Ok(Ok(instances)) => instances,
+        Ok(Err(e)) => {
+            let why = Why {
+                english: format!("could not list the instances: {e}"),
+                shown: t!("fleet-could-not-list", error = e.shown()),
+            };
+            return vec![unreadable(origin, why, now)];
+        }
+        Err(_) => {
+            let e = ProviderError::state(provider.name(), bounded("instances"));
+            let why = Why {
+                english: format!("could not list the instances: {e}"),
+                shown: t!(
+                    "fleet-could-not-list",
+                    error = t!("fleet-no-answer-instances", seconds = seconds())
+                ),
+            };
+            return vec![unreadable(origin, why, now)];
         }
     };
     if origin.region.is_none() {
         origin.region = instances.iter().find_map(|d| d.instance.region.clone());
     }
     let mut rows = Vec::new();
+    let sweep_failed = |e: &ProviderError, shown: String| Why {
+        english: format!("could not sweep the account: {e}"),
+        shown: t!("fleet-could-not-sweep", error = shown),
+    };
     let (swept, sweep_error) = match swept {
-        Ok(found) => (found, None),
-        Err(e) => (
-            Vec::new(),
-            Some(format!("could not sweep the account: {e}")),
-        ),
+        Ok(Ok(found)) => (found, None),
+        Ok(Err(e)) => (Vec::new(), Some(sweep_failed(&e, e.shown()))),
+        Err(_) => {
+            let e = ProviderError::state(provider.name(), bounded("sweep"));
+            let shown = t!("fleet-no-answer-sweep", seconds = seconds());
+            (Vec::new(), Some(sweep_failed(&e, shown)))
+        }
     };
     let mut prices: HashMap<PriceKey, Option<Pricing>> = HashMap::new();
     let ledger = Ledger::open_read_only(crate::ledger::path_in(&ctx.data_dir, ctx.demo)).ok();
@@ -90,19 +112,40 @@ pub async fn read_account(
     // A listing the key may not make (a provider's volumes) leaves the rows short of it.
     let gaps = provider.gaps();
     if !gaps.is_empty() {
-        let why = format!("listed without {}", gaps.join("; "));
-        rows.push(unreadable(origin.clone(), &why, now));
+        let gaps = gaps.join("; ");
+        let why = Why {
+            english: format!("listed without {gaps}"),
+            shown: t!("fleet-listed-without", gaps = gaps),
+        };
+        rows.push(unreadable(origin.clone(), why, now));
     }
     if let Some(why) = sweep_error {
-        rows.push(unreadable(origin, &why, now));
+        rows.push(unreadable(origin, why, now));
     }
     rows
+}
+
+/// Why an account's listing could not be read: in English for JSON, and as a terminal says it.
+struct Why {
+    english: String,
+    shown: String,
+}
+
+/// "no answer in 300 s (instances)": a listing that ran past [`ACCOUNT_TIMEOUT`], in English.
+fn bounded(what: &str) -> String {
+    format!("no answer in {} s ({what})", ACCOUNT_TIMEOUT.as_secs())
+}
+
+fn seconds() -> String {
+    ACCOUNT_TIMEOUT.as_secs().to_string()
 }
 
 /// The instance type, region, billing mode and live price: what picks a price.
 type PriceKey = (String, Option<String>, BillingMode, Option<Decimal>);
 
 /// The row that says an account (or one of its listings) could not be read, and why.
-fn unreadable(origin: Origin, why: &str, now: Timestamp) -> FleetRow {
-    row(origin, Err(why), None, Reporting::default(), now)
+fn unreadable(origin: Origin, why: Why, now: Timestamp) -> FleetRow {
+    let mut row = row(origin, Err(&why.english), None, Reporting::default(), now);
+    row.error_shown = Some(why.shown);
+    row
 }

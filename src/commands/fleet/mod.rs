@@ -45,7 +45,7 @@ pub fn run(cli: &Cli, args: &FleetArgs) -> CommandResult {
     }
     let rows = block_on(collect(&base, &filter, Timestamp::now()))?;
     for r in rows.iter().filter(|r| r.origin.instance_id.is_empty()) {
-        if let Some(why) = &r.error {
+        if let Some(why) = r.shown_error() {
             let account = if r.origin.account.is_empty() {
                 "—"
             } else {
@@ -61,7 +61,7 @@ pub fn run(cli: &Cli, args: &FleetArgs) -> CommandResult {
                 account = account,
                 provider = r.origin.provider.as_str(),
                 region = region,
-                why = why.as_str()
+                why = why
             );
             super::emit_err(&format!("gpumeter: {line}"));
         }
@@ -168,10 +168,17 @@ async fn read(base: &Context, target: Listed, now: Timestamp) -> FleetRow {
     };
     let inventory = match tokio::time::timeout(READ_TIMEOUT, provider.inventory()).await {
         Ok(Ok(inventory)) => inventory,
-        Ok(Err(e)) => return row(origin, Err(&e.to_string()), None, reporting, now),
+        Ok(Err(e)) => {
+            let mut r = row(origin, Err(&e.to_string()), None, reporting, now);
+            r.error_shown = Some(e.shown());
+            return r;
+        }
         Err(_) => {
-            let why = format!("no answer in {} s", READ_TIMEOUT.as_secs());
-            return row(origin, Err(&why), None, reporting, now);
+            let seconds = READ_TIMEOUT.as_secs().to_string();
+            let why = format!("no answer in {seconds} s");
+            let mut r = row(origin, Err(&why), None, reporting, now);
+            r.error_shown = Some(crate::t!("fleet-no-answer", seconds = seconds));
+            return r;
         }
     };
     if let Some(instance) = &inventory.instance {

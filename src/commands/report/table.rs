@@ -113,7 +113,7 @@ fn spend(out: &mut String, report: &Report) {
             let note = crate::t!(
                 "report-at-least",
                 count = s.unknown.len(),
-                unknown = s.unknown.join("; ")
+                unknown = crate::meter::unpriced::all_shown(&s.unknown).join("; ")
             );
             let _ = writeln!(out, "{note}");
         }

@@ -10,6 +10,7 @@ use jiff::Timestamp;
 use jiff::tz::TimeZone;
 
 use super::cloud::CloudJson;
+use crate::meter::unpriced;
 use crate::spend::PriceKind;
 use crate::t;
 
@@ -200,7 +201,7 @@ fn resources(cloud: &CloudJson) -> String {
             let _ = writeln!(
                 out,
                 "    {}",
-                t!("status-unpriced-line", what = unknown.as_str())
+                t!("status-unpriced-line", what = unpriced::shown(unknown))
             );
         }
     }
@@ -233,7 +234,10 @@ fn cost(cost: Option<&super::cloud::CostJson>, sku: &str) -> String {
     );
     let mut out = format!("{}{line}\n", label(t!("status-cost")));
     if c.cost.incomplete {
-        let line = t!("status-incomplete", unknown = c.cost.unknown.join("; "));
+        let line = t!(
+            "status-incomplete",
+            unknown = unpriced::all_shown(&c.cost.unknown).join("; ")
+        );
         let _ = writeln!(out, "{}{line}", label(Cow::Borrowed("")));
     }
     out

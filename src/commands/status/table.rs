@@ -54,8 +54,7 @@ pub(super) fn render(report: &StatusReport, tz: &jiff::tz::TimeZone) -> String {
     if !report.findings.is_empty() {
         let _ = writeln!(out, "{}", t!("status-findings"));
         for f in &report.findings {
-            let severity = format!("{:?}", f.severity).to_lowercase();
-            let _ = writeln!(out, "  {:<8}  {}", Cell(severity), f.message);
+            let _ = writeln!(out, "  {:<8}  {}", Cell(f.severity.shown()), f.shown());
         }
     }
     if let Some(line) = report

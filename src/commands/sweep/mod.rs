@@ -37,7 +37,7 @@ const AT_ONCE: usize = 6;
 struct Swept {
     rows: Vec<SweepRow>,
     /// Region and why, one line each.
-    not_checked: Vec<(String, String)>,
+    not_checked: Vec<NotChecked>,
     /// The sheet that priced the sweep (one region), or each region's (several).
     sheets: Vec<(Option<String>, Option<String>)>,
     /// Whether the sweep went region by region.
@@ -67,9 +67,10 @@ pub fn run(cli: &Cli, as_json: bool, all_regions: bool, only: &CleanupFilter) ->
         Some(regions) => every(&mut ctx, provider.name(), regions, only, now)?,
     };
     let pending = forced::read(provider.as_ref(), sheet_days, now).unwrap_or_else(|why| {
-        swept
-            .not_checked
-            .push((t!("sweep-forced-not-checked").into_owned(), why));
+        swept.not_checked.push(NotChecked::said(
+            t!("sweep-forced-not-checked").into_owned(),
+            why,
+        ));
         None
     });
     let (totals, unpriced) = monthly_totals(&swept.rows);
@@ -136,7 +137,7 @@ fn every(
     let mut ready: Vec<(String, Arc<dyn Provider>, Option<Sheet>)> = Vec::new();
     for region in regions {
         if !plain_region(&region) {
-            not_checked.push((region, "not a region name".to_string()));
+            not_checked.push(NotChecked::not_a_region(region));
             continue;
         }
         // `provider()` builds a new adapter from the config each time: nothing of the first
@@ -147,7 +148,7 @@ fn every(
                 let sheet = ctx.region_sheet()?;
                 ready.push((region, adapter, sheet));
             }
-            Err(f) => not_checked.push((region, f.message)),
+            Err(f) => not_checked.push(NotChecked::said(region, f.message)),
         }
     }
     let what = t!(
@@ -170,7 +171,11 @@ fn every(
                 per_region.push((region.clone(), rank(found, sheet.as_ref(), now)));
                 sheets.push((Some(region), sheet.map(|s| s.id)));
             }
-            Err(e) => not_checked.push((region, e.to_string())),
+            Err(e) => not_checked.push(NotChecked {
+                region,
+                why: e.to_string(),
+                shown: e.shown(),
+            }),
         }
     }
     Ok(Swept {
@@ -179,6 +184,35 @@ fn every(
         sheets,
         by_region: true,
     })
+}
+
+/// A region (or a part of the sweep) that could not be read.
+struct NotChecked {
+    region: String,
+    /// Why, in English, as JSON carries it.
+    why: String,
+    /// The same as the terminal says it.
+    shown: String,
+}
+
+impl NotChecked {
+    /// One whose reason is already in the words the terminal shows.
+    fn said(region: String, why: String) -> Self {
+        NotChecked {
+            region,
+            shown: why.clone(),
+            why,
+        }
+    }
+
+    /// A name the regions' listing gave that no endpoint can be built from.
+    fn not_a_region(region: String) -> Self {
+        NotChecked {
+            region,
+            why: "not a region name".to_string(),
+            shown: t!("sweep-not-a-region").into_owned(),
+        }
+    }
 }
 
 fn document(provider: &str, swept: &Swept, totals: &[Money], unpriced: usize) -> serde_json::Value {
@@ -201,7 +235,7 @@ fn document(provider: &str, swept: &Swept, totals: &[Money], unpriced: usize) ->
         "not_checked": swept
             .not_checked
             .iter()
-            .map(|(region, why)| json!({"region": region, "why": why}))
+            .map(|n| json!({"region": n.region, "why": n.why}))
             .collect::<Vec<_>>(),
     });
     if swept.by_region {
@@ -264,11 +298,11 @@ fn text(swept: &Swept, totals: &[Money], unpriced: usize) -> String {
     let mut out = String::new();
     let rows = &swept.rows;
     let not_checked = |out: &mut String| {
-        for (region, why) in &swept.not_checked {
+        for n in &swept.not_checked {
             let line = t!(
                 "sweep-not-checked",
-                region = region.as_str(),
-                why = why.as_str()
+                region = n.region.as_str(),
+                why = n.shown.as_str()
             );
             let _ = writeln!(out, "[?] {line}");
         }
@@ -399,7 +433,7 @@ mod tests {
             rows,
             not_checked: not_checked
                 .iter()
-                .map(|(r, w)| ((*r).to_string(), (*w).to_string()))
+                .map(|(r, w)| NotChecked::said((*r).to_string(), (*w).to_string()))
                 .collect(),
             sheets: vec![
                 (Some("cn-hangzhou".into()), None),
@@ -442,6 +476,38 @@ mod tests {
         assert_eq!(doc["monthly_totals"][1]["monthly_total"], "12.00");
         assert_eq!(doc["not_checked"][0]["region"], "ap-south-2");
         assert_eq!(doc["items"][0]["region"], "cn-hangzhou");
+    }
+
+    #[test]
+    fn a_name_that_is_no_region_is_said_in_the_users_language_and_kept_english_in_json() {
+        use gpumeter_core::i18n::{Lang, scoped};
+        let bad = "eu west/1".to_string();
+        assert!(!plain_region(&bad));
+        let swept = Swept {
+            rows: Vec::new(),
+            not_checked: vec![scoped(Lang::ZhCn, || NotChecked::not_a_region(bad.clone()))],
+            sheets: Vec::new(),
+            by_region: true,
+        };
+        let out = scoped(Lang::ZhCn, || text(&swept, &[], 0));
+        assert!(
+            out.contains("eu west/1") && out.contains("不是地域名称"),
+            "{out}"
+        );
+        assert!(!out.contains("not a region"), "{out}");
+        let doc = scoped(Lang::ZhCn, || document("aws", &swept, &[], 0));
+        assert_eq!(doc["not_checked"][0]["why"], "not a region name");
+        let english = scoped(Lang::En, || {
+            let swept = Swept {
+                not_checked: vec![NotChecked::not_a_region(bad.clone())],
+                ..swept
+            };
+            text(&swept, &[], 0)
+        });
+        assert!(
+            english.contains("eu west/1: not a region name"),
+            "{english}"
+        );
     }
 
     #[test]

@@ -70,7 +70,11 @@ impl Confirm {
             _ => t!("confirm-price-unknown").into_owned(),
         };
         let unknown = t!("confirm-price-unknown");
-        let mut out = vec![format!("{}: {}", self.title, self.target)];
+        let mut out = vec![t!(
+            "summary-title",
+            title = self.title.as_str(),
+            target = self.target.as_str()
+        )];
         if let Some(cost) = self.cost_per_hour {
             let cost = cost.to_string();
             out.push(format!("  {}", t!("summary-costs-now", cost = cost)));
@@ -137,7 +141,7 @@ impl Confirm {
             survivors,
             currency: sheet.map(|s| s.currency),
             note: t!("note-cleanup").into_owned(),
-            exposed: findings(found).iter().map(Finding::line).collect(),
+            exposed: findings(found).iter().map(Finding::shown).collect(),
             pick: None,
             choice: Choice::Cancel,
             action: Action::Cleanup { delete },
@@ -254,7 +258,7 @@ impl Confirm {
             }
         };
         let exposed = match &action {
-            Action::Release => findings(resources).iter().map(Finding::line).collect(),
+            Action::Release => findings(resources).iter().map(Finding::shown).collect(),
             _ => Vec::new(),
         };
         let action = promise(action, inventory);

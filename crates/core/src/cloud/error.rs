@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use crate::text::one_line;
 
+pub mod places;
 mod words;
 
 /// The most characters kept of the provider's message.

@@ -161,10 +161,39 @@ impl Finding {
     /// [`Finding::line`] in the user's language: the same line in English.
     #[must_use]
     pub fn shown(&self) -> String {
-        let grade = match self.severity {
+        let (what, fix) = self.shown_parts();
+        crate::t!(
+            "finding-line",
+            grade = self.shown_grade(),
+            kind = self.kind.shown(),
+            id = self.id.as_str(),
+            what = what,
+            fix = fix
+        )
+    }
+
+    /// The finding without its resource, as the details of that resource list it: the grade,
+    /// what is wrong and what to do, in the user's language.
+    #[must_use]
+    pub fn shown_said(&self) -> String {
+        let (what, fix) = self.shown_parts();
+        crate::t!(
+            "finding-said",
+            grade = self.shown_grade(),
+            what = what,
+            fix = fix
+        )
+    }
+
+    fn shown_grade(&self) -> std::borrow::Cow<'static, str> {
+        match self.severity {
             Severity::Critical => crate::t!("details-critical"),
             Severity::Warning => crate::t!("details-warning"),
-        };
+        }
+    }
+
+    /// What is wrong and what to do, in the user's language.
+    fn shown_parts(&self) -> (String, String) {
         let image = if self.kind == ResourceKind::Image {
             "yes"
         } else {
@@ -188,14 +217,7 @@ impl Finding {
                 crate::t!("finding-unencrypted-fix").into_owned(),
             ),
         };
-        crate::t!(
-            "finding-line",
-            grade = grade,
-            kind = self.kind.shown(),
-            id = self.id.as_str(),
-            what = what,
-            fix = fix
-        )
+        (what, fix)
     }
 }
 
@@ -269,6 +291,17 @@ mod tests {
         assert_eq!(found.len(), 3);
         for f in &found {
             assert_eq!(scoped(Lang::En, || f.shown()), f.line());
+            assert_eq!(
+                scoped(Lang::En, || f.shown_said()),
+                format!(
+                    "{} {}; {}",
+                    f.line().split(' ').next().unwrap_or(""),
+                    f.what,
+                    f.fix
+                )
+            );
+            let said = scoped(Lang::ZhCn, || f.shown_said());
+            assert!(said.contains('；') && !said.contains(&f.fix), "{said}");
             // The id is the provider's: only the words around it change.
             let chinese = scoped(Lang::ZhCn, || f.shown()).replace(&f.id, "");
             for word in [

@@ -113,7 +113,11 @@ pub struct FleetRow {
     pub leftover_unknown: Vec<String>,
     pub reporting: Reporting,
     pub flags: Vec<Flag>,
+    /// Why the row could not be read, in English, as JSON carries it.
     pub error: Option<String>,
+    /// The same in the user's language, where the reader gave it; see [`FleetRow::shown_error`].
+    #[serde(skip)]
+    pub error_shown: Option<String>,
     /// The hours in a month of its sheet (`billing.month_hours`), by which a month of burn is
     /// counted.
     #[serde(skip)]
@@ -141,6 +145,7 @@ impl FleetRow {
             reporting,
             flags: Vec::new(),
             error: None,
+            error_shown: None,
             month_hours,
         }
     }
@@ -164,6 +169,12 @@ impl FleetRow {
             (None, Some(l)) => Some(l),
             _ => None,
         }
+    }
+
+    /// Why the row could not be read, as a terminal says it: in the user's language where the
+    /// reader gave the words, else as JSON carries it.
+    pub fn shown_error(&self) -> Option<&str> {
+        self.error_shown.as_deref().or(self.error.as_deref())
     }
 
     pub fn running(&self) -> bool {

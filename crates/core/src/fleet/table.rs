@@ -119,7 +119,7 @@ pub fn render(rows: &[FleetRow]) -> String {
             continue;
         }
         let row = &rows[i - 1];
-        if let Some(why) = &row.error {
+        if let Some(why) = row.shown_error() {
             let _ = writeln!(out, "    ! {why}");
         }
         for l in row.leftovers.iter().take(LEFTOVER_LINES) {

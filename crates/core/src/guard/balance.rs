@@ -134,7 +134,8 @@ pub enum BalanceAlert {
 }
 
 impl BalanceAlert {
-    /// The one wording of the alert, in the cockpit's log and the watchdog's webhooks.
+    /// The one wording of the alert, in the cockpit's log and the watchdog's webhooks, in the
+    /// user's language.
     pub fn text(&self) -> String {
         match self {
             BalanceAlert::HoursLeft {
@@ -142,15 +143,19 @@ impl BalanceAlert {
                 available,
                 burn,
                 ..
-            } => format!(
-                "balance: under {hours}h of burn left ({available} at {}{}/h{})",
-                burn.at_least(),
-                burn.per_hour,
-                burn.note()
+            } => crate::t!(
+                "balance-alert-hours-left",
+                hours = hours.to_string(),
+                available = available.to_string(),
+                at_least = burn.at_least(),
+                burn = burn.per_hour.to_string(),
+                note = burn.note()
             ),
-            BalanceAlert::Floor { available, floor } => {
-                format!("balance: {available}, at or under the floor of {floor}")
-            }
+            BalanceAlert::Floor { available, floor } => crate::t!(
+                "balance-alert-floor",
+                available = available.to_string(),
+                floor = floor.to_string()
+            ),
         }
     }
 

@@ -18,9 +18,16 @@ pub const WATCHDOG_THRESHOLDS: [u32; 2] = [80, 100];
 pub const LIMIT_THRESHOLD: u32 = 100;
 
 /// "budget: 95% used (190.00 USD of 200.00 USD)": the one wording of a crossing, in the
-/// cockpit's log and in the watchdog's alerts. `scope` is "" or " this month".
+/// cockpit's log and in the watchdog's alerts, in the user's language. `scope` is "" or
+/// `budget-this-month` (" this month").
 pub fn crossed_text(scope: &str, level: u32, spent: Money, limit: Money) -> String {
-    format!("budget{scope}: {level}% used ({spent} of {limit})")
+    crate::t!(
+        "event-budget-crossed",
+        scope = scope,
+        level = level.to_string(),
+        spent = spent.to_string(),
+        limit = limit.to_string()
+    )
 }
 
 /// The key a crossing's webhook alert carries: one per threshold, so each is sent once.

@@ -22,6 +22,8 @@ pub mod idle;
 pub mod month;
 pub mod row;
 pub mod supervise;
+#[cfg(test)]
+mod words_tests;
 
 pub use balance::{BalanceAlert, BalanceOutlook, BalanceWatch, Burn, BurnScope};
 pub use budget::{BudgetAlert, BudgetWatch};

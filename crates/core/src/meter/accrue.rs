@@ -55,17 +55,17 @@ pub fn accrue(sheet: &Sheet, usage: &Usage, at: Timestamp) -> Accrual {
                 *line_mut(&mut accrued, line) += amount;
                 *line_mut(&mut burn, line) += per_hour;
             }
-            Err(key) => unpriced.push(format!(
-                "{} {}: {key} unknown",
-                resource.kind.label(),
-                resource.id
+            Err(key) => unpriced.push(super::unpriced::resource(
+                resource.kind,
+                &resource.id,
+                &key.to_string(),
             )),
         }
     }
 
     let extras = instance_extras(sheet, usage, &intervals, at);
     if usage.licenses > 0 && sheet.extras.license_per_hour.is_none() {
-        unpriced.push("licence: extras.license_per_hour unknown".to_string());
+        unpriced.push(super::unpriced::licence());
     }
     accrued.extras += extras.accrued;
     burn.extras += extras.burn_per_hour;
@@ -177,8 +177,7 @@ struct Seconds {
 fn no_gpu_unpriced(sheet: &Sheet, terms: ComputeTerms, intervals: &[Interval]) -> Option<String> {
     let hourly = matches!(terms, ComputeTerms::Hourly { .. });
     let used = intervals.iter().any(|iv| iv.state == InstanceState::NoGpu);
-    (hourly && used && sheet.billing.no_gpu_per_hour.is_none())
-        .then(|| "compute without GPUs: billing.no_gpu_per_hour unknown".to_string())
+    (hourly && used && sheet.billing.no_gpu_per_hour.is_none()).then(super::unpriced::no_gpu)
 }
 
 fn round_up(seconds: i64, step: i64) -> i64 {

@@ -65,7 +65,7 @@ pub(crate) fn bandwidth_cost(
     }
 
     if net.egress_per_unit.is_none() && billable_egress > Decimal::ZERO {
-        unknown.push("egress: network.egress_per_unit unknown".to_string());
+        unknown.push(super::unpriced::egress());
     }
 
     // Only the recent bytes beyond this month's allowance are being paid for.
@@ -78,11 +78,7 @@ pub(crate) fn bandwidth_cost(
 
     let mbps = usage.fixed_bandwidth_mbps.or(net.fixed_bandwidth_mbps);
     if net.fixed_bandwidth_per_mbps_month.is_some() && mbps.is_none() {
-        unknown.push(
-            "fixed bandwidth: its Mbps unknown (network.fixed_bandwidth_mbps or the config's \
-             instance.bandwidth_mbps)"
-                .to_string(),
-        );
+        unknown.push(super::unpriced::fixed_bandwidth());
     }
     if let (Some(price), Some(mbps)) = (net.fixed_bandwidth_per_mbps_month, mbps) {
         let existing: i64 = intervals

@@ -5,6 +5,7 @@
 //! - [`usage`]: what is priced (compute terms, traffic, linked resources).
 //! - [`accrue`](mod@accrue): cost so far, billed so far and burn rate at an instant.
 //! - [`project`](mod@project): the cost at a later instant; what outlives a release.
+//! - [`unpriced`]: the lines naming what the sheet cannot price, and how a terminal says them.
 //! - [`estimate`](mod@estimate): a plan priced in each billing mode, with the break-even point.
 
 pub mod accrue;
@@ -14,6 +15,7 @@ pub mod estimate;
 pub mod fixture;
 pub mod lifecycle;
 pub mod project;
+pub mod unpriced;
 pub mod usage;
 
 pub use accrue::{Accrual, accrue};

@@ -15,11 +15,16 @@ pub struct Balance {
 }
 
 impl Balance {
-    /// `available`, with the vouchers after it where the provider reports any: one line.
+    /// `available`, with the vouchers after it where the provider reports any: one line, in
+    /// the user's language, for a terminal.
     #[must_use]
     pub fn line(&self) -> String {
         match &self.vouchers {
-            Some(v) if !v.amount.is_zero() => format!("{} (vouchers {v})", self.available),
+            Some(v) if !v.amount.is_zero() => crate::t!(
+                "balance-with-vouchers",
+                available = self.available.to_string(),
+                vouchers = v.to_string()
+            ),
             _ => self.available.to_string(),
         }
     }

@@ -112,11 +112,7 @@ impl Account {
 
 /// How a total names a leftover the sheet cannot price.
 pub fn unpriced_leftover(kind: ResourceKind, id: &str) -> String {
-    format!(
-        "{} {}: no price in the sheet",
-        kind.label(),
-        crate::text::one_line(id, 80)
-    )
+    crate::meter::unpriced::leftover(kind, id)
 }
 
 /// THE account of an instance at `now`: the ledger's record merged with the latest provider

@@ -151,6 +151,11 @@ fn price_origin_says_live_sheet_or_another_regions_sheet() {
         other.estimate_line().as_deref(),
         Some("prices: sheet aws-us-east-1 (us-east-1) used as an estimate for eu-west-1")
     );
+    let chinese = crate::i18n::scoped(crate::i18n::Lang::ZhCn, || other.estimate_line());
+    assert_eq!(
+        chinese.as_deref(),
+        Some("价格：以价格表 aws-us-east-1（us-east-1）估算 eu-west-1 的费用")
+    );
     assert_eq!(
         origin(Some("us-east-1"), Some("us-east-1"), false).estimate_line(),
         None

@@ -2,7 +2,6 @@
 //! reports, the driver's CUDA against the CUDA you need, and a job that runs on the CPU while the
 //! GPUs you pay for sit idle. Pure functions over samples and history.
 
-use std::fmt::Write as _;
 use std::time::Duration;
 
 use rust_decimal::prelude::ToPrimitive;
@@ -11,7 +10,9 @@ use serde::Serialize;
 use super::history::TelemetryHistory;
 use super::metric::{Metric, u64_to_f64};
 use super::sample::{CudaVersion, DriverInfo, GpuReading, GpuRound, GpuSample, Virtualization};
+use crate::i18n::{Lang, scoped};
 use crate::pricing::Sku;
+use crate::t;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -22,21 +23,46 @@ pub enum Severity {
     Critical,
 }
 
+impl Severity {
+    /// The grade as a terminal lists it, in the user's language: "critical".
+    #[must_use]
+    pub fn shown(self) -> std::borrow::Cow<'static, str> {
+        match self {
+            Severity::Info => t!("finding-grade-info"),
+            Severity::Warning => t!("finding-grade-warning"),
+            Severity::Critical => t!("finding-grade-critical"),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Finding {
     pub severity: Severity,
     /// Stable identifier for scripts: `gpu_model_mismatch`, `gpu_count_short`, ...
     pub code: &'static str,
+    /// What was found, in English, as JSON carries it.
     pub message: String,
+    /// The same in the user's language, for a terminal.
+    #[serde(skip)]
+    shown: String,
 }
 
 impl Finding {
-    pub(crate) fn new(severity: Severity, code: &'static str, message: String) -> Self {
+    /// A finding whose words `say` looks up in the catalogue: once in English for
+    /// [`Finding::message`], once in the user's language for [`Finding::shown`].
+    pub(crate) fn said(severity: Severity, code: &'static str, say: impl Fn() -> String) -> Self {
         Finding {
             severity,
             code,
-            message,
+            message: scoped(Lang::En, &say),
+            shown: say(),
         }
+    }
+
+    /// [`Finding::message`] in the user's language.
+    #[must_use]
+    pub fn shown(&self) -> &str {
+        &self.shown
     }
 }
 
@@ -47,7 +73,8 @@ pub(crate) const MEMORY_TOLERANCE: f64 = 0.9;
 /// Compares the SKU the user rents with the GPUs NVML reports. Most severe first.
 pub fn compare_sku(sku: &Sku, reading: &GpuReading) -> Vec<Finding> {
     let mut out = Vec::new();
-    let paid = format!("{} × {}", sku.gpu_count, sku.gpu_model);
+    let count = sku.gpu_count;
+    let model = sku.gpu_model.as_str();
     // A card fallen off the bus is listed but does no work: it is not one of those paid for.
     let lost: Vec<u32> = reading
         .gpus
@@ -58,43 +85,45 @@ pub fn compare_sku(sku: &Sku, reading: &GpuReading) -> Vec<Finding> {
     let listed = u32::try_from(reading.gpus.len()).unwrap_or(u32::MAX);
     let seen = listed.saturating_sub(u32::try_from(lost.len()).unwrap_or(u32::MAX));
     if !lost.is_empty() {
-        out.push(Finding::new(
-            Severity::Critical,
-            "gpu_lost",
-            format!(
-                "NVML says a GPU has fallen off the bus{}: it does no work until the \
-                 instance is restarted or the card is replaced",
-                on(&lost)
-            ),
-        ));
+        out.push(Finding::said(Severity::Critical, "gpu_lost", || {
+            t!("finding-gpu-lost", gpus = on(&lost))
+        }));
     }
-    if seen < sku.gpu_count {
-        let working = if lost.is_empty() { "" } else { " working" };
-        out.push(Finding::new(
-            Severity::Critical,
-            "gpu_count_short",
-            format!(
-                "paying for {paid}, NVML reports {seen}{working} GPU{}",
-                plural(seen)
-            ),
-        ));
-    } else if seen > sku.gpu_count {
-        out.push(Finding::new(
-            Severity::Info,
-            "gpu_count_extra",
-            format!("paying for {paid}, NVML reports {seen} GPUs"),
-        ));
+    if seen < count {
+        let working = if lost.is_empty() { "no" } else { "yes" };
+        out.push(Finding::said(Severity::Critical, "gpu_count_short", || {
+            t!(
+                "finding-gpu-count-short",
+                count = count,
+                model = model,
+                seen = seen,
+                working = working
+            )
+        }));
+    } else if seen > count {
+        out.push(Finding::said(Severity::Info, "gpu_count_extra", || {
+            t!(
+                "finding-gpu-count-extra",
+                count = count,
+                model = model,
+                seen = seen
+            )
+        }));
     }
     for (name, indices) in group(&reading.gpus, |g| g.name.value().cloned()) {
         if !model_matches(&sku.gpu_model, &name) {
-            out.push(Finding::new(
+            out.push(Finding::said(
                 Severity::Critical,
                 "gpu_model_mismatch",
-                format!(
-                    "paying for {paid}, NVML reports {}{}",
-                    short_name(&name),
-                    on(&indices)
-                ),
+                || {
+                    t!(
+                        "finding-gpu-model-mismatch",
+                        count = count,
+                        model = model,
+                        reported = short_name(&name),
+                        gpus = on(&indices)
+                    )
+                },
             ));
         }
     }
@@ -102,13 +131,17 @@ pub fn compare_sku(sku: &Sku, reading: &GpuReading) -> Vec<Finding> {
     for (mib, indices) in group(&reading.gpus, |g| g.mem_total_mib.get()) {
         let gib = u64_to_f64(mib) / 1024.0;
         if promised_gib > 0.0 && gib < promised_gib * MEMORY_TOLERANCE {
-            out.push(Finding::new(
+            out.push(Finding::said(
                 Severity::Critical,
                 "gpu_memory_short",
-                format!(
-                    "the SKU promises {promised_gib} GiB per GPU, NVML reports {gib:.1} GiB{}",
-                    on(&indices)
-                ),
+                || {
+                    t!(
+                        "finding-gpu-memory-short",
+                        promised = promised_gib.to_string(),
+                        reported = format!("{gib:.1}"),
+                        gpus = on(&indices)
+                    )
+                },
             ));
         }
     }
@@ -125,49 +158,47 @@ fn slice_finding(gpu: &GpuSample) -> Option<Finding> {
     if let Metric::Value(mig) = &gpu.mig
         && mig.enabled
     {
-        let mut message =
-            format!("GPU {i} runs in MIG mode: processes get a slice, not the whole card");
-        if !mig.instance_mem_total_mib.is_empty() {
-            let sizes: Vec<String> = mig
-                .instance_mem_total_mib
-                .iter()
-                .map(|m| format!("{:.0} GiB", u64_to_f64(*m) / 1024.0))
-                .collect();
-            let _ = write!(
-                message,
-                " ({} instance{}: {})",
-                sizes.len(),
-                plural(u32::try_from(sizes.len()).unwrap_or(2)),
-                sizes.join(", ")
-            );
-        }
-        return Some(Finding::new(Severity::Critical, "gpu_mig_slice", message));
+        let sizes: Vec<String> = mig
+            .instance_mem_total_mib
+            .iter()
+            .map(|m| format!("{:.0} GiB", u64_to_f64(*m) / 1024.0))
+            .collect();
+        return Some(Finding::said(Severity::Critical, "gpu_mig_slice", || {
+            t!(
+                "finding-gpu-mig-slice",
+                gpu = i,
+                count = sizes.len(),
+                sizes = sizes.join(", ")
+            )
+        }));
     }
     (gpu.virtualization.get() == Some(Virtualization::Vgpu)).then(|| {
-        Finding::new(
-            Severity::Warning,
-            "gpu_vgpu",
-            format!("GPU {i} is a vGPU: a hypervisor's share of a card, not the whole card"),
-        )
+        Finding::said(Severity::Warning, "gpu_vgpu", || {
+            t!("finding-gpu-vgpu", gpu = i)
+        })
     })
 }
 
 /// The driver must support at least the CUDA version the user needs.
 pub fn check_cuda(required: CudaVersion, driver: &DriverInfo) -> Option<Finding> {
     match driver.cuda_version {
-        Metric::Value(have) if have < required => Some(Finding::new(
-            Severity::Critical,
-            "cuda_too_old",
-            format!(
-                "the driver supports CUDA up to {have}, you need {required}: update the driver or choose an image with a newer one"
-            ),
-        )),
+        Metric::Value(have) if have < required => {
+            Some(Finding::said(Severity::Critical, "cuda_too_old", || {
+                t!(
+                    "finding-cuda-too-old",
+                    have = have.to_string(),
+                    required = required.to_string()
+                )
+            }))
+        }
         Metric::Value(_) => None,
-        Metric::Unavailable(why) => Some(Finding::new(
-            Severity::Warning,
-            "cuda_unknown",
-            format!("cannot read the driver's CUDA version ({why}); you need {required}"),
-        )),
+        Metric::Unavailable(why) => Some(Finding::said(Severity::Warning, "cuda_unknown", || {
+            t!(
+                "finding-cuda-unknown",
+                why = why.to_string(),
+                required = required.to_string()
+            )
+        })),
     }
 }
 
@@ -213,15 +244,15 @@ pub fn cpu_bound(
         }
         busiest = busiest.max(util.max?);
     }
-    Some(Finding::new(
-        Severity::Warning,
-        "cpu_bound",
-        format!(
-            "GPUs idle (at most {busiest:.0} % utilisation) while the CPU averaged {:.0} % for {} min: the job may be running on the CPU",
-            cpu.mean?,
-            rule.window.as_secs() / 60
-        ),
-    ))
+    let cpu_mean = cpu.mean?;
+    Some(Finding::said(Severity::Warning, "cpu_bound", || {
+        t!(
+            "finding-cpu-bound",
+            busiest = format!("{busiest:.0}"),
+            cpu = format!("{cpu_mean:.0}"),
+            minutes = (rule.window.as_secs() / 60).to_string()
+        )
+    }))
 }
 
 /// What the user expects of this machine; every part is optional.
@@ -259,14 +290,16 @@ pub fn assess(
                 out.extend(check_cuda(cuda, &reading.driver));
             }
         }
-        (Err(why), Some(sku)) => out.push(Finding::new(
-            Severity::Critical,
-            "gpu_unreadable",
-            format!(
-                "paying for {} × {}, but no GPU can be read: {why}",
-                sku.gpu_count, sku.gpu_model
-            ),
-        )),
+        (Err(why), Some(sku)) => {
+            out.push(Finding::said(Severity::Critical, "gpu_unreadable", || {
+                t!(
+                    "finding-gpu-unreadable",
+                    count = sku.gpu_count,
+                    model = sku.gpu_model.as_str(),
+                    why = why.to_string()
+                )
+            }));
+        }
         (Err(_), None) => {}
     }
     out.extend(cpu_bound(history, now, &expect.cpu_bound));
@@ -358,11 +391,8 @@ fn short_name(name: &str) -> &str {
     name.strip_prefix("NVIDIA ").unwrap_or(name)
 }
 
+/// The GPUs a finding is about, as its message lists them: "0, 1".
 fn on(indices: &[u32]) -> String {
     let list: Vec<String> = indices.iter().map(u32::to_string).collect();
-    format!(" (GPU {})", list.join(", "))
-}
-
-fn plural(n: u32) -> &'static str {
-    if n == 1 { "" } else { "s" }
+    list.join(", ")
 }

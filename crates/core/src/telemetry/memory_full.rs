@@ -8,6 +8,7 @@ use super::findings::{Finding, Severity};
 use super::history::{Series, TelemetryHistory};
 use super::metric::u64_to_f64;
 use super::sample::GpuReading;
+use crate::t;
 
 /// When GPU memory counts as nearly full.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -87,24 +88,20 @@ pub fn memory_full(
     full_gpus(history, reading, now, rule)
         .into_iter()
         .map(|m| {
-            let how = if m.climbing {
-                format!(
-                    "has stayed above {:.0} % for {} min and is still climbing",
-                    rule.above * 100.0,
-                    rule.window.as_secs().div_ceil(60)
+            let climbing = if m.climbing { "yes" } else { "no" };
+            let above = format!("{:.0}", rule.above * 100.0);
+            let minutes = rule.window.as_secs().div_ceil(60).to_string();
+            Finding::said(Severity::Warning, "gpu_memory_full", || {
+                t!(
+                    "finding-gpu-memory-full",
+                    gpu = m.index,
+                    climbing = climbing,
+                    above = above.as_str(),
+                    minutes = minutes.as_str(),
+                    used = m.used_mib.to_string(),
+                    total = m.total_mib.to_string()
                 )
-            } else {
-                "is full".to_string()
-            };
-            Finding::new(
-                Severity::Warning,
-                "gpu_memory_full",
-                format!(
-                    "GPU {}'s memory {how} ({} of {} MiB): the next allocation may fail with \
-                     out-of-memory; save a checkpoint, or lower the batch size",
-                    m.index, m.used_mib, m.total_mib
-                ),
-            )
+            })
         })
         .collect()
 }
@@ -181,6 +178,28 @@ mod tests {
             "{}",
             found[0].message
         );
+    }
+
+    #[test]
+    fn memory_nearly_full_is_shown_in_chinese_and_kept_in_english() {
+        use crate::i18n::{Lang, scoped};
+        let rule = MemoryFullRule::default();
+        let now = Duration::from_secs(180);
+        let climbing = history(180, |t| 78_650 + t * 10);
+        let find = || memory_full(&climbing, &reading(78_650 + 1_800), now, &rule);
+        let english = scoped(Lang::En, find);
+        let chinese = scoped(Lang::ZhCn, find);
+        assert_eq!(chinese[0].message, english[0].message);
+        assert_eq!(english[0].shown(), english[0].message);
+        let shown = chinese[0].shown();
+        assert!(
+            shown.contains("显存") && shown.contains("仍在上涨"),
+            "{shown}"
+        );
+        assert!(shown.contains("80450 / 81920 MiB"), "{shown}");
+        for word in ["memory", "climbing", "checkpoint", "allocation"] {
+            assert!(!shown.contains(word), "{word} in {shown}");
+        }
     }
 
     #[test]

@@ -274,3 +274,101 @@ fn assess_sorts_by_severity_and_reports_an_unreadable_paid_gpu() {
         findings[0].message
     );
 }
+
+/// Every kind of finding, said in Chinese for the terminal while its JSON message stays the
+/// English one, word for word as an English run makes it.
+#[test]
+fn every_finding_is_shown_in_chinese_and_kept_in_english_for_json() {
+    use gpumeter_core::i18n::{Lang, scoped};
+    use gpumeter_core::telemetry::{GPU_LOST, GpuSample};
+    let all = || {
+        let mut out = Vec::new();
+        let mut r = reading("NVIDIA A100-SXM4-40GB", 3);
+        r.gpus[1] = GpuSample::unavailable(1, GPU_LOST);
+        r.gpus[2].mig = Metric::Value(MigInfo {
+            enabled: true,
+            instance_mem_total_mib: vec![10_240],
+        });
+        r.gpus[0].virtualization = Metric::Value(Virtualization::Vgpu);
+        out.extend(compare_sku(&sku("A100-SXM4-80GB", 4, 80), &r));
+        out.extend(compare_sku(
+            &sku("A100 80GB", 1, 80),
+            &reading("NVIDIA A100-SXM4-80GB", 2),
+        ));
+        let driver = reading("NVIDIA A100-SXM4-80GB", 1).driver;
+        out.extend(check_cuda("12.6".parse().unwrap(), &driver));
+        let mut unknown = driver;
+        unknown.cuda_version =
+            Metric::Unavailable(gpumeter_core::telemetry::Unavailable::Unsupported);
+        out.extend(check_cuda("12.0".parse().unwrap(), &unknown));
+        let rule = CpuBoundRule::default();
+        out.extend(cpu_bound(
+            &replay("cpu-bound", 400),
+            Duration::from_secs(400),
+            &rule,
+        ));
+        let paid = sku("H100", 2, 80);
+        let expect = Expectations {
+            sku: Some(&paid),
+            ..Expectations::default()
+        };
+        let none = GpuUnavailable {
+            kind: GpuUnavailableKind::LibraryNotFound,
+            detail: "libnvidia-ml.so.1".into(),
+        };
+        let h = TelemetryHistory::new(HistoryConfig::default());
+        out.extend(assess(&expect, &Err(none), &h, Duration::ZERO));
+        out
+    };
+    let english = scoped(Lang::En, all);
+    let chinese = scoped(Lang::ZhCn, all);
+    assert_eq!(
+        codes(&chinese),
+        [
+            "gpu_lost",
+            "gpu_count_short",
+            "gpu_model_mismatch",
+            "gpu_memory_short",
+            "gpu_mig_slice",
+            "gpu_vgpu",
+            "gpu_count_extra",
+            "cuda_too_old",
+            "cuda_unknown",
+            "cpu_bound",
+            "gpu_unreadable",
+        ]
+    );
+    for (en, zh) in english.iter().zip(&chinese) {
+        assert_eq!(zh.message, en.message, "JSON keeps the English");
+        assert_eq!(en.shown(), en.message);
+        let shown = zh.shown();
+        assert!(
+            shown
+                .chars()
+                .any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+            "{shown}"
+        );
+        for word in ["paying", "reports", "driver", "instance", "idle", "the "] {
+            assert!(!shown.contains(word), "{word} in {shown}");
+        }
+    }
+    assert!(
+        english[1].message.ends_with("NVML reports 2 working GPUs"),
+        "{}",
+        english[1].message
+    );
+    assert!(
+        english[4].message.ends_with("(1 instance: 10 GiB)"),
+        "{}",
+        english[4].message
+    );
+    assert_eq!(
+        chinese[1].shown(),
+        "付费购买 4 × A100-SXM4-80GB，NVML 只报告 2 块可用的 GPU"
+    );
+    assert!(
+        chinese[4].shown().ends_with("（1 个实例：10 GiB）"),
+        "{}",
+        chinese[4].shown()
+    );
+}

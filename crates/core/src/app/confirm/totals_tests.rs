@@ -115,3 +115,48 @@ fn a_stop_with_no_sheet_names_compute_as_unknown() {
     assert_eq!(c.survivors[0].monthly, None);
     assert!(c.survivors[0].label.starts_with("compute while stopped"));
 }
+
+/// The release dialog said on the command line: its title with a full-width colon and the
+/// data others can read in Chinese; the same lines as before in English.
+#[test]
+fn the_release_summary_reads_in_chinese_with_its_own_punctuation() {
+    use crate::cloud::Sharing;
+    use crate::i18n::{Lang, scoped};
+    let mut found = inventory();
+    found.resources[0].exposure.shared = Sharing::Public;
+    let build = || {
+        Confirm::build(
+            Action::Release,
+            Some(&found),
+            Some(&pricing(example_sheet())),
+            None,
+        )
+        .summary_lines()
+    };
+    let english = scoped(Lang::En, build);
+    assert!(
+        english[0].starts_with("Release the instance: "),
+        "{english:#?}"
+    );
+    assert!(
+        english.iter().any(|l| l
+            .trim_start()
+            .starts_with("CRITICAL snapshot snap-1: public")),
+        "{english:#?}"
+    );
+    let chinese = scoped(Lang::ZhCn, build);
+    assert!(chinese[0].starts_with("释放实例："), "{chinese:#?}");
+    assert!(!chinese[0].contains(": "), "{chinese:#?}");
+    assert!(
+        chinese
+            .iter()
+            .any(|l| l.trim_start().starts_with("严重 快照 snap-1：公开")),
+        "{chinese:#?}"
+    );
+    for word in ["CRITICAL", "public", "Release"] {
+        assert!(
+            !chinese.iter().any(|l| l.contains(word)),
+            "{word}: {chinese:#?}"
+        );
+    }
+}

@@ -587,13 +587,7 @@ fn announce_budget(
                 spent,
                 limit,
                 ..
-            } => t!(
-                "event-budget-crossed",
-                scope = scope.to_string(),
-                level = level.to_string(),
-                spent = spent.to_string(),
-                limit = limit.to_string()
-            ),
+            } => crate::guard::budget::crossed_text(scope, level, spent, limit),
             BudgetAlert::Forecast { at, limit } => t!(
                 "event-budget-forecast",
                 scope = scope.to_string(),

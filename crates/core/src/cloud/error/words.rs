@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use super::{Auth, ErrorKind, ProviderError};
+use super::{Auth, ErrorKind, ProviderError, places};
 use crate::cloud::ProviderKind;
 use crate::i18n::{self, Lang};
 
@@ -28,9 +28,10 @@ fn policy(provider: &str) -> String {
         .unwrap_or_else(|| kind.permissions_at().to_string())
 }
 
-/// `a`, `a and b`, `a, b and c`.
+/// `a`, `a and b`, `a, b and c`, each in the user's language.
 fn and_list(items: &[String]) -> String {
-    match items {
+    let items = places::all_shown(items);
+    match &items[..] {
         [] => String::new(),
         [one] => one.clone(),
         [init @ .., last] => {
@@ -40,9 +41,9 @@ fn and_list(items: &[String]) -> String {
     }
 }
 
-/// `a, b, c`, for the places a credential was looked for.
+/// `a, b, c`, for the places a credential was looked for, each in the user's language.
 fn list(items: &[String]) -> String {
-    items.join(&crate::t!("err-list-sep"))
+    places::all_shown(items).join(&crate::t!("err-list-sep"))
 }
 
 impl ProviderError {
@@ -78,7 +79,7 @@ impl ProviderError {
                 let text = crate::t!(
                     "err-provider-refused",
                     provider = provider,
-                    what = what.as_str(),
+                    what = places::shown(what),
                     answer = answer,
                     check = and_list(check)
                 );
@@ -88,7 +89,7 @@ impl ProviderError {
                 let text = crate::t!(
                     "err-provider-expired",
                     provider = provider,
-                    what = what.as_str(),
+                    what = places::shown(what),
                     answer = answer,
                     check = and_list(check)
                 );
@@ -206,12 +207,12 @@ impl ProviderError {
                 "err-fix-refused",
                 check = and_list(check),
                 provider = provider,
-                what = what.as_str()
+                what = places::shown(what)
             ),
             Auth::Expired { what, check } => crate::t!(
                 "err-fix-expired",
                 check = and_list(check),
-                what = what.as_str()
+                what = places::shown(what)
             ),
             Auth::Clock => crate::t!("err-fix-clock", provider = provider),
         }
@@ -247,6 +248,38 @@ mod tests {
         assert_eq!(
             i18n::scoped(Lang::ZhCn, || missing.to_string()),
             "missing credential: set RUNPOD_API_KEY (looked in a, b)"
+        );
+    }
+
+    #[test]
+    fn the_places_looked_and_what_was_refused_are_said_in_the_users_language() {
+        let tried = [
+            "AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY",
+            "role_arn of profile default",
+            "the instance role (off: AWS_EC2_METADATA_DISABLED)",
+        ];
+        let missing = ProviderError::missing("aws", "AWS_ACCESS_KEY_ID", &tried);
+        let english = missing.to_string();
+        assert!(
+            english.ends_with(&format!("(looked in {})", tried.join(", "))),
+            "{english}"
+        );
+        let chinese = i18n::scoped(Lang::ZhCn, || missing.shown());
+        let fix = i18n::scoped(Lang::ZhCn, || missing.shown_fix());
+        for said in [&chinese, &fix] {
+            assert!(said.contains("profile default 的 role_arn"), "{said}");
+            assert!(said.contains("AWS_EC2_METADATA_DISABLED"), "{said}");
+            assert!(
+                !said.contains("of profile") && !said.contains("instance role"),
+                "{said}"
+            );
+        }
+        let refused = ProviderError::refused("aws", "the credentials", &["AWS_ACCESS_KEY_ID"]);
+        assert!(refused.to_string().contains("the credentials"));
+        let chinese = i18n::scoped(Lang::ZhCn, || refused.shown());
+        assert!(
+            chinese.contains("凭证") && !chinese.contains("the credentials"),
+            "{chinese}"
         );
     }
 
