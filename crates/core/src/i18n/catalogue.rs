@@ -34,6 +34,7 @@ files![
     "screen",
     "setup",
     "stop_release",
+    "subscription",
     "verify",
     "watch"
 ];
