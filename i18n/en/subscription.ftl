@@ -41,3 +41,8 @@ sub-short-returns-cash = leave now { $amount } cash
 sub-short-returns-vouchers = leave now { $amount } vouchers
 sub-short-no-refund = no refund
 sub-short-unknown = refund unknown
+
+## Price sheets' [billing] keys
+
+sub-sheet-refund = `early_termination_refund` is "{ $word }", expected "none", "unused" or a fraction of the unused share from 0 to 1
+sub-sheet-refund-to = `refund_to` is "{ $word }", expected "cash" or "vouchers"

@@ -40,3 +40,8 @@ sub-short-returns-cash = 现退 { $amount } 现金
 sub-short-returns-vouchers = 现退 { $amount } 代金券
 sub-short-no-refund = 不退款
 sub-short-unknown = 退款未知
+
+## Price sheets' [billing] keys
+
+sub-sheet-refund = `early_termination_refund` 为 "{ $word }"，应为 "none"、"unused" 或未使用部分中 0 到 1 的比例
+sub-sheet-refund-to = `refund_to` 为 "{ $word }"，应为 "cash" 或 "vouchers"
