@@ -176,6 +176,14 @@ pub enum EndSource {
     Config,
 }
 
+/// A prepaid term as the provider reports it: its end and, where the cloud says, whether it
+/// renews itself (Tencent's `RenewFlag`; Alibaba's listing does not say).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reported {
+    pub ends: Timestamp,
+    pub renews: Option<bool>,
+}
+
 /// What leaving now would return cannot be told, and why.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -219,9 +227,17 @@ pub struct Subscription {
 }
 
 impl Subscription {
-    /// The same subscription ending when the provider says. A provider's end later than the
-    /// stated one is a renewal: `paid` is then taken to be one plan's period, the one that
-    /// ends at `ends`, so the period is counted back from it.
+    /// The same subscription ending when the provider says, and renewing as it says where it
+    /// does. A provider's end unlike the stated one is a renewal: `paid` is then taken to be
+    /// one plan's period, the one that ends at `ends`, so the period is counted back from it.
+    #[must_use]
+    pub fn with_reported(self, reported: Reported, tz: &TimeZone) -> Subscription {
+        let mut sub = self.with_provider_end(reported.ends, tz);
+        sub.renews = reported.renews.or(sub.renews);
+        sub
+    }
+
+    /// The same subscription ending at the provider's `ends` (see [`Self::with_reported`]).
     #[must_use]
     pub fn with_provider_end(mut self, ends: Timestamp, tz: &TimeZone) -> Subscription {
         if self.started.is_none() || self.ends.is_some_and(|stated| stated != ends) {

@@ -138,6 +138,21 @@ fn a_later_provider_end_is_a_renewal_counted_back_one_period() {
         Ok(cny("1000"))
     );
     // The same end as the config's keeps the config's start.
+    // The provider's switch wins over the config's; where it says nothing, the config's holds.
+    let reported = Reported {
+        ends: at("2027-01-01T00:00:00Z"),
+        renews: Some(true),
+    };
+    let switched = month(None, None).with_reported(reported, &utc);
+    assert_eq!(switched.renews, Some(true));
+    let silent = Reported {
+        renews: None,
+        ..reported
+    };
+    assert_eq!(
+        month(None, None).with_reported(silent, &utc).renews,
+        Some(false)
+    );
     // Only the provider's end, with the plan: the period is counted back from it.
     let bare = Subscription {
         plan: Some(Plan::Week),
