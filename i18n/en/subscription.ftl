@@ -11,6 +11,7 @@ sub-unknown-start = the period's start is unknown: set [subscription] started or
 ## status: "plan      monthly plan, ends 2026-12-01 08:00 CST (in 20d0h), does not renew; leaving now returns 666.67 CNY as vouchers (end date from the config)"
 
 sub-status-label = plan
+sub-line = { $plan }, { $when }, { $renews }; { $returns } ({ $source })
 sub-plan-day = daily plan
 sub-plan-week = weekly plan
 sub-plan-month = monthly plan
@@ -46,3 +47,12 @@ sub-short-unknown = refund unknown
 
 sub-sheet-refund = `early_termination_refund` is "{ $word }", expected "none", "unused" or a fraction of the unused share from 0 to 1
 sub-sheet-refund-to = `refund_to` is "{ $word }", expected "cash" or "vouchers"
+
+## The config's [subscription]
+
+sub-config-plan = `{ $text }` is not a plan: write day, week, month or year
+sub-config-refund-word = `{ $text }` is not a refund rule: write none, unused, or a fraction of the unused share such as 0.8
+sub-config-refund-range = `{ $text }` is not a fraction from 0 to 1 of the unused share
+sub-config-refund-to = `{ $text }` is not where a refund goes: write cash or vouchers
+sub-config-when = `{ $text }` is not a date or time: write 2026-12-01, 2026-12-01T08:00 or 2026-12-01T08:00:00+08:00
+sub-config-ends-before = `ends` ({ $ends }) is not after `started` ({ $started })

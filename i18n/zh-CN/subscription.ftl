@@ -10,6 +10,7 @@ sub-unknown-start = 本期开始时间未知：请设置 [subscription] started 
 ## status
 
 sub-status-label = 包期
+sub-line = { $plan }，{ $when }，{ $renews }；{ $returns }（{ $source }）
 sub-plan-day = 包日
 sub-plan-week = 包周
 sub-plan-month = 包月
@@ -45,3 +46,12 @@ sub-short-unknown = 退款未知
 
 sub-sheet-refund = `early_termination_refund` 为 "{ $word }"，应为 "none"、"unused" 或未使用部分中 0 到 1 的比例
 sub-sheet-refund-to = `refund_to` 为 "{ $word }"，应为 "cash" 或 "vouchers"
+
+## The config's [subscription]
+
+sub-config-plan = `{ $text }` 不是计划周期：请写 day、week、month 或 year
+sub-config-refund-word = `{ $text }` 不是退款规则：请写 none、unused，或未使用部分的比例，如 0.8
+sub-config-refund-range = `{ $text }` 不是未使用部分中 0 到 1 的比例
+sub-config-refund-to = `{ $text }` 不是退款去向：请写 cash 或 vouchers
+sub-config-when = `{ $text }` 不是日期或时间：请写 2026-12-01、2026-12-01T08:00 或 2026-12-01T08:00:00+08:00
+sub-config-ends-before = `ends`（{ $ends }）不晚于 `started`（{ $started }）
