@@ -11,6 +11,7 @@ mod fleet;
 mod guards;
 mod locate;
 mod notify;
+mod subscription;
 mod values;
 mod zone;
 
@@ -30,6 +31,7 @@ pub use locate::line_col;
 pub use notify::{
     MinLevel, NotifyConfig, OscStyle, Secret, WebhookConfig, WebhookKind, WebhookUrl,
 };
+pub use subscription::{SubscriptionConfig, When};
 pub use values::{CudaVersion, DurationError, MAX_DURATION, SheetRef, parse_duration};
 pub use zone::ZoneSetting;
 
@@ -64,6 +66,8 @@ pub struct Config {
     pub fx: FxConfig,
     /// The bars `gpumeter verify` judges by; its flags override them.
     pub verify: VerifyConfig,
+    /// A plan paid ahead: when it ends, whether it renews, what leaving early returns.
+    pub subscription: SubscriptionConfig,
 }
 
 /// `gpumeter verify`'s bars, each in percent (of the card's rated figure, or of its time
@@ -490,6 +494,13 @@ impl Config {
                     "err-config-refresh",
                     refresh = format!("{:?}", config.telemetry.refresh)
                 ),
+            ));
+        }
+        if let Some((ends, started)) = config.subscription.misordered() {
+            return Err(invalid(
+                locate::key_span(src, &["subscription", "ends"]),
+                Some("subscription.ends".into()),
+                crate::t!("sub-config-ends-before", ends = ends, started = started),
             ));
         }
         config.anchor_paths(path.parent().unwrap_or(Path::new("")));

@@ -5,7 +5,7 @@
 //! names. This crate is the edges: the commands, the providers' APIs, telemetry sources, the
 //! ledger, the terminal. ARCHITECTURE.md maps both.
 
-pub use gpumeter_core::{app, demo, fleet, focus, guard, meter, money, spend};
+pub use gpumeter_core::{app, demo, fleet, focus, guard, meter, money, spend, subscription};
 
 pub mod cli;
 pub mod cockpit;

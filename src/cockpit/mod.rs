@@ -306,6 +306,11 @@ fn spawn_inventory(
             {
                 break;
             }
+            if let Some(term) = provider.subscription().filter(|_| fresh)
+                && tx.send(Event::Subscription(term)).await.is_err()
+            {
+                break;
+            }
         }
     })
 }

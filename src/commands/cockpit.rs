@@ -13,6 +13,7 @@ use jiff::{SignedDuration, Timestamp};
 mod guards;
 
 use super::context::Context;
+use super::status::subscription::configured as sub_configured;
 use super::watchdog::inventory_interval_from_env;
 use super::{CommandResult, Failure};
 use crate::app::{App, CloudView, Deadline, Settings};
@@ -75,6 +76,7 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
     }
     app.idle = Some(crate::app::IdleWatch::new(idle.rule(), idle.on_idle));
     app.stopped_release = guards::stopped_release(&ctx, idle.stopped_release_after);
+    app.subscription = sub_configured(&ctx, app.spend.pricing.as_ref(), &time_zone);
     // A deadline its own flags ask for is asked about when the shared guard row holds another;
     // the config's is only a default and gives way to the row's.
     let args = &cli.cockpit;

@@ -25,6 +25,7 @@ mod cloud_table;
 pub(crate) use cloud_table::forced_release_line;
 mod deadline;
 pub mod stopped_release;
+pub mod subscription;
 mod table;
 #[cfg(test)]
 mod zone_tests;

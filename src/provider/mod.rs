@@ -181,4 +181,11 @@ pub trait Provider: Send + Sync {
     fn keys_expire(&self) -> Option<Timestamp> {
         None
     }
+
+    /// The prepaid term (包年包月) the last inventory read reported: its end and, where the
+    /// cloud says, its auto-renew switch. `None` for a pay-as-you-go instance, before the
+    /// first read, and for clouds whose listing does not report one.
+    fn subscription(&self) -> Option<crate::subscription::Reported> {
+        None
+    }
 }

@@ -132,4 +132,8 @@ impl Provider for OneLine {
     fn keys_expire(&self) -> Option<Timestamp> {
         self.0.keys_expire()
     }
+
+    fn subscription(&self) -> Option<crate::subscription::Reported> {
+        self.0.subscription()
+    }
 }

@@ -45,6 +45,9 @@ pub(super) struct Meter {
     pub(super) budget: Option<Budget>,
     /// The prepaid balance and the time it lasts, where the provider keeps one.
     pub(super) balance: Option<Budget>,
+    /// The plan paid ahead: time left, renewal, what leaving now returns; and the time left
+    /// alone, for a border.
+    pub(super) plan: Option<(Budget, String)>,
     /// What the sheet cannot price, with the missing key: the total is incomplete.
     pub(super) unknown: Vec<String>,
     /// Spent in each of the last sixty minutes, for the sparkline: only its shape is drawn.
@@ -248,6 +251,7 @@ fn meter(app: &App, pricing: &Pricing, reading: &SpendReading, theme: &Theme) ->
             }),
         }),
         balance: balance(app, reading, theme),
+        plan: plan(app, theme),
         unknown: crate::meter::unpriced::all_shown(&reading.accrual.unpriced),
         per_minute: reading
             .per_minute
@@ -255,6 +259,23 @@ fn meter(app: &App, pricing: &Pricing, reading: &SpendReading, theme: &Theme) ->
             .map(|m| m.to_f64().unwrap_or(0.0))
             .collect(),
     }
+}
+
+/// "20d0h left · no renewal · leave now 666.67 CNY vouchers": the plan paid ahead while its
+/// end is known, warned when it ends within three days and nothing renews it.
+fn plan(app: &App, theme: &Theme) -> Option<(Budget, String)> {
+    let s = app.subscription.at(app.now)?;
+    let role = if super::subscription::ends_soon(&s) {
+        Role::CostWarn
+    } else {
+        Role::Text
+    };
+    let line = Budget {
+        fraction: None,
+        text: super::subscription::short(&s),
+        style: theme.style(role),
+    };
+    Some((line, super::subscription::left(&s)))
 }
 
 /// "208.51 USD · ≤ 7h28m left": the balance as read, lasting from its reading at the

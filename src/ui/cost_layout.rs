@@ -26,7 +26,34 @@ fn budget_line(b: &Budget, w: usize, theme: &Theme) -> Line<'static> {
 
 /// "balance 208.51 USD · 7h28m left", cut to the width.
 fn balance_line(b: &Budget, w: usize, theme: &Theme) -> Line<'static> {
-    let label = format!("{} ", t!("cost-balance"));
+    cell_line(format!("{} ", t!("cost-balance")), b, w, theme)
+}
+
+/// "plan 20d0h left · no renewal · leave now 666.67 CNY vouchers", cut to the width.
+fn plan_line(b: &Budget, w: usize, theme: &Theme) -> Line<'static> {
+    cell_line(format!("{} ", t!("sub-cost-label")), b, w, theme)
+}
+
+/// The plan line wrapped to the width, for a panel with the rows.
+fn plan_lines(b: &Budget, w: usize, theme: &Theme) -> Vec<Line<'static>> {
+    let label = format!("{} ", t!("sub-cost-label"));
+    let mut lines = wrap(&format!("{label}{}", b.text), w).into_iter();
+    let Some(first) = lines.next() else {
+        return Vec::new();
+    };
+    let rest = first
+        .strip_prefix(label.as_str())
+        .unwrap_or(&first)
+        .to_string();
+    let mut out = vec![Line::from(vec![
+        Span::styled(label, theme.style(Role::TextDim)),
+        Span::styled(rest, b.style),
+    ])];
+    out.extend(lines.map(|l| Line::styled(l, b.style)));
+    out
+}
+
+fn cell_line(label: String, b: &Budget, w: usize, theme: &Theme) -> Line<'static> {
     let room = w.saturating_sub(width(&label));
     Line::from(vec![
         Span::styled(label, theme.style(Role::TextDim)),
@@ -159,6 +186,9 @@ pub(super) fn stacked(
     }
     if !m.unknown.is_empty() {
         tail.extend(unknown_lines(m, w, theme));
+    }
+    if let Some((p, _)) = &m.plan {
+        tail.extend(plan_lines(p, w, theme));
     }
     if out.len() + tail.len() < h
         && let Some(spark) = spark_line(m, w, theme)
@@ -309,6 +339,16 @@ fn below_or_in_border(
             ));
         }
     }
+    if let Some((p, left)) = &m.plan {
+        let lines = plan_lines(p, w, theme);
+        if out.len() + lines.len() <= h {
+            out.extend(lines);
+        } else if out.len() < h {
+            out.push(plan_line(p, w, theme));
+        } else {
+            border.push(Span::styled(format!(" {left} "), p.style));
+        }
+    }
     (!border.is_empty()).then(|| Line::from(border))
 }
 
@@ -344,6 +384,9 @@ fn narrow(
             format!(" {} ", t!("cost-incomplete-count", count = m.unknown.len())),
             theme.style(Role::AlertWarn),
         ));
+    }
+    if let Some((p, left)) = &m.plan {
+        note.push(Span::styled(format!(" {left} "), p.style));
     }
     (out, (!note.is_empty()).then(|| Line::from(note)))
 }

@@ -92,6 +92,7 @@ pub mod panel;
 pub mod processes;
 pub mod prompt;
 pub mod resources;
+pub mod subscription;
 pub mod text;
 pub mod theme;
 mod theme_file;

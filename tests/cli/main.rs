@@ -63,6 +63,7 @@ mod spot_risk;
 mod status_balance;
 mod status_cli;
 mod status_cloud;
+mod status_subscription;
 mod stopped_release_cli;
 mod verify_chinese;
 mod verify_cli;

@@ -5,6 +5,7 @@
 //! - [`pricing`]: the price-sheet schema, parsing and the bundled sheets.
 //! - [`meter`]: what an instance has cost, component by component, at an instant.
 //! - [`spend`]: a live instance's meter: its pricing, the spend so far and the burn.
+//! - [`subscription`]: a plan paid ahead: its end, its renewal, what leaving early returns.
 //! - [`guard`]: the rules that turn telemetry, spend and time into alerts and actions.
 //! - [`cloud`]: what a provider reports (instance, resources) and is asked to do (actions).
 //! - [`telemetry`]: GPU and host readings as plain data, their history and the findings.
@@ -33,6 +34,7 @@ pub mod meter;
 pub mod money;
 pub mod pricing;
 pub mod spend;
+pub mod subscription;
 pub mod telemetry;
 pub mod text;
 pub mod verify;

@@ -105,6 +105,9 @@ pub struct CloudJson {
     /// The burn that time is reckoned at, and whose it is (`this_instance`: a lower bound of
     /// the account's, so `balance_runs_out_at` is the latest it may be).
     pub balance_burn_per_hour: Option<super::balance::BalanceBurnJson>,
+    /// The plan paid ahead: its end, renewal and what leaving now returns; `null` when no end
+    /// is known.
+    pub subscription: Option<super::subscription::SubscriptionJson>,
     /// This instance's burn an hour, for the balance.
     #[serde(skip)]
     pub burn: Option<Money>,
@@ -161,6 +164,7 @@ pub fn read(ctx: &Context, now: Timestamp) -> Result<CloudJson, Failure> {
     let sheet = pricing.as_ref().map(|p| &p.sheet);
     json.set_balance(super::balance::read(provider.as_ref(), sheet, this_id), now);
     json.price_source = price_source;
+    json.subscription = super::subscription::read(ctx, provider.as_ref(), pricing.as_ref(), now);
     let keys_expire = provider.keys_expire();
     json.keys_expire_at = keys_expire.map(|t| t.to_string());
     // The keys matter only to a deadline still to act.
@@ -259,6 +263,7 @@ pub fn describe(
         balance_error: None,
         balance_runs_out_at: None,
         balance_burn_per_hour: None,
+        subscription: None,
         burn: account.as_ref().map(|a| a.burn_per_hour.total()),
         cloud_error: None,
         cloud_error_kind: None,

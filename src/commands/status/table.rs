@@ -76,6 +76,9 @@ pub(super) fn render(report: &StatusReport, tz: &jiff::tz::TimeZone) -> String {
         }
         (None, None) => {}
     }
+    if let Some(sub) = &report.cloud.subscription {
+        let _ = writeln!(out, "{:<10}{}", Cell(t!("sub-status-label")), sub.line);
+    }
     out
 }
 

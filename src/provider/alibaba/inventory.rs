@@ -23,6 +23,7 @@ use crate::provider::rpc_cloud::paging::{self, Bound};
 use crate::provider::{
     HeldDeadline, InstanceInfo, Inventory, LinkedResource, ProviderError, Sharing,
 };
+use crate::subscription::Reported;
 
 /// The most items a Describe page holds (ECS, VPC and SLB all cap `PageSize` at 100).
 const PAGE: u32 = 100;
@@ -38,6 +39,8 @@ impl AlibabaCloud {
         let state = ProviderError::from;
         let instance = self.describe_instance(&id).await.map_err(state)?;
         let now = self.common.now();
+        self.common
+            .note_term(instance.as_ref().and_then(prepaid_term));
         let Some(instance) = instance else {
             self.absent(&id)?;
             let resources = self.leftovers(&id).await.map_err(state)?;
@@ -300,6 +303,15 @@ pub(super) fn map_state(status: &str) -> InstanceState {
     }
 }
 
+/// A PrePaid instance's term: its `ExpiredTime`. DescribeInstances does not say whether it
+/// renews (DescribeInstanceAutoRenewAttribute does, a call of its own).
+pub(super) fn prepaid_term(i: &model::Instance) -> Option<Reported> {
+    (i.instance_charge_type == "PrePaid")
+        .then(|| parse_time(&i.expired_time))
+        .flatten()
+        .map(|ends| Reported { ends, renews: None })
+}
+
 pub(super) fn instance_info(i: &model::Instance, region: &str, now: Timestamp) -> InstanceInfo {
     let created = parse_time(&i.creation_time).unwrap_or(now);
     let state = map_state(&i.status);
@@ -455,4 +467,23 @@ pub(super) fn lb_row(l: &model::LoadBalancer) -> LinkedResource {
     }
     r.tags.clone_from(&l.tags);
     r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_prepaid_instance_reports_its_end() {
+        let instance = |charge: &str| model::Instance {
+            instance_charge_type: charge.into(),
+            expired_time: "2027-01-01T00:00Z".into(),
+            ..model::Instance::default()
+        };
+        let term = prepaid_term(&instance("PrePaid")).unwrap();
+        assert_eq!(term.ends, "2027-01-01T00:00:00Z".parse().unwrap());
+        assert_eq!(term.renews, None);
+        // A pay-as-you-go instance lists a placeholder end, which means nothing.
+        assert_eq!(prepaid_term(&instance("PostPaid")), None);
+    }
 }

@@ -122,6 +122,9 @@ pub struct Instance {
     pub instance_type: String,
     /// PrePaid | PostPaid
     pub instance_charge_type: String,
+    /// When a PrePaid (subscription) instance's term ends, at minute precision
+    /// (`2017-12-10T04:04Z`); a PostPaid one shows a far-off placeholder.
+    pub expired_time: String,
     /// NoSpot | SpotWithPriceLimit | SpotAsPriceGo
     pub spot_strategy: String,
     /// KeepCharging | StopCharging | Not-applicable

@@ -72,9 +72,25 @@ pub struct Common {
     /// after a release they tie the leftovers the provider no longer links.
     pub recorded: BTreeMap<String, BTreeSet<String>>,
     pub sightings: Sightings,
+    /// The prepaid term the last inventory read reported (`ExpiredTime`); `None` for a
+    /// pay-as-you-go instance, or before the first read.
+    pub term: std::sync::Mutex<Option<crate::subscription::Reported>>,
 }
 
 impl Common {
+    /// The prepaid term the last inventory read reported.
+    pub fn term(&self) -> Option<crate::subscription::Reported> {
+        self.term.lock().ok().and_then(|t| *t)
+    }
+
+    /// Keeps the term an inventory read reported (`None`: the instance is not prepaid, or
+    /// gone).
+    pub fn note_term(&self, term: Option<crate::subscription::Reported>) {
+        if let Ok(mut kept) = self.term.lock() {
+            *kept = term;
+        }
+    }
+
     /// For `kind`, acting on `instance_id` (else the one the metadata service names).
     pub fn new(kind: ProviderKind, instance_id: Option<String>) -> Self {
         Common {
@@ -85,6 +101,7 @@ impl Common {
             clock: Arc::new(Timestamp::now),
             recorded: BTreeMap::new(),
             sightings: Sightings::default(),
+            term: std::sync::Mutex::new(None),
         }
     }
 
@@ -151,6 +168,10 @@ macro_rules! rpc_provider {
 
             fn capabilities(&self) -> crate::provider::Capabilities {
                 self.common.kind.capabilities()
+            }
+
+            fn subscription(&self) -> Option<crate::subscription::Reported> {
+                self.common.term()
             }
 
             fn plan_instance(&self, action: &crate::provider::Action) -> Vec<String> {

@@ -20,6 +20,7 @@ use crate::meter::{BillingMode, InstanceState, ResourceKind};
 use crate::provider::http::Repeat;
 use crate::provider::rpc_cloud::InstanceApi as _;
 use crate::provider::{HeldDeadline, InstanceInfo, Inventory, LinkedResource, ProviderError};
+use crate::subscription::Reported;
 
 /// The state given to leftovers that were not read again after the instance went.
 pub const NOT_REREAD: &str = "last seen with the instance; not read again";
@@ -140,7 +141,10 @@ impl TencentCloud {
         let id = self.instance_id().await?;
         let state = ProviderError::from;
         let now = self.common.now();
-        let Some(instance) = self.describe_instance(&id).await.map_err(state)? else {
+        let instance = self.describe_instance(&id).await.map_err(state)?;
+        self.common
+            .note_term(instance.as_ref().and_then(prepaid_term));
+        let Some(instance) = instance else {
             self.absent(&id)?;
             let known = self.known(&id);
             let resources = if known.is_empty() {
@@ -202,6 +206,20 @@ pub(super) fn map_state(state: &str) -> InstanceState {
         // billing until it is gone.
         _ => InstanceState::Running,
     }
+}
+
+/// A PREPAID instance's term: its `ExpiredTime` and whether `RenewFlag` renews it.
+pub(super) fn prepaid_term(i: &model::Instance) -> Option<Reported> {
+    if i.instance_charge_type != "PREPAID" {
+        return None;
+    }
+    let ends = parse_time(i.expired_time.as_deref()?)?;
+    let renews = i.renew_flag.as_deref().and_then(|flag| match flag {
+        "NOTIFY_AND_AUTO_RENEW" => Some(true),
+        "NOTIFY_AND_MANUAL_RENEW" | "DISABLE_NOTIFY_AND_MANUAL_RENEW" => Some(false),
+        _ => None,
+    });
+    Some(Reported { ends, renews })
 }
 
 pub(super) fn instance_info(i: &model::Instance, region: &str, now: Timestamp) -> InstanceInfo {
@@ -328,6 +346,34 @@ fn listed_now(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_prepaid_instance_reports_its_end_and_renewal() {
+        let instance = |charge: &str, expired: serde_json::Value, flag: serde_json::Value| {
+            serde_json::from_value::<model::Instance>(json!({
+                "InstanceId": "ins-1", "InstanceChargeType": charge,
+                "ExpiredTime": expired, "RenewFlag": flag
+            }))
+            .unwrap()
+        };
+        let prepaid = instance(
+            "PREPAID",
+            json!("2027-01-01T00:00:00Z"),
+            json!("NOTIFY_AND_AUTO_RENEW"),
+        );
+        let term = prepaid_term(&prepaid).unwrap();
+        assert_eq!(term.ends, "2027-01-01T00:00:00Z".parse().unwrap());
+        assert_eq!(term.renews, Some(true));
+        let manual = instance(
+            "PREPAID",
+            json!("2027-01-01T00:00:00Z"),
+            json!("DISABLE_NOTIFY_AND_MANUAL_RENEW"),
+        );
+        assert_eq!(prepaid_term(&manual).unwrap().renews, Some(false));
+        // Pay-as-you-go: `null` for both, and no term.
+        let hourly = instance("POSTPAID_BY_HOUR", json!(null), json!(null));
+        assert_eq!(prepaid_term(&hourly), None);
+    }
 
     #[test]
     fn disks_and_addresses_are_linked_with_their_fate() {

@@ -41,6 +41,11 @@ pub struct Instance {
     pub instance_state: String,
     /// PREPAID | POSTPAID_BY_HOUR | SPOTPAID | CDHPAID
     pub instance_charge_type: String,
+    /// When a PREPAID instance's term ends; `null` for pay-as-you-go.
+    pub expired_time: Option<String>,
+    /// NOTIFY_AND_AUTO_RENEW | NOTIFY_AND_MANUAL_RENEW | DISABLE_NOTIFY_AND_MANUAL_RENEW;
+    /// `null` for pay-as-you-go.
+    pub renew_flag: Option<String>,
     pub created_time: String,
     pub system_disk: Option<Disk>,
     /// `null` when there are none.

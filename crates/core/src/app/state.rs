@@ -358,6 +358,9 @@ pub struct App {
     /// `stopped_release_after`, and when the watchdog first saw this shutdown (the ledger's,
     /// for a cloud that does not date shutdowns): the countdown of a stopped instance.
     pub stopped_release: crate::cloud::StoppedPolicy,
+    /// The plan paid ahead, from the config and the sheet, its end the provider's once it
+    /// reports one; shown in the cost panel while an end is known.
+    pub subscription: crate::subscription::Subscription,
     pub events: VecDeque<LogEntry>,
     /// How many entries back from the newest the events panel shows (0: it follows the newest).
     pub events_scroll: usize,
@@ -401,6 +404,7 @@ impl App {
             checkpoint: None,
             idle: None,
             stopped_release: crate::cloud::StoppedPolicy::default(),
+            subscription: crate::subscription::Subscription::default(),
             events: VecDeque::new(),
             events_scroll: 0,
             logged: 0,

@@ -36,6 +36,7 @@ files![
     "screen",
     "setup",
     "stop_release",
+    "subscription",
     "verify",
     "watch"
 ];

@@ -44,6 +44,8 @@ pub fn example_sheet() -> Sheet {
             reclaims_per_day: None,
             no_gpu_per_hour: None,
             released_after_stopped_days: None,
+            early_termination_refund: None,
+            refund_to: None,
             duration_discounts: Vec::new(),
         },
         skus: vec![Sku {

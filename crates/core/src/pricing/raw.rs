@@ -48,6 +48,11 @@ pub(crate) struct RawBilling {
     pub no_gpu_per_hour: Num,
     /// Days an instance may stay stopped before the platform releases it on its own.
     pub released_after_stopped_days: Option<Spanned<u32>>,
+    /// What leaving a subscription early returns of its unused share: `"none"`, `"unused"`
+    /// or a fraction.
+    pub early_termination_refund: Option<Spanned<String>>,
+    /// Where that refund goes: `"cash"` or `"vouchers"`.
+    pub refund_to: Option<Spanned<String>>,
     /// `[[billing.duration_discount]]`: months bought at once, and the fraction off.
     pub duration_discount: Option<Vec<Spanned<RawDurationDiscount>>>,
 }

@@ -21,6 +21,7 @@ use super::sheet::{
 };
 use super::sku;
 use super::values::Values;
+use crate::subscription::{Refund, RefundTo};
 
 pub(crate) fn resolve(
     v: &Values,
@@ -173,6 +174,7 @@ fn billing(
         base.and_then(|b| b.reclaims_per_day),
     )?;
     let (no_gpu_per_hour, released_after_stopped_days) = billing_states(v, r, base)?;
+    let (early_termination_refund, refund_to) = early_termination(v, r, base)?;
     let duration_discounts = match &r.duration_discount {
         Some(list) => duration_discounts(v, list)?,
         None => base
@@ -187,8 +189,40 @@ fn billing(
         reclaims_per_day,
         no_gpu_per_hour,
         released_after_stopped_days,
+        early_termination_refund,
+        refund_to,
         duration_discounts,
     })
+}
+
+/// The platform's rule for leaving a subscription early, and where its refund goes: both
+/// optional, each inherited through `extends` where not stated.
+fn early_termination(
+    v: &Values,
+    r: &RawBilling,
+    base: Option<&Billing>,
+) -> Result<(Option<Refund>, Option<RefundTo>), SheetError> {
+    let refund = match &r.early_termination_refund {
+        Some(text) => Some(text.get_ref().parse::<Refund>().map_err(|_| {
+            v.error(
+                text.span(),
+                ErrorKind::BadValue,
+                crate::t!("sub-sheet-refund", word = text.get_ref().as_str()),
+            )
+        })?),
+        None => base.and_then(|b| b.early_termination_refund),
+    };
+    let refund_to = match &r.refund_to {
+        Some(text) => Some(text.get_ref().parse::<RefundTo>().map_err(|_| {
+            v.error(
+                text.span(),
+                ErrorKind::BadValue,
+                crate::t!("sub-sheet-refund-to", word = text.get_ref().as_str()),
+            )
+        })?),
+        None => base.and_then(|b| b.refund_to),
+    };
+    Ok((refund, refund_to))
 }
 
 /// `[[billing.duration_discount]]`: each a whole number of months and a fraction off below 1,

@@ -48,6 +48,11 @@ pub struct Billing {
     /// Whole days an instance may stay stopped before the platform releases it and erases its
     /// disks on its own (15 on AutoDL); `None`: the sheet states no such rule.
     pub released_after_stopped_days: Option<u32>,
+    /// What leaving a subscription early returns of its unused share, where the platform
+    /// states a rule; a `[subscription] refund` in the config wins over it.
+    pub early_termination_refund: Option<crate::subscription::Refund>,
+    /// Where that refund goes (cash or vouchers), where the platform says.
+    pub refund_to: Option<crate::subscription::RefundTo>,
     /// Cheaper months for buying several at once (`[[billing.duration_discount]]`), fewest
     /// months first: the last whose `months` the purchase reaches applies.
     pub duration_discounts: Vec<DurationDiscount>,

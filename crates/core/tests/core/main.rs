@@ -27,6 +27,7 @@ mod meter_oracle;
 mod meter_properties;
 mod meter_release;
 mod pricing_billing_states;
+mod pricing_early_termination;
 mod pricing_extends;
 mod pricing_other_extras;
 mod pricing_plans;

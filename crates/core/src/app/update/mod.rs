@@ -65,6 +65,9 @@ pub enum Event {
     Interruption(Timestamp),
     /// The keys the provider acts with stop working at this instant.
     KeysExpire(Timestamp),
+    /// The prepaid term the provider reported with a full inventory: its end wins over the
+    /// config's.
+    Subscription(crate::subscription::Reported),
     /// The newest checkpoint found (or why the search failed). A `String` error: the core
     /// shows it in the checkpoint line and never matches on it, and the glob error it comes
     /// from is the edge's.
@@ -191,6 +194,12 @@ pub fn update(app: &mut App, event: Event) -> Vec<Effect> {
         }
         Event::Account(listed) => {
             app.account = Some(listed);
+            app.dirty = true;
+            Vec::new()
+        }
+        Event::Subscription(reported) => {
+            let tz = app.spend.time_zone.clone();
+            app.subscription = std::mem::take(&mut app.subscription).with_reported(reported, &tz);
             app.dirty = true;
             Vec::new()
         }
