@@ -25,3 +25,9 @@ sr-countdown = stopped_release_after releases it in { $left } ({ $after } stoppe
 
 sr-watchdog-status = stopped: release once stopped { $after } (stopped_release_after), after the grace period
 sr-watchdog-status-none = stopped: kept until told (no stopped_release_after enforced)
+sr-status-final-snapshot = a final snapshot of its disks is taken first; the release waits until the provider reads it back
+sr-countdown-snapshot = stopped_release_after releases it in { $left } ({ $after } stopped), after a final snapshot, and erases { $erases }; a start resets the clock
+sr-snapshot-taken = stopped_release_after: final snapshot of { $id } read back ({ $summary }); releasing
+sr-snapshot-refused = stopped_release_after: no final snapshot of { $id } ({ $why }): the instance is kept stopped, its disks billing. Release it yourself (gpumeter release) or set [idle] stopped_release_snapshot = false
+sr-snapshot-unsupported = { $provider } takes no snapshots through gpumeter
+sr-snapshot-unconfirmed = not read back: { $summary }

@@ -29,3 +29,9 @@ sr-countdown = stopped_release_after 将在 { $left } 后释放它（关机满 {
 
 sr-watchdog-status = 关机：关机满 { $after } 后释放（stopped_release_after），先经过宽限期
 sr-watchdog-status-none = 关机：一直保留，直到手动处理（未执行 stopped_release_after）
+sr-status-final-snapshot = 先为其磁盘做最终快照；服务商读回快照后才释放
+sr-countdown-snapshot = stopped_release_after 将在 { $left } 后（停机 { $after }）先做最终快照，再释放并清除 { $erases }；开机即重新计时
+sr-snapshot-taken = stopped_release_after：{ $id } 的最终快照已读回（{ $summary }）；开始释放
+sr-snapshot-refused = stopped_release_after：{ $id } 没有做成最终快照（{ $why }）：实例保持停机，磁盘继续计费。请自行释放（gpumeter release），或设置 [idle] stopped_release_snapshot = false
+sr-snapshot-unsupported = { $provider } 不支持通过 gpumeter 做快照
+sr-snapshot-unconfirmed = 未读回：{ $summary }

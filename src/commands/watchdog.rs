@@ -128,7 +128,9 @@ pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
         budget,
         balance,
         released_after_stopped_days: kept_stopped_days(&ctx),
-        stopped_release: idle.stopped_release_after.map(WatchStopped::new),
+        stopped_release: idle.stopped_release_after.map(|after| {
+            WatchStopped::new(after).with_final_snapshot(idle.stopped_release_snapshot)
+        }),
     };
     // One thread: the loop waits on its interval, the ledger and the provider in turn.
     let runtime = tokio::runtime::Builder::new_current_thread()

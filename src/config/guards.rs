@@ -29,6 +29,9 @@ pub struct IdleConfig {
     /// unset keeps a stopped instance until told.
     #[serde(deserialize_with = "values::opt_positive_duration")]
     pub stopped_release_after: Option<Duration>,
+    /// Before `stopped_release_after` releases the instance, take a final snapshot of its disks
+    /// and release only once the provider reads it back.
+    pub stopped_release_snapshot: bool,
 }
 
 impl Default for IdleConfig {
@@ -40,6 +43,7 @@ impl Default for IdleConfig {
             power_weighted: false,
             on_idle: OnExpiry::Alert,
             stopped_release_after: None,
+            stopped_release_snapshot: false,
         }
     }
 }

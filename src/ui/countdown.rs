@@ -198,6 +198,12 @@ fn release_text(app: &App) -> Option<String> {
             left = left,
             days = after.as_hours() / 24
         ),
+        ReleasedBy::Policy if countdown.final_snapshot_first => t!(
+            "sr-countdown-snapshot",
+            left = left,
+            after = short_duration(after),
+            erases = countdown.erases.join(", ")
+        ),
         ReleasedBy::Policy => t!(
             "sr-countdown",
             left = left,

@@ -456,7 +456,12 @@ async fn carry_out_all(
             ..
         } = &decision
             && w.stopped_release.as_ref().is_some_and(WatchStopped::armed)
-            && !super::stopped_release::still_stopped(w, (alerts, guard)).await
+            && (w
+                .stopped_release
+                .as_ref()
+                .is_some_and(WatchStopped::snapshot_refused)
+                || !super::stopped_release::still_stopped(w, (alerts, guard)).await
+                || !super::stopped_release::final_snapshot_ready(w, alerts).await)
         {
             continue;
         }

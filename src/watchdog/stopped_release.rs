@@ -19,7 +19,7 @@ use crate::config::OnExpiry;
 use crate::ledger::{EventLevel, EventRecord, GuardState};
 use crate::meter::InstanceState;
 use crate::notify::Queue;
-use crate::provider::{Inventory, StoppedClock, seen_after_read};
+use crate::provider::{Action, Inventory, StoppedClock, seen_after_read};
 
 /// The rule's name in the ledger's change and the alerts.
 const RULE: &str = "stopped_release_after";
@@ -33,6 +33,19 @@ pub struct WatchStopped {
     /// Whether `seen` has been read from the ledger (once, at the first check).
     loaded: bool,
     armed: Option<Armed>,
+    /// `stopped_release_snapshot`: a final snapshot, read back, before the release.
+    final_snapshot: bool,
+    snapshot: Snapshot,
+}
+
+/// The final snapshot of the deadline now armed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Snapshot {
+    NotTaken,
+    /// Read back: the release may go ahead (again, if it failed).
+    Taken,
+    /// Not taken or not read back: the instance is kept, said once.
+    Refused,
 }
 
 /// The deadline the policy set, and the guard row's deadline before it.
@@ -50,7 +63,22 @@ impl WatchStopped {
             seen: None,
             loaded: false,
             armed: None,
+            final_snapshot: false,
+            snapshot: Snapshot::NotTaken,
         }
+    }
+
+    /// The final snapshot this deadline asked for was refused: the instance is kept, and
+    /// neither the cloud is read nor the snapshot tried again until the deadline goes.
+    pub(super) fn snapshot_refused(&self) -> bool {
+        self.snapshot == Snapshot::Refused
+    }
+
+    /// Takes a final snapshot of the disks, read back, before the release.
+    #[must_use]
+    pub fn with_final_snapshot(mut self, yes: bool) -> Self {
+        self.final_snapshot = yes;
+        self
     }
 
     /// Whether the deadline this policy set (or an extension of it) is in force: a release
@@ -176,6 +204,60 @@ pub(super) async fn still_stopped(
     false
 }
 
+/// Whether the policy's release may go ahead as far as the final snapshot goes: none asked,
+/// or one taken now (or before) and read back. Nothing is released before the snapshot that
+/// keeps its data is confirmed; one refused keeps the instance (said once) until the user acts,
+/// and is not tried again every check.
+pub(super) async fn final_snapshot_ready(w: &mut Watch, alerts: Option<&Queue>) -> bool {
+    let Some(rule) = w.stopped_release.as_ref() else {
+        return true;
+    };
+    match (rule.final_snapshot, rule.snapshot) {
+        (false, _) | (true, Snapshot::Taken) => return true,
+        (true, Snapshot::Refused) => return false,
+        (true, Snapshot::NotTaken) => {}
+    }
+    let id = w.instance.clone();
+    let outcome = if w.provider.capabilities().snapshots {
+        let keep_every_snapshot = Action::SnapshotClean {
+            keep: usize::MAX,
+            final_snapshot: true,
+            delete: Some(Vec::new()),
+        };
+        match w.provider.perform(&keep_every_snapshot).await {
+            Ok(r) if r.confirmed => Ok(r.summary),
+            Ok(r) => Err(crate::t!("sr-snapshot-unconfirmed", summary = r.summary)),
+            Err(e) => Err(e.shown()),
+        }
+    } else {
+        Err(crate::t!(
+            "sr-snapshot-unsupported",
+            provider = w.provider.name()
+        ))
+    };
+    let now = Timestamp::now();
+    let (taken, snapshot) = match outcome {
+        Ok(summary) => {
+            let text = crate::t!("sr-snapshot-taken", id = id.as_str(), summary = summary);
+            record(w, EventRecord::note(now, text));
+            (true, Snapshot::Taken)
+        }
+        Err(why) => {
+            let text = crate::t!("sr-snapshot-refused", id = id.as_str(), why = why);
+            record(
+                w,
+                EventRecord::alert(now, EventLevel::Warn, text.clone()),
+            );
+            notify(w, alerts, Level::Warn, "stopped_release", &text);
+            (false, Snapshot::Refused)
+        }
+    };
+    if let Some(rule) = w.stopped_release.as_mut() {
+        rule.snapshot = snapshot;
+    }
+    taken
+}
+
 /// Takes back the deadline the policy set, or the extension of it a key or `gpumeter extend`
 /// made in its grace period (the guard row's deadline as it was before, unless somebody has
 /// set another since), saying `text`.
@@ -185,7 +267,10 @@ fn disarm(
     now: Timestamp,
     text: &str,
 ) {
-    let Some(armed) = w.stopped_release.as_mut().and_then(|r| r.armed.take()) else {
+    let Some(armed) = w.stopped_release.as_mut().and_then(|r| {
+        r.snapshot = Snapshot::NotTaken;
+        r.armed.take()
+    }) else {
         return;
     };
     let ours = guard.is_some_and(|g| {

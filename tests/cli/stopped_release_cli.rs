@@ -83,3 +83,33 @@ fn status_counts_down_to_the_release_of_a_stopped_instance() {
         "a start ends it: {started}"
     );
 }
+
+/// `stopped_release_snapshot`: `status` says the release waits on a final snapshot, in JSON
+/// and in text; without it, it says nothing of one.
+#[test]
+fn status_says_a_final_snapshot_comes_first_where_one_is_chosen() {
+    let cloud = Cloud::new("stopped-release-snapshot");
+    let stop = cloud.run(&["stop", "--yes"], &[]);
+    assert!(stop.status.success(), "{}", stderr(&stop));
+    for (chosen, said) in [(true, true), (false, false)] {
+        let config = cloud.path().join(format!("config-{chosen}.toml"));
+        std::fs::write(
+            &config,
+            format!(
+                "[idle]\nstopped_release_after = \"3d\"\nstopped_release_snapshot = {chosen}\n"
+            ),
+        )
+        .unwrap();
+        let config = config.to_str().unwrap();
+        let out = cloud.run(&["status", "--json", "--config", config], &[]);
+        let v: Value =
+            serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", stderr(&out)));
+        assert_eq!(v["stopped_release"]["final_snapshot_first"], said, "{v}");
+        let text = stdout(&cloud.run(&["status", "--config", config], &[]));
+        assert_eq!(
+            text.contains("a final snapshot of its disks is taken first"),
+            said,
+            "{text}"
+        );
+    }
+}

@@ -430,3 +430,132 @@ async fn a_watchdog_started_again_keeps_the_clock_of_an_undated_shutdown() {
         events(dir.path(), &instance)
     );
 }
+
+fn snapshots(dir: &Path) -> usize {
+    cloud(dir)
+        .load()
+        .unwrap()
+        .resources
+        .iter()
+        .filter(|r| r.kind == gpumeter::meter::ResourceKind::Snapshot)
+        .count()
+}
+
+/// Stops the instance, then moves the clock past the policy; the watchdog's run with `w`.
+async fn stopped_past_the_policy(dir: &Path, offset: &AtomicI64) {
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    let report = cloud(dir).perform(&Action::Stop).await.unwrap();
+    assert!(report.confirmed, "{report:?}");
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    offset.store(3 * 24 * 3600 + 60, Ordering::SeqCst);
+}
+
+/// `stopped_release_snapshot`: the release waits on a final snapshot the cloud reads back.
+#[tokio::test]
+async fn a_final_snapshot_is_read_back_before_the_release() {
+    let dir = tempfile::tempdir().unwrap();
+    let (offset, wall) = stepping_clock();
+    let mut w = watchdog(
+        dir.path(),
+        wall,
+        Duration::from_secs(1),
+        Duration::from_millis(200),
+    );
+    w.stopped_release = Some(WatchStopped::new(THREE_DAYS).with_final_snapshot(true));
+    let instance = w.instance.clone();
+    let before = snapshots(dir.path());
+    let sim = demo_simulator("training");
+    let steps = async {
+        stopped_past_the_policy(dir.path(), &offset).await;
+        tokio::time::sleep(Duration::from_secs(30)).await;
+    };
+    let ended = tokio::select! {
+        ended = watch(w, sim.clone(), sim) => ended,
+        () = steps => panic!("the watchdog did not release the instance"),
+    };
+    assert_eq!(ended.unwrap(), Ended::Released);
+    assert_eq!(
+        snapshots(dir.path()),
+        before + 1,
+        "the final snapshot is kept"
+    );
+    let events = events(dir.path(), &instance);
+    let snapshot = events
+        .iter()
+        .position(|e| {
+            e.text
+                .contains(&format!("final snapshot of {instance} read back"))
+        })
+        .unwrap_or_else(|| panic!("no final snapshot: {events:#?}"));
+    let action = events
+        .iter()
+        .position(|e| e.kind == "action")
+        .expect("the release is an event");
+    assert!(snapshot < action, "the snapshot comes first: {events:#?}");
+}
+
+/// The demo cloud with no snapshots to take.
+struct NoSnapshots(DemoCloud);
+
+#[async_trait::async_trait]
+impl Provider for NoSnapshots {
+    fn name(&self) -> &'static str {
+        "demo"
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            snapshots: false,
+            ..self.0.capabilities()
+        }
+    }
+
+    fn plan_instance(&self, action: &Action) -> Vec<String> {
+        self.0.plan_instance(action)
+    }
+
+    async fn inventory(&self) -> Result<Inventory, ProviderError> {
+        self.0.inventory().await
+    }
+
+    async fn act(&self, action: &Action) -> Result<ActionReport, ProviderError> {
+        self.0.act(action).await
+    }
+}
+
+/// Where no final snapshot can be taken, the instance is kept, said once, and never released.
+#[tokio::test]
+async fn without_a_final_snapshot_the_instance_is_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let (offset, wall) = stepping_clock();
+    let mut w = watchdog(
+        dir.path(),
+        wall,
+        Duration::from_secs(1),
+        Duration::from_millis(200),
+    );
+    w.stopped_release = Some(WatchStopped::new(THREE_DAYS).with_final_snapshot(true));
+    w.provider = Arc::new(NoSnapshots(cloud(dir.path())));
+    let instance = w.instance.clone();
+    let sim = demo_simulator("training");
+    let steps = async {
+        stopped_past_the_policy(dir.path(), &offset).await;
+        tokio::time::sleep(Duration::from_secs(6)).await;
+    };
+    tokio::select! {
+        ended = watch(w, sim.clone(), sim) => panic!("the watchdog ended: {ended:?}"),
+        () = steps => {}
+    }
+    assert_eq!(state(dir.path()), InstanceState::Stopped, "kept");
+    let events = events(dir.path(), &instance);
+    let refused: Vec<_> = events
+        .iter()
+        .filter(|e| e.text.contains(&format!("no final snapshot of {instance}")))
+        .collect();
+    assert_eq!(refused.len(), 1, "said once: {events:#?}");
+    assert!(
+        refused[0].text.contains("takes no snapshots"),
+        "{refused:?}"
+    );
+    assert!(!events.iter().any(|e| e.kind == "action"), "{events:#?}");
+}

@@ -116,3 +116,14 @@ fn the_platforms_release_is_shown_where_it_comes_first() {
     assert!(shows(&soon, "releases it in 2d19h"), "{soon:#?}");
     assert!(!shows(&soon, "autodl releases"), "{soon:#?}");
 }
+
+#[test]
+fn a_final_snapshot_chosen_is_named_in_the_countdown() {
+    let mut app = stopped_for_five_hours("demo", 3);
+    assert!(!shows(&scoped(Lang::En, || screen(&app)), "final snapshot"));
+    app.stopped_release.final_snapshot = true;
+    let rows = scoped(Lang::En, || screen(&app));
+    assert!(shows(&rows, "after a final snapshot"), "{rows:#?}");
+    let chinese = scoped(Lang::ZhCn, || screen(&app));
+    assert!(shows_wide(&chinese, "最终快照"), "{chinese:#?}");
+}

@@ -46,6 +46,7 @@ pub(super) fn stopped_release(
         after: after.and_then(|a| jiff::SignedDuration::try_from(a).ok()),
         seen,
         sheet_days: None,
+        final_snapshot: ctx.config.idle.stopped_release_snapshot,
     }
 }
 

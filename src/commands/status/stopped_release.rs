@@ -46,6 +46,7 @@ pub fn read(
         after: after.and_then(|a| jiff::SignedDuration::try_from(a).ok()),
         seen: ledger.and_then(|l| l.stopped_seen(id).ok().flatten()),
         sheet_days,
+        final_snapshot: ctx.config.idle.stopped_release_snapshot,
     };
     let countdown = release_countdown(inventory, policy, now)?;
     let enforced = countdown.by == ReleasedBy::Platform || published.is_some();
@@ -84,6 +85,9 @@ pub fn lines(json: &StoppedReleaseJson, now: Timestamp, tz: &TimeZone) -> Option
         "{:<10}{line}\n",
         gpumeter_core::cell::Cell(t!("sr-status-label"))
     );
+    if c.final_snapshot_first {
+        let _ = writeln!(out, "{:<10}{}", "", t!("sr-status-final-snapshot"));
+    }
     if !json.enforced {
         let _ = writeln!(
             out,

@@ -116,6 +116,8 @@ pub struct ReleaseCountdownJson {
     pub after_s: i64,
     /// The ids of what the release erases: the instance and what goes with it.
     pub erases: Vec<String>,
+    /// The policy's release takes a final snapshot first and waits on its read-back.
+    pub final_snapshot_first: bool,
 }
 
 /// The inputs of [`release_countdown`] beside the inventory.
@@ -127,6 +129,8 @@ pub struct StoppedPolicy {
     pub seen: Option<Timestamp>,
     /// The sheet's `released_after_stopped_days`.
     pub sheet_days: Option<u32>,
+    /// `stopped_release_snapshot`: a final snapshot before the policy's release.
+    pub final_snapshot: bool,
 }
 
 /// The release the inventory's stopped instance is heading for: the policy's or the platform's,
@@ -157,6 +161,7 @@ pub fn release_countdown(
         since_from: from,
         after_s: after.as_secs(),
         erases: erased_by_release(inventory),
+        final_snapshot_first: by == ReleasedBy::Policy && policy.final_snapshot,
     })
 }
 

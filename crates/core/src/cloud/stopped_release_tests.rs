@@ -111,6 +111,7 @@ fn the_countdown_is_the_policys_or_the_platforms_whichever_comes_first() {
         after: Some(after),
         seen: None,
         sheet_days: None,
+        final_snapshot: false,
     };
     let short = release_countdown(&autodl, policy(days(3)), t(20)).unwrap();
     assert_eq!(short.by, ReleasedBy::Policy);
@@ -120,8 +121,28 @@ fn the_countdown_is_the_policys_or_the_platforms_whichever_comes_first() {
     assert_eq!(short.since_from, StoppedSince::Provider);
     assert_eq!(short.erases, ["i-1", "vol-root"], "the data disk survives");
     // AutoDL's own 15 days come before a 20-day policy: that is the countdown shown.
+    assert!(!short.final_snapshot_first);
+    let with_snapshot = StoppedPolicy {
+        final_snapshot: true,
+        ..policy(days(3))
+    };
+    let first = release_countdown(&autodl, with_snapshot, t(20)).unwrap();
+    assert!(
+        first.final_snapshot_first,
+        "the policy's release waits on one"
+    );
     let long = release_countdown(&autodl, policy(days(20)), t(20)).unwrap();
     assert_eq!(long.by, ReleasedBy::Platform);
+    let platform = StoppedPolicy {
+        final_snapshot: true,
+        ..policy(days(20))
+    };
+    assert!(
+        !release_countdown(&autodl, platform, t(20))
+            .unwrap()
+            .final_snapshot_first,
+        "the platform's own release takes no snapshot of ours"
+    );
     assert_eq!(long.instant, t(10 + 15 * 24));
     let none = StoppedPolicy::default();
     assert_eq!(
