@@ -244,10 +244,7 @@ pub(super) async fn final_snapshot_ready(w: &mut Watch, alerts: Option<&Queue>) 
         }
         Err(why) => {
             let text = crate::t!("sr-snapshot-refused", id = id.as_str(), why = why);
-            record(
-                w,
-                EventRecord::alert(now, EventLevel::Warn, text.clone()),
-            );
+            record(w, EventRecord::alert(now, EventLevel::Warn, text.clone()));
             notify(w, alerts, Level::Warn, "stopped_release", &text);
             (false, Snapshot::Refused)
         }
