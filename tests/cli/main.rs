@@ -57,6 +57,7 @@ mod report_focus;
 mod resources_tmux;
 mod serve_fleet_cli;
 mod setup_chinese;
+mod sheet_run;
 mod signals_tmux;
 mod spot_relaunch;
 mod spot_risk;

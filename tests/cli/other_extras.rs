@@ -1,15 +1,11 @@
 //! A sheet's own charges (`[[extras.other]]`): `pricing show` names each with its label and
 //! price, and `estimate` puts them in the extras line and says what they are.
 
-use std::path::PathBuf;
-use std::process::Command;
+use super::sheet_run::{sheet, text_on_sheet};
 
-fn sheet() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("gpumeter-other-extras-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("mapped.toml");
-    std::fs::write(
-        &path,
+fn mapped() -> std::path::PathBuf {
+    sheet(
+        "mapped",
         "id = \"mapped\"\nprovider = \"autodl\"\ncurrency = \"CNY\"\nas_of = 2026-08-21\n\
          source = \"a test\"\n\n[billing]\nstep_seconds = 1\nminimum_seconds = 0\n\
          stop_policy = \"stop-charging\"\nmonth_hours = 720\n\n[[sku]]\nname = \"rtx-4090\"\n\
@@ -17,32 +13,14 @@ fn sheet() -> PathBuf {
          [network]\negress_per_unit = \"0\"\n\n[[extras.other]]\nlabel = \"port mapping\"\n\
          per_hour = \"0.05\"\n\n[[extras.other]]\nlabel = \"support plan\"\nper_month = \"72\"\n",
     )
-    .unwrap();
-    path
 }
 
-fn run(args: &[&str]) -> String {
-    let sheet = sheet();
-    let args: Vec<String> = args
-        .iter()
-        .map(|a| a.replace("SHEET", sheet.to_str().unwrap()))
-        .collect();
-    let out = Command::new(env!("CARGO_BIN_EXE_gpumeter"))
-        .args(&args)
-        .output()
-        .expect("the binary runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+fn run(lang: &str, args: &[&str]) -> String {
+    text_on_sheet(&mapped(), lang, args)
 }
 
-const PLAN: [&str; 9] = [
+const PLAN: [&str; 7] = [
     "estimate",
-    "--sheet",
-    "SHEET",
     "--sku",
     "rtx-4090",
     "--hours-per-day",
@@ -53,9 +31,7 @@ const PLAN: [&str; 9] = [
 
 #[test]
 fn pricing_show_names_each_charge_with_its_price() {
-    let out = run(&[
-        "--lang", "en", "pricing", "show", "--sheet", "SHEET", "rtx-4090",
-    ]);
+    let out = run("en", &["pricing", "show", "rtx-4090"]);
     let line = |label: &str| {
         out.lines()
             .find(|l| l.trim_start().starts_with(label))
@@ -66,30 +42,22 @@ fn pricing_show_names_each_charge_with_its_price() {
         "{out}"
     );
     assert!(line("support plan").ends_with("72 CNY per month"), "{out}");
-    let zh = run(&[
-        "--lang", "zh-CN", "pricing", "show", "--sheet", "SHEET", "rtx-4090",
-    ]);
+    let zh = run("zh-CN", &["pricing", "show", "rtx-4090"]);
     assert!(zh.contains("0.05 CNY/小时（开机时）"), "{zh}");
 }
 
 #[test]
 fn estimate_bills_them_in_extras_and_says_what_they_are() {
-    let mut json = vec!["--lang", "en"];
-    json.extend(PLAN);
+    let mut json = PLAN.to_vec();
     json.push("--json");
-    let v: serde_json::Value = serde_json::from_str(&run(&json)).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&run("en", &json)).unwrap();
     // 240 h of use at 0.05, and one 720-hour month at 72.
     assert_eq!(v["modes"]["on_demand"]["extras"], "84.00", "{v}");
     assert_eq!(v["modes"]["on_demand"]["compute"], "480.00", "{v}");
-    let mut text = vec!["--lang", "en"];
-    text.extend(PLAN);
-    let out = run(&text);
+    let out = run("en", &PLAN);
     assert!(
         out.contains("Extras include, for each instance: port mapping 0.05/h while up; support plan 72 a month."),
         "{out}"
     );
-    let mut zh = vec!["--lang", "zh-CN"];
-    zh.extend(PLAN);
-    let out = run(&zh);
-    assert!(out.contains("其他费用已计入"), "{out}");
+    assert!(run("zh-CN", &PLAN).contains("其他费用已计入"));
 }

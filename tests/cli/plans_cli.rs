@@ -2,40 +2,19 @@
 //! duration discount a purchase reaches), weeks, days and on-demand hours; `pricing show`
 //! lists the plans and discounts.
 
-use std::path::PathBuf;
-use std::process::Command;
+use super::sheet_run::{sheet, text_on_sheet};
 
-fn sheet() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("gpumeter-plans-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("plans.toml");
-    std::fs::write(
-        &path,
+fn run(lang: &str, args: &[&str]) -> String {
+    let plans = sheet(
+        "plans",
         "id = \"plans\"\nprovider = \"autodl\"\ncurrency = \"CNY\"\nas_of = 2026-08-21\n\
          source = \"a test\"\n\n[billing]\nstep_seconds = 1\nminimum_seconds = 0\n\
          stop_policy = \"stop-charging\"\nmonth_hours = 720\n\n[[billing.duration_discount]]\n\
          months = 3\noff = \"0.1\"\n\n[[sku]]\nname = \"rtx-4090\"\ngpu_model = \"RTX 4090\"\n\
          gpu_count = 1\ngpu_memory_gib = 24\non_demand_per_hour = \"2\"\ndaily = \"40\"\n\
          weekly = \"250\"\nmonthly = \"1000\"\nyearly = \"9000\"\n\n[network]\negress_per_unit = \"0\"\n",
-    )
-    .unwrap();
-    path
-}
-
-fn run(lang: &str, args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_gpumeter"))
-        .args(["--lang", lang])
-        .args(args)
-        .arg("--sheet")
-        .arg(sheet())
-        .output()
-        .expect("the binary runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
     );
-    String::from_utf8(out.stdout).unwrap()
+    text_on_sheet(&plans, lang, args)
 }
 
 const HUNDRED_DAYS: [&str; 7] = [

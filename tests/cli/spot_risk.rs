@@ -2,53 +2,39 @@
 //! on a sheet that says how often spot is reclaimed is warned and priced with its reruns; the
 //! figures are checked against the restart formula computed here in floating point.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
 use serde_json::Value;
 
+use super::sheet_run::{on_sheet, sheet, text_on_sheet};
+
 /// A sheet of one SKU: 6 USD an hour on demand, 2 on spot, reclaimed once a day on average.
-fn sheet() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("gpumeter-spot-risk-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("spotty.toml");
-    std::fs::write(
-        &path,
+fn spotty() -> std::path::PathBuf {
+    sheet(
+        "spotty",
         "id = \"spotty\"\nprovider = \"demo\"\ncurrency = \"USD\"\nas_of = 2026-01-01\n\
          source = \"a test\"\n\n[billing]\nstep_seconds = 1\nminimum_seconds = 0\n\
          stop_policy = \"stop-charging\"\nreclaims_per_day = \"1\"\n\n[[sku]]\nname = \"a100\"\n\
          gpu_model = \"A100\"\ngpu_count = 1\ngpu_memory_gib = 80\non_demand_per_hour = \"6\"\n\
          spot_per_hour = \"2\"\n\n[network]\negress_per_unit = \"0\"\n",
     )
-    .unwrap();
-    path
 }
 
-fn estimate(lang: &str, rest: &[&str]) -> Output {
-    let sheet = sheet();
-    let out = Command::new(env!("CARGO_BIN_EXE_gpumeter"))
-        .args(["--lang", lang, "estimate", "--sheet"])
-        .arg(&sheet)
-        .args(["--sku", "a100"])
-        .args(rest)
-        .output()
-        .expect("the binary runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
+fn estimate_args(rest: &[&str]) -> Vec<String> {
+    let mut args = vec!["estimate".to_string(), "--sku".into(), "a100".into()];
+    args.extend(rest.iter().map(ToString::to_string));
+    args
 }
 
 fn text(lang: &str, rest: &[&str]) -> String {
-    String::from_utf8(estimate(lang, rest).stdout).unwrap()
+    let args = estimate_args(rest);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    text_on_sheet(&spotty(), lang, &args)
 }
 
 fn json(lang: &str, rest: &[&str]) -> Value {
-    let mut args = rest.to_vec();
-    args.push("--json");
-    serde_json::from_slice(&estimate(lang, &args).stdout).unwrap()
+    let mut args = estimate_args(rest);
+    args.push("--json".into());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    serde_json::from_slice(&on_sheet(&spotty(), lang, &args).stdout).unwrap()
 }
 
 fn number(v: &Value) -> f64 {
