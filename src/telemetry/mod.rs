@@ -10,6 +10,7 @@
 //! - [`sampler`]: one task per source, sending [`Telemetry`] events over tokio mpsc.
 //! - [`history`]: bounded rings per metric and window statistics.
 //! - [`findings`]: what you paid for against what you got.
+//! - [`sockets`]: the bytes each TCP socket sent, by destination, for traffic by class.
 
 pub mod host;
 pub mod nvml;
@@ -18,6 +19,7 @@ mod procfs;
 mod procinfo;
 pub mod sampler;
 pub mod scenario_file;
+pub mod sockets;
 
 pub use gpumeter_core::telemetry::*;
 pub use host::{HostConfig, HostReader};

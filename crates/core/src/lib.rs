@@ -13,6 +13,7 @@
 //! - [`app`]: the cockpit's state, the key table and `update`.
 //! - [`audit`]: the provider's bill against the ledger.
 //! - [`demo`]: the demo cloud's state and the demo cockpit at a fixed instant.
+//! - [`traffic`]: where sent bytes went (intranet, cross-region, internet) and what each costs.
 //! - [`text`]: outside text made one safe line to show.
 //! - [`cell`]: table cells padded by the columns they take on a terminal.
 //! - [`verify`]: the GPU you got against the GPU you pay for: facts, benchmark, verdict.
@@ -37,5 +38,6 @@ pub mod spend;
 pub mod subscription;
 pub mod telemetry;
 pub mod text;
+pub mod traffic;
 pub mod verify;
 pub mod zone;

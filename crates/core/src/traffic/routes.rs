@@ -1,0 +1,68 @@
+//! The bundled list of each provider's internal service ranges per region and the
+//! object-storage endpoint that carries an upload for nothing (`routes.toml`, each entry sourced).
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use ipnet::IpNet;
+use serde::Deserialize;
+
+use crate::cloud::ProviderKind;
+
+const ROUTES: &str = include_str!("routes.toml");
+
+/// One provider's entry.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProviderRoutes {
+    /// The internal object-storage endpoint, `{region}` standing for the instance's region.
+    pub object_storage: String,
+    /// Where the ranges and the endpoint were read.
+    pub source: String,
+    /// Region id to the provider's internal service ranges there.
+    #[serde(default)]
+    pub intranet: BTreeMap<String, Vec<IpNet>>,
+}
+
+impl ProviderRoutes {
+    /// The internal object-storage endpoint for `region`.
+    pub fn object_storage_in(&self, region: &str) -> String {
+        self.object_storage.replace("{region}", region)
+    }
+}
+
+fn all() -> &'static BTreeMap<String, ProviderRoutes> {
+    static ALL: OnceLock<BTreeMap<String, ProviderRoutes>> = OnceLock::new();
+    ALL.get_or_init(|| toml::from_str(ROUTES).expect("the bundled routes.toml parses"))
+}
+
+/// The bundled routes of `provider`, if any are known.
+pub fn for_provider(provider: ProviderKind) -> Option<&'static ProviderRoutes> {
+    all().get(provider.id())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_bundled_provider_is_a_known_kind_and_names_its_source() {
+        for (id, routes) in all() {
+            assert!(
+                ProviderKind::ALL.iter().any(|k| k.id() == id),
+                "routes.toml names `{id}`, which is no provider"
+            );
+            assert!(
+                routes.source.starts_with("https://"),
+                "{id}: {}",
+                routes.source
+            );
+        }
+        let alibaba = for_provider(ProviderKind::Alibaba).unwrap();
+        assert_eq!(
+            alibaba.object_storage_in("cn-hangzhou"),
+            "oss-cn-hangzhou-internal.aliyuncs.com"
+        );
+        assert_eq!(alibaba.intranet["cn-hangzhou"].len(), 4);
+    }
+}
