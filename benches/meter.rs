@@ -1,6 +1,7 @@
 //! The cost engine over a month of history: a state change every ten minutes, a traffic sample
 //! every minute and a handful of linked resources, priced at the month's end.
 
+use gpumeter_core::traffic::EgressSplit;
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -46,6 +47,7 @@ fn month_of_usage() -> Usage {
             at: ts(t),
             egress_bytes: 250_000_000,
             ingress_bytes: 1_000_000_000,
+            split: EgressSplit::default(),
         })
         .collect();
     let kinds = [

@@ -271,6 +271,9 @@ pub struct TelemetryConfig {
     /// Network interfaces whose traffic counts as metered egress; empty means all but
     /// loopback.
     pub metered_interfaces: Vec<String>,
+    /// Address ranges (CIDR) whose traffic the provider does not bill as internet egress,
+    /// beyond the bundled ones: an object store's addresses reached through a gateway endpoint.
+    pub intranet: Vec<ipnet::IpNet>,
     /// The CUDA version the job needs; the cockpit warns when the driver is older.
     pub cuda_required: Option<CudaVersion>,
 }
@@ -280,6 +283,7 @@ impl Default for TelemetryConfig {
         TelemetryConfig {
             refresh: DEFAULT_REFRESH,
             metered_interfaces: Vec::new(),
+            intranet: Vec::new(),
             cuda_required: None,
         }
     }

@@ -23,8 +23,8 @@ use crate::cockpit::{Sources, run};
 use crate::config::Release;
 use crate::spend::Spend;
 use crate::telemetry::{
-    GpuSource, HostConfig, HostReader, HostSource, NvmlConfig, NvmlSource, SamplerConfig,
-    SimConfig, Simulator, scenario_file,
+    GpuSource, HostReader, HostSource, NvmlConfig, NvmlSource, SamplerConfig, SimConfig, Simulator,
+    scenario_file,
 };
 use crate::terminal::signals::Endings;
 use crate::ui::theme::{Theme, no_color_requested};
@@ -119,11 +119,7 @@ pub fn run_cockpit(cli: &Cli) -> CommandResult {
             true,
         )
     } else {
-        let metered = &ctx.config.telemetry.metered_interfaces;
-        let host = HostReader::new(HostConfig {
-            metered_interfaces: (!metered.is_empty()).then(|| metered.clone()),
-            ..HostConfig::default()
-        });
+        let host = HostReader::new(ctx.host_config());
         let gpu = NvmlSource::new(NvmlConfig::default());
         drive(
             app,

@@ -56,6 +56,32 @@ pub struct Context {
 }
 
 impl Context {
+    /// How the host is read: the metered interfaces, and where the instance runs, so that what
+    /// its sockets send is priced by destination (none known: all of it is internet).
+    pub fn host_config(&self) -> crate::telemetry::HostConfig {
+        let t = &self.config.telemetry;
+        let instance = &self.config.instance;
+        let provider = instance
+            .provider
+            .or(self.detected.provider.as_ref().map(|f| f.value));
+        let region = instance
+            .region
+            .clone()
+            .or_else(|| self.detected.region.as_ref().map(|f| f.value.clone()));
+        crate::telemetry::HostConfig {
+            metered_interfaces: (!t.metered_interfaces.is_empty())
+                .then(|| t.metered_interfaces.clone()),
+            traffic: provider.map(|p| {
+                gpumeter_core::traffic::Classifier::new(
+                    p,
+                    region.as_deref().unwrap_or_default(),
+                    &t.intranet,
+                )
+            }),
+            ..crate::telemetry::HostConfig::default()
+        }
+    }
+
     pub fn load(cli: &Cli) -> Result<Self, Failure> {
         let (mut config, _) =
             Config::load(cli.config.as_deref()).map_err(|e| Failure::bad_input(e.shown()))?;

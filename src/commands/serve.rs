@@ -13,8 +13,8 @@ use crate::config::Release;
 use crate::serve::{Collector, ServeSources, Target, serve};
 use crate::spend::Spend;
 use crate::telemetry::{
-    GpuSource, HostConfig, HostReader, HostSource, NvmlConfig, NvmlSource, SamplerConfig,
-    SimConfig, Simulator, scenario_file,
+    GpuSource, HostReader, HostSource, NvmlConfig, NvmlSource, SamplerConfig, SimConfig, Simulator,
+    scenario_file,
 };
 
 pub fn run(cli: &Cli, args: &ServeArgs) -> CommandResult {
@@ -68,11 +68,7 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> CommandResult {
             },
         )
     } else {
-        let metered = &ctx.config.telemetry.metered_interfaces;
-        let host = HostReader::new(HostConfig {
-            metered_interfaces: (!metered.is_empty()).then(|| metered.clone()),
-            ..HostConfig::default()
-        });
+        let host = HostReader::new(ctx.host_config());
         let gpu = NvmlSource::new(NvmlConfig::default());
         drive(
             args,

@@ -21,9 +21,7 @@ use crate::config::{DurationError, OnExpiry, parse_duration};
 use crate::guard::IdleTracker;
 use crate::ledger::{Ledger, path_in};
 use crate::notify::Notifier;
-use crate::telemetry::{
-    HostConfig, HostReader, NvmlConfig, NvmlSource, SimConfig, Simulator, scenario_file,
-};
+use crate::telemetry::{HostReader, NvmlConfig, NvmlSource, SimConfig, Simulator, scenario_file};
 use crate::watchdog::stopped_release::WatchStopped;
 use crate::watchdog::{Ended, Watch, WatchBalance, WatchBudget, stale_after, watch};
 
@@ -141,11 +139,7 @@ pub fn run(cli: &Cli, args: &WatchdogArgs) -> CommandResult {
         let sim = simulator(args)?;
         runtime.block_on(watch(w, sim.clone(), sim))
     } else {
-        let metered = &ctx.config.telemetry.metered_interfaces;
-        let host = HostReader::new(HostConfig {
-            metered_interfaces: (!metered.is_empty()).then(|| metered.clone()),
-            ..HostConfig::default()
-        });
+        let host = HostReader::new(ctx.host_config());
         runtime.block_on(watch(w, NvmlSource::new(NvmlConfig::default()), host))
     }
     .map_err(|e| Failure::failed(e.to_string()))?;

@@ -612,3 +612,13 @@ fn the_balance_floor_is_exact_and_stops_unless_told_otherwise() {
     let (_, _, key, _) = invalid("[budget]\nbalance_floor = 5.5\n");
     assert_eq!(key.as_deref(), Some("budget.balance_floor"));
 }
+
+#[test]
+fn intranet_ranges_parse_and_a_bad_one_is_named_where_it_stands() {
+    let config = parse("[telemetry]\nintranet = [\"52.219.0.0/20\", \"fd00::/8\"]\n").unwrap();
+    assert_eq!(config.telemetry.intranet.len(), 2);
+    let (line, column, key, message) = invalid("[telemetry]\nintranet = [\"52.219.0.0/40\"]\n");
+    assert_eq!((line, column), (2, 13), "{message}");
+    assert_eq!(key.as_deref(), Some("telemetry.intranet"));
+    assert!(message.contains("invalid IP address"), "{message}");
+}

@@ -6,6 +6,7 @@ use super::columns::ts;
 use super::error::LedgerError;
 use super::store::Ledger;
 use crate::meter::Traffic;
+use gpumeter_core::traffic::EgressSplit;
 
 /// Seconds in an hour: older samples merge into one per hour.
 const HOUR: i64 = 3600;
@@ -59,6 +60,7 @@ fn merge_old_hours(minutes: &[(i64, i64)]) -> Vec<Traffic> {
                 at: ts(at),
                 egress_bytes: bytes,
                 ingress_bytes: 0,
+                split: EgressSplit::default(),
             }),
         }
     }

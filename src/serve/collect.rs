@@ -129,8 +129,12 @@ impl Collector {
                 self.round = Some((s.value, s.time));
             }
             Input::Telemetry(Telemetry::Host(s)) => {
-                self.spend
-                    .record_bytes(s.time, s.value.tx_bytes_total(), rx_total(&s.value));
+                self.spend.record_bytes(
+                    s.time,
+                    s.value.tx_bytes_total(),
+                    rx_total(&s.value),
+                    s.value.egress_split_total,
+                );
                 self.host = Some((s.value, s.time));
             }
             Input::Inventory(Ok(inventory), at) => {

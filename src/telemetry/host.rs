@@ -16,6 +16,7 @@ use super::metric::{Metric, Unavailable, u64_to_f64};
 use super::procfs::{self, CpuStat};
 use super::sample::{DiskUsage, HostSample, NetInterface};
 use super::source::HostSource;
+use gpumeter_core::traffic::{Attributor, EgressSplit};
 
 /// Interfaces whose traffic is not billed as egress by default: loopback, container and VM
 /// bridges, overlay and VPN tunnels (their traffic leaves through the real interface too, so
@@ -74,12 +75,15 @@ const PSEUDO_FS: [&str; 22] = [
 /// Mount points below these are runtime plumbing (container layers, snaps), not disks.
 const PLUMBING_MOUNTS: [&str; 6] = ["/proc", "/sys", "/dev", "/run", "/snap", "/var/lib/docker"];
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct HostConfig {
     /// Interfaces to meter by exact name; `None` meters all but the excluded prefixes.
     pub metered_interfaces: Option<Vec<String>>,
     /// Where procfs is mounted; tests point this at a directory of fixture files.
     pub proc_root: PathBuf,
+    /// Classes what the machine's sockets send by destination; `None` prices all egress as
+    /// internet, as before it was known where the instance runs.
+    pub traffic: Option<gpumeter_core::traffic::Classifier>,
 }
 
 impl Default for HostConfig {
@@ -87,6 +91,7 @@ impl Default for HostConfig {
         HostConfig {
             metered_interfaces: None,
             proc_root: PathBuf::from("/proc"),
+            traffic: None,
         }
     }
 }
@@ -119,6 +124,10 @@ pub struct HostReader {
     prev_cpu: Option<CpuStat>,
     /// Per interface: time and (rx, tx) at the previous read.
     prev_net: HashMap<String, (Duration, u64, u64)>,
+    /// Sockets' bytes by destination class, when `config.traffic` is set.
+    attributor: Option<Attributor>,
+    /// What the sockets sent to the intranet and other regions since the reader started.
+    split_total: EgressSplit,
 }
 
 impl HostReader {
@@ -131,6 +140,7 @@ impl HostReader {
             net_dev: root.join("net/dev"),
             mounts: root.join("self/mounts"),
         };
+        let attributor = config.traffic.clone().map(Attributor::new);
         HostReader {
             config,
             paths,
@@ -138,6 +148,8 @@ impl HostReader {
             cpu: CpuStat::default(),
             prev_cpu: None,
             prev_net: HashMap::new(),
+            attributor,
+            split_total: EgressSplit::default(),
         }
     }
 
@@ -264,7 +276,22 @@ impl HostSource for HostReader {
             mem,
             net: self.read_net(at),
             disks: self.read_disks(),
+            egress_split_total: self.read_split(),
         }
+    }
+}
+
+impl HostReader {
+    /// Adds what the sockets sent by class since the last read. A failed dump (a kernel
+    /// without socket diagnostics, a sandbox without netlink) adds nothing: those bytes stay
+    /// internet, the dearest class, never hidden.
+    fn read_split(&mut self) -> EgressSplit {
+        if let Some(a) = self.attributor.as_mut()
+            && let Ok(sockets) = super::sockets::tcp_sockets()
+        {
+            self.split_total.merge(a.observe(&sockets));
+        }
+        self.split_total
     }
 }
 

@@ -131,8 +131,10 @@ impl WatchBudget {
     }
 
     /// Counts the metered interfaces' bytes, as the cockpit does, for what egress costs.
-    pub fn record_bytes(&mut self, at: Timestamp, tx_total: u64, rx_total: u64) {
-        self.spend.record_bytes(at, tx_total, rx_total);
+    pub fn record_bytes(&mut self, at: Timestamp, host: &HostSample) {
+        let rx = host.net.iter().map(|n| n.rx_bytes).sum();
+        self.spend
+            .record_bytes(at, host.tx_bytes_total(), rx, host.egress_split_total);
     }
 
     /// Spend by `now` from a fresh inventory, and the crossings it makes, the highest of
@@ -177,8 +179,7 @@ impl WatchBudget {
 /// Counts a host sample's metered bytes, as the cockpit does, for what egress costs.
 pub(super) fn record_host(w: &mut Watch, at: Timestamp, host: &HostSample) {
     if let Some(budget) = w.budget.as_mut() {
-        let rx = host.net.iter().map(|n| n.rx_bytes).sum();
-        budget.record_bytes(at, host.tx_bytes_total(), rx);
+        budget.record_bytes(at, host);
     }
 }
 

@@ -48,6 +48,7 @@ impl FakeProc {
         HostReader::new(HostConfig {
             metered_interfaces: metered,
             proc_root: self.root.clone(),
+            traffic: None,
         })
     }
 }
@@ -141,6 +142,7 @@ fn a_missing_proc_gives_failed_readings_not_zeros() {
     let mut r = HostReader::new(HostConfig {
         metered_interfaces: None,
         proc_root: PathBuf::from("/nonexistent/proc"),
+        traffic: None,
     });
     let s = r.read(secs(0));
     assert_eq!(

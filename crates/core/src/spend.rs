@@ -13,6 +13,7 @@ use crate::meter::{
 };
 use crate::money::Money;
 use crate::pricing::{Sheet, Sku};
+use crate::traffic::EgressSplit;
 
 mod account;
 mod account_burn;
@@ -158,6 +159,7 @@ pub struct Spend {
     traffic: Vec<Traffic>,
     last_tx_total: Option<u64>,
     last_rx_total: Option<u64>,
+    last_split_total: Option<EgressSplit>,
     /// Every resource seen in an inventory; ones that vanished keep their deletion time, so
     /// what they cost stays counted.
     resources: Vec<Resource>,
@@ -179,6 +181,7 @@ impl Spend {
             traffic: Vec::new(),
             last_tx_total: None,
             last_rx_total: None,
+            last_split_total: None,
             resources: Vec::new(),
             instance: None,
             per_minute: None,
@@ -223,7 +226,15 @@ impl Spend {
 
     /// Records the byte counters of the metered interfaces. A counter that went down (a
     /// reboot, a new interface) restarts from its new value.
-    pub fn record_bytes(&mut self, at: Timestamp, tx_total: u64, rx_total: u64) {
+    /// `split_total` is what of the sent bytes went to the intranet and other regions, counted
+    /// the same way.
+    pub fn record_bytes(
+        &mut self,
+        at: Timestamp,
+        tx_total: u64,
+        rx_total: u64,
+        split_total: EgressSplit,
+    ) {
         let delta = |last: Option<u64>, now: u64| match last {
             Some(last) if now >= last => now - last,
             Some(_) => now,
@@ -233,7 +244,18 @@ impl Spend {
             at,
             egress_bytes: delta(self.last_tx_total, tx_total),
             ingress_bytes: delta(self.last_rx_total, rx_total),
+            split: EgressSplit {
+                intranet: delta(
+                    self.last_split_total.map(|s| s.intranet),
+                    split_total.intranet,
+                ),
+                cross_region: delta(
+                    self.last_split_total.map(|s| s.cross_region),
+                    split_total.cross_region,
+                ),
+            },
         };
+        self.last_split_total = Some(split_total);
         self.last_tx_total = Some(tx_total);
         self.last_rx_total = Some(rx_total);
         if traffic.egress_bytes > 0 || traffic.ingress_bytes > 0 {
@@ -268,6 +290,7 @@ impl Spend {
                 {
                     last.egress_bytes = last.egress_bytes.saturating_add(t.egress_bytes);
                     last.ingress_bytes = last.ingress_bytes.saturating_add(t.ingress_bytes);
+                    last.split.merge(t.split);
                 }
                 _ => merged.push(t),
             }

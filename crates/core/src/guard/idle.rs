@@ -158,6 +158,7 @@ mod tests {
             mem: Metric::Unavailable(crate::telemetry::Unavailable::Pending),
             net: Vec::new(),
             disks: Vec::new(),
+            egress_split_total: crate::traffic::EgressSplit::default(),
         };
         let mut t = tracker();
         assert!(!t.sample_is_idle(&no_gpu, &quiet));

@@ -28,6 +28,8 @@ pub struct Accrual {
     /// ("snapshot snap-0a: storage.snapshot_per_gib_month unknown"). Left out of every amount,
     /// so while it is not empty the total is incomplete.
     pub unpriced: Vec<String>,
+    /// The bandwidth line's egress by destination.
+    pub egress: super::bandwidth::EgressByClass,
 }
 
 /// Prices `usage` under `sheet` from the instance's creation up to `at`.
@@ -77,6 +79,7 @@ pub fn accrue(sheet: &Sheet, usage: &Usage, at: Timestamp) -> Accrual {
         billed,
         burn_per_hour: burn,
         unpriced,
+        egress: bandwidth.egress,
     }
 }
 

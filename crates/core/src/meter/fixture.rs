@@ -64,6 +64,8 @@ pub fn example_sheet() -> Sheet {
         network: Network {
             unit: DataUnit::GiB,
             egress_per_unit: Some(dec!(0.09)),
+            intranet_per_unit: Decimal::ZERO,
+            cross_region_per_unit: Some(dec!(0.02)),
             ingress_per_unit: Decimal::ZERO,
             free_egress_per_month: dec!(100),
             fixed_bandwidth_per_mbps_month: Some(dec!(7.30)),

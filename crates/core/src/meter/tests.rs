@@ -1,5 +1,6 @@
 //! One test per pricing rule, each computed by hand from a small sheet.
 
+use crate::traffic::EgressSplit;
 use jiff::Timestamp;
 use rust_decimal::{Decimal, dec};
 
@@ -139,6 +140,39 @@ fn spot_and_compute_units_use_their_own_price() {
 }
 
 #[test]
+fn egress_is_priced_by_destination_and_only_the_internet_uses_the_allowance() {
+    let mut usage = Usage::new(running_from(0), hourly(dec!(0)));
+    let gib = 1u64 << 30;
+    // 300 GiB sent: 150 to the object store's intranet endpoint, 40 to another region.
+    usage.traffic.push(Traffic {
+        at: ts(900),
+        egress_bytes: 300 * gib,
+        ingress_bytes: 0,
+        split: crate::traffic::EgressSplit {
+            intranet: 150 * gib,
+            cross_region: 40 * gib,
+        },
+    });
+    let r = accrue(&sheet(), &usage, ts(1000));
+    // Internet: 110 GiB, 100 free, 10 at 0.09; cross-region 40 at 0.02; intranet free.
+    assert_eq!(r.egress.internet.bytes, 110 * gib);
+    assert_eq!(r.egress.internet.accrued, dec!(0.9));
+    assert_eq!(r.egress.intranet.bytes, 150 * gib);
+    assert_eq!(r.egress.intranet.accrued, dec!(0));
+    assert_eq!(r.egress.cross_region.accrued, dec!(0.8));
+    assert_eq!(r.accrued.bandwidth, dec!(1.7));
+    // Burn: the last five minutes' billable bytes, an hour's worth: 10 + 40 GiB at their prices.
+    assert_eq!(r.egress.internet.burn_per_hour, dec!(10.8));
+    assert_eq!(r.egress.cross_region.burn_per_hour, dec!(9.6));
+
+    // A sheet that does not price other regions prices them as the internet.
+    let mut unstated = sheet();
+    unstated.network.cross_region_per_unit = None;
+    let r = accrue(&unstated, &usage, ts(1000));
+    assert_eq!(r.egress.cross_region.accrued, dec!(3.6));
+}
+
+#[test]
 fn egress_is_free_up_to_the_monthly_allowance_then_per_gib() {
     let mut usage = Usage::new(running_from(0), hourly(dec!(0)));
     let gib = 1u64 << 30;
@@ -146,6 +180,7 @@ fn egress_is_free_up_to_the_monthly_allowance_then_per_gib() {
         at: ts(10),
         egress_bytes: 99 * gib,
         ingress_bytes: 500 * gib,
+        split: EgressSplit::default(),
     });
     let r = accrue(&sheet(), &usage, ts(20));
     assert_eq!(r.accrued.bandwidth, dec!(0));
@@ -158,6 +193,7 @@ fn egress_is_free_up_to_the_monthly_allowance_then_per_gib() {
         at: ts(900),
         egress_bytes: 11 * gib,
         ingress_bytes: 0,
+        split: EgressSplit::default(),
     });
     let r = accrue(&sheet(), &usage, ts(1000));
     assert_eq!(r.accrued.bandwidth, dec!(0.9));
@@ -177,6 +213,7 @@ fn egress_in_gb_counts_decimal_bytes_and_the_allowance_resets_monthly() {
             at: ts(day * 86_400 + 5),
             egress_bytes: 2_000_000_000,
             ingress_bytes: 0,
+            split: EgressSplit::default(),
         });
     }
     let r = accrue(&s, &usage, ts(40 * 86_400));

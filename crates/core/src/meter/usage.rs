@@ -95,8 +95,11 @@ fn no_price(sheet: &Sheet, sku: &Sku, mode: BillingMode) -> NoPrice {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Traffic {
     pub at: Timestamp,
+    /// Everything the metered interfaces sent.
     pub egress_bytes: u64,
     pub ingress_bytes: u64,
+    /// Of `egress_bytes`, what went to the intranet and to other regions; the rest is internet.
+    pub split: crate::traffic::EgressSplit,
 }
 
 /// A billable thing linked to the instance.

@@ -88,6 +88,10 @@ pub(crate) struct RawNetwork {
     /// `"GiB"` or `"GB"`: the unit of every data price and allowance in this table.
     pub unit: Option<Spanned<String>>,
     pub egress_per_unit: Num,
+    /// Sent to the VPC, private ranges and the provider's services in the region.
+    pub intranet_per_unit: Num,
+    /// Sent to the provider's addresses in another region.
+    pub cross_region_per_unit: Num,
     pub ingress_per_unit: Num,
     pub free_egress_per_month: Num,
     pub fixed_bandwidth_per_mbps_month: Num,

@@ -337,6 +337,17 @@ fn network(
             &crate::t!("sheet-expect-egress"),
         )
     })?;
+    // Intranet traffic is free on every cloud gpumeter knows; a sheet states otherwise.
+    let intranet_per_unit = stated_or(
+        r.intranet_per_unit
+            .as_ref()
+            .map(|p| v.price(p, "network.intranet_per_unit")),
+        base.map(|b| b.intranet_per_unit),
+    )?
+    .unwrap_or(Decimal::ZERO);
+    let cross_region_per_unit = v
+        .opt_price(&r.cross_region_per_unit, "network.cross_region_per_unit")?
+        .or(base.and_then(|b| b.cross_region_per_unit));
     let ingress_per_unit = stated_or(
         r.ingress_per_unit
             .as_ref()
@@ -366,6 +377,8 @@ fn network(
     Ok(Network {
         unit,
         egress_per_unit,
+        intranet_per_unit,
+        cross_region_per_unit,
         ingress_per_unit,
         free_egress_per_month,
         fixed_bandwidth_per_mbps_month,

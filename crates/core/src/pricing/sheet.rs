@@ -164,6 +164,12 @@ pub struct Network {
     pub unit: DataUnit,
     /// Price per `unit` sent to the internet; `None`: the sheet says it is unknown.
     pub egress_per_unit: Option<Decimal>,
+    /// Price per `unit` sent to the VPC, private ranges and the provider's services in the
+    /// region; zero unless the sheet says otherwise.
+    pub intranet_per_unit: Decimal,
+    /// Price per `unit` sent to the provider in another region; `None`: not stated, and such
+    /// bytes are priced as internet egress (never less than they may cost).
+    pub cross_region_per_unit: Option<Decimal>,
     /// Price per `unit` received; zero on nearly every cloud.
     pub ingress_per_unit: Decimal,
     /// Egress free each calendar month (UTC), in `unit`s.
@@ -179,6 +185,8 @@ impl Default for Network {
         Network {
             unit: DataUnit::GiB,
             egress_per_unit: Some(Decimal::ZERO),
+            intranet_per_unit: Decimal::ZERO,
+            cross_region_per_unit: None,
             ingress_per_unit: Decimal::ZERO,
             free_egress_per_month: Decimal::ZERO,
             fixed_bandwidth_per_mbps_month: None,

@@ -2,6 +2,7 @@
 //! of a span add up to the span, the whole life is the account to date, and the egress the
 //! ledger measured is priced as the account prices it.
 
+use crate::traffic::EgressSplit;
 use proptest::prelude::*;
 use rust_decimal::Decimal;
 
@@ -54,7 +55,7 @@ proptest! {
         let mut recorded = ledger.0;
         let mut traffic: Vec<Traffic> = sent
             .iter()
-            .map(|&(at, bytes)| Traffic { at: ts(at), egress_bytes: bytes, ingress_bytes: 0 })
+            .map(|&(at, bytes)| Traffic { at: ts(at), egress_bytes: bytes, ingress_bytes: 0, split: EgressSplit::default() })
             .collect();
         traffic.sort_by_key(|t| t.at);
         recorded.traffic = traffic;

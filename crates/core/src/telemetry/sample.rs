@@ -288,6 +288,9 @@ pub struct HostSample {
     /// Metered interfaces only (see `HostConfig`).
     pub net: Vec<NetInterface>,
     pub disks: Vec<DiskUsage>,
+    /// Of the bytes sent since the reader started, those that went to the intranet and to
+    /// other regions (what the machine's sockets sent there); zero where not measured.
+    pub egress_split_total: crate::traffic::EgressSplit,
 }
 
 impl HostSample {

@@ -63,6 +63,7 @@ impl Simulator {
                 used_bytes: gib(h.disk_used_gib),
                 avail_bytes: gib(h.disk_total_gib - h.disk_used_gib),
             }],
+            egress_split_total: crate::traffic::EgressSplit::default(),
         }
     }
 }

@@ -5,6 +5,7 @@
 mod inputs;
 mod rules;
 
+use gpumeter_core::traffic::EgressSplit;
 use std::collections::BTreeSet;
 
 use gpumeter_core::meter::fixture::example_sheet;
@@ -201,6 +202,7 @@ fn billable_egress_at_an_unknown_price_is_listed_not_charged() {
         at: ts(60),
         egress_bytes: 5 << 30,
         ingress_bytes: 0,
+        split: EgressSplit::default(),
     });
     let r = accrue(&sheet, &usage, ts(hours(1)));
     assert_eq!(r.accrued.bandwidth, dec!(0));

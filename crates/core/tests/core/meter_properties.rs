@@ -5,6 +5,7 @@ use gpumeter_core::meter::{
     ComputeTerms, InstanceState, Lifecycle, Resource, ResourceKind, Traffic, Usage, accrue,
 };
 use gpumeter_core::pricing::{Sheet, StopPolicy};
+use gpumeter_core::traffic::EgressSplit;
 use jiff::Timestamp;
 use proptest::prelude::*;
 use rust_decimal::{Decimal, dec};
@@ -109,6 +110,7 @@ fn case() -> impl Strategy<Value = Case> {
                         at: ts(at),
                         egress_bytes: e,
                         ingress_bytes: i,
+                        split: EgressSplit::default(),
                     })
                     .collect();
                 usage.resources = resources;

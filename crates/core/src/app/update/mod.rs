@@ -630,8 +630,12 @@ fn on_telemetry(app: &mut App, t: Telemetry) {
         Telemetry::Host(sample) => {
             app.telemetry.history.record_host(sample.at, &sample.value);
             let rx: u64 = sample.value.net.iter().map(|n| n.rx_bytes).sum();
-            app.spend
-                .record_bytes(sample.time, sample.value.tx_bytes_total(), rx);
+            app.spend.record_bytes(
+                sample.time,
+                sample.value.tx_bytes_total(),
+                rx,
+                sample.value.egress_split_total,
+            );
             app.telemetry.host = Some(sample.value);
         }
     }

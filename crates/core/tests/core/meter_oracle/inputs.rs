@@ -6,6 +6,7 @@ use gpumeter_core::meter::{
     ComputeTerms, InstanceState, Lifecycle, Resource, ResourceKind, Traffic, Usage,
 };
 use gpumeter_core::pricing::{DataUnit, DiskPrice, OtherExtra, OtherPrice, Sheet, StopPolicy};
+use gpumeter_core::traffic::EgressSplit;
 use proptest::option::of;
 use proptest::prelude::*;
 use rust_decimal::Decimal;
@@ -61,6 +62,8 @@ fn sheet() -> impl Strategy<Value = Sheet> {
         0u32..300,
         of(price()),
         of(1u32..200),
+        price(),
+        of(price()),
     );
     let storage = (
         of(price()),
@@ -85,6 +88,8 @@ fn sheet() -> impl Strategy<Value = Sheet> {
         net.free_egress_per_month = Decimal::from(n.3);
         net.fixed_bandwidth_per_mbps_month = n.4;
         net.fixed_bandwidth_mbps = n.5.map(Decimal::from);
+        net.intranet_per_unit = n.6;
+        net.cross_region_per_unit = n.7;
         // `ssd` never has a stopped price, `volume` may; either may be missing.
         let disk = &mut sheet.storage.disk;
         disk.clear();
@@ -172,8 +177,16 @@ pub fn case() -> impl Strategy<Value = Case> {
         6 => price().prop_map(|per_hour| ComputeTerms::Hourly { per_hour }),
         1 => price().prop_map(|amount| ComputeTerms::Committed { amount }),
     ];
-    let traffic =
-        proptest::collection::vec((0i64..8_000_000, 0u64..(1 << 38), 0u64..(1 << 36)), 0..8);
+    let traffic = proptest::collection::vec(
+        (
+            0i64..8_000_000,
+            0u64..(1 << 38),
+            0u64..(1 << 36),
+            0u64..(1 << 38),
+            0u64..(1 << 37),
+        ),
+        0..8,
+    );
     let resources = proptest::collection::vec(resource(), 0..7);
     (
         sheet(),
@@ -197,11 +210,17 @@ pub fn case() -> impl Strategy<Value = Case> {
                 let mut usage = Usage::new(lifecycle, terms);
                 usage.traffic = traffic
                     .into_iter()
-                    .map(|(at, egress_bytes, ingress_bytes)| Traffic {
-                        at: ts(at),
-                        egress_bytes,
-                        ingress_bytes,
-                    })
+                    .map(
+                        |(at, egress_bytes, ingress_bytes, intranet, cross_region)| Traffic {
+                            at: ts(at),
+                            egress_bytes,
+                            ingress_bytes,
+                            split: EgressSplit {
+                                intranet,
+                                cross_region,
+                            },
+                        },
+                    )
                     .collect();
                 usage.resources = resources
                     .into_iter()

@@ -351,24 +351,36 @@ fn unpriced(sheet: &Sheet, r: &Resource) -> bool {
         .any(|state| price_of(sheet, r, *state).is_none())
 }
 
-/// Egress beyond each calendar month's (UTC) allowance and all ingress, as of `at`; and whether
-/// billable egress met an unknown price.
+/// Internet egress beyond each calendar month's (UTC) allowance, intranet and cross-region
+/// egress at their own prices (cross-region at the internet's where the sheet states none) and
+/// all ingress, as of `at`; and whether billable egress met an unknown price. Of each
+/// sample's bytes, the intranet's come first and the cross-region's next, neither beyond what
+/// the interface sent; the internet's are what is left.
 fn traffic(sheet: &Sheet, usage: &Usage, at: i64) -> (Decimal, bool) {
     let net = &sheet.network;
     let unit = Decimal::from(net.unit.bytes());
-    let mut months: BTreeMap<(i16, i8), (Decimal, Decimal)> = BTreeMap::new();
+    let mut months: BTreeMap<(i16, i8), [Decimal; 4]> = BTreeMap::new();
     for t in usage.traffic.iter().filter(|t| t.at.as_second() <= at) {
         let day = TimeZone::UTC.to_datetime(t.at);
         let month = months.entry((day.year(), day.month())).or_default();
-        month.0 += Decimal::from(t.egress_bytes);
-        month.1 += Decimal::from(t.ingress_bytes);
+        let intranet = t.split.intranet.min(t.egress_bytes);
+        let cross = t.split.cross_region.min(t.egress_bytes - intranet);
+        month[0] += Decimal::from(t.egress_bytes - intranet - cross);
+        month[1] += Decimal::from(intranet);
+        month[2] += Decimal::from(cross);
+        month[3] += Decimal::from(t.ingress_bytes);
     }
     let (mut cost, mut unknown) = (Decimal::ZERO, false);
-    for (egress, ingress) in months.values() {
-        let billable = (*egress - net.free_egress_per_month * unit).max(Decimal::ZERO);
+    for [internet, intranet, cross, ingress] in months.values() {
+        let billable = (*internet - net.free_egress_per_month * unit).max(Decimal::ZERO);
         match net.egress_per_unit {
             Some(price) => cost += billable * price / unit,
             None => unknown |= billable > Decimal::ZERO,
+        }
+        cost += *intranet * net.intranet_per_unit / unit;
+        match net.cross_region_per_unit.or(net.egress_per_unit) {
+            Some(price) => cost += *cross * price / unit,
+            None => unknown |= *cross > Decimal::ZERO,
         }
         cost += *ingress * net.ingress_per_unit / unit;
     }
