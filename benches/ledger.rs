@@ -87,6 +87,7 @@ fn build_ledger(dir: &std::path::Path, days: i64) -> (std::path::PathBuf, Timest
             accrued: Some(&accrued),
             gpus: &gpus,
             egress_bytes: if idle { 0 } else { 250_000 },
+            egress_split: gpumeter_core::traffic::EgressSplit::default(),
             idle,
         };
         if let Some(bucket) = agg.push(&tick) {

@@ -88,6 +88,7 @@ fn fill(
                     energy_j: 60.0 * (if idle { 60.0 } else { 320.0 } + wobble),
                 },
                 egress_bytes: if idle { 0 } else { 15_000_000 },
+                egress_split: gpumeter_core::traffic::EgressSplit::default(),
             });
         }
         // An hour of the fleet a transaction, so filling takes seconds, not minutes.

@@ -50,6 +50,8 @@ pub struct Tick<'a> {
     pub gpus: &'a [GpuPoint],
     /// Metered bytes sent since the previous tick.
     pub egress_bytes: u64,
+    /// Of them, those sent to the intranet and to other regions.
+    pub egress_split: gpumeter_core::traffic::EgressSplit,
     /// Whether the idle rule holds at `at`. A minute is idle when it held at every tick.
     pub idle: bool,
 }
@@ -78,6 +80,7 @@ struct Acc {
     power_n: u32,
     energy_j: f64,
     egress: u64,
+    split: gpumeter_core::traffic::EgressSplit,
     ticks: u32,
     idle_ticks: u32,
 }
@@ -145,6 +148,7 @@ impl MinuteAggregator {
                 energy_j: acc.energy_j,
             },
             egress_bytes: acc.egress,
+            egress_split: acc.split,
         })
     }
 
@@ -157,6 +161,7 @@ impl MinuteAggregator {
         acc.ticks += 1;
         acc.idle_ticks += u32::from(tick.idle);
         acc.egress = acc.egress.saturating_add(tick.egress_bytes);
+        acc.split.merge(tick.egress_split);
         for gpu in tick.gpus {
             if let Some(u) = gpu.util_pct.filter(|u| u.is_finite()) {
                 acc.util_sum += u;

@@ -169,6 +169,7 @@ fn minutes(
                 energy_j: power * 8.0 * 60.0,
             },
             egress_bytes: if idle { 0 } else { 16 << 20 },
+            egress_split: gpumeter_core::traffic::EgressSplit::default(),
         });
         at += SignedDuration::from_mins(1);
     }

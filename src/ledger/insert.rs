@@ -171,8 +171,9 @@ fn insert_minute(tx: &Transaction<'_>, b: &MinuteBucket) -> Result<(), RowError>
     tx.prepare_cached(
         "INSERT OR REPLACE INTO buckets
          (start, session, span, compute, bandwidth, storage, extras, idle_cost, idle_minutes,
-          util_samples, util_mean, util_max, power_samples, power_mean, energy_j, egress_bytes)
-         VALUES (?1, ?2, 60, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+          util_samples, util_mean, util_max, power_samples, power_mean, energy_j, egress_bytes,
+          intranet_bytes, cross_region_bytes)
+         VALUES (?1, ?2, 60, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
     )?
     .execute(params![
         start,
@@ -190,6 +191,8 @@ fn insert_minute(tx: &Transaction<'_>, b: &MinuteBucket) -> Result<(), RowError>
         g.power_mean_w,
         g.energy_j,
         i64::try_from(b.egress_bytes).unwrap_or(i64::MAX),
+        i64::try_from(b.egress_split.intranet).unwrap_or(i64::MAX),
+        i64::try_from(b.egress_split.cross_region).unwrap_or(i64::MAX),
     ])?;
     tx.prepare_cached("UPDATE sessions SET last_seen = max(last_seen, ?2) WHERE id = ?1")?
         .execute(params![b.session.0, start + 60])?;

@@ -78,6 +78,8 @@ pub struct MinuteBucket {
     pub gpu: GpuMinute,
     /// Metered bytes sent during this minute.
     pub egress_bytes: u64,
+    /// Of them, those sent to the intranet and to other regions.
+    pub egress_split: gpumeter_core::traffic::EgressSplit,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

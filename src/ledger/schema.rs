@@ -188,6 +188,13 @@ pub(super) const MIGRATIONS: &[&str] = &[
         seen     INTEGER
     ) WITHOUT ROWID;
     ",
+    // 10: of each minute's egress, the bytes the machine's sockets sent to the intranet and to
+    // other regions; the rest is internet. 0 (every row before this): all of it internet, as it
+    // was priced then.
+    "
+    ALTER TABLE buckets ADD COLUMN intranet_bytes INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE buckets ADD COLUMN cross_region_bytes INTEGER NOT NULL DEFAULT 0;
+    ",
 ];
 
 /// The schema version this build writes and reads.

@@ -21,7 +21,8 @@ impl Ledger {
         let mut statement = self
             .conn
             .prepare_cached(
-                "SELECT b.start, sum(b.egress_bytes) FROM buckets b
+                "SELECT b.start, sum(b.egress_bytes), sum(b.intranet_bytes),
+                        sum(b.cross_region_bytes) FROM buckets b
                  JOIN sessions s ON s.id = b.session
                  WHERE s.instance = ?1 AND b.egress_bytes > 0
                  GROUP BY b.start ORDER BY b.start",
@@ -29,7 +30,15 @@ impl Ledger {
             .map_err(|e| self.err(e))?;
         let minutes = statement
             .query_map([instance], |r| {
-                Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?))
+                let bytes = |i| r.get::<_, i64>(i).map(|b| u64::try_from(b).unwrap_or(0));
+                Ok(Minute {
+                    start: r.get(0)?,
+                    egress: bytes(1)?,
+                    split: EgressSplit {
+                        intranet: bytes(2)?,
+                        cross_region: bytes(3)?,
+                    },
+                })
             })
             .and_then(Iterator::collect::<rusqlite::Result<Vec<_>>>)
             .map_err(|e| self.err(e))?;
@@ -37,15 +46,27 @@ impl Ledger {
     }
 }
 
+/// One minute's egress as the ledger holds it.
+#[derive(Debug, Clone, Copy)]
+struct Minute {
+    start: i64,
+    egress: u64,
+    split: EgressSplit,
+}
+
 /// One sample per minute, those more than an hour before the last merged per hour (dated at
 /// the hour's start, as the minutes' starts are).
-fn merge_old_hours(minutes: &[(i64, i64)]) -> Vec<Traffic> {
-    let Some(&(last, _)) = minutes.last() else {
+fn merge_old_hours(minutes: &[Minute]) -> Vec<Traffic> {
+    let Some(last) = minutes.last().map(|m| m.start) else {
         return Vec::new();
     };
     let mut out: Vec<Traffic> = Vec::new();
-    for &(start, bytes) in minutes {
-        let bytes = u64::try_from(bytes).unwrap_or(0);
+    for &Minute {
+        start,
+        egress: bytes,
+        split,
+    } in minutes
+    {
         let old = start < last - HOUR;
         let at = if old {
             start - start.rem_euclid(HOUR)
@@ -55,12 +76,13 @@ fn merge_old_hours(minutes: &[(i64, i64)]) -> Vec<Traffic> {
         match out.last_mut() {
             Some(t) if old && t.at == ts(at) => {
                 t.egress_bytes = t.egress_bytes.saturating_add(bytes);
+                t.split.merge(split);
             }
             _ => out.push(Traffic {
                 at: ts(at),
                 egress_bytes: bytes,
                 ingress_bytes: 0,
-                split: EgressSplit::default(),
+                split,
             }),
         }
     }
@@ -74,11 +96,22 @@ mod tests {
 
     #[test]
     fn minutes_older_than_the_last_hour_merge_per_hour_and_keep_every_byte() {
-        let minutes = [(7200, 5), (7260, 7), (10_800, 1), (14_400, 2), (14_460, 3)];
+        let minutes =
+            [(7200, 5), (7260, 7), (10_800, 1), (14_400, 2), (14_460, 3)].map(|(start, egress)| {
+                Minute {
+                    start,
+                    egress,
+                    split: EgressSplit {
+                        intranet: egress / 2,
+                        cross_region: 0,
+                    },
+                }
+            });
         let merged = merge_old_hours(&minutes);
         let at: Vec<Timestamp> = merged.iter().map(|t| t.at).collect();
         assert_eq!(at, [ts(7200), ts(10_800), ts(14_400), ts(14_460)]);
         assert_eq!(merged[0].egress_bytes, 12);
+        assert_eq!(merged[0].split.intranet, 5);
         let sum: u64 = merged.iter().map(|t| t.egress_bytes).sum();
         assert_eq!(sum, 18);
     }

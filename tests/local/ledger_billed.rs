@@ -47,6 +47,7 @@ fn short_session(dir: &std::path::Path) {
             idle: false,
             gpu: GpuMinute::default(),
             egress_bytes: 0,
+            egress_split: gpumeter_core::traffic::EgressSplit::default(),
         })
         .unwrap();
     ledger

@@ -111,6 +111,7 @@ fn minute(session: gpumeter::ledger::SessionId, at: Timestamp) -> MinuteBucket {
             energy_j: 144_000.0,
         },
         egress_bytes: 1 << 20,
+        egress_split: gpumeter_core::traffic::EgressSplit::default(),
     }
 }
 

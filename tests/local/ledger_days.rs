@@ -47,6 +47,7 @@ fn write_three_sessions(path: &std::path::Path, start: Timestamp) {
                 idle: i % 7 < 2,
                 gpu: GpuMinute::default(),
                 egress_bytes: 0,
+                egress_split: gpumeter_core::traffic::EgressSplit::default(),
             });
         }
         ledger.write(&batch).unwrap();

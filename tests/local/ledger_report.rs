@@ -58,6 +58,7 @@ fn minute(session: SessionId, at: &str, cost: [Decimal; 4], idle: bool, util: f6
             energy_j: 3_600_000.0,
         },
         egress_bytes: 1000,
+        egress_split: gpumeter_core::traffic::EgressSplit::default(),
     }
 }
 

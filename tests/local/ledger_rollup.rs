@@ -55,6 +55,11 @@ fn bucket(session: SessionId, at: Timestamp, i: i64) -> MinuteBucket {
             energy_j: 1000.0,
         },
         egress_bytes: u64::try_from(i).unwrap() * 1000,
+        // Of it, 30 % to the intranet and 10 % to another region.
+        egress_split: gpumeter_core::traffic::EgressSplit {
+            intranet: u64::try_from(i).unwrap() * 300,
+            cross_region: u64::try_from(i).unwrap() * 100,
+        },
     }
 }
 
@@ -66,11 +71,12 @@ fn totals(path: &Path) -> (Vec<i64>, f64, f64, f64, i64, i64) {
         "SELECT sum(compute), sum(bandwidth), sum(storage), sum(extras), sum(idle_cost),
                 sum(idle_minutes), sum(util_samples), sum(power_samples),
                 total(util_mean * util_samples), max(util_max), total(energy_j),
-                sum(span = 60), sum(span = 3600), sum(egress_bytes)
+                sum(span = 60), sum(span = 3600), sum(egress_bytes),
+                sum(intranet_bytes), sum(cross_region_bytes)
          FROM buckets",
         [],
         |r| {
-            let ints: Vec<i64> = [0, 1, 2, 3, 4, 5, 6, 7, 13]
+            let ints: Vec<i64> = [0, 1, 2, 3, 4, 5, 6, 7, 13, 14, 15]
                 .iter()
                 .map(|&i| r.get(i))
                 .collect::<Result<_, _>>()?;
@@ -119,6 +125,15 @@ fn minutes_older_than_thirty_days_roll_up_into_hours_with_exact_totals() {
     assert!((after.2 - before.2).abs() < f64::EPSILON, "max");
     assert!((after.3 - before.3).abs() < 1e-6, "energy");
     assert_eq!((after.4, after.5), (90, 3));
+    // What the account reads back keeps each minute's split by destination.
+    let traffic = ledger.traffic("i-r").unwrap();
+    let sent = |f: fn(&gpumeter::meter::Traffic) -> u64| {
+        i64::try_from(traffic.iter().map(f).sum::<u64>()).unwrap()
+    };
+    assert_eq!(sent(|t| t.egress_bytes), after.0[8]);
+    assert_eq!(sent(|t| t.split.intranet), after.0[9]);
+    assert_eq!(sent(|t| t.split.cross_region), after.0[10]);
+    assert!(after.0[9] > 0);
 
     // Nothing more to do the second time.
     let again = ledger.compact(now, &Retention::default()).unwrap();
@@ -189,6 +204,7 @@ fn aggregated_minutes_add_up_to_the_running_total_without_drift() {
             accrued: Some(&accrued),
             gpus: &gpus,
             egress_bytes: 10,
+            egress_split: gpumeter_core::traffic::EgressSplit::default(),
             idle: s < 30,
         };
         out.extend(agg.push(&tick));
@@ -235,6 +251,7 @@ fn without_a_baseline_only_what_accrues_while_watched_counts() {
         accrued: Some(accrued),
         gpus: &[],
         egress_bytes: 0,
+        egress_split: gpumeter_core::traffic::EgressSplit::default(),
         idle: false,
     };
     assert!(agg.push(&tick("2026-05-01T00:00:10Z", &before)).is_none());

@@ -10,6 +10,7 @@
 //! Costs are differences of the meter's running total, so ticks missed while the ledger opens
 //! lose no money: the first minute takes in everything since the ledger last recorded.
 
+use gpumeter_core::traffic::EgressSplit;
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::Duration;
@@ -75,8 +76,10 @@ pub struct Recorder {
     last_idle: bool,
     last_accrued: Option<Breakdown>,
     last_tx: Option<u64>,
+    last_split: Option<EgressSplit>,
     /// Egress counted before the session started; it goes into the first tick.
     egress_pending: u64,
+    split_pending: EgressSplit,
     seen_log: u64,
     answers: Vec<(Action, Result<ActionReport, ProviderError>)>,
     inventory_arrived: bool,
@@ -106,7 +109,9 @@ impl Recorder {
             last_idle: false,
             last_accrued: None,
             last_tx: None,
+            last_split: None,
             egress_pending: 0,
+            split_pending: EgressSplit::default(),
             seen_log: 0,
             answers: Vec::new(),
             inventory_arrived: false,
@@ -284,10 +289,21 @@ impl Recorder {
             _ => 0,
         };
         self.last_tx = tx.or(self.last_tx);
+        let split = app.telemetry.host.as_ref().map(|h| h.egress_split_total);
+        let mut split_since = match (self.last_split, split) {
+            (Some(last), Some(now)) => EgressSplit {
+                intranet: since(last.intranet, now.intranet),
+                cross_region: since(last.cross_region, now.cross_region),
+            },
+            _ => EgressSplit::default(),
+        };
+        self.last_split = split.or(self.last_split);
         let Some(session) = self.session.as_mut() else {
             self.egress_pending = self.egress_pending.saturating_add(egress);
+            self.split_pending.merge(split_since);
             return;
         };
+        split_since.merge(std::mem::take(&mut self.split_pending));
         self.points.clear();
         if let Some(Ok(reading)) = &app.telemetry.gpus {
             self.points
@@ -303,6 +319,7 @@ impl Recorder {
             accrued,
             gpus: &self.points,
             egress_bytes: egress.saturating_add(std::mem::take(&mut self.egress_pending)),
+            egress_split: split_since,
             idle,
         };
         let done = session.minutes.push(&tick);
@@ -420,6 +437,7 @@ impl Recorder {
                 accrued,
                 gpus: &[],
                 egress_bytes: 0,
+                egress_split: EgressSplit::default(),
                 idle: self.last_idle,
             });
         }
@@ -447,6 +465,12 @@ impl Drop for Recorder {
             self.end_session(at);
         }
     }
+}
+
+/// What a counter gained since `last`; one that went back (a reader that started again)
+/// restarts from its new value.
+fn since(last: u64, now: u64) -> u64 {
+    now.checked_sub(last).unwrap_or(now)
 }
 
 #[cfg(test)]
