@@ -310,6 +310,22 @@ fn cloud_series(f: &mut Families, base: &[(&str, &str)], s: &Snapshot) {
                 *amount,
             );
         }
+        for (class, bytes, amount) in &cost.egress {
+            #[expect(clippy::cast_precision_loss, reason = "bytes below 2^52, 4 PiB")]
+            let bytes = *bytes as f64;
+            f.counter(
+                "gpumeter_egress_bytes_total",
+                "Bytes the instance sent by destination (internet, intranet: its VPC and the provider's services in its region, cross_region), as the meter prices them.",
+                &with(base, &[("class", class)]),
+                bytes,
+            );
+            f.counter(
+                "gpumeter_egress_cost_total",
+                "What the egress to each class of destination has cost, at the sheet's per-class prices; its sum is the bandwidth line less ingress and fixed bandwidth.",
+                &with(base, &[("class", class), ("currency", cur)]),
+                *amount,
+            );
+        }
         f.counter(
             "gpumeter_cost_billed_total",
             "What the provider bills so far, after its billing step and minimum.",

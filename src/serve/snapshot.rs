@@ -1,6 +1,7 @@
 //! What one scrape shows: the latest readings, reduced to plain numbers. The collector builds a
 //! fresh one every second, and it is rendered then, once, into the page every scrape answers.
 
+use gpumeter_core::traffic::TrafficClass;
 use jiff::Timestamp;
 use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive as _;
@@ -43,6 +44,8 @@ pub struct CostFacts {
     pub accrued_unknown: usize,
     /// Leftovers no sheet prices, left out of `leftover_monthly`.
     pub leftover_unknown: usize,
+    /// `(class, bytes, cost)` of egress by destination: internet, intranet, cross_region.
+    pub egress: Vec<(&'static str, u64, f64)>,
 }
 
 pub const COMPONENTS: [&str; 4] = ["compute", "bandwidth", "storage", "extras"];
@@ -65,6 +68,13 @@ impl CostFacts {
                 .iter()
                 .filter(|l| l.monthly.is_none())
                 .count(),
+            egress: TrafficClass::ALL
+                .iter()
+                .map(|&c| {
+                    let line = accrual.egress.get(c);
+                    (c.id(), line.bytes, to_f64(line.accrued))
+                })
+                .collect(),
         }
     }
 }

@@ -29,6 +29,16 @@ fn demo_snapshot(scenario: &str) -> Snapshot {
 
 /// [`demo_snapshot`] under `pricing` instead of the demo's sheet.
 fn demo_snapshot_priced(scenario: &str, pricing: Option<gpumeter::spend::Pricing>) -> Snapshot {
+    demo_snapshot_split(scenario, pricing, 0)
+}
+
+/// [`demo_snapshot_priced`] with `intranet_pct` of what the interfaces sent measured by the
+/// sockets as sent to the intranet.
+fn demo_snapshot_split(
+    scenario: &str,
+    pricing: Option<gpumeter::spend::Pricing>,
+    intranet_pct: u64,
+) -> Snapshot {
     let now = fixture_now();
     let target = Target {
         instance_id: "unknown".into(),
@@ -50,10 +60,12 @@ fn demo_snapshot_priced(scenario: &str, pricing: Option<gpumeter::spend::Pricing
     for s in 0..=600u64 {
         let at = Duration::from_secs(s);
         let time = now - SignedDuration::from_secs(600 - i64::try_from(s).unwrap());
+        let mut host = sim.host_at(at);
+        host.egress_split_total.intranet = host.tx_bytes_total() * intranet_pct / 100;
         collector.feed(Input::Telemetry(Telemetry::Host(Stamped {
             at,
             time,
-            value: sim.host_at(at),
+            value: host,
         })));
         collector.feed(Input::Telemetry(Telemetry::Gpu(Stamped {
             at,
@@ -657,4 +669,48 @@ fn a_prepaid_balance_is_exposed_with_the_seconds_it_lasts() {
     )
     .expect("the account's burn");
     assert!(account < left * 0.9, "{account} against {left}");
+}
+
+#[test]
+fn egress_is_counted_and_priced_by_destination() {
+    let of = |snapshot: &Snapshot, name: &str, class: &str| -> f64 {
+        let text = render(snapshot);
+        let parsed = check_grammar(&text);
+        parsed
+            .samples
+            .iter()
+            .find(|s| s.0 == name && label(&s.1, "class") == Some(class))
+            .unwrap_or_else(|| panic!("{name}{{class={class}}} in\n{text}"))
+            .2
+    };
+    // No free allowance, so that every internet byte costs.
+    let pricing = demo_pricing().map(|mut p| {
+        p.sheet.network.free_egress_per_month = rust_decimal::Decimal::ZERO;
+        p
+    });
+    let all_internet = demo_snapshot_split("egress-burst", pricing.clone(), 0);
+    let split = demo_snapshot_split("egress-burst", pricing, 75);
+    let sent = of(&all_internet, "gpumeter_egress_bytes_total", "internet");
+    assert!(sent > 0.0, "the burst sent something");
+    assert_eq!(
+        of(&all_internet, "gpumeter_egress_bytes_total", "intranet"),
+        0.0
+    );
+    // Three quarters went to the intranet (whole bytes, floored per sample).
+    let intranet = of(&split, "gpumeter_egress_bytes_total", "intranet");
+    let internet = of(&split, "gpumeter_egress_bytes_total", "internet");
+    assert_eq!(intranet + internet, sent);
+    assert!(
+        (intranet / sent - 0.75).abs() < 0.01,
+        "{intranet} of {sent}"
+    );
+    // The intranet is free on the demo sheet; the internet costs what it did, a quarter of it.
+    assert_eq!(of(&split, "gpumeter_egress_cost_total", "intranet"), 0.0);
+    let cost_all = of(&all_internet, "gpumeter_egress_cost_total", "internet");
+    let cost_split = of(&split, "gpumeter_egress_cost_total", "internet");
+    assert!(cost_all > 0.0);
+    assert!(
+        cost_split < cost_all / 3.0,
+        "{cost_split} against {cost_all}"
+    );
 }

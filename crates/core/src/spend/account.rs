@@ -9,7 +9,9 @@ use serde::Serialize;
 
 use super::{Pricing, Spend, SpendReading};
 use crate::cloud::{InstanceInfo, Inventory};
-use crate::meter::{Accrual, Breakdown, InstanceState, Leftover, Resource, ResourceKind, Traffic};
+use crate::meter::{
+    Accrual, Breakdown, EgressByClass, InstanceState, Leftover, Resource, ResourceKind, Traffic,
+};
 use crate::money::{Currency, Money, PartialTotal};
 
 /// What an account has cost, as every surface's JSON gives it: each line in cents, the lines
@@ -26,6 +28,42 @@ pub struct CostCents {
     pub unknown: Vec<String>,
     /// The total leaves something out: `unknown` is not empty.
     pub incomplete: bool,
+    /// The bandwidth line's egress by destination: bytes and cost per class.
+    pub egress: EgressCents,
+}
+
+/// Egress by destination, as JSON gives it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct EgressCents {
+    pub internet: ClassCents,
+    pub intranet: ClassCents,
+    pub cross_region: ClassCents,
+}
+
+/// The bytes sent to one class of destination and what they cost, to the cent (each class
+/// rounded on its own: they may differ from the bandwidth line by a cent).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ClassCents {
+    pub bytes: u64,
+    pub cost: String,
+}
+
+impl EgressCents {
+    pub fn of(egress: &EgressByClass) -> Self {
+        let class = |c: &crate::meter::ClassCost| {
+            let mut cost = c.accrued.round_dp(2);
+            cost.rescale(2);
+            ClassCents {
+                bytes: c.bytes,
+                cost: cost.to_string(),
+            }
+        };
+        EgressCents {
+            internet: class(&egress.internet),
+            intranet: class(&egress.intranet),
+            cross_region: class(&egress.cross_region),
+        }
+    }
 }
 
 /// What the ledger recorded of an instance: its last listing and release, every resource
@@ -57,6 +95,8 @@ pub struct Account {
     pub leftovers: Vec<Leftover>,
     /// When the instance was released, if it was.
     pub released: Option<Timestamp>,
+    /// The bandwidth line's egress by destination.
+    pub egress: EgressByClass,
 }
 
 impl Account {
@@ -83,6 +123,7 @@ impl Account {
             still_billing_monthly: still,
             leftovers: reading.leftovers.clone(),
             released,
+            egress: accrual.egress,
         }
     }
 
@@ -99,6 +140,7 @@ impl Account {
             total,
             unknown: self.total.unknown.clone(),
             incomplete: !self.total.is_complete(),
+            egress: EgressCents::of(&self.egress),
         }
     }
 

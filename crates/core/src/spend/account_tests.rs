@@ -399,3 +399,45 @@ fn the_record_alone_takes_the_earlier_release_a_released_listing_gives() {
 
 #[path = "window_tests.rs"]
 mod window_tests;
+
+#[test]
+fn egress_by_destination_is_the_same_for_the_cockpit_and_a_fresh_process() {
+    use crate::meter::Traffic;
+    use crate::traffic::EgressSplit;
+    let p = pricing();
+    let cloud = Cloud::new(false);
+    let mut ledger = Ledger::default();
+    let mut cockpit = Spend::new(Some(p.clone()), None, TimeZone::UTC);
+    let seen = cloud.inventory(ts(60));
+    ledger.saw(&seen, ts(60));
+    cockpit.record_inventory(&seen, ts(60));
+    let gib = 1u64 << 30;
+    let split = EgressSplit {
+        intranet: 150 * gib,
+        cross_region: 40 * gib,
+    };
+    // The counters' first reading is their baseline; the second is what was sent since.
+    cockpit.record_bytes(ts(60), 0, 0, EgressSplit::default());
+    cockpit.record_bytes(ts(120), 300 * gib, 0, split);
+    ledger.0.traffic = vec![Traffic {
+        at: ts(120),
+        egress_bytes: 300 * gib,
+        ingress_bytes: 0,
+        split,
+    }];
+    let now = ts(3600);
+    let listed = cloud.inventory(now);
+    cockpit.recompute(Some(&listed), now, None);
+    let live = cockpit.account().unwrap();
+    let fresh = account(Some(&p), &ledger.0, &listed, now).unwrap();
+    assert_eq!(live.egress, fresh.egress);
+    assert_eq!(live.cost_cents(), fresh.cost_cents());
+    let json = serde_json::to_value(fresh.cost_cents()).unwrap();
+    // 110 GiB to the internet (100 free, 10 at 0.09), 40 to another region at 0.02.
+    assert_eq!(json["egress"]["internet"]["bytes"], 110 * gib);
+    assert_eq!(json["egress"]["internet"]["cost"], "0.90");
+    assert_eq!(json["egress"]["intranet"]["bytes"], 150 * gib);
+    assert_eq!(json["egress"]["intranet"]["cost"], "0.00");
+    assert_eq!(json["egress"]["cross_region"]["cost"], "0.80");
+    assert_eq!(json["bandwidth"], "1.70");
+}
