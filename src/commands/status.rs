@@ -28,6 +28,8 @@ pub mod stopped_release;
 pub mod subscription;
 mod table;
 #[cfg(test)]
+mod traffic_tests;
+#[cfg(test)]
 mod zone_tests;
 
 /// The `status --json` document. Later sections (cost, deadline, resources) are added here.

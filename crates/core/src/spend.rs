@@ -13,15 +13,15 @@ use crate::meter::{
 };
 use crate::money::Money;
 use crate::pricing::{Sheet, Sku};
-use crate::traffic::EgressSplit;
+use crate::traffic::{EgressSplit, PublicUpload, UploadRule, public_upload};
 
 mod account;
 mod account_burn;
 pub mod per_minute;
 mod sheet_choice;
 pub use account::{
-    Account, CostCents, Recorded, RecordedMeter, WindowCost, account, recorded_account,
-    unpriced_leftover,
+    Account, ClassCents, CostCents, EgressCents, Recorded, RecordedMeter, WindowCost, account,
+    recorded_account, unpriced_leftover,
 };
 pub use account_burn::{OthersBurn, burn_of_account, others_burn};
 pub use sheet_choice::{SheetChoice, choose_sheet, sheet_for_region};
@@ -148,6 +148,8 @@ pub struct SpendReading {
     /// Spent in each of the last sixty whole minutes, oldest first
     /// ([`per_minute::per_minute`]).
     pub per_minute: Vec<Decimal>,
+    /// A large transfer to the internet under way ([`crate::traffic::upload`]).
+    pub public_upload: Option<PublicUpload>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -370,6 +372,7 @@ impl Spend {
             .cloned()
             .collect();
         let left = leftovers(&pricing.sheet, &live, now);
+        let upload = public_upload(&pricing.sheet, &usage, now, &UploadRule::default());
         self.reading = Some(SpendReading {
             at_deadline: deadline.map(|d| project(&accrual, now, d)),
             at_end_of_day: project(&accrual, now, end_of_day),
@@ -377,6 +380,7 @@ impl Spend {
             leftovers: left,
             accrual,
             per_minute: series,
+            public_upload: upload,
         });
     }
     /// What the meter says at `at` from what this spend holds, and the usage it read: the

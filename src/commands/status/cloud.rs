@@ -79,6 +79,10 @@ pub struct CloudJson {
     /// enforces it; `null` while it runs, or when nothing releases it.
     pub stopped_release: Option<super::stopped_release::StoppedReleaseJson>,
     pub resources: Option<Vec<ResourceJson>>,
+    /// An upload to the internet under way (1 GiB or more in the last 10 minutes): what it has
+    /// sent and cost since it began, and the intranet route that would carry it for nothing;
+    /// `null` while there is none.
+    pub public_upload: Option<gpumeter_core::traffic::shown::UploadJson>,
     /// What keeps billing a month after a release; `null` when something in it has no price
     /// (`still_billing_monthly` names it).
     pub leftover_monthly_cost: Option<String>,
@@ -228,7 +232,19 @@ pub fn describe(
         .instance
         .clone()
         .or_else(|| recorded.instance.as_ref().map(|(i, _)| gone(i)));
+    let public_upload = account.as_ref().and_then(|a| {
+        let i = instance.as_ref();
+        a.public_upload.as_ref().map(|u| {
+            gpumeter_core::traffic::shown::UploadJson::of(
+                u,
+                a.currency,
+                i.map_or("", |i| i.provider.as_str()),
+                i.and_then(|i| i.region.as_deref()),
+            )
+        })
+    });
     CloudJson {
+        public_upload,
         price_source: pricing
             .map(|p| p.origin(instance.as_ref().and_then(|i| i.region.as_deref()))),
         instance: instance.map(|i| InstanceJson {

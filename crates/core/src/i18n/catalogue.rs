@@ -37,6 +37,7 @@ files![
     "setup",
     "stop_release",
     "subscription",
+    "traffic",
     "verify",
     "watch"
 ];

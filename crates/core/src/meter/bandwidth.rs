@@ -211,3 +211,11 @@ fn fixed_bandwidth(
     };
     (accrued, burn)
 }
+
+/// What the internet egress in `usage` has cost by `at` (after each month's allowance).
+pub fn internet_egress_cost(sheet: &Sheet, usage: &Usage, at: Timestamp) -> Decimal {
+    bandwidth_cost(sheet, usage, &[], at)
+        .egress
+        .internet
+        .accrued
+}

@@ -19,7 +19,7 @@ pub mod unpriced;
 pub mod usage;
 
 pub use accrue::{Accrual, accrue};
-pub use bandwidth::{BURN_WINDOW_SECONDS, ClassCost, EgressByClass};
+pub use bandwidth::{BURN_WINDOW_SECONDS, ClassCost, EgressByClass, internet_egress_cost};
 pub use breakdown::{Breakdown, CentsBreakdown};
 pub use lifecycle::{InstanceState, Interval, Lifecycle};
 pub use project::{Leftover, leftover_monthly_total, leftovers, monthly_after_release, project};

@@ -97,6 +97,8 @@ pub struct Account {
     pub released: Option<Timestamp>,
     /// The bandwidth line's egress by destination.
     pub egress: EgressByClass,
+    /// A large transfer to the internet under way.
+    pub public_upload: Option<crate::traffic::PublicUpload>,
 }
 
 impl Account {
@@ -124,6 +126,7 @@ impl Account {
             leftovers: reading.leftovers.clone(),
             released,
             egress: accrual.egress,
+            public_upload: reading.public_upload,
         }
     }
 

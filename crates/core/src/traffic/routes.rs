@@ -41,6 +41,13 @@ pub fn for_provider(provider: ProviderKind) -> Option<&'static ProviderRoutes> {
     all().get(provider.id())
 }
 
+/// The intranet route that carries an upload for nothing for an instance of `provider` (its
+/// id, as the inventory names it) in `region`: the object store's internal endpoint.
+pub fn free_route(provider: &str, region: Option<&str>) -> Option<String> {
+    let kind: ProviderKind = provider.parse().ok()?;
+    Some(for_provider(kind)?.object_storage_in(region?))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -64,5 +71,11 @@ mod tests {
             "oss-cn-hangzhou-internal.aliyuncs.com"
         );
         assert_eq!(alibaba.intranet["cn-hangzhou"].len(), 4);
+        assert_eq!(
+            free_route("tencent", Some("ap-guangzhou")).as_deref(),
+            Some("<bucket>.cos-internal.ap-guangzhou.tencentcos.cn")
+        );
+        assert_eq!(free_route("alibaba", None), None);
+        assert_eq!(free_route("runpod", Some("eu-ro-1")), None);
     }
 }
