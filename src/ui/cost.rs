@@ -50,8 +50,27 @@ pub(super) struct Meter {
     pub(super) plan: Option<(Budget, String)>,
     /// What the sheet cannot price, with the missing key: the total is incomplete.
     pub(super) unknown: Vec<String>,
+    /// An upload to the internet under way, then egress by destination once any of it went
+    /// elsewhere than the internet.
+    pub(super) egress: Vec<EgressNote>,
     /// Spent in each of the last sixty minutes, for the sparkline: only its shape is drawn.
     pub(super) per_minute: Vec<f64>,
+}
+
+/// A line about egress: the upload warning, or the split by destination.
+pub(super) struct EgressNote {
+    pub(super) text: String,
+    pub(super) warning: bool,
+}
+
+impl EgressNote {
+    pub(super) fn style(&self, theme: &Theme) -> Style {
+        theme.style(if self.warning {
+            Role::AlertWarn
+        } else {
+            Role::TextDim
+        })
+    }
 }
 
 pub(super) struct Budget {
@@ -253,12 +272,45 @@ fn meter(app: &App, pricing: &Pricing, reading: &SpendReading, theme: &Theme) ->
         balance: balance(app, reading, theme),
         plan: plan(app, theme),
         unknown: crate::meter::unpriced::all_shown(&reading.accrual.unpriced),
+        egress: egress(app, reading),
         per_minute: reading
             .per_minute
             .iter()
             .map(|m| m.to_f64().unwrap_or(0.0))
             .collect(),
     }
+}
+
+/// The upload warning, with the intranet route that would carry it for nothing, and the split
+/// of egress by destination: the same words `status` prints.
+fn egress(app: &App, reading: &SpendReading) -> Vec<EgressNote> {
+    let currency = reading.accrual.accrued.currency;
+    let mut out = Vec::new();
+    if let Some(upload) = &reading.public_upload {
+        let instance = app
+            .cloud
+            .inventory
+            .as_ref()
+            .and_then(|i| i.instance.as_ref());
+        let json = gpumeter_core::traffic::shown::UploadJson::of(
+            upload,
+            currency,
+            instance.map_or(app.cloud.provider.as_str(), |i| i.provider.as_str()),
+            instance.and_then(|i| i.region.as_deref()),
+        );
+        out.push(EgressNote {
+            text: json.line(app.now, &app.spend.time_zone),
+            warning: true,
+        });
+    }
+    let cents = crate::spend::EgressCents::of(&reading.accrual.egress);
+    if let Some(split) = gpumeter_core::traffic::shown::split_line(&cents, currency) {
+        out.push(EgressNote {
+            text: format!("{} {split}", t!("traffic-label")),
+            warning: false,
+        });
+    }
+    out
 }
 
 /// "20d0h left · no renewal · leave now 666.67 CNY vouchers": the plan paid ahead while its

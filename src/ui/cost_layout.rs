@@ -187,6 +187,10 @@ pub(super) fn stacked(
     if !m.unknown.is_empty() {
         tail.extend(unknown_lines(m, w, theme));
     }
+    for e in &m.egress {
+        let style = e.style(theme);
+        tail.extend(wrap(&e.text, w).into_iter().map(|l| Line::styled(l, style)));
+    }
     if let Some((p, _)) = &m.plan {
         tail.extend(plan_lines(p, w, theme));
     }
@@ -339,6 +343,7 @@ fn below_or_in_border(
             ));
         }
     }
+    egress_below_or_in_border(m, out, (w, h), &mut border, theme);
     if let Some((p, left)) = &m.plan {
         let lines = plan_lines(p, w, theme);
         if out.len() + lines.len() <= h {
@@ -376,6 +381,13 @@ fn narrow(
     }
     out.truncate(h.max(5));
     let mut note: Vec<Span<'static>> = Vec::new();
+    // An upload under way costs by the minute: named first, where a narrow border keeps it.
+    if m.egress.iter().any(|e| e.warning) {
+        note.push(Span::styled(
+            format!(" {} ", t!("traffic-upload-label")),
+            theme.style(Role::AlertWarn),
+        ));
+    }
     if let Some(b) = &m.balance {
         note.push(Span::styled(format!(" {} ", b.text), b.style));
     }
@@ -389,4 +401,28 @@ fn narrow(
         note.push(Span::styled(format!(" {left} "), p.style));
     }
     (out, (!note.is_empty()).then(|| Line::from(note)))
+}
+
+/// The upload warning and the egress split under the lines while rows last; the warning that
+/// does not fit is named in the border.
+fn egress_below_or_in_border(
+    m: &Meter,
+    out: &mut Vec<Line<'static>>,
+    (w, h): (usize, usize),
+    border: &mut Vec<Span<'static>>,
+    theme: &Theme,
+) {
+    for e in &m.egress {
+        let lines = wrap(&e.text, w);
+        if out.len() + lines.len() <= h {
+            out.extend(lines.into_iter().map(|l| Line::styled(l, e.style(theme))));
+        } else if out.len() < h {
+            out.push(Line::styled(truncate(&e.text, w), e.style(theme)));
+        } else if e.warning {
+            border.push(Span::styled(
+                format!(" {} ", t!("traffic-upload-label")),
+                e.style(theme),
+            ));
+        }
+    }
 }

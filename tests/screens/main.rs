@@ -20,6 +20,7 @@ mod ui_snapshots;
 mod ui_states;
 mod ui_stopped_release;
 mod ui_subscription;
+mod ui_traffic;
 mod ui_verified;
 mod ui_welcome;
 mod ui_zone;
