@@ -88,6 +88,7 @@ fn build_ledger(dir: &std::path::Path, days: i64) -> (std::path::PathBuf, Timest
             gpus: &gpus,
             egress_bytes: if idle { 0 } else { 250_000 },
             egress_split: gpumeter_core::traffic::EgressSplit::default(),
+            egress_accrued: None,
             idle,
         };
         if let Some(bucket) = agg.push(&tick) {

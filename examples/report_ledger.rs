@@ -89,6 +89,7 @@ fn fill(
                 },
                 egress_bytes: if idle { 0 } else { 15_000_000 },
                 egress_split: gpumeter_core::traffic::EgressSplit::default(),
+                split_cost: gpumeter::ledger::SplitCost::default(),
             });
         }
         // An hour of the fleet a transaction, so filling takes seconds, not minutes.

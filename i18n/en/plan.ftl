@@ -150,6 +150,7 @@ report-chart-idle = {"  "}{ $pct }% idle
 report-util = GPU utilisation { $mean }% mean, { $max }% max
 report-util-none = GPU utilisation n/a
 report-usage = Energy { $kwh } kWh · { $util } · egress { $gib } GiB
+report-egress-split = of it: internet { $internet }, intranet { $intranet }, other regions { $cross }
 report-instances = Instances
 report-instance-unknown = {" "}+ { $count } unknown
 report-instance-tail = {" "}(idle { $idle }, billed { $billed }), { $sessions ->

@@ -144,6 +144,7 @@ report-chart-idle = {"  "}空闲 { $pct }%
 report-util = GPU 利用率 平均 { $mean }%，最高 { $max }%
 report-util-none = GPU 利用率 无数据
 report-usage = 能耗 { $kwh } kWh · { $util } · 出网流量 { $gib } GiB
+report-egress-split = 其中：公网 { $internet }，内网 { $intranet }，跨地域 { $cross }
 report-instances = 实例
 report-instance-unknown = {" "}+ { $count } 项未知
 report-instance-tail = （空闲 { $idle }，已计费 { $billed }），{ $sessions } 次会话

@@ -6,8 +6,8 @@
 use jiff::Timestamp;
 
 use super::amount::{from_nanos, to_nanos};
-use super::record::{GpuMinute, MinuteBucket, SessionId};
-use crate::meter::Breakdown;
+use super::record::{GpuMinute, MinuteBucket, SessionId, SplitCost};
+use crate::meter::{Breakdown, EgressByClass};
 use crate::money::Currency;
 use crate::telemetry::{GpuReading, GpuSample};
 
@@ -52,6 +52,8 @@ pub struct Tick<'a> {
     pub egress_bytes: u64,
     /// Of them, those sent to the intranet and to other regions.
     pub egress_split: gpumeter_core::traffic::EgressSplit,
+    /// The meter's running egress by destination at `at`, beside `accrued`.
+    pub egress_accrued: Option<&'a EgressByClass>,
     /// Whether the idle rule holds at `at`. A minute is idle when it held at every tick.
     pub idle: bool,
 }
@@ -65,6 +67,10 @@ pub struct MinuteAggregator {
     baseline: Option<[i64; 4]>,
     /// The running total at the latest tick.
     latest: Option<[i64; 4]>,
+    /// The intranet's and other regions' running costs at the end of the last bucket, and at
+    /// the latest tick: the first tick is their baseline.
+    split_base: Option<[i64; 2]>,
+    split_latest: Option<[i64; 2]>,
     minute: Option<i64>,
     acc: Acc,
     /// Per GPU index: the time and energy counter of its last reading.
@@ -96,6 +102,8 @@ impl MinuteAggregator {
             currency,
             baseline: baseline.and_then(nanos),
             latest: None,
+            split_base: None,
+            split_latest: None,
             minute: None,
             acc: Acc::default(),
             last_gpu: Vec::new(),
@@ -127,6 +135,13 @@ impl MinuteAggregator {
         if self.latest.is_some() {
             self.baseline = self.latest;
         }
+        let split = match (self.split_base, self.split_latest) {
+            (Some(base), Some(latest)) => [latest[0] - base[0], latest[1] - base[1]],
+            _ => [0; 2],
+        };
+        if self.split_latest.is_some() {
+            self.split_base = self.split_latest;
+        }
         let [compute, bandwidth, storage, extras] = cost.map(from_nanos);
         Some(MinuteBucket {
             session: self.session,
@@ -149,6 +164,10 @@ impl MinuteAggregator {
             },
             egress_bytes: acc.egress,
             egress_split: acc.split,
+            split_cost: SplitCost {
+                intranet: from_nanos(split[0]),
+                cross_region: from_nanos(split[1]),
+            },
         })
     }
 
@@ -156,6 +175,15 @@ impl MinuteAggregator {
         if let Some(total) = tick.accrued.and_then(nanos) {
             self.baseline.get_or_insert(total);
             self.latest = Some(total);
+        }
+        if let Some(e) = tick.egress_accrued
+            && let (Some(i), Some(x)) = (
+                to_nanos(e.intranet.accrued),
+                to_nanos(e.cross_region.accrued),
+            )
+        {
+            self.split_base.get_or_insert([i, x]);
+            self.split_latest = Some([i, x]);
         }
         let acc = &mut self.acc;
         acc.ticks += 1;

@@ -169,7 +169,12 @@ fn minutes(
                 energy_j: power * 8.0 * 60.0,
             },
             egress_bytes: if idle { 0 } else { 16 << 20 },
-            egress_split: gpumeter_core::traffic::EgressSplit::default(),
+            // Three quarters of it to the object store's intranet endpoint, free.
+            egress_split: gpumeter_core::traffic::EgressSplit {
+                intranet: if idle { 0 } else { 12 << 20 },
+                cross_region: 0,
+            },
+            split_cost: crate::ledger::SplitCost::default(),
         });
         at += SignedDuration::from_mins(1);
     }

@@ -72,15 +72,16 @@ impl Ledger {
             })
             .and_then(Iterator::collect::<rusqlite::Result<Vec<_>>>)
             .map_err(e)?;
-        let mut stmt = self
-            .conn
-            .prepare(
-                "SELECT session, start - start % 3600, sum(compute), sum(bandwidth),
-                        sum(storage), sum(extras), sum(egress_bytes)
-                 FROM buckets WHERE start >= ?1 AND start < ?2
-                 GROUP BY session, start - start % 3600 ORDER BY 2, 1",
-            )
-            .map_err(e)?;
+        let [intranet, cross_region, intranet_cost, cross_region_cost] =
+            super::schema::egress_split_columns(self.schema_version()?);
+        let sql = format!(
+            "SELECT session, start - start % 3600, sum(compute), sum(bandwidth),
+                    sum(storage), sum(extras), sum(egress_bytes), sum({intranet}),
+                    sum({cross_region}), sum({intranet_cost}), sum({cross_region_cost})
+             FROM buckets WHERE start >= ?1 AND start < ?2
+             GROUP BY session, start - start % 3600 ORDER BY 2, 1"
+        );
+        let mut stmt = self.conn.prepare(&sql).map_err(e)?;
         let hours = stmt
             .query_map(params![from, to], |r| {
                 Ok(FocusHour {
@@ -93,6 +94,8 @@ impl Ledger {
                         from_nanos(r.get(5)?),
                     ],
                     egress_bytes: r.get(6)?,
+                    split_bytes: [r.get(7)?, r.get(8)?],
+                    split_cost: [from_nanos(r.get(9)?), from_nanos(r.get(10)?)],
                 })
             })
             .and_then(Iterator::collect::<rusqlite::Result<Vec<_>>>)

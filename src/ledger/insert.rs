@@ -166,14 +166,19 @@ fn insert_minute(tx: &Transaction<'_>, b: &MinuteBucket) -> Result<(), RowError>
         nanos(b.cost.extras)?,
     ];
     let total = compute + bandwidth + storage + extras;
+    let split_cost = [
+        nanos(b.split_cost.intranet)?,
+        nanos(b.split_cost.cross_region)?,
+    ];
     let start = b.start.as_second().div_euclid(60) * 60;
     let g = &b.gpu;
     tx.prepare_cached(
         "INSERT OR REPLACE INTO buckets
          (start, session, span, compute, bandwidth, storage, extras, idle_cost, idle_minutes,
           util_samples, util_mean, util_max, power_samples, power_mean, energy_j, egress_bytes,
-          intranet_bytes, cross_region_bytes)
-         VALUES (?1, ?2, 60, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+          intranet_bytes, cross_region_bytes, intranet_cost, cross_region_cost)
+         VALUES (?1, ?2, 60, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
+                 ?18, ?19)",
     )?
     .execute(params![
         start,
@@ -193,6 +198,8 @@ fn insert_minute(tx: &Transaction<'_>, b: &MinuteBucket) -> Result<(), RowError>
         i64::try_from(b.egress_bytes).unwrap_or(i64::MAX),
         i64::try_from(b.egress_split.intranet).unwrap_or(i64::MAX),
         i64::try_from(b.egress_split.cross_region).unwrap_or(i64::MAX),
+        split_cost[0],
+        split_cost[1],
     ])?;
     tx.prepare_cached("UPDATE sessions SET last_seen = max(last_seen, ?2) WHERE id = ?1")?
         .execute(params![b.session.0, start + 60])?;

@@ -52,7 +52,7 @@ pub use insert::Batch;
 pub use query::ReportRows;
 pub use record::{
     ActionRecord, BillingStep, EventId, EventKind, EventLevel, EventRecord, GpuMinute,
-    MinuteBucket, Outcome, SessionId, SessionStart,
+    MinuteBucket, Outcome, SessionId, SessionStart, SplitCost,
 };
 pub use retention::{Compacted, Retention};
 pub use store::{DEFAULT_BUSY_TIMEOUT, Ledger, OpenOptions};

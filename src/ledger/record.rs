@@ -80,6 +80,16 @@ pub struct MinuteBucket {
     pub egress_bytes: u64,
     /// Of them, those sent to the intranet and to other regions.
     pub egress_split: gpumeter_core::traffic::EgressSplit,
+    /// What those cost this minute, within `cost.bandwidth`; the rest of it is the internet's
+    /// (and ingress, and a fixed-bandwidth plan's).
+    pub split_cost: SplitCost,
+}
+
+/// The intranet's and other regions' share of a minute's bandwidth cost.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SplitCost {
+    pub intranet: rust_decimal::Decimal,
+    pub cross_region: rust_decimal::Decimal,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -30,6 +30,8 @@ pub struct Report {
     pub gpu_util_mean_pct: Option<f64>,
     pub gpu_util_max_pct: Option<f64>,
     pub egress_bytes: u64,
+    /// Of `egress_bytes`, those sent to the intranet and to other regions.
+    pub egress_split: gpumeter_core::traffic::EgressSplit,
     pub actions: Vec<ActionRow>,
     pub alerts: usize,
     pub still_billing: Vec<StillBilling>,
@@ -144,6 +146,28 @@ pub struct Overlap {
     pub seconds: i64,
 }
 
+/// The bytes the window's minutes sent, and of them those to the intranet and other regions.
+fn sent(
+    rows: &ReportRows,
+    sessions: &BTreeMap<i64, &SessionRow>,
+) -> (u64, gpumeter_core::traffic::EgressSplit) {
+    let bytes = |b: i64| u64::try_from(b).unwrap_or(0);
+    let mut egress = 0_u64;
+    let mut split = gpumeter_core::traffic::EgressSplit::default();
+    for slice in rows
+        .slices
+        .iter()
+        .filter(|s| sessions.contains_key(&s.session))
+    {
+        egress = egress.saturating_add(bytes(slice.egress_bytes));
+        split.merge(gpumeter_core::traffic::EgressSplit {
+            intranet: bytes(slice.split_bytes[0]),
+            cross_region: bytes(slice.split_bytes[1]),
+        });
+    }
+    (egress, split)
+}
+
 /// Builds the report of `[since, until)` from `rows`. Days are local days in `tz`; `price`
 /// gives a leftover's monthly cost where a sheet knows it. An instance in `accounted` costs
 /// what its account says for the window; the others what the meter's minutes recorded.
@@ -159,7 +183,7 @@ pub fn build(
     let mut spend: BTreeMap<Currency, CurrencySpend> = BTreeMap::new();
     let mut instances: BTreeMap<&str, InstanceSpend> = BTreeMap::new();
     let (mut util_sum, mut util_n, mut util_max) = (0.0, 0_i64, None::<f64>);
-    let (mut energy_j, mut egress) = (0.0, 0_u64);
+    let mut energy_j = 0.0;
     for slice in &rows.slices {
         let Some(session) = sessions.get(&slice.session) else {
             continue;
@@ -208,8 +232,8 @@ pub fn build(
         util_n += slice.util_samples;
         util_max = max_opt(util_max, slice.util_max);
         energy_j += slice.energy_j;
-        egress = egress.saturating_add(u64::try_from(slice.egress_bytes).unwrap_or(0));
     }
+    let (egress, split) = sent(rows, &sessions);
     for window in accounted {
         add_account(&mut spend, &mut instances, window);
     }
@@ -238,6 +262,7 @@ pub fn build(
         gpu_util_mean_pct: util_mean,
         gpu_util_max_pct: util_max,
         egress_bytes: egress,
+        egress_split: split.within(egress),
         actions: rows.actions.clone(),
         alerts: rows.alerts,
         still_billing: rows

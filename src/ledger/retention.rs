@@ -42,7 +42,8 @@ const ROLLUP: &str = "
            max(util_max),
            sum(power_samples),
            sum(power_mean * power_samples) / nullif(sum(power_samples), 0),
-           sum(energy_j), sum(egress_bytes), sum(intranet_bytes), sum(cross_region_bytes)
+           sum(energy_j), sum(egress_bytes), sum(intranet_bytes), sum(cross_region_bytes),
+           sum(intranet_cost), sum(cross_region_cost)
     FROM buckets
     WHERE start < ?1
     GROUP BY start - start % 3600, session

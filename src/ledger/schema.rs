@@ -189,13 +189,35 @@ pub(super) const MIGRATIONS: &[&str] = &[
     ) WITHOUT ROWID;
     ",
     // 10: of each minute's egress, the bytes the machine's sockets sent to the intranet and to
-    // other regions; the rest is internet. 0 (every row before this): all of it internet, as it
-    // was priced then.
+    // other regions, and what they cost (nano-units, within `bandwidth`); the rest is internet.
+    // 0 (every row before this): all of it internet, as it was priced then.
     "
     ALTER TABLE buckets ADD COLUMN intranet_bytes INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE buckets ADD COLUMN cross_region_bytes INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE buckets ADD COLUMN intranet_cost INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE buckets ADD COLUMN cross_region_cost INTEGER NOT NULL DEFAULT 0;
     ",
 ];
+
+/// The version that split each minute's egress by destination: a file opened read-only at an
+/// earlier one is not migrated, and its minutes read as all internet.
+pub(super) const EGRESS_SPLIT_VERSION: i64 = 10;
+
+/// The columns of a minute's egress split by destination (intranet bytes, cross-region
+/// bytes, intranet cost, cross-region cost) as a file at `version` holds them: zeros before
+/// [`EGRESS_SPLIT_VERSION`].
+pub(super) fn egress_split_columns(version: i64) -> [&'static str; 4] {
+    if version < EGRESS_SPLIT_VERSION {
+        ["0", "0", "0", "0"]
+    } else {
+        [
+            "intranet_bytes",
+            "cross_region_bytes",
+            "intranet_cost",
+            "cross_region_cost",
+        ]
+    }
+}
 
 /// The schema version this build writes and reads.
 pub fn current_version() -> i64 {

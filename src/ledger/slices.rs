@@ -34,13 +34,21 @@ pub struct SliceRow {
     pub util_max: Option<f64>,
     pub energy_j: f64,
     pub egress_bytes: i64,
+    /// Of `egress_bytes`, those sent to the intranet and to other regions.
+    pub split_bytes: [i64; 2],
 }
 
-/// The columns each minute gives, in the table's order so no sort is needed.
-const MINUTES: &str = "
-    SELECT start, session, compute, bandwidth, storage, extras, idle_cost, idle_minutes,
-           util_samples, util_mean * util_samples, util_max, energy_j, egress_bytes
-    FROM buckets WHERE start >= ?1 AND start < ?2 ORDER BY start, session";
+/// The columns each minute gives, in the table's order so no sort is needed; `{split}` the
+/// egress split's two byte columns as the file holds them.
+fn minutes_sql(version: i64) -> String {
+    let [intranet, cross_region, ..] = super::schema::egress_split_columns(version);
+    format!(
+        "SELECT start, session, compute, bandwidth, storage, extras, idle_cost, idle_minutes,
+                util_samples, util_mean * util_samples, util_max, energy_j, egress_bytes,
+                {intranet}, {cross_region}
+         FROM buckets WHERE start >= ?1 AND start < ?2 ORDER BY start, session"
+    )
+}
 
 /// A floating-point sum with its running error, as SQLite's `total()` keeps it.
 #[derive(Debug, Clone, Copy, Default)]
@@ -90,6 +98,7 @@ impl Open {
                 util_max: None,
                 energy_j: 0.0,
                 egress_bytes: 0,
+                split_bytes: [0; 2],
             },
             util: Compensated::default(),
             energy: Compensated::default(),
@@ -112,6 +121,8 @@ impl Open {
             exact(&mut s.idle_minutes, 7)?,
             exact(&mut s.util_samples, 8)?,
             exact(&mut s.egress_bytes, 12)?,
+            exact(&mut s.split_bytes[0], 13)?,
+            exact(&mut s.split_bytes[1], 14)?,
         ];
         if let Some(util) = r.get::<_, Option<f64>>(9)? {
             self.util.add(util);
@@ -136,7 +147,8 @@ impl Ledger {
     /// The minutes of `[from, to)` (Unix seconds) summed per session and slice, ordered by the
     /// slice's start, then the session.
     pub(super) fn slices(&self, from: i64, to: i64) -> Result<Vec<SliceRow>, LedgerError> {
-        let mut stmt = self.conn.prepare_cached(MINUTES).map_err(|e| self.err(e))?;
+        let sql = minutes_sql(self.schema_version()?);
+        let mut stmt = self.conn.prepare_cached(&sql).map_err(|e| self.err(e))?;
         let mut minutes = stmt.query(params![from, to]).map_err(|e| self.err(e))?;
         let mut done = Vec::new();
         // The sessions of the slice being summed, by session id.

@@ -7,7 +7,8 @@ use super::*;
 const GROUP_BY: &str = "
     SELECT session, start - start % ?3, sum(compute), sum(bandwidth), sum(storage),
            sum(extras), sum(idle_cost), sum(idle_minutes), sum(util_samples),
-           total(util_mean * util_samples), max(util_max), total(energy_j), sum(egress_bytes)
+           total(util_mean * util_samples), max(util_max), total(energy_j), sum(egress_bytes),
+           sum(intranet_bytes), sum(cross_region_bytes)
     FROM buckets WHERE start >= ?1 AND start < ?2
     GROUP BY session, start - start % ?3 ORDER BY 2, 1";
 
@@ -25,6 +26,7 @@ fn oracle(ledger: &Ledger, from: i64, to: i64) -> Vec<SliceRow> {
             util_max: r.get(10)?,
             energy_j: r.get(11)?,
             egress_bytes: r.get(12)?,
+            split_bytes: [r.get(13)?, r.get(14)?],
         })
     })
     .unwrap()

@@ -18,16 +18,16 @@ impl Ledger {
         if self.schema_version()? == 0 {
             return Ok(Vec::new());
         }
-        let mut statement = self
-            .conn
-            .prepare_cached(
-                "SELECT b.start, sum(b.egress_bytes), sum(b.intranet_bytes),
-                        sum(b.cross_region_bytes) FROM buckets b
-                 JOIN sessions s ON s.id = b.session
-                 WHERE s.instance = ?1 AND b.egress_bytes > 0
-                 GROUP BY b.start ORDER BY b.start",
-            )
-            .map_err(|e| self.err(e))?;
+        // A file opened read-only before the split: all of it internet.
+        let [intranet, cross_region, ..] =
+            super::schema::egress_split_columns(self.schema_version()?);
+        let sql = format!(
+            "SELECT b.start, sum(b.egress_bytes), sum({intranet}), sum({cross_region})
+             FROM buckets b JOIN sessions s ON s.id = b.session
+             WHERE s.instance = ?1 AND b.egress_bytes > 0
+             GROUP BY b.start ORDER BY b.start"
+        );
+        let mut statement = self.conn.prepare_cached(&sql).map_err(|e| self.err(e))?;
         let minutes = statement
             .query_map([instance], |r| {
                 let bytes = |i| r.get::<_, i64>(i).map(|b| u64::try_from(b).unwrap_or(0));

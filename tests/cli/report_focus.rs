@@ -247,3 +247,54 @@ fn the_validator_refuses_the_output_without_a_required_column() {
     assert!(!passed(&verdict), "{verdict}");
     assert!(verdict.contains("BilledCost"), "{verdict}");
 }
+
+/// The demo ledger sends three quarters of its egress to the object store's intranet: the
+/// report says so by class, and FOCUS gives each hour a bandwidth row per destination whose
+/// costs add up to the report's bandwidth line.
+#[test]
+fn egress_by_destination_in_the_report_and_in_focus() {
+    let dir = tempfile::tempdir().unwrap();
+    let (since, until, spend) = json_report(dir.path());
+    let json: Value =
+        serde_json::from_str(&stdout_of(&gpumeter(dir.path(), &["report", "--json"]))).unwrap();
+    let total = json["egress_bytes"].as_u64().unwrap();
+    let by = &json["egress_by_class"];
+    assert!(total > 0, "{json}");
+    assert_eq!(by["intranet"].as_u64().unwrap() * 4, total * 3, "{by}");
+    assert_eq!(
+        by["internet"].as_u64().unwrap() + by["intranet"].as_u64().unwrap(),
+        total
+    );
+    let shown = stdout_of(&gpumeter(dir.path(), &["report"]));
+    let split = shown.lines().find(|l| l.starts_with("of it: internet")).unwrap();
+    assert!(split.contains(", intranet "), "{shown}");
+    let text = focus_csv(dir.path(), &since, &until);
+    let mut lines = text.lines();
+    let header = fields(lines.next().unwrap());
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let (category, cost, tags) = (col("ServiceCategory"), col("BilledCost"), col("Tags"));
+    let mut classes = std::collections::BTreeSet::new();
+    let mut bandwidth = Decimal::ZERO;
+    for line in lines {
+        let row = fields(line);
+        if row[category] == "Networking" {
+            let t: Value = serde_json::from_str(&row[tags]).unwrap();
+            classes.insert(t["gpumeter-traffic-class"].as_str().unwrap().to_string());
+            bandwidth += row[cost].parse::<Decimal>().unwrap();
+        }
+    }
+    assert_eq!(
+        classes,
+        ["internet", "intranet"].map(String::from).into(),
+        "{text}"
+    );
+    let line: Decimal = spend["total"]["bandwidth"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        (bandwidth.round_dp(2) - line).abs() <= Decimal::new(1, 2),
+        "{bandwidth} against {line}"
+    );
+}

@@ -48,6 +48,7 @@ fn short_session(dir: &std::path::Path) {
             gpu: GpuMinute::default(),
             egress_bytes: 0,
             egress_split: gpumeter_core::traffic::EgressSplit::default(),
+            split_cost: gpumeter::ledger::SplitCost::default(),
         })
         .unwrap();
     ledger

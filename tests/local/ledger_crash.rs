@@ -112,6 +112,7 @@ fn minute(session: gpumeter::ledger::SessionId, at: Timestamp) -> MinuteBucket {
         },
         egress_bytes: 1 << 20,
         egress_split: gpumeter_core::traffic::EgressSplit::default(),
+        split_cost: gpumeter::ledger::SplitCost::default(),
     }
 }
 

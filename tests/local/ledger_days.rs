@@ -48,6 +48,7 @@ fn write_three_sessions(path: &std::path::Path, start: Timestamp) {
                 gpu: GpuMinute::default(),
                 egress_bytes: 0,
                 egress_split: gpumeter_core::traffic::EgressSplit::default(),
+                split_cost: gpumeter::ledger::SplitCost::default(),
             });
         }
         ledger.write(&batch).unwrap();

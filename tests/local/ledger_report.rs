@@ -59,6 +59,7 @@ fn minute(session: SessionId, at: &str, cost: [Decimal; 4], idle: bool, util: f6
         },
         egress_bytes: 1000,
         egress_split: gpumeter_core::traffic::EgressSplit::default(),
+        split_cost: gpumeter::ledger::SplitCost::default(),
     }
 }
 

@@ -60,6 +60,11 @@ fn bucket(session: SessionId, at: Timestamp, i: i64) -> MinuteBucket {
             intranet: u64::try_from(i).unwrap() * 300,
             cross_region: u64::try_from(i).unwrap() * 100,
         },
+        // Their share of the bandwidth line.
+        split_cost: gpumeter::ledger::SplitCost {
+            intranet: Decimal::new(i / 2, 9),
+            cross_region: Decimal::new(i / 4, 9),
+        },
     }
 }
 
@@ -72,11 +77,12 @@ fn totals(path: &Path) -> (Vec<i64>, f64, f64, f64, i64, i64) {
                 sum(idle_minutes), sum(util_samples), sum(power_samples),
                 total(util_mean * util_samples), max(util_max), total(energy_j),
                 sum(span = 60), sum(span = 3600), sum(egress_bytes),
-                sum(intranet_bytes), sum(cross_region_bytes)
+                sum(intranet_bytes), sum(cross_region_bytes), sum(intranet_cost),
+                sum(cross_region_cost)
          FROM buckets",
         [],
         |r| {
-            let ints: Vec<i64> = [0, 1, 2, 3, 4, 5, 6, 7, 13, 14, 15]
+            let ints: Vec<i64> = [0, 1, 2, 3, 4, 5, 6, 7, 13, 14, 15, 16, 17]
                 .iter()
                 .map(|&i| r.get(i))
                 .collect::<Result<_, _>>()?;
@@ -134,6 +140,10 @@ fn minutes_older_than_thirty_days_roll_up_into_hours_with_exact_totals() {
     assert_eq!(sent(|t| t.split.intranet), after.0[9]);
     assert_eq!(sent(|t| t.split.cross_region), after.0[10]);
     assert!(after.0[9] > 0);
+    assert!(
+        after.0[11] > 0 && after.0[12] > 0,
+        "the split's costs roll up too"
+    );
 
     // Nothing more to do the second time.
     let again = ledger.compact(now, &Retention::default()).unwrap();
@@ -185,6 +195,14 @@ fn aggregated_minutes_add_up_to_the_running_total_without_drift() {
             ..base
         };
         energy += 300.0;
+        // The intranet's running cost: a nano-unit a second, from 7 before the first tick.
+        let egress = gpumeter::meter::EgressByClass {
+            intranet: gpumeter::meter::ClassCost {
+                accrued: Decimal::new(7 + s, 9),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
         let gpus = [
             GpuPoint {
                 index: 0,
@@ -205,6 +223,7 @@ fn aggregated_minutes_add_up_to_the_running_total_without_drift() {
             gpus: &gpus,
             egress_bytes: 10,
             egress_split: gpumeter_core::traffic::EgressSplit::default(),
+            egress_accrued: Some(&egress),
             idle: s < 30,
         };
         out.extend(agg.push(&tick));
@@ -216,6 +235,10 @@ fn aggregated_minutes_add_up_to_the_running_total_without_drift() {
     let total = per_second * Decimal::from(600);
     assert_eq!(to_nanos(sum), to_nanos(total));
     assert_eq!(sum, Decimal::new(to_nanos(total).unwrap(), 9));
+    // The intranet's share: what it accrued while watched, split by minute without drift.
+    let intranet: Decimal = out.iter().map(|b| b.split_cost.intranet).sum();
+    assert_eq!(intranet, Decimal::new(600, 9));
+    assert_eq!(out[1].split_cost.intranet, Decimal::new(60, 9));
     // Idle held for every tick of the first minute only (00:00:30 to 00:00:59).
     let idle: Vec<bool> = out.iter().map(|b| b.idle).collect();
     assert_eq!(idle[..3], [true, false, false]);
@@ -252,6 +275,7 @@ fn without_a_baseline_only_what_accrues_while_watched_counts() {
         gpus: &[],
         egress_bytes: 0,
         egress_split: gpumeter_core::traffic::EgressSplit::default(),
+        egress_accrued: None,
         idle: false,
     };
     assert!(agg.push(&tick("2026-05-01T00:00:10Z", &before)).is_none());

@@ -320,6 +320,7 @@ impl Recorder {
             gpus: &self.points,
             egress_bytes: egress.saturating_add(std::mem::take(&mut self.egress_pending)),
             egress_split: split_since,
+            egress_accrued: app.spend.reading.as_ref().map(|r| &r.accrual.egress),
             idle,
         };
         let done = session.minutes.push(&tick);
@@ -438,6 +439,7 @@ impl Recorder {
                 gpus: &[],
                 egress_bytes: 0,
                 egress_split: EgressSplit::default(),
+                egress_accrued: app.spend.reading.as_ref().map(|r| &r.accrual.egress),
                 idle: self.last_idle,
             });
         }

@@ -90,17 +90,18 @@ fn account_hours(
         else {
             continue;
         };
-        let egress_bytes = egress
+        let measured: Vec<&FocusHour> = egress
             .iter()
             .filter(|h| h.start == start && sessions.iter().any(|s| s.id == h.session))
-            .map(|h| h.egress_bytes)
-            .sum();
+            .collect();
         let c = cost.accrued;
         out.push(FocusHour {
             session: session.id,
             start,
             cost: [c.compute, c.bandwidth, c.storage, c.extras],
-            egress_bytes,
+            egress_bytes: measured.iter().map(|h| h.egress_bytes).sum(),
+            split_bytes: [0, 1].map(|i| measured.iter().map(|h| h.split_bytes[i]).sum()),
+            split_cost: cost.split_cost,
         });
     }
     out

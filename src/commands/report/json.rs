@@ -12,6 +12,14 @@ use crate::ledger::report::{CurrencySpend, Report};
 use crate::meter::CentsBreakdown;
 use crate::money::Money;
 
+/// Bytes sent in the window, by destination.
+#[derive(Debug, Serialize)]
+struct EgressBytesJson {
+    internet: u64,
+    intranet: u64,
+    cross_region: u64,
+}
+
 #[derive(Debug, Serialize)]
 pub struct ReportJson {
     since: Timestamp,
@@ -23,6 +31,8 @@ pub struct ReportJson {
     gpu_util_mean_pct: Option<String>,
     gpu_util_max_pct: Option<String>,
     egress_bytes: u64,
+    /// Of `egress_bytes`, by destination: `internet`, `intranet`, `cross_region` bytes.
+    egress_by_class: EgressBytesJson,
     alerts: usize,
     actions: Vec<ActionJson>,
     still_billing: Vec<LeftoverJson>,
@@ -144,6 +154,11 @@ pub fn shape(report: &Report, accounts: &[InstanceAccount], tz: &TimeZone) -> Re
         gpu_util_mean_pct: report.gpu_util_mean_pct.map(|v| fixed_f64(v, 1)),
         gpu_util_max_pct: report.gpu_util_max_pct.map(|v| fixed_f64(v, 1)),
         egress_bytes: report.egress_bytes,
+        egress_by_class: EgressBytesJson {
+            internet: report.egress_split.internet_of(report.egress_bytes),
+            intranet: report.egress_split.intranet,
+            cross_region: report.egress_split.cross_region,
+        },
         alerts: report.alerts,
         actions: report
             .actions

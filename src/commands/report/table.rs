@@ -144,6 +144,17 @@ fn usage(out: &mut String, report: &Report) {
         gib = fixed_f64(gib, 1)
     );
     let _ = writeln!(out, "\n{line}");
+    let split = report.egress_split;
+    if split.intranet > 0 || split.cross_region > 0 {
+        use gpumeter_core::traffic::shown::gib;
+        let line = crate::t!(
+            "report-egress-split",
+            internet = gib(split.internet_of(report.egress_bytes)),
+            intranet = gib(split.intranet),
+            cross = gib(split.cross_region)
+        );
+        let _ = writeln!(out, "{line}");
+    }
 }
 
 fn instances(out: &mut String, report: &Report) {

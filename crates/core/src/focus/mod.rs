@@ -7,6 +7,7 @@
 pub mod columns;
 pub mod format;
 pub mod rows;
+mod traffic_rows;
 
 pub use columns::{Column, SPEC_COLUMNS, header};
 pub use rows::{FocusHour, FocusRow, FocusSession, build};

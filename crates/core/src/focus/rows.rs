@@ -23,7 +23,7 @@ use crate::cloud::ProviderKind;
 use crate::money::Currency;
 
 /// Bytes in a (decimal) gigabyte: the unit bandwidth rows are counted in.
-const BYTES_PER_GB: i64 = 1_000_000_000;
+pub(super) const BYTES_PER_GB: i64 = 1_000_000_000;
 
 /// A session of the ledger: one instance watched from `started` to `ended`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,6 +52,10 @@ pub struct FocusHour {
     /// Compute, bandwidth, storage, extras, in the session's currency.
     pub cost: [Decimal; 4],
     pub egress_bytes: i64,
+    /// Of `egress_bytes`, those sent to the intranet and to other regions.
+    pub split_bytes: [i64; 2],
+    /// What they cost, within the bandwidth line.
+    pub split_cost: [Decimal; 2],
 }
 
 /// One row: a value (or NULL) for every [`Column`].
@@ -63,11 +67,11 @@ impl FocusRow {
         FocusRow(vec![None; Column::ALL.len()])
     }
 
-    fn set(&mut self, column: Column, value: impl Into<String>) {
+    pub(super) fn set(&mut self, column: Column, value: impl Into<String>) {
         self.0[column.index()] = Some(value.into());
     }
 
-    fn set_opt(&mut self, column: Column, value: Option<String>) {
+    pub(super) fn set_opt(&mut self, column: Column, value: Option<String>) {
         self.0[column.index()] = value;
     }
 
@@ -84,7 +88,7 @@ impl FocusRow {
 
 /// The four cost lines of a session, as FOCUS sees them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Line {
+pub(super) enum Line {
     Compute,
     Bandwidth,
     Storage,
@@ -141,6 +145,12 @@ pub fn build(
             continue;
         }
         for (line, cost) in Line::ALL.into_iter().zip(hour.cost) {
+            if line == Line::Bandwidth
+                && let Some(split) = super::traffic_rows::rows(session, hour, cost, (from, to))
+            {
+                rows.extend(split);
+                continue;
+            }
             if cost.is_zero() {
                 continue;
             }
@@ -150,7 +160,7 @@ pub fn build(
     rows
 }
 
-fn row(
+pub(super) fn row(
     session: &FocusSession,
     hour: &FocusHour,
     line: Line,
@@ -278,7 +288,7 @@ fn pricing_category(mode: &str) -> &'static str {
     }
 }
 
-fn mode_label(mode: &str) -> &str {
+pub(super) fn mode_label(mode: &str) -> &str {
     match mode {
         "on_demand" => "on-demand",
         "compute_units" => "compute units",

@@ -203,6 +203,8 @@ pub struct WindowCost {
     pub billed: Breakdown,
     /// What the account at the window's end cannot price, left out of both.
     pub unknown: Vec<String>,
+    /// Of the bandwidth line, what the intranet and other regions cost in the window.
+    pub split_cost: [rust_decimal::Decimal; 2],
 }
 
 /// The ledger's record of an instance as it stood at `now`, to be read at any instant up to
@@ -253,6 +255,10 @@ impl RecordedMeter {
                 accrued: pair[1].accrued - pair[0].accrued,
                 billed: pair[1].billed - pair[0].billed,
                 unknown: pair[1].unpriced.clone(),
+                split_cost: [
+                    pair[1].egress.intranet.accrued - pair[0].egress.intranet.accrued,
+                    pair[1].egress.cross_region.accrued - pair[0].egress.cross_region.accrued,
+                ],
             })
             .collect()
     }

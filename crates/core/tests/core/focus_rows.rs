@@ -100,6 +100,8 @@ fn hours(id: i64) -> Vec<FocusHour> {
                 Decimal::ZERO,
             ],
             egress_bytes: if h == 11 { 1_000_000_000 } else { 0 },
+            split_bytes: [0, 0],
+            split_cost: [Decimal::ZERO; 2],
         })
         .collect()
 }
@@ -331,4 +333,59 @@ fn the_provider_name_is_the_kinds_display_name_and_an_unknown_one_stays_as_it_is
     assert_eq!(name_of("aws").as_deref(), Some("AWS"));
     assert_eq!(name_of("lambda").as_deref(), Some("Lambda Cloud"));
     assert_eq!(name_of("oci").as_deref(), Some("oci"));
+}
+
+#[test]
+fn an_hours_bandwidth_splits_into_a_row_per_destination_that_adds_up_to_the_line() {
+    let mut hours = hours(1);
+    // Hour 11 sent 3 GB: 1.5 to the intranet (free), 0.5 to another region (0.01), 1 to the
+    // internet (the rest of the line's 0.09).
+    hours[1].egress_bytes = 3_000_000_000;
+    hours[1].split_bytes = [1_500_000_000, 500_000_000];
+    hours[1].split_cost = [Decimal::ZERO, dec!(0.01)];
+    let rows = build(
+        &[session(1, "on_demand", Some("us-east-1"), None)],
+        &hours,
+        at("2026-05-01T00:00:00Z"),
+        at("2026-05-02T00:00:00Z"),
+    );
+    let names = header();
+    let col = |row: &FocusRow, name: &str| -> Option<String> {
+        let i = names.iter().position(|h| *h == name).unwrap();
+        row.values()[i].clone()
+    };
+    let bandwidth: Vec<&FocusRow> = rows
+        .iter()
+        .filter(|r| col(r, "ServiceCategory").as_deref() == Some("Networking"))
+        .collect();
+    assert_eq!(bandwidth.len(), 3, "one row per destination");
+    let class = |r: &FocusRow| -> String {
+        let tags: serde_json::Value = serde_json::from_str(&col(r, "Tags").unwrap()).unwrap();
+        tags["gpumeter-traffic-class"].as_str().unwrap().to_string()
+    };
+    let by = |name: &str| bandwidth.iter().find(|r| class(r) == name).unwrap();
+    assert_eq!(
+        col(by("internet"), "ConsumedQuantity").as_deref(),
+        Some("1")
+    );
+    assert_eq!(col(by("internet"), "BilledCost").as_deref(), Some("0.08"));
+    assert_eq!(
+        col(by("intranet"), "ConsumedQuantity").as_deref(),
+        Some("1.5")
+    );
+    assert_eq!(col(by("intranet"), "BilledCost").as_deref(), Some("0"));
+    assert_eq!(
+        col(by("cross_region"), "BilledCost").as_deref(),
+        Some("0.01")
+    );
+    let sum: Decimal = bandwidth
+        .iter()
+        .map(|r| col(r, "BilledCost").unwrap().parse::<Decimal>().unwrap())
+        .sum();
+    assert_eq!(sum, dec!(0.09), "together the hour's bandwidth line");
+    assert!(
+        col(by("intranet"), "SkuPriceId")
+            .unwrap()
+            .contains("bandwidth-intranet")
+    );
 }
