@@ -73,7 +73,7 @@ impl Context {
                 .then(|| t.metered_interfaces.clone()),
             traffic: provider.map(|p| {
                 gpumeter_core::traffic::Classifier::new(
-                    p,
+                    p.id(),
                     region.as_deref().unwrap_or_default(),
                     &t.intranet,
                 )

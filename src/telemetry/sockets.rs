@@ -118,7 +118,6 @@ mod tests {
     use std::process::Command;
     use std::time::{Duration, Instant};
 
-    use gpumeter_core::cloud::ProviderKind;
     use gpumeter_core::traffic::{Attributor, Classifier, EgressSplit, TrafficClass};
 
     use super::*;
@@ -181,7 +180,7 @@ mod tests {
     #[test]
     #[ignore = "run by traffic_splits_by_destination_in_a_network_namespace, inside one"]
     fn inside_a_namespace() {
-        let classifier = Classifier::new(ProviderKind::Alibaba, "cn-hangzhou", &[]);
+        let classifier = Classifier::new("alibaba", "cn-hangzhou", &[]);
         let mut attributor = Attributor::new(classifier.clone());
         assert_eq!(
             attributor.observe(&tcp_sockets().unwrap()),

@@ -292,19 +292,19 @@ fn egress(app: &App, reading: &SpendReading) -> Vec<EgressNote> {
             .inventory
             .as_ref()
             .and_then(|i| i.instance.as_ref());
-        let json = gpumeter_core::traffic::shown::UploadJson::of(
+        let json = gpumeter_core::spend::egress_shown::UploadJson::of(
             upload,
             currency,
             instance.map_or(app.cloud.provider.as_str(), |i| i.provider.as_str()),
             instance.and_then(|i| i.region.as_deref()),
         );
         out.push(EgressNote {
-            text: json.line(app.now, &app.spend.time_zone),
+            text: json.line(&local_time(upload.since, app.now, &app.spend.time_zone)),
             warning: true,
         });
     }
     let cents = crate::spend::EgressCents::of(&reading.accrual.egress);
-    if let Some(split) = gpumeter_core::traffic::shown::split_line(&cents, currency) {
+    if let Some(split) = gpumeter_core::spend::egress_shown::split_line(&cents, currency) {
         out.push(EgressNote {
             text: format!("{} {split}", t!("traffic-label")),
             warning: false,

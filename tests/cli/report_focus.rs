@@ -266,7 +266,10 @@ fn egress_by_destination_in_the_report_and_in_focus() {
         total
     );
     let shown = stdout_of(&gpumeter(dir.path(), &["report"]));
-    let split = shown.lines().find(|l| l.starts_with("of it: internet")).unwrap();
+    let split = shown
+        .lines()
+        .find(|l| l.starts_with("of it: internet"))
+        .unwrap();
     assert!(split.contains(", intranet "), "{shown}");
     let text = focus_csv(dir.path(), &since, &until);
     let mut lines = text.lines();

@@ -7,16 +7,18 @@ use jiff::{SignedDuration, Timestamp};
 use rust_decimal::Decimal;
 
 use crate::cloud::{InstanceInfo, Inventory};
+use crate::meter::upload::{PublicUpload, UploadRule, public_upload};
 use crate::meter::{
     Accrual, BillingMode, Breakdown, ComputeTerms, InstanceState, Leftover, Lifecycle, Resource,
     Traffic, Usage, accrue, leftover_monthly_total, leftovers, project,
 };
 use crate::money::Money;
 use crate::pricing::{Sheet, Sku};
-use crate::traffic::{EgressSplit, PublicUpload, UploadRule, public_upload};
+use crate::traffic::EgressSplit;
 
 mod account;
 mod account_burn;
+pub mod egress_shown;
 pub mod per_minute;
 mod sheet_choice;
 pub use account::{
@@ -148,7 +150,7 @@ pub struct SpendReading {
     /// Spent in each of the last sixty whole minutes, oldest first
     /// ([`per_minute::per_minute`]).
     pub per_minute: Vec<Decimal>,
-    /// A large transfer to the internet under way ([`crate::traffic::upload`]).
+    /// A large transfer to the internet under way ([`crate::meter::upload`]).
     pub public_upload: Option<PublicUpload>,
 }
 

@@ -146,7 +146,7 @@ fn usage(out: &mut String, report: &Report) {
     let _ = writeln!(out, "\n{line}");
     let split = report.egress_split;
     if split.intranet > 0 || split.cross_region > 0 {
-        use gpumeter_core::traffic::shown::gib;
+        use gpumeter_core::spend::egress_shown::gib;
         let line = crate::t!(
             "report-egress-split",
             internet = gib(split.internet_of(report.egress_bytes)),

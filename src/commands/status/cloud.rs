@@ -82,7 +82,7 @@ pub struct CloudJson {
     /// An upload to the internet under way (1 GiB or more in the last 10 minutes): what it has
     /// sent and cost since it began, and the intranet route that would carry it for nothing;
     /// `null` while there is none.
-    pub public_upload: Option<gpumeter_core::traffic::shown::UploadJson>,
+    pub public_upload: Option<gpumeter_core::spend::egress_shown::UploadJson>,
     /// What keeps billing a month after a release; `null` when something in it has no price
     /// (`still_billing_monthly` names it).
     pub leftover_monthly_cost: Option<String>,
@@ -235,7 +235,7 @@ pub fn describe(
     let public_upload = account.as_ref().and_then(|a| {
         let i = instance.as_ref();
         a.public_upload.as_ref().map(|u| {
-            gpumeter_core::traffic::shown::UploadJson::of(
+            gpumeter_core::spend::egress_shown::UploadJson::of(
                 u,
                 a.currency,
                 i.map_or("", |i| i.provider.as_str()),

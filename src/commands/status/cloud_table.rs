@@ -48,7 +48,11 @@ pub(super) fn render(cloud: &CloudJson, now: Timestamp, tz: &TimeZone) -> String
     let _ = writeln!(out, "{}{line}", label(t!("status-instance")));
     out.push_str(&cost(cloud.cost.as_ref(), &instance.sku));
     if let Some(upload) = &cloud.public_upload {
-        let line = upload.line(now, tz);
+        let line = upload.line(&gpumeter_core::app::deadline::when(
+            upload.since_at,
+            now,
+            tz,
+        ));
         let _ = writeln!(out, "{}{line}", label(t!("traffic-upload-label")));
     }
     if let Some(origin) = &cloud.price_source {
@@ -237,7 +241,8 @@ fn cost(cost: Option<&super::cloud::CostJson>, sku: &str) -> String {
         burn = c.burn_per_hour.as_str(),
     );
     let mut out = format!("{}{line}\n", label(t!("status-cost")));
-    if let Some(split) = gpumeter_core::traffic::shown::split_line(&c.cost.egress, c.cost.currency)
+    if let Some(split) =
+        gpumeter_core::spend::egress_shown::split_line(&c.cost.egress, c.cost.currency)
     {
         let _ = writeln!(out, "{}{split}", label(t!("traffic-label")));
     }

@@ -295,6 +295,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn every_provider_the_bundled_traffic_routes_name_is_a_kind() {
+        for id in crate::traffic::routes::providers() {
+            assert!(
+                id.parse::<ProviderKind>().is_ok(),
+                "routes.toml names `{id}`, which is no provider"
+            );
+        }
+    }
+
+    #[test]
     fn every_kind_round_trips_through_its_id() {
         for kind in ProviderKind::ALL {
             assert_eq!(kind.id().parse::<ProviderKind>(), Ok(kind));

@@ -5,6 +5,7 @@
 //! - [`usage`]: what is priced (compute terms, traffic, linked resources).
 //! - [`accrue`](mod@accrue): cost so far, billed so far and burn rate at an instant.
 //! - [`project`](mod@project): the cost at a later instant; what outlives a release.
+//! - [`upload`]: a large transfer to the internet under way and what it has cost.
 //! - [`unpriced`]: the lines naming what the sheet cannot price, and how a terminal says them.
 //! - [`estimate`](mod@estimate): a plan priced in each billing mode, with the break-even point.
 
@@ -16,6 +17,7 @@ pub mod fixture;
 pub mod lifecycle;
 pub mod project;
 pub mod unpriced;
+pub mod upload;
 pub mod usage;
 
 pub use accrue::{Accrual, accrue};

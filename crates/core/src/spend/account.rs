@@ -98,7 +98,7 @@ pub struct Account {
     /// The bandwidth line's egress by destination.
     pub egress: EgressByClass,
     /// A large transfer to the internet under way.
-    pub public_upload: Option<crate::traffic::PublicUpload>,
+    pub public_upload: Option<crate::meter::upload::PublicUpload>,
 }
 
 impl Account {

@@ -65,7 +65,6 @@ impl Attributor {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cloud::ProviderKind;
 
     fn reading(cookie: u64, remote: &str, sent: u64) -> SocketReading {
         SocketReading {
@@ -77,7 +76,7 @@ mod tests {
 
     #[test]
     fn counts_what_each_socket_sent_since_the_last_reading_by_destination() {
-        let mut a = Attributor::new(Classifier::new(ProviderKind::Alibaba, "cn-hangzhou", &[]));
+        let mut a = Attributor::new(Classifier::new("alibaba", "cn-hangzhou", &[]));
         // Open before the first reading: their past is not counted.
         let first = a.observe(&[reading(1, "100.118.28.7", 5_000), reading(2, "8.8.8.8", 9)]);
         assert_eq!(first, EgressSplit::default());

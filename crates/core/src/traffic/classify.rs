@@ -12,7 +12,6 @@ use ipnet::IpNet;
 
 use super::class::TrafficClass;
 use super::routes;
-use crate::cloud::ProviderKind;
 
 /// Private (RFC 1918), shared address space (RFC 6598, where Alibaba's internal services
 /// live), link-local (RFC 3927, where Tencent's are) and IPv6 unique-local and link-local.
@@ -34,8 +33,9 @@ pub struct Classifier {
 }
 
 impl Classifier {
-    /// For an instance of `provider` in `region`, with the user's own intranet ranges.
-    pub fn new(provider: ProviderKind, region: &str, user_intranet: &[IpNet]) -> Self {
+    /// For an instance of `provider` (its id: `alibaba`) in `region`, with the user's own
+    /// intranet ranges.
+    pub fn new(provider: &str, region: &str, user_intranet: &[IpNet]) -> Self {
         let mut own_region = user_intranet.to_vec();
         let mut other_regions = Vec::new();
         if let Some(r) = routes::for_provider(provider) {
@@ -90,7 +90,7 @@ mod tests {
 
     #[test]
     fn the_providers_ranges_split_own_region_from_other_regions() {
-        let c = Classifier::new(ProviderKind::Alibaba, "cn-hangzhou", &[]);
+        let c = Classifier::new("alibaba", "cn-hangzhou", &[]);
         // An OSS VIP of Hangzhou, of Beijing, a VPC peer, the internet, loopback.
         assert_eq!(class(&c, "100.118.28.7"), Some(TrafficClass::Intranet));
         assert_eq!(class(&c, "100.118.58.9"), Some(TrafficClass::CrossRegion));
@@ -107,7 +107,7 @@ mod tests {
     #[test]
     fn the_users_ranges_are_intranet_before_anything_else() {
         let s3: IpNet = "52.219.0.0/20".parse().unwrap();
-        let c = Classifier::new(ProviderKind::Aws, "us-east-1", &[s3]);
+        let c = Classifier::new("aws", "us-east-1", &[s3]);
         assert_eq!(class(&c, "52.219.4.1"), Some(TrafficClass::Intranet));
         assert_eq!(class(&c, "52.220.4.1"), Some(TrafficClass::Internet));
     }

@@ -4,17 +4,12 @@
 //! - [`routes`]: the bundled, sourced list of each provider's internal service ranges.
 //! - [`classify`]: an address to its class, for one instance's provider and region.
 //! - [`attribute`]: successive per-socket byte counters to bytes sent per class.
-//! - [`shown`]: the split and the upload warning as a terminal says them.
-//! - [`upload`]: a large transfer to the internet under way, its cost and the free route.
 
 pub mod attribute;
 pub mod class;
 pub mod classify;
 pub mod routes;
-pub mod shown;
-pub mod upload;
 
 pub use attribute::Attributor;
 pub use class::{EgressSplit, TrafficClass};
 pub use classify::Classifier;
-pub use upload::{PublicUpload, UploadRule, public_upload};

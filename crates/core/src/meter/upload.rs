@@ -7,7 +7,7 @@ use jiff::Timestamp;
 use rust_decimal::Decimal;
 use serde::Serialize;
 
-use crate::meter::Usage;
+use super::Usage;
 use crate::pricing::Sheet;
 
 /// When internet egress counts as an upload worth warning about.
@@ -78,8 +78,8 @@ pub fn public_upload(
         bytes = bytes.saturating_add(b);
     }
     let before = Timestamp::from_second(since.as_second() - 1).ok()?;
-    let cost = crate::meter::internet_egress_cost(sheet, usage, at)
-        - crate::meter::internet_egress_cost(sheet, usage, before);
+    let cost = super::internet_egress_cost(sheet, usage, at)
+        - super::internet_egress_cost(sheet, usage, before);
     Some(PublicUpload {
         since,
         bytes,

@@ -1,13 +1,12 @@
-//! Traffic by destination as a terminal says it: the split line and the upload warning, the
+//! Egress by destination as a terminal says it: the split line and the upload warning, the
 //! same words in `status` and the cockpit.
 
 use jiff::Timestamp;
-use jiff::tz::TimeZone;
 use serde::Serialize;
 
-use super::upload::PublicUpload;
+use super::EgressCents;
+use crate::meter::upload::PublicUpload;
 use crate::money::Currency;
-use crate::spend::EgressCents;
 use crate::t;
 use crate::telemetry::metric::u64_to_f64;
 
@@ -66,16 +65,17 @@ impl UploadJson {
             bytes: upload.bytes,
             cost: cost.to_string(),
             currency,
-            free_route: super::routes::free_route(provider, region),
+            free_route: crate::traffic::routes::free_route(provider, region),
         }
     }
 
-    /// The warning in the user's language: what it sent and cost, and the free route.
-    pub fn line(&self, now: Timestamp, tz: &TimeZone) -> String {
+    /// The warning in the user's language: what it sent and cost since `since` (its start as
+    /// the surface shows times), and the free route.
+    pub fn line(&self, since: &str) -> String {
         let said = t!(
             "traffic-upload",
             bytes = gib(self.bytes),
-            since = crate::app::deadline::when(self.since_at, now, tz),
+            since = since,
             cost = self.cost.as_str(),
             currency = self.currency.to_string()
         );
@@ -102,17 +102,13 @@ mod tests {
             window_bytes: 12 << 30,
         };
         let json = UploadJson::of(&upload, Currency::CNY, "alibaba", Some("cn-hangzhou"));
-        let line = crate::i18n::scoped(crate::i18n::Lang::En, || {
-            json.line(Timestamp::from_second(4000).unwrap(), &TimeZone::UTC)
-        });
+        let line = crate::i18n::scoped(crate::i18n::Lang::En, || json.line("01:00"));
         assert_eq!(
             line,
             "uploading to the internet: 100.0 GiB since 01:00 has cost 86.00 CNY; \
              through oss-cn-hangzhou-internal.aliyuncs.com (the provider's intranet) it costs nothing"
         );
-        let zh = crate::i18n::scoped(crate::i18n::Lang::ZhCn, || {
-            json.line(Timestamp::from_second(4000).unwrap(), &TimeZone::UTC)
-        });
+        let zh = crate::i18n::scoped(crate::i18n::Lang::ZhCn, || json.line("01:00"));
         assert!(zh.contains("oss-cn-hangzhou-internal.aliyuncs.com"), "{zh}");
         assert!(zh.contains("86.00"), "{zh}");
         let elsewhere = UploadJson::of(&upload, Currency::USD, "runpod", Some("eu-ro-1"));
