@@ -197,6 +197,49 @@ fn the_demo_bill_finds_a_leftover_a_transfer_an_overlap_and_a_rate_change() {
     ] {
         assert!(shown.contains(heading), "{heading}: {shown}");
     }
+
+    // In Chinese: the headings, the cause and the line place; the JSON's values stay English.
+    let zh = gpumeter(
+        dir.path(),
+        &[
+            "--lang",
+            "zh-CN",
+            "audit",
+            "--demo",
+            "--bill",
+            path(&bill),
+            "--since",
+            &since,
+            "--until",
+            &until,
+        ],
+    );
+    let shown = String::from_utf8_lossy(&zh.stdout);
+    for said in [
+        "账单对照账本",
+        "本该停止计费之后仍被收费",
+        "地域与可用区之间的数据传输",
+        "同时运行的同规格实例",
+        "价格变动：账单单价高于价格表",
+        "focus.csv:",
+        "项发现；存疑金额",
+    ] {
+        assert!(shown.contains(said), "{said}: {shown}");
+    }
+    assert!(!shown.contains("after it should have stopped"), "{shown}");
+    let zh_json = gpumeter(
+        dir.path(),
+        &["--lang", "zh-CN"]
+            .iter()
+            .chain(&args)
+            .copied()
+            .collect::<Vec<_>>(),
+    );
+    assert_eq!(
+        json(&zh_json)["findings"],
+        v["findings"],
+        "JSON never changes with the language"
+    );
 }
 
 #[test]

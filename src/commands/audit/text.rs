@@ -1,6 +1,7 @@
 //! The findings for people: grouped by kind, each with its amounts, a total per currency for
 //! each kind, and one line of what is in question in all. Every string from a bill is made one
-//! safe line first.
+//! safe line first. The words are the user's language; the phrases a line of a million-line
+//! report repeats are looked up once per report ([`Words`]), never once a line.
 
 use std::borrow::Cow;
 use std::io::{self, Write};
@@ -15,18 +16,76 @@ use gpumeter_core::zone::full_label;
 use jiff::tz::TimeZone;
 
 use super::in_order::each_in_order;
+use crate::t;
 
 /// The longest a bill's text is shown.
 const CHARS: usize = 80;
+
+/// Stand-ins the catalogue's line-place phrase is looked up with, then cut at: private-use
+/// characters no translation contains.
+const FILE: &str = "\u{E000}";
+const LINE: &str = "\u{E001}";
+const COUNT: &str = "\u{E002}";
 
 fn safe(text: &str) -> Cow<'_, str> {
     one_line_cow(text, CHARS)
 }
 
+/// The phrases every line may say, in the user's language, looked up once.
+struct Words {
+    not_on_bill: String,
+    no_resource_id: String,
+    /// `[file:line, 1 line]` cut around the file and the line.
+    at_one: Vec<Piece>,
+    /// `[file:line, N lines]` cut around the file, the line and the count.
+    at_many: Vec<Piece>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Piece {
+    Text(String),
+    File,
+    Line,
+    Count,
+}
+
+impl Words {
+    fn new() -> Words {
+        let at = |count: gpumeter_core::i18n::Arg<'static>| {
+            let mut pieces = Vec::new();
+            let template = t!("audit-at", file = FILE, line = LINE, count = count);
+            let mut rest = template.as_str();
+            while let Some(i) = rest.find(['\u{E000}', '\u{E001}', '\u{E002}']) {
+                if i > 0 {
+                    pieces.push(Piece::Text(rest[..i].to_string()));
+                }
+                let marker = rest[i..].chars().next().unwrap_or('\u{E000}');
+                pieces.push(match marker {
+                    '\u{E000}' => Piece::File,
+                    '\u{E001}' => Piece::Line,
+                    _ => Piece::Count,
+                });
+                rest = &rest[i + marker.len_utf8()..];
+            }
+            if !rest.is_empty() {
+                pieces.push(Piece::Text(rest.to_string()));
+            }
+            pieces
+        };
+        Words {
+            not_on_bill: t!("audit-not-on-bill").into_owned(),
+            no_resource_id: t!("audit-no-resource-id").into_owned(),
+            // The number 1 selects the singular; the stand-in, a string, the plural.
+            at_one: at(1.into()),
+            at_many: at(COUNT.into()),
+        }
+    }
+}
+
 /// [`money`], written to `out`.
-fn write_money(amounts: &Amounts, out: &mut impl Write) -> io::Result<()> {
+fn write_money(amounts: &Amounts, words: &Words, out: &mut impl Write) -> io::Result<()> {
     if amounts.is_empty() {
-        return write!(out, "not on the bill");
+        return write!(out, "{}", words.not_on_bill);
     }
     for (i, m) in amounts.0.iter().enumerate() {
         if i > 0 {
@@ -38,9 +97,9 @@ fn write_money(amounts: &Amounts, out: &mut impl Write) -> io::Result<()> {
 }
 
 /// `1.20 USD + 8.40 CNY`, or `not on the bill` when nothing is known.
-fn money(amounts: &Amounts) -> String {
+fn money(amounts: &Amounts, words: &Words) -> String {
     if amounts.is_empty() {
-        return "not on the bill".into();
+        return words.not_on_bill.clone();
     }
     if let [one] = amounts.0.as_slice() {
         return one.to_string();
@@ -53,13 +112,13 @@ fn money(amounts: &Amounts) -> String {
         .join(" + ")
 }
 
-fn heading(kind: FindingKind) -> &'static str {
+fn heading(kind: FindingKind) -> Cow<'static, str> {
     match kind {
-        FindingKind::Leftover => "Charged after it should have stopped billing",
-        FindingKind::Transfer => "Data transfer between regions and zones",
-        FindingKind::Overlap => "Instances of one type that ran at the same time",
-        FindingKind::Mismatch => "Compute: the bill against the meter",
-        FindingKind::Unexplained => "Lines the ledger cannot explain",
+        FindingKind::Leftover => t!("audit-heading-leftover"),
+        FindingKind::Transfer => t!("audit-heading-transfer"),
+        FindingKind::Overlap => t!("audit-heading-overlap"),
+        FindingKind::Mismatch => t!("audit-heading-mismatch"),
+        FindingKind::Unexplained => t!("audit-heading-unexplained"),
     }
 }
 
@@ -73,159 +132,209 @@ pub fn write(
     tz: &TimeZone,
     out: &mut impl Write,
 ) -> io::Result<()> {
+    let words = Words::new();
     let firsts: Vec<usize> = report
         .findings
         .iter()
         .filter_map(|f| f.lines().first().copied())
         .collect();
     let places = charges.locate(&firsts);
-    writeln!(
-        out,
-        "Bill against the ledger, {} to {}",
-        full_label(report.since, tz),
-        full_label(report.until, tz)
-    )?;
-    writeln!(
-        out,
-        "  {} lines read from {files} file{}, {} charged in the period: {}",
-        report.lines_read,
-        if files == 1 { "" } else { "s" },
-        report.lines_in_span,
-        money(&report.billed)
-    )?;
+    let title = t!(
+        "audit-title",
+        since = full_label(report.since, tz),
+        until = full_label(report.until, tz)
+    );
+    writeln!(out, "{title}")?;
+    let read = t!(
+        "audit-read",
+        lines = report.lines_read,
+        files = files,
+        in_span = report.lines_in_span,
+        billed = money(&report.billed, &words)
+    );
+    writeln!(out, "  {read}")?;
     let t = report.tolerance;
-    writeln!(
-        out,
-        "  tolerance: {} % of the meter's amount or {} of the currency, whichever is larger",
-        t.percent.normalize(),
-        t.floor
-    )?;
+    let tolerance = t!(
+        "audit-tolerance",
+        percent = t.percent.normalize().to_string(),
+        floor = t.floor.to_string()
+    );
+    writeln!(out, "  {tolerance}")?;
     for (kind, total) in report.totals() {
         writeln!(out, "\n{}", heading(kind))?;
         let found: Vec<&Finding> = report.of(kind).collect();
-        each_in_order(&found, |f, buf| describe(f, &places, tz, buf), out)?;
-        writeln!(out, "  total: {}", money(&total))?;
+        each_in_order(&found, |f, buf| describe(f, &places, &words, tz, buf), out)?;
+        let total = t!("audit-total", amount = money(&total, &words));
+        writeln!(out, "  {total}")?;
     }
     if report.agrees() {
-        writeln!(out, "\nThe bill and the ledger agree within the tolerance.")
+        writeln!(out, "\n{}", t!("audit-agrees"))
     } else {
-        writeln!(
-            out,
-            "\n{} finding{}; in question: {}",
-            report.findings.len(),
-            if report.findings.len() == 1 { "" } else { "s" },
-            money(&report.disputed())
-        )
+        let findings = t!(
+            "audit-findings",
+            count = report.findings.len(),
+            amount = money(&report.disputed(), &words)
+        );
+        writeln!(out, "\n{findings}")
     }
 }
 
 /// One finding on one line, with where its first bill line is.
-fn describe(f: &Finding, places: &Places, tz: &TimeZone, out: &mut impl Write) -> io::Result<()> {
+fn describe(
+    f: &Finding,
+    places: &Places,
+    words: &Words,
+    tz: &TimeZone,
+    out: &mut impl Write,
+) -> io::Result<()> {
     let body = match f {
         // The kind a bill can have a million of, written as it is.
         Finding::Unexplained(u) => {
             write!(
                 out,
                 "  {} ({}): ",
-                safe(u.resource.as_deref().unwrap_or("no resource id")),
+                safe(u.resource.as_deref().unwrap_or(&words.no_resource_id)),
                 safe(&u.service),
             )?;
-            write_money(&u.amounts, out)?;
-            return at(f, places, out);
+            write_money(&u.amounts, words, out)?;
+            return at(f, places, words, out);
         }
         Finding::Leftover(l) => {
-            let what = l.kind.map_or("instance", |k| k.label());
-            let why = match l.why {
-                LeftoverWhy::AfterRelease => "after the release of",
-                LeftoverWhy::AfterGone => "after it was seen deleted, of",
-                LeftoverWhy::InstanceGone => "of the gone",
+            let what = l.kind.map_or_else(
+                || t!("audit-instance"),
+                gpumeter_core::meter::ResourceKind::shown,
+            );
+            let (resource, instance) = (safe(&l.resource), safe(&l.instance));
+            let (since, amount) = (full_label(l.since, tz), money(&l.amounts, words));
+            let mut said = match l.why {
+                LeftoverWhy::AfterRelease => t!(
+                    "audit-leftover-after-release",
+                    resource = resource,
+                    what = what,
+                    instance = instance,
+                    since = since,
+                    amount = amount
+                ),
+                LeftoverWhy::AfterGone => t!(
+                    "audit-leftover-after-gone",
+                    resource = resource,
+                    what = what,
+                    instance = instance,
+                    since = since,
+                    amount = amount
+                ),
+                LeftoverWhy::InstanceGone => t!(
+                    "audit-leftover-instance-gone",
+                    resource = resource,
+                    what = what,
+                    instance = instance,
+                    since = since,
+                    amount = amount
+                ),
             };
-            let refunded = if l.refunded.is_empty() {
-                String::new()
-            } else {
-                format!(" (refunded already: {})", money(&l.refunded))
-            };
-            let kept = if l.ended {
-                ""
-            } else {
-                "; not deleted as far as the record shows: not in question"
-            };
-            format!(
-                "{} ({what}) {why} {}, since {}: {}{refunded}{kept}",
-                safe(&l.resource),
-                safe(&l.instance),
-                full_label(l.since, tz),
-                money(&l.amounts)
-            )
+            if !l.refunded.is_empty() {
+                let refunded = t!("audit-refunded", amount = money(&l.refunded, words));
+                said.push_str(" (");
+                said.push_str(&refunded);
+                said.push(')');
+            }
+            if !l.ended {
+                said.push_str("; ");
+                said.push_str(&t!("audit-not-deleted"));
+            }
+            said
         }
-        Finding::Transfer(t) => transfer(t),
-        Finding::Overlap(o) => format!(
-            "{} beside {} ({}) from {} to {}: {} of {}'s compute",
-            safe(&o.second),
-            safe(&o.first),
-            safe(&o.sku),
-            full_label(o.from, tz),
-            full_label(o.until, tz),
-            money(&o.amounts),
-            safe(&o.second)
+        Finding::Transfer(t) => transfer(t, words),
+        Finding::Overlap(o) => t!(
+            "audit-overlap",
+            second = safe(&o.second),
+            first = safe(&o.first),
+            sku = safe(&o.sku),
+            from = full_label(o.from, tz),
+            until = full_label(o.until, tz),
+            amount = money(&o.amounts, words)
         ),
         Finding::Mismatch(m) => mismatch(m),
     };
     write!(out, "  {body}")?;
-    at(f, places, out)
+    at(f, places, words, out)
 }
 
 /// Where the finding's first bill line is, and the end of its line.
-fn at(f: &Finding, places: &Places, out: &mut impl Write) -> io::Result<()> {
+fn at(f: &Finding, places: &Places, words: &Words, out: &mut impl Write) -> io::Result<()> {
     if let Some((file, line)) = f.lines().first().and_then(|&i| places.get(i)) {
         let n = f.lines().len();
-        write!(
-            out,
-            " [{}:{line}, {n} line{}]",
-            safe(file),
-            if n == 1 { "" } else { "s" }
-        )?;
+        let pieces = if n == 1 {
+            &words.at_one
+        } else {
+            &words.at_many
+        };
+        write!(out, " ")?;
+        for piece in pieces {
+            match piece {
+                Piece::Text(text) => write!(out, "{text}")?,
+                Piece::File => write!(out, "{}", safe(file))?,
+                Piece::Line => write!(out, "{line}")?,
+                Piece::Count => write!(out, "{n}")?,
+            }
+        }
     }
     writeln!(out)
 }
 
-fn transfer(t: &Transfer) -> String {
-    let scope = match t.scope {
-        gpumeter_core::audit::TransferScope::InterZone => "between zones",
-        _ => "between regions",
-    };
-    let qty = t
+fn transfer(t: &Transfer, words: &Words) -> String {
+    let quantity = t
         .quantity
         .as_ref()
         .map(|(q, u)| format!(" ({} {})", q.normalize(), safe(u)))
         .unwrap_or_default();
     let who = if t.instances.is_empty() {
-        "no watched instance ran there".to_string()
+        t!("audit-transfer-nobody").into_owned()
     } else {
-        format!(
-            "while {} ran",
-            t.instances
-                .iter()
-                .map(|i| safe(i))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
+        let instances = t
+            .instances
+            .iter()
+            .map(|i| safe(i))
+            .collect::<Vec<_>>()
+            .join(", ");
+        t!("audit-transfer-while", instances = instances)
     };
-    format!(
-        "{scope} {} -> {}{qty}, {who}: {}",
+    let (from, to) = (
         safe(t.from_region.as_deref().unwrap_or("?")),
         safe(t.to_region.as_deref().unwrap_or("?")),
-        money(&t.amounts)
-    )
+    );
+    let amount = money(&t.amounts, words);
+    match t.scope {
+        gpumeter_core::audit::TransferScope::InterZone => t!(
+            "audit-transfer-zones",
+            from = from,
+            to = to,
+            quantity = quantity,
+            who = who,
+            amount = amount
+        ),
+        _ => t!(
+            "audit-transfer-regions",
+            from = from,
+            to = to,
+            quantity = quantity,
+            who = who,
+            amount = amount
+        ),
+    }
 }
 
 fn mismatch(m: &Mismatch) -> String {
-    let show = |x: Option<Money>| x.map_or_else(|| "nothing".to_string(), |m| m.to_string());
+    let show =
+        |x: Option<Money>| x.map_or_else(|| t!("audit-nothing").into_owned(), |m| m.to_string());
     let detail = match m.cause {
         Cause::RateChange { bill, sheet } => format!(
-            " ({}/h on the bill, {}/h on the sheet)",
-            bill.round_cents(),
-            sheet
+            " ({})",
+            t!(
+                "audit-rate-detail",
+                bill = bill.round_cents().to_string(),
+                sheet = sheet.to_string()
+            )
         ),
         Cause::Rounding {
             bill_hours,
@@ -234,24 +343,61 @@ fn mismatch(m: &Mismatch) -> String {
         | Cause::Hours {
             bill_hours,
             meter_hours,
-        } => {
-            format!(
-                " ({} h on the bill, {} h metered)",
-                bill_hours.round_dp(3).normalize(),
-                meter_hours.round_dp(3).normalize()
+        } => format!(
+            " ({})",
+            t!(
+                "audit-hours-detail",
+                bill = bill_hours.round_dp(3).normalize().to_string(),
+                meter = meter_hours.round_dp(3).normalize().to_string()
             )
-        }
+        ),
         _ => String::new(),
     };
-    let diff = m
+    let difference = m
         .difference
-        .map(|d| format!(", difference {}", Money::new(d.amount, d.currency)))
+        .map(|d| {
+            let amount = Money::new(d.amount, d.currency).to_string();
+            format!(", {}", t!("audit-difference", amount = amount))
+        })
         .unwrap_or_default();
-    format!(
-        "{}: billed {}, metered {}{diff}; likely {}{detail}",
-        safe(&m.instance),
-        show(m.billed),
-        show(m.metered),
-        m.cause.label()
+    t!(
+        "audit-mismatch",
+        instance = safe(&m.instance),
+        billed = show(m.billed),
+        metered = show(m.metered),
+        difference = difference,
+        cause = m.cause.shown(),
+        detail = detail
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gpumeter_core::i18n::{Lang, scoped};
+
+    #[test]
+    fn the_line_place_is_cut_once_around_the_file_the_line_and_the_count() {
+        let words = scoped(Lang::En, Words::new);
+        assert_eq!(
+            words.at_many,
+            [
+                Piece::Text("[".into()),
+                Piece::File,
+                Piece::Text(":".into()),
+                Piece::Line,
+                Piece::Text(", ".into()),
+                Piece::Count,
+                Piece::Text(" lines]".into()),
+            ]
+        );
+        assert!(
+            words.at_one.contains(&Piece::Text(", 1 line]".into())),
+            "{:?}",
+            words.at_one
+        );
+        let zh = scoped(Lang::ZhCn, Words::new);
+        assert!(zh.at_many.contains(&Piece::Count), "{:?}", zh.at_many);
+        assert_eq!(zh.not_on_bill, "账单上没有");
+    }
 }

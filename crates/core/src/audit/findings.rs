@@ -139,8 +139,31 @@ pub enum Cause {
 }
 
 impl Cause {
+    /// [`Cause::label`] in the user's language.
+    pub fn shown(&self) -> std::borrow::Cow<'static, str> {
+        match self {
+            Cause::RateChange { bill, sheet } if bill.amount > sheet.amount => {
+                crate::t!("audit-cause-rate-above")
+            }
+            Cause::RateChange { .. } => crate::t!("audit-cause-rate-below"),
+            Cause::Rounding {
+                bill_hours,
+                meter_hours,
+            } if bill_hours > meter_hours => crate::t!("audit-cause-rounding-up"),
+            Cause::Rounding { .. } => crate::t!("audit-cause-rounding-down"),
+            Cause::Hours {
+                bill_hours,
+                meter_hours,
+            } if bill_hours > meter_hours => crate::t!("audit-cause-hours-more"),
+            Cause::Hours { .. } => crate::t!("audit-cause-hours-fewer"),
+            Cause::MissingOnSheet => crate::t!("audit-cause-missing-on-sheet"),
+            Cause::NotOnBill => crate::t!("audit-cause-not-on-bill"),
+            Cause::Unknown => crate::t!("audit-cause-unknown"),
+        }
+    }
+
     /// A few words for people, naming the side that is higher: a bill below the meter is
-    /// never put down to hours the meter did not see.
+    /// never put down to hours the meter did not see. English, as JSON and the evidence give it.
     pub fn label(&self) -> &'static str {
         match self {
             Cause::RateChange { bill, sheet } if bill.amount > sheet.amount => {

@@ -26,6 +26,7 @@ macro_rules! files {
 
 files![
     "account",
+    "audit",
     "cli",
     "cockpit",
     "commands",

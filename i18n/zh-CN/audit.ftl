@@ -1,0 +1,50 @@
+# `gpumeter audit` 的文字输出：账单对照账本。金额、时间与账单自带的字符串传入时已格式化；
+# JSON 的字段值仍为英文。
+
+audit-title = 账单对照账本，{ $since } 至 { $until }
+audit-read = 从 { $files } 个文件读取 { $lines } 行，其中 { $in_span } 行在此期间收费：{ $billed }
+audit-tolerance = 容差：计量金额的 { $percent } % 或该币种 { $floor }，取较大者
+audit-total = 合计：{ $amount }
+audit-agrees = 账单与账本在容差之内一致。
+audit-findings = { $count } 项发现；存疑金额：{ $amount }
+audit-not-on-bill = 账单上没有
+audit-nothing = 无
+audit-no-resource-id = 无资源 ID
+
+audit-heading-leftover = 本该停止计费之后仍被收费
+audit-heading-transfer = 地域与可用区之间的数据传输
+audit-heading-overlap = 同时运行的同规格实例
+audit-heading-mismatch = 计算：账单对照计量
+audit-heading-unexplained = 账本无法解释的账单行
+
+# 一项发现的第一行账单所在：文件 `$file` 的第 `$line` 行，以及它共有几行。
+audit-at = [{ $file }:{ $line }，共 { $count } 行]
+
+audit-instance = 实例
+audit-leftover-after-release = { $resource }（{ $what }）在 { $instance } 释放之后，自 { $since } 起：{ $amount }
+audit-leftover-after-gone = { $resource }（{ $what }）在看到已删除之后（属于 { $instance }），自 { $since } 起：{ $amount }
+audit-leftover-instance-gone = { $resource }（{ $what }）属于已不存在的 { $instance }，自 { $since } 起：{ $amount }
+audit-refunded = 已退款：{ $amount }
+audit-not-deleted = 据记录尚未删除：不计入存疑
+
+audit-transfer-zones = 可用区之间 { $from } -> { $to }{ $quantity }，{ $who }：{ $amount }
+audit-transfer-regions = 地域之间 { $from } -> { $to }{ $quantity }，{ $who }：{ $amount }
+audit-transfer-nobody = 没有受监视的实例在那里运行
+audit-transfer-while = 期间 { $instances } 在运行
+
+audit-overlap = { $second } 与 { $first }（{ $sku }）同时运行，自 { $from } 至 { $until }：{ $second } 的计算费用 { $amount }
+
+audit-mismatch = { $instance }：账单收费 { $billed }，计量 { $metered }{ $difference }；可能原因：{ $cause }{ $detail }
+audit-difference = 差额 { $amount }
+audit-rate-detail = 账单 { $bill }/小时，价格表 { $sheet }/小时
+audit-hours-detail = 账单 { $bill } 小时，计量 { $meter } 小时
+
+audit-cause-rate-above = 价格变动：账单单价高于价格表
+audit-cause-rate-below = 价格变动：账单单价低于价格表
+audit-cause-rounding-up = 取整规则：账单把时长向上取整
+audit-cause-rounding-down = 取整规则：账单把时长向下取整
+audit-cause-hours-more = 计量未见的时长：账单收费的时长多于计量所见
+audit-cause-hours-fewer = 账单未收费的时长：计量所见的时长多于账单收费
+audit-cause-missing-on-sheet = 价格表上缺少这一项
+audit-cause-not-on-bill = 账单上没有
+audit-cause-unknown = 未知（账单未给出时长）
