@@ -87,18 +87,16 @@ fn a_bill_that_matches_the_meter_exits_0() {
     assert_eq!(json(&out)["agrees"], Value::Bool(true));
 }
 
-#[test]
-fn the_demo_bill_finds_a_leftover_a_transfer_an_overlap_and_a_rate_change() {
-    let dir = tempfile::tempdir().unwrap();
-    let demo = Demo::now();
+/// The demo's bill with one of each finding: the training run billed at 41.50 an hour where the
+/// demo meters 27.44705, the spot instance beside it, a snapshot billed after the release and
+/// 250 GB between regions. Returns every row, then the spot, snapshot and transfer rows.
+fn findings_bill(demo: &Demo) -> (Vec<FocusRow>, Vec<FocusRow>, Vec<FocusRow>, FocusRow) {
     // Hours -30 to -14: the training run at 41.50 an hour where the demo meters 27.44705.
     let mut rows: Vec<FocusRow> = (-30..-14)
-        .map(|h| compute(&demo, TRAINING, h, dec!(41.50)))
+        .map(|h| compute(demo, TRAINING, h, dec!(41.50)))
         .collect();
     // The spot instance beside it from hour -12 until the release: its compute is the overlap.
-    let spot: Vec<FocusRow> = (-11..0)
-        .map(|h| compute(&demo, SPOT, h, dec!(16)))
-        .collect();
+    let spot: Vec<FocusRow> = (-11..0).map(|h| compute(demo, SPOT, h, dec!(16))).collect();
     rows.extend(spot.iter().cloned());
     // A snapshot billed on for five hours after the release.
     let snap: Vec<FocusRow> = (2..7)
@@ -114,6 +112,14 @@ fn the_demo_bill_finds_a_leftover_a_transfer_an_overlap_and_a_rate_change() {
         .usage_type("USE1-USW2-AWS-Out-Bytes", dec!(250), "GB")
         .service("AWS Data Transfer", "Networking");
     rows.push(transfer.clone());
+    (rows, spot, snap, transfer)
+}
+
+#[test]
+fn the_demo_bill_finds_a_leftover_a_transfer_an_overlap_and_a_rate_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let demo = Demo::now();
+    let (rows, spot, snap, transfer) = findings_bill(&demo);
     let bill = write(dir.path(), "focus.csv", &rows);
     let (since, until) = (demo.at(-30).to_string(), demo.at(8).to_string());
     let args = [
@@ -197,7 +203,27 @@ fn the_demo_bill_finds_a_leftover_a_transfer_an_overlap_and_a_rate_change() {
     ] {
         assert!(shown.contains(heading), "{heading}: {shown}");
     }
+}
 
+#[test]
+fn the_demo_bill_reads_in_chinese_and_its_json_does_not_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let demo = Demo::now();
+    let (rows, ..) = findings_bill(&demo);
+    let bill = write(dir.path(), "focus.csv", &rows);
+    let (since, until) = (demo.at(-30).to_string(), demo.at(8).to_string());
+    let args = [
+        "audit",
+        "--demo",
+        "--json",
+        "--bill",
+        path(&bill),
+        "--since",
+        &since,
+        "--until",
+        &until,
+    ];
+    let v = json(&gpumeter(dir.path(), &args));
     // In Chinese: the headings, the cause and the line place; the JSON's values stay English.
     let zh = gpumeter(
         dir.path(),
