@@ -137,3 +137,7 @@ wd-bad-pid = bad watchdog pid { $pid }
 wd-service-no-exe = cannot tell where gpumeter is: { $error }
 wd-service-cannot-write = cannot write { $path }: { $error }
 wd-service-cannot-remove = cannot remove { $path }: { $error }
+
+# A ledger failure the watchdog says on its log, then goes on.
+watchdog-ledger = ledger: { $error }
+watchdog-ledger-rule = ledger: { $error }; the { $rule } cannot set the deadline

@@ -151,3 +151,7 @@ wd-bad-pid = 看门狗 pid { $pid } 无效
 wd-service-no-exe = 无法确定 gpumeter 所在位置：{ $error }
 wd-service-cannot-write = 无法写入 { $path }：{ $error }
 wd-service-cannot-remove = 无法删除 { $path }：{ $error }
+
+# 看门狗在日志里说出的账本故障，随后继续运行。
+watchdog-ledger = 账本：{ $error }
+watchdog-ledger-rule = 账本：{ $error }；{ $rule }无法设置截止时间

@@ -369,11 +369,11 @@ impl Sending {
                 out.push(done.unwrap_or_else(|e| Outcome::Failed {
                     hook,
                     key,
-                    error: format!("the send stopped: {e}"),
+                    error: crate::t!("webhook-send-stopped", error = e.to_string()),
                 }));
             } else {
                 task.abort();
-                let error = format!("no answer within {}s", limit.as_secs());
+                let error = crate::t!("webhook-no-answer", seconds = limit.as_secs());
                 out.push(Outcome::Failed { hook, key, error });
             }
         }
@@ -401,6 +401,6 @@ async fn finished(hook: HookId, key: String, task: JoinHandle<Outcome>) -> Outco
     task.await.unwrap_or_else(|e| Outcome::Failed {
         hook,
         key,
-        error: format!("the send stopped: {e}"),
+        error: crate::t!("webhook-send-stopped", error = e.to_string()),
     })
 }

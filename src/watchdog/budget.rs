@@ -195,7 +195,7 @@ pub(super) fn restore(w: &mut Watch) {
                 limit.watch = BudgetWatch::new(limit.watch.limit)
                     .with_thresholds(&WATCHDOG_THRESHOLDS, &said);
             }
-            Err(e) => say(&format!("ledger: {e}")),
+            Err(e) => say(&crate::t!("watchdog-ledger", error = e.to_string())),
         }
     }
 }
@@ -266,7 +266,7 @@ pub(super) fn check(
             .ledger
             .mark_budget_said(&instance, &scope, money, &crossed, now)
         {
-            say(&format!("ledger: {e}"));
+            say(&crate::t!("watchdog-ledger", error = e.to_string()));
         }
     }
     set
@@ -303,7 +303,11 @@ pub(super) fn write_deadline(
     let by = format!("watchdog {} ({rule})", std::process::id());
     let change = Change { at: now, by: &by };
     if let Err(e) = w.ledger.set_policy(&w.instance, &policy, change) {
-        say(&format!("ledger: {e}; the {rule} cannot set the deadline"));
+        say(&crate::t!(
+            "watchdog-ledger-rule",
+            error = e.to_string(),
+            rule = rule.to_string()
+        ));
         return false;
     }
     true

@@ -341,7 +341,7 @@ fn publish_idle_since(
         *idle_said = guardian.idle_since();
         let since = idle_said.map(|s| t.to_wall(s));
         if let Err(e) = w.ledger.set_idle_since(&w.instance, pid, since) {
-            say(&format!("ledger: {e}"));
+            say(&crate::t!("watchdog-ledger", error = e.to_string()));
         }
     }
 }
@@ -556,7 +556,7 @@ fn publish_rules(w: &mut Watch, pid: u32, now: Timestamp) {
         .ledger
         .set_idle_rule(&w.instance, pid, after, w.on_idle, now)
     {
-        say(&format!("ledger: {e}"));
+        say(&crate::t!("watchdog-ledger", error = e.to_string()));
     }
 }
 
@@ -597,7 +597,7 @@ fn verb(action: &Action) -> String {
 pub(super) fn record(w: &mut Watch, mut event: EventRecord) {
     event.instance = Some(w.instance.clone());
     if let Err(e) = w.ledger.record_event(event) {
-        say(&format!("ledger: {e}"));
+        say(&crate::t!("watchdog-ledger", error = e.to_string()));
     }
 }
 

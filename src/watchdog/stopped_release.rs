@@ -97,7 +97,7 @@ pub(super) fn publish(w: &mut Watch, enforcing: bool) {
         .filter(|_| enforcing)
         .map(|r| r.after.unsigned_abs());
     if let Err(e) = w.ledger.set_stopped_release_after(&w.instance, after) {
-        say(&format!("ledger: {e}"));
+        say(&crate::t!("watchdog-ledger", error = e.to_string()));
     }
 }
 
@@ -159,7 +159,7 @@ fn keep_sighting(w: &mut Watch, state: InstanceState, now: Timestamp) -> Option<
         .map(|r| r.seen);
     let kept = loaded.unwrap_or_else(|| {
         w.ledger.stopped_seen(&w.instance).unwrap_or_else(|e| {
-            say(&format!("ledger: {e}"));
+            say(&crate::t!("watchdog-ledger", error = e.to_string()));
             None
         })
     });
@@ -167,7 +167,7 @@ fn keep_sighting(w: &mut Watch, state: InstanceState, now: Timestamp) -> Option<
     if seen != kept
         && let Err(e) = w.ledger.set_stopped_seen(&w.instance, seen)
     {
-        say(&format!("ledger: {e}"));
+        say(&crate::t!("watchdog-ledger", error = e.to_string()));
     }
     if let Some(rule) = w.stopped_release.as_mut() {
         rule.seen = seen;
@@ -192,7 +192,7 @@ pub(super) async fn still_stopped(
                     rule.seen = None;
                 }
                 if let Err(e) = w.ledger.set_stopped_seen(&id, None) {
-                    say(&format!("ledger: {e}"));
+                    say(&crate::t!("watchdog-ledger", error = e.to_string()));
                 }
                 let state = format!("{state:?}").to_lowercase();
                 crate::t!("sr-refused-state", id = id.as_str(), state = state)
