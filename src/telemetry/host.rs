@@ -46,6 +46,9 @@ pub const EXCLUDED_INTERFACE_PREFIXES: [&str; 22] = [
     "dummy",
 ];
 
+/// The bytes the metered interfaces send between two dumps of the sockets by destination.
+pub const SPLIT_AFTER_BYTES: u64 = 1 << 20;
+
 /// Filesystems that hold no user data.
 const PSEUDO_FS: [&str; 22] = [
     "proc",
@@ -124,8 +127,13 @@ pub struct HostReader {
     prev_cpu: Option<CpuStat>,
     /// Per interface: time and (rx, tx) at the previous read.
     prev_net: HashMap<String, (Duration, u64, u64)>,
-    /// Sockets' bytes by destination class, when `config.traffic` is set.
+    /// Sockets' bytes by destination class, when `config.traffic` is set, read through one
+    /// netlink socket kept open (opened at the first read) and one reused list.
     attributor: Option<Attributor>,
+    diag: Option<super::sockets::SocketDiag>,
+    /// What the metered interfaces had sent at the last socket dump.
+    sent_at_dump: Option<u64>,
+    sockets: Vec<gpumeter_core::traffic::attribute::SocketReading>,
     /// What the sockets sent to the intranet and other regions since the reader started.
     split_total: EgressSplit,
 }
@@ -149,6 +157,9 @@ impl HostReader {
             prev_cpu: None,
             prev_net: HashMap::new(),
             attributor,
+            diag: None,
+            sent_at_dump: None,
+            sockets: Vec::new(),
             split_total: EgressSplit::default(),
         }
     }
@@ -269,27 +280,48 @@ impl HostSource for HostReader {
         let mem = load(&mut self.buf, &self.paths.meminfo)
             .and_then(|()| procfs::parse_meminfo(&self.buf).ok_or(Unavailable::Failed("parse")))
             .into();
+        let net = self.read_net(at);
+        let sent = net.iter().map(|n| n.tx_bytes).sum();
         HostSample {
             cpu_pct,
             cpu_per_core_pct,
             load_avg,
             mem,
-            net: self.read_net(at),
+            net,
             disks: self.read_disks(),
-            egress_split_total: self.read_split(),
+            egress_split_total: self.read_split(sent),
         }
     }
 }
 
 impl HostReader {
-    /// Adds what the sockets sent by class since the last read. A failed dump (a kernel
-    /// without socket diagnostics, a sandbox without netlink) adds nothing: those bytes stay
-    /// internet, the dearest class, never hidden.
-    fn read_split(&mut self) -> EgressSplit {
-        if let Some(a) = self.attributor.as_mut()
-            && let Ok(sockets) = super::sockets::tcp_sockets()
-        {
-            self.split_total.merge(a.observe(&sockets));
+    /// Adds what the sockets sent by class since the last dump, once the metered interfaces
+    /// sent [`SPLIT_AFTER_BYTES`] more (`sent` is their total now). The kernel's dump walks its
+    /// whole socket table, a millisecond or two however few sockets there are, so a quiet
+    /// machine is not dumped every second; the sockets' counters are cumulative, so a later
+    /// dump misses only sockets opened and closed in between, counted as internet. A failed
+    /// dump (a kernel without socket diagnostics, a sandbox without netlink) adds nothing:
+    /// those bytes stay internet, the dearest class, never hidden.
+    fn read_split(&mut self, sent: u64) -> EgressSplit {
+        let Some(a) = self.attributor.as_mut() else {
+            return self.split_total;
+        };
+        let due = self
+            .sent_at_dump
+            .is_none_or(|at| sent < at || sent - at >= SPLIT_AFTER_BYTES);
+        if !due {
+            return self.split_total;
+        }
+        self.sent_at_dump = Some(sent);
+        if self.diag.is_none() {
+            self.diag = super::sockets::SocketDiag::open().ok();
+        }
+        if let Some(diag) = self.diag.as_mut() {
+            match diag.read(&mut self.sockets) {
+                Ok(()) => self.split_total.merge(a.observe(&self.sockets)),
+                // Opened again at the next read.
+                Err(_) => self.diag = None,
+            }
         }
         self.split_total
     }
@@ -327,4 +359,38 @@ fn io_kind(e: &std::io::Error) -> Unavailable {
         ErrorKind::InvalidData => "parse",
         _ => "io",
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sockets_are_dumped_once_the_interfaces_sent_a_mebibyte_more_not_every_read() {
+        let mut r = HostReader::new(HostConfig {
+            traffic: Some(gpumeter_core::traffic::Classifier::new(
+                "alibaba",
+                "cn-hangzhou",
+                &[],
+            )),
+            ..HostConfig::default()
+        });
+        r.read_split(5_000);
+        assert_eq!(
+            r.sent_at_dump,
+            Some(5_000),
+            "the first read dumps, for the baseline"
+        );
+        r.read_split(5_000 + SPLIT_AFTER_BYTES - 1);
+        assert_eq!(r.sent_at_dump, Some(5_000), "a quiet machine is not dumped");
+        r.read_split(5_000 + SPLIT_AFTER_BYTES);
+        assert_eq!(r.sent_at_dump, Some(5_000 + SPLIT_AFTER_BYTES));
+        // Counters that went back (an interface gone) dump at once.
+        r.read_split(10);
+        assert_eq!(r.sent_at_dump, Some(10));
+        // Without a classifier nothing is ever dumped.
+        let mut plain = HostReader::new(HostConfig::default());
+        plain.read_split(1 << 40);
+        assert_eq!(plain.sent_at_dump, None);
+    }
 }

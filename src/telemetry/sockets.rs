@@ -24,18 +24,41 @@ use rustix::net::{AddressFamily, RecvFlags, SendFlags, SocketType, netlink};
 /// Where `tcpi_bytes_acked` sits in `struct tcp_info`.
 const BYTES_ACKED: std::ops::Range<usize> = 120..128;
 
-/// Every TCP socket of this network namespace that has sent anything, IPv4 and IPv6.
-pub fn tcp_sockets() -> io::Result<Vec<SocketReading>> {
-    let fd = rustix::net::socket(
-        AddressFamily::NETLINK,
-        SocketType::DGRAM,
-        Some(netlink::SOCK_DIAG),
-    )?;
-    let mut out = Vec::new();
-    let mut buf = vec![0u8; 64 * 1024];
-    for family in [AF_INET, AF_INET6] {
-        dump(&fd, family, &mut buf, &mut out)?;
+/// The machine's TCP sockets, read through one netlink socket kept open: opening and closing
+/// one each read would cost the close's wait every second.
+pub struct SocketDiag {
+    fd: OwnedFd,
+    buf: Vec<u8>,
+}
+
+impl SocketDiag {
+    pub fn open() -> io::Result<SocketDiag> {
+        let fd = rustix::net::socket(
+            AddressFamily::NETLINK,
+            SocketType::DGRAM,
+            Some(netlink::SOCK_DIAG),
+        )?;
+        Ok(SocketDiag {
+            fd,
+            buf: vec![0u8; 64 * 1024],
+        })
     }
+
+    /// Every TCP socket of this network namespace that has sent anything, IPv4 and IPv6,
+    /// into `out` (cleared first).
+    pub fn read(&mut self, out: &mut Vec<SocketReading>) -> io::Result<()> {
+        out.clear();
+        for family in [AF_INET, AF_INET6] {
+            dump(&self.fd, family, &mut self.buf, out)?;
+        }
+        Ok(())
+    }
+}
+
+/// [`SocketDiag::read`] once, through a netlink socket of its own.
+pub fn tcp_sockets() -> io::Result<Vec<SocketReading>> {
+    let mut out = Vec::new();
+    SocketDiag::open()?.read(&mut out)?;
     Ok(out)
 }
 
