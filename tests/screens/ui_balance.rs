@@ -2,36 +2,18 @@
 //! time it lasts at this instance's burn, said as an upper bound, at the common sizes, without
 //! pushing out the total or the footer's key hints; and nothing where there is no balance.
 
-use std::fmt::Write as _;
 use std::time::Duration;
 
 use gpumeter::app::{App, Event, update};
 use gpumeter::demo::demo_app;
 use gpumeter::money::{Balance, Currency, Money};
-use gpumeter::ui::theme::{Preset, Theme};
 use jiff::SignedDuration;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use rust_decimal::Decimal;
 
-use crate::common::ui_frame::render;
+use crate::common::ui_frame::rows;
 
-fn screen(app: &App, (w, h): (u16, u16)) -> Vec<String> {
-    let theme = Theme::builtin(Preset::Dark);
-    let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("a test terminal");
-    terminal
-        .draw(|frame| render(frame, app, &theme))
-        .expect("drawing never fails on a test backend");
-    let buf = terminal.backend().buffer().clone();
-    (0..h)
-        .map(|y| {
-            let mut row = String::new();
-            for x in 0..w {
-                let _ = write!(row, "{}", buf[(x, y)].symbol());
-            }
-            row
-        })
-        .collect()
+fn screen(app: &App, size: (u16, u16)) -> Vec<String> {
+    rows(app, size)
 }
 
 /// The demo cockpit, its balance of `cash` read ten minutes before its instant.

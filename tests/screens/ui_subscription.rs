@@ -3,7 +3,6 @@
 //! out the total or the footer's key hints; the provider's end and renewal once it reports
 //! them; and nothing while no end is known.
 
-use std::fmt::Write as _;
 use std::time::Duration;
 
 use gpumeter::app::{App, Event, update};
@@ -11,30 +10,13 @@ use gpumeter::demo::demo_app;
 use gpumeter::i18n::{Lang, scoped};
 use gpumeter::money::{Currency, Money};
 use gpumeter::subscription::{Plan, Refund, RefundTo, Reported, Subscription};
-use gpumeter::ui::theme::{Preset, Theme};
 use jiff::SignedDuration;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use rust_decimal::Decimal;
 
-use crate::common::ui_frame::render;
+use crate::common::ui_frame::rows;
 
-fn screen(app: &App, (w, h): (u16, u16)) -> Vec<String> {
-    let theme = Theme::builtin(Preset::Dark);
-    let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("a test terminal");
-    terminal
-        .draw(|frame| render(frame, app, &theme))
-        .expect("drawing never fails on a test backend");
-    let buf = terminal.backend().buffer().clone();
-    (0..h)
-        .map(|y| {
-            let mut row = String::new();
-            for x in 0..w {
-                let _ = write!(row, "{}", buf[(x, y)].symbol());
-            }
-            row
-        })
-        .collect()
+fn screen(app: &App, size: (u16, u16)) -> Vec<String> {
+    rows(app, size)
 }
 
 /// The demo cockpit ten days into a 1,000 USD month of thirty days, not renewing, whose

@@ -2,38 +2,20 @@
 //! intranet route, at the common sizes, without pushing out the total or the key hints; and
 //! the split by destination, with no warning, when the same bytes go to the intranet.
 
-use std::fmt::Write as _;
 use std::time::Duration;
 
 use gpumeter::app::{App, Event, update};
 use gpumeter::demo::demo_app;
 use gpumeter::telemetry::{Stamped, Telemetry};
-use gpumeter::ui::theme::{Preset, Theme};
 use gpumeter_core::traffic::EgressSplit;
 use jiff::SignedDuration;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 
-use crate::common::ui_frame::render;
+use crate::common::ui_frame::rows;
 
 const MIB: u64 = 1 << 20;
 
-fn screen(app: &App, (w, h): (u16, u16)) -> Vec<String> {
-    let theme = Theme::builtin(Preset::Dark);
-    let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("a test terminal");
-    terminal
-        .draw(|frame| render(frame, app, &theme))
-        .expect("drawing never fails on a test backend");
-    let buf = terminal.backend().buffer().clone();
-    (0..h)
-        .map(|y| {
-            let mut row = String::new();
-            for x in 0..w {
-                let _ = write!(row, "{}", buf[(x, y)].symbol());
-            }
-            row
-        })
-        .collect()
+fn screen(app: &App, size: (u16, u16)) -> Vec<String> {
+    rows(app, size)
 }
 
 /// The demo cockpit, then two minutes sending 200 MiB a second, to the intranet or not.
