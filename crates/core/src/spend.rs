@@ -14,7 +14,7 @@ use crate::meter::{
 };
 use crate::money::Money;
 use crate::pricing::{Sheet, Sku};
-use crate::traffic::EgressSplit;
+use crate::traffic::{EgressSplit, counter_since};
 
 mod account;
 mod account_burn;
@@ -239,25 +239,14 @@ impl Spend {
         rx_total: u64,
         split_total: EgressSplit,
     ) {
-        let delta = |last: Option<u64>, now: u64| match last {
-            Some(last) if now >= last => now - last,
-            Some(_) => now,
-            None => 0,
-        };
+        let delta = |last: Option<u64>, now: u64| last.map_or(0, |last| counter_since(last, now));
         let traffic = Traffic {
             at,
             egress_bytes: delta(self.last_tx_total, tx_total),
             ingress_bytes: delta(self.last_rx_total, rx_total),
-            split: EgressSplit {
-                intranet: delta(
-                    self.last_split_total.map(|s| s.intranet),
-                    split_total.intranet,
-                ),
-                cross_region: delta(
-                    self.last_split_total.map(|s| s.cross_region),
-                    split_total.cross_region,
-                ),
-            },
+            split: self
+                .last_split_total
+                .map_or_else(EgressSplit::default, |last| split_total.since(last)),
         };
         self.last_split_total = Some(split_total);
         self.last_tx_total = Some(tx_total);

@@ -10,7 +10,7 @@
 //! Costs are differences of the meter's running total, so ticks missed while the ledger opens
 //! lose no money: the first minute takes in everything since the ledger last recorded.
 
-use gpumeter_core::traffic::EgressSplit;
+use gpumeter_core::traffic::{EgressSplit, counter_since};
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::Duration;
@@ -283,18 +283,13 @@ impl Recorder {
             .as_ref()
             .map(crate::telemetry::HostSample::tx_bytes_total);
         let egress = match (self.last_tx, tx) {
-            (Some(last), Some(now)) if now >= last => now - last,
-            // A counter that went back (a reboot) restarts from its new value.
-            (Some(_), Some(now)) => now,
+            (Some(last), Some(now)) => counter_since(last, now),
             _ => 0,
         };
         self.last_tx = tx.or(self.last_tx);
         let split = app.telemetry.host.as_ref().map(|h| h.egress_split_total);
         let mut split_since = match (self.last_split, split) {
-            (Some(last), Some(now)) => EgressSplit {
-                intranet: since(last.intranet, now.intranet),
-                cross_region: since(last.cross_region, now.cross_region),
-            },
+            (Some(last), Some(now)) => now.since(last),
             _ => EgressSplit::default(),
         };
         self.last_split = split.or(self.last_split);
@@ -467,12 +462,6 @@ impl Drop for Recorder {
             self.end_session(at);
         }
     }
-}
-
-/// What a counter gained since `last`; one that went back (a reader that started again)
-/// restarts from its new value.
-fn since(last: u64, now: u64) -> u64 {
-    now.checked_sub(last).unwrap_or(now)
 }
 
 #[cfg(test)]

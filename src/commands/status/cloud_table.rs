@@ -48,11 +48,7 @@ pub(super) fn render(cloud: &CloudJson, now: Timestamp, tz: &TimeZone) -> String
     let _ = writeln!(out, "{}{line}", label(t!("status-instance")));
     out.push_str(&cost(cloud.cost.as_ref(), &instance.sku));
     if let Some(upload) = &cloud.public_upload {
-        let line = upload.line(&gpumeter_core::app::deadline::when(
-            upload.since_at,
-            now,
-            tz,
-        ));
+        let line = upload.line(&gpumeter_core::app::deadline::when(upload.since, now, tz));
         let _ = writeln!(out, "{}{line}", label(t!("traffic-upload-label")));
     }
     if let Some(origin) = &cloud.price_source {

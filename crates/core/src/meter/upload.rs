@@ -5,7 +5,6 @@
 
 use jiff::Timestamp;
 use rust_decimal::Decimal;
-use serde::Serialize;
 
 use super::Usage;
 use crate::pricing::Sheet;
@@ -31,7 +30,7 @@ impl Default for UploadRule {
 }
 
 /// An upload to the internet under way at an instant.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PublicUpload {
     /// When it began: the first internet bytes after a quiet gap as long as the window.
     pub since: Timestamp,
@@ -39,8 +38,6 @@ pub struct PublicUpload {
     pub bytes: u64,
     /// What they have cost at the sheet's egress price, after the monthly allowance.
     pub cost: Decimal,
-    /// Internet bytes within the last window: what crossed the threshold.
-    pub window_bytes: u64,
 }
 
 /// The upload under way at `at`, if the internet egress of the last window passes the rule's
@@ -80,12 +77,7 @@ pub fn public_upload(
     let before = Timestamp::from_second(since.as_second() - 1).ok()?;
     let cost = super::internet_egress_cost(sheet, usage, at)
         - super::internet_egress_cost(sheet, usage, before);
-    Some(PublicUpload {
-        since,
-        bytes,
-        cost,
-        window_bytes,
-    })
+    Some(PublicUpload { since, bytes, cost })
 }
 
 #[cfg(test)]

@@ -37,9 +37,7 @@ pub fn split_line(egress: &EgressCents, currency: Currency) -> Option<String> {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct UploadJson {
     /// When it began (RFC 3339, UTC).
-    pub since: String,
-    #[serde(skip)]
-    pub since_at: Timestamp,
+    pub since: Timestamp,
     /// Internet bytes sent since then.
     pub bytes: u64,
     /// What they have cost, to the cent.
@@ -60,8 +58,7 @@ impl UploadJson {
         let mut cost = upload.cost.round_dp(2);
         cost.rescale(2);
         UploadJson {
-            since: upload.since.to_string(),
-            since_at: upload.since,
+            since: upload.since,
             bytes: upload.bytes,
             cost: cost.to_string(),
             currency,
@@ -99,7 +96,6 @@ mod tests {
             since: Timestamp::from_second(3600).unwrap(),
             bytes: 100 << 30,
             cost: dec!(86.004),
-            window_bytes: 12 << 30,
         };
         let json = UploadJson::of(&upload, Currency::CNY, "alibaba", Some("cn-hangzhou"));
         let line = crate::i18n::scoped(crate::i18n::Lang::En, || json.line("01:00"));

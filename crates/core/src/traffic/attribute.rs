@@ -51,7 +51,7 @@ impl Attributor {
             };
             now.insert(s.cookie, s.sent);
             // A counter below its last reading is another socket under a reused id.
-            let since = s.sent.checked_sub(before).unwrap_or(s.sent);
+            let since = super::class::counter_since(before, s.sent);
             if let Some(class) = self.classifier.classify(s.remote) {
                 split.add(class, since);
             }

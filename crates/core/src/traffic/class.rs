@@ -70,11 +70,26 @@ impl EgressSplit {
         }
     }
 
+    /// What these running totals gained since `last`, field by field (see [`counter_since`]).
+    #[must_use]
+    pub fn since(self, last: EgressSplit) -> EgressSplit {
+        EgressSplit {
+            intranet: counter_since(last.intranet, self.intranet),
+            cross_region: counter_since(last.cross_region, self.cross_region),
+        }
+    }
+
     /// The internet bytes of `total` once this split is taken out of it.
     pub fn internet_of(self, total: u64) -> u64 {
         let s = self.within(total);
         total - s.intranet - s.cross_region
     }
+}
+
+/// What a byte counter gained from `last` to `now`; one that went back (a reboot, a reader
+/// started again) restarts from its new value.
+pub fn counter_since(last: u64, now: u64) -> u64 {
+    now.checked_sub(last).unwrap_or(now)
 }
 
 #[cfg(test)]
@@ -96,5 +111,24 @@ mod tests {
         );
         assert_eq!(split.internet_of(100), 0);
         assert_eq!(split.internet_of(1000), 880);
+    }
+
+    #[test]
+    fn a_running_split_gains_per_field_and_a_counter_that_went_back_restarts() {
+        let last = EgressSplit {
+            intranet: 100,
+            cross_region: 50,
+        };
+        let now = EgressSplit {
+            intranet: 130,
+            cross_region: 7,
+        };
+        assert_eq!(
+            now.since(last),
+            EgressSplit {
+                intranet: 30,
+                cross_region: 7
+            }
+        );
     }
 }

@@ -11,5 +11,5 @@ pub mod classify;
 pub mod routes;
 
 pub use attribute::Attributor;
-pub use class::{EgressSplit, TrafficClass};
+pub use class::{EgressSplit, TrafficClass, counter_since};
 pub use classify::Classifier;
