@@ -107,6 +107,12 @@ mod tests {
         let zh = crate::i18n::scoped(crate::i18n::Lang::ZhCn, || json.line("01:00"));
         assert!(zh.contains("oss-cn-hangzhou-internal.aliyuncs.com"), "{zh}");
         assert!(zh.contains("86.00"), "{zh}");
+        let v = serde_json::to_value(&json).unwrap();
+        assert_eq!(
+            v["since"], "1970-01-01T01:00:00Z",
+            "RFC 3339, UTC, as every JSON time"
+        );
+        assert_eq!(v["cost"], "86.00");
         let elsewhere = UploadJson::of(&upload, Currency::USD, "runpod", Some("eu-ro-1"));
         assert_eq!(elsewhere.free_route, None);
     }
