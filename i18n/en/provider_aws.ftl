@@ -1,0 +1,1 @@
+# AWS: what the adapter itself says, in read-backs, credential lookups and failures.
