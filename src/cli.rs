@@ -6,8 +6,10 @@ use clap::{Args, Parser, Subcommand};
 use rust_decimal::Decimal;
 
 mod localize;
+mod parse_error;
 mod setup;
 pub use localize::localized;
+pub use parse_error::lines as parse_error_lines;
 pub use setup::{DoctorArgs, InitArgs, PolicyArg};
 
 /// How many GPUs the demo's simulator shows when `--gpus` does not say.

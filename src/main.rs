@@ -23,8 +23,7 @@ fn main() -> color_eyre::Result<ExitCode> {
         // --help and --version are clap's "errors" too, printed as clap prints them.
         Err(e) if !e.use_stderr() => e.exit(),
         Err(e) => {
-            let rendered = e.render().to_string();
-            for line in gpumeter::commands::meta::parse_error_lines(&rendered) {
+            for line in gpumeter::cli::parse_error_lines(&e) {
                 gpumeter::commands::emit_err(&line);
             }
             Ok(ExitCode::from(2))

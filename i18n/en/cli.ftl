@@ -307,3 +307,49 @@ cli-fleet-after-help =
 cli-fleet-arg-tags = Only instances and orphans carrying this tag: KEY=VALUE, or KEY for any value (repeatable; all must match)
 cli-fleet-arg-regions = Only the accounts in this region (repeatable)
 cli-fleet-arg-providers = Only the accounts on this provider (repeatable)
+
+# clap's errors, rebuilt from what clap keeps of them: the first line of a refused command line
+cli-err-unknown-arg = unexpected argument '{ $arg }' found
+cli-err-unknown-command = unrecognized subcommand '{ $name }'
+cli-err-invalid = invalid value '{ $value }' for '{ $arg }'
+cli-err-no-value = a value is required for '{ $arg }' but none was supplied
+cli-err-possible = possible values: { $values }
+cli-err-invalid-why = invalid value '{ $value }' for '{ $arg }': { $why }
+cli-err-missing = the following required arguments were not provided: { $args }
+cli-err-missing-command = '{ $name }' requires a subcommand but one was not provided (subcommands: { $names })
+cli-err-twice = the argument '{ $arg }' cannot be used multiple times
+cli-err-conflict = the argument '{ $arg }' cannot be used with { $with }
+cli-err-conflict-any = the argument '{ $arg }' cannot be used with one or more of the other specified arguments
+cli-err-conflict-command = the subcommand '{ $name }' cannot be used with { $with }
+cli-err-conflict-others = one or more of the other specified arguments
+cli-err-no-equals = equal sign is needed when assigning values to '{ $arg }'
+cli-err-too-many = unexpected value '{ $value }' for '{ $arg }' found; no more were expected
+cli-err-too-few = { $wanted } values required by '{ $arg }'; only { $given } { $given ->
+        [one] was
+       *[other] were
+    } provided
+cli-err-wrong-count = { $wanted } values required for '{ $arg }' but { $given } { $given ->
+        [one] was
+       *[other] were
+    } provided
+cli-err-utf8 = invalid UTF-8 was detected in one or more arguments
+cli-err-similar-command = { $count ->
+        [one] a similar subcommand exists: { $names }
+       *[other] some similar subcommands exist: { $names }
+    }
+cli-err-similar-arg = { $count ->
+        [one] a similar argument exists: { $names }
+       *[other] some similar arguments exist: { $names }
+    }
+cli-err-similar-value = { $count ->
+        [one] a similar value exists: { $names }
+       *[other] some similar values exist: { $names }
+    }
+cli-err-tip-as-value = to pass '{ $what }' as a value, use '{ $with }'
+cli-err-tip-drop-dashes = subcommand '{ $name }' exists; to use it, remove the '--' before it
+cli-err-tip-exists = '{ $flag }' exists
+# why a value was refused
+cli-err-why-decimal = expected a decimal number such as 12.5
+cli-err-why-whole = expected a whole number such as 3
+cli-err-why-too-large = the number is too large
+cli-err-why-provider = `{ $given }` is not one of { $ids }

@@ -76,3 +76,9 @@ burn-uncounted = ({ $count ->
         [one] { $count } other running instance
        *[other] { $count } other running instances
     } not priced, not counted)
+
+# --version's long form and the manual pages
+meta-version-gpus = GPUs: NVML, loaded at run time from the NVIDIA driver (libnvidia-ml.so.1)
+meta-version-sheets = bundled price sheets:
+meta-version-as-of = as of { $date }
+meta-man-failed = the manual page: { $error }

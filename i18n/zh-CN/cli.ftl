@@ -303,3 +303,40 @@ cli-fleet-after-help =
 cli-fleet-arg-tags = 只包括带有此标签的实例和孤立资源：KEY=VALUE，或只写 KEY 表示任意值（可重复；须全部匹配）
 cli-fleet-arg-regions = 只包括此地域的账号（可重复）
 cli-fleet-arg-providers = 只包括此云服务商的账号（可重复）
+
+# clap 的错误，按 clap 保留的信息重写：被拒绝的命令行的第一行
+cli-err-unknown-arg = 未知参数 '{ $arg }'
+cli-err-unknown-command = 未知子命令 '{ $name }'
+cli-err-invalid = '{ $arg }' 的值 '{ $value }' 无效
+cli-err-no-value = '{ $arg }' 需要一个值，但没有给出
+cli-err-possible = 可选值：{ $values }
+cli-err-invalid-why = '{ $arg }' 的值 '{ $value }' 无效：{ $why }
+cli-err-missing = 缺少必需的参数：{ $args }
+cli-err-missing-command = '{ $name }' 需要一个子命令，但没有给出（子命令：{ $names }）
+cli-err-twice = 参数 '{ $arg }' 不能重复使用
+cli-err-conflict = 参数 '{ $arg }' 不能与 { $with } 同时使用
+cli-err-conflict-any = 参数 '{ $arg }' 不能与已给出的其他参数同时使用
+cli-err-conflict-command = 子命令 '{ $name }' 不能与 { $with } 同时使用
+cli-err-conflict-others = 已给出的其他参数
+cli-err-no-equals = 给 '{ $arg }' 赋值时需要等号
+cli-err-too-many = '{ $arg }' 多出了值 '{ $value }'；它不接受更多的值
+cli-err-too-few = '{ $arg }' 至少需要 { $wanted } 个值，只给出了 { $given } 个
+cli-err-wrong-count = '{ $arg }' 需要 { $wanted } 个值，但给出了 { $given } 个
+cli-err-utf8 = 参数中有无效的 UTF-8
+cli-err-similar-command = { $count ->
+       *[other] 相近的子命令：{ $names }
+    }
+cli-err-similar-arg = { $count ->
+       *[other] 相近的参数：{ $names }
+    }
+cli-err-similar-value = { $count ->
+       *[other] 相近的值：{ $names }
+    }
+cli-err-tip-as-value = 若要把 '{ $what }' 作为值传入，请使用 '{ $with }'
+cli-err-tip-drop-dashes = 子命令 '{ $name }' 存在；若要使用它，请去掉它前面的 '--'
+cli-err-tip-exists = '{ $flag }' 存在
+# 值被拒绝的原因
+cli-err-why-decimal = 应为小数，例如 12.5
+cli-err-why-whole = 应为整数，例如 3
+cli-err-why-too-large = 数字太大
+cli-err-why-provider = `{ $given }` 不是以下之一：{ $ids }

@@ -73,3 +73,9 @@ sweep-forced-not-checked = 已关机的实例
 # The burn a prepaid balance is drawn down by, where it leaves something out.
 burn-this-instance-only = （仅本实例；未计入其他实例）
 burn-uncounted = （另有 { $count } 个运行中的实例无价格，未计入）
+
+# --version 的详细形式与手册页
+meta-version-gpus = GPU：通过 NVML 读取，运行时从 NVIDIA 驱动（libnvidia-ml.so.1）加载
+meta-version-sheets = 内置价格表：
+meta-version-as-of = 价格日期 { $date }
+meta-man-failed = 手册页：{ $error }

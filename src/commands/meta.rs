@@ -46,7 +46,10 @@ fn render(command: clap::Command) -> Result<Vec<u8>, Failure> {
     let mut out = Vec::new();
     clap_mangen::Man::new(command)
         .render(&mut out)
-        .map_err(|e| Failure::failed(format!("the manual page: {e}")))?;
+        .map_err(|e| {
+            let e = e.to_string();
+            Failure::failed(crate::t!("meta-man-failed", error = e))
+        })?;
     Ok(section_names(out))
 }
 
@@ -101,85 +104,16 @@ pub fn long_version() -> String {
             std::env::consts::ARCH,
             std::env::consts::OS
         ),
-        "GPUs: NVML, loaded at run time from the NVIDIA driver (libnvidia-ml.so.1)".to_string(),
-        "bundled price sheets:".to_string(),
+        crate::t!("meta-version-gpus").into_owned(),
+        crate::t!("meta-version-sheets").into_owned(),
     ];
     for sheet in crate::pricing::bundled() {
+        let as_of = crate::t!("meta-version-as-of", date = sheet.as_of.to_string());
         lines.push(format!(
-            "  {:<22} {} as of {}",
+            "  {:<22} {} {as_of}",
             Cell(&sheet.id),
             sheet.currency,
-            sheet.as_of
         ));
     }
     lines.join("\n")
-}
-
-/// clap's parse error as gpumeter's errors read: one line of what is wrong (with clap's tip),
-/// then one of the usage, both starting `gpumeter:`, instead of clap's block of several. What
-/// is wrong stays in clap's words, which it has in English only; the usage line is in the
-/// user's language.
-pub fn parse_error_lines(rendered: &str) -> Vec<String> {
-    let mut lines = rendered.lines();
-    let mut what = lines
-        .next()
-        .unwrap_or_default()
-        .trim_start_matches("error: ")
-        .trim()
-        .to_string();
-    let (mut more, mut tips, mut usage) = (Vec::new(), Vec::new(), None);
-    let mut in_block = true;
-    for line in lines {
-        let trimmed = line.trim();
-        if trimmed.is_empty() {
-            in_block = false;
-        } else if let Some(tip) = trimmed.strip_prefix("tip: ") {
-            tips.push(tip.to_string());
-        } else if let Some(u) = trimmed.strip_prefix("Usage: ") {
-            usage = Some(u.to_string());
-        } else if in_block {
-            more.push(trimmed.to_string());
-        }
-    }
-    if !more.is_empty() {
-        what = format!("{what} {}", more.join(", "));
-    }
-    for tip in tips {
-        what = format!("{what}; {tip}");
-    }
-    let second = match usage {
-        Some(usage) => crate::t!("err-usage", usage = usage),
-        None => crate::t!("err-more-with-help").into_owned(),
-    };
-    let second = format!("gpumeter: {second}");
-    vec![format!("gpumeter: {what}"), second]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::parse_error_lines;
-
-    #[test]
-    fn a_parse_error_is_two_lines_with_the_tip_and_the_usage() {
-        let clap = "error: unexpected argument '--jsn' found\n\n  tip: a similar argument exists: \
-                    '--json'\n\nUsage: gpumeter checklist --json\n\nFor more information, try \
-                    '--help'.\n";
-        assert_eq!(
-            parse_error_lines(clap),
-            [
-                "gpumeter: unexpected argument '--jsn' found; a similar argument exists: '--json'",
-                "gpumeter: usage: gpumeter checklist --json (more with --help)",
-            ]
-        );
-        let missing = "error: the following required arguments were not provided:\n  \
-                       --hours-per-day <HOURS_PER_DAY>\n  --days <DAYS>\n\nUsage: gpumeter \
-                       estimate --hours-per-day <HOURS_PER_DAY> --days <DAYS>\n";
-        let lines = parse_error_lines(missing);
-        assert_eq!(
-            lines[0],
-            "gpumeter: the following required arguments were not provided: \
-             --hours-per-day <HOURS_PER_DAY>, --days <DAYS>"
-        );
-        assert_eq!(lines.len(), 2);
-    }
 }
