@@ -6,8 +6,6 @@
 //! CreateSnapshot has no ClientToken: it is sent once, tagged with a random token, and after a
 //! failure that leaves the outcome unknown the tag tells whether it was made.
 
-use std::fmt::Write as _;
-
 use super::fetch::{Session, filter, instance_param, owned_by_self};
 use super::inventory::{Seen, state};
 use super::query::Ec2Error;
@@ -54,6 +52,16 @@ async fn listed(
     }
 }
 
+/// `done` (what was accepted), and that the read-back after it failed with `e`.
+pub fn read_failed(done: &str, e: &impl std::fmt::Display) -> String {
+    crate::t!("aws-read-failed", done = done, error = e.to_string())
+}
+
+/// `call` accepted, in a read-back's words.
+pub fn accepted(call: &str) -> String {
+    crate::t!("aws-call-accepted", call = call)
+}
+
 async fn read_back(
     s: &mut Session<'_>,
     (id, readback): (&str, Readback),
@@ -62,14 +70,17 @@ async fn read_back(
 ) -> Outcome {
     match listed(s, id, readback).await {
         Ok(None) if want == InstanceState::Released => {
-            (true, format!("{done}; EC2 no longer lists it"))
+            (true, crate::t!("aws-read-released", done = done))
         }
-        Ok(None) => (false, "EC2 no longer lists the instance".into()),
+        Ok(None) => (false, crate::t!("aws-read-not-listed").into_owned()),
         Ok(Some(i)) => match state(&i.state) {
-            Some(now) if now == want => (true, format!("{done}; EC2 reads back `{}`", i.state)),
-            _ => (false, format!("EC2 reads back `{}`", i.state)),
+            Some(now) if now == want => (
+                true,
+                crate::t!("aws-read-done-state", done = done, state = i.state),
+            ),
+            _ => (false, crate::t!("aws-read-state", state = i.state)),
         },
-        Err(e) => (false, format!("{done}, but the read-back failed: {e}")),
+        Err(e) => (false, read_failed(done, &e)),
     }
 }
 
@@ -86,13 +97,10 @@ pub async fn release(
     match state_of(before.as_ref()) {
         None if before.is_none() => {
             absent()?;
-            return Ok((
-                true,
-                "already released: EC2 no longer lists the instance this data directory saw".into(),
-            ));
+            return Ok((true, crate::t!("aws-already-released-seen").into_owned()));
         }
         Some((name, InstanceState::Released)) => {
-            return Ok((true, format!("already released (`{name}`)")));
+            return Ok((true, crate::t!("aws-already-released-state", state = name)));
         }
         _ => {}
     }
@@ -105,10 +113,7 @@ pub async fn release(
             .map_err(|m| Ec2Error::malformed("TerminateInstances", &m))?,
         // EC2 listed it a moment ago: it went between the two calls.
         Err(e) if e.code() == Some("InvalidInstanceID.NotFound") => {
-            return Ok((
-                true,
-                "already released: EC2 no longer knows the instance it listed".into(),
-            ));
+            return Ok((true, crate::t!("aws-already-released-gone").into_owned()));
         }
         Err(e) => return Err(e.into()),
     }
@@ -116,7 +121,7 @@ pub async fn release(
         s,
         (id, readback),
         InstanceState::Released,
-        "TerminateInstances accepted",
+        &accepted("TerminateInstances"),
     )
     .await)
 }
@@ -126,7 +131,8 @@ pub const STOP: (&str, &str, InstanceState) = ("stop", "StopInstances", Instance
 /// `StartInstances` of a stopped instance, read back until EC2 shows it `pending` or `running`.
 pub const START: (&str, &str, InstanceState) = ("start", "StartInstances", InstanceState::Running);
 
-/// Sends `call` ([`STOP`] or [`START`]) to move the instance into `want` (`verb` for the user),
+/// Sends `call` ([`STOP`] or [`START`]) to move the instance into `want` (`verb` picks the
+/// user's word),
 /// unless it is already there or released, then reads it back.
 pub async fn change_state(
     s: &mut Session<'_>,
@@ -140,25 +146,28 @@ pub async fn change_state(
             absent()?;
             return Ok((
                 false,
-                format!("EC2 no longer lists the instance: it is released; nothing to {verb}"),
+                crate::t!("aws-released-not-listed-nothing-to", verb = verb),
             ));
         }
         Some((name, InstanceState::Released)) => {
-            return Ok((false, format!("is released (`{name}`); nothing to {verb}")));
+            return Ok((
+                false,
+                crate::t!("aws-released-nothing-to", state = name, verb = verb),
+            ));
         }
         Some((name, now)) if now == want => {
             let already = if want == InstanceState::Stopped {
-                "stopped"
+                crate::t!("aws-already-stopped", state = name)
             } else {
-                "running"
+                crate::t!("aws-already-running", state = name)
             };
-            return Ok((true, format!("already {already} (`{name}`)")));
+            return Ok((true, already));
         }
         Some(_) => {}
     }
     let body = s.call(call, &instance_param(id), Repeat::Safe).await?;
     xml::parse_answer(&body, call).map_err(|m| Ec2Error::malformed(call, &m))?;
-    Ok(read_back(s, (id, readback), want, &format!("{call} accepted")).await)
+    Ok(read_back(s, (id, readback), want, &accepted(call)).await)
 }
 
 fn token() -> String {
@@ -177,7 +186,7 @@ async fn final_snapshot(s: &mut Session<'_>, volume: &str) -> Result<String, Ec2
     ];
     let missing = || Ec2Error::Malformed {
         action: "CreateSnapshot".into(),
-        what: "no snapshotId in the answer".into(),
+        what: crate::t!("aws-malformed-no-snapshot-id").into_owned(),
     };
     match s.call("CreateSnapshot", &params, Repeat::Once).await {
         Ok(body) => {
@@ -211,7 +220,7 @@ async fn until_completed(
     volume: &str,
     readback: Readback,
 ) -> Result<(), String> {
-    let mut status = String::from("not listed");
+    let mut status = crate::t!("aws-snapshot-not-listed").into_owned();
     for attempt in 0..readback.attempts.max(1) {
         if attempt > 0 {
             tokio::time::sleep(readback.interval).await;
@@ -228,9 +237,11 @@ async fn until_completed(
             match snap.volume_id.as_deref() {
                 Some(v) if v == volume => status.clone_from(&snap.status),
                 other => {
-                    return Err(format!(
-                        "of {}, not of {volume}",
-                        other.unwrap_or("no volume")
+                    let none = crate::t!("aws-snapshot-no-volume");
+                    return Err(crate::t!(
+                        "aws-snapshot-other-volume",
+                        other = other.unwrap_or(&none),
+                        volume = volume
                     ));
                 }
             }
@@ -260,16 +271,17 @@ pub async fn snapshot_clean(
     let made = if take_final {
         let volume = seen.root_volume().ok_or_else(|| Ec2Error::Malformed {
             action: "CreateSnapshot".into(),
-            what: "the instance has no root volume to snapshot".into(),
+            what: crate::t!("aws-malformed-no-root-volume").into_owned(),
         })?;
         let id = final_snapshot(s, volume).await?;
         if let Err(status) = until_completed(s, &id, volume, readback).await {
             return Ok((
                 false,
-                format!(
-                    "the final snapshot {id} is {status}, not completed, after {} read(s); \
-                     no snapshot deleted",
-                    readback.attempts.max(1)
+                crate::t!(
+                    "aws-final-not-completed",
+                    id = id.as_str(),
+                    status = status,
+                    reads = readback.attempts.max(1).to_string()
                 ),
             ));
         }
@@ -291,7 +303,10 @@ pub async fn snapshot_clean(
     let mut check: Vec<&str> = doomed.iter().map(String::as_str).collect();
     check.extend(made.as_deref());
     if check.is_empty() {
-        return Ok((true, format!("nothing to delete; {kept} snapshot(s) kept")));
+        return Ok((
+            true,
+            crate::t!("aws-clean-nothing", kept = kept.to_string()),
+        ));
     }
     let left = match s
         .list(
@@ -305,7 +320,7 @@ pub async fn snapshot_clean(
         Err(e) => {
             return Ok((
                 false,
-                format!("deletions sent, but the read-back failed: {e}"),
+                crate::t!("aws-clean-read-failed", error = e.to_string()),
             ));
         }
     };
@@ -317,23 +332,24 @@ pub async fn snapshot_clean(
     let final_ok = made
         .as_ref()
         .is_none_or(|m| left.iter().any(|l| &l.id == m));
-    let mut summary = format!(
-        "deleted {} snapshot(s), kept {}",
-        doomed.len() - still.len(),
-        kept
+    let mut summary = crate::t!(
+        "aws-clean-summary",
+        deleted = (doomed.len() - still.len()).to_string(),
+        kept = kept.to_string()
     );
     if let Some(m) = &made {
-        let _ = write!(
-            summary,
-            "; final snapshot {m}{}",
-            if final_ok { "" } else { " NOT found" }
-        );
+        summary.push_str(&if final_ok {
+            crate::t!("aws-clean-final", id = m.as_str())
+        } else {
+            crate::t!("aws-clean-final-missing", id = m.as_str())
+        });
     }
     if !still.is_empty() {
-        let _ = write!(summary, "; still listed: {}", still.join(", "));
+        let ids = still.join(&crate::t!("err-list-sep"));
+        summary.push_str(&crate::t!("aws-clean-still-listed", ids = ids));
     }
     if let Some(first) = refused.first() {
-        let _ = write!(summary, "; refused: {first}");
+        summary.push_str(&crate::t!("aws-clean-refused", error = first.as_str()));
     }
     Ok((still.is_empty() && final_ok, summary))
 }
@@ -363,13 +379,10 @@ pub async fn deregister_image(
         .await;
     Ok(match left {
         Ok(left) if left.iter().all(|i| i.state == "deregistered") => {
-            (true, format!("{image} deregistered"))
+            (true, crate::t!("aws-image-deregistered", id = image))
         }
-        Ok(_) => (false, format!("{image} is still listed")),
-        Err(e) => (
-            false,
-            format!("DeregisterImage sent, but the read-back failed: {e}"),
-        ),
+        Ok(_) => (false, crate::t!("aws-image-still-listed", id = image)),
+        Err(e) => (false, sent_read_failed("DeregisterImage", &e)),
     })
 }
 
@@ -390,11 +403,42 @@ pub async fn release_address(s: &mut Session<'_>, allocation: &str) -> Result<Ou
         )
         .await;
     Ok(match left {
-        Ok(left) if left.is_empty() => (true, format!("{allocation} released")),
-        Ok(_) => (false, format!("{allocation} is still allocated")),
-        Err(e) => (
+        Ok(left) if left.is_empty() => (true, crate::t!("aws-address-released", id = allocation)),
+        Ok(_) => (
             false,
-            format!("ReleaseAddress sent, but the read-back failed: {e}"),
+            crate::t!("aws-address-still-allocated", id = allocation),
         ),
+        Err(e) => (false, sent_read_failed("ReleaseAddress", &e)),
     })
+}
+
+fn sent_read_failed(call: &str, e: &Ec2Error) -> String {
+    crate::t!(
+        "aws-call-sent-read-failed",
+        call = call,
+        error = e.to_string()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::{Lang, scoped};
+
+    #[test]
+    fn read_back_notes_read_in_chinese_with_their_call_and_state() {
+        assert_eq!(
+            read_failed(&accepted("StopInstances"), &"timed out"),
+            "StopInstances accepted, but the read-back failed: timed out"
+        );
+        let (failed, nothing) = scoped(Lang::ZhCn, || {
+            let verb = STOP.0;
+            (
+                read_failed(&accepted("StopInstances"), &"timed out"),
+                crate::t!("aws-released-nothing-to", state = "terminated", verb = verb),
+            )
+        });
+        assert_eq!(failed, "StopInstances 已被接受，但回读失败：timed out");
+        assert_eq!(nothing, "已释放（`terminated`）；无需停止");
+    }
 }

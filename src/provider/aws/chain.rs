@@ -50,7 +50,7 @@ pub struct Context<'a> {
 }
 
 fn bad_config(message: String) -> ProviderError {
-    ProviderError::state(super::ID, message).with_fix("fix the profile in ~/.aws/config")
+    ProviderError::state(super::ID, message).with_fix(&crate::t!("aws-fix-profile"))
 }
 
 /// The first source that has keys, or every place tried.
@@ -62,7 +62,7 @@ pub fn chain(
     if env.get(ACCESS_KEY_ID).is_some() || env.get(SECRET_ACCESS_KEY).is_some() {
         return Credentials::from_env(env).map(|credentials| Source::Fixed {
             credentials,
-            from: "the environment".into(),
+            from: crate::t!("aws-from-env").into_owned(),
         });
     }
     let mut tried = vec![format!("{ACCESS_KEY_ID}/{SECRET_ACCESS_KEY}")];
@@ -71,12 +71,14 @@ pub fn chain(
     if let Some(source) = assume_role(cx, files, &mut vec![profile.clone()])? {
         return Ok(source);
     }
-    tried.push(format!("role_arn of profile {profile}"));
+    tried.push(crate::t!("aws-tried-role-arn", profile = profile.as_str()));
     if let Some(source) = web_identity(cx, files, true)? {
         return Ok(source);
     }
-    tried.push(format!(
-        "{WEB_IDENTITY_TOKEN_FILE} and web_identity_token_file of profile {profile}"
+    tried.push(crate::t!(
+        "aws-tried-web-identity",
+        var = WEB_IDENTITY_TOKEN_FILE,
+        profile = profile.as_str()
     ));
     if let Some(source) = profile_keys(files, &mut tried)? {
         return Ok(source);
@@ -87,13 +89,16 @@ pub fn chain(
         None => tried.push(format!("{CONTAINER_RELATIVE_URI}/{CONTAINER_FULL_URI}")),
     }
     if let Some(endpoint) = cx.imds_endpoint {
-        tried.push(format!("the instance role at {endpoint}"));
+        tried.push(crate::t!("aws-tried-instance-role", endpoint = endpoint));
         return Ok(Source::Instance {
             endpoint: endpoint.to_string(),
             tried,
         });
     }
-    tried.push(format!("the instance role (off: {IMDS_DISABLED})"));
+    tried.push(crate::t!(
+        "aws-tried-instance-role-off",
+        var = IMDS_DISABLED
+    ));
     let tried: Vec<&str> = tried.iter().map(String::as_str).collect();
     Err(ProviderError::missing(super::ID, ACCESS_KEY_ID, &tried))
 }
@@ -128,7 +133,10 @@ fn profile_keys(
             from,
         }));
     }
-    tried.push(format!("credential_process in {config_place}"));
+    tried.push(crate::t!(
+        "aws-tried-process",
+        place = config_place.as_str()
+    ));
     if let Some(credentials) = file_keys(|k| owned(files.config_file(k)), &config_place)? {
         return Ok(Some(Source::Fixed {
             credentials,
@@ -150,14 +158,9 @@ fn refuse_sso(files: &SharedFiles) -> Result<(), ProviderError> {
     let p = &files.profile;
     Err(ProviderError::state(
         super::ID,
-        format!("profile {p} is an SSO profile, and SSO tokens are not read here"),
+        crate::t!("aws-sso-profile", profile = p.as_str()),
     )
-    .with_fix(&format!(
-        "run `aws sso login --profile {p}`, then \
-         `eval \"$(aws configure export-credentials --profile {p} --format env)\"`, or use a \
-         profile with `credential_process = aws configure export-credentials --profile {p} \
-         --format process`"
-    )))
+    .with_fix(&crate::t!("aws-fix-sso", profile = p.as_str())))
 }
 
 /// Keys `aws_access_key_id`/`aws_secret_access_key` (and the token) from one file's profile.
@@ -201,17 +204,24 @@ fn web_identity(
             .flatten()
             .map(|v| (v.to_string(), var.to_string()))
             .or_else(|| {
-                files
-                    .value(key)
-                    .map(|v| (v.to_string(), format!("{key} of profile {}", files.profile)))
+                files.value(key).map(|v| {
+                    let from = crate::t!(
+                        "aws-from-profile-key",
+                        key = key,
+                        profile = files.profile.as_str()
+                    );
+                    (v.to_string(), from)
+                })
             })
     };
     let Some((token_file, from)) = get(WEB_IDENTITY_TOKEN_FILE, "web_identity_token_file") else {
         return Ok(None);
     };
     let Some((arn, _)) = get(ROLE_ARN, "role_arn") else {
-        return Err(bad_config(format!(
-            "{from} is set but no role is: set {ROLE_ARN} or the profile's role_arn"
+        return Err(bad_config(crate::t!(
+            "aws-web-identity-no-role",
+            from = from,
+            var = ROLE_ARN
         )));
     };
     Ok(Some(Source::WebIdentity {
@@ -250,13 +260,15 @@ fn assume_role(
         files.value("credential_source"),
     ) {
         (Some(_), Some(_)) => {
-            return Err(bad_config(format!(
-                "profile {p} has both source_profile and credential_source"
+            return Err(bad_config(crate::t!(
+                "aws-profile-both-sources",
+                profile = p.as_str()
             )));
         }
         (None, None) => {
-            return Err(bad_config(format!(
-                "profile {p} has role_arn but neither source_profile nor credential_source"
+            return Err(bad_config(crate::t!(
+                "aws-profile-no-source",
+                profile = p.as_str()
             )));
         }
         (None, Some(named)) => credential_source(cx, named, &p)?,
@@ -272,7 +284,7 @@ fn assume_role(
         },
         source: Arc::new(Keys::new(source)),
         sts: cx.sts.clone(),
-        from: format!("profile {p}"),
+        from: crate::t!("aws-from-profile", profile = p.as_str()),
     }))
 }
 
@@ -286,23 +298,27 @@ fn source_profile(
     let parent = &files.profile;
     let sp = files.with_profile(name);
     if !sp.exists() {
-        return Err(bad_config(format!(
-            "the source_profile {name} of profile {parent} does not exist"
+        return Err(bad_config(crate::t!(
+            "aws-source-profile-missing",
+            name = name,
+            profile = parent.as_str()
         )));
     }
     // A profile may name itself to use its own keys; any other return is a loop.
     if visited.iter().any(|v| v == name) && (name != parent || !has_static_keys(&sp)) {
-        return Err(bad_config(format!(
-            "source_profile loop: {} -> {name}",
-            visited.join(" -> ")
+        let chain = format!("{} -> {name}", visited.join(" -> "));
+        return Err(bad_config(crate::t!(
+            "aws-source-profile-loop",
+            chain = chain
         )));
     }
     visited.push(name.to_string());
     // The profiles visited are the roles and, last, the one with the keys.
     if visited.len() > MAX_ROLE_CHAIN + 1 {
-        return Err(bad_config(format!(
-            "more than {MAX_ROLE_CHAIN} roles chained: {}",
-            visited.join(" -> ")
+        return Err(bad_config(crate::t!(
+            "aws-role-chain-too-long",
+            most = MAX_ROLE_CHAIN.to_string(),
+            chain = visited.join(" -> ")
         )));
     }
     if has_static_keys(&sp) || !has_role(&sp) {
@@ -310,13 +326,15 @@ fn source_profile(
             return Ok(source);
         }
         return profile_keys(&sp, &mut Vec::new())?.ok_or_else(|| {
-            bad_config(format!(
-                "the source_profile {name} of profile {parent} has no credentials"
+            bad_config(crate::t!(
+                "aws-source-profile-no-keys",
+                name = name,
+                profile = parent.as_str()
             ))
         });
     }
     assume_role(cx, &sp, visited)?
-        .ok_or_else(|| bad_config(format!("the source_profile {name} has no role_arn")))
+        .ok_or_else(|| bad_config(crate::t!("aws-source-profile-no-role", name = name)))
 }
 
 /// `credential_source`: botocore's canonical names, matched exactly as its `is_supported` does.
@@ -329,7 +347,11 @@ fn credential_source(
         ProviderError::missing(
             super::ID,
             ACCESS_KEY_ID,
-            &[&format!("credential_source {named} of profile {profile}")],
+            &[&crate::t!(
+                "aws-tried-credential-source",
+                source = named,
+                profile = profile
+            )],
         )
     };
     match named {
@@ -339,15 +361,17 @@ fn credential_source(
             }
             Credentials::from_env(cx.env).map(|credentials| Source::Fixed {
                 credentials,
-                from: format!("the environment (credential_source of profile {profile})"),
+                from: crate::t!("aws-from-env-credential-source", profile = profile),
             })
         }
         "Ec2InstanceMetadata" => {
             let endpoint = cx.imds_endpoint.ok_or_else(none)?;
             Ok(Source::Instance {
                 endpoint: endpoint.to_string(),
-                tried: vec![format!(
-                    "the instance role at {endpoint} (credential_source of profile {profile})"
+                tried: vec![crate::t!(
+                    "aws-tried-instance-role-source",
+                    endpoint = endpoint,
+                    profile = profile
                 )],
             })
         }
@@ -355,9 +379,10 @@ fn credential_source(
             let (url, auth, from) = container::from_env(cx.env).ok_or_else(none)??;
             Ok(Source::Container { url, auth, from })
         }
-        other => Err(bad_config(format!(
-            "the credential_source {other} of profile {profile} is not one of Environment, \
-             Ec2InstanceMetadata, EcsContainer"
+        other => Err(bad_config(crate::t!(
+            "aws-credential-source-unknown",
+            source = other,
+            profile = profile
         ))),
     }
 }

@@ -325,3 +325,19 @@ fn the_sts_endpoint_override_reaches_the_role() {
     assert_eq!(sts.endpoint, "http://127.0.0.1:7");
     assert_eq!(sts.region, "eu-west-1");
 }
+
+#[test]
+fn a_profile_error_reads_in_chinese_with_its_names() {
+    let f = files(
+        "zh",
+        "dev",
+        "",
+        "[profile dev]\nrole_arn = x\nsource_profile = base\ncredential_source = Environment\n",
+    );
+    let e = crate::i18n::scoped(crate::i18n::Lang::ZhCn, || pick(&[], f)).unwrap_err();
+    assert!(
+        e.contains("配置文件 dev 同时有 source_profile 和 credential_source"),
+        "{e}"
+    );
+    assert!(e.contains("请修正 ~/.aws/config"), "{e}");
+}

@@ -47,9 +47,11 @@ impl ContainerAuth {
             ContainerAuth::File(path) => std::fs::read_to_string(path).map_err(|e| {
                 ProviderError::state(
                     super::ID,
-                    format!(
-                        "{CONTAINER_TOKEN_FILE} {} cannot be read: {e}",
-                        path.display()
+                    crate::t!(
+                        "aws-container-token-file-unreadable",
+                        var = CONTAINER_TOKEN_FILE,
+                        path = path.display().to_string(),
+                        error = e.to_string()
                     ),
                 )
             })?,
@@ -57,7 +59,7 @@ impl ContainerAuth {
         if token.contains(['\r', '\n']) {
             return Err(ProviderError::state(
                 super::ID,
-                format!("the container authorization token ({from}) is not one header line"),
+                crate::t!("aws-container-token-lines", from = from),
             ));
         }
         Ok(Some(token))
@@ -77,9 +79,9 @@ pub fn from_env(env: &AwsEnv) -> Option<Result<(String, ContainerAuth, String), 
             super::ID,
             format!("{from} `{url}`: {why}"),
         )
-        .with_fix(&format!(
-            "use https, a loopback address or one of {}",
-            ALLOWED_HOSTS.join(", ")
+        .with_fix(&crate::t!(
+            "aws-fix-container-url",
+            hosts = ALLOWED_HOSTS.join(", ")
         ))));
     }
     let auth = match (env.get(CONTAINER_TOKEN_FILE), env.get(CONTAINER_TOKEN)) {
@@ -97,15 +99,17 @@ fn allowed(url: &str) -> Result<(), String> {
         return Ok(());
     }
     if parsed.scheme() != "http" {
-        return Err("not an http(s) URL".into());
+        return Err(crate::t!("aws-url-not-http").into_owned());
     }
-    let host = parsed.host_str().ok_or("no host")?;
+    let host = parsed
+        .host_str()
+        .ok_or_else(|| crate::t!("aws-url-no-host").into_owned())?;
     let bare = host.trim_start_matches('[').trim_end_matches(']');
     let loopback = bare.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback());
     if loopback || ALLOWED_HOSTS.contains(&bare) {
         Ok(())
     } else {
-        Err(format!("plain http to `{host}` is not allowed"))
+        Err(crate::t!("aws-container-plain-http", host = host))
     }
 }
 
@@ -128,7 +132,7 @@ pub async fn fetch(
     let fail = |why: String| {
         ProviderError::unreachable(
             super::ID,
-            format!("the container credentials endpoint ({from}) {why}"),
+            crate::t!("aws-container-failed", from = from, why = why),
         )
     };
     let http = Http::new(policy).map_err(|e| fail(e.to_string()))?;
@@ -147,10 +151,13 @@ pub async fn fetch(
         .await
         .map_err(|e| fail(e.to_string()))?;
     if r.status != 200 {
-        return Err(fail(format!("answered HTTP {}", r.status)));
+        return Err(fail(crate::t!(
+            "aws-answered-http",
+            status = r.status.to_string()
+        )));
     }
     let a: Answer = serde_json::from_str(&r.body)
-        .map_err(|_| fail("answered no JSON with AccessKeyId and SecretAccessKey".into()))?;
+        .map_err(|_| fail(crate::t!("aws-container-no-json").into_owned()))?;
     Ok(Credentials {
         access_key_id: a.access_key_id,
         secret_access_key: a.secret_access_key,

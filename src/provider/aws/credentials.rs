@@ -82,14 +82,16 @@ const NAMES: [&str; 23] = [
 ];
 
 /// Where the region is looked for, in order.
-pub const REGION_FROM: [&str; 6] = [
-    "--region",
-    "[instance] region",
-    REGION,
-    DEFAULT_REGION,
-    "the profile's region in ~/.aws/config",
-    "the instance metadata service",
-];
+pub fn region_from() -> [String; 6] {
+    [
+        "--region".into(),
+        "[instance] region".into(),
+        REGION.into(),
+        DEFAULT_REGION.into(),
+        crate::t!("aws-region-from-profile").into_owned(),
+        crate::t!("aws-region-from-imds").into_owned(),
+    ]
+}
 
 /// The AWS variables of one environment, taken at one moment.
 #[derive(Clone, Default)]
@@ -191,14 +193,15 @@ fn expiration(value: &str) -> Result<Timestamp, ProviderError> {
     value.trim().parse::<Timestamp>().map_err(|_| {
         ProviderError::state(
             super::ID,
-            format!(
-                "{CREDENTIAL_EXPIRATION} is `{}`, not an instant such as 2026-12-05T18:30:00Z",
-                gpumeter_core::text::one_line(value, 40)
+            crate::t!(
+                "aws-expiration-unreadable",
+                var = CREDENTIAL_EXPIRATION,
+                value = gpumeter_core::text::one_line(value, 40)
             ),
         )
-        .with_fix(&format!(
-            "export {CREDENTIAL_EXPIRATION} as `aws configure export-credentials --format env` \
-             writes it, or unset it for long-term keys"
+        .with_fix(&crate::t!(
+            "aws-fix-expiration",
+            var = CREDENTIAL_EXPIRATION
         ))
     })
 }
@@ -290,7 +293,10 @@ impl AwsSettings {
             .or_else(|| env.get(REGION).map(str::to_string))
             .or_else(|| env.get(DEFAULT_REGION).map(str::to_string))
             .or(profile_region)
-            .ok_or_else(|| ProviderError::missing(super::ID, REGION, &REGION_FROM));
+            .ok_or_else(|| {
+                let from = region_from();
+                ProviderError::missing(super::ID, REGION, &from.each_ref().map(String::as_str))
+            });
         let given = env
             .get(ENDPOINT_EC2)
             .or_else(|| env.get(ENDPOINT))

@@ -176,9 +176,10 @@ fn a_missing_variable_is_named() {
         s.credentials.unwrap_err(),
         ProviderError::missing("aws", ACCESS_KEY_ID, &[ACCESS_KEY_ID])
     );
+    let from = region_from();
     assert_eq!(
         s.region.unwrap_err(),
-        ProviderError::missing("aws", REGION, &REGION_FROM)
+        ProviderError::missing("aws", REGION, &from.each_ref().map(String::as_str))
     );
     let s = AwsSettings::resolve(&env(&[(ACCESS_KEY_ID, "AKID")]), None, None);
     assert_eq!(
@@ -280,4 +281,23 @@ async fn environment_keys_honour_their_expiration() {
     ]))
     .unwrap();
     assert_eq!(fixed(permanent).hard_expiry(), None);
+}
+
+#[test]
+fn an_unreadable_expiration_reads_in_chinese_with_its_value() {
+    let e = crate::i18n::scoped(crate::i18n::Lang::ZhCn, || {
+        let bad = env(&[
+            (ACCESS_KEY_ID, "AKID"),
+            (SECRET_ACCESS_KEY, SECRET),
+            (CREDENTIAL_EXPIRATION, "tomorrow"),
+        ]);
+        let e = Credentials::from_env(&bad).unwrap_err();
+        format!("{e}; {}", e.fix())
+    });
+    assert!(
+        e.contains("AWS_CREDENTIAL_EXPIRATION 的值 `tomorrow` 不是时间点"),
+        "{e}"
+    );
+    assert!(e.contains("长期密钥请取消设置它"), "{e}");
+    assert!(!e.contains(SECRET), "{e}");
 }

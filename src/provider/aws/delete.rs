@@ -71,10 +71,7 @@ pub fn plan(r: &LinkedResource) -> Vec<String> {
                 calls.push(holder(on));
                 calls.push(describe_call(
                     "DisassociateAddress",
-                    &[p(
-                        "AssociationId",
-                        "<its association, as DescribeAddresses reads it>",
-                    )],
+                    &[p("AssociationId", crate::t!("aws-plan-association"))],
                 ));
                 calls.push(read.clone());
             }
@@ -125,14 +122,11 @@ pub async fn delete(
         ResourceKind::NetworkVolume | ResourceKind::StoppedInstance => {
             return Err(ProviderError::unsupported(
                 super::ID,
-                format!(
-                    "delete a {} (not built for this adapter yet)",
-                    r.kind.label()
-                ),
+                crate::t!("aws-unsupported-delete-kind", kind = r.kind.shown()),
             ));
         }
     };
-    let what = format!("{} {id}", r.kind.label());
+    let what = format!("{} {id}", r.kind.shown());
     let plan = Plan {
         what: &what,
         shown_on: r.attached_to.as_deref().filter(|on| !on.is_empty()),

@@ -14,6 +14,7 @@ use jiff::Timestamp;
 use roxmltree::Document;
 use rust_decimal::Decimal;
 
+use super::actions::{accepted, read_failed};
 use super::credentials::ENDPOINT_ELB;
 use super::delete::Outcome;
 use super::elb_xml;
@@ -86,7 +87,7 @@ async fn list<T>(
     }
     Err(Ec2Error::Malformed {
         action: action.into(),
-        what: format!("more than {MAX_PAGES} pages: the listing was not read to its end"),
+        what: crate::t!("aws-too-many-pages", most = MAX_PAGES.to_string()),
     })
 }
 
@@ -163,7 +164,7 @@ pub async fn sweep(
             kind: ResourceKind::LoadBalancer,
             class: lb.kind,
             size_gib: Decimal::ZERO,
-            state: format!("{}, no healthy target", lb.state),
+            state: crate::t!("aws-elb-no-healthy-target", state = lb.state),
             created: time(lb.created.as_deref()).unwrap_or(now),
             deleted_with_instance: false,
             backs_image: None,
@@ -200,19 +201,11 @@ pub async fn delete(
     loop {
         let last = match call(s, elb, "DescribeLoadBalancers", &read).await {
             Err(e) if e.code() == Some(GONE) => {
-                return Ok((
-                    true,
-                    format!("{arn} deleted; Elastic Load Balancing no longer knows it"),
-                ));
+                return Ok((true, crate::t!("aws-elb-deleted", arn = arn)));
             }
             Err(e) => {
-                return Ok((
-                    false,
-                    format!(
-                        "DeleteLoadBalancer accepted, but the read-back failed: {}",
-                        e.of(ELB)
-                    ),
-                ));
+                let done = accepted("DeleteLoadBalancer");
+                return Ok((false, read_failed(&done, &e.of(ELB))));
             }
             Ok(body) => xml::parse(&body)
                 .map(|doc| elb_xml::load_balancers(&doc))
@@ -220,14 +213,19 @@ pub async fn delete(
                 .into_iter()
                 .find(|lb| lb.arn == arn)
                 .map_or_else(
-                    || "an answer that does not name it".to_string(),
+                    || crate::t!("aws-elb-answer-unnamed").into_owned(),
                     |lb| format!("`{}`", lb.state),
                 ),
         };
         if attempt >= readback.attempts.max(1) {
             return Ok((
                 false,
-                format!("DeleteLoadBalancer accepted, but {arn} still reads back {last}"),
+                crate::t!(
+                    "aws-elb-still-reads-back",
+                    call = "DeleteLoadBalancer",
+                    arn = arn,
+                    last = last
+                ),
             ));
         }
         attempt += 1;

@@ -57,7 +57,7 @@ pub fn load_balancers(doc: &Document<'_>) -> Vec<LoadBalancer> {
                 name: owned(lb, "LoadBalancerName").unwrap_or_else(|| arn.clone()),
                 state: child(lb, "State")
                     .and_then(|s| owned(s, "Code"))
-                    .unwrap_or_else(|| "unknown state".into()),
+                    .unwrap_or_else(|| crate::t!("aws-elb-unknown-state").into_owned()),
                 kind: owned(lb, "Type"),
                 created: owned(lb, "CreatedTime"),
                 arn,

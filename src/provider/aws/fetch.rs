@@ -52,7 +52,7 @@ impl<'a> Session<'a> {
             ec2,
             elb: Err(ProviderError::unsupported(
                 super::ID,
-                "reach Elastic Load Balancing (no client for it in this run)",
+                crate::t!("aws-unsupported-elb"),
             )),
             calls: Vec::new(),
             shares: None,
@@ -124,7 +124,7 @@ impl<'a> Session<'a> {
         // A list cut short would pass for the whole account: say so instead.
         Err(Ec2Error::Malformed {
             action: action.into(),
-            what: format!("more than {MAX_PAGES} pages: the listing was not read to its end"),
+            what: crate::t!("aws-too-many-pages", most = MAX_PAGES.to_string()),
         })
     }
 

@@ -43,7 +43,9 @@ struct RoleCredentials {
 }
 
 /// What to do when the metadata service cannot name this instance.
-pub const NO_INSTANCE_FIX: &str = "pass --instance ID or set [instance] id in the config";
+pub fn no_instance_fix() -> std::borrow::Cow<'static, str> {
+    crate::t!("aws-fix-no-instance")
+}
 
 pub struct Imds {
     http: Http,
@@ -61,13 +63,14 @@ impl Imds {
     fn unreachable(&self, what: &str, why: &str) -> ProviderError {
         ProviderError::state(
             super::ID,
-            format!(
-                "the instance metadata service at {} did not tell the {what} ({why}); \
-                 pass --instance ID or set [instance] id in the config",
-                self.endpoint
+            crate::t!(
+                "aws-imds-did-not-tell",
+                endpoint = self.endpoint.as_str(),
+                what = what,
+                why = why
             ),
         )
-        .with_fix(NO_INSTANCE_FIX)
+        .with_fix(&no_instance_fix())
     }
 
     async fn token(&self) -> Result<String, ProviderError> {
@@ -83,10 +86,12 @@ impl Imds {
                 by_status,
             )
             .await
-            .map_err(|e| self.unreachable("session token", &e.to_string()))?;
+            .map_err(|e| self.unreachable(&crate::t!("aws-imds-what-token"), &e.to_string()))?;
         match r.status {
             200 if !r.body.trim().is_empty() => Ok(r.body.trim().to_string()),
-            status => Err(self.unreachable("session token", &format!("HTTP {status}"))),
+            status => {
+                Err(self.unreachable(&crate::t!("aws-imds-what-token"), &format!("HTTP {status}")))
+            }
         }
     }
 
@@ -121,12 +126,14 @@ impl Imds {
 
     /// This instance's id.
     pub async fn instance_id(&self) -> Result<String, ProviderError> {
-        self.required("instance-id", "instance id").await
+        self.required("instance-id", &crate::t!("aws-imds-what-instance-id"))
+            .await
     }
 
     /// The region this instance runs in (`placement/region`).
     pub async fn region(&self) -> Result<String, ProviderError> {
-        self.required("placement/region", "region").await
+        self.required("placement/region", &crate::t!("aws-imds-what-region"))
+            .await
     }
 
     /// This instance's id, region (`placement/region`) and type (`instance-type`), asked with
@@ -137,7 +144,7 @@ impl Imds {
         use crate::provider::identity::value;
         let token = self.token().await?;
         let instance_id = value(self.get(&token, "instance-id").await?)
-            .ok_or_else(|| self.unreachable("instance id", "HTTP 404"))?;
+            .ok_or_else(|| self.unreachable(&crate::t!("aws-imds-what-instance-id"), "HTTP 404"))?;
         Ok(crate::provider::identity::MachineIdentity {
             instance_id,
             region: value(self.get(&token, "placement/region").await?),
@@ -154,13 +161,18 @@ impl Imds {
             .await?
             .and_then(|r| r.lines().next().map(|l| l.trim().to_string()))
             .filter(|r| !r.is_empty())
-            .ok_or_else(|| self.unreachable("instance role", "no role attached"))?;
+            .ok_or_else(|| {
+                self.unreachable(
+                    &crate::t!("aws-imds-what-role"),
+                    &crate::t!("aws-imds-no-role"),
+                )
+            })?;
         let body = self
             .get(&token, &format!("iam/security-credentials/{role}"))
             .await?
-            .ok_or_else(|| self.unreachable("instance role", "HTTP 404"))?;
+            .ok_or_else(|| self.unreachable(&crate::t!("aws-imds-what-role"), "HTTP 404"))?;
         let r: RoleCredentials = serde_json::from_str(&body)
-            .map_err(|_| ProviderError::state(super::ID, "unreadable instance role credentials"))?;
+            .map_err(|_| ProviderError::state(super::ID, crate::t!("aws-imds-role-unreadable")))?;
         Ok(Credentials {
             access_key_id: r.access_key_id,
             secret_access_key: r.secret_access_key,
@@ -177,7 +189,7 @@ impl Imds {
             Some(body) => serde_json::from_str(&body).map(Some).map_err(|e| {
                 ProviderError::state(
                     super::ID,
-                    format!("unreadable spot instance-action notice: {e}"),
+                    crate::t!("aws-imds-spot-unreadable", error = e.to_string()),
                 )
             }),
         }

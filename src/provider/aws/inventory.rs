@@ -99,15 +99,28 @@ impl Seen {
 }
 
 /// A field of EC2's answer this adapter cannot read: the inventory is refused, not guessed.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Unreadable {
-    #[error("instance {0} has no readable launchTime")]
     LaunchTime(String),
-    #[error("instance {id} is in an unknown state `{state}`")]
     State { id: String, state: String },
-    #[error("instance {0} could not be read")]
     Instance(String),
 }
+
+impl std::fmt::Display for Unreadable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&match self {
+            Unreadable::LaunchTime(id) => crate::t!("aws-unreadable-launch-time", id = id.as_str()),
+            Unreadable::State { id, state } => crate::t!(
+                "aws-unreadable-state",
+                id = id.as_str(),
+                state = state.as_str()
+            ),
+            Unreadable::Instance(id) => crate::t!("aws-unreadable-instance", id = id.as_str()),
+        })
+    }
+}
+
+impl std::error::Error for Unreadable {}
 
 impl From<Unreadable> for crate::provider::ProviderError {
     fn from(e: Unreadable) -> Self {

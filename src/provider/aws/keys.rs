@@ -123,7 +123,7 @@ impl Keys {
     pub fn fixed(credentials: Credentials) -> Self {
         Self::new(Source::Fixed {
             credentials,
-            from: "given".into(),
+            from: crate::t!("aws-from-given").into_owned(),
         })
     }
 
@@ -203,15 +203,14 @@ impl Keys {
                 .unwrap_or_default();
             return Err(ProviderError::state(
                 super::ID,
-                format!(
-                    "the keys from {from} expired at {at} ({CREDENTIAL_EXPIRATION}); nothing \
-                     was sent with them"
+                crate::t!(
+                    "aws-keys-expired",
+                    from = from.as_str(),
+                    at = at,
+                    var = CREDENTIAL_EXPIRATION
                 ),
             )
-            .with_fix(
-                "export fresh keys (`eval \"$(aws configure export-credentials --format env)\"`) \
-                 and start again",
-            ));
+            .with_fix(&crate::t!("aws-fix-keys-expired")));
         }
         let fresh = |c: &Credentials| !c.stale(Timestamp::now());
         self.cache.get(fresh, self.fetch()).await

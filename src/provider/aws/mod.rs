@@ -206,12 +206,8 @@ impl Aws {
 
     fn imds(&self) -> Result<&Imds, ProviderError> {
         self.imds.as_ref().ok_or_else(|| {
-            ProviderError::state(
-                ID,
-                "no instance: pass --instance ID or set [instance] id in the config \
-                 (the metadata service is disabled)",
-            )
-            .with_fix(imds::NO_INSTANCE_FIX)
+            ProviderError::state(ID, crate::t!("aws-no-instance-imds-off"))
+                .with_fix(&imds::no_instance_fix())
         })
     }
 
@@ -337,23 +333,23 @@ impl Provider for Aws {
             .instance_id
             .clone()
             .or_else(|| last.instance.clone())
-            .unwrap_or_else(|| "<this instance, from the metadata service>".into());
+            .unwrap_or_else(|| crate::t!("aws-plan-this-instance").into_owned());
         let describe = describe_call("DescribeInstances", &instance_param(&id));
         match action {
             Action::Release => vec![
                 describe.clone(),
                 describe_call("TerminateInstances", &instance_param(&id)),
-                format!("{describe}   (read back)"),
+                read_back(&describe),
             ],
             Action::Stop => vec![
                 describe.clone(),
                 describe_call("StopInstances", &instance_param(&id)),
-                format!("{describe}   (read back)"),
+                read_back(&describe),
             ],
             Action::Start => vec![
                 describe.clone(),
                 describe_call("StartInstances", &instance_param(&id)),
-                format!("{describe}   (read back)"),
+                read_back(&describe),
             ],
             Action::SnapshotClean {
                 keep,
@@ -424,12 +420,10 @@ impl Provider for Aws {
                     .iter()
                     .any(|t| t.1 != InstanceState::Released);
             if !live {
-                gaps.push(format!(
-                    "volumes and elastic IPs left by released {id}: this data directory \
-                     never recorded its resources while it ran, and EC2 keeps no link from \
-                     them to a terminated instance, so one may still bill unlisted \
-                     (`gpumeter sweep` lists all in {})",
-                    self.region()
+                gaps.push(crate::t!(
+                    "aws-gap-released-unrecorded",
+                    id = id.as_str(),
+                    region = self.region()
                 ));
             }
             sweep::of_released(&mut session, (&id, instance), &recorded, self.per_page).await?
@@ -505,7 +499,7 @@ impl Provider for Aws {
             Action::SetDeadline { .. } => {
                 return Err(ProviderError::unsupported(
                     ID,
-                    "hold a release deadline (EC2 has no instance deadline)",
+                    crate::t!("aws-unsupported-deadline"),
                 ));
             }
         };
@@ -520,10 +514,16 @@ impl Provider for Aws {
     }
 }
 
+/// A call of a plan, marked as the read-back.
+fn read_back(call: &str) -> String {
+    crate::t!("aws-plan-read-back", call = call)
+}
+
 fn plan_clean(last: &Last, keep: usize, take_final: bool) -> Vec<String> {
     let mut calls = Vec::new();
     if take_final {
-        let volume = last.root_volume.as_deref().unwrap_or("<the root volume>");
+        let root = crate::t!("aws-plan-root-volume");
+        let volume = last.root_volume.as_deref().unwrap_or(&root);
         calls.push(format!(
             "ec2 CreateSnapshot VolumeId={volume} Description=gpumeter final snapshot"
         ));
@@ -534,13 +534,10 @@ fn plan_clean(last: &Last, keep: usize, take_final: bool) -> Vec<String> {
         calls.push(format!("ec2 DeleteSnapshot SnapshotId={id}"));
     }
     if !doomed.is_empty() {
-        calls.push(format!(
-            "{}   (read back)",
-            describe_call(
-                "DescribeSnapshots",
-                &owned_by_self(filter("snapshot-id", &doomed))
-            )
-        ));
+        calls.push(read_back(&describe_call(
+            "DescribeSnapshots",
+            &owned_by_self(filter("snapshot-id", &doomed)),
+        )));
     }
     calls
 }

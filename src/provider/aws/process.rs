@@ -20,8 +20,11 @@ struct ProcessAnswer {
 /// Runs `command` through the shell, reads its JSON; its output never reaches an error.
 pub async fn run(command: &str, from: &str) -> Result<Credentials, ProviderError> {
     let fail = |why: &str| {
-        ProviderError::state(super::ID, format!("credential_process in {from} {why}"))
-            .with_fix("run the command by hand to see what it says")
+        ProviderError::state(
+            super::ID,
+            crate::t!("aws-process-failed", from = from, why = why),
+        )
+        .with_fix(&crate::t!("aws-fix-process"))
     };
     let child = tokio::process::Command::new("sh")
         .arg("-c")
@@ -31,18 +34,27 @@ pub async fn run(command: &str, from: &str) -> Result<Credentials, ProviderError
         .stderr(std::process::Stdio::null())
         .kill_on_drop(true)
         .spawn()
-        .map_err(|e| fail(&format!("could not start: {e}")))?;
+        .map_err(|e| fail(&crate::t!("aws-process-no-start", error = e.to_string())))?;
     let out = tokio::time::timeout(PROCESS_TIMEOUT, child.wait_with_output())
         .await
-        .map_err(|_| fail(&format!("took over {}s", PROCESS_TIMEOUT.as_secs())))?
-        .map_err(|e| fail(&format!("failed: {e}")))?;
+        .map_err(|_| {
+            let seconds = PROCESS_TIMEOUT.as_secs().to_string();
+            fail(&crate::t!("aws-process-timeout", seconds = seconds))
+        })?
+        .map_err(|e| fail(&crate::t!("aws-process-error", error = e.to_string())))?;
     if !out.status.success() {
-        return Err(fail(&format!("failed ({})", out.status)));
+        return Err(fail(&crate::t!(
+            "aws-process-exit",
+            status = out.status.to_string()
+        )));
     }
-    let answer: ProcessAnswer = serde_json::from_slice(&out.stdout)
-        .map_err(|_| fail("printed no JSON with Version, AccessKeyId and SecretAccessKey"))?;
+    let answer: ProcessAnswer =
+        serde_json::from_slice(&out.stdout).map_err(|_| fail(&crate::t!("aws-process-no-json")))?;
     if answer.version != 1 {
-        return Err(fail(&format!("answered Version {}, not 1", answer.version)));
+        return Err(fail(&crate::t!(
+            "aws-process-version",
+            version = answer.version.to_string()
+        )));
     }
     Ok(Credentials {
         access_key_id: answer.access_key_id,

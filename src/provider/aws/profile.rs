@@ -34,7 +34,11 @@ impl SharedFiles {
                 Some(Err(e)) if e.kind() != std::io::ErrorKind::NotFound => {
                     Err(ProviderError::state(
                         super::ID,
-                        format!("cannot read {}: {e}", path.as_deref().unwrap().display()),
+                        crate::t!(
+                            "aws-file-unreadable",
+                            path = path.as_deref().unwrap().display().to_string(),
+                            error = e.to_string()
+                        ),
                     ))
                 }
                 _ => Ok(Ini::default()),

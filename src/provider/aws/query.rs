@@ -146,15 +146,13 @@ impl fmt::Display for Ec2Error {
                     write!(f, ": {message}")?;
                 }
                 if AUTH_CODES.contains(&code.as_str()) {
-                    write!(
-                        f,
-                        "; check AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and the account's permissions"
-                    )?;
+                    f.write_str(&crate::t!("aws-check-keys-and-permissions"))?;
                 }
                 Ok(())
             }
             Ec2Error::Malformed { action, what } => {
-                write!(f, "ec2 {action}: unreadable answer: {what}")
+                let unreadable = crate::t!("aws-unreadable-answer", what = what.as_str());
+                write!(f, "ec2 {action}: {unreadable}")
             }
             Ec2Error::Credentials(e) => write!(f, "{e}"),
         }
@@ -185,15 +183,23 @@ fn classify(
     let key_pair = [ACCESS_KEY_ID, SECRET_ACCESS_KEY];
     match code {
         "AuthFailure" | "IncompleteSignature" | "MissingAuthenticationToken" => {
-            ProviderError::refused(PROVIDER, "the credentials", &key_pair)
+            ProviderError::refused(PROVIDER, &crate::t!("aws-what-credentials"), &key_pair)
         }
-        "InvalidClientTokenId" => {
-            ProviderError::refused(PROVIDER, "the access key", &[ACCESS_KEY_ID])
-        }
-        "SignatureDoesNotMatch" => {
-            ProviderError::refused(PROVIDER, "the signature", &[SECRET_ACCESS_KEY])
-        }
-        "ExpiredToken" => ProviderError::expired(PROVIDER, "the session token", &[SESSION_TOKEN]),
+        "InvalidClientTokenId" => ProviderError::refused(
+            PROVIDER,
+            &crate::t!("aws-what-access-key"),
+            &[ACCESS_KEY_ID],
+        ),
+        "SignatureDoesNotMatch" => ProviderError::refused(
+            PROVIDER,
+            &crate::t!("aws-what-signature"),
+            &[SECRET_ACCESS_KEY],
+        ),
+        "ExpiredToken" => ProviderError::expired(
+            PROVIDER,
+            &crate::t!("aws-what-session-token"),
+            &[SESSION_TOKEN],
+        ),
         // More than 15 minutes between the request's date and AWS's clock.
         "RequestExpired" => ProviderError::clock(PROVIDER),
         // `AccessDenied` is the rest of AWS's word for it (and moto's, for EC2 too).
@@ -204,7 +210,7 @@ fn classify(
         c if UNAVAILABLE_CODES.contains(&c) => ProviderError::new(PROVIDER, ErrorKind::Unreachable),
         _ => match status {
             429 => ProviderError::throttled(PROVIDER, retry),
-            401 => ProviderError::refused(PROVIDER, "the credentials", &key_pair),
+            401 => ProviderError::refused(PROVIDER, &crate::t!("aws-what-credentials"), &key_pair),
             403 => ProviderError::permission(PROVIDER, Some(&format!("{service}:{action}"))),
             500.. => ProviderError::new(PROVIDER, ErrorKind::Unreachable),
             _ => ProviderError::rejected(PROVIDER),
@@ -238,7 +244,7 @@ impl Ec2Error {
                 .with_code(&code)
                 .with_message(&message),
             Ec2Error::Malformed { action, what } => {
-                ProviderError::state(PROVIDER, format!("unreadable answer: {what}"))
+                ProviderError::state(PROVIDER, crate::t!("aws-unreadable-answer", what = what))
                     .with_call(&format!("{name} {action}"))
             }
         }
@@ -304,15 +310,26 @@ impl Ec2 {
             let var = service.endpoint_var;
             ProviderError::state(
                 PROVIDER,
-                format!("{} endpoint `{endpoint}`: {why}", service.name),
+                crate::t!(
+                    "aws-endpoint-bad",
+                    service = service.name,
+                    endpoint = endpoint,
+                    why = why
+                ),
             )
-            .with_fix(&format!("set {var} or {ENDPOINT} to an http(s) URL"))
+            .with_fix(&crate::t!(
+                "aws-fix-endpoint-url",
+                var = var,
+                fallback = ENDPOINT
+            ))
         };
         let url = reqwest::Url::parse(endpoint).map_err(|e| bad(&e.to_string()))?;
         if !matches!(url.scheme(), "http" | "https") {
-            return Err(bad("not an http(s) URL"));
+            return Err(bad(&crate::t!("aws-url-not-http")));
         }
-        let host = url.host_str().ok_or_else(|| bad("no host"))?;
+        let host = url
+            .host_str()
+            .ok_or_else(|| bad(&crate::t!("aws-url-no-host")))?;
         let authority = match url.port() {
             Some(port) => format!("{host}:{port}"),
             None => host.to_string(),
@@ -388,7 +405,7 @@ impl Ec2 {
         let (code, message) = xml::error(&response.body).unwrap_or_else(|| {
             (
                 format!("HTTP{}", response.status),
-                "the answer carried no EC2 error".into(),
+                crate::t!("aws-no-ec2-error").into_owned(),
             )
         });
         let message: String = redact(&message).chars().take(300).collect();
@@ -585,6 +602,22 @@ mod tests {
             iam_action("ec2", "TerminateInstances", "You are not authorized."),
             "ec2:TerminateInstances"
         );
+    }
+
+    #[test]
+    fn an_unreadable_answer_and_a_refused_key_read_in_chinese() {
+        use crate::i18n::{Lang, scoped};
+        let (text, refused) = scoped(Lang::ZhCn, || {
+            let m = Ec2Error::Malformed {
+                action: "DescribeInstances".into(),
+                what: "x".into(),
+            };
+            let a = api(401, "DescribeInstances", "AuthFailure", "m");
+            (m.to_string(), a.to_string())
+        });
+        assert_eq!(text, "ec2 DescribeInstances: 无法读取的响应：x");
+        assert!(refused.contains("凭证"), "{refused}");
+        assert!(refused.contains("AuthFailure"), "{refused}");
     }
 
     #[test]

@@ -75,19 +75,23 @@ pub fn read_token(path: &Path, from: &str) -> Result<String, ProviderError> {
     let fail = |why: String| {
         ProviderError::state(
             super::ID,
-            format!(
-                "the web identity token file {} ({from}) {why}",
-                path.display()
+            crate::t!(
+                "aws-token-file-failed",
+                path = path.display().to_string(),
+                from = from,
+                why = why
             ),
         )
-        .with_fix(&format!(
-            "check {WEB_IDENTITY_TOKEN_FILE} or the profile's web_identity_token_file"
+        .with_fix(&crate::t!(
+            "aws-fix-token-file",
+            var = WEB_IDENTITY_TOKEN_FILE
         ))
     };
-    let text = std::fs::read_to_string(path).map_err(|e| fail(format!("cannot be read: {e}")))?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| fail(crate::t!("aws-cannot-be-read", error = e.to_string())))?;
     let token = text.trim();
     if token.is_empty() {
-        return Err(fail("is empty".into()));
+        return Err(fail(crate::t!("aws-is-empty").into_owned()));
     }
     Ok(token.to_string())
 }
@@ -105,15 +109,28 @@ fn form(action: &str, params: &[(&str, String)]) -> String {
 
 fn authority(endpoint: &str) -> Result<String, ProviderError> {
     let bad = |why: &str| {
-        ProviderError::state(super::ID, format!("STS endpoint `{endpoint}`: {why}")).with_fix(
-            &format!("set {ENDPOINT_STS} or {ENDPOINT} to an http(s) URL"),
+        ProviderError::state(
+            super::ID,
+            crate::t!(
+                "aws-endpoint-bad",
+                service = "STS",
+                endpoint = endpoint,
+                why = why
+            ),
         )
+        .with_fix(&crate::t!(
+            "aws-fix-endpoint-url",
+            var = ENDPOINT_STS,
+            fallback = ENDPOINT
+        ))
     };
     let url = reqwest::Url::parse(endpoint).map_err(|e| bad(&e.to_string()))?;
     if !matches!(url.scheme(), "http" | "https") {
-        return Err(bad("not an http(s) URL"));
+        return Err(bad(&crate::t!("aws-url-not-http")));
     }
-    let host = url.host_str().ok_or_else(|| bad("no host"))?;
+    let host = url
+        .host_str()
+        .ok_or_else(|| bad(&crate::t!("aws-url-no-host")))?;
     Ok(match url.port() {
         Some(port) => format!("{host}:{port}"),
         None => host.to_string(),
@@ -190,26 +207,29 @@ fn answer(
     })?;
     if (200..300).contains(&r.status) {
         return credentials(&r.body, action)
-            .map_err(|what| ProviderError::state(super::ID, format!("unreadable answer: {what}")))
+            .map_err(|what| {
+                ProviderError::state(super::ID, crate::t!("aws-unreadable-answer", what = what))
+            })
             .map_err(|e| e.with_call(&call));
     }
     let (code, message) =
         xml::error(&r.body).unwrap_or_else(|| (format!("HTTP{}", r.status), String::new()));
-    let message = format!(
-        "{} (role {} from {from})",
-        redact(&message, secrets),
-        role.arn
+    let message = crate::t!(
+        "aws-sts-message",
+        message = redact(&message, secrets),
+        arn = role.arn.as_str(),
+        from = from
     );
     let e = match code.as_str() {
         "AccessDenied" => ProviderError::permission(super::ID, Some(&format!("sts:{action}"))),
         "ExpiredToken" | "ExpiredTokenException" => {
-            ProviderError::expired(super::ID, "the token given to STS", &[from])
+            ProviderError::expired(super::ID, &crate::t!("aws-what-sts-token"), &[from])
         }
         "InvalidIdentityToken"
         | "IDPRejectedClaim"
         | "InvalidClientTokenId"
         | "SignatureDoesNotMatch" => {
-            ProviderError::refused(super::ID, "the credentials given to STS", &[from])
+            ProviderError::refused(super::ID, &crate::t!("aws-what-sts-credentials"), &[from])
         }
         "Throttling" => ProviderError::throttled(super::ID, r.retry_after),
         _ if r.status == 429 => ProviderError::throttled(super::ID, r.retry_after),
@@ -226,15 +246,15 @@ fn credentials(body: &str, action: &str) -> Result<Credentials, String> {
     let c = doc
         .descendants()
         .find(|n| n.is_element() && n.tag_name().name() == "Credentials")
-        .ok_or("no <Credentials>")?;
+        .ok_or_else(|| crate::t!("aws-xml-missing", element = "Credentials"))?;
     let need = |name: &str| {
         xml::text(c, name)
             .map(str::to_string)
-            .ok_or(format!("no <{name}>"))
+            .ok_or_else(|| crate::t!("aws-xml-missing", element = name))
     };
     let expiration = need("Expiration")?
         .parse::<jiff::Timestamp>()
-        .map_err(|_| "an unreadable <Expiration>".to_string())?;
+        .map_err(|_| crate::t!("aws-xml-unreadable-expiration").into_owned())?;
     Ok(Credentials {
         access_key_id: need("AccessKeyId")?,
         secret_access_key: need("SecretAccessKey")?,

@@ -119,7 +119,7 @@ async fn stopped_disks(
         disks.extend(s.list("DescribeVolumes", &params, xml::volumes).await?);
     }
     for disk in &mut disks {
-        disk.status = "in-use by a stopped instance".into();
+        disk.status = crate::t!("aws-disk-in-use-stopped").into_owned();
         // The instance's block device mapping says where it is attached, where the
         // volume's own answer leaves it out.
         if disk.attachments.is_empty()

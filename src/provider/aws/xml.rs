@@ -11,7 +11,8 @@ use roxmltree::{Document, Node};
 pub struct Malformed(pub String);
 
 pub fn parse(body: &str) -> Result<Document<'_>, Malformed> {
-    Document::parse(body).map_err(|e| Malformed(format!("not XML ({e})")))
+    Document::parse(body)
+        .map_err(|e| Malformed(crate::t!("aws-xml-not-xml", error = e.to_string())))
 }
 
 /// `body` parsed, if its root element is `<{action}Response>` as EC2's answers are.
@@ -21,8 +22,10 @@ pub fn parse_answer<'i>(body: &'i str, action: &str) -> Result<Document<'i>, Mal
     if root.strip_suffix("Response") == Some(action) {
         Ok(doc)
     } else {
-        Err(Malformed(format!(
-            "expected <{action}Response>, got <{root}>"
+        Err(Malformed(crate::t!(
+            "aws-xml-wrong-root",
+            action = action,
+            root = root
         )))
     }
 }
