@@ -156,7 +156,7 @@ pub struct Settings {
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ApiError {
-    #[error("{provider} rejected the API key (HTTP {status}): check {var}")]
+    #[error("{}", key_rejected(.provider, *.status, .var))]
     Auth {
         provider: &'static str,
         status: u16,
@@ -183,12 +183,21 @@ pub enum ApiError {
         code: String,
         detail: String,
     },
-    #[error("{call}: the answer is not the documented JSON ({what})")]
+    #[error("{}", crate::t!("prov-api-malformed-call", call = .call.as_str(), what = .what.as_str()))]
     Malformed { call: String, what: String },
     /// The provider does not list the instance and this data directory has never seen it
     /// ([`crate::provider::Seen::absent`]).
     #[error("{0}")]
     Unseen(ProviderError),
+}
+
+fn key_rejected(provider: &str, status: u16, var: &str) -> String {
+    crate::t!(
+        "prov-api-key-rejected",
+        provider = provider,
+        status = status.to_string(),
+        var = var
+    )
 }
 
 impl ApiError {
@@ -229,7 +238,7 @@ impl Readback {
             },
             Err(e) => (
                 false,
-                format!("{verb} accepted, but the read-back failed: {e}"),
+                crate::t!("prov-read-back-failed", verb = verb, error = e.to_string()),
             ),
         }
     }
@@ -338,10 +347,7 @@ impl Api {
             }
             ApiError::Malformed { call, what } => ProviderError::state(
                 id,
-                format!(
-                    "the answer is not the documented JSON ({})",
-                    self.redact(&what)
-                ),
+                crate::t!("prov-api-malformed", what = self.redact(&what)),
             )
             .with_call(&call),
             ApiError::Unseen(e) => e,
@@ -466,7 +472,7 @@ impl Api {
         let rows = v
             .get(key)
             .and_then(Value::as_array)
-            .ok_or_else(|| ApiError::malformed(&call, format!("no {key} list")))?;
+            .ok_or_else(|| ApiError::malformed(&call, no_list(key)))?;
         let listed = rows.iter().any(|row| match row.get("id") {
             Some(Value::String(s)) => s == id,
             Some(Value::Number(n)) => n.to_string() == id,
@@ -474,6 +480,16 @@ impl Api {
         });
         if listed { Err(not_found) } else { Ok(None) }
     }
+}
+
+/// What an answer lacks when it holds no `key` list (`no data list`).
+pub fn no_list(key: &str) -> String {
+    crate::t!("prov-answer-no-list", key = key)
+}
+
+/// What an answer lacks when it holds no `key` (`no volumes`).
+pub fn no_field(key: &str) -> String {
+    crate::t!("prov-answer-no-field", key = key)
 }
 
 /// Lambda's `error.code` (`global/invalid-api-key`), from its OpenAPI error schema.
@@ -586,7 +602,7 @@ where
     Fut: Future<Output = Result<Option<()>, ApiError>>,
 {
     let id = &resource.id;
-    let what = resource.kind.label();
+    let what = resource.kind.shown();
     let provider = api.cloud.kind.display_name();
     // Not listed counts only when several reads in a row agree: one empty list proves nothing.
     let gone = |found: Option<&()>| found.is_none();
@@ -596,12 +612,19 @@ where
     let (confirmed, summary) = match read {
         Ok(None) => (
             true,
-            format!("delete accepted; {provider} no longer lists the {what}"),
+            crate::t!("prov-removal-gone", provider = provider, what = what),
         ),
-        Ok(Some(())) => (false, format!("{provider} still lists the {what}")),
+        Ok(Some(())) => (
+            false,
+            crate::t!(
+                "prov-removal-still-listed",
+                provider = provider,
+                what = what
+            ),
+        ),
         Err(e) => (
             false,
-            format!("delete accepted, but the read-back failed: {e}"),
+            crate::t!("prov-removal-read-back-failed", error = e.to_string()),
         ),
     };
     ActionReport {
@@ -614,9 +637,14 @@ where
     }
 }
 
+/// `call` as the read-back after an action, as reports and `--dry-run` list it.
+pub fn read_back_call(call: &str) -> String {
+    crate::t!("prov-call-read-back", call = call)
+}
+
 /// The read-back call of a delete, as reports and `--dry-run` list it.
 pub fn removal_read_back(list: &str, id: &str) -> String {
-    format!("{list}   (read back until {id} is no longer listed)")
+    crate::t!("prov-call-read-back-until", call = list, id = id)
 }
 
 #[cfg(test)]
@@ -761,6 +789,31 @@ mod tests {
         let garbled = api.error(ApiError::malformed("GET /v2/pods/p", "k-secret-1 <html>"));
         assert!(matches!(garbled.kind(), ErrorKind::State { .. }));
         assert!(!garbled.to_string().contains("k-secret-1"), "{garbled}");
+    }
+
+    #[test]
+    fn a_garbled_answer_and_a_refused_key_are_said_in_chinese() {
+        use crate::i18n::{self, Lang};
+        let api = api(Forbidden::Permission);
+        let refused = ApiError::Auth {
+            provider: "RunPod",
+            status: 401,
+            var: "RUNPOD_API_KEY",
+            call: "GET /v2/pods/p".into(),
+            detail: "invalid key".into(),
+        };
+        let (garbled, refused) = i18n::scoped(Lang::ZhCn, || {
+            let garbled = api.error(ApiError::malformed("GET /v2/pods", no_list("pods")));
+            (garbled.shown(), refused.to_string())
+        });
+        assert!(
+            garbled.contains("响应不是文档所述的 JSON（没有 pods 列表）"),
+            "{garbled}"
+        );
+        assert_eq!(
+            refused,
+            "RunPod 拒绝了 API 密钥（HTTP 401）：请检查 RUNPOD_API_KEY"
+        );
     }
 
     #[test]

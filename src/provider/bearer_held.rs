@@ -65,13 +65,18 @@ pub fn watched<'a>(
         let name = kind.id();
         ProviderError::state(
             name,
-            format!(
-                "{name}: no {what}: pass --instance ID, set [instance] id, or run inside the \
-                 {inside} ({var})"
+            crate::t!(
+                "prov-no-instance",
+                name = name,
+                what = what,
+                inside = inside,
+                var = var
             ),
         )
-        .with_fix(&format!(
-            "pass --instance ID or set [instance] id (inside the {inside}, {var} names it)"
+        .with_fix(&crate::t!(
+            "prov-no-instance-fix",
+            inside = inside,
+            var = var
         ))
     })
 }
@@ -87,7 +92,11 @@ pub fn or_gap<T>(
     match found {
         Ok(found) => Ok(found),
         Err(e) if matches!(e.status(), Some(401 | 403)) => {
-            gaps.push(format!("{what}: {}", api.error(e)));
+            gaps.push(crate::t!(
+                "prov-gap",
+                what = what,
+                error = api.error(e).shown()
+            ));
             Ok(Vec::new())
         }
         Err(e) => Err(api.error(e)),
@@ -134,11 +143,8 @@ where
 pub fn refusal(kind: ProviderKind, action: &Action, snapshots: &str) -> ProviderError {
     let what = match action {
         Action::Cleanup { .. } => return super::cleanup::not_here(kind.id()),
-        Action::SnapshotClean { .. } => format!("manage snapshots ({snapshots})"),
-        _ => format!(
-            "hold a release deadline ({} has no server-side deadline)",
-            kind.display_name()
-        ),
+        Action::SnapshotClean { .. } => crate::t!("prov-no-snapshots", why = snapshots),
+        _ => crate::t!("prov-no-deadline", provider = kind.display_name()),
     };
     ProviderError::unsupported(kind.id(), what)
 }

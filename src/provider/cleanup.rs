@@ -3,7 +3,6 @@
 //! whose delete failed is not tried, since the provider would refuse it. The command line prints
 //! each outcome; the cockpit gets them as one report.
 
-use std::fmt::Write as _;
 use std::time::Duration;
 
 use super::{Action, ActionReport, LinkedResource, Provider, ProviderError};
@@ -59,14 +58,14 @@ pub async fn run_within<P: Provider + ?Sized>(
         let result = match failed_image {
             Some(image) if resource.kind == ResourceKind::Snapshot => Err(ProviderError::state(
                 provider.name(),
-                format!("not tried: image {image} that uses it was not deleted"),
+                crate::t!("prov-cleanup-image-stayed", image = image.as_str()),
             )),
             _ if tokio::time::Instant::now() >= end => Err(ProviderError::unreachable(
                 provider.name(),
-                format!(
-                    "not tried: the cleanup's {} s ran out before {} was reached",
-                    deadline.as_secs(),
-                    resource.id
+                crate::t!(
+                    "prov-cleanup-ran-out",
+                    seconds = deadline.as_secs().to_string(),
+                    id = resource.id.as_str()
                 ),
             )),
             _ => tokio::time::timeout_at(end, provider.delete(resource))
@@ -74,12 +73,10 @@ pub async fn run_within<P: Provider + ?Sized>(
                 .unwrap_or_else(|_| {
                     Err(ProviderError::unreachable(
                         provider.name(),
-                        format!(
-                            "no answer to deleting {} within {} s, the whole cleanup's bound: \
-                             it may still be under way; `gpumeter sweep` shows what the \
-                             provider lists now",
-                            resource.id,
-                            deadline.as_secs()
+                        crate::t!(
+                            "prov-cleanup-no-answer",
+                            id = resource.id.as_str(),
+                            seconds = deadline.as_secs().to_string()
                         ),
                     ))
                 }),
@@ -102,22 +99,38 @@ pub fn report(delete: &[LinkedResource], outcomes: &[Outcome]) -> ActionReport {
             Ok(report) => {
                 calls.extend(report.calls.iter().cloned());
                 if !report.confirmed {
-                    failures.push(format!(
-                        "{}: NOT confirmed: {}",
-                        o.resource.id, report.summary
+                    failures.push(crate::t!(
+                        "prov-cleanup-not-confirmed",
+                        id = o.resource.id.as_str(),
+                        summary = report.summary.as_str()
                     ));
                 }
             }
-            Err(e) => failures.push(format!("{}: {e}", o.resource.id)),
+            Err(e) => failures.push(crate::t!(
+                "prov-cleanup-failed",
+                id = o.resource.id.as_str(),
+                error = e.shown()
+            )),
         }
     }
     calls.extend(failures.iter().cloned());
-    let mut summary = format!("{done} of {} deleted and read back", outcomes.len());
+    let mut summary = crate::t!(
+        "prov-cleanup-summary",
+        done = done.to_string(),
+        total = outcomes.len().to_string()
+    );
     if let Some(first) = failures.first() {
-        summary.push_str("; ");
-        summary.push_str(first);
+        summary = crate::t!(
+            "prov-cleanup-summary-first",
+            summary = summary,
+            first = first.as_str()
+        );
         if failures.len() > 1 {
-            let _ = write!(summary, " (and {} more)", failures.len() - 1);
+            summary = crate::t!(
+                "prov-cleanup-and-more",
+                summary = summary,
+                more = (failures.len() - 1).to_string()
+            );
         }
     }
     ActionReport {
@@ -145,10 +158,7 @@ pub async fn perform<P: Provider + ?Sized>(
 /// What an adapter's own action code answers if a cleanup reaches it: its `perform` hands a
 /// cleanup to [`perform`] before anything else, so this is never the path a user sees.
 pub fn not_here(provider: &str) -> ProviderError {
-    ProviderError::unsupported(
-        provider,
-        "a cleanup as one call (it runs one delete at a time)",
-    )
+    ProviderError::unsupported(provider, crate::t!("prov-cleanup-not-here"))
 }
 
 #[cfg(test)]
@@ -257,6 +267,38 @@ mod tests {
                 .any(|c| c.contains("snap-1") && c.contains("not tried")),
             "{:?}",
             report.calls
+        );
+    }
+
+    #[test]
+    fn the_report_is_said_in_chinese_with_its_counts_and_ids() {
+        use crate::i18n::{self, Lang};
+        let delete = vec![
+            res("vol-1", ResourceKind::DataDisk, None),
+            res("vol-2", ResourceKind::DataDisk, None),
+        ];
+        let done = Outcome {
+            resource: delete[0].clone(),
+            result: Ok(ActionReport {
+                action: Action::Cleanup {
+                    delete: vec![delete[0].clone()],
+                },
+                confirmed: true,
+                summary: "gone".into(),
+                calls: Vec::new(),
+            }),
+        };
+        let failed = Outcome {
+            resource: delete[1].clone(),
+            result: Err(ProviderError::unsupported("test", "x")),
+        };
+        let report = i18n::scoped(Lang::ZhCn, || report(&delete, &[done, failed]));
+        assert!(
+            report
+                .summary
+                .starts_with("2 项中已删除并回读确认 1 项；vol-2：test 无法执行：x"),
+            "{}",
+            report.summary
         );
     }
 

@@ -95,26 +95,30 @@ pub struct Plan<'a> {
 pub fn may_free(plan: &Plan<'_>, on: &str, state: Option<&str>) -> Result<(), String> {
     let what = plan.what;
     let Some(state) = state else {
-        return Err(format!(
-            "{what} is now used by {on}, which the provider does not list as an instance: \
-             not freed, not deleted"
-        ));
+        return Err(crate::t!("prov-free-unlisted-user", what = what, on = on));
     };
     let is = |s: &str| state.eq_ignore_ascii_case(s);
     if is("terminated") || (is("stopped") && plan.shown_on == Some(on)) {
         return Ok(());
     }
     if is("stopped") {
-        let shown = plan
-            .shown_on
-            .map_or_else(|| "free".to_string(), |i| format!("on {i}"));
-        return Err(format!(
-            "{what} is now used by instance {on} ({state}), where the plan showed it {shown}: \
-             not freed, not deleted"
+        let shown = plan.shown_on.map_or_else(
+            || crate::t!("prov-free-shown-free").into_owned(),
+            |i| crate::t!("prov-free-shown-on", instance = i),
+        );
+        return Err(crate::t!(
+            "prov-free-moved",
+            what = what,
+            on = on,
+            state = state,
+            shown = shown
         ));
     }
-    Err(format!(
-        "{what} is in use by instance {on}, which is {state}: not freed, not deleted"
+    Err(crate::t!(
+        "prov-free-in-use",
+        what = what,
+        on = on,
+        state = state
     ))
 }
 
@@ -140,21 +144,19 @@ async fn watch<D: Deleting>(
     loop {
         let last = match d.read().await {
             Ok(Found::NotFound) => {
-                return Seen::Gone("the provider answers not found for its id".into());
+                return Seen::Gone(crate::t!("prov-gone-not-found").into_owned());
             }
             Ok(Found::Absent) => {
                 empty += 1;
                 if empty >= EMPTY_READS {
-                    return Seen::Gone(format!(
-                        "the provider did not list it on {empty} reads in a row"
-                    ));
+                    return Seen::Gone(crate::t!("prov-gone-unlisted", reads = empty.to_string()));
                 }
                 None
             }
             Ok(Found::Listed(now)) => {
                 empty = 0;
                 if plan.gone_state.is_some_and(|g| now.state == g) {
-                    return Seen::Gone(format!("the provider reads it back `{}`", now.state));
+                    return Seen::Gone(crate::t!("prov-gone-state", state = now.state.as_str()));
                 }
                 if ends(&now) {
                     return Seen::Listed(now);
@@ -181,9 +183,9 @@ async fn watch<D: Deleting>(
 
 fn said<U: Display>(seen: &Seen<U>) -> String {
     match seen {
-        Seen::Listed(now) => format!("still lists it ({})", now.state),
-        Seen::Gone(how) => format!("shows it gone ({how})"),
-        Seen::Unread(e) => format!("could not be read ({e})"),
+        Seen::Listed(now) => crate::t!("prov-said-listed", state = now.state.as_str()),
+        Seen::Gone(how) => crate::t!("prov-said-gone", how = how.as_str()),
+        Seen::Unread(e) => crate::t!("prov-said-unread", error = e.to_string()),
     }
 }
 
@@ -200,7 +202,7 @@ pub async fn run<D: Deleting>(
             Seen::Unread(e) => {
                 return Ok((
                     false,
-                    format!("{what} could not be read before deleting it ({e}): nothing sent"),
+                    crate::t!("prov-delete-unread", what = what, error = e.to_string()),
                 ));
             }
             // Not listed, even on several reads: the delete is sent anyway, and its answer says.
@@ -212,9 +214,11 @@ pub async fn run<D: Deleting>(
                         Err(e) => {
                             return Ok((
                                 false,
-                                format!(
-                                    "{what} is used by {on}, whose state could not be read \
-                                     ({e}): not freed, not deleted"
+                                crate::t!(
+                                    "prov-delete-user-unread",
+                                    what = what,
+                                    on = on.as_str(),
+                                    error = e.to_string()
                                 ),
                             ));
                         }
@@ -233,16 +237,23 @@ pub async fn run<D: Deleting>(
                         Seen::Gone(_) => {}
                         seen => {
                             let outcome = match sent {
-                                Sent::Accepted => format!("{free} from {on} was accepted"),
-                                Sent::NotFound(e) | Sent::Unanswered(e) => {
-                                    format!("{free} from {on} failed ({e})")
+                                Sent::Accepted => {
+                                    crate::t!("prov-free-accepted", free = free, on = on.as_str())
                                 }
+                                Sent::NotFound(e) | Sent::Unanswered(e) => crate::t!(
+                                    "prov-free-failed",
+                                    free = free,
+                                    on = on.as_str(),
+                                    error = e.to_string()
+                                ),
                             };
                             return Ok((
                                 false,
-                                format!(
-                                    "{outcome}, but the provider {}: {what} not deleted",
-                                    said(&seen)
+                                crate::t!(
+                                    "prov-free-not-freed",
+                                    outcome = outcome,
+                                    said = said(&seen),
+                                    what = what
                                 ),
                             ));
                         }
@@ -253,27 +264,57 @@ pub async fn run<D: Deleting>(
             }
         }
     }
-    let delete = plan.delete;
-    Ok(match d.send(Step::Delete, last.as_ref()).await? {
+    delete(d, plan, readback, last.as_ref()).await
+}
+
+/// The delete call, with what the last read found, and the watch for its proof.
+async fn delete<D: Deleting>(
+    d: &mut D,
+    plan: &Plan<'_>,
+    readback: &Readback,
+    last: Option<&Now>,
+) -> Result<(bool, String), ProviderError> {
+    let (what, delete) = (plan.what, plan.delete);
+    Ok(match d.send(Step::Delete, last).await? {
         Sent::NotFound(e) => (
             true,
-            format!("{what} is gone: the provider answers {delete} with not found ({e})"),
+            crate::t!(
+                "prov-delete-not-found",
+                what = what,
+                delete = delete,
+                error = e.to_string()
+            ),
         ),
         Sent::Accepted => match watch(d, plan, readback, readback.attempts, |_| false).await {
-            Seen::Gone(how) => (true, format!("{what} deleted: {how}")),
+            Seen::Gone(how) => (true, crate::t!("prov-deleted", what = what, how = how)),
             seen => (
                 false,
-                format!("{delete} was accepted, but the provider {}", said(&seen)),
+                crate::t!(
+                    "prov-delete-accepted-but",
+                    delete = delete,
+                    said = said(&seen)
+                ),
             ),
         },
         Sent::Unanswered(e) => match watch(d, plan, readback, 1, |_| false).await {
             Seen::Gone(how) => (
                 true,
-                format!("{what} deleted: {delete} had no clear answer ({e}), but {how}"),
+                crate::t!(
+                    "prov-deleted-unclear",
+                    what = what,
+                    delete = delete,
+                    error = e.to_string(),
+                    how = how
+                ),
             ),
             seen => (
                 false,
-                format!("{delete} failed ({e}); the provider {}", said(&seen)),
+                crate::t!(
+                    "prov-delete-failed",
+                    delete = delete,
+                    error = e.to_string(),
+                    said = said(&seen)
+                ),
             ),
         },
     })

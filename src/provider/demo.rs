@@ -5,6 +5,7 @@
 //! and the watchdog, each its own process, see the same cloud. Writes go to a temporary file
 //! that is renamed over the old one, so a reader never sees half a file.
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -19,11 +20,15 @@ use super::{
     LinkedResource, Provider, ProviderError, SnapshotPlan,
 };
 use crate::meter::{InstanceState, ResourceKind};
+use crate::t;
 pub use gpumeter_core::demo::cloud::{CAPABILITIES, DEMO_SHEET, DEMO_SKU, DemoState};
 
 /// The adapter's name in its errors.
 const ID: &str = ProviderKind::Demo.id();
-const RESET: &str = "start afresh with `gpumeter --demo --reset`";
+/// What helps when the state file is no demo cloud.
+fn reset_fix() -> std::borrow::Cow<'static, str> {
+    t!("prov-demo-reset-fix")
+}
 
 /// The file name of the demo cloud's state inside the data directory.
 pub const STATE_FILE: &str = "demo-cloud.json";
@@ -90,12 +95,13 @@ impl DemoCloud {
             Ok(text) => serde_json::from_str(&text).map_err(|e| {
                 ProviderError::state(
                     ID,
-                    format!(
-                        "{} is not a demo cloud ({e}); start afresh with `gpumeter --demo --reset`",
-                        self.path.display()
+                    t!(
+                        "prov-demo-not-a-cloud",
+                        path = self.path.display().to_string(),
+                        error = e.to_string()
                     ),
                 )
-                .with_fix(RESET)
+                .with_fix(&reset_fix())
             }),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => self.reset(),
             Err(e) => Err(self.io(&e)),
@@ -104,9 +110,9 @@ impl DemoCloud {
 
     /// The state file cannot be read or written: the data directory is the thing to check.
     fn io(&self, e: &std::io::Error) -> ProviderError {
-        ProviderError::state(ID, format!("{}: {e}", self.path.display())).with_fix(&format!(
-            "check that {} can be written (--data-dir), or start afresh with `gpumeter --demo --reset`",
-            self.path.display()
+        ProviderError::state(ID, format!("{}: {e}", self.path.display())).with_fix(&t!(
+            "prov-demo-io-fix",
+            path = self.path.display().to_string()
         ))
     }
 
@@ -120,10 +126,10 @@ impl DemoCloud {
     fn apply(state: &mut DemoState, action: &Action, now: Timestamp) -> String {
         use InstanceState::{Running, Stopped};
         match action {
-            Action::Cleanup { .. } => "a cleanup deletes one resource at a time".into(),
+            Action::Cleanup { .. } => t!("prov-demo-cleanup-one-at-a-time").into_owned(),
             Action::Release => {
                 if state.instance.state == InstanceState::Released {
-                    return "already released".into();
+                    return t!("prov-demo-already-released").into_owned();
                 }
                 state.instance.state = InstanceState::Released;
                 state.instance.history.push((now, InstanceState::Released));
@@ -137,10 +143,20 @@ impl DemoCloud {
                     }
                 }
                 state.deadline = None;
-                "released".into()
+                t!("prov-demo-released").into_owned()
             }
-            Action::Stop => Self::turn(state, now, [Running, Stopped], ["running", "stopped"]),
-            Action::Start => Self::turn(state, now, [Stopped, Running], ["stopped", "started"]),
+            Action::Stop => Self::turn(
+                state,
+                now,
+                [Running, Stopped],
+                [t!("prov-demo-was-running"), t!("prov-demo-stopped")],
+            ),
+            Action::Start => Self::turn(
+                state,
+                now,
+                [Stopped, Running],
+                [t!("prov-demo-was-stopped"), t!("prov-demo-started")],
+            ),
             Action::SnapshotClean {
                 keep,
                 final_snapshot,
@@ -149,8 +165,8 @@ impl DemoCloud {
             Action::SetDeadline { at } => {
                 state.deadline = at.map(|at| HeldDeadline { at });
                 at.map_or_else(
-                    || "deadline cancelled".into(),
-                    |at| format!("deadline {at}"),
+                    || t!("prov-demo-deadline-cancelled").into_owned(),
+                    |at| t!("prov-demo-deadline", at = at.to_string()),
                 )
             }
         }
@@ -162,14 +178,15 @@ impl DemoCloud {
         state: &mut DemoState,
         now: Timestamp,
         [from, to]: [InstanceState; 2],
-        [was, done]: [&str; 2],
+        [was, done]: [Cow<'static, str>; 2],
     ) -> String {
         if state.instance.state != from {
-            return format!("not {was} ({:?})", state.instance.state).to_lowercase();
+            let is = format!("{:?}", state.instance.state).to_lowercase();
+            return t!("prov-demo-not", was = was, state = is);
         }
         state.instance.state = to;
         state.instance.history.push((now, to));
-        done.into()
+        done.into_owned()
     }
 
     fn verify(state: &DemoState, action: &Action, before: &DemoState) -> bool {
@@ -224,10 +241,10 @@ fn snapshot_clean(
         ));
     }
     state.resources.retain(|r| !plan.deleted.contains(&r.id));
-    format!(
-        "deleted {} snapshot(s), kept {}",
-        plan.deleted.len(),
-        plan.kept.len() + usize::from(final_snapshot)
+    t!(
+        "prov-demo-snapshots-cleaned",
+        deleted = plan.deleted.len().to_string(),
+        kept = (plan.kept.len() + usize::from(final_snapshot)).to_string()
     )
 }
 
@@ -253,17 +270,24 @@ fn refuse_delete(state: &DemoState, id: &str) -> Result<(), ProviderError> {
         .chain(&state.orphans)
         .find(|r| r.id == id)
     else {
-        return refuse("NotFound", format!("{id} does not exist in the demo cloud"));
+        return refuse("NotFound", t!("prov-demo-no-such", id = id));
     };
     let running = state.instance.state == InstanceState::Running;
     if running && r.attached_to.as_deref() == Some(state.instance.id.as_str()) {
         return refuse(
             "InUse",
-            format!("{id} is in use by running instance {}", state.instance.id),
+            t!(
+                "prov-demo-in-use-running",
+                id = id,
+                instance = state.instance.id.as_str()
+            ),
         );
     }
     if let Some(image) = r.backs_image.as_ref().filter(|i| listed(state, i)) {
-        return refuse("InUse", format!("{id} is in use by image {image}"));
+        return refuse(
+            "InUse",
+            t!("prov-demo-in-use-image", id = id, image = image.as_str()),
+        );
     }
     Ok(())
 }
@@ -283,12 +307,13 @@ impl Provider for DemoCloud {
     }
 
     fn plan_instance(&self, action: &Action) -> Vec<String> {
-        let target = self
-            .load()
-            .map_or_else(|_| "the demo instance".into(), |s| s.instance.id);
+        let target = self.load().map_or_else(
+            |_| t!("prov-demo-the-instance").into_owned(),
+            |s| s.instance.id,
+        );
         vec![
             format!("demo: {} {target}", action.label()),
-            format!("demo: read back {target}"),
+            t!("prov-demo-call-read-back", target = target.as_str()),
         ]
     }
 
@@ -339,14 +364,21 @@ impl Provider for DemoCloud {
     fn delete_plan(&self, resource: &LinkedResource) -> Vec<String> {
         let mut calls = Vec::new();
         if let Some(on) = resource.attached_to.as_ref() {
-            calls.push(format!("demo: detach {} from {on}", resource.id));
+            calls.push(t!(
+                "prov-demo-call-detach",
+                id = resource.id.as_str(),
+                on = on.as_str()
+            ));
         }
-        calls.push(format!(
-            "demo: delete {} {}",
-            resource.kind.label(),
-            resource.id
+        calls.push(t!(
+            "prov-demo-call-delete",
+            kind = resource.kind.shown(),
+            id = resource.id.as_str()
         ));
-        calls.push(format!("demo: read back {}", resource.id));
+        calls.push(t!(
+            "prov-demo-call-read-back",
+            target = resource.id.as_str()
+        ));
         calls
     }
 
@@ -355,6 +387,7 @@ impl Provider for DemoCloud {
         if self.failing.iter().any(|f| f == "cleanup") {
             return Err(ProviderError::new(ID, ErrorKind::Unreachable)
                 .with_code("InternalError")
+                // The simulated provider's own message, which is never translated.
                 .with_message(&format!(
                     "demo: the provider refused to delete {} (injected failure)",
                     resource.id
@@ -373,9 +406,9 @@ impl Provider for DemoCloud {
             },
             confirmed: gone,
             summary: if gone {
-                format!("{} is no longer listed", resource.id)
+                t!("prov-demo-gone", id = resource.id.as_str())
             } else {
-                format!("{} is still listed", resource.id)
+                t!("prov-demo-still-listed", id = resource.id.as_str())
             },
             calls: self.delete_plan(resource),
         })
@@ -459,7 +492,18 @@ mod tests {
             matches!(broken.kind(), ErrorKind::State { .. }),
             "{broken:?}"
         );
-        assert_eq!(broken.fix(), RESET);
+        assert_eq!(broken.fix(), reset_fix());
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_refused_delete_is_said_in_chinese_with_the_id() {
+        use crate::i18n::{self, Lang};
+        let state = DemoState::fresh(Timestamp::UNIX_EPOCH);
+        let refused = i18n::scoped(Lang::ZhCn, || {
+            refuse_delete(&state, "vol-gone").unwrap_err()
+        });
+        assert_eq!(refused.message(), "演示云中不存在 vol-gone");
+        assert_eq!(refused.code(), Some("NotFound"));
     }
 }

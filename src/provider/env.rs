@@ -237,7 +237,11 @@ pub fn read_cli_file(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(ProviderError::state(
             provider,
-            format!("cannot read {}: {e}", path.display()),
+            crate::t!(
+                "prov-cli-file-unreadable",
+                path = path.display().to_string(),
+                error = e.to_string()
+            ),
         )),
     }
 }
@@ -250,14 +254,23 @@ pub fn malformed_cli_file(
     expected: &str,
     e: Option<&serde_json::Error>,
 ) -> ProviderError {
-    let at = e
-        .map(|e| format!(" (line {}, column {})", e.line(), e.column()))
-        .unwrap_or_default();
-    ProviderError::state(
-        provider,
-        format!("{} is malformed{at}: expected {expected}", path.display()),
-    )
-    .with_fix(&format!("fix or remove {}", path.display()))
+    let path = path.display().to_string();
+    let message = match e {
+        Some(e) => crate::t!(
+            "prov-cli-file-malformed-at",
+            path = path.as_str(),
+            line = e.line().to_string(),
+            column = e.column().to_string(),
+            expected = expected
+        ),
+        None => crate::t!(
+            "prov-cli-file-malformed",
+            path = path.as_str(),
+            expected = expected
+        ),
+    };
+    ProviderError::state(provider, message)
+        .with_fix(&crate::t!("prov-cli-file-fix", path = path.as_str()))
 }
 
 /// `base`, set in `var`, as a base URL ending in `/`; anything but http:// or https:// is refused
@@ -267,11 +280,9 @@ pub fn base_url(provider: &str, var: &str, base: &str) -> Result<String, Provide
     if !(base.starts_with("https://") || base.starts_with("http://")) {
         return Err(ProviderError::state(
             provider,
-            format!("{var} must be an http:// or https:// URL, not `{base}`"),
+            crate::t!("prov-base-url-not-http", var = var, base = base),
         )
-        .with_fix(&format!(
-            "set {var} to an http:// or https:// URL, or unset it"
-        )));
+        .with_fix(&crate::t!("prov-base-url-fix", var = var)));
     }
     Ok(format!("{}/", base.trim_end_matches('/')))
 }

@@ -103,11 +103,11 @@ fn retry_after(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum HttpError {
-    #[error("timed out after {0:?}")]
+    #[error("{}", crate::t!("prov-http-timeout", after = format!("{:?}", .0)))]
     Timeout(Duration),
-    #[error("cannot connect: {0}")]
+    #[error("{}", crate::t!("prov-http-connect", error = .0.as_str()))]
     Connect(String),
-    #[error("request failed: {0}")]
+    #[error("{}", crate::t!("prov-http-failed", error = .0.as_str()))]
     Other(String),
 }
 
@@ -193,7 +193,9 @@ impl Http {
                 Err(e) => return Err(e),
             }
         }
-        Err(HttpError::Other("no attempt made".into()))
+        Err(HttpError::Other(
+            crate::t!("prov-http-no-attempt").into_owned(),
+        ))
     }
 
     async fn send_once(&self, request: reqwest::RequestBuilder) -> Result<HttpResponse, HttpError> {

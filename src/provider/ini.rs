@@ -48,20 +48,20 @@ impl Ini {
                     .strip_suffix(']')
                     .map(str::trim)
                     .filter(|n| !n.is_empty())
-                    .ok_or_else(|| bad(i + 1, "a section header must be `[name]`"))?;
+                    .ok_or_else(|| bad(i + 1, &crate::t!("prov-ini-bad-header")))?;
                 sections.push((name.to_string(), Vec::new()));
                 continue;
             }
             let (key, value) = line
                 .split_once('=')
-                .ok_or_else(|| bad(i + 1, "expected `[section]` or `key = value`"))?;
+                .ok_or_else(|| bad(i + 1, &crate::t!("prov-ini-bad-line")))?;
             let key = key.trim();
             if key.is_empty() {
-                return Err(bad(i + 1, "a setting needs a name before `=`"));
+                return Err(bad(i + 1, &crate::t!("prov-ini-no-name")));
             }
             let section = sections
                 .last_mut()
-                .ok_or_else(|| bad(i + 1, "a setting before any `[section]`"))?;
+                .ok_or_else(|| bad(i + 1, &crate::t!("prov-ini-no-section")))?;
             section
                 .1
                 .push((key.to_ascii_lowercase(), value.trim().to_string()));

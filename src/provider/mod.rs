@@ -115,7 +115,7 @@ pub trait Provider: Send + Sync {
     async fn sweep(&self) -> Result<Vec<LinkedResource>, ProviderError> {
         Err(ProviderError::unsupported(
             self.name(),
-            "sweep the account (not built for this adapter yet)",
+            crate::t!("prov-unsupported-sweep"),
         ))
     }
 
@@ -133,7 +133,7 @@ pub trait Provider: Send + Sync {
     async fn instances(&self) -> Result<Vec<Discovered>, ProviderError> {
         Err(ProviderError::unsupported(
             self.name(),
-            "list the account's instances (name them in [[fleet]] instances instead)",
+            crate::t!("prov-unsupported-instances"),
         ))
     }
 
@@ -156,10 +156,7 @@ pub trait Provider: Send + Sync {
     async fn delete(&self, resource: &LinkedResource) -> Result<ActionReport, ProviderError> {
         Err(ProviderError::unsupported(
             self.name(),
-            format!(
-                "delete a {} (not built for this adapter yet)",
-                resource.kind.label()
-            ),
+            crate::t!("prov-unsupported-delete", kind = resource.kind.shown()),
         ))
     }
 

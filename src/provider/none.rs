@@ -32,10 +32,8 @@ impl Provider for NoProvider {
     }
 
     async fn inventory(&self) -> Result<Inventory, ProviderError> {
-        Err(ProviderError::state(ID, &self.why).with_fix(&format!(
-            "set [instance] provider in the config (one of {}), or try --demo",
-            ProviderKind::ids(", ")
-        )))
+        Err(ProviderError::state(ID, &self.why)
+            .with_fix(&crate::t!("prov-none-fix", ids = ProviderKind::ids(", "))))
     }
 
     async fn act(&self, action: &Action) -> Result<ActionReport, ProviderError> {

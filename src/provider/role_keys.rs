@@ -54,11 +54,11 @@ pub enum RoleError {
     /// The service says there is no role (`has no RAM role`).
     #[error("{0}")]
     NoRole(&'static str),
-    #[error("lists a role name that is not one")]
+    #[error("{}", crate::t!("prov-role-not-a-name"))]
     NotARoleName,
-    #[error("says the role keys are not ready (Code `{0}`)")]
+    #[error("{}", crate::t!("prov-role-not-ready", code = .0.as_str()))]
     NotReady(String),
-    #[error("answered HTTP {0}")]
+    #[error("{}", crate::t!("prov-role-status", status = .0.to_string()))]
     Status(u16),
     /// An answer that is not the documented one, or a refusal to hand out keys.
     #[error("{0}")]
@@ -116,8 +116,10 @@ impl TempKeys {
     ) -> Result<TempKeys, RoleError> {
         let (id, secret, token) = (id.trim(), secret.trim(), token.trim());
         if id.is_empty() || secret.is_empty() || token.is_empty() {
-            return Err(RoleError::Answer(format!(
-                "{who} sent keys with a field empty: expected {expected}"
+            return Err(RoleError::Answer(crate::t!(
+                "prov-role-field-empty",
+                who = who,
+                expected = expected
             )));
         }
         Ok(TempKeys {
@@ -144,7 +146,10 @@ impl RoleReply {
     /// The role's JSON answer as `A`.
     pub fn parse<A: serde::de::DeserializeOwned>(&self, body: &str) -> Result<A, RoleError> {
         serde_json::from_str(body).map_err(|_| {
-            RoleError::Answer(format!("sent role keys that are not {}", self.expected))
+            RoleError::Answer(crate::t!(
+                "prov-role-not-expected",
+                expected = self.expected
+            ))
         })
     }
 
@@ -156,7 +161,11 @@ impl RoleReply {
         expires: Option<Timestamp>,
     ) -> Result<TempKeys, RoleError> {
         let expires = expires.ok_or_else(|| {
-            RoleError::Answer(format!("{}: expected {}", self.no_expiry, self.expected))
+            RoleError::Answer(crate::t!(
+                "prov-role-no-expiry",
+                no_expiry = self.no_expiry,
+                expected = self.expected
+            ))
         })?;
         TempKeys::from_answer(parts, expires, self.who, self.expected)
     }
@@ -243,7 +252,10 @@ impl KeyStore {
         let fetch = async {
             let Some((fetch, naming)) = &self.fetch else {
                 // Fixed keys never go stale; this is only reached if the cache was never filled.
-                return Err(ProviderError::state("gpumeter", "no keys were given"));
+                return Err(ProviderError::state(
+                    "gpumeter",
+                    crate::t!("prov-role-no-keys"),
+                ));
             };
             fetch.fetch().await.map_err(|why| {
                 let place = format!("{} ({why})", naming.place);

@@ -5,8 +5,9 @@
 //! id it listed before the delete). Without either it is done by exit status, never confirmed.
 
 use super::run::{self, Values, display, fill};
-use super::{CommandProvider, ID, run_error, schema, unfilled};
+use super::{CommandProvider, ID, cannot_run, run_error, schema, unfilled};
 use crate::provider::{Action, ActionReport, LinkedResource, ProviderError};
+use crate::t;
 
 /// Which command reads the delete back.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -53,41 +54,29 @@ impl CommandProvider {
     /// The delete command for `r`, filled in.
     fn delete_argv(&self, r: &LinkedResource) -> Result<Vec<String>, ProviderError> {
         let argv = set(self.config.delete.as_ref()).ok_or_else(|| {
-            ProviderError::unsupported(
-                ID,
-                format!(
-                    "delete a {} (set [command] delete in the config)",
-                    r.kind.label()
-                ),
-            )
+            ProviderError::unsupported(ID, t!("cmdp-no-delete", kind = r.kind.shown()))
         })?;
         let values = Values {
             resource: Some((r.id.clone(), kind_name(r))),
             ..self.values()
         };
-        fill(argv, &values).map_err(|why| unfilled(why.0))
+        fill(argv, &values).map_err(|why| unfilled(&why.0))
     }
 
     /// Runs `list_account` and reads what it prints.
     pub(super) async fn list_account(&self) -> Result<Vec<LinkedResource>, ProviderError> {
-        let argv = set(self.config.list_account.as_ref()).ok_or_else(|| {
-            ProviderError::unsupported(
-                ID,
-                "sweep the account (set [command] list_account in the config)",
-            )
-        })?;
-        let argv = fill(argv, &self.values()).map_err(|why| unfilled(why.0))?;
+        let argv = set(self.config.list_account.as_ref())
+            .ok_or_else(|| ProviderError::unsupported(ID, t!("cmdp-no-list-account")))?;
+        let argv = fill(argv, &self.values()).map_err(|why| unfilled(&why.0))?;
         let out = run::run(&argv, self.config.timeout)
             .await
-            .map_err(|e| run_error(&e).with_call("list_account command"))?;
+            .map_err(|e| run_error(&e).with_call(&t!("cmdp-call-list-account")))?;
         schema::parse_account(&out.stdout).map_err(|e| {
             ProviderError::state(
                 ID,
-                format!(
-                    "the list_account command printed JSON that does not follow the schema: {e}"
-                ),
+                t!("cmdp-bad-json", key = "list_account", error = e.to_string()),
             )
-            .with_fix("make [command] list_account print the documented JSON (see docs/providers/command.md)")
+            .with_fix(&t!("cmdp-bad-json-fix", key = "list_account"))
         })
     }
 
@@ -104,16 +93,17 @@ impl CommandProvider {
         if set(self.config.delete.as_ref()).is_none() {
             return Vec::new();
         }
-        let mut calls = vec![self.delete_argv(r).map_or_else(
-            |e| format!("(cannot run: {})", e.message()),
-            |a| display(&a),
-        )];
+        let mut calls = vec![
+            self.delete_argv(r)
+                .map_or_else(|e| cannot_run(e.message()), |a| display(&a)),
+        ];
         if let Some((_, argv)) = self.lister() {
-            let line = fill(argv, &self.values())
-                .map_or_else(|e| format!("(cannot run: {e})"), |a| display(&a));
-            calls.push(format!(
-                "{line} (read back until {} is no longer listed)",
-                r.id
+            let line =
+                fill(argv, &self.values()).map_or_else(|e| cannot_run(&e.0), |a| display(&a));
+            calls.push(t!(
+                "cmdp-call-read-back-until",
+                call = line,
+                id = r.id.as_str()
             ));
         }
         calls
@@ -152,22 +142,16 @@ impl CommandProvider {
         let Some((lister, _)) = lister else {
             return Ok(report(
                 false,
-                "the delete command exited 0: done by exit status; could not verify \
-                 (no [command] list_account or inventory to read back)"
-                    .into(),
+                t!("cmdp-delete-unverified").into_owned(),
                 calls,
             ));
         };
         let key = lister.key();
-        calls.push(format!("{key} command (read back)"));
+        calls.push(t!("cmdp-call-read-back", key = key));
         if listed_before == Some(false) {
             return Ok(report(
                 false,
-                format!(
-                    "the delete command exited 0; could not verify: the inventory command did \
-                     not list {} before the delete (set [command] list_account)",
-                    r.id
-                ),
+                t!("cmdp-delete-never-listed", id = r.id.as_str()),
                 calls,
             ));
         }
@@ -180,19 +164,13 @@ impl CommandProvider {
             last = self.listed(lister).await;
         }
         Ok(match last {
-            Ok(now) if !now.iter().any(|x| x.id == r.id) => report(
-                true,
-                format!("delete confirmed: the {key} command no longer lists it"),
-                calls,
-            ),
-            Ok(_) => report(
-                false,
-                format!("the delete command exited 0, but the {key} command still lists it"),
-                calls,
-            ),
+            Ok(now) if !now.iter().any(|x| x.id == r.id) => {
+                report(true, t!("cmdp-delete-confirmed", key = key), calls)
+            }
+            Ok(_) => report(false, t!("cmdp-delete-still-listed", key = key), calls),
             Err(e) => report(
                 false,
-                format!("the delete command exited 0, but reading back failed ({e})"),
+                t!("cmdp-delete-read-back-failed", error = e.shown()),
                 calls,
             ),
         })

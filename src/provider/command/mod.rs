@@ -22,6 +22,7 @@ use super::{
 };
 use crate::config::CommandConfig;
 use crate::meter::{InstanceState, ResourceKind};
+use crate::t;
 use run::{RunError, Values, display, fill};
 
 pub type Clock = Arc<dyn Fn() -> Timestamp + Send + Sync>;
@@ -56,7 +57,7 @@ impl CommandProvider {
         with_clock(clock: Clock);
     }
 
-    fn unsupported(what: &str) -> ProviderError {
+    fn unsupported(what: impl Into<String>) -> ProviderError {
         ProviderError::unsupported(ID, what)
     }
 
@@ -69,7 +70,7 @@ impl CommandProvider {
         let (argv, key) = match action {
             Action::Release => (&self.config.release, "release"),
             Action::Stop => (&self.config.stop, "stop"),
-            Action::Start => return Err(Self::unsupported("start a stopped instance")),
+            Action::Start => return Err(Self::unsupported(t!("cmdp-no-start"))),
             Action::Cleanup { .. } => return Err(crate::provider::cleanup::not_here(ID)),
             Action::SnapshotClean {
                 keep,
@@ -81,9 +82,7 @@ impl CommandProvider {
                 (&self.config.snapshot_clean, "snapshot_clean")
             }
             Action::SetDeadline { at: None } => {
-                return Err(Self::unsupported(
-                    "cancel a deadline (the extend command only sets one)",
-                ));
+                return Err(Self::unsupported(t!("cmdp-no-cancel")));
             }
             Action::SetDeadline { at: Some(at) } => {
                 values.deadline = Some(*at);
@@ -92,10 +91,7 @@ impl CommandProvider {
             }
         };
         let argv = argv.as_deref().filter(|a| !a.is_empty()).ok_or_else(|| {
-            Self::unsupported(&format!(
-                "{} (set [command] {key} in the config)",
-                action.label()
-            ))
+            Self::unsupported(t!("cmdp-not-set", action = action.label(), key = key))
         })?;
         Ok((argv, values))
     }
@@ -103,24 +99,22 @@ impl CommandProvider {
     async fn read(&self) -> Result<Inventory, ProviderError> {
         let argv = self.config.inventory.as_deref().filter(|a| !a.is_empty());
         let Some(argv) = argv else {
-            return Err(Self::unsupported(
-                "list what bills (set [command] inventory in the config)",
-            ));
+            return Err(Self::unsupported(t!("cmdp-no-inventory")));
         };
         let values = Values {
             instance: self.instance.clone(),
             ..Values::default()
         };
-        let argv = fill(argv, &values).map_err(|why| unfilled(why.0))?;
+        let argv = fill(argv, &values).map_err(|why| unfilled(&why.0))?;
         let out = run::run(&argv, self.config.timeout)
             .await
-            .map_err(|e| run_error(&e).with_call("inventory command"))?;
+            .map_err(|e| run_error(&e).with_call(&t!("cmdp-call-inventory")))?;
         let document = schema::parse(&out.stdout).map_err(|e| {
             ProviderError::state(
                 ID,
-                format!("the inventory command printed JSON that does not follow the schema: {e}"),
+                t!("cmdp-bad-json", key = "inventory", error = e.to_string()),
             )
-            .with_fix("make [command] inventory print the documented JSON (see docs/providers/command.md)")
+            .with_fix(&t!("cmdp-bad-json-fix", key = "inventory"))
         })?;
         Ok(document.into_inventory((self.clock)()))
     }
@@ -151,16 +145,22 @@ fn unfilled(why: &str) -> ProviderError {
     ProviderError::state(ID, why).with_fix(why)
 }
 
+/// A command line in a plan that cannot run as configured, and why.
+fn cannot_run(why: &str) -> String {
+    t!("cmdp-cannot-run", why = why)
+}
+
 /// What came of running a configured command, by what the process did: it could not start or
 /// ran out of time (the setup's to fix), or it exited non-zero, which is its answer: a refusal,
 /// with its exit status as the code and its stderr as the message.
 fn run_error(e: &RunError) -> ProviderError {
     match e {
-        RunError::Spawn { .. } => ProviderError::state(ID, e.to_string())
-            .with_fix("check the program and its path in [command] in the config"),
-        RunError::Timeout { .. } => ProviderError::state(ID, e.to_string()).with_fix(
-            "the command ran past [command] timeout: raise it, or see what the command waits on",
-        ),
+        RunError::Spawn { .. } => {
+            ProviderError::state(ID, e.to_string()).with_fix(&t!("cmdp-spawn-fix"))
+        }
+        RunError::Timeout { .. } => {
+            ProviderError::state(ID, e.to_string()).with_fix(&t!("cmdp-timeout-fix"))
+        }
         RunError::Failed {
             program,
             status,
@@ -211,7 +211,7 @@ fn shows(action: &Action, inventory: &Inventory) -> bool {
 
 fn what_it_shows(inventory: &Inventory) -> String {
     let instance = match &inventory.instance {
-        None => "no instance".to_string(),
+        None => t!("cmdp-shows-no-instance").into_owned(),
         Some(i) => format!("{} {:?}", i.id, i.state).to_lowercase(),
     };
     let snapshots = inventory
@@ -220,10 +220,18 @@ fn what_it_shows(inventory: &Inventory) -> String {
         .filter(|r| r.kind == ResourceKind::Snapshot)
         .count();
     let deadline = inventory.deadline.map_or_else(
-        || "no deadline".to_string(),
-        |d| format!("deadline {}", d.at.strftime("%Y-%m-%d %H:%M:%S UTC")),
+        || t!("cmdp-shows-no-deadline").into_owned(),
+        |d| {
+            let at = d.at.strftime("%Y-%m-%d %H:%M:%S UTC").to_string();
+            t!("cmdp-shows-deadline", at = at)
+        },
     );
-    format!("{instance}, {snapshots} snapshot(s), {deadline}")
+    t!(
+        "cmdp-shows",
+        instance = instance,
+        snapshots = snapshots.to_string(),
+        deadline = deadline
+    )
 }
 
 #[async_trait]
@@ -247,13 +255,11 @@ impl Provider for CommandProvider {
         let Ok((argv, values)) = self.command_for(action) else {
             return Vec::new();
         };
-        let mut calls = vec![
-            fill(argv, &values).map_or_else(|e| format!("(cannot run: {e})"), |a| display(&a)),
-        ];
+        let mut calls =
+            vec![fill(argv, &values).map_or_else(|e| cannot_run(&e.0), |a| display(&a))];
         if let Some(inventory) = self.config.inventory.as_deref().filter(|a| !a.is_empty()) {
-            let line = fill(inventory, &values)
-                .map_or_else(|e| format!("(cannot run: {e})"), |a| display(&a));
-            calls.push(format!("{line} (read back until it shows the effect)"));
+            let line = fill(inventory, &values).map_or_else(|e| cannot_run(&e.0), |a| display(&a));
+            calls.push(t!("cmdp-call-read-back-effect", call = line));
         }
         calls
     }
@@ -295,7 +301,7 @@ impl Provider for CommandProvider {
                 .check_promise(Some(promised))
                 .map_err(|why| ProviderError::state(ID, why))?;
         }
-        let argv = fill(argv, &values).map_err(|why| unfilled(why.0))?;
+        let argv = fill(argv, &values).map_err(|why| unfilled(&why.0))?;
         let mut calls = vec![display(&argv)];
         let outcome = run::run(&argv, self.config.timeout).await;
         let label = action.label();
@@ -309,16 +315,13 @@ impl Provider for CommandProvider {
                 Ok(_) => Ok(ActionReport {
                     action: action.clone(),
                     confirmed: false,
-                    summary: format!(
-                        "the {label} command exited 0: done by exit status; not verified \
-                         (no [command] inventory to read back)"
-                    ),
+                    summary: t!("cmdp-done-unverified", action = label),
                     calls,
                 }),
                 Err(e) => Err(run_error(&e)),
             };
         }
-        calls.push("inventory command (read back)".into());
+        calls.push(t!("cmdp-call-read-back", key = "inventory"));
         let attempts = if outcome.is_ok() {
             self.readback.attempts
         } else {
@@ -329,19 +332,23 @@ impl Provider for CommandProvider {
         let summary = match (&outcome, &read) {
             (Err(e), Err(_)) => return Err(run_error(e)),
             (_, Ok(inv)) if confirmed => {
-                format!(
-                    "{label} confirmed by the inventory command: {}",
-                    what_it_shows(inv)
-                )
+                t!("cmdp-confirmed", action = label, shows = what_it_shows(inv))
             }
-            (Ok(_), Ok(inv)) => format!(
-                "the {label} command exited 0, but the inventory command shows {}",
-                what_it_shows(inv)
+            (Ok(_), Ok(inv)) => t!(
+                "cmdp-exited-but-shows",
+                action = label,
+                shows = what_it_shows(inv)
             ),
-            (Err(e), Ok(inv)) => format!("{e}; the inventory command shows {}", what_it_shows(inv)),
-            (Ok(_), Err(e)) => {
-                format!("the {label} command exited 0, but reading back failed ({e})")
-            }
+            (Err(e), Ok(inv)) => t!(
+                "cmdp-failed-shows",
+                error = e.to_string(),
+                shows = what_it_shows(inv)
+            ),
+            (Ok(_), Err(e)) => t!(
+                "cmdp-exited-read-back-failed",
+                action = label,
+                error = e.shown()
+            ),
         };
         Ok(ActionReport {
             action: action.clone(),

@@ -16,11 +16,11 @@ pub struct Output {
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RunError {
-    #[error("`{program}` could not be started: {reason}")]
+    #[error("{}", crate::t!("cmdp-run-spawn", program = .program.as_str(), reason = .reason.as_str()))]
     Spawn { program: String, reason: String },
-    #[error("`{program}` did not finish within {after:?} and was killed")]
+    #[error("{}", crate::t!("cmdp-run-timeout", program = .program.as_str(), after = format!("{:?}", .after)))]
     Timeout { program: String, after: Duration },
-    #[error("`{program}` failed ({status}){}", stderr_note(.stderr))]
+    #[error("{}", failed(.program, .status, .stderr))]
     Failed {
         program: String,
         status: String,
@@ -28,11 +28,16 @@ pub enum RunError {
     },
 }
 
-fn stderr_note(stderr: &str) -> String {
+fn failed(program: &str, status: &str, stderr: &str) -> String {
     if stderr.is_empty() {
-        String::new()
+        crate::t!("cmdp-run-failed", program = program, status = status)
     } else {
-        format!(": {stderr}")
+        crate::t!(
+            "cmdp-run-failed-said",
+            program = program,
+            status = status,
+            stderr = stderr
+        )
     }
 }
 
@@ -61,46 +66,42 @@ pub struct Values {
 }
 
 /// A placeholder the command line holds and nothing gives a value for; what to set.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
-pub struct Unfilled(pub &'static str);
+pub struct Unfilled(pub String);
+
+/// What to set for placeholder `name`, which has no value.
+fn missing(name: &str) -> Unfilled {
+    Unfilled(if name == "{instance}" {
+        crate::t!("cmdp-unfilled-instance").into_owned()
+    } else {
+        crate::t!("cmdp-unfilled", slot = name)
+    })
+}
 
 /// `argv` with `{instance}`, `{keep}`, `{final}`, `{deadline}` and `{duration}` filled in. A
 /// placeholder without a value is an error that says which. `{id}` and `{kind}` are filled only
 /// where a resource is given (the delete command); elsewhere they stay as written, since an
 /// inventory's filter may well hold `{id}` of its own (jq's `{id}`).
 pub fn fill(argv: &[String], values: &Values) -> Result<Vec<String>, Unfilled> {
-    let slots: [(&str, Option<String>, &str); 5] = [
-        (
-            "{instance}",
-            values.instance.clone(),
-            "no instance id: set [instance] id or pass --instance",
-        ),
-        ("{keep}", values.keep.map(|k| k.to_string()), "no {keep}"),
-        (
-            "{final}",
-            values.final_snapshot.map(|f| f.to_string()),
-            "no {final}",
-        ),
+    let slots: [(&str, Option<String>); 5] = [
+        ("{instance}", values.instance.clone()),
+        ("{keep}", values.keep.map(|k| k.to_string())),
+        ("{final}", values.final_snapshot.map(|f| f.to_string())),
         (
             "{deadline}",
             values
                 .deadline
                 .map(|t| t.strftime("%Y-%m-%dT%H:%M:%SZ").to_string()),
-            "no {deadline}",
         ),
-        (
-            "{duration}",
-            values.duration.map(|d| d.to_string()),
-            "no {duration}",
-        ),
+        ("{duration}", values.duration.map(|d| d.to_string())),
     ];
     argv.iter()
         .map(|arg| {
             let mut arg = arg.clone();
-            for (name, value, missing) in &slots {
+            for (name, value) in &slots {
                 if arg.contains(name) {
-                    let value = value.as_ref().ok_or(Unfilled(missing))?;
+                    let value = value.as_ref().ok_or_else(|| missing(name))?;
                     arg = arg.replace(name, value);
                 }
             }
@@ -151,7 +152,7 @@ pub async fn run_with_env(
     let Some((program, rest)) = argv.split_first() else {
         return Err(RunError::Spawn {
             program: String::new(),
-            reason: "the command is empty".into(),
+            reason: crate::t!("cmdp-run-empty").into_owned(),
         });
     };
     let mut command = tokio::process::Command::new(program);
@@ -188,8 +189,8 @@ pub async fn run_with_env(
         Ok(Ok(out)) => Err(RunError::Failed {
             program: program.clone(),
             status: out.status.code().map_or_else(
-                || "killed by a signal".to_string(),
-                |c| format!("exit status {c}"),
+                || crate::t!("cmdp-run-signal").into_owned(),
+                |c| crate::t!("cmdp-run-exit-status", code = c.to_string()),
             ),
             stderr: tail(&String::from_utf8_lossy(&out.stderr), 2000),
         }),
@@ -216,6 +217,22 @@ mod tests {
 
     fn argv(items: &[&str]) -> Vec<String> {
         items.iter().map(|s| (*s).to_string()).collect()
+    }
+
+    #[test]
+    fn a_failure_and_a_missing_placeholder_are_said_in_chinese() {
+        use crate::i18n::{self, Lang};
+        let failed = RunError::Failed {
+            program: "cli".into(),
+            status: "exit status 3".into(),
+            stderr: "boom".into(),
+        };
+        let (failed, missing) = i18n::scoped(Lang::ZhCn, || {
+            let missing = fill(&argv(&["x", "--keep={keep}"]), &Values::default());
+            (failed.to_string(), missing.unwrap_err().0)
+        });
+        assert_eq!(failed, "`cli` 失败（exit status 3）：boom");
+        assert_eq!(missing, "{keep} 没有值");
     }
 
     #[test]

@@ -123,7 +123,7 @@ pub struct Account {
 
 /// Output of the `list_account` command that is not an account, in serde's words.
 #[derive(Debug, thiserror::Error)]
-#[error("expected {{\"resources\": [...]}}: {0}")]
+#[error("{}", crate::t!("cmdp-not-an-account", error = .0.to_string()))]
 pub struct NotAnAccount(#[from] serde_json::Error);
 
 /// Reads the `list_account` command's output.
@@ -149,7 +149,10 @@ fn decimal<'de, D: Deserializer<'de>>(de: D) -> Result<Decimal, D::Error> {
     let value = serde_json::Value::deserialize(de)?;
     to_decimal(&value)
         .filter(|d| !d.is_sign_negative())
-        .ok_or_else(|| serde::de::Error::custom(format!("`{value}` is not a size or amount")))
+        .ok_or_else(|| {
+            let value = value.to_string();
+            serde::de::Error::custom(crate::t!("cmdp-not-a-size", value = value))
+        })
 }
 
 fn opt_decimal<'de, D: Deserializer<'de>>(de: D) -> Result<Option<Decimal>, D::Error> {
@@ -160,7 +163,10 @@ fn opt_decimal<'de, D: Deserializer<'de>>(de: D) -> Result<Option<Decimal>, D::E
     to_decimal(&value)
         .filter(|d| !d.is_sign_negative())
         .map(Some)
-        .ok_or_else(|| serde::de::Error::custom(format!("`{value}` is not an amount")))
+        .ok_or_else(|| {
+            let value = value.to_string();
+            serde::de::Error::custom(crate::t!("cmdp-not-an-amount", value = value))
+        })
 }
 
 /// Reads the command's output; serde's error says where it stops following the schema.

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::model::{Seen, parse_instance};
 use super::{ID, Lambda, instance_info};
-use crate::provider::bearer::{ApiError, StateLog};
+use crate::provider::bearer::{ApiError, StateLog, no_list};
 use crate::provider::bearer_held::{attached, listed};
 use crate::provider::http::Repeat;
 use crate::provider::{Discovered, ProviderError};
@@ -24,7 +24,7 @@ impl Lambda {
         let found: Vec<Seen> = list
             .get("data")
             .and_then(Value::as_array)
-            .ok_or_else(|| state(ApiError::malformed("GET /instances", "no data list")))?
+            .ok_or_else(|| state(ApiError::malformed("GET /instances", no_list("data"))))?
             .iter()
             .filter_map(parse_instance)
             .filter(|i| i.gpus != Some(0))

@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::model::{Seen, parse_instance};
 use super::{ID, Lambda};
 use crate::meter::ResourceKind;
-use crate::provider::bearer::{Api, ApiError};
+use crate::provider::bearer::{Api, ApiError, no_field};
 use crate::provider::bearer_held::{delete_plan, read_back_delete};
 use crate::provider::http::Repeat;
 use crate::provider::{ActionReport, LinkedResource, ProviderError};
@@ -79,10 +79,7 @@ impl Lambda {
         if r.kind != ResourceKind::NetworkVolume {
             return Err(ProviderError::unsupported(
                 ID,
-                format!(
-                    "delete a {} (Lambda Cloud bills only file systems apart from the instance)",
-                    r.kind.label()
-                ),
+                crate::t!("lambda-delete-unsupported", kind = r.kind.shown()),
             ));
         }
         let api = self.held.api()?;
@@ -92,7 +89,7 @@ impl Lambda {
             Some(_) => Ok(()),
             None => Err(ApiError::malformed(
                 &Api::describe("DELETE", &call),
-                "no data",
+                no_field("data"),
             )),
         });
         let listed = || async {

@@ -19,7 +19,10 @@ use serde_json::{Value, json};
 
 use self::model::{Seen, file_system, parse_instance, state_of};
 use super::ProviderKind;
-use super::bearer::{Api, ApiError, ApiKey, Cloud, Forbidden, KeyEnv, Readback, Scheme, StateLog};
+use super::bearer::{
+    Api, ApiError, ApiKey, Cloud, Forbidden, KeyEnv, Readback, Scheme, StateLog, no_field, no_list,
+    read_back_call,
+};
 use super::bearer_held::{Held, held_provider_methods, refusal};
 use super::http::{HttpPolicy, Repeat};
 use super::{
@@ -112,12 +115,8 @@ impl Lambda {
         }
         let api = self.held.api()?;
         let no_id = || {
-            ProviderError::state(
-                ID,
-                "lambda: no instance: pass --instance ID or set [instance] id in the config \
-                 (Lambda has no metadata service, and no instance has this machine's hostname)",
-            )
-            .with_fix("pass --instance ID or set [instance] id in the config")
+            ProviderError::state(ID, crate::t!("lambda-no-instance"))
+                .with_fix(&crate::t!("lambda-no-instance-fix"))
         };
         let host = self.hostname.clone().ok_or_else(no_id)?;
         let list = api
@@ -127,7 +126,7 @@ impl Lambda {
         let rows = list
             .get("data")
             .and_then(Value::as_array)
-            .ok_or_else(|| api.error(ApiError::malformed("GET /instances", "no data list")))?;
+            .ok_or_else(|| api.error(ApiError::malformed("GET /instances", no_list("data"))))?;
         let short = host.split('.').next().unwrap_or(&host).to_string();
         let id = rows
             .iter()
@@ -154,7 +153,10 @@ impl Lambda {
                 .get("data")
                 .and_then(parse_instance)
                 .map(Some)
-                .ok_or_else(|| ApiError::malformed(&Api::describe("GET", &path), "no instance")),
+                .ok_or_else(|| {
+                    let what = crate::t!("lambda-answer-no-instance");
+                    ApiError::malformed(&Api::describe("GET", &path), what)
+                }),
             Err(e) if e.status() == Some(404) => api.gone(e, "/instances", "data", id).await,
             Err(e) => Err(e),
         }
@@ -165,7 +167,7 @@ impl Lambda {
         let rows = v
             .get("data")
             .and_then(Value::as_array)
-            .ok_or_else(|| ApiError::malformed("GET /file-systems", "no data list"))?;
+            .ok_or_else(|| ApiError::malformed("GET /file-systems", no_list("data")))?;
         Ok(rows.iter().filter_map(|r| file_system(r, now)).collect())
     }
 
@@ -190,14 +192,10 @@ impl Lambda {
             None => {
                 api.absent(&self.held.sightings, id)
                     .map_err(ApiError::Unseen)?;
-                return Ok((
-                    true,
-                    "already released: Lambda no longer lists the instance this data directory saw"
-                        .into(),
-                ));
+                return Ok((true, crate::t!("lambda-already-gone").into_owned()));
             }
             Some(i) if i.status == "terminated" => {
-                return Ok((true, "already released (`terminated`)".into()));
+                return Ok((true, crate::t!("lambda-already-terminated").into_owned()));
             }
             Some(i) => self.held.sightings.saw(ID, i.region.as_deref(), id),
         }
@@ -216,20 +214,20 @@ impl Lambda {
             Ok(_) => {
                 return Err(ApiError::malformed(
                     "POST /instance-operations/terminate",
-                    "no data",
+                    no_field("data"),
                 ));
             }
             // Gone between the two calls, or the wrong endpoint: the read-back decides.
             Err(e) if e.status() == Some(404) => {}
             Err(e) => return Err(e),
         }
-        calls.push(format!("GET {path}   (read back)"));
+        calls.push(read_back_call(&format!("GET {path}")));
         let seen = |instance: Option<&Seen>| match instance {
-            None => Break("terminate accepted; Lambda no longer lists it".into()),
+            None => Break(crate::t!("lambda-terminated-gone").into_owned()),
             Some(i) if i.status == "terminated" => {
-                Break("terminate accepted; Lambda reads back `terminated`".into())
+                Break(crate::t!("lambda-terminated").into_owned())
             }
-            Some(i) => Continue(format!("Lambda reads back `{}`", i.status)),
+            Some(i) => Continue(crate::t!("lambda-reads-back", status = i.status.as_str())),
         };
         Ok(self
             .held
@@ -267,12 +265,12 @@ impl Provider for Lambda {
     fn plan_instance(&self, action: &Action) -> Vec<String> {
         let id = self
             .known_id()
-            .unwrap_or_else(|| "<the instance with this machine's hostname>".into());
+            .unwrap_or_else(|| crate::t!("lambda-plan-instance").into_owned());
         match action {
             Action::Release => vec![
                 format!("GET /instances/{id}"),
                 terminate_call(&id),
-                format!("GET /instances/{id}   (read back)"),
+                read_back_call(&format!("GET /instances/{id}")),
             ],
             _ => Vec::new(),
         }
@@ -324,17 +322,38 @@ impl Provider for Lambda {
         match action {
             Action::Release => {}
             Action::Stop | Action::Start => {
-                return Err(ProviderError::unsupported(
-                    ID,
-                    "stop or start (Lambda Cloud has no stop or pause: an instance bills until it is terminated)",
-                ));
+                return Err(ProviderError::unsupported(ID, crate::t!("lambda-no-stop")));
             }
-            other => return Err(refusal(CLOUD.kind, other, "Lambda Cloud has no snapshots")),
+            other => {
+                let why = crate::t!("lambda-no-snapshots");
+                return Err(refusal(CLOUD.kind, other, &why));
+            }
         }
         let api = self.held.api()?;
         let id = self.instance_id().await?;
         let mut calls = Vec::new();
         let outcome = self.release(api, &id, &mut calls).await;
         api.report(action, &id, calls, outcome)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::{self, Lang};
+
+    #[test]
+    fn a_stop_and_the_read_back_call_are_said_in_chinese() {
+        let settings = LambdaSettings::resolve(&KeyEnv::default(), Some("i-7".into()), None);
+        let lambda = Lambda::new(settings, HttpPolicy::default());
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let (stop, plan) = i18n::scoped(Lang::ZhCn, || {
+            let refused = rt.block_on(lambda.act(&Action::Stop)).unwrap_err();
+            (refused.shown(), lambda.plan_instance(&Action::Release))
+        });
+        assert!(stop.contains("Lambda Cloud 没有停止或暂停"), "{stop}");
+        assert_eq!(plan[2], "GET /instances/i-7   （回读）");
     }
 }

@@ -24,7 +24,12 @@ impl Runpod {
         let mut gaps = Vec::new();
         let volumes = if pods.iter().any(|p| !p.network.is_empty()) {
             let volumes = Self::network_volumes(api).await;
-            or_gap(api, volumes, "network volumes unknown", &mut gaps)?
+            or_gap(
+                api,
+                volumes,
+                &crate::t!("runpod-gap-volumes-listing"),
+                &mut gaps,
+            )?
         } else {
             Vec::new()
         };

@@ -29,7 +29,8 @@ use self::disks::{disk, network_volume, own_disks, volume_of};
 use self::model::{Pod, parse_pod, state_of};
 use super::ProviderKind;
 use super::bearer::{
-    Api, ApiError, Cloud, Forbidden, KeyEnv, Readback, Scheme, Settings, StateLog,
+    Api, ApiError, Cloud, Forbidden, KeyEnv, Readback, Scheme, Settings, StateLog, no_field,
+    no_list, read_back_call,
 };
 use super::bearer_held::{Held, held_provider_methods, or_gap, refusal, watched};
 use super::http::{HttpPolicy, Repeat};
@@ -37,6 +38,7 @@ use super::{
     Action, ActionReport, InstanceInfo, Inventory, LinkedResource, Provider, ProviderError,
 };
 use crate::meter::{BillingMode, ResourceKind};
+use crate::t;
 
 pub const KEY_VAR: &str = "RUNPOD_API_KEY";
 pub const POD_VAR: &str = "RUNPOD_POD_ID";
@@ -85,7 +87,8 @@ impl Runpod {
     }
 
     fn pod_id(&self) -> Result<&str, ProviderError> {
-        watched(self.pod_id.as_deref(), CLOUD.kind, ("pod", "pod", POD_VAR))
+        let pod = t!("runpod-word-pod");
+        watched(self.pod_id.as_deref(), CLOUD.kind, (&pod, &pod, POD_VAR))
     }
 
     async fn get(api: &Api, id: &str) -> Result<Option<Pod>, ApiError> {
@@ -93,7 +96,9 @@ impl Runpod {
         match api.json("GET", &path, None, Repeat::Safe).await {
             Ok(v) => parse_pod(v.get("pod").unwrap_or(&v))
                 .map(Some)
-                .ok_or_else(|| ApiError::malformed(&Api::describe("GET", &path), "no pod")),
+                .ok_or_else(|| {
+                    ApiError::malformed(&Api::describe("GET", &path), t!("runpod-answer-no-pod"))
+                }),
             Err(e) if e.status() == Some(404) => api.gone(e, "/v2/pods", "pods", id).await,
             Err(e) => Err(e),
         }
@@ -105,7 +110,7 @@ impl Runpod {
         Ok(listed
             .get("pods")
             .and_then(Value::as_array)
-            .ok_or_else(|| ApiError::malformed("GET /v2/pods", "no pods list"))?
+            .ok_or_else(|| ApiError::malformed("GET /v2/pods", no_list("pods")))?
             .iter()
             .filter_map(parse_pod)
             .collect())
@@ -119,7 +124,9 @@ impl Runpod {
             .or(Some(&v))
             .and_then(Value::as_array)
             .cloned()
-            .ok_or_else(|| ApiError::malformed("GET /v2/network-volumes", "no networkVolumes"))
+            .ok_or_else(|| {
+                ApiError::malformed("GET /v2/network-volumes", no_field("networkVolumes"))
+            })
     }
 
     /// The pod as an instance, its history from `log` (this adapter's own pod's log, or a
@@ -161,26 +168,17 @@ impl Runpod {
         let ends = !stop && !start;
         match before.as_ref().map(|p| p.status.as_str()) {
             None if !ends => {
-                return Ok((
-                    false,
-                    format!(
-                        "RunPod no longer lists the pod: it is terminated; nothing to {action}"
-                    ),
-                ));
+                return Ok((false, t!("runpod-gone-nothing-to", action = action)));
             }
-            None => {
-                return Ok((
-                    true,
-                    "already terminated: RunPod no longer lists the pod this data directory saw"
-                        .into(),
-                ));
-            }
+            None => return Ok((true, t!("runpod-already-gone").into_owned())),
             Some("TERMINATED") if !ends => {
-                return Ok((false, format!("is terminated; nothing to {action}")));
+                return Ok((false, t!("runpod-terminated-nothing-to", action = action)));
             }
-            Some("TERMINATED") => return Ok((true, "already terminated (`TERMINATED`)".into())),
-            Some("EXITED") if stop => return Ok((true, "already stopped (`EXITED`)".into())),
-            Some("RUNNING") if start => return Ok((true, "already running (`RUNNING`)".into())),
+            Some("TERMINATED") => return Ok((true, t!("runpod-already-terminated").into_owned())),
+            Some("EXITED") if stop => return Ok((true, t!("runpod-already-stopped").into_owned())),
+            Some("RUNNING") if start => {
+                return Ok((true, t!("runpod-already-running").into_owned()));
+            }
             _ => {}
         }
         calls.push(action_call(id, action));
@@ -200,20 +198,21 @@ impl Runpod {
             Err(e) if start && e.status() == Some(409) => refused = Some(e),
             Err(e) => return Err(e),
         }
-        calls.push(format!("GET {path}   (read back)"));
+        calls.push(read_back_call(&format!("GET {path}")));
         let want = match action {
             "stop" => "EXITED",
             "start" => "RUNNING",
             _ => "TERMINATED",
         };
         let seen = |pod: Option<&Pod>| match pod {
-            None if ends => Break(format!("{action} accepted; RunPod no longer lists it")),
-            None => Continue("RunPod no longer lists the pod".into()),
-            Some(p) if p.status == want => Break(format!(
-                "{action} accepted; RunPod reads back `{}`",
-                p.status
+            None if ends => Break(t!("runpod-accepted-gone", action = action)),
+            None => Continue(t!("runpod-not-listed").into_owned()),
+            Some(p) if p.status == want => Break(t!(
+                "runpod-accepted-reads-back",
+                action = action,
+                status = p.status.as_str()
             )),
-            Some(p) => Continue(format!("RunPod reads back `{}`", p.status)),
+            Some(p) => Continue(t!("runpod-reads-back", status = p.status.as_str())),
         };
         let readback = if refused.is_some() {
             Readback {
@@ -225,7 +224,15 @@ impl Runpod {
         };
         let (confirmed, summary) = readback.confirm(action, || Self::get(api, id), seen).await;
         Ok(match refused {
-            Some(e) if !confirmed => (false, format!("{action} refused ({e}); {summary}")),
+            Some(e) if !confirmed => (
+                false,
+                t!(
+                    "runpod-refused",
+                    action = action,
+                    error = e.to_string(),
+                    summary = summary
+                ),
+            ),
             _ => (confirmed, summary),
         })
     }
@@ -250,7 +257,7 @@ impl Provider for Runpod {
         vec![
             format!("GET /v2/pods/{id}"),
             action_call(&id, verb),
-            format!("GET /v2/pods/{id}   (read back)"),
+            read_back_call(&format!("GET /v2/pods/{id}")),
         ]
     }
 
@@ -262,8 +269,8 @@ impl Provider for Runpod {
         let pod = Self::get(api, id).await.map_err(state)?;
         api.listed_or_absent(&self.held.sightings, id, pod.is_some(), None)?;
         let mut gaps = Vec::new();
-        let what = "network volumes unknown (any would survive a release)";
-        let volumes = or_gap(api, Self::network_volumes(api).await, what, &mut gaps)?;
+        let what = t!("runpod-gap-volumes");
+        let volumes = or_gap(api, Self::network_volumes(api).await, &what, &mut gaps)?;
         self.held.set_gaps(gaps);
         let mut resources = pod.as_ref().map(|p| own_disks(p, now)).unwrap_or_default();
         resources.extend(
@@ -331,12 +338,46 @@ impl Provider for Runpod {
             Action::Release => "terminate",
             Action::Stop => "stop",
             Action::Start => "start",
-            other => return Err(refusal(CLOUD.kind, other, "RunPod has no snapshots")),
+            other => return Err(refusal(CLOUD.kind, other, &t!("runpod-no-snapshots"))),
         };
         let api = self.held.api()?;
         let id = self.pod_id()?;
         let mut calls = Vec::new();
         let outcome = self.act(api, id, verb, &mut calls).await;
         api.report(action, id, calls, outcome)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::{self, Lang};
+
+    #[test]
+    fn a_pods_own_disk_and_the_read_back_call_are_said_in_chinese() {
+        let runpod = Runpod::new(
+            settings(&KeyEnv::default(), Some("p-9".into())),
+            HttpPolicy::default(),
+        );
+        let disk = LinkedResource::new(
+            "p-9-volume".into(),
+            "volume disk".into(),
+            ResourceKind::DataDisk,
+            Decimal::TEN,
+            "running".into(),
+            Timestamp::UNIX_EPOCH,
+        );
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let (refused, plan) = i18n::scoped(Lang::ZhCn, || {
+            let refused = rt.block_on(Provider::delete(&runpod, &disk)).unwrap_err();
+            (refused.shown(), runpod.plan_instance(&Action::Stop))
+        });
+        assert!(
+            refused.contains("单独删除数据盘（Pod 的磁盘随 Pod 终止而删除"),
+            "{refused}"
+        );
+        assert_eq!(plan[2], "GET /v2/pods/p-9   （回读）");
     }
 }

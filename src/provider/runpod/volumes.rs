@@ -28,10 +28,7 @@ pub(super) fn user(pods: &[Pod], id: &str) -> Option<String> {
 fn not_deleted(r: &LinkedResource) -> ProviderError {
     ProviderError::unsupported(
         ID,
-        format!(
-            "delete a {} on its own (a pod's disks go when the pod is terminated: release it)",
-            r.kind.label()
-        ),
+        crate::t!("runpod-delete-unsupported", kind = r.kind.shown()),
     )
 }
 

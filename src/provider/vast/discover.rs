@@ -27,7 +27,7 @@ impl Vast {
             Vec::new()
         } else {
             let rows = Self::volume_rows(api, now).await;
-            or_gap(api, rows, "volumes unknown", &mut gaps)?
+            or_gap(api, rows, &crate::t!("vast-gap-volumes-listing"), &mut gaps)?
         };
         self.held.set_gaps(gaps);
         Ok(found

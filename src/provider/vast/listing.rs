@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::provider::bearer::{Api, ApiError};
+use crate::provider::bearer::{Api, ApiError, no_list};
 use crate::provider::http::Repeat;
 
 pub const INSTANCES: &str = "/api/v1/instances/";
@@ -52,7 +52,7 @@ pub async fn rows(api: &Api) -> Result<Vec<Value>, ApiError> {
         let rows = page
             .get("instances")
             .and_then(Value::as_array)
-            .ok_or_else(|| ApiError::malformed(&call, "no instances list"))?;
+            .ok_or_else(|| ApiError::malformed(&call, no_list("instances")))?;
         all.extend(rows.iter().cloned());
         match page.get("next_token") {
             Some(Value::String(t)) if !t.is_empty() => token = Some(t.clone()),
@@ -62,6 +62,6 @@ pub async fn rows(api: &Api) -> Result<Vec<Value>, ApiError> {
     }
     Err(ApiError::malformed(
         &Api::describe("GET", INSTANCES),
-        format!("more than {MAX_PAGES} pages"),
+        crate::t!("vast-answer-too-many-pages", pages = MAX_PAGES.to_string()),
     ))
 }

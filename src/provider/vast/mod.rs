@@ -28,7 +28,8 @@ use self::model::{HostRates, Seen};
 use self::resources::{instance_storage, volume_row};
 use super::ProviderKind;
 use super::bearer::{
-    Api, ApiError, Cloud, Forbidden, KeyEnv, Readback, Scheme, Settings, StateLog,
+    Api, ApiError, Cloud, Forbidden, KeyEnv, Readback, Scheme, Settings, StateLog, no_field,
+    read_back_call,
 };
 use super::bearer_held::{Held, held_provider_methods, or_gap, refusal, watched};
 use super::http::{HttpPolicy, Repeat};
@@ -37,6 +38,7 @@ use super::{
 };
 use crate::meter::{BillingMode, InstanceState};
 use crate::pricing::Sheet;
+use crate::t;
 
 pub const KEY_VAR: &str = "VAST_API_KEY";
 /// The scoped key Vast puts in the container's environment.
@@ -139,10 +141,9 @@ impl Vast {
         now: Timestamp,
     ) -> Result<Vec<(LinkedResource, Vec<String>)>, ApiError> {
         let v = api.json("GET", VOLUMES, None, Repeat::Safe).await?;
-        let list = v
-            .get("volumes")
-            .and_then(Value::as_array)
-            .ok_or_else(|| ApiError::malformed(&Api::describe("GET", VOLUMES), "no volumes"))?;
+        let list = v.get("volumes").and_then(Value::as_array).ok_or_else(|| {
+            ApiError::malformed(&Api::describe("GET", VOLUMES), no_field("volumes"))
+        })?;
         Ok(list.iter().filter_map(|row| volume_row(row, now)).collect())
     }
 
@@ -151,8 +152,12 @@ impl Vast {
     }
 
     fn id(&self) -> Result<&str, ProviderError> {
-        let how = ("instance", "container", CONTAINER_ID_VAR);
-        watched(self.instance_id.as_deref(), CLOUD.kind, how)
+        let (what, inside) = (t!("vast-word-instance"), t!("vast-word-container"));
+        watched(
+            self.instance_id.as_deref(),
+            CLOUD.kind,
+            (&what, &inside, CONTAINER_ID_VAR),
+        )
     }
 
     /// The host's rates from the last inventory.
@@ -182,11 +187,11 @@ impl Vast {
             Some(Value::Null) => Ok(None),
             Some(o @ Value::Object(_)) => model::parse(o)
                 .map(Some)
-                .ok_or_else(|| ApiError::malformed(&call, "no instance id or status")),
+                .ok_or_else(|| ApiError::malformed(&call, t!("vast-answer-no-id-or-status"))),
             Some(Value::Array(list)) => {
                 Ok(list.iter().filter_map(model::parse).find(|s| s.id == id))
             }
-            _ => Err(ApiError::malformed(&call, "no instances")),
+            _ => Err(ApiError::malformed(&call, no_field("instances"))),
         }
     }
 
@@ -227,28 +232,23 @@ impl Vast {
         api.listed_or_absent(&self.held.sightings, id, before.is_some(), None)
             .map_err(ApiError::Unseen)?;
         let verb = change.verb();
-        let status = |s: &Seen| s.actual.clone().unwrap_or_else(|| "no status".into());
+        let status = |s: &Seen| {
+            s.actual
+                .clone()
+                .unwrap_or_else(|| t!("vast-no-status").into_owned())
+        };
         match (&before, change) {
             (None, Change::Destroy) => {
-                return Ok((
-                    true,
-                    "already destroyed: Vast no longer lists the instance this data directory saw"
-                        .into(),
-                ));
+                return Ok((true, t!("vast-already-gone").into_owned()));
             }
             (None, _) => {
-                return Ok((
-                    false,
-                    format!(
-                        "Vast no longer lists the instance: it is destroyed; nothing to {verb}"
-                    ),
-                ));
+                return Ok((false, t!("vast-destroyed-nothing-to", verb = verb)));
             }
             (Some(s), Change::Stop) if s.state() == InstanceState::Stopped => {
-                return Ok((true, format!("already stopped (`{}`)", status(s))));
+                return Ok((true, t!("vast-already-stopped", status = status(s))));
             }
             (Some(s), Change::Start) if is_running(s) => {
-                return Ok((true, format!("already running (`{}`)", status(s))));
+                return Ok((true, t!("vast-already-running", status = status(s))));
             }
             _ => {}
         }
@@ -273,17 +273,21 @@ impl Vast {
             Err(e) if change == Change::Destroy && e.status() == Some(404) => {}
             Err(e) => return Err(e),
         }
-        calls.push(format!("GET {path}?owner=me   (read back)"));
+        calls.push(read_back_call(&format!("GET {path}?owner=me")));
+        let arrived = |s: &Seen| match change {
+            Change::Stop => s.state() == InstanceState::Stopped,
+            Change::Start => is_running(s),
+            Change::Destroy => false,
+        };
         let seen = |instance: Option<&Seen>| match (instance, change) {
-            (None, Change::Destroy) => Break("destroy accepted; Vast no longer lists it".into()),
-            (None, _) => Continue("Vast no longer lists the instance".into()),
-            (Some(s), Change::Stop) if s.state() == InstanceState::Stopped => {
-                Break(format!("stop accepted; Vast reads back `{}`", status(s)))
-            }
-            (Some(s), Change::Start) if is_running(s) => {
-                Break(format!("start accepted; Vast reads back `{}`", status(s)))
-            }
-            (Some(s), _) => Continue(format!("Vast reads back `{}`", status(s))),
+            (None, Change::Destroy) => Break(t!("vast-destroyed").into_owned()),
+            (None, _) => Continue(t!("vast-not-listed").into_owned()),
+            (Some(s), _) if arrived(s) => Break(t!(
+                "vast-accepted-reads-back",
+                verb = verb,
+                status = status(s)
+            )),
+            (Some(s), _) => Continue(t!("vast-reads-back", status = status(s))),
         };
         Ok(self
             .held
@@ -355,7 +359,7 @@ impl Provider for Vast {
         vec![
             format!("GET {path}?owner=me"),
             call,
-            format!("GET {path}?owner=me   (read back)"),
+            read_back_call(&format!("GET {path}?owner=me")),
         ]
     }
 
@@ -400,11 +404,11 @@ impl Provider for Vast {
             .filter_map(|s| instance_storage(s, now))
             .collect();
         let mut gaps = Vec::new();
-        let what = "volumes unknown (any would survive a destroy)";
+        let what = t!("vast-gap-volumes");
         resources.extend(or_gap(
             api,
             Self::volumes(api, now, id).await,
-            what,
+            &what,
             &mut gaps,
         )?);
         self.held.set_gaps(gaps);
@@ -429,8 +433,8 @@ impl Provider for Vast {
             Action::Stop => Change::Stop,
             Action::Start => Change::Start,
             other => {
-                let why = "Vast.ai bills none; its container snapshots go to your own registry";
-                return Err(refusal(CLOUD.kind, other, why));
+                let why = t!("vast-no-snapshots");
+                return Err(refusal(CLOUD.kind, other, &why));
             }
         };
         let api = self.held.api()?;
@@ -442,5 +446,34 @@ impl Provider for Vast {
 
     fn own_sheet(&self, base: &Sheet) -> Option<Sheet> {
         self.host_rates().map(|r| model::host_sheet(base, &r))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::{self, Lang};
+
+    #[test]
+    fn a_missing_id_and_a_refused_deadline_are_said_in_chinese() {
+        let vast = Vast::new(settings(&KeyEnv::default(), None), HttpPolicy::default());
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let (missing, deadline) = i18n::scoped(Lang::ZhCn, || {
+            let deadline = rt.block_on(Provider::act(&vast, &Action::SetDeadline { at: None }));
+            (
+                vast.id().unwrap_err().shown(),
+                deadline.unwrap_err().shown(),
+            )
+        });
+        assert!(
+            missing.contains("未指定实例") && missing.contains("在容器内运行（CONTAINER_ID）"),
+            "{missing}"
+        );
+        assert!(
+            deadline.contains("Vast.ai 没有服务端截止时间"),
+            "{deadline}"
+        );
     }
 }

@@ -135,9 +135,6 @@ pub fn host_sheet(base: &Sheet, rates: &HostRates) -> Sheet {
             },
         );
     }
-    sheet.source = format!(
-        "{}; storage and bandwidth at the host's own rates from the Vast.ai API",
-        base.source
-    );
+    sheet.source = crate::t!("vast-sheet-source", source = base.source.as_str());
     sheet
 }

@@ -47,11 +47,7 @@ impl Vast {
         let Some(n) = number(r) else {
             return Err(ProviderError::unsupported(
                 ID,
-                format!(
-                    "delete a {} on its own (an instance's storage goes when it is destroyed: \
-                     release it)",
-                    r.kind.label()
-                ),
+                crate::t!("vast-delete-unsupported", kind = r.kind.shown()),
             ));
         };
         let api = self.held.api()?;
