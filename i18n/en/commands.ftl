@@ -82,3 +82,5 @@ meta-version-gpus = GPUs: NVML, loaded at run time from the NVIDIA driver (libnv
 meta-version-sheets = bundled price sheets:
 meta-version-as-of = as of { $date }
 meta-man-failed = the manual page: { $error }
+status-gpu-none-listed = NVML reports no GPU
+context-no-provider = no provider configured: set [instance] provider in the config, or try --demo

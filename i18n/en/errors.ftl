@@ -197,3 +197,14 @@ err-config-exists = { $path } exists and is left as it is: pass --force to repla
 err-more-than-zero = { $flag }: must be more than zero
 err-not-a-policy = { $flag }: `{ $text }` is not one of alert, stop, release
 err-deadline-clock = --deadline: `{ $text }` is not a clock time: write it like 18:30
+
+# the providers' names in messages (FOCUS keeps the English name)
+err-provider-name-demo = gpumeter demo cloud
+err-provider-name-aws = AWS
+err-provider-name-alibaba = Alibaba Cloud
+err-provider-name-tencent = Tencent Cloud
+err-provider-name-lambda = Lambda Cloud
+err-provider-name-runpod = RunPod
+err-provider-name-vast = Vast.ai
+err-provider-name-autodl = AutoDL
+err-provider-name-command = the command

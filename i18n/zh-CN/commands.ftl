@@ -79,3 +79,5 @@ meta-version-gpus = GPU：通过 NVML 读取，运行时从 NVIDIA 驱动（libn
 meta-version-sheets = 内置价格表：
 meta-version-as-of = 价格日期 { $date }
 meta-man-failed = 手册页：{ $error }
+status-gpu-none-listed = NVML 没有报告任何 GPU
+context-no-provider = 未配置云服务商：请在配置中设置 [instance] provider，或试试 --demo

@@ -197,3 +197,14 @@ err-config-exists = { $path } 已存在，保持原样：传入 --force 可替�
 err-more-than-zero = { $flag }：必须大于零
 err-not-a-policy = { $flag }：`{ $text }` 不是 alert、stop、release 之一
 err-deadline-clock = --deadline：`{ $text }` 不是时钟时间：请写成 18:30 这样的形式
+
+# 消息中云服务商的名称（FOCUS 使用英文名称）
+err-provider-name-demo = gpumeter 演示云
+err-provider-name-aws = AWS
+err-provider-name-alibaba = 阿里云
+err-provider-name-tencent = 腾讯云
+err-provider-name-lambda = Lambda Cloud
+err-provider-name-runpod = RunPod
+err-provider-name-vast = Vast.ai
+err-provider-name-autodl = AutoDL
+err-provider-name-command = 该命令

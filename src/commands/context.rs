@@ -289,9 +289,7 @@ impl Context {
             return Ok(Arc::new(self.demo_cloud()));
         }
         match self.config.instance.provider {
-            None => Ok(Arc::new(NoProvider::new(
-                "no provider configured: set [instance] provider in the config, or try --demo",
-            ))),
+            None => Ok(Arc::new(NoProvider::new(crate::t!("context-no-provider")))),
             Some(ProviderKind::Aws) => Ok(Arc::new(self.aws()?)),
             Some(ProviderKind::Alibaba) => self.alibaba(),
             Some(ProviderKind::Tencent) => self.tencent(),

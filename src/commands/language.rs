@@ -11,7 +11,15 @@ use crate::i18n::Lang;
 
 /// Sets the language from the raw arguments (the program's name first), before they are
 /// parsed. A `--lang` that names no language is left for clap to refuse.
+///
+/// A `--json` run is English whatever the language: its output is for programs and must not
+/// change with the language, and the providers' adapters write their sentences (a read-back,
+/// a gap, an error's detail) once, in the language of the run.
 pub fn choose_from_args(args: &[OsString]) {
+    if has_flag(args, "--json") {
+        crate::i18n::set(Lang::En);
+        return;
+    }
     let lang = flag_value(args, "--lang").and_then(|l| l.to_str()?.parse().ok());
     let config = flag_value(args, "--config").map(PathBuf::from);
     set(lang, config.as_deref());
@@ -36,6 +44,14 @@ fn set(flag: Option<Lang>, config_path: Option<&Path>) {
     }));
 }
 
+/// Whether `--name` is given before a `--`.
+fn has_flag(args: &[OsString], name: &str) -> bool {
+    args.iter()
+        .skip(1)
+        .take_while(|a| *a != "--")
+        .any(|a| a == name)
+}
+
 /// The value of `--name VALUE` or `--name=VALUE`, the first given before a `--`.
 fn flag_value(args: &[OsString], name: &str) -> Option<OsString> {
     let mut rest = args.iter().skip(1).take_while(|a| *a != "--");
@@ -53,7 +69,16 @@ fn flag_value(args: &[OsString], name: &str) -> Option<OsString> {
 
 #[cfg(test)]
 mod tests {
-    use super::flag_value;
+    use super::{flag_value, has_flag};
+
+    #[test]
+    fn json_is_found_before_a_double_dash_only() {
+        let given = |list: &[&str]| has_flag(&args(list), "--json");
+        assert!(given(&["gpumeter", "--lang", "zh-CN", "status", "--json"]));
+        assert!(!given(&["gpumeter", "status"]));
+        assert!(!given(&["gpumeter", "status", "--", "--json"]));
+        assert!(!given(&["--json"]), "the program's name is skipped");
+    }
 
     fn args(list: &[&str]) -> Vec<std::ffi::OsString> {
         list.iter().map(Into::into).collect()

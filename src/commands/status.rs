@@ -45,6 +45,9 @@ pub struct StatusReport {
     pub gpus: Vec<GpuSample>,
     /// Why no GPU could be read, or `null`.
     pub gpu_error: Option<String>,
+    /// The same in the user's language, for the table.
+    #[serde(skip)]
+    pub gpu_error_shown: Option<String>,
     /// `false` while the instance runs without its GPUs by choice (a card-hour platform's
     /// no-GPU mode): then no GPU is expected, and none read is no fault.
     pub gpus_expected: bool,
@@ -65,14 +68,22 @@ impl StatusReport {
         host: HostSample,
         findings: Vec<Finding>,
     ) -> Self {
-        let (driver, gpus, gpu_error) = match round {
+        let (driver, gpus, gpu_error, gpu_error_shown) = match round {
             Ok(r) if r.gpus.is_empty() => (
                 Some(r.driver),
                 r.gpus,
                 Some("NVML reports no GPU".to_owned()),
+                Some(crate::t!("status-gpu-none-listed").into_owned()),
             ),
-            Ok(r) => (Some(r.driver), r.gpus, None),
-            Err(why) => (None, Vec::new(), Some(why.to_string())),
+            Ok(r) => (Some(r.driver), r.gpus, None, None),
+            Err(why) => {
+                let shown = format!(
+                    "{}: {}",
+                    crate::ui::words::gpu_unavailable(why.kind),
+                    why.detail
+                );
+                (None, Vec::new(), Some(why.to_string()), Some(shown))
+            }
         };
         StatusReport {
             time,
@@ -80,6 +91,7 @@ impl StatusReport {
             driver,
             gpus,
             gpu_error,
+            gpu_error_shown,
             gpus_expected: true,
             host,
             findings,

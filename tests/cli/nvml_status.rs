@@ -291,3 +291,39 @@ fn memory_at_the_card_s_size_is_a_finding_before_the_out_of_memory_crash() {
         "{healthy}"
     );
 }
+
+/// `status` in Chinese on a machine whose driver is not loaded and with no provider set up:
+/// the GPU line and the cloud line say why in Chinese, and the JSON keeps the English reasons.
+#[test]
+fn no_driver_and_no_provider_are_said_in_chinese_and_kept_english_in_json() {
+    let data = tempfile::tempdir().unwrap();
+    let config = data.path().join("empty.toml");
+    std::fs::write(&config, "").unwrap();
+    let run = |args: &[&str]| {
+        let command = fake_libs::gpumeter("no_driver", data.path());
+        let out = command?
+            .args(["--lang", "zh-CN", "--config"])
+            .arg(&config)
+            .arg("status")
+            .args(args)
+            .env("HOME", data.path())
+            .env_remove("XDG_CONFIG_HOME")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        Some(String::from_utf8_lossy(&out.stdout).into_owned())
+    };
+    let Some(text) = run(&[]) else {
+        return;
+    };
+    let gpu = text.lines().find(|l| l.starts_with("GPU")).unwrap();
+    assert!(gpu.contains("无：NVIDIA 驱动未加载"), "{text}");
+    let cloud = text.lines().find(|l| l.starts_with("云")).unwrap();
+    assert!(cloud.contains("未配置云服务商"), "{text}");
+    assert!(!cloud.contains("cannot read") && !cloud.contains("configured"), "{text}");
+    let json: Value = serde_json::from_str(&run(&["--json"]).unwrap()).unwrap();
+    let gpu_error = json["gpu_error"].as_str().unwrap();
+    assert!(gpu_error.starts_with("NVIDIA driver not loaded"), "{gpu_error}");
+    let cloud_error = json["cloud_error"].as_str().unwrap();
+    assert!(cloud_error.contains("no provider configured"), "{cloud_error}");
+}

@@ -121,6 +121,9 @@ pub struct CloudJson {
     pub cloud_error_kind: Option<&'static str>,
     /// One line of what to fix about it, as the cockpit says it, or `null`.
     pub cloud_fix: Option<String>,
+    /// The failure and its fix in the user's language, for the table.
+    #[serde(skip)]
+    pub cloud_error_shown: Option<(String, String)>,
 }
 
 /// Reads the provider once and prices what it reports at `now`.
@@ -133,6 +136,7 @@ pub fn read(ctx: &Context, now: Timestamp) -> Result<CloudJson, Failure> {
                 cloud_error: Some(e.to_string()),
                 cloud_error_kind: Some(e.kind_label()),
                 cloud_fix: Some(e.fix()),
+                cloud_error_shown: Some((e.shown(), e.shown_fix())),
                 ..CloudJson::default()
             });
         }
@@ -284,6 +288,7 @@ pub fn describe(
         cloud_error: None,
         cloud_error_kind: None,
         cloud_fix: None,
+        cloud_error_shown: None,
     }
 }
 

@@ -10,12 +10,13 @@ use super::{Auth, ErrorKind, ProviderError, places};
 use crate::cloud::ProviderKind;
 use crate::i18n::{self, Lang};
 
-/// How the screen names a provider. A name that is no [`ProviderKind`]'s id (an adapter
-/// standing in for none) is shown as it is.
-fn label(provider: &str) -> &str {
+/// How the screen names a provider, in the current language (阿里云 for Alibaba Cloud). A
+/// name that is no [`ProviderKind`]'s id (an adapter standing in for none) is shown as it is.
+fn label(provider: &str) -> String {
     match ProviderKind::from_id(provider) {
-        Some(kind) => kind.display_name(),
-        None => provider,
+        Some(kind) => i18n::lookup_named(&format!("err-provider-name-{}", kind.id()))
+            .unwrap_or_else(|| kind.display_name().to_string()),
+        None => provider.to_string(),
     }
 }
 
@@ -78,7 +79,7 @@ impl ProviderError {
             ErrorKind::Auth(Auth::Refused { what, check }) => {
                 let text = crate::t!(
                     "err-provider-refused",
-                    provider = provider,
+                    provider = provider.as_str(),
                     what = places::shown(what),
                     answer = answer,
                     check = and_list(check)
@@ -88,7 +89,7 @@ impl ProviderError {
             ErrorKind::Auth(Auth::Expired { what, check }) => {
                 let text = crate::t!(
                     "err-provider-expired",
-                    provider = provider,
+                    provider = provider.as_str(),
                     what = places::shown(what),
                     answer = answer,
                     check = and_list(check)
@@ -96,7 +97,11 @@ impl ProviderError {
                 format!("{call}{text}")
             }
             ErrorKind::Auth(Auth::Clock) => {
-                let text = crate::t!("err-provider-clock", provider = provider, answer = answer);
+                let text = crate::t!(
+                    "err-provider-clock",
+                    provider = provider.as_str(),
+                    answer = answer
+                );
                 format!("{call}{text}")
             }
             ErrorKind::Unsupported { what } => crate::t!(
@@ -160,31 +165,39 @@ impl ProviderError {
             } => crate::t!(
                 "err-fix-throttled-wait",
                 seconds = after.as_secs().max(1).to_string(),
-                provider = provider
+                provider = provider.as_str()
             ),
             ErrorKind::Throttled { retry_after: None } => {
-                crate::t!("err-fix-throttled", provider = provider)
+                crate::t!("err-fix-throttled", provider = provider.as_str())
             }
             ErrorKind::Rejected => {
                 let code = self.0.code.as_deref().unwrap_or("");
                 if code.to_ascii_lowercase().contains("instanceid") {
                     crate::t!("err-fix-instance-id").into_owned()
                 } else if code.is_empty() {
-                    crate::t!("err-fix-rejected", provider = provider)
+                    crate::t!("err-fix-rejected", provider = provider.as_str())
                 } else {
-                    crate::t!("err-fix-rejected-code", provider = provider, code = code)
+                    crate::t!(
+                        "err-fix-rejected-code",
+                        provider = provider.as_str(),
+                        code = code
+                    )
                 }
             }
-            ErrorKind::Unsupported { .. } => crate::t!("err-fix-unsupported", provider = provider),
+            ErrorKind::Unsupported { .. } => {
+                crate::t!("err-fix-unsupported", provider = provider.as_str())
+            }
             ErrorKind::State { fix: Some(fix) } => fix.clone(),
-            ErrorKind::State { fix: None } => crate::t!("err-fix-state", provider = provider),
+            ErrorKind::State { fix: None } => {
+                crate::t!("err-fix-state", provider = provider.as_str())
+            }
             ErrorKind::Unreachable => match &self.0.code {
                 Some(code) => crate::t!(
                     "err-fix-unreachable-code",
-                    provider = provider,
+                    provider = provider.as_str(),
                     code = code.as_str()
                 ),
-                None => crate::t!("err-fix-unreachable", provider = provider),
+                None => crate::t!("err-fix-unreachable", provider = provider.as_str()),
             },
         }
     }
@@ -206,7 +219,7 @@ impl ProviderError {
             Auth::Refused { what, check } => crate::t!(
                 "err-fix-refused",
                 check = and_list(check),
-                provider = provider,
+                provider = provider.as_str(),
                 what = places::shown(what)
             ),
             Auth::Expired { what, check } => crate::t!(
@@ -214,7 +227,7 @@ impl ProviderError {
                 check = and_list(check),
                 what = places::shown(what)
             ),
-            Auth::Clock => crate::t!("err-fix-clock", provider = provider),
+            Auth::Clock => crate::t!("err-fix-clock", provider = provider.as_str()),
         }
     }
 }
@@ -281,6 +294,21 @@ mod tests {
             chinese.contains("凭证") && !chinese.contains("the credentials"),
             "{chinese}"
         );
+    }
+
+    #[test]
+    fn every_provider_has_a_name_in_each_language_and_english_is_its_own() {
+        for kind in ProviderKind::ALL {
+            let id = format!("err-provider-name-{}", kind.id());
+            assert!(
+                i18n::has(Lang::En, &id) && i18n::has(Lang::ZhCn, &id),
+                "{id}"
+            );
+            let english = i18n::scoped(Lang::En, || label(kind.id()));
+            assert_eq!(english, kind.display_name());
+        }
+        let alibaba = i18n::scoped(Lang::ZhCn, || label("alibaba"));
+        assert_eq!(alibaba, "阿里云");
     }
 
     #[test]
