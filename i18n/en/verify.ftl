@@ -226,3 +226,20 @@ verify-count-short-working = paying for { $paid }, NVML reports { $seen ->
        *[other] { $seen } working GPUs
     }
 verify-count-extra = paying for { $paid }, NVML reports { $seen } GPUs
+
+# the text table's readings (the JSON keeps the words as they are here)
+verify-value-on = on
+verify-value-off = off
+verify-value-unsupported = unsupported
+verify-value-bare-metal = bare_metal
+verify-value-passthrough = passthrough
+verify-value-vgpu = vgpu
+verify-value-host-vgpu = host_vgpu
+verify-value-host-vsga = host_vsga
+verify-value-bare-metal-or-passthrough = bare_metal or passthrough
+verify-value-default = default
+verify-value-prohibited = prohibited
+verify-value-not-prohibited = not prohibited
+verify-value-exclusive-process = exclusive_process
+verify-value-exclusive-thread = exclusive_thread
+verify-value-errors = { $count } errors

@@ -208,3 +208,20 @@ verify-cuda-too-old = 驱动最高支持 CUDA { $have }，你需要 { $required 
 verify-count-short = 你付费的是 { $paid }，NVML 只报告了 { $seen } 块 GPU
 verify-count-short-working = 你付费的是 { $paid }，NVML 只报告了 { $seen } 块正常工作的 GPU
 verify-count-extra = 你付费的是 { $paid }，NVML 报告了 { $seen } 块 GPU
+
+# 文本表格中的读数（JSON 保留英文原词）
+verify-value-on = 开启
+verify-value-off = 关闭
+verify-value-unsupported = 不支持
+verify-value-bare-metal = 裸金属
+verify-value-passthrough = 直通
+verify-value-vgpu = vGPU
+verify-value-host-vgpu = 宿主机 vGPU
+verify-value-host-vsga = 宿主机 vSGA
+verify-value-bare-metal-or-passthrough = 裸金属或直通
+verify-value-default = 默认
+verify-value-prohibited = 禁止
+verify-value-not-prohibited = 未禁止
+verify-value-exclusive-process = 独占进程
+verify-value-exclusive-thread = 独占线程
+verify-value-errors = { $count } 个错误

@@ -199,3 +199,36 @@ fn the_ledger_keeps_english_and_the_new_checks_evidence() {
         "{message}"
     );
 }
+
+/// The table's readings that are words (`off`, `bare_metal or passthrough`) read in Chinese on
+/// the terminal; the JSON keeps the words.
+#[test]
+fn the_tables_words_read_in_chinese_and_the_json_keeps_them() {
+    let Some(out) = verify("", "no_device", &["--lang", "zh-CN"]) else {
+        return;
+    };
+    let text = String::from_utf8_lossy(&out.stdout);
+    let row = |code: &str| {
+        text.lines()
+            .find(|l| l.split_whitespace().nth(1) == Some(code))
+            .unwrap_or_else(|| panic!("no {code} row:\n{text}"))
+            .to_string()
+    };
+    assert!(row("vgpu").contains("裸金属或直通"), "{text}");
+    assert!(row("compute_mode").contains("未禁止"), "{text}");
+    assert!(row("mig").contains("关闭"), "{text}");
+    assert!(row("ecc").contains("0 个错误"), "{text}");
+    let json = verify("", "no_device", &["--json"]).unwrap();
+    let v: Value = serde_json::from_slice(&json.stdout).unwrap();
+    let rated = v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["code"] == "vgpu")
+        .map(|c| c["rated"].clone())
+        .unwrap();
+    assert!(
+        rated.to_string().contains("bare_metal or passthrough"),
+        "{rated}"
+    );
+}

@@ -3,6 +3,7 @@
 //! provider's answer) is made one safe line before it reaches a terminal.
 
 use gpumeter_core::cell::Cell;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -248,15 +249,38 @@ fn reading(r: Option<&Reading>) -> String {
     let value = match &r.value {
         Amount::Number(n) if n.fract() == 0.0 && n.abs() < 1e15 => format!("{n:.0}"),
         Amount::Number(n) => format!("{n:.1}"),
-        Amount::Text(t) => one_line(t, 40),
+        Amount::Text(t) => value_word(t).map_or_else(|| one_line(t, 40), Cow::into_owned),
     };
     if r.unit.is_empty() {
         value
     } else if r.unit == "%" {
         format!("{value} %")
+    } else if r.unit == "errors" {
+        crate::t!("verify-value-errors", count = value)
     } else {
         format!("{value} {}", r.unit)
     }
+}
+
+/// A reading's word in the user's language; the JSON keeps the word itself (`bare_metal`).
+fn value_word(word: &str) -> Option<Cow<'static, str>> {
+    Some(match word {
+        "on" => crate::t!("verify-value-on"),
+        "off" => crate::t!("verify-value-off"),
+        "unsupported" => crate::t!("verify-value-unsupported"),
+        "bare_metal" => crate::t!("verify-value-bare-metal"),
+        "passthrough" => crate::t!("verify-value-passthrough"),
+        "vgpu" => crate::t!("verify-value-vgpu"),
+        "host_vgpu" => crate::t!("verify-value-host-vgpu"),
+        "host_vsga" => crate::t!("verify-value-host-vsga"),
+        "bare_metal or passthrough" => crate::t!("verify-value-bare-metal-or-passthrough"),
+        "default" => crate::t!("verify-value-default"),
+        "prohibited" => crate::t!("verify-value-prohibited"),
+        "not prohibited" => crate::t!("verify-value-not-prohibited"),
+        "exclusive_process" => crate::t!("verify-value-exclusive-process"),
+        "exclusive_thread" => crate::t!("verify-value-exclusive-thread"),
+        _ => return None,
+    })
 }
 
 #[cfg(test)]
