@@ -53,7 +53,7 @@ pub enum RoleError {
     Unasked(String),
     /// The service says there is no role (`has no RAM role`).
     #[error("{0}")]
-    NoRole(&'static str),
+    NoRole(String),
     #[error("{}", crate::t!("prov-role-not-a-name"))]
     NotARoleName,
     #[error("{}", crate::t!("prov-role-not-ready", code = .0.as_str()))]
@@ -75,14 +75,10 @@ pub struct TempKeys {
 /// The role a metadata service's listing names first (or `given`), if it is a role name at
 /// all: one path segment, nothing that would change the URL it is put in. `none` says there is
 /// no role ("has no RAM role").
-pub fn role_name(
-    given: Option<&str>,
-    listed: &str,
-    none: &'static str,
-) -> Result<String, RoleError> {
+pub fn role_name(given: Option<&str>, listed: &str, none: &str) -> Result<String, RoleError> {
     let role = given.unwrap_or_else(|| listed.lines().next().unwrap_or_default().trim());
     if role.is_empty() {
-        return Err(RoleError::NoRole(none));
+        return Err(RoleError::NoRole(none.to_string()));
     }
     if role.contains(['/', '?', '#']) || role.chars().any(char::is_whitespace) {
         return Err(RoleError::NotARoleName);
@@ -135,11 +131,11 @@ impl TempKeys {
 
 /// What one role's answer is, for the errors that read it: `who` sends it, `expected` says what a
 /// good one holds, `no_expiry` what the answer says when it does not tell when the keys end.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct RoleReply {
-    pub who: &'static str,
-    pub expected: &'static str,
-    pub no_expiry: &'static str,
+    pub who: String,
+    pub expected: String,
+    pub no_expiry: String,
 }
 
 impl RoleReply {
@@ -148,7 +144,7 @@ impl RoleReply {
         serde_json::from_str(body).map_err(|_| {
             RoleError::Answer(crate::t!(
                 "prov-role-not-expected",
-                expected = self.expected
+                expected = self.expected.as_str()
             ))
         })
     }
@@ -163,11 +159,11 @@ impl RoleReply {
         let expires = expires.ok_or_else(|| {
             RoleError::Answer(crate::t!(
                 "prov-role-no-expiry",
-                no_expiry = self.no_expiry,
-                expected = self.expected
+                no_expiry = self.no_expiry.as_str(),
+                expected = self.expected.as_str()
             ))
         })?;
-        TempKeys::from_answer(parts, expires, self.who, self.expected)
+        TempKeys::from_answer(parts, expires, &self.who, &self.expected)
     }
 }
 

@@ -59,43 +59,38 @@ impl OwnActions for AlibabaCloud {
             // Accepted: the provider knows the instance.
             self.saw(&id);
         }
-        calls.push(self.readback_line(&id, "AutoReleaseTime shows it"));
+        calls.push(self.readback_line(&id, &crate::t!("alibaba-until-release-time")));
         let holds =
             |i: Option<&model::Instance>| i.is_none_or(|i| parse_time(&i.auto_release_time) == at);
         let read =
             actions::poll(self, &id, self.common.readback.attempts_after(&call), holds).await;
         let held = |i: &model::Instance| {
             parse_time(&i.auto_release_time).map_or_else(
-                || "no auto-release time".to_string(),
-                |t| format!("auto-release at {}", when(t)),
+                || crate::t!("alibaba-holds-no-release").into_owned(),
+                |t| crate::t!("alibaba-holds-release-at", at = when(t)),
             )
         };
         if matches!(read, Ok(None)) {
             self.absent(&id)?;
         }
         let summary = match (&call, &read) {
-            (_, Ok(None)) => format!("{id} is no longer listed: it is released"),
+            (_, Ok(None)) => crate::t!("alibaba-deadline-released", id = id.as_str()),
             (_, Ok(Some(i))) if holds(Some(i)) => match at {
-                Some(at) => format!(
-                    "the provider will release {id} at {} (auto-release time read back)",
-                    when(at)
-                ),
-                None => {
-                    format!("auto-release of {id} cancelled: the provider holds no release time")
-                }
+                Some(at) => crate::t!("alibaba-deadline-set", id = id.as_str(), at = when(at)),
+                None => crate::t!("alibaba-deadline-cancelled", id = id.as_str()),
             },
             (Err(e), _) if e.is_refusal() => return Err(e.clone().into()),
             (Err(e), Err(_)) => return Err(e.clone().into()),
-            (Ok(_), Ok(Some(i))) => format!(
-                "ModifyInstanceAutoReleaseTime was accepted, but the provider holds {}",
-                held(i)
+            (Ok(_), Ok(Some(i))) => crate::t!("alibaba-deadline-accepted-holds", held = held(i)),
+            (Err(e), Ok(Some(i))) => crate::t!(
+                "alibaba-deadline-failed-holds",
+                error = e.to_string(),
+                held = held(i)
             ),
-            (Err(e), Ok(Some(i))) => format!(
-                "ModifyInstanceAutoReleaseTime failed ({e}); the provider holds {}",
-                held(i)
-            ),
-            (Ok(_), Err(e)) => format!(
-                "ModifyInstanceAutoReleaseTime was accepted, but reading it back failed ({e})"
+            (Ok(_), Err(e)) => crate::t!(
+                "alibaba-accepted-unread",
+                call = "ModifyInstanceAutoReleaseTime",
+                error = e.to_string()
             ),
         };
         let confirmed = matches!(&read, Ok(Some(i)) if holds(Some(i)));
@@ -114,16 +109,15 @@ pub fn check_ahead(at: Timestamp, now: Timestamp) -> Result<(), ProviderError> {
     let ahead = at.duration_since(now);
     if ahead < MIN_AHEAD {
         let mins = ahead.as_secs().div_euclid(60);
-        return Err(ProviderError::rejected("alibaba").with_message(&format!(
-            "Alibaba Cloud needs the auto-release time at least 30 minutes ahead: {} is {mins} min from now",
-            when(at)
+        return Err(ProviderError::rejected("alibaba").with_message(&crate::t!(
+            "alibaba-too-soon",
+            at = when(at),
+            mins = mins.to_string()
         )));
     }
     if ahead > MAX_AHEAD {
-        return Err(ProviderError::rejected("alibaba").with_message(&format!(
-            "Alibaba Cloud takes an auto-release time at most 3 years ahead, not {}",
-            when(at)
-        )));
+        return Err(ProviderError::rejected("alibaba")
+            .with_message(&crate::t!("alibaba-too-late", at = when(at))));
     }
     Ok(())
 }
@@ -145,6 +139,20 @@ mod tests {
                 .contains("30 minutes")
         );
         assert!(check_ahead(at(60 * 24 * 365 * 4), now).is_err());
+    }
+
+    #[test]
+    fn the_thirty_minute_rule_reads_in_chinese() {
+        use crate::i18n::{Lang, scoped};
+        let now: Timestamp = "2026-01-01T10:00:00Z".parse().unwrap();
+        let soon = now + SignedDuration::from_mins(10);
+        let e = scoped(Lang::ZhCn, || check_ahead(soon, now).unwrap_err());
+        let message = e.message();
+        assert!(message.contains("阿里云要求"), "{message}");
+        assert!(
+            message.contains("2026-01-01 10:10 UTC 距现在 10 分钟"),
+            "{message}"
+        );
     }
 
     #[test]

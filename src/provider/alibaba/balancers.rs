@@ -10,9 +10,6 @@ use super::model::{self, HealthStatusReply};
 use super::rpc::{Product, RpcError};
 use crate::provider::LinkedResource;
 
-/// The state a load balancer without a healthy backend is listed with.
-pub(super) const IDLE: &str = "no healthy backend";
-
 impl AlibabaCloud {
     /// The region's load balancers that no healthy backend serves.
     pub(super) async fn idle_load_balancers(&self) -> Result<Vec<LinkedResource>, RpcError> {
@@ -51,9 +48,12 @@ fn healthy(reply: &HealthStatusReply) -> bool {
 fn idle_row(lb: &model::LoadBalancer) -> LinkedResource {
     let mut row = lb_row(lb);
     row.state = if lb.load_balancer_status.is_empty() {
-        IDLE.to_string()
+        crate::t!("alibaba-lb-idle").into_owned()
     } else {
-        format!("{}, {IDLE}", lb.load_balancer_status)
+        crate::t!(
+            "alibaba-lb-idle-status",
+            status = lb.load_balancer_status.as_str()
+        )
     };
     row
 }

@@ -114,8 +114,9 @@ pub fn key_source(env: &AlibabaEnv, cli: &CliProfile) -> Result<KeySource, Provi
         (place, _) => tried.push(place),
     }
     if role_disabled {
-        tried.push(format!(
-            "the ECS RAM role ({ECS_METADATA_DISABLED_ENV}=true)"
+        tried.push(crate::t!(
+            "alibaba-tried-ram-role-off",
+            var = ECS_METADATA_DISABLED_ENV
         ));
         let tried: Vec<&str> = tried.iter().map(String::as_str).collect();
         return Err(ProviderError::missing("alibaba", ACCESS_KEY_ID_ENV, &tried));

@@ -52,22 +52,22 @@ impl Codes for AlibabaCodes {
     }
 
     fn credential_error(code: &str) -> ProviderError {
+        let (keys, token) = (
+            crate::t!("rpc-what-credentials"),
+            crate::t!("rpc-what-sts-token"),
+        );
         if code.starts_with("InvalidAccessKeyId") {
-            ProviderError::refused(PROVIDER, "the credentials", &[ACCESS_KEY_ID_ENV])
+            ProviderError::refused(PROVIDER, &keys, &[ACCESS_KEY_ID_ENV])
         } else if code.starts_with("SignatureDoesNotMatch") {
-            ProviderError::refused(PROVIDER, "the credentials", &[ACCESS_KEY_SECRET_ENV])
+            ProviderError::refused(PROVIDER, &keys, &[ACCESS_KEY_SECRET_ENV])
         } else if code == "InvalidSecurityToken.Expired" {
-            ProviderError::expired(PROVIDER, "the STS token", &[SECURITY_TOKEN_ENV])
+            ProviderError::expired(PROVIDER, &token, &[SECURITY_TOKEN_ENV])
         } else if code.starts_with("InvalidSecurityToken") || code == "MissingSecurityToken" {
-            ProviderError::refused(PROVIDER, "the STS token", &[SECURITY_TOKEN_ENV])
+            ProviderError::refused(PROVIDER, &token, &[SECURITY_TOKEN_ENV])
         } else if code.starts_with("InvalidTimeStamp") {
             ProviderError::clock(PROVIDER)
         } else {
-            ProviderError::refused(
-                PROVIDER,
-                "the credentials",
-                &[ACCESS_KEY_ID_ENV, ACCESS_KEY_SECRET_ENV],
-            )
+            ProviderError::refused(PROVIDER, &keys, &[ACCESS_KEY_ID_ENV, ACCESS_KEY_SECRET_ENV])
         }
     }
 

@@ -156,14 +156,19 @@ struct CliEntry {
 /// mode other than `AK`, `StsToken` or `EcsRamRole` is an error that says so.
 pub fn cli_profile(env: &AlibabaEnv) -> Result<CliProfile, ProviderError> {
     let named = |file: &str| match &env.profile {
-        Some(p) => format!("profile `{p}` in {file}"),
-        None => format!("the current profile in {file}"),
+        Some(p) => crate::t!(
+            "alibaba-cli-profile-named",
+            profile = p.as_str(),
+            file = file
+        ),
+        None => crate::t!("alibaba-cli-profile-current", file = file),
     };
+    let region_of = |place: &str| crate::t!("alibaba-region-of", place = place);
     let Some(home) = &env.home else {
-        let place = format!("{} (HOME is unset)", named(&format!("~/{CLI_FILE}")));
+        let place = crate::t!("rpc-home-unset", place = named(&format!("~/{CLI_FILE}")));
         return Ok(CliProfile {
-            key_place: place.clone(),
-            region_place: format!("region_id of {place}"),
+            region_place: region_of(&place),
+            key_place: place,
             ..CliProfile::default()
         });
     };
@@ -171,20 +176,24 @@ pub fn cli_profile(env: &AlibabaEnv) -> Result<CliProfile, ProviderError> {
     let file = path.display().to_string();
     let mut out = CliProfile {
         key_place: named(&file),
-        region_place: format!("region_id of {}", named(&file)),
+        region_place: region_of(&named(&file)),
         ..CliProfile::default()
     };
     let Some(text) = read_cli_file("alibaba", &path)? else {
         return Ok(out);
     };
-    let expected = "the aliyun CLI's JSON, with `current` and a list of `profiles`";
+    let expected = crate::t!("alibaba-cli-expected");
     let config: CliConfig = serde_json::from_str(&text)
-        .map_err(|e| malformed_cli_file("alibaba", &path, expected, Some(&e)))?;
+        .map_err(|e| malformed_cli_file("alibaba", &path, &expected, Some(&e)))?;
     let name = env.profile.clone().unwrap_or(config.current);
-    out.key_place = format!("profile `{name}` in {file}");
-    out.region_place = format!("region_id of profile `{name}` in {file}");
+    out.key_place = crate::t!(
+        "alibaba-cli-profile-named",
+        profile = name.as_str(),
+        file = file.as_str()
+    );
+    out.region_place = region_of(&out.key_place);
     let Some(entry) = config.profiles.into_iter().find(|p| p.name == name) else {
-        out.key_place.push_str(" (no such profile)");
+        out.key_place = crate::t!("alibaba-no-such-profile", place = out.key_place);
         return Ok(out);
     };
     let region = entry.region_id.trim();
@@ -199,14 +208,18 @@ pub fn cli_profile(env: &AlibabaEnv) -> Result<CliProfile, ProviderError> {
         other => {
             return Err(ProviderError::state(
                 "alibaba",
-                format!(
-                    "profile `{name}` in {file} is in mode `{other}`; gpumeter reads only AK, \
-                     StsToken and EcsRamRole profiles"
+                crate::t!(
+                    "alibaba-cli-mode-unsupported",
+                    profile = name.as_str(),
+                    file = file.as_str(),
+                    mode = other
                 ),
             )
-            .with_fix(&format!(
-                "set {ACCESS_KEY_ID_ENV} and {ACCESS_KEY_SECRET_ENV}, or name an AK profile in \
-                 {PROFILE_ENV}"
+            .with_fix(&crate::t!(
+                "alibaba-cli-mode-fix",
+                id_var = ACCESS_KEY_ID_ENV,
+                secret_var = ACCESS_KEY_SECRET_ENV,
+                profile_var = PROFILE_ENV
             )));
         }
     };

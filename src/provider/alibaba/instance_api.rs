@@ -46,10 +46,7 @@ impl InstanceApi for AlibabaCloud {
         stopped: "Stopped",
         stopped_mode: StoppedMode {
             field: "StoppedMode",
-            stop_charging: (
-                "StopCharging",
-                "compute no longer bills; disks, EIPs and snapshots still do",
-            ),
+            stop_charging: ("StopCharging", || crate::t!("alibaba-stop-charging-bills")),
             keep_charging: "KeepCharging",
         },
     };
@@ -113,19 +110,21 @@ impl InstanceApi for AlibabaCloud {
     /// What the release left billing, from what this process saw linked to the instance.
     async fn leftover_note(&self, _id: &str) -> String {
         if self.known().linked.is_empty() {
-            return "; run `gpumeter checklist` for what still bills".into();
+            return crate::t!("alibaba-note-run-checklist").into_owned();
         }
         match self.read_inventory().await {
-            Ok(inv) if inv.resources.is_empty() => "; nothing linked to it is left".into(),
+            Ok(inv) if inv.resources.is_empty() => {
+                crate::t!("alibaba-note-nothing-left").into_owned()
+            }
             Ok(inv) => {
                 let names: Vec<String> = inv
                     .resources
                     .iter()
                     .map(|r| format!("{} {}", r.kind.label(), r.id))
                     .collect();
-                format!("; still billing: {}", names.join(", "))
+                crate::t!("rpc-note-still-billing", names = names.join(", "))
             }
-            Err(e) => format!("; the leftovers could not be listed ({e})"),
+            Err(e) => crate::t!("alibaba-note-unlisted", error = e.to_string()),
         }
     }
 }

@@ -81,18 +81,21 @@ impl Metadata {
         let why = |detail: String| {
             ProviderError::state(
                 PROVIDER,
-                format!(
-                    "no instance id: set [instance] id in the config or pass --instance ID \
-                     (the metadata service at {} {detail})",
-                    self.base
+                crate::t!(
+                    "alibaba-no-instance-id",
+                    base = self.base.as_str(),
+                    detail = detail
                 ),
             )
-            .with_fix("pass --instance ID or set [instance] id in the config")
+            .with_fix(&crate::t!("rpc-fix-instance-id"))
         };
         match self.get("/latest/meta-data/instance-id").await {
             Ok(Some(id)) if !id.is_empty() && !id.contains(char::is_whitespace) => Ok(id),
-            Ok(_) => Err(why("does not know it".into())),
-            Err(e) => Err(why(format!("did not answer: {e}"))),
+            Ok(_) => Err(why(crate::t!("alibaba-metadata-unknown").into_owned())),
+            Err(e) => Err(why(crate::t!(
+                "alibaba-metadata-no-answer",
+                error = e.to_string()
+            ))),
         }
     }
 
@@ -105,7 +108,11 @@ impl Metadata {
         let failed = |e: HttpError| {
             ProviderError::state(
                 PROVIDER,
-                format!("the metadata service at {}: {e}", self.base),
+                crate::t!(
+                    "rpc-metadata-at",
+                    base = self.base.as_str(),
+                    error = e.to_string()
+                ),
             )
         };
         let instance_id = self.instance_id().await?;
@@ -129,11 +136,16 @@ impl Metadata {
         let text = self
             .get("/latest/meta-data/instance/spot/termination-time")
             .await
-            .map_err(|e| ProviderError::state(PROVIDER, format!("spot notice: {e}")))?;
+            .map_err(|e| {
+                ProviderError::state(
+                    PROVIDER,
+                    crate::t!("rpc-spot-notice", error = e.to_string()),
+                )
+            })?;
         match text.as_deref().map(str::trim) {
             None | Some("") => Ok(None),
             Some(t) => parse_time(t).map(Some).ok_or_else(|| {
-                ProviderError::state(PROVIDER, format!("spot notice: `{t}` is not a UTC time"))
+                ProviderError::state(PROVIDER, crate::t!("alibaba-spot-not-utc", time = t))
             }),
         }
     }

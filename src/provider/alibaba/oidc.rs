@@ -93,7 +93,11 @@ impl Fetch for OidcRole {
     async fn fetch(&self) -> Result<TempKeys, RoleError> {
         let s = &self.settings;
         let token = std::fs::read_to_string(&s.token_file).map_err(|e| {
-            RoleError::Unasked(format!("cannot read {}: {e}", s.token_file.display()))
+            RoleError::Unasked(crate::t!(
+                "alibaba-oidc-token-unreadable",
+                file = s.token_file.display().to_string(),
+                error = e.to_string()
+            ))
         })?;
         let query: Vec<(String, String)> = [
             ("Action", "AssumeRoleWithOIDC"),
@@ -124,29 +128,30 @@ impl Fetch for OidcRole {
                 ))
             })?;
         let reply: Option<Reply> = serde_json::from_str(&r.body).ok();
-        let expected = "STS JSON with Credentials.AccessKeyId, AccessKeySecret, SecurityToken, \
-                        Expiration";
+        let expected = crate::t!("alibaba-sts-expected").into_owned();
         let keys = match reply {
             Some(Reply {
                 credentials: Some(keys),
                 ..
             }) if r.status == 200 => keys,
             Some(Reply { code, .. }) if !code.is_empty() => {
-                return Err(RoleError::Answer(format!(
-                    "STS refused AssumeRoleWithOIDC ({code})"
+                return Err(RoleError::Answer(crate::t!(
+                    "alibaba-sts-refused",
+                    code = code
                 )));
             }
             _ => {
-                return Err(RoleError::Answer(format!(
-                    "STS answered HTTP {}, not {expected}",
-                    r.status
+                return Err(RoleError::Answer(crate::t!(
+                    "alibaba-sts-status",
+                    status = r.status.to_string(),
+                    expected = expected
                 )));
             }
         };
         let sts = RoleReply {
-            who: "STS",
+            who: "STS".to_string(),
             expected,
-            no_expiry: "STS sent an Expiration that is not a UTC time",
+            no_expiry: crate::t!("alibaba-sts-no-expiry").into_owned(),
         };
         keys.temp_keys(&sts)
     }

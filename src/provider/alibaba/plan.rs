@@ -24,7 +24,7 @@ impl AlibabaCloud {
                     let disk = known
                         .system_disk
                         .clone()
-                        .unwrap_or_else(|| "<the system disk>".into());
+                        .unwrap_or_else(|| crate::t!("alibaba-plan-system-disk").into_owned());
                     calls.push(self.line(
                         Product::Ecs,
                         "CreateSnapshot",
@@ -34,13 +34,15 @@ impl AlibabaCloud {
                             ("ClientToken", "<token>".into()),
                         ],
                     ));
-                    calls.push(
-                        self.line(
+                    let new_one = crate::t!("alibaba-plan-new-snapshot").into_owned();
+                    calls.push(crate::t!(
+                        "alibaba-call-until-accomplished",
+                        call = self.line(
                             Product::Ecs,
                             "DescribeSnapshots",
-                            &[("SnapshotIds", "[<the new one>]".into())],
-                        ) + " (until accomplished)",
-                    );
+                            &[("SnapshotIds", new_one)]
+                        )
+                    ));
                     (*keep).max(1) - 1
                 } else {
                     *keep
@@ -50,7 +52,10 @@ impl AlibabaCloud {
                     calls.push(self.line(
                         Product::Ecs,
                         "DeleteSnapshot",
-                        &[("SnapshotId", format!("<each beyond the newest {keep}>"))],
+                        &[(
+                            "SnapshotId",
+                            crate::t!("alibaba-plan-each-beyond", keep = keep.to_string()),
+                        )],
                     ));
                 }
                 for snap in &plan.deleted {
@@ -60,13 +65,15 @@ impl AlibabaCloud {
                         &[("SnapshotId", snap.clone())],
                     ));
                 }
-                calls.push(
-                    self.line(
+                let deleted = crate::t!("alibaba-plan-deleted-ones").into_owned();
+                calls.push(crate::t!(
+                    "rpc-call-read-back",
+                    call = self.line(
                         Product::Ecs,
                         "DescribeSnapshots",
-                        &[("SnapshotIds", "[the deleted ones]".into())],
-                    ) + " (read back)",
-                );
+                        &[("SnapshotIds", deleted)]
+                    )
+                ));
                 calls
             }
             Action::Cleanup { .. } => Vec::new(),
@@ -81,7 +88,7 @@ impl AlibabaCloud {
                 }
                 vec![
                     self.line(Product::Ecs, "ModifyInstanceAutoReleaseTime", &params),
-                    self.readback_line(&id, "AutoReleaseTime shows it"),
+                    self.readback_line(&id, &crate::t!("alibaba-until-release-time")),
                 ]
             }
         }

@@ -38,11 +38,18 @@ struct RoleAnswer {
     keys: ReplyKeys,
 }
 
-const RAM_ROLE: RoleReply = RoleReply {
-    who: "the RAM role",
-    expected: "JSON with Code, AccessKeyId, AccessKeySecret, SecurityToken, Expiration",
-    no_expiry: "sent an Expiration that is not a UTC time",
-};
+/// The RAM role's answer, in the current language.
+fn ram_role() -> RoleReply {
+    RoleReply {
+        who: crate::t!("alibaba-ram-role-who").into_owned(),
+        expected: crate::t!("alibaba-ram-role-expected").into_owned(),
+        no_expiry: crate::t!("alibaba-ram-role-no-expiry").into_owned(),
+    }
+}
+
+fn no_role() -> String {
+    crate::t!("alibaba-no-ram-role").into_owned()
+}
 
 pub struct EcsRamRole {
     base: String,
@@ -81,7 +88,9 @@ impl EcsRamRole {
             Ok(r) if r.status == 200 && !r.body.trim().is_empty() => {
                 Ok(Some(r.body.trim().to_string()))
             }
-            _ if self.imds_v1_disabled => Err(RoleError::Unasked("gave no metadata token".into())),
+            _ if self.imds_v1_disabled => Err(RoleError::Unasked(
+                crate::t!("alibaba-no-metadata-token").into_owned(),
+            )),
             _ => Ok(None),
         }
     }
@@ -107,7 +116,7 @@ impl EcsRamRole {
                     .await?;
                 match r.status {
                     200 => Ok(r.body),
-                    404 => Err(RoleError::NoRole("has no RAM role")),
+                    404 => Err(RoleError::NoRole(no_role())),
                     other => Err(RoleError::Status(other)),
                 }
             }
@@ -127,13 +136,14 @@ impl Fetch for EcsRamRole {
             Some(_) => String::new(),
             None => self.get(ROLES_PATH, token.as_deref()).await?,
         };
-        let role = role_name(self.role.as_deref(), &listed, "has no RAM role")?;
+        let role = role_name(self.role.as_deref(), &listed, &no_role())?;
         let body = self
             .get(&format!("{ROLES_PATH}{role}"), token.as_deref())
             .await?;
-        let answer: RoleAnswer = RAM_ROLE.parse(&body)?;
+        let reply = ram_role();
+        let answer: RoleAnswer = reply.parse(&body)?;
         ready(&answer.code)?;
-        answer.keys.temp_keys(&RAM_ROLE)
+        answer.keys.temp_keys(&reply)
     }
 }
 
@@ -160,14 +170,21 @@ pub fn key_store(
         KeySource::Fixed { keys, .. } => Ok(KeyStore::fixed(keys)),
         KeySource::WebIdentity { tried } => {
             let settings = oidc.ok_or_else(|| {
-                ProviderError::state("alibaba", "an OIDC role without its settings")
+                ProviderError::state("alibaba", crate::t!("alibaba-oidc-no-settings"))
             })?;
-            let place = format!("the OIDC role {} at {}", settings.role_arn, settings.sts);
+            let place = crate::t!(
+                "alibaba-place-oidc",
+                role = settings.role_arn.as_str(),
+                sts = settings.sts.as_str()
+            );
             let made = OidcRole::new(settings);
             KeyStore::role(made, naming(tried, place), REFRESH_BEFORE)
         }
         KeySource::InstanceRole { role, tried } => {
-            let place = format!("the ECS RAM role at {}", metadata.trim_end_matches('/'));
+            let place = crate::t!(
+                "alibaba-place-ram-role",
+                base = metadata.trim_end_matches('/')
+            );
             let made = EcsRamRole::new(metadata, role, imds_v1_disabled);
             KeyStore::role(made, naming(tried, place), REFRESH_BEFORE)
         }

@@ -100,7 +100,10 @@ impl Client {
         }
         let malformed = || RpcError::Malformed {
             action,
-            detail: format!("HTTP {} without an error code", response.status),
+            detail: crate::t!(
+                "rpc-http-without-code",
+                status = response.status.to_string()
+            ),
         };
         let Ok(reply) = serde_json::from_str::<ErrorReply>(&response.body) else {
             return Err(malformed());

@@ -24,51 +24,73 @@ pub enum FileKeys {
     Role(String),
 }
 
+/// `[section] in file`, as the error names the place.
+fn in_file(section: &str, file: &str) -> String {
+    crate::t!("alibaba-ini-section", section = section, file = file)
+}
+
 /// The SDK's INI file, as `ProfileCredentialsProvider` reads it; the place is named for the
 /// error. A missing file or section is nothing; an unsupported type or half a key is an error.
 pub fn credentials_file(env: &AlibabaEnv) -> Result<(String, FileKeys), ProviderError> {
     let section = env.profile.as_deref().unwrap_or("default");
     let (path, place): (PathBuf, String) = match (env.var(CREDENTIALS_FILE_ENV), &env.home) {
-        (Some(file), _) => (PathBuf::from(file), format!("[{section}] in {file}")),
+        (Some(file), _) => (PathBuf::from(file), in_file(section, file)),
         (None, Some(home)) => {
             let (ini, go) = (
                 Path::new(home).join(CREDENTIALS_FILE),
                 Path::new(home).join(GO_CREDENTIALS_FILE),
             );
             if !ini.exists() && go.exists() {
-                let place = format!("[{section}] in {}", go.display());
+                let place = in_file(section, &go.display().to_string());
                 (go, place)
             } else {
                 let place = if ini.exists() {
-                    format!("[{section}] in {}", ini.display())
+                    in_file(section, &ini.display().to_string())
                 } else {
-                    format!("[{section}] in {} or credentials", ini.display())
+                    crate::t!(
+                        "alibaba-ini-section-or-go",
+                        section = section,
+                        file = ini.display().to_string()
+                    )
                 };
                 (ini, place)
             }
         }
         (None, None) => {
-            let place = format!("[{section}] in ~/{CREDENTIALS_FILE} (HOME is unset)");
+            let place = crate::t!(
+                "rpc-home-unset",
+                place = in_file(section, &format!("~/{CREDENTIALS_FILE}"))
+            );
             return Ok((place, FileKeys::None));
         }
     };
     let Some(text) = read_cli_file("alibaba", &path)? else {
         return Ok((place, FileKeys::None));
     };
-    let ini = Ini::parse_for("alibaba", &text, &path)
-        .map_err(|e| e.with_fix(&format!("fix or remove {}", path.display())))?;
+    let ini = Ini::parse_for("alibaba", &text, &path).map_err(|e| {
+        e.with_fix(&crate::t!(
+            "rpc-fix-or-remove",
+            path = path.display().to_string()
+        ))
+    })?;
     if !ini.has(section) {
         return Ok((place, FileKeys::None));
     }
     let get = |key: &str| ini.get(section, key).map(str::trim).unwrap_or_default();
-    let unsupported = |what: &str| {
+    let unsupported = |what: String| {
         ProviderError::state(
             "alibaba",
-            format!("{place} has {what}; gpumeter reads types access_key and ecs_ram_role"),
+            crate::t!(
+                "alibaba-ini-type-unsupported",
+                place = place.as_str(),
+                what = what
+            ),
         )
-        .with_fix(&format!(
-            "set {ACCESS_KEY_ID_ENV} and {ACCESS_KEY_SECRET_ENV}, or name another section in \
-             {PROFILE_ENV}"
+        .with_fix(&crate::t!(
+            "alibaba-ini-type-fix",
+            id_var = ACCESS_KEY_ID_ENV,
+            secret_var = ACCESS_KEY_SECRET_ENV,
+            profile_var = PROFILE_ENV
         ))
     };
     match get("type") {
@@ -90,7 +112,7 @@ pub fn credentials_file(env: &AlibabaEnv) -> Result<(String, FileKeys), Provider
             let role = get("role_name").to_string();
             Ok((place, FileKeys::Role(role)))
         }
-        "" => Err(unsupported("no `type`")),
-        other => Err(unsupported(&format!("type `{other}`"))),
+        "" => Err(unsupported(crate::t!("alibaba-ini-no-type").into_owned())),
+        other => Err(unsupported(crate::t!("alibaba-ini-type", kind = other))),
     }
 }

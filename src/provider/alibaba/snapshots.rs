@@ -56,13 +56,17 @@ impl AlibabaCloud {
         let mut note = String::new();
         for (snap, why) in &plan.kept {
             if let Kept::BacksImage(image) = why {
-                let _ = write!(note, "; kept {snap}: image {image} uses it");
+                note.push_str(&crate::t!(
+                    "alibaba-snap-kept-for-image",
+                    snapshot = snap.as_str(),
+                    image = image.as_str()
+                ));
             }
         }
         if doomed.is_empty() {
             return Ok((
                 true,
-                format!("nothing to delete: kept the newest {kept} snapshot(s){note}"),
+                crate::t!("alibaba-snap-nothing", kept = kept.to_string(), note = note),
                 calls,
             ));
         }
@@ -70,7 +74,10 @@ impl AlibabaCloud {
             "SnapshotIds",
             json_ids(&doomed.iter().map(String::as_str).collect::<Vec<_>>()),
         )];
-        calls.push(self.line(Product::Ecs, "DescribeSnapshots", &params) + " (read back)");
+        calls.push(crate::t!(
+            "rpc-call-read-back",
+            call = self.line(Product::Ecs, "DescribeSnapshots", &params)
+        ));
         let read = self.doomed_left(&params, doomed).await;
         let left = match read {
             Ok(left) => left,
@@ -81,21 +88,30 @@ impl AlibabaCloud {
             Err(e) => {
                 return Ok((
                     false,
-                    format!(
-                        "DeleteSnapshot was sent for {} snapshot(s), but reading them back failed ({e})",
-                        doomed.len()
+                    crate::t!(
+                        "alibaba-snap-unread",
+                        count = doomed.len().to_string(),
+                        error = e.to_string()
                     ),
                     calls,
                 ));
             }
         };
         let deleted = doomed.len() - left.len();
-        let mut summary = format!("deleted {deleted} snapshot(s), kept the newest {kept}");
+        let mut summary = crate::t!(
+            "alibaba-snap-deleted",
+            deleted = deleted.to_string(),
+            kept = kept.to_string()
+        );
         if let Some(f) = &final_id {
-            let _ = write!(summary, " (final snapshot {f})");
+            summary = crate::t!("alibaba-snap-final", summary = summary, id = f.as_str());
         }
         if !left.is_empty() {
-            let _ = write!(summary, "; still there: {}", left.join(", "));
+            summary = crate::t!(
+                "alibaba-snap-still-there",
+                summary = summary,
+                ids = left.join(", ")
+            );
             if !failures.is_empty() {
                 let said: Vec<String> = failures.iter().map(ToString::to_string).collect();
                 let _ = write!(summary, " ({})", said.join("; "));
@@ -142,9 +158,7 @@ impl AlibabaCloud {
         calls: &mut Vec<String>,
     ) -> Result<Result<String, String>, ProviderError> {
         let Some(disk) = self.known().system_disk else {
-            return Ok(Err(
-                "no system disk to snapshot (is the instance gone?); no snapshot deleted".into(),
-            ));
+            return Ok(Err(crate::t!("alibaba-snap-no-disk").into_owned()));
         };
         let params = [
             ("DiskId", disk),
@@ -159,8 +173,11 @@ impl AlibabaCloud {
             .map_err(ProviderError::from)?;
         let id = created.snapshot_id;
         let filter = [("SnapshotIds", json_ids(&[&id]))];
-        calls.push(self.line(Product::Ecs, "DescribeSnapshots", &filter) + " (until accomplished)");
-        let mut status = String::from("not listed");
+        calls.push(crate::t!(
+            "alibaba-call-until-accomplished",
+            call = self.line(Product::Ecs, "DescribeSnapshots", &filter)
+        ));
+        let mut status = crate::t!("alibaba-snap-not-listed").into_owned();
         for attempt in 0..self.common.readback.attempts.max(1) {
             if attempt > 0 {
                 tokio::time::sleep(self.common.readback.interval).await;
@@ -177,8 +194,10 @@ impl AlibabaCloud {
         Ok(if status == "accomplished" {
             Ok(id)
         } else {
-            Err(format!(
-                "the final snapshot {id} is {status}; no snapshot deleted"
+            Err(crate::t!(
+                "alibaba-snap-final-not-done",
+                id = id.as_str(),
+                status = status
             ))
         })
     }
@@ -206,14 +225,25 @@ impl AlibabaCloud {
                     .find(|e| e.allocation_id == allocation_id)
                     .map(|e| e.status.clone());
                 Ok(match left {
-                    None => (true, format!("{allocation_id} released: no longer listed")),
-                    Some(status) => (false, format!("{allocation_id} is still listed ({status})")),
+                    None => (true, crate::t!("alibaba-eip-released", id = allocation_id)),
+                    Some(status) => (
+                        false,
+                        crate::t!(
+                            "alibaba-eip-still-listed",
+                            id = allocation_id,
+                            status = status
+                        ),
+                    ),
                 })
             }
             (Err(e), Err(_)) => Err(e.into()),
             (Ok(_), Err(e)) => Ok((
                 false,
-                format!("ReleaseEipAddress was accepted, but reading it back failed ({e})"),
+                crate::t!(
+                    "alibaba-accepted-unread",
+                    call = "ReleaseEipAddress",
+                    error = e.to_string()
+                ),
             )),
         }
     }

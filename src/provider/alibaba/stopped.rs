@@ -51,7 +51,7 @@ impl AlibabaCloud {
             theirs
         };
         for d in &mut disks {
-            d.status = format!("{}: attached to a stopped instance", d.status);
+            d.status = crate::t!("rpc-attached-to-stopped", status = d.status.as_str());
         }
         Ok((instances, disks))
     }

@@ -41,7 +41,7 @@ pub async fn data(
     let code = answer
         .get("code")
         .and_then(Value::as_str)
-        .ok_or_else(|| ApiError::malformed(&call, "no code"))?;
+        .ok_or_else(|| ApiError::malformed(&call, no_field("code")))?;
     if code == "Success" {
         return Ok(answer.get_mut("data").map(Value::take).unwrap_or_default());
     }
@@ -60,6 +60,11 @@ pub async fn data(
 /// community clients report it; the documentation lists no codes).
 pub fn not_found(e: &ApiError) -> bool {
     matches!(e, ApiError::Refused { code, .. } if code.contains("NotFound"))
+}
+
+/// What an answer lacks: `no code`.
+fn no_field(field: &str) -> String {
+    crate::t!("autodl-no-field", field = field)
 }
 
 fn uuid_body(id: &str) -> Value {
@@ -89,7 +94,7 @@ pub async fn status(api: &Api, id: &str) -> Result<Option<String>, ApiError> {
         Ok(Value::String(s)) => Ok(Some(s)),
         Ok(_) => Err(ApiError::malformed(
             &Api::describe("GET", STATUS),
-            "no status",
+            no_field("status"),
         )),
         Err(e) if not_found(&e) => {
             let listed = instances(api).await?.iter().any(|r| r.id == id);
@@ -114,7 +119,7 @@ async fn pages<T>(
         let list = data
             .get("list")
             .and_then(Value::as_array)
-            .ok_or_else(|| ApiError::malformed(&call, "no list"))?;
+            .ok_or_else(|| ApiError::malformed(&call, no_field("list")))?;
         rows.extend(list.iter().filter_map(parse));
         let max_page = data.get("max_page").and_then(Value::as_u64).unwrap_or(page);
         if page >= max_page.min(MAX_PAGES) || list.is_empty() {

@@ -86,11 +86,8 @@ impl Autodl {
 
     fn instance(&self) -> Result<&str, ProviderError> {
         self.instance.as_deref().ok_or_else(|| {
-            ProviderError::state(
-                ID,
-                "autodl: no instance: pass --instance ID or set [instance] id",
-            )
-            .with_fix("pass --instance pro-… or set [instance] id (the 实例ID the console shows)")
+            ProviderError::state(ID, crate::t!("autodl-no-instance"))
+                .with_fix(&crate::t!("autodl-fix-instance"))
         })
     }
 
@@ -119,14 +116,17 @@ impl Autodl {
         match calls::images(api).await {
             Ok(images) => Ok(images),
             Err(e @ ApiError::Refused { .. }) => {
-                gaps.push(format!(
-                    "private images unknown (any would survive a release): {}",
-                    api.error(e)
+                gaps.push(crate::t!(
+                    "autodl-gap-images-refused",
+                    error = api.error(e).to_string()
                 ));
                 Ok(Vec::new())
             }
             Err(e) if matches!(e.status(), Some(403)) => {
-                gaps.push(format!("private images unknown: {}", api.error(e)));
+                gaps.push(crate::t!(
+                    "autodl-gap-images",
+                    error = api.error(e).to_string()
+                ));
                 Ok(Vec::new())
             }
             Err(e) => Err(api.error(e)),
@@ -161,7 +161,7 @@ impl Provider for Autodl {
     fn plan_instance(&self, action: &Action) -> Vec<String> {
         let id = self.instance.clone().unwrap_or_else(|| "$INSTANCE".into());
         let read = power::read_call(&id);
-        let back = format!("{read}   (read back)");
+        let back = crate::t!("autodl-plan-read-back", call = read.as_str());
         match action {
             Action::Stop => vec![read, describe_call(POWER_OFF, &id, None), back],
             Action::Start => vec![
@@ -171,7 +171,10 @@ impl Provider for Autodl {
             ],
             Action::Release => vec![
                 read.clone(),
-                format!("{}   (when it runs)", describe_call(POWER_OFF, &id, None)),
+                crate::t!(
+                    "autodl-plan-when-runs",
+                    call = describe_call(POWER_OFF, &id, None)
+                ),
                 describe_call(RELEASE, &id, None),
                 back,
             ],
@@ -228,11 +231,10 @@ impl Provider for Autodl {
     async fn delete(&self, resource: &LinkedResource) -> Result<ActionReport, ProviderError> {
         Err(ProviderError::unsupported(
             ID,
-            format!(
-                "delete {} `{}`: AutoDL's developer API has no call for it; delete it in the \
-                 console",
-                resource.kind.label(),
-                resource.id
+            crate::t!(
+                "autodl-delete-unsupported",
+                kind = resource.kind.label(),
+                id = resource.id.as_str()
             ),
         ))
     }
@@ -243,7 +245,7 @@ impl Provider for Autodl {
         balance::parse(&data).map(Some).ok_or_else(|| {
             api.error(ApiError::malformed(
                 &Api::describe("POST", calls::BALANCE),
-                "no assets",
+                crate::t!("autodl-no-field", field = "assets"),
             ))
         })
     }
@@ -257,8 +259,7 @@ impl Provider for Autodl {
                 return Err(refusal(
                     CLOUD.kind,
                     other,
-                    "AutoDL's API has no disk snapshots; its `snapshot` call reads an instance's \
-                     details",
+                    &crate::t!("autodl-no-snapshots"),
                 ));
             }
         };

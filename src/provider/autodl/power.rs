@@ -20,11 +20,11 @@ pub enum Verb {
 }
 
 impl Verb {
-    fn word(self) -> &'static str {
+    fn word(self) -> std::borrow::Cow<'static, str> {
         match self {
-            Verb::Stop => "power off",
-            Verb::Start => "power on",
-            Verb::Release => "release",
+            Verb::Stop => crate::t!("autodl-verb-power-off"),
+            Verb::Start => crate::t!("autodl-verb-power-on"),
+            Verb::Release => crate::t!("autodl-verb-release"),
         }
     }
 }
@@ -39,8 +39,7 @@ pub fn power_on_payload(with_gpu: bool) -> Result<&'static str, ProviderError> {
     } else {
         Err(ProviderError::unsupported(
             super::ID,
-            "power on without a GPU (无卡模式): AutoDL's developer API starts an instance with \
-             its GPUs only; use the console for the no-GPU mode",
+            crate::t!("autodl-no-gpu-unsupported"),
         ))
     }
 }
@@ -71,40 +70,34 @@ impl Autodl {
             return Ok(if verb == Verb::Release {
                 (
                     true,
-                    "already released: AutoDL no longer knows the instance this data \
-                        directory saw"
-                        .into(),
+                    crate::t!("autodl-already-released-unknown").into_owned(),
                 )
             } else {
-                (
-                    false,
-                    format!(
-                        "AutoDL no longer knows the instance: it is released; nothing to {word}"
-                    ),
-                )
+                (false, crate::t!("autodl-gone-nothing-to", verb = word))
             });
         };
         match (verb, state_of(&now)) {
             (Verb::Release, InstanceState::Released) => {
-                return Ok((true, format!("already released (`{now}`)")));
+                return Ok((true, crate::t!("autodl-already-released", status = now)));
             }
             (_, InstanceState::Released) => {
-                return Ok((false, format!("is released (`{now}`); nothing to {word}")));
+                return Ok((
+                    false,
+                    crate::t!("autodl-released-nothing-to", status = now, verb = word),
+                ));
             }
             (Verb::Stop, InstanceState::Stopped) => {
-                return Ok((true, format!("already shut down (`{now}`)")));
+                return Ok((true, crate::t!("autodl-already-shut-down", status = now)));
             }
             (Verb::Start, _) if now == "running" => {
-                return Ok((true, "already running (`running`)".into()));
+                return Ok((true, crate::t!("autodl-already-running").into_owned()));
             }
             (Verb::Release, state) if state.is_up() => {
                 let (off, summary) = self.send(api, id, Verb::Stop, calls).await?;
                 if !off {
                     return Ok((
                         false,
-                        format!(
-                            "not released: the power-off it needs first did not finish ({summary})"
-                        ),
+                        crate::t!("autodl-not-released-power-off", summary = summary),
                     ));
                 }
             }
@@ -128,26 +121,21 @@ impl Autodl {
         };
         calls.push(describe_call(path, id, payload));
         instance_call(api, path, id, payload).await?;
-        calls.push(format!("{}   (read back)", read_call(id)));
+        calls.push(crate::t!("autodl-plan-read-back", call = read_call(id)));
         let word = verb.word();
+        let reads = |s: &str| crate::t!("autodl-accepted-reads", verb = &*word, status = s);
         let seen = |found: Option<&String>| match (verb, found.map(String::as_str)) {
-            (Verb::Release, None) => Break(format!("{word} accepted; AutoDL no longer knows it")),
-            (_, None) => Continue("AutoDL no longer knows the instance".into()),
-            (Verb::Release, Some(s)) if state_of(s) == InstanceState::Released => {
-                Break(format!("{word} accepted; AutoDL reads back `{s}`"))
-            }
-            (Verb::Stop, Some(s)) if state_of(s) == InstanceState::Stopped => {
-                Break(format!("{word} accepted; AutoDL reads back `{s}`"))
-            }
-            (Verb::Start, Some("running")) => {
-                Break(format!("{word} accepted; AutoDL reads back `running`"))
-            }
-            (_, Some(s)) => Continue(format!("AutoDL reads back `{s}`")),
+            (Verb::Release, None) => Break(crate::t!("autodl-accepted-gone", verb = &*word)),
+            (_, None) => Continue(crate::t!("autodl-unknown-instance").into_owned()),
+            (Verb::Release, Some(s)) if state_of(s) == InstanceState::Released => Break(reads(s)),
+            (Verb::Stop, Some(s)) if state_of(s) == InstanceState::Stopped => Break(reads(s)),
+            (Verb::Start, Some(s @ "running")) => Break(reads(s)),
+            (_, Some(s)) => Continue(crate::t!("autodl-reads-back", status = s)),
         };
         Ok(self
             .held
             .readback
-            .confirm(word, || status(api, id), seen)
+            .confirm(&word, || status(api, id), seen)
             .await)
     }
 }

@@ -39,18 +39,24 @@ pub fn token(env: &KeyEnv, provider: &str) -> Result<ApiKey, ProviderError> {
         match std::fs::read_to_string(path) {
             Ok(text) => {
                 return first_line(&text).map(ApiKey::new).ok_or_else(|| {
-                    ProviderError::state(provider, format!("{shown} holds no token"))
-                        .with_fix(&format!("put the developer token on a line of {shown}"))
+                    ProviderError::state(
+                        provider,
+                        crate::t!("autodl-file-no-token", file = shown.as_str()),
+                    )
+                    .with_fix(&crate::t!("autodl-fix-put-token", file = shown.as_str()))
                 });
             }
             Err(e) if named.is_some() => {
                 return Err(ProviderError::state(
                     provider,
-                    format!("cannot read {shown} ({FILE_VAR}): {}", e.kind()),
+                    crate::t!(
+                        "autodl-file-unreadable",
+                        file = shown.as_str(),
+                        var = FILE_VAR,
+                        error = e.kind().to_string()
+                    ),
                 )
-                .with_fix(&format!(
-                    "point {FILE_VAR} at the file that holds the token"
-                )));
+                .with_fix(&crate::t!("autodl-fix-point-file", var = FILE_VAR)));
             }
             Err(_) => {}
         }
@@ -108,6 +114,20 @@ mod tests {
             fix.contains("AUTODL_CREDENTIALS_FILE") && fix.contains("autodl-token"),
             "{fix}"
         );
+    }
+
+    #[test]
+    fn an_unreadable_file_reads_in_chinese() {
+        use crate::i18n::{Lang, scoped};
+        let env = KeyEnv::from_pairs([("AUTODL_CREDENTIALS_FILE", "/nonexistent/autodl")]);
+        let e = scoped(Lang::ZhCn, || token(&env, "autodl").unwrap_err());
+        let message = e.message();
+        assert!(
+            message.starts_with("无法读取 /nonexistent/autodl（AUTODL_CREDENTIALS_FILE）："),
+            "{message}"
+        );
+        let fix = scoped(Lang::ZhCn, || e.fix());
+        assert!(fix.contains("请让 AUTODL_CREDENTIALS_FILE 指向"), "{fix}");
     }
 
     #[test]

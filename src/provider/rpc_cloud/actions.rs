@@ -27,7 +27,7 @@ pub trait OwnActions: InstanceApi {
     async fn snapshot_clean(&self, _plan: SnapshotPlan<'_>) -> Result<Outcome, ProviderError> {
         Err(ProviderError::unsupported(
             self.common().kind.id(),
-            "clean snapshots (they live in an API this adapter does not call)",
+            crate::t!("rpc-no-snapshot-api"),
         ))
     }
 }
@@ -63,9 +63,9 @@ type Read<C> = Result<Option<<C as InstanceApi>::Instance>, <C as InstanceApi>::
 
 fn status_of<C: InstanceApi>(read: &Read<C>) -> String {
     match read {
-        Ok(Some(i)) => format!("lists it as {}", i.state()),
-        Ok(None) => "no longer lists it".into(),
-        Err(e) => format!("could not be read ({e})"),
+        Ok(Some(i)) => crate::t!("rpc-status-lists-as", state = i.state()),
+        Ok(None) => crate::t!("rpc-status-not-listed").into_owned(),
+        Err(e) => crate::t!("rpc-status-unread", error = e.to_string()),
     }
 }
 
@@ -73,8 +73,12 @@ fn status_of<C: InstanceApi>(read: &Read<C>) -> String {
 fn until<C: InstanceApi>(call: Call) -> String {
     let w = C::WORDS;
     match call {
-        Call::Release => "it is no longer listed".into(),
-        Call::Stop => format!("{}, then its {}", w.stopped, w.stopped_mode.field),
+        Call::Release => crate::t!("rpc-until-gone").into_owned(),
+        Call::Stop => crate::t!(
+            "rpc-until-stopped",
+            stopped = w.stopped,
+            field = w.stopped_mode.field
+        ),
         Call::Start => w.running.into(),
     }
 }
@@ -142,13 +146,16 @@ fn not_shown<C: InstanceApi>(
     match (sent, read) {
         (Err(e), _) if e.is_refusal() => Err(e.clone().into()),
         (Err(e), Err(_)) => Err(e.clone().into()),
-        (Ok(()), _) => Ok(format!(
-            "{name} was accepted, but the provider {}",
-            status_of::<C>(read)
+        (Ok(()), _) => Ok(crate::t!(
+            "rpc-accepted-not-shown",
+            call = name,
+            status = status_of::<C>(read)
         )),
-        (Err(e), _) => Ok(format!(
-            "{name} failed ({e}); the provider {}",
-            status_of::<C>(read)
+        (Err(e), _) => Ok(crate::t!(
+            "rpc-failed-not-shown",
+            call = name,
+            error = e.to_string(),
+            status = status_of::<C>(read)
         )),
     }
 }
@@ -165,17 +172,17 @@ pub async fn release<C: InstanceApi>(c: &C) -> Result<Outcome, ProviderError> {
         c.absent(&id)?;
     }
     let summary = match &read {
-        Ok(None) if gone_already => format!(
-            "{id} was already released: the provider no longer lists the instance this data directory saw"
+        Ok(None) if gone_already => crate::t!("rpc-already-released", id = id.as_str()),
+        Ok(None) => crate::t!(
+            "rpc-released",
+            id = id.as_str(),
+            note = c.leftover_note(&id).await
         ),
-        Ok(None) => format!(
-            "{id} released: the provider no longer lists it{}",
-            c.leftover_note(&id).await
-        ),
-        Ok(Some(i)) if gone(Some(i)) => format!(
-            "{id} is in the recycle bin ({}): compute no longer bills{}",
-            i.state(),
-            c.leftover_note(&id).await
+        Ok(Some(i)) if gone(Some(i)) => crate::t!(
+            "rpc-recycled",
+            id = id.as_str(),
+            state = i.state(),
+            note = c.leftover_note(&id).await
         ),
         _ => not_shown::<C>(Call::Release, &sent, &read)?,
     };
@@ -194,7 +201,7 @@ pub async fn stop<C: InstanceApi>(c: &C) -> Result<Outcome, ProviderError> {
         c.absent(&id)?;
     }
     let summary = match &read {
-        Ok(None) => format!("{id} is no longer listed: it is released, there is nothing to stop"),
+        Ok(None) => crate::t!("rpc-stop-released", id = id.as_str()),
         Ok(Some(i)) if stopped(i) => stop_summary(
             &C::WORDS.stopped_mode,
             &id,
@@ -215,16 +222,28 @@ pub fn stop_summary(words: &StoppedMode, id: &str, asked: &str, mode: &str) -> S
         keep_charging: keep,
     } = words;
     if mode == *stop {
-        format!("{id} stopped ({stop}): {still_bills}")
+        crate::t!(
+            "rpc-stopped-mode",
+            id = id,
+            mode = *stop,
+            still_bills = still_bills()
+        )
     } else if mode == *keep && asked == *stop {
-        format!(
-            "{id} stopped, but still charging compute ({keep}): the provider did not apply \
-             {stop} to this instance, so everything still bills"
+        crate::t!(
+            "rpc-stopped-still-charging",
+            id = id,
+            keep = *keep,
+            stop = *stop
         )
     } else if mode == *keep {
-        format!("{id} stopped, still charging compute ({keep}, as asked)")
+        crate::t!("rpc-stopped-charging-as-asked", id = id, keep = *keep)
     } else {
-        format!("{id} stopped; {field} reads `{mode}`, so assume compute still bills")
+        crate::t!(
+            "rpc-stopped-unknown-mode",
+            id = id,
+            field = *field,
+            mode = mode
+        )
     }
 }
 
@@ -234,8 +253,7 @@ pub fn stop_summary(words: &StoppedMode, id: &str, asked: &str, mode: &str) -> S
 pub async fn start<C: InstanceApi>(c: &C) -> Result<Outcome, ProviderError> {
     let id = c.instance_id().await?;
     let running_word = C::WORDS.running;
-    let released =
-        || format!("{id} is no longer listed: it is released, there is nothing to start");
+    let released = || crate::t!("rpc-start-released", id = id.as_str());
     let calls = vec![c.describe_line(&id)];
     match c.describe_instance(&id).await.map_err(Into::into)? {
         None => {
@@ -245,7 +263,11 @@ pub async fn start<C: InstanceApi>(c: &C) -> Result<Outcome, ProviderError> {
         Some(i) if i.state() == running_word => {
             return Ok((
                 true,
-                format!("{id} is already running (`{running_word}`)"),
+                crate::t!(
+                    "rpc-already-running",
+                    id = id.as_str(),
+                    running = running_word
+                ),
                 calls,
             ));
         }
@@ -259,9 +281,9 @@ pub async fn start<C: InstanceApi>(c: &C) -> Result<Outcome, ProviderError> {
     }
     let summary = match &read {
         Ok(None) => released(),
-        Ok(Some(i)) if running(i) => format!(
-            "{id} started: the provider lists it as {running_word}, and compute bills again"
-        ),
+        Ok(Some(i)) if running(i) => {
+            crate::t!("rpc-started", id = id.as_str(), running = running_word)
+        }
         _ => not_shown::<C>(Call::Start, &sent, &read)?,
     };
     let confirmed = matches!(&read, Ok(Some(i)) if running(i));
@@ -273,6 +295,25 @@ mod tests {
     use super::*;
     use crate::provider::alibaba::AlibabaCloud;
     use crate::provider::tencent::TencentCloud;
+
+    #[test]
+    fn stop_summaries_read_in_chinese() {
+        use crate::i18n::{Lang, scoped};
+        let words = TencentCloud::WORDS.stopped_mode;
+        let summary = |asked: &str, mode: &str| {
+            scoped(Lang::ZhCn, || stop_summary(&words, "ins-1", asked, mode))
+        };
+        let stopped = summary("STOP_CHARGING", "STOP_CHARGING");
+        assert_eq!(
+            stopped,
+            "ins-1 已停止（STOP_CHARGING）：CPU 和内存不再计费；磁盘、带宽和镜像仍在计费"
+        );
+        let kept = summary("STOP_CHARGING", "KEEP_CHARGING");
+        assert!(
+            kept.contains("ins-1 已停止") && kept.contains("KEEP_CHARGING"),
+            "{kept}"
+        );
+    }
 
     #[test]
     fn stop_summaries_tell_the_billing_truth() {

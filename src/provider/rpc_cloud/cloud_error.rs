@@ -2,6 +2,7 @@
 //! The failures are the same on every such cloud; only the codes and words differ, and those
 //! come from the cloud's [`Codes`].
 
+use std::fmt;
 use std::time::Duration;
 
 use super::CallError;
@@ -9,26 +10,19 @@ use super::codes::Codes;
 use crate::provider::http::HttpError;
 use crate::provider::{ErrorKind, ProviderError};
 
-/// What went wrong with one call. Never carries a secret or a signature.
+/// What went wrong with one call. Never carries a secret or a signature. Its words are the
+/// catalogue's ([`fmt::Display`] below).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CloudError<C: Codes> {
-    #[error("{action}: {source}")]
     Transport {
         action: &'static str,
         source: HttpError,
     },
-    #[error(
-        "{} rejected the credentials ({code}): check {} and {}",
-        C::KIND.display_name(),
-        C::KEY_VARS[0],
-        C::KEY_VARS[1]
-    )]
     Auth {
         action: &'static str,
         code: String,
         message: String,
     },
-    #[error("{action}: {code}: {message}{answer}")]
     Api {
         action: &'static str,
         code: String,
@@ -36,30 +30,70 @@ pub enum CloudError<C: Codes> {
         answer: C::Answer,
     },
     /// An answer that is neither a success nor one of the API's errors (a gateway's 429 or 500).
-    #[error("{action}: the reply is not the documented JSON (HTTP {status} without an error code)")]
     Status {
         action: &'static str,
         status: u16,
         retry_after: Option<Duration>,
     },
-    #[error("{action}: the reply is not the documented JSON ({detail})")]
     Malformed {
         action: &'static str,
         detail: String,
     },
     /// A listing still had more after the most pages the adapter reads.
-    #[error(
-        "{action}: the listing runs past {pages} pages; stopped after {read} items rather \
-         than report an incomplete list"
-    )]
     TooManyPages {
         action: &'static str,
         pages: u32,
         read: usize,
     },
     /// No keys to sign with: the chain's error, naming every place tried.
-    #[error("{0}")]
     Credentials(ProviderError),
+}
+
+/// `{action}: the reply is not the documented JSON ({detail})`.
+fn not_documented(action: &str, detail: &str) -> String {
+    crate::t!("rpc-not-documented-json", action = action, detail = detail)
+}
+
+fn without_code(status: u16) -> String {
+    crate::t!("rpc-http-without-code", status = status.to_string())
+}
+
+impl<C: Codes> fmt::Display for CloudError<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CloudError::Transport { action, source } => write!(f, "{action}: {source}"),
+            CloudError::Auth { code, .. } => f.write_str(&crate::t!(
+                "rpc-auth-rejected",
+                provider = C::KIND.display_name(),
+                code = code.as_str(),
+                id_var = C::KEY_VARS[0],
+                secret_var = C::KEY_VARS[1]
+            )),
+            CloudError::Api {
+                action,
+                code,
+                message,
+                answer,
+            } => write!(f, "{action}: {code}: {message}{answer}"),
+            CloudError::Status { action, status, .. } => {
+                f.write_str(&not_documented(action, &without_code(*status)))
+            }
+            CloudError::Malformed { action, detail } => {
+                f.write_str(&not_documented(action, detail))
+            }
+            CloudError::TooManyPages {
+                action,
+                pages,
+                read,
+            } => f.write_str(&crate::t!(
+                "rpc-too-many-pages",
+                action = *action,
+                pages = pages.to_string(),
+                read = read.to_string()
+            )),
+            CloudError::Credentials(e) => write!(f, "{e}"),
+        }
+    }
 }
 
 impl<C: Codes> CloudError<C> {
@@ -165,22 +199,18 @@ impl<C: Codes> From<CloudError<C>> for ProviderError {
                     429 => ProviderError::throttled(provider, retry_after),
                     500.. => ProviderError::new(provider, ErrorKind::Unreachable),
                     _ => {
-                        return ProviderError::state(
-                            provider,
-                            format!("HTTP {status} without an error code"),
-                        )
-                        .with_call(action);
+                        return ProviderError::state(provider, without_code(status))
+                            .with_call(action);
                     }
                 };
                 error
                     .with_call(action)
                     .with_code(&format!("HTTP {status}"))
-                    .with_message("the reply is not the documented JSON")
+                    .with_message(&crate::t!("rpc-reply-not-documented"))
             }
-            CloudError::Malformed { action, detail } => ProviderError::state(
-                provider,
-                format!("{action}: the reply is not the documented JSON ({detail})"),
-            ),
+            CloudError::Malformed { action, detail } => {
+                ProviderError::state(provider, not_documented(action, &detail))
+            }
             e @ CloudError::TooManyPages { action, .. } => {
                 ProviderError::state(provider, e.to_string()).with_call(action)
             }

@@ -88,19 +88,23 @@ pub fn plan<C: DeleteApi>(c: &C, r: &LinkedResource) -> Vec<String> {
     let read = c.request_line(&C::lookup(r.kind, &r.id));
     let mut calls = Vec::new();
     if steps.free.is_some() {
-        calls.push(format!("{read} (again, just before)"));
+        calls.push(crate::t!("rpc-plan-read-again", call = read.as_str()));
     }
     let shown = r.attached_to.as_deref().filter(|on| !on.is_empty());
     if let Some((on, free)) = shown.and_then(|on| Some((on, C::free_call(r.kind, &r.id, on)?))) {
-        calls.push(format!(
-            "{} (only while it is stopped)",
-            c.describe_line(on)
+        calls.push(crate::t!(
+            "rpc-plan-only-stopped",
+            call = c.describe_line(on)
         ));
         calls.push(c.request_line(&free));
-        calls.push(format!("{read} (until {})", steps.freed));
+        calls.push(crate::t!(
+            "rpc-plan-until",
+            call = read.as_str(),
+            state = steps.freed
+        ));
     }
     calls.push(c.request_line(&steps.delete));
-    calls.push(format!("{read} (read back until it is no longer listed)"));
+    calls.push(crate::t!("rpc-plan-read-back-gone", call = read));
     calls
 }
 
@@ -112,10 +116,7 @@ pub async fn delete<C: DeleteApi>(
     let Some(steps) = C::steps(r) else {
         return Err(ProviderError::unsupported(
             c.name(),
-            format!(
-                "delete a {} (not built for this adapter yet)",
-                r.kind.label()
-            ),
+            crate::t!("rpc-delete-not-built", kind = r.kind.label()),
         ));
     };
     c.check(r)?;
@@ -181,7 +182,7 @@ impl<C: DeleteApi> Deleting for One<'_, C> {
             Step::Free => {
                 let on = now.and_then(|n| n.on.as_deref()).unwrap_or_default();
                 freeing = C::free_call(self.r.kind, &self.r.id, on).ok_or_else(|| {
-                    ProviderError::unsupported(self.cloud.name(), "freeing this kind of resource")
+                    ProviderError::unsupported(self.cloud.name(), crate::t!("rpc-free-unsupported"))
                 })?;
                 &freeing
             }

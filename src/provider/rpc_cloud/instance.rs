@@ -32,7 +32,7 @@ impl InstanceId {
         self.configured
             .clone()
             .or_else(|| self.asked.get().cloned())
-            .unwrap_or_else(|| "<the instance the metadata service names>".into())
+            .unwrap_or_else(|| crate::t!("rpc-planned-instance").into_owned())
     }
 }
 

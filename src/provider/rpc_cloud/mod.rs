@@ -288,7 +288,7 @@ pub struct Words {
 pub struct StoppedMode {
     pub field: &'static str,
     /// The value that stops compute billing, and what still bills then, in a sentence.
-    pub stop_charging: (&'static str, &'static str),
+    pub stop_charging: (&'static str, fn() -> std::borrow::Cow<'static, str>),
     /// The value that keeps compute billing.
     pub keep_charging: &'static str,
 }
@@ -303,9 +303,13 @@ impl Words {
         if mode == self.stopped_mode.stop_charging.0 {
             return None;
         }
-        let unstated = format!("{} not stated", self.stopped_mode.field);
+        let unstated = crate::t!("rpc-mode-not-stated", field = self.stopped_mode.field);
         let mode = if mode.is_empty() { &unstated } else { mode };
-        Some(format!("{} ({mode}): compute still bills", self.stopped))
+        Some(crate::t!(
+            "rpc-stopped-still-bills",
+            stopped = self.stopped,
+            mode = mode
+        ))
     }
 
     pub fn call(&self, call: Call) -> &'static str {
@@ -367,6 +371,10 @@ pub trait InstanceApi: Send + Sync {
 
     /// The read-back of instance `id`, in the words `--dry-run` prints.
     fn readback_line(&self, id: &str, until: &str) -> String {
-        format!("{} (read back until {until})", self.describe_line(id))
+        crate::t!(
+            "rpc-read-back-until",
+            call = self.describe_line(id),
+            until = until
+        )
     }
 }

@@ -3,8 +3,6 @@
 //! the read-back: if the provider shows the effect, it happened; if not, the report says so and
 //! is not confirmed.
 
-use std::fmt::Write as _;
-
 use async_trait::async_trait;
 use jiff::{SignedDuration, Timestamp};
 use serde_json::{Value, json};
@@ -49,14 +47,15 @@ impl TencentCloud {
                         &import_body(&id, *at),
                     ));
                 }
+                let others = crate::t!("tencent-plan-other-timers");
                 calls.push(describe(
                     "DeleteInstancesActionTimer",
-                    &json!({"ActionTimerIds": ["<each other pending release timer>"]}),
+                    &json!({ "ActionTimerIds": [others] }),
                 ));
-                calls.push(
-                    describe("DescribeInstancesActionTimer", &timer_filter(&id))
-                        + " (read back until the earliest pending timer is the deadline)",
-                );
+                calls.push(crate::t!(
+                    "tencent-plan-read-back-timer",
+                    call = describe("DescribeInstancesActionTimer", &timer_filter(&id))
+                ));
                 calls
             }
         }
@@ -104,7 +103,10 @@ impl OwnActions for TencentCloud {
             let delete = ("DeleteInstancesActionTimer", &body, Repeat::Safe);
             failure = self.noted::<model::Ack>(&mut calls, delete).await;
         }
-        calls.push(describe("DescribeInstancesActionTimer", &timer_filter(&id)) + " (read back)");
+        calls.push(crate::t!(
+            "rpc-call-read-back",
+            call = describe("DescribeInstancesActionTimer", &timer_filter(&id))
+        ));
         let holds = |timers: &[model::ActionTimer]| match at {
             Some(at) => earliest(timers) == Some(at),
             None => timers.is_empty(),
@@ -123,40 +125,36 @@ impl OwnActions for TencentCloud {
             read = self.timers(&id).await;
         }
         let held = |timers: &[model::ActionTimer]| {
-            let mut line = earliest(timers).map_or_else(
-                || "no release timer".to_string(),
-                |t| format!("a release timer at {}", when(t)),
+            let line = earliest(timers).map_or_else(
+                || crate::t!("tencent-holds-no-timer").into_owned(),
+                |t| crate::t!("tencent-holds-timer-at", at = when(t)),
             );
             let plain = zoneless(timers);
-            if !plain.is_empty() {
-                // The API documents no zone for `YYYY-MM-DD hh:mm:ss`: the instant is unknown.
-                let _ = write!(
-                    line,
-                    " (read back without a time zone: {}; the API does not say which zone, so it is not confirmed)",
-                    plain.join(", ")
-                );
+            if plain.is_empty() {
+                return line;
             }
-            line
+            // The API documents no zone for `YYYY-MM-DD hh:mm:ss`: the instant is unknown.
+            crate::t!(
+                "tencent-holds-zoneless",
+                held = line,
+                times = plain.join(", ")
+            )
         };
         let confirmed = matches!(&read, Ok(t) if holds(t));
         let summary = match (&failure, &read) {
             (_, Ok(t)) if holds(t) => match at {
-                Some(at) => format!(
-                    "the provider will release {id} at {} (action timer read back)",
-                    when(at)
-                ),
-                None => format!("release timer of {id} cancelled: the provider holds none"),
+                Some(at) => crate::t!("tencent-deadline-set", id = id.as_str(), at = when(at)),
+                None => crate::t!("tencent-deadline-cancelled", id = id.as_str()),
             },
             (Some(e), _) if e.is_refusal() => return Err(e.clone().into()),
             (Some(e), Err(_)) => return Err(e.clone().into()),
-            (None, Ok(t)) => format!(
-                "the timer calls were accepted, but the provider holds {}",
-                held(t)
+            (None, Ok(t)) => crate::t!("tencent-deadline-accepted-holds", held = held(t)),
+            (Some(e), Ok(t)) => crate::t!(
+                "tencent-deadline-failed-holds",
+                error = e.to_string(),
+                held = held(t)
             ),
-            (Some(e), Ok(t)) => format!("{e}; the provider holds {}", held(t)),
-            (None, Err(e)) => {
-                format!("the timer calls were accepted, but reading them back failed ({e})")
-            }
+            (None, Err(e)) => crate::t!("tencent-deadline-unread", error = e.to_string()),
         };
         Ok((confirmed, summary, calls))
     }
@@ -166,10 +164,10 @@ impl OwnActions for TencentCloud {
 pub fn check_ahead(at: Timestamp, now: Timestamp) -> Result<(), ProviderError> {
     let ahead = at.duration_since(now);
     if ahead < MIN_AHEAD {
-        return Err(ProviderError::rejected("tencent").with_message(&format!(
-            "Tencent Cloud needs a release timer at least 5 minutes ahead: {} is {} s from now",
-            when(at),
-            ahead.as_secs()
+        return Err(ProviderError::rejected("tencent").with_message(&crate::t!(
+            "tencent-too-soon",
+            at = when(at),
+            secs = ahead.as_secs().to_string()
         )));
     }
     Ok(())
@@ -178,6 +176,20 @@ pub fn check_ahead(at: Timestamp, now: Timestamp) -> Result<(), ProviderError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_five_minute_rule_reads_in_chinese() {
+        use crate::i18n::{Lang, scoped};
+        let now: Timestamp = "2026-01-01T10:00:00Z".parse().unwrap();
+        let soon = now + SignedDuration::from_mins(4);
+        let e = scoped(Lang::ZhCn, || check_ahead(soon, now).unwrap_err());
+        let message = e.message();
+        assert!(message.contains("腾讯云要求"), "{message}");
+        assert!(
+            message.contains("2026-01-01 10:04:00 UTC 距现在 240 秒"),
+            "{message}"
+        );
+    }
 
     #[test]
     fn the_five_minute_rule_is_checked_before_calling() {

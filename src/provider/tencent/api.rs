@@ -129,7 +129,7 @@ impl Client {
         let inner = value
             .get("Response")
             .cloned()
-            .ok_or_else(|| malformed("no `Response`".into()))?;
+            .ok_or_else(|| malformed(crate::t!("tencent-no-response").into_owned()))?;
         serde_json::from_value(inner).map_err(|e| malformed(e.to_string()))
     }
 

@@ -14,9 +14,6 @@ use crate::meter::ResourceKind;
 use crate::provider::http::Repeat;
 use crate::provider::{LinkedResource, ProviderError};
 
-/// The state a load balancer without a healthy backend is listed with.
-const IDLE: &str = "no healthy backend";
-
 impl TencentCloud {
     /// The region's load balancers that no healthy target serves.
     pub(super) async fn idle_load_balancers(
@@ -68,7 +65,7 @@ fn idle_row(lb: &model::LoadBalancer, now: Timestamp) -> LinkedResource {
         &lb.load_balancer_id,
         ResourceKind::LoadBalancer,
         0,
-        &format!("{}, {IDLE}", state(lb.status)),
+        &crate::t!("tencent-lb-idle-status", status = state(lb.status)),
         parse_time(&lb.create_time).unwrap_or(now),
     );
     named(r, &lb.load_balancer_name, &lb.tags)

@@ -67,7 +67,7 @@ pub fn key_source(
 /// What the store names after the CVM role: TKE's OIDC role when its variables are set.
 pub fn after_role(env: &TencentEnv) -> Vec<String> {
     if TKE_OIDC.iter().all(|v| env.var(v).is_some()) {
-        vec!["TKE_ROLE_ARN with OIDC (not supported)".into()]
+        vec![crate::t!("tencent-tke-not-supported").into_owned()]
     } else {
         Vec::new()
     }
@@ -83,12 +83,16 @@ fn fixed(keys: KeyPair, from: &str) -> KeySource {
 /// `[default]` of the first file that exists, and the places read for the error.
 fn profile_file(files: &[PathBuf]) -> Result<(Vec<String>, Option<KeyPair>), ProviderError> {
     for path in files {
-        let place = format!("[default] in {}", path.display());
+        let place = in_file(path);
         let Some(text) = read_cli_file("tencent", path)? else {
             continue;
         };
-        let ini = Ini::parse_for("tencent", &text, path)
-            .map_err(|e| e.with_fix(&format!("fix or remove {}", path.display())))?;
+        let ini = Ini::parse_for("tencent", &text, path).map_err(|e| {
+            e.with_fix(&crate::t!(
+                "rpc-fix-or-remove",
+                path = path.display().to_string()
+            ))
+        })?;
         let get = |key: &str| ini.get("default", key).map(str::trim).unwrap_or_default();
         let (id, key) = (get("secret_id"), get("secret_key"));
         return match (id.is_empty(), key.is_empty()) {
@@ -105,11 +109,13 @@ fn profile_file(files: &[PathBuf]) -> Result<(Vec<String>, Option<KeyPair>), Pro
             )),
         };
     }
-    let places = files
-        .iter()
-        .map(|p| format!("[default] in {}", p.display()))
-        .collect();
+    let places = files.iter().map(|p| in_file(p)).collect();
     Ok((places, None))
+}
+
+/// `[default] in file`, as the error names the place.
+fn in_file(path: &Path) -> String {
+    crate::t!("tencent-ini-default", file = path.display().to_string())
 }
 
 #[cfg(test)]

@@ -47,23 +47,20 @@ impl Codes for TencentCodes {
     }
 
     fn credential_error(code: &str) -> ProviderError {
+        let keys = crate::t!("rpc-what-credentials");
         match code {
             "AuthFailure.SecretIdNotFound" | "AuthFailure.InvalidSecretId" => {
-                ProviderError::refused(PROVIDER, "the credentials", &[SECRET_ID_ENV])
+                ProviderError::refused(PROVIDER, &keys, &[SECRET_ID_ENV])
             }
             "AuthFailure.SignatureFailure" => {
-                ProviderError::refused(PROVIDER, "the credentials", &[SECRET_KEY_ENV])
+                ProviderError::refused(PROVIDER, &keys, &[SECRET_KEY_ENV])
             }
             // The request's timestamp is more than five minutes from the server's.
             "AuthFailure.SignatureExpire" => ProviderError::clock(PROVIDER),
             "AuthFailure.TokenFailure" | "UnauthorizedOperation.InvalidToken" => {
-                ProviderError::refused(PROVIDER, "the STS token", &[TOKEN_ENV])
+                ProviderError::refused(PROVIDER, &crate::t!("rpc-what-sts-token"), &[TOKEN_ENV])
             }
-            _ => ProviderError::refused(
-                PROVIDER,
-                "the credentials",
-                &[SECRET_ID_ENV, SECRET_KEY_ENV],
-            ),
+            _ => ProviderError::refused(PROVIDER, &keys, &[SECRET_ID_ENV, SECRET_KEY_ENV]),
         }
     }
 

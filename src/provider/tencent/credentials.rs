@@ -128,34 +128,32 @@ pub fn cli_profile(env: &TencentEnv) -> Result<CliProfile, ProviderError> {
     if profile.contains(['/', '\\']) || profile.starts_with('.') {
         return Err(ProviderError::state(
             "tencent",
-            format!("{PROFILE_ENV} must be a profile name, not a path"),
+            crate::t!("tencent-profile-not-path", var = PROFILE_ENV),
         ));
     }
-    let dir = match &env.home {
-        Some(home) => Path::new(home).join(CLI_DIR),
-        None => {
-            return Ok(CliProfile {
-                key_place: format!("~/{CLI_DIR}/{profile}.credential (HOME is unset)"),
-                region_place: format!(
-                    "_sys_param.region in ~/{CLI_DIR}/{profile}.configure (HOME is unset)"
-                ),
-                ..CliProfile::default()
-            });
-        }
+    let Some(home) = &env.home else {
+        let unset = |place: String| crate::t!("rpc-home-unset", place = place);
+        let configure = format!("~/{CLI_DIR}/{profile}.configure");
+        return Ok(CliProfile {
+            key_place: unset(format!("~/{CLI_DIR}/{profile}.credential")),
+            region_place: unset(crate::t!("tencent-region-in", file = configure)),
+            ..CliProfile::default()
+        });
     };
+    let dir = Path::new(home).join(CLI_DIR);
     let (cred_path, conf_path) = (
         dir.join(format!("{profile}.credential")),
         dir.join(format!("{profile}.configure")),
     );
     let mut out = CliProfile {
         key_place: cred_path.display().to_string(),
-        region_place: format!("_sys_param.region in {}", conf_path.display()),
+        region_place: crate::t!("tencent-region-in", file = conf_path.display().to_string()),
         ..CliProfile::default()
     };
     if let Some(text) = read_cli_file("tencent", &cred_path)? {
-        let expected = "tccli's JSON with `secretId` and `secretKey`";
+        let expected = crate::t!("tencent-cli-cred-expected");
         let cred: CliCredential = serde_json::from_str(&text)
-            .map_err(|e| malformed_cli_file("tencent", &cred_path, expected, Some(&e)))?;
+            .map_err(|e| malformed_cli_file("tencent", &cred_path, &expected, Some(&e)))?;
         let (id, key) = (cred.secret_id.trim(), cred.secret_key.trim());
         let missing = |field: &str| ProviderError::missing("tencent", field, &[&out.key_place]);
         match (id.is_empty(), key.is_empty()) {
@@ -173,9 +171,9 @@ pub fn cli_profile(env: &TencentEnv) -> Result<CliProfile, ProviderError> {
         }
     }
     if let Some(text) = read_cli_file("tencent", &conf_path)? {
-        let expected = "tccli's JSON with `_sys_param`";
+        let expected = crate::t!("tencent-cli-conf-expected");
         let conf: CliConfigure = serde_json::from_str(&text)
-            .map_err(|e| malformed_cli_file("tencent", &conf_path, expected, Some(&e)))?;
+            .map_err(|e| malformed_cli_file("tencent", &conf_path, &expected, Some(&e)))?;
         let region = conf.sys_param.region.trim();
         out.region = (!region.is_empty()).then(|| region.to_string());
     }

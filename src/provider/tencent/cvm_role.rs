@@ -31,11 +31,18 @@ struct RoleAnswer {
     expired_time: Option<i64>,
 }
 
-const CAM_ROLE: RoleReply = RoleReply {
-    who: "the CAM role",
-    expected: "JSON with Code, TmpSecretId, TmpSecretKey, Token, ExpiredTime",
-    no_expiry: "sent no ExpiredTime",
-};
+/// The CAM role's answer, in the current language.
+fn cam_role() -> RoleReply {
+    RoleReply {
+        who: crate::t!("tencent-cam-role-who").into_owned(),
+        expected: crate::t!("tencent-cam-role-expected").into_owned(),
+        no_expiry: crate::t!("tencent-cam-role-no-expiry").into_owned(),
+    }
+}
+
+fn no_role() -> String {
+    crate::t!("tencent-no-cam-role").into_owned()
+}
 
 pub struct CvmRole {
     base: String,
@@ -62,7 +69,7 @@ impl CvmRole {
             .await?;
         match r.status {
             200 => Ok(r.body),
-            404 => Err(RoleError::NoRole("has no CAM role")),
+            404 => Err(RoleError::NoRole(no_role())),
             other => Err(RoleError::Status(other)),
         }
     }
@@ -75,9 +82,10 @@ impl Fetch for CvmRole {
             Some(_) => String::new(),
             None => self.get(ROLES_PATH).await?,
         };
-        let role = role_name(self.role.as_deref(), &listed, "has no CAM role")?;
+        let role = role_name(self.role.as_deref(), &listed, &no_role())?;
         let body = self.get(&format!("{ROLES_PATH}{role}")).await?;
-        let answer: RoleAnswer = CAM_ROLE.parse(&body)?;
+        let reply = cam_role();
+        let answer: RoleAnswer = reply.parse(&body)?;
         ready(&answer.code)?;
         let expires = answer
             .expired_time
@@ -87,7 +95,7 @@ impl Fetch for CvmRole {
             &*answer.tmp_secret_key,
             &*answer.token,
         );
-        CAM_ROLE.keys(parts, expires)
+        reply.keys(parts, expires)
     }
 }
 
@@ -100,15 +108,19 @@ pub fn key_store(
 ) -> Result<KeyStore, ProviderError> {
     match source {
         KeySource::Fixed { keys, .. } => Ok(KeyStore::fixed(keys)),
-        KeySource::WebIdentity { .. } => {
-            Err(ProviderError::unsupported("tencent", "TKE's OIDC role"))
-        }
+        KeySource::WebIdentity { .. } => Err(ProviderError::unsupported(
+            "tencent",
+            crate::t!("tencent-tke-oidc-unsupported"),
+        )),
         KeySource::InstanceRole { role, tried } => {
             let naming = Naming {
                 provider: "tencent",
                 key_var: SECRET_ID_ENV,
                 tried,
-                place: format!("the CVM role at {}", metadata.trim_end_matches('/')),
+                place: crate::t!(
+                    "tencent-place-cvm-role",
+                    base = metadata.trim_end_matches('/')
+                ),
                 after,
             };
             KeyStore::role(CvmRole::new(metadata, role), naming, REFRESH_BEFORE)

@@ -147,10 +147,7 @@ impl DeleteApi for TencentCloud {
             // An inventory names a public IP by its address; VPC deletes by its id.
             return Err(ProviderError::state(
                 "tencent",
-                format!(
-                    "{} is an IP, not an address id (eip-...): delete it as `gpumeter sweep` lists it",
-                    r.id
-                ),
+                crate::t!("tencent-ip-not-address-id", ip = r.id.as_str()),
             ));
         }
         Ok(())

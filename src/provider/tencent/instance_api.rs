@@ -47,10 +47,7 @@ impl InstanceApi for TencentCloud {
         stopped: "STOPPED",
         stopped_mode: StoppedMode {
             field: "StopChargingMode",
-            stop_charging: (
-                "STOP_CHARGING",
-                "CPU and memory no longer bill; disks, bandwidth and images still do",
-            ),
+            stop_charging: ("STOP_CHARGING", || crate::t!("tencent-stop-charging-bills")),
             keep_charging: "KEEP_CHARGING",
         },
     };
@@ -119,7 +116,7 @@ impl InstanceApi for TencentCloud {
         if staying.is_empty() {
             String::new()
         } else {
-            format!("; still billing: {}", staying.join(", "))
+            crate::t!("rpc-note-still-billing", names = staying.join(", "))
         }
     }
 }

@@ -23,7 +23,9 @@ use crate::provider::{HeldDeadline, InstanceInfo, Inventory, LinkedResource, Pro
 use crate::subscription::Reported;
 
 /// The state given to leftovers that were not read again after the instance went.
-pub const NOT_REREAD: &str = "last seen with the instance; not read again";
+pub fn not_reread() -> String {
+    crate::t!("tencent-not-reread").into_owned()
+}
 
 /// The EIP types `TerminateInstances` frees with `ReleaseAddress=true`. CVM 2017-03-12,
 /// TerminateInstancesRequest.ReleaseAddress (tencentcloud-sdk models): under EIP 2.0 only the
@@ -253,10 +255,10 @@ fn address_fate(ip: &str, addresses: &[model::Address]) -> (bool, String) {
         }
         Some(a) => (
             false,
-            format!("bound ({}; stays after release)", a.address_type),
+            crate::t!("tencent-eip-stays", kind = a.address_type.as_str()),
         ),
         // Not listed as any known type: count it as staying, so the checklist warns.
-        None => (false, "bound (type unknown)".into()),
+        None => (false, crate::t!("tencent-eip-type-unknown").into_owned()),
     }
 }
 
@@ -320,7 +322,7 @@ fn kept_unread(known: &[LinkedResource]) -> Vec<LinkedResource> {
         .iter()
         .filter(|r| !r.deleted_with_instance)
         .map(|r| LinkedResource {
-            state: NOT_REREAD.into(),
+            state: not_reread(),
             ..r.clone()
         })
         .collect()

@@ -24,9 +24,11 @@ impl Metadata {
         let failed = |why: String| {
             ProviderError::state(
                 "tencent",
-                format!(
-                    "the metadata service at {} did not tell {path} ({why})",
-                    self.base
+                crate::t!(
+                    "tencent-metadata-did-not-tell",
+                    base = self.base.as_str(),
+                    path = path,
+                    why = why
                 ),
             )
         };
@@ -49,10 +51,7 @@ impl Metadata {
             .ok_or_else(|| {
                 ProviderError::state(
                     "tencent",
-                    format!(
-                        "the metadata service at {} does not know instance-id",
-                        self.base
-                    ),
+                    crate::t!("tencent-metadata-no-instance-id", base = self.base.as_str()),
                 )
             })?;
         Ok(MachineIdentity {

@@ -93,21 +93,18 @@ impl TencentCloud {
         let http = Http::new(policy).map_err(|e| ProviderError::state("tencent", e.to_string()))?;
         let url = format!("{}/latest/meta-data/instance-id", self.metadata);
         let unknown = |why: String| {
-            ProviderError::state(
-                "tencent",
-                format!("no instance id: pass --instance or set [instance] id ({why})"),
-            )
-            .with_fix("pass --instance ID or set [instance] id in the config")
+            ProviderError::state("tencent", crate::t!("tencent-no-instance-id", why = why))
+                .with_fix(&crate::t!("rpc-fix-instance-id"))
         };
         let response = http
             .call(Repeat::Safe, |c| c.get(&url), by_status)
             .await
-            .map_err(|e| unknown(format!("the metadata service at {}: {e}", self.metadata)))?;
+            .map_err(|e| unknown(self.metadata_failed(&e)))?;
         let id = response.body.trim();
         if response.status != 200 || id.is_empty() || id.contains(char::is_whitespace) {
-            return Err(unknown(format!(
-                "the metadata service answered HTTP {}",
-                response.status
+            return Err(unknown(crate::t!(
+                "tencent-metadata-http",
+                status = response.status.to_string()
             )));
         }
         Ok(id.to_string())
@@ -121,19 +118,22 @@ impl TencentCloud {
     /// not being reclaimed.
     pub async fn spot_notice(&self) -> Result<Option<Timestamp>, ProviderError> {
         let policy = HttpPolicy::metadata();
-        let failed = |why: String| ProviderError::state("tencent", format!("spot notice: {why}"));
+        let failed = |why: String| {
+            ProviderError::state("tencent", crate::t!("rpc-spot-notice", error = why))
+        };
         let http = Http::new(policy).map_err(|e| failed(e.to_string()))?;
         let url = format!("{}/latest/meta-data/spot/termination-time", self.metadata);
         let response = http
             .call(Repeat::Safe, |c| c.get(&url), by_status)
             .await
-            .map_err(|e| failed(format!("the metadata service at {}: {e}", self.metadata)))?;
+            .map_err(|e| failed(self.metadata_failed(&e)))?;
         match response.status {
             404 => return Ok(None),
             200 => {}
             other => {
-                return Err(failed(format!(
-                    "the metadata service answered HTTP {other}"
+                return Err(failed(crate::t!(
+                    "tencent-metadata-http",
+                    status = other.to_string()
                 )));
             }
         }
@@ -143,7 +143,16 @@ impl TencentCloud {
         }
         spot_time(text)
             .map(Some)
-            .ok_or_else(|| failed(format!("`{text}` is not a termination time")))
+            .ok_or_else(|| failed(crate::t!("tencent-not-termination-time", text = text)))
+    }
+
+    /// `the metadata service at URL: error`.
+    fn metadata_failed(&self, e: &impl std::fmt::Display) -> String {
+        crate::t!(
+            "rpc-metadata-at",
+            base = self.metadata.as_str(),
+            error = e.to_string()
+        )
     }
 
     /// The instance id for a plan, without asking anyone.

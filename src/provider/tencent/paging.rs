@@ -39,10 +39,12 @@ impl TencentCloud {
                 Ok((items, Some(total)))
             }
         };
-        let too_many = |read| {
-            let message = format!(
-                "{action}: the listing runs past {MAX_PAGES} pages; stopped after {read} items \
-                 rather than report an incomplete list"
+        let too_many = |read: usize| {
+            let message = crate::t!(
+                "rpc-too-many-pages",
+                action = action,
+                pages = MAX_PAGES.to_string(),
+                read = read.to_string()
             );
             ProviderError::state("tencent", message).with_call(action)
         };

@@ -54,7 +54,7 @@ impl TencentCloud {
             .iter()
             .map(|d| {
                 let mut r = super::sweep::disk(d, now);
-                r.state = format!("{}: attached to a stopped instance", d.disk_state);
+                r.state = crate::t!("rpc-attached-to-stopped", status = d.disk_state.as_str());
                 r
             })
             .collect();
