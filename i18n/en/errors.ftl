@@ -208,3 +208,22 @@ err-provider-name-runpod = RunPod
 err-provider-name-vast = Vast.ai
 err-provider-name-autodl = AutoDL
 err-provider-name-command = the command
+
+# cleanup's refusals and a snapshot plan that changed since its confirmation
+err-cleanup-not-listed = not found among what the provider lists now: { $ids }
+err-cleanup-an-instance = an instance is released, not cleaned up: `gpumeter release --instance { $id }` offers a final snapshot of its disks first
+err-cleanup-attached-running = attached to { $on }, which is running: stop or release it first
+err-cleanup-image-uses = image { $image } uses it: delete the image with it (--id { $image }) or keep it
+err-snapshots-changed = the snapshots changed since the confirmation
+err-snapshots-also = ; it would now also delete { $ids }
+err-snapshots-no-longer = ; it would no longer delete { $ids }
+err-snapshots-nothing-deleted = ; nothing deleted: look again and confirm the new plan
+
+# an instance the provider does not list, and this data directory never saw there
+err-seen-place = region { $region } at { $endpoint }
+err-seen-settings-region = --instance and --region (or [instance] id and region in the config)
+err-seen-settings-endpoint = --instance (or [instance] id in the config) and the endpoint
+err-seen-never = instance { $instance } is not listed in { $place }, and this data directory has never seen it: not counted as released, nothing was changed
+err-seen-never-fix = check { $settings }: asked { $place } for { $instance }
+err-seen-elsewhere = instance { $instance } is not listed in { $place }, and this data directory has seen it only in region { $regions }: not counted as released, nothing was changed
+err-seen-elsewhere-fix = check --region (or [instance] region in the config): asked region { $region } for { $instance }, seen in { $regions }

@@ -208,3 +208,22 @@ err-provider-name-runpod = RunPod
 err-provider-name-vast = Vast.ai
 err-provider-name-autodl = AutoDL
 err-provider-name-command = 该命令
+
+# cleanup 的拒绝，以及确认后发生变化的快照计划
+err-cleanup-not-listed = 云服务商当前列出的资源中没有：{ $ids }
+err-cleanup-an-instance = 实例要释放，而不是清理：`gpumeter release --instance { $id }` 会先提供为其磁盘做最终快照的选项
+err-cleanup-attached-running = 挂载在正在运行的 { $on } 上：请先关机或释放它
+err-cleanup-image-uses = 镜像 { $image } 使用它：请连同镜像一起删除（--id { $image }），或保留它
+err-snapshots-changed = 自确认以来快照已发生变化
+err-snapshots-also = ；现在还会删除 { $ids }
+err-snapshots-no-longer = ；现在不再删除 { $ids }
+err-snapshots-nothing-deleted = ；未删除任何快照：请重新查看并确认新的计划
+
+# 云服务商没有列出、本数据目录也从未在该处见过的实例
+err-seen-place = 地域 { $region }（{ $endpoint }）
+err-seen-settings-region = --instance 和 --region（或配置中的 [instance] id 和 region）
+err-seen-settings-endpoint = --instance（或配置中的 [instance] id）和 endpoint
+err-seen-never = 实例 { $instance } 不在 { $place } 的列表中，本数据目录也从未见过它：不视为已释放，未做任何改动
+err-seen-never-fix = 请检查 { $settings }：在 { $place } 查找了 { $instance }
+err-seen-elsewhere = 实例 { $instance } 不在 { $place } 的列表中，本数据目录只在地域 { $regions } 见过它：不视为已释放，未做任何改动
+err-seen-elsewhere-fix = 请检查 --region（或配置中的 [instance] region）：在地域 { $region } 查找了 { $instance }，但它出现在 { $regions }

@@ -102,7 +102,7 @@ fn rank(kind: ResourceKind) -> u8 {
 
 /// Ids a cleanup names that the provider does not list now: deleting by a guess is not done.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("not found among what the provider lists now: {}", .0.join(", "))]
+#[error("{}", crate::t!("err-cleanup-not-listed", ids = .0.join(", ")))]
 pub struct NotFound(pub Vec<String>);
 
 impl CleanupPlan {
@@ -134,20 +134,16 @@ impl CleanupPlan {
         let mut refused = Vec::new();
         picked.retain(|r| {
             let why = match (&r.attached_to, &r.backs_image) {
-                _ if r.kind == ResourceKind::StoppedInstance => Some(format!(
-                    "an instance is released, not cleaned up: `gpumeter release --instance {}` \
-                     offers a final snapshot of its disks first",
-                    r.id
-                )),
-                (Some(on), _) if running.contains(on) => Some(format!(
-                    "attached to {on}, which is running: stop or release it first"
-                )),
+                _ if r.kind == ResourceKind::StoppedInstance => {
+                    Some(crate::t!("err-cleanup-an-instance", id = r.id.as_str()))
+                }
+                (Some(on), _) if running.contains(on) => {
+                    Some(crate::t!("err-cleanup-attached-running", on = on.as_str()))
+                }
                 (_, Some(image))
                     if r.kind == ResourceKind::Snapshot && !deleted_images.contains(image) =>
                 {
-                    Some(format!(
-                        "image {image} uses it: delete the image with it (--id {image}) or keep it"
-                    ))
+                    Some(crate::t!("err-cleanup-image-uses", image = image.as_str()))
                 }
                 _ => None,
             };
@@ -246,6 +242,15 @@ mod tests {
         );
         let stays: Vec<&str> = plan.stays.iter().map(|r| r.id.as_str()).collect();
         assert_eq!(stays, ["ami-1", "snap-1"]);
+        let chinese = crate::i18n::scoped(crate::i18n::Lang::ZhCn, || {
+            CleanupPlan::new(&found, &filter, &[], now).unwrap().refused[0]
+                .why
+                .clone()
+        });
+        assert_eq!(
+            chinese,
+            "镜像 ami-1 使用它：请连同镜像一起删除（--id ami-1），或保留它"
+        );
     }
 
     #[test]

@@ -126,7 +126,7 @@ impl Asked<'_> {
     /// `region eu-west-1 at https://...`, or `https://...` alone.
     fn place(&self) -> String {
         match self.region.filter(|r| !r.is_empty()) {
-            Some(region) => format!("region {region} at {}", self.endpoint),
+            Some(region) => crate::t!("err-seen-place", region = region, endpoint = self.endpoint),
             None => self.endpoint.to_string(),
         }
     }
@@ -135,21 +135,24 @@ impl Asked<'_> {
 fn never_seen(asked: &Asked<'_>) -> ProviderError {
     let place = asked.place();
     let settings = if asked.region.is_some() {
-        "--instance and --region (or [instance] id and region in the config)"
+        crate::t!("err-seen-settings-region")
     } else {
-        "--instance (or [instance] id in the config) and the endpoint"
+        crate::t!("err-seen-settings-endpoint")
     };
+    let instance = asked.instance;
     ProviderError::state(
         asked.provider,
-        format!(
-            "instance {} is not listed in {place}, and this data directory has never seen it: \
-             not counted as released, nothing was changed",
-            asked.instance
+        crate::t!(
+            "err-seen-never",
+            instance = instance,
+            place = place.as_str()
         ),
     )
-    .with_fix(&format!(
-        "check {settings}: asked {place} for {}",
-        asked.instance
+    .with_fix(&crate::t!(
+        "err-seen-never-fix",
+        settings = settings,
+        place = place.as_str(),
+        instance = instance
     ))
 }
 
@@ -158,18 +161,21 @@ fn never_seen(asked: &Asked<'_>) -> ProviderError {
 fn seen_elsewhere(asked: &Asked<'_>, regions: &[&str]) -> ProviderError {
     let place = asked.place();
     let regions = regions.join(", ");
+    let instance = asked.instance;
     ProviderError::state(
         asked.provider,
-        format!(
-            "instance {} is not listed in {place}, and this data directory has seen it only in \
-             region {regions}: not counted as released, nothing was changed",
-            asked.instance
+        crate::t!(
+            "err-seen-elsewhere",
+            instance = instance,
+            place = place.as_str(),
+            regions = regions.as_str()
         ),
     )
-    .with_fix(&format!(
-        "check --region (or [instance] region in the config): asked region {} for {}, seen in {regions}",
-        known(asked.region).unwrap_or_default(),
-        asked.instance
+    .with_fix(&crate::t!(
+        "err-seen-elsewhere-fix",
+        region = known(asked.region).unwrap_or_default(),
+        instance = instance,
+        regions = regions.as_str()
     ))
 }
 
@@ -229,6 +235,13 @@ mod tests {
         assert!(e.to_string().contains("https://console.vast.ai"), "{e}");
         assert!(!e.to_string().contains("region"), "{e}");
         assert!(e.fix().contains("endpoint"), "{}", e.fix());
+        let chinese = crate::i18n::scoped(crate::i18n::Lang::ZhCn, || {
+            Seen::new().absent(&ASKED).unwrap_err().shown()
+        });
+        assert!(
+            chinese.contains("从未见过") && chinese.contains("地域 eu-west-1"),
+            "{chinese}"
+        );
     }
 
     #[test]

@@ -43,14 +43,16 @@ pub struct PlanChanged {
 
 impl std::fmt::Display for PlanChanged {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("the snapshots changed since the confirmation")?;
+        f.write_str(&crate::t!("err-snapshots-changed"))?;
         if !self.extra.is_empty() {
-            write!(f, "; it would now also delete {}", self.extra.join(", "))?;
+            let ids = self.extra.join(", ");
+            f.write_str(&crate::t!("err-snapshots-also", ids = ids))?;
         }
         if !self.spared.is_empty() {
-            write!(f, "; it would no longer delete {}", self.spared.join(", "))?;
+            let ids = self.spared.join(", ");
+            f.write_str(&crate::t!("err-snapshots-no-longer", ids = ids))?;
         }
-        f.write_str("; nothing deleted: look again and confirm the new plan")
+        f.write_str(&crate::t!("err-snapshots-nothing-deleted"))
     }
 }
 
