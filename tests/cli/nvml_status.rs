@@ -320,10 +320,19 @@ fn no_driver_and_no_provider_are_said_in_chinese_and_kept_english_in_json() {
     assert!(gpu.contains("无：NVIDIA 驱动未加载"), "{text}");
     let cloud = text.lines().find(|l| l.starts_with("云")).unwrap();
     assert!(cloud.contains("未配置云服务商"), "{text}");
-    assert!(!cloud.contains("cannot read") && !cloud.contains("configured"), "{text}");
+    assert!(
+        !cloud.contains("cannot read") && !cloud.contains("configured"),
+        "{text}"
+    );
     let json: Value = serde_json::from_str(&run(&["--json"]).unwrap()).unwrap();
     let gpu_error = json["gpu_error"].as_str().unwrap();
-    assert!(gpu_error.starts_with("NVIDIA driver not loaded"), "{gpu_error}");
+    assert!(
+        gpu_error.starts_with("NVIDIA driver not loaded"),
+        "{gpu_error}"
+    );
     let cloud_error = json["cloud_error"].as_str().unwrap();
-    assert!(cloud_error.contains("no provider configured"), "{cloud_error}");
+    assert!(
+        cloud_error.contains("no provider configured"),
+        "{cloud_error}"
+    );
 }
