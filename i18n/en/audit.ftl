@@ -57,3 +57,24 @@ audit-cause-hours-fewer = hours the bill does not charge: the meter saw more hou
 audit-cause-missing-on-sheet = a missing line on the sheet
 audit-cause-not-on-bill = not on the bill
 audit-cause-unknown = unknown (the bill gives no hours)
+
+# A bill that cannot be read: the message after `file:line:column`. What was found stays as it
+# was written.
+bill-expected-found = expected { $what }, found `{ $value }`
+bill-expected-empty = expected { $what }, found an empty field
+bill-too-many-fields = expected at most { $width } fields, as many as the header has, found { $found }
+bill-cut-short = the last line is cut short: expected { $width } fields, as many as the header has, found { $found }
+bill-open-quote = the file ends inside a quoted field, expected its closing `"`: the last line is cut short
+bill-unknown-format = unknown bill format, columns seen: { $columns }; { $expected }
+bill-no-header = the file has no header row: { $expected }
+bill-expected-header = expected the header of a FOCUS 1.x export (BilledCost, ChargePeriodStart, BillingCurrency), an AWS Cost and Usage Report (lineItem/UsageStartDate, lineItem/UnblendedCost), an Alibaba Cloud bill-details export (账期 or 账单日期, 应付金额; or BillingCycle, PretaxAmount) or a Tencent Cloud bill-details export (资源ID, 优惠后总价; or Instance ID, Total Amount After Discount)
+bill-not-utf8 = expected UTF-8 text in field { $field }: save the export as CSV UTF-8
+bill-not-csv = expected CSV text: { $error }
+bill-no-row-end = { $size } read with no row ending (a bill's rows are a few KiB); refused
+bill-stopped-short = the reading stopped short
+bill-want-decimal = a decimal such as 12.50
+bill-want-currency = a currency code such as USD
+bill-want-currency-code = a currency code of three capital letters such as USD
+bill-want-time = a date and time such as 2026-11-03T10:00:00Z
+bill-want-time-or-local = a date and time such as 2026-11-03T10:00:00Z or 2026-11-03 10:00:00
+bill-want-end-after-start = an end no earlier than the start

@@ -48,3 +48,23 @@ audit-cause-hours-fewer = 账单未收费的时长：计量所见的时长多于
 audit-cause-missing-on-sheet = 价格表上缺少这一项
 audit-cause-not-on-bill = 账单上没有
 audit-cause-unknown = 未知（账单未给出时长）
+
+# 读不了的账单：`文件:行:列` 之后的说明。读到的内容按原样显示。
+bill-expected-found = 应为{ $what }，实际为 `{ $value }`
+bill-expected-empty = 应为{ $what }，实际为空
+bill-too-many-fields = 最多应有 { $width } 个字段（与表头相同），实际有 { $found } 个
+bill-cut-short = 最后一行不完整：应有 { $width } 个字段（与表头相同），实际只有 { $found } 个
+bill-open-quote = 文件在引号字段内结束，缺少闭合的 `"`：最后一行不完整
+bill-unknown-format = 无法识别的账单格式，看到的列：{ $columns }；{ $expected }
+bill-no-header = 文件没有表头行：{ $expected }
+bill-expected-header = 应为以下之一的表头：FOCUS 1.x 导出（BilledCost、ChargePeriodStart、BillingCurrency）、AWS 成本和使用情况报告（lineItem/UsageStartDate、lineItem/UnblendedCost）、阿里云账单明细导出（账期或账单日期、应付金额；或 BillingCycle、PretaxAmount）、腾讯云账单明细导出（资源ID、优惠后总价；或 Instance ID、Total Amount After Discount）
+bill-not-utf8 = 第 { $field } 个字段应为 UTF-8 文本：请把导出另存为 CSV UTF-8
+bill-not-csv = 应为 CSV 文本：{ $error }
+bill-no-row-end = 读了 { $size } 仍没有行结束（账单每行只有几 KiB）；已拒绝
+bill-stopped-short = 读取中途停止
+bill-want-decimal = 小数，例如 12.50
+bill-want-currency = 币种代码，例如 USD
+bill-want-currency-code = 三个大写字母的币种代码，例如 USD
+bill-want-time = 日期和时间，例如 2026-11-03T10:00:00Z
+bill-want-time-or-local = 日期和时间，例如 2026-11-03T10:00:00Z 或 2026-11-03 10:00:00
+bill-want-end-after-start = 不早于开始时间的结束时间

@@ -37,6 +37,14 @@ fn a_bad_number_names_file_line_and_column() {
     assert_eq!((e.file.as_str(), e.line), ("nov.csv", 4));
     assert_eq!(e.column, "lineItem/UnblendedCost");
     assert_eq!(e.message, "expected a decimal such as 12.50, found `abc`");
+    let chinese = gpumeter_core::i18n::scoped(gpumeter_core::i18n::Lang::ZhCn, || {
+        read_bill("nov.csv", text.as_bytes()).unwrap_err()
+    });
+    assert_eq!(chinese.message, "应为小数，例如 12.50，实际为 `abc`");
+    assert_eq!(
+        (chinese.line, chinese.column.as_str()),
+        (4, "lineItem/UnblendedCost")
+    );
     assert!(
         e.to_string()
             .starts_with("nov.csv:4:lineItem/UnblendedCost: ")

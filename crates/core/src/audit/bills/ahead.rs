@@ -133,7 +133,7 @@ impl Rows for Ahead {
                 file: String::new(),
                 line: 0,
                 column: "1".into(),
-                message: "the reading stopped short".into(),
+                message: crate::t!("bill-stopped-short").into_owned(),
             })?;
             self.batch = Some(batch);
             self.at = 0;

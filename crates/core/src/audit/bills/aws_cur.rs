@@ -44,7 +44,7 @@ const USAGE_TYPES: &[&str] = &["Usage", "DiscountedUsage", "SavingsPlanCoveredUs
 pub(super) fn read(row: &Row) -> Result<BillLine, BillError> {
     let currency = row
         .currency(CURRENCY)?
-        .ok_or_else(|| row.missing(CURRENCY, "a currency code such as USD"))?;
+        .ok_or_else(|| row.missing(CURRENCY, &crate::t!("bill-want-currency")))?;
     let billed = row.required_decimal(BILLED)?;
     let (start, end) = finish_period(row, START, END, 0)?;
     let usage_type = row.text(USAGE_TYPE);

@@ -46,7 +46,7 @@ pub(super) fn check(table: &Table, line: u64) -> Result<(), BillError> {
 pub(super) fn read(row: &Row) -> Result<BillLine, BillError> {
     let currency = row
         .currency(CURRENCY)?
-        .ok_or_else(|| row.missing(CURRENCY, "a currency code such as USD"))?;
+        .ok_or_else(|| row.missing(CURRENCY, &crate::t!("bill-want-currency")))?;
     let billed = row.required_decimal(BILLED)?;
     let (start, end) = finish_period(row, START, END, 0)?;
     let usage_type = row.text(USAGE_TYPE);

@@ -92,7 +92,10 @@ fn each_line_of(
             file: file.to_string(),
             line: 1,
             column: "1".into(),
-            message: format!("the file has no header row: {EXPECTED}"),
+            message: crate::t!(
+                "bill-no-header",
+                expected = crate::t!("bill-expected-header")
+            ),
         });
     };
     let table = Table::new(file, columns);
@@ -124,9 +127,10 @@ fn each_line_of(
                 file: file.to_string(),
                 line,
                 column: (extra + 1).to_string(),
-                message: format!(
-                    "expected at most {width} fields, as many as the header has, found {}",
-                    record.len()
+                message: crate::t!(
+                    "bill-too-many-fields",
+                    width = width.to_string(),
+                    found = record.len().to_string()
                 ),
             });
         }
@@ -153,9 +157,7 @@ fn each_line_of(
             file: file.to_string(),
             line,
             column: "1".into(),
-            message: "the file ends inside a quoted field, expected its closing `\"`: the last \
-                      line is cut short"
-                .into(),
+            message: crate::t!("bill-open-quote").into_owned(),
         });
     }
     if let Some((line, Some(fields))) = last.filter(|(_, f)| f.is_some_and(|f| f < width)) {
@@ -170,9 +172,10 @@ fn cut_short(file: &str, line: u64, width: usize, fields: usize) -> BillError {
         file: file.to_string(),
         line,
         column: (fields + 1).to_string(),
-        message: format!(
-            "the last line is cut short: expected {width} fields, as many as the header has, \
-             found {fields}"
+        message: crate::t!(
+            "bill-cut-short",
+            width = width.to_string(),
+            found = fields.to_string()
         ),
     }
 }
@@ -184,13 +187,6 @@ fn line_of(record: &csv::StringRecord) -> u64 {
 
 type Check = fn(&Table, u64) -> Result<(), BillError>;
 type Read = fn(&Row) -> Result<BillLine, BillError>;
-
-/// What an unknown header is told it could have been.
-const EXPECTED: &str = "expected the header of a FOCUS 1.x export (BilledCost, \
-    ChargePeriodStart, BillingCurrency), an AWS Cost and Usage Report (lineItem/UsageStartDate, \
-    lineItem/UnblendedCost), an Alibaba Cloud bill-details export (账期 or 账单日期, 应付金额; \
-    or BillingCycle, PretaxAmount) or a Tencent Cloud bill-details export (资源ID, 优惠后总价; \
-    or Instance ID, Total Amount After Discount)";
 
 /// The format whose columns the header has.
 fn detect(table: &Table, line: u64) -> Result<BillFormat, BillError> {
@@ -218,9 +214,10 @@ fn detect(table: &Table, line: u64) -> Result<BillFormat, BillError> {
             file: table.file.to_string(),
             line,
             column: "1".into(),
-            message: format!(
-                "unknown bill format, columns seen: {}{more}; {EXPECTED}",
-                seen.join(", ")
+            message: crate::t!(
+                "bill-unknown-format",
+                columns = format!("{}{more}", seen.join(", ")),
+                expected = crate::t!("bill-expected-header")
             ),
         })
     }
@@ -266,7 +263,7 @@ fn finish_period(
     offset_hours: i8,
 ) -> Result<(Timestamp, Timestamp), BillError> {
     let Some((from, _)) = row.time(start, offset_hours)? else {
-        return Err(row.missing(start, "a date and time such as 2026-11-03T10:00:00Z"));
+        return Err(row.missing(start, &crate::t!("bill-want-time")));
     };
     let until = match row.time(end, offset_hours)? {
         Some((p, _)) => p.start,
@@ -274,7 +271,8 @@ fn finish_period(
     };
     if until < from.start {
         let (name, value) = row.raw(end).unwrap_or(("", ""));
-        return Err(row.error(name, expected("an end no earlier than the start", value)));
+        let want = crate::t!("bill-want-end-after-start");
+        return Err(row.error(name, expected(&want, value)));
     }
     Ok((from.start, until))
 }

@@ -64,15 +64,12 @@ fn csv_error(file: &str, reached: u64, e: &csv::Error) -> BillError {
     let (line, message) = match e.kind() {
         csv::ErrorKind::Utf8 { pos, err } => (
             pos.as_ref().map_or(reached, csv::Position::line),
-            format!(
-                "expected UTF-8 text in field {}: save the export as CSV UTF-8",
-                err.field() + 1
-            ),
+            crate::t!("bill-not-utf8", field = (err.field() + 1).to_string()),
         ),
         csv::ErrorKind::Io(io) => return source_error(file, reached, io),
         _ => (
             e.position().map_or(reached, csv::Position::line),
-            format!("expected CSV text: {}", one_line(&e.to_string(), 120)),
+            crate::t!("bill-not-csv", error = one_line(&e.to_string(), 120)),
         ),
     };
     BillError {

@@ -116,10 +116,7 @@ impl<R: Read> Read for Watched<R> {
         if self.since_row > self.max_record {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidData,
-                format!(
-                    "{} read with no row ending (a bill's rows are a few KiB); refused",
-                    size(self.max_record)
-                ),
+                crate::t!("bill-no-row-end", size = size(self.max_record)),
             ));
         }
         let n = if self.head.is_empty() {

@@ -179,13 +179,13 @@ impl Row<'_, '_> {
         };
         parse_decimal(value)
             .map(Some)
-            .ok_or_else(|| self.error(name, expected("a decimal such as 12.50", value)))
+            .ok_or_else(|| self.error(name, expected(&crate::t!("bill-want-decimal"), value)))
     }
 
     /// A decimal that must be there.
     pub fn required_decimal(&self, names: &'static [&'static str]) -> Result<Decimal, BillError> {
         self.decimal(names)?
-            .ok_or_else(|| self.missing(names, "a decimal such as 12.50"))
+            .ok_or_else(|| self.missing(names, &crate::t!("bill-want-decimal")))
     }
 
     /// A currency code, when the field has one.
@@ -193,15 +193,10 @@ impl Row<'_, '_> {
         let Some((name, value)) = self.raw(names) else {
             return Ok(None);
         };
-        value.parse().map(Some).map_err(|_| {
-            self.error(
-                name,
-                expected(
-                    "a currency code of three capital letters such as USD",
-                    value,
-                ),
-            )
-        })
+        value
+            .parse()
+            .map(Some)
+            .map_err(|_| self.error(name, expected(&crate::t!("bill-want-currency-code"), value)))
     }
 
     /// An amount in `currency`, when the field has one.
@@ -233,13 +228,7 @@ impl Row<'_, '_> {
             return Ok(Some((last.period, name)));
         }
         let period = parse_time(value, offset_hours).ok_or_else(|| {
-            self.error(
-                name,
-                expected(
-                    "a date and time such as 2026-11-03T10:00:00Z or 2026-11-03 10:00:00",
-                    value,
-                ),
-            )
+            self.error(name, expected(&crate::t!("bill-want-time-or-local"), value))
         })?;
         if let Some(last) = last {
             last.text.clear();
@@ -259,13 +248,14 @@ impl Row<'_, '_> {
     /// The error for a value that must be there and is not.
     pub fn missing(&self, names: &'static [&'static str], what: &str) -> BillError {
         let column = self.table.find(names).map_or(names[0], |(n, _)| n);
-        self.error(column, format!("expected {what}, found an empty field"))
+        self.error(column, crate::t!("bill-expected-empty", what = what))
     }
 }
 
 /// "expected WHAT, found `VALUE`", the value made one short safe line.
 pub(super) fn expected(what: &str, value: &str) -> String {
-    format!("expected {what}, found `{}`", one_line(value, MAX_QUOTED))
+    let value = one_line(value, MAX_QUOTED);
+    crate::t!("bill-expected-found", what = what, value = value)
 }
 
 /// A plain decimal (`12.50`, `-0.3`, `.5`) or one in E notation (`1.2E-3`), as FOCUS allows;
