@@ -227,3 +227,16 @@ err-seen-never = instance { $instance } is not listed in { $place }, and this da
 err-seen-never-fix = check { $settings }: asked { $place } for { $instance }
 err-seen-elsewhere = instance { $instance } is not listed in { $place }, and this data directory has seen it only in region { $regions }: not counted as released, nothing was changed
 err-seen-elsewhere-fix = check --region (or [instance] region in the config): asked region { $region } for { $instance }, seen in { $regions }
+
+# a scenario file (--scenario) that breaks a rule: each names the key as written in the file
+scenario-not-percent = { $key } = { $value } is not between 0 and 100
+scenario-negative = { $key } = { $value } must be zero or more
+scenario-not-share = { $key } = { $value } must be above 0 and at most 1
+scenario-not-reach = { $key } = { $value } is not between 0 and 1.5
+scenario-not-width = { $key } = { $value } is not a PCIe link width
+scenario-between = { $key } must be between { $low } and { $high }
+scenario-at-most = { $key } must be { $high } or fewer
+scenario-zero-or-more = { $key } must be zero or more
+scenario-more-than = { $key } is more than { $limit }
+scenario-above = { $key } is above { $limit }
+scenario-gen-up-to = card.pcie_gen and card.pcie_gen_max go up to { $high }

@@ -227,3 +227,16 @@ err-seen-never = 实例 { $instance } 不在 { $place } 的列表中，本数据
 err-seen-never-fix = 请检查 { $settings }：在 { $place } 查找了 { $instance }
 err-seen-elsewhere = 实例 { $instance } 不在 { $place } 的列表中，本数据目录只在地域 { $regions } 见过它：不视为已释放，未做任何改动
 err-seen-elsewhere-fix = 请检查 --region（或配置中的 [instance] region）：在地域 { $region } 查找了 { $instance }，但它出现在 { $regions }
+
+# 违反规则的场景文件（--scenario）：每条都按文件中的写法给出键名
+scenario-not-percent = { $key } = { $value } 不在 0 到 100 之间
+scenario-negative = { $key } = { $value } 必须大于或等于 0
+scenario-not-share = { $key } = { $value } 必须大于 0 且不超过 1
+scenario-not-reach = { $key } = { $value } 不在 0 到 1.5 之间
+scenario-not-width = { $key } = { $value } 不是 PCIe 链路宽度
+scenario-between = { $key } 必须在 { $low } 到 { $high } 之间
+scenario-at-most = { $key } 不能超过 { $high }
+scenario-zero-or-more = { $key } 必须大于或等于 0
+scenario-more-than = { $key } 大于 { $limit }
+scenario-above = { $key } 高于 { $limit }
+scenario-gen-up-to = card.pcie_gen 和 card.pcie_gen_max 最大为 { $high }

@@ -229,25 +229,41 @@ impl Scenario {
             }
         }
         if !(0.0..=1.0).contains(&self.gpu.mem_used_fraction) {
-            return Err(Broken::Rule(
-                "gpu.mem_used_fraction must be between 0 and 1",
-            ));
+            return Err(Broken::Rule(crate::t!(
+                "scenario-between",
+                key = "gpu.mem_used_fraction",
+                low = "0",
+                high = "1"
+            )));
         }
         if self.host.cores == 0 || self.host.cores > 1024 {
-            return Err(Broken::Rule("host.cores must be between 1 and 1024"));
+            return Err(Broken::Rule(crate::t!(
+                "scenario-between",
+                key = "host.cores",
+                low = "1",
+                high = "1024"
+            )));
         }
         if self.host.mem_used_gib > self.host.mem_total_gib {
-            return Err(Broken::Rule(
-                "host.mem_used_gib is more than host.mem_total_gib",
-            ));
+            return Err(Broken::Rule(crate::t!(
+                "scenario-more-than",
+                key = "host.mem_used_gib",
+                limit = "host.mem_total_gib"
+            )));
         }
         if self.host.disk_used_gib > self.host.disk_total_gib {
-            return Err(Broken::Rule(
-                "host.disk_used_gib is more than host.disk_total_gib",
-            ));
+            return Err(Broken::Rule(crate::t!(
+                "scenario-more-than",
+                key = "host.disk_used_gib",
+                limit = "host.disk_total_gib"
+            )));
         }
         if self.gpu.processes > 64 {
-            return Err(Broken::Rule("gpu.processes must be 64 or fewer"));
+            return Err(Broken::Rule(crate::t!(
+                "scenario-at-most",
+                key = "gpu.processes",
+                high = "64"
+            )));
         }
         self.driver
             .cuda
@@ -290,6 +306,14 @@ mod tests {
     fn out_of_range_values_are_refused() {
         let err = Scenario::from_toml("name = \"x\"\n[host]\ncpu_pct = 140\n", "x").unwrap_err();
         assert!(err.to_string().contains("host.cpu_pct"), "{err}");
+        let chinese = crate::i18n::scoped(crate::i18n::Lang::ZhCn, || {
+            let text = "name = \"x\"\n[host]\ncores = 0\n";
+            Scenario::from_toml(text, "x").unwrap_err().to_string()
+        });
+        assert!(
+            chinese.contains("host.cores 必须在 1 到 1024 之间"),
+            "{chinese}"
+        );
     }
 
     #[test]

@@ -3,19 +3,19 @@
 /// A rule of the scenario format that a file breaks.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum Broken {
-    #[error("{key} = {value} is not between 0 and 100")]
+    #[error("{}", crate::t!("scenario-not-percent", key = *key, value = value.to_string()))]
     NotPercent { key: &'static str, value: f64 },
-    #[error("{key} = {value} must be zero or more")]
+    #[error("{}", crate::t!("scenario-negative", key = *key, value = value.to_string()))]
     Negative { key: &'static str, value: f64 },
-    #[error("{key} = {value} must be above 0 and at most 1")]
+    #[error("{}", crate::t!("scenario-not-share", key = *key, value = value.to_string()))]
     NotShare { key: &'static str, value: f64 },
-    #[error("{key} = {value} is not between 0 and 1.5")]
+    #[error("{}", crate::t!("scenario-not-reach", key = *key, value = value.to_string()))]
     NotReach { key: &'static str, value: f64 },
-    #[error("{key} = {value} is not a PCIe link width")]
+    #[error("{}", crate::t!("scenario-not-width", key = *key, value = value.to_string()))]
     NotWidth { key: &'static str, value: u32 },
     #[error("driver.cuda: {0}")]
     Cuda(String),
     /// A rule whose text needs no value.
     #[error("{0}")]
-    Rule(&'static str),
+    Rule(String),
 }

@@ -97,15 +97,25 @@ impl Default for BenchReach {
 impl CardBehaviour {
     pub(super) fn check(&self) -> Result<(), Broken> {
         if !self.foreign_mem_gib.is_finite() || self.foreign_mem_gib < 0.0 {
-            return Err(Broken::Rule("card.foreign_mem_gib must be zero or more"));
+            return Err(Broken::Rule(crate::t!(
+                "scenario-zero-or-more",
+                key = "card.foreign_mem_gib"
+            )));
         }
         if !(0.0..=100.0).contains(&self.foreign_util_pct) {
-            return Err(Broken::Rule(
-                "card.foreign_util_pct must be between 0 and 100",
-            ));
+            return Err(Broken::Rule(crate::t!(
+                "scenario-between",
+                key = "card.foreign_util_pct",
+                low = "0",
+                high = "100"
+            )));
         }
         if self.foreign_processes > 64 {
-            return Err(Broken::Rule("card.foreign_processes must be 64 or fewer"));
+            return Err(Broken::Rule(crate::t!(
+                "scenario-at-most",
+                key = "card.foreign_processes",
+                high = "64"
+            )));
         }
         let shares = [
             ("card.power_limit_fraction", self.power_limit_fraction),
@@ -117,12 +127,15 @@ impl CardBehaviour {
             }
         }
         if !(0.0..=100.0).contains(&self.temp_extra_c) {
-            return Err(Broken::Rule("card.temp_extra_c must be between 0 and 100"));
+            return Err(Broken::Rule(crate::t!(
+                "scenario-between",
+                key = "card.temp_extra_c",
+                low = "0",
+                high = "100"
+            )));
         }
         if self.pcie_gen_max > 6 || self.pcie_gen > 6 {
-            return Err(Broken::Rule(
-                "card.pcie_gen and card.pcie_gen_max go up to 6",
-            ));
+            return Err(Broken::Rule(crate::t!("scenario-gen-up-to", high = "6")));
         }
         let widths = [1, 2, 4, 8, 12, 16, 32];
         for (key, w) in [
@@ -134,10 +147,18 @@ impl CardBehaviour {
             }
         }
         if self.pcie_gen_max != 0 && self.pcie_gen > self.pcie_gen_max {
-            return Err(Broken::Rule("card.pcie_gen is above card.pcie_gen_max"));
+            return Err(Broken::Rule(crate::t!(
+                "scenario-above",
+                key = "card.pcie_gen",
+                limit = "card.pcie_gen_max"
+            )));
         }
         if self.pcie_width_max != 0 && self.pcie_width > self.pcie_width_max {
-            return Err(Broken::Rule("card.pcie_width is above card.pcie_width_max"));
+            return Err(Broken::Rule(crate::t!(
+                "scenario-above",
+                key = "card.pcie_width",
+                limit = "card.pcie_width_max"
+            )));
         }
         Ok(())
     }
