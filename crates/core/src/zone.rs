@@ -153,7 +153,9 @@ fn on_day(day: Date, time: Time, tz: &TimeZone) -> Option<ClockInstant> {
     let wanted = day.to_datetime(time);
     let ambiguous = tz.to_ambiguous_timestamp(wanted);
     let hhmm = time.strftime("%H:%M");
-    let zone = tz.iana_name().unwrap_or("this zone");
+    let zone = tz
+        .iana_name()
+        .map_or_else(|| crate::t!("zone-this-zone").into_owned(), str::to_string);
     match ambiguous.offset() {
         AmbiguousOffset::Unambiguous { .. } => Some(ClockInstant {
             at: ambiguous.compatible().ok()?,
@@ -166,11 +168,13 @@ fn on_day(day: Date, time: Time, tz: &TimeZone) -> Option<ClockInstant> {
             let shown = at.to_zoned_datetime(tz.clone());
             Some(ClockInstant {
                 at,
-                note: Some(format!(
-                    "{hhmm} does not happen on {day} in {zone}: the clocks skip it; the \
-                     deadline is {} {}, when they jump past it",
-                    shown.strftime("%H:%M"),
-                    label_of(&shown)
+                note: Some(crate::t!(
+                    "zone-clock-skips",
+                    time = hhmm.to_string(),
+                    day = day.to_string(),
+                    zone = zone.as_str(),
+                    at = shown.strftime("%H:%M").to_string(),
+                    label = label_of(&shown)
                 )),
             })
         }
@@ -179,10 +183,13 @@ fn on_day(day: Date, time: Time, tz: &TimeZone) -> Option<ClockInstant> {
             let shown = at.to_zoned_datetime(tz.clone());
             Some(ClockInstant {
                 at,
-                note: Some(format!(
-                    "{hhmm} happens twice on {day} in {zone}: the deadline is the first, {} {}",
-                    shown.strftime("%H:%M"),
-                    label_of(&shown)
+                note: Some(crate::t!(
+                    "zone-clock-twice",
+                    time = hhmm.to_string(),
+                    day = day.to_string(),
+                    zone = zone.as_str(),
+                    at = shown.strftime("%H:%M").to_string(),
+                    label = label_of(&shown)
                 )),
             })
         }

@@ -106,6 +106,16 @@ fn a_time_the_clocks_show_twice_is_the_first() {
     let note = got.note.expect("a repeated time is explained");
     assert!(note.contains("happens twice"), "{note}");
     assert!(note.contains("01:30 EDT (America/New_York)"), "{note}");
+    let chinese = crate::i18n::scoped(crate::i18n::Lang::ZhCn, || {
+        next_clock_time(evening_before, hm("01:30"), &ny)
+            .note
+            .unwrap()
+    });
+    assert!(chinese.contains("会出现两次 01:30"), "{chinese}");
+    assert!(
+        chinese.contains("01:30 EDT (America/New_York)"),
+        "{chinese}"
+    );
 }
 
 #[test]
