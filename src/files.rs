@@ -161,14 +161,12 @@ pub fn refuse_symlink(path: &Path) -> io::Result<()> {
     match std::fs::symlink_metadata(path) {
         Ok(meta) if meta.file_type().is_symlink() => {
             let to = std::fs::read_link(path).map_or_else(
-                |_| "somewhere unreadable".into(),
+                |_| crate::t!("files-link-unreadable").into_owned(),
                 |t| gpumeter_core::text::printable(&t.display().to_string()).into_owned(),
             );
             Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
-                format!(
-                    "it is a symbolic link (to {to}), and gpumeter keeps this file only as a                      regular file in its data directory: remove the link, or pass --data-dir DIR"
-                ),
+                crate::t!("files-is-link", to = to),
             ))
         }
         _ => Ok(()),
@@ -196,21 +194,21 @@ fn refuse_irregular(kind: std::fs::FileType) -> io::Result<()> {
     let what = if kind.is_file() {
         return Ok(());
     } else if kind.is_dir() {
-        "a directory"
+        crate::t!("files-is-dir")
     } else if kind.is_fifo() {
-        "a FIFO (named pipe)"
+        crate::t!("files-is-fifo")
     } else if kind.is_socket() {
-        "a socket"
+        crate::t!("files-is-socket")
     } else if kind.is_char_device() {
-        "a character device"
+        crate::t!("files-is-char-device")
     } else if kind.is_block_device() {
-        "a block device"
+        crate::t!("files-is-block-device")
     } else {
-        "not a file"
+        crate::t!("files-is-other")
     };
     Err(io::Error::new(
         io::ErrorKind::InvalidInput,
-        format!("it is {what}, not a regular file"),
+        what.into_owned(),
     ))
 }
 

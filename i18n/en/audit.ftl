@@ -78,3 +78,7 @@ bill-want-currency-code = a currency code of three capital letters such as USD
 bill-want-time = a date and time such as 2026-11-03T10:00:00Z
 bill-want-time-or-local = a date and time such as 2026-11-03T10:00:00Z or 2026-11-03 10:00:00
 bill-want-end-after-start = an end no earlier than the start
+
+# a bill file that expands past its bounds
+audit-read-too-large = decompresses to more than { $size }, the bound on one bill file; refused
+audit-read-expands = expands { $ratio }:1 past the first { $first } (a bill gzips to 10-30:1, the bound is { $bound }:1); refused as a file made to expand

@@ -84,3 +84,24 @@ meta-version-as-of = as of { $date }
 meta-man-failed = the manual page: { $error }
 status-gpu-none-listed = NVML reports no GPU
 context-no-provider = no provider configured: set [instance] provider in the config, or try --demo
+
+# A cloud detected but not set up: what its actions need
+context-configure-provider = configure the provider
+context-ways-or = { $init } or { $last }
+context-ways-or-many = { $init }, or { $last }
+context-detected-needs = stop, release, the deadline and what keeps billing (disks, snapshots, addresses) need { $provider } credentials: { $give } ({ $why })
+cred-way-aws-1 = set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY
+cred-way-aws-2 = name a profile with AWS_PROFILE
+cred-way-aws-3 = attach an instance role
+cred-way-alibaba-1 = set ALIBABA_CLOUD_ACCESS_KEY_ID and ALIBABA_CLOUD_ACCESS_KEY_SECRET
+cred-way-alibaba-2 = configure the aliyun CLI
+cred-way-alibaba-3 = attach a RAM role to the instance
+cred-way-tencent-1 = set TENCENTCLOUD_SECRET_ID and TENCENTCLOUD_SECRET_KEY
+cred-way-tencent-2 = configure tccli
+cred-way-tencent-3 = bind a CAM role to the instance
+cred-way-lambda-1 = set LAMBDA_API_KEY
+cred-way-runpod-1 = set RUNPOD_API_KEY
+cred-way-vast-1 = set VAST_API_KEY
+cred-way-vast-2 = CONTAINER_API_KEY inside the instance
+cred-way-autodl-1 = set AUTODL_TOKEN
+cred-way-autodl-2 = write the token to ~/.config/gpumeter/autodl-token (or the file AUTODL_CREDENTIALS_FILE names)

@@ -73,6 +73,14 @@ balance-alert-floor = balance: { $available }, at or under the floor of { $floor
 ## A data directory other users can look into (the cockpit's events, the watchdog's log)
 
 files-dir-open = the data directory { $dir } is open to other users (mode { $mode }); `chmod 700 { $dir }` keeps even the names of its files to yourself
+files-link-unreadable = somewhere unreadable
+files-is-link = it is a symbolic link (to { $to }), and gpumeter keeps this file only as a regular file in its data directory: remove the link, or pass --data-dir DIR
+files-is-dir = it is a directory, not a regular file
+files-is-fifo = it is a FIFO (named pipe), not a regular file
+files-is-socket = it is a socket, not a regular file
+files-is-char-device = it is a character device, not a regular file
+files-is-block-device = it is a block device, not a regular file
+files-is-other = it is not a regular file
 
 ## The cockpit's own ledger troubles, in its events
 
@@ -81,3 +89,9 @@ record-stopped = { $why }; this run's spend history is not recorded
 record-no-session = cannot start a session: { $error }
 record-writer-stopped = the writer stopped
 cockpit-no-shared-deadline = cannot share the deadline with the watchdog: { $error }
+
+# what the cockpit records and its webhooks say on their own
+record-no-answer-before-quit = no answer before the cockpit quit
+webhook-not-sent-no-runtime = not sent: no async runtime
+ledger-not-a-database = the file is not a database
+ledger-malformed = the database disk image is malformed

@@ -203,3 +203,5 @@ cost-hint-by-type = the instance type is the SKU, priced from its region's sheet
 cost-hint-name-sheet = name a sheet and SKU in the config; `gpumeter pricing list` shows them
 confirm-newest = newest
 screen-too-small = gpumeter needs at least { $need } (now { $now })
+
+nvml-not-started = NVML was not started

@@ -139,3 +139,7 @@ verify-span-hours = { $hours } h
 verify-span-hours-minutes = { $hours } h { $minutes } min
 verify-not-kept = verify: the verdict is not kept in the ledger: { $error }
 verify-on-fail-not-kept = verify: what --on-fail did is not kept in the ledger: { $error }
+
+# looking for the cloud's metadata service
+detect-no-answer-within = { $from } did not answer within { $seconds }
+detect-no-metadata-service = answer from a metadata service

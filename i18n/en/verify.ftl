@@ -243,3 +243,11 @@ verify-value-not-prohibited = not prohibited
 verify-value-exclusive-process = exclusive_process
 verify-value-exclusive-thread = exclusive_thread
 verify-value-errors = { $count } errors
+
+# why verify read no GPU or the benchmark ended, and its alert
+verify-nvml-thread-stopped = the thread reading NVML stopped
+verify-nvml-stopped-answering = NVML stopped answering
+verify-bench-no-answer = no answer from the driver within { $seconds } s
+verify-bench-stopped = the benchmark stopped before it finished
+verify-alert-title = verify: the GPU is not what you pay for
+verify-config-foreign-pct = [verify] foreign_utilisation: { $pct } is not a percentage from 0 to 100

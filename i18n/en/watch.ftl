@@ -141,3 +141,9 @@ wd-service-cannot-remove = cannot remove { $path }: { $error }
 # A ledger failure the watchdog says on its log, then goes on.
 watchdog-ledger = ledger: { $error }
 watchdog-ledger-rule = ledger: { $error }; the { $rule } cannot set the deadline
+
+# why a watchdog could not take up its watch, or stopped
+wd-err-lock = cannot take the watchdog's lock beside { $at }: { $error }
+wd-err-look-at-ledger = cannot look at the ledger { $path }: { $error }
+wd-err-ledger-replaced = the ledger { $path } was replaced by another file; this watchdog stops, as nobody could see or stop it through the new one
+wd-err-ledger-deleted = the ledger { $path } was deleted; this watchdog stops, as nobody could see or stop it

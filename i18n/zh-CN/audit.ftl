@@ -68,3 +68,7 @@ bill-want-currency-code = 三个大写字母的币种代码，例如 USD
 bill-want-time = 日期和时间，例如 2026-11-03T10:00:00Z
 bill-want-time-or-local = 日期和时间，例如 2026-11-03T10:00:00Z 或 2026-11-03 10:00:00
 bill-want-end-after-start = 不早于开始时间的结束时间
+
+# 解压后超出限制的账单文件
+audit-read-too-large = 解压后超过 { $size }，即单个账单文件的上限；已拒绝
+audit-read-expands = 在前 { $first } 之后膨胀到 { $ratio }:1（账单 gzip 压缩比约为 10-30:1，上限为 { $bound }:1）；作为刻意膨胀的文件被拒绝

@@ -81,3 +81,24 @@ meta-version-as-of = 价格日期 { $date }
 meta-man-failed = 手册页：{ $error }
 status-gpu-none-listed = NVML 没有报告任何 GPU
 context-no-provider = 未配置云服务商：请在配置中设置 [instance] provider，或试试 --demo
+
+# 检测到了云但尚未配置：它的操作需要什么
+context-configure-provider = 配置云服务商
+context-ways-or = { $init } 或 { $last }
+context-ways-or-many = { $init } 或 { $last }
+context-detected-needs = 关机、释放、截止时间以及释放后仍计费的资源（磁盘、快照、地址）都需要 { $provider } 的凭证：{ $give }（{ $why }）
+cred-way-aws-1 = 设置 AWS_ACCESS_KEY_ID 和 AWS_SECRET_ACCESS_KEY
+cred-way-aws-2 = 用 AWS_PROFILE 指定一个 profile
+cred-way-aws-3 = 为实例绑定实例角色
+cred-way-alibaba-1 = 设置 ALIBABA_CLOUD_ACCESS_KEY_ID 和 ALIBABA_CLOUD_ACCESS_KEY_SECRET
+cred-way-alibaba-2 = 配置 aliyun CLI
+cred-way-alibaba-3 = 为实例授予 RAM 角色
+cred-way-tencent-1 = 设置 TENCENTCLOUD_SECRET_ID 和 TENCENTCLOUD_SECRET_KEY
+cred-way-tencent-2 = 配置 tccli
+cred-way-tencent-3 = 为实例绑定 CAM 角色
+cred-way-lambda-1 = 设置 LAMBDA_API_KEY
+cred-way-runpod-1 = 设置 RUNPOD_API_KEY
+cred-way-vast-1 = 设置 VAST_API_KEY
+cred-way-vast-2 = 实例内的 CONTAINER_API_KEY
+cred-way-autodl-1 = 设置 AUTODL_TOKEN
+cred-way-autodl-2 = 把令牌写入 ~/.config/gpumeter/autodl-token（或 AUTODL_CREDENTIALS_FILE 指定的文件）

@@ -73,6 +73,14 @@ balance-alert-floor = 余额：{ $available }，已不高于下限 { $floor }
 ## A data directory other users can look into (the cockpit's events, the watchdog's log)
 
 files-dir-open = 数据目录 { $dir } 对其他用户开放（权限 { $mode }）；运行 `chmod 700 { $dir }` 后，连其中的文件名也只有你能看到
+files-link-unreadable = 无法读取的位置
+files-is-link = 它是一个符号链接（指向 { $to }），而 gpumeter 只把这个文件作为数据目录中的普通文件保存：请删除该链接，或使用 --data-dir DIR
+files-is-dir = 它是一个目录，不是普通文件
+files-is-fifo = 它是一个 FIFO（命名管道），不是普通文件
+files-is-socket = 它是一个套接字，不是普通文件
+files-is-char-device = 它是一个字符设备，不是普通文件
+files-is-block-device = 它是一个块设备，不是普通文件
+files-is-other = 它不是普通文件
 
 ## The cockpit's own ledger troubles, in its events
 
@@ -81,3 +89,9 @@ record-stopped = { $why }；本次运行的花费历史不会被记录
 record-no-session = 无法开始会话：{ $error }
 record-writer-stopped = 写入线程已停止
 cockpit-no-shared-deadline = 无法与看门狗共享截止时间：{ $error }
+
+# 驾驶舱记录与 webhook 自己说的话
+record-no-answer-before-quit = 驾驶舱退出前没有收到回答
+webhook-not-sent-no-runtime = 未发送：没有异步运行时
+ledger-not-a-database = 该文件不是数据库
+ledger-malformed = 数据库磁盘映像已损坏

@@ -194,3 +194,5 @@ cost-hint-by-type = 实例规格即 SKU，待实例和地域确定后按该地�
 cost-hint-name-sheet = 在配置中指定价格表和 SKU；`gpumeter pricing list` 可列出
 confirm-newest = 最新
 screen-too-small = gpumeter 至少需要 { $need }（当前 { $now }）
+
+nvml-not-started = NVML 尚未启动

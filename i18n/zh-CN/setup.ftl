@@ -138,3 +138,7 @@ verify-span-hours = { $hours } 小时
 verify-span-hours-minutes = { $hours } 小时 { $minutes } 分钟
 verify-not-kept = verify：判定结果未能记入账本：{ $error }
 verify-on-fail-not-kept = verify：--on-fail 所做的操作未能记入账本：{ $error }
+
+# 查找云的元数据服务
+detect-no-answer-within = { $from } 在 { $seconds } 内没有回答
+detect-no-metadata-service = 通过元数据服务回答

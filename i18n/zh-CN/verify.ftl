@@ -225,3 +225,11 @@ verify-value-not-prohibited = 未禁止
 verify-value-exclusive-process = 独占进程
 verify-value-exclusive-thread = 独占线程
 verify-value-errors = { $count } 个错误
+
+# verify 读不到 GPU 或基准测试结束的原因，以及它的警报
+verify-nvml-thread-stopped = 读取 NVML 的线程已停止
+verify-nvml-stopped-answering = NVML 不再响应
+verify-bench-no-answer = 驱动在 { $seconds } 秒内没有响应
+verify-bench-stopped = 基准测试在完成前停止了
+verify-alert-title = verify：这块 GPU 不是你付费购买的那块
+verify-config-foreign-pct = [verify] foreign_utilisation：{ $pct } 不是 0 到 100 之间的百分比

@@ -155,3 +155,9 @@ wd-service-cannot-remove = 无法删除 { $path }：{ $error }
 # 看门狗在日志里说出的账本故障，随后继续运行。
 watchdog-ledger = 账本：{ $error }
 watchdog-ledger-rule = 账本：{ $error }；{ $rule }无法设置截止时间
+
+# 看门狗无法开始守护或停止的原因
+wd-err-lock = 无法获取 { $at } 旁的看门狗锁：{ $error }
+wd-err-look-at-ledger = 无法查看账本 { $path }：{ $error }
+wd-err-ledger-replaced = 账本 { $path } 已被另一个文件替换；此看门狗停止，因为通过新文件没人能看到或停止它
+wd-err-ledger-deleted = 账本 { $path } 已被删除；此看门狗停止，因为没人能看到或停止它

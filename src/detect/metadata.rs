@@ -29,9 +29,10 @@ pub async fn ask(kind: ProviderKind, seams: &Seams) -> Result<Option<Answer>, St
     match asked.await {
         Ok(Ok(identity)) => Ok(Some(Answer { identity, from })),
         Ok(Err(e)) => Err(format!("{from}: {e}")),
-        Err(_) => Err(format!(
-            "{from} did not answer within {}",
-            seconds(seams.bound)
+        Err(_) => Err(crate::t!(
+            "detect-no-answer-within",
+            from = from.as_str(),
+            seconds = seconds(seams.bound)
         )),
     }
 }
@@ -73,7 +74,7 @@ async fn identity(kind: ProviderKind, base: &str) -> Result<MachineIdentity, Pro
         | ProviderKind::Command
         | ProviderKind::Demo => Err(ProviderError::unsupported(
             kind.id(),
-            "answer from a metadata service",
+            crate::t!("detect-no-metadata-service"),
         )),
     }
 }

@@ -71,11 +71,11 @@ impl LedgerError {
             Some(ErrorCode::ReadOnly) => LedgerError::ReadOnly { path },
             Some(ErrorCode::NotADatabase) => LedgerError::Corrupt {
                 path,
-                detail: "the file is not a database".into(),
+                detail: crate::t!("ledger-not-a-database").into_owned(),
             },
             Some(ErrorCode::DatabaseCorrupt) => LedgerError::Corrupt {
                 path,
-                detail: "the database disk image is malformed".into(),
+                detail: crate::t!("ledger-malformed").into_owned(),
             },
             _ => LedgerError::Sqlite { path, source: err },
         }

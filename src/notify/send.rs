@@ -229,7 +229,7 @@ impl Notifier {
                 sending.held.push(Outcome::Failed {
                     hook: hook.id.clone(),
                     key,
-                    error: "not sent: no async runtime".into(),
+                    error: crate::t!("webhook-not-sent-no-runtime").into_owned(),
                 });
                 continue;
             };

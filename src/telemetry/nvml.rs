@@ -104,7 +104,7 @@ impl GpuSource for NvmlSource {
             State::NotStarted => {
                 return Err(GpuUnavailable {
                     kind: GpuUnavailableKind::Other,
-                    detail: "NVML was not started".to_owned(),
+                    detail: crate::t!("nvml-not-started").into_owned(),
                 });
             }
         };

@@ -13,9 +13,9 @@ pub enum WatchError {
         interval: Duration,
         reason: crate::guard::IntervalError,
     },
-    #[error("cannot take the watchdog's lock beside {}: {source}", .at.display())]
+    #[error("{}", crate::t!("wd-err-lock", at = .at.display().to_string(), error = .source.to_string()))]
     Lock { at: PathBuf, source: std::io::Error },
-    #[error("cannot look at the ledger {}: {source}", .path.display())]
+    #[error("{}", crate::t!("wd-err-look-at-ledger", path = .path.display().to_string(), error = .source.to_string()))]
     LookAtLedger {
         path: PathBuf,
         source: std::io::Error,
@@ -30,15 +30,8 @@ pub enum WatchError {
 /// The ledger file a watchdog opened is no longer at its path.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LedgerGone {
-    #[error(
-        "the ledger {} was replaced by another file; this watchdog stops, as nobody could see or \
-         stop it through the new one",
-        .0.display()
-    )]
+    #[error("{}", crate::t!("wd-err-ledger-replaced", path = .0.display().to_string()))]
     Replaced(PathBuf),
-    #[error(
-        "the ledger {} was deleted; this watchdog stops, as nobody could see or stop it",
-        .0.display()
-    )]
+    #[error("{}", crate::t!("wd-err-ledger-deleted", path = .0.display().to_string()))]
     Deleted(PathBuf),
 }

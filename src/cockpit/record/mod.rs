@@ -441,7 +441,7 @@ impl Recorder {
         if let Some((action, _)) = &app.cloud.running {
             let unanswered = Err(ProviderError::unreachable(
                 &app.cloud.provider,
-                "no answer before the cockpit quit",
+                crate::t!("record-no-answer-before-quit"),
             ));
             self.send_event(action_event(app.now, action, &unanswered));
         }

@@ -195,19 +195,18 @@ impl<R: Read> Bounded<R> {
 
     fn refusal(&self) -> Option<String> {
         if self.out > self.bounds.total {
-            return Some(format!(
-                "decompresses to more than {}, the bound on one bill file; refused",
-                size(self.bounds.total)
+            return Some(crate::t!(
+                "audit-read-too-large",
+                size = size(self.bounds.total)
             ));
         }
         let packed = self.packed.as_ref()?.load(Ordering::Relaxed).max(1);
         (self.out > self.bounds.ratio_after && self.out / packed >= self.bounds.ratio).then(|| {
-            format!(
-                "expands {}:1 past the first {} (a bill gzips to 10-30:1, the bound is \
-                 {}:1); refused as a file made to expand",
-                self.out / packed,
-                size(self.bounds.ratio_after),
-                self.bounds.ratio
+            crate::t!(
+                "audit-read-expands",
+                ratio = (self.out / packed).to_string(),
+                first = size(self.bounds.ratio_after),
+                bound = self.bounds.ratio.to_string()
             )
         })
     }

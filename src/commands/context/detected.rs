@@ -85,20 +85,38 @@ pub(super) fn stand_in(ctx: &Context, why: &Failure) -> Option<Arc<dyn Provider>
 
 /// Which credentials the adapter needs and where it looked, in one line.
 fn needs(kind: ProviderKind, why: &Failure) -> String {
-    let give = match kind.credential_chain() {
-        [] => "configure the provider".to_string(),
-        [one] => (*one).to_string(),
+    let ways = credential_ways(kind);
+    let give = match ways.as_slice() {
+        [] => crate::t!("context-configure-provider").into_owned(),
+        [one] => one.clone(),
         [init @ .., last] => {
-            let comma = if init.len() > 1 { "," } else { "" };
-            format!("{}{comma} or {last}", init.join(", "))
+            let init = init.join(&crate::t!("err-list-sep"));
+            if ways.len() > 2 {
+                crate::t!("context-ways-or-many", init = init, last = last.as_str())
+            } else {
+                crate::t!("context-ways-or", init = init, last = last.as_str())
+            }
         }
     };
-    format!(
-        "stop, release, the deadline and what keeps billing (disks, snapshots, addresses) need \
-         {} credentials: {give} ({})",
-        kind.id(),
-        gpumeter_core::text::one_line(&why.message, 300)
+    crate::t!(
+        "context-detected-needs",
+        provider = kind.id(),
+        give = give,
+        why = gpumeter_core::text::one_line(&why.message, 300)
     )
+}
+
+/// The kind's ways to give a credential, in the user's language: `cred-way-<kind>-<n>`, 1 the
+/// first the chain tries; English is the core's own list.
+fn credential_ways(kind: ProviderKind) -> Vec<String> {
+    kind.credential_chain()
+        .iter()
+        .enumerate()
+        .map(|(i, english)| {
+            crate::i18n::lookup_named(&format!("cred-way-{}-{}", kind.id(), i + 1))
+                .unwrap_or_else(|| (*english).to_string())
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -125,5 +143,24 @@ mod tests {
         assert!(lambda.contains(": set LAMBDA_API_KEY ("), "{lambda}");
         let demo = needs(ProviderKind::Demo, &why);
         assert!(demo.contains(": configure the provider ("), "{demo}");
+    }
+
+    #[test]
+    fn every_way_to_give_a_credential_is_in_both_languages_and_english_is_the_cores() {
+        use crate::i18n::{Lang, has, scoped};
+        for kind in ProviderKind::ALL {
+            for i in 0..kind.credential_chain().len() {
+                let id = format!("cred-way-{}-{}", kind.id(), i + 1);
+                assert!(has(Lang::En, &id) && has(Lang::ZhCn, &id), "{id}");
+            }
+            assert_eq!(
+                scoped(Lang::En, || credential_ways(kind)),
+                kind.credential_chain()
+            );
+        }
+        let why = Failure::failed("no key");
+        let chinese = scoped(Lang::ZhCn, || needs(ProviderKind::Alibaba, &why));
+        assert!(chinese.contains("配置 aliyun CLI"), "{chinese}");
+        assert!(chinese.contains("no key"), "{chinese}");
     }
 }

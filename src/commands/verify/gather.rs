@@ -77,7 +77,7 @@ pub fn demo(scenario: &str, gpus: Option<u32>, seconds: u32) -> Result<Gather, F
 pub fn live(budget: Duration) -> Gather {
     std::thread::spawn(move || live_here(budget))
         .join()
-        .unwrap_or_else(|_| Gather::NoGpu("the thread reading NVML stopped".to_string()))
+        .unwrap_or_else(|_| Gather::NoGpu(crate::t!("verify-nvml-thread-stopped").into_owned()))
 }
 
 fn live_here(budget: Duration) -> Gather {
@@ -85,9 +85,14 @@ fn live_here(budget: Duration) -> Gather {
     // PCIe throughput costs 40 ms a card and no check reads it.
     let mut source = NvmlSource::new(NvmlConfig { read_pcie: false });
     let reading = match source.read(started.elapsed()) {
-        Ok(r) if r.gpus.is_empty() => return Gather::NoGpu("NVML reports no GPU".to_string()),
+        Ok(r) if r.gpus.is_empty() => {
+            return Gather::NoGpu(crate::t!("status-gpu-none-listed").into_owned());
+        }
         Ok(r) => r,
-        Err(why) => return Gather::NoGpu(why.to_string()),
+        Err(why) => {
+            let kind = crate::ui::words::gpu_unavailable(why.kind);
+            return Gather::NoGpu(format!("{kind}: {}", why.detail));
+        }
     };
     let mut idle = vec![reading.clone()];
     for _ in 1..IDLE_ROUNDS {
@@ -97,7 +102,7 @@ fn live_here(budget: Duration) -> Gather {
         }
     }
     let Some(nvml) = source.nvml() else {
-        return Gather::NoGpu("NVML stopped answering".to_string());
+        return Gather::NoGpu(crate::t!("verify-nvml-stopped-answering").into_owned());
     };
     let mut facts = nvml_facts::read_all(nvml);
     let devices: Vec<_> = facts
@@ -158,13 +163,16 @@ fn bench_sampled(
     if !job.is_finished() {
         return Err(BenchError {
             kind: BenchErrorKind::Timeout,
-            detail: format!("no answer from the driver within {} s", limit.as_secs()),
+            detail: crate::t!(
+                "verify-bench-no-answer",
+                seconds = limit.as_secs().to_string()
+            ),
         });
     }
     job.join().unwrap_or_else(|_| {
         Err(BenchError {
             kind: BenchErrorKind::Cuda,
-            detail: "the benchmark stopped before it finished".to_string(),
+            detail: crate::t!("verify-bench-stopped").into_owned(),
         })
     })
 }

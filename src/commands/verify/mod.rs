@@ -251,8 +251,9 @@ fn thresholds(
     }
     if let Some(pct) = config.foreign_utilisation {
         if pct > 100 {
-            return Err(Failure::bad_input(format!(
-                "[verify] foreign_utilisation: {pct} is not a percentage from 0 to 100"
+            return Err(Failure::bad_input(crate::t!(
+                "verify-config-foreign-pct",
+                pct = pct.to_string()
             )));
         }
         t.foreign_util_pct = pct;

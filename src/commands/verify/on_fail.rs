@@ -84,7 +84,7 @@ fn alert(ctx: &Context, dry_run: bool, headline: &str) -> OnFailOutcome {
     let alert = Alert::new(
         Level::Error,
         "verify:fail",
-        "verify: the GPU is not what you pay for",
+        crate::t!("verify-alert-title"),
         headline,
         Timestamp::now(),
     );
