@@ -32,6 +32,7 @@ files![
     "commands",
     "edges",
     "errors",
+    "evidence",
     "findings",
     "plan",
     "provider_aws",
