@@ -143,3 +143,21 @@ verify-on-fail-not-kept = verify: what --on-fail did is not kept in the ledger: 
 # looking for the cloud's metadata service
 detect-no-answer-within = { $from } did not answer within { $seconds }
 detect-no-metadata-service = answer from a metadata service
+
+# the config `gpumeter init` writes: one comment above each key (a line each, after `# `)
+init-tpl-head = gpumeter config, written by `gpumeter init`. Every key is optional; the full list is
+init-tpl-head-2 = in config.sample.toml. `gpumeter doctor` checks what this file asks for.
+init-tpl-nothing-detected = Nothing was detected: name the cloud and the instance here; the cloud is one of { $ids }.
+init-tpl-from = { $what } (from { $from }).
+init-tpl-provider = The cloud the instance lives in
+init-tpl-instance = The instance watched and acted on
+init-tpl-region = Its region, which picks the price sheet
+init-tpl-sku = The SKU it is priced as, in the region's price sheet
+init-tpl-command = The command provider needs its commands: see [command] in config.sample.toml.
+init-tpl-release-in = The deadline: this long after the cockpit or the watchdog starts.
+init-tpl-release-at = The deadline: the next time the local clock shows this time.
+init-tpl-no-deadline = No deadline: set release_in = "4h" or release_at = "18:30" for one.
+init-tpl-at-zero = What happens at zero: alert (tell you only), stop or release.
+init-tpl-idle-after = Every GPU and the CPU idle this long makes the instance idle.
+init-tpl-idle-then = What then happens: alert (tell you only), stop or release.
+init-tpl-webhook = Where alerts are posted: the url is a secret, and gpumeter prints only its host.

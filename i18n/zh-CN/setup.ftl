@@ -142,3 +142,21 @@ verify-on-fail-not-kept = verify：--on-fail 所做的操作未能记入账本�
 # 查找云的元数据服务
 detect-no-answer-within = { $from } 在 { $seconds } 内没有回答
 detect-no-metadata-service = 通过元数据服务回答
+
+# `gpumeter init` 写入的配置：每个键上方一行注释（写在 `# ` 之后）
+init-tpl-head = gpumeter 配置，由 `gpumeter init` 写入。每个键都是可选的；完整列表见
+init-tpl-head-2 = config.sample.toml。`gpumeter doctor` 会检查这个文件要求的内容。
+init-tpl-nothing-detected = 没有检测到任何信息：请在这里写明云和实例；云是以下之一：{ $ids }。
+init-tpl-from = { $what }（来自 { $from }）。
+init-tpl-provider = 实例所在的云
+init-tpl-instance = 被守护并执行操作的实例
+init-tpl-region = 它的地域，决定使用哪张价格表
+init-tpl-sku = 它在该地域价格表中的计价 SKU
+init-tpl-command = command 云服务商需要配置它的命令：见 config.sample.toml 中的 [command]。
+init-tpl-release-in = 截止时间：驾驶舱或看门狗启动后过这么久。
+init-tpl-release-at = 截止时间：本地时钟下一次显示这个时刻时。
+init-tpl-no-deadline = 没有截止时间：如需设置，请写 release_in = "4h" 或 release_at = "18:30"。
+init-tpl-at-zero = 归零时做什么：alert（只提醒你）、stop（关机）或 release（释放）。
+init-tpl-idle-after = 所有 GPU 和 CPU 空闲这么久，实例即视为空闲。
+init-tpl-idle-then = 之后做什么：alert（只提醒你）、stop（关机）或 release（释放）。
+init-tpl-webhook = 警报发送到哪里：url 是机密，gpumeter 只显示它的主机名。

@@ -194,9 +194,20 @@ fn init_says_what_it_wrote_in_chinese() {
         english,
         format!("wrote {english_config} (mode 0600)\nnext: gpumeter doctor, then gpumeter\n")
     );
-    // The file itself is the same in both languages.
-    assert_eq!(
+    // The comments are in the user's language; every key and value is the same in both.
+    let (zh, en) = (
         std::fs::read_to_string(config).unwrap(),
-        std::fs::read_to_string(english_config).unwrap()
+        std::fs::read_to_string(english_config).unwrap(),
+    );
+    let settings = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(settings(&zh), settings(&en));
+    assert!(
+        zh.contains("# 截止时间：驾驶舱或看门狗启动后过这么久。\nrelease_in = \"4h\""),
+        "{zh}"
     );
 }

@@ -63,28 +63,26 @@ pub fn webhook_kind(url: &WebhookUrl) -> WebhookKind {
 
 /// The config text.
 pub fn render(detected: &Detected, picks: &Picks) -> String {
-    let mut out = String::from(
-        "# gpumeter config, written by `gpumeter init`. Every key is optional; the full list is\n\
-         # in config.sample.toml. `gpumeter doctor` checks what this file asks for.\n",
+    let mut out = format!(
+        "# {}\n# {}\n",
+        crate::t!("init-tpl-head"),
+        crate::t!("init-tpl-head-2")
     );
     instance(&mut out, detected);
     deadline(&mut out, picks);
     let _ = write!(
         out,
-        "\n[idle]\n\
-         # Every GPU and the CPU idle this long makes the instance idle.\n\
-         after = {}\n\
-         # What then happens: alert (tell you only), stop or release.\n\
-         on_idle = {}\n",
+        "\n[idle]\n# {}\nafter = {}\n# {}\non_idle = {}\n",
+        crate::t!("init-tpl-idle-after"),
         quoted(picks.idle_after.as_deref().unwrap_or("30m")),
+        crate::t!("init-tpl-idle-then"),
         quoted(policy(picks.on_idle)),
     );
     if let Some(url) = &picks.webhook {
         let _ = write!(
             out,
-            "\n[notify]\n\
-             # Where alerts are posted: the url is a secret, and gpumeter prints only its host.\n\
-             webhook = [{{ kind = {}, url = {} }}]\n",
+            "\n[notify]\n# {}\nwebhook = [{{ kind = {}, url = {} }}]\n",
+            crate::t!("init-tpl-webhook"),
             quoted(webhook_kind(url).name()),
             quoted(url.expose().as_str()),
         );
@@ -96,12 +94,8 @@ fn instance(out: &mut String, detected: &Detected) {
     if detected.provider.is_none() && detected.instance.is_none() {
         let _ = write!(
             out,
-            "\n[instance]\n\
-             # Nothing was detected: name the cloud and the instance here; the cloud is one of\n\
-             # {}.\n\
-             # provider = \"{}\"\n\
-             # id = \"i-0abc\"\n",
-            ProviderKind::ids(", "),
+            "\n[instance]\n# {}\n# provider = \"{}\"\n# id = \"i-0abc\"\n",
+            crate::t!("init-tpl-nothing-detected", ids = ProviderKind::ids(", ")),
             ProviderKind::Aws.id()
         );
         return;
@@ -110,7 +104,7 @@ fn instance(out: &mut String, detected: &Detected) {
     if let Some(p) = &detected.provider {
         line(
             out,
-            "The cloud the instance lives in",
+            &crate::t!("init-tpl-provider"),
             &p.from,
             "provider",
             p.value.id(),
@@ -119,7 +113,7 @@ fn instance(out: &mut String, detected: &Detected) {
     if let Some(i) = &detected.instance {
         line(
             out,
-            "The instance watched and acted on",
+            &crate::t!("init-tpl-instance"),
             &i.from,
             "id",
             &i.value,
@@ -128,7 +122,7 @@ fn instance(out: &mut String, detected: &Detected) {
     if let Some(r) = &detected.region {
         line(
             out,
-            "Its region, which picks the price sheet",
+            &crate::t!("init-tpl-region"),
             &r.from,
             "region",
             &r.value,
@@ -138,7 +132,7 @@ fn instance(out: &mut String, detected: &Detected) {
         out.push_str("\n[pricing]\n");
         line(
             out,
-            "The SKU it is priced as, in the region's price sheet",
+            &crate::t!("init-tpl-sku"),
             &sku.from,
             "sku",
             &sku.value,
@@ -149,15 +143,14 @@ fn instance(out: &mut String, detected: &Detected) {
         .as_ref()
         .is_some_and(|p| p.value == ProviderKind::Command)
     {
-        out.push_str(
-            "# The command provider needs its commands: see [command] in config.sample.toml.\n",
-        );
+        let _ = writeln!(out, "# {}", crate::t!("init-tpl-command"));
     }
 }
 
 fn line(out: &mut String, what: &str, from: &str, key: &str, value: &str) {
     let from = gpumeter_core::text::one_line(from, 80);
-    let _ = writeln!(out, "# {what} (from {from}).\n{key} = {}", quoted(value));
+    let said = crate::t!("init-tpl-from", what = what, from = from);
+    let _ = writeln!(out, "# {said}\n{key} = {}", quoted(value));
 }
 
 fn deadline(out: &mut String, picks: &Picks) {
@@ -166,24 +159,27 @@ fn deadline(out: &mut String, picks: &Picks) {
         Some(Deadline::In(d)) => {
             let _ = writeln!(
                 out,
-                "# The deadline: this long after the cockpit or the watchdog starts.\nrelease_in = {}",
+                "# {}\nrelease_in = {}",
+                crate::t!("init-tpl-release-in"),
                 quoted(d)
             );
         }
         Some(Deadline::At(t)) => {
             let _ = writeln!(
                 out,
-                "# The deadline: the next time the local clock shows this time.\nrelease_at = {}",
+                "# {}\nrelease_at = {}",
+                crate::t!("init-tpl-release-at"),
                 quoted(t)
             );
         }
-        None => out.push_str(
-            "# No deadline: set release_in = \"4h\" or release_at = \"18:30\" for one.\n",
-        ),
+        None => {
+            let _ = writeln!(out, "# {}", crate::t!("init-tpl-no-deadline"));
+        }
     }
     let _ = writeln!(
         out,
-        "# What happens at zero: alert (tell you only), stop or release.\non_expiry = {}",
+        "# {}\non_expiry = {}",
+        crate::t!("init-tpl-at-zero"),
         quoted(policy(picks.at_zero))
     );
 }
@@ -239,6 +235,20 @@ mod tests {
                 assert!(lines[i - 1].starts_with('#'), "no comment above `{l}`");
             }
         }
+        // In Chinese the comments are Chinese and the keys and values the same.
+        let chinese = crate::i18n::scoped(crate::i18n::Lang::ZhCn, || render(&detected, &picks));
+        assert!(
+            chinese.contains("# 实例所在的云（来自 config）。\nprovider = \"aws\""),
+            "{chinese}"
+        );
+        let keys = |t: &str| -> Vec<String> {
+            t.lines()
+                .filter(|l| !l.starts_with('#'))
+                .map(String::from)
+                .collect()
+        };
+        assert_eq!(keys(&chinese), keys(&text));
+        assert!(Config::parse(&chinese, Path::new("config.toml")).is_ok());
     }
 
     #[test]
@@ -259,7 +269,7 @@ mod tests {
         };
         let text = render(&detected, &picks);
         assert!(
-            text.contains(&format!("# {}.", ProviderKind::ids(", "))),
+            text.contains(&format!("one of {}.", ProviderKind::ids(", "))),
             "{text}"
         );
         let config = Config::parse(&text, Path::new("config.toml")).unwrap();
