@@ -215,3 +215,4 @@ cmdp-delete-never-listed = the delete command exited 0; could not verify: the in
 cmdp-delete-confirmed = delete confirmed: the { $key } command no longer lists it
 cmdp-delete-still-listed = the delete command exited 0, but the { $key } command still lists it
 cmdp-delete-read-back-failed = the delete command exited 0, but reading back failed ({ $error })
+prov-role-place-why = { $place } ({ $why })

@@ -214,3 +214,4 @@ cmdp-delete-never-listed = delete 命令以 0 退出；无法验证：删除前 
 cmdp-delete-confirmed = 删除已确认：{ $key } 命令已不再列出它
 cmdp-delete-still-listed = delete 命令以 0 退出，但 { $key } 命令仍列出它
 cmdp-delete-read-back-failed = delete 命令以 0 退出，但回读失败（{ $error }）
+prov-role-place-why = { $place }（{ $why }）

@@ -254,7 +254,12 @@ impl KeyStore {
                 ));
             };
             fetch.fetch().await.map_err(|why| {
-                let place = format!("{} ({why})", naming.place);
+                let why = why.to_string();
+                let place = crate::t!(
+                    "prov-role-place-why",
+                    place = naming.place.as_str(),
+                    why = why
+                );
                 let mut tried: Vec<&str> = naming.tried.iter().map(String::as_str).collect();
                 tried.push(&place);
                 tried.extend(naming.after.iter().map(String::as_str));
