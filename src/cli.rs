@@ -40,7 +40,8 @@ pub struct Cli {
     pub theme: Option<String>,
 
     /// The language of what gpumeter shows: en or zh-CN [default: [ui] language, then
-    /// LC_ALL, LC_MESSAGES, LANG]. JSON, CSV and metric names stay the same in every language.
+    /// LC_ALL, LC_MESSAGES, LANG]. JSON, CSV and metric names stay the same in every language,
+    /// and a run with --json says everything in English.
     #[arg(long, global = true, value_name = "en|zh-CN")]
     pub lang: Option<crate::i18n::Lang>,
 
