@@ -173,7 +173,7 @@ fn case() -> (AuditReport, AuditLedger, Vec<EvidenceAction>) {
 }
 
 /// The letter in English, as it was before its words came from the catalogue.
-const ENGLISH: &str = r#"# Billing dispute: the bill against the meter's record
+const ENGLISH: &str = r"# Billing dispute: the bill against the meter's record
 
 Period audited: 2026-09-21T14:13:20Z to 2026-09-22T14:13:20Z (UTC).
 
@@ -212,7 +212,7 @@ In question in all: 42.17 USD.
 - What the lines with no resource id is, and a refund if it is not ours.
 
 Attached: actions.csv (every action taken on these instances with the provider's read-back), minutes.csv (the meter's record minute by minute), bill-lines.csv (the bill lines above, with the file and line they come from).
-"#;
+";
 
 #[test]
 fn the_english_letter_is_unchanged() {
