@@ -348,6 +348,7 @@ cli-err-similar-value = { $count ->
 cli-err-tip-as-value = to pass '{ $what }' as a value, use '{ $with }'
 cli-err-tip-drop-dashes = subcommand '{ $name }' exists; to use it, remove the '--' before it
 cli-err-tip-exists = '{ $flag }' exists
+cli-err-tip-sep = {"; "}
 # why a value was refused
 cli-err-why-decimal = expected a decimal number such as 12.5
 cli-err-why-whole = expected a whole number such as 3

@@ -335,6 +335,7 @@ cli-err-similar-value = { $count ->
 cli-err-tip-as-value = 若要把 '{ $what }' 作为值传入，请使用 '{ $with }'
 cli-err-tip-drop-dashes = 子命令 '{ $name }' 存在；若要使用它，请去掉它前面的 '--'
 cli-err-tip-exists = '{ $flag }' 存在
+cli-err-tip-sep = ；
 # 值被拒绝的原因
 cli-err-why-decimal = 应为小数，例如 12.5
 cli-err-why-whole = 应为整数，例如 3

@@ -9,8 +9,9 @@ use clap::error::{ContextKind, ContextValue, ErrorKind};
 /// The two lines (`gpumeter: …`) a refused command line prints on stderr.
 pub fn lines(error: &clap::Error) -> Vec<String> {
     let mut what = what(error).unwrap_or_else(|| clap_sentence(error));
+    let separator = crate::t!("cli-err-tip-sep");
     for tip in suggestions(error) {
-        what = format!("{what}; {tip}");
+        what = format!("{what}{separator}{tip}");
     }
     let second = match usage(error) {
         Some(usage) => crate::t!("err-usage", usage = usage),
