@@ -44,7 +44,7 @@ audit-transfer-while = while { $instances } ran
 audit-overlap = { $second } beside { $first } ({ $sku }) from { $from } to { $until }: { $amount } of { $second }'s compute
 
 audit-mismatch = { $instance }: billed { $billed }, metered { $metered }{ $difference }; likely { $cause }{ $detail }
-audit-difference = difference { $amount }
+audit-difference = {", "}difference { $amount }
 audit-rate-detail = { $bill }/h on the bill, { $sheet }/h on the sheet
 audit-hours-detail = { $bill } h on the bill, { $meter } h metered
 

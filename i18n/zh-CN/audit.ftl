@@ -8,7 +8,7 @@ audit-total = 合计：{ $amount }
 audit-agrees = 账单与账本在容差之内一致。
 audit-findings = { $count } 项发现；存疑金额：{ $amount }
 audit-not-on-bill = 账单上没有
-audit-nothing = 无
+audit-nothing = 未收费
 audit-no-resource-id = 无资源 ID
 
 audit-heading-leftover = 本该停止计费之后仍被收费
@@ -34,8 +34,8 @@ audit-transfer-while = 期间 { $instances } 在运行
 
 audit-overlap = { $second } 与 { $first }（{ $sku }）同时运行，自 { $from } 至 { $until }：{ $second } 的计算费用 { $amount }
 
-audit-mismatch = { $instance }：账单收费 { $billed }，计量 { $metered }{ $difference }；可能原因：{ $cause }{ $detail }
-audit-difference = 差额 { $amount }
+audit-mismatch = { $instance }：账单收费：{ $billed }，计量：{ $metered }{ $difference }；可能原因：{ $cause }{ $detail }
+audit-difference = ，差额 { $amount }
 audit-rate-detail = 账单 { $bill }/小时，价格表 { $sheet }/小时
 audit-hours-detail = 账单 { $bill } 小时，计量 { $meter } 小时
 

@@ -42,8 +42,8 @@ evidence-transfer-nobody = 期间没有受监视的实例在运行
 evidence-overlap = { $first } 与 { $second }（{ $sku }）自 { $from } 至 { $until } 同时运行；金额为较晚启动者在此期间的计算费用
 
 # 计算：账单对照计量；`$cause` 是可能原因，`$detail` 为空或是下面两种细节之一
-evidence-mismatch = { $instance }：账单收取计算费用 { $billed }，计量计费 { $metered }；可能原因：{ $cause }{ $detail }
-evidence-nothing = 无
+evidence-mismatch = { $instance }：账单计算费用：{ $billed }，计量计费：{ $metered }；可能原因：{ $cause }{ $detail }
+evidence-nothing = 未收取
 evidence-rate-detail = （账单单价 { $bill }/小时，价格表单价 { $sheet }/小时）
 evidence-hours-detail = （账单 { $bill } 小时，计量所见 { $meter } 小时）
 

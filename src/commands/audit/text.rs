@@ -357,7 +357,7 @@ fn mismatch(m: &Mismatch) -> String {
         .difference
         .map(|d| {
             let amount = Money::new(d.amount, d.currency).to_string();
-            format!(", {}", t!("audit-difference", amount = amount))
+            t!("audit-difference", amount = amount)
         })
         .unwrap_or_default();
     t!(
