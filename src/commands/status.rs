@@ -43,11 +43,9 @@ pub struct StatusReport {
     pub driver: Option<DriverInfo>,
     #[serde(serialize_with = "gpus_with_reasons")]
     pub gpus: Vec<GpuSample>,
-    /// Why no GPU could be read, or `null`.
+    /// Why no GPU could be read, or `null`; in the run's language, which a `--json` run
+    /// keeps English.
     pub gpu_error: Option<String>,
-    /// The same in the user's language, for the table.
-    #[serde(skip)]
-    pub gpu_error_shown: Option<String>,
     /// `false` while the instance runs without its GPUs by choice (a card-hour platform's
     /// no-GPU mode): then no GPU is expected, and none read is no fault.
     pub gpus_expected: bool,
@@ -68,22 +66,18 @@ impl StatusReport {
         host: HostSample,
         findings: Vec<Finding>,
     ) -> Self {
-        let (driver, gpus, gpu_error, gpu_error_shown) = match round {
+        let (driver, gpus, gpu_error) = match round {
             Ok(r) if r.gpus.is_empty() => (
                 Some(r.driver),
                 r.gpus,
-                Some("NVML reports no GPU".to_owned()),
                 Some(crate::t!("status-gpu-none-listed").into_owned()),
             ),
-            Ok(r) => (Some(r.driver), r.gpus, None, None),
-            Err(why) => {
-                let shown = format!(
-                    "{}: {}",
-                    crate::ui::words::gpu_unavailable(why.kind),
-                    why.detail
-                );
-                (None, Vec::new(), Some(why.to_string()), Some(shown))
-            }
+            Ok(r) => (Some(r.driver), r.gpus, None),
+            Err(why) => (
+                None,
+                Vec::new(),
+                Some(crate::ui::words::gpu_unavailable_said(&why)),
+            ),
         };
         StatusReport {
             time,
@@ -91,7 +85,6 @@ impl StatusReport {
             driver,
             gpus,
             gpu_error,
-            gpu_error_shown,
             gpus_expected: true,
             host,
             findings,

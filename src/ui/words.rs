@@ -10,7 +10,7 @@ use crate::meter::InstanceState;
 use crate::meter::usage::BillingMode;
 use crate::provider::Action;
 use crate::t;
-use crate::telemetry::GpuUnavailableKind;
+use crate::telemetry::{GpuUnavailable, GpuUnavailableKind};
 
 /// What a key does, as the help overlay lists it.
 pub fn describe(b: &Binding) -> Cow<'static, str> {
@@ -105,7 +105,12 @@ pub fn billing_mode(mode: BillingMode) -> Cow<'static, str> {
     }
 }
 
-/// Why NVML gave no GPU, in a word or two (`doctor` keeps the core's English).
+/// Why NVML gave no GPU and the library's own words after it, in the user's language.
+pub fn gpu_unavailable_said(e: &GpuUnavailable) -> String {
+    format!("{}: {}", gpu_unavailable(e.kind), e.detail)
+}
+
+/// Why NVML gave no GPU, in a word or two.
 pub fn gpu_unavailable(kind: GpuUnavailableKind) -> Cow<'static, str> {
     match kind {
         GpuUnavailableKind::LibraryNotFound => t!("nvml-library-not-found"),

@@ -56,11 +56,7 @@ pub fn nvml() -> Probe {
                 driver = driver
             ))
         }
-        Err(why) => Probe::Failed(format!(
-            "{}: {}",
-            crate::ui::words::gpu_unavailable(why.kind),
-            why.detail
-        )),
+        Err(why) => Probe::Failed(crate::ui::words::gpu_unavailable_said(&why)),
     }
 }
 

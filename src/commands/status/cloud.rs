@@ -115,15 +115,13 @@ pub struct CloudJson {
     /// This instance's burn an hour, for the balance.
     #[serde(skip)]
     pub burn: Option<Money>,
-    /// Why the cloud side could not be read, or `null`.
+    /// Why the cloud side could not be read, or `null`; in the run's language, which a
+    /// `--json` run keeps English.
     pub cloud_error: Option<String>,
     /// The kind of that failure (`auth`, `permission`, ...), or `null`.
     pub cloud_error_kind: Option<&'static str>,
     /// One line of what to fix about it, as the cockpit says it, or `null`.
     pub cloud_fix: Option<String>,
-    /// The failure and its fix in the user's language, for the table.
-    #[serde(skip)]
-    pub cloud_error_shown: Option<(String, String)>,
 }
 
 /// Reads the provider once and prices what it reports at `now`.
@@ -133,10 +131,9 @@ pub fn read(ctx: &Context, now: Timestamp) -> Result<CloudJson, Failure> {
         Ok(inventory) => inventory,
         Err(e) => {
             return Ok(CloudJson {
-                cloud_error: Some(e.to_string()),
+                cloud_error: Some(e.shown()),
                 cloud_error_kind: Some(e.kind_label()),
-                cloud_fix: Some(e.fix()),
-                cloud_error_shown: Some((e.shown(), e.shown_fix())),
+                cloud_fix: Some(e.shown_fix()),
                 ..CloudJson::default()
             });
         }
@@ -288,7 +285,6 @@ pub fn describe(
         cloud_error: None,
         cloud_error_kind: None,
         cloud_fix: None,
-        cloud_error_shown: None,
     }
 }
 

@@ -16,10 +16,12 @@ use crate::t;
 
 pub(super) fn render(cloud: &CloudJson, now: Timestamp, tz: &TimeZone) -> String {
     let mut out = String::new();
-    if let Some((error, fix)) = &cloud.cloud_error_shown {
+    if let Some(error) = &cloud.cloud_error {
         let kind = cloud.cloud_error_kind.unwrap_or("error");
         let _ = writeln!(out, "{}{kind}: {error}", label(t!("status-cloud")));
-        let _ = writeln!(out, "          {fix}");
+        if let Some(fix) = &cloud.cloud_fix {
+            let _ = writeln!(out, "          {fix}");
+        }
         return out;
     }
     let Some(instance) = &cloud.instance else {

@@ -16,7 +16,7 @@ pub(super) fn render(report: &StatusReport, tz: &jiff::tz::TimeZone) -> String {
         gpumeter_core::zone::full_label(report.time, tz),
         report.source
     );
-    match &report.gpu_error_shown {
+    match &report.gpu_error {
         Some(_) if !report.gpus_expected => {
             let _ = writeln!(out, "GPU   {}", t!("status-gpu-none-by-choice"));
         }

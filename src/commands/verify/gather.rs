@@ -89,10 +89,7 @@ fn live_here(budget: Duration) -> Gather {
             return Gather::NoGpu(crate::t!("status-gpu-none-listed").into_owned());
         }
         Ok(r) => r,
-        Err(why) => {
-            let kind = crate::ui::words::gpu_unavailable(why.kind);
-            return Gather::NoGpu(format!("{kind}: {}", why.detail));
-        }
+        Err(why) => return Gather::NoGpu(crate::ui::words::gpu_unavailable_said(&why)),
     };
     let mut idle = vec![reading.clone()];
     for _ in 1..IDLE_ROUNDS {
