@@ -30,9 +30,11 @@ audit-at = [{ $file }:{ $line }, { $count ->
     }]
 
 audit-instance = instance
-audit-leftover-after-release = { $resource } ({ $what }) after the release of { $instance }, since { $since }: { $amount }
-audit-leftover-after-gone = { $resource } ({ $what }) after it was seen deleted, of { $instance }, since { $since }: { $amount }
-audit-leftover-instance-gone = { $resource } ({ $what }) of the gone { $instance }, since { $since }: { $amount }
+audit-leftover = { $why ->
+        [after_release] { $resource } ({ $what }) after the release of { $instance }, since { $since }: { $amount }
+        [after_gone] { $resource } ({ $what }) after it was seen deleted, of { $instance }, since { $since }: { $amount }
+       *[instance_gone] { $resource } ({ $what }) of the gone { $instance }, since { $since }: { $amount }
+    }
 audit-refunded = refunded already: { $amount }
 audit-not-deleted = not deleted as far as the record shows: not in question
 

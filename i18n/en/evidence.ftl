@@ -26,9 +26,11 @@ evidence-in-question = In question in all: { $amounts }.
 
 # a resource charged after it should have stopped billing; `$what` is its kind
 evidence-leftover-itself = the instance itself
-evidence-leftover-after-release = { $resource } ({ $what }, of { $instance }) charged after the instance was released, since { $since }
-evidence-leftover-after-gone = { $resource } ({ $what }, of { $instance }) charged after it was seen deleted, since { $since }
-evidence-leftover-instance-gone = { $resource } ({ $what }, of { $instance }) charged though its instance is gone, since { $since }
+evidence-leftover = { $why ->
+        [after_release] { $resource } ({ $what }, of { $instance }) charged after the instance was released, since { $since }
+        [after_gone] { $resource } ({ $what }, of { $instance }) charged after it was seen deleted, since { $since }
+       *[instance_gone] { $resource } ({ $what }, of { $instance }) charged though its instance is gone, since { $since }
+    }
 # appended to the sentence above
 evidence-refunded = ; refunded on the bill already: { $amounts }
 evidence-kept = ; the meter's record shows no delete of it, so it may still exist and is not asked back

@@ -21,9 +21,11 @@ audit-heading-unexplained = 账本无法解释的账单行
 audit-at = [{ $file }:{ $line }，共 { $count } 行]
 
 audit-instance = 实例
-audit-leftover-after-release = { $resource }（{ $what }）在 { $instance } 释放之后，自 { $since } 起：{ $amount }
-audit-leftover-after-gone = { $resource }（{ $what }）在看到已删除之后（属于 { $instance }），自 { $since } 起：{ $amount }
-audit-leftover-instance-gone = { $resource }（{ $what }）属于已不存在的 { $instance }，自 { $since } 起：{ $amount }
+audit-leftover = { $why ->
+        [after_release] { $resource }（{ $what }）在 { $instance } 释放之后，自 { $since } 起：{ $amount }
+        [after_gone] { $resource }（{ $what }）在看到已删除之后（属于 { $instance }），自 { $since } 起：{ $amount }
+       *[instance_gone] { $resource }（{ $what }）属于已不存在的 { $instance }，自 { $since } 起：{ $amount }
+    }
 audit-refunded = 已退款：{ $amount }
 audit-not-deleted = 据记录尚未删除：不计入存疑
 

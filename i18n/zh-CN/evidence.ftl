@@ -26,9 +26,11 @@ evidence-in-question = 存疑金额合计：{ $amounts }。
 
 # 本该停止计费之后仍被收费的资源；`$what` 是其类别
 evidence-leftover-itself = 实例本身
-evidence-leftover-after-release = { $resource }（{ $what }，属于 { $instance }）在实例释放之后仍被收费，自 { $since } 起
-evidence-leftover-after-gone = { $resource }（{ $what }，属于 { $instance }）在看到已删除之后仍被收费，自 { $since } 起
-evidence-leftover-instance-gone = { $resource }（{ $what }，属于 { $instance }）在其实例已不存在时仍被收费，自 { $since } 起
+evidence-leftover = { $why ->
+        [after_release] { $resource }（{ $what }，属于 { $instance }）在实例释放之后仍被收费，自 { $since } 起
+        [after_gone] { $resource }（{ $what }，属于 { $instance }）在看到已删除之后仍被收费，自 { $since } 起
+       *[instance_gone] { $resource }（{ $what }，属于 { $instance }）在其实例已不存在时仍被收费，自 { $since } 起
+    }
 # 接在上面的句子之后
 evidence-refunded = ；账单上已退款：{ $amounts }
 evidence-kept = ；计量记录中没有它的删除，它可能仍然存在，因此不要求退还

@@ -4,7 +4,7 @@
 use std::cell::RefCell;
 
 use gpumeter_core::audit::{
-    Amounts, AuditLedger, AuditReport, Cause, Charges, Finding, LeftoverWhy, Places, TransferScope,
+    Amounts, AuditLedger, AuditReport, Cause, Charges, Finding, Places, TransferScope,
 };
 use gpumeter_core::meter::ResourceKind;
 use gpumeter_core::money::Money;
@@ -108,11 +108,7 @@ fn finding(f: &Finding, places: &Places) -> Value {
             "resource": safe(&l.resource),
             "resource_kind": l.kind.map(ResourceKind::label),
             "instance": safe(&l.instance),
-            "why": match l.why {
-                LeftoverWhy::AfterRelease => "after_release",
-                LeftoverWhy::AfterGone => "after_gone",
-                LeftoverWhy::InstanceGone => "instance_gone",
-            },
+            "why": l.why.name(),
             "released": l.released.map(|t| t.to_string()),
             "since": l.since.to_string(),
             "ended": l.ended,

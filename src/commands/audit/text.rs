@@ -7,8 +7,7 @@ use std::borrow::Cow;
 use std::io::{self, Write};
 
 use gpumeter_core::audit::{
-    Amounts, AuditReport, Cause, Charges, Finding, FindingKind, LeftoverWhy, Mismatch, Places,
-    Transfer,
+    Amounts, AuditReport, Cause, Charges, Finding, FindingKind, Mismatch, Places, Transfer,
 };
 use gpumeter_core::money::Money;
 use gpumeter_core::text::one_line_cow;
@@ -206,32 +205,15 @@ fn describe(
             );
             let (resource, instance) = (safe(&l.resource), safe(&l.instance));
             let (since, amount) = (full_label(l.since, tz), money(&l.amounts, words));
-            let mut said = match l.why {
-                LeftoverWhy::AfterRelease => t!(
-                    "audit-leftover-after-release",
-                    resource = resource,
-                    what = what,
-                    instance = instance,
-                    since = since,
-                    amount = amount
-                ),
-                LeftoverWhy::AfterGone => t!(
-                    "audit-leftover-after-gone",
-                    resource = resource,
-                    what = what,
-                    instance = instance,
-                    since = since,
-                    amount = amount
-                ),
-                LeftoverWhy::InstanceGone => t!(
-                    "audit-leftover-instance-gone",
-                    resource = resource,
-                    what = what,
-                    instance = instance,
-                    since = since,
-                    amount = amount
-                ),
-            };
+            let mut said = t!(
+                "audit-leftover",
+                why = l.why.name(),
+                resource = resource,
+                what = what,
+                instance = instance,
+                since = since,
+                amount = amount
+            );
             if !l.refunded.is_empty() {
                 let refunded = t!("audit-refunded", amount = money(&l.refunded, words));
                 said.push_str(" (");
@@ -399,5 +381,39 @@ mod tests {
         let zh = scoped(Lang::ZhCn, Words::new);
         assert!(zh.at_many.contains(&Piece::Count), "{:?}", zh.at_many);
         assert_eq!(zh.not_on_bill, "账单上没有");
+    }
+
+    #[test]
+    fn each_leftover_reason_picks_its_own_sentence_in_both_languages() {
+        use gpumeter_core::audit::LeftoverWhy;
+        let reasons = [
+            LeftoverWhy::AfterRelease,
+            LeftoverWhy::AfterGone,
+            LeftoverWhy::InstanceGone,
+        ];
+        for lang in [Lang::En, Lang::ZhCn] {
+            let said: std::collections::BTreeSet<String> = reasons
+                .iter()
+                .map(|why| {
+                    scoped(lang, || {
+                        t!(
+                            "audit-leftover",
+                            why = why.name(),
+                            resource = "vol-1",
+                            what = "disk",
+                            instance = "i-1",
+                            since = "then",
+                            amount = "1.00 USD"
+                        )
+                    })
+                })
+                .collect();
+            // A reason the catalogue does not name falls to the last sentence: two alike.
+            assert_eq!(said.len(), reasons.len(), "{lang:?}: {said:?}");
+            assert!(
+                said.iter()
+                    .all(|s| s.contains("vol-1") && s.contains("i-1"))
+            );
+        }
     }
 }

@@ -59,6 +59,17 @@ pub enum LeftoverWhy {
     InstanceGone,
 }
 
+impl LeftoverWhy {
+    /// The reason's name, as JSON gives it and the catalogue's sentences choose by.
+    pub fn name(self) -> &'static str {
+        match self {
+            LeftoverWhy::AfterRelease => "after_release",
+            LeftoverWhy::AfterGone => "after_gone",
+            LeftoverWhy::InstanceGone => "instance_gone",
+        }
+    }
+}
+
 /// A resource (or a released instance itself) that the bill charges after it should have
 /// stopped billing.
 #[derive(Debug, Clone, PartialEq)]

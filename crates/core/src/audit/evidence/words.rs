@@ -1,7 +1,7 @@
 //! The letter's sentences about each finding and what to ask, in the current language.
 
 use super::super::bill::TransferScope;
-use super::super::findings::{Amounts, Cause, Finding, Leftover, LeftoverWhy, Mismatch};
+use super::super::findings::{Amounts, Cause, Finding, Leftover, Mismatch};
 use super::cell;
 use crate::meter::ResourceKind;
 use crate::money::Money;
@@ -64,29 +64,14 @@ fn leftover(l: &Leftover) -> String {
         .kind
         .map_or_else(|| t!("evidence-leftover-itself"), ResourceKind::shown);
     let (resource, instance, since) = (cell(&l.resource), cell(&l.instance), l.since.to_string());
-    let mut line = match l.why {
-        LeftoverWhy::AfterRelease => t!(
-            "evidence-leftover-after-release",
-            resource = resource,
-            what = what,
-            instance = instance,
-            since = since
-        ),
-        LeftoverWhy::AfterGone => t!(
-            "evidence-leftover-after-gone",
-            resource = resource,
-            what = what,
-            instance = instance,
-            since = since
-        ),
-        LeftoverWhy::InstanceGone => t!(
-            "evidence-leftover-instance-gone",
-            resource = resource,
-            what = what,
-            instance = instance,
-            since = since
-        ),
-    };
+    let mut line = t!(
+        "evidence-leftover",
+        why = l.why.name(),
+        resource = resource,
+        what = what,
+        instance = instance,
+        since = since
+    );
     if !l.refunded.is_empty() {
         line.push_str(&t!("evidence-refunded", amounts = list(&l.refunded)));
     }
