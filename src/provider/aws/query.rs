@@ -306,34 +306,7 @@ impl Ec2 {
         keys: Arc<Keys>,
         policy: HttpPolicy,
     ) -> Result<Self, ProviderError> {
-        let bad = |why: &str| {
-            let var = service.endpoint_var;
-            ProviderError::state(
-                PROVIDER,
-                crate::t!(
-                    "aws-endpoint-bad",
-                    service = service.name,
-                    endpoint = endpoint,
-                    why = why
-                ),
-            )
-            .with_fix(&crate::t!(
-                "aws-fix-endpoint-url",
-                var = var,
-                fallback = ENDPOINT
-            ))
-        };
-        let url = reqwest::Url::parse(endpoint).map_err(|e| bad(&e.to_string()))?;
-        if !matches!(url.scheme(), "http" | "https") {
-            return Err(bad(&crate::t!("aws-url-not-http")));
-        }
-        let host = url
-            .host_str()
-            .ok_or_else(|| bad(&crate::t!("aws-url-no-host")))?;
-        let authority = match url.port() {
-            Some(port) => format!("{host}:{port}"),
-            None => host.to_string(),
-        };
+        let (url, authority) = endpoint_url(service.name, endpoint, service.endpoint_var)?;
         let http = Http::new(policy).map_err(|e| ProviderError::state(PROVIDER, e.to_string()))?;
         Ok(Ec2 {
             service,
@@ -461,6 +434,43 @@ pub(super) fn signed_post(
     builder.body(body.to_string())
 }
 
+/// `endpoint` as an http(s) URL and its authority (`host[:port]`), which the signature
+/// covers; an error names `service`'s endpoint and `var`, the setting that gives it.
+pub(super) fn endpoint_url(
+    service: &str,
+    endpoint: &str,
+    var: &str,
+) -> Result<(reqwest::Url, String), ProviderError> {
+    let bad = |why: &str| {
+        ProviderError::state(
+            PROVIDER,
+            crate::t!(
+                "aws-endpoint-bad",
+                service = service,
+                endpoint = endpoint,
+                why = why
+            ),
+        )
+        .with_fix(&crate::t!(
+            "aws-fix-endpoint-url",
+            var = var,
+            fallback = ENDPOINT
+        ))
+    };
+    let url = reqwest::Url::parse(endpoint).map_err(|e| bad(&e.to_string()))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(bad(&crate::t!("aws-url-not-http")));
+    }
+    let host = url
+        .host_str()
+        .ok_or_else(|| bad(&crate::t!("aws-url-no-host")))?;
+    let authority = match url.port() {
+        Some(port) => format!("{host}:{port}"),
+        None => host.to_string(),
+    };
+    Ok((url, authority))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -473,6 +483,34 @@ mod tests {
                  </Errors></Response>"
             ),
         )
+    }
+
+    #[test]
+    fn an_endpoint_is_an_http_url_whose_authority_is_signed_and_else_names_its_setting() {
+        let (url, authority) =
+            endpoint_url("STS", "http://127.0.0.1:9/", "AWS_ENDPOINT_URL_STS").unwrap();
+        assert_eq!(
+            (url.as_str(), authority.as_str()),
+            ("http://127.0.0.1:9/", "127.0.0.1:9")
+        );
+        let (_, plain) = endpoint_url("EC2", "https://ec2.eu-west-1.amazonaws.com", "X").unwrap();
+        assert_eq!(plain, "ec2.eu-west-1.amazonaws.com");
+        for (bad, why) in [
+            ("ftp://x/", "not an http(s) URL"),
+            ("no url", "relative URL"),
+        ] {
+            let e = endpoint_url("STS", bad, "AWS_ENDPOINT_URL_STS").unwrap_err();
+            assert!(
+                e.to_string().contains(&format!("STS endpoint `{bad}`")),
+                "{e}"
+            );
+            assert!(e.to_string().contains(why), "{e}");
+            assert!(
+                e.fix().contains("set AWS_ENDPOINT_URL_STS or"),
+                "{}",
+                e.fix()
+            );
+        }
     }
 
     #[test]

@@ -108,33 +108,7 @@ fn form(action: &str, params: &[(&str, String)]) -> String {
 }
 
 fn authority(endpoint: &str) -> Result<String, ProviderError> {
-    let bad = |why: &str| {
-        ProviderError::state(
-            super::ID,
-            crate::t!(
-                "aws-endpoint-bad",
-                service = "STS",
-                endpoint = endpoint,
-                why = why
-            ),
-        )
-        .with_fix(&crate::t!(
-            "aws-fix-endpoint-url",
-            var = ENDPOINT_STS,
-            fallback = ENDPOINT
-        ))
-    };
-    let url = reqwest::Url::parse(endpoint).map_err(|e| bad(&e.to_string()))?;
-    if !matches!(url.scheme(), "http" | "https") {
-        return Err(bad(&crate::t!("aws-url-not-http")));
-    }
-    let host = url
-        .host_str()
-        .ok_or_else(|| bad(&crate::t!("aws-url-no-host")))?;
-    Ok(match url.port() {
-        Some(port) => format!("{host}:{port}"),
-        None => host.to_string(),
-    })
+    super::query::endpoint_url("STS", endpoint, ENDPOINT_STS).map(|(_, authority)| authority)
 }
 
 /// `AssumeRoleWithWebIdentity`: unsigned, the token is the proof.
