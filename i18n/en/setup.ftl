@@ -115,8 +115,10 @@ zone-from-env = TZ
 zone-from-env-not-understood = TZ, which names no zone this machine knows
 zone-from-system = the system zone
 zone-this-zone = this zone
-zone-clock-skips = { $time } does not happen on { $day } in { $zone }: the clocks skip it; the deadline is { $at } { $label }, when they jump past it
-zone-clock-twice = { $time } happens twice on { $day } in { $zone }: the deadline is the first, { $at } { $label }
+zone-clock-moved = { $how ->
+        [skips] { $time } does not happen on { $day } in { $zone }: the clocks skip it; the deadline is { $at } { $label }, when they jump past it
+       *[twice] { $time } happens twice on { $day } in { $zone }: the deadline is the first, { $at } { $label }
+    }
 
 # verify --on-fail
 verify-failed = verify failed: { $headline }

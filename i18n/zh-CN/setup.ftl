@@ -114,8 +114,10 @@ zone-from-env = TZ
 zone-from-env-not-understood = TZ，但它指定的时区本机不认识
 zone-from-system = 系统时区
 zone-this-zone = 此时区
-zone-clock-skips = { $day } 在 { $zone } 没有 { $time }：时钟会跳过它；截止时间为时钟跳过它的时刻 { $at } { $label }
-zone-clock-twice = { $day } 在 { $zone } 会出现两次 { $time }：截止时间取第一次，即 { $at } { $label }
+zone-clock-moved = { $how ->
+        [skips] { $day } 在 { $zone } 没有 { $time }：时钟会跳过它；截止时间为时钟跳过它的时刻 { $at } { $label }
+       *[twice] { $day } 在 { $zone } 会出现两次 { $time }：截止时间取第一次，即 { $at } { $label }
+    }
 
 # verify --on-fail
 verify-failed = verify 失败：{ $headline }

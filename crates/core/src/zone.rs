@@ -152,48 +152,37 @@ pub fn next_clock_time(now: Timestamp, time: Time, tz: &TimeZone) -> ClockInstan
 fn on_day(day: Date, time: Time, tz: &TimeZone) -> Option<ClockInstant> {
     let wanted = day.to_datetime(time);
     let ambiguous = tz.to_ambiguous_timestamp(wanted);
-    let hhmm = time.strftime("%H:%M");
+    let (at, how) = match ambiguous.offset() {
+        AmbiguousOffset::Unambiguous { .. } => {
+            return Some(ClockInstant {
+                at: ambiguous.compatible().ok()?,
+                note: None,
+            });
+        }
+        // The earlier reading lies before the gap; the transition after it is the jump.
+        AmbiguousOffset::Gap { .. } => {
+            let before = ambiguous.earlier().ok()?;
+            (tz.following(before).next()?.timestamp(), "skips")
+        }
+        AmbiguousOffset::Fold { .. } => (ambiguous.earlier().ok()?, "twice"),
+    };
+    let shown = at.to_zoned_datetime(tz.clone());
     let zone = tz
         .iana_name()
         .map_or_else(|| crate::t!("zone-this-zone").into_owned(), str::to_string);
-    match ambiguous.offset() {
-        AmbiguousOffset::Unambiguous { .. } => Some(ClockInstant {
-            at: ambiguous.compatible().ok()?,
-            note: None,
-        }),
-        AmbiguousOffset::Gap { .. } => {
-            // The earlier reading lies before the gap; the transition after it is the jump.
-            let before = ambiguous.earlier().ok()?;
-            let at = tz.following(before).next()?.timestamp();
-            let shown = at.to_zoned_datetime(tz.clone());
-            Some(ClockInstant {
-                at,
-                note: Some(crate::t!(
-                    "zone-clock-skips",
-                    time = hhmm.to_string(),
-                    day = day.to_string(),
-                    zone = zone.as_str(),
-                    at = shown.strftime("%H:%M").to_string(),
-                    label = label_of(&shown)
-                )),
-            })
-        }
-        AmbiguousOffset::Fold { .. } => {
-            let at = ambiguous.earlier().ok()?;
-            let shown = at.to_zoned_datetime(tz.clone());
-            Some(ClockInstant {
-                at,
-                note: Some(crate::t!(
-                    "zone-clock-twice",
-                    time = hhmm.to_string(),
-                    day = day.to_string(),
-                    zone = zone.as_str(),
-                    at = shown.strftime("%H:%M").to_string(),
-                    label = label_of(&shown)
-                )),
-            })
-        }
-    }
+    let note = crate::t!(
+        "zone-clock-moved",
+        how = how,
+        time = time.strftime("%H:%M").to_string(),
+        day = day.to_string(),
+        zone = zone,
+        at = shown.strftime("%H:%M").to_string(),
+        label = label_of(&shown)
+    );
+    Some(ClockInstant {
+        at,
+        note: Some(note),
+    })
 }
 
 #[cfg(test)]
