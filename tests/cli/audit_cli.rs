@@ -21,6 +21,27 @@ pub(super) fn gpumeter(data: &Path, args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
+/// `gpumeter audit --demo --bill BILL --since SINCE --until UNTIL`, then `more`.
+pub(super) fn audit(
+    data: &Path,
+    bill: &Path,
+    (since, until): (&str, &str),
+    more: &[&str],
+) -> Output {
+    let args = [
+        "audit",
+        "--demo",
+        "--bill",
+        path(bill),
+        "--since",
+        since,
+        "--until",
+        until,
+    ];
+    let args: Vec<&str> = args.iter().chain(more).copied().collect();
+    gpumeter(data, &args)
+}
+
 pub(super) fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }

@@ -12,7 +12,7 @@ use rust_decimal::Decimal;
 use rust_decimal::dec;
 use serde_json::Value;
 
-use super::audit_cli::{gpumeter, json, mode, path, stderr};
+use super::audit_cli::{audit, gpumeter, json, mode, path, stderr};
 use super::audit_focus::{FocusRow, focus_csv};
 
 const TRAINING: &str = "i-0demo4a100f00d";
@@ -65,18 +65,7 @@ fn a_bill_that_matches_the_meter_exits_0() {
     let demo = Demo::now();
     let bill = write(dir.path(), "focus.csv", &agreeing(&demo));
     let (since, until) = (demo.at(-30).to_string(), demo.at(-14).to_string());
-    let args = [
-        "audit",
-        "--demo",
-        "--json",
-        "--bill",
-        path(&bill),
-        "--since",
-        &since,
-        "--until",
-        &until,
-    ];
-    let out = gpumeter(dir.path(), &args);
+    let out = audit(dir.path(), &bill, (&since, &until), &["--json"]);
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -122,18 +111,7 @@ fn the_demo_bill_finds_a_leftover_a_transfer_an_overlap_and_a_rate_change() {
     let (rows, spot, snap, transfer) = findings_bill(&demo);
     let bill = write(dir.path(), "focus.csv", &rows);
     let (since, until) = (demo.at(-30).to_string(), demo.at(8).to_string());
-    let args = [
-        "audit",
-        "--demo",
-        "--json",
-        "--bill",
-        path(&bill),
-        "--since",
-        &since,
-        "--until",
-        &until,
-    ];
-    let out = gpumeter(dir.path(), &args);
+    let out = audit(dir.path(), &bill, (&since, &until), &["--json"]);
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     let v = json(&out);
     let findings = v["findings"].as_array().unwrap();
@@ -180,19 +158,7 @@ fn the_demo_bill_finds_a_leftover_a_transfer_an_overlap_and_a_rate_change() {
     );
 
     // The same bill as text names each kind.
-    let text = gpumeter(
-        dir.path(),
-        &[
-            "audit",
-            "--demo",
-            "--bill",
-            path(&bill),
-            "--since",
-            &since,
-            "--until",
-            &until,
-        ],
-    );
+    let text = audit(dir.path(), &bill, (&since, &until), &[]);
     assert_eq!(text.status.code(), Some(3));
     let shown = String::from_utf8_lossy(&text.stdout);
     for heading in [
@@ -212,34 +178,10 @@ fn the_demo_bill_reads_in_chinese_and_its_json_does_not_change() {
     let (rows, ..) = findings_bill(&demo);
     let bill = write(dir.path(), "focus.csv", &rows);
     let (since, until) = (demo.at(-30).to_string(), demo.at(8).to_string());
-    let args = [
-        "audit",
-        "--demo",
-        "--json",
-        "--bill",
-        path(&bill),
-        "--since",
-        &since,
-        "--until",
-        &until,
-    ];
-    let v = json(&gpumeter(dir.path(), &args));
+    let span = (since.as_str(), until.as_str());
+    let v = json(&audit(dir.path(), &bill, span, &["--json"]));
     // In Chinese: the headings, the cause and the line place; the JSON's values stay English.
-    let zh = gpumeter(
-        dir.path(),
-        &[
-            "--lang",
-            "zh-CN",
-            "audit",
-            "--demo",
-            "--bill",
-            path(&bill),
-            "--since",
-            &since,
-            "--until",
-            &until,
-        ],
-    );
+    let zh = audit(dir.path(), &bill, span, &["--lang", "zh-CN"]);
     let shown = String::from_utf8_lossy(&zh.stdout);
     for said in [
         "账单对照账本",
@@ -253,14 +195,7 @@ fn the_demo_bill_reads_in_chinese_and_its_json_does_not_change() {
         assert!(shown.contains(said), "{said}: {shown}");
     }
     assert!(!shown.contains("after it should have stopped"), "{shown}");
-    let zh_json = gpumeter(
-        dir.path(),
-        &["--lang", "zh-CN"]
-            .iter()
-            .chain(&args)
-            .copied()
-            .collect::<Vec<_>>(),
-    );
+    let zh_json = audit(dir.path(), &bill, span, &["--lang", "zh-CN", "--json"]);
     assert_eq!(
         json(&zh_json)["findings"],
         v["findings"],
@@ -279,22 +214,7 @@ fn a_gzip_bill_reads_as_the_plain_one() {
     enc.write_all(&std::fs::read(&plain).unwrap()).unwrap();
     std::fs::write(&gz, enc.finish().unwrap()).unwrap();
     let (since, until) = (demo.at(-30).to_string(), demo.at(-14).to_string());
-    let run = |f: &Path| {
-        gpumeter(
-            dir.path(),
-            &[
-                "audit",
-                "--demo",
-                "--json",
-                "--bill",
-                path(f),
-                "--since",
-                &since,
-                "--until",
-                &until,
-            ],
-        )
-    };
+    let run = |f: &Path| audit(dir.path(), f, (&since, &until), &["--json"]);
     let (a, b) = (run(&plain), run(&gz));
     assert_eq!(a.status.code(), Some(0), "{}", stderr(&a));
     assert_eq!(json(&a)["billed"], json(&b)["billed"]);
@@ -327,19 +247,12 @@ fn evidence_is_a_private_directory_of_the_four_files() {
     let bill = write(dir.path(), "focus.csv", &[snap]);
     let case = dir.path().join("case");
     let (since, until) = (demo.at(1).to_string(), demo.at(6).to_string());
-    let args = [
-        "audit",
-        "--demo",
-        "--bill",
-        path(&bill),
-        "--since",
-        &since,
-        "--until",
-        &until,
-        "--evidence",
-        path(&case),
-    ];
-    let out = gpumeter(dir.path(), &args);
+    let out = audit(
+        dir.path(),
+        &bill,
+        (&since, &until),
+        &["--evidence", path(&case)],
+    );
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     assert_eq!(mode(&case), 0o700);
     for name in ["summary.md", "actions.csv", "minutes.csv", "bill-lines.csv"] {

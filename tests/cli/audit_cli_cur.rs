@@ -15,7 +15,7 @@ use rust_decimal::Decimal;
 use rust_decimal::dec;
 use serde_json::Value;
 
-use super::audit_cli::{gpumeter, json, path, stderr};
+use super::audit_cli::{audit, json, stderr};
 
 const TRAINING: &str = "i-0demo4a100f00d";
 
@@ -97,18 +97,7 @@ fn a_cur_bill_finds_the_snapshot_after_the_release_and_the_traffic_between_zones
     let bill = dir.path().join("cur.csv");
     std::fs::write(&bill, csv(&rows)).unwrap();
     let (since, until) = (at(-30).to_string(), at(8).to_string());
-    let args = [
-        "audit",
-        "--demo",
-        "--json",
-        "--bill",
-        path(&bill),
-        "--since",
-        &since,
-        "--until",
-        &until,
-    ];
-    let out = gpumeter(dir.path(), &args);
+    let out = audit(dir.path(), &bill, (&since, &until), &["--json"]);
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     let v = json(&out);
     let findings = v["findings"].as_array().unwrap();
