@@ -240,3 +240,4 @@ scenario-zero-or-more = { $key } must be zero or more
 scenario-more-than = { $key } is more than { $limit }
 scenario-above = { $key } is above { $limit }
 scenario-gen-up-to = card.pcie_gen and card.pcie_gen_max go up to { $high }
+money-currency-mismatch = cannot combine { $left } with { $right }: amounts in two currencies

@@ -240,3 +240,4 @@ scenario-zero-or-more = { $key } 必须大于或等于 0
 scenario-more-than = { $key } 大于 { $limit }
 scenario-above = { $key } 高于 { $limit }
 scenario-gen-up-to = card.pcie_gen 和 card.pcie_gen_max 最大为 { $high }
+money-currency-mismatch = 无法把 { $left } 与 { $right } 合在一起计算：两种币种的金额

@@ -217,4 +217,29 @@ mod tests {
             "{said}"
         );
     }
+    #[test]
+    fn a_failed_action_is_said_in_the_users_language() {
+        use crate::i18n::{Lang, scoped};
+        let mut app = demo_app(Duration::from_secs(200 * 60));
+        let denied = ProviderError::permission("aws", Some("ec2:TerminateInstances"))
+            .with_call("ec2 TerminateInstances")
+            .with_code("UnauthorizedOperation");
+        // The entry is written in the language of the moment it happened.
+        scoped(Lang::ZhCn, || {
+            update(
+                &mut app,
+                Event::ActionDone {
+                    action: Action::Release,
+                    result: Err(denied),
+                },
+            );
+        });
+        // A wide character takes two cells: the panel's words are read without spaces.
+        let said = events_panel(&draw(&app, 160, 48)).replace(' ', "");
+        assert!(
+            said.contains("密钥缺少ec2:TerminateInstances权限"),
+            "{said}"
+        );
+        assert!(!said.contains("thekeylacks"), "{said}");
+    }
 }

@@ -124,7 +124,12 @@ pub fn render_resources(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, 
 fn render_error(area: Rect, buf: &mut Buffer, err: &ProviderError, theme: &Theme) -> u16 {
     let w = usize::from(area.width);
     let rows = if area.height < 4 { 1 } else { 2 };
-    let fix = format!("✗ {} {}: {}", err.provider(), err.kind_label(), err.fix());
+    let fix = format!(
+        "✗ {} {}: {}",
+        err.provider(),
+        err.kind_label(),
+        err.shown_fix()
+    );
     let mut lines: Vec<Line> = wrap(&fix, w.saturating_sub(2).max(8))
         .into_iter()
         .enumerate()
@@ -144,7 +149,7 @@ fn render_error(area: Rect, buf: &mut Buffer, err: &ProviderError, theme: &Theme
         }
     }
     if lines.len() < rows {
-        let said = truncate(&format!("  {err}"), w);
+        let said = truncate(&format!("  {}", err.shown()), w);
         lines.push(Line::styled(said, theme.style(Role::TextDim)));
     }
     let used = super::text::to_u16(lines.len());
@@ -381,5 +386,18 @@ mod tests {
             wide.contains("✗ aws permission: the key lacks ec2:DescribeVolumes; grant it in IAM"),
             "{wide}"
         );
+    }
+
+    #[test]
+    fn a_read_error_and_its_fix_are_in_the_users_language() {
+        use crate::i18n::{Lang, scoped};
+        let mut app = demo_app(Duration::from_secs(200 * 60));
+        update(&mut app, Event::Inventory(Err(refused_key())));
+        let chinese = scoped(Lang::ZhCn, || screen(&app, 160, 48));
+        assert!(
+            chinese.contains("✗ aws auth: 请检查 AWS_ACCESS_KEY_ID"),
+            "{chinese}"
+        );
+        assert!(!chinese.contains("check AWS_ACCESS_KEY_ID"), "{chinese}");
     }
 }

@@ -71,7 +71,7 @@ impl<'de> Deserialize<'de> for Currency {
 
 /// Two amounts in different currencies met in one operation.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("cannot combine {left} with {right}: amounts in two currencies")]
+#[error("{}", crate::t!("money-currency-mismatch", left = left.to_string(), right = right.to_string()))]
 pub struct CurrencyMismatch {
     pub left: Currency,
     pub right: Currency,

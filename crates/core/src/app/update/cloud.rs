@@ -179,8 +179,8 @@ pub(super) fn on_action_done(
                 "event-failed",
                 action = verb(action),
                 kind = error.kind_label().to_string(),
-                fix = error.fix().clone(),
-                error = error.to_string()
+                fix = error.shown_fix(),
+                error = error.shown()
             );
             app.log(Level::Error, text);
             app.cloud.failure = Some(ActionFailure {
