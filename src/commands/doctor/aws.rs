@@ -73,7 +73,7 @@ fn not_asked(why: &str) -> Vec<(Act, Permission)> {
 
 /// A provider error as one line with its fix; never a secret (the chain's errors carry none).
 fn refusal(e: &ProviderError) -> String {
-    let (said, fix) = (e.to_string(), e.fix());
+    let (said, fix) = (e.shown(), e.shown_fix());
     // Many errors already end with their fix; it is said once.
     let line = if said.contains(fix.as_str()) {
         said
@@ -144,7 +144,7 @@ async fn ask(ec2: &Ec2, action: &str, mut params: Vec<(String, String)>) -> Perm
         Err(e) if e.code() == Some(ALLOWED) => Permission::Allowed(how),
         Err(e) if e.code().is_some_and(|c| REFUSED.contains(&c)) => {
             let error = ProviderError::from(e);
-            Permission::Denied(gpumeter_core::text::one_line(&error.fix(), 300))
+            Permission::Denied(gpumeter_core::text::one_line(&error.shown_fix(), 300))
         }
         Err(Ec2Error::Credentials(e)) => {
             Permission::NotChecked(crate::t!("doctor-not-checked", why = refusal(&e)))
