@@ -163,3 +163,4 @@ init-tpl-at-zero = What happens at zero: alert (tell you only), stop or release.
 init-tpl-idle-after = Every GPU and the CPU idle this long makes the instance idle.
 init-tpl-idle-then = What then happens: alert (tell you only), stop or release.
 init-tpl-webhook = Where alerts are posted: the url is a secret, and gpumeter prints only its host.
+doctor-said-fix = { $said }; fix: { $fix }

@@ -162,3 +162,4 @@ init-tpl-at-zero = 归零时做什么：alert（只提醒你）、stop（关机�
 init-tpl-idle-after = 所有 GPU 和 CPU 空闲这么久，实例即视为空闲。
 init-tpl-idle-then = 之后做什么：alert（只提醒你）、stop（关机）或 release（释放）。
 init-tpl-webhook = 警报发送到哪里：url 是机密，gpumeter 只显示它的主机名。
+doctor-said-fix = { $said }；修复：{ $fix }

@@ -78,7 +78,7 @@ fn refusal(e: &ProviderError) -> String {
     let line = if said.contains(fix.as_str()) {
         said
     } else {
-        format!("{said}; fix: {fix}")
+        crate::t!("doctor-said-fix", said = said, fix = fix)
     };
     gpumeter_core::text::one_line(&line, 1000)
 }
@@ -153,5 +153,22 @@ async fn ask(ec2: &Ec2, action: &str, mut params: Vec<(String, String)>) -> Perm
             "doctor-not-checked",
             why = gpumeter_core::text::one_line(&ProviderError::from(e).to_string(), 300)
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::refusal;
+    use crate::i18n::{Lang, scoped};
+    use crate::provider::ProviderError;
+
+    #[test]
+    fn a_refusal_is_one_line_with_its_fix_in_the_users_language() {
+        let missing = ProviderError::missing("aws", "AWS_ACCESS_KEY_ID", &["AWS_PROFILE"]);
+        let english = scoped(Lang::En, || refusal(&missing));
+        assert!(english.contains("set AWS_ACCESS_KEY_ID"), "{english}");
+        let chinese = scoped(Lang::ZhCn, || refusal(&missing));
+        assert!(chinese.contains("请设置 AWS_ACCESS_KEY_ID"), "{chinese}");
+        assert!(!chinese.contains("set AWS_ACCESS_KEY_ID"), "{chinese}");
     }
 }
