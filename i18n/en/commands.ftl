@@ -54,6 +54,7 @@ status-unpriced-line = unpriced: { $what }
 status-not-checked = not checked: { $what }
 status-gpu-none = none: { $why }
 status-gpu-none-by-choice = none, as expected: the instance runs without its GPUs (no-GPU mode)
+status-gpu-none-listed = NVML reports no GPU
 status-col-name = NAME
 status-col-util = UTIL
 status-col-load = LOAD
@@ -82,10 +83,9 @@ meta-version-gpus = GPUs: NVML, loaded at run time from the NVIDIA driver (libnv
 meta-version-sheets = bundled price sheets:
 meta-version-as-of = as of { $date }
 meta-man-failed = the manual page: { $error }
-status-gpu-none-listed = NVML reports no GPU
-context-no-provider = no provider configured: set [instance] provider in the config, or try --demo
 
 # A cloud detected but not set up: what its actions need
+context-no-provider = no provider configured: set [instance] provider in the config, or try --demo
 context-configure-provider = configure the provider
 context-ways-or = { $init } or { $last }
 context-ways-or-many = { $init }, or { $last }

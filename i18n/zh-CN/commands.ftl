@@ -54,6 +54,7 @@ status-unpriced-line = 未定价：{ $what }
 status-not-checked = 未检查：{ $what }
 status-gpu-none = 无：{ $why }
 status-gpu-none-by-choice = 无，符合预期：实例以无卡模式运行，不带 GPU
+status-gpu-none-listed = NVML 没有报告任何 GPU
 status-col-name = 名称
 status-col-util = 利用率
 status-col-load = 负载
@@ -79,10 +80,9 @@ meta-version-gpus = GPU：通过 NVML 读取，运行时从 NVIDIA 驱动（libn
 meta-version-sheets = 内置价格表：
 meta-version-as-of = 价格日期 { $date }
 meta-man-failed = 手册页：{ $error }
-status-gpu-none-listed = NVML 没有报告任何 GPU
-context-no-provider = 未配置云服务商：请在配置中设置 [instance] provider，或试试 --demo
 
 # 检测到了云但尚未配置：它的操作需要什么
+context-no-provider = 未配置云服务商：请在配置中设置 [instance] provider，或试试 --demo
 context-configure-provider = 配置云服务商
 context-ways-or = { $init } 或 { $last }
 context-ways-or-many = { $init } 或 { $last }
