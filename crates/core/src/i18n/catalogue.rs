@@ -66,7 +66,12 @@ fn build(lang: Lang) -> Bundle {
     bundle
 }
 
-static BUNDLES: LazyLock<[Bundle; 2]> = LazyLock::new(|| Lang::ALL.map(build));
+/// Each language's bundle, parsed the first time a message of it is asked for: a run reads
+/// one language (English only where the other lacks a message), so the other is never built.
+static BUNDLES: [LazyLock<Bundle>; 2] = [
+    LazyLock::new(|| build(Lang::En)),
+    LazyLock::new(|| build(Lang::ZhCn)),
+];
 
 pub(super) fn bundle(lang: Lang) -> &'static Bundle {
     &BUNDLES[lang as usize]
